@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: MIT
+#include "app/cli/cli.h"
+
+#include "app/cli/console_observer.h"
+#include "core/error.h"
+#include "core/log.h"
+#include "core/matrix_json.h"
+#include "core/presets.h"
+#include "core/registry.h"
+#include "core/result_csv.h"
+#include "core/result_json.h"
+#include "core/runner.h"
+#include "core/units.h"
+#include "core/version.h"
+#include "platform/platform.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace iolab::cli {
+
+namespace {
+
+volatile std::sig_atomic_t g_interrupted = 0;
+
+extern "C" void onInterrupt(int)
+{
+    g_interrupted = 1;
+}
+
+std::vector<std::string> splitList(const std::vector<std::string>& values)
+{
+    std::vector<std::string> out;
+    for (const auto& value : values) {
+        std::stringstream in(value);
+        std::string item;
+        while (std::getline(in, item, ',')) {
+            if (!item.empty())
+                out.push_back(item);
+        }
+    }
+    return out;
+}
+
+struct RunArgs
+{
+    std::string target;
+    std::string preset;
+    std::string matrixFile;
+    std::vector<std::string> strategies;
+    std::vector<std::string> chunks;
+    std::vector<std::string> buffers;
+    std::vector<std::string> syncs;
+    std::vector<std::string> threads;
+    std::vector<std::string> sizes;
+    std::vector<std::string> targets;
+    std::uint32_t repetitions = 3;
+    std::uint32_t warmups = 1;
+    bool verify = false;
+    bool noPipeVerify = false;
+    bool noSampling = false;
+    bool noSpaceCheck = false;
+    bool quiet = false;
+    std::string jsonPath;
+    std::string csvPath;
+};
+
+Matrix matrixFromAxes(const RunArgs& args)
+{
+    MatrixGroup g;
+    g.strategies = splitList(args.strategies);
+    for (const auto& c : splitList(args.chunks))
+        g.chunks.push_back(parseBytes(c, "--chunk"));
+    for (const auto& s : splitList(args.sizes))
+        g.sizes.push_back(parseBytes(s, "--size"));
+    for (const auto& b : splitList(args.buffers))
+        g.buffers.push_back(parseStdioBuffer(b));
+    for (const auto& s : splitList(args.syncs))
+        g.syncs.push_back(parseSyncPolicy(s));
+    for (const auto& t : splitList(args.threads)) {
+        std::uint64_t n = 0;
+        try {
+            n = std::stoull(t);
+        } catch (const std::exception&) {
+            throw InputError(fmt::format("--threads: '{}' is not a whole number", t));
+        }
+        if (n == 0 || n > kMaxThreads)
+            throw InputError(fmt::format("--threads: {} is outside the allowed range 1 to {}", t, kMaxThreads));
+        g.threads.push_back(static_cast<std::uint32_t>(n));
+    }
+    for (const auto& t : splitList(args.targets))
+        g.targets.push_back(parseTargetKind(t));
+    if (g.chunks.empty())
+        throw InputError("--chunk is required with --strategy (e.g. --chunk 4K)");
+    if (g.sizes.empty())
+        throw InputError("--size is required with --strategy (e.g. --size 64M)");
+    return Matrix{"command line", {}, {g}};
+}
+
+std::string readTextFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError(fmt::format("matrix file '{}' cannot be opened: {}", path, std::strerror(errno)));
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+Matrix chooseMatrix(const RunArgs& args)
+{
+    const int sources = (args.preset.empty() ? 0 : 1) + (args.matrixFile.empty() ? 0 : 1) +
+                        (args.strategies.empty() ? 0 : 1);
+    if (sources == 0)
+        throw InputError("say what to run: --preset NAME, --matrix FILE.json, or --strategy with --chunk and --size");
+    if (sources > 1)
+        throw InputError("--preset, --matrix and --strategy are alternatives; give one");
+    if (args.strategies.empty()) {
+        const bool otherAxes = !args.chunks.empty() || !args.buffers.empty() || !args.syncs.empty() ||
+                               !args.threads.empty() || !args.targets.empty();
+        if (otherAxes)
+            throw InputError("axis flags other than --size go with --strategy, not with --preset or --matrix");
+        Matrix m;
+        if (!args.preset.empty()) {
+            auto preset = findPreset(args.preset);
+            if (!preset)
+                throw InputError(fmt::format("unknown preset '{}' (known: {})", args.preset, presetNames()));
+            m = *preset;
+        } else {
+            m = parseMatrixJson(readTextFile(args.matrixFile), args.matrixFile);
+        }
+        if (!args.sizes.empty()) {
+            std::vector<std::uint64_t> sizes;
+            for (const auto& s : splitList(args.sizes))
+                sizes.push_back(parseBytes(s, "--size"));
+            for (auto& g : m.groups)
+                g.sizes = sizes;
+        }
+        return m;
+    }
+    return matrixFromAxes(args);
+}
+
+std::string cell(const std::string& text, std::size_t width)
+{
+    if (text.size() <= width)
+        return text;
+    return text.substr(0, width - 1) + "~";
+}
+
+void printResults(const RunResult& result)
+{
+    std::printf("\n%-3s %-17s %6s %7s %-13s %3s %6s %-11s %10s %17s %10s %6s %8s %9s\n", "#", "strategy", "chunk",
+                "buffer", "sync", "thr", "size", "status", "MB/s", "95% CI (MB/s)", "durable", "CV%", "CPU s/GiB",
+                "peak RSS");
+    for (const auto& c : result.cases) {
+        const auto& k = c.testCase;
+        const bool ok = c.status == Status::Ok;
+        const std::string ci =
+            ok ? fmt::format("{:.1f}-{:.1f}", c.apparentMBps.ciLow, c.apparentMBps.ciHigh) : std::string("-");
+        std::printf("%-3u %-17s %6s %7s %-13s %3u %6s %-11s %10s %17s %10s %6s %8s %9s\n", c.index + 1,
+                    cell(k.strategy, 17).c_str(), formatBytesCompact(k.chunkBytes).c_str(),
+                    toString(k.buffer).c_str(), cell(toString(k.sync), 13).c_str(), k.threads,
+                    formatBytesCompact(k.totalBytes).c_str(), toString(c.status).c_str(),
+                    ok ? fmt::format("{:.1f}", c.apparentMBps.median).c_str() : "-", ci.c_str(),
+                    ok ? fmt::format("{:.1f}", c.durableMBps.median).c_str() : "-",
+                    ok ? fmt::format("{:.1f}", c.apparentMBps.cv * 100).c_str() : "-",
+                    ok ? fmt::format("{:.3f}", c.cpuSecondsPerGiB).c_str() : "-",
+                    formatBytes(c.peakRssBytes).c_str());
+    }
+    std::printf("MB/s = 10^6 bytes/s, median over %u measured repetitions after %u warm-up; durable includes the "
+                "final fsync.\n",
+                result.options.repetitions, result.options.warmups);
+    bool header = false;
+    for (const auto& c : result.cases) {
+        if (c.status == Status::Ok)
+            continue;
+        if (!header)
+            std::printf("\nNot ok:\n");
+        header = true;
+        std::printf("  %u  %s: %s: %s\n", c.index + 1, c.testCase.label().c_str(), toString(c.status).c_str(),
+                    c.reason.c_str());
+    }
+    if (!result.refused.empty()) {
+        std::printf("\nRefused before running (%zu):\n", result.refused.size());
+        for (const auto& r : result.refused)
+            std::printf("  %s: %s\n", r.testCase.label().c_str(), r.reason.c_str());
+    }
+    if (result.cancelled)
+        std::printf("\nThe run was cancelled; its files were removed.\n");
+    std::fflush(stdout);
+}
+
+void printTarget(const TargetInfo& t)
+{
+    std::printf("Target %s\n", t.path.c_str());
+    std::printf("  filesystem   %s on %s (mounted at %s, %s)\n", t.fsType.c_str(), t.mountSource.c_str(),
+                t.mountPoint.c_str(), t.mountOptions.c_str());
+    std::printf("  device       %s%s%s\n", t.device.empty() ? "(none: no block device to watch)" : t.device.c_str(),
+                t.deviceModel.empty() ? "" : ", model ", t.deviceModel.c_str());
+    std::printf("  space        %s free of %s\n", formatBytes(t.freeBytes).c_str(), formatBytes(t.totalBytes).c_str());
+    std::printf("  rotational   %s   write cache %s\n",
+                t.rotational ? (*t.rotational ? "yes" : "no") : "unknown",
+                t.writeCache.empty() ? "unknown" : t.writeCache.c_str());
+    std::printf("  sectors      logical %u B, physical %u B, max transfer %s\n", t.logicalBlockBytes,
+                t.physicalBlockBytes, t.maxTransferBytes ? formatBytes(t.maxTransferBytes).c_str() : "unknown");
+}
+
+int commandStrategies(const Registry& registry, const std::string& target)
+{
+    std::optional<TargetInfo> info;
+    if (!target.empty()) {
+        info = inspectTarget(target);
+        printTarget(*info);
+        std::printf("\n");
+    }
+    std::printf("%-18s %-10s %s\n", "strategy", "available", "what it does");
+    for (const auto& s : registry.all()) {
+        const auto& i = s->info();
+        std::string availability = i.unavailable ? "no" : "yes";
+        std::printf("%-18s %-10s %s\n", i.id.c_str(), availability.c_str(), i.description.c_str());
+        if (i.unavailable)
+            std::printf("%-29s %s\n", "", i.unavailable->c_str());
+        std::string targets;
+        for (auto t : i.targets)
+            targets += (targets.empty() ? "" : ", ") + toString(t);
+        std::string syncs;
+        for (auto m : i.syncModes)
+            syncs += (syncs.empty() ? "" : ", ") + toString(SyncPolicy{m, m == SyncMode::FsyncEvery ? 1u : 0u});
+        std::printf("%-29s targets: %s; sync: %s%s\n", "", targets.c_str(), syncs.c_str(),
+                    i.needsBlockAlignedChunks ? "; chunks must be block aligned" : "");
+    }
+    return kExitOk;
+}
+
+int commandPresets(const Registry& registry)
+{
+    for (const auto& p : builtinPresets()) {
+        std::size_t cases = 0;
+        for (const auto& g : p.groups) {
+            cases += g.strategies.size() * g.chunks.size() * g.sizes.size() * std::max<std::size_t>(1, g.buffers.size()) *
+                     std::max<std::size_t>(1, g.syncs.size()) * std::max<std::size_t>(1, g.threads.size());
+        }
+        std::printf("%-16s %3zu cases  %s\n", p.name.c_str(), cases, p.description.c_str());
+    }
+    (void)registry;
+    return kExitOk;
+}
+
+int commandClean(const std::string& target)
+{
+    const auto report = cleanStaleRuns(target);
+    for (const auto& folder : report.removed)
+        std::printf("removed %s\n", folder.c_str());
+    for (const auto& [folder, why] : report.kept)
+        std::printf("kept    %s: %s\n", folder.c_str(), why.c_str());
+    if (report.removed.empty() && report.kept.empty())
+        std::printf("no IOLab run folders in %s\n", target.c_str());
+    return kExitOk;
+}
+
+int commandRun(const Registry& registry, const RunArgs& args)
+{
+    const Matrix matrix = chooseMatrix(args);
+    for (const auto* out : {&args.jsonPath, &args.csvPath}) {
+        if (!out->empty()) {
+            if (auto problem = outputPathProblem(*out); !problem.empty())
+                throw InputError(problem);
+        }
+    }
+    if (args.repetitions == 0 || args.repetitions > 1000)
+        throw InputError("--reps: give 1 to 1000 measured repetitions");
+    if (args.warmups > 100)
+        throw InputError("--warmups: give 0 to 100 warm-up repetitions");
+    const TargetInfo target = inspectTarget(args.target);
+    const ExpandedMatrix expanded = expand(matrix, registry, target);
+    if (expanded.cases.empty()) {
+        std::string reasons;
+        for (const auto& r : expanded.refused)
+            reasons += fmt::format("\n  {}: {}", r.testCase.label(), r.reason);
+        throw InputError(fmt::format("nothing to run: every case was refused{}", reasons));
+    }
+
+    RunOptions options;
+    options.repetitions = args.repetitions;
+    options.warmups = args.warmups;
+    options.verifyFiles = args.verify;
+    options.verifyPipes = !args.noPipeVerify;
+    options.sampling = !args.noSampling;
+    options.spaceCheck = !args.noSpaceCheck;
+
+    auto probe = makeSystemProbe();
+    auto workspace = makeWorkspace(target);
+    Runner runner(registry, *workspace, *probe);
+    ConsoleObserver observer(expanded, options, stderrIsTerminal(), args.quiet);
+
+    std::stop_source stopSource;
+    g_interrupted = 0;
+    auto previousInt = std::signal(SIGINT, onInterrupt);
+    auto previousTerm = std::signal(SIGTERM, onInterrupt);
+    std::jthread watcher([&stopSource](std::stop_token stop) {
+        while (!stop.stop_requested()) {
+            if (g_interrupted != 0) {
+                std::fprintf(stderr, "\ncancelling: removing the run's files...\n");
+                stopSource.request_stop();
+                return;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    });
+    if (!args.quiet)
+        std::fprintf(stderr, "IOLab %s: %zu cases (%zu refused) on %s\n", IOLAB_VERSION, expanded.cases.size(),
+                     expanded.refused.size(), target.path.c_str());
+    const RunResult result = runner.run(matrix, expanded, options, stopSource.get_token(), &observer);
+    watcher.request_stop();
+    watcher.join();
+    std::signal(SIGINT, previousInt);
+    std::signal(SIGTERM, previousTerm);
+
+    printResults(result);
+    int status = allCasesOk(result) ? kExitOk : kExitCasesFailed;
+    if (!args.jsonPath.empty()) {
+        const auto outcome = writeFileAtomically(args.jsonPath, resultToJson(result).dump(1) + "\n");
+        if (!outcome.ok()) {
+            std::fprintf(stderr, "error: %s\n", outcome.message.c_str());
+            status = kExitCasesFailed;
+        } else if (!args.quiet) {
+            std::fprintf(stderr, "result JSON: %s\n", args.jsonPath.c_str());
+        }
+    }
+    if (!args.csvPath.empty()) {
+        const auto samplesPath = samplesCsvPath(args.csvPath);
+        auto outcome = writeFileAtomically(args.csvPath, toCsv(repetitionRows(result)));
+        if (outcome.ok())
+            outcome = writeFileAtomically(samplesPath, toCsv(sampleRows(result)));
+        if (!outcome.ok()) {
+            std::fprintf(stderr, "error: %s\n", outcome.message.c_str());
+            status = kExitCasesFailed;
+        } else if (!args.quiet) {
+            std::fprintf(stderr, "result CSV: %s and %s\n", args.csvPath.c_str(), samplesPath.c_str());
+        }
+    }
+    return status;
+}
+
+spdlog::level::level_enum parseLevel(const std::string& text)
+{
+    const auto level = spdlog::level::from_str(text);
+    if (level == spdlog::level::off && text != "off")
+        throw InputError(fmt::format("--log-level: '{}' is not one of trace, debug, info, warn, error, off", text));
+    return level;
+}
+
+} // namespace
+
+int runCli(int argc, const char* const* argv)
+{
+    CLI::App app{"IOLab: measure how the way you write changes what you get.", "iolab-cli"};
+    app.set_version_flag("--version", std::string("iolab-cli ") + IOLAB_VERSION);
+    app.require_subcommand(1);
+    std::string logLevel = "info";
+    app.add_option("--log-level", logLevel, "Log file level: trace, debug, info, warn, error, off")
+        ->capture_default_str();
+
+    auto* strategies = app.add_subcommand("strategies", "List the strategies, with availability on this OS");
+    std::string strategiesTarget;
+    strategies->add_option("--target", strategiesTarget, "Also describe this target folder");
+
+    app.add_subcommand("presets", "List the built-in presets");
+
+    auto* clean = app.add_subcommand("clean", "Remove stale IOLab run folders (and only those) from a target");
+    std::string cleanTarget;
+    clean->add_option("target", cleanTarget, "The folder that holds iolab-run-* folders")->required();
+
+    auto* run = app.add_subcommand("run", "Run a strategy matrix against a target folder");
+    RunArgs args;
+    run->add_option("--target", args.target, "Folder to write into (inside a marked run folder)")->required();
+    run->add_option("--preset", args.preset, "A built-in matrix: " + presetNames());
+    run->add_option("--matrix", args.matrixFile, "A matrix JSON file");
+    run->add_option("--strategy", args.strategies, "Strategies, comma separated");
+    run->add_option("--chunk", args.chunks, "Chunk sizes, e.g. 1,4K,1M");
+    run->add_option("--buffer", args.buffers, "stdio buffers: none, default or sizes");
+    run->add_option("--sync", args.syncs, "none, fsync-end, fdatasync-end, fsync-every:N, O_SYNC, O_DSYNC");
+    run->add_option("--threads", args.threads, "Writer threads, one file each, e.g. 1,2,4");
+    run->add_option("--size", args.sizes, "Total bytes per case, e.g. 64M (overrides a preset's sizes)");
+    run->add_option("--target-kind", args.targets, "directory, pipe or null (default: each strategy's own)");
+    run->add_option("--reps", args.repetitions, "Measured repetitions per case")->capture_default_str();
+    run->add_option("--warmups", args.warmups, "Warm-up repetitions per case (not counted)")->capture_default_str();
+    run->add_flag("--verify", args.verify, "Read every file back and check every byte");
+    run->add_flag("--no-pipe-verify", args.noPipeVerify,
+                  "Let the pipe reader splice to /dev/null instead of checking every byte");
+    run->add_flag("--no-sampling", args.noSampling, "Do not sample CPU, memory and device counters");
+    run->add_flag("--no-space-check", args.noSpaceCheck,
+                  "Run cases even when the target lacks the free space (to see how a full disk behaves)");
+    run->add_option("--json", args.jsonPath, "Write the result JSON here");
+    run->add_option("--csv", args.csvPath, "Write the repetitions CSV here (samples go beside it)");
+    run->add_flag("--quiet", args.quiet, "No progress on stderr");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::fprintf(stderr, "iolab-cli: %s\n", e.what());
+        std::fprintf(stderr, "Run 'iolab-cli --help' for usage.\n");
+        return kExitUsage;
+    }
+
+    try {
+        LogConfig config;
+        config.fileLevel = parseLevel(logLevel);
+        config.filePath = defaultLogDirectory() + "/iolab.log";
+        if (const auto error = configureLogging(config); !error.empty())
+            std::fprintf(stderr, "warning: no log file (%s)\n", error.c_str());
+        Registry registry;
+        registerBuiltinStrategies(registry);
+        if (*strategies)
+            return commandStrategies(registry, strategiesTarget);
+        if (app.got_subcommand("presets"))
+            return commandPresets(registry);
+        if (*clean)
+            return commandClean(cleanTarget);
+        return commandRun(registry, args);
+    } catch (const InputError& e) {
+        std::fprintf(stderr, "iolab-cli: %s\n", e.what());
+        return kExitUsage;
+    }
+}
+
+} // namespace iolab::cli

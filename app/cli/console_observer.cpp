@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+#include "app/cli/console_observer.h"
+
+#include "core/units.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace iolab::cli {
+
+ConsoleObserver::ConsoleObserver(const ExpandedMatrix& expanded, const RunOptions& options, bool terminal,
+                                 bool quiet)
+    : m_terminal(terminal), m_quiet(quiet), m_repetitionsPerCase(options.warmups + options.repetitions),
+      m_caseCount(static_cast<std::uint32_t>(expanded.cases.size())), m_start(std::chrono::steady_clock::now())
+{
+    for (const auto& c : expanded.cases)
+        m_plannedBytes += c.totalBytes * m_repetitionsPerCase;
+}
+
+void ConsoleObserver::caseStarted(const CaseStarted& started)
+{
+    std::lock_guard lock(m_mutex);
+    m_caseIndex = started.index;
+    m_caseLabel = started.testCase.label();
+    m_casePlannedBytes = started.testCase.totalBytes * m_repetitionsPerCase;
+    m_caseFinishedBytes = 0;
+    if (m_terminal && !m_quiet)
+        drawBar(0);
+}
+
+void ConsoleObserver::sample(const Sample& sample)
+{
+    std::lock_guard lock(m_mutex);
+    if (m_terminal && !m_quiet)
+        drawBar(sample.bytesDone);
+}
+
+void ConsoleObserver::repetitionFinished(const RepetitionFinished& finished)
+{
+    std::lock_guard lock(m_mutex);
+    m_caseFinishedBytes += finished.repetition.bytes;
+    m_finishedBytes += finished.repetition.bytes;
+}
+
+void ConsoleObserver::caseFinished(const CaseResult& result)
+{
+    std::lock_guard lock(m_mutex);
+    // A case that stopped early leaves its unwritten plan behind; count it as done for the ETA.
+    if (m_casePlannedBytes > m_caseFinishedBytes)
+        m_finishedBytes += m_casePlannedBytes - m_caseFinishedBytes;
+    if (m_quiet)
+        return;
+    clearBar();
+    std::string figure;
+    if (result.status == Status::Ok)
+        figure = fmt::format("{} (durable {})", formatRate(result.apparentMBps.median * kBytesPerMB),
+                             formatRate(result.durableMBps.median * kBytesPerMB));
+    else
+        figure = fmt::format("{}: {}", toString(result.status), result.reason);
+    std::fprintf(stderr, "[%u/%u] %s  %s\n", result.index + 1, m_caseCount, result.testCase.label().c_str(),
+                 figure.c_str());
+    std::fflush(stderr);
+}
+
+void ConsoleObserver::drawBar(std::uint64_t currentBytes)
+{
+    const std::uint64_t done = std::min(m_plannedBytes, m_finishedBytes + currentBytes);
+    const double fraction = m_plannedBytes > 0 ? static_cast<double>(done) / static_cast<double>(m_plannedBytes) : 0;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+    std::string eta = "--";
+    if (fraction > 0.01)
+        eta = formatDuration(elapsed * (1.0 - fraction) / fraction);
+    constexpr int kWidth = 24;
+    const int filled = static_cast<int>(fraction * kWidth);
+    std::string bar(static_cast<std::size_t>(filled), '#');
+    bar.resize(kWidth, '.');
+    std::string label = m_caseLabel;
+    if (label.size() > 48)
+        label = label.substr(0, 47) + "~";
+    std::fprintf(stderr, "\r\033[2K[%s] %3.0f%%  case %u/%u  %s  ETA %s", bar.c_str(), fraction * 100.0,
+                 m_caseIndex + 1, m_caseCount, label.c_str(), eta.c_str());
+    std::fflush(stderr);
+    m_barShown = true;
+}
+
+void ConsoleObserver::clearBar()
+{
+    if (m_barShown) {
+        std::fprintf(stderr, "\r\033[2K");
+        m_barShown = false;
+    }
+}
+
+} // namespace iolab::cli

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/runner.h"
+
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+
+namespace iolab::cli {
+
+// Progress on stderr: a redrawn bar with case k of n and an ETA on a terminal, one line per finished case
+// otherwise.
+class ConsoleObserver final : public RunObserver
+{
+public:
+    ConsoleObserver(const ExpandedMatrix& expanded, const RunOptions& options, bool terminal, bool quiet);
+
+    void caseStarted(const CaseStarted& started) override;
+    void sample(const Sample& sample) override;
+    void repetitionFinished(const RepetitionFinished& finished) override;
+    void caseFinished(const CaseResult& result) override;
+
+private:
+    void drawBar(std::uint64_t currentBytes);
+    void clearBar();
+
+    std::mutex m_mutex;
+    bool m_terminal;
+    bool m_quiet;
+    std::uint64_t m_plannedBytes = 0;
+    std::uint64_t m_finishedBytes = 0; // of finished repetitions and skipped plans
+    std::uint64_t m_casePlannedBytes = 0;
+    std::uint64_t m_caseFinishedBytes = 0;
+    std::uint32_t m_repetitionsPerCase = 0;
+    std::uint32_t m_caseIndex = 0;
+    std::uint32_t m_caseCount = 0;
+    std::string m_caseLabel;
+    std::chrono::steady_clock::time_point m_start;
+    bool m_barShown = false;
+};
+
+} // namespace iolab::cli

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+#include "core/matrix.h"
+
+#include "core/error.h"
+#include "core/registry.h"
+#include "core/units.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace iolab {
+
+namespace {
+
+bool supportsSync(const StrategyInfo& info, SyncMode mode)
+{
+    return std::find(info.syncModes.begin(), info.syncModes.end(), mode) != info.syncModes.end();
+}
+
+bool supportsTarget(const StrategyInfo& info, TargetKind kind)
+{
+    return std::find(info.targets.begin(), info.targets.end(), kind) != info.targets.end();
+}
+
+std::string targetList(const StrategyInfo& info)
+{
+    std::string list;
+    for (auto kind : info.targets) {
+        if (!list.empty())
+            list += " or ";
+        list += toString(kind);
+    }
+    return list;
+}
+
+} // namespace
+
+void validate(const Matrix& matrix, const Registry& registry)
+{
+    const std::string where = matrix.name.empty() ? std::string("matrix") : fmt::format("matrix '{}'", matrix.name);
+    if (matrix.groups.empty())
+        throw InputError(fmt::format("{}: it has no cases (no strategies, chunks and sizes given)", where));
+    for (std::size_t g = 0; g < matrix.groups.size(); ++g) {
+        const auto& group = matrix.groups[g];
+        const std::string at = matrix.groups.size() == 1 ? where : fmt::format("{}, group {}", where, g + 1);
+        if (group.strategies.empty())
+            throw InputError(fmt::format("{}: no strategy given (known: {})", at, registry.knownIds()));
+        if (group.chunks.empty())
+            throw InputError(fmt::format("{}: no chunk size given", at));
+        if (group.sizes.empty())
+            throw InputError(fmt::format("{}: no total size given", at));
+        for (const auto& id : group.strategies) {
+            if (registry.find(id) == nullptr)
+                throw InputError(fmt::format("{}: unknown strategy '{}' (known: {})", at, id, registry.knownIds()));
+        }
+        for (auto chunk : group.chunks) {
+            if (chunk == 0)
+                throw InputError(fmt::format("{}: a chunk of 0 bytes writes nothing", at));
+            if (chunk > kMaxChunkBytes)
+                throw InputError(fmt::format("{}: chunk {} is larger than the {} limit", at, formatBytes(chunk),
+                                             formatBytes(kMaxChunkBytes)));
+        }
+        for (auto size : group.sizes) {
+            if (size == 0)
+                throw InputError(fmt::format("{}: a total size of 0 bytes writes nothing", at));
+            if (size > kMaxTotalBytes)
+                throw InputError(fmt::format("{}: total size {} is larger than the {} limit", at, formatBytes(size),
+                                             formatBytes(kMaxTotalBytes)));
+        }
+        for (auto threads : group.threads) {
+            if (threads == 0 || threads > kMaxThreads)
+                throw InputError(
+                    fmt::format("{}: {} threads is outside the allowed range 1 to {}", at, threads, kMaxThreads));
+        }
+        for (const auto& buffer : group.buffers) {
+            if (buffer.mode == BufferMode::Bytes && (buffer.bytes == 0 || buffer.bytes > kMaxChunkBytes))
+                throw InputError(fmt::format("{}: stdio buffer {} is outside 1 B to {}", at, formatBytes(buffer.bytes),
+                                             formatBytes(kMaxChunkBytes)));
+        }
+    }
+}
+
+std::string refusalReason(const Case& c, const Registry& registry, const TargetInfo& target)
+{
+    const Strategy* strategy = registry.find(c.strategy);
+    if (strategy == nullptr)
+        return fmt::format("unknown strategy '{}'", c.strategy);
+    const StrategyInfo& info = strategy->info();
+    if (info.unavailable)
+        return *info.unavailable;
+    if (!supportsTarget(info, c.target))
+        return fmt::format("{} writes to a {} target, not to {}", c.strategy, targetList(info), toString(c.target));
+    if (c.buffer.mode != BufferMode::NotApplicable && !info.usesStdioBuffer)
+        return fmt::format("the stdio buffer axis ({}) applies only to stdio strategies; {} has no stdio buffer",
+                           toString(c.buffer), c.strategy);
+    if (c.buffer.mode == BufferMode::NotApplicable && info.usesStdioBuffer)
+        return fmt::format("{} needs a stdio buffer setting (none, default or a size)", c.strategy);
+    if (c.target != TargetKind::Directory && c.sync.mode != SyncMode::None)
+        return fmt::format("sync policy {} needs a file; a {} target has nothing to sync", toString(c.sync),
+                           toString(c.target));
+    if (!supportsSync(info, c.sync.mode))
+        return fmt::format("{} does not take sync policy {}: {}", c.strategy, toString(c.sync), info.syncRefusal);
+    const std::uint64_t share = c.totalBytes / c.threads;
+    if (share == 0)
+        return fmt::format("{} threads cannot share {} (less than one byte each)", c.threads,
+                           formatBytes(c.totalBytes));
+    if (c.chunkBytes > share)
+        return fmt::format("chunk {} is larger than each thread's share of the total ({})", formatBytes(c.chunkBytes),
+                           formatBytes(share));
+    if (info.needsBlockAlignedChunks && c.target == TargetKind::Directory) {
+        const std::uint64_t block = target.logicalBlockBytes;
+        if (c.chunkBytes % block != 0)
+            return fmt::format("chunk {} is not a multiple of the target's logical block size ({}), which {} requires",
+                               formatBytes(c.chunkBytes), formatBytes(block), c.strategy);
+        for (std::uint32_t t = 0; t < c.threads; ++t) {
+            if (c.bytesForThread(t) % block != 0)
+                return fmt::format("each thread's share ({}) must be a multiple of the logical block size ({}) for {}",
+                                   formatBytes(c.bytesForThread(t)), formatBytes(block), c.strategy);
+        }
+    }
+    if (auto reason = strategy->refusal(c, target))
+        return *reason;
+    return {};
+}
+
+ExpandedMatrix expand(const Matrix& matrix, const Registry& registry, const TargetInfo& target)
+{
+    validate(matrix, registry);
+    ExpandedMatrix out;
+    const std::vector<StdioBuffer> noBuffer{StdioBuffer{}};
+    const std::vector<SyncPolicy> noSync{SyncPolicy{}};
+    const std::vector<std::uint32_t> oneThread{1};
+
+    for (const auto& group : matrix.groups) {
+        const auto& syncs = group.syncs.empty() ? noSync : group.syncs;
+        const auto& threads = group.threads.empty() ? oneThread : group.threads;
+        for (const auto& id : group.strategies) {
+            const StrategyInfo& info = registry.find(id)->info();
+            std::vector<StdioBuffer> buffers = group.buffers;
+            if (buffers.empty())
+                buffers = info.usesStdioBuffer ? std::vector<StdioBuffer>{{BufferMode::Default, 0}} : noBuffer;
+            std::vector<TargetKind> targets = group.targets;
+            if (targets.empty())
+                targets = {info.targets.empty() ? TargetKind::Directory : info.targets.front()};
+            for (auto size : group.sizes)
+                for (auto chunk : group.chunks)
+                    for (const auto& buffer : buffers)
+                        for (const auto& sync : syncs)
+                            for (auto threadCount : threads)
+                                for (auto kind : targets) {
+                                    Case c;
+                                    c.strategy = id;
+                                    c.chunkBytes = chunk;
+                                    c.totalBytes = size;
+                                    c.buffer = buffer;
+                                    c.sync = sync;
+                                    c.threads = threadCount;
+                                    c.target = kind;
+                                    const auto duplicate = std::find(out.cases.begin(), out.cases.end(), c);
+                                    if (duplicate != out.cases.end()) {
+                                        out.refused.push_back(
+                                            {c, fmt::format("duplicate of case {}",
+                                                            duplicate - out.cases.begin() + 1)});
+                                        continue;
+                                    }
+                                    auto reason = refusalReason(c, registry, target);
+                                    if (reason.empty())
+                                        out.cases.push_back(std::move(c));
+                                    else
+                                        out.refused.push_back({std::move(c), std::move(reason)});
+                                }
+        }
+    }
+    return out;
+}
+
+} // namespace iolab

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/case.h"
+#include "core/target.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace iolab {
+
+class Registry;
+
+inline constexpr std::uint32_t kMaxThreads = 1024;
+inline constexpr std::uint64_t kMaxChunkBytes = 1ULL << 30;  // 1 GiB
+inline constexpr std::uint64_t kMaxTotalBytes = 1ULL << 44;  // 16 TiB
+
+// One cartesian product of axis values. Empty optional axes take their defaults: buffers -> n/a (stdio
+// strategies: default), syncs -> none, threads -> 1, targets -> each strategy's own target.
+struct MatrixGroup
+{
+    std::vector<std::string> strategies;
+    std::vector<std::uint64_t> chunks;
+    std::vector<std::uint64_t> sizes;
+    std::vector<StdioBuffer> buffers;
+    std::vector<SyncPolicy> syncs;
+    std::vector<std::uint32_t> threads;
+    std::vector<TargetKind> targets;
+
+    friend bool operator==(const MatrixGroup&, const MatrixGroup&) = default;
+};
+
+// A matrix is the union of its groups, so a preset can pair stdio's buffer axis with other strategies that
+// have none.
+struct Matrix
+{
+    std::string name;
+    std::string description;
+    std::vector<MatrixGroup> groups;
+
+    friend bool operator==(const Matrix&, const Matrix&) = default;
+};
+
+struct RefusedCase
+{
+    Case testCase;
+    std::string reason;
+
+    friend bool operator==(const RefusedCase&, const RefusedCase&) = default;
+};
+
+struct ExpandedMatrix
+{
+    std::vector<Case> cases;
+    std::vector<RefusedCase> refused; // every combination that will not run, with the reason
+};
+
+// Checks the values themselves (unknown strategy, zero or absurd sizes, thread counts); throws InputError.
+void validate(const Matrix& matrix, const Registry& registry);
+
+// Expands to the valid cases on this target; every other combination is listed in `refused`.
+ExpandedMatrix expand(const Matrix& matrix, const Registry& registry, const TargetInfo& target);
+
+// Why `c` cannot run with this strategy on this target, or "" when it can.
+std::string refusalReason(const Case& c, const Registry& registry, const TargetInfo& target);
+
+} // namespace iolab

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+#include "core/matrix_json.h"
+
+#include "core/error.h"
+#include "core/units.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <set>
+
+namespace iolab {
+
+namespace {
+
+using nlohmann::json;
+
+std::pair<std::size_t, std::size_t> lineAndColumn(std::string_view text, std::size_t byteOffset)
+{
+    std::size_t line = 1;
+    std::size_t column = 1;
+    for (std::size_t i = 0; i < text.size() && i + 1 < byteOffset; ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return {line, column};
+}
+
+std::string valueText(const json& value)
+{
+    return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+template <class T, class Convert>
+std::vector<T> readAxis(const json& group, const char* key, const std::string& where, Convert&& convert)
+{
+    std::vector<T> values;
+    const auto it = group.find(key);
+    if (it == group.end() || it->is_null())
+        return values;
+    const json list = it->is_array() ? *it : json::array({*it});
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::string at = fmt::format("{}.{}[{}]", where, key, i);
+        try {
+            values.push_back(convert(list[i], at));
+        } catch (const InputError& e) {
+            throw InputError(fmt::format("{}: {}", at, e.what()));
+        }
+    }
+    return values;
+}
+
+std::uint64_t sizeValue(const json& v, const std::string& at)
+{
+    if (v.is_number_unsigned())
+        return v.get<std::uint64_t>();
+    if (v.is_number_integer() && v.get<std::int64_t>() < 0)
+        throw InputError(fmt::format("{} is negative; sizes must be positive", v.dump()));
+    if (v.is_string())
+        return parseBytes(v.get<std::string>(), at);
+    throw InputError(fmt::format("{} is not a size (a number of bytes or a string such as \"4K\")", v.dump()));
+}
+
+std::string stringValue(const json& v, const std::string&)
+{
+    if (!v.is_string())
+        throw InputError(fmt::format("{} is not a string", v.dump()));
+    return v.get<std::string>();
+}
+
+MatrixGroup groupFromJson(const json& group, const std::string& where)
+{
+    if (!group.is_object())
+        throw InputError(fmt::format("{}: expected an object with axes, found {}", where, group.type_name()));
+    static const std::set<std::string> kKnown{"strategies", "chunks", "sizes", "buffers", "syncs", "threads", "targets"};
+    for (const auto& [key, value] : group.items()) {
+        if (!kKnown.contains(key) && key != "name" && key != "description" && key != "groups" && key != "schema")
+            throw InputError(fmt::format("{}: unknown key '{}' (axes are strategies, chunks, sizes, buffers, "
+                                         "syncs, threads, targets)",
+                                         where, key));
+    }
+    MatrixGroup g;
+    g.strategies = readAxis<std::string>(group, "strategies", where, stringValue);
+    g.chunks = readAxis<std::uint64_t>(group, "chunks", where, sizeValue);
+    g.sizes = readAxis<std::uint64_t>(group, "sizes", where, sizeValue);
+    g.buffers = readAxis<StdioBuffer>(group, "buffers", where, [](const json& v, const std::string& at) {
+        if (v.is_number_unsigned())
+            return StdioBuffer{BufferMode::Bytes, v.get<std::uint64_t>()};
+        return parseStdioBuffer(stringValue(v, at));
+    });
+    g.syncs = readAxis<SyncPolicy>(group, "syncs", where,
+                                   [](const json& v, const std::string& at) { return parseSyncPolicy(stringValue(v, at)); });
+    g.threads = readAxis<std::uint32_t>(group, "threads", where, [](const json& v, const std::string&) {
+        if (!v.is_number_integer())
+            throw InputError(fmt::format("{} is not a thread count", valueText(v)));
+        const auto n = v.get<std::int64_t>();
+        if (n < 1 || n > kMaxThreads)
+            throw InputError(fmt::format("{} threads is outside the allowed range 1 to {}", n, kMaxThreads));
+        return static_cast<std::uint32_t>(n);
+    });
+    g.targets = readAxis<TargetKind>(group, "targets", where,
+                                     [](const json& v, const std::string& at) { return parseTargetKind(stringValue(v, at)); });
+    return g;
+}
+
+} // namespace
+
+Matrix matrixFromJson(const json& root, std::string_view sourceName)
+{
+    const std::string source(sourceName);
+    if (!root.is_object())
+        throw InputError(fmt::format("{}: a matrix must be a JSON object, found {}", source, root.type_name()));
+    Matrix m;
+    if (auto it = root.find("name"); it != root.end() && it->is_string())
+        m.name = it->get<std::string>();
+    if (auto it = root.find("description"); it != root.end() && it->is_string())
+        m.description = it->get<std::string>();
+    if (auto it = root.find("groups"); it != root.end()) {
+        if (!it->is_array())
+            throw InputError(fmt::format("{}: \"groups\" must be an array of objects", source));
+        for (std::size_t i = 0; i < it->size(); ++i)
+            m.groups.push_back(groupFromJson((*it)[i], fmt::format("{}: groups[{}]", source, i)));
+    } else {
+        m.groups.push_back(groupFromJson(root, source));
+    }
+    return m;
+}
+
+Matrix parseMatrixJson(std::string_view text, std::string_view sourceName)
+{
+    json root;
+    try {
+        root = json::parse(text.begin(), text.end());
+    } catch (const json::parse_error& e) {
+        const auto [line, column] = lineAndColumn(text, e.byte);
+        std::string detail = e.what();
+        // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: "; keep the cause.
+        if (const auto colon = detail.find(": "); colon != std::string::npos)
+            detail = detail.substr(colon + 2);
+        throw InputError(fmt::format("{}:{}:{}: malformed JSON: {}", sourceName, line, column, detail));
+    }
+    return matrixFromJson(root, sourceName);
+}
+
+json matrixToJson(const Matrix& matrix)
+{
+    json groups = json::array();
+    for (const auto& g : matrix.groups) {
+        json j = json::object();
+        j["strategies"] = g.strategies;
+        json chunks = json::array();
+        for (auto c : g.chunks)
+            chunks.push_back(formatBytesCompact(c));
+        j["chunks"] = chunks;
+        json sizes = json::array();
+        for (auto s : g.sizes)
+            sizes.push_back(formatBytesCompact(s));
+        j["sizes"] = sizes;
+        if (!g.buffers.empty()) {
+            json buffers = json::array();
+            for (const auto& b : g.buffers)
+                buffers.push_back(toString(b));
+            j["buffers"] = buffers;
+        }
+        if (!g.syncs.empty()) {
+            json syncs = json::array();
+            for (const auto& s : g.syncs)
+                syncs.push_back(toString(s));
+            j["syncs"] = syncs;
+        }
+        if (!g.threads.empty())
+            j["threads"] = g.threads;
+        if (!g.targets.empty()) {
+            json targets = json::array();
+            for (auto t : g.targets)
+                targets.push_back(toString(t));
+            j["targets"] = targets;
+        }
+        groups.push_back(std::move(j));
+    }
+    json root = json::object();
+    if (!matrix.name.empty())
+        root["name"] = matrix.name;
+    if (!matrix.description.empty())
+        root["description"] = matrix.description;
+    root["groups"] = std::move(groups);
+    return root;
+}
+
+} // namespace iolab

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+namespace iolab {
+
+// The bytes every strategy writes: byte i of a stream or file is expected(i), a deterministic sequence that never
+// holds a zero byte (so sparse files, zero-page tricks and compression cannot flatter a result). The buffer holds
+// one period plus the largest chunk, so the data for any write is the contiguous window at(offset).
+class Pattern
+{
+public:
+    static constexpr std::size_t kPeriodBytes = 256 * 1024;
+    static constexpr std::size_t kAlignment = 4096; // windows at chunk multiples satisfy O_DIRECT alignment
+
+    explicit Pattern(std::uint64_t maxChunkBytes);
+
+    const std::byte* at(std::uint64_t offset) const noexcept
+    {
+        return m_data.get() + (offset & (kPeriodBytes - 1));
+    }
+
+    static std::byte expected(std::uint64_t offset) noexcept;
+
+    // Offset (relative to `offset`) of the first byte of `data` that differs from the pattern, if any.
+    std::optional<std::uint64_t> firstMismatch(std::uint64_t offset, const std::byte* data,
+                                               std::size_t size) const noexcept;
+
+    std::size_t sizeBytes() const noexcept { return m_size; }
+
+private:
+    struct AlignedFree
+    {
+        void operator()(std::byte* p) const noexcept;
+    };
+    std::size_t m_size = 0;
+    std::unique_ptr<std::byte[], AlignedFree> m_data;
+};
+
+} // namespace iolab

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+#include "core/result_csv.h"
+
+#include <fmt/format.h>
+
+namespace iolab {
+
+namespace {
+
+std::string number(double v)
+{
+    return fmt::format("{:.6g}", v);
+}
+
+} // namespace
+
+std::vector<CsvRow> repetitionRows(const RunResult& result)
+{
+    std::vector<CsvRow> rows;
+    rows.push_back({"case", "label", "strategy", "chunk_bytes", "total_bytes", "stdio_buffer", "sync", "threads",
+                    "target", "case_status", "repetition", "warmup", "status", "failed_call", "error_code", "message",
+                    "bytes", "return_s", "durable_s", "apparent_MBps", "durable_MBps", "cpu_user_s", "cpu_sys_s",
+                    "peak_rss_bytes", "device_written_bytes", "device_read_bytes", "verified"});
+    for (const auto& c : result.cases) {
+        const auto& k = c.testCase;
+        CsvRow base{std::to_string(c.index + 1),
+                    k.label(),
+                    k.strategy,
+                    std::to_string(k.chunkBytes),
+                    std::to_string(k.totalBytes),
+                    toString(k.buffer),
+                    toString(k.sync),
+                    std::to_string(k.threads),
+                    toString(k.target),
+                    toString(c.status)};
+        if (c.repetitions.empty()) {
+            CsvRow row = base;
+            row.insert(row.end(), {"", "", toString(c.status), "", "", c.reason, "", "", "", "", "", "", "", "", "",
+                                   "", ""});
+            rows.push_back(std::move(row));
+            continue;
+        }
+        for (const auto& r : c.repetitions) {
+            CsvRow row = base;
+            row.insert(row.end(),
+                       {std::to_string(r.index), r.warmup ? "1" : "0", toString(r.outcome.status),
+                        r.outcome.operation, std::to_string(r.outcome.errorCode), r.outcome.message,
+                        std::to_string(r.bytes), number(r.returnSeconds), number(r.durableSeconds),
+                        number(r.apparentMBps), number(r.durableMBps), number(r.cpuUserSeconds),
+                        number(r.cpuSystemSeconds), std::to_string(r.peakRssBytes),
+                        r.deviceObserved ? std::to_string(r.deviceWrittenBytes) : "",
+                        r.deviceObserved ? std::to_string(r.deviceReadBytes) : "", r.verified ? "1" : "0"});
+            rows.push_back(std::move(row));
+        }
+    }
+    return rows;
+}
+
+std::vector<CsvRow> sampleRows(const RunResult& result)
+{
+    std::vector<CsvRow> rows;
+    rows.push_back({"case", "repetition", "run_s", "bytes_done", "interval_MBps", "cpu_user_pct", "cpu_sys_pct",
+                    "rss_bytes", "dirty_bytes", "writeback_bytes", "device_read_bytes", "device_written_bytes",
+                    "device_write_MBps", "syncing"});
+    for (const auto& c : result.cases) {
+        for (const auto& s : c.samples) {
+            rows.push_back({std::to_string(s.caseIndex + 1), std::to_string(s.repetition), number(s.runSeconds),
+                            std::to_string(s.bytesDone), number(s.intervalMBps), number(s.cpuUserPercent),
+                            number(s.cpuSystemPercent), std::to_string(s.rssBytes), std::to_string(s.dirtyBytes),
+                            std::to_string(s.writebackBytes), std::to_string(s.deviceReadBytes),
+                            std::to_string(s.deviceWrittenBytes), number(s.deviceWriteMBps), s.syncing ? "1" : "0"});
+        }
+    }
+    return rows;
+}
+
+std::string toCsv(const std::vector<CsvRow>& rows)
+{
+    std::string text;
+    for (const auto& row : rows)
+        text += csvRecord(row);
+    return text;
+}
+
+std::string samplesCsvPath(const std::string& csvPath)
+{
+    constexpr std::string_view ext = ".csv";
+    if (csvPath.size() > ext.size() && csvPath.ends_with(ext))
+        return csvPath.substr(0, csvPath.size() - ext.size()) + ".samples.csv";
+    return csvPath + ".samples.csv";
+}
+
+} // namespace iolab

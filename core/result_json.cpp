@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+#include "core/result_json.h"
+
+#include "core/error.h"
+#include "core/matrix_json.h"
+#include "core/units.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace iolab {
+
+using nlohmann::json;
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Summary, count, median, mean, min, max, stddev, cv, ciLow, ciHigh)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Sample, runSeconds, caseIndex, repetition, bytesDone, intervalMBps,
+                                   cpuUserPercent, cpuSystemPercent, rssBytes, dirtyBytes, writebackBytes,
+                                   deviceReadBytes, deviceWrittenBytes, deviceWriteMBps, syncing)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HostInfo, hostname, os, kernel, cpuModel, logicalCpus, ramBytes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunOptions, repetitions, warmups, verifyFiles, verifyPipes, sampling,
+                                   sampleIntervalMs, spaceCheck)
+
+void to_json(json& j, const TargetInfo& t)
+{
+    j = json{{"path", t.path},
+             {"mountPoint", t.mountPoint},
+             {"fsType", t.fsType},
+             {"mountOptions", t.mountOptions},
+             {"mountSource", t.mountSource},
+             {"device", t.device},
+             {"deviceModel", t.deviceModel},
+             {"rotational", t.rotational ? json(*t.rotational) : json(nullptr)},
+             {"writeCache", t.writeCache},
+             {"logicalBlockBytes", t.logicalBlockBytes},
+             {"physicalBlockBytes", t.physicalBlockBytes},
+             {"maxTransferBytes", t.maxTransferBytes},
+             {"totalBytes", t.totalBytes},
+             {"freeBytes", t.freeBytes}};
+}
+
+void from_json(const json& j, TargetInfo& t)
+{
+    j.at("path").get_to(t.path);
+    j.at("mountPoint").get_to(t.mountPoint);
+    j.at("fsType").get_to(t.fsType);
+    j.at("mountOptions").get_to(t.mountOptions);
+    j.at("mountSource").get_to(t.mountSource);
+    j.at("device").get_to(t.device);
+    j.at("deviceModel").get_to(t.deviceModel);
+    const auto& rotational = j.at("rotational");
+    t.rotational = rotational.is_null() ? std::nullopt : std::optional<bool>(rotational.get<bool>());
+    j.at("writeCache").get_to(t.writeCache);
+    j.at("logicalBlockBytes").get_to(t.logicalBlockBytes);
+    j.at("physicalBlockBytes").get_to(t.physicalBlockBytes);
+    j.at("maxTransferBytes").get_to(t.maxTransferBytes);
+    j.at("totalBytes").get_to(t.totalBytes);
+    j.at("freeBytes").get_to(t.freeBytes);
+}
+
+void to_json(json& j, const Outcome& o)
+{
+    j = json{{"status", toString(o.status)}, {"errorCode", o.errorCode}, {"operation", o.operation},
+             {"message", o.message}};
+}
+
+void from_json(const json& j, Outcome& o)
+{
+    o.status = parseStatus(j.at("status").get<std::string>());
+    j.at("errorCode").get_to(o.errorCode);
+    j.at("operation").get_to(o.operation);
+    j.at("message").get_to(o.message);
+}
+
+json caseToJson(const Case& c)
+{
+    return json{{"strategy", c.strategy},
+                {"direction", toString(c.direction)},
+                {"chunkBytes", c.chunkBytes},
+                {"totalBytes", c.totalBytes},
+                {"stdioBuffer", toString(c.buffer)},
+                {"sync", toString(c.sync)},
+                {"threads", c.threads},
+                {"target", toString(c.target)},
+                {"label", c.label()}};
+}
+
+Case caseFromJson(const json& j)
+{
+    Case c;
+    j.at("strategy").get_to(c.strategy);
+    c.direction = parseDirection(j.at("direction").get<std::string>());
+    j.at("chunkBytes").get_to(c.chunkBytes);
+    j.at("totalBytes").get_to(c.totalBytes);
+    const auto buffer = j.at("stdioBuffer").get<std::string>();
+    c.buffer = buffer == "n/a" ? StdioBuffer{} : parseStdioBuffer(buffer);
+    c.sync = parseSyncPolicy(j.at("sync").get<std::string>());
+    j.at("threads").get_to(c.threads);
+    c.target = parseTargetKind(j.at("target").get<std::string>());
+    return c;
+}
+
+void to_json(json& j, const RepetitionResult& r)
+{
+    j = json{{"index", r.index},
+             {"warmup", r.warmup},
+             {"outcome", r.outcome},
+             {"bytes", r.bytes},
+             {"returnSeconds", r.returnSeconds},
+             {"durableSeconds", r.durableSeconds},
+             {"apparentMBps", r.apparentMBps},
+             {"durableMBps", r.durableMBps},
+             {"cpuUserSeconds", r.cpuUserSeconds},
+             {"cpuSystemSeconds", r.cpuSystemSeconds},
+             {"peakRssBytes", r.peakRssBytes},
+             {"deviceObserved", r.deviceObserved},
+             {"deviceWrittenBytes", r.deviceWrittenBytes},
+             {"deviceReadBytes", r.deviceReadBytes},
+             {"verified", r.verified}};
+}
+
+void from_json(const json& j, RepetitionResult& r)
+{
+    j.at("index").get_to(r.index);
+    j.at("warmup").get_to(r.warmup);
+    j.at("outcome").get_to(r.outcome);
+    j.at("bytes").get_to(r.bytes);
+    j.at("returnSeconds").get_to(r.returnSeconds);
+    j.at("durableSeconds").get_to(r.durableSeconds);
+    j.at("apparentMBps").get_to(r.apparentMBps);
+    j.at("durableMBps").get_to(r.durableMBps);
+    j.at("cpuUserSeconds").get_to(r.cpuUserSeconds);
+    j.at("cpuSystemSeconds").get_to(r.cpuSystemSeconds);
+    j.at("peakRssBytes").get_to(r.peakRssBytes);
+    j.at("deviceObserved").get_to(r.deviceObserved);
+    j.at("deviceWrittenBytes").get_to(r.deviceWrittenBytes);
+    j.at("deviceReadBytes").get_to(r.deviceReadBytes);
+    j.at("verified").get_to(r.verified);
+}
+
+void to_json(json& j, const CaseResult& c)
+{
+    j = json{{"index", c.index},
+             {"case", caseToJson(c.testCase)},
+             {"status", toString(c.status)},
+             {"reason", c.reason},
+             {"repetitions", c.repetitions},
+             {"apparentMBps", c.apparentMBps},
+             {"durableMBps", c.durableMBps},
+             {"stabilityMBps", c.stabilityMBps},
+             {"cpuSecondsPerGiB", c.cpuSecondsPerGiB},
+             {"peakRssBytes", c.peakRssBytes},
+             {"samples", c.samples}};
+}
+
+void from_json(const json& j, CaseResult& c)
+{
+    j.at("index").get_to(c.index);
+    c.testCase = caseFromJson(j.at("case"));
+    c.status = parseStatus(j.at("status").get<std::string>());
+    j.at("reason").get_to(c.reason);
+    j.at("repetitions").get_to(c.repetitions);
+    j.at("apparentMBps").get_to(c.apparentMBps);
+    j.at("durableMBps").get_to(c.durableMBps);
+    j.at("stabilityMBps").get_to(c.stabilityMBps);
+    j.at("cpuSecondsPerGiB").get_to(c.cpuSecondsPerGiB);
+    j.at("peakRssBytes").get_to(c.peakRssBytes);
+    j.at("samples").get_to(c.samples);
+}
+
+json resultToJson(const RunResult& r)
+{
+    json refused = json::array();
+    for (const auto& item : r.refused)
+        refused.push_back(json{{"case", caseToJson(item.testCase)}, {"reason", item.reason}});
+    return json{{"schema", r.schema},
+                {"toolVersion", r.toolVersion},
+                {"startedAt", r.startedAt},
+                {"finishedAt", r.finishedAt},
+                {"host", r.host},
+                {"target", r.target},
+                {"matrix", matrixToJson(r.matrix)},
+                {"options", r.options},
+                {"refused", refused},
+                {"cases", r.cases},
+                {"cancelled", r.cancelled}};
+}
+
+RunResult resultFromJson(std::string_view text, std::string_view sourceName)
+{
+    json j;
+    try {
+        j = json::parse(text.begin(), text.end());
+    } catch (const json::parse_error& e) {
+        throw InputError(fmt::format("{}: not a valid JSON file ({})", sourceName, e.what()));
+    }
+    if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())
+        throw InputError(fmt::format("{}: not an IOLab result (no \"schema\" field)", sourceName));
+    const auto schema = j["schema"].get<std::string>();
+    if (schema != kResultSchema) {
+        if (schema.starts_with("iolab.result/"))
+            throw InputError(fmt::format("{}: written with result schema {}, this IOLab reads {}; a newer IOLab "
+                                         "is needed",
+                                         sourceName, schema, kResultSchema));
+        throw InputError(fmt::format("{}: unknown schema '{}'", sourceName, schema));
+    }
+    try {
+        RunResult r;
+        r.schema = schema;
+        j.at("toolVersion").get_to(r.toolVersion);
+        j.at("startedAt").get_to(r.startedAt);
+        j.at("finishedAt").get_to(r.finishedAt);
+        j.at("host").get_to(r.host);
+        j.at("target").get_to(r.target);
+        r.matrix = matrixFromJson(j.at("matrix"), sourceName);
+        j.at("options").get_to(r.options);
+        for (const auto& item : j.at("refused"))
+            r.refused.push_back({caseFromJson(item.at("case")), item.at("reason").get<std::string>()});
+        j.at("cases").get_to(r.cases);
+        j.at("cancelled").get_to(r.cancelled);
+        return r;
+    } catch (const json::exception& e) {
+        std::string detail = e.what();
+        if (const auto bracket = detail.find("] "); bracket != std::string::npos)
+            detail = detail.substr(bracket + 2);
+        throw InputError(fmt::format("{}: damaged result file: {}", sourceName, detail));
+    }
+}
+
+} // namespace iolab

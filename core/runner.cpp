@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: MIT
+#include "core/runner.h"
+
+#include "core/log.h"
+#include "core/pattern.h"
+#include "core/probe.h"
+#include "core/registry.h"
+#include "core/sampler.h"
+#include "core/units.h"
+#include "core/version.h"
+#include "core/workspace.h"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <latch>
+#include <memory>
+#include <thread>
+
+namespace iolab {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::uint64_t kScratchBytesPerThread = 1 * kMiB;
+constexpr std::uint64_t kSpaceMarginBytes = 64 * kMiB;
+
+std::string isoNow()
+{
+    return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr)));
+}
+
+double seconds(Clock::duration d)
+{
+    return std::chrono::duration<double>(d).count();
+}
+
+// The outcome that says most about a repetition: a failure beats a cancellation beats success.
+void merge(Outcome& into, Outcome&& from)
+{
+    auto rank = [](Status s) {
+        switch (s) {
+        case Status::Ok:
+            return 0;
+        case Status::Cancelled:
+            return 1;
+        case Status::Unsupported:
+        case Status::Refused:
+            return 2;
+        case Status::Failed:
+            return 3;
+        }
+        return 0;
+    };
+    if (rank(from.status) > rank(into.status))
+        into = std::move(from);
+}
+
+struct RepetitionFiles
+{
+    std::vector<std::string> data;
+    std::vector<std::string> scratch;
+};
+
+class CaseRunner
+{
+public:
+    CaseRunner(const Strategy& strategy, Workspace& workspace, SystemProbe& probe, Sampler* sampler,
+               const RunOptions& options, const std::atomic<bool>& stop)
+        : m_strategy(strategy), m_workspace(workspace), m_probe(probe), m_sampler(sampler), m_options(options),
+          m_stop(stop)
+    {
+    }
+
+    RepetitionResult run(std::uint32_t caseIndex, const Case& c, const Pattern& pattern, std::uint32_t repetition);
+
+private:
+    Outcome prepareJobs(std::uint32_t caseIndex, const Case& c, const Pattern& pattern, std::uint32_t repetition,
+                        RepetitionFiles& files, std::vector<std::unique_ptr<Job>>& jobs);
+    void removeFiles(const RepetitionFiles& files);
+
+    const Strategy& m_strategy;
+    Workspace& m_workspace;
+    SystemProbe& m_probe;
+    Sampler* m_sampler;
+    const RunOptions& m_options;
+    const std::atomic<bool>& m_stop;
+};
+
+Outcome CaseRunner::prepareJobs(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
+                                std::uint32_t repetition, RepetitionFiles& files,
+                                std::vector<std::unique_ptr<Job>>& jobs)
+{
+    for (std::uint32_t t = 0; t < c.threads; ++t) {
+        JobSpec spec;
+        spec.testCase = c;
+        spec.thread = t;
+        spec.bytes = c.bytesForThread(t);
+        spec.pattern = &pattern;
+        spec.verifyStream = m_options.verifyPipes;
+        spec.target = m_workspace.target();
+        if (c.target == TargetKind::Directory) {
+            Outcome outcome;
+            const std::string stem = fmt::format("c{:03}-r{}-t{}", caseIndex + 1, repetition, t);
+            spec.path = m_workspace.pathFor(stem + ".dat", outcome);
+            if (!outcome.ok())
+                return outcome;
+            spec.auxPath = m_workspace.pathFor(stem + ".batch", outcome);
+            if (!outcome.ok())
+                return outcome;
+            files.data.push_back(spec.path);
+            files.scratch.push_back(spec.auxPath);
+        }
+        Outcome outcome;
+        auto job = m_strategy.prepare(spec, outcome);
+        if (!job) {
+            if (outcome.ok())
+                outcome = {Status::Failed, 0, "prepare", "the strategy could not start"};
+            return outcome;
+        }
+        jobs.push_back(std::move(job));
+    }
+    return Outcome::success();
+}
+
+void CaseRunner::removeFiles(const RepetitionFiles& files)
+{
+    for (const auto& path : files.data)
+        m_workspace.remove(path);
+    for (const auto& path : files.scratch)
+        m_workspace.remove(path);
+}
+
+RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
+                                 std::uint32_t repetition)
+{
+    RepetitionResult rep;
+    rep.index = repetition;
+    rep.warmup = repetition < m_options.warmups;
+
+    RepetitionFiles files;
+    std::vector<std::unique_ptr<Job>> jobs;
+    rep.outcome = prepareJobs(caseIndex, c, pattern, repetition, files, jobs);
+    if (!rep.outcome.ok()) {
+        jobs.clear();
+        removeFiles(files);
+        return rep;
+    }
+
+    const auto progress = std::make_unique<Progress[]>(c.threads);
+    for (std::uint32_t t = 0; t < c.threads; ++t)
+        progress[t].stop = &m_stop;
+    std::vector<Outcome> outcomes(c.threads);
+
+    const std::string& device = m_workspace.target().device;
+    const bool onDevice = c.target == TargetKind::Directory && !device.empty();
+    if (m_sampler != nullptr)
+        m_sampler->begin(caseIndex, static_cast<std::int32_t>(repetition), progress.get(), c.threads);
+    const auto deviceBefore = onDevice ? m_probe.device(device) : std::nullopt;
+    const auto processBefore = m_probe.process();
+
+    Clock::time_point started;
+    if (c.threads == 1) {
+        started = Clock::now();
+        outcomes[0] = jobs[0]->execute(progress[0]);
+    } else {
+        std::latch ready(c.threads + 1);
+        std::vector<std::thread> workers;
+        workers.reserve(c.threads);
+        for (std::uint32_t t = 0; t < c.threads; ++t) {
+            workers.emplace_back([&, t] {
+                ready.arrive_and_wait();
+                outcomes[t] = jobs[t]->execute(progress[t]);
+            });
+        }
+        ready.arrive_and_wait();
+        started = Clock::now();
+        for (auto& w : workers)
+            w.join();
+    }
+    const auto returned = Clock::now();
+
+    for (std::uint32_t t = 0; t < c.threads; ++t) {
+        merge(rep.outcome, std::move(outcomes[t]));
+        merge(rep.outcome, jobs[t]->finish());
+        rep.bytes += progress[t].bytes.load(std::memory_order_relaxed);
+    }
+    jobs.clear();
+
+    auto durable = returned;
+    if (rep.outcome.ok() && c.target == TargetKind::Directory) {
+        if (m_sampler != nullptr)
+            m_sampler->setSyncing(true);
+        for (const auto& path : files.data)
+            merge(rep.outcome, m_workspace.makeDurable(path));
+        durable = Clock::now();
+    }
+    const auto processAfter = m_probe.process();
+    const auto deviceAfter = onDevice ? m_probe.device(device) : std::nullopt;
+    rep.peakRssBytes = m_sampler != nullptr ? m_sampler->end() : processAfter.rssBytes;
+
+    rep.returnSeconds = seconds(returned - started);
+    rep.durableSeconds = seconds(durable - started);
+    rep.apparentMBps = toMBps(rep.bytes, rep.returnSeconds);
+    rep.durableMBps = toMBps(rep.bytes, rep.durableSeconds);
+    rep.cpuUserSeconds = processAfter.userSeconds - processBefore.userSeconds;
+    rep.cpuSystemSeconds = processAfter.systemSeconds - processBefore.systemSeconds;
+    if (deviceBefore && deviceAfter) {
+        rep.deviceObserved = true;
+        rep.deviceWrittenBytes = deviceAfter->writtenBytes - deviceBefore->writtenBytes;
+        rep.deviceReadBytes = deviceAfter->readBytes - deviceBefore->readBytes;
+    }
+
+    if (rep.outcome.ok() && rep.bytes != c.totalBytes)
+        rep.outcome = {Status::Failed, 0, "write",
+                       fmt::format("wrote {} bytes instead of {}", rep.bytes, c.totalBytes)};
+    if (rep.outcome.ok() && c.target == TargetKind::Directory && m_options.verifyFiles) {
+        for (std::uint32_t t = 0; t < c.threads && rep.outcome.ok(); ++t)
+            rep.outcome = m_workspace.verify(files.data[t], c.bytesForThread(t), pattern);
+        rep.verified = rep.outcome.ok();
+    } else if (rep.outcome.ok() && c.target == TargetKind::Pipe && m_options.verifyPipes) {
+        rep.verified = true;
+    }
+    removeFiles(files);
+    return rep;
+}
+
+void summarizeCase(CaseResult& result)
+{
+    std::vector<double> apparent;
+    std::vector<double> durable;
+    double cpuPerGiB = 0;
+    std::size_t measured = 0;
+    for (const auto& rep : result.repetitions) {
+        result.peakRssBytes = std::max(result.peakRssBytes, rep.peakRssBytes);
+        if (rep.warmup || !rep.outcome.ok())
+            continue;
+        apparent.push_back(rep.apparentMBps);
+        durable.push_back(rep.durableMBps);
+        if (rep.bytes > 0)
+            cpuPerGiB += (rep.cpuUserSeconds + rep.cpuSystemSeconds) / (static_cast<double>(rep.bytes) / kGiB);
+        ++measured;
+    }
+    result.apparentMBps = summarize(apparent);
+    result.durableMBps = summarize(durable);
+    result.cpuSecondsPerGiB = measured > 0 ? cpuPerGiB / static_cast<double>(measured) : 0.0;
+
+    std::vector<double> intervals;
+    for (const auto& s : result.samples) {
+        if (s.repetition > 0 && !s.syncing)
+            intervals.push_back(s.intervalMBps);
+    }
+    result.stabilityMBps = sampleStddev(intervals);
+}
+
+} // namespace
+
+std::uint64_t spaceNeeded(const Case& c)
+{
+    return c.totalBytes + kScratchBytesPerThread * c.threads + kSpaceMarginBytes;
+}
+
+bool allCasesOk(const RunResult& result)
+{
+    if (result.cancelled)
+        return false;
+    return std::all_of(result.cases.begin(), result.cases.end(),
+                       [](const CaseResult& c) { return c.status == Status::Ok; });
+}
+
+Runner::Runner(const Registry& registry, Workspace& workspace, SystemProbe& probe)
+    : m_registry(registry), m_workspace(workspace), m_probe(probe)
+{
+}
+
+RunResult Runner::run(const Matrix& matrix, const ExpandedMatrix& expanded, const RunOptions& options,
+                      std::stop_token stop, RunObserver* observer)
+{
+    auto& log = logger(LogModule::Core);
+    RunResult result;
+    result.toolVersion = IOLAB_VERSION;
+    result.startedAt = isoNow();
+    result.host = m_probe.host();
+    result.target = m_workspace.target();
+    result.matrix = matrix;
+    result.options = options;
+    result.refused = expanded.refused;
+
+    std::atomic<bool> stopFlag{false};
+    std::stop_callback onStop(stop, [&stopFlag] { stopFlag.store(true, std::memory_order_relaxed); });
+
+    const auto runStart = Clock::now();
+    std::unique_ptr<Sampler> sampler;
+    if (options.sampling) {
+        sampler = std::make_unique<Sampler>(
+            m_probe, result.target.device, std::chrono::milliseconds(options.sampleIntervalMs), runStart,
+            [observer](const Sample& s) {
+                if (observer != nullptr)
+                    observer->sample(s);
+            });
+    }
+
+    const auto caseCount = static_cast<std::uint32_t>(expanded.cases.size());
+    log.info("run started: {} cases, {} refused, target {}", caseCount, expanded.refused.size(), result.target.path);
+    for (std::uint32_t i = 0; i < caseCount; ++i) {
+        const Case& c = expanded.cases[i];
+        CaseResult caseResult;
+        caseResult.index = i;
+        caseResult.testCase = c;
+        if (stopFlag.load()) {
+            caseResult.status = Status::Cancelled;
+            caseResult.reason = "not run: the run was cancelled";
+            result.cases.push_back(std::move(caseResult));
+            continue;
+        }
+        if (observer != nullptr)
+            observer->caseStarted({i, caseCount, c});
+        log.info("case {}/{}: {}", i + 1, caseCount, c.label());
+
+        const Strategy* strategy = m_registry.find(c.strategy);
+        const std::uint64_t free = c.target == TargetKind::Directory ? m_workspace.freeBytes() : 0;
+        if (strategy == nullptr) {
+            caseResult.status = Status::Refused;
+            caseResult.reason = fmt::format("unknown strategy '{}'", c.strategy);
+        } else if (options.spaceCheck && c.target == TargetKind::Directory && spaceNeeded(c) > free) {
+            caseResult.status = Status::Refused;
+            caseResult.reason = fmt::format("needs {} of free space (data plus a {} margin) but the target has {}",
+                                            formatBytes(spaceNeeded(c)),
+                                            formatBytes(spaceNeeded(c) - c.totalBytes), formatBytes(free));
+        } else {
+            const Pattern pattern(c.chunkBytes);
+            CaseRunner runner(*strategy, m_workspace, m_probe, sampler.get(), options, stopFlag);
+            const std::uint32_t total = options.warmups + options.repetitions;
+            for (std::uint32_t r = 0; r < total; ++r) {
+                auto rep = runner.run(i, c, pattern, r);
+                if (observer != nullptr)
+                    observer->repetitionFinished({i, rep});
+                const bool ok = rep.outcome.ok();
+                if (!ok) {
+                    caseResult.status = rep.outcome.status;
+                    caseResult.reason = rep.outcome.message;
+                    log.warn("case {} repetition {}: {}", i + 1, r, rep.outcome.message);
+                }
+                caseResult.repetitions.push_back(std::move(rep));
+                if (!ok)
+                    break;
+            }
+            if (sampler)
+                caseResult.samples = sampler->takeSamples();
+        }
+        summarizeCase(caseResult);
+        if (observer != nullptr)
+            observer->caseFinished(caseResult);
+        result.cases.push_back(std::move(caseResult));
+    }
+    sampler.reset();
+    m_workspace.close();
+    result.cancelled = stopFlag.load();
+    result.finishedAt = isoNow();
+    log.info("run finished{}", result.cancelled ? " (cancelled)" : "");
+    if (observer != nullptr)
+        observer->runFinished(result);
+    return result;
+}
+
+} // namespace iolab

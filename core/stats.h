@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+namespace iolab {
+
+struct Summary
+{
+    std::size_t count = 0;
+    double median = 0;
+    double mean = 0;
+    double min = 0;
+    double max = 0;
+    double stddev = 0; // sample standard deviation (n - 1)
+    double cv = 0;     // stddev / mean
+    double ciLow = 0;  // 95% confidence interval of the mean (Student's t); equal to the mean when count < 2
+    double ciHigh = 0;
+
+    friend bool operator==(const Summary&, const Summary&) = default;
+};
+
+Summary summarize(std::span<const double> values);
+
+// Two-sided 95% quantile of Student's t with `degreesOfFreedom`.
+double studentT95(std::size_t degreesOfFreedom);
+
+double median(std::span<const double> values);
+double sampleStddev(std::span<const double> values);
+
+} // namespace iolab

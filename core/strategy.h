@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/case.h"
+#include "core/target.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace iolab {
+
+class Pattern;
+
+enum class Status { Ok, Failed, Unsupported, Cancelled, Refused };
+
+std::string toString(Status status);
+Status parseStatus(std::string_view text);
+
+// What a repetition (or one step of it) ended with. For failures: the OS error number, its text, the call that
+// failed and the path it failed on, the way fio's td_verror records them.
+struct Outcome
+{
+    Status status = Status::Ok;
+    int errorCode = 0;
+    std::string operation; // "write", "open(O_DIRECT)", "fsync"...
+    std::string message;   // one sentence for the user
+
+    bool ok() const noexcept { return status == Status::Ok; }
+    static Outcome success() { return {}; }
+    static Outcome cancelled() { return {Status::Cancelled, 0, {}, "cancelled"}; }
+};
+
+// The only contact between a hot loop and the rest of the engine: a relaxed byte counter bumped at a coarse
+// grain and a stop flag polled at the same grain. One per thread, on its own cache line.
+struct alignas(64) Progress
+{
+    std::atomic<std::uint64_t> bytes{0};
+    const std::atomic<bool>* stop = nullptr;
+
+    void add(std::uint64_t n) noexcept { bytes.fetch_add(n, std::memory_order_relaxed); }
+    bool stopRequested() const noexcept { return stop != nullptr && stop->load(std::memory_order_relaxed); }
+};
+
+// What one thread of one repetition works on.
+struct JobSpec
+{
+    Case testCase;
+    std::uint32_t thread = 0;
+    std::uint64_t bytes = 0;   // this thread's share
+    std::string path;          // the data file (Directory targets)
+    std::string auxPath;       // a scratch file the strategy may create (e.g. a mapped batch buffer)
+    const Pattern* pattern = nullptr;
+    bool verifyStream = false; // pipe targets: the reader checks every byte
+    TargetInfo target;
+};
+
+// One prepared thread of work. prepare() did the untimed set-up (open, allocate, spawn a reader); execute() is
+// the timed part and ends once the data has been handed over as the strategy's API defines it (fclose done,
+// reader drained); finish() reports what the pipe reader saw. The destructor releases everything but never
+// removes files: the runner does that through the workspace.
+class Job
+{
+public:
+    virtual ~Job() = default;
+    virtual Outcome execute(Progress& progress) = 0;
+    virtual Outcome finish() { return Outcome::success(); }
+};
+
+struct StrategyInfo
+{
+    std::string id;
+    std::string description;                   // one line
+    bool usesStdioBuffer = false;
+    bool needsBlockAlignedChunks = false;      // O_DIRECT: chunk and per-thread size multiples of the block size
+    std::vector<TargetKind> targets;           // the first is where it runs when the matrix names none
+    std::vector<SyncMode> syncModes;           // supported sync policies
+    std::string syncRefusal;                   // why other sync policies do not apply
+    std::optional<std::string> unavailable;    // set when this OS or build cannot run it at all
+};
+
+class Strategy
+{
+public:
+    virtual ~Strategy() = default;
+    virtual const StrategyInfo& info() const = 0;
+    // A reason this strategy cannot run the (otherwise valid) case on this target.
+    virtual std::optional<std::string> refusal(const Case&, const TargetInfo&) const { return std::nullopt; }
+    // Untimed set-up for one thread; returns nullptr and fills `outcome` when it cannot start.
+    virtual std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const = 0;
+};
+
+} // namespace iolab

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace iolab {
+
+inline constexpr std::uint64_t kKiB = 1024;
+inline constexpr std::uint64_t kMiB = 1024 * kKiB;
+inline constexpr std::uint64_t kGiB = 1024 * kMiB;
+inline constexpr std::uint64_t kTiB = 1024 * kGiB;
+inline constexpr double kBytesPerMB = 1e6; // MB/s is decimal, as dd, fio's MB/s and CrystalDiskMark print it
+
+// Parses "512", "4K", "4KiB", "64k", "1M", "2G", "1T" (binary multiples). Throws InputError naming `what`.
+std::uint64_t parseBytes(std::string_view text, std::string_view what);
+
+// "512 B", "4 KiB", "1.5 MiB": exact binary units where the value divides evenly.
+std::string formatBytes(std::uint64_t bytes);
+
+// Compact form for identifiers and tables: "512", "4K", "1M", "1536" (falls back to plain bytes).
+std::string formatBytesCompact(std::uint64_t bytes);
+
+double toMBps(std::uint64_t bytes, double seconds);
+
+// "1.23 GB/s", "456 MB/s", "12.3 kB/s" from bytes per second.
+std::string formatRate(double bytesPerSecond);
+
+// "850 ms", "12.4 s", "3 min 05 s".
+std::string formatDuration(double seconds);
+
+} // namespace iolab

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/strategy.h"
+#include "core/target.h"
+
+#include <cstdint>
+#include <string>
+
+namespace iolab {
+
+class Pattern;
+
+// The run's marked folder inside the target, implemented by the platform. The folder is created on first use
+// and removed, with everything the run wrote into it, by close() or the destructor.
+class Workspace
+{
+public:
+    virtual ~Workspace() = default;
+    virtual const TargetInfo& target() const = 0;
+    // A path inside the run folder for `name` (created by the strategy with O_EXCL); creates the folder first.
+    virtual std::string pathFor(const std::string& name, Outcome& outcome) = 0;
+    virtual std::uint64_t freeBytes() = 0;
+    // Opens the file and fsyncs it: what a buffered writer must still pay before its data is durable.
+    virtual Outcome makeDurable(const std::string& path) = 0;
+    // Reads the file back and checks its size and every byte against the pattern.
+    virtual Outcome verify(const std::string& path, std::uint64_t expectedBytes, const Pattern& pattern) = 0;
+    // Removes a file the run created; a file that is not there is fine.
+    virtual void remove(const std::string& path) = 0;
+    // Removes the run folder and its marker.
+    virtual void close() = 0;
+    // The run folder's path, "" until it exists.
+    virtual std::string folder() const = 0;
+};
+
+} // namespace iolab

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+#include "platform/linux/pipe_job.h"
+
+#include "core/log.h"
+#include "core/units.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/uio.h>
+
+#include <algorithm>
+#include <fstream>
+#include <vector>
+
+namespace iolab::linux_backend {
+
+namespace {
+
+constexpr std::size_t kReadBytes = 1 * kMiB;
+
+std::uint64_t pipeMaxBytes()
+{
+    std::ifstream in("/proc/sys/fs/pipe-max-size");
+    std::uint64_t value = 0;
+    if (in >> value)
+        return value;
+    return 1 * kMiB;
+}
+
+} // namespace
+
+std::unique_ptr<Job> PipeJob::create(const JobSpec& spec, Mode mode, Outcome& outcome)
+{
+    posix::ignoreSigpipe();
+    int fds[2] = {-1, -1};
+    if (::pipe2(fds, O_CLOEXEC) != 0) {
+        outcome = posix::errnoOutcome(errno, "pipe2", {});
+        return nullptr;
+    }
+    posix::UniqueFd readEnd(fds[0]);
+    posix::UniqueFd writeEnd(fds[1]);
+    if (mode == Mode::Vmsplice) {
+        // Size the pipe to the chunk (article 002: F_SETPIPE_SZ = CHUNKSIZE), within what an unprivileged
+        // process may ask for; the kernel rounds up to a power-of-two number of pages.
+        const std::uint64_t wanted = std::clamp<std::uint64_t>(spec.testCase.chunkBytes, 64 * kKiB, pipeMaxBytes());
+        if (::fcntl(writeEnd.get(), F_SETPIPE_SZ, static_cast<int>(wanted)) < 0)
+            logger(LogModule::Platform).warn("F_SETPIPE_SZ {} failed: {}", wanted, posix::errnoName(errno));
+    }
+    auto job = std::unique_ptr<PipeJob>(new PipeJob(spec, mode, std::move(readEnd), std::move(writeEnd)));
+    job->m_reader = std::thread([raw = job.get()] { raw->drain(); });
+    return job;
+}
+
+PipeJob::PipeJob(const JobSpec& spec, Mode mode, posix::UniqueFd readEnd, posix::UniqueFd writeEnd)
+    : m_spec(spec), m_mode(mode), m_readEnd(std::move(readEnd)), m_writeEnd(std::move(writeEnd))
+{
+}
+
+PipeJob::~PipeJob()
+{
+    stopReader();
+}
+
+void PipeJob::stopReader()
+{
+    m_writeEnd.reset(); // end-of-file for the reader
+    if (m_reader.joinable())
+        m_reader.join();
+}
+
+void PipeJob::drain()
+{
+    const int fd = m_readEnd.get();
+    if (!m_spec.verifyStream) {
+        posix::UniqueFd devNull(::open("/dev/null", O_WRONLY | O_CLOEXEC));
+        while (devNull) {
+            const ssize_t n = ::splice(fd, nullptr, devNull.get(), nullptr, kReadBytes, SPLICE_F_MOVE);
+            if (n > 0) {
+                m_received += static_cast<std::uint64_t>(n);
+                continue;
+            }
+            if (n == 0)
+                return;
+            if (errno == EINTR)
+                continue;
+            break; // fall back to read(2) below
+        }
+    }
+    std::vector<std::byte> buffer(kReadBytes);
+    const Pattern& pattern = *m_spec.pattern;
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+        if (n > 0) {
+            if (m_spec.verifyStream && !m_mismatchAt) {
+                if (auto at = pattern.firstMismatch(m_received, buffer.data(), static_cast<std::size_t>(n)))
+                    m_mismatchAt = m_received + *at;
+            }
+            m_received += static_cast<std::uint64_t>(n);
+            continue;
+        }
+        if (n == 0)
+            return;
+        if (errno == EINTR)
+            continue;
+        m_readError = posix::errnoOutcome(errno, "read (pipe reader)", {});
+        return;
+    }
+}
+
+Outcome PipeJob::execute(Progress& progress)
+{
+    const Pattern& pattern = *m_spec.pattern;
+    const int fd = m_writeEnd.get();
+    LoopEnd end;
+    if (m_mode == Mode::Write) {
+        end = runChunks(
+            m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
+            [&](std::uint64_t offset, std::uint64_t size) {
+                if (posix::writeFully(fd, pattern.at(offset), size)) [[likely]]
+                    return true;
+                m_writeError = posix::errnoOutcome(errno, "write (pipe)", {});
+                return false;
+            },
+            [] { return true; });
+    } else {
+        // The source pages are the pattern buffer, which nobody modifies while the run lasts, so handing them to
+        // the pipe by reference is safe for as long as the reader needs them.
+        end = runChunks(
+            m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
+            [&](std::uint64_t offset, std::uint64_t size) {
+                iovec iov{const_cast<std::byte*>(pattern.at(offset)), size};
+                while (iov.iov_len > 0) {
+                    const ssize_t n = ::vmsplice(fd, &iov, 1, 0);
+                    if (n < 0) [[unlikely]] {
+                        if (errno == EINTR)
+                            continue;
+                        m_writeError = posix::errnoOutcome(errno, "vmsplice", {});
+                        return false;
+                    }
+                    iov.iov_base = static_cast<std::byte*>(iov.iov_base) + n;
+                    iov.iov_len -= static_cast<std::size_t>(n);
+                }
+                return true;
+            },
+            [] { return true; });
+    }
+    stopReader(); // in the timed part: the data counts once the reader has it
+    if (end == LoopEnd::Failed)
+        return std::move(m_writeError);
+    if (end == LoopEnd::Cancelled)
+        return Outcome::cancelled();
+    return Outcome::success();
+}
+
+Outcome PipeJob::finish()
+{
+    stopReader();
+    if (!m_readError.ok())
+        return m_readError;
+    if (m_mismatchAt)
+        return {Status::Failed, 0, "verify (pipe)",
+                fmt::format("the pipe reader saw a wrong byte at offset {}", *m_mismatchAt)};
+    if (m_received != m_spec.bytes)
+        return {Status::Failed, 0, "verify (pipe)",
+                fmt::format("the pipe reader received {} bytes instead of {}", m_received, m_spec.bytes)};
+    return Outcome::success();
+}
+
+} // namespace iolab::linux_backend

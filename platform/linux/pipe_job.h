@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/chunk_loop.h"
+#include "core/pattern.h"
+#include "platform/posix/posix_io.h"
+
+#include <memory>
+#include <thread>
+
+namespace iolab::linux_backend {
+
+// A pipe whose read end a reader thread drains: with verification it read(2)s and checks every byte against
+// the pattern; without, it splice(2)s into /dev/null so that the reader costs as little as possible. The
+// timed part ends when the reader has seen end-of-file, i.e. when every byte has been delivered.
+class PipeJob final : public Job
+{
+public:
+    enum class Mode { Write, Vmsplice };
+
+    static std::unique_ptr<Job> create(const JobSpec& spec, Mode mode, Outcome& outcome);
+    ~PipeJob() override;
+    PipeJob(const PipeJob&) = delete;
+    PipeJob& operator=(const PipeJob&) = delete;
+
+    Outcome execute(Progress& progress) override;
+    Outcome finish() override;
+
+private:
+    PipeJob(const JobSpec& spec, Mode mode, posix::UniqueFd readEnd, posix::UniqueFd writeEnd);
+    void drain();
+    void stopReader();
+
+    JobSpec m_spec;
+    Mode m_mode;
+    posix::UniqueFd m_readEnd;
+    posix::UniqueFd m_writeEnd;
+    Outcome m_writeError;
+    // Owned by the reader thread until it is joined.
+    std::uint64_t m_received = 0;
+    std::optional<std::uint64_t> m_mismatchAt;
+    Outcome m_readError;
+    std::thread m_reader;
+};
+
+} // namespace iolab::linux_backend

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/strategy.h"
+#include "core/units.h"
+
+#include <memory>
+
+namespace iolab::linux_backend {
+
+// The window of mmap-window and the batch buffer of mmap-batch-direct (article 001: 4 KiB x 4).
+inline constexpr std::uint64_t kMmapWindowBytes = 16 * kKiB;
+
+std::unique_ptr<Strategy> makeStdioStrategy();
+std::unique_ptr<Strategy> makeStdioUnlockedStrategy();
+std::unique_ptr<Strategy> makeWriteStrategy();
+std::unique_ptr<Strategy> makeDirectStrategy();
+std::unique_ptr<Strategy> makeMmapWindowStrategy();
+std::unique_ptr<Strategy> makeMmapBatchDirectStrategy();
+std::unique_ptr<Strategy> makePipeWriteStrategy();
+std::unique_ptr<Strategy> makeVmspliceStrategy();
+
+} // namespace iolab::linux_backend

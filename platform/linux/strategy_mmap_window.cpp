@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+// mmap-window: fallocate the file, map a fixed window, memcpy each chunk into it, unmap and map the next
+// window when it is full (article 001, experiment 3).
+#include "core/chunk_loop.h"
+#include "core/pattern.h"
+#include "platform/linux/strategies.h"
+#include "platform/posix/basic_strategy.h"
+#include "platform/posix/posix_io.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+
+#include <cstring>
+
+namespace iolab::linux_backend {
+
+namespace {
+
+class MmapWindowJob final : public Job
+{
+public:
+    MmapWindowJob(const JobSpec& spec, posix::UniqueFd fd) : m_spec(spec), m_fd(std::move(fd)) {}
+    ~MmapWindowJob() override { unmap(); }
+    MmapWindowJob(const MmapWindowJob&) = delete;
+    MmapWindowJob& operator=(const MmapWindowJob&) = delete;
+
+    Outcome execute(Progress& progress) override
+    {
+        const Pattern& pattern = *m_spec.pattern;
+        const auto end = runChunks(
+            m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
+            [&](std::uint64_t offset, std::uint64_t size) {
+                const std::byte* source = pattern.at(offset);
+                if (offset + size <= m_windowEnd) [[likely]] {
+                    std::memcpy(m_window + (offset - m_windowStart), source, size);
+                    return true;
+                }
+                return copySpanning(offset, source, size);
+            },
+            [] { return true; });
+        unmap();
+        if (end == LoopEnd::Failed)
+            return std::move(m_error);
+        if (end == LoopEnd::Cancelled)
+            return Outcome::cancelled();
+        if (!posix::syncForPolicy(m_fd.get(), m_spec.testCase.sync.mode))
+            return posix::errnoOutcome(errno, "fsync", m_spec.path);
+        if (const int error = m_fd.close(); error != 0)
+            return posix::errnoOutcome(error, "close", m_spec.path);
+        return Outcome::success();
+    }
+
+private:
+    // The slow path: the chunk crosses into the next window(s).
+    bool copySpanning(std::uint64_t offset, const std::byte* source, std::uint64_t size)
+    {
+        while (size > 0) {
+            if (offset >= m_windowEnd || m_window == nullptr) {
+                if (!mapWindow(offset - offset % kMmapWindowBytes))
+                    return false;
+            }
+            const std::uint64_t piece = std::min(size, m_windowEnd - offset);
+            std::memcpy(m_window + (offset - m_windowStart), source, piece);
+            offset += piece;
+            source += piece;
+            size -= piece;
+        }
+        return true;
+    }
+
+    bool mapWindow(std::uint64_t start)
+    {
+        unmap();
+        void* p = ::mmap(nullptr, kMmapWindowBytes, PROT_READ | PROT_WRITE, MAP_SHARED, m_fd.get(),
+                         static_cast<off_t>(start));
+        if (p == MAP_FAILED) {
+            m_error = posix::errnoOutcome(errno, "mmap", m_spec.path);
+            return false;
+        }
+        m_window = static_cast<std::byte*>(p);
+        m_windowStart = start;
+        m_windowEnd = start + kMmapWindowBytes;
+        return true;
+    }
+
+    void unmap() noexcept
+    {
+        if (m_window != nullptr)
+            ::munmap(m_window, kMmapWindowBytes);
+        m_window = nullptr;
+        m_windowStart = 0;
+        m_windowEnd = 0;
+    }
+
+    JobSpec m_spec;
+    posix::UniqueFd m_fd;
+    std::byte* m_window = nullptr;
+    std::uint64_t m_windowStart = 0;
+    std::uint64_t m_windowEnd = 0; // 0 while nothing is mapped, so the fast path never matches
+    Outcome m_error;
+};
+
+class MmapWindowStrategy final : public posix::BasicStrategy
+{
+public:
+    MmapWindowStrategy()
+        : BasicStrategy({.id = "mmap-window",
+                         .description = "fallocate, then memcpy into a 16 KiB MAP_SHARED window remapped as it fills",
+                         .targets = {TargetKind::Directory},
+                         .syncModes = {SyncMode::None, SyncMode::FsyncEnd, SyncMode::FdatasyncEnd},
+                         .syncRefusal = "stores into a mapping bypass write(2), so O_SYNC, O_DSYNC and fsync-every "
+                                        "do not apply"})
+    {
+    }
+
+    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
+    {
+        posix::UniqueFd fd = posix::openOutput(spec, O_RDWR, false, outcome);
+        if (!fd)
+            return nullptr;
+        // The space is reserved up front: a store into a hole on a full disk would be a SIGBUS, not an error.
+        const int rc = ::fallocate(fd.get(), 0, 0, static_cast<off_t>(spec.bytes));
+        if (rc != 0) {
+            outcome = posix::errnoOutcome(errno, "fallocate", spec.path);
+            if (errno == EOPNOTSUPP)
+                outcome.status = Status::Unsupported;
+            return nullptr;
+        }
+        return std::make_unique<MmapWindowJob>(spec, std::move(fd));
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Strategy> makeMmapWindowStrategy()
+{
+    return std::make_unique<MmapWindowStrategy>();
+}
+
+} // namespace iolab::linux_backend

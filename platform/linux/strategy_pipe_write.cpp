@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+// pipe-write: write(2) per chunk into a pipe drained by a reader thread.
+#include "platform/linux/pipe_job.h"
+#include "platform/linux/strategies.h"
+#include "platform/posix/basic_strategy.h"
+
+namespace iolab::linux_backend {
+
+namespace {
+
+class PipeWriteStrategy final : public posix::BasicStrategy
+{
+public:
+    PipeWriteStrategy()
+        : BasicStrategy({.id = "pipe-write",
+                         .description = "write(2) per chunk into a pipe drained by a reader thread",
+                         .targets = {TargetKind::Pipe},
+                         .syncModes = {SyncMode::None},
+                         .syncRefusal = "a pipe has nothing to sync"})
+    {
+    }
+
+    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
+    {
+        return PipeJob::create(spec, PipeJob::Mode::Write, outcome);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Strategy> makePipeWriteStrategy()
+{
+    return std::make_unique<PipeWriteStrategy>();
+}
+
+} // namespace iolab::linux_backend

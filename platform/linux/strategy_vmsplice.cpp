@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+// vmsplice: vmsplice(2) of the source pages into a pipe sized with F_SETPIPE_SZ, drained by a reader thread.
+#include "platform/linux/pipe_job.h"
+#include "platform/linux/strategies.h"
+#include "platform/posix/basic_strategy.h"
+
+namespace iolab::linux_backend {
+
+namespace {
+
+class VmspliceStrategy final : public posix::BasicStrategy
+{
+public:
+    VmspliceStrategy()
+        : BasicStrategy({.id = "vmsplice",
+                         .description = "vmsplice(2) of the source pages into a pipe sized with F_SETPIPE_SZ, drained by a reader thread",
+                         .targets = {TargetKind::Pipe},
+                         .syncModes = {SyncMode::None},
+                         .syncRefusal = "a pipe has nothing to sync"})
+    {
+    }
+
+    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
+    {
+        return PipeJob::create(spec, PipeJob::Mode::Vmsplice, outcome);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Strategy> makeVmspliceStrategy()
+{
+    return std::make_unique<VmspliceStrategy>();
+}
+
+} // namespace iolab::linux_backend

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+// write: one write(2) per chunk, through the page cache.
+#include "platform/linux/strategies.h"
+#include "platform/posix/basic_strategy.h"
+#include "platform/posix/fd_write_job.h"
+
+namespace iolab::linux_backend {
+
+namespace {
+
+class WriteStrategy final : public posix::BasicStrategy
+{
+public:
+    WriteStrategy()
+        : BasicStrategy({.id = "write",
+                         .description = "write(2) per chunk through the page cache",
+                         .targets = {TargetKind::Directory, TargetKind::Null},
+                         .syncModes = posix::kEverySyncMode})
+    {
+    }
+
+    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
+    {
+        return posix::FdWriteJob::create(spec, false, outcome);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Strategy> makeWriteStrategy()
+{
+    return std::make_unique<WriteStrategy>();
+}
+
+} // namespace iolab::linux_backend

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+// Target facts on Linux: statvfs, /proc/self/mountinfo and the block device's queue in /sys.
+#include "core/error.h"
+#include "core/units.h"
+#include "platform/platform.h"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace iolab {
+
+namespace {
+
+std::string readLine(const std::string& path)
+{
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\n'))
+        line.pop_back();
+    return line;
+}
+
+std::uint64_t readNumber(const std::string& path)
+{
+    const auto text = readLine(path);
+    return text.empty() ? 0 : std::strtoull(text.c_str(), nullptr, 10);
+}
+
+// mountinfo escapes spaces and tabs in paths as \040 and \011.
+std::string unescapeMountPath(const std::string& text)
+{
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\\' && i + 3 < text.size()) {
+            out += static_cast<char>(std::strtol(text.substr(i + 1, 3).c_str(), nullptr, 8));
+            i += 3;
+        } else {
+            out += text[i];
+        }
+    }
+    return out;
+}
+
+void fillMount(TargetInfo& info, const std::string& realPath, dev_t device)
+{
+    std::ifstream in("/proc/self/mountinfo");
+    std::string line;
+    std::size_t bestLength = 0;
+    const std::string wantedDevice = fmt::format("{}:{}", major(device), minor(device));
+    while (std::getline(in, line)) {
+        // id parent major:minor root mountpoint options [optional fields] - fstype source superoptions
+        std::istringstream fields(line);
+        std::string id, parent, majmin, root, mountPoint, options;
+        fields >> id >> parent >> majmin >> root >> mountPoint >> options;
+        mountPoint = unescapeMountPath(mountPoint);
+        if (majmin != wantedDevice)
+            continue;
+        const bool under = realPath == mountPoint ||
+                           (realPath.rfind(mountPoint, 0) == 0 &&
+                            (mountPoint == "/" || realPath[mountPoint.size()] == '/'));
+        if (!under || mountPoint.size() < bestLength)
+            continue;
+        std::string token;
+        while (fields >> token && token != "-") {
+        }
+        std::string fsType, source, superOptions;
+        fields >> fsType >> source >> superOptions;
+        bestLength = mountPoint.size();
+        info.mountPoint = mountPoint;
+        info.fsType = fsType;
+        info.mountSource = unescapeMountPath(source);
+        info.mountOptions = options + (superOptions.empty() ? "" : "," + superOptions);
+    }
+}
+
+void fillDevice(TargetInfo& info, dev_t device)
+{
+    if (major(device) == 0)
+        return; // tmpfs, overlay, btrfs subvolumes...: no single block device to watch
+    const std::string sysDev = fmt::format("/sys/dev/block/{}:{}", major(device), minor(device));
+    std::error_code ec;
+    const auto resolved = std::filesystem::canonical(sysDev, ec);
+    if (ec)
+        return;
+    info.device = resolved.filename().string();
+    // A partition's queue and model live on its parent disk.
+    auto disk = resolved;
+    if (std::filesystem::exists(resolved / "partition", ec))
+        disk = resolved.parent_path();
+    const auto queue = disk / "queue";
+    if (auto n = readNumber(queue / "logical_block_size"); n > 0)
+        info.logicalBlockBytes = static_cast<std::uint32_t>(n);
+    if (auto n = readNumber(queue / "physical_block_size"); n > 0)
+        info.physicalBlockBytes = static_cast<std::uint32_t>(n);
+    info.maxTransferBytes = readNumber(queue / "max_sectors_kb") * kKiB;
+    const auto rotational = readLine(queue / "rotational");
+    if (!rotational.empty())
+        info.rotational = rotational == "1";
+    info.writeCache = readLine(queue / "write_cache");
+    auto model = readLine(disk / "device" / "model");
+    const auto vendor = readLine(disk / "device" / "vendor");
+    if (!model.empty() && !vendor.empty() && model.rfind(vendor, 0) != 0)
+        model = vendor + " " + model;
+    info.deviceModel = model;
+}
+
+} // namespace
+
+TargetInfo inspectTarget(const std::string& path)
+{
+    if (path.empty())
+        throw InputError("no target folder given");
+    struct stat st{};
+    if (::stat(path.c_str(), &st) != 0) {
+        const int error = errno;
+        if (error == ENOENT)
+            throw InputError(fmt::format("target '{}' does not exist", path));
+        throw InputError(fmt::format("target '{}' cannot be read: {}", path, std::strerror(error)));
+    }
+    if (!S_ISDIR(st.st_mode))
+        throw InputError(fmt::format("target '{}' is not a folder", path));
+    if (::access(path.c_str(), W_OK | X_OK) != 0) {
+        const int error = errno;
+        if (error == EROFS)
+            throw InputError(fmt::format("target '{}' is on a read-only filesystem", path));
+        throw InputError(fmt::format("target '{}' is not writable by this user: {}", path, std::strerror(error)));
+    }
+    char real[PATH_MAX];
+    if (::realpath(path.c_str(), real) == nullptr)
+        throw InputError(fmt::format("target '{}' cannot be resolved: {}", path, std::strerror(errno)));
+
+    TargetInfo info;
+    info.path = real;
+    struct statvfs vfs{};
+    if (::statvfs(real, &vfs) == 0) {
+        info.totalBytes = static_cast<std::uint64_t>(vfs.f_blocks) * vfs.f_frsize;
+        info.freeBytes = static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
+    }
+    fillMount(info, info.path, st.st_dev);
+    fillDevice(info, st.st_dev);
+    return info;
+}
+
+} // namespace iolab

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/probe.h"
+#include "core/registry.h"
+#include "core/target.h"
+#include "core/workspace.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace iolab {
+
+// Adds this OS's strategies, in the order front ends list them.
+void registerBuiltinStrategies(Registry& registry);
+
+std::unique_ptr<SystemProbe> makeSystemProbe();
+
+// Facts about a target folder. Throws InputError when it is missing, not a folder or not writable.
+TargetInfo inspectTarget(const std::string& path);
+
+// The run folder for one run: <target>/iolab-run-<time>-<pid>/ with a marker file, created on first use.
+std::unique_ptr<Workspace> makeWorkspace(const TargetInfo& target);
+
+struct CleanReport
+{
+    std::vector<std::string> removed;                    // run folders removed
+    std::vector<std::pair<std::string, std::string>> kept; // folder, why it was left alone
+};
+
+// Removes stale marked run folders (whose process is gone) directly inside `target`, and nothing else.
+// Throws InputError when the target is not a readable folder.
+CleanReport cleanStaleRuns(const std::string& target);
+
+// Whether a strategy's id is available on this OS (for `iolab-cli strategies`), and the folder for logs
+// ($XDG_STATE_HOME/iolab or ~/.local/state/iolab on Linux).
+std::string defaultLogDirectory();
+std::string homeDirectory();
+
+bool stderrIsTerminal();
+
+} // namespace iolab
+
+namespace iolab {
+
+// Why `path` cannot be written as an output file ("" when it can): a missing or unwritable folder, a folder in
+// the way. Checked before a run so that a bad output path costs nothing.
+std::string outputPathProblem(const std::string& path);
+
+// Writes `content` to a temporary file beside `path`, fsyncs it and renames it over `path`, so that a reader
+// sees the old file or the whole new one, never a part. Removes the temporary file on failure.
+Outcome writeFileAtomically(const std::string& path, std::string_view content);
+
+} // namespace iolab

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+#include "platform/posix/posix_io.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <mutex>
+
+namespace iolab::posix {
+
+void UniqueFd::reset(int fd) noexcept
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+    m_fd = fd;
+}
+
+int UniqueFd::close() noexcept
+{
+    if (m_fd < 0)
+        return 0;
+    const int rc = ::close(std::exchange(m_fd, -1));
+    return rc == 0 ? 0 : errno;
+}
+
+std::string errnoName(int error)
+{
+    struct Name
+    {
+        int code;
+        const char* name;
+    };
+    static constexpr std::array kNames{
+        Name{EPERM, "EPERM"},   Name{ENOENT, "ENOENT"}, Name{EIO, "EIO"},       Name{EBADF, "EBADF"},
+        Name{EACCES, "EACCES"}, Name{EEXIST, "EEXIST"}, Name{ENOTDIR, "ENOTDIR"}, Name{EISDIR, "EISDIR"},
+        Name{EINVAL, "EINVAL"}, Name{EFBIG, "EFBIG"},   Name{ENOSPC, "ENOSPC"}, Name{EROFS, "EROFS"},
+        Name{EPIPE, "EPIPE"},   Name{EDQUOT, "EDQUOT"}, Name{ELOOP, "ELOOP"},   Name{EOPNOTSUPP, "EOPNOTSUPP"},
+        Name{ENOMEM, "ENOMEM"}, Name{EAGAIN, "EAGAIN"}, Name{ENODEV, "ENODEV"}, Name{ENOSYS, "ENOSYS"},
+    };
+    for (const auto& n : kNames) {
+        if (n.code == error)
+            return n.name;
+    }
+    return fmt::format("errno {}", error);
+}
+
+Outcome errnoOutcome(int error, std::string_view call, const std::string& path)
+{
+    Outcome o;
+    o.status = Status::Failed;
+    o.errorCode = error;
+    o.operation = std::string(call);
+    const std::string where = path.empty() ? std::string() : " " + path;
+    o.message = fmt::format("{}{} failed: {} ({})", call, where, std::strerror(error), errnoName(error));
+    if (error == ENOSPC)
+        o.message += "; the target is full";
+    return o;
+}
+
+int openFlags(const Case& c, bool direct)
+{
+    int flags = O_CLOEXEC;
+    if (direct)
+        flags |= O_DIRECT;
+    switch (c.sync.mode) {
+    case SyncMode::OSync:
+        flags |= O_SYNC;
+        break;
+    case SyncMode::ODsync:
+        flags |= O_DSYNC;
+        break;
+    case SyncMode::None:
+    case SyncMode::FsyncEnd:
+    case SyncMode::FdatasyncEnd:
+    case SyncMode::FsyncEvery:
+        break;
+    }
+    return flags;
+}
+
+UniqueFd openOutput(const JobSpec& spec, int access, bool direct, Outcome& outcome)
+{
+    if (spec.testCase.target == TargetKind::Null) {
+        UniqueFd fd(::open("/dev/null", access | O_CLOEXEC));
+        if (!fd)
+            outcome = errnoOutcome(errno, "open", "/dev/null");
+        return fd;
+    }
+    const int flags = access | O_CREAT | O_EXCL | O_NOFOLLOW | openFlags(spec.testCase, direct);
+    UniqueFd fd(::open(spec.path.c_str(), flags, 0644));
+    if (!fd) {
+        const int error = errno;
+        outcome = errnoOutcome(error, direct ? "open(O_DIRECT)" : "open", spec.path);
+        if (direct && error == EINVAL) {
+            outcome.status = Status::Unsupported;
+            outcome.message = fmt::format("this filesystem does not support O_DIRECT (open of {} gave EINVAL)",
+                                          spec.path);
+        }
+    }
+    return fd;
+}
+
+UniqueFd createScratch(const std::string& path, int flags, Outcome& outcome)
+{
+    UniqueFd fd(::open(path.c_str(), flags | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+    if (!fd)
+        outcome = errnoOutcome(errno, "open", path);
+    return fd;
+}
+
+bool syncForPolicy(int fd, SyncMode mode) noexcept
+{
+    switch (mode) {
+    case SyncMode::FsyncEnd:
+    case SyncMode::FsyncEvery:
+        return ::fsync(fd) == 0;
+    case SyncMode::FdatasyncEnd:
+        return ::fdatasync(fd) == 0;
+    case SyncMode::None:
+    case SyncMode::OSync:
+    case SyncMode::ODsync:
+        return true;
+    }
+    return true;
+}
+
+void ignoreSigpipe()
+{
+    static std::once_flag once;
+    std::call_once(once, [] { std::signal(SIGPIPE, SIG_IGN); });
+}
+
+} // namespace iolab::posix

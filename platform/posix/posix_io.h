@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/strategy.h"
+
+#include <cerrno>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <fcntl.h>
+#include <unistd.h>
+#include <utility>
+
+namespace iolab::posix {
+
+// An owned file descriptor.
+class UniqueFd
+{
+public:
+    UniqueFd() = default;
+    explicit UniqueFd(int fd) : m_fd(fd) {}
+    ~UniqueFd() { reset(); }
+    UniqueFd(UniqueFd&& other) noexcept : m_fd(other.release()) {}
+    UniqueFd& operator=(UniqueFd&& other) noexcept
+    {
+        if (this != &other)
+            reset(other.release());
+        return *this;
+    }
+    UniqueFd(const UniqueFd&) = delete;
+    UniqueFd& operator=(const UniqueFd&) = delete;
+
+    int get() const noexcept { return m_fd; }
+    explicit operator bool() const noexcept { return m_fd >= 0; }
+    int release() noexcept { return std::exchange(m_fd, -1); }
+    void reset(int fd = -1) noexcept;
+    // Closes and reports the error close(2) gave (which can be a delayed write error).
+    int close() noexcept;
+
+private:
+    int m_fd = -1;
+};
+
+// "write to /x/y failed: No space left on device (ENOSPC)" with the status a failure of that kind deserves.
+Outcome errnoOutcome(int error, std::string_view call, const std::string& path);
+std::string errnoName(int error);
+
+// The one mapping of a case's options to open(2) flags (sync flags, O_DIRECT).
+int openFlags(const Case& c, bool direct);
+
+// Opens the job's output: a new file in the run folder (O_CREAT|O_EXCL|O_NOFOLLOW, never an existing file) or
+// the null device. `access` is O_WRONLY or O_RDWR.
+UniqueFd openOutput(const JobSpec& spec, int access, bool direct, Outcome& outcome);
+// Creates a new scratch file in the run folder.
+UniqueFd createScratch(const std::string& path, int flags, Outcome& outcome);
+
+// fsync/fdatasync for the *-end policies; fsync for fsync-every. Returns false and sets errno on failure.
+bool syncForPolicy(int fd, SyncMode mode) noexcept;
+
+// write(2) until everything is written; false with errno set on failure.
+inline bool writeFully(int fd, const std::byte* data, std::size_t size) noexcept
+{
+    for (;;) {
+        const ssize_t written = ::write(fd, data, size);
+        if (written == static_cast<ssize_t>(size)) [[likely]]
+            return true;
+        if (written < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        if (written == 0) {
+            errno = EIO;
+            return false;
+        }
+        data += written;
+        size -= static_cast<std::size_t>(written);
+    }
+}
+
+// Ignores SIGPIPE for the process, so a pipe whose reader went away fails with EPIPE instead of killing us.
+void ignoreSigpipe();
+
+} // namespace iolab::posix

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/chunk_loop.h"
+#include "core/pattern.h"
+#include "platform/posix/posix_io.h"
+
+#include <cstdio>
+#include <memory>
+
+namespace iolab::posix {
+
+// fwrite or fwrite_unlocked per chunk into a FILE opened on the job's output, with the case's setvbuf.
+// `Write` is the stdio call, a function object so that the loop inlines it.
+template <class Write>
+class StdioJob final : public Job
+{
+public:
+    static std::unique_ptr<Job> create(const JobSpec& spec, Outcome& outcome)
+    {
+        UniqueFd fd = openOutput(spec, O_WRONLY, false, outcome);
+        if (!fd)
+            return nullptr;
+        std::FILE* file = ::fdopen(fd.get(), "wb");
+        if (file == nullptr) {
+            outcome = errnoOutcome(errno, "fdopen", spec.path);
+            return nullptr;
+        }
+        fd.release();
+        auto job = std::unique_ptr<StdioJob>(new StdioJob(spec, file));
+        const auto& buffer = spec.testCase.buffer;
+        int rc = 0;
+        if (buffer.mode == BufferMode::None) {
+            rc = std::setvbuf(file, nullptr, _IONBF, 0);
+        } else if (buffer.mode == BufferMode::Bytes) {
+            // glibc ignores the size when setvbuf gets no buffer, so the job owns one of exactly that size.
+            job->m_buffer = std::make_unique<char[]>(buffer.bytes);
+            rc = std::setvbuf(file, job->m_buffer.get(), _IOFBF, buffer.bytes);
+        }
+        if (rc != 0) {
+            outcome = errnoOutcome(errno != 0 ? errno : EINVAL, "setvbuf", spec.path);
+            return nullptr;
+        }
+        return job;
+    }
+
+    ~StdioJob() override
+    {
+        if (m_file != nullptr)
+            std::fclose(m_file);
+    }
+
+    Outcome execute(Progress& progress) override
+    {
+        const Pattern& pattern = *m_spec.pattern;
+        const SyncPolicy sync = m_spec.testCase.sync;
+        std::FILE* const file = m_file;
+        const std::uint32_t every = sync.mode == SyncMode::FsyncEvery ? sync.everyWrites : 0;
+        const auto end = runChunks(
+            m_spec.bytes, m_spec.testCase.chunkBytes, every, progress,
+            [&](std::uint64_t offset, std::uint64_t size) {
+                if (Write{}(pattern.at(offset), size, file) == size) [[likely]]
+                    return true;
+                return fail("fwrite");
+            },
+            [&] { return flushAndSync(SyncMode::FsyncEvery); });
+        if (end == LoopEnd::Failed)
+            return closeAfter(std::move(m_error));
+        if (end == LoopEnd::Cancelled)
+            return closeAfter(Outcome::cancelled());
+        if (sync.mode == SyncMode::FsyncEnd || sync.mode == SyncMode::FdatasyncEnd) {
+            if (!flushAndSync(sync.mode))
+                return closeAfter(std::move(m_error));
+        }
+        const int rc = std::fclose(std::exchange(m_file, nullptr));
+        if (rc != 0)
+            return errnoOutcome(errno, "fclose", m_spec.path);
+        return Outcome::success();
+    }
+
+private:
+    StdioJob(const JobSpec& spec, std::FILE* file) : m_spec(spec), m_file(file) {}
+
+    bool fail(const char* call)
+    {
+        m_error = errnoOutcome(errno != 0 ? errno : EIO, call, m_spec.path);
+        return false;
+    }
+
+    bool flushAndSync(SyncMode mode)
+    {
+        if (std::fflush(m_file) != 0)
+            return fail("fflush");
+        if (!syncForPolicy(::fileno(m_file), mode))
+            return fail(mode == SyncMode::FdatasyncEnd ? "fdatasync" : "fsync");
+        return true;
+    }
+
+    Outcome closeAfter(Outcome outcome)
+    {
+        std::fclose(std::exchange(m_file, nullptr));
+        return outcome;
+    }
+
+    JobSpec m_spec;
+    std::FILE* m_file = nullptr;
+    std::unique_ptr<char[]> m_buffer; // outlives the FILE: the destructor body closes it first
+    Outcome m_error;
+};
+
+} // namespace iolab::posix
