@@ -32,6 +32,8 @@ struct Outcome
     bool ok() const noexcept { return status == Status::Ok; }
     static Outcome success() { return {}; }
     static Outcome cancelled() { return {Status::Cancelled, 0, {}, "cancelled"}; }
+
+    friend bool operator==(const Outcome&, const Outcome&) = default;
 };
 
 // The only contact between a hot loop and the rest of the engine: a relaxed byte counter bumped at a coarse

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: MIT
+#include "core/error.h"
+#include "core/matrix.h"
+#include "core/matrix_json.h"
+#include "core/presets.h"
+#include "tests/support/fakes.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace iolab;
+using namespace iolab::test;
+using ::testing::HasSubstr;
+
+namespace {
+
+class MatrixTest : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        auto stdio = std::make_unique<FakeStrategy>("stdio", m_behaviour);
+        stdio->mutableInfo().usesStdioBuffer = true;
+        stdio->mutableInfo().targets = {TargetKind::Directory, TargetKind::Null};
+        m_registry.add(std::move(stdio));
+        m_registry.add(std::make_unique<FakeStrategy>("write", m_behaviour));
+        auto direct = std::make_unique<FakeStrategy>("direct", m_behaviour);
+        direct->mutableInfo().needsBlockAlignedChunks = true;
+        m_registry.add(std::move(direct));
+        m_registry.add(std::make_unique<FakeStrategy>("pipe-write", m_behaviour, std::vector{TargetKind::Pipe}));
+        auto gone = std::make_unique<FakeStrategy>("gone", m_behaviour);
+        gone->mutableInfo().unavailable = "not on this OS";
+        m_registry.add(std::move(gone));
+        m_target.logicalBlockBytes = 512;
+    }
+
+    std::string reasonFor(Case c) { return refusalReason(c, m_registry, m_target); }
+
+    static Case basic(std::string strategy)
+    {
+        Case c;
+        c.strategy = std::move(strategy);
+        c.chunkBytes = 4096;
+        c.totalBytes = 1 << 20;
+        return c;
+    }
+
+    FakeBehaviour m_behaviour;
+    Registry m_registry;
+    TargetInfo m_target;
+};
+
+} // namespace
+
+TEST_F(MatrixTest, ExpandsTheCartesianProduct)
+{
+    MatrixGroup g;
+    g.strategies = {"stdio"};
+    g.chunks = {1, 4096};
+    g.sizes = {1 << 20};
+    g.buffers = {{BufferMode::None, 0}, {BufferMode::Default, 0}, {BufferMode::Bytes, 65536}};
+    g.threads = {1, 2};
+    const auto expanded = expand(Matrix{"m", "", {g}}, m_registry, m_target);
+    EXPECT_EQ(expanded.cases.size(), 2u * 3u * 2u);
+    EXPECT_TRUE(expanded.refused.empty());
+    EXPECT_EQ(expanded.cases.front().buffer.mode, BufferMode::None);
+    EXPECT_EQ(expanded.cases.front().target, TargetKind::Directory);
+}
+
+TEST_F(MatrixTest, DefaultsFillOptionalAxes)
+{
+    MatrixGroup g;
+    g.strategies = {"stdio", "write", "pipe-write"};
+    g.chunks = {4096};
+    g.sizes = {1 << 20};
+    const auto expanded = expand(Matrix{"m", "", {g}}, m_registry, m_target);
+    ASSERT_EQ(expanded.cases.size(), 3u);
+    EXPECT_EQ(expanded.cases[0].buffer.mode, BufferMode::Default);
+    EXPECT_EQ(expanded.cases[1].buffer.mode, BufferMode::NotApplicable);
+    EXPECT_EQ(expanded.cases[2].target, TargetKind::Pipe);
+    EXPECT_EQ(expanded.cases[1].sync.mode, SyncMode::None);
+    EXPECT_EQ(expanded.cases[1].threads, 1u);
+}
+
+TEST_F(MatrixTest, EveryInvalidCombinationIsListedWithItsReason)
+{
+    MatrixGroup g;
+    g.strategies = {"stdio", "write"};
+    g.chunks = {4096};
+    g.sizes = {1 << 20};
+    g.buffers = {{BufferMode::Bytes, 65536}};
+    const auto expanded = expand(Matrix{"m", "", {g}}, m_registry, m_target);
+    ASSERT_EQ(expanded.cases.size(), 1u);
+    ASSERT_EQ(expanded.refused.size(), 1u);
+    EXPECT_EQ(expanded.refused[0].testCase.strategy, "write");
+    EXPECT_THAT(expanded.refused[0].reason, HasSubstr("applies only to stdio strategies"));
+}
+
+TEST_F(MatrixTest, DuplicatesAcrossGroupsAreListedNotDropped)
+{
+    MatrixGroup g;
+    g.strategies = {"write"};
+    g.chunks = {4096};
+    g.sizes = {1 << 20};
+    const auto expanded = expand(Matrix{"m", "", {g, g}}, m_registry, m_target);
+    EXPECT_EQ(expanded.cases.size(), 1u);
+    ASSERT_EQ(expanded.refused.size(), 1u);
+    EXPECT_THAT(expanded.refused[0].reason, HasSubstr("duplicate of case 1"));
+}
+
+struct RefusalRow
+{
+    const char* name;
+    std::function<void(Case&)> change;
+    const char* reason;
+};
+
+class Refusals : public MatrixTest, public ::testing::WithParamInterface<RefusalRow>
+{
+};
+
+TEST_P(Refusals, GiveTheirReason)
+{
+    Case c = basic("write");
+    GetParam().change(c);
+    EXPECT_THAT(reasonFor(c), HasSubstr(GetParam().reason));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Matrix, Refusals,
+    ::testing::Values(
+        RefusalRow{"Unavailable", [](Case& c) { c.strategy = "gone"; }, "not on this OS"},
+        RefusalRow{"WrongTarget", [](Case& c) { c.target = TargetKind::Pipe; }, "writes to a directory target"},
+        RefusalRow{"PipeStrategyOnDirectory", [](Case& c) { c.strategy = "pipe-write"; }, "not to directory"},
+        RefusalRow{"BufferOnNonStdio", [](Case& c) { c.buffer = {BufferMode::Bytes, 1024}; },
+                   "applies only to stdio strategies"},
+        RefusalRow{"StdioWithoutBuffer", [](Case& c) { c.strategy = "stdio"; }, "needs a stdio buffer setting"},
+        RefusalRow{"SyncOnNull",
+                   [](Case& c) {
+                       c.strategy = "stdio";
+                       c.buffer = {BufferMode::Default, 0};
+                       c.target = TargetKind::Null;
+                       c.sync = {SyncMode::FsyncEnd, 0};
+                   },
+                   "has nothing to sync"},
+        RefusalRow{"UnsupportedSync", [](Case& c) { c.sync = {SyncMode::ODsync, 0}; },
+                   "the fake syncs only at the end"},
+        RefusalRow{"ChunkLargerThanShare",
+                   [](Case& c) {
+                       c.chunkBytes = 1 << 20;
+                       c.threads = 2;
+                   },
+                   "larger than each thread's share"},
+        RefusalRow{"LessThanAByteEach",
+                   [](Case& c) {
+                       c.totalBytes = 2;
+                       c.chunkBytes = 1;
+                       c.threads = 4;
+                   },
+                   "less than one byte each"},
+        RefusalRow{"DirectMisalignedChunk",
+                   [](Case& c) {
+                       c.strategy = "direct";
+                       c.chunkBytes = 1000;
+                   },
+                   "not a multiple of the target's logical block size (512 B)"},
+        RefusalRow{"DirectMisalignedShare",
+                   [](Case& c) {
+                       c.strategy = "direct";
+                       c.chunkBytes = 512;
+                       c.totalBytes = 512 * 3 + 100;
+                   },
+                   "must be a multiple of the logical block size"}),
+    [](const auto& row) { return std::string(row.param.name); });
+
+TEST_F(MatrixTest, ValidCaseHasNoReason)
+{
+    EXPECT_EQ(reasonFor(basic("write")), "");
+    Case direct = basic("direct");
+    EXPECT_EQ(reasonFor(direct), "");
+}
+
+TEST_F(MatrixTest, ValidationRejectsBadValues)
+{
+    MatrixGroup g;
+    g.strategies = {"write"};
+    g.chunks = {4096};
+    g.sizes = {1 << 20};
+    auto check = [&](auto change, const char* text) {
+        MatrixGroup bad = g;
+        change(bad);
+        try {
+            validate(Matrix{"m", "", {bad}}, m_registry);
+            ADD_FAILURE() << "accepted: " << text;
+        } catch (const InputError& e) {
+            EXPECT_THAT(e.what(), HasSubstr(text));
+        }
+    };
+    check([](MatrixGroup& b) { b.strategies = {"nope"}; }, "unknown strategy 'nope'");
+    check([](MatrixGroup& b) { b.chunks = {0}; }, "a chunk of 0 bytes");
+    check([](MatrixGroup& b) { b.sizes = {0}; }, "a total size of 0 bytes");
+    check([](MatrixGroup& b) { b.sizes = {1ULL << 50}; }, "larger than the");
+    check([](MatrixGroup& b) { b.threads = {2000}; }, "outside the allowed range 1 to 1024");
+    check([](MatrixGroup& b) { b.strategies.clear(); }, "no strategy given");
+    EXPECT_THROW(validate(Matrix{"m", "", {}}, m_registry), InputError);
+}
+
+TEST(MatrixJson, ParsesGroupsAndTopLevelAxes)
+{
+    const auto m = parseMatrixJson(R"({"name": "x", "groups": [
+        {"strategies": ["stdio"], "chunks": ["1", 4096], "sizes": ["64M"], "buffers": ["none", "64K"],
+         "syncs": ["fsync-every:8"], "threads": [1, 4], "targets": ["null"]}]})",
+                                   "x.json");
+    ASSERT_EQ(m.groups.size(), 1u);
+    const auto& g = m.groups[0];
+    EXPECT_EQ(g.chunks, (std::vector<std::uint64_t>{1, 4096}));
+    EXPECT_EQ(g.sizes, (std::vector<std::uint64_t>{64 << 20}));
+    EXPECT_EQ(g.buffers[1].bytes, 65536u);
+    EXPECT_EQ(g.syncs[0].everyWrites, 8u);
+    EXPECT_EQ(g.threads, (std::vector<std::uint32_t>{1, 4}));
+    EXPECT_EQ(g.targets[0], TargetKind::Null);
+
+    const auto flat = parseMatrixJson(R"({"strategies": "write", "chunks": "4K", "sizes": 1048576})", "f.json");
+    ASSERT_EQ(flat.groups.size(), 1u);
+    EXPECT_EQ(flat.groups[0].strategies, std::vector<std::string>{"write"});
+}
+
+TEST(MatrixJson, SyntaxErrorNamesLineAndColumn)
+{
+    try {
+        parseMatrixJson("{\n  \"strategies\": [\"stdio\",\n  \"chunks\": 4\n}", "bad.json");
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_THAT(e.what(), HasSubstr("bad.json:3:"));
+        EXPECT_THAT(e.what(), HasSubstr("malformed JSON"));
+    }
+}
+
+TEST(MatrixJson, SchemaErrorsNameThePlace)
+{
+    auto message = [](const char* text) {
+        try {
+            parseMatrixJson(text, "m.json");
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_THAT(message(R"({"groups": [{"chunks": ["4Q"]}]})"), HasSubstr("groups[0].chunks[0]"));
+    EXPECT_THAT(message(R"({"chunks": ["-4K"]})"), HasSubstr("negative"));
+    EXPECT_THAT(message(R"({"chunkz": [1]})"), HasSubstr("unknown key 'chunkz'"));
+    EXPECT_THAT(message(R"({"threads": [0]})"), HasSubstr("outside the allowed range"));
+    EXPECT_THAT(message(R"([1, 2])"), HasSubstr("must be a JSON object"));
+    EXPECT_THAT(message(R"({"syncs": ["later"]})"), HasSubstr("unknown sync policy"));
+}
+
+TEST(MatrixJson, RoundTripsEveryPreset)
+{
+    for (const auto& preset : builtinPresets()) {
+        const auto text = matrixToJson(preset).dump();
+        EXPECT_EQ(parseMatrixJson(text, preset.name), preset) << preset.name;
+    }
+}
+
+TEST(Presets, NamesFromTheIssue)
+{
+    for (const char* name : {"quick", "stdio-per-byte", "sync-modes", "bandwidth-4k", "pipe"})
+        EXPECT_TRUE(findPreset(name).has_value()) << name;
+    EXPECT_FALSE(findPreset("nope").has_value());
+    const auto perByte = *findPreset("stdio-per-byte");
+    EXPECT_EQ(perByte.groups[0].buffers.size(), 8u);
+    EXPECT_EQ(perByte.groups[0].chunks, std::vector<std::uint64_t>{1});
+}

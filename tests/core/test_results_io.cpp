@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+#include "core/csv.h"
+#include "core/error.h"
+#include "core/presets.h"
+#include "core/result_csv.h"
+#include "core/result_json.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace iolab;
+using ::testing::HasSubstr;
+
+namespace {
+
+RunResult sampleResult()
+{
+    RunResult r;
+    r.toolVersion = "0.1.0";
+    r.startedAt = "2026-11-22T06:00:00Z";
+    r.finishedAt = "2026-11-22T06:01:00Z";
+    r.host = {"box", "Debian GNU/Linux 12", "Linux 6.1", "CPU, \"fast\" one", 2, 24ULL << 30};
+    r.target.path = "/data/with, comma/\"quoted\"/naïve\nnewline";
+    r.target.fsType = "ext4";
+    r.target.device = "vda";
+    r.target.rotational = false;
+    r.matrix = *findPreset("quick");
+    Case c{"stdio", Direction::Write, 1, 1 << 20, {BufferMode::Bytes, 65536}, {SyncMode::FsyncEvery, 4}, 2,
+           TargetKind::Directory};
+    r.refused.push_back({c, "a reason, with \"quotes\"\nand a newline"});
+    CaseResult cr;
+    cr.index = 0;
+    cr.testCase = c;
+    cr.status = Status::Failed;
+    cr.reason = "write /x failed: No space left on device (ENOSPC)";
+    RepetitionResult rep;
+    rep.index = 1;
+    rep.outcome = {Status::Failed, 28, "write", "write /x, y failed"};
+    rep.bytes = 12345;
+    rep.returnSeconds = 0.5;
+    rep.durableSeconds = 0.75;
+    rep.apparentMBps = 0.02469;
+    rep.deviceObserved = true;
+    rep.deviceWrittenBytes = 4096;
+    cr.repetitions.push_back(rep);
+    cr.apparentMBps.median = 1.5;
+    Sample s;
+    s.runSeconds = 0.1;
+    s.bytesDone = 100;
+    s.intervalMBps = 3.25;
+    s.syncing = true;
+    cr.samples.push_back(s);
+    r.cases.push_back(cr);
+    r.cancelled = true;
+    return r;
+}
+
+} // namespace
+
+TEST(Csv, QuotesWhatNeedsQuoting)
+{
+    EXPECT_EQ(csvField("plain"), "plain");
+    EXPECT_EQ(csvField("a,b"), "\"a,b\"");
+    EXPECT_EQ(csvField("say \"hi\""), "\"say \"\"hi\"\"\"");
+    EXPECT_EQ(csvField("two\nlines"), "\"two\nlines\"");
+    EXPECT_EQ(csvRecord({"a", "b,c"}), "a,\"b,c\"\r\n");
+}
+
+TEST(Csv, RoundTripsAwkwardStrings)
+{
+    const std::vector<CsvRow> rows{{"path", "note"},
+                                   {"/home/jörg/données, 2026", "he said \"no\""},
+                                   {"multi\r\nline", ""},
+                                   {"", "trailing,"}};
+    EXPECT_EQ(parseCsv(toCsv(rows)), rows);
+}
+
+TEST(Csv, UnterminatedQuoteIsAnError)
+{
+    EXPECT_THROW(parseCsv("a,\"b\r\n"), InputError);
+}
+
+TEST(ResultCsv, OneRowPerCaseAndRepetitionWithUnits)
+{
+    const auto r = sampleResult();
+    const auto rows = parseCsv(toCsv(repetitionRows(r)));
+    ASSERT_EQ(rows.size(), 2u);
+    const auto& header = rows[0];
+    EXPECT_NE(std::find(header.begin(), header.end(), "apparent_MBps"), header.end());
+    EXPECT_NE(std::find(header.begin(), header.end(), "durable_s"), header.end());
+    EXPECT_NE(std::find(header.begin(), header.end(), "peak_rss_bytes"), header.end());
+    const auto column = [&](const char* name) {
+        return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+    };
+    EXPECT_EQ(rows[1][column("message")], "write /x, y failed");
+    EXPECT_EQ(rows[1][column("stdio_buffer")], "64K");
+    EXPECT_EQ(rows[1][column("sync")], "fsync-every:4");
+    EXPECT_EQ(rows[1][column("device_written_bytes")], "4096");
+    const auto samples = parseCsv(toCsv(sampleRows(r)));
+    ASSERT_EQ(samples.size(), 2u);
+    EXPECT_EQ(samples[1][4], "3.25");
+    EXPECT_EQ(samplesCsvPath("out/x.csv"), "out/x.samples.csv");
+    EXPECT_EQ(samplesCsvPath("x"), "x.samples.csv");
+}
+
+TEST(ResultJson, RoundTripsEverything)
+{
+    const auto r = sampleResult();
+    const auto text = resultToJson(r).dump();
+    const auto back = resultFromJson(text, "r.json");
+    EXPECT_EQ(back, r);
+    EXPECT_EQ(resultToJson(back)["schema"], "iolab.result/1");
+}
+
+TEST(ResultJson, RejectsDamageWithAClearMessage)
+{
+    auto message = [](const std::string& text) {
+        try {
+            resultFromJson(text, "r.json");
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_THAT(message("{not json"), HasSubstr("not a valid JSON file"));
+    EXPECT_THAT(message("{}"), HasSubstr("no \"schema\""));
+    EXPECT_THAT(message(R"({"schema": "iolab.result/2"})"), HasSubstr("a newer IOLab is needed"));
+    auto json = resultToJson(sampleResult());
+    json.erase("cases");
+    EXPECT_THAT(message(json.dump()), HasSubstr("damaged result file"));
+    json = resultToJson(sampleResult());
+    json["cases"][0]["status"] = "exploded";
+    EXPECT_THAT(message(json.dump()), HasSubstr("unknown status 'exploded'"));
+}

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+#include "core/runner.h"
+#include "tests/support/fakes.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <thread>
+
+using namespace iolab;
+using namespace iolab::test;
+using ::testing::HasSubstr;
+
+namespace {
+
+class Recorder final : public RunObserver
+{
+public:
+    void caseStarted(const CaseStarted& s) override { add("started " + std::to_string(s.index)); }
+    void sample(const Sample&) override { samples++; }
+    void repetitionFinished(const RepetitionFinished& r) override
+    {
+        add("rep " + std::to_string(r.caseIndex) + "." + std::to_string(r.repetition.index));
+    }
+    void caseFinished(const CaseResult& c) override { add("finished " + std::to_string(c.index)); }
+    void runFinished(const RunResult&) override { add("run finished"); }
+
+    void add(std::string e)
+    {
+        std::lock_guard lock(mutex);
+        events.push_back(std::move(e));
+    }
+    std::mutex mutex;
+    std::vector<std::string> events;
+    std::atomic<int> samples{0};
+};
+
+class RunnerTest : public ::testing::Test
+{
+protected:
+    RunnerTest()
+    {
+        m_registry.add(std::make_unique<FakeStrategy>("fake", m_behaviour));
+        m_registry.add(std::make_unique<FakeStrategy>("other", m_other));
+    }
+
+    ExpandedMatrix cases(std::vector<std::string> strategies, std::uint32_t threads = 1)
+    {
+        ExpandedMatrix e;
+        for (auto& s : strategies)
+            e.cases.push_back(Case{s, Direction::Write, 4096, 1 << 20, {}, {}, threads, TargetKind::Directory});
+        return e;
+    }
+
+    RunResult run(const ExpandedMatrix& e, RunOptions options = {}, std::stop_token stop = {})
+    {
+        options.sampling = false;
+        Runner runner(m_registry, m_workspace, m_probe);
+        return runner.run(Matrix{}, e, options, stop, &m_recorder);
+    }
+
+    FakeBehaviour m_behaviour;
+    FakeBehaviour m_other;
+    Registry m_registry;
+    FakeWorkspace m_workspace{TargetInfo{.path = "/fake", .device = "fakedev"}};
+    FakeProbe m_probe;
+    Recorder m_recorder;
+};
+
+} // namespace
+
+TEST_F(RunnerTest, RunsWarmupsAndRepetitions)
+{
+    RunOptions options;
+    options.repetitions = 4;
+    options.warmups = 2;
+    const auto result = run(cases({"fake"}), options);
+    ASSERT_EQ(result.cases.size(), 1u);
+    const auto& c = result.cases[0];
+    EXPECT_EQ(c.status, Status::Ok);
+    ASSERT_EQ(c.repetitions.size(), 6u);
+    EXPECT_TRUE(c.repetitions[0].warmup);
+    EXPECT_TRUE(c.repetitions[1].warmup);
+    EXPECT_FALSE(c.repetitions[2].warmup);
+    EXPECT_EQ(c.apparentMBps.count, 4u);
+    EXPECT_EQ(m_behaviour.executions.load(), 6);
+    EXPECT_EQ(m_behaviour.bytesSeen.load(), 6u << 20);
+    for (const auto& rep : c.repetitions) {
+        EXPECT_EQ(rep.bytes, 1u << 20);
+        EXPECT_GE(rep.durableSeconds, rep.returnSeconds);
+        EXPECT_TRUE(rep.deviceObserved);
+    }
+    EXPECT_EQ(m_workspace.durableCalls.size(), 6u);
+    EXPECT_TRUE(m_workspace.live().empty());
+    EXPECT_TRUE(m_workspace.closed);
+    EXPECT_EQ(result.host.hostname, "testhost");
+}
+
+TEST_F(RunnerTest, ThreadsEachGetTheirShare)
+{
+    RunOptions options;
+    options.repetitions = 1;
+    options.warmups = 0;
+    const auto result = run(cases({"fake"}, 4), options);
+    EXPECT_EQ(result.cases[0].status, Status::Ok);
+    EXPECT_EQ(m_behaviour.executions.load(), 4);
+    EXPECT_EQ(m_behaviour.bytesSeen.load(), 1u << 20);
+    EXPECT_EQ(m_workspace.durableCalls.size(), 4u);
+}
+
+TEST_F(RunnerTest, ObserverSeesEventsInOrder)
+{
+    RunOptions options;
+    options.repetitions = 1;
+    options.warmups = 1;
+    run(cases({"fake", "other"}), options);
+    EXPECT_EQ(m_recorder.events,
+              (std::vector<std::string>{"started 0", "rep 0.0", "rep 0.1", "finished 0", "started 1", "rep 1.0",
+                                        "rep 1.1", "finished 1", "run finished"}));
+}
+
+TEST_F(RunnerTest, AFailingCaseDoesNotStopTheRun)
+{
+    m_behaviour.failOnRepetition = 1;
+    m_behaviour.failErrno = 1; // EPERM
+    const auto result = run(cases({"fake", "other"}));
+    ASSERT_EQ(result.cases.size(), 2u);
+    EXPECT_EQ(result.cases[0].status, Status::Failed);
+    EXPECT_EQ(result.cases[0].reason, "fake failure");
+    EXPECT_EQ(result.cases[0].repetitions.size(), 2u); // warm-up ok, first measured failed, no more
+    EXPECT_EQ(result.cases[0].repetitions[1].outcome.errorCode, 1);
+    EXPECT_EQ(result.cases[1].status, Status::Ok);
+    EXPECT_FALSE(allCasesOk(result));
+    EXPECT_TRUE(m_workspace.live().empty());
+}
+
+TEST_F(RunnerTest, CancelStopsTheRunningCaseAndSkipsTheRest)
+{
+    m_behaviour.waitForStop = true;
+    std::stop_source stop;
+    std::jthread canceller([&] {
+        while (m_behaviour.executions.load() == 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        stop.request_stop();
+    });
+    const auto result = run(cases({"fake", "other"}), {}, stop.get_token());
+    EXPECT_TRUE(result.cancelled);
+    EXPECT_EQ(result.cases[0].status, Status::Cancelled);
+    EXPECT_EQ(result.cases[1].status, Status::Cancelled);
+    EXPECT_THAT(result.cases[1].reason, HasSubstr("not run"));
+    EXPECT_EQ(m_other.executions.load(), 0);
+    EXPECT_TRUE(m_workspace.live().empty());
+    EXPECT_TRUE(m_workspace.closed);
+}
+
+TEST_F(RunnerTest, RefusesACaseThatDoesNotFit)
+{
+    m_workspace.free = 100 << 20;
+    ExpandedMatrix e = cases({"fake", "other"});
+    e.cases[0].totalBytes = 200 << 20;
+    const auto result = run(e);
+    EXPECT_EQ(result.cases[0].status, Status::Refused);
+    EXPECT_THAT(result.cases[0].reason, HasSubstr("free space"));
+    EXPECT_EQ(result.cases[1].status, Status::Ok);
+    EXPECT_EQ(m_behaviour.executions.load(), 0);
+}
+
+TEST_F(RunnerTest, SamplerDeliversSamplesAndStability)
+{
+    m_behaviour.sleepPerWriteMs = 2;
+    RunOptions options;
+    options.repetitions = 1;
+    options.warmups = 0;
+    options.sampling = true;
+    options.sampleIntervalMs = 5;
+    ExpandedMatrix e = cases({"fake"});
+    e.cases[0].totalBytes = 40 << 20; // 40 writes of 2 ms: 80 ms, sampled every 5 ms
+    e.cases[0].chunkBytes = 1 << 20;
+    Runner runner(m_registry, m_workspace, m_probe);
+    const auto result = runner.run(Matrix{}, e, options, {}, &m_recorder);
+    EXPECT_EQ(result.cases[0].status, Status::Ok);
+    EXPECT_GE(result.cases[0].samples.size(), 2u);
+    EXPECT_EQ(static_cast<std::size_t>(m_recorder.samples.load()), result.cases[0].samples.size());
+    EXPECT_GT(result.cases[0].samples.back().bytesDone, 0u);
+    for (const auto& s : result.cases[0].samples) {
+        EXPECT_EQ(s.caseIndex, 0u);
+        EXPECT_EQ(s.repetition, 1);
+        EXPECT_EQ(s.rssBytes, 10u << 20);
+    }
+}

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+#include "core/case.h"
+#include "core/error.h"
+#include "core/units.h"
+
+#include <gtest/gtest.h>
+
+using namespace iolab;
+
+struct BytesRow
+{
+    const char* text;
+    std::uint64_t bytes;
+};
+
+class ParseBytes : public ::testing::TestWithParam<BytesRow>
+{
+};
+
+TEST_P(ParseBytes, Accepts)
+{
+    EXPECT_EQ(parseBytes(GetParam().text, "size"), GetParam().bytes);
+}
+
+INSTANTIATE_TEST_SUITE_P(Units, ParseBytes,
+                         ::testing::Values(BytesRow{"1", 1}, BytesRow{"512", 512}, BytesRow{"4K", 4096},
+                                           BytesRow{"4k", 4096}, BytesRow{"4KiB", 4096}, BytesRow{"64 KB", 65536},
+                                           BytesRow{"1M", 1048576}, BytesRow{"2G", 2147483648ULL},
+                                           BytesRow{"1T", 1099511627776ULL}, BytesRow{" 8M ", 8388608}));
+
+class RejectBytes : public ::testing::TestWithParam<const char*>
+{
+};
+
+TEST_P(RejectBytes, ThrowsInputError)
+{
+    EXPECT_THROW(parseBytes(GetParam(), "size"), InputError);
+}
+
+INSTANTIATE_TEST_SUITE_P(Units, RejectBytes,
+                         ::testing::Values("", "-1", "-4K", "abc", "4Q", "K", "1.5M", "99999999999999999999",
+                                           "20000000T"));
+
+TEST(Units, NegativeSizeMessageSaysSo)
+{
+    try {
+        parseBytes("-5", "--size");
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("negative"), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find("--size"), std::string::npos);
+    }
+}
+
+TEST(Units, Formatting)
+{
+    EXPECT_EQ(formatBytes(512), "512 B");
+    EXPECT_EQ(formatBytes(4096), "4 KiB");
+    EXPECT_EQ(formatBytes(1536 * 1024), "1.5 MiB");
+    EXPECT_EQ(formatBytesCompact(1), "1");
+    EXPECT_EQ(formatBytesCompact(65536), "64K");
+    EXPECT_EQ(formatBytesCompact(1536), "1536");
+    EXPECT_EQ(formatRate(2.1e9), "2.10 GB/s");
+    EXPECT_EQ(formatRate(310e6), "310.0 MB/s");
+    EXPECT_DOUBLE_EQ(toMBps(2000000, 2.0), 1.0);
+    EXPECT_EQ(formatDuration(0.25), "250 ms");
+    EXPECT_EQ(formatDuration(185), "3 min 05 s");
+}
+
+TEST(Case, SyncPoliciesRoundTrip)
+{
+    for (const char* text : {"none", "fsync-end", "fdatasync-end", "fsync-every:16", "O_SYNC", "O_DSYNC"})
+        EXPECT_EQ(toString(parseSyncPolicy(text)), text);
+    EXPECT_THROW(parseSyncPolicy("fsync-every:0"), InputError);
+    EXPECT_THROW(parseSyncPolicy("fsync-every:x"), InputError);
+    EXPECT_THROW(parseSyncPolicy("sometimes"), InputError);
+}
+
+TEST(Case, BuffersRoundTrip)
+{
+    EXPECT_EQ(parseStdioBuffer("none").mode, BufferMode::None);
+    EXPECT_EQ(parseStdioBuffer("default").mode, BufferMode::Default);
+    EXPECT_EQ(parseStdioBuffer("64K").bytes, 65536u);
+    EXPECT_EQ(toString(parseStdioBuffer("64K")), "64K");
+    EXPECT_THROW(parseStdioBuffer("0"), InputError);
+}
+
+TEST(Case, ThreadSharesAddUp)
+{
+    Case c;
+    c.totalBytes = 1000;
+    c.threads = 3;
+    EXPECT_EQ(c.bytesForThread(0), 333u);
+    EXPECT_EQ(c.bytesForThread(1), 333u);
+    EXPECT_EQ(c.bytesForThread(2), 334u);
+}
+
+TEST(Case, LabelNamesEveryAxis)
+{
+    Case c{"stdio", Direction::Write, 1, 512 * kMiB, {BufferMode::Bytes, 64 * kKiB}, {SyncMode::FsyncEnd, 0}, 2,
+           TargetKind::Directory};
+    EXPECT_EQ(c.label(), "stdio chunk=1 buf=64K sync=fsync-end threads=2 size=512M");
+}
