@@ -20,7 +20,8 @@ struct Sample
 {
     double runSeconds = 0;          // since the run started
     std::uint32_t caseIndex = 0;    // index into RunResult::cases
-    std::int32_t repetition = 0;    // 0 = warm-up, 1..N measured
+    std::int32_t repetition = 0;    // index within the case, warm-ups first
+    bool warmup = false;
     std::uint64_t bytesDone = 0;    // in this repetition so far
     double intervalMBps = 0;        // apparent: bytes handed to the API
     double cpuUserPercent = 0;      // of one core

@@ -59,12 +59,13 @@ std::vector<CsvRow> repetitionRows(const RunResult& result)
 std::vector<CsvRow> sampleRows(const RunResult& result)
 {
     std::vector<CsvRow> rows;
-    rows.push_back({"case", "repetition", "run_s", "bytes_done", "interval_MBps", "cpu_user_pct", "cpu_sys_pct",
+    rows.push_back({"case", "repetition", "warmup", "run_s", "bytes_done", "interval_MBps", "cpu_user_pct", "cpu_sys_pct",
                     "rss_bytes", "dirty_bytes", "writeback_bytes", "device_read_bytes", "device_written_bytes",
                     "device_write_MBps", "syncing"});
     for (const auto& c : result.cases) {
         for (const auto& s : c.samples) {
-            rows.push_back({std::to_string(s.caseIndex + 1), std::to_string(s.repetition), number(s.runSeconds),
+            rows.push_back({std::to_string(s.caseIndex + 1), std::to_string(s.repetition), s.warmup ? "1" : "0",
+                            number(s.runSeconds),
                             std::to_string(s.bytesDone), number(s.intervalMBps), number(s.cpuUserPercent),
                             number(s.cpuSystemPercent), std::to_string(s.rssBytes), std::to_string(s.dirtyBytes),
                             std::to_string(s.writebackBytes), std::to_string(s.deviceReadBytes),

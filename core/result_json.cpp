@@ -13,7 +13,7 @@ namespace iolab {
 using nlohmann::json;
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Summary, count, median, mean, min, max, stddev, cv, ciLow, ciHigh)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Sample, runSeconds, caseIndex, repetition, bytesDone, intervalMBps,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Sample, runSeconds, caseIndex, repetition, warmup, bytesDone, intervalMBps,
                                    cpuUserPercent, cpuSystemPercent, rssBytes, dirtyBytes, writebackBytes,
                                    deviceReadBytes, deviceWrittenBytes, deviceWriteMBps, syncing)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HostInfo, hostname, os, kernel, cpuModel, logicalCpus, ramBytes)

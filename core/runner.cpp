@@ -159,7 +159,7 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
     const std::string& device = m_workspace.target().device;
     const bool onDevice = c.target == TargetKind::Directory && !device.empty();
     if (m_sampler != nullptr)
-        m_sampler->begin(caseIndex, static_cast<std::int32_t>(repetition), progress.get(), c.threads);
+        m_sampler->begin(caseIndex, static_cast<std::int32_t>(repetition), rep.warmup, progress.get(), c.threads);
     const auto deviceBefore = onDevice ? m_probe.device(device) : std::nullopt;
     const auto processBefore = m_probe.process();
 
@@ -229,6 +229,8 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
     return rep;
 }
 
+} // namespace
+
 void summarizeCase(CaseResult& result)
 {
     std::vector<double> apparent;
@@ -251,13 +253,11 @@ void summarizeCase(CaseResult& result)
 
     std::vector<double> intervals;
     for (const auto& s : result.samples) {
-        if (s.repetition > 0 && !s.syncing)
+        if (!s.warmup && !s.syncing)
             intervals.push_back(s.intervalMBps);
     }
     result.stabilityMBps = sampleStddev(intervals);
 }
-
-} // namespace
 
 std::uint64_t spaceNeeded(const Case& c)
 {

@@ -55,6 +55,10 @@ private:
     SystemProbe& m_probe;
 };
 
+// Fills a case's statistics from its repetitions and samples: MB/s summaries over the measured, successful
+// repetitions; CPU seconds per GiB; peak RSS; stability = stddev of the write-phase interval MB/s.
+void summarizeCase(CaseResult& result);
+
 // Space a case needs on the target beyond its data: scratch files and a margin for the filesystem.
 std::uint64_t spaceNeeded(const Case& c);
 

@@ -23,7 +23,8 @@ Sampler::~Sampler()
     m_wake.notify_all();
 }
 
-void Sampler::begin(std::uint32_t caseIndex, std::int32_t repetition, const Progress* progress, std::size_t count)
+void Sampler::begin(std::uint32_t caseIndex, std::int32_t repetition, bool warmup, const Progress* progress,
+                    std::size_t count)
 {
     // Baselines are read before taking the lock so the sampler thread never waits on /proc reads.
     auto process = m_probe.process();
@@ -33,6 +34,7 @@ void Sampler::begin(std::uint32_t caseIndex, std::int32_t repetition, const Prog
     m_syncing = false;
     m_caseIndex = caseIndex;
     m_repetition = repetition;
+    m_warmup = warmup;
     m_progress = progress;
     m_progressCount = count;
     m_last = Clock::now();
@@ -100,6 +102,7 @@ void Sampler::tick()
         sample.runSeconds = std::chrono::duration<double>(now - m_runStart).count();
         sample.caseIndex = m_caseIndex;
         sample.repetition = m_repetition;
+        sample.warmup = m_warmup;
         sample.bytesDone = bytes;
         sample.intervalMBps = m_syncing ? 0.0 : toMBps(bytes - m_lastBytes, seconds);
         if (seconds > 0) {

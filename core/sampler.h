@@ -31,7 +31,8 @@ public:
     Sampler(const Sampler&) = delete;
     Sampler& operator=(const Sampler&) = delete;
 
-    void begin(std::uint32_t caseIndex, std::int32_t repetition, const Progress* progress, std::size_t count);
+    void begin(std::uint32_t caseIndex, std::int32_t repetition, bool warmup, const Progress* progress,
+               std::size_t count);
     void setSyncing(bool syncing);
     // Stops sampling the repetition; returns the highest RSS seen while it ran.
     std::uint64_t end();
@@ -54,6 +55,7 @@ private:
     bool m_syncing = false;
     std::uint32_t m_caseIndex = 0;
     std::int32_t m_repetition = 0;
+    bool m_warmup = false;
     const Progress* m_progress = nullptr;
     std::size_t m_progressCount = 0;
     std::chrono::steady_clock::time_point m_last;

@@ -99,7 +99,7 @@ TEST(ResultCsv, OneRowPerCaseAndRepetitionWithUnits)
     EXPECT_EQ(rows[1][column("device_written_bytes")], "4096");
     const auto samples = parseCsv(toCsv(sampleRows(r)));
     ASSERT_EQ(samples.size(), 2u);
-    EXPECT_EQ(samples[1][4], "3.25");
+    EXPECT_EQ(samples[1][5], "3.25");
     EXPECT_EQ(samplesCsvPath("out/x.csv"), "out/x.samples.csv");
     EXPECT_EQ(samplesCsvPath("x"), "x.samples.csv");
 }

@@ -184,7 +184,46 @@ TEST_F(RunnerTest, SamplerDeliversSamplesAndStability)
     EXPECT_GT(result.cases[0].samples.back().bytesDone, 0u);
     for (const auto& s : result.cases[0].samples) {
         EXPECT_EQ(s.caseIndex, 0u);
-        EXPECT_EQ(s.repetition, 1);
+        EXPECT_EQ(s.repetition, 0);
+        EXPECT_FALSE(s.warmup);
         EXPECT_EQ(s.rssBytes, 10u << 20);
     }
+}
+
+TEST(SummarizeCase, UsesMeasuredRepetitionsAndWritePhaseSamplesOnly)
+{
+    CaseResult c;
+    auto rep = [](std::uint32_t index, bool warmup, double mbps, bool ok) {
+        RepetitionResult r;
+        r.index = index;
+        r.warmup = warmup;
+        r.apparentMBps = mbps;
+        r.durableMBps = mbps / 2;
+        r.bytes = 1ULL << 30;
+        r.cpuUserSeconds = 0.5;
+        r.cpuSystemSeconds = 0.25;
+        r.peakRssBytes = 100 + index;
+        if (!ok)
+            r.outcome = {Status::Failed, 5, "write", "EIO"};
+        return r;
+    };
+    c.repetitions = {rep(0, true, 1000, true), rep(1, false, 100, true), rep(2, false, 200, true),
+                     rep(3, false, 300, true), rep(4, false, 9999, false)};
+    auto sample = [](bool warmup, bool syncing, double mbps) {
+        Sample s;
+        s.warmup = warmup;
+        s.syncing = syncing;
+        s.intervalMBps = mbps;
+        return s;
+    };
+    // Write-phase samples of measured repetitions: 10, 20, 30 -> sample stddev 10.
+    c.samples = {sample(true, false, 5000), sample(false, false, 10), sample(false, false, 20),
+                 sample(false, true, 0), sample(false, false, 30)};
+    summarizeCase(c);
+    EXPECT_EQ(c.apparentMBps.count, 3u);
+    EXPECT_DOUBLE_EQ(c.apparentMBps.median, 200.0);
+    EXPECT_DOUBLE_EQ(c.durableMBps.mean, 100.0);
+    EXPECT_DOUBLE_EQ(c.cpuSecondsPerGiB, 0.75);
+    EXPECT_EQ(c.peakRssBytes, 104u);
+    EXPECT_DOUBLE_EQ(c.stabilityMBps, 10.0);
 }
