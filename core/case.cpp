@@ -23,7 +23,8 @@ std::string Case::label() const
     std::string text = fmt::format("{} chunk={}", strategy, formatBytesCompact(chunkBytes));
     if (buffer.mode != BufferMode::NotApplicable)
         text += fmt::format(" buf={}", toString(buffer));
-    text += fmt::format(" sync={} threads={} size={}", toString(sync), threads, formatBytesCompact(totalBytes));
+    text +=
+        fmt::format(" sync={} threads={} size={}", toString(sync), threads, formatBytesCompact(totalBytes));
     if (target != TargetKind::Directory)
         text += fmt::format(" target={}", toString(target));
     return text;
@@ -122,11 +123,12 @@ SyncPolicy parseSyncPolicy(std::string_view text)
         const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
         if (ec == std::errc() && ptr == digits.data() + digits.size() && n > 0)
             return {SyncMode::FsyncEvery, n};
-        throw InputError(fmt::format("sync policy '{}': N in fsync-every:N must be a whole number from 1 to {}",
-                                     text, UINT32_MAX));
+        throw InputError(fmt::format(
+            "sync policy '{}': N in fsync-every:N must be a whole number from 1 to {}", text, UINT32_MAX));
     }
     throw InputError(fmt::format(
-        "unknown sync policy '{}' (use none, fsync-end, fdatasync-end, fsync-every:N, O_SYNC or O_DSYNC)", text));
+        "unknown sync policy '{}' (use none, fsync-end, fdatasync-end, fsync-every:N, O_SYNC or O_DSYNC)",
+        text));
 }
 
 StdioBuffer parseStdioBuffer(std::string_view text)

@@ -7,12 +7,28 @@
 
 namespace iolab {
 
-enum class Direction { Write };
+enum class Direction
+{
+    Write
+};
 
 // Where the bytes go: files in the run folder, a pipe drained by a reader thread, or the null device.
-enum class TargetKind { Directory, Pipe, Null };
+enum class TargetKind
+{
+    Directory,
+    Pipe,
+    Null
+};
 
-enum class SyncMode { None, FsyncEnd, FdatasyncEnd, FsyncEvery, OSync, ODsync };
+enum class SyncMode
+{
+    None,
+    FsyncEnd,
+    FdatasyncEnd,
+    FsyncEvery,
+    OSync,
+    ODsync
+};
 
 struct SyncPolicy
 {
@@ -23,7 +39,13 @@ struct SyncPolicy
 };
 
 // The stdio buffer axis. NotApplicable is what non-stdio strategies carry; a stdio case never holds it.
-enum class BufferMode { NotApplicable, None, Default, Bytes };
+enum class BufferMode
+{
+    NotApplicable,
+    None,
+    Default,
+    Bytes
+};
 
 struct StdioBuffer
 {

@@ -9,7 +9,12 @@
 
 namespace iolab {
 
-enum class LoopEnd { Completed, Cancelled, Failed };
+enum class LoopEnd
+{
+    Completed,
+    Cancelled,
+    Failed
+};
 
 // The shared shape of every write loop. `write(offset, length)` and `sync()` return false on failure (the
 // strategy keeps the error). Inside a batch there is nothing but the strategy's call: progress, the stop flag
@@ -20,7 +25,7 @@ LoopEnd runChunks(std::uint64_t totalBytes, std::uint64_t chunkBytes, std::uint3
                   Progress& progress, WriteFn&& write, SyncFn&& sync)
 {
     using Clock = std::chrono::steady_clock;
-    constexpr std::uint64_t kGrainBytes = 64 * 1024;
+    constexpr std::uint64_t kGrainBytes = std::uint64_t{64} * 1024;
     constexpr auto kSlowBatch = std::chrono::milliseconds(20);
     constexpr auto kFastBatch = std::chrono::milliseconds(2);
 

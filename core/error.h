@@ -6,8 +6,8 @@
 
 namespace iolab {
 
-// A mistake in what the user asked for (bad path, size, strategy, matrix file). Front ends print what() as one
-// line and exit with the usage status; nothing has been written when it is thrown.
+// A mistake in what the user asked for (bad path, size, strategy, matrix file). Front ends print what() as
+// one line and exit with the usage status; nothing has been written when it is thrown.
 class InputError : public std::runtime_error
 {
 public:

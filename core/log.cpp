@@ -56,7 +56,8 @@ std::string configureLogging(const LogConfig& config)
     std::string error;
     if (!config.filePath.empty()) {
         try {
-            auto file = std::make_shared<spdlog::sinks::rotating_file_sink_mt>(config.filePath, 5 * 1024 * 1024, 3);
+            auto file =
+                std::make_shared<spdlog::sinks::rotating_file_sink_mt>(config.filePath, 5 * 1024 * 1024, 3);
             file->set_level(config.fileLevel);
             file->set_pattern("%Y-%m-%d %H:%M:%S.%e [%n] %l: %v");
             sinks.push_back(file);

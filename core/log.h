@@ -7,7 +7,13 @@
 
 namespace iolab {
 
-enum class LogModule { Core, Platform, Cli, Gui };
+enum class LogModule
+{
+    Core,
+    Platform,
+    Cli,
+    Gui
+};
 
 // Named loggers ("core", "platform", "cli", "gui"), created once and cached; they share the sinks that
 // configureLogging set up (until then: warnings and errors to stderr).

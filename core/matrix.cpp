@@ -38,7 +38,8 @@ std::string targetList(const StrategyInfo& info)
 
 void validate(const Matrix& matrix, const Registry& registry)
 {
-    const std::string where = matrix.name.empty() ? std::string("matrix") : fmt::format("matrix '{}'", matrix.name);
+    const std::string where =
+        matrix.name.empty() ? std::string("matrix") : fmt::format("matrix '{}'", matrix.name);
     if (matrix.groups.empty())
         throw InputError(fmt::format("{}: it has no cases (no strategies, chunks and sizes given)", where));
     for (std::size_t g = 0; g < matrix.groups.size(); ++g) {
@@ -52,31 +53,32 @@ void validate(const Matrix& matrix, const Registry& registry)
             throw InputError(fmt::format("{}: no total size given", at));
         for (const auto& id : group.strategies) {
             if (registry.find(id) == nullptr)
-                throw InputError(fmt::format("{}: unknown strategy '{}' (known: {})", at, id, registry.knownIds()));
+                throw InputError(
+                    fmt::format("{}: unknown strategy '{}' (known: {})", at, id, registry.knownIds()));
         }
         for (auto chunk : group.chunks) {
             if (chunk == 0)
                 throw InputError(fmt::format("{}: a chunk of 0 bytes writes nothing", at));
             if (chunk > kMaxChunkBytes)
-                throw InputError(fmt::format("{}: chunk {} is larger than the {} limit", at, formatBytes(chunk),
-                                             formatBytes(kMaxChunkBytes)));
+                throw InputError(fmt::format("{}: chunk {} is larger than the {} limit", at,
+                                             formatBytes(chunk), formatBytes(kMaxChunkBytes)));
         }
         for (auto size : group.sizes) {
             if (size == 0)
                 throw InputError(fmt::format("{}: a total size of 0 bytes writes nothing", at));
             if (size > kMaxTotalBytes)
-                throw InputError(fmt::format("{}: total size {} is larger than the {} limit", at, formatBytes(size),
-                                             formatBytes(kMaxTotalBytes)));
+                throw InputError(fmt::format("{}: total size {} is larger than the {} limit", at,
+                                             formatBytes(size), formatBytes(kMaxTotalBytes)));
         }
         for (auto threads : group.threads) {
             if (threads == 0 || threads > kMaxThreads)
-                throw InputError(
-                    fmt::format("{}: {} threads is outside the allowed range 1 to {}", at, threads, kMaxThreads));
+                throw InputError(fmt::format("{}: {} threads is outside the allowed range 1 to {}", at,
+                                             threads, kMaxThreads));
         }
         for (const auto& buffer : group.buffers) {
             if (buffer.mode == BufferMode::Bytes && (buffer.bytes == 0 || buffer.bytes > kMaxChunkBytes))
-                throw InputError(fmt::format("{}: stdio buffer {} is outside 1 B to {}", at, formatBytes(buffer.bytes),
-                                             formatBytes(kMaxChunkBytes)));
+                throw InputError(fmt::format("{}: stdio buffer {} is outside 1 B to {}", at,
+                                             formatBytes(buffer.bytes), formatBytes(kMaxChunkBytes)));
         }
     }
 }
@@ -90,33 +92,38 @@ std::string refusalReason(const Case& c, const Registry& registry, const TargetI
     if (info.unavailable)
         return *info.unavailable;
     if (!supportsTarget(info, c.target))
-        return fmt::format("{} writes to a {} target, not to {}", c.strategy, targetList(info), toString(c.target));
+        return fmt::format("{} writes to a {} target, not to {}", c.strategy, targetList(info),
+                           toString(c.target));
     if (c.buffer.mode != BufferMode::NotApplicable && !info.usesStdioBuffer)
-        return fmt::format("the stdio buffer axis ({}) applies only to stdio strategies; {} has no stdio buffer",
-                           toString(c.buffer), c.strategy);
+        return fmt::format(
+            "the stdio buffer axis ({}) applies only to stdio strategies; {} has no stdio buffer",
+            toString(c.buffer), c.strategy);
     if (c.buffer.mode == BufferMode::NotApplicable && info.usesStdioBuffer)
         return fmt::format("{} needs a stdio buffer setting (none, default or a size)", c.strategy);
     if (c.target != TargetKind::Directory && c.sync.mode != SyncMode::None)
         return fmt::format("sync policy {} needs a file; a {} target has nothing to sync", toString(c.sync),
                            toString(c.target));
     if (!supportsSync(info, c.sync.mode))
-        return fmt::format("{} does not take sync policy {}: {}", c.strategy, toString(c.sync), info.syncRefusal);
+        return fmt::format("{} does not take sync policy {}: {}", c.strategy, toString(c.sync),
+                           info.syncRefusal);
     const std::uint64_t share = c.totalBytes / c.threads;
     if (share == 0)
         return fmt::format("{} threads cannot share {} (less than one byte each)", c.threads,
                            formatBytes(c.totalBytes));
     if (c.chunkBytes > share)
-        return fmt::format("chunk {} is larger than each thread's share of the total ({})", formatBytes(c.chunkBytes),
-                           formatBytes(share));
+        return fmt::format("chunk {} is larger than each thread's share of the total ({})",
+                           formatBytes(c.chunkBytes), formatBytes(share));
     if (info.needsBlockAlignedChunks && c.target == TargetKind::Directory) {
         const std::uint64_t block = target.logicalBlockBytes;
         if (c.chunkBytes % block != 0)
-            return fmt::format("chunk {} is not a multiple of the target's logical block size ({}), which {} requires",
-                               formatBytes(c.chunkBytes), formatBytes(block), c.strategy);
+            return fmt::format(
+                "chunk {} is not a multiple of the target's logical block size ({}), which {} requires",
+                formatBytes(c.chunkBytes), formatBytes(block), c.strategy);
         for (std::uint32_t t = 0; t < c.threads; ++t) {
             if (c.bytesForThread(t) % block != 0)
-                return fmt::format("each thread's share ({}) must be a multiple of the logical block size ({}) for {}",
-                                   formatBytes(c.bytesForThread(t)), formatBytes(block), c.strategy);
+                return fmt::format(
+                    "each thread's share ({}) must be a multiple of the logical block size ({}) for {}",
+                    formatBytes(c.bytesForThread(t)), formatBytes(block), c.strategy);
         }
     }
     if (auto reason = strategy->refusal(c, target))
@@ -139,7 +146,8 @@ ExpandedMatrix expand(const Matrix& matrix, const Registry& registry, const Targ
             const StrategyInfo& info = registry.find(id)->info();
             std::vector<StdioBuffer> buffers = group.buffers;
             if (buffers.empty())
-                buffers = info.usesStdioBuffer ? std::vector<StdioBuffer>{{BufferMode::Default, 0}} : noBuffer;
+                buffers =
+                    info.usesStdioBuffer ? std::vector<StdioBuffer>{{BufferMode::Default, 0}} : noBuffer;
             std::vector<TargetKind> targets = group.targets;
             if (targets.empty())
                 targets = {info.targets.empty() ? TargetKind::Directory : info.targets.front()};

@@ -14,8 +14,8 @@ namespace iolab {
 class Registry;
 
 inline constexpr std::uint32_t kMaxThreads = 1024;
-inline constexpr std::uint64_t kMaxChunkBytes = 1ULL << 30;  // 1 GiB
-inline constexpr std::uint64_t kMaxTotalBytes = 1ULL << 44;  // 16 TiB
+inline constexpr std::uint64_t kMaxChunkBytes = 1ULL << 30; // 1 GiB
+inline constexpr std::uint64_t kMaxTotalBytes = 1ULL << 44; // 16 TiB
 
 // One cartesian product of axis values. Empty optional axes take their defaults: buffers -> n/a (stdio
 // strategies: default), syncs -> none, threads -> 1, targets -> each strategy's own target.

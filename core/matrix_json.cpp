@@ -62,7 +62,8 @@ std::uint64_t sizeValue(const json& v, const std::string& at)
         throw InputError(fmt::format("{} is negative; sizes must be positive", v.dump()));
     if (v.is_string())
         return parseBytes(v.get<std::string>(), at);
-    throw InputError(fmt::format("{} is not a size (a number of bytes or a string such as \"4K\")", v.dump()));
+    throw InputError(
+        fmt::format("{} is not a size (a number of bytes or a string such as \"4K\")", v.dump()));
 }
 
 std::string stringValue(const json& v, const std::string&)
@@ -76,9 +77,11 @@ MatrixGroup groupFromJson(const json& group, const std::string& where)
 {
     if (!group.is_object())
         throw InputError(fmt::format("{}: expected an object with axes, found {}", where, group.type_name()));
-    static const std::set<std::string> kKnown{"strategies", "chunks", "sizes", "buffers", "syncs", "threads", "targets"};
+    static const std::set<std::string> kKnown{"strategies", "chunks",  "sizes",  "buffers",
+                                              "syncs",      "threads", "targets"};
     for (const auto& [key, value] : group.items()) {
-        if (!kKnown.contains(key) && key != "name" && key != "description" && key != "groups" && key != "schema")
+        if (!kKnown.contains(key) && key != "name" && key != "description" && key != "groups" &&
+            key != "schema")
             throw InputError(fmt::format("{}: unknown key '{}' (axes are strategies, chunks, sizes, buffers, "
                                          "syncs, threads, targets)",
                                          where, key));
@@ -92,8 +95,9 @@ MatrixGroup groupFromJson(const json& group, const std::string& where)
             return StdioBuffer{BufferMode::Bytes, v.get<std::uint64_t>()};
         return parseStdioBuffer(stringValue(v, at));
     });
-    g.syncs = readAxis<SyncPolicy>(group, "syncs", where,
-                                   [](const json& v, const std::string& at) { return parseSyncPolicy(stringValue(v, at)); });
+    g.syncs = readAxis<SyncPolicy>(group, "syncs", where, [](const json& v, const std::string& at) {
+        return parseSyncPolicy(stringValue(v, at));
+    });
     g.threads = readAxis<std::uint32_t>(group, "threads", where, [](const json& v, const std::string&) {
         if (!v.is_number_integer())
             throw InputError(fmt::format("{} is not a thread count", valueText(v)));
@@ -102,8 +106,9 @@ MatrixGroup groupFromJson(const json& group, const std::string& where)
             throw InputError(fmt::format("{} threads is outside the allowed range 1 to {}", n, kMaxThreads));
         return static_cast<std::uint32_t>(n);
     });
-    g.targets = readAxis<TargetKind>(group, "targets", where,
-                                     [](const json& v, const std::string& at) { return parseTargetKind(stringValue(v, at)); });
+    g.targets = readAxis<TargetKind>(group, "targets", where, [](const json& v, const std::string& at) {
+        return parseTargetKind(stringValue(v, at));
+    });
     return g;
 }
 
@@ -113,7 +118,8 @@ Matrix matrixFromJson(const json& root, std::string_view sourceName)
 {
     const std::string source(sourceName);
     if (!root.is_object())
-        throw InputError(fmt::format("{}: a matrix must be a JSON object, found {}", source, root.type_name()));
+        throw InputError(
+            fmt::format("{}: a matrix must be a JSON object, found {}", source, root.type_name()));
     Matrix m;
     if (auto it = root.find("name"); it != root.end() && it->is_string())
         m.name = it->get<std::string>();
@@ -138,7 +144,8 @@ Matrix parseMatrixJson(std::string_view text, std::string_view sourceName)
     } catch (const json::parse_error& e) {
         const auto [line, column] = lineAndColumn(text, e.byte);
         std::string detail = e.what();
-        // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: "; keep the cause.
+        // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: "; keep the
+        // cause.
         if (const auto colon = detail.find(": "); colon != std::string::npos)
             detail = detail.substr(colon + 2);
         throw InputError(fmt::format("{}:{}:{}: malformed JSON: {}", sourceName, line, column, detail));

@@ -7,7 +7,8 @@
 
 namespace iolab {
 
-static_assert((Pattern::kPeriodBytes & (Pattern::kPeriodBytes - 1)) == 0, "the period must be a power of two");
+static_assert((Pattern::kPeriodBytes & (Pattern::kPeriodBytes - 1)) == 0,
+              "the period must be a power of two");
 static_assert(Pattern::kPeriodBytes % Pattern::kAlignment == 0);
 
 void Pattern::AlignedFree::operator()(std::byte* p) const noexcept

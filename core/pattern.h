@@ -8,13 +8,14 @@
 
 namespace iolab {
 
-// The bytes every strategy writes: byte i of a stream or file is expected(i), a deterministic sequence that never
-// holds a zero byte (so sparse files, zero-page tricks and compression cannot flatter a result). The buffer holds
-// one period plus the largest chunk, so the data for any write is the contiguous window at(offset).
+// The bytes every strategy writes: byte i of a stream or file is expected(i), a deterministic sequence that
+// never holds a zero byte (so sparse files, zero-page tricks and compression cannot flatter a result). The
+// buffer holds one period plus the largest chunk, so the data for any write is the contiguous window
+// at(offset).
 class Pattern
 {
 public:
-    static constexpr std::size_t kPeriodBytes = 256 * 1024;
+    static constexpr std::size_t kPeriodBytes = std::size_t{256} * 1024;
     static constexpr std::size_t kAlignment = 4096; // windows at chunk multiples satisfy O_DIRECT alignment
 
     explicit Pattern(std::uint64_t maxChunkBytes);

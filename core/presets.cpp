@@ -22,7 +22,8 @@ std::vector<Matrix> makePresets()
     std::vector<Matrix> presets;
 
     {
-        Matrix m{"quick", "One case of each strategy, 64 MiB each (pipes 256 MiB): a first look at a target.", {}};
+        Matrix m{
+            "quick", "One case of each strategy, 64 MiB each (pipes 256 MiB): a first look at a target.", {}};
         auto stdio = group({"stdio", "stdio-unlocked"}, {4 * kKiB}, {64 * kMiB});
         m.groups.push_back(stdio);
         m.groups.push_back(group({"write"}, {64 * kKiB}, {64 * kMiB}));
@@ -38,31 +39,38 @@ std::vector<Matrix> makePresets()
                  "(article 000). Use --size to shorten it.",
                  {}};
         auto g = group({"stdio", "stdio-unlocked"}, {1}, {512 * kMiB});
-        g.buffers = {{BufferMode::None, 0},          {BufferMode::Default, 0},     {BufferMode::Bytes, 1 * kKiB},
-                     {BufferMode::Bytes, 4 * kKiB},  {BufferMode::Bytes, 64 * kKiB}, {BufferMode::Bytes, 256 * kKiB},
-                     {BufferMode::Bytes, 1 * kMiB}, {BufferMode::Bytes, 8 * kMiB}};
+        g.buffers = {{BufferMode::None, 0},          {BufferMode::Default, 0},
+                     {BufferMode::Bytes, 1 * kKiB},  {BufferMode::Bytes, 4 * kKiB},
+                     {BufferMode::Bytes, 64 * kKiB}, {BufferMode::Bytes, 256 * kKiB},
+                     {BufferMode::Bytes, 1 * kMiB},  {BufferMode::Bytes, 8 * kMiB}};
         m.groups.push_back(std::move(g));
         presets.push_back(std::move(m));
     }
     {
-        // 004: dd count=10000 bs=512 with no flag, oflag=direct, oflag=sync, oflag=dsync, conv=fsync, conv=fdatasync.
+        // 004: dd count=10000 bs=512 with no flag, oflag=direct, oflag=sync, oflag=dsync, conv=fsync,
+        // conv=fdatasync.
         Matrix m{"sync-modes",
                  "512-byte writes, 10000 of them, as dd does: none, O_DIRECT, O_SYNC, O_DSYNC, fsync and "
                  "fdatasync at the end (article 004).",
                  {}};
-        auto buffered = group({"write"}, {512}, {512 * 10000});
-        buffered.syncs = {{SyncMode::None, 0}, {SyncMode::OSync, 0}, {SyncMode::ODsync, 0}, {SyncMode::FsyncEnd, 0},
+        auto buffered = group({"write"}, {512}, {std::uint64_t{512} * 10000});
+        buffered.syncs = {{SyncMode::None, 0},
+                          {SyncMode::OSync, 0},
+                          {SyncMode::ODsync, 0},
+                          {SyncMode::FsyncEnd, 0},
                           {SyncMode::FdatasyncEnd, 0}};
         m.groups.push_back(std::move(buffered));
-        m.groups.push_back(group({"direct"}, {512}, {512 * 10000}));
+        m.groups.push_back(group({"direct"}, {512}, {std::uint64_t{512} * 10000}));
         presets.push_back(std::move(m));
     }
     {
-        // 001: 4 KiB writes: buffered with several threads, O_DIRECT, mmap 16 KiB windows, mmap batch + O_DIRECT.
-        Matrix m{"bandwidth-4k",
-                 "4 KiB writes: buffered write(2) with 1, 2 and 4 threads, O_DIRECT, mmap windows and an mmap "
-                 "batch buffer flushed to an O_DIRECT file (article 001).",
-                 {}};
+        // 001: 4 KiB writes: buffered with several threads, O_DIRECT, mmap 16 KiB windows, mmap batch +
+        // O_DIRECT.
+        Matrix m{
+            "bandwidth-4k",
+            "4 KiB writes: buffered write(2) with 1, 2 and 4 threads, O_DIRECT, mmap windows and an mmap "
+            "batch buffer flushed to an O_DIRECT file (article 001).",
+            {}};
         auto buffered = group({"write"}, {4 * kKiB}, {512 * kMiB});
         buffered.threads = {1, 2, 4};
         m.groups.push_back(std::move(buffered));

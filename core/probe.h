@@ -36,7 +36,8 @@ public:
     virtual ~SystemProbe() = default;
     virtual ProcessCounters process() = 0;
     virtual MemoryCounters memory() = 0;
-    // Counters of the block device named as in TargetInfo::device; nullopt when it has none or cannot be read.
+    // Counters of the block device named as in TargetInfo::device; nullopt when it has none or cannot be
+    // read.
     virtual std::optional<DeviceCounters> device(const std::string& name) = 0;
     virtual HostInfo host() = 0;
 };

@@ -18,13 +18,13 @@ inline constexpr const char* kResultSchema = "iolab.result/1";
 // One sampler tick (10 Hz). Rates are over the interval since the previous tick.
 struct Sample
 {
-    double runSeconds = 0;          // since the run started
-    std::uint32_t caseIndex = 0;    // index into RunResult::cases
-    std::int32_t repetition = 0;    // index within the case, warm-ups first
+    double runSeconds = 0;       // since the run started
+    std::uint32_t caseIndex = 0; // index into RunResult::cases
+    std::int32_t repetition = 0; // index within the case, warm-ups first
     bool warmup = false;
-    std::uint64_t bytesDone = 0;    // in this repetition so far
-    double intervalMBps = 0;        // apparent: bytes handed to the API
-    double cpuUserPercent = 0;      // of one core
+    std::uint64_t bytesDone = 0; // in this repetition so far
+    double intervalMBps = 0;     // apparent: bytes handed to the API
+    double cpuUserPercent = 0;   // of one core
     double cpuSystemPercent = 0;
     std::uint64_t rssBytes = 0;
     std::uint64_t dirtyBytes = 0;
@@ -42,9 +42,9 @@ struct RepetitionResult
     std::uint32_t index = 0; // 0 = warm-up
     bool warmup = false;
     Outcome outcome;
-    std::uint64_t bytes = 0;       // bytes written in the timed part
-    double returnSeconds = 0;      // until the last call returned
-    double durableSeconds = 0;     // plus the final fsync where the data was not yet durable
+    std::uint64_t bytes = 0;   // bytes written in the timed part
+    double returnSeconds = 0;  // until the last call returned
+    double durableSeconds = 0; // plus the final fsync where the data was not yet durable
     double apparentMBps = 0;
     double durableMBps = 0;
     double cpuUserSeconds = 0;
@@ -65,7 +65,7 @@ struct CaseResult
     Status status = Status::Ok;
     std::string reason; // why it is not ok
     std::vector<RepetitionResult> repetitions;
-    Summary apparentMBps;     // over measured, successful repetitions
+    Summary apparentMBps; // over measured, successful repetitions
     Summary durableMBps;
     double stabilityMBps = 0; // stddev of the per-interval apparent MB/s during measured repetitions
     double cpuSecondsPerGiB = 0;
@@ -92,7 +92,7 @@ struct RunResult
 {
     std::string schema = kResultSchema;
     std::string toolVersion;
-    std::string startedAt;  // ISO 8601, UTC
+    std::string startedAt; // ISO 8601, UTC
     std::string finishedAt;
     HostInfo host;
     TargetInfo target;

@@ -17,26 +17,43 @@ std::string number(double v)
 std::vector<CsvRow> repetitionRows(const RunResult& result)
 {
     std::vector<CsvRow> rows;
-    rows.push_back({"case", "label", "strategy", "chunk_bytes", "total_bytes", "stdio_buffer", "sync", "threads",
-                    "target", "case_status", "repetition", "warmup", "status", "failed_call", "error_code", "message",
-                    "bytes", "return_s", "durable_s", "apparent_MBps", "durable_MBps", "cpu_user_s", "cpu_sys_s",
-                    "peak_rss_bytes", "device_written_bytes", "device_read_bytes", "verified"});
+    rows.push_back({"case",
+                    "label",
+                    "strategy",
+                    "chunk_bytes",
+                    "total_bytes",
+                    "stdio_buffer",
+                    "sync",
+                    "threads",
+                    "target",
+                    "case_status",
+                    "repetition",
+                    "warmup",
+                    "status",
+                    "failed_call",
+                    "error_code",
+                    "message",
+                    "bytes",
+                    "return_s",
+                    "durable_s",
+                    "apparent_MBps",
+                    "durable_MBps",
+                    "cpu_user_s",
+                    "cpu_sys_s",
+                    "peak_rss_bytes",
+                    "device_written_bytes",
+                    "device_read_bytes",
+                    "verified"});
     for (const auto& c : result.cases) {
         const auto& k = c.testCase;
-        CsvRow base{std::to_string(c.index + 1),
-                    k.label(),
-                    k.strategy,
-                    std::to_string(k.chunkBytes),
-                    std::to_string(k.totalBytes),
-                    toString(k.buffer),
-                    toString(k.sync),
-                    std::to_string(k.threads),
-                    toString(k.target),
-                    toString(c.status)};
+        CsvRow base{
+            std::to_string(c.index + 1),  k.label(),          k.strategy,       std::to_string(k.chunkBytes),
+            std::to_string(k.totalBytes), toString(k.buffer), toString(k.sync), std::to_string(k.threads),
+            toString(k.target),           toString(c.status)};
         if (c.repetitions.empty()) {
             CsvRow row = base;
-            row.insert(row.end(), {"", "", toString(c.status), "", "", c.reason, "", "", "", "", "", "", "", "", "",
-                                   "", ""});
+            row.insert(row.end(), {"", "", toString(c.status), "", "", c.reason, "", "", "", "", "", "", "",
+                                   "", "", "", ""});
             rows.push_back(std::move(row));
             continue;
         }
@@ -59,17 +76,18 @@ std::vector<CsvRow> repetitionRows(const RunResult& result)
 std::vector<CsvRow> sampleRows(const RunResult& result)
 {
     std::vector<CsvRow> rows;
-    rows.push_back({"case", "repetition", "warmup", "run_s", "bytes_done", "interval_MBps", "cpu_user_pct", "cpu_sys_pct",
-                    "rss_bytes", "dirty_bytes", "writeback_bytes", "device_read_bytes", "device_written_bytes",
-                    "device_write_MBps", "syncing"});
+    rows.push_back({"case", "repetition", "warmup", "run_s", "bytes_done", "interval_MBps", "cpu_user_pct",
+                    "cpu_sys_pct", "rss_bytes", "dirty_bytes", "writeback_bytes", "device_read_bytes",
+                    "device_written_bytes", "device_write_MBps", "syncing"});
     for (const auto& c : result.cases) {
         for (const auto& s : c.samples) {
-            rows.push_back({std::to_string(s.caseIndex + 1), std::to_string(s.repetition), s.warmup ? "1" : "0",
-                            number(s.runSeconds),
-                            std::to_string(s.bytesDone), number(s.intervalMBps), number(s.cpuUserPercent),
-                            number(s.cpuSystemPercent), std::to_string(s.rssBytes), std::to_string(s.dirtyBytes),
+            rows.push_back({std::to_string(s.caseIndex + 1), std::to_string(s.repetition),
+                            s.warmup ? "1" : "0", number(s.runSeconds), std::to_string(s.bytesDone),
+                            number(s.intervalMBps), number(s.cpuUserPercent), number(s.cpuSystemPercent),
+                            std::to_string(s.rssBytes), std::to_string(s.dirtyBytes),
                             std::to_string(s.writebackBytes), std::to_string(s.deviceReadBytes),
-                            std::to_string(s.deviceWrittenBytes), number(s.deviceWriteMBps), s.syncing ? "1" : "0"});
+                            std::to_string(s.deviceWrittenBytes), number(s.deviceWriteMBps),
+                            s.syncing ? "1" : "0"});
         }
     }
     return rows;

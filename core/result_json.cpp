@@ -59,7 +59,9 @@ void from_json(const json& j, TargetInfo& t)
 
 void to_json(json& j, const Outcome& o)
 {
-    j = json{{"status", toString(o.status)}, {"errorCode", o.errorCode}, {"operation", o.operation},
+    j = json{{"status", toString(o.status)},
+             {"errorCode", o.errorCode},
+             {"operation", o.operation},
              {"message", o.message}};
 }
 
@@ -73,15 +75,10 @@ void from_json(const json& j, Outcome& o)
 
 json caseToJson(const Case& c)
 {
-    return json{{"strategy", c.strategy},
-                {"direction", toString(c.direction)},
-                {"chunkBytes", c.chunkBytes},
-                {"totalBytes", c.totalBytes},
-                {"stdioBuffer", toString(c.buffer)},
-                {"sync", toString(c.sync)},
-                {"threads", c.threads},
-                {"target", toString(c.target)},
-                {"label", c.label()}};
+    return json{
+        {"strategy", c.strategy},     {"direction", toString(c.direction)}, {"chunkBytes", c.chunkBytes},
+        {"totalBytes", c.totalBytes}, {"stdioBuffer", toString(c.buffer)},  {"sync", toString(c.sync)},
+        {"threads", c.threads},       {"target", toString(c.target)},       {"label", c.label()}};
 }
 
 Case caseFromJson(const json& j)
@@ -198,9 +195,10 @@ RunResult resultFromJson(std::string_view text, std::string_view sourceName)
     const auto schema = j["schema"].get<std::string>();
     if (schema != kResultSchema) {
         if (schema.starts_with("iolab.result/"))
-            throw InputError(fmt::format("{}: written with result schema {}, this IOLab reads {}; a newer IOLab "
-                                         "is needed",
-                                         sourceName, schema, kResultSchema));
+            throw InputError(
+                fmt::format("{}: written with result schema {}, this IOLab reads {}; a newer IOLab "
+                            "is needed",
+                            sourceName, schema, kResultSchema));
         throw InputError(fmt::format("{}: unknown schema '{}'", sourceName, schema));
     }
     try {

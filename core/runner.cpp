@@ -71,16 +71,17 @@ class CaseRunner
 public:
     CaseRunner(const Strategy& strategy, Workspace& workspace, SystemProbe& probe, Sampler* sampler,
                const RunOptions& options, const std::atomic<bool>& stop)
-        : m_strategy(strategy), m_workspace(workspace), m_probe(probe), m_sampler(sampler), m_options(options),
-          m_stop(stop)
-    {
-    }
+        : m_strategy(strategy), m_workspace(workspace), m_probe(probe), m_sampler(sampler),
+          m_options(options), m_stop(stop)
+    {}
 
-    RepetitionResult run(std::uint32_t caseIndex, const Case& c, const Pattern& pattern, std::uint32_t repetition);
+    RepetitionResult run(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
+                         std::uint32_t repetition);
 
 private:
-    Outcome prepareJobs(std::uint32_t caseIndex, const Case& c, const Pattern& pattern, std::uint32_t repetition,
-                        RepetitionFiles& files, std::vector<std::unique_ptr<Job>>& jobs);
+    Outcome prepareJobs(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
+                        std::uint32_t repetition, RepetitionFiles& files,
+                        std::vector<std::unique_ptr<Job>>& jobs);
     void removeFiles(const RepetitionFiles& files);
 
     const Strategy& m_strategy;
@@ -159,7 +160,8 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
     const std::string& device = m_workspace.target().device;
     const bool onDevice = c.target == TargetKind::Directory && !device.empty();
     if (m_sampler != nullptr)
-        m_sampler->begin(caseIndex, static_cast<std::int32_t>(repetition), rep.warmup, progress.get(), c.threads);
+        m_sampler->begin(caseIndex, static_cast<std::int32_t>(repetition), rep.warmup, progress.get(),
+                         c.threads);
     const auto deviceBefore = onDevice ? m_probe.device(device) : std::nullopt;
     const auto processBefore = m_probe.process();
 
@@ -244,7 +246,8 @@ void summarizeCase(CaseResult& result)
         apparent.push_back(rep.apparentMBps);
         durable.push_back(rep.durableMBps);
         if (rep.bytes > 0)
-            cpuPerGiB += (rep.cpuUserSeconds + rep.cpuSystemSeconds) / (static_cast<double>(rep.bytes) / kGiB);
+            cpuPerGiB +=
+                (rep.cpuUserSeconds + rep.cpuSystemSeconds) / (static_cast<double>(rep.bytes) / kGiB);
         ++measured;
     }
     result.apparentMBps = summarize(apparent);
@@ -274,11 +277,10 @@ bool allCasesOk(const RunResult& result)
 
 Runner::Runner(const Registry& registry, Workspace& workspace, SystemProbe& probe)
     : m_registry(registry), m_workspace(workspace), m_probe(probe)
-{
-}
+{}
 
 RunResult Runner::run(const Matrix& matrix, const ExpandedMatrix& expanded, const RunOptions& options,
-                      std::stop_token stop, RunObserver* observer)
+                      const std::stop_token& stop, RunObserver* observer)
 {
     auto& log = logger(LogModule::Core);
     RunResult result;
@@ -296,16 +298,17 @@ RunResult Runner::run(const Matrix& matrix, const ExpandedMatrix& expanded, cons
     const auto runStart = Clock::now();
     std::unique_ptr<Sampler> sampler;
     if (options.sampling) {
-        sampler = std::make_unique<Sampler>(
-            m_probe, result.target.device, std::chrono::milliseconds(options.sampleIntervalMs), runStart,
-            [observer](const Sample& s) {
-                if (observer != nullptr)
-                    observer->sample(s);
-            });
+        sampler = std::make_unique<Sampler>(m_probe, result.target.device,
+                                            std::chrono::milliseconds(options.sampleIntervalMs), runStart,
+                                            [observer](const Sample& s) {
+                                                if (observer != nullptr)
+                                                    observer->sample(s);
+                                            });
     }
 
     const auto caseCount = static_cast<std::uint32_t>(expanded.cases.size());
-    log.info("run started: {} cases, {} refused, target {}", caseCount, expanded.refused.size(), result.target.path);
+    log.info("run started: {} cases, {} refused, target {}", caseCount, expanded.refused.size(),
+             result.target.path);
     for (std::uint32_t i = 0; i < caseCount; ++i) {
         const Case& c = expanded.cases[i];
         CaseResult caseResult;
@@ -328,9 +331,9 @@ RunResult Runner::run(const Matrix& matrix, const ExpandedMatrix& expanded, cons
             caseResult.reason = fmt::format("unknown strategy '{}'", c.strategy);
         } else if (options.spaceCheck && c.target == TargetKind::Directory && spaceNeeded(c) > free) {
             caseResult.status = Status::Refused;
-            caseResult.reason = fmt::format("needs {} of free space (data plus a {} margin) but the target has {}",
-                                            formatBytes(spaceNeeded(c)),
-                                            formatBytes(spaceNeeded(c) - c.totalBytes), formatBytes(free));
+            caseResult.reason = fmt::format(
+                "needs {} of free space (data plus a {} margin) but the target has {}",
+                formatBytes(spaceNeeded(c)), formatBytes(spaceNeeded(c) - c.totalBytes), formatBytes(free));
         } else {
             const Pattern pattern(c.chunkBytes);
             CaseRunner runner(*strategy, m_workspace, m_probe, sampler.get(), options, stopFlag);

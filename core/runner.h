@@ -47,7 +47,7 @@ public:
     Runner(const Registry& registry, Workspace& workspace, SystemProbe& probe);
 
     RunResult run(const Matrix& matrix, const ExpandedMatrix& expanded, const RunOptions& options,
-                  std::stop_token stop, RunObserver* observer = nullptr);
+                  const std::stop_token& stop, RunObserver* observer = nullptr);
 
 private:
     const Registry& m_registry;

@@ -13,9 +13,8 @@ using Clock = std::chrono::steady_clock;
 Sampler::Sampler(SystemProbe& probe, std::string device, std::chrono::milliseconds interval,
                  Clock::time_point runStart, Callback callback)
     : m_probe(probe), m_device(std::move(device)), m_interval(interval), m_runStart(runStart),
-      m_callback(std::move(callback)), m_thread([this](std::stop_token stop) { loop(stop); })
-{
-}
+      m_callback(std::move(callback)), m_thread([this](const std::stop_token& stop) { loop(stop); })
+{}
 
 Sampler::~Sampler()
 {
@@ -67,7 +66,7 @@ std::vector<Sample> Sampler::takeSamples()
     return std::exchange(m_samples, {});
 }
 
-void Sampler::loop(std::stop_token stop)
+void Sampler::loop(const std::stop_token& stop)
 {
     std::unique_lock lock(m_mutex);
     while (!stop.stop_requested()) {

@@ -18,8 +18,8 @@
 namespace iolab {
 
 // Samples the running repetition every interval on its own thread: bytes done (from the per-thread progress
-// counters), process CPU and RSS, system Dirty/Writeback and the target device's counters. The hot loops never
-// see it beyond the relaxed counters they already bump.
+// counters), process CPU and RSS, system Dirty/Writeback and the target device's counters. The hot loops
+// never see it beyond the relaxed counters they already bump.
 class Sampler
 {
 public:
@@ -40,7 +40,7 @@ public:
     std::vector<Sample> takeSamples();
 
 private:
-    void loop(std::stop_token stop);
+    void loop(const std::stop_token& stop);
     void tick();
 
     SystemProbe& m_probe;

@@ -11,9 +11,10 @@ namespace iolab {
 
 double studentT95(std::size_t df)
 {
-    static constexpr std::array<double, 30> kTable{
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-        2.120,  2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+    static constexpr std::array<double, 30> kTable{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
+                                                   2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
+                                                   2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+                                                   2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
     if (df == 0)
         return 0.0;
     if (df <= kTable.size())
@@ -24,7 +25,8 @@ double studentT95(std::size_t df)
         double df;
         double t;
     };
-    static constexpr std::array<Point, 5> kTail{{{30, 2.042}, {40, 2.021}, {60, 2.000}, {120, 1.980}, {1e300, 1.960}}};
+    static constexpr std::array<Point, 5> kTail{
+        {{30, 2.042}, {40, 2.021}, {60, 2.000}, {120, 1.980}, {1e300, 1.960}}};
     const double x = static_cast<double>(df);
     for (std::size_t i = 1; i < kTail.size(); ++i) {
         if (x <= kTail[i].df) {
@@ -51,7 +53,8 @@ double sampleStddev(std::span<const double> values)
 {
     if (values.size() < 2)
         return 0.0;
-    const double mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+    const double mean =
+        std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
     double sum = 0.0;
     for (double v : values)
         sum += (v - mean) * (v - mean);
@@ -71,9 +74,9 @@ Summary summarize(std::span<const double> values)
     s.max = *hi;
     s.stddev = sampleStddev(values);
     s.cv = s.mean != 0.0 ? s.stddev / s.mean : 0.0;
-    const double half = values.size() >= 2
-                            ? studentT95(values.size() - 1) * s.stddev / std::sqrt(static_cast<double>(values.size()))
-                            : 0.0;
+    const double half = values.size() >= 2 ? studentT95(values.size() - 1) * s.stddev /
+                                                 std::sqrt(static_cast<double>(values.size()))
+                                           : 0.0;
     s.ciLow = s.mean - half;
     s.ciHigh = s.mean + half;
     return s;

@@ -15,13 +15,20 @@ namespace iolab {
 
 class Pattern;
 
-enum class Status { Ok, Failed, Unsupported, Cancelled, Refused };
+enum class Status
+{
+    Ok,
+    Failed,
+    Unsupported,
+    Cancelled,
+    Refused
+};
 
 std::string toString(Status status);
 Status parseStatus(std::string_view text);
 
-// What a repetition (or one step of it) ended with. For failures: the OS error number, its text, the call that
-// failed and the path it failed on, the way fio's td_verror records them.
+// What a repetition (or one step of it) ended with. For failures: the OS error number, its text, the call
+// that failed and the path it failed on, the way fio's td_verror records them.
 struct Outcome
 {
     Status status = Status::Ok;
@@ -52,18 +59,18 @@ struct JobSpec
 {
     Case testCase;
     std::uint32_t thread = 0;
-    std::uint64_t bytes = 0;   // this thread's share
-    std::string path;          // the data file (Directory targets)
-    std::string auxPath;       // a scratch file the strategy may create (e.g. a mapped batch buffer)
+    std::uint64_t bytes = 0; // this thread's share
+    std::string path;        // the data file (Directory targets)
+    std::string auxPath;     // a scratch file the strategy may create (e.g. a mapped batch buffer)
     const Pattern* pattern = nullptr;
     bool verifyStream = false; // pipe targets: the reader checks every byte
     TargetInfo target;
 };
 
-// One prepared thread of work. prepare() did the untimed set-up (open, allocate, spawn a reader); execute() is
-// the timed part and ends once the data has been handed over as the strategy's API defines it (fclose done,
-// reader drained); finish() reports what the pipe reader saw. The destructor releases everything but never
-// removes files: the runner does that through the workspace.
+// One prepared thread of work. prepare() did the untimed set-up (open, allocate, spawn a reader); execute()
+// is the timed part and ends once the data has been handed over as the strategy's API defines it (fclose
+// done, reader drained); finish() reports what the pipe reader saw. The destructor releases everything but
+// never removes files: the runner does that through the workspace.
 class Job
 {
 public:
@@ -75,13 +82,13 @@ public:
 struct StrategyInfo
 {
     std::string id;
-    std::string description;                   // one line
+    std::string description; // one line
     bool usesStdioBuffer = false;
-    bool needsBlockAlignedChunks = false;      // O_DIRECT: chunk and per-thread size multiples of the block size
-    std::vector<TargetKind> targets;           // the first is where it runs when the matrix names none
-    std::vector<SyncMode> syncModes;           // supported sync policies
-    std::string syncRefusal;                   // why other sync policies do not apply
-    std::optional<std::string> unavailable;    // set when this OS or build cannot run it at all
+    bool needsBlockAlignedChunks = false;   // O_DIRECT: chunk and per-thread size multiples of the block size
+    std::vector<TargetKind> targets;        // the first is where it runs when the matrix names none
+    std::vector<SyncMode> syncModes;        // supported sync policies
+    std::string syncRefusal;                // why other sync policies do not apply
+    std::optional<std::string> unavailable; // set when this OS or build cannot run it at all
 };
 
 class Strategy

@@ -10,15 +10,15 @@ namespace iolab {
 // Facts about the folder a run writes into, filled by the platform layer.
 struct TargetInfo
 {
-    std::string path;          // as the user gave it, made absolute
+    std::string path; // as the user gave it, made absolute
     std::string mountPoint;
     std::string fsType;
     std::string mountOptions;
-    std::string mountSource;   // e.g. /dev/nvme0n1p2
-    std::string device;        // kernel name of the block device under the target ("" if none, e.g. tmpfs)
+    std::string mountSource; // e.g. /dev/nvme0n1p2
+    std::string device;      // kernel name of the block device under the target ("" if none, e.g. tmpfs)
     std::string deviceModel;
     std::optional<bool> rotational;
-    std::string writeCache;    // "write back", "write through" or ""
+    std::string writeCache; // "write back", "write through" or ""
     std::uint32_t logicalBlockBytes = 512;
     std::uint32_t physicalBlockBytes = 512;
     std::uint64_t maxTransferBytes = 0;

@@ -22,10 +22,9 @@ struct Suffix
 };
 
 constexpr std::array kSuffixes{
-    Suffix{"", 1},          Suffix{"b", 1},         Suffix{"k", kKiB},      Suffix{"kb", kKiB},
-    Suffix{"kib", kKiB},    Suffix{"m", kMiB},      Suffix{"mb", kMiB},     Suffix{"mib", kMiB},
-    Suffix{"g", kGiB},      Suffix{"gb", kGiB},     Suffix{"gib", kGiB},    Suffix{"t", kTiB},
-    Suffix{"tb", kTiB},     Suffix{"tib", kTiB},
+    Suffix{"", 1},       Suffix{"b", 1},     Suffix{"k", kKiB},   Suffix{"kb", kKiB},  Suffix{"kib", kKiB},
+    Suffix{"m", kMiB},   Suffix{"mb", kMiB}, Suffix{"mib", kMiB}, Suffix{"g", kGiB},   Suffix{"gb", kGiB},
+    Suffix{"gib", kGiB}, Suffix{"t", kTiB},  Suffix{"tb", kTiB},  Suffix{"tib", kTiB},
 };
 
 } // namespace
@@ -49,7 +48,8 @@ std::uint64_t parseBytes(std::string_view text, std::string_view what)
     if (ec == std::errc::result_out_of_range)
         throw InputError(fmt::format("{}: '{}' is too large", what, text));
     if (ec != std::errc() || ptr == begin)
-        throw InputError(fmt::format("{}: '{}' is not a size (examples: 512, 4K, 64KiB, 1M, 2G)", what, text));
+        throw InputError(
+            fmt::format("{}: '{}' is not a size (examples: 512, 4K, 64KiB, 1M, 2G)", what, text));
 
     std::string suffix;
     for (const auto* p = ptr; p != end; ++p) {
@@ -63,7 +63,8 @@ std::uint64_t parseBytes(std::string_view text, std::string_view what)
             return number * s.multiplier;
         }
     }
-    throw InputError(fmt::format("{}: '{}' has an unknown unit '{}' (use B, K, M, G or T)", what, text, suffix));
+    throw InputError(
+        fmt::format("{}: '{}' has an unknown unit '{}' (use B, K, M, G or T)", what, text, suffix));
 }
 
 std::string formatBytes(std::uint64_t bytes)
@@ -82,7 +83,8 @@ std::string formatBytes(std::uint64_t bytes)
 
 std::string formatBytesCompact(std::uint64_t bytes)
 {
-    constexpr std::array<std::pair<std::uint64_t, char>, 4> units{{{kTiB, 'T'}, {kGiB, 'G'}, {kMiB, 'M'}, {kKiB, 'K'}}};
+    constexpr std::array<std::pair<std::uint64_t, char>, 4> units{
+        {{kTiB, 'T'}, {kGiB, 'G'}, {kMiB, 'M'}, {kKiB, 'K'}}};
     for (const auto& [size, name] : units) {
         if (bytes >= size && bytes % size == 0)
             return fmt::format("{}{}", bytes / size, name);

@@ -18,7 +18,8 @@ class Workspace
 public:
     virtual ~Workspace() = default;
     virtual const TargetInfo& target() const = 0;
-    // A path inside the run folder for `name` (created by the strategy with O_EXCL); creates the folder first.
+    // A path inside the run folder for `name` (created by the strategy with O_EXCL); creates the folder
+    // first.
     virtual std::string pathFor(const std::string& name, Outcome& outcome) = 0;
     virtual std::uint64_t freeBytes() = 0;
     // Opens the file and fsyncs it: what a buffered writer must still pay before its data is durable.

@@ -26,7 +26,7 @@ std::unique_ptr<Workspace> makeWorkspace(const TargetInfo& target);
 
 struct CleanReport
 {
-    std::vector<std::string> removed;                    // run folders removed
+    std::vector<std::string> removed;                      // run folders removed
     std::vector<std::pair<std::string, std::string>> kept; // folder, why it was left alone
 };
 
@@ -45,8 +45,8 @@ bool stderrIsTerminal();
 
 namespace iolab {
 
-// Why `path` cannot be written as an output file ("" when it can): a missing or unwritable folder, a folder in
-// the way. Checked before a run so that a bad output path costs nothing.
+// Why `path` cannot be written as an output file ("" when it can): a missing or unwritable folder, a folder
+// in the way. Checked before a run so that a bad output path costs nothing.
 std::string outputPathProblem(const std::string& path);
 
 // Writes `content` to a temporary file beside `path`, fsyncs it and renames it over `path`, so that a reader

@@ -93,7 +93,8 @@ Matrix matrixFromAxes(const RunArgs& args)
             throw InputError(fmt::format("--threads: '{}' is not a whole number", t));
         }
         if (n == 0 || n > kMaxThreads)
-            throw InputError(fmt::format("--threads: {} is outside the allowed range 1 to {}", t, kMaxThreads));
+            throw InputError(
+                fmt::format("--threads: {} is outside the allowed range 1 to {}", t, kMaxThreads));
         g.threads.push_back(static_cast<std::uint32_t>(n));
     }
     for (const auto& t : splitList(args.targets))
@@ -117,17 +118,19 @@ std::string readTextFile(const std::string& path)
 
 Matrix chooseMatrix(const RunArgs& args)
 {
-    const int sources = (args.preset.empty() ? 0 : 1) + (args.matrixFile.empty() ? 0 : 1) +
-                        (args.strategies.empty() ? 0 : 1);
+    const int sources =
+        (args.preset.empty() ? 0 : 1) + (args.matrixFile.empty() ? 0 : 1) + (args.strategies.empty() ? 0 : 1);
     if (sources == 0)
-        throw InputError("say what to run: --preset NAME, --matrix FILE.json, or --strategy with --chunk and --size");
+        throw InputError(
+            "say what to run: --preset NAME, --matrix FILE.json, or --strategy with --chunk and --size");
     if (sources > 1)
         throw InputError("--preset, --matrix and --strategy are alternatives; give one");
     if (args.strategies.empty()) {
         const bool otherAxes = !args.chunks.empty() || !args.buffers.empty() || !args.syncs.empty() ||
                                !args.threads.empty() || !args.targets.empty();
         if (otherAxes)
-            throw InputError("axis flags other than --size go with --strategy, not with --preset or --matrix");
+            throw InputError(
+                "axis flags other than --size go with --strategy, not with --preset or --matrix");
         Matrix m;
         if (!args.preset.empty()) {
             auto preset = findPreset(args.preset);
@@ -158,14 +161,15 @@ std::string cell(const std::string& text, std::size_t width)
 
 void printResults(const RunResult& result)
 {
-    std::printf("\n%-3s %-17s %6s %7s %-13s %3s %6s %-11s %10s %17s %10s %6s %8s %9s\n", "#", "strategy", "chunk",
-                "buffer", "sync", "thr", "size", "status", "MB/s", "95% CI (MB/s)", "durable", "CV%", "CPU s/GiB",
-                "peak RSS");
+    std::printf("\n%-3s %-17s %6s %7s %-13s %3s %6s %-11s %10s %17s %10s %6s %8s %9s\n", "#", "strategy",
+                "chunk", "buffer", "sync", "thr", "size", "status", "MB/s", "95% CI (MB/s)", "durable", "CV%",
+                "CPU s/GiB", "peak RSS");
     for (const auto& c : result.cases) {
         const auto& k = c.testCase;
         const bool ok = c.status == Status::Ok;
-        const std::string ci =
-            ok ? fmt::format("{:.1f}-{:.1f}", c.apparentMBps.ciLow, c.apparentMBps.ciHigh) : std::string("-");
+        const std::string ci = ok && c.apparentMBps.count >= 2
+                                   ? fmt::format("{:.1f}-{:.1f}", c.apparentMBps.ciLow, c.apparentMBps.ciHigh)
+                                   : std::string("-");
         std::printf("%-3u %-17s %6s %7s %-13s %3u %6s %-11s %10s %17s %10s %6s %8s %9s\n", c.index + 1,
                     cell(k.strategy, 17).c_str(), formatBytesCompact(k.chunkBytes).c_str(),
                     toString(k.buffer).c_str(), cell(toString(k.sync), 13).c_str(), k.threads,
@@ -176,9 +180,10 @@ void printResults(const RunResult& result)
                     ok ? fmt::format("{:.3f}", c.cpuSecondsPerGiB).c_str() : "-",
                     formatBytes(c.peakRssBytes).c_str());
     }
-    std::printf("MB/s = 10^6 bytes/s, median over %u measured repetitions after %u warm-up; durable includes the "
-                "final fsync.\n",
-                result.options.repetitions, result.options.warmups);
+    std::printf(
+        "MB/s = 10^6 bytes/s, median over %u measured repetitions after %u warm-up; durable includes the "
+        "final fsync.\n",
+        result.options.repetitions, result.options.warmups);
     bool header = false;
     for (const auto& c : result.cases) {
         if (c.status == Status::Ok)
@@ -204,14 +209,17 @@ void printTarget(const TargetInfo& t)
     std::printf("Target %s\n", t.path.c_str());
     std::printf("  filesystem   %s on %s (mounted at %s, %s)\n", t.fsType.c_str(), t.mountSource.c_str(),
                 t.mountPoint.c_str(), t.mountOptions.c_str());
-    std::printf("  device       %s%s%s\n", t.device.empty() ? "(none: no block device to watch)" : t.device.c_str(),
+    std::printf("  device       %s%s%s\n",
+                t.device.empty() ? "(none: no block device to watch)" : t.device.c_str(),
                 t.deviceModel.empty() ? "" : ", model ", t.deviceModel.c_str());
-    std::printf("  space        %s free of %s\n", formatBytes(t.freeBytes).c_str(), formatBytes(t.totalBytes).c_str());
+    std::printf("  space        %s free of %s\n", formatBytes(t.freeBytes).c_str(),
+                formatBytes(t.totalBytes).c_str());
     std::printf("  rotational   %s   write cache %s\n",
                 t.rotational ? (*t.rotational ? "yes" : "no") : "unknown",
                 t.writeCache.empty() ? "unknown" : t.writeCache.c_str());
     std::printf("  sectors      logical %u B, physical %u B, max transfer %s\n", t.logicalBlockBytes,
-                t.physicalBlockBytes, t.maxTransferBytes ? formatBytes(t.maxTransferBytes).c_str() : "unknown");
+                t.physicalBlockBytes,
+                t.maxTransferBytes ? formatBytes(t.maxTransferBytes).c_str() : "unknown");
 }
 
 int commandStrategies(const Registry& registry, const std::string& target)
@@ -234,7 +242,8 @@ int commandStrategies(const Registry& registry, const std::string& target)
             targets += (targets.empty() ? "" : ", ") + toString(t);
         std::string syncs;
         for (auto m : i.syncModes)
-            syncs += (syncs.empty() ? "" : ", ") + toString(SyncPolicy{m, m == SyncMode::FsyncEvery ? 1u : 0u});
+            syncs +=
+                (syncs.empty() ? "" : ", ") + toString(SyncPolicy{m, m == SyncMode::FsyncEvery ? 1u : 0u});
         std::printf("%-29s targets: %s; sync: %s%s\n", "", targets.c_str(), syncs.c_str(),
                     i.needsBlockAlignedChunks ? "; chunks must be block aligned" : "");
     }
@@ -246,8 +255,9 @@ int commandPresets(const Registry& registry)
     for (const auto& p : builtinPresets()) {
         std::size_t cases = 0;
         for (const auto& g : p.groups) {
-            cases += g.strategies.size() * g.chunks.size() * g.sizes.size() * std::max<std::size_t>(1, g.buffers.size()) *
-                     std::max<std::size_t>(1, g.syncs.size()) * std::max<std::size_t>(1, g.threads.size());
+            cases += g.strategies.size() * g.chunks.size() * g.sizes.size() *
+                     std::max<std::size_t>(1, g.buffers.size()) * std::max<std::size_t>(1, g.syncs.size()) *
+                     std::max<std::size_t>(1, g.threads.size());
         }
         std::printf("%-16s %3zu cases  %s\n", p.name.c_str(), cases, p.description.c_str());
     }
@@ -306,7 +316,7 @@ int commandRun(const Registry& registry, const RunArgs& args)
     g_interrupted = 0;
     auto previousInt = std::signal(SIGINT, onInterrupt);
     auto previousTerm = std::signal(SIGTERM, onInterrupt);
-    std::jthread watcher([&stopSource](std::stop_token stop) {
+    std::jthread watcher([&stopSource](const std::stop_token& stop) {
         while (!stop.stop_requested()) {
             if (g_interrupted != 0) {
                 std::fprintf(stderr, "\ncancelling: removing the run's files...\n");
@@ -317,8 +327,8 @@ int commandRun(const Registry& registry, const RunArgs& args)
         }
     });
     if (!args.quiet)
-        std::fprintf(stderr, "IOLab %s: %zu cases (%zu refused) on %s\n", IOLAB_VERSION, expanded.cases.size(),
-                     expanded.refused.size(), target.path.c_str());
+        std::fprintf(stderr, "IOLab %s: %zu cases (%zu refused) on %s\n", IOLAB_VERSION,
+                     expanded.cases.size(), expanded.refused.size(), target.path.c_str());
     const RunResult result = runner.run(matrix, expanded, options, stopSource.get_token(), &observer);
     watcher.request_stop();
     watcher.join();
@@ -355,7 +365,8 @@ spdlog::level::level_enum parseLevel(const std::string& text)
 {
     const auto level = spdlog::level::from_str(text);
     if (level == spdlog::level::off && text != "off")
-        throw InputError(fmt::format("--log-level: '{}' is not one of trace, debug, info, warn, error, off", text));
+        throw InputError(
+            fmt::format("--log-level: '{}' is not one of trace, debug, info, warn, error, off", text));
     return level;
 }
 
@@ -376,7 +387,8 @@ int runCli(int argc, const char* const* argv)
 
     app.add_subcommand("presets", "List the built-in presets");
 
-    auto* clean = app.add_subcommand("clean", "Remove stale IOLab run folders (and only those) from a target");
+    auto* clean =
+        app.add_subcommand("clean", "Remove stale IOLab run folders (and only those) from a target");
     std::string cleanTarget;
     clean->add_option("target", cleanTarget, "The folder that holds iolab-run-* folders")->required();
 
@@ -393,7 +405,8 @@ int runCli(int argc, const char* const* argv)
     run->add_option("--size", args.sizes, "Total bytes per case, e.g. 64M (overrides a preset's sizes)");
     run->add_option("--target-kind", args.targets, "directory, pipe or null (default: each strategy's own)");
     run->add_option("--reps", args.repetitions, "Measured repetitions per case")->capture_default_str();
-    run->add_option("--warmups", args.warmups, "Warm-up repetitions per case (not counted)")->capture_default_str();
+    run->add_option("--warmups", args.warmups, "Warm-up repetitions per case (not counted)")
+        ->capture_default_str();
     run->add_flag("--verify", args.verify, "Read every file back and check every byte");
     run->add_flag("--no-pipe-verify", args.noPipeVerify,
                   "Let the pipe reader splice to /dev/null instead of checking every byte");

@@ -12,7 +12,8 @@ namespace iolab::cli {
 ConsoleObserver::ConsoleObserver(const ExpandedMatrix& expanded, const RunOptions& options, bool terminal,
                                  bool quiet)
     : m_terminal(terminal), m_quiet(quiet), m_repetitionsPerCase(options.warmups + options.repetitions),
-      m_caseCount(static_cast<std::uint32_t>(expanded.cases.size())), m_start(std::chrono::steady_clock::now())
+      m_caseCount(static_cast<std::uint32_t>(expanded.cases.size())),
+      m_start(std::chrono::steady_clock::now())
 {
     for (const auto& c : expanded.cases)
         m_plannedBytes += c.totalBytes * m_repetitionsPerCase;
@@ -66,7 +67,8 @@ void ConsoleObserver::caseFinished(const CaseResult& result)
 void ConsoleObserver::drawBar(std::uint64_t currentBytes)
 {
     const std::uint64_t done = std::min(m_plannedBytes, m_finishedBytes + currentBytes);
-    const double fraction = m_plannedBytes > 0 ? static_cast<double>(done) / static_cast<double>(m_plannedBytes) : 0;
+    const double fraction =
+        m_plannedBytes > 0 ? static_cast<double>(done) / static_cast<double>(m_plannedBytes) : 0;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
     std::string eta = "--";
     if (fraction > 0.01)

@@ -42,7 +42,8 @@ std::unique_ptr<Job> PipeJob::create(const JobSpec& spec, Mode mode, Outcome& ou
     if (mode == Mode::Vmsplice) {
         // Size the pipe to the chunk (article 002: F_SETPIPE_SZ = CHUNKSIZE), within what an unprivileged
         // process may ask for; the kernel rounds up to a power-of-two number of pages.
-        const std::uint64_t wanted = std::clamp<std::uint64_t>(spec.testCase.chunkBytes, 64 * kKiB, pipeMaxBytes());
+        const std::uint64_t wanted =
+            std::clamp<std::uint64_t>(spec.testCase.chunkBytes, 64 * kKiB, pipeMaxBytes());
         if (::fcntl(writeEnd.get(), F_SETPIPE_SZ, static_cast<int>(wanted)) < 0)
             logger(LogModule::Platform).warn("F_SETPIPE_SZ {} failed: {}", wanted, posix::errnoName(errno));
     }
@@ -53,8 +54,7 @@ std::unique_ptr<Job> PipeJob::create(const JobSpec& spec, Mode mode, Outcome& ou
 
 PipeJob::PipeJob(const JobSpec& spec, Mode mode, posix::UniqueFd readEnd, posix::UniqueFd writeEnd)
     : m_spec(spec), m_mode(mode), m_readEnd(std::move(readEnd)), m_writeEnd(std::move(writeEnd))
-{
-}
+{}
 
 PipeJob::~PipeJob()
 {
@@ -123,8 +123,8 @@ Outcome PipeJob::execute(Progress& progress)
             },
             [] { return true; });
     } else {
-        // The source pages are the pattern buffer, which nobody modifies while the run lasts, so handing them to
-        // the pipe by reference is safe for as long as the reader needs them.
+        // The source pages are the pattern buffer, which nobody modifies while the run lasts, so handing them
+        // to the pipe by reference is safe for as long as the reader needs them.
         end = runChunks(
             m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
             [&](std::uint64_t offset, std::uint64_t size) {

@@ -16,7 +16,11 @@ namespace iolab::linux_backend {
 class PipeJob final : public Job
 {
 public:
-    enum class Mode { Write, Vmsplice };
+    enum class Mode
+    {
+        Write,
+        Vmsplice
+    };
 
     static std::unique_ptr<Job> create(const JobSpec& spec, Mode mode, Outcome& outcome);
     ~PipeJob() override;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// mmap-batch-direct: memcpy each chunk into one small mapped batch buffer (backed by a scratch file) and, when
-// it is full, pwrite it to an O_DIRECT data file (article 001, experiment 4).
+// mmap-batch-direct: memcpy each chunk into one small mapped batch buffer (backed by a scratch file) and,
+// when it is full, pwrite it to an O_DIRECT data file (article 001, experiment 4).
 #include "core/chunk_loop.h"
 #include "core/pattern.h"
 #include "core/units.h"
@@ -23,8 +23,7 @@ class MmapBatchJob final : public Job
 public:
     MmapBatchJob(const JobSpec& spec, posix::UniqueFd data, posix::UniqueFd batch, std::byte* mapping)
         : m_spec(spec), m_data(std::move(data)), m_batch(std::move(batch)), m_mapping(mapping)
-    {
-    }
+    {}
     ~MmapBatchJob() override { ::munmap(m_mapping, kMmapWindowBytes); }
     MmapBatchJob(const MmapBatchJob&) = delete;
     MmapBatchJob& operator=(const MmapBatchJob&) = delete;
@@ -104,16 +103,16 @@ class MmapBatchDirectStrategy final : public posix::BasicStrategy
 {
 public:
     MmapBatchDirectStrategy()
-        : BasicStrategy({.id = "mmap-batch-direct",
-                         .description = "memcpy into a 16 KiB mapped batch buffer, pwrite it to an O_DIRECT file "
-                                        "when full",
-                         .targets = {TargetKind::Directory},
-                         .syncModes = {SyncMode::None, SyncMode::FsyncEnd, SyncMode::FdatasyncEnd, SyncMode::OSync,
-                                       SyncMode::ODsync},
-                         .syncRefusal = "fsync-every counts write calls, and this strategy's chunks are copies into "
-                                        "a mapping"})
-    {
-    }
+        : BasicStrategy(
+              {.id = "mmap-batch-direct",
+               .description = "memcpy into a 16 KiB mapped batch buffer, pwrite it to an O_DIRECT file "
+                              "when full",
+               .targets = {TargetKind::Directory},
+               .syncModes = {SyncMode::None, SyncMode::FsyncEnd, SyncMode::FdatasyncEnd, SyncMode::OSync,
+                             SyncMode::ODsync},
+               .syncRefusal = "fsync-every counts write calls, and this strategy's chunks are copies into "
+                              "a mapping"})
+    {}
 
     std::optional<std::string> refusal(const Case& c, const TargetInfo& target) const override
     {
@@ -123,9 +122,10 @@ public:
                                formatBytes(block));
         for (std::uint32_t t = 0; t < c.threads; ++t) {
             if (c.bytesForThread(t) % block != 0)
-                return fmt::format("each thread's share ({}) must be a multiple of the logical block size ({}) "
-                                   "for the last O_DIRECT pwrite",
-                                   formatBytes(c.bytesForThread(t)), formatBytes(block));
+                return fmt::format(
+                    "each thread's share ({}) must be a multiple of the logical block size ({}) "
+                    "for the last O_DIRECT pwrite",
+                    formatBytes(c.bytesForThread(t)), formatBytes(block));
         }
         return std::nullopt;
     }

@@ -104,14 +104,14 @@ class MmapWindowStrategy final : public posix::BasicStrategy
 {
 public:
     MmapWindowStrategy()
-        : BasicStrategy({.id = "mmap-window",
-                         .description = "fallocate, then memcpy into a 16 KiB MAP_SHARED window remapped as it fills",
-                         .targets = {TargetKind::Directory},
-                         .syncModes = {SyncMode::None, SyncMode::FsyncEnd, SyncMode::FdatasyncEnd},
-                         .syncRefusal = "stores into a mapping bypass write(2), so O_SYNC, O_DSYNC and fsync-every "
-                                        "do not apply"})
-    {
-    }
+        : BasicStrategy(
+              {.id = "mmap-window",
+               .description = "fallocate, then memcpy into a 16 KiB MAP_SHARED window remapped as it fills",
+               .targets = {TargetKind::Directory},
+               .syncModes = {SyncMode::None, SyncMode::FsyncEnd, SyncMode::FdatasyncEnd},
+               .syncRefusal = "stores into a mapping bypass write(2), so O_SYNC, O_DSYNC and fsync-every "
+                              "do not apply"})
+    {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {

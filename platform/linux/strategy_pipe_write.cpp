@@ -17,8 +17,7 @@ public:
                          .targets = {TargetKind::Pipe},
                          .syncModes = {SyncMode::None},
                          .syncRefusal = "a pipe has nothing to sync"})
-    {
-    }
+    {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {

@@ -20,13 +20,13 @@ class StdioStrategy final : public posix::BasicStrategy
 {
 public:
     StdioStrategy()
-        : BasicStrategy({.id = "stdio",
-                         .description = "fwrite(3) per chunk through a FILE with setvbuf (none, default or N bytes)",
-                         .usesStdioBuffer = true,
-                         .targets = {TargetKind::Directory, TargetKind::Null},
-                         .syncModes = posix::kEverySyncMode})
-    {
-    }
+        : BasicStrategy(
+              {.id = "stdio",
+               .description = "fwrite(3) per chunk through a FILE with setvbuf (none, default or N bytes)",
+               .usesStdioBuffer = true,
+               .targets = {TargetKind::Directory, TargetKind::Null},
+               .syncModes = posix::kEverySyncMode})
+    {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {

@@ -25,8 +25,7 @@ public:
                          .usesStdioBuffer = true,
                          .targets = {TargetKind::Directory, TargetKind::Null},
                          .syncModes = posix::kEverySyncMode})
-    {
-    }
+    {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {

@@ -13,12 +13,12 @@ class VmspliceStrategy final : public posix::BasicStrategy
 public:
     VmspliceStrategy()
         : BasicStrategy({.id = "vmsplice",
-                         .description = "vmsplice(2) of the source pages into a pipe sized with F_SETPIPE_SZ, drained by a reader thread",
+                         .description = "vmsplice(2) of the source pages into a pipe sized with "
+                                        "F_SETPIPE_SZ, drained by a reader thread",
                          .targets = {TargetKind::Pipe},
                          .syncModes = {SyncMode::None},
                          .syncRefusal = "a pipe has nothing to sync"})
-    {
-    }
+    {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {

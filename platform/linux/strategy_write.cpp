@@ -16,8 +16,7 @@ public:
                          .description = "write(2) per chunk through the page cache",
                          .targets = {TargetKind::Directory, TargetKind::Null},
                          .syncModes = posix::kEverySyncMode})
-    {
-    }
+    {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {

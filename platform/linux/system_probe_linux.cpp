@@ -63,8 +63,10 @@ public:
         ProcessCounters c;
         rusage usage{};
         if (::getrusage(RUSAGE_SELF, &usage) == 0) {
-            c.userSeconds = static_cast<double>(usage.ru_utime.tv_sec) + static_cast<double>(usage.ru_utime.tv_usec) / 1e6;
-            c.systemSeconds = static_cast<double>(usage.ru_stime.tv_sec) + static_cast<double>(usage.ru_stime.tv_usec) / 1e6;
+            c.userSeconds = static_cast<double>(usage.ru_utime.tv_sec) +
+                            static_cast<double>(usage.ru_utime.tv_usec) / 1e6;
+            c.systemSeconds = static_cast<double>(usage.ru_stime.tv_sec) +
+                              static_cast<double>(usage.ru_stime.tv_usec) / 1e6;
         }
         char text[256];
         if (readSmallFile("/proc/self/statm", text, sizeof text) > 0) {
@@ -104,8 +106,9 @@ public:
             char device[64];
             unsigned long long reads = 0, readsMerged = 0, sectorsRead = 0, msRead = 0;
             unsigned long long writes = 0, writesMerged = 0, sectorsWritten = 0;
-            if (std::sscanf(line, "%u %u %63s %llu %llu %llu %llu %llu %llu %llu", &major, &minor, device, &reads,
-                            &readsMerged, &sectorsRead, &msRead, &writes, &writesMerged, &sectorsWritten) == 10 &&
+            if (std::sscanf(line, "%u %u %63s %llu %llu %llu %llu %llu %llu %llu", &major, &minor, device,
+                            &reads, &readsMerged, &sectorsRead, &msRead, &writes, &writesMerged,
+                            &sectorsWritten) == 10 &&
                 name == device) {
                 return DeviceCounters{sectorsRead * 512, sectorsWritten * 512};
             }
@@ -130,8 +133,11 @@ public:
         h.logicalCpus = std::thread::hardware_concurrency();
         char text[8192];
         if (readSmallFile("/proc/meminfo", text, sizeof text) > 0)
-            h.ramBytes = std::strtoull(std::strstr(text, "MemTotal:") != nullptr ? std::strstr(text, "MemTotal:") + 9 : "0",
-                                       nullptr, 10) * kKiB;
+            h.ramBytes =
+                std::strtoull(std::strstr(text, "MemTotal:") != nullptr ? std::strstr(text, "MemTotal:") + 9
+                                                                        : "0",
+                              nullptr, 10) *
+                kKiB;
         return h;
     }
 };

@@ -67,9 +67,9 @@ void fillMount(TargetInfo& info, const std::string& realPath, dev_t device)
         mountPoint = unescapeMountPath(mountPoint);
         if (majmin != wantedDevice)
             continue;
-        const bool under = realPath == mountPoint ||
-                           (realPath.rfind(mountPoint, 0) == 0 &&
-                            (mountPoint == "/" || realPath[mountPoint.size()] == '/'));
+        const bool under =
+            realPath == mountPoint ||
+            (realPath.rfind(mountPoint, 0) == 0 && (mountPoint == "/" || realPath[mountPoint.size()] == '/'));
         if (!under || mountPoint.size() < bestLength)
             continue;
         std::string token;
@@ -81,7 +81,9 @@ void fillMount(TargetInfo& info, const std::string& realPath, dev_t device)
         info.mountPoint = mountPoint;
         info.fsType = fsType;
         info.mountSource = unescapeMountPath(source);
-        info.mountOptions = options + (superOptions.empty() ? "" : "," + superOptions);
+        info.mountOptions = options;
+        if (!superOptions.empty())
+            info.mountOptions.append(",").append(superOptions);
     }
 }
 
@@ -122,7 +124,8 @@ TargetInfo inspectTarget(const std::string& path)
 {
     if (path.empty())
         throw InputError("no target folder given");
-    struct stat st{};
+    struct stat st
+    {};
     if (::stat(path.c_str(), &st) != 0) {
         const int error = errno;
         if (error == ENOENT)
@@ -135,7 +138,8 @@ TargetInfo inspectTarget(const std::string& path)
         const int error = errno;
         if (error == EROFS)
             throw InputError(fmt::format("target '{}' is on a read-only filesystem", path));
-        throw InputError(fmt::format("target '{}' is not writable by this user: {}", path, std::strerror(error)));
+        throw InputError(
+            fmt::format("target '{}' is not writable by this user: {}", path, std::strerror(error)));
     }
     char real[PATH_MAX];
     if (::realpath(path.c_str(), real) == nullptr)
@@ -143,7 +147,8 @@ TargetInfo inspectTarget(const std::string& path)
 
     TargetInfo info;
     info.path = real;
-    struct statvfs vfs{};
+    struct statvfs vfs
+    {};
     if (::statvfs(real, &vfs) == 0) {
         info.totalBytes = static_cast<std::uint64_t>(vfs.f_blocks) * vfs.f_frsize;
         info.freeBytes = static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;

@@ -7,8 +7,9 @@
 
 namespace iolab::posix {
 
-inline const std::vector<SyncMode> kEverySyncMode{SyncMode::None,      SyncMode::FsyncEnd, SyncMode::FdatasyncEnd,
-                                                  SyncMode::FsyncEvery, SyncMode::OSync,   SyncMode::ODsync};
+inline const std::vector<SyncMode> kEverySyncMode{SyncMode::None,         SyncMode::FsyncEnd,
+                                                  SyncMode::FdatasyncEnd, SyncMode::FsyncEvery,
+                                                  SyncMode::OSync,        SyncMode::ODsync};
 
 // Holds the declaration every strategy makes; subclasses add prepare() and, where needed, refusal().
 class BasicStrategy : public Strategy

@@ -40,14 +40,17 @@ public:
         if (end == LoopEnd::Cancelled)
             return Outcome::cancelled();
         if (!syncForPolicy(fd, sync.mode))
-            return errnoOutcome(errno, sync.mode == SyncMode::FdatasyncEnd ? "fdatasync" : "fsync", m_spec.path);
+            return errnoOutcome(errno, sync.mode == SyncMode::FdatasyncEnd ? "fdatasync" : "fsync",
+                                m_spec.path);
         if (const int error = m_fd.close(); error != 0)
             return errnoOutcome(error, "close", m_spec.path);
         return Outcome::success();
     }
 
 private:
-    FdWriteJob(const JobSpec& spec, UniqueFd fd, bool direct) : m_spec(spec), m_fd(std::move(fd)), m_direct(direct) {}
+    FdWriteJob(const JobSpec& spec, UniqueFd fd, bool direct)
+        : m_spec(spec), m_fd(std::move(fd)), m_direct(direct)
+    {}
 
     bool fail(const char* call)
     {

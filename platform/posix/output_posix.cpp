@@ -29,7 +29,8 @@ std::string outputPathProblem(const std::string& path)
 {
     if (path.empty())
         return "the output path is empty";
-    struct stat st{};
+    struct stat st
+    {};
     if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
         return fmt::format("output '{}' is a folder; give a file name", path);
     const std::string parent = parentOf(path);
@@ -38,7 +39,8 @@ std::string outputPathProblem(const std::string& path)
     if (!S_ISDIR(st.st_mode))
         return fmt::format("output '{}': '{}' is not a folder", path, parent);
     if (::access(parent.c_str(), W_OK | X_OK) != 0)
-        return fmt::format("output '{}': folder '{}' is not writable: {}", path, parent, std::strerror(errno));
+        return fmt::format("output '{}': folder '{}' is not writable: {}", path, parent,
+                           std::strerror(errno));
     return {};
 }
 

@@ -34,11 +34,13 @@ std::string errnoName(int error)
         const char* name;
     };
     static constexpr std::array kNames{
-        Name{EPERM, "EPERM"},   Name{ENOENT, "ENOENT"}, Name{EIO, "EIO"},       Name{EBADF, "EBADF"},
-        Name{EACCES, "EACCES"}, Name{EEXIST, "EEXIST"}, Name{ENOTDIR, "ENOTDIR"}, Name{EISDIR, "EISDIR"},
-        Name{EINVAL, "EINVAL"}, Name{EFBIG, "EFBIG"},   Name{ENOSPC, "ENOSPC"}, Name{EROFS, "EROFS"},
-        Name{EPIPE, "EPIPE"},   Name{EDQUOT, "EDQUOT"}, Name{ELOOP, "ELOOP"},   Name{EOPNOTSUPP, "EOPNOTSUPP"},
-        Name{ENOMEM, "ENOMEM"}, Name{EAGAIN, "EAGAIN"}, Name{ENODEV, "ENODEV"}, Name{ENOSYS, "ENOSYS"},
+        Name{EPERM, "EPERM"},           Name{ENOENT, "ENOENT"}, Name{EIO, "EIO"},
+        Name{EBADF, "EBADF"},           Name{EACCES, "EACCES"}, Name{EEXIST, "EEXIST"},
+        Name{ENOTDIR, "ENOTDIR"},       Name{EISDIR, "EISDIR"}, Name{EINVAL, "EINVAL"},
+        Name{EFBIG, "EFBIG"},           Name{ENOSPC, "ENOSPC"}, Name{EROFS, "EROFS"},
+        Name{EPIPE, "EPIPE"},           Name{EDQUOT, "EDQUOT"}, Name{ELOOP, "ELOOP"},
+        Name{EOPNOTSUPP, "EOPNOTSUPP"}, Name{ENOMEM, "ENOMEM"}, Name{EAGAIN, "EAGAIN"},
+        Name{ENODEV, "ENODEV"},         Name{ENOSYS, "ENOSYS"},
     };
     for (const auto& n : kNames) {
         if (n.code == error)
@@ -96,8 +98,8 @@ UniqueFd openOutput(const JobSpec& spec, int access, bool direct, Outcome& outco
         outcome = errnoOutcome(error, direct ? "open(O_DIRECT)" : "open", spec.path);
         if (direct && error == EINVAL) {
             outcome.status = Status::Unsupported;
-            outcome.message = fmt::format("this filesystem does not support O_DIRECT (open of {} gave EINVAL)",
-                                          spec.path);
+            outcome.message =
+                fmt::format("this filesystem does not support O_DIRECT (open of {} gave EINVAL)", spec.path);
         }
     }
     return fd;

@@ -5,9 +5,9 @@
 
 #include <cerrno>
 #include <cstddef>
+#include <fcntl.h>
 #include <string>
 #include <string_view>
-#include <fcntl.h>
 #include <unistd.h>
 #include <utility>
 

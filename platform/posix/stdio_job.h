@@ -12,8 +12,7 @@ namespace iolab::posix {
 
 // fwrite or fwrite_unlocked per chunk into a FILE opened on the job's output, with the case's setvbuf.
 // `Write` is the stdio call, a function object so that the loop inlines it.
-template <class Write>
-class StdioJob final : public Job
+template <class Write> class StdioJob final : public Job
 {
 public:
     static std::unique_ptr<Job> create(const JobSpec& spec, Outcome& outcome)

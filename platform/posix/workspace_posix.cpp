@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The run folder on POSIX systems: <target>/iolab-run-<time>-<pid>/ with a marker file; the files a run writes,
-// and nothing else, are removed after each repetition, at the end and by `iolab-cli clean`.
+// The run folder on POSIX systems: <target>/iolab-run-<time>-<pid>/ with a marker file; the files a run
+// writes, and nothing else, are removed after each repetition, at the end and by `iolab-cli clean`.
 #include "core/error.h"
 #include "core/log.h"
 #include "core/pattern.h"
@@ -58,7 +58,8 @@ public:
 
     std::uint64_t freeBytes() override
     {
-        struct statvfs vfs{};
+        struct statvfs vfs
+        {};
         if (::statvfs(m_target.path.c_str(), &vfs) != 0)
             return 0;
         return static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
@@ -79,7 +80,8 @@ public:
         posix::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
         if (!fd)
             return posix::errnoOutcome(errno, "open (verify)", path);
-        struct stat st{};
+        struct stat st
+        {};
         if (::fstat(fd.get(), &st) != 0)
             return posix::errnoOutcome(errno, "fstat (verify)", path);
         if (static_cast<std::uint64_t>(st.st_size) != expectedBytes)
@@ -102,7 +104,8 @@ public:
             offset += static_cast<std::uint64_t>(n);
         }
         if (offset != expectedBytes)
-            return {Status::Failed, 0, "verify", fmt::format("{}: read {} bytes, expected {}", path, offset, expectedBytes)};
+            return {Status::Failed, 0, "verify",
+                    fmt::format("{}: read {} bytes, expected {}", path, offset, expectedBytes)};
         return Outcome::success();
     }
 
@@ -121,7 +124,8 @@ public:
             remove(path);
         ::unlink((m_folder + "/" + kMarkerName).c_str());
         if (::rmdir(m_folder.c_str()) != 0)
-            logger(LogModule::Platform).warn("could not remove run folder {}: {}", m_folder, std::strerror(errno));
+            logger(LogModule::Platform)
+                .warn("could not remove run folder {}: {}", m_folder, std::strerror(errno));
         m_folder.clear();
     }
 
@@ -137,11 +141,13 @@ private:
             return false;
         }
         const std::string marker = folder + "/" + kMarkerName;
-        posix::UniqueFd fd(::open(marker.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+        posix::UniqueFd fd(
+            ::open(marker.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
         const std::string text = fmt::format("IOLab run folder: IOLab removes it when the run ends; "
                                              "`iolab-cli clean` removes it if IOLab was killed.\npid={}\n",
                                              ::getpid());
-        if (!fd || !posix::writeFully(fd.get(), reinterpret_cast<const std::byte*>(text.data()), text.size())) {
+        if (!fd ||
+            !posix::writeFully(fd.get(), reinterpret_cast<const std::byte*>(text.data()), text.size())) {
             outcome = posix::errnoOutcome(errno, "create marker", marker);
             fd.reset();
             ::unlink(marker.c_str());
@@ -185,7 +191,8 @@ std::unique_ptr<Workspace> makeWorkspace(const TargetInfo& target)
 
 CleanReport cleanStaleRuns(const std::string& target)
 {
-    struct stat st{};
+    struct stat st
+    {};
     if (::stat(target.c_str(), &st) != 0)
         throw InputError(fmt::format("target '{}' does not exist", target));
     if (!S_ISDIR(st.st_mode))
@@ -202,12 +209,14 @@ CleanReport cleanStaleRuns(const std::string& target)
 
     CleanReport report;
     for (const auto& name : candidates) {
-        const std::string folder = target + "/" + name;
-        struct stat fst{};
+        const std::string folder = fmt::format("{}/{}", target, name);
+        struct stat fst
+        {};
         if (::lstat(folder.c_str(), &fst) != 0 || !S_ISDIR(fst.st_mode))
             continue;
         const std::string marker = folder + "/" + kMarkerName;
-        struct stat mst{};
+        struct stat mst
+        {};
         if (::lstat(marker.c_str(), &mst) != 0 || !S_ISREG(mst.st_mode)) {
             report.kept.emplace_back(folder, "no IOLab marker inside: not ours");
             continue;
@@ -224,7 +233,8 @@ CleanReport cleanStaleRuns(const std::string& target)
                 const std::string_view n = entry->d_name;
                 if (n == "." || n == ".." || n == kMarkerName)
                     continue;
-                struct stat est{};
+                struct stat est
+                {};
                 const std::string path = folder + "/" + std::string(n);
                 if (isRunFileName(n) && ::lstat(path.c_str(), &est) == 0 && S_ISREG(est.st_mode))
                     ours.push_back(path);
@@ -234,7 +244,8 @@ CleanReport cleanStaleRuns(const std::string& target)
             ::closedir(inner);
         }
         if (!foreign.empty()) {
-            report.kept.emplace_back(folder, fmt::format("holds '{}', which IOLab did not write: left alone", foreign));
+            report.kept.emplace_back(
+                folder, fmt::format("holds '{}', which IOLab did not write: left alone", foreign));
             continue;
         }
         for (const auto& path : ours)

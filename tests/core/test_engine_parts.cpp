@@ -15,7 +15,8 @@ TEST(Pattern, NeverZeroAndWindowsMatchExpected)
     for (std::uint64_t i = 0; i < 3 * Pattern::kPeriodBytes; i += 7)
         ASSERT_NE(Pattern::expected(i), std::byte{0}) << i;
     const std::uint64_t period = Pattern::kPeriodBytes;
-    for (std::uint64_t offset : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{4095}, period - 1, 5 * period + 3}) {
+    for (std::uint64_t offset :
+         {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{4095}, period - 1, 5 * period + 3}) {
         const std::byte* w = p.at(offset);
         for (std::uint64_t k = 0; k < 1000; ++k)
             ASSERT_EQ(w[k], Pattern::expected(offset + k)) << offset << "+" << k;

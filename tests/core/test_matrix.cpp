@@ -28,7 +28,8 @@ protected:
         auto direct = std::make_unique<FakeStrategy>("direct", m_behaviour);
         direct->mutableInfo().needsBlockAlignedChunks = true;
         m_registry.add(std::move(direct));
-        m_registry.add(std::make_unique<FakeStrategy>("pipe-write", m_behaviour, std::vector{TargetKind::Pipe}));
+        m_registry.add(
+            std::make_unique<FakeStrategy>("pipe-write", m_behaviour, std::vector{TargetKind::Pipe}));
         auto gone = std::make_unique<FakeStrategy>("gone", m_behaviour);
         gone->mutableInfo().unavailable = "not on this OS";
         m_registry.add(std::move(gone));
@@ -117,8 +118,7 @@ struct RefusalRow
 };
 
 class Refusals : public MatrixTest, public ::testing::WithParamInterface<RefusalRow>
-{
-};
+{};
 
 TEST_P(Refusals, GiveTheirReason)
 {
@@ -129,49 +129,57 @@ TEST_P(Refusals, GiveTheirReason)
 
 INSTANTIATE_TEST_SUITE_P(
     Matrix, Refusals,
-    ::testing::Values(
-        RefusalRow{"Unavailable", [](Case& c) { c.strategy = "gone"; }, "not on this OS"},
-        RefusalRow{"WrongTarget", [](Case& c) { c.target = TargetKind::Pipe; }, "writes to a directory target"},
-        RefusalRow{"PipeStrategyOnDirectory", [](Case& c) { c.strategy = "pipe-write"; }, "not to directory"},
-        RefusalRow{"BufferOnNonStdio", [](Case& c) { c.buffer = {BufferMode::Bytes, 1024}; },
-                   "applies only to stdio strategies"},
-        RefusalRow{"StdioWithoutBuffer", [](Case& c) { c.strategy = "stdio"; }, "needs a stdio buffer setting"},
-        RefusalRow{"SyncOnNull",
-                   [](Case& c) {
-                       c.strategy = "stdio";
-                       c.buffer = {BufferMode::Default, 0};
-                       c.target = TargetKind::Null;
-                       c.sync = {SyncMode::FsyncEnd, 0};
-                   },
-                   "has nothing to sync"},
-        RefusalRow{"UnsupportedSync", [](Case& c) { c.sync = {SyncMode::ODsync, 0}; },
-                   "the fake syncs only at the end"},
-        RefusalRow{"ChunkLargerThanShare",
-                   [](Case& c) {
-                       c.chunkBytes = 1 << 20;
-                       c.threads = 2;
-                   },
-                   "larger than each thread's share"},
-        RefusalRow{"LessThanAByteEach",
-                   [](Case& c) {
-                       c.totalBytes = 2;
-                       c.chunkBytes = 1;
-                       c.threads = 4;
-                   },
-                   "less than one byte each"},
-        RefusalRow{"DirectMisalignedChunk",
-                   [](Case& c) {
-                       c.strategy = "direct";
-                       c.chunkBytes = 1000;
-                   },
-                   "not a multiple of the target's logical block size (512 B)"},
-        RefusalRow{"DirectMisalignedShare",
-                   [](Case& c) {
-                       c.strategy = "direct";
-                       c.chunkBytes = 512;
-                       c.totalBytes = 512 * 3 + 100;
-                   },
-                   "must be a multiple of the logical block size"}),
+    ::testing::Values(RefusalRow{"Unavailable", [](Case& c) { c.strategy = "gone"; }, "not on this OS"},
+                      RefusalRow{"WrongTarget", [](Case& c) { c.target = TargetKind::Pipe; },
+                                 "writes to a directory target"},
+                      RefusalRow{"PipeStrategyOnDirectory", [](Case& c) { c.strategy = "pipe-write"; },
+                                 "not to directory"},
+                      RefusalRow{"BufferOnNonStdio",
+                                 [](Case& c) {
+                                     c.buffer = {BufferMode::Bytes, 1024};
+                                 },
+                                 "applies only to stdio strategies"},
+                      RefusalRow{"StdioWithoutBuffer", [](Case& c) { c.strategy = "stdio"; },
+                                 "needs a stdio buffer setting"},
+                      RefusalRow{"SyncOnNull",
+                                 [](Case& c) {
+                                     c.strategy = "stdio";
+                                     c.buffer = {BufferMode::Default, 0};
+                                     c.target = TargetKind::Null;
+                                     c.sync = {SyncMode::FsyncEnd, 0};
+                                 },
+                                 "has nothing to sync"},
+                      RefusalRow{"UnsupportedSync",
+                                 [](Case& c) {
+                                     c.sync = {SyncMode::ODsync, 0};
+                                 },
+                                 "the fake syncs only at the end"},
+                      RefusalRow{"ChunkLargerThanShare",
+                                 [](Case& c) {
+                                     c.chunkBytes = 1 << 20;
+                                     c.threads = 2;
+                                 },
+                                 "larger than each thread's share"},
+                      RefusalRow{"LessThanAByteEach",
+                                 [](Case& c) {
+                                     c.totalBytes = 2;
+                                     c.chunkBytes = 1;
+                                     c.threads = 4;
+                                 },
+                                 "less than one byte each"},
+                      RefusalRow{"DirectMisalignedChunk",
+                                 [](Case& c) {
+                                     c.strategy = "direct";
+                                     c.chunkBytes = 1000;
+                                 },
+                                 "not a multiple of the target's logical block size (512 B)"},
+                      RefusalRow{"DirectMisalignedShare",
+                                 [](Case& c) {
+                                     c.strategy = "direct";
+                                     c.chunkBytes = 512;
+                                     c.totalBytes = 512 * 3 + 100;
+                                 },
+                                 "must be a multiple of the logical block size"}),
     [](const auto& row) { return std::string(row.param.name); });
 
 TEST_F(MatrixTest, ValidCaseHasNoReason)
@@ -221,7 +229,8 @@ TEST(MatrixJson, ParsesGroupsAndTopLevelAxes)
     EXPECT_EQ(g.threads, (std::vector<std::uint32_t>{1, 4}));
     EXPECT_EQ(g.targets[0], TargetKind::Null);
 
-    const auto flat = parseMatrixJson(R"({"strategies": "write", "chunks": "4K", "sizes": 1048576})", "f.json");
+    const auto flat =
+        parseMatrixJson(R"({"strategies": "write", "chunks": "4K", "sizes": 1048576})", "f.json");
     ASSERT_EQ(flat.groups.size(), 1u);
     EXPECT_EQ(flat.groups[0].strategies, std::vector<std::string>{"write"});
 }

@@ -26,8 +26,8 @@ RunResult sampleResult()
     r.target.device = "vda";
     r.target.rotational = false;
     r.matrix = *findPreset("quick");
-    Case c{"stdio", Direction::Write, 1, 1 << 20, {BufferMode::Bytes, 65536}, {SyncMode::FsyncEvery, 4}, 2,
-           TargetKind::Directory};
+    Case c{"stdio", Direction::Write,     1, 1 << 20, {BufferMode::Bytes, 65536}, {SyncMode::FsyncEvery, 4},
+           2,       TargetKind::Directory};
     r.refused.push_back({c, "a reason, with \"quotes\"\nand a newline"});
     CaseResult cr;
     cr.index = 0;

@@ -48,7 +48,8 @@ protected:
     {
         ExpandedMatrix e;
         for (auto& s : strategies)
-            e.cases.push_back(Case{s, Direction::Write, 4096, 1 << 20, {}, {}, threads, TargetKind::Directory});
+            e.cases.push_back(
+                Case{s, Direction::Write, 4096, 1 << 20, {}, {}, threads, TargetKind::Directory});
         return e;
     }
 
@@ -115,8 +116,8 @@ TEST_F(RunnerTest, ObserverSeesEventsInOrder)
     options.warmups = 1;
     run(cases({"fake", "other"}), options);
     EXPECT_EQ(m_recorder.events,
-              (std::vector<std::string>{"started 0", "rep 0.0", "rep 0.1", "finished 0", "started 1", "rep 1.0",
-                                        "rep 1.1", "finished 1", "run finished"}));
+              (std::vector<std::string>{"started 0", "rep 0.0", "rep 0.1", "finished 0", "started 1",
+                                        "rep 1.0", "rep 1.1", "finished 1", "run finished"}));
 }
 
 TEST_F(RunnerTest, AFailingCaseDoesNotStopTheRun)

@@ -14,8 +14,7 @@ struct BytesRow
 };
 
 class ParseBytes : public ::testing::TestWithParam<BytesRow>
-{
-};
+{};
 
 TEST_P(ParseBytes, Accepts)
 {
@@ -24,13 +23,13 @@ TEST_P(ParseBytes, Accepts)
 
 INSTANTIATE_TEST_SUITE_P(Units, ParseBytes,
                          ::testing::Values(BytesRow{"1", 1}, BytesRow{"512", 512}, BytesRow{"4K", 4096},
-                                           BytesRow{"4k", 4096}, BytesRow{"4KiB", 4096}, BytesRow{"64 KB", 65536},
-                                           BytesRow{"1M", 1048576}, BytesRow{"2G", 2147483648ULL},
-                                           BytesRow{"1T", 1099511627776ULL}, BytesRow{" 8M ", 8388608}));
+                                           BytesRow{"4k", 4096}, BytesRow{"4KiB", 4096},
+                                           BytesRow{"64 KB", 65536}, BytesRow{"1M", 1048576},
+                                           BytesRow{"2G", 2147483648ULL}, BytesRow{"1T", 1099511627776ULL},
+                                           BytesRow{" 8M ", 8388608}));
 
 class RejectBytes : public ::testing::TestWithParam<const char*>
-{
-};
+{};
 
 TEST_P(RejectBytes, ThrowsInputError)
 {
@@ -97,7 +96,8 @@ TEST(Case, ThreadSharesAddUp)
 
 TEST(Case, LabelNamesEveryAxis)
 {
-    Case c{"stdio", Direction::Write, 1, 512 * kMiB, {BufferMode::Bytes, 64 * kKiB}, {SyncMode::FsyncEnd, 0}, 2,
-           TargetKind::Directory};
+    Case c{
+        "stdio", Direction::Write,     1, 512 * kMiB, {BufferMode::Bytes, 64 * kKiB}, {SyncMode::FsyncEnd, 0},
+        2,       TargetKind::Directory};
     EXPECT_EQ(c.label(), "stdio chunk=1 buf=64K sync=fsync-end threads=2 size=512M");
 }

@@ -20,10 +20,10 @@ namespace iolab::test {
 // A strategy that "writes" into memory with the real chunk loop, and can be told to fail or to block.
 struct FakeBehaviour
 {
-    int failOnRepetition = -1;     // fail every thread of this repetition index with `failErrno`
-    int failErrno = 1;             // EPERM
-    bool waitForStop = false;      // spin (polling the stop flag through the loop) until cancelled
-    int sleepPerWriteMs = 0;       // make each write take this long
+    int failOnRepetition = -1; // fail every thread of this repetition index with `failErrno`
+    int failErrno = 1;         // EPERM
+    bool waitForStop = false;  // spin (polling the stop flag through the loop) until cancelled
+    int sleepPerWriteMs = 0;   // make each write take this long
     std::atomic<int> executions{0};
     std::atomic<std::uint64_t> bytesSeen{0};
 };
@@ -31,7 +31,8 @@ struct FakeBehaviour
 class FakeStrategy final : public Strategy
 {
 public:
-    FakeStrategy(std::string id, FakeBehaviour& behaviour, std::vector<TargetKind> targets = {TargetKind::Directory})
+    FakeStrategy(std::string id, FakeBehaviour& behaviour,
+                 std::vector<TargetKind> targets = {TargetKind::Directory})
         : m_behaviour(behaviour)
     {
         m_info.id = std::move(id);

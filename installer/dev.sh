@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# IOLab developer set-up: installs missing build dependencies, builds, then runs the app or the test suite.
+#   ./installer/dev.sh run    build and start IOLab
+#   ./installer/dev.sh test   build and run the whole test suite (exits non-zero on any failure)
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$here"
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev
+  googletest libgtest-dev libgmock-dev
+  clang-format clang-tidy
+)
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+
+install_packages() {
+  if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-query >/dev/null 2>&1; then
+    echo "This script installs dependencies on Debian and its derivatives. On this system, install:"
+    printf '  %s\n' "${packages[@]}"
+    echo "then run: cmake --preset dev && cmake --build --preset dev && ctest --preset dev"
+    exit 1
+  fi
+  local missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  if ((${#missing[@]} == 0)); then
+    return
+  fi
+  say "Installing: ${missing[*]}"
+  local sudo=()
+  if [[ $(id -u) -ne 0 ]]; then
+    sudo=(sudo)
+  fi
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+build() {
+  say "Configuring (preset dev)"
+  cmake --preset dev
+  say "Building"
+  cmake --build --preset dev -j "$(nproc)"
+}
+
+usage() {
+  echo "usage: $0 run|test"
+  exit 2
+}
+
+[[ $# -ge 1 ]] || usage
+command="$1"
+shift
+case "$command" in
+  run)
+    install_packages
+    build
+    target="${IOLAB_TARGET:-$HOME}"
+    say "Running the quick preset against $target (set IOLAB_TARGET to choose another folder)"
+    exec build/dev/app/cli/iolab-cli run --preset quick --target "$target" "$@"
+    ;;
+  test)
+    install_packages
+    build
+    say "Running the test suite"
+    ctest --preset dev -j "$(nproc)" "$@"
+    ;;
+  *)
+    usage
+    ;;
+esac

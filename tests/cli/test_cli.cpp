@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+// iolab-cli end to end: the real binary, its exit codes, its files, and what it leaves behind (nothing).
+#include "core/csv.h"
+#include "core/result_json.h"
+#include "tests/support/mount.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+using namespace iolab;
+using namespace iolab::test;
+using ::testing::HasSubstr;
+
+namespace {
+
+class Cli : public ::testing::Test
+{
+protected:
+    ProcessResult cli(std::vector<std::string> args)
+    {
+        return runProcess(IOLAB_CLI_PATH, args, environment());
+    }
+    std::vector<std::string> environment() const { return {"XDG_STATE_HOME=" + m_state.path()}; }
+
+    static std::string slurp(const std::string& path)
+    {
+        std::ifstream in(path, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        return text.str();
+    }
+
+    TempDir m_target;
+    TempDir m_out;
+    TempDir m_state;
+};
+
+} // namespace
+
+TEST_F(Cli, VersionStrategiesAndPresets)
+{
+    auto r = cli({"--version"});
+    EXPECT_EQ(r.exitCode, 0);
+    EXPECT_THAT(r.out, HasSubstr("iolab-cli 0."));
+    r = cli({"strategies", "--target", m_target.path()});
+    EXPECT_EQ(r.exitCode, 0);
+    for (const char* id : {"stdio", "stdio-unlocked", "write", "direct", "mmap-window", "mmap-batch-direct",
+                           "pipe-write", "vmsplice"})
+        EXPECT_THAT(r.out, HasSubstr(id));
+    EXPECT_THAT(r.out, HasSubstr("logical"));
+    r = cli({"presets"});
+    EXPECT_EQ(r.exitCode, 0);
+    for (const char* name : {"quick", "stdio-per-byte", "sync-modes", "bandwidth-4k", "pipe"})
+        EXPECT_THAT(r.out, HasSubstr(name));
+}
+
+TEST_F(Cli, QuickRunWritesValidJsonAndCsvAndLeavesNothing)
+{
+    const auto json = m_out / "result.json";
+    const auto csv = m_out / "result.csv";
+    const auto r = cli({"run", "--target", m_target.path(), "--preset", "quick", "--size", "2M", "--reps",
+                        "2", "--warmups", "0", "--verify", "--json", json, "--csv", csv});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("MB/s"));
+    const auto result = resultFromJson(slurp(json), json);
+    ASSERT_EQ(result.cases.size(), 8u);
+    for (const auto& c : result.cases) {
+        EXPECT_EQ(c.status, Status::Ok) << c.testCase.label();
+        EXPECT_EQ(c.repetitions.size(), 2u);
+        EXPECT_TRUE(c.repetitions.back().verified);
+    }
+    EXPECT_EQ(result.target.path, std::filesystem::canonical(m_target.path()).string());
+    const auto rows = parseCsv(slurp(csv));
+    EXPECT_EQ(rows.size(), 1u + 8u * 2u);
+    EXPECT_EQ(rows[0][0], "case");
+    const auto samples = parseCsv(slurp(m_out / "result.samples.csv"));
+    ASSERT_GE(samples.size(), 1u);
+    EXPECT_EQ(samples[0][4], "bytes_done");
+    EXPECT_EQ(m_target.entryCount(), 0u);
+    EXPECT_EQ(m_out.entryCount(), 3u); // no temporary files left beside the outputs
+}
+
+TEST_F(Cli, AxisFlagsBuildTheMatrix)
+{
+    const auto json = m_out / "r.json";
+    const auto r =
+        cli({"run", "--target", m_target.path(), "--strategy", "stdio,stdio-unlocked", "--chunk", "1",
+             "--buffer", "none,4K", "--size", "64K", "--reps", "1", "--json", json, "--quiet"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto result = resultFromJson(slurp(json), json);
+    EXPECT_EQ(result.cases.size(), 4u);
+    EXPECT_EQ(result.cases[1].testCase.buffer.bytes, 4096u);
+}
+
+struct BadInput
+{
+    const char* name;
+    std::vector<std::string> args; // "{T}" is the target folder, "{O}" the output folder
+    const char* message;
+};
+
+class CliBadInput : public Cli, public ::testing::WithParamInterface<BadInput>
+{};
+
+TEST_P(CliBadInput, ExitsTwoWithOneLineAndLeavesNothing)
+{
+    std::ofstream(m_out / "not-a-folder") << "x";
+    std::ofstream(m_out / "broken.json") << "{\n  \"strategies\": [\"write\"],\n  \"chunks\": [4096\n}\n";
+    std::vector<std::string> args;
+    for (auto a : GetParam().args) {
+        if (const auto at = a.find("{T}"); at != std::string::npos)
+            a.replace(at, 3, m_target.path());
+        if (const auto at = a.find("{O}"); at != std::string::npos)
+            a.replace(at, 3, m_out.path());
+        args.push_back(a);
+    }
+    const auto r = cli(args);
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_THAT(r.err, HasSubstr(GetParam().message));
+    EXPECT_THAT(r.err, ::testing::StartsWith("iolab-cli: "));
+    EXPECT_EQ(m_target.entryCount(), 0u);
+    EXPECT_EQ(m_out.entryCount(), 2u); // only the two files this test made
+}
+
+// clang-format off
+INSTANTIATE_TEST_SUITE_P(Cli, CliBadInput, ::testing::Values(
+    BadInput{"MissingTarget", {"run", "--target", "{T}/nope", "--preset", "quick"}, "does not exist"},
+    BadInput{"TargetIsAFile", {"run", "--target", "{O}/not-a-folder", "--preset", "quick"}, "is not a folder"},
+    BadInput{"NegativeSize", {"run", "--target", "{T}", "--strategy", "write", "--chunk", "4K", "--size=-1M"}, "negative"},
+    BadInput{"ZeroSize", {"run", "--target", "{T}", "--strategy", "write", "--chunk", "4K", "--size", "0"}, "0 bytes"},
+    BadInput{"AbsurdSize", {"run", "--target", "{T}", "--strategy", "write", "--chunk", "4K", "--size", "100T"}, "limit"},
+    BadInput{"ZeroChunk", {"run", "--target", "{T}", "--strategy", "write", "--chunk", "0", "--size", "1M"}, "chunk of 0"},
+    BadInput{"GarbageSize", {"run", "--target", "{T}", "--strategy", "write", "--chunk", "4K", "--size", "lots"}, "not a size"},
+    BadInput{"UnknownStrategy", {"run", "--target", "{T}", "--strategy", "warp", "--chunk", "4K", "--size", "1M"}, "unknown strategy 'warp'"},
+    BadInput{"TooManyThreads", {"run", "--target", "{T}", "--strategy", "write", "--chunk", "4K", "--size", "1M", "--threads", "5000"}, "1 to 1024"},
+    BadInput{"UnknownPreset", {"run", "--target", "{T}", "--preset", "fastest"}, "unknown preset"},
+    BadInput{"MalformedMatrix", {"run", "--target", "{T}", "--matrix", "{O}/broken.json"}, "broken.json:4:"},
+    BadInput{"MissingMatrix", {"run", "--target", "{T}", "--matrix", "{O}/none.json"}, "cannot be opened"},
+    BadInput{"OutputFolderMissing", {"run", "--target", "{T}", "--preset", "quick", "--json", "{O}/no/such/r.json"}, "does not exist"},
+    BadInput{"TwoSources", {"run", "--target", "{T}", "--preset", "quick", "--strategy", "write"}, "alternatives"},
+    BadInput{"NoSource", {"run", "--target", "{T}"}, "say what to run"},
+    BadInput{"EverythingRefused", {"run", "--target", "{T}", "--strategy", "direct", "--chunk", "1000", "--size", "1M"}, "every case was refused"},
+    BadInput{"UnknownFlag", {"run", "--target", "{T}", "--turbo"}, "turbo"}),
+    [](const auto& row) { return std::string(row.param.name); });
+// clang-format on
+
+TEST_F(Cli, RefusedCasesAreListedWithReasons)
+{
+    const auto r = cli({"run", "--target", m_target.path(), "--strategy", "write,direct", "--chunk",
+                        "1000,4K", "--size", "64K", "--reps", "1", "--quiet"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("Refused before running (1)"));
+    EXPECT_THAT(r.out, HasSubstr("logical block size"));
+}
+
+TEST_F(Cli, CancelRemovesTheRunFilesAndExitsOne)
+{
+    // Slow on purpose (512-byte O_DSYNC writes) so the run is surely in progress when it is interrupted.
+    Process p(IOLAB_CLI_PATH,
+              {"run", "--target", m_target.path(), "--strategy", "write", "--chunk", "512", "--sync",
+               "O_DSYNC", "--size", "1G"},
+              environment());
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    bool started = false;
+    while (!started && std::chrono::steady_clock::now() < deadline) {
+        for (const auto& entry : std::filesystem::directory_iterator(m_target.path()))
+            started = started || std::filesystem::exists(entry.path() / "c001-r0-t0.dat");
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ASSERT_TRUE(started) << "the run never created its file";
+    const auto interrupted = std::chrono::steady_clock::now();
+    p.signal(SIGINT);
+    const auto r = p.wait();
+    const auto took = std::chrono::steady_clock::now() - interrupted;
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("cancelling"));
+    EXPECT_THAT(r.out, HasSubstr("cancelled"));
+    EXPECT_LT(took, std::chrono::seconds(5));
+    EXPECT_EQ(m_target.entryCount(), 0u);
+}
+
+TEST_F(Cli, DiskFullFailsTheCaseKeepsGoingAndCleansUp)
+{
+    if (!runningAsRoot())
+        GTEST_SKIP() << "mounting a small tmpfs needs root";
+    TmpfsMount small("size=16m");
+    ASSERT_TRUE(small.ok());
+    const auto json = m_out / "full.json";
+    auto r = cli({"run", "--target", small.path(), "--strategy", "write,stdio", "--chunk", "64K", "--size",
+                  "64M", "--reps", "1", "--warmups", "0", "--no-space-check", "--json", json, "--quiet"});
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("ENOSPC"));
+    const auto result = resultFromJson(slurp(json), json);
+    ASSERT_EQ(result.cases.size(), 2u);
+    for (const auto& c : result.cases) {
+        EXPECT_EQ(c.status, Status::Failed);
+        EXPECT_THAT(c.reason, HasSubstr("No space left on device"));
+    }
+    EXPECT_TRUE(std::filesystem::is_empty(small.path()));
+
+    // Without --no-space-check the case is refused before a byte is written.
+    r = cli({"run", "--target", small.path(), "--strategy", "write", "--chunk", "64K", "--size", "64M",
+             "--reps", "1", "--quiet"});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_THAT(r.out, HasSubstr("free space"));
+    EXPECT_TRUE(std::filesystem::is_empty(small.path()));
+}
+
+TEST_F(Cli, CleanRemovesAStaleRunFolder)
+{
+    const auto folder = m_target / "iolab-run-20260101-000000-1";
+    std::filesystem::create_directory(folder);
+    std::ofstream(folder + "/.iolab-run") << "pid=999999999\n";
+    std::ofstream(folder + "/c001-r0-t0.dat") << "x";
+    const auto r = cli({"clean", m_target.path()});
+    EXPECT_EQ(r.exitCode, 0);
+    EXPECT_THAT(r.out, HasSubstr("removed"));
+    EXPECT_EQ(m_target.entryCount(), 0u);
+    EXPECT_EQ(cli({"clean", m_target / "missing"}).exitCode, 2);
+}

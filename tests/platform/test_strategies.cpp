@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+// Each strategy writes exactly the expected bytes: size and every byte are checked here by reading the file
+// back independently of the engine's own verification.
+#include "core/matrix.h"
+#include "core/pattern.h"
+#include "core/units.h"
+#include "platform/platform.h"
+#include "tests/support/temp_dir.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <sys/stat.h>
+
+using namespace iolab;
+using namespace iolab::test;
+using ::testing::HasSubstr;
+
+namespace {
+
+struct StrategyRow
+{
+    const char* name;
+    const char* strategy;
+    std::uint64_t chunk;
+    std::uint64_t bytes;
+    StdioBuffer buffer;
+    SyncPolicy sync;
+    TargetKind target = TargetKind::Directory;
+};
+
+std::vector<std::byte> readAll(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    const std::vector<char> raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<std::byte> bytes(raw.size());
+    std::memcpy(bytes.data(), raw.data(), raw.size());
+    return bytes;
+}
+
+class StrategyWrites : public ::testing::TestWithParam<StrategyRow>
+{
+protected:
+    void SetUp() override
+    {
+        registerBuiltinStrategies(m_registry);
+        m_target = inspectTarget(m_dir.path());
+    }
+
+    Registry m_registry;
+    TempDir m_dir;
+    TargetInfo m_target;
+};
+
+} // namespace
+
+TEST_P(StrategyWrites, ExactBytes)
+{
+    const auto& row = GetParam();
+    const Strategy* strategy = m_registry.find(row.strategy);
+    ASSERT_NE(strategy, nullptr);
+    Case c{row.strategy, Direction::Write, row.chunk, row.bytes, row.buffer, row.sync, 1, row.target};
+    ASSERT_EQ(refusalReason(c, m_registry, m_target), "");
+
+    const Pattern pattern(c.chunkBytes);
+    JobSpec spec;
+    spec.testCase = c;
+    spec.bytes = row.bytes;
+    spec.path = row.target == TargetKind::Directory ? m_dir / "data.dat" : "";
+    spec.auxPath = m_dir / "data.batch";
+    spec.pattern = &pattern;
+    spec.verifyStream = true;
+    spec.target = m_target;
+
+    Outcome outcome;
+    auto job = strategy->prepare(spec, outcome);
+    if (!job && outcome.status == Status::Unsupported)
+        GTEST_SKIP() << outcome.message; // e.g. O_DIRECT on a filesystem without it
+    ASSERT_TRUE(job) << outcome.message;
+    std::atomic<bool> stop{false};
+    Progress progress;
+    progress.stop = &stop;
+    const auto executed = job->execute(progress);
+    ASSERT_TRUE(executed.ok()) << executed.message;
+    const auto finished = job->finish();
+    ASSERT_TRUE(finished.ok()) << finished.message;
+    job.reset();
+    EXPECT_EQ(progress.bytes.load(), row.bytes);
+
+    if (row.target != TargetKind::Directory)
+        return; // the pipe reader checked every byte (finish() above)
+    const auto data = readAll(spec.path);
+    ASSERT_EQ(data.size(), row.bytes);
+    for (std::size_t i = 0; i < data.size(); ++i)
+        ASSERT_EQ(data[i], Pattern::expected(i)) << "byte " << i;
+}
+
+// clang-format off
+INSTANTIATE_TEST_SUITE_P(Linux, StrategyWrites, ::testing::Values(
+    StrategyRow{"StdioOneByteDefault", "stdio", 1, 100'000, {BufferMode::Default, 0}, {}},
+    StrategyRow{"StdioUnbuffered", "stdio", 7, 7'001, {BufferMode::None, 0}, {}},
+    StrategyRow{"StdioOwnBufferFsyncEvery", "stdio", 4096, 1 << 20, {BufferMode::Bytes, 64 * kKiB}, {SyncMode::FsyncEvery, 50}},
+    StrategyRow{"StdioOSync", "stdio", 65536, 1 << 20, {BufferMode::Default, 0}, {SyncMode::OSync, 0}},
+    StrategyRow{"UnlockedOneByte1K", "stdio-unlocked", 1, 300'000, {BufferMode::Bytes, 1024}, {}},
+    StrategyRow{"UnlockedFdatasync", "stdio-unlocked", 1000, 1'000'000, {BufferMode::Default, 0}, {SyncMode::FdatasyncEnd, 0}},
+    StrategyRow{"WriteOddChunkWithTail", "write", 3000, 1'000'000, {}, {}},
+    StrategyRow{"WriteODsync", "write", 4096, 256 * kKiB, {}, {SyncMode::ODsync, 0}},
+    StrategyRow{"WriteFsyncEnd", "write", 1 << 20, 3 << 20, {}, {SyncMode::FsyncEnd, 0}},
+    StrategyRow{"Direct4K", "direct", 4096, 1 << 20, {}, {}},
+    StrategyRow{"Direct512ODsync", "direct", 512, 64 * kKiB, {}, {SyncMode::ODsync, 0}},
+    StrategyRow{"Direct1MLargerThanPeriod", "direct", 1 << 20, 4 << 20, {}, {SyncMode::FdatasyncEnd, 0}},
+    StrategyRow{"MmapWindow4K", "mmap-window", 4096, 1 << 20, {}, {}},
+    StrategyRow{"MmapWindowStraddling", "mmap-window", 10'000, 1'000'000, {}, {SyncMode::FsyncEnd, 0}},
+    StrategyRow{"MmapWindowBigChunk", "mmap-window", 100'000, 1'000'000, {}, {}},
+    StrategyRow{"MmapBatch4K", "mmap-batch-direct", 4096, 1 << 20, {}, {}},
+    StrategyRow{"MmapBatchOddChunk", "mmap-batch-direct", 3000, 3000 * 512, {}, {SyncMode::ODsync, 0}},
+    StrategyRow{"MmapBatchTailBatch", "mmap-batch-direct", 4096, 20 * 4096, {}, {}},
+    StrategyRow{"PipeWrite", "pipe-write", 65536, 64 << 20, {}, {}, TargetKind::Pipe},
+    StrategyRow{"PipeWriteOddChunk", "pipe-write", 1000, 10'000'000, {}, {}, TargetKind::Pipe},
+    StrategyRow{"Vmsplice", "vmsplice", 65536, 64 << 20, {}, {}, TargetKind::Pipe},
+    StrategyRow{"VmspliceOddChunk", "vmsplice", 5000, 10'000'000, {}, {}, TargetKind::Pipe},
+    StrategyRow{"StdioToNull", "stdio", 1, 1 << 20, {BufferMode::Default, 0}, {}, TargetKind::Null},
+    StrategyRow{"WriteToNull", "write", 4096, 1 << 20, {}, {}, TargetKind::Null}),
+    [](const auto& row) { return std::string(row.param.name); });
+// clang-format on
+
+TEST(StrategyRefusals, AreReportedNotCrashed)
+{
+    Registry registry;
+    registerBuiltinStrategies(registry);
+    TempDir dir;
+    const auto target = inspectTarget(dir.path());
+    auto reason = [&](const char* strategy, std::uint64_t chunk, SyncPolicy sync, TargetKind kind) {
+        Case c{strategy, Direction::Write, chunk, 1 << 20, {}, sync, 1, kind};
+        return refusalReason(c, registry, target);
+    };
+    EXPECT_THAT(reason("direct", 1000, {}, TargetKind::Directory), HasSubstr("logical block size"));
+    EXPECT_THAT(reason("mmap-window", 4096, {SyncMode::OSync, 0}, TargetKind::Directory),
+                HasSubstr("bypass write(2)"));
+    EXPECT_THAT(reason("mmap-batch-direct", 4096, {SyncMode::FsyncEvery, 4}, TargetKind::Directory),
+                HasSubstr("fsync-every"));
+    EXPECT_THAT(reason("vmsplice", 4096, {}, TargetKind::Directory), HasSubstr("pipe target"));
+    EXPECT_THAT(reason("direct", 4096, {}, TargetKind::Null), HasSubstr("not to null"));
+    EXPECT_THAT(reason("pipe-write", 4096, {SyncMode::FsyncEnd, 0}, TargetKind::Pipe),
+                HasSubstr("nothing to sync"));
+}
+
+TEST(StrategyFailures, OpenErrorsCarryErrnoCallAndPath)
+{
+    Registry registry;
+    registerBuiltinStrategies(registry);
+    TempDir dir;
+    const Pattern pattern(4096);
+    for (const char* id : {"stdio", "write", "direct", "mmap-window", "mmap-batch-direct"}) {
+        JobSpec spec;
+        spec.testCase = Case{id, Direction::Write, 4096, 1 << 20, {}, {}, 1, TargetKind::Directory};
+        if (std::string(id) == "stdio")
+            spec.testCase.buffer = {BufferMode::Default, 0};
+        spec.bytes = 1 << 20;
+        spec.path = dir / "missing-folder/data.dat";
+        spec.auxPath = dir / "missing-folder/data.batch";
+        spec.pattern = &pattern;
+        spec.target = inspectTarget(dir.path());
+        Outcome outcome;
+        EXPECT_EQ(registry.find(id)->prepare(spec, outcome), nullptr) << id;
+        EXPECT_EQ(outcome.status, Status::Failed) << id;
+        EXPECT_EQ(outcome.errorCode, ENOENT) << id;
+        EXPECT_THAT(outcome.message, HasSubstr("missing-folder/data.dat")) << id;
+        EXPECT_THAT(outcome.message, HasSubstr("ENOENT")) << id;
+    }
+}
+
+TEST(StrategyFailures, NeverOverwritesAnExistingFile)
+{
+    Registry registry;
+    registerBuiltinStrategies(registry);
+    TempDir dir;
+    const std::string path = dir / "precious.dat";
+    std::ofstream(path) << "keep me";
+    const Pattern pattern(4096);
+    JobSpec spec;
+    spec.testCase = Case{"write", Direction::Write, 4096, 8192, {}, {}, 1, TargetKind::Directory};
+    spec.bytes = 8192;
+    spec.path = path;
+    spec.pattern = &pattern;
+    Outcome outcome;
+    EXPECT_EQ(registry.find("write")->prepare(spec, outcome), nullptr);
+    EXPECT_EQ(outcome.errorCode, EEXIST);
+    std::ifstream in(path);
+    std::string text;
+    std::getline(in, text);
+    EXPECT_EQ(text, "keep me");
+}
