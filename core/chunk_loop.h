@@ -43,6 +43,8 @@ LoopEnd runChunks(std::uint64_t totalBytes, std::uint64_t chunkBytes, std::uint3
             count = std::min(count, untilSync);
         const auto started = Clock::now();
         const std::uint64_t batchStart = offset;
+        // Unrolled so that the engine's own loop work (counter, bound, branch) is amortised over four calls.
+#pragma GCC unroll 4
         for (std::uint64_t i = 0; i < count; ++i) {
             if (!write(offset, chunkBytes)) [[unlikely]] {
                 progress.add(offset - batchStart);

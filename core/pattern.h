@@ -20,6 +20,18 @@ public:
 
     explicit Pattern(std::uint64_t maxChunkBytes);
 
+    // The base pointer as a value, for hot loops: held in a register, it is not reloaded after every opaque
+    // library call the way a member behind a reference must be.
+    struct View
+    {
+        const std::byte* base;
+        const std::byte* at(std::uint64_t offset) const noexcept
+        {
+            return base + (offset & (kPeriodBytes - 1));
+        }
+    };
+    View view() const noexcept { return View{m_data.get()}; }
+
     const std::byte* at(std::uint64_t offset) const noexcept
     {
         return m_data.get() + (offset & (kPeriodBytes - 1));

@@ -109,7 +109,7 @@ void PipeJob::drain()
 
 Outcome PipeJob::execute(Progress& progress)
 {
-    const Pattern& pattern = *m_spec.pattern;
+    const Pattern::View pattern = m_spec.pattern->view();
     const int fd = m_writeEnd.get();
     LoopEnd end;
     if (m_mode == Mode::Write) {

@@ -26,7 +26,7 @@ public:
 
     Outcome execute(Progress& progress) override
     {
-        const Pattern& pattern = *m_spec.pattern;
+        const Pattern::View pattern = m_spec.pattern->view();
         const auto end = runChunks(
             m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
             [&](std::uint64_t offset, std::uint64_t size) {

@@ -23,7 +23,7 @@ public:
 
     Outcome execute(Progress& progress) override
     {
-        const Pattern& pattern = *m_spec.pattern;
+        const Pattern::View pattern = m_spec.pattern->view();
         const SyncPolicy sync = m_spec.testCase.sync;
         const int fd = m_fd.get();
         const std::uint32_t every = sync.mode == SyncMode::FsyncEvery ? sync.everyWrites : 0;

@@ -51,7 +51,7 @@ public:
 
     Outcome execute(Progress& progress) override
     {
-        const Pattern& pattern = *m_spec.pattern;
+        const Pattern::View pattern = m_spec.pattern->view();
         const SyncPolicy sync = m_spec.testCase.sync;
         std::FILE* const file = m_file;
         const std::uint32_t every = sync.mode == SyncMode::FsyncEvery ? sync.everyWrites : 0;

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Races each plain loop against iolab-cli on the same parameters, alternating A/B, and prints median ratios.
+
+usage: compare.py BUILD_DIR TARGET_DIR [--pairs N] [--only NAME,...]
+
+Each pair runs the plain program and iolab-cli once each (the order alternates from pair to pair); one
+discarded pair first warms the page cache and this VM's memory. The ratio is IOLab's apparent MB/s over the
+plain loop's, per pair; the median over pairs is reported. Also: sampling on vs off, and vmsplice vs
+pipe-write, both measured by iolab-cli, alternating.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+K = 1024
+M = K * K
+
+# name, plain program, plain args (chunk, total, extra), iolab args
+CASES = [
+    ("stdio 1 B, default buffer", "plain_stdio", (1, 256 * M, 0),
+     ["--strategy", "stdio", "--chunk", "1", "--buffer", "default", "--size", "256M"]),
+    ("stdio-unlocked 1 B, default buffer", "plain_stdio_unlocked", (1, 256 * M, 0),
+     ["--strategy", "stdio-unlocked", "--chunk", "1", "--buffer", "default", "--size", "256M"]),
+    ("stdio-unlocked 1 B, 64K buffer", "plain_stdio_unlocked", (1, 256 * M, 64 * K),
+     ["--strategy", "stdio-unlocked", "--chunk", "1", "--buffer", "64K", "--size", "256M"]),
+    ("stdio 4 KiB, default buffer", "plain_stdio", (4 * K, 256 * M, 0),
+     ["--strategy", "stdio", "--chunk", "4K", "--buffer", "default", "--size", "256M"]),
+    ("write 64 KiB", "plain_write", (64 * K, 256 * M, 0),
+     ["--strategy", "write", "--chunk", "64K", "--size", "256M"]),
+    ("write 4 KiB", "plain_write", (4 * K, 256 * M, 0),
+     ["--strategy", "write", "--chunk", "4K", "--size", "256M"]),
+    ("direct 1 MiB", "plain_write", (1 * M, 256 * M, 1),
+     ["--strategy", "direct", "--chunk", "1M", "--size", "256M"]),
+    ("mmap-window 4 KiB", "plain_mmap_window", (4 * K, 128 * M, 0),
+     ["--strategy", "mmap-window", "--chunk", "4K", "--size", "128M"]),
+    ("mmap-batch-direct 4 KiB", "plain_mmap_batch_direct", (4 * K, 128 * M, 0),
+     ["--strategy", "mmap-batch-direct", "--chunk", "4K", "--size", "128M"]),
+    ("pipe-write 64 KiB", "plain_pipe", (64 * K, 2048 * M, 0),
+     ["--strategy", "pipe-write", "--chunk", "64K", "--size", "2G", "--no-pipe-verify"]),
+    ("vmsplice 64 KiB", "plain_pipe", (64 * K, 2048 * M, 1),
+     ["--strategy", "vmsplice", "--chunk", "64K", "--size", "2G", "--no-pipe-verify"]),
+]
+
+
+def run_plain(build, program, args, target):
+    path = os.path.join(target, "plain-bench.dat")
+    chunk, total, extra = args
+    out = subprocess.run([os.path.join(build, "tests/perf", program), path, str(chunk), str(total), str(extra)],
+                         check=True, capture_output=True, text=True)
+    return float(out.stdout.strip())
+
+
+def run_iolab(build, args, target, extra=()):
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        out = f.name
+    try:
+        subprocess.run([os.path.join(build, "app/cli/iolab-cli"), "run", "--target", target, "--reps", "1",
+                        "--warmups", "0", "--quiet", "--json", out, *args, *extra],
+                       check=True, capture_output=True, text=True)
+        with open(out) as f:
+            result = json.load(f)
+        case = result["cases"][0]
+        if case["status"] != "ok":
+            raise RuntimeError(f"iolab case {case['case']['label']}: {case['reason']}")
+        return case["repetitions"][0]["apparentMBps"]
+    finally:
+        os.unlink(out)
+
+
+def alternate(pairs, a, b):
+    """Runs a() and b() in alternating order; returns the lists of a and b figures (first pair discarded)."""
+    xs, ys = [], []
+    for i in range(pairs + 1):
+        if i % 2 == 0:
+            x = a()
+            y = b()
+        else:
+            y = b()
+            x = a()
+        if i > 0:
+            xs.append(x)
+            ys.append(y)
+    return xs, ys
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("build")
+    parser.add_argument("target")
+    parser.add_argument("--pairs", type=int, default=5)
+    parser.add_argument("--only", default="")
+    opts = parser.parse_args()
+    only = [s for s in opts.only.split(",") if s]
+
+    print(f"{'case':38} {'plain MB/s':>11} {'IOLab MB/s':>11} {'ratio':>7}  (median of {opts.pairs} pairs)")
+    for name, program, plain_args, iolab_args in CASES:
+        if only and not any(o in name for o in only):
+            continue
+        plain, iolab = alternate(opts.pairs, lambda: run_plain(opts.build, program, plain_args, opts.target),
+                                 lambda: run_iolab(opts.build, iolab_args, opts.target))
+        ratios = [b / a for a, b in zip(plain, iolab)]
+        print(f"{name:38} {statistics.median(plain):11.1f} {statistics.median(iolab):11.1f} "
+              f"{statistics.median(ratios):7.3f}  ratios {' '.join(f'{r:.3f}' for r in ratios)}", flush=True)
+
+    if not only or "sampling" in only:
+        for name, args in [("sampling, stdio-unlocked 1 B", CASES[1][3]), ("sampling, write 64 KiB", CASES[4][3])]:
+            on, off = alternate(opts.pairs, lambda: run_iolab(opts.build, args, opts.target),
+                                lambda: run_iolab(opts.build, args, opts.target, ["--no-sampling"]))
+            ratios = [a / b for a, b in zip(on, off)]
+            print(f"{name + ' (on/off)':38} {statistics.median(off):11.1f} {statistics.median(on):11.1f} "
+                  f"{statistics.median(ratios):7.3f}  ratios {' '.join(f'{r:.3f}' for r in ratios)}", flush=True)
+
+    if not only or "vmsplice" in only:
+        for chunk in ["64K", "256K"]:
+            base = ["--chunk", chunk, "--size", "2G", "--no-pipe-verify"]
+            vm, pw = alternate(opts.pairs, lambda: run_iolab(opts.build, ["--strategy", "vmsplice", *base], opts.target),
+                               lambda: run_iolab(opts.build, ["--strategy", "pipe-write", *base], opts.target))
+            ratios = [a / b for a, b in zip(vm, pw)]
+            print(f"{'vmsplice / pipe-write ' + chunk:38} {statistics.median(pw):11.1f} {statistics.median(vm):11.1f} "
+                  f"{statistics.median(ratios):7.3f}  ratios {' '.join(f'{r:.3f}' for r in ratios)}", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
