@@ -80,7 +80,7 @@ std::vector<Matrix> makePresets()
     {
         // 002: a fast `yes`: write(2) into a pipe vs vmsplice of the same pages.
         Matrix m{"pipe", "write(2) vs vmsplice(2) into a pipe drained by a reader thread (article 002).", {}};
-        m.groups.push_back(group({"pipe-write", "vmsplice"}, {64 * kKiB, 256 * kKiB}, {2 * kGiB}));
+        m.groups.push_back(group({"pipe-write", "vmsplice"}, {64 * kKiB, 256 * kKiB, 1 * kMiB}, {2 * kGiB}));
         presets.push_back(std::move(m));
     }
     return presets;

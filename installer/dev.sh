@@ -67,6 +67,16 @@ case "$command" in
     build
     say "Running the test suite"
     ctest --preset dev -j "$(nproc)" "$@"
+    # The same tests again under AddressSanitizer+UBSan and ThreadSanitizer: the engine is threaded and
+    # handles raw buffers, and these catch what a passing run hides. Skip with IOLAB_NO_SANITIZERS=1.
+    if [[ "${IOLAB_NO_SANITIZERS:-0}" != 1 ]]; then
+      for preset in asan tsan; do
+        say "Building and testing under $preset"
+        cmake --preset "$preset" >/dev/null
+        cmake --build --preset "$preset" -j "$(nproc)"
+        ctest --preset "$preset" -j "$(nproc)" -LE lint "$@"
+      done
+    fi
     ;;
   *)
     usage

@@ -29,11 +29,13 @@ namespace iolab::cli {
 
 namespace {
 
-volatile std::sig_atomic_t g_interrupted = 0;
+// Set by the signal handler, read by the watcher thread: a lock-free atomic is safe for both.
+std::atomic<bool> g_interrupted{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
 
 extern "C" void onInterrupt(int)
 {
-    g_interrupted = 1;
+    g_interrupted.store(true, std::memory_order_relaxed);
 }
 
 std::vector<std::string> splitList(const std::vector<std::string>& values)
@@ -313,12 +315,12 @@ int commandRun(const Registry& registry, const RunArgs& args)
     ConsoleObserver observer(expanded, options, stderrIsTerminal(), args.quiet);
 
     std::stop_source stopSource;
-    g_interrupted = 0;
+    g_interrupted.store(false);
     auto previousInt = std::signal(SIGINT, onInterrupt);
     auto previousTerm = std::signal(SIGTERM, onInterrupt);
     std::jthread watcher([&stopSource](const std::stop_token& stop) {
         while (!stop.stop_requested()) {
-            if (g_interrupted != 0) {
+            if (g_interrupted.load(std::memory_order_relaxed)) {
                 std::fprintf(stderr, "\ncancelling: removing the run's files...\n");
                 stopSource.request_stop();
                 return;

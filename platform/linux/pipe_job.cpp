@@ -6,9 +6,12 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <vector>
 
@@ -42,12 +45,15 @@ std::unique_ptr<Job> PipeJob::create(const JobSpec& spec, Mode mode, Outcome& ou
     if (mode == Mode::Vmsplice) {
         // Size the pipe to the chunk (article 002: F_SETPIPE_SZ = CHUNKSIZE), within what an unprivileged
         // process may ask for; the kernel rounds up to a power-of-two number of pages.
-        const std::uint64_t wanted =
-            std::clamp<std::uint64_t>(spec.testCase.chunkBytes, 64 * kKiB, pipeMaxBytes());
+        const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+        const std::uint64_t wanted = std::clamp<std::uint64_t>(
+            (spec.testCase.chunkBytes + page - 1) / page * page, page, pipeMaxBytes());
         if (::fcntl(writeEnd.get(), F_SETPIPE_SZ, static_cast<int>(wanted)) < 0)
             logger(LogModule::Platform).warn("F_SETPIPE_SZ {} failed: {}", wanted, posix::errnoName(errno));
     }
     auto job = std::unique_ptr<PipeJob>(new PipeJob(spec, mode, std::move(readEnd), std::move(writeEnd)));
+    if (mode == Mode::Vmsplice && !job->makeRing(outcome))
+        return nullptr;
     job->m_reader = std::thread([raw = job.get()] { raw->drain(); });
     return job;
 }
@@ -55,6 +61,39 @@ std::unique_ptr<Job> PipeJob::create(const JobSpec& spec, Mode mode, Outcome& ou
 PipeJob::PipeJob(const JobSpec& spec, Mode mode, posix::UniqueFd readEnd, posix::UniqueFd writeEnd)
     : m_spec(spec), m_mode(mode), m_readEnd(std::move(readEnd)), m_writeEnd(std::move(writeEnd))
 {}
+
+void PipeJob::RingFree::operator()(std::byte* p) const noexcept
+{
+    ::munmap(p, bytes);
+}
+
+bool PipeJob::makeRing(Outcome& outcome)
+{
+    // vmsplice hands the pipe references to the writer's pages, so a buffer may be refilled only once the
+    // reader has taken every page of it out of the pipe. Each chunk occupies ceil(chunk / page) pipe slots
+    // (the buffers are page aligned) and the pipe holds `slots` of them: once ceil(slots / chunkPages) later
+    // chunks have gone in, the oldest has surely come out. So the ring needs that many buffers plus one: two,
+    // a double buffer, when the pipe is exactly one chunk, as in article 002.
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const int pipeBytes = ::fcntl(m_writeEnd.get(), F_GETPIPE_SZ);
+    if (pipeBytes <= 0) {
+        outcome = posix::errnoOutcome(errno, "fcntl(F_GETPIPE_SZ)", {});
+        return false;
+    }
+    const std::size_t slots = static_cast<std::size_t>(pipeBytes) / page;
+    const std::size_t chunkPages = (m_spec.testCase.chunkBytes + page - 1) / page;
+    m_ringStride = chunkPages * page;
+    m_ringCount = (slots + chunkPages - 1) / chunkPages + 1;
+    const std::size_t bytes = m_ringStride * m_ringCount;
+    void* p =
+        ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    if (p == MAP_FAILED) {
+        outcome = posix::errnoOutcome(errno, "mmap (vmsplice ring)", {});
+        return false;
+    }
+    m_ring = std::unique_ptr<std::byte, RingFree>(static_cast<std::byte*>(p), RingFree{bytes});
+    return true;
+}
 
 PipeJob::~PipeJob()
 {
@@ -123,12 +162,18 @@ Outcome PipeJob::execute(Progress& progress)
             },
             [] { return true; });
     } else {
-        // The source pages are the pattern buffer, which nobody modifies while the run lasts, so handing them
-        // to the pipe by reference is safe for as long as the reader needs them.
+        // As a producer does: fill the next ring buffer, then hand its pages to the pipe.
+        std::byte* const ring = m_ring.get();
+        const std::size_t stride = m_ringStride;
+        const std::size_t count = m_ringCount;
+        std::size_t next = 0;
         end = runChunks(
             m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
             [&](std::uint64_t offset, std::uint64_t size) {
-                iovec iov{const_cast<std::byte*>(pattern.at(offset)), size};
+                std::byte* const buffer = ring + next * stride;
+                next = next + 1 == count ? 0 : next + 1;
+                std::memcpy(buffer, pattern.at(offset), size);
+                iovec iov{buffer, size};
                 while (iov.iov_len > 0) {
                     const ssize_t n = ::vmsplice(fd, &iov, 1, 0);
                     if (n < 0) [[unlikely]] {

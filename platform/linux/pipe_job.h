@@ -32,14 +32,26 @@ public:
 
 private:
     PipeJob(const JobSpec& spec, Mode mode, posix::UniqueFd readEnd, posix::UniqueFd writeEnd);
+    bool makeRing(Outcome& outcome);
     void drain();
     void stopReader();
+
+    struct RingFree
+    {
+        std::size_t bytes;
+        void operator()(std::byte* p) const noexcept;
+    };
 
     JobSpec m_spec;
     Mode m_mode;
     posix::UniqueFd m_readEnd;
     posix::UniqueFd m_writeEnd;
     Outcome m_writeError;
+    // vmsplice: the ring of page-aligned buffers the writer fills in turn; a buffer is refilled only after
+    // the pipe has let go of its pages (see makeRing).
+    std::unique_ptr<std::byte, RingFree> m_ring{nullptr, RingFree{0}};
+    std::size_t m_ringStride = 0;
+    std::size_t m_ringCount = 0;
     // Owned by the reader thread until it is joined.
     std::uint64_t m_received = 0;
     std::optional<std::uint64_t> m_mismatchAt;

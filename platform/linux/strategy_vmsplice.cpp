@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// vmsplice: vmsplice(2) of the source pages into a pipe sized with F_SETPIPE_SZ, drained by a reader thread.
+// vmsplice: fill a ring of buffers and vmsplice(2) each into a pipe sized to the chunk (article 002).
 #include "platform/linux/pipe_job.h"
 #include "platform/linux/strategies.h"
 #include "platform/posix/basic_strategy.h"
@@ -13,8 +13,10 @@ class VmspliceStrategy final : public posix::BasicStrategy
 public:
     VmspliceStrategy()
         : BasicStrategy({.id = "vmsplice",
-                         .description = "vmsplice(2) of the source pages into a pipe sized with "
-                                        "F_SETPIPE_SZ, drained by a reader thread",
+                         .description =
+                             "memcpy into a ring of page-aligned buffers (double-buffered when the pipe is "
+                             "one chunk), vmsplice(2) each into a pipe sized to the chunk with "
+                             "F_SETPIPE_SZ, drained by a reader thread",
                          .targets = {TargetKind::Pipe},
                          .syncModes = {SyncMode::None},
                          .syncRefusal = "a pipe has nothing to sync"})

@@ -5,6 +5,9 @@
 #include "core/presets.h"
 #include "tests/support/fakes.h"
 
+#include <fstream>
+#include <sstream>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -280,4 +283,16 @@ TEST(Presets, NamesFromTheIssue)
     const auto perByte = *findPreset("stdio-per-byte");
     EXPECT_EQ(perByte.groups[0].buffers.size(), 8u);
     EXPECT_EQ(perByte.groups[0].chunks, std::vector<std::uint64_t>{1});
+}
+
+TEST(MatrixJson, TheShippedExampleParsesAndValidates)
+{
+    std::ifstream in(IOLAB_SOURCE_DIR "/resources/matrices/example.json");
+    ASSERT_TRUE(in.good());
+    std::stringstream text;
+    text << in.rdbuf();
+    const auto m = parseMatrixJson(text.str(), "example.json");
+    ASSERT_EQ(m.groups.size(), 2u);
+    EXPECT_EQ(m.groups[1].threads, (std::vector<std::uint32_t>{1, 4}));
+    EXPECT_EQ(m.groups[0].buffers.size(), 3u);
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// write(2) (EXTRA 0) or vmsplice(2) with F_SETPIPE_SZ = chunk (EXTRA 1) into a pipe; a reader thread splices
+// write(2) (EXTRA 0) into a pipe, or (EXTRA 1) the article's double buffer: memcpy into one of two buffers
+// and vmsplice(2) it into a pipe sized to the chunk (CHUNK must be a page multiple). A reader thread splices
 // the pipe into /dev/null. Timed until the reader has seen end-of-file.
 #include "plain_common.h"
 
@@ -16,8 +17,13 @@ int main(int argc, char** argv)
     if (::pipe(fds) != 0)
         plain::die("pipe");
     const bool vmsplice = a.extra == 1;
-    if (vmsplice)
-        ::fcntl(fds[1], F_SETPIPE_SZ, static_cast<int>(a.chunk < 65536 ? 65536 : a.chunk));
+    unsigned char* buffers[2] = {static_cast<unsigned char*>(std::aligned_alloc(4096, a.chunk)),
+                                 static_cast<unsigned char*>(std::aligned_alloc(4096, a.chunk))};
+    std::memset(buffers[0], 1, a.chunk);
+    std::memset(buffers[1], 1, a.chunk);
+    int flip = 0;
+    if (vmsplice && ::fcntl(fds[1], F_SETPIPE_SZ, static_cast<int>(a.chunk)) != static_cast<int>(a.chunk))
+        plain::die("F_SETPIPE_SZ");
     std::thread reader([&] {
         const int devNull = ::open("/dev/null", O_WRONLY);
         while (::splice(fds[0], nullptr, devNull, nullptr, 1 << 20, SPLICE_F_MOVE) > 0) {
@@ -30,7 +36,9 @@ int main(int argc, char** argv)
     for (std::uint64_t i = 0; i < writes; ++i) {
         const unsigned char* p = src + (offset & plain::kMask);
         if (vmsplice) {
-            iovec iov{const_cast<unsigned char*>(p), a.chunk};
+            std::memcpy(buffers[flip], p, a.chunk);
+            iovec iov{buffers[flip], a.chunk};
+            flip ^= 1;
             while (iov.iov_len > 0) {
                 const ssize_t n = ::vmsplice(fds[1], &iov, 1, 0);
                 if (n < 0)
