@@ -113,6 +113,10 @@ std::string refusalReason(const Case& c, const Registry& registry, const TargetI
     if (c.chunkBytes > share)
         return fmt::format("chunk {} is larger than each thread's share of the total ({})",
                            formatBytes(c.chunkBytes), formatBytes(share));
+    if (c.target == TargetKind::Directory && info.needsDirectIo && !target.directIoProblem.empty())
+        return target.directIoProblem;
+    if (c.target == TargetKind::Directory && info.needsFallocate && !target.fallocateProblem.empty())
+        return target.fallocateProblem;
     if (info.needsBlockAlignedChunks && c.target == TargetKind::Directory) {
         const std::uint64_t block = target.logicalBlockBytes;
         if (c.chunkBytes % block != 0)

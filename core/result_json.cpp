@@ -35,7 +35,10 @@ void to_json(json& j, const TargetInfo& t)
              {"physicalBlockBytes", t.physicalBlockBytes},
              {"maxTransferBytes", t.maxTransferBytes},
              {"totalBytes", t.totalBytes},
-             {"freeBytes", t.freeBytes}};
+             {"freeBytes", t.freeBytes},
+             {"capabilitiesProbed", t.capabilitiesProbed},
+             {"directIoProblem", t.directIoProblem},
+             {"fallocateProblem", t.fallocateProblem}};
 }
 
 void from_json(const json& j, TargetInfo& t)
@@ -55,6 +58,9 @@ void from_json(const json& j, TargetInfo& t)
     j.at("maxTransferBytes").get_to(t.maxTransferBytes);
     j.at("totalBytes").get_to(t.totalBytes);
     j.at("freeBytes").get_to(t.freeBytes);
+    j.at("capabilitiesProbed").get_to(t.capabilitiesProbed);
+    j.at("directIoProblem").get_to(t.directIoProblem);
+    j.at("fallocateProblem").get_to(t.fallocateProblem);
 }
 
 void to_json(json& j, const Outcome& o)

@@ -85,6 +85,8 @@ struct StrategyInfo
     std::string description; // one line
     bool usesStdioBuffer = false;
     bool needsBlockAlignedChunks = false;   // O_DIRECT: chunk and per-thread size multiples of the block size
+    bool needsDirectIo = false;             // opens with O_DIRECT / FILE_FLAG_NO_BUFFERING
+    bool needsFallocate = false;            // reserves the file's space up front
     std::vector<TargetKind> targets;        // the first is where it runs when the matrix names none
     std::vector<SyncMode> syncModes;        // supported sync policies
     std::string syncRefusal;                // why other sync policies do not apply

@@ -24,6 +24,11 @@ struct TargetInfo
     std::uint64_t maxTransferBytes = 0;
     std::uint64_t totalBytes = 0;
     std::uint64_t freeBytes = 0;
+    // What a probe file in the run folder showed ("" = works, or not probed): why O_DIRECT or fallocate
+    // fails.
+    bool capabilitiesProbed = false;
+    std::string directIoProblem;
+    std::string fallocateProblem;
 
     friend bool operator==(const TargetInfo&, const TargetInfo&) = default;
 };

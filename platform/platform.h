@@ -21,6 +21,10 @@ std::unique_ptr<SystemProbe> makeSystemProbe();
 // Facts about a target folder. Throws InputError when it is missing, not a folder or not writable.
 TargetInfo inspectTarget(const std::string& path);
 
+// Opens a probe file in a marked run folder on the target (removed again at once) to learn whether this
+// filesystem takes O_DIRECT and fallocate; fills TargetInfo's capability fields.
+void probeCapabilities(TargetInfo& target);
+
 // The run folder for one run: <target>/iolab-run-<time>-<pid>/ with a marker file, created on first use.
 std::unique_ptr<Workspace> makeWorkspace(const TargetInfo& target);
 

@@ -229,30 +229,36 @@ int commandStrategies(const Registry& registry, const std::string& target)
     std::optional<TargetInfo> info;
     if (!target.empty()) {
         info = inspectTarget(target);
+        probeCapabilities(*info);
         printTarget(*info);
         std::printf("\n");
     }
     std::printf("%-18s %-10s %s\n", "strategy", "available", "what it does");
     for (const auto& s : registry.all()) {
         const auto& i = s->info();
-        std::string availability = i.unavailable ? "no" : "yes";
-        std::printf("%-18s %-10s %s\n", i.id.c_str(), availability.c_str(), i.description.c_str());
-        if (i.unavailable)
-            std::printf("%-29s %s\n", "", i.unavailable->c_str());
+        std::string why = i.unavailable.value_or("");
+        if (why.empty() && info && i.needsDirectIo && !info->directIoProblem.empty())
+            why = info->directIoProblem;
+        if (why.empty() && info && i.needsFallocate && !info->fallocateProblem.empty())
+            why = info->fallocateProblem;
+        std::printf("%-18s %-10s %s\n", i.id.c_str(), why.empty() ? "yes" : "no", i.description.c_str());
+        if (!why.empty())
+            std::printf("%-29s %s\n", "", why.c_str());
         std::string targets;
         for (auto t : i.targets)
             targets += (targets.empty() ? "" : ", ") + toString(t);
         std::string syncs;
-        for (auto m : i.syncModes)
-            syncs +=
-                (syncs.empty() ? "" : ", ") + toString(SyncPolicy{m, m == SyncMode::FsyncEvery ? 1u : 0u});
+        for (auto m : i.syncModes) {
+            syncs += syncs.empty() ? "" : ", ";
+            syncs += m == SyncMode::FsyncEvery ? std::string("fsync-every:N") : toString(SyncPolicy{m, 0});
+        }
         std::printf("%-29s targets: %s; sync: %s%s\n", "", targets.c_str(), syncs.c_str(),
                     i.needsBlockAlignedChunks ? "; chunks must be block aligned" : "");
     }
     return kExitOk;
 }
 
-int commandPresets(const Registry& registry)
+int commandPresets()
 {
     for (const auto& p : builtinPresets()) {
         std::size_t cases = 0;
@@ -263,7 +269,6 @@ int commandPresets(const Registry& registry)
         }
         std::printf("%-16s %3zu cases  %s\n", p.name.c_str(), cases, p.description.c_str());
     }
-    (void)registry;
     return kExitOk;
 }
 
@@ -292,7 +297,8 @@ int commandRun(const Registry& registry, const RunArgs& args)
         throw InputError("--reps: give 1 to 1000 measured repetitions");
     if (args.warmups > 100)
         throw InputError("--warmups: give 0 to 100 warm-up repetitions");
-    const TargetInfo target = inspectTarget(args.target);
+    TargetInfo target = inspectTarget(args.target);
+    probeCapabilities(target);
     const ExpandedMatrix expanded = expand(matrix, registry, target);
     if (expanded.cases.empty()) {
         std::string reasons;
@@ -442,7 +448,7 @@ int runCli(int argc, const char* const* argv)
         if (*strategies)
             return commandStrategies(registry, strategiesTarget);
         if (app.got_subcommand("presets"))
-            return commandPresets(registry);
+            return commandPresets();
         if (*clean)
             return commandClean(cleanTarget);
         return commandRun(registry, args);

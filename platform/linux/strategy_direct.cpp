@@ -15,6 +15,7 @@ public:
         : BasicStrategy({.id = "direct",
                          .description = "write(2) per chunk with O_DIRECT, bypassing the page cache",
                          .needsBlockAlignedChunks = true,
+                         .needsDirectIo = true,
                          .targets = {TargetKind::Directory},
                          .syncModes = posix::kEverySyncMode})
     {}

@@ -107,6 +107,8 @@ public:
               {.id = "mmap-batch-direct",
                .description = "memcpy into a 16 KiB mapped batch buffer, pwrite it to an O_DIRECT file "
                               "when full",
+               .needsDirectIo = true,
+               .needsFallocate = true,
                .targets = {TargetKind::Directory},
                .syncModes = {SyncMode::None, SyncMode::FsyncEnd, SyncMode::FdatasyncEnd, SyncMode::OSync,
                              SyncMode::ODsync},

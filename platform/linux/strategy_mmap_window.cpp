@@ -107,6 +107,7 @@ public:
         : BasicStrategy(
               {.id = "mmap-window",
                .description = "fallocate, then memcpy into a 16 KiB MAP_SHARED window remapped as it fills",
+               .needsFallocate = true,
                .targets = {TargetKind::Directory},
                .syncModes = {SyncMode::None, SyncMode::FsyncEnd, SyncMode::FdatasyncEnd},
                .syncRefusal = "stores into a mapping bypass write(2), so O_SYNC, O_DSYNC and fsync-every "

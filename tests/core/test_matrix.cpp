@@ -185,6 +185,23 @@ INSTANTIATE_TEST_SUITE_P(
                                  "must be a multiple of the logical block size"}),
     [](const auto& row) { return std::string(row.param.name); });
 
+TEST_F(MatrixTest, TargetCapabilityProblemsRefuseTheStrategiesThatNeedThem)
+{
+    auto& direct = const_cast<StrategyInfo&>(m_registry.find("direct")->info());
+    direct.needsDirectIo = true;
+    auto& write = const_cast<StrategyInfo&>(m_registry.find("write")->info());
+    write.needsFallocate = true;
+    m_target.directIoProblem = "tmpfs at /mnt does not support O_DIRECT";
+    EXPECT_EQ(reasonFor(basic("direct")), "tmpfs at /mnt does not support O_DIRECT");
+    EXPECT_EQ(reasonFor(basic("write")), "");
+    m_target.fallocateProblem = "vfat at /mnt does not support fallocate";
+    EXPECT_EQ(reasonFor(basic("write")), "vfat at /mnt does not support fallocate");
+    Case onNull = basic("stdio");
+    onNull.buffer = {BufferMode::Default, 0};
+    onNull.target = TargetKind::Null;
+    EXPECT_EQ(reasonFor(onNull), "");
+}
+
 TEST_F(MatrixTest, ValidCaseHasNoReason)
 {
     EXPECT_EQ(reasonFor(basic("write")), "");

@@ -79,6 +79,19 @@ TEST(Target, TmpfsHasNoDeviceToWatch)
     EXPECT_EQ(info.device, "");
 }
 
+TEST(Target, CapabilityProbeLeavesNothingBehind)
+{
+    TempDir dir;
+    auto info = inspectTarget(dir.path());
+    probeCapabilities(info);
+    EXPECT_TRUE(info.capabilitiesProbed);
+    EXPECT_EQ(dir.entryCount(), 0u);
+    if (info.fsType == "ext4" || info.fsType == "xfs" || info.fsType == "btrfs") {
+        EXPECT_EQ(info.directIoProblem, "") << info.fsType << " takes O_DIRECT";
+        EXPECT_EQ(info.fallocateProblem, "") << info.fsType << " takes fallocate";
+    }
+}
+
 TEST(Workspace, MarkedFolderIsCreatedOnUseAndRemovedWithItsFiles)
 {
     TempDir dir;
