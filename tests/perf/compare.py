@@ -16,6 +16,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 K = 1024
 M = K * K
@@ -30,12 +31,12 @@ CASES = [
      ["--strategy", "stdio-unlocked", "--chunk", "1", "--buffer", "64K", "--size", "256M"]),
     ("stdio 4 KiB, default buffer", "plain_stdio", (4 * K, 256 * M, 0),
      ["--strategy", "stdio", "--chunk", "4K", "--buffer", "default", "--size", "256M"]),
-    ("write 64 KiB", "plain_write", (64 * K, 256 * M, 0),
-     ["--strategy", "write", "--chunk", "64K", "--size", "256M"]),
+    ("write 64 KiB", "plain_write", (64 * K, 1024 * M, 0),
+     ["--strategy", "write", "--chunk", "64K", "--size", "1G"]),
     ("write 4 KiB", "plain_write", (4 * K, 256 * M, 0),
      ["--strategy", "write", "--chunk", "4K", "--size", "256M"]),
-    ("direct 1 MiB", "plain_write", (1 * M, 256 * M, 1),
-     ["--strategy", "direct", "--chunk", "1M", "--size", "256M"]),
+    ("direct 1 MiB", "plain_write", (1 * M, 512 * M, 1),
+     ["--strategy", "direct", "--chunk", "1M", "--size", "512M"]),
     ("mmap-window 4 KiB", "plain_mmap_window", (4 * K, 128 * M, 0),
      ["--strategy", "mmap-window", "--chunk", "4K", "--size", "128M"]),
     ("mmap-batch-direct 4 KiB", "plain_mmap_batch_direct", (4 * K, 128 * M, 0),
@@ -44,6 +45,10 @@ CASES = [
      ["--strategy", "pipe-write", "--chunk", "64K", "--size", "2G", "--no-pipe-verify"]),
     ("vmsplice 64 KiB", "plain_pipe", (64 * K, 2048 * M, 1),
      ["--strategy", "vmsplice", "--chunk", "64K", "--size", "2G", "--no-pipe-verify"]),
+    ("pipe-write 256 KiB", "plain_pipe", (256 * K, 2048 * M, 0),
+     ["--strategy", "pipe-write", "--chunk", "256K", "--size", "2G", "--no-pipe-verify"]),
+    ("vmsplice 256 KiB", "plain_pipe", (256 * K, 4096 * M, 1),
+     ["--strategy", "vmsplice", "--chunk", "256K", "--size", "4G", "--no-pipe-verify"]),
 ]
 
 
@@ -72,16 +77,26 @@ def run_iolab(build, args, target, extra=()):
         os.unlink(out)
 
 
+SETTLE = 0.5
+
+
+def settled(f):
+    """Lets the device finish the previous run's write-back before the next run starts."""
+    os.sync()
+    time.sleep(SETTLE)
+    return f()
+
+
 def alternate(pairs, a, b):
     """Runs a() and b() in alternating order; returns the lists of a and b figures (first pair discarded)."""
     xs, ys = [], []
     for i in range(pairs + 1):
         if i % 2 == 0:
-            x = a()
-            y = b()
+            x = settled(a)
+            y = settled(b)
         else:
-            y = b()
-            x = a()
+            y = settled(b)
+            x = settled(a)
         if i > 0:
             xs.append(x)
             ys.append(y)
@@ -92,9 +107,12 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("build")
     parser.add_argument("target")
-    parser.add_argument("--pairs", type=int, default=5)
+    parser.add_argument("--pairs", type=int, default=8, help="even, so each side runs first equally often")
+    parser.add_argument("--settle", type=float, default=0.5, help="seconds of rest before each run")
     parser.add_argument("--only", default="")
     opts = parser.parse_args()
+    global SETTLE
+    SETTLE = opts.settle
     only = [s for s in opts.only.split(",") if s]
 
     print(f"{'case':38} {'plain MB/s':>11} {'IOLab MB/s':>11} {'ratio':>7}  (median of {opts.pairs} pairs)")
