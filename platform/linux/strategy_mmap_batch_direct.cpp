@@ -137,19 +137,13 @@ public:
         posix::UniqueFd data = posix::openOutput(spec, O_WRONLY, true, outcome);
         if (!data)
             return nullptr;
-        if (::fallocate(data.get(), 0, 0, static_cast<off_t>(spec.bytes)) != 0) {
-            outcome = posix::errnoOutcome(errno, "fallocate", spec.path);
-            if (errno == EOPNOTSUPP)
-                outcome.status = Status::Unsupported;
+        if (!posix::reserveSpace(data.get(), spec.bytes, spec.path, outcome))
             return nullptr;
-        }
         posix::UniqueFd batch = posix::createScratch(spec.auxPath, O_RDWR, outcome);
         if (!batch)
             return nullptr;
-        if (::fallocate(batch.get(), 0, 0, static_cast<off_t>(kMmapWindowBytes)) != 0) {
-            outcome = posix::errnoOutcome(errno, "fallocate", spec.auxPath);
+        if (!posix::reserveSpace(batch.get(), kMmapWindowBytes, spec.auxPath, outcome))
             return nullptr;
-        }
         void* mapping = ::mmap(nullptr, kMmapWindowBytes, PROT_READ | PROT_WRITE, MAP_SHARED, batch.get(), 0);
         if (mapping == MAP_FAILED) {
             outcome = posix::errnoOutcome(errno, "mmap", spec.auxPath);

@@ -120,13 +120,8 @@ public:
         if (!fd)
             return nullptr;
         // The space is reserved up front: a store into a hole on a full disk would be a SIGBUS, not an error.
-        const int rc = ::fallocate(fd.get(), 0, 0, static_cast<off_t>(spec.bytes));
-        if (rc != 0) {
-            outcome = posix::errnoOutcome(errno, "fallocate", spec.path);
-            if (errno == EOPNOTSUPP)
-                outcome.status = Status::Unsupported;
+        if (!posix::reserveSpace(fd.get(), spec.bytes, spec.path, outcome))
             return nullptr;
-        }
         return std::make_unique<MmapWindowJob>(spec, std::move(fd));
     }
 };

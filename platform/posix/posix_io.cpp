@@ -113,6 +113,17 @@ UniqueFd createScratch(const std::string& path, int flags, Outcome& outcome)
     return fd;
 }
 
+bool reserveSpace(int fd, std::uint64_t bytes, const std::string& path, Outcome& outcome)
+{
+    if (::fallocate(fd, 0, 0, static_cast<off_t>(bytes)) == 0)
+        return true;
+    const int error = errno;
+    outcome = errnoOutcome(error, "fallocate", path);
+    if (error == EOPNOTSUPP || error == ENOSYS)
+        outcome.status = Status::Unsupported;
+    return false;
+}
+
 bool syncForPolicy(int fd, SyncMode mode) noexcept
 {
     switch (mode) {

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstddef>
+#include <cstdint>
 #include <fcntl.h>
 #include <string>
 #include <string_view>
@@ -53,6 +54,9 @@ int openFlags(const Case& c, bool direct);
 UniqueFd openOutput(const JobSpec& spec, int access, bool direct, Outcome& outcome);
 // Creates a new scratch file in the run folder.
 UniqueFd createScratch(const std::string& path, int flags, Outcome& outcome);
+
+// fallocate(2) of `bytes` from offset 0; a filesystem without it makes the outcome Unsupported.
+bool reserveSpace(int fd, std::uint64_t bytes, const std::string& path, Outcome& outcome);
 
 // fsync/fdatasync for the *-end policies; fsync for fsync-every. Returns false and sets errno on failure.
 bool syncForPolicy(int fd, SyncMode mode) noexcept;

@@ -86,6 +86,9 @@ TEST_F(Cli, QuickRunWritesValidJsonAndCsvAndLeavesNothing)
     EXPECT_EQ(samples[0][4], "bytes_done");
     EXPECT_EQ(m_target.entryCount(), 0u);
     EXPECT_EQ(m_out.entryCount(), 3u); // no temporary files left beside the outputs
+    const auto log = slurp(m_state / "iolab/iolab.log");
+    EXPECT_THAT(log, HasSubstr("[core] info: run started: 8 cases"));
+    EXPECT_THAT(log, HasSubstr("[platform] info: run folder"));
 }
 
 TEST_F(Cli, AxisFlagsBuildTheMatrix)
