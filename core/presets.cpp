@@ -23,13 +23,12 @@ std::vector<Matrix> makePresets()
 
     {
         Matrix m{
-            "quick", "One case of each strategy, 64 MiB each (pipes 256 MiB): a first look at a target.", {}};
-        auto stdio = group({"stdio", "stdio-unlocked"}, {4 * kKiB}, {64 * kMiB});
-        m.groups.push_back(stdio);
-        m.groups.push_back(group({"write"}, {64 * kKiB}, {64 * kMiB}));
-        m.groups.push_back(group({"direct"}, {1 * kMiB}, {64 * kMiB}));
-        m.groups.push_back(group({"mmap-window", "mmap-batch-direct"}, {4 * kKiB}, {64 * kMiB}));
-        m.groups.push_back(group({"pipe-write", "vmsplice"}, {64 * kKiB}, {256 * kMiB}));
+            "quick", "One case of each strategy, 256 MiB each (pipes 1 GiB): a first look at a target.", {}};
+        m.groups.push_back(group({"stdio", "stdio-unlocked"}, {4 * kKiB}, {256 * kMiB}));
+        m.groups.push_back(group({"write"}, {64 * kKiB}, {256 * kMiB}));
+        m.groups.push_back(group({"direct"}, {1 * kMiB}, {256 * kMiB}));
+        m.groups.push_back(group({"mmap-window", "mmap-batch-direct"}, {4 * kKiB}, {256 * kMiB}));
+        m.groups.push_back(group({"pipe-write", "vmsplice"}, {256 * kKiB}, {1 * kGiB}));
         presets.push_back(std::move(m));
     }
     {

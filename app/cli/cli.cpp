@@ -12,6 +12,7 @@
 #include "core/runner.h"
 #include "core/units.h"
 #include "core/version.h"
+#include "core/warnings.h"
 #include "platform/platform.h"
 
 #include <CLI/CLI.hpp>
@@ -161,31 +162,51 @@ std::string cell(const std::string& text, std::size_t width)
     return text.substr(0, width - 1) + "~";
 }
 
+// Three significant figures or so, whatever the magnitude: 0.62, 55.6, 1321.
+std::string figure(double value)
+{
+    if (value < 10.0)
+        return fmt::format("{:.2f}", value);
+    if (value < 1000.0)
+        return fmt::format("{:.1f}", value);
+    return fmt::format("{:.0f}", value);
+}
+
 void printResults(const RunResult& result)
 {
-    std::printf("\n%-3s %-17s %6s %7s %-13s %3s %6s %-11s %10s %17s %10s %6s %8s %9s\n", "#", "strategy",
-                "chunk", "buffer", "sync", "thr", "size", "status", "MB/s", "95% CI (MB/s)", "durable", "CV%",
-                "CPU s/GiB", "peak RSS");
+    fmt::print("\n{:<3} {:<17} {:>6} {:>7} {:<13} {:>3} {:>6} {:<11} {:>8} {:>15} {:>8} {:>5} {:>9} {:>9}\n",
+               "#", "strategy", "chunk", "buffer", "sync", "thr", "size", "status", "MB/s", "95% CI",
+               "durable", "CV%", "CPU s/GiB", "peak RSS");
     for (const auto& c : result.cases) {
         const auto& k = c.testCase;
         const bool ok = c.status == Status::Ok;
-        const std::string ci = ok && c.apparentMBps.count >= 2
-                                   ? fmt::format("{:.1f}-{:.1f}", c.apparentMBps.ciLow, c.apparentMBps.ciHigh)
-                                   : std::string("-");
-        std::printf("%-3u %-17s %6s %7s %-13s %3u %6s %-11s %10s %17s %10s %6s %8s %9s\n", c.index + 1,
-                    cell(k.strategy, 17).c_str(), formatBytesCompact(k.chunkBytes).c_str(),
-                    toString(k.buffer).c_str(), cell(toString(k.sync), 13).c_str(), k.threads,
-                    formatBytesCompact(k.totalBytes).c_str(), toString(c.status).c_str(),
-                    ok ? fmt::format("{:.1f}", c.apparentMBps.median).c_str() : "-", ci.c_str(),
-                    ok ? fmt::format("{:.1f}", c.durableMBps.median).c_str() : "-",
-                    ok ? fmt::format("{:.1f}", c.apparentMBps.cv * 100).c_str() : "-",
-                    ok ? fmt::format("{:.3f}", c.cpuSecondsPerGiB).c_str() : "-",
-                    formatBytes(c.peakRssBytes).c_str());
+        const auto& a = c.apparentMBps;
+        const std::string dash = "-";
+        fmt::print(
+            "{:<3} {:<17} {:>6} {:>7} {:<13} {:>3} {:>6} {:<11} {:>8} {:>15} {:>8} {:>5} {:>9} {:>9}\n",
+            c.index + 1, cell(k.strategy, 17), formatBytesCompact(k.chunkBytes), toString(k.buffer),
+            cell(toString(k.sync), 13), k.threads, formatBytesCompact(k.totalBytes), toString(c.status),
+            ok ? figure(a.median) : dash,
+            ok && a.count >= 2 ? figure(std::max(0.0, a.ciLow)) + "-" + figure(a.ciHigh) : dash,
+            ok ? figure(c.durableMBps.median) : dash, ok ? fmt::format("{:.1f}", a.cv * 100) : dash,
+            ok ? fmt::format("{:.3f}", c.cpuSecondsPerGiB) : dash, formatBytes(c.peakRssBytes));
     }
     std::printf(
         "MB/s = 10^6 bytes/s, median over %u measured repetitions after %u warm-up; durable includes the "
         "final fsync.\n",
         result.options.repetitions, result.options.warmups);
+    bool warned = false;
+    for (const auto& c : result.cases) {
+        const auto warnings = caseWarnings(c);
+        if (warnings.empty())
+            continue;
+        if (!warned)
+            std::printf("\nWarnings:\n");
+        warned = true;
+        std::printf("  %u  %s\n", c.index + 1, c.testCase.label().c_str());
+        for (const auto& warning : warnings)
+            std::printf("       %s\n", warning.c_str());
+    }
     bool header = false;
     for (const auto& c : result.cases) {
         if (c.status == Status::Ok)
