@@ -21,6 +21,10 @@ std::unique_ptr<SystemProbe> makeSystemProbe();
 // Facts about a target folder. Throws InputError when it is missing, not a folder or not writable.
 TargetInfo inspectTarget(const std::string& path);
 
+// The mounted filesystems this user can write to, one per filesystem (bind mounts folded into the shortest
+// mount point), each described as inspectTarget does; pseudo and read-only filesystems are left out.
+std::vector<TargetInfo> listWritableTargets();
+
 // Opens a probe file in a marked run folder on the target (removed again at once) to learn whether this
 // filesystem takes O_DIRECT and fallocate; fills TargetInfo's capability fields.
 void probeCapabilities(TargetInfo& target);

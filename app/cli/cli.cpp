@@ -279,6 +279,26 @@ int commandStrategies(const Registry& registry, const std::string& target)
     return kExitOk;
 }
 
+int commandTargets()
+{
+    const auto targets = listWritableTargets();
+    if (targets.empty()) {
+        std::printf("no writable filesystem found; give a folder with --target\n");
+        return kExitOk;
+    }
+    fmt::print("{:<28} {:<8} {:<12} {:>10} {:>10} {:<5} {:<13} {:>8}  {}\n", "mount point", "fs", "device",
+               "free", "size", "rot", "write cache", "sectors", "model");
+    for (const auto& t : targets) {
+        fmt::print("{:<28} {:<8} {:<12} {:>10} {:>10} {:<5} {:<13} {:>8}  {}\n", cell(t.path, 28),
+                   cell(t.fsType, 8), t.device.empty() ? "-" : cell(t.device, 12), formatBytes(t.freeBytes),
+                   formatBytes(t.totalBytes), t.rotational ? (*t.rotational ? "yes" : "no") : "-",
+                   t.writeCache.empty() ? "-" : t.writeCache,
+                   fmt::format("{}/{}", t.logicalBlockBytes, t.physicalBlockBytes), t.deviceModel);
+    }
+    std::printf("sectors: logical/physical bytes. Any writable folder works as a target, not only these.\n");
+    return kExitOk;
+}
+
 int commandPresets()
 {
     for (const auto& p : builtinPresets()) {
@@ -415,6 +435,7 @@ int runCli(int argc, const char* const* argv)
     strategies->add_option("--target", strategiesTarget, "Also describe this target folder");
 
     app.add_subcommand("presets", "List the built-in presets");
+    app.add_subcommand("targets", "List the mounted filesystems you can write to, with their device facts");
 
     auto* clean =
         app.add_subcommand("clean", "Remove stale IOLab run folders (and only those) from a target");
@@ -468,6 +489,8 @@ int runCli(int argc, const char* const* argv)
         registerBuiltinStrategies(registry);
         if (*strategies)
             return commandStrategies(registry, strategiesTarget);
+        if (app.got_subcommand("targets"))
+            return commandTargets();
         if (app.got_subcommand("presets"))
             return commandPresets();
         if (*clean)

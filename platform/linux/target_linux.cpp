@@ -10,12 +10,14 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace iolab {
@@ -118,7 +120,67 @@ void fillDevice(TargetInfo& info, dev_t device)
     info.deviceModel = model;
 }
 
+bool isPseudoFilesystem(const std::string& type)
+{
+    static const std::set<std::string> kPseudo{
+        "autofs",     "binfmt_misc", "bpf",       "cgroup",    "cgroup2", "configfs", "debugfs", "devpts",
+        "devtmpfs",   "efivarfs",    "fusectl",   "hugetlbfs", "mqueue",  "nsfs",     "proc",    "pstore",
+        "rpc_pipefs", "securityfs",  "selinuxfs", "squashfs",  "sysfs",   "tracefs",  "iso9660", "udf"};
+    return kPseudo.contains(type);
+}
+
 } // namespace
+
+std::vector<TargetInfo> listWritableTargets()
+{
+    struct Mount
+    {
+        std::string device; // major:minor
+        std::string root;
+        std::string mountPoint;
+    };
+    std::vector<Mount> mounts;
+    std::ifstream in("/proc/self/mountinfo");
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream fields(line);
+        std::string id, parent, majmin, root, mountPoint, options, token;
+        fields >> id >> parent >> majmin >> root >> mountPoint >> options;
+        while (fields >> token && token != "-") {
+        }
+        std::string fsType;
+        fields >> fsType;
+        mountPoint = unescapeMountPath(mountPoint);
+        const bool readOnly = options == "ro" || options.rfind("ro,", 0) == 0;
+        const bool kernelTree = mountPoint.rfind("/proc/", 0) == 0 || mountPoint.rfind("/sys/", 0) == 0;
+        if (readOnly || kernelTree || isPseudoFilesystem(fsType) ||
+            ::access(mountPoint.c_str(), W_OK | X_OK) != 0)
+            continue;
+        // A bind mount of the same filesystem and folder is the same target: keep the shortest path.
+        auto same = std::find_if(mounts.begin(), mounts.end(),
+                                 [&](const Mount& m) { return m.device == majmin && m.root == root; });
+        if (same == mounts.end())
+            mounts.push_back({majmin, root, mountPoint});
+        else if (mountPoint.size() < same->mountPoint.size())
+            same->mountPoint = mountPoint;
+    }
+    std::vector<TargetInfo> targets;
+    for (const auto& m : mounts) {
+        try {
+            auto info = inspectTarget(m.mountPoint);
+            // Mounts stacked on one path show only the top one: list that path once.
+            const bool listed = std::any_of(targets.begin(), targets.end(),
+                                            [&](const TargetInfo& t) { return t.path == info.path; });
+            if (!listed)
+                targets.push_back(std::move(info));
+        } catch (const InputError&) {
+            // vanished or became unwritable since mountinfo was read: not a target
+        }
+    }
+    std::sort(targets.begin(), targets.end(),
+              [](const TargetInfo& a, const TargetInfo& b) { return a.path < b.path; });
+    return targets;
+}
 
 TargetInfo inspectTarget(const std::string& path)
 {

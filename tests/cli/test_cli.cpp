@@ -56,6 +56,9 @@ TEST_F(Cli, VersionStrategiesAndPresets)
                            "pipe-write", "vmsplice"})
         EXPECT_THAT(r.out, HasSubstr(id));
     EXPECT_THAT(r.out, HasSubstr("logical"));
+    r = cli({"targets"});
+    EXPECT_EQ(r.exitCode, 0);
+    EXPECT_THAT(r.out, HasSubstr("mount point"));
     r = cli({"presets"});
     EXPECT_EQ(r.exitCode, 0);
     for (const char* name : {"quick", "stdio-per-byte", "sync-modes", "bandwidth-4k", "pipe"})

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <set>
 #include <sys/stat.h>
 
 using namespace iolab;
@@ -220,4 +221,41 @@ TEST(RunnerOnLinux, RunsEveryStrategyVerifiedAndLeavesNothing)
         }
     }
     EXPECT_EQ(dir.entryCount(), 0u) << "the run left files behind";
+}
+
+TEST(Targets, ListsWritableFilesystemsOnceAndNoPseudoOnes)
+{
+    const auto targets = listWritableTargets();
+    std::set<std::string> paths;
+    for (const auto& t : targets) {
+        EXPECT_TRUE(paths.insert(t.path).second) << "listed twice: " << t.path;
+        EXPECT_FALSE(t.path.rfind("/proc", 0) == 0 || t.path.rfind("/sys", 0) == 0) << t.path;
+        EXPECT_NE(t.fsType, "proc");
+        EXPECT_GT(t.totalBytes, 0u) << t.path;
+    }
+    TempDir dir;
+    const auto mountPoint = inspectTarget(dir.path()).mountPoint;
+    if (::access(mountPoint.c_str(), W_OK | X_OK) == 0) {
+        EXPECT_TRUE(paths.contains(mountPoint)) << mountPoint << " is writable but not listed";
+    }
+}
+
+TEST(Targets, FoldsBindMountsAndSkipsReadOnlyOnes)
+{
+    if (!runningAsRoot())
+        GTEST_SKIP() << "mounting needs root";
+    TmpfsMount writable("size=2m");
+    TmpfsMount readOnly("size=2m", MS_RDONLY);
+    ASSERT_TRUE(writable.ok() && readOnly.ok());
+    TempDir bindPoint;
+    ASSERT_EQ(::mount(writable.path().c_str(), bindPoint.path().c_str(), nullptr, MS_BIND, nullptr), 0);
+    const auto targets = listWritableTargets();
+    ::umount2(bindPoint.path().c_str(), MNT_DETACH);
+    int writableSeen = 0;
+    for (const auto& t : targets) {
+        EXPECT_NE(t.path, readOnly.path()) << "a read-only mount was listed";
+        if (t.path == writable.path() || t.path == bindPoint.path())
+            ++writableSeen;
+    }
+    EXPECT_EQ(writableSeen, 1) << "the tmpfs and its bind mount are one target";
 }
