@@ -346,7 +346,10 @@ RunResult Runner::run(const Matrix& matrix, const ExpandedMatrix& expanded, cons
                 if (!ok) {
                     caseResult.status = rep.outcome.status;
                     caseResult.reason = rep.outcome.message;
-                    log.warn("case {} repetition {}: {}", i + 1, r, rep.outcome.message);
+                    if (rep.outcome.status == Status::Cancelled)
+                        log.info("case {} repetition {}: cancelled", i + 1, r);
+                    else
+                        log.warn("case {} repetition {}: {}", i + 1, r, rep.outcome.message);
                 }
                 caseResult.repetitions.push_back(std::move(rep));
                 if (!ok)

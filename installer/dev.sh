@@ -11,6 +11,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev
   googletest libgtest-dev libgmock-dev
+  qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev
   clang-format clang-tidy
 )
 
@@ -74,7 +75,11 @@ case "$command" in
         say "Building and testing under $preset"
         cmake --preset "$preset" >/dev/null
         cmake --build --preset "$preset" -j "$(nproc)"
-        ctest --preset "$preset" -j "$(nproc)" -LE lint "$@"
+        # Debian's Qt is not built with TSan, so TSan cannot see the locking inside Qt's event queue and reports
+        # every hand-off through it as a race: the gui tests run in the dev and asan passes only.
+        exclude='lint'
+        [[ "$preset" == tsan ]] && exclude='lint|gui'
+        ctest --preset "$preset" -j "$(nproc)" -LE "$exclude" "$@"
       done
     fi
     ;;
