@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: MIT
+#include "app/gui/results_model.h"
+
+#include "core/units.h"
+
+namespace iolab::gui {
+
+namespace {
+
+QString qs(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+bool measured(const CaseResult& c)
+{
+    return c.status == Status::Ok && c.apparentMBps.count > 0;
+}
+
+} // namespace
+
+ResultsModel::ResultsModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void ResultsModel::setResult(const RunResult& result)
+{
+    beginResetModel();
+    m_rows.clear();
+    for (const auto& c : result.cases)
+        m_rows.push_back({c, false});
+    for (const auto& refused : result.refused) {
+        CaseResult c;
+        c.index = static_cast<std::uint32_t>(m_rows.size());
+        c.testCase = refused.testCase;
+        c.status = Status::Refused;
+        c.reason = refused.reason;
+        m_rows.push_back({c, true});
+    }
+    m_baselineRow.reset();
+    endResetModel();
+}
+
+void ResultsModel::updateCase(const CaseResult& result)
+{
+    for (auto& row : m_rows) {
+        if (!row.refusedBeforeRun && row.result.index == result.index) {
+            row.result = result;
+            // The speed-up of every row may depend on this one.
+            Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+            return;
+        }
+    }
+    const int row = rowCount();
+    beginInsertRows({}, row, row);
+    m_rows.push_back({result, false});
+    endInsertRows();
+    Q_EMIT dataChanged(index(0, SpeedupColumn), index(rowCount() - 1, SpeedupColumn));
+}
+
+void ResultsModel::clear()
+{
+    beginResetModel();
+    m_rows.clear();
+    m_baselineRow.reset();
+    endResetModel();
+}
+
+void ResultsModel::setBaselineRow(std::optional<int> row)
+{
+    if (row && (*row < 0 || *row >= rowCount()))
+        row.reset();
+    m_baselineRow = row;
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0, SpeedupColumn), index(rowCount() - 1, SpeedupColumn));
+}
+
+std::optional<int> ResultsModel::baselineFor(int row) const
+{
+    if (m_baselineRow)
+        return m_baselineRow;
+    const auto& c = m_rows[static_cast<std::size_t>(row)].result.testCase;
+    std::optional<int> any;
+    for (int i = 0; i < rowCount(); ++i) {
+        const auto& candidate = m_rows[static_cast<std::size_t>(i)].result;
+        if (candidate.testCase.strategy != "stdio" || candidate.testCase.chunkBytes != c.chunkBytes ||
+            !measured(candidate))
+            continue;
+        if (candidate.testCase.buffer.mode == BufferMode::Default)
+            return i;
+        if (!any)
+            any = i;
+    }
+    return any;
+}
+
+std::optional<double> ResultsModel::speedup(int row) const
+{
+    const auto& c = m_rows[static_cast<std::size_t>(row)].result;
+    const auto base = baselineFor(row);
+    if (!measured(c) || !base)
+        return std::nullopt;
+    const auto& b = m_rows[static_cast<std::size_t>(*base)].result;
+    if (!measured(b) || b.apparentMBps.median <= 0)
+        return std::nullopt;
+    return c.apparentMBps.median / b.apparentMBps.median;
+}
+
+int ResultsModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int ResultsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant ResultsModel::display(const Row& row, int rowIndex, int column) const
+{
+    const auto& c = row.result;
+    const auto& k = c.testCase;
+    const bool ok = measured(c);
+    switch (column) {
+    case CaseColumn:
+        return row.refusedBeforeRun ? QStringLiteral("-") : QString::number(c.index + 1);
+    case StrategyColumn:
+        return qs(k.strategy);
+    case ChunkColumn:
+        return qs(formatBytes(k.chunkBytes));
+    case BufferColumn:
+        return qs(toString(k.buffer));
+    case SyncColumn:
+        return qs(toString(k.sync));
+    case ThreadsColumn:
+        return k.threads;
+    case SizeColumn:
+        return qs(formatBytes(k.totalBytes));
+    case MedianColumn:
+        return ok ? qs(formatRate(c.apparentMBps.median * kBytesPerMB)) : QVariant();
+    case CiColumn:
+        if (!ok || c.apparentMBps.count < 2)
+            return {};
+        return tr("%1 - %2 MB/s")
+            .arg(std::max(0.0, c.apparentMBps.ciLow), 0, 'f', 1)
+            .arg(c.apparentMBps.ciHigh, 0, 'f', 1);
+    case DurableColumn:
+        return ok ? qs(formatRate(c.durableMBps.median * kBytesPerMB)) : QVariant();
+    case SpeedupColumn:
+        if (auto s = speedup(rowIndex))
+            return tr("%1x").arg(*s, 0, 'f', 2);
+        return {};
+    case CpuColumn:
+        return ok ? tr("%1 s/GiB").arg(c.cpuSecondsPerGiB, 0, 'f', 3) : QVariant();
+    case RssColumn:
+        return c.peakRssBytes > 0 ? qs(formatBytes(c.peakRssBytes)) : QVariant();
+    case StabilityColumn:
+        return ok ? tr("±%1 MB/s").arg(c.stabilityMBps, 0, 'f', 1) : QVariant();
+    case StatusColumn:
+        return qs(toString(c.status));
+    case ReasonColumn:
+        return qs(c.reason);
+    default:
+        return {};
+    }
+}
+
+QVariant ResultsModel::sortValue(const Row& row, int rowIndex, int column) const
+{
+    const auto& c = row.result;
+    const auto& k = c.testCase;
+    const bool ok = measured(c);
+    switch (column) {
+    case CaseColumn:
+        return row.refusedBeforeRun ? QVariant(1e9 + rowIndex) : QVariant(static_cast<double>(c.index));
+    case ChunkColumn:
+        return static_cast<qulonglong>(k.chunkBytes);
+    case BufferColumn:
+        return static_cast<qulonglong>(k.buffer.mode == BufferMode::Bytes ? k.buffer.bytes : 0);
+    case ThreadsColumn:
+        return k.threads;
+    case SizeColumn:
+        return static_cast<qulonglong>(k.totalBytes);
+    case MedianColumn:
+    case CiColumn:
+        return ok ? c.apparentMBps.median : -1.0;
+    case DurableColumn:
+        return ok ? c.durableMBps.median : -1.0;
+    case SpeedupColumn:
+        return speedup(rowIndex).value_or(-1.0);
+    case CpuColumn:
+        return ok ? c.cpuSecondsPerGiB : -1.0;
+    case RssColumn:
+        return static_cast<qulonglong>(c.peakRssBytes);
+    case StabilityColumn:
+        return ok ? c.stabilityMBps : -1.0;
+    default:
+        return display(row, rowIndex, column);
+    }
+}
+
+QVariant ResultsModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
+        return {};
+    const Row& row = m_rows[static_cast<std::size_t>(index.row())];
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(row, index.row(), index.column());
+    case SortRole:
+        return sortValue(row, index.row(), index.column());
+    case Qt::ToolTipRole:
+        return row.result.reason.empty() ? qs(row.result.testCase.label())
+                                         : qs(row.result.testCase.label() + "\n" + row.result.reason);
+    case Qt::TextAlignmentRole:
+        if (index.column() >= ThreadsColumn && index.column() <= StabilityColumn)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
+    default:
+        return {};
+    }
+}
+
+QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case CaseColumn:
+        return tr("#");
+    case StrategyColumn:
+        return tr("Strategy");
+    case ChunkColumn:
+        return tr("Chunk");
+    case BufferColumn:
+        return tr("stdio buffer");
+    case SyncColumn:
+        return tr("Sync");
+    case ThreadsColumn:
+        return tr("Threads");
+    case SizeColumn:
+        return tr("Size");
+    case MedianColumn:
+        return tr("Median");
+    case CiColumn:
+        return tr("95% CI");
+    case DurableColumn:
+        return tr("Durable");
+    case SpeedupColumn:
+        return tr("Speed-up");
+    case CpuColumn:
+        return tr("CPU");
+    case RssColumn:
+        return tr("Peak RSS");
+    case StabilityColumn:
+        return tr("Stability");
+    case StatusColumn:
+        return tr("Status");
+    case ReasonColumn:
+        return tr("Reason");
+    default:
+        return {};
+    }
+}
+
+} // namespace iolab::gui

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/result.h"
+
+#include <QAbstractTableModel>
+
+#include <optional>
+#include <vector>
+
+namespace iolab::gui {
+
+// The results table: one row per case of a run, refused ones included (they are shown, never hidden). Numbers
+// are displayed with units and given to sorting raw through SortRole, so a proxy sorts 950 MB/s below 1.2
+// GB/s.
+class ResultsModel : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column
+    {
+        CaseColumn,
+        StrategyColumn,
+        ChunkColumn,
+        BufferColumn,
+        SyncColumn,
+        ThreadsColumn,
+        SizeColumn,
+        MedianColumn,
+        CiColumn,
+        DurableColumn,
+        SpeedupColumn,
+        CpuColumn,
+        RssColumn,
+        StabilityColumn,
+        StatusColumn,
+        ReasonColumn,
+        ColumnCount
+    };
+    static constexpr int SortRole = Qt::UserRole + 1;
+
+    explicit ResultsModel(QObject* parent = nullptr);
+
+    void setResult(const RunResult& result);
+    // Adds or replaces one case while a run is going.
+    void updateCase(const CaseResult& result);
+    void clear();
+
+    // The row whose median the speed-up column divides by; by default plain stdio (default buffer if there is
+    // one) at the same chunk size, found per row.
+    void setBaselineRow(std::optional<int> row);
+    std::optional<int> baselineFor(int row) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    struct Row
+    {
+        CaseResult result;
+        bool refusedBeforeRun = false;
+    };
+    std::optional<double> speedup(int row) const;
+    QVariant display(const Row& row, int rowIndex, int column) const;
+    QVariant sortValue(const Row& row, int rowIndex, int column) const;
+
+    std::vector<Row> m_rows;
+    std::optional<int> m_baselineRow;
+};
+
+} // namespace iolab::gui
