@@ -42,16 +42,11 @@ struct CleanReport
 // Throws InputError when the target is not a readable folder.
 CleanReport cleanStaleRuns(const std::string& target);
 
-// Whether a strategy's id is available on this OS (for `iolab-cli strategies`), and the folder for logs
-// ($XDG_STATE_HOME/iolab or ~/.local/state/iolab on Linux).
+// The folder for logs: $XDG_STATE_HOME/iolab, or ~/.local/state/iolab.
 std::string defaultLogDirectory();
 std::string homeDirectory();
 
 bool stderrIsTerminal();
-
-} // namespace iolab
-
-namespace iolab {
 
 // Why `path` cannot be written as an output file ("" when it can): a missing or unwritable folder, a folder
 // in the way. Checked before a run so that a bad output path costs nothing.

@@ -21,8 +21,8 @@ namespace {
 class MmapBatchJob final : public Job
 {
 public:
-    MmapBatchJob(const JobSpec& spec, posix::UniqueFd data, posix::UniqueFd batch, std::byte* mapping)
-        : m_spec(spec), m_data(std::move(data)), m_batch(std::move(batch)), m_mapping(mapping)
+    MmapBatchJob(const JobSpec& spec, posix::UniqueFd data, std::byte* mapping)
+        : m_spec(spec), m_data(std::move(data)), m_mapping(mapping)
     {}
     ~MmapBatchJob() override { ::munmap(m_mapping, kMmapWindowBytes); }
     MmapBatchJob(const MmapBatchJob&) = delete;
@@ -92,7 +92,6 @@ private:
 
     JobSpec m_spec;
     posix::UniqueFd m_data;
-    posix::UniqueFd m_batch;
     std::byte* m_mapping;
     std::uint64_t m_used = 0;
     std::uint64_t m_fileOffset = 0;
@@ -149,8 +148,8 @@ public:
             outcome = posix::errnoOutcome(errno, "mmap", spec.auxPath);
             return nullptr;
         }
-        return std::make_unique<MmapBatchJob>(spec, std::move(data), std::move(batch),
-                                              static_cast<std::byte*>(mapping));
+        // The mapping keeps the batch file referenced; its descriptor is not needed any more.
+        return std::make_unique<MmapBatchJob>(spec, std::move(data), static_cast<std::byte*>(mapping));
     }
 };
 
