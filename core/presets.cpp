@@ -54,10 +54,10 @@ std::vector<Matrix> makePresets()
                  {}};
         auto buffered = group({"write"}, {512}, {std::uint64_t{512} * 10000});
         buffered.syncs = {{SyncMode::None, 0},
-                          {SyncMode::OSync, 0},
-                          {SyncMode::ODsync, 0},
                           {SyncMode::FsyncEnd, 0},
-                          {SyncMode::FdatasyncEnd, 0}};
+                          {SyncMode::FdatasyncEnd, 0},
+                          {SyncMode::OSync, 0},
+                          {SyncMode::ODsync, 0}};
         m.groups.push_back(std::move(buffered));
         m.groups.push_back(group({"direct"}, {512}, {std::uint64_t{512} * 10000}));
         presets.push_back(std::move(m));

@@ -6,6 +6,7 @@
 #include "core/target.h"
 #include "core/workspace.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -34,13 +35,19 @@ std::unique_ptr<Workspace> makeWorkspace(const TargetInfo& target);
 
 struct CleanReport
 {
-    std::vector<std::string> removed;                      // run folders removed
+    std::vector<std::string> removed;                      // run folders removed (or removable, ListOnly)
+    std::uint64_t removedBytes = 0;                        // disk space they held
     std::vector<std::pair<std::string, std::string>> kept; // folder, why it was left alone
 };
 
+enum class CleanMode
+{
+    Remove,
+    ListOnly // report what Remove would remove, touching nothing
+};
 // Removes stale marked run folders (whose process is gone) directly inside `target`, and nothing else.
 // Throws InputError when the target is not a readable folder.
-CleanReport cleanStaleRuns(const std::string& target);
+CleanReport cleanStaleRuns(const std::string& target, CleanMode mode = CleanMode::Remove);
 
 // The folder for logs: $XDG_STATE_HOME/iolab, or ~/.local/state/iolab.
 std::string defaultLogDirectory();

@@ -189,7 +189,7 @@ std::unique_ptr<Workspace> makeWorkspace(const TargetInfo& target)
     return std::make_unique<PosixWorkspace>(target);
 }
 
-CleanReport cleanStaleRuns(const std::string& target)
+CleanReport cleanStaleRuns(const std::string& target, CleanMode mode)
 {
     struct stat st
     {};
@@ -228,6 +228,7 @@ CleanReport cleanStaleRuns(const std::string& target)
         }
         std::vector<std::string> ours;
         std::string foreign;
+        std::uint64_t folderBytes = 0;
         if (DIR* inner = ::opendir(folder.c_str())) {
             while (const dirent* entry = ::readdir(inner)) {
                 const std::string_view n = entry->d_name;
@@ -236,8 +237,10 @@ CleanReport cleanStaleRuns(const std::string& target)
                 struct stat est
                 {};
                 const std::string path = folder + "/" + std::string(n);
-                if (isRunFileName(n) && ::lstat(path.c_str(), &est) == 0 && S_ISREG(est.st_mode))
+                if (isRunFileName(n) && ::lstat(path.c_str(), &est) == 0 && S_ISREG(est.st_mode)) {
                     ours.push_back(path);
+                    folderBytes += static_cast<std::uint64_t>(est.st_blocks) * 512U;
+                }
                 else
                     foreign = std::string(n);
             }
@@ -248,12 +251,18 @@ CleanReport cleanStaleRuns(const std::string& target)
                 folder, fmt::format("holds '{}', which IOLab did not write: left alone", foreign));
             continue;
         }
+        if (mode == CleanMode::ListOnly) {
+            report.removed.push_back(folder);
+            report.removedBytes += folderBytes;
+            continue;
+        }
         for (const auto& path : ours)
             ::unlink(path.c_str());
         ::unlink(marker.c_str());
-        if (::rmdir(folder.c_str()) == 0)
+        if (::rmdir(folder.c_str()) == 0) {
             report.removed.push_back(folder);
-        else
+            report.removedBytes += folderBytes;
+        } else
             report.kept.emplace_back(folder, fmt::format("could not be removed: {}", std::strerror(errno)));
     }
     return report;

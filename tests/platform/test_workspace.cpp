@@ -154,6 +154,11 @@ TEST(Clean, RemovesOnlyStaleMarkedFolders)
     const auto foreign = makeRun("iolab-run-20260101-000000-4", 999999999, true, "thesis.docx");
     std::filesystem::create_directory(dir / "unrelated");
 
+    const auto listed = cleanStaleRuns(dir.path(), CleanMode::ListOnly);
+    EXPECT_EQ(listed.removed, std::vector<std::string>{stale});
+    EXPECT_GT(listed.removedBytes, 0u);
+    EXPECT_TRUE(std::filesystem::exists(stale + "/c001-r0-t0.dat")) << "listing must touch nothing";
+
     const auto report = cleanStaleRuns(dir.path());
     EXPECT_EQ(report.removed, std::vector<std::string>{stale});
     EXPECT_FALSE(std::filesystem::exists(stale));

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+// The editor's draft against the real strategy list: every preset turns into a draft and back without adding
+// or losing a case.
+#include "core/error.h"
+#include "core/estimate.h"
+#include "core/matrix_draft.h"
+#include "core/matrix_json.h"
+#include "core/presets.h"
+#include "core/units.h"
+#include "platform/platform.h"
+#include "tests/support/temp_dir.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+using namespace iolab;
+using testing::HasSubstr;
+
+namespace {
+
+Registry& registry()
+{
+    static Registry r = [] {
+        Registry reg;
+        registerBuiltinStrategies(reg);
+        return reg;
+    }();
+    return r;
+}
+
+TargetInfo anyTarget()
+{
+    TargetInfo t;
+    t.path = "/tmp";
+    t.capabilitiesProbed = true;
+    return t;
+}
+
+std::vector<std::string> labels(const std::vector<Case>& cases)
+{
+    std::vector<std::string> out;
+    for (const auto& c : cases)
+        out.push_back(c.label());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+class PresetDraft : public testing::TestWithParam<std::string>
+{};
+
+} // namespace
+
+TEST_P(PresetDraft, RoundTripsWithTheSameCases)
+{
+    const Matrix preset = *findPreset(GetParam());
+    const MatrixDraft draft = MatrixDraft::fromMatrix(preset, registry());
+    EXPECT_EQ(draft.note, "");
+    EXPECT_EQ(draft.problem(), "");
+    const Matrix back = draft.toMatrix();
+    EXPECT_EQ(back, preset) << "presets are already in the editor's canonical grouping";
+    EXPECT_EQ(labels(expand(back, registry(), anyTarget()).cases),
+              labels(expand(preset, registry(), anyTarget()).cases));
+    // Through the JSON the GUI saves user presets as.
+    const Matrix reread = parseMatrixJson(matrixToJson(back).dump(2), "user preset");
+    EXPECT_EQ(MatrixDraft::fromMatrix(reread, registry()), draft);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllPresets, PresetDraft, testing::Values("quick", "stdio-per-byte", "sync-modes",
+                                                                  "bandwidth-4k", "pipe"));
+
+TEST(MatrixDraft, GroupsStrategiesWithEqualAxes)
+{
+    MatrixDraft draft = MatrixDraft::fresh(registry());
+    EXPECT_EQ(draft.strategies.size(), registry().all().size());
+    EXPECT_EQ(draft.problem(), "no strategy has a chunk size ticked");
+    insertSorted(draft.find("write")->chunks, std::uint64_t{4096});
+    insertSorted(draft.find("write")->chunks, std::uint64_t{1});
+    insertSorted(draft.find("stdio")->chunks, std::uint64_t{4096});
+    insertSorted(draft.find("direct")->chunks, std::uint64_t{4096});
+    insertSorted(draft.find("direct")->syncs, SyncPolicy{SyncMode::OSync, 0});
+    const Matrix m = draft.toMatrix();
+    ASSERT_EQ(m.groups.size(), 3u);
+    EXPECT_EQ(m.groups[0].strategies, std::vector<std::string>{"stdio"});
+    EXPECT_EQ(m.groups[1].strategies, std::vector<std::string>{"write"});
+    EXPECT_EQ(m.groups[1].chunks, (std::vector<std::uint64_t>{1, 4096}));
+    EXPECT_TRUE(m.groups[1].syncs.empty()) << "the default is left implicit";
+    EXPECT_EQ(m.groups[2].syncs, (std::vector<SyncPolicy>{{}, {SyncMode::OSync, 0}}));
+    EXPECT_EQ(draft.chunksInUse(), (std::vector<std::uint64_t>{1, 4096}));
+    EXPECT_EQ(draft.toMatrix(TargetKind::Null).groups[0].targets, std::vector<TargetKind>{TargetKind::Null});
+}
+
+TEST(MatrixDraft, NamesEveryEmptyAxis)
+{
+    MatrixDraft draft = MatrixDraft::fresh(registry());
+    draft.find("stdio")->chunks = {1};
+    draft.find("stdio")->buffers.clear();
+    EXPECT_EQ(draft.problem(), "stdio has no stdio buffer ticked");
+    draft.find("stdio")->buffers = {{BufferMode::None, 0}};
+    draft.find("stdio")->threads.clear();
+    EXPECT_EQ(draft.problem(), "stdio has no thread count ticked");
+}
+
+TEST(MatrixDraft, MergesAStrategyThatTwoGroupsDescribeDifferently)
+{
+    Matrix m{"two", "", {}};
+    MatrixGroup a;
+    a.strategies = {"write"};
+    a.chunks = {4096};
+    a.sizes = {kMiB};
+    MatrixGroup b = a;
+    b.chunks = {512};
+    b.threads = {2};
+    b.targets = {TargetKind::Directory};
+    m.groups = {a, b};
+    const auto draft = MatrixDraft::fromMatrix(m, registry());
+    EXPECT_THAT(draft.note, HasSubstr("write appear in several groups"));
+    EXPECT_THAT(draft.note, HasSubstr("target picker"));
+    EXPECT_EQ(draft.find("write")->chunks, (std::vector<std::uint64_t>{512, 4096}));
+    EXPECT_EQ(draft.find("write")->threads, (std::vector<std::uint32_t>{1, 2}));
+}
+
+TEST(MatrixDraft, RefusesUnknownStrategies)
+{
+    Matrix m{"bad", "", {}};
+    MatrixGroup g;
+    g.strategies = {"teleport"};
+    g.chunks = {1};
+    g.sizes = {1};
+    m.groups = {g};
+    EXPECT_THROW(MatrixDraft::fromMatrix(m, registry()), InputError);
+}
+
+TEST(Estimate, PrefersMeasuredRatesAndScalesWithRepetitions)
+{
+    Case c;
+    c.strategy = "write";
+    c.chunkBytes = 4096;
+    c.totalBytes = 100 * 1000 * 1000;
+    RunOptions options;
+    options.repetitions = 3;
+    options.warmups = 1;
+    const auto guessed = estimateDuration({c}, options, anyTarget(), {});
+    EXPECT_EQ(guessed.guessedCases, 1u);
+    EXPECT_GT(guessed.seconds, 4 * 0.05);
+
+    CaseResult known;
+    known.testCase = c;
+    known.testCase.totalBytes = 5; // the size does not matter, the rate does
+    known.durableMBps.count = 3;
+    known.durableMBps.median = 100; // 1 s per repetition
+    const auto measured = estimateDuration({c}, options, anyTarget(), {known});
+    EXPECT_EQ(measured.measuredCases, 1u);
+    EXPECT_NEAR(measured.seconds, 4 * 1.05, 1e-9);
+
+    options.repetitions = 7;
+    EXPECT_NEAR(estimateDuration({c}, options, anyTarget(), {known}).seconds, 8 * 1.05, 1e-9);
+    known.status = Status::Failed;
+    EXPECT_EQ(estimateDuration({c}, options, anyTarget(), {known}).measuredCases, 0u);
+}
+
+TEST(Estimate, SyncOnEveryWriteCostsMoreThanSyncAtTheEnd)
+{
+    Case c;
+    c.strategy = "write";
+    c.chunkBytes = 512;
+    c.totalBytes = 512 * 10000;
+    const double plain = guessRepetitionSeconds(c, anyTarget());
+    c.sync = {SyncMode::ODsync, 0};
+    EXPECT_GT(guessRepetitionSeconds(c, anyTarget()), 10 * plain);
+}
