@@ -65,6 +65,7 @@ std::string configureLogging(const LogConfig& config)
             error = e.what();
         }
     }
+    sinks.insert(sinks.end(), config.extraSinks.begin(), config.extraSinks.end());
     for (auto& l : all.loggers) {
         l->sinks() = sinks;
         l->flush_on(spdlog::level::warn);

@@ -4,6 +4,7 @@
 #include <spdlog/logger.h>
 
 #include <string>
+#include <vector>
 
 namespace iolab {
 
@@ -24,6 +25,7 @@ struct LogConfig
     std::string filePath; // "" for no log file
     spdlog::level::level_enum fileLevel = spdlog::level::info;
     spdlog::level::level_enum consoleLevel = spdlog::level::warn;
+    std::vector<spdlog::sink_ptr> extraSinks; // e.g. the GUI's log panel; each keeps its own level
 };
 
 // Points every module logger at a rotating log file and stderr. Returns an error text if the file cannot be

@@ -57,6 +57,7 @@ RunController::RunController(QObject* parent) : QObject(parent)
     qRegisterMetaType<iolab::RepetitionFinished>();
     qRegisterMetaType<iolab::CaseResult>();
     qRegisterMetaType<iolab::RunResult>();
+    qRegisterMetaType<std::vector<iolab::RefusedCase>>();
 }
 
 RunController::~RunController()
@@ -105,9 +106,10 @@ void RunController::work(const std::stop_token& stop, const Matrix& matrix, cons
         if (expanded.cases.empty())
             throw InputError("nothing to run: every case of the matrix was refused");
         const int caseCount = static_cast<int>(expanded.cases.size());
-        const int refusedCount = static_cast<int>(expanded.refused.size());
         const QString folder = QString::fromStdString(info.path);
-        observer.post([=](RunController* c) { Q_EMIT c->runStarted(caseCount, refusedCount, folder); });
+        observer.post([caseCount, refused = expanded.refused, folder](RunController* c) {
+            Q_EMIT c->runStarted(caseCount, refused, folder);
+        });
         auto probe = makeSystemProbe();
         auto workspace = makeWorkspace(info);
         Runner runner(registry, *workspace, *probe);

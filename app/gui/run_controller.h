@@ -36,7 +36,8 @@ public:
     void stop();
 
 Q_SIGNALS:
-    void runStarted(int caseCount, int refusedCount, const QString& runFolderParent);
+    // The run's cases are settled: how many will run, and those refused with their reasons.
+    void runStarted(int caseCount, const std::vector<iolab::RefusedCase>& refused, const QString& target);
     void caseStarted(const iolab::CaseStarted& started);
     void sampleArrived(const iolab::Sample& sample);
     void repetitionFinished(const iolab::RepetitionFinished& finished);

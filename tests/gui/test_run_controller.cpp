@@ -5,7 +5,6 @@
 #include "core/units.h"
 #include "tests/support/temp_dir.h"
 
-#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTest>
@@ -56,6 +55,7 @@ TEST(RunController, ARealRunReportsEverythingThroughSignals)
     EXPECT_FALSE(controller.isRunning());
     ASSERT_EQ(started.count(), 1);
     EXPECT_EQ(started.at(0).at(0).toInt(), 2);
+    EXPECT_TRUE(argument<std::vector<RefusedCase>>(started, 0, 1).empty());
     EXPECT_EQ(cases.count(), 2);
     EXPECT_EQ(reps.count(), 2 * 3);
     ASSERT_EQ(finishedCases.count(), 2);
@@ -118,11 +118,4 @@ TEST(RunController, DestroyingItMidRunStopsAndCleansUp)
         ASSERT_TRUE(cases.wait(20'000));
     }
     EXPECT_EQ(target.entryCount(), 0u);
-}
-
-int main(int argc, char** argv)
-{
-    QCoreApplication app(argc, argv);
-    ::testing::InitGoogleMock(&argc, argv);
-    return RUN_ALL_TESTS();
 }

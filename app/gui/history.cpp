@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: MIT
+#include "app/gui/history.h"
+
+#include "core/error.h"
+#include "core/result_json.h"
+#include "core/units.h"
+#include "platform/platform.h"
+
+#include <QColor>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+#include <nlohmann/json.hpp>
+
+namespace iolab::gui {
+
+namespace {
+
+QString qs(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+bool measured(const std::optional<CaseResult>& c)
+{
+    return c && c->status == Status::Ok && c->apparentMBps.count > 0 && c->apparentMBps.median > 0;
+}
+
+} // namespace
+
+HistoryStore::HistoryStore(QString folder) : m_folder(std::move(folder)) {}
+
+QString HistoryStore::save(const RunResult& result, QString* error) const
+{
+    if (!QDir().mkpath(m_folder)) {
+        *error = QObject::tr("Cannot create the history folder %1.").arg(m_folder);
+        return {};
+    }
+    // 2026-11-22T09:15:02Z + matrix name -> 20261122-091502-quick.json
+    QString stamp = qs(result.startedAt);
+    stamp.remove(QRegularExpression(QStringLiteral("[^0-9T]")));
+    stamp.replace(QLatin1Char('T'), QLatin1Char('-'));
+    QString name = qs(result.matrix.name).replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.-]+")),
+                                                  QStringLiteral("_"));
+    if (name.isEmpty())
+        name = QStringLiteral("run");
+    QString path = QDir(m_folder).filePath(QStringLiteral("%1-%2.json").arg(stamp, name));
+    for (int n = 2; QFileInfo::exists(path); ++n)
+        path = QDir(m_folder).filePath(QStringLiteral("%1-%2-%3.json").arg(stamp, name).arg(n));
+    const Outcome outcome = writeFileAtomically(path.toStdString(), resultToJson(result).dump(1) + "\n");
+    if (!outcome.ok()) {
+        *error = QObject::tr("The run was not saved to history: %1").arg(qs(outcome.message));
+        return {};
+    }
+    return path;
+}
+
+std::optional<RunResult> HistoryStore::load(const QString& path, QString* error) const
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QObject::tr("Cannot read %1: %2").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    const QByteArray bytes = file.readAll();
+    try {
+        return resultFromJson(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+                              QFileInfo(path).fileName().toStdString());
+    } catch (const InputError& e) {
+        *error = qs(e.what());
+        return std::nullopt;
+    }
+}
+
+bool HistoryStore::remove(const QString& path, QString* error) const
+{
+    // Only files directly in the history folder, whatever path the caller passes.
+    if (QFileInfo(path).absolutePath() != QFileInfo(m_folder).absoluteFilePath()) {
+        *error = QObject::tr("%1 is not in the history folder.").arg(path);
+        return false;
+    }
+    QFile file(path);
+    if (!file.remove()) {
+        *error = QObject::tr("Cannot delete %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+std::vector<HistoryEntry> HistoryStore::list() const
+{
+    std::vector<HistoryEntry> entries;
+    const QDir dir(m_folder);
+    for (const auto& info : dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name | QDir::Reversed)) {
+        HistoryEntry e;
+        e.path = info.absoluteFilePath();
+        QString why;
+        const auto run = load(e.path, &why);
+        if (!run) {
+            e.problem = why;
+            e.startedAt = info.lastModified().toUTC().toString(Qt::ISODate);
+            e.matrixName = info.fileName();
+            entries.push_back(std::move(e));
+            continue;
+        }
+        e.startedAt = qs(run->startedAt);
+        e.matrixName = qs(run->matrix.name);
+        e.target = qs(run->target.path);
+        e.cases = static_cast<int>(run->cases.size());
+        e.okCases = static_cast<int>(std::count_if(run->cases.begin(), run->cases.end(),
+                                                   [](const CaseResult& c) { return c.status == Status::Ok; }));
+        e.cancelled = run->cancelled;
+        entries.push_back(std::move(e));
+    }
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const HistoryEntry& a, const HistoryEntry& b) { return a.startedAt > b.startedAt; });
+    return entries;
+}
+
+HistoryModel::HistoryModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void HistoryModel::setEntries(std::vector<HistoryEntry> entries)
+{
+    beginResetModel();
+    m_entries = std::move(entries);
+    endResetModel();
+}
+
+int HistoryModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_entries.size());
+}
+
+int HistoryModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant HistoryModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
+        return {};
+    const HistoryEntry& e = m_entries[static_cast<std::size_t>(index.row())];
+    if (role == Qt::ToolTipRole)
+        return e.problem.isEmpty() ? e.path : tr("%1\n%2").arg(e.path, e.problem);
+    if (role == Qt::ForegroundRole && !e.problem.isEmpty())
+        return QColor(0xc0, 0x39, 0x2b);
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case StartedColumn:
+        return e.startedAt;
+    case MatrixColumn:
+        return e.matrixName;
+    case TargetColumn:
+        return e.target;
+    case CasesColumn:
+        return e.problem.isEmpty() ? QVariant(e.cases) : QVariant();
+    case StatusColumn:
+        if (!e.problem.isEmpty())
+            return tr("damaged: %1").arg(e.problem);
+        if (e.cancelled)
+            return tr("cancelled");
+        return e.okCases == e.cases ? tr("ok") : tr("%1 of %2 ok").arg(e.okCases).arg(e.cases);
+    default:
+        return {};
+    }
+}
+
+QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case StartedColumn:
+        return tr("Started (UTC)");
+    case MatrixColumn:
+        return tr("Matrix");
+    case TargetColumn:
+        return tr("Target");
+    case CasesColumn:
+        return tr("Cases");
+    case StatusColumn:
+        return tr("Status");
+    default:
+        return {};
+    }
+}
+
+CompareModel::CompareModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void CompareModel::setRuns(const RunResult& first, const RunResult& second)
+{
+    beginResetModel();
+    m_rows.clear();
+    for (const auto& c : first.cases)
+        m_rows.push_back({c.testCase, c, std::nullopt});
+    for (const auto& c : second.cases) {
+        auto it = std::find_if(m_rows.begin(), m_rows.end(),
+                               [&](const Row& r) { return r.testCase == c.testCase && !r.second; });
+        if (it != m_rows.end())
+            it->second = c;
+        else
+            m_rows.push_back({c.testCase, std::nullopt, c});
+    }
+    m_firstName = qs(first.startedAt);
+    m_secondName = qs(second.startedAt);
+    endResetModel();
+    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+}
+
+void CompareModel::clear()
+{
+    beginResetModel();
+    m_rows.clear();
+    m_firstName.clear();
+    m_secondName.clear();
+    endResetModel();
+}
+
+std::optional<double> CompareModel::ratio(int row) const
+{
+    const Row& r = m_rows[static_cast<std::size_t>(row)];
+    if (!measured(r.first) || !measured(r.second))
+        return std::nullopt;
+    return r.second->apparentMBps.median / r.first->apparentMBps.median;
+}
+
+int CompareModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int CompareModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant CompareModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
+        return {};
+    const Row& r = m_rows[static_cast<std::size_t>(index.row())];
+    const auto r0 = ratio(index.row());
+    if (role == Qt::ForegroundRole && index.column() == RatioColumn && r0) {
+        if (*r0 >= 1.1)
+            return QColor(0x27, 0xae, 0x60);
+        if (*r0 <= 0.9)
+            return QColor(0xc0, 0x39, 0x2b);
+        return {};
+    }
+    if (role == Qt::TextAlignmentRole && index.column() != CaseColumn && index.column() != NoteColumn)
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole)
+        return {};
+    auto rate = [](const std::optional<CaseResult>& c) -> QVariant {
+        if (!c)
+            return tr("not in this run");
+        if (!measured(c))
+            return qs(toString(c->status));
+        return qs(formatRate(c->apparentMBps.median * kBytesPerMB));
+    };
+    switch (index.column()) {
+    case CaseColumn:
+        return qs(r.testCase.label());
+    case FirstColumn:
+        return rate(r.first);
+    case SecondColumn:
+        return rate(r.second);
+    case RatioColumn:
+        return r0 ? tr("%1x").arg(*r0, 0, 'f', 2) : QVariant();
+    case NoteColumn: {
+        const auto& failed = !r.first ? r.second : r.first;
+        if (r.first && r.second && (!measured(r.first) || !measured(r.second)))
+            return qs(!measured(r.first) ? r.first->reason : r.second->reason);
+        return failed && !measured(failed) ? qs(failed->reason) : QVariant();
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case CaseColumn:
+        return tr("Case");
+    case FirstColumn:
+        return m_firstName.isEmpty() ? tr("First run") : tr("First (%1)").arg(m_firstName);
+    case SecondColumn:
+        return m_secondName.isEmpty() ? tr("Second run") : tr("Second (%1)").arg(m_secondName);
+    case RatioColumn:
+        return tr("Second / first");
+    case NoteColumn:
+        return tr("Note");
+    default:
+        return {};
+    }
+}
+
+} // namespace iolab::gui

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: MIT
+#include "app/gui/live_charts.h"
+
+#include "core/units.h"
+
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
+
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace iolab::gui {
+
+double niceCeiling(double value)
+{
+    if (!(value > 0))
+        return 1;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(value)));
+    for (double step : {1.0, 2.0, 5.0, 10.0}) {
+        if (step * magnitude >= value)
+            return step * magnitude;
+    }
+    return 10 * magnitude;
+}
+
+void PointBuffer::append(QPointF p)
+{
+    m_points.push_back(p);
+    m_dirty = true;
+    if (m_window > 0) {
+        const double oldest = p.x() - m_window;
+        const auto keep = std::find_if(m_points.begin(), m_points.end(), [&](QPointF q) { return q.x() >= oldest; });
+        m_points.erase(m_points.begin(), keep);
+    }
+    if (m_points.size() > m_capacity) {
+        // Average the older half in pairs; the newest half keeps full resolution.
+        const std::size_t half = m_points.size() / 2;
+        std::vector<QPointF> out;
+        out.reserve(m_capacity);
+        std::size_t i = 0;
+        for (; i + 1 < half; i += 2)
+            out.push_back((m_points[i] + m_points[i + 1]) / 2);
+        out.insert(out.end(), m_points.begin() + static_cast<std::ptrdiff_t>(i), m_points.end());
+        m_points = std::move(out);
+    }
+}
+
+void PointBuffer::clear()
+{
+    m_points.clear();
+    m_dirty = true;
+}
+
+bool PointBuffer::takeDirty()
+{
+    return std::exchange(m_dirty, false);
+}
+
+double PointBuffer::maxY() const
+{
+    double y = 0;
+    for (const auto& p : m_points)
+        y = std::max(y, p.y());
+    return y;
+}
+
+void setNiceRange(QValueAxis* axis, double low, double high)
+{
+    const double span = std::max(high - low, 1e-9);
+    const double step = niceCeiling(span / 5);
+    const double anchor = std::floor(low / step) * step;
+    const int decimals = step >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(step)));
+    // Qt Charts lays out ticks on every change: change range and step in the order that never pairs a wide
+    // range with a fine step, or a single update creates tens of thousands of tick items.
+    if (axis->tickType() == QValueAxis::TicksDynamic && step < axis->tickInterval()) {
+        axis->setRange(low, high);
+        axis->setTickAnchor(anchor);
+        axis->setTickInterval(step);
+    } else {
+        axis->setTickType(QValueAxis::TicksDynamic);
+        axis->setTickAnchor(anchor);
+        axis->setTickInterval(step);
+        axis->setRange(low, high);
+    }
+    axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
+}
+
+LiveCharts::LiveCharts(QWidget* parent) : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    m_throughputChart = makeChart(tr("Throughput"), tr("seconds into the case"), tr("MB/s"));
+    m_apparent = addSeries(m_throughputChart, tr("apparent (bytes handed to the API)"));
+    m_device = addSeries(m_throughputChart, tr("device writes"));
+    m_cpuChart = makeChart(tr("CPU of IOLab's process"), tr("seconds into the run"), tr("% of one core"));
+    m_cpuUser = addSeries(m_cpuChart, tr("user"));
+    m_cpuSystem = addSeries(m_cpuChart, tr("system"));
+    m_memoryChart = makeChart(tr("Memory"), tr("seconds into the run"), tr("MiB"));
+    m_rss = addSeries(m_memoryChart, tr("process RSS"));
+    m_dirty = addSeries(m_memoryChart, tr("system Dirty + Writeback"));
+    layout->addWidget(m_throughputChart.view, 3);
+    layout->addWidget(m_cpuChart.view, 2);
+    layout->addWidget(m_memoryChart.view, 2);
+    setDark(false);
+
+    m_refresh.setInterval(kRefreshMs);
+    connect(&m_refresh, &QTimer::timeout, this, &LiveCharts::flush);
+}
+
+LiveCharts::Chart LiveCharts::makeChart(const QString& title, const QString& xTitle, const QString& yTitle)
+{
+    Chart c;
+    c.chart = new QChart;
+    c.chart->setTitle(title);
+    c.chart->legend()->setAlignment(Qt::AlignBottom);
+    c.chart->setMargins(QMargins(4, 4, 4, 4));
+    c.chart->setAnimationOptions(QChart::NoAnimation);
+    c.x = new QValueAxis;
+    c.x->setTitleText(xTitle);
+    setNiceRange(c.x, 0, 10);
+    c.y = new QValueAxis;
+    c.y->setTitleText(yTitle);
+    setNiceRange(c.y, 0, 1);
+    c.chart->addAxis(c.x, Qt::AlignBottom);
+    c.chart->addAxis(c.y, Qt::AlignLeft);
+    c.view = new QChartView(c.chart, this);
+    c.view->setRenderHint(QPainter::Antialiasing);
+    c.view->setMinimumHeight(150);
+    return c;
+}
+
+QLineSeries* LiveCharts::addSeries(Chart& chart, const QString& name)
+{
+    auto* series = new QLineSeries;
+    series->setName(name);
+    series->setUseOpenGL(false);
+    chart.chart->addSeries(series);
+    series->attachAxis(chart.x);
+    series->attachAxis(chart.y);
+    return series;
+}
+
+void LiveCharts::setDark(bool dark)
+{
+    m_dark = dark;
+    for (Chart* c : {&m_throughputChart, &m_cpuChart, &m_memoryChart}) {
+        c->chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+        c->chart->setBackgroundRoundness(0);
+        c->chart->setAnimationOptions(QChart::NoAnimation);
+    }
+    // Fixed colours, legible on both backgrounds, the same meaning in every chart.
+    const QColor primary(dark ? QColor(0x4f, 0xc3, 0xf7) : QColor(0x1f, 0x6f, 0xb4));
+    const QColor secondary(dark ? QColor(0xff, 0xb7, 0x4d) : QColor(0xd3, 0x6b, 0x00));
+    auto style = [](QLineSeries* s, const QColor& colour, Qt::PenStyle penStyle) {
+        QPen pen(colour);
+        pen.setWidthF(2);
+        pen.setStyle(penStyle);
+        s->setPen(pen);
+    };
+    style(m_apparent, primary, Qt::SolidLine);
+    style(m_device, secondary, Qt::DashLine);
+    style(m_cpuUser, primary, Qt::SolidLine);
+    style(m_cpuSystem, secondary, Qt::SolidLine);
+    style(m_rss, primary, Qt::SolidLine);
+    style(m_dirty, secondary, Qt::SolidLine);
+    restyleFaded();
+}
+
+void LiveCharts::restyleFaded()
+{
+    QColor faded = m_dark ? QColor(200, 200, 200) : QColor(90, 90, 90);
+    for (std::size_t i = 0; i < m_faded.size(); ++i) {
+        // Older cases fade further.
+        faded.setAlphaF(0.15F + 0.25F * static_cast<float>(i + 1) / static_cast<float>(m_faded.size()));
+        QPen pen(faded);
+        pen.setWidthF(1.2);
+        m_faded[i]->setPen(pen);
+    }
+}
+
+void LiveCharts::runStarted()
+{
+    for (auto* series : m_faded) {
+        m_throughputChart.chart->removeSeries(series);
+        delete series;
+    }
+    m_faded.clear();
+    for (PointBuffer* b : {&m_apparentPoints, &m_devicePoints, &m_cpuUserPoints, &m_cpuSystemPoints, &m_rssPoints,
+                           &m_dirtyPoints})
+        b->clear();
+    m_caseIndex = -1;
+    m_caseStartSeconds = -1;
+    m_lastRunSeconds = 0;
+    m_caseTitle.clear();
+    flush();
+    m_refresh.start();
+}
+
+void LiveCharts::fadeCurrentCase()
+{
+    if (m_apparentPoints.points().empty())
+        return;
+    auto* series = new QLineSeries;
+    series->setName(m_caseTitle);
+    // A faded copy needs only the shape: a few hundred points.
+    const auto& points = m_apparentPoints.points();
+    const std::size_t step = std::max<std::size_t>(1, points.size() / 300);
+    QList<QPointF> coarse;
+    for (std::size_t i = 0; i < points.size(); i += step)
+        coarse.append(points[i]);
+    series->replace(coarse);
+    m_throughputChart.chart->addSeries(series);
+    series->attachAxis(m_throughputChart.x);
+    series->attachAxis(m_throughputChart.y);
+    for (auto* marker : m_throughputChart.chart->legend()->markers(series))
+        marker->setVisible(false);
+    m_faded.push_back(series);
+    if (m_faded.size() > static_cast<std::size_t>(kFadedCases)) {
+        m_throughputChart.chart->removeSeries(m_faded.front());
+        delete m_faded.front();
+        m_faded.erase(m_faded.begin());
+    }
+    restyleFaded();
+}
+
+void LiveCharts::caseStarted(const CaseStarted& started)
+{
+    fadeCurrentCase();
+    m_apparentPoints.clear();
+    m_devicePoints.clear();
+    m_caseIndex = started.index;
+    m_caseStartSeconds = -1;
+    m_caseTitle = tr("case %1/%2: %3")
+                      .arg(started.index + 1)
+                      .arg(started.count)
+                      .arg(QString::fromStdString(started.testCase.label()));
+    flush();
+}
+
+void LiveCharts::addSample(const Sample& sample)
+{
+    if (static_cast<std::int64_t>(sample.caseIndex) == m_caseIndex) {
+        if (m_caseStartSeconds < 0)
+            m_caseStartSeconds = sample.runSeconds;
+        const double t = sample.runSeconds - m_caseStartSeconds;
+        m_apparentPoints.append({t, sample.intervalMBps});
+        m_devicePoints.append({t, sample.deviceWriteMBps});
+    }
+    m_warmup = sample.warmup;
+    m_syncing = sample.syncing;
+    m_lastRunSeconds = sample.runSeconds;
+    m_cpuUserPoints.append({sample.runSeconds, sample.cpuUserPercent});
+    m_cpuSystemPoints.append({sample.runSeconds, sample.cpuSystemPercent});
+    m_rssPoints.append({sample.runSeconds, static_cast<double>(sample.rssBytes) / static_cast<double>(kMiB)});
+    m_dirtyPoints.append({sample.runSeconds, static_cast<double>(sample.dirtyBytes + sample.writebackBytes) /
+                                                 static_cast<double>(kMiB)});
+}
+
+void LiveCharts::runFinished()
+{
+    flush();
+    m_refresh.stop();
+}
+
+void LiveCharts::flush()
+{
+    auto push = [](PointBuffer& buffer, QLineSeries* series) {
+        if (!buffer.takeDirty())
+            return;
+        const auto& points = buffer.points();
+        series->replace(QList<QPointF>(points.begin(), points.end()));
+    };
+    push(m_apparentPoints, m_apparent);
+    push(m_devicePoints, m_device);
+    push(m_cpuUserPoints, m_cpuUser);
+    push(m_cpuSystemPoints, m_cpuSystem);
+    push(m_rssPoints, m_rss);
+    push(m_dirtyPoints, m_dirty);
+
+    // Throughput: the running case and the faded ones share "seconds into the case".
+    // The running case sets the scale once it has a few points; faded cases that are far faster run off the
+    // top rather than flatten the one being measured.
+    double caseSeconds = m_apparentPoints.points().empty() ? 0 : m_apparentPoints.points().back().x();
+    double yMax = std::max(m_apparentPoints.maxY(), m_devicePoints.maxY());
+    const bool currentSetsScale = m_apparentPoints.points().size() >= 5;
+    for (auto* faded : m_faded) {
+        for (const auto& p : faded->points()) {
+            caseSeconds = std::max(caseSeconds, p.x());
+            if (!currentSetsScale)
+                yMax = std::max(yMax, p.y());
+        }
+    }
+    setNiceRange(m_throughputChart.x, 0, std::max(5.0, std::ceil(caseSeconds)));
+    setNiceRange(m_throughputChart.y, 0, niceCeiling(std::max(yMax * 1.05, 1.0)));
+    QString phase;
+    if (m_syncing)
+        phase = tr(" (final fsync)");
+    else if (m_warmup)
+        phase = tr(" (warm-up)");
+    m_throughputChart.chart->setTitle(m_caseTitle.isEmpty() ? tr("Throughput") : m_caseTitle + phase);
+
+    const double right = std::max(10.0, std::ceil(m_lastRunSeconds));
+    const double left = std::max(0.0, right - kWindowSeconds);
+    setNiceRange(m_cpuChart.x, left, right);
+    setNiceRange(m_memoryChart.x, left, right);
+    setNiceRange(m_cpuChart.y, 0,
+                 std::max(100.0, niceCeiling(std::max(m_cpuUserPoints.maxY(), m_cpuSystemPoints.maxY()))));
+    setNiceRange(m_memoryChart.y, 0, niceCeiling(std::max(1.0, std::max(m_rssPoints.maxY(), m_dirtyPoints.maxY()) * 1.05)));
+}
+
+std::size_t LiveCharts::pointsHeld() const
+{
+    std::size_t n = 0;
+    for (const PointBuffer* b : {&m_apparentPoints, &m_devicePoints, &m_cpuUserPoints, &m_cpuSystemPoints,
+                                 &m_rssPoints, &m_dirtyPoints})
+        n += b->points().size();
+    for (QLineSeries* s : {m_apparent, m_device, m_cpuUser, m_cpuSystem, m_rss, m_dirty})
+        n += static_cast<std::size_t>(s->count());
+    for (auto* s : m_faded)
+        n += static_cast<std::size_t>(s->count());
+    return n;
+}
+
+} // namespace iolab::gui

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+// iolab: the desktop app.
+#include "app/gui/live_charts.h"
+#include "app/gui/log_model.h"
+#include "app/gui/main_window.h"
+#include "app/gui/matrix_editor.h"
+#include "app/gui/stall_monitor.h"
+#include "app/gui/target_model.h"
+#include "core/log.h"
+#include "platform/platform.h"
+#include "core/version.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QStandardPaths>
+#include <QSettings>
+#include <QTimer>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+using namespace iolab;
+using namespace iolab::gui;
+
+namespace {
+
+struct Options
+{
+    QString perfReport;
+    QString target;
+    QString preset;
+    QString dataFolder;
+    QString settingsFile;
+    QString theme;
+    QString openResult;
+    bool runAtStart = false;
+    bool quitAfterRun = false;
+};
+
+Options parseOptions(QApplication& app)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("IOLab: how the way you write changes what you get."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption target(QStringLiteral("target"), QStringLiteral("Select this folder as the target."),
+                                    QStringLiteral("folder"));
+    const QCommandLineOption preset(QStringLiteral("preset"), QStringLiteral("Load this preset."),
+                                    QStringLiteral("name"));
+    const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start the run once the window is up."));
+    const QCommandLineOption quit(QStringLiteral("quit-after-run"), QStringLiteral("Quit when the run ends."));
+    const QCommandLineOption theme(QStringLiteral("theme"), QStringLiteral("system, light or dark."),
+                                   QStringLiteral("theme"));
+    const QCommandLineOption data(QStringLiteral("data-dir"),
+                                  QStringLiteral("Keep history and presets here instead of the app data folder."),
+                                  QStringLiteral("folder"));
+    const QCommandLineOption settings(QStringLiteral("settings"),
+                                      QStringLiteral("Read and write settings in this INI file."),
+                                      QStringLiteral("file"));
+    const QCommandLineOption perf(QStringLiteral("perf-report"),
+                                  QStringLiteral("At exit, write start-up time, GUI stalls and memory as JSON here."),
+                                  QStringLiteral("file"));
+    parser.addOptions({target, preset, run, quit, theme, data, settings, perf});
+    parser.addPositionalArgument(QStringLiteral("result"), QStringLiteral("A result JSON to open."),
+                                 QStringLiteral("[result.json]"));
+    parser.process(app);
+    Options o;
+    if (!parser.positionalArguments().isEmpty())
+        o.openResult = parser.positionalArguments().constFirst();
+    o.target = parser.value(target);
+    o.preset = parser.value(preset);
+    o.runAtStart = parser.isSet(run);
+    o.quitAfterRun = parser.isSet(quit);
+    o.theme = parser.value(theme);
+    o.dataFolder = parser.value(data);
+    o.settingsFile = parser.value(settings);
+    o.perfReport = parser.value(perf);
+    return o;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QElapsedTimer sinceStart;
+    sinceStart.start();
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("iolab"));
+    QApplication::setOrganizationName(QStringLiteral("IOLab"));
+    QApplication::setApplicationVersion(QStringLiteral(IOLAB_VERSION));
+    const Options options = parseOptions(app);
+
+    LogModel logModel;
+    LogConfig config;
+    QDir().mkpath(QString::fromStdString(defaultLogDirectory()));
+    config.filePath = defaultLogDirectory() + "/iolab.log";
+    config.extraSinks.push_back(logModel.sink());
+    if (const auto error = configureLogging(config); !error.empty())
+        std::fprintf(stderr, "iolab: cannot open the log file (%s); logging to the log panel only\n", error.c_str());
+    logger(LogModule::Gui).info("IOLab {} started", IOLAB_VERSION);
+
+    AppPaths paths;
+    paths.dataFolder = options.dataFolder.isEmpty()
+                           ? QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
+                           : options.dataFolder;
+    paths.settingsFile = options.settingsFile;
+    MainWindow window(paths, &logModel);
+    window.setTheme(options.theme.isEmpty() ? themeFromName(QSettings().value(QStringLiteral("theme")).toString())
+                                            : themeFromName(options.theme));
+    if (!options.preset.isEmpty()) {
+        QString error;
+        if (!window.matrixEditor()->loadPreset(options.preset, &error))
+            std::fprintf(stderr, "iolab: %s\n", error.toLocal8Bit().constData());
+    }
+    if (!options.target.isEmpty())
+        window.chooseFolder(options.target);
+    if (!options.openResult.isEmpty()) {
+        QString error;
+        if (!window.openResultFile(options.openResult, &error))
+            std::fprintf(stderr, "iolab: %s\n", error.toLocal8Bit().constData());
+    }
+
+    StallMonitor stalls;
+    qint64 shownMs = -1;
+    QObject::connect(&window, &MainWindow::firstShown, &window, [&] {
+        shownMs = sinceStart.elapsed();
+        stalls.start();
+        logger(LogModule::Gui).info("window shown {} ms after start", shownMs);
+        if (options.runAtStart) {
+            // The mount scan may still be going; the run starts once a target is selected and the plan allows.
+            auto tryStart = std::make_shared<QTimer>();
+            tryStart->setInterval(100);
+            QObject::connect(tryStart.get(), &QTimer::timeout, &window, [&window, tryStart] {
+                if (!window.runBlockedReason().isEmpty() && window.runBlockedReason() != QObject::tr("Select a target."))
+                    std::fprintf(stderr, "iolab: waiting to run: %s\n", window.runBlockedReason().toLocal8Bit().constData());
+                if (window.startRun())
+                    tryStart->stop();
+            });
+            tryStart->start();
+        }
+    });
+    if (options.quitAfterRun)
+        QObject::connect(&window, &MainWindow::runEnded, &app, &QApplication::quit, Qt::QueuedConnection);
+
+    window.show();
+    const int status = QApplication::exec();
+
+    if (!options.perfReport.isEmpty()) {
+        nlohmann::json report;
+        report["startToShownMs"] = shownMs;
+        report["stallTicks"] = stalls.ticks();
+        report["stallP50Ms"] = stalls.percentileMs(50);
+        report["stallP99Ms"] = stalls.percentileMs(99);
+        report["stallMaxMs"] = stalls.maxMs();
+        report["rssBytes"] = makeSystemProbe()->process().rssBytes;
+        report["chartPointsHeld"] = window.liveCharts()->pointsHeld();
+        report["lastSavedRun"] = window.lastSavedRun().toStdString();
+        QFile out(options.perfReport);
+        if (out.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            out.write(QByteArray::fromStdString(report.dump(2) + "\n"));
+        else
+            std::fprintf(stderr, "iolab: cannot write %s\n", options.perfReport.toLocal8Bit().constData());
+    }
+    return status;
+}

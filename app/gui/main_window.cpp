@@ -1,0 +1,976 @@
+// SPDX-License-Identifier: MIT
+#include "app/gui/main_window.h"
+
+#include "app/gui/history.h"
+#include "app/gui/live_charts.h"
+#include "app/gui/log_model.h"
+#include "app/gui/matrix_editor.h"
+#include "app/gui/results_view.h"
+#include "app/gui/run_controller.h"
+#include "app/gui/target_model.h"
+#include "core/error.h"
+#include "core/log.h"
+#include "core/matrix_json.h"
+#include "core/result_csv.h"
+#include "core/result_json.h"
+#include "core/units.h"
+#include "platform/platform.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QKeySequence>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include <nlohmann/json.hpp>
+
+namespace iolab::gui {
+
+namespace {
+
+QString qs(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+constexpr int kKnownRuns = 8; // history runs whose measured rates feed the duration estimate
+
+} // namespace
+
+MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
+    : QMainWindow(parent), m_paths(paths), m_log(log)
+{
+    registerBuiltinStrategies(m_registry);
+    m_settings = paths.settingsFile.isEmpty() ? std::make_unique<QSettings>()
+                                              : std::make_unique<QSettings>(paths.settingsFile, QSettings::IniFormat);
+    m_history = std::make_unique<HistoryStore>(QDir(paths.dataFolder).filePath(QStringLiteral("history")));
+    m_targets = new TargetModel(this);
+    m_controller = new RunController(this);
+    setWindowTitle(tr("IOLab"));
+    setWindowIcon(loadIcon(QStringLiteral("iolab")));
+    buildActions();
+    buildUi();
+
+    connect(m_controller, &RunController::runStarted, this, &MainWindow::onRunStarted);
+    connect(m_controller, &RunController::caseStarted, this, &MainWindow::onCaseStarted);
+    connect(m_controller, &RunController::sampleArrived, this, &MainWindow::onSample);
+    connect(m_controller, &RunController::repetitionFinished, this, &MainWindow::onRepetitionFinished);
+    connect(m_controller, &RunController::caseFinished, this, &MainWindow::onCaseFinished);
+    connect(m_controller, &RunController::runFinished, this, &MainWindow::onRunFinished);
+    connect(m_controller, &RunController::runFailed, this, &MainWindow::onRunFailed);
+    connect(m_editor, &MatrixEditor::changed, this, &MainWindow::replan);
+    connect(m_targets, &TargetModel::scanFinished, this, [this] {
+        const QString key = m_settings->value(QStringLiteral("target")).toString();
+        if (!key.isEmpty() && selectTarget(key))
+            return;
+        if (!currentTargetKey().isEmpty())
+            return; // the user picked one while the scan ran
+        // First start: the home folder, like iolab-cli's default.
+        chooseFolder(qs(homeDirectory()));
+    });
+
+    restoreSettings();
+    m_targets->rescan();
+    updateActions();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildActions()
+{
+    m_runAction = new QAction(loadIcon(QStringLiteral("run")), tr("&Run"), this);
+    m_runAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_R), QKeySequence(Qt::Key_F5)});
+    m_runAction->setToolTip(tr("Run the matrix on the selected target (Ctrl+R, F5)"));
+    connect(m_runAction, &QAction::triggered, this, &MainWindow::startRun);
+
+    m_stopAction = new QAction(loadIcon(QStringLiteral("stop")), tr("&Stop"), this);
+    m_stopAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Period), QKeySequence(Qt::Key_Escape)});
+    m_stopAction->setToolTip(tr("Stop the run; its files are removed (Esc, Ctrl+.)"));
+    connect(m_stopAction, &QAction::triggered, this, &MainWindow::stopRun);
+
+    m_exportAction = new QAction(loadIcon(QStringLiteral("export")), tr("&Export results..."), this);
+    m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportAction->setToolTip(tr("Save the results shown as JSON or CSV (Ctrl+E)"));
+    connect(m_exportAction, &QAction::triggered, this, &MainWindow::chooseExport);
+
+    m_openAction = new QAction(loadIcon(QStringLiteral("open")), tr("&Open result..."), this);
+    m_openAction->setShortcut(QKeySequence::Open);
+    m_openAction->setToolTip(tr("Open a result JSON written by IOLab or iolab-cli (Ctrl+O)"));
+    connect(m_openAction, &QAction::triggered, this, &MainWindow::chooseOpen);
+
+    auto* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_openAction);
+    file->addAction(m_exportAction);
+    file->addSeparator();
+    auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    auto* run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(m_runAction);
+    run->addAction(m_stopAction);
+    run->addSeparator();
+    run->addAction(tr("Remove leftover run folders on the target"), this, &MainWindow::cleanStaleFolders);
+
+    auto* view = menuBar()->addMenu(tr("&View"));
+    m_themeGroup = new QActionGroup(this);
+    for (Theme theme : {Theme::System, Theme::Light, Theme::Dark}) {
+        const QString label = theme == Theme::System  ? tr("System palette")
+                              : theme == Theme::Light ? tr("Light")
+                                                      : tr("Dark");
+        QAction* action = view->addAction(label);
+        action->setCheckable(true);
+        action->setData(themeName(theme));
+        m_themeGroup->addAction(action);
+        connect(action, &QAction::triggered, this, [this, theme] { setTheme(theme); });
+    }
+    view->addSeparator();
+    const QStringList tabNames{tr("Live"), tr("Results"), tr("History"), tr("Log")};
+    for (int i = 0; i < tabNames.size(); ++i) {
+        QAction* action = view->addAction(tabNames[i]);
+        action->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
+        connect(action, &QAction::triggered, this, [this, i] { m_tabs->setCurrentIndex(i); });
+    }
+
+    auto* toolbar = addToolBar(tr("Run"));
+    toolbar->setObjectName(QStringLiteral("runToolbar"));
+    toolbar->setMovable(false);
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolbar->setIconSize(QSize(22, 22));
+    toolbar->addAction(m_runAction);
+    toolbar->addAction(m_stopAction);
+    toolbar->addSeparator();
+    toolbar->addAction(m_openAction);
+    toolbar->addAction(m_exportAction);
+}
+
+QWidget* MainWindow::buildTargetPanel()
+{
+    auto* box = new QGroupBox(tr("Target"), this);
+    auto* layout = new QVBoxLayout(box);
+    m_targetView = new QTableView(box);
+    m_targetView->setModel(m_targets);
+    m_targetView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_targetView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_targetView->verticalHeader()->hide();
+    m_targetView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_targetView->horizontalHeader()->setStretchLastSection(true);
+    m_targetView->setAlternatingRowColors(true);
+    m_targetView->setWordWrap(false);
+    m_targetView->verticalHeader()->setDefaultSectionSize(m_targetView->fontMetrics().height() + 8);
+    m_targetView->setToolTip(tr("Where the run writes: a folder on a mounted filesystem, a pipe or the null device."));
+    layout->addWidget(m_targetView, 1);
+    auto* buttons = new QHBoxLayout;
+    auto* choose = new QPushButton(loadIcon(QStringLiteral("folder")), tr("Choose folder..."), box);
+    choose->setToolTip(tr("Run in any folder you can write to; IOLab creates its own marked run folder inside."));
+    auto* rescan = new QPushButton(loadIcon(QStringLiteral("refresh")), tr("Rescan"), box);
+    rescan->setToolTip(tr("List the mounted filesystems again"));
+    buttons->addWidget(choose);
+    buttons->addWidget(rescan);
+    buttons->addStretch(1);
+    layout->addLayout(buttons);
+    m_targetDetails = new QLabel(box);
+    m_targetDetails->setWordWrap(true);
+    m_targetDetails->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_targetDetails);
+    connect(choose, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getExistingDirectory(this, tr("Target folder"), qs(homeDirectory()));
+        if (!path.isEmpty())
+            chooseFolder(path);
+    });
+    connect(rescan, &QPushButton::clicked, m_targets, &TargetModel::rescan);
+    connect(m_targetView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &MainWindow::onTargetSelected);
+    return box;
+}
+
+QWidget* MainWindow::buildPlanPanel()
+{
+    auto* box = new QGroupBox(tr("Plan"), this);
+    auto* layout = new QVBoxLayout(box);
+    m_planSummary = new QLabel(box);
+    m_planSummary->setWordWrap(true);
+    layout->addWidget(m_planSummary);
+    m_planBlocked = new QLabel(box);
+    m_planBlocked->setWordWrap(true);
+    m_planBlocked->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: 600;"));
+    layout->addWidget(m_planBlocked);
+    m_refusedList = new QListWidget(box);
+    m_refusedList->setToolTip(tr("Combinations that will not run, each with the reason."));
+    m_refusedList->setWordWrap(true);
+    layout->addWidget(m_refusedList, 1);
+    layout->addStretch(0);
+    layout->setAlignment(Qt::AlignTop);
+    return box;
+}
+
+QWidget* MainWindow::buildHistoryPage()
+{
+    auto* page = new QWidget(this);
+    auto* layout = new QVBoxLayout(page);
+    auto* buttons = new QHBoxLayout;
+    auto* reopen = new QPushButton(loadIcon(QStringLiteral("open")), tr("Reopen"), page);
+    reopen->setToolTip(tr("Show the selected run in Results"));
+    auto* remove = new QPushButton(loadIcon(QStringLiteral("delete")), tr("Delete"), page);
+    remove->setToolTip(tr("Delete the selected runs' result files"));
+    auto* compare = new QPushButton(loadIcon(QStringLiteral("compare")), tr("Compare two"), page);
+    compare->setToolTip(tr("Select two runs: their cases side by side with the ratio of the medians"));
+    buttons->addWidget(reopen);
+    buttons->addWidget(remove);
+    buttons->addWidget(compare);
+    buttons->addStretch(1);
+    auto* folder = new QLabel(tr("Saved in %1").arg(m_history->folder()), page);
+    folder->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    buttons->addWidget(folder);
+    layout->addLayout(buttons);
+    auto* splitter = new QSplitter(Qt::Vertical, page);
+    m_historyModel = new HistoryModel(this);
+    m_historyView = new QTableView(splitter);
+    m_historyView->setModel(m_historyModel);
+    m_historyView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_historyView->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_historyView->verticalHeader()->hide();
+    m_historyView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_historyView->horizontalHeader()->setStretchLastSection(true);
+    m_historyView->setAlternatingRowColors(true);
+    splitter->addWidget(m_historyView);
+    auto* compareBox = new QWidget(splitter);
+    auto* compareLayout = new QVBoxLayout(compareBox);
+    compareLayout->setContentsMargins(0, 0, 0, 0);
+    m_compareTitle = new QLabel(tr("Select two runs and press Compare."), compareBox);
+    compareLayout->addWidget(m_compareTitle);
+    m_compare = new CompareModel(this);
+    m_compareView = new QTableView(compareBox);
+    m_compareView->setModel(m_compare);
+    m_compareView->verticalHeader()->hide();
+    m_compareView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_compareView->horizontalHeader()->setStretchLastSection(true);
+    m_compareView->setAlternatingRowColors(true);
+    compareLayout->addWidget(m_compareView, 1);
+    splitter->addWidget(compareBox);
+    layout->addWidget(splitter, 1);
+    connect(reopen, &QPushButton::clicked, this, &MainWindow::reopenSelectedHistory);
+    connect(m_historyView, &QTableView::doubleClicked, this, &MainWindow::reopenSelectedHistory);
+    connect(remove, &QPushButton::clicked, this, &MainWindow::deleteSelectedHistory);
+    connect(compare, &QPushButton::clicked, this, &MainWindow::compareSelectedHistory);
+    return page;
+}
+
+QWidget* MainWindow::buildLogPage()
+{
+    auto* page = new QWidget(this);
+    auto* layout = new QVBoxLayout(page);
+    auto* row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Show:"), page));
+    auto* level = new QComboBox(page);
+    level->addItem(tr("debug and above"), static_cast<int>(spdlog::level::debug));
+    level->addItem(tr("info and above"), static_cast<int>(spdlog::level::info));
+    level->addItem(tr("warnings and errors"), static_cast<int>(spdlog::level::warn));
+    level->addItem(tr("errors"), static_cast<int>(spdlog::level::err));
+    level->setCurrentIndex(1);
+    row->addWidget(level);
+    auto* clear = new QPushButton(tr("Clear"), page);
+    row->addWidget(clear);
+    row->addStretch(1);
+    auto* file = new QLabel(tr("Full log: %1/iolab.log").arg(qs(defaultLogDirectory())), page);
+    file->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    row->addWidget(file);
+    layout->addLayout(row);
+    m_logFilter = new LogFilterModel(this);
+    if (m_log != nullptr)
+        m_logFilter->setSourceModel(m_log);
+    m_logFilter->setMinimumLevel(spdlog::level::info);
+    auto* view = new QTableView(page);
+    view->setModel(m_logFilter);
+    view->verticalHeader()->hide();
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view->horizontalHeader()->setStretchLastSection(true);
+    view->setWordWrap(false);
+    layout->addWidget(view, 1);
+    connect(level, &QComboBox::currentIndexChanged, this,
+            [this, level](int) { m_logFilter->setMinimumLevel(level->currentData().toInt()); });
+    connect(clear, &QPushButton::clicked, this, [this] {
+        if (m_log != nullptr)
+            m_log->clear();
+    });
+    if (m_log != nullptr) {
+        connect(m_log, &QAbstractItemModel::rowsInserted, view, [view] {
+            if (view->verticalScrollBar()->value() >= view->verticalScrollBar()->maximum() - 2)
+                view->scrollToBottom();
+        });
+    }
+    return page;
+}
+
+void MainWindow::buildUi()
+{
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(6, 6, 6, 6);
+
+    m_banner = new QWidget(central);
+    m_banner->setAutoFillBackground(true);
+    auto* bannerLayout = new QHBoxLayout(m_banner);
+    bannerLayout->setContentsMargins(10, 6, 10, 6);
+    m_bannerText = new QLabel(m_banner);
+    m_bannerText->setWordWrap(true);
+    m_bannerText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    bannerLayout->addWidget(m_bannerText, 1);
+    m_bannerAction = new QPushButton(m_banner);
+    bannerLayout->addWidget(m_bannerAction);
+    auto* dismiss = new QPushButton(tr("Dismiss"), m_banner);
+    bannerLayout->addWidget(dismiss);
+    connect(dismiss, &QPushButton::clicked, this, &MainWindow::hideBanner);
+    connect(m_bannerAction, &QPushButton::clicked, this, [this] {
+        auto callback = m_bannerCallback;
+        hideBanner();
+        if (callback)
+            callback();
+    });
+    m_banner->hide();
+    layout->addWidget(m_banner);
+
+    m_mainSplitter = new QSplitter(Qt::Horizontal, central);
+    m_mainSplitter->setObjectName(QStringLiteral("mainSplitter"));
+    m_sideSplitter = new QSplitter(Qt::Vertical, m_mainSplitter);
+    m_sideSplitter->setObjectName(QStringLiteral("sideSplitter"));
+    m_sideSplitter->addWidget(buildTargetPanel());
+    auto* matrixBox = new QGroupBox(tr("Strategy matrix"), m_sideSplitter);
+    auto* matrixLayout = new QVBoxLayout(matrixBox);
+    m_editor = new MatrixEditor(m_registry, QDir(m_paths.dataFolder).filePath(QStringLiteral("presets")), matrixBox);
+    matrixLayout->addWidget(m_editor);
+    m_sideSplitter->addWidget(matrixBox);
+    m_sideSplitter->addWidget(buildPlanPanel());
+    m_sideSplitter->setSizes({230, 560, 150});
+    m_mainSplitter->addWidget(m_sideSplitter);
+
+    m_tabs = new QTabWidget(m_mainSplitter);
+    m_live = new LiveCharts(m_tabs);
+    m_tabs->addTab(m_live, tr("Live"));
+    m_results = new ResultsView(m_tabs);
+    m_tabs->addTab(m_results, tr("Results"));
+    m_tabs->addTab(buildHistoryPage(), tr("History"));
+    m_tabs->addTab(buildLogPage(), tr("Log"));
+    m_mainSplitter->addWidget(m_tabs);
+    m_mainSplitter->setSizes({700, 800});
+    layout->addWidget(m_mainSplitter, 1);
+    setCentralWidget(central);
+
+    m_progressLabel = new QLabel(tr("Idle"), this);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setMaximumWidth(320);
+    m_progress->setTextVisible(false);
+    statusBar()->addWidget(m_progressLabel, 1);
+    statusBar()->addPermanentWidget(m_progress);
+    resize(1500, 950);
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings& s = *m_settings;
+    if (const QByteArray geometry = s.value(QStringLiteral("window/geometry")).toByteArray(); !geometry.isEmpty())
+        restoreGeometry(geometry);
+    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    m_mainSplitter->restoreState(s.value(QStringLiteral("window/mainSplitter")).toByteArray());
+    m_sideSplitter->restoreState(s.value(QStringLiteral("window/sideSplitter")).toByteArray());
+    m_tabs->setCurrentIndex(s.value(QStringLiteral("window/tab"), 0).toInt());
+    m_theme = themeFromName(s.value(QStringLiteral("theme")).toString());
+    for (QAction* a : m_themeGroup->actions())
+        a->setChecked(a->data().toString() == themeName(m_theme));
+
+    const QString preset = s.value(QStringLiteral("matrix/preset")).toString();
+    const QString json = s.value(QStringLiteral("matrix/json")).toString();
+    bool restored = false;
+    if (!preset.isEmpty())
+        restored = m_editor->loadPreset(preset);
+    if (!restored && !json.isEmpty()) {
+        try {
+            m_editor->setDraft(MatrixDraft::fromMatrix(parseMatrixJson(json.toStdString(), "settings"), m_registry));
+            restored = true;
+        } catch (const InputError& e) {
+            logger(LogModule::Gui).warn("the matrix saved in the settings is not usable: {}", e.what());
+        }
+    }
+    RunOptions options;
+    options.repetitions = s.value(QStringLiteral("run/repetitions"), 3).toUInt();
+    options.warmups = s.value(QStringLiteral("run/warmups"), 1).toUInt();
+    options.verifyFiles = s.value(QStringLiteral("run/verify"), false).toBool();
+    m_editor->setRunOptions(options);
+
+    // Until the mount scan is in, the remembered folder is shown on its own.
+    const QString key = s.value(QStringLiteral("target")).toString();
+    if (!key.isEmpty() && !selectTarget(key) && key.startsWith(QLatin1Char('/')))
+        chooseFolder(key);
+}
+
+void MainWindow::saveSettings()
+{
+    QSettings& s = *m_settings;
+    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("window/state"), saveState());
+    s.setValue(QStringLiteral("window/mainSplitter"), m_mainSplitter->saveState());
+    s.setValue(QStringLiteral("window/sideSplitter"), m_sideSplitter->saveState());
+    s.setValue(QStringLiteral("window/tab"), m_tabs->currentIndex());
+    s.setValue(QStringLiteral("theme"), themeName(m_theme));
+    s.setValue(QStringLiteral("target"), currentTargetKey());
+    s.setValue(QStringLiteral("matrix/preset"), m_editor->currentPreset());
+    const MatrixDraft draft = m_editor->draft();
+    s.setValue(QStringLiteral("matrix/json"),
+               draft.problem().empty() ? qs(matrixToJson(draft.toMatrix()).dump()) : QString());
+    const RunOptions options = m_editor->runOptions();
+    s.setValue(QStringLiteral("run/repetitions"), options.repetitions);
+    s.setValue(QStringLiteral("run/warmups"), options.warmups);
+    s.setValue(QStringLiteral("run/verify"), options.verifyFiles);
+    s.sync();
+}
+
+void MainWindow::setTheme(Theme theme)
+{
+    m_theme = theme;
+    const bool dark = applyTheme(*qApp, theme);
+    m_live->setDark(dark);
+    m_results->setDark(dark);
+    QPalette bannerPalette = palette();
+    m_banner->setPalette(bannerPalette);
+    for (QAction* a : m_themeGroup->actions())
+        a->setChecked(a->data().toString() == themeName(theme));
+}
+
+bool MainWindow::selectTarget(const QString& key)
+{
+    const int row = m_targets->rowForKey(key);
+    if (row < 0)
+        return false;
+    m_targetView->selectRow(row);
+    return true;
+}
+
+QString MainWindow::currentTargetKey() const
+{
+    const auto rows = m_targetView->selectionModel()->selectedRows();
+    return rows.isEmpty() ? QString() : m_targets->entry(rows.first().row()).key();
+}
+
+void MainWindow::chooseFolder(const QString& path)
+{
+    const int row = m_targets->addFolder(path);
+    m_targetView->selectRow(row);
+    const auto& entry = m_targets->entry(row);
+    if (!entry.problem.isEmpty())
+        showBanner(tr("%1 cannot be a target: %2").arg(path, entry.problem), true);
+}
+
+void MainWindow::onTargetSelected()
+{
+    const auto rows = m_targetView->selectionModel()->selectedRows();
+    if (rows.isEmpty()) {
+        m_targetDetails->setText(tr("Select where the run writes."));
+        replan();
+        return;
+    }
+    const int row = rows.first().row();
+    m_targets->probeRow(row);
+    const TargetEntry& e = m_targets->entry(row);
+    QString details;
+    if (!e.problem.isEmpty()) {
+        details = tr("<b>Cannot use this target:</b> %1").arg(e.problem.toHtmlEscaped());
+    } else if (e.kind == TargetEntry::Kind::Folder) {
+        const TargetInfo& t = e.info;
+        details = tr("Runs write into a new marked folder inside <b>%1</b> and remove it afterwards.")
+                      .arg(qs(t.path).toHtmlEscaped());
+        if (!t.directIoProblem.empty())
+            details += tr("<br>O_DIRECT: not supported here (%1).").arg(qs(t.directIoProblem).toHtmlEscaped());
+        if (!t.fallocateProblem.empty())
+            details += tr("<br>fallocate: not supported here (%1).").arg(qs(t.fallocateProblem).toHtmlEscaped());
+        if (t.fsType == "tmpfs" || t.fsType == "ramfs")
+            details += tr("<br>This filesystem lives in memory: durable figures mean nothing here.");
+    } else {
+        details = e.kind == TargetEntry::Kind::Pipe
+                      ? tr("Only the pipe strategies run against a pipe; no file is written.")
+                      : tr("stdio and write(2) run against the null device: the API's own cost.");
+    }
+    m_targetDetails->setText(details);
+    replan();
+    if (e.kind == TargetEntry::Kind::Folder && e.problem.isEmpty()) {
+        try {
+            const CleanReport stale = cleanStaleRuns(e.info.path, CleanMode::ListOnly);
+            if (!stale.removed.empty())
+                showBanner(tr("%n leftover run folder(s) from an IOLab run that was killed hold %1 in %2.", nullptr,
+                              static_cast<int>(stale.removed.size()))
+                               .arg(qs(formatBytes(stale.removedBytes)), qs(e.info.path)),
+                           false, tr("Remove them"));
+        } catch (const InputError& error) {
+            logger(LogModule::Gui).warn("looking for leftover run folders: {}", error.what());
+        }
+    }
+}
+
+void MainWindow::cleanStaleFolders()
+{
+    const auto rows = m_targetView->selectionModel()->selectedRows();
+    if (rows.isEmpty())
+        return;
+    const TargetEntry& e = m_targets->entry(rows.first().row());
+    if (e.kind != TargetEntry::Kind::Folder || !e.problem.isEmpty()) {
+        showBanner(tr("Select a folder target first."), true);
+        return;
+    }
+    try {
+        const CleanReport report = cleanStaleRuns(e.info.path);
+        QString text = tr("Removed %n leftover run folder(s), %1.", nullptr, static_cast<int>(report.removed.size()))
+                           .arg(qs(formatBytes(report.removedBytes)));
+        for (const auto& [folder, why] : report.kept)
+            text += tr(" Left %1: %2.").arg(qs(folder), qs(why));
+        logger(LogModule::Gui).info("{}", text.toStdString());
+        showBanner(text, false);
+        m_targets->refreshRow(rows.first().row());
+        replan();
+    } catch (const InputError& error) {
+        showBanner(qs(error.what()), true);
+    }
+}
+
+void MainWindow::replan()
+{
+    const auto rows = m_targetView->selectionModel()->selectedRows();
+    if (rows.isEmpty()) {
+        m_plan = {};
+        m_plan.blocked = tr("Select a target.");
+    } else {
+        m_plan = planRun(m_registry, m_editor->draft(), m_targets->entry(rows.first().row()), m_editor->runOptions(),
+                         m_known);
+    }
+    m_planSummary->setText(m_plan.expanded.cases.empty() && !m_plan.blocked.isEmpty() ? QString() : m_plan.summary());
+    m_planBlocked->setText(m_plan.blocked);
+    m_planBlocked->setVisible(!m_plan.blocked.isEmpty());
+    m_refusedList->clear();
+    for (const auto& r : m_plan.expanded.refused)
+        m_refusedList->addItem(tr("%1 - %2").arg(qs(r.testCase.label()), qs(r.reason)));
+    m_refusedList->setVisible(m_refusedList->count() > 0);
+    updateActions();
+    Q_EMIT planChanged();
+}
+
+void MainWindow::updateActions()
+{
+    const bool running = m_controller->isRunning();
+    m_runAction->setEnabled(!running && m_plan.blocked.isEmpty());
+    m_runAction->setToolTip(running                    ? tr("A run is in progress.")
+                            : m_plan.blocked.isEmpty() ? tr("Run the matrix on the selected target (Ctrl+R, F5)")
+                                                       : m_plan.blocked);
+    m_stopAction->setEnabled(running && !m_stopping);
+    m_exportAction->setEnabled(m_result.has_value() && !running);
+    m_editor->setEnabled(!running);
+    m_targetView->setEnabled(!running);
+}
+
+bool MainWindow::startRun()
+{
+    if (m_controller->isRunning())
+        return false;
+    replan();
+    if (!m_plan.blocked.isEmpty()) {
+        showBanner(m_plan.blocked, true);
+        return false;
+    }
+    const TargetEntry& target = m_targets->entry(m_targetView->selectionModel()->selectedRows().first().row());
+    RunOptions options = m_editor->runOptions();
+    QString why;
+    if (!m_controller->start(m_plan.matrix, qs(target.info.path), options, &why)) {
+        showBanner(why, true);
+        return false;
+    }
+    hideBanner();
+    m_stopping = false;
+    m_caseWeights.clear();
+    for (const auto& c : m_plan.expanded.cases)
+        m_caseWeights.push_back(std::max(0.01, estimateDuration({c}, options, target.info, m_known).seconds));
+    m_doneWeight = 0;
+    m_caseCount = static_cast<int>(m_plan.expanded.cases.size());
+    m_currentCase = -1;
+    m_repsPerCase = options.repetitions + options.warmups;
+    m_runClock.start();
+    m_result.reset();
+    m_progress->setValue(0);
+    m_progressLabel->setText(tr("Starting..."));
+    m_tabs->setCurrentWidget(m_live);
+    logger(LogModule::Gui).info("run started: {} case(s) on {}", m_caseCount, target.info.path);
+    updateActions();
+    return true;
+}
+
+void MainWindow::stopRun()
+{
+    if (!m_controller->isRunning() || m_stopping)
+        return;
+    m_stopping = true;
+    m_controller->stop();
+    m_progressLabel->setText(tr("Stopping: removing the run's files..."));
+    updateActions();
+}
+
+bool MainWindow::isRunning() const
+{
+    return m_controller->isRunning();
+}
+
+void MainWindow::onRunStarted(int caseCount, const std::vector<RefusedCase>& refused, const QString& target)
+{
+    m_caseCount = caseCount;
+    m_live->runStarted();
+    m_results->beginRun(refused);
+    logger(LogModule::Gui).debug("run folder parent {}", target.toStdString());
+}
+
+void MainWindow::onCaseStarted(const CaseStarted& started)
+{
+    m_currentCase = static_cast<int>(started.index);
+    m_repsDone = 0;
+    m_caseBytes = started.testCase.totalBytes;
+    m_caseLabel = qs(started.testCase.label());
+    m_live->caseStarted(started);
+    updateProgress(0);
+}
+
+void MainWindow::onSample(const Sample& sample)
+{
+    m_live->addSample(sample);
+    if (static_cast<int>(sample.caseIndex) == m_currentCase && m_caseBytes > 0) {
+        const double inRep = std::min(1.0, static_cast<double>(sample.bytesDone) / static_cast<double>(m_caseBytes));
+        updateProgress((m_repsDone + inRep) / std::max<std::uint32_t>(1, m_repsPerCase));
+    }
+}
+
+void MainWindow::onRepetitionFinished(const RepetitionFinished& finished)
+{
+    if (static_cast<int>(finished.caseIndex) != m_currentCase)
+        return;
+    ++m_repsDone;
+    updateProgress(static_cast<double>(m_repsDone) / std::max<std::uint32_t>(1, m_repsPerCase));
+}
+
+void MainWindow::updateProgress(double caseFraction)
+{
+    if (m_currentCase < 0 || m_caseWeights.empty())
+        return;
+    double total = 0;
+    for (double w : m_caseWeights)
+        total += w;
+    const auto index = static_cast<std::size_t>(std::min<int>(m_currentCase, static_cast<int>(m_caseWeights.size()) - 1));
+    double done = 0;
+    for (std::size_t i = 0; i < index; ++i)
+        done += m_caseWeights[i];
+    done += m_caseWeights[index] * std::clamp(caseFraction, 0.0, 1.0);
+    const double fraction = total > 0 ? done / total : 0;
+    m_progress->setValue(static_cast<int>(fraction * 1000));
+    const double elapsed = static_cast<double>(m_runClock.elapsed()) / 1000.0;
+    // Early on the estimate is all there is; later the pace so far says more.
+    const double remaining =
+        fraction > 0.05 ? elapsed * (1 - fraction) / fraction : std::max(0.0, total - done);
+    if (!m_stopping)
+        m_progressLabel->setText(tr("Case %1 of %2: %3 · %4 elapsed · about %5 left")
+                                     .arg(m_currentCase + 1)
+                                     .arg(m_caseCount)
+                                     .arg(m_caseLabel, qs(formatDuration(elapsed)), qs(formatDuration(remaining))));
+}
+
+void MainWindow::onCaseFinished(const CaseResult& result)
+{
+    m_results->updateCase(result);
+    if (result.status == Status::Failed)
+        logger(LogModule::Gui).warn("case {} failed: {}", result.index + 1, result.reason);
+}
+
+void MainWindow::onRunFinished(const RunResult& result)
+{
+    m_live->runFinished();
+    m_stopping = false;
+    m_progress->setValue(result.cancelled ? m_progress->value() : 1000);
+    m_progressLabel->setText(result.cancelled ? tr("Stopped; the run's files were removed.")
+                                              : tr("Finished in %1.").arg(qs(formatDuration(
+                                                    static_cast<double>(m_runClock.elapsed()) / 1000.0))));
+    showResult(result, {});
+    QString error;
+    m_lastSaved = m_history->save(result, &error);
+    if (m_lastSaved.isEmpty())
+        showBanner(error, true);
+    else
+        logger(LogModule::Gui).info("run saved to {}", m_lastSaved.toStdString());
+    for (const auto& c : result.cases) {
+        if (c.status == Status::Ok) {
+            CaseResult light = c;
+            light.samples.clear();
+            m_known.insert(m_known.begin(), std::move(light));
+        }
+    }
+    refreshHistory();
+    const auto rows = m_targetView->selectionModel()->selectedRows();
+    if (!rows.isEmpty())
+        m_targets->refreshRow(rows.first().row());
+    QStringList failures;
+    for (const auto& c : result.cases) {
+        if (c.status == Status::Failed)
+            failures << tr("case %1 (%2): %3").arg(c.index + 1).arg(qs(c.testCase.strategy), qs(c.reason));
+    }
+    if (!failures.isEmpty())
+        showBanner(tr("%n case(s) failed. %1", nullptr, static_cast<int>(failures.size()))
+                       .arg(failures.mid(0, 3).join(QStringLiteral("; "))),
+                   true);
+    updateActions();
+    replan();
+    if (!result.cancelled)
+        m_tabs->setCurrentWidget(m_results);
+    Q_EMIT runEnded();
+    if (m_closeRequested)
+        close();
+}
+
+void MainWindow::onRunFailed(const QString& message)
+{
+    m_live->runFinished();
+    m_stopping = false;
+    m_progressLabel->setText(tr("The run did not start."));
+    showBanner(tr("The run did not start: %1").arg(message), true);
+    updateActions();
+    Q_EMIT runEnded();
+    if (m_closeRequested)
+        close();
+}
+
+void MainWindow::showResult(const RunResult& result, const QString& origin)
+{
+    m_result = result;
+    m_results->setResult(result);
+    if (!origin.isEmpty()) {
+        m_tabs->setCurrentWidget(m_results);
+        m_progressLabel->setText(tr("Showing %1").arg(origin));
+    }
+    updateActions();
+}
+
+bool MainWindow::exportResult(const QString& path, QString* error) const
+{
+    if (!m_result) {
+        *error = tr("There is no result to export yet.");
+        return false;
+    }
+    if (const auto problem = outputPathProblem(path.toStdString()); !problem.empty()) {
+        *error = qs(problem);
+        return false;
+    }
+    Outcome outcome;
+    if (path.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive)) {
+        outcome = writeFileAtomically(path.toStdString(), toCsv(repetitionRows(*m_result)));
+        if (outcome.ok())
+            outcome = writeFileAtomically(samplesCsvPath(path.toStdString()), toCsv(sampleRows(*m_result)));
+    } else {
+        outcome = writeFileAtomically(path.toStdString(), resultToJson(*m_result).dump(2) + "\n");
+    }
+    if (!outcome.ok()) {
+        *error = qs(outcome.message);
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::chooseExport()
+{
+    QString filter;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export results"), QStringLiteral("iolab-result.json"),
+                                                      tr("Result JSON (*.json);;CSV, repetitions and samples (*.csv)"),
+                                                      &filter);
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (exportResult(path, &error))
+        m_progressLabel->setText(tr("Exported to %1").arg(path));
+    else
+        showBanner(tr("Export failed: %1").arg(error), true);
+}
+
+bool MainWindow::openResultFile(const QString& path, QString* error)
+{
+    const auto result = m_history->load(path, error);
+    if (!result)
+        return false;
+    showResult(*result, QFileInfo(path).fileName());
+    return true;
+}
+
+void MainWindow::chooseOpen()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open result"), m_history->folder(),
+                                                      tr("Result JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!openResultFile(path, &error))
+        showBanner(tr("Cannot open the result: %1").arg(error), true);
+}
+
+void MainWindow::refreshHistory()
+{
+    m_historyModel->setEntries(m_history->list());
+}
+
+void MainWindow::loadKnownRates()
+{
+    m_known.clear();
+    int loaded = 0;
+    for (int row = 0; row < m_historyModel->rowCount() && loaded < kKnownRuns; ++row) {
+        const HistoryEntry& e = m_historyModel->entry(row);
+        if (!e.problem.isEmpty())
+            continue;
+        QString error;
+        if (auto run = m_history->load(e.path, &error)) {
+            ++loaded;
+            for (auto& c : run->cases) {
+                if (c.status != Status::Ok)
+                    continue;
+                c.samples.clear();
+                m_known.push_back(std::move(c));
+            }
+        }
+    }
+    replan();
+}
+
+void MainWindow::reopenSelectedHistory()
+{
+    const auto rows = m_historyView->selectionModel()->selectedRows();
+    if (rows.isEmpty())
+        return;
+    const HistoryEntry& e = m_historyModel->entry(rows.first().row());
+    QString error;
+    if (!openResultFile(e.path, &error))
+        showBanner(tr("Cannot reopen this run: %1").arg(error), true);
+}
+
+void MainWindow::deleteSelectedHistory()
+{
+    const auto rows = m_historyView->selectionModel()->selectedRows();
+    QStringList errors;
+    for (const auto& index : rows) {
+        QString error;
+        if (!m_history->remove(m_historyModel->entry(index.row()).path, &error))
+            errors << error;
+    }
+    refreshHistory();
+    if (!errors.isEmpty())
+        showBanner(errors.join(QStringLiteral(" ")), true);
+}
+
+bool MainWindow::compareHistoryRows(int first, int second, QString* error)
+{
+    const HistoryEntry a = m_historyModel->entry(first);
+    const HistoryEntry b = m_historyModel->entry(second);
+    // Older run first, so that the ratio reads "how the newer one compares".
+    const bool swap = a.startedAt > b.startedAt;
+    const auto older = m_history->load(swap ? b.path : a.path, error);
+    if (!older)
+        return false;
+    const auto newer = m_history->load(swap ? a.path : b.path, error);
+    if (!newer)
+        return false;
+    m_compare->setRuns(*older, *newer);
+    m_compareTitle->setText(tr("%1 on %2  vs  %3 on %4: per case, the newer median divided by the older.")
+                                .arg(qs(older->matrix.name), qs(older->target.path), qs(newer->matrix.name),
+                                     qs(newer->target.path)));
+    return true;
+}
+
+void MainWindow::compareSelectedHistory()
+{
+    const auto rows = m_historyView->selectionModel()->selectedRows();
+    if (rows.size() != 2) {
+        showBanner(tr("Select exactly two runs to compare (Ctrl+click)."), true);
+        return;
+    }
+    QString error;
+    if (!compareHistoryRows(rows[0].row(), rows[1].row(), &error))
+        showBanner(tr("Cannot compare: %1").arg(error), true);
+}
+
+void MainWindow::showBanner(const QString& text, bool error, const QString& actionText)
+{
+    QPalette p = m_banner->palette();
+    const bool dark = palette().color(QPalette::Window).lightnessF() < 0.5;
+    const QColor background = error ? (dark ? QColor(0x5c, 0x1f, 0x1c) : QColor(0xfd, 0xe2, 0xe0))
+                                    : (dark ? QColor(0x1f, 0x3b, 0x5a) : QColor(0xe3, 0xef, 0xfb));
+    p.setColor(QPalette::Window, background);
+    p.setColor(QPalette::WindowText, palette().color(QPalette::WindowText));
+    m_banner->setPalette(p);
+    m_bannerText->setText(text);
+    m_bannerAction->setVisible(!actionText.isEmpty());
+    m_bannerAction->setText(actionText);
+    m_bannerCallback = actionText.isEmpty() ? std::function<void()>() : [this] { cleanStaleFolders(); };
+    m_banner->show();
+    if (error)
+        logger(LogModule::Gui).warn("{}", text.toStdString());
+}
+
+void MainWindow::hideBanner()
+{
+    m_banner->hide();
+    m_bannerCallback = nullptr;
+}
+
+QString MainWindow::bannerText() const
+{
+    return m_banner->isVisibleTo(const_cast<MainWindow*>(this)) ? m_bannerText->text() : QString();
+}
+
+QString MainWindow::progressText() const
+{
+    return m_progressLabel->text();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (m_controller->isRunning()) {
+        // Stop first; the window closes once the run has removed its files.
+        m_closeRequested = true;
+        stopRun();
+        event->ignore();
+        return;
+    }
+    saveSettings();
+    event->accept();
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (m_shown)
+        return;
+    m_shown = true;
+    Q_EMIT firstShown();
+    // Work that can wait until the window is up: the history list and the rates it knows.
+    QTimer::singleShot(0, this, [this] {
+        refreshHistory();
+        loadKnownRates();
+    });
+}
+
+} // namespace iolab::gui

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "app/gui/run_plan.h"
+#include "app/gui/theme.h"
+#include "core/registry.h"
+#include "core/runner.h"
+#include "core/result.h"
+
+#include <QElapsedTimer>
+#include <QMainWindow>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+class QAction;
+class QActionGroup;
+class QComboBox;
+class QLabel;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QSettings;
+class QSplitter;
+class QTabWidget;
+class QTableView;
+
+namespace iolab::gui {
+
+class CompareModel;
+class HistoryModel;
+class HistoryStore;
+class LiveCharts;
+class LogFilterModel;
+class LogModel;
+class MatrixEditor;
+class ResultsView;
+class RunController;
+class TargetModel;
+
+// Where the app keeps its files. Tests point these at a temporary folder.
+struct AppPaths
+{
+    QString dataFolder;   // history/ and presets/
+    QString settingsFile; // "" = the platform's default QSettings
+};
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent = nullptr);
+    ~MainWindow() override;
+    MainWindow(const MainWindow&) = delete;
+    MainWindow& operator=(const MainWindow&) = delete;
+
+    // Starts a run of the current plan; false with the reason shown when it cannot start.
+    bool startRun();
+    void stopRun();
+    bool isRunning() const;
+
+    bool selectTarget(const QString& key);
+    QString currentTargetKey() const;
+    // Adds a folder as a target and selects it; its problem, if any, shows in the UI.
+    void chooseFolder(const QString& path);
+    void showResult(const RunResult& result, const QString& origin);
+    bool exportResult(const QString& path, QString* error) const;
+    bool openResultFile(const QString& path, QString* error);
+    void refreshHistory();
+    bool compareHistoryRows(int first, int second, QString* error);
+    void cleanStaleFolders();
+    void setTheme(Theme theme);
+    void saveSettings();
+
+    const RunPlan& plan() const { return m_plan; }
+    QString runBlockedReason() const { return m_plan.blocked; }
+    QString bannerText() const;
+    QString progressText() const;
+    const std::optional<RunResult>& currentResult() const { return m_result; }
+    QString lastSavedRun() const { return m_lastSaved; }
+
+    TargetModel* targetModel() const { return m_targets; }
+    QTableView* targetView() const { return m_targetView; }
+    MatrixEditor* matrixEditor() const { return m_editor; }
+    LiveCharts* liveCharts() const { return m_live; }
+    ResultsView* resultsView() const { return m_results; }
+    HistoryModel* historyModel() const { return m_historyModel; }
+    QTableView* historyView() const { return m_historyView; }
+    CompareModel* compareModel() const { return m_compare; }
+    RunController* controller() const { return m_controller; }
+    QAction* runAction() const { return m_runAction; }
+    QAction* stopAction() const { return m_stopAction; }
+    QTabWidget* tabs() const { return m_tabs; }
+    QSplitter* sideSplitter() const { return m_sideSplitter; }
+    QSplitter* mainSplitter() const { return m_mainSplitter; }
+
+Q_SIGNALS:
+    void planChanged();
+    void runEnded();
+    void firstShown();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+
+private:
+    void buildActions();
+    void buildUi();
+    QWidget* buildTargetPanel();
+    QWidget* buildPlanPanel();
+    QWidget* buildHistoryPage();
+    QWidget* buildLogPage();
+    void restoreSettings();
+    void replan();
+    void onTargetSelected();
+    void updateActions();
+    void showBanner(const QString& text, bool error, const QString& actionText = {});
+    void hideBanner();
+    void updateProgress(double caseFraction);
+    void onRunStarted(int caseCount, const std::vector<RefusedCase>& refused, const QString& target);
+    void onCaseStarted(const CaseStarted& started);
+    void onSample(const Sample& sample);
+    void onRepetitionFinished(const RepetitionFinished& finished);
+    void onCaseFinished(const CaseResult& result);
+    void onRunFinished(const RunResult& result);
+    void onRunFailed(const QString& message);
+    void chooseExport();
+    void chooseOpen();
+    void reopenSelectedHistory();
+    void deleteSelectedHistory();
+    void compareSelectedHistory();
+    void loadKnownRates();
+
+    Registry m_registry;
+    AppPaths m_paths;
+    std::unique_ptr<QSettings> m_settings;
+    std::unique_ptr<HistoryStore> m_history;
+    LogModel* m_log = nullptr;
+    TargetModel* m_targets = nullptr;
+    RunController* m_controller = nullptr;
+
+    QTableView* m_targetView = nullptr;
+    QLabel* m_targetDetails = nullptr;
+    MatrixEditor* m_editor = nullptr;
+    QLabel* m_planSummary = nullptr;
+    QLabel* m_planBlocked = nullptr;
+    QListWidget* m_refusedList = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    LiveCharts* m_live = nullptr;
+    ResultsView* m_results = nullptr;
+    HistoryModel* m_historyModel = nullptr;
+    QTableView* m_historyView = nullptr;
+    CompareModel* m_compare = nullptr;
+    QTableView* m_compareView = nullptr;
+    QLabel* m_compareTitle = nullptr;
+    LogFilterModel* m_logFilter = nullptr;
+    QSplitter* m_sideSplitter = nullptr;
+    QSplitter* m_mainSplitter = nullptr;
+    QWidget* m_banner = nullptr;
+    QLabel* m_bannerText = nullptr;
+    QPushButton* m_bannerAction = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_progressLabel = nullptr;
+
+    QAction* m_runAction = nullptr;
+    QAction* m_stopAction = nullptr;
+    QAction* m_exportAction = nullptr;
+    QAction* m_openAction = nullptr;
+    QActionGroup* m_themeGroup = nullptr;
+
+    RunPlan m_plan;
+    std::optional<RunResult> m_result;
+    QString m_lastSaved;
+    std::vector<CaseResult> m_known; // measured cases from history, for duration estimates
+    Theme m_theme = Theme::System;
+    bool m_closeRequested = false;
+    bool m_shown = false;
+    std::function<void()> m_bannerCallback;
+
+    // Progress of the running plan.
+    std::vector<double> m_caseWeights; // estimated seconds per case
+    double m_doneWeight = 0;
+    int m_caseCount = 0;
+    int m_currentCase = -1;
+    std::uint32_t m_repsPerCase = 1;
+    std::uint32_t m_repsDone = 0;
+    std::uint64_t m_caseBytes = 0;
+    QString m_caseLabel;
+    QElapsedTimer m_runClock;
+    bool m_stopping = false;
+};
+
+} // namespace iolab::gui

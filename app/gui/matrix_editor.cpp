@@ -1,0 +1,709 @@
+// SPDX-License-Identifier: MIT
+#include "app/gui/matrix_editor.h"
+
+#include "app/gui/check_delegate.h"
+#include "app/gui/matrix_grid_model.h"
+#include "core/error.h"
+#include "core/log.h"
+#include "core/matrix_json.h"
+#include "core/presets.h"
+#include "core/registry.h"
+#include "core/units.h"
+#include "platform/platform.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <nlohmann/json.hpp>
+
+namespace iolab::gui {
+
+namespace {
+
+constexpr const char* kUserPrefix = "user: ";
+
+QString qs(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+QStringList tokens(const QString& text)
+{
+    QStringList out;
+    for (const auto& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const QString t = part.trimmed();
+        if (!t.isEmpty())
+            out << t;
+    }
+    return out;
+}
+
+template <class T, class F> QString joined(const std::vector<T>& values, F&& toText)
+{
+    QStringList parts;
+    for (const auto& v : values)
+        parts << toText(v);
+    return parts.join(QStringLiteral(", "));
+}
+
+std::uint32_t parseThreads(const std::string& text)
+{
+    std::size_t used = 0;
+    unsigned long value = 0;
+    try {
+        value = std::stoul(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || value == 0 || value > kMaxThreads)
+        throw InputError(fmt::format("thread count '{}' must be a whole number from 1 to {}", text, kMaxThreads));
+    return static_cast<std::uint32_t>(value);
+}
+
+QString readWholeFile(const QString& path, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = MatrixEditor::tr("cannot read %1: %2").arg(path, file.errorString());
+        return {};
+    }
+    return QString::fromUtf8(file.readAll());
+}
+
+void setError(QString* error, const QString& text)
+{
+    if (error != nullptr)
+        *error = text;
+}
+
+} // namespace
+
+MatrixEditor::MatrixEditor(const Registry& registry, const QString& presetFolder, QWidget* parent)
+    : QWidget(parent), m_registry(registry), m_presetFolder(presetFolder)
+{
+    m_grid = new MatrixGridModel(registry, this);
+    buildUi();
+    connect(m_grid, &MatrixGridModel::draftChanged, this, &MatrixEditor::onDraftChanged);
+    reloadPresetList({});
+    loadPreset(QStringLiteral("quick"));
+}
+
+void MatrixEditor::buildUi()
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+
+    auto* presetRow = new QHBoxLayout;
+    presetRow->addWidget(new QLabel(tr("Preset:"), this));
+    m_presets = new QComboBox(this);
+    m_presets->setToolTip(tr("Built-in experiments from the articles IOLab grew from, and your own presets."));
+    m_presets->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    presetRow->addWidget(m_presets);
+    m_presetName = new QLineEdit(this);
+    m_presetName->setPlaceholderText(tr("name for your preset"));
+    m_presetName->setClearButtonEnabled(true);
+    presetRow->addWidget(m_presetName, 1);
+    m_savePreset = new QPushButton(tr("Save preset"), this);
+    m_savePreset->setToolTip(tr("Save the matrix as your own preset (matrix JSON, readable by iolab-cli --matrix)."));
+    presetRow->addWidget(m_savePreset);
+    m_deletePreset = new QPushButton(tr("Delete"), this);
+    m_deletePreset->setToolTip(tr("Delete the selected user preset."));
+    presetRow->addWidget(m_deletePreset);
+    auto* fileButton = new QToolButton(this);
+    fileButton->setText(tr("File"));
+    fileButton->setPopupMode(QToolButton::InstantPopup);
+    auto* fileMenu = new QMenu(fileButton);
+    fileMenu->addAction(tr("Import matrix JSON..."), this, &MatrixEditor::chooseImport);
+    fileMenu->addAction(tr("Export matrix JSON..."), this, &MatrixEditor::chooseExport);
+    fileButton->setMenu(fileMenu);
+    presetRow->addWidget(fileButton);
+    layout->addLayout(presetRow);
+
+    m_description = new QLabel(this);
+    m_description->setWordWrap(true);
+    m_description->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_description);
+
+    m_view = new QTableView(this);
+    m_view->setModel(m_grid);
+    m_view->setItemDelegate(new CheckDelegate(m_view));
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->verticalHeader()->hide();
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->setAlternatingRowColors(true);
+    m_view->setWordWrap(false);
+    m_view->setTextElideMode(Qt::ElideRight);
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
+    m_view->setToolTip(tr("Tick the chunk sizes each strategy writes in. Select rows to edit their other axes."));
+    layout->addWidget(m_view, 1);
+
+    auto* chunkRow = new QHBoxLayout;
+    m_newChunk = new QLineEdit(this);
+    m_newChunk->setPlaceholderText(tr("another chunk size, e.g. 128K"));
+    m_newChunk->setMaximumWidth(220);
+    auto* addChunk = new QPushButton(tr("Add column"), this);
+    addChunk->setToolTip(tr("Add a chunk-size column to the grid."));
+    chunkRow->addWidget(m_newChunk);
+    chunkRow->addWidget(addChunk);
+    chunkRow->addStretch(1);
+    layout->addLayout(chunkRow);
+    connect(addChunk, &QPushButton::clicked, this, &MatrixEditor::addChunkColumnFromText);
+    connect(m_newChunk, &QLineEdit::returnPressed, this, &MatrixEditor::addChunkColumnFromText);
+
+    m_editing = new QLabel(this);
+    m_editing->setWordWrap(true);
+    layout->addWidget(m_editing);
+
+    auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
+    auto addAxis = [&](Axis axis, const QString& label, const QString& tip, const QStringList& common) {
+        auto* edit = new QLineEdit(this);
+        edit->setToolTip(tip);
+        auto* pick = new QToolButton(this);
+        pick->setText(QStringLiteral("+"));
+        pick->setToolTip(tr("Common values: tick to add, untick to remove."));
+        pick->setPopupMode(QToolButton::InstantPopup);
+        auto* menu = new QMenu(pick);
+        for (const auto& value : common) {
+            QAction* action = menu->addAction(value);
+            action->setCheckable(true);
+            connect(action, &QAction::triggered, this, [this, axis, edit, value](bool on) {
+                QStringList now = tokens(edit->text());
+                now.removeAll(value);
+                if (on)
+                    now << value;
+                QString why;
+                if (!setAxisText(axis, now.join(QStringLiteral(", ")), &why))
+                    m_axisError->setText(why);
+            });
+        }
+        connect(menu, &QMenu::aboutToShow, this, [menu, edit] {
+            const QStringList now = tokens(edit->text());
+            for (QAction* action : menu->actions())
+                action->setChecked(now.contains(action->text(), Qt::CaseInsensitive));
+        });
+        pick->setMenu(menu);
+        auto* row = new QHBoxLayout;
+        row->addWidget(edit, 1);
+        row->addWidget(pick);
+        form->addRow(label, row);
+        connect(edit, &QLineEdit::editingFinished, this, [this, axis, edit] {
+            if (m_loading || !edit->isModified())
+                return;
+            edit->setModified(false);
+            QString why;
+            if (!setAxisText(axis, edit->text(), &why))
+                m_axisError->setText(why);
+        });
+        return edit;
+    };
+    m_sizes = addAxis(Axis::Sizes, tr("Total size:"),
+                      tr("Bytes each case writes in all (threads share it), e.g. 256M, 1G."),
+                      {QStringLiteral("64M"), QStringLiteral("256M"), QStringLiteral("1G"), QStringLiteral("4G")});
+    m_buffers = addAxis(Axis::Buffers, tr("stdio buffer:"),
+                        tr("setvbuf for the stdio strategies: none (unbuffered), default (libc's own), or a size."),
+                        {QStringLiteral("none"), QStringLiteral("default"), QStringLiteral("1K"),
+                         QStringLiteral("4K"), QStringLiteral("64K"), QStringLiteral("256K"),
+                         QStringLiteral("1M"), QStringLiteral("8M")});
+    m_syncs = addAxis(Axis::Syncs, tr("Sync policy:"),
+                      tr("none, fsync-end, fdatasync-end, fsync-every:N, O_SYNC, O_DSYNC."),
+                      {QStringLiteral("none"), QStringLiteral("fsync-end"), QStringLiteral("fdatasync-end"),
+                       QStringLiteral("fsync-every:16"), QStringLiteral("O_SYNC"), QStringLiteral("O_DSYNC")});
+    m_threads = addAxis(Axis::Threads, tr("Threads:"),
+                        tr("Writer threads per case, each with its own file and an even share of the size."),
+                        {QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("4"), QStringLiteral("8"),
+                         QStringLiteral("16")});
+    layout->addLayout(form);
+    m_axisError = new QLabel(this);
+    m_axisError->setWordWrap(true);
+    m_axisError->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    layout->addWidget(m_axisError);
+
+    auto* options = new QHBoxLayout;
+    options->addWidget(new QLabel(tr("Repetitions:"), this));
+    m_repetitions = new QSpinBox(this);
+    m_repetitions->setRange(1, 100);
+    m_repetitions->setValue(3);
+    m_repetitions->setToolTip(tr("Measured repetitions per case; the table shows their median and 95% CI."));
+    options->addWidget(m_repetitions);
+    options->addWidget(new QLabel(tr("Warm-ups:"), this));
+    m_warmups = new QSpinBox(this);
+    m_warmups->setRange(0, 10);
+    m_warmups->setValue(1);
+    m_warmups->setToolTip(tr("Unmeasured repetitions first: they fault in memory and settle caches."));
+    options->addWidget(m_warmups);
+    m_verify = new QCheckBox(tr("Verify files"), this);
+    m_verify->setToolTip(tr("Read every file back after its repetition and compare it with the pattern."));
+    options->addWidget(m_verify);
+    options->addStretch(1);
+    layout->addLayout(options);
+    connect(m_repetitions, &QSpinBox::valueChanged, this, &MatrixEditor::changed);
+    connect(m_warmups, &QSpinBox::valueChanged, this, &MatrixEditor::changed);
+    connect(m_verify, &QCheckBox::toggled, this, &MatrixEditor::changed);
+
+    connect(m_presets, &QComboBox::activated, this, &MatrixEditor::onPresetActivated);
+    connect(m_savePreset, &QPushButton::clicked, this, [this] {
+        QString why;
+        if (!saveUserPreset(m_presetName->text().trimmed(), &why))
+            m_axisError->setText(why);
+    });
+    connect(m_deletePreset, &QPushButton::clicked, this, [this] {
+        QString why;
+        if (!deleteUserPreset(m_presets->currentText(), &why))
+            m_axisError->setText(why);
+    });
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &MatrixEditor::refreshAxisFields);
+}
+
+MatrixDraft MatrixEditor::draft() const
+{
+    return m_grid->draft();
+}
+
+void MatrixEditor::setDraft(const MatrixDraft& draft)
+{
+    m_loading = true;
+    m_grid->setDraft(draft);
+    m_loading = false;
+    m_currentPreset.clear();
+    onDraftChanged();
+}
+
+RunOptions MatrixEditor::runOptions() const
+{
+    RunOptions options;
+    options.repetitions = static_cast<std::uint32_t>(m_repetitions->value());
+    options.warmups = static_cast<std::uint32_t>(m_warmups->value());
+    options.verifyFiles = m_verify->isChecked();
+    return options;
+}
+
+void MatrixEditor::setRunOptions(const RunOptions& options)
+{
+    m_repetitions->setValue(static_cast<int>(options.repetitions));
+    m_warmups->setValue(static_cast<int>(options.warmups));
+    m_verify->setChecked(options.verifyFiles);
+}
+
+QString MatrixEditor::userPresetPath(const QString& name) const
+{
+    return QDir(m_presetFolder).filePath(name + QStringLiteral(".json"));
+}
+
+QStringList MatrixEditor::presetNames() const
+{
+    QStringList names;
+    for (const auto& p : builtinPresets())
+        names << qs(p.name);
+    const QDir dir(m_presetFolder);
+    for (const auto& file : dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+        names << QString::fromLatin1(kUserPrefix) + file.completeBaseName();
+    return names;
+}
+
+bool MatrixEditor::isUserPreset(const QString& name) const
+{
+    return name.startsWith(QString::fromLatin1(kUserPrefix));
+}
+
+void MatrixEditor::reloadPresetList(const QString& select)
+{
+    const QSignalBlocker block(m_presets);
+    m_presets->clear();
+    for (const auto& name : presetNames())
+        m_presets->addItem(name);
+    m_presets->addItem(tr("(edited)"));
+    const int at = m_presets->findText(select);
+    m_presets->setCurrentIndex(at >= 0 ? at : m_presets->count() - 1);
+    m_deletePreset->setEnabled(isUserPreset(m_presets->currentText()));
+}
+
+bool MatrixEditor::loadPreset(const QString& name, QString* error)
+{
+    try {
+        Matrix matrix;
+        if (isUserPreset(name)) {
+            QString why;
+            const QString path = userPresetPath(name.mid(static_cast<int>(std::strlen(kUserPrefix))));
+            const QString text = readWholeFile(path, &why);
+            if (!why.isEmpty()) {
+                setError(error, why);
+                return false;
+            }
+            matrix = parseMatrixJson(text.toStdString(), path.toStdString());
+        } else if (auto preset = findPreset(name.toStdString())) {
+            matrix = *preset;
+        } else {
+            setError(error, tr("there is no preset named '%1'").arg(name));
+            return false;
+        }
+        setDraft(MatrixDraft::fromMatrix(matrix, m_registry));
+    } catch (const InputError& e) {
+        setError(error, qs(e.what()));
+        return false;
+    }
+    m_currentPreset = name;
+    m_presetDraft = draft();
+    reloadPresetList(name);
+    onDraftChanged();
+    return true;
+}
+
+QString MatrixEditor::currentPreset() const
+{
+    return m_currentPreset;
+}
+
+bool MatrixEditor::saveUserPreset(const QString& name, QString* error)
+{
+    static const QRegularExpression allowed(QStringLiteral("^[A-Za-z0-9 _.-]{1,64}$"));
+    if (!allowed.match(name).hasMatch() || name.startsWith(QLatin1Char('.'))) {
+        setError(error, tr("A preset name is 1 to 64 letters, digits, spaces, '.', '_' or '-'."));
+        return false;
+    }
+    if (const QString problem = qs(draft().problem()); !problem.isEmpty()) {
+        setError(error, tr("Not saved: %1.").arg(problem));
+        return false;
+    }
+    if (!QDir().mkpath(m_presetFolder)) {
+        setError(error, tr("Cannot create the preset folder %1.").arg(m_presetFolder));
+        return false;
+    }
+    MatrixDraft d = draft();
+    d.name = name.toStdString();
+    const Matrix matrix = d.toMatrix();
+    const Outcome outcome =
+        writeFileAtomically(userPresetPath(name).toStdString(), matrixToJson(matrix).dump(2) + "\n");
+    if (!outcome.ok()) {
+        setError(error, tr("Preset not saved: %1").arg(qs(outcome.message)));
+        return false;
+    }
+    logger(LogModule::Gui).info("saved preset '{}' to {}", name.toStdString(), userPresetPath(name).toStdString());
+    const QString listed = QString::fromLatin1(kUserPrefix) + name;
+    m_loading = true;
+    m_grid->setDraft(d);
+    m_loading = false;
+    m_currentPreset = listed;
+    m_presetDraft = d;
+    reloadPresetList(listed);
+    return true;
+}
+
+bool MatrixEditor::deleteUserPreset(const QString& name, QString* error)
+{
+    if (!isUserPreset(name)) {
+        setError(error, tr("Only your own presets can be deleted."));
+        return false;
+    }
+    QFile file(userPresetPath(name.mid(static_cast<int>(std::strlen(kUserPrefix)))));
+    if (!file.remove()) {
+        setError(error, tr("Cannot delete %1: %2").arg(file.fileName(), file.errorString()));
+        return false;
+    }
+    m_currentPreset.clear();
+    reloadPresetList({});
+    return true;
+}
+
+bool MatrixEditor::importMatrixFile(const QString& path, QString* error)
+{
+    QString why;
+    const QString text = readWholeFile(path, &why);
+    if (!why.isEmpty()) {
+        setError(error, why);
+        return false;
+    }
+    try {
+        const Matrix matrix = parseMatrixJson(text.toStdString(), path.toStdString());
+        setDraft(MatrixDraft::fromMatrix(matrix, m_registry));
+    } catch (const InputError& e) {
+        setError(error, qs(e.what()));
+        return false;
+    }
+    return true;
+}
+
+bool MatrixEditor::exportMatrixFile(const QString& path, QString* error) const
+{
+    if (const QString problem = qs(draft().problem()); !problem.isEmpty()) {
+        setError(error, tr("Not exported: %1.").arg(problem));
+        return false;
+    }
+    if (const auto problem = outputPathProblem(path.toStdString()); !problem.empty()) {
+        setError(error, qs(problem));
+        return false;
+    }
+    const Outcome outcome = writeFileAtomically(path.toStdString(), matrixToJson(draft().toMatrix()).dump(2) + "\n");
+    if (!outcome.ok()) {
+        setError(error, qs(outcome.message));
+        return false;
+    }
+    return true;
+}
+
+void MatrixEditor::chooseImport()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import matrix"), {}, tr("Matrix JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    QString why;
+    if (!importMatrixFile(path, &why))
+        m_axisError->setText(why);
+}
+
+void MatrixEditor::chooseExport()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export matrix"), QStringLiteral("matrix.json"),
+                                                      tr("Matrix JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    QString why;
+    if (!exportMatrixFile(path, &why))
+        m_axisError->setText(why);
+}
+
+void MatrixEditor::addChunkColumnFromText()
+{
+    try {
+        const auto bytes = parseBytes(m_newChunk->text().trimmed().toStdString(), "chunk size");
+        if (bytes == 0 || bytes > kMaxChunkBytes)
+            throw InputError("a chunk size is 1 byte to 1 GiB");
+        m_grid->addChunkColumn(bytes);
+        m_newChunk->clear();
+        m_axisError->clear();
+    } catch (const InputError& e) {
+        m_axisError->setText(qs(e.what()));
+    }
+}
+
+void MatrixEditor::onPresetActivated(int index)
+{
+    const QString name = m_presets->itemText(index);
+    if (index == m_presets->count() - 1)
+        return; // "(edited)" is where an edited draft sits, not something to load
+    QString why;
+    if (!loadPreset(name, &why))
+        m_axisError->setText(why);
+}
+
+void MatrixEditor::onDraftChanged()
+{
+    if (m_loading)
+        return;
+    const MatrixDraft d = draft();
+    if (!m_currentPreset.isEmpty()) {
+        // Still the preset as loaded? Otherwise the combo says "(edited)".
+        const bool same = d == m_presetDraft;
+        if (!same) {
+            m_currentPreset.clear();
+            reloadPresetList({});
+        }
+    }
+    QString text = qs(d.description);
+    if (!d.note.empty())
+        text += (text.isEmpty() ? QString() : QStringLiteral("\n")) + qs(d.note);
+    m_description->setText(text);
+    m_description->setVisible(!text.isEmpty());
+    m_axisError->clear();
+    refreshAxisFields();
+    Q_EMIT changed();
+}
+
+void MatrixEditor::selectStrategies(const QStringList& strategies)
+{
+    auto* selection = m_view->selectionModel();
+    selection->clearSelection();
+    for (int row = 0; row < m_grid->rowCount(); ++row) {
+        if (strategies.contains(qs(m_grid->draft().strategies[static_cast<std::size_t>(row)].strategy)))
+            selection->select(m_grid->index(row, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    }
+}
+
+QStringList MatrixEditor::editedStrategies() const
+{
+    QStringList out;
+    const auto& rows = m_grid->draft().strategies;
+    for (const auto& index : m_view->selectionModel()->selectedRows())
+        out << qs(rows[static_cast<std::size_t>(index.row())].strategy);
+    if (out.isEmpty()) {
+        for (const auto& row : rows) {
+            if (row.enabled())
+                out << qs(row.strategy);
+        }
+    }
+    // Keep grid order, whatever order the selection came in.
+    QStringList ordered;
+    for (const auto& row : rows) {
+        if (out.contains(qs(row.strategy)))
+            ordered << qs(row.strategy);
+    }
+    return ordered;
+}
+
+QLineEdit* MatrixEditor::fieldFor(Axis axis) const
+{
+    switch (axis) {
+    case Axis::Sizes:
+        return m_sizes;
+    case Axis::Buffers:
+        return m_buffers;
+    case Axis::Syncs:
+        return m_syncs;
+    case Axis::Threads:
+        return m_threads;
+    }
+    return m_sizes;
+}
+
+QString MatrixEditor::axisText(Axis axis) const
+{
+    const MatrixDraft& d = m_grid->draft();
+    std::optional<QString> common;
+    for (const auto& id : editedStrategies()) {
+        const StrategyDraft& row = *d.find(id.toStdString());
+        QString text;
+        switch (axis) {
+        case Axis::Sizes:
+            text = joined(row.sizes, [](std::uint64_t b) { return qs(formatBytesCompact(b)); });
+            break;
+        case Axis::Buffers:
+            if (!row.hasBufferAxis)
+                continue;
+            text = joined(row.buffers, [](const StdioBuffer& b) { return qs(toString(b)); });
+            break;
+        case Axis::Syncs:
+            text = joined(row.syncs, [](const SyncPolicy& p) { return qs(toString(p)); });
+            break;
+        case Axis::Threads:
+            text = joined(row.threads, [](std::uint32_t t) { return QString::number(t); });
+            break;
+        }
+        if (common && *common != text)
+            return {};
+        common = text;
+    }
+    return common.value_or(QString());
+}
+
+bool MatrixEditor::setAxisText(Axis axis, const QString& text, QString* error)
+{
+    const QStringList values = tokens(text);
+    if (values.isEmpty()) {
+        setError(error, tr("Give at least one value."));
+        return false;
+    }
+    MatrixDraft d = m_grid->draft();
+    const QStringList edited = editedStrategies();
+    if (edited.isEmpty()) {
+        setError(error, tr("Tick a chunk size for a strategy, or select its row, first."));
+        return false;
+    }
+    try {
+        std::vector<std::uint64_t> sizes;
+        std::vector<StdioBuffer> buffers;
+        std::vector<SyncPolicy> syncs;
+        std::vector<std::uint32_t> threads;
+        for (const auto& v : values) {
+            const std::string t = v.toStdString();
+            switch (axis) {
+            case Axis::Sizes: {
+                const auto bytes = parseBytes(t, "total size");
+                if (bytes == 0 || bytes > kMaxTotalBytes)
+                    throw InputError(fmt::format("total size '{}' must be from 1 byte to 16 TiB", t));
+                insertSorted(sizes, bytes);
+                break;
+            }
+            case Axis::Buffers: {
+                const auto buffer = parseStdioBuffer(t);
+                if (buffer.mode == BufferMode::NotApplicable)
+                    throw InputError(fmt::format("'{}' is not a stdio buffer", t));
+                insertSorted(buffers, buffer);
+                break;
+            }
+            case Axis::Syncs:
+                insertSorted(syncs, parseSyncPolicy(t));
+                break;
+            case Axis::Threads:
+                insertSorted(threads, parseThreads(t));
+                break;
+            }
+        }
+        bool any = false;
+        for (const auto& id : edited) {
+            StrategyDraft row = *d.find(id.toStdString());
+            switch (axis) {
+            case Axis::Sizes:
+                row.sizes = sizes;
+                break;
+            case Axis::Buffers:
+                if (!row.hasBufferAxis)
+                    continue;
+                row.buffers = buffers;
+                break;
+            case Axis::Syncs:
+                row.syncs = syncs;
+                break;
+            case Axis::Threads:
+                row.threads = threads;
+                break;
+            }
+            any = true;
+            m_grid->updateRow(row);
+        }
+        if (!any) {
+            setError(error, tr("None of %1 takes a stdio buffer.").arg(edited.join(QStringLiteral(", "))));
+            return false;
+        }
+    } catch (const InputError& e) {
+        setError(error, qs(e.what()));
+        return false;
+    }
+    return true;
+}
+
+void MatrixEditor::refreshAxisFields()
+{
+    const QStringList edited = editedStrategies();
+    const bool selected = !m_view->selectionModel()->selectedRows().isEmpty();
+    if (edited.isEmpty())
+        m_editing->setText(tr("Tick chunk sizes in the grid; then select rows to edit their size, buffer, sync "
+                              "and threads."));
+    else
+        m_editing->setText((selected ? tr("Axes of the selected strategies: %1")
+                                     : tr("Axes of every ticked strategy (select rows to edit some): %1"))
+                               .arg(edited.join(QStringLiteral(", "))));
+    bool anyBuffer = false;
+    for (const auto& id : edited)
+        anyBuffer = anyBuffer || m_grid->draft().find(id.toStdString())->hasBufferAxis;
+    for (Axis axis : {Axis::Sizes, Axis::Buffers, Axis::Syncs, Axis::Threads}) {
+        QLineEdit* field = fieldFor(axis);
+        const QString text = axisText(axis);
+        field->setText(text);
+        field->setModified(false);
+        field->setPlaceholderText(text.isEmpty() && !edited.isEmpty() ? tr("(differs between the strategies)")
+                                                                      : QString());
+        field->setEnabled(!edited.isEmpty() && (axis != Axis::Buffers || anyBuffer));
+    }
+    if (!anyBuffer)
+        m_buffers->setPlaceholderText(tr("(only the stdio strategies have a buffer)"));
+}
+
+} // namespace iolab::gui

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/matrix_draft.h"
+#include "core/result.h"
+
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+class QToolButton;
+
+namespace iolab {
+class Registry;
+}
+
+namespace iolab::gui {
+
+class MatrixGridModel;
+
+// Edits a strategy matrix: presets (built in, and the user's own saved as the matrix JSON the CLI reads), the
+// strategy x chunk grid, each strategy's other axes, and the run options.
+class MatrixEditor : public QWidget
+{
+    Q_OBJECT
+
+public:
+    enum class Axis
+    {
+        Sizes,
+        Buffers,
+        Syncs,
+        Threads
+    };
+
+    MatrixEditor(const Registry& registry, const QString& presetFolder, QWidget* parent = nullptr);
+
+    MatrixDraft draft() const;
+    void setDraft(const MatrixDraft& draft);
+    RunOptions runOptions() const;
+    void setRunOptions(const RunOptions& options);
+
+    // Presets: built-in names first, then the user's. Loading one replaces the draft.
+    QStringList presetNames() const;
+    bool loadPreset(const QString& name, QString* error = nullptr);
+    QString currentPreset() const; // "" once the draft was edited
+    bool saveUserPreset(const QString& name, QString* error = nullptr);
+    bool deleteUserPreset(const QString& name, QString* error = nullptr);
+    bool isUserPreset(const QString& name) const;
+    bool importMatrixFile(const QString& path, QString* error = nullptr);
+    bool exportMatrixFile(const QString& path, QString* error = nullptr) const;
+
+    // The rows the axis fields edit; none selected means every ticked strategy.
+    void selectStrategies(const QStringList& strategies);
+    QStringList editedStrategies() const;
+    // Sets an axis of the edited rows from text in the CLI's syntax ("none, default, 64K"; "fsync-end").
+    bool setAxisText(Axis axis, const QString& text, QString* error = nullptr);
+    QString axisText(Axis axis) const;
+
+    MatrixGridModel* gridModel() const { return m_grid; }
+    QTableView* gridView() const { return m_view; }
+
+Q_SIGNALS:
+    void changed();
+
+private:
+    void buildUi();
+    void reloadPresetList(const QString& select);
+    void refreshAxisFields();
+    void onPresetActivated(int index);
+    void onDraftChanged();
+    void chooseImport();
+    void chooseExport();
+    void addChunkColumnFromText();
+    QString userPresetPath(const QString& name) const;
+    QLineEdit* fieldFor(Axis axis) const;
+
+    const Registry& m_registry;
+    QString m_presetFolder;
+    MatrixGridModel* m_grid = nullptr;
+    QTableView* m_view = nullptr;
+    QComboBox* m_presets = nullptr;
+    QLabel* m_description = nullptr;
+    QLineEdit* m_presetName = nullptr;
+    QPushButton* m_savePreset = nullptr;
+    QPushButton* m_deletePreset = nullptr;
+    QLineEdit* m_newChunk = nullptr;
+    QLabel* m_editing = nullptr;
+    QLineEdit* m_sizes = nullptr;
+    QLineEdit* m_buffers = nullptr;
+    QLineEdit* m_syncs = nullptr;
+    QLineEdit* m_threads = nullptr;
+    QLabel* m_axisError = nullptr;
+    QSpinBox* m_repetitions = nullptr;
+    QSpinBox* m_warmups = nullptr;
+    QCheckBox* m_verify = nullptr;
+    QString m_currentPreset;
+    MatrixDraft m_presetDraft; // as the current preset was loaded or saved
+    bool m_loading = false;
+};
+
+} // namespace iolab::gui

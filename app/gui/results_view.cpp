@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: MIT
+#include "app/gui/results_view.h"
+
+#include "app/gui/heatmap.h"
+#include "app/gui/live_charts.h"
+#include "app/gui/results_model.h"
+#include "core/units.h"
+#include "core/warnings.h"
+
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSeries>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLogValueAxis>
+#include <QtCharts/QValueAxis>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QScrollArea>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <map>
+
+namespace iolab::gui {
+
+namespace {
+
+QString qs(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+// What tells the cases of one chunk column apart in the bar chart: every axis but chunk and size.
+QString variantOf(const Case& c)
+{
+    QString v = qs(c.strategy);
+    if (c.buffer.mode != BufferMode::NotApplicable)
+        v += QStringLiteral(" buf=") + qs(toString(c.buffer));
+    if (c.sync.mode != SyncMode::None)
+        v += QStringLiteral(" ") + qs(toString(c.sync));
+    if (c.threads > 1)
+        v += QStringLiteral(" x%1").arg(c.threads);
+    return v;
+}
+
+} // namespace
+
+ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
+{
+    m_model = new ResultsModel(this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(ResultsModel::SortRole);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* top = new QHBoxLayout;
+    m_summary = new QLabel(this);
+    m_summary->setWordWrap(true);
+    top->addWidget(m_summary, 1);
+    top->addWidget(new QLabel(tr("Speed-up against:"), this));
+    m_baseline = new QComboBox(this);
+    m_baseline->setToolTip(tr("The case the Speed-up column divides by. By default each row is compared with plain "
+                              "stdio (default buffer) at the same chunk size."));
+    m_baseline->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    top->addWidget(m_baseline);
+    layout->addLayout(top);
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->setObjectName(QStringLiteral("resultsSplitter"));
+    auto* upper = new QWidget(splitter);
+    auto* upperLayout = new QVBoxLayout(upper);
+    upperLayout->setContentsMargins(0, 0, 0, 0);
+    m_table = new QTableView(upper);
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(ResultsModel::CaseColumn, Qt::AscendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setAlternatingRowColors(true);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    upperLayout->addWidget(m_table, 3);
+    m_warnings = new QListWidget(upper);
+    m_warnings->setToolTip(tr("Where caches, short repetitions or noise make a figure less than it looks."));
+    m_warnings->setMaximumHeight(120);
+    m_warnings->setWordWrap(true);
+    m_warnings->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    upperLayout->addWidget(m_warnings, 1);
+    splitter->addWidget(upper);
+
+    auto* tabs = new QTabWidget(splitter);
+    auto* barPage = new QWidget(tabs);
+    auto* barLayout = new QVBoxLayout(barPage);
+    barLayout->setContentsMargins(0, 0, 0, 0);
+    m_logScale = new QCheckBox(tr("Logarithmic scale"), barPage);
+    m_logScale->setToolTip(tr("Per-byte and buffered writes differ a thousandfold; a log scale shows both."));
+    barLayout->addWidget(m_logScale);
+    m_barChart = new QChart;
+    m_barChart->setAnimationOptions(QChart::NoAnimation);
+    m_barChart->legend()->setAlignment(Qt::AlignBottom);
+    m_barView = new QChartView(m_barChart, barPage);
+    m_barView->setRenderHint(QPainter::Antialiasing);
+    barLayout->addWidget(m_barView, 1);
+    tabs->addTab(barPage, tr("By chunk size"));
+    m_heatmap = new HeatmapWidget(tabs);
+    auto* scroll = new QScrollArea(tabs);
+    scroll->setWidget(m_heatmap);
+    scroll->setWidgetResizable(true);
+    tabs->addTab(scroll, tr("Heatmap"));
+    splitter->addWidget(tabs);
+    splitter->setSizes({320, 480});
+    layout->addWidget(splitter, 1);
+
+    connect(m_logScale, &QCheckBox::toggled, this, &ResultsView::rebuildCharts);
+    connect(m_baseline, &QComboBox::currentIndexChanged, this, [this](int index) {
+        const QVariant row = m_baseline->itemData(index);
+        m_model->setBaselineRow(row.isValid() ? std::optional<int>(row.toInt()) : std::nullopt);
+    });
+    setDark(false);
+    clear();
+}
+
+void ResultsView::setDark(bool dark)
+{
+    m_dark = dark;
+    m_barChart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    m_barChart->setBackgroundRoundness(0);
+    rebuildCharts();
+}
+
+void ResultsView::clear()
+{
+    m_cases.clear();
+    m_run = {};
+    m_model->clear();
+    m_summary->setText(tr("No results yet: run a matrix, or reopen a run from History."));
+    rebuildBaselineChoices();
+    rebuildWarnings();
+    rebuildCharts();
+}
+
+void ResultsView::setResult(const RunResult& result)
+{
+    m_run = result;
+    m_cases = result.cases;
+    m_model->setResult(result);
+    std::size_t ok = 0;
+    std::size_t failed = 0;
+    for (const auto& c : result.cases) {
+        ok += c.status == Status::Ok ? 1 : 0;
+        failed += c.status == Status::Failed ? 1 : 0;
+    }
+    QString text = tr("%1 on %2 (%3), started %4: %5 case(s) ok, %6 failed, %7 refused")
+                       .arg(qs(result.matrix.name.empty() ? std::string("matrix") : result.matrix.name),
+                            qs(result.target.path), qs(result.target.fsType), qs(result.startedAt))
+                       .arg(ok)
+                       .arg(failed)
+                       .arg(result.refused.size() +
+                            static_cast<std::size_t>(std::count_if(result.cases.begin(), result.cases.end(),
+                                                                   [](const CaseResult& c) {
+                                                                       return c.status == Status::Refused;
+                                                                   })));
+    if (result.cancelled)
+        text += tr(" - cancelled before the end");
+    m_summary->setText(text);
+    // Rates a hundredfold apart flatten the slow bars to nothing on a linear axis.
+    double low = 0;
+    double high = 0;
+    for (const auto& c : result.cases) {
+        if (c.status != Status::Ok || c.apparentMBps.count == 0 || c.apparentMBps.median <= 0)
+            continue;
+        low = low == 0 ? c.apparentMBps.median : std::min(low, c.apparentMBps.median);
+        high = std::max(high, c.apparentMBps.median);
+    }
+    {
+        const QSignalBlocker block(m_logScale);
+        m_logScale->setChecked(low > 0 && high / low > 100);
+    }
+    rebuildBaselineChoices();
+    rebuildWarnings();
+    rebuildCharts();
+}
+
+void ResultsView::beginRun(const std::vector<RefusedCase>& refused)
+{
+    clear();
+    RunResult planned;
+    planned.refused = refused;
+    m_model->setResult(planned);
+    m_summary->setText(tr("Running: each case appears here as it finishes."));
+}
+
+void ResultsView::updateCase(const CaseResult& result)
+{
+    auto it = std::find_if(m_cases.begin(), m_cases.end(), [&](const CaseResult& c) { return c.index == result.index; });
+    if (it == m_cases.end())
+        m_cases.push_back(result);
+    else
+        *it = result;
+    m_model->updateCase(result);
+    rebuildBaselineChoices();
+    rebuildWarnings();
+    rebuildCharts();
+}
+
+void ResultsView::rebuildBaselineChoices()
+{
+    const QSignalBlocker block(m_baseline);
+    const QVariant previous = m_baseline->currentData();
+    m_baseline->clear();
+    m_baseline->addItem(tr("stdio at the same chunk (default)"));
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        const QString status = m_model->index(row, ResultsModel::StatusColumn).data().toString();
+        if (status != QStringLiteral("ok"))
+            continue;
+        m_baseline->addItem(tr("case %1: %2")
+                                .arg(m_model->index(row, ResultsModel::CaseColumn).data().toString(),
+                                     m_model->index(row, ResultsModel::StrategyColumn).data().toString() +
+                                         QStringLiteral(" ") +
+                                         m_model->index(row, ResultsModel::ChunkColumn).data().toString()),
+                            row);
+    }
+    const int keep = previous.isValid() ? m_baseline->findData(previous) : 0;
+    m_baseline->setCurrentIndex(std::max(0, keep));
+    if (keep <= 0)
+        m_model->setBaselineRow(std::nullopt);
+}
+
+void ResultsView::rebuildWarnings()
+{
+    m_warnings->clear();
+    for (const auto& c : m_cases) {
+        for (const auto& w : caseWarnings(c))
+            m_warnings->addItem(tr("case %1 (%2): %3").arg(c.index + 1).arg(qs(c.testCase.label()), qs(w)));
+        if (c.status == Status::Failed || c.status == Status::Refused)
+            m_warnings->addItem(tr("case %1 (%2) %3: %4")
+                                    .arg(c.index + 1)
+                                    .arg(qs(c.testCase.label()), qs(toString(c.status)), qs(c.reason)));
+    }
+    if (m_run.cancelled)
+        m_warnings->addItem(tr("The run was cancelled: cases after the last one shown did not run."));
+    m_warnings->setVisible(m_warnings->count() > 0);
+}
+
+QStringList ResultsView::warnings() const
+{
+    QStringList out;
+    for (int i = 0; i < m_warnings->count(); ++i)
+        out << m_warnings->item(i)->text();
+    return out;
+}
+
+void ResultsView::rebuildCharts()
+{
+    m_heatmap->setData(HeatmapData::from(m_cases));
+
+    m_barChart->removeAllSeries();
+    for (auto* axis : m_barChart->axes())
+        m_barChart->removeAxis(axis);
+    std::vector<std::uint64_t> chunks;
+    std::vector<QString> variants;
+    std::map<std::pair<QString, std::uint64_t>, double> values;
+    double maxValue = 0;
+    double minValue = 0;
+    for (const auto& c : m_cases) {
+        if (c.status != Status::Ok || c.apparentMBps.count == 0)
+            continue;
+        const QString v = variantOf(c.testCase);
+        if (std::find(variants.begin(), variants.end(), v) == variants.end())
+            variants.push_back(v);
+        if (std::find(chunks.begin(), chunks.end(), c.testCase.chunkBytes) == chunks.end())
+            chunks.push_back(c.testCase.chunkBytes);
+        double& slot = values[{v, c.testCase.chunkBytes}];
+        slot = std::max(slot, c.apparentMBps.median);
+        maxValue = std::max(maxValue, c.apparentMBps.median);
+        minValue = minValue == 0 ? c.apparentMBps.median : std::min(minValue, c.apparentMBps.median);
+    }
+    std::sort(chunks.begin(), chunks.end());
+    m_barChart->setTitle(chunks.empty() ? tr("Median MB/s by chunk size: no measured case yet")
+                                        : tr("Median MB/s by chunk size"));
+    if (chunks.empty())
+        return;
+    auto* series = new QBarSeries;
+    const bool log = m_logScale->isChecked();
+    for (const auto& v : variants) {
+        auto* set = new QBarSet(v);
+        for (auto chunk : chunks) {
+            const auto it = values.find({v, chunk});
+            // A missing bar is 0 on a linear axis; on a log axis it sits at the floor, just as invisible.
+            *set << (it == values.end() ? (log ? minValue / 10 : 0.0) : it->second);
+        }
+        series->append(set);
+    }
+    m_barChart->addSeries(series);
+    auto* x = new QBarCategoryAxis;
+    for (auto chunk : chunks)
+        x->append(qs(formatBytesCompact(chunk)));
+    x->setTitleText(tr("chunk size"));
+    m_barChart->addAxis(x, Qt::AlignBottom);
+    series->attachAxis(x);
+    if (log) {
+        auto* y = new QLogValueAxis;
+        y->setTitleText(tr("MB/s (log)"));
+        y->setLabelFormat(QStringLiteral("%g"));
+        y->setBase(10);
+        y->setRange(std::max(0.001, minValue / 2), niceCeiling(maxValue * 1.05));
+        m_barChart->addAxis(y, Qt::AlignLeft);
+        series->attachAxis(y);
+    } else {
+        auto* y = new QValueAxis;
+        y->setTitleText(tr("MB/s"));
+        y->setLabelFormat(QStringLiteral("%.0f"));
+        y->setRange(0, niceCeiling(maxValue * 1.05));
+        m_barChart->addAxis(y, Qt::AlignLeft);
+        series->attachAxis(y);
+    }
+}
+
+} // namespace iolab::gui

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/result.h"
+
+#include <QWidget>
+
+class QBarSeries;
+class QCheckBox;
+class QChart;
+class QChartView;
+class QComboBox;
+class QLabel;
+class QListWidget;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace iolab::gui {
+
+class HeatmapWidget;
+class ResultsModel;
+
+// A run's results: the sortable table (refused and failed cases included), the speed-up baseline, warnings
+// where a figure should not be taken at face value, a bar chart grouped by chunk size and the heatmap.
+class ResultsView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit ResultsView(QWidget* parent = nullptr);
+
+    void setResult(const RunResult& result);
+    // While a run goes: the planned cases, then each one as it finishes.
+    void beginRun(const std::vector<RefusedCase>& refused);
+    void updateCase(const CaseResult& result);
+    void clear();
+    void setDark(bool dark);
+
+    ResultsModel* model() const { return m_model; }
+    QTableView* table() const { return m_table; }
+    HeatmapWidget* heatmap() const { return m_heatmap; }
+    QChart* barChart() const { return m_barChart; }
+    QComboBox* baselineChooser() const { return m_baseline; }
+    QStringList warnings() const;
+
+private:
+    void rebuildCharts();
+    void rebuildBaselineChoices();
+    void rebuildWarnings();
+
+    ResultsModel* m_model = nullptr;
+    QSortFilterProxyModel* m_proxy = nullptr;
+    QTableView* m_table = nullptr;
+    QComboBox* m_baseline = nullptr;
+    QLabel* m_summary = nullptr;
+    QListWidget* m_warnings = nullptr;
+    QChart* m_barChart = nullptr;
+    QChartView* m_barView = nullptr;
+    QCheckBox* m_logScale = nullptr;
+    HeatmapWidget* m_heatmap = nullptr;
+    std::vector<CaseResult> m_cases;
+    RunResult m_run;
+    bool m_dark = false;
+};
+
+} // namespace iolab::gui

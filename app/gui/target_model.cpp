@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: MIT
+#include "app/gui/target_model.h"
+
+#include "core/error.h"
+#include "core/log.h"
+#include "core/units.h"
+#include "platform/platform.h"
+
+#include <QDir>
+#include <QIcon>
+#include <QMetaObject>
+#include <QPalette>
+
+namespace iolab::gui {
+
+namespace {
+
+QString qs(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+TargetEntry special(TargetEntry::Kind kind)
+{
+    TargetEntry e;
+    e.kind = kind;
+    e.info.path = QDir::tempPath().toStdString();
+    return e;
+}
+
+} // namespace
+
+QString TargetEntry::displayName() const
+{
+    switch (kind) {
+    case Kind::Pipe:
+        return TargetModel::tr("pipe (drained by a reader thread)");
+    case Kind::Null:
+        return TargetModel::tr("null device (API cost only)");
+    case Kind::Folder:
+        break;
+    }
+    return qs(chosen || info.mountPoint.empty() ? info.path : info.mountPoint);
+}
+
+QString TargetEntry::key() const
+{
+    switch (kind) {
+    case Kind::Pipe:
+        return QStringLiteral("pipe:");
+    case Kind::Null:
+        return QStringLiteral("null:");
+    case Kind::Folder:
+        break;
+    }
+    return qs(info.path);
+}
+
+TargetEntry inspectFolder(const QString& path, bool chosen)
+{
+    TargetEntry e;
+    e.chosen = chosen;
+    e.info.path = QDir::cleanPath(QDir(path).absolutePath()).toStdString();
+    try {
+        e.info = inspectTarget(e.info.path);
+    } catch (const InputError& error) {
+        e.problem = qs(error.what());
+    }
+    return e;
+}
+
+TargetModel::TargetModel(QObject* parent) : QAbstractTableModel(parent)
+{
+    rebuild({});
+}
+
+TargetModel::~TargetModel()
+{
+    m_scanner = {};
+}
+
+void TargetModel::rescan()
+{
+    if (m_scanning)
+        return;
+    m_scanning = true;
+    if (m_scanner.joinable())
+        m_scanner.join();
+    // The mount table and /sys are read off the GUI thread: a hung network mount must not freeze the window.
+    // The destructor joins this thread, and invokeMethod drops the call if the model is gone by then.
+    m_scanner = std::jthread([this] {
+        std::vector<TargetInfo> mounted;
+        QString error;
+        try {
+            mounted = listWritableTargets();
+        } catch (const std::exception& e) {
+            error = qs(e.what());
+        }
+        QMetaObject::invokeMethod(
+            this,
+            [this, mounted = std::move(mounted), error] { applyScan(mounted, error); },
+            Qt::QueuedConnection);
+    });
+}
+
+void TargetModel::applyScan(const std::vector<TargetInfo>& mounted, const QString& error)
+{
+    m_scanning = false;
+    if (!error.isEmpty())
+        logger(LogModule::Gui).warn("listing targets failed: {}", error.toStdString());
+    std::vector<TargetEntry> entries;
+    for (const auto& info : mounted) {
+        TargetEntry e;
+        e.info = info;
+        entries.push_back(std::move(e));
+    }
+    rebuild(std::move(entries));
+    Q_EMIT scanFinished();
+}
+
+void TargetModel::rebuild(std::vector<TargetEntry> mounted)
+{
+    beginResetModel();
+    m_entries = std::move(mounted);
+    for (const auto& c : m_chosen) {
+        const bool listed = std::any_of(m_entries.begin(), m_entries.end(),
+                                        [&](const TargetEntry& e) { return e.key() == c.key(); });
+        if (!listed)
+            m_entries.push_back(c);
+    }
+    m_entries.push_back(special(TargetEntry::Kind::Pipe));
+    m_entries.push_back(special(TargetEntry::Kind::Null));
+    endResetModel();
+}
+
+int TargetModel::addFolder(const QString& path)
+{
+    TargetEntry e = inspectFolder(path, true);
+    const int existing = rowForKey(e.key());
+    if (existing >= 0) {
+        m_entries[static_cast<std::size_t>(existing)] = e;
+        Q_EMIT dataChanged(index(existing, 0), index(existing, ColumnCount - 1));
+        return existing;
+    }
+    m_chosen.push_back(e);
+    // Chosen folders go after the mounted filesystems, before pipe and null.
+    const int row = rowCount() - 2;
+    beginInsertRows({}, row, row);
+    m_entries.insert(m_entries.begin() + row, e);
+    endInsertRows();
+    return row;
+}
+
+int TargetModel::rowForKey(const QString& key) const
+{
+    for (std::size_t i = 0; i < m_entries.size(); ++i) {
+        if (m_entries[i].key() == key)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+void TargetModel::probeRow(int row)
+{
+    if (row < 0 || row >= rowCount())
+        return;
+    auto& e = m_entries[static_cast<std::size_t>(row)];
+    if (e.kind != TargetEntry::Kind::Folder || !e.problem.isEmpty() || e.info.capabilitiesProbed)
+        return;
+    try {
+        probeCapabilities(e.info);
+    } catch (const InputError& error) {
+        e.problem = qs(error.what());
+    }
+    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+}
+
+void TargetModel::refreshRow(int row)
+{
+    if (row < 0 || row >= rowCount())
+        return;
+    auto& e = m_entries[static_cast<std::size_t>(row)];
+    if (e.kind != TargetEntry::Kind::Folder)
+        return;
+    TargetEntry fresh = inspectFolder(qs(e.info.path), e.chosen);
+    fresh.info.capabilitiesProbed = e.info.capabilitiesProbed;
+    fresh.info.directIoProblem = e.info.directIoProblem;
+    fresh.info.fallocateProblem = e.info.fallocateProblem;
+    e = std::move(fresh);
+    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+}
+
+int TargetModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_entries.size());
+}
+
+int TargetModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant TargetModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
+        return {};
+    const TargetEntry& e = m_entries[static_cast<std::size_t>(index.row())];
+    const TargetInfo& t = e.info;
+    const bool folder = e.kind == TargetEntry::Kind::Folder;
+    if (role == Qt::ToolTipRole) {
+        if (!e.problem.isEmpty())
+            return e.problem;
+        if (e.kind == TargetEntry::Kind::Pipe)
+            return tr("The pipe strategies write into a pipe that a reader thread drains: no file, no disk.");
+        if (e.kind == TargetEntry::Kind::Null)
+            return tr("stdio and write(2) into /dev/null: what the API itself costs, with no storage behind it.");
+        return tr("%1\nmounted from %2 (%3)\noptions: %4")
+            .arg(qs(t.path), qs(t.mountSource), qs(t.fsType), qs(t.mountOptions));
+    }
+    if (role == Qt::ForegroundRole && !e.problem.isEmpty())
+        return QPalette().color(QPalette::Disabled, QPalette::Text);
+    if (role == Qt::DecorationRole && index.column() == NameColumn) {
+        if (!e.problem.isEmpty())
+            return QIcon(QStringLiteral(":/icons/warning.png"));
+        if (!folder)
+            return QIcon(QStringLiteral(":/icons/pipe.png"));
+        return QIcon(QStringLiteral(":/icons/drive.png"));
+    }
+    if (role == Qt::TextAlignmentRole && index.column() >= SizeColumn && index.column() != MediaColumn &&
+        index.column() != CacheColumn)
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole)
+        return {};
+    if (!folder && index.column() != NameColumn)
+        return index.column() == TypeColumn ? tr("special") : QVariant();
+    if (!e.problem.isEmpty() && index.column() != NameColumn)
+        return index.column() == TypeColumn ? tr("unusable") : QVariant();
+    switch (index.column()) {
+    case NameColumn:
+        return e.displayName();
+    case TypeColumn:
+        return qs(t.fsType);
+    case DeviceColumn: {
+        QString device = qs(t.device.empty() ? t.mountSource : t.device);
+        if (!t.deviceModel.empty())
+            device += QStringLiteral(" (%1)").arg(qs(t.deviceModel));
+        return device;
+    }
+    case SizeColumn:
+        return qs(formatBytes(t.totalBytes));
+    case FreeColumn:
+        return qs(formatBytes(t.freeBytes));
+    case MediaColumn:
+        if (!t.rotational)
+            return tr("n/a");
+        return *t.rotational ? tr("rotational") : tr("solid state");
+    case CacheColumn:
+        return t.writeCache.empty() ? tr("n/a") : qs(t.writeCache);
+    case SectorColumn:
+        return tr("%1 / %2").arg(t.logicalBlockBytes).arg(t.physicalBlockBytes);
+    case TransferColumn:
+        return t.maxTransferBytes > 0 ? qs(formatBytes(t.maxTransferBytes)) : tr("n/a");
+    default:
+        return {};
+    }
+}
+
+QVariant TargetModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case CacheColumn:
+            return tr("The device's write cache mode (/sys/block/*/queue/write_cache): with 'write back', an "
+                      "fsync may return before the data is on stable media unless the device honours flushes.");
+        case SectorColumn:
+            return tr("Logical / physical sector size: O_DIRECT chunks must be multiples of the logical one.");
+        case TransferColumn:
+            return tr("The largest single request the device takes (max_sectors_kb).");
+        default:
+            return {};
+        }
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case NameColumn:
+        return tr("Target");
+    case TypeColumn:
+        return tr("Filesystem");
+    case DeviceColumn:
+        return tr("Device");
+    case SizeColumn:
+        return tr("Size");
+    case FreeColumn:
+        return tr("Free");
+    case MediaColumn:
+        return tr("Media");
+    case CacheColumn:
+        return tr("Write cache");
+    case SectorColumn:
+        return tr("Sectors");
+    case TransferColumn:
+        return tr("Max transfer");
+    default:
+        return {};
+    }
+}
+
+} // namespace iolab::gui

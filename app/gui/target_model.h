@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/target.h"
+
+#include <QAbstractTableModel>
+#include <QString>
+
+#include <thread>
+#include <vector>
+
+namespace iolab::gui {
+
+// Where a run writes: a folder (a mounted filesystem or one the user chose), a pipe drained by a reader thread,
+// or the null device.
+struct TargetEntry
+{
+    enum class Kind
+    {
+        Folder,
+        Pipe,
+        Null
+    };
+    Kind kind = Kind::Folder;
+    TargetInfo info;    // for a pipe or null target: the folder that would hold the (unused) run folder
+    QString problem;    // why it cannot be used ("" = usable)
+    bool chosen = false; // added by the user rather than found mounted
+
+    QString displayName() const;
+    // The key settings remember: the folder path, "pipe:" or "null:".
+    QString key() const;
+};
+
+// The targets a run can use: every writable mounted filesystem (listed off the GUI thread; the platform layer
+// supplies the facts), folders the user added, then the special pipe and null targets.
+class TargetModel : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column
+    {
+        NameColumn,
+        TypeColumn,
+        DeviceColumn,
+        SizeColumn,
+        FreeColumn,
+        MediaColumn,
+        CacheColumn,
+        SectorColumn,
+        TransferColumn,
+        ColumnCount
+    };
+
+    explicit TargetModel(QObject* parent = nullptr);
+    ~TargetModel() override;
+    TargetModel(const TargetModel&) = delete;
+    TargetModel& operator=(const TargetModel&) = delete;
+
+    // Lists the mounted filesystems again, on a worker thread; scanFinished when the rows are in.
+    void rescan();
+    bool isScanning() const { return m_scanning; }
+    // Adds (or finds) a folder the user picked and returns its row. A folder that cannot be used is still
+    // added, with its problem, so that the UI can say what is wrong with it.
+    int addFolder(const QString& path);
+    int rowForKey(const QString& key) const;
+    const TargetEntry& entry(int row) const { return m_entries[static_cast<std::size_t>(row)]; }
+    // Learns once whether the folder's filesystem takes O_DIRECT and fallocate (a probe file in a marked run
+    // folder, removed at once), so that the plan shows those refusals before a run.
+    void probeRow(int row);
+    // Re-reads one folder's facts (free space changes as runs go).
+    void refreshRow(int row);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+Q_SIGNALS:
+    void scanFinished();
+
+private:
+    void applyScan(const std::vector<TargetInfo>& mounted, const QString& error);
+    void rebuild(std::vector<TargetEntry> mounted);
+
+    std::vector<TargetEntry> m_entries;
+    std::vector<TargetEntry> m_chosen;
+    std::jthread m_scanner;
+    bool m_scanning = false;
+};
+
+// Inspects a folder as a target entry: its facts, or the problem that keeps it from being one.
+TargetEntry inspectFolder(const QString& path, bool chosen);
+
+} // namespace iolab::gui

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QIcon>
+#include <QString>
+
+class QApplication;
+
+namespace iolab::gui {
+
+enum class Theme
+{
+    System,
+    Light,
+    Dark
+};
+
+// An icon from resources/icons in every size rendered there, so that Qt picks a sharp one at any scale.
+QIcon loadIcon(const QString& name);
+
+// Fusion with a light or dark palette (System follows the platform's palette). Returns whether the palette
+// is dark, for the charts to follow.
+bool applyTheme(QApplication& app, Theme theme);
+QString themeName(Theme theme);
+Theme themeFromName(const QString& name);
+
+} // namespace iolab::gui

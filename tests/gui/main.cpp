@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+// The GUI tests share one QApplication (offscreen: ctest sets QT_QPA_PLATFORM) and keep their settings and
+// data out of the user's folders.
+#include <QApplication>
+#include <QStandardPaths>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+int main(int argc, char** argv)
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QApplication::setApplicationName(QStringLiteral("iolab-tests"));
+    QApplication::setOrganizationName(QStringLiteral("IOLab"));
+    QApplication app(argc, argv);
+    ::testing::InitGoogleMock(&argc, argv);
+    return RUN_ALL_TESTS();
+}

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+// The matrix editor: clicks in the grid and text in the axis fields make exactly the expected matrix, and
+// presets (built in and the user's own) round-trip.
+#include "app/gui/matrix_editor.h"
+#include "app/gui/matrix_grid_model.h"
+#include "core/matrix_json.h"
+#include "core/presets.h"
+#include "core/units.h"
+#include "platform/platform.h"
+#include "tests/support/temp_dir.h"
+
+#include <QFile>
+#include <QHeaderView>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+using namespace iolab;
+using namespace iolab::gui;
+using namespace iolab::test;
+using ::testing::HasSubstr;
+
+namespace {
+
+Registry& registry()
+{
+    static Registry r = [] {
+        Registry reg;
+        registerBuiltinStrategies(reg);
+        return reg;
+    }();
+    return r;
+}
+
+int rowOf(const MatrixEditor& editor, const std::string& strategy)
+{
+    const auto& rows = editor.gridModel()->draft().strategies;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (rows[i].strategy == strategy)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+void clickCell(MatrixEditor& editor, const std::string& strategy, std::uint64_t chunk)
+{
+    QTableView* view = editor.gridView();
+    const QModelIndex index = editor.gridModel()->index(rowOf(editor, strategy), editor.gridModel()->columnForChunk(chunk));
+    view->scrollTo(index);
+    const QRect rect = view->visualRect(index);
+    ASSERT_TRUE(rect.isValid());
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, rect.center());
+}
+
+struct EditorFixture : ::testing::Test
+{
+    TempDir presets;
+    MatrixEditor editor{registry(), QString::fromStdString(presets.path())};
+
+    void SetUp() override
+    {
+        editor.resize(900, 700);
+        editor.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&editor));
+    }
+};
+
+} // namespace
+
+TEST_F(EditorFixture, StartsOnTheQuickPreset)
+{
+    EXPECT_EQ(editor.currentPreset(), QStringLiteral("quick"));
+    EXPECT_EQ(editor.draft().toMatrix(), *findPreset("quick"));
+    EXPECT_THAT(editor.presetNames(), ::testing::Contains(QStringLiteral("stdio-per-byte")));
+}
+
+TEST_F(EditorFixture, ClicksMakeExactlyTheExpectedMatrix)
+{
+    editor.setDraft(MatrixDraft::fresh(registry()));
+    QSignalSpy changed(&editor, &MatrixEditor::changed);
+    clickCell(editor, "write", 4 * kKiB);
+    clickCell(editor, "write", 1 * kMiB);
+    clickCell(editor, "stdio", 1);
+    clickCell(editor, "stdio", 4 * kKiB);
+    clickCell(editor, "stdio", 4 * kKiB); // and off again
+    EXPECT_GE(changed.count(), 5);
+    EXPECT_EQ(editor.currentPreset(), QString()) << "edited";
+
+    // The last click selected stdio's row: its axes are what the fields edit.
+    EXPECT_EQ(editor.editedStrategies(), QStringList{QStringLiteral("stdio")});
+    QString error;
+    ASSERT_TRUE(editor.setAxisText(MatrixEditor::Axis::Buffers, QStringLiteral("none, 64K, default"), &error))
+        << error.toStdString();
+    editor.selectStrategies({QStringLiteral("write")});
+    ASSERT_TRUE(editor.setAxisText(MatrixEditor::Axis::Syncs, QStringLiteral("fdatasync-end, none"), &error));
+    ASSERT_TRUE(editor.setAxisText(MatrixEditor::Axis::Threads, QStringLiteral("4, 1"), &error));
+    ASSERT_TRUE(editor.setAxisText(MatrixEditor::Axis::Sizes, QStringLiteral("64M"), &error));
+    EXPECT_FALSE(editor.setAxisText(MatrixEditor::Axis::Buffers, QStringLiteral("64K"), &error));
+    EXPECT_THAT(error.toStdString(), HasSubstr("takes a stdio buffer"));
+    EXPECT_FALSE(editor.setAxisText(MatrixEditor::Axis::Threads, QStringLiteral("0"), &error));
+    EXPECT_THAT(error.toStdString(), HasSubstr("thread count '0'"));
+    EXPECT_FALSE(editor.setAxisText(MatrixEditor::Axis::Syncs, QStringLiteral("sometimes"), &error));
+    EXPECT_THAT(error.toStdString(), HasSubstr("unknown sync policy"));
+    EXPECT_FALSE(editor.setAxisText(MatrixEditor::Axis::Sizes, QString(), &error));
+
+    MatrixGroup stdio;
+    stdio.strategies = {"stdio"};
+    stdio.chunks = {1};
+    stdio.sizes = {256 * kMiB};
+    stdio.buffers = {{BufferMode::None, 0}, {BufferMode::Default, 0}, {BufferMode::Bytes, 64 * kKiB}};
+    MatrixGroup write;
+    write.strategies = {"write"};
+    write.chunks = {4 * kKiB, 1 * kMiB};
+    write.sizes = {64 * kMiB};
+    write.syncs = {{}, {SyncMode::FdatasyncEnd, 0}};
+    write.threads = {1, 4};
+    const Matrix expected{"", "", {stdio, write}};
+    EXPECT_EQ(editor.draft().toMatrix(), expected);
+    EXPECT_EQ(editor.axisText(MatrixEditor::Axis::Threads), QStringLiteral("1, 4"));
+}
+
+TEST_F(EditorFixture, KeyboardTogglesTheCurrentCell)
+{
+    editor.setDraft(MatrixDraft::fresh(registry()));
+    QTableView* view = editor.gridView();
+    view->setFocus();
+    view->setCurrentIndex(editor.gridModel()->index(rowOf(editor, "direct"), editor.gridModel()->columnForChunk(kMiB)));
+    QTest::keyClick(view, Qt::Key_Space);
+    EXPECT_EQ(editor.draft().find("direct")->chunks, std::vector<std::uint64_t>{kMiB});
+}
+
+TEST_F(EditorFixture, EveryPresetLoadsAsItIs)
+{
+    for (const auto& preset : builtinPresets()) {
+        QString error;
+        ASSERT_TRUE(editor.loadPreset(QString::fromStdString(preset.name), &error)) << error.toStdString();
+        EXPECT_EQ(editor.draft().toMatrix(), preset) << preset.name;
+        EXPECT_EQ(editor.currentPreset().toStdString(), preset.name);
+    }
+    QString error;
+    EXPECT_FALSE(editor.loadPreset(QStringLiteral("no-such"), &error));
+    EXPECT_THAT(error.toStdString(), HasSubstr("no preset named"));
+}
+
+TEST_F(EditorFixture, AUserPresetRoundTripsThroughTheCliFormat)
+{
+    ASSERT_TRUE(editor.loadPreset(QStringLiteral("sync-modes")));
+    clickCell(editor, "direct", 4 * kKiB);
+    const MatrixDraft edited = editor.draft();
+    QString error;
+    EXPECT_FALSE(editor.saveUserPreset(QStringLiteral("../escape"), &error));
+    EXPECT_THAT(error.toStdString(), HasSubstr("preset name"));
+    ASSERT_TRUE(editor.saveUserPreset(QStringLiteral("my sync"), &error)) << error.toStdString();
+    EXPECT_EQ(editor.currentPreset(), QStringLiteral("user: my sync"));
+    EXPECT_TRUE(editor.presetNames().contains(QStringLiteral("user: my sync")));
+
+    // The file is the CLI's matrix JSON.
+    std::ifstream in(presets / "my sync.json");
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    const Matrix saved = parseMatrixJson(text, "saved preset");
+    EXPECT_EQ(saved.name, "my sync");
+    MatrixDraft expected = edited;
+    expected.name = "my sync";
+    EXPECT_EQ(saved, expected.toMatrix());
+
+    ASSERT_TRUE(editor.loadPreset(QStringLiteral("quick")));
+    ASSERT_TRUE(editor.loadPreset(QStringLiteral("user: my sync"), &error)) << error.toStdString();
+    EXPECT_EQ(editor.draft().toMatrix(), expected.toMatrix());
+
+    ASSERT_TRUE(editor.deleteUserPreset(QStringLiteral("user: my sync"), &error));
+    EXPECT_FALSE(editor.presetNames().contains(QStringLiteral("user: my sync")));
+    EXPECT_FALSE(editor.deleteUserPreset(QStringLiteral("quick"), &error));
+}
+
+TEST_F(EditorFixture, ImportAndExportSayWhatIsWrong)
+{
+    std::ofstream(presets / "broken.json") << "{ \"strategies\": [\"stdio\"], ";
+    QString error;
+    EXPECT_FALSE(editor.importMatrixFile(QString::fromStdString(presets / "broken.json"), &error));
+    EXPECT_THAT(error.toStdString(), HasSubstr("broken.json:1:28: malformed JSON"));
+    EXPECT_FALSE(editor.importMatrixFile(QString::fromStdString(presets / "missing.json"), &error));
+    EXPECT_THAT(error.toStdString(), HasSubstr("cannot read"));
+    std::ofstream(presets / "unknown.json") << R"({"strategies":["teleport"],"chunks":["4K"],"sizes":["1M"]})";
+    EXPECT_FALSE(editor.importMatrixFile(QString::fromStdString(presets / "unknown.json"), &error));
+    EXPECT_THAT(error.toStdString(), HasSubstr("teleport"));
+    EXPECT_EQ(editor.draft().toMatrix(), *findPreset("quick")) << "a bad file changes nothing";
+
+    EXPECT_FALSE(editor.exportMatrixFile(QString::fromStdString(presets / "no/such/folder.json"), &error));
+    ASSERT_TRUE(editor.exportMatrixFile(QString::fromStdString(presets / "out.json"), &error)) << error.toStdString();
+    ASSERT_TRUE(editor.importMatrixFile(QString::fromStdString(presets / "out.json"), &error));
+    EXPECT_EQ(editor.draft().toMatrix(), *findPreset("quick"));
+}
+
+TEST_F(EditorFixture, AnEmptyAxisIsAProblemNotADefault)
+{
+    editor.setDraft(MatrixDraft::fresh(registry()));
+    EXPECT_EQ(editor.draft().problem(), "no strategy has a chunk size ticked");
+    QString error;
+    EXPECT_FALSE(editor.setAxisText(MatrixEditor::Axis::Sizes, QStringLiteral("1G"), &error));
+    EXPECT_THAT(error.toStdString(), HasSubstr("Tick a chunk size"));
+    EXPECT_FALSE(editor.saveUserPreset(QStringLiteral("empty"), &error));
+    EXPECT_THAT(error.toStdString(), HasSubstr("no strategy"));
+}
