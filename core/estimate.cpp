@@ -14,7 +14,7 @@ constexpr double kSyscallSeconds = 1.5e-6;
 constexpr double kStdioCallSeconds = 8e-9;
 constexpr double kDirectCallSeconds = 60e-6;
 constexpr double kRepetitionOverheadSeconds = 0.05; // create, fsync of metadata, unlink, sampler
-constexpr std::uint64_t kMmapWindowBytes = 16 * 1024;
+constexpr std::uint64_t kMmapWindowBytes = 16 * kKiB;
 
 double deviceBytesPerSecond(const TargetInfo& target)
 {
@@ -82,8 +82,8 @@ DurationEstimate estimateDuration(const std::vector<Case>& cases, const RunOptio
         }
         if (rateMBps > 0) {
             ++estimate.measuredCases;
-            estimate.seconds +=
-                repetitions * (static_cast<double>(c.totalBytes) / (rateMBps * kBytesPerMB) + kRepetitionOverheadSeconds);
+            estimate.seconds += repetitions * (static_cast<double>(c.totalBytes) / (rateMBps * kBytesPerMB) +
+                                               kRepetitionOverheadSeconds);
         } else {
             ++estimate.guessedCases;
             estimate.seconds += repetitions * guessRepetitionSeconds(c, target);

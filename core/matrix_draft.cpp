@@ -63,7 +63,7 @@ bool axisLess(const SyncPolicy& a, const SyncPolicy& b)
 
 const std::vector<std::uint64_t>& standardChunkSizes()
 {
-    static const std::vector<std::uint64_t> sizes{1,         512,        4 * kKiB, 16 * kKiB, 64 * kKiB,
+    static const std::vector<std::uint64_t> sizes{1,          512,      4 * kKiB, 16 * kKiB, 64 * kKiB,
                                                   256 * kKiB, 1 * kMiB, 4 * kMiB, 16 * kMiB};
     return sizes;
 }
@@ -106,8 +106,7 @@ MatrixDraft MatrixDraft::fromMatrix(const Matrix& matrix, const Registry& regist
                 *row = incoming;
                 continue;
             }
-            if (!sameAxes(*row, incoming) &&
-                std::find(merged.begin(), merged.end(), id) == merged.end())
+            if (!sameAxes(*row, incoming) && std::find(merged.begin(), merged.end(), id) == merged.end())
                 merged.push_back(id);
             mergeInto(row->chunks, incoming.chunks);
             mergeInto(row->sizes, incoming.sizes);
@@ -212,8 +211,8 @@ std::vector<std::uint64_t> MatrixDraft::chunksInUse() const
 
 std::size_t MatrixDraft::enabledCount() const
 {
-    return static_cast<std::size_t>(
-        std::count_if(strategies.begin(), strategies.end(), [](const StrategyDraft& r) { return r.enabled(); }));
+    return static_cast<std::size_t>(std::count_if(strategies.begin(), strategies.end(),
+                                                  [](const StrategyDraft& r) { return r.enabled(); }));
 }
 
 } // namespace iolab

@@ -53,7 +53,8 @@ struct MatrixDraft
     // Every chunk size some row uses, sorted.
     std::vector<std::uint64_t> chunksInUse() const;
     std::size_t enabledCount() const;
-    // Why the draft cannot become a matrix ("" when it can): nothing ticked, or a ticked row with an empty axis.
+    // Why the draft cannot become a matrix ("" when it can): nothing ticked, or a ticked row with an empty
+    // axis.
     std::string problem() const;
 
     friend bool operator==(const MatrixDraft&, const MatrixDraft&) = default;
@@ -76,8 +77,8 @@ inline bool axisLess(std::uint32_t a, std::uint32_t b)
 
 template <class T> void insertSorted(std::vector<T>& values, const T& value)
 {
-    const auto at =
-        std::lower_bound(values.begin(), values.end(), value, [](const T& a, const T& b) { return axisLess(a, b); });
+    const auto at = std::lower_bound(values.begin(), values.end(), value,
+                                     [](const T& a, const T& b) { return axisLess(a, b); });
     if (at == values.end() || !(*at == value))
         values.insert(at, value);
 }

@@ -18,7 +18,8 @@ bool checkable(const QModelIndex& index)
 
 } // namespace
 
-void CheckDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const
+void CheckDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
+                          const QModelIndex& index) const
 {
     if (!checkable(index)) {
         QStyledItemDelegate::paint(painter, option, index);

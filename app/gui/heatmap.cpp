@@ -103,12 +103,15 @@ QRect HeatmapWidget::cellRect(int row, int column) const
 
 QColor HeatmapWidget::colourFor(double mbps, double minMBps, double maxMBps)
 {
-    // From a dark blue through teal and green to yellow: monotonic in lightness, readable for the colour-blind.
-    static const QColor stops[] = {QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b), QColor(0x21, 0x90, 0x8d),
-                                   QColor(0x5d, 0xc8, 0x63), QColor(0xfd, 0xe7, 0x25)};
+    // From a dark blue through teal and green to yellow: monotonic in lightness, readable for the
+    // colour-blind.
+    static const QColor stops[] = {QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b),
+                                   QColor(0x21, 0x90, 0x8d), QColor(0x5d, 0xc8, 0x63),
+                                   QColor(0xfd, 0xe7, 0x25)};
     double t = 1;
     if (maxMBps > minMBps && minMBps > 0 && mbps > 0)
-        t = std::clamp((std::log(mbps) - std::log(minMBps)) / (std::log(maxMBps) - std::log(minMBps)), 0.0, 1.0);
+        t = std::clamp((std::log(mbps) - std::log(minMBps)) / (std::log(maxMBps) - std::log(minMBps)), 0.0,
+                       1.0);
     const double scaled = t * 4;
     const int i = std::min(3, static_cast<int>(scaled));
     const double f = scaled - i;
@@ -147,7 +150,10 @@ void HeatmapWidget::paintEvent(QPaintEvent* /*event*/)
                 p.setBrush(pal.color(QPalette::AlternateBase));
                 p.drawRoundedRect(r, 3, 3);
                 p.setPen(cell.failed > 0 ? QColor(0xc0, 0x39, 0x2b) : pal.color(QPalette::PlaceholderText));
-                p.drawText(r, Qt::AlignCenter, cell.failed > 0 ? tr("failed") : cell.cases > 0 ? tr("n/a") : QString());
+                p.drawText(r, Qt::AlignCenter,
+                           cell.failed > 0  ? tr("failed")
+                           : cell.cases > 0 ? tr("n/a")
+                                            : QString());
                 continue;
             }
             const QColor fill = colourFor(*cell.bestMBps, m_data.minMBps, m_data.maxMBps);
@@ -165,7 +171,8 @@ void HeatmapWidget::paintEvent(QPaintEvent* /*event*/)
     for (int x = 0; x < width; ++x) {
         const double t = static_cast<double>(x) / (width - 1);
         const double v = m_data.minMBps > 0 && m_data.maxMBps > m_data.minMBps
-                             ? std::exp(std::log(m_data.minMBps) + t * (std::log(m_data.maxMBps) - std::log(m_data.minMBps)))
+                             ? std::exp(std::log(m_data.minMBps) +
+                                        t * (std::log(m_data.maxMBps) - std::log(m_data.minMBps)))
                              : m_data.maxMBps;
         p.setPen(colourFor(v, m_data.minMBps, m_data.maxMBps));
         p.drawLine(left + x, top, left + x, top + 10);
@@ -173,7 +180,8 @@ void HeatmapWidget::paintEvent(QPaintEvent* /*event*/)
     p.setPen(pal.color(QPalette::WindowText));
     p.drawText(QRect(left, top + 12, width, 20), Qt::AlignLeft | Qt::AlignVCenter,
                qs(formatRate(m_data.minMBps * kBytesPerMB)));
-    p.drawText(QRect(left, top + 12, width, 20), Qt::AlignHCenter | Qt::AlignVCenter, tr("median, log scale"));
+    p.drawText(QRect(left, top + 12, width, 20), Qt::AlignHCenter | Qt::AlignVCenter,
+               tr("median, log scale"));
     p.drawText(QRect(left, top + 12, width, 20), Qt::AlignRight | Qt::AlignVCenter,
                qs(formatRate(m_data.maxMBps * kBytesPerMB)));
 }
@@ -191,7 +199,8 @@ bool HeatmapWidget::event(QEvent* event)
                                    .arg(m_data.strategies[row], qs(formatBytes(m_data.chunks[c])))
                                    .arg(cell.cases);
                 if (cell.bestMBps)
-                    text += tr("\nbest: %1\n%2").arg(qs(formatRate(*cell.bestMBps * kBytesPerMB)), cell.bestLabel);
+                    text += tr("\nbest: %1\n%2")
+                                .arg(qs(formatRate(*cell.bestMBps * kBytesPerMB)), cell.bestLabel);
                 if (cell.failed > 0)
                     text += tr("\n%1 failed").arg(cell.failed);
                 QToolTip::showText(help->globalPos(), text, this);

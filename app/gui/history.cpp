@@ -42,8 +42,8 @@ QString HistoryStore::save(const RunResult& result, QString* error) const
     QString stamp = qs(result.startedAt);
     stamp.remove(QRegularExpression(QStringLiteral("[^0-9T]")));
     stamp.replace(QLatin1Char('T'), QLatin1Char('-'));
-    QString name = qs(result.matrix.name).replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.-]+")),
-                                                  QStringLiteral("_"));
+    QString name = qs(result.matrix.name)
+                       .replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.-]+")), QStringLiteral("_"));
     if (name.isEmpty())
         name = QStringLiteral("run");
     QString path = QDir(m_folder).filePath(QStringLiteral("%1-%2.json").arg(stamp, name));
@@ -93,7 +93,8 @@ std::vector<HistoryEntry> HistoryStore::list() const
 {
     std::vector<HistoryEntry> entries;
     const QDir dir(m_folder);
-    for (const auto& info : dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name | QDir::Reversed)) {
+    for (const auto& info :
+         dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name | QDir::Reversed)) {
         HistoryEntry e;
         e.path = info.absoluteFilePath();
         QString why;
@@ -109,8 +110,9 @@ std::vector<HistoryEntry> HistoryStore::list() const
         e.matrixName = qs(run->matrix.name);
         e.target = qs(run->target.path);
         e.cases = static_cast<int>(run->cases.size());
-        e.okCases = static_cast<int>(std::count_if(run->cases.begin(), run->cases.end(),
-                                                   [](const CaseResult& c) { return c.status == Status::Ok; }));
+        e.okCases =
+            static_cast<int>(std::count_if(run->cases.begin(), run->cases.end(),
+                                           [](const CaseResult& c) { return c.status == Status::Ok; }));
         e.cancelled = run->cancelled;
         entries.push_back(std::move(e));
     }

@@ -30,29 +30,52 @@ double niceCeiling(double value)
 
 void PointBuffer::append(QPointF p)
 {
-    m_points.push_back(p);
+    // The last point is the running average of a bucket of up to m_factor samples; the others are full ones.
+    if (m_pendingCount == 0) {
+        m_points.push_back(p);
+        m_pendingSum = p;
+    } else {
+        m_pendingSum += p;
+        m_points.back() = m_pendingSum / static_cast<double>(m_pendingCount + 1);
+    }
+    m_pendingCount = m_pendingCount + 1 == m_factor ? 0 : m_pendingCount + 1;
     m_dirty = true;
     if (m_window > 0) {
         const double oldest = p.x() - m_window;
-        const auto keep = std::find_if(m_points.begin(), m_points.end(), [&](QPointF q) { return q.x() >= oldest; });
+        const auto keep =
+            std::find_if(m_points.begin(), m_points.end(), [&](QPointF q) { return q.x() >= oldest; });
         m_points.erase(m_points.begin(), keep);
     }
-    if (m_points.size() > m_capacity) {
-        // Average the older half in pairs; the newest half keeps full resolution.
-        const std::size_t half = m_points.size() / 2;
-        std::vector<QPointF> out;
-        out.reserve(m_capacity);
-        std::size_t i = 0;
-        for (; i + 1 < half; i += 2)
-            out.push_back((m_points[i] + m_points[i + 1]) / 2);
-        out.insert(out.end(), m_points.begin() + static_cast<std::ptrdiff_t>(i), m_points.end());
-        m_points = std::move(out);
+    if (m_points.size() <= m_capacity)
+        return;
+    // Average neighbours in pairs across the whole buffer and double the bucket size, so that every point
+    // stands for the same number of samples, old or new.
+    const double full = static_cast<double>(m_factor);
+    const double last = m_pendingCount == 0 ? full : static_cast<double>(m_pendingCount);
+    std::vector<QPointF> out;
+    out.reserve(m_capacity);
+    const std::size_t n = m_points.size();
+    for (std::size_t i = 0; i + 1 < n; i += 2) {
+        const double weight = i + 2 == n ? last : full;
+        out.push_back((m_points[i] * full + m_points[i + 1] * weight) / (full + weight));
     }
+    double lastSamples = full + last;
+    if (n % 2 == 1) {
+        out.push_back(m_points.back());
+        lastSamples = last;
+    }
+    m_points = std::move(out);
+    m_factor *= 2;
+    const auto samples = static_cast<std::size_t>(lastSamples);
+    m_pendingCount = samples == m_factor ? 0 : samples;
+    m_pendingSum = m_points.back() * lastSamples;
 }
 
 void PointBuffer::clear()
 {
     m_points.clear();
+    m_factor = 1;
+    m_pendingCount = 0;
     m_dirty = true;
 }
 
@@ -191,8 +214,8 @@ void LiveCharts::runStarted()
         delete series;
     }
     m_faded.clear();
-    for (PointBuffer* b : {&m_apparentPoints, &m_devicePoints, &m_cpuUserPoints, &m_cpuSystemPoints, &m_rssPoints,
-                           &m_dirtyPoints})
+    for (PointBuffer* b : {&m_apparentPoints, &m_devicePoints, &m_cpuUserPoints, &m_cpuSystemPoints,
+                           &m_rssPoints, &m_dirtyPoints})
         b->clear();
     m_caseIndex = -1;
     m_caseStartSeconds = -1;
@@ -311,7 +334,8 @@ void LiveCharts::flush()
     setNiceRange(m_memoryChart.x, left, right);
     setNiceRange(m_cpuChart.y, 0,
                  std::max(100.0, niceCeiling(std::max(m_cpuUserPoints.maxY(), m_cpuSystemPoints.maxY()))));
-    setNiceRange(m_memoryChart.y, 0, niceCeiling(std::max(1.0, std::max(m_rssPoints.maxY(), m_dirtyPoints.maxY()) * 1.05)));
+    setNiceRange(m_memoryChart.y, 0,
+                 niceCeiling(std::max(1.0, std::max(m_rssPoints.maxY(), m_dirtyPoints.maxY()) * 1.05)));
 }
 
 std::size_t LiveCharts::pointsHeld() const

@@ -16,7 +16,7 @@ class QValueAxis;
 
 namespace iolab::gui {
 
-// Points of one series, kept bounded: past `capacity` the older half is averaged in pairs, so a long run keeps
+// Points of one series, kept bounded: past `capacity` neighbours are averaged in pairs, so a long run keeps
 // its whole shape at a coarser grain and memory stays flat. `windowSeconds` > 0 also drops points older than
 // that many seconds behind the newest.
 class PointBuffer
@@ -31,6 +31,9 @@ public:
 
 private:
     std::vector<QPointF> m_points;
+    std::size_t m_factor = 1;       // samples per point
+    std::size_t m_pendingCount = 0; // samples in the last, unfinished point
+    QPointF m_pendingSum;
     std::size_t m_capacity;
     double m_window;
     bool m_dirty = false;

@@ -26,11 +26,13 @@ protected:
         entry.time = QDateTime::fromMSecsSinceEpoch(
             std::chrono::duration_cast<std::chrono::milliseconds>(msg.time.time_since_epoch()).count());
         entry.level = static_cast<int>(msg.level);
-        entry.module = QString::fromUtf8(msg.logger_name.data(), static_cast<qsizetype>(msg.logger_name.size()));
+        entry.module =
+            QString::fromUtf8(msg.logger_name.data(), static_cast<qsizetype>(msg.logger_name.size()));
         entry.message = QString::fromUtf8(msg.payload.data(), static_cast<qsizetype>(msg.payload.size()));
         LogModel* model = m_model;
         // Queued even on the model's own thread: a log line written while the model is resetting must wait.
-        QMetaObject::invokeMethod(model, [model, entry] { model->append(entry); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            model, [model, entry] { model->append(entry); }, Qt::QueuedConnection);
     }
     void flush_() override {}
 

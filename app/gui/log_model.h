@@ -45,7 +45,8 @@ public:
 
     void append(const LogEntry& entry);
     void clear();
-    // The sink to hand to configureLogging; it forwards from any thread and goes quiet once the model is gone.
+    // The sink to hand to configureLogging; it forwards from any thread and goes quiet once the model is
+    // gone.
     std::shared_ptr<spdlog::sinks::sink> sink() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;

@@ -7,16 +7,16 @@
 #include "app/gui/stall_monitor.h"
 #include "app/gui/target_model.h"
 #include "core/log.h"
-#include "platform/platform.h"
 #include "core/version.h"
+#include "platform/platform.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QStandardPaths>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QTimer>
 
 #include <nlohmann/json.hpp>
@@ -47,23 +47,28 @@ Options parseOptions(QApplication& app)
     parser.setApplicationDescription(QStringLiteral("IOLab: how the way you write changes what you get."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption target(QStringLiteral("target"), QStringLiteral("Select this folder as the target."),
+    const QCommandLineOption target(QStringLiteral("target"),
+                                    QStringLiteral("Select this folder as the target."),
                                     QStringLiteral("folder"));
     const QCommandLineOption preset(QStringLiteral("preset"), QStringLiteral("Load this preset."),
                                     QStringLiteral("name"));
-    const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start the run once the window is up."));
-    const QCommandLineOption quit(QStringLiteral("quit-after-run"), QStringLiteral("Quit when the run ends."));
+    const QCommandLineOption run(QStringLiteral("run"),
+                                 QStringLiteral("Start the run once the window is up."));
+    const QCommandLineOption quit(QStringLiteral("quit-after-run"),
+                                  QStringLiteral("Quit when the run ends."));
     const QCommandLineOption theme(QStringLiteral("theme"), QStringLiteral("system, light or dark."),
                                    QStringLiteral("theme"));
-    const QCommandLineOption data(QStringLiteral("data-dir"),
-                                  QStringLiteral("Keep history and presets here instead of the app data folder."),
-                                  QStringLiteral("folder"));
+    const QCommandLineOption data(
+        QStringLiteral("data-dir"),
+        QStringLiteral("Keep history and presets here instead of the app data folder."),
+        QStringLiteral("folder"));
     const QCommandLineOption settings(QStringLiteral("settings"),
                                       QStringLiteral("Read and write settings in this INI file."),
                                       QStringLiteral("file"));
-    const QCommandLineOption perf(QStringLiteral("perf-report"),
-                                  QStringLiteral("At exit, write start-up time, GUI stalls and memory as JSON here."),
-                                  QStringLiteral("file"));
+    const QCommandLineOption perf(
+        QStringLiteral("perf-report"),
+        QStringLiteral("At exit, write start-up time, GUI stalls and memory as JSON here."),
+        QStringLiteral("file"));
     parser.addOptions({target, preset, run, quit, theme, data, settings, perf});
     parser.addPositionalArgument(QStringLiteral("result"), QStringLiteral("A result JSON to open."),
                                  QStringLiteral("[result.json]"));
@@ -100,7 +105,8 @@ int main(int argc, char** argv)
     config.filePath = defaultLogDirectory() + "/iolab.log";
     config.extraSinks.push_back(logModel.sink());
     if (const auto error = configureLogging(config); !error.empty())
-        std::fprintf(stderr, "iolab: cannot open the log file (%s); logging to the log panel only\n", error.c_str());
+        std::fprintf(stderr, "iolab: cannot open the log file (%s); logging to the log panel only\n",
+                     error.c_str());
     logger(LogModule::Gui).info("IOLab {} started", IOLAB_VERSION);
 
     AppPaths paths;
@@ -109,8 +115,9 @@ int main(int argc, char** argv)
                            : options.dataFolder;
     paths.settingsFile = options.settingsFile;
     MainWindow window(paths, &logModel);
-    window.setTheme(options.theme.isEmpty() ? themeFromName(QSettings().value(QStringLiteral("theme")).toString())
-                                            : themeFromName(options.theme));
+    window.setTheme(options.theme.isEmpty()
+                        ? themeFromName(QSettings().value(QStringLiteral("theme")).toString())
+                        : themeFromName(options.theme));
     if (!options.preset.isEmpty()) {
         QString error;
         if (!window.matrixEditor()->loadPreset(options.preset, &error))
@@ -131,12 +138,15 @@ int main(int argc, char** argv)
         stalls.start();
         logger(LogModule::Gui).info("window shown {} ms after start", shownMs);
         if (options.runAtStart) {
-            // The mount scan may still be going; the run starts once a target is selected and the plan allows.
+            // The mount scan may still be going; the run starts once a target is selected and the plan
+            // allows.
             auto tryStart = std::make_shared<QTimer>();
             tryStart->setInterval(100);
             QObject::connect(tryStart.get(), &QTimer::timeout, &window, [&window, tryStart] {
-                if (!window.runBlockedReason().isEmpty() && window.runBlockedReason() != QObject::tr("Select a target."))
-                    std::fprintf(stderr, "iolab: waiting to run: %s\n", window.runBlockedReason().toLocal8Bit().constData());
+                if (!window.runBlockedReason().isEmpty() &&
+                    window.runBlockedReason() != QObject::tr("Select a target."))
+                    std::fprintf(stderr, "iolab: waiting to run: %s\n",
+                                 window.runBlockedReason().toLocal8Bit().constData());
                 if (window.startRun())
                     tryStart->stop();
             });

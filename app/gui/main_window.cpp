@@ -62,8 +62,9 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
     : QMainWindow(parent), m_paths(paths), m_log(log)
 {
     registerBuiltinStrategies(m_registry);
-    m_settings = paths.settingsFile.isEmpty() ? std::make_unique<QSettings>()
-                                              : std::make_unique<QSettings>(paths.settingsFile, QSettings::IniFormat);
+    m_settings = paths.settingsFile.isEmpty()
+                     ? std::make_unique<QSettings>()
+                     : std::make_unique<QSettings>(paths.settingsFile, QSettings::IniFormat);
     m_history = std::make_unique<HistoryStore>(QDir(paths.dataFolder).filePath(QStringLiteral("history")));
     m_targets = new TargetModel(this);
     m_controller = new RunController(this);
@@ -80,12 +81,15 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
     connect(m_controller, &RunController::runFinished, this, &MainWindow::onRunFinished);
     connect(m_controller, &RunController::runFailed, this, &MainWindow::onRunFailed);
     connect(m_editor, &MatrixEditor::changed, this, &MainWindow::replan);
+    // A rescan resets the model, and with it the selection: keep the target the user had.
+    connect(m_targets, &QAbstractItemModel::modelAboutToBeReset, this,
+            [this] { m_keyBeforeReset = currentTargetKey(); });
     connect(m_targets, &TargetModel::scanFinished, this, [this] {
-        const QString key = m_settings->value(QStringLiteral("target")).toString();
-        if (!key.isEmpty() && selectTarget(key))
-            return;
-        if (!currentTargetKey().isEmpty())
-            return; // the user picked one while the scan ran
+        for (const QString& key :
+             {m_keyBeforeReset, m_settings->value(QStringLiteral("target")).toString()}) {
+            if (!key.isEmpty() && selectTarget(key))
+                return;
+        }
         // First start: the home folder, like iolab-cli's default.
         chooseFolder(qs(homeDirectory()));
     });
@@ -95,7 +99,11 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
     updateActions();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // The widgets refer to m_registry, a member that is destroyed before QWidget deletes its children.
+    delete takeCentralWidget();
+}
 
 void MainWindow::buildActions()
 {
@@ -178,11 +186,13 @@ QWidget* MainWindow::buildTargetPanel()
     m_targetView->setAlternatingRowColors(true);
     m_targetView->setWordWrap(false);
     m_targetView->verticalHeader()->setDefaultSectionSize(m_targetView->fontMetrics().height() + 8);
-    m_targetView->setToolTip(tr("Where the run writes: a folder on a mounted filesystem, a pipe or the null device."));
+    m_targetView->setToolTip(
+        tr("Where the run writes: a folder on a mounted filesystem, a pipe or the null device."));
     layout->addWidget(m_targetView, 1);
     auto* buttons = new QHBoxLayout;
     auto* choose = new QPushButton(loadIcon(QStringLiteral("folder")), tr("Choose folder..."), box);
-    choose->setToolTip(tr("Run in any folder you can write to; IOLab creates its own marked run folder inside."));
+    choose->setToolTip(
+        tr("Run in any folder you can write to; IOLab creates its own marked run folder inside."));
     auto* rescan = new QPushButton(loadIcon(QStringLiteral("refresh")), tr("Rescan"), box);
     rescan->setToolTip(tr("List the mounted filesystems again"));
     buttons->addWidget(choose);
@@ -194,7 +204,8 @@ QWidget* MainWindow::buildTargetPanel()
     m_targetDetails->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_targetDetails);
     connect(choose, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getExistingDirectory(this, tr("Target folder"), qs(homeDirectory()));
+        const QString path =
+            QFileDialog::getExistingDirectory(this, tr("Target folder"), qs(homeDirectory()));
         if (!path.isEmpty())
             chooseFolder(path);
     });
@@ -357,7 +368,8 @@ void MainWindow::buildUi()
     m_sideSplitter->addWidget(buildTargetPanel());
     auto* matrixBox = new QGroupBox(tr("Strategy matrix"), m_sideSplitter);
     auto* matrixLayout = new QVBoxLayout(matrixBox);
-    m_editor = new MatrixEditor(m_registry, QDir(m_paths.dataFolder).filePath(QStringLiteral("presets")), matrixBox);
+    m_editor =
+        new MatrixEditor(m_registry, QDir(m_paths.dataFolder).filePath(QStringLiteral("presets")), matrixBox);
     matrixLayout->addWidget(m_editor);
     m_sideSplitter->addWidget(matrixBox);
     m_sideSplitter->addWidget(buildPlanPanel());
@@ -389,7 +401,8 @@ void MainWindow::buildUi()
 void MainWindow::restoreSettings()
 {
     QSettings& s = *m_settings;
-    if (const QByteArray geometry = s.value(QStringLiteral("window/geometry")).toByteArray(); !geometry.isEmpty())
+    if (const QByteArray geometry = s.value(QStringLiteral("window/geometry")).toByteArray();
+        !geometry.isEmpty())
         restoreGeometry(geometry);
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     m_mainSplitter->restoreState(s.value(QStringLiteral("window/mainSplitter")).toByteArray());
@@ -406,7 +419,8 @@ void MainWindow::restoreSettings()
         restored = m_editor->loadPreset(preset);
     if (!restored && !json.isEmpty()) {
         try {
-            m_editor->setDraft(MatrixDraft::fromMatrix(parseMatrixJson(json.toStdString(), "settings"), m_registry));
+            m_editor->setDraft(
+                MatrixDraft::fromMatrix(parseMatrixJson(json.toStdString(), "settings"), m_registry));
             restored = true;
         } catch (const InputError& e) {
             logger(LogModule::Gui).warn("the matrix saved in the settings is not usable: {}", e.what());
@@ -500,9 +514,11 @@ void MainWindow::onTargetSelected()
         details = tr("Runs write into a new marked folder inside <b>%1</b> and remove it afterwards.")
                       .arg(qs(t.path).toHtmlEscaped());
         if (!t.directIoProblem.empty())
-            details += tr("<br>O_DIRECT: not supported here (%1).").arg(qs(t.directIoProblem).toHtmlEscaped());
+            details +=
+                tr("<br>O_DIRECT: not supported here (%1).").arg(qs(t.directIoProblem).toHtmlEscaped());
         if (!t.fallocateProblem.empty())
-            details += tr("<br>fallocate: not supported here (%1).").arg(qs(t.fallocateProblem).toHtmlEscaped());
+            details +=
+                tr("<br>fallocate: not supported here (%1).").arg(qs(t.fallocateProblem).toHtmlEscaped());
         if (t.fsType == "tmpfs" || t.fsType == "ramfs")
             details += tr("<br>This filesystem lives in memory: durable figures mean nothing here.");
     } else {
@@ -516,8 +532,8 @@ void MainWindow::onTargetSelected()
         try {
             const CleanReport stale = cleanStaleRuns(e.info.path, CleanMode::ListOnly);
             if (!stale.removed.empty())
-                showBanner(tr("%n leftover run folder(s) from an IOLab run that was killed hold %1 in %2.", nullptr,
-                              static_cast<int>(stale.removed.size()))
+                showBanner(tr("%n leftover run folder(s) from an IOLab run that was killed hold %1 in %2.",
+                              nullptr, static_cast<int>(stale.removed.size()))
                                .arg(qs(formatBytes(stale.removedBytes)), qs(e.info.path)),
                            false, tr("Remove them"));
         } catch (const InputError& error) {
@@ -538,8 +554,9 @@ void MainWindow::cleanStaleFolders()
     }
     try {
         const CleanReport report = cleanStaleRuns(e.info.path);
-        QString text = tr("Removed %n leftover run folder(s), %1.", nullptr, static_cast<int>(report.removed.size()))
-                           .arg(qs(formatBytes(report.removedBytes)));
+        QString text =
+            tr("Removed %n leftover run folder(s), %1.", nullptr, static_cast<int>(report.removed.size()))
+                .arg(qs(formatBytes(report.removedBytes)));
         for (const auto& [folder, why] : report.kept)
             text += tr(" Left %1: %2.").arg(qs(folder), qs(why));
         logger(LogModule::Gui).info("{}", text.toStdString());
@@ -558,10 +575,11 @@ void MainWindow::replan()
         m_plan = {};
         m_plan.blocked = tr("Select a target.");
     } else {
-        m_plan = planRun(m_registry, m_editor->draft(), m_targets->entry(rows.first().row()), m_editor->runOptions(),
-                         m_known);
+        m_plan = planRun(m_registry, m_editor->draft(), m_targets->entry(rows.first().row()),
+                         m_editor->runOptions(), m_known);
     }
-    m_planSummary->setText(m_plan.expanded.cases.empty() && !m_plan.blocked.isEmpty() ? QString() : m_plan.summary());
+    m_planSummary->setText(m_plan.expanded.cases.empty() && !m_plan.blocked.isEmpty() ? QString()
+                                                                                      : m_plan.summary());
     m_planBlocked->setText(m_plan.blocked);
     m_planBlocked->setVisible(!m_plan.blocked.isEmpty());
     m_refusedList->clear();
@@ -576,9 +594,10 @@ void MainWindow::updateActions()
 {
     const bool running = m_controller->isRunning();
     m_runAction->setEnabled(!running && m_plan.blocked.isEmpty());
-    m_runAction->setToolTip(running                    ? tr("A run is in progress.")
-                            : m_plan.blocked.isEmpty() ? tr("Run the matrix on the selected target (Ctrl+R, F5)")
-                                                       : m_plan.blocked);
+    m_runAction->setToolTip(running ? tr("A run is in progress.")
+                            : m_plan.blocked.isEmpty()
+                                ? tr("Run the matrix on the selected target (Ctrl+R, F5)")
+                                : m_plan.blocked);
     m_stopAction->setEnabled(running && !m_stopping);
     m_exportAction->setEnabled(m_result.has_value() && !running);
     m_editor->setEnabled(!running);
@@ -594,7 +613,8 @@ bool MainWindow::startRun()
         showBanner(m_plan.blocked, true);
         return false;
     }
-    const TargetEntry& target = m_targets->entry(m_targetView->selectionModel()->selectedRows().first().row());
+    const TargetEntry& target =
+        m_targets->entry(m_targetView->selectionModel()->selectedRows().first().row());
     RunOptions options = m_editor->runOptions();
     QString why;
     if (!m_controller->start(m_plan.matrix, qs(target.info.path), options, &why)) {
@@ -657,7 +677,8 @@ void MainWindow::onSample(const Sample& sample)
 {
     m_live->addSample(sample);
     if (static_cast<int>(sample.caseIndex) == m_currentCase && m_caseBytes > 0) {
-        const double inRep = std::min(1.0, static_cast<double>(sample.bytesDone) / static_cast<double>(m_caseBytes));
+        const double inRep =
+            std::min(1.0, static_cast<double>(sample.bytesDone) / static_cast<double>(m_caseBytes));
         updateProgress((m_repsDone + inRep) / std::max<std::uint32_t>(1, m_repsPerCase));
     }
 }
@@ -677,7 +698,8 @@ void MainWindow::updateProgress(double caseFraction)
     double total = 0;
     for (double w : m_caseWeights)
         total += w;
-    const auto index = static_cast<std::size_t>(std::min<int>(m_currentCase, static_cast<int>(m_caseWeights.size()) - 1));
+    const auto index =
+        static_cast<std::size_t>(std::min<int>(m_currentCase, static_cast<int>(m_caseWeights.size()) - 1));
     double done = 0;
     for (std::size_t i = 0; i < index; ++i)
         done += m_caseWeights[i];
@@ -689,10 +711,11 @@ void MainWindow::updateProgress(double caseFraction)
     const double remaining =
         fraction > 0.05 ? elapsed * (1 - fraction) / fraction : std::max(0.0, total - done);
     if (!m_stopping)
-        m_progressLabel->setText(tr("Case %1 of %2: %3 · %4 elapsed · about %5 left")
-                                     .arg(m_currentCase + 1)
-                                     .arg(m_caseCount)
-                                     .arg(m_caseLabel, qs(formatDuration(elapsed)), qs(formatDuration(remaining))));
+        m_progressLabel->setText(
+            tr("Case %1 of %2: %3 · %4 elapsed · about %5 left")
+                .arg(m_currentCase + 1)
+                .arg(m_caseCount)
+                .arg(m_caseLabel, qs(formatDuration(elapsed)), qs(formatDuration(remaining))));
 }
 
 void MainWindow::onCaseFinished(const CaseResult& result)
@@ -707,9 +730,10 @@ void MainWindow::onRunFinished(const RunResult& result)
     m_live->runFinished();
     m_stopping = false;
     m_progress->setValue(result.cancelled ? m_progress->value() : 1000);
-    m_progressLabel->setText(result.cancelled ? tr("Stopped; the run's files were removed.")
-                                              : tr("Finished in %1.").arg(qs(formatDuration(
-                                                    static_cast<double>(m_runClock.elapsed()) / 1000.0))));
+    m_progressLabel->setText(
+        result.cancelled ? tr("Stopped; the run's files were removed.")
+                         : tr("Finished in %1.")
+                               .arg(qs(formatDuration(static_cast<double>(m_runClock.elapsed()) / 1000.0))));
     showResult(result, {});
     QString error;
     m_lastSaved = m_history->save(result, &error);
@@ -797,9 +821,9 @@ bool MainWindow::exportResult(const QString& path, QString* error) const
 void MainWindow::chooseExport()
 {
     QString filter;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export results"), QStringLiteral("iolab-result.json"),
-                                                      tr("Result JSON (*.json);;CSV, repetitions and samples (*.csv)"),
-                                                      &filter);
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export results"), QStringLiteral("iolab-result.json"),
+        tr("Result JSON (*.json);;CSV, repetitions and samples (*.csv)"), &filter);
     if (path.isEmpty())
         return;
     QString error;
@@ -924,7 +948,9 @@ void MainWindow::showBanner(const QString& text, bool error, const QString& acti
     m_bannerText->setText(text);
     m_bannerAction->setVisible(!actionText.isEmpty());
     m_bannerAction->setText(actionText);
-    m_bannerCallback = actionText.isEmpty() ? std::function<void()>() : [this] { cleanStaleFolders(); };
+    m_bannerCallback = actionText.isEmpty() ? std::function<void()>() : [this] {
+        cleanStaleFolders();
+    };
     m_banner->show();
     if (error)
         logger(LogModule::Gui).warn("{}", text.toStdString());

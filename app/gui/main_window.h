@@ -4,8 +4,8 @@
 #include "app/gui/run_plan.h"
 #include "app/gui/theme.h"
 #include "core/registry.h"
-#include "core/runner.h"
 #include "core/result.h"
+#include "core/runner.h"
 
 #include <QElapsedTimer>
 #include <QMainWindow>
@@ -71,6 +71,7 @@ public:
     void refreshHistory();
     bool compareHistoryRows(int first, int second, QString* error);
     void cleanStaleFolders();
+    void deleteSelectedHistory();
     void setTheme(Theme theme);
     void saveSettings();
 
@@ -129,7 +130,6 @@ private:
     void chooseExport();
     void chooseOpen();
     void reopenSelectedHistory();
-    void deleteSelectedHistory();
     void compareSelectedHistory();
     void loadKnownRates();
 
@@ -175,6 +175,7 @@ private:
     QString m_lastSaved;
     std::vector<CaseResult> m_known; // measured cases from history, for duration estimates
     Theme m_theme = Theme::System;
+    QString m_keyBeforeReset;
     bool m_closeRequested = false;
     bool m_shown = false;
     std::function<void()> m_bannerCallback;

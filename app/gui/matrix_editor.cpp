@@ -71,7 +71,8 @@ std::uint32_t parseThreads(const std::string& text)
         used = 0;
     }
     if (used != text.size() || value == 0 || value > kMaxThreads)
-        throw InputError(fmt::format("thread count '{}' must be a whole number from 1 to {}", text, kMaxThreads));
+        throw InputError(
+            fmt::format("thread count '{}' must be a whole number from 1 to {}", text, kMaxThreads));
     return static_cast<std::uint32_t>(value);
 }
 
@@ -111,7 +112,8 @@ void MatrixEditor::buildUi()
     auto* presetRow = new QHBoxLayout;
     presetRow->addWidget(new QLabel(tr("Preset:"), this));
     m_presets = new QComboBox(this);
-    m_presets->setToolTip(tr("Built-in experiments from the articles IOLab grew from, and your own presets."));
+    m_presets->setToolTip(
+        tr("Built-in experiments from the articles IOLab grew from, and your own presets."));
     m_presets->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     presetRow->addWidget(m_presets);
     m_presetName = new QLineEdit(this);
@@ -119,7 +121,8 @@ void MatrixEditor::buildUi()
     m_presetName->setClearButtonEnabled(true);
     presetRow->addWidget(m_presetName, 1);
     m_savePreset = new QPushButton(tr("Save preset"), this);
-    m_savePreset->setToolTip(tr("Save the matrix as your own preset (matrix JSON, readable by iolab-cli --matrix)."));
+    m_savePreset->setToolTip(
+        tr("Save the matrix as your own preset (matrix JSON, readable by iolab-cli --matrix)."));
     presetRow->addWidget(m_savePreset);
     m_deletePreset = new QPushButton(tr("Delete"), this);
     m_deletePreset->setToolTip(tr("Delete the selected user preset."));
@@ -151,7 +154,8 @@ void MatrixEditor::buildUi()
     m_view->setWordWrap(false);
     m_view->setTextElideMode(Qt::ElideRight);
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
-    m_view->setToolTip(tr("Tick the chunk sizes each strategy writes in. Select rows to edit their other axes."));
+    m_view->setToolTip(
+        tr("Tick the chunk sizes each strategy writes in. Select rows to edit their other axes."));
     layout->addWidget(m_view, 1);
 
     auto* chunkRow = new QHBoxLayout;
@@ -214,18 +218,20 @@ void MatrixEditor::buildUi()
         });
         return edit;
     };
-    m_sizes = addAxis(Axis::Sizes, tr("Total size:"),
-                      tr("Bytes each case writes in all (threads share it), e.g. 256M, 1G."),
-                      {QStringLiteral("64M"), QStringLiteral("256M"), QStringLiteral("1G"), QStringLiteral("4G")});
-    m_buffers = addAxis(Axis::Buffers, tr("stdio buffer:"),
-                        tr("setvbuf for the stdio strategies: none (unbuffered), default (libc's own), or a size."),
-                        {QStringLiteral("none"), QStringLiteral("default"), QStringLiteral("1K"),
-                         QStringLiteral("4K"), QStringLiteral("64K"), QStringLiteral("256K"),
-                         QStringLiteral("1M"), QStringLiteral("8M")});
-    m_syncs = addAxis(Axis::Syncs, tr("Sync policy:"),
-                      tr("none, fsync-end, fdatasync-end, fsync-every:N, O_SYNC, O_DSYNC."),
-                      {QStringLiteral("none"), QStringLiteral("fsync-end"), QStringLiteral("fdatasync-end"),
-                       QStringLiteral("fsync-every:16"), QStringLiteral("O_SYNC"), QStringLiteral("O_DSYNC")});
+    m_sizes =
+        addAxis(Axis::Sizes, tr("Total size:"),
+                tr("Bytes each case writes in all (threads share it), e.g. 256M, 1G."),
+                {QStringLiteral("64M"), QStringLiteral("256M"), QStringLiteral("1G"), QStringLiteral("4G")});
+    m_buffers = addAxis(
+        Axis::Buffers, tr("stdio buffer:"),
+        tr("setvbuf for the stdio strategies: none (unbuffered), default (libc's own), or a size."),
+        {QStringLiteral("none"), QStringLiteral("default"), QStringLiteral("1K"), QStringLiteral("4K"),
+         QStringLiteral("64K"), QStringLiteral("256K"), QStringLiteral("1M"), QStringLiteral("8M")});
+    m_syncs =
+        addAxis(Axis::Syncs, tr("Sync policy:"),
+                tr("none, fsync-end, fdatasync-end, fsync-every:N, O_SYNC, O_DSYNC."),
+                {QStringLiteral("none"), QStringLiteral("fsync-end"), QStringLiteral("fdatasync-end"),
+                 QStringLiteral("fsync-every:16"), QStringLiteral("O_SYNC"), QStringLiteral("O_DSYNC")});
     m_threads = addAxis(Axis::Threads, tr("Threads:"),
                         tr("Writer threads per case, each with its own file and an even share of the size."),
                         {QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("4"), QStringLiteral("8"),
@@ -396,7 +402,8 @@ bool MatrixEditor::saveUserPreset(const QString& name, QString* error)
         setError(error, tr("Preset not saved: %1").arg(qs(outcome.message)));
         return false;
     }
-    logger(LogModule::Gui).info("saved preset '{}' to {}", name.toStdString(), userPresetPath(name).toStdString());
+    logger(LogModule::Gui)
+        .info("saved preset '{}' to {}", name.toStdString(), userPresetPath(name).toStdString());
     const QString listed = QString::fromLatin1(kUserPrefix) + name;
     m_loading = true;
     m_grid->setDraft(d);
@@ -451,7 +458,8 @@ bool MatrixEditor::exportMatrixFile(const QString& path, QString* error) const
         setError(error, qs(problem));
         return false;
     }
-    const Outcome outcome = writeFileAtomically(path.toStdString(), matrixToJson(draft().toMatrix()).dump(2) + "\n");
+    const Outcome outcome =
+        writeFileAtomically(path.toStdString(), matrixToJson(draft().toMatrix()).dump(2) + "\n");
     if (!outcome.ok()) {
         setError(error, qs(outcome.message));
         return false;
@@ -461,7 +469,8 @@ bool MatrixEditor::exportMatrixFile(const QString& path, QString* error) const
 
 void MatrixEditor::chooseImport()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Import matrix"), {}, tr("Matrix JSON (*.json)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Import matrix"), {}, tr("Matrix JSON (*.json)"));
     if (path.isEmpty())
         return;
     QString why;
@@ -471,8 +480,8 @@ void MatrixEditor::chooseImport()
 
 void MatrixEditor::chooseExport()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export matrix"), QStringLiteral("matrix.json"),
-                                                      tr("Matrix JSON (*.json)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export matrix"), QStringLiteral("matrix.json"), tr("Matrix JSON (*.json)"));
     if (path.isEmpty())
         return;
     QString why;
@@ -684,8 +693,9 @@ void MatrixEditor::refreshAxisFields()
     const QStringList edited = editedStrategies();
     const bool selected = !m_view->selectionModel()->selectedRows().isEmpty();
     if (edited.isEmpty())
-        m_editing->setText(tr("Tick chunk sizes in the grid; then select rows to edit their size, buffer, sync "
-                              "and threads."));
+        m_editing->setText(
+            tr("Tick chunk sizes in the grid; then select rows to edit their size, buffer, sync "
+               "and threads."));
     else
         m_editing->setText((selected ? tr("Axes of the selected strategies: %1")
                                      : tr("Axes of every ticked strategy (select rows to edit some): %1"))

@@ -31,11 +31,10 @@ QString axesSummary(const StrategyDraft& row)
     parts << joined(row.sizes, [](std::uint64_t b) { return qs(formatBytesCompact(b)); });
     if (row.hasBufferAxis)
         parts << MatrixGridModel::tr("buffer %1").arg(joined(row.buffers, [](const StdioBuffer& b) {
-                     return qs(toString(b));
-                 }));
-    parts << MatrixGridModel::tr("sync %1").arg(joined(row.syncs, [](const SyncPolicy& p) {
-        return qs(toString(p));
-    }));
+            return qs(toString(b));
+        }));
+    parts << MatrixGridModel::tr("sync %1").arg(
+        joined(row.syncs, [](const SyncPolicy& p) { return qs(toString(p)); }));
     parts << MatrixGridModel::tr("%1 thread(s)").arg(joined(row.threads, [](std::uint32_t t) {
         return QString::number(t);
     }));
@@ -116,7 +115,8 @@ QVariant MatrixGridModel::data(const QModelIndex& index, int role) const
             return tr("%1: not available here (%2)").arg(qs(info.id), qs(*info.unavailable));
         if (column == StrategyColumn || column == axesColumn())
             return qs(info.description);
-        return tr("%1 in %2 chunks").arg(qs(info.id), qs(formatBytes(m_chunks[static_cast<std::size_t>(column - 1)])));
+        return tr("%1 in %2 chunks")
+            .arg(qs(info.id), qs(formatBytes(m_chunks[static_cast<std::size_t>(column - 1)])));
     }
     if (column == StrategyColumn)
         return role == Qt::DisplayRole ? qs(info.id) : QVariant();

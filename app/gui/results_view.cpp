@@ -69,8 +69,9 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     top->addWidget(m_summary, 1);
     top->addWidget(new QLabel(tr("Speed-up against:"), this));
     m_baseline = new QComboBox(this);
-    m_baseline->setToolTip(tr("The case the Speed-up column divides by. By default each row is compared with plain "
-                              "stdio (default buffer) at the same chunk size."));
+    m_baseline->setToolTip(
+        tr("The case the Speed-up column divides by. By default each row is compared with plain "
+           "stdio (default buffer) at the same chunk size."));
     m_baseline->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     top->addWidget(m_baseline);
     layout->addLayout(top);
@@ -166,10 +167,9 @@ void ResultsView::setResult(const RunResult& result)
                        .arg(ok)
                        .arg(failed)
                        .arg(result.refused.size() +
-                            static_cast<std::size_t>(std::count_if(result.cases.begin(), result.cases.end(),
-                                                                   [](const CaseResult& c) {
-                                                                       return c.status == Status::Refused;
-                                                                   })));
+                            static_cast<std::size_t>(std::count_if(
+                                result.cases.begin(), result.cases.end(),
+                                [](const CaseResult& c) { return c.status == Status::Refused; })));
     if (result.cancelled)
         text += tr(" - cancelled before the end");
     m_summary->setText(text);
@@ -202,7 +202,8 @@ void ResultsView::beginRun(const std::vector<RefusedCase>& refused)
 
 void ResultsView::updateCase(const CaseResult& result)
 {
-    auto it = std::find_if(m_cases.begin(), m_cases.end(), [&](const CaseResult& c) { return c.index == result.index; });
+    auto it = std::find_if(m_cases.begin(), m_cases.end(),
+                           [&](const CaseResult& c) { return c.index == result.index; });
     if (it == m_cases.end())
         m_cases.push_back(result);
     else

@@ -30,7 +30,8 @@ QString RunPlan::summary() const
         text += QObject::tr(" · about %1").arg(qs(formatDuration(estimate.seconds)));
         if (estimate.guessedCases > 0)
             text += estimate.measuredCases > 0
-                        ? QObject::tr(" (%1 case(s) timed before, the rest a rough guess)").arg(estimate.measuredCases)
+                        ? QObject::tr(" (%1 case(s) timed before, the rest a rough guess)")
+                              .arg(estimate.measuredCases)
                         : QObject::tr(" (rough guess until a case has run here)");
     }
     return text;
@@ -68,7 +69,8 @@ RunPlan planRun(const Registry& registry, const MatrixDraft& draft, const Target
     if (!target.problem.isEmpty())
         plan.blocked = QObject::tr("The target cannot be used: %1").arg(target.problem);
     else if (plan.expanded.cases.empty())
-        plan.blocked = QObject::tr("Every case of this matrix is refused on this target; the list below says why.");
+        plan.blocked =
+            QObject::tr("Every case of this matrix is refused on this target; the list below says why.");
     else if (plan.usesDisk && plan.largestCaseBytes > plan.freeBytes)
         plan.blocked = QObject::tr("Not enough space: the largest case needs %1, and %2 has %3 free.")
                            .arg(qs(formatBytes(plan.largestCaseBytes)), qs(target.info.path),

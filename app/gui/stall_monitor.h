@@ -10,7 +10,8 @@
 namespace iolab::gui {
 
 // Measures how long the GUI thread's event loop goes without turning: a precise 10 ms timer notes how late
-// each tick comes. A late tick means the thread was busy (painting, a model reset, a slow slot) for that long.
+// each tick comes. A late tick means the thread was busy (painting, a model reset, a slow slot) for that
+// long.
 class StallMonitor : public QObject
 {
     Q_OBJECT

@@ -97,8 +97,7 @@ void TargetModel::rescan()
             error = qs(e.what());
         }
         QMetaObject::invokeMethod(
-            this,
-            [this, mounted = std::move(mounted), error] { applyScan(mounted, error); },
+            this, [this, mounted = std::move(mounted), error] { applyScan(mounted, error); },
             Qt::QueuedConnection);
     });
 }
@@ -213,7 +212,8 @@ QVariant TargetModel::data(const QModelIndex& index, int role) const
         if (e.kind == TargetEntry::Kind::Pipe)
             return tr("The pipe strategies write into a pipe that a reader thread drains: no file, no disk.");
         if (e.kind == TargetEntry::Kind::Null)
-            return tr("stdio and write(2) into /dev/null: what the API itself costs, with no storage behind it.");
+            return tr(
+                "stdio and write(2) into /dev/null: what the API itself costs, with no storage behind it.");
         return tr("%1\nmounted from %2 (%3)\noptions: %4")
             .arg(qs(t.path), qs(t.mountSource), qs(t.fsType), qs(t.mountOptions));
     }
@@ -272,10 +272,12 @@ QVariant TargetModel::headerData(int section, Qt::Orientation orientation, int r
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case CacheColumn:
-            return tr("The device's write cache mode (/sys/block/*/queue/write_cache): with 'write back', an "
-                      "fsync may return before the data is on stable media unless the device honours flushes.");
+            return tr(
+                "The device's write cache mode (/sys/block/*/queue/write_cache): with 'write back', an "
+                "fsync may return before the data is on stable media unless the device honours flushes.");
         case SectorColumn:
-            return tr("Logical / physical sector size: O_DIRECT chunks must be multiples of the logical one.");
+            return tr(
+                "Logical / physical sector size: O_DIRECT chunks must be multiples of the logical one.");
         case TransferColumn:
             return tr("The largest single request the device takes (max_sectors_kb).");
         default:

@@ -11,8 +11,8 @@
 
 namespace iolab::gui {
 
-// Where a run writes: a folder (a mounted filesystem or one the user chose), a pipe drained by a reader thread,
-// or the null device.
+// Where a run writes: a folder (a mounted filesystem or one the user chose), a pipe drained by a reader
+// thread, or the null device.
 struct TargetEntry
 {
     enum class Kind
@@ -22,8 +22,8 @@ struct TargetEntry
         Null
     };
     Kind kind = Kind::Folder;
-    TargetInfo info;    // for a pipe or null target: the folder that would hold the (unused) run folder
-    QString problem;    // why it cannot be used ("" = usable)
+    TargetInfo info;     // for a pipe or null target: the folder that would hold the (unused) run folder
+    QString problem;     // why it cannot be used ("" = usable)
     bool chosen = false; // added by the user rather than found mounted
 
     QString displayName() const;

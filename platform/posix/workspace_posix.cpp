@@ -240,8 +240,7 @@ CleanReport cleanStaleRuns(const std::string& target, CleanMode mode)
                 if (isRunFileName(n) && ::lstat(path.c_str(), &est) == 0 && S_ISREG(est.st_mode)) {
                     ours.push_back(path);
                     folderBytes += static_cast<std::uint64_t>(est.st_blocks) * 512U;
-                }
-                else
+                } else
                     foreign = std::string(n);
             }
             ::closedir(inner);

@@ -9,6 +9,10 @@
 
 int main(int argc, char** argv)
 {
+    // Also when ctest lists the tests (discovery runs without the test's environment) and there is no
+    // display.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
     QStandardPaths::setTestModeEnabled(true);
     QApplication::setApplicationName(QStringLiteral("iolab-tests"));
     QApplication::setOrganizationName(QStringLiteral("IOLab"));

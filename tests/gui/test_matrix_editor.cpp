@@ -50,7 +50,8 @@ int rowOf(const MatrixEditor& editor, const std::string& strategy)
 void clickCell(MatrixEditor& editor, const std::string& strategy, std::uint64_t chunk)
 {
     QTableView* view = editor.gridView();
-    const QModelIndex index = editor.gridModel()->index(rowOf(editor, strategy), editor.gridModel()->columnForChunk(chunk));
+    const QModelIndex index =
+        editor.gridModel()->index(rowOf(editor, strategy), editor.gridModel()->columnForChunk(chunk));
     view->scrollTo(index);
     const QRect rect = view->visualRect(index);
     ASSERT_TRUE(rect.isValid());
@@ -129,7 +130,8 @@ TEST_F(EditorFixture, KeyboardTogglesTheCurrentCell)
     editor.setDraft(MatrixDraft::fresh(registry()));
     QTableView* view = editor.gridView();
     view->setFocus();
-    view->setCurrentIndex(editor.gridModel()->index(rowOf(editor, "direct"), editor.gridModel()->columnForChunk(kMiB)));
+    view->setCurrentIndex(
+        editor.gridModel()->index(rowOf(editor, "direct"), editor.gridModel()->columnForChunk(kMiB)));
     QTest::keyClick(view, Qt::Key_Space);
     EXPECT_EQ(editor.draft().find("direct")->chunks, std::vector<std::uint64_t>{kMiB});
 }
@@ -185,13 +187,15 @@ TEST_F(EditorFixture, ImportAndExportSayWhatIsWrong)
     EXPECT_THAT(error.toStdString(), HasSubstr("broken.json:1:28: malformed JSON"));
     EXPECT_FALSE(editor.importMatrixFile(QString::fromStdString(presets / "missing.json"), &error));
     EXPECT_THAT(error.toStdString(), HasSubstr("cannot read"));
-    std::ofstream(presets / "unknown.json") << R"({"strategies":["teleport"],"chunks":["4K"],"sizes":["1M"]})";
+    std::ofstream(presets / "unknown.json")
+        << R"({"strategies":["teleport"],"chunks":["4K"],"sizes":["1M"]})";
     EXPECT_FALSE(editor.importMatrixFile(QString::fromStdString(presets / "unknown.json"), &error));
     EXPECT_THAT(error.toStdString(), HasSubstr("teleport"));
     EXPECT_EQ(editor.draft().toMatrix(), *findPreset("quick")) << "a bad file changes nothing";
 
     EXPECT_FALSE(editor.exportMatrixFile(QString::fromStdString(presets / "no/such/folder.json"), &error));
-    ASSERT_TRUE(editor.exportMatrixFile(QString::fromStdString(presets / "out.json"), &error)) << error.toStdString();
+    ASSERT_TRUE(editor.exportMatrixFile(QString::fromStdString(presets / "out.json"), &error))
+        << error.toStdString();
     ASSERT_TRUE(editor.importMatrixFile(QString::fromStdString(presets / "out.json"), &error));
     EXPECT_EQ(editor.draft().toMatrix(), *findPreset("quick"));
 }

@@ -15,9 +15,9 @@
 
 #include <spdlog/logger.h>
 
-#include <thread>
 #include <QSignalSpy>
 #include <QTest>
+#include <thread>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -96,7 +96,8 @@ TEST(Models, MatrixGridTogglesChunksAndAddsColumns)
     EXPECT_TRUE(model.setData(model.index(2, column), Qt::Checked, Qt::CheckStateRole));
     EXPECT_EQ(model.draft().strategies[2].chunks, std::vector<std::uint64_t>{4 * kKiB});
     EXPECT_EQ(changed.count(), 1);
-    EXPECT_FALSE(model.setData(model.index(2, MatrixGridModel::StrategyColumn), Qt::Checked, Qt::CheckStateRole));
+    EXPECT_FALSE(
+        model.setData(model.index(2, MatrixGridModel::StrategyColumn), Qt::Checked, Qt::CheckStateRole));
     model.addChunkColumn(3 * kKiB);
     EXPECT_EQ(model.columnForChunk(3 * kKiB), column) << "sorted in before 4K";
     EXPECT_EQ(model.columnForChunk(4 * kKiB), column + 1);
@@ -123,7 +124,8 @@ TEST(Models, ResultsModelWithRefusedFailedAndBaseline)
     ASSERT_EQ(model.rowCount(), 4);
     EXPECT_EQ(model.index(1, ResultsModel::SpeedupColumn).data().toString(), QStringLiteral("3.00x"));
     EXPECT_EQ(model.index(2, ResultsModel::StatusColumn).data().toString(), QStringLiteral("failed"));
-    EXPECT_THAT(model.index(2, ResultsModel::ReasonColumn).data().toString().toStdString(), HasSubstr("No space"));
+    EXPECT_THAT(model.index(2, ResultsModel::ReasonColumn).data().toString().toStdString(),
+                HasSubstr("No space"));
     EXPECT_EQ(model.index(3, ResultsModel::StatusColumn).data().toString(), QStringLiteral("refused"));
     model.updateCase(measuredCase(1, "write", 4096, 50));
     EXPECT_EQ(model.index(1, ResultsModel::SpeedupColumn).data().toString(), QStringLiteral("0.50x"));
@@ -144,7 +146,8 @@ TEST(Models, LogModelKeepsTheNewestLinesAndFiltersByLevel)
     logger.warn("careful");
     std::thread([&] { logger.error("from a worker thread"); }).join();
     QTRY_COMPARE(model.rowCount(), 3);
-    EXPECT_EQ(model.index(2, LogModel::MessageColumn).data().toString(), QStringLiteral("from a worker thread"));
+    EXPECT_EQ(model.index(2, LogModel::MessageColumn).data().toString(),
+              QStringLiteral("from a worker thread"));
     EXPECT_EQ(model.index(1, LogModel::LevelColumn).data().toString(), QStringLiteral("warning"));
     filter.setMinimumLevel(spdlog::level::warn);
     EXPECT_EQ(filter.rowCount(), 2);
@@ -154,7 +157,8 @@ TEST(Models, LogModelIsBounded)
 {
     LogModel model; // no tester here: it would check every one of the thousands of changes
     for (int i = 0; i < LogModel::kCapacity + 10; ++i)
-        model.append({QDateTime::currentDateTime(), spdlog::level::debug, QStringLiteral("t"), QString::number(i)});
+        model.append(
+            {QDateTime::currentDateTime(), spdlog::level::debug, QStringLiteral("t"), QString::number(i)});
     EXPECT_EQ(model.rowCount(), LogModel::kCapacity);
     EXPECT_EQ(model.index(0, LogModel::MessageColumn).data().toString(), QStringLiteral("10"));
     EXPECT_EQ(model.index(model.rowCount() - 1, LogModel::MessageColumn).data().toString(),
@@ -186,7 +190,8 @@ TEST(Models, HistoryAndCompareModels)
     damaged.problem = QStringLiteral("b.json: malformed JSON at line 1");
     history.setEntries({ok, damaged});
     EXPECT_EQ(history.index(0, HistoryModel::StatusColumn).data().toString(), QStringLiteral("ok"));
-    EXPECT_THAT(history.index(1, HistoryModel::StatusColumn).data().toString().toStdString(), HasSubstr("damaged"));
+    EXPECT_THAT(history.index(1, HistoryModel::StatusColumn).data().toString().toStdString(),
+                HasSubstr("damaged"));
 
     CompareModel compare;
     QAbstractItemModelTester compareTester(&compare, QAbstractItemModelTester::FailureReportingMode::Fatal);
@@ -198,7 +203,8 @@ TEST(Models, HistoryAndCompareModels)
     ASSERT_EQ(compare.rowCount(), 3);
     EXPECT_FALSE(compare.ratio(0).has_value()) << "stdio is only in the first run";
     EXPECT_DOUBLE_EQ(*compare.ratio(1), 2.5);
-    EXPECT_EQ(compare.index(2, CompareModel::FirstColumn).data().toString(), QStringLiteral("not in this run"));
+    EXPECT_EQ(compare.index(2, CompareModel::FirstColumn).data().toString(),
+              QStringLiteral("not in this run"));
     compare.clear();
     EXPECT_EQ(compare.rowCount(), 0);
 }

@@ -67,8 +67,8 @@ TEST_P(PresetDraft, RoundTripsWithTheSameCases)
     EXPECT_EQ(MatrixDraft::fromMatrix(reread, registry()), draft);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllPresets, PresetDraft, testing::Values("quick", "stdio-per-byte", "sync-modes",
-                                                                  "bandwidth-4k", "pipe"));
+INSTANTIATE_TEST_SUITE_P(AllPresets, PresetDraft,
+                         testing::Values("quick", "stdio-per-byte", "sync-modes", "bandwidth-4k", "pipe"));
 
 TEST(MatrixDraft, GroupsStrategiesWithEqualAxes)
 {

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+// The live charts stay bounded on long runs and refresh a few times a second; the results charts show every
+// measured case, by chunk size and as a strategy x chunk heatmap.
+#include "app/gui/heatmap.h"
+#include "app/gui/live_charts.h"
+#include "app/gui/results_model.h"
+#include "app/gui/results_view.h"
+#include "core/units.h"
+
+#include <QComboBox>
+#include <QSignalSpy>
+#include <QTest>
+#include <QtCharts/QBarSeries>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace iolab;
+using namespace iolab::gui;
+
+namespace {
+
+Sample sampleAt(std::uint32_t caseIndex, double seconds, double mbps)
+{
+    Sample s;
+    s.caseIndex = caseIndex;
+    s.runSeconds = seconds;
+    s.intervalMBps = mbps;
+    s.deviceWriteMBps = mbps / 2;
+    s.cpuUserPercent = 40;
+    s.cpuSystemPercent = 60;
+    s.rssBytes = 50 * kMiB;
+    s.dirtyBytes = 10 * kMiB;
+    return s;
+}
+
+CaseStarted caseNumber(std::uint32_t index, std::uint32_t count)
+{
+    CaseStarted c;
+    c.index = index;
+    c.count = count;
+    c.testCase.strategy = "write";
+    c.testCase.chunkBytes = 4096;
+    c.testCase.totalBytes = kGiB;
+    return c;
+}
+
+CaseResult measured(std::uint32_t index, const std::string& strategy, std::uint64_t chunk, double mbps)
+{
+    CaseResult c;
+    c.index = index;
+    c.testCase.strategy = strategy;
+    c.testCase.chunkBytes = chunk;
+    c.testCase.totalBytes = kGiB;
+    c.apparentMBps.count = 3;
+    c.apparentMBps.median = mbps;
+    return c;
+}
+
+} // namespace
+
+TEST(PointBuffer, DecimatesOldPointsAndKeepsTheNewest)
+{
+    PointBuffer buffer(100, 0);
+    for (int i = 0; i < 1000; ++i)
+        buffer.append({static_cast<double>(i), static_cast<double>(i % 2)});
+    EXPECT_LE(buffer.points().size(), 100u);
+    EXPECT_GT(buffer.points().size(), 50u);
+    EXPECT_GT(buffer.points().back().x(), 990) << "the newest points are there, averaged";
+    EXPECT_LT(buffer.points().front().x(), 10) << "the start of the run is still there, coarser";
+    // Every point stands for the same span.
+    const double span = buffer.points()[1].x() - buffer.points()[0].x();
+    EXPECT_NEAR(buffer.points()[20].x() - buffer.points()[19].x(), span, 1e-9);
+    // Averaging keeps the level of an alternating signal.
+    EXPECT_NEAR(buffer.points().front().y(), 0.5, 0.5);
+    EXPECT_TRUE(buffer.takeDirty());
+    EXPECT_FALSE(buffer.takeDirty());
+}
+
+TEST(PointBuffer, AWindowDropsOldPoints)
+{
+    PointBuffer buffer(1000, 10);
+    for (int i = 0; i <= 100; ++i)
+        buffer.append({static_cast<double>(i), 1});
+    EXPECT_EQ(buffer.points().front().x(), 90);
+    EXPECT_EQ(buffer.points().size(), 11u);
+}
+
+TEST(LiveCharts, StayBoundedOverALongRunAndRefreshAtLeastFourTimesASecond)
+{
+    LiveCharts charts;
+    EXPECT_LE(LiveCharts::kRefreshMs, 250);
+    charts.runStarted();
+    double t = 0;
+    // 10 cases, the last one 20,000 samples long (over half an hour at 10 Hz).
+    for (std::uint32_t c = 0; c < 10; ++c) {
+        charts.caseStarted(caseNumber(c, 10));
+        const int n = c == 9 ? 20'000 : 300;
+        for (int i = 0; i < n; ++i) {
+            charts.addSample(sampleAt(c, t, 100 + c));
+            t += 0.1;
+        }
+    }
+    EXPECT_EQ(charts.apparentSeries()->count(), 0) << "points reach the series only on a refresh";
+    QTest::qWait(LiveCharts::kRefreshMs * 2);
+    EXPECT_GT(charts.apparentSeries()->count(), 0);
+    EXPECT_LE(static_cast<std::size_t>(charts.apparentSeries()->count()), LiveCharts::kMaxPoints);
+    EXPECT_EQ(charts.fadedCount(), LiveCharts::kFadedCases);
+    // Six series of at most kMaxPoints, twice (buffer and series), and the faded copies of ~300 points.
+    EXPECT_LE(charts.pointsHeld(), 6 * 2 * LiveCharts::kMaxPoints + LiveCharts::kFadedCases * 301);
+    EXPECT_GE(charts.cpuUserSeries()->points().back().x() - charts.cpuUserSeries()->points().front().x(), 100)
+        << "the CPU chart shows its two-minute window";
+    const auto* y = qobject_cast<QValueAxis*>(charts.cpuUserSeries()->attachedAxes().at(1));
+    ASSERT_NE(y, nullptr);
+    EXPECT_GE(y->max(), 100);
+    charts.runFinished();
+}
+
+TEST(LiveCharts, NiceRangesAndCeilings)
+{
+    EXPECT_EQ(niceCeiling(0), 1);
+    EXPECT_EQ(niceCeiling(3), 5);
+    EXPECT_EQ(niceCeiling(1200), 2000);
+    EXPECT_EQ(niceCeiling(0.07), 0.1);
+    QValueAxis axis;
+    setNiceRange(&axis, 0, 10000);
+    EXPECT_EQ(axis.tickInterval(), 2000);
+    setNiceRange(&axis, 0, 1); // from wide to narrow without ever pairing 0..10000 with a 0.2 step
+    EXPECT_EQ(axis.max(), 1);
+    EXPECT_DOUBLE_EQ(axis.tickInterval(), 0.2);
+    EXPECT_EQ(axis.labelFormat(), QStringLiteral("%.1f"));
+}
+
+TEST(Heatmap, BestMedianPerStrategyAndChunk)
+{
+    std::vector<CaseResult> cases{measured(0, "stdio", 4096, 100), measured(1, "stdio", 4096, 300),
+                                  measured(2, "write", 65536, 900), measured(3, "write", 4096, 50)};
+    CaseResult failed = measured(4, "direct", 4096, 0);
+    failed.status = Status::Failed;
+    failed.apparentMBps = {};
+    cases.push_back(failed);
+    const auto data = HeatmapData::from(cases);
+    EXPECT_EQ(data.strategies,
+              (QStringList{QStringLiteral("stdio"), QStringLiteral("write"), QStringLiteral("direct")}));
+    EXPECT_EQ(data.chunks, (std::vector<std::uint64_t>{4096, 65536}));
+    EXPECT_EQ(*data.cells[0][0].bestMBps, 300);
+    EXPECT_EQ(data.cells[0][0].cases, 2);
+    EXPECT_FALSE(data.cells[0][1].bestMBps.has_value());
+    EXPECT_EQ(data.cells[2][0].failed, 1);
+    EXPECT_EQ(data.minMBps, 50);
+    EXPECT_EQ(data.maxMBps, 900);
+    EXPECT_NE(HeatmapWidget::colourFor(50, 50, 900), HeatmapWidget::colourFor(900, 50, 900));
+}
+
+TEST(ResultsView, FillsTheTableTheBarChartAndTheHeatmap)
+{
+    ResultsView view;
+    view.resize(1000, 800);
+    view.show();
+    RunResult run;
+    run.cases = {measured(0, "stdio", 4096, 2), measured(1, "write", 4096, 900),
+                 measured(2, "write", 65536, 1500)};
+    run.refused.push_back({run.cases[0].testCase, "duplicate of case 1"});
+    view.setResult(run);
+    EXPECT_EQ(view.model()->rowCount(), 4);
+    EXPECT_EQ(view.heatmap()->data().strategies.size(), 2);
+    const auto series = view.barChart()->series();
+    ASSERT_EQ(series.size(), 1);
+    auto* bars = qobject_cast<QBarSeries*>(series.front());
+    ASSERT_NE(bars, nullptr);
+    EXPECT_EQ(bars->count(), 2) << "a bar set per strategy variant";
+    EXPECT_EQ(bars->barSets().at(1)->at(1), 1500);
+    EXPECT_EQ(view.baselineChooser()->count(), 4) << "default plus each measured case";
+    view.baselineChooser()->setCurrentIndex(2); // case 2: write 4K
+    EXPECT_EQ(view.model()->index(2, ResultsModel::SpeedupColumn).data().toString(), QStringLiteral("1.67x"));
+    EXPECT_THAT(view.warnings().join(QStringLiteral("\n")).toStdString(),
+                ::testing::HasSubstr("short: a repetition took"));
+    view.clear();
+    EXPECT_EQ(view.model()->rowCount(), 0);
+    EXPECT_TRUE(view.barChart()->series().isEmpty());
+}

@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: MIT
+// The whole window driven as a user would: tiny real runs fill the table, charts and history; Stop ends a
+// run within a second with nothing left; history reopens and compares; settings come back; every bad input
+// gets a message in the window.
+#include "app/gui/history.h"
+#include "app/gui/live_charts.h"
+#include "app/gui/log_model.h"
+#include "app/gui/main_window.h"
+#include "app/gui/matrix_editor.h"
+#include "app/gui/results_model.h"
+#include "app/gui/results_view.h"
+#include "app/gui/run_controller.h"
+#include "app/gui/target_model.h"
+#include "core/result_json.h"
+#include "core/units.h"
+#include "platform/platform.h"
+#include "tests/support/mount.h"
+#include "tests/support/temp_dir.h"
+
+#include <QAction>
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+#include <QtCharts/QLineSeries>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <fstream>
+#include <set>
+
+using namespace iolab;
+using namespace iolab::gui;
+using namespace iolab::test;
+using ::testing::HasSubstr;
+
+namespace {
+
+QString q(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+Registry& registry()
+{
+    static Registry r = [] {
+        Registry reg;
+        registerBuiltinStrategies(reg);
+        return reg;
+    }();
+    return r;
+}
+
+// One row per strategy, every strategy at the same chunk, size and sync.
+MatrixDraft draftOf(const std::vector<std::string>& strategies, std::uint64_t chunk, std::uint64_t size,
+                    SyncPolicy sync = {}, StdioBuffer buffer = {BufferMode::Default, 0})
+{
+    MatrixDraft d = MatrixDraft::fresh(registry());
+    for (const auto& s : strategies) {
+        StrategyDraft* row = d.find(s);
+        row->chunks = {chunk};
+        row->sizes = {size};
+        row->syncs = {sync};
+        if (row->hasBufferAxis)
+            row->buffers = {buffer};
+    }
+    return d;
+}
+
+struct WindowFixture : ::testing::Test
+{
+    TempDir data;
+    TempDir target;
+    LogModel log;
+    std::unique_ptr<MainWindow> window;
+
+    AppPaths paths() const { return {q(data.path()), q(data / "settings.ini")}; }
+
+    void open()
+    {
+        window = std::make_unique<MainWindow>(paths(), &log);
+        window->show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
+        QTRY_VERIFY_WITH_TIMEOUT(!window->targetModel()->isScanning(), 10'000);
+    }
+    void SetUp() override { open(); }
+
+    void useTarget(const std::string& folder)
+    {
+        window->chooseFolder(q(folder));
+        ASSERT_EQ(window->currentTargetKey(), q(folder));
+    }
+    void plan(const MatrixDraft& draft, std::uint32_t repetitions = 1, std::uint32_t warmups = 0)
+    {
+        window->matrixEditor()->setDraft(draft);
+        RunOptions options;
+        options.repetitions = repetitions;
+        options.warmups = warmups;
+        window->matrixEditor()->setRunOptions(options);
+    }
+    // Runs what is planned and waits for the end.
+    void runToEnd(int timeoutMs = 120'000)
+    {
+        QSignalSpy ended(window.get(), &MainWindow::runEnded);
+        ASSERT_TRUE(window->startRun()) << window->runBlockedReason().toStdString();
+        ASSERT_TRUE(ended.wait(timeoutMs));
+    }
+};
+
+} // namespace
+
+TEST_F(WindowFixture, ATinyRealRunFillsTheTableTheChartsAndTheHistory)
+{
+    useTarget(target.path());
+    // O_DSYNC 4 KiB writes take long enough on any disk for the 10 Hz sampler to see them.
+    MatrixDraft d = draftOf({"write"}, 4 * kKiB, 8 * kMiB, {SyncMode::ODsync, 0});
+    d.find("write")->chunks = {4 * kKiB, 16 * kKiB};
+    plan(d, 2);
+    EXPECT_EQ(window->runBlockedReason(), QString());
+    EXPECT_EQ(window->plan().expanded.cases.size(), 2u);
+    EXPECT_TRUE(window->runAction()->isEnabled());
+
+    QSignalSpy samples(window->controller(), &RunController::sampleArrived);
+    QSignalSpy started(window->controller(), &RunController::runStarted);
+    QSignalSpy ended(window.get(), &MainWindow::runEnded);
+    ASSERT_TRUE(window->startRun());
+    EXPECT_FALSE(window->runAction()->isEnabled()) << "no second run while one goes";
+    EXPECT_TRUE(window->stopAction()->isEnabled());
+    ASSERT_TRUE(started.wait(10'000));
+    ASSERT_TRUE(ended.wait(120'000));
+
+    auto* model = window->resultsView()->model();
+    ASSERT_EQ(model->rowCount(), 2);
+    for (int row = 0; row < 2; ++row)
+        EXPECT_EQ(model->index(row, ResultsModel::StatusColumn).data().toString(), QStringLiteral("ok"))
+            << model->index(row, ResultsModel::ReasonColumn).data().toString().toStdString();
+    EXPECT_FALSE(model->index(0, ResultsModel::MedianColumn).data().toString().isEmpty());
+    ASSERT_GT(samples.count(), 0);
+    LiveCharts* charts = window->liveCharts();
+    EXPECT_GT(charts->cpuUserSeries()->count(), 0);
+    EXPECT_GT(charts->rssSeries()->count(), 0);
+    // Each case the sampler saw is on the throughput chart: the first as a faded line, the last as the live
+    // one.
+    std::set<std::uint32_t> sampled;
+    for (const auto& args : samples)
+        sampled.insert(args.at(0).value<Sample>().caseIndex);
+    EXPECT_EQ(charts->fadedCount(), sampled.count(0) > 0 ? 1 : 0);
+    EXPECT_EQ(charts->apparentSeries()->count() > 0, sampled.count(1) > 0);
+    EXPECT_EQ(window->tabs()->currentWidget(), window->resultsView());
+    EXPECT_THAT(window->progressText().toStdString(), HasSubstr("Finished"));
+    EXPECT_TRUE(window->currentResult().has_value());
+    EXPECT_FALSE(window->lastSavedRun().isEmpty());
+    EXPECT_TRUE(QFile::exists(window->lastSavedRun()));
+    EXPECT_EQ(window->historyModel()->rowCount(), 1);
+    EXPECT_EQ(target.entryCount(), 0u) << "the run folder is gone";
+    EXPECT_EQ(window->plan().estimate.measuredCases, 2u) << "the next estimate uses what this run measured";
+
+    QString error;
+    ASSERT_TRUE(window->exportResult(q(data / "out.json"), &error)) << error.toStdString();
+    ASSERT_TRUE(window->exportResult(q(data / "out.csv"), &error)) << error.toStdString();
+    EXPECT_TRUE(QFile::exists(q(data / "out.samples.csv")));
+    EXPECT_FALSE(window->exportResult(q(data / "missing/out.json"), &error));
+    EXPECT_FALSE(error.isEmpty());
+}
+
+TEST_F(WindowFixture, StopCancelsWithinASecondAndLeavesNoFile)
+{
+    useTarget(target.path());
+    plan(draftOf({"write"}, 512, 1 * kGiB, {SyncMode::ODsync, 0})); // minutes of work
+    QSignalSpy cases(window->controller(), &RunController::caseStarted);
+    QSignalSpy ended(window.get(), &MainWindow::runEnded);
+    ASSERT_TRUE(window->startRun());
+    ASSERT_TRUE(cases.wait(20'000));
+    QTest::qWait(300);
+    QElapsedTimer timer;
+    timer.start();
+    window->stopAction()->trigger();
+    EXPECT_FALSE(window->stopAction()->isEnabled());
+    ASSERT_TRUE(ended.wait(5'000));
+    EXPECT_LT(timer.elapsed(), 1000);
+    EXPECT_EQ(target.entryCount(), 0u);
+    ASSERT_TRUE(window->currentResult().has_value());
+    EXPECT_TRUE(window->currentResult()->cancelled);
+    EXPECT_THAT(window->progressText().toStdString(), HasSubstr("Stopped"));
+    EXPECT_TRUE(window->runAction()->isEnabled());
+}
+
+TEST_F(WindowFixture, ClosingDuringARunStopsItFirst)
+{
+    useTarget(target.path());
+    plan(draftOf({"write"}, 512, 1 * kGiB, {SyncMode::ODsync, 0}));
+    QSignalSpy cases(window->controller(), &RunController::caseStarted);
+    QSignalSpy ended(window.get(), &MainWindow::runEnded);
+    ASSERT_TRUE(window->startRun());
+    ASSERT_TRUE(cases.wait(20'000));
+    EXPECT_FALSE(window->close()) << "the close waits for the run to stop";
+    EXPECT_TRUE(window->isVisible());
+    ASSERT_TRUE(ended.wait(5'000));
+    QTRY_VERIFY_WITH_TIMEOUT(!window->isVisible(), 2000);
+    EXPECT_EQ(target.entryCount(), 0u);
+}
+
+TEST_F(WindowFixture, HistoryReopensComparesAndDeletes)
+{
+    HistoryStore store(q(data / "history"));
+    RunResult older;
+    older.startedAt = "2026-01-01T10:00:00Z";
+    older.matrix.name = "a";
+    RunResult newer = older;
+    newer.startedAt = "2026-02-01T10:00:00Z";
+    for (double mbps : {100.0, 400.0}) {
+        CaseResult c;
+        c.testCase.strategy = "write";
+        c.testCase.chunkBytes = 4096;
+        c.testCase.totalBytes = kMiB;
+        c.apparentMBps.count = 3;
+        c.apparentMBps.median = mbps;
+        (mbps < 200 ? older : newer).cases.push_back(c);
+    }
+    QString error;
+    ASSERT_FALSE(store.save(older, &error).isEmpty()) << error.toStdString();
+    ASSERT_FALSE(store.save(newer, &error).isEmpty()) << error.toStdString();
+    std::ofstream(data / "history/zz-damaged.json") << "{\"schema\": \"iolab.result/1\", \"cases\": [";
+    window->refreshHistory();
+    ASSERT_EQ(window->historyModel()->rowCount(), 3);
+    int damagedRow = -1;
+    for (int row = 0; row < 3; ++row) {
+        if (!window->historyModel()->entry(row).problem.isEmpty())
+            damagedRow = row;
+    }
+    ASSERT_GE(damagedRow, 0) << "a damaged file is listed, not hidden";
+    EXPECT_THAT(window->historyModel()->entry(damagedRow).problem.toStdString(),
+                HasSubstr("zz-damaged.json"));
+    const int newest = damagedRow == 0 ? 1 : 0;
+    EXPECT_EQ(window->historyModel()->entry(newest).startedAt, QStringLiteral("2026-02-01T10:00:00Z"));
+
+    ASSERT_TRUE(
+        window->compareHistoryRows(newest, newest + 1 == damagedRow ? newest + 2 : newest + 1, &error))
+        << error.toStdString();
+    ASSERT_EQ(window->compareModel()->rowCount(), 1);
+    EXPECT_DOUBLE_EQ(*window->compareModel()->ratio(0), 4.0) << "newer over older";
+    EXPECT_FALSE(window->compareHistoryRows(newest, damagedRow, &error));
+    EXPECT_THAT(error.toStdString(), HasSubstr("zz-damaged.json"));
+
+    ASSERT_TRUE(window->openResultFile(window->historyModel()->entry(newest).path, &error));
+    EXPECT_EQ(window->resultsView()->model()->rowCount(), 1);
+    EXPECT_FALSE(window->openResultFile(window->historyModel()->entry(damagedRow).path, &error));
+    EXPECT_EQ(window->resultsView()->model()->rowCount(), 1) << "a bad file leaves the shown result alone";
+
+    window->historyView()->selectRow(damagedRow);
+    window->deleteSelectedHistory();
+    EXPECT_EQ(window->historyModel()->rowCount(), 2);
+    EXPECT_FALSE(std::filesystem::exists(data / "history/zz-damaged.json"));
+}
+
+TEST_F(WindowFixture, SettingsComeBack)
+{
+    useTarget(target.path());
+    ASSERT_TRUE(window->matrixEditor()->loadPreset(QStringLiteral("sync-modes")));
+    RunOptions options;
+    options.repetitions = 5;
+    options.warmups = 2;
+    options.verifyFiles = true;
+    window->matrixEditor()->setRunOptions(options);
+    window->tabs()->setCurrentIndex(2);
+    window->resize(1234, 876);
+    QTRY_COMPARE(window->size(), QSize(1234, 876));
+    window->mainSplitter()->setSizes({400, 800});
+    const QList<int> sizes = window->mainSplitter()->sizes();
+    window->setTheme(Theme::Dark);
+    window->saveSettings();
+    window.reset();
+
+    open();
+    EXPECT_EQ(window->currentTargetKey(), q(target.path()));
+    EXPECT_EQ(window->matrixEditor()->currentPreset(), QStringLiteral("sync-modes"));
+    EXPECT_EQ(window->matrixEditor()->runOptions().repetitions, 5u);
+    EXPECT_EQ(window->matrixEditor()->runOptions().warmups, 2u);
+    EXPECT_TRUE(window->matrixEditor()->runOptions().verifyFiles);
+    EXPECT_EQ(window->tabs()->currentIndex(), 2);
+    EXPECT_EQ(window->mainSplitter()->sizes(), sizes);
+    EXPECT_EQ(window->size(), QSize(1234, 876));
+
+    // An edited matrix that is no preset comes back too.
+    const MatrixDraft edited = draftOf({"direct", "stdio"}, 64 * kKiB, 32 * kMiB);
+    window->matrixEditor()->setDraft(edited);
+    window->saveSettings();
+    window.reset();
+    open();
+    EXPECT_EQ(window->matrixEditor()->draft().toMatrix(), edited.toMatrix());
+    window->setTheme(Theme::Light);
+}
+
+TEST_F(WindowFixture, BadTargetsAreExplainedAndBlockTheRun)
+{
+    window->chooseFolder(q(target / "missing"));
+    EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("does not exist"));
+    EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("cannot be used"));
+    EXPECT_FALSE(window->runAction()->isEnabled());
+    EXPECT_FALSE(window->startRun());
+
+    std::ofstream(target / "a-file") << "x";
+    window->chooseFolder(q(target / "a-file"));
+    EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("not a folder"));
+
+    useTarget(target.path());
+    plan(draftOf({"write"}, 4096, 8 * kTiB));
+    EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("Not enough space"));
+    plan(MatrixDraft::fresh(registry()));
+    EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("no strategy has a chunk size ticked"));
+    plan(draftOf({"direct"}, 1000, kMiB));
+    EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("Every case"));
+    ASSERT_EQ(window->plan().expanded.refused.size(), 1u);
+    EXPECT_THAT(window->plan().expanded.refused[0].reason, HasSubstr("multiple"));
+}
+
+TEST_F(WindowFixture, PipeAndNullTargetsRunOnlyWhatFitsThem)
+{
+    ASSERT_TRUE(window->selectTarget(QStringLiteral("pipe:")));
+    plan(draftOf({"stdio", "pipe-write", "vmsplice"}, 64 * kKiB, 64 * kMiB));
+    EXPECT_EQ(window->plan().expanded.cases.size(), 2u);
+    ASSERT_EQ(window->plan().expanded.refused.size(), 1u);
+    EXPECT_EQ(window->plan().expanded.refused[0].testCase.strategy, "stdio");
+    EXPECT_FALSE(window->plan().usesDisk);
+
+    ASSERT_TRUE(window->selectTarget(QStringLiteral("null:")));
+    plan(draftOf({"stdio", "write", "pipe-write"}, 64 * kKiB, 64 * kMiB));
+    EXPECT_EQ(window->plan().expanded.cases.size(), 2u);
+    runToEnd();
+    ASSERT_TRUE(window->currentResult().has_value());
+    ASSERT_EQ(window->currentResult()->cases.size(), 2u);
+    for (const auto& c : window->currentResult()->cases) {
+        EXPECT_EQ(c.testCase.target, TargetKind::Null);
+        EXPECT_EQ(c.status, Status::Ok) << c.reason;
+    }
+    EXPECT_EQ(window->resultsView()->model()->rowCount(), 3) << "the refused pipe case is shown too";
+}
+
+TEST_F(WindowFixture, LeftoverRunFoldersAreOfferedForCleanUp)
+{
+    const std::string stale = target / "iolab-run-20260101-000000-1";
+    std::filesystem::create_directory(stale);
+    std::ofstream(stale + "/.iolab-run") << "IOLab run folder\npid=999999999\n";
+    std::ofstream(stale + "/c001-r0-t0.dat") << std::string(100000, 'x');
+    std::ofstream(target / "keep.txt") << "mine";
+    useTarget(target.path());
+    EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("leftover run folder"));
+    window->cleanStaleFolders();
+    EXPECT_FALSE(std::filesystem::exists(stale));
+    EXPECT_TRUE(std::filesystem::exists(target / "keep.txt"));
+    EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("Removed 1 leftover"));
+}
+
+TEST_F(WindowFixture, DiskFullDuringARunIsAFailedCaseWithTheReason)
+{
+    if (!runningAsRoot())
+        GTEST_SKIP() << "mounting a small tmpfs needs root";
+    TmpfsMount small("size=100m");
+    ASSERT_TRUE(small.ok());
+    useTarget(small.path());
+    // One byte per unbuffered fwrite: 30 MiB of them would take a long time; the disk fills first.
+    plan(draftOf({"stdio"}, 1, 30 * kMiB, {}, {BufferMode::None, 0}));
+    ASSERT_EQ(window->runBlockedReason(), QString()) << "the plan fits before the filler arrives";
+    QSignalSpy cases(window->controller(), &RunController::caseStarted);
+    QSignalSpy ended(window.get(), &MainWindow::runEnded);
+    ASSERT_TRUE(window->startRun());
+    ASSERT_TRUE(cases.wait(10'000));
+    {
+        std::ofstream filler(small.path() + "/filler", std::ios::binary);
+        const std::string block(kMiB, 'f');
+        for (int i = 0; i < 100 && filler; ++i)
+            filler.write(block.data(), static_cast<std::streamsize>(block.size()));
+    }
+    ASSERT_TRUE(ended.wait(60'000));
+    ASSERT_TRUE(window->currentResult().has_value());
+    ASSERT_EQ(window->currentResult()->cases.size(), 1u);
+    EXPECT_EQ(window->currentResult()->cases[0].status, Status::Failed);
+    EXPECT_THAT(window->currentResult()->cases[0].reason, HasSubstr("No space left on device"));
+    EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("No space left on device"));
+    EXPECT_TRUE(std::filesystem::exists(small.path() + "/filler")) << "what is not ours stays";
+    std::filesystem::remove(small.path() + "/filler");
+    std::size_t left = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(small.path()))
+        ++left;
+    EXPECT_EQ(left, 0u) << "the run folder is gone";
+}
+
+TEST_F(WindowFixture, AFilesystemWithoutDirectIoRefusesThoseCasesUpFront)
+{
+    if (!runningAsRoot())
+        GTEST_SKIP() << "mounting ramfs needs root";
+    TempDir dir;
+    ASSERT_EQ(::mount("ramfs", dir.path().c_str(), "ramfs", 0, ""), 0);
+    struct Unmount
+    {
+        std::string path;
+        ~Unmount() { ::umount2(path.c_str(), MNT_DETACH); }
+    } unmount{dir.path()};
+    useTarget(dir.path());
+    plan(draftOf({"write", "direct"}, 4096, kMiB));
+    const auto& refused = window->plan().expanded.refused;
+    ASSERT_EQ(refused.size(), 1u) << window->plan().summary().toStdString();
+    EXPECT_EQ(refused[0].testCase.strategy, "direct");
+    EXPECT_THAT(refused[0].reason, HasSubstr("O_DIRECT"));
+    EXPECT_EQ(window->plan().expanded.cases.size(), 1u);
+}
