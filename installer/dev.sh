@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # IOLab developer set-up: installs missing build dependencies, builds, then runs the app or the test suite.
-#   ./installer/dev.sh run    build and start IOLab
+#   ./installer/dev.sh run    build and start IOLab (without a display: the quick preset through iolab-cli)
 #   ./installer/dev.sh test   build and run the whole test suite (exits non-zero on any failure)
 set -euo pipefail
 
@@ -59,9 +59,22 @@ case "$command" in
   run)
     install_packages
     build
+    if [[ -n "${DISPLAY:-}" || -n "${WAYLAND_DISPLAY:-}" ]]; then
+      say "Starting IOLab"
+      exec build/dev/app/gui/iolab "$@"
+    fi
+    # No display to open a window on: the same engine headless, so that the command still shows something.
     target="${IOLAB_TARGET:-$HOME}"
-    say "Running the quick preset against $target (set IOLAB_TARGET to choose another folder)"
-    exec build/dev/app/cli/iolab-cli run --preset quick --target "$target" "$@"
+    result="${XDG_STATE_HOME:-$HOME/.local/state}/iolab/quick-$(date +%Y%m%d-%H%M%S).json"
+    mkdir -p "$(dirname "$result")"
+    say "No display (neither DISPLAY nor WAYLAND_DISPLAY is set), so the GUI cannot start."
+    say "Running the quick preset with iolab-cli against $target instead (IOLAB_TARGET chooses another folder)"
+    status=0
+    build/dev/app/cli/iolab-cli run --preset quick --target "$target" --json "$result" "$@" || status=$?
+    if [[ -f "$result" ]]; then
+      say "Result saved to $result (open it in IOLab with: build/dev/app/gui/iolab $result)"
+    fi
+    exit "$status"
     ;;
   test)
     install_packages

@@ -4,6 +4,7 @@
 #include "app/gui/log_model.h"
 #include "app/gui/main_window.h"
 #include "app/gui/matrix_editor.h"
+#include "app/gui/run_controller.h"
 #include "app/gui/stall_monitor.h"
 #include "app/gui/target_model.h"
 #include "core/log.h"
@@ -15,7 +16,6 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QSettings>
 #include <QStandardPaths>
 #include <QTimer>
 
@@ -33,12 +33,14 @@ struct Options
     QString perfReport;
     QString target;
     QString preset;
+    QString matrix;
     QString dataFolder;
     QString settingsFile;
     QString theme;
     QString openResult;
     bool runAtStart = false;
     bool quitAfterRun = false;
+    bool quitAfterShown = false;
 };
 
 Options parseOptions(QApplication& app)
@@ -52,10 +54,14 @@ Options parseOptions(QApplication& app)
                                     QStringLiteral("folder"));
     const QCommandLineOption preset(QStringLiteral("preset"), QStringLiteral("Load this preset."),
                                     QStringLiteral("name"));
+    const QCommandLineOption matrix(QStringLiteral("matrix"), QStringLiteral("Load this matrix JSON file."),
+                                    QStringLiteral("file"));
     const QCommandLineOption run(QStringLiteral("run"),
                                  QStringLiteral("Start the run once the window is up."));
     const QCommandLineOption quit(QStringLiteral("quit-after-run"),
                                   QStringLiteral("Quit when the run ends."));
+    const QCommandLineOption quitShown(QStringLiteral("quit-after-shown"),
+                                       QStringLiteral("Quit once the window is up (for start-up timing)."));
     const QCommandLineOption theme(QStringLiteral("theme"), QStringLiteral("system, light or dark."),
                                    QStringLiteral("theme"));
     const QCommandLineOption data(
@@ -69,7 +75,7 @@ Options parseOptions(QApplication& app)
         QStringLiteral("perf-report"),
         QStringLiteral("At exit, write start-up time, GUI stalls and memory as JSON here."),
         QStringLiteral("file"));
-    parser.addOptions({target, preset, run, quit, theme, data, settings, perf});
+    parser.addOptions({target, preset, matrix, run, quit, quitShown, theme, data, settings, perf});
     parser.addPositionalArgument(QStringLiteral("result"), QStringLiteral("A result JSON to open."),
                                  QStringLiteral("[result.json]"));
     parser.process(app);
@@ -78,8 +84,10 @@ Options parseOptions(QApplication& app)
         o.openResult = parser.positionalArguments().constFirst();
     o.target = parser.value(target);
     o.preset = parser.value(preset);
+    o.matrix = parser.value(matrix);
     o.runAtStart = parser.isSet(run);
     o.quitAfterRun = parser.isSet(quit);
+    o.quitAfterShown = parser.isSet(quitShown);
     o.theme = parser.value(theme);
     o.dataFolder = parser.value(data);
     o.settingsFile = parser.value(settings);
@@ -115,12 +123,16 @@ int main(int argc, char** argv)
                            : options.dataFolder;
     paths.settingsFile = options.settingsFile;
     MainWindow window(paths, &logModel);
-    window.setTheme(options.theme.isEmpty()
-                        ? themeFromName(QSettings().value(QStringLiteral("theme")).toString())
-                        : themeFromName(options.theme));
+    if (!options.theme.isEmpty())
+        window.setTheme(themeFromName(options.theme));
     if (!options.preset.isEmpty()) {
         QString error;
         if (!window.matrixEditor()->loadPreset(options.preset, &error))
+            std::fprintf(stderr, "iolab: %s\n", error.toLocal8Bit().constData());
+    }
+    if (!options.matrix.isEmpty()) {
+        QString error;
+        if (!window.matrixEditor()->importMatrixFile(options.matrix, &error))
             std::fprintf(stderr, "iolab: %s\n", error.toLocal8Bit().constData());
     }
     if (!options.target.isEmpty())
@@ -132,11 +144,22 @@ int main(int argc, char** argv)
     }
 
     StallMonitor stalls;
+    std::size_t samplesSeen = 0;
+    std::uint64_t rssAtOneMinute = 0; // the process as the sampler saw it a minute into the run, and at its end
+    std::uint64_t rssAtLastSample = 0;
+    QObject::connect(window.controller(), &RunController::sampleArrived, &window, [&](const Sample& sample) {
+        ++samplesSeen;
+        if (sample.runSeconds <= 60)
+            rssAtOneMinute = sample.rssBytes;
+        rssAtLastSample = sample.rssBytes;
+    });
     qint64 shownMs = -1;
     QObject::connect(&window, &MainWindow::firstShown, &window, [&] {
         shownMs = sinceStart.elapsed();
         stalls.start();
         logger(LogModule::Gui).info("window shown {} ms after start", shownMs);
+        if (options.quitAfterShown)
+            QTimer::singleShot(0, &app, &QApplication::quit);
         if (options.runAtStart) {
             // The mount scan may still be going; the run starts once a target is selected and the plan
             // allows.
@@ -168,6 +191,9 @@ int main(int argc, char** argv)
         report["stallMaxMs"] = stalls.maxMs();
         report["rssBytes"] = makeSystemProbe()->process().rssBytes;
         report["chartPointsHeld"] = window.liveCharts()->pointsHeld();
+        report["samplesSeen"] = samplesSeen;
+        report["rssAtOneMinuteBytes"] = rssAtOneMinute;
+        report["rssAtLastSampleBytes"] = rssAtLastSample;
         report["lastSavedRun"] = window.lastSavedRun().toStdString();
         QFile out(options.perfReport);
         if (out.open(QIODevice::WriteOnly | QIODevice::Truncate))

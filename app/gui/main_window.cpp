@@ -261,6 +261,7 @@ QWidget* MainWindow::buildHistoryPage()
     m_historyView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_historyView->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_historyView->verticalHeader()->hide();
+    m_historyView->verticalHeader()->setDefaultSectionSize(m_historyView->fontMetrics().height() + 8);
     m_historyView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_historyView->horizontalHeader()->setStretchLastSection(true);
     m_historyView->setAlternatingRowColors(true);
@@ -274,6 +275,7 @@ QWidget* MainWindow::buildHistoryPage()
     m_compareView = new QTableView(compareBox);
     m_compareView->setModel(m_compare);
     m_compareView->verticalHeader()->hide();
+    m_compareView->verticalHeader()->setDefaultSectionSize(m_compareView->fontMetrics().height() + 8);
     m_compareView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_compareView->horizontalHeader()->setStretchLastSection(true);
     m_compareView->setAlternatingRowColors(true);
@@ -408,9 +410,7 @@ void MainWindow::restoreSettings()
     m_mainSplitter->restoreState(s.value(QStringLiteral("window/mainSplitter")).toByteArray());
     m_sideSplitter->restoreState(s.value(QStringLiteral("window/sideSplitter")).toByteArray());
     m_tabs->setCurrentIndex(s.value(QStringLiteral("window/tab"), 0).toInt());
-    m_theme = themeFromName(s.value(QStringLiteral("theme")).toString());
-    for (QAction* a : m_themeGroup->actions())
-        a->setChecked(a->data().toString() == themeName(m_theme));
+    setTheme(themeFromName(s.value(QStringLiteral("theme")).toString()));
 
     const QString preset = s.value(QStringLiteral("matrix/preset")).toString();
     const QString json = s.value(QStringLiteral("matrix/json")).toString();

@@ -73,6 +73,7 @@ public:
     void cleanStaleFolders();
     void deleteSelectedHistory();
     void setTheme(Theme theme);
+    Theme theme() const { return m_theme; }
     void saveSettings();
 
     const RunPlan& plan() const { return m_plan; }

@@ -290,6 +290,7 @@ void MatrixEditor::setDraft(const MatrixDraft& draft)
     m_grid->setDraft(draft);
     m_loading = false;
     m_currentPreset.clear();
+    reloadPresetList({});
     onDraftChanged();
 }
 
@@ -336,7 +337,7 @@ void MatrixEditor::reloadPresetList(const QString& select)
     m_presets->clear();
     for (const auto& name : presetNames())
         m_presets->addItem(name);
-    m_presets->addItem(tr("(edited)"));
+    m_presets->addItem(tr("(custom)"));
     const int at = m_presets->findText(select);
     m_presets->setCurrentIndex(at >= 0 ? at : m_presets->count() - 1);
     m_deletePreset->setEnabled(isUserPreset(m_presets->currentText()));
@@ -507,7 +508,7 @@ void MatrixEditor::onPresetActivated(int index)
 {
     const QString name = m_presets->itemText(index);
     if (index == m_presets->count() - 1)
-        return; // "(edited)" is where an edited draft sits, not something to load
+        return; // "(custom)" is where an edited or imported matrix sits, not something to load
     QString why;
     if (!loadPreset(name, &why))
         m_axisError->setText(why);
@@ -519,7 +520,7 @@ void MatrixEditor::onDraftChanged()
         return;
     const MatrixDraft d = draft();
     if (!m_currentPreset.isEmpty()) {
-        // Still the preset as loaded? Otherwise the combo says "(edited)".
+        // Still the preset as loaded? Otherwise the combo says "(custom)".
         const bool same = d == m_presetDraft;
         if (!same) {
             m_currentPreset.clear();

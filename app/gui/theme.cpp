@@ -63,6 +63,8 @@ QPalette lightPalette()
 
 bool applyTheme(QApplication& app, Theme theme)
 {
+    // What the platform (desktop theme, QT_QPA_PLATFORMTHEME) gave, before IOLab changed anything.
+    static const QPalette platformPalette = QApplication::palette();
     app.setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     QPalette palette;
     switch (theme) {
@@ -73,7 +75,7 @@ bool applyTheme(QApplication& app, Theme theme)
         palette = lightPalette();
         break;
     case Theme::System:
-        palette = app.style()->standardPalette();
+        palette = platformPalette;
         break;
     }
     QApplication::setPalette(palette);

@@ -29,6 +29,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <sys/mount.h>
 #include <sys/stat.h>
 
 #include <fstream>
@@ -285,6 +286,8 @@ TEST_F(WindowFixture, SettingsComeBack)
     EXPECT_EQ(window->tabs()->currentIndex(), 2);
     EXPECT_EQ(window->mainSplitter()->sizes(), sizes);
     EXPECT_EQ(window->size(), QSize(1234, 876));
+    EXPECT_EQ(window->theme(), Theme::Dark);
+    EXPECT_LT(window->palette().color(QPalette::Window).lightnessF(), 0.5);
 
     // An edited matrix that is no preset comes back too.
     const MatrixDraft edited = draftOf({"direct", "stdio"}, 64 * kKiB, 32 * kMiB);
@@ -307,6 +310,24 @@ TEST_F(WindowFixture, BadTargetsAreExplainedAndBlockTheRun)
     std::ofstream(target / "a-file") << "x";
     window->chooseFolder(q(target / "a-file"));
     EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("not a folder"));
+
+    // Unwritable: a read-only mount as root (who ignores permissions), a folder without write permission
+    // otherwise.
+    std::unique_ptr<TmpfsMount> readOnly;
+    std::string unwritable = target / "locked";
+    std::string why = "not writable";
+    if (runningAsRoot()) {
+        why = "read-only filesystem";
+        readOnly = std::make_unique<TmpfsMount>("size=1m", MS_RDONLY);
+        ASSERT_TRUE(readOnly->ok());
+        unwritable = readOnly->path();
+    } else {
+        std::filesystem::create_directory(unwritable);
+        ::chmod(unwritable.c_str(), 0500);
+    }
+    window->chooseFolder(q(unwritable));
+    EXPECT_THAT(window->bannerText().toStdString(), HasSubstr(why));
+    EXPECT_FALSE(window->runAction()->isEnabled());
 
     useTarget(target.path());
     plan(draftOf({"write"}, 4096, 8 * kTiB));
