@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/heatmap.h"
+#include "app/gui/widget_helpers.h"
 
 #include "core/units.h"
 
@@ -18,11 +19,6 @@ constexpr int kCellWidth = 92;
 constexpr int kCellHeight = 34;
 constexpr int kHeaderHeight = 24;
 constexpr int kScaleHeight = 36;
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
 
 } // namespace
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/history.h"
+#include "app/gui/widget_helpers.h"
 
 #include "core/error.h"
 #include "core/result_json.h"
@@ -17,11 +18,6 @@
 namespace iolab::gui {
 
 namespace {
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
 
 bool measured(const std::optional<CaseResult>& c)
 {
@@ -119,6 +115,31 @@ std::vector<HistoryEntry> HistoryStore::list() const
     std::stable_sort(entries.begin(), entries.end(),
                      [](const HistoryEntry& a, const HistoryEntry& b) { return a.startedAt > b.startedAt; });
     return entries;
+}
+
+HistorySnapshot scanHistory(const HistoryStore& store, int knownRuns)
+{
+    HistorySnapshot snapshot;
+    snapshot.entries = store.list();
+    int loaded = 0;
+    for (const auto& e : snapshot.entries) {
+        if (loaded >= knownRuns)
+            break;
+        if (!e.problem.isEmpty())
+            continue;
+        QString error;
+        auto run = store.load(e.path, &error);
+        if (!run)
+            continue;
+        ++loaded;
+        for (auto& c : run->cases) {
+            if (c.status != Status::Ok)
+                continue;
+            c.samples.clear();
+            snapshot.known.push_back(std::move(c));
+        }
+    }
+    return snapshot;
 }
 
 HistoryModel::HistoryModel(QObject* parent) : QAbstractTableModel(parent) {}

@@ -43,6 +43,15 @@ private:
     QString m_folder;
 };
 
+// What the window needs from the history folder: the list, and the measured cases of the newest runs (without
+// their samples) for duration estimates. Reads files only, so it runs on a worker thread.
+struct HistorySnapshot
+{
+    std::vector<HistoryEntry> entries;
+    std::vector<CaseResult> known;
+};
+HistorySnapshot scanHistory(const HistoryStore& store, int knownRuns);
+
 class HistoryModel : public QAbstractTableModel
 {
     Q_OBJECT

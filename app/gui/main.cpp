@@ -21,12 +21,23 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 
 using namespace iolab;
 using namespace iolab::gui;
 
 namespace {
+
+// Set by the signal handler, polled by a timer on the GUI thread: a lock-free atomic is safe for both.
+std::atomic<bool> g_terminationRequested{false};
+
+void onTerminationSignal(int signal)
+{
+    g_terminationRequested.store(true);
+    std::signal(signal, SIG_DFL); // a second signal ends the process at once
+}
 
 struct Options
 {
@@ -145,7 +156,8 @@ int main(int argc, char** argv)
 
     StallMonitor stalls;
     std::size_t samplesSeen = 0;
-    std::uint64_t rssAtOneMinute = 0; // the process as the sampler saw it a minute into the run, and at its end
+    std::uint64_t rssAtOneMinute =
+        0; // the process as the sampler saw it a minute into the run, and at its end
     std::uint64_t rssAtLastSample = 0;
     QObject::connect(window.controller(), &RunController::sampleArrived, &window, [&](const Sample& sample) {
         ++samplesSeen;
@@ -178,6 +190,19 @@ int main(int argc, char** argv)
     });
     if (options.quitAfterRun)
         QObject::connect(&window, &MainWindow::runEnded, &app, &QApplication::quit, Qt::QueuedConnection);
+
+    // Ctrl-C or a logout's SIGTERM closes the window as the user would: a run stops and removes its files
+    // first.
+    std::signal(SIGINT, onTerminationSignal);
+    std::signal(SIGTERM, onTerminationSignal);
+    QTimer terminationPoll;
+    QObject::connect(&terminationPoll, &QTimer::timeout, &window, [&window] {
+        if (g_terminationRequested.exchange(false)) {
+            logger(LogModule::Gui).info("termination signal: closing");
+            window.close();
+        }
+    });
+    terminationPoll.start(200);
 
     window.show();
     const int status = QApplication::exec();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/main_window.h"
+#include "app/gui/widget_helpers.h"
 
 #include "app/gui/history.h"
 #include "app/gui/live_charts.h"
@@ -49,11 +50,6 @@ namespace iolab::gui {
 
 namespace {
 
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
-
 constexpr int kKnownRuns = 8; // history runs whose measured rates feed the duration estimate
 
 } // namespace
@@ -101,6 +97,8 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
 
 MainWindow::~MainWindow()
 {
+    if (m_historyWorker.joinable())
+        m_historyWorker.join();
     // The widgets refer to m_registry, a member that is destroyed before QWidget deletes its children.
     delete takeCentralWidget();
 }
@@ -180,12 +178,7 @@ QWidget* MainWindow::buildTargetPanel()
     m_targetView->setModel(m_targets);
     m_targetView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_targetView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_targetView->verticalHeader()->hide();
-    m_targetView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_targetView->horizontalHeader()->setStretchLastSection(true);
-    m_targetView->setAlternatingRowColors(true);
-    m_targetView->setWordWrap(false);
-    m_targetView->verticalHeader()->setDefaultSectionSize(m_targetView->fontMetrics().height() + 8);
+    styleTable(m_targetView);
     m_targetView->setToolTip(
         tr("Where the run writes: a folder on a mounted filesystem, a pipe or the null device."));
     layout->addWidget(m_targetView, 1);
@@ -260,11 +253,7 @@ QWidget* MainWindow::buildHistoryPage()
     m_historyView->setModel(m_historyModel);
     m_historyView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_historyView->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_historyView->verticalHeader()->hide();
-    m_historyView->verticalHeader()->setDefaultSectionSize(m_historyView->fontMetrics().height() + 8);
-    m_historyView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_historyView->horizontalHeader()->setStretchLastSection(true);
-    m_historyView->setAlternatingRowColors(true);
+    styleTable(m_historyView);
     splitter->addWidget(m_historyView);
     auto* compareBox = new QWidget(splitter);
     auto* compareLayout = new QVBoxLayout(compareBox);
@@ -274,11 +263,7 @@ QWidget* MainWindow::buildHistoryPage()
     m_compare = new CompareModel(this);
     m_compareView = new QTableView(compareBox);
     m_compareView->setModel(m_compare);
-    m_compareView->verticalHeader()->hide();
-    m_compareView->verticalHeader()->setDefaultSectionSize(m_compareView->fontMetrics().height() + 8);
-    m_compareView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_compareView->horizontalHeader()->setStretchLastSection(true);
-    m_compareView->setAlternatingRowColors(true);
+    styleTable(m_compareView);
     compareLayout->addWidget(m_compareView, 1);
     splitter->addWidget(compareBox);
     layout->addWidget(splitter, 1);
@@ -315,10 +300,7 @@ QWidget* MainWindow::buildLogPage()
     m_logFilter->setMinimumLevel(spdlog::level::info);
     auto* view = new QTableView(page);
     view->setModel(m_logFilter);
-    view->verticalHeader()->hide();
-    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    view->horizontalHeader()->setStretchLastSection(true);
-    view->setWordWrap(false);
+    styleTable(view);
     layout->addWidget(view, 1);
     connect(level, &QComboBox::currentIndexChanged, this,
             [this, level](int) { m_logFilter->setMinimumLevel(level->currentData().toInt()); });
@@ -735,20 +717,8 @@ void MainWindow::onRunFinished(const RunResult& result)
                          : tr("Finished in %1.")
                                .arg(qs(formatDuration(static_cast<double>(m_runClock.elapsed()) / 1000.0))));
     showResult(result, {});
-    QString error;
-    m_lastSaved = m_history->save(result, &error);
-    if (m_lastSaved.isEmpty())
-        showBanner(error, true);
-    else
-        logger(LogModule::Gui).info("run saved to {}", m_lastSaved.toStdString());
-    for (const auto& c : result.cases) {
-        if (c.status == Status::Ok) {
-            CaseResult light = c;
-            light.samples.clear();
-            m_known.insert(m_known.begin(), std::move(light));
-        }
-    }
-    refreshHistory();
+    // Saving (with its fsync) and re-reading the history happen off the GUI thread; runEnded follows them.
+    startHistoryTask(result, true);
     const auto rows = m_targetView->selectionModel()->selectedRows();
     if (!rows.isEmpty())
         m_targets->refreshRow(rows.first().row());
@@ -765,9 +735,6 @@ void MainWindow::onRunFinished(const RunResult& result)
     replan();
     if (!result.cancelled)
         m_tabs->setCurrentWidget(m_results);
-    Q_EMIT runEnded();
-    if (m_closeRequested)
-        close();
 }
 
 void MainWindow::onRunFailed(const QString& message)
@@ -855,29 +822,50 @@ void MainWindow::chooseOpen()
 
 void MainWindow::refreshHistory()
 {
-    m_historyModel->setEntries(m_history->list());
+    startHistoryTask(std::nullopt, false);
 }
 
-void MainWindow::loadKnownRates()
+void MainWindow::startHistoryTask(std::optional<RunResult> toSave, bool endsRun)
 {
-    m_known.clear();
-    int loaded = 0;
-    for (int row = 0; row < m_historyModel->rowCount() && loaded < kKnownRuns; ++row) {
-        const HistoryEntry& e = m_historyModel->entry(row);
-        if (!e.problem.isEmpty())
-            continue;
+    if (m_historyWorker.joinable())
+        m_historyWorker.join(); // a previous save or listing; rare, and short
+    const HistoryStore* store = m_history.get();
+    m_historyWorker = std::jthread([this, store, toSave = std::move(toSave), endsRun] {
+        QString saved;
         QString error;
-        if (auto run = m_history->load(e.path, &error)) {
-            ++loaded;
-            for (auto& c : run->cases) {
-                if (c.status != Status::Ok)
-                    continue;
-                c.samples.clear();
-                m_known.push_back(std::move(c));
-            }
-        }
+        if (toSave)
+            saved = store->save(*toSave, &error);
+        HistorySnapshot snapshot = scanHistory(*store, kKnownRuns);
+        // Dropped if the window is gone by then; its destructor joins this thread first.
+        QMetaObject::invokeMethod(
+            this,
+            [this, saved, error, endsRun, wasSave = toSave.has_value(),
+             snapshot = std::move(snapshot)]() mutable {
+                historyTaskDone(wasSave, saved, error, std::move(snapshot), endsRun);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void MainWindow::historyTaskDone(bool wasSave, const QString& saved, const QString& error,
+                                 HistorySnapshot snapshot, bool endsRun)
+{
+    if (wasSave) {
+        m_lastSaved = saved;
+        if (saved.isEmpty())
+            showBanner(error, true);
+        else
+            logger(LogModule::Gui).info("run saved to {}", saved.toStdString());
     }
+    m_historyModel->setEntries(std::move(snapshot.entries));
+    m_known = std::move(snapshot.known);
     replan();
+    Q_EMIT historyRefreshed();
+    if (endsRun) {
+        Q_EMIT runEnded();
+        if (m_closeRequested)
+            close();
+    }
 }
 
 void MainWindow::reopenSelectedHistory()
@@ -993,10 +981,7 @@ void MainWindow::showEvent(QShowEvent* event)
     m_shown = true;
     Q_EMIT firstShown();
     // Work that can wait until the window is up: the history list and the rates it knows.
-    QTimer::singleShot(0, this, [this] {
-        refreshHistory();
-        loadKnownRates();
-    });
+    refreshHistory();
 }
 
 } // namespace iolab::gui

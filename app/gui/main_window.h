@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "app/gui/history.h"
 #include "app/gui/run_plan.h"
 #include "app/gui/theme.h"
 #include "core/registry.h"
@@ -11,8 +12,10 @@
 #include <QMainWindow>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <optional>
+#include <thread>
 
 class QAction;
 class QActionGroup;
@@ -28,9 +31,6 @@ class QTableView;
 
 namespace iolab::gui {
 
-class CompareModel;
-class HistoryModel;
-class HistoryStore;
 class LiveCharts;
 class LogFilterModel;
 class LogModel;
@@ -68,6 +68,7 @@ public:
     void showResult(const RunResult& result, const QString& origin);
     bool exportResult(const QString& path, QString* error) const;
     bool openResultFile(const QString& path, QString* error);
+    // Re-reads the history folder off the GUI thread; historyRefreshed when the list is in.
     void refreshHistory();
     bool compareHistoryRows(int first, int second, QString* error);
     void cleanStaleFolders();
@@ -100,7 +101,9 @@ public:
 
 Q_SIGNALS:
     void planChanged();
+    // A run is over and saved to the history (or the save failed, with a banner saying why).
     void runEnded();
+    void historyRefreshed();
     void firstShown();
 
 protected:
@@ -132,7 +135,9 @@ private:
     void chooseOpen();
     void reopenSelectedHistory();
     void compareSelectedHistory();
-    void loadKnownRates();
+    void startHistoryTask(std::optional<RunResult> toSave, bool endsRun);
+    void historyTaskDone(bool wasSave, const QString& saved, const QString& error, HistorySnapshot snapshot,
+                         bool endsRun);
 
     Registry m_registry;
     AppPaths m_paths;
@@ -180,6 +185,7 @@ private:
     bool m_closeRequested = false;
     bool m_shown = false;
     std::function<void()> m_bannerCallback;
+    std::jthread m_historyWorker;
 
     // Progress of the running plan.
     std::vector<double> m_caseWeights; // estimated seconds per case

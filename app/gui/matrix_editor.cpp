@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/matrix_editor.h"
+#include "app/gui/widget_helpers.h"
 
 #include "app/gui/check_delegate.h"
 #include "app/gui/matrix_grid_model.h"
@@ -37,11 +38,6 @@ namespace {
 
 constexpr const char* kUserPrefix = "user: ";
 
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
-
 QStringList tokens(const QString& text)
 {
     QStringList out;
@@ -51,14 +47,6 @@ QStringList tokens(const QString& text)
             out << t;
     }
     return out;
-}
-
-template <class T, class F> QString joined(const std::vector<T>& values, F&& toText)
-{
-    QStringList parts;
-    for (const auto& v : values)
-        parts << toText(v);
-    return parts.join(QStringLiteral(", "));
 }
 
 std::uint32_t parseThreads(const std::string& text)
@@ -147,13 +135,8 @@ void MatrixEditor::buildUi()
     m_view->setItemDelegate(new CheckDelegate(m_view));
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_view->verticalHeader()->hide();
-    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_view->horizontalHeader()->setStretchLastSection(true);
-    m_view->setAlternatingRowColors(true);
-    m_view->setWordWrap(false);
+    styleTable(m_view);
     m_view->setTextElideMode(Qt::ElideRight);
-    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
     m_view->setToolTip(
         tr("Tick the chunk sizes each strategy writes in. Select rows to edit their other axes."));
     layout->addWidget(m_view, 1);

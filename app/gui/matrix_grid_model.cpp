@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/matrix_grid_model.h"
+#include "app/gui/widget_helpers.h"
 
 #include "core/registry.h"
 #include "core/units.h"
@@ -7,23 +8,6 @@
 #include <QStringList>
 
 namespace iolab::gui {
-
-namespace {
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
-
-template <class T, class F> QString joined(const std::vector<T>& values, F&& toText)
-{
-    QStringList parts;
-    for (const auto& v : values)
-        parts << toText(v);
-    return parts.join(QStringLiteral(", "));
-}
-
-} // namespace
 
 QString axesSummary(const StrategyDraft& row)
 {

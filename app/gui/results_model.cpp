@@ -1,16 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/results_model.h"
+#include "app/gui/widget_helpers.h"
 
 #include "core/units.h"
 
 namespace iolab::gui {
 
 namespace {
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
 
 bool measured(const CaseResult& c)
 {

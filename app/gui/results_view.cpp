@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/results_view.h"
+#include "app/gui/widget_helpers.h"
 
 #include "app/gui/heatmap.h"
 #include "app/gui/live_charts.h"
@@ -33,11 +34,6 @@
 namespace iolab::gui {
 
 namespace {
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
 
 // What tells the cases of one chunk column apart in the bar chart: every axis but chunk and size.
 QString variantOf(const Case& c)
@@ -86,12 +82,7 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(ResultsModel::CaseColumn, Qt::AscendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setAlternatingRowColors(true);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
-    m_table->setWordWrap(false);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    styleTable(m_table);
     upperLayout->addWidget(m_table, 3);
     m_warnings = new QListWidget(upper);
     m_warnings->setToolTip(tr("Where caches, short repetitions or noise make a figure less than it looks."));
@@ -268,8 +259,10 @@ void ResultsView::rebuildCharts()
     m_heatmap->setData(HeatmapData::from(m_cases));
 
     m_barChart->removeAllSeries();
-    for (auto* axis : m_barChart->axes())
-        m_barChart->removeAxis(axis);
+    for (auto* axis : m_barChart->axes()) {
+        m_barChart->removeAxis(axis); // hands the axis back to us
+        delete axis;
+    }
     std::vector<std::uint64_t> chunks;
     std::vector<QString> variants;
     std::map<std::pair<QString, std::uint64_t>, double> values;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/run_plan.h"
+#include "app/gui/widget_helpers.h"
 
 #include "core/error.h"
 #include "core/runner.h"
@@ -8,15 +9,6 @@
 #include <QObject>
 
 namespace iolab::gui {
-
-namespace {
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
-
-} // namespace
 
 QString RunPlan::summary() const
 {

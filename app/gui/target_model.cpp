@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/target_model.h"
+#include "app/gui/widget_helpers.h"
 
 #include "core/error.h"
 #include "core/log.h"
@@ -14,11 +15,6 @@
 namespace iolab::gui {
 
 namespace {
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
 
 TargetEntry special(TargetEntry::Kind kind)
 {

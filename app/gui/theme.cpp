@@ -5,7 +5,6 @@
 #include <QFile>
 #include <QPalette>
 #include <QStyle>
-#include <QStyleFactory>
 
 namespace iolab::gui {
 
@@ -51,9 +50,9 @@ QPalette darkPalette()
     return p;
 }
 
-QPalette lightPalette()
+QPalette lightPalette(const QStyle& fusion)
 {
-    QPalette p = QStyleFactory::create(QStringLiteral("Fusion"))->standardPalette();
+    QPalette p = fusion.standardPalette();
     p.setColor(QPalette::AlternateBase, QColor(0xf3, 0xf5, 0xf7));
     p.setColor(QPalette::PlaceholderText, QColor(0x8a, 0x8a, 0x8a));
     return p;
@@ -65,14 +64,14 @@ bool applyTheme(QApplication& app, Theme theme)
 {
     // What the platform (desktop theme, QT_QPA_PLATFORMTHEME) gave, before IOLab changed anything.
     static const QPalette platformPalette = QApplication::palette();
-    app.setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QApplication::setStyle(QStringLiteral("Fusion"));
     QPalette palette;
     switch (theme) {
     case Theme::Dark:
         palette = darkPalette();
         break;
     case Theme::Light:
-        palette = lightPalette();
+        palette = lightPalette(*app.style());
         break;
     case Theme::System:
         palette = platformPalette;

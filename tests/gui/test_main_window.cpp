@@ -14,6 +14,7 @@
 #include "core/result_json.h"
 #include "core/units.h"
 #include "platform/platform.h"
+#include "tests/support/builtin_registry.h"
 #include "tests/support/mount.h"
 #include "tests/support/temp_dir.h"
 
@@ -47,14 +48,9 @@ QString q(const std::string& text)
     return QString::fromStdString(text);
 }
 
-Registry& registry()
+const Registry& registry()
 {
-    static Registry r = [] {
-        Registry reg;
-        registerBuiltinStrategies(reg);
-        return reg;
-    }();
-    return r;
+    return builtinRegistry();
 }
 
 // One row per strategy, every strategy at the same chunk, size and sync.
@@ -227,8 +223,8 @@ TEST_F(WindowFixture, HistoryReopensComparesAndDeletes)
     ASSERT_FALSE(store.save(older, &error).isEmpty()) << error.toStdString();
     ASSERT_FALSE(store.save(newer, &error).isEmpty()) << error.toStdString();
     std::ofstream(data / "history/zz-damaged.json") << "{\"schema\": \"iolab.result/1\", \"cases\": [";
-    window->refreshHistory();
-    ASSERT_EQ(window->historyModel()->rowCount(), 3);
+    window->refreshHistory(); // off the GUI thread
+    QTRY_COMPARE_WITH_TIMEOUT(window->historyModel()->rowCount(), 3, 5000);
     int damagedRow = -1;
     for (int row = 0; row < 3; ++row) {
         if (!window->historyModel()->entry(row).problem.isEmpty())
@@ -255,7 +251,7 @@ TEST_F(WindowFixture, HistoryReopensComparesAndDeletes)
 
     window->historyView()->selectRow(damagedRow);
     window->deleteSelectedHistory();
-    EXPECT_EQ(window->historyModel()->rowCount(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(window->historyModel()->rowCount(), 2, 5000);
     EXPECT_FALSE(std::filesystem::exists(data / "history/zz-damaged.json"));
 }
 

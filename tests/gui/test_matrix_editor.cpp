@@ -7,6 +7,7 @@
 #include "core/presets.h"
 #include "core/units.h"
 #include "platform/platform.h"
+#include "tests/support/builtin_registry.h"
 #include "tests/support/temp_dir.h"
 
 #include <QFile>
@@ -27,14 +28,9 @@ using ::testing::HasSubstr;
 
 namespace {
 
-Registry& registry()
+const Registry& registry()
 {
-    static Registry r = [] {
-        Registry reg;
-        registerBuiltinStrategies(reg);
-        return reg;
-    }();
-    return r;
+    return builtinRegistry();
 }
 
 int rowOf(const MatrixEditor& editor, const std::string& strategy)

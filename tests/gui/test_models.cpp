@@ -8,6 +8,7 @@
 #include "core/presets.h"
 #include "core/units.h"
 #include "platform/platform.h"
+#include "tests/support/builtin_registry.h"
 #include "tests/support/temp_dir.h"
 
 #include <QAbstractItemModelTester>
@@ -29,14 +30,9 @@ using ::testing::HasSubstr;
 
 namespace {
 
-Registry& registry()
+const Registry& registry()
 {
-    static Registry r = [] {
-        Registry reg;
-        registerBuiltinStrategies(reg);
-        return reg;
-    }();
-    return r;
+    return builtinRegistry();
 }
 
 CaseResult measuredCase(std::uint32_t index, const std::string& strategy, std::uint64_t chunk, double mbps)

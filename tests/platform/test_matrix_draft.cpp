@@ -8,6 +8,7 @@
 #include "core/presets.h"
 #include "core/units.h"
 #include "platform/platform.h"
+#include "tests/support/builtin_registry.h"
 #include "tests/support/temp_dir.h"
 
 #include <gmock/gmock.h>
@@ -16,18 +17,14 @@
 #include <nlohmann/json.hpp>
 
 using namespace iolab;
+using namespace iolab::test;
 using testing::HasSubstr;
 
 namespace {
 
-Registry& registry()
+const Registry& registry()
 {
-    static Registry r = [] {
-        Registry reg;
-        registerBuiltinStrategies(reg);
-        return reg;
-    }();
-    return r;
+    return builtinRegistry();
 }
 
 TargetInfo anyTarget()
