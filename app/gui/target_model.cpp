@@ -115,6 +115,16 @@ void TargetModel::applyScan(const std::vector<TargetInfo>& mounted, const QStrin
 
 void TargetModel::rebuild(std::vector<TargetEntry> mounted)
 {
+    // What a probe learned about a folder stays known across rescans: probing writes to the user's disk.
+    for (auto& e : mounted) {
+        const int old = rowForKey(e.key());
+        if (old >= 0 && m_entries[static_cast<std::size_t>(old)].info.capabilitiesProbed) {
+            const TargetInfo& known = m_entries[static_cast<std::size_t>(old)].info;
+            e.info.capabilitiesProbed = true;
+            e.info.directIoProblem = known.directIoProblem;
+            e.info.fallocateProblem = known.fallocateProblem;
+        }
+    }
     beginResetModel();
     m_entries = std::move(mounted);
     for (const auto& c : m_chosen) {
@@ -166,6 +176,10 @@ void TargetModel::probeRow(int row)
         probeCapabilities(e.info);
     } catch (const InputError& error) {
         e.problem = qs(error.what());
+    }
+    for (auto& chosen : m_chosen) {
+        if (chosen.key() == e.key())
+            chosen = e;
     }
     Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
 }

@@ -79,7 +79,9 @@ TEST(Models, TargetModelListsMountsThenPipeAndNull)
     EXPECT_EQ(model.index(missing, TargetModel::TypeColumn).data().toString(), QStringLiteral("unusable"));
     model.rescan();
     ASSERT_TRUE(scanned.wait(10'000));
-    EXPECT_GE(model.rowForKey(QString::fromStdString(dir.path())), 0) << "chosen folders survive a rescan";
+    const int again = model.rowForKey(QString::fromStdString(dir.path()));
+    ASSERT_GE(again, 0) << "chosen folders survive a rescan";
+    EXPECT_TRUE(model.entry(again).info.capabilitiesProbed) << "and so does what the probe learned";
 }
 
 TEST(Models, MatrixGridTogglesChunksAndAddsColumns)
