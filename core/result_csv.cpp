@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "core/result_csv.h"
 
+#include "core/findings.h"
+
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace iolab {
 
@@ -73,6 +77,70 @@ std::vector<CsvRow> repetitionRows(const RunResult& result)
     return rows;
 }
 
+std::vector<CsvRow> summaryRows(const RunResult& result)
+{
+    std::vector<CsvRow> rows;
+    rows.push_back({"case",          "label",        "strategy",         "chunk_bytes",   "total_bytes",
+                    "stdio_buffer",  "sync",         "threads",          "target",        "status",
+                    "reason",        "repetitions",  "median_MBps",      "ci95_low_MBps", "ci95_high_MBps",
+                    "cv_pct",        "durable_MBps", "speedup_vs_stdio", "cpu_s_per_GiB", "peak_rss_bytes",
+                    "stability_MBps"});
+    for (std::size_t i = 0; i < result.cases.size(); ++i) {
+        const auto& c = result.cases[i];
+        const auto& k = c.testCase;
+        const bool ok = c.status == Status::Ok && c.apparentMBps.count > 0;
+        std::string speedup;
+        if (const auto base = baselineCase(result, i); ok && base)
+            speedup = number(c.apparentMBps.median / result.cases[*base].apparentMBps.median);
+        rows.push_back({std::to_string(c.index + 1),
+                        k.label(),
+                        k.strategy,
+                        std::to_string(k.chunkBytes),
+                        std::to_string(k.totalBytes),
+                        toString(k.buffer),
+                        toString(k.sync),
+                        std::to_string(k.threads),
+                        toString(k.target),
+                        toString(c.status),
+                        c.reason,
+                        std::to_string(c.apparentMBps.count),
+                        ok ? number(c.apparentMBps.median) : "",
+                        ok && c.apparentMBps.count > 1 ? number(std::max(0.0, c.apparentMBps.ciLow)) : "",
+                        ok && c.apparentMBps.count > 1 ? number(c.apparentMBps.ciHigh) : "",
+                        ok ? number(c.apparentMBps.cv * 100) : "",
+                        ok ? number(c.durableMBps.median) : "",
+                        speedup,
+                        ok ? number(c.cpuSecondsPerGiB) : "",
+                        std::to_string(c.peakRssBytes),
+                        ok ? number(c.stabilityMBps) : ""});
+    }
+    for (const auto& r : result.refused) {
+        const auto& k = r.testCase;
+        rows.push_back({"",
+                        k.label(),
+                        k.strategy,
+                        std::to_string(k.chunkBytes),
+                        std::to_string(k.totalBytes),
+                        toString(k.buffer),
+                        toString(k.sync),
+                        std::to_string(k.threads),
+                        toString(k.target),
+                        "refused",
+                        r.reason,
+                        "0",
+                        "",
+                        "",
+                        "",
+                        "",
+                        "",
+                        "",
+                        "",
+                        "",
+                        ""});
+    }
+    return rows;
+}
+
 std::vector<CsvRow> sampleRows(const RunResult& result)
 {
     std::vector<CsvRow> rows;
@@ -101,12 +169,30 @@ std::string toCsv(const std::vector<CsvRow>& rows)
     return text;
 }
 
-std::string samplesCsvPath(const std::string& csvPath)
+std::string siblingCsvPath(const std::string& csvPath, std::string_view part)
 {
     constexpr std::string_view ext = ".csv";
-    if (csvPath.size() > ext.size() && csvPath.ends_with(ext))
-        return csvPath.substr(0, csvPath.size() - ext.size()) + ".samples.csv";
-    return csvPath + ".samples.csv";
+    const std::string stem = csvPath.size() > ext.size() && csvPath.ends_with(ext)
+                                 ? csvPath.substr(0, csvPath.size() - ext.size())
+                                 : csvPath;
+    return fmt::format("{}.{}.csv", stem, part);
+}
+
+std::string samplesCsvPath(const std::string& csvPath)
+{
+    return siblingCsvPath(csvPath, "samples");
+}
+
+std::string summaryCsvPath(const std::string& csvPath)
+{
+    return siblingCsvPath(csvPath, "summary");
+}
+
+std::vector<CsvFile> resultCsvFiles(const RunResult& result, const std::string& csvPath)
+{
+    return {{csvPath, toCsv(repetitionRows(result))},
+            {summaryCsvPath(csvPath), toCsv(summaryRows(result))},
+            {samplesCsvPath(csvPath), toCsv(sampleRows(result))}};
 }
 
 } // namespace iolab

@@ -396,15 +396,19 @@ int commandRun(const Registry& registry, const RunArgs& args)
         }
     }
     if (!args.csvPath.empty()) {
-        const auto samplesPath = samplesCsvPath(args.csvPath);
-        auto outcome = writeFileAtomically(args.csvPath, toCsv(repetitionRows(result)));
-        if (outcome.ok())
-            outcome = writeFileAtomically(samplesPath, toCsv(sampleRows(result)));
+        Outcome outcome;
+        std::string written;
+        for (const auto& file : resultCsvFiles(result, args.csvPath)) {
+            outcome = writeFileAtomically(file.path, file.content);
+            if (!outcome.ok())
+                break;
+            written += (written.empty() ? "" : ", ") + file.path;
+        }
         if (!outcome.ok()) {
             std::fprintf(stderr, "error: %s\n", outcome.message.c_str());
             status = kExitCasesFailed;
         } else if (!args.quiet) {
-            std::fprintf(stderr, "result CSV: %s and %s\n", args.csvPath.c_str(), samplesPath.c_str());
+            std::fprintf(stderr, "result CSV: %s\n", written.c_str());
         }
     }
     return status;

@@ -772,9 +772,11 @@ bool MainWindow::exportResult(const QString& path, QString* error) const
     }
     Outcome outcome;
     if (path.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive)) {
-        outcome = writeFileAtomically(path.toStdString(), toCsv(repetitionRows(*m_result)));
-        if (outcome.ok())
-            outcome = writeFileAtomically(samplesCsvPath(path.toStdString()), toCsv(sampleRows(*m_result)));
+        for (const auto& file : resultCsvFiles(*m_result, path.toStdString())) {
+            outcome = writeFileAtomically(file.path, file.content);
+            if (!outcome.ok())
+                break;
+        }
     } else {
         outcome = writeFileAtomically(path.toStdString(), resultToJson(*m_result).dump(2) + "\n");
     }

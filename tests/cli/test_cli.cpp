@@ -84,11 +84,14 @@ TEST_F(Cli, QuickRunWritesValidJsonAndCsvAndLeavesNothing)
     const auto rows = parseCsv(slurp(csv));
     EXPECT_EQ(rows.size(), 1u + 8u * 2u);
     EXPECT_EQ(rows[0][0], "case");
+    const auto summary = parseCsv(slurp(m_out / "result.summary.csv"));
+    ASSERT_GE(summary.size(), 2u);
+    EXPECT_EQ(summary[0][12], "median_MBps");
     const auto samples = parseCsv(slurp(m_out / "result.samples.csv"));
     ASSERT_GE(samples.size(), 1u);
     EXPECT_EQ(samples[0][4], "bytes_done");
     EXPECT_EQ(m_target.entryCount(), 0u);
-    EXPECT_EQ(m_out.entryCount(), 3u); // no temporary files left beside the outputs
+    EXPECT_EQ(m_out.entryCount(), 4u); // JSON and three CSVs; no temporary files left beside them
     const auto log = slurp(m_state / "iolab/iolab.log");
     EXPECT_THAT(log, HasSubstr("[core] info: run started: 8 cases"));
     EXPECT_THAT(log, HasSubstr("[platform] info: run folder"));

@@ -102,6 +102,21 @@ TEST(ResultCsv, OneRowPerCaseAndRepetitionWithUnits)
     EXPECT_EQ(samples[1][5], "3.25");
     EXPECT_EQ(samplesCsvPath("out/x.csv"), "out/x.samples.csv");
     EXPECT_EQ(samplesCsvPath("x"), "x.samples.csv");
+    EXPECT_EQ(summaryCsvPath("out/x.csv"), "out/x.summary.csv");
+}
+
+TEST(ResultCsv, SummaryHasACaseRowAndARowPerRefusedCombination)
+{
+    const auto r = sampleResult();
+    const auto rows = parseCsv(toCsv(summaryRows(r)));
+    ASSERT_EQ(rows.size(), 3u);
+    const auto& header = rows[0];
+    for (const char* name : {"median_MBps", "ci95_low_MBps", "durable_MBps", "cpu_s_per_GiB",
+                             "peak_rss_bytes", "stability_MBps", "speedup_vs_stdio", "status", "reason"})
+        EXPECT_NE(std::find(header.begin(), header.end(), name), header.end()) << name;
+    EXPECT_EQ(rows[1].size(), header.size());
+    EXPECT_EQ(rows[2][9], "refused");
+    EXPECT_EQ(rows[2][10], "a reason, with \"quotes\"\nand a newline") << "quotes, commas, newlines survive";
 }
 
 TEST(ResultJson, RoundTripsEverything)

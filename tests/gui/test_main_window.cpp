@@ -161,6 +161,7 @@ TEST_F(WindowFixture, ATinyRealRunFillsTheTableTheChartsAndTheHistory)
     ASSERT_TRUE(window->exportResult(q(data / "out.json"), &error)) << error.toStdString();
     ASSERT_TRUE(window->exportResult(q(data / "out.csv"), &error)) << error.toStdString();
     EXPECT_TRUE(QFile::exists(q(data / "out.samples.csv")));
+    EXPECT_TRUE(QFile::exists(q(data / "out.summary.csv")));
     EXPECT_FALSE(window->exportResult(q(data / "missing/out.json"), &error));
     EXPECT_FALSE(error.isEmpty());
 }

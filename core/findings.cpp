@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+#include "core/findings.h"
+
+#include "core/registry.h"
+#include "core/units.h"
+#include "core/warnings.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+namespace iolab {
+
+namespace {
+
+// Device-observed bytes below this share of the bytes written, after the final fsync, mean something other
+// than the device absorbed the writes.
+constexpr double kDeviceShortfall = 0.5;
+// A direct-I/O case whose final fsync took this share of its time had data in the page cache to flush.
+constexpr double kDirectFlushShare = 0.3;
+
+bool measured(const CaseResult& c)
+{
+    return c.status == Status::Ok && c.apparentMBps.count > 0 && c.apparentMBps.median > 0;
+}
+
+std::string rate(double mbps)
+{
+    return formatRate(mbps * kBytesPerMB);
+}
+
+std::string caseName(const CaseResult& c)
+{
+    return fmt::format("case {} ({})", c.index + 1, c.testCase.label());
+}
+
+bool bypassesPageCache(const Registry* registry, const std::string& strategy)
+{
+    if (registry == nullptr)
+        return false;
+    const Strategy* s = registry->find(strategy);
+    return s != nullptr && s->info().needsDirectIo;
+}
+
+} // namespace
+
+std::string toString(Finding::Kind kind)
+{
+    switch (kind) {
+    case Finding::Kind::Fastest:
+        return "fastest";
+    case Finding::Kind::DurableGap:
+        return "durable gap";
+    case Finding::Kind::Noise:
+        return "noise";
+    case Finding::Kind::CacheIllusion:
+        return "cache illusion";
+    case Finding::Kind::DirectIgnored:
+        return "O_DIRECT not honoured";
+    case Finding::Kind::Failed:
+        return "failed";
+    case Finding::Kind::Cancelled:
+        return "cancelled";
+    }
+    return "?";
+}
+
+std::optional<std::size_t> baselineCase(const RunResult& result, std::size_t caseIndex)
+{
+    const Case& c = result.cases[caseIndex].testCase;
+    std::optional<std::size_t> any;
+    for (std::size_t i = 0; i < result.cases.size(); ++i) {
+        const CaseResult& b = result.cases[i];
+        if (b.testCase.strategy != "stdio" || b.testCase.chunkBytes != c.chunkBytes ||
+            b.testCase.target != c.target || !measured(b))
+            continue;
+        if (b.testCase.buffer.mode == BufferMode::Default)
+            return i;
+        if (!any)
+            any = i;
+    }
+    return any;
+}
+
+std::vector<Finding> findings(const RunResult& result, const Registry* registry)
+{
+    std::vector<Finding> out;
+
+    // Fastest per chunk size, in chunk order.
+    std::map<std::uint64_t, std::vector<std::size_t>> byChunk;
+    for (std::size_t i = 0; i < result.cases.size(); ++i) {
+        if (measured(result.cases[i]))
+            byChunk[result.cases[i].testCase.chunkBytes].push_back(i);
+    }
+    for (const auto& [chunk, indices] : byChunk) {
+        const std::size_t best =
+            *std::max_element(indices.begin(), indices.end(), [&](std::size_t a, std::size_t b) {
+                return result.cases[a].apparentMBps.median < result.cases[b].apparentMBps.median;
+            });
+        const CaseResult& c = result.cases[best];
+        std::string text = fmt::format("At {} per call, the fastest is {} at {}", formatBytes(chunk),
+                                       caseName(c), rate(c.apparentMBps.median));
+        const auto base = baselineCase(result, best);
+        if (base && *base != best) {
+            const CaseResult& b = result.cases[*base];
+            text += fmt::format(", {:.2f}x plain stdio ({})", c.apparentMBps.median / b.apparentMBps.median,
+                                rate(b.apparentMBps.median));
+        } else if (base) {
+            text += ", and it is the plain stdio baseline itself";
+        } else if (indices.size() > 1) {
+            const std::size_t slowest =
+                *std::min_element(indices.begin(), indices.end(), [&](std::size_t a, std::size_t b) {
+                    return result.cases[a].apparentMBps.median < result.cases[b].apparentMBps.median;
+                });
+            text += fmt::format(", {:.2f}x the slowest there, {}",
+                                c.apparentMBps.median / result.cases[slowest].apparentMBps.median,
+                                caseName(result.cases[slowest]));
+        }
+        if (indices.size() == 1)
+            text += " (the only case at this size)";
+        out.push_back({Finding::Kind::Fastest, c.index, text + "."});
+    }
+
+    for (const auto& c : result.cases) {
+        const Case& k = c.testCase;
+        if (c.status == Status::Failed || c.status == Status::Refused) {
+            out.push_back({Finding::Kind::Failed, c.index,
+                           fmt::format("{} {}: {}", caseName(c), toString(c.status), c.reason)});
+            continue;
+        }
+        if (!measured(c))
+            continue;
+        const double apparent = c.apparentMBps.median;
+        const double durable = c.durableMBps.median;
+        if (k.target == TargetKind::Directory && durable > 0 && apparent > kDurableGapFactor * durable)
+            out.push_back(
+                {Finding::Kind::DurableGap, c.index,
+                 fmt::format("{}: the writes returned at {} but reached the device at {}; {:.0f}% of "
+                             "the time went into the final fsync.",
+                             caseName(c), rate(apparent), rate(durable),
+                             100.0 * (1.0 - durable / apparent))});
+        if (c.apparentMBps.count >= 2 && c.apparentMBps.cv > kNoisyCv)
+            out.push_back(
+                {Finding::Kind::Noise, c.index,
+                 fmt::format("{}: the repetitions vary by {:.1f}% (CV over {}), so differences smaller "
+                             "than that mean nothing; the 95% CI is {} to {}.",
+                             caseName(c), c.apparentMBps.cv * 100, c.apparentMBps.count,
+                             rate(std::max(0.0, c.apparentMBps.ciLow)), rate(c.apparentMBps.ciHigh))});
+        if (k.target != TargetKind::Directory)
+            continue;
+
+        const bool direct = bypassesPageCache(registry, k.strategy);
+        const bool buffered = !direct && k.sync.mode == SyncMode::None;
+        if (buffered && result.host.ramBytes > 0 && k.totalBytes * 2 < result.host.ramBytes && durable > 0 &&
+            apparent > kDurableGapFactor * durable)
+            out.push_back(
+                {Finding::Kind::CacheIllusion, c.index,
+                 fmt::format("{}: all {} fit in the page cache ({} of RAM), so the apparent {} measures "
+                             "memory copies; the device took the data at {}.",
+                             caseName(c), formatBytes(k.totalBytes), formatBytes(result.host.ramBytes),
+                             rate(apparent), rate(durable))});
+
+        std::uint64_t written = 0;
+        std::uint64_t seen = 0;
+        bool observed = false;
+        double returnSeconds = 0;
+        double durableSeconds = 0;
+        for (const auto& r : c.repetitions) {
+            if (r.warmup || !r.outcome.ok())
+                continue;
+            written += r.bytes;
+            returnSeconds += r.returnSeconds;
+            durableSeconds += r.durableSeconds;
+            if (r.deviceObserved) {
+                observed = true;
+                seen += r.deviceWrittenBytes;
+            }
+        }
+        if (observed && written > 0 &&
+            static_cast<double>(seen) < kDeviceShortfall * static_cast<double>(written))
+            out.push_back({Finding::Kind::CacheIllusion, c.index,
+                           fmt::format("{}: the device saw {} written for {} written by the case, fsync "
+                                       "included; something between (a cache, compression, another layer) "
+                                       "absorbed the rest.",
+                                       caseName(c), formatBytes(seen), formatBytes(written))});
+        if (direct && (result.target.fsType == "tmpfs" || result.target.fsType == "ramfs"))
+            out.push_back({Finding::Kind::DirectIgnored, c.index,
+                           fmt::format("{}: {} accepts O_DIRECT, but its data lives in memory; these figures "
+                                       "say nothing about a device.",
+                                       caseName(c), result.target.fsType)});
+        else if (direct && durableSeconds > 0 &&
+                 (durableSeconds - returnSeconds) > kDirectFlushShare * durableSeconds)
+            out.push_back(
+                {Finding::Kind::DirectIgnored, c.index,
+                 fmt::format("{}: with O_DIRECT the final fsync should have nothing to flush, yet it "
+                             "took {:.0f}% of the time ({} of {}); the filesystem likely buffered the "
+                             "writes.",
+                             caseName(c), 100.0 * (durableSeconds - returnSeconds) / durableSeconds,
+                             formatDuration(durableSeconds - returnSeconds),
+                             formatDuration(durableSeconds))});
+    }
+    if (result.cancelled) {
+        out.push_back(
+            {Finding::Kind::Cancelled, std::nullopt,
+             result.cases.empty()
+                 ? std::string("The run was stopped before its first case finished.")
+                 : fmt::format("The run was stopped during case {}; the cases after it did not run, so "
+                               "this report covers {} case(s).",
+                               result.cases.back().index + 1, result.cases.size())});
+    }
+    return out;
+}
+
+} // namespace iolab

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/result.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace iolab {
+
+class Registry;
+
+// One statement a report makes about a run, derived from its figures, with the numbers behind it.
+struct Finding
+{
+    enum class Kind
+    {
+        Fastest,       // the fastest strategy at a chunk size, and its speed-up over the baseline
+        DurableGap,    // the writes returned far faster than the data became durable
+        Noise,         // repetitions spread more than kNoisyCv
+        CacheIllusion, // the data fit in RAM, or the device saw far fewer bytes than were written
+        DirectIgnored, // O_DIRECT accepted but the page cache was used (or the filesystem is in memory)
+        Failed,        // a case failed or was refused at run time
+        Cancelled      // the run was stopped before the end
+    };
+    Kind kind = Kind::Fastest;
+    std::optional<std::uint32_t> caseIndex; // the case it is about, if one
+    std::string text;                       // one or two sentences, numbers included
+
+    friend bool operator==(const Finding&, const Finding&) = default;
+};
+
+std::string toString(Finding::Kind kind);
+
+// Every finding of a run, in report order: fastest per chunk size first, then problems case by case. The
+// registry says which strategies bypass the page cache; without one, no DirectIgnored finding is made.
+std::vector<Finding> findings(const RunResult& result, const Registry* registry);
+
+// The case whose median a case's speed-up is measured against: plain stdio with its default buffer (any
+// stdio buffer otherwise) at the same chunk size and target kind. None when the run has no such case.
+std::optional<std::size_t> baselineCase(const RunResult& result, std::size_t caseIndex);
+
+} // namespace iolab

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+// The report's findings: each is made from the figures, carries its numbers, and is not made when the figures
+// do not support it.
+#include "core/findings.h"
+#include "core/registry.h"
+#include "core/units.h"
+#include "tests/support/fakes.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace iolab;
+using namespace iolab::test;
+using ::testing::HasSubstr;
+
+namespace {
+
+CaseResult okCase(std::uint32_t index, const std::string& strategy, std::uint64_t chunk, double apparent,
+                  double durable, double cv = 0.01)
+{
+    CaseResult c;
+    c.index = index;
+    c.testCase.strategy = strategy;
+    c.testCase.chunkBytes = chunk;
+    c.testCase.totalBytes = 256 * kMiB;
+    if (strategy == "stdio")
+        c.testCase.buffer = {BufferMode::Default, 0};
+    c.apparentMBps.count = 3;
+    c.apparentMBps.median = apparent;
+    c.apparentMBps.cv = cv;
+    c.apparentMBps.ciLow = apparent * 0.9;
+    c.apparentMBps.ciHigh = apparent * 1.1;
+    c.durableMBps.count = 3;
+    c.durableMBps.median = durable;
+    for (std::uint32_t r = 0; r < 3; ++r) {
+        RepetitionResult rep;
+        rep.index = r + 1;
+        rep.bytes = c.testCase.totalBytes;
+        rep.returnSeconds = static_cast<double>(rep.bytes) / (apparent * kBytesPerMB);
+        rep.durableSeconds = static_cast<double>(rep.bytes) / (durable * kBytesPerMB);
+        rep.deviceObserved = true;
+        rep.deviceWrittenBytes = rep.bytes;
+        c.repetitions.push_back(rep);
+    }
+    return c;
+}
+
+std::vector<Finding> ofKind(const std::vector<Finding>& all, Finding::Kind kind)
+{
+    std::vector<Finding> out;
+    for (const auto& f : all) {
+        if (f.kind == kind)
+            out.push_back(f);
+    }
+    return out;
+}
+
+struct FindingsTest : ::testing::Test
+{
+    FakeBehaviour behaviour;
+    Registry registry;
+    RunResult run;
+
+    void SetUp() override
+    {
+        for (const char* id : {"stdio", "write", "direct"}) {
+            auto s = std::make_unique<FakeStrategy>(id, behaviour);
+            s->mutableInfo().needsDirectIo = std::string(id) == "direct";
+            registry.add(std::move(s));
+        }
+        run.host.ramBytes = 16 * kGiB;
+        run.target.fsType = "ext4";
+    }
+};
+
+} // namespace
+
+TEST_F(FindingsTest, FastestPerChunkWithItsSpeedupOverPlainStdio)
+{
+    run.cases = {okCase(0, "stdio", 4096, 1000, 990), okCase(1, "write", 4096, 2100, 2000),
+                 okCase(2, "write", 65536, 6000, 5900), okCase(3, "direct", 65536, 1500, 1500)};
+    const auto fastest = ofKind(findings(run, &registry), Finding::Kind::Fastest);
+    ASSERT_EQ(fastest.size(), 2u);
+    EXPECT_EQ(fastest[0].caseIndex, 1u);
+    EXPECT_THAT(fastest[0].text, HasSubstr("At 4 KiB per call, the fastest is case 2 (write chunk=4K"));
+    EXPECT_THAT(fastest[0].text, HasSubstr("2.10x plain stdio (1.00 GB/s)"));
+    EXPECT_EQ(fastest[1].caseIndex, 2u);
+    EXPECT_THAT(fastest[1].text, HasSubstr("4.00x the slowest there, case 4"));
+}
+
+TEST_F(FindingsTest, DurableGapNamesBothRates)
+{
+    run.cases = {okCase(0, "write", 65536, 2100, 310)};
+    const auto gaps = ofKind(findings(run, &registry), Finding::Kind::DurableGap);
+    ASSERT_EQ(gaps.size(), 1u);
+    EXPECT_THAT(gaps[0].text, HasSubstr("returned at 2.10 GB/s but reached the device at 310.0 MB/s"));
+    EXPECT_THAT(gaps[0].text, HasSubstr("85% of the time went into the final fsync"));
+    run.cases = {okCase(0, "write", 65536, 2100, 1500)};
+    EXPECT_TRUE(ofKind(findings(run, &registry), Finding::Kind::DurableGap).empty());
+}
+
+TEST_F(FindingsTest, NoiseAboveFivePercent)
+{
+    run.cases = {okCase(0, "write", 4096, 1000, 1000, 0.12), okCase(1, "write", 65536, 1000, 1000, 0.04)};
+    const auto noise = ofKind(findings(run, &registry), Finding::Kind::Noise);
+    ASSERT_EQ(noise.size(), 1u);
+    EXPECT_EQ(noise[0].caseIndex, 0u);
+    EXPECT_THAT(noise[0].text, HasSubstr("vary by 12.0% (CV over 3)"));
+}
+
+TEST_F(FindingsTest, CacheIllusionFromRamSizeAndFromDeviceBytes)
+{
+    run.cases = {okCase(0, "write", 65536, 5000, 400)};
+    auto illusions = ofKind(findings(run, &registry), Finding::Kind::CacheIllusion);
+    ASSERT_EQ(illusions.size(), 1u);
+    EXPECT_THAT(illusions[0].text, HasSubstr("all 256 MiB fit in the page cache (16 GiB of RAM)"));
+
+    run.host.ramBytes = 256 * kMiB; // no longer fits
+    run.cases = {okCase(0, "write", 65536, 1000, 900)};
+    for (auto& r : run.cases[0].repetitions)
+        r.deviceWrittenBytes = r.bytes / 10;
+    illusions = ofKind(findings(run, &registry), Finding::Kind::CacheIllusion);
+    ASSERT_EQ(illusions.size(), 1u);
+    EXPECT_THAT(illusions[0].text, HasSubstr("the device saw 76.8 MiB written for 768 MiB"));
+}
+
+TEST_F(FindingsTest, DirectIoThatStillNeededAFlushOrLivesInMemory)
+{
+    run.cases = {okCase(0, "direct", 1 * kMiB, 2000, 800), okCase(1, "write", 1 * kMiB, 2000, 800)};
+    auto ignored = ofKind(findings(run, &registry), Finding::Kind::DirectIgnored);
+    ASSERT_EQ(ignored.size(), 1u);
+    EXPECT_EQ(ignored[0].caseIndex, 0u);
+    EXPECT_THAT(ignored[0].text, HasSubstr("took 60% of the time"));
+    EXPECT_TRUE(ofKind(findings(run, nullptr), Finding::Kind::DirectIgnored).empty())
+        << "without the registry nothing says which strategy bypasses the cache";
+
+    run.target.fsType = "tmpfs";
+    run.cases = {okCase(0, "direct", 1 * kMiB, 2000, 2000)};
+    ignored = ofKind(findings(run, &registry), Finding::Kind::DirectIgnored);
+    ASSERT_EQ(ignored.size(), 1u);
+    EXPECT_THAT(ignored[0].text, HasSubstr("tmpfs accepts O_DIRECT, but its data lives in memory"));
+}
+
+TEST_F(FindingsTest, FailedRefusedAndCancelledAreFindingsToo)
+{
+    CaseResult failed = okCase(0, "write", 4096, 0, 0);
+    failed.status = Status::Failed;
+    failed.reason = "write: No space left on device (ENOSPC)";
+    failed.apparentMBps = {};
+    run.cases = {failed, okCase(1, "stdio", 4096, 900, 850)};
+    run.cancelled = true;
+    const auto all = findings(run, &registry);
+    const auto bad = ofKind(all, Finding::Kind::Failed);
+    ASSERT_EQ(bad.size(), 1u);
+    EXPECT_THAT(bad[0].text, HasSubstr("case 1 (write chunk=4K"));
+    EXPECT_THAT(bad[0].text, HasSubstr("failed: write: No space left on device"));
+    const auto cancelled = ofKind(all, Finding::Kind::Cancelled);
+    ASSERT_EQ(cancelled.size(), 1u);
+    EXPECT_THAT(cancelled[0].text, HasSubstr("stopped during case 2"));
+    EXPECT_EQ(ofKind(all, Finding::Kind::Fastest).size(), 1u);
+    EXPECT_THAT(ofKind(all, Finding::Kind::Fastest)[0].text, HasSubstr("plain stdio baseline itself"));
+}
+
+TEST_F(FindingsTest, BaselineIsPlainStdioWithItsDefaultBufferAtTheSameChunk)
+{
+    CaseResult unbuffered = okCase(0, "stdio", 4096, 100, 100);
+    unbuffered.testCase.buffer = {BufferMode::None, 0};
+    run.cases = {unbuffered, okCase(1, "stdio", 4096, 900, 900), okCase(2, "write", 4096, 1000, 1000),
+                 okCase(3, "write", 512, 100, 100)};
+    EXPECT_EQ(baselineCase(run, 2), 1u);
+    EXPECT_EQ(baselineCase(run, 0), 1u);
+    EXPECT_FALSE(baselineCase(run, 3).has_value());
+    run.cases.erase(run.cases.begin() + 1);
+    EXPECT_EQ(baselineCase(run, 1), 0u) << "any stdio buffer when there is no default one";
+}
