@@ -2,6 +2,7 @@
 #include "core/findings.h"
 
 #include "core/registry.h"
+#include "core/stats.h"
 #include "core/units.h"
 #include "core/warnings.h"
 
@@ -30,9 +31,20 @@ std::string rate(double mbps)
     return formatRate(mbps * kBytesPerMB);
 }
 
+// "case 3 (write 64 KiB, O_DSYNC, 4 threads)": what tells the case apart, without the defaults.
 std::string caseName(const CaseResult& c)
 {
-    return fmt::format("case {} ({})", c.index + 1, c.testCase.label());
+    const Case& k = c.testCase;
+    std::string name = fmt::format("case {} ({} {}", c.index + 1, k.strategy, formatBytes(k.chunkBytes));
+    if (k.buffer.mode != BufferMode::NotApplicable && k.buffer.mode != BufferMode::Default)
+        name += ", buffer " + toString(k.buffer);
+    if (k.sync.mode != SyncMode::None)
+        name += ", " + toString(k.sync);
+    if (k.threads > 1)
+        name += fmt::format(", {} threads", k.threads);
+    if (k.target != TargetKind::Directory)
+        name += ", " + toString(k.target);
+    return name + ")";
 }
 
 bool bypassesPageCache(const Registry* registry, const std::string& strategy)
@@ -54,6 +66,8 @@ std::string toString(Finding::Kind kind)
         return "durable gap";
     case Finding::Kind::Noise:
         return "noise";
+    case Finding::Kind::Short:
+        return "short";
     case Finding::Kind::CacheIllusion:
         return "cache illusion";
     case Finding::Kind::DirectIgnored:
@@ -122,6 +136,7 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry)
         out.push_back({Finding::Kind::Fastest, c.index, text + "."});
     }
 
+    std::vector<std::pair<std::uint32_t, double>> shortCases; // case index, median repetition seconds
     for (const auto& c : result.cases) {
         const Case& k = c.testCase;
         if (c.status == Status::Failed || c.status == Status::Refused) {
@@ -133,13 +148,33 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry)
             continue;
         const double apparent = c.apparentMBps.median;
         const double durable = c.durableMBps.median;
-        if (k.target == TargetKind::Directory && durable > 0 && apparent > kDurableGapFactor * durable)
+        const bool direct = bypassesPageCache(registry, k.strategy);
+        const bool gap =
+            k.target == TargetKind::Directory && durable > 0 && apparent > kDurableGapFactor * durable;
+        const bool fitsInRam = !direct && k.sync.mode == SyncMode::None && result.host.ramBytes > 0 &&
+                               k.totalBytes * 2 < result.host.ramBytes;
+        if (gap && fitsInRam)
+            out.push_back(
+                {Finding::Kind::CacheIllusion, c.index,
+                 fmt::format("{}: the writes returned at {} but reached the device at {}; {:.0f}% of the "
+                             "time went into the final fsync. All {} fit in the page cache ({} of RAM), "
+                             "so the apparent rate measures memory copies.",
+                             caseName(c), rate(apparent), rate(durable), 100.0 * (1.0 - durable / apparent),
+                             formatBytes(k.totalBytes), formatBytes(result.host.ramBytes))});
+        else if (gap)
             out.push_back(
                 {Finding::Kind::DurableGap, c.index,
                  fmt::format("{}: the writes returned at {} but reached the device at {}; {:.0f}% of "
                              "the time went into the final fsync.",
                              caseName(c), rate(apparent), rate(durable),
                              100.0 * (1.0 - durable / apparent))});
+        std::vector<double> repSeconds;
+        for (const auto& r : c.repetitions) {
+            if (!r.warmup && r.outcome.ok())
+                repSeconds.push_back(r.returnSeconds);
+        }
+        if (!repSeconds.empty() && median(repSeconds) < kShortRepetitionSeconds)
+            shortCases.emplace_back(c.index, median(repSeconds));
         if (c.apparentMBps.count >= 2 && c.apparentMBps.cv > kNoisyCv)
             out.push_back(
                 {Finding::Kind::Noise, c.index,
@@ -149,17 +184,6 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry)
                              rate(std::max(0.0, c.apparentMBps.ciLow)), rate(c.apparentMBps.ciHigh))});
         if (k.target != TargetKind::Directory)
             continue;
-
-        const bool direct = bypassesPageCache(registry, k.strategy);
-        const bool buffered = !direct && k.sync.mode == SyncMode::None;
-        if (buffered && result.host.ramBytes > 0 && k.totalBytes * 2 < result.host.ramBytes && durable > 0 &&
-            apparent > kDurableGapFactor * durable)
-            out.push_back(
-                {Finding::Kind::CacheIllusion, c.index,
-                 fmt::format("{}: all {} fit in the page cache ({} of RAM), so the apparent {} measures "
-                             "memory copies; the device took the data at {}.",
-                             caseName(c), formatBytes(k.totalBytes), formatBytes(result.host.ramBytes),
-                             rate(apparent), rate(durable))});
 
         std::uint64_t written = 0;
         std::uint64_t seen = 0;
@@ -199,6 +223,28 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry)
                              caseName(c), 100.0 * (durableSeconds - returnSeconds) / durableSeconds,
                              formatDuration(durableSeconds - returnSeconds),
                              formatDuration(durableSeconds))});
+    }
+    // One finding for all short cases: the same advice, said once.
+    if (shortCases.size() == 1) {
+        out.push_back(
+            {Finding::Kind::Short, shortCases[0].first,
+             fmt::format("{}: a repetition took {}, so timer and scheduler noise weigh heavily; a larger "
+                         "size would measure it better.",
+                         caseName(result.cases[shortCases[0].first]), formatDuration(shortCases[0].second))});
+    } else if (shortCases.size() > 1) {
+        std::string list;
+        double shortest = shortCases[0].second;
+        double longest = shortCases[0].second;
+        for (const auto& [index, seconds] : shortCases) {
+            list += (list.empty() ? "" : ", ") + std::to_string(index + 1);
+            shortest = std::min(shortest, seconds);
+            longest = std::max(longest, seconds);
+        }
+        out.push_back(
+            {Finding::Kind::Short, std::nullopt,
+             fmt::format("cases {}: a repetition took only {} to {}, so timer and scheduler noise weigh "
+                         "heavily; a larger size would measure them better.",
+                         list, formatDuration(shortest), formatDuration(longest))});
     }
     if (result.cancelled) {
         out.push_back(

@@ -20,7 +20,8 @@ struct Finding
         Fastest,       // the fastest strategy at a chunk size, and its speed-up over the baseline
         DurableGap,    // the writes returned far faster than the data became durable
         Noise,         // repetitions spread more than kNoisyCv
-        CacheIllusion, // the data fit in RAM, or the device saw far fewer bytes than were written
+        Short,         // repetitions too short for the timer and scheduler to be negligible
+        CacheIllusion, // a durable gap with data that fit in RAM, or the device saw far fewer bytes
         DirectIgnored, // O_DIRECT accepted but the page cache was used (or the filesystem is in memory)
         Failed,        // a case failed or was refused at run time
         Cancelled      // the run was stopped before the end

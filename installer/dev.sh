@@ -13,6 +13,7 @@ packages=(
   googletest libgtest-dev libgmock-dev
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev
   clang-format clang-tidy
+  poppler-utils
 )
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }

@@ -13,6 +13,8 @@
 
 namespace iolab::gui {
 
+using report::heatColour;
+
 namespace {
 
 constexpr int kCellWidth = 92;
@@ -21,43 +23,6 @@ constexpr int kHeaderHeight = 24;
 constexpr int kScaleHeight = 36;
 
 } // namespace
-
-HeatmapData HeatmapData::from(const std::vector<CaseResult>& cases)
-{
-    HeatmapData d;
-    for (const auto& c : cases) {
-        const QString s = qs(c.testCase.strategy);
-        if (!d.strategies.contains(s))
-            d.strategies << s;
-        if (std::find(d.chunks.begin(), d.chunks.end(), c.testCase.chunkBytes) == d.chunks.end())
-            d.chunks.push_back(c.testCase.chunkBytes);
-    }
-    std::sort(d.chunks.begin(), d.chunks.end());
-    d.cells.assign(static_cast<std::size_t>(d.strategies.size()), std::vector<Cell>(d.chunks.size()));
-    bool any = false;
-    for (const auto& c : cases) {
-        const auto row = static_cast<std::size_t>(d.strategies.indexOf(qs(c.testCase.strategy)));
-        const auto column = static_cast<std::size_t>(
-            std::find(d.chunks.begin(), d.chunks.end(), c.testCase.chunkBytes) - d.chunks.begin());
-        Cell& cell = d.cells[row][column];
-        ++cell.cases;
-        const bool ok = c.status == Status::Ok && c.apparentMBps.count > 0;
-        if (!ok) {
-            if (c.status == Status::Failed)
-                ++cell.failed;
-            continue;
-        }
-        const double v = c.apparentMBps.median;
-        if (!cell.bestMBps || v > *cell.bestMBps) {
-            cell.bestMBps = v;
-            cell.bestLabel = qs(c.testCase.label());
-        }
-        d.minMBps = any ? std::min(d.minMBps, v) : v;
-        d.maxMBps = any ? std::max(d.maxMBps, v) : v;
-        any = true;
-    }
-    return d;
-}
 
 HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent)
 {
@@ -97,27 +62,6 @@ QRect HeatmapWidget::cellRect(int row, int column) const
             kCellHeight - 2};
 }
 
-QColor HeatmapWidget::colourFor(double mbps, double minMBps, double maxMBps)
-{
-    // From a dark blue through teal and green to yellow: monotonic in lightness, readable for the
-    // colour-blind.
-    static const QColor stops[] = {QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b),
-                                   QColor(0x21, 0x90, 0x8d), QColor(0x5d, 0xc8, 0x63),
-                                   QColor(0xfd, 0xe7, 0x25)};
-    double t = 1;
-    if (maxMBps > minMBps && minMBps > 0 && mbps > 0)
-        t = std::clamp((std::log(mbps) - std::log(minMBps)) / (std::log(maxMBps) - std::log(minMBps)), 0.0,
-                       1.0);
-    const double scaled = t * 4;
-    const int i = std::min(3, static_cast<int>(scaled));
-    const double f = scaled - i;
-    const QColor& a = stops[i];
-    const QColor& b = stops[i + 1];
-    return QColor::fromRgbF(static_cast<float>(a.redF() + (b.redF() - a.redF()) * f),
-                            static_cast<float>(a.greenF() + (b.greenF() - a.greenF()) * f),
-                            static_cast<float>(a.blueF() + (b.blueF() - a.blueF()) * f));
-}
-
 void HeatmapWidget::paintEvent(QPaintEvent* /*event*/)
 {
     QPainter p(this);
@@ -152,11 +96,11 @@ void HeatmapWidget::paintEvent(QPaintEvent* /*event*/)
                                             : QString());
                 continue;
             }
-            const QColor fill = colourFor(*cell.bestMBps, m_data.minMBps, m_data.maxMBps);
+            const QColor fill = heatColour(*cell.bestMBps, m_data.minMBps, m_data.maxMBps);
             p.setPen(cell.failed > 0 ? QPen(QColor(0xc0, 0x39, 0x2b), 2) : QPen(Qt::NoPen));
             p.setBrush(fill);
             p.drawRoundedRect(r, 3, 3);
-            p.setPen(fill.lightnessF() > 0.55 ? Qt::black : Qt::white);
+            p.setPen(report::heatTextColour(fill));
             p.drawText(r, Qt::AlignCenter, qs(formatRate(*cell.bestMBps * kBytesPerMB)));
         }
     }
@@ -170,7 +114,7 @@ void HeatmapWidget::paintEvent(QPaintEvent* /*event*/)
                              ? std::exp(std::log(m_data.minMBps) +
                                         t * (std::log(m_data.maxMBps) - std::log(m_data.minMBps)))
                              : m_data.maxMBps;
-        p.setPen(colourFor(v, m_data.minMBps, m_data.maxMBps));
+        p.setPen(heatColour(v, m_data.minMBps, m_data.maxMBps));
         p.drawLine(left + x, top, left + x, top + 10);
     }
     p.setPen(pal.color(QPalette::WindowText));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/result.h"
+#include "app/report/heatmap_data.h"
 
 #include <QString>
 #include <QStringList>
@@ -12,25 +12,7 @@
 
 namespace iolab::gui {
 
-// Strategy x chunk size: per cell the best median MB/s among the cases there (several when buffer, sync or
-// threads vary), with how many cases it covers and whether any failed.
-struct HeatmapData
-{
-    struct Cell
-    {
-        std::optional<double> bestMBps;
-        QString bestLabel;
-        int cases = 0;
-        int failed = 0;
-    };
-    QStringList strategies;
-    std::vector<std::uint64_t> chunks;
-    std::vector<std::vector<Cell>> cells; // [strategy][chunk]
-    double minMBps = 0;
-    double maxMBps = 0;
-
-    static HeatmapData from(const std::vector<CaseResult>& cases);
-};
+using report::HeatmapData;
 
 class HeatmapWidget : public QWidget
 {
@@ -42,9 +24,6 @@ public:
     const HeatmapData& data() const { return m_data; }
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
-
-    // Colour for a rate on a logarithmic scale between the smallest and largest rate shown.
-    static QColor colourFor(double mbps, double minMBps, double maxMBps);
 
 protected:
     void paintEvent(QPaintEvent* event) override;

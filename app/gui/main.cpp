@@ -4,6 +4,7 @@
 #include "app/gui/log_model.h"
 #include "app/gui/main_window.h"
 #include "app/gui/matrix_editor.h"
+#include "app/gui/report_command.h"
 #include "app/gui/run_controller.h"
 #include "app/gui/stall_monitor.h"
 #include "app/gui/target_model.h"
@@ -24,6 +25,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <string_view>
 
 using namespace iolab;
 using namespace iolab::gui;
@@ -110,6 +112,8 @@ Options parseOptions(QApplication& app)
 
 int main(int argc, char** argv)
 {
+    if (argc > 1 && std::string_view(argv[1]) == "report")
+        return reportCommand(argc, argv);
     QElapsedTimer sinceStart;
     sinceStart.start();
     QApplication app(argc, argv);

@@ -6,6 +6,7 @@
 #include "app/gui/live_charts.h"
 #include "app/gui/log_model.h"
 #include "app/gui/matrix_editor.h"
+#include "app/gui/report_command.h"
 #include "app/gui/results_view.h"
 #include "app/gui/run_controller.h"
 #include "app/gui/target_model.h"
@@ -117,7 +118,7 @@ void MainWindow::buildActions()
 
     m_exportAction = new QAction(loadIcon(QStringLiteral("export")), tr("&Export results..."), this);
     m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    m_exportAction->setToolTip(tr("Save the results shown as JSON or CSV (Ctrl+E)"));
+    m_exportAction->setToolTip(tr("Save the results shown as a PDF report, JSON or CSV (Ctrl+E)"));
     connect(m_exportAction, &QAction::triggered, this, &MainWindow::chooseExport);
 
     m_openAction = new QAction(loadIcon(QStringLiteral("open")), tr("&Open result..."), this);
@@ -766,32 +767,15 @@ bool MainWindow::exportResult(const QString& path, QString* error) const
         *error = tr("There is no result to export yet.");
         return false;
     }
-    if (const auto problem = outputPathProblem(path.toStdString()); !problem.empty()) {
-        *error = qs(problem);
-        return false;
-    }
-    Outcome outcome;
-    if (path.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive)) {
-        for (const auto& file : resultCsvFiles(*m_result, path.toStdString())) {
-            outcome = writeFileAtomically(file.path, file.content);
-            if (!outcome.ok())
-                break;
-        }
-    } else {
-        outcome = writeFileAtomically(path.toStdString(), resultToJson(*m_result).dump(2) + "\n");
-    }
-    if (!outcome.ok()) {
-        *error = qs(outcome.message);
-        return false;
-    }
-    return true;
+    *error = exportResultFile(*m_result, path, &m_registry);
+    return error->isEmpty();
 }
 
 void MainWindow::chooseExport()
 {
     QString filter;
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export results"), QStringLiteral("iolab-result.json"),
+        this, tr("Export results"), QStringLiteral("iolab-report.pdf"),
         tr("Result JSON (*.json);;CSV, repetitions and samples (*.csv)"), &filter);
     if (path.isEmpty())
         return;

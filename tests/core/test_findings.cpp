@@ -82,7 +82,7 @@ TEST_F(FindingsTest, FastestPerChunkWithItsSpeedupOverPlainStdio)
     const auto fastest = ofKind(findings(run, &registry), Finding::Kind::Fastest);
     ASSERT_EQ(fastest.size(), 2u);
     EXPECT_EQ(fastest[0].caseIndex, 1u);
-    EXPECT_THAT(fastest[0].text, HasSubstr("At 4 KiB per call, the fastest is case 2 (write chunk=4K"));
+    EXPECT_THAT(fastest[0].text, HasSubstr("At 4 KiB per call, the fastest is case 2 (write 4 KiB)"));
     EXPECT_THAT(fastest[0].text, HasSubstr("2.10x plain stdio (1.00 GB/s)"));
     EXPECT_EQ(fastest[1].caseIndex, 2u);
     EXPECT_THAT(fastest[1].text, HasSubstr("4.00x the slowest there, case 4"));
@@ -90,6 +90,7 @@ TEST_F(FindingsTest, FastestPerChunkWithItsSpeedupOverPlainStdio)
 
 TEST_F(FindingsTest, DurableGapNamesBothRates)
 {
+    run.host.ramBytes = 256 * kMiB; // the data does not fit in RAM: a plain durable gap
     run.cases = {okCase(0, "write", 65536, 2100, 310)};
     const auto gaps = ofKind(findings(run, &registry), Finding::Kind::DurableGap);
     ASSERT_EQ(gaps.size(), 1u);
@@ -113,7 +114,10 @@ TEST_F(FindingsTest, CacheIllusionFromRamSizeAndFromDeviceBytes)
     run.cases = {okCase(0, "write", 65536, 5000, 400)};
     auto illusions = ofKind(findings(run, &registry), Finding::Kind::CacheIllusion);
     ASSERT_EQ(illusions.size(), 1u);
-    EXPECT_THAT(illusions[0].text, HasSubstr("all 256 MiB fit in the page cache (16 GiB of RAM)"));
+    EXPECT_THAT(illusions[0].text, HasSubstr("returned at 5.00 GB/s but reached the device at 400.0 MB/s"));
+    EXPECT_THAT(illusions[0].text, HasSubstr("All 256 MiB fit in the page cache (16 GiB of RAM)"));
+    EXPECT_TRUE(ofKind(findings(run, &registry), Finding::Kind::DurableGap).empty())
+        << "one finding, not two";
 
     run.host.ramBytes = 256 * kMiB; // no longer fits
     run.cases = {okCase(0, "write", 65536, 1000, 900)};
@@ -152,13 +156,28 @@ TEST_F(FindingsTest, FailedRefusedAndCancelledAreFindingsToo)
     const auto all = findings(run, &registry);
     const auto bad = ofKind(all, Finding::Kind::Failed);
     ASSERT_EQ(bad.size(), 1u);
-    EXPECT_THAT(bad[0].text, HasSubstr("case 1 (write chunk=4K"));
+    EXPECT_THAT(bad[0].text, HasSubstr("case 1 (write 4 KiB)"));
     EXPECT_THAT(bad[0].text, HasSubstr("failed: write: No space left on device"));
     const auto cancelled = ofKind(all, Finding::Kind::Cancelled);
     ASSERT_EQ(cancelled.size(), 1u);
     EXPECT_THAT(cancelled[0].text, HasSubstr("stopped during case 2"));
     EXPECT_EQ(ofKind(all, Finding::Kind::Fastest).size(), 1u);
     EXPECT_THAT(ofKind(all, Finding::Kind::Fastest)[0].text, HasSubstr("plain stdio baseline itself"));
+}
+
+TEST_F(FindingsTest, ShortRepetitions)
+{
+    run.cases = {okCase(0, "write", 65536, 5000, 5000)}; // 256 MiB at 5 GB/s: 54 ms
+    const auto shorts = ofKind(findings(run, &registry), Finding::Kind::Short);
+    ASSERT_EQ(shorts.size(), 1u);
+    EXPECT_THAT(shorts[0].text, HasSubstr("a repetition took 54 ms"));
+    run.cases = {okCase(0, "write", 65536, 500, 500)};
+    EXPECT_TRUE(ofKind(findings(run, &registry), Finding::Kind::Short).empty());
+    run.cases = {okCase(0, "write", 65536, 5000, 5000), okCase(1, "write", 4096, 500, 500),
+                 okCase(2, "stdio", 4096, 2560, 2560)};
+    const auto grouped = ofKind(findings(run, &registry), Finding::Kind::Short);
+    ASSERT_EQ(grouped.size(), 1u) << "said once for all short cases";
+    EXPECT_THAT(grouped[0].text, HasSubstr("cases 1, 3: a repetition took only 54 ms to 105 ms"));
 }
 
 TEST_F(FindingsTest, BaselineIsPlainStdioWithItsDefaultBufferAtTheSameChunk)

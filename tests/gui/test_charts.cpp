@@ -153,7 +153,7 @@ TEST(Heatmap, BestMedianPerStrategyAndChunk)
     EXPECT_EQ(data.cells[2][0].failed, 1);
     EXPECT_EQ(data.minMBps, 50);
     EXPECT_EQ(data.maxMBps, 900);
-    EXPECT_NE(HeatmapWidget::colourFor(50, 50, 900), HeatmapWidget::colourFor(900, 50, 900));
+    EXPECT_NE(report::heatColour(50, 50, 900), report::heatColour(900, 50, 900));
 }
 
 TEST(ResultsView, FillsTheTableTheBarChartAndTheHeatmap)

@@ -20,6 +20,7 @@
 
 #include <QAction>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QSplitter>
 #include <QTabWidget>
@@ -162,6 +163,8 @@ TEST_F(WindowFixture, ATinyRealRunFillsTheTableTheChartsAndTheHistory)
     ASSERT_TRUE(window->exportResult(q(data / "out.csv"), &error)) << error.toStdString();
     EXPECT_TRUE(QFile::exists(q(data / "out.samples.csv")));
     EXPECT_TRUE(QFile::exists(q(data / "out.summary.csv")));
+    ASSERT_TRUE(window->exportResult(q(data / "out.pdf"), &error)) << error.toStdString();
+    EXPECT_GT(QFileInfo(q(data / "out.pdf")).size(), 5000);
     EXPECT_FALSE(window->exportResult(q(data / "missing/out.json"), &error));
     EXPECT_FALSE(error.isEmpty());
 }

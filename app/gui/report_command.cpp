@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+#include "app/gui/report_command.h"
+
+#include "app/report/pdf_report.h"
+#include "core/error.h"
+#include "core/result_csv.h"
+#include "core/result_json.h"
+#include "core/version.h"
+#include "platform/platform.h"
+
+#include <QCommandLineParser>
+#include <QFile>
+#include <QGuiApplication>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+namespace iolab::gui {
+
+namespace {
+
+QString qs(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+void fail(const QString& message)
+{
+    std::fprintf(stderr, "iolab report: %s\n", message.toLocal8Bit().constData());
+}
+
+} // namespace
+
+QString exportResultFile(const RunResult& result, const QString& path, const Registry* registry)
+{
+    const std::string file = path.toStdString();
+    if (const auto problem = outputPathProblem(file); !problem.empty())
+        return qs(problem);
+    Outcome outcome;
+    if (path.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive)) {
+        const QByteArray pdf = report::renderPdfReport(result, {}, registry);
+        outcome = writeFileAtomically(
+            file, std::string_view(pdf.constData(), static_cast<std::size_t>(pdf.size())));
+    } else if (path.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive)) {
+        for (const auto& csv : resultCsvFiles(result, file)) {
+            if (const auto problem = outputPathProblem(csv.path); !problem.empty())
+                return qs(problem);
+        }
+        for (const auto& csv : resultCsvFiles(result, file)) {
+            outcome = writeFileAtomically(csv.path, csv.content);
+            if (!outcome.ok())
+                break;
+        }
+    } else {
+        outcome = writeFileAtomically(file, resultToJson(result).dump(2) + "\n");
+    }
+    return outcome.ok() ? QString() : qs(outcome.message);
+}
+
+int reportCommand(int argc, char** argv)
+{
+    // Headless unless the caller chose a platform: a report is made on servers without a display.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QGuiApplication app(argc, argv);
+    QGuiApplication::setApplicationName(QStringLiteral("iolab"));
+    QGuiApplication::setApplicationVersion(QStringLiteral(IOLAB_VERSION));
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Renders a result file as a report."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("report"), QStringLiteral("the command"));
+    parser.addPositionalArgument(QStringLiteral("result"),
+                                 QStringLiteral("A result JSON (iolab or iolab-cli)."));
+    const QCommandLineOption pdf(QStringLiteral("pdf"), QStringLiteral("Write the PDF report here."),
+                                 QStringLiteral("file"));
+    const QCommandLineOption csv(
+        QStringLiteral("csv"),
+        QStringLiteral("Write the repetitions CSV here (summary and samples beside it)."),
+        QStringLiteral("file"));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Write the result JSON here."),
+                                  QStringLiteral("file"));
+    const QCommandLineOption page(QStringLiteral("page"), QStringLiteral("a4, letter or auto (by locale)."),
+                                  QStringLiteral("size"), QStringLiteral("auto"));
+    parser.addOptions({pdf, csv, json, page});
+    parser.process(app);
+    const QStringList args = parser.positionalArguments();
+    if (args.size() != 2) {
+        fail(QStringLiteral("give one result file: iolab report RESULT.json --pdf OUT.pdf"));
+        return 2;
+    }
+    if (!parser.isSet(pdf) && !parser.isSet(csv) && !parser.isSet(json)) {
+        fail(QStringLiteral("nothing to write: give --pdf, --csv or --json"));
+        return 2;
+    }
+    report::ReportOptions options;
+    const QString pageName = parser.value(page).toLower();
+    if (pageName == QStringLiteral("a4"))
+        options.page = report::PageFormat::A4;
+    else if (pageName == QStringLiteral("letter"))
+        options.page = report::PageFormat::Letter;
+    else if (pageName != QStringLiteral("auto")) {
+        fail(QStringLiteral("--page must be a4, letter or auto, not '%1'").arg(parser.value(page)));
+        return 2;
+    }
+
+    QFile in(args[1]);
+    if (!in.open(QIODevice::ReadOnly)) {
+        fail(QStringLiteral("cannot read %1: %2").arg(args[1], in.errorString()));
+        return 2;
+    }
+    const QByteArray text = in.readAll();
+    RunResult result;
+    try {
+        result = resultFromJson(std::string_view(text.constData(), static_cast<std::size_t>(text.size())),
+                                args[1].toStdString());
+    } catch (const InputError& e) {
+        fail(qs(e.what()));
+        return 2;
+    }
+    // Every output path is checked before anything is written, so a bad one costs nothing.
+    for (const auto* option : {&pdf, &csv, &json}) {
+        if (!parser.isSet(*option))
+            continue;
+        if (const auto problem = outputPathProblem(parser.value(*option).toStdString()); !problem.empty()) {
+            fail(qs(problem));
+            return 1;
+        }
+    }
+    Registry registry;
+    registerBuiltinStrategies(registry);
+    int status = 0;
+    if (parser.isSet(pdf)) {
+        const QByteArray bytes = report::renderPdfReport(result, options, &registry);
+        const Outcome outcome =
+            writeFileAtomically(parser.value(pdf).toStdString(),
+                                std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+        if (outcome.ok()) {
+            std::fprintf(stderr, "report PDF: %s\n", parser.value(pdf).toLocal8Bit().constData());
+        } else {
+            fail(qs(outcome.message));
+            status = 1;
+        }
+    }
+    for (const auto* option : {&csv, &json}) {
+        if (!parser.isSet(*option))
+            continue;
+        const QString error = exportResultFile(result, parser.value(*option), &registry);
+        if (error.isEmpty()) {
+            std::fprintf(stderr, "written: %s\n", parser.value(*option).toLocal8Bit().constData());
+        } else {
+            fail(error);
+            status = 1;
+        }
+    }
+    return status;
+}
+
+} // namespace iolab::gui

@@ -1,0 +1,792 @@
+// SPDX-License-Identifier: MIT
+#include "app/report/pdf_report.h"
+
+#include "app/report/heatmap_data.h"
+#include "core/findings.h"
+#include "core/units.h"
+
+#include <QBuffer>
+#include <QLocale>
+#include <QPageSize>
+#include <QPainter>
+#include <QPainterPath>
+#include <QPdfWriter>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+
+namespace iolab::report {
+
+namespace {
+
+constexpr double kMargin = 42;       // points
+constexpr double kFooterHeight = 20; // points
+const QColor kText(0x22, 0x22, 0x22);
+const QColor kMuted(0x6b, 0x6b, 0x6b);
+const QColor kRule(0xcc, 0xcc, 0xcc);
+const QColor kHeaderFill(0xee, 0xf1, 0xf5);
+const QColor kBad(0xb0, 0x2a, 0x1e);
+
+QString qs(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+QString rate(double mbps)
+{
+    return qs(formatRate(mbps * kBytesPerMB));
+}
+
+QFont font(double points, bool bold = false)
+{
+    QFont f(QStringLiteral("DejaVu Sans"));
+    f.setStyleHint(QFont::SansSerif);
+    f.setPointSizeF(points);
+    f.setBold(bold);
+    return f;
+}
+
+// Colours for bar sets, distinct in print and for the colour-blind (Okabe-Ito).
+QColor seriesColour(std::size_t i)
+{
+    static const QColor colours[] = {QColor(0x00, 0x72, 0xb2), QColor(0xe6, 0x9f, 0x00),
+                                     QColor(0x00, 0x9e, 0x73), QColor(0xcc, 0x79, 0xa7),
+                                     QColor(0x56, 0xb4, 0xe9), QColor(0xd5, 0x5e, 0x00),
+                                     QColor(0xf0, 0xe4, 0x42), QColor(0x44, 0x44, 0x44)};
+    return colours[i % (sizeof(colours) / sizeof(colours[0]))];
+}
+
+struct Column
+{
+    QString title;
+    double width; // share of the table width
+    Qt::Alignment align = Qt::AlignLeft;
+};
+
+// Lays out blocks top to bottom, starting a new page when one does not fit, and numbers the pages.
+class Layout
+{
+public:
+    Layout(QPdfWriter& writer, QPainter& painter, int totalPages, QString footer)
+        : m_writer(writer), m_p(painter), m_total(totalPages), m_footer(std::move(footer))
+    {
+        const QRectF page = QRectF(QPointF(0, 0), m_writer.pageLayout().paintRect(QPageLayout::Point).size());
+        m_content = page.adjusted(kMargin, kMargin, -kMargin, -kMargin - kFooterHeight);
+        m_y = m_content.top();
+        m_pageRect = page;
+    }
+
+    int pages() const { return m_page; }
+    double width() const { return m_content.width(); }
+    double left() const { return m_content.left(); }
+    double y() const { return m_y; }
+    double room() const { return m_content.bottom() - m_y; }
+
+    void finish() { drawFooter(); }
+
+    void newPage()
+    {
+        drawFooter();
+        m_writer.newPage();
+        ++m_page;
+        m_y = m_content.top();
+    }
+
+    void ensure(double height)
+    {
+        if (height > room() && m_y > m_content.top())
+            newPage();
+    }
+
+    void space(double points) { m_y = std::min(m_y + points, m_content.bottom()); }
+
+    QRectF take(double height)
+    {
+        ensure(height);
+        const QRectF r(m_content.left(), m_y, m_content.width(), height);
+        m_y += height;
+        return r;
+    }
+
+    double textHeight(const QString& text, const QFont& f, double width) const
+    {
+        m_p.setFont(f);
+        return m_p.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, text).height();
+    }
+
+    // `keepWith`: the height of what follows, which the heading must not be parted from.
+    void heading(const QString& text, int level = 1, double keepWith = 40)
+    {
+        const QFont f = font(level == 1 ? 14 : 11, true);
+        const double h = textHeight(text, f, width()) + (level == 1 ? 8 : 4);
+        ensure(h + 10 + keepWith);
+        space(level == 1 ? 10 : 6);
+        const QRectF r = take(h);
+        m_p.setFont(f);
+        m_p.setPen(kText);
+        m_p.drawText(r, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, text);
+        if (level == 1) {
+            m_p.setPen(QPen(kRule, 0.8));
+            m_p.drawLine(QPointF(r.left(), r.bottom() - 2), QPointF(r.right(), r.bottom() - 2));
+        }
+    }
+
+    void paragraph(const QString& text, double points = 9, const QColor& colour = kText, double indent = 0)
+    {
+        const QFont f = font(points);
+        const double h = textHeight(text, f, width() - indent) + 3;
+        const QRectF r = take(h).adjusted(indent, 0, 0, 0);
+        m_p.setFont(f);
+        m_p.setPen(colour);
+        m_p.drawText(r, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, text);
+    }
+
+    void keyValues(const std::vector<std::pair<QString, QString>>& rows)
+    {
+        const QFont keyFont = font(9, true);
+        const QFont valueFont = font(9);
+        const double keyWidth = 120;
+        for (const auto& [key, value] : rows) {
+            const double h = std::max(textHeight(key, keyFont, keyWidth),
+                                      textHeight(value, valueFont, width() - keyWidth)) +
+                             2;
+            const QRectF r = take(h);
+            m_p.setPen(kText);
+            m_p.setFont(keyFont);
+            m_p.drawText(QRectF(r.left(), r.top(), keyWidth, h), Qt::AlignLeft | Qt::AlignTop, key);
+            m_p.setFont(valueFont);
+            m_p.drawText(QRectF(r.left() + keyWidth, r.top(), r.width() - keyWidth, h),
+                         Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, value);
+        }
+    }
+
+    // A table that breaks between rows and repeats its header on every page it spans. `rowColour` may tint a
+    // row's text (failed cases in red).
+    void table(const std::vector<Column>& columns, const std::vector<QStringList>& rows, double points = 7,
+               const std::function<QColor(std::size_t)>& rowColour = {})
+    {
+        const QFont headerFont = font(points, true);
+        const QFont cellFont = font(points);
+        double total = 0;
+        for (const auto& c : columns)
+            total += c.width;
+        std::vector<double> widths;
+        for (const auto& c : columns)
+            widths.push_back(c.width / total * width());
+        auto rowHeight = [&](const QStringList& cells, const QFont& f) {
+            double h = 0;
+            for (int i = 0; i < cells.size() && i < static_cast<int>(widths.size()); ++i)
+                h = std::max(h, textHeight(cells[i], f, widths[static_cast<std::size_t>(i)] - 4));
+            return h + 4;
+        };
+        QStringList header;
+        for (const auto& c : columns)
+            header << c.title;
+        const double headerHeight = rowHeight(header, headerFont);
+        auto drawRow = [&](const QStringList& cells, const QFont& f, double h, bool isHeader,
+                           const QColor& colour) {
+            const QRectF r = take(h);
+            if (isHeader) {
+                m_p.fillRect(r, kHeaderFill);
+            } else {
+                m_p.setPen(QPen(kRule, 0.4));
+                m_p.drawLine(QPointF(r.left(), r.bottom()), QPointF(r.right(), r.bottom()));
+            }
+            m_p.setFont(f);
+            m_p.setPen(colour);
+            double x = r.left();
+            for (int i = 0; i < cells.size() && i < static_cast<int>(widths.size()); ++i) {
+                const double w = widths[static_cast<std::size_t>(i)];
+                m_p.drawText(QRectF(x + 2, r.top() + 2, w - 4, h - 4),
+                             Qt::TextWordWrap | Qt::AlignTop | columns[static_cast<std::size_t>(i)].align,
+                             cells[i]);
+                x += w;
+            }
+        };
+        ensure(headerHeight + rowHeight(rows.empty() ? header : rows.front(), cellFont));
+        drawRow(header, headerFont, headerHeight, true, kText);
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const double h = rowHeight(rows[i], cellFont);
+            if (h > room()) {
+                newPage();
+                drawRow(header, headerFont, headerHeight, true, kText);
+            }
+            drawRow(rows[i], cellFont, h, false, rowColour ? rowColour(i) : kText);
+        }
+    }
+
+    QPainter& painter() { return m_p; }
+
+private:
+    void drawFooter()
+    {
+        m_p.save();
+        m_p.setFont(font(7));
+        m_p.setPen(kMuted);
+        const QRectF r(kMargin, m_pageRect.bottom() - kMargin - kFooterHeight + 8,
+                       m_pageRect.width() - 2 * kMargin, kFooterHeight);
+        m_p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, m_footer);
+        m_p.drawText(r, Qt::AlignRight | Qt::AlignVCenter,
+                     m_total > 0 ? QStringLiteral("page %1 of %2").arg(m_page).arg(m_total)
+                                 : QStringLiteral("page %1").arg(m_page));
+        m_p.restore();
+    }
+
+    QPdfWriter& m_writer;
+    QPainter& m_p;
+    int m_total;
+    QString m_footer;
+    QRectF m_pageRect;
+    QRectF m_content;
+    double m_y = 0;
+    int m_page = 1;
+};
+
+// 12x, 2.1x, 0.35x: two significant digits where they matter.
+QString speedupText(double ratio)
+{
+    return QStringLiteral("%1x").arg(ratio, 0, 'f', ratio >= 10 ? 0 : ratio >= 1 ? 1 : 2);
+}
+
+bool measured(const CaseResult& c)
+{
+    return c.status == Status::Ok && c.apparentMBps.count > 0 && c.apparentMBps.median > 0;
+}
+
+QString shortLabel(const CaseResult& c)
+{
+    const Case& k = c.testCase;
+    QString s = QStringLiteral("#%1 %2 %3")
+                    .arg(c.index + 1)
+                    .arg(qs(k.strategy), qs(formatBytesCompact(k.chunkBytes)));
+    if (k.buffer.mode != BufferMode::NotApplicable && k.buffer.mode != BufferMode::Default)
+        s += QStringLiteral(" buf=") + qs(toString(k.buffer));
+    if (k.sync.mode != SyncMode::None)
+        s += QStringLiteral(" ") + qs(toString(k.sync));
+    if (k.threads > 1)
+        s += QStringLiteral(" x%1").arg(k.threads);
+    return s;
+}
+
+void drawHeatmap(Layout& layout, const HeatmapData& d)
+{
+    if (d.strategies.isEmpty())
+        return;
+    QPainter& p = layout.painter();
+    const double labelWidth = 90;
+    const double cellWidth =
+        std::min(70.0, (layout.width() - labelWidth) / static_cast<double>(d.chunks.size()));
+    const double cellHeight = 20;
+    const double height = 16 + cellHeight * static_cast<double>(d.strategies.size()) + 34;
+    const QRectF area = layout.take(height);
+    p.setFont(font(7));
+    p.setPen(kText);
+    for (std::size_t c = 0; c < d.chunks.size(); ++c)
+        p.drawText(
+            QRectF(area.left() + labelWidth + static_cast<double>(c) * cellWidth, area.top(), cellWidth, 14),
+            Qt::AlignCenter, qs(formatBytesCompact(d.chunks[c])));
+    for (int r = 0; r < d.strategies.size(); ++r) {
+        const double top = area.top() + 16 + r * cellHeight;
+        p.setPen(kText);
+        p.setFont(font(7));
+        p.drawText(QRectF(area.left(), top, labelWidth - 6, cellHeight), Qt::AlignRight | Qt::AlignVCenter,
+                   d.strategies[r]);
+        for (std::size_t c = 0; c < d.chunks.size(); ++c) {
+            const auto& cell = d.cells[static_cast<std::size_t>(r)][c];
+            const QRectF box(area.left() + labelWidth + static_cast<double>(c) * cellWidth + 1, top + 1,
+                             cellWidth - 2, cellHeight - 2);
+            if (!cell.bestMBps) {
+                p.fillRect(box, QColor(0xf2, 0xf2, 0xf2));
+                p.setPen(cell.failed > 0 ? kBad : kMuted);
+                p.drawText(box, Qt::AlignCenter, cell.failed > 0 ? QStringLiteral("failed") : QString());
+                continue;
+            }
+            const QColor fill = heatColour(*cell.bestMBps, d.minMBps, d.maxMBps);
+            p.fillRect(box, fill);
+            p.setPen(heatTextColour(fill));
+            p.drawText(box, Qt::AlignCenter, rate(*cell.bestMBps));
+        }
+    }
+    const double scaleTop = area.top() + 16 + cellHeight * static_cast<double>(d.strategies.size()) + 6;
+    const double scaleWidth = cellWidth * static_cast<double>(d.chunks.size());
+    const int steps = 60;
+    for (int i = 0; i < steps; ++i) {
+        const double t = static_cast<double>(i) / (steps - 1);
+        const double v = d.minMBps > 0 && d.maxMBps > d.minMBps
+                             ? std::exp(std::log(d.minMBps) + t * (std::log(d.maxMBps) - std::log(d.minMBps)))
+                             : d.maxMBps;
+        p.fillRect(
+            QRectF(area.left() + labelWidth + scaleWidth * i / steps, scaleTop, scaleWidth / steps + 0.5, 6),
+            heatColour(v, d.minMBps, d.maxMBps));
+    }
+    p.setPen(kMuted);
+    p.setFont(font(6.5));
+    const QRectF labels(area.left() + labelWidth, scaleTop + 7, scaleWidth, 12);
+    p.drawText(labels, Qt::AlignLeft | Qt::AlignVCenter, rate(d.minMBps));
+    p.drawText(labels, Qt::AlignHCenter | Qt::AlignVCenter,
+               QStringLiteral("best median per cell, log scale"));
+    p.drawText(labels, Qt::AlignRight | Qt::AlignVCenter, rate(d.maxMBps));
+}
+
+void drawBars(Layout& layout, const RunResult& result)
+{
+    std::vector<std::uint64_t> chunks;
+    std::vector<QString> variants;
+    std::map<std::pair<QString, std::uint64_t>, std::size_t> caseAt;
+    double low = 0;
+    double high = 0;
+    for (std::size_t i = 0; i < result.cases.size(); ++i) {
+        const CaseResult& c = result.cases[i];
+        if (!measured(c))
+            continue;
+        QString v = shortLabel(c);
+        v = v.section(QLatin1Char(' '), 1); // without "#n"
+        v.remove(QStringLiteral(" ") + qs(formatBytesCompact(c.testCase.chunkBytes)));
+        if (std::find(variants.begin(), variants.end(), v) == variants.end())
+            variants.push_back(v);
+        if (std::find(chunks.begin(), chunks.end(), c.testCase.chunkBytes) == chunks.end())
+            chunks.push_back(c.testCase.chunkBytes);
+        caseAt[{v, c.testCase.chunkBytes}] = i;
+        low = low == 0 ? c.apparentMBps.median : std::min(low, c.apparentMBps.median);
+        high = std::max(high, c.apparentMBps.median);
+    }
+    if (chunks.empty())
+        return;
+    std::sort(chunks.begin(), chunks.end());
+    const bool logScale = low > 0 && high / low > 100;
+    const double legendRows = std::ceil(static_cast<double>(variants.size()) / 3.0);
+    const QRectF area = layout.take(210 + legendRows * 12);
+    QPainter& p = layout.painter();
+    const QRectF plot(area.left() + 46, area.top() + 8, area.width() - 56, 160);
+    // Y axis: linear from 0, or decades on a log scale.
+    const double yMin = logScale ? std::pow(10.0, std::floor(std::log10(low))) : 0;
+    const double yMax =
+        logScale ? std::pow(10.0, std::ceil(std::log10(high * 1.3)))
+                 : std::pow(10.0, std::floor(std::log10(high * 1.15))) *
+                       std::ceil(high * 1.15 / std::pow(10.0, std::floor(std::log10(high * 1.15))));
+    auto yFor = [&](double v) {
+        if (logScale)
+            return plot.bottom() - plot.height() * (std::log10(std::max(v, yMin)) - std::log10(yMin)) /
+                                       (std::log10(yMax) - std::log10(yMin));
+        return plot.bottom() - plot.height() * v / yMax;
+    };
+    p.setFont(font(6.5));
+    std::vector<double> ticks;
+    if (logScale) {
+        for (double t = yMin; t <= yMax * 1.001; t *= 10)
+            ticks.push_back(t);
+    } else {
+        for (int i = 0; i <= 4; ++i)
+            ticks.push_back(yMax * i / 4);
+    }
+    for (double t : ticks) {
+        const double y = yFor(t);
+        p.setPen(QPen(kRule, 0.4));
+        p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
+        p.setPen(kMuted);
+        p.drawText(QRectF(area.left(), y - 6, 42, 12), Qt::AlignRight | Qt::AlignVCenter,
+                   QString::number(t, 'g', 4));
+    }
+    p.save();
+    p.translate(area.left() + 6, plot.center().y());
+    p.rotate(-90);
+    p.drawText(QRectF(-60, -8, 120, 12), Qt::AlignCenter,
+               logScale ? QStringLiteral("median MB/s (log)") : QStringLiteral("median MB/s"));
+    p.restore();
+    const double groupWidth = plot.width() / static_cast<double>(chunks.size());
+    const double barWidth = std::min(26.0, groupWidth * 0.8 / static_cast<double>(variants.size()));
+    for (std::size_t g = 0; g < chunks.size(); ++g) {
+        const double groupLeft = plot.left() + groupWidth * static_cast<double>(g);
+        const double used = barWidth * static_cast<double>(variants.size());
+        p.setPen(kText);
+        p.setFont(font(7));
+        p.drawText(QRectF(groupLeft, plot.bottom() + 2, groupWidth, 12), Qt::AlignCenter,
+                   qs(formatBytesCompact(chunks[g])));
+        for (std::size_t v = 0; v < variants.size(); ++v) {
+            const auto it = caseAt.find({variants[v], chunks[g]});
+            if (it == caseAt.end())
+                continue;
+            const CaseResult& c = result.cases[it->second];
+            const double x = groupLeft + (groupWidth - used) / 2 + barWidth * static_cast<double>(v);
+            const double top = yFor(c.apparentMBps.median);
+            p.fillRect(QRectF(x + 1, top, barWidth - 2, plot.bottom() - top), seriesColour(v));
+            if (const auto base = baselineCase(result, it->second); base && *base != it->second) {
+                p.setPen(kText);
+                p.setFont(font(5.5));
+                p.drawText(QRectF(x - 6, top - 10, barWidth + 12, 9), Qt::AlignCenter,
+                           speedupText(c.apparentMBps.median / result.cases[*base].apparentMBps.median));
+            }
+        }
+    }
+    p.setPen(QPen(kText, 0.6));
+    p.drawLine(plot.bottomLeft(), plot.bottomRight());
+    p.setFont(font(7));
+    const double legendTop = plot.bottom() + 18;
+    const double columnWidth = area.width() / 3;
+    for (std::size_t v = 0; v < variants.size(); ++v) {
+        const double x = area.left() + columnWidth * static_cast<double>(v % 3);
+        const double y = legendTop + 12 * static_cast<double>(v / 3);
+        p.fillRect(QRectF(x, y + 2, 8, 8), seriesColour(v));
+        p.setPen(kText);
+        p.drawText(QRectF(x + 12, y, columnWidth - 14, 12), Qt::AlignLeft | Qt::AlignVCenter, variants[v]);
+    }
+}
+
+void drawSmallMultiples(Layout& layout, const RunResult& result)
+{
+    constexpr int kPerRow = 3;
+    constexpr double kHeight = 92;
+    const double gap = 10;
+    const double cellWidth = (layout.width() - gap * (kPerRow - 1)) / kPerRow;
+    std::vector<const CaseResult*> cases;
+    for (const auto& c : result.cases) {
+        if (std::any_of(c.samples.begin(), c.samples.end(), [](const Sample& s) { return !s.warmup; }))
+            cases.push_back(&c);
+    }
+    QStringList unsampled;
+    for (const auto& c : result.cases) {
+        if (c.status == Status::Ok &&
+            std::none_of(c.samples.begin(), c.samples.end(), [](const Sample& s) { return !s.warmup; }))
+            unsampled << QString::number(c.index + 1);
+    }
+    if (!unsampled.isEmpty())
+        layout.paragraph(
+            QStringLiteral("Not shown: case(s) %1, whose measured repetitions ended between two samples "
+                           "(under 100 ms each).")
+                .arg(unsampled.join(QStringLiteral(", "))),
+            7.5, kMuted);
+    QPainter& p = layout.painter();
+    for (std::size_t i = 0; i < cases.size(); i += kPerRow) {
+        const QRectF row = layout.take(kHeight + gap);
+        for (std::size_t j = 0; j < kPerRow && i + j < cases.size(); ++j) {
+            const CaseResult& c = *cases[i + j];
+            const QRectF cell(row.left() + (cellWidth + gap) * static_cast<double>(j), row.top(), cellWidth,
+                              kHeight);
+            p.setPen(kText);
+            p.setFont(font(6.5, true));
+            p.drawText(QRectF(cell.left(), cell.top(), cell.width(), 10), Qt::AlignLeft | Qt::AlignVCenter,
+                       shortLabel(c));
+            const QRectF plot(cell.left() + 26, cell.top() + 13, cell.width() - 28, kHeight - 26);
+            double t0 = -1;
+            double tMax = 0;
+            double yMax = 0;
+            for (const auto& s : c.samples) {
+                if (s.warmup)
+                    continue;
+                if (t0 < 0)
+                    t0 = s.runSeconds;
+                tMax = std::max(tMax, s.runSeconds - t0);
+                yMax = std::max(yMax, std::max(s.intervalMBps, s.deviceWriteMBps));
+            }
+            tMax = std::max(tMax, 0.1);
+            yMax = std::max(yMax * 1.1, 1.0);
+            p.setPen(QPen(kRule, 0.4));
+            p.drawRect(plot);
+            p.setFont(font(5.5));
+            p.setPen(kMuted);
+            p.drawText(QRectF(cell.left(), plot.top() - 4, 24, 8), Qt::AlignRight | Qt::AlignVCenter,
+                       QString::number(yMax, 'f', 0));
+            p.drawText(QRectF(cell.left(), plot.bottom() - 4, 24, 8), Qt::AlignRight | Qt::AlignVCenter,
+                       QStringLiteral("0"));
+            p.drawText(QRectF(plot.left(), plot.bottom() + 1, plot.width(), 8),
+                       Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("%1 s").arg(tMax, 0, 'f', 1));
+            p.drawText(QRectF(plot.left(), plot.bottom() + 1, plot.width(), 8),
+                       Qt::AlignLeft | Qt::AlignVCenter,
+                       QStringLiteral("MB/s over the measured repetitions"));
+            for (int series = 0; series < 2; ++series) {
+                QPainterPath path;
+                bool first = true;
+                for (const auto& s : c.samples) {
+                    if (s.warmup)
+                        continue;
+                    const double v = series == 0 ? s.intervalMBps : s.deviceWriteMBps;
+                    const QPointF pt(plot.left() + plot.width() * (s.runSeconds - t0) / tMax,
+                                     plot.bottom() - plot.height() * v / yMax);
+                    if (first)
+                        path.moveTo(pt);
+                    else
+                        path.lineTo(pt);
+                    first = false;
+                }
+                QPen pen(series == 0 ? seriesColour(0) : seriesColour(1), series == 0 ? 0.9 : 0.7);
+                if (series == 1)
+                    pen.setStyle(Qt::DashLine);
+                p.setPen(pen);
+                p.drawPath(path);
+                if (path.elementCount() < 3) {
+                    // A case over within a sample or two: mark the points, a line would not show.
+                    p.setBrush(pen.color());
+                    for (int e = 0; e < path.elementCount(); ++e)
+                        p.drawEllipse(QPointF(path.elementAt(e).x, path.elementAt(e).y), 1.5, 1.5);
+                    p.setBrush(Qt::NoBrush);
+                }
+            }
+        }
+    }
+}
+
+QString bufferText(const Case& k)
+{
+    return k.buffer.mode == BufferMode::NotApplicable ? QStringLiteral("-") : qs(toString(k.buffer));
+}
+
+void writeReport(Layout& layout, const RunResult& result, const QString& title, const Registry* registry)
+{
+    QPainter& p = layout.painter();
+    // Header.
+    {
+        const QRectF r = layout.take(26);
+        p.setFont(font(18, true));
+        p.setPen(kText);
+        p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, title);
+    }
+    layout.paragraph(
+        QStringLiteral("Run started %1, finished %2 · IOLab %3 · result schema %4")
+            .arg(qs(result.startedAt), qs(result.finishedAt), qs(result.toolVersion), qs(result.schema)),
+        8.5, kMuted);
+    if (!result.matrix.description.empty())
+        layout.paragraph(qs(result.matrix.description), 9, kMuted);
+    if (result.cancelled)
+        layout.paragraph(
+            QStringLiteral("This run was stopped before the end: the cases after the last one shown "
+                           "did not run."),
+            9, kBad);
+
+    layout.heading(QStringLiteral("Machine"), 2);
+    const HostInfo& h = result.host;
+    layout.keyValues({{QStringLiteral("Host"), qs(h.hostname)},
+                      {QStringLiteral("CPU"),
+                       QStringLiteral("%1, %2 logical CPUs").arg(qs(h.cpuModel)).arg(h.logicalCpus)},
+                      {QStringLiteral("RAM"), qs(formatBytes(h.ramBytes))},
+                      {QStringLiteral("OS, kernel"), QStringLiteral("%1, %2").arg(qs(h.os), qs(h.kernel))}});
+
+    layout.heading(QStringLiteral("Target"), 2);
+    const TargetInfo& t = result.target;
+    QString device = qs(t.device.empty() ? t.mountSource : t.device);
+    if (!t.deviceModel.empty())
+        device += QStringLiteral(" (%1)").arg(qs(t.deviceModel));
+    layout.keyValues(
+        {{QStringLiteral("Path"), qs(t.path)},
+         {QStringLiteral("Filesystem"),
+          QStringLiteral("%1 on %2, mounted at %3").arg(qs(t.fsType), qs(t.mountSource), qs(t.mountPoint))},
+         {QStringLiteral("Mount options"), qs(t.mountOptions)},
+         {QStringLiteral("Device"), device.isEmpty() ? QStringLiteral("none (no block device)") : device},
+         {QStringLiteral("Media"), !t.rotational   ? QStringLiteral("unknown")
+                                   : *t.rotational ? QStringLiteral("rotational")
+                                                   : QStringLiteral("solid state")},
+         {QStringLiteral("Write cache"), t.writeCache.empty() ? QStringLiteral("unknown") : qs(t.writeCache)},
+         {QStringLiteral("Sectors"),
+          QStringLiteral("%1 logical, %2 physical; max transfer %3")
+              .arg(t.logicalBlockBytes)
+              .arg(t.physicalBlockBytes)
+              .arg(t.maxTransferBytes > 0 ? qs(formatBytes(t.maxTransferBytes)) : QStringLiteral("unknown"))},
+         {QStringLiteral("Free space"),
+          QStringLiteral("%1 of %2 at the start")
+              .arg(qs(formatBytes(t.freeBytes)), qs(formatBytes(t.totalBytes)))},
+         {QStringLiteral("Run options"),
+          QStringLiteral("%1 measured repetition(s) after %2 warm-up(s)%3")
+              .arg(result.options.repetitions)
+              .arg(result.options.warmups)
+              .arg(result.options.verifyFiles ? QStringLiteral(", files verified") : QString())}});
+
+    layout.heading(QStringLiteral("Summary"));
+    layout.paragraph(
+        QStringLiteral("MB/s = 10^6 bytes per second. Median over the measured repetitions; durable "
+                       "includes the fsync the data still needed; speed-up is against plain stdio with "
+                       "its default buffer at the same chunk size; stability is the spread of the "
+                       "per-interval rate while writing."),
+        7.5, kMuted);
+    std::vector<QStringList> rows;
+    for (std::size_t i = 0; i < result.cases.size(); ++i) {
+        const CaseResult& c = result.cases[i];
+        const Case& k = c.testCase;
+        const bool ok = measured(c);
+        QString speedup;
+        if (const auto base = baselineCase(result, i); ok && base)
+            speedup = speedupText(c.apparentMBps.median / result.cases[*base].apparentMBps.median);
+        rows.push_back(
+            {QString::number(c.index + 1), qs(k.strategy), qs(formatBytesCompact(k.chunkBytes)),
+             bufferText(k), qs(toString(k.sync)), QString::number(k.threads),
+             qs(formatBytesCompact(k.totalBytes)),
+             ok ? QString::number(c.apparentMBps.median, 'f', 1) : QString(),
+             ok && c.apparentMBps.count > 1 ? QStringLiteral("%1-%2")
+                                                  .arg(std::max(0.0, c.apparentMBps.ciLow), 0, 'f', 0)
+                                                  .arg(c.apparentMBps.ciHigh, 0, 'f', 0)
+                                            : QString(),
+             ok ? QString::number(c.durableMBps.median, 'f', 1) : QString(), speedup,
+             ok ? QString::number(c.cpuSecondsPerGiB, 'f', 3) : QString(),
+             c.peakRssBytes > 0 ? qs(formatBytes(c.peakRssBytes)) : QString(),
+             ok ? QStringLiteral("±%1").arg(c.stabilityMBps, 0, 'f', 0) : QString(), qs(toString(c.status))});
+    }
+    layout.table({{QStringLiteral("#"), 2.4, Qt::AlignRight},
+                  {QStringLiteral("Strategy"), 10},
+                  {QStringLiteral("Chunk"), 4.8, Qt::AlignRight},
+                  {QStringLiteral("Buffer"), 4.8},
+                  {QStringLiteral("Sync"), 7.4},
+                  {QStringLiteral("Thr"), 2.6, Qt::AlignRight},
+                  {QStringLiteral("Size"), 4.4, Qt::AlignRight},
+                  {QStringLiteral("Median MB/s"), 6.4, Qt::AlignRight},
+                  {QStringLiteral("95% CI MB/s"), 7.6, Qt::AlignRight},
+                  {QStringLiteral("Durable MB/s"), 6.4, Qt::AlignRight},
+                  {QStringLiteral("Speed-up"), 5, Qt::AlignRight},
+                  {QStringLiteral("CPU s/GiB"), 4.8, Qt::AlignRight},
+                  {QStringLiteral("Peak RSS"), 6, Qt::AlignRight},
+                  {QStringLiteral("Stab. MB/s"), 5, Qt::AlignRight},
+                  {QStringLiteral("Status"), 4.5}},
+                 rows, 6.8, [&](std::size_t i) { return measured(result.cases[i]) ? kText : kBad; });
+    std::vector<QStringList> problems;
+    for (const auto& c : result.cases) {
+        if (!c.reason.empty())
+            problems.push_back({QString::number(c.index + 1), qs(toString(c.status)), qs(c.reason)});
+    }
+    if (!problems.empty()) {
+        layout.space(6);
+        layout.table({{QStringLiteral("#"), 2, Qt::AlignRight},
+                      {QStringLiteral("What"), 5},
+                      {QStringLiteral("Details"), 40}},
+                     problems, 7, [](std::size_t) { return kBad; });
+    }
+
+    layout.heading(QStringLiteral("Findings"));
+    const auto found = findings(result, registry);
+    if (found.empty())
+        layout.paragraph(QStringLiteral("No case was measured."), 9, kMuted);
+    for (const auto& f : found) {
+        const bool bad = f.kind == Finding::Kind::Failed || f.kind == Finding::Kind::Cancelled ||
+                         f.kind == Finding::Kind::DirectIgnored;
+        layout.paragraph(QStringLiteral("%1: %2").arg(qs(toString(f.kind)), qs(f.text)), 8.5,
+                         bad ? kBad : kText, 8);
+    }
+
+    const HeatmapData heat = HeatmapData::from(result.cases);
+    layout.heading(QStringLiteral("Strategy x chunk size"), 1,
+                   60 + 20 * static_cast<double>(heat.strategies.size()));
+    drawHeatmap(layout, heat);
+    layout.heading(QStringLiteral("By chunk size, with the speed-up over plain stdio"), 2, 230);
+    drawBars(layout, result);
+    layout.heading(QStringLiteral("Throughput over time"), 1, 130);
+    layout.paragraph(
+        QStringLiteral("Per case, the 10 Hz samples of the measured repetitions: apparent MB/s (solid) "
+                       "and the device's own write rate (dashed)."),
+        7.5, kMuted);
+    drawSmallMultiples(layout, result);
+
+    layout.heading(QStringLiteral("The matrix as run"));
+    std::vector<QStringList> groups;
+    auto list = [](const auto& values, auto&& text) {
+        QStringList parts;
+        for (const auto& v : values)
+            parts << text(v);
+        return parts.isEmpty() ? QStringLiteral("(default)") : parts.join(QStringLiteral(", "));
+    };
+    for (const auto& g : result.matrix.groups) {
+        groups.push_back({list(g.strategies, [](const std::string& s) { return qs(s); }),
+                          list(g.chunks, [](std::uint64_t b) { return qs(formatBytesCompact(b)); }),
+                          list(g.sizes, [](std::uint64_t b) { return qs(formatBytesCompact(b)); }),
+                          list(g.buffers, [](const StdioBuffer& b) { return qs(toString(b)); }),
+                          list(g.syncs, [](const SyncPolicy& s) { return qs(toString(s)); }),
+                          list(g.threads, [](std::uint32_t n) { return QString::number(n); }),
+                          list(g.targets, [](TargetKind k) { return qs(toString(k)); })});
+    }
+    layout.paragraph(QStringLiteral("%1: the union of these groups, each a cartesian product.")
+                         .arg(qs(result.matrix.name.empty() ? std::string("matrix") : result.matrix.name)),
+                     8.5);
+    layout.table({{QStringLiteral("Strategies"), 10},
+                  {QStringLiteral("Chunks"), 6},
+                  {QStringLiteral("Sizes"), 5},
+                  {QStringLiteral("stdio buffers"), 7},
+                  {QStringLiteral("Sync"), 8},
+                  {QStringLiteral("Threads"), 4},
+                  {QStringLiteral("Targets"), 5}},
+                 groups, 7);
+    if (!result.refused.empty()) {
+        layout.heading(QStringLiteral("Refused combinations"), 2);
+        std::vector<QStringList> refused;
+        for (const auto& r : result.refused)
+            refused.push_back({qs(r.testCase.label()), qs(r.reason)});
+        layout.table({{QStringLiteral("Case"), 14}, {QStringLiteral("Why it did not run"), 16}}, refused, 7);
+    }
+
+    layout.heading(QStringLiteral("Appendix: every repetition"));
+    std::vector<QStringList> reps;
+    std::vector<bool> repOk;
+    for (const auto& c : result.cases) {
+        for (const auto& r : c.repetitions) {
+            reps.push_back(
+                {QString::number(c.index + 1),
+                 r.warmup ? QStringLiteral("warm-up") : QString::number(r.index),
+                 r.outcome.ok() ? QStringLiteral("ok") : qs(toString(r.outcome.status)), // reason above
+                 qs(formatBytesCompact(r.bytes)), QString::number(r.returnSeconds, 'f', 4),
+                 QString::number(r.durableSeconds, 'f', 4), QString::number(r.apparentMBps, 'f', 1),
+                 QString::number(r.durableMBps, 'f', 1), QString::number(r.cpuUserSeconds, 'f', 3),
+                 QString::number(r.cpuSystemSeconds, 'f', 3), qs(formatBytes(r.peakRssBytes)),
+                 r.deviceObserved ? qs(formatBytes(r.deviceWrittenBytes)) : QStringLiteral("-")});
+            repOk.push_back(r.outcome.ok());
+        }
+    }
+    layout.table({{QStringLiteral("#"), 2, Qt::AlignRight},
+                  {QStringLiteral("Rep"), 5},
+                  {QStringLiteral("Status"), 8},
+                  {QStringLiteral("Bytes"), 4, Qt::AlignRight},
+                  {QStringLiteral("Return s"), 5, Qt::AlignRight},
+                  {QStringLiteral("Durable s"), 5, Qt::AlignRight},
+                  {QStringLiteral("Apparent MB/s"), 6, Qt::AlignRight},
+                  {QStringLiteral("Durable MB/s"), 6, Qt::AlignRight},
+                  {QStringLiteral("CPU user s"), 5, Qt::AlignRight},
+                  {QStringLiteral("CPU sys s"), 5, Qt::AlignRight},
+                  {QStringLiteral("Peak RSS"), 6, Qt::AlignRight},
+                  {QStringLiteral("Device wrote"), 6.5, Qt::AlignRight}},
+                 reps, 6.5, [&](std::size_t i) { return repOk[i] ? kText : kBad; });
+    layout.finish();
+}
+
+QPageSize pageSizeFor(PageFormat format)
+{
+    if (format == PageFormat::Letter ||
+        (format == PageFormat::Auto && QLocale::system().measurementSystem() == QLocale::ImperialUSSystem))
+        return QPageSize(QPageSize::Letter);
+    return QPageSize(QPageSize::A4);
+}
+
+// One full rendering; returns the page count.
+int render(QIODevice& device, const RunResult& result, const ReportOptions& options, const Registry* registry,
+           int totalPages)
+{
+    QPdfWriter writer(&device);
+    writer.setResolution(72); // one unit is one point
+    writer.setPageSize(pageSizeFor(options.page));
+    writer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Point);
+    const QString title =
+        options.title.isEmpty()
+            ? QStringLiteral("IOLab report: %1")
+                  .arg(qs(result.matrix.name.empty() ? std::string("matrix") : result.matrix.name))
+            : options.title;
+    writer.setTitle(title);
+    writer.setCreator(QStringLiteral("IOLab %1").arg(qs(result.toolVersion)));
+    QPainter painter(&writer);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    Layout layout(writer, painter, totalPages,
+                  QStringLiteral("%1 · %2 · %3").arg(title, qs(result.target.path), qs(result.startedAt)));
+    writeReport(layout, result, title, registry);
+    painter.end();
+    return layout.pages();
+}
+
+} // namespace
+
+QByteArray renderPdfReport(const RunResult& result, const ReportOptions& options, const Registry* registry)
+{
+    // Twice: the first pass counts the pages so that every footer can say "page k of n".
+    QBuffer counting;
+    counting.open(QIODevice::WriteOnly);
+    const int pages = render(counting, result, options, registry, 0);
+    QBuffer out;
+    out.open(QIODevice::WriteOnly);
+    render(out, result, options, registry, pages);
+    return out.data();
+}
+
+} // namespace iolab::report
