@@ -173,6 +173,7 @@ public:
         for (const auto& c : columns)
             total += c.width;
         std::vector<double> widths;
+        widths.reserve(columns.size());
         for (const auto& c : columns)
             widths.push_back(c.width / total * width());
         auto rowHeight = [&](const QStringList& cells, const QFont& f) {
@@ -427,7 +428,8 @@ void drawBars(Layout& layout, const RunResult& result)
     const double columnWidth = area.width() / 3;
     for (std::size_t v = 0; v < variants.size(); ++v) {
         const double x = area.left() + columnWidth * static_cast<double>(v % 3);
-        const double y = legendTop + 12 * static_cast<double>(v / 3);
+        const std::size_t legendRow = v / 3; // three entries a row
+        const double y = legendTop + 12 * static_cast<double>(legendRow);
         p.fillRect(QRectF(x, y + 2, 8, 8), seriesColour(v));
         p.setPen(kText);
         p.drawText(QRectF(x + 12, y, columnWidth - 14, 12), Qt::AlignLeft | Qt::AlignVCenter, variants[v]);
