@@ -16,6 +16,20 @@ std::string number(double v)
     return fmt::format("{:.6g}", v);
 }
 
+// The columns that say which case a row is about, from "label" to "target".
+CsvRow caseFields(const Case& k)
+{
+    return {k.label(),          k.strategy,       std::to_string(k.chunkBytes), std::to_string(k.totalBytes),
+            toString(k.buffer), toString(k.sync), std::to_string(k.threads),    toString(k.target)};
+}
+
+CsvRow joinRows(CsvRow head, const CsvRow& middle, const CsvRow& tail)
+{
+    head.insert(head.end(), middle.begin(), middle.end());
+    head.insert(head.end(), tail.begin(), tail.end());
+    return head;
+}
+
 } // namespace
 
 std::vector<CsvRow> repetitionRows(const RunResult& result)
@@ -50,10 +64,7 @@ std::vector<CsvRow> repetitionRows(const RunResult& result)
                     "verified"});
     for (const auto& c : result.cases) {
         const auto& k = c.testCase;
-        CsvRow base{
-            std::to_string(c.index + 1),  k.label(),          k.strategy,       std::to_string(k.chunkBytes),
-            std::to_string(k.totalBytes), toString(k.buffer), toString(k.sync), std::to_string(k.threads),
-            toString(k.target),           toString(c.status)};
+        const CsvRow base = joinRows({std::to_string(c.index + 1)}, caseFields(k), {toString(c.status)});
         if (c.repetitions.empty()) {
             CsvRow row = base;
             row.insert(row.end(), {"", "", toString(c.status), "", "", c.reason, "", "", "", "", "", "", "",
@@ -92,51 +103,21 @@ std::vector<CsvRow> summaryRows(const RunResult& result)
         std::string speedup;
         if (const auto base = baselineCase(result, i); ok && base)
             speedup = number(c.apparentMBps.median / result.cases[*base].apparentMBps.median);
-        rows.push_back({std::to_string(c.index + 1),
-                        k.label(),
-                        k.strategy,
-                        std::to_string(k.chunkBytes),
-                        std::to_string(k.totalBytes),
-                        toString(k.buffer),
-                        toString(k.sync),
-                        std::to_string(k.threads),
-                        toString(k.target),
-                        toString(c.status),
-                        c.reason,
-                        std::to_string(c.apparentMBps.count),
-                        ok ? number(c.apparentMBps.median) : "",
-                        ok && c.apparentMBps.count > 1 ? number(std::max(0.0, c.apparentMBps.ciLow)) : "",
-                        ok && c.apparentMBps.count > 1 ? number(c.apparentMBps.ciHigh) : "",
-                        ok ? number(c.apparentMBps.cv * 100) : "",
-                        ok ? number(c.durableMBps.median) : "",
-                        speedup,
-                        ok ? number(c.cpuSecondsPerGiB) : "",
-                        std::to_string(c.peakRssBytes),
-                        ok ? number(c.stabilityMBps) : ""});
+        rows.push_back(
+            joinRows({std::to_string(c.index + 1)}, caseFields(k),
+                     {toString(c.status), c.reason, std::to_string(c.apparentMBps.count),
+                      ok ? number(c.apparentMBps.median) : "",
+                      ok && c.apparentMBps.count > 1 ? number(std::max(0.0, c.apparentMBps.ciLow)) : "",
+                      ok && c.apparentMBps.count > 1 ? number(c.apparentMBps.ciHigh) : "",
+                      ok ? number(c.apparentMBps.cv * 100) : "", ok ? number(c.durableMBps.median) : "",
+                      speedup, ok ? number(c.cpuSecondsPerGiB) : "", std::to_string(c.peakRssBytes),
+                      ok ? number(c.stabilityMBps) : ""}));
     }
     for (const auto& r : result.refused) {
         const auto& k = r.testCase;
-        rows.push_back({"",
-                        k.label(),
-                        k.strategy,
-                        std::to_string(k.chunkBytes),
-                        std::to_string(k.totalBytes),
-                        toString(k.buffer),
-                        toString(k.sync),
-                        std::to_string(k.threads),
-                        toString(k.target),
-                        "refused",
-                        r.reason,
-                        "0",
-                        "",
-                        "",
-                        "",
-                        "",
-                        "",
-                        "",
-                        "",
-                        "",
-                        ""});
+        CsvRow row = joinRows({""}, caseFields(k), {"refused", r.reason, "0"});
+        row.resize(rows.front().size()); // no figures for a case that did not run
+        rows.push_back(std::move(row));
     }
     return rows;
 }

@@ -609,7 +609,6 @@ bool MainWindow::startRun()
     m_caseWeights.clear();
     for (const auto& c : m_plan.expanded.cases)
         m_caseWeights.push_back(std::max(0.01, estimateDuration({c}, options, target.info, m_known).seconds));
-    m_doneWeight = 0;
     m_caseCount = static_cast<int>(m_plan.expanded.cases.size());
     m_currentCase = -1;
     m_repsPerCase = options.repetitions + options.warmups;

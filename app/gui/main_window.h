@@ -189,7 +189,6 @@ private:
 
     // Progress of the running plan.
     std::vector<double> m_caseWeights; // estimated seconds per case
-    double m_doneWeight = 0;
     int m_caseCount = 0;
     int m_currentCase = -1;
     std::uint32_t m_repsPerCase = 1;

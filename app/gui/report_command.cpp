@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/report_command.h"
 
+#include "app/gui/widget_helpers.h"
 #include "app/report/pdf_report.h"
 #include "core/error.h"
 #include "core/result_csv.h"
@@ -19,11 +20,6 @@
 namespace iolab::gui {
 
 namespace {
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
 
 void fail(const QString& message)
 {

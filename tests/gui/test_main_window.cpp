@@ -49,16 +49,11 @@ QString q(const std::string& text)
     return QString::fromStdString(text);
 }
 
-const Registry& registry()
-{
-    return builtinRegistry();
-}
-
 // One row per strategy, every strategy at the same chunk, size and sync.
 MatrixDraft draftOf(const std::vector<std::string>& strategies, std::uint64_t chunk, std::uint64_t size,
                     SyncPolicy sync = {}, StdioBuffer buffer = {BufferMode::Default, 0})
 {
-    MatrixDraft d = MatrixDraft::fresh(registry());
+    MatrixDraft d = MatrixDraft::fresh(builtinRegistry());
     for (const auto& s : strategies) {
         StrategyDraft* row = d.find(s);
         row->chunks = {chunk};
@@ -332,7 +327,7 @@ TEST_F(WindowFixture, BadTargetsAreExplainedAndBlockTheRun)
     useTarget(target.path());
     plan(draftOf({"write"}, 4096, 8 * kTiB));
     EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("Not enough space"));
-    plan(MatrixDraft::fresh(registry()));
+    plan(MatrixDraft::fresh(builtinRegistry()));
     EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("no strategy has a chunk size ticked"));
     plan(draftOf({"direct"}, 1000, kMiB));
     EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("Every case"));

@@ -28,11 +28,6 @@ using ::testing::HasSubstr;
 
 namespace {
 
-const Registry& registry()
-{
-    return builtinRegistry();
-}
-
 int rowOf(const MatrixEditor& editor, const std::string& strategy)
 {
     const auto& rows = editor.gridModel()->draft().strategies;
@@ -57,7 +52,7 @@ void clickCell(MatrixEditor& editor, const std::string& strategy, std::uint64_t 
 struct EditorFixture : ::testing::Test
 {
     TempDir presets;
-    MatrixEditor editor{registry(), QString::fromStdString(presets.path())};
+    MatrixEditor editor{builtinRegistry(), QString::fromStdString(presets.path())};
 
     void SetUp() override
     {
@@ -78,7 +73,7 @@ TEST_F(EditorFixture, StartsOnTheQuickPreset)
 
 TEST_F(EditorFixture, ClicksMakeExactlyTheExpectedMatrix)
 {
-    editor.setDraft(MatrixDraft::fresh(registry()));
+    editor.setDraft(MatrixDraft::fresh(builtinRegistry()));
     QSignalSpy changed(&editor, &MatrixEditor::changed);
     clickCell(editor, "write", 4 * kKiB);
     clickCell(editor, "write", 1 * kMiB);
@@ -123,7 +118,7 @@ TEST_F(EditorFixture, ClicksMakeExactlyTheExpectedMatrix)
 
 TEST_F(EditorFixture, KeyboardTogglesTheCurrentCell)
 {
-    editor.setDraft(MatrixDraft::fresh(registry()));
+    editor.setDraft(MatrixDraft::fresh(builtinRegistry()));
     QTableView* view = editor.gridView();
     view->setFocus();
     view->setCurrentIndex(
@@ -198,7 +193,7 @@ TEST_F(EditorFixture, ImportAndExportSayWhatIsWrong)
 
 TEST_F(EditorFixture, AnEmptyAxisIsAProblemNotADefault)
 {
-    editor.setDraft(MatrixDraft::fresh(registry()));
+    editor.setDraft(MatrixDraft::fresh(builtinRegistry()));
     EXPECT_EQ(editor.draft().problem(), "no strategy has a chunk size ticked");
     QString error;
     EXPECT_FALSE(editor.setAxisText(MatrixEditor::Axis::Sizes, QStringLiteral("1G"), &error));

@@ -30,11 +30,6 @@ using ::testing::HasSubstr;
 
 namespace {
 
-const Registry& registry()
-{
-    return builtinRegistry();
-}
-
 CaseResult measuredCase(std::uint32_t index, const std::string& strategy, std::uint64_t chunk, double mbps)
 {
     CaseResult c;
@@ -86,7 +81,7 @@ TEST(Models, TargetModelListsMountsThenPipeAndNull)
 
 TEST(Models, MatrixGridTogglesChunksAndAddsColumns)
 {
-    MatrixGridModel model(registry());
+    MatrixGridModel model(builtinRegistry());
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     QSignalSpy changed(&model, &MatrixGridModel::draftChanged);
     const int column = model.columnForChunk(4 * kKiB);
@@ -99,7 +94,7 @@ TEST(Models, MatrixGridTogglesChunksAndAddsColumns)
     model.addChunkColumn(3 * kKiB);
     EXPECT_EQ(model.columnForChunk(3 * kKiB), column) << "sorted in before 4K";
     EXPECT_EQ(model.columnForChunk(4 * kKiB), column + 1);
-    model.setDraft(MatrixDraft::fromMatrix(*findPreset("stdio-per-byte"), registry()));
+    model.setDraft(MatrixDraft::fromMatrix(*findPreset("stdio-per-byte"), builtinRegistry()));
     EXPECT_EQ(model.index(0, model.columnForChunk(1)).data(Qt::CheckStateRole).value<Qt::CheckState>(),
               Qt::Checked);
     EXPECT_THAT(model.index(0, model.axesColumn()).data().toString().toStdString(), HasSubstr("buffer none"));

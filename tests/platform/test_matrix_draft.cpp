@@ -22,11 +22,6 @@ using testing::HasSubstr;
 
 namespace {
 
-const Registry& registry()
-{
-    return builtinRegistry();
-}
-
 TargetInfo anyTarget()
 {
     TargetInfo t;
@@ -52,16 +47,16 @@ class PresetDraft : public testing::TestWithParam<std::string>
 TEST_P(PresetDraft, RoundTripsWithTheSameCases)
 {
     const Matrix preset = *findPreset(GetParam());
-    const MatrixDraft draft = MatrixDraft::fromMatrix(preset, registry());
+    const MatrixDraft draft = MatrixDraft::fromMatrix(preset, builtinRegistry());
     EXPECT_EQ(draft.note, "");
     EXPECT_EQ(draft.problem(), "");
     const Matrix back = draft.toMatrix();
     EXPECT_EQ(back, preset) << "presets are already in the editor's canonical grouping";
-    EXPECT_EQ(labels(expand(back, registry(), anyTarget()).cases),
-              labels(expand(preset, registry(), anyTarget()).cases));
+    EXPECT_EQ(labels(expand(back, builtinRegistry(), anyTarget()).cases),
+              labels(expand(preset, builtinRegistry(), anyTarget()).cases));
     // Through the JSON the GUI saves user presets as.
     const Matrix reread = parseMatrixJson(matrixToJson(back).dump(2), "user preset");
-    EXPECT_EQ(MatrixDraft::fromMatrix(reread, registry()), draft);
+    EXPECT_EQ(MatrixDraft::fromMatrix(reread, builtinRegistry()), draft);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllPresets, PresetDraft,
@@ -69,8 +64,8 @@ INSTANTIATE_TEST_SUITE_P(AllPresets, PresetDraft,
 
 TEST(MatrixDraft, GroupsStrategiesWithEqualAxes)
 {
-    MatrixDraft draft = MatrixDraft::fresh(registry());
-    EXPECT_EQ(draft.strategies.size(), registry().all().size());
+    MatrixDraft draft = MatrixDraft::fresh(builtinRegistry());
+    EXPECT_EQ(draft.strategies.size(), builtinRegistry().all().size());
     EXPECT_EQ(draft.problem(), "no strategy has a chunk size ticked");
     insertSorted(draft.find("write")->chunks, std::uint64_t{4096});
     insertSorted(draft.find("write")->chunks, std::uint64_t{1});
@@ -90,7 +85,7 @@ TEST(MatrixDraft, GroupsStrategiesWithEqualAxes)
 
 TEST(MatrixDraft, NamesEveryEmptyAxis)
 {
-    MatrixDraft draft = MatrixDraft::fresh(registry());
+    MatrixDraft draft = MatrixDraft::fresh(builtinRegistry());
     draft.find("stdio")->chunks = {1};
     draft.find("stdio")->buffers.clear();
     EXPECT_EQ(draft.problem(), "stdio has no stdio buffer ticked");
@@ -111,7 +106,7 @@ TEST(MatrixDraft, MergesAStrategyThatTwoGroupsDescribeDifferently)
     b.threads = {2};
     b.targets = {TargetKind::Directory};
     m.groups = {a, b};
-    const auto draft = MatrixDraft::fromMatrix(m, registry());
+    const auto draft = MatrixDraft::fromMatrix(m, builtinRegistry());
     EXPECT_THAT(draft.note, HasSubstr("write appear in several groups"));
     EXPECT_THAT(draft.note, HasSubstr("target picker"));
     EXPECT_EQ(draft.find("write")->chunks, (std::vector<std::uint64_t>{512, 4096}));
@@ -126,7 +121,7 @@ TEST(MatrixDraft, RefusesUnknownStrategies)
     g.chunks = {1};
     g.sizes = {1};
     m.groups = {g};
-    EXPECT_THROW(MatrixDraft::fromMatrix(m, registry()), InputError);
+    EXPECT_THROW(MatrixDraft::fromMatrix(m, builtinRegistry()), InputError);
 }
 
 TEST(Estimate, PrefersMeasuredRatesAndScalesWithRepetitions)
