@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace iolab {
 
@@ -33,5 +34,22 @@ public:
     // The run folder's path, "" until it exists.
     virtual std::string folder() const = 0;
 };
+
+// How run folders are named and marked, shared by the platforms' workspaces and `clean`.
+namespace runfolder {
+
+inline constexpr std::string_view kPrefix = "iolab-run-";
+inline constexpr std::string_view kMarkerName = ".iolab-run";
+
+// "iolab-run-<yyyymmdd-hhmmss>-<pid>" for the local time given as a ready-made stamp.
+std::string folderName(std::string_view stamp, long pid);
+// Names the runner gives its files: c<case>-r<rep>-t<thread>.dat or .batch; nothing else is removed.
+bool isRunFileName(std::string_view name);
+// What the marker file says: a line for a person who finds the folder, and the owning process.
+std::string markerText(long pid);
+// The pid a marker names, 0 when it names none.
+long markerPid(std::string_view text);
+
+} // namespace runfolder
 
 } // namespace iolab

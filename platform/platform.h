@@ -49,11 +49,15 @@ enum class CleanMode
 // Throws InputError when the target is not a readable folder.
 CleanReport cleanStaleRuns(const std::string& target, CleanMode mode = CleanMode::Remove);
 
-// The folder for logs: $XDG_STATE_HOME/iolab, or ~/.local/state/iolab.
+// The folder for logs: $XDG_STATE_HOME/iolab, or ~/.local/state/iolab (Windows: %LOCALAPPDATA%\IOLab).
 std::string defaultLogDirectory();
 std::string homeDirectory();
 
 bool stderrIsTerminal();
+
+// A console program's arguments as UTF-8. On Windows they come from the UTF-16 command line (the C runtime's
+// argv is in the ANSI code page, which cannot hold every path) and console output is switched to UTF-8.
+std::vector<std::string> consoleArguments(int argc, char** argv);
 
 // Why `path` cannot be written as an output file ("" when it can): a missing or unwritable folder, a folder
 // in the way. Checked before a run so that a bad output path costs nothing.

@@ -8,7 +8,7 @@ namespace iolab::linux_backend {
 
 namespace {
 
-class DirectStrategy final : public posix::BasicStrategy
+class DirectStrategy final : public BasicStrategy
 {
 public:
     DirectStrategy()

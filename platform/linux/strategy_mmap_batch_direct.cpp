@@ -98,7 +98,7 @@ private:
     Outcome m_error;
 };
 
-class MmapBatchDirectStrategy final : public posix::BasicStrategy
+class MmapBatchDirectStrategy final : public BasicStrategy
 {
 public:
     MmapBatchDirectStrategy()

@@ -100,7 +100,7 @@ private:
     Outcome m_error;
 };
 
-class MmapWindowStrategy final : public posix::BasicStrategy
+class MmapWindowStrategy final : public BasicStrategy
 {
 public:
     MmapWindowStrategy()

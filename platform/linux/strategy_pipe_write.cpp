@@ -8,7 +8,7 @@ namespace iolab::linux_backend {
 
 namespace {
 
-class PipeWriteStrategy final : public posix::BasicStrategy
+class PipeWriteStrategy final : public BasicStrategy
 {
 public:
     PipeWriteStrategy()

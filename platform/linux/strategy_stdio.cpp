@@ -16,7 +16,7 @@ struct LockedWrite
     }
 };
 
-class StdioStrategy final : public posix::BasicStrategy
+class StdioStrategy final : public BasicStrategy
 {
 public:
     StdioStrategy()

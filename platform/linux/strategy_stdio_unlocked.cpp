@@ -16,7 +16,7 @@ struct UnlockedWrite
     }
 };
 
-class StdioUnlockedStrategy final : public posix::BasicStrategy
+class StdioUnlockedStrategy final : public BasicStrategy
 {
 public:
     StdioUnlockedStrategy()

@@ -8,7 +8,7 @@ namespace iolab::linux_backend {
 
 namespace {
 
-class VmspliceStrategy final : public posix::BasicStrategy
+class VmspliceStrategy final : public BasicStrategy
 {
 public:
     VmspliceStrategy()

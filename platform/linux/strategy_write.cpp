@@ -8,7 +8,7 @@ namespace iolab::linux_backend {
 
 namespace {
 
-class WriteStrategy final : public posix::BasicStrategy
+class WriteStrategy final : public BasicStrategy
 {
 public:
     WriteStrategy()

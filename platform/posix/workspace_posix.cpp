@@ -26,16 +26,7 @@ namespace iolab {
 
 namespace {
 
-constexpr const char* kFolderPrefix = "iolab-run-";
-constexpr const char* kMarkerName = ".iolab-run";
-
-// Names the runner gives its files: c<case>-r<rep>-t<thread>.dat or .batch.
-bool isRunFileName(std::string_view name)
-{
-    if (name.empty() || name.front() != 'c')
-        return false;
-    return name.ends_with(".dat") || name.ends_with(".batch");
-}
+using runfolder::isRunFileName;
 
 class PosixWorkspace final : public Workspace
 {
@@ -122,7 +113,7 @@ public:
             return;
         for (const auto& path : std::set<std::string>(m_files))
             remove(path);
-        ::unlink((m_folder + "/" + kMarkerName).c_str());
+        ::unlink((m_folder + "/" + std::string(runfolder::kMarkerName)).c_str());
         if (::rmdir(m_folder.c_str()) != 0)
             logger(LogModule::Platform)
                 .warn("could not remove run folder {}: {}", m_folder, std::strerror(errno));
@@ -135,17 +126,16 @@ private:
     bool createFolder(Outcome& outcome)
     {
         const auto stamp = fmt::format("{:%Y%m%d-%H%M%S}", fmt::localtime(std::time(nullptr)));
-        const std::string folder = fmt::format("{}/{}{}-{}", m_target.path, kFolderPrefix, stamp, ::getpid());
+        const std::string folder =
+            fmt::format("{}/{}", m_target.path, runfolder::folderName(stamp, ::getpid()));
         if (::mkdir(folder.c_str(), 0755) != 0) {
             outcome = posix::errnoOutcome(errno, "mkdir", folder);
             return false;
         }
-        const std::string marker = folder + "/" + kMarkerName;
+        const std::string marker = folder + "/" + std::string(runfolder::kMarkerName);
         posix::UniqueFd fd(
             ::open(marker.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
-        const std::string text = fmt::format("IOLab run folder: IOLab removes it when the run ends; "
-                                             "`iolab-cli clean` removes it if IOLab was killed.\npid={}\n",
-                                             ::getpid());
+        const std::string text = runfolder::markerText(::getpid());
         if (!fd ||
             !posix::writeFully(fd.get(), reinterpret_cast<const std::byte*>(text.data()), text.size())) {
             outcome = posix::errnoOutcome(errno, "create marker", marker);
@@ -167,12 +157,8 @@ private:
 long markerPid(const std::string& marker)
 {
     std::ifstream in(marker);
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.rfind("pid=", 0) == 0)
-            return std::strtol(line.c_str() + 4, nullptr, 10);
-    }
-    return 0;
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return runfolder::markerPid(text);
 }
 
 bool processAlive(long pid)
@@ -202,7 +188,7 @@ CleanReport cleanStaleRuns(const std::string& target, CleanMode mode)
         throw InputError(fmt::format("target '{}' cannot be read: {}", target, std::strerror(errno)));
     std::vector<std::string> candidates;
     while (const dirent* entry = ::readdir(dir)) {
-        if (std::strncmp(entry->d_name, kFolderPrefix, std::strlen(kFolderPrefix)) == 0)
+        if (std::string_view(entry->d_name).starts_with(runfolder::kPrefix))
             candidates.emplace_back(entry->d_name);
     }
     ::closedir(dir);
@@ -214,7 +200,7 @@ CleanReport cleanStaleRuns(const std::string& target, CleanMode mode)
         {};
         if (::lstat(folder.c_str(), &fst) != 0 || !S_ISDIR(fst.st_mode))
             continue;
-        const std::string marker = folder + "/" + kMarkerName;
+        const std::string marker = folder + "/" + std::string(runfolder::kMarkerName);
         struct stat mst
         {};
         if (::lstat(marker.c_str(), &mst) != 0 || !S_ISREG(mst.st_mode)) {
@@ -232,7 +218,7 @@ CleanReport cleanStaleRuns(const std::string& target, CleanMode mode)
         if (DIR* inner = ::opendir(folder.c_str())) {
             while (const dirent* entry = ::readdir(inner)) {
                 const std::string_view n = entry->d_name;
-                if (n == "." || n == ".." || n == kMarkerName)
+                if (n == "." || n == ".." || n == runfolder::kMarkerName)
                     continue;
                 struct stat est
                 {};
@@ -284,6 +270,11 @@ std::string defaultLogDirectory()
 bool stderrIsTerminal()
 {
     return ::isatty(STDERR_FILENO) == 1;
+}
+
+std::vector<std::string> consoleArguments(int argc, char** argv)
+{
+    return std::vector<std::string>(argv, argv + argc);
 }
 
 } // namespace iolab

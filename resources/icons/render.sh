@@ -13,3 +13,5 @@ for svg in svg/*.svg; do
         rsvg-convert -w "$size" -h "$size" "$svg" -o "png/$name-$size.png"
     done
 done
+# The Windows icon (the installer's and Add/Remove Programs'), all sizes in one .ico (ImageMagick).
+convert png/iolab-16.png png/iolab-24.png png/iolab-32.png png/iolab-48.png png/iolab-64.png png/iolab-256.png iolab.ico

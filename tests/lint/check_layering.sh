@@ -14,4 +14,20 @@ if [[ -n "$bad" ]]; then
   echo "$bad"
   exit 1
 fi
-echo "layering: core has no Qt/OS includes; platform does not reach into app"
+os_headers='unistd\.h|fcntl\.h|sys/|windows\.h|Windows\.h|io\.h|linux/|dirent\.h|pthread\.h|signal\.h|spawn\.h|shellapi\.h|winioctl\.h'
+# The front ends stay portable (the GUI's CMake paths must build with MSVC): OS calls go through platform/.
+bad=$(grep -rnE "#\s*include\s*[<\"]($os_headers)" app || true)
+if [[ -n "$bad" ]]; then
+  echo "app/ includes OS headers (put the call behind platform/platform.h):"
+  echo "$bad"
+  exit 1
+fi
+# Each backend stands alone: Windows code uses nothing POSIX, Linux code nothing of Windows.
+bad=$(grep -rnE '#\s*include\s*[<"](platform/(linux|posix)/|unistd\.h|sys/|dirent\.h)' platform/windows || true)
+bad+=$(grep -rnE '#\s*include\s*[<"](platform/windows/|windows\.h|Windows\.h)' platform/linux platform/posix || true)
+if [[ -n "$bad" ]]; then
+  echo "a backend reaches into the other:"
+  echo "$bad"
+  exit 1
+fi
+echo "layering: core has no Qt/OS includes; app has no OS includes; platform does not reach into app; the Linux and Windows backends are separate"

@@ -10,15 +10,25 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <sys/stat.h>
 
 using namespace iolab;
 using namespace iolab::test;
 using ::testing::HasSubstr;
 
 namespace {
+
+#ifdef _WIN32
+constexpr int kNotFoundCode = 3; // ERROR_PATH_NOT_FOUND
+constexpr const char* kNotFoundName = "ERROR_PATH_NOT_FOUND";
+constexpr int kExistsCode = 80; // ERROR_FILE_EXISTS
+#else
+constexpr int kNotFoundCode = ENOENT;
+constexpr const char* kNotFoundName = "ENOENT";
+constexpr int kExistsCode = EEXIST;
+#endif
 
 struct StrategyRow
 {
@@ -98,6 +108,32 @@ TEST_P(StrategyWrites, ExactBytes)
 }
 
 // clang-format off
+#ifdef _WIN32
+INSTANTIATE_TEST_SUITE_P(Windows, StrategyWrites, ::testing::Values(
+    StrategyRow{"StdioOneByteDefault", "stdio", 1, 100'000, {BufferMode::Default, 0}, {}},
+    StrategyRow{"StdioUnbuffered", "stdio", 7, 7'001, {BufferMode::None, 0}, {}},
+    StrategyRow{"StdioOwnBufferFsyncEvery", "stdio", 4096, 1 << 20, {BufferMode::Bytes, 64 * kKiB}, {SyncMode::FsyncEvery, 50}},
+    StrategyRow{"StdioWriteThrough", "stdio", 65536, 1 << 20, {BufferMode::Default, 0}, {SyncMode::ODsync, 0}},
+    StrategyRow{"StdioFsyncEnd", "stdio", 1000, 1'000'000, {BufferMode::Bytes, 1024}, {SyncMode::FsyncEnd, 0}},
+    StrategyRow{"WriteOddChunkWithTail", "write", 3000, 1'000'000, {}, {}},
+    StrategyRow{"WriteWriteThrough", "write", 4096, 256 * kKiB, {}, {SyncMode::ODsync, 0}},
+    StrategyRow{"WriteFsyncEnd", "write", 1 << 20, 3 << 20, {}, {SyncMode::FsyncEnd, 0}},
+    StrategyRow{"Direct4K", "direct", 4096, 1 << 20, {}, {}},
+    StrategyRow{"Direct512WriteThrough", "direct", 512, 64 * kKiB, {}, {SyncMode::ODsync, 0}},
+    StrategyRow{"Direct1MLargerThanPeriod", "direct", 1 << 20, 4 << 20, {}, {SyncMode::FsyncEnd, 0}},
+    StrategyRow{"MmapWindow4K", "mmap-window", 4096, 1 << 20, {}, {}},
+    StrategyRow{"MmapWindowStraddling", "mmap-window", 10'000, 1'000'000, {}, {SyncMode::FsyncEnd, 0}},
+    StrategyRow{"MmapWindowBigChunk", "mmap-window", 100'000, 1'000'000, {}, {}},
+    StrategyRow{"MmapWindowShortLastWindow", "mmap-window", 4096, 70'000, {}, {}},
+    StrategyRow{"MmapBatch4K", "mmap-batch-direct", 4096, 1 << 20, {}, {}},
+    StrategyRow{"MmapBatchOddChunk", "mmap-batch-direct", 3000, 3000 * 512, {}, {SyncMode::ODsync, 0}},
+    StrategyRow{"MmapBatchTailBatch", "mmap-batch-direct", 4096, 20 * 4096, {}, {SyncMode::FsyncEnd, 0}},
+    StrategyRow{"PipeWrite", "pipe-write", 65536, 64 << 20, {}, {}, TargetKind::Pipe},
+    StrategyRow{"PipeWriteOddChunk", "pipe-write", 1000, 10'000'000, {}, {}, TargetKind::Pipe},
+    StrategyRow{"StdioToNull", "stdio", 1, 1 << 20, {BufferMode::Default, 0}, {}, TargetKind::Null},
+    StrategyRow{"WriteToNull", "write", 4096, 1 << 20, {}, {}, TargetKind::Null}),
+    [](const auto& row) { return std::string(row.param.name); });
+#else
 INSTANTIATE_TEST_SUITE_P(Linux, StrategyWrites, ::testing::Values(
     StrategyRow{"StdioOneByteDefault", "stdio", 1, 100'000, {BufferMode::Default, 0}, {}},
     StrategyRow{"StdioUnbuffered", "stdio", 7, 7'001, {BufferMode::None, 0}, {}},
@@ -124,6 +160,7 @@ INSTANTIATE_TEST_SUITE_P(Linux, StrategyWrites, ::testing::Values(
     StrategyRow{"StdioToNull", "stdio", 1, 1 << 20, {BufferMode::Default, 0}, {}, TargetKind::Null},
     StrategyRow{"WriteToNull", "write", 4096, 1 << 20, {}, {}, TargetKind::Null}),
     [](const auto& row) { return std::string(row.param.name); });
+#endif
 // clang-format on
 
 TEST(StrategyRefusals, AreReportedNotCrashed)
@@ -137,11 +174,20 @@ TEST(StrategyRefusals, AreReportedNotCrashed)
         return refusalReason(c, registry, target);
     };
     EXPECT_THAT(reason("direct", 1000, {}, TargetKind::Directory), HasSubstr("logical block size"));
+#ifdef _WIN32
+    EXPECT_THAT(reason("mmap-window", 4096, {SyncMode::ODsync, 0}, TargetKind::Directory),
+                HasSubstr("bypass WriteFile"));
+    EXPECT_THAT(reason("vmsplice", 4096, {}, TargetKind::Pipe), HasSubstr("Linux-only"));
+    EXPECT_THAT(reason("write", 4096, {SyncMode::FdatasyncEnd, 0}, TargetKind::Directory),
+                HasSubstr("no fdatasync"));
+    EXPECT_THAT(reason("direct", 4096, {SyncMode::OSync, 0}, TargetKind::Directory), HasSubstr("no O_SYNC"));
+#else
     EXPECT_THAT(reason("mmap-window", 4096, {SyncMode::OSync, 0}, TargetKind::Directory),
                 HasSubstr("bypass write(2)"));
+    EXPECT_THAT(reason("vmsplice", 4096, {}, TargetKind::Directory), HasSubstr("pipe target"));
+#endif
     EXPECT_THAT(reason("mmap-batch-direct", 4096, {SyncMode::FsyncEvery, 4}, TargetKind::Directory),
                 HasSubstr("fsync-every"));
-    EXPECT_THAT(reason("vmsplice", 4096, {}, TargetKind::Directory), HasSubstr("pipe target"));
     EXPECT_THAT(reason("direct", 4096, {}, TargetKind::Null), HasSubstr("not to null"));
     EXPECT_THAT(reason("pipe-write", 4096, {SyncMode::FsyncEnd, 0}, TargetKind::Pipe),
                 HasSubstr("nothing to sync"));
@@ -166,9 +212,9 @@ TEST(StrategyFailures, OpenErrorsCarryErrnoCallAndPath)
         Outcome outcome;
         EXPECT_EQ(registry.find(id)->prepare(spec, outcome), nullptr) << id;
         EXPECT_EQ(outcome.status, Status::Failed) << id;
-        EXPECT_EQ(outcome.errorCode, ENOENT) << id;
+        EXPECT_EQ(outcome.errorCode, kNotFoundCode) << id;
         EXPECT_THAT(outcome.message, HasSubstr("missing-folder/data.dat")) << id;
-        EXPECT_THAT(outcome.message, HasSubstr("ENOENT")) << id;
+        EXPECT_THAT(outcome.message, HasSubstr(kNotFoundName)) << id;
     }
 }
 
@@ -187,7 +233,7 @@ TEST(StrategyFailures, NeverOverwritesAnExistingFile)
     spec.pattern = &pattern;
     Outcome outcome;
     EXPECT_EQ(registry.find("write")->prepare(spec, outcome), nullptr);
-    EXPECT_EQ(outcome.errorCode, EEXIST);
+    EXPECT_EQ(outcome.errorCode, kExistsCode);
     std::ifstream in(path);
     std::string text;
     std::getline(in, text);

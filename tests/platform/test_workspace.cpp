@@ -4,7 +4,6 @@
 #include "core/runner.h"
 #include "core/units.h"
 #include "platform/platform.h"
-#include "tests/support/mount.h"
 #include "tests/support/temp_dir.h"
 
 #include <gmock/gmock.h>
@@ -12,7 +11,6 @@
 
 #include <fstream>
 #include <set>
-#include <sys/stat.h>
 
 using namespace iolab;
 using namespace iolab::test;
@@ -36,7 +34,8 @@ TEST(Target, DescribesARealFolder)
 {
     TempDir dir;
     const auto info = inspectTarget(dir.path());
-    EXPECT_EQ(info.path, std::filesystem::canonical(dir.path()).string());
+    EXPECT_TRUE(std::filesystem::equivalent(info.path, dir.path())) << info.path;
+    EXPECT_TRUE(std::filesystem::path(info.path).is_absolute()) << info.path;
     EXPECT_FALSE(info.fsType.empty());
     EXPECT_FALSE(info.mountPoint.empty());
     EXPECT_GT(info.totalBytes, 0u);
@@ -52,32 +51,6 @@ TEST(Target, BadTargetsGiveOneClearLine)
     std::ofstream(dir / "file") << "x";
     EXPECT_THAT(inputError([&] { inspectTarget(dir / "file"); }), HasSubstr("is not a folder"));
     EXPECT_THAT(inputError([&] { inspectTarget(""); }), HasSubstr("no target"));
-}
-
-TEST(Target, UnwritableFolderIsRefused)
-{
-    if (runningAsRoot()) {
-        // Root writes through permissions, so use what stops root too: a read-only filesystem.
-        TmpfsMount readOnly("size=1m", MS_RDONLY);
-        ASSERT_TRUE(readOnly.ok()) << "mounting a tmpfs as root failed";
-        EXPECT_THAT(inputError([&] { inspectTarget(readOnly.path()); }), HasSubstr("read-only filesystem"));
-    } else {
-        TempDir dir;
-        ::chmod(dir.path().c_str(), 0500);
-        EXPECT_THAT(inputError([&] { inspectTarget(dir.path()); }), HasSubstr("not writable"));
-        ::chmod(dir.path().c_str(), 0700);
-    }
-}
-
-TEST(Target, TmpfsHasNoDeviceToWatch)
-{
-    if (!runningAsRoot())
-        GTEST_SKIP() << "mounting a tmpfs needs root";
-    TmpfsMount tmpfs("size=4m");
-    ASSERT_TRUE(tmpfs.ok());
-    const auto info = inspectTarget(tmpfs.path());
-    EXPECT_EQ(info.fsType, "tmpfs");
-    EXPECT_EQ(info.device, "");
 }
 
 TEST(Target, CapabilityProbeLeavesNothingBehind)
@@ -103,8 +76,8 @@ TEST(Workspace, MarkedFolderIsCreatedOnUseAndRemovedWithItsFiles)
     const auto path = workspace->pathFor("c001-r0-t0.dat", outcome);
     ASSERT_TRUE(outcome.ok());
     const auto folder = workspace->folder();
-    EXPECT_THAT(folder, HasSubstr("/iolab-run-"));
-    EXPECT_TRUE(std::filesystem::exists(folder + "/.iolab-run"));
+    EXPECT_THAT(folder, HasSubstr(std::string(1, kSeparator) + "iolab-run-"));
+    EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(folder) / ".iolab-run"));
     std::ofstream(path) << "data";
     EXPECT_TRUE(workspace->makeDurable(path).ok());
     workspace->close();
@@ -140,16 +113,19 @@ TEST(Clean, RemovesOnlyStaleMarkedFolders)
     auto makeRun = [&](const std::string& name, long pid, bool marker, const std::string& extra) {
         const auto folder = dir / name;
         std::filesystem::create_directory(folder);
+        const auto in = [&](const std::string& file) {
+            return folder + kSeparator + file;
+        };
         if (marker)
-            std::ofstream(folder + "/.iolab-run") << "IOLab run folder\npid=" << pid << "\n";
-        std::ofstream(folder + "/c001-r0-t0.dat") << "data";
-        std::ofstream(folder + "/c001-r0-t0.batch") << "batch";
+            std::ofstream(in(".iolab-run")) << "IOLab run folder\npid=" << pid << "\n";
+        std::ofstream(in("c001-r0-t0.dat")) << "data";
+        std::ofstream(in("c001-r0-t0.batch")) << "batch";
         if (!extra.empty())
-            std::ofstream(folder + "/" + extra) << "someone else's";
+            std::ofstream(in(extra)) << "someone else's";
         return folder;
     };
     const auto stale = makeRun("iolab-run-20260101-000000-1", 999999999, true, "");
-    const auto live = makeRun("iolab-run-20260101-000000-2", ::getpid(), true, "");
+    const auto live = makeRun("iolab-run-20260101-000000-2", thisProcessId(), true, "");
     const auto unmarked = makeRun("iolab-run-20260101-000000-3", 0, false, "");
     const auto foreign = makeRun("iolab-run-20260101-000000-4", 999999999, true, "thesis.docx");
     std::filesystem::create_directory(dir / "unrelated");
@@ -157,15 +133,16 @@ TEST(Clean, RemovesOnlyStaleMarkedFolders)
     const auto listed = cleanStaleRuns(dir.path(), CleanMode::ListOnly);
     EXPECT_EQ(listed.removed, std::vector<std::string>{stale});
     EXPECT_GT(listed.removedBytes, 0u);
-    EXPECT_TRUE(std::filesystem::exists(stale + "/c001-r0-t0.dat")) << "listing must touch nothing";
+    EXPECT_TRUE(std::filesystem::exists(stale + kSeparator + "c001-r0-t0.dat"))
+        << "listing must touch nothing";
 
     const auto report = cleanStaleRuns(dir.path());
     EXPECT_EQ(report.removed, std::vector<std::string>{stale});
     EXPECT_FALSE(std::filesystem::exists(stale));
-    EXPECT_TRUE(std::filesystem::exists(live + "/c001-r0-t0.dat"));
-    EXPECT_TRUE(std::filesystem::exists(unmarked + "/c001-r0-t0.dat"));
-    EXPECT_TRUE(std::filesystem::exists(foreign + "/thesis.docx"));
-    EXPECT_TRUE(std::filesystem::exists(foreign + "/c001-r0-t0.dat"));
+    EXPECT_TRUE(std::filesystem::exists(live + kSeparator + "c001-r0-t0.dat"));
+    EXPECT_TRUE(std::filesystem::exists(unmarked + kSeparator + "c001-r0-t0.dat"));
+    EXPECT_TRUE(std::filesystem::exists(foreign + kSeparator + "thesis.docx"));
+    EXPECT_TRUE(std::filesystem::exists(foreign + kSeparator + "c001-r0-t0.dat"));
     EXPECT_TRUE(std::filesystem::exists(dir / "unrelated"));
     EXPECT_EQ(report.kept.size(), 3u);
 }
@@ -182,12 +159,13 @@ TEST(Probe, ReadsThisProcessAndTheSystem)
     TempDir dir;
     const auto target = inspectTarget(dir.path());
     if (target.device.empty())
-        GTEST_SKIP() << "the temp folder is on " << target.fsType << ", which has no block device";
+        GTEST_SKIP() << "the temp folder is on " << target.fsType
+                     << " with no device counters to watch (tmpfs; wine)";
     EXPECT_TRUE(probe->device(target.device).has_value()) << target.device;
     EXPECT_FALSE(probe->device("no-such-device").has_value());
 }
 
-TEST(RunnerOnLinux, RunsEveryStrategyVerifiedAndLeavesNothing)
+TEST(Runner, RunsEveryStrategyVerifiedAndLeavesNothing)
 {
     TempDir dir;
     Registry registry;
@@ -200,13 +178,22 @@ TEST(RunnerOnLinux, RunsEveryStrategyVerifiedAndLeavesNothing)
     stdio.buffers = {{BufferMode::None, 0}, {BufferMode::Bytes, 4 * kKiB}};
     stdio.sizes = {256 * kKiB};
     MatrixGroup others;
+#ifdef _WIN32
+    // vmsplice is Linux-only, and this build's C runtime has no _fwrite_nolock: both are refused (tested in
+    // test_windows_backend.cpp), so they are not part of this run.
+    stdio.strategies = {"stdio"};
+    others.strategies = {"write", "direct", "mmap-window", "mmap-batch-direct", "pipe-write"};
+    const std::size_t expectedCases = 4u + 10u;
+#else
     others.strategies = {"write", "direct", "mmap-window", "mmap-batch-direct", "pipe-write", "vmsplice"};
+    const std::size_t expectedCases = 8u + 12u;
+#endif
     others.chunks = {4096};
     others.sizes = {3 * kMiB}; // three threads get 1 MiB each, block aligned for O_DIRECT
     others.threads = {1, 3};
     m.groups = {stdio, others};
     const auto expanded = expand(m, registry, target);
-    EXPECT_EQ(expanded.cases.size(), 8u + 12u);
+    EXPECT_EQ(expanded.cases.size(), expectedCases);
     for (const auto& r : expanded.refused)
         ADD_FAILURE() << r.testCase.label() << ": " << r.reason;
 
@@ -226,41 +213,4 @@ TEST(RunnerOnLinux, RunsEveryStrategyVerifiedAndLeavesNothing)
         }
     }
     EXPECT_EQ(dir.entryCount(), 0u) << "the run left files behind";
-}
-
-TEST(Targets, ListsWritableFilesystemsOnceAndNoPseudoOnes)
-{
-    const auto targets = listWritableTargets();
-    std::set<std::string> paths;
-    for (const auto& t : targets) {
-        EXPECT_TRUE(paths.insert(t.path).second) << "listed twice: " << t.path;
-        EXPECT_FALSE(t.path.rfind("/proc", 0) == 0 || t.path.rfind("/sys", 0) == 0) << t.path;
-        EXPECT_NE(t.fsType, "proc");
-        EXPECT_GT(t.totalBytes, 0u) << t.path;
-    }
-    TempDir dir;
-    const auto mountPoint = inspectTarget(dir.path()).mountPoint;
-    if (::access(mountPoint.c_str(), W_OK | X_OK) == 0) {
-        EXPECT_TRUE(paths.contains(mountPoint)) << mountPoint << " is writable but not listed";
-    }
-}
-
-TEST(Targets, FoldsBindMountsAndSkipsReadOnlyOnes)
-{
-    if (!runningAsRoot())
-        GTEST_SKIP() << "mounting needs root";
-    TmpfsMount writable("size=2m");
-    TmpfsMount readOnly("size=2m", MS_RDONLY);
-    ASSERT_TRUE(writable.ok() && readOnly.ok());
-    TempDir bindPoint;
-    ASSERT_EQ(::mount(writable.path().c_str(), bindPoint.path().c_str(), nullptr, MS_BIND, nullptr), 0);
-    const auto targets = listWritableTargets();
-    ::umount2(bindPoint.path().c_str(), MNT_DETACH);
-    int writableSeen = 0;
-    for (const auto& t : targets) {
-        EXPECT_NE(t.path, readOnly.path()) << "a read-only mount was listed";
-        if (t.path == writable.path() || t.path == bindPoint.path())
-            ++writableSeen;
-    }
-    EXPECT_EQ(writableSeen, 1) << "the tmpfs and its bind mount are one target";
 }

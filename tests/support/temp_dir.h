@@ -3,24 +3,48 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <random>
 #include <stdexcept>
 #include <string>
+#ifdef _WIN32
+#include <process.h>
+#else
 #include <unistd.h>
+#endif
 
 namespace iolab::test {
 
-// A fresh folder under $TMPDIR (or /tmp), removed with everything in it at the end of the test.
+// This OS's path separator, for building the paths the platform layer hands back.
+inline constexpr char kSeparator = static_cast<char>(std::filesystem::path::preferred_separator);
+
+// A fresh folder under the temp folder ($TMPDIR or /tmp; %TEMP% on Windows), removed with everything in it
+// at the end of the test.
 class TempDir
 {
 public:
     TempDir()
     {
+#ifdef _WIN32
+        const std::string base = std::filesystem::temp_directory_path().string();
+        std::random_device random;
+        for (int attempt = 0; attempt < 100 && m_path.empty(); ++attempt) {
+            std::string candidate = base;
+            if (candidate.back() != kSeparator)
+                candidate += kSeparator;
+            candidate += "iolab-test-" + std::to_string(random());
+            if (std::filesystem::create_directory(candidate))
+                m_path = candidate;
+        }
+        if (m_path.empty())
+            throw std::runtime_error("could not create a temporary folder");
+#else
         const char* base = std::getenv("TMPDIR");
         std::string pattern =
             std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/iolab-test-XXXXXX";
         if (::mkdtemp(pattern.data()) == nullptr)
             throw std::runtime_error("mkdtemp failed");
         m_path = pattern;
+#endif
     }
     ~TempDir()
     {
@@ -30,8 +54,14 @@ public:
     TempDir(const TempDir&) = delete;
     TempDir& operator=(const TempDir&) = delete;
 
-    const std::string& path() const { return m_path; }
-    std::string operator/(const std::string& name) const { return m_path + "/" + name; }
+    const std::string& path() const
+    {
+        return m_path;
+    }
+    std::string operator/(const std::string& name) const
+    {
+        return m_path + kSeparator + name;
+    }
 
     // Entries directly inside, for "nothing left behind" checks.
     std::size_t entryCount() const
@@ -48,7 +78,20 @@ private:
 
 inline bool runningAsRoot()
 {
+#ifdef _WIN32
+    return false;
+#else
     return ::geteuid() == 0;
+#endif
+}
+
+inline long thisProcessId()
+{
+#ifdef _WIN32
+    return static_cast<long>(::_getpid());
+#else
+    return static_cast<long>(::getpid());
+#endif
 }
 
 } // namespace iolab::test

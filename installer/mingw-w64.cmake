@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: MIT
+# Cross-builds the Windows CLI and its tests on Debian with mingw-w64 (the posix thread model: the default
+# win32 variant has no std::thread), linked statically so the .exe needs no DLLs. Tests run under wine.
+#   cmake -S . -B build-win -G Ninja -DCMAKE_TOOLCHAIN_FILE=installer/mingw-w64.cmake
+set(CMAKE_SYSTEM_NAME Windows)
+set(CMAKE_SYSTEM_PROCESSOR x86_64)
+set(CMAKE_C_COMPILER x86_64-w64-mingw32-gcc-posix)
+set(CMAKE_CXX_COMPILER x86_64-w64-mingw32-g++-posix)
+set(CMAKE_RC_COMPILER x86_64-w64-mingw32-windres)
+set(CMAKE_FIND_ROOT_PATH /usr/x86_64-w64-mingw32)
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-static -static-libgcc -static-libstdc++")
+# ctest and gtest_discover_tests start the test programs through wine.
+find_program(IOLAB_WINE wine)
+if(IOLAB_WINE)
+  set(CMAKE_CROSSCOMPILING_EMULATOR ${IOLAB_WINE})
+endif()

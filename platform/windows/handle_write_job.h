@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/chunk_loop.h"
+#include "core/pattern.h"
+#include "platform/windows/win_io.h"
+
+#include <cstring>
+#include <memory>
+
+namespace iolab::windows_backend {
+
+// WriteFile per chunk on a handle opened with the case's flags. For direct I/O (FILE_FLAG_NO_BUFFERING) the
+// data comes from a VirtualAlloc copy of the pattern, so every source address is page aligned, and the
+// alignment of the first transfer (offset 0, one chunk, the buffer) is checked in our own code before the
+// first write: wine does not enforce NO_BUFFERING's rules, a real volume fails or, worse, some filter
+// drivers quietly buffer.
+class HandleWriteJob final : public Job
+{
+public:
+    static std::unique_ptr<Job> create(const JobSpec& spec, bool direct, Outcome& outcome)
+    {
+        win::VirtualBuffer copy;
+        const std::byte* base = spec.pattern->at(0);
+        if (direct) {
+            copy = win::virtualAlloc(spec.pattern->sizeBytes());
+            if (!copy) {
+                outcome = win::errorOutcome(::GetLastError(), "VirtualAlloc", {});
+                return nullptr;
+            }
+            std::memcpy(copy.get(), base, spec.pattern->sizeBytes());
+            base = copy.get();
+            const std::uint32_t sector = spec.target.logicalBlockBytes;
+            const auto address = reinterpret_cast<std::uintptr_t>(base);
+            auto problem = win::noBufferingProblem(0, spec.testCase.chunkBytes, address, sector);
+            if (!problem && spec.bytes % spec.testCase.chunkBytes != 0)
+                problem = win::noBufferingProblem(spec.bytes - spec.bytes % spec.testCase.chunkBytes,
+                                                  spec.bytes % spec.testCase.chunkBytes, address, sector);
+            if (problem) {
+                outcome = {Status::Refused, ERROR_INVALID_PARAMETER, "align", *problem};
+                return nullptr;
+            }
+        }
+        win::UniqueHandle handle = win::openOutput(spec, GENERIC_WRITE, direct, outcome);
+        if (!handle)
+            return nullptr;
+        return std::unique_ptr<Job>(
+            new HandleWriteJob(spec, std::move(handle), direct, std::move(copy), base));
+    }
+
+    Outcome execute(Progress& progress) override
+    {
+        const Pattern::View pattern{m_base};
+        const SyncPolicy sync = m_spec.testCase.sync;
+        const HANDLE file = m_handle.get();
+        const std::uint32_t every = sync.mode == SyncMode::FsyncEvery ? sync.everyWrites : 0;
+        const auto end = runChunks(
+            m_spec.bytes, m_spec.testCase.chunkBytes, every, progress,
+            [&](std::uint64_t offset, std::uint64_t size) {
+                if (win::writeFully(file, pattern.at(offset), size)) [[likely]]
+                    return true;
+                return fail(m_direct ? "WriteFile(NO_BUFFERING)" : "WriteFile");
+            },
+            [&] { return win::syncForPolicy(file, SyncMode::FsyncEvery) || fail("FlushFileBuffers"); });
+        if (end == LoopEnd::Failed)
+            return std::move(m_error);
+        if (end == LoopEnd::Cancelled)
+            return Outcome::cancelled();
+        if (!win::syncForPolicy(file, sync.mode))
+            return win::errorOutcome(::GetLastError(), "FlushFileBuffers", m_spec.path);
+        if (const DWORD error = m_handle.close(); error != 0)
+            return win::errorOutcome(error, "CloseHandle", m_spec.path);
+        return Outcome::success();
+    }
+
+private:
+    HandleWriteJob(const JobSpec& spec, win::UniqueHandle handle, bool direct, win::VirtualBuffer copy,
+                   const std::byte* base)
+        : m_spec(spec), m_handle(std::move(handle)), m_direct(direct), m_copy(std::move(copy)), m_base(base)
+    {}
+
+    bool fail(const char* call)
+    {
+        m_error = win::errorOutcome(::GetLastError(), call, m_spec.path);
+        return false;
+    }
+
+    JobSpec m_spec;
+    win::UniqueHandle m_handle;
+    bool m_direct;
+    win::VirtualBuffer m_copy; // direct only: the page-aligned source
+    const std::byte* m_base;   // the pattern's first byte (the copy's for direct)
+    Outcome m_error;
+};
+
+} // namespace iolab::windows_backend

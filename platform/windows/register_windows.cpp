@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+#include "platform/platform.h"
+#include "platform/windows/strategies.h"
+
+namespace iolab {
+
+void registerBuiltinStrategies(Registry& registry)
+{
+    using namespace windows_backend;
+    registry.add(makeStdioStrategy());
+    registry.add(makeStdioUnlockedStrategy());
+    registry.add(makeWriteStrategy());
+    registry.add(makeDirectStrategy());
+    registry.add(makeMmapWindowStrategy());
+    registry.add(makeMmapBatchDirectStrategy());
+    registry.add(makePipeWriteStrategy());
+    registry.add(makeVmspliceStrategy());
+}
+
+} // namespace iolab

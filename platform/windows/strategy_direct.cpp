@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+// direct: WriteFile per chunk with FILE_FLAG_NO_BUFFERING, from VirtualAlloc memory, every transfer a
+// multiple of the volume's sector size (the matrix refuses other chunks; the job checks again).
+#include "platform/basic_strategy.h"
+#include "platform/windows/handle_write_job.h"
+#include "platform/windows/strategies.h"
+
+namespace iolab::windows_backend {
+
+namespace {
+
+class DirectStrategy final : public BasicStrategy
+{
+public:
+    DirectStrategy()
+        : BasicStrategy({.id = "direct",
+                         .description =
+                             "WriteFile per chunk with FILE_FLAG_NO_BUFFERING, bypassing the system "
+                             "cache",
+                         .needsBlockAlignedChunks = true,
+                         .needsDirectIo = true,
+                         .targets = {TargetKind::Directory},
+                         .syncModes = kWindowsSyncModes,
+                         .syncRefusal = kWindowsSyncRefusal})
+    {}
+
+    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
+    {
+        return HandleWriteJob::create(spec, true, outcome);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Strategy> makeDirectStrategy()
+{
+    return std::make_unique<DirectStrategy>();
+}
+
+} // namespace iolab::windows_backend

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+// mmap-window: size the file through its mapping, memcpy each chunk into a 16 KiB view, unmap it and map the
+// next as it fills (article 001, experiment 3). A view must start at a multiple of the allocation
+// granularity (64 KiB), so the view starts there and the 16 KiB window is the part of it the chunk goes to.
+#include "core/chunk_loop.h"
+#include "core/pattern.h"
+#include "platform/basic_strategy.h"
+#include "platform/windows/strategies.h"
+#include "platform/windows/win_io.h"
+
+#include <cstring>
+
+namespace iolab::windows_backend {
+
+namespace {
+
+std::uint64_t allocationGranularity()
+{
+    SYSTEM_INFO info{};
+    ::GetSystemInfo(&info);
+    return info.dwAllocationGranularity;
+}
+
+class MmapWindowJob final : public Job
+{
+public:
+    MmapWindowJob(const JobSpec& spec, win::UniqueHandle file, win::UniqueHandle mapping)
+        : m_spec(spec), m_file(std::move(file)), m_mapping(std::move(mapping)),
+          m_granularity(allocationGranularity()), m_flushViews(spec.testCase.sync.mode == SyncMode::FsyncEnd)
+    {}
+    ~MmapWindowJob() override { unmap(); }
+    MmapWindowJob(const MmapWindowJob&) = delete;
+    MmapWindowJob& operator=(const MmapWindowJob&) = delete;
+
+    Outcome execute(Progress& progress) override
+    {
+        const Pattern::View pattern = m_spec.pattern->view();
+        const auto end = runChunks(
+            m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
+            [&](std::uint64_t offset, std::uint64_t size) {
+                const std::byte* source = pattern.at(offset);
+                if (offset + size <= m_windowEnd) [[likely]] {
+                    std::memcpy(m_window + (offset - m_windowStart), source, size);
+                    return true;
+                }
+                return copySpanning(offset, source, size);
+            },
+            [] { return true; });
+        const bool unmapped = unmap();
+        if (end == LoopEnd::Failed)
+            return std::move(m_error);
+        if (end == LoopEnd::Cancelled)
+            return Outcome::cancelled();
+        if (!unmapped)
+            return std::move(m_error);
+        m_mapping.reset();
+        if (!win::syncForPolicy(m_file.get(), m_spec.testCase.sync.mode))
+            return win::errorOutcome(::GetLastError(), "FlushFileBuffers", m_spec.path);
+        if (const DWORD error = m_file.close(); error != 0)
+            return win::errorOutcome(error, "CloseHandle", m_spec.path);
+        return Outcome::success();
+    }
+
+private:
+    bool copySpanning(std::uint64_t offset, const std::byte* source, std::uint64_t size)
+    {
+        while (size > 0) {
+            if (offset >= m_windowEnd || m_window == nullptr) {
+                if (!mapWindow(offset - offset % kMmapWindowBytes))
+                    return false;
+            }
+            const std::uint64_t piece = std::min(size, m_windowEnd - offset);
+            std::memcpy(m_window + (offset - m_windowStart), source, piece);
+            offset += piece;
+            source += piece;
+            size -= piece;
+        }
+        return true;
+    }
+
+    bool mapWindow(std::uint64_t start)
+    {
+        if (!unmap())
+            return false;
+        const std::uint64_t viewStart = start - start % m_granularity;
+        const std::uint64_t end = std::min(start + kMmapWindowBytes, m_spec.bytes);
+        void* view = ::MapViewOfFile(m_mapping.get(), FILE_MAP_WRITE, static_cast<DWORD>(viewStart >> 32),
+                                     static_cast<DWORD>(viewStart), static_cast<SIZE_T>(end - viewStart));
+        if (view == nullptr) {
+            m_error = win::errorOutcome(::GetLastError(), "MapViewOfFile", m_spec.path);
+            return false;
+        }
+        m_view = view;
+        m_window = static_cast<std::byte*>(view) + (start - viewStart);
+        m_windowStart = start;
+        m_windowEnd = end;
+        return true;
+    }
+
+    // With fsync-end, each view's dirty pages are queued for writing as it is let go (FlushViewOfFile), so
+    // that the final FlushFileBuffers covers them: Windows documents both steps for a durable mapped write.
+    bool unmap() noexcept
+    {
+        bool ok = true;
+        if (m_view != nullptr) {
+            if (m_flushViews && ::FlushViewOfFile(m_view, 0) == 0) {
+                m_error = win::errorOutcome(::GetLastError(), "FlushViewOfFile", m_spec.path);
+                ok = false;
+            }
+            ::UnmapViewOfFile(m_view);
+        }
+        m_view = nullptr;
+        m_window = nullptr;
+        m_windowStart = 0;
+        m_windowEnd = 0;
+        return ok;
+    }
+
+    JobSpec m_spec;
+    win::UniqueHandle m_file;
+    win::UniqueHandle m_mapping;
+    std::uint64_t m_granularity;
+    bool m_flushViews;
+    void* m_view = nullptr;
+    std::byte* m_window = nullptr;
+    std::uint64_t m_windowStart = 0;
+    std::uint64_t m_windowEnd = 0; // 0 while nothing is mapped, so the fast path never matches
+    Outcome m_error;
+};
+
+class MmapWindowStrategy final : public BasicStrategy
+{
+public:
+    MmapWindowStrategy()
+        : BasicStrategy({.id = "mmap-window",
+                         .description = "size the file through CreateFileMapping, then memcpy into a 16 KiB "
+                                        "MapViewOfFile window remapped as it fills",
+                         .needsFallocate = true,
+                         .targets = {TargetKind::Directory},
+                         .syncModes = {SyncMode::None, SyncMode::FsyncEnd},
+                         .syncRefusal =
+                             "stores into a mapped view bypass WriteFile, so o_dsync and fsync-every "
+                             "do not apply (and Windows has no fdatasync or O_SYNC)"})
+    {}
+
+    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
+    {
+        win::UniqueHandle file = win::openOutput(spec, GENERIC_READ | GENERIC_WRITE, false, outcome);
+        if (!file)
+            return nullptr;
+        // The mapping's size extends the file up front: on a full disk that fails here, with a clear error,
+        // instead of an in-page exception on a store later.
+        win::UniqueHandle mapping(::CreateFileMappingW(file.get(), nullptr, PAGE_READWRITE,
+                                                       static_cast<DWORD>(spec.bytes >> 32),
+                                                       static_cast<DWORD>(spec.bytes), nullptr));
+        if (!mapping) {
+            outcome = win::errorOutcome(::GetLastError(), "CreateFileMapping", spec.path);
+            return nullptr;
+        }
+        return std::make_unique<MmapWindowJob>(spec, std::move(file), std::move(mapping));
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Strategy> makeMmapWindowStrategy()
+{
+    return std::make_unique<MmapWindowStrategy>();
+}
+
+} // namespace iolab::windows_backend

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+// write: one WriteFile per chunk, through the system cache.
+#include "platform/basic_strategy.h"
+#include "platform/windows/handle_write_job.h"
+#include "platform/windows/strategies.h"
+
+namespace iolab::windows_backend {
+
+namespace {
+
+class WriteStrategy final : public BasicStrategy
+{
+public:
+    WriteStrategy()
+        : BasicStrategy({.id = "write",
+                         .description = "WriteFile per chunk through the system cache",
+                         .targets = {TargetKind::Directory, TargetKind::Null},
+                         .syncModes = kWindowsSyncModes,
+                         .syncRefusal = kWindowsSyncRefusal})
+    {}
+
+    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
+    {
+        return HandleWriteJob::create(spec, false, outcome);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Strategy> makeWriteStrategy()
+{
+    return std::make_unique<WriteStrategy>();
+}
+
+} // namespace iolab::windows_backend

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+#include "platform/windows/win_io.h"
+
+#include "core/units.h"
+
+#include <fmt/format.h>
+
+#include <array>
+
+namespace iolab::win {
+
+std::wstring widen(std::string_view utf8)
+{
+    if (utf8.empty())
+        return {};
+    const int size =
+        ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), nullptr, 0);
+    std::wstring wide(static_cast<std::size_t>(size), L'\0');
+    ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), wide.data(), size);
+    return wide;
+}
+
+std::string narrow(std::wstring_view wide)
+{
+    if (wide.empty())
+        return {};
+    const int size = ::WideCharToMultiByte(CP_UTF8, 0, wide.data(), static_cast<int>(wide.size()), nullptr, 0,
+                                           nullptr, nullptr);
+    std::string utf8(static_cast<std::size_t>(size), '\0');
+    ::WideCharToMultiByte(CP_UTF8, 0, wide.data(), static_cast<int>(wide.size()), utf8.data(), size, nullptr,
+                          nullptr);
+    return utf8;
+}
+
+void UniqueHandle::reset(HANDLE handle) noexcept
+{
+    if (m_handle != INVALID_HANDLE_VALUE)
+        ::CloseHandle(m_handle);
+    m_handle = handle == nullptr ? INVALID_HANDLE_VALUE : handle;
+}
+
+DWORD UniqueHandle::close() noexcept
+{
+    if (m_handle == INVALID_HANDLE_VALUE)
+        return 0;
+    return ::CloseHandle(std::exchange(m_handle, INVALID_HANDLE_VALUE)) != 0 ? 0 : ::GetLastError();
+}
+
+std::string errorName(DWORD error)
+{
+    struct Name
+    {
+        DWORD code;
+        const char* name;
+    };
+    static constexpr std::array kNames{
+        Name{ERROR_INVALID_FUNCTION, "ERROR_INVALID_FUNCTION"},
+        Name{ERROR_FILE_NOT_FOUND, "ERROR_FILE_NOT_FOUND"},
+        Name{ERROR_PATH_NOT_FOUND, "ERROR_PATH_NOT_FOUND"},
+        Name{ERROR_ACCESS_DENIED, "ERROR_ACCESS_DENIED"},
+        Name{ERROR_INVALID_HANDLE, "ERROR_INVALID_HANDLE"},
+        Name{ERROR_NOT_ENOUGH_MEMORY, "ERROR_NOT_ENOUGH_MEMORY"},
+        Name{ERROR_OUTOFMEMORY, "ERROR_OUTOFMEMORY"},
+        Name{ERROR_WRITE_PROTECT, "ERROR_WRITE_PROTECT"},
+        Name{ERROR_NOT_READY, "ERROR_NOT_READY"},
+        Name{ERROR_WRITE_FAULT, "ERROR_WRITE_FAULT"},
+        Name{ERROR_SHARING_VIOLATION, "ERROR_SHARING_VIOLATION"},
+        Name{ERROR_HANDLE_DISK_FULL, "ERROR_HANDLE_DISK_FULL"},
+        Name{ERROR_NOT_SUPPORTED, "ERROR_NOT_SUPPORTED"},
+        Name{ERROR_FILE_EXISTS, "ERROR_FILE_EXISTS"},
+        Name{ERROR_INVALID_PARAMETER, "ERROR_INVALID_PARAMETER"},
+        Name{ERROR_BROKEN_PIPE, "ERROR_BROKEN_PIPE"},
+        Name{ERROR_DISK_FULL, "ERROR_DISK_FULL"},
+        Name{ERROR_INVALID_NAME, "ERROR_INVALID_NAME"},
+        Name{ERROR_DIR_NOT_EMPTY, "ERROR_DIR_NOT_EMPTY"},
+        Name{ERROR_ALREADY_EXISTS, "ERROR_ALREADY_EXISTS"},
+        Name{ERROR_DIRECTORY, "ERROR_DIRECTORY"},
+        Name{ERROR_NO_DATA, "ERROR_NO_DATA"},
+        Name{ERROR_OPERATION_ABORTED, "ERROR_OPERATION_ABORTED"},
+        Name{ERROR_MAPPED_ALIGNMENT, "ERROR_MAPPED_ALIGNMENT"},
+    };
+    for (const auto& n : kNames) {
+        if (n.code == error)
+            return n.name;
+    }
+    return fmt::format("error {}", error);
+}
+
+std::string errorText(DWORD error)
+{
+    wchar_t* buffer = nullptr;
+    const DWORD length = ::FormatMessageW(FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM |
+                                              FORMAT_MESSAGE_IGNORE_INSERTS,
+                                          nullptr, error, 0, reinterpret_cast<wchar_t*>(&buffer), 0, nullptr);
+    std::string text;
+    if (length > 0 && buffer != nullptr)
+        text = narrow(std::wstring_view(buffer, length));
+    if (buffer != nullptr)
+        ::LocalFree(buffer);
+    while (!text.empty() &&
+           (text.back() == '\n' || text.back() == '\r' || text.back() == ' ' || text.back() == '.'))
+        text.pop_back();
+    if (text.empty())
+        text = fmt::format("Windows error {}", error);
+    return text;
+}
+
+Outcome errorOutcome(DWORD error, std::string_view call, const std::string& path)
+{
+    Outcome o;
+    o.status = Status::Failed;
+    o.errorCode = static_cast<int>(error);
+    o.operation = std::string(call);
+    const std::string where = path.empty() ? std::string() : " " + path;
+    o.message = fmt::format("{}{} failed: {} ({})", call, where, errorText(error), errorName(error));
+    if (error == ERROR_DISK_FULL || error == ERROR_HANDLE_DISK_FULL)
+        o.message += "; the target is full";
+    return o;
+}
+
+std::optional<std::string> syncUnavailable(SyncMode mode)
+{
+    switch (mode) {
+    case SyncMode::None:
+    case SyncMode::FsyncEnd:
+    case SyncMode::FsyncEvery:
+    case SyncMode::ODsync:
+        return std::nullopt;
+    case SyncMode::FdatasyncEnd:
+        return std::string(
+            "fdatasync-end has no Windows meaning: FlushFileBuffers always writes the metadata "
+            "too (use fsync-end)");
+    case SyncMode::OSync:
+        return std::string(
+            "o_sync has no Windows meaning apart from FILE_FLAG_WRITE_THROUGH, which is o_dsync "
+            "here (use o_dsync)");
+    }
+    return std::string("unknown sync policy");
+}
+
+std::optional<DWORD> createFileFlags(const Case& c, bool direct)
+{
+    if (syncUnavailable(c.sync.mode))
+        return std::nullopt;
+    DWORD flags = FILE_ATTRIBUTE_NORMAL;
+    if (c.sync.mode == SyncMode::ODsync)
+        flags |= FILE_FLAG_WRITE_THROUGH;
+    if (direct)
+        flags |= FILE_FLAG_NO_BUFFERING;
+    return flags;
+}
+
+std::optional<std::string> noBufferingProblem(std::uint64_t offset, std::uint64_t length,
+                                              std::uintptr_t address, std::uint32_t sectorBytes)
+{
+    if (sectorBytes == 0 || (sectorBytes & (sectorBytes - 1)) != 0)
+        return fmt::format("the volume reports a sector size of {} bytes, which is not a power of two",
+                           sectorBytes);
+    if (length % sectorBytes != 0)
+        return fmt::format("a {} transfer is not a multiple of the volume's {} sectors", formatBytes(length),
+                           formatBytes(sectorBytes));
+    if (offset % sectorBytes != 0)
+        return fmt::format("offset {} is not a multiple of the volume's {} sectors", offset,
+                           formatBytes(sectorBytes));
+    if (address % sectorBytes != 0)
+        return fmt::format("the buffer at 0x{:x} is not aligned to the volume's {} sectors", address,
+                           formatBytes(sectorBytes));
+    return std::nullopt;
+}
+
+UniqueHandle openOutput(const JobSpec& spec, DWORD access, bool direct, Outcome& outcome)
+{
+    if (spec.testCase.target == TargetKind::Null) {
+        UniqueHandle handle(::CreateFileW(L"NUL", access, FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr,
+                                          OPEN_EXISTING, 0, nullptr));
+        if (!handle)
+            outcome = errorOutcome(::GetLastError(), "CreateFile", "NUL");
+        return handle;
+    }
+    const auto flags = createFileFlags(spec.testCase, direct);
+    if (!flags) {
+        outcome = {Status::Unsupported, 0, "CreateFile", *syncUnavailable(spec.testCase.sync.mode)};
+        return {};
+    }
+    UniqueHandle handle(::CreateFileW(widen(spec.path).c_str(), access, FILE_SHARE_READ | FILE_SHARE_DELETE,
+                                      nullptr, CREATE_NEW, *flags, nullptr));
+    if (!handle) {
+        outcome =
+            errorOutcome(::GetLastError(), direct ? "CreateFile(NO_BUFFERING)" : "CreateFile", spec.path);
+        if (direct && outcome.errorCode == ERROR_INVALID_PARAMETER) {
+            outcome.status = Status::Unsupported;
+            outcome.message = fmt::format("this volume does not take FILE_FLAG_NO_BUFFERING (CreateFile of "
+                                          "{} gave ERROR_INVALID_PARAMETER)",
+                                          spec.path);
+        }
+    }
+    return handle;
+}
+
+UniqueHandle createScratch(const std::string& path, Outcome& outcome)
+{
+    UniqueHandle handle(::CreateFileW(widen(path).c_str(), GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ,
+                                      nullptr, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, nullptr));
+    if (!handle)
+        outcome = errorOutcome(::GetLastError(), "CreateFile", path);
+    return handle;
+}
+
+bool reserveSpace(HANDLE file, std::uint64_t bytes, const std::string& path, Outcome& outcome)
+{
+    // The fallocate counterpart: setting the end of file allocates the clusters (a full disk fails here, not
+    // in the timed loop) and, like fallocate without KEEP_SIZE, gives the file its final size.
+    LARGE_INTEGER size{};
+    size.QuadPart = static_cast<LONGLONG>(bytes);
+    LARGE_INTEGER start{};
+    if (::SetFilePointerEx(file, size, nullptr, FILE_BEGIN) != 0 && ::SetEndOfFile(file) != 0 &&
+        ::SetFilePointerEx(file, start, nullptr, FILE_BEGIN) != 0)
+        return true;
+    const DWORD error = ::GetLastError();
+    outcome = errorOutcome(error, "SetEndOfFile", path);
+    if (error == ERROR_NOT_SUPPORTED || error == ERROR_INVALID_FUNCTION)
+        outcome.status = Status::Unsupported;
+    return false;
+}
+
+bool syncForPolicy(HANDLE file, SyncMode mode) noexcept
+{
+    if (mode == SyncMode::FsyncEnd || mode == SyncMode::FsyncEvery)
+        return ::FlushFileBuffers(file) != 0;
+    return true;
+}
+
+bool writeAt(HANDLE file, const std::byte* data, std::uint64_t size, std::uint64_t offset) noexcept
+{
+    while (size > 0) {
+        OVERLAPPED at{};
+        at.Offset = static_cast<DWORD>(offset);
+        at.OffsetHigh = static_cast<DWORD>(offset >> 32);
+        const DWORD piece = static_cast<DWORD>(std::min<std::uint64_t>(size, 1U << 30));
+        DWORD written = 0;
+        if (::WriteFile(file, data, piece, &written, &at) == 0)
+            return false;
+        if (written == 0) {
+            ::SetLastError(ERROR_WRITE_FAULT);
+            return false;
+        }
+        data += written;
+        size -= written;
+        offset += written;
+    }
+    return true;
+}
+
+void VirtualRelease::operator()(std::byte* p) const noexcept
+{
+    ::VirtualFree(p, 0, MEM_RELEASE);
+}
+
+VirtualBuffer virtualAlloc(std::size_t bytes)
+{
+    return VirtualBuffer(
+        static_cast<std::byte*>(::VirtualAlloc(nullptr, bytes, MEM_COMMIT | MEM_RESERVE, PAGE_READWRITE)));
+}
+
+} // namespace iolab::win

@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: MIT
+// The run folder on Windows: <target>\iolab-run-<time>-<pid>\ with a marker file; the files a run writes,
+// and nothing else, are removed after each repetition, at the end and by `iolab-cli clean`. Also the small
+// file helpers the front ends use (output checks, atomic writes, the log folder).
+#include "core/error.h"
+#include "core/log.h"
+#include "core/pattern.h"
+#include "platform/platform.h"
+#include "platform/windows/win_io.h"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+#include <shellapi.h>
+
+#include <cstdlib>
+#include <ctime>
+#include <set>
+#include <vector>
+
+namespace iolab {
+
+namespace {
+
+using win::narrow;
+using win::widen;
+
+std::string joinPath(const std::string& folder, std::string_view name)
+{
+    if (!folder.empty() && (folder.back() == '\\' || folder.back() == '/'))
+        return folder + std::string(name);
+    return folder + "\\" + std::string(name);
+}
+
+bool isFolder(const std::string& path)
+{
+    const DWORD attributes = ::GetFileAttributesW(widen(path).c_str());
+    return attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_DIRECTORY) != 0;
+}
+
+std::string readSmallFile(const std::string& path)
+{
+    win::UniqueHandle file(::CreateFileW(widen(path).c_str(), GENERIC_READ,
+                                         FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, OPEN_EXISTING,
+                                         FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
+    if (!file)
+        return {};
+    char buffer[4096];
+    DWORD n = 0;
+    if (::ReadFile(file.get(), buffer, sizeof buffer, &n, nullptr) == 0)
+        return {};
+    return std::string(buffer, n);
+}
+
+class WindowsWorkspace final : public Workspace
+{
+public:
+    explicit WindowsWorkspace(TargetInfo target) : m_target(std::move(target)) {}
+    ~WindowsWorkspace() override { close(); }
+    WindowsWorkspace(const WindowsWorkspace&) = delete;
+    WindowsWorkspace& operator=(const WindowsWorkspace&) = delete;
+
+    const TargetInfo& target() const override { return m_target; }
+
+    std::string pathFor(const std::string& name, Outcome& outcome) override
+    {
+        if (m_folder.empty() && !createFolder(outcome))
+            return {};
+        std::string path = joinPath(m_folder, name);
+        m_files.insert(path);
+        return path;
+    }
+
+    std::uint64_t freeBytes() override
+    {
+        ULARGE_INTEGER available{};
+        if (::GetDiskFreeSpaceExW(widen(m_target.path).c_str(), &available, nullptr, nullptr) == 0)
+            return 0;
+        return available.QuadPart;
+    }
+
+    Outcome makeDurable(const std::string& path) override
+    {
+        // FlushFileBuffers needs write access; the file is opened for it and nothing is written.
+        win::UniqueHandle file(::CreateFileW(widen(path).c_str(), GENERIC_WRITE,
+                                             FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, OPEN_EXISTING,
+                                             FILE_ATTRIBUTE_NORMAL, nullptr));
+        if (!file)
+            return win::errorOutcome(::GetLastError(), "CreateFile", path);
+        if (::FlushFileBuffers(file.get()) == 0)
+            return win::errorOutcome(::GetLastError(), "FlushFileBuffers", path);
+        return Outcome::success();
+    }
+
+    Outcome verify(const std::string& path, std::uint64_t expectedBytes, const Pattern& pattern) override
+    {
+        win::UniqueHandle file(::CreateFileW(widen(path).c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr,
+                                             OPEN_EXISTING, FILE_FLAG_SEQUENTIAL_SCAN, nullptr));
+        if (!file)
+            return win::errorOutcome(::GetLastError(), "CreateFile (verify)", path);
+        LARGE_INTEGER size{};
+        if (::GetFileSizeEx(file.get(), &size) == 0)
+            return win::errorOutcome(::GetLastError(), "GetFileSizeEx (verify)", path);
+        if (static_cast<std::uint64_t>(size.QuadPart) != expectedBytes)
+            return {Status::Failed, 0, "verify",
+                    fmt::format("{} holds {} bytes, expected {}", path, size.QuadPart, expectedBytes)};
+        std::vector<std::byte> buffer(1 << 20);
+        std::uint64_t offset = 0;
+        while (offset < expectedBytes) {
+            DWORD n = 0;
+            if (::ReadFile(file.get(), buffer.data(), static_cast<DWORD>(buffer.size()), &n, nullptr) == 0)
+                return win::errorOutcome(::GetLastError(), "ReadFile (verify)", path);
+            if (n == 0)
+                break;
+            if (auto at = pattern.firstMismatch(offset, buffer.data(), n))
+                return {Status::Failed, 0, "verify",
+                        fmt::format("{}: byte {} differs from what was written", path, offset + *at)};
+            offset += n;
+        }
+        if (offset != expectedBytes)
+            return {Status::Failed, 0, "verify",
+                    fmt::format("{}: read {} bytes, expected {}", path, offset, expectedBytes)};
+        return Outcome::success();
+    }
+
+    void remove(const std::string& path) override
+    {
+        if (::DeleteFileW(widen(path).c_str()) == 0) {
+            const DWORD error = ::GetLastError();
+            if (error != ERROR_FILE_NOT_FOUND && error != ERROR_PATH_NOT_FOUND)
+                logger(LogModule::Platform).warn("could not remove {}: {}", path, win::errorText(error));
+        }
+        m_files.erase(path);
+    }
+
+    void close() override
+    {
+        if (m_folder.empty())
+            return;
+        for (const auto& path : std::set<std::string>(m_files))
+            remove(path);
+        ::DeleteFileW(widen(joinPath(m_folder, runfolder::kMarkerName)).c_str());
+        if (::RemoveDirectoryW(widen(m_folder).c_str()) == 0)
+            logger(LogModule::Platform)
+                .warn("could not remove run folder {}: {}", m_folder, win::errorText(::GetLastError()));
+        m_folder.clear();
+    }
+
+    std::string folder() const override { return m_folder; }
+
+private:
+    bool createFolder(Outcome& outcome)
+    {
+        const auto stamp = fmt::format("{:%Y%m%d-%H%M%S}", fmt::localtime(std::time(nullptr)));
+        const auto pid = static_cast<long>(::GetCurrentProcessId());
+        const std::string folder = joinPath(m_target.path, runfolder::folderName(stamp, pid));
+        if (::CreateDirectoryW(widen(folder).c_str(), nullptr) == 0) {
+            outcome = win::errorOutcome(::GetLastError(), "CreateDirectory", folder);
+            return false;
+        }
+        const std::string marker = joinPath(folder, runfolder::kMarkerName);
+        win::UniqueHandle file(::CreateFileW(widen(marker).c_str(), GENERIC_WRITE, FILE_SHARE_READ, nullptr,
+                                             CREATE_NEW, FILE_ATTRIBUTE_NORMAL, nullptr));
+        const std::string text = runfolder::markerText(pid);
+        if (!file ||
+            !win::writeFully(file.get(), reinterpret_cast<const std::byte*>(text.data()), text.size())) {
+            outcome = win::errorOutcome(::GetLastError(), "create marker", marker);
+            file.reset();
+            ::DeleteFileW(widen(marker).c_str());
+            ::RemoveDirectoryW(widen(folder).c_str());
+            return false;
+        }
+        m_folder = folder;
+        logger(LogModule::Platform).info("run folder {}", m_folder);
+        return true;
+    }
+
+    TargetInfo m_target;
+    std::string m_folder;
+    std::set<std::string> m_files;
+};
+
+bool processAlive(long pid)
+{
+    if (pid <= 0)
+        return false;
+    win::UniqueHandle process(
+        ::OpenProcess(SYNCHRONIZE | PROCESS_QUERY_LIMITED_INFORMATION, FALSE, static_cast<DWORD>(pid)));
+    if (!process)
+        return ::GetLastError() == ERROR_ACCESS_DENIED; // someone else's process: it exists
+    return ::WaitForSingleObject(process.get(), 0) == WAIT_TIMEOUT;
+}
+
+struct Entry
+{
+    std::string name;
+    DWORD attributes = 0;
+    std::uint64_t bytes = 0;
+};
+
+std::vector<Entry> listFolder(const std::string& folder, std::string_view pattern)
+{
+    std::vector<Entry> entries;
+    WIN32_FIND_DATAW data{};
+    HANDLE find = ::FindFirstFileW(widen(joinPath(folder, pattern)).c_str(), &data);
+    if (find == INVALID_HANDLE_VALUE)
+        return entries;
+    do {
+        const std::string name = narrow(data.cFileName);
+        if (name == "." || name == "..")
+            continue;
+        entries.push_back({name, data.dwFileAttributes,
+                           (static_cast<std::uint64_t>(data.nFileSizeHigh) << 32) | data.nFileSizeLow});
+    } while (::FindNextFileW(find, &data) != 0);
+    ::FindClose(find);
+    return entries;
+}
+
+constexpr DWORD kNotAPlainFile = FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_REPARSE_POINT;
+
+} // namespace
+
+std::unique_ptr<Workspace> makeWorkspace(const TargetInfo& target)
+{
+    return std::make_unique<WindowsWorkspace>(target);
+}
+
+CleanReport cleanStaleRuns(const std::string& target, CleanMode mode)
+{
+    const DWORD attributes = ::GetFileAttributesW(widen(target).c_str());
+    if (attributes == INVALID_FILE_ATTRIBUTES)
+        throw InputError(fmt::format("target '{}' does not exist", target));
+    if ((attributes & FILE_ATTRIBUTE_DIRECTORY) == 0)
+        throw InputError(fmt::format("target '{}' is not a folder", target));
+
+    CleanReport report;
+    for (const auto& candidate : listFolder(target, std::string(runfolder::kPrefix) + "*")) {
+        if ((candidate.attributes & kNotAPlainFile) != FILE_ATTRIBUTE_DIRECTORY)
+            continue; // a file, or a link that could lead anywhere
+        const std::string folder = joinPath(target, candidate.name);
+        const std::string marker = joinPath(folder, runfolder::kMarkerName);
+        const DWORD markerAttributes = ::GetFileAttributesW(widen(marker).c_str());
+        if (markerAttributes == INVALID_FILE_ATTRIBUTES || (markerAttributes & kNotAPlainFile) != 0) {
+            report.kept.emplace_back(folder, "no IOLab marker inside: not ours");
+            continue;
+        }
+        const long pid = runfolder::markerPid(readSmallFile(marker));
+        if (pid == static_cast<long>(::GetCurrentProcessId()) || processAlive(pid)) {
+            report.kept.emplace_back(folder, fmt::format("in use by running process {}", pid));
+            continue;
+        }
+        std::vector<std::string> ours;
+        std::string foreign;
+        std::uint64_t folderBytes = 0;
+        for (const auto& entry : listFolder(folder, "*")) {
+            if (entry.name == runfolder::kMarkerName)
+                continue;
+            if (runfolder::isRunFileName(entry.name) && (entry.attributes & kNotAPlainFile) == 0) {
+                ours.push_back(joinPath(folder, entry.name));
+                folderBytes += entry.bytes;
+            } else
+                foreign = entry.name;
+        }
+        if (!foreign.empty()) {
+            report.kept.emplace_back(
+                folder, fmt::format("holds '{}', which IOLab did not write: left alone", foreign));
+            continue;
+        }
+        if (mode == CleanMode::ListOnly) {
+            report.removed.push_back(folder);
+            report.removedBytes += folderBytes;
+            continue;
+        }
+        for (const auto& path : ours)
+            ::DeleteFileW(widen(path).c_str());
+        ::DeleteFileW(widen(marker).c_str());
+        if (::RemoveDirectoryW(widen(folder).c_str()) != 0) {
+            report.removed.push_back(folder);
+            report.removedBytes += folderBytes;
+        } else
+            report.kept.emplace_back(
+                folder, fmt::format("could not be removed: {}", win::errorText(::GetLastError())));
+    }
+    return report;
+}
+
+std::string homeDirectory()
+{
+    if (const wchar_t* profile = ::_wgetenv(L"USERPROFILE"); profile != nullptr && *profile != L'\0')
+        return narrow(profile);
+    return "C:\\";
+}
+
+std::string defaultLogDirectory()
+{
+    if (const wchar_t* local = ::_wgetenv(L"LOCALAPPDATA"); local != nullptr && *local != L'\0')
+        return narrow(local) + "\\IOLab";
+    return homeDirectory() + "\\AppData\\Local\\IOLab";
+}
+
+bool stderrIsTerminal()
+{
+    DWORD mode = 0;
+    return ::GetConsoleMode(::GetStdHandle(STD_ERROR_HANDLE), &mode) != 0;
+}
+
+std::vector<std::string> consoleArguments(int argc, char** argv)
+{
+    // The C runtime's argv is in the ANSI code page, which cannot hold every path; the UTF-16 command line
+    // can. Console output is switched to UTF-8, which is what every message here is.
+    ::SetConsoleOutputCP(CP_UTF8);
+    int count = 0;
+    wchar_t** wide = ::CommandLineToArgvW(::GetCommandLineW(), &count);
+    std::vector<std::string> arguments;
+    if (wide == nullptr || count != argc) {
+        for (int i = 0; i < argc; ++i)
+            arguments.emplace_back(argv[i]);
+    } else {
+        for (int i = 0; i < count; ++i)
+            arguments.push_back(narrow(wide[i]));
+    }
+    if (wide != nullptr)
+        ::LocalFree(wide);
+    return arguments;
+}
+
+std::string outputPathProblem(const std::string& path)
+{
+    if (path.empty())
+        return "the output path is empty";
+    if (isFolder(path))
+        return fmt::format("output '{}' is a folder; give a file name", path);
+    const auto slash = path.find_last_of("/\\");
+    std::string parent = slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+    if (parent.size() == 2 && parent[1] == ':')
+        parent += "\\"; // "C:" alone means the current folder on C:
+    const DWORD attributes = ::GetFileAttributesW(widen(parent).c_str());
+    if (attributes == INVALID_FILE_ATTRIBUTES)
+        return fmt::format("output '{}': folder '{}' does not exist", path, parent);
+    if ((attributes & FILE_ATTRIBUTE_DIRECTORY) == 0)
+        return fmt::format("output '{}': '{}' is not a folder", path, parent);
+    win::UniqueHandle handle(::CreateFileW(widen(parent).c_str(), FILE_ADD_FILE,
+                                           FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                                           OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr));
+    if (!handle)
+        return fmt::format("output '{}': folder '{}' is not writable: {}", path, parent,
+                           win::errorText(::GetLastError()));
+    return {};
+}
+
+Outcome writeFileAtomically(const std::string& path, std::string_view content)
+{
+    const std::string temporary = fmt::format("{}.tmp-{}", path, ::GetCurrentProcessId());
+    const std::wstring wideTemporary = widen(temporary);
+    win::UniqueHandle file(::CreateFileW(wideTemporary.c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW,
+                                         FILE_ATTRIBUTE_NORMAL, nullptr));
+    if (!file)
+        return win::errorOutcome(::GetLastError(), "CreateFile", temporary);
+    auto fail = [&](const char* call) {
+        const DWORD error = ::GetLastError();
+        file.reset();
+        ::DeleteFileW(wideTemporary.c_str());
+        return win::errorOutcome(error, call, path);
+    };
+    if (!win::writeFully(file.get(), reinterpret_cast<const std::byte*>(content.data()), content.size()))
+        return fail("WriteFile");
+    if (::FlushFileBuffers(file.get()) == 0)
+        return fail("FlushFileBuffers");
+    if (const DWORD error = file.close(); error != 0) {
+        ::SetLastError(error);
+        return fail("CloseHandle");
+    }
+    if (::MoveFileExW(wideTemporary.c_str(), widen(path).c_str(),
+                      MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH) == 0)
+        return fail("MoveFileEx");
+    return Outcome::success();
+}
+
+} // namespace iolab

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+// Target facts that only Linux has: mounts, tmpfs, bind mounts, permission bits.
+#include "core/error.h"
+#include "platform/platform.h"
+#include "tests/support/mount.h"
+#include "tests/support/temp_dir.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <set>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace iolab;
+using namespace iolab::test;
+using ::testing::HasSubstr;
+
+namespace {
+
+std::string inputError(const std::function<void()>& f)
+{
+    try {
+        f();
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+} // namespace
+
+TEST(Target, UnwritableFolderIsRefused)
+{
+    if (runningAsRoot()) {
+        // Root writes through permissions, so use what stops root too: a read-only filesystem.
+        TmpfsMount readOnly("size=1m", MS_RDONLY);
+        ASSERT_TRUE(readOnly.ok()) << "mounting a tmpfs as root failed";
+        EXPECT_THAT(inputError([&] { inspectTarget(readOnly.path()); }), HasSubstr("read-only filesystem"));
+    } else {
+        TempDir dir;
+        ::chmod(dir.path().c_str(), 0500);
+        EXPECT_THAT(inputError([&] { inspectTarget(dir.path()); }), HasSubstr("not writable"));
+        ::chmod(dir.path().c_str(), 0700);
+    }
+}
+
+TEST(Target, TmpfsHasNoDeviceToWatch)
+{
+    if (!runningAsRoot())
+        GTEST_SKIP() << "mounting a tmpfs needs root";
+    TmpfsMount tmpfs("size=4m");
+    ASSERT_TRUE(tmpfs.ok());
+    const auto info = inspectTarget(tmpfs.path());
+    EXPECT_EQ(info.fsType, "tmpfs");
+    EXPECT_EQ(info.device, "");
+}
+
+TEST(Targets, ListsWritableFilesystemsOnceAndNoPseudoOnes)
+{
+    const auto targets = listWritableTargets();
+    std::set<std::string> paths;
+    for (const auto& t : targets) {
+        EXPECT_TRUE(paths.insert(t.path).second) << "listed twice: " << t.path;
+        EXPECT_FALSE(t.path.rfind("/proc", 0) == 0 || t.path.rfind("/sys", 0) == 0) << t.path;
+        EXPECT_NE(t.fsType, "proc");
+        EXPECT_GT(t.totalBytes, 0u) << t.path;
+    }
+    TempDir dir;
+    const auto mountPoint = inspectTarget(dir.path()).mountPoint;
+    if (::access(mountPoint.c_str(), W_OK | X_OK) == 0) {
+        EXPECT_TRUE(paths.contains(mountPoint)) << mountPoint << " is writable but not listed";
+    }
+}
+
+TEST(Targets, FoldsBindMountsAndSkipsReadOnlyOnes)
+{
+    if (!runningAsRoot())
+        GTEST_SKIP() << "mounting needs root";
+    TmpfsMount writable("size=2m");
+    TmpfsMount readOnly("size=2m", MS_RDONLY);
+    ASSERT_TRUE(writable.ok() && readOnly.ok());
+    TempDir bindPoint;
+    ASSERT_EQ(::mount(writable.path().c_str(), bindPoint.path().c_str(), nullptr, MS_BIND, nullptr), 0);
+    const auto targets = listWritableTargets();
+    ::umount2(bindPoint.path().c_str(), MNT_DETACH);
+    int writableSeen = 0;
+    for (const auto& t : targets) {
+        EXPECT_NE(t.path, readOnly.path()) << "a read-only mount was listed";
+        if (t.path == writable.path() || t.path == bindPoint.path())
+            ++writableSeen;
+    }
+    EXPECT_EQ(writableSeen, 1) << "the tmpfs and its bind mount are one target";
+}
