@@ -15,14 +15,41 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <ctime>
-#include <latch>
 #include <memory>
+#include <mutex>
 #include <thread>
 
 namespace iolab {
 
 namespace {
+
+// Releases the writer threads and the timing thread together. Not std::latch: libstdc++ 12 builds its wait on
+// Windows (no futex) from a shared table of condition variables, and under wine two writers slept on after
+// the last arrival, hanging a three-thread case. A mutex and a condition variable have no such corner.
+class StartGate
+{
+public:
+    explicit StartGate(std::uint32_t parties) : m_waiting(parties) {}
+
+    void arriveAndWait()
+    {
+        std::unique_lock lock(m_mutex);
+        if (--m_waiting == 0) {
+            m_open = true;
+            m_opened.notify_all();
+            return;
+        }
+        m_opened.wait(lock, [this] { return m_open; });
+    }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_opened;
+    std::uint32_t m_waiting;
+    bool m_open = false;
+};
 
 using Clock = std::chrono::steady_clock;
 
@@ -170,16 +197,16 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
         started = Clock::now();
         outcomes[0] = jobs[0]->execute(progress[0]);
     } else {
-        std::latch ready(c.threads + 1);
+        StartGate ready(c.threads + 1);
         std::vector<std::thread> workers;
         workers.reserve(c.threads);
         for (std::uint32_t t = 0; t < c.threads; ++t) {
             workers.emplace_back([&, t] {
-                ready.arrive_and_wait();
+                ready.arriveAndWait();
                 outcomes[t] = jobs[t]->execute(progress[t]);
             });
         }
-        ready.arrive_and_wait();
+        ready.arriveAndWait();
         started = Clock::now();
         for (auto& w : workers)
             w.join();

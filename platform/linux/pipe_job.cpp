@@ -59,7 +59,8 @@ std::unique_ptr<Job> PipeJob::create(const JobSpec& spec, Mode mode, Outcome& ou
 }
 
 PipeJob::PipeJob(const JobSpec& spec, Mode mode, posix::UniqueFd readEnd, posix::UniqueFd writeEnd)
-    : m_spec(spec), m_mode(mode), m_readEnd(std::move(readEnd)), m_writeEnd(std::move(writeEnd))
+    : m_spec(spec), m_mode(mode), m_readEnd(std::move(readEnd)), m_writeEnd(std::move(writeEnd)),
+      m_check(*spec.pattern, "the pipe reader")
 {}
 
 void PipeJob::RingFree::operator()(std::byte* p) const noexcept
@@ -115,7 +116,7 @@ void PipeJob::drain()
         while (devNull) {
             const ssize_t n = ::splice(fd, nullptr, devNull.get(), nullptr, kReadBytes, SPLICE_F_MOVE);
             if (n > 0) {
-                m_received += static_cast<std::uint64_t>(n);
+                m_check.skip(static_cast<std::uint64_t>(n));
                 continue;
             }
             if (n == 0)
@@ -126,15 +127,13 @@ void PipeJob::drain()
         }
     }
     std::vector<std::byte> buffer(kReadBytes);
-    const Pattern& pattern = *m_spec.pattern;
     for (;;) {
         const ssize_t n = ::read(fd, buffer.data(), buffer.size());
         if (n > 0) {
-            if (m_spec.verifyStream && !m_mismatchAt) {
-                if (auto at = pattern.firstMismatch(m_received, buffer.data(), static_cast<std::size_t>(n)))
-                    m_mismatchAt = m_received + *at;
-            }
-            m_received += static_cast<std::uint64_t>(n);
+            if (m_spec.verifyStream)
+                m_check.add(buffer.data(), static_cast<std::size_t>(n));
+            else
+                m_check.skip(static_cast<std::uint64_t>(n));
             continue;
         }
         if (n == 0)
@@ -202,13 +201,7 @@ Outcome PipeJob::finish()
     stopReader();
     if (!m_readError.ok())
         return m_readError;
-    if (m_mismatchAt)
-        return {Status::Failed, 0, "verify (pipe)",
-                fmt::format("the pipe reader saw a wrong byte at offset {}", *m_mismatchAt)};
-    if (m_received != m_spec.bytes)
-        return {Status::Failed, 0, "verify (pipe)",
-                fmt::format("the pipe reader received {} bytes instead of {}", m_received, m_spec.bytes)};
-    return Outcome::success();
+    return m_check.outcome(m_spec.bytes, "verify (pipe)");
 }
 
 } // namespace iolab::linux_backend

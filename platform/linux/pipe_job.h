@@ -3,6 +3,7 @@
 
 #include "core/chunk_loop.h"
 #include "core/pattern.h"
+#include "core/stream_check.h"
 #include "platform/posix/posix_io.h"
 
 #include <memory>
@@ -53,8 +54,7 @@ private:
     std::size_t m_ringStride = 0;
     std::size_t m_ringCount = 0;
     // Owned by the reader thread until it is joined.
-    std::uint64_t m_received = 0;
-    std::optional<std::uint64_t> m_mismatchAt;
+    StreamCheck m_check; // what the reader received
     Outcome m_readError;
     std::thread m_reader;
 };

@@ -2,6 +2,7 @@
 // mmap-batch-direct: memcpy each chunk into one small mapped batch buffer (backed by a scratch file) and,
 // when it is full, pwrite it to an O_DIRECT data file (article 001, experiment 4).
 #include "core/chunk_loop.h"
+#include "core/mapped_copy.h"
 #include "core/pattern.h"
 #include "core/units.h"
 #include "platform/linux/strategies.h"
@@ -22,9 +23,9 @@ class MmapBatchJob final : public Job
 {
 public:
     MmapBatchJob(const JobSpec& spec, posix::UniqueFd data, std::byte* mapping)
-        : m_spec(spec), m_data(std::move(data)), m_mapping(mapping)
+        : m_spec(spec), m_data(std::move(data)), m_batch{mapping, kMmapWindowBytes, 0}
     {}
-    ~MmapBatchJob() override { ::munmap(m_mapping, kMmapWindowBytes); }
+    ~MmapBatchJob() override { ::munmap(m_batch.data, kMmapWindowBytes); }
     MmapBatchJob(const MmapBatchJob&) = delete;
     MmapBatchJob& operator=(const MmapBatchJob&) = delete;
 
@@ -34,20 +35,14 @@ public:
         const auto end = runChunks(
             m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
             [&](std::uint64_t offset, std::uint64_t size) {
-                const std::byte* source = pattern.at(offset);
-                if (m_used + size < kMmapWindowBytes) [[likely]] {
-                    std::memcpy(m_mapping + m_used, source, size);
-                    m_used += size;
-                    return true;
-                }
-                return copyAndFlush(source, size);
+                return m_batch.append(pattern.at(offset), size, [this] { return flush(); });
             },
             [] { return true; });
         if (end == LoopEnd::Failed)
             return std::move(m_error);
         if (end == LoopEnd::Cancelled)
             return Outcome::cancelled();
-        if (m_used > 0 && !flush())
+        if (m_batch.used > 0 && !flush())
             return std::move(m_error);
         if (!posix::syncForPolicy(m_data.get(), m_spec.testCase.sync.mode))
             return posix::errnoOutcome(errno, "fsync", m_spec.path);
@@ -57,25 +52,11 @@ public:
     }
 
 private:
-    bool copyAndFlush(const std::byte* source, std::uint64_t size)
-    {
-        while (size > 0) {
-            const std::uint64_t piece = std::min(size, kMmapWindowBytes - m_used);
-            std::memcpy(m_mapping + m_used, source, piece);
-            m_used += piece;
-            source += piece;
-            size -= piece;
-            if (m_used == kMmapWindowBytes && !flush())
-                return false;
-        }
-        return true;
-    }
-
     bool flush()
     {
         std::uint64_t done = 0;
-        while (done < m_used) {
-            const ssize_t n = ::pwrite(m_data.get(), m_mapping + done, m_used - done,
+        while (done < m_batch.used) {
+            const ssize_t n = ::pwrite(m_data.get(), m_batch.data + done, m_batch.used - done,
                                        static_cast<off_t>(m_fileOffset + done));
             if (n < 0) {
                 if (errno == EINTR)
@@ -85,15 +66,14 @@ private:
             }
             done += static_cast<std::uint64_t>(n);
         }
-        m_fileOffset += m_used;
-        m_used = 0;
+        m_fileOffset += m_batch.used;
+        m_batch.used = 0;
         return true;
     }
 
     JobSpec m_spec;
     posix::UniqueFd m_data;
-    std::byte* m_mapping;
-    std::uint64_t m_used = 0;
+    BatchBuffer m_batch; // the mapped 16 KiB
     std::uint64_t m_fileOffset = 0;
     Outcome m_error;
 };

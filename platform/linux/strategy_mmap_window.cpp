@@ -2,6 +2,7 @@
 // mmap-window: fallocate the file, map a fixed window, memcpy each chunk into it, unmap and map the next
 // window when it is full (article 001, experiment 3).
 #include "core/chunk_loop.h"
+#include "core/mapped_copy.h"
 #include "core/pattern.h"
 #include "platform/linux/strategies.h"
 #include "platform/posix/basic_strategy.h"
@@ -30,12 +31,8 @@ public:
         const auto end = runChunks(
             m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
             [&](std::uint64_t offset, std::uint64_t size) {
-                const std::byte* source = pattern.at(offset);
-                if (offset + size <= m_windowEnd) [[likely]] {
-                    std::memcpy(m_window + (offset - m_windowStart), source, size);
-                    return true;
-                }
-                return copySpanning(offset, source, size);
+                return m_window.copy(offset, pattern.at(offset), size, kMmapWindowBytes,
+                                     [this](std::uint64_t start) { return mapWindow(start); });
             },
             [] { return true; });
         unmap();
@@ -51,23 +48,6 @@ public:
     }
 
 private:
-    // The slow path: the chunk crosses into the next window(s).
-    bool copySpanning(std::uint64_t offset, const std::byte* source, std::uint64_t size)
-    {
-        while (size > 0) {
-            if (offset >= m_windowEnd || m_window == nullptr) {
-                if (!mapWindow(offset - offset % kMmapWindowBytes))
-                    return false;
-            }
-            const std::uint64_t piece = std::min(size, m_windowEnd - offset);
-            std::memcpy(m_window + (offset - m_windowStart), source, piece);
-            offset += piece;
-            source += piece;
-            size -= piece;
-        }
-        return true;
-    }
-
     bool mapWindow(std::uint64_t start)
     {
         unmap();
@@ -77,26 +57,20 @@ private:
             m_error = posix::errnoOutcome(errno, "mmap", m_spec.path);
             return false;
         }
-        m_window = static_cast<std::byte*>(p);
-        m_windowStart = start;
-        m_windowEnd = start + kMmapWindowBytes;
+        m_window = {static_cast<std::byte*>(p), start, start + kMmapWindowBytes};
         return true;
     }
 
     void unmap() noexcept
     {
-        if (m_window != nullptr)
-            ::munmap(m_window, kMmapWindowBytes);
-        m_window = nullptr;
-        m_windowStart = 0;
-        m_windowEnd = 0;
+        if (m_window.data != nullptr)
+            ::munmap(m_window.data, kMmapWindowBytes);
+        m_window = {};
     }
 
     JobSpec m_spec;
     posix::UniqueFd m_fd;
-    std::byte* m_window = nullptr;
-    std::uint64_t m_windowStart = 0;
-    std::uint64_t m_windowEnd = 0; // 0 while nothing is mapped, so the fast path never matches
+    FileWindow m_window;
     Outcome m_error;
 };
 

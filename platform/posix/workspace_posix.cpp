@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "core/pattern.h"
+#include "core/stream_check.h"
 #include "platform/platform.h"
 #include "platform/posix/posix_io.h"
 
@@ -79,8 +80,8 @@ public:
             return {Status::Failed, 0, "verify",
                     fmt::format("{} holds {} bytes, expected {}", path, st.st_size, expectedBytes)};
         std::vector<std::byte> buffer(1 << 20);
-        std::uint64_t offset = 0;
-        while (offset < expectedBytes) {
+        StreamCheck check(pattern, path);
+        while (check.received() < expectedBytes) {
             const ssize_t n = ::read(fd.get(), buffer.data(), buffer.size());
             if (n < 0) {
                 if (errno == EINTR)
@@ -89,15 +90,9 @@ public:
             }
             if (n == 0)
                 break;
-            if (auto at = pattern.firstMismatch(offset, buffer.data(), static_cast<std::size_t>(n)))
-                return {Status::Failed, 0, "verify",
-                        fmt::format("{}: byte {} differs from what was written", path, offset + *at)};
-            offset += static_cast<std::uint64_t>(n);
+            check.add(buffer.data(), static_cast<std::size_t>(n));
         }
-        if (offset != expectedBytes)
-            return {Status::Failed, 0, "verify",
-                    fmt::format("{}: read {} bytes, expected {}", path, offset, expectedBytes)};
-        return Outcome::success();
+        return check.outcome(expectedBytes, "verify");
     }
 
     void remove(const std::string& path) override

@@ -2,6 +2,7 @@
 // mmap-batch-direct: memcpy each chunk into one small mapped batch buffer (a view of a scratch file) and,
 // when it is full, write it at its offset to a FILE_FLAG_NO_BUFFERING data file (article 001, experiment 4).
 #include "core/chunk_loop.h"
+#include "core/mapped_copy.h"
 #include "core/pattern.h"
 #include "core/units.h"
 #include "platform/basic_strategy.h"
@@ -20,7 +21,8 @@ class MmapBatchJob final : public Job
 {
 public:
     MmapBatchJob(const JobSpec& spec, win::UniqueHandle data, void* view)
-        : m_spec(spec), m_data(std::move(data)), m_view(view), m_mapping(static_cast<std::byte*>(view))
+        : m_spec(spec), m_data(std::move(data)),
+          m_view(view), m_batch{static_cast<std::byte*>(view), kMmapWindowBytes, 0}
     {}
     ~MmapBatchJob() override { ::UnmapViewOfFile(m_view); }
     MmapBatchJob(const MmapBatchJob&) = delete;
@@ -32,20 +34,14 @@ public:
         const auto end = runChunks(
             m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
             [&](std::uint64_t offset, std::uint64_t size) {
-                const std::byte* source = pattern.at(offset);
-                if (m_used + size < kMmapWindowBytes) [[likely]] {
-                    std::memcpy(m_mapping + m_used, source, size);
-                    m_used += size;
-                    return true;
-                }
-                return copyAndFlush(source, size);
+                return m_batch.append(pattern.at(offset), size, [this] { return flush(); });
             },
             [] { return true; });
         if (end == LoopEnd::Failed)
             return std::move(m_error);
         if (end == LoopEnd::Cancelled)
             return Outcome::cancelled();
-        if (m_used > 0 && !flush())
+        if (m_batch.used > 0 && !flush())
             return std::move(m_error);
         if (!win::syncForPolicy(m_data.get(), m_spec.testCase.sync.mode))
             return win::errorOutcome(::GetLastError(), "FlushFileBuffers", m_spec.path);
@@ -55,47 +51,32 @@ public:
     }
 
 private:
-    bool copyAndFlush(const std::byte* source, std::uint64_t size)
-    {
-        while (size > 0) {
-            const std::uint64_t piece = std::min(size, kMmapWindowBytes - m_used);
-            std::memcpy(m_mapping + m_used, source, piece);
-            m_used += piece;
-            source += piece;
-            size -= piece;
-            if (m_used == kMmapWindowBytes && !flush())
-                return false;
-        }
-        return true;
-    }
-
     bool flush()
     {
         // Full batches are aligned by construction (a 16 KiB view at offsets of 16 KiB); the last, partial
         // one is where a share that slipped past the matrix would break NO_BUFFERING's rules, so check it
         // here.
-        if (m_used != kMmapWindowBytes) {
-            if (auto problem =
-                    win::noBufferingProblem(m_fileOffset, m_used, reinterpret_cast<std::uintptr_t>(m_mapping),
-                                            m_spec.target.logicalBlockBytes)) {
+        if (m_batch.used != kMmapWindowBytes) {
+            if (auto problem = win::noBufferingProblem(m_fileOffset, m_batch.used,
+                                                       reinterpret_cast<std::uintptr_t>(m_batch.data),
+                                                       m_spec.target.logicalBlockBytes)) {
                 m_error = {Status::Failed, ERROR_INVALID_PARAMETER, "align", *problem};
                 return false;
             }
         }
-        if (!win::writeAt(m_data.get(), m_mapping, m_used, m_fileOffset)) {
+        if (!win::writeAt(m_data.get(), m_batch.data, m_batch.used, m_fileOffset)) {
             m_error = win::errorOutcome(::GetLastError(), "WriteFile(NO_BUFFERING)", m_spec.path);
             return false;
         }
-        m_fileOffset += m_used;
-        m_used = 0;
+        m_fileOffset += m_batch.used;
+        m_batch.used = 0;
         return true;
     }
 
     JobSpec m_spec;
     win::UniqueHandle m_data;
     void* m_view;
-    std::byte* m_mapping;
-    std::uint64_t m_used = 0;
+    BatchBuffer m_batch; // the view's 16 KiB
     std::uint64_t m_fileOffset = 0;
     Outcome m_error;
 };

@@ -3,6 +3,7 @@
 // next as it fills (article 001, experiment 3). A view must start at a multiple of the allocation
 // granularity (64 KiB), so the view starts there and the 16 KiB window is the part of it the chunk goes to.
 #include "core/chunk_loop.h"
+#include "core/mapped_copy.h"
 #include "core/pattern.h"
 #include "platform/basic_strategy.h"
 #include "platform/windows/strategies.h"
@@ -38,12 +39,8 @@ public:
         const auto end = runChunks(
             m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
             [&](std::uint64_t offset, std::uint64_t size) {
-                const std::byte* source = pattern.at(offset);
-                if (offset + size <= m_windowEnd) [[likely]] {
-                    std::memcpy(m_window + (offset - m_windowStart), source, size);
-                    return true;
-                }
-                return copySpanning(offset, source, size);
+                return m_window.copy(offset, pattern.at(offset), size, kMmapWindowBytes,
+                                     [this](std::uint64_t start) { return mapWindow(start); });
             },
             [] { return true; });
         const bool unmapped = unmap();
@@ -62,22 +59,6 @@ public:
     }
 
 private:
-    bool copySpanning(std::uint64_t offset, const std::byte* source, std::uint64_t size)
-    {
-        while (size > 0) {
-            if (offset >= m_windowEnd || m_window == nullptr) {
-                if (!mapWindow(offset - offset % kMmapWindowBytes))
-                    return false;
-            }
-            const std::uint64_t piece = std::min(size, m_windowEnd - offset);
-            std::memcpy(m_window + (offset - m_windowStart), source, piece);
-            offset += piece;
-            source += piece;
-            size -= piece;
-        }
-        return true;
-    }
-
     bool mapWindow(std::uint64_t start)
     {
         if (!unmap())
@@ -91,9 +72,7 @@ private:
             return false;
         }
         m_view = view;
-        m_window = static_cast<std::byte*>(view) + (start - viewStart);
-        m_windowStart = start;
-        m_windowEnd = end;
+        m_window = {static_cast<std::byte*>(view) + (start - viewStart), start, end};
         return true;
     }
 
@@ -110,9 +89,7 @@ private:
             ::UnmapViewOfFile(m_view);
         }
         m_view = nullptr;
-        m_window = nullptr;
-        m_windowStart = 0;
-        m_windowEnd = 0;
+        m_window = {};
         return ok;
     }
 
@@ -121,10 +98,8 @@ private:
     win::UniqueHandle m_mapping;
     std::uint64_t m_granularity;
     bool m_flushViews;
-    void* m_view = nullptr;
-    std::byte* m_window = nullptr;
-    std::uint64_t m_windowStart = 0;
-    std::uint64_t m_windowEnd = 0; // 0 while nothing is mapped, so the fast path never matches
+    void* m_view = nullptr; // the view, which starts at or before the window
+    FileWindow m_window;
     Outcome m_error;
 };
 

@@ -3,6 +3,7 @@
 // the reader has seen the end of the stream, i.e. when every byte has been delivered.
 #include "core/chunk_loop.h"
 #include "core/pattern.h"
+#include "core/stream_check.h"
 #include "core/units.h"
 #include "platform/basic_strategy.h"
 #include "platform/windows/strategies.h"
@@ -67,18 +68,13 @@ public:
         stopReader();
         if (!m_readError.ok())
             return m_readError;
-        if (m_mismatchAt)
-            return {Status::Failed, 0, "verify (pipe)",
-                    fmt::format("the pipe reader saw a wrong byte at offset {}", *m_mismatchAt)};
-        if (m_received != m_spec.bytes)
-            return {Status::Failed, 0, "verify (pipe)",
-                    fmt::format("the pipe reader received {} bytes instead of {}", m_received, m_spec.bytes)};
-        return Outcome::success();
+        return m_check.outcome(m_spec.bytes, "verify (pipe)");
     }
 
 private:
     PipeWriteJob(const JobSpec& spec, win::UniqueHandle readEnd, win::UniqueHandle writeEnd)
-        : m_spec(spec), m_readEnd(std::move(readEnd)), m_writeEnd(std::move(writeEnd))
+        : m_spec(spec), m_readEnd(std::move(readEnd)), m_writeEnd(std::move(writeEnd)),
+          m_check(*spec.pattern, "the pipe reader")
     {}
 
     void stopReader()
@@ -93,7 +89,6 @@ private:
     void drain()
     {
         std::vector<std::byte> buffer(kReadBytes);
-        const Pattern& pattern = *m_spec.pattern;
         for (;;) {
             DWORD n = 0;
             if (::ReadFile(m_readEnd.get(), buffer.data(), kReadBytes, &n, nullptr) == 0) {
@@ -103,11 +98,10 @@ private:
                 m_readEnd.reset();
                 return;
             }
-            if (m_spec.verifyStream && !m_mismatchAt) {
-                if (auto at = pattern.firstMismatch(m_received, buffer.data(), n))
-                    m_mismatchAt = m_received + *at;
-            }
-            m_received += n;
+            if (m_spec.verifyStream)
+                m_check.add(buffer.data(), n);
+            else
+                m_check.skip(n);
         }
     }
 
@@ -115,8 +109,7 @@ private:
     win::UniqueHandle m_readEnd; // owned by the reader thread until it is joined
     win::UniqueHandle m_writeEnd;
     Outcome m_writeError;
-    std::uint64_t m_received = 0;
-    std::optional<std::uint64_t> m_mismatchAt;
+    StreamCheck m_check; // what the reader received
     Outcome m_readError;
     std::thread m_reader;
 };

@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "core/pattern.h"
+#include "core/stream_check.h"
 #include "platform/platform.h"
 #include "platform/windows/win_io.h"
 
@@ -104,22 +105,16 @@ public:
             return {Status::Failed, 0, "verify",
                     fmt::format("{} holds {} bytes, expected {}", path, size.QuadPart, expectedBytes)};
         std::vector<std::byte> buffer(1 << 20);
-        std::uint64_t offset = 0;
-        while (offset < expectedBytes) {
+        StreamCheck check(pattern, path);
+        while (check.received() < expectedBytes) {
             DWORD n = 0;
             if (::ReadFile(file.get(), buffer.data(), static_cast<DWORD>(buffer.size()), &n, nullptr) == 0)
                 return win::errorOutcome(::GetLastError(), "ReadFile (verify)", path);
             if (n == 0)
                 break;
-            if (auto at = pattern.firstMismatch(offset, buffer.data(), n))
-                return {Status::Failed, 0, "verify",
-                        fmt::format("{}: byte {} differs from what was written", path, offset + *at)};
-            offset += n;
+            check.add(buffer.data(), n);
         }
-        if (offset != expectedBytes)
-            return {Status::Failed, 0, "verify",
-                    fmt::format("{}: read {} bytes, expected {}", path, offset, expectedBytes)};
-        return Outcome::success();
+        return check.outcome(expectedBytes, "verify");
     }
 
     void remove(const std::string& path) override

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/chunk_loop.h"
+#include "core/mapped_copy.h"
 #include "core/pattern.h"
+#include "core/stream_check.h"
 
 #include <gtest/gtest.h>
 
@@ -109,4 +111,74 @@ TEST(ChunkLoop, FailureStopsAndCountsWhatWasWritten)
         [] { return true; });
     EXPECT_EQ(end, LoopEnd::Failed);
     EXPECT_EQ(progress.bytes.load(), 5u * 512u);
+}
+
+TEST(MappedCopy, BatchFlushesEveryFullBufferInOrder)
+{
+    std::vector<std::byte> storage(16);
+    BatchBuffer batch{storage.data(), 16, 0};
+    std::vector<std::byte> flushed;
+    auto flush = [&] {
+        flushed.insert(flushed.end(), storage.begin(), storage.begin() + static_cast<long>(batch.used));
+        batch.used = 0;
+        return true;
+    };
+    const Pattern pattern(64);
+    std::uint64_t offset = 0;
+    for (std::uint64_t size : {5, 5, 5, 1, 40, 3}) { // fills exactly, then spans two buffers and more
+        ASSERT_TRUE(batch.append(pattern.at(offset), size, flush));
+        offset += size;
+    }
+    EXPECT_EQ(flushed.size(), 48u);
+    EXPECT_EQ(batch.used, offset - 48);
+    for (std::size_t i = 0; i < flushed.size(); ++i)
+        ASSERT_EQ(flushed[i], Pattern::expected(i)) << i;
+    int calls = 0;
+    BatchBuffer failing{storage.data(), 16, 15};
+    EXPECT_FALSE(failing.append(pattern.at(0), 40, [&] { return ++calls, false; }));
+    EXPECT_EQ(calls, 1) << "a failed flush stops the copy";
+}
+
+TEST(MappedCopy, WindowRemapsAtWindowStartsAndCopiesAcross)
+{
+    constexpr std::uint64_t kWindow = 16;
+    std::vector<std::byte> file(100);
+    FileWindow window;
+    std::vector<std::uint64_t> starts;
+    auto map = [&](std::uint64_t start) {
+        starts.push_back(start);
+        window = {file.data() + start, start, std::min<std::uint64_t>(start + kWindow, file.size())};
+        return true;
+    };
+    const Pattern pattern(64);
+    for (std::uint64_t offset = 0; offset < 100; offset += 10)
+        ASSERT_TRUE(window.copy(offset, pattern.at(offset), 10, kWindow, map));
+    EXPECT_EQ(starts, (std::vector<std::uint64_t>{0, 16, 32, 48, 64, 80, 96}));
+    for (std::size_t i = 0; i < file.size(); ++i)
+        ASSERT_EQ(file[i], Pattern::expected(i)) << i;
+    FileWindow unmapped;
+    EXPECT_FALSE(unmapped.copy(0, pattern.at(0), 1, kWindow, [](std::uint64_t) { return false; }));
+}
+
+TEST(StreamCheck, NamesTheFirstWrongByteOrTheShortCount)
+{
+    const Pattern pattern(4096);
+    std::vector<std::byte> data(pattern.at(0), pattern.at(0) + 3000);
+    StreamCheck good(pattern, "the pipe reader");
+    good.add(data.data(), 1000);
+    good.skip(1000);
+    good.add(data.data() + 2000, 1000);
+    EXPECT_TRUE(good.outcome(3000, "verify (pipe)").ok());
+    EXPECT_EQ(good.outcome(3001, "verify (pipe)").message,
+              "the pipe reader: 3000 bytes arrived, expected 3001");
+
+    data[1234] = ~data[1234];
+    data[2500] = ~data[2500];
+    StreamCheck bad(pattern, "/x/c000-r0-t0.dat");
+    bad.add(data.data(), 2000);
+    bad.add(data.data() + 2000, 1000);
+    const auto outcome = bad.outcome(3000, "verify");
+    EXPECT_EQ(outcome.status, Status::Failed);
+    EXPECT_EQ(outcome.operation, "verify");
+    EXPECT_EQ(outcome.message, "/x/c000-r0-t0.dat: byte 1234 differs from what was written");
 }

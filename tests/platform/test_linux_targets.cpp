@@ -2,6 +2,7 @@
 // Target facts that only Linux has: mounts, tmpfs, bind mounts, permission bits.
 #include "core/error.h"
 #include "platform/platform.h"
+#include "tests/support/input_error.h"
 #include "tests/support/mount.h"
 #include "tests/support/temp_dir.h"
 
@@ -15,20 +16,6 @@
 using namespace iolab;
 using namespace iolab::test;
 using ::testing::HasSubstr;
-
-namespace {
-
-std::string inputError(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "no error";
-}
-
-} // namespace
 
 TEST(Target, UnwritableFolderIsRefused)
 {

@@ -4,6 +4,7 @@
 #include "core/runner.h"
 #include "core/units.h"
 #include "platform/platform.h"
+#include "tests/support/input_error.h"
 #include "tests/support/temp_dir.h"
 
 #include <gmock/gmock.h>
@@ -15,20 +16,6 @@
 using namespace iolab;
 using namespace iolab::test;
 using ::testing::HasSubstr;
-
-namespace {
-
-std::string inputError(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "no error";
-}
-
-} // namespace
 
 TEST(Target, DescribesARealFolder)
 {
