@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: MIT
 """Races each plain loop against iolab-cli on the same parameters, alternating A/B, and prints median ratios.
 
-usage: compare.py BUILD_DIR TARGET_DIR [--pairs N] [--only NAME,...]
+usage: compare.py BUILD_DIR TARGET_DIR [--pairs N] [--only NAME,...] [--wine]
+
+With --wine, BUILD_DIR is the Windows cross build (build/windows): plain_windows.exe races iolab-cli.exe, both
+under wine (start a persistent `wineserver -p` first), on the Windows cases below.
 
 Each pair runs the plain program and iolab-cli once each (the order alternates from pair to pair); one
 discarded pair first warms the page cache and this VM's memory. Both sides warm up the way IOLab does: the
@@ -53,11 +56,37 @@ CASES = [
      ["--strategy", "vmsplice", "--chunk", "256K", "--size", "4G", "--no-pipe-verify"]),
 ]
 
+# The Windows backend under wine: name, plain_windows mode, plain args, iolab args.
+WINE_CASES = [
+    ("stdio 1 B, default buffer", "stdio", (1, 64 * M, 0),
+     ["--strategy", "stdio", "--chunk", "1", "--buffer", "default", "--size", "64M"]),
+    ("stdio 4 KiB, default buffer", "stdio", (4 * K, 256 * M, 0),
+     ["--strategy", "stdio", "--chunk", "4K", "--buffer", "default", "--size", "256M"]),
+    ("write 4 KiB", "write", (4 * K, 256 * M, 0),
+     ["--strategy", "write", "--chunk", "4K", "--size", "256M"]),
+    ("write 64 KiB", "write", (64 * K, 1024 * M, 0),
+     ["--strategy", "write", "--chunk", "64K", "--size", "1G"]),
+    ("direct 1 MiB", "write", (1 * M, 512 * M, 1),
+     ["--strategy", "direct", "--chunk", "1M", "--size", "512M"]),
+    ("pipe-write 64 KiB", "pipe", (64 * K, 1024 * M, 0),
+     ["--strategy", "pipe-write", "--chunk", "64K", "--size", "1G", "--no-pipe-verify"]),
+]
+
+WINE = False
+
+
+def windows_path(path):
+    return "Z:" + path.replace("/", "\\") if WINE else path
+
 
 def run_plain(build, program, args, target):
     path = os.path.join(target, "plain-bench.dat")
     chunk, total, extra = args
-    command = [os.path.join(build, "tests/perf", program), path, str(chunk), str(total), str(extra)]
+    if WINE:
+        command = ["wine", os.path.join(build, "tests/perf/plain_windows.exe"), program, windows_path(path),
+                   str(chunk), str(total), str(extra)]
+    else:
+        command = [os.path.join(build, "tests/perf", program), path, str(chunk), str(total), str(extra)]
     subprocess.run(command, check=True, capture_output=True, text=True)  # warm-up, as IOLab's
     out = subprocess.run(command, check=True, capture_output=True, text=True)
     return float(out.stdout.strip())
@@ -67,8 +96,9 @@ def run_iolab(build, args, target, extra=()):
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         out = f.name
     try:
-        subprocess.run([os.path.join(build, "app/cli/iolab-cli"), "run", "--target", target, "--reps", "1",
-                        "--warmups", "1", "--quiet", "--json", out, *args, *extra],
+        cli = ["wine", os.path.join(build, "app/cli/iolab-cli.exe")] if WINE else [os.path.join(build, "app/cli/iolab-cli")]
+        subprocess.run([*cli, "run", "--target", windows_path(target), "--reps", "1",
+                        "--warmups", "1", "--quiet", "--json", windows_path(out), *args, *extra],
                        check=True, capture_output=True, text=True)
         with open(out) as f:
             result = json.load(f)
@@ -113,13 +143,15 @@ def main():
     parser.add_argument("--pairs", type=int, default=8, help="even, so each side runs first equally often")
     parser.add_argument("--settle", type=float, default=0.0, help="seconds of rest before each run")
     parser.add_argument("--only", default="")
+    parser.add_argument("--wine", action="store_true", help="the Windows build under wine")
     opts = parser.parse_args()
-    global SETTLE
+    global SETTLE, WINE
     SETTLE = opts.settle
+    WINE = opts.wine
     only = [s for s in opts.only.split(",") if s]
 
     print(f"{'case':38} {'plain MB/s':>11} {'IOLab MB/s':>11} {'ratio':>7}  (median of {opts.pairs} pairs)")
-    for name, program, plain_args, iolab_args in CASES:
+    for name, program, plain_args, iolab_args in (WINE_CASES if WINE else CASES):
         if only and not any(o in name for o in only):
             continue
         plain, iolab = alternate(opts.pairs, lambda: run_plain(opts.build, program, plain_args, opts.target),
@@ -128,6 +160,8 @@ def main():
         print(f"{name:38} {statistics.median(plain):11.1f} {statistics.median(iolab):11.1f} "
               f"{statistics.median(ratios):7.3f}  ratios {' '.join(f'{r:.3f}' for r in ratios)}", flush=True)
 
+    if WINE:
+        return 0
     if not only or "sampling" in only:
         for name, args in [("sampling, stdio-unlocked 1 B", CASES[1][3]), ("sampling, write 64 KiB", CASES[4][3])]:
             on, off = alternate(opts.pairs, lambda: run_iolab(opts.build, args, opts.target),

@@ -8,6 +8,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#ifdef _WIN32
+#include <malloc.h>
+#endif
 #include <string>
 
 namespace plain {
@@ -40,7 +43,11 @@ inline Args parse(int argc, char** argv)
 inline unsigned char* sourceBuffer(std::uint64_t chunk)
 {
     const std::uint64_t size = kPeriod + ((chunk + 4095) / 4096) * 4096;
+#ifdef _WIN32
+    auto* p = static_cast<unsigned char*>(::_aligned_malloc(size, 4096)); // msvcrt has no aligned_alloc
+#else
     auto* p = static_cast<unsigned char*>(std::aligned_alloc(4096, size));
+#endif
     for (std::uint64_t i = 0; i < size; ++i)
         p[i] = static_cast<unsigned char>(1 + ((i & kMask) * 2654435761ULL >> 13) % 255);
     return p;
