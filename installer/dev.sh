@@ -88,6 +88,26 @@ test_windows() {
   if [[ $status -ne 2 ]] || ! grep -q 'does not exist' "$smoke/stderr"; then
     echo "a missing target must exit 2 with a clear line (got $status):"; cat "$smoke/stderr"; exit 1
   fi
+  if [[ $(id -u) -eq 0 ]]; then
+    # A full disk under wine: an 8 MiB tmpfs, cases of 32 MiB past the space check. Every file strategy must
+    # fail its case with the full-disk reason (not crash: a store into a mapped view cannot report one) and
+    # leave nothing behind.
+    mkdir -p "$smoke/full"
+    mount -t tmpfs -o size=8m tmpfs "$smoke/full"
+    status=0
+    wine "$exe" run --target "Z:$smoke/full" --strategy stdio,write,direct,mmap-window,mmap-batch-direct \
+      --chunk 64K --size 32M --reps 1 --warmups 0 --no-space-check --quiet --json "Z:$smoke/full.json" \
+      >"$smoke/full.log" 2>&1 || status=$?
+    local leftover
+    leftover="$(ls -A "$smoke/full")"
+    umount "$smoke/full"
+    if [[ $status -ne 1 || -n "$leftover" ]] || [[ $(grep -c 'the target is full' "$smoke/full.json") -lt 5 ]]; then
+      cat "$smoke/full.log"; echo "a full disk under wine was not five failed cases with nothing left (exit $status)"
+      exit 1
+    fi
+  else
+    echo "skipped: the full-disk run under wine mounts a tmpfs, which needs root"
+  fi
   say "Packing the Windows CLI"
   rm -f build/windows/iolab-cli-*-windows-x86_64.zip
   (cd build/windows && cpack -G ZIP >/dev/null)

@@ -12,6 +12,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 
 namespace iolab::windows_backend {
@@ -76,12 +77,15 @@ public:
         const SyncPolicy sync = m_spec.testCase.sync;
         std::FILE* const file = m_file;
         const std::uint32_t every = sync.mode == SyncMode::FsyncEvery ? sync.everyWrites : 0;
+        // Stale error values would name the wrong cause for a failure below.
+        _doserrno = 0;
+        errno = 0;
         const auto end = runChunks(
             m_spec.bytes, m_spec.testCase.chunkBytes, every, progress,
             [&](std::uint64_t offset, std::uint64_t size) {
                 if (Write{}(pattern.at(offset), size, file) == size) [[likely]]
                     return true;
-                return fail("fwrite");
+                return fail("fwrite", size);
             },
             [&] { return flushAndSync(); });
         if (end == LoopEnd::Failed)
@@ -99,17 +103,33 @@ public:
 private:
     StdioJob(const JobSpec& spec, std::FILE* file) : m_spec(spec), m_file(file) {}
 
-    // The C runtime keeps the Win32 error of a failed WriteFile in _doserrno.
-    Outcome runtimeError(const char* call) const
+    // The Win32 error behind a failed stdio call. The C runtime keeps it in _doserrno, but not always: when
+    // the disk fills in the middle of a write, WriteFile writes part and succeeds, and the runtime reports a
+    // short count with no error (wine's msvcrt sets EINVAL). Then a volume with less free space than the
+    // write is what stopped it, and the outcome says so.
+    Outcome runtimeError(const char* call, std::uint64_t wanted = 0) const
     {
-        const auto error = static_cast<unsigned long>(_doserrno);
-        return win::errorOutcome(error != 0 ? static_cast<DWORD>(error) : ERROR_WRITE_FAULT, call,
-                                 m_spec.path);
+        auto error = static_cast<DWORD>(_doserrno);
+        if (error == 0 && errno == ENOSPC)
+            error = ERROR_DISK_FULL;
+        if (error == 0 && wanted > 0 && m_spec.testCase.target == TargetKind::Directory) {
+            ULARGE_INTEGER available{};
+            if (::GetDiskFreeSpaceExW(win::widen(m_spec.target.path).c_str(), &available, nullptr, nullptr) !=
+                    0 &&
+                available.QuadPart < wanted)
+                error = ERROR_DISK_FULL;
+        }
+        if (error != 0)
+            return win::errorOutcome(error, call, m_spec.path);
+        const int code = errno != 0 ? errno : EIO;
+        return {Status::Failed, code, call,
+                std::string(call) + " " + m_spec.path + " failed: " + std::strerror(code) +
+                    " (C runtime errno " + std::to_string(code) + ")"};
     }
 
-    bool fail(const char* call)
+    bool fail(const char* call, std::uint64_t wanted = 0)
     {
-        m_error = runtimeError(call);
+        m_error = runtimeError(call, wanted);
         return false;
     }
 

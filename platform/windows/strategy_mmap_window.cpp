@@ -5,9 +5,12 @@
 #include "core/chunk_loop.h"
 #include "core/mapped_copy.h"
 #include "core/pattern.h"
+#include "core/units.h"
 #include "platform/basic_strategy.h"
 #include "platform/windows/strategies.h"
 #include "platform/windows/win_io.h"
+
+#include <fmt/format.h>
 
 #include <cstring>
 
@@ -103,6 +106,27 @@ private:
     Outcome m_error;
 };
 
+// A store into a view cannot report a full disk: it is an in-page error that ends the process. NTFS allocates
+// the file's clusters when the mapping sizes it, so a full volume fails CreateFileMapping; a file system that
+// extends files sparsely (wine on Linux does) would not, so the free space for this thread's file and those
+// of the threads still to be prepared is checked first.
+bool enoughSpace(const JobSpec& spec, Outcome& outcome)
+{
+    std::uint64_t needed = 0;
+    for (std::uint32_t t = spec.thread; t < spec.testCase.threads; ++t)
+        needed += spec.testCase.bytesForThread(t);
+    ULARGE_INTEGER available{};
+    if (::GetDiskFreeSpaceExW(win::widen(spec.target.path).c_str(), &available, nullptr, nullptr) == 0 ||
+        available.QuadPart >= needed)
+        return true;
+    outcome = win::errorOutcome(ERROR_DISK_FULL, "CreateFileMapping", spec.path);
+    outcome.message +=
+        fmt::format(" ({} free, the mapped files need {}: a store into a full mapped file would "
+                    "end the process, so the case stops before it)",
+                    formatBytes(available.QuadPart), formatBytes(needed));
+    return false;
+}
+
 class MmapWindowStrategy final : public BasicStrategy
 {
 public:
@@ -120,6 +144,8 @@ public:
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {
+        if (!enoughSpace(spec, outcome))
+            return nullptr;
         win::UniqueHandle file = win::openOutput(spec, GENERIC_READ | GENERIC_WRITE, false, outcome);
         if (!file)
             return nullptr;
