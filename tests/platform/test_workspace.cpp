@@ -12,6 +12,7 @@
 
 #include <fstream>
 #include <set>
+#include <thread>
 
 using namespace iolab;
 using namespace iolab::test;
@@ -200,4 +201,45 @@ TEST(Runner, RunsEveryStrategyVerifiedAndLeavesNothing)
         }
     }
     EXPECT_EQ(dir.entryCount(), 0u) << "the run left files behind";
+}
+
+TEST(Runner, StopMidCaseEndsSoonAndLeavesNothing)
+{
+    TempDir dir;
+    Registry registry;
+    registerBuiltinStrategies(registry);
+    const auto target = inspectTarget(dir.path());
+    Matrix m{"t", "", {}};
+    MatrixGroup group;
+    // Unbuffered 1-byte writes: a system call per byte, so the 300 ms before the stop write a few MiB of the
+    // 8 GiB, whatever the disk, and the space check is off so that a small disk still runs the case.
+    group.strategies = {"stdio"};
+    group.chunks = {1};
+    group.buffers = {{BufferMode::None, 0}};
+    group.sizes = {8 * kGiB};
+    group.threads = {2};
+    m.groups = {group};
+    const auto expanded = expand(m, registry, target);
+    ASSERT_EQ(expanded.cases.size(), 1u);
+    RunOptions options;
+    options.repetitions = 1;
+    options.warmups = 0;
+    options.spaceCheck = false;
+    auto probe = makeSystemProbe();
+    auto workspace = makeWorkspace(target);
+    Runner runner(registry, *workspace, *probe);
+    std::stop_source stop;
+    std::thread stopper([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        stop.request_stop();
+    });
+    const auto started = std::chrono::steady_clock::now();
+    const auto result = runner.run(m, expanded, options, stop.get_token());
+    const auto took = std::chrono::steady_clock::now() - started;
+    stopper.join();
+    EXPECT_TRUE(result.cancelled);
+    EXPECT_LT(took, std::chrono::seconds(5)) << "the stop must land within a batch, not at the end of 8 GiB";
+    ASSERT_FALSE(result.cases.empty());
+    EXPECT_EQ(result.cases.front().status, Status::Cancelled) << result.cases.front().reason;
+    EXPECT_EQ(dir.entryCount(), 0u) << "a stopped run left files behind";
 }
