@@ -21,6 +21,7 @@ constexpr int kCellWidth = 92;
 constexpr int kCellHeight = 34;
 constexpr int kHeaderHeight = 24;
 constexpr int kScaleHeight = 36;
+constexpr int kScaleMinWidth = 300; // "94.4 MB/s   median, log scale   5.60 GB/s"
 
 } // namespace
 
@@ -46,9 +47,12 @@ int HeatmapWidget::labelWidth() const
 
 QSize HeatmapWidget::sizeHint() const
 {
-    return {labelWidth() + kCellWidth * std::max<int>(1, static_cast<int>(m_data.chunks.size())) + 8,
-            kHeaderHeight + kCellHeight * std::max<int>(1, static_cast<int>(m_data.strategies.size())) +
-                kScaleHeight + 8};
+    return {
+        labelWidth() +
+            std::max(kScaleMinWidth, kCellWidth * std::max<int>(1, static_cast<int>(m_data.chunks.size()))) +
+            8,
+        kHeaderHeight + kCellHeight * std::max<int>(1, static_cast<int>(m_data.strategies.size())) +
+            kScaleHeight + 8};
 }
 
 QSize HeatmapWidget::minimumSizeHint() const
@@ -107,7 +111,8 @@ void HeatmapWidget::paintEvent(QPaintEvent* /*event*/)
     // The scale: a gradient from the smallest to the largest rate.
     const int top = kHeaderHeight + static_cast<int>(m_data.strategies.size()) * kCellHeight + 8;
     const int left = labelWidth();
-    const int width = std::max(120, static_cast<int>(m_data.chunks.size()) * kCellWidth - 2);
+    // At least wide enough for its three labels, however few chunk columns there are.
+    const int width = std::max(kScaleMinWidth, static_cast<int>(m_data.chunks.size()) * kCellWidth - 2);
     for (int x = 0; x < width; ++x) {
         const double t = static_cast<double>(x) / (width - 1);
         const double v = m_data.minMBps > 0 && m_data.maxMBps > m_data.minMBps

@@ -311,7 +311,9 @@ void drawHeatmap(Layout& layout, const HeatmapData& d)
         }
     }
     const double scaleTop = area.top() + 16 + cellHeight * static_cast<double>(d.strategies.size()) + 6;
-    const double scaleWidth = cellWidth * static_cast<double>(d.chunks.size());
+    // The colour scale is at least wide enough for its three labels, however few chunk columns there are.
+    const double scaleWidth = std::max(cellWidth * static_cast<double>(d.chunks.size()),
+                                       std::min(280.0, area.width() - labelWidth));
     const int steps = 60;
     for (int i = 0; i < steps; ++i) {
         const double t = static_cast<double>(i) / (steps - 1);

@@ -38,27 +38,37 @@ std::string registryText(HKEY root, const wchar_t* key, const wchar_t* value)
     return text;
 }
 
-// "Windows 10.0 (build 19045)"; under wine, which answers as the Windows it imitates, also "on Wine 8.0".
-std::string windowsVersion()
+struct WindowsVersion
 {
+    unsigned long major = 0;
+    unsigned long minor = 0;
+    unsigned long build = 0;
+    std::string wine; // the wine version when running under wine, which answers as the Windows it imitates
+};
+
+// RtlGetVersion tells the truth where GetVersionEx answers as the manifest allows.
+WindowsVersion windowsVersion()
+{
+    WindowsVersion v;
     HMODULE ntdll = ::GetModuleHandleW(L"ntdll.dll");
-    std::string text = "Windows";
     if (ntdll == nullptr)
-        return text;
+        return v;
     using RtlGetVersionFn = LONG(WINAPI*)(OSVERSIONINFOW*);
     if (auto get = reinterpret_cast<RtlGetVersionFn>(
             reinterpret_cast<void*>(::GetProcAddress(ntdll, "RtlGetVersion")))) {
         OSVERSIONINFOW version{};
         version.dwOSVersionInfoSize = sizeof version;
-        if (get(&version) == 0)
-            text = fmt::format("Windows {}.{} (build {})", version.dwMajorVersion, version.dwMinorVersion,
-                               version.dwBuildNumber);
+        if (get(&version) == 0) {
+            v.major = version.dwMajorVersion;
+            v.minor = version.dwMinorVersion;
+            v.build = version.dwBuildNumber;
+        }
     }
     using WineVersionFn = const char*(CDECL*)();
     if (auto wine = reinterpret_cast<WineVersionFn>(
             reinterpret_cast<void*>(::GetProcAddress(ntdll, "wine_get_version"))))
-        text += fmt::format(" on Wine {}", wine());
-    return text;
+        v.wine = wine();
+    return v;
 }
 
 class WindowsSystemProbe final : public SystemProbe
@@ -143,10 +153,15 @@ public:
         DWORD size = 255;
         if (::GetComputerNameExW(ComputerNameDnsHostname, name, &size) != 0)
             h.hostname = win::narrow(name);
-        h.os = windowsVersion();
+        // "Windows 10.0 (build 19045)" and "Windows NT 10.0.19045 x86_64", as Linux gives the distribution
+        // and the kernel; under wine the OS line says so.
+        const WindowsVersion version = windowsVersion();
+        h.os = fmt::format("Windows {}.{} (build {})", version.major, version.minor, version.build);
+        if (!version.wine.empty())
+            h.os += fmt::format(" on Wine {}", version.wine);
         SYSTEM_INFO system{};
         ::GetNativeSystemInfo(&system);
-        h.kernel = fmt::format("{} {}", h.os,
+        h.kernel = fmt::format("Windows NT {}.{}.{} {}", version.major, version.minor, version.build,
                                system.wProcessorArchitecture == PROCESSOR_ARCHITECTURE_AMD64   ? "x86_64"
                                : system.wProcessorArchitecture == PROCESSOR_ARCHITECTURE_ARM64 ? "arm64"
                                                                                                : "x86");
