@@ -138,8 +138,8 @@ private:
         if (std::fflush(m_file) != 0)
             return fail("fflush");
         // The C runtime hands the OS handle back as an integer; there is no other way to get it.
-        const auto handle = reinterpret_cast<HANDLE>(
-            ::_get_osfhandle(::_fileno(m_file))); // NOLINT(performance-no-int-to-ptr)
+        // NOLINTNEXTLINE(performance-no-int-to-ptr)
+        const auto handle = reinterpret_cast<HANDLE>(::_get_osfhandle(::_fileno(m_file)));
         if (::FlushFileBuffers(handle) == 0) {
             m_error = win::errorOutcome(::GetLastError(), "FlushFileBuffers", m_spec.path);
             return false;
