@@ -91,10 +91,27 @@ std::vector<CsvRow> repetitionRows(const RunResult& result)
 std::vector<CsvRow> summaryRows(const RunResult& result)
 {
     std::vector<CsvRow> rows;
-    rows.push_back({"case",          "label",        "strategy",         "chunk_bytes",   "total_bytes",
-                    "stdio_buffer",  "sync",         "threads",          "target",        "status",
-                    "reason",        "repetitions",  "median_MBps",      "ci95_low_MBps", "ci95_high_MBps",
-                    "cv_pct",        "durable_MBps", "speedup_vs_stdio", "cpu_s_per_GiB", "peak_rss_bytes",
+    rows.push_back({"case",
+                    "label",
+                    "strategy",
+                    "chunk_bytes",
+                    "total_bytes",
+                    "stdio_buffer",
+                    "sync",
+                    "threads",
+                    "target",
+                    "status",
+                    "reason",
+                    "repetitions",
+                    "median_MBps",
+                    "trimmed_mean_MBps",
+                    "ci95_low_MBps",
+                    "ci95_high_MBps",
+                    "cv_pct",
+                    "durable_MBps",
+                    "speedup_vs_stdio",
+                    "cpu_s_per_GiB",
+                    "peak_rss_bytes",
                     "stability_MBps"});
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
         const auto& c = result.cases[i];
@@ -106,7 +123,7 @@ std::vector<CsvRow> summaryRows(const RunResult& result)
         rows.push_back(
             joinRows({std::to_string(c.index + 1)}, caseFields(k),
                      {toString(c.status), c.reason, std::to_string(c.apparentMBps.count),
-                      ok ? number(c.apparentMBps.median) : "",
+                      ok ? number(c.apparentMBps.median) : "", ok ? number(c.apparentMBps.trimmedMean) : "",
                       ok && c.apparentMBps.count > 1 ? number(std::max(0.0, c.apparentMBps.ciLow)) : "",
                       ok && c.apparentMBps.count > 1 ? number(c.apparentMBps.ciHigh) : "",
                       ok ? number(c.apparentMBps.cv * 100) : "", ok ? number(c.durableMBps.median) : "",

@@ -12,7 +12,33 @@ namespace iolab {
 
 using nlohmann::json;
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Summary, count, median, mean, min, max, stddev, cv, ciLow, ciHigh)
+void to_json(json& j, const Summary& s)
+{
+    j = json{{"count", s.count},   {"median", s.median},          {"mean", s.mean}, {"min", s.min},
+             {"max", s.max},       {"stddev", s.stddev},          {"cv", s.cv},     {"ciLow", s.ciLow},
+             {"ciHigh", s.ciHigh}, {"trimmedMean", s.trimmedMean}};
+}
+
+void from_json(const json& j, Summary& s)
+{
+    j.at("count").get_to(s.count);
+    j.at("median").get_to(s.median);
+    j.at("mean").get_to(s.mean);
+    j.at("min").get_to(s.min);
+    j.at("max").get_to(s.max);
+    j.at("stddev").get_to(s.stddev);
+    j.at("cv").get_to(s.cv);
+    j.at("ciLow").get_to(s.ciLow);
+    j.at("ciHigh").get_to(s.ciHigh);
+    // Files written before the trimmed mean existed: recomputed from min, max and mean, which is exact.
+    if (j.contains("trimmedMean"))
+        j.at("trimmedMean").get_to(s.trimmedMean);
+    else if (s.count >= 3)
+        s.trimmedMean =
+            (s.mean * static_cast<double>(s.count) - s.min - s.max) / static_cast<double>(s.count - 2);
+    else
+        s.trimmedMean = s.mean;
+}
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Sample, runSeconds, caseIndex, repetition, warmup, bytesDone, intervalMBps,
                                    cpuUserPercent, cpuSystemPercent, rssBytes, dirtyBytes, writebackBytes,
                                    deviceReadBytes, deviceWrittenBytes, deviceWriteMBps, syncing)

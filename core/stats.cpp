@@ -49,6 +49,17 @@ double median(std::span<const double> values)
     return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
 }
 
+double trimmedMean(std::span<const double> values)
+{
+    if (values.empty())
+        return 0.0;
+    const double sum = std::accumulate(values.begin(), values.end(), 0.0);
+    if (values.size() < 3)
+        return sum / static_cast<double>(values.size());
+    const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+    return (sum - *lo - *hi) / static_cast<double>(values.size() - 2);
+}
+
 double sampleStddev(std::span<const double> values)
 {
     if (values.size() < 2)
@@ -73,6 +84,7 @@ Summary summarize(std::span<const double> values)
     s.min = *lo;
     s.max = *hi;
     s.stddev = sampleStddev(values);
+    s.trimmedMean = trimmedMean(values);
     s.cv = s.mean != 0.0 ? s.stddev / s.mean : 0.0;
     const double half = values.size() >= 2 ? studentT95(values.size() - 1) * s.stddev /
                                                  std::sqrt(static_cast<double>(values.size()))

@@ -17,6 +17,9 @@ struct Summary
     double cv = 0;     // stddev / mean
     double ciLow = 0;  // 95% confidence interval of the mean (Student's t); equal to the mean when count < 2
     double ciHigh = 0;
+    // The mean without the single lowest and highest value (article 003's "average without the largest and
+    // smallest"); the plain mean when there are fewer than three values.
+    double trimmedMean = 0;
 
     friend bool operator==(const Summary&, const Summary&) = default;
 };
@@ -27,6 +30,8 @@ Summary summarize(std::span<const double> values);
 double studentT95(std::size_t degreesOfFreedom);
 
 double median(std::span<const double> values);
+// Mean of the values without one minimum and one maximum; the mean when there are fewer than three.
+double trimmedMean(std::span<const double> values);
 double sampleStddev(std::span<const double> values);
 
 } // namespace iolab

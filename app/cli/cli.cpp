@@ -174,26 +174,27 @@ std::string figure(double value)
 
 void printResults(const RunResult& result)
 {
-    fmt::print("\n{:<3} {:<17} {:>6} {:>7} {:<13} {:>3} {:>6} {:<11} {:>8} {:>15} {:>8} {:>5} {:>9} {:>9}\n",
-               "#", "strategy", "chunk", "buffer", "sync", "thr", "size", "status", "MB/s", "95% CI",
-               "durable", "CV%", "CPU s/GiB", "peak RSS");
+    fmt::print(
+        "\n{:<3} {:<17} {:>6} {:>7} {:<13} {:>3} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} {:>9} {:>9}\n",
+        "#", "strategy", "chunk", "buffer", "sync", "thr", "size", "status", "MB/s", "trimmed", "95% CI",
+        "durable", "CV%", "CPU s/GiB", "peak RSS");
     for (const auto& c : result.cases) {
         const auto& k = c.testCase;
         const bool ok = c.status == Status::Ok;
         const auto& a = c.apparentMBps;
         const std::string dash = "-";
         fmt::print(
-            "{:<3} {:<17} {:>6} {:>7} {:<13} {:>3} {:>6} {:<11} {:>8} {:>15} {:>8} {:>5} {:>9} {:>9}\n",
+            "{:<3} {:<17} {:>6} {:>7} {:<13} {:>3} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} {:>9} {:>9}\n",
             c.index + 1, cell(k.strategy, 17), formatBytesCompact(k.chunkBytes), toString(k.buffer),
             cell(toString(k.sync), 13), k.threads, formatBytesCompact(k.totalBytes), toString(c.status),
-            ok ? figure(a.median) : dash,
+            ok ? figure(a.median) : dash, ok ? figure(a.trimmedMean) : dash,
             ok && a.count >= 2 ? figure(std::max(0.0, a.ciLow)) + "-" + figure(a.ciHigh) : dash,
             ok ? figure(c.durableMBps.median) : dash, ok ? fmt::format("{:.1f}", a.cv * 100) : dash,
             ok ? fmt::format("{:.3f}", c.cpuSecondsPerGiB) : dash, formatBytes(c.peakRssBytes));
     }
     std::printf(
-        "MB/s = 10^6 bytes/s, median over %u measured repetitions after %u warm-up; durable includes the "
-        "final fsync.\n",
+        "MB/s = 10^6 bytes/s, median over %u measured repetitions after %u warm-up; trimmed = their mean "
+        "without the slowest and the fastest; durable includes the final fsync.\n",
         result.options.repetitions, result.options.warmups);
     bool warned = false;
     for (const auto& c : result.cases) {

@@ -132,6 +132,8 @@ QVariant ResultsModel::display(const Row& row, int rowIndex, int column) const
         return qs(formatBytes(k.totalBytes));
     case MedianColumn:
         return ok ? qs(formatRate(c.apparentMBps.median * kBytesPerMB)) : QVariant();
+    case TrimmedMeanColumn:
+        return ok ? qs(formatRate(c.apparentMBps.trimmedMean * kBytesPerMB)) : QVariant();
     case CiColumn:
         if (!ok || c.apparentMBps.count < 2)
             return {};
@@ -178,6 +180,8 @@ QVariant ResultsModel::sortValue(const Row& row, int rowIndex, int column) const
     case MedianColumn:
     case CiColumn:
         return ok ? c.apparentMBps.median : -1.0;
+    case TrimmedMeanColumn:
+        return ok ? c.apparentMBps.trimmedMean : -1.0;
     case DurableColumn:
         return ok ? c.durableMBps.median : -1.0;
     case SpeedupColumn:
@@ -217,7 +221,12 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const
 
 QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::ToolTipRole && section == TrimmedMeanColumn)
+        return tr("Mean of the measured repetitions without the slowest and the fastest one (the plain mean "
+                  "with fewer than three)");
+    if (role != Qt::DisplayRole)
         return {};
     switch (section) {
     case CaseColumn:
@@ -236,6 +245,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
         return tr("Size");
     case MedianColumn:
         return tr("Median");
+    case TrimmedMeanColumn:
+        return tr("Trimmed mean");
     case CiColumn:
         return tr("95% CI");
     case DurableColumn:

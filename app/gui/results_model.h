@@ -28,6 +28,7 @@ public:
         ThreadsColumn,
         SizeColumn,
         MedianColumn,
+        TrimmedMeanColumn,
         CiColumn,
         DurableColumn,
         SpeedupColumn,

@@ -597,7 +597,8 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
 
     layout.heading(QStringLiteral("Summary"));
     layout.paragraph(
-        QStringLiteral("MB/s = 10^6 bytes per second. Median over the measured repetitions; durable "
+        QStringLiteral("MB/s = 10^6 bytes per second. Median over the measured repetitions; the trimmed "
+                       "mean leaves out the slowest and the fastest of them; durable "
                        "includes the fsync the data still needed; speed-up is against plain stdio with "
                        "its default buffer at the same chunk size; stability is the spread of the "
                        "per-interval rate while writing."),
@@ -615,6 +616,7 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
              bufferText(k), qs(toString(k.sync)), QString::number(k.threads),
              qs(formatBytesCompact(k.totalBytes)),
              ok ? QString::number(c.apparentMBps.median, 'f', 1) : QString(),
+             ok ? QString::number(c.apparentMBps.trimmedMean, 'f', 1) : QString(),
              ok && c.apparentMBps.count > 1 ? QStringLiteral("%1-%2")
                                                   .arg(std::max(0.0, c.apparentMBps.ciLow), 0, 'f', 0)
                                                   .arg(c.apparentMBps.ciHigh, 0, 'f', 0)
@@ -625,20 +627,21 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
              ok ? QStringLiteral("±%1").arg(c.stabilityMBps, 0, 'f', 0) : QString(), qs(toString(c.status))});
     }
     layout.table({{QStringLiteral("#"), 2.4, Qt::AlignRight},
-                  {QStringLiteral("Strategy"), 10},
-                  {QStringLiteral("Chunk"), 4.8, Qt::AlignRight},
-                  {QStringLiteral("Buffer"), 4.8},
-                  {QStringLiteral("Sync"), 7.4},
-                  {QStringLiteral("Thr"), 2.6, Qt::AlignRight},
-                  {QStringLiteral("Size"), 4.4, Qt::AlignRight},
-                  {QStringLiteral("Median MB/s"), 6.4, Qt::AlignRight},
-                  {QStringLiteral("95% CI MB/s"), 7.6, Qt::AlignRight},
-                  {QStringLiteral("Durable MB/s"), 6.4, Qt::AlignRight},
-                  {QStringLiteral("Speed-up"), 5, Qt::AlignRight},
-                  {QStringLiteral("CPU s/GiB"), 4.8, Qt::AlignRight},
-                  {QStringLiteral("Peak RSS"), 6, Qt::AlignRight},
-                  {QStringLiteral("Stab. MB/s"), 5, Qt::AlignRight},
-                  {QStringLiteral("Status"), 4.5}},
+                  {QStringLiteral("Strategy"), 9.0},
+                  {QStringLiteral("Chunk"), 5.0, Qt::AlignRight},
+                  {QStringLiteral("Buffer"), 4.6},
+                  {QStringLiteral("Sync"), 6.6},
+                  {QStringLiteral("Thr"), 2.9, Qt::AlignRight},
+                  {QStringLiteral("Size"), 4.2, Qt::AlignRight},
+                  {QStringLiteral("Median MB/s"), 6.2, Qt::AlignRight},
+                  {QStringLiteral("Trim. mean MB/s"), 5.8, Qt::AlignRight},
+                  {QStringLiteral("95% CI MB/s"), 7.2, Qt::AlignRight},
+                  {QStringLiteral("Durable MB/s"), 6.2, Qt::AlignRight},
+                  {QStringLiteral("Speed-up"), 5.6, Qt::AlignRight},
+                  {QStringLiteral("CPU s/GiB"), 4.6, Qt::AlignRight},
+                  {QStringLiteral("Peak RSS"), 5.8, Qt::AlignRight},
+                  {QStringLiteral("Stab. MB/s"), 4.8, Qt::AlignRight},
+                  {QStringLiteral("Status"), 5.2}},
                  rows, 6.8, [&](std::size_t i) { return measured(result.cases[i]) ? kText : kBad; });
     std::vector<QStringList> problems;
     for (const auto& c : result.cases) {

@@ -4,6 +4,7 @@
 #include "core/presets.h"
 #include "core/result_csv.h"
 #include "core/result_json.h"
+#include "core/stats.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -111,8 +112,9 @@ TEST(ResultCsv, SummaryHasACaseRowAndARowPerRefusedCombination)
     const auto rows = parseCsv(toCsv(summaryRows(r)));
     ASSERT_EQ(rows.size(), 3u);
     const auto& header = rows[0];
-    for (const char* name : {"median_MBps", "ci95_low_MBps", "durable_MBps", "cpu_s_per_GiB",
-                             "peak_rss_bytes", "stability_MBps", "speedup_vs_stdio", "status", "reason"})
+    for (const char* name :
+         {"median_MBps", "trimmed_mean_MBps", "ci95_low_MBps", "durable_MBps", "cpu_s_per_GiB",
+          "peak_rss_bytes", "stability_MBps", "speedup_vs_stdio", "status", "reason"})
         EXPECT_NE(std::find(header.begin(), header.end(), name), header.end()) << name;
     EXPECT_EQ(rows[1].size(), header.size());
     EXPECT_EQ(rows[2][9], "refused");
@@ -126,6 +128,22 @@ TEST(ResultJson, RoundTripsEverything)
     const auto back = resultFromJson(text, "r.json");
     EXPECT_EQ(back, r);
     EXPECT_EQ(resultToJson(back)["schema"], "iolab.result/1");
+}
+
+TEST(ResultJson, FilesFromBeforeTheTrimmedMeanGetItRecomputed)
+{
+    auto r = sampleResult();
+    const std::vector<double> rates{100, 102, 98, -35, 101};
+    r.cases.front().apparentMBps = summarize(rates);
+    auto j = resultToJson(r);
+    for (auto& c : j["cases"]) {
+        for (auto& [key, value] : c.items()) {
+            if (value.is_object() && value.contains("trimmedMean"))
+                value.erase("trimmedMean");
+        }
+    }
+    const auto back = resultFromJson(j.dump(), "old.json");
+    EXPECT_NEAR(back.cases.front().apparentMBps.trimmedMean, (100.0 + 98 + 101) / 3, 1e-9);
 }
 
 TEST(ResultJson, RejectsDamageWithAClearMessage)

@@ -56,3 +56,20 @@ TEST(Stats, StudentTTable)
     EXPECT_LT(studentT95(45), 2.021);
     EXPECT_NEAR(studentT95(100000), 1.960, 1e-3);
 }
+
+TEST(Stats, TrimmedMeanDropsOneMinimumAndOneMaximum)
+{
+    // 10, 12, 23, 23, 16 without 10 and one 23: (12 + 23 + 16) / 3 = 17
+    const std::vector<double> five{10, 12, 23, 23, 16};
+    EXPECT_DOUBLE_EQ(trimmedMean(five), 17.0);
+    EXPECT_DOUBLE_EQ(summarize(five).trimmedMean, 17.0);
+    // An outlier drags the mean to 66.25; without -35 and 102 the trimmed mean is (100 + 98) / 2 = 99
+    const std::vector<double> outlier{100, 102, 98, -35};
+    EXPECT_DOUBLE_EQ(summarize(outlier).mean, 66.25);
+    EXPECT_DOUBLE_EQ(trimmedMean(outlier), 99.0);
+    // Three values keep only the middle one; fewer than three have nothing to trim.
+    EXPECT_DOUBLE_EQ(trimmedMean(std::vector<double>{5, 1, 9}), 5.0);
+    EXPECT_DOUBLE_EQ(trimmedMean(std::vector<double>{4, 8}), 6.0);
+    EXPECT_DOUBLE_EQ(trimmedMean(std::vector<double>{7}), 7.0);
+    EXPECT_DOUBLE_EQ(trimmedMean(std::vector<double>{}), 0.0);
+}

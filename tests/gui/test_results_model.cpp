@@ -26,6 +26,7 @@ CaseResult measuredCase(std::uint32_t index, std::string strategy, std::uint64_t
     c.apparentMBps.median = median;
     c.apparentMBps.ciLow = median - 10;
     c.apparentMBps.ciHigh = median + 10;
+    c.apparentMBps.trimmedMean = median * 1.01;
     c.durableMBps.median = median / 2;
     c.peakRssBytes = 6 * kMiB;
     return c;
@@ -89,6 +90,12 @@ TEST(ResultsModel, FormatsWithUnits)
     ResultsModel model;
     model.setResult(sampleRun());
     EXPECT_EQ(text(model, 3, ResultsModel::MedianColumn), QStringLiteral("1.40 GB/s"));
+    EXPECT_EQ(text(model, 3, ResultsModel::TrimmedMeanColumn), QStringLiteral("1.41 GB/s"));
+    EXPECT_TRUE(text(model, 4, ResultsModel::TrimmedMeanColumn).isEmpty()) << "a failed case has no figures";
+    EXPECT_THAT(model.headerData(ResultsModel::TrimmedMeanColumn, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .toStdString(),
+                ::testing::HasSubstr("without the slowest and the fastest"));
     EXPECT_EQ(text(model, 3, ResultsModel::DurableColumn), QStringLiteral("700.0 MB/s"));
     EXPECT_EQ(text(model, 3, ResultsModel::CiColumn), QStringLiteral("1390.0 - 1410.0 MB/s"));
     EXPECT_EQ(text(model, 3, ResultsModel::ChunkColumn), QStringLiteral("4 KiB"));
