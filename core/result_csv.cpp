@@ -16,7 +16,12 @@ std::string number(double v)
     return fmt::format("{:.6g}", v);
 }
 
-// The columns that say which case a row is about, from "label" to "target".
+// The columns that say which case a row is about, from "label" to "target": their names and values.
+CsvRow caseHeader()
+{
+    return {"label", "strategy", "chunk_bytes", "total_bytes", "stdio_buffer", "sync", "threads", "target"};
+}
+
 CsvRow caseFields(const Case& k)
 {
     return {k.label(),          k.strategy,       std::to_string(k.chunkBytes), std::to_string(k.totalBytes),
@@ -35,40 +40,17 @@ CsvRow joinRows(CsvRow head, const CsvRow& middle, const CsvRow& tail)
 std::vector<CsvRow> repetitionRows(const RunResult& result)
 {
     std::vector<CsvRow> rows;
-    rows.push_back({"case",
-                    "label",
-                    "strategy",
-                    "chunk_bytes",
-                    "total_bytes",
-                    "stdio_buffer",
-                    "sync",
-                    "threads",
-                    "target",
-                    "case_status",
-                    "repetition",
-                    "warmup",
-                    "status",
-                    "failed_call",
-                    "error_code",
-                    "message",
-                    "bytes",
-                    "return_s",
-                    "durable_s",
-                    "apparent_MBps",
-                    "durable_MBps",
-                    "cpu_user_s",
-                    "cpu_sys_s",
-                    "peak_rss_bytes",
-                    "device_written_bytes",
-                    "device_read_bytes",
-                    "verified"});
+    rows.push_back(
+        joinRows({"case"}, caseHeader(),
+                 {"case_status", "repetition", "warmup", "status", "failed_call", "error_code", "message",
+                  "bytes", "return_s", "durable_s", "apparent_MBps", "durable_MBps", "cpu_user_s",
+                  "cpu_sys_s", "peak_rss_bytes", "device_written_bytes", "device_read_bytes", "verified"}));
     for (const auto& c : result.cases) {
         const auto& k = c.testCase;
         const CsvRow base = joinRows({std::to_string(c.index + 1)}, caseFields(k), {toString(c.status)});
         if (c.repetitions.empty()) {
-            CsvRow row = base;
-            row.insert(row.end(), {"", "", toString(c.status), "", "", c.reason, "", "", "", "", "", "", "",
-                                   "", "", "", ""});
+            CsvRow row = joinRows(base, {"", "", toString(c.status), "", "", c.reason}, {});
+            row.resize(rows.front().size()); // no figures for a case without repetitions
             rows.push_back(std::move(row));
             continue;
         }
@@ -91,28 +73,10 @@ std::vector<CsvRow> repetitionRows(const RunResult& result)
 std::vector<CsvRow> summaryRows(const RunResult& result)
 {
     std::vector<CsvRow> rows;
-    rows.push_back({"case",
-                    "label",
-                    "strategy",
-                    "chunk_bytes",
-                    "total_bytes",
-                    "stdio_buffer",
-                    "sync",
-                    "threads",
-                    "target",
-                    "status",
-                    "reason",
-                    "repetitions",
-                    "median_MBps",
-                    "trimmed_mean_MBps",
-                    "ci95_low_MBps",
-                    "ci95_high_MBps",
-                    "cv_pct",
-                    "durable_MBps",
-                    "speedup_vs_stdio",
-                    "cpu_s_per_GiB",
-                    "peak_rss_bytes",
-                    "stability_MBps"});
+    rows.push_back(joinRows({"case"}, caseHeader(),
+                            {"status", "reason", "repetitions", "median_MBps", "trimmed_mean_MBps",
+                             "ci95_low_MBps", "ci95_high_MBps", "cv_pct", "durable_MBps", "speedup_vs_stdio",
+                             "cpu_s_per_GiB", "peak_rss_bytes", "stability_MBps"}));
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
         const auto& c = result.cases[i];
         const auto& k = c.testCase;

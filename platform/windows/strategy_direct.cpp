@@ -4,6 +4,7 @@
 #include "platform/basic_strategy.h"
 #include "platform/windows/handle_write_job.h"
 #include "platform/windows/strategies.h"
+#include "platform/windows/win_io.h"
 
 namespace iolab::windows_backend {
 
@@ -20,8 +21,8 @@ public:
                          .needsBlockAlignedChunks = true,
                          .needsDirectIo = true,
                          .targets = {TargetKind::Directory},
-                         .syncModes = kWindowsSyncModes,
-                         .syncRefusal = kWindowsSyncRefusal})
+                         .syncModes = win::windowsSyncModes(),
+                         .syncRefusal = win::windowsSyncRefusal()})
     {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override

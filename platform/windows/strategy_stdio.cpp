@@ -3,6 +3,7 @@
 #include "platform/basic_strategy.h"
 #include "platform/windows/stdio_job.h"
 #include "platform/windows/strategies.h"
+#include "platform/windows/win_io.h"
 
 namespace iolab::windows_backend {
 
@@ -25,8 +26,8 @@ public:
                .description = "fwrite per chunk through a FILE with setvbuf (none, default or N bytes)",
                .usesStdioBuffer = true,
                .targets = {TargetKind::Directory, TargetKind::Null},
-               .syncModes = kWindowsSyncModes,
-               .syncRefusal = kWindowsSyncRefusal})
+               .syncModes = win::windowsSyncModes(),
+               .syncRefusal = win::windowsSyncRefusal()})
     {}
 
     std::optional<std::string> refusal(const Case& c, const TargetInfo&) const override

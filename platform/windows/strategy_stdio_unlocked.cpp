@@ -5,6 +5,7 @@
 #include "platform/basic_strategy.h"
 #include "platform/windows/stdio_job.h"
 #include "platform/windows/strategies.h"
+#include "platform/windows/win_io.h"
 
 #if defined(_MSC_VER) || defined(_UCRT)
 #define IOLAB_HAS_FWRITE_NOLOCK 1
@@ -32,8 +33,8 @@ StrategyInfo unlockedInfo()
                       .description = "_fwrite_nolock per chunk: stdio without the per-call FILE lock",
                       .usesStdioBuffer = true,
                       .targets = {TargetKind::Directory, TargetKind::Null},
-                      .syncModes = kWindowsSyncModes,
-                      .syncRefusal = kWindowsSyncRefusal};
+                      .syncModes = win::windowsSyncModes(),
+                      .syncRefusal = win::windowsSyncRefusal()};
     if (!IOLAB_HAS_FWRITE_NOLOCK)
         info.unavailable =
             "this build links msvcrt.dll, which has no _fwrite_nolock; the MSVC (Universal CRT) "

@@ -3,6 +3,7 @@
 #include "platform/basic_strategy.h"
 #include "platform/windows/handle_write_job.h"
 #include "platform/windows/strategies.h"
+#include "platform/windows/win_io.h"
 
 namespace iolab::windows_backend {
 
@@ -15,8 +16,8 @@ public:
         : BasicStrategy({.id = "write",
                          .description = "WriteFile per chunk through the system cache",
                          .targets = {TargetKind::Directory, TargetKind::Null},
-                         .syncModes = kWindowsSyncModes,
-                         .syncRefusal = kWindowsSyncRefusal})
+                         .syncModes = win::windowsSyncModes(),
+                         .syncRefusal = win::windowsSyncRefusal()})
     {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override

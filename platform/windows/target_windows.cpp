@@ -67,10 +67,8 @@ void fillDevice(TargetInfo& info, const std::string& volumeDevice)
     // No access rights are needed for property queries, so this works for every user.
     win::UniqueHandle device(::CreateFileW(widen(volumeDevice).c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE,
                                            nullptr, OPEN_EXISTING, 0, nullptr));
-    if (!device) {
-        info.device.clear();
+    if (!device)
         return;
-    }
     DISK_PERFORMANCE performance{};
     DWORD performanceBytes = 0;
     if (::DeviceIoControl(device.get(), IOCTL_DISK_PERFORMANCE, nullptr, 0, &performance, sizeof performance,
@@ -78,8 +76,8 @@ void fillDevice(TargetInfo& info, const std::string& volumeDevice)
         logger(LogModule::Platform)
             .debug("{} has no disk counters ({}): device throughput is not sampled", volumeDevice,
                    win::errorText(::GetLastError()));
-        info.device.clear();
-    }
+    } else
+        info.device = volumeDevice;
     STORAGE_ACCESS_ALIGNMENT_DESCRIPTOR alignment{};
     if (queryProperty(device.get(), StorageAccessAlignmentProperty, alignment) &&
         alignment.BytesPerLogicalSector >= 512) {
@@ -232,8 +230,7 @@ TargetInfo inspectTarget(const std::string& path)
     }
     // A drive letter on a local disk has a device to ask and to watch: "\\.\C:".
     if (volume.size() >= 2 && volume[1] == L':' && driveType != DRIVE_REMOTE) {
-        info.device = fmt::format("\\\\.\\{}:", static_cast<char>(volume[0]));
-        fillDevice(info, std::string(info.device));
+        fillDevice(info, fmt::format("\\\\.\\{}:", static_cast<char>(volume[0])));
     }
     if (driveType == DRIVE_RAMDISK)
         info.deviceModel = info.deviceModel.empty() ? "RAM disk" : info.deviceModel;

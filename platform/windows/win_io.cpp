@@ -138,6 +138,33 @@ std::optional<std::string> syncUnavailable(SyncMode mode)
     return std::string("unknown sync policy");
 }
 
+namespace {
+
+constexpr SyncMode kEverySyncMode[] = {SyncMode::None,       SyncMode::FsyncEnd, SyncMode::FdatasyncEnd,
+                                       SyncMode::FsyncEvery, SyncMode::OSync,    SyncMode::ODsync};
+
+} // namespace
+
+std::vector<SyncMode> windowsSyncModes()
+{
+    std::vector<SyncMode> modes;
+    for (const SyncMode mode : kEverySyncMode) {
+        if (!syncUnavailable(mode))
+            modes.push_back(mode);
+    }
+    return modes;
+}
+
+std::string windowsSyncRefusal()
+{
+    std::string reasons;
+    for (const SyncMode mode : kEverySyncMode) {
+        if (auto reason = syncUnavailable(mode))
+            reasons += (reasons.empty() ? "" : "; ") + *reason;
+    }
+    return reasons;
+}
+
 std::optional<DWORD> createFileFlags(const Case& c, bool direct)
 {
     if (syncUnavailable(c.sync.mode))

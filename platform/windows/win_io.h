@@ -21,6 +21,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace iolab::win {
 
@@ -67,6 +68,9 @@ Outcome errorOutcome(DWORD error, std::string_view call, const std::string& path
 // Why a sync policy has no Windows meaning, or nullopt when it has one: none, fsync-end and fsync-every
 // (FlushFileBuffers) and o_dsync (FILE_FLAG_WRITE_THROUGH).
 std::optional<std::string> syncUnavailable(SyncMode mode);
+// For a strategy's declaration: the policies above that have a Windows meaning, and why the others do not.
+std::vector<SyncMode> windowsSyncModes();
+std::string windowsSyncRefusal();
 
 // The one mapping of a case's options to CreateFile's dwFlagsAndAttributes: FILE_FLAG_WRITE_THROUGH for
 // o_dsync, FILE_FLAG_NO_BUFFERING for direct I/O. nullopt for a sync policy without a Windows meaning.

@@ -179,8 +179,9 @@ TEST(StrategyRefusals, AreReportedNotCrashed)
                 HasSubstr("bypass WriteFile"));
     EXPECT_THAT(reason("vmsplice", 4096, {}, TargetKind::Pipe), HasSubstr("Linux-only"));
     EXPECT_THAT(reason("write", 4096, {SyncMode::FdatasyncEnd, 0}, TargetKind::Directory),
-                HasSubstr("no fdatasync"));
-    EXPECT_THAT(reason("direct", 4096, {SyncMode::OSync, 0}, TargetKind::Directory), HasSubstr("no O_SYNC"));
+                HasSubstr("fdatasync-end has no Windows meaning"));
+    EXPECT_THAT(reason("direct", 4096, {SyncMode::OSync, 0}, TargetKind::Directory),
+                HasSubstr("o_sync has no Windows meaning"));
 #else
     EXPECT_THAT(reason("mmap-window", 4096, {SyncMode::OSync, 0}, TargetKind::Directory),
                 HasSubstr("bypass write(2)"));
