@@ -444,23 +444,28 @@ void drawSmallMultiples(Layout& layout, const RunResult& result)
     constexpr double kHeight = 92;
     const double gap = 10;
     const double cellWidth = (layout.width() - gap * (kPerRow - 1)) / kPerRow;
+    // A line needs a few points to say anything: cases with fewer measured samples (at 10 Hz, repetitions
+    // under ~300 ms) are named instead of drawn as a lone dot.
+    constexpr long kMinSamples = 3;
     std::vector<const CaseResult*> cases;
+    QStringList tooShort;
     for (const auto& c : result.cases) {
-        if (std::any_of(c.samples.begin(), c.samples.end(), [](const Sample& s) { return !s.warmup; }))
+        const long measured =
+            std::count_if(c.samples.begin(), c.samples.end(), [](const Sample& s) { return !s.warmup; });
+        if (measured >= kMinSamples)
             cases.push_back(&c);
+        else if (c.status == Status::Ok)
+            tooShort << QString::number(c.index + 1);
     }
-    QStringList unsampled;
-    for (const auto& c : result.cases) {
-        if (c.status == Status::Ok &&
-            std::none_of(c.samples.begin(), c.samples.end(), [](const Sample& s) { return !s.warmup; }))
-            unsampled << QString::number(c.index + 1);
-    }
-    if (!unsampled.isEmpty())
+    if (!tooShort.isEmpty())
         layout.paragraph(
-            QStringLiteral("Not shown: case(s) %1, whose measured repetitions ended between two samples "
-                           "(under 100 ms each).")
-                .arg(unsampled.join(QStringLiteral(", "))),
+            QStringLiteral("Not shown: case(s) %1, whose measured repetitions were too short for "
+                           "the 10 Hz sampler to draw (fewer than %2 samples).")
+                .arg(tooShort.join(QStringLiteral(", ")))
+                .arg(kMinSamples),
             7.5, kMuted);
+    if (cases.empty())
+        return;
     QPainter& p = layout.painter();
     for (std::size_t i = 0; i < cases.size(); i += kPerRow) {
         const QRectF row = layout.take(kHeight + gap);
