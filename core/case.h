@@ -4,12 +4,17 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace iolab {
 
+inline constexpr std::uint32_t kMaxFileSetFiles = 1'000'000;
+inline constexpr std::uint64_t kMaxFileSetFileBytes = 1ULL << 30; // 1 GiB
+
 enum class Direction
 {
-    Write
+    Write,
+    Read
 };
 
 // Where the bytes go: files in the run folder, a pipe drained by a reader thread, or the null device.
@@ -55,6 +60,62 @@ struct StdioBuffer
     friend bool operator==(const StdioBuffer&, const StdioBuffer&) = default;
 };
 
+// The access-pattern hint a read strategy gives the kernel: posix_fadvise / madvise on Linux, the
+// FILE_FLAG_SEQUENTIAL_SCAN / FILE_FLAG_RANDOM_ACCESS open flags on Windows. Writes carry NotApplicable.
+enum class ReadHint
+{
+    NotApplicable,
+    Normal,
+    Sequential,
+    Random,
+    NoReuse
+};
+
+// Where a read's data starts: evicted from the page cache before every repetition (the default), or read
+// once beforehand so that it is all cached. Writes carry NotApplicable.
+enum class CacheState
+{
+    NotApplicable,
+    Cold,
+    Warm
+};
+
+// How the sizes of a generated file set are drawn.
+enum class SizeMix
+{
+    None,    // not a file-set case
+    Fixed,   // every file minBytes
+    Uniform, // evenly spread over minBytes..maxBytes
+    Article  // a heavy-tailed mix measured on real systems (article 003), named by `name`
+};
+
+// A generated file set: `files` files in nested folders with sizes from `mix`. Deterministic: the same spec
+// always gives the same sizes in the same order.
+struct FileSetSpec
+{
+    std::uint32_t files = 0; // 0: the case reads no file set
+    SizeMix mix = SizeMix::None;
+    std::uint64_t minBytes = 0;
+    std::uint64_t maxBytes = 0;
+    std::uint64_t meanBytes = 0; // Article: the mix's mean
+    std::string name;            // Article: "article-2b", ...
+
+    bool empty() const noexcept { return files == 0; }
+
+    friend bool operator==(const FileSetSpec&, const FileSetSpec&) = default;
+};
+
+// A heavy-tailed size mix from article 003's tables (sizes of real files on a Windows system).
+struct ArticleMix
+{
+    const char* name;
+    std::uint64_t minBytes;
+    std::uint64_t maxBytes;
+    std::uint64_t meanBytes;
+    const char* description;
+};
+const std::vector<ArticleMix>& articleMixes();
+
 struct Case
 {
     std::string strategy;
@@ -65,11 +126,15 @@ struct Case
     SyncPolicy sync;
     std::uint32_t threads = 1;
     TargetKind target = TargetKind::Directory;
+    ReadHint hint = ReadHint::NotApplicable;
+    CacheState cache = CacheState::NotApplicable;
+    FileSetSpec fileSet; // file-set strategies: the set they read; totalBytes is its size
 
     // Bytes the given thread writes: an even share, the remainder going to the last thread.
     std::uint64_t bytesForThread(std::uint32_t thread) const noexcept;
 
-    // One line naming every axis, e.g. "stdio chunk=1 buf=64K sync=none threads=1 size=512M".
+    // One line naming every axis, e.g. "stdio chunk=1 buf=64K sync=none threads=1 size=512M"; reads name
+    // their hint and cache state instead of the sync policy, file-set cases their set.
     std::string label() const;
 
     friend bool operator==(const Case&, const Case&) = default;
@@ -79,11 +144,17 @@ std::string toString(Direction direction);
 std::string toString(TargetKind kind);
 std::string toString(SyncPolicy policy);
 std::string toString(StdioBuffer buffer);
+std::string toString(ReadHint hint);
+std::string toString(CacheState cache);
+std::string toString(const FileSetSpec& set); // "2000x4K", "500x1K-64K", "2000xarticle-2b"
 
 // Parsers throw InputError with the accepted spellings.
 Direction parseDirection(std::string_view text);
 TargetKind parseTargetKind(std::string_view text);
 SyncPolicy parseSyncPolicy(std::string_view text);
 StdioBuffer parseStdioBuffer(std::string_view text);
+ReadHint parseReadHint(std::string_view text);
+CacheState parseCacheState(std::string_view text);
+FileSetSpec parseFileSet(std::string_view text);
 
 } // namespace iolab

@@ -18,7 +18,9 @@ inline constexpr std::uint64_t kMaxChunkBytes = 1ULL << 30; // 1 GiB
 inline constexpr std::uint64_t kMaxTotalBytes = 1ULL << 44; // 16 TiB
 
 // One cartesian product of axis values. Empty optional axes take their defaults: buffers -> n/a (stdio
-// strategies: default), syncs -> none, threads -> 1, targets -> each strategy's own target.
+// strategies: default), syncs -> none, threads -> 1, targets -> each strategy's own target, hints -> each
+// read strategy's default, caches -> cold. Each strategy takes the axes it has: file-set readers the file
+// sets, every other strategy the sizes.
 struct MatrixGroup
 {
     std::vector<std::string> strategies;
@@ -28,6 +30,9 @@ struct MatrixGroup
     std::vector<SyncPolicy> syncs;
     std::vector<std::uint32_t> threads;
     std::vector<TargetKind> targets;
+    std::vector<ReadHint> hints;       // reads: empty -> each strategy's default hint
+    std::vector<CacheState> caches;    // reads: empty -> cold
+    std::vector<FileSetSpec> fileSets; // file-set strategies read these instead of a size
 
     friend bool operator==(const MatrixGroup&, const MatrixGroup&) = default;
 };

@@ -6,9 +6,19 @@
 
 #include <fmt/format.h>
 
+#include <tuple>
+
 namespace iolab {
 
 namespace {
+
+void describeReads(StrategyDraft& row, const StrategyInfo& info)
+{
+    row.reads = info.direction == Direction::Read;
+    row.readsFileSet = info.layout == DataLayout::FileSet;
+    row.hasHintAxis = !info.hints.empty();
+    row.defaultHint = row.hasHintAxis ? info.hints.front() : ReadHint::NotApplicable;
+}
 
 template <class T> std::vector<T> canonical(const std::vector<T>& values)
 {
@@ -31,12 +41,24 @@ StrategyDraft rowFromGroup(const MatrixGroup& group, const StrategyInfo& info)
                                             : canonical(group.buffers);
     row.syncs = group.syncs.empty() ? std::vector<SyncPolicy>{SyncPolicy{}} : canonical(group.syncs);
     row.threads = group.threads.empty() ? std::vector<std::uint32_t>{1} : canonical(group.threads);
+    describeReads(row, info);
+    if (row.reads) {
+        if (row.hasHintAxis)
+            row.hints = group.hints.empty() ? std::vector<ReadHint>{row.defaultHint} : canonical(group.hints);
+        row.caches =
+            group.caches.empty() ? std::vector<CacheState>{CacheState::Cold} : canonical(group.caches);
+    }
+    if (row.readsFileSet) {
+        row.fileSets = canonical(group.fileSets);
+        row.sizes.clear();
+    }
     return row;
 }
 
 bool sameAxes(const StrategyDraft& a, const StrategyDraft& b)
 {
-    return a.sizes == b.sizes && a.buffers == b.buffers && a.syncs == b.syncs && a.threads == b.threads;
+    return a.sizes == b.sizes && a.buffers == b.buffers && a.syncs == b.syncs && a.threads == b.threads &&
+           a.hints == b.hints && a.caches == b.caches && a.fileSets == b.fileSets;
 }
 
 template <class T> void mergeInto(std::vector<T>& into, const std::vector<T>& from)
@@ -61,6 +83,12 @@ bool axisLess(const SyncPolicy& a, const SyncPolicy& b)
     return a.everyWrites < b.everyWrites;
 }
 
+bool axisLess(const FileSetSpec& a, const FileSetSpec& b)
+{
+    return std::tie(a.mix, a.minBytes, a.maxBytes, a.files, a.name) <
+           std::tie(b.mix, b.minBytes, b.maxBytes, b.files, b.name);
+}
+
 const std::vector<std::uint64_t>& standardChunkSizes()
 {
     static const std::vector<std::uint64_t> sizes{1,          512,      4 * kKiB, 16 * kKiB, 64 * kKiB,
@@ -78,6 +106,15 @@ StrategyDraft defaultStrategyDraft(const StrategyInfo& info)
         row.buffers = {{BufferMode::Default, 0}};
     row.syncs = {SyncPolicy{}};
     row.threads = {1};
+    describeReads(row, info);
+    if (row.hasHintAxis)
+        row.hints = {row.defaultHint};
+    if (row.reads)
+        row.caches = {CacheState::Cold};
+    if (row.readsFileSet) {
+        row.sizes.clear();
+        row.fileSets = {parseFileSet("1000xarticle-2b")};
+    }
     return row;
 }
 
@@ -113,6 +150,9 @@ MatrixDraft MatrixDraft::fromMatrix(const Matrix& matrix, const Registry& regist
             mergeInto(row->buffers, incoming.buffers);
             mergeInto(row->syncs, incoming.syncs);
             mergeInto(row->threads, incoming.threads);
+            mergeInto(row->hints, incoming.hints);
+            mergeInto(row->caches, incoming.caches);
+            mergeInto(row->fileSets, incoming.fileSets);
         }
     }
     if (!merged.empty()) {
@@ -155,6 +195,11 @@ Matrix MatrixDraft::toMatrix(std::optional<TargetKind> target) const
                 group.syncs = row.syncs;
             if (!(row.threads.size() == 1 && row.threads.front() == 1))
                 group.threads = row.threads;
+            if (!(row.hints.size() == 1 && row.hints.front() == row.defaultHint))
+                group.hints = row.hints;
+            if (!(row.caches.size() == 1 && row.caches.front() == CacheState::Cold))
+                group.caches = row.caches;
+            group.fileSets = row.fileSets;
             if (target)
                 group.targets = {*target};
             matrix.groups.push_back(std::move(group));
@@ -189,8 +234,14 @@ std::string MatrixDraft::problem() const
     for (const auto& row : strategies) {
         if (!row.enabled())
             continue;
-        if (row.sizes.empty())
+        if (row.sizes.empty() && !row.readsFileSet)
             return fmt::format("{} has no total size", row.strategy);
+        if (row.readsFileSet && row.fileSets.empty())
+            return fmt::format("{} has no file set", row.strategy);
+        if (row.hasHintAxis && row.hints.empty())
+            return fmt::format("{} has no read hint ticked", row.strategy);
+        if (row.reads && row.caches.empty())
+            return fmt::format("{} has no cache state ticked", row.strategy);
         if (row.hasBufferAxis && row.buffers.empty())
             return fmt::format("{} has no stdio buffer ticked", row.strategy);
         if (row.syncs.empty())

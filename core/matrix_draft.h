@@ -25,6 +25,15 @@ struct StrategyDraft
     std::vector<StdioBuffer> buffers; // empty when it does not
     std::vector<SyncPolicy> syncs;
     std::vector<std::uint32_t> threads;
+    // Reads: the hint axis (when the strategy has one), the cache states, and for file-set readers the sets
+    // (which replace the sizes).
+    bool reads = false;
+    bool readsFileSet = false;
+    bool hasHintAxis = false;
+    ReadHint defaultHint = ReadHint::NotApplicable;
+    std::vector<ReadHint> hints;
+    std::vector<CacheState> caches;
+    std::vector<FileSetSpec> fileSets;
 
     bool enabled() const { return !chunks.empty(); }
 
@@ -60,12 +69,22 @@ struct MatrixDraft
     friend bool operator==(const MatrixDraft&, const MatrixDraft&) = default;
 };
 
-// The values a fresh row starts with: 256 MiB, stdio's default buffer, no sync, one thread.
+// The values a fresh row starts with: 256 MiB, stdio's default buffer, no sync, one thread; reads the
+// strategy's default hint and a cold cache, file-set readers 1000 files of the article's first mix.
 StrategyDraft defaultStrategyDraft(const StrategyInfo& info);
 
 // Canonical order of axis values, so that a draft compares equal however it was clicked together.
 bool axisLess(const StdioBuffer& a, const StdioBuffer& b);
 bool axisLess(const SyncPolicy& a, const SyncPolicy& b);
+bool axisLess(const FileSetSpec& a, const FileSetSpec& b);
+inline bool axisLess(ReadHint a, ReadHint b)
+{
+    return a < b;
+}
+inline bool axisLess(CacheState a, CacheState b)
+{
+    return a < b;
+}
 inline bool axisLess(std::uint64_t a, std::uint64_t b)
 {
     return a < b;

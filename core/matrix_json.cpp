@@ -77,13 +77,13 @@ MatrixGroup groupFromJson(const json& group, const std::string& where)
 {
     if (!group.is_object())
         throw InputError(fmt::format("{}: expected an object with axes, found {}", where, group.type_name()));
-    static const std::set<std::string> kKnown{"strategies", "chunks",  "sizes",  "buffers",
-                                              "syncs",      "threads", "targets"};
+    static const std::set<std::string> kKnown{"strategies", "chunks",  "sizes", "buffers", "syncs",
+                                              "threads",    "targets", "hints", "caches",  "files"};
     for (const auto& [key, value] : group.items()) {
         if (!kKnown.contains(key) && key != "name" && key != "description" && key != "groups" &&
             key != "schema")
             throw InputError(fmt::format("{}: unknown key '{}' (axes are strategies, chunks, sizes, buffers, "
-                                         "syncs, threads, targets)",
+                                         "syncs, threads, targets, hints, caches, files)",
                                          where, key));
     }
     MatrixGroup g;
@@ -108,6 +108,15 @@ MatrixGroup groupFromJson(const json& group, const std::string& where)
     });
     g.targets = readAxis<TargetKind>(group, "targets", where, [](const json& v, const std::string& at) {
         return parseTargetKind(stringValue(v, at));
+    });
+    g.hints = readAxis<ReadHint>(group, "hints", where, [](const json& v, const std::string& at) {
+        return parseReadHint(stringValue(v, at));
+    });
+    g.caches = readAxis<CacheState>(group, "caches", where, [](const json& v, const std::string& at) {
+        return parseCacheState(stringValue(v, at));
+    });
+    g.fileSets = readAxis<FileSetSpec>(group, "files", where, [](const json& v, const std::string& at) {
+        return parseFileSet(stringValue(v, at));
     });
     return g;
 }
@@ -163,10 +172,12 @@ json matrixToJson(const Matrix& matrix)
         for (auto c : g.chunks)
             chunks.push_back(formatBytesCompact(c));
         j["chunks"] = chunks;
-        json sizes = json::array();
-        for (auto s : g.sizes)
-            sizes.push_back(formatBytesCompact(s));
-        j["sizes"] = sizes;
+        if (!g.sizes.empty() || g.fileSets.empty()) {
+            json sizes = json::array();
+            for (auto s : g.sizes)
+                sizes.push_back(formatBytesCompact(s));
+            j["sizes"] = sizes;
+        }
         if (!g.buffers.empty()) {
             json buffers = json::array();
             for (const auto& b : g.buffers)
@@ -187,6 +198,17 @@ json matrixToJson(const Matrix& matrix)
                 targets.push_back(toString(t));
             j["targets"] = targets;
         }
+        const auto list = [&j](const char* key, const auto& values) {
+            if (values.empty())
+                return;
+            json texts = json::array();
+            for (const auto& v : values)
+                texts.push_back(toString(v));
+            j[key] = texts;
+        };
+        list("hints", g.hints);
+        list("caches", g.caches);
+        list("files", g.fileSets);
         groups.push_back(std::move(j));
     }
     json root = json::object();

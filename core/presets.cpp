@@ -82,6 +82,61 @@ std::vector<Matrix> makePresets()
         m.groups.push_back(group({"pipe-write", "vmsplice"}, {64 * kKiB, 256 * kKiB, 1 * kMiB}, {2 * kGiB}));
         presets.push_back(std::move(m));
     }
+    {
+        // 003: many files read one by one, by a capped pool and by a thread each, over the article's size
+        // mixes.
+        Matrix m{"small-files",
+                 "Many small files (article 003): the article's size mixes (2 B / 1 KB / 10 KB up to 25-140 "
+                 "MB, mean "
+                 "40-430 KB) read by one thread in order, a pool capped at 1 to 256 threads, and a thread "
+                 "per file; "
+                 "cold cache.",
+                 {}};
+        MatrixGroup g;
+        g.strategies = {"files-serial", "files-pool", "files-per-thread"};
+        g.chunks = {64 * kKiB};
+        g.threads = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+        for (const char* set :
+             {"1000xarticle-2b", "1000xarticle-1k", "1000xarticle-10k", "500xarticle-10k-large"})
+            g.fileSets.push_back(parseFileSet(set));
+        m.groups.push_back(std::move(g));
+        presets.push_back(std::move(m));
+    }
+    {
+        Matrix m{"read-seq",
+                 "Sequential reads of a 512 MiB file from a cold cache: read(2) chunk sizes x posix_fadvise "
+                 "hints, "
+                 "fread/fread_unlocked with stdio buffers, O_DIRECT, and mmap with madvise hints.",
+                 {}};
+        auto plain = group({"read"}, {4 * kKiB, 64 * kKiB, 1 * kMiB, 8 * kMiB}, {512 * kMiB});
+        plain.hints = {ReadHint::Normal, ReadHint::Sequential, ReadHint::Random, ReadHint::NoReuse};
+        m.groups.push_back(std::move(plain));
+        auto stdio = group({"fread", "fread-unlocked"}, {4 * kKiB}, {512 * kMiB});
+        stdio.buffers = {
+            {BufferMode::Default, 0}, {BufferMode::Bytes, 64 * kKiB}, {BufferMode::Bytes, 1 * kMiB}};
+        m.groups.push_back(std::move(stdio));
+        m.groups.push_back(group({"read-direct"}, {64 * kKiB, 1 * kMiB, 8 * kMiB}, {512 * kMiB}));
+        auto mapped = group({"mmap-read"}, {64 * kKiB, 1 * kMiB}, {512 * kMiB});
+        mapped.hints = {ReadHint::Normal, ReadHint::Sequential, ReadHint::Random};
+        m.groups.push_back(std::move(mapped));
+        presets.push_back(std::move(m));
+    }
+    {
+        // CrystalDiskMark's default read tests, with threads standing in for queue depth (io_uring comes
+        // later).
+        Matrix m{
+            "cdm-like",
+            "CrystalDiskMark's read tests without the cache: SEQ1M with 1 and 8 threads over 1 GiB, RND4K "
+            "with 1 and 16 threads over a 64 MiB file (threads stand in for queue depth).",
+            {}};
+        auto seq = group({"read-direct"}, {1 * kMiB}, {1 * kGiB});
+        seq.threads = {1, 8};
+        m.groups.push_back(std::move(seq));
+        auto rnd = group({"read-random-direct"}, {4 * kKiB}, {64 * kMiB});
+        rnd.threads = {1, 16};
+        m.groups.push_back(std::move(rnd));
+        presets.push_back(std::move(m));
+    }
     return presets;
 }
 

@@ -8,6 +8,7 @@
 #include "core/target.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,7 @@ struct Sample
     std::uint64_t deviceReadBytes = 0;    // since the repetition started
     std::uint64_t deviceWrittenBytes = 0; // since the repetition started
     double deviceWriteMBps = 0;           // over the interval
+    double deviceReadMBps = 0;            // over the interval
     bool syncing = false;                 // in the final fsync after the timed part
 
     friend bool operator==(const Sample&, const Sample&) = default;
@@ -54,6 +56,13 @@ struct RepetitionResult
     std::uint64_t deviceReadBytes = 0;
     bool deviceObserved = false;
     bool verified = false;
+    // File-set reads: files read, and the per-file time (open to close) at the median and 99th percentile.
+    std::uint64_t files = 0;
+    double fileP50Seconds = 0;
+    double fileP99Seconds = 0;
+    // Reads: bytes of the data set in the page cache just before the timed part (cold: what eviction left;
+    // warm: what the warming read left). Unknown where the OS cannot tell.
+    std::optional<std::uint64_t> cachedBytes;
 
     friend bool operator==(const RepetitionResult&, const RepetitionResult&) = default;
 };
@@ -71,6 +80,15 @@ struct CaseResult
     double cpuSecondsPerGiB = 0;
     std::uint64_t peakRssBytes = 0;
     std::vector<Sample> samples;
+    // Reads: how the cache state was set before each repetition, e.g. "fdatasync + POSIX_FADV_DONTNEED on
+    // each file"; the size of the data set read (also in the case's totalBytes).
+    std::string cacheMethod;
+    std::uint64_t dataSetBytes = 0;
+    // File-set reads: files per second over the measured repetitions, and the medians of their per-file
+    // latency percentiles.
+    Summary filesPerSecond;
+    double fileP50Seconds = 0;
+    double fileP99Seconds = 0;
 
     friend bool operator==(const CaseResult&, const CaseResult&) = default;
 };
@@ -84,6 +102,7 @@ struct RunOptions
     bool sampling = true;
     std::uint32_t sampleIntervalMs = 100;
     bool spaceCheck = true;
+    bool dropCaches = false; // reads, cold: as root, drop the whole page cache instead of evicting per file
 
     friend bool operator==(const RunOptions&, const RunOptions&) = default;
 };

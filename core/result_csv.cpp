@@ -19,13 +19,29 @@ std::string number(double v)
 // The columns that say which case a row is about, from "label" to "target": their names and values.
 CsvRow caseHeader()
 {
-    return {"label", "strategy", "chunk_bytes", "total_bytes", "stdio_buffer", "sync", "threads", "target"};
+    return {"label", "strategy", "direction", "chunk_bytes", "total_bytes", "stdio_buffer",
+            "sync",  "threads",  "target",    "hint",        "cache",       "file_set"};
 }
 
 CsvRow caseFields(const Case& k)
 {
-    return {k.label(),          k.strategy,       std::to_string(k.chunkBytes), std::to_string(k.totalBytes),
-            toString(k.buffer), toString(k.sync), std::to_string(k.threads),    toString(k.target)};
+    return {k.label(),
+            k.strategy,
+            toString(k.direction),
+            std::to_string(k.chunkBytes),
+            std::to_string(k.totalBytes),
+            toString(k.buffer),
+            toString(k.sync),
+            std::to_string(k.threads),
+            toString(k.target),
+            toString(k.hint),
+            toString(k.cache),
+            k.fileSet.empty() ? std::string() : toString(k.fileSet)};
+}
+
+std::string milliseconds(double seconds)
+{
+    return fmt::format("{:.6g}", seconds * 1e3);
 }
 
 CsvRow joinRows(CsvRow head, const CsvRow& middle, const CsvRow& tail)
@@ -42,9 +58,11 @@ std::vector<CsvRow> repetitionRows(const RunResult& result)
     std::vector<CsvRow> rows;
     rows.push_back(
         joinRows({"case"}, caseHeader(),
-                 {"case_status", "repetition", "warmup", "status", "failed_call", "error_code", "message",
-                  "bytes", "return_s", "durable_s", "apparent_MBps", "durable_MBps", "cpu_user_s",
-                  "cpu_sys_s", "peak_rss_bytes", "device_written_bytes", "device_read_bytes", "verified"}));
+                 {"case_status",          "repetition",        "warmup",     "status",    "failed_call",
+                  "error_code",           "message",           "bytes",      "return_s",  "durable_s",
+                  "apparent_MBps",        "durable_MBps",      "cpu_user_s", "cpu_sys_s", "peak_rss_bytes",
+                  "device_written_bytes", "device_read_bytes", "verified",   "files",     "file_p50_ms",
+                  "file_p99_ms",          "cached_bytes"}));
     for (const auto& c : result.cases) {
         const auto& k = c.testCase;
         const CsvRow base = joinRows({std::to_string(c.index + 1)}, caseFields(k), {toString(c.status)});
@@ -56,14 +74,27 @@ std::vector<CsvRow> repetitionRows(const RunResult& result)
         }
         for (const auto& r : c.repetitions) {
             CsvRow row = base;
-            row.insert(row.end(),
-                       {std::to_string(r.index), r.warmup ? "1" : "0", toString(r.outcome.status),
-                        r.outcome.operation, std::to_string(r.outcome.errorCode), r.outcome.message,
-                        std::to_string(r.bytes), number(r.returnSeconds), number(r.durableSeconds),
-                        number(r.apparentMBps), number(r.durableMBps), number(r.cpuUserSeconds),
-                        number(r.cpuSystemSeconds), std::to_string(r.peakRssBytes),
-                        r.deviceObserved ? std::to_string(r.deviceWrittenBytes) : "",
-                        r.deviceObserved ? std::to_string(r.deviceReadBytes) : "", r.verified ? "1" : "0"});
+            row.insert(row.end(), {std::to_string(r.index),
+                                   r.warmup ? "1" : "0",
+                                   toString(r.outcome.status),
+                                   r.outcome.operation,
+                                   std::to_string(r.outcome.errorCode),
+                                   r.outcome.message,
+                                   std::to_string(r.bytes),
+                                   number(r.returnSeconds),
+                                   number(r.durableSeconds),
+                                   number(r.apparentMBps),
+                                   number(r.durableMBps),
+                                   number(r.cpuUserSeconds),
+                                   number(r.cpuSystemSeconds),
+                                   std::to_string(r.peakRssBytes),
+                                   r.deviceObserved ? std::to_string(r.deviceWrittenBytes) : "",
+                                   r.deviceObserved ? std::to_string(r.deviceReadBytes) : "",
+                                   r.verified ? "1" : "0",
+                                   r.files > 0 ? std::to_string(r.files) : "",
+                                   r.files > 0 ? milliseconds(r.fileP50Seconds) : "",
+                                   r.files > 0 ? milliseconds(r.fileP99Seconds) : "",
+                                   r.cachedBytes ? std::to_string(*r.cachedBytes) : ""});
             rows.push_back(std::move(row));
         }
     }
@@ -76,7 +107,8 @@ std::vector<CsvRow> summaryRows(const RunResult& result)
     rows.push_back(joinRows({"case"}, caseHeader(),
                             {"status", "reason", "repetitions", "median_MBps", "trimmed_mean_MBps",
                              "ci95_low_MBps", "ci95_high_MBps", "cv_pct", "durable_MBps", "speedup_vs_stdio",
-                             "cpu_s_per_GiB", "peak_rss_bytes", "stability_MBps"}));
+                             "cpu_s_per_GiB", "peak_rss_bytes", "stability_MBps", "files_per_s",
+                             "file_p50_ms", "file_p99_ms", "cache_method"}));
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
         const auto& c = result.cases[i];
         const auto& k = c.testCase;
@@ -84,15 +116,18 @@ std::vector<CsvRow> summaryRows(const RunResult& result)
         std::string speedup;
         if (const auto base = baselineCase(result, i); ok && base)
             speedup = number(c.apparentMBps.median / result.cases[*base].apparentMBps.median);
-        rows.push_back(
-            joinRows({std::to_string(c.index + 1)}, caseFields(k),
-                     {toString(c.status), c.reason, std::to_string(c.apparentMBps.count),
-                      ok ? number(c.apparentMBps.median) : "", ok ? number(c.apparentMBps.trimmedMean) : "",
-                      ok && c.apparentMBps.count > 1 ? number(std::max(0.0, c.apparentMBps.ciLow)) : "",
-                      ok && c.apparentMBps.count > 1 ? number(c.apparentMBps.ciHigh) : "",
-                      ok ? number(c.apparentMBps.cv * 100) : "", ok ? number(c.durableMBps.median) : "",
-                      speedup, ok ? number(c.cpuSecondsPerGiB) : "", std::to_string(c.peakRssBytes),
-                      ok ? number(c.stabilityMBps) : ""}));
+        rows.push_back(joinRows(
+            {std::to_string(c.index + 1)}, caseFields(k),
+            {toString(c.status), c.reason, std::to_string(c.apparentMBps.count),
+             ok ? number(c.apparentMBps.median) : "", ok ? number(c.apparentMBps.trimmedMean) : "",
+             ok && c.apparentMBps.count > 1 ? number(std::max(0.0, c.apparentMBps.ciLow)) : "",
+             ok && c.apparentMBps.count > 1 ? number(c.apparentMBps.ciHigh) : "",
+             ok ? number(c.apparentMBps.cv * 100) : "", ok ? number(c.durableMBps.median) : "", speedup,
+             ok ? number(c.cpuSecondsPerGiB) : "", std::to_string(c.peakRssBytes),
+             ok ? number(c.stabilityMBps) : "",
+             ok && c.filesPerSecond.count > 0 ? number(c.filesPerSecond.median) : "",
+             ok && c.filesPerSecond.count > 0 ? milliseconds(c.fileP50Seconds) : "",
+             ok && c.filesPerSecond.count > 0 ? milliseconds(c.fileP99Seconds) : "", c.cacheMethod}));
     }
     for (const auto& r : result.refused) {
         const auto& k = r.testCase;
@@ -108,7 +143,7 @@ std::vector<CsvRow> sampleRows(const RunResult& result)
     std::vector<CsvRow> rows;
     rows.push_back({"case", "repetition", "warmup", "run_s", "bytes_done", "interval_MBps", "cpu_user_pct",
                     "cpu_sys_pct", "rss_bytes", "dirty_bytes", "writeback_bytes", "device_read_bytes",
-                    "device_written_bytes", "device_write_MBps", "syncing"});
+                    "device_written_bytes", "device_write_MBps", "device_read_MBps", "syncing"});
     for (const auto& c : result.cases) {
         for (const auto& s : c.samples) {
             rows.push_back({std::to_string(s.caseIndex + 1), std::to_string(s.repetition),
@@ -117,7 +152,7 @@ std::vector<CsvRow> sampleRows(const RunResult& result)
                             std::to_string(s.rssBytes), std::to_string(s.dirtyBytes),
                             std::to_string(s.writebackBytes), std::to_string(s.deviceReadBytes),
                             std::to_string(s.deviceWrittenBytes), number(s.deviceWriteMBps),
-                            s.syncing ? "1" : "0"});
+                            number(s.deviceReadMBps), s.syncing ? "1" : "0"});
         }
     }
     return rows;

@@ -39,12 +39,14 @@ void from_json(const json& j, Summary& s)
     else
         s.trimmedMean = s.mean;
 }
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Sample, runSeconds, caseIndex, repetition, warmup, bytesDone, intervalMBps,
-                                   cpuUserPercent, cpuSystemPercent, rssBytes, dirtyBytes, writebackBytes,
-                                   deviceReadBytes, deviceWrittenBytes, deviceWriteMBps, syncing)
+// WITH_DEFAULT: keys added later (deviceReadMBps, dropCaches) take their defaults in older files.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Sample, runSeconds, caseIndex, repetition, warmup, bytesDone,
+                                                intervalMBps, cpuUserPercent, cpuSystemPercent, rssBytes,
+                                                dirtyBytes, writebackBytes, deviceReadBytes,
+                                                deviceWrittenBytes, deviceWriteMBps, deviceReadMBps, syncing)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HostInfo, hostname, os, kernel, cpuModel, logicalCpus, ramBytes)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunOptions, repetitions, warmups, verifyFiles, verifyPipes, sampling,
-                                   sampleIntervalMs, spaceCheck)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunOptions, repetitions, warmups, verifyFiles, verifyPipes,
+                                                sampling, sampleIntervalMs, spaceCheck, dropCaches)
 
 void to_json(json& j, const TargetInfo& t)
 {
@@ -107,10 +109,18 @@ void from_json(const json& j, Outcome& o)
 
 json caseToJson(const Case& c)
 {
-    return json{
-        {"strategy", c.strategy},     {"direction", toString(c.direction)}, {"chunkBytes", c.chunkBytes},
-        {"totalBytes", c.totalBytes}, {"stdioBuffer", toString(c.buffer)},  {"sync", toString(c.sync)},
-        {"threads", c.threads},       {"target", toString(c.target)},       {"label", c.label()}};
+    return json{{"strategy", c.strategy},
+                {"direction", toString(c.direction)},
+                {"chunkBytes", c.chunkBytes},
+                {"totalBytes", c.totalBytes},
+                {"stdioBuffer", toString(c.buffer)},
+                {"sync", toString(c.sync)},
+                {"threads", c.threads},
+                {"target", toString(c.target)},
+                {"hint", toString(c.hint)},
+                {"cache", toString(c.cache)},
+                {"fileSet", c.fileSet.empty() ? std::string() : toString(c.fileSet)},
+                {"label", c.label()}};
 }
 
 Case caseFromJson(const json& j)
@@ -125,6 +135,13 @@ Case caseFromJson(const json& j)
     c.sync = parseSyncPolicy(j.at("sync").get<std::string>());
     j.at("threads").get_to(c.threads);
     c.target = parseTargetKind(j.at("target").get<std::string>());
+    // Older results (writes only) have no read axes.
+    const auto hint = j.value("hint", std::string("n/a"));
+    c.hint = hint == "n/a" ? ReadHint::NotApplicable : parseReadHint(hint);
+    const auto cache = j.value("cache", std::string("n/a"));
+    c.cache = cache == "n/a" ? CacheState::NotApplicable : parseCacheState(cache);
+    if (const auto set = j.value("fileSet", std::string()); !set.empty())
+        c.fileSet = parseFileSet(set);
     return c;
 }
 
@@ -144,7 +161,11 @@ void to_json(json& j, const RepetitionResult& r)
              {"deviceObserved", r.deviceObserved},
              {"deviceWrittenBytes", r.deviceWrittenBytes},
              {"deviceReadBytes", r.deviceReadBytes},
-             {"verified", r.verified}};
+             {"verified", r.verified},
+             {"files", r.files},
+             {"fileP50Seconds", r.fileP50Seconds},
+             {"fileP99Seconds", r.fileP99Seconds},
+             {"cachedBytes", r.cachedBytes ? json(*r.cachedBytes) : json(nullptr)}};
 }
 
 void from_json(const json& j, RepetitionResult& r)
@@ -164,6 +185,11 @@ void from_json(const json& j, RepetitionResult& r)
     j.at("deviceWrittenBytes").get_to(r.deviceWrittenBytes);
     j.at("deviceReadBytes").get_to(r.deviceReadBytes);
     j.at("verified").get_to(r.verified);
+    r.files = j.value("files", std::uint64_t{0});
+    r.fileP50Seconds = j.value("fileP50Seconds", 0.0);
+    r.fileP99Seconds = j.value("fileP99Seconds", 0.0);
+    if (const auto it = j.find("cachedBytes"); it != j.end() && !it->is_null())
+        r.cachedBytes = it->get<std::uint64_t>();
 }
 
 void to_json(json& j, const CaseResult& c)
@@ -178,7 +204,12 @@ void to_json(json& j, const CaseResult& c)
              {"stabilityMBps", c.stabilityMBps},
              {"cpuSecondsPerGiB", c.cpuSecondsPerGiB},
              {"peakRssBytes", c.peakRssBytes},
-             {"samples", c.samples}};
+             {"samples", c.samples},
+             {"cacheMethod", c.cacheMethod},
+             {"dataSetBytes", c.dataSetBytes},
+             {"filesPerSecond", c.filesPerSecond},
+             {"fileP50Seconds", c.fileP50Seconds},
+             {"fileP99Seconds", c.fileP99Seconds}};
 }
 
 void from_json(const json& j, CaseResult& c)
@@ -194,6 +225,12 @@ void from_json(const json& j, CaseResult& c)
     j.at("cpuSecondsPerGiB").get_to(c.cpuSecondsPerGiB);
     j.at("peakRssBytes").get_to(c.peakRssBytes);
     j.at("samples").get_to(c.samples);
+    c.cacheMethod = j.value("cacheMethod", std::string());
+    c.dataSetBytes = j.value("dataSetBytes", std::uint64_t{0});
+    if (const auto it = j.find("filesPerSecond"); it != j.end())
+        it->get_to(c.filesPerSecond);
+    c.fileP50Seconds = j.value("fileP50Seconds", 0.0);
+    c.fileP99Seconds = j.value("fileP99Seconds", 0.0);
 }
 
 json resultToJson(const RunResult& r)

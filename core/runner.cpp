@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/runner.h"
 
+#include "core/data_sets.h"
 #include "core/log.h"
 #include "core/pattern.h"
 #include "core/probe.h"
@@ -102,13 +103,19 @@ public:
           m_options(options), m_stop(stop)
     {}
 
+    // `data`: the files a read case reads (nullptr for writes).
     RepetitionResult run(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
-                         std::uint32_t repetition);
+                         std::uint32_t repetition, const DataSet* data);
 
 private:
     Outcome prepareJobs(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
                         std::uint32_t repetition, RepetitionFiles& files,
                         std::vector<std::unique_ptr<Job>>& jobs);
+    Outcome prepareReadJobs(const Case& c, const Pattern& pattern, const DataSet& data,
+                            std::vector<std::unique_ptr<Job>>& jobs);
+    // Sets the data set's cache state for this repetition: evicted (cold) or read once (warm).
+    Outcome setCacheState(const Case& c, const DataSet& data, const Pattern& pattern);
+    std::optional<std::uint64_t> cachedBytes(const DataSet& data);
     void removeFiles(const RepetitionFiles& files);
 
     const Strategy& m_strategy;
@@ -155,6 +162,81 @@ Outcome CaseRunner::prepareJobs(std::uint32_t caseIndex, const Case& c, const Pa
     return Outcome::success();
 }
 
+Outcome CaseRunner::prepareReadJobs(const Case& c, const Pattern& pattern, const DataSet& data,
+                                    std::vector<std::unique_ptr<Job>>& jobs)
+{
+    const DataLayout layout = m_strategy.info().layout;
+    const std::uint32_t jobCount = layout == DataLayout::FileSet ? 1 : c.threads;
+    for (std::uint32_t t = 0; t < jobCount; ++t) {
+        JobSpec spec;
+        spec.testCase = c;
+        spec.thread = t;
+        spec.pattern = &pattern;
+        spec.target = m_workspace.target();
+        spec.verifyData = m_options.verifyFiles;
+        if (layout == DataLayout::FileSet) {
+            spec.bytes = data.totalBytes;
+            spec.files = &data.files;
+        } else {
+            const DataFile& file = data.files[layout == DataLayout::SharedFile ? 0 : t];
+            spec.bytes = c.bytesForThread(t);
+            spec.path = file.relativePath;
+            spec.patternOffset = file.patternOffset;
+        }
+        Outcome outcome;
+        auto job = m_strategy.prepare(spec, outcome);
+        if (!job) {
+            if (outcome.ok())
+                outcome = {Status::Failed, 0, "prepare", "the strategy could not start"};
+            return outcome;
+        }
+        jobs.push_back(std::move(job));
+    }
+    return Outcome::success();
+}
+
+Outcome CaseRunner::setCacheState(const Case& c, const DataSet& data, const Pattern& pattern)
+{
+    if (c.cache == CacheState::Warm) {
+        for (const auto& file : data.files) {
+            if (m_stop.load(std::memory_order_relaxed))
+                return Outcome::cancelled();
+            auto outcome = m_workspace.verify(file.relativePath, file.bytes, pattern, file.patternOffset);
+            if (!outcome.ok())
+                return outcome;
+        }
+        return Outcome::success();
+    }
+    if (m_options.dropCaches) {
+        for (const auto& file : data.files) {
+            auto outcome = m_workspace.evict(file.relativePath); // writes back first, so nothing is lost
+            if (!outcome.ok())
+                return outcome;
+        }
+        return m_workspace.dropCaches();
+    }
+    for (const auto& file : data.files) {
+        if (m_stop.load(std::memory_order_relaxed))
+            return Outcome::cancelled();
+        auto outcome = m_workspace.evict(file.relativePath);
+        if (!outcome.ok())
+            return outcome;
+    }
+    return Outcome::success();
+}
+
+std::optional<std::uint64_t> CaseRunner::cachedBytes(const DataSet& data)
+{
+    std::uint64_t total = 0;
+    for (const auto& file : data.files) {
+        const auto bytes = m_workspace.cachedBytes(file.relativePath);
+        if (!bytes)
+            return std::nullopt;
+        total += *bytes;
+    }
+    return total;
+}
+
 void CaseRunner::removeFiles(const RepetitionFiles& files)
 {
     for (const auto& path : files.data)
@@ -164,43 +246,54 @@ void CaseRunner::removeFiles(const RepetitionFiles& files)
 }
 
 RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
-                                 std::uint32_t repetition)
+                                 std::uint32_t repetition, const DataSet* data)
 {
     RepetitionResult rep;
     rep.index = repetition;
     rep.warmup = repetition < m_options.warmups;
+    const bool reads = data != nullptr;
 
     RepetitionFiles files;
     std::vector<std::unique_ptr<Job>> jobs;
-    rep.outcome = prepareJobs(caseIndex, c, pattern, repetition, files, jobs);
+    if (reads) {
+        rep.outcome = setCacheState(c, *data, pattern);
+        if (rep.outcome.ok())
+            rep.outcome = prepareReadJobs(c, pattern, *data, jobs);
+        if (rep.outcome.ok())
+            rep.cachedBytes = cachedBytes(*data);
+    } else {
+        rep.outcome = prepareJobs(caseIndex, c, pattern, repetition, files, jobs);
+    }
     if (!rep.outcome.ok()) {
         jobs.clear();
         removeFiles(files);
         return rep;
     }
 
-    const auto progress = std::make_unique<Progress[]>(c.threads);
-    for (std::uint32_t t = 0; t < c.threads; ++t)
+    // File-set readers run their own threads inside one job.
+    const auto threads = static_cast<std::uint32_t>(jobs.size());
+    const auto progress = std::make_unique<Progress[]>(threads);
+    for (std::uint32_t t = 0; t < threads; ++t)
         progress[t].stop = &m_stop;
-    std::vector<Outcome> outcomes(c.threads);
+    std::vector<Outcome> outcomes(threads);
 
     const std::string& device = m_workspace.target().device;
     const bool onDevice = c.target == TargetKind::Directory && !device.empty();
     if (m_sampler != nullptr)
         m_sampler->begin(caseIndex, static_cast<std::int32_t>(repetition), rep.warmup, progress.get(),
-                         c.threads);
+                         threads);
     const auto deviceBefore = onDevice ? m_probe.device(device) : std::nullopt;
     const auto processBefore = m_probe.process();
 
     Clock::time_point started;
-    if (c.threads == 1) {
+    if (threads == 1) {
         started = Clock::now();
         outcomes[0] = jobs[0]->execute(progress[0]);
     } else {
-        StartGate ready(c.threads + 1);
+        StartGate ready(threads + 1);
         std::vector<std::thread> workers;
-        workers.reserve(c.threads);
-        for (std::uint32_t t = 0; t < c.threads; ++t) {
+        workers.reserve(threads);
+        for (std::uint32_t t = 0; t < threads; ++t) {
             workers.emplace_back([&, t] {
                 ready.arriveAndWait();
                 outcomes[t] = jobs[t]->execute(progress[t]);
@@ -213,15 +306,23 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
     }
     const auto returned = Clock::now();
 
-    for (std::uint32_t t = 0; t < c.threads; ++t) {
+    std::vector<double> fileSeconds;
+    for (std::uint32_t t = 0; t < threads; ++t) {
         merge(rep.outcome, std::move(outcomes[t]));
         merge(rep.outcome, jobs[t]->finish());
         rep.bytes += progress[t].bytes.load(std::memory_order_relaxed);
+        auto seconds = jobs[t]->takeFileSeconds();
+        fileSeconds.insert(fileSeconds.end(), seconds.begin(), seconds.end());
     }
     jobs.clear();
+    if (!fileSeconds.empty()) {
+        rep.files = fileSeconds.size();
+        rep.fileP50Seconds = percentile(fileSeconds, 50);
+        rep.fileP99Seconds = percentile(fileSeconds, 99);
+    }
 
     auto durable = returned;
-    if (rep.outcome.ok() && c.target == TargetKind::Directory) {
+    if (!reads && rep.outcome.ok() && c.target == TargetKind::Directory) {
         if (m_sampler != nullptr)
             m_sampler->setSyncing(true);
         for (const auto& path : files.data)
@@ -245,9 +346,12 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
     }
 
     if (rep.outcome.ok() && rep.bytes != c.totalBytes)
-        rep.outcome = {Status::Failed, 0, "write",
-                       fmt::format("wrote {} bytes instead of {}", rep.bytes, c.totalBytes)};
-    if (rep.outcome.ok() && c.target == TargetKind::Directory && m_options.verifyFiles) {
+        rep.outcome = {
+            Status::Failed, 0, reads ? "read" : "write",
+            fmt::format("{} {} bytes instead of {}", reads ? "read" : "wrote", rep.bytes, c.totalBytes)};
+    if (reads) {
+        rep.verified = rep.outcome.ok() && m_options.verifyFiles; // the jobs compared every byte they read
+    } else if (rep.outcome.ok() && c.target == TargetKind::Directory && m_options.verifyFiles) {
         for (std::uint32_t t = 0; t < c.threads && rep.outcome.ok(); ++t)
             rep.outcome = m_workspace.verify(files.data[t], c.bytesForThread(t), pattern);
         rep.verified = rep.outcome.ok();
@@ -256,6 +360,27 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
     }
     removeFiles(files);
     return rep;
+}
+
+// The data set of a read case, written (or found) before its first repetition; nullptr for writes and, with
+// the case's status and reason set, when it cannot be had.
+const DataSet* prepareData(DataSets& dataSets, const Workspace& workspace, const Case& c,
+                           const Strategy& strategy, const RunOptions& options, CaseResult& caseResult)
+{
+    if (c.direction != Direction::Read)
+        return nullptr;
+    caseResult.cacheMethod = c.cache == CacheState::Warm ? "warm: every file read once before each repetition"
+                                                         : workspace.evictionMethod(options.dropCaches);
+    Outcome outcome;
+    const DataSet* data = dataSets.prepare(c, strategy.info().layout, options.spaceCheck, outcome);
+    if (data == nullptr) {
+        caseResult.status = outcome.status == Status::Ok ? Status::Failed : outcome.status;
+        caseResult.reason = outcome.message;
+        logger(LogModule::Core).warn("case {}: {}", caseResult.index + 1, outcome.message);
+        return nullptr;
+    }
+    caseResult.dataSetBytes = data->totalBytes;
+    return data;
 }
 
 } // namespace
@@ -279,6 +404,19 @@ void summarizeCase(CaseResult& result)
     }
     result.apparentMBps = summarize(apparent);
     result.durableMBps = summarize(durable);
+    std::vector<double> filesPerSecond;
+    std::vector<double> p50;
+    std::vector<double> p99;
+    for (const auto& rep : result.repetitions) {
+        if (rep.warmup || !rep.outcome.ok() || rep.files == 0 || rep.returnSeconds <= 0)
+            continue;
+        filesPerSecond.push_back(static_cast<double>(rep.files) / rep.returnSeconds);
+        p50.push_back(rep.fileP50Seconds);
+        p99.push_back(rep.fileP99Seconds);
+    }
+    result.filesPerSecond = summarize(filesPerSecond);
+    result.fileP50Seconds = median(p50);
+    result.fileP99Seconds = median(p99);
     result.cpuSecondsPerGiB = measured > 0 ? cpuPerGiB / static_cast<double>(measured) : 0.0;
 
     std::vector<double> intervals;
@@ -291,6 +429,8 @@ void summarizeCase(CaseResult& result)
 
 std::uint64_t spaceNeeded(const Case& c)
 {
+    if (c.direction == Direction::Read)
+        return 0; // the data set is checked when it is planned (DataSets::prepare)
     return c.totalBytes + kScratchBytesPerThread * c.threads + kSpaceMarginBytes;
 }
 
@@ -333,6 +473,7 @@ RunResult Runner::run(const Matrix& matrix, const ExpandedMatrix& expanded, cons
                                             });
     }
 
+    DataSets dataSets(m_workspace, stopFlag);
     const auto caseCount = static_cast<std::uint32_t>(expanded.cases.size());
     log.info("run started: {} cases, {} refused, target {}", caseCount, expanded.refused.size(),
              result.target.path);
@@ -361,12 +502,14 @@ RunResult Runner::run(const Matrix& matrix, const ExpandedMatrix& expanded, cons
             caseResult.reason = fmt::format(
                 "needs {} of free space (data plus a {} margin) but the target has {}",
                 formatBytes(spaceNeeded(c)), formatBytes(spaceNeeded(c) - c.totalBytes), formatBytes(free));
-        } else {
+        } else if (const DataSet* data =
+                       prepareData(dataSets, m_workspace, c, *strategy, options, caseResult);
+                   data != nullptr || c.direction == Direction::Write) {
             const Pattern pattern(c.chunkBytes);
             CaseRunner runner(*strategy, m_workspace, m_probe, sampler.get(), options, stopFlag);
             const std::uint32_t total = options.warmups + options.repetitions;
             for (std::uint32_t r = 0; r < total; ++r) {
-                auto rep = runner.run(i, c, pattern, r);
+                auto rep = runner.run(i, c, pattern, r, data);
                 if (observer != nullptr)
                     observer->repetitionFinished({i, rep});
                 const bool ok = rep.outcome.ok();
@@ -391,6 +534,7 @@ RunResult Runner::run(const Matrix& matrix, const ExpandedMatrix& expanded, cons
         result.cases.push_back(std::move(caseResult));
     }
     sampler.reset();
+    dataSets.removeAll();
     m_workspace.close();
     result.cancelled = stopFlag.load();
     result.finishedAt = isoNow();

@@ -41,6 +41,7 @@ void Sampler::begin(std::uint32_t caseIndex, std::int32_t repetition, bool warmu
     m_lastProcess = process;
     m_deviceBase = device;
     m_lastDeviceWritten = 0;
+    m_lastDeviceRead = 0;
     m_peakRss = process.rssBytes;
 }
 
@@ -116,6 +117,8 @@ void Sampler::tick()
             sample.deviceWrittenBytes = device->writtenBytes - m_deviceBase->writtenBytes;
             sample.deviceWriteMBps = toMBps(sample.deviceWrittenBytes - m_lastDeviceWritten, seconds);
             m_lastDeviceWritten = sample.deviceWrittenBytes;
+            sample.deviceReadMBps = toMBps(sample.deviceReadBytes - m_lastDeviceRead, seconds);
+            m_lastDeviceRead = sample.deviceReadBytes;
         }
         sample.syncing = m_syncing;
         m_last = now;

@@ -63,6 +63,7 @@ private:
     ProcessCounters m_lastProcess;
     std::optional<DeviceCounters> m_deviceBase;
     std::uint64_t m_lastDeviceWritten = 0;
+    std::uint64_t m_lastDeviceRead = 0;
     std::uint64_t m_peakRss = 0;
     std::vector<Sample> m_samples;
     std::jthread m_thread; // last: it starts after every member above exists

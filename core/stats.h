@@ -33,5 +33,7 @@ double median(std::span<const double> values);
 // Mean of the values without one minimum and one maximum; the mean when there are fewer than three.
 double trimmedMean(std::span<const double> values);
 double sampleStddev(std::span<const double> values);
+// The p-th percentile (0..100) by the nearest-rank method: a value that occurred, as latency tools report.
+double percentile(std::span<const double> values, double p);
 
 } // namespace iolab

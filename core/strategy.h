@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/case.h"
+#include "core/file_set.h"
 #include "core/target.h"
 
 #include <atomic>
@@ -65,6 +66,11 @@ struct JobSpec
     const Pattern* pattern = nullptr;
     bool verifyStream = false; // pipe targets: the reader checks every byte
     TargetInfo target;
+    // Reads: the file's first byte's place in the pattern (path is the file to read), and for file-set
+    // strategies every file of the set with its absolute path. verifyData compares every byte read.
+    std::uint64_t patternOffset = 0;
+    const std::vector<DataFile>* files = nullptr;
+    bool verifyData = false;
 };
 
 // One prepared thread of work. prepare() did the untimed set-up (open, allocate, spawn a reader); execute()
@@ -77,12 +83,27 @@ public:
     virtual ~Job() = default;
     virtual Outcome execute(Progress& progress) = 0;
     virtual Outcome finish() { return Outcome::success(); }
+    // File-set readers: the time each file took (open to close), in seconds, in no particular order.
+    virtual std::vector<double> takeFileSeconds() { return {}; }
+};
+
+// How many threads a strategy runs for a case.
+enum class Parallelism
+{
+    Threads, // the threads axis: that many threads
+    Single,  // one thread, whatever the axis says (the axis must be 1)
+    PerFile  // a new thread for every file of the set, all at once
 };
 
 struct StrategyInfo
 {
     std::string id;
     std::string description; // one line
+    Direction direction = Direction::Write;
+    DataLayout layout = DataLayout::None; // reads: the files they need written first
+    std::vector<ReadHint> hints;          // reads: accepted hints, the first the default; empty: none
+    std::string hintRefusal;              // why the other hints do not apply
+    Parallelism parallelism = Parallelism::Threads;
     bool usesStdioBuffer = false;
     bool needsBlockAlignedChunks = false;   // O_DIRECT: chunk and per-thread size multiples of the block size
     bool needsDirectIo = false;             // opens with O_DIRECT / FILE_FLAG_NO_BUFFERING

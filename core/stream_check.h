@@ -17,15 +17,17 @@ class StreamCheck
 {
 public:
     // `subject` names the stream in messages: a path, or "the pipe reader".
-    StreamCheck(const Pattern& pattern, std::string subject)
-        : m_pattern(&pattern), m_subject(std::move(subject))
+    // `patternOffset`: the pattern byte the stream's first byte must equal (data-set files start at
+    // different places).
+    StreamCheck(const Pattern& pattern, std::string subject, std::uint64_t patternOffset = 0)
+        : m_pattern(&pattern), m_subject(std::move(subject)), m_patternOffset(patternOffset)
     {}
 
     // Counts `size` bytes and compares them, until the first wrong byte (later ones are only counted).
     void add(const std::byte* data, std::size_t size) noexcept
     {
         if (!m_mismatchAt) {
-            if (auto at = m_pattern->firstMismatch(m_received, data, size))
+            if (auto at = m_pattern->firstMismatch(m_patternOffset + m_received, data, size))
                 m_mismatchAt = m_received + *at;
         }
         m_received += size;
@@ -41,6 +43,7 @@ public:
 private:
     const Pattern* m_pattern;
     std::string m_subject;
+    std::uint64_t m_patternOffset = 0;
     std::uint64_t m_received = 0;
     std::optional<std::uint64_t> m_mismatchAt;
 };

@@ -12,11 +12,29 @@ std::string folderName(std::string_view stamp, long pid)
     return fmt::format("{}{}-{}", kPrefix, stamp, pid);
 }
 
+namespace {
+
+bool digitsOnly(std::string_view text)
+{
+    return !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+} // namespace
+
 bool isRunFileName(std::string_view name)
 {
+    if (name.size() > 5 && name.front() == 'f' && name.ends_with(".dat"))
+        return digitsOnly(name.substr(1, name.size() - 5));
     if (name.empty() || name.front() != 'c')
         return false;
     return name.ends_with(".dat") || name.ends_with(".batch");
+}
+
+bool isRunDirectoryName(std::string_view name)
+{
+    if (name.starts_with("set-"))
+        return digitsOnly(name.substr(4));
+    return name.size() > 1 && name.front() == 'd' && digitsOnly(name.substr(1));
 }
 
 std::string markerText(long pid)

@@ -55,6 +55,9 @@ std::string homeDirectory();
 
 bool stderrIsTerminal();
 
+// Whether this process may empty the OS page cache (Linux: root, with /proc/sys/vm/drop_caches writable).
+bool canDropCaches();
+
 // A console program's arguments as UTF-8. On Windows they come from the UTF-16 command line (the C runtime's
 // argv is in the ANSI code page, which cannot hold every path) and console output is switched to UTF-8.
 std::vector<std::string> consoleArguments(int argc, char** argv);

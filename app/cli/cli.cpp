@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -65,6 +66,10 @@ struct RunArgs
     std::vector<std::string> threads;
     std::vector<std::string> sizes;
     std::vector<std::string> targets;
+    std::vector<std::string> hints;
+    std::vector<std::string> caches;
+    std::vector<std::string> fileSets;
+    bool dropCaches = false;
     std::uint32_t repetitions = 3;
     std::uint32_t warmups = 1;
     bool verify = false;
@@ -102,10 +107,17 @@ Matrix matrixFromAxes(const RunArgs& args)
     }
     for (const auto& t : splitList(args.targets))
         g.targets.push_back(parseTargetKind(t));
+    for (const auto& h : splitList(args.hints))
+        g.hints.push_back(parseReadHint(h));
+    for (const auto& c : splitList(args.caches))
+        g.caches.push_back(parseCacheState(c));
+    for (const auto& f : splitList(args.fileSets))
+        g.fileSets.push_back(parseFileSet(f));
     if (g.chunks.empty())
         throw InputError("--chunk is required with --strategy (e.g. --chunk 4K)");
-    if (g.sizes.empty())
-        throw InputError("--size is required with --strategy (e.g. --size 64M)");
+    if (g.sizes.empty() && g.fileSets.empty())
+        throw InputError("--size (or --files for the file-set readers) is required with --strategy "
+                         "(e.g. --size 64M, --files 2000xarticle-2b)");
     return Matrix{"command line", {}, {g}};
 }
 
@@ -130,7 +142,8 @@ Matrix chooseMatrix(const RunArgs& args)
         throw InputError("--preset, --matrix and --strategy are alternatives; give one");
     if (args.strategies.empty()) {
         const bool otherAxes = !args.chunks.empty() || !args.buffers.empty() || !args.syncs.empty() ||
-                               !args.threads.empty() || !args.targets.empty();
+                               !args.threads.empty() || !args.targets.empty() || !args.hints.empty() ||
+                               !args.caches.empty() || !args.fileSets.empty();
         if (otherAxes)
             throw InputError(
                 "axis flags other than --size go with --strategy, not with --preset or --matrix");
@@ -172,11 +185,60 @@ std::string figure(double value)
     return fmt::format("{:.0f}", value);
 }
 
+// Writes show their sync policy; reads their hint and cache state ("seq/cold").
+std::string syncOrRead(const Case& k)
+{
+    if (k.direction == Direction::Write)
+        return toString(k.sync);
+    if (k.hint == ReadHint::NotApplicable)
+        return toString(k.cache);
+    const std::string hint = k.hint == ReadHint::Sequential ? "seq" : toString(k.hint);
+    return fmt::format("{}/{}", hint, toString(k.cache));
+}
+
+std::string milliseconds(double seconds)
+{
+    if (seconds < 1e-3)
+        return fmt::format("{:.0f} us", seconds * 1e6);
+    return fmt::format("{} ms", figure(seconds * 1e3));
+}
+
+// Reads: how the cache was set, and for file sets the files per second and per-file latency.
+void printReadDetails(const RunResult& result)
+{
+    std::vector<std::string> methods;
+    bool fileSets = false;
+    for (const auto& c : result.cases) {
+        if (!c.cacheMethod.empty() &&
+            std::find(methods.begin(), methods.end(), c.cacheMethod) == methods.end())
+            methods.push_back(c.cacheMethod);
+        fileSets = fileSets || !c.testCase.fileSet.empty();
+    }
+    for (const auto& m : methods)
+        std::printf("Reads, %s.\n", m.c_str());
+    if (!fileSets)
+        return;
+    fmt::print("\n{:<3} {:<17} {:<22} {:>5} {:>10} {:>10} {:>10} {:>10}\n", "#", "file-set reader",
+               "file set", "thr", "files", "files/s", "p50/file", "p99/file");
+    for (const auto& c : result.cases) {
+        const auto& k = c.testCase;
+        if (k.fileSet.empty())
+            continue;
+        const bool ok = c.status == Status::Ok && c.filesPerSecond.count > 0;
+        const std::string dash = "-";
+        fmt::print("{:<3} {:<17} {:<22} {:>5} {:>10} {:>10} {:>10} {:>10}\n", c.index + 1,
+                   cell(k.strategy, 17), cell(toString(k.fileSet), 22), k.threads, k.fileSet.files,
+                   ok ? figure(c.filesPerSecond.median) : dash, ok ? milliseconds(c.fileP50Seconds) : dash,
+                   ok ? milliseconds(c.fileP99Seconds) : dash);
+    }
+    std::printf("Per file: open to close; p50/p99 are medians over the measured repetitions.\n");
+}
+
 void printResults(const RunResult& result)
 {
     fmt::print(
         "\n{:<3} {:<17} {:>6} {:>7} {:<13} {:>3} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} {:>9} {:>9}\n",
-        "#", "strategy", "chunk", "buffer", "sync", "thr", "size", "status", "MB/s", "trimmed", "95% CI",
+        "#", "strategy", "chunk", "buffer", "sync/read", "thr", "size", "status", "MB/s", "trimmed", "95% CI",
         "durable", "CV%", "CPU s/GiB", "peak RSS");
     for (const auto& c : result.cases) {
         const auto& k = c.testCase;
@@ -186,19 +248,21 @@ void printResults(const RunResult& result)
         fmt::print(
             "{:<3} {:<17} {:>6} {:>7} {:<13} {:>3} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} {:>9} {:>9}\n",
             c.index + 1, cell(k.strategy, 17), formatBytesCompact(k.chunkBytes), toString(k.buffer),
-            cell(toString(k.sync), 13), k.threads, formatBytesCompact(k.totalBytes), toString(c.status),
+            cell(syncOrRead(k), 13), k.threads, formatBytesCompact(k.totalBytes), toString(c.status),
             ok ? figure(a.median) : dash, ok ? figure(a.trimmedMean) : dash,
             ok && a.count >= 2 ? figure(std::max(0.0, a.ciLow)) + "-" + figure(a.ciHigh) : dash,
-            ok ? figure(c.durableMBps.median) : dash, ok ? fmt::format("{:.1f}", a.cv * 100) : dash,
+            ok && k.direction == Direction::Write ? figure(c.durableMBps.median) : dash,
+            ok ? fmt::format("{:.1f}", a.cv * 100) : dash,
             ok ? fmt::format("{:.3f}", c.cpuSecondsPerGiB) : dash, formatBytes(c.peakRssBytes));
     }
     std::printf(
         "MB/s = 10^6 bytes/s, median over %u measured repetitions after %u warm-up; trimmed = their mean "
         "without the slowest and the fastest; durable includes the final fsync.\n",
         result.options.repetitions, result.options.warmups);
+    printReadDetails(result);
     bool warned = false;
     for (const auto& c : result.cases) {
-        const auto warnings = caseWarnings(c);
+        const auto warnings = caseWarnings(c, &result.host);
         if (warnings.empty())
             continue;
         if (!warned)
@@ -356,6 +420,11 @@ int commandRun(const Registry& registry, const RunArgs& args)
     options.verifyPipes = !args.noPipeVerify;
     options.sampling = !args.noSampling;
     options.spaceCheck = !args.noSpaceCheck;
+    options.dropCaches = args.dropCaches;
+    if (options.dropCaches && !canDropCaches())
+        throw InputError("--drop-caches needs root (it writes /proc/sys/vm/drop_caches); without it IOLab "
+                         "evicts every file it reads with fdatasync + posix_fadvise(DONTNEED) before each "
+                         "repetition");
 
     auto probe = makeSystemProbe();
     auto workspace = makeWorkspace(target);
@@ -456,9 +525,18 @@ int runCli(int argc, const char* const* argv)
     run->add_option("--chunk", args.chunks, "Chunk sizes, e.g. 1,4K,1M");
     run->add_option("--buffer", args.buffers, "stdio buffers: none, default or sizes");
     run->add_option("--sync", args.syncs, "none, fsync-end, fdatasync-end, fsync-every:N, O_SYNC, O_DSYNC");
-    run->add_option("--threads", args.threads, "Writer threads, one file each, e.g. 1,2,4");
+    run->add_option("--threads", args.threads,
+                    "Threads, e.g. 1,2,4: writers and sequential readers one file each; files-pool's cap");
     run->add_option("--size", args.sizes, "Total bytes per case, e.g. 64M (overrides a preset's sizes)");
     run->add_option("--target-kind", args.targets, "directory, pipe or null (default: each strategy's own)");
+    run->add_option("--hint", args.hints,
+                    "Reads: normal, sequential, random, noreuse (default: each reader's own)");
+    run->add_option("--cache", args.caches,
+                    "Reads: cold (evicted before each repetition, the default) or warm");
+    run->add_option("--files", args.fileSets,
+                    "File-set readers: COUNTxSIZE, COUNTxMIN-MAX or COUNTx<mix>, e.g. 2000xarticle-2b");
+    run->add_flag("--drop-caches", args.dropCaches,
+                  "Cold reads: drop the whole page cache before each repetition (root only)");
     run->add_option("--reps", args.repetitions, "Measured repetitions per case")->capture_default_str();
     run->add_option("--warmups", args.warmups, "Warm-up repetitions per case (not counted)")
         ->capture_default_str();

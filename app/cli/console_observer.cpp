@@ -54,7 +54,13 @@ void ConsoleObserver::caseFinished(const CaseResult& result)
         return;
     clearBar();
     std::string figure;
-    if (result.status == Status::Ok)
+    if (result.status == Status::Ok && result.filesPerSecond.count > 0)
+        figure = fmt::format("{}, {:.0f} files/s, p99 {:.3g} ms per file",
+                             formatRate(result.apparentMBps.median * kBytesPerMB),
+                             result.filesPerSecond.median, result.fileP99Seconds * 1e3);
+    else if (result.status == Status::Ok && result.testCase.direction == Direction::Read)
+        figure = formatRate(result.apparentMBps.median * kBytesPerMB);
+    else if (result.status == Status::Ok)
         figure = fmt::format("{} (durable {})", formatRate(result.apparentMBps.median * kBytesPerMB),
                              formatRate(result.durableMBps.median * kBytesPerMB));
     else

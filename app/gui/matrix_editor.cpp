@@ -216,9 +216,27 @@ void MatrixEditor::buildUi()
                 {QStringLiteral("none"), QStringLiteral("fsync-end"), QStringLiteral("fdatasync-end"),
                  QStringLiteral("fsync-every:16"), QStringLiteral("O_SYNC"), QStringLiteral("O_DSYNC")});
     m_threads = addAxis(Axis::Threads, tr("Threads:"),
-                        tr("Writer threads per case, each with its own file and an even share of the size."),
+                        tr("Threads per case: writers and sequential readers each get their own file and an "
+                           "even share of the size; random readers share one file; for files-pool it is the "
+                           "pool's cap (the parallelism axis)."),
                         {QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("4"), QStringLiteral("8"),
-                         QStringLiteral("16")});
+                         QStringLiteral("16"), QStringLiteral("64"), QStringLiteral("256")});
+    m_hints = addAxis(Axis::Hints, tr("Read hint:"),
+                      tr("What the readers tell the kernel: posix_fadvise / madvise on Linux, "
+                         "FILE_FLAG_SEQUENTIAL_SCAN / FILE_FLAG_RANDOM_ACCESS on Windows."),
+                      {QStringLiteral("normal"), QStringLiteral("sequential"), QStringLiteral("random"),
+                       QStringLiteral("noreuse")});
+    m_caches =
+        addAxis(Axis::Caches, tr("Cache:"),
+                tr("cold: the data is evicted from the page cache before every repetition, so reads come "
+                   "from the device; warm: it is read once first, so reads come from memory."),
+                {QStringLiteral("cold"), QStringLiteral("warm")});
+    m_fileSets = addAxis(Axis::FileSets, tr("File sets:"),
+                         tr("For files-serial, files-pool and files-per-thread: COUNTxSIZE (2000x4K), "
+                            "COUNTxMIN-MAX (500x1K-64K) or a size mix from article 003 (2000xarticle-2b)."),
+                         {QStringLiteral("1000x4K"), QStringLiteral("1000xarticle-2b"),
+                          QStringLiteral("1000xarticle-1k"), QStringLiteral("1000xarticle-10k"),
+                          QStringLiteral("500xarticle-10k-large")});
     layout->addLayout(form);
     m_axisError = new QLabel(this);
     m_axisError->setWordWrap(true);
@@ -239,13 +257,25 @@ void MatrixEditor::buildUi()
     m_warmups->setToolTip(tr("Unmeasured repetitions first: they fault in memory and settle caches."));
     options->addWidget(m_warmups);
     m_verify = new QCheckBox(tr("Verify files"), this);
-    m_verify->setToolTip(tr("Read every file back after its repetition and compare it with the pattern."));
+    m_verify->setToolTip(tr("Writers: read every file back after its repetition and compare it with the "
+                            "pattern. Readers: compare every byte they read with what was written."));
     options->addWidget(m_verify);
+    m_dropCaches = new QCheckBox(tr("Drop caches"), this);
+    if (canDropCaches())
+        m_dropCaches->setToolTip(tr("Cold reads: empty the whole page cache (drop_caches) before each "
+                                    "repetition instead of evicting only the data set's files."));
+    else {
+        m_dropCaches->setEnabled(false);
+        m_dropCaches->setToolTip(tr("Needs root. Without it, cold reads evict each file of the data set "
+                                    "(fdatasync + posix_fadvise DONTNEED) before each repetition."));
+    }
+    options->addWidget(m_dropCaches);
     options->addStretch(1);
     layout->addLayout(options);
     connect(m_repetitions, &QSpinBox::valueChanged, this, &MatrixEditor::changed);
     connect(m_warmups, &QSpinBox::valueChanged, this, &MatrixEditor::changed);
     connect(m_verify, &QCheckBox::toggled, this, &MatrixEditor::changed);
+    connect(m_dropCaches, &QCheckBox::toggled, this, &MatrixEditor::changed);
 
     connect(m_presets, &QComboBox::activated, this, &MatrixEditor::onPresetActivated);
     connect(m_savePreset, &QPushButton::clicked, this, [this] {
@@ -283,6 +313,7 @@ RunOptions MatrixEditor::runOptions() const
     options.repetitions = static_cast<std::uint32_t>(m_repetitions->value());
     options.warmups = static_cast<std::uint32_t>(m_warmups->value());
     options.verifyFiles = m_verify->isChecked();
+    options.dropCaches = m_dropCaches->isEnabled() && m_dropCaches->isChecked();
     return options;
 }
 
@@ -291,6 +322,7 @@ void MatrixEditor::setRunOptions(const RunOptions& options)
     m_repetitions->setValue(static_cast<int>(options.repetitions));
     m_warmups->setValue(static_cast<int>(options.warmups));
     m_verify->setChecked(options.verifyFiles);
+    m_dropCaches->setChecked(options.dropCaches && m_dropCaches->isEnabled());
 }
 
 QString MatrixEditor::userPresetPath(const QString& name) const
@@ -562,6 +594,12 @@ QLineEdit* MatrixEditor::fieldFor(Axis axis) const
         return m_syncs;
     case Axis::Threads:
         return m_threads;
+    case Axis::Hints:
+        return m_hints;
+    case Axis::Caches:
+        return m_caches;
+    case Axis::FileSets:
+        return m_fileSets;
     }
     return m_sizes;
 }
@@ -575,7 +613,24 @@ QString MatrixEditor::axisText(Axis axis) const
         QString text;
         switch (axis) {
         case Axis::Sizes:
+            if (row.readsFileSet)
+                continue;
             text = joined(row.sizes, [](std::uint64_t b) { return qs(formatBytesCompact(b)); });
+            break;
+        case Axis::Hints:
+            if (!row.hasHintAxis)
+                continue;
+            text = joined(row.hints, [](ReadHint h) { return qs(toString(h)); });
+            break;
+        case Axis::Caches:
+            if (!row.reads)
+                continue;
+            text = joined(row.caches, [](CacheState c) { return qs(toString(c)); });
+            break;
+        case Axis::FileSets:
+            if (!row.readsFileSet)
+                continue;
+            text = joined(row.fileSets, [](const FileSetSpec& f) { return qs(toString(f)); });
             break;
         case Axis::Buffers:
             if (!row.hasBufferAxis)
@@ -583,6 +638,8 @@ QString MatrixEditor::axisText(Axis axis) const
             text = joined(row.buffers, [](const StdioBuffer& b) { return qs(toString(b)); });
             break;
         case Axis::Syncs:
+            if (row.reads)
+                continue;
             text = joined(row.syncs, [](const SyncPolicy& p) { return qs(toString(p)); });
             break;
         case Axis::Threads:
@@ -614,6 +671,9 @@ bool MatrixEditor::setAxisText(Axis axis, const QString& text, QString* error)
         std::vector<StdioBuffer> buffers;
         std::vector<SyncPolicy> syncs;
         std::vector<std::uint32_t> threads;
+        std::vector<ReadHint> hints;
+        std::vector<CacheState> caches;
+        std::vector<FileSetSpec> fileSets;
         for (const auto& v : values) {
             const std::string t = v.toStdString();
             switch (axis) {
@@ -637,6 +697,15 @@ bool MatrixEditor::setAxisText(Axis axis, const QString& text, QString* error)
             case Axis::Threads:
                 insertSorted(threads, parseThreads(t));
                 break;
+            case Axis::Hints:
+                insertSorted(hints, parseReadHint(t));
+                break;
+            case Axis::Caches:
+                insertSorted(caches, parseCacheState(t));
+                break;
+            case Axis::FileSets:
+                insertSorted(fileSets, parseFileSet(t));
+                break;
             }
         }
         bool any = false;
@@ -644,7 +713,24 @@ bool MatrixEditor::setAxisText(Axis axis, const QString& text, QString* error)
             StrategyDraft row = *d.find(id.toStdString());
             switch (axis) {
             case Axis::Sizes:
+                if (row.readsFileSet)
+                    continue;
                 row.sizes = sizes;
+                break;
+            case Axis::Hints:
+                if (!row.hasHintAxis)
+                    continue;
+                row.hints = hints;
+                break;
+            case Axis::Caches:
+                if (!row.reads)
+                    continue;
+                row.caches = caches;
+                break;
+            case Axis::FileSets:
+                if (!row.readsFileSet)
+                    continue;
+                row.fileSets = fileSets;
                 break;
             case Axis::Buffers:
                 if (!row.hasBufferAxis)
@@ -652,6 +738,8 @@ bool MatrixEditor::setAxisText(Axis axis, const QString& text, QString* error)
                 row.buffers = buffers;
                 break;
             case Axis::Syncs:
+                if (row.reads)
+                    continue;
                 row.syncs = syncs;
                 break;
             case Axis::Threads:
@@ -662,7 +750,29 @@ bool MatrixEditor::setAxisText(Axis axis, const QString& text, QString* error)
             m_grid->updateRow(row);
         }
         if (!any) {
-            setError(error, tr("None of %1 takes a stdio buffer.").arg(edited.join(QStringLiteral(", "))));
+            const QString names = edited.join(QStringLiteral(", "));
+            switch (axis) {
+            case Axis::Buffers:
+                setError(error, tr("None of %1 takes a stdio buffer.").arg(names));
+                break;
+            case Axis::Hints:
+                setError(error, tr("None of %1 takes a read hint.").arg(names));
+                break;
+            case Axis::Caches:
+                setError(error, tr("None of %1 reads: the cache axis is for readers.").arg(names));
+                break;
+            case Axis::FileSets:
+                setError(error, tr("None of %1 reads a file set.").arg(names));
+                break;
+            case Axis::Syncs:
+                setError(error, tr("None of %1 writes: reads have no sync policy.").arg(names));
+                break;
+            case Axis::Sizes:
+                setError(error, tr("%1 read file sets: set their file sets instead.").arg(names));
+                break;
+            case Axis::Threads:
+                break;
+            }
             return false;
         }
     } catch (const InputError& e) {
@@ -685,19 +795,61 @@ void MatrixEditor::refreshAxisFields()
                                      : tr("Axes of every ticked strategy (select rows to edit some): %1"))
                                .arg(edited.join(QStringLiteral(", "))));
     bool anyBuffer = false;
-    for (const auto& id : edited)
-        anyBuffer = anyBuffer || m_grid->draft().find(id.toStdString())->hasBufferAxis;
-    for (Axis axis : {Axis::Sizes, Axis::Buffers, Axis::Syncs, Axis::Threads}) {
+    bool anyWriter = false;
+    bool anySized = false;
+    bool anyHint = false;
+    bool anyReader = false;
+    bool anyFileSet = false;
+    for (const auto& id : edited) {
+        const StrategyDraft& row = *m_grid->draft().find(id.toStdString());
+        anyBuffer = anyBuffer || row.hasBufferAxis;
+        anyWriter = anyWriter || !row.reads;
+        anySized = anySized || !row.readsFileSet;
+        anyHint = anyHint || row.hasHintAxis;
+        anyReader = anyReader || row.reads;
+        anyFileSet = anyFileSet || row.readsFileSet;
+    }
+    const auto applies = [&](Axis axis) {
+        switch (axis) {
+        case Axis::Sizes:
+            return anySized;
+        case Axis::Buffers:
+            return anyBuffer;
+        case Axis::Syncs:
+            return anyWriter;
+        case Axis::Threads:
+            return true;
+        case Axis::Hints:
+            return anyHint;
+        case Axis::Caches:
+            return anyReader;
+        case Axis::FileSets:
+            return anyFileSet;
+        }
+        return true;
+    };
+    for (Axis axis : {Axis::Sizes, Axis::Buffers, Axis::Syncs, Axis::Threads, Axis::Hints, Axis::Caches,
+                      Axis::FileSets}) {
         QLineEdit* field = fieldFor(axis);
         const QString text = axisText(axis);
         field->setText(text);
         field->setModified(false);
         field->setPlaceholderText(text.isEmpty() && !edited.isEmpty() ? tr("(differs between the strategies)")
                                                                       : QString());
-        field->setEnabled(!edited.isEmpty() && (axis != Axis::Buffers || anyBuffer));
+        field->setEnabled(!edited.isEmpty() && applies(axis));
     }
     if (!anyBuffer)
         m_buffers->setPlaceholderText(tr("(only the stdio strategies have a buffer)"));
+    if (!anyWriter)
+        m_syncs->setPlaceholderText(tr("(writers only)"));
+    if (!anyHint)
+        m_hints->setPlaceholderText(tr("(readers with a hint only)"));
+    if (!anyReader)
+        m_caches->setPlaceholderText(tr("(readers only)"));
+    if (!anyFileSet)
+        m_fileSets->setPlaceholderText(tr("(files-serial, files-pool and files-per-thread only)"));
+    if (!anySized)
+        m_sizes->setPlaceholderText(tr("(file-set readers take their size from the set)"));
 }
 
 } // namespace iolab::gui

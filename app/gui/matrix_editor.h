@@ -37,7 +37,10 @@ public:
         Sizes,
         Buffers,
         Syncs,
-        Threads
+        Threads,
+        Hints,
+        Caches,
+        FileSets
     };
 
     MatrixEditor(const Registry& registry, const QString& presetFolder, QWidget* parent = nullptr);
@@ -97,10 +100,14 @@ private:
     QLineEdit* m_buffers = nullptr;
     QLineEdit* m_syncs = nullptr;
     QLineEdit* m_threads = nullptr;
+    QLineEdit* m_hints = nullptr;
+    QLineEdit* m_caches = nullptr;
+    QLineEdit* m_fileSets = nullptr;
     QLabel* m_axisError = nullptr;
     QSpinBox* m_repetitions = nullptr;
     QSpinBox* m_warmups = nullptr;
     QCheckBox* m_verify = nullptr;
+    QCheckBox* m_dropCaches = nullptr;
     QString m_currentPreset;
     MatrixDraft m_presetDraft; // as the current preset was loaded or saved
     bool m_loading = false;

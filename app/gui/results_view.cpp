@@ -234,7 +234,7 @@ void ResultsView::rebuildWarnings()
 {
     m_warnings->clear();
     for (const auto& c : m_cases) {
-        for (const auto& w : caseWarnings(c))
+        for (const auto& w : caseWarnings(c, &m_run.host))
             m_warnings->addItem(tr("case %1 (%2): %3").arg(c.index + 1).arg(qs(c.testCase.label()), qs(w)));
         if (c.status == Status::Failed || c.status == Status::Refused)
             m_warnings->addItem(tr("case %1 (%2) %3: %4")

@@ -140,6 +140,68 @@ bool syncForPolicy(int fd, SyncMode mode) noexcept
     return true;
 }
 
+UniqueFd openInput(const std::string& path, bool direct, Outcome& outcome)
+{
+    int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC;
+#ifdef O_DIRECT
+    if (direct)
+        flags |= O_DIRECT;
+#else
+    if (direct) {
+        outcome = {Status::Unsupported, 0, "open", "this system has no O_DIRECT"};
+        return UniqueFd();
+    }
+#endif
+    UniqueFd fd(::open(path.c_str(), flags));
+    if (!fd)
+        outcome = errnoOutcome(errno, direct ? "open(O_DIRECT)" : "open", path);
+    return fd;
+}
+
+const std::vector<ReadHint>& fadviseHints()
+{
+    static const std::vector<ReadHint> hints{ReadHint::Normal, ReadHint::Sequential, ReadHint::Random,
+                                             ReadHint::NoReuse};
+    return hints;
+}
+
+bool adviseRead(int fd, ReadHint hint, const std::string& path, Outcome& outcome)
+{
+    int advice = POSIX_FADV_NORMAL;
+    switch (hint) {
+    case ReadHint::NotApplicable:
+        return true;
+    case ReadHint::Normal:
+        advice = POSIX_FADV_NORMAL;
+        break;
+    case ReadHint::Sequential:
+        advice = POSIX_FADV_SEQUENTIAL;
+        break;
+    case ReadHint::Random:
+        advice = POSIX_FADV_RANDOM;
+        break;
+    case ReadHint::NoReuse:
+        advice = POSIX_FADV_NOREUSE;
+        break;
+    }
+    if (const int error = ::posix_fadvise(fd, 0, 0, advice); error != 0) {
+        outcome = errnoOutcome(error, fmt::format("posix_fadvise({})", toString(hint)), path);
+        return false;
+    }
+    return true;
+}
+
+int applyStdioBuffer(std::FILE* file, const StdioBuffer& buffer, std::unique_ptr<char[]>& owned)
+{
+    if (buffer.mode == BufferMode::None)
+        return std::setvbuf(file, nullptr, _IONBF, 0);
+    if (buffer.mode == BufferMode::Bytes) {
+        owned = std::make_unique<char[]>(buffer.bytes);
+        return std::setvbuf(file, owned.get(), _IOFBF, buffer.bytes);
+    }
+    return 0;
+}
+
 void ignoreSigpipe()
 {
     static std::once_flag once;

@@ -6,11 +6,14 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <fcntl.h>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unistd.h>
 #include <utility>
+#include <vector>
 
 namespace iolab::posix {
 
@@ -81,6 +84,52 @@ inline bool writeFully(int fd, const std::byte* data, std::size_t size) noexcept
         size -= static_cast<std::size_t>(written);
     }
 }
+
+// Opens a data-set file for reading (O_NOFOLLOW, plus O_DIRECT when `direct`).
+UniqueFd openInput(const std::string& path, bool direct, Outcome& outcome);
+// posix_fadvise(2) over the whole file for the case's hint (nothing for NotApplicable).
+bool adviseRead(int fd, ReadHint hint, const std::string& path, Outcome& outcome);
+// The hints posix_fadvise has: normal, sequential, random, noreuse; the first is the default.
+const std::vector<ReadHint>& fadviseHints();
+
+// read(2)/pread(2) until `size` bytes or the end of the file; the bytes read, or -1 with errno set.
+inline ssize_t readFully(int fd, std::byte* data, std::size_t size) noexcept
+{
+    std::size_t done = 0;
+    while (done < size) {
+        const ssize_t n = ::read(fd, data + done, size - done);
+        if (n > 0) [[likely]] {
+            done += static_cast<std::size_t>(n);
+            continue;
+        }
+        if (n == 0)
+            break;
+        if (errno != EINTR)
+            return -1;
+    }
+    return static_cast<ssize_t>(done);
+}
+
+inline ssize_t preadFully(int fd, std::byte* data, std::size_t size, std::uint64_t offset) noexcept
+{
+    std::size_t done = 0;
+    while (done < size) {
+        const ssize_t n = ::pread(fd, data + done, size - done, static_cast<off_t>(offset + done));
+        if (n > 0) [[likely]] {
+            done += static_cast<std::size_t>(n);
+            continue;
+        }
+        if (n == 0)
+            break;
+        if (errno != EINTR)
+            return -1;
+    }
+    return static_cast<ssize_t>(done);
+}
+
+// Applies the case's stdio buffer axis to a fresh FILE; `owned` keeps a sized buffer alive (glibc ignores the
+// size when setvbuf gets no buffer). Returns setvbuf's result.
+int applyStdioBuffer(std::FILE* file, const StdioBuffer& buffer, std::unique_ptr<char[]>& owned);
 
 // Ignores SIGPIPE for the process, so a pipe whose reader went away fails with EPIPE instead of killing us.
 void ignoreSigpipe();

@@ -27,16 +27,7 @@ public:
         }
         fd.release();
         auto job = std::unique_ptr<StdioJob>(new StdioJob(spec, file));
-        const auto& buffer = spec.testCase.buffer;
-        int rc = 0;
-        if (buffer.mode == BufferMode::None) {
-            rc = std::setvbuf(file, nullptr, _IONBF, 0);
-        } else if (buffer.mode == BufferMode::Bytes) {
-            // glibc ignores the size when setvbuf gets no buffer, so the job owns one of exactly that size.
-            job->m_buffer = std::make_unique<char[]>(buffer.bytes);
-            rc = std::setvbuf(file, job->m_buffer.get(), _IOFBF, buffer.bytes);
-        }
-        if (rc != 0) {
+        if (applyStdioBuffer(file, spec.testCase.buffer, job->m_buffer) != 0) {
             outcome = errnoOutcome(errno != 0 ? errno : EINVAL, "setvbuf", spec.path);
             return nullptr;
         }

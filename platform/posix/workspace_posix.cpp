@@ -13,6 +13,7 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -67,7 +68,8 @@ public:
         return Outcome::success();
     }
 
-    Outcome verify(const std::string& path, std::uint64_t expectedBytes, const Pattern& pattern) override
+    Outcome verify(const std::string& path, std::uint64_t expectedBytes, const Pattern& pattern,
+                   std::uint64_t patternOffset) override
     {
         posix::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
         if (!fd)
@@ -80,7 +82,7 @@ public:
             return {Status::Failed, 0, "verify",
                     fmt::format("{} holds {} bytes, expected {}", path, st.st_size, expectedBytes)};
         std::vector<std::byte> buffer(1 << 20);
-        StreamCheck check(pattern, path);
+        StreamCheck check(pattern, path, patternOffset);
         while (check.received() < expectedBytes) {
             const ssize_t n = ::read(fd.get(), buffer.data(), buffer.size());
             if (n < 0) {
@@ -93,6 +95,110 @@ public:
             check.add(buffer.data(), static_cast<std::size_t>(n));
         }
         return check.outcome(expectedBytes, "verify");
+    }
+
+    std::string directoryFor(const std::string& name, Outcome& outcome) override
+    {
+        if (m_folder.empty() && !createFolder(outcome))
+            return {};
+        std::string path = m_folder + "/" + name;
+        if (::mkdir(path.c_str(), 0755) != 0) {
+            outcome = posix::errnoOutcome(errno, "mkdir", path);
+            return {};
+        }
+        m_directories.push_back(path);
+        return path;
+    }
+
+    void removeDirectory(const std::string& path) override
+    {
+        if (::rmdir(path.c_str()) != 0 && errno != ENOENT)
+            logger(LogModule::Platform).warn("could not remove {}: {}", path, std::strerror(errno));
+        std::erase(m_directories, path);
+    }
+
+    Outcome writeDataFile(const std::string& path, std::uint64_t bytes, std::uint64_t patternOffset,
+                          const Pattern& pattern, const std::atomic<bool>& stop) override
+    {
+        Outcome outcome;
+        posix::UniqueFd fd = posix::createScratch(path, O_WRONLY, outcome);
+        if (!fd)
+            return outcome;
+        const std::uint64_t piece = pattern.sizeBytes() - Pattern::kPeriodBytes;
+        for (std::uint64_t done = 0; done < bytes;) {
+            if (stop.load(std::memory_order_relaxed))
+                return Outcome::cancelled();
+            const std::uint64_t size = std::min(piece, bytes - done);
+            if (!posix::writeFully(fd.get(), pattern.at(patternOffset + done), size))
+                return posix::errnoOutcome(errno, "write (data set)", path);
+            done += size;
+        }
+        if (const int error = fd.close(); error != 0)
+            return posix::errnoOutcome(error, "close (data set)", path);
+        return Outcome::success();
+    }
+
+    Outcome evict(const std::string& path) override
+    {
+        posix::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+        if (!fd)
+            return posix::errnoOutcome(errno, "open (evict)", path);
+        // Dirty pages cannot be dropped: write them back first.
+        if (::fdatasync(fd.get()) != 0)
+            return posix::errnoOutcome(errno, "fdatasync (evict)", path);
+        if (const int error = ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED); error != 0)
+            return posix::errnoOutcome(error, "posix_fadvise(DONTNEED)", path);
+        return Outcome::success();
+    }
+
+    Outcome dropCaches() override
+    {
+        ::sync();
+        posix::UniqueFd fd(::open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC));
+        if (!fd) {
+            Outcome o = posix::errnoOutcome(errno, "open", "/proc/sys/vm/drop_caches");
+            if (errno == EACCES || errno == EPERM)
+                o.message += "; dropping the page cache needs root";
+            return o;
+        }
+        const char three[] = "3\n";
+        if (!posix::writeFully(fd.get(), reinterpret_cast<const std::byte*>(three), 2))
+            return posix::errnoOutcome(errno, "write", "/proc/sys/vm/drop_caches");
+        return Outcome::success();
+    }
+
+    std::optional<std::uint64_t> cachedBytes(const std::string& path) override
+    {
+        posix::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+        struct stat st
+        {};
+        if (!fd || ::fstat(fd.get(), &st) != 0)
+            return std::nullopt;
+        if (st.st_size == 0)
+            return 0;
+        const auto size = static_cast<std::size_t>(st.st_size);
+        void* map = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd.get(), 0);
+        if (map == MAP_FAILED)
+            return std::nullopt;
+        const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+        std::vector<unsigned char> resident((size + page - 1) / page);
+        const bool ok = ::mincore(map, size, resident.data()) == 0;
+        ::munmap(map, size);
+        if (!ok)
+            return std::nullopt;
+        std::uint64_t bytes = 0;
+        for (std::size_t i = 0; i < resident.size(); ++i) {
+            if ((resident[i] & 1U) != 0)
+                bytes += std::min(page, size - i * page);
+        }
+        return bytes;
+    }
+
+    std::string evictionMethod(bool dropCaches) const override
+    {
+        return dropCaches
+                   ? "cold: sync, then echo 3 > /proc/sys/vm/drop_caches (as root) before each repetition"
+                   : "cold: fdatasync + posix_fadvise(DONTNEED) on every file before each repetition";
     }
 
     void remove(const std::string& path) override
@@ -108,6 +214,9 @@ public:
             return;
         for (const auto& path : std::set<std::string>(m_files))
             remove(path);
+        for (auto it = m_directories.rbegin(); it != m_directories.rend(); ++it)
+            ::rmdir(it->c_str());
+        m_directories.clear();
         ::unlink((m_folder + "/" + std::string(runfolder::kMarkerName)).c_str());
         if (::rmdir(m_folder.c_str()) != 0)
             logger(LogModule::Platform)
@@ -147,6 +256,7 @@ private:
     TargetInfo m_target;
     std::string m_folder;
     std::set<std::string> m_files;
+    std::vector<std::string> m_directories; // parents first
 };
 
 long markerPid(const std::string& marker)
@@ -154,6 +264,38 @@ long markerPid(const std::string& marker)
     std::ifstream in(marker);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     return runfolder::markerPid(text);
+}
+
+// The files and data-set folders a run wrote under `folder`; the first name that is not IOLab's goes to
+// `foreign` (and stops the search).
+void collectRunFiles(const std::string& folder, bool top, std::vector<std::string>& files,
+                     std::vector<std::string>& directories, std::string& foreign, std::uint64_t& bytes)
+{
+    DIR* dir = ::opendir(folder.c_str());
+    if (dir == nullptr)
+        return;
+    while (const dirent* entry = ::readdir(dir)) {
+        const std::string_view n = entry->d_name;
+        if (n == "." || n == ".." || (top && n == runfolder::kMarkerName))
+            continue;
+        struct stat est
+        {};
+        const std::string path = folder + "/" + std::string(n);
+        if (::lstat(path.c_str(), &est) != 0)
+            continue;
+        if (S_ISREG(est.st_mode) && isRunFileName(n)) {
+            files.push_back(path);
+            bytes += static_cast<std::uint64_t>(est.st_blocks) * 512U;
+        } else if (S_ISDIR(est.st_mode) && runfolder::isRunDirectoryName(n)) {
+            directories.push_back(path);
+            collectRunFiles(path, false, files, directories, foreign, bytes);
+        } else {
+            foreign = top ? std::string(n) : path.substr(path.find(runfolder::kPrefix));
+        }
+        if (!foreign.empty())
+            break;
+    }
+    ::closedir(dir);
 }
 
 bool processAlive(long pid)
@@ -208,24 +350,10 @@ CleanReport cleanStaleRuns(const std::string& target, CleanMode mode)
             continue;
         }
         std::vector<std::string> ours;
+        std::vector<std::string> ourDirectories; // parents first
         std::string foreign;
         std::uint64_t folderBytes = 0;
-        if (DIR* inner = ::opendir(folder.c_str())) {
-            while (const dirent* entry = ::readdir(inner)) {
-                const std::string_view n = entry->d_name;
-                if (n == "." || n == ".." || n == runfolder::kMarkerName)
-                    continue;
-                struct stat est
-                {};
-                const std::string path = folder + "/" + std::string(n);
-                if (isRunFileName(n) && ::lstat(path.c_str(), &est) == 0 && S_ISREG(est.st_mode)) {
-                    ours.push_back(path);
-                    folderBytes += static_cast<std::uint64_t>(est.st_blocks) * 512U;
-                } else
-                    foreign = std::string(n);
-            }
-            ::closedir(inner);
-        }
+        collectRunFiles(folder, true, ours, ourDirectories, foreign, folderBytes);
         if (!foreign.empty()) {
             report.kept.emplace_back(
                 folder, fmt::format("holds '{}', which IOLab did not write: left alone", foreign));
@@ -238,6 +366,8 @@ CleanReport cleanStaleRuns(const std::string& target, CleanMode mode)
         }
         for (const auto& path : ours)
             ::unlink(path.c_str());
+        for (auto it = ourDirectories.rbegin(); it != ourDirectories.rend(); ++it)
+            ::rmdir(it->c_str());
         ::unlink(marker.c_str());
         if (::rmdir(folder.c_str()) == 0) {
             report.removed.push_back(folder);
@@ -260,6 +390,11 @@ std::string defaultLogDirectory()
     if (const char* state = std::getenv("XDG_STATE_HOME"); state != nullptr && *state == '/')
         return std::string(state) + "/iolab";
     return homeDirectory() + "/.local/state/iolab";
+}
+
+bool canDropCaches()
+{
+    return ::geteuid() == 0 && ::access("/proc/sys/vm/drop_caches", W_OK) == 0;
 }
 
 bool stderrIsTerminal()

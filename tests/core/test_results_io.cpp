@@ -117,8 +117,8 @@ TEST(ResultCsv, SummaryHasACaseRowAndARowPerRefusedCombination)
           "peak_rss_bytes", "stability_MBps", "speedup_vs_stdio", "status", "reason"})
         EXPECT_NE(std::find(header.begin(), header.end(), name), header.end()) << name;
     EXPECT_EQ(rows[1].size(), header.size());
-    EXPECT_EQ(rows[2][9], "refused");
-    EXPECT_EQ(rows[2][10], "a reason, with \"quotes\"\nand a newline") << "quotes, commas, newlines survive";
+    EXPECT_EQ(rows[2][13], "refused");
+    EXPECT_EQ(rows[2][14], "a reason, with \"quotes\"\nand a newline") << "quotes, commas, newlines survive";
 }
 
 TEST(ResultJson, RoundTripsEverything)

@@ -71,11 +71,39 @@ public:
         durableCalls.push_back(path);
         return Outcome::success();
     }
-    Outcome verify(const std::string&, std::uint64_t, const Pattern&) override
+    Outcome verify(const std::string&, std::uint64_t, const Pattern&, std::uint64_t) override
     {
         ++verifyCalls;
         return Outcome::success();
     }
+    std::string directoryFor(const std::string& name, Outcome&) override
+    {
+        std::lock_guard lock(m_mutex);
+        m_folder = "/fake/run";
+        const auto path = m_folder + "/" + name;
+        m_live.insert(path + "/");
+        return path;
+    }
+    void removeDirectory(const std::string& path) override
+    {
+        std::lock_guard lock(m_mutex);
+        m_live.erase(path + "/");
+    }
+    Outcome writeDataFile(const std::string& path, std::uint64_t bytes, std::uint64_t, const Pattern&,
+                          const std::atomic<bool>&) override
+    {
+        std::lock_guard lock(m_mutex);
+        dataFiles.emplace_back(path, bytes);
+        return Outcome::success();
+    }
+    Outcome evict(const std::string&) override
+    {
+        ++evictCalls;
+        return Outcome::success();
+    }
+    Outcome dropCaches() override { return {Status::Unsupported, 0, "drop caches", "not in the fake"}; }
+    std::optional<std::uint64_t> cachedBytes(const std::string&) override { return cached; }
+    std::string evictionMethod(bool) const override { return "fake eviction"; }
     void remove(const std::string& path) override
     {
         std::lock_guard lock(m_mutex);
@@ -94,6 +122,9 @@ public:
     std::vector<std::string> durableCalls;
     int verifyCalls = 0;
     int removeCalls = 0;
+    int evictCalls = 0;
+    std::vector<std::pair<std::string, std::uint64_t>> dataFiles;
+    std::optional<std::uint64_t> cached;
     bool closed = false;
 
 private:

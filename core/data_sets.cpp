@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+#include "core/data_sets.h"
+
+#include "core/log.h"
+#include "core/pattern.h"
+#include "core/units.h"
+#include "core/workspace.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace iolab {
+
+namespace {
+
+constexpr std::uint64_t kMarginBytes = 64 * kMiB;
+constexpr std::uint64_t kSlackPerFile = 4 * kKiB;
+constexpr std::uint64_t kWriteChunk = 1 * kMiB;
+
+} // namespace
+
+std::uint64_t DataSets::spaceNeeded(const DataSetPlan& plan)
+{
+    return plan.totalBytes + kSlackPerFile * plan.files.size() + kMarginBytes;
+}
+
+const DataSet* DataSets::prepare(const Case& c, DataLayout layout, bool spaceCheck, Outcome& outcome)
+{
+    const std::string key = dataSetKey(c, layout);
+    for (const auto& set : m_sets) {
+        if (set->key == key)
+            return set.get();
+    }
+    const DataSetPlan plan = planDataSet(c, layout, m_nextIndex);
+    const std::uint64_t needed = spaceNeeded(plan);
+    if (spaceCheck && needed > m_workspace.freeBytes() && !m_sets.empty()) {
+        logger(LogModule::Core).info("removing {} earlier data set(s) to make room", m_sets.size());
+        removeAll();
+    }
+    if (const std::uint64_t free = m_workspace.freeBytes(); spaceCheck && needed > free) {
+        outcome = {
+            Status::Refused, 0, "",
+            fmt::format("the data set ({} in {} file{}) needs {} of free space with its margin, but the "
+                        "target has {}; nothing was written",
+                        formatBytes(plan.totalBytes), plan.files.size(), plan.files.size() == 1 ? "" : "s",
+                        formatBytes(needed), formatBytes(free))};
+        return nullptr;
+    }
+    ++m_nextIndex;
+    auto set = std::make_unique<DataSet>();
+    set->key = key;
+    set->totalBytes = plan.totalBytes;
+    logger(LogModule::Core)
+        .info("writing data set {}: {} file(s), {}", plan.directories.front(), plan.files.size(),
+              formatBytes(plan.totalBytes));
+    outcome = write(plan, *set);
+    if (!outcome.ok()) {
+        remove(*set);
+        return nullptr;
+    }
+    m_sets.push_back(std::move(set));
+    return m_sets.back().get();
+}
+
+Outcome DataSets::write(const DataSetPlan& plan, DataSet& set)
+{
+    for (const auto& dir : plan.directories) {
+        Outcome outcome;
+        std::string path = m_workspace.directoryFor(dir, outcome);
+        if (!outcome.ok())
+            return outcome;
+        set.directories.push_back(std::move(path));
+    }
+    std::uint64_t largest = 0;
+    for (const auto& file : plan.files)
+        largest = std::max(largest, file.bytes);
+    const Pattern pattern(std::min(largest, kWriteChunk));
+    for (const auto& file : plan.files) {
+        if (m_stop.load(std::memory_order_relaxed))
+            return Outcome::cancelled();
+        Outcome outcome;
+        std::string path = m_workspace.pathFor(file.relativePath, outcome);
+        if (!outcome.ok())
+            return outcome;
+        set.files.push_back({path, file.bytes, file.patternOffset});
+        outcome = m_workspace.writeDataFile(path, file.bytes, file.patternOffset, pattern, m_stop);
+        if (!outcome.ok())
+            return outcome;
+    }
+    return Outcome::success();
+}
+
+void DataSets::remove(DataSet& set)
+{
+    for (const auto& file : set.files)
+        m_workspace.remove(file.relativePath);
+    for (auto it = set.directories.rbegin(); it != set.directories.rend(); ++it)
+        m_workspace.removeDirectory(*it);
+    set.files.clear();
+    set.directories.clear();
+}
+
+void DataSets::removeAll()
+{
+    for (auto& set : m_sets)
+        remove(*set);
+    m_sets.clear();
+}
+
+} // namespace iolab

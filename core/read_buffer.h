@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/pattern.h"
+#include "core/strategy.h"
+
+#include <fmt/format.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <string>
+
+namespace iolab {
+
+// A read buffer aligned to 4 KiB, so that O_DIRECT and FILE_FLAG_NO_BUFFERING accept it on any device with
+// sectors up to that size. Plain heap memory: core stays free of OS calls.
+class ReadBuffer
+{
+public:
+    static constexpr std::size_t kAlignment = 4096;
+
+    explicit ReadBuffer(std::size_t bytes)
+        : m_size(bytes),
+          m_data(static_cast<std::byte*>(::operator new[](roundUp(bytes), std::align_val_t{kAlignment})))
+    {}
+
+    std::byte* data() noexcept { return m_data.get(); }
+    std::size_t size() const noexcept { return m_size; }
+
+private:
+    static std::size_t roundUp(std::size_t bytes)
+    {
+        return (bytes + kAlignment - 1) / kAlignment * kAlignment;
+    }
+    struct Free
+    {
+        void operator()(std::byte* p) const noexcept { ::operator delete[](p, std::align_val_t{kAlignment}); }
+    };
+    std::size_t m_size;
+    std::unique_ptr<std::byte[], Free> m_data;
+};
+
+// The checks every read strategy makes with verification on: the bytes it got are the pattern's from the
+// file's offset, and the file held as many bytes as were written. Messages name the file.
+inline Outcome checkReadBytes(const Pattern& pattern, const std::string& path, std::uint64_t patternOffset,
+                              std::uint64_t fileOffset, const std::byte* data, std::size_t size)
+{
+    if (auto at = pattern.firstMismatch(patternOffset + fileOffset, data, size))
+        return {Status::Failed, 0, "verify",
+                fmt::format("{}: byte {} differs from what was written", path, fileOffset + *at)};
+    return Outcome::success();
+}
+
+inline Outcome checkReadLength(const std::string& path, std::uint64_t got, std::uint64_t expected)
+{
+    if (got == expected)
+        return Outcome::success();
+    return {Status::Failed, 0, "read",
+            fmt::format("{}: read {} bytes, but {} were written (the file changed during the run)", path, got,
+                        expected)};
+}
+
+} // namespace iolab

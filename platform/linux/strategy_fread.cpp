@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// fread, fread-unlocked: fread(3) / fread_unlocked(3) per chunk from a FILE with the case's setvbuf buffer
+// and posix_fadvise hint.
+#include "platform/basic_strategy.h"
+#include "platform/linux/strategies.h"
+#include "platform/posix/stdio_read_job.h"
+
+namespace iolab::linux_backend {
+
+namespace {
+
+struct LockedRead
+{
+    std::size_t operator()(std::byte* data, std::size_t size, std::FILE* file) const noexcept
+    {
+        return std::fread(data, 1, size, file);
+    }
+};
+
+struct UnlockedRead
+{
+    std::size_t operator()(std::byte* data, std::size_t size, std::FILE* file) const noexcept
+    {
+        return ::fread_unlocked(data, 1, size, file);
+    }
+};
+
+template <class Read> class FreadStrategy final : public BasicStrategy
+{
+public:
+    FreadStrategy(const char* id, const char* description)
+        : BasicStrategy({.id = id,
+                         .description = description,
+                         .direction = Direction::Read,
+                         .layout = DataLayout::FilePerThread,
+                         .hints = posix::fadviseHints(),
+                         .usesStdioBuffer = true,
+                         .targets = {TargetKind::Directory},
+                         .syncModes = {SyncMode::None},
+                         .syncRefusal = "reads have no sync policy"})
+    {}
+
+    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
+    {
+        return posix::StdioReadJob<Read>::create(spec, outcome);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Strategy> makeFreadStrategy()
+{
+    return std::make_unique<FreadStrategy<LockedRead>>("fread", "fread(3) per chunk with the case's setvbuf "
+                                                                "buffer and posix_fadvise hint");
+}
+
+std::unique_ptr<Strategy> makeFreadUnlockedStrategy()
+{
+    return std::make_unique<FreadStrategy<UnlockedRead>>(
+        "fread-unlocked", "fread_unlocked(3) per chunk: stdio reads without the per-call FILE lock");
+}
+
+} // namespace iolab::linux_backend

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+// read: read(2) per chunk from the front of each thread's file, through the page cache, with the case's
+// posix_fadvise hint.
+#include "platform/basic_strategy.h"
+#include "platform/linux/strategies.h"
+#include "platform/posix/fd_read_job.h"
+
+namespace iolab::linux_backend {
+
+namespace {
+
+class ReadStrategy final : public BasicStrategy
+{
+public:
+    ReadStrategy()
+        : BasicStrategy({.id = "read",
+                         .description = "read(2) per chunk through the page cache, posix_fadvise hint",
+                         .direction = Direction::Read,
+                         .layout = DataLayout::FilePerThread,
+                         .hints = posix::fadviseHints(),
+                         .targets = {TargetKind::Directory},
+                         .syncModes = {SyncMode::None},
+                         .syncRefusal = "reads have no sync policy"})
+    {}
+
+    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
+    {
+        return posix::FdReadJob::create(spec, posix::ReadOrder::Sequential, false, outcome);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Strategy> makeReadStrategy()
+{
+    return std::make_unique<ReadStrategy>();
+}
+
+} // namespace iolab::linux_backend

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// read-direct: read(2) per chunk with O_DIRECT into a 4 KiB-aligned buffer: the device, not the page cache.
+#include "platform/basic_strategy.h"
+#include "platform/linux/strategies.h"
+#include "platform/posix/fd_read_job.h"
+
+namespace iolab::linux_backend {
+
+namespace {
+
+class ReadDirectStrategy final : public BasicStrategy
+{
+public:
+    ReadDirectStrategy()
+        : BasicStrategy(
+              {.id = "read-direct",
+               .description = "read(2) per chunk with O_DIRECT, aligned: straight from the device",
+               .direction = Direction::Read,
+               .layout = DataLayout::FilePerThread,
+               .hintRefusal = "O_DIRECT bypasses the page cache, so there is no readahead to advise",
+               .needsBlockAlignedChunks = true,
+               .needsDirectIo = true,
+               .targets = {TargetKind::Directory},
+               .syncModes = {SyncMode::None},
+               .syncRefusal = "reads have no sync policy"})
+    {}
+
+    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
+    {
+        return posix::FdReadJob::create(spec, posix::ReadOrder::Sequential, true, outcome);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Strategy> makeReadDirectStrategy()
+{
+    return std::make_unique<ReadDirectStrategy>();
+}
+
+} // namespace iolab::linux_backend

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// read-random, read-random-direct: pread(2) of one chunk at a random chunk-aligned offset of one shared file,
+// from every thread (fio's randread with numjobs; CrystalDiskMark's RND4K runs through the cache's back
+// door, which read-random-direct matches).
+#include "platform/basic_strategy.h"
+#include "platform/linux/strategies.h"
+#include "platform/posix/fd_read_job.h"
+
+namespace iolab::linux_backend {
+
+namespace {
+
+class ReadRandomStrategy final : public BasicStrategy
+{
+public:
+    explicit ReadRandomStrategy(bool direct)
+        : BasicStrategy(direct
+                            ? StrategyInfo{.id = "read-random-direct",
+                                           .description = "pread(2) at random aligned offsets of one shared "
+                                                          "file with O_DIRECT",
+                                           .direction = Direction::Read,
+                                           .layout = DataLayout::SharedFile,
+                                           .hintRefusal = "O_DIRECT bypasses the page cache, so there is no "
+                                                          "readahead to advise",
+                                           .needsBlockAlignedChunks = true,
+                                           .needsDirectIo = true,
+                                           .targets = {TargetKind::Directory},
+                                           .syncModes = {SyncMode::None},
+                                           .syncRefusal = "reads have no sync policy"}
+                            : StrategyInfo{.id = "read-random",
+                                           .description = "pread(2) at random chunk-aligned offsets of one "
+                                                          "shared file, posix_fadvise hint",
+                                           .direction = Direction::Read,
+                                           .layout = DataLayout::SharedFile,
+                                           .hints = posix::fadviseHints(),
+                                           .targets = {TargetKind::Directory},
+                                           .syncModes = {SyncMode::None},
+                                           .syncRefusal = "reads have no sync policy"}),
+          m_direct(direct)
+    {}
+
+    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
+    {
+        return posix::FdReadJob::create(spec, posix::ReadOrder::Random, m_direct, outcome);
+    }
+
+private:
+    bool m_direct;
+};
+
+} // namespace
+
+std::unique_ptr<Strategy> makeReadRandomStrategy()
+{
+    return std::make_unique<ReadRandomStrategy>(false);
+}
+
+std::unique_ptr<Strategy> makeReadRandomDirectStrategy()
+{
+    return std::make_unique<ReadRandomStrategy>(true);
+}
+
+} // namespace iolab::linux_backend

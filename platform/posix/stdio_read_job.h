@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/chunk_loop.h"
+#include "core/pattern.h"
+#include "core/read_buffer.h"
+#include "platform/posix/posix_io.h"
+
+#include <cstdio>
+#include <memory>
+
+namespace iolab::posix {
+
+// fread or fread_unlocked per chunk from a FILE on the thread's file, with the case's setvbuf and hint.
+// `Read` is the stdio call, a function object so that the loop inlines it.
+template <class Read> class StdioReadJob final : public Job
+{
+public:
+    static std::unique_ptr<Job> create(const JobSpec& spec, Outcome& outcome)
+    {
+        UniqueFd fd = openInput(spec.path, false, outcome);
+        if (!fd || !adviseRead(fd.get(), spec.testCase.hint, spec.path, outcome))
+            return nullptr;
+        std::FILE* file = ::fdopen(fd.get(), "rb");
+        if (file == nullptr) {
+            outcome = errnoOutcome(errno, "fdopen", spec.path);
+            return nullptr;
+        }
+        fd.release();
+        auto job = std::unique_ptr<StdioReadJob>(new StdioReadJob(spec, file));
+        if (applyStdioBuffer(file, spec.testCase.buffer, job->m_stdioBuffer) != 0) {
+            outcome = errnoOutcome(errno != 0 ? errno : EINVAL, "setvbuf", spec.path);
+            return nullptr;
+        }
+        return job;
+    }
+
+    ~StdioReadJob() override
+    {
+        if (m_file != nullptr)
+            std::fclose(m_file);
+    }
+
+    Outcome execute(Progress& progress) override
+    {
+        std::FILE* const file = m_file;
+        std::byte* const buffer = m_buffer.data();
+        const auto end = runChunks(
+            m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
+            [&](std::uint64_t offset, std::uint64_t size) {
+                const std::size_t n = Read{}(buffer, size, file);
+                if (n == size) [[likely]] {
+                    if (!m_spec.verifyData)
+                        return true;
+                    m_error = checkReadBytes(*m_spec.pattern, m_spec.path, m_spec.patternOffset, offset,
+                                             buffer, size);
+                    return m_error.ok();
+                }
+                if (std::ferror(file) != 0)
+                    m_error = errnoOutcome(errno != 0 ? errno : EIO, "fread", m_spec.path);
+                else
+                    m_error = checkReadLength(m_spec.path, offset + n, m_spec.bytes);
+                return false;
+            },
+            [] { return true; });
+        if (end == LoopEnd::Failed)
+            return std::move(m_error);
+        if (end == LoopEnd::Cancelled)
+            return Outcome::cancelled();
+        if (std::fclose(std::exchange(m_file, nullptr)) != 0)
+            return errnoOutcome(errno, "fclose", m_spec.path);
+        return Outcome::success();
+    }
+
+private:
+    StdioReadJob(const JobSpec& spec, std::FILE* file)
+        : m_spec(spec), m_file(file), m_buffer(spec.testCase.chunkBytes)
+    {}
+
+    JobSpec m_spec;
+    std::FILE* m_file = nullptr;
+    std::unique_ptr<char[]> m_stdioBuffer; // outlives the FILE: the destructor body closes it first
+    ReadBuffer m_buffer;
+    Outcome m_error;
+};
+
+} // namespace iolab::posix
