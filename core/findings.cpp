@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 namespace iolab {
 
@@ -80,16 +81,23 @@ std::string toString(Finding::Kind kind)
     return "?";
 }
 
+std::string baselineStrategy(Direction direction)
+{
+    return direction == Direction::Read ? "read" : "stdio";
+}
+
 std::optional<std::size_t> baselineCase(const RunResult& result, std::size_t caseIndex)
 {
     const Case& c = result.cases[caseIndex].testCase;
+    const bool reads = c.direction == Direction::Read;
     std::optional<std::size_t> any;
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
         const CaseResult& b = result.cases[i];
-        if (b.testCase.strategy != "stdio" || b.testCase.chunkBytes != c.chunkBytes ||
-            b.testCase.target != c.target || !measured(b))
+        if (b.testCase.strategy != baselineStrategy(c.direction) || b.testCase.chunkBytes != c.chunkBytes ||
+            b.testCase.target != c.target || b.testCase.cache != c.cache || !measured(b))
             continue;
-        if (b.testCase.buffer.mode == BufferMode::Default)
+        if (reads ? b.testCase.hint == ReadHint::Normal && b.testCase.threads == c.threads
+                  : b.testCase.buffer.mode == BufferMode::Default)
             return i;
         if (!any)
             any = i;
@@ -97,31 +105,66 @@ std::optional<std::size_t> baselineCase(const RunResult& result, std::size_t cas
     return any;
 }
 
+namespace {
+
+// Cold reads the device did not deliver: the data came from a cache after all.
+void readFindings(const CaseResult& c, std::vector<Finding>& out)
+{
+    if (c.testCase.cache != CacheState::Cold)
+        return;
+    std::uint64_t read = 0;
+    std::uint64_t delivered = 0;
+    bool observed = false;
+    for (const auto& r : c.repetitions) {
+        if (r.warmup || !r.outcome.ok())
+            continue;
+        read += r.bytes;
+        if (r.deviceObserved) {
+            observed = true;
+            delivered += r.deviceReadBytes;
+        }
+    }
+    if (observed && read > 0 && static_cast<double>(delivered) < kDeviceShortfall * static_cast<double>(read))
+        out.push_back({Finding::Kind::CacheIllusion, c.index,
+                       fmt::format("{}: the device delivered {} for the {} the case read from a cold cache; the "
+                                   "rest came from memory (the eviction did not take, or a cache below the "
+                                   "filesystem answered).",
+                                   caseName(c), formatBytes(delivered), formatBytes(read))});
+}
+
+} // namespace
+
 std::vector<Finding> findings(const RunResult& result, const Registry* registry)
 {
     std::vector<Finding> out;
 
-    // Fastest per chunk size, in chunk order.
-    std::map<std::uint64_t, std::vector<std::size_t>> byChunk;
+    // Fastest per chunk size, in chunk order: writes, then cold reads, then warm reads (never compared with
+    // each other).
+    std::map<std::tuple<Direction, CacheState, std::uint64_t>, std::vector<std::size_t>> byChunk;
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
+        const Case& k = result.cases[i].testCase;
         if (measured(result.cases[i]))
-            byChunk[result.cases[i].testCase.chunkBytes].push_back(i);
+            byChunk[{k.direction, k.cache, k.chunkBytes}].push_back(i);
     }
-    for (const auto& [chunk, indices] : byChunk) {
+    for (const auto& [key, indices] : byChunk) {
+        const auto [direction, cache, chunk] = key;
+        const std::string what =
+            direction == Direction::Write ? std::string("write") : fmt::format("{} read", toString(cache));
+        const std::string baseline = direction == Direction::Write ? "plain stdio" : "plain read(2)";
         const std::size_t best =
             *std::max_element(indices.begin(), indices.end(), [&](std::size_t a, std::size_t b) {
                 return result.cases[a].apparentMBps.median < result.cases[b].apparentMBps.median;
             });
         const CaseResult& c = result.cases[best];
-        std::string text = fmt::format("At {} per call, the fastest is {} at {}", formatBytes(chunk),
+        std::string text = fmt::format("At {} per call, the fastest {} is {} at {}", formatBytes(chunk), what,
                                        caseName(c), rate(c.apparentMBps.median));
         const auto base = baselineCase(result, best);
         if (base && *base != best) {
             const CaseResult& b = result.cases[*base];
-            text += fmt::format(", {:.2f}x plain stdio ({})", c.apparentMBps.median / b.apparentMBps.median,
+            text += fmt::format(", {:.2f}x {} ({})", c.apparentMBps.median / b.apparentMBps.median, baseline,
                                 rate(b.apparentMBps.median));
         } else if (base) {
-            text += ", and it is the plain stdio baseline itself";
+            text += fmt::format(", and it is the {} baseline itself", baseline);
         } else if (indices.size() > 1) {
             const std::size_t slowest =
                 *std::min_element(indices.begin(), indices.end(), [&](std::size_t a, std::size_t b) {
@@ -184,6 +227,10 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry)
                              rate(std::max(0.0, c.apparentMBps.ciLow)), rate(c.apparentMBps.ciHigh))});
         if (k.target != TargetKind::Directory)
             continue;
+        if (k.direction == Direction::Read) {
+            readFindings(c, out);
+            continue;
+        }
 
         std::uint64_t written = 0;
         std::uint64_t seen = 0;

@@ -39,8 +39,11 @@ std::string toString(Finding::Kind kind);
 // registry says which strategies bypass the page cache; without one, no DirectIgnored finding is made.
 std::vector<Finding> findings(const RunResult& result, const Registry* registry);
 
-// The case whose median a case's speed-up is measured against: plain stdio with its default buffer (any
-// stdio buffer otherwise) at the same chunk size and target kind. None when the run has no such case.
+// The case whose median a case's speed-up is measured against: for writes plain stdio with its default
+// buffer (any stdio buffer otherwise), for reads plain read(2) with the normal hint and the same threads
+// (any hint otherwise), at the same chunk size, target kind and cache state. None when there is no such case.
+// baselineStrategy() names the strategy: "stdio" or "read".
+std::string baselineStrategy(Direction direction);
 std::optional<std::size_t> baselineCase(const RunResult& result, std::size_t caseIndex);
 
 } // namespace iolab

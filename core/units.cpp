@@ -124,4 +124,20 @@ std::string formatDuration(double seconds)
     return fmt::format("{} h {:02} min", whole / 3600, (whole / 60) % 60);
 }
 
+std::string formatLatency(double seconds)
+{
+    const auto threeFigures = [](double v) {
+        if (v < 10.0)
+            return fmt::format("{:.2f}", v);
+        if (v < 100.0)
+            return fmt::format("{:.1f}", v);
+        return fmt::format("{:.0f}", v);
+    };
+    if (seconds < 1e-3)
+        return threeFigures(seconds * 1e6) + " us";
+    if (seconds < 1.0)
+        return threeFigures(seconds * 1e3) + " ms";
+    return formatDuration(seconds);
+}
+
 } // namespace iolab

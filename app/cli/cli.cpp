@@ -185,6 +185,19 @@ std::string figure(double value)
     return fmt::format("{:.0f}", value);
 }
 
+// "64M" where the size is a round number, "38.1M" for a file set's sum.
+std::string sizeCell(std::uint64_t bytes)
+{
+    const std::string compact = formatBytesCompact(bytes);
+    if (compact.size() <= 6)
+        return compact;
+    std::string text = formatBytes(bytes);
+    text.erase(std::remove(text.begin(), text.end(), ' '), text.end());
+    if (text.ends_with("iB"))
+        text.resize(text.size() - 2);
+    return text;
+}
+
 // Writes show their sync policy; reads their hint and cache state ("seq/cold").
 std::string syncOrRead(const Case& k)
 {
@@ -194,13 +207,6 @@ std::string syncOrRead(const Case& k)
         return toString(k.cache);
     const std::string hint = k.hint == ReadHint::Sequential ? "seq" : toString(k.hint);
     return fmt::format("{}/{}", hint, toString(k.cache));
-}
-
-std::string milliseconds(double seconds)
-{
-    if (seconds < 1e-3)
-        return fmt::format("{:.0f} us", seconds * 1e6);
-    return fmt::format("{} ms", figure(seconds * 1e3));
 }
 
 // Reads: how the cache was set, and for file sets the files per second and per-file latency.
@@ -228,8 +234,8 @@ void printReadDetails(const RunResult& result)
         const std::string dash = "-";
         fmt::print("{:<3} {:<17} {:<22} {:>5} {:>10} {:>10} {:>10} {:>10}\n", c.index + 1,
                    cell(k.strategy, 17), cell(toString(k.fileSet), 22), k.threads, k.fileSet.files,
-                   ok ? figure(c.filesPerSecond.median) : dash, ok ? milliseconds(c.fileP50Seconds) : dash,
-                   ok ? milliseconds(c.fileP99Seconds) : dash);
+                   ok ? figure(c.filesPerSecond.median) : dash, ok ? formatLatency(c.fileP50Seconds) : dash,
+                   ok ? formatLatency(c.fileP99Seconds) : dash);
     }
     std::printf("Per file: open to close; p50/p99 are medians over the measured repetitions.\n");
 }
@@ -248,7 +254,7 @@ void printResults(const RunResult& result)
         fmt::print(
             "{:<3} {:<17} {:>6} {:>7} {:<13} {:>3} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} {:>9} {:>9}\n",
             c.index + 1, cell(k.strategy, 17), formatBytesCompact(k.chunkBytes), toString(k.buffer),
-            cell(syncOrRead(k), 13), k.threads, formatBytesCompact(k.totalBytes), toString(c.status),
+            cell(syncOrRead(k), 13), k.threads, sizeCell(k.totalBytes), toString(c.status),
             ok ? figure(a.median) : dash, ok ? figure(a.trimmedMean) : dash,
             ok && a.count >= 2 ? figure(std::max(0.0, a.ciLow)) + "-" + figure(a.ciHigh) : dash,
             ok && k.direction == Direction::Write ? figure(c.durableMBps.median) : dash,

@@ -49,7 +49,7 @@ QSize HeatmapWidget::sizeHint() const
 {
     return {
         labelWidth() +
-            std::max(kScaleMinWidth, kCellWidth * std::max<int>(1, static_cast<int>(m_data.chunks.size()))) +
+            std::max(kScaleMinWidth, kCellWidth * std::max<int>(1, static_cast<int>(m_data.columns.size()))) +
             8,
         kHeaderHeight + kCellHeight * std::max<int>(1, static_cast<int>(m_data.strategies.size())) +
             kScaleHeight + 8};
@@ -77,16 +77,15 @@ void HeatmapWidget::paintEvent(QPaintEvent* /*event*/)
         return;
     }
     p.setPen(pal.color(QPalette::WindowText));
-    for (std::size_t c = 0; c < m_data.chunks.size(); ++c) {
+    for (std::size_t c = 0; c < m_data.columns.size(); ++c) {
         const QRect r = cellRect(0, static_cast<int>(c)).translated(0, -kHeaderHeight);
-        p.drawText(QRect(r.left(), 0, r.width(), kHeaderHeight), Qt::AlignCenter,
-                   qs(formatBytesCompact(m_data.chunks[c])));
+        p.drawText(QRect(r.left(), 0, r.width(), kHeaderHeight), Qt::AlignCenter, m_data.columnLabel(c));
     }
     for (int row = 0; row < m_data.strategies.size(); ++row) {
         p.setPen(pal.color(QPalette::WindowText));
         p.drawText(QRect(4, kHeaderHeight + row * kCellHeight, labelWidth() - 8, kCellHeight),
                    Qt::AlignVCenter | Qt::AlignRight, m_data.strategies[row]);
-        for (std::size_t c = 0; c < m_data.chunks.size(); ++c) {
+        for (std::size_t c = 0; c < m_data.columns.size(); ++c) {
             const auto& cell = m_data.cells[static_cast<std::size_t>(row)][c];
             const QRect r = cellRect(row, static_cast<int>(c));
             if (!cell.bestMBps) {
@@ -112,7 +111,7 @@ void HeatmapWidget::paintEvent(QPaintEvent* /*event*/)
     const int top = kHeaderHeight + static_cast<int>(m_data.strategies.size()) * kCellHeight + 8;
     const int left = labelWidth();
     // At least wide enough for its three labels, however few chunk columns there are.
-    const int width = std::max(kScaleMinWidth, static_cast<int>(m_data.chunks.size()) * kCellWidth - 2);
+    const int width = std::max(kScaleMinWidth, static_cast<int>(m_data.columns.size()) * kCellWidth - 2);
     for (int x = 0; x < width; ++x) {
         const double t = static_cast<double>(x) / (width - 1);
         const double v = m_data.minMBps > 0 && m_data.maxMBps > m_data.minMBps
@@ -136,13 +135,14 @@ bool HeatmapWidget::event(QEvent* event)
     if (event->type() == QEvent::ToolTip) {
         const auto* help = static_cast<QHelpEvent*>(event);
         for (int row = 0; row < m_data.strategies.size(); ++row) {
-            for (std::size_t c = 0; c < m_data.chunks.size(); ++c) {
+            for (std::size_t c = 0; c < m_data.columns.size(); ++c) {
                 if (!cellRect(row, static_cast<int>(c)).contains(help->pos()))
                     continue;
                 const auto& cell = m_data.cells[static_cast<std::size_t>(row)][c];
-                QString text = tr("%1, %2 chunks: %3 case(s)")
-                                   .arg(m_data.strategies[row], qs(formatBytes(m_data.chunks[c])))
-                                   .arg(cell.cases);
+                const QString where = m_data.axis == report::HeatmapAxis::Threads
+                                          ? tr("%1 threads").arg(m_data.columns[c])
+                                          : tr("%1 chunks").arg(qs(formatBytes(m_data.columns[c])));
+                QString text = tr("%1, %2: %3 case(s)").arg(m_data.strategies[row], where).arg(cell.cases);
                 if (cell.bestMBps)
                     text += tr("\nbest: %1\n%2")
                                 .arg(qs(formatRate(*cell.bestMBps * kBytesPerMB)), cell.bestLabel);

@@ -120,7 +120,7 @@ LiveCharts::LiveCharts(QWidget* parent) : QWidget(parent)
     layout->setSpacing(2);
     m_throughputChart = makeChart(tr("Throughput"), tr("seconds into the case"), tr("MB/s"));
     m_apparent = addSeries(m_throughputChart, tr("apparent (bytes handed to the API)"));
-    m_device = addSeries(m_throughputChart, tr("device writes"));
+    m_device = addSeries(m_throughputChart, tr("device (read + written)"));
     m_cpuChart = makeChart(tr("CPU of IOLab's process"), tr("seconds into the run"), tr("% of one core"));
     m_cpuUser = addSeries(m_cpuChart, tr("user"));
     m_cpuSystem = addSeries(m_cpuChart, tr("system"));
@@ -273,7 +273,7 @@ void LiveCharts::addSample(const Sample& sample)
             m_caseStartSeconds = sample.runSeconds;
         const double t = sample.runSeconds - m_caseStartSeconds;
         m_apparentPoints.append({t, sample.intervalMBps});
-        m_devicePoints.append({t, sample.deviceWriteMBps});
+        m_devicePoints.append({t, sample.deviceWriteMBps + sample.deviceReadMBps});
     }
     m_warmup = sample.warmup;
     m_syncing = sample.syncing;

@@ -2,6 +2,7 @@
 #include "app/gui/results_model.h"
 #include "app/gui/widget_helpers.h"
 
+#include "core/findings.h"
 #include "core/units.h"
 
 namespace iolab::gui {
@@ -74,13 +75,16 @@ std::optional<int> ResultsModel::baselineFor(int row) const
     if (m_baselineRow)
         return m_baselineRow;
     const auto& c = m_rows[static_cast<std::size_t>(row)].result.testCase;
+    const bool reads = c.direction == Direction::Read;
     std::optional<int> any;
     for (int i = 0; i < rowCount(); ++i) {
         const auto& candidate = m_rows[static_cast<std::size_t>(i)].result;
-        if (candidate.testCase.strategy != "stdio" || candidate.testCase.chunkBytes != c.chunkBytes ||
-            !measured(candidate))
+        const auto& k = candidate.testCase;
+        if (k.strategy != baselineStrategy(c.direction) || k.chunkBytes != c.chunkBytes ||
+            k.cache != c.cache || !measured(candidate))
             continue;
-        if (candidate.testCase.buffer.mode == BufferMode::Default)
+        if (reads ? k.hint == ReadHint::Normal && k.threads == c.threads
+                  : k.buffer.mode == BufferMode::Default)
             return i;
         if (!any)
             any = i;
@@ -125,11 +129,26 @@ QVariant ResultsModel::display(const Row& row, int rowIndex, int column) const
     case BufferColumn:
         return qs(toString(k.buffer));
     case SyncColumn:
-        return qs(toString(k.sync));
+        return k.direction == Direction::Write ? qs(toString(k.sync)) : QVariant();
+    case ReadColumn:
+        if (k.direction == Direction::Write)
+            return {};
+        return k.hint == ReadHint::NotApplicable
+                   ? qs(toString(k.cache))
+                   : tr("%1, %2").arg(qs(toString(k.hint)), qs(toString(k.cache)));
     case ThreadsColumn:
         return k.threads;
     case SizeColumn:
+        if (!k.fileSet.empty())
+            return tr("%1 (%2)").arg(qs(toString(k.fileSet)), qs(formatBytes(k.totalBytes)));
         return qs(formatBytes(k.totalBytes));
+    case FilesPerSecondColumn:
+        return ok && c.filesPerSecond.count > 0 ? tr("%1 files/s").arg(c.filesPerSecond.median, 0, 'f', 0)
+                                                : QVariant();
+    case FileP50Column:
+        return ok && c.filesPerSecond.count > 0 ? qs(formatLatency(c.fileP50Seconds)) : QVariant();
+    case FileP99Column:
+        return ok && c.filesPerSecond.count > 0 ? qs(formatLatency(c.fileP99Seconds)) : QVariant();
     case MedianColumn:
         return ok ? qs(formatRate(c.apparentMBps.median * kBytesPerMB)) : QVariant();
     case TrimmedMeanColumn:
@@ -141,7 +160,8 @@ QVariant ResultsModel::display(const Row& row, int rowIndex, int column) const
             .arg(std::max(0.0, c.apparentMBps.ciLow), 0, 'f', 1)
             .arg(c.apparentMBps.ciHigh, 0, 'f', 1);
     case DurableColumn:
-        return ok ? qs(formatRate(c.durableMBps.median * kBytesPerMB)) : QVariant();
+        return ok && k.direction == Direction::Write ? qs(formatRate(c.durableMBps.median * kBytesPerMB))
+                                                     : QVariant();
     case SpeedupColumn:
         if (auto s = speedup(rowIndex))
             return tr("%1x").arg(*s, 0, 'f', 2);
@@ -192,6 +212,12 @@ QVariant ResultsModel::sortValue(const Row& row, int rowIndex, int column) const
         return static_cast<qulonglong>(c.peakRssBytes);
     case StabilityColumn:
         return ok ? c.stabilityMBps : -1.0;
+    case FilesPerSecondColumn:
+        return ok && c.filesPerSecond.count > 0 ? c.filesPerSecond.median : -1.0;
+    case FileP50Column:
+        return ok && c.filesPerSecond.count > 0 ? c.fileP50Seconds : -1.0;
+    case FileP99Column:
+        return ok && c.filesPerSecond.count > 0 ? c.fileP99Seconds : -1.0;
     default:
         return display(row, rowIndex, column);
     }
@@ -226,6 +252,14 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
     if (role == Qt::ToolTipRole && section == TrimmedMeanColumn)
         return tr("Mean of the measured repetitions without the slowest and the fastest one (the plain mean "
                   "with fewer than three)");
+    if (role == Qt::ToolTipRole && section == ReadColumn)
+        return tr("Reads: the access hint given to the kernel, and whether the data was evicted from the "
+                  "cache (cold) or read once beforehand (warm)");
+    if (role == Qt::ToolTipRole && (section == FileP50Column || section == FileP99Column))
+        return tr("File-set reads: the time one file took from open to close, at the median and the 99th "
+                  "percentile (medians over the measured repetitions)");
+    if (role == Qt::ToolTipRole && section == ThreadsColumn)
+        return tr("Threads; for files-pool the pool's cap, for files-per-thread one per file");
     if (role != Qt::DisplayRole)
         return {};
     switch (section) {
@@ -239,6 +273,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
         return tr("stdio buffer");
     case SyncColumn:
         return tr("Sync");
+    case ReadColumn:
+        return tr("Hint, cache");
     case ThreadsColumn:
         return tr("Threads");
     case SizeColumn:
@@ -253,6 +289,12 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
         return tr("Durable");
     case SpeedupColumn:
         return tr("Speed-up");
+    case FilesPerSecondColumn:
+        return tr("Files/s");
+    case FileP50Column:
+        return tr("p50/file");
+    case FileP99Column:
+        return tr("p99/file");
     case CpuColumn:
         return tr("CPU");
     case RssColumn:

@@ -106,16 +106,32 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     m_barView->setRenderHint(QPainter::Antialiasing);
     barLayout->addWidget(m_barView, 1);
     tabs->addTab(barPage, tr("By chunk size"));
-    m_heatmap = new HeatmapWidget(tabs);
-    auto* scroll = new QScrollArea(tabs);
+    auto* heatPage = new QWidget(tabs);
+    auto* heatLayout = new QVBoxLayout(heatPage);
+    heatLayout->setContentsMargins(0, 0, 0, 0);
+    auto* axisRow = new QHBoxLayout;
+    axisRow->addWidget(new QLabel(tr("Columns:"), heatPage));
+    m_heatAxis = new QComboBox(heatPage);
+    m_heatAxis->addItem(tr("Automatic"));
+    m_heatAxis->addItem(tr("Chunk size"));
+    m_heatAxis->addItem(tr("Threads (parallelism)"));
+    m_heatAxis->setToolTip(tr("What the heatmap's columns are. Automatic shows threads when only the thread "
+                              "count varies, as in the small-files sweep."));
+    axisRow->addWidget(m_heatAxis);
+    axisRow->addStretch(1);
+    heatLayout->addLayout(axisRow);
+    m_heatmap = new HeatmapWidget(heatPage);
+    auto* scroll = new QScrollArea(heatPage);
     scroll->setWidget(m_heatmap);
     scroll->setWidgetResizable(true);
-    tabs->addTab(scroll, tr("Heatmap"));
+    heatLayout->addWidget(scroll, 1);
+    tabs->addTab(heatPage, tr("Heatmap"));
     splitter->addWidget(tabs);
     splitter->setSizes({320, 480});
     layout->addWidget(splitter, 1);
 
     connect(m_logScale, &QCheckBox::toggled, this, &ResultsView::rebuildCharts);
+    connect(m_heatAxis, &QComboBox::currentIndexChanged, this, &ResultsView::rebuildCharts);
     connect(m_baseline, &QComboBox::currentIndexChanged, this, [this](int index) {
         const QVariant row = m_baseline->itemData(index);
         m_model->setBaselineRow(row.isValid() ? std::optional<int>(row.toInt()) : std::nullopt);
@@ -256,7 +272,12 @@ QStringList ResultsView::warnings() const
 
 void ResultsView::rebuildCharts()
 {
-    m_heatmap->setData(HeatmapData::from(m_cases));
+    report::HeatmapAxis axis = report::preferredAxis(m_cases);
+    if (m_heatAxis->currentIndex() == 1)
+        axis = report::HeatmapAxis::Chunk;
+    else if (m_heatAxis->currentIndex() == 2)
+        axis = report::HeatmapAxis::Threads;
+    m_heatmap->setData(HeatmapData::from(m_cases, axis));
 
     m_barChart->removeAllSeries();
     for (auto* axis : m_barChart->axes()) {

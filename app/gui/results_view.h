@@ -39,6 +39,7 @@ public:
     ResultsModel* model() const { return m_model; }
     QTableView* table() const { return m_table; }
     HeatmapWidget* heatmap() const { return m_heatmap; }
+    QComboBox* heatmapAxisChooser() const { return m_heatAxis; }
     QChart* barChart() const { return m_barChart; }
     QComboBox* baselineChooser() const { return m_baseline; }
     QStringList warnings() const;
@@ -58,6 +59,7 @@ private:
     QChartView* m_barView = nullptr;
     QCheckBox* m_logScale = nullptr;
     HeatmapWidget* m_heatmap = nullptr;
+    QComboBox* m_heatAxis = nullptr;
     std::vector<CaseResult> m_cases;
     RunResult m_run;
     bool m_dark = false;

@@ -1,29 +1,67 @@
 // SPDX-License-Identifier: MIT
 #include "app/report/heatmap_data.h"
 
+#include "core/units.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace iolab::report {
 
-HeatmapData HeatmapData::from(const std::vector<CaseResult>& cases)
+namespace {
+
+std::uint64_t columnValue(const Case& c, HeatmapAxis axis)
+{
+    return axis == HeatmapAxis::Chunk ? c.chunkBytes : c.threads;
+}
+
+} // namespace
+
+HeatmapAxis preferredAxis(const std::vector<CaseResult>& cases)
+{
+    std::vector<std::uint64_t> chunks;
+    std::vector<std::uint64_t> threads;
+    for (const auto& c : cases) {
+        if (std::find(chunks.begin(), chunks.end(), c.testCase.chunkBytes) == chunks.end())
+            chunks.push_back(c.testCase.chunkBytes);
+        if (std::find(threads.begin(), threads.end(), c.testCase.threads) == threads.end())
+            threads.push_back(c.testCase.threads);
+    }
+    return chunks.size() <= 1 && threads.size() > 1 ? HeatmapAxis::Threads : HeatmapAxis::Chunk;
+}
+
+QString HeatmapData::columnLabel(std::size_t column) const
+{
+    if (axis == HeatmapAxis::Threads)
+        return QString::number(columns[column]);
+    return QString::fromStdString(formatBytesCompact(columns[column]));
+}
+
+QString HeatmapData::axisName() const
+{
+    return axis == HeatmapAxis::Threads ? QStringLiteral("threads") : QStringLiteral("chunk size");
+}
+
+HeatmapData HeatmapData::from(const std::vector<CaseResult>& cases, HeatmapAxis axis)
 {
     HeatmapData d;
+    d.axis = axis;
     for (const auto& c : cases) {
         const QString s = QString::fromStdString(c.testCase.strategy);
         if (!d.strategies.contains(s))
             d.strategies << s;
-        if (std::find(d.chunks.begin(), d.chunks.end(), c.testCase.chunkBytes) == d.chunks.end())
-            d.chunks.push_back(c.testCase.chunkBytes);
+        const auto value = columnValue(c.testCase, axis);
+        if (std::find(d.columns.begin(), d.columns.end(), value) == d.columns.end())
+            d.columns.push_back(value);
     }
-    std::sort(d.chunks.begin(), d.chunks.end());
-    d.cells.assign(static_cast<std::size_t>(d.strategies.size()), std::vector<Cell>(d.chunks.size()));
+    std::sort(d.columns.begin(), d.columns.end());
+    d.cells.assign(static_cast<std::size_t>(d.strategies.size()), std::vector<Cell>(d.columns.size()));
     bool any = false;
     for (const auto& c : cases) {
         const auto row =
             static_cast<std::size_t>(d.strategies.indexOf(QString::fromStdString(c.testCase.strategy)));
         const auto column = static_cast<std::size_t>(
-            std::find(d.chunks.begin(), d.chunks.end(), c.testCase.chunkBytes) - d.chunks.begin());
+            std::find(d.columns.begin(), d.columns.end(), columnValue(c.testCase, axis)) - d.columns.begin());
         Cell& cell = d.cells[row][column];
         ++cell.cases;
         const bool ok = c.status == Status::Ok && c.apparentMBps.count > 0;

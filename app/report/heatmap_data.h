@@ -12,8 +12,16 @@
 
 namespace iolab::report {
 
-// Strategy x chunk size: per cell the best median MB/s among the cases there (several when buffer, sync or
-// threads vary), with how many cases it covers and whether any failed.
+// What a heatmap's columns are: chunk sizes, or thread counts (the parallelism of file-set readers, the
+// writers and readers per case).
+enum class HeatmapAxis
+{
+    Chunk,
+    Threads
+};
+
+// Strategy x chunk size (or x threads): per cell the best median MB/s among the cases there (several when
+// buffer, sync, hint or the other axis vary), with how many cases it covers and whether any failed.
 struct HeatmapData
 {
     struct Cell
@@ -23,14 +31,24 @@ struct HeatmapData
         int cases = 0;
         int failed = 0;
     };
+    HeatmapAxis axis = HeatmapAxis::Chunk;
     QStringList strategies;
-    std::vector<std::uint64_t> chunks;
-    std::vector<std::vector<Cell>> cells; // [strategy][chunk]
+    std::vector<std::uint64_t> columns; // chunk bytes or thread counts, ascending
+    std::vector<std::vector<Cell>> cells; // [strategy][column]
     double minMBps = 0;
     double maxMBps = 0;
 
-    static HeatmapData from(const std::vector<CaseResult>& cases);
+    static HeatmapData from(const std::vector<CaseResult>& cases, HeatmapAxis axis = HeatmapAxis::Chunk);
+    // "4K" or "16"; the axis named: "chunk size" or "threads".
+    QString columnLabel(std::size_t column) const;
+    QString axisName() const;
 };
+
+// Threads is the axis to show when the cases vary in threads but not in chunk size (the small-files sweep);
+// chunk size otherwise.
+HeatmapAxis preferredAxis(const std::vector<CaseResult>& cases);
+
+
 
 // Colour for a rate on a logarithmic scale between the smallest and largest rate shown: dark blue through
 // teal and green to yellow, monotonic in lightness and readable for the colour-blind (viridis stops).

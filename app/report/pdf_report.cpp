@@ -271,6 +271,85 @@ QString shortLabel(const CaseResult& c)
     return s;
 }
 
+// A group's sync policies and read axes in one cell: "none" or "hints normal, random; caches cold".
+QString readAxes(const MatrixGroup& g)
+{
+    QStringList parts;
+    const auto join = [](const auto& values) {
+        QStringList texts;
+        for (const auto& v : values)
+            texts << qs(toString(v));
+        return texts.join(QStringLiteral(", "));
+    };
+    if (!g.syncs.empty())
+        parts << join(g.syncs);
+    if (!g.hints.empty())
+        parts << QStringLiteral("hints ") + join(g.hints);
+    if (!g.caches.empty())
+        parts << QStringLiteral("caches ") + join(g.caches);
+    if (g.sizes.empty() == false && !g.fileSets.empty())
+        parts << QStringLiteral("file sets ") + join(g.fileSets);
+    return parts.isEmpty() ? QStringLiteral("(default)") : parts.join(QStringLiteral("; "));
+}
+
+// Writes: the sync policy; reads: "sequential, cold".
+QString syncOrReadText(const Case& k)
+{
+    if (k.direction == Direction::Write)
+        return qs(toString(k.sync));
+    if (k.hint == ReadHint::NotApplicable)
+        return qs(toString(k.cache));
+    return QStringLiteral("%1, %2").arg(qs(toString(k.hint)), qs(toString(k.cache)));
+}
+
+// "64M" for round sizes, "38.1M" for a file set's sum.
+QString sizeText(std::uint64_t bytes)
+{
+    const std::string compact = formatBytesCompact(bytes);
+    if (compact.size() <= 6)
+        return qs(compact);
+    return qs(formatBytes(bytes)).remove(QStringLiteral(" ")).remove(QStringLiteral("iB"));
+}
+
+// Reads: how the cache was set before each repetition, and the file-set readers' files/s and latency.
+void drawReadDetails(Layout& layout, const RunResult& result)
+{
+    QStringList methods;
+    std::vector<QStringList> rows;
+    for (const auto& c : result.cases) {
+        if (!c.cacheMethod.empty() && !methods.contains(qs(c.cacheMethod)))
+            methods << qs(c.cacheMethod);
+        const Case& k = c.testCase;
+        if (k.fileSet.empty())
+            continue;
+        const bool ok = measured(c) && c.filesPerSecond.count > 0;
+        rows.push_back({QString::number(c.index + 1), qs(k.strategy), qs(toString(k.fileSet)),
+                        qs(formatBytes(k.totalBytes)), QString::number(k.threads),
+                        ok ? QString::number(c.filesPerSecond.median, 'f', 0) : QString(),
+                        ok ? qs(formatLatency(c.fileP50Seconds)) : QString(),
+                        ok ? qs(formatLatency(c.fileP99Seconds)) : QString(),
+                        ok ? QString::number(c.apparentMBps.median, 'f', 1) : QString()});
+    }
+    if (methods.isEmpty())
+        return;
+    layout.space(6);
+    for (const auto& m : methods)
+        layout.paragraph(QStringLiteral("Reads, %1.").arg(m), 7.5, kMuted);
+    if (rows.empty())
+        return;
+    layout.space(4);
+    layout.table({{QStringLiteral("#"), 2.4, Qt::AlignRight},
+                  {QStringLiteral("File-set reader"), 9.0},
+                  {QStringLiteral("File set"), 12.0},
+                  {QStringLiteral("Bytes"), 6.0, Qt::AlignRight},
+                  {QStringLiteral("Threads"), 4.0, Qt::AlignRight},
+                  {QStringLiteral("Files/s"), 6.0, Qt::AlignRight},
+                  {QStringLiteral("p50 per file"), 6.0, Qt::AlignRight},
+                  {QStringLiteral("p99 per file"), 6.0, Qt::AlignRight},
+                  {QStringLiteral("Median MB/s"), 6.0, Qt::AlignRight}},
+                 rows, 6.8, [](std::size_t) { return kText; });
+}
+
 void drawHeatmap(Layout& layout, const HeatmapData& d)
 {
     if (d.strategies.isEmpty())
@@ -278,23 +357,23 @@ void drawHeatmap(Layout& layout, const HeatmapData& d)
     QPainter& p = layout.painter();
     const double labelWidth = 90;
     const double cellWidth =
-        std::min(70.0, (layout.width() - labelWidth) / static_cast<double>(d.chunks.size()));
+        std::min(70.0, (layout.width() - labelWidth) / static_cast<double>(d.columns.size()));
     const double cellHeight = 20;
     const double height = 16 + cellHeight * static_cast<double>(d.strategies.size()) + 34;
     const QRectF area = layout.take(height);
     p.setFont(font(7));
     p.setPen(kText);
-    for (std::size_t c = 0; c < d.chunks.size(); ++c)
+    for (std::size_t c = 0; c < d.columns.size(); ++c)
         p.drawText(
             QRectF(area.left() + labelWidth + static_cast<double>(c) * cellWidth, area.top(), cellWidth, 14),
-            Qt::AlignCenter, qs(formatBytesCompact(d.chunks[c])));
+            Qt::AlignCenter, d.columnLabel(c));
     for (int r = 0; r < d.strategies.size(); ++r) {
         const double top = area.top() + 16 + r * cellHeight;
         p.setPen(kText);
         p.setFont(font(7));
         p.drawText(QRectF(area.left(), top, labelWidth - 6, cellHeight), Qt::AlignRight | Qt::AlignVCenter,
                    d.strategies[r]);
-        for (std::size_t c = 0; c < d.chunks.size(); ++c) {
+        for (std::size_t c = 0; c < d.columns.size(); ++c) {
             const auto& cell = d.cells[static_cast<std::size_t>(r)][c];
             const QRectF box(area.left() + labelWidth + static_cast<double>(c) * cellWidth + 1, top + 1,
                              cellWidth - 2, cellHeight - 2);
@@ -312,7 +391,7 @@ void drawHeatmap(Layout& layout, const HeatmapData& d)
     }
     const double scaleTop = area.top() + 16 + cellHeight * static_cast<double>(d.strategies.size()) + 6;
     // The colour scale is at least wide enough for its three labels, however few chunk columns there are.
-    const double scaleWidth = std::max(cellWidth * static_cast<double>(d.chunks.size()),
+    const double scaleWidth = std::max(cellWidth * static_cast<double>(d.columns.size()),
                                        std::min(280.0, area.width() - labelWidth));
     const int steps = 60;
     for (int i = 0; i < steps; ++i) {
@@ -481,13 +560,18 @@ void drawSmallMultiples(Layout& layout, const RunResult& result)
             double t0 = -1;
             double tMax = 0;
             double yMax = 0;
+            // The device's own rate in the case's direction: written bytes for writes, read bytes for reads.
+            const bool reads = c.testCase.direction == Direction::Read;
+            const auto deviceRate = [reads](const Sample& s) {
+                return reads ? s.deviceReadMBps : s.deviceWriteMBps;
+            };
             for (const auto& s : c.samples) {
                 if (s.warmup)
                     continue;
                 if (t0 < 0)
                     t0 = s.runSeconds;
                 tMax = std::max(tMax, s.runSeconds - t0);
-                yMax = std::max(yMax, std::max(s.intervalMBps, s.deviceWriteMBps));
+                yMax = std::max(yMax, std::max(s.intervalMBps, deviceRate(s)));
             }
             tMax = std::max(tMax, 0.1);
             yMax = std::max(yMax * 1.1, 1.0);
@@ -510,7 +594,7 @@ void drawSmallMultiples(Layout& layout, const RunResult& result)
                 for (const auto& s : c.samples) {
                     if (s.warmup)
                         continue;
-                    const double v = series == 0 ? s.intervalMBps : s.deviceWriteMBps;
+                    const double v = series == 0 ? s.intervalMBps : deviceRate(s);
                     const QPointF pt(plot.left() + plot.width() * (s.runSeconds - t0) / tMax,
                                      plot.bottom() - plot.height() * v / yMax);
                     if (first)
@@ -602,11 +686,13 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
 
     layout.heading(QStringLiteral("Summary"));
     layout.paragraph(
-        QStringLiteral("MB/s = 10^6 bytes per second. Median over the measured repetitions; the trimmed "
-                       "mean leaves out the slowest and the fastest of them; durable "
-                       "includes the fsync the data still needed; speed-up is against plain stdio with "
-                       "its default buffer at the same chunk size; stability is the spread of the "
-                       "per-interval rate while writing."),
+        QStringLiteral(
+            "MB/s = 10^6 bytes per second. Median over the measured repetitions; the trimmed "
+            "mean leaves out the slowest and the fastest of them; durable "
+            "includes the fsync the data still needed (writes only); speed-up is against plain "
+            "stdio with its default buffer (reads: plain read(2) with the normal hint) at the same "
+            "chunk size; stability is the spread of the per-interval rate. Reads show their hint "
+            "and cache state in the Sync/read column."),
         7.5, kMuted);
     std::vector<QStringList> rows;
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
@@ -618,16 +704,16 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
             speedup = speedupText(c.apparentMBps.median / result.cases[*base].apparentMBps.median);
         rows.push_back(
             {QString::number(c.index + 1), qs(k.strategy), qs(formatBytesCompact(k.chunkBytes)),
-             bufferText(k), qs(toString(k.sync)), QString::number(k.threads),
-             qs(formatBytesCompact(k.totalBytes)),
+             bufferText(k), syncOrReadText(k), QString::number(k.threads), sizeText(k.totalBytes),
              ok ? QString::number(c.apparentMBps.median, 'f', 1) : QString(),
              ok ? QString::number(c.apparentMBps.trimmedMean, 'f', 1) : QString(),
              ok && c.apparentMBps.count > 1 ? QStringLiteral("%1-%2")
                                                   .arg(std::max(0.0, c.apparentMBps.ciLow), 0, 'f', 0)
                                                   .arg(c.apparentMBps.ciHigh, 0, 'f', 0)
                                             : QString(),
-             ok ? QString::number(c.durableMBps.median, 'f', 1) : QString(), speedup,
-             ok ? QString::number(c.cpuSecondsPerGiB, 'f', 3) : QString(),
+             ok && k.direction == Direction::Write ? QString::number(c.durableMBps.median, 'f', 1)
+                                                   : QString(),
+             speedup, ok ? QString::number(c.cpuSecondsPerGiB, 'f', 3) : QString(),
              c.peakRssBytes > 0 ? qs(formatBytes(c.peakRssBytes)) : QString(),
              ok ? QStringLiteral("±%1").arg(c.stabilityMBps, 0, 'f', 0) : QString(), qs(toString(c.status))});
     }
@@ -635,7 +721,7 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
                   {QStringLiteral("Strategy"), 9.0},
                   {QStringLiteral("Chunk"), 5.0, Qt::AlignRight},
                   {QStringLiteral("Buffer"), 4.6},
-                  {QStringLiteral("Sync"), 6.6},
+                  {QStringLiteral("Sync/read"), 6.6},
                   {QStringLiteral("Thr"), 2.9, Qt::AlignRight},
                   {QStringLiteral("Size"), 4.2, Qt::AlignRight},
                   {QStringLiteral("Median MB/s"), 6.2, Qt::AlignRight},
@@ -661,6 +747,8 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
                      problems, 7, [](std::size_t) { return kBad; });
     }
 
+    drawReadDetails(layout, result);
+
     layout.heading(QStringLiteral("Findings"));
     const auto found = findings(result, registry);
     if (found.empty())
@@ -672,8 +760,8 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
                          bad ? kBad : kText, 8);
     }
 
-    const HeatmapData heat = HeatmapData::from(result.cases);
-    layout.heading(QStringLiteral("Strategy x chunk size"), 1,
+    const HeatmapData heat = HeatmapData::from(result.cases, preferredAxis(result.cases));
+    layout.heading(QStringLiteral("Strategy x %1").arg(heat.axisName()), 1,
                    60 + 20 * static_cast<double>(heat.strategies.size()));
     drawHeatmap(layout, heat);
     layout.heading(QStringLiteral("By chunk size, with the speed-up over plain stdio"), 2, 230);
@@ -681,7 +769,7 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
     layout.heading(QStringLiteral("Throughput over time"), 1, 130);
     layout.paragraph(
         QStringLiteral("Per case, the 10 Hz samples of the measured repetitions: apparent MB/s (solid) "
-                       "and the device's own write rate (dashed)."),
+                       "and the device's own rate in the case's direction, written or read (dashed)."),
         7.5, kMuted);
     drawSmallMultiples(layout, result);
 
@@ -696,9 +784,10 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
     for (const auto& g : result.matrix.groups) {
         groups.push_back({list(g.strategies, [](const std::string& s) { return qs(s); }),
                           list(g.chunks, [](std::uint64_t b) { return qs(formatBytesCompact(b)); }),
-                          list(g.sizes, [](std::uint64_t b) { return qs(formatBytesCompact(b)); }),
-                          list(g.buffers, [](const StdioBuffer& b) { return qs(toString(b)); }),
-                          list(g.syncs, [](const SyncPolicy& s) { return qs(toString(s)); }),
+                          g.sizes.empty() && !g.fileSets.empty()
+                              ? list(g.fileSets, [](const FileSetSpec& f) { return qs(toString(f)); })
+                              : list(g.sizes, [](std::uint64_t b) { return qs(formatBytesCompact(b)); }),
+                          list(g.buffers, [](const StdioBuffer& b) { return qs(toString(b)); }), readAxes(g),
                           list(g.threads, [](std::uint32_t n) { return QString::number(n); }),
                           list(g.targets, [](TargetKind k) { return qs(toString(k)); })});
     }
@@ -707,9 +796,9 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
                      8.5);
     layout.table({{QStringLiteral("Strategies"), 10},
                   {QStringLiteral("Chunks"), 6},
-                  {QStringLiteral("Sizes"), 5},
-                  {QStringLiteral("stdio buffers"), 7},
-                  {QStringLiteral("Sync"), 8},
+                  {QStringLiteral("Sizes / file sets"), 6},
+                  {QStringLiteral("stdio buffers"), 6},
+                  {QStringLiteral("Sync / hints, caches"), 9},
                   {QStringLiteral("Threads"), 4},
                   {QStringLiteral("Targets"), 5}},
                  groups, 7);

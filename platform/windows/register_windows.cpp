@@ -15,6 +15,16 @@ void registerBuiltinStrategies(Registry& registry)
     registry.add(makeMmapBatchDirectStrategy());
     registry.add(makePipeWriteStrategy());
     registry.add(makeVmspliceStrategy());
+    registry.add(makeReadStrategy());
+    registry.add(makeFreadStrategy());
+    registry.add(makeFreadUnlockedStrategy());
+    registry.add(makeReadDirectStrategy());
+    registry.add(makeMmapReadStrategy());
+    registry.add(makeReadRandomStrategy());
+    registry.add(makeReadRandomDirectStrategy());
+    registry.add(makeFilesSerialStrategy());
+    registry.add(makeFilesPoolStrategy());
+    registry.add(makeFilesPerThreadStrategy());
 }
 
 } // namespace iolab

@@ -19,5 +19,15 @@ std::unique_ptr<Strategy> makeMmapWindowStrategy();
 std::unique_ptr<Strategy> makeMmapBatchDirectStrategy();
 std::unique_ptr<Strategy> makePipeWriteStrategy();
 std::unique_ptr<Strategy> makeVmspliceStrategy();
+std::unique_ptr<Strategy> makeReadStrategy();
+std::unique_ptr<Strategy> makeFreadStrategy();
+std::unique_ptr<Strategy> makeFreadUnlockedStrategy();
+std::unique_ptr<Strategy> makeReadDirectStrategy();
+std::unique_ptr<Strategy> makeMmapReadStrategy();
+std::unique_ptr<Strategy> makeReadRandomStrategy();
+std::unique_ptr<Strategy> makeReadRandomDirectStrategy();
+std::unique_ptr<Strategy> makeFilesSerialStrategy();
+std::unique_ptr<Strategy> makeFilesPoolStrategy();
+std::unique_ptr<Strategy> makeFilesPerThreadStrategy();
 
 } // namespace iolab::windows_backend

@@ -278,6 +278,55 @@ bool writeAt(HANDLE file, const std::byte* data, std::uint64_t size, std::uint64
     return true;
 }
 
+bool readAt(HANDLE file, std::byte* data, std::uint64_t size, std::uint64_t offset,
+            std::uint64_t& got) noexcept
+{
+    got = 0;
+    while (got < size) {
+        OVERLAPPED at{};
+        at.Offset = static_cast<DWORD>(offset + got);
+        at.OffsetHigh = static_cast<DWORD>((offset + got) >> 32);
+        const DWORD piece = static_cast<DWORD>(std::min<std::uint64_t>(size - got, 1U << 30));
+        DWORD n = 0;
+        if (::ReadFile(file, data + got, piece, &n, &at) == 0) {
+            if (::GetLastError() == ERROR_HANDLE_EOF)
+                break;
+            return false;
+        }
+        if (n == 0)
+            break;
+        got += n;
+    }
+    return true;
+}
+
+const std::vector<ReadHint>& windowsReadHints()
+{
+    static const std::vector<ReadHint> hints{ReadHint::Normal, ReadHint::Sequential, ReadHint::Random};
+    return hints;
+}
+
+std::string windowsHintRefusal()
+{
+    return "Windows has FILE_FLAG_SEQUENTIAL_SCAN and FILE_FLAG_RANDOM_ACCESS, but nothing like noreuse";
+}
+
+UniqueHandle openInput(const std::string& path, ReadHint hint, bool direct, Outcome& outcome)
+{
+    DWORD flags = FILE_ATTRIBUTE_NORMAL;
+    if (hint == ReadHint::Sequential)
+        flags |= FILE_FLAG_SEQUENTIAL_SCAN;
+    else if (hint == ReadHint::Random)
+        flags |= FILE_FLAG_RANDOM_ACCESS;
+    if (direct)
+        flags |= FILE_FLAG_NO_BUFFERING;
+    UniqueHandle file(::CreateFileW(widen(path).c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr,
+                                    OPEN_EXISTING, flags | FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
+    if (!file)
+        outcome = errorOutcome(::GetLastError(), direct ? "CreateFile(NO_BUFFERING)" : "CreateFile", path);
+    return file;
+}
+
 void VirtualRelease::operator()(std::byte* p) const noexcept
 {
     ::VirtualFree(p, 0, MEM_RELEASE);

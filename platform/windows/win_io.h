@@ -116,6 +116,34 @@ inline bool writeFully(HANDLE file, const std::byte* data, std::uint64_t size) n
 // WriteFile at an offset, the pwrite counterpart (an OVERLAPPED offset on a synchronous handle).
 bool writeAt(HANDLE file, const std::byte* data, std::uint64_t size, std::uint64_t offset) noexcept;
 
+// Reads. The hints Windows has, as CreateFile flags: normal (none), sequential (FILE_FLAG_SEQUENTIAL_SCAN),
+// random (FILE_FLAG_RANDOM_ACCESS); noreuse has no counterpart.
+const std::vector<ReadHint>& windowsReadHints();
+std::string windowsHintRefusal();
+// Opens an existing data-set file for reading with the hint's flag (and FILE_FLAG_NO_BUFFERING when
+// `direct`).
+UniqueHandle openInput(const std::string& path, ReadHint hint, bool direct, Outcome& outcome);
+
+// ReadFile until `size` bytes or the end of the file; false with GetLastError set on failure. `got` is what
+// arrived.
+inline bool readFully(HANDLE file, std::byte* data, std::uint64_t size, std::uint64_t& got) noexcept
+{
+    got = 0;
+    while (got < size) {
+        const DWORD piece = static_cast<DWORD>(std::min<std::uint64_t>(size - got, 1U << 30));
+        DWORD n = 0;
+        if (::ReadFile(file, data + got, piece, &n, nullptr) == 0) [[unlikely]]
+            return false;
+        if (n == 0)
+            break;
+        got += n;
+    }
+    return true;
+}
+// ReadFile at an offset (the pread counterpart); as readFully otherwise.
+bool readAt(HANDLE file, std::byte* data, std::uint64_t size, std::uint64_t offset,
+            std::uint64_t& got) noexcept;
+
 // Pages of the given size from VirtualAlloc (aligned to the allocation granularity, so to any sector size).
 struct VirtualRelease
 {

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <shellapi.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <ctime>
 #include <set>
@@ -25,11 +26,14 @@ namespace {
 using win::narrow;
 using win::widen;
 
+// `name` may hold '/' (data-set paths are written that way in core); Windows paths get '\\'.
 std::string joinPath(const std::string& folder, std::string_view name)
 {
+    std::string tail(name);
+    std::replace(tail.begin(), tail.end(), '/', '\\');
     if (!folder.empty() && (folder.back() == '\\' || folder.back() == '/'))
-        return folder + std::string(name);
-    return folder + "\\" + std::string(name);
+        return folder + tail;
+    return folder + "\\" + tail;
 }
 
 bool isFolder(const std::string& path)
@@ -92,7 +96,8 @@ public:
         return Outcome::success();
     }
 
-    Outcome verify(const std::string& path, std::uint64_t expectedBytes, const Pattern& pattern) override
+    Outcome verify(const std::string& path, std::uint64_t expectedBytes, const Pattern& pattern,
+                   std::uint64_t patternOffset) override
     {
         win::UniqueHandle file(::CreateFileW(widen(path).c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr,
                                              OPEN_EXISTING, FILE_FLAG_SEQUENTIAL_SCAN, nullptr));
@@ -105,7 +110,7 @@ public:
             return {Status::Failed, 0, "verify",
                     fmt::format("{} holds {} bytes, expected {}", path, size.QuadPart, expectedBytes)};
         std::vector<std::byte> buffer(1 << 20);
-        StreamCheck check(pattern, path);
+        StreamCheck check(pattern, path, patternOffset);
         while (check.received() < expectedBytes) {
             DWORD n = 0;
             if (::ReadFile(file.get(), buffer.data(), static_cast<DWORD>(buffer.size()), &n, nullptr) == 0)
@@ -115,6 +120,90 @@ public:
             check.add(buffer.data(), n);
         }
         return check.outcome(expectedBytes, "verify");
+    }
+
+    std::string directoryFor(const std::string& name, Outcome& outcome) override
+    {
+        if (m_folder.empty() && !createFolder(outcome))
+            return {};
+        std::string path = joinPath(m_folder, name);
+        if (::CreateDirectoryW(widen(path).c_str(), nullptr) == 0) {
+            outcome = win::errorOutcome(::GetLastError(), "CreateDirectory", path);
+            return {};
+        }
+        m_directories.push_back(path);
+        return path;
+    }
+
+    void removeDirectory(const std::string& path) override
+    {
+        if (::RemoveDirectoryW(widen(path).c_str()) == 0) {
+            const DWORD error = ::GetLastError();
+            if (error != ERROR_FILE_NOT_FOUND && error != ERROR_PATH_NOT_FOUND)
+                logger(LogModule::Platform).warn("could not remove {}: {}", path, win::errorText(error));
+        }
+        m_directories.erase(std::remove(m_directories.begin(), m_directories.end(), path),
+                            m_directories.end());
+    }
+
+    Outcome writeDataFile(const std::string& path, std::uint64_t bytes, std::uint64_t patternOffset,
+                          const Pattern& pattern, const std::atomic<bool>& stop) override
+    {
+        Outcome outcome;
+        win::UniqueHandle file = win::createScratch(path, outcome);
+        if (!file)
+            return outcome;
+        const std::uint64_t piece = pattern.sizeBytes() - Pattern::kPeriodBytes;
+        for (std::uint64_t done = 0; done < bytes;) {
+            if (stop.load(std::memory_order_relaxed))
+                return Outcome::cancelled();
+            const std::uint64_t size = std::min(piece, bytes - done);
+            if (!win::writeFully(file.get(), pattern.at(patternOffset + done), size))
+                return win::errorOutcome(::GetLastError(), "WriteFile (data set)", path);
+            done += size;
+        }
+        if (const DWORD error = file.close(); error != 0)
+            return win::errorOutcome(error, "CloseHandle (data set)", path);
+        return Outcome::success();
+    }
+
+    Outcome evict(const std::string& path) override
+    {
+        {
+            // Written-back first: the cache manager keeps dirty pages.
+            win::UniqueHandle file(::CreateFileW(widen(path).c_str(), GENERIC_READ | GENERIC_WRITE,
+                                                 FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, OPEN_EXISTING,
+                                                 FILE_ATTRIBUTE_NORMAL, nullptr));
+            if (!file)
+                return win::errorOutcome(::GetLastError(), "CreateFile (evict)", path);
+            if (::FlushFileBuffers(file.get()) == 0)
+                return win::errorOutcome(::GetLastError(), "FlushFileBuffers (evict)", path);
+        }
+        // A non-cached open of a file with no other handle or mapping makes NTFS purge its cached pages.
+        win::UniqueHandle file(::CreateFileW(widen(path).c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr,
+                                             OPEN_EXISTING, FILE_FLAG_NO_BUFFERING, nullptr));
+        if (!file)
+            return win::errorOutcome(::GetLastError(), "CreateFile(NO_BUFFERING) (evict)", path);
+        return Outcome::success();
+    }
+
+    Outcome dropCaches() override
+    {
+        return {
+            Status::Unsupported, 0, "drop caches",
+            "emptying the whole Windows standby list needs a privileged tool such as RAMMap; IOLab evicts "
+            "the data set's files instead"};
+    }
+
+    std::optional<std::uint64_t> cachedBytes(const std::string&) override
+    {
+        return std::nullopt; // Windows has no mincore for the file cache
+    }
+
+    std::string evictionMethod(bool) const override
+    {
+        return "cold: FlushFileBuffers, then a non-cached open of every file (NTFS purges its cached pages) "
+               "before each repetition; Windows cannot show what stayed cached";
     }
 
     void remove(const std::string& path) override
@@ -133,6 +222,9 @@ public:
             return;
         for (const auto& path : std::set<std::string>(m_files))
             remove(path);
+        for (auto it = m_directories.rbegin(); it != m_directories.rend(); ++it)
+            ::RemoveDirectoryW(widen(*it).c_str());
+        m_directories.clear();
         ::DeleteFileW(widen(joinPath(m_folder, runfolder::kMarkerName)).c_str());
         if (::RemoveDirectoryW(widen(m_folder).c_str()) == 0)
             logger(LogModule::Platform)
@@ -172,6 +264,7 @@ private:
     TargetInfo m_target;
     std::string m_folder;
     std::set<std::string> m_files;
+    std::vector<std::string> m_directories; // parents first
 };
 
 bool processAlive(long pid)
@@ -212,6 +305,30 @@ std::vector<Entry> listFolder(const std::string& folder, std::string_view patter
 
 constexpr DWORD kNotAPlainFile = FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_REPARSE_POINT;
 
+// The files and data-set folders a run wrote under `folder`; the first name that is not IOLab's goes to
+// `foreign` (and stops the search). Links are never followed.
+void collectRunFiles(const std::string& folder, bool top, std::vector<std::string>& files,
+                     std::vector<std::string>& directories, std::string& foreign, std::uint64_t& bytes)
+{
+    for (const auto& entry : listFolder(folder, "*")) {
+        if (top && entry.name == runfolder::kMarkerName)
+            continue;
+        const std::string path = joinPath(folder, entry.name);
+        if (runfolder::isRunFileName(entry.name) && (entry.attributes & kNotAPlainFile) == 0) {
+            files.push_back(path);
+            bytes += entry.bytes;
+        } else if (runfolder::isRunDirectoryName(entry.name) &&
+                   (entry.attributes & kNotAPlainFile) == FILE_ATTRIBUTE_DIRECTORY) {
+            directories.push_back(path);
+            collectRunFiles(path, false, files, directories, foreign, bytes);
+        } else {
+            foreign = top ? entry.name : path;
+        }
+        if (!foreign.empty())
+            return;
+    }
+}
+
 } // namespace
 
 std::unique_ptr<Workspace> makeWorkspace(const TargetInfo& target)
@@ -244,17 +361,10 @@ CleanReport cleanStaleRuns(const std::string& target, CleanMode mode)
             continue;
         }
         std::vector<std::string> ours;
+        std::vector<std::string> ourDirectories; // parents first
         std::string foreign;
         std::uint64_t folderBytes = 0;
-        for (const auto& entry : listFolder(folder, "*")) {
-            if (entry.name == runfolder::kMarkerName)
-                continue;
-            if (runfolder::isRunFileName(entry.name) && (entry.attributes & kNotAPlainFile) == 0) {
-                ours.push_back(joinPath(folder, entry.name));
-                folderBytes += entry.bytes;
-            } else
-                foreign = entry.name;
-        }
+        collectRunFiles(folder, true, ours, ourDirectories, foreign, folderBytes);
         if (!foreign.empty()) {
             report.kept.emplace_back(
                 folder, fmt::format("holds '{}', which IOLab did not write: left alone", foreign));
@@ -267,6 +377,8 @@ CleanReport cleanStaleRuns(const std::string& target, CleanMode mode)
         }
         for (const auto& path : ours)
             ::DeleteFileW(widen(path).c_str());
+        for (auto it = ourDirectories.rbegin(); it != ourDirectories.rend(); ++it)
+            ::RemoveDirectoryW(widen(*it).c_str());
         ::DeleteFileW(widen(marker).c_str());
         if (::RemoveDirectoryW(widen(folder).c_str()) != 0) {
             report.removed.push_back(folder);
@@ -290,6 +402,11 @@ std::string defaultLogDirectory()
     if (const wchar_t* local = ::_wgetenv(L"LOCALAPPDATA"); local != nullptr && *local != L'\0')
         return narrow(local) + "\\IOLab";
     return homeDirectory() + "\\AppData\\Local\\IOLab";
+}
+
+bool canDropCaches()
+{
+    return false; // see WindowsWorkspace::dropCaches
 }
 
 bool stderrIsTerminal()

@@ -82,7 +82,7 @@ TEST_F(FindingsTest, FastestPerChunkWithItsSpeedupOverPlainStdio)
     const auto fastest = ofKind(findings(run, &registry), Finding::Kind::Fastest);
     ASSERT_EQ(fastest.size(), 2u);
     EXPECT_EQ(fastest[0].caseIndex, 1u);
-    EXPECT_THAT(fastest[0].text, HasSubstr("At 4 KiB per call, the fastest is case 2 (write 4 KiB)"));
+    EXPECT_THAT(fastest[0].text, HasSubstr("At 4 KiB per call, the fastest write is case 2 (write 4 KiB)"));
     EXPECT_THAT(fastest[0].text, HasSubstr("2.10x plain stdio (1.00 GB/s)"));
     EXPECT_EQ(fastest[1].caseIndex, 2u);
     EXPECT_THAT(fastest[1].text, HasSubstr("4.00x the slowest there, case 4"));

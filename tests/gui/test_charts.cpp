@@ -146,7 +146,7 @@ TEST(Heatmap, BestMedianPerStrategyAndChunk)
     const auto data = HeatmapData::from(cases);
     EXPECT_EQ(data.strategies,
               (QStringList{QStringLiteral("stdio"), QStringLiteral("write"), QStringLiteral("direct")}));
-    EXPECT_EQ(data.chunks, (std::vector<std::uint64_t>{4096, 65536}));
+    EXPECT_EQ(data.columns, (std::vector<std::uint64_t>{4096, 65536}));
     EXPECT_EQ(*data.cells[0][0].bestMBps, 300);
     EXPECT_EQ(data.cells[0][0].cases, 2);
     EXPECT_FALSE(data.cells[0][1].bestMBps.has_value());

@@ -16,6 +16,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 using namespace iolab;
 using namespace iolab::test;
@@ -240,14 +241,16 @@ TEST_F(Reads, ColdAndWarmCasesMeasureWhatTheySay)
     EXPECT_THAT(cold.cacheMethod, HasSubstr("cold"));
     EXPECT_THAT(warm.cacheMethod, HasSubstr("warm"));
     for (const auto& rep : warm.repetitions) {
-        if (rep.cachedBytes)
+        if (rep.cachedBytes) {
             EXPECT_EQ(*rep.cachedBytes, 16 * kMiB);
+        }
     }
     if (m_target.fsType == "tmpfs")
         return;
     for (const auto& rep : cold.repetitions) {
-        if (rep.cachedBytes)
+        if (rep.cachedBytes) {
             EXPECT_LT(*rep.cachedBytes, 16 * kMiB / 10);
+        }
     }
 }
 

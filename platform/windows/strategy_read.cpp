@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// read: ReadFile per chunk from the front of each thread's file, through the cache, with the hint's
+// CreateFile flag (FILE_FLAG_SEQUENTIAL_SCAN / FILE_FLAG_RANDOM_ACCESS).
+#include "platform/basic_strategy.h"
+#include "platform/windows/read_jobs.h"
+#include "platform/windows/strategies.h"
+
+namespace iolab::windows_backend {
+
+namespace {
+
+class ReadStrategy final : public BasicStrategy
+{
+public:
+    ReadStrategy()
+        : BasicStrategy(
+              {.id = "read",
+               .description = "ReadFile per chunk through the cache, SEQUENTIAL_SCAN/RANDOM_ACCESS hint",
+               .direction = Direction::Read,
+               .layout = DataLayout::FilePerThread,
+               .hints = win::windowsReadHints(),
+               .hintRefusal = win::windowsHintRefusal(),
+               .targets = {TargetKind::Directory},
+               .syncModes = {SyncMode::None},
+               .syncRefusal = "reads have no sync policy"})
+    {}
+
+    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
+    {
+        return HandleReadJob::create(spec, ReadOrder::Sequential, false, outcome);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Strategy> makeReadStrategy()
+{
+    return std::make_unique<ReadStrategy>();
+}
+
+} // namespace iolab::windows_backend

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+// read-direct: ReadFile per chunk with FILE_FLAG_NO_BUFFERING into a sector-aligned buffer.
+#include "platform/basic_strategy.h"
+#include "platform/windows/read_jobs.h"
+#include "platform/windows/strategies.h"
+
+namespace iolab::windows_backend {
+
+namespace {
+
+class ReadDirectStrategy final : public BasicStrategy
+{
+public:
+    ReadDirectStrategy()
+        : BasicStrategy({.id = "read-direct",
+                         .description = "ReadFile per chunk with FILE_FLAG_NO_BUFFERING, sector aligned",
+                         .direction = Direction::Read,
+                         .layout = DataLayout::FilePerThread,
+                         .hintRefusal =
+                             "FILE_FLAG_NO_BUFFERING bypasses the cache, so there is no read-ahead to "
+                             "advise",
+                         .needsBlockAlignedChunks = true,
+                         .needsDirectIo = true,
+                         .targets = {TargetKind::Directory},
+                         .syncModes = {SyncMode::None},
+                         .syncRefusal = "reads have no sync policy"})
+    {}
+
+    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
+    {
+        return HandleReadJob::create(spec, ReadOrder::Sequential, true, outcome);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Strategy> makeReadDirectStrategy()
+{
+    return std::make_unique<ReadDirectStrategy>();
+}
+
+} // namespace iolab::windows_backend

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+// read-random, read-random-direct: ReadFile of one chunk at a random chunk-aligned offset of one shared file
+// from every thread; through the cache with the hint's flag, or with FILE_FLAG_NO_BUFFERING.
+#include "platform/basic_strategy.h"
+#include "platform/windows/read_jobs.h"
+#include "platform/windows/strategies.h"
+
+namespace iolab::windows_backend {
+
+namespace {
+
+StrategyInfo randomInfo(bool direct)
+{
+    StrategyInfo info{.id = direct ? "read-random-direct" : "read-random",
+                      .description = direct ? "ReadFile at random aligned offsets of one shared file, "
+                                              "FILE_FLAG_NO_BUFFERING"
+                                            : "ReadFile at random chunk-aligned offsets of one shared file, "
+                                              "with a hint",
+                      .direction = Direction::Read,
+                      .layout = DataLayout::SharedFile,
+                      .targets = {TargetKind::Directory},
+                      .syncModes = {SyncMode::None},
+                      .syncRefusal = "reads have no sync policy"};
+    if (direct) {
+        info.hintRefusal = "FILE_FLAG_NO_BUFFERING bypasses the cache, so there is no read-ahead to advise";
+        info.needsBlockAlignedChunks = true;
+        info.needsDirectIo = true;
+    } else {
+        info.hints = win::windowsReadHints();
+        info.hintRefusal = win::windowsHintRefusal();
+    }
+    return info;
+}
+
+class ReadRandomStrategy final : public BasicStrategy
+{
+public:
+    explicit ReadRandomStrategy(bool direct) : BasicStrategy(randomInfo(direct)), m_direct(direct) {}
+
+    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
+    {
+        return HandleReadJob::create(spec, ReadOrder::Random, m_direct, outcome);
+    }
+
+private:
+    bool m_direct;
+};
+
+} // namespace
+
+std::unique_ptr<Strategy> makeReadRandomStrategy()
+{
+    return std::make_unique<ReadRandomStrategy>(false);
+}
+
+std::unique_ptr<Strategy> makeReadRandomDirectStrategy()
+{
+    return std::make_unique<ReadRandomStrategy>(true);
+}
+
+} // namespace iolab::windows_backend
