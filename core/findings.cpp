@@ -125,11 +125,12 @@ void readFindings(const CaseResult& c, std::vector<Finding>& out)
         }
     }
     if (observed && read > 0 && static_cast<double>(delivered) < kDeviceShortfall * static_cast<double>(read))
-        out.push_back({Finding::Kind::CacheIllusion, c.index,
-                       fmt::format("{}: the device delivered {} for the {} the case read from a cold cache; the "
-                                   "rest came from memory (the eviction did not take, or a cache below the "
-                                   "filesystem answered).",
-                                   caseName(c), formatBytes(delivered), formatBytes(read))});
+        out.push_back(
+            {Finding::Kind::CacheIllusion, c.index,
+             fmt::format("{}: the device delivered {} for the {} the case read from a cold cache; the "
+                         "rest came from memory (the eviction did not take, or a cache below the "
+                         "filesystem answered).",
+                         caseName(c), formatBytes(delivered), formatBytes(read))});
 }
 
 } // namespace

@@ -33,7 +33,7 @@ struct HeatmapData
     };
     HeatmapAxis axis = HeatmapAxis::Chunk;
     QStringList strategies;
-    std::vector<std::uint64_t> columns; // chunk bytes or thread counts, ascending
+    std::vector<std::uint64_t> columns;   // chunk bytes or thread counts, ascending
     std::vector<std::vector<Cell>> cells; // [strategy][column]
     double minMBps = 0;
     double maxMBps = 0;
@@ -47,8 +47,6 @@ struct HeatmapData
 // Threads is the axis to show when the cases vary in threads but not in chunk size (the small-files sweep);
 // chunk size otherwise.
 HeatmapAxis preferredAxis(const std::vector<CaseResult>& cases);
-
-
 
 // Colour for a rate on a logarithmic scale between the smallest and largest rate shown: dark blue through
 // teal and green to yellow, monotonic in lightness and readable for the colour-blind (viridis stops).

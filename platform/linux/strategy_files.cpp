@@ -26,8 +26,13 @@ public:
                          .syncRefusal = "reads have no sync policy"})
     {}
 
-    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome&) const override
+    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {
+        if (spec.files == nullptr || spec.files->empty()) {
+            outcome = {Status::Failed, 0, "prepare",
+                       spec.testCase.strategy + " reads a generated file set, and the job was given none"};
+            return nullptr;
+        }
         posix::FileReader reader{spec.testCase.hint, spec.verifyData ? spec.pattern : nullptr};
         return std::make_unique<FileSetJob<posix::FileReader>>(spec, info().parallelism, reader);
     }

@@ -246,3 +246,35 @@ TEST(WindowsOutput, AtomicWriteReplacesAndLeavesNoTemporary)
     EXPECT_THAT(outputPathProblem(dir.path()), HasSubstr("is a folder"));
     EXPECT_EQ(outputPathProblem(dir / "ok.json"), "");
 }
+
+TEST(WindowsReads, NoReuseAndTheUnlockedReaderAreRefusedWithReasons)
+{
+    TempDir dir;
+    const auto target = inspectTarget(dir.path());
+    Case c{"read",          Direction::Read, 4096, kMiB, {}, {}, 1, TargetKind::Directory, ReadHint::NoReuse,
+           CacheState::Cold};
+    EXPECT_THAT(refusalReason(c, builtinRegistry(), target), HasSubstr("nothing like noreuse"));
+    c.hint = ReadHint::Random;
+    EXPECT_EQ(refusalReason(c, builtinRegistry(), target), "");
+    const auto& unlocked = builtinRegistry().find("fread-unlocked")->info();
+    ASSERT_TRUE(unlocked.unavailable.has_value());
+    EXPECT_THAT(*unlocked.unavailable, HasSubstr("_fread_nolock"));
+}
+
+TEST(WindowsReads, TheDirectReaderRefusesMisalignedTransfersItself)
+{
+    TempDir dir;
+    const Pattern pattern(4096);
+    JobSpec spec;
+    spec.testCase =
+        Case{"read-direct",           Direction::Read, 1000, 4000, {}, {}, 1, TargetKind::Directory,
+             ReadHint::NotApplicable, CacheState::Cold};
+    spec.bytes = 4000;
+    spec.path = dir / "f000000.dat";
+    spec.pattern = &pattern;
+    spec.target.logicalBlockBytes = 512;
+    Outcome outcome;
+    EXPECT_EQ(builtinRegistry().find("read-direct")->prepare(spec, outcome), nullptr);
+    EXPECT_EQ(outcome.status, Status::Refused);
+    EXPECT_THAT(outcome.message, HasSubstr("not a multiple of the volume's 512 B sectors"));
+}
