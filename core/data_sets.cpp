@@ -88,6 +88,14 @@ Outcome DataSets::write(const DataSetPlan& plan, DataSet& set)
         if (!outcome.ok())
             return outcome;
     }
+    // Written back before any case reads it: otherwise the kernel's write-back of the new set would run
+    // during the first timed reads, and a warm case would read dirty pages.
+    for (const auto& file : set.files) {
+        if (m_stop.load(std::memory_order_relaxed))
+            return Outcome::cancelled();
+        if (auto outcome = m_workspace.makeDurable(file.relativePath); !outcome.ok())
+            return outcome;
+    }
     return Outcome::success();
 }
 
@@ -95,8 +103,9 @@ void DataSets::remove(DataSet& set)
 {
     for (const auto& file : set.files)
         m_workspace.remove(file.relativePath);
-    for (auto it = set.directories.rbegin(); it != set.directories.rend(); ++it)
-        m_workspace.removeDirectory(*it);
+    // Children before their parents.
+    std::for_each(set.directories.rbegin(), set.directories.rend(),
+                  [this](const std::string& dir) { m_workspace.removeDirectory(dir); });
     set.files.clear();
     set.directories.clear();
 }

@@ -50,10 +50,12 @@ std::vector<std::string> caseWarnings(const CaseResult& result, const HostInfo* 
     if (result.status != Status::Ok || result.apparentMBps.count == 0)
         return warnings;
     const auto& apparent = result.apparentMBps;
+    const bool fileSet = !result.testCase.fileSet.empty();
     if (apparent.count >= 2 && apparent.cv > kNoisyCv)
         warnings.push_back(fmt::format("noisy: the repetitions vary by {:.1f}% (CV over {}), above {:.0f}%; "
-                                       "use more --reps or a larger --size",
-                                       apparent.cv * 100, apparent.count, kNoisyCv * 100));
+                                       "use more --reps or {}",
+                                       apparent.cv * 100, apparent.count, kNoisyCv * 100,
+                                       fileSet ? "more files" : "a larger --size"));
     std::vector<double> seconds;
     for (const auto& rep : result.repetitions) {
         if (!rep.warmup && rep.outcome.ok())
@@ -63,8 +65,8 @@ std::vector<std::string> caseWarnings(const CaseResult& result, const HostInfo* 
     if (typical < kShortRepetitionSeconds)
         warnings.push_back(
             fmt::format("short: a repetition took {}, so timer and scheduler noise weigh heavily; "
-                        "use a larger --size",
-                        formatDuration(typical)));
+                        "use {}",
+                        formatDuration(typical), fileSet ? "more files" : "a larger --size"));
     cacheWarnings(result, host, warnings);
     const double durable = result.durableMBps.median;
     if (result.testCase.direction == Direction::Write && result.testCase.target == TargetKind::Directory &&

@@ -188,7 +188,7 @@ std::string figure(double value)
 // "64M" where the size is a round number, "38.1M" for a file set's sum.
 std::string sizeCell(std::uint64_t bytes)
 {
-    const std::string compact = formatBytesCompact(bytes);
+    std::string compact = formatBytesCompact(bytes);
     if (compact.size() <= 6)
         return compact;
     std::string text = formatBytes(bytes);

@@ -66,8 +66,9 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     top->addWidget(new QLabel(tr("Speed-up against:"), this));
     m_baseline = new QComboBox(this);
     m_baseline->setToolTip(
-        tr("The case the Speed-up column divides by. By default each row is compared with plain "
-           "stdio (default buffer) at the same chunk size."));
+        tr("The case the Speed-up column divides by. By default each write is compared with plain "
+           "stdio (default buffer) and each read with plain read(2) (normal hint, same threads and cache "
+           "state) at the same chunk size."));
     m_baseline->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     top->addWidget(m_baseline);
     layout->addLayout(top);
@@ -228,7 +229,7 @@ void ResultsView::rebuildBaselineChoices()
     const QSignalBlocker block(m_baseline);
     const QVariant previous = m_baseline->currentData();
     m_baseline->clear();
-    m_baseline->addItem(tr("stdio at the same chunk (default)"));
+    m_baseline->addItem(tr("plain stdio / read(2) at the same chunk (default)"));
     for (int row = 0; row < m_model->rowCount(); ++row) {
         const QString status = m_model->index(row, ResultsModel::StatusColumn).data().toString();
         if (status != QStringLiteral("ok"))
@@ -272,12 +273,12 @@ QStringList ResultsView::warnings() const
 
 void ResultsView::rebuildCharts()
 {
-    report::HeatmapAxis axis = report::preferredAxis(m_cases);
+    report::HeatmapAxis columns = report::preferredAxis(m_cases);
     if (m_heatAxis->currentIndex() == 1)
-        axis = report::HeatmapAxis::Chunk;
+        columns = report::HeatmapAxis::Chunk;
     else if (m_heatAxis->currentIndex() == 2)
-        axis = report::HeatmapAxis::Threads;
-    m_heatmap->setData(HeatmapData::from(m_cases, axis));
+        columns = report::HeatmapAxis::Threads;
+    m_heatmap->setData(HeatmapData::from(m_cases, columns));
 
     m_barChart->removeAllSeries();
     for (auto* axis : m_barChart->axes()) {

@@ -18,6 +18,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <ctime>
 #include <fstream>
@@ -214,8 +215,8 @@ public:
             return;
         for (const auto& path : std::set<std::string>(m_files))
             remove(path);
-        for (auto it = m_directories.rbegin(); it != m_directories.rend(); ++it)
-            ::rmdir(it->c_str());
+        std::for_each(m_directories.rbegin(), m_directories.rend(),
+                      [](const std::string& folder) { ::rmdir(folder.c_str()); });
         m_directories.clear();
         ::unlink((m_folder + "/" + std::string(runfolder::kMarkerName)).c_str());
         if (::rmdir(m_folder.c_str()) != 0)
@@ -366,8 +367,8 @@ CleanReport cleanStaleRuns(const std::string& target, CleanMode mode)
         }
         for (const auto& path : ours)
             ::unlink(path.c_str());
-        for (auto it = ourDirectories.rbegin(); it != ourDirectories.rend(); ++it)
-            ::rmdir(it->c_str());
+        std::for_each(ourDirectories.rbegin(), ourDirectories.rend(),
+                      [](const std::string& inside) { ::rmdir(inside.c_str()); });
         ::unlink(marker.c_str());
         if (::rmdir(folder.c_str()) == 0) {
             report.removed.push_back(folder);

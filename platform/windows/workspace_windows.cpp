@@ -222,8 +222,8 @@ public:
             return;
         for (const auto& path : std::set<std::string>(m_files))
             remove(path);
-        for (auto it = m_directories.rbegin(); it != m_directories.rend(); ++it)
-            ::RemoveDirectoryW(widen(*it).c_str());
+        std::for_each(m_directories.rbegin(), m_directories.rend(),
+                      [](const std::string& folder) { ::RemoveDirectoryW(widen(folder).c_str()); });
         m_directories.clear();
         ::DeleteFileW(widen(joinPath(m_folder, runfolder::kMarkerName)).c_str());
         if (::RemoveDirectoryW(widen(m_folder).c_str()) == 0)
@@ -377,8 +377,8 @@ CleanReport cleanStaleRuns(const std::string& target, CleanMode mode)
         }
         for (const auto& path : ours)
             ::DeleteFileW(widen(path).c_str());
-        for (auto it = ourDirectories.rbegin(); it != ourDirectories.rend(); ++it)
-            ::RemoveDirectoryW(widen(*it).c_str());
+        std::for_each(ourDirectories.rbegin(), ourDirectories.rend(),
+                      [](const std::string& inside) { ::RemoveDirectoryW(widen(inside).c_str()); });
         ::DeleteFileW(widen(marker).c_str());
         if (::RemoveDirectoryW(widen(folder).c_str()) != 0) {
             report.removed.push_back(folder);
