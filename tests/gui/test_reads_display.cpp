@@ -87,7 +87,7 @@ TEST(ReadsDisplay, TheTableShowsFilesPerSecondLatencyAndTheReadAxes)
     EXPECT_TRUE(cell(2, gui::ResultsModel::DurableColumn).isEmpty()) << "reads have nothing to make durable";
     EXPECT_TRUE(cell(2, gui::ResultsModel::SyncColumn).isEmpty());
     EXPECT_EQ(cell(4, gui::ResultsModel::ThreadsColumn), QStringLiteral("300")) << "one thread per file";
-    EXPECT_EQ(cell(5, gui::ResultsModel::ReadColumn), QStringLiteral("sequential,"));
+    EXPECT_EQ(cell(5, gui::ResultsModel::ReadColumn), QStringLiteral("sequential, cold"));
     EXPECT_TRUE(cell(5, gui::ResultsModel::FilesPerSecondColumn).isEmpty()) << "one large file: no files/s";
     EXPECT_EQ(model.headerData(gui::ResultsModel::FileP99Column, Qt::Horizontal).toString(),
               QStringLiteral("p99/file"));
