@@ -182,6 +182,13 @@ void ResultsView::setResult(const RunResult& result)
                                 [](const CaseResult& c) { return c.status == Status::Refused; })));
     if (result.cancelled)
         text += tr(" - cancelled before the end");
+    QStringList methods;
+    for (const auto& c : result.cases) {
+        if (!c.cacheMethod.empty() && !methods.contains(qs(c.cacheMethod)))
+            methods << qs(c.cacheMethod);
+    }
+    for (const auto& method : methods)
+        text += tr("\nReads, %1.").arg(method);
     m_summary->setText(text);
     // Rates a hundredfold apart flatten the slow bars to nothing on a linear axis.
     double low = 0;
@@ -245,6 +252,11 @@ void ResultsView::rebuildBaselineChoices()
     m_baseline->setCurrentIndex(std::max(0, keep));
     if (keep <= 0)
         m_model->setBaselineRow(std::nullopt);
+}
+
+QString ResultsView::summaryText() const
+{
+    return m_summary->text();
 }
 
 void ResultsView::rebuildWarnings()

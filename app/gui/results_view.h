@@ -40,6 +40,8 @@ public:
     QTableView* table() const { return m_table; }
     HeatmapWidget* heatmap() const { return m_heatmap; }
     QComboBox* heatmapAxisChooser() const { return m_heatAxis; }
+    // The line above the table: the run, its counts and, for reads, how the cache was set.
+    QString summaryText() const;
     QChart* barChart() const { return m_barChart; }
     QComboBox* baselineChooser() const { return m_baseline; }
     QStringList warnings() const;

@@ -157,9 +157,60 @@ INSTANTIATE_TEST_SUITE_P(Cli, CliBadInput, ::testing::Values(
     BadInput{"TwoSources", {"run", "--target", "{T}", "--preset", "quick", "--strategy", "write"}, "alternatives"},
     BadInput{"NoSource", {"run", "--target", "{T}"}, "say what to run"},
     BadInput{"EverythingRefused", {"run", "--target", "{T}", "--strategy", "direct", "--chunk", "1000", "--size", "1M"}, "every case was refused"},
-    BadInput{"UnknownFlag", {"run", "--target", "{T}", "--turbo"}, "turbo"}),
+    BadInput{"UnknownFlag", {"run", "--target", "{T}", "--turbo"}, "turbo"},
+    BadInput{"GarbageFileSet", {"run", "--target", "{T}", "--strategy", "files-pool", "--chunk", "4K", "--files", "lots"}, "COUNTxSIZE"},
+    BadInput{"UnknownMix", {"run", "--target", "{T}", "--strategy", "files-pool", "--chunk", "4K", "--files", "10xarticle-9"}, "article-2b"},
+    BadInput{"UnknownHint", {"run", "--target", "{T}", "--strategy", "read", "--chunk", "4K", "--size", "1M", "--hint", "fast"}, "unknown read hint"},
+    BadInput{"UnknownCache", {"run", "--target", "{T}", "--strategy", "read", "--chunk", "4K", "--size", "1M", "--cache", "hot"}, "cold or warm"},
+    BadInput{"FileSetWithoutFiles", {"run", "--target", "{T}", "--strategy", "files-pool", "--chunk", "4K", "--size", "1M"}, "no file set given"}),
     [](const auto& row) { return std::string(row.param.name); });
 // clang-format on
+
+TEST_F(Cli, ReadsShowTheirCacheMethodFilesPerSecondAndLeaveNothing)
+{
+    const auto json = m_out / "reads.json";
+    const auto r = cli({"run", "--target", m_target.path(), "--strategy", "files-serial,files-pool",
+                        "--chunk", "16K", "--threads", "1,8", "--files", "300x1-8K", "--reps", "2",
+                        "--verify", "--json", json, "--quiet"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("Reads, cold: fdatasync + posix_fadvise(DONTNEED) on every file"));
+    EXPECT_THAT(r.out, HasSubstr("file-set reader"));
+    EXPECT_THAT(r.out, HasSubstr("300x1-8K"));
+    EXPECT_THAT(r.out, HasSubstr("normal/cold"));
+    const auto result = resultFromJson(slurp(json), "reads.json");
+    ASSERT_EQ(result.cases.size(), 3u) << "files-serial runs once, in one thread";
+    for (const auto& c : result.cases) {
+        EXPECT_EQ(c.status, Status::Ok) << c.reason;
+        EXPECT_EQ(c.repetitions.back().files, 300u);
+        EXPECT_TRUE(c.repetitions.back().verified);
+    }
+    EXPECT_EQ(m_target.entryCount(), 0u) << "the data set went with the run folder";
+}
+
+TEST_F(Cli, AFileSetLargerThanTheFreeSpaceIsRefusedBeforeWriting)
+{
+    // 1000 files of 1 GiB: about 1 TiB, more than this disk holds.
+    const auto r = cli({"run", "--target", m_target.path(), "--strategy", "files-serial", "--chunk", "64K",
+                        "--files", "1000x1G", "--reps", "1", "--quiet"});
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_THAT(r.out, HasSubstr("of free space with its margin, but the target has"));
+    EXPECT_THAT(r.out, HasSubstr("nothing was written"));
+    EXPECT_EQ(m_target.entryCount(), 0u);
+}
+
+TEST_F(Cli, DropCachesNeedsRoot)
+{
+    const auto r = cli({"run", "--target", m_target.path(), "--strategy", "read", "--chunk", "64K", "--size",
+                        "1M", "--reps", "1", "--drop-caches", "--quiet"});
+    if (runningAsRoot()) {
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        EXPECT_THAT(r.out, HasSubstr("drop_caches (as root)"));
+    } else {
+        EXPECT_EQ(r.exitCode, 2);
+        EXPECT_THAT(r.err, HasSubstr("--drop-caches needs root"));
+    }
+    EXPECT_EQ(m_target.entryCount(), 0u);
+}
 
 TEST_F(Cli, RefusedCasesAreListedWithReasons)
 {

@@ -112,6 +112,8 @@ TEST(ReadsDisplay, TheHeatmapTakesParallelismAsItsColumns)
     onlyFiles.cases = files;
     view.setResult(onlyFiles);
     EXPECT_EQ(view.heatmap()->data().axis, report::HeatmapAxis::Threads) << "automatic picks threads here";
+    EXPECT_THAT(view.summaryText().toStdString(), HasSubstr("Reads, cold:"))
+        << "the eviction method is shown";
     view.heatmapAxisChooser()->setCurrentIndex(1);
     EXPECT_EQ(view.heatmap()->data().axis, report::HeatmapAxis::Chunk);
     EXPECT_EQ(view.heatmap()->data().columns, (std::vector<std::uint64_t>{64 * kKiB}));
