@@ -56,6 +56,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::uint64_t kScratchBytesPerThread = 1 * kMiB;
 constexpr std::uint64_t kSpaceMarginBytes = 64 * kMiB;
+constexpr std::uint64_t kSlackPerFile = 4 * kKiB; // as DataSets::spaceNeeded
 
 std::string isoNow()
 {
@@ -429,8 +430,12 @@ void summarizeCase(CaseResult& result)
 
 std::uint64_t spaceNeeded(const Case& c)
 {
-    if (c.direction == Direction::Read)
-        return 0; // the data set is checked when it is planned (DataSets::prepare)
+    if (c.direction == Direction::Read) {
+        // The data set; the runner checks it when the set is planned (DataSets::prepare), where a set already
+        // written costs nothing more.
+        const std::uint64_t files = c.fileSet.empty() ? c.threads : c.fileSet.files;
+        return c.totalBytes + kSlackPerFile * files + kSpaceMarginBytes;
+    }
     return c.totalBytes + kScratchBytesPerThread * c.threads + kSpaceMarginBytes;
 }
 
@@ -497,7 +502,8 @@ RunResult Runner::run(const Matrix& matrix, const ExpandedMatrix& expanded, cons
         if (strategy == nullptr) {
             caseResult.status = Status::Refused;
             caseResult.reason = fmt::format("unknown strategy '{}'", c.strategy);
-        } else if (options.spaceCheck && c.target == TargetKind::Directory && spaceNeeded(c) > free) {
+        } else if (options.spaceCheck && c.direction == Direction::Write &&
+                   c.target == TargetKind::Directory && spaceNeeded(c) > free) {
             caseResult.status = Status::Refused;
             caseResult.reason = fmt::format(
                 "needs {} of free space (data plus a {} margin) but the target has {}",

@@ -59,7 +59,8 @@ private:
 // repetitions; CPU seconds per GiB; peak RSS; stability = stddev of the write-phase interval MB/s.
 void summarizeCase(CaseResult& result);
 
-// Space a case needs on the target beyond its data: scratch files and a margin for the filesystem.
+// Space a case needs on the target: a writer its data, scratch files and a margin for the filesystem; a
+// reader the data set it reads (written once per run and shared by the cases that read the same files).
 std::uint64_t spaceNeeded(const Case& c);
 
 } // namespace iolab

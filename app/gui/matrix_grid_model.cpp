@@ -12,13 +12,25 @@ namespace iolab::gui {
 QString axesSummary(const StrategyDraft& row)
 {
     QStringList parts;
-    parts << joined(row.sizes, [](std::uint64_t b) { return qs(formatBytesCompact(b)); });
+    if (row.readsFileSet)
+        parts << joined(row.fileSets, [](const FileSetSpec& f) { return qs(toString(f)); });
+    else
+        parts << joined(row.sizes, [](std::uint64_t b) { return qs(formatBytesCompact(b)); });
     if (row.hasBufferAxis)
         parts << MatrixGridModel::tr("buffer %1").arg(joined(row.buffers, [](const StdioBuffer& b) {
             return qs(toString(b));
         }));
-    parts << MatrixGridModel::tr("sync %1").arg(
-        joined(row.syncs, [](const SyncPolicy& p) { return qs(toString(p)); }));
+    if (row.reads) {
+        if (row.hasHintAxis)
+            parts << MatrixGridModel::tr("hint %1").arg(
+                joined(row.hints, [](ReadHint h) { return qs(toString(h)); }));
+        parts << MatrixGridModel::tr("cache %1").arg(joined(row.caches, [](CacheState c) {
+            return qs(toString(c));
+        }));
+    } else {
+        parts << MatrixGridModel::tr("sync %1").arg(
+            joined(row.syncs, [](const SyncPolicy& p) { return qs(toString(p)); }));
+    }
     parts << MatrixGridModel::tr("%1 thread(s)").arg(joined(row.threads, [](std::uint32_t t) {
         return QString::number(t);
     }));
@@ -155,7 +167,7 @@ QVariant MatrixGridModel::headerData(int section, Qt::Orientation orientation, i
     if (section == StrategyColumn)
         return role == Qt::DisplayRole ? tr("Strategy") : QVariant();
     if (section == axesColumn())
-        return role == Qt::DisplayRole ? tr("Size · buffer · sync · threads") : QVariant();
+        return role == Qt::DisplayRole ? tr("Size · buffer · sync or hint, cache · threads") : QVariant();
     if (section < 0 || section > static_cast<int>(m_chunks.size()))
         return {};
     const auto chunk = m_chunks[static_cast<std::size_t>(section - 1)];
