@@ -12,6 +12,8 @@
 #include <chrono>
 #include <cstdint>
 #include <mutex>
+#include <new>
+#include <optional>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -60,14 +62,16 @@ private:
     // Reads files from the shared index until none is left, a read fails or a stop is asked for.
     void work(Progress& progress, std::vector<double>& seconds)
     {
-        ReadBuffer buffer(m_chunk);
+        auto buffer = allocate();
+        if (!buffer)
+            return;
         for (;;) {
             if (m_failed.load(std::memory_order_relaxed) || progress.stopRequested())
                 return;
             const std::size_t index = m_next.fetch_add(1, std::memory_order_relaxed);
             if (index >= m_files.size())
                 return;
-            if (!readOne(m_files[index], buffer, progress, seconds))
+            if (!readOne(m_files[index], *buffer, progress, seconds))
                 return;
         }
     }
@@ -84,6 +88,19 @@ private:
             return false;
         }
         return true;
+    }
+
+    // A worker's buffer; on failure the job fails with the reason instead of an exception ending the process
+    // inside a thread (which would leave the run folder behind).
+    std::optional<ReadBuffer> allocate()
+    {
+        try {
+            return std::optional<ReadBuffer>(std::in_place, m_chunk);
+        } catch (const std::bad_alloc&) {
+            fail({Status::Failed, 0, "allocate",
+                  fmt::format("could not allocate a {}-byte read buffer for a worker thread", m_chunk)});
+            return std::nullopt;
+        }
     }
 
     void fail(Outcome outcome)
@@ -105,8 +122,8 @@ private:
                     workers.emplace_back([this, &progress, &seconds, t] {
                         if (m_failed.load(std::memory_order_relaxed) || progress.stopRequested())
                             return;
-                        ReadBuffer buffer(m_chunk);
-                        readOne(m_files[t], buffer, progress, seconds[t]);
+                        if (auto buffer = allocate())
+                            readOne(m_files[t], *buffer, progress, seconds[t]);
                     });
                 else
                     workers.emplace_back([this, &progress, &seconds, t] { work(progress, seconds[t]); });
