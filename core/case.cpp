@@ -220,6 +220,15 @@ std::string toString(const FileSetSpec& set)
     return "?";
 }
 
+std::string readAxesText(const Case& c)
+{
+    if (c.direction == Direction::Write)
+        return {};
+    if (c.hint == ReadHint::NotApplicable)
+        return toString(c.cache);
+    return fmt::format("{}, {}", toString(c.hint), toString(c.cache));
+}
+
 ReadHint parseReadHint(std::string_view text)
 {
     if (text == "normal")

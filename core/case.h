@@ -147,6 +147,8 @@ std::string toString(StdioBuffer buffer);
 std::string toString(ReadHint hint);
 std::string toString(CacheState cache);
 std::string toString(const FileSetSpec& set); // "2000x4K", "500x1K-64K", "2000xarticle-2b"
+// A read's hint and cache state for tables: "sequential, cold", or "cold" without a hint; "" for writes.
+std::string readAxesText(const Case& c);
 
 // Parsers throw InputError with the accepted spellings.
 Direction parseDirection(std::string_view text);

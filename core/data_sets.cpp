@@ -20,9 +20,9 @@ constexpr std::uint64_t kWriteChunk = 1 * kMiB;
 
 } // namespace
 
-std::uint64_t DataSets::spaceNeeded(const DataSetPlan& plan)
+std::uint64_t dataSetSpaceNeeded(std::uint64_t totalBytes, std::uint64_t files)
 {
-    return plan.totalBytes + kSlackPerFile * plan.files.size() + kMarginBytes;
+    return totalBytes + kSlackPerFile * files + kMarginBytes;
 }
 
 const DataSet* DataSets::prepare(const Case& c, DataLayout layout, bool spaceCheck, Outcome& outcome)
@@ -33,7 +33,7 @@ const DataSet* DataSets::prepare(const Case& c, DataLayout layout, bool spaceChe
             return set.get();
     }
     const DataSetPlan plan = planDataSet(c, layout, m_nextIndex);
-    const std::uint64_t needed = spaceNeeded(plan);
+    const std::uint64_t needed = dataSetSpaceNeeded(plan.totalBytes, plan.files.size());
     if (spaceCheck && needed > m_workspace.freeBytes() && !m_sets.empty()) {
         logger(LogModule::Core).info("removing {} earlier data set(s) to make room", m_sets.size());
         removeAll();

@@ -14,6 +14,9 @@ namespace iolab {
 
 class Workspace;
 
+// Room a data set needs beyond its bytes: a block per file for rounding and a margin for the filesystem.
+std::uint64_t dataSetSpaceNeeded(std::uint64_t totalBytes, std::uint64_t files);
+
 // A data set as written: the plan's files and folders with absolute paths.
 struct DataSet
 {
@@ -38,9 +41,6 @@ public:
     // The set for `c`, written if need be; nullptr with `outcome` set (Refused for space, Failed, Cancelled).
     const DataSet* prepare(const Case& c, DataLayout layout, bool spaceCheck, Outcome& outcome);
     void removeAll();
-
-    // Room a set needs beyond its bytes: a block per file for rounding and a margin for the filesystem.
-    static std::uint64_t spaceNeeded(const DataSetPlan& plan);
 
 private:
     Outcome write(const DataSetPlan& plan, DataSet& set);

@@ -86,18 +86,28 @@ std::string baselineStrategy(Direction direction)
     return direction == Direction::Read ? "read" : "stdio";
 }
 
+bool canBeBaselineOf(const Case& candidate, const Case& c)
+{
+    return candidate.strategy == baselineStrategy(c.direction) && candidate.chunkBytes == c.chunkBytes &&
+           candidate.target == c.target && candidate.cache == c.cache;
+}
+
+bool isPreferredBaselineOf(const Case& candidate, const Case& c)
+{
+    if (c.direction == Direction::Read)
+        return candidate.hint == ReadHint::Normal && candidate.threads == c.threads;
+    return candidate.buffer.mode == BufferMode::Default;
+}
+
 std::optional<std::size_t> baselineCase(const RunResult& result, std::size_t caseIndex)
 {
     const Case& c = result.cases[caseIndex].testCase;
-    const bool reads = c.direction == Direction::Read;
     std::optional<std::size_t> any;
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
         const CaseResult& b = result.cases[i];
-        if (b.testCase.strategy != baselineStrategy(c.direction) || b.testCase.chunkBytes != c.chunkBytes ||
-            b.testCase.target != c.target || b.testCase.cache != c.cache || !measured(b))
+        if (!canBeBaselineOf(b.testCase, c) || !measured(b))
             continue;
-        if (reads ? b.testCase.hint == ReadHint::Normal && b.testCase.threads == c.threads
-                  : b.testCase.buffer.mode == BufferMode::Default)
+        if (isPreferredBaselineOf(b.testCase, c))
             return i;
         if (!any)
             any = i;

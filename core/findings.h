@@ -44,6 +44,10 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry)
 // (any hint otherwise), at the same chunk size, target kind and cache state. None when there is no such case.
 // baselineStrategy() names the strategy: "stdio" or "read".
 std::string baselineStrategy(Direction direction);
+// Whether `candidate` can be the baseline of `c` (strategy, chunk, target, cache), and whether it is the
+// preferred one (default buffer; normal hint and the same threads). The app's chooser uses the same rule.
+bool canBeBaselineOf(const Case& candidate, const Case& c);
+bool isPreferredBaselineOf(const Case& candidate, const Case& c);
 std::optional<std::size_t> baselineCase(const RunResult& result, std::size_t caseIndex);
 
 } // namespace iolab

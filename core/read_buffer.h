@@ -42,6 +42,30 @@ private:
     std::unique_ptr<std::byte[], Free> m_data;
 };
 
+// Chunk-aligned random offsets over a file of `fileBytes` (xorshift64*: a few instructions per offset),
+// seeded per thread so that threads do not walk in step. The random readers of both backends use it.
+class RandomOffsets
+{
+public:
+    RandomOffsets(std::uint32_t thread, std::uint64_t fileBytes, std::uint64_t chunkBytes) noexcept
+        : m_state(0x9e3779b97f4a7c15ULL * (thread + 1)),
+          m_slots(fileBytes / chunkBytes > 0 ? fileBytes / chunkBytes : 1), m_chunk(chunkBytes)
+    {}
+
+    std::uint64_t next() noexcept
+    {
+        m_state ^= m_state >> 12;
+        m_state ^= m_state << 25;
+        m_state ^= m_state >> 27;
+        return ((m_state * 0x2545f4914f6cdd1dULL) % m_slots) * m_chunk;
+    }
+
+private:
+    std::uint64_t m_state;
+    std::uint64_t m_slots;
+    std::uint64_t m_chunk;
+};
+
 // The checks every read strategy makes with verification on: the bytes it got are the pattern's from the
 // file's offset, and the file held as many bytes as were written. Messages name the file.
 inline Outcome checkReadBytes(const Pattern& pattern, const std::string& path, std::uint64_t patternOffset,

@@ -127,4 +127,7 @@ struct RunResult
 // Ok when every case ran ok; failures, refusals at run time and cancellation make it not ok.
 bool allCasesOk(const RunResult& result);
 
+// The cache methods the run's read cases used, each once, in case order (for footers and reports).
+std::vector<std::string> cacheMethods(const RunResult& result);
+
 } // namespace iolab

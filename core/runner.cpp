@@ -56,7 +56,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::uint64_t kScratchBytesPerThread = 1 * kMiB;
 constexpr std::uint64_t kSpaceMarginBytes = 64 * kMiB;
-constexpr std::uint64_t kSlackPerFile = 4 * kKiB; // as DataSets::spaceNeeded
 
 std::string isoNow()
 {
@@ -434,7 +433,7 @@ std::uint64_t spaceNeeded(const Case& c)
         // The data set; the runner checks it when the set is planned (DataSets::prepare), where a set already
         // written costs nothing more.
         const std::uint64_t files = c.fileSet.empty() ? c.threads : c.fileSet.files;
-        return c.totalBytes + kSlackPerFile * files + kSpaceMarginBytes;
+        return dataSetSpaceNeeded(c.totalBytes, files);
     }
     return c.totalBytes + kScratchBytesPerThread * c.threads + kSpaceMarginBytes;
 }
@@ -445,6 +444,17 @@ bool allCasesOk(const RunResult& result)
         return false;
     return std::all_of(result.cases.begin(), result.cases.end(),
                        [](const CaseResult& c) { return c.status == Status::Ok; });
+}
+
+std::vector<std::string> cacheMethods(const RunResult& result)
+{
+    std::vector<std::string> methods;
+    for (const auto& c : result.cases) {
+        if (!c.cacheMethod.empty() &&
+            std::find(methods.begin(), methods.end(), c.cacheMethod) == methods.end())
+            methods.push_back(c.cacheMethod);
+    }
+    return methods;
 }
 
 Runner::Runner(const Registry& registry, Workspace& workspace, SystemProbe& probe)

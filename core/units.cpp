@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -122,6 +124,18 @@ std::string formatDuration(double seconds)
     if (whole < 3600)
         return fmt::format("{} min {:02} s", whole / 60, whole % 60);
     return fmt::format("{} h {:02} min", whole / 3600, (whole / 60) % 60);
+}
+
+std::string formatBytesShort(std::uint64_t bytes)
+{
+    std::string compact = formatBytesCompact(bytes);
+    if (compact.size() <= 6)
+        return compact;
+    std::string text = formatBytes(bytes); // "38.1 MiB"
+    text.erase(std::remove(text.begin(), text.end(), ' '), text.end());
+    if (text.ends_with("iB"))
+        text.resize(text.size() - 2);
+    return text;
 }
 
 std::string formatLatency(double seconds)

@@ -22,6 +22,9 @@ std::string formatBytes(std::uint64_t bytes);
 // Compact form for identifiers and tables: "512", "4K", "1M", "1536" (falls back to plain bytes).
 std::string formatBytesCompact(std::uint64_t bytes);
 
+// For narrow columns: "64M" where the size is round, "38.1M" otherwise (a file set's sum).
+std::string formatBytesShort(std::uint64_t bytes);
+
 double toMBps(std::uint64_t bytes, double seconds);
 
 // "1.23 GB/s", "456 MB/s", "12.3 kB/s" from bytes per second.

@@ -185,19 +185,6 @@ std::string figure(double value)
     return fmt::format("{:.0f}", value);
 }
 
-// "64M" where the size is a round number, "38.1M" for a file set's sum.
-std::string sizeCell(std::uint64_t bytes)
-{
-    std::string compact = formatBytesCompact(bytes);
-    if (compact.size() <= 6)
-        return compact;
-    std::string text = formatBytes(bytes);
-    text.erase(std::remove(text.begin(), text.end(), ' '), text.end());
-    if (text.ends_with("iB"))
-        text.resize(text.size() - 2);
-    return text;
-}
-
 // Writes show their sync policy; reads their hint and cache state ("seq/cold").
 std::string syncOrRead(const Case& k)
 {
@@ -254,7 +241,7 @@ void printResults(const RunResult& result)
         fmt::print(
             "{:<3} {:<17} {:>6} {:>7} {:<13} {:>3} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} {:>9} {:>9}\n",
             c.index + 1, cell(k.strategy, 17), formatBytesCompact(k.chunkBytes), toString(k.buffer),
-            cell(syncOrRead(k), 13), k.threads, sizeCell(k.totalBytes), toString(c.status),
+            cell(syncOrRead(k), 13), k.threads, formatBytesShort(k.totalBytes), toString(c.status),
             ok ? figure(a.median) : dash, ok ? figure(a.trimmedMean) : dash,
             ok && a.count >= 2 ? figure(std::max(0.0, a.ciLow)) + "-" + figure(a.ciHigh) : dash,
             ok && k.direction == Direction::Write ? figure(c.durableMBps.median) : dash,

@@ -75,16 +75,12 @@ std::optional<int> ResultsModel::baselineFor(int row) const
     if (m_baselineRow)
         return m_baselineRow;
     const auto& c = m_rows[static_cast<std::size_t>(row)].result.testCase;
-    const bool reads = c.direction == Direction::Read;
     std::optional<int> any;
     for (int i = 0; i < rowCount(); ++i) {
         const auto& candidate = m_rows[static_cast<std::size_t>(i)].result;
-        const auto& k = candidate.testCase;
-        if (k.strategy != baselineStrategy(c.direction) || k.chunkBytes != c.chunkBytes ||
-            k.cache != c.cache || !measured(candidate))
+        if (!canBeBaselineOf(candidate.testCase, c) || !measured(candidate))
             continue;
-        if (reads ? k.hint == ReadHint::Normal && k.threads == c.threads
-                  : k.buffer.mode == BufferMode::Default)
+        if (isPreferredBaselineOf(candidate.testCase, c))
             return i;
         if (!any)
             any = i;

@@ -182,13 +182,8 @@ void ResultsView::setResult(const RunResult& result)
                                 [](const CaseResult& c) { return c.status == Status::Refused; })));
     if (result.cancelled)
         text += tr(" - cancelled before the end");
-    QStringList methods;
-    for (const auto& c : result.cases) {
-        if (!c.cacheMethod.empty() && !methods.contains(qs(c.cacheMethod)))
-            methods << qs(c.cacheMethod);
-    }
-    for (const auto& method : methods)
-        text += tr("\nReads, %1.").arg(method);
+    for (const auto& method : cacheMethods(result))
+        text += tr("\nReads, %1.").arg(qs(method));
     m_summary->setText(text);
     // Rates a hundredfold apart flatten the slow bars to nothing on a linear axis.
     double low = 0;

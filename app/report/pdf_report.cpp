@@ -292,33 +292,12 @@ QString readAxes(const MatrixGroup& g)
     return parts.isEmpty() ? QStringLiteral("(default)") : parts.join(QStringLiteral("; "));
 }
 
-// Writes: the sync policy; reads: "sequential, cold".
-QString syncOrReadText(const Case& k)
-{
-    if (k.direction == Direction::Write)
-        return qs(toString(k.sync));
-    if (k.hint == ReadHint::NotApplicable)
-        return qs(toString(k.cache));
-    return QStringLiteral("%1, %2").arg(qs(toString(k.hint)), qs(toString(k.cache)));
-}
-
-// "64M" for round sizes, "38.1M" for a file set's sum.
-QString sizeText(std::uint64_t bytes)
-{
-    const std::string compact = formatBytesCompact(bytes);
-    if (compact.size() <= 6)
-        return qs(compact);
-    return qs(formatBytes(bytes)).remove(QStringLiteral(" ")).remove(QStringLiteral("iB"));
-}
-
 // Reads: how the cache was set before each repetition, and the file-set readers' files/s and latency.
 void drawReadDetails(Layout& layout, const RunResult& result)
 {
-    QStringList methods;
+    const auto methods = cacheMethods(result);
     std::vector<QStringList> rows;
     for (const auto& c : result.cases) {
-        if (!c.cacheMethod.empty() && !methods.contains(qs(c.cacheMethod)))
-            methods << qs(c.cacheMethod);
         const Case& k = c.testCase;
         if (k.fileSet.empty())
             continue;
@@ -330,11 +309,11 @@ void drawReadDetails(Layout& layout, const RunResult& result)
                         ok ? qs(formatLatency(c.fileP99Seconds)) : QString(),
                         ok ? QString::number(c.apparentMBps.median, 'f', 1) : QString()});
     }
-    if (methods.isEmpty())
+    if (methods.empty())
         return;
     layout.space(6);
     for (const auto& m : methods)
-        layout.paragraph(QStringLiteral("Reads, %1.").arg(m), 7.5, kMuted);
+        layout.paragraph(QStringLiteral("Reads, %1.").arg(qs(m)), 7.5, kMuted);
     if (rows.empty())
         return;
     layout.space(4);
@@ -704,7 +683,8 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
             speedup = speedupText(c.apparentMBps.median / result.cases[*base].apparentMBps.median);
         rows.push_back(
             {QString::number(c.index + 1), qs(k.strategy), qs(formatBytesCompact(k.chunkBytes)),
-             bufferText(k), syncOrReadText(k), QString::number(k.threads), sizeText(k.totalBytes),
+             bufferText(k), qs(k.direction == Direction::Write ? toString(k.sync) : readAxesText(k)),
+             QString::number(k.threads), qs(formatBytesShort(k.totalBytes)),
              ok ? QString::number(c.apparentMBps.median, 'f', 1) : QString(),
              ok ? QString::number(c.apparentMBps.trimmedMean, 'f', 1) : QString(),
              ok && c.apparentMBps.count > 1 ? QStringLiteral("%1-%2")

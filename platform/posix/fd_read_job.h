@@ -49,16 +49,11 @@ public:
                 },
                 [] { return true; });
         } else {
-            // xorshift64*: a few instructions per offset, seeded per thread so threads do not walk in step.
-            std::uint64_t state = 0x9e3779b97f4a7c15ULL * (m_spec.thread + 1);
-            const std::uint64_t slots = std::max<std::uint64_t>(1, m_spec.testCase.totalBytes / chunk);
+            RandomOffsets offsets(m_spec.thread, m_spec.testCase.totalBytes, chunk);
             end = runChunks(
                 m_spec.bytes, chunk, 0, progress,
                 [&](std::uint64_t, std::uint64_t size) {
-                    state ^= state >> 12;
-                    state ^= state << 25;
-                    state ^= state >> 27;
-                    const std::uint64_t at = ((state * 0x2545f4914f6cdd1dULL) % slots) * chunk;
+                    const std::uint64_t at = offsets.next();
                     const ssize_t n = preadFully(fd, buffer, size, at);
                     if (static_cast<std::uint64_t>(n) == size) [[likely]]
                         return !m_spec.verifyData || check(at, buffer, size);
