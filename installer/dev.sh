@@ -2,7 +2,10 @@
 # IOLab developer set-up: installs missing build dependencies, builds, then runs the app or the test suite.
 #   ./installer/dev.sh run    build and start IOLab (without a display: the quick preset through iolab-cli)
 #   ./installer/dev.sh test   build and run the whole test suite (exits non-zero on any failure): the Linux
-#                             build, the Windows cross-build under wine, then the sanitizer builds
+#                             build and its packages (installed and removed again when root), the Windows
+#                             cross-build and its installer under wine, then the sanitizer builds
+#   ./installer/dev.sh package  build the Linux packages into build/packages: iolab_<version>-1_<arch>.deb
+#                             (install with: sudo apt-get install ./build/packages/iolab_*.deb) and a .tar.gz
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -15,9 +18,11 @@ packages=(
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev
   clang-format clang-tidy
   poppler-utils
+  # packaging: dpkg-shlibdeps (dpkg-dev) and file for CPack's DEB, and the checks of what the packages hold
+  dpkg-dev file desktop-file-utils appstream groff-base
 )
 # The Windows backend is cross-built with mingw-w64 and tested under wine on every test run.
-windows_packages=(g++-mingw-w64-x86-64-posix wine wine64)
+windows_packages=(g++-mingw-w64-x86-64-posix wine wine64 nsis)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 
@@ -108,16 +113,15 @@ test_windows() {
   else
     echo "skipped: the full-disk run under wine mounts a tmpfs, which needs root"
   fi
-  say "Packing the Windows CLI"
-  rm -f build/windows/iolab-cli-*-windows-x86_64.zip
-  (cd build/windows && cpack -G ZIP >/dev/null)
-  ls build/windows/iolab-cli-*-windows-x86_64.zip
+  # package.windows_installer (in the suite above) made the CLI's NSIS installer and ZIP and tried them.
+  say "Windows CLI packages"
+  ls build/windows/test-packages/cpack/iolab-cli-*-windows-x86_64.{exe,zip}
   wineserver -k 2>/dev/null || true
   trap - EXIT
 }
 
 usage() {
-  echo "usage: $0 run|test"
+  echo "usage: $0 run|test|package"
   exit 2
 }
 
@@ -160,11 +164,24 @@ case "$command" in
         cmake --build --preset "$preset" -j "$(nproc)"
         # Debian's Qt is not built with TSan, so TSan cannot see the locking inside Qt's event queue and reports
         # every hand-off through it as a race: the gui tests run in the dev and asan passes only.
-        exclude='lint'
-        [[ "$preset" == tsan ]] && exclude='lint|gui'
+        # The package tests pack and install the dev build; a sanitizer build is not one to ship.
+        exclude='lint|package'
+        [[ "$preset" == tsan ]] && exclude='lint|gui|package'
         ctest --preset "$preset" -j "$(nproc)" -LE "$exclude" "$@"
       done
     fi
+    ;;
+  package)
+    install_packages
+    build
+    say "Packing (DEB, TGZ)"
+    rm -rf build/packages
+    (cd build/dev && cpack -G "DEB;TGZ" -B "$here/build/packages-work" >/dev/null)
+    mkdir -p build/packages
+    mv build/packages-work/*.deb build/packages-work/*.tar.gz build/packages/
+    rm -rf build/packages-work
+    ls -l build/packages
+    echo "Install with: sudo apt-get install ./build/packages/$(cd build/packages && ls iolab_*.deb)"
     ;;
   *)
     usage

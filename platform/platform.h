@@ -62,6 +62,11 @@ bool canDropCaches();
 // argv is in the ANSI code page, which cannot hold every path) and console output is switched to UTF-8.
 std::vector<std::string> consoleArguments(int argc, char** argv);
 
+// For a windowed program (Windows' GUI subsystem, which starts without a console): when started from a
+// console, write stdout and stderr there, so that `iolab --help` and `iolab report` print where they were
+// typed. Does nothing where a program always has its terminal (Linux) or was started from no console.
+void attachParentConsole();
+
 // Why `path` cannot be written as an output file ("" when it can): a missing or unwritable folder, a folder
 // in the way. Checked before a run so that a bad output path costs nothing.
 std::string outputPathProblem(const std::string& path);

@@ -112,6 +112,7 @@ Options parseOptions(QApplication& app)
 
 int main(int argc, char** argv)
 {
+    attachParentConsole(); // a windowed .exe on Windows: print --help and reports to the console it came from
     if (argc > 1 && std::string_view(argv[1]) == "report")
         return reportCommand(argc, argv);
     QElapsedTimer sinceStart;
@@ -120,6 +121,8 @@ int main(int argc, char** argv)
     QApplication::setApplicationName(QStringLiteral("iolab"));
     QApplication::setOrganizationName(QStringLiteral("IOLab"));
     QApplication::setApplicationVersion(QStringLiteral(IOLAB_VERSION));
+    // Wayland compositors and docks match the window to iolab's .desktop entry (and its icon) by this name.
+    QGuiApplication::setDesktopFileName(QStringLiteral(IOLAB_APP_ID));
     const Options options = parseOptions(app);
 
     LogModel logModel;

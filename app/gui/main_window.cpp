@@ -16,13 +16,17 @@
 #include "core/result_csv.h"
 #include "core/result_json.h"
 #include "core/units.h"
+#include "core/version.h"
 #include "platform/platform.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -39,6 +43,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QSysInfo>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
@@ -158,6 +163,10 @@ void MainWindow::buildActions()
         action->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
         connect(action, &QAction::triggered, this, [this, i] { m_tabs->setCurrentIndex(i); });
     }
+
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About IOLab"), this, &MainWindow::showAbout)->setMenuRole(QAction::AboutRole);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt)->setMenuRole(QAction::AboutQtRole);
 
     auto* toolbar = addToolBar(tr("Run"));
     toolbar->setObjectName(QStringLiteral("runToolbar"));
@@ -967,6 +976,61 @@ void MainWindow::showEvent(QShowEvent* event)
     Q_EMIT firstShown();
     // Work that can wait until the window is up: the history list and the rates it knows.
     refreshHistory();
+}
+
+QString MainWindow::aboutText() const
+{
+    // What a support engineer pastes into a ticket: which build, on which system, where its files are.
+    const QString build =
+#if defined(__clang__)
+        QStringLiteral("Clang ") + QStringLiteral(__clang_version__);
+#elif defined(__GNUC__)
+        QStringLiteral("GCC ") + QStringLiteral(__VERSION__);
+#elif defined(_MSC_VER)
+        QStringLiteral("MSVC ") + QString::number(_MSC_VER);
+#else
+        tr("an unknown compiler");
+#endif
+    QStringList lines;
+    lines << tr("IOLab %1").arg(QStringLiteral(IOLAB_VERSION)) << QStringLiteral(IOLAB_DESCRIPTION) << QString()
+          << tr("Built with Qt %1 by %2; running on Qt %3").arg(QStringLiteral(QT_VERSION_STR), build,
+                                                                 QString::fromLatin1(qVersion()))
+          << tr("System: %1, kernel %2 (%3)")
+                 .arg(QSysInfo::prettyProductName(), QSysInfo::kernelVersion(), QSysInfo::currentCpuArchitecture())
+          << tr("Log file: %1").arg(QDir::toNativeSeparators(QString::fromStdString(defaultLogDirectory()) +
+                                                             QStringLiteral("/iolab.log")))
+          << tr("History and presets: %1").arg(QDir::toNativeSeparators(m_paths.dataFolder)) << QString()
+          << tr("MIT licence. %1").arg(QStringLiteral(IOLAB_HOMEPAGE));
+    return lines.join(QLatin1Char('\n'));
+}
+
+void MainWindow::showAbout()
+{
+    QDialog dialog(this);
+    dialog.setObjectName(QStringLiteral("aboutDialog"));
+    dialog.setWindowTitle(tr("About IOLab"));
+    auto* icon = new QLabel(&dialog);
+    icon->setPixmap(windowIcon().pixmap(64, 64));
+    icon->setAlignment(Qt::AlignTop);
+    const QString text = aboutText();
+    auto* label = new QLabel(QStringLiteral("<h3>%1</h3>%2")
+                                 .arg(text.section(QLatin1Char('\n'), 0, 0).toHtmlEscaped(),
+                                      text.section(QLatin1Char('\n'), 1).toHtmlEscaped().replace(
+                                          QLatin1Char('\n'), QStringLiteral("<br>"))),
+                             &dialog);
+    label->setObjectName(QStringLiteral("aboutText"));
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
+    QPushButton* copy = buttons->addButton(tr("&Copy details"), QDialogButtonBox::ActionRole);
+    connect(copy, &QPushButton::clicked, &dialog, [text] { QGuiApplication::clipboard()->setText(text); });
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto* top = new QHBoxLayout;
+    top->addWidget(icon);
+    top->addWidget(label, 1);
+    auto* layout = new QVBoxLayout(&dialog);
+    layout->addLayout(top);
+    layout->addWidget(buttons);
+    dialog.exec();
 }
 
 } // namespace iolab::gui

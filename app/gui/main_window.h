@@ -81,6 +81,9 @@ public:
     QString runBlockedReason() const { return m_plan.blocked; }
     QString bannerText() const;
     QString progressText() const;
+    // The About dialog's text: version, build, system, where the log and history are.
+    QString aboutText() const;
+    void showAbout();
     const std::optional<RunResult>& currentResult() const { return m_result; }
     QString lastSavedRun() const { return m_lastSaved; }
 

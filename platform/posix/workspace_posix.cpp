@@ -408,4 +408,6 @@ std::vector<std::string> consoleArguments(int argc, char** argv)
     return std::vector<std::string>(argv, argv + argc);
 }
 
+void attachParentConsole() {}
+
 } // namespace iolab

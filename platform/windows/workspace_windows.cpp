@@ -435,6 +435,17 @@ std::vector<std::string> consoleArguments(int argc, char** argv)
     return arguments;
 }
 
+void attachParentConsole()
+{
+    // Output that is already redirected (to a file or a pipe) stays where it goes.
+    if (::GetStdHandle(STD_ERROR_HANDLE) != nullptr || !::AttachConsole(ATTACH_PARENT_PROCESS))
+        return;
+    ::SetConsoleOutputCP(CP_UTF8);
+    FILE* ignored = nullptr;
+    ::freopen_s(&ignored, "CONOUT$", "w", stdout);
+    ::freopen_s(&ignored, "CONOUT$", "w", stderr);
+}
+
 std::string outputPathProblem(const std::string& path)
 {
     if (path.empty())

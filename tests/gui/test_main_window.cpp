@@ -13,19 +13,27 @@
 #include "app/gui/target_model.h"
 #include "core/result_json.h"
 #include "core/units.h"
+#include "core/version.h"
 #include "platform/platform.h"
 #include "tests/support/builtin_registry.h"
 #include "tests/support/mount.h"
 #include "tests/support/temp_dir.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QDialog>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QSignalSpy>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
+#include <QTimer>
 #include <QtCharts/QLineSeries>
 
 #include <gmock/gmock.h>
@@ -424,4 +432,36 @@ TEST_F(WindowFixture, AFilesystemWithoutDirectIoRefusesThoseCasesUpFront)
     EXPECT_EQ(refused[0].testCase.strategy, "direct");
     EXPECT_THAT(refused[0].reason, HasSubstr("O_DIRECT"));
     EXPECT_EQ(window->plan().expanded.cases.size(), 1u);
+}
+
+TEST_F(WindowFixture, HelpAboutShowsTheVersionTheBuildAndWhereTheFilesAre)
+{
+    QAction* about = nullptr;
+    for (QAction* menu : window->menuBar()->actions())
+        if (menu->menu() != nullptr)
+            for (QAction* action : menu->menu()->actions())
+                if (action->text() == QStringLiteral("&About IOLab"))
+                    about = action;
+    ASSERT_NE(about, nullptr) << "no Help > About IOLab";
+
+    QString shown;
+    QTimer poll;
+    poll.setInterval(20);
+    QObject::connect(&poll, &QTimer::timeout, [&] {
+        if (auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget())) {
+            if (auto* text = dialog->findChild<QLabel*>(QStringLiteral("aboutText")))
+                shown = text->text();
+            dialog->reject();
+        }
+    });
+    poll.start();
+    about->trigger(); // returns when the dialog is closed
+    poll.stop();
+
+    EXPECT_THAT(shown.toStdString(), HasSubstr("IOLab " IOLAB_VERSION));
+    EXPECT_THAT(shown.toStdString(), HasSubstr(QT_VERSION_STR));
+    EXPECT_THAT(shown.toStdString(), HasSubstr("iolab.log"));
+    EXPECT_THAT(shown.toStdString(), HasSubstr(QDir::toNativeSeparators(q(data.path())).toStdString()));
+    const QString copied = window->aboutText();
+    EXPECT_TRUE(copied.startsWith(QStringLiteral("IOLab " IOLAB_VERSION "\n"))) << copied.toStdString();
 }

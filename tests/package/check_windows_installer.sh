@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Builds the Windows CLI packages (cpack: NSIS with makensis, and ZIP) from the mingw build tree, then, under
+# wine, installs the NSIS one silently, checks its files, Start-menu entries and uninstall entry, runs the
+# installed iolab-cli, uninstalls it silently and checks that the folder, the entries and the key are gone.
+#   check_windows_installer.sh BUILD_DIR OUT_DIR VERSION
+# Expects WINEPREFIX (and a running wineserver) as installer/dev.sh sets them up.
+set -euo pipefail
+build="$1"
+out="$2"
+version="$3"
+export WINEDEBUG=-all
+
+rm -rf "$out"
+mkdir -p "$out"
+echo "== cpack (NSIS, ZIP) from $build"
+if ! cpack --config "$build/CPackConfig.cmake" -G "NSIS;ZIP" -B "$out/cpack" >"$out/cpack.log" 2>&1; then
+  cat "$out/cpack.log"; echo "FAIL: cpack failed"; exit 1
+fi
+installer="$out/cpack/iolab-cli-${version}-windows-x86_64.exe"
+zip="$out/cpack/iolab-cli-${version}-windows-x86_64.zip"
+for f in "$installer" "$zip"; do
+  [[ -s "$f" ]] || { echo "FAIL: cpack made no $f"; ls -l "$out/cpack" || true; exit 1; }
+done
+echo "made $(basename "$installer") ($(du -k "$installer" | cut -f1) KiB) and $(basename "$zip")"
+cmake -E tar tf "$zip" | grep -q "iolab-cli-${version}-windows-x86_64/bin/iolab-cli.exe" || { echo "FAIL: the ZIP lacks bin/iolab-cli.exe"; exit 1; }
+
+# A folder of its own on wine's C: drive (the /D= path must be last and unquoted, as NSIS wants).
+drive_c="$WINEPREFIX/drive_c"
+[[ -d "$drive_c" ]] || { echo "FAIL: no wine prefix at $WINEPREFIX"; exit 1; }
+name="iolab-installer-test-$$"
+target="$drive_c/$name"
+rm -rf "$target"
+chmod +x "$installer" # wine runs a file without the x bit as a document, through the shell
+echo "== silent install to C:\\$name"
+wine "$installer" /S "/D=C:\\$name"
+for f in bin/iolab-cli.exe README.md LICENSE CHANGELOG.md Uninstall.exe; do
+  [[ -f "$target/$f" ]] || { echo "FAIL: the installer did not install $f"; ls -R "$target" || true; exit 1; }
+done
+got="$(wine "$target/bin/iolab-cli.exe" --version | tr -d '\r')"
+[[ "$got" == "iolab-cli $version" ]] || { echo "FAIL: the installed iolab-cli says '$got'"; exit 1; }
+echo "installed iolab-cli says: $got"
+menu="$(find "$drive_c" -type d -path '*/Start Menu/Programs/IOLab command line' | head -1)"
+[[ -n "$menu" ]] || { echo "FAIL: no Start-menu folder 'IOLab command line'"; exit 1; }
+for link in "IOLab command line.lnk" "Read me.lnk" "Changes.lnk" "Uninstall.lnk"; do
+  [[ -f "$menu/$link" ]] || { echo "FAIL: the Start menu lacks $link"; ls "$menu"; exit 1; }
+done
+key='HKLM\Software\Microsoft\Windows\CurrentVersion\Uninstall\iolab-cli'
+wine reg query "$key" /v DisplayVersion 2>/dev/null | tr -d '\r' | grep -q "$version" ||
+  { echo "FAIL: no uninstall entry with version $version under $key"; exit 1; }
+
+echo "== silent uninstall"
+# The uninstaller copies itself to %TEMP% and returns at once; wait for the folder to go.
+wine "$target/Uninstall.exe" /S
+for _ in $(seq 1 150); do
+  [[ -e "$target" ]] || break
+  sleep 0.2
+done
+if [[ -e "$target" ]]; then
+  echo "FAIL: left after uninstalling:"; find "$target"; exit 1
+fi
+if [[ -e "$menu" ]]; then
+  echo "FAIL: the Start-menu folder is left:"; ls "$menu"; exit 1
+fi
+if wine reg query "$key" >/dev/null 2>&1; then
+  echo "FAIL: the uninstall entry is still in the registry"; exit 1
+fi
+echo "installed, ran and uninstalled under wine; nothing left"
