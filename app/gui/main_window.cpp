@@ -992,13 +992,16 @@ QString MainWindow::aboutText() const
         tr("an unknown compiler");
 #endif
     QStringList lines;
-    lines << tr("IOLab %1").arg(QStringLiteral(IOLAB_VERSION)) << QStringLiteral(IOLAB_DESCRIPTION) << QString()
-          << tr("Built with Qt %1 by %2; running on Qt %3").arg(QStringLiteral(QT_VERSION_STR), build,
-                                                                 QString::fromLatin1(qVersion()))
+    lines << tr("IOLab %1").arg(QStringLiteral(IOLAB_VERSION)) << QStringLiteral(IOLAB_DESCRIPTION)
+          << QString()
+          << tr("Built with Qt %1 by %2; running on Qt %3")
+                 .arg(QStringLiteral(QT_VERSION_STR), build, QString::fromLatin1(qVersion()))
           << tr("System: %1, kernel %2 (%3)")
-                 .arg(QSysInfo::prettyProductName(), QSysInfo::kernelVersion(), QSysInfo::currentCpuArchitecture())
-          << tr("Log file: %1").arg(QDir::toNativeSeparators(QString::fromStdString(defaultLogDirectory()) +
-                                                             QStringLiteral("/iolab.log")))
+                 .arg(QSysInfo::prettyProductName(), QSysInfo::kernelVersion(),
+                      QSysInfo::currentCpuArchitecture())
+          << tr("Log file: %1")
+                 .arg(QDir::toNativeSeparators(QString::fromStdString(defaultLogDirectory()) +
+                                               QStringLiteral("/iolab.log")))
           << tr("History and presets: %1").arg(QDir::toNativeSeparators(m_paths.dataFolder)) << QString()
           << tr("MIT licence. %1").arg(QStringLiteral(IOLAB_HOMEPAGE));
     return lines.join(QLatin1Char('\n'));
@@ -1015,8 +1018,9 @@ void MainWindow::showAbout()
     const QString text = aboutText();
     auto* label = new QLabel(QStringLiteral("<h3>%1</h3>%2")
                                  .arg(text.section(QLatin1Char('\n'), 0, 0).toHtmlEscaped(),
-                                      text.section(QLatin1Char('\n'), 1).toHtmlEscaped().replace(
-                                          QLatin1Char('\n'), QStringLiteral("<br>"))),
+                                      text.section(QLatin1Char('\n'), 1)
+                                          .toHtmlEscaped()
+                                          .replace(QLatin1Char('\n'), QStringLiteral("<br>"))),
                              &dialog);
     label->setObjectName(QStringLiteral("aboutText"));
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);

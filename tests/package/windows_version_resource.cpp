@@ -84,14 +84,16 @@ int main(int argc, char** argv)
                                      std::to_string(LOWORD(fixed->dwFileVersionMS)) + "." +
                                      std::to_string(HIWORD(fixed->dwFileVersionLS));
     check(fixedVersion == IOLAB_VERSION, "fixed file version " + fixedVersion + " is " IOLAB_VERSION);
-    check(stringValue(block, L"FileVersion") == IOLAB_VERSION, "FileVersion " + stringValue(block, L"FileVersion"));
+    check(stringValue(block, L"FileVersion") == IOLAB_VERSION,
+          "FileVersion " + stringValue(block, L"FileVersion"));
     check(stringValue(block, L"ProductVersion") == IOLAB_VERSION,
           "ProductVersion " + stringValue(block, L"ProductVersion"));
     check(stringValue(block, L"ProductName") == "IOLab", "ProductName " + stringValue(block, L"ProductName"));
     check(stringValue(block, L"FileDescription") == description,
           "FileDescription '" + stringValue(block, L"FileDescription") + "'");
 
-    HMODULE module = ::LoadLibraryExW(exe.c_str(), nullptr, LOAD_LIBRARY_AS_DATAFILE | LOAD_LIBRARY_AS_IMAGE_RESOURCE);
+    HMODULE module =
+        ::LoadLibraryExW(exe.c_str(), nullptr, LOAD_LIBRARY_AS_DATAFILE | LOAD_LIBRARY_AS_IMAGE_RESOURCE);
     int icons = 0;
     if (module != nullptr) {
         ::EnumResourceNamesW(module, MAKEINTRESOURCEW(14) /* RT_GROUP_ICON */, countIcon,
