@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/runner.h"
+#include "core/version.h"
 #include "tests/support/fakes.h"
 
 #include <gmock/gmock.h>
@@ -95,6 +96,7 @@ TEST_F(RunnerTest, RunsWarmupsAndRepetitions)
     EXPECT_TRUE(m_workspace.live().empty());
     EXPECT_TRUE(m_workspace.closed);
     EXPECT_EQ(result.host.hostname, "testhost");
+    EXPECT_EQ(result.toolVersion, IOLAB_VERSION); // what the JSON, CSV and PDF report name
 }
 
 TEST_F(RunnerTest, ThreadsEachGetTheirShare)

@@ -93,6 +93,7 @@ TEST(Report, TheGoldenResultMakesAReadablePdf)
             << c.testCase.label();
     }
     EXPECT_THAT(text.out, HasSubstr("page " + std::to_string(pages) + " of " + std::to_string(pages)));
+    EXPECT_THAT(text.out, HasSubstr("IOLab " + result.toolVersion)); // the version that made the run
 
     const auto fonts = runProcess(poppler("pdffonts"), {pdf});
     EXPECT_THAT(fonts.out, HasSubstr(" yes ")) << "fonts are embedded:\n" << fonts.out;
