@@ -114,6 +114,16 @@ struct StrategyInfo
     std::optional<std::string> unavailable; // set when this OS or build cannot run it at all
 };
 
+// A reader's declaration: it reads files in a directory and has no sync policy; `info` says the rest.
+inline StrategyInfo readerInfo(StrategyInfo info)
+{
+    info.direction = Direction::Read;
+    info.targets = {TargetKind::Directory};
+    info.syncModes = {SyncMode::None};
+    info.syncRefusal = "reads have no sync policy";
+    return info;
+}
+
 class Strategy
 {
 public:

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
-// files-serial, files-pool, files-per-thread: read every file of a generated set (open, read(2) of the
-// chunk size to the end, close), the three ways article 003 compares: one thread in order, a pool capped at
-// the threads axis, a new thread per file.
-#include "core/file_set_job.h"
-#include "platform/basic_strategy.h"
+// files-serial, files-pool, files-per-thread on Linux: each file opened, read(2) of the chunk size to the end
+// with the posix_fadvise hint, closed.
+#include "platform/files_strategy.h"
 #include "platform/linux/strategies.h"
 #include "platform/posix/file_reader.h"
 
@@ -11,52 +9,27 @@ namespace iolab::linux_backend {
 
 namespace {
 
-class FilesStrategy final : public BasicStrategy
+std::unique_ptr<Strategy> makeFiles(Parallelism parallelism)
 {
-public:
-    FilesStrategy(const char* id, const char* description, Parallelism parallelism)
-        : BasicStrategy({.id = id,
-                         .description = description,
-                         .direction = Direction::Read,
-                         .layout = DataLayout::FileSet,
-                         .hints = posix::fadviseHints(),
-                         .parallelism = parallelism,
-                         .targets = {TargetKind::Directory},
-                         .syncModes = {SyncMode::None},
-                         .syncRefusal = "reads have no sync policy"})
-    {}
-
-    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
-    {
-        if (spec.files == nullptr || spec.files->empty()) {
-            outcome = {Status::Failed, 0, "prepare",
-                       spec.testCase.strategy + " reads a generated file set, and the job was given none"};
-            return nullptr;
-        }
-        posix::FileReader reader{spec.testCase.hint, spec.verifyData ? spec.pattern : nullptr};
-        return std::make_unique<FileSetJob<posix::FileReader>>(spec, info().parallelism, reader);
-    }
-};
+    return std::make_unique<FilesStrategy<posix::FileReader>>(parallelism, posix::fadviseHints(),
+                                                              std::string());
+}
 
 } // namespace
 
 std::unique_ptr<Strategy> makeFilesSerialStrategy()
 {
-    return std::make_unique<FilesStrategy>(
-        "files-serial", "every file of the set, one after another, in one thread", Parallelism::Single);
+    return makeFiles(Parallelism::Single);
 }
 
 std::unique_ptr<Strategy> makeFilesPoolStrategy()
 {
-    return std::make_unique<FilesStrategy>(
-        "files-pool", "the set's files shared out to a pool of threads (the threads axis caps it)",
-        Parallelism::Threads);
+    return makeFiles(Parallelism::Threads);
 }
 
 std::unique_ptr<Strategy> makeFilesPerThreadStrategy()
 {
-    return std::make_unique<FilesStrategy>(
-        "files-per-thread", "a new thread for every file of the set, all at once", Parallelism::PerFile);
+    return makeFiles(Parallelism::PerFile);
 }
 
 } // namespace iolab::linux_backend

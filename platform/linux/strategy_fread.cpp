@@ -3,7 +3,8 @@
 // and posix_fadvise hint.
 #include "platform/basic_strategy.h"
 #include "platform/linux/strategies.h"
-#include "platform/posix/stdio_read_job.h"
+#include "platform/posix/posix_io.h"
+#include "platform/stdio_read_job.h"
 
 namespace iolab::linux_backend {
 
@@ -29,20 +30,25 @@ template <class Read> class FreadStrategy final : public BasicStrategy
 {
 public:
     FreadStrategy(const char* id, const char* description)
-        : BasicStrategy({.id = id,
-                         .description = description,
-                         .direction = Direction::Read,
-                         .layout = DataLayout::FilePerThread,
-                         .hints = posix::fadviseHints(),
-                         .usesStdioBuffer = true,
-                         .targets = {TargetKind::Directory},
-                         .syncModes = {SyncMode::None},
-                         .syncRefusal = "reads have no sync policy"})
+        : BasicStrategy(readerInfo({.id = id,
+                                    .description = description,
+                                    .layout = DataLayout::FilePerThread,
+                                    .hints = posix::fadviseHints(),
+                                    .usesStdioBuffer = true}))
     {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {
-        return posix::StdioReadJob<Read>::create(spec, outcome);
+        posix::UniqueFd fd = posix::openInput(spec.path, false, outcome);
+        if (!fd || !posix::adviseRead(fd.get(), spec.testCase.hint, spec.path, outcome))
+            return nullptr;
+        std::FILE* file = ::fdopen(fd.get(), "rb");
+        if (file == nullptr) {
+            outcome = posix::errnoOutcome(errno, "fdopen", spec.path);
+            return nullptr;
+        }
+        fd.release(); // the FILE owns it now
+        return StdioReadJob<Read>::adopt(spec, file, outcome);
     }
 };
 

@@ -107,15 +107,12 @@ class MmapReadStrategy final : public BasicStrategy
 {
 public:
     MmapReadStrategy()
-        : BasicStrategy({.id = "mmap-read",
-                         .description = "mmap(2) the file, madvise hint, copy each chunk out of the mapping",
-                         .direction = Direction::Read,
-                         .layout = DataLayout::FilePerThread,
-                         .hints = {ReadHint::Sequential, ReadHint::Normal, ReadHint::Random},
-                         .hintRefusal = "madvise has sequential, random and normal, but no noreuse",
-                         .targets = {TargetKind::Directory},
-                         .syncModes = {SyncMode::None},
-                         .syncRefusal = "reads have no sync policy"})
+        : BasicStrategy(
+              readerInfo({.id = "mmap-read",
+                          .description = "mmap(2) the file, madvise hint, copy each chunk out of the mapping",
+                          .layout = DataLayout::FilePerThread,
+                          .hints = {ReadHint::Sequential, ReadHint::Normal, ReadHint::Random},
+                          .hintRefusal = "madvise has sequential, random and normal, but no noreuse"}))
     {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override

@@ -13,14 +13,11 @@ class ReadStrategy final : public BasicStrategy
 {
 public:
     ReadStrategy()
-        : BasicStrategy({.id = "read",
-                         .description = "read(2) per chunk through the page cache, posix_fadvise hint",
-                         .direction = Direction::Read,
-                         .layout = DataLayout::FilePerThread,
-                         .hints = posix::fadviseHints(),
-                         .targets = {TargetKind::Directory},
-                         .syncModes = {SyncMode::None},
-                         .syncRefusal = "reads have no sync policy"})
+        : BasicStrategy(
+              readerInfo({.id = "read",
+                          .description = "read(2) per chunk through the page cache, posix_fadvise hint",
+                          .layout = DataLayout::FilePerThread,
+                          .hints = posix::fadviseHints()}))
     {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override

@@ -12,17 +12,13 @@ class ReadDirectStrategy final : public BasicStrategy
 {
 public:
     ReadDirectStrategy()
-        : BasicStrategy(
+        : BasicStrategy(readerInfo(
               {.id = "read-direct",
                .description = "read(2) per chunk with O_DIRECT, aligned: straight from the device",
-               .direction = Direction::Read,
                .layout = DataLayout::FilePerThread,
                .hintRefusal = "O_DIRECT bypasses the page cache, so there is no readahead to advise",
                .needsBlockAlignedChunks = true,
-               .needsDirectIo = true,
-               .targets = {TargetKind::Directory},
-               .syncModes = {SyncMode::None},
-               .syncRefusal = "reads have no sync policy"})
+               .needsDirectIo = true}))
     {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override

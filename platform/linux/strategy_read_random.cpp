@@ -15,27 +15,19 @@ class ReadRandomStrategy final : public BasicStrategy
 public:
     explicit ReadRandomStrategy(bool direct)
         : BasicStrategy(direct
-                            ? StrategyInfo{.id = "read-random-direct",
-                                           .description = "pread(2) at random aligned offsets of one shared "
-                                                          "file with O_DIRECT",
-                                           .direction = Direction::Read,
-                                           .layout = DataLayout::SharedFile,
-                                           .hintRefusal = "O_DIRECT bypasses the page cache, so there is no "
-                                                          "readahead to advise",
-                                           .needsBlockAlignedChunks = true,
-                                           .needsDirectIo = true,
-                                           .targets = {TargetKind::Directory},
-                                           .syncModes = {SyncMode::None},
-                                           .syncRefusal = "reads have no sync policy"}
-                            : StrategyInfo{.id = "read-random",
-                                           .description = "pread(2) at random chunk-aligned offsets of one "
-                                                          "shared file, posix_fadvise hint",
-                                           .direction = Direction::Read,
-                                           .layout = DataLayout::SharedFile,
-                                           .hints = posix::fadviseHints(),
-                                           .targets = {TargetKind::Directory},
-                                           .syncModes = {SyncMode::None},
-                                           .syncRefusal = "reads have no sync policy"}),
+                            ? readerInfo({.id = "read-random-direct",
+                                          .description = "pread(2) at random aligned offsets of one shared "
+                                                         "file with O_DIRECT",
+                                          .layout = DataLayout::SharedFile,
+                                          .hintRefusal = "O_DIRECT bypasses the page cache, so there is no "
+                                                         "readahead to advise",
+                                          .needsBlockAlignedChunks = true,
+                                          .needsDirectIo = true})
+                            : readerInfo({.id = "read-random",
+                                          .description = "pread(2) at random chunk-aligned offsets of one "
+                                                         "shared file, posix_fadvise hint",
+                                          .layout = DataLayout::SharedFile,
+                                          .hints = posix::fadviseHints()})),
           m_direct(direct)
     {}
 

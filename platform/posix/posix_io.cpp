@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "platform/posix/posix_io.h"
+#include "platform/stdio_buffer.h"
 
 #include <fmt/format.h>
 
@@ -191,17 +192,6 @@ bool adviseRead(int fd, ReadHint hint, const std::string& path, Outcome& outcome
     return true;
 }
 
-int applyStdioBuffer(std::FILE* file, const StdioBuffer& buffer, std::unique_ptr<char[]>& owned)
-{
-    if (buffer.mode == BufferMode::None)
-        return std::setvbuf(file, nullptr, _IONBF, 0);
-    if (buffer.mode == BufferMode::Bytes) {
-        owned = std::make_unique<char[]>(buffer.bytes);
-        return std::setvbuf(file, owned.get(), _IOFBF, buffer.bytes);
-    }
-    return 0;
-}
-
 void ignoreSigpipe()
 {
     static std::once_flag once;
@@ -209,3 +199,12 @@ void ignoreSigpipe()
 }
 
 } // namespace iolab::posix
+
+namespace iolab {
+
+Outcome crtErrorOutcome(int error, std::string_view call, const std::string& path)
+{
+    return posix::errnoOutcome(error, call, path);
+}
+
+} // namespace iolab

@@ -127,10 +127,6 @@ inline ssize_t preadFully(int fd, std::byte* data, std::size_t size, std::uint64
     return static_cast<ssize_t>(done);
 }
 
-// Applies the case's stdio buffer axis to a fresh FILE; `owned` keeps a sized buffer alive (glibc ignores the
-// size when setvbuf gets no buffer). Returns setvbuf's result.
-int applyStdioBuffer(std::FILE* file, const StdioBuffer& buffer, std::unique_ptr<char[]>& owned);
-
 // Ignores SIGPIPE for the process, so a pipe whose reader went away fails with EPIPE instead of killing us.
 void ignoreSigpipe();
 

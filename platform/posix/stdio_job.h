@@ -4,6 +4,7 @@
 #include "core/chunk_loop.h"
 #include "core/pattern.h"
 #include "platform/posix/posix_io.h"
+#include "platform/stdio_buffer.h"
 
 #include <cstdio>
 #include <memory>

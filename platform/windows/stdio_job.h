@@ -3,6 +3,7 @@
 
 #include "core/chunk_loop.h"
 #include "core/pattern.h"
+#include "platform/stdio_buffer.h"
 #include "platform/windows/win_io.h"
 
 #include <fcntl.h>
@@ -49,15 +50,7 @@ public:
             return nullptr;
         }
         auto job = std::unique_ptr<StdioJob>(new StdioJob(spec, file));
-        const auto& buffer = spec.testCase.buffer;
-        int rc = 0;
-        if (buffer.mode == BufferMode::None) {
-            rc = std::setvbuf(file, nullptr, _IONBF, 0);
-        } else if (buffer.mode == BufferMode::Bytes) {
-            job->m_buffer = std::make_unique<char[]>(buffer.bytes);
-            rc = std::setvbuf(file, job->m_buffer.get(), _IOFBF, buffer.bytes);
-        }
-        if (rc != 0) {
+        if (applyStdioBuffer(file, spec.testCase.buffer, job->m_buffer) != 0) {
             outcome = {Status::Failed, EINVAL, "setvbuf",
                        "setvbuf " + spec.path + " failed: the C runtime refused the buffer"};
             return nullptr;
@@ -121,10 +114,7 @@ private:
         }
         if (error != 0)
             return win::errorOutcome(error, call, m_spec.path);
-        const int code = errno != 0 ? errno : EIO;
-        return {Status::Failed, code, call,
-                std::string(call) + " " + m_spec.path + " failed: " + std::strerror(code) +
-                    " (C runtime errno " + std::to_string(code) + ")"};
+        return crtErrorOutcome(errno != 0 ? errno : EIO, call, m_spec.path);
     }
 
     bool fail(const char* call, std::uint64_t wanted = 0)

@@ -96,15 +96,12 @@ class MmapReadStrategy final : public BasicStrategy
 {
 public:
     MmapReadStrategy()
-        : BasicStrategy({.id = "mmap-read",
-                         .description = "MapViewOfFile of the whole file, each chunk copied out of the view",
-                         .direction = Direction::Read,
-                         .layout = DataLayout::FilePerThread,
-                         .hints = {ReadHint::Sequential, ReadHint::Normal, ReadHint::Random},
-                         .hintRefusal = win::windowsHintRefusal(),
-                         .targets = {TargetKind::Directory},
-                         .syncModes = {SyncMode::None},
-                         .syncRefusal = "reads have no sync policy"})
+        : BasicStrategy(
+              readerInfo({.id = "mmap-read",
+                          .description = "MapViewOfFile of the whole file, each chunk copied out of the view",
+                          .layout = DataLayout::FilePerThread,
+                          .hints = {ReadHint::Sequential, ReadHint::Normal, ReadHint::Random},
+                          .hintRefusal = win::windowsHintRefusal()}))
     {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override

@@ -13,16 +13,12 @@ class ReadStrategy final : public BasicStrategy
 {
 public:
     ReadStrategy()
-        : BasicStrategy(
+        : BasicStrategy(readerInfo(
               {.id = "read",
                .description = "ReadFile per chunk through the cache, SEQUENTIAL_SCAN/RANDOM_ACCESS hint",
-               .direction = Direction::Read,
                .layout = DataLayout::FilePerThread,
                .hints = win::windowsReadHints(),
-               .hintRefusal = win::windowsHintRefusal(),
-               .targets = {TargetKind::Directory},
-               .syncModes = {SyncMode::None},
-               .syncRefusal = "reads have no sync policy"})
+               .hintRefusal = win::windowsHintRefusal()}))
     {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override

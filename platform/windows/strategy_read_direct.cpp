@@ -12,18 +12,14 @@ class ReadDirectStrategy final : public BasicStrategy
 {
 public:
     ReadDirectStrategy()
-        : BasicStrategy({.id = "read-direct",
-                         .description = "ReadFile per chunk with FILE_FLAG_NO_BUFFERING, sector aligned",
-                         .direction = Direction::Read,
-                         .layout = DataLayout::FilePerThread,
-                         .hintRefusal =
-                             "FILE_FLAG_NO_BUFFERING bypasses the cache, so there is no read-ahead to "
-                             "advise",
-                         .needsBlockAlignedChunks = true,
-                         .needsDirectIo = true,
-                         .targets = {TargetKind::Directory},
-                         .syncModes = {SyncMode::None},
-                         .syncRefusal = "reads have no sync policy"})
+        : BasicStrategy(readerInfo(
+              {.id = "read-direct",
+               .description = "ReadFile per chunk with FILE_FLAG_NO_BUFFERING, sector aligned",
+               .layout = DataLayout::FilePerThread,
+               .hintRefusal = "FILE_FLAG_NO_BUFFERING bypasses the cache, so there is no read-ahead to "
+                              "advise",
+               .needsBlockAlignedChunks = true,
+               .needsDirectIo = true}))
     {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override

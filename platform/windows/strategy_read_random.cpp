@@ -11,16 +11,13 @@ namespace {
 
 StrategyInfo randomInfo(bool direct)
 {
-    StrategyInfo info{.id = direct ? "read-random-direct" : "read-random",
-                      .description = direct ? "ReadFile at random aligned offsets of one shared file, "
-                                              "FILE_FLAG_NO_BUFFERING"
-                                            : "ReadFile at random chunk-aligned offsets of one shared file, "
-                                              "with a hint",
-                      .direction = Direction::Read,
-                      .layout = DataLayout::SharedFile,
-                      .targets = {TargetKind::Directory},
-                      .syncModes = {SyncMode::None},
-                      .syncRefusal = "reads have no sync policy"};
+    StrategyInfo info =
+        readerInfo({.id = direct ? "read-random-direct" : "read-random",
+                    .description = direct ? "ReadFile at random aligned offsets of one shared file, "
+                                            "FILE_FLAG_NO_BUFFERING"
+                                          : "ReadFile at random chunk-aligned offsets of one shared file, "
+                                            "with a hint",
+                    .layout = DataLayout::SharedFile});
     if (direct) {
         info.hintRefusal = "FILE_FLAG_NO_BUFFERING bypasses the cache, so there is no read-ahead to advise";
         info.needsBlockAlignedChunks = true;

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "platform/windows/win_io.h"
+#include "platform/stdio_buffer.h"
 
 #include "core/units.h"
 
 #include <fmt/format.h>
 
 #include <array>
+#include <cstring>
 
 namespace iolab::win {
 
@@ -339,3 +341,13 @@ VirtualBuffer virtualAlloc(std::size_t bytes)
 }
 
 } // namespace iolab::win
+
+namespace iolab {
+
+Outcome crtErrorOutcome(int error, std::string_view call, const std::string& path)
+{
+    return {Status::Failed, error, std::string(call),
+            fmt::format("{} {} failed: {} (C runtime errno {})", call, path, std::strerror(error), error)};
+}
+
+} // namespace iolab

@@ -4,32 +4,27 @@
 #include "core/chunk_loop.h"
 #include "core/pattern.h"
 #include "core/read_buffer.h"
-#include "platform/posix/posix_io.h"
+#include "platform/stdio_buffer.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <memory>
+#include <utility>
 
-namespace iolab::posix {
+namespace iolab {
 
-// fread or fread_unlocked per chunk from a FILE on the thread's file, with the case's setvbuf and hint.
-// `Read` is the stdio call, a function object so that the loop inlines it.
+// fread or its unlocked twin per chunk from a FILE the backend opened on the thread's file (with the hint
+// applied), with the case's setvbuf. `Read` is the stdio call, a function object so that the loop inlines it.
 template <class Read> class StdioReadJob final : public Job
 {
 public:
-    static std::unique_ptr<Job> create(const JobSpec& spec, Outcome& outcome)
+    // Takes `file` (closing it on failure too) and applies the case's buffer.
+    static std::unique_ptr<Job> adopt(const JobSpec& spec, std::FILE* file, Outcome& outcome)
     {
-        UniqueFd fd = openInput(spec.path, false, outcome);
-        if (!fd || !adviseRead(fd.get(), spec.testCase.hint, spec.path, outcome))
-            return nullptr;
-        std::FILE* file = ::fdopen(fd.get(), "rb");
-        if (file == nullptr) {
-            outcome = errnoOutcome(errno, "fdopen", spec.path);
-            return nullptr;
-        }
-        fd.release();
         auto job = std::unique_ptr<StdioReadJob>(new StdioReadJob(spec, file));
+        errno = 0;
         if (applyStdioBuffer(file, spec.testCase.buffer, job->m_stdioBuffer) != 0) {
-            outcome = errnoOutcome(errno != 0 ? errno : EINVAL, "setvbuf", spec.path);
+            outcome = crtErrorOutcome(errno != 0 ? errno : EINVAL, "setvbuf", spec.path);
             return nullptr;
         }
         return job;
@@ -40,11 +35,14 @@ public:
         if (m_file != nullptr)
             std::fclose(m_file);
     }
+    StdioReadJob(const StdioReadJob&) = delete;
+    StdioReadJob& operator=(const StdioReadJob&) = delete;
 
     Outcome execute(Progress& progress) override
     {
         std::FILE* const file = m_file;
         std::byte* const buffer = m_buffer.data();
+        errno = 0; // fread's failure reads it
         const auto end = runChunks(
             m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
             [&](std::uint64_t offset, std::uint64_t size) {
@@ -57,7 +55,7 @@ public:
                     return m_error.ok();
                 }
                 if (std::ferror(file) != 0)
-                    m_error = errnoOutcome(errno != 0 ? errno : EIO, "fread", m_spec.path);
+                    m_error = crtErrorOutcome(errno != 0 ? errno : EIO, "fread", m_spec.path);
                 else
                     m_error = checkReadLength(m_spec.path, offset + n, m_spec.bytes);
                 return false;
@@ -68,7 +66,7 @@ public:
         if (end == LoopEnd::Cancelled)
             return Outcome::cancelled();
         if (std::fclose(std::exchange(m_file, nullptr)) != 0)
-            return errnoOutcome(errno, "fclose", m_spec.path);
+            return crtErrorOutcome(errno, "fclose", m_spec.path);
         return Outcome::success();
     }
 
@@ -84,4 +82,4 @@ private:
     Outcome m_error;
 };
 
-} // namespace iolab::posix
+} // namespace iolab
