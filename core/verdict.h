@@ -15,16 +15,16 @@ namespace iolab {
 class Registry;
 
 // What cases are ranked by. A file write is ranked by what reached the disk (durable: the timed part plus the
-// final fsync it still needed); Apparent ranks by the moment the last call returned. Reads, pipes and the null
-// device have no durable figure and always rank by their one rate.
+// final fsync it still needed); Apparent ranks by the moment the last call returned. Reads, pipes and the
+// null device have no durable figure and always rank by their one rate.
 enum class Ranking
 {
     Durable,
     Apparent
 };
 
-std::string toString(Ranking ranking);          // "durable", "apparent"
-Ranking parseRanking(std::string_view text);    // throws InputError with the accepted spellings
+std::string toString(Ranking ranking);       // "durable", "apparent"
+Ranking parseRanking(std::string_view text); // throws InputError with the accepted spellings
 
 // Cases are only ever compared within their group: a write into a pipe is no rival of a write to a file.
 enum class ComparisonGroup
@@ -54,8 +54,8 @@ struct Verdict
         std::string advice; // one-line recommendation
     };
 
-    std::string question;             // the question the matrix asked, one line
-    std::vector<std::string> answers; // one sentence per comparison group that ran, best first
+    std::string question;              // the question the matrix asked, one line
+    std::vector<std::string> answers;  // one sentence per comparison group that ran, best first
     std::vector<Highlight> highlights; // at most three, the most important first
     std::vector<std::string> limits;   // what the figures cannot say
     std::vector<std::string> terms;    // each term the sentences use, explained once ("durable: ...")
