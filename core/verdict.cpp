@@ -443,7 +443,7 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
                                        "describes a disk.",
                                        result.target.fsType));
     if (result.target.writeCache == "write back")
-        v.limits.push_back(
+        v.limits.emplace_back(
             "The device has a write-back cache: what it reports as written may still be in its "
             "own memory, so even durable rates can be higher than what survives a power cut.");
     bool anyWriteFitsInRam = false;
@@ -462,7 +462,7 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
     if (reps < kTrimmedMeanMinCount && !groups.empty())
         v.limits.push_back(fmt::format("Each case ran {} time{}: differences of a few percent may be chance.",
                                        reps, reps == 1 ? "" : "s"));
-    v.limits.push_back(
+    v.limits.emplace_back(
         "The figures hold for this machine, this filesystem and these sizes; other sizes or a busy machine "
         "can rank the strategies differently.");
 
