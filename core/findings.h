@@ -22,7 +22,8 @@ struct Finding
         Noise,         // repetitions spread more than kNoisyCv
         Short,         // repetitions too short for the timer and scheduler to be negligible
         CacheIllusion, // a durable gap with data that fit in RAM, or the device saw far fewer bytes
-        DirectIgnored, // O_DIRECT accepted but the page cache was used (or the filesystem is in memory)
+        DirectIgnored, // O_DIRECT accepted but the page cache held the data (or the filesystem is in memory)
+        FinalFlush,    // a direct write's final fsync took long with nothing cached: the device and metadata
         Failed,        // a case failed or was refused at run time
         Cancelled      // the run was stopped before the end
     };

@@ -261,6 +261,8 @@ int importance(Finding::Kind kind)
         return 5;
     case Finding::Kind::Short:
         return 6;
+    case Finding::Kind::FinalFlush:
+        return 7;
     case Finding::Kind::Fastest:
         return 100;
     }
@@ -284,6 +286,9 @@ std::string advice(Finding::Kind kind)
         return "Run again on an idle machine, or with more repetitions, before trusting small differences.";
     case Finding::Kind::Short:
         return "Give these cases more data so that a repetition lasts at least 0.3 s.";
+    case Finding::Kind::FinalFlush:
+        return "No fault: this is what making direct writes durable costs here; a file written in place or "
+               "preallocated has fewer new blocks to flush.";
     case Finding::Kind::Fastest:
         return "";
     }
@@ -300,6 +305,8 @@ std::vector<Term> termsOf(Finding::Kind kind)
         return {Term::Apparent, Term::Durable, Term::Fsync, Term::PageCache};
     case Finding::Kind::Noise:
         return {Term::Spread};
+    case Finding::Kind::FinalFlush:
+        return {Term::Fsync, Term::Direct, Term::PageCache};
     default:
         return {};
     }

@@ -44,6 +44,9 @@ RunResult sampleResult()
     rep.apparentMBps = 0.02469;
     rep.deviceObserved = true;
     rep.deviceWrittenBytes = 4096;
+    rep.cachedAfterBytes = 0;
+    rep.dirtyBeforeBytes = 1 << 20;
+    rep.dirtyAfterBytes = 3 << 20;
     cr.repetitions.push_back(rep);
     cr.apparentMBps.median = 1.5;
     Sample s;
@@ -98,6 +101,10 @@ TEST(ResultCsv, OneRowPerCaseAndRepetitionWithUnits)
     EXPECT_EQ(rows[1][column("stdio_buffer")], "64K");
     EXPECT_EQ(rows[1][column("sync")], "fsync-every:4");
     EXPECT_EQ(rows[1][column("device_written_bytes")], "4096");
+    EXPECT_EQ(rows[1][column("cached_after_bytes")], "0");
+    EXPECT_EQ(rows[1][column("dirty_before_bytes")], "1048576");
+    EXPECT_EQ(rows[1][column("dirty_after_bytes")], "3145728");
+    EXPECT_EQ(rows[1][column("cached_bytes")], "") << "unknown stays empty";
     const auto samples = parseCsv(toCsv(sampleRows(r)));
     ASSERT_EQ(samples.size(), 2u);
     EXPECT_EQ(samples[1][5], "3.25");
@@ -128,6 +135,23 @@ TEST(ResultJson, RoundTripsEverything)
     const auto back = resultFromJson(text, "r.json");
     EXPECT_EQ(back, r);
     EXPECT_EQ(resultToJson(back)["schema"], "iolab.result/1");
+}
+
+TEST(ResultJson, PageCacheEvidenceIsOptional)
+{
+    auto r = sampleResult();
+    auto j = resultToJson(r);
+    auto& rep = j["cases"][0]["repetitions"][0];
+    EXPECT_EQ(rep["dirtyAfterBytes"], 3 << 20);
+    for (const char* key : {"cachedAfterBytes", "dirtyBeforeBytes", "dirtyAfterBytes"})
+        rep.erase(key);
+    const auto back = resultFromJson(j.dump(), "old.json");
+    const auto& loaded = back.cases.front().repetitions.front();
+    EXPECT_FALSE(loaded.cachedAfterBytes.has_value()) << "a file from before the evidence loads as unknown";
+    EXPECT_FALSE(loaded.dirtyBeforeBytes.has_value());
+    EXPECT_FALSE(loaded.dirtyAfterBytes.has_value());
+    EXPECT_FALSE(resultToJson(back)["cases"][0]["repetitions"][0].contains("cachedAfterBytes"))
+        << "unknown is not written";
 }
 
 TEST(ResultJson, FilesFromBeforeTheTrimmedMeanGetItRecomputed)
