@@ -45,6 +45,22 @@ bool bypassesPageCache(const Registry* registry, const std::string& strategy)
     return s != nullptr && s->info().needsDirectIo;
 }
 
+// "write to a file", "cold read": what the fastest case of a group is the fastest of.
+std::string fastestWhat(ComparisonGroup group, const Case& k)
+{
+    switch (group) {
+    case ComparisonGroup::FileWrites:
+        return "write to a file";
+    case ComparisonGroup::StreamWrites:
+        return k.target == TargetKind::Pipe ? "write into a pipe" : "write to the null device";
+    case ComparisonGroup::ColdReads:
+        return "cold read";
+    case ComparisonGroup::WarmReads:
+        return "warm read";
+    }
+    return "";
+}
+
 std::string caseName(const CaseResult& c)
 {
     return findingSubject(c);
@@ -249,48 +265,50 @@ void directFindings(const CaseResult& c, const TargetInfo& target, std::vector<F
 
 } // namespace
 
-std::vector<Finding> findings(const RunResult& result, const Registry* registry)
+std::vector<Finding> findings(const RunResult& result, const Registry* registry, Ranking ranking)
 {
     std::vector<Finding> out;
 
-    // Fastest per chunk size, in chunk order: writes, then cold reads, then warm reads (never compared with
-    // each other).
-    std::map<std::tuple<Direction, CacheState, std::uint64_t>, std::vector<std::size_t>> byChunk;
+    // Fastest per comparison group and chunk size, in chunk order: writes to a file, writes into a pipe or
+    // the null device, cold reads, warm reads (never compared with each other). File writes rank by
+    // `ranking`; the others have one rate.
+    const auto ranked = [&](std::size_t i) {
+        return rankedRate(result.cases[i], ranking).median;
+    };
+    std::map<std::pair<ComparisonGroup, std::uint64_t>, std::vector<std::size_t>> byChunk;
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
         const Case& k = result.cases[i].testCase;
-        if (measured(result.cases[i]))
-            byChunk[{k.direction, k.cache, k.chunkBytes}].push_back(i);
+        if (measured(result.cases[i]) && ranked(i) > 0)
+            byChunk[{comparisonGroup(k), k.chunkBytes}].push_back(i);
     }
     for (const auto& [key, indices] : byChunk) {
-        const auto [direction, cache, chunk] = key;
-        const std::string what =
-            direction == Direction::Write ? std::string("write") : fmt::format("{} read", toString(cache));
-        const std::string baseline = direction == Direction::Write ? "plain stdio" : "plain read(2)";
-        const std::size_t best =
-            *std::max_element(indices.begin(), indices.end(), [&](std::size_t a, std::size_t b) {
-                return result.cases[a].apparentMBps.median < result.cases[b].apparentMBps.median;
-            });
+        const auto [group, chunk] = key;
+        const bool reads = group == ComparisonGroup::ColdReads || group == ComparisonGroup::WarmReads;
+        const std::string baseline = reads ? "plain read(2)" : "plain stdio";
+        const auto byRate = [&](std::size_t a, std::size_t b) {
+            return ranked(a) < ranked(b);
+        };
+        const std::size_t best = *std::max_element(indices.begin(), indices.end(), byRate);
         const CaseResult& c = result.cases[best];
-        std::string text = fmt::format("At {} per call, the fastest {} is {} at {}", formatBytes(chunk), what,
-                                       caseName(c), rate(c.apparentMBps.median));
+        std::string text = fmt::format("At {} per call, the fastest {} is {} at {}", formatBytes(chunk),
+                                       fastestWhat(group, c.testCase), caseName(c), rate(ranked(best)));
+        if (group == ComparisonGroup::FileWrites)
+            text += ranksDurable(c.testCase, ranking)
+                        ? fmt::format(" durable ({} apparent)", rate(c.apparentMBps.median))
+                        : fmt::format(" apparent ({} durable)", rate(c.durableMBps.median));
         const auto base = baselineCase(result, best);
-        if (base && *base != best) {
-            const CaseResult& b = result.cases[*base];
-            text += fmt::format(", {:.2f}x {} ({})", c.apparentMBps.median / b.apparentMBps.median, baseline,
-                                rate(b.apparentMBps.median));
-        } else if (base) {
+        if (base && *base != best && ranked(*base) > 0) {
+            text +=
+                fmt::format(", {:.2f}x {} ({})", ranked(best) / ranked(*base), baseline, rate(ranked(*base)));
+        } else if (base && *base == best) {
             text += fmt::format(", and it is the {} baseline itself", baseline);
         } else if (indices.size() > 1) {
-            const std::size_t slowest =
-                *std::min_element(indices.begin(), indices.end(), [&](std::size_t a, std::size_t b) {
-                    return result.cases[a].apparentMBps.median < result.cases[b].apparentMBps.median;
-                });
-            text += fmt::format(", {:.2f}x the slowest there, {}",
-                                c.apparentMBps.median / result.cases[slowest].apparentMBps.median,
+            const std::size_t slowest = *std::min_element(indices.begin(), indices.end(), byRate);
+            text += fmt::format(", {:.2f}x the slowest there, {}", ranked(best) / ranked(slowest),
                                 caseName(result.cases[slowest]));
         }
         if (indices.size() == 1)
-            text += " (the only case at this size)";
+            text += " (the only case of its kind at this size)";
         out.push_back({Finding::Kind::Fastest, c.index, text + "."});
     }
 
