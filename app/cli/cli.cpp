@@ -386,11 +386,16 @@ int commandClean(const std::string& target)
 int commandRun(const Registry& registry, const RunArgs& args)
 {
     const Matrix matrix = chooseMatrix(args);
-    for (const auto* out : {&args.jsonPath, &args.csvPath}) {
-        if (!out->empty()) {
-            if (auto problem = outputPathProblem(*out); !problem.empty())
-                throw InputError(problem);
-        }
+    // Every file the run will write, checked before a byte is measured so that a bad path loses nothing.
+    std::vector<std::string> outputs;
+    if (!args.jsonPath.empty())
+        outputs.push_back(args.jsonPath);
+    if (!args.csvPath.empty())
+        outputs.insert(outputs.end(),
+                       {args.csvPath, summaryCsvPath(args.csvPath), samplesCsvPath(args.csvPath)});
+    for (const auto& out : outputs) {
+        if (auto problem = outputPathProblem(out); !problem.empty())
+            throw InputError(problem);
     }
     if (args.repetitions == 0 || args.repetitions > 1000)
         throw InputError("--reps: give 1 to 1000 measured repetitions");

@@ -79,3 +79,44 @@ TEST(Targets, FoldsBindMountsAndSkipsReadOnlyOnes)
     }
     EXPECT_EQ(writableSeen, 1) << "the tmpfs and its bind mount are one target";
 }
+
+TEST(Target, KernelPseudoFilesystemsAreRefusedWithTheirType)
+{
+    EXPECT_THAT(inputError([] { inspectTarget("/proc"); }),
+                HasSubstr("target '/proc' is on proc, a kernel pseudo-filesystem"));
+    EXPECT_THAT(inputError([] { inspectTarget("/sys"); }),
+                HasSubstr("target '/sys' is on sysfs, a kernel pseudo-filesystem"));
+    // A tmpfs stores files: it stays a target.
+    if (runningAsRoot()) {
+        TmpfsMount small("size=1m");
+        ASSERT_TRUE(small.ok());
+        EXPECT_EQ(inspectTarget(small.path()).fsType, "tmpfs");
+    }
+}
+
+TEST(Output, ErrorsNameTheUsersPathNotTheTemporaryFile)
+{
+    const Outcome outcome = writeFileAtomically("/proc/iolab-out.json", "{}\n");
+    ASSERT_FALSE(outcome.ok());
+    EXPECT_THAT(outcome.message, HasSubstr("/proc/iolab-out.json"));
+    EXPECT_THAT(outcome.message, ::testing::Not(HasSubstr(".tmp-")));
+
+    TempDir dir;
+    std::filesystem::create_directory(dir / "taken.json"); // a folder where the file should go
+    const Outcome renamed = writeFileAtomically(dir / "taken.json", "{}\n");
+    ASSERT_FALSE(renamed.ok());
+    EXPECT_THAT(renamed.message, HasSubstr(dir / "taken.json"));
+    EXPECT_THAT(renamed.message, ::testing::Not(HasSubstr(".tmp-")));
+    EXPECT_EQ(dir.entryCount(), 1u) << "the temporary file was removed";
+}
+
+TEST(Output, PathProblemsAreFoundBeforeWriting)
+{
+    TempDir dir;
+    EXPECT_EQ(outputPathProblem(dir / "ok.json"), "");
+    EXPECT_EQ(dir.entryCount(), 0u) << "the check leaves nothing behind";
+    EXPECT_THAT(outputPathProblem("/proc/out.json"), HasSubstr("no file can be created in folder '/proc'"));
+    EXPECT_THAT(outputPathProblem("/dev/null"), HasSubstr("not a regular file"));
+    EXPECT_THAT(outputPathProblem(dir.path()), HasSubstr("is a folder"));
+    EXPECT_THAT(outputPathProblem(dir / "missing/x.json"), HasSubstr("does not exist"));
+}
