@@ -77,6 +77,7 @@ struct RunArgs
     bool noSampling = false;
     bool noSpaceCheck = false;
     bool quiet = false;
+    bool allowConcurrent = false;
     std::string jsonPath;
     std::string csvPath;
 };
@@ -253,6 +254,11 @@ void printResults(const RunResult& result)
         "without the slowest and the fastest; durable includes the final fsync.\n",
         result.options.repetitions, result.options.warmups);
     printReadDetails(result);
+    if (!result.warnings.empty()) {
+        std::printf("\nAbout this run:\n");
+        for (const auto& warning : result.warnings)
+            std::printf("  %s\n", warning.c_str());
+    }
     bool warned = false;
     for (const auto& c : result.cases) {
         const auto warnings = caseWarnings(c, &result.host);
@@ -383,6 +389,26 @@ int commandClean(const std::string& target)
     return kExitOk;
 }
 
+// Another IOLab run writing into the same target measures against this one: refused unless the user allows
+// it, and then stated in the result.
+std::vector<std::string> concurrentRunWarnings(const std::string& target, bool allowConcurrent)
+{
+    std::vector<std::string> warnings;
+    for (const auto& other : liveRunsIn(target)) {
+        if (!allowConcurrent)
+            throw InputError(fmt::format(
+                "another IOLab run is writing into this target now (process {}, run folder {}); two runs at "
+                "once measure each other. Wait for it to end, or give --allow-concurrent to run anyway",
+                other.pid, other.folder));
+        warnings.push_back(fmt::format("another IOLab run (process {}, run folder {}) was writing into the "
+                                       "same target when this run started: the figures may measure both",
+                                       other.pid, other.folder));
+    }
+    for (const auto& warning : warnings)
+        std::fprintf(stderr, "warning: %s\n", warning.c_str());
+    return warnings;
+}
+
 int commandRun(const Registry& registry, const RunArgs& args)
 {
     const Matrix matrix = chooseMatrix(args);
@@ -402,6 +428,7 @@ int commandRun(const Registry& registry, const RunArgs& args)
     if (args.warmups > 100)
         throw InputError("--warmups: give 0 to 100 warm-up repetitions");
     TargetInfo target = inspectTarget(args.target);
+    const std::vector<std::string> concurrency = concurrentRunWarnings(target.path, args.allowConcurrent);
     probeCapabilities(target);
     const ExpandedMatrix expanded = expand(matrix, registry, target);
     if (expanded.cases.empty()) {
@@ -446,7 +473,8 @@ int commandRun(const Registry& registry, const RunArgs& args)
     if (!args.quiet)
         std::fprintf(stderr, "IOLab %s: %zu cases (%zu refused) on %s\n", IOLAB_VERSION,
                      expanded.cases.size(), expanded.refused.size(), target.path.c_str());
-    const RunResult result = runner.run(matrix, expanded, options, stopSource.get_token(), &observer);
+    RunResult result = runner.run(matrix, expanded, options, stopSource.get_token(), &observer);
+    result.warnings.insert(result.warnings.begin(), concurrency.begin(), concurrency.end());
     watcher.request_stop();
     watcher.join();
     std::signal(SIGINT, previousInt);
@@ -547,6 +575,8 @@ int runCli(int argc, const char* const* argv)
     run->add_option("--json", args.jsonPath, "Write the result JSON here");
     run->add_option("--csv", args.csvPath, "Write the repetitions CSV here (samples go beside it)");
     run->add_flag("--quiet", args.quiet, "No progress on stderr");
+    run->add_flag("--allow-concurrent", args.allowConcurrent,
+                  "Run even while another IOLab run writes into the same target (the result says so)");
 
     try {
         app.parse(argc, argv);

@@ -2,18 +2,21 @@
 // iolab-cli end to end, issue 14 section 4: limits, refusals, output paths, exit codes and what a run says
 // about its surroundings.
 #include "core/result_csv.h"
+#include "core/result_json.h"
 #include "tests/support/mount.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
 #include <linux/magic.h>
 #include <sys/vfs.h>
+#include <unistd.h>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <sstream>
 
@@ -131,4 +134,36 @@ TEST_F(CliEngine, EveryOutputPathIsCheckedBeforeTheRun)
         EXPECT_EQ(m_target.entryCount(), 0u);
     }
     EXPECT_EQ(m_out.entryCount(), 2u) << "the checks leave no file behind";
+}
+
+TEST_F(CliEngine, AnotherLiveRunOnTheTargetIsRefusedUnlessAllowed)
+{
+    // This test process plays the other run: it is alive and it is not the CLI.
+    const auto other = m_target / "iolab-run-20260101-000000-7";
+    std::filesystem::create_directory(other);
+    write(other + "/.iolab-run", "pid=" + std::to_string(::getpid()) + "\n");
+    const std::vector<std::string> run{
+        "run",    "--target", m_target.path(), "--strategy", "write",     "--chunk", "64K",
+        "--size", "1M",       "--reps",        "1",          "--warmups", "0",       "--quiet"};
+    auto r = cli(run);
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_THAT(r.err, HasSubstr("another IOLab run is writing into this target now (process " +
+                                 std::to_string(::getpid()) + ", run folder " + other + ")"));
+    EXPECT_THAT(r.err, HasSubstr("--allow-concurrent"));
+    EXPECT_EQ(r.out, "");
+
+    auto allowed = run;
+    const auto json = m_out / "r.json";
+    allowed.insert(allowed.end(), {"--allow-concurrent", "--json", json});
+    r = cli(allowed);
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_THAT(r.err, HasSubstr("warning: another IOLab run (process " + std::to_string(::getpid())));
+    EXPECT_THAT(r.out, HasSubstr("About this run:"));
+    std::ifstream in(json);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto result = resultFromJson(text, json);
+    ASSERT_EQ(result.warnings.size(), 1u);
+    EXPECT_THAT(result.warnings[0], HasSubstr("the figures may measure both"));
+    std::filesystem::remove_all(other);
+    EXPECT_EQ(m_target.entryCount(), 0u) << "the run's own folder is gone";
 }

@@ -9,8 +9,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <csignal>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace iolab;
@@ -119,4 +123,33 @@ TEST(Output, PathProblemsAreFoundBeforeWriting)
     EXPECT_THAT(outputPathProblem("/dev/null"), HasSubstr("not a regular file"));
     EXPECT_THAT(outputPathProblem(dir.path()), HasSubstr("is a folder"));
     EXPECT_THAT(outputPathProblem(dir / "missing/x.json"), HasSubstr("does not exist"));
+}
+
+TEST(LiveRuns, FindsOtherLiveRunsOnlyInTheTarget)
+{
+    TempDir target;
+    const auto live = target / "iolab-run-20260101-000000-1";
+    const auto dead = target / "iolab-run-20260101-000000-2";
+    const auto unmarked = target / "iolab-run-20260101-000000-3";
+    for (const auto& folder : {live, dead, unmarked})
+        std::filesystem::create_directory(folder);
+    // A child process stands in for another IOLab run.
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        ::pause();
+        ::_exit(0);
+    }
+    std::ofstream(live + "/.iolab-run") << "pid=" << child << "\n";
+    std::ofstream(dead + "/.iolab-run") << "pid=999999999\n";
+    const auto runs = liveRunsIn(target.path());
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].folder, live);
+    EXPECT_EQ(runs[0].pid, child);
+    EXPECT_TRUE(liveRunsIn(target.path()).empty()) << "its process has ended";
+    std::ofstream(live + "/.iolab-run") << "pid=" << ::getpid() << "\n";
+    EXPECT_TRUE(liveRunsIn(target.path()).empty()) << "a run does not count its own folder";
+    EXPECT_TRUE(liveRunsIn(target / "missing").empty());
 }
