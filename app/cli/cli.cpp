@@ -291,6 +291,37 @@ void printResults(const RunResult& result)
     std::fflush(stdout);
 }
 
+// One closing line that counts every case by how it ended, so that the exit code is never a surprise.
+void printTally(const RunResult& result)
+{
+    std::size_t ok = 0;
+    std::size_t failed = 0;
+    std::size_t refused = 0;
+    std::size_t cancelled = 0;
+    for (const auto& c : result.cases) {
+        switch (c.status) {
+        case Status::Ok:
+            ++ok;
+            break;
+        case Status::Refused:
+            ++refused;
+            break;
+        case Status::Cancelled:
+            ++cancelled;
+            break;
+        case Status::Failed:
+        case Status::Unsupported:
+            ++failed;
+            break;
+        }
+    }
+    const std::string cancelledText = cancelled == 0 ? "" : fmt::format(", {} cancelled", cancelled);
+    fmt::print("\n{} case{} ran: {} ok, {} failed, {} refused at run time{}; {} refused before running.\n",
+               result.cases.size(), result.cases.size() == 1 ? "" : "s", ok, failed, refused, cancelledText,
+               result.refused.size());
+    std::fflush(stdout);
+}
+
 void printTarget(const TargetInfo& t)
 {
     std::printf("Target %s\n", t.path.c_str());
@@ -471,8 +502,9 @@ int commandRun(const Registry& registry, const RunArgs& args)
         }
     });
     if (!args.quiet)
-        std::fprintf(stderr, "IOLab %s: %zu cases (%zu refused) on %s\n", IOLAB_VERSION,
-                     expanded.cases.size(), expanded.refused.size(), target.path.c_str());
+        fmt::print(stderr, "IOLab {}: {} case{} to run ({} refused before running) on {}\n", IOLAB_VERSION,
+                   expanded.cases.size(), expanded.cases.size() == 1 ? "" : "s", expanded.refused.size(),
+                   target.path);
     RunResult result = runner.run(matrix, expanded, options, stopSource.get_token(), &observer);
     result.warnings.insert(result.warnings.begin(), concurrency.begin(), concurrency.end());
     watcher.request_stop();
@@ -481,6 +513,7 @@ int commandRun(const Registry& registry, const RunArgs& args)
     std::signal(SIGTERM, previousTerm);
 
     printResults(result);
+    printTally(result);
     int status = allCasesOk(result) ? kExitOk : kExitCasesFailed;
     if (!args.jsonPath.empty()) {
         const auto outcome = writeFileAtomically(args.jsonPath, resultToJson(result).dump(1) + "\n");

@@ -167,3 +167,24 @@ TEST_F(CliEngine, AnotherLiveRunOnTheTargetIsRefusedUnlessAllowed)
     std::filesystem::remove_all(other);
     EXPECT_EQ(m_target.entryCount(), 0u) << "the run's own folder is gone";
 }
+
+TEST_F(CliEngine, RefusalsAtRunTimeAreCountedAndExitOne)
+{
+    // 16 TiB does not fit this target: the space check refuses the case when it comes to run.
+    auto r = cli({"run", "--target", m_target.path(), "--strategy", "write", "--chunk", "1M", "--size", "16T",
+                  "--reps", "1", "--warmups", "0"});
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    EXPECT_THAT(r.err, HasSubstr("1 case to run (0 refused before running)"));
+    EXPECT_THAT(r.out,
+                HasSubstr("1 case ran: 0 ok, 0 failed, 1 refused at run time; 0 refused before running."));
+    EXPECT_THAT(r.out, HasSubstr("free space"));
+    EXPECT_EQ(m_target.entryCount(), 0u);
+
+    // One case ok, one refused before running (a chunk larger than the size): the run is ok.
+    r = cli({"run", "--target", m_target.path(), "--strategy", "write", "--chunk", "64K,4M", "--size", "1M",
+             "--reps", "1", "--warmups", "0"});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_THAT(r.err, HasSubstr("1 case to run (1 refused before running)"));
+    EXPECT_THAT(r.out,
+                HasSubstr("1 case ran: 1 ok, 0 failed, 0 refused at run time; 1 refused before running."));
+}
