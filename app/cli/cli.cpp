@@ -394,15 +394,13 @@ int commandTargets()
     return kExitOk;
 }
 
-int commandPresets()
+int commandPresets(const Registry& registry)
 {
+    // What runs on a target that takes every strategy: combinations a preset refuses wherever it runs (a
+    // duplicate, an axis a strategy has not) are not counted.
+    const TargetInfo anyTarget;
     for (const auto& p : builtinPresets()) {
-        std::size_t cases = 0;
-        for (const auto& g : p.groups) {
-            cases += g.strategies.size() * g.chunks.size() * g.sizes.size() *
-                     std::max<std::size_t>(1, g.buffers.size()) * std::max<std::size_t>(1, g.syncs.size()) *
-                     std::max<std::size_t>(1, g.threads.size());
-        }
+        const std::size_t cases = expand(p, registry, anyTarget).cases.size();
         std::printf("%-16s %3zu cases  %s\n", p.name.c_str(), cases, p.description.c_str());
     }
     return kExitOk;
@@ -552,6 +550,30 @@ spdlog::level::level_enum parseLevel(const std::string& text)
     return level;
 }
 
+// CLI11 reports a mistyped subcommand as a missing one ("A subcommand is required"): name the word the user
+// typed, or say that none was given, with the list either way.
+std::string subcommandProblem(const CLI::App& app, int argc, const char* const* argv)
+{
+    std::string known;
+    for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+        known += (known.empty() ? "" : ", ") + sub->get_name();
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "--log-level") {
+            ++i; // its value
+            continue;
+        }
+        if (arg.starts_with("-"))
+            return {}; // --help, --version, --log-level=X or a mistake CLI11 words well
+        for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+            if (sub->get_name() == arg)
+                return {};
+        }
+        return fmt::format("unknown subcommand '{}' (the subcommands are: {})", arg, known);
+    }
+    return fmt::format("a subcommand is required: {}", known);
+}
+
 } // namespace
 
 int runCli(int argc, const char* const* argv)
@@ -611,6 +633,11 @@ int runCli(int argc, const char* const* argv)
     run->add_flag("--allow-concurrent", args.allowConcurrent,
                   "Run even while another IOLab run writes into the same target (the result says so)");
 
+    if (const auto problem = subcommandProblem(app, argc, argv); !problem.empty()) {
+        std::fprintf(stderr, "iolab-cli: %s\n", problem.c_str());
+        std::fprintf(stderr, "Run 'iolab-cli --help' for usage.\n");
+        return kExitUsage;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -636,7 +663,7 @@ int runCli(int argc, const char* const* argv)
         if (app.got_subcommand("targets"))
             return commandTargets();
         if (app.got_subcommand("presets"))
-            return commandPresets();
+            return commandPresets(registry);
         if (*clean)
             return commandClean(cleanTarget);
         return commandRun(registry, args);

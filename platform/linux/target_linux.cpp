@@ -19,6 +19,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <vector>
 
 namespace iolab {
 
@@ -55,6 +56,25 @@ std::string unescapeMountPath(const std::string& text)
     return out;
 }
 
+// The mount's own options, then the filesystem's (superblock) options that add to them: "rw,relatime" and
+// "rw,seclabel" make "rw,relatime,seclabel", each option once.
+std::string mergeOptions(const std::string& mountOptions, const std::string& superOptions)
+{
+    std::vector<std::string> merged;
+    for (const auto* list : {&mountOptions, &superOptions}) {
+        std::istringstream in(*list);
+        std::string option;
+        while (std::getline(in, option, ',')) {
+            if (!option.empty() && std::find(merged.begin(), merged.end(), option) == merged.end())
+                merged.push_back(option);
+        }
+    }
+    std::string text;
+    for (const auto& option : merged)
+        text += (text.empty() ? "" : ",") + option;
+    return text;
+}
+
 void fillMount(TargetInfo& info, const std::string& realPath, dev_t device)
 {
     std::ifstream in("/proc/self/mountinfo");
@@ -83,9 +103,7 @@ void fillMount(TargetInfo& info, const std::string& realPath, dev_t device)
         info.mountPoint = mountPoint;
         info.fsType = fsType;
         info.mountSource = unescapeMountPath(source);
-        info.mountOptions = options;
-        if (!superOptions.empty())
-            info.mountOptions.append(",").append(superOptions);
+        info.mountOptions = mergeOptions(options, superOptions);
     }
 }
 

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 // iolab-cli end to end, issue 14 section 4: limits, refusals, output paths, exit codes and what a run says
 // about its surroundings.
+#include "core/matrix.h"
+#include "core/presets.h"
 #include "core/result_csv.h"
 #include "core/result_json.h"
+#include "tests/support/builtin_registry.h"
 #include "tests/support/mount.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
@@ -187,4 +190,39 @@ TEST_F(CliEngine, RefusalsAtRunTimeAreCountedAndExitOne)
     EXPECT_THAT(r.err, HasSubstr("1 case to run (1 refused before running)"));
     EXPECT_THAT(r.out,
                 HasSubstr("1 case ran: 1 ok, 0 failed, 0 refused at run time; 1 refused before running."));
+}
+
+TEST_F(CliEngine, PresetsCountTheCasesThatRun)
+{
+    const auto r = cli({"presets"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const TargetInfo anyTarget;
+    for (const auto& preset : builtinPresets()) {
+        const auto runs = expand(preset, builtinRegistry(), anyTarget).cases.size();
+        ASSERT_GT(runs, 0u) << preset.name;
+        const auto line = r.out.find(preset.name + " ");
+        ASSERT_NE(line, std::string::npos) << preset.name;
+        const std::string text = r.out.substr(line, r.out.find('\n', line) - line);
+        EXPECT_THAT(text, HasSubstr(" " + std::to_string(runs) + " cases")) << text;
+    }
+    // The two the issue saw wrong: a file-set preset ("0") and one with hint and cache axes (15 of 31).
+    EXPECT_THAT(r.out, Not(HasSubstr("  0 cases")));
+    EXPECT_GT(expand(*findPreset("read-seq"), builtinRegistry(), anyTarget).cases.size(), 15u);
+}
+
+TEST_F(CliEngine, AnUnknownSubcommandIsNamedWithTheList)
+{
+    auto r = cli({"frobnicate"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("unknown subcommand 'frobnicate' (the subcommands are: strategies, presets, "
+                                 "targets, clean, run)"));
+    EXPECT_THAT(r.err, Not(HasSubstr("A subcommand is required")));
+    r = cli({"--log-level", "debug", "rnu"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("unknown subcommand 'rnu'"));
+    r = cli({});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("a subcommand is required: strategies, presets, targets, clean, run"));
+    EXPECT_EQ(cli({"presets"}).exitCode, 0);
+    EXPECT_EQ(cli({"--log-level", "warn", "presets"}).exitCode, 0);
 }

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -152,4 +153,17 @@ TEST(LiveRuns, FindsOtherLiveRunsOnlyInTheTarget)
     std::ofstream(live + "/.iolab-run") << "pid=" << ::getpid() << "\n";
     EXPECT_TRUE(liveRunsIn(target.path()).empty()) << "a run does not count its own folder";
     EXPECT_TRUE(liveRunsIn(target / "missing").empty());
+}
+
+TEST(Target, MountOptionsAreListedOnce)
+{
+    TempDir dir;
+    const auto info = inspectTarget(dir.path());
+    ASSERT_FALSE(info.mountOptions.empty());
+    std::set<std::string> seen;
+    std::istringstream in(info.mountOptions);
+    std::string option;
+    while (std::getline(in, option, ','))
+        EXPECT_TRUE(seen.insert(option).second) << option << " twice in " << info.mountOptions;
+    EXPECT_TRUE(seen.contains("rw")) << info.mountOptions;
 }
