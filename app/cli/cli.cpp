@@ -438,6 +438,21 @@ std::vector<std::string> concurrentRunWarnings(const std::string& target, bool a
     return warnings;
 }
 
+// Run folders left by a killed run hold disk space until `clean` removes them: say so, once per run.
+void mentionKilledRuns(const std::string& target)
+{
+    const auto stale = cleanStaleRuns(target, CleanMode::ListOnly).removed;
+    if (stale.size() == 1)
+        fmt::print(stderr,
+                   "note: a run folder from a killed run is here: {}; `iolab-cli clean {}` removes it\n",
+                   stale.front(), target);
+    else if (stale.size() > 1)
+        fmt::print(
+            stderr,
+            "note: {} run folders from killed runs are here ({} ...); `iolab-cli clean {}` removes them\n",
+            stale.size(), stale.front(), target);
+}
+
 int commandRun(const Registry& registry, const RunArgs& args)
 {
     const Matrix matrix = chooseMatrix(args);
@@ -458,6 +473,7 @@ int commandRun(const Registry& registry, const RunArgs& args)
         throw InputError("--warmups: give 0 to 100 warm-up repetitions");
     TargetInfo target = inspectTarget(args.target);
     const std::vector<std::string> concurrency = concurrentRunWarnings(target.path, args.allowConcurrent);
+    mentionKilledRuns(args.target);
     probeCapabilities(target);
     const ExpandedMatrix expanded = expand(matrix, registry, target);
     if (expanded.cases.empty()) {

@@ -226,3 +226,27 @@ TEST_F(CliEngine, AnUnknownSubcommandIsNamedWithTheList)
     EXPECT_EQ(cli({"presets"}).exitCode, 0);
     EXPECT_EQ(cli({"--log-level", "warn", "presets"}).exitCode, 0);
 }
+
+TEST_F(CliEngine, AKilledRunsFolderIsMentionedOnce)
+{
+    const std::vector<std::string> run{
+        "run",    "--target", m_target.path(), "--strategy", "write",     "--chunk", "64K",
+        "--size", "1M",       "--reps",        "1",          "--warmups", "0",       "--quiet"};
+    auto r = cli(run);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_THAT(r.err, Not(HasSubstr("killed run")));
+
+    const auto stale = m_target / "iolab-run-20260101-000000-1";
+    std::filesystem::create_directory(stale);
+    write(stale + "/.iolab-run", "pid=999999999\n");
+    write(stale + "/c001-r0-t0.dat", "x");
+    r = cli(run);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    const std::string note = "note: a run folder from a killed run is here: " + stale +
+                             "; `iolab-cli clean " + m_target.path() + "` removes it";
+    EXPECT_THAT(r.err, HasSubstr(note));
+    EXPECT_EQ(r.err.find("killed run"), r.err.rfind("killed run")) << "said once";
+    EXPECT_TRUE(std::filesystem::exists(stale + "/c001-r0-t0.dat")) << "mentioned, not removed";
+    EXPECT_EQ(cli({"clean", m_target.path()}).exitCode, 0);
+    EXPECT_EQ(m_target.entryCount(), 0u);
+}
