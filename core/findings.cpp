@@ -32,8 +32,23 @@ std::string rate(double mbps)
     return formatRate(mbps * kBytesPerMB);
 }
 
-// "case 3 (write 64 KiB, O_DSYNC, 4 threads)": what tells the case apart, without the defaults.
+bool bypassesPageCache(const Registry* registry, const std::string& strategy)
+{
+    if (registry == nullptr)
+        return false;
+    const Strategy* s = registry->find(strategy);
+    return s != nullptr && s->info().needsDirectIo;
+}
+
 std::string caseName(const CaseResult& c)
+{
+    return findingSubject(c);
+}
+
+} // namespace
+
+// "case 3 (write 64 KiB, O_DSYNC, 4 threads)": what tells the case apart, without the defaults.
+std::string findingSubject(const CaseResult& c)
 {
     const Case& k = c.testCase;
     std::string name = fmt::format("case {} ({} {}", c.index + 1, k.strategy, formatBytes(k.chunkBytes));
@@ -47,16 +62,6 @@ std::string caseName(const CaseResult& c)
         name += ", " + toString(k.target);
     return name + ")";
 }
-
-bool bypassesPageCache(const Registry* registry, const std::string& strategy)
-{
-    if (registry == nullptr)
-        return false;
-    const Strategy* s = registry->find(strategy);
-    return s != nullptr && s->info().needsDirectIo;
-}
-
-} // namespace
 
 std::string toString(Finding::Kind kind)
 {

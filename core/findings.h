@@ -35,6 +35,9 @@ struct Finding
 
 std::string toString(Finding::Kind kind);
 
+// How a finding's text names its case: "case 3 (write 64 KiB, O_DSYNC)". The verdict puts plain words there.
+std::string findingSubject(const CaseResult& c);
+
 // Every finding of a run, in report order: fastest per chunk size first, then problems case by case. The
 // registry says which strategies bypass the page cache; without one, no DirectIgnored finding is made.
 std::vector<Finding> findings(const RunResult& result, const Registry* registry);

@@ -44,6 +44,7 @@ struct Matrix
     std::string name;
     std::string description;
     std::vector<MatrixGroup> groups;
+    std::string question; // the one question the matrix asks, for the verdict ("" = made from the cases)
 
     friend bool operator==(const Matrix&, const Matrix&) = default;
 };

@@ -6,6 +6,10 @@
 
 namespace iolab {
 
+// Below this many values the trimmed mean (one lowest and one highest value dropped) says nothing the median
+// does not: with three it is the median. Front ends show it from this count on.
+inline constexpr std::size_t kTrimmedMeanMinCount = 5;
+
 struct Summary
 {
     std::size_t count = 0;

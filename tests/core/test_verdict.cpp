@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+// The verdict: groups that are never compared with each other, a ranking by durable or apparent rate, and
+// sentences for a customer (plain names, units on every number, terms explained once).
+#include "core/error.h"
+#include "core/registry.h"
+#include "core/units.h"
+#include "core/verdict.h"
+#include "tests/support/fakes.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <regex>
+
+using namespace iolab;
+using namespace iolab::test;
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+namespace {
+
+CaseResult okCase(std::uint32_t index, const std::string& strategy, std::uint64_t chunk, double apparent,
+                  double durable, TargetKind target = TargetKind::Directory)
+{
+    CaseResult c;
+    c.index = index;
+    c.testCase.strategy = strategy;
+    c.testCase.chunkBytes = chunk;
+    c.testCase.totalBytes = 4 * kGiB;
+    c.testCase.target = target;
+    if (strategy == "stdio" || strategy == "stdio-unlocked")
+        c.testCase.buffer = {BufferMode::Default, 0};
+    for (Summary* s : {&c.apparentMBps, &c.durableMBps}) {
+        s->count = 3;
+        s->cv = 0.01;
+    }
+    c.apparentMBps.median = apparent;
+    c.durableMBps.median = durable;
+    for (std::uint32_t r = 0; r < 3; ++r) {
+        RepetitionResult rep;
+        rep.index = r + 1;
+        rep.bytes = c.testCase.totalBytes;
+        rep.returnSeconds = static_cast<double>(rep.bytes) / (apparent * kBytesPerMB);
+        rep.durableSeconds = static_cast<double>(rep.bytes) / (durable * kBytesPerMB);
+        c.repetitions.push_back(rep);
+    }
+    return c;
+}
+
+CaseResult readCase(std::uint32_t index, const std::string& strategy, std::uint64_t chunk, double rate,
+                    CacheState cache)
+{
+    CaseResult c = okCase(index, strategy, chunk, rate, rate);
+    c.testCase.direction = Direction::Read;
+    c.testCase.buffer = {};
+    c.testCase.hint = ReadHint::Normal;
+    c.testCase.cache = cache;
+    return c;
+}
+
+std::string joined(const std::vector<std::string>& lines)
+{
+    std::string out;
+    for (const auto& l : lines)
+        out += l + "\n";
+    return out;
+}
+
+struct VerdictTest : ::testing::Test
+{
+    FakeBehaviour behaviour;
+    Registry registry;
+    RunResult run;
+
+    void SetUp() override
+    {
+        for (const char* id :
+             {"stdio", "stdio-unlocked", "write", "direct", "pipe-write", "vmsplice", "read"}) {
+            auto s = std::make_unique<FakeStrategy>(id, behaviour);
+            s->mutableInfo().needsDirectIo = std::string(id) == "direct";
+            registry.add(std::move(s));
+        }
+        run.host.ramBytes = 2 * kGiB; // the 4 GiB cases do not fit: no cache illusion unless a test wants one
+        run.target.fsType = "ext4";
+        run.options.repetitions = 5;
+    }
+};
+
+} // namespace
+
+TEST(Ranking, SpellingsRoundTripAndBadOnesNameTheChoices)
+{
+    EXPECT_EQ(toString(Ranking::Durable), "durable");
+    EXPECT_EQ(toString(Ranking::Apparent), "apparent");
+    EXPECT_EQ(parseRanking("durable"), Ranking::Durable);
+    EXPECT_EQ(parseRanking("apparent"), Ranking::Apparent);
+    try {
+        parseRanking("fastest");
+        FAIL() << "accepted 'fastest'";
+    } catch (const InputError& e) {
+        EXPECT_THAT(std::string(e.what()), AllOf(HasSubstr("'fastest'"), HasSubstr("durable, apparent")));
+    }
+}
+
+TEST(Ranking, GroupsKeepFilesPipesAndCacheStatesApart)
+{
+    Case c;
+    c.direction = Direction::Write;
+    c.target = TargetKind::Directory;
+    EXPECT_EQ(comparisonGroup(c), ComparisonGroup::FileWrites);
+    EXPECT_TRUE(ranksDurable(c, Ranking::Durable));
+    EXPECT_FALSE(ranksDurable(c, Ranking::Apparent));
+    c.target = TargetKind::Pipe;
+    EXPECT_EQ(comparisonGroup(c), ComparisonGroup::StreamWrites);
+    EXPECT_FALSE(ranksDurable(c, Ranking::Durable)) << "a pipe has no durable figure";
+    c.target = TargetKind::Null;
+    EXPECT_EQ(comparisonGroup(c), ComparisonGroup::StreamWrites);
+    c.direction = Direction::Read;
+    c.target = TargetKind::Directory;
+    c.cache = CacheState::Cold;
+    EXPECT_EQ(comparisonGroup(c), ComparisonGroup::ColdReads);
+    EXPECT_FALSE(ranksDurable(c, Ranking::Durable));
+    c.cache = CacheState::Warm;
+    EXPECT_EQ(comparisonGroup(c), ComparisonGroup::WarmReads);
+    EXPECT_EQ(toString(ComparisonGroup::FileWrites), "writes to a file");
+    EXPECT_THAT(toString(ComparisonGroup::StreamWrites), HasSubstr("pipe"));
+    EXPECT_THAT(toString(ComparisonGroup::ColdReads), HasSubstr("cold"));
+    EXPECT_THAT(toString(ComparisonGroup::WarmReads), HasSubstr("warm"));
+}
+
+TEST(Ranking, RankedRateIsDurableForFileWritesOnly)
+{
+    CaseResult file = okCase(0, "write", 4096, 3850, 1140);
+    EXPECT_DOUBLE_EQ(rankedRate(file, Ranking::Durable).median, 1140);
+    EXPECT_DOUBLE_EQ(rankedRate(file, Ranking::Apparent).median, 3850);
+    CaseResult pipe = okCase(1, "vmsplice", 4096, 9000, 8000, TargetKind::Pipe);
+    EXPECT_DOUBLE_EQ(rankedRate(pipe, Ranking::Durable).median, 9000);
+}
+
+TEST_F(VerdictTest, FastestFileWriteIsTheDurableOneAndPipesAreAnsweredApart)
+{
+    // Plain write "wins" by apparent rate, stdio-unlocked by what reached the disk; vmsplice is faster
+    // than both but writes into a pipe.
+    run.cases = {okCase(0, "stdio", 65536, 1000, 600), okCase(1, "write", 65536, 3850, 1140),
+                 okCase(2, "stdio-unlocked", 65536, 3100, 1900),
+                 okCase(3, "pipe-write", 65536, 5000, 5000, TargetKind::Pipe),
+                 okCase(4, "vmsplice", 65536, 9000, 9000, TargetKind::Pipe)};
+    const Verdict v = verdict(run, &registry);
+    ASSERT_EQ(v.answers.size(), 2u);
+    EXPECT_EQ(v.answers[0], "To write 64 KiB chunks to a file here, `stdio-unlocked` is fastest: 1.90 GB/s "
+                            "durable (3.10 GB/s apparent), 3.2x plain `stdio` (600.0 MB/s).");
+    EXPECT_THAT(v.answers[1], AllOf(HasSubstr("into a pipe"), HasSubstr("`vmsplice` is fastest: 9.00 GB/s"),
+                                    HasSubstr("1.8x the slowest, `pipe-write` (5.00 GB/s)")));
+    EXPECT_THAT(v.answers[1], Not(HasSubstr("durable")));
+
+    const Verdict apparent = verdict(run, &registry, Ranking::Apparent);
+    EXPECT_THAT(apparent.answers[0],
+                HasSubstr("`write` is fastest: 3.85 GB/s apparent (1.14 GB/s durable), 3.9x plain `stdio`"));
+}
+
+TEST_F(VerdictTest, QuestionFromTheMatrixOrMadeFromTheCases)
+{
+    run.cases = {okCase(0, "stdio", 65536, 1000, 600), okCase(1, "write", 65536, 3850, 1140)};
+    EXPECT_EQ(verdict(run, &registry).question,
+              "Which way is fastest to write 64 KiB chunks to a file on this "
+              "machine?");
+    run.matrix.question = "Which write call should a logger use?";
+    EXPECT_EQ(verdict(run, &registry).question, "Which write call should a logger use?");
+}
+
+TEST_F(VerdictTest, SeveralChunkSizesNameTheChunkOfTheWinner)
+{
+    run.cases = {okCase(0, "stdio", 4096, 500, 400), okCase(1, "write", 4096, 800, 500),
+                 okCase(2, "stdio", 1 * kMiB, 1000, 900), okCase(3, "write", 1 * kMiB, 2000, 1800)};
+    const Verdict v = verdict(run, &registry);
+    ASSERT_EQ(v.answers.size(), 1u);
+    EXPECT_EQ(v.answers[0],
+              "To write to a file here, `write` with 1 MiB chunks is fastest: 1.80 GB/s durable "
+              "(2.00 GB/s apparent), 2.0x plain `stdio` (900.0 MB/s).");
+}
+
+TEST_F(VerdictTest, ReadsAnsweredPerCacheState)
+{
+    run.cases = {readCase(0, "read", 1 * kMiB, 800, CacheState::Cold),
+                 readCase(1, "read", 1 * kMiB, 6000, CacheState::Warm)};
+    const Verdict v = verdict(run, &registry);
+    ASSERT_EQ(v.answers.size(), 2u);
+    EXPECT_THAT(v.answers[0],
+                HasSubstr("from a cold cache in 1 MiB chunks here, `read` is fastest: 800.0 MB/s"));
+    EXPECT_THAT(v.answers[1],
+                HasSubstr("from a warm cache in 1 MiB chunks here, `read` is fastest: 6.00 GB/s"));
+    EXPECT_THAT(v.answers[0], HasSubstr("it is plain `read` itself, the baseline"));
+}
+
+TEST_F(VerdictTest, HighlightsAreTheMostImportantFindingsInPlainWords)
+{
+    run.host.ramBytes = 64 * kGiB; // everything fits in RAM: cache illusions
+    CaseResult noisy = okCase(2, "stdio-unlocked", 65536, 3100, 3000);
+    noisy.apparentMBps.cv = 0.2;
+    CaseResult failed = okCase(3, "write", 4096, 0, 0);
+    failed.status = Status::Failed;
+    failed.reason = "write: No space left on device (ENOSPC)";
+    failed.apparentMBps = {};
+    failed.durableMBps = {};
+    run.cases = {okCase(0, "stdio", 65536, 5000, 400), okCase(1, "write", 65536, 5000, 400), noisy, failed};
+    const Verdict v = verdict(run, &registry);
+    ASSERT_EQ(v.highlights.size(), 3u);
+    EXPECT_EQ(v.highlights[0].kind, Finding::Kind::CacheIllusion);
+    EXPECT_THAT(v.highlights[0].what, HasSubstr("(1 more case like it.)"));
+    EXPECT_EQ(v.highlights[1].kind, Finding::Kind::Failed);
+    EXPECT_THAT(v.highlights[1].what, HasSubstr("`write` with 4 KiB chunks failed: write: No space left"));
+    EXPECT_EQ(v.highlights[2].kind, Finding::Kind::Noise);
+    const std::regex caseNumber("case [0-9]");
+    for (const auto& h : v.highlights) {
+        EXPECT_FALSE(std::regex_search(h.what, caseNumber)) << h.what;
+        EXPECT_FALSE(h.advice.empty());
+    }
+    for (const auto& a : v.answers)
+        EXPECT_FALSE(std::regex_search(a, caseNumber)) << a;
+}
+
+TEST_F(VerdictTest, LimitsAndTermsExplainedOnce)
+{
+    run.target.device = "vda";
+    run.target.deviceModel = "QEMU HARDDISK";
+    run.options.repetitions = 3;
+    run.cases = {okCase(0, "stdio", 65536, 1000, 600), okCase(1, "write", 65536, 3850, 1140)};
+    const Verdict v = verdict(run, &registry);
+    const std::string limits = joined(v.limits);
+    EXPECT_THAT(limits, HasSubstr("virtual disk (QEMU HARDDISK)"));
+    EXPECT_THAT(limits, HasSubstr("Each case ran 3 times"));
+    std::size_t durableTerms = 0;
+    for (const auto& t : v.terms)
+        durableTerms += t.starts_with("durable:") ? 1 : 0;
+    EXPECT_EQ(durableTerms, 1u);
+    EXPECT_THAT(joined(v.terms), AllOf(HasSubstr("apparent:"), HasSubstr("speed-up"), HasSubstr("chunk:")));
+}
+
+TEST_F(VerdictTest, LinesAreHeadedSummaryAndWrapped)
+{
+    run.cases = {okCase(0, "stdio", 65536, 1000, 600), okCase(1, "write", 65536, 3850, 1140)};
+    const auto lines = verdictLines(verdict(run, &registry), 60);
+    ASSERT_FALSE(lines.empty());
+    EXPECT_EQ(lines[0], "Summary");
+    for (const auto& l : lines)
+        EXPECT_LE(l.size(), 60u) << l;
+    const std::string text = joined(lines);
+    EXPECT_THAT(text, AllOf(HasSubstr("Question: Which way is fastest"), HasSubstr("Answer:"),
+                            HasSubstr("`write` is")));
+    EXPECT_THAT(text, Not(HasSubstr("3.85\n"))) << "a number stays with its unit";
+
+    run.cases.clear();
+    EXPECT_THAT(joined(verdictLines(verdict(run, &registry))), HasSubstr("no answer"));
+}
