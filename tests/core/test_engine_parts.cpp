@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/chunk_loop.h"
+#include "core/estimate.h"
 #include "core/mapped_copy.h"
 #include "core/pattern.h"
 #include "core/stream_check.h"
@@ -218,4 +219,24 @@ TEST(StreamCheck, NamesTheFirstWrongByteOrTheShortCount)
     EXPECT_EQ(outcome.status, Status::Failed);
     EXPECT_EQ(outcome.operation, "verify");
     EXPECT_EQ(outcome.message, "/x/c000-r0-t0.dat: byte 1234 differs from what was written");
+}
+
+TEST(Estimate, CasesNotStartedAreWeighedByTheirOwnEstimateAtThePaceOfTheFinishedOnes)
+{
+    // Three cases of 10 s each by the estimate.
+    const std::vector<double> cases{10, 10, 10};
+    EXPECT_DOUBLE_EQ(estimateSecondsLeft(cases, {}, 0, 0), 30);
+    // Two seconds into the first case (its bytes all in the page cache, its fsync still to come): the
+    // cases not started still count in full.
+    EXPECT_DOUBLE_EQ(estimateSecondsLeft(cases, {}, 0, 2), 28);
+    // The first case took 20 s, twice its estimate: the rest will likely take twice theirs.
+    EXPECT_DOUBLE_EQ(estimateSecondsLeft(cases, {20}, 1, 0), 40);
+    EXPECT_DOUBLE_EQ(estimateSecondsLeft(cases, {20}, 1, 5), 35);
+    // A case that runs past its estimate adds nothing negative.
+    EXPECT_DOUBLE_EQ(estimateSecondsLeft(cases, {10, 10}, 2, 30), 0);
+    // A fast first case does not make the rest vanish: the pace is bounded.
+    EXPECT_NEAR(estimateSecondsLeft(cases, {0.001}, 1, 0), 2, 1e-9);
+    // Cases of very different sizes keep their own weights.
+    EXPECT_DOUBLE_EQ(estimateSecondsLeft({1, 1, 100}, {1, 1}, 2, 0), 100);
+    EXPECT_DOUBLE_EQ(estimateSecondsLeft(cases, {10, 10, 10}, 3, 0), 0);
 }
