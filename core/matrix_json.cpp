@@ -187,15 +187,40 @@ std::string jsonSyntaxError(std::string_view text, std::size_t byte, std::string
                        byte, what, cause, expected);
 }
 
-Matrix parseMatrixJson(std::string_view text, std::string_view sourceName)
+json parseJsonDocument(std::string_view text, std::string_view sourceName)
 {
-    json root;
+    std::size_t depth = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            if (++depth > kMaxJsonNesting) {
+                const auto [line, column] = lineAndColumn(text, i + 1);
+                throw InputError(fmt::format("{}: the JSON is nested deeper than {} levels (at line {}, "
+                                             "column {}); IOLab's files nest only a few levels",
+                                             sourceName, kMaxJsonNesting, line, column));
+            }
+        } else if ((c == '}' || c == ']') && depth > 0) {
+            --depth;
+        }
+    }
     try {
-        root = json::parse(text.begin(), text.end());
+        return json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {
         throw InputError(jsonSyntaxError(text, e.byte, e.what(), sourceName));
     }
-    return matrixFromJson(root, sourceName);
+}
+
+Matrix parseMatrixJson(std::string_view text, std::string_view sourceName)
+{
+    return matrixFromJson(parseJsonDocument(text, sourceName), sourceName);
 }
 
 json matrixToJson(const Matrix& matrix)

@@ -281,12 +281,7 @@ json resultToJson(const RunResult& r)
 
 RunResult resultFromJson(std::string_view text, std::string_view sourceName)
 {
-    json j;
-    try {
-        j = json::parse(text.begin(), text.end());
-    } catch (const json::parse_error& e) {
-        throw InputError(jsonSyntaxError(text, e.byte, e.what(), sourceName));
-    }
+    json j = parseJsonDocument(text, sourceName);
     if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())
         throw InputError(fmt::format("{}: not an IOLab result (no \"schema\" field)", sourceName));
     const auto schema = j["schema"].get<std::string>();

@@ -23,6 +23,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -124,6 +125,9 @@ Matrix matrixFromAxes(const RunArgs& args)
 
 std::string readTextFile(const std::string& path)
 {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw InputError(fmt::format("matrix file '{}' is a folder; give a matrix JSON file", path));
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw InputError(fmt::format("matrix file '{}' cannot be opened: {}", path, std::strerror(errno)));
