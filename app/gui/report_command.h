@@ -15,8 +15,9 @@ namespace iolab::gui {
 // temporary file renamed into place, so that a failure leaves no partial file. Returns "" or the error.
 QString exportResultFile(const RunResult& result, const QString& path, const Registry* registry);
 
-// `iolab report RESULT.json --pdf OUT.pdf [--csv OUT.csv] [--json OUT.json] [--page a4|letter]`: renders
-// without a display. Returns the exit code: 0 written, 1 an output could not be written, 2 bad input.
+// `iolab report RESULT.json --pdf OUT.pdf [--csv OUT.csv] [--json OUT.json] [--page a4|letter]
+// [--rank durable|apparent]`: renders without a display. Returns the exit code: 0 written, 1 an output could
+// not be written, 2 bad input.
 int reportCommand(int argc, char** argv);
 
 } // namespace iolab::gui

@@ -6,6 +6,7 @@
 #include "app/report/report_title.h"
 #include "core/findings.h"
 #include "core/units.h"
+#include "core/verdict.h"
 
 #include <QBuffer>
 #include <QFontMetricsF>
@@ -26,8 +27,6 @@ namespace {
 
 constexpr double kMargin = 42;       // points
 constexpr double kFooterHeight = 20; // points
-// Below five repetitions a trimmed mean (without the slowest and the fastest) is the median or close to it.
-constexpr std::size_t kTrimmedMeanMinCount = 5;
 const QColor kText(0x22, 0x22, 0x22);
 const QColor kMuted(0x6b, 0x6b, 0x6b);
 const QColor kRule(0xcc, 0xcc, 0xcc);
@@ -395,7 +394,7 @@ void drawHeatmap(Layout& layout, const HeatmapData& d)
         labels, Qt::AlignLeft | Qt::AlignVCenter,
         (range.clippedBelow ? QStringLiteral("%1 or less") : QStringLiteral("%1")).arg(rate(range.low)));
     p.drawText(labels, Qt::AlignHCenter | Qt::AlignVCenter,
-               QStringLiteral("best median per cell, log scale"));
+               QStringLiteral("best %1 per cell, log scale").arg(d.rateName));
     p.drawText(labels, Qt::AlignRight | Qt::AlignVCenter, rate(range.high));
 }
 
@@ -697,8 +696,125 @@ void drawCaseTable(Layout& layout, const RunResult& result, const std::vector<st
     layout.table(columns, rows, 6.8, [&](std::size_t i) { return colours[i]; });
 }
 
-void writeReport(Layout& layout, const RunResult& result, const QString& title, const Registry* registry)
+// The run's cases by comparison group, in the groups' order (file writes, pipe and null writes, cold reads,
+// warm reads), each in case order.
+std::map<ComparisonGroup, std::vector<std::size_t>> casesByGroup(const RunResult& result)
 {
+    std::map<ComparisonGroup, std::vector<std::size_t>> groups;
+    for (std::size_t i = 0; i < result.cases.size(); ++i)
+        groups[comparisonGroup(result.cases[i].testCase)].push_back(i);
+    return groups;
+}
+
+// "Writes to a file" from "writes to a file".
+QString groupHeading(ComparisonGroup group)
+{
+    QString text = qs(toString(group));
+    if (!text.isEmpty())
+        text[0] = text[0].toUpper();
+    return text;
+}
+
+// The verdict's sentences mark names as `code`; on paper they read as plain words.
+QString plainWords(const std::string& text)
+{
+    return qs(text).remove(QLatin1Char('`'));
+}
+
+// Page 1: the question, the answers with their numbers, what matters most with what to do, what the figures
+// cannot say, and the terms.
+void drawVerdict(Layout& layout, const Verdict& v)
+{
+    layout.heading(QStringLiteral("Summary"));
+    layout.paragraph(plainWords(v.question), 10.5, kText);
+    layout.space(2);
+    if (v.answers.empty())
+        layout.paragraph(QStringLiteral("No case finished, so there is no answer."), 10, kBad, 8);
+    for (const auto& answer : v.answers)
+        layout.paragraph(QStringLiteral("\u2022 ") + plainWords(answer), 10, kText, 8);
+    if (!v.highlights.empty()) {
+        layout.heading(QStringLiteral("What matters most"), 2);
+        int n = 0;
+        for (const auto& h : v.highlights) {
+            const bool bad = h.kind == Finding::Kind::Failed || h.kind == Finding::Kind::Cancelled ||
+                             h.kind == Finding::Kind::DirectIgnored;
+            layout.paragraph(QStringLiteral("%1. %2").arg(++n).arg(plainWords(h.what)), 9, bad ? kBad : kText,
+                             8);
+            layout.paragraph(QStringLiteral("What to do: %1").arg(plainWords(h.advice)), 9, kMuted, 20);
+        }
+    }
+    if (!v.limits.empty()) {
+        layout.heading(QStringLiteral("What the figures cannot say"), 2);
+        for (const auto& limit : v.limits)
+            layout.paragraph(QStringLiteral("\u2022 ") + plainWords(limit), 9, kText, 8);
+    }
+    if (!v.terms.empty()) {
+        layout.heading(QStringLiteral("Terms"), 2);
+        for (const auto& term : v.terms)
+            layout.paragraph(plainWords(term), 8, kMuted, 8);
+    }
+}
+
+// "write to a file", "cold read": what the fastest case of a group is the fastest of.
+QString fastestWhat(ComparisonGroup group)
+{
+    switch (group) {
+    case ComparisonGroup::FileWrites:
+        return QStringLiteral("write to a file");
+    case ComparisonGroup::StreamWrites:
+        return QStringLiteral("write into a pipe or the null device");
+    case ComparisonGroup::ColdReads:
+        return QStringLiteral("cold read");
+    case ComparisonGroup::WarmReads:
+        return QStringLiteral("warm read");
+    }
+    return {};
+}
+
+// Per chunk size within one group: the fastest case by the ranked rate, with its speed-up where it has a
+// baseline. Only where the chunk size has more than one case to choose from.
+void drawGroupFastest(Layout& layout, const RunResult& result, const std::vector<std::size_t>& indices,
+                      Ranking ranking)
+{
+    std::map<std::uint64_t, std::vector<std::size_t>> byChunk;
+    for (const std::size_t i : indices) {
+        if (measured(result.cases[i]) && rankedRate(result.cases[i], ranking).median > 0)
+            byChunk[result.cases[i].testCase.chunkBytes].push_back(i);
+    }
+    for (const auto& [chunk, at] : byChunk) {
+        if (at.size() < 2)
+            continue;
+        const std::size_t best = *std::max_element(at.begin(), at.end(), [&](std::size_t a, std::size_t b) {
+            return rankedRate(result.cases[a], ranking).median < rankedRate(result.cases[b], ranking).median;
+        });
+        const CaseResult& c = result.cases[best];
+        const bool durable = ranksDurable(c.testCase, ranking);
+        const ComparisonGroup group = comparisonGroup(c.testCase);
+        const bool fileWrite = group == ComparisonGroup::FileWrites;
+        QString text =
+            QStringLiteral("At %1 per call, the fastest %2 is %3: %4%5")
+                .arg(qs(formatBytes(chunk)), fastestWhat(group), shortLabel(c),
+                     rate(rankedRate(c, ranking).median),
+                     !fileWrite ? QString()
+                     : durable  ? QStringLiteral(" durable (%1 apparent)").arg(rate(c.apparentMBps.median))
+                                : QStringLiteral(" apparent (%1 durable)").arg(rate(c.durableMBps.median)));
+        if (const auto base = baselineCase(result, best);
+            base && *base != best && measured(result.cases[*base]) &&
+            rankedRate(result.cases[*base], ranking).median > 0) {
+            const double baseRate = rankedRate(result.cases[*base], ranking).median;
+            text += QStringLiteral(", %1 plain %2 (%3)")
+                        .arg(speedupText(rankedRate(c, ranking).median / baseRate),
+                             qs(baselineStrategy(c.testCase.direction)), rate(baseRate));
+        }
+        layout.paragraph(text + QLatin1Char('.'), 8, kText, 8);
+    }
+}
+
+void writeReport(Layout& layout, const RunResult& result, const QString& title, const ReportOptions& options,
+                 const Registry* registry)
+{
+    const Ranking ranking = options.ranking;
+    const auto byGroup = casesByGroup(result);
     QPainter& p = layout.painter();
     // Header.
     {
@@ -718,6 +834,8 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
             QStringLiteral("This run was stopped before the end: the cases after the last one shown "
                            "did not run."),
             9, kBad);
+
+    drawVerdict(layout, verdict(result, registry, ranking));
 
     layout.heading(QStringLiteral("Machine"), 2);
     const HostInfo& h = result.host;
@@ -756,35 +874,52 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
               .arg(result.options.warmups)
               .arg(result.options.verifyFiles ? QStringLiteral(", files verified") : QString())}});
 
-    layout.heading(QStringLiteral("Summary"));
+    layout.heading(QStringLiteral("Results"), 1, 200); // with its first table, not alone at a page's foot
     layout.paragraph(
-        QStringLiteral(
-            "MB/s = 10^6 bytes per second. Median over the measured repetitions%1; durable "
-            "includes the fsync the data still needed (writes only); speed-up is against plain "
-            "stdio with its default buffer (reads: plain read(2) with the normal hint) at the same "
-            "chunk size; stability is the spread of the per-interval rate. Reads show their hint "
-            "and cache state in the Sync/read column.")
-            .arg(showsTrimmedMean(result)
-                     ? QStringLiteral("; the trimmed mean leaves out the slowest and the fastest of them")
-                     : QStringLiteral(
-                           " (the trimmed mean, which leaves out the slowest and the fastest, is "
-                           "shown from %1 repetitions on: with fewer it says no more than the median)")
-                           .arg(kTrimmedMeanMinCount)),
+        QStringLiteral("MB/s = 10^6 bytes per second. %1 Median over the measured repetitions%2; speed-up is "
+                       "against plain stdio with its default buffer (reads: plain read(2) with the normal "
+                       "hint) at the same "
+                       "chunk size; stability is the spread of the per-interval rate. Cases are compared "
+                       "only within their "
+                       "group: a write into a pipe is no rival of a write to a file. Reads show their hint "
+                       "and cache state "
+                       "in the Sync/read column.")
+            .arg(
+                ranking == Ranking::Durable
+                    ? QStringLiteral("Writes to a file are ranked by their durable rate, which includes the "
+                                     "fsync the data still needed; the apparent rate, measured when the last "
+                                     "write returned, is beside it.")
+                    : QStringLiteral(
+                          "Writes to a file are ranked by their apparent rate, measured when the "
+                          "last write returned; the durable rate, which includes the fsync the data "
+                          "still needed, is beside it."),
+                showsTrimmedMean(result)
+                    ? QStringLiteral("; the trimmed mean leaves out the slowest and the fastest of them")
+                    : QStringLiteral(
+                          " (the trimmed mean, which leaves out the slowest and the fastest, is "
+                          "shown from %1 repetitions on: with fewer it says no more than the median)")
+                          .arg(kTrimmedMeanMinCount)),
         7.5, kMuted);
-    {
-        std::vector<std::size_t> all(result.cases.size());
-        for (std::size_t i = 0; i < all.size(); ++i)
-            all[i] = i;
+    const RateOf rankedOf = [ranking](const CaseResult& c) -> const Summary& {
+        return rankedRate(c, ranking);
+    };
+    for (const auto& [group, indices] : byGroup) {
         CaseTable table;
-        table.rankedName = QStringLiteral("Median MB/s");
-        table.rankedOf = [](const CaseResult& c) -> const Summary& {
-            return c.apparentMBps;
-        };
-        table.otherName = QStringLiteral("Durable MB/s");
-        table.otherOf = [](const CaseResult& c) -> const Summary& {
-            return c.durableMBps;
-        };
-        drawCaseTable(layout, result, all, table);
+        table.rankedOf = rankedOf;
+        if (group == ComparisonGroup::FileWrites) {
+            const bool durable = ranking == Ranking::Durable;
+            table.rankedName =
+                durable ? QStringLiteral("Durable MB/s (ranked)") : QStringLiteral("Apparent MB/s (ranked)");
+            table.otherName = durable ? QStringLiteral("Apparent MB/s") : QStringLiteral("Durable MB/s");
+            table.otherOf = [durable](const CaseResult& c) -> const Summary& {
+                return durable ? c.apparentMBps : c.durableMBps;
+            };
+        } else {
+            table.rankedName = QStringLiteral("Median MB/s");
+        }
+        layout.heading(groupHeading(group), 2, 60);
+        drawCaseTable(layout, result, indices, table);
+        drawGroupFastest(layout, result, indices, ranking);
     }
     std::vector<QStringList> problems;
     for (const auto& c : result.cases) {
@@ -802,9 +937,11 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
     drawReadDetails(layout, result);
 
     layout.heading(QStringLiteral("Findings"));
-    const auto found = findings(result, registry);
+    auto found = findings(result, registry);
+    // The fastest per chunk size is given per group with the tables, by the ranked rate.
+    std::erase_if(found, [](const Finding& f) { return f.kind == Finding::Kind::Fastest; });
     if (found.empty())
-        layout.paragraph(QStringLiteral("No case was measured."), 9, kMuted);
+        layout.paragraph(QStringLiteral("Nothing to report beyond the figures."), 9, kMuted);
     for (const auto& f : found) {
         const bool bad = f.kind == Finding::Kind::Failed || f.kind == Finding::Kind::Cancelled ||
                          f.kind == Finding::Kind::DirectIgnored;
@@ -812,18 +949,26 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
                          bad ? kBad : kText, 8);
     }
 
-    const HeatmapData heat = HeatmapData::from(result.cases, preferredAxis(result.cases));
-    layout.heading(QStringLiteral("Strategy x %1").arg(heat.axisName()), 1,
-                   60 + 20 * static_cast<double>(heat.strategies.size()));
-    drawHeatmap(layout, heat);
-    layout.heading(QStringLiteral("By chunk size, with the speed-up over plain stdio"), 2, 230);
-    {
-        std::vector<std::size_t> all(result.cases.size());
-        for (std::size_t i = 0; i < all.size(); ++i)
-            all[i] = i;
-        drawBars(
-            layout, result, all, [](const CaseResult& c) -> const Summary& { return c.apparentMBps; },
-            QStringLiteral("median MB/s"));
+    for (const auto& [group, indices] : byGroup) {
+        if (std::none_of(indices.begin(), indices.end(),
+                         [&](std::size_t i) { return measured(result.cases[i]); }))
+            continue; // nothing measured: the table above says why
+        std::vector<CaseResult> cases;
+        for (const std::size_t i : indices)
+            cases.push_back(result.cases[i]);
+        const HeatmapData heat = HeatmapData::from(cases, preferredAxis(cases), ranking);
+        layout.heading(QStringLiteral("%1: strategy x %2").arg(groupHeading(group), heat.axisName()), 1,
+                       60 + 20 * static_cast<double>(heat.strategies.size()));
+        drawHeatmap(layout, heat);
+        const bool durable = group == ComparisonGroup::FileWrites && ranking == Ranking::Durable;
+        layout.heading(QStringLiteral("%1: by chunk size, with the speed-up over plain %2")
+                           .arg(groupHeading(group),
+                                qs(baselineStrategy(result.cases[indices.front()].testCase.direction))),
+                       2, 230);
+        drawBars(layout, result, indices, rankedOf,
+                 group != ComparisonGroup::FileWrites ? QStringLiteral("median MB/s")
+                 : durable                            ? QStringLiteral("durable MB/s")
+                                                      : QStringLiteral("apparent MB/s"));
     }
     layout.heading(QStringLiteral("Throughput over time"), 1, 130);
     layout.paragraph(
@@ -926,7 +1071,7 @@ int render(QIODevice& device, const RunResult& result, const ReportOptions& opti
     painter.setRenderHint(QPainter::TextAntialiasing);
     Layout layout(writer, painter, totalPages,
                   QStringLiteral("%1 · %2 · %3").arg(title, qs(result.target.path), qs(result.startedAt)));
-    writeReport(layout, result, title, registry);
+    writeReport(layout, result, title, options, registry);
     painter.end();
     return layout.pages();
 }
