@@ -919,6 +919,7 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
         }
         layout.heading(groupHeading(group), 2, 60);
         drawCaseTable(layout, result, indices, table);
+        layout.space(4);
         drawGroupFastest(layout, result, indices, ranking);
     }
     std::vector<QStringList> problems;
