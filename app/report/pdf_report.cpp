@@ -755,66 +755,12 @@ void drawVerdict(Layout& layout, const Verdict& v)
     }
 }
 
-// "write to a file", "cold read": what the fastest case of a group is the fastest of.
-QString fastestWhat(ComparisonGroup group)
-{
-    switch (group) {
-    case ComparisonGroup::FileWrites:
-        return QStringLiteral("write to a file");
-    case ComparisonGroup::StreamWrites:
-        return QStringLiteral("write into a pipe or the null device");
-    case ComparisonGroup::ColdReads:
-        return QStringLiteral("cold read");
-    case ComparisonGroup::WarmReads:
-        return QStringLiteral("warm read");
-    }
-    return {};
-}
-
-// Per chunk size within one group: the fastest case by the ranked rate, with its speed-up where it has a
-// baseline. Only where the chunk size has more than one case to choose from.
-void drawGroupFastest(Layout& layout, const RunResult& result, const std::vector<std::size_t>& indices,
-                      Ranking ranking)
-{
-    std::map<std::uint64_t, std::vector<std::size_t>> byChunk;
-    for (const std::size_t i : indices) {
-        if (measured(result.cases[i]) && rankedRate(result.cases[i], ranking).median > 0)
-            byChunk[result.cases[i].testCase.chunkBytes].push_back(i);
-    }
-    for (const auto& [chunk, at] : byChunk) {
-        if (at.size() < 2)
-            continue;
-        const std::size_t best = *std::max_element(at.begin(), at.end(), [&](std::size_t a, std::size_t b) {
-            return rankedRate(result.cases[a], ranking).median < rankedRate(result.cases[b], ranking).median;
-        });
-        const CaseResult& c = result.cases[best];
-        const bool durable = ranksDurable(c.testCase, ranking);
-        const ComparisonGroup group = comparisonGroup(c.testCase);
-        const bool fileWrite = group == ComparisonGroup::FileWrites;
-        QString text =
-            QStringLiteral("At %1 per call, the fastest %2 is %3: %4%5")
-                .arg(qs(formatBytes(chunk)), fastestWhat(group), shortLabel(c),
-                     rate(rankedRate(c, ranking).median),
-                     !fileWrite ? QString()
-                     : durable  ? QStringLiteral(" durable (%1 apparent)").arg(rate(c.apparentMBps.median))
-                                : QStringLiteral(" apparent (%1 durable)").arg(rate(c.durableMBps.median)));
-        if (const auto base = baselineCase(result, best);
-            base && *base != best && measured(result.cases[*base]) &&
-            rankedRate(result.cases[*base], ranking).median > 0) {
-            const double baseRate = rankedRate(result.cases[*base], ranking).median;
-            text += QStringLiteral(", %1 plain %2 (%3)")
-                        .arg(speedupText(rankedRate(c, ranking).median / baseRate),
-                             qs(baselineStrategy(c.testCase.direction)), rate(baseRate));
-        }
-        layout.paragraph(text + QLatin1Char('.'), 8, kText, 8);
-    }
-}
-
 void writeReport(Layout& layout, const RunResult& result, const QString& title, const ReportOptions& options,
                  const Registry* registry)
 {
     const Ranking ranking = options.ranking;
     const auto byGroup = casesByGroup(result);
+    const auto found = findings(result, registry, ranking);
     QPainter& p = layout.painter();
     // Header.
     {
@@ -919,8 +865,17 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
         }
         layout.heading(groupHeading(group), 2, 60);
         drawCaseTable(layout, result, indices, table);
+        // The group's fastest per chunk size, by the ranked rate.
         layout.space(4);
-        drawGroupFastest(layout, result, indices, ranking);
+        for (const auto& f : found) {
+            if (f.kind != Finding::Kind::Fastest || !f.caseIndex)
+                continue;
+            const auto at = std::find_if(indices.begin(), indices.end(), [&](std::size_t i) {
+                return result.cases[i].index == *f.caseIndex;
+            });
+            if (at != indices.end())
+                layout.paragraph(qs(f.text), 8, kText, 8);
+        }
     }
     std::vector<QStringList> problems;
     for (const auto& c : result.cases) {
@@ -938,12 +893,13 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
     drawReadDetails(layout, result);
 
     layout.heading(QStringLiteral("Findings"));
-    auto found = findings(result, registry);
-    // The fastest per chunk size is given per group with the tables, by the ranked rate.
-    std::erase_if(found, [](const Finding& f) { return f.kind == Finding::Kind::Fastest; });
-    if (found.empty())
+    // The fastest per chunk size is given per group with the tables.
+    if (std::all_of(found.begin(), found.end(),
+                    [](const Finding& f) { return f.kind == Finding::Kind::Fastest; }))
         layout.paragraph(QStringLiteral("Nothing to report beyond the figures."), 9, kMuted);
     for (const auto& f : found) {
+        if (f.kind == Finding::Kind::Fastest)
+            continue;
         const bool bad = f.kind == Finding::Kind::Failed || f.kind == Finding::Kind::Cancelled ||
                          f.kind == Finding::Kind::DirectIgnored;
         layout.paragraph(QStringLiteral("%1: %2").arg(qs(toString(f.kind)), qs(f.text)), 8.5,
