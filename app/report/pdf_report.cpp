@@ -693,7 +693,7 @@ void drawCaseTable(Layout& layout, const RunResult& result, const std::vector<st
                                 {QStringLiteral("Size"), 4.2, Qt::AlignRight},
                                 {table.rankedName, 6.8, Qt::AlignRight}};
     if (other)
-        columns.push_back({table.otherName, 6.2, Qt::AlignRight});
+        columns.push_back({table.otherName, 7.4, Qt::AlignRight});
     if (trimmed)
         columns.push_back({QStringLiteral("Trim. mean MB/s"), 5.8, Qt::AlignRight});
     for (const Column& c : std::initializer_list<Column>{{QStringLiteral("95% CI MB/s"), 7.2, Qt::AlignRight},
