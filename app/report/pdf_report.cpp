@@ -831,30 +831,34 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
               .arg(result.options.verifyFiles ? QStringLiteral(", files verified") : QString())}});
 
     layout.heading(QStringLiteral("Results"), 1, 200); // with its first table, not alone at a page's foot
+    QString ranked;
+    if (byGroup.contains(ComparisonGroup::FileWrites))
+        ranked = ranking == Ranking::Durable
+                     ? QStringLiteral(
+                           " Writes to a file are ranked by their durable rate, which includes the fsync "
+                           "the data still needed; the apparent rate, measured when the last write "
+                           "returned, is beside it.")
+                     : QStringLiteral(
+                           " Writes to a file are ranked by their apparent rate, measured when the last "
+                           "write returned; the durable rate, which includes the fsync the data still "
+                           "needed, is beside it.");
+    const QString trimmed =
+        showsTrimmedMean(result)
+            ? QStringLiteral("; the trimmed mean leaves out the slowest and the fastest of them")
+            : QStringLiteral(
+                  " (the trimmed mean, which leaves out the slowest and the fastest, is shown from %1 "
+                  "repetitions on: with fewer it says no more than the median)")
+                  .arg(kTrimmedMeanMinCount);
     layout.paragraph(
-        QStringLiteral("MB/s = 10^6 bytes per second. %1 Median over the measured repetitions%2; speed-up is "
-                       "against plain stdio with its default buffer (reads: plain read(2) with the normal "
-                       "hint) at the same "
-                       "chunk size; stability is the spread of the per-interval rate. Cases are compared "
-                       "only within their "
-                       "group: a write into a pipe is no rival of a write to a file. Reads show their hint "
-                       "and cache state "
-                       "in the Sync/read column.")
-            .arg(
-                ranking == Ranking::Durable
-                    ? QStringLiteral("Writes to a file are ranked by their durable rate, which includes the "
-                                     "fsync the data still needed; the apparent rate, measured when the last "
-                                     "write returned, is beside it.")
-                    : QStringLiteral(
-                          "Writes to a file are ranked by their apparent rate, measured when the "
-                          "last write returned; the durable rate, which includes the fsync the data "
-                          "still needed, is beside it."),
-                showsTrimmedMean(result)
-                    ? QStringLiteral("; the trimmed mean leaves out the slowest and the fastest of them")
-                    : QStringLiteral(
-                          " (the trimmed mean, which leaves out the slowest and the fastest, is "
-                          "shown from %1 repetitions on: with fewer it says no more than the median)")
-                          .arg(kTrimmedMeanMinCount)),
+        QStringLiteral("MB/s = 10^6 bytes per second.%1 Median over the measured repetitions%2; "
+                       "speed-up is against plain stdio with its default buffer (reads: plain read(2) "
+                       "with the normal hint) at the same chunk size; stability is the spread of the "
+                       "per-interval rate. Cases are compared only within their group: a write into "
+                       "a pipe is no rival of a write to a file.%3")
+            .arg(ranked, trimmed,
+                 byGroup.contains(ComparisonGroup::ColdReads) || byGroup.contains(ComparisonGroup::WarmReads)
+                     ? QStringLiteral(" Reads show their hint and cache state in the Sync/read column.")
+                     : QString()),
         7.5, kMuted);
     const RateOf rankedOf = [ranking](const CaseResult& c) -> const Summary& {
         return rankedRate(c, ranking);

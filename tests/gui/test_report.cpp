@@ -539,3 +539,18 @@ TEST(Report, PageOneIsTheSummaryACustomerCanRead)
     EXPECT_THAT(page1, Not(HasSubstr("command line")));
     EXPECT_THAT(page1, Not(HasSubstr("`"))) << "no code marks on paper";
 }
+
+TEST(Report, ARunWithoutFileWritesSaysNothingAboutTheirRanking)
+{
+    TempDir dir;
+    RunResult reads = golden();
+    for (auto& c : reads.cases) {
+        c.testCase.direction = Direction::Read;
+        c.testCase.cache = CacheState::Cold;
+    }
+    const std::string text = flat(pdfText(dir, reads));
+    EXPECT_THAT(text, HasSubstr("Reads from a cold cache"));
+    EXPECT_THAT(text, Not(HasSubstr("Writes to a file are ranked")));
+    EXPECT_THAT(text, Not(HasSubstr("(ranked)")));
+    EXPECT_THAT(flat(pdfText(dir, golden())), Not(HasSubstr("Reads show their hint")));
+}
