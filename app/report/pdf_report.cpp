@@ -53,6 +53,19 @@ QFont font(double points, bool bold = false)
 }
 
 // Colours for bar sets, distinct in print and for the colour-blind (Okabe-Ito).
+QColor seriesColour(std::size_t i);
+
+// A bar or legend swatch of series `i`: its colour, hatched from the ninth series on so that no two of up to
+// 24 series look alike.
+void fillSeries(QPainter& p, const QRectF& r, std::size_t i)
+{
+    p.fillRect(r, seriesColour(i));
+    constexpr std::size_t kColours = 8;
+    if (i < kColours)
+        return;
+    p.fillRect(r, QBrush(Qt::white, (i / kColours) % 2 == 1 ? Qt::BDiagPattern : Qt::CrossPattern));
+}
+
 QColor seriesColour(std::size_t i)
 {
     static const QColor colours[] = {QColor(0x00, 0x72, 0xb2), QColor(0xe6, 0x9f, 0x00),
@@ -338,7 +351,16 @@ void drawHeatmap(Layout& layout, const HeatmapData& d)
     if (d.strategies.isEmpty())
         return;
     QPainter& p = layout.painter();
-    const double labelWidth = 90;
+    // The label column fits the longest strategy name, up to a third of the page; a longer one wraps.
+    const QFont labelFont = font(7);
+    const QFontMetricsF labelMetrics(labelFont, p.device());
+    const auto measure = [&](const QString& text) {
+        return labelMetrics.horizontalAdvance(text);
+    };
+    double widest = 0;
+    for (const QString& s : d.strategies)
+        widest = std::max(widest, measure(s));
+    const double labelWidth = std::clamp(widest + 8, 90.0, layout.width() / 3);
     const double cellWidth =
         std::min(70.0, (layout.width() - labelWidth) / static_cast<double>(d.columns.size()));
     const double cellHeight = 20;
@@ -356,7 +378,7 @@ void drawHeatmap(Layout& layout, const HeatmapData& d)
         p.setPen(kText);
         p.setFont(font(7));
         p.drawText(QRectF(area.left(), top, labelWidth - 6, cellHeight), Qt::AlignRight | Qt::AlignVCenter,
-                   d.strategies[r]);
+                   wrapText(d.strategies[r], measure, labelWidth - 6).join(QLatin1Char('\n')));
         for (std::size_t c = 0; c < d.columns.size(); ++c) {
             const auto& cell = d.cells[static_cast<std::size_t>(r)][c];
             const QRectF box(area.left() + labelWidth + static_cast<double>(c) * cellWidth + 1, top + 1,
@@ -487,8 +509,7 @@ void drawBars(Layout& layout, const RunResult& result, const std::vector<std::si
             const double x = groupLeft + (groupWidth - used) / 2 + barWidth * static_cast<double>(slot);
             // However small, a measured bar shows: at least one point tall.
             const double top = std::min(yFor(rateOf(c).median), plot.bottom() - 1);
-            p.fillRect(QRectF(x + 1, top, barWidth - 2, plot.bottom() - top),
-                       seriesColour(static_cast<std::size_t>(v)));
+            fillSeries(p, QRectF(x + 1, top, barWidth - 2, plot.bottom() - top), static_cast<std::size_t>(v));
             if (const auto base = baselineCase(result, it->second);
                 base && *base != it->second && shown(result.cases[*base])) {
                 p.setPen(kText);
@@ -506,7 +527,7 @@ void drawBars(Layout& layout, const RunResult& result, const std::vector<std::si
         const auto& e = legend.entries[v];
         const double x = area.left() + e.x;
         const double y = legendTop + e.y;
-        p.fillRect(QRectF(x, y + 1, 8, 8), seriesColour(v));
+        fillSeries(p, QRectF(x, y + 1, 8, 8), v);
         p.setPen(kText);
         for (qsizetype line = 0; line < e.lines.size(); ++line)
             p.drawText(QRectF(x + 12, y + lineHeight * static_cast<double>(line), legend.columnWidth - 12,
