@@ -29,14 +29,17 @@ void fail(const QString& message)
 
 } // namespace
 
-QString exportResultFile(const RunResult& result, const QString& path, const Registry* registry)
+QString exportResultFile(const RunResult& result, const QString& path, const Registry* registry,
+                         Ranking ranking)
 {
     const std::string file = path.toStdString();
     if (const auto problem = outputPathProblem(file); !problem.empty())
         return qs(problem);
     Outcome outcome;
     if (path.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive)) {
-        const QByteArray pdf = report::renderPdfReport(result, {}, registry);
+        report::ReportOptions options;
+        options.ranking = ranking;
+        const QByteArray pdf = report::renderPdfReport(result, options, registry);
         outcome = writeFileAtomically(
             file, std::string_view(pdf.constData(), static_cast<std::size_t>(pdf.size())));
     } else if (path.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive)) {

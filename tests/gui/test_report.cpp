@@ -3,6 +3,7 @@
 // case that filled it and a refused O_DIRECT chunk; its path was edited to hold non-ASCII, a comma and
 // quotes): poppler reads it back, finds the figures and findings, and renders every page. `iolab report`
 // writes atomically and names what is wrong with its input.
+#include "app/gui/report_command.h"
 #include "app/report/chart_layout.h"
 #include "app/report/heatmap_data.h"
 #include "app/report/pdf_report.h"
@@ -553,4 +554,20 @@ TEST(Report, ARunWithoutFileWritesSaysNothingAboutTheirRanking)
     EXPECT_THAT(text, Not(HasSubstr("Writes to a file are ranked")));
     EXPECT_THAT(text, Not(HasSubstr("(ranked)")));
     EXPECT_THAT(flat(pdfText(dir, golden())), Not(HasSubstr("Reads show their hint")));
+}
+
+TEST(ReportExport, ThePdfExportFollowsTheRankingItIsGiven)
+{
+    TempDir dir;
+    const RunResult result = apparentAndDurableDisagree();
+    ASSERT_EQ(gui::exportResultFile(result, QString::fromStdString(dir / "d.pdf"), &builtinRegistry()),
+              QString());
+    ASSERT_EQ(gui::exportResultFile(result, QString::fromStdString(dir / "a.pdf"), &builtinRegistry(),
+                                    Ranking::Apparent),
+              QString());
+    const auto text = [&](const char* name) {
+        return flat(withoutLigatures(runProcess(poppler("pdftotext"), {dir / name, "-"}).out));
+    };
+    EXPECT_THAT(text("d.pdf"), HasSubstr("ranked by their durable rate"));
+    EXPECT_THAT(text("a.pdf"), HasSubstr("ranked by their apparent rate"));
 }
