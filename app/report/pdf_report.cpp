@@ -200,8 +200,8 @@ public:
             return h + 4;
         };
         QStringList header;
-        for (const auto& c : columns)
-            header << c.title;
+        for (const auto& c : columns) // the unit on a line of its own: never "MB/" and "s"
+            header << QString(c.title).replace(QStringLiteral(" MB/s"), QStringLiteral("\nMB/s"));
         const double headerHeight = rowHeight(header, headerFont);
         auto drawRow = [&](const QStringList& cells, const QFont& f, double h, bool isHeader,
                            const QColor& colour) {
