@@ -99,7 +99,7 @@ bool writeBeforehand(const JobSpec& spec, Outcome& outcome)
         outcome = errnoOutcome(errno, "open (preallocate overwrite)", spec.path);
         return false;
     }
-    constexpr std::uint64_t kPieceBytes = 1024 * 1024;
+    constexpr std::uint64_t kPieceBytes = std::uint64_t{1} << 20;
     std::vector<std::byte> piece(std::min(kPieceBytes, spec.bytes));
     for (std::uint64_t offset = 0; offset < spec.bytes; offset += piece.size()) {
         const std::size_t size = std::min<std::uint64_t>(piece.size(), spec.bytes - offset);

@@ -213,7 +213,7 @@ bool writeBeforehand(const JobSpec& spec, Outcome& outcome)
         outcome = errorOutcome(::GetLastError(), "CreateFile (preallocate overwrite)", spec.path);
         return false;
     }
-    constexpr std::uint64_t kPieceBytes = 1024 * 1024;
+    constexpr std::uint64_t kPieceBytes = std::uint64_t{1} << 20;
     std::vector<std::byte> piece(static_cast<std::size_t>(std::min(kPieceBytes, spec.bytes)));
     for (std::uint64_t offset = 0; offset < spec.bytes; offset += piece.size()) {
         const auto size =
