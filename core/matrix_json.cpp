@@ -79,13 +79,14 @@ MatrixGroup groupFromJson(const json& group, const std::string& where)
 {
     if (!group.is_object())
         throw InputError(fmt::format("{}: expected an object with axes, found {}", where, group.type_name()));
-    static const std::set<std::string> kKnown{"strategies", "chunks",  "sizes", "buffers", "syncs",
-                                              "threads",    "targets", "hints", "caches",  "files"};
+    static const std::set<std::string> kKnown{"strategies", "chunks",  "sizes",      "buffers",
+                                              "syncs",      "threads", "targets",    "hints",
+                                              "caches",     "files",   "preallocate"};
     for (const auto& [key, value] : group.items()) {
         if (!kKnown.contains(key) && key != "name" && key != "description" && key != "groups" &&
             key != "schema")
             throw InputError(fmt::format("{}: unknown key '{}' (axes are strategies, chunks, sizes, buffers, "
-                                         "syncs, threads, targets, hints, caches, files)",
+                                         "syncs, threads, targets, hints, caches, files, preallocate)",
                                          where, key));
     }
     MatrixGroup g;
@@ -120,6 +121,10 @@ MatrixGroup groupFromJson(const json& group, const std::string& where)
     g.fileSets = readAxis<FileSetSpec>(group, "files", where, [](const json& v, const std::string& at) {
         return parseFileSet(stringValue(v, at));
     });
+    g.preallocations =
+        readAxis<Preallocate>(group, "preallocate", where, [](const json& v, const std::string& at) {
+            return parsePreallocate(stringValue(v, at));
+        });
     return g;
 }
 
@@ -270,6 +275,7 @@ json matrixToJson(const Matrix& matrix)
         list("hints", g.hints);
         list("caches", g.caches);
         list("files", g.fileSets);
+        list("preallocate", g.preallocations);
         groups.push_back(std::move(j));
     }
     json root = json::object();

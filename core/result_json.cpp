@@ -120,6 +120,7 @@ json caseToJson(const Case& c)
                 {"hint", toString(c.hint)},
                 {"cache", toString(c.cache)},
                 {"fileSet", c.fileSet.empty() ? std::string() : toString(c.fileSet)},
+                {"preallocate", toString(c.preallocate)},
                 {"label", c.label()}};
 }
 
@@ -142,6 +143,7 @@ Case caseFromJson(const json& j)
     c.cache = cache == "n/a" ? CacheState::NotApplicable : parseCacheState(cache);
     if (const auto set = j.value("fileSet", std::string()); !set.empty())
         c.fileSet = parseFileSet(set);
+    c.preallocate = parsePreallocate(j.value("preallocate", std::string("none"))); // older results: new files
     return c;
 }
 
