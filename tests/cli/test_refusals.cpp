@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The bad-input catalogue: every input IOLab refuses or survives, one table per front end (iolab-cli,
-// `iolab report`), each row with its exit code, the key words of its message, and what must be left on disk
-// (nothing but what the test itself made).
-#include "tests/support/mount.h"
-#include "tests/support/process.h"
-#include "tests/support/temp_dir.h"
+// The bad-input catalogue of iolab-cli: every input it refuses or survives, one row each, with its exit code,
+// the key words of its message, and what must be left on disk (nothing but what the test itself made). The
+// tables of `iolab report` and of the app's launch options are in tests/gui/test_refusals.cpp.
+#include "tests/support/refusal_table.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -23,102 +21,11 @@
 #include <sys/stat.h>
 
 using namespace iolab::test;
+using namespace iolab::test::refusals;
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
 namespace {
-
-// What a row runs in: a target folder, a folder for output files, and, for some rows, a small mount.
-struct Scene
-{
-    TempDir target;
-    TempDir out;
-    TempDir state; // XDG_STATE_HOME: the log file goes here, not into the user's home
-    std::optional<TmpfsMount> mount;
-    std::string special; // {P} in a row's arguments: a path the row's set-up made
-
-    std::vector<std::string> environment() const { return {"XDG_STATE_HOME=" + state.path()}; }
-};
-
-std::set<std::string> entries(const std::string& folder)
-{
-    std::set<std::string> names;
-    std::error_code ec;
-    for (fs::recursive_directory_iterator it(folder, fs::directory_options::none, ec), end; !ec && it != end;
-         it.increment(ec))
-        names.insert(it->path().string());
-    return names;
-}
-
-std::string nestedPath(const std::string& base, std::size_t length)
-{
-    std::string path = base;
-    while (path.size() + 1 < length) {
-        const std::size_t part = std::min<std::size_t>(200, length - path.size() - 1);
-        path += '/';
-        path += std::string(part, 'd');
-    }
-    return path;
-}
-
-void makeFolders(const std::string& path)
-{
-    // mkdir one component at a time: the whole path may be longer than the system passes in one call.
-    std::string prefix;
-    std::size_t from = 1;
-    while (from <= path.size()) {
-        const auto slash = path.find('/', from);
-        prefix = path.substr(0, slash);
-        ::mkdir(prefix.c_str(), 0755);
-        if (slash == std::string::npos)
-            break;
-        from = slash + 1;
-    }
-}
-
-void write(const std::string& path, std::string_view bytes)
-{
-    std::ofstream(path, std::ios::binary) << bytes;
-}
-
-enum class Needs
-{
-    Nothing,
-    Root,    // mounts a filesystem
-    NotRoot, // relies on permissions, which root ignores
-};
-
-struct Row
-{
-    const char* name;
-    std::vector<std::string> args; // {T} target folder, {O} output folder, {P} Scene::special
-    int exitCode;
-    std::vector<std::string> keywords; // each appears in stdout or stderr
-    std::function<void(Scene&)> setup = {};
-    Needs needs = Needs::Nothing;
-    // Runs the row instead of one plain call, for signals and concurrent runs.
-    std::function<ProcessResult(Scene&, const std::vector<std::string>&)> act = {};
-};
-
-void PrintTo(const Row& row, std::ostream* os)
-{
-    *os << row.name;
-}
-
-std::vector<std::string> expand(const std::vector<std::string>& args, const Scene& s)
-{
-    std::vector<std::string> out;
-    for (auto a : args) {
-        for (const auto& [key, value] : {std::pair<std::string, std::string>{"{T}", s.target.path()},
-                                         {"{O}", s.out.path()},
-                                         {"{P}", s.special}}) {
-            if (const auto at = a.find(key); at != std::string::npos)
-                a.replace(at, key.size(), value);
-        }
-        out.push_back(a);
-    }
-    return out;
-}
 
 // Waits until a run has created its first data file somewhere under `folder`.
 bool waitForRunFile(const std::string& folder)
@@ -161,29 +68,7 @@ class CliRefusal : public ::testing::TestWithParam<Row>
 
 TEST_P(CliRefusal, ExitCodeMessageAndNothingLeftOnDisk)
 {
-    const Row& row = GetParam();
-    if (row.needs == Needs::Root && !runningAsRoot())
-        GTEST_SKIP() << "this row mounts a filesystem, which needs root";
-    if (row.needs == Needs::NotRoot && runningAsRoot())
-        GTEST_SKIP() << "this row relies on file permissions, which root ignores (the root variant of the "
-                        "row uses a read-only mount)";
-    Scene scene;
-    if (row.setup)
-        row.setup(scene);
-    const auto targetBefore = entries(scene.target.path());
-    const auto outBefore = entries(scene.out.path());
-    const auto args = expand(row.args, scene);
-    const auto r = row.act ? row.act(scene, args) : runProcess(IOLAB_CLI_PATH, args, scene.environment());
-
-    EXPECT_EQ(r.exitCode, row.exitCode) << "stdout:\n" << r.out << "\nstderr:\n" << r.err;
-    for (const auto& word : row.keywords)
-        EXPECT_THAT(r.out + r.err, HasSubstr(word)) << "stderr:\n" << r.err;
-    for (const char* internal : {"json.exception", ".tmp-", "what():", "terminate called"})
-        EXPECT_THAT(r.err, ::testing::Not(HasSubstr(internal)));
-    EXPECT_EQ(entries(scene.target.path()), targetBefore) << "the run left files in the target";
-    EXPECT_EQ(entries(scene.out.path()), outBefore) << "the run left files in the output folder";
-    if (scene.mount)
-        EXPECT_EQ(entries(scene.mount->path()), std::set<std::string>{}) << "the run left files on the mount";
+    checkRow(GetParam(), IOLAB_CLI_PATH);
 }
 
 Row sizeRow(const char* name, const char* size, int exitCode, std::vector<std::string> keywords)

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The machinery of the bad-input catalogues (tests/cli/test_refusals.cpp, tests/gui/test_refusals.cpp): one
+// row per input, with its exit code, its message's key words, and a check that nothing is left on disk.
+
+#include "tests/support/mount.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <ostream>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <sys/stat.h>
+
+namespace iolab::test::refusals {
+
+namespace fs = std::filesystem;
+
+// What a row runs in: a target folder, a folder for output files, and, for some rows, a small mount.
+struct Scene
+{
+    TempDir target;
+    TempDir out;
+    TempDir state; // XDG_STATE_HOME: the log file goes here, not into the user's home
+    std::optional<TmpfsMount> mount;
+    std::string special; // {P} in a row's arguments: a path the row's set-up made
+
+    std::vector<std::string> extraEnvironment; // e.g. QT_QPA_PLATFORM=offscreen for the app
+
+    std::vector<std::string> environment() const
+    {
+        auto all = extraEnvironment;
+        all.push_back("XDG_STATE_HOME=" + state.path());
+        return all;
+    }
+};
+
+inline std::set<std::string> entries(const std::string& folder)
+{
+    std::set<std::string> names;
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(folder, fs::directory_options::none, ec), end; !ec && it != end;
+         it.increment(ec))
+        names.insert(it->path().string());
+    return names;
+}
+
+inline std::string nestedPath(const std::string& base, std::size_t length)
+{
+    std::string path = base;
+    while (path.size() + 1 < length) {
+        const std::size_t part = std::min<std::size_t>(200, length - path.size() - 1);
+        path += '/';
+        path += std::string(part, 'd');
+    }
+    return path;
+}
+
+inline void makeFolders(const std::string& path)
+{
+    // mkdir one component at a time: the whole path may be longer than the system passes in one call.
+    std::string prefix;
+    std::size_t from = 1;
+    while (from <= path.size()) {
+        const auto slash = path.find('/', from);
+        prefix = path.substr(0, slash);
+        ::mkdir(prefix.c_str(), 0755);
+        if (slash == std::string::npos)
+            break;
+        from = slash + 1;
+    }
+}
+
+inline void write(const std::string& path, std::string_view bytes)
+{
+    std::ofstream(path, std::ios::binary) << bytes;
+}
+
+enum class Needs
+{
+    Nothing,
+    Root,    // mounts a filesystem
+    NotRoot, // relies on permissions, which root ignores
+};
+
+struct Row
+{
+    const char* name;
+    std::vector<std::string> args; // {T} target, {O} output folder, {P} Scene::special, {S} state folder
+    int exitCode;
+    std::vector<std::string> keywords; // each appears in stdout or stderr
+    std::function<void(Scene&)> setup = {};
+    Needs needs = Needs::Nothing;
+    // Runs the row instead of one plain call, for signals and concurrent runs.
+    std::function<ProcessResult(Scene&, const std::vector<std::string>&)> act = {};
+};
+
+inline void PrintTo(const Row& row, std::ostream* os)
+{
+    *os << row.name;
+}
+
+inline std::vector<std::string> expand(const std::vector<std::string>& args, const Scene& s)
+{
+    std::vector<std::string> out;
+    for (auto a : args) {
+        for (const auto& [key, value] : {std::pair<std::string, std::string>{"{T}", s.target.path()},
+                                         {"{O}", s.out.path()},
+                                         {"{P}", s.special},
+                                         {"{S}", s.state.path()}}) {
+            if (const auto at = a.find(key); at != std::string::npos)
+                a.replace(at, key.size(), value);
+        }
+        out.push_back(a);
+    }
+    return out;
+}
+
+// Runs one row with `program` and checks its exit code, its key words, that no internal text leaks into the
+// message, and that the target, the output folder and any mount hold exactly what the set-up put there.
+inline void checkRow(const Row& row, const std::string& program, std::vector<std::string> environment = {})
+{
+    if (row.needs == Needs::Root && !runningAsRoot())
+        GTEST_SKIP() << "this row mounts a filesystem, which needs root";
+    if (row.needs == Needs::NotRoot && runningAsRoot())
+        GTEST_SKIP() << "this row relies on file permissions, which root ignores (the root variant of the "
+                        "row uses a read-only mount)";
+    Scene scene;
+    scene.extraEnvironment = std::move(environment);
+    if (row.setup)
+        row.setup(scene);
+    const auto targetBefore = entries(scene.target.path());
+    const auto outBefore = entries(scene.out.path());
+    const auto args = expand(row.args, scene);
+    const auto r = row.act ? row.act(scene, args) : runProcess(program, args, scene.environment());
+
+    EXPECT_EQ(r.exitCode, row.exitCode) << "stdout:\n" << r.out << "\nstderr:\n" << r.err;
+    for (const auto& word : row.keywords)
+        EXPECT_THAT(r.out + r.err, ::testing::HasSubstr(word)) << "stderr:\n" << r.err;
+    for (const char* internal : {"json.exception", ".tmp-", "what():", "terminate called"})
+        EXPECT_THAT(r.err, ::testing::Not(::testing::HasSubstr(internal)));
+    EXPECT_EQ(entries(scene.target.path()), targetBefore) << "files were left in the target";
+    EXPECT_EQ(entries(scene.out.path()), outBefore) << "files were left in the output folder";
+    if (scene.mount)
+        EXPECT_EQ(entries(scene.mount->path()), std::set<std::string>{}) << "files were left on the mount";
+}
+
+} // namespace iolab::test::refusals
