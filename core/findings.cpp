@@ -114,16 +114,27 @@ std::string baselineStrategy(Direction direction)
     return direction == Direction::Read ? "read" : "stdio";
 }
 
+std::string baselineStrategy(const Case& c)
+{
+    if (c.direction == Direction::Write && c.target == TargetKind::Pipe)
+        return "pipe-write";
+    if (!c.fileSet.empty())
+        return "files-serial";
+    return baselineStrategy(c.direction);
+}
+
 bool canBeBaselineOf(const Case& candidate, const Case& c)
 {
-    return candidate.strategy == baselineStrategy(c.direction) && candidate.chunkBytes == c.chunkBytes &&
-           candidate.target == c.target && candidate.cache == c.cache;
+    return candidate.strategy == baselineStrategy(c) && candidate.fileSet == c.fileSet &&
+           candidate.chunkBytes == c.chunkBytes && candidate.target == c.target && candidate.cache == c.cache;
 }
 
 bool isPreferredBaselineOf(const Case& candidate, const Case& c)
 {
     if (c.direction == Direction::Read)
         return candidate.hint == ReadHint::Normal && candidate.threads == c.threads;
+    if (candidate.buffer.mode == BufferMode::NotApplicable) // no buffer axis: the same threads
+        return candidate.threads == c.threads;
     return candidate.buffer.mode == BufferMode::Default;
 }
 
@@ -283,8 +294,8 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry,
     }
     for (const auto& [key, indices] : byChunk) {
         const auto [group, chunk] = key;
-        const bool reads = group == ComparisonGroup::ColdReads || group == ComparisonGroup::WarmReads;
-        const std::string baseline = reads ? "plain read(2)" : "plain stdio";
+        const std::string baseline =
+            fmt::format("plain {}", baselineStrategy(result.cases[indices.front()].testCase));
         const auto byRate = [&](std::size_t a, std::size_t b) {
             return ranked(a) < ranked(b);
         };

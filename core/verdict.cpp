@@ -23,7 +23,6 @@ enum class Term
     Apparent,
     SpeedUp,
     Chunk,
-    Baseline,
     PageCache,
     Fsync,
     Direct,
@@ -43,10 +42,6 @@ std::string explain(Term term)
                "size";
     case Term::Chunk:
         return "chunk: the bytes handed to the system in one call";
-    case Term::Baseline:
-        return "plain `stdio` and plain `read`: fwrite with the C library's default buffer and read() with "
-               "no "
-               "hint, what most programs do, the baselines of the speed-ups";
     case Term::PageCache:
         return "page cache: the memory where the system keeps file data before and after it reaches the "
                "device";
@@ -58,6 +53,21 @@ std::string explain(Term term)
         return "CV (coefficient of variation): the spread of the repetitions as a share of their mean";
     }
     return "";
+}
+
+std::string explainBaseline(const std::string& strategy)
+{
+    if (strategy == "stdio")
+        return "plain `stdio`: fwrite() with the C library's default buffer, what most programs do; the "
+               "baseline of the speed-ups of writes";
+    if (strategy == "pipe-write")
+        return "plain `pipe-write`: write() straight into the pipe; the baseline of the speed-ups of pipe "
+               "writes";
+    if (strategy == "files-serial")
+        return "plain `files-serial`: the files read one after another by one thread; the baseline of the "
+               "speed-ups of file sets";
+    return fmt::format("plain `{}`: read() with no access hint; the baseline of the speed-ups of reads",
+                       strategy);
 }
 
 bool measured(const CaseResult& c, Ranking ranking)
@@ -124,9 +134,9 @@ std::string plainName(const Case& k, bool withChunk)
     return name;
 }
 
-std::string baselineName(Direction direction)
+std::string baselineName(const Case& k)
 {
-    return fmt::format("plain `{}`", baselineStrategy(direction));
+    return fmt::format("plain `{}`", baselineStrategy(k));
 }
 
 // "To write 64 KiB chunks to a file here", "To read a file from a cold cache in 1 MiB chunks here".
@@ -309,6 +319,7 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
 {
     Verdict v;
     std::set<Term> used;
+    std::set<std::string> baselines; // the baseline strategies the answers name
 
     std::map<ComparisonGroup, std::vector<std::size_t>> groups;
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
@@ -346,12 +357,12 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         if (base && *base != best && measured(result.cases[*base], ranking)) {
             const CaseResult& b = result.cases[*base];
             text += fmt::format(", {:.1f}x {} ({})", bestRate / rankedRate(b, ranking).median,
-                                baselineName(k.direction), rate(rankedRate(b, ranking).median));
+                                baselineName(k), rate(rankedRate(b, ranking).median));
             used.insert(Term::SpeedUp);
-            used.insert(Term::Baseline);
+            baselines.insert(baselineStrategy(k));
         } else if (base && *base == best) {
-            text += fmt::format("; it is {} itself, the baseline", baselineName(k.direction));
-            used.insert(Term::Baseline);
+            text += fmt::format("; it is {} itself, the baseline", baselineName(k));
+            baselines.insert(baselineStrategy(k));
         } else {
             std::vector<std::size_t> same;
             for (std::size_t i : indices) {
@@ -428,6 +439,8 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
 
     for (Term t : used)
         v.terms.push_back(explain(t));
+    for (const auto& b : baselines)
+        v.terms.push_back(explainBaseline(b));
     return v;
 }
 
