@@ -363,6 +363,19 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         } else if (base && *base == best) {
             text += fmt::format("; it is {} itself, the baseline", baselineName(k));
             baselines.insert(baselineStrategy(k));
+            std::optional<std::size_t> next; // the runner-up at the same chunk size
+            for (std::size_t i : indices) {
+                if (i != best && result.cases[i].testCase.chunkBytes == k.chunkBytes &&
+                    (!next || byRate(*next, i)))
+                    next = i;
+            }
+            if (next) {
+                const CaseResult& n = result.cases[*next];
+                text += fmt::format(", and the next, {}, reached {} ({:.2f}x)",
+                                    plainName(n.testCase, !oneChunk), rate(rankedRate(n, ranking).median),
+                                    rankedRate(n, ranking).median / bestRate);
+                used.insert(Term::SpeedUp);
+            }
         } else {
             std::vector<std::size_t> same;
             for (std::size_t i : indices) {

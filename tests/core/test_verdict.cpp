@@ -191,6 +191,13 @@ TEST_F(VerdictTest, ReadsAnsweredPerCacheState)
     EXPECT_THAT(v.answers[1],
                 HasSubstr("from a warm cache in 1 MiB chunks here, `read` is fastest: 6.00 GB/s"));
     EXPECT_THAT(v.answers[0], HasSubstr("it is plain `read` itself, the baseline"));
+
+    run.cases = {okCase(0, "pipe-write", 65536, 3890, 3890, TargetKind::Pipe),
+                 okCase(1, "vmsplice", 65536, 2910, 2910, TargetKind::Pipe)};
+    EXPECT_THAT(
+        verdict(run, &registry).answers[0],
+        HasSubstr("`pipe-write` is fastest: 3.89 GB/s; it is plain `pipe-write` itself, the baseline, and "
+                  "the next, `vmsplice`, reached 2.91 GB/s (0.75x)."));
 }
 
 TEST_F(VerdictTest, HighlightsAreTheMostImportantFindingsInPlainWords)
