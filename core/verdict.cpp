@@ -248,7 +248,8 @@ std::string advice(Finding::Kind kind)
     case Finding::Kind::Noise:
         return "Run again on an idle machine, or with more repetitions, before trusting small differences.";
     case Finding::Kind::Short:
-        return "Give these cases more data so that a repetition lasts at least 0.3 s.";
+        return fmt::format("Give these cases more data, so that a repetition lasts well over {}.",
+                           formatDuration(kShortRepetitionSeconds));
     case Finding::Kind::FinalFlush:
         return "No fault: this is what making direct writes durable costs here; a file written in place or "
                "preallocated has fewer new blocks to flush.";
