@@ -16,6 +16,10 @@ namespace iolab {
 
 namespace {
 
+// Device writes above this multiple of the bytes the cases wrote (metadata and journal included) mean that
+// other programs wrote to the device during the run.
+constexpr double kForeignWritesFactor = 1.5;
+
 // The terms a verdict may use, each explained once in its `terms`.
 enum class Term
 {
@@ -431,6 +435,25 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         v.limits.emplace_back(
             "The device has a write-back cache: what it reports as written may still be in its "
             "own memory, so even durable rates can be higher than what survives a power cut.");
+    // The device wrote far more than the cases did: another program was writing to it meanwhile.
+    std::uint64_t caseBytes = 0;
+    std::uint64_t deviceBytes = 0;
+    for (const auto& c : result.cases) {
+        if (comparisonGroup(c.testCase) != ComparisonGroup::FileWrites || c.status != Status::Ok)
+            continue;
+        for (const auto& r : c.repetitions) {
+            if (!r.deviceObserved || !r.outcome.ok())
+                continue;
+            caseBytes += r.bytes;
+            deviceBytes += r.deviceWrittenBytes;
+        }
+    }
+    if (caseBytes > 0 &&
+        static_cast<double>(deviceBytes) > kForeignWritesFactor * static_cast<double>(caseBytes))
+        v.limits.push_back(
+            fmt::format("The device wrote {} while the cases wrote {}: other programs were writing "
+                        "to it at the same time, which slows and spreads the figures.",
+                        formatBytes(deviceBytes), formatBytes(caseBytes)));
     bool anyWriteFitsInRam = false;
     for (const auto& c : result.cases) {
         if (comparisonGroup(c.testCase) == ComparisonGroup::FileWrites && result.host.ramBytes > 0 &&

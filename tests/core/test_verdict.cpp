@@ -244,6 +244,24 @@ TEST_F(VerdictTest, LimitsAndTermsExplainedOnce)
     EXPECT_THAT(joined(v.terms), AllOf(HasSubstr("apparent:"), HasSubstr("speed-up"), HasSubstr("chunk:")));
 }
 
+// Seen on the shared VM: a 512 MiB repetition during which the device wrote 2.4 GiB.
+TEST_F(VerdictTest, OtherWritersOnTheDeviceAreALimit)
+{
+    run.cases = {okCase(0, "stdio", 65536, 1000, 600), okCase(1, "write", 65536, 3850, 1140)};
+    for (auto& c : run.cases) {
+        for (auto& r : c.repetitions) {
+            r.deviceObserved = true;
+            r.deviceWrittenBytes = r.bytes + r.bytes / 20; // the journal and metadata on top
+        }
+    }
+    EXPECT_THAT(joined(verdict(run, &registry).limits), Not(HasSubstr("other programs")));
+    for (auto& r : run.cases[1].repetitions)
+        r.deviceWrittenBytes = r.bytes * 5;
+    EXPECT_THAT(
+        joined(verdict(run, &registry).limits),
+        HasSubstr("The device wrote 72.6 GiB while the cases wrote 24 GiB: other programs were writing"));
+}
+
 TEST_F(VerdictTest, LinesAreHeadedSummaryAndWrapped)
 {
     run.cases = {okCase(0, "stdio", 65536, 1000, 600), okCase(1, "write", 65536, 3850, 1140)};
