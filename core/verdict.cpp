@@ -30,7 +30,8 @@ enum class Term
     PageCache,
     Fsync,
     Direct,
-    Spread
+    Spread,
+    Ci
 };
 
 std::string explain(Term term)
@@ -53,6 +54,9 @@ std::string explain(Term term)
         return "fsync: the call that waits until a file's data is on the device";
     case Term::Direct:
         return "O_DIRECT: a request to move the data between the program and the device, past the page cache";
+    case Term::Ci:
+        return "95% CI (confidence interval): the range that holds the true mean rate with 95% confidence, "
+               "judged from the repetitions";
     case Term::Spread:
         return "CV (coefficient of variation): the spread of the repetitions as a share of their mean";
     }
@@ -272,7 +276,7 @@ std::vector<Term> termsOf(Finding::Kind kind)
     case Finding::Kind::DurableGap:
         return {Term::Apparent, Term::Durable, Term::Fsync, Term::PageCache};
     case Finding::Kind::Noise:
-        return {Term::Spread};
+        return {Term::Spread, Term::Ci};
     case Finding::Kind::FinalFlush:
         return {Term::Fsync, Term::Direct, Term::PageCache};
     default:
@@ -284,6 +288,12 @@ std::vector<Term> termsOf(Finding::Kind kind)
 std::string plainText(const Finding& f, const RunResult& result)
 {
     std::string text = f.text;
+    if (f.kind == Finding::Kind::Cancelled)
+        return result.cases.empty()
+                   ? std::string("The run was stopped before its first case finished.")
+                   : fmt::format("The run was stopped before its end; the answer covers the {} "
+                                 "case{} that ran.",
+                                 result.cases.size(), result.cases.size() == 1 ? "" : "s");
     if (f.kind == Finding::Kind::Short && !f.caseIndex) {
         std::size_t count = 0;
         for (char ch : text.substr(0, text.find(':')))

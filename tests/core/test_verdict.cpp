@@ -218,6 +218,17 @@ TEST_F(VerdictTest, HighlightsAreTheMostImportantFindingsInPlainWords)
     EXPECT_EQ(v.highlights[1].kind, Finding::Kind::Failed);
     EXPECT_THAT(v.highlights[1].what, HasSubstr("`write` with 4 KiB chunks failed: write: No space left"));
     EXPECT_EQ(v.highlights[2].kind, Finding::Kind::Noise);
+    run.cancelled = true;
+    const Verdict stopped = verdict(run, &registry);
+    bool cancelled = false;
+    for (const auto& h : stopped.highlights) {
+        if (h.kind == Finding::Kind::Cancelled) {
+            cancelled = true;
+            EXPECT_EQ(h.what, "The run was stopped before its end; the answer covers the 4 cases that ran.");
+        }
+    }
+    EXPECT_TRUE(cancelled);
+    EXPECT_THAT(joined(v.terms), HasSubstr("95% CI (confidence interval)"));
     const std::regex caseNumber("case [0-9]");
     for (const auto& h : v.highlights) {
         EXPECT_FALSE(std::regex_search(h.what, caseNumber)) << h.what;
