@@ -92,4 +92,24 @@ DurationEstimate estimateDuration(const std::vector<Case>& cases, const RunOptio
     return estimate;
 }
 
+double estimateSecondsLeft(const std::vector<double>& caseSeconds, const std::vector<double>& finishedSeconds,
+                           std::size_t current, double currentSeconds)
+{
+    if (current >= caseSeconds.size())
+        return 0;
+    double estimatedDone = 0;
+    double actualDone = 0;
+    for (std::size_t i = 0; i < current && i < finishedSeconds.size(); ++i) {
+        estimatedDone += caseSeconds[i];
+        actualDone += finishedSeconds[i];
+    }
+    // One odd case must not swing every estimate by more than tenfold either way.
+    const double pace =
+        estimatedDone > 0 && actualDone > 0 ? std::clamp(actualDone / estimatedDone, 0.1, 10.0) : 1.0;
+    double left = std::max(0.0, caseSeconds[current] * pace - currentSeconds);
+    for (std::size_t i = current + 1; i < caseSeconds.size(); ++i)
+        left += caseSeconds[i] * pace;
+    return left;
+}
+
 } // namespace iolab

@@ -24,4 +24,12 @@ double guessRepetitionSeconds(const Case& c, const TargetInfo& target);
 DurationEstimate estimateDuration(const std::vector<Case>& cases, const RunOptions& options,
                                   const TargetInfo& target, const std::vector<CaseResult>& known);
 
+// Seconds left in a running plan. `caseSeconds` is each case's estimate (as estimateDuration gives for it
+// alone); `finishedSeconds` the wall time each case before `current` really took; `currentSeconds` how long
+// the running case has gone. The finished cases say how this machine compares with the estimates (the pace);
+// the running case and every case not started yet are weighed by their own estimate at that pace. Progress
+// within the running case is not used: its bytes reach the page cache long before its final fsync ends.
+double estimateSecondsLeft(const std::vector<double>& caseSeconds, const std::vector<double>& finishedSeconds,
+                           std::size_t current, double currentSeconds);
+
 } // namespace iolab

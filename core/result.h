@@ -126,6 +126,8 @@ struct RunResult
     std::vector<RefusedCase> refused;
     std::vector<CaseResult> cases;
     bool cancelled = false;
+    // About the whole run, for every front end to show (e.g. another IOLab run wrote to the same target).
+    std::vector<std::string> warnings;
 
     friend bool operator==(const RunResult&, const RunResult&) = default;
 };

@@ -263,17 +263,20 @@ json resultToJson(const RunResult& r)
     json refused = json::array();
     for (const auto& item : r.refused)
         refused.push_back(json{{"case", caseToJson(item.testCase)}, {"reason", item.reason}});
-    return json{{"schema", r.schema},
-                {"toolVersion", r.toolVersion},
-                {"startedAt", r.startedAt},
-                {"finishedAt", r.finishedAt},
-                {"host", r.host},
-                {"target", r.target},
-                {"matrix", matrixToJson(r.matrix)},
-                {"options", r.options},
-                {"refused", refused},
-                {"cases", r.cases},
-                {"cancelled", r.cancelled}};
+    json out{{"schema", r.schema},
+             {"toolVersion", r.toolVersion},
+             {"startedAt", r.startedAt},
+             {"finishedAt", r.finishedAt},
+             {"host", r.host},
+             {"target", r.target},
+             {"matrix", matrixToJson(r.matrix)},
+             {"options", r.options},
+             {"refused", refused},
+             {"cases", r.cases},
+             {"cancelled", r.cancelled}};
+    if (!r.warnings.empty())
+        out["warnings"] = r.warnings;
+    return out;
 }
 
 RunResult resultFromJson(std::string_view text, std::string_view sourceName)
@@ -282,7 +285,7 @@ RunResult resultFromJson(std::string_view text, std::string_view sourceName)
     try {
         j = json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {
-        throw InputError(fmt::format("{}: not a valid JSON file ({})", sourceName, e.what()));
+        throw InputError(jsonSyntaxError(text, e.byte, e.what(), sourceName));
     }
     if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())
         throw InputError(fmt::format("{}: not an IOLab result (no \"schema\" field)", sourceName));
@@ -309,6 +312,8 @@ RunResult resultFromJson(std::string_view text, std::string_view sourceName)
             r.refused.push_back({caseFromJson(item.at("case")), item.at("reason").get<std::string>()});
         j.at("cases").get_to(r.cases);
         j.at("cancelled").get_to(r.cancelled);
+        if (j.contains("warnings"))
+            j.at("warnings").get_to(r.warnings); // results written before run warnings existed have none
         return r;
     } catch (const json::exception& e) {
         std::string detail = e.what();

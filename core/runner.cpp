@@ -55,7 +55,6 @@ private:
 using Clock = std::chrono::steady_clock;
 
 constexpr std::uint64_t kScratchBytesPerThread = 1 * kMiB;
-constexpr std::uint64_t kSpaceMarginBytes = 64 * kMiB;
 
 std::string isoNow()
 {
@@ -459,7 +458,7 @@ std::uint64_t spaceNeeded(const Case& c)
         const std::uint64_t files = c.fileSet.empty() ? c.threads : c.fileSet.files;
         return dataSetSpaceNeeded(c.totalBytes, files);
     }
-    return c.totalBytes + kScratchBytesPerThread * c.threads + kSpaceMarginBytes;
+    return c.totalBytes + kScratchBytesPerThread * c.threads + spaceMarginBytes(c.totalBytes);
 }
 
 bool allCasesOk(const RunResult& result)

@@ -274,6 +274,8 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
             return QColor(0xc0, 0x39, 0x2b);
         return {};
     }
+    if (role == Qt::ToolTipRole && index.column() == CaseColumn)
+        return qs(r.testCase.label());
     if (role == Qt::TextAlignmentRole && index.column() != CaseColumn && index.column() != NoteColumn)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole)
@@ -307,6 +309,22 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
 
 QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole) {
+        switch (section) {
+        case CaseColumn:
+            return tr("The case, matched on every axis in both runs");
+        case FirstColumn:
+        case SecondColumn:
+            return tr("The case's median apparent rate in this run");
+        case RatioColumn:
+            return tr("The newer run's median divided by the older one's: above 1.00x the newer is faster "
+                      "(green from 1.10x), below it slower (red from 0.90x)");
+        case NoteColumn:
+            return tr("Why a case has no figure in one of the runs");
+        default:
+            return {};
+        }
+    }
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {

@@ -309,17 +309,24 @@ void LiveCharts::flush()
     // Throughput: the running case and the faded ones share "seconds into the case".
     // The running case sets the scale once it has a few points; faded cases that are far faster run off the
     // top rather than flatten the one being measured.
-    double caseSeconds = m_apparentPoints.points().empty() ? 0 : m_apparentPoints.points().back().x();
+    // The time axis fits the running case as soon as it has two points (and the last case at the end of the
+    // run, however short): an earlier, longer case runs off the right instead of squashing it against 0.
+    const auto& current = m_apparentPoints.points();
+    const bool currentSetsTime = current.size() >= 2;
+    const bool currentSetsScale = current.size() >= 5;
+    double caseSeconds = current.empty() ? 0 : current.back().x();
     double yMax = std::max(m_apparentPoints.maxY(), m_devicePoints.maxY());
-    const bool currentSetsScale = m_apparentPoints.points().size() >= 5;
     for (auto* faded : m_faded) {
         for (const auto& p : faded->points()) {
-            caseSeconds = std::max(caseSeconds, p.x());
+            if (!currentSetsTime)
+                caseSeconds = std::max(caseSeconds, p.x());
             if (!currentSetsScale)
                 yMax = std::max(yMax, p.y());
         }
     }
-    setNiceRange(m_throughputChart.x, 0, std::max(5.0, std::ceil(caseSeconds)));
+    setNiceRange(m_throughputChart.x, 0,
+                 currentSetsTime ? niceCeiling(std::max(1.0, caseSeconds))
+                                 : std::max(5.0, std::ceil(caseSeconds)));
     setNiceRange(m_throughputChart.y, 0, niceCeiling(std::max(yMax * 1.05, 1.0)));
     QString phase;
     if (m_syncing)

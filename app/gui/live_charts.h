@@ -66,6 +66,7 @@ public:
     QLineSeries* rssSeries() const { return m_rss; }
     QLineSeries* dirtySeries() const { return m_dirty; }
     int fadedCount() const { return static_cast<int>(m_faded.size()); }
+    QValueAxis* throughputTimeAxis() const { return m_throughputChart.x; }
     // Points held in every buffer and series, for the memory bound test.
     std::size_t pointsHeld() const;
     void flush();

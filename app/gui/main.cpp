@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // iolab: the desktop app.
+#include "app/gui/launch.h"
 #include "app/gui/live_charts.h"
 #include "app/gui/log_model.h"
 #include "app/gui/main_window.h"
@@ -13,7 +14,6 @@
 #include "platform/platform.h"
 
 #include <QApplication>
-#include <QCommandLineParser>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -41,71 +41,11 @@ void onTerminationSignal(int signal)
     std::signal(signal, SIG_DFL); // a second signal ends the process at once
 }
 
-struct Options
+void nameApplication()
 {
-    QString perfReport;
-    QString target;
-    QString preset;
-    QString matrix;
-    QString dataFolder;
-    QString settingsFile;
-    QString theme;
-    QString openResult;
-    bool runAtStart = false;
-    bool quitAfterRun = false;
-    bool quitAfterShown = false;
-};
-
-Options parseOptions(QApplication& app)
-{
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("IOLab: how the way you write changes what you get."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption target(QStringLiteral("target"),
-                                    QStringLiteral("Select this folder as the target."),
-                                    QStringLiteral("folder"));
-    const QCommandLineOption preset(QStringLiteral("preset"), QStringLiteral("Load this preset."),
-                                    QStringLiteral("name"));
-    const QCommandLineOption matrix(QStringLiteral("matrix"), QStringLiteral("Load this matrix JSON file."),
-                                    QStringLiteral("file"));
-    const QCommandLineOption run(QStringLiteral("run"),
-                                 QStringLiteral("Start the run once the window is up."));
-    const QCommandLineOption quit(QStringLiteral("quit-after-run"),
-                                  QStringLiteral("Quit when the run ends."));
-    const QCommandLineOption quitShown(QStringLiteral("quit-after-shown"),
-                                       QStringLiteral("Quit once the window is up (for start-up timing)."));
-    const QCommandLineOption theme(QStringLiteral("theme"), QStringLiteral("system, light or dark."),
-                                   QStringLiteral("theme"));
-    const QCommandLineOption data(
-        QStringLiteral("data-dir"),
-        QStringLiteral("Keep history and presets here instead of the app data folder."),
-        QStringLiteral("folder"));
-    const QCommandLineOption settings(QStringLiteral("settings"),
-                                      QStringLiteral("Read and write settings in this INI file."),
-                                      QStringLiteral("file"));
-    const QCommandLineOption perf(
-        QStringLiteral("perf-report"),
-        QStringLiteral("At exit, write start-up time, GUI stalls and memory as JSON here."),
-        QStringLiteral("file"));
-    parser.addOptions({target, preset, matrix, run, quit, quitShown, theme, data, settings, perf});
-    parser.addPositionalArgument(QStringLiteral("result"), QStringLiteral("A result JSON to open."),
-                                 QStringLiteral("[result.json]"));
-    parser.process(app);
-    Options o;
-    if (!parser.positionalArguments().isEmpty())
-        o.openResult = parser.positionalArguments().constFirst();
-    o.target = parser.value(target);
-    o.preset = parser.value(preset);
-    o.matrix = parser.value(matrix);
-    o.runAtStart = parser.isSet(run);
-    o.quitAfterRun = parser.isSet(quit);
-    o.quitAfterShown = parser.isSet(quitShown);
-    o.theme = parser.value(theme);
-    o.dataFolder = parser.value(data);
-    o.settingsFile = parser.value(settings);
-    o.perfReport = parser.value(perf);
-    return o;
+    QCoreApplication::setApplicationName(QStringLiteral("iolab"));
+    QCoreApplication::setOrganizationName(QStringLiteral("IOLab"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(IOLAB_VERSION));
 }
 
 } // namespace
@@ -115,15 +55,19 @@ int main(int argc, char** argv)
     attachParentConsole(); // a windowed .exe on Windows: print --help and reports to the console it came from
     if (argc > 1 && std::string_view(argv[1]) == "report")
         return reportCommand(argc, argv);
+    if (asksForHelpOrVersion(argc, argv)) {
+        QCoreApplication console(argc, argv);
+        nameApplication();
+        parseLaunchOptions(console); // prints the help or the version and exits
+        return 0;
+    }
     QElapsedTimer sinceStart;
     sinceStart.start();
     QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("iolab"));
-    QApplication::setOrganizationName(QStringLiteral("IOLab"));
-    QApplication::setApplicationVersion(QStringLiteral(IOLAB_VERSION));
+    nameApplication();
     // Wayland compositors and docks match the window to iolab's .desktop entry (and its icon) by this name.
     QGuiApplication::setDesktopFileName(QStringLiteral(IOLAB_APP_ID));
-    const Options options = parseOptions(app);
+    const LaunchOptions options = parseLaunchOptions(app);
 
     LogModel logModel;
     LogConfig config;
@@ -141,25 +85,8 @@ int main(int argc, char** argv)
                            : options.dataFolder;
     paths.settingsFile = options.settingsFile;
     MainWindow window(paths, &logModel);
-    if (!options.theme.isEmpty())
-        window.setTheme(themeFromName(options.theme));
-    if (!options.preset.isEmpty()) {
-        QString error;
-        if (!window.matrixEditor()->loadPreset(options.preset, &error))
-            std::fprintf(stderr, "iolab: %s\n", error.toLocal8Bit().constData());
-    }
-    if (!options.matrix.isEmpty()) {
-        QString error;
-        if (!window.matrixEditor()->importMatrixFile(options.matrix, &error))
-            std::fprintf(stderr, "iolab: %s\n", error.toLocal8Bit().constData());
-    }
-    if (!options.target.isEmpty())
-        window.chooseFolder(options.target);
-    if (!options.openResult.isEmpty()) {
-        QString error;
-        if (!window.openResultFile(options.openResult, &error))
-            std::fprintf(stderr, "iolab: %s\n", error.toLocal8Bit().constData());
-    }
+    for (const QString& problem : applyLaunchOptions(window, options))
+        std::fprintf(stderr, "iolab: %s\n", problem.toLocal8Bit().constData());
 
     StallMonitor stalls;
     std::size_t samplesSeen = 0;
@@ -179,24 +106,22 @@ int main(int argc, char** argv)
         logger(LogModule::Gui).info("window shown {} ms after start", shownMs);
         if (options.quitAfterShown)
             QTimer::singleShot(0, &app, &QApplication::quit);
-        if (options.runAtStart) {
-            // The mount scan may still be going; the run starts once a target is selected and the plan
-            // allows.
-            auto tryStart = std::make_shared<QTimer>();
-            tryStart->setInterval(100);
-            QObject::connect(tryStart.get(), &QTimer::timeout, &window, [&window, tryStart] {
-                if (!window.runBlockedReason().isEmpty() &&
-                    window.runBlockedReason() != QObject::tr("Select a target."))
-                    std::fprintf(stderr, "iolab: waiting to run: %s\n",
-                                 window.runBlockedReason().toLocal8Bit().constData());
-                if (window.startRun())
-                    tryStart->stop();
+        if (options.runAtStart)
+            startRunWhenReady(window, [&options](const QString& why) {
+                std::fprintf(stderr, "iolab: the run cannot start: %s\n", why.toLocal8Bit().constData());
+                if (options.quitAfterRun)
+                    QCoreApplication::exit(1);
             });
-            tryStart->start();
-        }
     });
     if (options.quitAfterRun)
-        QObject::connect(&window, &MainWindow::runEnded, &app, &QApplication::quit, Qt::QueuedConnection);
+        QObject::connect(
+            &window, &MainWindow::runEnded, &app,
+            [&window] {
+                if (!window.lastRunProblem().isEmpty())
+                    std::fprintf(stderr, "iolab: %s\n", window.lastRunProblem().toLocal8Bit().constData());
+                QCoreApplication::exit(window.lastRunProblem().isEmpty() ? 0 : 1);
+            },
+            Qt::QueuedConnection);
 
     // Ctrl-C or a logout's SIGTERM closes the window as the user would: a run stops and removes its files
     // first.

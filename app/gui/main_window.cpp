@@ -2,10 +2,12 @@
 #include "app/gui/main_window.h"
 #include "app/gui/widget_helpers.h"
 
+#include "app/gui/export_choice.h"
 #include "app/gui/history.h"
 #include "app/gui/live_charts.h"
 #include "app/gui/log_model.h"
 #include "app/gui/matrix_editor.h"
+#include "app/gui/reading_guide.h"
 #include "app/gui/report_command.h"
 #include "app/gui/results_view.h"
 #include "app/gui/run_controller.h"
@@ -25,6 +27,7 @@
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDesktopServices>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -39,6 +42,7 @@
 #include <QMenuBar>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
@@ -46,6 +50,7 @@
 #include <QSysInfo>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTextBrowser>
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -165,6 +170,15 @@ void MainWindow::buildActions()
     }
 
     auto* help = menuBar()->addMenu(tr("&Help"));
+    QAction* guide = help->addAction(tr("How to &read the results"), this, &MainWindow::showReadingGuide);
+    guide->setShortcut(QKeySequence::HelpContents);
+    guide->setObjectName(QStringLiteral("readingGuideAction"));
+    QAction* presets = help->addAction(tr("The &presets (README, online)"), this,
+                                       [] { QDesktopServices::openUrl(presetsHelpUrl()); });
+    presets->setObjectName(QStringLiteral("presetsHelpAction"));
+    presets->setData(presetsHelpUrl());
+    presets->setToolTip(presetsHelpUrl().toString());
+    help->addSeparator();
     help->addAction(tr("&About IOLab"), this, &MainWindow::showAbout)->setMenuRole(QAction::AboutRole);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt)->setMenuRole(QAction::AboutQtRole);
 
@@ -194,9 +208,11 @@ QWidget* MainWindow::buildTargetPanel()
     layout->addWidget(m_targetView, 1);
     auto* buttons = new QHBoxLayout;
     auto* choose = new QPushButton(loadIcon(QStringLiteral("folder")), tr("Choose folder..."), box);
+    m_chooseFolder = choose;
     choose->setToolTip(
         tr("Run in any folder you can write to; IOLab creates its own marked run folder inside."));
     auto* rescan = new QPushButton(loadIcon(QStringLiteral("refresh")), tr("Rescan"), box);
+    m_rescan = rescan;
     rescan->setToolTip(tr("List the mounted filesystems again"));
     buttons->addWidget(choose);
     buttons->addWidget(rescan);
@@ -212,7 +228,10 @@ QWidget* MainWindow::buildTargetPanel()
         if (!path.isEmpty())
             chooseFolder(path);
     });
-    connect(rescan, &QPushButton::clicked, m_targets, &TargetModel::rescan);
+    connect(rescan, &QPushButton::clicked, this, [this] {
+        if (!m_controller->isRunning())
+            m_targets->rescan();
+    });
     connect(m_targetView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &MainWindow::onTargetSelected);
     return box;
@@ -274,6 +293,10 @@ QWidget* MainWindow::buildHistoryPage()
     m_compareView = new QTableView(compareBox);
     m_compareView->setModel(m_compare);
     styleTable(m_compareView);
+    // The ratio is the answer: right after the case, whose long label is elided (its tooltip holds it all).
+    m_compareView->horizontalHeader()->moveSection(CompareModel::RatioColumn, 1);
+    m_compareView->horizontalHeader()->setMaximumSectionSize(380);
+    m_compareView->setTextElideMode(Qt::ElideMiddle);
     compareLayout->addWidget(m_compareView, 1);
     splitter->addWidget(compareBox);
     layout->addWidget(splitter, 1);
@@ -378,7 +401,7 @@ void MainWindow::buildUi()
     m_tabs->addTab(buildHistoryPage(), tr("History"));
     m_tabs->addTab(buildLogPage(), tr("Log"));
     m_mainSplitter->addWidget(m_tabs);
-    m_mainSplitter->setSizes({700, 800});
+    m_mainSplitter->setSizes({520, 980});
     layout->addWidget(m_mainSplitter, 1);
     setCentralWidget(central);
 
@@ -389,7 +412,11 @@ void MainWindow::buildUi()
     m_progress->setTextVisible(false);
     statusBar()->addWidget(m_progressLabel, 1);
     statusBar()->addPermanentWidget(m_progress);
-    resize(1500, 950);
+    // Fits a 1366x768 laptop screen as well as a large one.
+    QSize size(1500, 950);
+    if (const QScreen* screen = QGuiApplication::primaryScreen(); screen != nullptr)
+        size = size.boundedTo(screen->availableGeometry().size() * 0.95);
+    resize(size);
 }
 
 void MainWindow::restoreSettings()
@@ -480,6 +507,11 @@ QString MainWindow::currentTargetKey() const
 
 void MainWindow::chooseFolder(const QString& path)
 {
+    if (m_controller->isRunning()) {
+        showBanner(tr("A run is writing into %1: stop it before choosing another target.").arg(m_runTarget),
+                   true);
+        return;
+    }
     const int row = m_targets->addFolder(path);
     m_targetView->selectRow(row);
     const auto& entry = m_targets->entry(row);
@@ -489,6 +521,9 @@ void MainWindow::chooseFolder(const QString& path)
 
 void MainWindow::onTargetSelected()
 {
+    // A rescan that ends mid-run resets the list: the run's own target stays the one selected.
+    if (m_controller->isRunning() && currentTargetKey() != m_runTargetKey && selectTarget(m_runTargetKey))
+        return;
     const auto rows = m_targetView->selectionModel()->selectedRows();
     if (rows.isEmpty()) {
         m_targetDetails->setText(tr("Select where the run writes."));
@@ -570,6 +605,9 @@ void MainWindow::replan()
         m_plan = planRun(m_registry, m_editor->draft(), m_targets->entry(rows.first().row()),
                          m_editor->runOptions(), m_known);
     }
+    // Text in a field that does not parse must never run as the value it replaced.
+    if (const QString problem = m_editor->inputProblem(); !problem.isEmpty())
+        m_plan.blocked = problem;
     m_planSummary->setText(m_plan.expanded.cases.empty() && !m_plan.blocked.isEmpty() ? QString()
                                                                                       : m_plan.summary());
     m_planBlocked->setText(m_plan.blocked);
@@ -592,14 +630,21 @@ void MainWindow::updateActions()
                                 : m_plan.blocked);
     m_stopAction->setEnabled(running && !m_stopping);
     m_exportAction->setEnabled(m_result.has_value() && !running);
+    // The target and the matrix are the run's while it goes.
     m_editor->setEnabled(!running);
     m_targetView->setEnabled(!running);
+    m_chooseFolder->setEnabled(!running);
+    m_rescan->setEnabled(!running);
 }
 
 bool MainWindow::startRun()
 {
     if (m_controller->isRunning())
         return false;
+    // Text typed into an axis field and not yet applied (Run pressed without leaving the field) runs as
+    // typed.
+    m_editor->applyPendingFields();
+    m_lastRunProblem.clear();
     replan();
     if (!m_plan.blocked.isEmpty()) {
         showBanner(m_plan.blocked, true);
@@ -614,11 +659,15 @@ bool MainWindow::startRun()
         return false;
     }
     hideBanner();
+    m_runTarget = qs(target.info.path);
+    m_runTargetKey = target.key();
     m_stopping = false;
     m_caseWeights.clear();
     for (const auto& c : m_plan.expanded.cases)
         m_caseWeights.push_back(std::max(0.01, estimateDuration({c}, options, target.info, m_known).seconds));
     m_caseCount = static_cast<int>(m_plan.expanded.cases.size());
+    m_caseSecondsTaken.assign(m_caseWeights.size(), 0.0);
+    m_caseStartedAt = 0;
     m_currentCase = -1;
     m_repsPerCase = options.repetitions + options.warmups;
     m_runClock.start();
@@ -656,6 +705,10 @@ void MainWindow::onRunStarted(int caseCount, const std::vector<RefusedCase>& ref
 
 void MainWindow::onCaseStarted(const CaseStarted& started)
 {
+    const double now = static_cast<double>(m_runClock.elapsed()) / 1000.0;
+    if (m_currentCase >= 0 && static_cast<std::size_t>(m_currentCase) < m_caseSecondsTaken.size())
+        m_caseSecondsTaken[static_cast<std::size_t>(m_currentCase)] = now - m_caseStartedAt;
+    m_caseStartedAt = now;
     m_currentCase = static_cast<int>(started.index);
     m_repsDone = 0;
     m_caseBytes = started.testCase.totalBytes;
@@ -698,9 +751,9 @@ void MainWindow::updateProgress(double caseFraction)
     const double fraction = total > 0 ? done / total : 0;
     m_progress->setValue(static_cast<int>(fraction * 1000));
     const double elapsed = static_cast<double>(m_runClock.elapsed()) / 1000.0;
-    // Early on the estimate is all there is; later the pace so far says more.
-    const double remaining =
-        fraction > 0.05 ? elapsed * (1 - fraction) / fraction : std::max(0.0, total - done);
+    const std::vector<double> finished(m_caseSecondsTaken.begin(),
+                                       m_caseSecondsTaken.begin() + static_cast<std::ptrdiff_t>(index));
+    const double remaining = estimateSecondsLeft(m_caseWeights, finished, index, elapsed - m_caseStartedAt);
     if (!m_stopping)
         m_progressLabel->setText(
             tr("Case %1 of %2: %3 · %4 elapsed · about %5 left")
@@ -751,7 +804,8 @@ void MainWindow::onRunFailed(const QString& message)
     m_live->runFinished();
     m_stopping = false;
     m_progressLabel->setText(tr("The run did not start."));
-    showBanner(tr("The run did not start: %1").arg(message), true);
+    m_lastRunProblem = tr("The run did not start: %1").arg(message);
+    showBanner(m_lastRunProblem, true);
     updateActions();
     Q_EMIT runEnded();
     if (m_closeRequested)
@@ -781,17 +835,36 @@ bool MainWindow::exportResult(const QString& path, QString* error) const
 
 void MainWindow::chooseExport()
 {
-    QString filter;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export results"), QStringLiteral("iolab-report.pdf"),
-        tr("Result JSON (*.json);;CSV, repetitions and samples (*.csv)"), &filter);
-    if (path.isEmpty())
+    QFileDialog dialog(this, tr("Export results"));
+    dialog.setObjectName(QStringLiteral("exportDialog"));
+    dialog.setAcceptMode(QFileDialog::AcceptSave);
+    dialog.setFileMode(QFileDialog::AnyFile);
+    const QStringList filters = exportNameFilters();
+    dialog.setNameFilters(filters);
+    dialog.selectNameFilter(filters.constFirst());
+    dialog.selectFile(QStringLiteral("iolab-report.pdf"));
+    // The name follows the type: choosing JSON turns iolab-report.pdf into iolab-report.json.
+    connect(&dialog, &QFileDialog::filterSelected, &dialog, [&dialog](const QString& filter) {
+        const QStringList chosen = dialog.selectedFiles();
+        const QString name = chosen.isEmpty() ? QString() : QFileInfo(chosen.constFirst()).fileName();
+        if (!name.isEmpty())
+            dialog.selectFile(fileNameForFilter(name, filter));
+    });
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
         return;
+    exportTo(fileNameForFilter(dialog.selectedFiles().constFirst(), dialog.selectedNameFilter()));
+}
+
+bool MainWindow::exportTo(const QString& path)
+{
     QString error;
-    if (exportResult(path, &error))
-        m_progressLabel->setText(tr("Exported to %1").arg(path));
+    const bool ok = exportResult(path, &error);
+    m_progressLabel->setText(exportStatusText(QDir::toNativeSeparators(path), error));
+    if (ok)
+        logger(LogModule::Gui).info("exported to {}", path.toStdString());
     else
-        showBanner(tr("Export failed: %1").arg(error), true);
+        showBanner(exportStatusText(QDir::toNativeSeparators(path), error), true);
+    return ok;
 }
 
 bool MainWindow::openResultFile(const QString& path, QString* error)
@@ -846,9 +919,10 @@ void MainWindow::historyTaskDone(bool wasSave, const QString& saved, const QStri
 {
     if (wasSave) {
         m_lastSaved = saved;
-        if (saved.isEmpty())
+        if (saved.isEmpty()) {
+            m_lastRunProblem = error;
             showBanner(error, true);
-        else
+        } else
             logger(LogModule::Gui).info("run saved to {}", saved.toStdString());
     }
     m_historyModel->setEntries(std::move(snapshot.entries));
@@ -938,6 +1012,11 @@ void MainWindow::showBanner(const QString& text, bool error, const QString& acti
         logger(LogModule::Gui).warn("{}", text.toStdString());
 }
 
+void MainWindow::showProblem(const QString& text)
+{
+    showBanner(text, true);
+}
+
 void MainWindow::hideBanner()
 {
     m_banner->hide();
@@ -947,6 +1026,11 @@ void MainWindow::hideBanner()
 QString MainWindow::bannerText() const
 {
     return m_banner->isVisibleTo(const_cast<MainWindow*>(this)) ? m_bannerText->text() : QString();
+}
+
+QString MainWindow::targetDetailsText() const
+{
+    return m_targetDetails->text();
 }
 
 QString MainWindow::progressText() const
@@ -1005,6 +1089,28 @@ QString MainWindow::aboutText() const
           << tr("History and presets: %1").arg(QDir::toNativeSeparators(m_paths.dataFolder)) << QString()
           << tr("MIT licence. %1").arg(QStringLiteral(IOLAB_HOMEPAGE));
     return lines.join(QLatin1Char('\n'));
+}
+
+void MainWindow::showReadingGuide()
+{
+    // Not modal: it stays open beside the results it explains.
+    if (m_readingGuide == nullptr) {
+        m_readingGuide = new QDialog(this);
+        m_readingGuide->setObjectName(QStringLiteral("readingGuide"));
+        m_readingGuide->setWindowTitle(tr("How to read the results"));
+        auto* text = new QTextBrowser(m_readingGuide);
+        text->setObjectName(QStringLiteral("readingGuideText"));
+        text->setOpenExternalLinks(true);
+        text->setHtml(readingGuideHtml());
+        auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, m_readingGuide);
+        connect(buttons, &QDialogButtonBox::rejected, m_readingGuide, &QDialog::hide);
+        auto* layout = new QVBoxLayout(m_readingGuide);
+        layout->addWidget(text, 1);
+        layout->addWidget(buttons);
+        m_readingGuide->resize(640, 600);
+    }
+    m_readingGuide->show();
+    m_readingGuide->raise();
 }
 
 void MainWindow::showAbout()

@@ -20,6 +20,7 @@
 class QAction;
 class QActionGroup;
 class QComboBox;
+class QDialog;
 class QLabel;
 class QListWidget;
 class QProgressBar;
@@ -67,6 +68,8 @@ public:
     void chooseFolder(const QString& path);
     void showResult(const RunResult& result, const QString& origin);
     bool exportResult(const QString& path, QString* error) const;
+    // Exports and says in the status bar where it went or why it failed.
+    bool exportTo(const QString& path);
     bool openResultFile(const QString& path, QString* error);
     // Re-reads the history folder off the GUI thread; historyRefreshed when the list is in.
     void refreshHistory();
@@ -80,21 +83,31 @@ public:
     const RunPlan& plan() const { return m_plan; }
     QString runBlockedReason() const { return m_plan.blocked; }
     QString bannerText() const;
+    // Shows a problem in the window's banner (a launch option that failed, for one).
+    void showProblem(const QString& text);
+    // Why the last run did not start or was not saved; "" when it ran and was saved.
+    QString lastRunProblem() const { return m_lastRunProblem; }
     QString progressText() const;
     // The About dialog's text: version, build, system, where the log and history are.
     QString aboutText() const;
     void showAbout();
+    // Help > How to read the results: a window beside the results, not modal.
+    void showReadingGuide();
     const std::optional<RunResult>& currentResult() const { return m_result; }
     QString lastSavedRun() const { return m_lastSaved; }
 
     TargetModel* targetModel() const { return m_targets; }
     QTableView* targetView() const { return m_targetView; }
+    QString targetDetailsText() const;
+    QPushButton* chooseFolderButton() const { return m_chooseFolder; }
+    QPushButton* rescanButton() const { return m_rescan; }
     MatrixEditor* matrixEditor() const { return m_editor; }
     LiveCharts* liveCharts() const { return m_live; }
     ResultsView* resultsView() const { return m_results; }
     HistoryModel* historyModel() const { return m_historyModel; }
     QTableView* historyView() const { return m_historyView; }
     CompareModel* compareModel() const { return m_compare; }
+    QTableView* compareView() const { return m_compareView; }
     RunController* controller() const { return m_controller; }
     QAction* runAction() const { return m_runAction; }
     QAction* stopAction() const { return m_stopAction; }
@@ -152,6 +165,8 @@ private:
 
     QTableView* m_targetView = nullptr;
     QLabel* m_targetDetails = nullptr;
+    QPushButton* m_chooseFolder = nullptr;
+    QPushButton* m_rescan = nullptr;
     MatrixEditor* m_editor = nullptr;
     QLabel* m_planSummary = nullptr;
     QLabel* m_planBlocked = nullptr;
@@ -171,6 +186,7 @@ private:
     QLabel* m_bannerText = nullptr;
     QPushButton* m_bannerAction = nullptr;
     QProgressBar* m_progress = nullptr;
+    QDialog* m_readingGuide = nullptr;
     QLabel* m_progressLabel = nullptr;
 
     QAction* m_runAction = nullptr;
@@ -182,6 +198,9 @@ private:
     RunPlan m_plan;
     std::optional<RunResult> m_result;
     QString m_lastSaved;
+    QString m_lastRunProblem;
+    QString m_runTarget;             // the folder the current run writes into
+    QString m_runTargetKey;          // and its row's key
     std::vector<CaseResult> m_known; // measured cases from history, for duration estimates
     Theme m_theme = Theme::System;
     QString m_keyBeforeReset;
@@ -191,7 +210,9 @@ private:
     std::jthread m_historyWorker;
 
     // Progress of the running plan.
-    std::vector<double> m_caseWeights; // estimated seconds per case
+    std::vector<double> m_caseWeights;      // estimated seconds per case
+    std::vector<double> m_caseSecondsTaken; // what each finished case really took
+    double m_caseStartedAt = 0;             // run clock seconds when the running case started
     int m_caseCount = 0;
     int m_currentCase = -1;
     std::uint32_t m_repsPerCase = 1;

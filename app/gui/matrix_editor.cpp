@@ -191,13 +191,23 @@ void MatrixEditor::buildUi()
         row->addWidget(edit, 1);
         row->addWidget(pick);
         form->addRow(label, row);
+        connect(edit, &QLineEdit::textEdited, this, [this, axis] { checkField(axis); });
         connect(edit, &QLineEdit::editingFinished, this, [this, axis, edit] {
             if (m_loading || !edit->isModified())
                 return;
             edit->setModified(false);
             QString why;
-            if (!setAxisText(axis, edit->text(), &why))
-                m_axisError->setText(why);
+            if (setAxisText(axis, edit->text(), &why)) {
+                if (m_fieldProblems.erase(axis) > 0) {
+                    showFieldState(axis);
+                    Q_EMIT changed();
+                }
+                return;
+            }
+            m_axisError->setText(why);
+            m_fieldProblems[axis] = why;
+            showFieldState(axis);
+            Q_EMIT changed();
         });
         return edit;
     };
@@ -583,7 +593,7 @@ QStringList MatrixEditor::editedStrategies() const
     return ordered;
 }
 
-QLineEdit* MatrixEditor::fieldFor(Axis axis) const
+QLineEdit* MatrixEditor::axisField(Axis axis) const
 {
     switch (axis) {
     case Axis::Sizes:
@@ -654,6 +664,11 @@ QString MatrixEditor::axisText(Axis axis) const
 }
 
 bool MatrixEditor::setAxisText(Axis axis, const QString& text, QString* error)
+{
+    return parseAxisText(axis, text, true, error);
+}
+
+bool MatrixEditor::parseAxisText(Axis axis, const QString& text, bool apply, QString* error)
 {
     const QStringList values = tokens(text);
     if (values.isEmpty()) {
@@ -747,7 +762,8 @@ bool MatrixEditor::setAxisText(Axis axis, const QString& text, QString* error)
                 break;
             }
             any = true;
-            m_grid->updateRow(row);
+            if (apply)
+                m_grid->updateRow(row);
         }
         if (!any) {
             const QString names = edited.join(QStringLiteral(", "));
@@ -782,8 +798,87 @@ bool MatrixEditor::setAxisText(Axis axis, const QString& text, QString* error)
     return true;
 }
 
+void MatrixEditor::checkField(Axis axis)
+{
+    if (m_loading)
+        return;
+    QLineEdit* field = axisField(axis);
+    QString why;
+    if (field->text() == axisText(axis) || parseAxisText(axis, field->text(), false, &why))
+        m_fieldProblems.erase(axis);
+    else
+        m_fieldProblems[axis] = why;
+    showFieldState(axis);
+    Q_EMIT changed();
+}
+
+void MatrixEditor::showFieldState(Axis axis)
+{
+    QLineEdit* field = axisField(axis);
+    const auto problem = m_fieldProblems.find(axis);
+    const bool bad = problem != m_fieldProblems.end();
+    field->setStyleSheet(bad ? QStringLiteral("QLineEdit { border: 2px solid #c0392b; }") : QString());
+    field->setProperty("invalid", bad);
+    if (bad)
+        m_axisError->setText(problem->second);
+}
+
+QString MatrixEditor::inputProblem() const
+{
+    if (m_fieldProblems.empty())
+        return {};
+    const auto& [axis, why] = *m_fieldProblems.begin();
+    return tr("Fix the %1 field first: %2").arg(axisName(axis), why);
+}
+
+QString MatrixEditor::axisName(Axis axis)
+{
+    switch (axis) {
+    case Axis::Sizes:
+        return tr("total size");
+    case Axis::Buffers:
+        return tr("stdio buffer");
+    case Axis::Syncs:
+        return tr("sync");
+    case Axis::Threads:
+        return tr("threads");
+    case Axis::Hints:
+        return tr("read hint");
+    case Axis::Caches:
+        return tr("cache");
+    case Axis::FileSets:
+        return tr("file set");
+    }
+    return {};
+}
+
+bool MatrixEditor::applyPendingFields(QString* error)
+{
+    for (Axis axis : {Axis::Sizes, Axis::Buffers, Axis::Syncs, Axis::Threads, Axis::Hints, Axis::Caches,
+                      Axis::FileSets}) {
+        QLineEdit* field = axisField(axis);
+        if (!field->isEnabled() || !field->isModified())
+            continue;
+        field->setModified(false);
+        QString why;
+        if (field->text() != axisText(axis) && !setAxisText(axis, field->text(), &why)) {
+            m_fieldProblems[axis] = why;
+            showFieldState(axis);
+            Q_EMIT changed();
+        }
+    }
+    if (const QString problem = inputProblem(); !problem.isEmpty()) {
+        setError(error, problem);
+        return false;
+    }
+    return true;
+}
+
 void MatrixEditor::refreshAxisFields()
 {
+    // The fields are about to show the draft's values again: text typed and refused is gone with them.
+    const bool hadProblems = !m_fieldProblems.empty();
+    m_fieldProblems.clear();
     const QStringList edited = editedStrategies();
     const bool selected = !m_view->selectionModel()->selectedRows().isEmpty();
     if (edited.isEmpty())
@@ -830,13 +925,14 @@ void MatrixEditor::refreshAxisFields()
     };
     for (Axis axis : {Axis::Sizes, Axis::Buffers, Axis::Syncs, Axis::Threads, Axis::Hints, Axis::Caches,
                       Axis::FileSets}) {
-        QLineEdit* field = fieldFor(axis);
+        QLineEdit* field = axisField(axis);
         const QString text = axisText(axis);
         field->setText(text);
         field->setModified(false);
         field->setPlaceholderText(text.isEmpty() && !edited.isEmpty() ? tr("(differs between the strategies)")
                                                                       : QString());
         field->setEnabled(!edited.isEmpty() && applies(axis));
+        showFieldState(axis);
     }
     if (!anyBuffer)
         m_buffers->setPlaceholderText(tr("(only the stdio strategies have a buffer)"));
@@ -850,6 +946,8 @@ void MatrixEditor::refreshAxisFields()
         m_fileSets->setPlaceholderText(tr("(files-serial, files-pool and files-per-thread only)"));
     if (!anySized)
         m_sizes->setPlaceholderText(tr("(file-set readers take their size from the set)"));
+    if (hadProblems)
+        Q_EMIT changed();
 }
 
 } // namespace iolab::gui

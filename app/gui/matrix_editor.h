@@ -8,6 +8,8 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <map>
+
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -66,6 +68,12 @@ public:
     // Sets an axis of the edited rows from text in the CLI's syntax ("none, default, 64K"; "fsync-end").
     bool setAxisText(Axis axis, const QString& text, QString* error = nullptr);
     QString axisText(Axis axis) const;
+    QLineEdit* axisField(Axis axis) const;
+    // Why the fields as typed cannot run ("" when they can): text in an axis field that does not parse, or
+    // that was typed and not yet applied. Run stays disabled while there is one.
+    QString inputProblem() const;
+    // Applies every axis field typed but not yet applied (as Enter would); false with the first reason.
+    bool applyPendingFields(QString* error = nullptr);
 
     MatrixGridModel* gridModel() const { return m_grid; }
     QTableView* gridView() const { return m_view; }
@@ -83,7 +91,11 @@ private:
     void chooseExport();
     void addChunkColumnFromText();
     QString userPresetPath(const QString& name) const;
-    QLineEdit* fieldFor(Axis axis) const;
+    // Parses `text` for `axis` and, when `apply`, sets it on the edited rows.
+    bool parseAxisText(Axis axis, const QString& text, bool apply, QString* error);
+    void checkField(Axis axis);
+    void showFieldState(Axis axis);
+    static QString axisName(Axis axis);
 
     const Registry& m_registry;
     QString m_presetFolder;
@@ -111,6 +123,7 @@ private:
     QString m_currentPreset;
     MatrixDraft m_presetDraft; // as the current preset was loaded or saved
     bool m_loading = false;
+    std::map<Axis, QString> m_fieldProblems; // axis fields whose text does not parse, with the reason
 };
 
 } // namespace iolab::gui

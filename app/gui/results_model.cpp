@@ -241,21 +241,73 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const
     }
 }
 
+QString ResultsModel::columnToolTip(int section)
+{
+    switch (section) {
+    case CaseColumn:
+        return tr("The case's number in the run; '-' for a combination refused before the run");
+    case StrategyColumn:
+        return tr("How the data is written or read: the API and the way it is called");
+    case ChunkColumn:
+        return tr("Bytes handed to each write or read call");
+    case BufferColumn:
+        return tr("The stdio strategies' buffer (setvbuf): none, the C library's default, or a size");
+    case SyncColumn:
+        return tr("When the data is forced to storage: never by IOLab (none), with each write (O_SYNC, "
+                  "O_DSYNC), every n writes, or once at the end");
+    case ReadColumn:
+        return tr("Reads: the access hint given to the kernel, and whether the data was evicted from the "
+                  "cache (cold) or read once beforehand (warm)");
+    case ThreadsColumn:
+        return tr("Threads; for files-pool the pool's cap, for files-per-thread one per file");
+    case SizeColumn:
+        return tr("Bytes each repetition writes or reads in all (threads share it)");
+    case MedianColumn:
+        return tr("Apparent rate, median over the repetitions: how fast the calls returned. Writes mostly "
+                  "land in the page cache, so this can be far above what the disk takes");
+    case TrimmedMeanColumn:
+        return tr("Mean of the repetitions without the slowest and the fastest one. Shown only with five "
+                  "repetitions or more: with three it always equals the median");
+    case CiColumn:
+        return tr("95% confidence interval of the apparent median: when two cases' intervals overlap, their "
+                  "difference may be noise");
+    case DurableColumn:
+        return tr(
+            "Durable rate, median: bytes written divided by the time until the final fsync returned, "
+            "that is until the data was really on storage. The figure that counts for writes to a file");
+    case SpeedupColumn:
+        return tr("How many times faster than the baseline (see 'Speed-up against'): by default plain stdio "
+                  "for writes or read(2) for reads, at the same chunk size. 2.00x is twice as fast");
+    case FilesPerSecondColumn:
+        return tr("File-set reads: files opened, read and closed per second (median)");
+    case FileP50Column:
+    case FileP99Column:
+        return tr("File-set reads: the time one file took from open to close, at the median and the 99th "
+                  "percentile (medians over the measured repetitions)");
+    case CpuColumn:
+        return tr("CPU s/GiB: CPU seconds (user + system) spent per GiB moved; what the strategy costs the "
+                  "processor, apart from waiting for the disk");
+    case RssColumn:
+        return tr("The most memory the process held during the case");
+    case StabilityColumn:
+        return tr("How far the repetitions spread around the median (standard deviation, MB/s): small is "
+                  "steady; large means run more repetitions or a larger size");
+    case StatusColumn:
+        return tr("ok; failed (the reason says why); or refused (this combination cannot run on this "
+                  "target)");
+    case ReasonColumn:
+        return tr("Why a case failed or was refused");
+    default:
+        return {};
+    }
+}
+
 QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal)
         return {};
-    if (role == Qt::ToolTipRole && section == TrimmedMeanColumn)
-        return tr("Mean of the measured repetitions without the slowest and the fastest one (the plain mean "
-                  "with fewer than three)");
-    if (role == Qt::ToolTipRole && section == ReadColumn)
-        return tr("Reads: the access hint given to the kernel, and whether the data was evicted from the "
-                  "cache (cold) or read once beforehand (warm)");
-    if (role == Qt::ToolTipRole && (section == FileP50Column || section == FileP99Column))
-        return tr("File-set reads: the time one file took from open to close, at the median and the 99th "
-                  "percentile (medians over the measured repetitions)");
-    if (role == Qt::ToolTipRole && section == ThreadsColumn)
-        return tr("Threads; for files-pool the pool's cap, for files-per-thread one per file");
+    if (role == Qt::ToolTipRole)
+        return columnToolTip(section);
     if (role != Qt::DisplayRole)
         return {};
     switch (section) {
@@ -276,7 +328,7 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
     case SizeColumn:
         return tr("Size");
     case MedianColumn:
-        return tr("Median");
+        return tr("Apparent");
     case TrimmedMeanColumn:
         return tr("Trimmed mean");
     case CiColumn:

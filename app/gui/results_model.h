@@ -61,6 +61,8 @@ public:
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    // What a column means, in plain words (its header's tooltip).
+    static QString columnToolTip(int section);
 
 private:
     struct Row

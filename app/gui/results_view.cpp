@@ -84,6 +84,8 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     m_table->sortByColumn(ResultsModel::CaseColumn, Qt::AscendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     styleTable(m_table);
+    m_table->horizontalHeader()->setSectionsMovable(true);
+    m_table->setTextElideMode(Qt::ElideMiddle);
     upperLayout->addWidget(m_table, 3);
     m_warnings = new QListWidget(upper);
     m_warnings->setToolTip(tr("Where caches, short repetitions or noise make a figure less than it looks."));
@@ -102,10 +104,17 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     barLayout->addWidget(m_logScale);
     m_barChart = new QChart;
     m_barChart->setAnimationOptions(QChart::NoAnimation);
-    m_barChart->legend()->setAlignment(Qt::AlignBottom);
+    // The chart's own legend elides long names ("mmap-batc..."); this one wraps instead.
+    m_barChart->legend()->hide();
     m_barView = new QChartView(m_barChart, barPage);
     m_barView->setRenderHint(QPainter::Antialiasing);
     barLayout->addWidget(m_barView, 1);
+    m_barLegend = new QLabel(barPage);
+    m_barLegend->setObjectName(QStringLiteral("barLegend"));
+    m_barLegend->setWordWrap(true);
+    m_barLegend->setTextFormat(Qt::RichText);
+    m_barLegend->setContentsMargins(8, 0, 8, 4);
+    barLayout->addWidget(m_barLegend);
     tabs->addTab(barPage, tr("By chunk size"));
     auto* heatPage = new QWidget(tabs);
     auto* heatLayout = new QVBoxLayout(heatPage);
@@ -139,6 +148,92 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     });
     setDark(false);
     clear();
+}
+
+std::vector<int> ResultsView::defaultColumnOrder()
+{
+    using M = ResultsModel;
+    // What answers "which is fastest, and by how much" first; the axes and details after.
+    return {M::CaseColumn,    M::StrategyColumn,    M::ChunkColumn,  M::DurableColumn,
+            M::MedianColumn,  M::SpeedupColumn,     M::StatusColumn, M::StabilityColumn,
+            M::CiColumn,      M::TrimmedMeanColumn, M::BufferColumn, M::SyncColumn,
+            M::ReadColumn,    M::ThreadsColumn,     M::SizeColumn,   M::FilesPerSecondColumn,
+            M::FileP50Column, M::FileP99Column,     M::CpuColumn,    M::RssColumn,
+            M::ReasonColumn};
+}
+
+std::vector<int> ResultsView::hiddenColumns(const std::vector<CaseResult>& cases,
+                                            const std::vector<RefusedCase>& refused)
+{
+    bool anyBuffer = false;
+    bool anyWrite = false;
+    bool anyRead = false;
+    bool anyThreads = false;
+    bool anyFileSet = false;
+    bool anyReason = !refused.empty();
+    std::uint32_t repetitions = 0;
+    const auto look = [&](const Case& k) {
+        anyBuffer = anyBuffer || k.buffer.mode != BufferMode::NotApplicable;
+        anyWrite = anyWrite || k.direction == Direction::Write;
+        anyRead = anyRead || k.direction != Direction::Write;
+        anyThreads = anyThreads || k.threads > 1;
+    };
+    for (const auto& c : cases) {
+        look(c.testCase);
+        anyFileSet = anyFileSet || c.filesPerSecond.count > 0;
+        anyReason = anyReason || !c.reason.empty();
+        repetitions = std::max<std::uint32_t>(repetitions, static_cast<std::uint32_t>(c.apparentMBps.count));
+    }
+    for (const auto& r : refused)
+        look(r.testCase);
+    using M = ResultsModel;
+    std::vector<int> hidden;
+    if (!anyBuffer)
+        hidden.push_back(M::BufferColumn);
+    if (!anyWrite) {
+        hidden.push_back(M::SyncColumn);
+        hidden.push_back(M::DurableColumn);
+    }
+    if (!anyRead)
+        hidden.push_back(M::ReadColumn);
+    if (!anyThreads)
+        hidden.push_back(M::ThreadsColumn);
+    if (!anyFileSet) {
+        hidden.push_back(M::FilesPerSecondColumn);
+        hidden.push_back(M::FileP50Column);
+        hidden.push_back(M::FileP99Column);
+    }
+    // With fewer than five repetitions the trimmed mean is the median again, or nearly: it says nothing.
+    if (repetitions < kTrimmedMeanRepetitions)
+        hidden.push_back(M::TrimmedMeanColumn);
+    if (!anyReason)
+        hidden.push_back(M::ReasonColumn);
+    std::sort(hidden.begin(), hidden.end());
+    return hidden;
+}
+
+void ResultsView::fitColumns()
+{
+    QHeaderView* header = m_table->horizontalHeader();
+    const std::vector<int> order = defaultColumnOrder();
+    for (int visual = 0; visual < static_cast<int>(order.size()); ++visual) {
+        const int from = header->visualIndex(order[static_cast<std::size_t>(visual)]);
+        if (from != visual)
+            header->moveSection(from, visual);
+    }
+    const std::vector<int> hidden = hiddenColumns(m_cases, m_run.refused);
+    for (int column = 0; column < ResultsModel::ColumnCount; ++column)
+        m_table->setColumnHidden(column, std::binary_search(hidden.begin(), hidden.end(), column));
+}
+
+bool ResultsView::wantsLogScale(double lowestMBps, double highestMBps)
+{
+    return lowestMBps > 0 && highestMBps / lowestMBps > kLogScaleSpread;
+}
+
+QString ResultsView::barLegendText() const
+{
+    return m_barLegend->text();
 }
 
 void ResultsView::setDark(bool dark)
@@ -185,7 +280,7 @@ void ResultsView::setResult(const RunResult& result)
     for (const auto& method : cacheMethods(result))
         text += tr("\nReads, %1.").arg(qs(method));
     m_summary->setText(text);
-    // Rates a hundredfold apart flatten the slow bars to nothing on a linear axis.
+    // Rates far apart flatten the slow bars to nothing on a linear axis.
     double low = 0;
     double high = 0;
     for (const auto& c : result.cases) {
@@ -196,11 +291,12 @@ void ResultsView::setResult(const RunResult& result)
     }
     {
         const QSignalBlocker block(m_logScale);
-        m_logScale->setChecked(low > 0 && high / low > 100);
+        m_logScale->setChecked(wantsLogScale(low, high));
     }
     rebuildBaselineChoices();
     rebuildWarnings();
     rebuildCharts();
+    fitColumns();
 }
 
 void ResultsView::beginRun(const std::vector<RefusedCase>& refused)
@@ -209,7 +305,9 @@ void ResultsView::beginRun(const std::vector<RefusedCase>& refused)
     RunResult planned;
     planned.refused = refused;
     m_model->setResult(planned);
+    m_run.refused = refused;
     m_summary->setText(tr("Running: each case appears here as it finishes."));
+    fitColumns();
 }
 
 void ResultsView::updateCase(const CaseResult& result)
@@ -224,6 +322,7 @@ void ResultsView::updateCase(const CaseResult& result)
     rebuildBaselineChoices();
     rebuildWarnings();
     rebuildCharts();
+    fitColumns();
 }
 
 void ResultsView::rebuildBaselineChoices()
@@ -311,6 +410,7 @@ void ResultsView::rebuildCharts()
         minValue = minValue == 0 ? c.apparentMBps.median : std::min(minValue, c.apparentMBps.median);
     }
     std::sort(chunks.begin(), chunks.end());
+    m_barLegend->clear();
     m_barChart->setTitle(chunks.empty() ? tr("Median MB/s by chunk size: no measured case yet")
                                         : tr("Median MB/s by chunk size"));
     if (chunks.empty())
@@ -327,6 +427,12 @@ void ResultsView::rebuildCharts()
         series->append(set);
     }
     m_barChart->addSeries(series);
+    QStringList legend;
+    for (QBarSet* set : series->barSets())
+        legend << QStringLiteral("<span style=\"color:%1\">&#9632;</span>&nbsp;%2")
+                      .arg(set->color().name(),
+                           set->label().toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;")));
+    m_barLegend->setText(legend.join(QStringLiteral(" &nbsp; ")));
     auto* x = new QBarCategoryAxis;
     for (auto chunk : chunks)
         x->append(qs(formatBytesCompact(chunk)));

@@ -46,10 +46,26 @@ public:
     QComboBox* baselineChooser() const { return m_baseline; }
     QStringList warnings() const;
 
+    // The bar chart starts on a log scale when the fastest case is this many times the slowest.
+    static constexpr double kLogScaleSpread = 30;
+    static bool wantsLogScale(double lowestMBps, double highestMBps);
+    QCheckBox* logScaleChoice() const { return m_logScale; }
+    // The bar chart's legend, as rich text: every name in full.
+    QString barLegendText() const;
+    // Repetitions from which the trimmed-mean column is shown.
+    static constexpr std::uint32_t kTrimmedMeanRepetitions = 5;
+    // The table's columns left to right (model columns); the key figures come first so that they fit.
+    static std::vector<int> defaultColumnOrder();
+    // Columns with nothing to say for these cases (no stdio buffer, no reads, fewer than five
+    // repetitions...).
+    static std::vector<int> hiddenColumns(const std::vector<CaseResult>& cases,
+                                          const std::vector<RefusedCase>& refused);
+
 private:
     void rebuildCharts();
     void rebuildBaselineChoices();
     void rebuildWarnings();
+    void fitColumns();
 
     ResultsModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
@@ -60,6 +76,7 @@ private:
     QChart* m_barChart = nullptr;
     QChartView* m_barView = nullptr;
     QCheckBox* m_logScale = nullptr;
+    QLabel* m_barLegend = nullptr;
     HeatmapWidget* m_heatmap = nullptr;
     QComboBox* m_heatAxis = nullptr;
     std::vector<CaseResult> m_cases;

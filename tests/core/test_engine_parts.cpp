@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/chunk_loop.h"
+#include "core/estimate.h"
 #include "core/mapped_copy.h"
 #include "core/pattern.h"
 #include "core/stream_check.h"
@@ -7,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 using namespace iolab;
@@ -113,6 +116,41 @@ TEST(ChunkLoop, FailureStopsAndCountsWhatWasWritten)
     EXPECT_EQ(progress.bytes.load(), 5u * 512u);
 }
 
+TEST(ChunkLoop, ChunksOfOneToEightBytesRunAsCompileTimeConstants)
+{
+    for (std::uint64_t chunk = 1; chunk <= 10; ++chunk) {
+        const auto seen = withFixedChunk(chunk, [](auto c) -> std::pair<bool, std::uint64_t> {
+            return {!std::is_same_v<decltype(c), std::uint64_t>, c};
+        });
+        EXPECT_EQ(seen.first, chunk <= kLargestFixedChunk) << chunk;
+        EXPECT_EQ(seen.second, chunk);
+    }
+}
+
+TEST(ChunkLoop, AFixedChunkReachesEveryFullWriteAndTheTailIsACount)
+{
+    Progress progress;
+    std::uint64_t fixedWrites = 0;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> counted;
+    const auto end = runChunks(
+        3 * 100'000 + 2, FixedChunk<3>{}, 0, progress,
+        [&](std::uint64_t offset, auto size) {
+            if constexpr (std::is_same_v<decltype(size), FixedChunk<3>>) {
+                EXPECT_EQ(offset, 3 * fixedWrites);
+                ++fixedWrites;
+            } else {
+                counted.emplace_back(offset, size);
+            }
+            return true;
+        },
+        [] { return true; });
+    EXPECT_EQ(end, LoopEnd::Completed);
+    EXPECT_EQ(fixedWrites, 100'000u);
+    ASSERT_EQ(counted.size(), 1u);
+    EXPECT_EQ(counted[0], std::make_pair(std::uint64_t{300'000}, std::uint64_t{2}));
+    EXPECT_EQ(progress.bytes.load(), 300'002u);
+}
+
 TEST(MappedCopy, BatchFlushesEveryFullBufferInOrder)
 {
     std::vector<std::byte> storage(16);
@@ -181,4 +219,24 @@ TEST(StreamCheck, NamesTheFirstWrongByteOrTheShortCount)
     EXPECT_EQ(outcome.status, Status::Failed);
     EXPECT_EQ(outcome.operation, "verify");
     EXPECT_EQ(outcome.message, "/x/c000-r0-t0.dat: byte 1234 differs from what was written");
+}
+
+TEST(Estimate, CasesNotStartedAreWeighedByTheirOwnEstimateAtThePaceOfTheFinishedOnes)
+{
+    // Three cases of 10 s each by the estimate.
+    const std::vector<double> cases{10, 10, 10};
+    EXPECT_DOUBLE_EQ(estimateSecondsLeft(cases, {}, 0, 0), 30);
+    // Two seconds into the first case (its bytes all in the page cache, its fsync still to come): the
+    // cases not started still count in full.
+    EXPECT_DOUBLE_EQ(estimateSecondsLeft(cases, {}, 0, 2), 28);
+    // The first case took 20 s, twice its estimate: the rest will likely take twice theirs.
+    EXPECT_DOUBLE_EQ(estimateSecondsLeft(cases, {20}, 1, 0), 40);
+    EXPECT_DOUBLE_EQ(estimateSecondsLeft(cases, {20}, 1, 5), 35);
+    // A case that runs past its estimate adds nothing negative.
+    EXPECT_DOUBLE_EQ(estimateSecondsLeft(cases, {10, 10}, 2, 30), 0);
+    // A fast first case does not make the rest vanish: the pace is bounded.
+    EXPECT_NEAR(estimateSecondsLeft(cases, {0.001}, 1, 0), 2, 1e-9);
+    // Cases of very different sizes keep their own weights.
+    EXPECT_DOUBLE_EQ(estimateSecondsLeft({1, 1, 100}, {1, 1}, 2, 0), 100);
+    EXPECT_DOUBLE_EQ(estimateSecondsLeft(cases, {10, 10, 10}, 3, 0), 0);
 }

@@ -180,7 +180,10 @@ TEST(ResultJson, RejectsDamageWithAClearMessage)
         }
         return std::string("accepted");
     };
-    EXPECT_THAT(message("{not json"), HasSubstr("not a valid JSON file"));
+    EXPECT_EQ(message("{not json"),
+              "r.json: not valid JSON at line 1, column 3 (byte 3): unexpected character "
+              "'o' (invalid literal); expected string literal");
+    EXPECT_EQ(message(""), "r.json: not valid JSON: the file is empty");
     EXPECT_THAT(message("{}"), HasSubstr("no \"schema\""));
     EXPECT_THAT(message(R"({"schema": "iolab.result/2"})"), HasSubstr("a newer IOLab is needed"));
     auto json = resultToJson(sampleResult());

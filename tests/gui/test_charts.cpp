@@ -7,8 +7,11 @@
 #include "app/gui/results_view.h"
 #include "core/units.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QHeaderView>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTest>
 #include <QtCharts/QBarSeries>
 #include <QtCharts/QBarSet>
@@ -182,4 +185,69 @@ TEST(ResultsView, FillsTheTableTheBarChartAndTheHeatmap)
     view.clear();
     EXPECT_EQ(view.model()->rowCount(), 0);
     EXPECT_TRUE(view.barChart()->series().isEmpty());
+}
+
+TEST(LiveCharts, AtTheEndOfARunTheTimeAxisFitsTheLastCaseNotAnEarlierLongOne)
+{
+    LiveCharts charts;
+    charts.runStarted();
+    double t = 0;
+    charts.caseStarted(caseNumber(0, 2));
+    for (int i = 0; i < 600; ++i, t += 0.1) // a minute
+        charts.addSample(sampleAt(0, t, 100));
+    charts.flush();
+    EXPECT_GE(charts.throughputTimeAxis()->max(), 60);
+    charts.caseStarted(caseNumber(1, 2));
+    for (int i = 0; i < 4; ++i, t += 0.1) // 0.4 s
+        charts.addSample(sampleAt(1, t, 300));
+    charts.runFinished();
+    EXPECT_LE(charts.throughputTimeAxis()->max(), 2) << "the 0.4 s case fills the chart";
+    EXPECT_GE(charts.throughputTimeAxis()->max(), 0.3);
+}
+
+TEST(ResultsView, TrimmedMeanOnlyFromFiveRepetitionsAndEmptyColumnsHidden)
+{
+    ResultsView view;
+    RunResult run;
+    run.cases = {measured(0, "write", 4096, 100), measured(1, "write", 65536, 200)};
+    view.setResult(run);
+    QTableView* table = view.table();
+    EXPECT_TRUE(table->isColumnHidden(ResultsModel::TrimmedMeanColumn));
+    EXPECT_TRUE(table->isColumnHidden(ResultsModel::FilesPerSecondColumn)) << "no file-set read";
+    EXPECT_TRUE(table->isColumnHidden(ResultsModel::ReadColumn)) << "no read";
+    EXPECT_FALSE(table->isColumnHidden(ResultsModel::DurableColumn));
+    EXPECT_FALSE(table->isColumnHidden(ResultsModel::SpeedupColumn));
+    EXPECT_FALSE(table->isColumnHidden(ResultsModel::StatusColumn));
+    for (auto& c : run.cases)
+        c.apparentMBps.count = 5;
+    view.setResult(run);
+    EXPECT_FALSE(table->isColumnHidden(ResultsModel::TrimmedMeanColumn));
+    // The answer's columns come right after the case's name.
+    auto* header = table->horizontalHeader();
+    EXPECT_LT(header->visualIndex(ResultsModel::DurableColumn),
+              header->visualIndex(ResultsModel::BufferColumn));
+    EXPECT_LT(header->visualIndex(ResultsModel::SpeedupColumn),
+              header->visualIndex(ResultsModel::SizeColumn));
+    EXPECT_LT(header->visualIndex(ResultsModel::StatusColumn), header->visualIndex(ResultsModel::CpuColumn));
+}
+
+TEST(ResultsView, WideSpreadsStartOnALogScaleAndLegendsKeepWholeNames)
+{
+    EXPECT_TRUE(ResultsView::wantsLogScale(2, 900));
+    EXPECT_TRUE(ResultsView::wantsLogScale(10, 400)) << "40x apart";
+    EXPECT_FALSE(ResultsView::wantsLogScale(100, 900));
+    EXPECT_FALSE(ResultsView::wantsLogScale(0, 900));
+    ResultsView view;
+    view.resize(700, 600);
+    view.show();
+    RunResult run;
+    run.cases = {measured(0, "mmap-batch-direct", 4096, 10), measured(1, "stdio-unlocked", 4096, 3000)};
+    view.setResult(run);
+    EXPECT_TRUE(view.logScaleChoice()->isChecked()) << "300x apart: the small bar stays visible";
+    EXPECT_FALSE(view.barChart()->legend()->isVisible()) << "Qt's legend elides long names";
+    EXPECT_THAT(view.barLegendText().toStdString(), ::testing::HasSubstr("mmap-batch-direct"));
+    EXPECT_THAT(view.barLegendText().toStdString(), ::testing::HasSubstr("stdio-unlocked"));
+    run.cases[0].apparentMBps.median = 1000;
+    view.setResult(run);
+    EXPECT_FALSE(view.logScaleChoice()->isChecked());
 }

@@ -10,6 +10,7 @@
 #include "app/gui/results_model.h"
 #include "app/gui/results_view.h"
 #include "app/gui/run_controller.h"
+#include "app/gui/run_plan.h"
 #include "app/gui/target_model.h"
 #include "core/result_json.h"
 #include "core/units.h"
@@ -26,13 +27,16 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
+#include <QTextBrowser>
 #include <QTimer>
 #include <QtCharts/QLineSeries>
 
@@ -464,4 +468,173 @@ TEST_F(WindowFixture, HelpAboutShowsTheVersionTheBuildAndWhereTheFilesAre)
     EXPECT_THAT(shown.toStdString(), HasSubstr(QDir::toNativeSeparators(q(data.path())).toStdString()));
     const QString copied = window->aboutText();
     EXPECT_TRUE(copied.startsWith(QStringLiteral("IOLab " IOLAB_VERSION "\n"))) << copied.toStdString();
+}
+
+TEST_F(WindowFixture, AnInvalidFieldDisablesRunAndTheRunNeverUsesTheOldValue)
+{
+    useTarget(target.path());
+    plan(draftOf({"write"}, 64 * kKiB, 1 * kMiB));
+    ASSERT_TRUE(window->runAction()->isEnabled()) << window->runBlockedReason().toStdString();
+    MatrixEditor* editor = window->matrixEditor();
+    QLineEdit* threads = editor->axisField(MatrixEditor::Axis::Threads);
+    ASSERT_TRUE(threads->isEnabled());
+
+    threads->setFocus();
+    threads->selectAll();
+    QTest::keyClicks(threads, QStringLiteral("0,abc"));
+    EXPECT_FALSE(window->runAction()->isEnabled()) << "while typing, as soon as the text does not parse";
+    QTest::keyClick(threads, Qt::Key_Return);
+    EXPECT_FALSE(window->runAction()->isEnabled());
+    EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("threads"));
+    EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("'0'"));
+    EXPECT_EQ(threads->text(), QStringLiteral("0,abc")) << "the user's text stays to be fixed";
+    EXPECT_FALSE(window->startRun());
+    EXPECT_FALSE(window->isRunning());
+    EXPECT_EQ(editor->draft().find("write")->threads, std::vector<std::uint32_t>{1});
+
+    threads->selectAll();
+    QTest::keyClicks(threads, QStringLiteral("2"));
+    EXPECT_TRUE(window->runAction()->isEnabled()) << window->runBlockedReason().toStdString();
+    QTest::keyClick(threads, Qt::Key_Return);
+    EXPECT_EQ(editor->draft().find("write")->threads, std::vector<std::uint32_t>{2});
+    EXPECT_TRUE(window->runAction()->isEnabled());
+
+    // Typed and never confirmed (Run pressed straight away): the run takes the text as typed.
+    threads->selectAll();
+    QTest::keyClicks(threads, QStringLiteral("3"));
+    EXPECT_TRUE(editor->applyPendingFields());
+    EXPECT_EQ(editor->draft().find("write")->threads, std::vector<std::uint32_t>{3});
+}
+
+TEST_F(WindowFixture, TheTargetAndTheMatrixAreLockedDuringARun)
+{
+    TempDir other;
+    useTarget(other.path());
+    useTarget(target.path());
+    plan(draftOf({"write"}, 4 * kKiB, 64 * kMiB, {SyncMode::ODsync, 0}), 3);
+    QSignalSpy ended(window.get(), &MainWindow::runEnded);
+    ASSERT_TRUE(window->startRun()) << window->runBlockedReason().toStdString();
+    EXPECT_FALSE(window->targetView()->isEnabled());
+    EXPECT_FALSE(window->chooseFolderButton()->isEnabled());
+    EXPECT_FALSE(window->rescanButton()->isEnabled());
+    EXPECT_FALSE(window->matrixEditor()->isEnabled());
+
+    window->chooseFolder(q(other.path()));
+    EXPECT_EQ(window->currentTargetKey(), q(target.path()));
+    EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("stop it"));
+    window->selectTarget(q(other.path()));
+    EXPECT_EQ(window->currentTargetKey(), q(target.path())) << "the run's target stays selected";
+    EXPECT_THAT(window->targetDetailsText().toStdString(), HasSubstr(target.path()));
+    EXPECT_THAT(window->targetDetailsText().toStdString(), ::testing::Not(HasSubstr(other.path())));
+
+    window->stopRun();
+    ASSERT_TRUE(ended.wait(30'000));
+    EXPECT_TRUE(window->targetView()->isEnabled());
+    EXPECT_TRUE(window->chooseFolderButton()->isEnabled());
+    EXPECT_TRUE(window->rescanButton()->isEnabled());
+    EXPECT_TRUE(window->matrixEditor()->isEnabled());
+    useTarget(other.path());
+    EXPECT_THAT(window->targetDetailsText().toStdString(), HasSubstr(other.path()));
+}
+
+TEST_F(WindowFixture, AHugeMatrixIsRefusedAtOnceAndTheWindowStaysResponsive)
+{
+    useTarget(target.path());
+    MatrixDraft d = draftOf({"write"}, 4 * kKiB, kMiB);
+    StrategyDraft* row = d.find("write");
+    row->chunks.clear();
+    row->sizes.clear();
+    row->threads.clear();
+    for (std::uint64_t i = 1; i <= 100; ++i) {
+        row->chunks.push_back(i * 512);
+        row->sizes.push_back(i * kMiB);
+    }
+    for (std::uint32_t t = 1; t <= 1000; ++t)
+        row->threads.push_back(t);
+    QElapsedTimer clock;
+    clock.start();
+    plan(d);
+    EXPECT_LT(clock.elapsed(), 3000) << "planning 10 million combinations must not expand them";
+    EXPECT_FALSE(window->runAction()->isEnabled());
+    EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("combinations"));
+    EXPECT_TRUE(window->plan().expanded.cases.empty());
+    EXPECT_EQ(combinationCount(window->plan().matrix), 10'000'000u);
+}
+
+TEST_F(WindowFixture, HelpExplainsHowToReadTheResultsAndLinksThePresets)
+{
+    QMenu* help = nullptr;
+    for (QAction* menu : window->menuBar()->actions())
+        if (menu->menu() != nullptr && menu->text() == QStringLiteral("&Help"))
+            help = menu->menu();
+    ASSERT_NE(help, nullptr);
+    auto* guide = help->findChild<QAction*>(QStringLiteral("readingGuideAction"));
+    if (guide == nullptr)
+        guide = window->findChild<QAction*>(QStringLiteral("readingGuideAction"));
+    ASSERT_NE(guide, nullptr) << "no Help > How to read the results";
+    EXPECT_TRUE(help->actions().contains(guide));
+    guide->trigger(); // not modal: returns at once
+    auto* dialog = window->findChild<QDialog*>(QStringLiteral("readingGuide"));
+    ASSERT_NE(dialog, nullptr);
+    EXPECT_TRUE(dialog->isVisible());
+    auto* text = dialog->findChild<QTextBrowser*>(QStringLiteral("readingGuideText"));
+    ASSERT_NE(text, nullptr);
+    const std::string plain = text->toPlainText().toStdString();
+    for (const char* word : {"Apparent", "Durable", "Speed-up", "95% CI", "Stability", "noisy", "short",
+                             "apparent vs durable", "quick", "pipe"})
+        EXPECT_THAT(plain, HasSubstr(word));
+    dialog->hide();
+
+    auto* presets = window->findChild<QAction*>(QStringLiteral("presetsHelpAction"));
+    ASSERT_NE(presets, nullptr);
+    EXPECT_TRUE(help->actions().contains(presets));
+    EXPECT_EQ(presets->data().toUrl().toString().toStdString(), IOLAB_HOMEPAGE "#presets");
+}
+
+namespace {
+
+// Whether a column is shown and ends inside the table's visible width, without scrolling.
+bool fullyVisible(QTableView* view, int column)
+{
+    if (view->isColumnHidden(column))
+        return false;
+    const int left = view->columnViewportPosition(column);
+    return left >= 0 && left + view->columnWidth(column) <= view->viewport()->width();
+}
+
+} // namespace
+
+TEST_F(WindowFixture, ResultsAndCompareFitA1366x768ScreenWithATooltipOnEveryColumn)
+{
+    window->resize(1366, 740);
+    QString error;
+    const QString golden = QStringLiteral(IOLAB_SOURCE_DIR "/tests/data/golden-result.json");
+    ASSERT_TRUE(window->openResultFile(golden, &error)) << error.toStdString();
+    window->tabs()->setCurrentWidget(window->resultsView());
+    QTest::qWait(100);
+    QTableView* table = window->resultsView()->table();
+    for (int column : {ResultsModel::StrategyColumn, ResultsModel::DurableColumn, ResultsModel::MedianColumn,
+                       ResultsModel::SpeedupColumn, ResultsModel::StatusColumn})
+        EXPECT_TRUE(fullyVisible(table, column))
+            << table->model()->headerData(column, Qt::Horizontal).toString().toStdString() << " at "
+            << table->columnViewportPosition(column) << "+" << table->columnWidth(column) << " of "
+            << table->viewport()->width();
+    EXPECT_TRUE(table->isColumnHidden(ResultsModel::TrimmedMeanColumn))
+        << "three repetitions: no trimmed mean";
+    for (int column = 0; column < ResultsModel::ColumnCount; ++column)
+        EXPECT_FALSE(table->model()->headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty())
+            << column;
+    EXPECT_THAT(ResultsModel::columnToolTip(ResultsModel::TrimmedMeanColumn).toStdString(),
+                HasSubstr("five repetitions"));
+
+    std::ifstream in(golden.toStdString());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const RunResult run = resultFromJson(text, "golden-result.json");
+    window->compareModel()->setRuns(run, run);
+    window->tabs()->setCurrentIndex(2);
+    QTest::qWait(100);
+    EXPECT_TRUE(fullyVisible(window->compareView(), CompareModel::RatioColumn));
+    for (int column = 0; column < CompareModel::ColumnCount; ++column)
+        EXPECT_FALSE(
+            window->compareModel()->headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty());
 }

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+#include "app/gui/launch.h"
+
+#include "app/gui/main_window.h"
+#include "app/gui/matrix_editor.h"
+#include "app/gui/target_model.h"
+#include "core/log.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QTimer>
+
+#include <memory>
+#include <string_view>
+
+namespace iolab::gui {
+
+LaunchOptions parseLaunchOptions(QCoreApplication& app)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("IOLab: how the way you write changes what you get."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption target(QStringLiteral("target"),
+                                    QStringLiteral("Select this folder as the target."),
+                                    QStringLiteral("folder"));
+    const QCommandLineOption preset(QStringLiteral("preset"), QStringLiteral("Load this preset."),
+                                    QStringLiteral("name"));
+    const QCommandLineOption matrix(QStringLiteral("matrix"), QStringLiteral("Load this matrix JSON file."),
+                                    QStringLiteral("file"));
+    const QCommandLineOption run(QStringLiteral("run"),
+                                 QStringLiteral("Start the run once the window is up."));
+    const QCommandLineOption quit(
+        QStringLiteral("quit-after-run"),
+        QStringLiteral("Quit when the run ends; exit status 1 if it could not start or failed to save."));
+    const QCommandLineOption quitShown(QStringLiteral("quit-after-shown"),
+                                       QStringLiteral("Quit once the window is up (for start-up timing)."));
+    const QCommandLineOption theme(QStringLiteral("theme"), QStringLiteral("system, light or dark."),
+                                   QStringLiteral("theme"));
+    const QCommandLineOption data(
+        QStringLiteral("data-dir"),
+        QStringLiteral("Keep history and presets here instead of the app data folder."),
+        QStringLiteral("folder"));
+    const QCommandLineOption settings(QStringLiteral("settings"),
+                                      QStringLiteral("Read and write settings in this INI file."),
+                                      QStringLiteral("file"));
+    const QCommandLineOption perf(
+        QStringLiteral("perf-report"),
+        QStringLiteral("At exit, write start-up time, GUI stalls and memory as JSON here."),
+        QStringLiteral("file"));
+    parser.addOptions({target, preset, matrix, run, quit, quitShown, theme, data, settings, perf});
+    parser.addPositionalArgument(QStringLiteral("result"), QStringLiteral("A result JSON to open."),
+                                 QStringLiteral("[result.json]"));
+    parser.process(app);
+    LaunchOptions o;
+    if (!parser.positionalArguments().isEmpty())
+        o.openResult = parser.positionalArguments().constFirst();
+    o.target = parser.value(target);
+    o.preset = parser.value(preset);
+    o.matrix = parser.value(matrix);
+    o.runAtStart = parser.isSet(run);
+    o.quitAfterRun = parser.isSet(quit);
+    o.quitAfterShown = parser.isSet(quitShown);
+    o.theme = parser.value(theme);
+    o.dataFolder = parser.value(data);
+    o.settingsFile = parser.value(settings);
+    o.perfReport = parser.value(perf);
+    return o;
+}
+
+bool asksForHelpOrVersion(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg(argv[i]);
+        if (arg == "--")
+            return false;
+        if (arg == "-h" || arg == "--help" || arg == "-?" || arg == "--help-all" || arg == "-v" ||
+            arg == "--version")
+            return true;
+    }
+    return false;
+}
+
+QStringList applyLaunchOptions(MainWindow& window, const LaunchOptions& options)
+{
+    QStringList problems;
+    if (!options.theme.isEmpty())
+        window.setTheme(themeFromName(options.theme));
+    if (!options.preset.isEmpty()) {
+        QString error;
+        if (!window.matrixEditor()->loadPreset(options.preset, &error))
+            problems << QObject::tr("--preset %1: %2").arg(options.preset, error);
+    }
+    if (!options.matrix.isEmpty()) {
+        QString error;
+        if (!window.matrixEditor()->importMatrixFile(options.matrix, &error))
+            problems << QObject::tr("--matrix %1: %2").arg(options.matrix, error);
+    }
+    if (!options.openResult.isEmpty()) {
+        QString error;
+        if (!window.openResultFile(options.openResult, &error))
+            problems << QObject::tr("Cannot open %1: %2").arg(options.openResult, error);
+    }
+    if (!options.target.isEmpty())
+        window.chooseFolder(options.target); // its problem, if any, is in the banner already
+    if (!problems.isEmpty()) {
+        const QString target = window.bannerText();
+        if (!target.isEmpty())
+            problems << target;
+        window.showProblem(problems.join(QLatin1Char('\n')));
+    }
+    return problems;
+}
+
+void startRunWhenReady(MainWindow& window, std::function<void(const QString&)> cannotStart)
+{
+    auto timer = std::make_shared<QTimer>();
+    timer->setInterval(100);
+    QObject::connect(timer.get(), &QTimer::timeout, &window,
+                     [&window, timer, cannotStart = std::move(cannotStart)] {
+                         // The mount scan may still be going; a target is selected once it is in.
+                         if (window.targetModel()->isScanning() || window.currentTargetKey().isEmpty())
+                             return;
+                         timer->stop();
+                         if (!window.startRun())
+                             cannotStart(window.runBlockedReason().isEmpty() ? window.bannerText()
+                                                                             : window.runBlockedReason());
+                     });
+    timer->start();
+}
+
+} // namespace iolab::gui

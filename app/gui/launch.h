@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+
+class QCoreApplication;
+
+namespace iolab::gui {
+
+class MainWindow;
+
+// iolab's command line.
+struct LaunchOptions
+{
+    QString perfReport;
+    QString target;
+    QString preset;
+    QString matrix;
+    QString dataFolder;
+    QString settingsFile;
+    QString theme;
+    QString openResult;
+    bool runAtStart = false;
+    bool quitAfterRun = false;
+    bool quitAfterShown = false;
+};
+
+// --help and --version print and exit here; so do unknown options, with the reason.
+LaunchOptions parseLaunchOptions(QCoreApplication& app);
+
+// True when argv asks only for --help or --version, which need no display.
+bool asksForHelpOrVersion(int argc, char** argv);
+
+// Loads the preset, matrix, target and result the options name. Each problem shows in the window's banner
+// (a user who opened a file from the file manager has no terminal) and is returned for stderr.
+QStringList applyLaunchOptions(MainWindow& window, const LaunchOptions& options);
+
+// --run: starts the run once the mount scan is in and a target is selected. If it cannot start, says why
+// once through `cannotStart` and stops trying.
+void startRunWhenReady(MainWindow& window, std::function<void(const QString&)> cannotStart);
+
+} // namespace iolab::gui

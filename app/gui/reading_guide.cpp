@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+#include "app/gui/reading_guide.h"
+#include "app/gui/widget_helpers.h"
+
+#include "core/presets.h"
+#include "core/version.h"
+
+#include <QCoreApplication>
+
+namespace iolab::gui {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("ReadingGuide", text);
+}
+
+} // namespace
+
+QString readingGuideHtml()
+{
+    QString html;
+    html += QStringLiteral("<h2>%1</h2>").arg(tr("How to read the results"));
+    html +=
+        tr("<p>Each row of the Results table is one <b>case</b>: one way of writing (or reading) a file, "
+           "with one chunk size, buffer, sync policy and thread count. IOLab runs each case several times "
+           "(<b>repetitions</b>) after unmeasured <b>warm-ups</b>, and shows the middle value.</p>");
+    html += QStringLiteral("<h3>%1</h3><dl>").arg(tr("The figures"));
+    const auto term = [&html](const QString& name, const QString& meaning) {
+        html += QStringLiteral("<dt><b>%1</b></dt><dd>%2</dd>").arg(name, meaning);
+    };
+    term(tr("Apparent (MB/s)"),
+         tr("How fast the program's write calls returned. Most writes land in the page cache, the "
+            "system's memory, so this is often far faster than the disk."));
+    term(tr("Durable (MB/s)"),
+         tr("How fast the data really reached the storage: the bytes written divided by the time until the "
+            "final fsync returned. For writes to a file this is the figure that counts, and the app ranks by "
+            "it."));
+    term(tr("Speed-up"),
+         tr("How many times faster a case is than the baseline: by default plain stdio (fwrite, default "
+            "buffer) for writes, plain read(2) for reads, at the same chunk size. 2.0x is twice as fast; "
+            "0.5x half as fast. Choose another baseline above the table."));
+    term(tr("95% CI"),
+         tr("The confidence interval of the median: the true value lies in this range with 95% confidence. "
+            "When the ranges of two cases overlap, the difference between them may be noise."));
+    term(tr("Trimmed mean"),
+         tr("The mean without the fastest and slowest repetitions. Shown only with five repetitions or "
+            "more; with three it always equals the median."));
+    term(tr("Stability"),
+         tr("How much the repetitions differ (the coefficient of variation, CV). Below a few percent the "
+            "figure is steady; above that, run more repetitions or a larger size."));
+    term(tr("CPU s/GiB"),
+         tr("CPU seconds (user and system) the case spent per GiB: what the strategy costs the processor, "
+            "apart from waiting for the disk."));
+    term(tr("Peak RSS"), tr("The most memory the process held during the case."));
+    term(tr("Status"),
+         tr("ok, failed (the reason says what went wrong) or refused (the combination cannot run on this "
+            "target, such as O_DIRECT on tmpfs)."));
+    html += QStringLiteral("</dl><h3>%1</h3><dl>").arg(tr("The warnings"));
+    term(
+        tr("noisy"),
+        tr("The repetitions vary a lot: compare such a case with others only when the difference is large."));
+    term(tr("short"),
+         tr("A repetition was so short that timer and scheduler noise weigh heavily: use a larger size."));
+    term(tr("apparent vs durable"),
+         tr("The writes returned quickly but most of the time went into the final fsync: the apparent figure "
+            "is the cache's speed, not the disk's."));
+    term(tr("cache"),
+         tr("Reads that should have come from the disk came, in part or in whole, from memory."));
+    term(tr("in memory"), tr("The target lives in RAM (tmpfs): durable figures mean nothing there."));
+    html += QStringLiteral("</dl><h3>%1</h3>").arg(tr("Groups"));
+    html +=
+        tr("<p>Writes into a pipe or the null device never touch a disk, so they are compared only with each "
+           "other, never with file writes; each group has its own fastest case.</p>");
+    html += QStringLiteral("<h3>%1</h3><ul>").arg(tr("The built-in presets"));
+    for (const auto& preset : builtinPresets())
+        html += QStringLiteral("<li><b>%1</b>: %2</li>")
+                    .arg(qs(preset.name).toHtmlEscaped(), qs(preset.description).toHtmlEscaped());
+    html += QStringLiteral("</ul><p>%1</p>")
+                .arg(tr("More on each preset and the article it comes from: <a href=\"%1\">%1</a>")
+                         .arg(presetsHelpUrl().toString()));
+    return html;
+}
+
+QUrl presetsHelpUrl()
+{
+    return QUrl(QStringLiteral(IOLAB_HOMEPAGE "#presets"));
+}
+
+} // namespace iolab::gui

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QString>
+#include <QUrl>
+
+namespace iolab::gui {
+
+// Help > How to read the results: what each figure and warning means, in plain words, as HTML.
+QString readingGuideHtml();
+
+// Where the README's presets section is online.
+QUrl presetsHelpUrl();
+
+} // namespace iolab::gui

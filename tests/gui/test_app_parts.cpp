@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+// The app's small parts as functions: the Export dialog's types and names, and the status line after an
+// export.
+#include "app/gui/export_choice.h"
+#include "app/gui/log_model.h"
+#include "app/gui/main_window.h"
+#include "tests/support/temp_dir.h"
+
+#include <QFile>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace iolab;
+using namespace iolab::gui;
+using namespace iolab::test;
+using ::testing::HasSubstr;
+
+namespace {
+
+QString q(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+} // namespace
+
+TEST(ExportChoice, OffersPdfJsonAndCsvPdfFirst)
+{
+    const QStringList filters = exportNameFilters();
+    ASSERT_EQ(filters.size(), 3);
+    EXPECT_EQ(extensionOfFilter(filters[0]), QStringLiteral("pdf"));
+    EXPECT_EQ(extensionOfFilter(filters[1]), QStringLiteral("json"));
+    EXPECT_EQ(extensionOfFilter(filters[2]), QStringLiteral("csv"));
+}
+
+TEST(ExportChoice, TheNameFollowsTheChosenType)
+{
+    const QStringList f = exportNameFilters();
+    EXPECT_EQ(fileNameForFilter(QStringLiteral("iolab-report.pdf"), f[1]),
+              QStringLiteral("iolab-report.json"));
+    EXPECT_EQ(fileNameForFilter(QStringLiteral("iolab-report.json"), f[2]),
+              QStringLiteral("iolab-report.csv"));
+    EXPECT_EQ(fileNameForFilter(QStringLiteral("/tmp/x/run.CSV"), f[0]), QStringLiteral("/tmp/x/run.pdf"));
+    EXPECT_EQ(fileNameForFilter(QStringLiteral("run.pdf"), f[0]), QStringLiteral("run.pdf"));
+    EXPECT_EQ(fileNameForFilter(QStringLiteral("run"), f[1]), QStringLiteral("run.json"));
+    EXPECT_EQ(fileNameForFilter(QStringLiteral("run.2026"), f[0]), QStringLiteral("run.2026.pdf"));
+    EXPECT_EQ(fileNameForFilter(QString(), f[0]), QString());
+}
+
+TEST(ExportChoice, TheStatusSaysFailedWithTheReasonNeverExported)
+{
+    EXPECT_EQ(exportStatusText(QStringLiteral("/a/r.pdf"), {}), QStringLiteral("Exported to /a/r.pdf"));
+    const QString failed = exportStatusText(QStringLiteral("/a/r.pdf"), QStringLiteral("disk full"));
+    EXPECT_THAT(failed.toStdString(), HasSubstr("failed"));
+    EXPECT_THAT(failed.toStdString(), HasSubstr("disk full"));
+    EXPECT_THAT(failed.toStdString(), ::testing::Not(HasSubstr("Exported")));
+}
+
+TEST(ExportChoice, AFailedExportAfterAGoodOneSaysItFailed)
+{
+    TempDir data;
+    LogModel log;
+    MainWindow window({q(data.path()), q(data / "settings.ini")}, &log);
+    QString error;
+    ASSERT_TRUE(
+        window.openResultFile(QStringLiteral(IOLAB_SOURCE_DIR "/tests/data/golden-result.json"), &error))
+        << error.toStdString();
+    ASSERT_TRUE(window.exportTo(q(data / "good.json")));
+    EXPECT_THAT(window.progressText().toStdString(), HasSubstr("Exported to"));
+    EXPECT_TRUE(QFile::exists(q(data / "good.json")));
+    EXPECT_FALSE(window.exportTo(q(data / "missing-folder/bad.pdf")));
+    EXPECT_THAT(window.progressText().toStdString(), HasSubstr("failed"));
+    EXPECT_THAT(window.progressText().toStdString(), HasSubstr("missing-folder"));
+    EXPECT_THAT(window.progressText().toStdString(), ::testing::Not(HasSubstr("Exported to")));
+    EXPECT_THAT(window.bannerText().toStdString(), HasSubstr("failed"));
+}

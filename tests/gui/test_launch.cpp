@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+// iolab's command line as a user meets it: --help without a display, launch problems in the window, and a
+// run that cannot start ends with a status and one message.
+#include "app/gui/launch.h"
+#include "app/gui/log_model.h"
+#include "app/gui/main_window.h"
+#include "app/gui/target_model.h"
+#include "core/matrix.h"
+#include "core/matrix_json.h"
+#include "core/version.h"
+#include "tests/support/mount.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
+
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <thread>
+
+using namespace iolab;
+using namespace iolab::gui;
+using namespace iolab::test;
+using ::testing::HasSubstr;
+
+namespace {
+
+QString q(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+// Runs the app and kills it if it has not ended within `limit`: a hang fails the test instead of stalling it.
+ProcessResult runApp(const std::vector<std::string>& args, const std::vector<std::string>& environment,
+                     std::chrono::seconds limit = std::chrono::seconds(60))
+{
+    Process app(IOLAB_GUI_PATH, args, environment);
+    std::atomic<bool> ended{false};
+    std::jthread watchdog([&](const std::stop_token& stop) {
+        const auto deadline = std::chrono::steady_clock::now() + limit;
+        while (!stop.stop_requested() && !ended.load()) {
+            if (std::chrono::steady_clock::now() > deadline) {
+                app.signal(SIGKILL);
+                return;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+    });
+    ProcessResult result = app.wait();
+    ended.store(true);
+    return result;
+}
+
+std::size_t countOf(const std::string& text, const std::string& what)
+{
+    std::size_t count = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size()))
+        ++count;
+    return count;
+}
+
+// No display at all: the platform plugin Qt would pick (xcb, wayland) has nothing to connect to.
+const std::vector<std::string> kNoDisplay{"QT_QPA_PLATFORM=", "DISPLAY=", "WAYLAND_DISPLAY="};
+
+} // namespace
+
+TEST(Launch, HelpAndVersionNeedNoDisplay)
+{
+    const auto help = runApp({"--help"}, kNoDisplay);
+    EXPECT_EQ(help.exitCode, 0) << help.err;
+    EXPECT_THAT(help.out, HasSubstr("--target"));
+    EXPECT_THAT(help.out, HasSubstr("--quit-after-run"));
+    const auto version = runApp({"--version"}, kNoDisplay);
+    EXPECT_EQ(version.exitCode, 0) << version.err;
+    EXPECT_THAT(version.out, HasSubstr(IOLAB_VERSION));
+    const auto shortVersion = runApp({"-v"}, kNoDisplay);
+    EXPECT_EQ(shortVersion.exitCode, 0) << shortVersion.err;
+    EXPECT_THAT(shortVersion.out, HasSubstr(IOLAB_VERSION));
+}
+
+TEST(Launch, ProblemsWithTheOptionsShowInTheWindow)
+{
+    TempDir data;
+    const std::string broken = data / "broken.json";
+    std::ofstream(broken) << "{\"cases\": [";
+    LogModel log;
+    MainWindow window({q(data.path()), q(data / "settings.ini")}, &log);
+    LaunchOptions options;
+    options.preset = QStringLiteral("nope");
+    options.openResult = q(broken);
+    const QStringList problems = applyLaunchOptions(window, options);
+    ASSERT_EQ(problems.size(), 2);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    const std::string banner = window.bannerText().toStdString();
+    EXPECT_THAT(banner, HasSubstr("nope"));
+    EXPECT_THAT(banner, HasSubstr("broken.json"));
+    // Still there once the mount scan is in and has selected a target.
+    QTRY_VERIFY_WITH_TIMEOUT(!window.targetModel()->isScanning(), 10'000);
+    QTest::qWait(200);
+    EXPECT_THAT(window.bannerText().toStdString(), HasSubstr("nope"));
+}
+
+TEST(Launch, ProblemsAtLaunchAreInTheWindowOfTheRealApp)
+{
+    TempDir home;
+    const std::string broken = home / "broken.json";
+    std::ofstream(broken) << "not json";
+    // --quit-after-shown ends it once the window is up; the banner's text is logged as it is shown.
+    const auto app = runApp({"--preset", "nope", broken, "--quit-after-shown", "--data-dir", home / "data",
+                             "--settings", home / "settings.ini"},
+                            {"QT_QPA_PLATFORM=offscreen", "XDG_STATE_HOME=" + home.path()});
+    EXPECT_EQ(app.exitCode, 0) << app.err;
+    EXPECT_THAT(app.err, HasSubstr("nope"));
+    EXPECT_THAT(app.err, HasSubstr("broken.json"));
+    std::ifstream logFile(home / "iolab/iolab.log");
+    const std::string logged((std::istreambuf_iterator<char>(logFile)), std::istreambuf_iterator<char>());
+    EXPECT_THAT(logged, HasSubstr("nope")) << "the banner's text is logged as it is shown";
+    EXPECT_THAT(logged, HasSubstr("broken.json"));
+}
+
+TEST(Launch, ARunThatCannotStartEndsWithStatusOneAndSaysSoOnce)
+{
+    TempDir home;
+    std::optional<TmpfsMount> mount;
+    std::string readOnly;
+    if (::geteuid() == 0) {
+        mount.emplace("size=8m", MS_RDONLY);
+        if (!mount->ok())
+            GTEST_SKIP() << "running as root, and cannot mount a read-only tmpfs here";
+        readOnly = mount->path();
+    } else {
+        readOnly = home / "read-only";
+        ASSERT_EQ(::mkdir(readOnly.c_str(), 0555), 0);
+    }
+    const auto started = std::chrono::steady_clock::now();
+    const auto app = runApp({"--target", readOnly, "--run", "--quit-after-run", "--data-dir", home / "data",
+                             "--settings", home / "settings.ini"},
+                            {"QT_QPA_PLATFORM=offscreen", "XDG_STATE_HOME=" + home.path()});
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(30));
+    EXPECT_EQ(app.exitCode, 1) << app.err;
+    EXPECT_THAT(app.err, HasSubstr(readOnly));
+    EXPECT_EQ(countOf(app.err, "cannot start"), 1u) << app.err;
+    std::ifstream logFile(home / "iolab/iolab.log");
+    const std::string logged((std::istreambuf_iterator<char>(logFile)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(countOf(logged, readOnly + " cannot be a target"), 1u) << logged;
+    if (::geteuid() != 0)
+        ::chmod(readOnly.c_str(), 0755);
+}
+
+TEST(Launch, AHugeMatrixStillGetsAWindowThatEndsOnSigterm)
+{
+    TempDir home;
+    Matrix huge;
+    huge.name = "huge";
+    MatrixGroup g;
+    g.strategies = {"write"};
+    for (std::uint64_t i = 1; i <= 100; ++i) {
+        g.chunks.push_back(i * 512);
+        g.sizes.push_back(i * 1024 * 1024);
+    }
+    for (std::uint32_t t = 1; t <= 1000; ++t)
+        g.threads.push_back(t);
+    huge.groups.push_back(g);
+    const std::string file = home / "huge.json";
+    std::ofstream(file) << matrixToJson(huge).dump();
+    const std::string perf = home / "perf.json";
+    Process app(IOLAB_GUI_PATH,
+                {"--matrix", file, "--target", home.path(), "--data-dir", home / "data", "--settings",
+                 home / "settings.ini", "--perf-report", perf},
+                {"QT_QPA_PLATFORM=offscreen", "XDG_STATE_HOME=" + home.path()});
+    // The window comes up and the app runs its event loop; its perf report says when it was shown.
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    const auto signalled = std::chrono::steady_clock::now();
+    app.signal(SIGTERM);
+    std::atomic<bool> ended{false};
+    std::jthread watchdog([&](const std::stop_token& stop) {
+        const auto limit = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (!stop.stop_requested() && !ended.load()) {
+            if (std::chrono::steady_clock::now() > limit) {
+                app.signal(SIGKILL);
+                return;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+    });
+    const auto result = app.wait();
+    ended.store(true);
+    EXPECT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_LT(std::chrono::steady_clock::now() - signalled, std::chrono::seconds(5));
+    std::ifstream perfFile(perf);
+    ASSERT_TRUE(perfFile.good()) << "a clean exit writes its report";
+    const auto report = nlohmann::json::parse(perfFile);
+    EXPECT_GE(report.at("startToShownMs").get<double>(), 0) << "the window was shown";
+    EXPECT_LT(report.at("startToShownMs").get<double>(), 3000);
+}
