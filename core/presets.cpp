@@ -26,7 +26,7 @@ std::vector<Matrix> makePresets()
         // sized so that a repetition lasts long enough to measure; then the pipe pair, compared apart.
         Matrix m{"quick",
                  "Every way of writing a file at 64 KiB per call (buffered 1 GiB each, O_DIRECT 512 MiB, "
-                 "mmap 128 MiB), then write(2) against vmsplice into a pipe (4 GiB each): about a minute.",
+                 "mmap 128 MiB), then write(2) against vmsplice into a pipe, 4 GiB each: about a minute.",
                  {}};
         m.question = "Which way of writing a file in 64 KiB chunks is fastest here, counting the time until "
                      "the data is on the device, and how fast can a pipe take the same chunks?";
