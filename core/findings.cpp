@@ -114,16 +114,27 @@ std::string baselineStrategy(Direction direction)
     return direction == Direction::Read ? "read" : "stdio";
 }
 
+std::string baselineStrategy(const Case& c)
+{
+    if (c.direction == Direction::Write && c.target == TargetKind::Pipe)
+        return "pipe-write";
+    if (!c.fileSet.empty())
+        return "files-serial";
+    return baselineStrategy(c.direction);
+}
+
 bool canBeBaselineOf(const Case& candidate, const Case& c)
 {
-    return candidate.strategy == baselineStrategy(c.direction) && candidate.chunkBytes == c.chunkBytes &&
-           candidate.target == c.target && candidate.cache == c.cache;
+    return candidate.strategy == baselineStrategy(c) && candidate.fileSet == c.fileSet &&
+           candidate.chunkBytes == c.chunkBytes && candidate.target == c.target && candidate.cache == c.cache;
 }
 
 bool isPreferredBaselineOf(const Case& candidate, const Case& c)
 {
     if (c.direction == Direction::Read)
         return candidate.hint == ReadHint::Normal && candidate.threads == c.threads;
+    if (candidate.buffer.mode == BufferMode::NotApplicable) // no buffer axis: the same threads
+        return candidate.threads == c.threads;
     return candidate.buffer.mode == BufferMode::Default;
 }
 
@@ -171,9 +182,12 @@ void readFindings(const CaseResult& c, std::vector<Finding>& out)
                          caseName(c), formatBytes(delivered), formatBytes(read))});
 }
 
-// What a direct-I/O write case's evidence says: the page cache held its data (an in-memory filesystem, pages
-// cached after the writes, Dirty + Writeback grown by about the bytes written), or, when its final fsync
-// still took long, what that fsync did.
+// What a direct-I/O write case's evidence says: the page cache held its data (an in-memory filesystem, or
+// pages of the file cached after the writes), or, when its final fsync still took long, what that fsync did.
+// The file's own residency decides where it is known: pages written through the cache stay resident at least
+// until they are written back, so none cached means none went through it. Dirty + Writeback is system-wide
+// (any process's writes move it), so it only counts where residency is unknown, and only when it grew by
+// about the bytes written in every repetition.
 void directFindings(const CaseResult& c, const TargetInfo& target, std::vector<Finding>& out)
 {
     if (target.fsType == "tmpfs" || target.fsType == "ramfs") {
@@ -189,8 +203,8 @@ void directFindings(const CaseResult& c, const TargetInfo& target, std::vector<F
     double durableSeconds = 0;
     std::optional<std::uint64_t> cached;    // summed over the repetitions that know it
     std::uint64_t cachedOf = 0;             // bytes written by those repetitions
-    std::optional<std::uint64_t> dirtyRise; // the largest rise of Dirty + Writeback in a repetition
-    std::uint64_t dirtyRiseOf = 0;          // bytes written by that repetition
+    std::optional<double> dirtyShare;       // the smallest rise of Dirty + Writeback over the bytes written
+    std::optional<std::uint64_t> dirtyRise; // that repetition's rise
     for (const auto& r : c.repetitions) {
         if (r.warmup || !r.outcome.ok())
             continue;
@@ -202,37 +216,36 @@ void directFindings(const CaseResult& c, const TargetInfo& target, std::vector<F
             cached = cached.value_or(0) + *r.cachedAfterBytes;
             cachedOf += r.bytes;
         }
-        if (r.dirtyBeforeBytes && r.dirtyAfterBytes) {
+        if (r.dirtyBeforeBytes && r.dirtyAfterBytes && r.bytes > 0) {
             const std::uint64_t rise =
                 *r.dirtyAfterBytes > *r.dirtyBeforeBytes ? *r.dirtyAfterBytes - *r.dirtyBeforeBytes : 0;
-            if (!dirtyRise || rise > *dirtyRise) {
+            const double share = static_cast<double>(rise) / static_cast<double>(r.bytes);
+            if (!dirtyShare || share < *dirtyShare) {
+                dirtyShare = share;
                 dirtyRise = rise;
-                dirtyRiseOf = r.bytes;
             }
         }
     }
     if (written == 0)
         return;
-    const bool cachedEvidence = cached && cachedOf > 0 &&
-                                static_cast<double>(*cached) >= kCachedShare * static_cast<double>(cachedOf);
-    const bool dirtyEvidence =
-        dirtyRise && dirtyRiseOf > 0 &&
-        static_cast<double>(*dirtyRise) >= kDirtyRiseShare * static_cast<double>(dirtyRiseOf);
-    if (cachedEvidence || dirtyEvidence) {
-        std::vector<std::string> evidence;
-        if (cachedEvidence)
-            evidence.push_back(fmt::format("{} of the {} written was in the page cache after the writes",
-                                           formatBytes(*cached), formatBytes(cachedOf)));
-        if (dirtyEvidence)
-            evidence.push_back(
-                fmt::format("the system's unwritten data (Dirty + Writeback) grew by {} while a "
-                            "repetition wrote {}",
-                            formatBytes(*dirtyRise), formatBytes(dirtyRiseOf)));
+    const auto repetitionBytes = written / repetitions;
+    if (cached && cachedOf > 0 &&
+        static_cast<double>(*cached) >= kCachedShare * static_cast<double>(cachedOf)) {
+        out.push_back({Finding::Kind::DirectIgnored, c.index,
+                       fmt::format("{}: O_DIRECT was accepted but the page cache held the data: {} of the {} "
+                                   "written was in the page cache after the writes. The figures measure the "
+                                   "cache, not direct transfers to the device.",
+                                   findingSubject(c), formatBytes(*cached), formatBytes(cachedOf))});
+        return;
+    }
+    if (!cached && dirtyShare && *dirtyShare >= kDirtyRiseShare) {
         out.push_back(
             {Finding::Kind::DirectIgnored, c.index,
-             fmt::format("{}: O_DIRECT was accepted but the page cache held the data: {}. The figures "
-                         "measure the cache, not direct transfers to the device.",
-                         findingSubject(c), fmt::join(evidence, "; "))});
+             fmt::format(
+                 "{}: O_DIRECT was accepted but the page cache seems to have held the data: the "
+                 "system's unwritten data (Dirty + Writeback) grew by at least {} in every repetition "
+                 "of {}. The figures likely measure the cache, not direct transfers to the device.",
+                 findingSubject(c), formatBytes(*dirtyRise), formatBytes(repetitionBytes))});
         return;
     }
     const double flushSeconds = durableSeconds - returnSeconds;
@@ -243,24 +256,20 @@ void directFindings(const CaseResult& c, const TargetInfo& target, std::vector<F
         fmt::format("{}: the final fsync took {:.0f}% of the time ({} of {} a repetition)", findingSubject(c),
                     100.0 * flushSeconds / durableSeconds, formatDuration(flushSeconds / perRepetition),
                     formatDuration(durableSeconds / perRepetition));
-    if (!cached && !dirtyRise) {
+    if (!cached && !dirtyShare) {
         out.push_back({Finding::Kind::FinalFlush, c.index,
                        share + ". Whether the page cache held any of the data could not be checked on this "
                                "system, so this says nothing either way about O_DIRECT."});
         return;
     }
-    std::vector<std::string> checked;
-    if (cached)
-        checked.push_back(
-            fmt::format("{} of the data was in the page cache after the writes", formatBytes(*cached)));
-    if (dirtyRise)
-        checked.push_back(
-            fmt::format("the system's unwritten data grew by at most {}", formatBytes(*dirtyRise)));
+    const std::string checked =
+        cached ? fmt::format("{} of the data was in the page cache after the writes", formatBytes(*cached))
+               : fmt::format("the system's unwritten data grew by only {}", formatBytes(*dirtyRise));
     out.push_back(
         {Finding::Kind::FinalFlush, c.index,
          fmt::format("{}: the device's write cache and the file's new blocks were flushed; the data "
                      "itself went past the page cache ({}).",
-                     share, fmt::join(checked, ", and "))});
+                     share, checked)});
 }
 
 } // namespace
@@ -283,8 +292,8 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry,
     }
     for (const auto& [key, indices] : byChunk) {
         const auto [group, chunk] = key;
-        const bool reads = group == ComparisonGroup::ColdReads || group == ComparisonGroup::WarmReads;
-        const std::string baseline = reads ? "plain read(2)" : "plain stdio";
+        const std::string baseline =
+            fmt::format("plain {}", baselineStrategy(result.cases[indices.front()].testCase));
         const auto byRate = [&](std::size_t a, std::size_t b) {
             return ranked(a) < ranked(b);
         };

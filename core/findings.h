@@ -48,10 +48,13 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry,
                               Ranking ranking = Ranking::Durable);
 
 // The case whose median a case's speed-up is measured against: for writes plain stdio with its default
-// buffer (any stdio buffer otherwise), for reads plain read(2) with the normal hint and the same threads
-// (any hint otherwise), at the same chunk size, target kind and cache state. None when there is no such case.
-// baselineStrategy() names the strategy: "stdio" or "read".
+// buffer (any stdio buffer otherwise), for writes into a pipe plain write(2) into the pipe, for file sets
+// files-serial (one file after another) over the same set, for other reads plain
+// read(2) with the normal hint and the same threads (any hint otherwise), at the same chunk size, target kind
+// and cache state. None when there is no such case. baselineStrategy() names the strategy: "stdio",
+// "pipe-write", "files-serial" or "read" (the Direction form: "stdio" or "read").
 std::string baselineStrategy(Direction direction);
+std::string baselineStrategy(const Case& c);
 // Whether `candidate` can be the baseline of `c` (strategy, chunk, target, cache), and whether it is the
 // preferred one (default buffer; normal hint and the same threads). The app's chooser uses the same rule.
 bool canBeBaselineOf(const Case& candidate, const Case& c);

@@ -135,6 +135,7 @@ MatrixDraft MatrixDraft::fromMatrix(const Matrix& matrix, const Registry& regist
     MatrixDraft draft = fresh(registry);
     draft.name = matrix.name;
     draft.description = matrix.description;
+    draft.question = matrix.question;
     std::vector<std::string> merged;
     bool targetsDropped = false;
     for (const auto& group : matrix.groups) {
@@ -178,6 +179,7 @@ Matrix MatrixDraft::toMatrix(std::optional<TargetKind> target) const
     Matrix matrix;
     matrix.name = name;
     matrix.description = description;
+    matrix.question = question;
     std::vector<const StrategyDraft*> leaders; // first row of each group
     for (const auto& row : strategies) {
         if (!row.enabled())

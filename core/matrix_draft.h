@@ -49,6 +49,7 @@ struct MatrixDraft
 {
     std::string name;
     std::string description;
+    std::string question; // the matrix's question, kept for the verdict
     std::vector<StrategyDraft> strategies;
     std::string note;
 

@@ -83,8 +83,8 @@ MatrixGroup groupFromJson(const json& group, const std::string& where)
                                               "syncs",      "threads", "targets",    "hints",
                                               "caches",     "files",   "preallocate"};
     for (const auto& [key, value] : group.items()) {
-        if (!kKnown.contains(key) && key != "name" && key != "description" && key != "groups" &&
-            key != "schema")
+        if (!kKnown.contains(key) && key != "name" && key != "description" && key != "question" &&
+            key != "groups" && key != "schema")
             throw InputError(fmt::format("{}: unknown key '{}' (axes are strategies, chunks, sizes, buffers, "
                                          "syncs, threads, targets, hints, caches, files, preallocate)",
                                          where, key));
@@ -141,6 +141,12 @@ Matrix matrixFromJson(const json& root, std::string_view sourceName)
         m.name = it->get<std::string>();
     if (auto it = root.find("description"); it != root.end() && it->is_string())
         m.description = it->get<std::string>();
+    if (auto it = root.find("question"); it != root.end()) {
+        if (!it->is_string())
+            throw InputError(
+                fmt::format("{}: \"question\" must be a string, found {}", source, it->type_name()));
+        m.question = it->get<std::string>();
+    }
     if (auto it = root.find("groups"); it != root.end()) {
         if (!it->is_array())
             throw InputError(fmt::format("{}: \"groups\" must be an array of objects", source));
@@ -283,6 +289,8 @@ json matrixToJson(const Matrix& matrix)
         root["name"] = matrix.name;
     if (!matrix.description.empty())
         root["description"] = matrix.description;
+    if (!matrix.question.empty())
+        root["question"] = matrix.question;
     root["groups"] = std::move(groups);
     return root;
 }

@@ -141,13 +141,16 @@ std::vector<CsvRow> summaryRows(const RunResult& result)
         const auto& c = result.cases[i];
         const auto& k = c.testCase;
         const bool ok = c.status == Status::Ok && c.apparentMBps.count > 0;
+        // Speed-up by the rate cases are ranked by: durable for file writes, the one rate otherwise.
         std::string speedup;
         if (const auto base = baselineCase(result, i); ok && base)
-            speedup = number(c.apparentMBps.median / result.cases[*base].apparentMBps.median);
+            speedup = number(rankedRate(c, Ranking::Durable).median /
+                             rankedRate(result.cases[*base], Ranking::Durable).median);
         rows.push_back(joinRows(
             {std::to_string(c.index + 1)}, caseFields(k),
             {toString(c.status), c.reason, std::to_string(c.apparentMBps.count),
-             ok ? number(c.apparentMBps.median) : "", ok ? number(c.apparentMBps.trimmedMean) : "",
+             ok ? number(c.apparentMBps.median) : "",
+             ok && c.apparentMBps.count >= kTrimmedMeanMinCount ? number(c.apparentMBps.trimmedMean) : "",
              ok && c.apparentMBps.count > 1 ? number(std::max(0.0, c.apparentMBps.ciLow)) : "",
              ok && c.apparentMBps.count > 1 ? number(c.apparentMBps.ciHigh) : "",
              ok ? number(c.apparentMBps.cv * 100) : "", ok ? number(c.durableMBps.median) : "", speedup,

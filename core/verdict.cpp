@@ -16,6 +16,10 @@ namespace iolab {
 
 namespace {
 
+// Device writes above this multiple of the bytes the cases wrote (metadata and journal included) mean that
+// other programs wrote to the device during the run.
+constexpr double kForeignWritesFactor = 1.5;
+
 // The terms a verdict may use, each explained once in its `terms`.
 enum class Term
 {
@@ -23,11 +27,11 @@ enum class Term
     Apparent,
     SpeedUp,
     Chunk,
-    Baseline,
     PageCache,
     Fsync,
     Direct,
-    Spread
+    Spread,
+    Ci
 };
 
 std::string explain(Term term)
@@ -43,10 +47,6 @@ std::string explain(Term term)
                "size";
     case Term::Chunk:
         return "chunk: the bytes handed to the system in one call";
-    case Term::Baseline:
-        return "plain `stdio` and plain `read`: fwrite with the C library's default buffer and read() with "
-               "no "
-               "hint, what most programs do, the baselines of the speed-ups";
     case Term::PageCache:
         return "page cache: the memory where the system keeps file data before and after it reaches the "
                "device";
@@ -54,10 +54,28 @@ std::string explain(Term term)
         return "fsync: the call that waits until a file's data is on the device";
     case Term::Direct:
         return "O_DIRECT: a request to move the data between the program and the device, past the page cache";
+    case Term::Ci:
+        return "95% CI (confidence interval): the range that holds the true mean rate with 95% confidence, "
+               "judged from the repetitions";
     case Term::Spread:
         return "CV (coefficient of variation): the spread of the repetitions as a share of their mean";
     }
     return "";
+}
+
+std::string explainBaseline(const std::string& strategy)
+{
+    if (strategy == "stdio")
+        return "plain `stdio`: fwrite() with the C library's default buffer, what most programs do; the "
+               "baseline of the speed-ups of writes";
+    if (strategy == "pipe-write")
+        return "plain `pipe-write`: write() straight into the pipe; the baseline of the speed-ups of pipe "
+               "writes";
+    if (strategy == "files-serial")
+        return "plain `files-serial`: the files read one after another by one thread; the baseline of the "
+               "speed-ups of file sets";
+    return fmt::format("plain `{}`: read() with no access hint; the baseline of the speed-ups of reads",
+                       strategy);
 }
 
 bool measured(const CaseResult& c, Ranking ranking)
@@ -124,9 +142,9 @@ std::string plainName(const Case& k, bool withChunk)
     return name;
 }
 
-std::string baselineName(Direction direction)
+std::string baselineName(const Case& k)
 {
-    return fmt::format("plain `{}`", baselineStrategy(direction));
+    return fmt::format("plain `{}`", baselineStrategy(k));
 }
 
 // "To write 64 KiB chunks to a file here", "To read a file from a cold cache in 1 MiB chunks here".
@@ -238,7 +256,8 @@ std::string advice(Finding::Kind kind)
     case Finding::Kind::Noise:
         return "Run again on an idle machine, or with more repetitions, before trusting small differences.";
     case Finding::Kind::Short:
-        return "Give these cases more data so that a repetition lasts at least 0.3 s.";
+        return fmt::format("Give these cases more data, so that a repetition lasts well over {}.",
+                           formatDuration(kShortRepetitionSeconds));
     case Finding::Kind::FinalFlush:
         return "No fault: this is what making direct writes durable costs here; a file written in place or "
                "preallocated has fewer new blocks to flush.";
@@ -257,7 +276,7 @@ std::vector<Term> termsOf(Finding::Kind kind)
     case Finding::Kind::DurableGap:
         return {Term::Apparent, Term::Durable, Term::Fsync, Term::PageCache};
     case Finding::Kind::Noise:
-        return {Term::Spread};
+        return {Term::Spread, Term::Ci};
     case Finding::Kind::FinalFlush:
         return {Term::Fsync, Term::Direct, Term::PageCache};
     default:
@@ -269,6 +288,12 @@ std::vector<Term> termsOf(Finding::Kind kind)
 std::string plainText(const Finding& f, const RunResult& result)
 {
     std::string text = f.text;
+    if (f.kind == Finding::Kind::Cancelled)
+        return result.cases.empty()
+                   ? std::string("The run was stopped before its first case finished.")
+                   : fmt::format("The run was stopped before its end; the answer covers the {} "
+                                 "case{} that ran.",
+                                 result.cases.size(), result.cases.size() == 1 ? "" : "s");
     if (f.kind == Finding::Kind::Short && !f.caseIndex) {
         std::size_t count = 0;
         for (char ch : text.substr(0, text.find(':')))
@@ -309,6 +334,7 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
 {
     Verdict v;
     std::set<Term> used;
+    std::set<std::string> baselines; // the baseline strategies the answers name
 
     std::map<ComparisonGroup, std::vector<std::size_t>> groups;
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
@@ -346,12 +372,25 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         if (base && *base != best && measured(result.cases[*base], ranking)) {
             const CaseResult& b = result.cases[*base];
             text += fmt::format(", {:.1f}x {} ({})", bestRate / rankedRate(b, ranking).median,
-                                baselineName(k.direction), rate(rankedRate(b, ranking).median));
+                                baselineName(k), rate(rankedRate(b, ranking).median));
             used.insert(Term::SpeedUp);
-            used.insert(Term::Baseline);
+            baselines.insert(baselineStrategy(k));
         } else if (base && *base == best) {
-            text += fmt::format("; it is {} itself, the baseline", baselineName(k.direction));
-            used.insert(Term::Baseline);
+            text += fmt::format("; it is {} itself, the baseline", baselineName(k));
+            baselines.insert(baselineStrategy(k));
+            std::optional<std::size_t> next; // the runner-up at the same chunk size
+            for (std::size_t i : indices) {
+                if (i != best && result.cases[i].testCase.chunkBytes == k.chunkBytes &&
+                    (!next || byRate(*next, i)))
+                    next = i;
+            }
+            if (next) {
+                const CaseResult& n = result.cases[*next];
+                text += fmt::format(", and the next, {}, reached {} ({:.2f}x)",
+                                    plainName(n.testCase, !oneChunk), rate(rankedRate(n, ranking).median),
+                                    rankedRate(n, ranking).median / bestRate);
+                used.insert(Term::SpeedUp);
+            }
         } else {
             std::vector<std::size_t> same;
             for (std::size_t i : indices) {
@@ -406,6 +445,25 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         v.limits.emplace_back(
             "The device has a write-back cache: what it reports as written may still be in its "
             "own memory, so even durable rates can be higher than what survives a power cut.");
+    // The device wrote far more than the cases did: another program was writing to it meanwhile.
+    std::uint64_t caseBytes = 0;
+    std::uint64_t deviceBytes = 0;
+    for (const auto& c : result.cases) {
+        if (comparisonGroup(c.testCase) != ComparisonGroup::FileWrites || c.status != Status::Ok)
+            continue;
+        for (const auto& r : c.repetitions) {
+            if (!r.deviceObserved || !r.outcome.ok())
+                continue;
+            caseBytes += r.bytes;
+            deviceBytes += r.deviceWrittenBytes;
+        }
+    }
+    if (caseBytes > 0 &&
+        static_cast<double>(deviceBytes) > kForeignWritesFactor * static_cast<double>(caseBytes))
+        v.limits.push_back(
+            fmt::format("The device wrote {} while the cases wrote {}: other programs were writing "
+                        "to it at the same time, which slows and spreads the figures.",
+                        formatBytes(deviceBytes), formatBytes(caseBytes)));
     bool anyWriteFitsInRam = false;
     for (const auto& c : result.cases) {
         if (comparisonGroup(c.testCase) == ComparisonGroup::FileWrites && result.host.ramBytes > 0 &&
@@ -428,6 +486,8 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
 
     for (Term t : used)
         v.terms.push_back(explain(t));
+    for (const auto& b : baselines)
+        v.terms.push_back(explainBaseline(b));
     return v;
 }
 

@@ -11,6 +11,7 @@
 #include "core/result_json.h"
 #include "core/runner.h"
 #include "core/units.h"
+#include "core/verdict.h"
 #include "core/version.h"
 #include "core/warnings.h"
 #include "platform/platform.h"
@@ -83,6 +84,8 @@ struct RunArgs
     bool allowConcurrent = false;
     std::string jsonPath;
     std::string csvPath;
+    bool noSummary = false;
+    std::string rank = "durable";
 };
 
 Matrix matrixFromAxes(const RunArgs& args)
@@ -279,7 +282,8 @@ void printResults(const RunResult& result)
             "{:<3} {:<17} {:>6} {:>7} {:<13} {:>3} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} {:>9} {:>9}\n",
             c.index + 1, cell(k.strategy, 17), formatBytesCompact(k.chunkBytes), toString(k.buffer),
             cell(syncOrRead(k), 13), k.threads, formatBytesShort(k.totalBytes), toString(c.status),
-            ok ? figure(a.median) : dash, ok ? figure(a.trimmedMean) : dash,
+            ok ? figure(a.median) : dash,
+            ok && a.count >= kTrimmedMeanMinCount ? figure(a.trimmedMean) : dash,
             ok && a.count >= 2 ? figure(std::max(0.0, a.ciLow)) + "-" + figure(a.ciHigh) : dash,
             ok && k.direction == Direction::Write ? figure(c.durableMBps.median) : dash,
             ok ? fmt::format("{:.1f}", a.cv * 100) : dash,
@@ -287,8 +291,9 @@ void printResults(const RunResult& result)
     }
     std::printf(
         "MB/s = 10^6 bytes/s, median over %u measured repetitions after %u warm-up; trimmed = their mean "
-        "without the slowest and the fastest; durable includes the final fsync.\n",
-        result.options.repetitions, result.options.warmups);
+        "without the slowest and the fastest, shown from %zu repetitions on (below that it is about the "
+        "median); durable includes the final fsync.\n",
+        result.options.repetitions, result.options.warmups, kTrimmedMeanMinCount);
     printReadDetails(result);
     printPreallocation(result);
     if (!result.warnings.empty()) {
@@ -325,6 +330,15 @@ void printResults(const RunResult& result)
     }
     if (result.cancelled)
         std::printf("\nThe run was cancelled; its files were removed.\n");
+    std::fflush(stdout);
+}
+
+// The verdict under the table: the question, the answer per group, what matters most, the limits, the terms.
+void printSummary(const RunResult& result, const Registry& registry, Ranking ranking)
+{
+    std::printf("\n");
+    for (const auto& line : verdictLines(verdict(result, &registry, ranking)))
+        std::printf("%s\n", line.c_str());
     std::fflush(stdout);
 }
 
@@ -493,6 +507,12 @@ void mentionKilledRuns(const std::string& target)
 int commandRun(const Registry& registry, const RunArgs& args)
 {
     const Matrix matrix = chooseMatrix(args);
+    Ranking ranking = Ranking::Durable;
+    try {
+        ranking = parseRanking(args.rank);
+    } catch (const InputError& e) {
+        throw InputError(fmt::format("--rank: {}", e.what()));
+    }
     // Every file the run will write, checked before a byte is measured so that a bad path loses nothing.
     std::vector<std::string> outputs;
     if (!args.jsonPath.empty())
@@ -564,6 +584,8 @@ int commandRun(const Registry& registry, const RunArgs& args)
     std::signal(SIGTERM, previousTerm);
 
     printResults(result);
+    if (!args.noSummary)
+        printSummary(result, registry, ranking);
     printTally(result);
     int status = allCasesOk(result) ? kExitOk : kExitCasesFailed;
     if (!args.jsonPath.empty()) {
@@ -674,7 +696,10 @@ int runCli(int argc, const char* const* argv)
                     "overwrite (the file written first, then overwritten); untimed");
     run->add_flag("--drop-caches", args.dropCaches,
                   "Cold reads: drop the whole page cache before each repetition (root only)");
-    run->add_option("--reps", args.repetitions, "Measured repetitions per case")->capture_default_str();
+    run->add_option("--reps", args.repetitions,
+                    fmt::format("Measured repetitions per case; the trimmed mean is shown from {} on",
+                                kTrimmedMeanMinCount))
+        ->capture_default_str();
     run->add_option("--warmups", args.warmups, "Warm-up repetitions per case (not counted)")
         ->capture_default_str();
     run->add_flag("--verify", args.verify, "Read every file back and check every byte");
@@ -686,6 +711,14 @@ int runCli(int argc, const char* const* argv)
     run->add_option("--json", args.jsonPath, "Write the result JSON here");
     run->add_option("--csv", args.csvPath, "Write the repetitions CSV here (samples go beside it)");
     run->add_flag("--quiet", args.quiet, "No progress on stderr");
+    run->add_flag("--no-summary", args.noSummary,
+                  "Do not print the Summary under the table (the question, the answer, what matters most, "
+                  "what the figures cannot say)");
+    run->add_option(
+           "--rank", args.rank,
+           "What the Summary ranks writes to a file by: durable (until the data is on the device) or "
+           "apparent (until the last call returned)")
+        ->capture_default_str();
     run->add_flag("--allow-concurrent", args.allowConcurrent,
                   "Run even while another IOLab run writes into the same target (the result says so)");
 

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "core/error.h"
 #include "core/matrix.h"
+#include "core/matrix_draft.h"
 #include "core/matrix_json.h"
 #include "core/presets.h"
+#include "core/units.h"
 #include "tests/support/fakes.h"
 
 #include <chrono>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <gmock/gmock.h>
@@ -449,4 +452,88 @@ TEST(MatrixJson, TheShippedExampleParsesAndValidates)
     ASSERT_EQ(m.groups.size(), 2u);
     EXPECT_EQ(m.groups[1].threads, (std::vector<std::uint32_t>{1, 4}));
     EXPECT_EQ(m.groups[0].buffers.size(), 3u);
+}
+
+// Issue 14: every preset names the question it answers and holds the baseline of each of its cases, so that
+// the speed-up column is filled.
+TEST(Presets, EachAsksAQuestionAndHoldsItsBaselines)
+{
+    const std::set<std::string> pipes{"pipe-write", "vmsplice"};
+    const std::set<std::string> fileSets{"files-serial", "files-pool", "files-per-thread"};
+    const std::set<std::string> reads{"read",      "read-direct", "read-random",   "read-random-direct",
+                                      "mmap-read", "fread",       "fread-unlocked"};
+    for (const auto& preset : builtinPresets()) {
+        EXPECT_FALSE(preset.question.empty()) << preset.name;
+        EXPECT_TRUE(preset.question.ends_with("?")) << preset.name << ": " << preset.question;
+        const auto has = [&](const std::string& strategy, std::uint64_t chunk, const FileSetSpec* set) {
+            for (const auto& g : preset.groups) {
+                const bool named =
+                    std::find(g.strategies.begin(), g.strategies.end(), strategy) != g.strategies.end();
+                const bool chunked = std::find(g.chunks.begin(), g.chunks.end(), chunk) != g.chunks.end();
+                const bool buffered = strategy != "stdio" || g.buffers.empty() ||
+                                      std::find(g.buffers.begin(), g.buffers.end(),
+                                                StdioBuffer{BufferMode::Default, 0}) != g.buffers.end();
+                const bool sameSet = set == nullptr || std::find(g.fileSets.begin(), g.fileSets.end(),
+                                                                 *set) != g.fileSets.end();
+                if (named && chunked && buffered && sameSet)
+                    return true;
+            }
+            return false;
+        };
+        for (const auto& g : preset.groups) {
+            for (const auto& s : g.strategies) {
+                for (std::uint64_t chunk : g.chunks) {
+                    if (fileSets.contains(s)) {
+                        for (const auto& set : g.fileSets)
+                            EXPECT_TRUE(has("files-serial", chunk, &set)) << preset.name << ": " << s;
+                    } else {
+                        const std::string base = pipes.contains(s)   ? "pipe-write"
+                                                 : reads.contains(s) ? "read"
+                                                                     : "stdio";
+                        EXPECT_TRUE(has(base, chunk, nullptr)) << preset.name << ": " << s << " at " << chunk
+                                                               << " B has no " << base << " baseline";
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST(Presets, QuickAsksOneQuestionAtOneChunkSize)
+{
+    const auto quick = *findPreset("quick");
+    std::set<std::uint64_t> chunks;
+    std::set<std::string> strategies;
+    for (const auto& g : quick.groups) {
+        chunks.insert(g.chunks.begin(), g.chunks.end());
+        strategies.insert(g.strategies.begin(), g.strategies.end());
+        EXPECT_TRUE(g.buffers.empty() && g.syncs.empty() && g.threads.empty()) << "one case per strategy";
+    }
+    EXPECT_EQ(chunks, std::set<std::uint64_t>{64 * kKiB});
+    for (const char* s : {"stdio", "stdio-unlocked", "write", "direct", "mmap-window", "mmap-batch-direct",
+                          "pipe-write", "vmsplice"})
+        EXPECT_TRUE(strategies.contains(s)) << s;
+    EXPECT_THAT(quick.question, HasSubstr("64 KiB"));
+}
+
+TEST_F(MatrixTest, QuestionIsKeptByJsonAndTheDraft)
+{
+    const auto m = parseMatrixJson(
+        R"({"name": "x", "question": "Which write call should a logger use?", "strategies": ["write"],
+            "chunks": "4K", "sizes": 1048576})",
+        "q.json");
+    EXPECT_EQ(m.question, "Which write call should a logger use?");
+    EXPECT_EQ(matrixToJson(m)["question"], "Which write call should a logger use?");
+    EXPECT_EQ(MatrixDraft::fromMatrix(m, m_registry).toMatrix().question, m.question);
+    const auto none =
+        parseMatrixJson(R"({"strategies": ["write"], "chunks": "4K", "sizes": 1048576})", "n.json");
+    EXPECT_TRUE(none.question.empty());
+    EXPECT_FALSE(matrixToJson(none).contains("question")) << "an optional key";
+    try {
+        parseMatrixJson(R"({"question": 3, "strategies": ["write"], "chunks": "4K", "sizes": 1048576})",
+                        "bad.json");
+        FAIL() << "accepted a number as the question";
+    } catch (const InputError& e) {
+        EXPECT_THAT(std::string(e.what()), HasSubstr("bad.json: \"question\" must be a string"));
+    }
 }

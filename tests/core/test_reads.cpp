@@ -439,6 +439,6 @@ TEST(Presets, ReadPresetsExpandToTheirSweeps)
     EXPECT_EQ(small.groups[0].threads, (std::vector<std::uint32_t>{1, 2, 4, 8, 16, 32, 64, 128, 256}));
     EXPECT_EQ(small.groups[0].fileSets.size(), 4u);
     const auto cdm = *findPreset("cdm-like");
-    EXPECT_EQ(cdm.groups[1].strategies, std::vector<std::string>{"read-random-direct"});
-    EXPECT_EQ(cdm.groups[1].threads, (std::vector<std::uint32_t>{1, 16}));
+    EXPECT_EQ(cdm.groups[2].strategies, std::vector<std::string>{"read-random-direct"});
+    EXPECT_EQ(cdm.groups[2].threads, (std::vector<std::uint32_t>{1, 16}));
 }
