@@ -3,10 +3,14 @@
  * <stdio.h> expands fwrite_unlocked(&c, 1, N, f) with a constant N <= 8 into putc_unlocked calls (a macro that
  * exists only for C), and putc_unlocked is inline in C and C++ alike.
  *
- * usage: plain_putc PATH MODE CHUNK_BYTES TOTAL_BYTES [BUFFER]
+ * usage: plain_putc PATH MODE CHUNK_BYTES TOTAL_BYTES [BUFFER] [THREADED]
  *   MODE: fwrite_unlocked (CHUNK 1-8 as a literal size, larger as a variable), putc, putc_unlocked, fputc
- *         (CHUNK must be 1); BUFFER: 0 default, 1 unbuffered, N bytes (setvbuf). */
+ *         (CHUNK must be 1); BUFFER: 0 default, 1 unbuffered, N bytes (setvbuf).
+ *   THREADED 1: start and join one thread first. glibc's locking stdio calls (putc, fputc, fwrite) skip the
+ *   FILE lock while a process has never had a second thread; IOLab always has several, so this is the
+ *   like-for-like loop for them. */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +25,11 @@ static void die(const char* what)
 {
     perror(what);
     exit(1);
+}
+
+static void* nothing(void* arg)
+{
+    return arg;
 }
 
 static double now(void)
@@ -51,10 +60,16 @@ int main(int argc, char** argv)
     const uint64_t chunk = strtoull(argv[3], NULL, 10);
     const uint64_t total = strtoull(argv[4], NULL, 10);
     const uint64_t buffer = argc > 5 ? strtoull(argv[5], NULL, 10) : 0;
+    const int threaded = argc > 6 && strcmp(argv[6], "1") == 0;
     const int perByte = strcmp(mode, "fwrite_unlocked") != 0;
     if (chunk == 0 || (perByte && chunk != 1)) {
         fprintf(stderr, "%s writes one byte per call: CHUNK must be 1\n", mode);
         return 2;
+    }
+    if (threaded) {
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, nothing, NULL) != 0 || pthread_join(thread, NULL) != 0)
+            die("pthread_create");
     }
     unsigned char* src = malloc(kPeriod + chunk);
     for (uint64_t i = 0; i < kPeriod + chunk; ++i)
