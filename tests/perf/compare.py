@@ -123,7 +123,8 @@ def run_plain(build, program, args, target):
         command = [os.path.join(build, "tests/perf", program), path, *map(str, args)]
     subprocess.run(command, check=True, capture_output=True, text=True)  # warm-up, as IOLab's
     out = subprocess.run(command, check=True, capture_output=True, text=True)
-    return float(out.stdout.strip())
+    wall, cpu = out.stdout.split()
+    return float(wall), float(cpu)
 
 
 def run_iolab(build, args, target, extra=()):
@@ -139,7 +140,9 @@ def run_iolab(build, args, target, extra=()):
         case = result["cases"][0]
         if case["status"] != "ok":
             raise RuntimeError(f"iolab case {case['case']['label']}: {case['reason']}")
-        return case["repetitions"][-1]["apparentMBps"]
+        rep = case["repetitions"][-1]
+        cpu = rep["cpuUserSeconds"] + rep["cpuSystemSeconds"]
+        return rep["apparentMBps"], rep["bytes"] / cpu / 1e6 if cpu > 0 else 0.0
     finally:
         os.unlink(out)
 
@@ -184,15 +187,19 @@ def main():
     WINE = opts.wine
     only = [s for s in opts.only.split(",") if s]
 
-    print(f"{'case':38} {'plain MB/s':>11} {'IOLab MB/s':>11} {'ratio':>7}  (median of {opts.pairs} pairs)")
+    print(f"{'case':38} {'plain MB/s':>11} {'IOLab MB/s':>11} {'ratio':>7} {'CPU ratio':>9}  "
+          f"(medians of {opts.pairs} pairs; CPU ratio: MB per CPU second, IOLab over plain)")
     for name, program, plain_args, iolab_args in (WINE_CASES if WINE else CASES):
         if only and not any(o in name for o in only):
             continue
         plain, iolab = alternate(opts.pairs, lambda: run_plain(opts.build, program, plain_args, opts.target),
                                  lambda: run_iolab(opts.build, iolab_args, opts.target))
-        ratios = [b / a for a, b in zip(plain, iolab)]
-        print(f"{name:38} {statistics.median(plain):11.1f} {statistics.median(iolab):11.1f} "
-              f"{statistics.median(ratios):7.3f}  ratios {' '.join(f'{r:.3f}' for r in ratios)}", flush=True)
+        ratios = [b[0] / a[0] for a, b in zip(plain, iolab)]
+        cpu_ratios = [b[1] / a[1] for a, b in zip(plain, iolab) if a[1] > 0 and b[1] > 0]
+        print(f"{name:38} {statistics.median(p[0] for p in plain):11.1f} "
+              f"{statistics.median(i[0] for i in iolab):11.1f} {statistics.median(ratios):7.3f} "
+              f"{statistics.median(cpu_ratios) if cpu_ratios else 0:9.3f}  "
+              f"ratios {' '.join(f'{r:.3f}' for r in ratios)}", flush=True)
 
     if WINE:
         return 0
@@ -202,8 +209,9 @@ def main():
                            ("sampling, write 64 KiB", by_name["write 64 KiB"])]:
             on, off = alternate(opts.pairs, lambda: run_iolab(opts.build, args, opts.target),
                                 lambda: run_iolab(opts.build, args, opts.target, ["--no-sampling"]))
-            ratios = [a / b for a, b in zip(on, off)]
-            print(f"{name + ' (on/off)':38} {statistics.median(off):11.1f} {statistics.median(on):11.1f} "
+            ratios = [a[0] / b[0] for a, b in zip(on, off)]
+            print(f"{name + ' (on/off)':38} {statistics.median(b[0] for b in off):11.1f} "
+                  f"{statistics.median(a[0] for a in on):11.1f} "
                   f"{statistics.median(ratios):7.3f}  ratios {' '.join(f'{r:.3f}' for r in ratios)}", flush=True)
 
     if not only or "verify" in only:
@@ -212,9 +220,9 @@ def main():
                 args = ["--strategy", strategy, "--chunk", chunk, "--size", "2G"]
                 on, off = alternate(opts.pairs, lambda: run_iolab(opts.build, args, opts.target),
                                     lambda: run_iolab(opts.build, args, opts.target, ["--no-pipe-verify"]))
-                ratios = [a / b for a, b in zip(on, off)]
-                print(f"{'verify on/off, ' + strategy + ' ' + chunk:38} {statistics.median(off):11.1f} "
-                      f"{statistics.median(on):11.1f} {statistics.median(ratios):7.3f}  "
+                ratios = [a[0] / b[0] for a, b in zip(on, off)]
+                print(f"{'verify on/off, ' + strategy + ' ' + chunk:38} {statistics.median(b[0] for b in off):11.1f} "
+                      f"{statistics.median(a[0] for a in on):11.1f} {statistics.median(ratios):7.3f}  "
                       f"ratios {' '.join(f'{r:.3f}' for r in ratios)}", flush=True)
 
     if not only or "vmsplice" in only:
@@ -222,8 +230,9 @@ def main():
             base = ["--chunk", chunk, "--size", "2G", "--no-pipe-verify"]
             vm, pw = alternate(opts.pairs, lambda: run_iolab(opts.build, ["--strategy", "vmsplice", *base], opts.target),
                                lambda: run_iolab(opts.build, ["--strategy", "pipe-write", *base], opts.target))
-            ratios = [a / b for a, b in zip(vm, pw)]
-            print(f"{'vmsplice / pipe-write ' + chunk:38} {statistics.median(pw):11.1f} {statistics.median(vm):11.1f} "
+            ratios = [a[0] / b[0] for a, b in zip(vm, pw)]
+            print(f"{'vmsplice / pipe-write ' + chunk:38} {statistics.median(b[0] for b in pw):11.1f} "
+                  f"{statistics.median(a[0] for a in vm):11.1f} "
                   f"{statistics.median(ratios):7.3f}  ratios {' '.join(f'{r:.3f}' for r in ratios)}", flush=True)
 
 

@@ -19,7 +19,7 @@ int main(int argc, char** argv)
         std::setvbuf(f, buffer, _IOFBF, a.extra);
     }
     const std::uint64_t writes = a.total / a.chunk;
-    const auto start = plain::Clock::now();
+    const auto start = plain::start();
     std::uint64_t offset = 0;
     for (std::uint64_t i = 0; i < writes; ++i) {
         if (std::fwrite(src + (offset & plain::kMask), 1, a.chunk, f) != a.chunk)
