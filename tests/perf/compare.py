@@ -221,8 +221,10 @@ def main():
                 on, off = alternate(opts.pairs, lambda: run_iolab(opts.build, args, opts.target),
                                     lambda: run_iolab(opts.build, args, opts.target, ["--no-pipe-verify"]))
                 ratios = [a[0] / b[0] for a, b in zip(on, off)]
+                cpu_ratios = [a[1] / b[1] for a, b in zip(on, off) if a[1] > 0 and b[1] > 0]
                 print(f"{'verify on/off, ' + strategy + ' ' + chunk:38} {statistics.median(b[0] for b in off):11.1f} "
-                      f"{statistics.median(a[0] for a in on):11.1f} {statistics.median(ratios):7.3f}  "
+                      f"{statistics.median(a[0] for a in on):11.1f} {statistics.median(ratios):7.3f} "
+                      f"{statistics.median(cpu_ratios) if cpu_ratios else 0:9.3f}  "
                       f"ratios {' '.join(f'{r:.3f}' for r in ratios)}", flush=True)
 
     if not only or "vmsplice" in only:
