@@ -37,18 +37,26 @@ Pattern::Pattern(std::uint64_t maxChunkBytes)
 std::optional<std::uint64_t> Pattern::firstMismatch(std::uint64_t offset, const std::byte* data,
                                                     std::size_t size) const noexcept
 {
+    // The buffer holds one period plus at least a chunk, so from any place in the period the expected bytes
+    // run on contiguously to the buffer's end: whole spans compare with one memcmp each, and a span ends only
+    // where the buffer does (the stream's offset wraps to the period's start there).
     std::size_t checked = 0;
     while (checked < size) {
-        const std::size_t toPeriodEnd = kPeriodBytes - ((offset + checked) & (kPeriodBytes - 1));
-        const std::size_t piece = std::min<std::size_t>(size - checked, toPeriodEnd);
-        const std::byte* want = at(offset + checked);
-        if (std::memcmp(want, data + checked, piece) != 0) {
-            for (std::size_t i = 0; i < piece; ++i) {
-                if (want[i] != data[checked + i])
-                    return checked + i;
-            }
+        const std::size_t start = (offset + checked) & (kPeriodBytes - 1);
+        const std::size_t span = std::min<std::size_t>(size - checked, m_size - start);
+        const std::byte* want = m_data.get() + start;
+        const std::byte* got = data + checked;
+        if (std::memcmp(want, got, span) != 0) [[unlikely]] {
+            // Only on a mismatch: narrow down to the first wrong byte.
+            std::size_t at = 0;
+            constexpr std::size_t kBlock = 64;
+            while (at + kBlock <= span && std::memcmp(want + at, got + at, kBlock) == 0)
+                at += kBlock;
+            while (want[at] == got[at])
+                ++at;
+            return checked + at;
         }
-        checked += piece;
+        checked += span;
     }
     return std::nullopt;
 }

@@ -40,6 +40,8 @@ public:
     static std::byte expected(std::uint64_t offset) noexcept;
 
     // Offset (relative to `offset`) of the first byte of `data` that differs from the pattern, if any.
+    // Compares whole spans with memcmp: one per call when `size` is at most the chunk the pattern was made
+    // for.
     std::optional<std::uint64_t> firstMismatch(std::uint64_t offset, const std::byte* data,
                                                std::size_t size) const noexcept;
 

@@ -12,8 +12,9 @@
 namespace iolab::linux_backend {
 
 // A pipe whose read end a reader thread drains: with verification it read(2)s and checks every byte against
-// the pattern; without, it splice(2)s into /dev/null so that the reader costs as little as possible. The
-// timed part ends when the reader has seen end-of-file, i.e. when every byte has been delivered.
+// the pattern, a whole read at a time with one memcmp against its own expanded copy of the pattern; without,
+// it splice(2)s into /dev/null so that the reader costs as little as possible. The timed part ends when the
+// reader has seen end-of-file, i.e. when every byte has been delivered.
 class PipeJob final : public Job
 {
 public:
@@ -42,6 +43,10 @@ private:
         std::size_t bytes;
         void operator()(std::byte* p) const noexcept;
     };
+    struct AlignedFree
+    {
+        void operator()(std::byte* p) const noexcept;
+    };
 
     JobSpec m_spec;
     Mode m_mode;
@@ -54,7 +59,8 @@ private:
     std::size_t m_ringStride = 0;
     std::size_t m_ringCount = 0;
     // Owned by the reader thread until it is joined.
-    StreamCheck m_check; // what the reader received
+    Pattern m_readPattern; // one period plus a whole read: every read compares in one span
+    StreamCheck m_check;   // what the reader received
     Outcome m_readError;
     std::thread m_reader;
 };

@@ -7,7 +7,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstring>
+#include <optional>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -196,6 +200,94 @@ TEST(MappedCopy, WindowRemapsAtWindowStartsAndCopiesAcross)
         ASSERT_EQ(file[i], Pattern::expected(i)) << i;
     FileWindow unmapped;
     EXPECT_FALSE(unmapped.copy(0, pattern.at(0), 1, kWindow, [](std::uint64_t) { return false; }));
+}
+
+namespace {
+
+// A stream of `bytes` pattern bytes starting at pattern offset `start`, fed to a StreamCheck in reads whose
+// sizes cycle through `reads` (odd sizes put later reads at odd offsets), each read placed in the buffer at
+// the given misalignment; the first mismatch the check reports, if any.
+std::optional<std::uint64_t> firstWrongByte(const Pattern& pattern, std::uint64_t start,
+                                            const std::vector<std::byte>& stream,
+                                            const std::vector<std::size_t>& reads, std::size_t shift)
+{
+    StreamCheck check(pattern, "the pipe reader", start);
+    std::vector<std::byte> buffer(stream.size() + shift);
+    std::size_t at = 0;
+    for (std::size_t i = 0; at < stream.size(); ++i) {
+        const std::size_t n = std::min(reads[i % reads.size()], stream.size() - at);
+        std::memcpy(buffer.data() + shift, stream.data() + at, n);
+        check.add(buffer.data() + shift, n);
+        at += n;
+    }
+    const auto outcome = check.outcome(stream.size(), "verify (pipe)");
+    if (outcome.ok())
+        return std::nullopt;
+    const std::string prefix = "the pipe reader: byte ";
+    EXPECT_EQ(outcome.message.rfind(prefix, 0), 0u) << outcome.message;
+    return std::stoull(outcome.message.substr(prefix.size()));
+}
+
+std::vector<std::byte> patternStream(std::uint64_t start, std::size_t bytes)
+{
+    std::vector<std::byte> stream(bytes);
+    for (std::size_t i = 0; i < bytes; ++i)
+        stream[i] = Pattern::expected(start + i);
+    return stream;
+}
+
+} // namespace
+
+TEST(StreamCheck, ShortReadsAtOddOffsetsVerify)
+{
+    constexpr std::uint64_t period = Pattern::kPeriodBytes;
+    const std::vector<std::vector<std::size_t>> readPlans{
+        {1}, {7, 4093, 65537}, {period - 1, 3}, {period + 5}, {3 * period}, {256 * 1024, 100'000, 13}};
+    for (const std::uint64_t patternSize :
+         {std::uint64_t{0}, std::uint64_t{4096}, std::uint64_t{256 * 1024}}) {
+        const Pattern pattern(patternSize);
+        for (const std::uint64_t start : {std::uint64_t{0}, std::uint64_t{1}, period - 3}) {
+            const auto stream = patternStream(start, 3 * period + 12'345);
+            for (std::size_t plan = 0; plan < readPlans.size(); ++plan) {
+                if (readPlans[plan] == std::vector<std::size_t>{1} && patternSize != 0)
+                    continue; // one byte per read: once is enough (it is slow)
+                for (const std::size_t shift : {std::size_t{0}, std::size_t{3}}) {
+                    EXPECT_EQ(firstWrongByte(pattern, start, stream, readPlans[plan], shift), std::nullopt)
+                        << "pattern " << patternSize << " start " << start << " plan " << plan << " shift "
+                        << shift;
+                }
+            }
+        }
+    }
+}
+
+TEST(StreamCheck, FindsACorruptByteAnywhere)
+{
+    constexpr std::uint64_t period = Pattern::kPeriodBytes;
+    const std::uint64_t size = 3 * period + 777;
+    // Read boundaries of the {65536, 4093} plan fall at 65536, 69629, 135165, ...
+    const std::vector<std::uint64_t> places{0,      1,          63,         64,         65535,
+                                            65536,  69628,      69629,      period / 2, period - 1,
+                                            period, period + 1, 2 * period, size - 2,   size - 1};
+    const std::vector<std::vector<std::size_t>> readPlans{{65536, 4093}, {size}, {period}, {1000, 1}};
+    for (const std::uint64_t patternSize : {std::uint64_t{4096}, std::uint64_t{256 * 1024}}) {
+        const Pattern pattern(patternSize);
+        for (const std::uint64_t start : {std::uint64_t{0}, std::uint64_t{5}}) {
+            const auto clean = patternStream(start, size);
+            for (const std::uint64_t place : places) {
+                for (std::size_t plan = 0; plan < readPlans.size(); ++plan) {
+                    auto stream = clean;
+                    stream[place] ^= std::byte{0x01}; // the smallest change: one bit
+                    EXPECT_EQ(firstWrongByte(pattern, start, stream, readPlans[plan], 1), place)
+                        << "pattern " << patternSize << " start " << start << " plan " << plan;
+                    stream[size - 1] ^= std::byte{0x80}; // a later wrong byte does not hide the first
+                    if (place != size - 1) {
+                        EXPECT_EQ(firstWrongByte(pattern, start, stream, readPlans[plan], 0), place);
+                    }
+                }
+            }
+        }
+    }
 }
 
 TEST(StreamCheck, NamesTheFirstWrongByteOrTheShortCount)

@@ -4,6 +4,9 @@
 
 usage: compare.py BUILD_DIR TARGET_DIR [--pairs N] [--only NAME,...] [--wine]
 
+--only keeps the cases whose name contains one of the words (e.g. --only "1 B,verified"); the extra groups run
+when named: sampling, verify (pipe verification on vs off), vmsplice (vmsplice vs pipe-write).
+
 With --wine, BUILD_DIR is the Windows cross build (build/windows): plain_windows.exe races iolab-cli.exe, both
 under wine (start a persistent `wineserver -p` first), on the Windows cases below.
 
@@ -26,14 +29,32 @@ import time
 K = 1024
 M = K * K
 
-# name, plain program, plain args (chunk, total, extra), iolab args
+# name, plain program, plain args (after the path: chunk, total, extra, or as the program takes them), iolab args
 CASES = [
     ("stdio 1 B, default buffer", "plain_stdio", (1, 256 * M, 0),
      ["--strategy", "stdio", "--chunk", "1", "--buffer", "default", "--size", "256M"]),
-    ("stdio-unlocked 1 B, default buffer", "plain_stdio_unlocked", (1, 256 * M, 0),
+    # stdio-unlocked against a C loop written `fwrite_unlocked(p, 1, 1, f)`, which glibc expands inline.
+    ("stdio-unlocked 1 B, default buffer", "plain_putc", ("fwrite_unlocked", 1, 256 * M, 0),
      ["--strategy", "stdio-unlocked", "--chunk", "1", "--buffer", "default", "--size", "256M"]),
-    ("stdio-unlocked 1 B, 64K buffer", "plain_stdio_unlocked", (1, 256 * M, 64 * K),
+    ("stdio-unlocked 1 B, 64K buffer", "plain_putc", ("fwrite_unlocked", 1, 256 * M, 64 * K),
      ["--strategy", "stdio-unlocked", "--chunk", "1", "--buffer", "64K", "--size", "256M"]),
+    ("stdio-unlocked 4 B, default buffer", "plain_putc", ("fwrite_unlocked", 4, 512 * M, 0),
+     ["--strategy", "stdio-unlocked", "--chunk", "4", "--buffer", "default", "--size", "512M"]),
+    # stdio-unlocked-call against the C++ loop, where g++ keeps the library call whatever the size.
+    ("stdio-unlocked-call 1 B, default buffer", "plain_stdio_unlocked", (1, 256 * M, 0),
+     ["--strategy", "stdio-unlocked-call", "--chunk", "1", "--buffer", "default", "--size", "256M"]),
+    ("putc-unlocked 1 B, default buffer", "plain_putc", ("putc_unlocked", 1, 256 * M, 0),
+     ["--strategy", "putc-unlocked", "--chunk", "1", "--buffer", "default", "--size", "256M"]),
+    ("putc 1 B, default buffer", "plain_putc", ("putc", 1, 128 * M, 0),
+     ["--strategy", "putc", "--chunk", "1", "--buffer", "default", "--size", "128M"]),
+    ("fputc 1 B, default buffer", "plain_putc", ("fputc", 1, 128 * M, 0),
+     ["--strategy", "fputc", "--chunk", "1", "--buffer", "default", "--size", "128M"]),
+    # glibc's putc and fputc skip the FILE lock until a process starts its first thread; IOLab always has
+    # threads, so the like-for-like plain loop starts (and joins) one first.
+    ("putc 1 B, plain with a thread", "plain_putc", ("putc", 1, 128 * M, 0, 1),
+     ["--strategy", "putc", "--chunk", "1", "--buffer", "default", "--size", "128M"]),
+    ("fputc 1 B, plain with a thread", "plain_putc", ("fputc", 1, 128 * M, 0, 1),
+     ["--strategy", "fputc", "--chunk", "1", "--buffer", "default", "--size", "128M"]),
     ("stdio 4 KiB, default buffer", "plain_stdio", (4 * K, 256 * M, 0),
      ["--strategy", "stdio", "--chunk", "4K", "--buffer", "default", "--size", "256M"]),
     ("write 64 KiB", "plain_write", (64 * K, 1024 * M, 0),
@@ -63,6 +84,12 @@ CASES = [
     ("vmsplice 256 KiB", "plain_pipe", (256 * K, 4096 * M, 1),
      ["--strategy", "vmsplice", "--chunk", "256K", "--size", "4G", "--no-pipe-verify"]),
 ]
+# The pipe strategies with IOLab's default verification, against a plain reader that verifies the same way:
+# read(2) 256 KiB at a time (IOLab's read size) and memcmp each read against an expanded pattern.
+for _chunk, _label in [(64 * K, "64K"), (256 * K, "256K"), (1 * M, "1M")]:
+    for _mode, _strategy in [(2, "pipe-write"), (3, "vmsplice")]:
+        CASES.append((f"{_strategy} {_label}, verified", "plain_pipe", (_chunk, 2048 * M, _mode, 256 * K),
+                      ["--strategy", _strategy, "--chunk", _label, "--size", "2G"]))
 
 # The Windows backend under wine: name, plain_windows mode, plain args, iolab args.
 WINE_CASES = [
@@ -89,15 +116,15 @@ def windows_path(path):
 
 def run_plain(build, program, args, target):
     path = os.path.join(target, "plain-bench.dat")
-    chunk, total, extra = args
     if WINE:
         command = ["wine", os.path.join(build, "tests/perf/plain_windows.exe"), program, windows_path(path),
-                   str(chunk), str(total), str(extra)]
+                   *map(str, args)]
     else:
-        command = [os.path.join(build, "tests/perf", program), path, str(chunk), str(total), str(extra)]
+        command = [os.path.join(build, "tests/perf", program), path, *map(str, args)]
     subprocess.run(command, check=True, capture_output=True, text=True)  # warm-up, as IOLab's
     out = subprocess.run(command, check=True, capture_output=True, text=True)
-    return float(out.stdout.strip())
+    wall, cpu = out.stdout.split()
+    return float(wall), float(cpu)
 
 
 def run_iolab(build, args, target, extra=()):
@@ -113,7 +140,9 @@ def run_iolab(build, args, target, extra=()):
         case = result["cases"][0]
         if case["status"] != "ok":
             raise RuntimeError(f"iolab case {case['case']['label']}: {case['reason']}")
-        return case["repetitions"][-1]["apparentMBps"]
+        rep = case["repetitions"][-1]
+        cpu = rep["cpuUserSeconds"] + rep["cpuSystemSeconds"]
+        return rep["apparentMBps"], rep["bytes"] / cpu / 1e6 if cpu > 0 else 0.0
     finally:
         os.unlink(out)
 
@@ -158,33 +187,54 @@ def main():
     WINE = opts.wine
     only = [s for s in opts.only.split(",") if s]
 
-    print(f"{'case':38} {'plain MB/s':>11} {'IOLab MB/s':>11} {'ratio':>7}  (median of {opts.pairs} pairs)")
+    print(f"{'case':38} {'plain MB/s':>11} {'IOLab MB/s':>11} {'ratio':>7} {'CPU ratio':>9}  "
+          f"(medians of {opts.pairs} pairs; CPU ratio: MB per CPU second, IOLab over plain)")
     for name, program, plain_args, iolab_args in (WINE_CASES if WINE else CASES):
         if only and not any(o in name for o in only):
             continue
         plain, iolab = alternate(opts.pairs, lambda: run_plain(opts.build, program, plain_args, opts.target),
                                  lambda: run_iolab(opts.build, iolab_args, opts.target))
-        ratios = [b / a for a, b in zip(plain, iolab)]
-        print(f"{name:38} {statistics.median(plain):11.1f} {statistics.median(iolab):11.1f} "
-              f"{statistics.median(ratios):7.3f}  ratios {' '.join(f'{r:.3f}' for r in ratios)}", flush=True)
+        ratios = [b[0] / a[0] for a, b in zip(plain, iolab)]
+        cpu_ratios = [b[1] / a[1] for a, b in zip(plain, iolab) if a[1] > 0 and b[1] > 0]
+        print(f"{name:38} {statistics.median(p[0] for p in plain):11.1f} "
+              f"{statistics.median(i[0] for i in iolab):11.1f} {statistics.median(ratios):7.3f} "
+              f"{statistics.median(cpu_ratios) if cpu_ratios else 0:9.3f}  "
+              f"ratios {' '.join(f'{r:.3f}' for r in ratios)}", flush=True)
 
     if WINE:
         return 0
     if not only or "sampling" in only:
-        for name, args in [("sampling, stdio-unlocked 1 B", CASES[1][3]), ("sampling, write 64 KiB", CASES[4][3])]:
+        by_name = {case[0]: case[3] for case in CASES}
+        for name, args in [("sampling, stdio-unlocked 1 B", by_name["stdio-unlocked 1 B, default buffer"]),
+                           ("sampling, write 64 KiB", by_name["write 64 KiB"])]:
             on, off = alternate(opts.pairs, lambda: run_iolab(opts.build, args, opts.target),
                                 lambda: run_iolab(opts.build, args, opts.target, ["--no-sampling"]))
-            ratios = [a / b for a, b in zip(on, off)]
-            print(f"{name + ' (on/off)':38} {statistics.median(off):11.1f} {statistics.median(on):11.1f} "
+            ratios = [a[0] / b[0] for a, b in zip(on, off)]
+            print(f"{name + ' (on/off)':38} {statistics.median(b[0] for b in off):11.1f} "
+                  f"{statistics.median(a[0] for a in on):11.1f} "
                   f"{statistics.median(ratios):7.3f}  ratios {' '.join(f'{r:.3f}' for r in ratios)}", flush=True)
+
+    if not only or "verify" in only:
+        for strategy in ["pipe-write", "vmsplice"]:
+            for chunk in ["64K", "256K", "1M"]:
+                args = ["--strategy", strategy, "--chunk", chunk, "--size", "2G"]
+                on, off = alternate(opts.pairs, lambda: run_iolab(opts.build, args, opts.target),
+                                    lambda: run_iolab(opts.build, args, opts.target, ["--no-pipe-verify"]))
+                ratios = [a[0] / b[0] for a, b in zip(on, off)]
+                cpu_ratios = [a[1] / b[1] for a, b in zip(on, off) if a[1] > 0 and b[1] > 0]
+                print(f"{'verify on/off, ' + strategy + ' ' + chunk:38} {statistics.median(b[0] for b in off):11.1f} "
+                      f"{statistics.median(a[0] for a in on):11.1f} {statistics.median(ratios):7.3f} "
+                      f"{statistics.median(cpu_ratios) if cpu_ratios else 0:9.3f}  "
+                      f"ratios {' '.join(f'{r:.3f}' for r in ratios)}", flush=True)
 
     if not only or "vmsplice" in only:
         for chunk in ["64K", "256K"]:
             base = ["--chunk", chunk, "--size", "2G", "--no-pipe-verify"]
             vm, pw = alternate(opts.pairs, lambda: run_iolab(opts.build, ["--strategy", "vmsplice", *base], opts.target),
                                lambda: run_iolab(opts.build, ["--strategy", "pipe-write", *base], opts.target))
-            ratios = [a / b for a, b in zip(vm, pw)]
-            print(f"{'vmsplice / pipe-write ' + chunk:38} {statistics.median(pw):11.1f} {statistics.median(vm):11.1f} "
+            ratios = [a[0] / b[0] for a, b in zip(vm, pw)]
+            print(f"{'vmsplice / pipe-write ' + chunk:38} {statistics.median(b[0] for b in pw):11.1f} "
+                  f"{statistics.median(a[0] for a in vm):11.1f} "
                   f"{statistics.median(ratios):7.3f}  ratios {' '.join(f'{r:.3f}' for r in ratios)}", flush=True)
 
 

@@ -11,6 +11,12 @@
 #include <cstring>
 #ifdef _WIN32
 #include <malloc.h>
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#include <windows.h>
+#else
+#include <sys/resource.h>
 #endif
 #include <string>
 
@@ -56,10 +62,46 @@ inline unsigned char* sourceBuffer(std::uint64_t chunk)
 
 using Clock = std::chrono::steady_clock;
 
-inline void report(std::uint64_t bytes, Clock::time_point start, Clock::time_point end)
+// This process's CPU time so far (user + system, every thread), in seconds.
+inline double cpuSeconds()
 {
-    const double seconds = std::chrono::duration<double>(end - start).count();
-    std::printf("%.3f\n", static_cast<double>(bytes) / seconds / 1e6);
+#ifdef _WIN32
+    FILETIME created, exited, kernel, user;
+    ::GetProcessTimes(::GetCurrentProcess(), &created, &exited, &kernel, &user);
+    const auto ticks = [](FILETIME t) {
+        return static_cast<double>((static_cast<std::uint64_t>(t.dwHighDateTime) << 32) | t.dwLowDateTime);
+    };
+    return (ticks(kernel) + ticks(user)) * 1e-7;
+#else
+    rusage usage{};
+    ::getrusage(RUSAGE_SELF, &usage);
+    const auto seconds = [](timeval t) {
+        return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+    };
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+#endif
+}
+
+// When the timed part starts: the clock and the CPU time used so far.
+struct Start
+{
+    Clock::time_point wall;
+    double cpu;
+};
+
+inline Start start()
+{
+    return {Clock::now(), cpuSeconds()};
+}
+
+// The result line: MB/s over the wall clock, and MB per CPU second of this process (IOLab's result files hold
+// the CPU time of each repetition, so the two can be compared when the machine is loaded).
+inline void report(std::uint64_t bytes, Start begin, Clock::time_point end)
+{
+    const double cpu = cpuSeconds() - begin.cpu;
+    const double seconds = std::chrono::duration<double>(end - begin.wall).count();
+    std::printf("%.3f %.3f\n", static_cast<double>(bytes) / seconds / 1e6,
+                cpu > 0 ? static_cast<double>(bytes) / cpu / 1e6 : 0.0);
 }
 
 inline void die(const char* what)

@@ -24,7 +24,7 @@ int main(int argc, char** argv)
     if (base == MAP_FAILED)
         plain::die("mmap");
     const std::uint64_t writes = a.total / a.chunk;
-    const auto start = plain::Clock::now();
+    const auto start = plain::start();
     std::uint64_t used = 0;
     std::uint64_t fileOffset = 0;
     std::uint64_t offset = 0;

@@ -18,7 +18,7 @@ int main(int argc, char** argv)
     if (::fallocate(fd, 0, 0, static_cast<off_t>(a.total)) != 0)
         plain::die("fallocate");
     const std::uint64_t writes = a.total / a.chunk;
-    const auto start = plain::Clock::now();
+    const auto start = plain::start();
     unsigned char* window = nullptr;
     std::uint64_t windowStart = 0;
     std::uint64_t offset = 0;

@@ -50,7 +50,7 @@ int main(int argc, char** argv)
         std::free(in);
     });
     const std::uint64_t writes = a.total / a.chunk;
-    const auto start = plain::Clock::now();
+    const auto start = plain::start();
     std::uint64_t offset = 0;
     for (std::uint64_t i = 0; i < writes; ++i) {
         const unsigned char* p = src + (offset & plain::kMask);

@@ -32,7 +32,7 @@ void stdioLoop(const plain::Args& a, const unsigned char* src)
         std::setvbuf(f, buffer.data(), _IOFBF, buffer.size());
     }
     const std::uint64_t writes = a.total / a.chunk;
-    const auto start = plain::Clock::now();
+    const auto start = plain::start();
     std::uint64_t offset = 0;
     for (std::uint64_t i = 0; i < writes; ++i) {
         if (std::fwrite(src + (offset & plain::kMask), 1, a.chunk, f) != a.chunk)
@@ -51,7 +51,7 @@ void writeLoop(const plain::Args& a, const unsigned char* src)
     if (h == INVALID_HANDLE_VALUE)
         plain::die("CreateFile");
     const std::uint64_t writes = a.total / a.chunk;
-    const auto start = plain::Clock::now();
+    const auto start = plain::start();
     std::uint64_t offset = 0;
     for (std::uint64_t i = 0; i < writes; ++i) {
         DWORD written = 0;
@@ -78,7 +78,7 @@ void pipeLoop(const plain::Args& a, const unsigned char* src)
         }
     });
     const std::uint64_t writes = a.total / a.chunk;
-    const auto start = plain::Clock::now();
+    const auto start = plain::start();
     std::uint64_t offset = 0;
     for (std::uint64_t i = 0; i < writes; ++i) {
         DWORD written = 0;

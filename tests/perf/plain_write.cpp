@@ -14,7 +14,7 @@ int main(int argc, char** argv)
     if (fd < 0)
         plain::die("open");
     const std::uint64_t writes = a.total / a.chunk;
-    const auto start = plain::Clock::now();
+    const auto start = plain::start();
     std::uint64_t offset = 0;
     for (std::uint64_t i = 0; i < writes; ++i) {
         if (::write(fd, src + (offset & plain::kMask), a.chunk) != static_cast<ssize_t>(a.chunk))
