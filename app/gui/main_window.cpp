@@ -43,6 +43,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
@@ -385,9 +386,15 @@ void MainWindow::buildUi()
     m_sideSplitter->addWidget(buildTargetPanel());
     auto* matrixBox = new QGroupBox(tr("Strategy matrix"), m_sideSplitter);
     auto* matrixLayout = new QVBoxLayout(matrixBox);
-    m_editor =
-        new MatrixEditor(m_registry, QDir(m_paths.dataFolder).filePath(QStringLiteral("presets")), matrixBox);
-    matrixLayout->addWidget(m_editor);
+    matrixLayout->setContentsMargins(2, 2, 2, 2);
+    // Scrolls rather than push the plan and the status bar off a 768-pixel screen.
+    auto* matrixScroll = new QScrollArea(matrixBox);
+    matrixScroll->setWidgetResizable(true);
+    matrixScroll->setFrameShape(QFrame::NoFrame);
+    m_editor = new MatrixEditor(m_registry, QDir(m_paths.dataFolder).filePath(QStringLiteral("presets")),
+                                matrixScroll);
+    matrixScroll->setWidget(m_editor);
+    matrixLayout->addWidget(matrixScroll);
     m_sideSplitter->addWidget(matrixBox);
     m_sideSplitter->addWidget(buildPlanPanel());
     m_sideSplitter->setSizes({230, 560, 150});
@@ -397,6 +404,7 @@ void MainWindow::buildUi()
     m_live = new LiveCharts(m_tabs);
     m_tabs->addTab(m_live, tr("Live"));
     m_results = new ResultsView(m_tabs);
+    m_results->setRegistry(&m_registry);
     m_tabs->addTab(m_results, tr("Results"));
     m_tabs->addTab(buildHistoryPage(), tr("History"));
     m_tabs->addTab(buildLogPage(), tr("Log"));

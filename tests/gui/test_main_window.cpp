@@ -638,3 +638,19 @@ TEST_F(WindowFixture, ResultsAndCompareFitA1366x768ScreenWithATooltipOnEveryColu
         EXPECT_FALSE(
             window->compareModel()->headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty());
 }
+
+TEST_F(WindowFixture, TheResultsTabShowsTheSummaryAboveTheTable)
+{
+    QString error;
+    ASSERT_TRUE(
+        window->openResultFile(QStringLiteral(IOLAB_SOURCE_DIR "/tests/data/golden-result.json"), &error))
+        << error.toStdString();
+    EXPECT_EQ(window->tabs()->currentWidget(), window->resultsView());
+    auto* summary = window->resultsView()->findChild<QTextBrowser*>(QStringLiteral("verdict"));
+    ASSERT_NE(summary, nullptr);
+    EXPECT_TRUE(summary->isVisible());
+    EXPECT_FALSE(summary->toPlainText().isEmpty());
+    QTableView* table = window->resultsView()->table();
+    EXPECT_LT(summary->mapTo(window.get(), QPoint(0, 0)).y(), table->mapTo(window.get(), QPoint(0, 0)).y());
+    EXPECT_GE(summary->height(), 80) << "tall enough to read the answer without scrolling";
+}
