@@ -64,7 +64,8 @@ CaseResult measured(std::uint32_t index, const std::string& strategy, std::uint6
     c.testCase.totalBytes = kGiB;
     c.apparentMBps.count = 3;
     c.apparentMBps.median = mbps;
-    c.durableMBps = c.apparentMBps; // written and durable alike: the tests below set them apart when it matters
+    c.durableMBps =
+        c.apparentMBps; // written and durable alike: the tests below set them apart when it matters
     return c;
 }
 
