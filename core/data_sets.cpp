@@ -14,15 +14,21 @@ namespace iolab {
 
 namespace {
 
-constexpr std::uint64_t kMarginBytes = 64 * kMiB;
+constexpr std::uint64_t kMinMarginBytes = 4 * kMiB;
+constexpr std::uint64_t kMarginPercent = 5;
 constexpr std::uint64_t kSlackPerFile = 4 * kKiB;
 constexpr std::uint64_t kWriteChunk = 1 * kMiB;
 
 } // namespace
 
+std::uint64_t spaceMarginBytes(std::uint64_t bytes)
+{
+    return std::max(kMinMarginBytes, bytes / 100 * kMarginPercent + bytes % 100 * kMarginPercent / 100);
+}
+
 std::uint64_t dataSetSpaceNeeded(std::uint64_t totalBytes, std::uint64_t files)
 {
-    return totalBytes + kSlackPerFile * files + kMarginBytes;
+    return totalBytes + kSlackPerFile * files + spaceMarginBytes(totalBytes);
 }
 
 const DataSet* DataSets::prepare(const Case& c, DataLayout layout, bool spaceCheck, Outcome& outcome)

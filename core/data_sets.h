@@ -14,6 +14,10 @@ namespace iolab {
 
 class Workspace;
 
+// Room kept free beyond `bytes` of data, for the filesystem's own blocks and for what other programs write
+// meanwhile: 5% of the data, at least 4 MiB.
+std::uint64_t spaceMarginBytes(std::uint64_t bytes);
+
 // Room a data set needs beyond its bytes: a block per file for rounding and a margin for the filesystem.
 std::uint64_t dataSetSpaceNeeded(std::uint64_t totalBytes, std::uint64_t files);
 

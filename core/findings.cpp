@@ -7,6 +7,7 @@
 #include "core/warnings.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -19,8 +20,12 @@ namespace {
 // Device-observed bytes below this share of the bytes written, after the final fsync, mean something other
 // than the device absorbed the writes.
 constexpr double kDeviceShortfall = 0.5;
-// A direct-I/O case whose final fsync took this share of its time had data in the page cache to flush.
+// A direct-I/O case whose final fsync took this share of its time gets a word on what that fsync did.
 constexpr double kDirectFlushShare = 0.3;
+// Evidence that direct writes went through the page cache: this share of the bytes written was in the cache
+// after the timed part, or the system's Dirty + Writeback grew by this share of them.
+constexpr double kCachedShare = 0.1;
+constexpr double kDirtyRiseShare = 0.5;
 
 bool measured(const CaseResult& c)
 {
@@ -38,6 +43,22 @@ bool bypassesPageCache(const Registry* registry, const std::string& strategy)
         return false;
     const Strategy* s = registry->find(strategy);
     return s != nullptr && s->info().needsDirectIo;
+}
+
+// "write to a file", "cold read": what the fastest case of a group is the fastest of.
+std::string fastestWhat(ComparisonGroup group, const Case& k)
+{
+    switch (group) {
+    case ComparisonGroup::FileWrites:
+        return "write to a file";
+    case ComparisonGroup::StreamWrites:
+        return k.target == TargetKind::Pipe ? "write into a pipe" : "write to the null device";
+    case ComparisonGroup::ColdReads:
+        return "cold read";
+    case ComparisonGroup::WarmReads:
+        return "warm read";
+    }
+    return "";
 }
 
 std::string caseName(const CaseResult& c)
@@ -78,6 +99,8 @@ std::string toString(Finding::Kind kind)
         return "cache illusion";
     case Finding::Kind::DirectIgnored:
         return "O_DIRECT not honoured";
+    case Finding::Kind::FinalFlush:
+        return "final flush";
     case Finding::Kind::Failed:
         return "failed";
     case Finding::Kind::Cancelled:
@@ -148,50 +171,144 @@ void readFindings(const CaseResult& c, std::vector<Finding>& out)
                          caseName(c), formatBytes(delivered), formatBytes(read))});
 }
 
+// What a direct-I/O write case's evidence says: the page cache held its data (an in-memory filesystem, pages
+// cached after the writes, Dirty + Writeback grown by about the bytes written), or, when its final fsync
+// still took long, what that fsync did.
+void directFindings(const CaseResult& c, const TargetInfo& target, std::vector<Finding>& out)
+{
+    if (target.fsType == "tmpfs" || target.fsType == "ramfs") {
+        out.push_back({Finding::Kind::DirectIgnored, c.index,
+                       fmt::format("{}: {} accepts O_DIRECT, but its data lives in memory; these figures "
+                                   "say nothing about a device.",
+                                   findingSubject(c), target.fsType)});
+        return;
+    }
+    std::uint64_t written = 0;
+    std::size_t repetitions = 0;
+    double returnSeconds = 0;
+    double durableSeconds = 0;
+    std::optional<std::uint64_t> cached;    // summed over the repetitions that know it
+    std::uint64_t cachedOf = 0;             // bytes written by those repetitions
+    std::optional<std::uint64_t> dirtyRise; // the largest rise of Dirty + Writeback in a repetition
+    std::uint64_t dirtyRiseOf = 0;          // bytes written by that repetition
+    for (const auto& r : c.repetitions) {
+        if (r.warmup || !r.outcome.ok())
+            continue;
+        written += r.bytes;
+        ++repetitions;
+        returnSeconds += r.returnSeconds;
+        durableSeconds += r.durableSeconds;
+        if (r.cachedAfterBytes) {
+            cached = cached.value_or(0) + *r.cachedAfterBytes;
+            cachedOf += r.bytes;
+        }
+        if (r.dirtyBeforeBytes && r.dirtyAfterBytes) {
+            const std::uint64_t rise =
+                *r.dirtyAfterBytes > *r.dirtyBeforeBytes ? *r.dirtyAfterBytes - *r.dirtyBeforeBytes : 0;
+            if (!dirtyRise || rise > *dirtyRise) {
+                dirtyRise = rise;
+                dirtyRiseOf = r.bytes;
+            }
+        }
+    }
+    if (written == 0)
+        return;
+    const bool cachedEvidence = cached && cachedOf > 0 &&
+                                static_cast<double>(*cached) >= kCachedShare * static_cast<double>(cachedOf);
+    const bool dirtyEvidence =
+        dirtyRise && dirtyRiseOf > 0 &&
+        static_cast<double>(*dirtyRise) >= kDirtyRiseShare * static_cast<double>(dirtyRiseOf);
+    if (cachedEvidence || dirtyEvidence) {
+        std::vector<std::string> evidence;
+        if (cachedEvidence)
+            evidence.push_back(fmt::format("{} of the {} written was in the page cache after the writes",
+                                           formatBytes(*cached), formatBytes(cachedOf)));
+        if (dirtyEvidence)
+            evidence.push_back(
+                fmt::format("the system's unwritten data (Dirty + Writeback) grew by {} while a "
+                            "repetition wrote {}",
+                            formatBytes(*dirtyRise), formatBytes(dirtyRiseOf)));
+        out.push_back(
+            {Finding::Kind::DirectIgnored, c.index,
+             fmt::format("{}: O_DIRECT was accepted but the page cache held the data: {}. The figures "
+                         "measure the cache, not direct transfers to the device.",
+                         findingSubject(c), fmt::join(evidence, "; "))});
+        return;
+    }
+    const double flushSeconds = durableSeconds - returnSeconds;
+    if (durableSeconds <= 0 || flushSeconds <= kDirectFlushShare * durableSeconds)
+        return;
+    const auto perRepetition = static_cast<double>(repetitions);
+    const std::string share =
+        fmt::format("{}: the final fsync took {:.0f}% of the time ({} of {} a repetition)", findingSubject(c),
+                    100.0 * flushSeconds / durableSeconds, formatDuration(flushSeconds / perRepetition),
+                    formatDuration(durableSeconds / perRepetition));
+    if (!cached && !dirtyRise) {
+        out.push_back({Finding::Kind::FinalFlush, c.index,
+                       share + ". Whether the page cache held any of the data could not be checked on this "
+                               "system, so this says nothing either way about O_DIRECT."});
+        return;
+    }
+    std::vector<std::string> checked;
+    if (cached)
+        checked.push_back(
+            fmt::format("{} of the data was in the page cache after the writes", formatBytes(*cached)));
+    if (dirtyRise)
+        checked.push_back(
+            fmt::format("the system's unwritten data grew by at most {}", formatBytes(*dirtyRise)));
+    out.push_back(
+        {Finding::Kind::FinalFlush, c.index,
+         fmt::format("{}: the device's write cache and the file's new blocks were flushed; the data "
+                     "itself went past the page cache ({}).",
+                     share, fmt::join(checked, ", and "))});
+}
+
 } // namespace
 
-std::vector<Finding> findings(const RunResult& result, const Registry* registry)
+std::vector<Finding> findings(const RunResult& result, const Registry* registry, Ranking ranking)
 {
     std::vector<Finding> out;
 
-    // Fastest per chunk size, in chunk order: writes, then cold reads, then warm reads (never compared with
-    // each other).
-    std::map<std::tuple<Direction, CacheState, std::uint64_t>, std::vector<std::size_t>> byChunk;
+    // Fastest per comparison group and chunk size, in chunk order: writes to a file, writes into a pipe or
+    // the null device, cold reads, warm reads (never compared with each other). File writes rank by
+    // `ranking`; the others have one rate.
+    const auto ranked = [&](std::size_t i) {
+        return rankedRate(result.cases[i], ranking).median;
+    };
+    std::map<std::pair<ComparisonGroup, std::uint64_t>, std::vector<std::size_t>> byChunk;
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
         const Case& k = result.cases[i].testCase;
-        if (measured(result.cases[i]))
-            byChunk[{k.direction, k.cache, k.chunkBytes}].push_back(i);
+        if (measured(result.cases[i]) && ranked(i) > 0)
+            byChunk[{comparisonGroup(k), k.chunkBytes}].push_back(i);
     }
     for (const auto& [key, indices] : byChunk) {
-        const auto [direction, cache, chunk] = key;
-        const std::string what =
-            direction == Direction::Write ? std::string("write") : fmt::format("{} read", toString(cache));
-        const std::string baseline = direction == Direction::Write ? "plain stdio" : "plain read(2)";
-        const std::size_t best =
-            *std::max_element(indices.begin(), indices.end(), [&](std::size_t a, std::size_t b) {
-                return result.cases[a].apparentMBps.median < result.cases[b].apparentMBps.median;
-            });
+        const auto [group, chunk] = key;
+        const bool reads = group == ComparisonGroup::ColdReads || group == ComparisonGroup::WarmReads;
+        const std::string baseline = reads ? "plain read(2)" : "plain stdio";
+        const auto byRate = [&](std::size_t a, std::size_t b) {
+            return ranked(a) < ranked(b);
+        };
+        const std::size_t best = *std::max_element(indices.begin(), indices.end(), byRate);
         const CaseResult& c = result.cases[best];
-        std::string text = fmt::format("At {} per call, the fastest {} is {} at {}", formatBytes(chunk), what,
-                                       caseName(c), rate(c.apparentMBps.median));
+        std::string text = fmt::format("At {} per call, the fastest {} is {} at {}", formatBytes(chunk),
+                                       fastestWhat(group, c.testCase), caseName(c), rate(ranked(best)));
+        if (group == ComparisonGroup::FileWrites)
+            text += ranksDurable(c.testCase, ranking)
+                        ? fmt::format(" durable ({} apparent)", rate(c.apparentMBps.median))
+                        : fmt::format(" apparent ({} durable)", rate(c.durableMBps.median));
         const auto base = baselineCase(result, best);
-        if (base && *base != best) {
-            const CaseResult& b = result.cases[*base];
-            text += fmt::format(", {:.2f}x {} ({})", c.apparentMBps.median / b.apparentMBps.median, baseline,
-                                rate(b.apparentMBps.median));
-        } else if (base) {
+        if (base && *base != best && ranked(*base) > 0) {
+            text +=
+                fmt::format(", {:.2f}x {} ({})", ranked(best) / ranked(*base), baseline, rate(ranked(*base)));
+        } else if (base && *base == best) {
             text += fmt::format(", and it is the {} baseline itself", baseline);
         } else if (indices.size() > 1) {
-            const std::size_t slowest =
-                *std::min_element(indices.begin(), indices.end(), [&](std::size_t a, std::size_t b) {
-                    return result.cases[a].apparentMBps.median < result.cases[b].apparentMBps.median;
-                });
-            text += fmt::format(", {:.2f}x the slowest there, {}",
-                                c.apparentMBps.median / result.cases[slowest].apparentMBps.median,
+            const std::size_t slowest = *std::min_element(indices.begin(), indices.end(), byRate);
+            text += fmt::format(", {:.2f}x the slowest there, {}", ranked(best) / ranked(slowest),
                                 caseName(result.cases[slowest]));
         }
         if (indices.size() == 1)
-            text += " (the only case at this size)";
+            text += " (the only case of its kind at this size)";
         out.push_back({Finding::Kind::Fastest, c.index, text + "."});
     }
 
@@ -251,14 +368,10 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry)
         std::uint64_t written = 0;
         std::uint64_t seen = 0;
         bool observed = false;
-        double returnSeconds = 0;
-        double durableSeconds = 0;
         for (const auto& r : c.repetitions) {
             if (r.warmup || !r.outcome.ok())
                 continue;
             written += r.bytes;
-            returnSeconds += r.returnSeconds;
-            durableSeconds += r.durableSeconds;
             if (r.deviceObserved) {
                 observed = true;
                 seen += r.deviceWrittenBytes;
@@ -271,21 +384,8 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry)
                                        "included; something between (a cache, compression, another layer) "
                                        "absorbed the rest.",
                                        caseName(c), formatBytes(seen), formatBytes(written))});
-        if (direct && (result.target.fsType == "tmpfs" || result.target.fsType == "ramfs"))
-            out.push_back({Finding::Kind::DirectIgnored, c.index,
-                           fmt::format("{}: {} accepts O_DIRECT, but its data lives in memory; these figures "
-                                       "say nothing about a device.",
-                                       caseName(c), result.target.fsType)});
-        else if (direct && durableSeconds > 0 &&
-                 (durableSeconds - returnSeconds) > kDirectFlushShare * durableSeconds)
-            out.push_back(
-                {Finding::Kind::DirectIgnored, c.index,
-                 fmt::format("{}: with O_DIRECT the final fsync should have nothing to flush, yet it "
-                             "took {:.0f}% of the time ({} of {}); the filesystem likely buffered the "
-                             "writes.",
-                             caseName(c), 100.0 * (durableSeconds - returnSeconds) / durableSeconds,
-                             formatDuration(durableSeconds - returnSeconds),
-                             formatDuration(durableSeconds))});
+        if (direct)
+            directFindings(c, result.target, out);
     }
     // One finding for all short cases: the same advice, said once.
     if (shortCases.size() == 1) {

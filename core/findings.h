@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/ranking.h"
 #include "core/result.h"
 
 #include <cstdint>
@@ -17,12 +18,13 @@ struct Finding
 {
     enum class Kind
     {
-        Fastest,       // the fastest strategy at a chunk size, and its speed-up over the baseline
+        Fastest,       // the fastest strategy of a comparison group at a chunk size, and its speed-up
         DurableGap,    // the writes returned far faster than the data became durable
         Noise,         // repetitions spread more than kNoisyCv
         Short,         // repetitions too short for the timer and scheduler to be negligible
         CacheIllusion, // a durable gap with data that fit in RAM, or the device saw far fewer bytes
-        DirectIgnored, // O_DIRECT accepted but the page cache was used (or the filesystem is in memory)
+        DirectIgnored, // O_DIRECT accepted but the page cache held the data (or the filesystem is in memory)
+        FinalFlush,    // a direct write's final fsync took long with nothing cached: the device and metadata
         Failed,        // a case failed or was refused at run time
         Cancelled      // the run was stopped before the end
     };
@@ -38,9 +40,12 @@ std::string toString(Finding::Kind kind);
 // How a finding's text names its case: "case 3 (write 64 KiB, O_DSYNC)". The verdict puts plain words there.
 std::string findingSubject(const CaseResult& c);
 
-// Every finding of a run, in report order: fastest per chunk size first, then problems case by case. The
-// registry says which strategies bypass the page cache; without one, no DirectIgnored finding is made.
-std::vector<Finding> findings(const RunResult& result, const Registry* registry);
+// Every finding of a run, in report order: fastest per comparison group and chunk size first (file writes
+// ranked by `ranking`, pipes, the null device and reads apart with their one rate), then problems case by
+// case. The registry says which strategies bypass the page cache; without one, no DirectIgnored finding is
+// made.
+std::vector<Finding> findings(const RunResult& result, const Registry* registry,
+                              Ranking ranking = Ranking::Durable);
 
 // The case whose median a case's speed-up is measured against: for writes plain stdio with its default
 // buffer (any stdio buffer otherwise), for reads plain read(2) with the normal hint and the same threads

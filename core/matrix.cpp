@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
+#include <unordered_map>
 
 namespace iolab {
 
@@ -83,6 +85,17 @@ std::string readAxesProblem(const Case& c, const StrategyInfo& info)
     return {};
 }
 
+// 10000000 -> "10,000,000"; the largest value reads "more than 18 quintillion".
+std::string groupedCount(std::uint64_t n)
+{
+    if (n == std::numeric_limits<std::uint64_t>::max())
+        return "more than 18,000,000,000,000,000,000";
+    std::string digits = std::to_string(n);
+    for (auto at = static_cast<std::ptrdiff_t>(digits.size()) - 3; at > 0; at -= 3)
+        digits.insert(static_cast<std::size_t>(at), ",");
+    return digits;
+}
+
 } // namespace
 
 void validate(const Matrix& matrix, const Registry& registry)
@@ -141,6 +154,10 @@ void validate(const Matrix& matrix, const Registry& registry)
                                              formatBytes(buffer.bytes), formatBytes(kMaxChunkBytes)));
         }
     }
+    if (const std::uint64_t cases = caseCount(matrix, registry); cases > kMaxCases)
+        throw InputError(fmt::format("{}: its axes make {} cases, over the limit of {} cases in one run; "
+                                     "split it into smaller matrices",
+                                     where, groupedCount(cases), groupedCount(kMaxCases)));
 }
 
 std::string refusalReason(const Case& c, const Registry& registry, const TargetInfo& target)
@@ -206,64 +223,127 @@ std::string refusalReason(const Case& c, const Registry& registry, const TargetI
     return {};
 }
 
+namespace {
+
+// The values each axis takes for one strategy of a group, defaults filled in: what expand() iterates over.
+struct StrategyAxes
+{
+    std::vector<StdioBuffer> buffers;
+    std::vector<SyncPolicy> syncs;
+    std::vector<std::uint32_t> threadCounts; // 0: the file set's file count
+    std::vector<TargetKind> targets;
+    std::vector<ReadHint> hints;
+    std::vector<CacheState> caches;
+    std::vector<std::pair<std::uint64_t, FileSetSpec>> amounts; // a size, or a file set and its bytes
+
+    std::uint64_t combinations(std::size_t chunks) const
+    {
+        std::uint64_t product = 1;
+        for (const std::size_t n : {amounts.size(), chunks, buffers.size(), syncs.size(), threadCounts.size(),
+                                    targets.size(), hints.size(), caches.size()}) {
+            if (n != 0 && product > std::numeric_limits<std::uint64_t>::max() / n)
+                return std::numeric_limits<std::uint64_t>::max();
+            product *= n;
+        }
+        return product;
+    }
+};
+
+StrategyAxes axesFor(const MatrixGroup& group, const StrategyInfo& info)
+{
+    StrategyAxes axes;
+    const bool reads = info.direction == Direction::Read;
+    axes.syncs = group.syncs.empty() ? std::vector<SyncPolicy>{SyncPolicy{}} : group.syncs;
+    axes.buffers = group.buffers;
+    if (axes.buffers.empty())
+        axes.buffers = {info.usesStdioBuffer ? StdioBuffer{BufferMode::Default, 0} : StdioBuffer{}};
+    axes.targets = group.targets;
+    if (axes.targets.empty())
+        axes.targets = {info.targets.empty() ? TargetKind::Directory : info.targets.front()};
+    axes.hints = group.hints;
+    if (axes.hints.empty())
+        axes.hints = {info.hints.empty() ? ReadHint::NotApplicable : info.hints.front()};
+    axes.caches = group.caches;
+    if (axes.caches.empty())
+        axes.caches = {reads ? CacheState::Cold : CacheState::NotApplicable};
+    if (info.layout == DataLayout::FileSet) {
+        for (const auto& set : group.fileSets)
+            axes.amounts.emplace_back(fileSetBytes(set), set);
+    } else {
+        for (auto size : group.sizes)
+            axes.amounts.emplace_back(size, FileSetSpec{});
+    }
+    if (info.parallelism == Parallelism::PerFile)
+        axes.threadCounts = {0}; // replaced by the set's file count
+    else if (info.parallelism == Parallelism::Single)
+        axes.threadCounts = {1}; // one thread whatever the group's axis says
+    else
+        axes.threadCounts = group.threads.empty() ? std::vector<std::uint32_t>{1} : group.threads;
+    return axes;
+}
+
+// Every field of a case, exactly: two cases have the same key when they are equal.
+std::string caseKey(const Case& c)
+{
+    return fmt::format("{}|{}|{}|{}|{}:{}|{}:{}|{}|{}|{}|{}|{}:{}:{}:{}:{}:{}", c.strategy,
+                       static_cast<int>(c.direction), c.chunkBytes, c.totalBytes,
+                       static_cast<int>(c.buffer.mode), c.buffer.bytes, static_cast<int>(c.sync.mode),
+                       c.sync.everyWrites, c.threads, static_cast<int>(c.target), static_cast<int>(c.hint),
+                       static_cast<int>(c.cache), c.fileSet.files, static_cast<int>(c.fileSet.mix),
+                       c.fileSet.minBytes, c.fileSet.maxBytes, c.fileSet.meanBytes, c.fileSet.name);
+}
+
+} // namespace
+
+std::uint64_t caseCount(const Matrix& matrix, const Registry& registry)
+{
+    std::uint64_t total = 0;
+    for (const auto& group : matrix.groups) {
+        for (const auto& id : group.strategies) {
+            const Strategy* strategy = registry.find(id);
+            if (strategy == nullptr)
+                continue;
+            const std::uint64_t n = axesFor(group, strategy->info()).combinations(group.chunks.size());
+            if (n > std::numeric_limits<std::uint64_t>::max() - total)
+                return std::numeric_limits<std::uint64_t>::max();
+            total += n;
+        }
+    }
+    return total;
+}
+
 ExpandedMatrix expand(const Matrix& matrix, const Registry& registry, const TargetInfo& target)
 {
     validate(matrix, registry);
     ExpandedMatrix out;
+    std::unordered_map<std::string, std::size_t> seen; // case key -> index in out.cases
     const auto add = [&](Case c) {
-        const auto duplicate = std::find(out.cases.begin(), out.cases.end(), c);
-        if (duplicate != out.cases.end()) {
-            out.refused.push_back(
-                {c, fmt::format("duplicate of case {}", duplicate - out.cases.begin() + 1)});
+        std::string key = caseKey(c);
+        if (const auto duplicate = seen.find(key); duplicate != seen.end()) {
+            out.refused.push_back({c, fmt::format("duplicate of case {}", duplicate->second + 1)});
             return;
         }
         auto reason = refusalReason(c, registry, target);
-        if (reason.empty())
+        if (reason.empty()) {
+            seen.emplace(std::move(key), out.cases.size());
             out.cases.push_back(std::move(c));
-        else
+        } else {
             out.refused.push_back({std::move(c), std::move(reason)});
+        }
     };
 
     for (const auto& group : matrix.groups) {
-        const auto syncs = group.syncs.empty() ? std::vector<SyncPolicy>{SyncPolicy{}} : group.syncs;
-        const auto threads = group.threads.empty() ? std::vector<std::uint32_t>{1} : group.threads;
         for (const auto& id : group.strategies) {
             const StrategyInfo& info = registry.find(id)->info();
-            const bool reads = info.direction == Direction::Read;
-            std::vector<StdioBuffer> buffers = group.buffers;
-            if (buffers.empty())
-                buffers = {info.usesStdioBuffer ? StdioBuffer{BufferMode::Default, 0} : StdioBuffer{}};
-            std::vector<TargetKind> targets = group.targets;
-            if (targets.empty())
-                targets = {info.targets.empty() ? TargetKind::Directory : info.targets.front()};
-            std::vector<ReadHint> hints = group.hints;
-            if (hints.empty())
-                hints = {info.hints.empty() ? ReadHint::NotApplicable : info.hints.front()};
-            std::vector<CacheState> caches = group.caches;
-            if (caches.empty())
-                caches = {reads ? CacheState::Cold : CacheState::NotApplicable};
-            // Each strategy's own amount of work: a file set or a size.
-            std::vector<std::pair<std::uint64_t, FileSetSpec>> amounts;
-            if (info.layout == DataLayout::FileSet) {
-                for (const auto& set : group.fileSets)
-                    amounts.emplace_back(fileSetBytes(set), set);
-            } else {
-                for (auto size : group.sizes)
-                    amounts.emplace_back(size, FileSetSpec{});
-            }
-            std::vector<std::uint32_t> threadCounts = threads;
-            if (info.parallelism == Parallelism::PerFile)
-                threadCounts = {0}; // replaced by the set's file count below
-            else if (info.parallelism == Parallelism::Single)
-                threadCounts = {1}; // one thread whatever the group's axis says
-            for (const auto& [size, set] : amounts)
+            const StrategyAxes axes = axesFor(group, info);
+            for (const auto& [size, set] : axes.amounts)
                 for (auto chunk : group.chunks)
-                    for (const auto& buffer : buffers)
-                        for (const auto& sync : syncs)
-                            for (auto threadCount : threadCounts)
-                                for (auto kind : targets)
-                                    for (auto hint : hints)
-                                        for (auto cache : caches) {
+                    for (const auto& buffer : axes.buffers)
+                        for (const auto& sync : axes.syncs)
+                            for (auto threadCount : axes.threadCounts)
+                                for (auto kind : axes.targets)
+                                    for (auto hint : axes.hints)
+                                        for (auto cache : axes.caches) {
                                             Case c;
                                             c.strategy = id;
                                             c.direction = info.direction;

@@ -16,6 +16,7 @@ class Registry;
 inline constexpr std::uint32_t kMaxThreads = 1024;
 inline constexpr std::uint64_t kMaxChunkBytes = 1ULL << 30; // 1 GiB
 inline constexpr std::uint64_t kMaxTotalBytes = 1ULL << 44; // 16 TiB
+inline constexpr std::uint64_t kMaxCases = 100'000;         // combinations one run may expand to
 
 // One cartesian product of axis values. Empty optional axes take their defaults: buffers -> n/a (stdio
 // strategies: default), syncs -> none, threads -> 1, targets -> each strategy's own target, hints -> each
@@ -63,8 +64,13 @@ struct ExpandedMatrix
     std::vector<RefusedCase> refused; // every combination that will not run, with the reason
 };
 
-// Checks the values themselves (unknown strategy, zero or absurd sizes, thread counts); throws InputError.
+// Checks the values themselves (unknown strategy, zero or absurd sizes, thread counts, more than kMaxCases
+// combinations); throws InputError.
 void validate(const Matrix& matrix, const Registry& registry);
+
+// How many combinations expand() would make (refused ones included), counted from the axis sizes without
+// making them; saturates at the largest uint64. Unknown strategies count nothing.
+std::uint64_t caseCount(const Matrix& matrix, const Registry& registry);
 
 // Expands to the valid cases on this target; every other combination is listed in `refused`.
 ExpandedMatrix expand(const Matrix& matrix, const Registry& registry, const TargetInfo& target);

@@ -5,6 +5,8 @@
 #include "core/units.h"
 
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include <set>
@@ -145,19 +147,53 @@ Matrix matrixFromJson(const json& root, std::string_view sourceName)
     return m;
 }
 
+std::string jsonSyntaxError(std::string_view text, std::size_t byte, std::string_view parserMessage,
+                            std::string_view sourceName)
+{
+    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+        return fmt::format("{}: not valid JSON: the file is empty", sourceName);
+    // The parser's text after " - " holds its cause in parts separated by "; ": "unexpected ':'", "expected
+    // ']'", "invalid literal", "last read: '...'". Its bracketed code and position are left out.
+    std::string expected;
+    std::string cause;
+    const bool ended = parserMessage.find("end of input") != std::string_view::npos;
+    if (const auto dash = parserMessage.find(" - "); dash != std::string_view::npos) {
+        std::string_view rest = parserMessage.substr(dash + 3);
+        while (!rest.empty()) {
+            const auto semicolon = rest.find("; ");
+            const std::string_view part = rest.substr(0, semicolon);
+            rest = semicolon == std::string_view::npos ? std::string_view() : rest.substr(semicolon + 2);
+            if (part.starts_with("expected "))
+                expected = fmt::format("; {}", part);
+            else if (!part.starts_with("unexpected") && !part.starts_with("last read") &&
+                     part.find('[') == std::string_view::npos)
+                cause = fmt::format(" ({})", part);
+        }
+    }
+    if (ended) {
+        const auto [line, column] = lineAndColumn(text, text.size() + 2); // just after the last byte
+        return fmt::format(
+            "{}: not valid JSON: the text ends at line {}, column {} before the JSON is complete "
+            "(is the file cut short?){}",
+            sourceName, line, column, expected);
+    }
+    const auto [line, column] = lineAndColumn(text, byte);
+    const auto c =
+        static_cast<unsigned char>(text[std::min(text.size(), std::max<std::size_t>(byte, 1)) - 1]);
+    const std::string what = c >= 0x20 && c < 0x7f
+                                 ? fmt::format("unexpected character '{}'", static_cast<char>(c))
+                                 : fmt::format("unexpected byte 0x{:02X}", c);
+    return fmt::format("{}: not valid JSON at line {}, column {} (byte {}): {}{}{}", sourceName, line, column,
+                       byte, what, cause, expected);
+}
+
 Matrix parseMatrixJson(std::string_view text, std::string_view sourceName)
 {
     json root;
     try {
         root = json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {
-        const auto [line, column] = lineAndColumn(text, e.byte);
-        std::string detail = e.what();
-        // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: "; keep the
-        // cause.
-        if (const auto colon = detail.find(": "); colon != std::string::npos)
-            detail = detail.substr(colon + 2);
-        throw InputError(fmt::format("{}:{}:{}: malformed JSON: {}", sourceName, line, column, detail));
+        throw InputError(jsonSyntaxError(text, e.byte, e.what(), sourceName));
     }
     return matrixFromJson(root, sourceName);
 }

@@ -21,4 +21,10 @@ Matrix parseMatrixJson(std::string_view text, std::string_view sourceName);
 Matrix matrixFromJson(const nlohmann::json& json, std::string_view sourceName);
 nlohmann::json matrixToJson(const Matrix& matrix);
 
+// A JSON syntax error as one plain sentence with its place: "m.json: not valid JSON at line 3, column 7
+// (byte 41): unexpected character '}'". `byte` is where the parser stopped (1-based, as nlohmann counts);
+// `parserMessage` is the parser's own text, of which only the cause is kept, never its internal codes.
+std::string jsonSyntaxError(std::string_view text, std::size_t byte, std::string_view parserMessage,
+                            std::string_view sourceName);
+
 } // namespace iolab

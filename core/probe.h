@@ -36,6 +36,9 @@ public:
     virtual ~SystemProbe() = default;
     virtual ProcessCounters process() = 0;
     virtual MemoryCounters memory() = 0;
+    // The system's Dirty and Writeback bytes, as evidence of whether a write went through the page cache;
+    // nullopt where the OS does not count both (Windows) or they cannot be read.
+    virtual std::optional<MemoryCounters> writeBacklog() = 0;
     // Counters of the block device named as in TargetInfo::device; nullopt when it has none or cannot be
     // read.
     virtual std::optional<DeviceCounters> device(const std::string& name) = 0;

@@ -63,6 +63,12 @@ struct RepetitionResult
     // Reads: bytes of the data set in the page cache just before the timed part (cold: what eviction left;
     // warm: what the warming read left). Unknown where the OS cannot tell.
     std::optional<std::uint64_t> cachedBytes;
+    // Writes to a file: evidence of whether the data went through the page cache, taken outside the timed
+    // part. The written files' bytes in the page cache just after the timed part, and the system's Dirty +
+    // Writeback bytes just before and just after it. Unknown where the OS cannot tell (Windows).
+    std::optional<std::uint64_t> cachedAfterBytes;
+    std::optional<std::uint64_t> dirtyBeforeBytes;
+    std::optional<std::uint64_t> dirtyAfterBytes;
 
     friend bool operator==(const RepetitionResult&, const RepetitionResult&) = default;
 };
@@ -120,6 +126,8 @@ struct RunResult
     std::vector<RefusedCase> refused;
     std::vector<CaseResult> cases;
     bool cancelled = false;
+    // About the whole run, for every front end to show (e.g. another IOLab run wrote to the same target).
+    std::vector<std::string> warnings;
 
     friend bool operator==(const RunResult&, const RunResult&) = default;
 };

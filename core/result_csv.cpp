@@ -39,6 +39,11 @@ CsvRow caseFields(const Case& k)
             k.fileSet.empty() ? std::string() : toString(k.fileSet)};
 }
 
+std::string optionalNumber(const std::optional<std::uint64_t>& value)
+{
+    return value ? std::to_string(*value) : "";
+}
+
 std::string milliseconds(double seconds)
 {
     return fmt::format("{:.6g}", seconds * 1e3);
@@ -56,13 +61,32 @@ CsvRow joinRows(CsvRow head, const CsvRow& middle, const CsvRow& tail)
 std::vector<CsvRow> repetitionRows(const RunResult& result)
 {
     std::vector<CsvRow> rows;
-    rows.push_back(
-        joinRows({"case"}, caseHeader(),
-                 {"case_status",          "repetition",        "warmup",     "status",    "failed_call",
-                  "error_code",           "message",           "bytes",      "return_s",  "durable_s",
-                  "apparent_MBps",        "durable_MBps",      "cpu_user_s", "cpu_sys_s", "peak_rss_bytes",
-                  "device_written_bytes", "device_read_bytes", "verified",   "files",     "file_p50_ms",
-                  "file_p99_ms",          "cached_bytes"}));
+    rows.push_back(joinRows({"case"}, caseHeader(),
+                            {"case_status",
+                             "repetition",
+                             "warmup",
+                             "status",
+                             "failed_call",
+                             "error_code",
+                             "message",
+                             "bytes",
+                             "return_s",
+                             "durable_s",
+                             "apparent_MBps",
+                             "durable_MBps",
+                             "cpu_user_s",
+                             "cpu_sys_s",
+                             "peak_rss_bytes",
+                             "device_written_bytes",
+                             "device_read_bytes",
+                             "verified",
+                             "files",
+                             "file_p50_ms",
+                             "file_p99_ms",
+                             "cached_bytes",
+                             "cached_after_bytes",
+                             "dirty_before_bytes",
+                             "dirty_after_bytes"}));
     for (const auto& c : result.cases) {
         const auto& k = c.testCase;
         const CsvRow base = joinRows({std::to_string(c.index + 1)}, caseFields(k), {toString(c.status)});
@@ -94,7 +118,10 @@ std::vector<CsvRow> repetitionRows(const RunResult& result)
                                    r.files > 0 ? std::to_string(r.files) : "",
                                    r.files > 0 ? milliseconds(r.fileP50Seconds) : "",
                                    r.files > 0 ? milliseconds(r.fileP99Seconds) : "",
-                                   r.cachedBytes ? std::to_string(*r.cachedBytes) : ""});
+                                   optionalNumber(r.cachedBytes),
+                                   optionalNumber(r.cachedAfterBytes),
+                                   optionalNumber(r.dirtyBeforeBytes),
+                                   optionalNumber(r.dirtyAfterBytes)});
             rows.push_back(std::move(row));
         }
     }

@@ -145,6 +145,22 @@ Case caseFromJson(const json& j)
     return c;
 }
 
+namespace {
+
+json optionalJson(const std::optional<std::uint64_t>& value)
+{
+    return value ? json(*value) : json(nullptr);
+}
+
+std::optional<std::uint64_t> optionalBytes(const json& j, const char* key)
+{
+    if (const auto it = j.find(key); it != j.end() && !it->is_null())
+        return it->get<std::uint64_t>();
+    return std::nullopt;
+}
+
+} // namespace
+
 void to_json(json& j, const RepetitionResult& r)
 {
     j = json{{"index", r.index},
@@ -165,7 +181,14 @@ void to_json(json& j, const RepetitionResult& r)
              {"files", r.files},
              {"fileP50Seconds", r.fileP50Seconds},
              {"fileP99Seconds", r.fileP99Seconds},
-             {"cachedBytes", r.cachedBytes ? json(*r.cachedBytes) : json(nullptr)}};
+             {"cachedBytes", optionalJson(r.cachedBytes)}};
+    // Page-cache evidence of file writes (absent from older files; only written when known).
+    for (const auto& [key, value] : {std::pair{"cachedAfterBytes", &r.cachedAfterBytes},
+                                     std::pair{"dirtyBeforeBytes", &r.dirtyBeforeBytes},
+                                     std::pair{"dirtyAfterBytes", &r.dirtyAfterBytes}}) {
+        if (*value)
+            j[key] = **value;
+    }
 }
 
 void from_json(const json& j, RepetitionResult& r)
@@ -188,8 +211,10 @@ void from_json(const json& j, RepetitionResult& r)
     r.files = j.value("files", std::uint64_t{0});
     r.fileP50Seconds = j.value("fileP50Seconds", 0.0);
     r.fileP99Seconds = j.value("fileP99Seconds", 0.0);
-    if (const auto it = j.find("cachedBytes"); it != j.end() && !it->is_null())
-        r.cachedBytes = it->get<std::uint64_t>();
+    r.cachedBytes = optionalBytes(j, "cachedBytes");
+    r.cachedAfterBytes = optionalBytes(j, "cachedAfterBytes");
+    r.dirtyBeforeBytes = optionalBytes(j, "dirtyBeforeBytes");
+    r.dirtyAfterBytes = optionalBytes(j, "dirtyAfterBytes");
 }
 
 void to_json(json& j, const CaseResult& c)
@@ -238,17 +263,20 @@ json resultToJson(const RunResult& r)
     json refused = json::array();
     for (const auto& item : r.refused)
         refused.push_back(json{{"case", caseToJson(item.testCase)}, {"reason", item.reason}});
-    return json{{"schema", r.schema},
-                {"toolVersion", r.toolVersion},
-                {"startedAt", r.startedAt},
-                {"finishedAt", r.finishedAt},
-                {"host", r.host},
-                {"target", r.target},
-                {"matrix", matrixToJson(r.matrix)},
-                {"options", r.options},
-                {"refused", refused},
-                {"cases", r.cases},
-                {"cancelled", r.cancelled}};
+    json out{{"schema", r.schema},
+             {"toolVersion", r.toolVersion},
+             {"startedAt", r.startedAt},
+             {"finishedAt", r.finishedAt},
+             {"host", r.host},
+             {"target", r.target},
+             {"matrix", matrixToJson(r.matrix)},
+             {"options", r.options},
+             {"refused", refused},
+             {"cases", r.cases},
+             {"cancelled", r.cancelled}};
+    if (!r.warnings.empty())
+        out["warnings"] = r.warnings;
+    return out;
 }
 
 RunResult resultFromJson(std::string_view text, std::string_view sourceName)
@@ -257,7 +285,7 @@ RunResult resultFromJson(std::string_view text, std::string_view sourceName)
     try {
         j = json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {
-        throw InputError(fmt::format("{}: not a valid JSON file ({})", sourceName, e.what()));
+        throw InputError(jsonSyntaxError(text, e.byte, e.what(), sourceName));
     }
     if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())
         throw InputError(fmt::format("{}: not an IOLab result (no \"schema\" field)", sourceName));
@@ -284,6 +312,8 @@ RunResult resultFromJson(std::string_view text, std::string_view sourceName)
             r.refused.push_back({caseFromJson(item.at("case")), item.at("reason").get<std::string>()});
         j.at("cases").get_to(r.cases);
         j.at("cancelled").get_to(r.cancelled);
+        if (j.contains("warnings"))
+            j.at("warnings").get_to(r.warnings); // results written before run warnings existed have none
         return r;
     } catch (const json::exception& e) {
         std::string detail = e.what();

@@ -55,7 +55,6 @@ private:
 using Clock = std::chrono::steady_clock;
 
 constexpr std::uint64_t kScratchBytesPerThread = 1 * kMiB;
-constexpr std::uint64_t kSpaceMarginBytes = 64 * kMiB;
 
 std::string isoNow()
 {
@@ -116,6 +115,7 @@ private:
     // Sets the data set's cache state for this repetition: evicted (cold) or read once (warm).
     Outcome setCacheState(const Case& c, const DataSet& data, const Pattern& pattern);
     std::optional<std::uint64_t> cachedBytes(const DataSet& data);
+    std::optional<std::uint64_t> cachedBytes(const std::vector<std::string>& paths);
     void removeFiles(const RepetitionFiles& files);
 
     const Strategy& m_strategy;
@@ -237,6 +237,18 @@ std::optional<std::uint64_t> CaseRunner::cachedBytes(const DataSet& data)
     return total;
 }
 
+std::optional<std::uint64_t> CaseRunner::cachedBytes(const std::vector<std::string>& paths)
+{
+    std::uint64_t total = 0;
+    for (const auto& path : paths) {
+        const auto bytes = m_workspace.cachedBytes(path);
+        if (!bytes)
+            return std::nullopt;
+        total += *bytes;
+    }
+    return total;
+}
+
 void CaseRunner::removeFiles(const RepetitionFiles& files)
 {
     for (const auto& path : files.data)
@@ -284,6 +296,8 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
                          threads);
     const auto deviceBefore = onDevice ? m_probe.device(device) : std::nullopt;
     const auto processBefore = m_probe.process();
+    const bool fileWrite = !reads && c.target == TargetKind::Directory;
+    const auto backlogBefore = fileWrite ? m_probe.writeBacklog() : std::nullopt;
 
     Clock::time_point started;
     if (threads == 1) {
@@ -322,12 +336,21 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
     }
 
     auto durable = returned;
-    if (!reads && rep.outcome.ok() && c.target == TargetKind::Directory) {
+    if (fileWrite && rep.outcome.ok()) {
+        // Evidence of the page cache, before the final fsync empties Dirty; its time is not counted.
+        const auto evidenceStarted = Clock::now();
+        const auto backlogAfter = m_probe.writeBacklog();
+        if (backlogBefore && backlogAfter) {
+            rep.dirtyBeforeBytes = backlogBefore->dirtyBytes + backlogBefore->writebackBytes;
+            rep.dirtyAfterBytes = backlogAfter->dirtyBytes + backlogAfter->writebackBytes;
+        }
+        rep.cachedAfterBytes = cachedBytes(files.data);
+        const auto evidenceTime = Clock::now() - evidenceStarted;
         if (m_sampler != nullptr)
             m_sampler->setSyncing(true);
         for (const auto& path : files.data)
             merge(rep.outcome, m_workspace.makeDurable(path));
-        durable = Clock::now();
+        durable = Clock::now() - evidenceTime;
     }
     const auto processAfter = m_probe.process();
     const auto deviceAfter = onDevice ? m_probe.device(device) : std::nullopt;
@@ -435,7 +458,7 @@ std::uint64_t spaceNeeded(const Case& c)
         const std::uint64_t files = c.fileSet.empty() ? c.threads : c.fileSet.files;
         return dataSetSpaceNeeded(c.totalBytes, files);
     }
-    return c.totalBytes + kScratchBytesPerThread * c.threads + kSpaceMarginBytes;
+    return c.totalBytes + kScratchBytesPerThread * c.threads + spaceMarginBytes(c.totalBytes);
 }
 
 bool allCasesOk(const RunResult& result)

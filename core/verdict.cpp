@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/verdict.h"
 
-#include "core/error.h"
 #include "core/registry.h"
 #include "core/units.h"
 #include "core/warnings.h"
@@ -14,52 +13,6 @@
 #include <set>
 
 namespace iolab {
-
-std::string toString(Ranking ranking)
-{
-    return ranking == Ranking::Apparent ? "apparent" : "durable";
-}
-
-Ranking parseRanking(std::string_view text)
-{
-    if (text == "durable")
-        return Ranking::Durable;
-    if (text == "apparent")
-        return Ranking::Apparent;
-    throw InputError(fmt::format("unknown ranking '{}' (use durable, apparent)", text));
-}
-
-ComparisonGroup comparisonGroup(const Case& c)
-{
-    if (c.direction == Direction::Read)
-        return c.cache == CacheState::Warm ? ComparisonGroup::WarmReads : ComparisonGroup::ColdReads;
-    return c.target == TargetKind::Directory ? ComparisonGroup::FileWrites : ComparisonGroup::StreamWrites;
-}
-
-std::string toString(ComparisonGroup group)
-{
-    switch (group) {
-    case ComparisonGroup::FileWrites:
-        return "writes to a file";
-    case ComparisonGroup::StreamWrites:
-        return "writes into a pipe or the null device";
-    case ComparisonGroup::ColdReads:
-        return "reads from a cold cache";
-    case ComparisonGroup::WarmReads:
-        return "reads from a warm cache";
-    }
-    return "?";
-}
-
-bool ranksDurable(const Case& c, Ranking ranking)
-{
-    return ranking == Ranking::Durable && comparisonGroup(c) == ComparisonGroup::FileWrites;
-}
-
-const Summary& rankedRate(const CaseResult& c, Ranking ranking)
-{
-    return ranksDurable(c.testCase, ranking) ? c.durableMBps : c.apparentMBps;
-}
 
 namespace {
 
@@ -261,6 +214,8 @@ int importance(Finding::Kind kind)
         return 5;
     case Finding::Kind::Short:
         return 6;
+    case Finding::Kind::FinalFlush:
+        return 7;
     case Finding::Kind::Fastest:
         return 100;
     }
@@ -284,6 +239,9 @@ std::string advice(Finding::Kind kind)
         return "Run again on an idle machine, or with more repetitions, before trusting small differences.";
     case Finding::Kind::Short:
         return "Give these cases more data so that a repetition lasts at least 0.3 s.";
+    case Finding::Kind::FinalFlush:
+        return "No fault: this is what making direct writes durable costs here; a file written in place or "
+               "preallocated has fewer new blocks to flush.";
     case Finding::Kind::Fastest:
         return "";
     }
@@ -300,6 +258,8 @@ std::vector<Term> termsOf(Finding::Kind kind)
         return {Term::Apparent, Term::Durable, Term::Fsync, Term::PageCache};
     case Finding::Kind::Noise:
         return {Term::Spread};
+    case Finding::Kind::FinalFlush:
+        return {Term::Fsync, Term::Direct, Term::PageCache};
     default:
         return {};
     }
@@ -414,7 +374,7 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         v.answers.push_back(std::move(a.text));
 
     // The findings that matter most: one per kind, the most important kinds first.
-    const auto all = findings(result, registry);
+    const auto all = findings(result, registry, ranking);
     std::map<int, std::vector<const Finding*>> byImportance;
     for (const auto& f : all) {
         if (f.kind != Finding::Kind::Fastest)

@@ -19,7 +19,8 @@ void registerBuiltinStrategies(Registry& registry);
 
 std::unique_ptr<SystemProbe> makeSystemProbe();
 
-// Facts about a target folder. Throws InputError when it is missing, not a folder or not writable.
+// Facts about a target folder. Throws InputError when it is missing, not a folder, not writable, or on a
+// kernel pseudo-filesystem (Linux: proc, sysfs, devtmpfs, cgroup ...).
 TargetInfo inspectTarget(const std::string& path);
 
 // The mounted filesystems this user can write to, one per filesystem (bind mounts folded into the shortest
@@ -48,6 +49,17 @@ enum class CleanMode
 // Removes stale marked run folders (whose process is gone) directly inside `target`, and nothing else.
 // Throws InputError when the target is not a readable folder.
 CleanReport cleanStaleRuns(const std::string& target, CleanMode mode = CleanMode::Remove);
+
+// An IOLab run in progress: its marked run folder and the process that owns it.
+struct LiveRun
+{
+    std::string folder;
+    long pid = 0;
+};
+// The other IOLab runs writing into `target` now: marked run folders directly inside it whose process is
+// alive (this process's own folder excluded). Two runs at once measure each other, so front ends refuse or
+// warn. Reads only; returns nothing for a folder it cannot read.
+std::vector<LiveRun> liveRunsIn(const std::string& target);
 
 // The folder for logs: $XDG_STATE_HOME/iolab, or ~/.local/state/iolab (Windows: %LOCALAPPDATA%\IOLab).
 std::string defaultLogDirectory();

@@ -4,9 +4,11 @@
 
 #include "core/case.h"
 #include "core/strategy.h"
+#include "core/units.h"
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -23,6 +25,16 @@ inline int applyStdioBuffer(std::FILE* file, const StdioBuffer& buffer, std::uni
         return std::setvbuf(file, owned.get(), _IOFBF, buffer.bytes);
     }
     return 0;
+}
+
+// The per-character strategies (putc, fputc and their unlocked forms) write one byte per call, so the only
+// chunk they take is 1 byte; any other would label a result with a size that nothing wrote at.
+inline std::optional<std::string> perCharacterRefusal(const Case& c)
+{
+    if (c.chunkBytes == 1)
+        return std::nullopt;
+    return c.strategy + " writes one byte per call, so its chunk must be 1 B, not " +
+           formatBytes(c.chunkBytes);
 }
 
 // A failed C runtime call (errno `error`) on `path`, in the words of this OS's backend.

@@ -77,6 +77,7 @@ struct RunArgs
     bool noSampling = false;
     bool noSpaceCheck = false;
     bool quiet = false;
+    bool allowConcurrent = false;
     std::string jsonPath;
     std::string csvPath;
 };
@@ -253,6 +254,11 @@ void printResults(const RunResult& result)
         "without the slowest and the fastest; durable includes the final fsync.\n",
         result.options.repetitions, result.options.warmups);
     printReadDetails(result);
+    if (!result.warnings.empty()) {
+        std::printf("\nAbout this run:\n");
+        for (const auto& warning : result.warnings)
+            std::printf("  %s\n", warning.c_str());
+    }
     bool warned = false;
     for (const auto& c : result.cases) {
         const auto warnings = caseWarnings(c, &result.host);
@@ -282,6 +288,37 @@ void printResults(const RunResult& result)
     }
     if (result.cancelled)
         std::printf("\nThe run was cancelled; its files were removed.\n");
+    std::fflush(stdout);
+}
+
+// One closing line that counts every case by how it ended, so that the exit code is never a surprise.
+void printTally(const RunResult& result)
+{
+    std::size_t ok = 0;
+    std::size_t failed = 0;
+    std::size_t refused = 0;
+    std::size_t cancelled = 0;
+    for (const auto& c : result.cases) {
+        switch (c.status) {
+        case Status::Ok:
+            ++ok;
+            break;
+        case Status::Refused:
+            ++refused;
+            break;
+        case Status::Cancelled:
+            ++cancelled;
+            break;
+        case Status::Failed:
+        case Status::Unsupported:
+            ++failed;
+            break;
+        }
+    }
+    const std::string cancelledText = cancelled == 0 ? "" : fmt::format(", {} cancelled", cancelled);
+    fmt::print("\n{} case{} ran: {} ok, {} failed, {} refused at run time{}; {} refused before running.\n",
+               result.cases.size(), result.cases.size() == 1 ? "" : "s", ok, failed, refused, cancelledText,
+               result.refused.size());
     std::fflush(stdout);
 }
 
@@ -357,15 +394,13 @@ int commandTargets()
     return kExitOk;
 }
 
-int commandPresets()
+int commandPresets(const Registry& registry)
 {
+    // What runs on a target that takes every strategy: combinations a preset refuses wherever it runs (a
+    // duplicate, an axis a strategy has not) are not counted.
+    const TargetInfo anyTarget;
     for (const auto& p : builtinPresets()) {
-        std::size_t cases = 0;
-        for (const auto& g : p.groups) {
-            cases += g.strategies.size() * g.chunks.size() * g.sizes.size() *
-                     std::max<std::size_t>(1, g.buffers.size()) * std::max<std::size_t>(1, g.syncs.size()) *
-                     std::max<std::size_t>(1, g.threads.size());
-        }
+        const std::size_t cases = expand(p, registry, anyTarget).cases.size();
         std::printf("%-16s %3zu cases  %s\n", p.name.c_str(), cases, p.description.c_str());
     }
     return kExitOk;
@@ -383,20 +418,62 @@ int commandClean(const std::string& target)
     return kExitOk;
 }
 
+// Another IOLab run writing into the same target measures against this one: refused unless the user allows
+// it, and then stated in the result.
+std::vector<std::string> concurrentRunWarnings(const std::string& target, bool allowConcurrent)
+{
+    std::vector<std::string> warnings;
+    for (const auto& other : liveRunsIn(target)) {
+        if (!allowConcurrent)
+            throw InputError(fmt::format(
+                "another IOLab run is writing into this target now (process {}, run folder {}); two runs at "
+                "once measure each other. Wait for it to end, or give --allow-concurrent to run anyway",
+                other.pid, other.folder));
+        warnings.push_back(fmt::format("another IOLab run (process {}, run folder {}) was writing into the "
+                                       "same target when this run started: the figures may measure both",
+                                       other.pid, other.folder));
+    }
+    for (const auto& warning : warnings)
+        std::fprintf(stderr, "warning: %s\n", warning.c_str());
+    return warnings;
+}
+
+// Run folders left by a killed run hold disk space until `clean` removes them: say so, once per run.
+void mentionKilledRuns(const std::string& target)
+{
+    const auto stale = cleanStaleRuns(target, CleanMode::ListOnly).removed;
+    if (stale.size() == 1)
+        fmt::print(stderr,
+                   "note: a run folder from a killed run is here: {}; `iolab-cli clean {}` removes it\n",
+                   stale.front(), target);
+    else if (stale.size() > 1)
+        fmt::print(
+            stderr,
+            "note: {} run folders from killed runs are here ({} ...); `iolab-cli clean {}` removes them\n",
+            stale.size(), stale.front(), target);
+}
+
 int commandRun(const Registry& registry, const RunArgs& args)
 {
     const Matrix matrix = chooseMatrix(args);
-    for (const auto* out : {&args.jsonPath, &args.csvPath}) {
-        if (!out->empty()) {
-            if (auto problem = outputPathProblem(*out); !problem.empty())
-                throw InputError(problem);
-        }
+    // Every file the run will write, checked before a byte is measured so that a bad path loses nothing.
+    std::vector<std::string> outputs;
+    if (!args.jsonPath.empty())
+        outputs.push_back(args.jsonPath);
+    if (!args.csvPath.empty())
+        outputs.insert(outputs.end(),
+                       {args.csvPath, summaryCsvPath(args.csvPath), samplesCsvPath(args.csvPath)});
+    for (const auto& out : outputs) {
+        if (auto problem = outputPathProblem(out); !problem.empty())
+            throw InputError(problem);
     }
     if (args.repetitions == 0 || args.repetitions > 1000)
         throw InputError("--reps: give 1 to 1000 measured repetitions");
     if (args.warmups > 100)
         throw InputError("--warmups: give 0 to 100 warm-up repetitions");
     TargetInfo target = inspectTarget(args.target);
+    const std::vector<std::string> concurrency = concurrentRunWarnings(target.path, args.allowConcurrent);
+    mentionKilledRuns(args.target);
     probeCapabilities(target);
     const ExpandedMatrix expanded = expand(matrix, registry, target);
     if (expanded.cases.empty()) {
@@ -439,15 +516,18 @@ int commandRun(const Registry& registry, const RunArgs& args)
         }
     });
     if (!args.quiet)
-        std::fprintf(stderr, "IOLab %s: %zu cases (%zu refused) on %s\n", IOLAB_VERSION,
-                     expanded.cases.size(), expanded.refused.size(), target.path.c_str());
-    const RunResult result = runner.run(matrix, expanded, options, stopSource.get_token(), &observer);
+        fmt::print(stderr, "IOLab {}: {} case{} to run ({} refused before running) on {}\n", IOLAB_VERSION,
+                   expanded.cases.size(), expanded.cases.size() == 1 ? "" : "s", expanded.refused.size(),
+                   target.path);
+    RunResult result = runner.run(matrix, expanded, options, stopSource.get_token(), &observer);
+    result.warnings.insert(result.warnings.begin(), concurrency.begin(), concurrency.end());
     watcher.request_stop();
     watcher.join();
     std::signal(SIGINT, previousInt);
     std::signal(SIGTERM, previousTerm);
 
     printResults(result);
+    printTally(result);
     int status = allCasesOk(result) ? kExitOk : kExitCasesFailed;
     if (!args.jsonPath.empty()) {
         const auto outcome = writeFileAtomically(args.jsonPath, resultToJson(result).dump(1) + "\n");
@@ -484,6 +564,30 @@ spdlog::level::level_enum parseLevel(const std::string& text)
         throw InputError(
             fmt::format("--log-level: '{}' is not one of trace, debug, info, warn, error, off", text));
     return level;
+}
+
+// CLI11 reports a mistyped subcommand as a missing one ("A subcommand is required"): name the word the user
+// typed, or say that none was given, with the list either way.
+std::string subcommandProblem(const CLI::App& app, int argc, const char* const* argv)
+{
+    std::string known;
+    for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+        known += (known.empty() ? "" : ", ") + sub->get_name();
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "--log-level") {
+            ++i; // its value
+            continue;
+        }
+        if (arg.starts_with("-"))
+            return {}; // --help, --version, --log-level=X or a mistake CLI11 words well
+        for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+            if (sub->get_name() == arg)
+                return {};
+        }
+        return fmt::format("unknown subcommand '{}' (the subcommands are: {})", arg, known);
+    }
+    return fmt::format("a subcommand is required: {}", known);
 }
 
 } // namespace
@@ -542,7 +646,14 @@ int runCli(int argc, const char* const* argv)
     run->add_option("--json", args.jsonPath, "Write the result JSON here");
     run->add_option("--csv", args.csvPath, "Write the repetitions CSV here (samples go beside it)");
     run->add_flag("--quiet", args.quiet, "No progress on stderr");
+    run->add_flag("--allow-concurrent", args.allowConcurrent,
+                  "Run even while another IOLab run writes into the same target (the result says so)");
 
+    if (const auto problem = subcommandProblem(app, argc, argv); !problem.empty()) {
+        std::fprintf(stderr, "iolab-cli: %s\n", problem.c_str());
+        std::fprintf(stderr, "Run 'iolab-cli --help' for usage.\n");
+        return kExitUsage;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -568,7 +679,7 @@ int runCli(int argc, const char* const* argv)
         if (app.got_subcommand("targets"))
             return commandTargets();
         if (app.got_subcommand("presets"))
-            return commandPresets();
+            return commandPresets(registry);
         if (*clean)
             return commandClean(cleanTarget);
         return commandRun(registry, args);

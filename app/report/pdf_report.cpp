@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "app/report/pdf_report.h"
 
+#include "app/report/chart_layout.h"
 #include "app/report/heatmap_data.h"
+#include "app/report/report_title.h"
 #include "core/findings.h"
 #include "core/units.h"
 
 #include <QBuffer>
+#include <QFontMetricsF>
 #include <QLocale>
 #include <QPageSize>
 #include <QPainter>
@@ -23,6 +26,8 @@ namespace {
 
 constexpr double kMargin = 42;       // points
 constexpr double kFooterHeight = 20; // points
+// Below five repetitions a trimmed mean (without the slowest and the fastest) is the median or close to it.
+constexpr std::size_t kTrimmedMeanMinCount = 5;
 const QColor kText(0x22, 0x22, 0x22);
 const QColor kMuted(0x6b, 0x6b, 0x6b);
 const QColor kRule(0xcc, 0xcc, 0xcc);
@@ -338,6 +343,7 @@ void drawHeatmap(Layout& layout, const HeatmapData& d)
     const double cellWidth =
         std::min(70.0, (layout.width() - labelWidth) / static_cast<double>(d.columns.size()));
     const double cellHeight = 20;
+    const ColourRange range = ColourRange::fit(d.minMBps, d.maxMBps);
     const double height = 16 + cellHeight * static_cast<double>(d.strategies.size()) + 34;
     const QRectF area = layout.take(height);
     p.setFont(font(7));
@@ -362,12 +368,14 @@ void drawHeatmap(Layout& layout, const HeatmapData& d)
                 p.drawText(box, Qt::AlignCenter, cell.failed > 0 ? QStringLiteral("failed") : QString());
                 continue;
             }
-            const QColor fill = heatColour(*cell.bestMBps, d.minMBps, d.maxMBps);
+            const QColor fill = heatColour(*cell.bestMBps, range.low, range.high);
             p.fillRect(box, fill);
             p.setPen(heatTextColour(fill));
             p.drawText(box, Qt::AlignCenter, rate(*cell.bestMBps));
         }
     }
+    if (!(range.high > 0))
+        return; // nothing measured: no scale to show
     const double scaleTop = area.top() + 16 + cellHeight * static_cast<double>(d.strategies.size()) + 6;
     // The colour scale is at least wide enough for its three labels, however few chunk columns there are.
     const double scaleWidth = std::max(cellWidth * static_cast<double>(d.columns.size()),
@@ -375,86 +383,83 @@ void drawHeatmap(Layout& layout, const HeatmapData& d)
     const int steps = 60;
     for (int i = 0; i < steps; ++i) {
         const double t = static_cast<double>(i) / (steps - 1);
-        const double v = d.minMBps > 0 && d.maxMBps > d.minMBps
-                             ? std::exp(std::log(d.minMBps) + t * (std::log(d.maxMBps) - std::log(d.minMBps)))
-                             : d.maxMBps;
+        const double v = std::exp(std::log(range.low) + t * (std::log(range.high) - std::log(range.low)));
         p.fillRect(
             QRectF(area.left() + labelWidth + scaleWidth * i / steps, scaleTop, scaleWidth / steps + 0.5, 6),
-            heatColour(v, d.minMBps, d.maxMBps));
+            heatColour(v, range.low, range.high));
     }
     p.setPen(kMuted);
     p.setFont(font(6.5));
     const QRectF labels(area.left() + labelWidth, scaleTop + 7, scaleWidth, 12);
-    p.drawText(labels, Qt::AlignLeft | Qt::AlignVCenter, rate(d.minMBps));
+    p.drawText(
+        labels, Qt::AlignLeft | Qt::AlignVCenter,
+        (range.clippedBelow ? QStringLiteral("%1 or less") : QStringLiteral("%1")).arg(rate(range.low)));
     p.drawText(labels, Qt::AlignHCenter | Qt::AlignVCenter,
                QStringLiteral("best median per cell, log scale"));
-    p.drawText(labels, Qt::AlignRight | Qt::AlignVCenter, rate(d.maxMBps));
+    p.drawText(labels, Qt::AlignRight | Qt::AlignVCenter, rate(range.high));
 }
 
-void drawBars(Layout& layout, const RunResult& result)
+// The rate a chart or table ranks by: the median of `rateOf(case)`.
+using RateOf = std::function<const Summary&(const CaseResult&)>;
+
+// Bars by chunk size for the cases `indices`, each labelled with its speed-up over the baseline.
+void drawBars(Layout& layout, const RunResult& result, const std::vector<std::size_t>& indices,
+              const RateOf& rateOf, const QString& quantity)
 {
     std::vector<std::uint64_t> chunks;
-    std::vector<QString> variants;
+    QStringList variants;
     std::map<std::pair<QString, std::uint64_t>, std::size_t> caseAt;
     double low = 0;
     double high = 0;
-    for (std::size_t i = 0; i < result.cases.size(); ++i) {
+    const auto shown = [&](const CaseResult& c) {
+        return measured(c) && rateOf(c).median > 0;
+    };
+    for (const std::size_t i : indices) {
         const CaseResult& c = result.cases[i];
-        if (!measured(c))
+        if (!shown(c))
             continue;
         QString v = shortLabel(c);
         v = v.section(QLatin1Char(' '), 1); // without "#n"
         v.remove(QStringLiteral(" ") + qs(formatBytesCompact(c.testCase.chunkBytes)));
-        if (std::find(variants.begin(), variants.end(), v) == variants.end())
-            variants.push_back(v);
+        if (!variants.contains(v))
+            variants << v;
         if (std::find(chunks.begin(), chunks.end(), c.testCase.chunkBytes) == chunks.end())
             chunks.push_back(c.testCase.chunkBytes);
         caseAt[{v, c.testCase.chunkBytes}] = i;
-        low = low == 0 ? c.apparentMBps.median : std::min(low, c.apparentMBps.median);
-        high = std::max(high, c.apparentMBps.median);
+        const double m = rateOf(c).median;
+        low = low == 0 ? m : std::min(low, m);
+        high = std::max(high, m);
     }
     if (chunks.empty())
         return;
     std::sort(chunks.begin(), chunks.end());
-    const bool logScale = low > 0 && high / low > 100;
-    const double legendRows = std::ceil(static_cast<double>(variants.size()) / 3.0);
-    const QRectF area = layout.take(210 + legendRows * 12);
     QPainter& p = layout.painter();
-    const QRectF plot(area.left() + 46, area.top() + 8, area.width() - 56, 160);
-    // Y axis: linear from 0, or decades on a log scale.
-    const double yMin = logScale ? std::pow(10.0, std::floor(std::log10(low))) : 0;
-    const double yMax =
-        logScale ? std::pow(10.0, std::ceil(std::log10(high * 1.3)))
-                 : std::pow(10.0, std::floor(std::log10(high * 1.15))) *
-                       std::ceil(high * 1.15 / std::pow(10.0, std::floor(std::log10(high * 1.15))));
+    const QFont legendFont = font(7);
+    const QFontMetricsF legendMetrics(legendFont, p.device());
+    const double lineHeight = 10;
+    const LegendLayout legend = LegendLayout::fit(
+        variants, [&](const QString& text) { return legendMetrics.horizontalAdvance(text); }, layout.width(),
+        lineHeight);
+    const double plotHeight = 160;
+    const QRectF area = layout.take(plotHeight + 30 + legend.height);
+    const QRectF plot(area.left() + 46, area.top() + 8, area.width() - 56, plotHeight);
+    const BarScale scale = BarScale::fit(low, high, 1.3);
     auto yFor = [&](double v) {
-        if (logScale)
-            return plot.bottom() - plot.height() * (std::log10(std::max(v, yMin)) - std::log10(yMin)) /
-                                       (std::log10(yMax) - std::log10(yMin));
-        return plot.bottom() - plot.height() * v / yMax;
+        return plot.bottom() - plot.height() * scale.position(v);
     };
     p.setFont(font(6.5));
-    std::vector<double> ticks;
-    if (logScale) {
-        for (double t = yMin; t <= yMax * 1.001; t *= 10)
-            ticks.push_back(t);
-    } else {
-        for (int i = 0; i <= 4; ++i)
-            ticks.push_back(yMax * i / 4);
-    }
-    for (double t : ticks) {
+    for (const double t : scale.ticks) {
         const double y = yFor(t);
         p.setPen(QPen(kRule, 0.4));
         p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
         p.setPen(kMuted);
         p.drawText(QRectF(area.left(), y - 6, 42, 12), Qt::AlignRight | Qt::AlignVCenter,
-                   QString::number(t, 'g', 4));
+                   BarScale::tickLabel(t));
     }
     p.save();
     p.translate(area.left() + 6, plot.center().y());
     p.rotate(-90);
-    p.drawText(QRectF(-60, -8, 120, 12), Qt::AlignCenter,
-               logScale ? QStringLiteral("median MB/s (log)") : QStringLiteral("median MB/s"));
+    p.drawText(QRectF(-80, -8, 160, 12), Qt::AlignCenter, scale.axisTitle(quantity));
     p.restore();
     const double groupWidth = plot.width() / static_cast<double>(chunks.size());
     const double barWidth = std::min(26.0, groupWidth * 0.8 / static_cast<double>(variants.size()));
@@ -465,34 +470,39 @@ void drawBars(Layout& layout, const RunResult& result)
         p.setFont(font(7));
         p.drawText(QRectF(groupLeft, plot.bottom() + 2, groupWidth, 12), Qt::AlignCenter,
                    qs(formatBytesCompact(chunks[g])));
-        for (std::size_t v = 0; v < variants.size(); ++v) {
+        for (qsizetype v = 0; v < variants.size(); ++v) {
             const auto it = caseAt.find({variants[v], chunks[g]});
             if (it == caseAt.end())
                 continue;
             const CaseResult& c = result.cases[it->second];
             const double x = groupLeft + (groupWidth - used) / 2 + barWidth * static_cast<double>(v);
-            const double top = yFor(c.apparentMBps.median);
-            p.fillRect(QRectF(x + 1, top, barWidth - 2, plot.bottom() - top), seriesColour(v));
-            if (const auto base = baselineCase(result, it->second); base && *base != it->second) {
+            // However small, a measured bar shows: at least one point tall.
+            const double top = std::min(yFor(rateOf(c).median), plot.bottom() - 1);
+            p.fillRect(QRectF(x + 1, top, barWidth - 2, plot.bottom() - top),
+                       seriesColour(static_cast<std::size_t>(v)));
+            if (const auto base = baselineCase(result, it->second);
+                base && *base != it->second && shown(result.cases[*base])) {
                 p.setPen(kText);
                 p.setFont(font(5.5));
                 p.drawText(QRectF(x - 6, top - 10, barWidth + 12, 9), Qt::AlignCenter,
-                           speedupText(c.apparentMBps.median / result.cases[*base].apparentMBps.median));
+                           speedupText(rateOf(c).median / rateOf(result.cases[*base]).median));
             }
         }
     }
     p.setPen(QPen(kText, 0.6));
     p.drawLine(plot.bottomLeft(), plot.bottomRight());
-    p.setFont(font(7));
+    p.setFont(legendFont);
     const double legendTop = plot.bottom() + 18;
-    const double columnWidth = area.width() / 3;
-    for (std::size_t v = 0; v < variants.size(); ++v) {
-        const double x = area.left() + columnWidth * static_cast<double>(v % 3);
-        const std::size_t legendRow = v / 3; // three entries a row
-        const double y = legendTop + 12 * static_cast<double>(legendRow);
-        p.fillRect(QRectF(x, y + 2, 8, 8), seriesColour(v));
+    for (std::size_t v = 0; v < legend.entries.size(); ++v) {
+        const auto& e = legend.entries[v];
+        const double x = area.left() + e.x;
+        const double y = legendTop + e.y;
+        p.fillRect(QRectF(x, y + 1, 8, 8), seriesColour(v));
         p.setPen(kText);
-        p.drawText(QRectF(x + 12, y, columnWidth - 14, 12), Qt::AlignLeft | Qt::AlignVCenter, variants[v]);
+        for (qsizetype line = 0; line < e.lines.size(); ++line)
+            p.drawText(QRectF(x + 12, y + lineHeight * static_cast<double>(line), legend.columnWidth - 12,
+                              lineHeight),
+                       Qt::AlignLeft | Qt::AlignVCenter, e.lines[line]);
     }
 }
 
@@ -604,6 +614,89 @@ QString bufferText(const Case& k)
     return k.buffer.mode == BufferMode::NotApplicable ? QStringLiteral("-") : qs(toString(k.buffer));
 }
 
+// Whether a run has the repetitions for a trimmed mean to say more than the median.
+bool showsTrimmedMean(const RunResult& result)
+{
+    return std::any_of(result.cases.begin(), result.cases.end(),
+                       [](const CaseResult& c) { return c.apparentMBps.count >= kTrimmedMeanMinCount; });
+}
+
+// What a case table shows: the rate it ranks by, and the other one beside it where a case has one.
+struct CaseTable
+{
+    QString rankedName;
+    RateOf rankedOf;
+    QString otherName; // "" = no second rate column
+    RateOf otherOf;
+};
+
+void drawCaseTable(Layout& layout, const RunResult& result, const std::vector<std::size_t>& indices,
+                   const CaseTable& table)
+{
+    const bool trimmed = showsTrimmedMean(result);
+    const bool other = !table.otherName.isEmpty();
+    const auto number = [](double v) {
+        return QString::number(v, 'f', 1);
+    };
+    std::vector<QStringList> rows;
+    std::vector<QColor> colours;
+    for (const std::size_t i : indices) {
+        const CaseResult& c = result.cases[i];
+        const Case& k = c.testCase;
+        const bool ok = measured(c);
+        const Summary& ranked = table.rankedOf(c);
+        QString speedup;
+        if (const auto base = baselineCase(result, i);
+            ok && base && table.rankedOf(result.cases[*base]).median > 0)
+            speedup = speedupText(ranked.median / table.rankedOf(result.cases[*base]).median);
+        QStringList row{QString::number(c.index + 1),
+                        qs(k.strategy),
+                        qs(formatBytesCompact(k.chunkBytes)),
+                        bufferText(k),
+                        qs(k.direction == Direction::Write ? toString(k.sync) : readAxesText(k)),
+                        QString::number(k.threads),
+                        qs(formatBytesShort(k.totalBytes)),
+                        ok && ranked.count > 0 ? number(ranked.median) : QString()};
+        if (other) {
+            const Summary& second = table.otherOf(c);
+            row << (ok && second.count > 0 && k.direction == Direction::Write ? number(second.median)
+                                                                              : QString());
+        }
+        if (trimmed)
+            row << (ok && ranked.count >= kTrimmedMeanMinCount ? number(ranked.trimmedMean) : QString());
+        row << (ok && ranked.count > 1 ? QStringLiteral("%1-%2")
+                                             .arg(std::max(0.0, ranked.ciLow), 0, 'f', 0)
+                                             .arg(ranked.ciHigh, 0, 'f', 0)
+                                       : QString())
+            << speedup << (ok ? QString::number(c.cpuSecondsPerGiB, 'f', 3) : QString())
+            << (c.peakRssBytes > 0 ? qs(formatBytes(c.peakRssBytes)) : QString())
+            << (ok ? QStringLiteral("±%1").arg(c.stabilityMBps, 0, 'f', 0) : QString())
+            << qs(toString(c.status));
+        rows.push_back(row);
+        colours.push_back(ok ? kText : kBad);
+    }
+    std::vector<Column> columns{{QStringLiteral("#"), 2.4, Qt::AlignRight},
+                                {QStringLiteral("Strategy"), 9.0},
+                                {QStringLiteral("Chunk"), 5.0, Qt::AlignRight},
+                                {QStringLiteral("Buffer"), 4.6},
+                                {QStringLiteral("Sync/read"), 6.6},
+                                {QStringLiteral("Thr"), 2.9, Qt::AlignRight},
+                                {QStringLiteral("Size"), 4.2, Qt::AlignRight},
+                                {table.rankedName, 6.2, Qt::AlignRight}};
+    if (other)
+        columns.push_back({table.otherName, 6.2, Qt::AlignRight});
+    if (trimmed)
+        columns.push_back({QStringLiteral("Trim. mean MB/s"), 5.8, Qt::AlignRight});
+    for (const Column& c : std::initializer_list<Column>{{QStringLiteral("95% CI MB/s"), 7.2, Qt::AlignRight},
+                                                         {QStringLiteral("Speed-up"), 5.6, Qt::AlignRight},
+                                                         {QStringLiteral("CPU s/GiB"), 4.6, Qt::AlignRight},
+                                                         {QStringLiteral("Peak RSS"), 5.8, Qt::AlignRight},
+                                                         {QStringLiteral("Stab. MB/s"), 4.8, Qt::AlignRight},
+                                                         {QStringLiteral("Status"), 5.2}})
+        columns.push_back(c);
+    layout.table(columns, rows, 6.8, [&](std::size_t i) { return colours[i]; });
+}
+
 void writeReport(Layout& layout, const RunResult& result, const QString& title, const Registry* registry)
 {
     QPainter& p = layout.painter();
@@ -666,54 +759,33 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
     layout.heading(QStringLiteral("Summary"));
     layout.paragraph(
         QStringLiteral(
-            "MB/s = 10^6 bytes per second. Median over the measured repetitions; the trimmed "
-            "mean leaves out the slowest and the fastest of them; durable "
+            "MB/s = 10^6 bytes per second. Median over the measured repetitions%1; durable "
             "includes the fsync the data still needed (writes only); speed-up is against plain "
             "stdio with its default buffer (reads: plain read(2) with the normal hint) at the same "
             "chunk size; stability is the spread of the per-interval rate. Reads show their hint "
-            "and cache state in the Sync/read column."),
+            "and cache state in the Sync/read column.")
+            .arg(showsTrimmedMean(result)
+                     ? QStringLiteral("; the trimmed mean leaves out the slowest and the fastest of them")
+                     : QStringLiteral(
+                           " (the trimmed mean, which leaves out the slowest and the fastest, is "
+                           "shown from %1 repetitions on: with fewer it says no more than the median)")
+                           .arg(kTrimmedMeanMinCount)),
         7.5, kMuted);
-    std::vector<QStringList> rows;
-    for (std::size_t i = 0; i < result.cases.size(); ++i) {
-        const CaseResult& c = result.cases[i];
-        const Case& k = c.testCase;
-        const bool ok = measured(c);
-        QString speedup;
-        if (const auto base = baselineCase(result, i); ok && base)
-            speedup = speedupText(c.apparentMBps.median / result.cases[*base].apparentMBps.median);
-        rows.push_back(
-            {QString::number(c.index + 1), qs(k.strategy), qs(formatBytesCompact(k.chunkBytes)),
-             bufferText(k), qs(k.direction == Direction::Write ? toString(k.sync) : readAxesText(k)),
-             QString::number(k.threads), qs(formatBytesShort(k.totalBytes)),
-             ok ? QString::number(c.apparentMBps.median, 'f', 1) : QString(),
-             ok ? QString::number(c.apparentMBps.trimmedMean, 'f', 1) : QString(),
-             ok && c.apparentMBps.count > 1 ? QStringLiteral("%1-%2")
-                                                  .arg(std::max(0.0, c.apparentMBps.ciLow), 0, 'f', 0)
-                                                  .arg(c.apparentMBps.ciHigh, 0, 'f', 0)
-                                            : QString(),
-             ok && k.direction == Direction::Write ? QString::number(c.durableMBps.median, 'f', 1)
-                                                   : QString(),
-             speedup, ok ? QString::number(c.cpuSecondsPerGiB, 'f', 3) : QString(),
-             c.peakRssBytes > 0 ? qs(formatBytes(c.peakRssBytes)) : QString(),
-             ok ? QStringLiteral("±%1").arg(c.stabilityMBps, 0, 'f', 0) : QString(), qs(toString(c.status))});
+    {
+        std::vector<std::size_t> all(result.cases.size());
+        for (std::size_t i = 0; i < all.size(); ++i)
+            all[i] = i;
+        CaseTable table;
+        table.rankedName = QStringLiteral("Median MB/s");
+        table.rankedOf = [](const CaseResult& c) -> const Summary& {
+            return c.apparentMBps;
+        };
+        table.otherName = QStringLiteral("Durable MB/s");
+        table.otherOf = [](const CaseResult& c) -> const Summary& {
+            return c.durableMBps;
+        };
+        drawCaseTable(layout, result, all, table);
     }
-    layout.table({{QStringLiteral("#"), 2.4, Qt::AlignRight},
-                  {QStringLiteral("Strategy"), 9.0},
-                  {QStringLiteral("Chunk"), 5.0, Qt::AlignRight},
-                  {QStringLiteral("Buffer"), 4.6},
-                  {QStringLiteral("Sync/read"), 6.6},
-                  {QStringLiteral("Thr"), 2.9, Qt::AlignRight},
-                  {QStringLiteral("Size"), 4.2, Qt::AlignRight},
-                  {QStringLiteral("Median MB/s"), 6.2, Qt::AlignRight},
-                  {QStringLiteral("Trim. mean MB/s"), 5.8, Qt::AlignRight},
-                  {QStringLiteral("95% CI MB/s"), 7.2, Qt::AlignRight},
-                  {QStringLiteral("Durable MB/s"), 6.2, Qt::AlignRight},
-                  {QStringLiteral("Speed-up"), 5.6, Qt::AlignRight},
-                  {QStringLiteral("CPU s/GiB"), 4.6, Qt::AlignRight},
-                  {QStringLiteral("Peak RSS"), 5.8, Qt::AlignRight},
-                  {QStringLiteral("Stab. MB/s"), 4.8, Qt::AlignRight},
-                  {QStringLiteral("Status"), 5.2}},
-                 rows, 6.8, [&](std::size_t i) { return measured(result.cases[i]) ? kText : kBad; });
     std::vector<QStringList> problems;
     for (const auto& c : result.cases) {
         if (!c.reason.empty())
@@ -745,7 +817,14 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
                    60 + 20 * static_cast<double>(heat.strategies.size()));
     drawHeatmap(layout, heat);
     layout.heading(QStringLiteral("By chunk size, with the speed-up over plain stdio"), 2, 230);
-    drawBars(layout, result);
+    {
+        std::vector<std::size_t> all(result.cases.size());
+        for (std::size_t i = 0; i < all.size(); ++i)
+            all[i] = i;
+        drawBars(
+            layout, result, all, [](const CaseResult& c) -> const Summary& { return c.apparentMBps; },
+            QStringLiteral("median MB/s"));
+    }
     layout.heading(QStringLiteral("Throughput over time"), 1, 130);
     layout.paragraph(
         QStringLiteral("Per case, the 10 Hz samples of the measured repetitions: apparent MB/s (solid) "
@@ -771,9 +850,9 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
                           list(g.threads, [](std::uint32_t n) { return QString::number(n); }),
                           list(g.targets, [](TargetKind k) { return qs(toString(k)); })});
     }
-    layout.paragraph(QStringLiteral("%1: the union of these groups, each a cartesian product.")
-                         .arg(qs(result.matrix.name.empty() ? std::string("matrix") : result.matrix.name)),
-                     8.5);
+    layout.paragraph(
+        QStringLiteral("%1: the union of these groups, each a cartesian product.").arg(matrixTitle(result)),
+        8.5);
     layout.table({{QStringLiteral("Strategies"), 10},
                   {QStringLiteral("Chunks"), 6},
                   {QStringLiteral("Sizes / file sets"), 6},
@@ -839,11 +918,7 @@ int render(QIODevice& device, const RunResult& result, const ReportOptions& opti
     writer.setResolution(72); // one unit is one point
     writer.setPageSize(pageSizeFor(options.page));
     writer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Point);
-    const QString title =
-        options.title.isEmpty()
-            ? QStringLiteral("IOLab report: %1")
-                  .arg(qs(result.matrix.name.empty() ? std::string("matrix") : result.matrix.name))
-            : options.title;
+    const QString title = options.title.isEmpty() ? reportTitle(result) : options.title;
     writer.setTitle(title);
     writer.setCreator(QStringLiteral("IOLab %1").arg(qs(result.toolVersion)));
     QPainter painter(&writer);

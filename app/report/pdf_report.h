@@ -22,7 +22,7 @@ enum class PageFormat
 struct ReportOptions
 {
     PageFormat page = PageFormat::Auto;
-    QString title; // "" = "IOLab report: <matrix name>"
+    QString title; // "" = reportTitle(result): the matrix or preset, or what an ad-hoc matrix tested
 };
 
 // The whole report as a PDF: header, machine, target, findings, summary table, heatmap, bars by chunk with

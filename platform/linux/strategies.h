@@ -13,6 +13,10 @@ inline constexpr std::uint64_t kMmapWindowBytes = 16 * kKiB;
 
 std::unique_ptr<Strategy> makeStdioStrategy();
 std::unique_ptr<Strategy> makeStdioUnlockedStrategy();
+std::unique_ptr<Strategy> makeStdioUnlockedCallStrategy();
+std::unique_ptr<Strategy> makePutcStrategy();
+std::unique_ptr<Strategy> makePutcUnlockedStrategy();
+std::unique_ptr<Strategy> makeFputcStrategy();
 std::unique_ptr<Strategy> makeWriteStrategy();
 std::unique_ptr<Strategy> makeDirectStrategy();
 std::unique_ptr<Strategy> makeMmapWindowStrategy();

@@ -10,6 +10,8 @@ namespace {
 
 struct LockedWrite
 {
+    static constexpr const char* kCall = "fwrite";
+    static constexpr bool kFixedChunks = false; // glibc has no inline form of the locked fwrite
     std::size_t operator()(const std::byte* data, std::size_t size, std::FILE* file) const noexcept
     {
         return std::fwrite(data, 1, size, file);

@@ -89,6 +89,15 @@ public:
         return m;
     }
 
+    std::optional<MemoryCounters> writeBacklog() override
+    {
+        char text[8192];
+        if (readSmallFile("/proc/meminfo", text, sizeof text) == 0 ||
+            std::strstr(text, "\nDirty:") == nullptr || std::strstr(text, "\nWriteback:") == nullptr)
+            return std::nullopt;
+        return MemoryCounters{meminfoKiB(text, "\nDirty:") * kKiB, meminfoKiB(text, "\nWriteback:") * kKiB};
+    }
+
     std::optional<DeviceCounters> device(const std::string& name) override
     {
         if (name.empty())

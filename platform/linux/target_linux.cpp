@@ -19,6 +19,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <vector>
 
 namespace iolab {
 
@@ -55,6 +56,25 @@ std::string unescapeMountPath(const std::string& text)
     return out;
 }
 
+// The mount's own options, then the filesystem's (superblock) options that add to them: "rw,relatime" and
+// "rw,seclabel" make "rw,relatime,seclabel", each option once.
+std::string mergeOptions(const std::string& mountOptions, const std::string& superOptions)
+{
+    std::vector<std::string> merged;
+    for (const auto* list : {&mountOptions, &superOptions}) {
+        std::istringstream in(*list);
+        std::string option;
+        while (std::getline(in, option, ',')) {
+            if (!option.empty() && std::find(merged.begin(), merged.end(), option) == merged.end())
+                merged.push_back(option);
+        }
+    }
+    std::string text;
+    for (const auto& option : merged)
+        text += (text.empty() ? "" : ",") + option;
+    return text;
+}
+
 void fillMount(TargetInfo& info, const std::string& realPath, dev_t device)
 {
     std::ifstream in("/proc/self/mountinfo");
@@ -83,9 +103,7 @@ void fillMount(TargetInfo& info, const std::string& realPath, dev_t device)
         info.mountPoint = mountPoint;
         info.fsType = fsType;
         info.mountSource = unescapeMountPath(source);
-        info.mountOptions = options;
-        if (!superOptions.empty())
-            info.mountOptions.append(",").append(superOptions);
+        info.mountOptions = mergeOptions(options, superOptions);
     }
 }
 
@@ -120,13 +138,23 @@ void fillDevice(TargetInfo& info, dev_t device)
     info.deviceModel = model;
 }
 
+// Filesystems whose files are views of the kernel (its processes, devices, control groups, tracing ...), not
+// storage: a target there is refused whatever its permissions say. hugetlbfs is not among them: it stores
+// data in huge pages, but only through mmap of whole huge pages, so its cases fail with their own reasons.
+bool isKernelFilesystem(const std::string& type)
+{
+    static const std::set<std::string> kKernel{
+        "autofs", "binfmt_misc", "bpf",        "cgroup",    "cgroup2", "configfs", "debugfs",
+        "devpts", "devtmpfs",    "efivarfs",   "fusectl",   "mqueue",  "nsfs",     "proc",
+        "pstore", "rpc_pipefs",  "securityfs", "selinuxfs", "sysfs",   "tracefs"};
+    return kKernel.contains(type);
+}
+
+// What the target list leaves out: the kernel's filesystems, and those that cannot hold a run's files.
 bool isPseudoFilesystem(const std::string& type)
 {
-    static const std::set<std::string> kPseudo{
-        "autofs",     "binfmt_misc", "bpf",       "cgroup",    "cgroup2", "configfs", "debugfs", "devpts",
-        "devtmpfs",   "efivarfs",    "fusectl",   "hugetlbfs", "mqueue",  "nsfs",     "proc",    "pstore",
-        "rpc_pipefs", "securityfs",  "selinuxfs", "squashfs",  "sysfs",   "tracefs",  "iso9660", "udf"};
-    return kPseudo.contains(type);
+    static const std::set<std::string> kNoRunFiles{"hugetlbfs", "squashfs", "iso9660", "udf"};
+    return isKernelFilesystem(type) || kNoRunFiles.contains(type);
 }
 
 } // namespace
@@ -216,6 +244,11 @@ TargetInfo inspectTarget(const std::string& path)
         info.freeBytes = static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
     }
     fillMount(info, info.path, st.st_dev);
+    if (isKernelFilesystem(info.fsType))
+        throw InputError(fmt::format("target '{}' is on {}, a kernel pseudo-filesystem: its files are views "
+                                     "of the kernel, not storage; "
+                                     "give a folder on a disk (or on tmpfs)",
+                                     path, info.fsType));
     fillDevice(info, st.st_dev);
     return info;
 }

@@ -11,8 +11,10 @@
 
 namespace iolab::posix {
 
-// fwrite or fwrite_unlocked per chunk into a FILE opened on the job's output, with the case's setvbuf.
-// `Write` is the stdio call, a function object so that the loop inlines it.
+// A stdio call per chunk into a FILE opened on the job's output, with the case's setvbuf. `Write` is the
+// call, a function object so that the loop inlines it: write(data, size, file) returns the bytes written,
+// kCall names it in errors, and with kFixedChunks set, chunks of 1 to 8 bytes run a loop compiled for that
+// constant size (Write then also takes a FixedChunk).
 template <class Write> class StdioJob final : public Job
 {
 public:
@@ -46,15 +48,23 @@ public:
         const Pattern::View pattern = m_spec.pattern->view();
         const SyncPolicy sync = m_spec.testCase.sync;
         std::FILE* const file = m_file;
+        const Write write{};
         const std::uint32_t every = sync.mode == SyncMode::FsyncEvery ? sync.everyWrites : 0;
-        const auto end = runChunks(
-            m_spec.bytes, m_spec.testCase.chunkBytes, every, progress,
-            [&](std::uint64_t offset, std::uint64_t size) {
-                if (Write{}(pattern.at(offset), size, file) == size) [[likely]]
-                    return true;
-                return fail("fwrite");
-            },
-            [&] { return flushAndSync(SyncMode::FsyncEvery); });
+        const auto loop = [&](auto chunk) {
+            return runChunks(
+                m_spec.bytes, chunk, every, progress,
+                [&](std::uint64_t offset, auto size) {
+                    if (write(pattern.at(offset), size, file) == size) [[likely]]
+                        return true;
+                    return fail(Write::kCall);
+                },
+                [&] { return flushAndSync(SyncMode::FsyncEvery); });
+        };
+        LoopEnd end = LoopEnd::Completed;
+        if constexpr (Write::kFixedChunks)
+            end = withFixedChunk(m_spec.testCase.chunkBytes, loop);
+        else
+            end = loop(m_spec.testCase.chunkBytes);
         if (end == LoopEnd::Failed)
             return closeAfter(std::move(m_error));
         if (end == LoopEnd::Cancelled)

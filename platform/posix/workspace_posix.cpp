@@ -313,6 +313,31 @@ std::unique_ptr<Workspace> makeWorkspace(const TargetInfo& target)
     return std::make_unique<PosixWorkspace>(target);
 }
 
+std::vector<LiveRun> liveRunsIn(const std::string& target)
+{
+    std::vector<LiveRun> runs;
+    DIR* dir = ::opendir(target.c_str());
+    if (dir == nullptr)
+        return runs;
+    while (const dirent* entry = ::readdir(dir)) {
+        if (!std::string_view(entry->d_name).starts_with(runfolder::kPrefix))
+            continue;
+        const std::string folder = fmt::format("{}/{}", target, entry->d_name);
+        const std::string marker = folder + "/" + std::string(runfolder::kMarkerName);
+        struct stat mst
+        {};
+        if (::lstat(marker.c_str(), &mst) != 0 || !S_ISREG(mst.st_mode))
+            continue;
+        const long pid = markerPid(marker);
+        if (pid != ::getpid() && processAlive(pid))
+            runs.push_back({folder, pid});
+    }
+    ::closedir(dir);
+    std::sort(runs.begin(), runs.end(),
+              [](const LiveRun& a, const LiveRun& b) { return a.folder < b.folder; });
+    return runs;
+}
+
 CleanReport cleanStaleRuns(const std::string& target, CleanMode mode)
 {
     struct stat st

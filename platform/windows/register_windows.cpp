@@ -9,6 +9,10 @@ void registerBuiltinStrategies(Registry& registry)
     using namespace windows_backend;
     registry.add(makeStdioStrategy());
     registry.add(makeStdioUnlockedStrategy());
+    registry.add(makeStdioUnlockedCallStrategy());
+    registry.add(makePutcStrategy());
+    registry.add(makePutcUnlockedStrategy());
+    registry.add(makeFputcStrategy());
     registry.add(makeWriteStrategy());
     registry.add(makeDirectStrategy());
     registry.add(makeMmapWindowStrategy());

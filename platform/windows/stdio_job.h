@@ -26,8 +26,9 @@ inline std::optional<std::string> stdioBufferRefusal(const StdioBuffer& buffer)
     return std::nullopt;
 }
 
-// fwrite or _fwrite_nolock per chunk into a FILE on a handle from CreateFile (so the file is new, as on
-// Linux), with the case's setvbuf. `Write` is the stdio call, a function object so that the loop inlines it.
+// A stdio call per chunk into a FILE on a handle from CreateFile (so the file is new, as on Linux), with the
+// case's setvbuf. `Write` is the call, as in platform/posix/stdio_job.h: write(data, size, file) returns the
+// bytes written, kCall names it in errors, kFixedChunks compiles chunks of 1 to 8 bytes as constants.
 template <class Write> class StdioJob final : public Job
 {
 public:
@@ -73,14 +74,22 @@ public:
         // Stale error values would name the wrong cause for a failure below.
         _doserrno = 0;
         errno = 0;
-        const auto end = runChunks(
-            m_spec.bytes, m_spec.testCase.chunkBytes, every, progress,
-            [&](std::uint64_t offset, std::uint64_t size) {
-                if (Write{}(pattern.at(offset), size, file) == size) [[likely]]
-                    return true;
-                return fail("fwrite", size);
-            },
-            [&] { return flushAndSync(); });
+        const Write write{};
+        const auto loop = [&](auto chunk) {
+            return runChunks(
+                m_spec.bytes, chunk, every, progress,
+                [&](std::uint64_t offset, auto size) {
+                    if (write(pattern.at(offset), size, file) == size) [[likely]]
+                        return true;
+                    return fail(Write::kCall, size);
+                },
+                [&] { return flushAndSync(); });
+        };
+        LoopEnd end = LoopEnd::Completed;
+        if constexpr (Write::kFixedChunks)
+            end = withFixedChunk(m_spec.testCase.chunkBytes, loop);
+        else
+            end = loop(m_spec.testCase.chunkBytes);
         if (end == LoopEnd::Failed)
             return closeAfter(std::move(m_error));
         if (end == LoopEnd::Cancelled)

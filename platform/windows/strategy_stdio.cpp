@@ -11,6 +11,8 @@ namespace {
 
 struct LockedWrite
 {
+    static constexpr const char* kCall = "fwrite";
+    static constexpr bool kFixedChunks = false;
     std::size_t operator()(const std::byte* data, std::size_t size, std::FILE* file) const noexcept
     {
         return std::fwrite(data, 1, size, file);

@@ -2,6 +2,10 @@
 // stdio-unlocked: _fwrite_nolock per chunk, fwrite without the per-call FILE lock. The Universal CRT (MSVC,
 // or mingw-w64 built for UCRT) has it; the old msvcrt.dll that Debian's mingw-w64 links does not, and this
 // strategy then says so instead of quietly running the locked call.
+// Unlike glibc's fwrite_unlocked, _fwrite_nolock has no inline form for small constant sizes: the Universal
+// CRT's FILE is opaque (one placeholder pointer), so neither its header nor the compiler can expand the call,
+// and a user's `_fwrite_nolock(&c, 1, 1, f)` is a call into ucrtbase.dll like any other. stdio-unlocked and
+// stdio-unlocked-call are therefore the same loop on Windows.
 #include "platform/basic_strategy.h"
 #include "platform/windows/stdio_job.h"
 #include "platform/windows/strategies.h"
@@ -20,6 +24,8 @@ namespace {
 #if IOLAB_HAS_FWRITE_NOLOCK
 struct UnlockedWrite
 {
+    static constexpr const char* kCall = "_fwrite_nolock";
+    static constexpr bool kFixedChunks = false; // nothing to expand: see above
     std::size_t operator()(const std::byte* data, std::size_t size, std::FILE* file) const noexcept
     {
         return ::_fwrite_nolock(data, 1, size, file);

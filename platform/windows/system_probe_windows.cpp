@@ -124,6 +124,10 @@ public:
         return m;
     }
 
+    // The cache manager's dirty-page counter is system-wide, sampled and has no writeback part: it cannot
+    // show whether one file's writes went through the cache, so it is not offered as evidence.
+    std::optional<MemoryCounters> writeBacklog() override { return std::nullopt; }
+
     std::optional<DeviceCounters> device(const std::string& name) override
     {
         if (name.empty())

@@ -336,6 +336,26 @@ std::unique_ptr<Workspace> makeWorkspace(const TargetInfo& target)
     return std::make_unique<WindowsWorkspace>(target);
 }
 
+std::vector<LiveRun> liveRunsIn(const std::string& target)
+{
+    std::vector<LiveRun> runs;
+    for (const auto& candidate : listFolder(target, std::string(runfolder::kPrefix) + "*")) {
+        if ((candidate.attributes & kNotAPlainFile) != FILE_ATTRIBUTE_DIRECTORY)
+            continue;
+        const std::string folder = joinPath(target, candidate.name);
+        const std::string marker = joinPath(folder, runfolder::kMarkerName);
+        const DWORD markerAttributes = ::GetFileAttributesW(widen(marker).c_str());
+        if (markerAttributes == INVALID_FILE_ATTRIBUTES || (markerAttributes & kNotAPlainFile) != 0)
+            continue;
+        const long pid = runfolder::markerPid(readSmallFile(marker));
+        if (pid != static_cast<long>(::GetCurrentProcessId()) && processAlive(pid))
+            runs.push_back({folder, pid});
+    }
+    std::sort(runs.begin(), runs.end(),
+              [](const LiveRun& a, const LiveRun& b) { return a.folder < b.folder; });
+    return runs;
+}
+
 CleanReport cleanStaleRuns(const std::string& target, CleanMode mode)
 {
     const DWORD attributes = ::GetFileAttributesW(widen(target).c_str());
@@ -477,7 +497,7 @@ Outcome writeFileAtomically(const std::string& path, std::string_view content)
     win::UniqueHandle file(::CreateFileW(wideTemporary.c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW,
                                          FILE_ATTRIBUTE_NORMAL, nullptr));
     if (!file)
-        return win::errorOutcome(::GetLastError(), "CreateFile", temporary);
+        return win::errorOutcome(::GetLastError(), "CreateFile", path); // the user's path, not ours
     auto fail = [&](const char* call) {
         const DWORD error = ::GetLastError();
         file.reset();

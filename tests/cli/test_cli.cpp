@@ -152,7 +152,7 @@ INSTANTIATE_TEST_SUITE_P(Cli, CliBadInput, ::testing::Values(
     BadInput{"UnknownStrategy", {"run", "--target", "{T}", "--strategy", "warp", "--chunk", "4K", "--size", "1M"}, "unknown strategy 'warp'"},
     BadInput{"TooManyThreads", {"run", "--target", "{T}", "--strategy", "write", "--chunk", "4K", "--size", "1M", "--threads", "5000"}, "1 to 1024"},
     BadInput{"UnknownPreset", {"run", "--target", "{T}", "--preset", "fastest"}, "unknown preset"},
-    BadInput{"MalformedMatrix", {"run", "--target", "{T}", "--matrix", "{O}/broken.json"}, "broken.json:4:"},
+    BadInput{"MalformedMatrix", {"run", "--target", "{T}", "--matrix", "{O}/broken.json"}, "broken.json: not valid JSON at line 4"},
     BadInput{"MissingMatrix", {"run", "--target", "{T}", "--matrix", "{O}/none.json"}, "cannot be opened"},
     BadInput{"OutputFolderMissing", {"run", "--target", "{T}", "--preset", "quick", "--json", "{O}/no/such/r.json"}, "does not exist"},
     BadInput{"TwoSources", {"run", "--target", "{T}", "--preset", "quick", "--strategy", "write"}, "alternatives"},

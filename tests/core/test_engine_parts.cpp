@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 using namespace iolab;
@@ -112,6 +114,41 @@ TEST(ChunkLoop, FailureStopsAndCountsWhatWasWritten)
         [] { return true; });
     EXPECT_EQ(end, LoopEnd::Failed);
     EXPECT_EQ(progress.bytes.load(), 5u * 512u);
+}
+
+TEST(ChunkLoop, ChunksOfOneToEightBytesRunAsCompileTimeConstants)
+{
+    for (std::uint64_t chunk = 1; chunk <= 10; ++chunk) {
+        const auto seen = withFixedChunk(chunk, [](auto c) -> std::pair<bool, std::uint64_t> {
+            return {!std::is_same_v<decltype(c), std::uint64_t>, c};
+        });
+        EXPECT_EQ(seen.first, chunk <= kLargestFixedChunk) << chunk;
+        EXPECT_EQ(seen.second, chunk);
+    }
+}
+
+TEST(ChunkLoop, AFixedChunkReachesEveryFullWriteAndTheTailIsACount)
+{
+    Progress progress;
+    std::uint64_t fixedWrites = 0;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> counted;
+    const auto end = runChunks(
+        3 * 100'000 + 2, FixedChunk<3>{}, 0, progress,
+        [&](std::uint64_t offset, auto size) {
+            if constexpr (std::is_same_v<decltype(size), FixedChunk<3>>) {
+                EXPECT_EQ(offset, 3 * fixedWrites);
+                ++fixedWrites;
+            } else {
+                counted.emplace_back(offset, size);
+            }
+            return true;
+        },
+        [] { return true; });
+    EXPECT_EQ(end, LoopEnd::Completed);
+    EXPECT_EQ(fixedWrites, 100'000u);
+    ASSERT_EQ(counted.size(), 1u);
+    EXPECT_EQ(counted[0], std::make_pair(std::uint64_t{300'000}, std::uint64_t{2}));
+    EXPECT_EQ(progress.bytes.load(), 300'002u);
 }
 
 TEST(MappedCopy, BatchFlushesEveryFullBufferInOrder)

@@ -8,6 +8,7 @@
 #include "core/matrix_json.h"
 #include "core/presets.h"
 #include "core/registry.h"
+#include "core/runner.h"
 #include "core/stats.h"
 #include "core/units.h"
 #include "core/warnings.h"
@@ -348,18 +349,35 @@ TEST(DataSets, WrittenOnceReusedAndRemovedAtTheEnd)
 TEST(DataSets, TooLargeForTheFreeSpaceIsRefusedBeforeWriting)
 {
     FakeWorkspace workspace;
-    workspace.free = 100 * kMiB;
+    workspace.free = 70 * kMiB;
     std::atomic<bool> stop{false};
     DataSets sets(workspace, stop);
     Case c;
-    c.fileSet = parseFileSet("1000x64K"); // 62.5 MiB plus a block per file and the 64 MiB margin
+    c.fileSet = parseFileSet("1000x64K"); // 62.5 MiB plus a block per file (3.9 MiB) and the 4 MiB margin
     Outcome outcome;
     EXPECT_EQ(sets.prepare(c, DataLayout::FileSet, true, outcome), nullptr);
     EXPECT_EQ(outcome.status, Status::Refused);
-    EXPECT_THAT(outcome.message, HasSubstr("needs 130.4 MiB of free space"));
+    EXPECT_THAT(outcome.message, HasSubstr("needs 70.4 MiB of free space"));
     EXPECT_THAT(outcome.message, HasSubstr("nothing was written"));
     EXPECT_TRUE(workspace.dataFiles.empty());
     EXPECT_TRUE(workspace.live().empty());
+}
+
+TEST(DataSets, TheSpaceMarginIsFivePercentAndAtLeastFourMiB)
+{
+    EXPECT_EQ(spaceMarginBytes(0), 4 * kMiB);
+    EXPECT_EQ(spaceMarginBytes(1 * kMiB), 4 * kMiB);
+    EXPECT_EQ(spaceMarginBytes(80 * kMiB), 4 * kMiB);
+    EXPECT_EQ(spaceMarginBytes(100 * kMiB), 5 * kMiB);
+    EXPECT_EQ(spaceMarginBytes(1 * kGiB), kGiB / 20);
+    EXPECT_EQ(spaceMarginBytes(1ULL << 44), (1ULL << 44) / 20); // 16 TiB: no overflow
+    EXPECT_EQ(spaceMarginBytes(101), 4 * kMiB);
+    // A 1 MiB write case: its data, 1 MiB of scratch and the margin fit in an 8 MiB filesystem.
+    Case c;
+    c.totalBytes = 1 * kMiB;
+    EXPECT_EQ(spaceNeeded(c), 6 * kMiB);
+    c.totalBytes = 1 * kGiB;
+    EXPECT_EQ(spaceNeeded(c), kGiB + kMiB + kGiB / 20);
 }
 
 TEST(DataSets, CancelWhileWritingRemovesWhatWasWritten)

@@ -44,6 +44,9 @@ RunResult sampleResult()
     rep.apparentMBps = 0.02469;
     rep.deviceObserved = true;
     rep.deviceWrittenBytes = 4096;
+    rep.cachedAfterBytes = 0;
+    rep.dirtyBeforeBytes = 1 << 20;
+    rep.dirtyAfterBytes = 3 << 20;
     cr.repetitions.push_back(rep);
     cr.apparentMBps.median = 1.5;
     Sample s;
@@ -98,6 +101,10 @@ TEST(ResultCsv, OneRowPerCaseAndRepetitionWithUnits)
     EXPECT_EQ(rows[1][column("stdio_buffer")], "64K");
     EXPECT_EQ(rows[1][column("sync")], "fsync-every:4");
     EXPECT_EQ(rows[1][column("device_written_bytes")], "4096");
+    EXPECT_EQ(rows[1][column("cached_after_bytes")], "0");
+    EXPECT_EQ(rows[1][column("dirty_before_bytes")], "1048576");
+    EXPECT_EQ(rows[1][column("dirty_after_bytes")], "3145728");
+    EXPECT_EQ(rows[1][column("cached_bytes")], "") << "unknown stays empty";
     const auto samples = parseCsv(toCsv(sampleRows(r)));
     ASSERT_EQ(samples.size(), 2u);
     EXPECT_EQ(samples[1][5], "3.25");
@@ -130,6 +137,23 @@ TEST(ResultJson, RoundTripsEverything)
     EXPECT_EQ(resultToJson(back)["schema"], "iolab.result/1");
 }
 
+TEST(ResultJson, PageCacheEvidenceIsOptional)
+{
+    auto r = sampleResult();
+    auto j = resultToJson(r);
+    auto& rep = j["cases"][0]["repetitions"][0];
+    EXPECT_EQ(rep["dirtyAfterBytes"], 3 << 20);
+    for (const char* key : {"cachedAfterBytes", "dirtyBeforeBytes", "dirtyAfterBytes"})
+        rep.erase(key);
+    const auto back = resultFromJson(j.dump(), "old.json");
+    const auto& loaded = back.cases.front().repetitions.front();
+    EXPECT_FALSE(loaded.cachedAfterBytes.has_value()) << "a file from before the evidence loads as unknown";
+    EXPECT_FALSE(loaded.dirtyBeforeBytes.has_value());
+    EXPECT_FALSE(loaded.dirtyAfterBytes.has_value());
+    EXPECT_FALSE(resultToJson(back)["cases"][0]["repetitions"][0].contains("cachedAfterBytes"))
+        << "unknown is not written";
+}
+
 TEST(ResultJson, FilesFromBeforeTheTrimmedMeanGetItRecomputed)
 {
     auto r = sampleResult();
@@ -156,7 +180,10 @@ TEST(ResultJson, RejectsDamageWithAClearMessage)
         }
         return std::string("accepted");
     };
-    EXPECT_THAT(message("{not json"), HasSubstr("not a valid JSON file"));
+    EXPECT_EQ(message("{not json"),
+              "r.json: not valid JSON at line 1, column 3 (byte 3): unexpected character "
+              "'o' (invalid literal); expected string literal");
+    EXPECT_EQ(message(""), "r.json: not valid JSON: the file is empty");
     EXPECT_THAT(message("{}"), HasSubstr("no \"schema\""));
     EXPECT_THAT(message(R"({"schema": "iolab.result/2"})"), HasSubstr("a newer IOLab is needed"));
     auto json = resultToJson(sampleResult());

@@ -230,3 +230,26 @@ TEST(SummarizeCase, UsesMeasuredRepetitionsAndWritePhaseSamplesOnly)
     EXPECT_EQ(c.peakRssBytes, 104u);
     EXPECT_DOUBLE_EQ(c.stabilityMBps, 10.0);
 }
+
+// Issue 14: file writes record the page-cache evidence the O_DIRECT finding is judged on; pipe writes and
+// an OS that cannot tell leave it unknown.
+TEST_F(RunnerTest, FileWritesRecordPageCacheEvidence)
+{
+    m_workspace.cached = 4096;
+    m_probe.backlog = MemoryCounters{3 << 20, 1 << 20};
+    auto result = run(cases({"fake"}));
+    ASSERT_EQ(result.cases.size(), 1u);
+    for (const auto& rep : result.cases[0].repetitions) {
+        EXPECT_EQ(rep.cachedAfterBytes, std::optional<std::uint64_t>(4096));
+        EXPECT_EQ(rep.dirtyBeforeBytes, std::optional<std::uint64_t>(4 << 20)) << "Dirty + Writeback";
+        EXPECT_EQ(rep.dirtyAfterBytes, std::optional<std::uint64_t>(4 << 20));
+    }
+
+    m_workspace.cached = std::nullopt;
+    m_probe.backlog = std::nullopt;
+    result = run(cases({"fake"}));
+    for (const auto& rep : result.cases[0].repetitions) {
+        EXPECT_FALSE(rep.cachedAfterBytes.has_value());
+        EXPECT_FALSE(rep.dirtyBeforeBytes.has_value());
+    }
+}

@@ -3,7 +3,9 @@
 // case that filled it and a refused O_DIRECT chunk; its path was edited to hold non-ASCII, a comma and
 // quotes): poppler reads it back, finds the figures and findings, and renders every page. `iolab report`
 // writes atomically and names what is wrong with its input.
+#include "app/report/chart_layout.h"
 #include "app/report/pdf_report.h"
+#include "app/report/report_title.h"
 #include "core/result_json.h"
 #include "tests/support/builtin_registry.h"
 #include "tests/support/process.h"
@@ -19,6 +21,7 @@
 using namespace iolab;
 using namespace iolab::test;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 namespace {
 
@@ -57,6 +60,37 @@ std::string writePdf(const TempDir& dir, const RunResult& result, report::PageFo
     return path;
 }
 
+std::string pdfText(const TempDir& dir, const RunResult& result, const std::vector<std::string>& extra = {})
+{
+    std::vector<std::string> args = extra;
+    args.push_back(writePdf(dir, result, report::PageFormat::A4));
+    args.emplace_back("-");
+    const auto text = runProcess(poppler("pdftotext"), args);
+    EXPECT_EQ(text.exitCode, 0) << text.err;
+    // The fonts' ligatures come back as single characters: "fi" and "ff" as one.
+    std::string out = text.out;
+    for (const auto& [ligature, letters] : {std::pair{"\xEF\xAC\x81", "fi"}, std::pair{"\xEF\xAC\x80", "ff"},
+                                            std::pair{"\xEF\xAC\x82", "fl"}}) {
+        for (auto at = out.find(ligature); at != std::string::npos; at = out.find(ligature, at))
+            out.replace(at, 3, letters);
+    }
+    return out;
+}
+
+// Five measured repetitions for every case of `result`, as a run with --reps 5 has.
+RunResult withFiveRepetitions(RunResult result)
+{
+    result.options.repetitions = 5;
+    for (auto& c : result.cases) {
+        if (c.status != Status::Ok)
+            continue;
+        c.apparentMBps.count = 5;
+        c.durableMBps.count = 5;
+        c.apparentMBps.trimmedMean = c.apparentMBps.median * 1.01;
+    }
+    return result;
+}
+
 int pageCount(const std::string& pdf)
 {
     const auto info = runProcess(poppler("pdfinfo"), {pdf});
@@ -78,12 +112,11 @@ TEST(Report, TheGoldenResultMakesAReadablePdf)
 
     const auto text = runProcess(poppler("pdftotext"), {"-layout", pdf, "-"});
     ASSERT_EQ(text.exitCode, 0) << text.err;
-    for (const char* expected :
-         {"IOLab report: golden", "Machine", "Target", "/mnt/données, \"scratch\"", "Summary", "Findings",
-          "Strategy x chunk size", "Throughput over time", "The matrix as run", "Refused combinations",
-          "Appendix: every repetition", "No space left on device",
-          "is not a multiple of the target's logical", "fastest: At 64 KiB per call", "O_DIRECT not honoured",
-          "page 1 of", "Trim.", "the trimmed mean leaves out the slowest"})
+    for (const char* expected : {"IOLab report: golden", "Machine", "Target", "/mnt/données, \"scratch\"",
+                                 "Summary", "Findings", "Strategy x chunk size", "Throughput over time",
+                                 "The matrix as run", "Refused combinations", "Appendix: every repetition",
+                                 "No space left on device", "is not a multiple of the target's logical",
+                                 "fastest: At 64 KiB per call", "O_DIRECT not honoured", "page 1 of"})
         EXPECT_THAT(text.out, HasSubstr(expected));
     // Key figures as the summary prints them: every measured median, to one decimal.
     for (const auto& c : result.cases) {
@@ -198,4 +231,158 @@ TEST(ReportCommand, BadInputAndOutputGetClearMessagesAndNoFile)
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_THAT(r.err, HasSubstr("cannot read"));
     EXPECT_FALSE(std::filesystem::exists(dir / "r.pdf"));
+}
+
+TEST(ReportTitle, NamesTheMatrixOrPresetOrWhatAnAdHocMatrixTested)
+{
+    RunResult result = golden();
+    EXPECT_EQ(report::reportTitle(result), QStringLiteral("IOLab report: golden"));
+    result.matrix.name = "quick";
+    EXPECT_EQ(report::reportTitle(result), QStringLiteral("IOLab report: quick"));
+
+    // What `iolab-cli run --strategy stdio,write --chunk 4K,64K` records.
+    MatrixGroup g;
+    g.strategies = {"stdio", "write"};
+    g.chunks = {65536, 4096};
+    result.matrix = Matrix{"command line", {}, {g}};
+    EXPECT_EQ(report::reportTitle(result),
+              QStringLiteral("IOLab report: stdio and write at 4 KiB and 64 KiB"));
+    g.strategies = {"stdio", "write", "mmap", "direct", "pwrite"};
+    g.chunks = {4096, 16384, 65536, 1048576};
+    result.matrix = Matrix{"", {}, {g}};
+    EXPECT_EQ(report::reportTitle(result),
+              QStringLiteral("IOLab report: 5 strategies at 4 chunk sizes from 4 KiB to 1 MiB"));
+
+    TempDir dir;
+    g.strategies = {"stdio", "write"};
+    g.chunks = {65536, 4096};
+    result.matrix = Matrix{"command line", {}, {g}};
+    const std::string text = pdfText(dir, result);
+    EXPECT_THAT(text, HasSubstr("IOLab report: stdio and write at 4 KiB and 64 KiB"));
+    EXPECT_THAT(text, Not(HasSubstr("command line")));
+    const auto info = runProcess(poppler("pdfinfo"), {dir / "report.pdf"});
+    EXPECT_THAT(info.out, HasSubstr("stdio and write at 4 KiB and 64 KiB")) << "the PDF's own title too";
+}
+
+TEST(Report, TheTrimmedMeanShowsOnlyFromFiveRepetitions)
+{
+    TempDir dir;
+    const std::string three = pdfText(dir, golden());
+    EXPECT_THAT(three, Not(HasSubstr("Trim."))) << "with three repetitions it is the median";
+    EXPECT_THAT(three, HasSubstr("shown from 5 repetitions on"));
+    const std::string five = pdfText(dir, withFiveRepetitions(golden()));
+    EXPECT_THAT(five, HasSubstr("Trim."));
+    EXPECT_THAT(five, HasSubstr("the trimmed mean leaves out the slowest"));
+}
+
+TEST(BarScale, LinearWhileBarsAreComparableLogBeyond30x)
+{
+    const auto linear = report::BarScale::fit(100, 2900);
+    EXPECT_FALSE(linear.logScale);
+    EXPECT_EQ(linear.min, 0);
+    EXPECT_GE(linear.max, 2900 * 1.15);
+    EXPECT_LE(linear.ticks.size(), 6u);
+    EXPECT_EQ(linear.ticks.front(), 0);
+    EXPECT_DOUBLE_EQ(linear.ticks.back(), linear.max);
+    EXPECT_EQ(linear.axisTitle(QStringLiteral("durable MB/s")), QStringLiteral("durable MB/s"));
+
+    const auto log = report::BarScale::fit(12, 3900);
+    EXPECT_TRUE(log.logScale);
+    EXPECT_EQ(log.axisTitle(QStringLiteral("durable MB/s")), QStringLiteral("durable MB/s (log scale)"));
+    EXPECT_LE(log.min, 12);
+    EXPECT_GE(log.max, 3900);
+    EXPECT_EQ(report::BarScale::tickLabel(log.ticks.front()), QStringLiteral("1"));
+    EXPECT_EQ(report::BarScale::tickLabel(log.ticks.back()), QStringLiteral("10000"));
+    EXPECT_EQ(report::BarScale::tickLabel(0.1), QStringLiteral("0.1"));
+    EXPECT_EQ(report::BarScale::tickLabel(2.5), QStringLiteral("2.5"));
+}
+
+TEST(BarScale, ABarHundredsOfTimesSmallerStaysVisible)
+{
+    // At 160 points of plot height, 2% is over 3 points.
+    for (const double spread : {1.0, 2.0, 29.0, 31.0, 300.0, 1000.0, 1e5, 1e7}) {
+        for (const double high : {0.9, 37.0, 1000.0, 14000.0}) {
+            const double low = high / spread;
+            const auto s = report::BarScale::fit(low, high);
+            EXPECT_GE(s.position(low), 0.02) << "spread " << spread << ", high " << high;
+            EXPECT_LE(s.position(high), 1.0);
+            EXPECT_GT(s.position(high), s.position(low) - 1e-12);
+            EXPECT_EQ(s.logScale, spread > report::BarScale::kLogSpread);
+            EXPECT_LE(s.ticks.size(), 9u) << "a readable number of ticks";
+        }
+    }
+    EXPECT_LT(report::BarScale::fit(1, 500).position(1), 0.5);
+}
+
+TEST(LegendLayout, WrapsLongNamesInsteadOfTruncating)
+{
+    const auto measure = [](const QString& text) {
+        return 5.0 * static_cast<double>(text.size());
+    };
+    const QStringList labels{QStringLiteral("stdio buf=64K fdatasync-end"), QStringLiteral("mmap-batch"),
+                             QStringLiteral("write"), QStringLiteral("mmap-batch buf=4K fsync-each x16"),
+                             QStringLiteral("averyveryverylongstrategynamewithoutbreaks")};
+    const double width = 300;
+    const auto legend = report::LegendLayout::fit(labels, measure, width, 10);
+    ASSERT_EQ(legend.entries.size(), static_cast<std::size_t>(labels.size()));
+    double bottom = 0;
+    for (std::size_t i = 0; i < legend.entries.size(); ++i) {
+        const auto& e = legend.entries[i];
+        QString joined = e.lines.join(QString());
+        QString original = labels[static_cast<qsizetype>(i)];
+        joined.remove(QLatin1Char(' '));
+        original.remove(QLatin1Char(' '));
+        EXPECT_EQ(joined, original) << "every character is kept";
+        for (const auto& line : e.lines) {
+            EXPECT_LE(measure(line) + 12, legend.columnWidth) << line.toStdString();
+            EXPECT_FALSE(line.contains(QChar(0x2026))) << "no ellipsis";
+        }
+        EXPECT_LE(e.x + legend.columnWidth, width + 1e-9);
+        bottom = std::max(bottom, e.y + 10.0 * static_cast<double>(e.lines.size()));
+    }
+    EXPECT_LE(bottom, legend.height) << "the legend's height holds every line";
+    EXPECT_EQ(legend.entries[1].lines, QStringList{QStringLiteral("mmap-batch")}) << "short names stay whole";
+
+    // Short names only: all on one row.
+    const auto wide =
+        report::LegendLayout::fit({QStringLiteral("a"), QStringLiteral("b")}, measure, width, 10);
+    EXPECT_EQ(wide.columns, 2);
+    EXPECT_EQ(wide.height, 12.5);
+}
+
+TEST(WrapText, BreaksAtSpacesThenHyphensThenAnywhere)
+{
+    const auto measure = [](const QString& text) {
+        return static_cast<double>(text.size());
+    };
+    EXPECT_EQ(report::wrapText(QStringLiteral("stdio buf=64K"), measure, 9),
+              (QStringList{QStringLiteral("stdio"), QStringLiteral("buf=64K")}));
+    EXPECT_EQ(report::wrapText(QStringLiteral("mmap-batch"), measure, 6),
+              (QStringList{QStringLiteral("mmap-"), QStringLiteral("batch")}));
+    EXPECT_EQ(report::wrapText(QStringLiteral("abcdefgh"), measure, 3),
+              (QStringList{QStringLiteral("abc"), QStringLiteral("def"), QStringLiteral("gh")}));
+    EXPECT_EQ(report::wrapText(QString(), measure, 3), QStringList{QString()});
+}
+
+TEST(ColourRange, SpansASensibleRange)
+{
+    // Cells a few percent apart are not painted from one end of the scale to the other.
+    const auto close = report::ColourRange::fit(1900, 2000);
+    EXPECT_GE(close.high, 2000);
+    EXPECT_LE(close.low, 1900);
+    EXPECT_GE(close.high / close.low, report::ColourRange::kMinSpread);
+    EXPECT_FALSE(close.clippedBelow);
+    EXPECT_EQ(close.high, 2000);
+    EXPECT_EQ(close.low, 500);
+
+    const auto wide = report::ColourRange::fit(0.05, 9000);
+    EXPECT_EQ(wide.high, 10000);
+    EXPECT_EQ(wide.high / wide.low, report::ColourRange::kMaxSpread);
+    EXPECT_TRUE(wide.clippedBelow);
+
+    const auto middle = report::ColourRange::fit(30, 7000);
+    EXPECT_EQ(middle.low, 20);
+    EXPECT_EQ(middle.high, 10000);
+    EXPECT_FALSE(middle.clippedBelow);
+    EXPECT_EQ(report::ColourRange::fit(0, 0).high, 0);
 }

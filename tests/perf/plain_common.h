@@ -3,6 +3,7 @@
 // pattern IOLab writes (one 256 KiB period plus a chunk, page aligned), the clock, and the result line.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
-// write(2) (EXTRA 0) into a pipe, or (EXTRA 1) the article's double buffer: memcpy into one of two buffers
-// and vmsplice(2) it into a pipe sized to the chunk (CHUNK must be a page multiple). A reader thread splices
-// the pipe into /dev/null. Timed until the reader has seen end-of-file.
+// write(2) into a pipe, or the article's double buffer: memcpy into one of two buffers and vmsplice(2) it
+// into a pipe sized to the chunk (CHUNK must be a page multiple). A reader thread drains the pipe: it splices
+// it into /dev/null, or, verifying, read(2)s READ_BYTES at a time and memcmp()s each read against an expanded
+// copy of the pattern (one period plus READ_BYTES, so that every read compares in one call). Timed until the
+// reader has seen end-of-file. EXTRA: 0 write, 1 vmsplice; add 2 to verify. Optional 5th argument: READ_BYTES
+// (default 1 MiB).
 #include "plain_common.h"
 
 #include <fcntl.h>
@@ -12,11 +15,13 @@
 int main(int argc, char** argv)
 {
     const auto a = plain::parse(argc, argv);
-    const unsigned char* src = plain::sourceBuffer(a.chunk);
+    const bool vmsplice = (a.extra & 1) != 0;
+    const bool verify = (a.extra & 2) != 0;
+    const std::uint64_t readBytes = argc > 5 ? std::strtoull(argv[5], nullptr, 10) : std::uint64_t{1} << 20;
+    const unsigned char* src = plain::sourceBuffer(std::max(a.chunk, readBytes));
     int fds[2];
     if (::pipe(fds) != 0)
         plain::die("pipe");
-    const bool vmsplice = a.extra == 1;
     unsigned char* buffers[2] = {static_cast<unsigned char*>(std::aligned_alloc(4096, a.chunk)),
                                  static_cast<unsigned char*>(std::aligned_alloc(4096, a.chunk))};
     std::memset(buffers[0], 1, a.chunk);
@@ -24,11 +29,25 @@ int main(int argc, char** argv)
     int flip = 0;
     if (vmsplice && ::fcntl(fds[1], F_SETPIPE_SZ, static_cast<int>(a.chunk)) != static_cast<int>(a.chunk))
         plain::die("F_SETPIPE_SZ");
+    std::uint64_t received = 0;
+    bool mismatch = false;
     std::thread reader([&] {
-        const int devNull = ::open("/dev/null", O_WRONLY);
-        while (::splice(fds[0], nullptr, devNull, nullptr, 1 << 20, SPLICE_F_MOVE) > 0) {
+        if (!verify) {
+            const int devNull = ::open("/dev/null", O_WRONLY);
+            ssize_t n = 0;
+            while ((n = ::splice(fds[0], nullptr, devNull, nullptr, 1 << 20, SPLICE_F_MOVE)) > 0)
+                received += static_cast<std::uint64_t>(n);
+            ::close(devNull);
+            return;
         }
-        ::close(devNull);
+        auto* in = static_cast<unsigned char*>(std::aligned_alloc(4096, readBytes));
+        ssize_t n = 0;
+        while ((n = ::read(fds[0], in, readBytes)) > 0) {
+            if (std::memcmp(in, src + (received & plain::kMask), static_cast<std::size_t>(n)) != 0)
+                mismatch = true;
+            received += static_cast<std::uint64_t>(n);
+        }
+        std::free(in);
     });
     const std::uint64_t writes = a.total / a.chunk;
     const auto start = plain::Clock::now();
@@ -54,5 +73,10 @@ int main(int argc, char** argv)
     ::close(fds[1]);
     reader.join();
     const auto end = plain::Clock::now();
+    if (mismatch || received != offset) {
+        std::fprintf(stderr, "the reader saw %llu bytes%s\n", static_cast<unsigned long long>(received),
+                     mismatch ? ", some of them wrong" : "");
+        return 1;
+    }
     plain::report(offset, start, end);
 }

@@ -9,8 +9,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <csignal>
+#include <filesystem>
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace iolab;
@@ -78,4 +83,87 @@ TEST(Targets, FoldsBindMountsAndSkipsReadOnlyOnes)
             ++writableSeen;
     }
     EXPECT_EQ(writableSeen, 1) << "the tmpfs and its bind mount are one target";
+}
+
+TEST(Target, KernelPseudoFilesystemsAreRefusedWithTheirType)
+{
+    EXPECT_THAT(inputError([] { inspectTarget("/proc"); }),
+                HasSubstr("target '/proc' is on proc, a kernel pseudo-filesystem"));
+    EXPECT_THAT(inputError([] { inspectTarget("/sys"); }),
+                HasSubstr("target '/sys' is on sysfs, a kernel pseudo-filesystem"));
+    // A tmpfs stores files: it stays a target.
+    if (runningAsRoot()) {
+        TmpfsMount small("size=1m");
+        ASSERT_TRUE(small.ok());
+        EXPECT_EQ(inspectTarget(small.path()).fsType, "tmpfs");
+    }
+}
+
+TEST(Output, ErrorsNameTheUsersPathNotTheTemporaryFile)
+{
+    const Outcome outcome = writeFileAtomically("/proc/iolab-out.json", "{}\n");
+    ASSERT_FALSE(outcome.ok());
+    EXPECT_THAT(outcome.message, HasSubstr("/proc/iolab-out.json"));
+    EXPECT_THAT(outcome.message, ::testing::Not(HasSubstr(".tmp-")));
+
+    TempDir dir;
+    std::filesystem::create_directory(dir / "taken.json"); // a folder where the file should go
+    const Outcome renamed = writeFileAtomically(dir / "taken.json", "{}\n");
+    ASSERT_FALSE(renamed.ok());
+    EXPECT_THAT(renamed.message, HasSubstr(dir / "taken.json"));
+    EXPECT_THAT(renamed.message, ::testing::Not(HasSubstr(".tmp-")));
+    EXPECT_EQ(dir.entryCount(), 1u) << "the temporary file was removed";
+}
+
+TEST(Output, PathProblemsAreFoundBeforeWriting)
+{
+    TempDir dir;
+    EXPECT_EQ(outputPathProblem(dir / "ok.json"), "");
+    EXPECT_EQ(dir.entryCount(), 0u) << "the check leaves nothing behind";
+    EXPECT_THAT(outputPathProblem("/proc/out.json"), HasSubstr("no file can be created in folder '/proc'"));
+    EXPECT_THAT(outputPathProblem("/dev/null"), HasSubstr("not a regular file"));
+    EXPECT_THAT(outputPathProblem(dir.path()), HasSubstr("is a folder"));
+    EXPECT_THAT(outputPathProblem(dir / "missing/x.json"), HasSubstr("does not exist"));
+}
+
+TEST(LiveRuns, FindsOtherLiveRunsOnlyInTheTarget)
+{
+    TempDir target;
+    const auto live = target / "iolab-run-20260101-000000-1";
+    const auto dead = target / "iolab-run-20260101-000000-2";
+    const auto unmarked = target / "iolab-run-20260101-000000-3";
+    for (const auto& folder : {live, dead, unmarked})
+        std::filesystem::create_directory(folder);
+    // A child process stands in for another IOLab run.
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        ::pause();
+        ::_exit(0);
+    }
+    std::ofstream(live + "/.iolab-run") << "pid=" << child << "\n";
+    std::ofstream(dead + "/.iolab-run") << "pid=999999999\n";
+    const auto runs = liveRunsIn(target.path());
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].folder, live);
+    EXPECT_EQ(runs[0].pid, child);
+    EXPECT_TRUE(liveRunsIn(target.path()).empty()) << "its process has ended";
+    std::ofstream(live + "/.iolab-run") << "pid=" << ::getpid() << "\n";
+    EXPECT_TRUE(liveRunsIn(target.path()).empty()) << "a run does not count its own folder";
+    EXPECT_TRUE(liveRunsIn(target / "missing").empty());
+}
+
+TEST(Target, MountOptionsAreListedOnce)
+{
+    TempDir dir;
+    const auto info = inspectTarget(dir.path());
+    ASSERT_FALSE(info.mountOptions.empty());
+    std::set<std::string> seen;
+    std::istringstream in(info.mountOptions);
+    std::string option;
+    while (std::getline(in, option, ','))
+        EXPECT_TRUE(seen.insert(option).second) << option << " twice in " << info.mountOptions;
+    EXPECT_TRUE(seen.contains("rw")) << info.mountOptions;
 }

@@ -131,7 +131,13 @@ INSTANTIATE_TEST_SUITE_P(Windows, StrategyWrites, ::testing::Values(
     StrategyRow{"PipeWrite", "pipe-write", 65536, 64 << 20, {}, {}, TargetKind::Pipe},
     StrategyRow{"PipeWriteOddChunk", "pipe-write", 1000, 10'000'000, {}, {}, TargetKind::Pipe},
     StrategyRow{"StdioToNull", "stdio", 1, 1 << 20, {BufferMode::Default, 0}, {}, TargetKind::Null},
-    StrategyRow{"WriteToNull", "write", 4096, 1 << 20, {}, {}, TargetKind::Null}),
+    StrategyRow{"WriteToNull", "write", 4096, 1 << 20, {}, {}, TargetKind::Null},
+    StrategyRow{"PutcDefault", "putc", 1, 100'000, {BufferMode::Default, 0}, {}},
+    StrategyRow{"PutcUnbuffered", "putc", 1, 3'001, {BufferMode::None, 0}, {}},
+    StrategyRow{"PutcUnlockedOwnBuffer", "putc-unlocked", 1, 300'000, {BufferMode::Bytes, 1024}, {SyncMode::FsyncEnd, 0}},
+    StrategyRow{"PutcUnlockedUnbuffered", "putc-unlocked", 1, 3'001, {BufferMode::None, 0}, {}},
+    StrategyRow{"FputcDefault", "fputc", 1, 100'000, {BufferMode::Default, 0}, {}},
+    StrategyRow{"PutcUnlockedToNull", "putc-unlocked", 1, 1 << 20, {BufferMode::Default, 0}, {}, TargetKind::Null}),
     [](const auto& row) { return std::string(row.param.name); });
 #else
 INSTANTIATE_TEST_SUITE_P(Linux, StrategyWrites, ::testing::Values(
@@ -158,7 +164,21 @@ INSTANTIATE_TEST_SUITE_P(Linux, StrategyWrites, ::testing::Values(
     StrategyRow{"Vmsplice", "vmsplice", 65536, 64 << 20, {}, {}, TargetKind::Pipe},
     StrategyRow{"VmspliceOddChunk", "vmsplice", 5000, 10'000'000, {}, {}, TargetKind::Pipe},
     StrategyRow{"StdioToNull", "stdio", 1, 1 << 20, {BufferMode::Default, 0}, {}, TargetKind::Null},
-    StrategyRow{"WriteToNull", "write", 4096, 1 << 20, {}, {}, TargetKind::Null}),
+    StrategyRow{"WriteToNull", "write", 4096, 1 << 20, {}, {}, TargetKind::Null},
+    // stdio-unlocked at 1 to 8 bytes runs the loop compiled for the constant size (putc_unlocked per byte),
+    // above 8 the library call; the tail after the last full chunk is always the call.
+    StrategyRow{"UnlockedThreeBytesWithTail", "stdio-unlocked", 3, 100'001, {BufferMode::Bytes, 1000}, {}},
+    StrategyRow{"UnlockedEightBytesUnbufferedTail", "stdio-unlocked", 8, 8'005, {BufferMode::None, 0}, {}},
+    StrategyRow{"UnlockedOneByteFsyncEvery", "stdio-unlocked", 1, 20'000, {BufferMode::Bytes, 512}, {SyncMode::FsyncEvery, 5000}},
+    StrategyRow{"UnlockedNineBytesIsACall", "stdio-unlocked", 9, 90'004, {BufferMode::Default, 0}, {}},
+    StrategyRow{"UnlockedCallOneByte", "stdio-unlocked-call", 1, 100'000, {BufferMode::Default, 0}, {}},
+    StrategyRow{"UnlockedCallOddChunk", "stdio-unlocked-call", 7, 7'003, {BufferMode::None, 0}, {SyncMode::FdatasyncEnd, 0}},
+    StrategyRow{"PutcDefault", "putc", 1, 100'000, {BufferMode::Default, 0}, {}},
+    StrategyRow{"PutcUnbuffered", "putc", 1, 3'001, {BufferMode::None, 0}, {}},
+    StrategyRow{"PutcUnlockedOwnBuffer", "putc-unlocked", 1, 300'000, {BufferMode::Bytes, 1024}, {SyncMode::FdatasyncEnd, 0}},
+    StrategyRow{"PutcUnlockedUnbuffered", "putc-unlocked", 1, 3'001, {BufferMode::None, 0}, {}},
+    StrategyRow{"FputcDefault", "fputc", 1, 100'000, {BufferMode::Default, 0}, {}},
+    StrategyRow{"PutcUnlockedToNull", "putc-unlocked", 1, 1 << 20, {BufferMode::Default, 0}, {}, TargetKind::Null}),
     [](const auto& row) { return std::string(row.param.name); });
 #endif
 // clang-format on
@@ -194,16 +214,51 @@ TEST(StrategyRefusals, AreReportedNotCrashed)
                 HasSubstr("nothing to sync"));
 }
 
+TEST(StrategyRefusals, PerCharacterWritersTakeOnlyOneByteChunks)
+{
+    Registry registry;
+    registerBuiltinStrategies(registry);
+    TempDir dir;
+    const auto target = inspectTarget(dir.path());
+    for (const char* id : {"putc", "putc-unlocked", "fputc"}) {
+        Case c{id, Direction::Write, 1, 1 << 20, {BufferMode::Default, 0}, {}, 1, TargetKind::Directory};
+        EXPECT_EQ(refusalReason(c, registry, target), "") << id;
+        c.chunkBytes = 4096;
+        const auto reason = refusalReason(c, registry, target);
+        EXPECT_THAT(reason, HasSubstr(std::string(id) + " writes one byte per call")) << id;
+        EXPECT_THAT(reason, HasSubstr("4 KiB")) << id;
+        c.chunkBytes = 2;
+        EXPECT_THAT(refusalReason(c, registry, target), HasSubstr("not 2 B")) << id;
+    }
+}
+
+TEST(StrategyInfo, TheLibraryCallVariantRunsWhereStdioUnlockedRuns)
+{
+    Registry registry;
+    registerBuiltinStrategies(registry);
+    const auto& unlocked = registry.find("stdio-unlocked")->info();
+    const auto& called = registry.find("stdio-unlocked-call")->info();
+    EXPECT_EQ(called.unavailable.has_value(), unlocked.unavailable.has_value());
+    EXPECT_EQ(called.syncModes, unlocked.syncModes);
+    EXPECT_EQ(called.targets, unlocked.targets);
+    EXPECT_TRUE(called.usesStdioBuffer);
+    for (const char* id : {"putc", "putc-unlocked", "fputc"}) {
+        ASSERT_NE(registry.find(id), nullptr) << id;
+        EXPECT_FALSE(registry.find(id)->info().unavailable.has_value()) << id; // every C runtime has them
+        EXPECT_TRUE(registry.find(id)->info().usesStdioBuffer) << id;
+    }
+}
+
 TEST(StrategyFailures, OpenErrorsCarryErrnoCallAndPath)
 {
     Registry registry;
     registerBuiltinStrategies(registry);
     TempDir dir;
     const Pattern pattern(4096);
-    for (const char* id : {"stdio", "write", "direct", "mmap-window", "mmap-batch-direct"}) {
+    for (const char* id : {"stdio", "putc", "write", "direct", "mmap-window", "mmap-batch-direct"}) {
         JobSpec spec;
         spec.testCase = Case{id, Direction::Write, 4096, 1 << 20, {}, {}, 1, TargetKind::Directory};
-        if (std::string(id) == "stdio")
+        if (registry.find(id)->info().usesStdioBuffer)
             spec.testCase.buffer = {BufferMode::Default, 0};
         spec.bytes = 1 << 20;
         spec.path = dir / "missing-folder/data.dat";

@@ -144,6 +144,7 @@ public:
         return {m_cpu, m_cpu / 2, 10 << 20};
     }
     MemoryCounters memory() override { return {1 << 20, 0}; }
+    std::optional<MemoryCounters> writeBacklog() override { return backlog; }
     std::optional<DeviceCounters> device(const std::string& name) override
     {
         if (name.empty())
@@ -151,6 +152,8 @@ public:
         return DeviceCounters{0, 0};
     }
     HostInfo host() override { return {"testhost", "TestOS", "0.0", "TestCPU", 2, 1ULL << 30}; }
+
+    std::optional<MemoryCounters> backlog = MemoryCounters{1 << 20, 0};
 
 private:
     std::mutex m_mutex;

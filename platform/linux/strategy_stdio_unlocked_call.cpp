@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+// stdio-unlocked-call: fwrite_unlocked(3) per chunk, always as a call into the C library, whatever the chunk
+// size: what stdio-unlocked costs when the compiler cannot expand it (a size known only at run time, or C++).
+#include "platform/linux/strategies.h"
+#include "platform/posix/basic_strategy.h"
+#include "platform/posix/stdio_job.h"
+
+namespace iolab::linux_backend {
+
+namespace {
+
+using FwriteFn = std::size_t (*)(const void*, std::size_t, std::size_t, std::FILE*);
+
+// Read through a volatile, so that no compiler can know which function the loop calls and expand it.
+FwriteFn volatile g_fwriteUnlocked = &::fwrite_unlocked;
+
+struct CalledUnlockedWrite
+{
+    static constexpr const char* kCall = "fwrite_unlocked";
+    static constexpr bool kFixedChunks = false;
+
+    FwriteFn call = g_fwriteUnlocked; // read once per job, before the loop
+
+    std::size_t operator()(const std::byte* data, std::size_t size, std::FILE* file) const noexcept
+    {
+        return call(data, 1, size, file);
+    }
+};
+
+class StdioUnlockedCallStrategy final : public BasicStrategy
+{
+public:
+    StdioUnlockedCallStrategy()
+        : BasicStrategy({.id = "stdio-unlocked-call",
+                         .description = "fwrite_unlocked(3) per chunk, always called in the C library (never "
+                                        "expanded inline): stdio-unlocked as a size known only at run time "
+                                        "gets it",
+                         .usesStdioBuffer = true,
+                         .targets = {TargetKind::Directory, TargetKind::Null},
+                         .syncModes = posix::kEverySyncMode})
+    {}
+
+    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
+    {
+        return posix::StdioJob<CalledUnlockedWrite>::create(spec, outcome);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Strategy> makeStdioUnlockedCallStrategy()
+{
+    return std::make_unique<StdioUnlockedCallStrategy>();
+}
+
+} // namespace iolab::linux_backend

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+// iolab-cli end to end, issue 14 section 4: limits, refusals, output paths, exit codes and what a run says
+// about its surroundings.
+#include "core/matrix.h"
+#include "core/presets.h"
+#include "core/result_csv.h"
+#include "core/result_json.h"
+#include "tests/support/builtin_registry.h"
+#include "tests/support/mount.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
+
+#include <linux/magic.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <sstream>
+
+using namespace iolab;
+using namespace iolab::test;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+namespace {
+
+class CliEngine : public ::testing::Test
+{
+protected:
+    ProcessResult cli(std::vector<std::string> args)
+    {
+        return runProcess(IOLAB_CLI_PATH, args, {"XDG_STATE_HOME=" + m_state.path()});
+    }
+
+    static void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+    TempDir m_target;
+    TempDir m_out;
+    TempDir m_state;
+};
+
+} // namespace
+
+TEST_F(CliEngine, ATenMillionCaseMatrixIsRefusedAtOnceWithItsCount)
+{
+    // 1000 chunks x 100 sizes x 100 thread counts: 10,000,000 cases from a file of a few KiB.
+    std::string chunks;
+    for (int i = 1; i <= 1000; ++i)
+        chunks += (i > 1 ? "," : "") + std::to_string(i);
+    std::string sizes;
+    for (int i = 1; i <= 100; ++i)
+        sizes += (i > 1 ? "," : "") + std::string("\"") + std::to_string(i) + "M\"";
+    std::string threads;
+    for (int i = 1; i <= 100; ++i)
+        threads += (i > 1 ? "," : "") + std::to_string(i);
+    const auto matrix = m_out / "huge.json";
+    write(matrix, R"({"name": "huge", "groups": [{"strategies": ["write"], "chunks": [)" + chunks +
+                      R"(], "sizes": [)" + sizes + R"(], "threads": [)" + threads + "]}]}");
+    const auto r = cli({"run", "--target", m_target.path(), "--matrix", matrix, "--quiet"});
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_THAT(r.err, HasSubstr("10,000,000 cases"));
+    EXPECT_THAT(r.err, HasSubstr("over the limit of 100,000 cases"));
+    EXPECT_EQ(m_target.entryCount(), 0u);
+}
+
+TEST_F(CliEngine, AOneMiBCaseRunsOnAnEightMiBFilesystem)
+{
+    if (!runningAsRoot())
+        GTEST_SKIP() << "mounting an 8 MiB tmpfs needs root";
+    TmpfsMount small("size=8m");
+    ASSERT_TRUE(small.ok());
+    const auto r = cli({"run", "--target", small.path(), "--strategy", "write", "--chunk", "64K", "--size",
+                        "1M", "--reps", "1", "--warmups", "0", "--quiet"});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_THAT(r.out, Not(HasSubstr("free space")));
+    EXPECT_TRUE(std::filesystem::is_empty(small.path()));
+}
+
+TEST_F(CliEngine, KernelPseudoFilesystemsAreRefusedAsTargets)
+{
+    std::vector<std::pair<std::string, std::string>> targets{{"/proc", "proc"}, {"/sys", "sysfs"}};
+    struct statfs fs
+    {};
+    if (::statfs("/sys/fs/cgroup", &fs) == 0 && fs.f_type == CGROUP2_SUPER_MAGIC)
+        targets.emplace_back("/sys/fs/cgroup", "cgroup2");
+    for (const auto& [path, type] : targets) {
+        const auto r = cli({"run", "--target", path, "--strategy", "write", "--chunk", "4K", "--size", "1M",
+                            "--reps", "1", "--quiet"});
+        EXPECT_EQ(r.exitCode, 2) << path << r.out << r.err;
+        EXPECT_THAT(r.err, HasSubstr("target '" + path + "' is on " + type + ", a kernel pseudo-filesystem"));
+        EXPECT_THAT(r.out, Not(HasSubstr("0 B free")));
+    }
+}
+
+TEST_F(CliEngine, EveryOutputPathIsCheckedBeforeTheRun)
+{
+    const auto folder = m_out / "a-folder";
+    std::filesystem::create_directory(folder);
+    const auto csv = m_out / "r.csv";
+    std::filesystem::create_directory(summaryCsvPath(csv)); // a folder where the summary CSV goes
+    struct Row
+    {
+        std::string flag;
+        std::string path;
+        std::string message;
+    };
+    std::vector<Row> rows{
+        {"--json", "/proc/out.json", "output '/proc/out.json': no file can be created in folder '/proc'"},
+        {"--csv", "/proc/out.csv", "output '/proc/out.csv': no file can be created in folder '/proc'"},
+        {"--json", "/sys/out.json", "output '/sys/out.json': no file can be created in folder '/sys'"},
+        {"--json", folder, "output '" + folder + "' is a folder"},
+        {"--csv", folder, "output '" + folder + "' is a folder"},
+        {"--json", m_out / "missing/out.json", "folder '" + m_out / "missing" + "' does not exist"},
+        {"--csv", m_out / "missing/out.csv", "folder '" + m_out / "missing" + "' does not exist"},
+        {"--csv", csv, "output '" + summaryCsvPath(csv) + "' is a folder"},
+        {"--json", "/dev/null", "output '/dev/null' is not a regular file"},
+    };
+    std::optional<TmpfsMount> readOnly;
+    if (runningAsRoot()) {
+        readOnly.emplace("size=1m", MS_RDONLY);
+        ASSERT_TRUE(readOnly->ok());
+        rows.push_back({"--json", readOnly->path() + "/out.json",
+                        "folder '" + readOnly->path() + "' is not writable: Read-only file system"});
+    }
+    for (const auto& row : rows) {
+        const auto r = cli({"run", "--target", m_target.path(), "--strategy", "write", "--chunk", "4K",
+                            "--size", "1M", "--reps", "1", "--quiet", row.flag, row.path});
+        EXPECT_EQ(r.exitCode, 2) << row.flag << " " << row.path << "\n" << r.out << r.err;
+        EXPECT_THAT(r.err, HasSubstr(row.message)) << row.flag << " " << row.path;
+        EXPECT_EQ(r.out, "") << "nothing ran";
+        EXPECT_EQ(m_target.entryCount(), 0u);
+    }
+    EXPECT_EQ(m_out.entryCount(), 2u) << "the checks leave no file behind";
+}
+
+TEST_F(CliEngine, AnotherLiveRunOnTheTargetIsRefusedUnlessAllowed)
+{
+    // This test process plays the other run: it is alive and it is not the CLI.
+    const auto other = m_target / "iolab-run-20260101-000000-7";
+    std::filesystem::create_directory(other);
+    write(other + "/.iolab-run", "pid=" + std::to_string(::getpid()) + "\n");
+    const std::vector<std::string> run{
+        "run",    "--target", m_target.path(), "--strategy", "write",     "--chunk", "64K",
+        "--size", "1M",       "--reps",        "1",          "--warmups", "0",       "--quiet"};
+    auto r = cli(run);
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_THAT(r.err, HasSubstr("another IOLab run is writing into this target now (process " +
+                                 std::to_string(::getpid()) + ", run folder " + other + ")"));
+    EXPECT_THAT(r.err, HasSubstr("--allow-concurrent"));
+    EXPECT_EQ(r.out, "");
+
+    auto allowed = run;
+    const auto json = m_out / "r.json";
+    allowed.insert(allowed.end(), {"--allow-concurrent", "--json", json});
+    r = cli(allowed);
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_THAT(r.err, HasSubstr("warning: another IOLab run (process " + std::to_string(::getpid())));
+    EXPECT_THAT(r.out, HasSubstr("About this run:"));
+    std::ifstream in(json);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto result = resultFromJson(text, json);
+    ASSERT_EQ(result.warnings.size(), 1u);
+    EXPECT_THAT(result.warnings[0], HasSubstr("the figures may measure both"));
+    std::filesystem::remove_all(other);
+    EXPECT_EQ(m_target.entryCount(), 0u) << "the run's own folder is gone";
+}
+
+TEST_F(CliEngine, RefusalsAtRunTimeAreCountedAndExitOne)
+{
+    // 16 TiB does not fit this target: the space check refuses the case when it comes to run.
+    auto r = cli({"run", "--target", m_target.path(), "--strategy", "write", "--chunk", "1M", "--size", "16T",
+                  "--reps", "1", "--warmups", "0"});
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    EXPECT_THAT(r.err, HasSubstr("1 case to run (0 refused before running)"));
+    EXPECT_THAT(r.out,
+                HasSubstr("1 case ran: 0 ok, 0 failed, 1 refused at run time; 0 refused before running."));
+    EXPECT_THAT(r.out, HasSubstr("free space"));
+    EXPECT_EQ(m_target.entryCount(), 0u);
+
+    // One case ok, one refused before running (a chunk larger than the size): the run is ok.
+    r = cli({"run", "--target", m_target.path(), "--strategy", "write", "--chunk", "64K,4M", "--size", "1M",
+             "--reps", "1", "--warmups", "0"});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_THAT(r.err, HasSubstr("1 case to run (1 refused before running)"));
+    EXPECT_THAT(r.out,
+                HasSubstr("1 case ran: 1 ok, 0 failed, 0 refused at run time; 1 refused before running."));
+}
+
+TEST_F(CliEngine, PresetsCountTheCasesThatRun)
+{
+    const auto r = cli({"presets"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const TargetInfo anyTarget;
+    for (const auto& preset : builtinPresets()) {
+        const auto runs = expand(preset, builtinRegistry(), anyTarget).cases.size();
+        ASSERT_GT(runs, 0u) << preset.name;
+        const auto line = r.out.find(preset.name + " ");
+        ASSERT_NE(line, std::string::npos) << preset.name;
+        const std::string text = r.out.substr(line, r.out.find('\n', line) - line);
+        EXPECT_THAT(text, HasSubstr(" " + std::to_string(runs) + " cases")) << text;
+    }
+    // The two the issue saw wrong: a file-set preset ("0") and one with hint and cache axes (15 of 31).
+    EXPECT_THAT(r.out, Not(HasSubstr("  0 cases")));
+    EXPECT_GT(expand(*findPreset("read-seq"), builtinRegistry(), anyTarget).cases.size(), 15u);
+}
+
+TEST_F(CliEngine, AnUnknownSubcommandIsNamedWithTheList)
+{
+    auto r = cli({"frobnicate"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("unknown subcommand 'frobnicate' (the subcommands are: strategies, presets, "
+                                 "targets, clean, run)"));
+    EXPECT_THAT(r.err, Not(HasSubstr("A subcommand is required")));
+    r = cli({"--log-level", "debug", "rnu"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("unknown subcommand 'rnu'"));
+    r = cli({});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("a subcommand is required: strategies, presets, targets, clean, run"));
+    EXPECT_EQ(cli({"presets"}).exitCode, 0);
+    EXPECT_EQ(cli({"--log-level", "warn", "presets"}).exitCode, 0);
+}
+
+TEST_F(CliEngine, AKilledRunsFolderIsMentionedOnce)
+{
+    const std::vector<std::string> run{
+        "run",    "--target", m_target.path(), "--strategy", "write",     "--chunk", "64K",
+        "--size", "1M",       "--reps",        "1",          "--warmups", "0",       "--quiet"};
+    auto r = cli(run);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_THAT(r.err, Not(HasSubstr("killed run")));
+
+    const auto stale = m_target / "iolab-run-20260101-000000-1";
+    std::filesystem::create_directory(stale);
+    write(stale + "/.iolab-run", "pid=999999999\n");
+    write(stale + "/c001-r0-t0.dat", "x");
+    r = cli(run);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    const std::string note = "note: a run folder from a killed run is here: " + stale +
+                             "; `iolab-cli clean " + m_target.path() + "` removes it";
+    EXPECT_THAT(r.err, HasSubstr(note));
+    EXPECT_EQ(r.err.find("killed run"), r.err.rfind("killed run")) << "said once";
+    EXPECT_TRUE(std::filesystem::exists(stale + "/c001-r0-t0.dat")) << "mentioned, not removed";
+    EXPECT_EQ(cli({"clean", m_target.path()}).exitCode, 0);
+    EXPECT_EQ(m_target.entryCount(), 0u);
+}
