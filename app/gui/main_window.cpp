@@ -660,6 +660,32 @@ bool MainWindow::startRun()
     }
     const TargetEntry& target =
         m_targets->entry(m_targetView->selectionModel()->selectedRows().first().row());
+    // Two runs on one target measure each other: refused unless the user says to run anyway, and then stated
+    // in the result.
+    std::vector<std::string> runWarnings;
+    if (target.kind == TargetEntry::Kind::Folder) {
+        for (const auto& other : liveRunsIn(target.info.path)) {
+            if (!m_allowConcurrentOnce) {
+                showBanner(
+                    tr("Another IOLab run (process %1) is writing into %2 now: two runs at once measure "
+                       "each other. Wait for it to end, or run anyway.")
+                        .arg(other.pid)
+                        .arg(qs(target.info.path)),
+                    true, tr("Run anyway"), [this] {
+                        m_allowConcurrentOnce = true;
+                        startRun();
+                    });
+                return false;
+            }
+            runWarnings.push_back(
+                tr("another IOLab run (process %1, run folder %2) was writing into the same target when this "
+                   "run started: the figures may measure both")
+                    .arg(other.pid)
+                    .arg(qs(other.folder))
+                    .toStdString());
+        }
+    }
+    m_allowConcurrentOnce = false;
     RunOptions options = m_editor->runOptions();
     QString why;
     if (!m_controller->start(m_plan.matrix, qs(target.info.path), options, &why)) {
@@ -667,6 +693,12 @@ bool MainWindow::startRun()
         return false;
     }
     hideBanner();
+    m_runWarnings = std::move(runWarnings);
+    if (!m_runWarnings.empty()) {
+        QString text = qs(m_runWarnings.front());
+        text[0] = text[0].toUpper();
+        showBanner(text, true);
+    }
     m_runTarget = qs(target.info.path);
     m_runTargetKey = target.key();
     m_stopping = false;
@@ -777,8 +809,11 @@ void MainWindow::onCaseFinished(const CaseResult& result)
         logger(LogModule::Gui).warn("case {} failed: {}", result.index + 1, result.reason);
 }
 
-void MainWindow::onRunFinished(const RunResult& result)
+void MainWindow::onRunFinished(const RunResult& finished)
 {
+    RunResult result = finished;
+    result.warnings.insert(result.warnings.end(), m_runWarnings.begin(), m_runWarnings.end());
+    m_runWarnings.clear();
     m_live->runFinished();
     m_stopping = false;
     m_progress->setValue(result.cancelled ? m_progress->value() : 1000);
@@ -1000,7 +1035,8 @@ void MainWindow::compareSelectedHistory()
         showBanner(tr("Cannot compare: %1").arg(error), true);
 }
 
-void MainWindow::showBanner(const QString& text, bool error, const QString& actionText)
+void MainWindow::showBanner(const QString& text, bool error, const QString& actionText,
+                            std::function<void()> action)
 {
     QPalette p = m_banner->palette();
     const bool dark = palette().color(QPalette::Window).lightnessF() < 0.5;
@@ -1012,9 +1048,14 @@ void MainWindow::showBanner(const QString& text, bool error, const QString& acti
     m_bannerText->setText(text);
     m_bannerAction->setVisible(!actionText.isEmpty());
     m_bannerAction->setText(actionText);
-    m_bannerCallback = actionText.isEmpty() ? std::function<void()>() : [this] {
-        cleanStaleFolders();
-    };
+    if (actionText.isEmpty())
+        m_bannerCallback = nullptr;
+    else if (action)
+        m_bannerCallback = std::move(action);
+    else
+        m_bannerCallback = [this] {
+            cleanStaleFolders();
+        };
     m_banner->show();
     if (error)
         logger(LogModule::Gui).warn("{}", text.toStdString());

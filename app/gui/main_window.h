@@ -137,7 +137,9 @@ private:
     void replan();
     void onTargetSelected();
     void updateActions();
-    void showBanner(const QString& text, bool error, const QString& actionText = {});
+    // With `actionText`, a button that runs `action` (by default: remove leftover run folders).
+    void showBanner(const QString& text, bool error, const QString& actionText = {},
+                    std::function<void()> action = {});
     void hideBanner();
     void updateProgress(double caseFraction);
     void onRunStarted(int caseCount, const std::vector<RefusedCase>& refused, const QString& target);
@@ -199,9 +201,11 @@ private:
     std::optional<RunResult> m_result;
     QString m_lastSaved;
     QString m_lastRunProblem;
-    QString m_runTarget;             // the folder the current run writes into
-    QString m_runTargetKey;          // and its row's key
-    std::vector<CaseResult> m_known; // measured cases from history, for duration estimates
+    bool m_allowConcurrentOnce = false;     // "Run anyway" beside another live run, for the next start only
+    std::vector<std::string> m_runWarnings; // about the running run as a whole, added to its result
+    QString m_runTarget;                    // the folder the current run writes into
+    QString m_runTargetKey;                 // and its row's key
+    std::vector<CaseResult> m_known;        // measured cases from history, for duration estimates
     Theme m_theme = Theme::System;
     QString m_keyBeforeReset;
     bool m_closeRequested = false;

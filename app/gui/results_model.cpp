@@ -170,8 +170,10 @@ QVariant ResultsModel::display(const Row& row, int rowIndex, int column) const
             .arg(std::max(0.0, c.apparentMBps.ciLow), 0, 'f', 1)
             .arg(c.apparentMBps.ciHigh, 0, 'f', 1);
     case DurableColumn:
-        return ok && k.direction == Direction::Write ? qs(formatRate(c.durableMBps.median * kBytesPerMB))
-                                                     : QVariant();
+        // A pipe or the null device keeps nothing: only writes to a file have a durable rate.
+        return ok && comparisonGroup(k) == ComparisonGroup::FileWrites && c.durableMBps.count > 0
+                   ? qs(formatRate(c.durableMBps.median * kBytesPerMB))
+                   : QVariant();
     case SpeedupColumn:
         if (auto s = speedup(rowIndex))
             return tr("%1x").arg(*s, 0, 'f', 2);
@@ -213,7 +215,7 @@ QVariant ResultsModel::sortValue(const Row& row, int rowIndex, int column) const
     case TrimmedMeanColumn:
         return ok ? c.apparentMBps.trimmedMean : -1.0;
     case DurableColumn:
-        return ok ? c.durableMBps.median : -1.0;
+        return ok && comparisonGroup(k) == ComparisonGroup::FileWrites ? c.durableMBps.median : -1.0;
     case SpeedupColumn:
         return speedup(rowIndex).value_or(-1.0);
     case CpuColumn:

@@ -66,7 +66,7 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     auto* top = new QHBoxLayout;
     m_summary = new QLabel(this);
     m_summary->setWordWrap(true);
-    top->addWidget(m_summary, 1);
+    layout->addWidget(m_summary);
     top->addWidget(new QLabel(tr("Rank by:"), this));
     m_rankBy = new QComboBox(this);
     m_rankBy->setObjectName(QStringLiteral("rankBy"));
@@ -85,6 +85,7 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
            "state) at the same chunk size."));
     m_baseline->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     top->addWidget(m_baseline);
+    top->addStretch(1);
     layout->addLayout(top);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
@@ -95,7 +96,11 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     m_verdict->setOpenLinks(false);
     m_verdict->setFrameShape(QFrame::StyledPanel);
     splitter->addWidget(m_verdict);
-    auto* upper = new QWidget(splitter);
+    // Below the summary, the table and the charts share one set of tabs: on a 768-pixel screen each gets the
+    // whole height rather than a third of it.
+    auto* tabs = new QTabWidget(splitter);
+    tabs->setObjectName(QStringLiteral("resultsTabs"));
+    auto* upper = new QWidget(tabs);
     auto* upperLayout = new QVBoxLayout(upper);
     upperLayout->setContentsMargins(0, 0, 0, 0);
     m_table = new QTableView(upper);
@@ -113,9 +118,8 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     m_warnings->setWordWrap(true);
     m_warnings->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     upperLayout->addWidget(m_warnings, 1);
-    splitter->addWidget(upper);
+    tabs->addTab(upper, tr("Table"));
 
-    auto* tabs = new QTabWidget(splitter);
     auto* barPage = new QWidget(tabs);
     auto* barLayout = new QVBoxLayout(barPage);
     barLayout->setContentsMargins(0, 0, 0, 0);
@@ -163,7 +167,7 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     m_group->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     tabs->setCornerWidget(m_group, Qt::TopRightCorner);
     splitter->addWidget(tabs);
-    splitter->setSizes({170, 250, 330});
+    splitter->setSizes({180, 520});
     splitter->setStretchFactor(0, 0);
     layout->addWidget(splitter, 1);
 
@@ -485,6 +489,8 @@ QString ResultsView::summaryText() const
 void ResultsView::rebuildWarnings()
 {
     m_warnings->clear();
+    for (const auto& w : m_run.warnings)
+        m_warnings->addItem(qs(w));
     for (const auto& c : m_cases) {
         for (const auto& w : caseWarnings(c, &m_run.host))
             m_warnings->addItem(tr("case %1 (%2): %3").arg(c.index + 1).arg(qs(c.testCase.label()), qs(w)));

@@ -296,6 +296,7 @@ TEST(ResultsView, TheSummaryComesFirstAndTheRankingSwitchReRanksEverything)
     EXPECT_EQ(model->index(2, ResultsModel::SpeedupColumn).data().toString(), QStringLiteral("1.76x"));
     EXPECT_EQ(model->index(1, ResultsModel::SpeedupColumn).data().toString(), QStringLiteral("0.80x"));
     EXPECT_FALSE(model->index(3, ResultsModel::SpeedupColumn).data().isValid());
+    EXPECT_FALSE(model->index(3, ResultsModel::DurableColumn).data().isValid()) << "a pipe keeps nothing";
 
     // Charts: one group at a time, writes to a file first, bars by durable.
     ASSERT_EQ(view.groupChooser()->count(), 2);

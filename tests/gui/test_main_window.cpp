@@ -18,6 +18,7 @@
 #include "platform/platform.h"
 #include "tests/support/builtin_registry.h"
 #include "tests/support/mount.h"
+#include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
 #include <QAction>
@@ -46,6 +47,8 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 
+#include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -653,4 +656,38 @@ TEST_F(WindowFixture, TheResultsTabShowsTheSummaryAboveTheTable)
     QTableView* table = window->resultsView()->table();
     EXPECT_LT(summary->mapTo(window.get(), QPoint(0, 0)).y(), table->mapTo(window.get(), QPoint(0, 0)).y());
     EXPECT_GE(summary->height(), 80) << "tall enough to read the answer without scrolling";
+}
+
+TEST_F(WindowFixture, AnotherLiveRunOnTheTargetIsRefusedUntilTheUserSaysRunAnyway)
+{
+    useTarget(target.path());
+    // A sleeping process stands in for another IOLab run writing into the same target.
+    Process other("/bin/sleep", {"60"});
+    const std::string folder = target / "iolab-run-20260101-000000-1";
+    ASSERT_TRUE(std::filesystem::create_directory(folder));
+    std::ofstream(folder + "/.iolab-run") << "pid=" << other.pid() << "\n";
+    plan(draftOf({"write"}, 64 * kKiB, kMiB));
+    ASSERT_TRUE(window->runAction()->isEnabled()) << window->runBlockedReason().toStdString();
+
+    EXPECT_FALSE(window->startRun());
+    EXPECT_FALSE(window->isRunning());
+    EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("Another IOLab run"));
+    EXPECT_THAT(window->bannerText().toStdString(), HasSubstr(std::to_string(other.pid())));
+
+    QPushButton* anyway = nullptr;
+    for (auto* button : window->findChildren<QPushButton*>())
+        if (button->text() == QStringLiteral("Run anyway") && button->isVisible())
+            anyway = button;
+    ASSERT_NE(anyway, nullptr);
+    QSignalSpy ended(window.get(), &MainWindow::runEnded);
+    anyway->click();
+    EXPECT_TRUE(window->isRunning());
+    ASSERT_TRUE(ended.wait(60'000));
+    ASSERT_TRUE(window->currentResult().has_value());
+    ASSERT_EQ(window->currentResult()->warnings.size(), 1u);
+    EXPECT_THAT(window->currentResult()->warnings[0], HasSubstr("another IOLab run"));
+    EXPECT_THAT(window->resultsView()->warnings().join(QStringLiteral("\n")).toStdString(),
+                HasSubstr("another IOLab run"));
+    other.signal(SIGKILL);
+    std::filesystem::remove_all(folder);
 }

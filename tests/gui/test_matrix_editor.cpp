@@ -175,7 +175,9 @@ TEST_F(EditorFixture, ImportAndExportSayWhatIsWrong)
     std::ofstream(presets / "broken.json") << "{ \"strategies\": [\"stdio\"], ";
     QString error;
     EXPECT_FALSE(editor.importMatrixFile(QString::fromStdString(presets / "broken.json"), &error));
-    EXPECT_THAT(error.toStdString(), HasSubstr("broken.json: not valid JSON at line 1, column 28"));
+    EXPECT_THAT(error.toStdString(), HasSubstr("broken.json: not valid JSON"));
+    EXPECT_THAT(error.toStdString(), HasSubstr("line 1, column 28"));
+    EXPECT_THAT(error.toStdString(), ::testing::Not(HasSubstr("json.exception"))) << "a sentence, not a code";
     EXPECT_FALSE(editor.importMatrixFile(QString::fromStdString(presets / "missing.json"), &error));
     EXPECT_THAT(error.toStdString(), HasSubstr("cannot read"));
     std::ofstream(presets / "unknown.json")
