@@ -885,6 +885,8 @@ void MainWindow::chooseExport()
     const QStringList filters = exportNameFilters();
     dialog.setNameFilters(filters);
     dialog.selectNameFilter(filters.constFirst());
+    // Where the last export went, or the home folder: never the folder the app happened to start in.
+    dialog.setDirectory(m_lastExportFolder.isEmpty() ? qs(homeDirectory()) : m_lastExportFolder);
     dialog.selectFile(QStringLiteral("iolab-report.pdf"));
     // The name follows the type: choosing JSON turns iolab-report.pdf into iolab-report.json.
     connect(&dialog, &QFileDialog::filterSelected, &dialog, [&dialog](const QString& filter) {
@@ -903,9 +905,10 @@ bool MainWindow::exportTo(const QString& path)
     QString error;
     const bool ok = exportResult(path, &error);
     m_progressLabel->setText(exportStatusText(QDir::toNativeSeparators(path), error));
-    if (ok)
+    if (ok) {
+        m_lastExportFolder = QFileInfo(path).absolutePath();
         logger(LogModule::Gui).info("exported to {}", path.toStdString());
-    else
+    } else
         showBanner(exportStatusText(QDir::toNativeSeparators(path), error), true);
     return ok;
 }

@@ -201,6 +201,7 @@ private:
     std::optional<RunResult> m_result;
     QString m_lastSaved;
     QString m_lastRunProblem;
+    QString m_lastExportFolder;
     bool m_allowConcurrentOnce = false;     // "Run anyway" beside another live run, for the next start only
     std::vector<std::string> m_runWarnings; // about the running run as a whole, added to its result
     QString m_runTarget;                    // the folder the current run writes into

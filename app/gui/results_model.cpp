@@ -285,8 +285,8 @@ QString ResultsModel::columnToolTip(int section)
         return tr("Mean of the repetitions without the slowest and the fastest one. Shown only with five "
                   "repetitions or more: with three it always equals the median");
     case CiColumn:
-        return tr("95% confidence interval of the apparent median: when two cases' intervals overlap, their "
-                  "difference may be noise");
+        return tr("95% confidence interval of the mean apparent rate over the repetitions: when two cases' "
+                  "intervals overlap, their difference may be noise");
     case DurableColumn:
         return tr(
             "Durable rate, median: bytes written divided by the time until the final fsync returned, "
