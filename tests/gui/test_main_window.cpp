@@ -691,3 +691,12 @@ TEST_F(WindowFixture, AnotherLiveRunOnTheTargetIsRefusedUntilTheUserSaysRunAnywa
     other.signal(SIGKILL);
     std::filesystem::remove_all(folder);
 }
+
+TEST_F(WindowFixture, APseudoFilesystemIsRefusedAsATargetUpFront)
+{
+    window->chooseFolder(QStringLiteral("/proc"));
+    EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("/proc"));
+    EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("pseudo-filesystem"));
+    EXPECT_FALSE(window->runAction()->isEnabled());
+    EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("pseudo-filesystem"));
+}
