@@ -31,6 +31,8 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QTextDocument>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <map>
@@ -90,6 +92,7 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->setObjectName(QStringLiteral("resultsSplitter"));
+    m_splitter = splitter;
     // The summary comes first: the question, the answer with its numbers, what matters, what cannot be said.
     m_verdict = new QTextBrowser(splitter);
     m_verdict->setObjectName(QStringLiteral("verdict"));
@@ -357,6 +360,20 @@ void ResultsView::rebuildVerdict()
         m_verdict->setHtml(tr("<p>No summary for this run: %1</p>").arg(qs(e.what()).toHtmlEscaped()));
     }
     m_verdict->show();
+    // Once laid out: as tall as the summary needs, up to half the tab, the table and charts get the rest.
+    QTimer::singleShot(0, this, &ResultsView::fitVerdictHeight);
+}
+
+void ResultsView::fitVerdictHeight()
+{
+    const int total = m_splitter->height();
+    if (total <= 0 || m_verdict->isHidden())
+        return;
+    QTextDocument* document = m_verdict->document();
+    document->setTextWidth(m_verdict->viewport()->width());
+    const int wanted = static_cast<int>(document->size().height()) + 2 * m_verdict->frameWidth() + 4;
+    const int summary = std::clamp(wanted, 80, total / 2);
+    m_splitter->setSizes({summary, total - summary});
 }
 
 bool ResultsView::wantsLogScale(double lowestMBps, double highestMBps)

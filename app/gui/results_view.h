@@ -14,6 +14,7 @@ class QComboBox;
 class QLabel;
 class QListWidget;
 class QSortFilterProxyModel;
+class QSplitter;
 class QTableView;
 class QTextBrowser;
 
@@ -83,6 +84,7 @@ private:
     void fitColumns();
     void rebuildGroups();
     void rebuildVerdict();
+    void fitVerdictHeight();
     void chooseLogScale();
     std::vector<CaseResult> casesOfChosenGroup() const;
     QString rateWord(const std::vector<CaseResult>& cases) const;
@@ -107,6 +109,7 @@ private:
     QComboBox* m_rankBy = nullptr;
     QComboBox* m_group = nullptr;
     QTextBrowser* m_verdict = nullptr;
+    QSplitter* m_splitter = nullptr;
 };
 
 } // namespace iolab::gui

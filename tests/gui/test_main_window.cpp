@@ -32,6 +32,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSplitter>
 #include <QTabWidget>
@@ -656,6 +657,15 @@ TEST_F(WindowFixture, TheResultsTabShowsTheSummaryAboveTheTable)
     QTableView* table = window->resultsView()->table();
     EXPECT_LT(summary->mapTo(window.get(), QPoint(0, 0)).y(), table->mapTo(window.get(), QPoint(0, 0)).y());
     EXPECT_GE(summary->height(), 80) << "tall enough to read the answer without scrolling";
+    // Once laid out, the summary takes the height it needs (up to half the tab): no scrolling when it fits.
+    window->resize(1500, 950);
+    QTest::qWait(100);
+    window->resultsView()->setRanking(Ranking::Apparent); // a fresh summary is fitted again
+    auto* splitter = window->resultsView()->findChild<QSplitter*>(QStringLiteral("resultsSplitter"));
+    ASSERT_NE(splitter, nullptr);
+    QTRY_VERIFY_WITH_TIMEOUT(summary->verticalScrollBar()->maximum() == 0 ||
+                                 summary->height() >= splitter->height() / 2 - 10,
+                             2000);
 }
 
 TEST_F(WindowFixture, AnotherLiveRunOnTheTargetIsRefusedUntilTheUserSaysRunAnyway)
