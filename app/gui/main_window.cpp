@@ -62,7 +62,8 @@ namespace iolab::gui {
 
 namespace {
 
-constexpr int kKnownRuns = 8; // history runs whose measured rates feed the duration estimate
+constexpr int kKnownRuns = 8;               // history runs whose measured rates feed the duration estimate
+constexpr std::size_t kRefusedListed = 200; // refused combinations listed under the plan; the rest counted
 
 } // namespace
 
@@ -621,8 +622,16 @@ void MainWindow::replan()
     m_planBlocked->setText(m_plan.blocked);
     m_planBlocked->setVisible(!m_plan.blocked.isEmpty());
     m_refusedList->clear();
-    for (const auto& r : m_plan.expanded.refused)
+    // Laying out tens of thousands of wrapped lines would hold the GUI thread for seconds: list the first
+    // ones and count the rest.
+    const std::size_t listed = std::min(m_plan.expanded.refused.size(), kRefusedListed);
+    for (std::size_t i = 0; i < listed; ++i) {
+        const auto& r = m_plan.expanded.refused[i];
         m_refusedList->addItem(tr("%1 - %2").arg(qs(r.testCase.label()), qs(r.reason)));
+    }
+    if (m_plan.expanded.refused.size() > listed)
+        m_refusedList->addItem(tr("... and %n more refused combination(s).", nullptr,
+                                  static_cast<int>(m_plan.expanded.refused.size() - listed)));
     m_refusedList->setVisible(m_refusedList->count() > 0);
     updateActions();
     Q_EMIT planChanged();

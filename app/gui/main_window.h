@@ -108,6 +108,7 @@ public:
     QTableView* historyView() const { return m_historyView; }
     CompareModel* compareModel() const { return m_compare; }
     QTableView* compareView() const { return m_compareView; }
+    QListWidget* refusedList() const { return m_refusedList; }
     RunController* controller() const { return m_controller; }
     QAction* runAction() const { return m_runAction; }
     QAction* stopAction() const { return m_stopAction; }

@@ -29,6 +29,7 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
@@ -709,4 +710,26 @@ TEST_F(WindowFixture, APseudoFilesystemIsRefusedAsATargetUpFront)
     EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("pseudo-filesystem"));
     EXPECT_FALSE(window->runAction()->isEnabled());
     EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("pseudo-filesystem"));
+}
+
+TEST_F(WindowFixture, ALargeMatrixWithManyRefusedCombinationsPlansInAMomentAndListsTheFirstOnes)
+{
+    useTarget(target.path());
+    MatrixDraft d = draftOf({"write"}, 4 * kKiB, kMiB);
+    StrategyDraft* row = d.find("write");
+    row->chunks.clear();
+    row->threads.clear();
+    for (std::uint64_t i = 1; i <= 100; ++i)
+        row->chunks.push_back(i * 512);
+    for (std::uint32_t t = 1; t <= 999; ++t)
+        row->threads.push_back(t);
+    QElapsedTimer clock;
+    clock.start();
+    plan(d);
+    const auto refused = window->plan().expanded.refused.size();
+    ASSERT_GT(refused, 1000u) << "most thread counts leave each thread less than a chunk";
+    EXPECT_LE(window->refusedList()->count(), 201) << "the first 200 and a line counting the rest";
+    EXPECT_THAT(window->refusedList()->item(window->refusedList()->count() - 1)->text().toStdString(),
+                HasSubstr("more refused"));
+    EXPECT_LT(clock.elapsed(), 5000);
 }
