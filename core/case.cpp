@@ -37,6 +37,8 @@ std::string Case::label() const
         text += fmt::format(" files={}", toString(fileSet));
     if (target != TargetKind::Directory)
         text += fmt::format(" target={}", toString(target));
+    if (preallocate != Preallocate::None)
+        text += fmt::format(" prealloc={}", toString(preallocate));
     return text;
 }
 
@@ -249,6 +251,28 @@ CacheState parseCacheState(std::string_view text)
     if (text == "warm")
         return CacheState::Warm;
     throw InputError(fmt::format("unknown cache state '{}' (use cold or warm)", text));
+}
+
+std::string toString(Preallocate preallocate)
+{
+    switch (preallocate) {
+    case Preallocate::None:
+        return "none";
+    case Preallocate::Fallocate:
+        return "fallocate";
+    case Preallocate::Overwrite:
+        return "overwrite";
+    }
+    return "?";
+}
+
+Preallocate parsePreallocate(std::string_view text)
+{
+    for (auto value : {Preallocate::None, Preallocate::Fallocate, Preallocate::Overwrite}) {
+        if (text == toString(value))
+            return value;
+    }
+    throw InputError(fmt::format("unknown preallocation '{}' (use none, fallocate or overwrite)", text));
 }
 
 FileSetSpec parseFileSet(std::string_view text)

@@ -80,6 +80,18 @@ enum class CacheState
     Warm
 };
 
+// What a write case's file holds before the timed part. None: a new, empty file that grows as it is written
+// (IOLab's default, as a program writing a new file does). Fallocate: its space reserved first, untimed
+// (fallocate(2); Windows: the file's allocation size), as fio lays out its files. Overwrite: the whole file
+// written and made durable first, untimed, so that the timed part overwrites blocks that exist, as
+// pg_test_fsync and fio's overwrite mode do. Reads, pipes and the null device always carry None.
+enum class Preallocate
+{
+    None,
+    Fallocate,
+    Overwrite
+};
+
 // How the sizes of a generated file set are drawn.
 enum class SizeMix
 {
@@ -129,6 +141,7 @@ struct Case
     ReadHint hint = ReadHint::NotApplicable;
     CacheState cache = CacheState::NotApplicable;
     FileSetSpec fileSet; // file-set strategies: the set they read; totalBytes is its size
+    Preallocate preallocate = Preallocate::None;
 
     // Bytes the given thread writes: an even share, the remainder going to the last thread.
     std::uint64_t bytesForThread(std::uint32_t thread) const noexcept;
@@ -146,7 +159,8 @@ std::string toString(SyncPolicy policy);
 std::string toString(StdioBuffer buffer);
 std::string toString(ReadHint hint);
 std::string toString(CacheState cache);
-std::string toString(const FileSetSpec& set); // "2000x4K", "500x1K-64K", "2000xarticle-2b"
+std::string toString(Preallocate preallocate); // "none", "fallocate", "overwrite"
+std::string toString(const FileSetSpec& set);  // "2000x4K", "500x1K-64K", "2000xarticle-2b"
 // A read's hint and cache state for tables: "sequential, cold", or "cold" without a hint; "" for writes.
 std::string readAxesText(const Case& c);
 
@@ -158,5 +172,6 @@ StdioBuffer parseStdioBuffer(std::string_view text);
 ReadHint parseReadHint(std::string_view text);
 CacheState parseCacheState(std::string_view text);
 FileSetSpec parseFileSet(std::string_view text);
+Preallocate parsePreallocate(std::string_view text);
 
 } // namespace iolab

@@ -96,6 +96,28 @@ std::string groupedCount(std::uint64_t n)
     return digits;
 }
 
+// The preallocate axis: a file written by a strategy that takes it, on a filesystem that can.
+std::string preallocateProblem(const Case& c, const StrategyInfo& info, const TargetInfo& target)
+{
+    if (c.preallocate == Preallocate::None)
+        return {};
+    if (c.target != TargetKind::Directory)
+        return fmt::format("preallocate {} needs a file; a {} target has nothing to preallocate",
+                           toString(c.preallocate), toString(c.target));
+    if (std::find(info.preallocations.begin(), info.preallocations.end(), c.preallocate) ==
+        info.preallocations.end())
+        return fmt::format("{} does not take preallocate {}: {}", c.strategy, toString(c.preallocate),
+                           info.preallocateRefusal);
+    if (c.preallocate == Preallocate::Fallocate && info.needsFallocate)
+        return fmt::format(
+            "{} always reserves its file's space with fallocate (a store into a hole on a full "
+            "disk would be a crash, not an error): preallocate none already does that",
+            c.strategy);
+    if (c.preallocate == Preallocate::Fallocate && !target.fallocateProblem.empty())
+        return fmt::format("preallocate fallocate: {}", target.fallocateProblem);
+    return {};
+}
+
 } // namespace
 
 void validate(const Matrix& matrix, const Registry& registry)
@@ -185,6 +207,8 @@ std::string refusalReason(const Case& c, const Registry& registry, const TargetI
     if (!supportsSync(info, c.sync.mode))
         return fmt::format("{} does not take sync policy {}: {}", c.strategy, toString(c.sync),
                            info.syncRefusal);
+    if (auto reason = preallocateProblem(c, info, target); !reason.empty())
+        return reason;
     if (info.layout == DataLayout::FileSet) {
         if (c.threads > kMaxThreads)
             return fmt::format("{} would start {} threads at once, over the limit of {}; use files-pool or "
@@ -234,13 +258,14 @@ struct StrategyAxes
     std::vector<TargetKind> targets;
     std::vector<ReadHint> hints;
     std::vector<CacheState> caches;
+    std::vector<Preallocate> preallocations;
     std::vector<std::pair<std::uint64_t, FileSetSpec>> amounts; // a size, or a file set and its bytes
 
     std::uint64_t combinations(std::size_t chunks) const
     {
         std::uint64_t product = 1;
         for (const std::size_t n : {amounts.size(), chunks, buffers.size(), syncs.size(), threadCounts.size(),
-                                    targets.size(), hints.size(), caches.size()}) {
+                                    targets.size(), hints.size(), caches.size(), preallocations.size()}) {
             if (n != 0 && product > std::numeric_limits<std::uint64_t>::max() / n)
                 return std::numeric_limits<std::uint64_t>::max();
             product *= n;
@@ -266,6 +291,9 @@ StrategyAxes axesFor(const MatrixGroup& group, const StrategyInfo& info)
     axes.caches = group.caches;
     if (axes.caches.empty())
         axes.caches = {reads ? CacheState::Cold : CacheState::NotApplicable};
+    axes.preallocations = group.preallocations;
+    if (axes.preallocations.empty())
+        axes.preallocations = {Preallocate::None};
     if (info.layout == DataLayout::FileSet) {
         for (const auto& set : group.fileSets)
             axes.amounts.emplace_back(fileSetBytes(set), set);
@@ -285,12 +313,13 @@ StrategyAxes axesFor(const MatrixGroup& group, const StrategyInfo& info)
 // Every field of a case, exactly: two cases have the same key when they are equal.
 std::string caseKey(const Case& c)
 {
-    return fmt::format("{}|{}|{}|{}|{}:{}|{}:{}|{}|{}|{}|{}|{}:{}:{}:{}:{}:{}", c.strategy,
+    return fmt::format("{}|{}|{}|{}|{}:{}|{}:{}|{}|{}|{}|{}|{}:{}:{}:{}:{}:{}|{}", c.strategy,
                        static_cast<int>(c.direction), c.chunkBytes, c.totalBytes,
                        static_cast<int>(c.buffer.mode), c.buffer.bytes, static_cast<int>(c.sync.mode),
                        c.sync.everyWrites, c.threads, static_cast<int>(c.target), static_cast<int>(c.hint),
                        static_cast<int>(c.cache), c.fileSet.files, static_cast<int>(c.fileSet.mix),
-                       c.fileSet.minBytes, c.fileSet.maxBytes, c.fileSet.meanBytes, c.fileSet.name);
+                       c.fileSet.minBytes, c.fileSet.maxBytes, c.fileSet.meanBytes, c.fileSet.name,
+                       static_cast<int>(c.preallocate));
 }
 
 } // namespace
@@ -343,21 +372,23 @@ ExpandedMatrix expand(const Matrix& matrix, const Registry& registry, const Targ
                             for (auto threadCount : axes.threadCounts)
                                 for (auto kind : axes.targets)
                                     for (auto hint : axes.hints)
-                                        for (auto cache : axes.caches) {
-                                            Case c;
-                                            c.strategy = id;
-                                            c.direction = info.direction;
-                                            c.chunkBytes = chunk;
-                                            c.totalBytes = size;
-                                            c.buffer = buffer;
-                                            c.sync = sync;
-                                            c.threads = threadCount == 0 ? set.files : threadCount;
-                                            c.target = kind;
-                                            c.hint = hint;
-                                            c.cache = cache;
-                                            c.fileSet = set;
-                                            add(std::move(c));
-                                        }
+                                        for (auto cache : axes.caches)
+                                            for (auto preallocate : axes.preallocations) {
+                                                Case c;
+                                                c.strategy = id;
+                                                c.direction = info.direction;
+                                                c.chunkBytes = chunk;
+                                                c.totalBytes = size;
+                                                c.buffer = buffer;
+                                                c.sync = sync;
+                                                c.threads = threadCount == 0 ? set.files : threadCount;
+                                                c.target = kind;
+                                                c.hint = hint;
+                                                c.cache = cache;
+                                                c.fileSet = set;
+                                                c.preallocate = preallocate;
+                                                add(std::move(c));
+                                            }
         }
     }
     return out;

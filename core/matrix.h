@@ -31,9 +31,10 @@ struct MatrixGroup
     std::vector<SyncPolicy> syncs;
     std::vector<std::uint32_t> threads;
     std::vector<TargetKind> targets;
-    std::vector<ReadHint> hints;       // reads: empty -> each strategy's default hint
-    std::vector<CacheState> caches;    // reads: empty -> cold
-    std::vector<FileSetSpec> fileSets; // file-set strategies read these instead of a size
+    std::vector<ReadHint> hints;             // reads: empty -> each strategy's default hint
+    std::vector<CacheState> caches;          // reads: empty -> cold
+    std::vector<FileSetSpec> fileSets;       // file-set strategies read these instead of a size
+    std::vector<Preallocate> preallocations; // writes to a file: empty -> none
 
     friend bool operator==(const MatrixGroup&, const MatrixGroup&) = default;
 };

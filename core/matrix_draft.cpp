@@ -52,13 +52,16 @@ StrategyDraft rowFromGroup(const MatrixGroup& group, const StrategyInfo& info)
         row.fileSets = canonical(group.fileSets);
         row.sizes.clear();
     }
+    row.preallocations = group.preallocations.empty() ? std::vector<Preallocate>{Preallocate::None}
+                                                      : canonical(group.preallocations);
     return row;
 }
 
 bool sameAxes(const StrategyDraft& a, const StrategyDraft& b)
 {
     return a.sizes == b.sizes && a.buffers == b.buffers && a.syncs == b.syncs && a.threads == b.threads &&
-           a.hints == b.hints && a.caches == b.caches && a.fileSets == b.fileSets;
+           a.hints == b.hints && a.caches == b.caches && a.fileSets == b.fileSets &&
+           a.preallocations == b.preallocations;
 }
 
 template <class T> void mergeInto(std::vector<T>& into, const std::vector<T>& from)
@@ -153,6 +156,7 @@ MatrixDraft MatrixDraft::fromMatrix(const Matrix& matrix, const Registry& regist
             mergeInto(row->hints, incoming.hints);
             mergeInto(row->caches, incoming.caches);
             mergeInto(row->fileSets, incoming.fileSets);
+            mergeInto(row->preallocations, incoming.preallocations);
         }
     }
     if (!merged.empty()) {
@@ -200,6 +204,8 @@ Matrix MatrixDraft::toMatrix(std::optional<TargetKind> target) const
             if (!(row.caches.size() == 1 && row.caches.front() == CacheState::Cold))
                 group.caches = row.caches;
             group.fileSets = row.fileSets;
+            if (!(row.preallocations.size() == 1 && row.preallocations.front() == Preallocate::None))
+                group.preallocations = row.preallocations;
             if (target)
                 group.targets = {*target};
             matrix.groups.push_back(std::move(group));

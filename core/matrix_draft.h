@@ -34,6 +34,8 @@ struct StrategyDraft
     std::vector<ReadHint> hints;
     std::vector<CacheState> caches;
     std::vector<FileSetSpec> fileSets;
+    // Writes: what the file holds before the timed part ({none} by default).
+    std::vector<Preallocate> preallocations{Preallocate::None};
 
     bool enabled() const { return !chunks.empty(); }
 
@@ -82,6 +84,10 @@ inline bool axisLess(ReadHint a, ReadHint b)
     return a < b;
 }
 inline bool axisLess(CacheState a, CacheState b)
+{
+    return a < b;
+}
+inline bool axisLess(Preallocate a, Preallocate b)
 {
     return a < b;
 }

@@ -79,13 +79,14 @@ MatrixGroup groupFromJson(const json& group, const std::string& where)
 {
     if (!group.is_object())
         throw InputError(fmt::format("{}: expected an object with axes, found {}", where, group.type_name()));
-    static const std::set<std::string> kKnown{"strategies", "chunks",  "sizes", "buffers", "syncs",
-                                              "threads",    "targets", "hints", "caches",  "files"};
+    static const std::set<std::string> kKnown{"strategies", "chunks",  "sizes",      "buffers",
+                                              "syncs",      "threads", "targets",    "hints",
+                                              "caches",     "files",   "preallocate"};
     for (const auto& [key, value] : group.items()) {
         if (!kKnown.contains(key) && key != "name" && key != "description" && key != "groups" &&
             key != "schema")
             throw InputError(fmt::format("{}: unknown key '{}' (axes are strategies, chunks, sizes, buffers, "
-                                         "syncs, threads, targets, hints, caches, files)",
+                                         "syncs, threads, targets, hints, caches, files, preallocate)",
                                          where, key));
     }
     MatrixGroup g;
@@ -120,6 +121,10 @@ MatrixGroup groupFromJson(const json& group, const std::string& where)
     g.fileSets = readAxis<FileSetSpec>(group, "files", where, [](const json& v, const std::string& at) {
         return parseFileSet(stringValue(v, at));
     });
+    g.preallocations =
+        readAxis<Preallocate>(group, "preallocate", where, [](const json& v, const std::string& at) {
+            return parsePreallocate(stringValue(v, at));
+        });
     return g;
 }
 
@@ -187,15 +192,40 @@ std::string jsonSyntaxError(std::string_view text, std::size_t byte, std::string
                        byte, what, cause, expected);
 }
 
-Matrix parseMatrixJson(std::string_view text, std::string_view sourceName)
+json parseJsonDocument(std::string_view text, std::string_view sourceName)
 {
-    json root;
+    std::size_t depth = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            if (++depth > kMaxJsonNesting) {
+                const auto [line, column] = lineAndColumn(text, i + 1);
+                throw InputError(fmt::format("{}: the JSON is nested deeper than {} levels (at line {}, "
+                                             "column {}); IOLab's files nest only a few levels",
+                                             sourceName, kMaxJsonNesting, line, column));
+            }
+        } else if ((c == '}' || c == ']') && depth > 0) {
+            --depth;
+        }
+    }
     try {
-        root = json::parse(text.begin(), text.end());
+        return json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {
         throw InputError(jsonSyntaxError(text, e.byte, e.what(), sourceName));
     }
-    return matrixFromJson(root, sourceName);
+}
+
+Matrix parseMatrixJson(std::string_view text, std::string_view sourceName)
+{
+    return matrixFromJson(parseJsonDocument(text, sourceName), sourceName);
 }
 
 json matrixToJson(const Matrix& matrix)
@@ -245,6 +275,7 @@ json matrixToJson(const Matrix& matrix)
         list("hints", g.hints);
         list("caches", g.caches);
         list("files", g.fileSets);
+        list("preallocate", g.preallocations);
         groups.push_back(std::move(j));
     }
     json root = json::object();

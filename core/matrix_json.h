@@ -27,4 +27,12 @@ nlohmann::json matrixToJson(const Matrix& matrix);
 std::string jsonSyntaxError(std::string_view text, std::size_t byte, std::string_view parserMessage,
                             std::string_view sourceName);
 
+// Deeper nesting than any IOLab file has (a result nests about 6 levels) is refused before parsing: a
+// document nested 100,000 levels deep would otherwise exhaust the stack.
+inline constexpr std::size_t kMaxJsonNesting = 64;
+
+// Parses a JSON document, throwing InputError with jsonSyntaxError()'s sentence, or naming the line and
+// column where the nesting passes kMaxJsonNesting.
+nlohmann::json parseJsonDocument(std::string_view text, std::string_view sourceName);
+
 } // namespace iolab

@@ -19,8 +19,8 @@ std::string number(double v)
 // The columns that say which case a row is about, from "label" to "target": their names and values.
 CsvRow caseHeader()
 {
-    return {"label", "strategy", "direction", "chunk_bytes", "total_bytes", "stdio_buffer",
-            "sync",  "threads",  "target",    "hint",        "cache",       "file_set"};
+    return {"label",   "strategy", "direction", "chunk_bytes", "total_bytes", "stdio_buffer", "sync",
+            "threads", "target",   "hint",      "cache",       "file_set",    "preallocate"};
 }
 
 CsvRow caseFields(const Case& k)
@@ -36,7 +36,8 @@ CsvRow caseFields(const Case& k)
             toString(k.target),
             toString(k.hint),
             toString(k.cache),
-            k.fileSet.empty() ? std::string() : toString(k.fileSet)};
+            k.fileSet.empty() ? std::string() : toString(k.fileSet),
+            toString(k.preallocate)};
 }
 
 std::string optionalNumber(const std::optional<std::uint64_t>& value)

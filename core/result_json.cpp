@@ -120,6 +120,7 @@ json caseToJson(const Case& c)
                 {"hint", toString(c.hint)},
                 {"cache", toString(c.cache)},
                 {"fileSet", c.fileSet.empty() ? std::string() : toString(c.fileSet)},
+                {"preallocate", toString(c.preallocate)},
                 {"label", c.label()}};
 }
 
@@ -142,6 +143,7 @@ Case caseFromJson(const json& j)
     c.cache = cache == "n/a" ? CacheState::NotApplicable : parseCacheState(cache);
     if (const auto set = j.value("fileSet", std::string()); !set.empty())
         c.fileSet = parseFileSet(set);
+    c.preallocate = parsePreallocate(j.value("preallocate", std::string("none"))); // older results: new files
     return c;
 }
 
@@ -281,12 +283,7 @@ json resultToJson(const RunResult& r)
 
 RunResult resultFromJson(std::string_view text, std::string_view sourceName)
 {
-    json j;
-    try {
-        j = json::parse(text.begin(), text.end());
-    } catch (const json::parse_error& e) {
-        throw InputError(jsonSyntaxError(text, e.byte, e.what(), sourceName));
-    }
+    json j = parseJsonDocument(text, sourceName);
     if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())
         throw InputError(fmt::format("{}: not an IOLab result (no \"schema\" field)", sourceName));
     const auto schema = j["schema"].get<std::string>();

@@ -105,12 +105,16 @@ struct StrategyInfo
     std::string hintRefusal;              // why the other hints do not apply
     Parallelism parallelism = Parallelism::Threads;
     bool usesStdioBuffer = false;
-    bool needsBlockAlignedChunks = false;   // O_DIRECT: chunk and per-thread size multiples of the block size
-    bool needsDirectIo = false;             // opens with O_DIRECT / FILE_FLAG_NO_BUFFERING
-    bool needsFallocate = false;            // reserves the file's space up front
-    std::vector<TargetKind> targets;        // the first is where it runs when the matrix names none
-    std::vector<SyncMode> syncModes;        // supported sync policies
-    std::string syncRefusal;                // why other sync policies do not apply
+    bool needsBlockAlignedChunks = false; // O_DIRECT: chunk and per-thread size multiples of the block size
+    bool needsDirectIo = false;           // opens with O_DIRECT / FILE_FLAG_NO_BUFFERING
+    bool needsFallocate = false;          // reserves the file's space up front
+    std::vector<TargetKind> targets;      // the first is where it runs when the matrix names none
+    std::vector<SyncMode> syncModes;      // supported sync policies
+    std::string syncRefusal;              // why other sync policies do not apply
+    // Writers to a file: the preallocations it takes (None always); readers and pipes take None only.
+    std::vector<Preallocate> preallocations{Preallocate::None, Preallocate::Fallocate,
+                                            Preallocate::Overwrite};
+    std::string preallocateRefusal;         // why the others do not apply
     std::optional<std::string> unavailable; // set when this OS or build cannot run it at all
 };
 
@@ -121,6 +125,8 @@ inline StrategyInfo readerInfo(StrategyInfo info)
     info.targets = {TargetKind::Directory};
     info.syncModes = {SyncMode::None};
     info.syncRefusal = "reads have no sync policy";
+    info.preallocations = {Preallocate::None};
+    info.preallocateRefusal = "reads read a data set written before the timed part";
     return info;
 }
 

@@ -64,6 +64,9 @@ namespace runfolder {
 
 inline constexpr std::string_view kPrefix = "iolab-run-";
 inline constexpr std::string_view kMarkerName = ".iolab-run";
+// Room a target's path must leave for what a run creates under it: the run folder's name and the longest
+// relative path inside it ("set-N/dNNN/f000000.dat", "c001-r0-t0.dat" and their temporary names).
+inline constexpr std::size_t kInnerPathReserve = 128;
 
 // "iolab-run-<yyyymmdd-hhmmss>-<pid>" for the local time given as a ready-made stamp.
 std::string folderName(std::string_view stamp, long pid);

@@ -23,7 +23,9 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -69,6 +71,7 @@ struct RunArgs
     std::vector<std::string> hints;
     std::vector<std::string> caches;
     std::vector<std::string> fileSets;
+    std::vector<std::string> preallocations;
     bool dropCaches = false;
     std::uint32_t repetitions = 3;
     std::uint32_t warmups = 1;
@@ -114,6 +117,8 @@ Matrix matrixFromAxes(const RunArgs& args)
         g.caches.push_back(parseCacheState(c));
     for (const auto& f : splitList(args.fileSets))
         g.fileSets.push_back(parseFileSet(f));
+    for (const auto& p : splitList(args.preallocations))
+        g.preallocations.push_back(parsePreallocate(p));
     if (g.chunks.empty())
         throw InputError("--chunk is required with --strategy (e.g. --chunk 4K)");
     if (g.sizes.empty() && g.fileSets.empty())
@@ -124,6 +129,9 @@ Matrix matrixFromAxes(const RunArgs& args)
 
 std::string readTextFile(const std::string& path)
 {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw InputError(fmt::format("matrix file '{}' is a folder; give a matrix JSON file", path));
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw InputError(fmt::format("matrix file '{}' cannot be opened: {}", path, std::strerror(errno)));
@@ -144,7 +152,7 @@ Matrix chooseMatrix(const RunArgs& args)
     if (args.strategies.empty()) {
         const bool otherAxes = !args.chunks.empty() || !args.buffers.empty() || !args.syncs.empty() ||
                                !args.threads.empty() || !args.targets.empty() || !args.hints.empty() ||
-                               !args.caches.empty() || !args.fileSets.empty();
+                               !args.caches.empty() || !args.fileSets.empty() || !args.preallocations.empty();
         if (otherAxes)
             throw InputError(
                 "axis flags other than --size go with --strategy, not with --preset or --matrix");
@@ -228,6 +236,34 @@ void printReadDetails(const RunResult& result)
     std::printf("Per file: open to close; p50/p99 are medians over the measured repetitions.\n");
 }
 
+// What the write cases' files held before the timed part, which moves durable figures a lot.
+void printPreallocation(const RunResult& result)
+{
+    std::set<Preallocate> used;
+    for (const auto& c : result.cases) {
+        if (c.testCase.direction == Direction::Write && c.testCase.target == TargetKind::Directory)
+            used.insert(c.testCase.preallocate);
+    }
+    if (used.empty())
+        return;
+    std::string text;
+    for (auto p : used) {
+        text += text.empty() ? "" : "; ";
+        switch (p) {
+        case Preallocate::None:
+            text += "new, empty files (preallocate none)";
+            break;
+        case Preallocate::Fallocate:
+            text += "files whose space was reserved first (preallocate fallocate)";
+            break;
+        case Preallocate::Overwrite:
+            text += "files written whole first, then overwritten (preallocate overwrite)";
+            break;
+        }
+    }
+    std::printf("Writes to files: %s; the preparation is not timed.\n", text.c_str());
+}
+
 void printResults(const RunResult& result)
 {
     fmt::print(
@@ -254,6 +290,7 @@ void printResults(const RunResult& result)
         "without the slowest and the fastest; durable includes the final fsync.\n",
         result.options.repetitions, result.options.warmups);
     printReadDetails(result);
+    printPreallocation(result);
     if (!result.warnings.empty()) {
         std::printf("\nAbout this run:\n");
         for (const auto& warning : result.warnings)
@@ -632,6 +669,9 @@ int runCli(int argc, const char* const* argv)
                     "Reads: cold (evicted before each repetition, the default) or warm");
     run->add_option("--files", args.fileSets,
                     "File-set readers: COUNTxSIZE, COUNTxMIN-MAX or COUNTx<mix>, e.g. 2000xarticle-2b");
+    run->add_option("--preallocate", args.preallocations,
+                    "Writes to a file: none (a new file, the default), fallocate (space reserved first) or "
+                    "overwrite (the file written first, then overwritten); untimed");
     run->add_flag("--drop-caches", args.dropCaches,
                   "Cold reads: drop the whole page cache before each repetition (root only)");
     run->add_option("--reps", args.repetitions, "Measured repetitions per case")->capture_default_str();

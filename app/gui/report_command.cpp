@@ -4,6 +4,7 @@
 #include "app/gui/widget_helpers.h"
 #include "app/report/pdf_report.h"
 #include "core/error.h"
+#include "core/ranking.h"
 #include "core/result_csv.h"
 #include "core/result_json.h"
 #include "core/version.h"
@@ -28,14 +29,17 @@ void fail(const QString& message)
 
 } // namespace
 
-QString exportResultFile(const RunResult& result, const QString& path, const Registry* registry)
+QString exportResultFile(const RunResult& result, const QString& path, const Registry* registry,
+                         Ranking ranking)
 {
     const std::string file = path.toStdString();
     if (const auto problem = outputPathProblem(file); !problem.empty())
         return qs(problem);
     Outcome outcome;
     if (path.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive)) {
-        const QByteArray pdf = report::renderPdfReport(result, {}, registry);
+        report::ReportOptions options;
+        options.ranking = ranking;
+        const QByteArray pdf = report::renderPdfReport(result, options, registry);
         outcome = writeFileAtomically(
             file, std::string_view(pdf.constData(), static_cast<std::size_t>(pdf.size())));
     } else if (path.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive)) {
@@ -78,7 +82,12 @@ int reportCommand(int argc, char** argv)
                                   QStringLiteral("file"));
     const QCommandLineOption page(QStringLiteral("page"), QStringLiteral("a4, letter or auto (by locale)."),
                                   QStringLiteral("size"), QStringLiteral("auto"));
-    parser.addOptions({pdf, csv, json, page});
+    const QCommandLineOption rank(
+        QStringLiteral("rank"),
+        QStringLiteral("What writes to a file are ranked and coloured by: durable (default: what reached the "
+                       "disk, the final fsync included) or apparent (when the last write returned)."),
+        QStringLiteral("rate"), QStringLiteral("durable"));
+    parser.addOptions({pdf, csv, json, page, rank});
     parser.process(app);
     const QStringList args = parser.positionalArguments();
     if (args.size() != 2) {
@@ -97,6 +106,12 @@ int reportCommand(int argc, char** argv)
         options.page = report::PageFormat::Letter;
     else if (pageName != QStringLiteral("auto")) {
         fail(QStringLiteral("--page must be a4, letter or auto, not '%1'").arg(parser.value(page)));
+        return 2;
+    }
+    try {
+        options.ranking = parseRanking(parser.value(rank).toLower().toStdString());
+    } catch (const InputError&) {
+        fail(QStringLiteral("--rank must be durable or apparent, not '%1'").arg(parser.value(rank)));
         return 2;
     }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/ranking.h"
 #include "core/result.h"
 
 #include <QString>
@@ -13,10 +14,13 @@ namespace iolab::gui {
 
 // Writes a result in the format its extension names (.pdf report, .csv files, .json result), through a
 // temporary file renamed into place, so that a failure leaves no partial file. Returns "" or the error.
-QString exportResultFile(const RunResult& result, const QString& path, const Registry* registry);
+// `ranking`: what the PDF ranks writes to a file by (the app's switch).
+QString exportResultFile(const RunResult& result, const QString& path, const Registry* registry,
+                         Ranking ranking = Ranking::Durable);
 
-// `iolab report RESULT.json --pdf OUT.pdf [--csv OUT.csv] [--json OUT.json] [--page a4|letter]`: renders
-// without a display. Returns the exit code: 0 written, 1 an output could not be written, 2 bad input.
+// `iolab report RESULT.json --pdf OUT.pdf [--csv OUT.csv] [--json OUT.json] [--page a4|letter]
+// [--rank durable|apparent]`: renders without a display. Returns the exit code: 0 written, 1 an output could
+// not be written, 2 bad input.
 int reportCommand(int argc, char** argv);
 
 } // namespace iolab::gui

@@ -537,7 +537,7 @@ void ResultsView::rebuildCharts()
     else if (m_heatAxis->currentIndex() == 2)
         columns = report::HeatmapAxis::Threads;
     const std::vector<CaseResult> shown = casesOfChosenGroup();
-    m_heatmap->setData(HeatmapData::from(shown, columns));
+    m_heatmap->setData(HeatmapData::from(shown, columns, m_ranking));
 
     m_barChart->removeAllSeries();
     for (auto* axis : m_barChart->axes()) {

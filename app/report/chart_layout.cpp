@@ -89,11 +89,14 @@ BarScale BarScale::fit(double low, double high, double headroom)
     if (s.logScale) {
         // The smallest bar keeps at least log10(1.5) of a decade above the axis.
         s.min = std::pow(10.0, std::floor(std::log10(low / 1.5)));
-        s.max = std::pow(10.0, std::ceil(std::log10(high * headroom)));
-        const double decades = std::round(std::log10(s.max / s.min));
+        // The top at the next 1, 2 or 5 times a power of ten: no empty decade above the largest bar.
+        s.max = niceUp(high * headroom);
+        const double decades = std::floor(std::log10(s.max / s.min) + kEpsilon);
         const double step = decades > 6 ? 100 : 10;
         for (double t = s.min; t <= s.max * (1 + kEpsilon); t *= step)
             s.ticks.push_back(t);
+        if (s.ticks.back() < s.max * (1 - kEpsilon))
+            s.ticks.push_back(s.max);
         return s;
     }
     const double target = high * headroom;

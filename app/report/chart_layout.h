@@ -14,8 +14,8 @@
 namespace iolab::report {
 
 // The value axis of a bar chart. Linear from zero while the bars are within kLogSpread of each other; on a
-// log scale, in whole decades, beyond that, so that a bar hundreds of times smaller than the largest still
-// stands clear of the axis.
+// log scale beyond that (from a whole decade, ticks at decades, the top at a 1, 2 or 5 step), so that a bar
+// hundreds of times smaller than the largest still stands clear of the axis.
 struct BarScale
 {
     static constexpr double kLogSpread = 30; // largest / smallest above this: log scale

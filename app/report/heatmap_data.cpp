@@ -42,7 +42,7 @@ QString HeatmapData::axisName() const
     return axis == HeatmapAxis::Threads ? QStringLiteral("threads") : QStringLiteral("chunk size");
 }
 
-HeatmapData HeatmapData::from(const std::vector<CaseResult>& cases, HeatmapAxis axis)
+HeatmapData HeatmapData::from(const std::vector<CaseResult>& cases, HeatmapAxis axis, Ranking ranking)
 {
     HeatmapData d;
     d.axis = axis;
@@ -64,13 +64,16 @@ HeatmapData HeatmapData::from(const std::vector<CaseResult>& cases, HeatmapAxis 
             std::find(d.columns.begin(), d.columns.end(), columnValue(c.testCase, axis)) - d.columns.begin());
         Cell& cell = d.cells[row][column];
         ++cell.cases;
-        const bool ok = c.status == Status::Ok && c.apparentMBps.count > 0;
+        const Summary& ranked = rankedRate(c, ranking);
+        const bool ok = c.status == Status::Ok && ranked.count > 0;
         if (!ok) {
             if (c.status == Status::Failed)
                 ++cell.failed;
             continue;
         }
-        const double v = c.apparentMBps.median;
+        if (ranksDurable(c.testCase, ranking))
+            d.rateName = QStringLiteral("durable median");
+        const double v = ranked.median;
         if (!cell.bestMBps || v > *cell.bestMBps) {
             cell.bestMBps = v;
             cell.bestLabel = QString::fromStdString(c.testCase.label());

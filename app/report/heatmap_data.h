@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/ranking.h"
 #include "core/result.h"
 
 #include <QColor>
@@ -21,7 +22,9 @@ enum class HeatmapAxis
 };
 
 // Strategy x chunk size (or x threads): per cell the best median MB/s among the cases there (several when
-// buffer, sync, hint or the other axis vary), with how many cases it covers and whether any failed.
+// buffer, sync, hint or the other axis vary), with how many cases it covers and whether any failed. The rate
+// is the ranked one (rankedRate()): durable for writes to a file under Ranking::Durable. Give it the cases of
+// one comparison group: a pipe is no rival of a file.
 struct HeatmapData
 {
     struct Cell
@@ -37,8 +40,10 @@ struct HeatmapData
     std::vector<std::vector<Cell>> cells; // [strategy][column]
     double minMBps = 0;
     double maxMBps = 0;
+    QString rateName = QStringLiteral("median"); // "durable median" where a cell holds a durable rate
 
-    static HeatmapData from(const std::vector<CaseResult>& cases, HeatmapAxis axis = HeatmapAxis::Chunk);
+    static HeatmapData from(const std::vector<CaseResult>& cases, HeatmapAxis axis = HeatmapAxis::Chunk,
+                            Ranking ranking = Ranking::Apparent);
     // "4K" or "16"; the axis named: "chunk size" or "threads".
     QString columnLabel(std::size_t column) const;
     QString axisName() const;

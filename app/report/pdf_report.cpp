@@ -6,6 +6,7 @@
 #include "app/report/report_title.h"
 #include "core/findings.h"
 #include "core/units.h"
+#include "core/verdict.h"
 
 #include <QBuffer>
 #include <QFontMetricsF>
@@ -26,8 +27,6 @@ namespace {
 
 constexpr double kMargin = 42;       // points
 constexpr double kFooterHeight = 20; // points
-// Below five repetitions a trimmed mean (without the slowest and the fastest) is the median or close to it.
-constexpr std::size_t kTrimmedMeanMinCount = 5;
 const QColor kText(0x22, 0x22, 0x22);
 const QColor kMuted(0x6b, 0x6b, 0x6b);
 const QColor kRule(0xcc, 0xcc, 0xcc);
@@ -54,6 +53,19 @@ QFont font(double points, bool bold = false)
 }
 
 // Colours for bar sets, distinct in print and for the colour-blind (Okabe-Ito).
+QColor seriesColour(std::size_t i);
+
+// A bar or legend swatch of series `i`: its colour, hatched from the ninth series on so that no two of up to
+// 24 series look alike.
+void fillSeries(QPainter& p, const QRectF& r, std::size_t i)
+{
+    p.fillRect(r, seriesColour(i));
+    constexpr std::size_t kColours = 8;
+    if (i < kColours)
+        return;
+    p.fillRect(r, QBrush(Qt::white, (i / kColours) % 2 == 1 ? Qt::BDiagPattern : Qt::CrossPattern));
+}
+
 QColor seriesColour(std::size_t i)
 {
     static const QColor colours[] = {QColor(0x00, 0x72, 0xb2), QColor(0xe6, 0x9f, 0x00),
@@ -188,8 +200,8 @@ public:
             return h + 4;
         };
         QStringList header;
-        for (const auto& c : columns)
-            header << c.title;
+        for (const auto& c : columns) // the unit on a line of its own: never "MB/" and "s"
+            header << QString(c.title).replace(QStringLiteral(" MB/s"), QStringLiteral("\nMB/s"));
         const double headerHeight = rowHeight(header, headerFont);
         auto drawRow = [&](const QStringList& cells, const QFont& f, double h, bool isHeader,
                            const QColor& colour) {
@@ -339,7 +351,16 @@ void drawHeatmap(Layout& layout, const HeatmapData& d)
     if (d.strategies.isEmpty())
         return;
     QPainter& p = layout.painter();
-    const double labelWidth = 90;
+    // The label column fits the longest strategy name, up to a third of the page; a longer one wraps.
+    const QFont labelFont = font(7);
+    const QFontMetricsF labelMetrics(labelFont, p.device());
+    const auto measure = [&](const QString& text) {
+        return labelMetrics.horizontalAdvance(text);
+    };
+    double widest = 0;
+    for (const QString& s : d.strategies)
+        widest = std::max(widest, measure(s));
+    const double labelWidth = std::clamp(widest + 8, 90.0, layout.width() / 3);
     const double cellWidth =
         std::min(70.0, (layout.width() - labelWidth) / static_cast<double>(d.columns.size()));
     const double cellHeight = 20;
@@ -357,7 +378,7 @@ void drawHeatmap(Layout& layout, const HeatmapData& d)
         p.setPen(kText);
         p.setFont(font(7));
         p.drawText(QRectF(area.left(), top, labelWidth - 6, cellHeight), Qt::AlignRight | Qt::AlignVCenter,
-                   d.strategies[r]);
+                   wrapText(d.strategies[r], measure, labelWidth - 6).join(QLatin1Char('\n')));
         for (std::size_t c = 0; c < d.columns.size(); ++c) {
             const auto& cell = d.cells[static_cast<std::size_t>(r)][c];
             const QRectF box(area.left() + labelWidth + static_cast<double>(c) * cellWidth + 1, top + 1,
@@ -395,7 +416,7 @@ void drawHeatmap(Layout& layout, const HeatmapData& d)
         labels, Qt::AlignLeft | Qt::AlignVCenter,
         (range.clippedBelow ? QStringLiteral("%1 or less") : QStringLiteral("%1")).arg(rate(range.low)));
     p.drawText(labels, Qt::AlignHCenter | Qt::AlignVCenter,
-               QStringLiteral("best median per cell, log scale"));
+               QStringLiteral("best %1 per cell, log scale").arg(d.rateName));
     p.drawText(labels, Qt::AlignRight | Qt::AlignVCenter, rate(range.high));
 }
 
@@ -462,24 +483,33 @@ void drawBars(Layout& layout, const RunResult& result, const std::vector<std::si
     p.drawText(QRectF(-80, -8, 160, 12), Qt::AlignCenter, scale.axisTitle(quantity));
     p.restore();
     const double groupWidth = plot.width() / static_cast<double>(chunks.size());
-    const double barWidth = std::min(26.0, groupWidth * 0.8 / static_cast<double>(variants.size()));
+    // Each chunk size shows only the variants measured there, centred; the bars are as wide as the fullest
+    // chunk size allows.
+    std::vector<std::vector<qsizetype>> present(chunks.size());
+    std::size_t fullest = 1;
+    for (std::size_t g = 0; g < chunks.size(); ++g) {
+        for (qsizetype v = 0; v < variants.size(); ++v) {
+            if (caseAt.count({variants[v], chunks[g]}) > 0)
+                present[g].push_back(v);
+        }
+        fullest = std::max(fullest, present[g].size());
+    }
+    const double barWidth = std::min(26.0, groupWidth * 0.8 / static_cast<double>(fullest));
     for (std::size_t g = 0; g < chunks.size(); ++g) {
         const double groupLeft = plot.left() + groupWidth * static_cast<double>(g);
-        const double used = barWidth * static_cast<double>(variants.size());
+        const double used = barWidth * static_cast<double>(present[g].size());
         p.setPen(kText);
         p.setFont(font(7));
         p.drawText(QRectF(groupLeft, plot.bottom() + 2, groupWidth, 12), Qt::AlignCenter,
                    qs(formatBytesCompact(chunks[g])));
-        for (qsizetype v = 0; v < variants.size(); ++v) {
+        for (std::size_t slot = 0; slot < present[g].size(); ++slot) {
+            const qsizetype v = present[g][slot];
             const auto it = caseAt.find({variants[v], chunks[g]});
-            if (it == caseAt.end())
-                continue;
             const CaseResult& c = result.cases[it->second];
-            const double x = groupLeft + (groupWidth - used) / 2 + barWidth * static_cast<double>(v);
+            const double x = groupLeft + (groupWidth - used) / 2 + barWidth * static_cast<double>(slot);
             // However small, a measured bar shows: at least one point tall.
             const double top = std::min(yFor(rateOf(c).median), plot.bottom() - 1);
-            p.fillRect(QRectF(x + 1, top, barWidth - 2, plot.bottom() - top),
-                       seriesColour(static_cast<std::size_t>(v)));
+            fillSeries(p, QRectF(x + 1, top, barWidth - 2, plot.bottom() - top), static_cast<std::size_t>(v));
             if (const auto base = baselineCase(result, it->second);
                 base && *base != it->second && shown(result.cases[*base])) {
                 p.setPen(kText);
@@ -497,7 +527,7 @@ void drawBars(Layout& layout, const RunResult& result, const std::vector<std::si
         const auto& e = legend.entries[v];
         const double x = area.left() + e.x;
         const double y = legendTop + e.y;
-        p.fillRect(QRectF(x, y + 1, 8, 8), seriesColour(v));
+        fillSeries(p, QRectF(x, y + 1, 8, 8), v);
         p.setPen(kText);
         for (qsizetype line = 0; line < e.lines.size(); ++line)
             p.drawText(QRectF(x + 12, y + lineHeight * static_cast<double>(line), legend.columnWidth - 12,
@@ -682,9 +712,9 @@ void drawCaseTable(Layout& layout, const RunResult& result, const std::vector<st
                                 {QStringLiteral("Sync/read"), 6.6},
                                 {QStringLiteral("Thr"), 2.9, Qt::AlignRight},
                                 {QStringLiteral("Size"), 4.2, Qt::AlignRight},
-                                {table.rankedName, 6.2, Qt::AlignRight}};
+                                {table.rankedName, 6.8, Qt::AlignRight}};
     if (other)
-        columns.push_back({table.otherName, 6.2, Qt::AlignRight});
+        columns.push_back({table.otherName, 7.4, Qt::AlignRight});
     if (trimmed)
         columns.push_back({QStringLiteral("Trim. mean MB/s"), 5.8, Qt::AlignRight});
     for (const Column& c : std::initializer_list<Column>{{QStringLiteral("95% CI MB/s"), 7.2, Qt::AlignRight},
@@ -697,8 +727,71 @@ void drawCaseTable(Layout& layout, const RunResult& result, const std::vector<st
     layout.table(columns, rows, 6.8, [&](std::size_t i) { return colours[i]; });
 }
 
-void writeReport(Layout& layout, const RunResult& result, const QString& title, const Registry* registry)
+// The run's cases by comparison group, in the groups' order (file writes, pipe and null writes, cold reads,
+// warm reads), each in case order.
+std::map<ComparisonGroup, std::vector<std::size_t>> casesByGroup(const RunResult& result)
 {
+    std::map<ComparisonGroup, std::vector<std::size_t>> groups;
+    for (std::size_t i = 0; i < result.cases.size(); ++i)
+        groups[comparisonGroup(result.cases[i].testCase)].push_back(i);
+    return groups;
+}
+
+// "Writes to a file" from "writes to a file".
+QString groupHeading(ComparisonGroup group)
+{
+    QString text = qs(toString(group));
+    if (!text.isEmpty())
+        text[0] = text[0].toUpper();
+    return text;
+}
+
+// The verdict's sentences mark names as `code`; on paper they read as plain words.
+QString plainWords(const std::string& text)
+{
+    return qs(text).remove(QLatin1Char('`'));
+}
+
+// Page 1: the question, the answers with their numbers, what matters most with what to do, what the figures
+// cannot say, and the terms.
+void drawVerdict(Layout& layout, const Verdict& v)
+{
+    layout.heading(QStringLiteral("Summary"));
+    layout.paragraph(plainWords(v.question), 10.5, kText);
+    layout.space(2);
+    if (v.answers.empty())
+        layout.paragraph(QStringLiteral("No case finished, so there is no answer."), 10, kBad, 8);
+    for (const auto& answer : v.answers)
+        layout.paragraph(QStringLiteral("\u2022 ") + plainWords(answer), 10, kText, 8);
+    if (!v.highlights.empty()) {
+        layout.heading(QStringLiteral("What matters most"), 2);
+        int n = 0;
+        for (const auto& h : v.highlights) {
+            const bool bad = h.kind == Finding::Kind::Failed || h.kind == Finding::Kind::Cancelled ||
+                             h.kind == Finding::Kind::DirectIgnored;
+            layout.paragraph(QStringLiteral("%1. %2").arg(++n).arg(plainWords(h.what)), 9, bad ? kBad : kText,
+                             8);
+            layout.paragraph(QStringLiteral("What to do: %1").arg(plainWords(h.advice)), 9, kMuted, 20);
+        }
+    }
+    if (!v.limits.empty()) {
+        layout.heading(QStringLiteral("What the figures cannot say"), 2);
+        for (const auto& limit : v.limits)
+            layout.paragraph(QStringLiteral("\u2022 ") + plainWords(limit), 9, kText, 8);
+    }
+    if (!v.terms.empty()) {
+        layout.heading(QStringLiteral("Terms"), 2);
+        for (const auto& term : v.terms)
+            layout.paragraph(plainWords(term), 8, kMuted, 8);
+    }
+}
+
+void writeReport(Layout& layout, const RunResult& result, const QString& title, const ReportOptions& options,
+                 const Registry* registry)
+{
+    const Ranking ranking = options.ranking;
+    const auto byGroup = casesByGroup(result);
+    const auto found = findings(result, registry, ranking);
     QPainter& p = layout.painter();
     // Header.
     {
@@ -718,6 +811,8 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
             QStringLiteral("This run was stopped before the end: the cases after the last one shown "
                            "did not run."),
             9, kBad);
+
+    drawVerdict(layout, verdict(result, registry, ranking));
 
     layout.heading(QStringLiteral("Machine"), 2);
     const HostInfo& h = result.host;
@@ -756,35 +851,66 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
               .arg(result.options.warmups)
               .arg(result.options.verifyFiles ? QStringLiteral(", files verified") : QString())}});
 
-    layout.heading(QStringLiteral("Summary"));
-    layout.paragraph(
-        QStringLiteral(
-            "MB/s = 10^6 bytes per second. Median over the measured repetitions%1; durable "
-            "includes the fsync the data still needed (writes only); speed-up is against plain "
-            "stdio with its default buffer (reads: plain read(2) with the normal hint) at the same "
-            "chunk size; stability is the spread of the per-interval rate. Reads show their hint "
-            "and cache state in the Sync/read column.")
-            .arg(showsTrimmedMean(result)
-                     ? QStringLiteral("; the trimmed mean leaves out the slowest and the fastest of them")
+    layout.heading(QStringLiteral("Results"), 1, 200); // with its first table, not alone at a page's foot
+    QString ranked;
+    if (byGroup.contains(ComparisonGroup::FileWrites))
+        ranked = ranking == Ranking::Durable
+                     ? QStringLiteral(
+                           " Writes to a file are ranked by their durable rate, which includes the fsync "
+                           "the data still needed; the apparent rate, measured when the last write "
+                           "returned, is beside it.")
                      : QStringLiteral(
-                           " (the trimmed mean, which leaves out the slowest and the fastest, is "
-                           "shown from %1 repetitions on: with fewer it says no more than the median)")
-                           .arg(kTrimmedMeanMinCount)),
+                           " Writes to a file are ranked by their apparent rate, measured when the last "
+                           "write returned; the durable rate, which includes the fsync the data still "
+                           "needed, is beside it.");
+    const QString trimmed =
+        showsTrimmedMean(result)
+            ? QStringLiteral("; the trimmed mean leaves out the slowest and the fastest of them")
+            : QStringLiteral(
+                  " (the trimmed mean, which leaves out the slowest and the fastest, is shown from %1 "
+                  "repetitions on: with fewer it says no more than the median)")
+                  .arg(kTrimmedMeanMinCount);
+    layout.paragraph(
+        QStringLiteral("MB/s = 10^6 bytes per second.%1 Median over the measured repetitions%2; "
+                       "speed-up is against plain stdio with its default buffer (reads: plain read(2) "
+                       "with the normal hint) at the same chunk size; stability is the spread of the "
+                       "per-interval rate. Cases are compared only within their group: a write into "
+                       "a pipe is no rival of a write to a file.%3")
+            .arg(ranked, trimmed,
+                 byGroup.contains(ComparisonGroup::ColdReads) || byGroup.contains(ComparisonGroup::WarmReads)
+                     ? QStringLiteral(" Reads show their hint and cache state in the Sync/read column.")
+                     : QString()),
         7.5, kMuted);
-    {
-        std::vector<std::size_t> all(result.cases.size());
-        for (std::size_t i = 0; i < all.size(); ++i)
-            all[i] = i;
+    const RateOf rankedOf = [ranking](const CaseResult& c) -> const Summary& {
+        return rankedRate(c, ranking);
+    };
+    for (const auto& [group, indices] : byGroup) {
         CaseTable table;
-        table.rankedName = QStringLiteral("Median MB/s");
-        table.rankedOf = [](const CaseResult& c) -> const Summary& {
-            return c.apparentMBps;
-        };
-        table.otherName = QStringLiteral("Durable MB/s");
-        table.otherOf = [](const CaseResult& c) -> const Summary& {
-            return c.durableMBps;
-        };
-        drawCaseTable(layout, result, all, table);
+        table.rankedOf = rankedOf;
+        if (group == ComparisonGroup::FileWrites) {
+            const bool durable = ranking == Ranking::Durable;
+            table.rankedName =
+                durable ? QStringLiteral("Durable MB/s (ranked)") : QStringLiteral("Apparent MB/s (ranked)");
+            table.otherName = durable ? QStringLiteral("Apparent MB/s") : QStringLiteral("Durable MB/s");
+            table.otherOf = [durable](const CaseResult& c) -> const Summary& {
+                return durable ? c.apparentMBps : c.durableMBps;
+            };
+        } else {
+            table.rankedName = QStringLiteral("Median MB/s");
+        }
+        layout.heading(groupHeading(group), 2, 60);
+        drawCaseTable(layout, result, indices, table);
+        // The group's fastest per chunk size, by the ranked rate.
+        layout.space(4);
+        for (const auto& f : found) {
+            if (f.kind != Finding::Kind::Fastest || !f.caseIndex)
+                continue;
+            const auto at = std::find_if(indices.begin(), indices.end(), [&](std::size_t i) {
+                return result.cases[i].index == *f.caseIndex;
+            });
+            if (at != indices.end())
+                layout.paragraph(qs(f.text), 8, kText, 8);
+        }
     }
     std::vector<QStringList> problems;
     for (const auto& c : result.cases) {
@@ -802,28 +928,46 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
     drawReadDetails(layout, result);
 
     layout.heading(QStringLiteral("Findings"));
-    const auto found = findings(result, registry);
-    if (found.empty())
-        layout.paragraph(QStringLiteral("No case was measured."), 9, kMuted);
+    // The fastest per chunk size is given per group with the tables.
+    if (std::all_of(found.begin(), found.end(),
+                    [](const Finding& f) { return f.kind == Finding::Kind::Fastest; }))
+        layout.paragraph(QStringLiteral("Nothing to report beyond the figures."), 9, kMuted);
     for (const auto& f : found) {
+        if (f.kind == Finding::Kind::Fastest)
+            continue;
         const bool bad = f.kind == Finding::Kind::Failed || f.kind == Finding::Kind::Cancelled ||
                          f.kind == Finding::Kind::DirectIgnored;
         layout.paragraph(QStringLiteral("%1: %2").arg(qs(toString(f.kind)), qs(f.text)), 8.5,
                          bad ? kBad : kText, 8);
     }
 
-    const HeatmapData heat = HeatmapData::from(result.cases, preferredAxis(result.cases));
-    layout.heading(QStringLiteral("Strategy x %1").arg(heat.axisName()), 1,
-                   60 + 20 * static_cast<double>(heat.strategies.size()));
-    drawHeatmap(layout, heat);
-    layout.heading(QStringLiteral("By chunk size, with the speed-up over plain stdio"), 2, 230);
-    {
-        std::vector<std::size_t> all(result.cases.size());
-        for (std::size_t i = 0; i < all.size(); ++i)
-            all[i] = i;
-        drawBars(
-            layout, result, all, [](const CaseResult& c) -> const Summary& { return c.apparentMBps; },
-            QStringLiteral("median MB/s"));
+    for (const auto& [group, indices] : byGroup) {
+        if (std::none_of(indices.begin(), indices.end(),
+                         [&](std::size_t i) { return measured(result.cases[i]); }))
+            continue; // nothing measured: the table above says why
+        std::vector<CaseResult> cases;
+        for (const std::size_t i : indices)
+            cases.push_back(result.cases[i]);
+        const HeatmapData heat = HeatmapData::from(cases, preferredAxis(cases), ranking);
+        layout.heading(QStringLiteral("%1: strategy x %2").arg(groupHeading(group), heat.axisName()), 1,
+                       60 + 20 * static_cast<double>(heat.strategies.size()));
+        drawHeatmap(layout, heat);
+        const bool durable = group == ComparisonGroup::FileWrites && ranking == Ranking::Durable;
+        // The heading promises speed-ups only where some bar has a baseline to be measured against.
+        const bool speedUps = std::any_of(indices.begin(), indices.end(), [&](std::size_t i) {
+            const auto base = baselineCase(result, i);
+            return measured(result.cases[i]) && base && *base != i && measured(result.cases[*base]);
+        });
+        layout.heading(speedUps
+                           ? QStringLiteral("%1: by chunk size, with the speed-up over plain %2")
+                                 .arg(groupHeading(group),
+                                      qs(baselineStrategy(result.cases[indices.front()].testCase.direction)))
+                           : QStringLiteral("%1: by chunk size").arg(groupHeading(group)),
+                       2, 230);
+        drawBars(layout, result, indices, rankedOf,
+                 group != ComparisonGroup::FileWrites ? QStringLiteral("median MB/s")
+                 : durable                            ? QStringLiteral("durable MB/s")
+                                                      : QStringLiteral("apparent MB/s"));
     }
     layout.heading(QStringLiteral("Throughput over time"), 1, 130);
     layout.paragraph(
@@ -926,7 +1070,7 @@ int render(QIODevice& device, const RunResult& result, const ReportOptions& opti
     painter.setRenderHint(QPainter::TextAntialiasing);
     Layout layout(writer, painter, totalPages,
                   QStringLiteral("%1 · %2 · %3").arg(title, qs(result.target.path), qs(result.startedAt)));
-    writeReport(layout, result, title, registry);
+    writeReport(layout, result, title, options, registry);
     painter.end();
     return layout.pages();
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/ranking.h"
 #include "core/result.h"
 
 #include <QByteArray>
@@ -23,11 +24,14 @@ struct ReportOptions
 {
     PageFormat page = PageFormat::Auto;
     QString title; // "" = reportTitle(result): the matrix or preset, or what an ad-hoc matrix tested
+    Ranking ranking = Ranking::Durable; // what writes to a file are ranked and coloured by
 };
 
-// The whole report as a PDF: header, machine, target, findings, summary table, heatmap, bars by chunk with
-// speed-ups, throughput over time per case, the matrix with its refused cases, and every repetition. Vector
-// throughout, fonts embedded, "page k of n" on every page. The registry lets findings name O_DIRECT cases.
+// The whole report as a PDF: on page 1 the summary (the verdict: question, answers, what matters most, what
+// the figures cannot say, terms), then machine, target, a results table per comparison group, findings, a
+// heatmap and bars by chunk with speed-ups per group, throughput over time per case, the matrix with its
+// refused cases, and every repetition. Vector throughout, fonts embedded, "page k of n" on every page. The
+// registry lets findings name O_DIRECT cases.
 QByteArray renderPdfReport(const RunResult& result, const ReportOptions& options, const Registry* registry);
 
 } // namespace iolab::report

@@ -2,6 +2,7 @@
 // Target facts on Linux: statvfs, /proc/self/mountinfo and the block device's queue in /sys.
 #include "core/error.h"
 #include "core/units.h"
+#include "core/workspace.h"
 #include "platform/platform.h"
 
 #include <fmt/format.h>
@@ -214,6 +215,15 @@ TargetInfo inspectTarget(const std::string& path)
 {
     if (path.empty())
         throw InputError("no target folder given");
+    if (path.size() + runfolder::kInnerPathReserve >= PATH_MAX) {
+        const std::string shown =
+            path.size() > 80 ? path.substr(0, 40) + "..." + path.substr(path.size() - 30) : path;
+        throw InputError(
+            fmt::format("target '{}' is too long: its path has {} characters, and with the run "
+                        "folder IOLab makes inside it, paths would pass this system's limit of {}; "
+                        "choose a folder whose path is under {} characters",
+                        shown, path.size(), PATH_MAX, PATH_MAX - runfolder::kInnerPathReserve));
+    }
     struct stat st
     {};
     if (::stat(path.c_str(), &st) != 0) {

@@ -39,8 +39,12 @@ std::string outputPathProblem(const std::string& path)
                 "output '{}' is not a regular file (a device, pipe or socket); give a file name", path);
     }
     const std::string parent = parentOf(path);
-    if (::stat(parent.c_str(), &st) != 0)
+    if (::stat(parent.c_str(), &st) != 0) {
+        if (errno == ENOTDIR)
+            return fmt::format("output '{}': a file stands in its path, so '{}' is not a folder", path,
+                               parent);
         return fmt::format("output '{}': folder '{}' does not exist", path, parent);
+    }
     if (!S_ISDIR(st.st_mode))
         return fmt::format("output '{}': '{}' is not a folder", path, parent);
     if (::access(parent.c_str(), W_OK | X_OK) != 0)

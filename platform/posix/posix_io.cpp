@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "platform/posix/posix_io.h"
+#include "core/pattern.h"
 #include "platform/stdio_buffer.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <mutex>
+#include <vector>
 
 namespace iolab::posix {
 
@@ -84,6 +87,57 @@ int openFlags(const Case& c, bool direct)
     return flags;
 }
 
+namespace {
+
+// Preallocate overwrite: the whole file written (bytes unlike the pattern, so that nothing of it survives the
+// timed part unnoticed) and made durable through a descriptor of its own, then evicted from the page cache so
+// that the timed part starts as a new file would: overwriting blocks that exist, with nothing cached.
+bool writeBeforehand(const JobSpec& spec, Outcome& outcome)
+{
+    UniqueFd fd(::open(spec.path.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC));
+    if (!fd) {
+        outcome = errnoOutcome(errno, "open (preallocate overwrite)", spec.path);
+        return false;
+    }
+    constexpr std::uint64_t kPieceBytes = std::uint64_t{1} << 20;
+    std::vector<std::byte> piece(std::min(kPieceBytes, spec.bytes));
+    for (std::uint64_t offset = 0; offset < spec.bytes; offset += piece.size()) {
+        const std::size_t size = std::min<std::uint64_t>(piece.size(), spec.bytes - offset);
+        for (std::size_t i = 0; i < size; ++i)
+            piece[i] = ~Pattern::expected(offset + i);
+        if (!writeFully(fd.get(), piece.data(), size)) {
+            outcome = errnoOutcome(errno, "write (preallocate overwrite)", spec.path);
+            return false;
+        }
+    }
+    if (::fdatasync(fd.get()) != 0) {
+        outcome = errnoOutcome(errno, "fdatasync (preallocate overwrite)", spec.path);
+        return false;
+    }
+    ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED);
+    if (const int error = fd.close(); error != 0) {
+        outcome = errnoOutcome(error, "close (preallocate overwrite)", spec.path);
+        return false;
+    }
+    return true;
+}
+
+// The case's preallocation, untimed, on the file just created.
+bool preallocate(int fd, const JobSpec& spec, Outcome& outcome)
+{
+    switch (spec.testCase.preallocate) {
+    case Preallocate::None:
+        return true;
+    case Preallocate::Fallocate:
+        return reserveSpace(fd, spec.bytes, spec.path, outcome);
+    case Preallocate::Overwrite:
+        return writeBeforehand(spec, outcome);
+    }
+    return true;
+}
+
+} // namespace
+
 UniqueFd openOutput(const JobSpec& spec, int access, bool direct, Outcome& outcome)
 {
     if (spec.testCase.target == TargetKind::Null) {
@@ -102,7 +156,10 @@ UniqueFd openOutput(const JobSpec& spec, int access, bool direct, Outcome& outco
             outcome.message =
                 fmt::format("this filesystem does not support O_DIRECT (open of {} gave EINVAL)", spec.path);
         }
+        return fd;
     }
+    if (!preallocate(fd.get(), spec, outcome))
+        return UniqueFd();
     return fd;
 }
 

@@ -53,7 +53,8 @@ std::string errnoName(int error);
 int openFlags(const Case& c, bool direct);
 
 // Opens the job's output: a new file in the run folder (O_CREAT|O_EXCL|O_NOFOLLOW, never an existing file) or
-// the null device. `access` is O_WRONLY or O_RDWR.
+// the null device. `access` is O_WRONLY or O_RDWR. A new file gets the case's preallocation (fallocate, or
+// the whole file written first), untimed, before it is returned.
 UniqueFd openOutput(const JobSpec& spec, int access, bool direct, Outcome& outcome);
 // Creates a new scratch file in the run folder.
 UniqueFd createScratch(const std::string& path, int flags, Outcome& outcome);

@@ -2,12 +2,15 @@
 #include "platform/windows/win_io.h"
 #include "platform/stdio_buffer.h"
 
+#include "core/pattern.h"
 #include "core/units.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
+#include <vector>
 
 namespace iolab::win {
 
@@ -197,6 +200,44 @@ std::optional<std::string> noBufferingProblem(std::uint64_t offset, std::uint64_
     return std::nullopt;
 }
 
+namespace {
+
+// Preallocate overwrite: the file created and written whole (bytes unlike the pattern) through a plain handle
+// and flushed, untimed; the timed handle then opens it as it is. SetFileValidData, which would allocate
+// without writing, needs a privilege users do not hold.
+bool writeBeforehand(const JobSpec& spec, Outcome& outcome)
+{
+    UniqueHandle file(::CreateFileW(widen(spec.path).c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW,
+                                    FILE_ATTRIBUTE_NORMAL, nullptr));
+    if (!file) {
+        outcome = errorOutcome(::GetLastError(), "CreateFile (preallocate overwrite)", spec.path);
+        return false;
+    }
+    constexpr std::uint64_t kPieceBytes = std::uint64_t{1} << 20;
+    std::vector<std::byte> piece(static_cast<std::size_t>(std::min(kPieceBytes, spec.bytes)));
+    for (std::uint64_t offset = 0; offset < spec.bytes; offset += piece.size()) {
+        const auto size =
+            static_cast<std::size_t>(std::min<std::uint64_t>(piece.size(), spec.bytes - offset));
+        for (std::size_t i = 0; i < size; ++i)
+            piece[i] = ~Pattern::expected(offset + i);
+        if (!writeFully(file.get(), piece.data(), size)) {
+            outcome = errorOutcome(::GetLastError(), "WriteFile (preallocate overwrite)", spec.path);
+            return false;
+        }
+    }
+    if (::FlushFileBuffers(file.get()) == 0) {
+        outcome = errorOutcome(::GetLastError(), "FlushFileBuffers (preallocate overwrite)", spec.path);
+        return false;
+    }
+    if (const DWORD error = file.close(); error != 0) {
+        outcome = errorOutcome(error, "CloseHandle (preallocate overwrite)", spec.path);
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
 UniqueHandle openOutput(const JobSpec& spec, DWORD access, bool direct, Outcome& outcome)
 {
     if (spec.testCase.target == TargetKind::Null) {
@@ -211,8 +252,12 @@ UniqueHandle openOutput(const JobSpec& spec, DWORD access, bool direct, Outcome&
         outcome = {Status::Unsupported, 0, "CreateFile", *syncUnavailable(spec.testCase.sync.mode)};
         return {};
     }
-    UniqueHandle handle(::CreateFileW(widen(spec.path).c_str(), access, FILE_SHARE_READ | FILE_SHARE_DELETE,
-                                      nullptr, CREATE_NEW, *flags, nullptr));
+    const Preallocate preallocate = spec.testCase.preallocate;
+    if (preallocate == Preallocate::Overwrite && !writeBeforehand(spec, outcome))
+        return {};
+    UniqueHandle handle(
+        ::CreateFileW(widen(spec.path).c_str(), access, FILE_SHARE_READ | FILE_SHARE_DELETE, nullptr,
+                      preallocate == Preallocate::Overwrite ? OPEN_EXISTING : CREATE_NEW, *flags, nullptr));
     if (!handle) {
         outcome =
             errorOutcome(::GetLastError(), direct ? "CreateFile(NO_BUFFERING)" : "CreateFile", spec.path);
@@ -222,7 +267,11 @@ UniqueHandle openOutput(const JobSpec& spec, DWORD access, bool direct, Outcome&
                                           "{} gave ERROR_INVALID_PARAMETER)",
                                           spec.path);
         }
+        return handle;
     }
+    // Preallocate fallocate: the allocation set up front, as reserveSpace does for the mapped strategies.
+    if (preallocate == Preallocate::Fallocate && !reserveSpace(handle.get(), spec.bytes, spec.path, outcome))
+        return {};
     return handle;
 }
 

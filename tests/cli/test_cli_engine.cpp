@@ -250,3 +250,35 @@ TEST_F(CliEngine, AKilledRunsFolderIsMentionedOnce)
     EXPECT_EQ(cli({"clean", m_target.path()}).exitCode, 0);
     EXPECT_EQ(m_target.entryCount(), 0u);
 }
+
+TEST_F(CliEngine, PreallocateIsAnAxisStatedInTheResult)
+{
+    const auto json = m_out / "p.json";
+    auto r = cli({"run", "--target", m_target.path(), "--strategy", "write", "--chunk", "64K", "--size", "1M",
+                  "--preallocate", "none,fallocate,overwrite", "--reps", "1", "--warmups", "0", "--quiet",
+                  "--json", json});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_THAT(r.out,
+                HasSubstr("Writes to files: new, empty files (preallocate none); files whose space was "
+                          "reserved first (preallocate fallocate); files written whole first, then "
+                          "overwritten (preallocate overwrite); the preparation is not timed."));
+    std::ifstream in(json);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto result = resultFromJson(text, json);
+    ASSERT_EQ(result.cases.size(), 3u);
+    EXPECT_EQ(result.cases[0].testCase.preallocate, Preallocate::None);
+    EXPECT_EQ(result.cases[1].testCase.preallocate, Preallocate::Fallocate);
+    EXPECT_EQ(result.cases[2].testCase.preallocate, Preallocate::Overwrite);
+    EXPECT_THAT(text, HasSubstr(R"("preallocate": "overwrite")"));
+    EXPECT_EQ(m_target.entryCount(), 0u);
+
+    r = cli({"run", "--target", m_target.path(), "--strategy", "write", "--chunk", "64K", "--size", "1M",
+             "--preallocate", "zeroes"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("unknown preallocation 'zeroes' (use none, fallocate or overwrite)"));
+    r = cli({"run", "--target", m_target.path(), "--strategy", "pipe-write", "--chunk", "64K", "--size", "1M",
+             "--preallocate", "fallocate"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err,
+                HasSubstr("preallocate fallocate needs a file; a pipe target has nothing to preallocate"));
+}

@@ -103,6 +103,51 @@ TEST_F(MatrixTest, EveryInvalidCombinationIsListedWithItsReason)
     EXPECT_THAT(expanded.refused[0].reason, HasSubstr("applies only to stdio strategies"));
 }
 
+TEST_F(MatrixTest, PreallocateIsAnAxisOfFileWrites)
+{
+    auto mapped = std::make_unique<FakeStrategy>("mmap-window", m_behaviour);
+    mapped->mutableInfo().needsFallocate = true;
+    m_registry.add(std::move(mapped));
+    MatrixGroup g;
+    g.strategies = {"write", "mmap-window", "pipe-write"};
+    g.chunks = {4096};
+    g.sizes = {1 << 20};
+    g.preallocations = {Preallocate::None, Preallocate::Fallocate, Preallocate::Overwrite};
+    const Matrix m{"m", "", {g}};
+    const auto expanded = expand(m, m_registry, m_target);
+    EXPECT_EQ(caseCount(m, m_registry), 9u);
+    std::vector<std::string> labels;
+    for (const auto& c : expanded.cases)
+        labels.push_back(c.label());
+    EXPECT_THAT(labels,
+                ::testing::ElementsAre("write chunk=4K sync=none threads=1 size=1M",
+                                       "write chunk=4K sync=none threads=1 size=1M prealloc=fallocate",
+                                       "write chunk=4K sync=none threads=1 size=1M prealloc=overwrite",
+                                       "mmap-window chunk=4K sync=none threads=1 size=1M",
+                                       "mmap-window chunk=4K sync=none threads=1 size=1M prealloc=overwrite",
+                                       "pipe-write chunk=4K sync=none threads=1 size=1M target=pipe"));
+    ASSERT_EQ(expanded.refused.size(), 3u);
+    EXPECT_THAT(expanded.refused[0].reason, HasSubstr("mmap-window always reserves its file's space"));
+    EXPECT_THAT(expanded.refused[1].reason, HasSubstr("preallocate fallocate needs a file; a pipe target"));
+    EXPECT_THAT(expanded.refused[2].reason, HasSubstr("preallocate overwrite needs a file; a pipe target"));
+
+    // A filesystem without fallocate: refused with the probe's reason; overwrite still runs.
+    m_target.fallocateProblem = "vfat at /mnt does not support fallocate";
+    Case c{"write", Direction::Write, 4096, 1 << 20};
+    c.preallocate = Preallocate::Fallocate;
+    EXPECT_EQ(refusalReason(c, m_registry, m_target),
+              "preallocate fallocate: vfat at /mnt does not support fallocate");
+    c.preallocate = Preallocate::Overwrite;
+    EXPECT_EQ(refusalReason(c, m_registry, m_target), "");
+
+    // Spelled and stored like the other axes.
+    EXPECT_EQ(parsePreallocate("overwrite"), Preallocate::Overwrite);
+    EXPECT_THROW(parsePreallocate("zero"), InputError);
+    const auto json = matrixToJson(m).dump();
+    EXPECT_THAT(json, HasSubstr(R"("preallocate":["none","fallocate","overwrite"])"));
+    EXPECT_EQ(parseMatrixJson(json, "m.json"), m);
+}
+
 TEST_F(MatrixTest, DuplicatesAcrossGroupsAreListedNotDropped)
 {
     MatrixGroup g;

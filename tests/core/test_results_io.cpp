@@ -29,6 +29,9 @@ RunResult sampleResult()
     r.matrix = *findPreset("quick");
     Case c{"stdio", Direction::Write,     1, 1 << 20, {BufferMode::Bytes, 65536}, {SyncMode::FsyncEvery, 4},
            2,       TargetKind::Directory};
+    c.preallocate = Preallocate::Overwrite;
+    r.warnings = {
+        "another IOLab run (process 7, run folder /x/iolab-run-1) was writing into the same target"};
     r.refused.push_back({c, "a reason, with \"quotes\"\nand a newline"});
     CaseResult cr;
     cr.index = 0;
@@ -124,8 +127,13 @@ TEST(ResultCsv, SummaryHasACaseRowAndARowPerRefusedCombination)
           "peak_rss_bytes", "stability_MBps", "speedup_vs_stdio", "status", "reason"})
         EXPECT_NE(std::find(header.begin(), header.end(), name), header.end()) << name;
     EXPECT_EQ(rows[1].size(), header.size());
-    EXPECT_EQ(rows[2][13], "refused");
-    EXPECT_EQ(rows[2][14], "a reason, with \"quotes\"\nand a newline") << "quotes, commas, newlines survive";
+    const auto column = [&header](const char* name) {
+        return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+    };
+    EXPECT_EQ(rows[2][column("status")], "refused");
+    EXPECT_EQ(rows[2][column("reason")], "a reason, with \"quotes\"\nand a newline")
+        << "quotes, commas, newlines survive";
+    EXPECT_EQ(rows[1][column("preallocate")], "overwrite");
 }
 
 TEST(ResultJson, RoundTripsEverything)
@@ -135,6 +143,15 @@ TEST(ResultJson, RoundTripsEverything)
     const auto back = resultFromJson(text, "r.json");
     EXPECT_EQ(back, r);
     EXPECT_EQ(resultToJson(back)["schema"], "iolab.result/1");
+    // What IOLab did before the timed part is stated with each case; results from before the axis read as
+    // new files, and before run warnings as none.
+    auto j = resultToJson(r);
+    EXPECT_EQ(j["cases"][0]["case"]["preallocate"], "overwrite");
+    j["cases"][0]["case"].erase("preallocate");
+    j.erase("warnings");
+    const auto old = resultFromJson(j.dump(), "old.json");
+    EXPECT_EQ(old.cases[0].testCase.preallocate, Preallocate::None);
+    EXPECT_TRUE(old.warnings.empty());
 }
 
 TEST(ResultJson, PageCacheEvidenceIsOptional)

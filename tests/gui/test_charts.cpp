@@ -315,12 +315,14 @@ TEST(ResultsView, TheSummaryComesFirstAndTheRankingSwitchReRanksEverything)
     EXPECT_EQ(bars[QStringLiteral("write")], 400);
     EXPECT_EQ(bars[QStringLiteral("direct")], 880);
     EXPECT_THAT(view.barChart()->title().toStdString(), ::testing::HasSubstr("Durable"));
+    EXPECT_DOUBLE_EQ(view.heatmap()->data().maxMBps, 880) << "the heatmap ranks by durable too";
 
     view.rankingChooser()->setCurrentIndex(
         view.rankingChooser()->findData(static_cast<int>(Ranking::Apparent)));
     EXPECT_EQ(view.ranking(), Ranking::Apparent);
     bars = barsOf();
     EXPECT_EQ(bars[QStringLiteral("write")], 3850);
+    EXPECT_DOUBLE_EQ(view.heatmap()->data().maxMBps, 3850);
     EXPECT_EQ(model->index(1, ResultsModel::SpeedupColumn).data().toString(), QStringLiteral("3.85x"));
     EXPECT_NE(view.verdictText().toStdString(), summary) << "the summary follows the ranking";
 

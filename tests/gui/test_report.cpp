@@ -3,16 +3,21 @@
 // case that filled it and a refused O_DIRECT chunk; its path was edited to hold non-ASCII, a comma and
 // quotes): poppler reads it back, finds the figures and findings, and renders every page. `iolab report`
 // writes atomically and names what is wrong with its input.
+#include "app/gui/report_command.h"
 #include "app/report/chart_layout.h"
+#include "app/report/heatmap_data.h"
 #include "app/report/pdf_report.h"
 #include "app/report/report_title.h"
 #include "core/result_json.h"
+#include "core/verdict.h"
 #include "tests/support/builtin_registry.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -52,29 +57,67 @@ std::string poppler(const std::string& tool)
     return path;
 }
 
-std::string writePdf(const TempDir& dir, const RunResult& result, report::PageFormat page)
+std::string writePdf(const TempDir& dir, const RunResult& result, report::PageFormat page,
+                     Ranking ranking = Ranking::Durable)
 {
-    const QByteArray pdf = report::renderPdfReport(result, {page, {}}, &builtinRegistry());
+    const QByteArray pdf = report::renderPdfReport(result, {page, {}, ranking}, &builtinRegistry());
     const std::string path = dir / "report.pdf";
     std::ofstream(path, std::ios::binary).write(pdf.constData(), pdf.size());
     return path;
 }
 
-std::string pdfText(const TempDir& dir, const RunResult& result, const std::vector<std::string>& extra = {})
+// The fonts' ligatures come back from pdftotext as single characters: "fi" and "ff" as one.
+std::string withoutLigatures(std::string out)
 {
-    std::vector<std::string> args = extra;
-    args.push_back(writePdf(dir, result, report::PageFormat::A4));
-    args.emplace_back("-");
-    const auto text = runProcess(poppler("pdftotext"), args);
-    EXPECT_EQ(text.exitCode, 0) << text.err;
-    // The fonts' ligatures come back as single characters: "fi" and "ff" as one.
-    std::string out = text.out;
-    for (const auto& [ligature, letters] : {std::pair{"\xEF\xAC\x81", "fi"}, std::pair{"\xEF\xAC\x80", "ff"},
-                                            std::pair{"\xEF\xAC\x82", "fl"}}) {
+    for (const auto& [ligature, letters] :
+         {std::pair{"\xEF\xAC\x81", "fi"}, std::pair{"\xEF\xAC\x80", "ff"}, std::pair{"\xEF\xAC\x82", "fl"},
+          std::pair{"\xEF\xAC\x83", "ffi"}}) {
         for (auto at = out.find(ligature); at != std::string::npos; at = out.find(ligature, at))
             out.replace(at, 3, letters);
     }
     return out;
+}
+
+// A PDF's text with its lines joined: a sentence reads whole wherever the page wrapped it.
+std::string flat(std::string text)
+{
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    return text;
+}
+
+std::string pdfText(const TempDir& dir, const RunResult& result, const std::vector<std::string>& extra = {},
+                    Ranking ranking = Ranking::Durable)
+{
+    std::vector<std::string> args = extra;
+    args.push_back(writePdf(dir, result, report::PageFormat::A4, ranking));
+    args.emplace_back("-");
+    const auto text = runProcess(poppler("pdftotext"), args);
+    EXPECT_EQ(text.exitCode, 0) << text.err;
+    return withoutLigatures(text.out);
+}
+
+// The golden run where plain `write` at 4 KiB returned first (824 MB/s apparent) but reached the disk last
+// (300 MB/s durable): the ranking decides who is fastest at 4 KiB.
+RunResult apparentAndDurableDisagree()
+{
+    RunResult result = golden();
+    result.cases[2].durableMBps.median = 300;
+    return result;
+}
+
+// The golden run with a write into a pipe far faster than any file write.
+RunResult withAPipe()
+{
+    RunResult result = golden();
+    CaseResult pipe = result.cases[1];
+    pipe.index = static_cast<std::uint32_t>(result.cases.size());
+    pipe.testCase.strategy = "vmsplice";
+    pipe.testCase.target = TargetKind::Pipe;
+    pipe.testCase.buffer = {};
+    pipe.apparentMBps.median = 17700;
+    pipe.durableMBps = {};
+    result.cases.push_back(pipe);
+    return result;
 }
 
 // Five measured repetitions for every case of `result`, as a run with --reps 5 has.
@@ -110,14 +153,18 @@ TEST(Report, TheGoldenResultMakesAReadablePdf)
     EXPECT_GE(pages, 3);
     EXPECT_LE(pages, 8);
 
-    const auto text = runProcess(poppler("pdftotext"), {"-layout", pdf, "-"});
+    auto text = runProcess(poppler("pdftotext"), {"-layout", pdf, "-"});
     ASSERT_EQ(text.exitCode, 0) << text.err;
-    for (const char* expected : {"IOLab report: golden", "Machine", "Target", "/mnt/données, \"scratch\"",
-                                 "Summary", "Findings", "Strategy x chunk size", "Throughput over time",
-                                 "The matrix as run", "Refused combinations", "Appendix: every repetition",
-                                 "No space left on device", "is not a multiple of the target's logical",
-                                 "fastest: At 64 KiB per call", "O_DIRECT not honoured", "page 1 of"})
+    text.out = withoutLigatures(text.out);
+    for (const char* expected :
+         {"IOLab report: golden", "Machine", "Target", "/mnt/données, \"scratch\"", "Summary", "Findings",
+          "Writes to a file: strategy x chunk size", "Throughput over time", "Results", "Writes to a file\n",
+          "The matrix as run", "Refused combinations", "Appendix: every repetition",
+          "No space left on device", "is not a multiple of the target's logical", "O_DIRECT not honoured",
+          "page 1 of"})
         EXPECT_THAT(text.out, HasSubstr(expected));
+    EXPECT_THAT(flat(text.out),
+                HasSubstr("At 64 KiB per call, the fastest write to a file is case 6 (direct 64 KiB)"));
     // Key figures as the summary prints them: every measured median, to one decimal.
     for (const auto& c : result.cases) {
         if (c.status != Status::Ok)
@@ -203,6 +250,28 @@ TEST(ReportCommand, WritesEveryFormatAtomically)
     EXPECT_THAT(runProcess(poppler("pdfinfo"), {dir / "r.pdf"}).out, HasSubstr("(letter)"));
 }
 
+TEST(ReportCommand, RanksByTheRateItIsToldAndRefusesAnUnknownOne)
+{
+    TempDir dir;
+    const RunResult result = apparentAndDurableDisagree();
+    std::ofstream(dir / "in.json") << resultToJson(result).dump(2);
+    auto r =
+        runProcess(IOLAB_GUI_PATH, {"report", dir / "in.json", "--pdf", dir / "a.pdf", "--rank", "apparent"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto text = runProcess(poppler("pdftotext"), {dir / "a.pdf", "-"});
+    EXPECT_THAT(flat(withoutLigatures(text.out)), HasSubstr("ranked by their apparent rate"));
+    EXPECT_THAT(flat(withoutLigatures(text.out)),
+                HasSubstr("the fastest write to a file is case 3 (write 4 KiB)"));
+
+    r = runProcess(IOLAB_GUI_PATH, {"report", dir / "in.json", "--pdf", dir / "b.pdf", "--rank", "fastest"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("--rank must be durable or apparent, not 'fastest'"));
+    EXPECT_FALSE(std::filesystem::exists(dir / "b.pdf"));
+    r = runProcess(IOLAB_GUI_PATH, {"report", dir / "in.json", "--pdf", dir / "b.pdf", "--rank", ""});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_FALSE(std::filesystem::exists(dir / "b.pdf"));
+}
+
 TEST(ReportCommand, BadInputAndOutputGetClearMessagesAndNoFile)
 {
     TempDir dir;
@@ -272,7 +341,7 @@ TEST(Report, TheTrimmedMeanShowsOnlyFromFiveRepetitions)
     EXPECT_THAT(three, HasSubstr("shown from 5 repetitions on"));
     const std::string five = pdfText(dir, withFiveRepetitions(golden()));
     EXPECT_THAT(five, HasSubstr("Trim."));
-    EXPECT_THAT(five, HasSubstr("the trimmed mean leaves out the slowest"));
+    EXPECT_THAT(five, HasSubstr("leaves out the slowest and the fastest of them"));
 }
 
 TEST(BarScale, LinearWhileBarsAreComparableLogBeyond30x)
@@ -292,7 +361,9 @@ TEST(BarScale, LinearWhileBarsAreComparableLogBeyond30x)
     EXPECT_LE(log.min, 12);
     EXPECT_GE(log.max, 3900);
     EXPECT_EQ(report::BarScale::tickLabel(log.ticks.front()), QStringLiteral("1"));
-    EXPECT_EQ(report::BarScale::tickLabel(log.ticks.back()), QStringLiteral("10000"));
+    EXPECT_EQ(report::BarScale::tickLabel(log.ticks.back()), QStringLiteral("5000"))
+        << "no empty decade on top";
+    EXPECT_EQ(report::BarScale::tickLabel(log.ticks[log.ticks.size() - 2]), QStringLiteral("1000"));
     EXPECT_EQ(report::BarScale::tickLabel(0.1), QStringLiteral("0.1"));
     EXPECT_EQ(report::BarScale::tickLabel(2.5), QStringLiteral("2.5"));
 }
@@ -385,4 +456,118 @@ TEST(ColourRange, SpansASensibleRange)
     EXPECT_EQ(middle.high, 10000);
     EXPECT_FALSE(middle.clippedBelow);
     EXPECT_EQ(report::ColourRange::fit(0, 0).high, 0);
+}
+
+TEST(Report, FileWritesAreRankedByDurableThroughputWithApparentBeside)
+{
+    TempDir dir;
+    const RunResult result = apparentAndDurableDisagree();
+    const std::string durable = flat(pdfText(dir, result));
+    EXPECT_THAT(durable, HasSubstr("(ranked)")) << "the ranked column says so";
+    EXPECT_THAT(durable, HasSubstr("ranked by their durable rate"));
+    EXPECT_THAT(
+        durable,
+        HasSubstr("At 4 KiB per call, the fastest write to a file is case 5 (direct 4 KiB) at 697.3 MB/s "
+                  "durable (697.9 MB/s apparent), 1.29x plain stdio (539.2 MB/s)."));
+    EXPECT_THAT(durable, HasSubstr("best durable median per cell"));
+    EXPECT_THAT(durable, HasSubstr("durable MB/s")) << "the bars' axis";
+
+    const std::string apparent = flat(pdfText(dir, result, {}, Ranking::Apparent));
+    EXPECT_THAT(apparent, HasSubstr("ranked by their apparent rate"));
+    EXPECT_THAT(apparent, HasSubstr("At 4 KiB per call, the fastest write to a file is case 3 (write 4 KiB) "
+                                    "at 824.3 MB/s apparent (300.0 "
+                                    "MB/s durable)"));
+
+    // The heatmap's cells hold the ranked rate.
+    const auto heat = report::HeatmapData::from(result.cases, report::HeatmapAxis::Chunk, Ranking::Durable);
+    EXPECT_EQ(*heat.cells[1][0].bestMBps, 300) << "write at 4 KiB, durable";
+    EXPECT_EQ(heat.rateName, QStringLiteral("durable median"));
+    EXPECT_EQ(*report::HeatmapData::from(result.cases, report::HeatmapAxis::Chunk, Ranking::Apparent)
+                   .cells[1][0]
+                   .bestMBps,
+              result.cases[2].apparentMBps.median);
+}
+
+TEST(Report, PipesAreNeverComparedWithFiles)
+{
+    TempDir dir;
+    const RunResult result = withAPipe();
+    const std::string text = pdfText(dir, result);
+    EXPECT_THAT(text, HasSubstr("Writes to a file: strategy x chunk size"));
+    EXPECT_THAT(text, HasSubstr("Writes into a pipe or the null device: strategy x chunk size"));
+    EXPECT_THAT(text, HasSubstr("Writes to a file: by chunk size, with the speed-up over plain stdio"));
+    EXPECT_THAT(text, HasSubstr("Writes into a pipe or the null device: by chunk size\n"))
+        << "no speed-up is promised where the pipe has no baseline";
+    EXPECT_THAT(text, HasSubstr("At 64 KiB per call, the fastest write to a file is case 6 (direct 64 KiB)"));
+    EXPECT_THAT(text, Not(HasSubstr("file is case 8"))) << "the pipe is never the fastest write to a file";
+    EXPECT_THAT(text, HasSubstr("the fastest write into a pipe is case 8 (vmsplice"));
+    // Each group has its own table: the pipe's row is under the pipe's heading, after every file row.
+    const auto pipeHeading = text.find("Writes into a pipe or the null device\n");
+    ASSERT_NE(pipeHeading, std::string::npos);
+    EXPECT_LT(text.find("Writes to a file\n"), pipeHeading);
+    EXPECT_GT(text.find("vmsplice", text.find("Writes to a file\n")), pipeHeading);
+
+    // The file heatmap's colours are not squeezed by the pipe's 17.7 GB/s.
+    std::vector<CaseResult> files(result.cases.begin(), result.cases.end() - 1);
+    const auto heat = report::HeatmapData::from(files, report::HeatmapAxis::Chunk, Ranking::Durable);
+    EXPECT_LT(heat.maxMBps, 2000);
+}
+
+TEST(Report, PageOneIsTheSummaryACustomerCanRead)
+{
+    TempDir dir;
+    const RunResult result = withAPipe();
+    const Verdict v = verdict(result, &builtinRegistry(), Ranking::Durable);
+    ASSERT_GE(v.answers.size(), 2u);
+    const std::string page1 = pdfText(dir, result, {"-f", "1", "-l", "1"});
+    const auto summary = page1.find("Summary");
+    ASSERT_NE(summary, std::string::npos);
+    EXPECT_LT(summary, page1.find("Machine")) << "the summary comes before the machine";
+    const auto plain = [](std::string text) {
+        std::erase(text, '`');
+        return flat(text);
+    };
+    const std::string flatPage = flat(page1);
+    EXPECT_THAT(flatPage, HasSubstr(plain(v.question)));
+    for (const auto& answer : v.answers)
+        EXPECT_THAT(flatPage, HasSubstr(plain(answer).substr(0, 60))) << answer;
+    EXPECT_THAT(page1, HasSubstr("What matters most"));
+    EXPECT_THAT(page1, HasSubstr("What to do:"));
+    EXPECT_THAT(page1, HasSubstr("What the figures cannot say"));
+    EXPECT_THAT(page1, HasSubstr("Terms"));
+    EXPECT_THAT(page1, HasSubstr("durable: bytes per second until the data was safely on the device"));
+    EXPECT_THAT(flatPage, HasSubstr("To write 64 KiB chunks into a pipe"));
+    EXPECT_THAT(page1, Not(HasSubstr("command line")));
+    EXPECT_THAT(page1, Not(HasSubstr("`"))) << "no code marks on paper";
+}
+
+TEST(Report, ARunWithoutFileWritesSaysNothingAboutTheirRanking)
+{
+    TempDir dir;
+    RunResult reads = golden();
+    for (auto& c : reads.cases) {
+        c.testCase.direction = Direction::Read;
+        c.testCase.cache = CacheState::Cold;
+    }
+    const std::string text = flat(pdfText(dir, reads));
+    EXPECT_THAT(text, HasSubstr("Reads from a cold cache"));
+    EXPECT_THAT(text, Not(HasSubstr("Writes to a file are ranked")));
+    EXPECT_THAT(text, Not(HasSubstr("(ranked)")));
+    EXPECT_THAT(flat(pdfText(dir, golden())), Not(HasSubstr("Reads show their hint")));
+}
+
+TEST(ReportExport, ThePdfExportFollowsTheRankingItIsGiven)
+{
+    TempDir dir;
+    const RunResult result = apparentAndDurableDisagree();
+    ASSERT_EQ(gui::exportResultFile(result, QString::fromStdString(dir / "d.pdf"), &builtinRegistry()),
+              QString());
+    ASSERT_EQ(gui::exportResultFile(result, QString::fromStdString(dir / "a.pdf"), &builtinRegistry(),
+                                    Ranking::Apparent),
+              QString());
+    const auto text = [&](const char* name) {
+        return flat(withoutLigatures(runProcess(poppler("pdftotext"), {dir / name, "-"}).out));
+    };
+    EXPECT_THAT(text("d.pdf"), HasSubstr("ranked by their durable rate"));
+    EXPECT_THAT(text("a.pdf"), HasSubstr("ranked by their apparent rate"));
 }

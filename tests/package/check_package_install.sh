@@ -34,7 +34,7 @@ installed=0
 pulled=()
 cleanup() {
   if [[ $installed -eq 1 ]]; then
-    DEBIAN_FRONTEND=noninteractive apt-get purge -y -q iolab "${pulled[@]}" >/dev/null 2>&1 || true
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 purge -y -q iolab "${pulled[@]}" >/dev/null 2>&1 || true
   fi
   rm -rf "$work"
 }
@@ -46,7 +46,7 @@ dpkg-query -W -f='${Package}\n' | sort >"$work/packages.before"
 
 echo "== apt-get install $deb"
 installed=1
-(cd "$work" && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$deb") >"$work/apt.log" 2>&1 || {
+(cd "$work" && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -q --no-install-recommends "$deb") >"$work/apt.log" 2>&1 || {
   cat "$work/apt.log"; echo "FAIL: apt-get install failed"; exit 1
 }
 dpkg-query -W -f='${Package}\n' | sort >"$work/packages.after"
@@ -98,7 +98,7 @@ SMOKE
 unshare --mount --propagation private bash "$work/smoke.sh"
 
 echo "== apt-get purge iolab${pulled:+ ${pulled[*]}}"
-DEBIAN_FRONTEND=noninteractive apt-get purge -y -q iolab "${pulled[@]}" >"$work/purge.log" 2>&1 || {
+DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 purge -y -q iolab "${pulled[@]}" >"$work/purge.log" 2>&1 || {
   cat "$work/purge.log"; echo "FAIL: apt-get purge failed"; exit 1
 }
 installed=0

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Target facts that only Linux has: mounts, tmpfs, bind mounts, permission bits.
 #include "core/error.h"
+#include "core/matrix.h"
+#include "core/pattern.h"
 #include "platform/platform.h"
 #include "tests/support/input_error.h"
 #include "tests/support/mount.h"
@@ -9,6 +11,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -166,4 +169,103 @@ TEST(Target, MountOptionsAreListedOnce)
     while (std::getline(in, option, ','))
         EXPECT_TRUE(seen.insert(option).second) << option << " twice in " << info.mountOptions;
     EXPECT_TRUE(seen.contains("rw")) << info.mountOptions;
+}
+
+namespace {
+
+struct Prepared
+{
+    std::uint64_t blocksBytes = 0; // st_blocks * 512 after prepare, before the timed part
+    std::uint64_t sizeBytes = 0;
+    bool ran = false;
+    std::string problem;
+};
+
+// Prepares one write case (the untimed part), looks at the file, then runs it and checks every byte.
+Prepared prepareAndRun(const std::string& strategyId, Preallocate preallocate, const TargetInfo& target,
+                       const std::string& path, std::uint64_t chunk = 64 * 1024)
+{
+    Registry registry;
+    registerBuiltinStrategies(registry);
+    Case c{strategyId, Direction::Write, chunk, 4 << 20};
+    c.buffer = registry.find(strategyId)->info().usesStdioBuffer ? StdioBuffer{BufferMode::Default, 0}
+                                                                 : StdioBuffer{};
+    c.preallocate = preallocate;
+    Prepared out;
+    if (auto reason = refusalReason(c, registry, target); !reason.empty()) {
+        out.problem = reason;
+        return out;
+    }
+    const Pattern pattern(chunk);
+    JobSpec spec;
+    spec.testCase = c;
+    spec.bytes = c.totalBytes;
+    spec.path = path;
+    spec.auxPath = path + ".batch";
+    spec.pattern = &pattern;
+    spec.target = target;
+    Outcome outcome;
+    auto job = registry.find(strategyId)->prepare(spec, outcome);
+    if (!job) {
+        out.problem = outcome.message;
+        return out;
+    }
+    struct stat st
+    {};
+    ::stat(path.c_str(), &st);
+    out.blocksBytes = static_cast<std::uint64_t>(st.st_blocks) * 512;
+    out.sizeBytes = static_cast<std::uint64_t>(st.st_size);
+    std::atomic<bool> stop{false};
+    Progress progress;
+    progress.stop = &stop;
+    const auto executed = job->execute(progress);
+    const auto finished = job->finish();
+    job.reset();
+    out.ran = executed.ok() && finished.ok();
+    std::ifstream in(path, std::ios::binary);
+    const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (data.size() != c.totalBytes)
+        out.ran = false;
+    for (std::size_t i = 0; out.ran && i < data.size(); ++i)
+        out.ran = static_cast<std::byte>(data[i]) == Pattern::expected(i);
+    ::unlink(path.c_str());
+    ::unlink(spec.auxPath.c_str());
+    return out;
+}
+
+} // namespace
+
+TEST(Preallocate, FallocateAndOverwriteAllocateTheFileBeforeTheTimedPart)
+{
+    TempDir dir;
+    TargetInfo target = inspectTarget(dir.path());
+    probeCapabilities(target);
+    if (!target.fallocateProblem.empty())
+        GTEST_SKIP() << target.fallocateProblem;
+    const std::uint64_t bytes = 4 << 20;
+    for (const char* id : {"write", "stdio", "stdio-unlocked", "direct", "mmap-batch-direct"}) {
+        if (std::string_view(id).find("direct") != std::string_view::npos && !target.directIoProblem.empty())
+            continue; // O_DIRECT is tested where the filesystem takes it
+        const auto none = prepareAndRun(id, Preallocate::None, target, dir / "f.dat");
+        ASSERT_EQ(none.problem, "") << id;
+        EXPECT_TRUE(none.ran) << id;
+        if (std::string_view(id) != "mmap-batch-direct")
+            EXPECT_EQ(none.blocksBytes, 0u) << id << ": a new file, nothing allocated";
+
+        const auto reserved = prepareAndRun(id, Preallocate::Fallocate, target, dir / "f.dat");
+        if (std::string_view(id) == "mmap-batch-direct") {
+            EXPECT_THAT(reserved.problem, HasSubstr("always reserves its file's space"));
+        } else {
+            ASSERT_EQ(reserved.problem, "") << id;
+            EXPECT_GE(reserved.blocksBytes, bytes) << id;
+            EXPECT_TRUE(reserved.ran) << id;
+        }
+
+        const auto written = prepareAndRun(id, Preallocate::Overwrite, target, dir / "f.dat");
+        ASSERT_EQ(written.problem, "") << id;
+        EXPECT_GE(written.blocksBytes, bytes) << id;
+        EXPECT_EQ(written.sizeBytes, bytes) << id << ": the whole file is there before the timed part";
+        EXPECT_TRUE(written.ran) << id << ": the timed part overwrote every byte";
+    }
+    EXPECT_EQ(dir.entryCount(), 0u);
 }

@@ -83,6 +83,26 @@ TEST(MatrixDraft, GroupsStrategiesWithEqualAxes)
     EXPECT_EQ(draft.toMatrix(TargetKind::Null).groups[0].targets, std::vector<TargetKind>{TargetKind::Null});
 }
 
+TEST(MatrixDraft, KeepsThePreallocateAxis)
+{
+    MatrixGroup g;
+    g.strategies = {"write", "direct"};
+    g.chunks = {1 << 20};
+    g.sizes = {256 << 20};
+    g.preallocations = {Preallocate::None, Preallocate::Overwrite};
+    MatrixGroup plain = g;
+    plain.strategies = {"stdio"};
+    plain.preallocations.clear();
+    const Matrix m{"m", "", {g, plain}};
+    const auto back = MatrixDraft::fromMatrix(m, builtinRegistry()).toMatrix();
+    EXPECT_EQ(expand(back, builtinRegistry(), anyTarget()).cases.size(),
+              expand(m, builtinRegistry(), anyTarget()).cases.size());
+    ASSERT_EQ(back.groups.size(), 2u);
+    EXPECT_TRUE(back.groups[0].preallocations.empty()) << "stdio: the default is left implicit";
+    EXPECT_EQ(back.groups[1].preallocations,
+              (std::vector<Preallocate>{Preallocate::None, Preallocate::Overwrite}));
+}
+
 TEST(MatrixDraft, NamesEveryEmptyAxis)
 {
     MatrixDraft draft = MatrixDraft::fresh(builtinRegistry());

@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: MIT
+// The bad-input catalogue: every input IOLab refuses or survives, one table per front end (iolab-cli,
+// `iolab report`), each row with its exit code, the key words of its message, and what must be left on disk
+// (nothing but what the test itself made).
+#include "tests/support/mount.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include <sys/mount.h>
+#include <sys/stat.h>
+
+using namespace iolab::test;
+using ::testing::HasSubstr;
+namespace fs = std::filesystem;
+
+namespace {
+
+// What a row runs in: a target folder, a folder for output files, and, for some rows, a small mount.
+struct Scene
+{
+    TempDir target;
+    TempDir out;
+    TempDir state; // XDG_STATE_HOME: the log file goes here, not into the user's home
+    std::optional<TmpfsMount> mount;
+    std::string special; // {P} in a row's arguments: a path the row's set-up made
+
+    std::vector<std::string> environment() const { return {"XDG_STATE_HOME=" + state.path()}; }
+};
+
+std::set<std::string> entries(const std::string& folder)
+{
+    std::set<std::string> names;
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(folder, fs::directory_options::none, ec), end; !ec && it != end;
+         it.increment(ec))
+        names.insert(it->path().string());
+    return names;
+}
+
+std::string nestedPath(const std::string& base, std::size_t length)
+{
+    std::string path = base;
+    while (path.size() + 1 < length) {
+        const std::size_t part = std::min<std::size_t>(200, length - path.size() - 1);
+        path += '/';
+        path += std::string(part, 'd');
+    }
+    return path;
+}
+
+void makeFolders(const std::string& path)
+{
+    // mkdir one component at a time: the whole path may be longer than the system passes in one call.
+    std::string prefix;
+    std::size_t from = 1;
+    while (from <= path.size()) {
+        const auto slash = path.find('/', from);
+        prefix = path.substr(0, slash);
+        ::mkdir(prefix.c_str(), 0755);
+        if (slash == std::string::npos)
+            break;
+        from = slash + 1;
+    }
+}
+
+void write(const std::string& path, std::string_view bytes)
+{
+    std::ofstream(path, std::ios::binary) << bytes;
+}
+
+enum class Needs
+{
+    Nothing,
+    Root,    // mounts a filesystem
+    NotRoot, // relies on permissions, which root ignores
+};
+
+struct Row
+{
+    const char* name;
+    std::vector<std::string> args; // {T} target folder, {O} output folder, {P} Scene::special
+    int exitCode;
+    std::vector<std::string> keywords; // each appears in stdout or stderr
+    std::function<void(Scene&)> setup = {};
+    Needs needs = Needs::Nothing;
+    // Runs the row instead of one plain call, for signals and concurrent runs.
+    std::function<ProcessResult(Scene&, const std::vector<std::string>&)> act = {};
+};
+
+void PrintTo(const Row& row, std::ostream* os)
+{
+    *os << row.name;
+}
+
+std::vector<std::string> expand(const std::vector<std::string>& args, const Scene& s)
+{
+    std::vector<std::string> out;
+    for (auto a : args) {
+        for (const auto& [key, value] : {std::pair<std::string, std::string>{"{T}", s.target.path()},
+                                         {"{O}", s.out.path()},
+                                         {"{P}", s.special}}) {
+            if (const auto at = a.find(key); at != std::string::npos)
+                a.replace(at, key.size(), value);
+        }
+        out.push_back(a);
+    }
+    return out;
+}
+
+// Waits until a run has created its first data file somewhere under `folder`.
+bool waitForRunFile(const std::string& folder)
+{
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (std::chrono::steady_clock::now() < deadline) {
+        for (const auto& name : entries(folder))
+            if (name.ends_with(".dat"))
+                return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+}
+
+const std::vector<std::string> kSlowRun = {"run",     "--target", "{T}",    "--strategy", "write",
+                                           "--chunk", "512",      "--sync", "O_DSYNC",    "--size",
+                                           "1G",      "--reps",   "1",      "--warmups",  "0"};
+
+ProcessResult interruptMidRun(Scene& s, const std::vector<std::string>& args, int signal)
+{
+    Process p(IOLAB_CLI_PATH, args, s.environment());
+    if (!waitForRunFile(s.target.path())) {
+        p.signal(SIGKILL);
+        p.wait();
+        return {-1, "", "the run never created its file"};
+    }
+    p.signal(signal);
+    auto r = p.wait();
+    if (signal == SIGKILL) {
+        // A killed run cannot clean up: `clean` removes what it left, and says so.
+        auto clean = runProcess(IOLAB_CLI_PATH, {"clean", s.target.path()}, s.environment());
+        clean.err = r.err + clean.err;
+        return clean;
+    }
+    return r;
+}
+
+class CliRefusal : public ::testing::TestWithParam<Row>
+{};
+
+TEST_P(CliRefusal, ExitCodeMessageAndNothingLeftOnDisk)
+{
+    const Row& row = GetParam();
+    if (row.needs == Needs::Root && !runningAsRoot())
+        GTEST_SKIP() << "this row mounts a filesystem, which needs root";
+    if (row.needs == Needs::NotRoot && runningAsRoot())
+        GTEST_SKIP() << "this row relies on file permissions, which root ignores (the root variant of the "
+                        "row uses a read-only mount)";
+    Scene scene;
+    if (row.setup)
+        row.setup(scene);
+    const auto targetBefore = entries(scene.target.path());
+    const auto outBefore = entries(scene.out.path());
+    const auto args = expand(row.args, scene);
+    const auto r = row.act ? row.act(scene, args) : runProcess(IOLAB_CLI_PATH, args, scene.environment());
+
+    EXPECT_EQ(r.exitCode, row.exitCode) << "stdout:\n" << r.out << "\nstderr:\n" << r.err;
+    for (const auto& word : row.keywords)
+        EXPECT_THAT(r.out + r.err, HasSubstr(word)) << "stderr:\n" << r.err;
+    for (const char* internal : {"json.exception", ".tmp-", "what():", "terminate called"})
+        EXPECT_THAT(r.err, ::testing::Not(HasSubstr(internal)));
+    EXPECT_EQ(entries(scene.target.path()), targetBefore) << "the run left files in the target";
+    EXPECT_EQ(entries(scene.out.path()), outBefore) << "the run left files in the output folder";
+    if (scene.mount)
+        EXPECT_EQ(entries(scene.mount->path()), std::set<std::string>{}) << "the run left files on the mount";
+}
+
+Row sizeRow(const char* name, const char* size, int exitCode, std::vector<std::string> keywords)
+{
+    return {name,
+            {"run", "--target", "{T}", "--strategy", "write", "--chunk", "4K", std::string("--size=") + size},
+            exitCode,
+            std::move(keywords)};
+}
+
+Row writeRow(const char* name, std::vector<std::string> extra, int exitCode,
+             std::vector<std::string> keywords)
+{
+    std::vector<std::string> args = {"run",     "--target", "{T}",    "--strategy", "write",
+                                     "--chunk", "4K",       "--size", "1M",         "--quiet"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return {name, args, exitCode, std::move(keywords)};
+}
+
+Row matrixRow(const char* name, std::string content, std::vector<std::string> keywords)
+{
+    return {name,
+            {"run", "--target", "{T}", "--matrix", "{O}/matrix.json"},
+            2,
+            std::move(keywords),
+            [content = std::move(content)](Scene& s) {
+                write(s.out / "matrix.json", content);
+            }};
+}
+
+std::string deeplyNested(std::size_t depth)
+{
+    return "{\"strategies\": " + std::string(depth, '[') + std::string(depth, ']') + "}";
+}
+
+std::string tenMillionCases()
+{
+    // 100 chunks x 100 sizes x 1000 thread counts.
+    std::string chunks;
+    std::string threads;
+    for (int i = 1; i <= 100; ++i)
+        chunks += (i > 1 ? "," : "") + std::to_string(i * 512);
+    for (int i = 1; i <= 1000; ++i)
+        threads += (i > 1 ? "," : "") + std::to_string(i);
+    return "{\"strategies\": [\"write\"], \"chunks\": [" + chunks + "], \"sizes\": [" + chunks +
+           "], \"threads\": [" + threads + "]}";
+}
+
+const std::string kOutput = "--json";
+
+// clang-format off
+const Row kCliRows[] = {
+    // Sizes, chunks, threads and repetitions
+    sizeRow("SizeZero", "0", 2, {"0 bytes"}),
+    sizeRow("SizeNegative", "-1", 2, {"negative"}),
+    sizeRow("SizeExponent", "1e99", 2, {"--size", "1e99"}),
+    sizeRow("SizeZettabytes", "10ZB", 2, {"--size", "10ZB"}),
+    sizeRow("SizeWords", "abc", 2, {"--size", "not a size"}),
+    sizeRow("SizeOverTheLimit", "100T", 2, {"limit"}),
+    {"ChunkZero", {"run", "--target", "{T}", "--strategy", "write", "--chunk", "0", "--size", "1M"}, 2, {"chunk of 0"}},
+    {"ChunkLargerThanSize", {"run", "--target", "{T}", "--strategy", "write", "--chunk", "8M", "--size", "1M"}, 2, {"larger than", "every case was refused"}},
+    writeRow("ThreadsZero", {"--threads", "0"}, 2, {"--threads", "1 to 1024"}),
+    writeRow("ThreadsHundredThousand", {"--threads", "100000"}, 2, {"--threads", "1 to 1024"}),
+    writeRow("ThreadsWords", {"--threads", "2,abc"}, 2, {"--threads", "'abc' is not a whole number"}),
+    writeRow("RepsZero", {"--reps", "0"}, 2, {"--reps", "1 to 1000"}),
+    writeRow("RepsMillionExponent", {"--reps", "1e6"}, 2, {"--reps", "1e6"}),
+    writeRow("RepsMillion", {"--reps", "1000000"}, 2, {"--reps", "1 to 1000"}),
+    // Matrix files
+    matrixRow("MatrixTruncated", "{\"strategies\": [\"write\"], \"chunks\": [4096", {"matrix.json", "line 1, column 42", "cut short"}),
+    matrixRow("MatrixEmpty", "", {"matrix.json", "the file is empty"}),
+    matrixRow("MatrixBinary", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16), {"matrix.json", "line 1, column 1", "0x89"}),
+    matrixRow("MatrixNested100000Deep", deeplyNested(100000), {"matrix.json", "nested deeper than 64 levels"}),
+    matrixRow("MatrixTenMillionCases", tenMillionCases(), {"10,000,000 cases", "limit of 100,000"}),
+    matrixRow("MatrixNotAnObject", "[1, 2, 3]", {"must be a JSON object"}),
+    {"MatrixIsAFolder", {"run", "--target", "{T}", "--matrix", "{O}"}, 2, {"is a folder"}},
+    {"MatrixMissing", {"run", "--target", "{T}", "--matrix", "{O}/none.json"}, 2, {"none.json", "cannot be opened"}},
+    // Targets
+    {"TargetMissing", {"run", "--target", "{T}/nope", "--preset", "quick"}, 2, {"nope", "does not exist"}},
+    {"TargetIsAFile", {"run", "--target", "{O}/file", "--preset", "quick"}, 2, {"is not a folder"},
+     [](Scene& s) { write(s.out / "file", "x"); }},
+    {"TargetProc", {"run", "--target", "/proc", "--strategy", "write", "--chunk", "4K", "--size", "1M"}, 2, {"/proc", "proc", "pseudo"}},
+    {"TargetSys", {"run", "--target", "/sys", "--strategy", "write", "--chunk", "4K", "--size", "1M"}, 2, {"/sys", "sysfs"}},
+    {"TargetPath4060Characters", {"run", "--target", "{P}", "--strategy", "write", "--chunk", "4K", "--size", "1M"}, 2, {"too long", "4060 characters", "under 3968"},
+     [](Scene& s) { s.special = nestedPath(s.target.path(), 4060); makeFolders(s.special); }},
+    {"TargetPath4300Characters", {"run", "--target", "{P}", "--strategy", "write", "--chunk", "4K", "--size", "1M"}, 2, {"too long", "4300 characters"},
+     [](Scene& s) { s.special = nestedPath(s.target.path(), 4300); }},
+    {"TargetReadOnlyMount", {"run", "--target", "{P}", "--strategy", "write", "--chunk", "4K", "--size", "1M"}, 2, {"read-only"},
+     [](Scene& s) { s.mount.emplace("size=8m", MS_RDONLY); s.special = s.mount->path(); }, Needs::Root},
+    {"TargetNotWritable", {"run", "--target", "{P}", "--strategy", "write", "--chunk", "4K", "--size", "1M"}, 2, {"not writable"},
+     [](Scene& s) { s.special = s.target / "locked"; ::mkdir(s.special.c_str(), 0555); }, Needs::NotRoot},
+    {"TargetSymlinked", {"run", "--target", "{P}", "--strategy", "write", "--chunk", "64K", "--size", "1M", "--reps", "1", "--warmups", "0", "--quiet"}, 0, {"MB/s"},
+     [](Scene& s) { fs::create_directory(s.target / "real"); fs::create_directory_symlink(s.target / "real", s.out / "link"); s.special = s.out / "link"; }},
+    {"TargetNonAscii", {"run", "--target", "{P}", "--strategy", "write", "--chunk", "64K", "--size", "1M", "--reps", "1", "--warmups", "0"}, 0, {"données-データ"},
+     [](Scene& s) { s.special = s.target / "données-データ"; fs::create_directory(s.special); }},
+    // Mid-run failures and interruptions
+    {"DiskFullMidRun", {"run", "--target", "{P}", "--strategy", "write", "--chunk", "64K", "--size", "64M", "--reps", "1", "--warmups", "0", "--no-space-check", "--quiet"}, 1, {"No space left on device"},
+     [](Scene& s) { s.mount.emplace("size=16m"); s.special = s.mount->path(); }, Needs::Root},
+    {"NotEnoughFreeSpace", {"run", "--target", "{P}", "--strategy", "write", "--chunk", "64K", "--size", "64M", "--reps", "1", "--quiet"}, 1, {"free space", "1 refused"},
+     [](Scene& s) { s.mount.emplace("size=16m"); s.special = s.mount->path(); }, Needs::Root},
+    {"SmallFilesystemSmallCase", {"run", "--target", "{P}", "--strategy", "write", "--chunk", "64K", "--size", "1M", "--reps", "1", "--warmups", "0", "--quiet"}, 0, {"MB/s"},
+     [](Scene& s) { s.mount.emplace("size=8m"); s.special = s.mount->path(); }, Needs::Root},
+    {"SigintMidRun", kSlowRun, 1, {"cancelled"}, {}, Needs::Nothing,
+     [](Scene& s, const std::vector<std::string>& a) { return interruptMidRun(s, a, SIGINT); }},
+    {"SigkillMidRunThenClean", kSlowRun, 0, {"removed", "iolab-run-"}, {}, Needs::Nothing,
+     [](Scene& s, const std::vector<std::string>& a) { return interruptMidRun(s, a, SIGKILL); }},
+    {"KilledRunLeftoversAreMentioned", {"run", "--target", "{T}", "--strategy", "write", "--chunk", "64K", "--size", "1M", "--reps", "1", "--warmups", "0", "--quiet"}, 0, {"killed run", "iolab-cli clean"},
+     [](Scene& s) {
+         const auto folder = s.out / "iolab-run-20260101-000000-1";
+         fs::create_directory(folder);
+         write(folder + "/.iolab-run", "pid=999999999\n");
+         write(folder + "/c001-r0-t0.dat", "x");
+         // The stale folder sits in the output folder, which stands in for the target: run there.
+     }, Needs::Nothing,
+     [](Scene& s, const std::vector<std::string>& a) {
+         auto args = a;
+         args[2] = s.out.path();
+         return runProcess(IOLAB_CLI_PATH, args, s.environment());
+     }},
+    {"ForeignFileInARunFolder", {"clean", "{O}"}, 0, {"did not write", "left alone"},
+     [](Scene& s) {
+         const auto folder = s.out / "iolab-run-20260101-000000-1";
+         fs::create_directory(folder);
+         write(folder + "/.iolab-run", "pid=999999999\n");
+         write(folder + "/notes.txt", "the user's own file");
+     }},
+    {"TwoConcurrentRuns", kSlowRun, 2, {"another IOLab run", "--allow-concurrent"}, {}, Needs::Nothing,
+     [](Scene& s, const std::vector<std::string>& a) {
+         Process first(IOLAB_CLI_PATH, a, s.environment());
+         if (!waitForRunFile(s.target.path())) {
+             first.signal(SIGKILL);
+             first.wait();
+             return ProcessResult{-1, "", "the first run never created its file"};
+         }
+         auto second = runProcess(IOLAB_CLI_PATH, {"run", "--target", s.target.path(), "--strategy", "write",
+                                                   "--chunk", "64K", "--size", "1M", "--reps", "1", "--quiet"},
+                                  s.environment());
+         first.signal(SIGINT);
+         first.wait();
+         return second;
+     }},
+    // Output files, checked before the run
+    writeRow("JsonInProc", {kOutput, "/proc/out.json"}, 2, {"/proc/out.json"}),
+    writeRow("JsonIsAFolder", {kOutput, "{O}"}, 2, {"is a folder"}),
+    writeRow("JsonFolderMissing", {kOutput, "{O}/no/such/r.json"}, 2, {"r.json", "does not exist"}),
+    {"JsonUnderAFile", {"run", "--target", "{T}", "--strategy", "write", "--chunk", "4K", "--size", "1M", "--json", "{O}/file/r.json"}, 2, {"is not a folder"},
+     [](Scene& s) { write(s.out / "file", "x"); }},
+    writeRow("CsvInProc", {"--csv", "/proc/out.csv"}, 2, {"/proc/out.csv"}),
+    writeRow("CsvFolderMissing", {"--csv", "{O}/no/such/r.csv"}, 2, {"r.csv", "does not exist"}),
+    {"JsonOnReadOnlyMount", {"run", "--target", "{T}", "--strategy", "write", "--chunk", "4K", "--size", "1M", "--json", "{P}/r.json"}, 2, {"r.json", "Read-only file system"},
+     [](Scene& s) { s.mount.emplace("size=8m", MS_RDONLY); s.special = s.mount->path(); }, Needs::Root},
+    {"CsvInUnwritableFolder", {"run", "--target", "{T}", "--strategy", "write", "--chunk", "4K", "--size", "1M", "--csv", "{P}/r.csv"}, 2, {"r.csv", "not writable"},
+     [](Scene& s) { s.special = s.out / "locked"; ::mkdir(s.special.c_str(), 0555); }, Needs::NotRoot},
+    // The command line itself
+    {"UnknownStrategy", {"run", "--target", "{T}", "--strategy", "warp", "--chunk", "4K", "--size", "1M"}, 2, {"unknown strategy 'warp'"}},
+    {"UnknownPreset", {"run", "--target", "{T}", "--preset", "fastest"}, 2, {"unknown preset"}},
+    {"TwoSources", {"run", "--target", "{T}", "--preset", "quick", "--strategy", "write"}, 2, {"alternatives"}},
+    {"NoSource", {"run", "--target", "{T}"}, 2, {"say what to run"}},
+    {"EverythingRefused", {"run", "--target", "{T}", "--strategy", "direct", "--chunk", "1000", "--size", "1M"}, 2, {"every case was refused"}},
+    {"UnknownFlag", {"run", "--target", "{T}", "--turbo"}, 2, {"turbo"}},
+    {"UnknownSubcommand", {"bogus"}, 2, {"bogus", "run"}},
+    {"NoSubcommand", {}, 2, {"run"}},
+    {"GarbageFileSet", {"run", "--target", "{T}", "--strategy", "files-pool", "--chunk", "4K", "--files", "lots"}, 2, {"COUNTxSIZE"}},
+    {"UnknownFileMix", {"run", "--target", "{T}", "--strategy", "files-pool", "--chunk", "4K", "--files", "10xarticle-9"}, 2, {"article-2b"}},
+    {"FileSetWithoutFiles", {"run", "--target", "{T}", "--strategy", "files-pool", "--chunk", "4K", "--size", "1M"}, 2, {"no file set given"}},
+    {"UnknownReadHint", {"run", "--target", "{T}", "--strategy", "read", "--chunk", "4K", "--size", "1M", "--hint", "fast"}, 2, {"unknown read hint"}},
+    {"UnknownCache", {"run", "--target", "{T}", "--strategy", "read", "--chunk", "4K", "--size", "1M", "--cache", "hot"}, 2, {"cold or warm"}},
+    {"UnknownSync", {"run", "--target", "{T}", "--strategy", "write", "--chunk", "4K", "--size", "1M", "--sync", "sometimes"}, 2, {"sometimes"}},
+    {"UnknownLogLevel", {"--log-level", "loud", "presets"}, 2, {"loud"}},
+    {"CleanMissingFolder", {"clean", "{T}/missing"}, 2, {"missing"}},
+};
+// clang-format on
+
+INSTANTIATE_TEST_SUITE_P(Catalogue, CliRefusal, ::testing::ValuesIn(kCliRows),
+                         [](const auto& row) { return std::string(row.param.name); });
+
+} // namespace
