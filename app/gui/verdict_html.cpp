@@ -3,6 +3,7 @@
 #include "app/gui/widget_helpers.h"
 
 #include <QCoreApplication>
+#include <QRegularExpression>
 
 namespace iolab::gui {
 
@@ -13,9 +14,12 @@ QString tr(const char* text)
     return QCoreApplication::translate("VerdictHtml", text);
 }
 
+// Escaped for HTML; names the verdict quotes in backticks (`stdio-unlocked`) are set in a monospace font
+// rather than shown with their backticks.
 QString escaped(const std::string& text)
 {
-    return qs(text).toHtmlEscaped();
+    static const QRegularExpression quoted(QStringLiteral("`([^`]+)`"));
+    return qs(text).toHtmlEscaped().replace(quoted, QStringLiteral("<code>\\1</code>"));
 }
 
 } // namespace
