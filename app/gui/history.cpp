@@ -228,8 +228,13 @@ void CompareModel::setRuns(const RunResult& first, const RunResult& second)
         else
             m_rows.push_back({c.testCase, std::nullopt, c});
     }
-    m_firstName = qs(first.startedAt);
-    m_secondName = qs(second.startedAt);
+    // "2026-11-23 13:36 UTC" rather than the ISO stamp: the header stays narrow enough for both figures.
+    const auto shortStamp = [](const std::string& iso) {
+        QString text = qs(iso).left(16).replace(QLatin1Char('T'), QLatin1Char(' '));
+        return text.isEmpty() ? text : text + QStringLiteral(" UTC");
+    };
+    m_firstName = shortStamp(first.startedAt);
+    m_secondName = shortStamp(second.startedAt);
     endResetModel();
     Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
 }

@@ -9,6 +9,7 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
 
+#include <QHBoxLayout>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -128,8 +129,12 @@ LiveCharts::LiveCharts(QWidget* parent) : QWidget(parent)
     m_rss = addSeries(m_memoryChart, tr("process RSS"));
     m_dirty = addSeries(m_memoryChart, tr("system Dirty + Writeback"));
     layout->addWidget(m_throughputChart.view, 3);
-    layout->addWidget(m_cpuChart.view, 2);
-    layout->addWidget(m_memoryChart.view, 2);
+    // CPU and memory side by side: stacked, each is too short on a 768-pixel screen to label its axis.
+    auto* lower = new QHBoxLayout;
+    lower->setSpacing(2);
+    lower->addWidget(m_cpuChart.view, 1);
+    lower->addWidget(m_memoryChart.view, 1);
+    layout->addLayout(lower, 2);
     setDark(false);
 
     m_refresh.setInterval(kRefreshMs);

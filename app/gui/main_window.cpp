@@ -43,6 +43,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
@@ -61,7 +62,8 @@ namespace iolab::gui {
 
 namespace {
 
-constexpr int kKnownRuns = 8; // history runs whose measured rates feed the duration estimate
+constexpr int kKnownRuns = 8;               // history runs whose measured rates feed the duration estimate
+constexpr std::size_t kRefusedListed = 200; // refused combinations listed under the plan; the rest counted
 
 } // namespace
 
@@ -385,9 +387,15 @@ void MainWindow::buildUi()
     m_sideSplitter->addWidget(buildTargetPanel());
     auto* matrixBox = new QGroupBox(tr("Strategy matrix"), m_sideSplitter);
     auto* matrixLayout = new QVBoxLayout(matrixBox);
-    m_editor =
-        new MatrixEditor(m_registry, QDir(m_paths.dataFolder).filePath(QStringLiteral("presets")), matrixBox);
-    matrixLayout->addWidget(m_editor);
+    matrixLayout->setContentsMargins(2, 2, 2, 2);
+    // Scrolls rather than push the plan and the status bar off a 768-pixel screen.
+    auto* matrixScroll = new QScrollArea(matrixBox);
+    matrixScroll->setWidgetResizable(true);
+    matrixScroll->setFrameShape(QFrame::NoFrame);
+    m_editor = new MatrixEditor(m_registry, QDir(m_paths.dataFolder).filePath(QStringLiteral("presets")),
+                                matrixScroll);
+    matrixScroll->setWidget(m_editor);
+    matrixLayout->addWidget(matrixScroll);
     m_sideSplitter->addWidget(matrixBox);
     m_sideSplitter->addWidget(buildPlanPanel());
     m_sideSplitter->setSizes({230, 560, 150});
@@ -397,6 +405,7 @@ void MainWindow::buildUi()
     m_live = new LiveCharts(m_tabs);
     m_tabs->addTab(m_live, tr("Live"));
     m_results = new ResultsView(m_tabs);
+    m_results->setRegistry(&m_registry);
     m_tabs->addTab(m_results, tr("Results"));
     m_tabs->addTab(buildHistoryPage(), tr("History"));
     m_tabs->addTab(buildLogPage(), tr("Log"));
@@ -613,8 +622,16 @@ void MainWindow::replan()
     m_planBlocked->setText(m_plan.blocked);
     m_planBlocked->setVisible(!m_plan.blocked.isEmpty());
     m_refusedList->clear();
-    for (const auto& r : m_plan.expanded.refused)
+    // Laying out tens of thousands of wrapped lines would hold the GUI thread for seconds: list the first
+    // ones and count the rest.
+    const std::size_t listed = std::min(m_plan.expanded.refused.size(), kRefusedListed);
+    for (std::size_t i = 0; i < listed; ++i) {
+        const auto& r = m_plan.expanded.refused[i];
         m_refusedList->addItem(tr("%1 - %2").arg(qs(r.testCase.label()), qs(r.reason)));
+    }
+    if (m_plan.expanded.refused.size() > listed)
+        m_refusedList->addItem(tr("... and %n more refused combination(s).", nullptr,
+                                  static_cast<int>(m_plan.expanded.refused.size() - listed)));
     m_refusedList->setVisible(m_refusedList->count() > 0);
     updateActions();
     Q_EMIT planChanged();
@@ -652,6 +669,32 @@ bool MainWindow::startRun()
     }
     const TargetEntry& target =
         m_targets->entry(m_targetView->selectionModel()->selectedRows().first().row());
+    // Two runs on one target measure each other: refused unless the user says to run anyway, and then stated
+    // in the result.
+    std::vector<std::string> runWarnings;
+    if (target.kind == TargetEntry::Kind::Folder) {
+        for (const auto& other : liveRunsIn(target.info.path)) {
+            if (!m_allowConcurrentOnce) {
+                showBanner(
+                    tr("Another IOLab run (process %1) is writing into %2 now: two runs at once measure "
+                       "each other. Wait for it to end, or run anyway.")
+                        .arg(other.pid)
+                        .arg(qs(target.info.path)),
+                    true, tr("Run anyway"), [this] {
+                        m_allowConcurrentOnce = true;
+                        startRun();
+                    });
+                return false;
+            }
+            runWarnings.push_back(
+                tr("another IOLab run (process %1, run folder %2) was writing into the same target when this "
+                   "run started: the figures may measure both")
+                    .arg(other.pid)
+                    .arg(qs(other.folder))
+                    .toStdString());
+        }
+    }
+    m_allowConcurrentOnce = false;
     RunOptions options = m_editor->runOptions();
     QString why;
     if (!m_controller->start(m_plan.matrix, qs(target.info.path), options, &why)) {
@@ -659,6 +702,12 @@ bool MainWindow::startRun()
         return false;
     }
     hideBanner();
+    m_runWarnings = std::move(runWarnings);
+    if (!m_runWarnings.empty()) {
+        QString text = qs(m_runWarnings.front());
+        text[0] = text[0].toUpper();
+        showBanner(text, true);
+    }
     m_runTarget = qs(target.info.path);
     m_runTargetKey = target.key();
     m_stopping = false;
@@ -769,8 +818,11 @@ void MainWindow::onCaseFinished(const CaseResult& result)
         logger(LogModule::Gui).warn("case {} failed: {}", result.index + 1, result.reason);
 }
 
-void MainWindow::onRunFinished(const RunResult& result)
+void MainWindow::onRunFinished(const RunResult& finished)
 {
+    RunResult result = finished;
+    result.warnings.insert(result.warnings.end(), m_runWarnings.begin(), m_runWarnings.end());
+    m_runWarnings.clear();
     m_live->runFinished();
     m_stopping = false;
     m_progress->setValue(result.cancelled ? m_progress->value() : 1000);
@@ -842,6 +894,8 @@ void MainWindow::chooseExport()
     const QStringList filters = exportNameFilters();
     dialog.setNameFilters(filters);
     dialog.selectNameFilter(filters.constFirst());
+    // Where the last export went, or the home folder: never the folder the app happened to start in.
+    dialog.setDirectory(m_lastExportFolder.isEmpty() ? qs(homeDirectory()) : m_lastExportFolder);
     dialog.selectFile(QStringLiteral("iolab-report.pdf"));
     // The name follows the type: choosing JSON turns iolab-report.pdf into iolab-report.json.
     connect(&dialog, &QFileDialog::filterSelected, &dialog, [&dialog](const QString& filter) {
@@ -860,9 +914,10 @@ bool MainWindow::exportTo(const QString& path)
     QString error;
     const bool ok = exportResult(path, &error);
     m_progressLabel->setText(exportStatusText(QDir::toNativeSeparators(path), error));
-    if (ok)
+    if (ok) {
+        m_lastExportFolder = QFileInfo(path).absolutePath();
         logger(LogModule::Gui).info("exported to {}", path.toStdString());
-    else
+    } else
         showBanner(exportStatusText(QDir::toNativeSeparators(path), error), true);
     return ok;
 }
@@ -992,7 +1047,8 @@ void MainWindow::compareSelectedHistory()
         showBanner(tr("Cannot compare: %1").arg(error), true);
 }
 
-void MainWindow::showBanner(const QString& text, bool error, const QString& actionText)
+void MainWindow::showBanner(const QString& text, bool error, const QString& actionText,
+                            std::function<void()> action)
 {
     QPalette p = m_banner->palette();
     const bool dark = palette().color(QPalette::Window).lightnessF() < 0.5;
@@ -1004,9 +1060,14 @@ void MainWindow::showBanner(const QString& text, bool error, const QString& acti
     m_bannerText->setText(text);
     m_bannerAction->setVisible(!actionText.isEmpty());
     m_bannerAction->setText(actionText);
-    m_bannerCallback = actionText.isEmpty() ? std::function<void()>() : [this] {
-        cleanStaleFolders();
-    };
+    if (actionText.isEmpty())
+        m_bannerCallback = nullptr;
+    else if (action)
+        m_bannerCallback = std::move(action);
+    else
+        m_bannerCallback = [this] {
+            cleanStaleFolders();
+        };
     m_banner->show();
     if (error)
         logger(LogModule::Gui).warn("{}", text.toStdString());

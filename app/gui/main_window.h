@@ -108,6 +108,7 @@ public:
     QTableView* historyView() const { return m_historyView; }
     CompareModel* compareModel() const { return m_compare; }
     QTableView* compareView() const { return m_compareView; }
+    QListWidget* refusedList() const { return m_refusedList; }
     RunController* controller() const { return m_controller; }
     QAction* runAction() const { return m_runAction; }
     QAction* stopAction() const { return m_stopAction; }
@@ -137,7 +138,9 @@ private:
     void replan();
     void onTargetSelected();
     void updateActions();
-    void showBanner(const QString& text, bool error, const QString& actionText = {});
+    // With `actionText`, a button that runs `action` (by default: remove leftover run folders).
+    void showBanner(const QString& text, bool error, const QString& actionText = {},
+                    std::function<void()> action = {});
     void hideBanner();
     void updateProgress(double caseFraction);
     void onRunStarted(int caseCount, const std::vector<RefusedCase>& refused, const QString& target);
@@ -199,9 +202,12 @@ private:
     std::optional<RunResult> m_result;
     QString m_lastSaved;
     QString m_lastRunProblem;
-    QString m_runTarget;             // the folder the current run writes into
-    QString m_runTargetKey;          // and its row's key
-    std::vector<CaseResult> m_known; // measured cases from history, for duration estimates
+    QString m_lastExportFolder;
+    bool m_allowConcurrentOnce = false;     // "Run anyway" beside another live run, for the next start only
+    std::vector<std::string> m_runWarnings; // about the running run as a whole, added to its result
+    QString m_runTarget;                    // the folder the current run writes into
+    QString m_runTargetKey;                 // and its row's key
+    std::vector<CaseResult> m_known;        // measured cases from history, for duration estimates
     Theme m_theme = Theme::System;
     QString m_keyBeforeReset;
     bool m_closeRequested = false;

@@ -37,19 +37,23 @@ QString readingGuideHtml()
          tr("How fast the data really reached the storage: the bytes written divided by the time until the "
             "final fsync returned. For writes to a file this is the figure that counts, and the app ranks by "
             "it."));
-    term(tr("Speed-up"),
-         tr("How many times faster a case is than the baseline: by default plain stdio (fwrite, default "
-            "buffer) for writes, plain read(2) for reads, at the same chunk size. 2.0x is twice as fast; "
-            "0.5x half as fast. Choose another baseline above the table."));
+    term(
+        tr("Speed-up"),
+        tr("How many times faster a case is than the baseline: by default plain stdio (fwrite, default "
+           "buffer) for writes, plain read(2) for reads, at the same chunk size, by the rate the results are "
+           "ranked by ('Rank by' above the table: durable unless you choose apparent). 2.0x is twice as "
+           "fast; 0.5x half as fast. Choose another baseline above the table."));
     term(tr("95% CI"),
-         tr("The confidence interval of the median: the true value lies in this range with 95% confidence. "
-            "When the ranges of two cases overlap, the difference between them may be noise."));
+         tr("The 95% confidence interval of the mean rate over the repetitions: with this many "
+            "repetitions, the true value lies in this range with 95% confidence. When the ranges of two "
+            "cases overlap, the difference between them may be noise."));
     term(tr("Trimmed mean"),
          tr("The mean without the fastest and slowest repetitions. Shown only with five repetitions or "
             "more; with three it always equals the median."));
     term(tr("Stability"),
-         tr("How much the repetitions differ (the coefficient of variation, CV). Below a few percent the "
-            "figure is steady; above that, run more repetitions or a larger size."));
+         tr("How far the repetitions spread around their middle value, in MB/s (their standard "
+            "deviation). Small against the rate means the figure is steady; large means run more repetitions "
+            "or a larger size. The 'noisy' warning gives the same spread as a percentage (CV)."));
     term(tr("CPU s/GiB"),
          tr("CPU seconds (user and system) the case spent per GiB: what the strategy costs the processor, "
             "apart from waiting for the disk."));

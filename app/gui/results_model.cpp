@@ -95,9 +95,23 @@ std::optional<double> ResultsModel::speedup(int row) const
     if (!measured(c) || !base)
         return std::nullopt;
     const auto& b = m_rows[static_cast<std::size_t>(*base)].result;
-    if (!measured(b) || b.apparentMBps.median <= 0)
+    // A pipe is no rival of a file: never a speed-up across comparison groups, even against a chosen row.
+    if (!measured(b) || comparisonGroup(b.testCase) != comparisonGroup(c.testCase))
         return std::nullopt;
-    return c.apparentMBps.median / b.apparentMBps.median;
+    const Summary& mine = rankedRate(c, m_ranking);
+    const Summary& theirs = rankedRate(b, m_ranking);
+    if (mine.count == 0 || theirs.count == 0 || theirs.median <= 0)
+        return std::nullopt;
+    return mine.median / theirs.median;
+}
+
+void ResultsModel::setRanking(Ranking ranking)
+{
+    if (m_ranking == ranking)
+        return;
+    m_ranking = ranking;
+    if (!m_rows.empty())
+        Q_EMIT dataChanged(index(0, SpeedupColumn), index(rowCount() - 1, SpeedupColumn));
 }
 
 int ResultsModel::rowCount(const QModelIndex& parent) const
@@ -156,8 +170,10 @@ QVariant ResultsModel::display(const Row& row, int rowIndex, int column) const
             .arg(std::max(0.0, c.apparentMBps.ciLow), 0, 'f', 1)
             .arg(c.apparentMBps.ciHigh, 0, 'f', 1);
     case DurableColumn:
-        return ok && k.direction == Direction::Write ? qs(formatRate(c.durableMBps.median * kBytesPerMB))
-                                                     : QVariant();
+        // A pipe or the null device keeps nothing: only writes to a file have a durable rate.
+        return ok && comparisonGroup(k) == ComparisonGroup::FileWrites && c.durableMBps.count > 0
+                   ? qs(formatRate(c.durableMBps.median * kBytesPerMB))
+                   : QVariant();
     case SpeedupColumn:
         if (auto s = speedup(rowIndex))
             return tr("%1x").arg(*s, 0, 'f', 2);
@@ -199,7 +215,7 @@ QVariant ResultsModel::sortValue(const Row& row, int rowIndex, int column) const
     case TrimmedMeanColumn:
         return ok ? c.apparentMBps.trimmedMean : -1.0;
     case DurableColumn:
-        return ok ? c.durableMBps.median : -1.0;
+        return ok && comparisonGroup(k) == ComparisonGroup::FileWrites ? c.durableMBps.median : -1.0;
     case SpeedupColumn:
         return speedup(rowIndex).value_or(-1.0);
     case CpuColumn:
@@ -269,15 +285,18 @@ QString ResultsModel::columnToolTip(int section)
         return tr("Mean of the repetitions without the slowest and the fastest one. Shown only with five "
                   "repetitions or more: with three it always equals the median");
     case CiColumn:
-        return tr("95% confidence interval of the apparent median: when two cases' intervals overlap, their "
-                  "difference may be noise");
+        return tr("95% confidence interval of the mean apparent rate over the repetitions: when two cases' "
+                  "intervals overlap, their difference may be noise");
     case DurableColumn:
         return tr(
             "Durable rate, median: bytes written divided by the time until the final fsync returned, "
             "that is until the data was really on storage. The figure that counts for writes to a file");
     case SpeedupColumn:
-        return tr("How many times faster than the baseline (see 'Speed-up against'): by default plain stdio "
-                  "for writes or read(2) for reads, at the same chunk size. 2.00x is twice as fast");
+        return tr(
+            "How many times faster than the baseline (see 'Speed-up against'): by default plain stdio "
+            "for writes or read(2) for reads, at the same chunk size, by the rate the results are ranked "
+            "by (durable for writes to a file unless 'Rank by' says apparent). 2.00x is twice as fast; "
+            "never across groups (a pipe against a file)");
     case FilesPerSecondColumn:
         return tr("File-set reads: files opened, read and closed per second (median)");
     case FileP50Column:

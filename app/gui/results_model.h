@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/ranking.h"
 #include "core/result.h"
 
 #include <QAbstractTableModel>
@@ -55,6 +56,9 @@ public:
     // The row whose median the speed-up column divides by; by default plain stdio (default buffer if there is
     // one) at the same chunk size, found per row.
     void setBaselineRow(std::optional<int> row);
+    // Speed-ups divide the ranked rates: durable for writes to a file under Ranking::Durable (the default).
+    void setRanking(Ranking ranking);
+    Ranking ranking() const { return m_ranking; }
     std::optional<int> baselineFor(int row) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -76,6 +80,7 @@ private:
 
     std::vector<Row> m_rows;
     std::optional<int> m_baselineRow;
+    Ranking m_ranking = Ranking::Durable;
 };
 
 } // namespace iolab::gui

@@ -5,7 +5,10 @@
 #include "app/gui/heatmap.h"
 #include "app/gui/live_charts.h"
 #include "app/gui/results_model.h"
+#include "app/gui/verdict_html.h"
+#include "core/stats.h"
 #include "core/units.h"
+#include "core/verdict.h"
 #include "core/warnings.h"
 
 #include <QtCharts/QBarCategoryAxis>
@@ -27,6 +30,9 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTextBrowser>
+#include <QTextDocument>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <map>
@@ -62,7 +68,17 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     auto* top = new QHBoxLayout;
     m_summary = new QLabel(this);
     m_summary->setWordWrap(true);
-    top->addWidget(m_summary, 1);
+    layout->addWidget(m_summary);
+    top->addWidget(new QLabel(tr("Rank by:"), this));
+    m_rankBy = new QComboBox(this);
+    m_rankBy->setObjectName(QStringLiteral("rankBy"));
+    m_rankBy->addItem(tr("durable (on the disk)"), static_cast<int>(Ranking::Durable));
+    m_rankBy->addItem(tr("apparent (calls returned)"), static_cast<int>(Ranking::Apparent));
+    m_rankBy->setToolTip(
+        tr("What writes to a file are ranked and coloured by, in the summary, the speed-up, the "
+           "bars and the heatmap: durable (until the data was on the disk) or apparent (until "
+           "the last write call returned). Reads, pipes and the null device have one rate."));
+    top->addWidget(m_rankBy);
     top->addWidget(new QLabel(tr("Speed-up against:"), this));
     m_baseline = new QComboBox(this);
     m_baseline->setToolTip(
@@ -71,11 +87,23 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
            "state) at the same chunk size."));
     m_baseline->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     top->addWidget(m_baseline);
+    top->addStretch(1);
     layout->addLayout(top);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->setObjectName(QStringLiteral("resultsSplitter"));
-    auto* upper = new QWidget(splitter);
+    m_splitter = splitter;
+    // The summary comes first: the question, the answer with its numbers, what matters, what cannot be said.
+    m_verdict = new QTextBrowser(splitter);
+    m_verdict->setObjectName(QStringLiteral("verdict"));
+    m_verdict->setOpenLinks(false);
+    m_verdict->setFrameShape(QFrame::StyledPanel);
+    splitter->addWidget(m_verdict);
+    // Below the summary, the table and the charts share one set of tabs: on a 768-pixel screen each gets the
+    // whole height rather than a third of it.
+    auto* tabs = new QTabWidget(splitter);
+    tabs->setObjectName(QStringLiteral("resultsTabs"));
+    auto* upper = new QWidget(tabs);
     auto* upperLayout = new QVBoxLayout(upper);
     upperLayout->setContentsMargins(0, 0, 0, 0);
     m_table = new QTableView(upper);
@@ -93,9 +121,8 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     m_warnings->setWordWrap(true);
     m_warnings->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     upperLayout->addWidget(m_warnings, 1);
-    splitter->addWidget(upper);
+    tabs->addTab(upper, tr("Table"));
 
-    auto* tabs = new QTabWidget(splitter);
     auto* barPage = new QWidget(tabs);
     auto* barLayout = new QVBoxLayout(barPage);
     barLayout->setContentsMargins(0, 0, 0, 0);
@@ -136,11 +163,24 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     scroll->setWidgetResizable(true);
     heatLayout->addWidget(scroll, 1);
     tabs->addTab(heatPage, tr("Heatmap"));
+    m_group = new QComboBox(tabs);
+    m_group->setObjectName(QStringLiteral("chartGroup"));
+    m_group->setToolTip(tr("The charts compare cases of one group only: a write into a pipe is no rival of a "
+                           "write to a file."));
+    m_group->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    tabs->setCornerWidget(m_group, Qt::TopRightCorner);
     splitter->addWidget(tabs);
-    splitter->setSizes({320, 480});
+    splitter->setSizes({180, 520});
+    splitter->setStretchFactor(0, 0);
     layout->addWidget(splitter, 1);
 
     connect(m_logScale, &QCheckBox::toggled, this, &ResultsView::rebuildCharts);
+    connect(m_rankBy, &QComboBox::currentIndexChanged, this,
+            [this] { setRanking(static_cast<Ranking>(m_rankBy->currentData().toInt())); });
+    connect(m_group, &QComboBox::currentIndexChanged, this, [this] {
+        chooseLogScale();
+        rebuildCharts();
+    });
     connect(m_heatAxis, &QComboBox::currentIndexChanged, this, &ResultsView::rebuildCharts);
     connect(m_baseline, &QComboBox::currentIndexChanged, this, [this](int index) {
         const QVariant row = m_baseline->itemData(index);
@@ -204,7 +244,7 @@ std::vector<int> ResultsView::hiddenColumns(const std::vector<CaseResult>& cases
         hidden.push_back(M::FileP99Column);
     }
     // With fewer than five repetitions the trimmed mean is the median again, or nearly: it says nothing.
-    if (repetitions < kTrimmedMeanRepetitions)
+    if (repetitions < kTrimmedMeanMinCount)
         hidden.push_back(M::TrimmedMeanColumn);
     if (!anyReason)
         hidden.push_back(M::ReasonColumn);
@@ -224,6 +264,116 @@ void ResultsView::fitColumns()
     const std::vector<int> hidden = hiddenColumns(m_cases, m_run.refused);
     for (int column = 0; column < ResultsModel::ColumnCount; ++column)
         m_table->setColumnHidden(column, std::binary_search(hidden.begin(), hidden.end(), column));
+}
+
+void ResultsView::setRegistry(const Registry* registry)
+{
+    m_registry = registry;
+    rebuildVerdict();
+}
+
+void ResultsView::setRanking(Ranking ranking)
+{
+    m_ranking = ranking;
+    {
+        const QSignalBlocker block(m_rankBy);
+        m_rankBy->setCurrentIndex(m_rankBy->findData(static_cast<int>(ranking)));
+    }
+    m_model->setRanking(ranking);
+    chooseLogScale();
+    rebuildVerdict();
+    rebuildCharts();
+}
+
+QString ResultsView::verdictText() const
+{
+    return m_verdict->isHidden() ? QString() : m_verdict->toPlainText();
+}
+
+QString ResultsView::rateWord(const std::vector<CaseResult>& cases) const
+{
+    const bool durable = std::any_of(cases.begin(), cases.end(), [this](const CaseResult& c) {
+        return ranksDurable(c.testCase, m_ranking);
+    });
+    return durable ? tr("Durable") : tr("Median");
+}
+
+void ResultsView::rebuildGroups()
+{
+    std::vector<ComparisonGroup> groups;
+    for (const auto& c : m_cases) {
+        if (c.status != Status::Ok)
+            continue;
+        const ComparisonGroup g = comparisonGroup(c.testCase);
+        if (std::find(groups.begin(), groups.end(), g) == groups.end())
+            groups.push_back(g);
+    }
+    std::sort(groups.begin(), groups.end());
+    const QVariant previous = m_group->currentData();
+    const QSignalBlocker block(m_group);
+    m_group->clear();
+    for (ComparisonGroup g : groups)
+        m_group->addItem(qs(toString(g)), static_cast<int>(g));
+    const int keep = previous.isValid() ? m_group->findData(previous) : -1;
+    m_group->setCurrentIndex(std::max(0, keep)); // writes to a file come first when there are some
+    m_group->setVisible(m_group->count() > 1);
+}
+
+std::vector<CaseResult> ResultsView::casesOfChosenGroup() const
+{
+    if (m_group->count() == 0)
+        return m_cases;
+    const auto chosen = static_cast<ComparisonGroup>(m_group->currentData().toInt());
+    std::vector<CaseResult> out;
+    for (const auto& c : m_cases) {
+        if (comparisonGroup(c.testCase) == chosen)
+            out.push_back(c);
+    }
+    return out;
+}
+
+void ResultsView::chooseLogScale()
+{
+    // Rates far apart flatten the slow bars to nothing on a linear axis.
+    double low = 0;
+    double high = 0;
+    for (const auto& c : casesOfChosenGroup()) {
+        const Summary& rate = rankedRate(c, m_ranking);
+        if (c.status != Status::Ok || rate.count == 0 || rate.median <= 0)
+            continue;
+        low = low == 0 ? rate.median : std::min(low, rate.median);
+        high = std::max(high, rate.median);
+    }
+    const QSignalBlocker block(m_logScale);
+    m_logScale->setChecked(wantsLogScale(low, high));
+}
+
+void ResultsView::rebuildVerdict()
+{
+    if (m_run.cases.empty()) {
+        m_verdict->hide();
+        return;
+    }
+    try {
+        m_verdict->setHtml(verdictHtml(verdict(m_run, m_registry, m_ranking)));
+    } catch (const std::exception& e) {
+        m_verdict->setHtml(tr("<p>No summary for this run: %1</p>").arg(qs(e.what()).toHtmlEscaped()));
+    }
+    m_verdict->show();
+    // Once laid out: as tall as the summary needs, up to half the tab, the table and charts get the rest.
+    QTimer::singleShot(0, this, &ResultsView::fitVerdictHeight);
+}
+
+void ResultsView::fitVerdictHeight()
+{
+    const int total = m_splitter->height();
+    if (total <= 0 || m_verdict->isHidden())
+        return;
+    QTextDocument* document = m_verdict->document();
+    document->setTextWidth(m_verdict->viewport()->width());
+    const int wanted = static_cast<int>(document->size().height()) + 2 * m_verdict->frameWidth() + 4;
+    const int summary = std::clamp(wanted, 80, total / 2);
+    m_splitter->setSizes({summary, total - summary});
 }
 
 bool ResultsView::wantsLogScale(double lowestMBps, double highestMBps)
@@ -250,6 +400,13 @@ void ResultsView::clear()
     m_run = {};
     m_model->clear();
     m_summary->setText(tr("No results yet: run a matrix, or reopen a run from History."));
+    m_verdict->clear();
+    m_verdict->hide();
+    {
+        const QSignalBlocker block(m_group);
+        m_group->clear();
+        m_group->hide();
+    }
     rebuildBaselineChoices();
     rebuildWarnings();
     rebuildCharts();
@@ -280,19 +437,9 @@ void ResultsView::setResult(const RunResult& result)
     for (const auto& method : cacheMethods(result))
         text += tr("\nReads, %1.").arg(qs(method));
     m_summary->setText(text);
-    // Rates far apart flatten the slow bars to nothing on a linear axis.
-    double low = 0;
-    double high = 0;
-    for (const auto& c : result.cases) {
-        if (c.status != Status::Ok || c.apparentMBps.count == 0 || c.apparentMBps.median <= 0)
-            continue;
-        low = low == 0 ? c.apparentMBps.median : std::min(low, c.apparentMBps.median);
-        high = std::max(high, c.apparentMBps.median);
-    }
-    {
-        const QSignalBlocker block(m_logScale);
-        m_logScale->setChecked(wantsLogScale(low, high));
-    }
+    rebuildGroups();
+    chooseLogScale();
+    rebuildVerdict();
     rebuildBaselineChoices();
     rebuildWarnings();
     rebuildCharts();
@@ -307,6 +454,8 @@ void ResultsView::beginRun(const std::vector<RefusedCase>& refused)
     m_model->setResult(planned);
     m_run.refused = refused;
     m_summary->setText(tr("Running: each case appears here as it finishes."));
+    m_verdict->setHtml(tr("<p>The summary comes when the run ends.</p>"));
+    m_verdict->show();
     fitColumns();
 }
 
@@ -319,6 +468,7 @@ void ResultsView::updateCase(const CaseResult& result)
     else
         *it = result;
     m_model->updateCase(result);
+    rebuildGroups();
     rebuildBaselineChoices();
     rebuildWarnings();
     rebuildCharts();
@@ -356,6 +506,8 @@ QString ResultsView::summaryText() const
 void ResultsView::rebuildWarnings()
 {
     m_warnings->clear();
+    for (const auto& w : m_run.warnings)
+        m_warnings->addItem(qs(w));
     for (const auto& c : m_cases) {
         for (const auto& w : caseWarnings(c, &m_run.host))
             m_warnings->addItem(tr("case %1 (%2): %3").arg(c.index + 1).arg(qs(c.testCase.label()), qs(w)));
@@ -384,7 +536,8 @@ void ResultsView::rebuildCharts()
         columns = report::HeatmapAxis::Chunk;
     else if (m_heatAxis->currentIndex() == 2)
         columns = report::HeatmapAxis::Threads;
-    m_heatmap->setData(HeatmapData::from(m_cases, columns));
+    const std::vector<CaseResult> shown = casesOfChosenGroup();
+    m_heatmap->setData(HeatmapData::from(shown, columns, m_ranking));
 
     m_barChart->removeAllSeries();
     for (auto* axis : m_barChart->axes()) {
@@ -396,8 +549,9 @@ void ResultsView::rebuildCharts()
     std::map<std::pair<QString, std::uint64_t>, double> values;
     double maxValue = 0;
     double minValue = 0;
-    for (const auto& c : m_cases) {
-        if (c.status != Status::Ok || c.apparentMBps.count == 0)
+    for (const auto& c : shown) {
+        const Summary& rate = rankedRate(c, m_ranking);
+        if (c.status != Status::Ok || rate.count == 0)
             continue;
         const QString v = variantOf(c.testCase);
         if (std::find(variants.begin(), variants.end(), v) == variants.end())
@@ -405,14 +559,15 @@ void ResultsView::rebuildCharts()
         if (std::find(chunks.begin(), chunks.end(), c.testCase.chunkBytes) == chunks.end())
             chunks.push_back(c.testCase.chunkBytes);
         double& slot = values[{v, c.testCase.chunkBytes}];
-        slot = std::max(slot, c.apparentMBps.median);
-        maxValue = std::max(maxValue, c.apparentMBps.median);
-        minValue = minValue == 0 ? c.apparentMBps.median : std::min(minValue, c.apparentMBps.median);
+        slot = std::max(slot, rate.median);
+        maxValue = std::max(maxValue, rate.median);
+        minValue = minValue == 0 ? rate.median : std::min(minValue, rate.median);
     }
     std::sort(chunks.begin(), chunks.end());
     m_barLegend->clear();
-    m_barChart->setTitle(chunks.empty() ? tr("Median MB/s by chunk size: no measured case yet")
-                                        : tr("Median MB/s by chunk size"));
+    m_barChart->setTitle(chunks.empty()
+                             ? tr("Median MB/s by chunk size: no measured case yet")
+                             : tr("%1 MB/s by chunk size, %2").arg(rateWord(shown), m_group->currentText()));
     if (chunks.empty())
         return;
     auto* series = new QBarSeries;

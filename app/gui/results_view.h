@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/ranking.h"
 #include "core/result.h"
 
 #include <QWidget>
@@ -13,7 +14,13 @@ class QComboBox;
 class QLabel;
 class QListWidget;
 class QSortFilterProxyModel;
+class QSplitter;
 class QTableView;
+class QTextBrowser;
+
+namespace iolab {
+class Registry;
+}
 
 namespace iolab::gui {
 
@@ -28,6 +35,17 @@ class ResultsView : public QWidget
 
 public:
     explicit ResultsView(QWidget* parent = nullptr);
+
+    // The strategies' facts, for the summary (which strategies bypass the page cache, their plain names).
+    void setRegistry(const Registry* registry);
+    // What writes to a file are ranked by in the summary, the speed-ups, the bars and the heatmap.
+    void setRanking(Ranking ranking);
+    Ranking ranking() const { return m_ranking; }
+    QComboBox* rankingChooser() const { return m_rankBy; }
+    // Which comparison group the charts show (shown when the run has more than one).
+    QComboBox* groupChooser() const { return m_group; }
+    // The summary above the table, as plain text ("" when there is none).
+    QString verdictText() const;
 
     void setResult(const RunResult& result);
     // While a run goes: the planned cases, then each one as it finishes.
@@ -52,8 +70,6 @@ public:
     QCheckBox* logScaleChoice() const { return m_logScale; }
     // The bar chart's legend, as rich text: every name in full.
     QString barLegendText() const;
-    // Repetitions from which the trimmed-mean column is shown.
-    static constexpr std::uint32_t kTrimmedMeanRepetitions = 5;
     // The table's columns left to right (model columns); the key figures come first so that they fit.
     static std::vector<int> defaultColumnOrder();
     // Columns with nothing to say for these cases (no stdio buffer, no reads, fewer than five
@@ -66,6 +82,12 @@ private:
     void rebuildBaselineChoices();
     void rebuildWarnings();
     void fitColumns();
+    void rebuildGroups();
+    void rebuildVerdict();
+    void fitVerdictHeight();
+    void chooseLogScale();
+    std::vector<CaseResult> casesOfChosenGroup() const;
+    QString rateWord(const std::vector<CaseResult>& cases) const;
 
     ResultsModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
@@ -82,6 +104,12 @@ private:
     std::vector<CaseResult> m_cases;
     RunResult m_run;
     bool m_dark = false;
+    const Registry* m_registry = nullptr;
+    Ranking m_ranking = Ranking::Durable;
+    QComboBox* m_rankBy = nullptr;
+    QComboBox* m_group = nullptr;
+    QTextBrowser* m_verdict = nullptr;
+    QSplitter* m_splitter = nullptr;
 };
 
 } // namespace iolab::gui

@@ -6,11 +6,9 @@
 #include "core/runner.h"
 #include "core/units.h"
 
-#include <QLocale>
 #include <QObject>
 
 #include <algorithm>
-#include <limits>
 
 namespace iolab::gui {
 
@@ -33,25 +31,6 @@ QString RunPlan::summary() const
     return text;
 }
 
-std::uint64_t combinationCount(const Matrix& matrix)
-{
-    constexpr std::uint64_t kSaturated = std::numeric_limits<std::uint64_t>::max();
-    const auto times = [](std::uint64_t a, std::size_t n) {
-        const std::uint64_t b = std::max<std::uint64_t>(1, n);
-        return a > kSaturated / b ? kSaturated : a * b;
-    };
-    std::uint64_t total = 0;
-    for (const auto& g : matrix.groups) {
-        std::uint64_t n = times(1, g.strategies.size());
-        for (std::size_t axis :
-             {g.chunks.size(), std::max(g.sizes.size(), g.fileSets.size()), g.buffers.size(), g.syncs.size(),
-              g.threads.size(), g.targets.size(), g.hints.size(), g.caches.size()})
-            n = times(n, axis);
-        total = total > kSaturated - n ? kSaturated : total + n;
-    }
-    return total;
-}
-
 RunPlan planRun(const Registry& registry, const MatrixDraft& draft, const TargetEntry& target,
                 const RunOptions& options, const std::vector<CaseResult>& known)
 {
@@ -66,15 +45,8 @@ RunPlan planRun(const Registry& registry, const MatrixDraft& draft, const Target
     else if (target.kind == TargetEntry::Kind::Null)
         kind = TargetKind::Null;
     plan.matrix = draft.toMatrix(kind);
-    if (const std::uint64_t combinations = combinationCount(plan.matrix);
-        combinations > kMaxPlannedCombinations) {
-        plan.blocked =
-            QObject::tr("The matrix has %1 combinations; IOLab plans at most %2 at once. Remove some "
-                        "values from its axes.")
-                .arg(QLocale().toString(static_cast<qulonglong>(combinations)),
-                     QLocale().toString(static_cast<qulonglong>(kMaxPlannedCombinations)));
-        return plan;
-    }
+    // expand() counts the combinations from the axis sizes first and refuses more than kMaxCases at once, so
+    // a huge matrix never holds the GUI thread.
     try {
         plan.expanded = expand(plan.matrix, registry, target.info);
     } catch (const InputError& e) {

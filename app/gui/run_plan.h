@@ -30,13 +30,6 @@ struct RunPlan
     QString summary() const;
 };
 
-// The most cases the app plans at once; a matrix with more combinations is refused before it is expanded,
-// so that the window stays responsive whatever the matrix.
-inline constexpr std::uint64_t kMaxPlannedCombinations = 100'000;
-
-// How many combinations expanding `matrix` would visit (saturating; no expansion is done).
-std::uint64_t combinationCount(const Matrix& matrix);
-
 RunPlan planRun(const Registry& registry, const MatrixDraft& draft, const TargetEntry& target,
                 const RunOptions& options, const std::vector<CaseResult>& known);
 

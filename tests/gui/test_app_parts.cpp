@@ -4,6 +4,7 @@
 #include "app/gui/export_choice.h"
 #include "app/gui/log_model.h"
 #include "app/gui/main_window.h"
+#include "app/gui/verdict_html.h"
 #include "tests/support/temp_dir.h"
 
 #include <QFile>
@@ -74,4 +75,21 @@ TEST(ExportChoice, AFailedExportAfterAGoodOneSaysItFailed)
     EXPECT_THAT(window.progressText().toStdString(), HasSubstr("missing-folder"));
     EXPECT_THAT(window.progressText().toStdString(), ::testing::Not(HasSubstr("Exported to")));
     EXPECT_THAT(window.bannerText().toStdString(), HasSubstr("failed"));
+}
+
+TEST(VerdictHtml, QuotedNamesAreCodeNotBackticksAndTextIsEscaped)
+{
+    Verdict v;
+    v.question = "Which way is fastest to write 4 KiB records <here>?";
+    v.answers = {"`stdio-unlocked` is fastest: 1.9 GB/s durable, 3.1x `stdio`"};
+    v.highlights.push_back({Finding::Kind::Noise, std::nullopt, "noisy & short", "run again"});
+    v.limits = {"a VM disk"};
+    v.terms = {"durable: until the data was on the disk"};
+    const QString html = verdictHtml(v);
+    EXPECT_THAT(html.toStdString(), HasSubstr("<code>stdio-unlocked</code>"));
+    EXPECT_THAT(html.toStdString(), ::testing::Not(HasSubstr("`")));
+    EXPECT_THAT(html.toStdString(), HasSubstr("&lt;here&gt;"));
+    EXPECT_THAT(html.toStdString(), HasSubstr("noisy &amp; short"));
+    EXPECT_THAT(html.toStdString(), HasSubstr("run again"));
+    EXPECT_THAT(html.toStdString(), HasSubstr("a VM disk"));
 }

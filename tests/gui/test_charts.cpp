@@ -6,6 +6,7 @@
 #include "app/gui/results_model.h"
 #include "app/gui/results_view.h"
 #include "core/units.h"
+#include "tests/support/builtin_registry.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -21,6 +22,8 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <map>
 
 using namespace iolab;
 using namespace iolab::gui;
@@ -61,6 +64,8 @@ CaseResult measured(std::uint32_t index, const std::string& strategy, std::uint6
     c.testCase.totalBytes = kGiB;
     c.apparentMBps.count = 3;
     c.apparentMBps.median = mbps;
+    c.durableMBps =
+        c.apparentMBps; // written and durable alike: the tests below set them apart when it matters
     return c;
 }
 
@@ -248,6 +253,82 @@ TEST(ResultsView, WideSpreadsStartOnALogScaleAndLegendsKeepWholeNames)
     EXPECT_THAT(view.barLegendText().toStdString(), ::testing::HasSubstr("mmap-batch-direct"));
     EXPECT_THAT(view.barLegendText().toStdString(), ::testing::HasSubstr("stdio-unlocked"));
     run.cases[0].apparentMBps.median = 1000;
+    run.cases[0].durableMBps.median = 1000;
     view.setResult(run);
     EXPECT_FALSE(view.logScaleChoice()->isChecked());
+}
+
+namespace {
+
+// A write to a file whose calls returned at `apparent` MB/s and whose data was on the disk at `durable`.
+CaseResult fileWrite(std::uint32_t index, const std::string& strategy, double apparent, double durable)
+{
+    CaseResult c = measured(index, strategy, 65536, apparent);
+    c.testCase.sync = {SyncMode::FsyncEnd, 0};
+    c.durableMBps.count = 3;
+    c.durableMBps.median = durable;
+    return c;
+}
+
+} // namespace
+
+TEST(ResultsView, TheSummaryComesFirstAndTheRankingSwitchReRanksEverything)
+{
+    ResultsView view;
+    view.setRegistry(&iolab::test::builtinRegistry());
+    view.resize(1000, 800);
+    view.show();
+    RunResult run;
+    // write returns fastest but reaches the disk slowest; stdio is the baseline; vmsplice writes into a pipe.
+    run.cases = {fileWrite(0, "stdio", 1000, 500), fileWrite(1, "write", 3850, 400),
+                 fileWrite(2, "direct", 900, 880), measured(3, "vmsplice", 65536, 9000)};
+    run.cases[3].testCase.target = TargetKind::Pipe;
+    view.setResult(run);
+
+    EXPECT_EQ(view.ranking(), Ranking::Durable) << "writes to a file rank by durable by default";
+    const std::string summary = view.verdictText().toStdString();
+    EXPECT_FALSE(summary.empty());
+    EXPECT_THAT(summary, ::testing::HasSubstr("direct")) << summary;
+    EXPECT_THAT(summary, ::testing::HasSubstr("durable")) << summary;
+
+    // The table: speed-up by durable; none for the pipe against the file baseline.
+    auto* model = view.model();
+    EXPECT_EQ(model->index(2, ResultsModel::SpeedupColumn).data().toString(), QStringLiteral("1.76x"));
+    EXPECT_EQ(model->index(1, ResultsModel::SpeedupColumn).data().toString(), QStringLiteral("0.80x"));
+    EXPECT_FALSE(model->index(3, ResultsModel::SpeedupColumn).data().isValid());
+    EXPECT_FALSE(model->index(3, ResultsModel::DurableColumn).data().isValid()) << "a pipe keeps nothing";
+
+    // Charts: one group at a time, writes to a file first, bars by durable.
+    ASSERT_EQ(view.groupChooser()->count(), 2);
+    EXPECT_TRUE(view.groupChooser()->currentText().contains(QStringLiteral("file")));
+    auto barsOf = [&view] {
+        std::map<QString, double> out;
+        const auto series = view.barChart()->series();
+        if (series.isEmpty())
+            return out;
+        for (QBarSet* set : qobject_cast<QBarSeries*>(series.front())->barSets())
+            out[set->label().section(QLatin1Char(' '), 0, 0)] = set->at(0);
+        return out;
+    };
+    auto bars = barsOf();
+    EXPECT_EQ(bars.count(QStringLiteral("vmsplice")), 0u) << "a pipe is never charted against files";
+    EXPECT_EQ(bars[QStringLiteral("write")], 400);
+    EXPECT_EQ(bars[QStringLiteral("direct")], 880);
+    EXPECT_THAT(view.barChart()->title().toStdString(), ::testing::HasSubstr("Durable"));
+    EXPECT_DOUBLE_EQ(view.heatmap()->data().maxMBps, 880) << "the heatmap ranks by durable too";
+
+    view.rankingChooser()->setCurrentIndex(
+        view.rankingChooser()->findData(static_cast<int>(Ranking::Apparent)));
+    EXPECT_EQ(view.ranking(), Ranking::Apparent);
+    bars = barsOf();
+    EXPECT_EQ(bars[QStringLiteral("write")], 3850);
+    EXPECT_DOUBLE_EQ(view.heatmap()->data().maxMBps, 3850);
+    EXPECT_EQ(model->index(1, ResultsModel::SpeedupColumn).data().toString(), QStringLiteral("3.85x"));
+    EXPECT_NE(view.verdictText().toStdString(), summary) << "the summary follows the ranking";
+
+    view.groupChooser()->setCurrentIndex(1);
+    bars = barsOf();
+    EXPECT_EQ(bars.size(), 1u);
+    EXPECT_EQ(bars[QStringLiteral("vmsplice")], 9000);
+    EXPECT_EQ(view.heatmap()->data().strategies, QStringList{QStringLiteral("vmsplice")});
 }

@@ -18,6 +18,7 @@
 #include "platform/platform.h"
 #include "tests/support/builtin_registry.h"
 #include "tests/support/mount.h"
+#include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
 #include <QAction>
@@ -28,9 +29,11 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSplitter>
 #include <QTabWidget>
@@ -46,6 +49,8 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 
+#include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -556,9 +561,10 @@ TEST_F(WindowFixture, AHugeMatrixIsRefusedAtOnceAndTheWindowStaysResponsive)
     plan(d);
     EXPECT_LT(clock.elapsed(), 3000) << "planning 10 million combinations must not expand them";
     EXPECT_FALSE(window->runAction()->isEnabled());
-    EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("combinations"));
+    EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("10,000,000"));
+    EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("100,000"));
     EXPECT_TRUE(window->plan().expanded.cases.empty());
-    EXPECT_EQ(combinationCount(window->plan().matrix), 10'000'000u);
+    EXPECT_EQ(caseCount(window->plan().matrix, builtinRegistry()), 10'000'000u);
 }
 
 TEST_F(WindowFixture, HelpExplainsHowToReadTheResultsAndLinksThePresets)
@@ -637,4 +643,94 @@ TEST_F(WindowFixture, ResultsAndCompareFitA1366x768ScreenWithATooltipOnEveryColu
     for (int column = 0; column < CompareModel::ColumnCount; ++column)
         EXPECT_FALSE(
             window->compareModel()->headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty());
+}
+
+TEST_F(WindowFixture, TheResultsTabShowsTheSummaryAboveTheTable)
+{
+    QString error;
+    ASSERT_TRUE(
+        window->openResultFile(QStringLiteral(IOLAB_SOURCE_DIR "/tests/data/golden-result.json"), &error))
+        << error.toStdString();
+    EXPECT_EQ(window->tabs()->currentWidget(), window->resultsView());
+    auto* summary = window->resultsView()->findChild<QTextBrowser*>(QStringLiteral("verdict"));
+    ASSERT_NE(summary, nullptr);
+    EXPECT_TRUE(summary->isVisible());
+    EXPECT_FALSE(summary->toPlainText().isEmpty());
+    QTableView* table = window->resultsView()->table();
+    EXPECT_LT(summary->mapTo(window.get(), QPoint(0, 0)).y(), table->mapTo(window.get(), QPoint(0, 0)).y());
+    EXPECT_GE(summary->height(), 80) << "tall enough to read the answer without scrolling";
+    // Once laid out, the summary takes the height it needs (up to half the tab): no scrolling when it fits.
+    window->resize(1500, 950);
+    QTest::qWait(100);
+    window->resultsView()->setRanking(Ranking::Apparent); // a fresh summary is fitted again
+    auto* splitter = window->resultsView()->findChild<QSplitter*>(QStringLiteral("resultsSplitter"));
+    ASSERT_NE(splitter, nullptr);
+    QTRY_VERIFY_WITH_TIMEOUT(summary->verticalScrollBar()->maximum() == 0 ||
+                                 summary->height() >= splitter->height() / 2 - 10,
+                             2000);
+}
+
+TEST_F(WindowFixture, AnotherLiveRunOnTheTargetIsRefusedUntilTheUserSaysRunAnyway)
+{
+    useTarget(target.path());
+    // A sleeping process stands in for another IOLab run writing into the same target.
+    Process other("/bin/sleep", {"60"});
+    const std::string folder = target / "iolab-run-20260101-000000-1";
+    ASSERT_TRUE(std::filesystem::create_directory(folder));
+    std::ofstream(folder + "/.iolab-run") << "pid=" << other.pid() << "\n";
+    plan(draftOf({"write"}, 64 * kKiB, kMiB));
+    ASSERT_TRUE(window->runAction()->isEnabled()) << window->runBlockedReason().toStdString();
+
+    EXPECT_FALSE(window->startRun());
+    EXPECT_FALSE(window->isRunning());
+    EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("Another IOLab run"));
+    EXPECT_THAT(window->bannerText().toStdString(), HasSubstr(std::to_string(other.pid())));
+
+    QPushButton* anyway = nullptr;
+    for (auto* button : window->findChildren<QPushButton*>())
+        if (button->text() == QStringLiteral("Run anyway") && button->isVisible())
+            anyway = button;
+    ASSERT_NE(anyway, nullptr);
+    QSignalSpy ended(window.get(), &MainWindow::runEnded);
+    anyway->click();
+    EXPECT_TRUE(window->isRunning());
+    ASSERT_TRUE(ended.wait(60'000));
+    ASSERT_TRUE(window->currentResult().has_value());
+    ASSERT_EQ(window->currentResult()->warnings.size(), 1u);
+    EXPECT_THAT(window->currentResult()->warnings[0], HasSubstr("another IOLab run"));
+    EXPECT_THAT(window->resultsView()->warnings().join(QStringLiteral("\n")).toStdString(),
+                HasSubstr("another IOLab run"));
+    other.signal(SIGKILL);
+    std::filesystem::remove_all(folder);
+}
+
+TEST_F(WindowFixture, APseudoFilesystemIsRefusedAsATargetUpFront)
+{
+    window->chooseFolder(QStringLiteral("/proc"));
+    EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("/proc"));
+    EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("pseudo-filesystem"));
+    EXPECT_FALSE(window->runAction()->isEnabled());
+    EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("pseudo-filesystem"));
+}
+
+TEST_F(WindowFixture, ALargeMatrixWithManyRefusedCombinationsPlansInAMomentAndListsTheFirstOnes)
+{
+    useTarget(target.path());
+    MatrixDraft d = draftOf({"write"}, 4 * kKiB, kMiB);
+    StrategyDraft* row = d.find("write");
+    row->chunks.clear();
+    row->threads.clear();
+    for (std::uint64_t i = 1; i <= 100; ++i)
+        row->chunks.push_back(i * 512);
+    for (std::uint32_t t = 1; t <= 999; ++t)
+        row->threads.push_back(t);
+    QElapsedTimer clock;
+    clock.start();
+    plan(d);
+    const auto refused = window->plan().expanded.refused.size();
+    ASSERT_GT(refused, 1000u) << "most thread counts leave each thread less than a chunk";
+    EXPECT_LE(window->refusedList()->count(), 201) << "the first 200 and a line counting the rest";
+    EXPECT_THAT(window->refusedList()->item(window->refusedList()->count() - 1)->text().toStdString(),
+                HasSubstr("more refused"));
+    EXPECT_LT(clock.elapsed(), 5000);
 }

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#include "app/gui/verdict_html.h"
+#include "app/gui/widget_helpers.h"
+
+#include <QCoreApplication>
+#include <QRegularExpression>
+
+namespace iolab::gui {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("VerdictHtml", text);
+}
+
+// Escaped for HTML; names the verdict quotes in backticks (`stdio-unlocked`) are set in a monospace font
+// rather than shown with their backticks.
+QString escaped(const std::string& text)
+{
+    static const QRegularExpression quoted(QStringLiteral("`([^`]+)`"));
+    return qs(text).toHtmlEscaped().replace(quoted, QStringLiteral("<code>\\1</code>"));
+}
+
+} // namespace
+
+QString verdictHtml(const Verdict& v)
+{
+    QString html;
+    if (!v.question.empty())
+        html += QStringLiteral("<p style=\"margin:0\"><b>%1</b></p>").arg(escaped(v.question));
+    for (const auto& answer : v.answers)
+        html += QStringLiteral("<p style=\"margin:4px 0 0 0; font-size:large\">%1</p>").arg(escaped(answer));
+    if (!v.highlights.empty()) {
+        html += QStringLiteral("<ul style=\"margin:4px 0 0 0\">");
+        for (const auto& h : v.highlights) {
+            html += QStringLiteral("<li>%1").arg(escaped(h.what));
+            if (!h.advice.empty())
+                html += QStringLiteral("<br><i>%1</i>").arg(escaped(h.advice));
+            html += QStringLiteral("</li>");
+        }
+        html += QStringLiteral("</ul>");
+    }
+    if (!v.limits.empty()) {
+        html += QStringLiteral("<p style=\"margin:4px 0 0 0\"><b>%1</b> ")
+                    .arg(tr("What these figures cannot say:"));
+        QStringList limits;
+        for (const auto& limit : v.limits)
+            limits << escaped(limit);
+        html += limits.join(QLatin1Char(' ')) + QStringLiteral("</p>");
+    }
+    if (!v.terms.empty()) {
+        QStringList terms;
+        for (const auto& term : v.terms)
+            terms << escaped(term);
+        html += QStringLiteral("<p style=\"margin:4px 0 0 0; color:gray\">%1</p>")
+                    .arg(terms.join(QStringLiteral("<br>")));
+    }
+    return html;
+}
+
+} // namespace iolab::gui

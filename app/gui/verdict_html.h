@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/verdict.h"
+
+#include <QString>
+
+namespace iolab::gui {
+
+// The verdict as rich text for the Results tab: the question, the answer per group, the findings that
+// matter with their advice, what the figures cannot say, and the terms explained.
+QString verdictHtml(const Verdict& verdict);
+
+} // namespace iolab::gui
