@@ -55,6 +55,10 @@ QString HistoryStore::save(const RunResult& result, QString* error) const
 
 std::optional<RunResult> HistoryStore::load(const QString& path, QString* error) const
 {
+    if (QFileInfo(path).isDir()) {
+        *error = QObject::tr("%1 is a folder; give a result JSON file").arg(path);
+        return std::nullopt;
+    }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         *error = QObject::tr("Cannot read %1: %2").arg(path, file.errorString());

@@ -6,6 +6,9 @@
 #include "app/gui/target_model.h"
 #include "core/log.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QTimer>
@@ -51,7 +54,16 @@ LaunchOptions parseLaunchOptions(QCoreApplication& app)
     parser.addOptions({target, preset, matrix, run, quit, quitShown, theme, data, settings, perf});
     parser.addPositionalArgument(QStringLiteral("result"), QStringLiteral("A result JSON to open."),
                                  QStringLiteral("[result.json]"));
-    parser.process(app);
+    // parse(), not process(): an unknown option exits 2, as iolab-cli's do, not with Qt's 1.
+    if (!parser.parse(QCoreApplication::arguments())) {
+        std::fprintf(stderr, "iolab: %s\nRun 'iolab --help' for usage.\n",
+                     parser.errorText().toLocal8Bit().constData());
+        std::exit(2);
+    }
+    if (parser.isSet(QStringLiteral("help")))
+        parser.showHelp(0);
+    if (parser.isSet(QStringLiteral("version")))
+        parser.showVersion();
     LaunchOptions o;
     if (!parser.positionalArguments().isEmpty())
         o.openResult = parser.positionalArguments().constFirst();
@@ -84,8 +96,14 @@ bool asksForHelpOrVersion(int argc, char** argv)
 QStringList applyLaunchOptions(MainWindow& window, const LaunchOptions& options)
 {
     QStringList problems;
-    if (!options.theme.isEmpty())
-        window.setTheme(themeFromName(options.theme));
+    if (!options.theme.isEmpty()) {
+        const QString name = options.theme.toLower();
+        if (name == QStringLiteral("system") || name == QStringLiteral("light") ||
+            name == QStringLiteral("dark"))
+            window.setTheme(themeFromName(name));
+        else
+            problems << QObject::tr("--theme %1: give system, light or dark").arg(options.theme);
+    }
     if (!options.preset.isEmpty()) {
         QString error;
         if (!window.matrixEditor()->loadPreset(options.preset, &error))

@@ -85,7 +85,8 @@ int main(int argc, char** argv)
                            : options.dataFolder;
     paths.settingsFile = options.settingsFile;
     MainWindow window(paths, &logModel);
-    for (const QString& problem : applyLaunchOptions(window, options))
+    const QStringList launchProblems = applyLaunchOptions(window, options);
+    for (const QString& problem : launchProblems)
         std::fprintf(stderr, "iolab: %s\n", problem.toLocal8Bit().constData());
 
     StallMonitor stalls;
@@ -106,7 +107,12 @@ int main(int argc, char** argv)
         logger(LogModule::Gui).info("window shown {} ms after start", shownMs);
         if (options.quitAfterShown)
             QTimer::singleShot(0, &app, &QApplication::quit);
-        if (options.runAtStart)
+        if (options.runAtStart && !launchProblems.isEmpty()) {
+            // The run would not be the one asked for (another preset or matrix): it does not start.
+            std::fprintf(stderr, "iolab: the run cannot start: the launch options above have problems\n");
+            if (options.quitAfterRun)
+                QTimer::singleShot(0, &app, [] { QCoreApplication::exit(1); });
+        } else if (options.runAtStart)
             startRunWhenReady(window, [&options](const QString& why) {
                 std::fprintf(stderr, "iolab: the run cannot start: %s\n", why.toLocal8Bit().constData());
                 if (options.quitAfterRun)

@@ -66,6 +66,10 @@ std::uint32_t parseThreads(const std::string& text)
 
 QString readWholeFile(const QString& path, QString* error)
 {
+    if (QFileInfo(path).isDir()) {
+        *error = MatrixEditor::tr("%1 is a folder; give a matrix JSON file").arg(path);
+        return {};
+    }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         *error = MatrixEditor::tr("cannot read %1: %2").arg(path, file.errorString());

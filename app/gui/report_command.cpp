@@ -12,6 +12,7 @@
 
 #include <QCommandLineParser>
 #include <QFile>
+#include <QFileInfo>
 #include <QGuiApplication>
 
 #include <nlohmann/json.hpp>
@@ -88,7 +89,13 @@ int reportCommand(int argc, char** argv)
                        "disk, the final fsync included) or apparent (when the last write returned)."),
         QStringLiteral("rate"), QStringLiteral("durable"));
     parser.addOptions({pdf, csv, json, page, rank});
-    parser.process(app);
+    // parse(), not process(): an unknown option exits 2 like every other bad input, not Qt's 1.
+    if (!parser.parse(QCoreApplication::arguments())) {
+        fail(parser.errorText());
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help")))
+        parser.showHelp(0);
     const QStringList args = parser.positionalArguments();
     if (args.size() != 2) {
         fail(QStringLiteral("give one result file: iolab report RESULT.json --pdf OUT.pdf"));
@@ -115,6 +122,10 @@ int reportCommand(int argc, char** argv)
         return 2;
     }
 
+    if (QFileInfo(args[1]).isDir()) {
+        fail(QStringLiteral("%1 is a folder; give a result JSON file").arg(args[1]));
+        return 2;
+    }
     QFile in(args[1]);
     if (!in.open(QIODevice::ReadOnly)) {
         fail(QStringLiteral("cannot read %1: %2").arg(args[1], in.errorString()));
@@ -135,7 +146,7 @@ int reportCommand(int argc, char** argv)
             continue;
         if (const auto problem = outputPathProblem(parser.value(*option).toStdString()); !problem.empty()) {
             fail(qs(problem));
-            return 1;
+            return 2; // a bad output path is a bad input, as in iolab-cli
         }
     }
     Registry registry;

@@ -56,7 +56,7 @@ const Row kReportRows[] = {
     {"ResultMissing", {"report", "{O}/none.json", "--pdf", "{O}/r.pdf"}, 2, {"none.json", "No such file"}},
     {"ResultIsAFolder", {"report", "{O}", "--pdf", "{T}/r.pdf"}, 2, {"is a folder"}},
     resultRow("ResultEmpty", "", {"result.json", "the file is empty"}),
-    resultRow("ResultTruncated", "{\"schema\": \"iolab.result/", {"result.json", "cut short"}),
+    resultRow("ResultTruncated", "{\"schema\": \"iolab.result/1\", \"cases\": [", {"result.json", "cut short"}),
     resultRow("ResultBinary", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16), {"result.json", "0x89"}),
     resultRow("ResultNested100000Deep", nested(100000), {"result.json", "nested deeper than 64 levels"}),
     resultRow("ResultWithoutSchema", "{\"cases\": []}", {"result.json", "not an IOLab result"}),

@@ -276,7 +276,7 @@ TEST(ReportCommand, BadInputAndOutputGetClearMessagesAndNoFile)
 {
     TempDir dir;
     auto r = runProcess(IOLAB_GUI_PATH, {"report", goldenPath(), "--pdf", dir / "missing/r.pdf"});
-    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(r.exitCode, 2); // a bad output path is a bad input, checked before anything is written
     EXPECT_THAT(r.err, HasSubstr("missing"));
     EXPECT_EQ(dir.entryCount(), 0u);
 
