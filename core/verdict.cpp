@@ -74,8 +74,10 @@ std::string explainBaseline(const std::string& strategy)
     if (strategy == "files-serial")
         return "plain `files-serial`: the files read one after another by one thread; the baseline of the "
                "speed-ups of file sets";
-    return fmt::format("plain `{}`: read() with no access hint; the baseline of the speed-ups of reads",
-                       strategy);
+    if (strategy.starts_with("read"))
+        return fmt::format("plain `{}`: read() with no access hint; the baseline of the speed-ups of reads",
+                           strategy);
+    return fmt::format("plain `{}`: the baseline of the speed-ups of the cases compared with it", strategy);
 }
 
 bool measured(const CaseResult& c, Ranking ranking)
@@ -195,9 +197,17 @@ std::string defaultQuestion(const std::map<ComparisonGroup, std::vector<std::siz
         case ComparisonGroup::FileWrites:
             parts.push_back(fmt::format("to write{} to a file", at));
             break;
-        case ComparisonGroup::StreamWrites:
-            parts.push_back(fmt::format("to write{} into a pipe or the null device", at));
+        case ComparisonGroup::StreamWrites: {
+            bool pipe = false;
+            bool null = false;
+            for (std::size_t i : indices)
+                (result.cases[i].testCase.target == TargetKind::Pipe ? pipe : null) = true;
+            parts.push_back(fmt::format("to write{} {}", at,
+                                        pipe && null ? "into a pipe or the null device"
+                                        : pipe       ? "into a pipe"
+                                                     : "to the null device"));
             break;
+        }
         case ComparisonGroup::ColdReads:
             parts.push_back(fmt::format("to read{} from a cold cache", at));
             break;

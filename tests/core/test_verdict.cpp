@@ -169,6 +169,17 @@ TEST_F(VerdictTest, QuestionFromTheMatrixOrMadeFromTheCases)
     EXPECT_EQ(verdict(run, &registry).question, "Which write call should a logger use?");
 }
 
+TEST_F(VerdictTest, AQuestionAboutPipesNamesOnlyWhatRan)
+{
+    run.cases = {okCase(0, "pipe-write", 65536, 5000, 5000, TargetKind::Pipe),
+                 okCase(1, "vmsplice", 65536, 9000, 9000, TargetKind::Pipe)};
+    EXPECT_EQ(verdict(run, &registry).question,
+              "Which way is fastest to write 64 KiB chunks into a pipe on this "
+              "machine?");
+    run.cases.push_back(okCase(2, "write", 65536, 4000, 4000, TargetKind::Null));
+    EXPECT_THAT(verdict(run, &registry).question, HasSubstr("into a pipe or the null device"));
+}
+
 TEST_F(VerdictTest, SeveralChunkSizesNameTheChunkOfTheWinner)
 {
     run.cases = {okCase(0, "stdio", 4096, 500, 400), okCase(1, "write", 4096, 800, 500),
