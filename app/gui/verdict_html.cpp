@@ -32,6 +32,7 @@ QString verdictHtml(const Verdict& v)
     for (const auto& answer : v.answers)
         html += QStringLiteral("<p style=\"margin:4px 0 0 0; font-size:large\">%1</p>").arg(escaped(answer));
     if (!v.highlights.empty()) {
+        html += QStringLiteral("<p style=\"margin:6px 0 0 0\"><b>%1</b></p>").arg(tr("What matters most"));
         html += QStringLiteral("<ul style=\"margin:4px 0 0 0\">");
         for (const auto& h : v.highlights) {
             html += QStringLiteral("<li>%1").arg(escaped(h.what));

@@ -958,11 +958,10 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
             const auto base = baselineCase(result, i);
             return measured(result.cases[i]) && base && *base != i && measured(result.cases[*base]);
         });
-        layout.heading(speedUps
-                           ? QStringLiteral("%1: by chunk size, with the speed-up over plain %2")
-                                 .arg(groupHeading(group),
-                                      qs(baselineStrategy(result.cases[indices.front()].testCase.direction)))
-                           : QStringLiteral("%1: by chunk size").arg(groupHeading(group)),
+        layout.heading(speedUps ? QStringLiteral("%1: by chunk size, with the speed-up over plain %2")
+                                      .arg(groupHeading(group),
+                                           qs(baselineStrategy(result.cases[indices.front()].testCase)))
+                                : QStringLiteral("%1: by chunk size").arg(groupHeading(group)),
                        2, 230);
         drawBars(layout, result, indices, rankedOf,
                  group != ComparisonGroup::FileWrites ? QStringLiteral("median MB/s")

@@ -91,5 +91,6 @@ TEST(VerdictHtml, QuotedNamesAreCodeNotBackticksAndTextIsEscaped)
     EXPECT_THAT(html.toStdString(), HasSubstr("&lt;here&gt;"));
     EXPECT_THAT(html.toStdString(), HasSubstr("noisy &amp; short"));
     EXPECT_THAT(html.toStdString(), HasSubstr("run again"));
+    EXPECT_THAT(html.toStdString(), HasSubstr("What matters most"));
     EXPECT_THAT(html.toStdString(), HasSubstr("a VM disk"));
 }

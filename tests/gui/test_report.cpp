@@ -17,6 +17,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -486,6 +488,23 @@ TEST(Report, FileWritesAreRankedByDurableThroughputWithApparentBeside)
                    .cells[1][0]
                    .bestMBps,
               result.cases[2].apparentMBps.median);
+}
+
+TEST(Report, PipeBarsNameThePipesOwnBaseline)
+{
+    TempDir dir;
+    RunResult result = withAPipe();
+    CaseResult plain = result.cases.back();
+    plain.index = static_cast<std::uint32_t>(result.cases.size());
+    plain.testCase.strategy = "pipe-write";
+    plain.apparentMBps.median = 9000;
+    result.cases.push_back(plain);
+    std::string text = pdfText(dir, result);
+    std::replace(text.begin(), text.end(), '\n', ' '); // a long heading wraps
+    EXPECT_THAT(text,
+                HasSubstr("Writes into a pipe or the null device: by chunk size, with the speed-up over "
+                          "plain pipe-write"));
+    EXPECT_THAT(text, Not(HasSubstr("null device: by chunk size, with the speed-up over plain stdio")));
 }
 
 TEST(Report, PipesAreNeverComparedWithFiles)
