@@ -67,7 +67,7 @@ void ResultsModel::setBaselineRow(std::optional<int> row)
         row.reset();
     m_baselineRow = row;
     if (rowCount() > 0)
-        Q_EMIT dataChanged(index(0, SpeedupColumn), index(rowCount() - 1, SpeedupColumn));
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
 }
 
 std::optional<int> ResultsModel::baselineFor(int row) const
@@ -163,12 +163,13 @@ QVariant ResultsModel::display(const Row& row, int rowIndex, int column) const
         return ok ? qs(formatRate(c.apparentMBps.median * kBytesPerMB)) : QVariant();
     case TrimmedMeanColumn:
         return ok ? qs(formatRate(c.apparentMBps.trimmedMean * kBytesPerMB)) : QVariant();
-    case CiColumn:
-        if (!ok || c.apparentMBps.count < 2)
+    case CiColumn: {
+        // The interval of the rate the case is ranked by, so it sits beside the figure it qualifies.
+        const Summary& ranked = rankedRate(c, m_ranking);
+        if (!ok || ranked.count < 2)
             return {};
-        return tr("%1 - %2 MB/s")
-            .arg(std::max(0.0, c.apparentMBps.ciLow), 0, 'f', 1)
-            .arg(c.apparentMBps.ciHigh, 0, 'f', 1);
+        return tr("%1 - %2 MB/s").arg(std::max(0.0, ranked.ciLow), 0, 'f', 1).arg(ranked.ciHigh, 0, 'f', 1);
+    }
     case DurableColumn:
         // A pipe or the null device keeps nothing: only writes to a file have a durable rate.
         return ok && comparisonGroup(k) == ComparisonGroup::FileWrites && c.durableMBps.count > 0
@@ -210,8 +211,9 @@ QVariant ResultsModel::sortValue(const Row& row, int rowIndex, int column) const
     case SizeColumn:
         return static_cast<qulonglong>(k.totalBytes);
     case MedianColumn:
-    case CiColumn:
         return ok ? c.apparentMBps.median : -1.0;
+    case CiColumn:
+        return ok ? rankedRate(c, m_ranking).median : -1.0;
     case TrimmedMeanColumn:
         return ok ? c.apparentMBps.trimmedMean : -1.0;
     case DurableColumn:
@@ -285,8 +287,10 @@ QString ResultsModel::columnToolTip(int section)
         return tr("Mean of the repetitions without the slowest and the fastest one. Shown only with five "
                   "repetitions or more: with three it always equals the median");
     case CiColumn:
-        return tr("95% confidence interval of the mean apparent rate over the repetitions: when two cases' "
-                  "intervals overlap, their difference may be noise");
+        return tr(
+            "95% confidence interval of the mean of the rate the cases are ranked by (durable for writes "
+            "to a file unless Rank by says apparent) over the repetitions: when two cases' intervals "
+            "overlap, their difference may be noise");
     case DurableColumn:
         return tr(
             "Durable rate, median: bytes written divided by the time until the final fsync returned, "

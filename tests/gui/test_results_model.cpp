@@ -29,6 +29,8 @@ CaseResult measuredCase(std::uint32_t index, std::string strategy, std::uint64_t
     c.apparentMBps.trimmedMean = median * 1.01;
     c.durableMBps.count = 3;
     c.durableMBps.median = median / 2;
+    c.durableMBps.ciLow = median / 2 - 5;
+    c.durableMBps.ciHigh = median / 2 + 5;
     c.peakRssBytes = 6 * kMiB;
     return c;
 }
@@ -98,6 +100,9 @@ TEST(ResultsModel, FormatsWithUnits)
                     .toStdString(),
                 ::testing::HasSubstr("without the slowest and the fastest"));
     EXPECT_EQ(text(model, 3, ResultsModel::DurableColumn), QStringLiteral("700.0 MB/s"));
+    EXPECT_EQ(text(model, 3, ResultsModel::CiColumn), QStringLiteral("695.0 - 705.0 MB/s"))
+        << "the interval of the durable rate, which file writes are ranked by";
+    model.setRanking(Ranking::Apparent);
     EXPECT_EQ(text(model, 3, ResultsModel::CiColumn), QStringLiteral("1390.0 - 1410.0 MB/s"));
     EXPECT_EQ(text(model, 3, ResultsModel::ChunkColumn), QStringLiteral("4 KiB"));
     EXPECT_EQ(text(model, 3, ResultsModel::RssColumn), QStringLiteral("6 MiB"));
