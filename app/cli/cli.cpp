@@ -43,6 +43,30 @@ extern "C" void onInterrupt(int)
     g_interrupted.store(true, std::memory_order_relaxed);
 }
 
+// Ctrl-C and SIGTERM only set g_interrupted while a run command is under way, from before the target is
+// probed (the probe writes a file) to the end; the previous handlers come back on every way out.
+class InterruptHandlers
+{
+public:
+    InterruptHandlers()
+    {
+        g_interrupted.store(false);
+        m_previousInt = std::signal(SIGINT, onInterrupt);
+        m_previousTerm = std::signal(SIGTERM, onInterrupt);
+    }
+    ~InterruptHandlers()
+    {
+        std::signal(SIGINT, m_previousInt);
+        std::signal(SIGTERM, m_previousTerm);
+    }
+    InterruptHandlers(const InterruptHandlers&) = delete;
+    InterruptHandlers& operator=(const InterruptHandlers&) = delete;
+
+private:
+    void (*m_previousInt)(int) = SIG_DFL;
+    void (*m_previousTerm)(int) = SIG_DFL;
+};
+
 std::vector<std::string> splitList(const std::vector<std::string>& values)
 {
     std::vector<std::string> out;
@@ -528,6 +552,7 @@ int commandRun(const Registry& registry, const RunArgs& args)
         throw InputError("--reps: give 1 to 1000 measured repetitions");
     if (args.warmups > 100)
         throw InputError("--warmups: give 0 to 100 warm-up repetitions");
+    const InterruptHandlers interruptHandlers;
     TargetInfo target = inspectTarget(args.target);
     const std::vector<std::string> concurrency = concurrentRunWarnings(target.path, args.allowConcurrent);
     mentionKilledRuns(args.target);
@@ -558,10 +583,12 @@ int commandRun(const Registry& registry, const RunArgs& args)
     Runner runner(registry, *workspace, *probe);
     ConsoleObserver observer(expanded, options, stderrIsTerminal(), args.quiet);
 
+    if (g_interrupted.load()) {
+        std::fprintf(stderr, "cancelled before the run started: nothing was written\n");
+        std::printf("cancelled before the run started\n");
+        return kExitCasesFailed;
+    }
     std::stop_source stopSource;
-    g_interrupted.store(false);
-    auto previousInt = std::signal(SIGINT, onInterrupt);
-    auto previousTerm = std::signal(SIGTERM, onInterrupt);
     std::jthread watcher([&stopSource](const std::stop_token& stop) {
         while (!stop.stop_requested()) {
             if (g_interrupted.load(std::memory_order_relaxed)) {
@@ -580,8 +607,6 @@ int commandRun(const Registry& registry, const RunArgs& args)
     result.warnings.insert(result.warnings.begin(), concurrency.begin(), concurrency.end());
     watcher.request_stop();
     watcher.join();
-    std::signal(SIGINT, previousInt);
-    std::signal(SIGTERM, previousTerm);
 
     printResults(result);
     if (!args.noSummary)

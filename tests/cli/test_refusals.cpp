@@ -27,13 +27,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Waits until a run has created its first data file somewhere under `folder`.
+// Waits until a run has created the first case's data file somewhere under `folder` (the target probe's own
+// file comes before: the run is only under way once this one is there).
 bool waitForRunFile(const std::string& folder)
 {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     while (std::chrono::steady_clock::now() < deadline) {
         for (const auto& name : entries(folder))
-            if (name.ends_with(".dat"))
+            if (name.ends_with("/c001-r0-t0.dat"))
                 return true;
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
