@@ -111,63 +111,6 @@ TEST_F(Cli, AxisFlagsBuildTheMatrix)
     EXPECT_EQ(result.cases[1].testCase.buffer.bytes, 4096u);
 }
 
-struct BadInput
-{
-    const char* name;
-    std::vector<std::string> args; // "{T}" is the target folder, "{O}" the output folder
-    const char* message;
-};
-
-class CliBadInput : public Cli, public ::testing::WithParamInterface<BadInput>
-{};
-
-TEST_P(CliBadInput, ExitsTwoWithOneLineAndLeavesNothing)
-{
-    std::ofstream(m_out / "not-a-folder") << "x";
-    std::ofstream(m_out / "broken.json") << "{\n  \"strategies\": [\"write\"],\n  \"chunks\": [4096\n}\n";
-    std::vector<std::string> args;
-    for (auto a : GetParam().args) {
-        if (const auto at = a.find("{T}"); at != std::string::npos)
-            a.replace(at, 3, m_target.path());
-        if (const auto at = a.find("{O}"); at != std::string::npos)
-            a.replace(at, 3, m_out.path());
-        args.push_back(a);
-    }
-    const auto r = cli(args);
-    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
-    EXPECT_THAT(r.err, HasSubstr(GetParam().message));
-    EXPECT_THAT(r.err, ::testing::StartsWith("iolab-cli: "));
-    EXPECT_EQ(m_target.entryCount(), 0u);
-    EXPECT_EQ(m_out.entryCount(), 2u); // only the two files this test made
-}
-
-// clang-format off
-INSTANTIATE_TEST_SUITE_P(Cli, CliBadInput, ::testing::Values(
-    BadInput{"MissingTarget", {"run", "--target", "{T}/nope", "--preset", "quick"}, "does not exist"},
-    BadInput{"TargetIsAFile", {"run", "--target", "{O}/not-a-folder", "--preset", "quick"}, "is not a folder"},
-    BadInput{"NegativeSize", {"run", "--target", "{T}", "--strategy", "write", "--chunk", "4K", "--size=-1M"}, "negative"},
-    BadInput{"ZeroSize", {"run", "--target", "{T}", "--strategy", "write", "--chunk", "4K", "--size", "0"}, "0 bytes"},
-    BadInput{"AbsurdSize", {"run", "--target", "{T}", "--strategy", "write", "--chunk", "4K", "--size", "100T"}, "limit"},
-    BadInput{"ZeroChunk", {"run", "--target", "{T}", "--strategy", "write", "--chunk", "0", "--size", "1M"}, "chunk of 0"},
-    BadInput{"GarbageSize", {"run", "--target", "{T}", "--strategy", "write", "--chunk", "4K", "--size", "lots"}, "not a size"},
-    BadInput{"UnknownStrategy", {"run", "--target", "{T}", "--strategy", "warp", "--chunk", "4K", "--size", "1M"}, "unknown strategy 'warp'"},
-    BadInput{"TooManyThreads", {"run", "--target", "{T}", "--strategy", "write", "--chunk", "4K", "--size", "1M", "--threads", "5000"}, "1 to 1024"},
-    BadInput{"UnknownPreset", {"run", "--target", "{T}", "--preset", "fastest"}, "unknown preset"},
-    BadInput{"MalformedMatrix", {"run", "--target", "{T}", "--matrix", "{O}/broken.json"}, "broken.json: not valid JSON at line 4"},
-    BadInput{"MissingMatrix", {"run", "--target", "{T}", "--matrix", "{O}/none.json"}, "cannot be opened"},
-    BadInput{"OutputFolderMissing", {"run", "--target", "{T}", "--preset", "quick", "--json", "{O}/no/such/r.json"}, "does not exist"},
-    BadInput{"TwoSources", {"run", "--target", "{T}", "--preset", "quick", "--strategy", "write"}, "alternatives"},
-    BadInput{"NoSource", {"run", "--target", "{T}"}, "say what to run"},
-    BadInput{"EverythingRefused", {"run", "--target", "{T}", "--strategy", "direct", "--chunk", "1000", "--size", "1M"}, "every case was refused"},
-    BadInput{"UnknownFlag", {"run", "--target", "{T}", "--turbo"}, "turbo"},
-    BadInput{"GarbageFileSet", {"run", "--target", "{T}", "--strategy", "files-pool", "--chunk", "4K", "--files", "lots"}, "COUNTxSIZE"},
-    BadInput{"UnknownMix", {"run", "--target", "{T}", "--strategy", "files-pool", "--chunk", "4K", "--files", "10xarticle-9"}, "article-2b"},
-    BadInput{"UnknownHint", {"run", "--target", "{T}", "--strategy", "read", "--chunk", "4K", "--size", "1M", "--hint", "fast"}, "unknown read hint"},
-    BadInput{"UnknownCache", {"run", "--target", "{T}", "--strategy", "read", "--chunk", "4K", "--size", "1M", "--cache", "hot"}, "cold or warm"},
-    BadInput{"FileSetWithoutFiles", {"run", "--target", "{T}", "--strategy", "files-pool", "--chunk", "4K", "--size", "1M"}, "no file set given"}),
-    [](const auto& row) { return std::string(row.param.name); });
-// clang-format on
-
 TEST_F(Cli, ReadsShowTheirCacheMethodFilesPerSecondAndLeaveNothing)
 {
     const auto json = m_out / "reads.json";

@@ -69,7 +69,11 @@ class CliRefusal : public ::testing::TestWithParam<Row>
 
 TEST_P(CliRefusal, ExitCodeMessageAndNothingLeftOnDisk)
 {
-    checkRow(GetParam(), IOLAB_CLI_PATH);
+    checkRow(GetParam(), IOLAB_CLI_PATH, {}, [](const ProcessResult& r) {
+        if (r.exitCode == 2) { // a refusal up front is headed with the program's name
+            EXPECT_THAT(r.err, ::testing::StartsWith("iolab-cli: ")) << r.err;
+        }
+    });
 }
 
 Row sizeRow(const char* name, const char* size, int exitCode, std::vector<std::string> keywords)

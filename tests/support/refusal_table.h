@@ -129,7 +129,8 @@ inline std::vector<std::string> expand(const std::vector<std::string>& args, con
 
 // Runs one row with `program` and checks its exit code, its key words, that no internal text leaks into the
 // message, and that the target, the output folder and any mount hold exactly what the set-up put there.
-inline void checkRow(const Row& row, const std::string& program, std::vector<std::string> environment = {})
+inline void checkRow(const Row& row, const std::string& program, std::vector<std::string> environment = {},
+                     const std::function<void(const ProcessResult&)>& alsoCheck = {})
 {
     if (row.needs == Needs::Root && !runningAsRoot())
         GTEST_SKIP() << "this row mounts a filesystem, which needs root";
@@ -146,6 +147,8 @@ inline void checkRow(const Row& row, const std::string& program, std::vector<std
     const auto r = row.act ? row.act(scene, args) : runProcess(program, args, scene.environment());
 
     EXPECT_EQ(r.exitCode, row.exitCode) << "stdout:\n" << r.out << "\nstderr:\n" << r.err;
+    if (alsoCheck)
+        alsoCheck(r);
     for (const auto& word : row.keywords)
         EXPECT_THAT(r.out + r.err, ::testing::HasSubstr(word)) << "stderr:\n" << r.err;
     for (const char* internal : {"json.exception", ".tmp-", "what():", "terminate called"})
