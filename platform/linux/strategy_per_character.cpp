@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+// The per-character writers of bonnie++: one C library call per byte through a FILE with setvbuf.
+//   putc, fputc      library calls that take the FILE's lock on every byte (fputc may not be a macro; in
+//                    glibc both are the same call)
+//   putc-unlocked    putc_unlocked, which glibc's <stdio.h> expands inline: a store into the FILE's buffer,
+//                    and a library call only when the buffer is full
+// Each is one Put type below; the loop and the strategy are shared.
+#include "core/chunk_loop.h"
+#include "platform/linux/strategies.h"
+#include "platform/posix/basic_strategy.h"
+#include "platform/posix/stdio_job.h"
+
+namespace iolab::linux_backend {
+
+namespace {
+
+struct Putc
+{
+    static constexpr const char* kCall = "putc";
+    static int put(int c, std::FILE* file) noexcept { return std::putc(c, file); }
+};
+struct Fputc
+{
+    static constexpr const char* kCall = "fputc";
+    static int put(int c, std::FILE* file) noexcept { return std::fputc(c, file); }
+};
+struct PutcUnlocked
+{
+    static constexpr const char* kCall = "putc_unlocked";
+    static int put(int c, std::FILE* file) noexcept { return putc_unlocked(c, file); }
+};
+
+template <class Put> struct PerCharacterWrite
+{
+    static constexpr const char* kCall = Put::kCall;
+    static constexpr bool kFixedChunks = true; // the chunk is always 1 byte: the loop is compiled for it
+
+    template <class Size>
+    std::size_t operator()(const std::byte* data, Size size, std::FILE* file) const noexcept
+    {
+        for (std::size_t i = 0; i < size; ++i) {
+            if (Put::put(std::to_integer<unsigned char>(data[i]), file) == EOF) [[unlikely]]
+                return i;
+        }
+        return size;
+    }
+};
+
+template <class Put> class PerCharacterStrategy final : public BasicStrategy
+{
+public:
+    PerCharacterStrategy(const char* id, const char* description)
+        : BasicStrategy({.id = id,
+                         .description = description,
+                         .usesStdioBuffer = true,
+                         .targets = {TargetKind::Directory, TargetKind::Null},
+                         .syncModes = posix::kEverySyncMode})
+    {}
+
+    std::optional<std::string> refusal(const Case& c, const TargetInfo&) const override
+    {
+        return perCharacterRefusal(c);
+    }
+
+    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
+    {
+        return posix::StdioJob<PerCharacterWrite<Put>>::create(spec, outcome);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Strategy> makePutcStrategy()
+{
+    return std::make_unique<PerCharacterStrategy<Putc>>(
+        "putc",
+        "putc(3) per byte through a FILE with setvbuf: the per-character write bonnie++ times, taking "
+        "the FILE lock on every call");
+}
+
+std::unique_ptr<Strategy> makeFputcStrategy()
+{
+    return std::make_unique<PerCharacterStrategy<Fputc>>(
+        "fputc", "fputc(3) per byte through a FILE with setvbuf: as putc, a library call that takes the FILE "
+                 "lock on every byte");
+}
+
+std::unique_ptr<Strategy> makePutcUnlockedStrategy()
+{
+    return std::make_unique<PerCharacterStrategy<PutcUnlocked>>(
+        "putc-unlocked", "putc_unlocked(3) per byte: the per-character write without the FILE lock, expanded "
+                         "inline by glibc's <stdio.h> (a library call only when the buffer is full)");
+}
+
+} // namespace iolab::linux_backend
