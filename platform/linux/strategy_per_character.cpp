@@ -4,9 +4,10 @@
 //                    glibc both are the same call)
 //   putc-unlocked    putc_unlocked, which glibc's <stdio.h> expands inline: a store into the FILE's buffer,
 //                    and a library call only when the buffer is full
-// Each is one Put type below; the loop and the strategy are shared.
+// Each is one Put type below; the loop (platform/per_character_write.h) and the strategy are shared.
 #include "core/chunk_loop.h"
 #include "platform/linux/strategies.h"
+#include "platform/per_character_write.h"
 #include "platform/posix/basic_strategy.h"
 #include "platform/posix/stdio_job.h"
 
@@ -28,22 +29,6 @@ struct PutcUnlocked
 {
     static constexpr const char* kCall = "putc_unlocked";
     static int put(int c, std::FILE* file) noexcept { return putc_unlocked(c, file); }
-};
-
-template <class Put> struct PerCharacterWrite
-{
-    static constexpr const char* kCall = Put::kCall;
-    static constexpr bool kFixedChunks = true; // the chunk is always 1 byte: the loop is compiled for it
-
-    template <class Size>
-    std::size_t operator()(const std::byte* data, Size size, std::FILE* file) const noexcept
-    {
-        for (std::size_t i = 0; i < size; ++i) {
-            if (Put::put(std::to_integer<unsigned char>(data[i]), file) == EOF) [[unlikely]]
-                return i;
-        }
-        return size;
-    }
 };
 
 template <class Put> class PerCharacterStrategy final : public BasicStrategy
