@@ -50,10 +50,13 @@ wine reg query "$key" /v DisplayVersion 2>/dev/null | tr -d '\r' | grep -q "$ver
   { echo "FAIL: no uninstall entry with version $version under $key"; exit 1; }
 
 echo "== silent uninstall"
-# The uninstaller copies itself to %TEMP% and returns at once; wait for the folder to go.
+# The uninstaller copies itself to %TEMP% and returns at once, then removes the folder, the Start-menu
+# entries and the key in that order; wait (up to 60 s) until all three are gone before judging.
 wine "$target/Uninstall.exe" /S
-for _ in $(seq 1 150); do
-  [[ -e "$target" ]] || break
+for _ in $(seq 1 300); do
+  if [[ ! -e "$target" && ! -e "$menu" ]] && ! wine reg query "$key" >/dev/null 2>&1; then
+    break
+  fi
   sleep 0.2
 done
 if [[ -e "$target" ]]; then
