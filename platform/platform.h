@@ -5,7 +5,9 @@
 #include "core/registry.h"
 #include "core/target.h"
 #include "core/workspace.h"
+#include "platform/run_beacon.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -60,6 +62,25 @@ struct LiveRun
 // alive (this process's own folder excluded). Two runs at once measure each other, so front ends refuse or
 // warn. Reads only; returns nothing for a folder it cannot read.
 std::vector<LiveRun> liveRunsIn(const std::string& target);
+
+// The other IOLab runs that would measure against a run in `target`: those writing into the target itself
+// (refused unless the user allows it) and those writing elsewhere on its filesystem (a warning: two folders
+// of one disk share the device and its cache, but parallel work in different folders is often on purpose).
+struct OtherRuns
+{
+    std::vector<LiveRun> inTarget;
+    std::vector<long> elsewhereOnFilesystem; // pids
+};
+inline OtherRuns otherRunsFor(const std::string& target)
+{
+    OtherRuns runs{liveRunsIn(target), {}};
+    for (const long pid : runsOnFilesystemOf(target)) {
+        if (std::none_of(runs.inTarget.begin(), runs.inTarget.end(),
+                         [pid](const LiveRun& run) { return run.pid == pid; }))
+            runs.elsewhereOnFilesystem.push_back(pid);
+    }
+    return runs;
+}
 
 // The folder for logs: $XDG_STATE_HOME/iolab, or ~/.local/state/iolab (Windows: %LOCALAPPDATA%\IOLab).
 std::string defaultLogDirectory();

@@ -494,11 +494,12 @@ int commandClean(const std::string& target)
 }
 
 // Another IOLab run writing into the same target measures against this one: refused unless the user allows
-// it, and then stated in the result.
+// it, and then stated in the result. One writing elsewhere on the same filesystem is stated, not refused.
 std::vector<std::string> concurrentRunWarnings(const std::string& target, bool allowConcurrent)
 {
     std::vector<std::string> warnings;
-    for (const auto& other : liveRunsIn(target)) {
+    const OtherRuns others = otherRunsFor(target);
+    for (const auto& other : others.inTarget) {
         if (!allowConcurrent)
             throw InputError(fmt::format(
                 "another IOLab run is writing into this target now (process {}, run folder {}); two runs at "
@@ -508,6 +509,11 @@ std::vector<std::string> concurrentRunWarnings(const std::string& target, bool a
                                        "same target when this run started: the figures may measure both",
                                        other.pid, other.folder));
     }
+    for (const long pid : others.elsewhereOnFilesystem)
+        warnings.push_back(
+            fmt::format("another IOLab run (process {}) was writing elsewhere on this target's "
+                        "filesystem when this run started: the figures may measure both",
+                        pid));
     for (const auto& warning : warnings)
         std::fprintf(stderr, "warning: %s\n", warning.c_str());
     return warnings;

@@ -18,7 +18,7 @@
 
 namespace iolab::gui {
 
-LaunchOptions parseLaunchOptions(QCoreApplication& app)
+LaunchOptions parseLaunchOptions()
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("IOLab: how the way you write changes what you get."));

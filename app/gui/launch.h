@@ -28,8 +28,9 @@ struct LaunchOptions
     bool quitAfterShown = false;
 };
 
-// --help and --version print and exit here; so do unknown options, with the reason.
-LaunchOptions parseLaunchOptions(QCoreApplication& app);
+// Parses QCoreApplication::arguments() (so an application must exist). --help and --version print and exit
+// here; so do unknown options, with the reason.
+LaunchOptions parseLaunchOptions();
 
 // True when argv asks only for --help or --version, which need no display.
 bool asksForHelpOrVersion(int argc, char** argv);

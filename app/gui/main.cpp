@@ -58,7 +58,7 @@ int main(int argc, char** argv)
     if (asksForHelpOrVersion(argc, argv)) {
         QCoreApplication console(argc, argv);
         nameApplication();
-        parseLaunchOptions(console); // prints the help or the version and exits
+        parseLaunchOptions(); // prints the help or the version and exits
         return 0;
     }
     QElapsedTimer sinceStart;
@@ -67,7 +67,7 @@ int main(int argc, char** argv)
     nameApplication();
     // Wayland compositors and docks match the window to iolab's .desktop entry (and its icon) by this name.
     QGuiApplication::setDesktopFileName(QStringLiteral(IOLAB_APP_ID));
-    const LaunchOptions options = parseLaunchOptions(app);
+    const LaunchOptions options = parseLaunchOptions();
 
     LogModel logModel;
     LogConfig config;

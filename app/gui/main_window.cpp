@@ -670,10 +670,11 @@ bool MainWindow::startRun()
     const TargetEntry& target =
         m_targets->entry(m_targetView->selectionModel()->selectedRows().first().row());
     // Two runs on one target measure each other: refused unless the user says to run anyway, and then stated
-    // in the result.
+    // in the result. A run elsewhere on the same filesystem is stated in the result, not refused.
     std::vector<std::string> runWarnings;
     if (target.kind == TargetEntry::Kind::Folder) {
-        for (const auto& other : liveRunsIn(target.info.path)) {
+        const OtherRuns others = otherRunsFor(target.info.path);
+        for (const auto& other : others.inTarget) {
             if (!m_allowConcurrentOnce) {
                 showBanner(
                     tr("Another IOLab run (process %1) is writing into %2 now: two runs at once measure "
@@ -693,6 +694,11 @@ bool MainWindow::startRun()
                     .arg(qs(other.folder))
                     .toStdString());
         }
+        for (const long pid : others.elsewhereOnFilesystem)
+            runWarnings.push_back(tr("another IOLab run (process %1) was writing elsewhere on this target's "
+                                     "filesystem when this run started: the figures may measure both")
+                                      .arg(pid)
+                                      .toStdString());
     }
     m_allowConcurrentOnce = false;
     RunOptions options = m_editor->runOptions();

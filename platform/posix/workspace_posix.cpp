@@ -7,6 +7,7 @@
 #include "core/stream_check.h"
 #include "platform/platform.h"
 #include "platform/posix/posix_io.h"
+#include "platform/run_beacon.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -223,6 +224,7 @@ public:
             logger(LogModule::Platform)
                 .warn("could not remove run folder {}: {}", m_folder, std::strerror(errno));
         m_folder.clear();
+        m_beacon = RunBeacon();
     }
 
     std::string folder() const override { return m_folder; }
@@ -250,12 +252,14 @@ private:
             return false;
         }
         m_folder = folder;
+        m_beacon = RunBeacon(m_target.path); // other runs on this filesystem now see this one
         logger(LogModule::Platform).info("run folder {}", m_folder);
         return true;
     }
 
     TargetInfo m_target;
     std::string m_folder;
+    RunBeacon m_beacon;
     std::set<std::string> m_files;
     std::vector<std::string> m_directories; // parents first
 };

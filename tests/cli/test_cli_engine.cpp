@@ -5,6 +5,7 @@
 #include "core/presets.h"
 #include "core/result_csv.h"
 #include "core/result_json.h"
+#include "platform/run_beacon.h"
 #include "tests/support/builtin_registry.h"
 #include "tests/support/mount.h"
 #include "tests/support/process.h"
@@ -25,6 +26,8 @@
 
 using namespace iolab;
 using namespace iolab::test;
+using ::testing::AllOf;
+using ::testing::Contains;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -165,10 +168,30 @@ TEST_F(CliEngine, AnotherLiveRunOnTheTargetIsRefusedUnlessAllowed)
     std::ifstream in(json);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const auto result = resultFromJson(text, json);
-    ASSERT_EQ(result.warnings.size(), 1u);
-    EXPECT_THAT(result.warnings[0], HasSubstr("the figures may measure both"));
+    // Other tests running at the same time elsewhere on this filesystem may add warnings of their own.
+    EXPECT_THAT(result.warnings,
+                Contains(AllOf(HasSubstr("process " + std::to_string(::getpid()) + ", run folder " + other),
+                               HasSubstr("the figures may measure both"))));
     std::filesystem::remove_all(other);
     EXPECT_EQ(m_target.entryCount(), 0u) << "the run's own folder is gone";
+}
+
+TEST_F(CliEngine, AnotherLiveRunElsewhereOnTheFilesystemIsStatedNotRefused)
+{
+    // This test process plays a run writing into another folder of the same filesystem.
+    const RunBeacon beacon(m_out.path());
+    ASSERT_TRUE(beacon.lit());
+    const auto json = m_out / "r.json";
+    const auto r = cli({"run", "--target", m_target.path(), "--strategy", "write", "--chunk", "64K", "--size",
+                        "1M", "--reps", "1", "--warmups", "0", "--quiet", "--json", json});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    const std::string said = "another IOLab run (process " + std::to_string(::getpid()) +
+                             ") was writing elsewhere on this target's filesystem";
+    EXPECT_THAT(r.err, HasSubstr("warning: " + said));
+    std::ifstream in(json);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_THAT(resultFromJson(text, json).warnings, Contains(HasSubstr(said)));
+    EXPECT_EQ(m_target.entryCount(), 0u);
 }
 
 TEST_F(CliEngine, RefusalsAtRunTimeAreCountedAndExitOne)

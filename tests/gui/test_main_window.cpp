@@ -696,8 +696,9 @@ TEST_F(WindowFixture, AnotherLiveRunOnTheTargetIsRefusedUntilTheUserSaysRunAnywa
     EXPECT_TRUE(window->isRunning());
     ASSERT_TRUE(ended.wait(60'000));
     ASSERT_TRUE(window->currentResult().has_value());
-    ASSERT_EQ(window->currentResult()->warnings.size(), 1u);
-    EXPECT_THAT(window->currentResult()->warnings[0], HasSubstr("another IOLab run"));
+    // Other tests running at the same time elsewhere on this filesystem may add warnings of their own.
+    EXPECT_THAT(window->currentResult()->warnings,
+                ::testing::Contains(::testing::AllOf(HasSubstr("another IOLab run"), HasSubstr(folder))));
     EXPECT_THAT(window->resultsView()->warnings().join(QStringLiteral("\n")).toStdString(),
                 HasSubstr("another IOLab run"));
     other.signal(SIGKILL);

@@ -23,7 +23,9 @@
 
 using namespace iolab;
 using namespace iolab::test;
+using ::testing::Contains;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 TEST(Target, UnwritableFolderIsRefused)
 {
@@ -127,6 +129,57 @@ TEST(Output, PathProblemsAreFoundBeforeWriting)
     EXPECT_THAT(outputPathProblem("/dev/null"), HasSubstr("not a regular file"));
     EXPECT_THAT(outputPathProblem(dir.path()), HasSubstr("is a folder"));
     EXPECT_THAT(outputPathProblem(dir / "missing/x.json"), HasSubstr("does not exist"));
+}
+
+TEST(LiveRuns, ARunElsewhereOnTheFilesystemIsSeenByItsBeacon)
+{
+    TempDir dir;
+    const auto mine = dir / "mine";
+    const auto theirs = dir / "theirs";
+    std::filesystem::create_directories(mine);
+    std::filesystem::create_directories(theirs);
+    // A child process stands in for another IOLab run: it opens a run folder in `theirs`, then waits.
+    int ready[2];
+    ASSERT_EQ(::pipe(ready), 0);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        ::close(ready[0]);
+        auto workspace = makeWorkspace(inspectTarget(theirs));
+        Outcome outcome;
+        workspace->pathFor("c001-r0-t0.dat", outcome);
+        const char byte = outcome.ok() ? 'y' : 'n';
+        (void)!::write(ready[1], &byte, 1);
+        ::pause();
+        ::_exit(0);
+    }
+    ::close(ready[1]);
+    char byte = 0;
+    ASSERT_EQ(::read(ready[0], &byte, 1), 1);
+    ::close(ready[0]);
+    ASSERT_EQ(byte, 'y') << "the child's run folder";
+    const auto others = otherRunsFor(mine);
+    const auto inTheirs = otherRunsFor(theirs);
+    // /dev/shm is a tmpfs of its own on Linux: another filesystem.
+    struct stat shm
+    {};
+    struct stat here
+    {};
+    const bool shmElsewhere =
+        ::stat("/dev/shm", &shm) == 0 && ::stat(mine.c_str(), &here) == 0 && shm.st_dev != here.st_dev;
+    const auto onShm = shmElsewhere ? runsOnFilesystemOf("/dev/shm") : std::vector<long>{};
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
+    EXPECT_TRUE(others.inTarget.empty()) << "its run folder is not in mine";
+    EXPECT_THAT(others.elsewhereOnFilesystem, Contains(static_cast<long>(child)));
+    ASSERT_EQ(inTheirs.inTarget.size(), 1u);
+    EXPECT_EQ(inTheirs.inTarget[0].pid, child);
+    EXPECT_THAT(inTheirs.elsewhereOnFilesystem, Not(Contains(static_cast<long>(child))))
+        << "a run in the target is listed once, as in the target";
+    EXPECT_THAT(onShm, Not(Contains(static_cast<long>(child)))) << "another filesystem does not see it";
+    EXPECT_THAT(runsOnFilesystemOf(mine), Not(Contains(static_cast<long>(child))))
+        << "a killed run's beacon goes with it";
+    std::filesystem::remove_all(theirs); // the killed child's run folder
 }
 
 TEST(LiveRuns, FindsOtherLiveRunsOnlyInTheTarget)
@@ -249,8 +302,9 @@ TEST(Preallocate, FallocateAndOverwriteAllocateTheFileBeforeTheTimedPart)
         const auto none = prepareAndRun(id, Preallocate::None, target, dir / "f.dat");
         ASSERT_EQ(none.problem, "") << id;
         EXPECT_TRUE(none.ran) << id;
-        if (std::string_view(id) != "mmap-batch-direct")
+        if (std::string_view(id) != "mmap-batch-direct") {
             EXPECT_EQ(none.blocksBytes, 0u) << id << ": a new file, nothing allocated";
+        }
 
         const auto reserved = prepareAndRun(id, Preallocate::Fallocate, target, dir / "f.dat");
         if (std::string_view(id) == "mmap-batch-direct") {

@@ -73,6 +73,45 @@ TEST(Workspace, MarkedFolderIsCreatedOnUseAndRemovedWithItsFiles)
     EXPECT_EQ(dir.entryCount(), 0u);
 }
 
+TEST(Workspace, ARunFolderLightsABeaconOnItsFilesystemUntilClosed)
+{
+    TempDir dir;
+    const auto target = dir / "target";
+    const auto sibling = dir / "sibling"; // another folder of the same filesystem
+    std::filesystem::create_directories(target);
+    std::filesystem::create_directories(sibling);
+    const long self = thisProcessId();
+    auto workspace = makeWorkspace(inspectTarget(target));
+    EXPECT_FALSE(beaconLit(sibling, self)) << "no beacon before the run folder exists";
+    Outcome outcome;
+    workspace->pathFor("c001-r0-t0.dat", outcome);
+    ASSERT_TRUE(outcome.ok()) << outcome.message;
+    EXPECT_TRUE(beaconLit(target, self));
+    EXPECT_TRUE(beaconLit(sibling, self)) << "the beacon marks the filesystem, not the folder";
+    EXPECT_FALSE(beaconLit(sibling, self + 1000000)) << "nor any other process";
+    EXPECT_THAT(runsOnFilesystemOf(sibling), ::testing::Not(::testing::Contains(self)))
+        << "a run does not count itself";
+    EXPECT_TRUE(otherRunsFor(sibling).inTarget.empty());
+    workspace->close();
+    EXPECT_FALSE(beaconLit(sibling, self)) << "closing the run folder puts the beacon out";
+    EXPECT_FALSE(beaconLit(dir / "missing", self));
+}
+
+TEST(Workspace, BeaconsMoveAndPutOutOnce)
+{
+    TempDir dir;
+    const long self = thisProcessId();
+    RunBeacon first(dir.path());
+    ASSERT_TRUE(first.lit());
+    RunBeacon second(std::move(first));
+    EXPECT_FALSE(first.lit()); // NOLINT(bugprone-use-after-move): the moved-from state is what is tested
+    EXPECT_TRUE(second.lit());
+    EXPECT_TRUE(beaconLit(dir.path(), self));
+    second = RunBeacon();
+    EXPECT_FALSE(beaconLit(dir.path(), self));
+    EXPECT_FALSE(RunBeacon(dir / "missing").lit()) << "an unknown folder lights none, and does not throw";
+}
+
 TEST(Workspace, VerifyCatchesShortAndWrongFiles)
 {
     TempDir dir;
