@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/file_set_job.h"
+#include "core/engine/file_set_job.h"
 #include "platform/basic_strategy.h"
 
 #include <memory>

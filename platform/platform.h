@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/probe.h"
-#include "core/registry.h"
-#include "core/target.h"
-#include "core/workspace.h"
+#include "core/engine/probe.h"
+#include "core/engine/registry.h"
+#include "core/engine/workspace.h"
+#include "core/model/target.h"
 #include "platform/run_beacon.h"
 
 #include <algorithm>

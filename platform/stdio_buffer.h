@@ -2,9 +2,9 @@
 // The C stdio pieces both backends share: the case's setvbuf, and a C runtime error as an Outcome.
 #pragma once
 
-#include "core/case.h"
-#include "core/strategy.h"
-#include "core/units.h"
+#include "core/base/units.h"
+#include "core/engine/strategy.h"
+#include "core/model/case.h"
 
 #include <cstdio>
 #include <memory>

@@ -2,18 +2,18 @@
 #include "app/cli/cli.h"
 
 #include "app/cli/console_observer.h"
-#include "core/error.h"
-#include "core/log.h"
-#include "core/matrix_json.h"
-#include "core/presets.h"
-#include "core/registry.h"
-#include "core/result_csv.h"
-#include "core/result_json.h"
-#include "core/runner.h"
-#include "core/units.h"
-#include "core/verdict.h"
+#include "core/analysis/verdict.h"
+#include "core/analysis/warnings.h"
+#include "core/base/error.h"
+#include "core/base/log.h"
+#include "core/base/units.h"
+#include "core/engine/registry.h"
+#include "core/engine/runner.h"
+#include "core/formats/matrix_json.h"
+#include "core/formats/result_csv.h"
+#include "core/formats/result_json.h"
+#include "core/model/presets.h"
 #include "core/version.h"
-#include "core/warnings.h"
 #include "platform/platform.h"
 
 #include <CLI/CLI.hpp>
@@ -494,7 +494,8 @@ int commandClean(const std::string& target)
 }
 
 // Another IOLab run writing into the same target measures against this one: refused unless the user allows
-// it, and then stated in the result. One writing elsewhere on the same filesystem is stated, not refused.
+// it, and then stated in the result (the caller prints the warnings once something will run). One writing
+// elsewhere on the same filesystem is stated, not refused.
 std::vector<std::string> concurrentRunWarnings(const std::string& target, bool allowConcurrent)
 {
     std::vector<std::string> warnings;
@@ -514,8 +515,6 @@ std::vector<std::string> concurrentRunWarnings(const std::string& target, bool a
             fmt::format("another IOLab run (process {}) was writing elsewhere on this target's "
                         "filesystem when this run started: the figures may measure both",
                         pid));
-    for (const auto& warning : warnings)
-        std::fprintf(stderr, "warning: %s\n", warning.c_str());
     return warnings;
 }
 
@@ -570,6 +569,9 @@ int commandRun(const Registry& registry, const RunArgs& args)
             reasons += fmt::format("\n  {}: {}", r.testCase.label(), r.reason);
         throw InputError(fmt::format("nothing to run: every case was refused{}", reasons));
     }
+    // Said only once something will run: a refusal stays a single 'iolab-cli: ' line.
+    for (const auto& warning : concurrency)
+        std::fprintf(stderr, "warning: %s\n", warning.c_str());
 
     RunOptions options;
     options.repetitions = args.repetitions;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/console_observer.h"
 
-#include "core/units.h"
+#include "core/base/units.h"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/runner.h"
+#include "core/engine/runner.h"
 
 #include <chrono>
 #include <cstdio>

@@ -2,8 +2,8 @@
 #pragma once
 
 // The engine's value types, known to Qt's meta-type system so that they can travel in signals and QVariants.
-#include "core/result.h"
-#include "core/runner.h"
+#include "core/engine/runner.h"
+#include "core/model/result.h"
 
 #include <QMetaType>
 

@@ -2,7 +2,7 @@
 #include "app/gui/heatmap.h"
 #include "app/gui/widget_helpers.h"
 
-#include "core/units.h"
+#include "core/base/units.h"
 
 #include <QHelpEvent>
 #include <QPainter>

@@ -2,9 +2,9 @@
 #include "app/gui/history.h"
 #include "app/gui/widget_helpers.h"
 
-#include "core/error.h"
-#include "core/result_json.h"
-#include "core/units.h"
+#include "core/base/error.h"
+#include "core/base/units.h"
+#include "core/formats/result_json.h"
 #include "platform/platform.h"
 
 #include <QColor>

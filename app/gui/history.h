@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/result.h"
+#include "core/model/result.h"
 
 #include <QAbstractTableModel>
 #include <QString>

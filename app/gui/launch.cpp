@@ -4,7 +4,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/matrix_editor.h"
 #include "app/gui/target_model.h"
-#include "core/log.h"
+#include "core/base/log.h"
 
 #include <cstdio>
 #include <cstdlib>

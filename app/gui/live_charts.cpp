@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/live_charts.h"
 
-#include "core/units.h"
+#include "core/base/units.h"
 
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>

@@ -9,7 +9,7 @@
 #include "app/gui/run_controller.h"
 #include "app/gui/stall_monitor.h"
 #include "app/gui/target_model.h"
-#include "core/log.h"
+#include "core/base/log.h"
 #include "core/version.h"
 #include "platform/platform.h"
 

@@ -4,9 +4,9 @@
 #include "app/gui/history.h"
 #include "app/gui/run_plan.h"
 #include "app/gui/theme.h"
-#include "core/registry.h"
-#include "core/result.h"
-#include "core/runner.h"
+#include "core/engine/registry.h"
+#include "core/engine/runner.h"
+#include "core/model/result.h"
 
 #include <QElapsedTimer>
 #include <QMainWindow>

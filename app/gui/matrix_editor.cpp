@@ -4,12 +4,12 @@
 
 #include "app/gui/check_delegate.h"
 #include "app/gui/matrix_grid_model.h"
-#include "core/error.h"
-#include "core/log.h"
-#include "core/matrix_json.h"
-#include "core/presets.h"
-#include "core/registry.h"
-#include "core/units.h"
+#include "core/base/error.h"
+#include "core/base/log.h"
+#include "core/base/units.h"
+#include "core/engine/registry.h"
+#include "core/formats/matrix_json.h"
+#include "core/model/presets.h"
 #include "platform/platform.h"
 
 #include <QCheckBox>

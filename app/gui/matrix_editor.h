@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/matrix_draft.h"
-#include "core/result.h"
+#include "core/model/matrix_draft.h"
+#include "core/model/result.h"
 
 #include <QString>
 #include <QStringList>

@@ -2,8 +2,8 @@
 #include "app/gui/matrix_grid_model.h"
 #include "app/gui/widget_helpers.h"
 
-#include "core/registry.h"
-#include "core/units.h"
+#include "core/base/units.h"
+#include "core/engine/registry.h"
 
 #include <QStringList>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/matrix_draft.h"
+#include "core/model/matrix_draft.h"
 
 #include <QAbstractTableModel>
 

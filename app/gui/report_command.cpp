@@ -3,10 +3,10 @@
 
 #include "app/gui/widget_helpers.h"
 #include "app/report/pdf_report.h"
-#include "core/error.h"
-#include "core/ranking.h"
-#include "core/result_csv.h"
-#include "core/result_json.h"
+#include "core/analysis/ranking.h"
+#include "core/base/error.h"
+#include "core/formats/result_csv.h"
+#include "core/formats/result_json.h"
 #include "core/version.h"
 #include "platform/platform.h"
 

@@ -2,8 +2,8 @@
 #include "app/gui/results_model.h"
 #include "app/gui/widget_helpers.h"
 
-#include "core/findings.h"
-#include "core/units.h"
+#include "core/analysis/findings.h"
+#include "core/base/units.h"
 
 namespace iolab::gui {
 

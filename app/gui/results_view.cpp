@@ -6,10 +6,10 @@
 #include "app/gui/live_charts.h"
 #include "app/gui/results_model.h"
 #include "app/gui/verdict_html.h"
-#include "core/stats.h"
-#include "core/units.h"
-#include "core/verdict.h"
-#include "core/warnings.h"
+#include "core/analysis/stats.h"
+#include "core/analysis/verdict.h"
+#include "core/analysis/warnings.h"
+#include "core/base/units.h"
 
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSeries>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/ranking.h"
-#include "core/result.h"
+#include "core/analysis/ranking.h"
+#include "core/model/result.h"
 
 #include <QWidget>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/run_controller.h"
 
-#include "core/error.h"
-#include "core/log.h"
-#include "core/registry.h"
+#include "core/base/error.h"
+#include "core/base/log.h"
+#include "core/engine/registry.h"
 #include "platform/platform.h"
 
 #include <QMetaObject>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "app/gui/engine_types.h"
-#include "core/matrix.h"
+#include "core/model/matrix.h"
 
 #include <QObject>
 #include <QString>

@@ -2,9 +2,9 @@
 #include "app/gui/run_plan.h"
 #include "app/gui/widget_helpers.h"
 
-#include "core/error.h"
-#include "core/runner.h"
-#include "core/units.h"
+#include "core/base/error.h"
+#include "core/base/units.h"
+#include "core/engine/runner.h"
 
 #include <QObject>
 

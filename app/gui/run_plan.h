@@ -2,10 +2,10 @@
 #pragma once
 
 #include "app/gui/target_model.h"
-#include "core/estimate.h"
-#include "core/matrix.h"
-#include "core/matrix_draft.h"
-#include "core/result.h"
+#include "core/analysis/estimate.h"
+#include "core/model/matrix.h"
+#include "core/model/matrix_draft.h"
+#include "core/model/result.h"
 
 #include <QString>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/stall_monitor.h"
 
-#include "core/log.h"
+#include "core/base/log.h"
 
 #include <algorithm>
 #include <cmath>

@@ -2,9 +2,9 @@
 #include "app/gui/target_model.h"
 #include "app/gui/widget_helpers.h"
 
-#include "core/error.h"
-#include "core/log.h"
-#include "core/units.h"
+#include "core/base/error.h"
+#include "core/base/log.h"
+#include "core/base/units.h"
 #include "platform/platform.h"
 
 #include <QDir>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/target.h"
+#include "core/model/target.h"
 
 #include <QAbstractTableModel>
 #include <QString>

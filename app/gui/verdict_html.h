@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/verdict.h"
+#include "core/analysis/verdict.h"
 
 #include <QString>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/report/heatmap_data.h"
 
-#include "core/units.h"
+#include "core/base/units.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,9 +4,9 @@
 #include "app/report/chart_layout.h"
 #include "app/report/heatmap_data.h"
 #include "app/report/report_title.h"
-#include "core/findings.h"
-#include "core/units.h"
-#include "core/verdict.h"
+#include "core/analysis/findings.h"
+#include "core/analysis/verdict.h"
+#include "core/base/units.h"
 
 #include <QBuffer>
 #include <QFontMetricsF>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/report/report_title.h"
 
-#include "core/units.h"
+#include "core/base/units.h"
 
 #include <QStringList>
 

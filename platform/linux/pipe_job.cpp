@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "platform/linux/pipe_job.h"
 
-#include "core/log.h"
-#include "core/units.h"
+#include "core/base/log.h"
+#include "core/base/units.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>

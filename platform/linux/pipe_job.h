@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/chunk_loop.h"
-#include "core/pattern.h"
-#include "core/stream_check.h"
+#include "core/engine/chunk_loop.h"
+#include "core/engine/pattern.h"
+#include "core/engine/stream_check.h"
 #include "platform/posix/posix_io.h"
 
 #include <memory>

@@ -4,7 +4,7 @@
 // when the last descriptor closes, so a killed run leaves none behind.
 #include "platform/run_beacon.h"
 
-#include "core/log.h"
+#include "core/base/log.h"
 
 #include <fmt/format.h>
 #include <sys/socket.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/strategy.h"
-#include "core/units.h"
+#include "core/base/units.h"
+#include "core/engine/strategy.h"
 
 #include <memory>
 

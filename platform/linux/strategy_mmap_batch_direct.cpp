@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // mmap-batch-direct: memcpy each chunk into one small mapped batch buffer (backed by a scratch file) and,
 // when it is full, pwrite it to an O_DIRECT data file (article 001, experiment 4).
-#include "core/chunk_loop.h"
-#include "core/mapped_copy.h"
-#include "core/pattern.h"
-#include "core/units.h"
+#include "core/base/units.h"
+#include "core/engine/chunk_loop.h"
+#include "core/engine/mapped_copy.h"
+#include "core/engine/pattern.h"
 #include "platform/linux/strategies.h"
 #include "platform/posix/basic_strategy.h"
 #include "platform/posix/posix_io.h"

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // mmap-read: mmap(2) each thread's file whole, madvise with the case's hint, and copy every chunk out of the
 // mapping (the page faults do the reading; the copy is what read(2) would have delivered).
-#include "core/chunk_loop.h"
-#include "core/pattern.h"
-#include "core/read_buffer.h"
+#include "core/engine/chunk_loop.h"
+#include "core/engine/pattern.h"
+#include "core/engine/read_buffer.h"
 #include "platform/basic_strategy.h"
 #include "platform/linux/strategies.h"
 #include "platform/posix/posix_io.h"

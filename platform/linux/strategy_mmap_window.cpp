@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // mmap-window: fallocate the file, map a fixed window, memcpy each chunk into it, unmap and map the next
 // window when it is full (article 001, experiment 3).
-#include "core/chunk_loop.h"
-#include "core/mapped_copy.h"
-#include "core/pattern.h"
+#include "core/engine/chunk_loop.h"
+#include "core/engine/mapped_copy.h"
+#include "core/engine/pattern.h"
 #include "platform/linux/strategies.h"
 #include "platform/posix/basic_strategy.h"
 #include "platform/posix/posix_io.h"

@@ -5,7 +5,7 @@
 //   putc-unlocked    putc_unlocked, which glibc's <stdio.h> expands inline: a store into the FILE's buffer,
 //                    and a library call only when the buffer is full
 // Each is one Put type below; the loop (platform/per_character_write.h) and the strategy are shared.
-#include "core/chunk_loop.h"
+#include "core/engine/chunk_loop.h"
 #include "platform/linux/strategies.h"
 #include "platform/per_character_write.h"
 #include "platform/posix/basic_strategy.h"

@@ -4,7 +4,7 @@
 // glibc's <stdio.h> expands inline in a C program: one putc_unlocked per byte, into the FILE's buffer, with
 // no library call until the buffer is full. That macro is C-only (g++ keeps the call), so the expansion is
 // spelled out here. stdio-unlocked-call keeps the library call at every size.
-#include "core/chunk_loop.h"
+#include "core/engine/chunk_loop.h"
 #include "platform/linux/strategies.h"
 #include "platform/posix/basic_strategy.h"
 #include "platform/posix/stdio_job.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The system probe on Linux: getrusage for CPU, /proc/self/statm for RSS, /proc/meminfo for Dirty and
 // Writeback, /proc/diskstats for the target's device.
-#include "core/units.h"
+#include "core/base/units.h"
 #include "platform/platform.h"
 
 #include <sys/resource.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Target facts on Linux: statvfs, /proc/self/mountinfo and the block device's queue in /sys.
-#include "core/error.h"
-#include "core/units.h"
-#include "core/workspace.h"
+#include "core/base/error.h"
+#include "core/base/units.h"
+#include "core/engine/workspace.h"
 #include "platform/platform.h"
 
 #include <fmt/format.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/file_set_job.h"
-#include "core/read_buffer.h"
+#include "core/engine/file_set_job.h"
+#include "core/engine/read_buffer.h"
 #include "platform/posix/posix_io.h"
 
 namespace iolab::posix {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "platform/posix/posix_io.h"
-#include "core/pattern.h"
+#include "core/engine/pattern.h"
 #include "platform/stdio_buffer.h"
 
 #include <fmt/format.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/strategy.h"
+#include "core/engine/strategy.h"
 
 #include <cerrno>
 #include <cstddef>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The run folder on POSIX systems: <target>/iolab-run-<time>-<pid>/ with a marker file; the files a run
 // writes, and nothing else, are removed after each repetition, at the end and by `iolab-cli clean`.
-#include "core/error.h"
-#include "core/log.h"
-#include "core/pattern.h"
-#include "core/stream_check.h"
+#include "core/base/error.h"
+#include "core/base/log.h"
+#include "core/engine/pattern.h"
+#include "core/engine/stream_check.h"
 #include "platform/platform.h"
 #include "platform/posix/posix_io.h"
 #include "platform/run_beacon.h"

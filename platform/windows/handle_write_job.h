@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/chunk_loop.h"
-#include "core/pattern.h"
+#include "core/engine/chunk_loop.h"
+#include "core/engine/pattern.h"
 #include "platform/windows/win_io.h"
 
 #include <cstring>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/chunk_loop.h"
-#include "core/file_set_job.h"
-#include "core/pattern.h"
-#include "core/read_buffer.h"
+#include "core/engine/chunk_loop.h"
+#include "core/engine/file_set_job.h"
+#include "core/engine/pattern.h"
+#include "core/engine/read_buffer.h"
 #include "platform/windows/win_io.h"
 
 #include <fmt/format.h>

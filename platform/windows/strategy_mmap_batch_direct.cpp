@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // mmap-batch-direct: memcpy each chunk into one small mapped batch buffer (a view of a scratch file) and,
 // when it is full, write it at its offset to a FILE_FLAG_NO_BUFFERING data file (article 001, experiment 4).
-#include "core/chunk_loop.h"
-#include "core/mapped_copy.h"
-#include "core/pattern.h"
-#include "core/units.h"
+#include "core/base/units.h"
+#include "core/engine/chunk_loop.h"
+#include "core/engine/mapped_copy.h"
+#include "core/engine/pattern.h"
 #include "platform/basic_strategy.h"
 #include "platform/windows/strategies.h"
 #include "platform/windows/win_io.h"

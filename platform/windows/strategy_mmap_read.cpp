@@ -2,9 +2,9 @@
 // mmap-read: CreateFileMapping + MapViewOfFile of each thread's whole file, every chunk copied out of the
 // view (the page faults do the reading). Windows has no madvise; the hint is the file's CreateFile flag,
 // which the cache manager's read-ahead for the mapped section follows.
-#include "core/chunk_loop.h"
-#include "core/pattern.h"
-#include "core/read_buffer.h"
+#include "core/engine/chunk_loop.h"
+#include "core/engine/pattern.h"
+#include "core/engine/read_buffer.h"
 #include "platform/basic_strategy.h"
 #include "platform/windows/strategies.h"
 #include "platform/windows/win_io.h"

@@ -2,10 +2,10 @@
 // mmap-window: size the file through its mapping, memcpy each chunk into a 16 KiB view, unmap it and map the
 // next as it fills (article 001, experiment 3). A view must start at a multiple of the allocation
 // granularity (64 KiB), so the view starts there and the 16 KiB window is the part of it the chunk goes to.
-#include "core/chunk_loop.h"
-#include "core/mapped_copy.h"
-#include "core/pattern.h"
-#include "core/units.h"
+#include "core/base/units.h"
+#include "core/engine/chunk_loop.h"
+#include "core/engine/mapped_copy.h"
+#include "core/engine/pattern.h"
 #include "platform/basic_strategy.h"
 #include "platform/windows/strategies.h"
 #include "platform/windows/win_io.h"

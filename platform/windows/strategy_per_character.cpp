@@ -7,7 +7,7 @@
 //                    _ptr and _cnt that calls _flsbuf only when the buffer is full, so there it is inline, as
 //                    putc_unlocked is in glibc.
 // Each is one Put type below; the loop (platform/per_character_write.h) and the strategy are shared.
-#include "core/chunk_loop.h"
+#include "core/engine/chunk_loop.h"
 #include "platform/basic_strategy.h"
 #include "platform/per_character_write.h"
 #include "platform/windows/stdio_job.h"

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // pipe-write: WriteFile per chunk into an anonymous pipe drained by a reader thread. The timed part ends when
 // the reader has seen the end of the stream, i.e. when every byte has been delivered.
-#include "core/chunk_loop.h"
-#include "core/pattern.h"
-#include "core/stream_check.h"
-#include "core/units.h"
+#include "core/base/units.h"
+#include "core/engine/chunk_loop.h"
+#include "core/engine/pattern.h"
+#include "core/engine/stream_check.h"
 #include "platform/basic_strategy.h"
 #include "platform/windows/strategies.h"
 #include "platform/windows/win_io.h"

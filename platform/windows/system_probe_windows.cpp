@@ -2,8 +2,8 @@
 // The system probe on Windows: GetProcessTimes and GetProcessMemoryInfo for the process, the "\Cache\Dirty
 // Pages" performance counter for data the cache has yet to write, IOCTL_DISK_PERFORMANCE for the target's
 // volume, GlobalMemoryStatusEx and the registry for the host.
-#include "core/log.h"
-#include "core/units.h"
+#include "core/base/log.h"
+#include "core/base/units.h"
 #include "platform/platform.h"
 #include "platform/windows/win_io.h"
 

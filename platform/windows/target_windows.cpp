@@ -2,8 +2,8 @@
 // Target facts on Windows: the volume under a folder (GetVolumePathName, GetVolumeInformation,
 // GetDiskFreeSpaceEx, GetDriveType), its sector sizes, model, seek penalty and write cache where
 // IOCTL_STORAGE_QUERY_PROPERTY answers, and the drives a user can pick (GetLogicalDriveStrings).
-#include "core/error.h"
-#include "core/log.h"
+#include "core/base/error.h"
+#include "core/base/log.h"
 #include "platform/platform.h"
 #include "platform/windows/win_io.h"
 

@@ -2,8 +2,8 @@
 #include "platform/windows/win_io.h"
 #include "platform/stdio_buffer.h"
 
-#include "core/pattern.h"
-#include "core/units.h"
+#include "core/base/units.h"
+#include "core/engine/pattern.h"
 
 #include <fmt/format.h>
 

@@ -3,7 +3,7 @@
 // Outcomes, and the one mapping of a case's options to CreateFile flags.
 #pragma once
 
-#include "core/strategy.h"
+#include "core/engine/strategy.h"
 
 #ifndef WIN32_LEAN_AND_MEAN
 #define WIN32_LEAN_AND_MEAN

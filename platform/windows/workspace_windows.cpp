@@ -2,10 +2,10 @@
 // The run folder on Windows: <target>\iolab-run-<time>-<pid>\ with a marker file; the files a run writes,
 // and nothing else, are removed after each repetition, at the end and by `iolab-cli clean`. Also the small
 // file helpers the front ends use (output checks, atomic writes, the log folder).
-#include "core/error.h"
-#include "core/log.h"
-#include "core/pattern.h"
-#include "core/stream_check.h"
+#include "core/base/error.h"
+#include "core/base/log.h"
+#include "core/engine/pattern.h"
+#include "core/engine/stream_check.h"
 #include "platform/platform.h"
 #include "platform/run_beacon.h"
 #include "platform/windows/win_io.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // iolab-cli end to end: the real binary, its exit codes, its files, and what it leaves behind (nothing).
-#include "core/csv.h"
-#include "core/result_json.h"
+#include "core/formats/csv.h"
+#include "core/formats/result_json.h"
 #include "core/version.h"
 #include "tests/support/mount.h"
 #include "tests/support/process.h"

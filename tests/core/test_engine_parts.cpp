@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "core/chunk_loop.h"
-#include "core/estimate.h"
-#include "core/mapped_copy.h"
-#include "core/pattern.h"
-#include "core/stream_check.h"
+#include "core/analysis/estimate.h"
+#include "core/engine/chunk_loop.h"
+#include "core/engine/mapped_copy.h"
+#include "core/engine/pattern.h"
+#include "core/engine/stream_check.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The report's findings: each is made from the figures, carries its numbers, and is not made when the figures
 // do not support it.
-#include "core/findings.h"
-#include "core/registry.h"
-#include "core/units.h"
+#include "core/analysis/findings.h"
+#include "core/base/units.h"
+#include "core/engine/registry.h"
 #include "tests/support/fakes.h"
 
 #include <gmock/gmock.h>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "core/error.h"
-#include "core/matrix.h"
-#include "core/matrix_draft.h"
-#include "core/matrix_json.h"
-#include "core/presets.h"
-#include "core/units.h"
+#include "core/base/error.h"
+#include "core/base/units.h"
+#include "core/formats/matrix_json.h"
+#include "core/model/matrix.h"
+#include "core/model/matrix_draft.h"
+#include "core/model/presets.h"
 #include "tests/support/fakes.h"
 
 #include <chrono>

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: MIT
 // The read side of the engine without an OS: file-set specs and sizes, data-set plans, the read axes of a
 // matrix, data sets in a (fake) workspace, percentiles and the cache warnings.
-#include "core/data_sets.h"
-#include "core/error.h"
-#include "core/file_set.h"
-#include "core/matrix.h"
-#include "core/matrix_json.h"
-#include "core/presets.h"
-#include "core/registry.h"
-#include "core/runner.h"
-#include "core/stats.h"
-#include "core/units.h"
-#include "core/warnings.h"
+#include "core/analysis/stats.h"
+#include "core/analysis/warnings.h"
+#include "core/base/error.h"
+#include "core/base/units.h"
+#include "core/engine/data_sets.h"
+#include "core/engine/file_set.h"
+#include "core/engine/registry.h"
+#include "core/engine/runner.h"
+#include "core/formats/matrix_json.h"
+#include "core/model/matrix.h"
+#include "core/model/presets.h"
 #include "tests/support/fakes.h"
 #include "tests/support/input_error.h"
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "core/csv.h"
-#include "core/error.h"
-#include "core/presets.h"
-#include "core/result_csv.h"
-#include "core/result_json.h"
-#include "core/stats.h"
+#include "core/analysis/stats.h"
+#include "core/base/error.h"
+#include "core/formats/csv.h"
+#include "core/formats/result_csv.h"
+#include "core/formats/result_json.h"
+#include "core/model/presets.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/runner.h"
+#include "core/engine/runner.h"
 #include "core/version.h"
 #include "tests/support/fakes.h"
 

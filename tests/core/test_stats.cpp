@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/stats.h"
+#include "core/analysis/stats.h"
 
 #include <gtest/gtest.h>
 

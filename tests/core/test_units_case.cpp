@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "core/case.h"
-#include "core/error.h"
-#include "core/units.h"
+#include "core/base/error.h"
+#include "core/base/units.h"
+#include "core/model/case.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The verdict: groups that are never compared with each other, a ranking by durable or apparent rate, and
 // sentences for a customer (plain names, units on every number, terms explained once).
-#include "core/error.h"
-#include "core/registry.h"
-#include "core/units.h"
-#include "core/verdict.h"
+#include "core/analysis/verdict.h"
+#include "core/base/error.h"
+#include "core/base/units.h"
+#include "core/engine/registry.h"
 #include "tests/support/fakes.h"
 
 #include <gmock/gmock.h>

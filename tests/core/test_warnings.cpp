@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/warnings.h"
+#include "core/analysis/warnings.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

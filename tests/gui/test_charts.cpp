@@ -5,7 +5,7 @@
 #include "app/gui/live_charts.h"
 #include "app/gui/results_model.h"
 #include "app/gui/results_view.h"
-#include "core/units.h"
+#include "core/base/units.h"
 #include "tests/support/builtin_registry.h"
 
 #include <QCheckBox>

@@ -3,9 +3,9 @@
 // presets (built in and the user's own) round-trip.
 #include "app/gui/matrix_editor.h"
 #include "app/gui/matrix_grid_model.h"
-#include "core/matrix_json.h"
-#include "core/presets.h"
-#include "core/units.h"
+#include "core/base/units.h"
+#include "core/formats/matrix_json.h"
+#include "core/model/presets.h"
 #include "platform/platform.h"
 #include "tests/support/builtin_registry.h"
 #include "tests/support/temp_dir.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/results_model.h"
-#include "core/units.h"
+#include "core/base/units.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>

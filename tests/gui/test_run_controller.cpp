@@ -2,7 +2,7 @@
 // The controller that runs the engine off the GUI thread: a real run fills the results through queued
 // signals, Stop ends a run within a second with nothing left behind, and problems arrive as messages.
 #include "app/gui/run_controller.h"
-#include "core/units.h"
+#include "core/base/units.h"
 #include "tests/support/temp_dir.h"
 
 #include <QElapsedTimer>

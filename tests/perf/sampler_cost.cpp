@@ -2,7 +2,7 @@
 // What the 10 Hz sampler costs: runs the real Sampler with the real system probe at a fast tick for a while
 // and reports the CPU time per tick and, from that, the share of one core it takes at 10 Hz. Unlike a
 // wall-clock A/B on a noisy VM, this resolves far below 1%.
-#include "core/sampler.h"
+#include "core/engine/sampler.h"
 #include "platform/platform.h"
 
 #include <sys/resource.h>

@@ -2,10 +2,10 @@
 // Issue 14: whether O_DIRECT was honoured is judged on evidence of the page cache, recorded for every
 // repetition of a file write. Here a real direct write and a real buffered write run on the temp folder's
 // filesystem, and the evidence must tell them apart.
-#include "core/findings.h"
-#include "core/matrix.h"
-#include "core/runner.h"
-#include "core/units.h"
+#include "core/analysis/findings.h"
+#include "core/base/units.h"
+#include "core/engine/runner.h"
+#include "core/model/matrix.h"
 #include "platform/platform.h"
 #include "tests/support/temp_dir.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Target facts that only Linux has: mounts, tmpfs, bind mounts, permission bits.
-#include "core/error.h"
-#include "core/matrix.h"
-#include "core/pattern.h"
+#include "core/base/error.h"
+#include "core/engine/pattern.h"
+#include "core/model/matrix.h"
 #include "platform/platform.h"
 #include "tests/support/input_error.h"
 #include "tests/support/mount.h"

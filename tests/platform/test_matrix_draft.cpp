@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The editor's draft against the real strategy list: every preset turns into a draft and back without adding
 // or losing a case.
-#include "core/error.h"
-#include "core/estimate.h"
-#include "core/matrix_draft.h"
-#include "core/matrix_json.h"
-#include "core/presets.h"
-#include "core/units.h"
+#include "core/analysis/estimate.h"
+#include "core/base/error.h"
+#include "core/base/units.h"
+#include "core/formats/matrix_json.h"
+#include "core/model/matrix_draft.h"
+#include "core/model/presets.h"
 #include "platform/platform.h"
 #include "tests/support/builtin_registry.h"
 #include "tests/support/temp_dir.h"

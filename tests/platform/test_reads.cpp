@@ -3,11 +3,11 @@
 // against what the data set holds, damage and vanished files fail the case with the file's name, file sets
 // of 2,000 files read correctly at every pool cap, eviction leaves the data out of the page cache (checked
 // with mincore where the OS can tell), and nothing is left behind.
-#include "core/matrix.h"
-#include "core/pattern.h"
-#include "core/runner.h"
-#include "core/units.h"
-#include "core/workspace.h"
+#include "core/base/units.h"
+#include "core/engine/pattern.h"
+#include "core/engine/runner.h"
+#include "core/engine/workspace.h"
+#include "core/model/matrix.h"
 #include "platform/platform.h"
 #include "tests/support/temp_dir.h"
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Each strategy writes exactly the expected bytes: size and every byte are checked here by reading the file
 // back independently of the engine's own verification.
-#include "core/matrix.h"
-#include "core/pattern.h"
-#include "core/units.h"
+#include "core/base/units.h"
+#include "core/engine/pattern.h"
+#include "core/model/matrix.h"
 #include "platform/platform.h"
 #include "tests/support/temp_dir.h"
 

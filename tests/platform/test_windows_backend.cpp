@@ -2,9 +2,9 @@
 // What only the Windows backend has: the option -> CreateFile flag mapping, FILE_FLAG_NO_BUFFERING's
 // alignment rules (checked by our code because wine does not enforce them), UTF-8 <-> UTF-16 paths, the
 // policies and strategies Windows has no meaning for, and the volume facts.
-#include "core/matrix.h"
-#include "core/pattern.h"
-#include "core/units.h"
+#include "core/base/units.h"
+#include "core/engine/pattern.h"
+#include "core/model/matrix.h"
 #include "platform/platform.h"
 #include "platform/windows/win_io.h"
 #include "tests/support/builtin_registry.h"

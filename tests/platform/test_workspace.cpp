@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "core/error.h"
-#include "core/pattern.h"
-#include "core/runner.h"
-#include "core/units.h"
+#include "core/base/error.h"
+#include "core/base/units.h"
+#include "core/engine/pattern.h"
+#include "core/engine/runner.h"
 #include "platform/platform.h"
 #include "tests/support/input_error.h"
 #include "tests/support/temp_dir.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/registry.h"
+#include "core/engine/registry.h"
 #include "platform/platform.h"
 
 namespace iolab::test {

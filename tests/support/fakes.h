@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/chunk_loop.h"
-#include "core/pattern.h"
-#include "core/probe.h"
-#include "core/registry.h"
-#include "core/workspace.h"
+#include "core/engine/chunk_loop.h"
+#include "core/engine/pattern.h"
+#include "core/engine/probe.h"
+#include "core/engine/registry.h"
+#include "core/engine/workspace.h"
 
 #include <atomic>
 #include <functional>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 #include <functional>
 #include <string>

@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: MIT
+#include "core/analysis/findings.h"
+
+#include "core/analysis/stats.h"
+#include "core/analysis/warnings.h"
+#include "core/base/units.h"
+#include "core/engine/registry.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace iolab {
+
+namespace {
+
+// Device-observed bytes below this share of the bytes written, after the final fsync, mean something other
+// than the device absorbed the writes.
+constexpr double kDeviceShortfall = 0.5;
+// A direct-I/O case whose final fsync took this share of its time gets a word on what that fsync did.
+constexpr double kDirectFlushShare = 0.3;
+// Evidence that direct writes went through the page cache: this share of the bytes written was in the cache
+// after the timed part, or the system's Dirty + Writeback grew by this share of them.
+constexpr double kCachedShare = 0.1;
+constexpr double kDirtyRiseShare = 0.5;
+
+bool measured(const CaseResult& c)
+{
+    return c.status == Status::Ok && c.apparentMBps.count > 0 && c.apparentMBps.median > 0;
+}
+
+std::string rate(double mbps)
+{
+    return formatRate(mbps * kBytesPerMB);
+}
+
+bool bypassesPageCache(const Registry* registry, const std::string& strategy)
+{
+    if (registry == nullptr)
+        return false;
+    const Strategy* s = registry->find(strategy);
+    return s != nullptr && s->info().needsDirectIo;
+}
+
+// "write to a file", "cold read": what the fastest case of a group is the fastest of.
+std::string fastestWhat(ComparisonGroup group, const Case& k)
+{
+    switch (group) {
+    case ComparisonGroup::FileWrites:
+        return "write to a file";
+    case ComparisonGroup::StreamWrites:
+        return k.target == TargetKind::Pipe ? "write into a pipe" : "write to the null device";
+    case ComparisonGroup::ColdReads:
+        return "cold read";
+    case ComparisonGroup::WarmReads:
+        return "warm read";
+    }
+    return "";
+}
+
+std::string caseName(const CaseResult& c)
+{
+    return findingSubject(c);
+}
+
+} // namespace
+
+// "case 3 (write 64 KiB, O_DSYNC, 4 threads)": what tells the case apart, without the defaults.
+std::string findingSubject(const CaseResult& c)
+{
+    const Case& k = c.testCase;
+    std::string name = fmt::format("case {} ({} {}", c.index + 1, k.strategy, formatBytes(k.chunkBytes));
+    if (k.buffer.mode != BufferMode::NotApplicable && k.buffer.mode != BufferMode::Default)
+        name += ", buffer " + toString(k.buffer);
+    if (k.sync.mode != SyncMode::None)
+        name += ", " + toString(k.sync);
+    if (k.threads > 1)
+        name += fmt::format(", {} threads", k.threads);
+    if (k.target != TargetKind::Directory)
+        name += ", " + toString(k.target);
+    return name + ")";
+}
+
+std::string toString(Finding::Kind kind)
+{
+    switch (kind) {
+    case Finding::Kind::Fastest:
+        return "fastest";
+    case Finding::Kind::DurableGap:
+        return "durable gap";
+    case Finding::Kind::Noise:
+        return "noise";
+    case Finding::Kind::Short:
+        return "short";
+    case Finding::Kind::CacheIllusion:
+        return "cache illusion";
+    case Finding::Kind::DirectIgnored:
+        return "O_DIRECT not honoured";
+    case Finding::Kind::FinalFlush:
+        return "final flush";
+    case Finding::Kind::Failed:
+        return "failed";
+    case Finding::Kind::Cancelled:
+        return "cancelled";
+    }
+    return "?";
+}
+
+std::string baselineStrategy(Direction direction)
+{
+    return direction == Direction::Read ? "read" : "stdio";
+}
+
+std::string baselineStrategy(const Case& c)
+{
+    if (c.direction == Direction::Write && c.target == TargetKind::Pipe)
+        return "pipe-write";
+    if (!c.fileSet.empty())
+        return "files-serial";
+    return baselineStrategy(c.direction);
+}
+
+bool canBeBaselineOf(const Case& candidate, const Case& c)
+{
+    return candidate.strategy == baselineStrategy(c) && candidate.fileSet == c.fileSet &&
+           candidate.chunkBytes == c.chunkBytes && candidate.target == c.target && candidate.cache == c.cache;
+}
+
+bool isPreferredBaselineOf(const Case& candidate, const Case& c)
+{
+    if (c.direction == Direction::Read)
+        return candidate.hint == ReadHint::Normal && candidate.threads == c.threads;
+    if (candidate.buffer.mode == BufferMode::NotApplicable) // no buffer axis: the same threads
+        return candidate.threads == c.threads;
+    return candidate.buffer.mode == BufferMode::Default;
+}
+
+std::optional<std::size_t> baselineCase(const RunResult& result, std::size_t caseIndex)
+{
+    const Case& c = result.cases[caseIndex].testCase;
+    std::optional<std::size_t> any;
+    for (std::size_t i = 0; i < result.cases.size(); ++i) {
+        const CaseResult& b = result.cases[i];
+        if (!canBeBaselineOf(b.testCase, c) || !measured(b))
+            continue;
+        if (isPreferredBaselineOf(b.testCase, c))
+            return i;
+        if (!any)
+            any = i;
+    }
+    return any;
+}
+
+namespace {
+
+// Cold reads the device did not deliver: the data came from a cache after all.
+void readFindings(const CaseResult& c, std::vector<Finding>& out)
+{
+    if (c.testCase.cache != CacheState::Cold)
+        return;
+    std::uint64_t read = 0;
+    std::uint64_t delivered = 0;
+    bool observed = false;
+    for (const auto& r : c.repetitions) {
+        if (r.warmup || !r.outcome.ok())
+            continue;
+        read += r.bytes;
+        if (r.deviceObserved) {
+            observed = true;
+            delivered += r.deviceReadBytes;
+        }
+    }
+    if (observed && read > 0 && static_cast<double>(delivered) < kDeviceShortfall * static_cast<double>(read))
+        out.push_back(
+            {Finding::Kind::CacheIllusion, c.index,
+             fmt::format("{}: the device delivered {} for the {} the case read from a cold cache; the "
+                         "rest came from memory (the eviction did not take, or a cache below the "
+                         "filesystem answered).",
+                         caseName(c), formatBytes(delivered), formatBytes(read))});
+}
+
+// What a direct-I/O write case's evidence says: the page cache held its data (an in-memory filesystem, or
+// pages of the file cached after the writes), or, when its final fsync still took long, what that fsync did.
+// The file's own residency decides where it is known: pages written through the cache stay resident at least
+// until they are written back, so none cached means none went through it. Dirty + Writeback is system-wide
+// (any process's writes move it), so it only counts where residency is unknown, and only when it grew by
+// about the bytes written in every repetition.
+void directFindings(const CaseResult& c, const TargetInfo& target, std::vector<Finding>& out)
+{
+    if (target.fsType == "tmpfs" || target.fsType == "ramfs") {
+        out.push_back({Finding::Kind::DirectIgnored, c.index,
+                       fmt::format("{}: {} accepts O_DIRECT, but its data lives in memory; these figures "
+                                   "say nothing about a device.",
+                                   findingSubject(c), target.fsType)});
+        return;
+    }
+    std::uint64_t written = 0;
+    std::size_t repetitions = 0;
+    double returnSeconds = 0;
+    double durableSeconds = 0;
+    std::optional<std::uint64_t> cached;    // summed over the repetitions that know it
+    std::uint64_t cachedOf = 0;             // bytes written by those repetitions
+    std::optional<double> dirtyShare;       // the smallest rise of Dirty + Writeback over the bytes written
+    std::optional<std::uint64_t> dirtyRise; // that repetition's rise
+    for (const auto& r : c.repetitions) {
+        if (r.warmup || !r.outcome.ok())
+            continue;
+        written += r.bytes;
+        ++repetitions;
+        returnSeconds += r.returnSeconds;
+        durableSeconds += r.durableSeconds;
+        if (r.cachedAfterBytes) {
+            cached = cached.value_or(0) + *r.cachedAfterBytes;
+            cachedOf += r.bytes;
+        }
+        if (r.dirtyBeforeBytes && r.dirtyAfterBytes && r.bytes > 0) {
+            const std::uint64_t rise =
+                *r.dirtyAfterBytes > *r.dirtyBeforeBytes ? *r.dirtyAfterBytes - *r.dirtyBeforeBytes : 0;
+            const double share = static_cast<double>(rise) / static_cast<double>(r.bytes);
+            if (!dirtyShare || share < *dirtyShare) {
+                dirtyShare = share;
+                dirtyRise = rise;
+            }
+        }
+    }
+    if (written == 0)
+        return;
+    const auto repetitionBytes = written / repetitions;
+    if (cached && cachedOf > 0 &&
+        static_cast<double>(*cached) >= kCachedShare * static_cast<double>(cachedOf)) {
+        out.push_back({Finding::Kind::DirectIgnored, c.index,
+                       fmt::format("{}: O_DIRECT was accepted but the page cache held the data: {} of the {} "
+                                   "written was in the page cache after the writes. The figures measure the "
+                                   "cache, not direct transfers to the device.",
+                                   findingSubject(c), formatBytes(*cached), formatBytes(cachedOf))});
+        return;
+    }
+    if (!cached && dirtyShare && *dirtyShare >= kDirtyRiseShare) {
+        out.push_back(
+            {Finding::Kind::DirectIgnored, c.index,
+             fmt::format(
+                 "{}: O_DIRECT was accepted but the page cache seems to have held the data: the "
+                 "system's unwritten data (Dirty + Writeback) grew by at least {} in every repetition "
+                 "of {}. The figures likely measure the cache, not direct transfers to the device.",
+                 findingSubject(c), formatBytes(*dirtyRise), formatBytes(repetitionBytes))});
+        return;
+    }
+    const double flushSeconds = durableSeconds - returnSeconds;
+    if (durableSeconds <= 0 || flushSeconds <= kDirectFlushShare * durableSeconds)
+        return;
+    const auto perRepetition = static_cast<double>(repetitions);
+    const std::string share =
+        fmt::format("{}: the final fsync took {:.0f}% of the time ({} of {} a repetition)", findingSubject(c),
+                    100.0 * flushSeconds / durableSeconds, formatDuration(flushSeconds / perRepetition),
+                    formatDuration(durableSeconds / perRepetition));
+    if (!cached && !dirtyShare) {
+        out.push_back({Finding::Kind::FinalFlush, c.index,
+                       share + ". Whether the page cache held any of the data could not be checked on this "
+                               "system, so this says nothing either way about O_DIRECT."});
+        return;
+    }
+    const std::string checked =
+        cached ? fmt::format("{} of the data was in the page cache after the writes", formatBytes(*cached))
+               : fmt::format("the system's unwritten data grew by only {}", formatBytes(*dirtyRise));
+    out.push_back(
+        {Finding::Kind::FinalFlush, c.index,
+         fmt::format("{}: the device's write cache and the file's new blocks were flushed; the data "
+                     "itself went past the page cache ({}).",
+                     share, checked)});
+}
+
+} // namespace
+
+std::vector<Finding> findings(const RunResult& result, const Registry* registry, Ranking ranking)
+{
+    std::vector<Finding> out;
+
+    // Fastest per comparison group and chunk size, in chunk order: writes to a file, writes into a pipe or
+    // the null device, cold reads, warm reads (never compared with each other). File writes rank by
+    // `ranking`; the others have one rate.
+    const auto ranked = [&](std::size_t i) {
+        return rankedRate(result.cases[i], ranking).median;
+    };
+    std::map<std::pair<ComparisonGroup, std::uint64_t>, std::vector<std::size_t>> byChunk;
+    for (std::size_t i = 0; i < result.cases.size(); ++i) {
+        const Case& k = result.cases[i].testCase;
+        if (measured(result.cases[i]) && ranked(i) > 0)
+            byChunk[{comparisonGroup(k), k.chunkBytes}].push_back(i);
+    }
+    for (const auto& [key, indices] : byChunk) {
+        const auto [group, chunk] = key;
+        const std::string baseline =
+            fmt::format("plain {}", baselineStrategy(result.cases[indices.front()].testCase));
+        const auto byRate = [&](std::size_t a, std::size_t b) {
+            return ranked(a) < ranked(b);
+        };
+        const std::size_t best = *std::max_element(indices.begin(), indices.end(), byRate);
+        const CaseResult& c = result.cases[best];
+        std::string text = fmt::format("At {} per call, the fastest {} is {} at {}", formatBytes(chunk),
+                                       fastestWhat(group, c.testCase), caseName(c), rate(ranked(best)));
+        if (group == ComparisonGroup::FileWrites)
+            text += ranksDurable(c.testCase, ranking)
+                        ? fmt::format(" durable ({} apparent)", rate(c.apparentMBps.median))
+                        : fmt::format(" apparent ({} durable)", rate(c.durableMBps.median));
+        const auto base = baselineCase(result, best);
+        if (base && *base != best && ranked(*base) > 0) {
+            text +=
+                fmt::format(", {:.2f}x {} ({})", ranked(best) / ranked(*base), baseline, rate(ranked(*base)));
+        } else if (base && *base == best) {
+            text += fmt::format(", and it is the {} baseline itself", baseline);
+        } else if (indices.size() > 1) {
+            const std::size_t slowest = *std::min_element(indices.begin(), indices.end(), byRate);
+            text += fmt::format(", {:.2f}x the slowest there, {}", ranked(best) / ranked(slowest),
+                                caseName(result.cases[slowest]));
+        }
+        if (indices.size() == 1)
+            text += " (the only case of its kind at this size)";
+        out.push_back({Finding::Kind::Fastest, c.index, text + "."});
+    }
+
+    std::vector<std::pair<std::uint32_t, double>> shortCases; // case index, median repetition seconds
+    for (const auto& c : result.cases) {
+        const Case& k = c.testCase;
+        if (c.status == Status::Failed || c.status == Status::Refused) {
+            out.push_back({Finding::Kind::Failed, c.index,
+                           fmt::format("{} {}: {}", caseName(c), toString(c.status), c.reason)});
+            continue;
+        }
+        if (!measured(c))
+            continue;
+        const double apparent = c.apparentMBps.median;
+        const double durable = c.durableMBps.median;
+        const bool direct = bypassesPageCache(registry, k.strategy);
+        const bool gap =
+            k.target == TargetKind::Directory && durable > 0 && apparent > kDurableGapFactor * durable;
+        const bool fitsInRam = !direct && k.sync.mode == SyncMode::None && result.host.ramBytes > 0 &&
+                               k.totalBytes * 2 < result.host.ramBytes;
+        if (gap && fitsInRam)
+            out.push_back(
+                {Finding::Kind::CacheIllusion, c.index,
+                 fmt::format("{}: the writes returned at {} but reached the device at {}; {:.0f}% of the "
+                             "time went into the final fsync. All {} fit in the page cache ({} of RAM), "
+                             "so the apparent rate measures memory copies.",
+                             caseName(c), rate(apparent), rate(durable), 100.0 * (1.0 - durable / apparent),
+                             formatBytes(k.totalBytes), formatBytes(result.host.ramBytes))});
+        else if (gap)
+            out.push_back(
+                {Finding::Kind::DurableGap, c.index,
+                 fmt::format("{}: the writes returned at {} but reached the device at {}; {:.0f}% of "
+                             "the time went into the final fsync.",
+                             caseName(c), rate(apparent), rate(durable),
+                             100.0 * (1.0 - durable / apparent))});
+        std::vector<double> repSeconds;
+        for (const auto& r : c.repetitions) {
+            if (!r.warmup && r.outcome.ok())
+                repSeconds.push_back(r.returnSeconds);
+        }
+        if (!repSeconds.empty() && median(repSeconds) < kShortRepetitionSeconds)
+            shortCases.emplace_back(c.index, median(repSeconds));
+        if (c.apparentMBps.count >= 2 && c.apparentMBps.cv > kNoisyCv)
+            out.push_back(
+                {Finding::Kind::Noise, c.index,
+                 fmt::format("{}: the repetitions vary by {:.1f}% (CV over {}), so differences smaller "
+                             "than that mean nothing; the 95% CI is {} to {}.",
+                             caseName(c), c.apparentMBps.cv * 100, c.apparentMBps.count,
+                             rate(std::max(0.0, c.apparentMBps.ciLow)), rate(c.apparentMBps.ciHigh))});
+        if (k.target != TargetKind::Directory)
+            continue;
+        if (k.direction == Direction::Read) {
+            readFindings(c, out);
+            continue;
+        }
+
+        std::uint64_t written = 0;
+        std::uint64_t seen = 0;
+        bool observed = false;
+        for (const auto& r : c.repetitions) {
+            if (r.warmup || !r.outcome.ok())
+                continue;
+            written += r.bytes;
+            if (r.deviceObserved) {
+                observed = true;
+                seen += r.deviceWrittenBytes;
+            }
+        }
+        if (observed && written > 0 &&
+            static_cast<double>(seen) < kDeviceShortfall * static_cast<double>(written))
+            out.push_back({Finding::Kind::CacheIllusion, c.index,
+                           fmt::format("{}: the device saw {} written for {} written by the case, fsync "
+                                       "included; something between (a cache, compression, another layer) "
+                                       "absorbed the rest.",
+                                       caseName(c), formatBytes(seen), formatBytes(written))});
+        if (direct)
+            directFindings(c, result.target, out);
+    }
+    // One finding for all short cases: the same advice, said once.
+    if (shortCases.size() == 1) {
+        out.push_back(
+            {Finding::Kind::Short, shortCases[0].first,
+             fmt::format("{}: a repetition took {}, so timer and scheduler noise weigh heavily; a larger "
+                         "size would measure it better.",
+                         caseName(result.cases[shortCases[0].first]), formatDuration(shortCases[0].second))});
+    } else if (shortCases.size() > 1) {
+        std::string list;
+        double shortest = shortCases[0].second;
+        double longest = shortCases[0].second;
+        for (const auto& [index, seconds] : shortCases) {
+            list += (list.empty() ? "" : ", ") + std::to_string(index + 1);
+            shortest = std::min(shortest, seconds);
+            longest = std::max(longest, seconds);
+        }
+        out.push_back(
+            {Finding::Kind::Short, std::nullopt,
+             fmt::format("cases {}: a repetition took only {} to {}, so timer and scheduler noise weigh "
+                         "heavily; a larger size would measure them better.",
+                         list, formatDuration(shortest), formatDuration(longest))});
+    }
+    if (result.cancelled) {
+        out.push_back(
+            {Finding::Kind::Cancelled, std::nullopt,
+             result.cases.empty()
+                 ? std::string("The run was stopped before its first case finished.")
+                 : fmt::format("The run was stopped during case {}; the cases after it did not run, so "
+                               "this report covers {} case(s).",
+                               result.cases.back().index + 1, result.cases.size())});
+    }
+    return out;
+}
+
+} // namespace iolab

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/analysis/ranking.h"
+#include "core/model/result.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace iolab {
+
+class Registry;
+
+// One statement a report makes about a run, derived from its figures, with the numbers behind it.
+struct Finding
+{
+    enum class Kind
+    {
+        Fastest,       // the fastest strategy of a comparison group at a chunk size, and its speed-up
+        DurableGap,    // the writes returned far faster than the data became durable
+        Noise,         // repetitions spread more than kNoisyCv
+        Short,         // repetitions too short for the timer and scheduler to be negligible
+        CacheIllusion, // a durable gap with data that fit in RAM, or the device saw far fewer bytes
+        DirectIgnored, // O_DIRECT accepted but the page cache held the data (or the filesystem is in memory)
+        FinalFlush,    // a direct write's final fsync took long with nothing cached: the device and metadata
+        Failed,        // a case failed or was refused at run time
+        Cancelled      // the run was stopped before the end
+    };
+    Kind kind = Kind::Fastest;
+    std::optional<std::uint32_t> caseIndex; // the case it is about, if one
+    std::string text;                       // one or two sentences, numbers included
+
+    friend bool operator==(const Finding&, const Finding&) = default;
+};
+
+std::string toString(Finding::Kind kind);
+
+// How a finding's text names its case: "case 3 (write 64 KiB, O_DSYNC)". The verdict puts plain words there.
+std::string findingSubject(const CaseResult& c);
+
+// Every finding of a run, in report order: fastest per comparison group and chunk size first (file writes
+// ranked by `ranking`, pipes, the null device and reads apart with their one rate), then problems case by
+// case. The registry says which strategies bypass the page cache; without one, no DirectIgnored finding is
+// made.
+std::vector<Finding> findings(const RunResult& result, const Registry* registry,
+                              Ranking ranking = Ranking::Durable);
+
+// The case whose median a case's speed-up is measured against: for writes plain stdio with its default
+// buffer (any stdio buffer otherwise), for writes into a pipe plain write(2) into the pipe, for file sets
+// files-serial (one file after another) over the same set, for other reads plain
+// read(2) with the normal hint and the same threads (any hint otherwise), at the same chunk size, target kind
+// and cache state. None when there is no such case. baselineStrategy() names the strategy: "stdio",
+// "pipe-write", "files-serial" or "read" (the Direction form: "stdio" or "read").
+std::string baselineStrategy(Direction direction);
+std::string baselineStrategy(const Case& c);
+// Whether `candidate` can be the baseline of `c` (strategy, chunk, target, cache), and whether it is the
+// preferred one (default buffer; normal hint and the same threads). The app's chooser uses the same rule.
+bool canBeBaselineOf(const Case& candidate, const Case& c);
+bool isPreferredBaselineOf(const Case& candidate, const Case& c);
+std::optional<std::size_t> baselineCase(const RunResult& result, std::size_t caseIndex);
+
+} // namespace iolab

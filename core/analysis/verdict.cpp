@@ -1,0 +1,582 @@
+// SPDX-License-Identifier: MIT
+#include "core/analysis/verdict.h"
+
+#include "core/analysis/warnings.h"
+#include "core/base/units.h"
+#include "core/engine/registry.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+
+namespace iolab {
+
+namespace {
+
+// Device writes above this multiple of the bytes the cases wrote (metadata and journal included) mean that
+// other programs wrote to the device during the run.
+constexpr double kForeignWritesFactor = 1.5;
+
+// The terms a verdict may use, each explained once in its `terms`.
+enum class Term
+{
+    Durable,
+    Apparent,
+    SpeedUp,
+    Chunk,
+    PageCache,
+    Fsync,
+    Direct,
+    Spread,
+    Ci
+};
+
+std::string explain(Term term)
+{
+    switch (term) {
+    case Term::Durable:
+        return "durable: bytes per second until the data was safely on the device, the final fsync included";
+    case Term::Apparent:
+        return "apparent: bytes per second until the last write call returned; the data may still have been "
+               "in memory";
+    case Term::SpeedUp:
+        return "speed-up (for example 3.1x): how many times the rate of the plain baseline at the same chunk "
+               "size";
+    case Term::Chunk:
+        return "chunk: the bytes handed to the system in one call";
+    case Term::PageCache:
+        return "page cache: the memory where the system keeps file data before and after it reaches the "
+               "device";
+    case Term::Fsync:
+        return "fsync: the call that waits until a file's data is on the device";
+    case Term::Direct:
+        return "O_DIRECT: a request to move the data between the program and the device, past the page cache";
+    case Term::Ci:
+        return "95% CI (confidence interval): the range that holds the true mean rate with 95% confidence, "
+               "judged from the repetitions";
+    case Term::Spread:
+        return "CV (coefficient of variation): the spread of the repetitions as a share of their mean";
+    }
+    return "";
+}
+
+std::string explainBaseline(const std::string& strategy)
+{
+    if (strategy == "stdio")
+        return "plain `stdio`: fwrite() with the C library's default buffer, what most programs do; the "
+               "baseline of the speed-ups of writes";
+    if (strategy == "pipe-write")
+        return "plain `pipe-write`: write() straight into the pipe; the baseline of the speed-ups of pipe "
+               "writes";
+    if (strategy == "files-serial")
+        return "plain `files-serial`: the files read one after another by one thread; the baseline of the "
+               "speed-ups of file sets";
+    if (strategy.starts_with("read"))
+        return fmt::format("plain `{}`: read() with no access hint; the baseline of the speed-ups of reads",
+                           strategy);
+    return fmt::format("plain `{}`: the baseline of the speed-ups of the cases compared with it", strategy);
+}
+
+bool measured(const CaseResult& c, Ranking ranking)
+{
+    return c.status == Status::Ok && rankedRate(c, ranking).count > 0 && rankedRate(c, ranking).median > 0;
+}
+
+std::string rate(double mbps)
+{
+    return formatRate(mbps * kBytesPerMB);
+}
+
+std::string syncWords(SyncPolicy sync)
+{
+    switch (sync.mode) {
+    case SyncMode::None:
+        return "";
+    case SyncMode::FsyncEnd:
+        return "fsync at the end";
+    case SyncMode::FdatasyncEnd:
+        return "fdatasync at the end";
+    case SyncMode::FsyncEvery:
+        return fmt::format("fsync every {} writes", sync.everyWrites);
+    case SyncMode::OSync:
+        return "O_SYNC";
+    case SyncMode::ODsync:
+        return "O_DSYNC";
+    }
+    return "";
+}
+
+std::string joinWords(const std::vector<std::string>& parts)
+{
+    std::string out;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        if (i > 0)
+            out += i + 1 == parts.size() ? " and " : ", ";
+        out += parts[i];
+    }
+    return out;
+}
+
+// "`stdio` with a 64 KiB buffer and 4 threads": the strategy and what sets the case apart, no case number.
+std::string plainName(const Case& k, bool withChunk)
+{
+    std::vector<std::string> parts;
+    if (k.buffer.mode == BufferMode::Bytes)
+        parts.push_back(fmt::format("a {} buffer", formatBytes(k.buffer.bytes)));
+    else if (k.buffer.mode == BufferMode::None)
+        parts.emplace_back("no buffer");
+    if (k.sync.mode != SyncMode::None)
+        parts.push_back(syncWords(k.sync));
+    if (k.threads > 1)
+        parts.push_back(fmt::format("{} threads", k.threads));
+    if (k.hint != ReadHint::NotApplicable && k.hint != ReadHint::Normal)
+        parts.push_back(fmt::format("the {} hint", toString(k.hint)));
+    if (!k.fileSet.empty())
+        parts.push_back(fmt::format("a set of {} files", k.fileSet.files));
+    if (withChunk)
+        parts.push_back(fmt::format("{} chunks", formatBytes(k.chunkBytes)));
+    std::string name = fmt::format("`{}`", k.strategy);
+    if (!parts.empty())
+        name += " with " + joinWords(parts);
+    return name;
+}
+
+std::string baselineName(const Case& k)
+{
+    return fmt::format("plain `{}`", baselineStrategy(k));
+}
+
+// "To write 64 KiB chunks to a file here", "To read a file from a cold cache in 1 MiB chunks here".
+std::string purpose(ComparisonGroup group, const Case& k, bool oneChunk)
+{
+    const std::string chunk = oneChunk ? fmt::format(" {} chunks", formatBytes(k.chunkBytes)) : "";
+    switch (group) {
+    case ComparisonGroup::FileWrites:
+        return fmt::format("To write{} to a file here", chunk);
+    case ComparisonGroup::StreamWrites:
+        return fmt::format("To write{} {}", chunk,
+                           k.target == TargetKind::Pipe ? "into a pipe" : "to the null device");
+    case ComparisonGroup::ColdReads:
+    case ComparisonGroup::WarmReads: {
+        const std::string from =
+            group == ComparisonGroup::ColdReads ? "from a cold cache" : "from a warm cache";
+        return oneChunk ? fmt::format("To read a file {} in {} chunks here", from, formatBytes(k.chunkBytes))
+                        : fmt::format("To read a file {} here", from);
+    }
+    }
+    return "";
+}
+
+std::string rankedWord(const Case& k, Ranking ranking)
+{
+    if (comparisonGroup(k) != ComparisonGroup::FileWrites)
+        return "";
+    return ranksDurable(k, ranking) ? " durable" : " apparent";
+}
+
+struct GroupAnswer
+{
+    std::string text;
+    double bestRate = 0;
+};
+
+std::string defaultQuestion(const std::map<ComparisonGroup, std::vector<std::size_t>>& groups,
+                            const RunResult& result)
+{
+    std::vector<std::string> parts;
+    for (const auto& [group, indices] : groups) {
+        std::set<std::uint64_t> chunks;
+        for (std::size_t i : indices)
+            chunks.insert(result.cases[i].testCase.chunkBytes);
+        const std::string at =
+            chunks.size() == 1 ? fmt::format(" {} chunks", formatBytes(*chunks.begin())) : "";
+        switch (group) {
+        case ComparisonGroup::FileWrites:
+            parts.push_back(fmt::format("to write{} to a file", at));
+            break;
+        case ComparisonGroup::StreamWrites: {
+            bool pipe = false;
+            bool null = false;
+            for (std::size_t i : indices)
+                (result.cases[i].testCase.target == TargetKind::Pipe ? pipe : null) = true;
+            parts.push_back(fmt::format("to write{} {}", at,
+                                        pipe && null ? "into a pipe or the null device"
+                                        : pipe       ? "into a pipe"
+                                                     : "to the null device"));
+            break;
+        }
+        case ComparisonGroup::ColdReads:
+            parts.push_back(fmt::format("to read{} from a cold cache", at));
+            break;
+        case ComparisonGroup::WarmReads:
+            parts.push_back(fmt::format("to read{} from a warm cache", at));
+            break;
+        }
+    }
+    if (parts.empty())
+        return "Which way of doing file I/O is fastest here?";
+    std::string joined;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        joined += (i == 0 ? "" : i + 1 == parts.size() ? ", and " : ", ") + parts[i];
+    return fmt::format("Which way is fastest {} on this machine?", joined);
+}
+
+// How much a kind of finding matters to the reader of a verdict; lower first. Fastest is the answer itself.
+int importance(Finding::Kind kind)
+{
+    switch (kind) {
+    case Finding::Kind::DirectIgnored:
+        return 0;
+    case Finding::Kind::CacheIllusion:
+        return 1;
+    case Finding::Kind::Failed:
+        return 2;
+    case Finding::Kind::Cancelled:
+        return 3;
+    case Finding::Kind::DurableGap:
+        return 4;
+    case Finding::Kind::Noise:
+        return 5;
+    case Finding::Kind::Short:
+        return 6;
+    case Finding::Kind::FinalFlush:
+        return 7;
+    case Finding::Kind::Fastest:
+        return 100;
+    }
+    return 100;
+}
+
+std::string advice(Finding::Kind kind)
+{
+    switch (kind) {
+    case Finding::Kind::DirectIgnored:
+        return "Measure direct I/O on a filesystem backed by a device; these figures describe memory.";
+    case Finding::Kind::CacheIllusion:
+        return "Judge these cases by their durable rate, or write more data than twice the RAM.";
+    case Finding::Kind::Failed:
+        return "Read the reason, fix the cause and run the case again; it is missing from the answer.";
+    case Finding::Kind::Cancelled:
+        return "Run the matrix to its end for a complete answer.";
+    case Finding::Kind::DurableGap:
+        return "If the data must survive a power cut, compare the durable rates, not the apparent ones.";
+    case Finding::Kind::Noise:
+        return "Run again on an idle machine, or with more repetitions, before trusting small differences.";
+    case Finding::Kind::Short:
+        return fmt::format("Give these cases more data, so that a repetition lasts well over {}.",
+                           formatDuration(kShortRepetitionSeconds));
+    case Finding::Kind::FinalFlush:
+        return "No fault: this is what making direct writes durable costs here; a file written in place or "
+               "preallocated has fewer new blocks to flush.";
+    case Finding::Kind::Fastest:
+        return "";
+    }
+    return "";
+}
+
+std::vector<Term> termsOf(Finding::Kind kind)
+{
+    switch (kind) {
+    case Finding::Kind::DirectIgnored:
+        return {Term::Direct, Term::PageCache};
+    case Finding::Kind::CacheIllusion:
+    case Finding::Kind::DurableGap:
+        return {Term::Apparent, Term::Durable, Term::Fsync, Term::PageCache};
+    case Finding::Kind::Noise:
+        return {Term::Spread, Term::Ci};
+    case Finding::Kind::FinalFlush:
+        return {Term::Fsync, Term::Direct, Term::PageCache};
+    default:
+        return {};
+    }
+}
+
+// A finding's sentence with its case named in plain words instead of by number.
+std::string plainText(const Finding& f, const RunResult& result)
+{
+    std::string text = f.text;
+    if (f.kind == Finding::Kind::Cancelled)
+        return result.cases.empty()
+                   ? std::string("The run was stopped before its first case finished.")
+                   : fmt::format("The run was stopped before its end; the answer covers the {} "
+                                 "case{} that ran.",
+                                 result.cases.size(), result.cases.size() == 1 ? "" : "s");
+    if (f.kind == Finding::Kind::Short && !f.caseIndex) {
+        std::size_t count = 0;
+        for (char ch : text.substr(0, text.find(':')))
+            count += ch == ',' ? 1 : 0;
+        const auto colon = text.find(':');
+        return fmt::format("{} cases{}", count + 1, colon == std::string::npos ? text : text.substr(colon));
+    }
+    if (f.caseIndex) {
+        for (const auto& c : result.cases) {
+            if (c.index != *f.caseIndex)
+                continue;
+            const std::string subject = findingSubject(c);
+            const auto at = text.find(subject);
+            if (at != std::string::npos)
+                text.replace(at, subject.size(), plainName(c.testCase, true));
+        }
+    }
+    if (!text.empty())
+        text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+    return text;
+}
+
+bool looksVirtual(const TargetInfo& target)
+{
+    const auto has = [&](std::string_view word) {
+        std::string model = target.deviceModel;
+        std::transform(model.begin(), model.end(), model.begin(),
+                       [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+        return model.find(word) != std::string::npos;
+    };
+    return target.device.starts_with("vd") || target.device.starts_with("xvd") || has("qemu") ||
+           has("vbox") || has("virtual") || has("vmware");
+}
+
+} // namespace
+
+Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranking)
+{
+    Verdict v;
+    std::set<Term> used;
+    std::set<std::string> baselines; // the baseline strategies the answers name
+
+    std::map<ComparisonGroup, std::vector<std::size_t>> groups;
+    for (std::size_t i = 0; i < result.cases.size(); ++i) {
+        if (measured(result.cases[i], ranking))
+            groups[comparisonGroup(result.cases[i].testCase)].push_back(i);
+    }
+    v.question = result.matrix.question.empty() ? defaultQuestion(groups, result) : result.matrix.question;
+
+    std::vector<GroupAnswer> answers;
+    for (const auto& [group, indices] : groups) {
+        const auto byRate = [&](std::size_t a, std::size_t b) {
+            return rankedRate(result.cases[a], ranking).median < rankedRate(result.cases[b], ranking).median;
+        };
+        std::set<std::uint64_t> chunks;
+        for (std::size_t i : indices)
+            chunks.insert(result.cases[i].testCase.chunkBytes);
+        const bool oneChunk = chunks.size() == 1;
+        const std::size_t best = *std::max_element(indices.begin(), indices.end(), byRate);
+        const CaseResult& c = result.cases[best];
+        const Case& k = c.testCase;
+        const double bestRate = rankedRate(c, ranking).median;
+        std::string text = fmt::format("{}, {} is fastest: {}{}", purpose(group, k, oneChunk),
+                                       plainName(k, !oneChunk), rate(bestRate), rankedWord(k, ranking));
+        used.insert(Term::Chunk);
+        if (group == ComparisonGroup::FileWrites) {
+            if (ranksDurable(k, ranking)) {
+                text += fmt::format(" ({} apparent)", rate(c.apparentMBps.median));
+            } else {
+                text += fmt::format(" ({} durable)", rate(c.durableMBps.median));
+            }
+            used.insert(Term::Durable);
+            used.insert(Term::Apparent);
+        }
+        const auto base = baselineCase(result, best);
+        if (base && *base != best && measured(result.cases[*base], ranking)) {
+            const CaseResult& b = result.cases[*base];
+            text += fmt::format(", {:.1f}x {} ({})", bestRate / rankedRate(b, ranking).median,
+                                baselineName(k), rate(rankedRate(b, ranking).median));
+            used.insert(Term::SpeedUp);
+            baselines.insert(baselineStrategy(k));
+        } else if (base && *base == best) {
+            text += fmt::format("; it is {} itself, the baseline", baselineName(k));
+            baselines.insert(baselineStrategy(k));
+            std::optional<std::size_t> next; // the runner-up at the same chunk size
+            for (std::size_t i : indices) {
+                if (i != best && result.cases[i].testCase.chunkBytes == k.chunkBytes &&
+                    (!next || byRate(*next, i)))
+                    next = i;
+            }
+            if (next) {
+                const CaseResult& n = result.cases[*next];
+                text += fmt::format(", and the next, {}, reached {} ({:.2f}x)",
+                                    plainName(n.testCase, !oneChunk), rate(rankedRate(n, ranking).median),
+                                    rankedRate(n, ranking).median / bestRate);
+                used.insert(Term::SpeedUp);
+            }
+        } else {
+            std::vector<std::size_t> same;
+            for (std::size_t i : indices) {
+                if (result.cases[i].testCase.chunkBytes == k.chunkBytes && i != best)
+                    same.push_back(i);
+            }
+            if (!same.empty()) {
+                const std::size_t slowest = *std::min_element(same.begin(), same.end(), byRate);
+                const CaseResult& s = result.cases[slowest];
+                text +=
+                    fmt::format(", {:.1f}x the slowest, {} ({})", bestRate / rankedRate(s, ranking).median,
+                                plainName(s.testCase, !oneChunk), rate(rankedRate(s, ranking).median));
+            } else if (indices.size() == 1) {
+                text += " (the only case of its kind)";
+            }
+        }
+        answers.push_back({text + ".", bestRate});
+    }
+    for (auto& a : answers)
+        v.answers.push_back(std::move(a.text));
+
+    // The findings that matter most: one per kind, the most important kinds first.
+    const auto all = findings(result, registry, ranking);
+    std::map<int, std::vector<const Finding*>> byImportance;
+    for (const auto& f : all) {
+        if (f.kind != Finding::Kind::Fastest)
+            byImportance[importance(f.kind)].push_back(&f);
+    }
+    for (const auto& [rank, list] : byImportance) {
+        if (v.highlights.size() == 3)
+            break;
+        const Finding& f = *list.front();
+        std::string what = plainText(f, result);
+        if (list.size() > 1)
+            what += fmt::format(" ({} more case{} like it.)", list.size() - 1, list.size() == 2 ? "" : "s");
+        v.highlights.push_back({f.kind, f.caseIndex, what, advice(f.kind)});
+        for (Term t : termsOf(f.kind))
+            used.insert(t);
+    }
+
+    // What the figures cannot say.
+    if (looksVirtual(result.target))
+        v.limits.push_back(fmt::format(
+            "The target is a virtual disk ({}): the host's own cache and disks sit below it, so the figures "
+            "describe this virtual machine, not a physical device.",
+            result.target.deviceModel.empty() ? result.target.device : result.target.deviceModel));
+    if (result.target.fsType == "tmpfs" || result.target.fsType == "ramfs")
+        v.limits.push_back(fmt::format("The target is a {} filesystem, which lives in memory: no figure here "
+                                       "describes a disk.",
+                                       result.target.fsType));
+    if (result.target.writeCache == "write back")
+        v.limits.emplace_back(
+            "The device has a write-back cache: what it reports as written may still be in its "
+            "own memory, so even durable rates can be higher than what survives a power cut.");
+    // The device wrote far more than the cases did: another program was writing to it meanwhile.
+    std::uint64_t caseBytes = 0;
+    std::uint64_t deviceBytes = 0;
+    for (const auto& c : result.cases) {
+        if (comparisonGroup(c.testCase) != ComparisonGroup::FileWrites || c.status != Status::Ok)
+            continue;
+        for (const auto& r : c.repetitions) {
+            if (!r.deviceObserved || !r.outcome.ok())
+                continue;
+            caseBytes += r.bytes;
+            deviceBytes += r.deviceWrittenBytes;
+        }
+    }
+    if (caseBytes > 0 &&
+        static_cast<double>(deviceBytes) > kForeignWritesFactor * static_cast<double>(caseBytes))
+        v.limits.push_back(
+            fmt::format("The device wrote {} while the cases wrote {}: other programs were writing "
+                        "to it at the same time, which slows and spreads the figures.",
+                        formatBytes(deviceBytes), formatBytes(caseBytes)));
+    bool anyWriteFitsInRam = false;
+    for (const auto& c : result.cases) {
+        if (comparisonGroup(c.testCase) == ComparisonGroup::FileWrites && result.host.ramBytes > 0 &&
+            c.testCase.totalBytes * 2 < result.host.ramBytes)
+            anyWriteFitsInRam = true;
+    }
+    if (anyWriteFitsInRam && !groups.empty()) {
+        v.limits.push_back(fmt::format("The files written fit in memory ({} of RAM): apparent rates show how "
+                                       "fast the page cache takes data, not how fast the device does.",
+                                       formatBytes(result.host.ramBytes)));
+        used.insert(Term::PageCache);
+    }
+    std::uint32_t reps = result.options.repetitions;
+    if (reps < kTrimmedMeanMinCount && !groups.empty())
+        v.limits.push_back(fmt::format("Each case ran {} time{}: differences of a few percent may be chance.",
+                                       reps, reps == 1 ? "" : "s"));
+    v.limits.emplace_back(
+        "The figures hold for this machine, this filesystem and these sizes; other sizes or a busy machine "
+        "can rank the strategies differently.");
+
+    for (Term t : used)
+        v.terms.push_back(explain(t));
+    for (const auto& b : baselines)
+        v.terms.push_back(explainBaseline(b));
+    return v;
+}
+
+namespace {
+
+// The words of `text`, a unit kept with its number ("1.90 GB/s" is one word for wrapping).
+std::vector<std::string> words(const std::string& text)
+{
+    static const std::set<std::string, std::less<>> units{"B",    "KiB", "MiB", "GiB", "TiB", "kB/s", "MB/s",
+                                                          "GB/s", "ms",  "s",   "s,",  "s.",  "s;",   "min"};
+    std::vector<std::string> out;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        const auto end = text.find(' ', pos);
+        std::string word = text.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+        pos = end == std::string::npos ? text.size() : end + 1;
+        if (word.empty())
+            continue;
+        const bool unit =
+            units.contains(word) || std::any_of(units.begin(), units.end(), [&](const std::string& u) {
+                return word.size() > u.size() && word.starts_with(u) &&
+                       std::string_view(",.;:)").find(word[u.size()]) != std::string_view::npos;
+            });
+        if (unit && !out.empty() && !out.back().empty() &&
+            std::isdigit(static_cast<unsigned char>(out.back().back())))
+            out.back() += " " + word;
+        else
+            out.push_back(std::move(word));
+    }
+    return out;
+}
+
+// Appends `text` wrapped at `width`, the first line after `first`, the others after `rest`.
+void wrap(std::vector<std::string>& out, const std::string& text, const std::string& first,
+          const std::string& rest, std::size_t width)
+{
+    std::string line = first;
+    bool empty = true;
+    for (const auto& word : words(text)) {
+        if (!empty && line.size() + 1 + word.size() > width) {
+            out.push_back(line);
+            line = rest;
+            empty = true;
+        }
+        line += (empty ? "" : " ") + word;
+        empty = false;
+    }
+    out.push_back(line);
+}
+
+} // namespace
+
+std::vector<std::string> verdictLines(const Verdict& v, std::size_t width)
+{
+    std::vector<std::string> out;
+    out.emplace_back("Summary");
+    wrap(out, v.question, "Question: ", "          ", width);
+    if (v.answers.empty())
+        wrap(out, "No case finished, so there is no answer.", "Answer:   ", "          ", width);
+    for (std::size_t i = 0; i < v.answers.size(); ++i)
+        wrap(out, v.answers[i], i == 0 ? "Answer:   " : "          ", "          ", width);
+    if (!v.highlights.empty()) {
+        out.emplace_back("What matters most:");
+        for (const auto& h : v.highlights) {
+            wrap(out, h.what, "  - ", "    ", width);
+            wrap(out, h.advice, "    What to do: ", "    ", width);
+        }
+    }
+    if (!v.limits.empty()) {
+        out.emplace_back("What the figures cannot say:");
+        for (const auto& l : v.limits)
+            wrap(out, l, "  - ", "    ", width);
+    }
+    if (!v.terms.empty()) {
+        out.emplace_back("Terms:");
+        for (const auto& t : v.terms)
+            wrap(out, t, "  - ", "    ", width);
+    }
+    return out;
+}
+
+} // namespace iolab

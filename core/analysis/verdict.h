@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/analysis/findings.h"
+#include "core/analysis/ranking.h"
+#include "core/model/result.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace iolab {
+
+class Registry;
+
+// The answer a run gives, for a customer: no internal ids in its sentences, units on every number.
+struct Verdict
+{
+    struct Highlight
+    {
+        Finding::Kind kind = Finding::Kind::Fastest;
+        std::optional<std::uint32_t> caseIndex;
+        std::string what;   // the finding, one sentence with its numbers
+        std::string advice; // one-line recommendation
+    };
+
+    std::string question;              // the question the matrix asked, one line
+    std::vector<std::string> answers;  // one sentence per comparison group that ran, best first
+    std::vector<Highlight> highlights; // at most three, the most important first
+    std::vector<std::string> limits;   // what the figures cannot say
+    std::vector<std::string> terms;    // each term the sentences use, explained once ("durable: ...")
+};
+
+Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranking = Ranking::Durable);
+
+// The verdict as plain text lines for a terminal or a log (headed "Summary"), wrapped at `width` columns.
+std::vector<std::string> verdictLines(const Verdict& v, std::size_t width = 100);
+
+} // namespace iolab

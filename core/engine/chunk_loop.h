@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/engine/strategy.h"
+
+#include <algorithm>
+#include <chrono>
+#include <concepts>
+#include <cstdint>
+#include <type_traits>
+
+namespace iolab {
+
+enum class LoopEnd
+{
+    Completed,
+    Cancelled,
+    Failed
+};
+
+// A chunk size known when the loop is compiled. A loop instantiated with it compiles the way a user's own
+// loop with a literal size does: a C library call whose size is a constant can be expanded inline (glibc's
+// <stdio.h> turns fwrite_unlocked of at most 8 bytes into putc_unlocked calls).
+template <std::uint64_t N> using FixedChunk = std::integral_constant<std::uint64_t, N>;
+
+inline constexpr std::uint64_t kLargestFixedChunk = 8;
+
+// Calls body(FixedChunk<N>{}) when chunkBytes is N, 1 <= N <= kLargestFixedChunk, and body(chunkBytes)
+// otherwise: the choice is made once, outside the loop.
+template <class Body> auto withFixedChunk(std::uint64_t chunkBytes, Body&& body)
+{
+    switch (chunkBytes) {
+    case 1:
+        return body(FixedChunk<1>{});
+    case 2:
+        return body(FixedChunk<2>{});
+    case 3:
+        return body(FixedChunk<3>{});
+    case 4:
+        return body(FixedChunk<4>{});
+    case 5:
+        return body(FixedChunk<5>{});
+    case 6:
+        return body(FixedChunk<6>{});
+    case 7:
+        return body(FixedChunk<7>{});
+    case 8:
+        return body(FixedChunk<8>{});
+    default:
+        return body(chunkBytes);
+    }
+}
+
+// The shared shape of every write loop. `write(offset, length)` and `sync()` return false on failure (the
+// strategy keeps the error). Inside a batch there is nothing but the strategy's call: progress, the stop flag
+// and one clock read happen once per batch. A batch starts at 64 KiB (at least one write) and shrinks when
+// writes are slow, so that a stop lands within ~20 ms even when every write waits for the device. `chunk` is
+// a byte count or a FixedChunk; each full chunk's write gets it as it came, the short tail a plain count.
+template <std::convertible_to<std::uint64_t> Chunk, class WriteFn, class SyncFn>
+LoopEnd runChunks(std::uint64_t totalBytes, Chunk chunk, std::uint32_t syncEveryWrites, Progress& progress,
+                  WriteFn&& write, SyncFn&& sync)
+{
+    using Clock = std::chrono::steady_clock;
+    constexpr std::uint64_t kGrainBytes = std::uint64_t{64} * 1024;
+    constexpr auto kSlowBatch = std::chrono::milliseconds(20);
+    constexpr auto kFastBatch = std::chrono::milliseconds(2);
+    const auto chunkBytes = static_cast<std::uint64_t>(chunk);
+
+    const std::uint64_t fullWrites = totalBytes / chunkBytes;
+    const std::uint64_t tailBytes = totalBytes % chunkBytes;
+    const std::uint64_t maxBatch = std::max<std::uint64_t>(1, kGrainBytes / chunkBytes);
+    std::uint64_t batch = maxBatch;
+    std::uint64_t untilSync = syncEveryWrites;
+    std::uint64_t offset = 0;
+    std::uint64_t done = 0;
+
+    while (done < fullWrites) {
+        std::uint64_t count = std::min(batch, fullWrites - done);
+        if (syncEveryWrites != 0)
+            count = std::min(count, untilSync);
+        const auto started = Clock::now();
+        const std::uint64_t batchStart = offset;
+        // Unrolled so that the engine's own loop work (counter, bound, branch) is amortised over four calls.
+#pragma GCC unroll 4
+        for (std::uint64_t i = 0; i < count; ++i) {
+            if (!write(offset, chunk)) [[unlikely]] {
+                progress.add(offset - batchStart);
+                return LoopEnd::Failed;
+            }
+            offset += chunkBytes;
+        }
+        done += count;
+        if (syncEveryWrites != 0) {
+            untilSync -= count;
+            if (untilSync == 0) {
+                if (!sync())
+                    return LoopEnd::Failed;
+                untilSync = syncEveryWrites;
+            }
+        }
+        progress.add(offset - batchStart);
+        if (progress.stopRequested())
+            return LoopEnd::Cancelled;
+        const auto took = Clock::now() - started;
+        if (took > kSlowBatch && batch > 1)
+            batch = std::max<std::uint64_t>(1, batch / 4);
+        else if (took < kFastBatch && batch < maxBatch)
+            batch = std::min(maxBatch, batch * 2);
+    }
+    if (tailBytes != 0) {
+        if (!write(offset, tailBytes))
+            return LoopEnd::Failed;
+        progress.add(tailBytes);
+    }
+    return LoopEnd::Completed;
+}
+
+} // namespace iolab

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+#include "core/engine/pattern.h"
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+
+namespace iolab {
+
+static_assert((Pattern::kPeriodBytes & (Pattern::kPeriodBytes - 1)) == 0,
+              "the period must be a power of two");
+static_assert(Pattern::kPeriodBytes % Pattern::kAlignment == 0);
+
+void Pattern::AlignedFree::operator()(std::byte* p) const noexcept
+{
+    ::operator delete[](p, std::align_val_t{kAlignment});
+}
+
+std::byte Pattern::expected(std::uint64_t offset) noexcept
+{
+    // A multiplicative hash of the position within the period, folded into 1..255.
+    std::uint64_t x = (offset & (kPeriodBytes - 1)) * 0x9E3779B97F4A7C15ULL;
+    x ^= x >> 29;
+    return static_cast<std::byte>(1 + (x >> 32) % 255);
+}
+
+Pattern::Pattern(std::uint64_t maxChunkBytes)
+    : m_size(kPeriodBytes + ((maxChunkBytes + kAlignment - 1) / kAlignment) * kAlignment),
+      m_data(static_cast<std::byte*>(::operator new[](m_size, std::align_val_t{kAlignment})))
+{
+    for (std::size_t i = 0; i < kPeriodBytes; ++i)
+        m_data[i] = expected(i);
+    for (std::size_t i = kPeriodBytes; i < m_size; ++i)
+        m_data[i] = m_data[i - kPeriodBytes];
+}
+
+std::optional<std::uint64_t> Pattern::firstMismatch(std::uint64_t offset, const std::byte* data,
+                                                    std::size_t size) const noexcept
+{
+    // The buffer holds one period plus at least a chunk, so from any place in the period the expected bytes
+    // run on contiguously to the buffer's end: whole spans compare with one memcmp each, and a span ends only
+    // where the buffer does (the stream's offset wraps to the period's start there).
+    std::size_t checked = 0;
+    while (checked < size) {
+        const std::size_t start = (offset + checked) & (kPeriodBytes - 1);
+        const std::size_t span = std::min<std::size_t>(size - checked, m_size - start);
+        const std::byte* want = m_data.get() + start;
+        const std::byte* got = data + checked;
+        if (std::memcmp(want, got, span) != 0) [[unlikely]] {
+            // Only on a mismatch: narrow down to the first wrong byte.
+            std::size_t at = 0;
+            constexpr std::size_t kBlock = 64;
+            while (at + kBlock <= span && std::memcmp(want + at, got + at, kBlock) == 0)
+                at += kBlock;
+            while (want[at] == got[at])
+                ++at;
+            return checked + at;
+        }
+        checked += span;
+    }
+    return std::nullopt;
+}
+
+} // namespace iolab

@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: MIT
+#include "core/engine/runner.h"
+
+#include "core/base/log.h"
+#include "core/base/units.h"
+#include "core/engine/data_sets.h"
+#include "core/engine/pattern.h"
+#include "core/engine/probe.h"
+#include "core/engine/registry.h"
+#include "core/engine/sampler.h"
+#include "core/engine/workspace.h"
+#include "core/version.h"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <ctime>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace iolab {
+
+namespace {
+
+// Releases the writer threads and the timing thread together. Not std::latch: libstdc++ 12 builds its wait on
+// Windows (no futex) from a shared table of condition variables, and under wine two writers slept on after
+// the last arrival, hanging a three-thread case. A mutex and a condition variable have no such corner.
+class StartGate
+{
+public:
+    explicit StartGate(std::uint32_t parties) : m_waiting(parties) {}
+
+    void arriveAndWait()
+    {
+        std::unique_lock lock(m_mutex);
+        if (--m_waiting == 0) {
+            m_open = true;
+            m_opened.notify_all();
+            return;
+        }
+        m_opened.wait(lock, [this] { return m_open; });
+    }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_opened;
+    std::uint32_t m_waiting;
+    bool m_open = false;
+};
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::uint64_t kScratchBytesPerThread = 1 * kMiB;
+
+std::string isoNow()
+{
+    return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr)));
+}
+
+double seconds(Clock::duration d)
+{
+    return std::chrono::duration<double>(d).count();
+}
+
+// The outcome that says most about a repetition: a failure beats a cancellation beats success.
+void merge(Outcome& into, Outcome&& from)
+{
+    auto rank = [](Status s) {
+        switch (s) {
+        case Status::Ok:
+            return 0;
+        case Status::Cancelled:
+            return 1;
+        case Status::Unsupported:
+        case Status::Refused:
+            return 2;
+        case Status::Failed:
+            return 3;
+        }
+        return 0;
+    };
+    if (rank(from.status) > rank(into.status))
+        into = std::move(from);
+}
+
+struct RepetitionFiles
+{
+    std::vector<std::string> data;
+    std::vector<std::string> scratch;
+};
+
+class CaseRunner
+{
+public:
+    CaseRunner(const Strategy& strategy, Workspace& workspace, SystemProbe& probe, Sampler* sampler,
+               const RunOptions& options, const std::atomic<bool>& stop)
+        : m_strategy(strategy), m_workspace(workspace), m_probe(probe), m_sampler(sampler),
+          m_options(options), m_stop(stop)
+    {}
+
+    // `data`: the files a read case reads (nullptr for writes).
+    RepetitionResult run(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
+                         std::uint32_t repetition, const DataSet* data);
+
+private:
+    Outcome prepareJobs(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
+                        std::uint32_t repetition, RepetitionFiles& files,
+                        std::vector<std::unique_ptr<Job>>& jobs);
+    Outcome prepareReadJobs(const Case& c, const Pattern& pattern, const DataSet& data,
+                            std::vector<std::unique_ptr<Job>>& jobs);
+    // Sets the data set's cache state for this repetition: evicted (cold) or read once (warm).
+    Outcome setCacheState(const Case& c, const DataSet& data, const Pattern& pattern);
+    std::optional<std::uint64_t> cachedBytes(const DataSet& data);
+    std::optional<std::uint64_t> cachedBytes(const std::vector<std::string>& paths);
+    void removeFiles(const RepetitionFiles& files);
+
+    const Strategy& m_strategy;
+    Workspace& m_workspace;
+    SystemProbe& m_probe;
+    Sampler* m_sampler;
+    const RunOptions& m_options;
+    const std::atomic<bool>& m_stop;
+};
+
+Outcome CaseRunner::prepareJobs(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
+                                std::uint32_t repetition, RepetitionFiles& files,
+                                std::vector<std::unique_ptr<Job>>& jobs)
+{
+    for (std::uint32_t t = 0; t < c.threads; ++t) {
+        JobSpec spec;
+        spec.testCase = c;
+        spec.thread = t;
+        spec.bytes = c.bytesForThread(t);
+        spec.pattern = &pattern;
+        spec.verifyStream = m_options.verifyPipes;
+        spec.target = m_workspace.target();
+        if (c.target == TargetKind::Directory) {
+            Outcome outcome;
+            const std::string stem = fmt::format("c{:03}-r{}-t{}", caseIndex + 1, repetition, t);
+            spec.path = m_workspace.pathFor(stem + ".dat", outcome);
+            if (!outcome.ok())
+                return outcome;
+            spec.auxPath = m_workspace.pathFor(stem + ".batch", outcome);
+            if (!outcome.ok())
+                return outcome;
+            files.data.push_back(spec.path);
+            files.scratch.push_back(spec.auxPath);
+        }
+        Outcome outcome;
+        auto job = m_strategy.prepare(spec, outcome);
+        if (!job) {
+            if (outcome.ok())
+                outcome = {Status::Failed, 0, "prepare", "the strategy could not start"};
+            return outcome;
+        }
+        jobs.push_back(std::move(job));
+    }
+    return Outcome::success();
+}
+
+Outcome CaseRunner::prepareReadJobs(const Case& c, const Pattern& pattern, const DataSet& data,
+                                    std::vector<std::unique_ptr<Job>>& jobs)
+{
+    const DataLayout layout = m_strategy.info().layout;
+    const std::uint32_t jobCount = layout == DataLayout::FileSet ? 1 : c.threads;
+    for (std::uint32_t t = 0; t < jobCount; ++t) {
+        JobSpec spec;
+        spec.testCase = c;
+        spec.thread = t;
+        spec.pattern = &pattern;
+        spec.target = m_workspace.target();
+        spec.verifyData = m_options.verifyFiles;
+        if (layout == DataLayout::FileSet) {
+            spec.bytes = data.totalBytes;
+            spec.files = &data.files;
+        } else {
+            const DataFile& file = data.files[layout == DataLayout::SharedFile ? 0 : t];
+            spec.bytes = c.bytesForThread(t);
+            spec.path = file.relativePath;
+            spec.patternOffset = file.patternOffset;
+        }
+        Outcome outcome;
+        auto job = m_strategy.prepare(spec, outcome);
+        if (!job) {
+            if (outcome.ok())
+                outcome = {Status::Failed, 0, "prepare", "the strategy could not start"};
+            return outcome;
+        }
+        jobs.push_back(std::move(job));
+    }
+    return Outcome::success();
+}
+
+Outcome CaseRunner::setCacheState(const Case& c, const DataSet& data, const Pattern& pattern)
+{
+    if (c.cache == CacheState::Warm) {
+        for (const auto& file : data.files) {
+            if (m_stop.load(std::memory_order_relaxed))
+                return Outcome::cancelled();
+            auto outcome = m_workspace.verify(file.relativePath, file.bytes, pattern, file.patternOffset);
+            if (!outcome.ok())
+                return outcome;
+        }
+        return Outcome::success();
+    }
+    if (m_options.dropCaches) {
+        for (const auto& file : data.files) {
+            auto outcome = m_workspace.evict(file.relativePath); // writes back first, so nothing is lost
+            if (!outcome.ok())
+                return outcome;
+        }
+        return m_workspace.dropCaches();
+    }
+    for (const auto& file : data.files) {
+        if (m_stop.load(std::memory_order_relaxed))
+            return Outcome::cancelled();
+        auto outcome = m_workspace.evict(file.relativePath);
+        if (!outcome.ok())
+            return outcome;
+    }
+    return Outcome::success();
+}
+
+std::optional<std::uint64_t> CaseRunner::cachedBytes(const DataSet& data)
+{
+    std::uint64_t total = 0;
+    for (const auto& file : data.files) {
+        const auto bytes = m_workspace.cachedBytes(file.relativePath);
+        if (!bytes)
+            return std::nullopt;
+        total += *bytes;
+    }
+    return total;
+}
+
+std::optional<std::uint64_t> CaseRunner::cachedBytes(const std::vector<std::string>& paths)
+{
+    std::uint64_t total = 0;
+    for (const auto& path : paths) {
+        const auto bytes = m_workspace.cachedBytes(path);
+        if (!bytes)
+            return std::nullopt;
+        total += *bytes;
+    }
+    return total;
+}
+
+void CaseRunner::removeFiles(const RepetitionFiles& files)
+{
+    for (const auto& path : files.data)
+        m_workspace.remove(path);
+    for (const auto& path : files.scratch)
+        m_workspace.remove(path);
+}
+
+RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
+                                 std::uint32_t repetition, const DataSet* data)
+{
+    RepetitionResult rep;
+    rep.index = repetition;
+    rep.warmup = repetition < m_options.warmups;
+    const bool reads = data != nullptr;
+
+    RepetitionFiles files;
+    std::vector<std::unique_ptr<Job>> jobs;
+    if (reads) {
+        rep.outcome = setCacheState(c, *data, pattern);
+        if (rep.outcome.ok())
+            rep.outcome = prepareReadJobs(c, pattern, *data, jobs);
+        if (rep.outcome.ok())
+            rep.cachedBytes = cachedBytes(*data);
+    } else {
+        rep.outcome = prepareJobs(caseIndex, c, pattern, repetition, files, jobs);
+    }
+    if (!rep.outcome.ok()) {
+        jobs.clear();
+        removeFiles(files);
+        return rep;
+    }
+
+    // File-set readers run their own threads inside one job.
+    const auto threads = static_cast<std::uint32_t>(jobs.size());
+    const auto progress = std::make_unique<Progress[]>(threads);
+    for (std::uint32_t t = 0; t < threads; ++t)
+        progress[t].stop = &m_stop;
+    std::vector<Outcome> outcomes(threads);
+
+    const std::string& device = m_workspace.target().device;
+    const bool onDevice = c.target == TargetKind::Directory && !device.empty();
+    if (m_sampler != nullptr)
+        m_sampler->begin(caseIndex, static_cast<std::int32_t>(repetition), rep.warmup, progress.get(),
+                         threads);
+    const auto deviceBefore = onDevice ? m_probe.device(device) : std::nullopt;
+    const auto processBefore = m_probe.process();
+    const bool fileWrite = !reads && c.target == TargetKind::Directory;
+    const auto backlogBefore = fileWrite ? m_probe.writeBacklog() : std::nullopt;
+
+    Clock::time_point started;
+    if (threads == 1) {
+        started = Clock::now();
+        outcomes[0] = jobs[0]->execute(progress[0]);
+    } else {
+        StartGate ready(threads + 1);
+        std::vector<std::thread> workers;
+        workers.reserve(threads);
+        for (std::uint32_t t = 0; t < threads; ++t) {
+            workers.emplace_back([&, t] {
+                ready.arriveAndWait();
+                outcomes[t] = jobs[t]->execute(progress[t]);
+            });
+        }
+        ready.arriveAndWait();
+        started = Clock::now();
+        for (auto& w : workers)
+            w.join();
+    }
+    const auto returned = Clock::now();
+
+    std::vector<double> fileSeconds;
+    for (std::uint32_t t = 0; t < threads; ++t) {
+        merge(rep.outcome, std::move(outcomes[t]));
+        merge(rep.outcome, jobs[t]->finish());
+        rep.bytes += progress[t].bytes.load(std::memory_order_relaxed);
+        auto seconds = jobs[t]->takeFileSeconds();
+        fileSeconds.insert(fileSeconds.end(), seconds.begin(), seconds.end());
+    }
+    jobs.clear();
+    if (!fileSeconds.empty()) {
+        rep.files = fileSeconds.size();
+        rep.fileP50Seconds = percentile(fileSeconds, 50);
+        rep.fileP99Seconds = percentile(fileSeconds, 99);
+    }
+
+    auto durable = returned;
+    if (fileWrite && rep.outcome.ok()) {
+        // Evidence of the page cache, before the final fsync empties Dirty; its time is not counted.
+        const auto evidenceStarted = Clock::now();
+        const auto backlogAfter = m_probe.writeBacklog();
+        if (backlogBefore && backlogAfter) {
+            rep.dirtyBeforeBytes = backlogBefore->dirtyBytes + backlogBefore->writebackBytes;
+            rep.dirtyAfterBytes = backlogAfter->dirtyBytes + backlogAfter->writebackBytes;
+        }
+        rep.cachedAfterBytes = cachedBytes(files.data);
+        const auto evidenceTime = Clock::now() - evidenceStarted;
+        if (m_sampler != nullptr)
+            m_sampler->setSyncing(true);
+        for (const auto& path : files.data)
+            merge(rep.outcome, m_workspace.makeDurable(path));
+        durable = Clock::now() - evidenceTime;
+    }
+    const auto processAfter = m_probe.process();
+    const auto deviceAfter = onDevice ? m_probe.device(device) : std::nullopt;
+    rep.peakRssBytes = m_sampler != nullptr ? m_sampler->end() : processAfter.rssBytes;
+
+    rep.returnSeconds = seconds(returned - started);
+    rep.durableSeconds = seconds(durable - started);
+    rep.apparentMBps = toMBps(rep.bytes, rep.returnSeconds);
+    rep.durableMBps = toMBps(rep.bytes, rep.durableSeconds);
+    rep.cpuUserSeconds = processAfter.userSeconds - processBefore.userSeconds;
+    rep.cpuSystemSeconds = processAfter.systemSeconds - processBefore.systemSeconds;
+    if (deviceBefore && deviceAfter) {
+        rep.deviceObserved = true;
+        rep.deviceWrittenBytes = deviceAfter->writtenBytes - deviceBefore->writtenBytes;
+        rep.deviceReadBytes = deviceAfter->readBytes - deviceBefore->readBytes;
+    }
+
+    if (rep.outcome.ok() && rep.bytes != c.totalBytes)
+        rep.outcome = {
+            Status::Failed, 0, reads ? "read" : "write",
+            fmt::format("{} {} bytes instead of {}", reads ? "read" : "wrote", rep.bytes, c.totalBytes)};
+    if (reads) {
+        rep.verified = rep.outcome.ok() && m_options.verifyFiles; // the jobs compared every byte they read
+    } else if (rep.outcome.ok() && c.target == TargetKind::Directory && m_options.verifyFiles) {
+        for (std::uint32_t t = 0; t < c.threads && rep.outcome.ok(); ++t)
+            rep.outcome = m_workspace.verify(files.data[t], c.bytesForThread(t), pattern);
+        rep.verified = rep.outcome.ok();
+    } else if (rep.outcome.ok() && c.target == TargetKind::Pipe && m_options.verifyPipes) {
+        rep.verified = true;
+    }
+    removeFiles(files);
+    return rep;
+}
+
+// The data set of a read case, written (or found) before its first repetition; nullptr for writes and, with
+// the case's status and reason set, when it cannot be had.
+const DataSet* prepareData(DataSets& dataSets, const Workspace& workspace, const Case& c,
+                           const Strategy& strategy, const RunOptions& options, CaseResult& caseResult)
+{
+    if (c.direction != Direction::Read)
+        return nullptr;
+    caseResult.cacheMethod = c.cache == CacheState::Warm ? "warm: every file read once before each repetition"
+                                                         : workspace.evictionMethod(options.dropCaches);
+    Outcome outcome;
+    const DataSet* data = dataSets.prepare(c, strategy.info().layout, options.spaceCheck, outcome);
+    if (data == nullptr) {
+        caseResult.status = outcome.status == Status::Ok ? Status::Failed : outcome.status;
+        caseResult.reason = outcome.message;
+        logger(LogModule::Core).warn("case {}: {}", caseResult.index + 1, outcome.message);
+        return nullptr;
+    }
+    caseResult.dataSetBytes = data->totalBytes;
+    return data;
+}
+
+} // namespace
+
+void summarizeCase(CaseResult& result)
+{
+    std::vector<double> apparent;
+    std::vector<double> durable;
+    double cpuPerGiB = 0;
+    std::size_t measured = 0;
+    for (const auto& rep : result.repetitions) {
+        result.peakRssBytes = std::max(result.peakRssBytes, rep.peakRssBytes);
+        if (rep.warmup || !rep.outcome.ok())
+            continue;
+        apparent.push_back(rep.apparentMBps);
+        durable.push_back(rep.durableMBps);
+        if (rep.bytes > 0)
+            cpuPerGiB +=
+                (rep.cpuUserSeconds + rep.cpuSystemSeconds) / (static_cast<double>(rep.bytes) / kGiB);
+        ++measured;
+    }
+    result.apparentMBps = summarize(apparent);
+    result.durableMBps = summarize(durable);
+    std::vector<double> filesPerSecond;
+    std::vector<double> p50;
+    std::vector<double> p99;
+    for (const auto& rep : result.repetitions) {
+        if (rep.warmup || !rep.outcome.ok() || rep.files == 0 || rep.returnSeconds <= 0)
+            continue;
+        filesPerSecond.push_back(static_cast<double>(rep.files) / rep.returnSeconds);
+        p50.push_back(rep.fileP50Seconds);
+        p99.push_back(rep.fileP99Seconds);
+    }
+    result.filesPerSecond = summarize(filesPerSecond);
+    result.fileP50Seconds = median(p50);
+    result.fileP99Seconds = median(p99);
+    result.cpuSecondsPerGiB = measured > 0 ? cpuPerGiB / static_cast<double>(measured) : 0.0;
+
+    std::vector<double> intervals;
+    for (const auto& s : result.samples) {
+        if (!s.warmup && !s.syncing)
+            intervals.push_back(s.intervalMBps);
+    }
+    result.stabilityMBps = sampleStddev(intervals);
+}
+
+std::uint64_t spaceNeeded(const Case& c)
+{
+    if (c.direction == Direction::Read) {
+        // The data set; the runner checks it when the set is planned (DataSets::prepare), where a set already
+        // written costs nothing more.
+        const std::uint64_t files = c.fileSet.empty() ? c.threads : c.fileSet.files;
+        return dataSetSpaceNeeded(c.totalBytes, files);
+    }
+    return c.totalBytes + kScratchBytesPerThread * c.threads + spaceMarginBytes(c.totalBytes);
+}
+
+bool allCasesOk(const RunResult& result)
+{
+    if (result.cancelled)
+        return false;
+    return std::all_of(result.cases.begin(), result.cases.end(),
+                       [](const CaseResult& c) { return c.status == Status::Ok; });
+}
+
+std::vector<std::string> cacheMethods(const RunResult& result)
+{
+    std::vector<std::string> methods;
+    for (const auto& c : result.cases) {
+        if (!c.cacheMethod.empty() &&
+            std::find(methods.begin(), methods.end(), c.cacheMethod) == methods.end())
+            methods.push_back(c.cacheMethod);
+    }
+    return methods;
+}
+
+Runner::Runner(const Registry& registry, Workspace& workspace, SystemProbe& probe)
+    : m_registry(registry), m_workspace(workspace), m_probe(probe)
+{}
+
+RunResult Runner::run(const Matrix& matrix, const ExpandedMatrix& expanded, const RunOptions& options,
+                      const std::stop_token& stop, RunObserver* observer)
+{
+    auto& log = logger(LogModule::Core);
+    RunResult result;
+    result.toolVersion = IOLAB_VERSION;
+    result.startedAt = isoNow();
+    result.host = m_probe.host();
+    result.target = m_workspace.target();
+    result.matrix = matrix;
+    result.options = options;
+    result.refused = expanded.refused;
+
+    std::atomic<bool> stopFlag{false};
+    std::stop_callback onStop(stop, [&stopFlag] { stopFlag.store(true, std::memory_order_relaxed); });
+
+    const auto runStart = Clock::now();
+    std::unique_ptr<Sampler> sampler;
+    if (options.sampling) {
+        sampler = std::make_unique<Sampler>(m_probe, result.target.device,
+                                            std::chrono::milliseconds(options.sampleIntervalMs), runStart,
+                                            [observer](const Sample& s) {
+                                                if (observer != nullptr)
+                                                    observer->sample(s);
+                                            });
+    }
+
+    DataSets dataSets(m_workspace, stopFlag);
+    const auto caseCount = static_cast<std::uint32_t>(expanded.cases.size());
+    log.info("run started: {} cases, {} refused, target {}", caseCount, expanded.refused.size(),
+             result.target.path);
+    for (std::uint32_t i = 0; i < caseCount; ++i) {
+        const Case& c = expanded.cases[i];
+        CaseResult caseResult;
+        caseResult.index = i;
+        caseResult.testCase = c;
+        if (stopFlag.load()) {
+            caseResult.status = Status::Cancelled;
+            caseResult.reason = "not run: the run was cancelled";
+            result.cases.push_back(std::move(caseResult));
+            continue;
+        }
+        if (observer != nullptr)
+            observer->caseStarted({i, caseCount, c});
+        log.info("case {}/{}: {}", i + 1, caseCount, c.label());
+
+        const Strategy* strategy = m_registry.find(c.strategy);
+        const std::uint64_t free = c.target == TargetKind::Directory ? m_workspace.freeBytes() : 0;
+        if (strategy == nullptr) {
+            caseResult.status = Status::Refused;
+            caseResult.reason = fmt::format("unknown strategy '{}'", c.strategy);
+        } else if (options.spaceCheck && c.direction == Direction::Write &&
+                   c.target == TargetKind::Directory && spaceNeeded(c) > free) {
+            caseResult.status = Status::Refused;
+            caseResult.reason = fmt::format(
+                "needs {} of free space (data plus a {} margin) but the target has {}",
+                formatBytes(spaceNeeded(c)), formatBytes(spaceNeeded(c) - c.totalBytes), formatBytes(free));
+        } else if (const DataSet* data =
+                       prepareData(dataSets, m_workspace, c, *strategy, options, caseResult);
+                   data != nullptr || c.direction == Direction::Write) {
+            const Pattern pattern(c.chunkBytes);
+            CaseRunner runner(*strategy, m_workspace, m_probe, sampler.get(), options, stopFlag);
+            const std::uint32_t total = options.warmups + options.repetitions;
+            for (std::uint32_t r = 0; r < total; ++r) {
+                auto rep = runner.run(i, c, pattern, r, data);
+                if (observer != nullptr)
+                    observer->repetitionFinished({i, rep});
+                const bool ok = rep.outcome.ok();
+                if (!ok) {
+                    caseResult.status = rep.outcome.status;
+                    caseResult.reason = rep.outcome.message;
+                    if (rep.outcome.status == Status::Cancelled)
+                        log.info("case {} repetition {}: cancelled", i + 1, r);
+                    else
+                        log.warn("case {} repetition {}: {}", i + 1, r, rep.outcome.message);
+                }
+                caseResult.repetitions.push_back(std::move(rep));
+                if (!ok)
+                    break;
+            }
+            if (sampler)
+                caseResult.samples = sampler->takeSamples();
+        }
+        summarizeCase(caseResult);
+        if (observer != nullptr)
+            observer->caseFinished(caseResult);
+        result.cases.push_back(std::move(caseResult));
+    }
+    sampler.reset();
+    dataSets.removeAll();
+    m_workspace.close();
+    result.cancelled = stopFlag.load();
+    result.finishedAt = isoNow();
+    log.info("run finished{}", result.cancelled ? " (cancelled)" : "");
+    if (observer != nullptr)
+        observer->runFinished(result);
+    return result;
+}
+
+} // namespace iolab

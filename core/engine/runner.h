@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/model/matrix.h"
+#include "core/model/result.h"
+
+#include <cstdint>
+#include <stop_token>
+
+namespace iolab {
+
+class Registry;
+class SystemProbe;
+class Workspace;
+
+struct CaseStarted
+{
+    std::uint32_t index = 0;
+    std::uint32_t count = 0;
+    Case testCase;
+};
+
+struct RepetitionFinished
+{
+    std::uint32_t caseIndex = 0;
+    RepetitionResult repetition;
+};
+
+// Callbacks carry value types only. sample() comes from the sampler thread, the others from the thread that
+// called Runner::run(); a GUI forwards them with queued signals.
+class RunObserver
+{
+public:
+    virtual ~RunObserver() = default;
+    virtual void caseStarted(const CaseStarted&) {}
+    virtual void sample(const Sample&) {}
+    virtual void repetitionFinished(const RepetitionFinished&) {}
+    virtual void caseFinished(const CaseResult&) {}
+    virtual void runFinished(const RunResult&) {}
+};
+
+// Runs the cases one after another (the threads of a case in parallel): warm-ups, then measured repetitions,
+// sampling at 10 Hz, removing every file after each repetition and the run folder at the end.
+class Runner
+{
+public:
+    Runner(const Registry& registry, Workspace& workspace, SystemProbe& probe);
+
+    RunResult run(const Matrix& matrix, const ExpandedMatrix& expanded, const RunOptions& options,
+                  const std::stop_token& stop, RunObserver* observer = nullptr);
+
+private:
+    const Registry& m_registry;
+    Workspace& m_workspace;
+    SystemProbe& m_probe;
+};
+
+// Fills a case's statistics from its repetitions and samples: MB/s summaries over the measured, successful
+// repetitions; CPU seconds per GiB; peak RSS; stability = stddev of the write-phase interval MB/s.
+void summarizeCase(CaseResult& result);
+
+// Space a case needs on the target: a writer its data, scratch files and a margin for the filesystem; a
+// reader the data set it reads (written once per run and shared by the cases that read the same files).
+std::uint64_t spaceNeeded(const Case& c);
+
+} // namespace iolab

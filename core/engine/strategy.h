@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/base/outcome.h"
+#include "core/engine/file_set.h"
+#include "core/model/case.h"
+#include "core/model/target.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace iolab {
+
+class Pattern;
+
+// The only contact between a hot loop and the rest of the engine: a relaxed byte counter bumped at a coarse
+// grain and a stop flag polled at the same grain. One per thread, on its own cache line.
+struct alignas(64) Progress
+{
+    std::atomic<std::uint64_t> bytes{0};
+    const std::atomic<bool>* stop = nullptr;
+
+    void add(std::uint64_t n) noexcept { bytes.fetch_add(n, std::memory_order_relaxed); }
+    bool stopRequested() const noexcept { return stop != nullptr && stop->load(std::memory_order_relaxed); }
+};
+
+// What one thread of one repetition works on.
+struct JobSpec
+{
+    Case testCase;
+    std::uint32_t thread = 0;
+    std::uint64_t bytes = 0; // this thread's share
+    std::string path;        // the data file (Directory targets)
+    std::string auxPath;     // a scratch file the strategy may create (e.g. a mapped batch buffer)
+    const Pattern* pattern = nullptr;
+    bool verifyStream = false; // pipe targets: the reader checks every byte
+    TargetInfo target;
+    // Reads: the file's first byte's place in the pattern (path is the file to read), and for file-set
+    // strategies every file of the set with its absolute path. verifyData compares every byte read.
+    std::uint64_t patternOffset = 0;
+    const std::vector<DataFile>* files = nullptr;
+    bool verifyData = false;
+};
+
+// One prepared thread of work. prepare() did the untimed set-up (open, allocate, spawn a reader); execute()
+// is the timed part and ends once the data has been handed over as the strategy's API defines it (fclose
+// done, reader drained); finish() reports what the pipe reader saw. The destructor releases everything but
+// never removes files: the runner does that through the workspace.
+class Job
+{
+public:
+    virtual ~Job() = default;
+    virtual Outcome execute(Progress& progress) = 0;
+    virtual Outcome finish() { return Outcome::success(); }
+    // File-set readers: the time each file took (open to close), in seconds, in no particular order.
+    virtual std::vector<double> takeFileSeconds() { return {}; }
+};
+
+// How many threads a strategy runs for a case.
+enum class Parallelism
+{
+    Threads, // the threads axis: that many threads
+    Single,  // one thread, whatever the axis says (the axis must be 1)
+    PerFile  // a new thread for every file of the set, all at once
+};
+
+struct StrategyInfo
+{
+    std::string id;
+    std::string description; // one line
+    Direction direction = Direction::Write;
+    DataLayout layout = DataLayout::None; // reads: the files they need written first
+    std::vector<ReadHint> hints;          // reads: accepted hints, the first the default; empty: none
+    std::string hintRefusal;              // why the other hints do not apply
+    Parallelism parallelism = Parallelism::Threads;
+    bool usesStdioBuffer = false;
+    bool needsBlockAlignedChunks = false; // O_DIRECT: chunk and per-thread size multiples of the block size
+    bool needsDirectIo = false;           // opens with O_DIRECT / FILE_FLAG_NO_BUFFERING
+    bool needsFallocate = false;          // reserves the file's space up front
+    std::vector<TargetKind> targets;      // the first is where it runs when the matrix names none
+    std::vector<SyncMode> syncModes;      // supported sync policies
+    std::string syncRefusal;              // why other sync policies do not apply
+    // Writers to a file: the preallocations it takes (None always); readers and pipes take None only.
+    std::vector<Preallocate> preallocations{Preallocate::None, Preallocate::Fallocate,
+                                            Preallocate::Overwrite};
+    std::string preallocateRefusal;         // why the others do not apply
+    std::optional<std::string> unavailable; // set when this OS or build cannot run it at all
+};
+
+// A reader's declaration: it reads files in a directory and has no sync policy; `info` says the rest.
+inline StrategyInfo readerInfo(StrategyInfo info)
+{
+    info.direction = Direction::Read;
+    info.targets = {TargetKind::Directory};
+    info.syncModes = {SyncMode::None};
+    info.syncRefusal = "reads have no sync policy";
+    info.preallocations = {Preallocate::None};
+    info.preallocateRefusal = "reads read a data set written before the timed part";
+    return info;
+}
+
+class Strategy
+{
+public:
+    virtual ~Strategy() = default;
+    virtual const StrategyInfo& info() const = 0;
+    // A reason this strategy cannot run the (otherwise valid) case on this target.
+    virtual std::optional<std::string> refusal(const Case&, const TargetInfo&) const { return std::nullopt; }
+    // Untimed set-up for one thread; returns nullptr and fills `outcome` when it cannot start.
+    virtual std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const = 0;
+};
+
+} // namespace iolab

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: MIT
+#include "core/formats/result_csv.h"
+
+#include "core/analysis/findings.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace iolab {
+
+namespace {
+
+std::string number(double v)
+{
+    return fmt::format("{:.6g}", v);
+}
+
+// The columns that say which case a row is about, from "label" to "target": their names and values.
+CsvRow caseHeader()
+{
+    return {"label",   "strategy", "direction", "chunk_bytes", "total_bytes", "stdio_buffer", "sync",
+            "threads", "target",   "hint",      "cache",       "file_set",    "preallocate"};
+}
+
+CsvRow caseFields(const Case& k)
+{
+    return {k.label(),
+            k.strategy,
+            toString(k.direction),
+            std::to_string(k.chunkBytes),
+            std::to_string(k.totalBytes),
+            toString(k.buffer),
+            toString(k.sync),
+            std::to_string(k.threads),
+            toString(k.target),
+            toString(k.hint),
+            toString(k.cache),
+            k.fileSet.empty() ? std::string() : toString(k.fileSet),
+            toString(k.preallocate)};
+}
+
+std::string optionalNumber(const std::optional<std::uint64_t>& value)
+{
+    return value ? std::to_string(*value) : "";
+}
+
+std::string milliseconds(double seconds)
+{
+    return fmt::format("{:.6g}", seconds * 1e3);
+}
+
+CsvRow joinRows(CsvRow head, const CsvRow& middle, const CsvRow& tail)
+{
+    head.insert(head.end(), middle.begin(), middle.end());
+    head.insert(head.end(), tail.begin(), tail.end());
+    return head;
+}
+
+} // namespace
+
+std::vector<CsvRow> repetitionRows(const RunResult& result)
+{
+    std::vector<CsvRow> rows;
+    rows.push_back(joinRows({"case"}, caseHeader(),
+                            {"case_status",
+                             "repetition",
+                             "warmup",
+                             "status",
+                             "failed_call",
+                             "error_code",
+                             "message",
+                             "bytes",
+                             "return_s",
+                             "durable_s",
+                             "apparent_MBps",
+                             "durable_MBps",
+                             "cpu_user_s",
+                             "cpu_sys_s",
+                             "peak_rss_bytes",
+                             "device_written_bytes",
+                             "device_read_bytes",
+                             "verified",
+                             "files",
+                             "file_p50_ms",
+                             "file_p99_ms",
+                             "cached_bytes",
+                             "cached_after_bytes",
+                             "dirty_before_bytes",
+                             "dirty_after_bytes"}));
+    for (const auto& c : result.cases) {
+        const auto& k = c.testCase;
+        const CsvRow base = joinRows({std::to_string(c.index + 1)}, caseFields(k), {toString(c.status)});
+        if (c.repetitions.empty()) {
+            CsvRow row = joinRows(base, {"", "", toString(c.status), "", "", c.reason}, {});
+            row.resize(rows.front().size()); // no figures for a case without repetitions
+            rows.push_back(std::move(row));
+            continue;
+        }
+        for (const auto& r : c.repetitions) {
+            CsvRow row = base;
+            row.insert(row.end(), {std::to_string(r.index),
+                                   r.warmup ? "1" : "0",
+                                   toString(r.outcome.status),
+                                   r.outcome.operation,
+                                   std::to_string(r.outcome.errorCode),
+                                   r.outcome.message,
+                                   std::to_string(r.bytes),
+                                   number(r.returnSeconds),
+                                   number(r.durableSeconds),
+                                   number(r.apparentMBps),
+                                   number(r.durableMBps),
+                                   number(r.cpuUserSeconds),
+                                   number(r.cpuSystemSeconds),
+                                   std::to_string(r.peakRssBytes),
+                                   r.deviceObserved ? std::to_string(r.deviceWrittenBytes) : "",
+                                   r.deviceObserved ? std::to_string(r.deviceReadBytes) : "",
+                                   r.verified ? "1" : "0",
+                                   r.files > 0 ? std::to_string(r.files) : "",
+                                   r.files > 0 ? milliseconds(r.fileP50Seconds) : "",
+                                   r.files > 0 ? milliseconds(r.fileP99Seconds) : "",
+                                   optionalNumber(r.cachedBytes),
+                                   optionalNumber(r.cachedAfterBytes),
+                                   optionalNumber(r.dirtyBeforeBytes),
+                                   optionalNumber(r.dirtyAfterBytes)});
+            rows.push_back(std::move(row));
+        }
+    }
+    return rows;
+}
+
+std::vector<CsvRow> summaryRows(const RunResult& result)
+{
+    std::vector<CsvRow> rows;
+    rows.push_back(joinRows({"case"}, caseHeader(),
+                            {"status", "reason", "repetitions", "median_MBps", "trimmed_mean_MBps",
+                             "ci95_low_MBps", "ci95_high_MBps", "cv_pct", "durable_MBps", "speedup_vs_stdio",
+                             "cpu_s_per_GiB", "peak_rss_bytes", "stability_MBps", "files_per_s",
+                             "file_p50_ms", "file_p99_ms", "cache_method"}));
+    for (std::size_t i = 0; i < result.cases.size(); ++i) {
+        const auto& c = result.cases[i];
+        const auto& k = c.testCase;
+        const bool ok = c.status == Status::Ok && c.apparentMBps.count > 0;
+        // Speed-up by the rate cases are ranked by: durable for file writes, the one rate otherwise.
+        std::string speedup;
+        if (const auto base = baselineCase(result, i); ok && base)
+            speedup = number(rankedRate(c, Ranking::Durable).median /
+                             rankedRate(result.cases[*base], Ranking::Durable).median);
+        rows.push_back(joinRows(
+            {std::to_string(c.index + 1)}, caseFields(k),
+            {toString(c.status), c.reason, std::to_string(c.apparentMBps.count),
+             ok ? number(c.apparentMBps.median) : "",
+             ok && c.apparentMBps.count >= kTrimmedMeanMinCount ? number(c.apparentMBps.trimmedMean) : "",
+             ok && c.apparentMBps.count > 1 ? number(std::max(0.0, c.apparentMBps.ciLow)) : "",
+             ok && c.apparentMBps.count > 1 ? number(c.apparentMBps.ciHigh) : "",
+             ok ? number(c.apparentMBps.cv * 100) : "", ok ? number(c.durableMBps.median) : "", speedup,
+             ok ? number(c.cpuSecondsPerGiB) : "", std::to_string(c.peakRssBytes),
+             ok ? number(c.stabilityMBps) : "",
+             ok && c.filesPerSecond.count > 0 ? number(c.filesPerSecond.median) : "",
+             ok && c.filesPerSecond.count > 0 ? milliseconds(c.fileP50Seconds) : "",
+             ok && c.filesPerSecond.count > 0 ? milliseconds(c.fileP99Seconds) : "", c.cacheMethod}));
+    }
+    for (const auto& r : result.refused) {
+        const auto& k = r.testCase;
+        CsvRow row = joinRows({""}, caseFields(k), {"refused", r.reason, "0"});
+        row.resize(rows.front().size()); // no figures for a case that did not run
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+std::vector<CsvRow> sampleRows(const RunResult& result)
+{
+    std::vector<CsvRow> rows;
+    rows.push_back({"case", "repetition", "warmup", "run_s", "bytes_done", "interval_MBps", "cpu_user_pct",
+                    "cpu_sys_pct", "rss_bytes", "dirty_bytes", "writeback_bytes", "device_read_bytes",
+                    "device_written_bytes", "device_write_MBps", "device_read_MBps", "syncing"});
+    for (const auto& c : result.cases) {
+        for (const auto& s : c.samples) {
+            rows.push_back({std::to_string(s.caseIndex + 1), std::to_string(s.repetition),
+                            s.warmup ? "1" : "0", number(s.runSeconds), std::to_string(s.bytesDone),
+                            number(s.intervalMBps), number(s.cpuUserPercent), number(s.cpuSystemPercent),
+                            std::to_string(s.rssBytes), std::to_string(s.dirtyBytes),
+                            std::to_string(s.writebackBytes), std::to_string(s.deviceReadBytes),
+                            std::to_string(s.deviceWrittenBytes), number(s.deviceWriteMBps),
+                            number(s.deviceReadMBps), s.syncing ? "1" : "0"});
+        }
+    }
+    return rows;
+}
+
+std::string toCsv(const std::vector<CsvRow>& rows)
+{
+    std::string text;
+    for (const auto& row : rows)
+        text += csvRecord(row);
+    return text;
+}
+
+std::string siblingCsvPath(const std::string& csvPath, std::string_view part)
+{
+    constexpr std::string_view ext = ".csv";
+    const std::string stem = csvPath.size() > ext.size() && csvPath.ends_with(ext)
+                                 ? csvPath.substr(0, csvPath.size() - ext.size())
+                                 : csvPath;
+    return fmt::format("{}.{}.csv", stem, part);
+}
+
+std::string samplesCsvPath(const std::string& csvPath)
+{
+    return siblingCsvPath(csvPath, "samples");
+}
+
+std::string summaryCsvPath(const std::string& csvPath)
+{
+    return siblingCsvPath(csvPath, "summary");
+}
+
+std::vector<CsvFile> resultCsvFiles(const RunResult& result, const std::string& csvPath)
+{
+    return {{csvPath, toCsv(repetitionRows(result))},
+            {summaryCsvPath(csvPath), toCsv(summaryRows(result))},
+            {samplesCsvPath(csvPath), toCsv(sampleRows(result))}};
+}
+
+} // namespace iolab

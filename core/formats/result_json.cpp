@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: MIT
+#include "core/formats/result_json.h"
+
+#include "core/base/error.h"
+#include "core/base/units.h"
+#include "core/formats/matrix_json.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace iolab {
+
+using nlohmann::json;
+
+void to_json(json& j, const Summary& s)
+{
+    j = json{{"count", s.count},   {"median", s.median},          {"mean", s.mean}, {"min", s.min},
+             {"max", s.max},       {"stddev", s.stddev},          {"cv", s.cv},     {"ciLow", s.ciLow},
+             {"ciHigh", s.ciHigh}, {"trimmedMean", s.trimmedMean}};
+}
+
+void from_json(const json& j, Summary& s)
+{
+    j.at("count").get_to(s.count);
+    j.at("median").get_to(s.median);
+    j.at("mean").get_to(s.mean);
+    j.at("min").get_to(s.min);
+    j.at("max").get_to(s.max);
+    j.at("stddev").get_to(s.stddev);
+    j.at("cv").get_to(s.cv);
+    j.at("ciLow").get_to(s.ciLow);
+    j.at("ciHigh").get_to(s.ciHigh);
+    // Files written before the trimmed mean existed: recomputed from min, max and mean, which is exact.
+    if (j.contains("trimmedMean"))
+        j.at("trimmedMean").get_to(s.trimmedMean);
+    else if (s.count >= 3)
+        s.trimmedMean =
+            (s.mean * static_cast<double>(s.count) - s.min - s.max) / static_cast<double>(s.count - 2);
+    else
+        s.trimmedMean = s.mean;
+}
+// WITH_DEFAULT: keys added later (deviceReadMBps, dropCaches) take their defaults in older files.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Sample, runSeconds, caseIndex, repetition, warmup, bytesDone,
+                                                intervalMBps, cpuUserPercent, cpuSystemPercent, rssBytes,
+                                                dirtyBytes, writebackBytes, deviceReadBytes,
+                                                deviceWrittenBytes, deviceWriteMBps, deviceReadMBps, syncing)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HostInfo, hostname, os, kernel, cpuModel, logicalCpus, ramBytes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunOptions, repetitions, warmups, verifyFiles, verifyPipes,
+                                                sampling, sampleIntervalMs, spaceCheck, dropCaches)
+
+void to_json(json& j, const TargetInfo& t)
+{
+    j = json{{"path", t.path},
+             {"mountPoint", t.mountPoint},
+             {"fsType", t.fsType},
+             {"mountOptions", t.mountOptions},
+             {"mountSource", t.mountSource},
+             {"device", t.device},
+             {"deviceModel", t.deviceModel},
+             {"rotational", t.rotational ? json(*t.rotational) : json(nullptr)},
+             {"writeCache", t.writeCache},
+             {"logicalBlockBytes", t.logicalBlockBytes},
+             {"physicalBlockBytes", t.physicalBlockBytes},
+             {"maxTransferBytes", t.maxTransferBytes},
+             {"totalBytes", t.totalBytes},
+             {"freeBytes", t.freeBytes},
+             {"capabilitiesProbed", t.capabilitiesProbed},
+             {"directIoProblem", t.directIoProblem},
+             {"fallocateProblem", t.fallocateProblem}};
+}
+
+void from_json(const json& j, TargetInfo& t)
+{
+    j.at("path").get_to(t.path);
+    j.at("mountPoint").get_to(t.mountPoint);
+    j.at("fsType").get_to(t.fsType);
+    j.at("mountOptions").get_to(t.mountOptions);
+    j.at("mountSource").get_to(t.mountSource);
+    j.at("device").get_to(t.device);
+    j.at("deviceModel").get_to(t.deviceModel);
+    const auto& rotational = j.at("rotational");
+    t.rotational = rotational.is_null() ? std::nullopt : std::optional<bool>(rotational.get<bool>());
+    j.at("writeCache").get_to(t.writeCache);
+    j.at("logicalBlockBytes").get_to(t.logicalBlockBytes);
+    j.at("physicalBlockBytes").get_to(t.physicalBlockBytes);
+    j.at("maxTransferBytes").get_to(t.maxTransferBytes);
+    j.at("totalBytes").get_to(t.totalBytes);
+    j.at("freeBytes").get_to(t.freeBytes);
+    j.at("capabilitiesProbed").get_to(t.capabilitiesProbed);
+    j.at("directIoProblem").get_to(t.directIoProblem);
+    j.at("fallocateProblem").get_to(t.fallocateProblem);
+}
+
+void to_json(json& j, const Outcome& o)
+{
+    j = json{{"status", toString(o.status)},
+             {"errorCode", o.errorCode},
+             {"operation", o.operation},
+             {"message", o.message}};
+}
+
+void from_json(const json& j, Outcome& o)
+{
+    o.status = parseStatus(j.at("status").get<std::string>());
+    j.at("errorCode").get_to(o.errorCode);
+    j.at("operation").get_to(o.operation);
+    j.at("message").get_to(o.message);
+}
+
+json caseToJson(const Case& c)
+{
+    return json{{"strategy", c.strategy},
+                {"direction", toString(c.direction)},
+                {"chunkBytes", c.chunkBytes},
+                {"totalBytes", c.totalBytes},
+                {"stdioBuffer", toString(c.buffer)},
+                {"sync", toString(c.sync)},
+                {"threads", c.threads},
+                {"target", toString(c.target)},
+                {"hint", toString(c.hint)},
+                {"cache", toString(c.cache)},
+                {"fileSet", c.fileSet.empty() ? std::string() : toString(c.fileSet)},
+                {"preallocate", toString(c.preallocate)},
+                {"label", c.label()}};
+}
+
+Case caseFromJson(const json& j)
+{
+    Case c;
+    j.at("strategy").get_to(c.strategy);
+    c.direction = parseDirection(j.at("direction").get<std::string>());
+    j.at("chunkBytes").get_to(c.chunkBytes);
+    j.at("totalBytes").get_to(c.totalBytes);
+    const auto buffer = j.at("stdioBuffer").get<std::string>();
+    c.buffer = buffer == "n/a" ? StdioBuffer{} : parseStdioBuffer(buffer);
+    c.sync = parseSyncPolicy(j.at("sync").get<std::string>());
+    j.at("threads").get_to(c.threads);
+    c.target = parseTargetKind(j.at("target").get<std::string>());
+    // Older results (writes only) have no read axes.
+    const auto hint = j.value("hint", std::string("n/a"));
+    c.hint = hint == "n/a" ? ReadHint::NotApplicable : parseReadHint(hint);
+    const auto cache = j.value("cache", std::string("n/a"));
+    c.cache = cache == "n/a" ? CacheState::NotApplicable : parseCacheState(cache);
+    if (const auto set = j.value("fileSet", std::string()); !set.empty())
+        c.fileSet = parseFileSet(set);
+    c.preallocate = parsePreallocate(j.value("preallocate", std::string("none"))); // older results: new files
+    return c;
+}
+
+namespace {
+
+json optionalJson(const std::optional<std::uint64_t>& value)
+{
+    return value ? json(*value) : json(nullptr);
+}
+
+std::optional<std::uint64_t> optionalBytes(const json& j, const char* key)
+{
+    if (const auto it = j.find(key); it != j.end() && !it->is_null())
+        return it->get<std::uint64_t>();
+    return std::nullopt;
+}
+
+} // namespace
+
+void to_json(json& j, const RepetitionResult& r)
+{
+    j = json{{"index", r.index},
+             {"warmup", r.warmup},
+             {"outcome", r.outcome},
+             {"bytes", r.bytes},
+             {"returnSeconds", r.returnSeconds},
+             {"durableSeconds", r.durableSeconds},
+             {"apparentMBps", r.apparentMBps},
+             {"durableMBps", r.durableMBps},
+             {"cpuUserSeconds", r.cpuUserSeconds},
+             {"cpuSystemSeconds", r.cpuSystemSeconds},
+             {"peakRssBytes", r.peakRssBytes},
+             {"deviceObserved", r.deviceObserved},
+             {"deviceWrittenBytes", r.deviceWrittenBytes},
+             {"deviceReadBytes", r.deviceReadBytes},
+             {"verified", r.verified},
+             {"files", r.files},
+             {"fileP50Seconds", r.fileP50Seconds},
+             {"fileP99Seconds", r.fileP99Seconds},
+             {"cachedBytes", optionalJson(r.cachedBytes)}};
+    // Page-cache evidence of file writes (absent from older files; only written when known).
+    for (const auto& [key, value] : {std::pair{"cachedAfterBytes", &r.cachedAfterBytes},
+                                     std::pair{"dirtyBeforeBytes", &r.dirtyBeforeBytes},
+                                     std::pair{"dirtyAfterBytes", &r.dirtyAfterBytes}}) {
+        if (*value)
+            j[key] = **value;
+    }
+}
+
+void from_json(const json& j, RepetitionResult& r)
+{
+    j.at("index").get_to(r.index);
+    j.at("warmup").get_to(r.warmup);
+    j.at("outcome").get_to(r.outcome);
+    j.at("bytes").get_to(r.bytes);
+    j.at("returnSeconds").get_to(r.returnSeconds);
+    j.at("durableSeconds").get_to(r.durableSeconds);
+    j.at("apparentMBps").get_to(r.apparentMBps);
+    j.at("durableMBps").get_to(r.durableMBps);
+    j.at("cpuUserSeconds").get_to(r.cpuUserSeconds);
+    j.at("cpuSystemSeconds").get_to(r.cpuSystemSeconds);
+    j.at("peakRssBytes").get_to(r.peakRssBytes);
+    j.at("deviceObserved").get_to(r.deviceObserved);
+    j.at("deviceWrittenBytes").get_to(r.deviceWrittenBytes);
+    j.at("deviceReadBytes").get_to(r.deviceReadBytes);
+    j.at("verified").get_to(r.verified);
+    r.files = j.value("files", std::uint64_t{0});
+    r.fileP50Seconds = j.value("fileP50Seconds", 0.0);
+    r.fileP99Seconds = j.value("fileP99Seconds", 0.0);
+    r.cachedBytes = optionalBytes(j, "cachedBytes");
+    r.cachedAfterBytes = optionalBytes(j, "cachedAfterBytes");
+    r.dirtyBeforeBytes = optionalBytes(j, "dirtyBeforeBytes");
+    r.dirtyAfterBytes = optionalBytes(j, "dirtyAfterBytes");
+}
+
+void to_json(json& j, const CaseResult& c)
+{
+    j = json{{"index", c.index},
+             {"case", caseToJson(c.testCase)},
+             {"status", toString(c.status)},
+             {"reason", c.reason},
+             {"repetitions", c.repetitions},
+             {"apparentMBps", c.apparentMBps},
+             {"durableMBps", c.durableMBps},
+             {"stabilityMBps", c.stabilityMBps},
+             {"cpuSecondsPerGiB", c.cpuSecondsPerGiB},
+             {"peakRssBytes", c.peakRssBytes},
+             {"samples", c.samples},
+             {"cacheMethod", c.cacheMethod},
+             {"dataSetBytes", c.dataSetBytes},
+             {"filesPerSecond", c.filesPerSecond},
+             {"fileP50Seconds", c.fileP50Seconds},
+             {"fileP99Seconds", c.fileP99Seconds}};
+}
+
+void from_json(const json& j, CaseResult& c)
+{
+    j.at("index").get_to(c.index);
+    c.testCase = caseFromJson(j.at("case"));
+    c.status = parseStatus(j.at("status").get<std::string>());
+    j.at("reason").get_to(c.reason);
+    j.at("repetitions").get_to(c.repetitions);
+    j.at("apparentMBps").get_to(c.apparentMBps);
+    j.at("durableMBps").get_to(c.durableMBps);
+    j.at("stabilityMBps").get_to(c.stabilityMBps);
+    j.at("cpuSecondsPerGiB").get_to(c.cpuSecondsPerGiB);
+    j.at("peakRssBytes").get_to(c.peakRssBytes);
+    j.at("samples").get_to(c.samples);
+    c.cacheMethod = j.value("cacheMethod", std::string());
+    c.dataSetBytes = j.value("dataSetBytes", std::uint64_t{0});
+    if (const auto it = j.find("filesPerSecond"); it != j.end())
+        it->get_to(c.filesPerSecond);
+    c.fileP50Seconds = j.value("fileP50Seconds", 0.0);
+    c.fileP99Seconds = j.value("fileP99Seconds", 0.0);
+}
+
+json resultToJson(const RunResult& r)
+{
+    json refused = json::array();
+    for (const auto& item : r.refused)
+        refused.push_back(json{{"case", caseToJson(item.testCase)}, {"reason", item.reason}});
+    json out{{"schema", r.schema},
+             {"toolVersion", r.toolVersion},
+             {"startedAt", r.startedAt},
+             {"finishedAt", r.finishedAt},
+             {"host", r.host},
+             {"target", r.target},
+             {"matrix", matrixToJson(r.matrix)},
+             {"options", r.options},
+             {"refused", refused},
+             {"cases", r.cases},
+             {"cancelled", r.cancelled}};
+    if (!r.warnings.empty())
+        out["warnings"] = r.warnings;
+    return out;
+}
+
+RunResult resultFromJson(std::string_view text, std::string_view sourceName)
+{
+    json j = parseJsonDocument(text, sourceName);
+    if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())
+        throw InputError(fmt::format("{}: not an IOLab result (no \"schema\" field)", sourceName));
+    const auto schema = j["schema"].get<std::string>();
+    if (schema != kResultSchema) {
+        if (schema.starts_with("iolab.result/"))
+            throw InputError(
+                fmt::format("{}: written with result schema {}, this IOLab reads {}; a newer IOLab "
+                            "is needed",
+                            sourceName, schema, kResultSchema));
+        throw InputError(fmt::format("{}: unknown schema '{}'", sourceName, schema));
+    }
+    try {
+        RunResult r;
+        r.schema = schema;
+        j.at("toolVersion").get_to(r.toolVersion);
+        j.at("startedAt").get_to(r.startedAt);
+        j.at("finishedAt").get_to(r.finishedAt);
+        j.at("host").get_to(r.host);
+        j.at("target").get_to(r.target);
+        r.matrix = matrixFromJson(j.at("matrix"), sourceName);
+        j.at("options").get_to(r.options);
+        for (const auto& item : j.at("refused"))
+            r.refused.push_back({caseFromJson(item.at("case")), item.at("reason").get<std::string>()});
+        j.at("cases").get_to(r.cases);
+        j.at("cancelled").get_to(r.cancelled);
+        if (j.contains("warnings"))
+            j.at("warnings").get_to(r.warnings); // results written before run warnings existed have none
+        return r;
+    } catch (const json::exception& e) {
+        std::string detail = e.what();
+        if (const auto bracket = detail.find("] "); bracket != std::string::npos)
+            detail = detail.substr(bracket + 2);
+        throw InputError(fmt::format("{}: damaged result file: {}", sourceName, detail));
+    }
+}
+
+} // namespace iolab

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/model/result.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace iolab {
+
+// The result file ("schema": "iolab.result/1"): everything a run measured, samples included, so that the GUI
+// and the report generator can reopen it.
+nlohmann::json resultToJson(const RunResult& result);
+// Throws InputError naming `sourceName` for malformed JSON, a missing field or another schema version.
+RunResult resultFromJson(std::string_view text, std::string_view sourceName);
+
+nlohmann::json caseToJson(const Case& c);
+Case caseFromJson(const nlohmann::json& json);
+
+} // namespace iolab

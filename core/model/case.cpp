@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: MIT
+#include "core/model/case.h"
+
+#include "core/base/error.h"
+#include "core/base/units.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <charconv>
+
+namespace iolab {
+
+std::uint64_t Case::bytesForThread(std::uint32_t thread) const noexcept
+{
+    const std::uint64_t share = totalBytes / threads;
+    if (thread + 1 == threads)
+        return totalBytes - share * (threads - 1);
+    return share;
+}
+
+std::string Case::label() const
+{
+    std::string text = fmt::format("{} chunk={}", strategy, formatBytesCompact(chunkBytes));
+    if (buffer.mode != BufferMode::NotApplicable)
+        text += fmt::format(" buf={}", toString(buffer));
+    if (direction == Direction::Write)
+        text += fmt::format(" sync={}", toString(sync));
+    if (hint != ReadHint::NotApplicable)
+        text += fmt::format(" hint={}", toString(hint));
+    if (cache != CacheState::NotApplicable)
+        text += fmt::format(" cache={}", toString(cache));
+    text += fmt::format(" threads={}", threads);
+    if (fileSet.empty())
+        text += fmt::format(" size={}", formatBytesCompact(totalBytes));
+    else
+        text += fmt::format(" files={}", toString(fileSet));
+    if (target != TargetKind::Directory)
+        text += fmt::format(" target={}", toString(target));
+    if (preallocate != Preallocate::None)
+        text += fmt::format(" prealloc={}", toString(preallocate));
+    return text;
+}
+
+std::string toString(Direction direction)
+{
+    switch (direction) {
+    case Direction::Write:
+        return "write";
+    case Direction::Read:
+        return "read";
+    }
+    return "?";
+}
+
+std::string toString(TargetKind kind)
+{
+    switch (kind) {
+    case TargetKind::Directory:
+        return "directory";
+    case TargetKind::Pipe:
+        return "pipe";
+    case TargetKind::Null:
+        return "null";
+    }
+    return "?";
+}
+
+std::string toString(SyncPolicy policy)
+{
+    switch (policy.mode) {
+    case SyncMode::None:
+        return "none";
+    case SyncMode::FsyncEnd:
+        return "fsync-end";
+    case SyncMode::FdatasyncEnd:
+        return "fdatasync-end";
+    case SyncMode::FsyncEvery:
+        return fmt::format("fsync-every:{}", policy.everyWrites);
+    case SyncMode::OSync:
+        return "O_SYNC";
+    case SyncMode::ODsync:
+        return "O_DSYNC";
+    }
+    return "?";
+}
+
+std::string toString(StdioBuffer buffer)
+{
+    switch (buffer.mode) {
+    case BufferMode::NotApplicable:
+        return "n/a";
+    case BufferMode::None:
+        return "none";
+    case BufferMode::Default:
+        return "default";
+    case BufferMode::Bytes:
+        return formatBytesCompact(buffer.bytes);
+    }
+    return "?";
+}
+
+Direction parseDirection(std::string_view text)
+{
+    if (text == "write")
+        return Direction::Write;
+    if (text == "read")
+        return Direction::Read;
+    throw InputError(fmt::format("unknown direction '{}' (use write or read)", text));
+}
+
+TargetKind parseTargetKind(std::string_view text)
+{
+    if (text == "directory" || text == "dir")
+        return TargetKind::Directory;
+    if (text == "pipe")
+        return TargetKind::Pipe;
+    if (text == "null")
+        return TargetKind::Null;
+    throw InputError(fmt::format("unknown target kind '{}' (use directory, pipe or null)", text));
+}
+
+SyncPolicy parseSyncPolicy(std::string_view text)
+{
+    if (text == "none")
+        return {};
+    if (text == "fsync-end")
+        return {SyncMode::FsyncEnd, 0};
+    if (text == "fdatasync-end")
+        return {SyncMode::FdatasyncEnd, 0};
+    if (text == "O_SYNC" || text == "osync" || text == "o_sync")
+        return {SyncMode::OSync, 0};
+    if (text == "O_DSYNC" || text == "odsync" || text == "o_dsync")
+        return {SyncMode::ODsync, 0};
+    constexpr std::string_view every = "fsync-every:";
+    if (text.starts_with(every)) {
+        const auto digits = text.substr(every.size());
+        std::uint32_t n = 0;
+        const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+        if (ec == std::errc() && ptr == digits.data() + digits.size() && n > 0)
+            return {SyncMode::FsyncEvery, n};
+        throw InputError(fmt::format(
+            "sync policy '{}': N in fsync-every:N must be a whole number from 1 to {}", text, UINT32_MAX));
+    }
+    throw InputError(fmt::format(
+        "unknown sync policy '{}' (use none, fsync-end, fdatasync-end, fsync-every:N, O_SYNC or O_DSYNC)",
+        text));
+}
+
+StdioBuffer parseStdioBuffer(std::string_view text)
+{
+    if (text == "none")
+        return {BufferMode::None, 0};
+    if (text == "default")
+        return {BufferMode::Default, 0};
+    const auto bytes = parseBytes(text, "stdio buffer");
+    if (bytes == 0)
+        throw InputError("stdio buffer: a size of 0 is not a buffer; use 'none' for unbuffered");
+    return {BufferMode::Bytes, bytes};
+}
+
+} // namespace iolab
+
+namespace iolab {
+
+const std::vector<ArticleMix>& articleMixes()
+{
+    // Minimum, maximum and mean of the file sets in article 003's tables (files found on a workstation).
+    static const std::vector<ArticleMix> mixes{
+        {"article-2b", 2, 25'720'320, 40'953, "2 B to 25 MB, mean 40 KB (the SSD run's first set)"},
+        {"article-1k", 1'001, 54'989'002, 210'818, "1 KB to 55 MB, mean 211 KB (the HDD run's set)"},
+        {"article-10k", 10'007, 62'444'171, 205'102, "10 KB to 62 MB, mean 205 KB (the SSD run's third set)"},
+        {"article-10k-large", 10'008, 138'634'176, 429'889,
+         "10 KB to 139 MB, mean 430 KB (the HDD run's last set)"},
+    };
+    return mixes;
+}
+
+std::string toString(ReadHint hint)
+{
+    switch (hint) {
+    case ReadHint::NotApplicable:
+        return "n/a";
+    case ReadHint::Normal:
+        return "normal";
+    case ReadHint::Sequential:
+        return "sequential";
+    case ReadHint::Random:
+        return "random";
+    case ReadHint::NoReuse:
+        return "noreuse";
+    }
+    return "?";
+}
+
+std::string toString(CacheState cache)
+{
+    switch (cache) {
+    case CacheState::NotApplicable:
+        return "n/a";
+    case CacheState::Cold:
+        return "cold";
+    case CacheState::Warm:
+        return "warm";
+    }
+    return "?";
+}
+
+std::string toString(const FileSetSpec& set)
+{
+    switch (set.mix) {
+    case SizeMix::None:
+        return "none";
+    case SizeMix::Fixed:
+        return fmt::format("{}x{}", set.files, formatBytesCompact(set.minBytes));
+    case SizeMix::Uniform:
+        return fmt::format("{}x{}-{}", set.files, formatBytesCompact(set.minBytes),
+                           formatBytesCompact(set.maxBytes));
+    case SizeMix::Article:
+        return fmt::format("{}x{}", set.files, set.name);
+    }
+    return "?";
+}
+
+std::string readAxesText(const Case& c)
+{
+    if (c.direction == Direction::Write)
+        return {};
+    if (c.hint == ReadHint::NotApplicable)
+        return toString(c.cache);
+    return fmt::format("{}, {}", toString(c.hint), toString(c.cache));
+}
+
+ReadHint parseReadHint(std::string_view text)
+{
+    if (text == "normal")
+        return ReadHint::Normal;
+    if (text == "sequential" || text == "seq")
+        return ReadHint::Sequential;
+    if (text == "random" || text == "rand")
+        return ReadHint::Random;
+    if (text == "noreuse")
+        return ReadHint::NoReuse;
+    throw InputError(fmt::format("unknown read hint '{}' (use normal, sequential, random or noreuse)", text));
+}
+
+CacheState parseCacheState(std::string_view text)
+{
+    if (text == "cold")
+        return CacheState::Cold;
+    if (text == "warm")
+        return CacheState::Warm;
+    throw InputError(fmt::format("unknown cache state '{}' (use cold or warm)", text));
+}
+
+std::string toString(Preallocate preallocate)
+{
+    switch (preallocate) {
+    case Preallocate::None:
+        return "none";
+    case Preallocate::Fallocate:
+        return "fallocate";
+    case Preallocate::Overwrite:
+        return "overwrite";
+    }
+    return "?";
+}
+
+Preallocate parsePreallocate(std::string_view text)
+{
+    for (auto value : {Preallocate::None, Preallocate::Fallocate, Preallocate::Overwrite}) {
+        if (text == toString(value))
+            return value;
+    }
+    throw InputError(fmt::format("unknown preallocation '{}' (use none, fallocate or overwrite)", text));
+}
+
+FileSetSpec parseFileSet(std::string_view text)
+{
+    const auto usage = [&text] {
+        std::string names;
+        for (const auto& mix : articleMixes())
+            names += fmt::format("{}{}", names.empty() ? "" : ", ", mix.name);
+        return InputError(fmt::format("file set '{}': write COUNTxSIZE (2000x4K), COUNTxMIN-MAX (500x1K-64K) "
+                                      "or COUNTxMIX with a mix of {}",
+                                      text, names));
+    };
+    const auto x = text.find('x');
+    if (x == std::string_view::npos || x == 0)
+        throw usage();
+    FileSetSpec set;
+    const auto count = text.substr(0, x);
+    const auto [ptr, ec] = std::from_chars(count.data(), count.data() + count.size(), set.files);
+    if (ec != std::errc() || ptr != count.data() + count.size())
+        throw usage();
+    if (set.files == 0 || set.files > kMaxFileSetFiles)
+        throw InputError(
+            fmt::format("file set '{}': the file count must be from 1 to {}", text, kMaxFileSetFiles));
+    const auto sizes = text.substr(x + 1);
+    for (const auto& mix : articleMixes()) {
+        if (sizes == mix.name) {
+            set.mix = SizeMix::Article;
+            set.name = mix.name;
+            set.minBytes = mix.minBytes;
+            set.maxBytes = mix.maxBytes;
+            set.meanBytes = mix.meanBytes;
+            return set;
+        }
+    }
+    if (sizes.empty() || !std::isdigit(static_cast<unsigned char>(sizes.front())))
+        throw usage();
+    const auto dash = sizes.find('-');
+    if (dash == std::string_view::npos) {
+        set.mix = SizeMix::Fixed;
+        set.minBytes = set.maxBytes = parseBytes(sizes, "file size");
+    } else {
+        set.mix = SizeMix::Uniform;
+        set.minBytes = parseBytes(sizes.substr(0, dash), "smallest file size");
+        set.maxBytes = parseBytes(sizes.substr(dash + 1), "largest file size");
+        if (set.minBytes > set.maxBytes)
+            throw InputError(
+                fmt::format("file set '{}': the smallest size is larger than the largest", text));
+    }
+    if (set.maxBytes == 0)
+        throw InputError(fmt::format("file set '{}': files of 0 bytes hold nothing to read", text));
+    if (set.maxBytes > kMaxFileSetFileBytes)
+        throw InputError(fmt::format("file set '{}': files larger than {} belong to the sequential read "
+                                     "strategies",
+                                     text, formatBytes(kMaxFileSetFileBytes)));
+    set.meanBytes = (set.minBytes + set.maxBytes) / 2;
+    return set;
+}
+
+} // namespace iolab

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/model/case.h"
+#include "core/model/target.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace iolab {
+
+class Registry;
+
+inline constexpr std::uint32_t kMaxThreads = 1024;
+inline constexpr std::uint64_t kMaxChunkBytes = 1ULL << 30; // 1 GiB
+inline constexpr std::uint64_t kMaxTotalBytes = 1ULL << 44; // 16 TiB
+inline constexpr std::uint64_t kMaxCases = 100'000;         // combinations one run may expand to
+
+// One cartesian product of axis values. Empty optional axes take their defaults: buffers -> n/a (stdio
+// strategies: default), syncs -> none, threads -> 1, targets -> each strategy's own target, hints -> each
+// read strategy's default, caches -> cold. Each strategy takes the axes it has: file-set readers the file
+// sets, every other strategy the sizes.
+struct MatrixGroup
+{
+    std::vector<std::string> strategies;
+    std::vector<std::uint64_t> chunks;
+    std::vector<std::uint64_t> sizes;
+    std::vector<StdioBuffer> buffers;
+    std::vector<SyncPolicy> syncs;
+    std::vector<std::uint32_t> threads;
+    std::vector<TargetKind> targets;
+    std::vector<ReadHint> hints;             // reads: empty -> each strategy's default hint
+    std::vector<CacheState> caches;          // reads: empty -> cold
+    std::vector<FileSetSpec> fileSets;       // file-set strategies read these instead of a size
+    std::vector<Preallocate> preallocations; // writes to a file: empty -> none
+
+    friend bool operator==(const MatrixGroup&, const MatrixGroup&) = default;
+};
+
+// A matrix is the union of its groups, so a preset can pair stdio's buffer axis with other strategies that
+// have none.
+struct Matrix
+{
+    std::string name;
+    std::string description;
+    std::vector<MatrixGroup> groups;
+    std::string question; // the one question the matrix asks, for the verdict ("" = made from the cases)
+
+    friend bool operator==(const Matrix&, const Matrix&) = default;
+};
+
+struct RefusedCase
+{
+    Case testCase;
+    std::string reason;
+
+    friend bool operator==(const RefusedCase&, const RefusedCase&) = default;
+};
+
+struct ExpandedMatrix
+{
+    std::vector<Case> cases;
+    std::vector<RefusedCase> refused; // every combination that will not run, with the reason
+};
+
+// Checks the values themselves (unknown strategy, zero or absurd sizes, thread counts, more than kMaxCases
+// combinations); throws InputError.
+void validate(const Matrix& matrix, const Registry& registry);
+
+// How many combinations expand() would make (refused ones included), counted from the axis sizes without
+// making them; saturates at the largest uint64. Unknown strategies count nothing.
+std::uint64_t caseCount(const Matrix& matrix, const Registry& registry);
+
+// Expands to the valid cases on this target; every other combination is listed in `refused`.
+ExpandedMatrix expand(const Matrix& matrix, const Registry& registry, const TargetInfo& target);
+
+// Why `c` cannot run with this strategy on this target, or "" when it can.
+std::string refusalReason(const Case& c, const Registry& registry, const TargetInfo& target);
+
+} // namespace iolab

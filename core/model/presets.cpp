@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+#include "core/model/presets.h"
+
+#include "core/base/units.h"
+
+namespace iolab {
+
+namespace {
+
+MatrixGroup group(std::vector<std::string> strategies, std::vector<std::uint64_t> chunks,
+                  std::vector<std::uint64_t> sizes)
+{
+    MatrixGroup g;
+    g.strategies = std::move(strategies);
+    g.chunks = std::move(chunks);
+    g.sizes = std::move(sizes);
+    return g;
+}
+
+std::vector<Matrix> makePresets()
+{
+    std::vector<Matrix> presets;
+
+    {
+        // One question, answered in about a minute: every way of writing a file at one chunk size, each
+        // sized so that a repetition lasts long enough to measure; then the pipe pair, compared apart.
+        Matrix m{"quick",
+                 "Every way of writing a file at 64 KiB per call (buffered 1 GiB each, O_DIRECT 512 MiB, "
+                 "mmap 128 MiB), then write(2) against vmsplice into a pipe, 4 GiB each: about a minute.",
+                 {}};
+        m.question = "Which way of writing a file in 64 KiB chunks is fastest here, counting the time until "
+                     "the data is on the device, and how fast can a pipe take the same chunks?";
+        // Groups as the matrix editor forms them (stdio's buffer axis sets it apart), so that a preset opened
+        // in the editor and saved back is the same matrix.
+        m.groups.push_back(group({"stdio", "stdio-unlocked"}, {64 * kKiB}, {1 * kGiB}));
+        m.groups.push_back(group({"write"}, {64 * kKiB}, {1 * kGiB}));
+        // Sized for repetitions of about 0.3 s or more at what each reaches on a small VM: O_DIRECT ~1 GB/s,
+        // a 64 KiB mapping per chunk or the batch buffer flushed with O_DIRECT ~70-140 MB/s.
+        m.groups.push_back(group({"direct"}, {64 * kKiB}, {512 * kMiB}));
+        m.groups.push_back(group({"mmap-window", "mmap-batch-direct"}, {64 * kKiB}, {128 * kMiB}));
+        m.groups.push_back(group({"pipe-write", "vmsplice"}, {64 * kKiB}, {4 * kGiB}));
+        presets.push_back(std::move(m));
+    }
+    {
+        // 000: fwrite vs fwrite_unlocked, 512 MB written one byte at a time, setvbuf from none to 8 MB.
+        Matrix m{"stdio-per-byte",
+                 "fwrite vs fwrite_unlocked writing 512 MiB one byte at a time, stdio buffer none to 8 MiB "
+                 "(article 000). Use --size to shorten it.",
+                 {}};
+        m.question = "When a program writes one byte at a time, how much do the stdio buffer size and "
+                     "fwrite's locking cost?";
+        auto g = group({"stdio", "stdio-unlocked"}, {1}, {512 * kMiB});
+        g.buffers = {{BufferMode::None, 0},          {BufferMode::Default, 0},
+                     {BufferMode::Bytes, 1 * kKiB},  {BufferMode::Bytes, 4 * kKiB},
+                     {BufferMode::Bytes, 64 * kKiB}, {BufferMode::Bytes, 256 * kKiB},
+                     {BufferMode::Bytes, 1 * kMiB},  {BufferMode::Bytes, 8 * kMiB}};
+        m.groups.push_back(std::move(g));
+        presets.push_back(std::move(m));
+    }
+    {
+        // 004: dd count=10000 bs=512 with no flag, oflag=direct, oflag=sync, oflag=dsync, conv=fsync,
+        // conv=fdatasync.
+        Matrix m{"sync-modes",
+                 "512-byte writes, 10000 of them, as dd does: none, O_DIRECT, O_SYNC, O_DSYNC, fsync and "
+                 "fdatasync at the end (article 004).",
+                 {}};
+        m.question = "What does each way of making 512-byte writes durable cost, as dd's flags do it?";
+        // Plain stdio is the speed-up's baseline.
+        m.groups.push_back(group({"stdio"}, {512}, {std::uint64_t{512} * 10000}));
+        auto buffered = group({"write"}, {512}, {std::uint64_t{512} * 10000});
+        buffered.syncs = {{SyncMode::None, 0},
+                          {SyncMode::FsyncEnd, 0},
+                          {SyncMode::FdatasyncEnd, 0},
+                          {SyncMode::OSync, 0},
+                          {SyncMode::ODsync, 0}};
+        m.groups.push_back(std::move(buffered));
+        m.groups.push_back(group({"direct"}, {512}, {std::uint64_t{512} * 10000}));
+        presets.push_back(std::move(m));
+    }
+    {
+        // 001: 4 KiB writes: buffered with several threads, O_DIRECT, mmap 16 KiB windows, mmap batch +
+        // O_DIRECT.
+        Matrix m{
+            "bandwidth-4k",
+            "4 KiB writes: buffered write(2) with 1, 2 and 4 threads, O_DIRECT, mmap windows and an mmap "
+            "batch buffer flushed to an O_DIRECT file (article 001).",
+            {}};
+        m.question = "Which way of writing 4 KiB blocks moves the most data: buffered with threads, O_DIRECT "
+                     "or mmap?";
+        m.groups.push_back(group({"stdio"}, {4 * kKiB}, {512 * kMiB})); // the speed-up's baseline
+        auto buffered = group({"write"}, {4 * kKiB}, {512 * kMiB});
+        buffered.threads = {1, 2, 4};
+        m.groups.push_back(std::move(buffered));
+        m.groups.push_back(group({"direct", "mmap-window", "mmap-batch-direct"}, {4 * kKiB}, {512 * kMiB}));
+        presets.push_back(std::move(m));
+    }
+    {
+        // 002: a fast `yes`: write(2) into a pipe vs vmsplice of the same pages.
+        Matrix m{"pipe", "write(2) vs vmsplice(2) into a pipe drained by a reader thread (article 002).", {}};
+        m.question = "How much faster than write(2) does vmsplice fill a pipe, chunk size by chunk size?";
+        m.groups.push_back(group({"pipe-write", "vmsplice"}, {64 * kKiB, 256 * kKiB, 1 * kMiB}, {2 * kGiB}));
+        presets.push_back(std::move(m));
+    }
+    {
+        // 003: many files read one by one, by a capped pool and by a thread each, over the article's size
+        // mixes.
+        Matrix m{"small-files",
+                 "Many small files (article 003): the article's size mixes (2 B / 1 KB / 10 KB up to 25-140 "
+                 "MB, mean "
+                 "40-430 KB) read by one thread in order, a pool capped at 1 to 256 threads, and a thread "
+                 "per file; "
+                 "cold cache.",
+                 {}};
+        m.question = "How fast can many small files be read from a cold cache: one by one, by a pool of "
+                     "threads, or by a thread each?";
+        MatrixGroup g;
+        g.strategies = {"files-serial", "files-pool", "files-per-thread"};
+        g.chunks = {64 * kKiB};
+        g.threads = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+        for (const char* set :
+             {"1000xarticle-2b", "1000xarticle-1k", "1000xarticle-10k", "500xarticle-10k-large"})
+            g.fileSets.push_back(parseFileSet(set));
+        m.groups.push_back(std::move(g));
+        presets.push_back(std::move(m));
+    }
+    {
+        Matrix m{"read-seq",
+                 "Sequential reads of a 512 MiB file from a cold cache: read(2) chunk sizes x posix_fadvise "
+                 "hints, "
+                 "fread/fread_unlocked with stdio buffers, O_DIRECT, and mmap with madvise hints.",
+                 {}};
+        m.question =
+            "Which way of reading a large file from start to end, from a cold cache, is fastest, and "
+            "do access hints help?";
+        auto plain = group({"read"}, {4 * kKiB, 64 * kKiB, 1 * kMiB, 8 * kMiB}, {512 * kMiB});
+        plain.hints = {ReadHint::Normal, ReadHint::Sequential, ReadHint::Random, ReadHint::NoReuse};
+        m.groups.push_back(std::move(plain));
+        auto stdio = group({"fread", "fread-unlocked"}, {4 * kKiB}, {512 * kMiB});
+        stdio.buffers = {
+            {BufferMode::Default, 0}, {BufferMode::Bytes, 64 * kKiB}, {BufferMode::Bytes, 1 * kMiB}};
+        m.groups.push_back(std::move(stdio));
+        m.groups.push_back(group({"read-direct"}, {64 * kKiB, 1 * kMiB, 8 * kMiB}, {512 * kMiB}));
+        auto mapped = group({"mmap-read"}, {64 * kKiB, 1 * kMiB}, {512 * kMiB});
+        mapped.hints = {ReadHint::Normal, ReadHint::Sequential, ReadHint::Random};
+        m.groups.push_back(std::move(mapped));
+        presets.push_back(std::move(m));
+    }
+    {
+        // CrystalDiskMark's default read tests, with threads standing in for queue depth (io_uring comes
+        // later).
+        Matrix m{
+            "cdm-like",
+            "CrystalDiskMark's read tests without the cache: SEQ1M with 1 and 8 threads over 1 GiB, RND4K "
+            "with 1 and 16 threads over a 64 MiB file (threads stand in for queue depth).",
+            {}};
+        m.question =
+            "How fast does this device read past the cache, in 1 MiB blocks from start to end and in "
+            "4 KiB blocks at random, with one thread and with many?";
+        // Plain read(2) of the same chunks and sizes is the speed-up's baseline; one group, as the matrix
+        // editor forms it, so that the preset round-trips through the editor.
+        m.groups.push_back(group({"read"}, {4 * kKiB, 1 * kMiB}, {64 * kMiB, 1 * kGiB}));
+        auto seq = group({"read-direct"}, {1 * kMiB}, {1 * kGiB});
+        seq.threads = {1, 8};
+        m.groups.push_back(std::move(seq));
+        auto rnd = group({"read-random-direct"}, {4 * kKiB}, {64 * kMiB});
+        rnd.threads = {1, 16};
+        m.groups.push_back(std::move(rnd));
+        presets.push_back(std::move(m));
+    }
+    return presets;
+}
+
+} // namespace
+
+const std::vector<Matrix>& builtinPresets()
+{
+    static const std::vector<Matrix> presets = makePresets();
+    return presets;
+}
+
+std::optional<Matrix> findPreset(std::string_view name)
+{
+    for (const auto& p : builtinPresets()) {
+        if (p.name == name)
+            return p;
+    }
+    return std::nullopt;
+}
+
+std::string presetNames()
+{
+    std::string names;
+    for (const auto& p : builtinPresets()) {
+        if (!names.empty())
+            names += ", ";
+        names += p.name;
+    }
+    return names;
+}
+
+} // namespace iolab

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/analysis/stats.h"
+#include "core/base/outcome.h"
+#include "core/model/case.h"
+#include "core/model/matrix.h"
+#include "core/model/target.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace iolab {
+
+inline constexpr const char* kResultSchema = "iolab.result/1";
+
+// One sampler tick (10 Hz). Rates are over the interval since the previous tick.
+struct Sample
+{
+    double runSeconds = 0;       // since the run started
+    std::uint32_t caseIndex = 0; // index into RunResult::cases
+    std::int32_t repetition = 0; // index within the case, warm-ups first
+    bool warmup = false;
+    std::uint64_t bytesDone = 0; // in this repetition so far
+    double intervalMBps = 0;     // apparent: bytes handed to the API
+    double cpuUserPercent = 0;   // of one core
+    double cpuSystemPercent = 0;
+    std::uint64_t rssBytes = 0;
+    std::uint64_t dirtyBytes = 0;
+    std::uint64_t writebackBytes = 0;
+    std::uint64_t deviceReadBytes = 0;    // since the repetition started
+    std::uint64_t deviceWrittenBytes = 0; // since the repetition started
+    double deviceWriteMBps = 0;           // over the interval
+    double deviceReadMBps = 0;            // over the interval
+    bool syncing = false;                 // in the final fsync after the timed part
+
+    friend bool operator==(const Sample&, const Sample&) = default;
+};
+
+struct RepetitionResult
+{
+    std::uint32_t index = 0; // 0 = warm-up
+    bool warmup = false;
+    Outcome outcome;
+    std::uint64_t bytes = 0;   // bytes written in the timed part
+    double returnSeconds = 0;  // until the last call returned
+    double durableSeconds = 0; // plus the final fsync where the data was not yet durable
+    double apparentMBps = 0;
+    double durableMBps = 0;
+    double cpuUserSeconds = 0;
+    double cpuSystemSeconds = 0;
+    std::uint64_t peakRssBytes = 0;
+    std::uint64_t deviceWrittenBytes = 0; // meaningful only when deviceObserved
+    std::uint64_t deviceReadBytes = 0;
+    bool deviceObserved = false;
+    bool verified = false;
+    // File-set reads: files read, and the per-file time (open to close) at the median and 99th percentile.
+    std::uint64_t files = 0;
+    double fileP50Seconds = 0;
+    double fileP99Seconds = 0;
+    // Reads: bytes of the data set in the page cache just before the timed part (cold: what eviction left;
+    // warm: what the warming read left). Unknown where the OS cannot tell.
+    std::optional<std::uint64_t> cachedBytes;
+    // Writes to a file: evidence of whether the data went through the page cache, taken outside the timed
+    // part. The written files' bytes in the page cache just after the timed part, and the system's Dirty +
+    // Writeback bytes just before and just after it. Unknown where the OS cannot tell (Windows).
+    std::optional<std::uint64_t> cachedAfterBytes;
+    std::optional<std::uint64_t> dirtyBeforeBytes;
+    std::optional<std::uint64_t> dirtyAfterBytes;
+
+    friend bool operator==(const RepetitionResult&, const RepetitionResult&) = default;
+};
+
+struct CaseResult
+{
+    std::uint32_t index = 0;
+    Case testCase;
+    Status status = Status::Ok;
+    std::string reason; // why it is not ok
+    std::vector<RepetitionResult> repetitions;
+    Summary apparentMBps; // over measured, successful repetitions
+    Summary durableMBps;
+    double stabilityMBps = 0; // stddev of the per-interval apparent MB/s during measured repetitions
+    double cpuSecondsPerGiB = 0;
+    std::uint64_t peakRssBytes = 0;
+    std::vector<Sample> samples;
+    // Reads: how the cache state was set before each repetition, e.g. "fdatasync + POSIX_FADV_DONTNEED on
+    // each file"; the size of the data set read (also in the case's totalBytes).
+    std::string cacheMethod;
+    std::uint64_t dataSetBytes = 0;
+    // File-set reads: files per second over the measured repetitions, and the medians of their per-file
+    // latency percentiles.
+    Summary filesPerSecond;
+    double fileP50Seconds = 0;
+    double fileP99Seconds = 0;
+
+    friend bool operator==(const CaseResult&, const CaseResult&) = default;
+};
+
+struct RunOptions
+{
+    std::uint32_t repetitions = 3;
+    std::uint32_t warmups = 1;
+    bool verifyFiles = false;
+    bool verifyPipes = true;
+    bool sampling = true;
+    std::uint32_t sampleIntervalMs = 100;
+    bool spaceCheck = true;
+    bool dropCaches = false; // reads, cold: as root, drop the whole page cache instead of evicting per file
+
+    friend bool operator==(const RunOptions&, const RunOptions&) = default;
+};
+
+struct RunResult
+{
+    std::string schema = kResultSchema;
+    std::string toolVersion;
+    std::string startedAt; // ISO 8601, UTC
+    std::string finishedAt;
+    HostInfo host;
+    TargetInfo target;
+    Matrix matrix;
+    RunOptions options;
+    std::vector<RefusedCase> refused;
+    std::vector<CaseResult> cases;
+    bool cancelled = false;
+    // About the whole run, for every front end to show (e.g. another IOLab run wrote to the same target).
+    std::vector<std::string> warnings;
+
+    friend bool operator==(const RunResult&, const RunResult&) = default;
+};
+
+// Ok when every case ran ok; failures, refusals at run time and cancellation make it not ok.
+bool allCasesOk(const RunResult& result);
+
+// The cache methods the run's read cases used, each once, in case order (for footers and reports).
+std::vector<std::string> cacheMethods(const RunResult& result);
+
+} // namespace iolab
