@@ -11,8 +11,8 @@
 namespace iolab {
 
 // files-serial, files-pool, files-per-thread: every file of a generated set opened, read in chunks to the end
-// and closed by `Reader` (the backend's), the three ways article 003 compares: one thread in order, a pool
-// capped at the threads axis, a new thread per file.
+// and closed by `Reader` (the backend's), the three ways the .NET reading article compares: one thread in
+// order, a pool capped at the threads axis, a new thread per file.
 template <class Reader> class FilesStrategy final : public BasicStrategy
 {
 public:

@@ -21,8 +21,8 @@ struct Summary
     double cv = 0;     // stddev / mean
     double ciLow = 0;  // 95% confidence interval of the mean (Student's t); equal to the mean when count < 2
     double ciHigh = 0;
-    // The mean without the single lowest and highest value (article 003's "average without the largest and
-    // smallest"); the plain mean when there are fewer than three values.
+    // The mean without the single lowest and highest value (the .NET reading article's "average without the
+    // largest and smallest"); the plain mean when there are fewer than three values.
     double trimmedMean = 0;
 
     friend bool operator==(const Summary&, const Summary&) = default;

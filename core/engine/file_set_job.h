@@ -20,11 +20,11 @@
 
 namespace iolab {
 
-// Reads every file of a generated set, the way article 003's scenarios do: in order on the calling thread
-// (Single), by a pool of `threads` workers taking the next file from a shared index (Threads), or by a new
-// thread per file, all started at once (PerFile). Each file is timed from open to close. The platform gives
-// `ReadFile`, callable as Outcome(const DataFile&, ReadBuffer&, std::uint64_t& bytesRead), which opens,
-// reads to the end in buffer-sized calls and closes.
+// Reads every file of a generated set, the way the .NET reading article's scenarios do: in order on the
+// calling thread (Single), by a pool of `threads` workers taking the next file from a shared index (Threads),
+// or by a new thread per file, all started at once (PerFile). Each file is timed from open to close. The
+// platform gives `ReadFile`, callable as Outcome(const DataFile&, ReadBuffer&, std::uint64_t& bytesRead),
+// which opens, reads to the end in buffer-sized calls and closes.
 template <class ReadFile> class FileSetJob final : public Job
 {
 public:

@@ -165,7 +165,8 @@ namespace iolab {
 
 const std::vector<ArticleMix>& articleMixes()
 {
-    // Minimum, maximum and mean of the file sets in article 003's tables (files found on a workstation).
+    // Minimum, maximum and mean of the file sets in the .NET reading article's tables (files found on a
+    // workstation).
     static const std::vector<ArticleMix> mixes{
         {"article-2b", 2, 25'720'320, 40'953, "2 B to 25 MB, mean 40 KB (the SSD run's first set)"},
         {"article-1k", 1'001, 54'989'002, 210'818, "1 KB to 55 MB, mean 211 KB (the HDD run's set)"},

@@ -98,7 +98,7 @@ enum class SizeMix
     None,    // not a file-set case
     Fixed,   // every file minBytes
     Uniform, // evenly spread over minBytes..maxBytes
-    Article  // a heavy-tailed mix measured on real systems (article 003), named by `name`
+    Article  // a heavy-tailed mix measured on real systems (the .NET reading article), named by `name`
 };
 
 // A generated file set: `files` files in nested folders with sizes from `mix`. Deterministic: the same spec
@@ -117,7 +117,7 @@ struct FileSetSpec
     friend bool operator==(const FileSetSpec&, const FileSetSpec&) = default;
 };
 
-// A heavy-tailed size mix from article 003's tables (sizes of real files on a Windows system).
+// A heavy-tailed size mix from the .NET reading article's tables (sizes of real files on a Windows system).
 struct ArticleMix
 {
     const char* name;

@@ -45,7 +45,8 @@ std::vector<Matrix> makePresets()
         // 000: fwrite vs fwrite_unlocked, 512 MB written one byte at a time, setvbuf from none to 8 MB.
         Matrix m{"stdio-per-byte",
                  "fwrite vs fwrite_unlocked writing 512 MiB one byte at a time, stdio buffer none to 8 MiB "
-                 "(article 000). Use --size to shorten it.",
+                 "(after the article \"Speeding up C/C++ file I/O without much effort\"). Use --size to "
+                 "shorten it.",
                  {}};
         m.question = "When a program writes one byte at a time, how much do the stdio buffer size and "
                      "fwrite's locking cost?";
@@ -62,7 +63,7 @@ std::vector<Matrix> makePresets()
         // conv=fdatasync.
         Matrix m{"sync-modes",
                  "512-byte writes, 10000 of them, as dd does: none, O_DIRECT, O_SYNC, O_DSYNC, fsync and "
-                 "fdatasync at the end (article 004).",
+                 "fdatasync at the end (after the article \"Until a file is written to the disk\").",
                  {}};
         m.question = "What does each way of making 512-byte writes durable cost, as dd's flags do it?";
         // Plain stdio is the speed-up's baseline.
@@ -83,7 +84,8 @@ std::vector<Matrix> makePresets()
         Matrix m{
             "bandwidth-4k",
             "4 KiB writes: buffered write(2) with 1, 2 and 4 threads, O_DIRECT, mmap windows and an mmap "
-            "batch buffer flushed to an O_DIRECT file (article 001).",
+            "batch buffer flushed to an O_DIRECT file (after the article \"Writing files on Linux: how to "
+            "saturate the disk bandwidth steadily\").",
             {}};
         m.question = "Which way of writing 4 KiB blocks moves the most data: buffered with threads, O_DIRECT "
                      "or mmap?";
@@ -96,7 +98,10 @@ std::vector<Matrix> makePresets()
     }
     {
         // 002: a fast `yes`: write(2) into a pipe vs vmsplice of the same pages.
-        Matrix m{"pipe", "write(2) vs vmsplice(2) into a pipe drained by a reader thread (article 002).", {}};
+        Matrix m{"pipe",
+                 "write(2) vs vmsplice(2) into a pipe drained by a reader thread (after the article "
+                 "\"Speeding up yes (pipes only)\").",
+                 {}};
         m.question = "How much faster than write(2) does vmsplice fill a pipe, chunk size by chunk size?";
         m.groups.push_back(group({"pipe-write", "vmsplice"}, {64 * kKiB, 256 * kKiB, 1 * kMiB}, {2 * kGiB}));
         presets.push_back(std::move(m));
@@ -105,7 +110,8 @@ std::vector<Matrix> makePresets()
         // 003: many files read one by one, by a capped pool and by a thread each, over the article's size
         // mixes.
         Matrix m{"small-files",
-                 "Many small files (article 003): the article's size mixes (2 B / 1 KB / 10 KB up to 25-140 "
+                 "Many small files (after the article \"How to read data from disk more efficiently (in "
+                 ".NET)\"): the article's size mixes (2 B / 1 KB / 10 KB up to 25-140 "
                  "MB, mean "
                  "40-430 KB) read by one thread in order, a pool capped at 1 to 256 threads, and a thread "
                  "per file; "

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // memcpy each chunk into a 16 KiB mapped batch buffer (a scratch file) and pwrite it to an O_DIRECT file when
-// full (article 001, experiment 4). Chunks must divide the batch.
+// full (the Optane article, experiment 4). Chunks must divide the batch.
 #include "plain_common.h"
 
 #include <fcntl.h>
