@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/cli.h"
 
+#include "app/cli/axis_flags.h"
 #include "app/cli/console_observer.h"
 #include "core/analysis/verdict.h"
 #include "core/analysis/warnings.h"
@@ -67,36 +68,12 @@ private:
     void (*m_previousTerm)(int) = SIG_DFL;
 };
 
-std::vector<std::string> splitList(const std::vector<std::string>& values)
-{
-    std::vector<std::string> out;
-    for (const auto& value : values) {
-        std::stringstream in(value);
-        std::string item;
-        while (std::getline(in, item, ',')) {
-            if (!item.empty())
-                out.push_back(item);
-        }
-    }
-    return out;
-}
-
 struct RunArgs
 {
     std::string target;
     std::string preset;
     std::string matrixFile;
-    std::vector<std::string> strategies;
-    std::vector<std::string> chunks;
-    std::vector<std::string> buffers;
-    std::vector<std::string> syncs;
-    std::vector<std::string> threads;
-    std::vector<std::string> sizes;
-    std::vector<std::string> targets;
-    std::vector<std::string> hints;
-    std::vector<std::string> caches;
-    std::vector<std::string> fileSets;
-    std::vector<std::string> preallocations;
+    AxisFlagValues axes; // --strategy, --chunk, --size and every other case axis's flag
     bool dropCaches = false;
     std::uint32_t repetitions = 3;
     std::uint32_t warmups = 1;
@@ -114,38 +91,7 @@ struct RunArgs
 
 Matrix matrixFromAxes(const RunArgs& args)
 {
-    MatrixGroup g;
-    g.strategies = splitList(args.strategies);
-    for (const auto& c : splitList(args.chunks))
-        g.chunks.push_back(parseBytes(c, "--chunk"));
-    for (const auto& s : splitList(args.sizes))
-        g.sizes.push_back(parseBytes(s, "--size"));
-    for (const auto& b : splitList(args.buffers))
-        g.buffers.push_back(parseStdioBuffer(b));
-    for (const auto& s : splitList(args.syncs))
-        g.syncs.push_back(parseSyncPolicy(s));
-    for (const auto& t : splitList(args.threads)) {
-        std::uint64_t n = 0;
-        try {
-            n = std::stoull(t);
-        } catch (const std::exception&) {
-            throw InputError(fmt::format("--threads: '{}' is not a whole number", t));
-        }
-        if (n == 0 || n > kMaxThreads)
-            throw InputError(
-                fmt::format("--threads: {} is outside the allowed range 1 to {}", t, kMaxThreads));
-        g.threads.push_back(static_cast<std::uint32_t>(n));
-    }
-    for (const auto& t : splitList(args.targets))
-        g.targets.push_back(parseTargetKind(t));
-    for (const auto& h : splitList(args.hints))
-        g.hints.push_back(parseReadHint(h));
-    for (const auto& c : splitList(args.caches))
-        g.caches.push_back(parseCacheState(c));
-    for (const auto& f : splitList(args.fileSets))
-        g.fileSets.push_back(parseFileSet(f));
-    for (const auto& p : splitList(args.preallocations))
-        g.preallocations.push_back(parsePreallocate(p));
+    const MatrixGroup g = groupFromAxisFlags(args.axes);
     if (g.chunks.empty())
         throw InputError("--chunk is required with --strategy (e.g. --chunk 4K)");
     if (g.sizes.empty() && g.fileSets.empty())
@@ -169,18 +115,17 @@ std::string readTextFile(const std::string& path)
 
 Matrix chooseMatrix(const RunArgs& args)
 {
+    const auto given = args.axes.byMatrixKey.find("strategies");
+    const bool strategiesGiven = given != args.axes.byMatrixKey.end() && !given->second.empty();
     const int sources =
-        (args.preset.empty() ? 0 : 1) + (args.matrixFile.empty() ? 0 : 1) + (args.strategies.empty() ? 0 : 1);
+        (args.preset.empty() ? 0 : 1) + (args.matrixFile.empty() ? 0 : 1) + (strategiesGiven ? 1 : 0);
     if (sources == 0)
         throw InputError(
             "say what to run: --preset NAME, --matrix FILE.json, or --strategy with --chunk and --size");
     if (sources > 1)
         throw InputError("--preset, --matrix and --strategy are alternatives; give one");
-    if (args.strategies.empty()) {
-        const bool otherAxes = !args.chunks.empty() || !args.buffers.empty() || !args.syncs.empty() ||
-                               !args.threads.empty() || !args.targets.empty() || !args.hints.empty() ||
-                               !args.caches.empty() || !args.fileSets.empty() || !args.preallocations.empty();
-        if (otherAxes)
+    if (!strategiesGiven) {
+        if (args.axes.anyBesides({"strategies", "sizes"}))
             throw InputError(
                 "axis flags other than --size go with --strategy, not with --preset or --matrix");
         Matrix m;
@@ -192,9 +137,9 @@ Matrix chooseMatrix(const RunArgs& args)
         } else {
             m = parseMatrixJson(readTextFile(args.matrixFile), args.matrixFile);
         }
-        if (!args.sizes.empty()) {
+        if (const auto sizeTexts = args.axes.values("sizes"); !sizeTexts.empty()) {
             std::vector<std::uint64_t> sizes;
-            for (const auto& s : splitList(args.sizes))
+            for (const auto& s : sizeTexts)
                 sizes.push_back(parseBytes(s, "--size"));
             for (auto& g : m.groups)
                 g.sizes = sizes;
@@ -710,23 +655,7 @@ int runCli(int argc, const char* const* argv)
     run->add_option("--target", args.target, "Folder to write into (inside a marked run folder)")->required();
     run->add_option("--preset", args.preset, "A built-in matrix: " + presetNames());
     run->add_option("--matrix", args.matrixFile, "A matrix JSON file");
-    run->add_option("--strategy", args.strategies, "Strategies, comma separated");
-    run->add_option("--chunk", args.chunks, "Chunk sizes, e.g. 1,4K,1M");
-    run->add_option("--buffer", args.buffers, "stdio buffers: none, default or sizes");
-    run->add_option("--sync", args.syncs, "none, fsync-end, fdatasync-end, fsync-every:N, O_SYNC, O_DSYNC");
-    run->add_option("--threads", args.threads,
-                    "Threads, e.g. 1,2,4: writers and sequential readers one file each; files-pool's cap");
-    run->add_option("--size", args.sizes, "Total bytes per case, e.g. 64M (overrides a preset's sizes)");
-    run->add_option("--target-kind", args.targets, "directory, pipe or null (default: each strategy's own)");
-    run->add_option("--hint", args.hints,
-                    "Reads: normal, sequential, random, noreuse (default: each reader's own)");
-    run->add_option("--cache", args.caches,
-                    "Reads: cold (evicted before each repetition, the default) or warm");
-    run->add_option("--files", args.fileSets,
-                    "File-set readers: COUNTxSIZE, COUNTxMIN-MAX or COUNTx<mix>, e.g. 2000xarticle-2b");
-    run->add_option("--preallocate", args.preallocations,
-                    "Writes to a file: none (a new file, the default), fallocate (space reserved first) or "
-                    "overwrite (the file written first, then overwritten); untimed");
+    addAxisOptions(*run, args.axes);
     run->add_flag("--drop-caches", args.dropCaches,
                   "Cold reads: drop the whole page cache before each repetition (root only)");
     run->add_option("--reps", args.repetitions,

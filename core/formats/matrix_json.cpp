@@ -3,13 +3,12 @@
 
 #include "core/base/error.h"
 #include "core/base/units.h"
+#include "core/model/axes.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
-
-#include <set>
 
 namespace iolab {
 
@@ -32,99 +31,64 @@ std::pair<std::size_t, std::size_t> lineAndColumn(std::string_view text, std::si
     return {line, column};
 }
 
-std::string valueText(const json& value)
+// One value of an axis as the text its declaration parses: a string as is, a number in decimal.
+std::string axisValueText(const AxisSpec& axis, const json& v)
 {
-    return value.is_string() ? value.get<std::string>() : value.dump();
-}
-
-template <class T, class Convert>
-std::vector<T> readAxis(const json& group, const char* key, const std::string& where, Convert&& convert)
-{
-    std::vector<T> values;
-    const auto it = group.find(key);
-    if (it == group.end() || it->is_null())
-        return values;
-    const json list = it->is_array() ? *it : json::array({*it});
-    for (std::size_t i = 0; i < list.size(); ++i) {
-        const std::string at = fmt::format("{}.{}[{}]", where, key, i);
-        try {
-            values.push_back(convert(list[i], at));
-        } catch (const InputError& e) {
-            throw InputError(fmt::format("{}: {}", at, e.what()));
-        }
-    }
-    return values;
-}
-
-std::uint64_t sizeValue(const json& v, const std::string& at)
-{
-    if (v.is_number_unsigned())
-        return v.get<std::uint64_t>();
-    if (v.is_number_integer() && v.get<std::int64_t>() < 0)
-        throw InputError(fmt::format("{} is negative; sizes must be positive", v.dump()));
     if (v.is_string())
-        return parseBytes(v.get<std::string>(), at);
+        return v.get<std::string>();
+    if (axis.kind == AxisValueKind::Bytes) {
+        if (v.is_number_unsigned())
+            return std::to_string(v.get<std::uint64_t>());
+        if (v.is_number_integer() && v.get<std::int64_t>() < 0)
+            throw InputError(fmt::format("{} is negative; sizes must be positive", v.dump()));
+        throw InputError(
+            fmt::format("{} is not a size (a number of bytes or a string such as \"4K\")", v.dump()));
+    }
+    if (v.is_number_integer()) // a count, or a size in bytes for an axis that takes one ("buffers": [4096])
+        return v.dump();
     throw InputError(
-        fmt::format("{} is not a size (a number of bytes or a string such as \"4K\")", v.dump()));
+        fmt::format("{} is not {}", v.dump(),
+                    axis.kind == AxisValueKind::Count ? "a " + axis.name : std::string("a string")));
 }
 
-std::string stringValue(const json& v, const std::string&)
+std::string knownAxesText()
 {
-    if (!v.is_string())
-        throw InputError(fmt::format("{} is not a string", v.dump()));
-    return v.get<std::string>();
+    std::string list;
+    for (const auto& axis : caseAxes()) {
+        if (axis.matrixKey.empty())
+            continue;
+        list += list.empty() ? axis.matrixKey : ", " + axis.matrixKey;
+    }
+    return list;
 }
 
 MatrixGroup groupFromJson(const json& group, const std::string& where)
 {
     if (!group.is_object())
         throw InputError(fmt::format("{}: expected an object with axes, found {}", where, group.type_name()));
-    static const std::set<std::string> kKnown{"strategies", "chunks",  "sizes",      "buffers",
-                                              "syncs",      "threads", "targets",    "hints",
-                                              "caches",     "files",   "preallocate"};
     for (const auto& [key, value] : group.items()) {
-        if (!kKnown.contains(key) && key != "name" && key != "description" && key != "question" &&
-            key != "groups" && key != "schema")
-            throw InputError(fmt::format("{}: unknown key '{}' (axes are strategies, chunks, sizes, buffers, "
-                                         "syncs, threads, targets, hints, caches, files, preallocate)",
-                                         where, key));
+        if (findAxisByMatrixKey(key) == nullptr && key != "name" && key != "description" &&
+            key != "question" && key != "groups" && key != "schema")
+            throw InputError(fmt::format("{}: unknown key '{}' (axes are {})", where, key, knownAxesText()));
     }
     MatrixGroup g;
-    g.strategies = readAxis<std::string>(group, "strategies", where, stringValue);
-    g.chunks = readAxis<std::uint64_t>(group, "chunks", where, sizeValue);
-    g.sizes = readAxis<std::uint64_t>(group, "sizes", where, sizeValue);
-    g.buffers = readAxis<StdioBuffer>(group, "buffers", where, [](const json& v, const std::string& at) {
-        if (v.is_number_unsigned())
-            return StdioBuffer{BufferMode::Bytes, v.get<std::uint64_t>()};
-        return parseStdioBuffer(stringValue(v, at));
-    });
-    g.syncs = readAxis<SyncPolicy>(group, "syncs", where, [](const json& v, const std::string& at) {
-        return parseSyncPolicy(stringValue(v, at));
-    });
-    g.threads = readAxis<std::uint32_t>(group, "threads", where, [](const json& v, const std::string&) {
-        if (!v.is_number_integer())
-            throw InputError(fmt::format("{} is not a thread count", valueText(v)));
-        const auto n = v.get<std::int64_t>();
-        if (n < 1 || n > kMaxThreads)
-            throw InputError(fmt::format("{} threads is outside the allowed range 1 to {}", n, kMaxThreads));
-        return static_cast<std::uint32_t>(n);
-    });
-    g.targets = readAxis<TargetKind>(group, "targets", where, [](const json& v, const std::string& at) {
-        return parseTargetKind(stringValue(v, at));
-    });
-    g.hints = readAxis<ReadHint>(group, "hints", where, [](const json& v, const std::string& at) {
-        return parseReadHint(stringValue(v, at));
-    });
-    g.caches = readAxis<CacheState>(group, "caches", where, [](const json& v, const std::string& at) {
-        return parseCacheState(stringValue(v, at));
-    });
-    g.fileSets = readAxis<FileSetSpec>(group, "files", where, [](const json& v, const std::string& at) {
-        return parseFileSet(stringValue(v, at));
-    });
-    g.preallocations =
-        readAxis<Preallocate>(group, "preallocate", where, [](const json& v, const std::string& at) {
-            return parsePreallocate(stringValue(v, at));
-        });
+    for (const auto& axis : caseAxes()) {
+        if (axis.matrixKey.empty())
+            continue;
+        const auto it = group.find(axis.matrixKey);
+        if (it == group.end() || it->is_null())
+            continue;
+        const json list = it->is_array() ? *it : json::array({*it});
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            const std::string at = fmt::format("{}.{}[{}]", where, axis.matrixKey, i);
+            try {
+                const bool sizes = axis.kind == AxisValueKind::Bytes;
+                axis.addGroupValue(g, axisValueText(axis, list[i]), sizes ? std::string_view(at) : "");
+            } catch (const InputError& e) {
+                throw InputError(fmt::format("{}: {}", at, e.what()));
+            }
+        }
+    }
     return g;
 }
 
@@ -239,49 +203,21 @@ json matrixToJson(const Matrix& matrix)
     json groups = json::array();
     for (const auto& g : matrix.groups) {
         json j = json::object();
-        j["strategies"] = g.strategies;
-        json chunks = json::array();
-        for (auto c : g.chunks)
-            chunks.push_back(formatBytesCompact(c));
-        j["chunks"] = chunks;
-        if (!g.sizes.empty() || g.fileSets.empty()) {
-            json sizes = json::array();
-            for (auto s : g.sizes)
-                sizes.push_back(formatBytesCompact(s));
-            j["sizes"] = sizes;
+        for (const auto& axis : caseAxes()) {
+            if (axis.matrixKey.empty())
+                continue;
+            const auto values = axis.groupValues(g);
+            if (values.empty() && !(axis.writeEmptyList && axis.writeEmptyList(g)))
+                continue;
+            json list = json::array();
+            for (const auto& v : values) {
+                if (axis.kind == AxisValueKind::Count)
+                    list.push_back(std::stoull(v));
+                else
+                    list.push_back(v);
+            }
+            j[axis.matrixKey] = std::move(list);
         }
-        if (!g.buffers.empty()) {
-            json buffers = json::array();
-            for (const auto& b : g.buffers)
-                buffers.push_back(toString(b));
-            j["buffers"] = buffers;
-        }
-        if (!g.syncs.empty()) {
-            json syncs = json::array();
-            for (const auto& s : g.syncs)
-                syncs.push_back(toString(s));
-            j["syncs"] = syncs;
-        }
-        if (!g.threads.empty())
-            j["threads"] = g.threads;
-        if (!g.targets.empty()) {
-            json targets = json::array();
-            for (auto t : g.targets)
-                targets.push_back(toString(t));
-            j["targets"] = targets;
-        }
-        const auto list = [&j](const char* key, const auto& values) {
-            if (values.empty())
-                return;
-            json texts = json::array();
-            for (const auto& v : values)
-                texts.push_back(toString(v));
-            j[key] = texts;
-        };
-        list("hints", g.hints);
-        list("caches", g.caches);
-        list("files", g.fileSets);
-        list("preallocate", g.preallocations);
         groups.push_back(std::move(j));
     }
     json root = json::object();

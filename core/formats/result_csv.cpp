@@ -2,6 +2,7 @@
 #include "core/formats/result_csv.h"
 
 #include "core/analysis/findings.h"
+#include "core/model/axes.h"
 
 #include <fmt/format.h>
 
@@ -16,28 +17,21 @@ std::string number(double v)
     return fmt::format("{:.6g}", v);
 }
 
-// The columns that say which case a row is about, from "label" to "target": their names and values.
+// The columns that say which case a row is about: "label", then one per declared axis.
 CsvRow caseHeader()
 {
-    return {"label",   "strategy", "direction", "chunk_bytes", "total_bytes", "stdio_buffer", "sync",
-            "threads", "target",   "hint",      "cache",       "file_set",    "preallocate"};
+    CsvRow row{"label"};
+    for (const auto& axis : caseAxes())
+        row.push_back(axis.csvColumn);
+    return row;
 }
 
 CsvRow caseFields(const Case& k)
 {
-    return {k.label(),
-            k.strategy,
-            toString(k.direction),
-            std::to_string(k.chunkBytes),
-            std::to_string(k.totalBytes),
-            toString(k.buffer),
-            toString(k.sync),
-            std::to_string(k.threads),
-            toString(k.target),
-            toString(k.hint),
-            toString(k.cache),
-            k.fileSet.empty() ? std::string() : toString(k.fileSet),
-            toString(k.preallocate)};
+    CsvRow row{k.label()};
+    for (const auto& axis : caseAxes())
+        row.push_back(axis.format(k));
+    return row;
 }
 
 std::string optionalNumber(const std::optional<std::uint64_t>& value)

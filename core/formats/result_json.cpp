@@ -4,6 +4,7 @@
 #include "core/base/error.h"
 #include "core/base/units.h"
 #include "core/formats/matrix_json.h"
+#include "core/model/axes.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -109,41 +110,38 @@ void from_json(const json& j, Outcome& o)
 
 json caseToJson(const Case& c)
 {
-    return json{{"strategy", c.strategy},
-                {"direction", toString(c.direction)},
-                {"chunkBytes", c.chunkBytes},
-                {"totalBytes", c.totalBytes},
-                {"stdioBuffer", toString(c.buffer)},
-                {"sync", toString(c.sync)},
-                {"threads", c.threads},
-                {"target", toString(c.target)},
-                {"hint", toString(c.hint)},
-                {"cache", toString(c.cache)},
-                {"fileSet", c.fileSet.empty() ? std::string() : toString(c.fileSet)},
-                {"preallocate", toString(c.preallocate)},
-                {"label", c.label()}};
+    json j = json::object();
+    for (const auto& axis : caseAxes()) {
+        if (axis.extra() && !c.extraAxes.contains(axis.matrixKey))
+            continue; // a case the axis does not apply to carries no value, and its file says none
+        const std::string value = axis.format(c);
+        if (axis.kind == AxisValueKind::Text)
+            j[axis.resultKey] = value;
+        else
+            j[axis.resultKey] = std::stoull(value);
+    }
+    j["label"] = c.label();
+    return j;
 }
 
 Case caseFromJson(const json& j)
 {
     Case c;
-    j.at("strategy").get_to(c.strategy);
-    c.direction = parseDirection(j.at("direction").get<std::string>());
-    j.at("chunkBytes").get_to(c.chunkBytes);
-    j.at("totalBytes").get_to(c.totalBytes);
-    const auto buffer = j.at("stdioBuffer").get<std::string>();
-    c.buffer = buffer == "n/a" ? StdioBuffer{} : parseStdioBuffer(buffer);
-    c.sync = parseSyncPolicy(j.at("sync").get<std::string>());
-    j.at("threads").get_to(c.threads);
-    c.target = parseTargetKind(j.at("target").get<std::string>());
-    // Older results (writes only) have no read axes.
-    const auto hint = j.value("hint", std::string("n/a"));
-    c.hint = hint == "n/a" ? ReadHint::NotApplicable : parseReadHint(hint);
-    const auto cache = j.value("cache", std::string("n/a"));
-    c.cache = cache == "n/a" ? CacheState::NotApplicable : parseCacheState(cache);
-    if (const auto set = j.value("fileSet", std::string()); !set.empty())
-        c.fileSet = parseFileSet(set);
-    c.preallocate = parsePreallocate(j.value("preallocate", std::string("none"))); // older results: new files
+    for (const auto& axis : caseAxes()) {
+        const auto it = j.find(axis.resultKey);
+        if (it == j.end()) {
+            if (!axis.oldFileValue && !axis.extra())
+                j.at(axis.resultKey); // throws: the key is required
+            // Results from before the axis existed stand for its old value (or, for an extra axis, none).
+            if (axis.oldFileValue)
+                axis.parse(c, *axis.oldFileValue);
+            continue;
+        }
+        if (axis.kind == AxisValueKind::Text)
+            axis.parse(c, it->get<std::string>());
+        else
+            axis.parse(c, std::to_string(it->get<std::uint64_t>()));
+    }
     return c;
 }
 

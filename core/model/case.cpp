@@ -3,6 +3,7 @@
 
 #include "core/base/error.h"
 #include "core/base/units.h"
+#include "core/model/axes.h"
 
 #include <fmt/format.h>
 
@@ -39,6 +40,15 @@ std::string Case::label() const
         text += fmt::format(" target={}", toString(target));
     if (preallocate != Preallocate::None)
         text += fmt::format(" prealloc={}", toString(preallocate));
+    for (const auto& axis : caseAxes()) {
+        if (!axis.extra() || !extraAxes.contains(axis.matrixKey))
+            continue;
+        const std::string part = axis.labelText
+                                     ? axis.labelText(*this)
+                                     : fmt::format("{}={}", axis.matrixKey, extraAxes.at(axis.matrixKey));
+        if (!part.empty())
+            text += " " + part;
+    }
     return text;
 }
 

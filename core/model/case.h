@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -142,6 +143,8 @@ struct Case
     CacheState cache = CacheState::NotApplicable;
     FileSetSpec fileSet; // file-set strategies: the set they read; totalBytes is its size
     Preallocate preallocate = Preallocate::None;
+    // Axes declared without a typed field (core/model/axes.h): matrix key -> the value's canonical text.
+    std::map<std::string, std::string> extraAxes;
 
     // Bytes the given thread writes: an even share, the remainder going to the last thread.
     std::uint64_t bytesForThread(std::uint32_t thread) const noexcept;

@@ -4,6 +4,7 @@
 #include "core/base/error.h"
 #include "core/base/units.h"
 #include "core/engine/registry.h"
+#include "core/model/axes.h"
 
 #include <fmt/format.h>
 
@@ -82,6 +83,24 @@ std::string readAxesProblem(const Case& c, const StrategyInfo& info)
     if (info.parallelism == Parallelism::PerFile && c.threads != c.fileSet.files)
         return fmt::format("{} starts one thread per file ({}), not {}", c.strategy, c.fileSet.files,
                            c.threads);
+    return {};
+}
+
+// The declared extra axes: a value for a strategy that does not take the axis, or one the axis refuses.
+std::string extraAxesProblem(const Case& c, const StrategyInfo& info)
+{
+    for (const auto& axis : caseAxes()) {
+        if (!axis.extra())
+            continue;
+        const auto it = c.extraAxes.find(axis.matrixKey);
+        if (it == c.extraAxes.end())
+            continue;
+        if (!axis.appliesTo(info))
+            return fmt::format("{} takes no {} ({})", c.strategy, axis.name, it->second);
+        if (axis.refusal)
+            if (auto reason = axis.refusal(c, info); !reason.empty())
+                return reason;
+    }
     return {};
 }
 
@@ -201,6 +220,8 @@ std::string refusalReason(const Case& c, const Registry& registry, const TargetI
         return fmt::format("{} needs a stdio buffer setting (none, default or a size)", c.strategy);
     if (auto reason = readAxesProblem(c, info); !reason.empty())
         return reason;
+    if (auto reason = extraAxesProblem(c, info); !reason.empty())
+        return reason;
     if (c.target != TargetKind::Directory && c.sync.mode != SyncMode::None)
         return fmt::format("sync policy {} needs a file; a {} target has nothing to sync", toString(c.sync),
                            toString(c.target));
@@ -248,6 +269,55 @@ std::string refusalReason(const Case& c, const Registry& registry, const TargetI
 }
 
 namespace {
+
+// The values a declared extra axis takes for one strategy of a group: the group's, else the default for a
+// strategy that takes the axis, else none (the case carries no value).
+std::vector<std::string> extraValues(const AxisSpec& axis, const MatrixGroup& group, const StrategyInfo& info)
+{
+    if (const auto it = group.extraAxes.find(axis.matrixKey);
+        it != group.extraAxes.end() && !it->second.empty())
+        return it->second;
+    if (axis.appliesTo(info))
+        return {axis.defaultValue};
+    return {};
+}
+
+std::uint64_t extraCombinations(const MatrixGroup& group, const StrategyInfo& info)
+{
+    std::uint64_t product = 1;
+    for (const auto& axis : caseAxes()) {
+        if (!axis.extra())
+            continue;
+        const std::uint64_t n = std::max<std::size_t>(1, extraValues(axis, group, info).size());
+        if (product > std::numeric_limits<std::uint64_t>::max() / n)
+            return std::numeric_limits<std::uint64_t>::max();
+        product *= n;
+    }
+    return product;
+}
+
+// Calls `add` once per combination of the extra axes' values, each set on a copy of `c`.
+template <class Add>
+void expandExtras(Case c, const MatrixGroup& group, const StrategyInfo& info, std::size_t from, Add&& add)
+{
+    const auto& axes = caseAxes();
+    while (from < axes.size() && !axes[from].extra())
+        ++from;
+    if (from == axes.size()) {
+        add(std::move(c));
+        return;
+    }
+    const auto values = extraValues(axes[from], group, info);
+    if (values.empty()) {
+        expandExtras(std::move(c), group, info, from + 1, add);
+        return;
+    }
+    for (const auto& value : values) {
+        Case with = c;
+        with.extraAxes[axes[from].matrixKey] = value;
+        expandExtras(std::move(with), group, info, from + 1, add);
+    }
+}
 
 // The values each axis takes for one strategy of a group, defaults filled in: what expand() iterates over.
 struct StrategyAxes
@@ -313,13 +383,17 @@ StrategyAxes axesFor(const MatrixGroup& group, const StrategyInfo& info)
 // Every field of a case, exactly: two cases have the same key when they are equal.
 std::string caseKey(const Case& c)
 {
-    return fmt::format("{}|{}|{}|{}|{}:{}|{}:{}|{}|{}|{}|{}|{}:{}:{}:{}:{}:{}|{}", c.strategy,
-                       static_cast<int>(c.direction), c.chunkBytes, c.totalBytes,
-                       static_cast<int>(c.buffer.mode), c.buffer.bytes, static_cast<int>(c.sync.mode),
-                       c.sync.everyWrites, c.threads, static_cast<int>(c.target), static_cast<int>(c.hint),
-                       static_cast<int>(c.cache), c.fileSet.files, static_cast<int>(c.fileSet.mix),
-                       c.fileSet.minBytes, c.fileSet.maxBytes, c.fileSet.meanBytes, c.fileSet.name,
-                       static_cast<int>(c.preallocate));
+    std::string extras;
+    for (const auto& [key, value] : c.extraAxes)
+        extras += fmt::format("|{}={}", key, value);
+    return extras + fmt::format("{}|{}|{}|{}|{}:{}|{}:{}|{}|{}|{}|{}|{}:{}:{}:{}:{}:{}|{}", c.strategy,
+                                static_cast<int>(c.direction), c.chunkBytes, c.totalBytes,
+                                static_cast<int>(c.buffer.mode), c.buffer.bytes,
+                                static_cast<int>(c.sync.mode), c.sync.everyWrites, c.threads,
+                                static_cast<int>(c.target), static_cast<int>(c.hint),
+                                static_cast<int>(c.cache), c.fileSet.files, static_cast<int>(c.fileSet.mix),
+                                c.fileSet.minBytes, c.fileSet.maxBytes, c.fileSet.meanBytes, c.fileSet.name,
+                                static_cast<int>(c.preallocate));
 }
 
 } // namespace
@@ -332,7 +406,11 @@ std::uint64_t caseCount(const Matrix& matrix, const Registry& registry)
             const Strategy* strategy = registry.find(id);
             if (strategy == nullptr)
                 continue;
-            const std::uint64_t n = axesFor(group, strategy->info()).combinations(group.chunks.size());
+            const std::uint64_t typed = axesFor(group, strategy->info()).combinations(group.chunks.size());
+            const std::uint64_t extras = extraCombinations(group, strategy->info());
+            const std::uint64_t n = typed != 0 && extras > std::numeric_limits<std::uint64_t>::max() / typed
+                                        ? std::numeric_limits<std::uint64_t>::max()
+                                        : typed * extras;
             if (n > std::numeric_limits<std::uint64_t>::max() - total)
                 return std::numeric_limits<std::uint64_t>::max();
             total += n;
@@ -387,7 +465,7 @@ ExpandedMatrix expand(const Matrix& matrix, const Registry& registry, const Targ
                                                 c.cache = cache;
                                                 c.fileSet = set;
                                                 c.preallocate = preallocate;
-                                                add(std::move(c));
+                                                expandExtras(std::move(c), group, info, 0, add);
                                             }
         }
     }

@@ -5,6 +5,7 @@
 #include "core/model/target.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +36,8 @@ struct MatrixGroup
     std::vector<CacheState> caches;          // reads: empty -> cold
     std::vector<FileSetSpec> fileSets;       // file-set strategies read these instead of a size
     std::vector<Preallocate> preallocations; // writes to a file: empty -> none
+    // Axes declared without a typed field (core/model/axes.h): matrix key -> values; absent -> its default.
+    std::map<std::string, std::vector<std::string>> extraAxes;
 
     friend bool operator==(const MatrixGroup&, const MatrixGroup&) = default;
 };

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+// Case axes as declarations (issue 15 §1): old files open and save byte for byte as before, and an axis added
+// through its declaration alone shows in expansion, refusal, matrix and result JSON, CSV and the case label.
+#include "core/formats/matrix_json.h"
+#include "core/formats/result_csv.h"
+#include "core/formats/result_json.h"
+#include "core/model/axes.h"
+#include "tests/support/fakes.h"
+#include "tests/support/test_axis.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace iolab {
+namespace {
+
+using test::FakeBehaviour;
+using test::FakeStrategy;
+using ::testing::HasSubstr;
+
+std::string dataFile(const std::string& name)
+{
+    const std::string path = std::string(IOLAB_SOURCE_DIR) + "/tests/data/" + name;
+    std::ifstream in(path, std::ios::binary);
+    EXPECT_TRUE(in) << path;
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// Files written by IOLab before the axes were declarations (commit cc8c769): read and written again, they are
+// the same bytes the old code produced.
+struct GoldenFiles
+{
+    const char* result;
+    const char* resaved; // what the old code wrote after reading `result`
+    const char* csv;     // the old code's repetition CSV of `result`
+};
+
+class GoldenResult : public ::testing::TestWithParam<GoldenFiles>
+{};
+
+TEST_P(GoldenResult, ReadsAndWritesAsBefore)
+{
+    const RunResult result = resultFromJson(dataFile(GetParam().result), GetParam().result);
+    EXPECT_EQ(resultToJson(result).dump(1) + "\n", dataFile(GetParam().resaved));
+    EXPECT_EQ(toCsv(repetitionRows(result)), dataFile(GetParam().csv));
+}
+
+INSTANTIATE_TEST_SUITE_P(OldFiles, GoldenResult,
+                         ::testing::Values(GoldenFiles{"golden-result.json", "golden-result.resaved.json",
+                                                       "golden-result.csv"},
+                                           GoldenFiles{"golden-axes-result.json", "golden-axes-result.json",
+                                                       "golden-axes-result.csv"}));
+
+TEST(GoldenMatrix, EveryAxisReadsAndWritesAsBefore)
+{
+    const std::string text = dataFile("golden-axes-matrix.json");
+    const Matrix m = parseMatrixJson(text, "golden-axes-matrix.json");
+    ASSERT_EQ(m.groups.size(), 2u);
+    EXPECT_EQ(m.groups[1].hints, (std::vector<ReadHint>{ReadHint::Sequential, ReadHint::NoReuse}));
+    EXPECT_EQ(m.groups[0].preallocations,
+              (std::vector<Preallocate>{Preallocate::Fallocate, Preallocate::Overwrite}));
+    EXPECT_EQ(matrixToJson(m).dump(2) + "\n", text);
+}
+
+TEST(CaseAxes, EachKeyIsDeclaredOnce)
+{
+    for (auto key : {&AxisSpec::matrixKey, &AxisSpec::resultKey, &AxisSpec::csvColumn, &AxisSpec::cliFlag}) {
+        std::vector<std::string> keys;
+        for (const auto& axis : caseAxes())
+            if (!(axis.*key).empty())
+                keys.push_back(axis.*key);
+        std::sort(keys.begin(), keys.end());
+        EXPECT_EQ(std::adjacent_find(keys.begin(), keys.end()), keys.end()) << keys.front();
+    }
+    for (const auto& axis : caseAxes()) {
+        EXPECT_TRUE(axis.format && axis.parse) << axis.name;
+        EXPECT_EQ(axis.matrixKey.empty(), !axis.addGroupValue) << axis.name;
+    }
+}
+
+class TestOnlyAxis : public ::testing::Test
+{
+protected:
+    TestOnlyAxis()
+    {
+        m_registry.add(std::make_unique<FakeStrategy>("fake", m_behaviour));
+        auto reader = std::make_unique<FakeStrategy>("fake-read", m_behaviour);
+        reader->mutableInfo().direction = Direction::Read;
+        reader->mutableInfo().syncModes = {SyncMode::None};
+        reader->mutableInfo().preallocations = {Preallocate::None};
+        m_registry.add(std::move(reader));
+    }
+
+    Matrix matrix(std::vector<std::string> depths, std::vector<std::uint32_t> threads = {1}) const
+    {
+        MatrixGroup g;
+        g.strategies = {"fake"};
+        g.chunks = {4096};
+        g.sizes = {1 << 20};
+        g.threads = std::move(threads);
+        for (const auto& d : depths)
+            findAxisByMatrixKey("depths")->addGroupValue(g, d, "");
+        return Matrix{"depths", {}, {g}};
+    }
+
+    test::QueueDepthAxis m_axis;
+    FakeBehaviour m_behaviour;
+    Registry m_registry;
+    TargetInfo m_target{.path = "/fake", .device = "fakedev"};
+};
+
+TEST_F(TestOnlyAxis, ExpandsWithItsDefaultAndItsValues)
+{
+    auto e = expand(matrix({}), m_registry, m_target);
+    ASSERT_EQ(e.cases.size(), 1u);
+    EXPECT_EQ(e.cases[0].extraAxes.at("depths"), "1") << "the declared default";
+    EXPECT_THAT(e.cases[0].label(), HasSubstr(" depth=1"));
+
+    e = expand(matrix({"1", "08", "128"}), m_registry, m_target);
+    ASSERT_EQ(e.cases.size(), 3u);
+    EXPECT_EQ(e.cases[1].extraAxes.at("depths"), "8") << "values are kept in their canonical spelling";
+    EXPECT_EQ(caseCount(matrix({"1", "8", "128"}, {1, 2}), m_registry), 6u);
+}
+
+TEST_F(TestOnlyAxis, RefusesWithItsDeclaredReason)
+{
+    const auto e = expand(matrix({"1", "8"}, {1, 2}), m_registry, m_target);
+    ASSERT_EQ(e.cases.size(), 3u);
+    ASSERT_EQ(e.refused.size(), 1u);
+    EXPECT_EQ(e.refused[0].reason, "queue depth 8 is for one thread; the case has 2");
+
+    Matrix reads = matrix({"4"});
+    reads.groups[0].strategies = {"fake-read"};
+    const auto r = expand(reads, m_registry, m_target);
+    ASSERT_EQ(r.refused.size(), 1u);
+    EXPECT_EQ(r.refused[0].reason, "fake-read takes no queue depth (4)");
+
+    reads.groups[0].extraAxes.clear();
+    const auto plain = expand(reads, m_registry, m_target);
+    ASSERT_EQ(plain.cases.size(), 1u);
+    EXPECT_TRUE(plain.cases[0].extraAxes.empty())
+        << "a strategy that does not take the axis carries no value";
+}
+
+TEST_F(TestOnlyAxis, BadValuesNameTheValue)
+{
+    MatrixGroup g;
+    EXPECT_THROW(findAxisByMatrixKey("depths")->addGroupValue(g, "deep", ""), InputError);
+    try {
+        parseMatrixJson(R"({"strategies": ["fake"], "chunks": [1], "sizes": [1], "depths": [1, 300]})",
+                        "m.json");
+        FAIL() << "300 is outside the declared range";
+    } catch (const InputError& e) {
+        EXPECT_THAT(e.what(), HasSubstr("m.json.depths[1]: queue depth 300 is outside 1 to 128"));
+    }
+}
+
+TEST_F(TestOnlyAxis, MatrixJsonRoundTrip)
+{
+    const Matrix m = matrix({"1", "16"});
+    const auto j = matrixToJson(m);
+    EXPECT_EQ(j.at("groups")[0].at("depths"), nlohmann::json::parse("[1, 16]"));
+    EXPECT_EQ(parseMatrixJson(j.dump(), "m.json"), m);
+    EXPECT_EQ(
+        parseMatrixJson(R"({"strategies": ["fake"], "chunks": [1], "sizes": [1], "depths": "4"})", "m.json")
+            .groups[0]
+            .extraAxes.at("depths"),
+        std::vector<std::string>{"4"});
+}
+
+TEST_F(TestOnlyAxis, ResultJsonAndCsv)
+{
+    RunResult result;
+    result.matrix = matrix({"1", "32"});
+    for (const auto& c : expand(result.matrix, m_registry, m_target).cases) {
+        CaseResult r;
+        r.index = static_cast<std::uint32_t>(result.cases.size());
+        r.testCase = c;
+        result.cases.push_back(r);
+    }
+    ASSERT_EQ(result.cases.size(), 2u);
+    const auto j = resultToJson(result);
+    EXPECT_EQ(j.at("cases")[1].at("case").at("queueDepth"), 32);
+    EXPECT_EQ(resultFromJson(j.dump(), "r.json"), result);
+
+    const auto rows = repetitionRows(result);
+    const auto column = std::find(rows[0].begin(), rows[0].end(), "queue_depth");
+    ASSERT_NE(column, rows[0].end());
+    const auto at = static_cast<std::size_t>(column - rows[0].begin());
+    EXPECT_EQ(rows[2][at], "32");
+    EXPECT_THAT(rows[2][1], HasSubstr("depth=32"));
+
+    // A result written before the axis existed opens, its cases carrying no value.
+    auto old = j;
+    for (auto& c : old.at("cases"))
+        c.at("case").erase("queueDepth");
+    EXPECT_TRUE(resultFromJson(old.dump(), "old.json").cases[0].testCase.extraAxes.empty());
+}
+
+} // namespace
+} // namespace iolab

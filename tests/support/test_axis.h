@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/base/error.h"
+#include "core/engine/strategy.h"
+#include "core/model/axes.h"
+
+#include <fmt/format.h>
+
+#include <string>
+
+namespace iolab::test {
+
+// A test-only case axis, declared the way a new axis would be and through nothing else: a queue depth that
+// writes take (1 to 128), refused above 1 for more than one thread. Declared for the life of the object.
+class QueueDepthAxis
+{
+public:
+    QueueDepthAxis()
+    {
+        AxisSpec a;
+        a.name = "queue depth";
+        a.matrixKey = "depths";
+        a.resultKey = "queueDepth";
+        a.csvColumn = "queue_depth";
+        a.cliFlag = "--depth";
+        a.help = "Writes: requests in flight, 1 to 128";
+        a.kind = AxisValueKind::Count;
+        a.defaultValue = "1";
+        a.canonical = [](std::string_view text) {
+            int depth = 0;
+            try {
+                std::size_t used = 0;
+                depth = std::stoi(std::string(text), &used);
+                if (used != text.size())
+                    throw std::invalid_argument("trailing text");
+            } catch (const std::exception&) {
+                throw InputError(fmt::format("queue depth '{}' is not a whole number", text));
+            }
+            if (depth < 1 || depth > 128)
+                throw InputError(fmt::format("queue depth {} is outside 1 to 128", depth));
+            return std::to_string(depth);
+        };
+        a.appliesTo = [](const StrategyInfo& info) {
+            return info.direction == Direction::Write;
+        };
+        a.refusal = [](const Case& c, const StrategyInfo&) {
+            const std::string depth = extraAxisValue(c, "depths", "1");
+            return depth != "1" && c.threads != 1
+                       ? fmt::format("queue depth {} is for one thread; the case has {}", depth, c.threads)
+                       : std::string();
+        };
+        a.labelText = [](const Case& c) {
+            return "depth=" + extraAxisValue(c, "depths", "1");
+        };
+        declareExtraAxis(std::move(a));
+    }
+    ~QueueDepthAxis() { removeExtraAxis("depths"); }
+    QueueDepthAxis(const QueueDepthAxis&) = delete;
+    QueueDepthAxis& operator=(const QueueDepthAxis&) = delete;
+};
+
+} // namespace iolab::test
