@@ -115,4 +115,102 @@ LoopEnd runChunks(std::uint64_t totalBytes, Chunk chunk, std::uint32_t syncEvery
     return LoopEnd::Completed;
 }
 
+// What one reap of an asynchronous queue returns: how many requests completed (successful or not), the bytes
+// the successful ones moved, and whether any failed (the queue keeps the error).
+struct Reaped
+{
+    std::uint64_t requests = 0;
+    std::uint64_t bytes = 0;
+    bool failed = false;
+};
+
+// An asynchronous strategy's queue (io_uring, overlapped I/O). submit() queues one request and returns false
+// when it cannot (the request is then not in flight, the queue keeps the error). reap(minRequests) hands
+// the queued requests to the OS if it has not yet, waits until at least minRequests of those in flight have
+// completed and returns every completion it has; a short transfer is the queue's to resubmit, so a request
+// counts once, when all of it is done. sync() makes the completed writes durable. A reap that returns no
+// request although some are in flight means the queue can complete no more: the loop then ends Failed and
+// the queue's owner must cancel and wait for them before releasing their buffers.
+template <class Q, class Chunk>
+concept RequestQueue = requires(Q& queue, std::uint64_t offset, Chunk chunk, std::uint64_t count)
+{
+    {
+        queue.submit(offset, chunk)
+        } -> std::convertible_to<bool>;
+    {
+        queue.submit(offset, count)
+        } -> std::convertible_to<bool>;
+    {
+        queue.reap(count)
+        } -> std::same_as<Reaped>;
+    {
+        queue.sync()
+        } -> std::convertible_to<bool>;
+};
+
+// The asynchronous shape of runChunks: keeps up to queueDepth requests in flight (submit until the queue is
+// full, then reap at least one completion). Progress is added and the stop flag polled once per reap, that
+// is per batch of completions. On a failure or a stop nothing more is submitted and every request in flight
+// is reaped before the loop returns, so the caller may release the buffers at once. With syncEveryWrites,
+// the loop lets the queue drain and syncs after every that many completed writes, as runChunks does.
+template <std::convertible_to<std::uint64_t> Chunk, RequestQueue<Chunk> Queue>
+LoopEnd runQueuedChunks(std::uint64_t totalBytes, Chunk chunk, std::uint32_t queueDepth,
+                        std::uint32_t syncEveryWrites, Progress& progress, Queue& queue)
+{
+    const auto chunkBytes = static_cast<std::uint64_t>(chunk);
+    const std::uint64_t depth = std::max<std::uint32_t>(1, queueDepth);
+    const std::uint64_t fullWrites = totalBytes / chunkBytes;
+    const std::uint64_t tailBytes = totalBytes % chunkBytes;
+    const std::uint64_t requests = fullWrites + (tailBytes != 0 ? 1 : 0);
+
+    std::uint64_t submitted = 0;
+    std::uint64_t inFlight = 0;
+    std::uint64_t untilSync = syncEveryWrites;
+    LoopEnd end = LoopEnd::Completed;
+
+    // Waits for at least one completion and accounts for what came back; false when nothing could be reaped.
+    const auto reapSome = [&]() {
+        const Reaped reaped = queue.reap(1);
+        inFlight -= std::min(inFlight, reaped.requests);
+        progress.add(reaped.bytes);
+        if (reaped.failed)
+            end = LoopEnd::Failed;
+        return reaped.requests != 0;
+    };
+
+    while (end == LoopEnd::Completed && (submitted < requests || inFlight != 0)) {
+        // The tail write is not counted towards a sync, as in runChunks.
+        while (inFlight < depth && submitted < requests && (syncEveryWrites == 0 || untilSync != 0)) {
+            const std::uint64_t offset = submitted * chunkBytes;
+            const bool full = submitted < fullWrites;
+            if (!(full ? queue.submit(offset, chunk) : queue.submit(offset, tailBytes))) [[unlikely]] {
+                end = LoopEnd::Failed;
+                break;
+            }
+            ++submitted;
+            ++inFlight;
+            if (syncEveryWrites != 0 && full)
+                --untilSync;
+        }
+        if (inFlight != 0 && !reapSome()) [[unlikely]]
+            return LoopEnd::Failed; // the queue says it can complete nothing more
+        if (end != LoopEnd::Completed)
+            break;
+        if (progress.stopRequested()) {
+            end = LoopEnd::Cancelled;
+            break;
+        }
+        if (syncEveryWrites != 0 && untilSync == 0 && inFlight == 0) {
+            if (!queue.sync())
+                return LoopEnd::Failed;
+            untilSync = syncEveryWrites;
+        }
+    }
+    while (inFlight != 0) {
+        if (!reapSome()) [[unlikely]]
+            return LoopEnd::Failed;
+    }
+    return end;
+}
+
 } // namespace iolab

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // vmsplice: fill a ring of buffers and vmsplice(2) each into a pipe sized to the chunk (article 002).
+#include "platform/common/one_os_strategies.h"
 #include "platform/linux/pipe_job.h"
 #include "platform/linux/strategies.h"
 #include "platform/posix/basic_strategy.h"
@@ -11,16 +12,7 @@ namespace {
 class VmspliceStrategy final : public BasicStrategy
 {
 public:
-    VmspliceStrategy()
-        : BasicStrategy({.id = "vmsplice",
-                         .description =
-                             "memcpy into a ring of page-aligned buffers (double-buffered when the pipe is "
-                             "one chunk), vmsplice(2) each into a pipe sized to the chunk with "
-                             "F_SETPIPE_SZ, drained by a reader thread",
-                         .targets = {TargetKind::Pipe},
-                         .syncModes = {SyncMode::None},
-                         .syncRefusal = "a pipe has nothing to sync"})
-    {}
+    VmspliceStrategy() : BasicStrategy(vmspliceDeclaration().info) {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "platform/common/one_os_strategies.h"
 #include "platform/platform.h"
 #include "platform/windows/strategies.h"
 
@@ -18,7 +19,7 @@ void registerBuiltinStrategies(Registry& registry)
     registry.add(makeMmapWindowStrategy());
     registry.add(makeMmapBatchDirectStrategy());
     registry.add(makePipeWriteStrategy());
-    registry.add(makeVmspliceStrategy());
+    registry.add(makeUnavailableStrategy(vmspliceDeclaration()));
     registry.add(makeReadStrategy());
     registry.add(makeFreadStrategy());
     registry.add(makeFreadUnlockedStrategy());

@@ -22,7 +22,6 @@ std::unique_ptr<Strategy> makeDirectStrategy();
 std::unique_ptr<Strategy> makeMmapWindowStrategy();
 std::unique_ptr<Strategy> makeMmapBatchDirectStrategy();
 std::unique_ptr<Strategy> makePipeWriteStrategy();
-std::unique_ptr<Strategy> makeVmspliceStrategy();
 std::unique_ptr<Strategy> makeReadStrategy();
 std::unique_ptr<Strategy> makeFreadStrategy();
 std::unique_ptr<Strategy> makeFreadUnlockedStrategy();

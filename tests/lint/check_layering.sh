@@ -30,4 +30,11 @@ if [[ -n "$bad" ]]; then
   echo "$bad"
   exit 1
 fi
+# common/ is shared by both backends: it includes no OS header and neither backend.
+bad=$(grep -rnE '#\s*include\s*[<"](platform/(linux|posix|windows)/|unistd\.h|fcntl\.h|sys/|windows\.h|Windows\.h|io\.h|linux/|dirent\.h|pthread\.h)' platform/common || true)
+if [[ -n "$bad" ]]; then
+  echo "platform/common/ includes an OS header or a backend:"
+  echo "$bad"
+  exit 1
+fi
 echo "layering: core has no Qt/OS includes; app has no OS includes; platform does not reach into app; the Linux and Windows backends are separate"

@@ -4,6 +4,7 @@
 #include "core/base/units.h"
 #include "core/engine/pattern.h"
 #include "core/model/matrix.h"
+#include "platform/common/one_os_strategies.h"
 #include "platform/platform.h"
 #include "tests/support/temp_dir.h"
 
@@ -294,4 +295,31 @@ TEST(StrategyFailures, NeverOverwritesAnExistingFile)
     std::string text;
     std::getline(in, text);
     EXPECT_EQ(text, "keep me");
+}
+
+// A strategy one OS has is declared once: the backend that has it registers that declaration, the other lists
+// the same declaration, unavailable with the reason, and refuses to prepare a job.
+TEST(OneOsStrategies, DeclaredOnceAndListedUnavailableElsewhere)
+{
+    Registry registry;
+    registerBuiltinStrategies(registry);
+    const OneOsStrategy& vmsplice = vmspliceDeclaration();
+    const Strategy* registered = registry.find("vmsplice");
+    ASSERT_NE(registered, nullptr);
+    EXPECT_EQ(registered->info().description, vmsplice.info.description);
+    EXPECT_EQ(registered->info().targets, vmsplice.info.targets);
+#ifdef _WIN32
+    EXPECT_EQ(registered->info().unavailable, vmsplice.elsewhere);
+#else
+    EXPECT_FALSE(registered->info().unavailable.has_value());
+#endif
+
+    const auto unavailable = makeUnavailableStrategy(vmsplice);
+    EXPECT_EQ(unavailable->info().id, "vmsplice");
+    EXPECT_EQ(unavailable->info().unavailable, vmsplice.elsewhere);
+    EXPECT_THAT(vmsplice.elsewhere, HasSubstr("Linux-only"));
+    Outcome outcome;
+    EXPECT_EQ(unavailable->prepare(JobSpec{}, outcome), nullptr);
+    EXPECT_EQ(outcome.status, Status::Unsupported);
+    EXPECT_EQ(outcome.message, vmsplice.elsewhere);
 }
