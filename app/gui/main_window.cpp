@@ -555,7 +555,7 @@ void MainWindow::onTargetSelected()
         if (!t.fallocateProblem.empty())
             details +=
                 tr("<br>fallocate: not supported here (%1).").arg(qs(t.fallocateProblem).toHtmlEscaped());
-        if (t.fsType == "tmpfs" || t.fsType == "ramfs")
+        if (t.livesInMemory())
             details += tr("<br>This filesystem lives in memory: durable figures mean nothing here.");
     } else {
         details = e.kind == TargetEntry::Kind::Pipe

@@ -2,6 +2,7 @@
 #include "core/analysis/estimate.h"
 
 #include "core/base/units.h"
+#include "core/engine/mapped_copy.h"
 
 #include <algorithm>
 
@@ -14,7 +15,6 @@ constexpr double kSyscallSeconds = 1.5e-6;
 constexpr double kStdioCallSeconds = 8e-9;
 constexpr double kDirectCallSeconds = 60e-6;
 constexpr double kRepetitionOverheadSeconds = 0.05; // create, fsync of metadata, unlink, sampler
-constexpr std::uint64_t kMmapWindowBytes = 16 * kKiB;
 
 double deviceBytesPerSecond(const TargetInfo& target)
 {

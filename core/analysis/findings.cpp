@@ -190,7 +190,7 @@ void readFindings(const CaseResult& c, std::vector<Finding>& out)
 // about the bytes written in every repetition.
 void directFindings(const CaseResult& c, const TargetInfo& target, std::vector<Finding>& out)
 {
-    if (target.fsType == "tmpfs" || target.fsType == "ramfs") {
+    if (target.livesInMemory()) {
         out.push_back({Finding::Kind::DirectIgnored, c.index,
                        fmt::format("{}: {} accepts O_DIRECT, but its data lives in memory; these figures "
                                    "say nothing about a device.",

@@ -447,7 +447,7 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
             "The target is a virtual disk ({}): the host's own cache and disks sit below it, so the figures "
             "describe this virtual machine, not a physical device.",
             result.target.deviceModel.empty() ? result.target.device : result.target.deviceModel));
-    if (result.target.fsType == "tmpfs" || result.target.fsType == "ramfs")
+    if (result.target.livesInMemory())
         v.limits.push_back(fmt::format("The target is a {} filesystem, which lives in memory: no figure here "
                                        "describes a disk.",
                                        result.target.fsType));

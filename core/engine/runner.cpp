@@ -118,6 +118,37 @@ private:
     std::optional<std::uint64_t> cachedBytes(const std::vector<std::string>& paths);
     void removeFiles(const RepetitionFiles& files);
 
+    // The steps of run(), in order.
+    Outcome prepareRepetition(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
+                              std::uint32_t repetition, const DataSet* data, RepetitionResult& rep,
+                              RepetitionFiles& files, std::vector<std::unique_ptr<Job>>& jobs);
+    // What the probe reads on either side of the timed part.
+    struct Counters
+    {
+        std::optional<DeviceCounters> device;
+        ProcessCounters process;
+        std::optional<MemoryCounters> backlog; // file writes, before only
+    };
+    bool onDevice(const Case& c) const;
+    Counters countersBefore(const Case& c, bool fileWrite);
+    Counters countersAfter(const Case& c);
+    // Runs every job at once (behind a start gate when there are several); returns when the clock started.
+    static Clock::time_point executeJobs(std::vector<std::unique_ptr<Job>>& jobs, Progress* progress,
+                                         std::vector<Outcome>& outcomes);
+    // Merges the jobs' outcomes and byte counts into `rep`, then releases the jobs.
+    static void collectJobs(RepetitionResult& rep, std::vector<std::unique_ptr<Job>>& jobs,
+                            const Progress* progress, std::vector<Outcome>& outcomes);
+    // File writes: takes the page-cache evidence, then the final fsync; returns the time the data was durable
+    // with the evidence's own time left out.
+    Clock::time_point makeDurable(RepetitionResult& rep, const RepetitionFiles& files,
+                                  const std::optional<MemoryCounters>& backlogBefore);
+    static void recordFigures(RepetitionResult& rep, const Counters& before, const Counters& after,
+                              Clock::time_point started, Clock::time_point returned,
+                              Clock::time_point durable);
+    // A short count fails the repetition; then the written files or the read bytes are verified.
+    void checkAndVerify(RepetitionResult& rep, const Case& c, const Pattern& pattern,
+                        const RepetitionFiles& files, bool reads);
+
     const Strategy& m_strategy;
     Workspace& m_workspace;
     SystemProbe& m_probe;
@@ -257,71 +288,72 @@ void CaseRunner::removeFiles(const RepetitionFiles& files)
         m_workspace.remove(path);
 }
 
-RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
-                                 std::uint32_t repetition, const DataSet* data)
+Outcome CaseRunner::prepareRepetition(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
+                                      std::uint32_t repetition, const DataSet* data, RepetitionResult& rep,
+                                      RepetitionFiles& files, std::vector<std::unique_ptr<Job>>& jobs)
 {
-    RepetitionResult rep;
-    rep.index = repetition;
-    rep.warmup = repetition < m_options.warmups;
-    const bool reads = data != nullptr;
+    if (data == nullptr)
+        return prepareJobs(caseIndex, c, pattern, repetition, files, jobs);
+    Outcome outcome = setCacheState(c, *data, pattern);
+    if (outcome.ok())
+        outcome = prepareReadJobs(c, pattern, *data, jobs);
+    if (outcome.ok())
+        rep.cachedBytes = cachedBytes(*data);
+    return outcome;
+}
 
-    RepetitionFiles files;
-    std::vector<std::unique_ptr<Job>> jobs;
-    if (reads) {
-        rep.outcome = setCacheState(c, *data, pattern);
-        if (rep.outcome.ok())
-            rep.outcome = prepareReadJobs(c, pattern, *data, jobs);
-        if (rep.outcome.ok())
-            rep.cachedBytes = cachedBytes(*data);
-    } else {
-        rep.outcome = prepareJobs(caseIndex, c, pattern, repetition, files, jobs);
-    }
-    if (!rep.outcome.ok()) {
-        jobs.clear();
-        removeFiles(files);
-        return rep;
-    }
+bool CaseRunner::onDevice(const Case& c) const
+{
+    return c.target == TargetKind::Directory && !m_workspace.target().device.empty();
+}
 
-    // File-set readers run their own threads inside one job.
+CaseRunner::Counters CaseRunner::countersBefore(const Case& c, bool fileWrite)
+{
+    Counters counters;
+    counters.device = onDevice(c) ? m_probe.device(m_workspace.target().device) : std::nullopt;
+    counters.process = m_probe.process();
+    counters.backlog = fileWrite ? m_probe.writeBacklog() : std::nullopt;
+    return counters;
+}
+
+CaseRunner::Counters CaseRunner::countersAfter(const Case& c)
+{
+    Counters counters;
+    counters.process = m_probe.process();
+    counters.device = onDevice(c) ? m_probe.device(m_workspace.target().device) : std::nullopt;
+    return counters;
+}
+
+Clock::time_point CaseRunner::executeJobs(std::vector<std::unique_ptr<Job>>& jobs, Progress* progress,
+                                          std::vector<Outcome>& outcomes)
+{
     const auto threads = static_cast<std::uint32_t>(jobs.size());
-    const auto progress = std::make_unique<Progress[]>(threads);
-    for (std::uint32_t t = 0; t < threads; ++t)
-        progress[t].stop = &m_stop;
-    std::vector<Outcome> outcomes(threads);
-
-    const std::string& device = m_workspace.target().device;
-    const bool onDevice = c.target == TargetKind::Directory && !device.empty();
-    if (m_sampler != nullptr)
-        m_sampler->begin(caseIndex, static_cast<std::int32_t>(repetition), rep.warmup, progress.get(),
-                         threads);
-    const auto deviceBefore = onDevice ? m_probe.device(device) : std::nullopt;
-    const auto processBefore = m_probe.process();
-    const bool fileWrite = !reads && c.target == TargetKind::Directory;
-    const auto backlogBefore = fileWrite ? m_probe.writeBacklog() : std::nullopt;
-
-    Clock::time_point started;
     if (threads == 1) {
-        started = Clock::now();
+        const auto started = Clock::now();
         outcomes[0] = jobs[0]->execute(progress[0]);
-    } else {
-        StartGate ready(threads + 1);
-        std::vector<std::thread> workers;
-        workers.reserve(threads);
-        for (std::uint32_t t = 0; t < threads; ++t) {
-            workers.emplace_back([&, t] {
-                ready.arriveAndWait();
-                outcomes[t] = jobs[t]->execute(progress[t]);
-            });
-        }
-        ready.arriveAndWait();
-        started = Clock::now();
-        for (auto& w : workers)
-            w.join();
+        return started;
     }
-    const auto returned = Clock::now();
-
-    std::vector<double> fileSeconds;
+    StartGate ready(threads + 1);
+    std::vector<std::thread> workers;
+    workers.reserve(threads);
     for (std::uint32_t t = 0; t < threads; ++t) {
+        workers.emplace_back([&, t] {
+            ready.arriveAndWait();
+            outcomes[t] = jobs[t]->execute(progress[t]);
+        });
+    }
+    ready.arriveAndWait();
+    const auto started = Clock::now();
+    for (auto& w : workers)
+        w.join();
+    return started;
+}
+
+void CaseRunner::collectJobs(RepetitionResult& rep, std::vector<std::unique_ptr<Job>>& jobs,
+                             const Progress* progress, std::vector<Outcome>& outcomes)
+{
+    std::vector<double> fileSeconds;
+    for (std::size_t t = 0; t < jobs.size(); ++t) {
         merge(rep.outcome, std::move(outcomes[t]));
         merge(rep.outcome, jobs[t]->finish());
         rep.bytes += progress[t].bytes.load(std::memory_order_relaxed);
@@ -334,40 +366,47 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
         rep.fileP50Seconds = percentile(fileSeconds, 50);
         rep.fileP99Seconds = percentile(fileSeconds, 99);
     }
+}
 
-    auto durable = returned;
-    if (fileWrite && rep.outcome.ok()) {
-        // Evidence of the page cache, before the final fsync empties Dirty; its time is not counted.
-        const auto evidenceStarted = Clock::now();
-        const auto backlogAfter = m_probe.writeBacklog();
-        if (backlogBefore && backlogAfter) {
-            rep.dirtyBeforeBytes = backlogBefore->dirtyBytes + backlogBefore->writebackBytes;
-            rep.dirtyAfterBytes = backlogAfter->dirtyBytes + backlogAfter->writebackBytes;
-        }
-        rep.cachedAfterBytes = cachedBytes(files.data);
-        const auto evidenceTime = Clock::now() - evidenceStarted;
-        if (m_sampler != nullptr)
-            m_sampler->setSyncing(true);
-        for (const auto& path : files.data)
-            merge(rep.outcome, m_workspace.makeDurable(path));
-        durable = Clock::now() - evidenceTime;
+Clock::time_point CaseRunner::makeDurable(RepetitionResult& rep, const RepetitionFiles& files,
+                                          const std::optional<MemoryCounters>& backlogBefore)
+{
+    // Evidence of the page cache, before the final fsync empties Dirty; its time is not counted.
+    const auto evidenceStarted = Clock::now();
+    const auto backlogAfter = m_probe.writeBacklog();
+    if (backlogBefore && backlogAfter) {
+        rep.dirtyBeforeBytes = backlogBefore->dirtyBytes + backlogBefore->writebackBytes;
+        rep.dirtyAfterBytes = backlogAfter->dirtyBytes + backlogAfter->writebackBytes;
     }
-    const auto processAfter = m_probe.process();
-    const auto deviceAfter = onDevice ? m_probe.device(device) : std::nullopt;
-    rep.peakRssBytes = m_sampler != nullptr ? m_sampler->end() : processAfter.rssBytes;
+    rep.cachedAfterBytes = cachedBytes(files.data);
+    const auto evidenceTime = Clock::now() - evidenceStarted;
+    if (m_sampler != nullptr)
+        m_sampler->setSyncing(true);
+    for (const auto& path : files.data)
+        merge(rep.outcome, m_workspace.makeDurable(path));
+    return Clock::now() - evidenceTime;
+}
 
+void CaseRunner::recordFigures(RepetitionResult& rep, const Counters& before, const Counters& after,
+                               Clock::time_point started, Clock::time_point returned,
+                               Clock::time_point durable)
+{
     rep.returnSeconds = seconds(returned - started);
     rep.durableSeconds = seconds(durable - started);
     rep.apparentMBps = toMBps(rep.bytes, rep.returnSeconds);
     rep.durableMBps = toMBps(rep.bytes, rep.durableSeconds);
-    rep.cpuUserSeconds = processAfter.userSeconds - processBefore.userSeconds;
-    rep.cpuSystemSeconds = processAfter.systemSeconds - processBefore.systemSeconds;
-    if (deviceBefore && deviceAfter) {
+    rep.cpuUserSeconds = after.process.userSeconds - before.process.userSeconds;
+    rep.cpuSystemSeconds = after.process.systemSeconds - before.process.systemSeconds;
+    if (before.device && after.device) {
         rep.deviceObserved = true;
-        rep.deviceWrittenBytes = deviceAfter->writtenBytes - deviceBefore->writtenBytes;
-        rep.deviceReadBytes = deviceAfter->readBytes - deviceBefore->readBytes;
+        rep.deviceWrittenBytes = after.device->writtenBytes - before.device->writtenBytes;
+        rep.deviceReadBytes = after.device->readBytes - before.device->readBytes;
     }
+}
 
+void CaseRunner::checkAndVerify(RepetitionResult& rep, const Case& c, const Pattern& pattern,
+                                const RepetitionFiles& files, bool reads)
+{
     if (rep.outcome.ok() && rep.bytes != c.totalBytes)
         rep.outcome = {
             Status::Failed, 0, reads ? "read" : "write",
@@ -381,6 +420,46 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
     } else if (rep.outcome.ok() && c.target == TargetKind::Pipe && m_options.verifyPipes) {
         rep.verified = true;
     }
+}
+
+RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
+                                 std::uint32_t repetition, const DataSet* data)
+{
+    RepetitionResult rep;
+    rep.index = repetition;
+    rep.warmup = repetition < m_options.warmups;
+    const bool reads = data != nullptr;
+
+    RepetitionFiles files;
+    std::vector<std::unique_ptr<Job>> jobs;
+    rep.outcome = prepareRepetition(caseIndex, c, pattern, repetition, data, rep, files, jobs);
+    if (!rep.outcome.ok()) {
+        jobs.clear();
+        removeFiles(files);
+        return rep;
+    }
+
+    // File-set readers run their own threads inside one job.
+    const auto threads = static_cast<std::uint32_t>(jobs.size());
+    const auto progress = std::make_unique<Progress[]>(threads);
+    for (std::uint32_t t = 0; t < threads; ++t)
+        progress[t].stop = &m_stop;
+    std::vector<Outcome> outcomes(threads);
+
+    if (m_sampler != nullptr)
+        m_sampler->begin(caseIndex, static_cast<std::int32_t>(repetition), rep.warmup, progress.get(),
+                         threads);
+    const bool fileWrite = !reads && c.target == TargetKind::Directory;
+    const Counters before = countersBefore(c, fileWrite);
+    const auto started = executeJobs(jobs, progress.get(), outcomes);
+    const auto returned = Clock::now();
+    collectJobs(rep, jobs, progress.get(), outcomes);
+
+    const auto durable = fileWrite && rep.outcome.ok() ? makeDurable(rep, files, before.backlog) : returned;
+    const Counters after = countersAfter(c);
+    rep.peakRssBytes = m_sampler != nullptr ? m_sampler->end() : after.process.rssBytes;
+    recordFigures(rep, before, after, started, returned, durable);
+    checkAndVerify(rep, c, pattern, files, reads);
     removeFiles(files);
     return rep;
 }

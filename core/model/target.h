@@ -30,6 +30,9 @@ struct TargetInfo
     std::string directIoProblem;
     std::string fallocateProblem;
 
+    // tmpfs or ramfs: the data lives in memory, so no figure describes a device.
+    bool livesInMemory() const { return fsType == "tmpfs" || fsType == "ramfs"; }
+
     friend bool operator==(const TargetInfo&, const TargetInfo&) = default;
 };
 

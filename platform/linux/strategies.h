@@ -8,9 +8,6 @@
 
 namespace iolab::linux_backend {
 
-// The window of mmap-window and the batch buffer of mmap-batch-direct (article 001: 4 KiB x 4).
-inline constexpr std::uint64_t kMmapWindowBytes = 16 * kKiB;
-
 std::unique_ptr<Strategy> makeStdioStrategy();
 std::unique_ptr<Strategy> makeStdioUnlockedStrategy();
 std::unique_ptr<Strategy> makeStdioUnlockedCallStrategy();

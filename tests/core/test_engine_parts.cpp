@@ -4,6 +4,7 @@
 #include "core/engine/mapped_copy.h"
 #include "core/engine/pattern.h"
 #include "core/engine/stream_check.h"
+#include "core/model/target.h"
 
 #include <gtest/gtest.h>
 
@@ -331,4 +332,18 @@ TEST(Estimate, CasesNotStartedAreWeighedByTheirOwnEstimateAtThePaceOfTheFinished
     // Cases of very different sizes keep their own weights.
     EXPECT_DOUBLE_EQ(estimateSecondsLeft({1, 1, 100}, {1, 1}, 2, 0), 100);
     EXPECT_DOUBLE_EQ(estimateSecondsLeft(cases, {10, 10, 10}, 3, 0), 0);
+}
+
+TEST(TargetFacts, TmpfsAndRamfsLiveInMemoryAndNothingElseDoes)
+{
+    for (const char* fs : {"tmpfs", "ramfs"}) {
+        TargetInfo target;
+        target.fsType = fs;
+        EXPECT_TRUE(target.livesInMemory()) << fs;
+    }
+    for (const char* fs : {"ext4", "xfs", "btrfs", "NTFS", "", "tmpfs2"}) {
+        TargetInfo target;
+        target.fsType = fs;
+        EXPECT_FALSE(target.livesInMemory()) << fs;
+    }
 }
