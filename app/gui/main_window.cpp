@@ -83,6 +83,17 @@ QThreadPool* planningPool()
     return pool;
 }
 
+// Saves and listings of the history, one at a time and in order.
+QThreadPool* historyPool()
+{
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool(qApp);
+        p->setMaxThreadCount(1);
+        return p;
+    }();
+    return pool;
+}
+
 } // namespace
 
 MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
@@ -91,7 +102,8 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
     m_settings = paths.settingsFile.isEmpty()
                      ? std::make_unique<QSettings>()
                      : std::make_unique<QSettings>(paths.settingsFile, QSettings::IniFormat);
-    m_history = std::make_unique<HistoryStore>(QDir(paths.dataFolder).filePath(QStringLiteral("history")));
+    m_history =
+        std::make_shared<const HistoryStore>(QDir(paths.dataFolder).filePath(QStringLiteral("history")));
     m_targets = new TargetModel(this);
     m_controller = new RunController(m_registry, this);
     setWindowTitle(tr("IOLab"));
@@ -127,8 +139,6 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
 
 MainWindow::~MainWindow()
 {
-    if (m_historyWorker.joinable())
-        m_historyWorker.join();
     // The widgets go before the members they refer to (the history store, the settings).
     delete takeCentralWidget();
 }
@@ -588,7 +598,11 @@ void MainWindow::onTargetSelected()
                 showBanner(tr("%n leftover run folder(s) from an IOLab run that was killed hold %1 in %2.",
                               nullptr, static_cast<int>(stale.removed.size()))
                                .arg(qs(formatBytes(stale.removedBytes)), qs(e.info.path)),
-                           false, tr("Remove them"));
+                           false, tr("Remove them"), [this, key = e.key()] {
+                               // The folders this banner named, even if another target is selected now.
+                               if (key == currentTargetKey() || selectTarget(key))
+                                   cleanStaleFolders();
+                           });
         } catch (const InputError& error) {
             logger(LogModule::Gui).warn("looking for leftover run folders: {}", error.what());
         }
@@ -1040,21 +1054,21 @@ void MainWindow::refreshHistory()
 
 void MainWindow::startHistoryTask(std::optional<RunResult> toSave, bool endsRun)
 {
-    if (m_historyWorker.joinable())
-        m_historyWorker.join(); // a previous save or listing; rare, and short
-    const HistoryStore* store = m_history.get();
-    m_historyWorker = std::jthread([this, store, toSave = std::move(toSave), endsRun] {
+    // One task at a time, in order, on the history's own thread; the window never waits for one. A save still
+    // going when the window closes finishes (the application waits for it on exit); its result is dropped.
+    const QPointer<MainWindow> window(this);
+    historyPool()->start([window, store = m_history, toSave = std::move(toSave), endsRun] {
         QString saved;
         QString error;
         if (toSave)
             saved = store->save(*toSave, &error);
         HistorySnapshot snapshot = scanHistory(*store, kKnownRuns);
-        // Dropped if the window is gone by then; its destructor joins this thread first.
         QMetaObject::invokeMethod(
-            this,
-            [this, saved, error, endsRun, wasSave = toSave.has_value(),
+            qApp,
+            [window, saved, error, endsRun, wasSave = toSave.has_value(),
              snapshot = std::move(snapshot)]() mutable {
-                historyTaskDone(wasSave, saved, error, std::move(snapshot), endsRun);
+                if (window != nullptr)
+                    window->historyTaskDone(wasSave, saved, error, std::move(snapshot), endsRun);
             },
             Qt::QueuedConnection);
     });
@@ -1149,16 +1163,11 @@ void MainWindow::showBanner(const QString& text, bool error, const QString& acti
     p.setColor(QPalette::WindowText, palette().color(QPalette::WindowText));
     m_banner->setPalette(p);
     m_bannerText->setText(text);
-    m_bannerAction->setVisible(!actionText.isEmpty());
-    m_bannerAction->setText(actionText);
-    if (actionText.isEmpty())
-        m_bannerCallback = nullptr;
-    else if (action)
-        m_bannerCallback = std::move(action);
-    else
-        m_bannerCallback = [this] {
-            cleanStaleFolders();
-        };
+    // A button only with the action it names: no banner falls back to another banner's action.
+    const bool hasAction = !actionText.isEmpty() && action;
+    m_bannerAction->setVisible(hasAction);
+    m_bannerAction->setText(hasAction ? actionText : QString());
+    m_bannerCallback = hasAction ? std::move(action) : nullptr;
     m_banner->show();
     if (error)
         logger(LogModule::Gui).warn("{}", text.toStdString());

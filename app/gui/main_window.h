@@ -146,7 +146,7 @@ private:
     bool startPlannedRun();
     void onTargetSelected();
     void updateActions();
-    // With `actionText`, a button that runs `action` (by default: remove leftover run folders).
+    // With `actionText` and `action`, a button that does what the banner says.
     void showBanner(const QString& text, bool error, const QString& actionText = {},
                     std::function<void()> action = {});
     void hideBanner();
@@ -169,7 +169,7 @@ private:
     const Registry& m_registry;
     AppPaths m_paths;
     std::unique_ptr<QSettings> m_settings;
-    std::unique_ptr<HistoryStore> m_history;
+    std::shared_ptr<const HistoryStore> m_history; // shared with a save that outlives the window
     LogModel* m_log = nullptr;
     TargetModel* m_targets = nullptr;
     RunController* m_controller = nullptr;
@@ -227,7 +227,6 @@ private:
     bool m_closeRequested = false;
     bool m_shown = false;
     std::function<void()> m_bannerCallback;
-    std::jthread m_historyWorker;
 
     // Progress of the running plan.
     std::vector<double> m_caseWeights;      // estimated seconds per case
