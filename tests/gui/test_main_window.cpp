@@ -390,6 +390,30 @@ TEST_F(WindowFixture, LeftoverRunFoldersAreOfferedForCleanUp)
     EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("Removed 1 leftover"));
 }
 
+// The banner's button does what its banner says: the leftover banner removes the folders it named, even
+// after another target was selected; a banner with no action of its own shows no button.
+TEST_F(WindowFixture, ABannersButtonDoesWhatThatBannerSays)
+{
+    const std::string stale = target / "iolab-run-20260101-000000-1";
+    std::filesystem::create_directory(stale);
+    std::ofstream(stale + "/.iolab-run") << "IOLab run folder\npid=999999999\n";
+    useTarget(target.path());
+    ASSERT_THAT(window->bannerText().toStdString(), HasSubstr("leftover run folder"));
+    QPushButton* button = nullptr;
+    for (QPushButton* b : window->findChildren<QPushButton*>())
+        if (b->text() == QStringLiteral("Remove them") && b->isVisibleTo(window.get()))
+            button = b;
+    ASSERT_NE(button, nullptr);
+    ASSERT_TRUE(window->selectTarget(QStringLiteral("null:")));
+    button->click();
+    EXPECT_FALSE(std::filesystem::exists(stale));
+    EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("Removed 1 leftover"));
+
+    window->showProblem(QStringLiteral("a problem with no action"));
+    for (QPushButton* b : window->findChildren<QPushButton*>())
+        EXPECT_FALSE(b->text() == QStringLiteral("Remove them") && b->isVisibleTo(window.get()));
+}
+
 TEST_F(WindowFixture, DiskFullDuringARunIsAFailedCaseWithTheReason)
 {
     if (!runningAsRoot())
