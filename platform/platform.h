@@ -19,6 +19,18 @@ namespace iolab {
 // Adds this OS's strategies, in the order front ends list them.
 void registerBuiltinStrategies(Registry& registry);
 
+// This OS's strategies, registered on first use: the one registry of a process, shared read-only by its
+// front end, its run worker and its reports.
+inline const Registry& builtinRegistry()
+{
+    static const Registry registry = [] {
+        Registry r;
+        registerBuiltinStrategies(r);
+        return r;
+    }();
+    return registry;
+}
+
 std::unique_ptr<SystemProbe> makeSystemProbe();
 
 // Facts about a target folder. Throws InputError when it is missing, not a folder, not writable, or on a

@@ -507,7 +507,8 @@ int commandRun(const Registry& registry, const RunArgs& args)
     const std::vector<std::string> concurrency = concurrentRunWarnings(target.path, args.allowConcurrent);
     mentionKilledRuns(args.target);
     probeCapabilities(target);
-    const ExpandedMatrix expanded = expand(matrix, registry, target);
+    const std::shared_ptr<const RunPlan> plan = makeRunPlan(matrix, registry, target);
+    const ExpandedMatrix& expanded = plan->expanded;
     if (expanded.cases.empty()) {
         std::string reasons;
         for (const auto& r : expanded.refused)
@@ -556,7 +557,7 @@ int commandRun(const Registry& registry, const RunArgs& args)
         fmt::print(stderr, "IOLab {}: {} case{} to run ({} refused before running) on {}\n", IOLAB_VERSION,
                    expanded.cases.size(), expanded.cases.size() == 1 ? "" : "s", expanded.refused.size(),
                    target.path);
-    RunResult result = runner.run(matrix, expanded, options, stopSource.get_token(), &observer);
+    RunResult result = runner.run(*plan, options, stopSource.get_token(), &observer);
     result.warnings.insert(result.warnings.begin(), concurrency.begin(), concurrency.end());
     watcher.request_stop();
     watcher.join();
@@ -707,8 +708,7 @@ int runCli(int argc, const char* const* argv)
         config.filePath = defaultLogDirectory() + "/iolab.log";
         if (const auto error = configureLogging(config); !error.empty())
             std::fprintf(stderr, "warning: no log file (%s)\n", error.c_str());
-        Registry registry;
-        registerBuiltinStrategies(registry);
+        const Registry& registry = builtinRegistry();
         if (*strategies)
             return commandStrategies(registry, strategiesTarget);
         if (app.got_subcommand("targets"))

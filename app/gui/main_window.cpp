@@ -40,6 +40,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScreen>
@@ -52,6 +53,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QThreadPool>
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -64,19 +66,46 @@ namespace {
 
 constexpr int kKnownRuns = 8;               // history runs whose measured rates feed the duration estimate
 constexpr std::size_t kRefusedListed = 200; // refused combinations listed under the plan; the rest counted
+// Combinations planned at once on the GUI thread (a few milliseconds); a larger matrix is planned on a
+// worker.
+constexpr std::uint64_t kPlannedInline = 2'000;
+
+// Plans of large matrices are made here, one at a time (a newer request makes an older waiting one moot).
+// Not the global pool: Qt's raster painting waits for that one. Owned by the application, which waits for a
+// plan being made when it exits; a window never waits for one.
+QThreadPool* planningPool()
+{
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool(qApp);
+        p->setMaxThreadCount(1);
+        return p;
+    }();
+    return pool;
+}
+
+// Saves and listings of the history, one at a time and in order.
+QThreadPool* historyPool()
+{
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool(qApp);
+        p->setMaxThreadCount(1);
+        return p;
+    }();
+    return pool;
+}
 
 } // namespace
 
 MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
-    : QMainWindow(parent), m_paths(paths), m_log(log)
+    : QMainWindow(parent), m_registry(builtinRegistry()), m_paths(paths), m_log(log)
 {
-    registerBuiltinStrategies(m_registry);
     m_settings = paths.settingsFile.isEmpty()
                      ? std::make_unique<QSettings>()
                      : std::make_unique<QSettings>(paths.settingsFile, QSettings::IniFormat);
-    m_history = std::make_unique<HistoryStore>(QDir(paths.dataFolder).filePath(QStringLiteral("history")));
+    m_history =
+        std::make_shared<const HistoryStore>(QDir(paths.dataFolder).filePath(QStringLiteral("history")));
     m_targets = new TargetModel(this);
-    m_controller = new RunController(this);
+    m_controller = new RunController(m_registry, this);
     setWindowTitle(tr("IOLab"));
     setWindowIcon(loadIcon(QStringLiteral("iolab")));
     buildActions();
@@ -110,9 +139,7 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
 
 MainWindow::~MainWindow()
 {
-    if (m_historyWorker.joinable())
-        m_historyWorker.join();
-    // The widgets refer to m_registry, a member that is destroyed before QWidget deletes its children.
+    // The widgets go before the members they refer to (the history store, the settings).
     delete takeCentralWidget();
 }
 
@@ -571,7 +598,11 @@ void MainWindow::onTargetSelected()
                 showBanner(tr("%n leftover run folder(s) from an IOLab run that was killed hold %1 in %2.",
                               nullptr, static_cast<int>(stale.removed.size()))
                                .arg(qs(formatBytes(stale.removedBytes)), qs(e.info.path)),
-                           false, tr("Remove them"));
+                           false, tr("Remove them"), [this, key = e.key()] {
+                               // The folders this banner named, even if another target is selected now.
+                               if (key == currentTargetKey() || selectTarget(key))
+                                   cleanStaleFolders();
+                           });
         } catch (const InputError& error) {
             logger(LogModule::Gui).warn("looking for leftover run folders: {}", error.what());
         }
@@ -606,45 +637,101 @@ void MainWindow::cleanStaleFolders()
 
 void MainWindow::replan()
 {
+    m_latestPlan->store(++m_planGeneration);
     const auto rows = m_targetView->selectionModel()->selectedRows();
     if (rows.isEmpty()) {
+        m_planPending = false;
         m_plan = {};
         m_plan.blocked = tr("Select a target.");
-    } else {
-        m_plan = planRun(m_registry, m_editor->draft(), m_targets->entry(rows.first().row()),
-                         m_editor->runOptions(), m_known);
+        showPlan();
+        return;
     }
+    const MatrixDraft draft = m_editor->draft();
+    const TargetEntry& target = m_targets->entry(rows.first().row());
+    const RunOptions options = m_editor->runOptions();
+    const std::uint64_t combinations = draft.problem().empty() ? caseCount(draft.toMatrix(), m_registry) : 0;
+    // Beyond kMaxCases the plan is refused from the count alone, which is quick.
+    if (combinations <= kPlannedInline || combinations > kMaxCases) {
+        m_planPending = false;
+        m_plan = previewRun(m_registry, draft, target, options, m_known);
+        showPlan();
+        return;
+    }
+    // Expanding and estimating 100,000 cases takes most of a second: done on a worker, the result delivered
+    // queued, and dropped when a newer plan was asked for meanwhile.
+    m_planPending = true;
+    m_planSummary->setText(tr("Planning %L1 combinations...").arg(combinations));
+    m_planBlocked->hide();
+    updateActions();
+    const QPointer<MainWindow> window(this);
+    planningPool()->start([window, generation = m_planGeneration, latest = m_latestPlan,
+                           registry = &m_registry, draft, target, options, known = m_known,
+                           gate = m_planningGate] {
+        if (gate)
+            gate();
+        if (latest->load() != generation)
+            return; // a newer plan was asked for while this one waited for a thread
+        RunPreview preview = previewRun(*registry, draft, target, options, known);
+        QMetaObject::invokeMethod(
+            qApp,
+            [window, generation, preview = std::move(preview)]() mutable {
+                if (window != nullptr)
+                    window->planReady(generation, std::move(preview));
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void MainWindow::planReady(std::uint64_t generation, RunPreview preview)
+{
+    if (generation != m_planGeneration)
+        return;
+    m_planPending = false;
+    m_plan = std::move(preview);
+    showPlan();
+    if (std::exchange(m_startWhenPlanned, false))
+        startPlannedRun();
+}
+
+void MainWindow::showPlan()
+{
     // Text in a field that does not parse must never run as the value it replaced.
     if (const QString problem = m_editor->inputProblem(); !problem.isEmpty())
         m_plan.blocked = problem;
-    m_planSummary->setText(m_plan.expanded.cases.empty() && !m_plan.blocked.isEmpty() ? QString()
-                                                                                      : m_plan.summary());
+    m_planSummary->setText(m_plan.cases().empty() && !m_plan.blocked.isEmpty() ? QString()
+                                                                               : m_plan.summary());
     m_planBlocked->setText(m_plan.blocked);
     m_planBlocked->setVisible(!m_plan.blocked.isEmpty());
     m_refusedList->clear();
     // Laying out tens of thousands of wrapped lines would hold the GUI thread for seconds: list the first
     // ones and count the rest.
-    const std::size_t listed = std::min(m_plan.expanded.refused.size(), kRefusedListed);
+    const auto& refused = m_plan.refused();
+    const std::size_t listed = std::min(refused.size(), kRefusedListed);
     for (std::size_t i = 0; i < listed; ++i) {
-        const auto& r = m_plan.expanded.refused[i];
+        const auto& r = refused[i];
         m_refusedList->addItem(tr("%1 - %2").arg(qs(r.testCase.label()), qs(r.reason)));
     }
-    if (m_plan.expanded.refused.size() > listed)
+    if (refused.size() > listed)
         m_refusedList->addItem(tr("... and %n more refused combination(s).", nullptr,
-                                  static_cast<int>(m_plan.expanded.refused.size() - listed)));
+                                  static_cast<int>(refused.size() - listed)));
     m_refusedList->setVisible(m_refusedList->count() > 0);
     updateActions();
     Q_EMIT planChanged();
 }
 
+QString MainWindow::runBlockedReason() const
+{
+    return m_planPending ? tr("The run is still being planned.") : m_plan.blocked;
+}
+
 void MainWindow::updateActions()
 {
     const bool running = m_controller->isRunning();
-    m_runAction->setEnabled(!running && m_plan.blocked.isEmpty());
-    m_runAction->setToolTip(running ? tr("A run is in progress.")
-                            : m_plan.blocked.isEmpty()
-                                ? tr("Run the matrix on the selected target (Ctrl+R, F5)")
-                                : m_plan.blocked);
+    const QString blocked = runBlockedReason();
+    m_runAction->setEnabled(!running && blocked.isEmpty());
+    m_runAction->setToolTip(running             ? tr("A run is in progress.")
+                            : blocked.isEmpty() ? tr("Run the matrix on the selected target (Ctrl+R, F5)")
+                                                : blocked);
     m_stopAction->setEnabled(running && !m_stopping);
     m_exportAction->setEnabled(m_result.has_value() && !running);
     // The target and the matrix are the run's while it goes.
@@ -663,6 +750,19 @@ bool MainWindow::startRun()
     m_editor->applyPendingFields();
     m_lastRunProblem.clear();
     replan();
+    if (m_planPending) {
+        // A large matrix: the run starts once its plan is in.
+        m_startWhenPlanned = true;
+        m_progressLabel->setText(tr("Planning the run..."));
+        return true;
+    }
+    return startPlannedRun();
+}
+
+bool MainWindow::startPlannedRun()
+{
+    if (m_controller->isRunning())
+        return false;
     if (!m_plan.blocked.isEmpty()) {
         showBanner(m_plan.blocked, true);
         return false;
@@ -703,7 +803,7 @@ bool MainWindow::startRun()
     m_allowConcurrentOnce = false;
     RunOptions options = m_editor->runOptions();
     QString why;
-    if (!m_controller->start(m_plan.matrix, qs(target.info.path), options, &why)) {
+    if (!m_controller->start(m_plan.plan, options, &why)) {
         showBanner(why, true);
         return false;
     }
@@ -717,10 +817,9 @@ bool MainWindow::startRun()
     m_runTarget = qs(target.info.path);
     m_runTargetKey = target.key();
     m_stopping = false;
-    m_caseWeights.clear();
-    for (const auto& c : m_plan.expanded.cases)
-        m_caseWeights.push_back(std::max(0.01, estimateDuration({c}, options, target.info, m_known).seconds));
-    m_caseCount = static_cast<int>(m_plan.expanded.cases.size());
+    // Weighed by the plan the worker runs: case i here is case i of every signal it sends.
+    m_caseWeights = m_plan.caseSeconds;
+    m_caseCount = static_cast<int>(m_plan.cases().size());
     m_caseSecondsTaken.assign(m_caseWeights.size(), 0.0);
     m_caseStartedAt = 0;
     m_currentCase = -1;
@@ -955,21 +1054,21 @@ void MainWindow::refreshHistory()
 
 void MainWindow::startHistoryTask(std::optional<RunResult> toSave, bool endsRun)
 {
-    if (m_historyWorker.joinable())
-        m_historyWorker.join(); // a previous save or listing; rare, and short
-    const HistoryStore* store = m_history.get();
-    m_historyWorker = std::jthread([this, store, toSave = std::move(toSave), endsRun] {
+    // One task at a time, in order, on the history's own thread; the window never waits for one. A save still
+    // going when the window closes finishes (the application waits for it on exit); its result is dropped.
+    const QPointer<MainWindow> window(this);
+    historyPool()->start([window, store = m_history, toSave = std::move(toSave), endsRun] {
         QString saved;
         QString error;
         if (toSave)
             saved = store->save(*toSave, &error);
         HistorySnapshot snapshot = scanHistory(*store, kKnownRuns);
-        // Dropped if the window is gone by then; its destructor joins this thread first.
         QMetaObject::invokeMethod(
-            this,
-            [this, saved, error, endsRun, wasSave = toSave.has_value(),
+            qApp,
+            [window, saved, error, endsRun, wasSave = toSave.has_value(),
              snapshot = std::move(snapshot)]() mutable {
-                historyTaskDone(wasSave, saved, error, std::move(snapshot), endsRun);
+                if (window != nullptr)
+                    window->historyTaskDone(wasSave, saved, error, std::move(snapshot), endsRun);
             },
             Qt::QueuedConnection);
     });
@@ -1064,16 +1163,11 @@ void MainWindow::showBanner(const QString& text, bool error, const QString& acti
     p.setColor(QPalette::WindowText, palette().color(QPalette::WindowText));
     m_banner->setPalette(p);
     m_bannerText->setText(text);
-    m_bannerAction->setVisible(!actionText.isEmpty());
-    m_bannerAction->setText(actionText);
-    if (actionText.isEmpty())
-        m_bannerCallback = nullptr;
-    else if (action)
-        m_bannerCallback = std::move(action);
-    else
-        m_bannerCallback = [this] {
-            cleanStaleFolders();
-        };
+    // A button only with the action it names: no banner falls back to another banner's action.
+    const bool hasAction = !actionText.isEmpty() && action;
+    m_bannerAction->setVisible(hasAction);
+    m_bannerAction->setText(hasAction ? actionText : QString());
+    m_bannerCallback = hasAction ? std::move(action) : nullptr;
     m_banner->show();
     if (error)
         logger(LogModule::Gui).warn("{}", text.toStdString());

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "app/gui/history.h"
-#include "app/gui/run_plan.h"
+#include "app/gui/run_preview.h"
 #include "app/gui/theme.h"
 #include "core/engine/registry.h"
 #include "core/engine/runner.h"
@@ -12,6 +12,7 @@
 #include <QMainWindow>
 #include <QString>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -80,8 +81,12 @@ public:
     Theme theme() const { return m_theme; }
     void saveSettings();
 
-    const RunPlan& plan() const { return m_plan; }
-    QString runBlockedReason() const { return m_plan.blocked; }
+    const RunPreview& plan() const { return m_plan; }
+    // True while a large matrix is planned off the GUI thread; planChanged follows.
+    bool isPlanning() const { return m_planPending; }
+    QString runBlockedReason() const;
+    // Runs on the planning thread before each plan made there: tests hold a plan back with it.
+    void setPlanningGate(std::function<void()> gate) { m_planningGate = std::move(gate); }
     QString bannerText() const;
     // Shows a problem in the window's banner (a launch option that failed, for one).
     void showProblem(const QString& text);
@@ -136,9 +141,12 @@ private:
     QWidget* buildLogPage();
     void restoreSettings();
     void replan();
+    void planReady(std::uint64_t generation, RunPreview preview);
+    void showPlan();
+    bool startPlannedRun();
     void onTargetSelected();
     void updateActions();
-    // With `actionText`, a button that runs `action` (by default: remove leftover run folders).
+    // With `actionText` and `action`, a button that does what the banner says.
     void showBanner(const QString& text, bool error, const QString& actionText = {},
                     std::function<void()> action = {});
     void hideBanner();
@@ -158,10 +166,10 @@ private:
     void historyTaskDone(bool wasSave, const QString& saved, const QString& error, HistorySnapshot snapshot,
                          bool endsRun);
 
-    Registry m_registry;
+    const Registry& m_registry;
     AppPaths m_paths;
     std::unique_ptr<QSettings> m_settings;
-    std::unique_ptr<HistoryStore> m_history;
+    std::shared_ptr<const HistoryStore> m_history; // shared with a save that outlives the window
     LogModel* m_log = nullptr;
     TargetModel* m_targets = nullptr;
     RunController* m_controller = nullptr;
@@ -198,7 +206,13 @@ private:
     QAction* m_openAction = nullptr;
     QActionGroup* m_themeGroup = nullptr;
 
-    RunPlan m_plan;
+    RunPreview m_plan;
+    std::uint64_t m_planGeneration = 0; // a plan made off the GUI thread for an older one is dropped
+    std::shared_ptr<std::atomic<std::uint64_t>> m_latestPlan =
+        std::make_shared<std::atomic<std::uint64_t>>(0);
+    bool m_planPending = false;
+    bool m_startWhenPlanned = false; // Run pressed while the plan was being made
+    std::function<void()> m_planningGate;
     std::optional<RunResult> m_result;
     QString m_lastSaved;
     QString m_lastRunProblem;
@@ -213,7 +227,6 @@ private:
     bool m_closeRequested = false;
     bool m_shown = false;
     std::function<void()> m_bannerCallback;
-    std::jthread m_historyWorker;
 
     // Progress of the running plan.
     std::vector<double> m_caseWeights;      // estimated seconds per case

@@ -149,8 +149,7 @@ int reportCommand(int argc, char** argv)
             return 2; // a bad output path is a bad input, as in iolab-cli
         }
     }
-    Registry registry;
-    registerBuiltinStrategies(registry);
+    const Registry& registry = builtinRegistry();
     int status = 0;
     if (parser.isSet(pdf)) {
         const QByteArray bytes = report::renderPdfReport(result, options, &registry);

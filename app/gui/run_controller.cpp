@@ -9,6 +9,9 @@
 #include <QMetaObject>
 #include <QPointer>
 
+#include <algorithm>
+#include <filesystem>
+
 namespace iolab::gui {
 
 namespace {
@@ -50,7 +53,8 @@ private:
 
 } // namespace
 
-RunController::RunController(QObject* parent) : QObject(parent)
+RunController::RunController(const Registry& registry, QObject* parent)
+    : QObject(parent), m_registry(registry)
 {
     qRegisterMetaType<iolab::CaseStarted>();
     qRegisterMetaType<iolab::Sample>();
@@ -66,19 +70,23 @@ RunController::~RunController()
     m_worker = {};
 }
 
-bool RunController::start(const Matrix& matrix, const QString& target, const RunOptions& options,
-                          QString* why)
+bool RunController::start(std::shared_ptr<const RunPlan> plan, const RunOptions& options, QString* why)
 {
-    if (m_running) {
+    const auto refuse = [why](const QString& text) {
         if (why != nullptr)
-            *why = tr("A run is already in progress.");
+            *why = text;
         return false;
-    }
+    };
+    if (m_running)
+        return refuse(tr("A run is already in progress."));
+    if (!plan || plan->cases().empty())
+        return refuse(tr("Nothing to run: every case of the matrix was refused."));
+    // The previous run's thread has posted its last call and is returning: this join does not wait on a run.
     if (m_worker.joinable())
-        m_worker.join(); // the previous run has finished; its thread is done or about to be
+        m_worker.join();
     m_running = true;
-    m_worker = std::jthread([this, matrix, path = target.toStdString(),
-                             options](const std::stop_token& stop) { work(stop, matrix, path, options); });
+    m_worker = std::jthread(
+        [this, plan = std::move(plan), options](const std::stop_token& stop) { work(stop, *plan, options); });
     return true;
 }
 
@@ -93,27 +101,26 @@ void RunController::finished()
     m_running = false;
 }
 
-void RunController::work(const std::stop_token& stop, const Matrix& matrix, const std::string& target,
-                         const RunOptions& options)
+void RunController::work(const std::stop_token& stop, const RunPlan& plan, const RunOptions& options)
 {
     QueuedObserver observer(this);
     try {
-        Registry registry;
-        registerBuiltinStrategies(registry);
-        TargetInfo info = inspectTarget(target);
-        probeCapabilities(info);
-        const ExpandedMatrix expanded = expand(matrix, registry, info);
-        if (expanded.cases.empty())
-            throw InputError("nothing to run: every case of the matrix was refused");
-        const int caseCount = static_cast<int>(expanded.cases.size());
-        const QString folder = QString::fromStdString(info.path);
-        observer.post([caseCount, refused = expanded.refused, folder](RunController* c) {
+        // The target was inspected and probed when the plan was made; only its still being there is checked.
+        const bool writesFiles = std::any_of(plan.cases().begin(), plan.cases().end(),
+                                             [](const Case& c) { return c.target == TargetKind::Directory; });
+        std::error_code error;
+        if (writesFiles && !std::filesystem::is_directory(std::filesystem::path(plan.target.path), error))
+            throw InputError(plan.target.path +
+                             " does not exist any more (it was there when the run was planned)");
+        const int caseCount = static_cast<int>(plan.cases().size());
+        const QString folder = QString::fromStdString(plan.target.path);
+        observer.post([caseCount, refused = plan.refused(), folder](RunController* c) {
             Q_EMIT c->runStarted(caseCount, refused, folder);
         });
         auto probe = makeSystemProbe();
-        auto workspace = makeWorkspace(info);
-        Runner runner(registry, *workspace, *probe);
-        RunResult result = runner.run(matrix, expanded, options, stop, &observer);
+        auto workspace = makeWorkspace(plan.target);
+        Runner runner(m_registry, *workspace, *probe);
+        RunResult result = runner.run(plan, options, stop, &observer);
         observer.post([result = std::move(result)](RunController* c) {
             c->finished();
             Q_EMIT c->runFinished(result);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "app/gui/engine_types.h"
+#include "core/engine/run_plan.h"
 #include "core/model/matrix.h"
 
 #include <QObject>
@@ -10,6 +11,10 @@
 #include <atomic>
 #include <memory>
 #include <thread>
+
+namespace iolab {
+class Registry;
+}
 
 namespace iolab::gui {
 
@@ -21,17 +26,18 @@ class RunController : public QObject
     Q_OBJECT
 
 public:
-    explicit RunController(QObject* parent = nullptr);
+    // `registry` is the process's one registry; it outlives the controller.
+    explicit RunController(const Registry& registry, QObject* parent = nullptr);
     ~RunController() override;
     RunController(const RunController&) = delete;
     RunController& operator=(const RunController&) = delete;
 
     bool isRunning() const { return m_running; }
 
-    // Starts a run of `matrix` against the folder `target`; false with `why` when a run is already going.
-    // Problems found on the worker thread (a missing target, a matrix with nothing to run) come as runFailed.
-    bool start(const Matrix& matrix, const QString& target, const RunOptions& options,
-               QString* why = nullptr);
+    // Starts a run of exactly the cases of `plan` (case i of the plan is case i of every signal); false with
+    // `why` when a run is already going or the plan has nothing to run. Problems found on the worker thread
+    // (the target gone since it was planned) come as runFailed.
+    bool start(std::shared_ptr<const RunPlan> plan, const RunOptions& options, QString* why = nullptr);
     // Asks the run to stop; it removes its files and ends with runFinished (cancelled).
     void stop();
 
@@ -46,10 +52,10 @@ Q_SIGNALS:
     void runFailed(const QString& message);
 
 private:
-    void work(const std::stop_token& stop, const Matrix& matrix, const std::string& target,
-              const RunOptions& options);
+    void work(const std::stop_token& stop, const RunPlan& plan, const RunOptions& options);
     void finished();
 
+    const Registry& m_registry;
     std::jthread m_worker;
     bool m_running = false;
 };

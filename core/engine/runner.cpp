@@ -563,16 +563,17 @@ Runner::Runner(const Registry& registry, Workspace& workspace, SystemProbe& prob
     : m_registry(registry), m_workspace(workspace), m_probe(probe)
 {}
 
-RunResult Runner::run(const Matrix& matrix, const ExpandedMatrix& expanded, const RunOptions& options,
-                      const std::stop_token& stop, RunObserver* observer)
+RunResult Runner::run(const RunPlan& plan, const RunOptions& options, const std::stop_token& stop,
+                      RunObserver* observer)
 {
+    const ExpandedMatrix& expanded = plan.expanded;
     auto& log = logger(LogModule::Core);
     RunResult result;
     result.toolVersion = IOLAB_VERSION;
     result.startedAt = isoNow();
     result.host = m_probe.host();
     result.target = m_workspace.target();
-    result.matrix = matrix;
+    result.matrix = plan.matrix;
     result.options = options;
     result.refused = expanded.refused;
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/engine/run_plan.h"
 #include "core/model/matrix.h"
 #include "core/model/result.h"
 
@@ -46,8 +47,9 @@ class Runner
 public:
     Runner(const Registry& registry, Workspace& workspace, SystemProbe& probe);
 
-    RunResult run(const Matrix& matrix, const ExpandedMatrix& expanded, const RunOptions& options,
-                  const std::stop_token& stop, RunObserver* observer = nullptr);
+    // Runs the plan's cases as they stand: case i of the plan is case i of every callback and of the result.
+    RunResult run(const RunPlan& plan, const RunOptions& options, const std::stop_token& stop,
+                  RunObserver* observer = nullptr);
 
 private:
     const Registry& m_registry;

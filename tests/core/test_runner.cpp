@@ -58,7 +58,7 @@ protected:
     {
         options.sampling = false;
         Runner runner(m_registry, m_workspace, m_probe);
-        return runner.run(Matrix{}, e, options, stop, &m_recorder);
+        return runner.run(RunPlan{{}, {}, e}, options, stop, &m_recorder);
     }
 
     FakeBehaviour m_behaviour;
@@ -180,7 +180,7 @@ TEST_F(RunnerTest, SamplerDeliversSamplesAndStability)
     e.cases[0].totalBytes = 40 << 20; // 40 writes of 2 ms: 80 ms, sampled every 5 ms
     e.cases[0].chunkBytes = 1 << 20;
     Runner runner(m_registry, m_workspace, m_probe);
-    const auto result = runner.run(Matrix{}, e, options, {}, &m_recorder);
+    const auto result = runner.run(RunPlan{{}, {}, e}, options, {}, &m_recorder);
     EXPECT_EQ(result.cases[0].status, Status::Ok);
     EXPECT_GE(result.cases[0].samples.size(), 2u);
     EXPECT_EQ(static_cast<std::size_t>(m_recorder.samples.load()), result.cases[0].samples.size());

@@ -10,7 +10,7 @@
 #include "app/gui/results_model.h"
 #include "app/gui/results_view.h"
 #include "app/gui/run_controller.h"
-#include "app/gui/run_plan.h"
+#include "app/gui/run_preview.h"
 #include "app/gui/target_model.h"
 #include "core/base/units.h"
 #include "core/formats/result_json.h"
@@ -52,6 +52,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <set>
 
 using namespace iolab;
@@ -132,7 +133,7 @@ TEST_F(WindowFixture, ATinyRealRunFillsTheTableTheChartsAndTheHistory)
     d.find("write")->chunks = {4 * kKiB, 16 * kKiB};
     plan(d, 2);
     EXPECT_EQ(window->runBlockedReason(), QString());
-    EXPECT_EQ(window->plan().expanded.cases.size(), 2u);
+    EXPECT_EQ(window->plan().cases().size(), 2u);
     EXPECT_TRUE(window->runAction()->isEnabled());
 
     QSignalSpy samples(window->controller(), &RunController::sampleArrived);
@@ -348,22 +349,22 @@ TEST_F(WindowFixture, BadTargetsAreExplainedAndBlockTheRun)
     EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("no strategy has a chunk size ticked"));
     plan(draftOf({"direct"}, 1000, kMiB));
     EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("Every case"));
-    ASSERT_EQ(window->plan().expanded.refused.size(), 1u);
-    EXPECT_THAT(window->plan().expanded.refused[0].reason, HasSubstr("multiple"));
+    ASSERT_EQ(window->plan().refused().size(), 1u);
+    EXPECT_THAT(window->plan().refused()[0].reason, HasSubstr("multiple"));
 }
 
 TEST_F(WindowFixture, PipeAndNullTargetsRunOnlyWhatFitsThem)
 {
     ASSERT_TRUE(window->selectTarget(QStringLiteral("pipe:")));
     plan(draftOf({"stdio", "pipe-write", "vmsplice"}, 64 * kKiB, 64 * kMiB));
-    EXPECT_EQ(window->plan().expanded.cases.size(), 2u);
-    ASSERT_EQ(window->plan().expanded.refused.size(), 1u);
-    EXPECT_EQ(window->plan().expanded.refused[0].testCase.strategy, "stdio");
+    EXPECT_EQ(window->plan().cases().size(), 2u);
+    ASSERT_EQ(window->plan().refused().size(), 1u);
+    EXPECT_EQ(window->plan().refused()[0].testCase.strategy, "stdio");
     EXPECT_FALSE(window->plan().usesDisk);
 
     ASSERT_TRUE(window->selectTarget(QStringLiteral("null:")));
     plan(draftOf({"stdio", "write", "pipe-write"}, 64 * kKiB, 64 * kMiB));
-    EXPECT_EQ(window->plan().expanded.cases.size(), 2u);
+    EXPECT_EQ(window->plan().cases().size(), 2u);
     runToEnd();
     ASSERT_TRUE(window->currentResult().has_value());
     ASSERT_EQ(window->currentResult()->cases.size(), 2u);
@@ -387,6 +388,30 @@ TEST_F(WindowFixture, LeftoverRunFoldersAreOfferedForCleanUp)
     EXPECT_FALSE(std::filesystem::exists(stale));
     EXPECT_TRUE(std::filesystem::exists(target / "keep.txt"));
     EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("Removed 1 leftover"));
+}
+
+// The banner's button does what its banner says: the leftover banner removes the folders it named, even
+// after another target was selected; a banner with no action of its own shows no button.
+TEST_F(WindowFixture, ABannersButtonDoesWhatThatBannerSays)
+{
+    const std::string stale = target / "iolab-run-20260101-000000-1";
+    std::filesystem::create_directory(stale);
+    std::ofstream(stale + "/.iolab-run") << "IOLab run folder\npid=999999999\n";
+    useTarget(target.path());
+    ASSERT_THAT(window->bannerText().toStdString(), HasSubstr("leftover run folder"));
+    QPushButton* button = nullptr;
+    for (QPushButton* b : window->findChildren<QPushButton*>())
+        if (b->text() == QStringLiteral("Remove them") && b->isVisibleTo(window.get()))
+            button = b;
+    ASSERT_NE(button, nullptr);
+    ASSERT_TRUE(window->selectTarget(QStringLiteral("null:")));
+    button->click();
+    EXPECT_FALSE(std::filesystem::exists(stale));
+    EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("Removed 1 leftover"));
+
+    window->showProblem(QStringLiteral("a problem with no action"));
+    for (QPushButton* b : window->findChildren<QPushButton*>())
+        EXPECT_FALSE(b->text() == QStringLiteral("Remove them") && b->isVisibleTo(window.get()));
 }
 
 TEST_F(WindowFixture, DiskFullDuringARunIsAFailedCaseWithTheReason)
@@ -436,11 +461,11 @@ TEST_F(WindowFixture, AFilesystemWithoutDirectIoRefusesThoseCasesUpFront)
     } unmount{dir.path()};
     useTarget(dir.path());
     plan(draftOf({"write", "direct"}, 4096, kMiB));
-    const auto& refused = window->plan().expanded.refused;
+    const auto& refused = window->plan().refused();
     ASSERT_EQ(refused.size(), 1u) << window->plan().summary().toStdString();
     EXPECT_EQ(refused[0].testCase.strategy, "direct");
     EXPECT_THAT(refused[0].reason, HasSubstr("O_DIRECT"));
-    EXPECT_EQ(window->plan().expanded.cases.size(), 1u);
+    EXPECT_EQ(window->plan().cases().size(), 1u);
 }
 
 TEST_F(WindowFixture, HelpAboutShowsTheVersionTheBuildAndWhereTheFilesAre)
@@ -563,8 +588,55 @@ TEST_F(WindowFixture, AHugeMatrixIsRefusedAtOnceAndTheWindowStaysResponsive)
     EXPECT_FALSE(window->runAction()->isEnabled());
     EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("10,000,000"));
     EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("100,000"));
-    EXPECT_TRUE(window->plan().expanded.cases.empty());
+    EXPECT_TRUE(window->plan().cases().empty());
     EXPECT_EQ(caseCount(window->plan().matrix, builtinRegistry()), 10'000'000u);
+}
+
+// Planning 100,000 cases (expanding them and estimating each) takes most of a second: it happens on a worker
+// while the GUI thread goes on. The planning is held on a latch here, so the test does not depend on how fast
+// the machine is: planning on the GUI thread would sit out the latch's timeout inside plan() and fail.
+TEST_F(WindowFixture, ALargeMatrixIsPlannedOffTheGuiThreadWhileTheWindowGoesOn)
+{
+    useTarget(target.path());
+    MatrixDraft d = draftOf({"write"}, 4 * kKiB, kMiB);
+    StrategyDraft* row = d.find("write");
+    row->chunks.clear();
+    row->sizes.clear();
+    for (std::uint64_t i = 1; i <= 100; ++i)
+        row->chunks.push_back(i * 512);
+    for (std::uint64_t i = 1; i <= 1000; ++i)
+        row->sizes.push_back(i * 64 * kKiB);
+    ASSERT_EQ(caseCount(d.toMatrix(), builtinRegistry()), 100'000u);
+
+    std::promise<void> release;
+    std::shared_future<void> released = release.get_future().share();
+    window->setPlanningGate([released] { released.wait_for(std::chrono::seconds(20)); });
+    QElapsedTimer clock;
+    clock.start();
+    plan(d);
+    EXPECT_LT(clock.elapsed(), 5000) << "plan() waited for the held planning: it ran on the GUI thread";
+    ASSERT_TRUE(window->isPlanning());
+    EXPECT_FALSE(window->runAction()->isEnabled());
+    EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("being planned"));
+
+    // The event loop keeps turning while the plan is held: timers fire and the tabs answer.
+    int ticks = 0;
+    QTimer timer;
+    QObject::connect(&timer, &QTimer::timeout, [&ticks] { ++ticks; });
+    timer.start(5);
+    window->tabs()->setCurrentIndex(2);
+    QTRY_VERIFY_WITH_TIMEOUT(ticks >= 10, 10'000);
+    EXPECT_EQ(window->tabs()->currentIndex(), 2);
+    EXPECT_TRUE(window->isPlanning());
+
+    QSignalSpy planned(window.get(), &MainWindow::planChanged);
+    release.set_value();
+    QTRY_VERIFY_WITH_TIMEOUT(!window->isPlanning(), 60'000);
+    EXPECT_GE(planned.count(), 1);
+    EXPECT_EQ(window->plan().cases().size() + window->plan().refused().size(), 100'000u);
+    EXPECT_EQ(window->plan().caseSeconds.size(), window->plan().cases().size());
+    EXPECT_THAT(window->runBlockedReason().toStdString(), ::testing::Not(HasSubstr("being planned")));
+    window->setPlanningGate({});
 }
 
 TEST_F(WindowFixture, HelpExplainsHowToReadTheResultsAndLinksThePresets)
@@ -726,7 +798,8 @@ TEST_F(WindowFixture, ALargeMatrixWithManyRefusedCombinationsListsTheFirstOnesAn
     for (std::uint32_t t = 1; t <= 999; ++t)
         row->threads.push_back(t);
     plan(d); // how long it takes is measured by tests/perf, not asserted here (sanitizer builds are slow)
-    const auto refused = window->plan().expanded.refused.size();
+    QTRY_VERIFY_WITH_TIMEOUT(!window->isPlanning(), 60'000); // 99,900 combinations: planned on a worker
+    const auto refused = window->plan().refused().size();
     ASSERT_GT(refused, 1000u) << "most thread counts leave each thread less than a chunk";
     EXPECT_LE(window->refusedList()->count(), 201) << "the first 200 and a line counting the rest";
     EXPECT_THAT(window->refusedList()->item(window->refusedList()->count() - 1)->text().toStdString(),

@@ -54,7 +54,7 @@ const RunResult& readRun()
         auto probe = makeSystemProbe();
         auto workspace = makeWorkspace(target);
         Runner runner(registry, *workspace, *probe);
-        return runner.run(m, expand(m, registry, target), options, {});
+        return runner.run(*makeRunPlan(m, registry, target), options, {});
     }();
     return result;
 }

@@ -41,7 +41,7 @@ protected:
         EXPECT_TRUE(expanded.refused.empty()) << expanded.refused.front().reason;
         auto workspace = makeWorkspace(m_target);
         Runner runner(m_registry, *workspace, *m_probe);
-        m_result = runner.run(m, expanded, m_options, {});
+        m_result = runner.run(RunPlan{m, m_target, expanded}, m_options, {});
         EXPECT_EQ(m_result.cases.size(), 1u);
         return m_result.cases.empty() ? CaseResult{} : m_result.cases.front();
     }

@@ -76,7 +76,7 @@ protected:
         if (withWorkspace)
             withWorkspace(*workspace);
         Runner runner(m_registry, *workspace, *m_probe);
-        auto result = runner.run(m, expanded, m_options, {}, observer);
+        auto result = runner.run(RunPlan{m, m_target, expanded}, m_options, {}, observer);
         EXPECT_EQ(m_dir.entryCount(), 0u) << "the run folder and its data sets are gone";
         return result;
     }
@@ -147,7 +147,8 @@ TEST_F(Reads, ADamagedByteFailsTheCaseWithTheFileAndOffset)
     });
     const auto expanded = expand(Matrix{"t", "", {g}}, m_registry, m_target);
     Runner runner(m_registry, *workspace, *m_probe);
-    const auto result = runner.run(Matrix{"t", "", {g}}, expanded, m_options, {}, &saboteur);
+    const auto result =
+        runner.run(RunPlan{Matrix{"t", "", {g}}, m_target, expanded}, m_options, {}, &saboteur);
     ASSERT_EQ(result.cases.size(), 1u);
     EXPECT_EQ(result.cases[0].status, Status::Failed);
     EXPECT_THAT(result.cases[0].reason, HasSubstr("f000000.dat: byte 5000 differs from what was written"));
@@ -167,7 +168,7 @@ TEST_F(Reads, AFileVanishingMidRunFailsTheCaseWithItsName)
     });
     const Matrix m{"t", "", {g}};
     Runner runner(m_registry, *workspace, *m_probe);
-    const auto result = runner.run(m, expand(m, m_registry, m_target), m_options, {}, &saboteur);
+    const auto result = runner.run(*makeRunPlan(m, m_registry, m_target), m_options, {}, &saboteur);
     ASSERT_EQ(result.cases.size(), 1u);
     EXPECT_EQ(result.cases[0].status, Status::Failed);
     EXPECT_THAT(result.cases[0].reason, HasSubstr("f000007.dat"));

@@ -231,7 +231,7 @@ TEST(Runner, RunsEveryStrategyVerifiedAndLeavesNothing)
     auto probe = makeSystemProbe();
     auto workspace = makeWorkspace(target);
     Runner runner(registry, *workspace, *probe);
-    const auto result = runner.run(m, expanded, options, {});
+    const auto result = runner.run(RunPlan{m, target, expanded}, options, {});
     for (const auto& c : result.cases) {
         EXPECT_EQ(c.status, Status::Ok) << c.testCase.label() << ": " << c.reason;
         for (const auto& rep : c.repetitions) {
@@ -273,7 +273,7 @@ TEST(Runner, StopMidCaseEndsSoonAndLeavesNothing)
         stop.request_stop();
     });
     const auto started = std::chrono::steady_clock::now();
-    const auto result = runner.run(m, expanded, options, stop.get_token());
+    const auto result = runner.run(RunPlan{m, target, expanded}, options, stop.get_token());
     const auto took = std::chrono::steady_clock::now() - started;
     stopper.join();
     EXPECT_TRUE(result.cancelled);

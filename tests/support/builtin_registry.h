@@ -6,15 +6,7 @@
 
 namespace iolab::test {
 
-// This OS's real strategies, registered once for the tests that need real ids and capabilities.
-inline const Registry& builtinRegistry()
-{
-    static const Registry registry = [] {
-        Registry r;
-        registerBuiltinStrategies(r);
-        return r;
-    }();
-    return registry;
-}
+// This OS's real strategies: the process's one registry, as the front ends use it.
+using iolab::builtinRegistry;
 
 } // namespace iolab::test

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/model/matrix.h"
+#include "core/model/target.h"
+
+#include <memory>
+
+namespace iolab {
+
+class Registry;
+
+// What one run does, settled before it starts: the matrix as the user gave it, the target's facts and the
+// capabilities its probe found, the cases that will run (in run order: a case's index is its position here)
+// and those refused with the reason. Built once by makeRunPlan, then shared read-only from the front end down
+// to Runner::run; nothing below the front end expands or probes again.
+struct RunPlan
+{
+    Matrix matrix;
+    TargetInfo target;
+    ExpandedMatrix expanded;
+
+    const std::vector<Case>& cases() const { return expanded.cases; }
+    const std::vector<RefusedCase>& refused() const { return expanded.refused; }
+};
+
+// The one way a front end plans a run. `target` is as the platform layer inspected and probed it (the
+// capability fields decide which cases are refused). Throws InputError for a matrix that is not valid,
+// including one of more than kMaxCases combinations, counted before any is made.
+std::shared_ptr<const RunPlan> makeRunPlan(Matrix matrix, const Registry& registry, TargetInfo target);
+
+} // namespace iolab
