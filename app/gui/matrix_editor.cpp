@@ -9,6 +9,7 @@
 #include "core/base/units.h"
 #include "core/engine/registry.h"
 #include "core/formats/matrix_json.h"
+#include "core/model/axes.h"
 #include "core/model/presets.h"
 #include "platform/platform.h"
 
@@ -100,7 +101,18 @@ void MatrixEditor::buildUi()
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    buildPresetRow(layout);
+    buildGrid(layout);
+    buildAxisForm(layout);
+    buildRunOptions(layout);
+    connectPresetActions();
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &MatrixEditor::refreshAxisFields);
+}
 
+// The preset picker, the name to save under, save, delete and the import/export menu; then the description.
+void MatrixEditor::buildPresetRow(QVBoxLayout* layout)
+{
     auto* presetRow = new QHBoxLayout;
     presetRow->addWidget(new QLabel(tr("Preset:"), this));
     m_presets = new QComboBox(this);
@@ -133,7 +145,11 @@ void MatrixEditor::buildUi()
     m_description->setWordWrap(true);
     m_description->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_description);
+}
 
+// The strategy x chunk grid, the field that adds a chunk column, and the line naming the rows being edited.
+void MatrixEditor::buildGrid(QVBoxLayout* layout)
+{
     m_view = new QTableView(this);
     m_view->setModel(m_grid);
     m_view->setItemDelegate(new CheckDelegate(m_view));
@@ -161,102 +177,115 @@ void MatrixEditor::buildUi()
     m_editing = new QLabel(this);
     m_editing->setWordWrap(true);
     layout->addWidget(m_editing);
+}
 
+// One axis row of the form: the text field, its menu of common values, and how an edit is applied.
+QLineEdit* MatrixEditor::addAxisRow(QFormLayout* form, Axis axis, const QString& label, const QString& tip,
+                                    const QStringList& common)
+{
+    auto* edit = new QLineEdit(this);
+    edit->setToolTip(tip);
+    auto* pick = new QToolButton(this);
+    pick->setText(QStringLiteral("+"));
+    pick->setToolTip(tr("Common values: tick to add, untick to remove."));
+    pick->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(pick);
+    for (const auto& value : common) {
+        QAction* action = menu->addAction(value);
+        action->setCheckable(true);
+        connect(action, &QAction::triggered, this, [this, axis, edit, value](bool on) {
+            QStringList now = tokens(edit->text());
+            now.removeAll(value);
+            if (on)
+                now << value;
+            QString why;
+            if (!setAxisText(axis, now.join(QStringLiteral(", ")), &why))
+                m_axisError->setText(why);
+        });
+    }
+    connect(menu, &QMenu::aboutToShow, this, [menu, edit] {
+        const QStringList now = tokens(edit->text());
+        for (QAction* action : menu->actions())
+            action->setChecked(now.contains(action->text(), Qt::CaseInsensitive));
+    });
+    pick->setMenu(menu);
+    auto* row = new QHBoxLayout;
+    row->addWidget(edit, 1);
+    row->addWidget(pick);
+    form->addRow(label, row);
+    connect(edit, &QLineEdit::textEdited, this, [this, axis] { checkField(axis); });
+    connect(edit, &QLineEdit::editingFinished, this, [this, axis, edit] {
+        if (m_loading || !edit->isModified())
+            return;
+        edit->setModified(false);
+        QString why;
+        if (setAxisText(axis, edit->text(), &why)) {
+            if (m_fieldProblems.erase(axis) > 0) {
+                showFieldState(axis);
+                Q_EMIT changed();
+            }
+            return;
+        }
+        m_axisError->setText(why);
+        m_fieldProblems[axis] = why;
+        showFieldState(axis);
+        Q_EMIT changed();
+    });
+    return edit;
+}
+
+// The selected rows' other axes, one row each, and the line that shows why a value was not taken.
+void MatrixEditor::buildAxisForm(QVBoxLayout* layout)
+{
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
-    auto addAxis = [&](Axis axis, const QString& label, const QString& tip, const QStringList& common) {
-        auto* edit = new QLineEdit(this);
-        edit->setToolTip(tip);
-        auto* pick = new QToolButton(this);
-        pick->setText(QStringLiteral("+"));
-        pick->setToolTip(tr("Common values: tick to add, untick to remove."));
-        pick->setPopupMode(QToolButton::InstantPopup);
-        auto* menu = new QMenu(pick);
-        for (const auto& value : common) {
-            QAction* action = menu->addAction(value);
-            action->setCheckable(true);
-            connect(action, &QAction::triggered, this, [this, axis, edit, value](bool on) {
-                QStringList now = tokens(edit->text());
-                now.removeAll(value);
-                if (on)
-                    now << value;
-                QString why;
-                if (!setAxisText(axis, now.join(QStringLiteral(", ")), &why))
-                    m_axisError->setText(why);
-            });
-        }
-        connect(menu, &QMenu::aboutToShow, this, [menu, edit] {
-            const QStringList now = tokens(edit->text());
-            for (QAction* action : menu->actions())
-                action->setChecked(now.contains(action->text(), Qt::CaseInsensitive));
-        });
-        pick->setMenu(menu);
-        auto* row = new QHBoxLayout;
-        row->addWidget(edit, 1);
-        row->addWidget(pick);
-        form->addRow(label, row);
-        connect(edit, &QLineEdit::textEdited, this, [this, axis] { checkField(axis); });
-        connect(edit, &QLineEdit::editingFinished, this, [this, axis, edit] {
-            if (m_loading || !edit->isModified())
-                return;
-            edit->setModified(false);
-            QString why;
-            if (setAxisText(axis, edit->text(), &why)) {
-                if (m_fieldProblems.erase(axis) > 0) {
-                    showFieldState(axis);
-                    Q_EMIT changed();
-                }
-                return;
-            }
-            m_axisError->setText(why);
-            m_fieldProblems[axis] = why;
-            showFieldState(axis);
-            Q_EMIT changed();
-        });
-        return edit;
-    };
-    m_sizes =
-        addAxis(Axis::Sizes, tr("Total size:"),
-                tr("Bytes each case writes in all (threads share it), e.g. 256M, 1G."),
-                {QStringLiteral("64M"), QStringLiteral("256M"), QStringLiteral("1G"), QStringLiteral("4G")});
-    m_buffers = addAxis(
-        Axis::Buffers, tr("stdio buffer:"),
+    m_sizes = addAxisRow(
+        form, Axis::Sizes, tr("Total size:"),
+        tr("Bytes each case writes in all (threads share it), e.g. 256M, 1G."),
+        {QStringLiteral("64M"), QStringLiteral("256M"), QStringLiteral("1G"), QStringLiteral("4G")});
+    m_buffers = addAxisRow(
+        form, Axis::Buffers, tr("stdio buffer:"),
         tr("setvbuf for the stdio strategies: none (unbuffered), default (libc's own), or a size."),
         {QStringLiteral("none"), QStringLiteral("default"), QStringLiteral("1K"), QStringLiteral("4K"),
          QStringLiteral("64K"), QStringLiteral("256K"), QStringLiteral("1M"), QStringLiteral("8M")});
     m_syncs =
-        addAxis(Axis::Syncs, tr("Sync policy:"),
-                tr("none, fsync-end, fdatasync-end, fsync-every:N, O_SYNC, O_DSYNC."),
-                {QStringLiteral("none"), QStringLiteral("fsync-end"), QStringLiteral("fdatasync-end"),
-                 QStringLiteral("fsync-every:16"), QStringLiteral("O_SYNC"), QStringLiteral("O_DSYNC")});
-    m_threads = addAxis(Axis::Threads, tr("Threads:"),
-                        tr("Threads per case: writers and sequential readers each get their own file and an "
-                           "even share of the size; random readers share one file; for files-pool it is the "
-                           "pool's cap (the parallelism axis)."),
-                        {QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("4"), QStringLiteral("8"),
-                         QStringLiteral("16"), QStringLiteral("64"), QStringLiteral("256")});
-    m_hints = addAxis(Axis::Hints, tr("Read hint:"),
-                      tr("What the readers tell the kernel: posix_fadvise / madvise on Linux, "
-                         "FILE_FLAG_SEQUENTIAL_SCAN / FILE_FLAG_RANDOM_ACCESS on Windows."),
-                      {QStringLiteral("normal"), QStringLiteral("sequential"), QStringLiteral("random"),
-                       QStringLiteral("noreuse")});
+        addAxisRow(form, Axis::Syncs, tr("Sync policy:"),
+                   tr("none, fsync-end, fdatasync-end, fsync-every:N, O_SYNC, O_DSYNC."),
+                   {QStringLiteral("none"), QStringLiteral("fsync-end"), QStringLiteral("fdatasync-end"),
+                    QStringLiteral("fsync-every:16"), QStringLiteral("O_SYNC"), QStringLiteral("O_DSYNC")});
+    m_threads =
+        addAxisRow(form, Axis::Threads, tr("Threads:"),
+                   tr("Threads per case: writers and sequential readers each get their own file and an "
+                      "even share of the size; random readers share one file; for files-pool it is the "
+                      "pool's cap (the parallelism axis)."),
+                   {QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("4"), QStringLiteral("8"),
+                    QStringLiteral("16"), QStringLiteral("64"), QStringLiteral("256")});
+    m_hints = addAxisRow(form, Axis::Hints, tr("Read hint:"),
+                         tr("What the readers tell the kernel: posix_fadvise / madvise on Linux, "
+                            "FILE_FLAG_SEQUENTIAL_SCAN / FILE_FLAG_RANDOM_ACCESS on Windows."),
+                         {QStringLiteral("normal"), QStringLiteral("sequential"), QStringLiteral("random"),
+                          QStringLiteral("noreuse")});
     m_caches =
-        addAxis(Axis::Caches, tr("Cache:"),
-                tr("cold: the data is evicted from the page cache before every repetition, so reads come "
-                   "from the device; warm: it is read once first, so reads come from memory."),
-                {QStringLiteral("cold"), QStringLiteral("warm")});
-    m_fileSets = addAxis(Axis::FileSets, tr("File sets:"),
-                         tr("For files-serial, files-pool and files-per-thread: COUNTxSIZE (2000x4K), "
-                            "COUNTxMIN-MAX (500x1K-64K) or a size mix from article 003 (2000xarticle-2b)."),
-                         {QStringLiteral("1000x4K"), QStringLiteral("1000xarticle-2b"),
-                          QStringLiteral("1000xarticle-1k"), QStringLiteral("1000xarticle-10k"),
-                          QStringLiteral("500xarticle-10k-large")});
+        addAxisRow(form, Axis::Caches, tr("Cache:"),
+                   tr("cold: the data is evicted from the page cache before every repetition, so reads come "
+                      "from the device; warm: it is read once first, so reads come from memory."),
+                   {QStringLiteral("cold"), QStringLiteral("warm")});
+    m_fileSets = addAxisRow(
+        form, Axis::FileSets, tr("File sets:"),
+        tr("For files-serial, files-pool and files-per-thread: COUNTxSIZE (2000x4K), "
+           "COUNTxMIN-MAX (500x1K-64K) or a size mix from article 003 (2000xarticle-2b)."),
+        {QStringLiteral("1000x4K"), QStringLiteral("1000xarticle-2b"), QStringLiteral("1000xarticle-1k"),
+         QStringLiteral("1000xarticle-10k"), QStringLiteral("500xarticle-10k-large")});
     layout->addLayout(form);
     m_axisError = new QLabel(this);
     m_axisError->setWordWrap(true);
     m_axisError->setStyleSheet(QStringLiteral("color: #c0392b;"));
     layout->addWidget(m_axisError);
+}
 
+// Repetitions, warm-ups, verification and cache dropping.
+void MatrixEditor::buildRunOptions(QVBoxLayout* layout)
+{
     auto* options = new QHBoxLayout;
     options->addWidget(new QLabel(tr("Repetitions:"), this));
     m_repetitions = new QSpinBox(this);
@@ -290,7 +319,10 @@ void MatrixEditor::buildUi()
     connect(m_warmups, &QSpinBox::valueChanged, this, &MatrixEditor::changed);
     connect(m_verify, &QCheckBox::toggled, this, &MatrixEditor::changed);
     connect(m_dropCaches, &QCheckBox::toggled, this, &MatrixEditor::changed);
+}
 
+void MatrixEditor::connectPresetActions()
+{
     connect(m_presets, &QComboBox::activated, this, &MatrixEditor::onPresetActivated);
     connect(m_savePreset, &QPushButton::clicked, this, [this] {
         QString why;
@@ -302,8 +334,6 @@ void MatrixEditor::buildUi()
         if (!deleteUserPreset(m_presets->currentText(), &why))
             m_axisError->setText(why);
     });
-    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-            &MatrixEditor::refreshAxisFields);
 }
 
 MatrixDraft MatrixEditor::draft() const
@@ -672,10 +702,134 @@ bool MatrixEditor::setAxisText(Axis axis, const QString& text, QString* error)
     return parseAxisText(axis, text, true, error);
 }
 
+namespace {
+
+// The values typed into one axis field, parsed and sorted; only the edited axis's list is filled.
+struct AxisValues
+{
+    std::vector<std::uint64_t> sizes;
+    std::vector<StdioBuffer> buffers;
+    std::vector<SyncPolicy> syncs;
+    std::vector<std::uint32_t> threads;
+    std::vector<ReadHint> hints;
+    std::vector<CacheState> caches;
+    std::vector<FileSetSpec> fileSets;
+};
+
+// Parses every value of the field; throws InputError naming the first bad one.
+AxisValues parseAxisValues(MatrixEditor::Axis axis, const QStringList& texts)
+{
+    using Axis = MatrixEditor::Axis;
+    AxisValues values;
+    for (const auto& v : texts) {
+        const std::string t = v.toStdString();
+        switch (axis) {
+        case Axis::Sizes: {
+            const auto bytes = parseBytes(t, "total size");
+            if (!totalSizeAllowed(bytes))
+                throw InputError(
+                    fmt::format("total size '{}' must be from 1 byte to {}", t, formatBytes(kMaxTotalBytes)));
+            insertSorted(values.sizes, bytes);
+            break;
+        }
+        case Axis::Buffers: {
+            const auto buffer = parseStdioBuffer(t);
+            if (buffer.mode == BufferMode::NotApplicable)
+                throw InputError(fmt::format("'{}' is not a stdio buffer", t));
+            insertSorted(values.buffers, buffer);
+            break;
+        }
+        case Axis::Syncs:
+            insertSorted(values.syncs, parseSyncPolicy(t));
+            break;
+        case Axis::Threads:
+            insertSorted(values.threads, parseThreads(t));
+            break;
+        case Axis::Hints:
+            insertSorted(values.hints, parseReadHint(t));
+            break;
+        case Axis::Caches:
+            insertSorted(values.caches, parseCacheState(t));
+            break;
+        case Axis::FileSets:
+            insertSorted(values.fileSets, parseFileSet(t));
+            break;
+        }
+    }
+    return values;
+}
+
+// Sets the axis on one strategy's row; false when that strategy does not take the axis.
+bool applyAxisValues(MatrixEditor::Axis axis, const AxisValues& values, StrategyDraft& row)
+{
+    using Axis = MatrixEditor::Axis;
+    switch (axis) {
+    case Axis::Sizes:
+        if (row.readsFileSet)
+            return false;
+        row.sizes = values.sizes;
+        return true;
+    case Axis::Hints:
+        if (!row.hasHintAxis)
+            return false;
+        row.hints = values.hints;
+        return true;
+    case Axis::Caches:
+        if (!row.reads)
+            return false;
+        row.caches = values.caches;
+        return true;
+    case Axis::FileSets:
+        if (!row.readsFileSet)
+            return false;
+        row.fileSets = values.fileSets;
+        return true;
+    case Axis::Buffers:
+        if (!row.hasBufferAxis)
+            return false;
+        row.buffers = values.buffers;
+        return true;
+    case Axis::Syncs:
+        if (row.reads)
+            return false;
+        row.syncs = values.syncs;
+        return true;
+    case Axis::Threads:
+        row.threads = values.threads;
+        return true;
+    }
+    return false;
+}
+
+// Why none of the edited strategies (`names`) takes the axis.
+QString noStrategyTakesAxis(MatrixEditor::Axis axis, const QString& names)
+{
+    using Axis = MatrixEditor::Axis;
+    switch (axis) {
+    case Axis::Buffers:
+        return MatrixEditor::tr("None of %1 takes a stdio buffer.").arg(names);
+    case Axis::Hints:
+        return MatrixEditor::tr("None of %1 takes a read hint.").arg(names);
+    case Axis::Caches:
+        return MatrixEditor::tr("None of %1 reads: the cache axis is for readers.").arg(names);
+    case Axis::FileSets:
+        return MatrixEditor::tr("None of %1 reads a file set.").arg(names);
+    case Axis::Syncs:
+        return MatrixEditor::tr("None of %1 writes: reads have no sync policy.").arg(names);
+    case Axis::Sizes:
+        return MatrixEditor::tr("%1 read file sets: set their file sets instead.").arg(names);
+    case Axis::Threads:
+        break;
+    }
+    return {};
+}
+
+} // namespace
+
 bool MatrixEditor::parseAxisText(Axis axis, const QString& text, bool apply, QString* error)
 {
-    const QStringList values = tokens(text);
-    if (values.isEmpty()) {
+    const QStringList texts = tokens(text);
+    if (texts.isEmpty()) {
         setError(error, tr("Give at least one value."));
         return false;
     }
@@ -685,118 +839,24 @@ bool MatrixEditor::parseAxisText(Axis axis, const QString& text, bool apply, QSt
         setError(error, tr("Tick a chunk size for a strategy, or select its row, first."));
         return false;
     }
+    AxisValues values;
     try {
-        std::vector<std::uint64_t> sizes;
-        std::vector<StdioBuffer> buffers;
-        std::vector<SyncPolicy> syncs;
-        std::vector<std::uint32_t> threads;
-        std::vector<ReadHint> hints;
-        std::vector<CacheState> caches;
-        std::vector<FileSetSpec> fileSets;
-        for (const auto& v : values) {
-            const std::string t = v.toStdString();
-            switch (axis) {
-            case Axis::Sizes: {
-                const auto bytes = parseBytes(t, "total size");
-                if (bytes == 0 || bytes > kMaxTotalBytes)
-                    throw InputError(fmt::format("total size '{}' must be from 1 byte to 16 TiB", t));
-                insertSorted(sizes, bytes);
-                break;
-            }
-            case Axis::Buffers: {
-                const auto buffer = parseStdioBuffer(t);
-                if (buffer.mode == BufferMode::NotApplicable)
-                    throw InputError(fmt::format("'{}' is not a stdio buffer", t));
-                insertSorted(buffers, buffer);
-                break;
-            }
-            case Axis::Syncs:
-                insertSorted(syncs, parseSyncPolicy(t));
-                break;
-            case Axis::Threads:
-                insertSorted(threads, parseThreads(t));
-                break;
-            case Axis::Hints:
-                insertSorted(hints, parseReadHint(t));
-                break;
-            case Axis::Caches:
-                insertSorted(caches, parseCacheState(t));
-                break;
-            case Axis::FileSets:
-                insertSorted(fileSets, parseFileSet(t));
-                break;
-            }
-        }
-        bool any = false;
-        for (const auto& id : edited) {
-            StrategyDraft row = *d.find(id.toStdString());
-            switch (axis) {
-            case Axis::Sizes:
-                if (row.readsFileSet)
-                    continue;
-                row.sizes = sizes;
-                break;
-            case Axis::Hints:
-                if (!row.hasHintAxis)
-                    continue;
-                row.hints = hints;
-                break;
-            case Axis::Caches:
-                if (!row.reads)
-                    continue;
-                row.caches = caches;
-                break;
-            case Axis::FileSets:
-                if (!row.readsFileSet)
-                    continue;
-                row.fileSets = fileSets;
-                break;
-            case Axis::Buffers:
-                if (!row.hasBufferAxis)
-                    continue;
-                row.buffers = buffers;
-                break;
-            case Axis::Syncs:
-                if (row.reads)
-                    continue;
-                row.syncs = syncs;
-                break;
-            case Axis::Threads:
-                row.threads = threads;
-                break;
-            }
-            any = true;
-            if (apply)
-                m_grid->updateRow(row);
-        }
-        if (!any) {
-            const QString names = edited.join(QStringLiteral(", "));
-            switch (axis) {
-            case Axis::Buffers:
-                setError(error, tr("None of %1 takes a stdio buffer.").arg(names));
-                break;
-            case Axis::Hints:
-                setError(error, tr("None of %1 takes a read hint.").arg(names));
-                break;
-            case Axis::Caches:
-                setError(error, tr("None of %1 reads: the cache axis is for readers.").arg(names));
-                break;
-            case Axis::FileSets:
-                setError(error, tr("None of %1 reads a file set.").arg(names));
-                break;
-            case Axis::Syncs:
-                setError(error, tr("None of %1 writes: reads have no sync policy.").arg(names));
-                break;
-            case Axis::Sizes:
-                setError(error, tr("%1 read file sets: set their file sets instead.").arg(names));
-                break;
-            case Axis::Threads:
-                break;
-            }
-            return false;
-        }
+        values = parseAxisValues(axis, texts);
     } catch (const InputError& e) {
         setError(error, qs(e.what()));
+        return false;
+    }
+    bool any = false;
+    for (const auto& id : edited) {
+        StrategyDraft row = *d.find(id.toStdString());
+        if (!applyAxisValues(axis, values, row))
+            continue;
+        any = true;
+        if (apply)
+            m_grid->updateRow(row);
+    }
+    if (!any) {
+        setError(error, noStrategyTakesAxis(axis, edited.join(QStringLiteral(", "))));
         return false;
     }
     return true;

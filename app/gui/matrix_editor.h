@@ -12,12 +12,14 @@
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSpinBox;
 class QTableView;
 class QToolButton;
+class QVBoxLayout;
 
 namespace iolab {
 class Registry;
@@ -83,6 +85,13 @@ Q_SIGNALS:
 
 private:
     void buildUi();
+    void buildPresetRow(QVBoxLayout* layout);
+    void buildGrid(QVBoxLayout* layout);
+    void buildAxisForm(QVBoxLayout* layout);
+    QLineEdit* addAxisRow(QFormLayout* form, Axis axis, const QString& label, const QString& tip,
+                          const QStringList& common);
+    void buildRunOptions(QVBoxLayout* layout);
+    void connectPresetActions();
     void reloadPresetList(const QString& select);
     void refreshAxisFields();
     void onPresetActivated(int index);

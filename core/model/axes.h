@@ -61,6 +61,12 @@ struct AxisSpec
     bool extra() const { return static_cast<bool>(appliesTo); }
 };
 
+// The total size axis's range, the one place it is checked: 1 byte to kMaxTotalBytes (16 TiB).
+constexpr bool totalSizeAllowed(std::uint64_t bytes) noexcept
+{
+    return bytes >= 1 && bytes <= kMaxTotalBytes;
+}
+
 // Every case axis in file order (the CSV's column order, the matrix JSON's key order).
 const std::vector<AxisSpec>& caseAxes();
 

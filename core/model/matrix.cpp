@@ -180,7 +180,7 @@ void validate(const Matrix& matrix, const Registry& registry)
         for (auto size : group.sizes) {
             if (size == 0)
                 throw InputError(fmt::format("{}: a total size of 0 bytes writes nothing", at));
-            if (size > kMaxTotalBytes)
+            if (!totalSizeAllowed(size))
                 throw InputError(fmt::format("{}: total size {} is larger than the {} limit", at,
                                              formatBytes(size), formatBytes(kMaxTotalBytes)));
         }

@@ -206,3 +206,32 @@ TEST_F(TestOnlyAxis, ResultJsonAndCsv)
 
 } // namespace
 } // namespace iolab
+
+namespace iolab {
+namespace {
+
+// The 16 TiB limit on a case's total size is one check, used by validate() and the matrix editor.
+TEST(TotalSizeLimit, OneByteTo16TiB)
+{
+    EXPECT_FALSE(totalSizeAllowed(0));
+    EXPECT_TRUE(totalSizeAllowed(1));
+    EXPECT_TRUE(totalSizeAllowed(16ULL << 40));
+    EXPECT_FALSE(totalSizeAllowed((16ULL << 40) + 1));
+
+    test::FakeBehaviour behaviour;
+    Registry registry;
+    registry.add(std::make_unique<test::FakeStrategy>("fake", behaviour));
+    MatrixGroup g;
+    g.strategies = {"fake"};
+    g.chunks = {4096};
+    g.sizes = {(16ULL << 40) + 1};
+    try {
+        validate(Matrix{"big", {}, {g}}, registry);
+        FAIL() << "over the limit";
+    } catch (const InputError& e) {
+        EXPECT_THAT(e.what(), ::testing::HasSubstr("larger than the 16 TiB limit"));
+    }
+}
+
+} // namespace
+} // namespace iolab
