@@ -273,7 +273,7 @@ void MatrixEditor::buildAxisForm(QVBoxLayout* layout)
     m_fileSets = addAxisRow(
         form, Axis::FileSets, tr("File sets:"),
         tr("For files-serial, files-pool and files-per-thread: COUNTxSIZE (2000x4K), "
-           "COUNTxMIN-MAX (500x1K-64K) or a size mix from article 003 (2000xarticle-2b)."),
+           "COUNTxMIN-MAX (500x1K-64K) or an article-* size mix measured on real systems (2000xarticle-2b)."),
         {QStringLiteral("1000x4K"), QStringLiteral("1000xarticle-2b"), QStringLiteral("1000xarticle-1k"),
          QStringLiteral("1000xarticle-10k"), QStringLiteral("500xarticle-10k-large")});
     layout->addLayout(form);

@@ -10,7 +10,8 @@
 
 namespace iolab {
 
-// The window of mmap-window and the batch buffer of mmap-batch-direct, on every OS (article 001: 4 KiB x 4).
+// The window of mmap-window and the batch buffer of mmap-batch-direct, on every OS (the Optane article: 4 KiB
+// x 4).
 inline constexpr std::uint64_t kMmapWindowBytes = std::uint64_t{16} * 1024;
 
 // mmap-batch-direct's batch buffer: chunks are appended; each time it fills, flush() writes it out and resets

@@ -110,6 +110,9 @@ private:
     Outcome prepareJobs(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
                         std::uint32_t repetition, RepetitionFiles& files,
                         std::vector<std::unique_ptr<Job>>& jobs);
+    // Asks the strategy for the job `spec` describes; a strategy that returns none without a reason "could
+    // not start".
+    Outcome prepareJob(const JobSpec& spec, std::vector<std::unique_ptr<Job>>& jobs);
     Outcome prepareReadJobs(const Case& c, const Pattern& pattern, const DataSet& data,
                             std::vector<std::unique_ptr<Job>>& jobs);
     // Sets the data set's cache state for this repetition: evicted (cold) or read once (warm).
@@ -181,15 +184,22 @@ Outcome CaseRunner::prepareJobs(std::uint32_t caseIndex, const Case& c, const Pa
             files.data.push_back(spec.path);
             files.scratch.push_back(spec.auxPath);
         }
-        Outcome outcome;
-        auto job = m_strategy.prepare(spec, outcome);
-        if (!job) {
-            if (outcome.ok())
-                outcome = {Status::Failed, 0, "prepare", "the strategy could not start"};
+        if (Outcome outcome = prepareJob(spec, jobs); !outcome.ok())
             return outcome;
-        }
-        jobs.push_back(std::move(job));
     }
+    return Outcome::success();
+}
+
+Outcome CaseRunner::prepareJob(const JobSpec& spec, std::vector<std::unique_ptr<Job>>& jobs)
+{
+    Outcome outcome;
+    auto job = m_strategy.prepare(spec, outcome);
+    if (!job) {
+        if (outcome.ok())
+            outcome = {Status::Failed, 0, "prepare", "the strategy could not start"};
+        return outcome;
+    }
+    jobs.push_back(std::move(job));
     return Outcome::success();
 }
 
@@ -214,14 +224,8 @@ Outcome CaseRunner::prepareReadJobs(const Case& c, const Pattern& pattern, const
             spec.path = file.relativePath;
             spec.patternOffset = file.patternOffset;
         }
-        Outcome outcome;
-        auto job = m_strategy.prepare(spec, outcome);
-        if (!job) {
-            if (outcome.ok())
-                outcome = {Status::Failed, 0, "prepare", "the strategy could not start"};
+        if (Outcome outcome = prepareJob(spec, jobs); !outcome.ok())
             return outcome;
-        }
-        jobs.push_back(std::move(job));
     }
     return Outcome::success();
 }

@@ -50,8 +50,8 @@ std::unique_ptr<Job> PipeJob::create(const JobSpec& spec, Mode mode, Outcome& ou
     posix::UniqueFd readEnd(fds[0]);
     posix::UniqueFd writeEnd(fds[1]);
     if (mode == Mode::Vmsplice) {
-        // Size the pipe to the chunk (article 002: F_SETPIPE_SZ = CHUNKSIZE), within what an unprivileged
-        // process may ask for; the kernel rounds up to a power-of-two number of pages.
+        // Size the pipe to the chunk (the fast-yes article: F_SETPIPE_SZ = CHUNKSIZE), within what an
+        // unprivileged process may ask for; the kernel rounds up to a power-of-two number of pages.
         const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
         const std::uint64_t wanted = std::clamp<std::uint64_t>(
             (spec.testCase.chunkBytes + page - 1) / page * page, page, pipeMaxBytes());
@@ -86,7 +86,7 @@ bool PipeJob::makeRing(Outcome& outcome)
     // reader has taken every page of it out of the pipe. Each chunk occupies ceil(chunk / page) pipe slots
     // (the buffers are page aligned) and the pipe holds `slots` of them: once ceil(slots / chunkPages) later
     // chunks have gone in, the oldest has surely come out. So the ring needs that many buffers plus one: two,
-    // a double buffer, when the pipe is exactly one chunk, as in article 002.
+    // a double buffer, when the pipe is exactly one chunk, as in the fast-yes article.
     const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
     const int pipeBytes = ::fcntl(m_writeEnd.get(), F_GETPIPE_SZ);
     if (pipeBytes <= 0) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // mmap-batch-direct: memcpy each chunk into one small mapped batch buffer (backed by a scratch file) and,
-// when it is full, pwrite it to an O_DIRECT data file (article 001, experiment 4).
+// when it is full, pwrite it to an O_DIRECT data file (the Optane article, experiment 4).
 #include "core/base/units.h"
 #include "core/engine/chunk_loop.h"
 #include "core/engine/mapped_copy.h"

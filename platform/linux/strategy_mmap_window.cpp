@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // mmap-window: fallocate the file, map a fixed window, memcpy each chunk into it, unmap and map the next
-// window when it is full (article 001, experiment 3).
+// window when it is full (the Optane article, experiment 3).
 #include "core/engine/chunk_loop.h"
 #include "core/engine/mapped_copy.h"
 #include "core/engine/pattern.h"

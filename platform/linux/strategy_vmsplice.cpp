@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// vmsplice: fill a ring of buffers and vmsplice(2) each into a pipe sized to the chunk (article 002).
+// vmsplice: fill a ring of buffers and vmsplice(2) each into a pipe sized to the chunk (the fast-yes
+// article).
 #include "platform/common/one_os_strategies.h"
 #include "platform/linux/pipe_job.h"
 #include "platform/linux/strategies.h"

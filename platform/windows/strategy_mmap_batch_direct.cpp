@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // mmap-batch-direct: memcpy each chunk into one small mapped batch buffer (a view of a scratch file) and,
-// when it is full, write it at its offset to a FILE_FLAG_NO_BUFFERING data file (article 001, experiment 4).
+// when it is full, write it at its offset to a FILE_FLAG_NO_BUFFERING data file (the Optane article,
+// experiment 4).
 #include "core/base/units.h"
 #include "core/engine/chunk_loop.h"
 #include "core/engine/mapped_copy.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // mmap-window: size the file through its mapping, memcpy each chunk into a 16 KiB view, unmap it and map the
-// next as it fills (article 001, experiment 3). A view must start at a multiple of the allocation
+// next as it fills (the Optane article, experiment 3). A view must start at a multiple of the allocation
 // granularity (64 KiB), so the view starts there and the 16 KiB window is the part of it the chunk goes to.
 #include "core/base/units.h"
 #include "core/engine/chunk_loop.h"
