@@ -139,6 +139,7 @@ Matrix chooseMatrix(const RunArgs& args)
         }
         if (const auto sizeTexts = args.axes.values("sizes"); !sizeTexts.empty()) {
             std::vector<std::uint64_t> sizes;
+            sizes.reserve(sizeTexts.size());
             for (const auto& s : sizeTexts)
                 sizes.push_back(parseBytes(s, "--size"));
             for (auto& g : m.groups)
