@@ -27,6 +27,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -75,7 +76,7 @@ struct RunArgs
     std::string matrixFile;
     AxisFlagValues axes; // --strategy, --chunk, --size and every other case axis's flag
     bool dropCaches = false;
-    std::uint32_t repetitions = 3;
+    std::optional<std::uint32_t> repetitions; // --reps; unset: the matrix's own, else kDefaultRepetitions
     std::uint32_t warmups = 1;
     bool verify = false;
     bool noPipeVerify = false;
@@ -499,8 +500,8 @@ int commandRun(const Registry& registry, const RunArgs& args)
         if (auto problem = outputPathProblem(out); !problem.empty())
             throw InputError(problem);
     }
-    if (args.repetitions == 0 || args.repetitions > 1000)
-        throw InputError("--reps: give 1 to 1000 measured repetitions");
+    if (args.repetitions && (*args.repetitions == 0 || *args.repetitions > kMaxRepetitions))
+        throw InputError(fmt::format("--reps: give 1 to {} measured repetitions", kMaxRepetitions));
     if (args.warmups > 100)
         throw InputError("--warmups: give 0 to 100 warm-up repetitions");
     const InterruptHandlers interruptHandlers;
@@ -521,7 +522,7 @@ int commandRun(const Registry& registry, const RunArgs& args)
         std::fprintf(stderr, "warning: %s\n", warning.c_str());
 
     RunOptions options;
-    options.repetitions = args.repetitions;
+    options.repetitions = args.repetitions.value_or(matrix.repetitions.value_or(kDefaultRepetitions));
     options.warmups = args.warmups;
     options.verifyFiles = args.verify;
     options.verifyPipes = !args.noPipeVerify;
@@ -660,10 +661,11 @@ int runCli(int argc, const char* const* argv)
     addAxisOptions(*run, args.axes);
     run->add_flag("--drop-caches", args.dropCaches,
                   "Cold reads: drop the whole page cache before each repetition (root only)");
-    run->add_option("--reps", args.repetitions,
-                    fmt::format("Measured repetitions per case; the trimmed mean is shown from {} on",
-                                kTrimmedMeanMinCount))
-        ->capture_default_str();
+    run->add_option(
+        "--reps", args.repetitions,
+        fmt::format("Measured repetitions per case (default: the preset's or matrix file's own, else "
+                    "{}); the trimmed mean is shown from {} on",
+                    kDefaultRepetitions, kTrimmedMeanMinCount));
     run->add_option("--warmups", args.warmups, "Warm-up repetitions per case (not counted)")
         ->capture_default_str();
     run->add_flag("--verify", args.verify, "Read every file back and check every byte");

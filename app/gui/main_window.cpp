@@ -482,7 +482,9 @@ void MainWindow::restoreSettings()
         }
     }
     RunOptions options;
-    options.repetitions = s.value(QStringLiteral("run/repetitions"), 3).toUInt();
+    // Nothing remembered: the repetitions the restored matrix asks for.
+    options.repetitions =
+        s.value(QStringLiteral("run/repetitions"), m_editor->runOptions().repetitions).toUInt();
     options.warmups = s.value(QStringLiteral("run/warmups"), 1).toUInt();
     options.verifyFiles = s.value(QStringLiteral("run/verify"), false).toBool();
     m_editor->setRunOptions(options);

@@ -4,6 +4,7 @@
 
 #include "app/gui/check_delegate.h"
 #include "app/gui/matrix_grid_model.h"
+#include "core/analysis/stats.h"
 #include "core/base/error.h"
 #include "core/base/log.h"
 #include "core/base/units.h"
@@ -290,8 +291,11 @@ void MatrixEditor::buildRunOptions(QVBoxLayout* layout)
     options->addWidget(new QLabel(tr("Repetitions:"), this));
     m_repetitions = new QSpinBox(this);
     m_repetitions->setRange(1, 100);
-    m_repetitions->setValue(3);
-    m_repetitions->setToolTip(tr("Measured repetitions per case; the table shows their median and 95% CI."));
+    m_repetitions->setValue(static_cast<int>(kDefaultRepetitions));
+    m_repetitions->setToolTip(tr("Measured repetitions per case; the table shows their median and 95% CI. "
+                                 "A preset may ask for more (quick: %1, so that the lowest and the highest "
+                                 "can be left out).")
+                                  .arg(kTrimmedMeanMinCount));
     options->addWidget(m_repetitions);
     options->addWidget(new QLabel(tr("Warm-ups:"), this));
     m_warmups = new QSpinBox(this);
@@ -338,13 +342,19 @@ void MatrixEditor::connectPresetActions()
 
 MatrixDraft MatrixEditor::draft() const
 {
-    return m_grid->draft();
+    // The repetitions field of the run options belongs to the matrix too: a preset that asks for more than
+    // the default shows them there, and a matrix saved from here keeps a number other than the default.
+    MatrixDraft d = m_grid->draft();
+    const auto repetitions = static_cast<std::uint32_t>(m_repetitions->value());
+    d.repetitions = repetitions == kDefaultRepetitions ? std::nullopt : std::optional(repetitions);
+    return d;
 }
 
 void MatrixEditor::setDraft(const MatrixDraft& draft)
 {
     m_loading = true;
     m_grid->setDraft(draft);
+    m_repetitions->setValue(static_cast<int>(draft.repetitions.value_or(kDefaultRepetitions)));
     m_loading = false;
     m_currentPreset.clear();
     reloadPresetList({});
@@ -579,8 +589,11 @@ void MatrixEditor::onDraftChanged()
         return;
     const MatrixDraft d = draft();
     if (!m_currentPreset.isEmpty()) {
-        // Still the preset as loaded? Otherwise the combo says "(custom)".
-        const bool same = d == m_presetDraft;
+        // Still the preset as loaded? Otherwise the combo says "(custom)". Other repetitions are a run
+        // option, not another matrix.
+        MatrixDraft asLoaded = d;
+        asLoaded.repetitions = m_presetDraft.repetitions;
+        const bool same = asLoaded == m_presetDraft;
         if (!same) {
             m_currentPreset.clear();
             reloadPresetList({});

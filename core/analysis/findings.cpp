@@ -360,13 +360,13 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry,
         }
         if (!repSeconds.empty() && median(repSeconds) < kShortRepetitionSeconds)
             shortCases.emplace_back(c.index, median(repSeconds));
-        if (c.apparentMBps.count >= 2 && c.apparentMBps.cv > kNoisyCv)
+        if (const RepetitionSpread spread = repetitionSpread(c); spread.noisy())
             out.push_back(
                 {Finding::Kind::Noise, c.index,
-                 fmt::format("{}: the repetitions vary by {:.1f}% (CV over {}), so differences smaller "
-                             "than that mean nothing; the 95% CI is {} to {}.",
-                             caseName(c), c.apparentMBps.cv * 100, c.apparentMBps.count,
-                             rate(std::max(0.0, c.apparentMBps.ciLow)), rate(c.apparentMBps.ciHigh))});
+                 fmt::format("{}: {}, so differences smaller than that mean nothing; the 95% CI is {} "
+                             "to {}.",
+                             caseName(c), describeSpread(spread), rate(std::max(0.0, c.apparentMBps.ciLow)),
+                             rate(c.apparentMBps.ciHigh))});
         if (k.target != TargetKind::Directory)
             continue;
         if (k.direction == Direction::Read) {

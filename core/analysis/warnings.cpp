@@ -44,6 +44,38 @@ void cacheWarnings(const CaseResult& result, const HostInfo* host, std::vector<s
 
 } // namespace
 
+RepetitionSpread repetitionSpread(const CaseResult& result)
+{
+    const Summary& apparent = result.apparentMBps;
+    if (apparent.count < kTrimmedMeanMinCount)
+        return {apparent.cv, apparent.count, apparent.count};
+    std::vector<double> rates;
+    for (const auto& rep : result.repetitions) {
+        if (!rep.warmup && rep.outcome.ok())
+            rates.push_back(rep.apparentMBps);
+    }
+    RepetitionSpread spread;
+    spread.count = rates.size();
+    std::sort(rates.begin(), rates.end());
+    if (rates.size() >= kTrimmedMeanMinCount) {
+        rates.pop_back();
+        rates.erase(rates.begin());
+    }
+    spread.used = rates.size();
+    const Summary summary = summarize(rates);
+    spread.cv = summary.cv;
+    return spread;
+}
+
+std::string describeSpread(const RepetitionSpread& spread)
+{
+    if (spread.used < spread.count)
+        return fmt::format("the middle {} of {} repetitions vary by {:.1f}% (CV; the lowest and the highest "
+                           "are left out, as for the trimmed mean)",
+                           spread.used, spread.count, spread.cv * 100);
+    return fmt::format("the repetitions vary by {:.1f}% (CV over {})", spread.cv * 100, spread.count);
+}
+
 std::vector<std::string> caseWarnings(const CaseResult& result, const HostInfo* host)
 {
     std::vector<std::string> warnings;
@@ -51,10 +83,9 @@ std::vector<std::string> caseWarnings(const CaseResult& result, const HostInfo* 
         return warnings;
     const auto& apparent = result.apparentMBps;
     const bool fileSet = !result.testCase.fileSet.empty();
-    if (apparent.count >= 2 && apparent.cv > kNoisyCv)
-        warnings.push_back(fmt::format("noisy: the repetitions vary by {:.1f}% (CV over {}), above {:.0f}%; "
-                                       "use more --reps or {}",
-                                       apparent.cv * 100, apparent.count, kNoisyCv * 100,
+    if (const RepetitionSpread spread = repetitionSpread(result); spread.noisy())
+        warnings.push_back(fmt::format("noisy: {}, above {:.0f}%; use more --reps or {}",
+                                       describeSpread(spread), kNoisyCv * 100,
                                        fileSet ? "more files" : "a larger --size"));
     std::vector<double> seconds;
     for (const auto& rep : result.repetitions) {

@@ -3,6 +3,7 @@
 
 #include "core/model/result.h"
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,23 @@ inline constexpr double kDurableGapFactor = 2.0; // apparent over durable above 
 
 inline constexpr double kColdCachedFraction =
     0.10; // cold reads with more of the set cached: memory, not device
+
+// How much the repetitions behind a case's shown rate vary (apparent MB/s of the measured repetitions that
+// succeeded; below kTrimmedMeanMinCount, the summary's CV). From kTrimmedMeanMinCount repetitions on, the
+// single lowest and highest are left out, as the trimmed mean leaves them out: one repetition hit by a hiccup
+// of the host moves neither the median nor the trimmed mean, so it does not make the figure noisy. With
+// fewer, every repetition counts.
+struct RepetitionSpread
+{
+    double cv = 0;         // standard deviation over mean of the repetitions used
+    std::size_t used = 0;  // how many repetitions that is
+    std::size_t count = 0; // how many measured repetitions succeeded
+
+    bool noisy() const noexcept { return used >= 2 && cv > kNoisyCv; }
+};
+RepetitionSpread repetitionSpread(const CaseResult& result);
+// "the repetitions vary by 7.1% (CV over 3)" or "the middle 3 of 5 repetitions vary by 7.1% (CV)".
+std::string describeSpread(const RepetitionSpread& spread);
 
 // Plain-language warnings where a case's figures should not be taken at face value, each with its numbers.
 // `host` (its RAM) lets cold reads whose eviction cannot be checked say whether the set fit in memory.

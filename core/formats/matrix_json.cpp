@@ -68,7 +68,7 @@ MatrixGroup groupFromJson(const json& group, const std::string& where)
         throw InputError(fmt::format("{}: expected an object with axes, found {}", where, group.type_name()));
     for (const auto& [key, value] : group.items()) {
         if (findAxisByMatrixKey(key) == nullptr && key != "name" && key != "description" &&
-            key != "question" && key != "groups" && key != "schema")
+            key != "question" && key != "repetitions" && key != "groups" && key != "schema")
             throw InputError(fmt::format("{}: unknown key '{}' (axes are {})", where, key, knownAxesText()));
     }
     MatrixGroup g;
@@ -110,6 +110,13 @@ Matrix matrixFromJson(const json& root, std::string_view sourceName)
             throw InputError(
                 fmt::format("{}: \"question\" must be a string, found {}", source, it->type_name()));
         m.question = it->get<std::string>();
+    }
+    if (auto it = root.find("repetitions"); it != root.end()) {
+        if (!it->is_number_unsigned() || it->get<std::uint64_t>() < 1 ||
+            it->get<std::uint64_t>() > kMaxRepetitions)
+            throw InputError(fmt::format("{}: \"repetitions\" must be a whole number from 1 to {}, found {}",
+                                         source, kMaxRepetitions, it->dump()));
+        m.repetitions = it->get<std::uint32_t>();
     }
     if (auto it = root.find("groups"); it != root.end()) {
         if (!it->is_array())
@@ -227,6 +234,8 @@ json matrixToJson(const Matrix& matrix)
         root["description"] = matrix.description;
     if (!matrix.question.empty())
         root["question"] = matrix.question;
+    if (matrix.repetitions)
+        root["repetitions"] = *matrix.repetitions;
     root["groups"] = std::move(groups);
     return root;
 }

@@ -143,6 +143,9 @@ void validate(const Matrix& matrix, const Registry& registry)
 {
     const std::string where =
         matrix.name.empty() ? std::string("matrix") : fmt::format("matrix '{}'", matrix.name);
+    if (matrix.repetitions && (*matrix.repetitions < 1 || *matrix.repetitions > kMaxRepetitions))
+        throw InputError(fmt::format("{}: {} measured repetitions asked; give 1 to {}", where,
+                                     *matrix.repetitions, kMaxRepetitions));
     if (matrix.groups.empty())
         throw InputError(fmt::format("{}: it has no cases (no strategies, chunks and sizes given)", where));
     for (std::size_t g = 0; g < matrix.groups.size(); ++g) {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,8 @@ inline constexpr std::uint32_t kMaxThreads = 1024;
 inline constexpr std::uint64_t kMaxChunkBytes = 1ULL << 30; // 1 GiB
 inline constexpr std::uint64_t kMaxTotalBytes = 1ULL << 44; // 16 TiB
 inline constexpr std::uint64_t kMaxCases = 100'000;         // combinations one run may expand to
+inline constexpr std::uint32_t kDefaultRepetitions = 3; // measured repetitions when nothing says otherwise
+inline constexpr std::uint32_t kMaxRepetitions = 1000;
 
 // One cartesian product of axis values. Empty optional axes take their defaults: buffers -> n/a (stdio
 // strategies: default), syncs -> none, threads -> 1, targets -> each strategy's own target, hints -> each
@@ -50,6 +53,10 @@ struct Matrix
     std::string description;
     std::vector<MatrixGroup> groups;
     std::string question; // the one question the matrix asks, for the verdict ("" = made from the cases)
+    // The measured repetitions its answer needs, when a run does not say (nullopt: kDefaultRepetitions). A
+    // preset whose cases vary more than others on a busy machine asks for enough to leave out the lowest and
+    // the highest (kTrimmedMeanMinCount).
+    std::optional<std::uint32_t> repetitions;
 
     friend bool operator==(const Matrix&, const Matrix&) = default;
 };

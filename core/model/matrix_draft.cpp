@@ -136,6 +136,7 @@ MatrixDraft MatrixDraft::fromMatrix(const Matrix& matrix, const Registry& regist
     draft.name = matrix.name;
     draft.description = matrix.description;
     draft.question = matrix.question;
+    draft.repetitions = matrix.repetitions;
     std::vector<std::string> merged;
     bool targetsDropped = false;
     for (const auto& group : matrix.groups) {
@@ -180,6 +181,7 @@ Matrix MatrixDraft::toMatrix(std::optional<TargetKind> target) const
     matrix.name = name;
     matrix.description = description;
     matrix.question = question;
+    matrix.repetitions = repetitions;
     std::vector<const StrategyDraft*> leaders; // first row of each group
     for (const auto& row : strategies) {
         if (!row.enabled())

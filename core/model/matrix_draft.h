@@ -49,7 +49,8 @@ struct MatrixDraft
 {
     std::string name;
     std::string description;
-    std::string question; // the matrix's question, kept for the verdict
+    std::string question;                     // the matrix's question, kept for the verdict
+    std::optional<std::uint32_t> repetitions; // the matrix's own repetitions (the editor shows them)
     std::vector<StrategyDraft> strategies;
     std::string note;
 

@@ -101,7 +101,7 @@ struct CaseResult
 
 struct RunOptions
 {
-    std::uint32_t repetitions = 3;
+    std::uint32_t repetitions = kDefaultRepetitions;
     std::uint32_t warmups = 1;
     bool verifyFiles = false;
     bool verifyPipes = true;

@@ -305,3 +305,37 @@ TEST_F(CliEngine, PreallocateIsAnAxisStatedInTheResult)
     EXPECT_THAT(r.err,
                 HasSubstr("preallocate fallocate needs a file; a pipe target has nothing to preallocate"));
 }
+
+TEST_F(CliEngine, APresetsOwnRepetitionsApplyUnlessRepsIsGiven)
+{
+    const auto readResult = [](const std::string& path) {
+        std::ifstream in(path);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        return resultFromJson(text, path);
+    };
+    // quick asks for five measured repetitions; 256 KiB per case keeps the test short.
+    const auto own = m_out / "own.json";
+    auto r = cli({"run", "--target", m_target.path(), "--preset", "quick", "--size", "256K", "--quiet",
+                  "--no-sampling", "--json", own});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    const auto ownResult = readResult(own);
+    EXPECT_EQ(ownResult.options.repetitions, 5u);
+    ASSERT_FALSE(ownResult.cases.empty());
+    EXPECT_EQ(ownResult.cases[0].apparentMBps.count, 5u);
+
+    const auto given = m_out / "given.json";
+    r = cli({"run", "--target", m_target.path(), "--preset", "quick", "--size", "256K", "--reps", "2",
+             "--quiet", "--no-sampling", "--json", given});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_EQ(readResult(given).options.repetitions, 2u) << "--reps wins over the preset";
+
+    // A matrix file that says nothing: the default of three.
+    const auto matrix = m_out / "m.json";
+    write(matrix, R"({"strategies": ["write"], "chunks": "64K", "sizes": "256K"})");
+    const auto plain = m_out / "plain.json";
+    r = cli({"run", "--target", m_target.path(), "--matrix", matrix, "--quiet", "--no-sampling", "--json",
+             plain});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_EQ(readResult(plain).options.repetitions, kDefaultRepetitions);
+    EXPECT_EQ(m_target.entryCount(), 0u) << "nothing left behind";
+}

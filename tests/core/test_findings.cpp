@@ -2,6 +2,7 @@
 // The report's findings: each is made from the figures, carries its numbers, and is not made when the figures
 // do not support it.
 #include "core/analysis/findings.h"
+#include "core/analysis/stats.h"
 #include "core/base/units.h"
 #include "core/engine/registry.h"
 #include "tests/support/fakes.h"
@@ -132,6 +133,34 @@ TEST_F(FindingsTest, NoiseAboveFivePercent)
     ASSERT_EQ(noise.size(), 1u);
     EXPECT_EQ(noise[0].caseIndex, 0u);
     EXPECT_THAT(noise[0].text, HasSubstr("vary by 12.0% (CV over 3)"));
+}
+
+TEST_F(FindingsTest, NoiseFromFiveRepetitionsIsJudgedWithoutTheLowestAndHighest)
+{
+    // Five repetitions each; case 0 has one slowed repetition, case 1 a spread through the middle.
+    const std::vector<std::vector<double>> rates = {{1000, 1010, 600, 990, 1005},
+                                                    {800, 900, 1000, 1100, 1200}};
+    run.cases.clear();
+    for (std::uint32_t i = 0; i < rates.size(); ++i) {
+        CaseResult c = okCase(i, "write", 65536, 1000, 1000);
+        c.repetitions.clear();
+        for (std::uint32_t r = 0; r < rates[i].size(); ++r) {
+            RepetitionResult rep;
+            rep.index = r + 1;
+            rep.bytes = c.testCase.totalBytes;
+            rep.apparentMBps = rates[i][r];
+            rep.returnSeconds = static_cast<double>(rep.bytes) / (rates[i][r] * kBytesPerMB);
+            rep.durableSeconds = rep.returnSeconds;
+            c.repetitions.push_back(rep);
+        }
+        c.apparentMBps = summarize(rates[i]);
+        run.cases.push_back(c);
+    }
+    const auto noise = ofKind(findings(run, &registry), Finding::Kind::Noise);
+    ASSERT_EQ(noise.size(), 1u)
+        << "the single slowed repetition moves neither the median nor the trimmed mean";
+    EXPECT_EQ(noise[0].caseIndex, 1u);
+    EXPECT_THAT(noise[0].text, HasSubstr("the middle 3 of 5 repetitions vary by 10.0%"));
 }
 
 TEST_F(FindingsTest, CacheIllusionFromRamSizeAndFromDeviceBytes)

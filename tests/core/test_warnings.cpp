@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/warnings.h"
 
+#include "core/analysis/stats.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -59,4 +61,54 @@ TEST(Warnings, PipesHaveNoDurableGapAndFailedCasesNoWarnings)
     auto failed = caseWith(2000, 0.5, 100, 0.01);
     failed.status = Status::Failed;
     EXPECT_THAT(caseWarnings(failed), IsEmpty());
+}
+
+namespace {
+
+// A case whose measured repetitions (after one warm-up) ran at `rates` MB/s, 1 s each.
+CaseResult caseWithRates(const std::vector<double>& rates)
+{
+    std::vector<double> values = rates;
+    CaseResult c = caseWith(0, 0, 0, 1.0);
+    c.repetitions.resize(1);
+    for (std::size_t i = 0; i < rates.size(); ++i) {
+        RepetitionResult r;
+        r.index = static_cast<std::uint32_t>(i + 1);
+        r.returnSeconds = 1.0;
+        r.apparentMBps = rates[i];
+        c.repetitions.push_back(r);
+    }
+    c.apparentMBps = summarize(values);
+    c.durableMBps = c.apparentMBps;
+    return c;
+}
+
+} // namespace
+
+TEST(Warnings, FromFiveRepetitionsOneOutlierDoesNotMakeTheFigureNoisy)
+{
+    // One repetition slowed to 600 MB/s (the host took the CPU away): the median and the trimmed mean do not
+    // move, so the row is not called noisy although the CV over all five is 19%.
+    const auto outlier = caseWithRates({1000, 1010, 600, 990, 1005});
+    ASSERT_GT(outlier.apparentMBps.cv, 0.15);
+    EXPECT_THAT(caseWarnings(outlier), IsEmpty());
+    const RepetitionSpread spread = repetitionSpread(outlier);
+    EXPECT_EQ(spread.used, 3u);
+    EXPECT_EQ(spread.count, 5u);
+    EXPECT_LT(spread.cv, 0.01);
+
+    // Spread through the middle: still noisy, and the text says which repetitions were judged.
+    const auto spreadOut = caseWithRates({800, 900, 1000, 1100, 1200});
+    const auto w = caseWarnings(spreadOut);
+    ASSERT_THAT(w, SizeIs(1));
+    EXPECT_THAT(w[0], HasSubstr("the middle 3 of 5 repetitions vary by 10.0%"));
+
+    // Below five, every repetition counts, as before.
+    const auto three = caseWithRates({1000, 1010, 600});
+    EXPECT_THAT(caseWarnings(three), SizeIs(1));
+    EXPECT_THAT(caseWarnings(three)[0], HasSubstr("(CV over 3)"));
+    // A failed repetition is neither counted nor left out as an outlier.
+    auto withFailure = caseWithRates({1000, 1010, 600, 990, 1005, 1000});
+    withFailure.repetitions.back().outcome = {Status::Failed, 5, "write", "write failed"};
+    EXPECT_EQ(repetitionSpread(withFailure).count, 5u);
 }

@@ -203,3 +203,24 @@ TEST_F(EditorFixture, AnEmptyAxisIsAProblemNotADefault)
     EXPECT_FALSE(editor.saveUserPreset(QStringLiteral("empty"), &error));
     EXPECT_THAT(error.toStdString(), HasSubstr("no strategy"));
 }
+
+TEST_F(EditorFixture, APresetsRepetitionsFillTheRunOptionsAndTravelWithTheMatrix)
+{
+    EXPECT_EQ(editor.runOptions().repetitions, 5u) << "quick asks for five";
+    ASSERT_TRUE(editor.loadPreset(QStringLiteral("stdio-per-byte")));
+    EXPECT_EQ(editor.runOptions().repetitions, kDefaultRepetitions)
+        << "a preset that says nothing: the default";
+    EXPECT_FALSE(editor.draft().toMatrix().repetitions.has_value());
+
+    ASSERT_TRUE(editor.loadPreset(QStringLiteral("quick")));
+    RunOptions options = editor.runOptions();
+    options.repetitions = 9;
+    editor.setRunOptions(options);
+    EXPECT_EQ(editor.currentPreset(), QStringLiteral("quick")) << "other repetitions are not another matrix";
+    const std::string path = presets.path() + "/nine.json";
+    QString error;
+    ASSERT_TRUE(editor.exportMatrixFile(QString::fromStdString(path), &error)) << error.toStdString();
+    std::ifstream in(path);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(parseMatrixJson(text, path).repetitions, 9u) << "a saved matrix keeps its repetitions";
+}
