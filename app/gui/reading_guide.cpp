@@ -62,9 +62,12 @@ QString readingGuideHtml()
          tr("ok, failed (the reason says what went wrong) or refused (the combination cannot run on this "
             "target, such as O_DIRECT on tmpfs)."));
     html += QStringLiteral("</dl><h3>%1</h3><dl>").arg(tr("The warnings"));
-    term(
-        tr("noisy"),
-        tr("The repetitions vary a lot: compare such a case with others only when the difference is large."));
+    term(tr("noisy"),
+         tr("The repetitions vary by more than 5% (CV): compare such a case with others only when the "
+            "difference is large. From five repetitions on, the fastest and the slowest are left out first, "
+            "as "
+            "for the trimmed mean, so a single repetition slowed by something else on the machine does not "
+            "make the case noisy."));
     term(tr("short"),
          tr("A repetition was so short that timer and scheduler noise weigh heavily: use a larger size."));
     term(tr("apparent vs durable"),
