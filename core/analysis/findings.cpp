@@ -272,15 +272,11 @@ void directFindings(const CaseResult& c, const TargetInfo& target, std::vector<F
                      share, checked)});
 }
 
-} // namespace
-
-std::vector<Finding> findings(const RunResult& result, const Registry* registry, Ranking ranking)
+// Fastest per comparison group and chunk size, in chunk order: writes to a file, writes into a pipe or the
+// null device, cold reads, warm reads (never compared with each other). File writes rank by `ranking`; the
+// others have one rate.
+void fastestFindings(const RunResult& result, Ranking ranking, std::vector<Finding>& out)
 {
-    std::vector<Finding> out;
-
-    // Fastest per comparison group and chunk size, in chunk order: writes to a file, writes into a pipe or
-    // the null device, cold reads, warm reads (never compared with each other). File writes rank by
-    // `ranking`; the others have one rate.
     const auto ranked = [&](std::size_t i) {
         return rankedRate(result.cases[i], ranking).median;
     };
@@ -320,113 +316,163 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry,
             text += " (the only case of its kind at this size)";
         out.push_back({Finding::Kind::Fastest, c.index, text + "."});
     }
+}
 
-    std::vector<std::pair<std::uint32_t, double>> shortCases; // case index, median repetition seconds
-    for (const auto& c : result.cases) {
-        const Case& k = c.testCase;
-        if (c.status == Status::Failed || c.status == Status::Refused) {
-            out.push_back({Finding::Kind::Failed, c.index,
-                           fmt::format("{} {}: {}", caseName(c), toString(c.status), c.reason)});
-            continue;
-        }
-        if (!measured(c))
-            continue;
-        const double apparent = c.apparentMBps.median;
-        const double durable = c.durableMBps.median;
-        const bool direct = bypassesPageCache(registry, k.strategy);
-        const bool gap =
-            k.target == TargetKind::Directory && durable > 0 && apparent > kDurableGapFactor * durable;
-        const bool fitsInRam = !direct && k.sync.mode == SyncMode::None && result.host.ramBytes > 0 &&
-                               k.totalBytes * 2 < result.host.ramBytes;
-        if (gap && fitsInRam)
-            out.push_back(
-                {Finding::Kind::CacheIllusion, c.index,
-                 fmt::format("{}: the writes returned at {} but reached the device at {}; {:.0f}% of the "
-                             "time went into the final fsync. All {} fit in the page cache ({} of RAM), "
-                             "so the apparent rate measures memory copies.",
-                             caseName(c), rate(apparent), rate(durable), 100.0 * (1.0 - durable / apparent),
-                             formatBytes(k.totalBytes), formatBytes(result.host.ramBytes))});
-        else if (gap)
-            out.push_back(
-                {Finding::Kind::DurableGap, c.index,
-                 fmt::format("{}: the writes returned at {} but reached the device at {}; {:.0f}% of "
-                             "the time went into the final fsync.",
-                             caseName(c), rate(apparent), rate(durable),
-                             100.0 * (1.0 - durable / apparent))});
-        std::vector<double> repSeconds;
-        for (const auto& r : c.repetitions) {
-            if (!r.warmup && r.outcome.ok())
-                repSeconds.push_back(r.returnSeconds);
-        }
-        if (!repSeconds.empty() && median(repSeconds) < kShortRepetitionSeconds)
-            shortCases.emplace_back(c.index, median(repSeconds));
-        if (const RepetitionSpread spread = repetitionSpread(c); spread.noisy())
-            out.push_back(
-                {Finding::Kind::Noise, c.index,
-                 fmt::format("{}: {}, so differences smaller than that mean nothing; the 95% CI is {} "
-                             "to {}.",
-                             caseName(c), describeSpread(spread), rate(std::max(0.0, c.apparentMBps.ciLow)),
-                             rate(c.apparentMBps.ciHigh))});
-        if (k.target != TargetKind::Directory)
-            continue;
-        if (k.direction == Direction::Read) {
-            readFindings(c, out);
-            continue;
-        }
+// A case that failed or was refused; true when it was one (nothing else is said of it).
+bool failedFinding(const CaseResult& c, std::vector<Finding>& out)
+{
+    if (c.status != Status::Failed && c.status != Status::Refused)
+        return false;
+    out.push_back({Finding::Kind::Failed, c.index,
+                   fmt::format("{} {}: {}", caseName(c), toString(c.status), c.reason)});
+    return true;
+}
 
-        std::uint64_t written = 0;
-        std::uint64_t seen = 0;
-        bool observed = false;
-        for (const auto& r : c.repetitions) {
-            if (r.warmup || !r.outcome.ok())
-                continue;
-            written += r.bytes;
-            if (r.deviceObserved) {
-                observed = true;
-                seen += r.deviceWrittenBytes;
-            }
-        }
-        if (observed && written > 0 &&
-            static_cast<double>(seen) < kDeviceShortfall * static_cast<double>(written))
-            out.push_back({Finding::Kind::CacheIllusion, c.index,
-                           fmt::format("{}: the device saw {} written for {} written by the case, fsync "
-                                       "included; something between (a cache, compression, another layer) "
-                                       "absorbed the rest.",
-                                       caseName(c), formatBytes(seen), formatBytes(written))});
-        if (direct)
-            directFindings(c, result.target, out);
+// Writes that returned more than kDurableGapFactor times faster than they became durable: a cache illusion
+// when all of it fit in the page cache, else the plain gap.
+void durableGapFinding(const CaseResult& c, const HostInfo& host, bool direct, std::vector<Finding>& out)
+{
+    const Case& k = c.testCase;
+    const double apparent = c.apparentMBps.median;
+    const double durable = c.durableMBps.median;
+    if (k.target != TargetKind::Directory || durable <= 0 || apparent <= kDurableGapFactor * durable)
+        return;
+    const bool fitsInRam =
+        !direct && k.sync.mode == SyncMode::None && host.ramBytes > 0 && k.totalBytes * 2 < host.ramBytes;
+    if (fitsInRam)
+        out.push_back(
+            {Finding::Kind::CacheIllusion, c.index,
+             fmt::format("{}: the writes returned at {} but reached the device at {}; {:.0f}% of the "
+                         "time went into the final fsync. All {} fit in the page cache ({} of RAM), "
+                         "so the apparent rate measures memory copies.",
+                         caseName(c), rate(apparent), rate(durable), 100.0 * (1.0 - durable / apparent),
+                         formatBytes(k.totalBytes), formatBytes(host.ramBytes))});
+    else
+        out.push_back(
+            {Finding::Kind::DurableGap, c.index,
+             fmt::format("{}: the writes returned at {} but reached the device at {}; {:.0f}% of "
+                         "the time went into the final fsync.",
+                         caseName(c), rate(apparent), rate(durable), 100.0 * (1.0 - durable / apparent))});
+}
+
+// The median duration of the case's measured repetitions when it is below kShortRepetitionSeconds.
+std::optional<double> shortRepetitionSeconds(const CaseResult& c)
+{
+    std::vector<double> seconds;
+    for (const auto& r : c.repetitions) {
+        if (!r.warmup && r.outcome.ok())
+            seconds.push_back(r.returnSeconds);
     }
-    // One finding for all short cases: the same advice, said once.
+    if (seconds.empty() || median(seconds) >= kShortRepetitionSeconds)
+        return std::nullopt;
+    return median(seconds);
+}
+
+void noiseFinding(const CaseResult& c, std::vector<Finding>& out)
+{
+    const RepetitionSpread spread = repetitionSpread(c);
+    if (!spread.noisy())
+        return;
+    out.push_back(
+        {Finding::Kind::Noise, c.index,
+         fmt::format("{}: {}, so differences smaller than that mean nothing; the 95% CI is {} to {}.",
+                     caseName(c), describeSpread(spread), rate(std::max(0.0, c.apparentMBps.ciLow)),
+                     rate(c.apparentMBps.ciHigh))});
+}
+
+// A file write the device saw much less of than was written, fsync included.
+void deviceShortfallFinding(const CaseResult& c, std::vector<Finding>& out)
+{
+    std::uint64_t written = 0;
+    std::uint64_t seen = 0;
+    bool observed = false;
+    for (const auto& r : c.repetitions) {
+        if (r.warmup || !r.outcome.ok())
+            continue;
+        written += r.bytes;
+        if (r.deviceObserved) {
+            observed = true;
+            seen += r.deviceWrittenBytes;
+        }
+    }
+    if (observed && written > 0 &&
+        static_cast<double>(seen) < kDeviceShortfall * static_cast<double>(written))
+        out.push_back({Finding::Kind::CacheIllusion, c.index,
+                       fmt::format("{}: the device saw {} written for {} written by the case, fsync "
+                                   "included; something between (a cache, compression, another layer) "
+                                   "absorbed the rest.",
+                                   caseName(c), formatBytes(seen), formatBytes(written))});
+}
+
+// One finding for all short cases: the same advice, said once.
+void shortFinding(const RunResult& result, const std::vector<std::pair<std::uint32_t, double>>& shortCases,
+                  std::vector<Finding>& out)
+{
     if (shortCases.size() == 1) {
         out.push_back(
             {Finding::Kind::Short, shortCases[0].first,
              fmt::format("{}: a repetition took {}, so timer and scheduler noise weigh heavily; a larger "
                          "size would measure it better.",
                          caseName(result.cases[shortCases[0].first]), formatDuration(shortCases[0].second))});
-    } else if (shortCases.size() > 1) {
-        std::string list;
-        double shortest = shortCases[0].second;
-        double longest = shortCases[0].second;
-        for (const auto& [index, seconds] : shortCases) {
-            list += (list.empty() ? "" : ", ") + std::to_string(index + 1);
-            shortest = std::min(shortest, seconds);
-            longest = std::max(longest, seconds);
+        return;
+    }
+    if (shortCases.empty())
+        return;
+    std::string list;
+    double shortest = shortCases[0].second;
+    double longest = shortCases[0].second;
+    for (const auto& [index, seconds] : shortCases) {
+        list += (list.empty() ? "" : ", ") + std::to_string(index + 1);
+        shortest = std::min(shortest, seconds);
+        longest = std::max(longest, seconds);
+    }
+    out.push_back(
+        {Finding::Kind::Short, std::nullopt,
+         fmt::format("cases {}: a repetition took only {} to {}, so timer and scheduler noise weigh "
+                     "heavily; a larger size would measure them better.",
+                     list, formatDuration(shortest), formatDuration(longest))});
+}
+
+void cancelledFinding(const RunResult& result, std::vector<Finding>& out)
+{
+    if (!result.cancelled)
+        return;
+    out.push_back({Finding::Kind::Cancelled, std::nullopt,
+                   result.cases.empty()
+                       ? std::string("The run was stopped before its first case finished.")
+                       : fmt::format("The run was stopped during case {}; the cases after it did not run, so "
+                                     "this report covers {} case(s).",
+                                     result.cases.back().index + 1, result.cases.size())});
+}
+
+} // namespace
+
+std::vector<Finding> findings(const RunResult& result, const Registry* registry, Ranking ranking)
+{
+    std::vector<Finding> out;
+    fastestFindings(result, ranking, out);
+    std::vector<std::pair<std::uint32_t, double>> shortCases; // case index, median repetition seconds
+    for (const auto& c : result.cases) {
+        if (failedFinding(c, out) || !measured(c))
+            continue;
+        const Case& k = c.testCase;
+        const bool direct = bypassesPageCache(registry, k.strategy);
+        durableGapFinding(c, result.host, direct, out);
+        if (const auto seconds = shortRepetitionSeconds(c))
+            shortCases.emplace_back(c.index, *seconds);
+        noiseFinding(c, out);
+        if (k.target != TargetKind::Directory)
+            continue;
+        if (k.direction == Direction::Read) {
+            readFindings(c, out);
+        } else {
+            deviceShortfallFinding(c, out);
+            if (direct)
+                directFindings(c, result.target, out);
         }
-        out.push_back(
-            {Finding::Kind::Short, std::nullopt,
-             fmt::format("cases {}: a repetition took only {} to {}, so timer and scheduler noise weigh "
-                         "heavily; a larger size would measure them better.",
-                         list, formatDuration(shortest), formatDuration(longest))});
     }
-    if (result.cancelled) {
-        out.push_back(
-            {Finding::Kind::Cancelled, std::nullopt,
-             result.cases.empty()
-                 ? std::string("The run was stopped before its first case finished.")
-                 : fmt::format("The run was stopped during case {}; the cases after it did not run, so "
-                               "this report covers {} case(s).",
-                               result.cases.back().index + 1, result.cases.size())});
-    }
+    shortFinding(result, shortCases, out);
+    cancelledFinding(result, out);
     return out;
 }
 
