@@ -2,6 +2,7 @@
 #include "app/gui/history.h"
 #include "app/gui/widget_helpers.h"
 
+#include "core/analysis/findings.h"
 #include "core/base/error.h"
 #include "core/base/units.h"
 #include "core/formats/result_json.h"
@@ -21,7 +22,7 @@ namespace {
 
 bool measured(const std::optional<CaseResult>& c)
 {
-    return c && c->status == Status::Ok && c->apparentMBps.count > 0 && c->apparentMBps.median > 0;
+    return c && hasRate(*c);
 }
 
 } // namespace

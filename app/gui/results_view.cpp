@@ -6,6 +6,7 @@
 #include "app/gui/live_charts.h"
 #include "app/gui/results_model.h"
 #include "app/gui/verdict_html.h"
+#include "app/report/bar_chart_data.h"
 #include "core/analysis/stats.h"
 #include "core/analysis/verdict.h"
 #include "core/analysis/warnings.h"
@@ -39,22 +40,7 @@
 
 namespace iolab::gui {
 
-namespace {
-
-// What tells the cases of one chunk column apart in the bar chart: every axis but chunk and size.
-QString variantOf(const Case& c)
-{
-    QString v = qs(c.strategy);
-    if (c.buffer.mode != BufferMode::NotApplicable)
-        v += QStringLiteral(" buf=") + qs(toString(c.buffer));
-    if (c.sync.mode != SyncMode::None)
-        v += QStringLiteral(" ") + qs(toString(c.sync));
-    if (c.threads > 1)
-        v += QStringLiteral(" x%1").arg(c.threads);
-    return v;
-}
-
-} // namespace
+using report::BarChartData;
 
 ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
 {
@@ -544,40 +530,20 @@ void ResultsView::rebuildCharts()
         m_barChart->removeAxis(axis); // hands the axis back to us
         delete axis;
     }
-    std::vector<std::uint64_t> chunks;
-    std::vector<QString> variants;
-    std::map<std::pair<QString, std::uint64_t>, double> values;
-    double maxValue = 0;
-    double minValue = 0;
-    for (const auto& c : shown) {
-        const Summary& rate = rankedRate(c, m_ranking);
-        if (c.status != Status::Ok || rate.count == 0)
-            continue;
-        const QString v = variantOf(c.testCase);
-        if (std::find(variants.begin(), variants.end(), v) == variants.end())
-            variants.push_back(v);
-        if (std::find(chunks.begin(), chunks.end(), c.testCase.chunkBytes) == chunks.end())
-            chunks.push_back(c.testCase.chunkBytes);
-        double& slot = values[{v, c.testCase.chunkBytes}];
-        slot = std::max(slot, rate.median);
-        maxValue = std::max(maxValue, rate.median);
-        minValue = minValue == 0 ? rate.median : std::min(minValue, rate.median);
-    }
-    std::sort(chunks.begin(), chunks.end());
+    const BarChartData bars = BarChartData::from(shown, m_ranking);
     m_barLegend->clear();
-    m_barChart->setTitle(chunks.empty()
+    m_barChart->setTitle(bars.empty()
                              ? tr("Median MB/s by chunk size: no measured case yet")
                              : tr("%1 MB/s by chunk size, %2").arg(rateWord(shown), m_group->currentText()));
-    if (chunks.empty())
+    if (bars.empty())
         return;
     auto* series = new QBarSeries;
     const bool log = m_logScale->isChecked();
-    for (const auto& v : variants) {
-        auto* set = new QBarSet(v);
-        for (auto chunk : chunks) {
-            const auto it = values.find({v, chunk});
+    for (qsizetype v = 0; v < bars.variants.size(); ++v) {
+        auto* set = new QBarSet(bars.variants[v]);
+        for (const auto& bar : bars.bars[static_cast<std::size_t>(v)]) {
             // A missing bar is 0 on a linear axis; on a log axis it sits at the floor, just as invisible.
-            *set << (it == values.end() ? (log ? minValue / 10 : 0.0) : it->second);
+            *set << (bar ? bar->mbps : (log ? bars.minMBps / 10 : 0.0));
         }
         series->append(set);
     }
@@ -589,7 +555,7 @@ void ResultsView::rebuildCharts()
                            set->label().toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;")));
     m_barLegend->setText(legend.join(QStringLiteral(" &nbsp; ")));
     auto* x = new QBarCategoryAxis;
-    for (auto chunk : chunks)
+    for (auto chunk : bars.chunks)
         x->append(qs(formatBytesCompact(chunk)));
     x->setTitleText(tr("chunk size"));
     m_barChart->addAxis(x, Qt::AlignBottom);
@@ -599,14 +565,14 @@ void ResultsView::rebuildCharts()
         y->setTitleText(tr("MB/s (log)"));
         y->setLabelFormat(QStringLiteral("%g"));
         y->setBase(10);
-        y->setRange(std::max(0.001, minValue / 2), niceCeiling(maxValue * 1.05));
+        y->setRange(std::max(0.001, bars.minMBps / 2), niceCeiling(bars.maxMBps * 1.05));
         m_barChart->addAxis(y, Qt::AlignLeft);
         series->attachAxis(y);
     } else {
         auto* y = new QValueAxis;
         y->setTitleText(tr("MB/s"));
         y->setLabelFormat(QStringLiteral("%.0f"));
-        y->setRange(0, niceCeiling(maxValue * 1.05));
+        y->setRange(0, niceCeiling(bars.maxMBps * 1.05));
         m_barChart->addAxis(y, Qt::AlignLeft);
         series->attachAxis(y);
     }

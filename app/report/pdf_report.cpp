@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/report/pdf_report.h"
 
+#include "app/report/bar_chart_data.h"
 #include "app/report/chart_layout.h"
 #include "app/report/heatmap_data.h"
 #include "app/report/report_title.h"
@@ -268,11 +269,6 @@ QString speedupText(double ratio)
     return QStringLiteral("%1x").arg(ratio, 0, 'f', ratio >= 10 ? 0 : ratio >= 1 ? 1 : 2);
 }
 
-bool measured(const CaseResult& c)
-{
-    return c.status == Status::Ok && c.apparentMBps.count > 0 && c.apparentMBps.median > 0;
-}
-
 QString shortLabel(const CaseResult& c)
 {
     const Case& k = c.testCase;
@@ -318,7 +314,7 @@ void drawReadDetails(Layout& layout, const RunResult& result)
         const Case& k = c.testCase;
         if (k.fileSet.empty())
             continue;
-        const bool ok = measured(c) && c.filesPerSecond.count > 0;
+        const bool ok = hasRate(c) && c.filesPerSecond.count > 0;
         rows.push_back({QString::number(c.index + 1), qs(k.strategy), qs(toString(k.fileSet)),
                         qs(formatBytes(k.totalBytes)), QString::number(k.threads),
                         ok ? QString::number(c.filesPerSecond.median, 'f', 0) : QString(),
@@ -424,47 +420,21 @@ void drawHeatmap(Layout& layout, const HeatmapData& d)
 using RateOf = std::function<const Summary&(const CaseResult&)>;
 
 // Bars by chunk size for the cases `indices`, each labelled with its speed-up over the baseline.
-void drawBars(Layout& layout, const RunResult& result, const std::vector<std::size_t>& indices,
-              const RateOf& rateOf, const QString& quantity)
+void drawBars(Layout& layout, const BarChartData& d, const QString& quantity)
 {
-    std::vector<std::uint64_t> chunks;
-    QStringList variants;
-    std::map<std::pair<QString, std::uint64_t>, std::size_t> caseAt;
-    double low = 0;
-    double high = 0;
-    const auto shown = [&](const CaseResult& c) {
-        return measured(c) && rateOf(c).median > 0;
-    };
-    for (const std::size_t i : indices) {
-        const CaseResult& c = result.cases[i];
-        if (!shown(c))
-            continue;
-        QString v = shortLabel(c);
-        v = v.section(QLatin1Char(' '), 1); // without "#n"
-        v.remove(QStringLiteral(" ") + qs(formatBytesCompact(c.testCase.chunkBytes)));
-        if (!variants.contains(v))
-            variants << v;
-        if (std::find(chunks.begin(), chunks.end(), c.testCase.chunkBytes) == chunks.end())
-            chunks.push_back(c.testCase.chunkBytes);
-        caseAt[{v, c.testCase.chunkBytes}] = i;
-        const double m = rateOf(c).median;
-        low = low == 0 ? m : std::min(low, m);
-        high = std::max(high, m);
-    }
-    if (chunks.empty())
+    if (d.empty())
         return;
-    std::sort(chunks.begin(), chunks.end());
     QPainter& p = layout.painter();
     const QFont legendFont = font(7);
     const QFontMetricsF legendMetrics(legendFont, p.device());
     const double lineHeight = 10;
     const LegendLayout legend = LegendLayout::fit(
-        variants, [&](const QString& text) { return legendMetrics.horizontalAdvance(text); }, layout.width(),
-        lineHeight);
+        d.variants, [&](const QString& text) { return legendMetrics.horizontalAdvance(text); },
+        layout.width(), lineHeight);
     const double plotHeight = 160;
     const QRectF area = layout.take(plotHeight + 30 + legend.height);
     const QRectF plot(area.left() + 46, area.top() + 8, area.width() - 56, plotHeight);
-    const BarScale scale = BarScale::fit(low, high, 1.3);
+    const BarScale scale = BarScale::fit(d.minMBps, d.maxMBps, 1.3);
     auto yFor = [&](double v) {
         return plot.bottom() - plot.height() * scale.position(v);
     };
@@ -482,40 +452,34 @@ void drawBars(Layout& layout, const RunResult& result, const std::vector<std::si
     p.rotate(-90);
     p.drawText(QRectF(-80, -8, 160, 12), Qt::AlignCenter, scale.axisTitle(quantity));
     p.restore();
-    const double groupWidth = plot.width() / static_cast<double>(chunks.size());
+    const double groupWidth = plot.width() / static_cast<double>(d.chunks.size());
     // Each chunk size shows only the variants measured there, centred; the bars are as wide as the fullest
     // chunk size allows.
-    std::vector<std::vector<qsizetype>> present(chunks.size());
     std::size_t fullest = 1;
-    for (std::size_t g = 0; g < chunks.size(); ++g) {
-        for (qsizetype v = 0; v < variants.size(); ++v) {
-            if (caseAt.count({variants[v], chunks[g]}) > 0)
-                present[g].push_back(v);
-        }
-        fullest = std::max(fullest, present[g].size());
-    }
+    for (std::size_t g = 0; g < d.chunks.size(); ++g)
+        fullest = std::max(fullest, d.barsAt(g));
     const double barWidth = std::min(26.0, groupWidth * 0.8 / static_cast<double>(fullest));
-    for (std::size_t g = 0; g < chunks.size(); ++g) {
+    for (std::size_t g = 0; g < d.chunks.size(); ++g) {
         const double groupLeft = plot.left() + groupWidth * static_cast<double>(g);
-        const double used = barWidth * static_cast<double>(present[g].size());
+        const double used = barWidth * static_cast<double>(d.barsAt(g));
         p.setPen(kText);
         p.setFont(font(7));
         p.drawText(QRectF(groupLeft, plot.bottom() + 2, groupWidth, 12), Qt::AlignCenter,
-                   qs(formatBytesCompact(chunks[g])));
-        for (std::size_t slot = 0; slot < present[g].size(); ++slot) {
-            const qsizetype v = present[g][slot];
-            const auto it = caseAt.find({variants[v], chunks[g]});
-            const CaseResult& c = result.cases[it->second];
-            const double x = groupLeft + (groupWidth - used) / 2 + barWidth * static_cast<double>(slot);
+                   qs(formatBytesCompact(d.chunks[g])));
+        std::size_t slot = 0;
+        for (std::size_t v = 0; v < d.bars.size(); ++v) {
+            const auto& bar = d.bars[v][g];
+            if (!bar)
+                continue;
+            const double x = groupLeft + (groupWidth - used) / 2 + barWidth * static_cast<double>(slot++);
             // However small, a measured bar shows: at least one point tall.
-            const double top = std::min(yFor(rateOf(c).median), plot.bottom() - 1);
-            fillSeries(p, QRectF(x + 1, top, barWidth - 2, plot.bottom() - top), static_cast<std::size_t>(v));
-            if (const auto base = baselineCase(result, it->second);
-                base && *base != it->second && shown(result.cases[*base])) {
+            const double top = std::min(yFor(bar->mbps), plot.bottom() - 1);
+            fillSeries(p, QRectF(x + 1, top, barWidth - 2, plot.bottom() - top), v);
+            if (bar->speedUp) {
                 p.setPen(kText);
                 p.setFont(font(5.5));
                 p.drawText(QRectF(x - 6, top - 10, barWidth + 12, 9), Qt::AlignCenter,
-                           speedupText(rateOf(c).median / rateOf(result.cases[*base]).median));
+                           speedupText(*bar->speedUp));
             }
         }
     }
@@ -673,7 +637,7 @@ void drawCaseTable(Layout& layout, const RunResult& result, const std::vector<st
     for (const std::size_t i : indices) {
         const CaseResult& c = result.cases[i];
         const Case& k = c.testCase;
-        const bool ok = measured(c);
+        const bool ok = hasRate(c);
         const Summary& ranked = table.rankedOf(c);
         QString speedup;
         if (const auto base = baselineCase(result, i);
@@ -943,7 +907,7 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
 
     for (const auto& [group, indices] : byGroup) {
         if (std::none_of(indices.begin(), indices.end(),
-                         [&](std::size_t i) { return measured(result.cases[i]); }))
+                         [&](std::size_t i) { return hasRate(result.cases[i]); }))
             continue; // nothing measured: the table above says why
         std::vector<CaseResult> cases;
         for (const std::size_t i : indices)
@@ -956,14 +920,14 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
         // The heading promises speed-ups only where some bar has a baseline to be measured against.
         const bool speedUps = std::any_of(indices.begin(), indices.end(), [&](std::size_t i) {
             const auto base = baselineCase(result, i);
-            return measured(result.cases[i]) && base && *base != i && measured(result.cases[*base]);
+            return hasRate(result.cases[i]) && base && *base != i && hasRate(result.cases[*base]);
         });
         layout.heading(speedUps ? QStringLiteral("%1: by chunk size, with the speed-up over plain %2")
                                       .arg(groupHeading(group),
                                            qs(baselineStrategy(result.cases[indices.front()].testCase)))
                                 : QStringLiteral("%1: by chunk size").arg(groupHeading(group)),
                        2, 230);
-        drawBars(layout, result, indices, rankedOf,
+        drawBars(layout, BarChartData::from(cases, ranking),
                  group != ComparisonGroup::FileWrites ? QStringLiteral("median MB/s")
                  : durable                            ? QStringLiteral("durable MB/s")
                                                       : QStringLiteral("apparent MB/s"));

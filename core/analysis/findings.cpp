@@ -27,11 +27,6 @@ constexpr double kDirectFlushShare = 0.3;
 constexpr double kCachedShare = 0.1;
 constexpr double kDirtyRiseShare = 0.5;
 
-bool measured(const CaseResult& c)
-{
-    return c.status == Status::Ok && c.apparentMBps.count > 0 && c.apparentMBps.median > 0;
-}
-
 std::string rate(double mbps)
 {
     return formatRate(mbps * kBytesPerMB);
@@ -109,6 +104,11 @@ std::string toString(Finding::Kind kind)
     return "?";
 }
 
+bool hasRate(const CaseResult& c)
+{
+    return c.status == Status::Ok && c.apparentMBps.count > 0 && c.apparentMBps.median > 0;
+}
+
 std::string baselineStrategy(Direction direction)
 {
     return direction == Direction::Read ? "read" : "stdio";
@@ -144,7 +144,7 @@ std::optional<std::size_t> baselineCase(const RunResult& result, std::size_t cas
     std::optional<std::size_t> any;
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
         const CaseResult& b = result.cases[i];
-        if (!canBeBaselineOf(b.testCase, c) || !measured(b))
+        if (!canBeBaselineOf(b.testCase, c) || !hasRate(b))
             continue;
         if (isPreferredBaselineOf(b.testCase, c))
             return i;
@@ -283,7 +283,7 @@ void fastestFindings(const RunResult& result, Ranking ranking, std::vector<Findi
     std::map<std::pair<ComparisonGroup, std::uint64_t>, std::vector<std::size_t>> byChunk;
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
         const Case& k = result.cases[i].testCase;
-        if (measured(result.cases[i]) && ranked(i) > 0)
+        if (hasRate(result.cases[i]) && ranked(i) > 0)
             byChunk[{comparisonGroup(k), k.chunkBytes}].push_back(i);
     }
     for (const auto& [key, indices] : byChunk) {
@@ -453,7 +453,7 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry,
     fastestFindings(result, ranking, out);
     std::vector<std::pair<std::uint32_t, double>> shortCases; // case index, median repetition seconds
     for (const auto& c : result.cases) {
-        if (failedFinding(c, out) || !measured(c))
+        if (failedFinding(c, out) || !hasRate(c))
             continue;
         const Case& k = c.testCase;
         const bool direct = bypassesPageCache(registry, k.strategy);

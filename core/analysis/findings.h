@@ -47,6 +47,9 @@ std::string findingSubject(const CaseResult& c);
 std::vector<Finding> findings(const RunResult& result, const Registry* registry,
                               Ranking ranking = Ranking::Durable);
 
+// Whether a case ran to the end and has a rate: the cases that can be ranked, drawn and compared.
+bool hasRate(const CaseResult& c);
+
 // The case whose median a case's speed-up is measured against: for writes plain stdio with its default
 // buffer (any stdio buffer otherwise), for writes into a pipe plain write(2) into the pipe, for file sets
 // files-serial (one file after another) over the same set, for other reads plain

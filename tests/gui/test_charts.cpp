@@ -5,6 +5,7 @@
 #include "app/gui/live_charts.h"
 #include "app/gui/results_model.h"
 #include "app/gui/results_view.h"
+#include "app/report/bar_chart_data.h"
 #include "core/base/units.h"
 #include "tests/support/builtin_registry.h"
 
@@ -162,6 +163,45 @@ TEST(Heatmap, BestMedianPerStrategyAndChunk)
     EXPECT_EQ(data.minMBps, 50);
     EXPECT_EQ(data.maxMBps, 900);
     EXPECT_NE(report::heatColour(50, 50, 900), report::heatColour(900, 50, 900));
+}
+
+TEST(BarChartData, OneBarPerVariantAndChunkWithTheBestRateAndItsSpeedUp)
+{
+    using report::BarChartData;
+    std::vector<CaseResult> cases = {measured(0, "stdio", 4096, 200), measured(1, "write", 4096, 900),
+                                     measured(2, "write", 65536, 1500), measured(3, "write", 4096, 700)};
+    cases[0].testCase.buffer = {BufferMode::Default, 0};
+    CaseResult buffered = measured(4, "stdio", 4096, 400);
+    buffered.testCase.buffer = {BufferMode::Bytes, 64 * kKiB};
+    cases.push_back(buffered);
+    CaseResult failed = measured(5, "direct", 4096, 0);
+    failed.status = Status::Failed;
+    failed.apparentMBps = {};
+    cases.push_back(failed);
+    // Durable is what file writes rank by: case 1's durable rate is lower than case 3's.
+    cases[1].durableMBps.median = 300;
+
+    const auto apparent = BarChartData::from(cases, Ranking::Apparent);
+    EXPECT_EQ(apparent.variants, (QStringList{QStringLiteral("stdio"), QStringLiteral("write"),
+                                              QStringLiteral("stdio buf=64K")}))
+        << "the default buffer goes unsaid; a failed case has no bar";
+    EXPECT_EQ(apparent.chunks, (std::vector<std::uint64_t>{4096, 65536}));
+    ASSERT_TRUE(apparent.bars[1][0].has_value());
+    EXPECT_EQ(apparent.bars[1][0]->mbps, 900) << "the best of the two write 4K cases";
+    EXPECT_EQ(apparent.bars[1][0]->caseIndex, 1u);
+    EXPECT_DOUBLE_EQ(*apparent.bars[1][0]->speedUp, 4.5) << "over plain stdio at 4K";
+    EXPECT_FALSE(apparent.bars[0][0]->speedUp.has_value()) << "the baseline itself";
+    EXPECT_FALSE(apparent.bars[1][1]->speedUp.has_value()) << "no baseline at 64K";
+    EXPECT_FALSE(apparent.bars[0][1].has_value());
+    EXPECT_EQ(apparent.barsAt(0), 3u);
+    EXPECT_EQ(apparent.barsAt(1), 1u);
+    EXPECT_EQ(apparent.minMBps, 200);
+    EXPECT_EQ(apparent.maxMBps, 1500);
+
+    const auto durable = BarChartData::from(cases, Ranking::Durable);
+    EXPECT_EQ(durable.bars[1][0]->mbps, 700) << "ranked by durable, case 3 is the better write at 4K";
+    EXPECT_EQ(durable.bars[1][0]->caseIndex, 3u);
+    EXPECT_TRUE(BarChartData::from({failed}, Ranking::Durable).empty());
 }
 
 TEST(ResultsView, FillsTheTableTheBarChartAndTheHeatmap)

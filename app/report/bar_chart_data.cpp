@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#include "app/report/bar_chart_data.h"
+
+#include "core/analysis/findings.h"
+
+#include <algorithm>
+
+namespace iolab::report {
+
+namespace {
+
+QString qs(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+bool drawn(const CaseResult& c, Ranking ranking)
+{
+    return hasRate(c) && rankedRate(c, ranking).median > 0;
+}
+
+} // namespace
+
+QString barVariant(const Case& c)
+{
+    QString v = qs(c.strategy);
+    if (c.buffer.mode != BufferMode::NotApplicable && c.buffer.mode != BufferMode::Default)
+        v += QStringLiteral(" buf=") + qs(toString(c.buffer));
+    if (c.sync.mode != SyncMode::None)
+        v += QStringLiteral(" ") + qs(toString(c.sync));
+    if (c.threads > 1)
+        v += QStringLiteral(" x%1").arg(c.threads);
+    return v;
+}
+
+std::size_t BarChartData::barsAt(std::size_t column) const
+{
+    return static_cast<std::size_t>(std::count_if(
+        bars.begin(), bars.end(), [column](const auto& row) { return row[column].has_value(); }));
+}
+
+BarChartData BarChartData::from(const std::vector<CaseResult>& cases, Ranking ranking)
+{
+    BarChartData d;
+    for (const auto& c : cases) {
+        if (!drawn(c, ranking))
+            continue;
+        if (const QString v = barVariant(c.testCase); !d.variants.contains(v))
+            d.variants << v;
+        if (std::find(d.chunks.begin(), d.chunks.end(), c.testCase.chunkBytes) == d.chunks.end())
+            d.chunks.push_back(c.testCase.chunkBytes);
+    }
+    std::sort(d.chunks.begin(), d.chunks.end());
+    d.bars.assign(static_cast<std::size_t>(d.variants.size()),
+                  std::vector<std::optional<Bar>>(d.chunks.size()));
+    if (d.empty())
+        return d;
+    RunResult run; // the baselines are looked up among the cases given
+    run.cases = cases;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const CaseResult& c = cases[i];
+        if (!drawn(c, ranking))
+            continue;
+        const double mbps = rankedRate(c, ranking).median;
+        const auto v = static_cast<std::size_t>(d.variants.indexOf(barVariant(c.testCase)));
+        const auto column = static_cast<std::size_t>(
+            std::find(d.chunks.begin(), d.chunks.end(), c.testCase.chunkBytes) - d.chunks.begin());
+        std::optional<Bar>& slot = d.bars[v][column];
+        if (slot && slot->mbps >= mbps)
+            continue; // several cases of one variant at one chunk size (other sizes): the best shows
+        slot = Bar{mbps, i, std::nullopt};
+        if (const auto base = baselineCase(run, i); base && *base != i && drawn(cases[*base], ranking))
+            slot->speedUp = mbps / rankedRate(cases[*base], ranking).median;
+        d.minMBps = d.minMBps == 0 ? mbps : std::min(d.minMBps, mbps);
+        d.maxMBps = std::max(d.maxMBps, mbps);
+    }
+    return d;
+}
+
+} // namespace iolab::report
