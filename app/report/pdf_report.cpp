@@ -18,6 +18,7 @@
 #include <QPdfWriter>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -750,19 +751,29 @@ void drawVerdict(Layout& layout, const Verdict& v)
     }
 }
 
-void writeReport(Layout& layout, const RunResult& result, const QString& title, const ReportOptions& options,
-                 const Registry* registry)
+// What every section of the report reads: the run, how it is ranked, and what was worked out once.
+struct ReportContext
 {
-    const Ranking ranking = options.ranking;
-    const auto byGroup = casesByGroup(result);
-    const auto found = findings(result, registry, ranking);
+    const RunResult& result;
+    const ReportOptions& options;
+    const Registry* registry;
+    QString title;
+    std::map<ComparisonGroup, std::vector<std::size_t>> byGroup;
+    std::vector<Finding> found;
+
+    Ranking ranking() const { return options.ranking; }
+};
+
+// The title, when the run ran, the matrix's description and whether it was stopped.
+void headerSection(Layout& layout, const ReportContext& ctx)
+{
+    const RunResult& result = ctx.result;
     QPainter& p = layout.painter();
-    // Header.
     {
         const QRectF r = layout.take(26);
         p.setFont(font(18, true));
         p.setPen(kText);
-        p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, title);
+        p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, ctx.title);
     }
     layout.paragraph(
         QStringLiteral("Run started %1, finished %2 · IOLab %3 · result schema %4")
@@ -775,17 +786,29 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
             QStringLiteral("This run was stopped before the end: the cases after the last one shown "
                            "did not run."),
             9, kBad);
+}
 
-    drawVerdict(layout, verdict(result, registry, ranking));
+// The question, the answer and what matters, as the app's Summary.
+void summarySection(Layout& layout, const ReportContext& ctx)
+{
+    drawVerdict(layout, verdict(ctx.result, ctx.registry, ctx.ranking()));
+}
 
+void machineSection(Layout& layout, const ReportContext& ctx)
+{
     layout.heading(QStringLiteral("Machine"), 2);
-    const HostInfo& h = result.host;
+    const HostInfo& h = ctx.result.host;
     layout.keyValues({{QStringLiteral("Host"), qs(h.hostname)},
                       {QStringLiteral("CPU"),
                        QStringLiteral("%1, %2 logical CPUs").arg(qs(h.cpuModel)).arg(h.logicalCpus)},
                       {QStringLiteral("RAM"), qs(formatBytes(h.ramBytes))},
                       {QStringLiteral("OS, kernel"), QStringLiteral("%1, %2").arg(qs(h.os), qs(h.kernel))}});
+}
 
+// The target folder, its filesystem and device, and the run's options.
+void targetSection(Layout& layout, const ReportContext& ctx)
+{
+    const RunResult& result = ctx.result;
     layout.heading(QStringLiteral("Target"), 2);
     const TargetInfo& t = result.target;
     QString device = qs(t.device.empty() ? t.mountSource : t.device);
@@ -814,7 +837,14 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
               .arg(result.options.repetitions)
               .arg(result.options.warmups)
               .arg(result.options.verifyFiles ? QStringLiteral(", files verified") : QString())}});
+}
 
+// Per comparison group a table of its cases and its fastest per chunk size, then the failed and refused.
+void resultsSection(Layout& layout, const ReportContext& ctx)
+{
+    const RunResult& result = ctx.result;
+    const Ranking ranking = ctx.ranking();
+    const auto& byGroup = ctx.byGroup;
     layout.heading(QStringLiteral("Results"), 1, 200); // with its first table, not alone at a page's foot
     QString ranked;
     if (byGroup.contains(ComparisonGroup::FileWrites))
@@ -866,7 +896,7 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
         drawCaseTable(layout, result, indices, table);
         // The group's fastest per chunk size, by the ranked rate.
         layout.space(4);
-        for (const auto& f : found) {
+        for (const auto& f : ctx.found) {
             if (f.kind != Finding::Kind::Fastest || !f.caseIndex)
                 continue;
             const auto at = std::find_if(indices.begin(), indices.end(), [&](std::size_t i) {
@@ -890,7 +920,12 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
     }
 
     drawReadDetails(layout, result);
+}
 
+// Every finding but the fastest per chunk size, which the tables give.
+void findingsSection(Layout& layout, const ReportContext& ctx)
+{
+    const auto& found = ctx.found;
     layout.heading(QStringLiteral("Findings"));
     // The fastest per chunk size is given per group with the tables.
     if (std::all_of(found.begin(), found.end(),
@@ -904,8 +939,14 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
         layout.paragraph(QStringLiteral("%1: %2").arg(qs(toString(f.kind)), qs(f.text)), 8.5,
                          bad ? kBad : kText, 8);
     }
+}
 
-    for (const auto& [group, indices] : byGroup) {
+// Per comparison group its heatmap and its bars by chunk size.
+void chartsSection(Layout& layout, const ReportContext& ctx)
+{
+    const RunResult& result = ctx.result;
+    const Ranking ranking = ctx.ranking();
+    for (const auto& [group, indices] : ctx.byGroup) {
         if (std::none_of(indices.begin(), indices.end(),
                          [&](std::size_t i) { return hasRate(result.cases[i]); }))
             continue; // nothing measured: the table above says why
@@ -932,13 +973,22 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
                  : durable                            ? QStringLiteral("durable MB/s")
                                                       : QStringLiteral("apparent MB/s"));
     }
+}
+
+void timelinesSection(Layout& layout, const ReportContext& ctx)
+{
     layout.heading(QStringLiteral("Throughput over time"), 1, 130);
     layout.paragraph(
         QStringLiteral("Per case, the 10 Hz samples of the measured repetitions: apparent MB/s (solid) "
                        "and the device's own rate in the case's direction, written or read (dashed)."),
         7.5, kMuted);
-    drawSmallMultiples(layout, result);
+    drawSmallMultiples(layout, ctx.result);
+}
 
+// The matrix's groups as given, and every combination refused before the run with its reason.
+void matrixSection(Layout& layout, const ReportContext& ctx)
+{
+    const RunResult& result = ctx.result;
     layout.heading(QStringLiteral("The matrix as run"));
     std::vector<QStringList> groups;
     auto list = [](const auto& values, auto&& text) {
@@ -975,7 +1025,12 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
             refused.push_back({qs(r.testCase.label()), qs(r.reason)});
         layout.table({{QStringLiteral("Case"), 14}, {QStringLiteral("Why it did not run"), 16}}, refused, 7);
     }
+}
 
+// Every repetition, warm-ups included, with its figures.
+void appendixSection(Layout& layout, const ReportContext& ctx)
+{
+    const RunResult& result = ctx.result;
     layout.heading(QStringLiteral("Appendix: every repetition"));
     std::vector<QStringList> reps;
     std::vector<bool> repOk;
@@ -1006,6 +1061,22 @@ void writeReport(Layout& layout, const RunResult& result, const QString& title, 
                   {QStringLiteral("Peak RSS"), 6, Qt::AlignRight},
                   {QStringLiteral("Device wrote"), 6.5, Qt::AlignRight}},
                  reps, 6.5, [&](std::size_t i) { return repOk[i] ? kText : kBad; });
+}
+
+using Section = void (*)(Layout&, const ReportContext&);
+
+// The report, in reading order: the answer first, the evidence after it, every repetition last.
+constexpr std::array<Section, 10> kSections = {
+    &headerSection,   &summarySection, &machineSection,   &targetSection, &resultsSection,
+    &findingsSection, &chartsSection,  &timelinesSection, &matrixSection, &appendixSection};
+
+void writeReport(Layout& layout, const RunResult& result, const QString& title, const ReportOptions& options,
+                 const Registry* registry)
+{
+    const ReportContext ctx{
+        result, options, registry, title, casesByGroup(result), findings(result, registry, options.ranking)};
+    for (const Section section : kSections)
+        section(layout, ctx);
     layout.finish();
 }
 
