@@ -238,7 +238,7 @@ void printPreallocation(const RunResult& result)
     std::printf("Writes to files: %s; the preparation is not timed.\n", text.c_str());
 }
 
-void printResults(const RunResult& result)
+void printResults(const RunResult& result, Ranking ranking)
 {
     fmt::print(
         "\n{:<3} {:<17} {:>6} {:>7} {:<13} {:>3} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} {:>9} {:>9}\n",
@@ -248,6 +248,8 @@ void printResults(const RunResult& result)
         const auto& k = c.testCase;
         const bool ok = c.status == Status::Ok;
         const auto& a = c.apparentMBps;
+        // The interval and the spread qualify the rate the case is ranked by, as in the app.
+        const auto& ranked = rankedRate(c, ranking);
         const std::string dash = "-";
         fmt::print(
             "{:<3} {:<17} {:>6} {:>7} {:<13} {:>3} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} {:>9} {:>9}\n",
@@ -255,16 +257,20 @@ void printResults(const RunResult& result)
             cell(syncOrRead(k), 13), k.threads, formatBytesShort(k.totalBytes), toString(c.status),
             ok ? figure(a.median) : dash,
             ok && a.count >= kTrimmedMeanMinCount ? figure(a.trimmedMean) : dash,
-            ok && a.count >= 2 ? figure(std::max(0.0, a.ciLow)) + "-" + figure(a.ciHigh) : dash,
+            ok && ranked.count >= 2 ? figure(std::max(0.0, ranked.ciLow)) + "-" + figure(ranked.ciHigh)
+                                    : dash,
             ok && k.direction == Direction::Write ? figure(c.durableMBps.median) : dash,
-            ok ? fmt::format("{:.1f}", a.cv * 100) : dash,
+            ok ? fmt::format("{:.1f}", ranked.cv * 100) : dash,
             ok ? fmt::format("{:.3f}", c.cpuSecondsPerGiB) : dash, formatBytes(c.peakRssBytes));
     }
     std::printf(
         "MB/s = 10^6 bytes/s, median over %u measured repetitions after %u warm-up; trimmed = their mean "
         "without the slowest and the fastest, shown from %zu repetitions on (below that it is about the "
-        "median); durable includes the final fsync.\n",
-        result.options.repetitions, result.options.warmups, kTrimmedMeanMinCount);
+        "median); durable includes the final fsync. 95%% CI and CV%% are of the rate cases are ranked by "
+        "(%s).\n",
+        result.options.repetitions, result.options.warmups, kTrimmedMeanMinCount,
+        ranking == Ranking::Durable ? "durable for writes to a file, the one rate for the others"
+                                    : "apparent");
     printReadDetails(result);
     printPreallocation(result);
     if (!result.warnings.empty()) {
@@ -274,7 +280,7 @@ void printResults(const RunResult& result)
     }
     bool warned = false;
     for (const auto& c : result.cases) {
-        const auto warnings = caseWarnings(c, &result.host);
+        const auto warnings = caseWarnings(c, &result.host, ranking);
         if (warnings.empty())
             continue;
         if (!warned)
@@ -564,7 +570,7 @@ int commandRun(const Registry& registry, const RunArgs& args)
     watcher.request_stop();
     watcher.join();
 
-    printResults(result);
+    printResults(result, ranking);
     if (!args.noSummary)
         printSummary(result, registry, ranking);
     printTally(result);

@@ -63,7 +63,8 @@ QString readingGuideHtml()
             "target, such as O_DIRECT on tmpfs)."));
     html += QStringLiteral("</dl><h3>%1</h3><dl>").arg(tr("The warnings"));
     term(tr("noisy"),
-         tr("The repetitions vary by more than 5% (CV): compare such a case with others only when the "
+         tr("The repetitions of the rate the case is ranked by (durable for writes to a file, unless Rank by "
+            "says apparent) vary by more than 5% (CV): compare such a case with others only when the "
             "difference is large. From five repetitions on, the fastest and the slowest are left out first, "
             "as "
             "for the trimmed mean, so a single repetition slowed by something else on the machine does not "

@@ -267,6 +267,7 @@ void ResultsView::setRanking(Ranking ranking)
     }
     m_model->setRanking(ranking);
     chooseLogScale();
+    rebuildWarnings();
     rebuildVerdict();
     rebuildCharts();
 }
@@ -495,7 +496,7 @@ void ResultsView::rebuildWarnings()
     for (const auto& w : m_run.warnings)
         m_warnings->addItem(qs(w));
     for (const auto& c : m_cases) {
-        for (const auto& w : caseWarnings(c, &m_run.host))
+        for (const auto& w : caseWarnings(c, &m_run.host, m_ranking))
             m_warnings->addItem(tr("case %1 (%2): %3").arg(c.index + 1).arg(qs(c.testCase.label()), qs(w)));
         if (c.status == Status::Failed || c.status == Status::Refused)
             m_warnings->addItem(tr("case %1 (%2) %3: %4")

@@ -368,16 +368,17 @@ std::optional<double> shortRepetitionSeconds(const CaseResult& c)
     return median(seconds);
 }
 
-void noiseFinding(const CaseResult& c, std::vector<Finding>& out)
+void noiseFinding(const CaseResult& c, Ranking ranking, std::vector<Finding>& out)
 {
-    const RepetitionSpread spread = repetitionSpread(c);
+    const RepetitionSpread spread = repetitionSpread(c, ranking);
+    const Summary& ranked = rankedRate(c, ranking);
     if (!spread.noisy())
         return;
     out.push_back(
         {Finding::Kind::Noise, c.index,
          fmt::format("{}: {}, so differences smaller than that mean nothing; the 95% CI is {} to {}.",
-                     caseName(c), describeSpread(spread), rate(std::max(0.0, c.apparentMBps.ciLow)),
-                     rate(c.apparentMBps.ciHigh))});
+                     caseName(c), describeSpread(spread), rate(std::max(0.0, ranked.ciLow)),
+                     rate(ranked.ciHigh))});
 }
 
 // A file write the device saw much less of than was written, fsync included.
@@ -460,7 +461,7 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry,
         durableGapFinding(c, result.host, direct, out);
         if (const auto seconds = shortRepetitionSeconds(c))
             shortCases.emplace_back(c.index, *seconds);
-        noiseFinding(c, out);
+        noiseFinding(c, ranking, out);
         if (k.target != TargetKind::Directory)
             continue;
         if (k.direction == Direction::Read) {

@@ -44,15 +44,16 @@ void cacheWarnings(const CaseResult& result, const HostInfo* host, std::vector<s
 
 } // namespace
 
-RepetitionSpread repetitionSpread(const CaseResult& result)
+RepetitionSpread repetitionSpread(const CaseResult& result, Ranking ranking)
 {
-    const Summary& apparent = result.apparentMBps;
-    if (apparent.count < kTrimmedMeanMinCount)
-        return {apparent.cv, apparent.count, apparent.count};
+    const Summary& ranked = rankedRate(result, ranking);
+    if (ranked.count < kTrimmedMeanMinCount)
+        return {ranked.cv, ranked.count, ranked.count};
+    const bool durable = ranksDurable(result.testCase, ranking);
     std::vector<double> rates;
     for (const auto& rep : result.repetitions) {
         if (!rep.warmup && rep.outcome.ok())
-            rates.push_back(rep.apparentMBps);
+            rates.push_back(durable ? rep.durableMBps : rep.apparentMBps);
     }
     RepetitionSpread spread;
     spread.count = rates.size();
@@ -76,14 +77,14 @@ std::string describeSpread(const RepetitionSpread& spread)
     return fmt::format("the repetitions vary by {:.1f}% (CV over {})", spread.cv * 100, spread.count);
 }
 
-std::vector<std::string> caseWarnings(const CaseResult& result, const HostInfo* host)
+std::vector<std::string> caseWarnings(const CaseResult& result, const HostInfo* host, Ranking ranking)
 {
     std::vector<std::string> warnings;
     if (result.status != Status::Ok || result.apparentMBps.count == 0)
         return warnings;
     const auto& apparent = result.apparentMBps;
     const bool fileSet = !result.testCase.fileSet.empty();
-    if (const RepetitionSpread spread = repetitionSpread(result); spread.noisy())
+    if (const RepetitionSpread spread = repetitionSpread(result, ranking); spread.noisy())
         warnings.push_back(fmt::format("noisy: {}, above {:.0f}%; use more --reps or {}",
                                        describeSpread(spread), kNoisyCv * 100,
                                        fileSet ? "more files" : "a larger --size"));

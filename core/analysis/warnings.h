@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/analysis/ranking.h"
 #include "core/model/result.h"
 
 #include <cstddef>
@@ -16,11 +17,12 @@ inline constexpr double kDurableGapFactor = 2.0; // apparent over durable above 
 inline constexpr double kColdCachedFraction =
     0.10; // cold reads with more of the set cached: memory, not device
 
-// How much the repetitions behind a case's shown rate vary (apparent MB/s of the measured repetitions that
-// succeeded; below kTrimmedMeanMinCount, the summary's CV). From kTrimmedMeanMinCount repetitions on, the
-// single lowest and highest are left out, as the trimmed mean leaves them out: one repetition hit by a hiccup
-// of the host moves neither the median nor the trimmed mean, so it does not make the figure noisy. With
-// fewer, every repetition counts.
+// How much the repetitions behind a case's ranked rate vary (under `ranking`: a file write's durable MB/s by
+// default, else the apparent MB/s, of the measured repetitions that succeeded; below kTrimmedMeanMinCount,
+// that summary's CV). The noise that matters is the noise of the figure the answer quotes. From
+// kTrimmedMeanMinCount repetitions on, the single lowest and highest are left out, as the trimmed mean leaves
+// them out: one repetition hit by a hiccup of the host moves neither the median nor the trimmed mean, so it
+// does not make the figure noisy. With fewer, every repetition counts.
 struct RepetitionSpread
 {
     double cv = 0;         // standard deviation over mean of the repetitions used
@@ -29,12 +31,14 @@ struct RepetitionSpread
 
     bool noisy() const noexcept { return used >= 2 && cv > kNoisyCv; }
 };
-RepetitionSpread repetitionSpread(const CaseResult& result);
+RepetitionSpread repetitionSpread(const CaseResult& result, Ranking ranking = Ranking::Durable);
 // "the repetitions vary by 7.1% (CV over 3)" or "the middle 3 of 5 repetitions vary by 7.1% (CV)".
 std::string describeSpread(const RepetitionSpread& spread);
 
 // Plain-language warnings where a case's figures should not be taken at face value, each with its numbers.
-// `host` (its RAM) lets cold reads whose eviction cannot be checked say whether the set fit in memory.
-std::vector<std::string> caseWarnings(const CaseResult& result, const HostInfo* host = nullptr);
+// `host` (its RAM) lets cold reads whose eviction cannot be checked say whether the set fit in memory; the
+// noise is judged on the rate `ranking` ranks the case by.
+std::vector<std::string> caseWarnings(const CaseResult& result, const HostInfo* host = nullptr,
+                                      Ranking ranking = Ranking::Durable);
 
 } // namespace iolab

@@ -7,6 +7,7 @@
 #include "core/engine/registry.h"
 #include "tests/support/fakes.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -33,6 +34,9 @@ CaseResult okCase(std::uint32_t index, const std::string& strategy, std::uint64_
     c.apparentMBps.ciHigh = apparent * 1.1;
     c.durableMBps.count = 3;
     c.durableMBps.median = durable;
+    c.durableMBps.cv = cv;
+    c.durableMBps.ciLow = durable * 0.9;
+    c.durableMBps.ciHigh = durable * 1.1;
     for (std::uint32_t r = 0; r < 3; ++r) {
         RepetitionResult rep;
         rep.index = r + 1;
@@ -149,11 +153,13 @@ TEST_F(FindingsTest, NoiseFromFiveRepetitionsIsJudgedWithoutTheLowestAndHighest)
             rep.index = r + 1;
             rep.bytes = c.testCase.totalBytes;
             rep.apparentMBps = rates[i][r];
+            rep.durableMBps = rates[i][r];
             rep.returnSeconds = static_cast<double>(rep.bytes) / (rates[i][r] * kBytesPerMB);
             rep.durableSeconds = rep.returnSeconds;
             c.repetitions.push_back(rep);
         }
         c.apparentMBps = summarize(rates[i]);
+        c.durableMBps = c.apparentMBps;
         run.cases.push_back(c);
     }
     const auto noise = ofKind(findings(run, &registry), Finding::Kind::Noise);
@@ -161,6 +167,47 @@ TEST_F(FindingsTest, NoiseFromFiveRepetitionsIsJudgedWithoutTheLowestAndHighest)
         << "the single slowed repetition moves neither the median nor the trimmed mean";
     EXPECT_EQ(noise[0].caseIndex, 1u);
     EXPECT_THAT(noise[0].text, HasSubstr("the middle 3 of 5 repetitions vary by 10.0%"));
+}
+
+TEST_F(FindingsTest, NoiseIsJudgedOnTheRankedRate)
+{
+    // A buffered write whose calls returned at rates that swing with the page cache while the durable rate,
+    // the one the answer quotes, held steady: not noisy when ranked by durable, noisy when ranked by
+    // apparent, and each time the quoted interval is that of the judged rate.
+    CaseResult c = okCase(0, "write", 65536, 3000, 1000);
+    c.repetitions.clear();
+    const std::vector<double> apparent = {2000, 2600, 3000, 3400, 4000};
+    const std::vector<double> durable = {980, 995, 1000, 1005, 1020};
+    for (std::uint32_t r = 0; r < apparent.size(); ++r) {
+        RepetitionResult rep;
+        rep.index = r + 1;
+        rep.bytes = c.testCase.totalBytes;
+        rep.apparentMBps = apparent[r];
+        rep.durableMBps = durable[r];
+        rep.returnSeconds = static_cast<double>(rep.bytes) / (apparent[r] * kBytesPerMB);
+        rep.durableSeconds = static_cast<double>(rep.bytes) / (durable[r] * kBytesPerMB);
+        c.repetitions.push_back(rep);
+    }
+    c.apparentMBps = summarize(apparent);
+    c.durableMBps = summarize(durable);
+    run.cases = {c};
+    EXPECT_TRUE(ofKind(findings(run, &registry), Finding::Kind::Noise).empty());
+    const auto noise = ofKind(findings(run, &registry, Ranking::Apparent), Finding::Kind::Noise);
+    ASSERT_EQ(noise.size(), 1u);
+    EXPECT_THAT(noise[0].text, HasSubstr("the middle 3 of 5 repetitions vary by 13.3%"));
+    EXPECT_THAT(noise[0].text,
+                HasSubstr(fmt::format("the 95% CI is {}", formatRate(c.apparentMBps.ciLow * kBytesPerMB))));
+
+    // The other way round: steady calls, a final fsync that swings.
+    for (std::uint32_t r = 0; r < apparent.size(); ++r)
+        std::swap(run.cases[0].repetitions[r].apparentMBps, run.cases[0].repetitions[r].durableMBps);
+    std::swap(run.cases[0].apparentMBps, run.cases[0].durableMBps);
+    const auto durableNoise = ofKind(findings(run, &registry), Finding::Kind::Noise);
+    ASSERT_EQ(durableNoise.size(), 1u);
+    EXPECT_THAT(
+        durableNoise[0].text,
+        HasSubstr(fmt::format("the 95% CI is {}", formatRate(run.cases[0].durableMBps.ciLow * kBytesPerMB))));
+    EXPECT_TRUE(ofKind(findings(run, &registry, Ranking::Apparent), Finding::Kind::Noise).empty());
 }
 
 TEST_F(FindingsTest, CacheIllusionFromRamSizeAndFromDeviceBytes)

@@ -216,6 +216,7 @@ TEST_F(VerdictTest, HighlightsAreTheMostImportantFindingsInPlainWords)
     run.host.ramBytes = 64 * kGiB; // everything fits in RAM: cache illusions
     CaseResult noisy = okCase(2, "stdio-unlocked", 65536, 3100, 3000);
     noisy.apparentMBps.cv = 0.2;
+    noisy.durableMBps.cv = 0.2;
     CaseResult failed = okCase(3, "write", 4096, 0, 0);
     failed.status = Status::Failed;
     failed.reason = "write: No space left on device (ENOSPC)";

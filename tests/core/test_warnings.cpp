@@ -20,7 +20,9 @@ CaseResult caseWith(double apparentMedian, double cv, double durableMedian, doub
     c.apparentMBps.count = 3;
     c.apparentMBps.median = apparentMedian;
     c.apparentMBps.cv = cv;
+    c.durableMBps.count = 3;
     c.durableMBps.median = durableMedian;
+    c.durableMBps.cv = cv;
     for (std::uint32_t i = 0; i < 4; ++i) {
         RepetitionResult r;
         r.index = i;
@@ -76,6 +78,7 @@ CaseResult caseWithRates(const std::vector<double>& rates)
         r.index = static_cast<std::uint32_t>(i + 1);
         r.returnSeconds = 1.0;
         r.apparentMBps = rates[i];
+        r.durableMBps = rates[i];
         c.repetitions.push_back(r);
     }
     c.apparentMBps = summarize(values);
@@ -111,4 +114,23 @@ TEST(Warnings, FromFiveRepetitionsOneOutlierDoesNotMakeTheFigureNoisy)
     auto withFailure = caseWithRates({1000, 1010, 600, 990, 1005, 1000});
     withFailure.repetitions.back().outcome = {Status::Failed, 5, "write", "write failed"};
     EXPECT_EQ(repetitionSpread(withFailure).count, 5u);
+}
+
+TEST(Warnings, NoiseFollowsTheRateTheCaseIsRankedBy)
+{
+    // A write to a file whose calls returned at swinging rates but whose durable rate held: the figure the
+    // answer quotes is steady, so no "noisy" unless the cases are ranked by the apparent rate.
+    auto c = caseWithRates({2000, 2600, 3000, 3400, 4000});
+    const std::vector<double> durable = {1960, 1990, 2000, 2010, 2040};
+    for (std::size_t i = 0; i < durable.size(); ++i)
+        c.repetitions[i + 1].durableMBps = durable[i];
+    c.durableMBps = summarize(durable);
+    EXPECT_THAT(caseWarnings(c), IsEmpty());
+    EXPECT_LT(repetitionSpread(c).cv, 0.01);
+    const auto w = caseWarnings(c, nullptr, Ranking::Apparent);
+    ASSERT_THAT(w, SizeIs(1));
+    EXPECT_THAT(w[0], HasSubstr("the middle 3 of 5 repetitions vary by 13.3%"));
+    // A pipe has no durable figure: its one rate is judged whatever the ranking.
+    c.testCase.target = TargetKind::Pipe;
+    EXPECT_THAT(caseWarnings(c), SizeIs(1));
 }
