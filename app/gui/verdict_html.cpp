@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/verdict_html.h"
 #include "app/gui/widget_helpers.h"
+#include "app/report/verdict_text.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>
@@ -15,11 +16,12 @@ QString tr(const char* text)
 }
 
 // Escaped for HTML; names the verdict quotes in backticks (`stdio-unlocked`) are set in a monospace font
-// rather than shown with their backticks.
+// rather than shown with their backticks, and no unit is wrapped away from its number.
 QString escaped(const std::string& text)
 {
     static const QRegularExpression quoted(QStringLiteral("`([^`]+)`"));
-    return qs(text).toHtmlEscaped().replace(quoted, QStringLiteral("<code>\\1</code>"));
+    return report::keepUnitsWithNumbers(
+        qs(text).toHtmlEscaped().replace(quoted, QStringLiteral("<code>\\1</code>")));
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 #include "app/report/chart_layout.h"
 #include "app/report/heatmap_data.h"
 #include "app/report/report_title.h"
+#include "app/report/verdict_text.h"
 #include "core/analysis/findings.h"
 #include "core/analysis/verdict.h"
 #include "core/base/units.h"
@@ -711,10 +712,11 @@ QString groupHeading(ComparisonGroup group)
     return text;
 }
 
-// The verdict's sentences mark names as `code`; on paper they read as plain words.
+// The verdict's sentences mark names as `code`; on paper they read as plain words, with no unit wrapped
+// away from its number.
 QString plainWords(const std::string& text)
 {
-    return qs(text).remove(QLatin1Char('`'));
+    return report::keepUnitsWithNumbers(qs(text).remove(QLatin1Char('`')));
 }
 
 // Page 1: the question, the answers with their numbers, what matters most with what to do, what the figures
