@@ -94,7 +94,7 @@ TEST(VerdictHtml, QuotedNamesAreCodeNotBackticksAndTextIsEscaped)
     EXPECT_THAT(html.toStdString(), HasSubstr("run again"));
     EXPECT_THAT(html.toStdString(), HasSubstr("What matters most"));
     EXPECT_THAT(html.toStdString(), HasSubstr("a VM disk"));
-    EXPECT_THAT(html.toStdString(), HasSubstr("1.9\u00A0GB/s durable"))
+    EXPECT_THAT(html.toStdString(), HasSubstr("1.9\u00A0GB/\u2060s durable"))
         << "a unit never wraps away from its number";
 }
 
@@ -102,11 +102,14 @@ TEST(VerdictText, UnitsStayWithTheirNumbers)
 {
     using iolab::report::keepUnitsWithNumbers;
     const QString nb(QChar(0x00A0));
+    const QString perS = QStringLiteral("/") + QChar(0x2060) + QStringLiteral("s");
     EXPECT_EQ(
         keepUnitsWithNumbers(QStringLiteral("at 1.60 GB/s durable (3.25 GB/s apparent), 512 MiB in 38 ms")),
-        QStringLiteral("at 1.60%1GB/s durable (3.25%1GB/s apparent), 512%1MiB in 38%1ms").arg(nb));
+        QStringLiteral("at 1.60%1GB%2 durable (3.25%1GB%2 apparent), 512%1MiB in 38%1ms").arg(nb, perS));
     EXPECT_EQ(keepUnitsWithNumbers(QStringLiteral("4 KiB chunks, 120 files/s, 3.1 x, 38 %, 7 B, 2 s.")),
-              QStringLiteral("4%1KiB chunks, 120%1files/s, 3.1%1x, 38%1%, 7%1B, 2%1s.").arg(nb));
+              QStringLiteral("4%1KiB chunks, 120%1files%2, 3.1%1x, 38%1%, 7%1B, 2%1s.").arg(nb, perS));
+    // A slash elsewhere stays a place to break.
+    EXPECT_EQ(keepUnitsWithNumbers(QStringLiteral("read/s and /tmp/s")), QStringLiteral("read/s and /tmp/s"));
     // Words after a number stay breakable: "3 repetitions", "64 KiB buffers" keeps only the unit bound.
     EXPECT_EQ(keepUnitsWithNumbers(QStringLiteral("the middle 3 of 5 repetitions, 2 stdio cases")),
               QStringLiteral("the middle 3 of 5 repetitions, 2 stdio cases"));
