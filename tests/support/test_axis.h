@@ -44,12 +44,12 @@ public:
         a.appliesTo = [](const StrategyInfo& info) {
             return info.direction == Direction::Write;
         };
-        a.refusal = [](const Case& c, const StrategyInfo&) {
+        a.refusals = {{.reason = [](const Case& c, const StrategyInfo&, const TargetInfo&) {
             const std::string depth = extraAxisValue(c, "depths", "1");
             return depth != "1" && c.threads != 1
                        ? fmt::format("queue depth {} is for one thread; the case has {}", depth, c.threads)
                        : std::string();
-        };
+        }}};
         a.labelText = [](const Case& c) {
             return "depth=" + extraAxisValue(c, "depths", "1");
         };
