@@ -5,6 +5,7 @@
 #include "core/base/units.h"
 #include "core/engine/file_set.h"
 #include "core/engine/strategy.h"
+#include "core/model/matrix_draft.h"
 
 #include <fmt/format.h>
 
@@ -126,6 +127,18 @@ AxisSpec typedAxis(AxisNames names, AxisValueKind kind, T Case::*field, std::vec
         (g.*list).push_back(codec.parse(t, where));
     };
     a.appliesTo = appliesTo;
+    a.mergeValues = [list](MatrixGroup& to, const MatrixGroup& from) {
+        for (const auto& v : from.*list)
+            insertSorted(to.*list, v);
+    };
+    a.clearValues = [list](MatrixGroup& g) {
+        (g.*list).clear();
+    };
+    a.setDefault = [list, appliesTo, defaultFor](MatrixGroup& g, const StrategyInfo& info) {
+        g.*list = {};
+        if (defaultFor && (!appliesTo || appliesTo(info)))
+            g.*list = {defaultFor(info)};
+    };
     a.values = [field, list, appliesTo, defaultFor](const MatrixGroup& g, const StrategyInfo& info) {
         std::vector<T> values = g.*list;
         if (values.empty() && defaultFor)
@@ -241,6 +254,7 @@ std::vector<AxisSpec> builtinAxes()
     size.values = [typed = size.values](const MatrixGroup& g, const StrategyInfo& info) {
         return info.layout == DataLayout::FileSet ? AxisValues{} : typed(g, info);
     };
+    size.editorStart = {"256M"};
     size.expansionRank = -1; // sizes and file sets are the outermost loop
     size.writeEmptyList = [](const MatrixGroup& g) {
         return g.fileSets.empty();
@@ -349,6 +363,7 @@ std::vector<AxisSpec> builtinAxes()
                   [](const StrategyInfo& info) {
                       return info.targets.empty() ? TargetKind::Directory : info.targets.front();
                   });
+    target.pickedPerRun = true;
     target.labelText =
         labelPart("target", &Case::target, [](const Case& c) { return c.target != TargetKind::Directory; });
     target.labelRank = 8;
@@ -429,6 +444,7 @@ std::vector<AxisSpec> builtinAxes()
                               c.totalBytes = fileSetBytes(sets[i]);
                           }};
     };
+    files.editorStart = {"1000xarticle-2b"};
     files.expansionRank = -1;
     files.labelText = labelPart("files", &Case::fileSet, [](const Case& c) { return !c.fileSet.empty(); });
     files.labelRank = 7;
@@ -452,13 +468,13 @@ std::vector<AxisSpec> builtinAxes()
          }}};
     axes.push_back(std::move(files));
 
-    AxisSpec preallocate = typedAxis(
-        {"preallocation", "preallocate", "preallocate", "preallocate", "--preallocate",
-         "Writes to a file: none (a new file, the default), fallocate (space reserved first) or "
-         "overwrite (the file written first, then overwritten); untimed"},
-        AxisValueKind::Text, &Case::preallocate, &MatrixGroup::preallocations, namedValues(parsePreallocate),
-        [](const StrategyInfo& info) { return info.preallocations.size() > 1; },
-        [](const StrategyInfo&) { return Preallocate::None; });
+    AxisSpec preallocate =
+        typedAxis({"preallocation", "preallocate", "preallocate", "preallocate", "--preallocate",
+                   "Writes to a file: none (a new file, the default), fallocate (space reserved first) or "
+                   "overwrite (the file written first, then overwritten); untimed"},
+                  AxisValueKind::Text, &Case::preallocate, &MatrixGroup::preallocations,
+                  namedValues(parsePreallocate), {}, [](const StrategyInfo&) { return Preallocate::None; });
+    // Every case has one: readers and pipes take none only, and their refusal says why.
     preallocate.oldFileValue = "none"; // results from before the axis wrote new files
     preallocate.labelText = labelPart("prealloc", &Case::preallocate,
                                       [](const Case& c) { return c.preallocate != Preallocate::None; });
@@ -596,6 +612,30 @@ void declareExtraAxis(AxisSpec spec)
         return AxisValues{values.size(), [key, values](Case& c, std::size_t i) {
                               c.extraAxes[key] = values[i];
                           }};
+    };
+    const bool numeric = spec.kind != AxisValueKind::Text;
+    spec.mergeValues = [key, numeric](MatrixGroup& to, const MatrixGroup& from) {
+        const auto it = from.extraAxes.find(key);
+        if (it == from.extraAxes.end() || it->second.empty())
+            return;
+        auto& into = to.extraAxes[key];
+        const auto less = [numeric](const std::string& x, const std::string& y) {
+            return numeric && x.size() != y.size() ? x.size() < y.size() : x < y; // canonical: no leading 0
+        };
+        for (const auto& v : it->second) {
+            const auto at = std::lower_bound(into.begin(), into.end(), v, less);
+            if (at == into.end() || *at != v)
+                into.insert(at, v);
+        }
+    };
+    spec.clearValues = [key](MatrixGroup& g) {
+        g.extraAxes.erase(key);
+    };
+    spec.setDefault = [key, appliesTo = spec.appliesTo,
+                       fallback = spec.defaultValue](MatrixGroup& g, const StrategyInfo& info) {
+        g.extraAxes.erase(key);
+        if (appliesTo(info))
+            g.extraAxes[key] = {fallback};
     };
     // Only a case that carries a value is refused for it; first because its strategy takes no such axis.
     std::vector<AxisRefusal> rules{

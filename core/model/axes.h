@@ -80,6 +80,17 @@ struct AxisSpec
     std::function<std::string(const Case&)> labelText;
     int labelRank = 100;
 
+    // The editor's draft (core/model/matrix_draft.h) holds each strategy's lists as a MatrixGroup: adding
+    // `from`'s values to `to`'s in canonical order without duplicates, emptying the list, and setting it to
+    // the default a strategy's cases take when the group lists none (empty when there is none).
+    std::function<void(MatrixGroup& to, const MatrixGroup& from)> mergeValues;
+    std::function<void(MatrixGroup&)> clearValues;
+    std::function<void(MatrixGroup&, const StrategyInfo&)> setDefault;
+    // The values a new editor row starts with when the axis has no default (sizes: "256M").
+    std::vector<std::string> editorStart;
+    // The editor picks it for the whole matrix (the target kind), not per strategy.
+    bool pickedPerRun = false;
+
     // Axes without a typed field in Case (their values live in Case::extraAxes, MatrixGroup::extraAxes):
     // the default a case of a strategy that takes the axis gets when the group lists none, and a check of a
     // value that returns its canonical spelling (throws InputError; empty: any text).
@@ -89,6 +100,8 @@ struct AxisSpec
 
     bool extra() const { return isExtra; }
     bool takenBy(const StrategyInfo& info) const { return !appliesTo || appliesTo(info); }
+    // Whether the editor edits it per strategy (a matrix axis expanded per strategy).
+    bool editedPerStrategy() const { return values && !matrixKey.empty() && !pickedPerRun; }
 };
 
 // The total size axis's range, the one place it is checked: 1 byte to kMaxTotalBytes (16 TiB).
