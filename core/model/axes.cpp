@@ -255,6 +255,22 @@ std::vector<AxisSpec> builtinAxes()
         return info.layout == DataLayout::FileSet ? AxisValues{} : typed(g, info);
     };
     size.editorStart = {"256M"};
+    size.editorField = AxisEditorField{
+        .label = "Total size:",
+        .tip = "Bytes each case writes in all (threads share it), e.g. 256M, 1G.",
+        .common = {"64M", "256M", "1G", "4G"},
+        .fieldName = "total size",
+        .noneTakes = "%1 read file sets: set their file sets instead.",
+        .notTaken = "(file-set readers take their size from the set)",
+        .summary = "%1",
+        .summaryRank = 0,
+        .check =
+            [](std::string_view t) {
+                if (!totalSizeAllowed(parseBytes(t, "total size")))
+                    throw InputError(fmt::format("total size '{}' must be from 1 byte to {}", t,
+                                                 formatBytes(kMaxTotalBytes)));
+            },
+    };
     size.expansionRank = -1; // sizes and file sets are the outermost loop
     size.writeEmptyList = [](const MatrixGroup& g) {
         return g.fileSets.empty();
@@ -274,6 +290,16 @@ std::vector<AxisSpec> builtinAxes()
     buffer.labelText = labelPart("buf", &Case::buffer,
                                  [](const Case& c) { return c.buffer.mode != BufferMode::NotApplicable; });
     buffer.labelRank = 2;
+    buffer.editorField = AxisEditorField{
+        .label = "stdio buffer:",
+        .tip = "setvbuf for the stdio strategies: none (unbuffered), default (libc's own), or a size.",
+        .common = {"none", "default", "1K", "4K", "64K", "256K", "1M", "8M"},
+        .fieldName = "stdio buffer",
+        .noneTakes = "None of %1 takes a stdio buffer.",
+        .notTaken = "(only the stdio strategies have a buffer)",
+        .summary = "buffer %1",
+        .summaryRank = 1,
+    };
     buffer.refusals = {
         {kBufferRank, [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
              if (c.buffer.mode != BufferMode::NotApplicable && !info.usesStdioBuffer)
@@ -294,6 +320,16 @@ std::vector<AxisSpec> builtinAxes()
     sync.labelText =
         labelPart("sync", &Case::sync, [](const Case& c) { return c.direction == Direction::Write; });
     sync.labelRank = 3;
+    sync.editorField = AxisEditorField{
+        .label = "Sync policy:",
+        .tip = "none, fsync-end, fdatasync-end, fsync-every:N, O_SYNC, O_DSYNC.",
+        .common = {"none", "fsync-end", "fdatasync-end", "fsync-every:16", "O_SYNC", "O_DSYNC"},
+        .fieldName = "sync",
+        .noneTakes = "None of %1 writes: reads have no sync policy.",
+        .notTaken = "(writers only)",
+        .summary = "sync %1",
+        .summaryRank = 4,
+    };
     sync.refusals = {{kSyncOnRead,
                       [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
                           return reads(info) && c.sync.mode != SyncMode::None
@@ -333,6 +369,29 @@ std::vector<AxisSpec> builtinAxes()
     };
     threads.labelText = labelPart("threads", &Case::threads);
     threads.labelRank = 6;
+    threads.editorField = AxisEditorField{
+        .label = "Threads:",
+        .tip = "Threads per case: writers and sequential readers each get their own file and an even share "
+               "of the size; random readers share one file; for files-pool it is the pool's cap (the "
+               "parallelism axis).",
+        .common = {"1", "2", "4", "8", "16", "64", "256"},
+        .fieldName = "threads",
+        .summary = "%1 thread(s)",
+        .summaryRank = 5,
+        .check =
+            [](std::string_view t) {
+                std::size_t used = 0;
+                unsigned long value = 0;
+                try {
+                    value = std::stoul(std::string(t), &used);
+                } catch (const std::exception&) {
+                    used = 0;
+                }
+                if (used != t.size() || value == 0 || value > kMaxThreads)
+                    throw InputError(
+                        fmt::format("thread count '{}' must be a whole number from 1 to {}", t, kMaxThreads));
+            },
+    };
     threads.refusals = {
         {kReadAxes + 3,
          [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
@@ -385,6 +444,18 @@ std::vector<AxisSpec> builtinAxes()
     hint.labelText =
         labelPart("hint", &Case::hint, [](const Case& c) { return c.hint != ReadHint::NotApplicable; });
     hint.labelRank = 4;
+    hint.editorField = AxisEditorField{
+        .label = "Read hint:",
+        .tip =
+            "What the readers tell the kernel: posix_fadvise / madvise on Linux, FILE_FLAG_SEQUENTIAL_SCAN "
+            "/ FILE_FLAG_RANDOM_ACCESS on Windows.",
+        .common = {"normal", "sequential", "random", "noreuse"},
+        .fieldName = "read hint",
+        .noneTakes = "None of %1 takes a read hint.",
+        .notTaken = "(readers with a hint only)",
+        .summary = "hint %1",
+        .summaryRank = 2,
+    };
     hint.refusals = {{kReadOnlyOnWrite,
                       [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
                           return writes(info) && c.hint != ReadHint::NotApplicable
@@ -414,6 +485,18 @@ std::vector<AxisSpec> builtinAxes()
     cache.labelText =
         labelPart("cache", &Case::cache, [](const Case& c) { return c.cache != CacheState::NotApplicable; });
     cache.labelRank = 5;
+    cache.editorField = AxisEditorField{
+        .label = "Cache:",
+        .tip =
+            "cold: the data is evicted from the page cache before every repetition, so reads come from the "
+            "device; warm: it is read once first, so reads come from memory.",
+        .common = {"cold", "warm"},
+        .fieldName = "cache",
+        .noneTakes = "None of %1 reads: the cache axis is for readers.",
+        .notTaken = "(readers only)",
+        .summary = "cache %1",
+        .summaryRank = 3,
+    };
     cache.refusals = {{kReadOnlyOnWrite + 1,
                        [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
                            return writes(info) && c.cache != CacheState::NotApplicable
@@ -445,6 +528,18 @@ std::vector<AxisSpec> builtinAxes()
                           }};
     };
     files.editorStart = {"1000xarticle-2b"};
+    files.editorField = AxisEditorField{
+        .label = "File sets:",
+        .tip = "For files-serial, files-pool and files-per-thread: COUNTxSIZE (2000x4K), COUNTxMIN-MAX "
+               "(500x1K-64K) or an article-* size mix measured on real systems (2000xarticle-2b).",
+        .common = {"1000x4K", "1000xarticle-2b", "1000xarticle-1k", "1000xarticle-10k",
+                   "500xarticle-10k-large"},
+        .fieldName = "file set",
+        .noneTakes = "None of %1 reads a file set.",
+        .notTaken = "(files-serial, files-pool and files-per-thread only)",
+        .summary = "%1",
+        .summaryRank = 0,
+    };
     files.expansionRank = -1;
     files.labelText = labelPart("files", &Case::fileSet, [](const Case& c) { return !c.fileSet.empty(); });
     files.labelRank = 7;

@@ -41,6 +41,22 @@ struct AxisRefusal
     std::function<std::string(const Case&, const StrategyInfo&, const TargetInfo&)> reason;
 };
 
+// How the matrix editor (app/gui/matrix_editor.cpp) shows an axis it edits per strategy: a field in its form
+// and a part of the grid's summary of a row.
+struct AxisEditorField
+{
+    std::string label;               // "Total size:"
+    std::string tip;                 // the field's tooltip
+    std::vector<std::string> common; // the values its "+" menu offers
+    std::string fieldName;           // in "Fix the total size field first: ..."
+    std::string noneTakes;           // "None of %1 takes a stdio buffer." (%1: the edited strategies)
+    std::string notTaken;            // the placeholder when none of them does: "(writers only)"
+    std::string summary;             // a row's values in the grid's summary: "buffer %1" (%1: the values)
+    int summaryRank = 100;           // the summary's parts in this order (ties in declaration order)
+    // The editor's own check of a typed value before the axis parses it; throws InputError. Empty: none.
+    std::function<void(std::string_view)> check;
+};
+
 // One axis of a case, declared once: every reader and writer of cases and matrices (result JSON and CSV,
 // matrix JSON, the CLI flags), matrix expansion, refusal, case keys and labels iterate over these
 // declarations instead of naming the axes. typedAxis() in axes.cpp declares an axis with a Case field.
@@ -90,6 +106,11 @@ struct AxisSpec
     std::vector<std::string> editorStart;
     // The editor picks it for the whole matrix (the target kind), not per strategy.
     bool pickedPerRun = false;
+    // The editor's field; nullopt: none (chunks are the grid's columns, preallocations come from files).
+    std::optional<AxisEditorField> editorField;
+    // The results table's column for an axis without one of its own there (app/gui/results_model.cpp):
+    // its header; "" = no column. The built-in axes have theirs (hint and cache share one).
+    std::string columnHeader;
 
     // Axes without a typed field in Case (their values live in Case::extraAxes, MatrixGroup::extraAxes):
     // the default a case of a strategy that takes the axis gets when the group lists none, and a check of a
