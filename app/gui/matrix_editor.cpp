@@ -57,12 +57,6 @@ const AxisSpec& axisOf(const std::string& key)
     return *findAxisByMatrixKey(key);
 }
 
-// Whether the strategy's row takes the axis.
-bool rowTakes(const StrategyDraft& row, const std::string& key)
-{
-    return row.takes(key);
-}
-
 QString readWholeFile(const QString& path, QString* error)
 {
     if (QFileInfo(path).isDir()) {
@@ -652,7 +646,7 @@ QString MatrixEditor::axisText(const std::string& key) const
     std::optional<QString> common;
     for (const auto& id : editedStrategies()) {
         const StrategyDraft& row = *d.find(id.toStdString());
-        if (!rowTakes(row, key))
+        if (!row.takes(key))
             continue;
         const QString text = joined(axis.groupValues(row), [](const std::string& v) { return qs(v); });
         if (common && *common != text)
@@ -716,7 +710,7 @@ bool MatrixEditor::parseAxisText(const std::string& key, const QString& text, bo
     bool any = false;
     for (const auto& id : edited) {
         StrategyDraft row = *d.find(id.toStdString());
-        if (!rowTakes(row, key))
+        if (!row.takes(key))
             continue;
         any = true;
         axis.clearValues(row);
@@ -804,7 +798,7 @@ void MatrixEditor::refreshAxisFields()
     for (const auto& [key, field] : m_fields) {
         bool anyTakes = false;
         for (const auto& id : edited)
-            anyTakes = anyTakes || rowTakes(*m_grid->draft().find(id.toStdString()), key);
+            anyTakes = anyTakes || m_grid->draft().find(id.toStdString())->takes(key);
         const QString text = axisText(key);
         field->setText(text);
         field->setModified(false);

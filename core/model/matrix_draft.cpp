@@ -33,16 +33,13 @@ StrategyDraft emptyRow(const StrategyInfo& info)
 {
     StrategyDraft row;
     row.strategy = info.id;
-    row.hasBufferAxis = info.usesStdioBuffer;
-    row.reads = info.direction == Direction::Read;
-    row.readsFileSet = info.layout == DataLayout::FileSet;
-    row.hasHintAxis = !info.hints.empty();
     for (const AxisSpec* axis : draftAxes()) {
         if (!axis->takenBy(info))
             continue;
         row.axes.push_back(axis->matrixKey);
         axis->setDefault(row.defaults, info);
     }
+    row.hasBufferAxis = row.takes("buffers");
     return row;
 }
 

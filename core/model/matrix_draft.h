@@ -21,12 +21,7 @@ struct StrategyInfo;
 struct StrategyDraft : MatrixGroup
 {
     std::string strategy;
-    // What the strategy is, for the editor's summaries: it takes a stdio buffer, it reads, it reads a file
-    // set (which replaces the sizes), it takes a read hint.
-    bool hasBufferAxis = false;
-    bool reads = false;
-    bool readsFileSet = false;
-    bool hasHintAxis = false;
+    bool hasBufferAxis = false; // the same as takes("buffers"), for callers that ask it by name
     // The matrix keys of the axes the strategy takes (core/model/axes.h), and each one's default: the lists
     // its cases get when a matrix lists none, left implicit when the draft becomes a matrix.
     std::vector<std::string> axes;
