@@ -71,14 +71,15 @@ MatrixGroup groupOf(const StrategyDraft& row)
     return group;
 }
 
-// Rows share a group when their lists, defaults filled in, are the same (chunks aside).
+// Rows share a group when their lists, defaults filled in, are the same (chunks aside), and so is the group
+// they write: a value that is one row's default is left implicit, and would read as the other's default.
 bool sameAxes(const StrategyDraft& a, const StrategyDraft& b)
 {
     MatrixGroup x = a;
     MatrixGroup y = b;
     x.chunks.clear();
     y.chunks.clear();
-    return x == y;
+    return x == y && groupOf(a) == groupOf(b);
 }
 
 template <class T> void mergeInto(std::vector<T>& into, const std::vector<T>& from)

@@ -633,3 +633,29 @@ TEST_F(MatrixTest, QuestionIsKeptByJsonAndTheDraft)
         EXPECT_THAT(std::string(e.what()), HasSubstr("bad.json: \"question\" must be a string"));
     }
 }
+
+// Two readers with the same hints share a group only when that group means the same for both: a hint that is
+// one reader's default is left implicit, which would give the other reader its own default instead.
+TEST_F(MatrixTest, DraftGroupsOnlyRowsWhoseGroupMeansTheSame)
+{
+    for (const auto& [id, hint] :
+         {std::pair{"reader-random", ReadHint::Random}, {"reader-normal", ReadHint::Normal}}) {
+        auto reader = std::make_unique<FakeStrategy>(id, m_behaviour);
+        reader->mutableInfo().direction = Direction::Read;
+        reader->mutableInfo().syncModes = {SyncMode::None};
+        reader->mutableInfo().hints = {hint, ReadHint::Random, ReadHint::Normal};
+        m_registry.add(std::move(reader));
+    }
+    MatrixDraft draft = MatrixDraft::fresh(m_registry);
+    for (const char* id : {"reader-random", "reader-normal"}) {
+        draft.find(id)->chunks = {4096};
+        draft.find(id)->hints = {ReadHint::Random};
+    }
+    const Matrix m = draft.toMatrix();
+    TargetInfo target;
+    target.logicalBlockBytes = 512;
+    const auto cases = expand(m, m_registry, target).cases;
+    ASSERT_EQ(cases.size(), 2u);
+    EXPECT_EQ(cases[0].hint, ReadHint::Random);
+    EXPECT_EQ(cases[1].hint, ReadHint::Random) << "reader-normal keeps the random hint it was given";
+}
