@@ -51,19 +51,10 @@ QStringList tokens(const QString& text)
     return out;
 }
 
-std::uint32_t parseThreads(const std::string& text)
+// The declaration behind a field's key.
+const AxisSpec& axisOf(const std::string& key)
 {
-    std::size_t used = 0;
-    unsigned long value = 0;
-    try {
-        value = std::stoul(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != text.size() || value == 0 || value > kMaxThreads)
-        throw InputError(
-            fmt::format("thread count '{}' must be a whole number from 1 to {}", text, kMaxThreads));
-    return static_cast<std::uint32_t>(value);
+    return *findAxisByMatrixKey(key);
 }
 
 QString readWholeFile(const QString& path, QString* error)
@@ -181,26 +172,26 @@ void MatrixEditor::buildGrid(QVBoxLayout* layout)
 }
 
 // One axis row of the form: the text field, its menu of common values, and how an edit is applied.
-QLineEdit* MatrixEditor::addAxisRow(QFormLayout* form, Axis axis, const QString& label, const QString& tip,
-                                    const QStringList& common)
+QLineEdit* MatrixEditor::addAxisRow(QFormLayout* form, const std::string& key, const AxisEditorField& field)
 {
     auto* edit = new QLineEdit(this);
-    edit->setToolTip(tip);
+    edit->setToolTip(qs(field.tip));
     auto* pick = new QToolButton(this);
     pick->setText(QStringLiteral("+"));
     pick->setToolTip(tr("Common values: tick to add, untick to remove."));
     pick->setPopupMode(QToolButton::InstantPopup);
     auto* menu = new QMenu(pick);
-    for (const auto& value : common) {
+    for (const auto& common : field.common) {
+        const QString value = qs(common);
         QAction* action = menu->addAction(value);
         action->setCheckable(true);
-        connect(action, &QAction::triggered, this, [this, axis, edit, value](bool on) {
+        connect(action, &QAction::triggered, this, [this, key, edit, value](bool on) {
             QStringList now = tokens(edit->text());
             now.removeAll(value);
             if (on)
                 now << value;
             QString why;
-            if (!setAxisText(axis, now.join(QStringLiteral(", ")), &why))
+            if (!setAxisText(key, now.join(QStringLiteral(", ")), &why))
                 m_axisError->setText(why);
         });
     }
@@ -213,70 +204,38 @@ QLineEdit* MatrixEditor::addAxisRow(QFormLayout* form, Axis axis, const QString&
     auto* row = new QHBoxLayout;
     row->addWidget(edit, 1);
     row->addWidget(pick);
-    form->addRow(label, row);
-    connect(edit, &QLineEdit::textEdited, this, [this, axis] { checkField(axis); });
-    connect(edit, &QLineEdit::editingFinished, this, [this, axis, edit] {
+    form->addRow(qs(field.label), row);
+    connect(edit, &QLineEdit::textEdited, this, [this, key] { checkField(key); });
+    connect(edit, &QLineEdit::editingFinished, this, [this, key, edit] {
         if (m_loading || !edit->isModified())
             return;
         edit->setModified(false);
         QString why;
-        if (setAxisText(axis, edit->text(), &why)) {
-            if (m_fieldProblems.erase(axis) > 0) {
-                showFieldState(axis);
+        if (setAxisText(key, edit->text(), &why)) {
+            if (m_fieldProblems.erase(key) > 0) {
+                showFieldState(key);
                 Q_EMIT changed();
             }
             return;
         }
         m_axisError->setText(why);
-        m_fieldProblems[axis] = why;
-        showFieldState(axis);
+        m_fieldProblems[key] = why;
+        showFieldState(key);
         Q_EMIT changed();
     });
     return edit;
 }
 
-// The selected rows' other axes, one row each, and the line that shows why a value was not taken.
+// The selected rows' other axes, a row for each declared axis with an editor field, and the line that shows
+// why a value was not taken.
 void MatrixEditor::buildAxisForm(QVBoxLayout* layout)
 {
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
-    m_sizes = addAxisRow(
-        form, Axis::Sizes, tr("Total size:"),
-        tr("Bytes each case writes in all (threads share it), e.g. 256M, 1G."),
-        {QStringLiteral("64M"), QStringLiteral("256M"), QStringLiteral("1G"), QStringLiteral("4G")});
-    m_buffers = addAxisRow(
-        form, Axis::Buffers, tr("stdio buffer:"),
-        tr("setvbuf for the stdio strategies: none (unbuffered), default (libc's own), or a size."),
-        {QStringLiteral("none"), QStringLiteral("default"), QStringLiteral("1K"), QStringLiteral("4K"),
-         QStringLiteral("64K"), QStringLiteral("256K"), QStringLiteral("1M"), QStringLiteral("8M")});
-    m_syncs =
-        addAxisRow(form, Axis::Syncs, tr("Sync policy:"),
-                   tr("none, fsync-end, fdatasync-end, fsync-every:N, O_SYNC, O_DSYNC."),
-                   {QStringLiteral("none"), QStringLiteral("fsync-end"), QStringLiteral("fdatasync-end"),
-                    QStringLiteral("fsync-every:16"), QStringLiteral("O_SYNC"), QStringLiteral("O_DSYNC")});
-    m_threads =
-        addAxisRow(form, Axis::Threads, tr("Threads:"),
-                   tr("Threads per case: writers and sequential readers each get their own file and an "
-                      "even share of the size; random readers share one file; for files-pool it is the "
-                      "pool's cap (the parallelism axis)."),
-                   {QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("4"), QStringLiteral("8"),
-                    QStringLiteral("16"), QStringLiteral("64"), QStringLiteral("256")});
-    m_hints = addAxisRow(form, Axis::Hints, tr("Read hint:"),
-                         tr("What the readers tell the kernel: posix_fadvise / madvise on Linux, "
-                            "FILE_FLAG_SEQUENTIAL_SCAN / FILE_FLAG_RANDOM_ACCESS on Windows."),
-                         {QStringLiteral("normal"), QStringLiteral("sequential"), QStringLiteral("random"),
-                          QStringLiteral("noreuse")});
-    m_caches =
-        addAxisRow(form, Axis::Caches, tr("Cache:"),
-                   tr("cold: the data is evicted from the page cache before every repetition, so reads come "
-                      "from the device; warm: it is read once first, so reads come from memory."),
-                   {QStringLiteral("cold"), QStringLiteral("warm")});
-    m_fileSets = addAxisRow(
-        form, Axis::FileSets, tr("File sets:"),
-        tr("For files-serial, files-pool and files-per-thread: COUNTxSIZE (2000x4K), "
-           "COUNTxMIN-MAX (500x1K-64K) or an article-* size mix measured on real systems (2000xarticle-2b)."),
-        {QStringLiteral("1000x4K"), QStringLiteral("1000xarticle-2b"), QStringLiteral("1000xarticle-1k"),
-         QStringLiteral("1000xarticle-10k"), QStringLiteral("500xarticle-10k-large")});
+    for (const auto& axis : caseAxes()) {
+        if (axis.editedPerStrategy() && axis.editorField)
+            m_fields.emplace_back(axis.matrixKey, addAxisRow(form, axis.matrixKey, *axis.editorField));
+    }
     layout->addLayout(form);
     m_axisError = new QLabel(this);
     m_axisError->setWordWrap(true);
@@ -640,69 +599,56 @@ QStringList MatrixEditor::editedStrategies() const
     return ordered;
 }
 
-QLineEdit* MatrixEditor::axisField(Axis axis) const
+std::string MatrixEditor::matrixKey(Axis axis)
 {
     switch (axis) {
     case Axis::Sizes:
-        return m_sizes;
+        return "sizes";
     case Axis::Buffers:
-        return m_buffers;
+        return "buffers";
     case Axis::Syncs:
-        return m_syncs;
+        return "syncs";
     case Axis::Threads:
-        return m_threads;
+        return "threads";
     case Axis::Hints:
-        return m_hints;
+        return "hints";
     case Axis::Caches:
-        return m_caches;
+        return "caches";
     case Axis::FileSets:
-        return m_fileSets;
+        return "files";
     }
-    return m_sizes;
+    return "sizes";
+}
+
+QLineEdit* MatrixEditor::axisField(Axis axis) const
+{
+    return axisField(matrixKey(axis));
+}
+
+QLineEdit* MatrixEditor::axisField(const std::string& key) const
+{
+    for (const auto& [fieldKey, field] : m_fields) {
+        if (fieldKey == key)
+            return field;
+    }
+    return nullptr;
 }
 
 QString MatrixEditor::axisText(Axis axis) const
 {
+    return axisText(matrixKey(axis));
+}
+
+QString MatrixEditor::axisText(const std::string& key) const
+{
     const MatrixDraft& d = m_grid->draft();
+    const AxisSpec& axis = axisOf(key);
     std::optional<QString> common;
     for (const auto& id : editedStrategies()) {
         const StrategyDraft& row = *d.find(id.toStdString());
-        QString text;
-        switch (axis) {
-        case Axis::Sizes:
-            if (row.readsFileSet)
-                continue;
-            text = joined(row.sizes, [](std::uint64_t b) { return qs(formatBytesCompact(b)); });
-            break;
-        case Axis::Hints:
-            if (!row.hasHintAxis)
-                continue;
-            text = joined(row.hints, [](ReadHint h) { return qs(toString(h)); });
-            break;
-        case Axis::Caches:
-            if (!row.reads)
-                continue;
-            text = joined(row.caches, [](CacheState c) { return qs(toString(c)); });
-            break;
-        case Axis::FileSets:
-            if (!row.readsFileSet)
-                continue;
-            text = joined(row.fileSets, [](const FileSetSpec& f) { return qs(toString(f)); });
-            break;
-        case Axis::Buffers:
-            if (!row.hasBufferAxis)
-                continue;
-            text = joined(row.buffers, [](const StdioBuffer& b) { return qs(toString(b)); });
-            break;
-        case Axis::Syncs:
-            if (row.reads)
-                continue;
-            text = joined(row.syncs, [](const SyncPolicy& p) { return qs(toString(p)); });
-            break;
-        case Axis::Threads:
-            text = joined(row.threads, [](std::uint32_t t) { return QString::number(t); });
-            break;
-        }
+        if (!row.takes(key))
+            continue;
+        const QString text = joined(axis.groupValues(row), [](const std::string& v) { return qs(v); });
         if (common && *common != text)
             return {};
         common = text;
@@ -712,134 +658,35 @@ QString MatrixEditor::axisText(Axis axis) const
 
 bool MatrixEditor::setAxisText(Axis axis, const QString& text, QString* error)
 {
-    return parseAxisText(axis, text, true, error);
+    return setAxisText(matrixKey(axis), text, error);
+}
+
+bool MatrixEditor::setAxisText(const std::string& key, const QString& text, QString* error)
+{
+    return parseAxisText(key, text, true, error);
 }
 
 namespace {
 
-// The values typed into one axis field, parsed and sorted; only the edited axis's list is filled.
-struct AxisValues
+// Parses every value of the field into the axis's list of a scratch group, sorted without duplicates;
+// throws InputError naming the first bad one.
+MatrixGroup parseAxisValues(const AxisSpec& axis, const QStringList& texts)
 {
-    std::vector<std::uint64_t> sizes;
-    std::vector<StdioBuffer> buffers;
-    std::vector<SyncPolicy> syncs;
-    std::vector<std::uint32_t> threads;
-    std::vector<ReadHint> hints;
-    std::vector<CacheState> caches;
-    std::vector<FileSetSpec> fileSets;
-};
-
-// Parses every value of the field; throws InputError naming the first bad one.
-AxisValues parseAxisValues(MatrixEditor::Axis axis, const QStringList& texts)
-{
-    using Axis = MatrixEditor::Axis;
-    AxisValues values;
+    MatrixGroup typed;
     for (const auto& v : texts) {
         const std::string t = v.toStdString();
-        switch (axis) {
-        case Axis::Sizes: {
-            const auto bytes = parseBytes(t, "total size");
-            if (!totalSizeAllowed(bytes))
-                throw InputError(
-                    fmt::format("total size '{}' must be from 1 byte to {}", t, formatBytes(kMaxTotalBytes)));
-            insertSorted(values.sizes, bytes);
-            break;
-        }
-        case Axis::Buffers: {
-            const auto buffer = parseStdioBuffer(t);
-            if (buffer.mode == BufferMode::NotApplicable)
-                throw InputError(fmt::format("'{}' is not a stdio buffer", t));
-            insertSorted(values.buffers, buffer);
-            break;
-        }
-        case Axis::Syncs:
-            insertSorted(values.syncs, parseSyncPolicy(t));
-            break;
-        case Axis::Threads:
-            insertSorted(values.threads, parseThreads(t));
-            break;
-        case Axis::Hints:
-            insertSorted(values.hints, parseReadHint(t));
-            break;
-        case Axis::Caches:
-            insertSorted(values.caches, parseCacheState(t));
-            break;
-        case Axis::FileSets:
-            insertSorted(values.fileSets, parseFileSet(t));
-            break;
-        }
+        if (axis.editorField->check)
+            axis.editorField->check(t);
+        axis.addGroupValue(typed, t, axis.extra() ? std::string() : axis.name);
     }
-    return values;
-}
-
-// Sets the axis on one strategy's row; false when that strategy does not take the axis.
-bool applyAxisValues(MatrixEditor::Axis axis, const AxisValues& values, StrategyDraft& row)
-{
-    using Axis = MatrixEditor::Axis;
-    switch (axis) {
-    case Axis::Sizes:
-        if (row.readsFileSet)
-            return false;
-        row.sizes = values.sizes;
-        return true;
-    case Axis::Hints:
-        if (!row.hasHintAxis)
-            return false;
-        row.hints = values.hints;
-        return true;
-    case Axis::Caches:
-        if (!row.reads)
-            return false;
-        row.caches = values.caches;
-        return true;
-    case Axis::FileSets:
-        if (!row.readsFileSet)
-            return false;
-        row.fileSets = values.fileSets;
-        return true;
-    case Axis::Buffers:
-        if (!row.hasBufferAxis)
-            return false;
-        row.buffers = values.buffers;
-        return true;
-    case Axis::Syncs:
-        if (row.reads)
-            return false;
-        row.syncs = values.syncs;
-        return true;
-    case Axis::Threads:
-        row.threads = values.threads;
-        return true;
-    }
-    return false;
-}
-
-// Why none of the edited strategies (`names`) takes the axis.
-QString noStrategyTakesAxis(MatrixEditor::Axis axis, const QString& names)
-{
-    using Axis = MatrixEditor::Axis;
-    switch (axis) {
-    case Axis::Buffers:
-        return MatrixEditor::tr("None of %1 takes a stdio buffer.").arg(names);
-    case Axis::Hints:
-        return MatrixEditor::tr("None of %1 takes a read hint.").arg(names);
-    case Axis::Caches:
-        return MatrixEditor::tr("None of %1 reads: the cache axis is for readers.").arg(names);
-    case Axis::FileSets:
-        return MatrixEditor::tr("None of %1 reads a file set.").arg(names);
-    case Axis::Syncs:
-        return MatrixEditor::tr("None of %1 writes: reads have no sync policy.").arg(names);
-    case Axis::Sizes:
-        return MatrixEditor::tr("%1 read file sets: set their file sets instead.").arg(names);
-    case Axis::Threads:
-        break;
-    }
-    return {};
+    MatrixGroup sorted;
+    axis.mergeValues(sorted, typed);
+    return sorted;
 }
 
 } // namespace
 
-bool MatrixEditor::parseAxisText(Axis axis, const QString& text, bool apply, QString* error)
+bool MatrixEditor::parseAxisText(const std::string& key, const QString& text, bool apply, QString* error)
 {
     const QStringList texts = tokens(text);
     if (texts.isEmpty()) {
@@ -852,7 +699,8 @@ bool MatrixEditor::parseAxisText(Axis axis, const QString& text, bool apply, QSt
         setError(error, tr("Tick a chunk size for a strategy, or select its row, first."));
         return false;
     }
-    AxisValues values;
+    const AxisSpec& axis = axisOf(key);
+    MatrixGroup values;
     try {
         values = parseAxisValues(axis, texts);
     } catch (const InputError& e) {
@@ -862,37 +710,39 @@ bool MatrixEditor::parseAxisText(Axis axis, const QString& text, bool apply, QSt
     bool any = false;
     for (const auto& id : edited) {
         StrategyDraft row = *d.find(id.toStdString());
-        if (!applyAxisValues(axis, values, row))
+        if (!row.takes(key))
             continue;
         any = true;
+        axis.clearValues(row);
+        axis.mergeValues(row, values);
         if (apply)
             m_grid->updateRow(row);
     }
     if (!any) {
-        setError(error, noStrategyTakesAxis(axis, edited.join(QStringLiteral(", "))));
+        setError(error, qs(axis.editorField->noneTakes).arg(edited.join(QStringLiteral(", "))));
         return false;
     }
     return true;
 }
 
-void MatrixEditor::checkField(Axis axis)
+void MatrixEditor::checkField(const std::string& key)
 {
     if (m_loading)
         return;
-    QLineEdit* field = axisField(axis);
+    QLineEdit* field = axisField(key);
     QString why;
-    if (field->text() == axisText(axis) || parseAxisText(axis, field->text(), false, &why))
-        m_fieldProblems.erase(axis);
+    if (field->text() == axisText(key) || parseAxisText(key, field->text(), false, &why))
+        m_fieldProblems.erase(key);
     else
-        m_fieldProblems[axis] = why;
-    showFieldState(axis);
+        m_fieldProblems[key] = why;
+    showFieldState(key);
     Q_EMIT changed();
 }
 
-void MatrixEditor::showFieldState(Axis axis)
+void MatrixEditor::showFieldState(const std::string& key)
 {
-    QLineEdit* field = axisField(axis);
-    const auto problem = m_fieldProblems.find(axis);
+    QLineEdit* field = axisField(key);
+    const auto problem = m_fieldProblems.find(key);
     const bool bad = problem != m_fieldProblems.end();
     field->setStyleSheet(bad ? QStringLiteral("QLineEdit { border: 2px solid #c0392b; }") : QString());
     field->setProperty("invalid", bad);
@@ -902,45 +752,24 @@ void MatrixEditor::showFieldState(Axis axis)
 
 QString MatrixEditor::inputProblem() const
 {
-    if (m_fieldProblems.empty())
-        return {};
-    const auto& [axis, why] = *m_fieldProblems.begin();
-    return tr("Fix the %1 field first: %2").arg(axisName(axis), why);
-}
-
-QString MatrixEditor::axisName(Axis axis)
-{
-    switch (axis) {
-    case Axis::Sizes:
-        return tr("total size");
-    case Axis::Buffers:
-        return tr("stdio buffer");
-    case Axis::Syncs:
-        return tr("sync");
-    case Axis::Threads:
-        return tr("threads");
-    case Axis::Hints:
-        return tr("read hint");
-    case Axis::Caches:
-        return tr("cache");
-    case Axis::FileSets:
-        return tr("file set");
+    for (const auto& [key, field] : m_fields) { // the first field in the form that has one
+        if (const auto problem = m_fieldProblems.find(key); problem != m_fieldProblems.end())
+            return tr("Fix the %1 field first: %2")
+                .arg(qs(axisOf(key).editorField->fieldName), problem->second);
     }
     return {};
 }
 
 bool MatrixEditor::applyPendingFields(QString* error)
 {
-    for (Axis axis : {Axis::Sizes, Axis::Buffers, Axis::Syncs, Axis::Threads, Axis::Hints, Axis::Caches,
-                      Axis::FileSets}) {
-        QLineEdit* field = axisField(axis);
+    for (const auto& [key, field] : m_fields) {
         if (!field->isEnabled() || !field->isModified())
             continue;
         field->setModified(false);
         QString why;
-        if (field->text() != axisText(axis) && !setAxisText(axis, field->text(), &why)) {
-            m_fieldProblems[axis] = why;
-            showFieldState(axis);
+        if (field->text() != axisText(key) && !setAxisText(key, field->text(), &why)) {
+            m_fieldProblems[key] = why;
+            showFieldState(key);
             Q_EMIT changed();
         }
     }
@@ -966,63 +795,20 @@ void MatrixEditor::refreshAxisFields()
         m_editing->setText((selected ? tr("Axes of the selected strategies: %1")
                                      : tr("Axes of every ticked strategy (select rows to edit some): %1"))
                                .arg(edited.join(QStringLiteral(", "))));
-    bool anyBuffer = false;
-    bool anyWriter = false;
-    bool anySized = false;
-    bool anyHint = false;
-    bool anyReader = false;
-    bool anyFileSet = false;
-    for (const auto& id : edited) {
-        const StrategyDraft& row = *m_grid->draft().find(id.toStdString());
-        anyBuffer = anyBuffer || row.hasBufferAxis;
-        anyWriter = anyWriter || !row.reads;
-        anySized = anySized || !row.readsFileSet;
-        anyHint = anyHint || row.hasHintAxis;
-        anyReader = anyReader || row.reads;
-        anyFileSet = anyFileSet || row.readsFileSet;
-    }
-    const auto applies = [&](Axis axis) {
-        switch (axis) {
-        case Axis::Sizes:
-            return anySized;
-        case Axis::Buffers:
-            return anyBuffer;
-        case Axis::Syncs:
-            return anyWriter;
-        case Axis::Threads:
-            return true;
-        case Axis::Hints:
-            return anyHint;
-        case Axis::Caches:
-            return anyReader;
-        case Axis::FileSets:
-            return anyFileSet;
-        }
-        return true;
-    };
-    for (Axis axis : {Axis::Sizes, Axis::Buffers, Axis::Syncs, Axis::Threads, Axis::Hints, Axis::Caches,
-                      Axis::FileSets}) {
-        QLineEdit* field = axisField(axis);
-        const QString text = axisText(axis);
+    for (const auto& [key, field] : m_fields) {
+        bool anyTakes = false;
+        for (const auto& id : edited)
+            anyTakes = anyTakes || m_grid->draft().find(id.toStdString())->takes(key);
+        const QString text = axisText(key);
         field->setText(text);
         field->setModified(false);
         field->setPlaceholderText(text.isEmpty() && !edited.isEmpty() ? tr("(differs between the strategies)")
                                                                       : QString());
-        field->setEnabled(!edited.isEmpty() && applies(axis));
-        showFieldState(axis);
+        field->setEnabled(!edited.isEmpty() && anyTakes);
+        showFieldState(key);
+        if (!anyTakes)
+            field->setPlaceholderText(qs(axisOf(key).editorField->notTaken));
     }
-    if (!anyBuffer)
-        m_buffers->setPlaceholderText(tr("(only the stdio strategies have a buffer)"));
-    if (!anyWriter)
-        m_syncs->setPlaceholderText(tr("(writers only)"));
-    if (!anyHint)
-        m_hints->setPlaceholderText(tr("(readers with a hint only)"));
-    if (!anyReader)
-        m_caches->setPlaceholderText(tr("(readers only)"));
-    if (!anyFileSet)
-        m_fileSets->setPlaceholderText(tr("(files-serial, files-pool and files-per-thread only)"));
-    if (!anySized)
-        m_sizes->setPlaceholderText(tr("(file-set readers take their size from the set)"));
     if (hadProblems)
         Q_EMIT changed();
 }

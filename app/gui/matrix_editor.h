@@ -9,6 +9,8 @@
 #include <QWidget>
 
 #include <map>
+#include <string>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -23,7 +25,8 @@ class QVBoxLayout;
 
 namespace iolab {
 class Registry;
-}
+struct AxisEditorField;
+} // namespace iolab
 
 namespace iolab::gui {
 
@@ -36,6 +39,8 @@ class MatrixEditor : public QWidget
     Q_OBJECT
 
 public:
+    // The built-in axes with a field, by name (each is the field of the axis with that matrix key; every
+    // declared axis with an editor field, core/model/axes.h, has one).
     enum class Axis
     {
         Sizes,
@@ -71,6 +76,12 @@ public:
     bool setAxisText(Axis axis, const QString& text, QString* error = nullptr);
     QString axisText(Axis axis) const;
     QLineEdit* axisField(Axis axis) const;
+    // The same for any declared axis, by its matrix key ("buffers"); axisField is nullptr for a key without
+    // a field.
+    bool setAxisText(const std::string& matrixKey, const QString& text, QString* error = nullptr);
+    QString axisText(const std::string& matrixKey) const;
+    QLineEdit* axisField(const std::string& matrixKey) const;
+    static std::string matrixKey(Axis axis);
     // Why the fields as typed cannot run ("" when they can): text in an axis field that does not parse, or
     // that was typed and not yet applied. Run stays disabled while there is one.
     QString inputProblem() const;
@@ -88,8 +99,7 @@ private:
     void buildPresetRow(QVBoxLayout* layout);
     void buildGrid(QVBoxLayout* layout);
     void buildAxisForm(QVBoxLayout* layout);
-    QLineEdit* addAxisRow(QFormLayout* form, Axis axis, const QString& label, const QString& tip,
-                          const QStringList& common);
+    QLineEdit* addAxisRow(QFormLayout* form, const std::string& key, const AxisEditorField& field);
     void buildRunOptions(QVBoxLayout* layout);
     void connectPresetActions();
     void reloadPresetList(const QString& select);
@@ -100,11 +110,10 @@ private:
     void chooseExport();
     void addChunkColumnFromText();
     QString userPresetPath(const QString& name) const;
-    // Parses `text` for `axis` and, when `apply`, sets it on the edited rows.
-    bool parseAxisText(Axis axis, const QString& text, bool apply, QString* error);
-    void checkField(Axis axis);
-    void showFieldState(Axis axis);
-    static QString axisName(Axis axis);
+    // Parses `text` for the axis and, when `apply`, sets it on the edited rows.
+    bool parseAxisText(const std::string& key, const QString& text, bool apply, QString* error);
+    void checkField(const std::string& key);
+    void showFieldState(const std::string& key);
 
     const Registry& m_registry;
     QString m_presetFolder;
@@ -117,13 +126,8 @@ private:
     QPushButton* m_deletePreset = nullptr;
     QLineEdit* m_newChunk = nullptr;
     QLabel* m_editing = nullptr;
-    QLineEdit* m_sizes = nullptr;
-    QLineEdit* m_buffers = nullptr;
-    QLineEdit* m_syncs = nullptr;
-    QLineEdit* m_threads = nullptr;
-    QLineEdit* m_hints = nullptr;
-    QLineEdit* m_caches = nullptr;
-    QLineEdit* m_fileSets = nullptr;
+    // The axis fields in declaration order, by matrix key.
+    std::vector<std::pair<std::string, QLineEdit*>> m_fields;
     QLabel* m_axisError = nullptr;
     QSpinBox* m_repetitions = nullptr;
     QSpinBox* m_warmups = nullptr;
@@ -132,7 +136,7 @@ private:
     QString m_currentPreset;
     MatrixDraft m_presetDraft; // as the current preset was loaded or saved
     bool m_loading = false;
-    std::map<Axis, QString> m_fieldProblems; // axis fields whose text does not parse, with the reason
+    std::map<std::string, QString> m_fieldProblems; // axis fields whose text does not parse, with the reason
 };
 
 } // namespace iolab::gui

@@ -4,36 +4,30 @@
 
 #include "core/base/units.h"
 #include "core/engine/registry.h"
+#include "core/model/axes.h"
 
 #include <QStringList>
+
+#include <algorithm>
 
 namespace iolab::gui {
 
 QString axesSummary(const StrategyDraft& row)
 {
-    QStringList parts;
-    if (row.readsFileSet)
-        parts << joined(row.fileSets, [](const FileSetSpec& f) { return qs(toString(f)); });
-    else
-        parts << joined(row.sizes, [](std::uint64_t b) { return qs(formatBytesCompact(b)); });
-    if (row.hasBufferAxis)
-        parts << MatrixGridModel::tr("buffer %1").arg(joined(row.buffers, [](const StdioBuffer& b) {
-            return qs(toString(b));
-        }));
-    if (row.reads) {
-        if (row.hasHintAxis)
-            parts << MatrixGridModel::tr("hint %1").arg(
-                joined(row.hints, [](ReadHint h) { return qs(toString(h)); }));
-        parts << MatrixGridModel::tr("cache %1").arg(joined(row.caches, [](CacheState c) {
-            return qs(toString(c));
-        }));
-    } else {
-        parts << MatrixGridModel::tr("sync %1").arg(
-            joined(row.syncs, [](const SyncPolicy& p) { return qs(toString(p)); }));
+    // The axes with an editor field that the row takes, in their summary order.
+    std::vector<const AxisSpec*> axes;
+    for (const auto& axis : caseAxes()) {
+        if (axis.editedPerStrategy() && axis.editorField && row.takes(axis.matrixKey))
+            axes.push_back(&axis);
     }
-    parts << MatrixGridModel::tr("%1 thread(s)").arg(joined(row.threads, [](std::uint32_t t) {
-        return QString::number(t);
-    }));
+    std::stable_sort(axes.begin(), axes.end(), [](const AxisSpec* a, const AxisSpec* b) {
+        return a->editorField->summaryRank < b->editorField->summaryRank;
+    });
+    QStringList parts;
+    for (const AxisSpec* axis : axes)
+        parts << qs(axis->editorField->summary).arg(joined(axis->groupValues(row), [](const std::string& v) {
+            return qs(v);
+        }));
     return parts.join(QStringLiteral("  ·  "));
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/analysis/findings.h"
 #include "core/base/units.h"
+#include "core/model/axes.h"
 
 namespace iolab::gui {
 
@@ -12,6 +13,25 @@ namespace {
 bool measured(const CaseResult& c)
 {
     return c.status == Status::Ok && c.apparentMBps.count > 0;
+}
+
+// The declared axes with a column of their own, after the built-in columns (core/model/axes.h).
+std::vector<const AxisSpec*> axisColumns()
+{
+    std::vector<const AxisSpec*> out;
+    for (const auto& axis : caseAxes()) {
+        if (!axis.columnHeader.empty())
+            out.push_back(&axis);
+    }
+    return out;
+}
+
+// The declared axis shown in `column`, or nullptr for a built-in column.
+const AxisSpec* axisColumn(int column)
+{
+    const auto axes = axisColumns();
+    const int at = column - ResultsModel::ColumnCount;
+    return at >= 0 && at < static_cast<int>(axes.size()) ? axes[static_cast<std::size_t>(at)] : nullptr;
 }
 
 } // namespace
@@ -42,7 +62,7 @@ void ResultsModel::updateCase(const CaseResult& result)
         if (!row.refusedBeforeRun && row.result.index == result.index) {
             row.result = result;
             // The speed-up of every row may depend on this one.
-            Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+            Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
             return;
         }
     }
@@ -121,7 +141,7 @@ int ResultsModel::rowCount(const QModelIndex& parent) const
 
 int ResultsModel::columnCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : ColumnCount;
+    return parent.isValid() ? 0 : ColumnCount + static_cast<int>(axisColumns().size());
 }
 
 QVariant ResultsModel::display(const Row& row, int rowIndex, int column) const
@@ -190,6 +210,10 @@ QVariant ResultsModel::display(const Row& row, int rowIndex, int column) const
     case ReasonColumn:
         return qs(c.reason);
     default:
+        if (const AxisSpec* axis = axisColumn(column)) {
+            const std::string text = axis->format(k);
+            return text.empty() ? QVariant() : QVariant(qs(text));
+        }
         return {};
     }
 }
@@ -239,7 +263,7 @@ QVariant ResultsModel::sortValue(const Row& row, int rowIndex, int column) const
 
 QVariant ResultsModel::data(const QModelIndex& index, int role) const
 {
-    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
         return {};
     const Row& row = m_rows[static_cast<std::size_t>(index.row())];
     switch (role) {
@@ -321,6 +345,8 @@ QString ResultsModel::columnToolTip(int section)
     case ReasonColumn:
         return tr("Why a case failed or was refused");
     default:
+        if (const AxisSpec* axis = axisColumn(section))
+            return qs(axis->help);
         return {};
     }
 }
@@ -377,6 +403,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
     case ReasonColumn:
         return tr("Reason");
     default:
+        if (const AxisSpec* axis = axisColumn(section))
+            return qs(axis->columnHeader);
         return {};
     }
 }

@@ -42,7 +42,8 @@ public:
         StabilityColumn,
         StatusColumn,
         ReasonColumn,
-        ColumnCount
+        ColumnCount // the built-in columns; a declared axis with a column header (core/model/axes.h) adds
+                    // one after them
     };
     static constexpr int SortRole = Qt::UserRole + 1;
 

@@ -9,6 +9,7 @@
 #include "core/analysis/findings.h"
 #include "core/analysis/verdict.h"
 #include "core/base/units.h"
+#include "core/model/axes.h"
 
 #include <QBuffer>
 #include <QFontMetricsF>
@@ -304,6 +305,15 @@ QString readAxes(const MatrixGroup& g)
         parts << QStringLiteral("caches ") + join(g.caches);
     if (g.sizes.empty() == false && !g.fileSets.empty())
         parts << QStringLiteral("file sets ") + join(g.fileSets);
+    for (const auto& axis : caseAxes()) { // axes declared without a typed field: "queue depth 1, 8"
+        if (!axis.extra())
+            continue;
+        QStringList texts;
+        for (const auto& v : axis.groupValues(g))
+            texts << qs(v);
+        if (!texts.isEmpty())
+            parts << qs(axis.name) + QStringLiteral(" ") + texts.join(QStringLiteral(", "));
+    }
     return parts.isEmpty() ? QStringLiteral("(default)") : parts.join(QStringLiteral("; "));
 }
 

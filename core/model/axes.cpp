@@ -3,34 +3,35 @@
 
 #include "core/base/error.h"
 #include "core/base/units.h"
+#include "core/engine/file_set.h"
+#include "core/engine/strategy.h"
+#include "core/model/matrix_draft.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 namespace iolab {
 
 namespace {
 
-template <class T> std::vector<std::string> texts(const std::vector<T>& values)
+// Refusal ranks of the built-in rules: the order in which a case breaking several hears about them.
+enum RefusalRank : int
 {
-    std::vector<std::string> out;
-    out.reserve(values.size());
-    for (const auto& v : values)
-        out.push_back(toString(v));
-    return out;
-}
-
-std::vector<std::string> byteTexts(const std::vector<std::uint64_t>& values)
-{
-    std::vector<std::string> out;
-    out.reserve(values.size());
-    for (auto v : values)
-        out.push_back(formatBytesCompact(v));
-    return out;
-}
+    kTargetRank = 10,      // the strategy writes to that kind of target
+    kBufferRank = 20,      // a stdio buffer exactly for the stdio strategies
+    kDirectionRank = 30,   // the case's direction is the strategy's
+    kReadOnlyOnWrite = 40, // writes carry no hint, cache state or file set
+    kSyncOnRead = 43,      // reads carry no sync policy
+    kReadAxes = 44,        // a read's cache state, hint, file set and thread count
+    kExtraRank = 50,       // axes declared with declareExtraAxis
+    kSyncRank = 60,        // the sync policy against the target and the strategy
+    kPreallocateRank = 70, // the preallocation against the target and the strategy
+    kThreadLimitRank = 80, // file-set readers' one thread per file
+};
 
 std::uint32_t parseThreadCount(std::string_view text, std::string_view where)
 {
@@ -53,316 +54,621 @@ std::uint32_t parseThreadCount(std::string_view text, std::string_view where)
     return static_cast<std::uint32_t>(n);
 }
 
-// An axis that is a Case field of an enum-like type with toString/parse; "n/a" in files means NotApplicable.
-template <class T> void parseOrNotApplicable(T& field, std::string_view text, T (*parse)(std::string_view))
+// How one value type is written and read. caseText spells a case's value in result files, listText a
+// listed value in matrix files; parse reads either (`where` names it in messages). unsetText: the text
+// result files use for T{} (a strategy without the axis), read back as T{}.
+template <class T> struct ValueCodec
 {
-    field = text == "n/a" ? T{} : parse(text);
+    std::function<std::string(const T&)> caseText;
+    std::function<std::string(const T&)> listText;
+    std::function<T(std::string_view text, std::string_view where)> parse;
+    std::optional<std::string> unsetText;
+};
+
+// An enum-like value with toString() and a parser of its own.
+template <class T>
+ValueCodec<T> namedValues(T (*parse)(std::string_view), std::optional<std::string> unset = {})
+{
+    const auto text = [](const T& v) {
+        return toString(v);
+    };
+    return {text, text, [parse](std::string_view t, std::string_view) { return parse(t); }, std::move(unset)};
+}
+
+// A byte count: a number in result files, "4K" in matrix files.
+ValueCodec<std::uint64_t> byteValues()
+{
+    return {[](const std::uint64_t& v) { return std::to_string(v); },
+            [](const std::uint64_t& v) { return formatBytesCompact(v); },
+            [](std::string_view t, std::string_view where) { return parseBytes(t, where); }, std::nullopt};
+}
+
+// The names of an axis in sentences, files and on the command line.
+struct AxisNames
+{
+    std::string name;
+    std::string matrixKey;
+    std::string resultKey;
+    std::string csvColumn;
+    std::string cliFlag;
+    std::string help;
+};
+
+// An axis that is a Case field with a list of the same type in MatrixGroup. When the group lists none, a case
+// of a strategy that takes the axis (`appliesTo`, empty: every strategy) gets `defaultFor(info)`, any other
+// T{}; without `defaultFor` the group must list values (chunks) and expansion takes them as they are.
+template <class T>
+AxisSpec typedAxis(AxisNames names, AxisValueKind kind, T Case::*field, std::vector<T> MatrixGroup::*list,
+                   ValueCodec<T> codec, const std::function<bool(const StrategyInfo&)>& appliesTo = {},
+                   std::type_identity_t<std::function<T(const StrategyInfo&)>> defaultFor = {})
+{
+    AxisSpec a;
+    a.name = std::move(names.name);
+    a.matrixKey = std::move(names.matrixKey);
+    a.resultKey = std::move(names.resultKey);
+    a.csvColumn = std::move(names.csvColumn);
+    a.cliFlag = std::move(names.cliFlag);
+    a.help = std::move(names.help);
+    a.kind = kind;
+    a.format = [field, codec](const Case& c) {
+        const T& v = c.*field;
+        return codec.unsetText && v == T{} ? *codec.unsetText : codec.caseText(v);
+    };
+    a.parse = [field, codec, name = a.name](Case& c, std::string_view t) {
+        c.*field = codec.unsetText && t == *codec.unsetText ? T{} : codec.parse(t, name);
+    };
+    a.groupValues = [list, codec](const MatrixGroup& g) {
+        std::vector<std::string> out;
+        for (const auto& v : g.*list)
+            out.push_back(codec.listText(v));
+        return out;
+    };
+    a.addGroupValue = [list, codec](MatrixGroup& g, std::string_view t, std::string_view where) {
+        (g.*list).push_back(codec.parse(t, where));
+    };
+    a.appliesTo = appliesTo;
+    a.mergeValues = [list](MatrixGroup& to, const MatrixGroup& from) {
+        for (const auto& v : from.*list)
+            insertSorted(to.*list, v);
+    };
+    a.clearValues = [list](MatrixGroup& g) {
+        (g.*list).clear();
+    };
+    a.setDefault = [list, appliesTo, defaultFor](MatrixGroup& g, const StrategyInfo& info) {
+        g.*list = {};
+        if (defaultFor && (!appliesTo || appliesTo(info)))
+            g.*list = {defaultFor(info)};
+    };
+    a.values = [field, list, appliesTo, defaultFor](const MatrixGroup& g, const StrategyInfo& info) {
+        std::vector<T> values = g.*list;
+        if (values.empty() && defaultFor)
+            values = {!appliesTo || appliesTo(info) ? defaultFor(info) : T{}};
+        return AxisValues{values.size(), [field, values](Case& c, std::size_t i) {
+                              c.*field = values[i];
+                          }};
+    };
+    return a;
+}
+
+// "key=value" in a label when `shown` holds for the case.
+template <class T>
+std::function<std::string(const Case&)> labelPart(std::string key, T Case::*field,
+                                                  std::function<bool(const Case&)> shown = {})
+{
+    return [key = std::move(key), field, shown = std::move(shown)](const Case& c) {
+        if (shown && !shown(c))
+            return std::string();
+        if constexpr (std::is_same_v<T, std::uint64_t>)
+            return fmt::format("{}={}", key, formatBytesCompact(c.*field));
+        else if constexpr (std::is_same_v<T, std::uint32_t>)
+            return fmt::format("{}={}", key, c.*field);
+        else
+            return fmt::format("{}={}", key, toString(c.*field));
+    };
+}
+
+bool reads(const StrategyInfo& info)
+{
+    return info.direction == Direction::Read;
+}
+
+bool writes(const StrategyInfo& info)
+{
+    return info.direction == Direction::Write;
+}
+
+template <class T> bool contains(const std::vector<T>& values, const T& value)
+{
+    return std::find(values.begin(), values.end(), value) != values.end();
+}
+
+std::string targetList(const StrategyInfo& info)
+{
+    std::string list;
+    for (auto kind : info.targets) {
+        if (!list.empty())
+            list += " or ";
+        list += toString(kind);
+    }
+    return list;
 }
 
 std::vector<AxisSpec> builtinAxes()
 {
     std::vector<AxisSpec> axes;
-    {
-        AxisSpec a;
-        a.name = "strategy";
-        a.matrixKey = "strategies";
-        a.resultKey = "strategy";
-        a.csvColumn = "strategy";
-        a.cliFlag = "--strategy";
-        a.help = "Strategies, comma separated";
-        a.format = [](const Case& c) {
-            return c.strategy;
-        };
-        a.parse = [](Case& c, std::string_view t) {
-            c.strategy = std::string(t);
-        };
-        a.groupValues = [](const MatrixGroup& g) {
-            return g.strategies;
-        };
-        a.addGroupValue = [](MatrixGroup& g, std::string_view t, std::string_view) {
-            g.strategies.emplace_back(t);
-        };
-        a.writeEmptyList = [](const MatrixGroup&) {
-            return true;
-        };
-        axes.push_back(std::move(a));
-    }
-    {
-        // Not a matrix axis: each strategy has its direction.
-        AxisSpec a;
-        a.name = "direction";
-        a.resultKey = "direction";
-        a.csvColumn = "direction";
-        a.format = [](const Case& c) {
-            return toString(c.direction);
-        };
-        a.parse = [](Case& c, std::string_view t) {
-            c.direction = parseDirection(t);
-        };
-        axes.push_back(std::move(a));
-    }
-    {
-        AxisSpec a;
-        a.name = "chunk size";
-        a.matrixKey = "chunks";
-        a.resultKey = "chunkBytes";
-        a.csvColumn = "chunk_bytes";
-        a.cliFlag = "--chunk";
-        a.help = "Chunk sizes, e.g. 1,4K,1M";
-        a.kind = AxisValueKind::Bytes;
-        a.format = [](const Case& c) {
-            return std::to_string(c.chunkBytes);
-        };
-        a.parse = [](Case& c, std::string_view t) {
-            c.chunkBytes = parseBytes(t, "chunk size");
-        };
-        a.groupValues = [](const MatrixGroup& g) {
-            return byteTexts(g.chunks);
-        };
-        a.addGroupValue = [](MatrixGroup& g, std::string_view t, std::string_view where) {
-            g.chunks.push_back(parseBytes(t, where));
-        };
-        a.writeEmptyList = [](const MatrixGroup&) {
-            return true;
-        };
-        axes.push_back(std::move(a));
-    }
-    {
-        AxisSpec a;
-        a.name = "total size";
-        a.matrixKey = "sizes";
-        a.resultKey = "totalBytes";
-        a.csvColumn = "total_bytes";
-        a.cliFlag = "--size";
-        a.help = "Total bytes per case, e.g. 64M (overrides a preset's sizes)";
-        a.kind = AxisValueKind::Bytes;
-        a.format = [](const Case& c) {
-            return std::to_string(c.totalBytes);
-        };
-        a.parse = [](Case& c, std::string_view t) {
-            c.totalBytes = parseBytes(t, "total size");
-        };
-        a.groupValues = [](const MatrixGroup& g) {
-            return byteTexts(g.sizes);
-        };
-        a.addGroupValue = [](MatrixGroup& g, std::string_view t, std::string_view where) {
-            g.sizes.push_back(parseBytes(t, where));
-        };
-        a.writeEmptyList = [](const MatrixGroup& g) {
-            return g.fileSets.empty();
-        }; // file sets replace sizes
-        axes.push_back(std::move(a));
-    }
-    {
-        AxisSpec a;
-        a.name = "stdio buffer";
-        a.matrixKey = "buffers";
-        a.resultKey = "stdioBuffer";
-        a.csvColumn = "stdio_buffer";
-        a.cliFlag = "--buffer";
-        a.help = "stdio buffers: none, default or sizes";
-        a.format = [](const Case& c) {
-            return toString(c.buffer);
-        };
-        a.parse = [](Case& c, std::string_view t) {
-            parseOrNotApplicable(c.buffer, t, parseStdioBuffer);
-        };
-        a.groupValues = [](const MatrixGroup& g) {
-            return texts(g.buffers);
-        };
-        a.addGroupValue = [](MatrixGroup& g, std::string_view t, std::string_view) {
-            g.buffers.push_back(parseStdioBuffer(t));
-        };
-        axes.push_back(std::move(a));
-    }
-    {
-        AxisSpec a;
-        a.name = "sync policy";
-        a.matrixKey = "syncs";
-        a.resultKey = "sync";
-        a.csvColumn = "sync";
-        a.cliFlag = "--sync";
-        a.help = "none, fsync-end, fdatasync-end, fsync-every:N, O_SYNC, O_DSYNC";
-        a.format = [](const Case& c) {
-            return toString(c.sync);
-        };
-        a.parse = [](Case& c, std::string_view t) {
-            c.sync = parseSyncPolicy(t);
-        };
-        a.groupValues = [](const MatrixGroup& g) {
-            return texts(g.syncs);
-        };
-        a.addGroupValue = [](MatrixGroup& g, std::string_view t, std::string_view) {
-            g.syncs.push_back(parseSyncPolicy(t));
-        };
-        axes.push_back(std::move(a));
-    }
-    {
-        AxisSpec a;
-        a.name = "thread count";
-        a.matrixKey = "threads";
-        a.resultKey = "threads";
-        a.csvColumn = "threads";
-        a.cliFlag = "--threads";
-        a.help = "Threads, e.g. 1,2,4: writers and sequential readers one file each; files-pool's cap";
-        a.kind = AxisValueKind::Count;
-        a.format = [](const Case& c) {
-            return std::to_string(c.threads);
-        };
-        a.parse = [](Case& c, std::string_view t) {
-            c.threads = parseThreadCount(t, "thread count");
-        };
-        a.groupValues = [](const MatrixGroup& g) {
-            std::vector<std::string> out;
-            for (auto n : g.threads)
-                out.push_back(std::to_string(n));
-            return out;
-        };
-        a.addGroupValue = [](MatrixGroup& g, std::string_view t, std::string_view where) {
-            g.threads.push_back(parseThreadCount(t, where));
-        };
-        axes.push_back(std::move(a));
-    }
-    {
-        AxisSpec a;
-        a.name = "target kind";
-        a.matrixKey = "targets";
-        a.resultKey = "target";
-        a.csvColumn = "target";
-        a.cliFlag = "--target-kind";
-        a.help = "directory, pipe or null (default: each strategy's own)";
-        a.format = [](const Case& c) {
-            return toString(c.target);
-        };
-        a.parse = [](Case& c, std::string_view t) {
-            c.target = parseTargetKind(t);
-        };
-        a.groupValues = [](const MatrixGroup& g) {
-            return texts(g.targets);
-        };
-        a.addGroupValue = [](MatrixGroup& g, std::string_view t, std::string_view) {
-            g.targets.push_back(parseTargetKind(t));
-        };
-        axes.push_back(std::move(a));
-    }
-    {
-        AxisSpec a;
-        a.name = "read hint";
-        a.matrixKey = "hints";
-        a.resultKey = "hint";
-        a.csvColumn = "hint";
-        a.cliFlag = "--hint";
-        a.help = "Reads: normal, sequential, random, noreuse (default: each reader's own)";
-        a.oldFileValue = "n/a"; // results from before reads
-        a.format = [](const Case& c) {
-            return toString(c.hint);
-        };
-        a.parse = [](Case& c, std::string_view t) {
-            parseOrNotApplicable(c.hint, t, parseReadHint);
-        };
-        a.groupValues = [](const MatrixGroup& g) {
-            return texts(g.hints);
-        };
-        a.addGroupValue = [](MatrixGroup& g, std::string_view t, std::string_view) {
-            g.hints.push_back(parseReadHint(t));
-        };
-        axes.push_back(std::move(a));
-    }
-    {
-        AxisSpec a;
-        a.name = "cache state";
-        a.matrixKey = "caches";
-        a.resultKey = "cache";
-        a.csvColumn = "cache";
-        a.cliFlag = "--cache";
-        a.help = "Reads: cold (evicted before each repetition, the default) or warm";
-        a.oldFileValue = "n/a";
-        a.format = [](const Case& c) {
-            return toString(c.cache);
-        };
-        a.parse = [](Case& c, std::string_view t) {
-            parseOrNotApplicable(c.cache, t, parseCacheState);
-        };
-        a.groupValues = [](const MatrixGroup& g) {
-            return texts(g.caches);
-        };
-        a.addGroupValue = [](MatrixGroup& g, std::string_view t, std::string_view) {
-            g.caches.push_back(parseCacheState(t));
-        };
-        axes.push_back(std::move(a));
-    }
-    {
-        AxisSpec a;
-        a.name = "file set";
-        a.matrixKey = "files";
-        a.resultKey = "fileSet";
-        a.csvColumn = "file_set";
-        a.cliFlag = "--files";
-        a.help = "File-set readers: COUNTxSIZE, COUNTxMIN-MAX or COUNTx<mix>, e.g. 2000xarticle-2b";
-        a.oldFileValue = "";
-        a.format = [](const Case& c) {
-            return c.fileSet.empty() ? std::string() : toString(c.fileSet);
-        };
-        a.parse = [](Case& c, std::string_view t) {
-            c.fileSet = t.empty() ? FileSetSpec{} : parseFileSet(t);
-        };
-        a.groupValues = [](const MatrixGroup& g) {
-            return texts(g.fileSets);
-        };
-        a.addGroupValue = [](MatrixGroup& g, std::string_view t, std::string_view) {
-            g.fileSets.push_back(parseFileSet(t));
-        };
-        axes.push_back(std::move(a));
-    }
-    {
-        AxisSpec a;
-        a.name = "preallocation";
-        a.matrixKey = "preallocate";
-        a.resultKey = "preallocate";
-        a.csvColumn = "preallocate";
-        a.cliFlag = "--preallocate";
-        a.help = "Writes to a file: none (a new file, the default), fallocate (space reserved first) or "
-                 "overwrite (the file written first, then overwritten); untimed";
-        a.oldFileValue = "none"; // results from before the axis wrote new files
-        a.format = [](const Case& c) {
-            return toString(c.preallocate);
-        };
-        a.parse = [](Case& c, std::string_view t) {
-            c.preallocate = parsePreallocate(t);
-        };
-        a.groupValues = [](const MatrixGroup& g) {
-            return texts(g.preallocations);
-        };
-        a.addGroupValue = [](MatrixGroup& g, std::string_view t, std::string_view) {
-            g.preallocations.push_back(parsePreallocate(t));
-        };
-        axes.push_back(std::move(a));
-    }
+
+    AxisSpec strategy = typedAxis<std::string>(
+        {"strategy", "strategies", "strategy", "strategy", "--strategy", "Strategies, comma separated"},
+        AxisValueKind::Text, &Case::strategy, &MatrixGroup::strategies,
+        {[](const std::string& s) { return s; }, [](const std::string& s) { return s; },
+         [](std::string_view t, std::string_view) { return std::string(t); }, std::nullopt});
+    strategy.values = {}; // each strategy of a group is expanded on its own
+    strategy.writeEmptyList = [](const MatrixGroup&) {
+        return true;
+    };
+    strategy.labelText = [](const Case& c) {
+        return c.strategy;
+    };
+    strategy.labelRank = 0;
+    axes.push_back(std::move(strategy));
+
+    // Not a matrix axis: each strategy has its direction.
+    AxisSpec direction;
+    direction.name = "direction";
+    direction.resultKey = "direction";
+    direction.csvColumn = "direction";
+    direction.format = [](const Case& c) {
+        return toString(c.direction);
+    };
+    direction.parse = [](Case& c, std::string_view t) {
+        c.direction = parseDirection(t);
+    };
+    direction.values = [](const MatrixGroup&, const StrategyInfo& info) {
+        return AxisValues{1, [d = info.direction](Case& c, std::size_t) {
+                              c.direction = d;
+                          }};
+    };
+    direction.refusals = {{kDirectionRank, [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+                               return c.direction == info.direction
+                                          ? std::string()
+                                          : fmt::format("{} {}s; the case says {}", c.strategy,
+                                                        toString(info.direction), toString(c.direction));
+                           }}};
+    axes.push_back(std::move(direction));
+
+    AxisSpec chunk = typedAxis(
+        {"chunk size", "chunks", "chunkBytes", "chunk_bytes", "--chunk", "Chunk sizes, e.g. 1,4K,1M"},
+        AxisValueKind::Bytes, &Case::chunkBytes, &MatrixGroup::chunks, byteValues());
+    chunk.writeEmptyList = [](const MatrixGroup&) {
+        return true;
+    };
+    chunk.labelText = labelPart("chunk", &Case::chunkBytes);
+    chunk.labelRank = 1;
+    axes.push_back(std::move(chunk));
+
+    // File-set readers read a set instead (the file set axis sets their total size).
+    AxisSpec size = typedAxis({"total size", "sizes", "totalBytes", "total_bytes", "--size",
+                               "Total bytes per case, e.g. 64M (overrides a preset's sizes)"},
+                              AxisValueKind::Bytes, &Case::totalBytes, &MatrixGroup::sizes, byteValues(),
+                              [](const StrategyInfo& info) { return info.layout != DataLayout::FileSet; });
+    size.values = [typed = size.values](const MatrixGroup& g, const StrategyInfo& info) {
+        return info.layout == DataLayout::FileSet ? AxisValues{} : typed(g, info);
+    };
+    size.editorStart = {"256M"};
+    size.editorField = AxisEditorField{
+        .label = "Total size:",
+        .tip = "Bytes each case writes in all (threads share it), e.g. 256M, 1G.",
+        .common = {"64M", "256M", "1G", "4G"},
+        .fieldName = "total size",
+        .noneTakes = "%1 read file sets: set their file sets instead.",
+        .notTaken = "(file-set readers take their size from the set)",
+        .summary = "%1",
+        .summaryRank = 0,
+        .check =
+            [](std::string_view t) {
+                if (!totalSizeAllowed(parseBytes(t, "total size")))
+                    throw InputError(fmt::format("total size '{}' must be from 1 byte to {}", t,
+                                                 formatBytes(kMaxTotalBytes)));
+            },
+    };
+    size.expansionRank = -1; // sizes and file sets are the outermost loop
+    size.writeEmptyList = [](const MatrixGroup& g) {
+        return g.fileSets.empty();
+    }; // file sets replace sizes
+    size.labelText = labelPart("size", &Case::totalBytes, [](const Case& c) { return c.fileSet.empty(); });
+    size.labelRank = 7;
+    axes.push_back(std::move(size));
+
+    AxisSpec buffer = typedAxis(
+        {"stdio buffer", "buffers", "stdioBuffer", "stdio_buffer", "--buffer",
+         "stdio buffers: none, default or sizes"},
+        AxisValueKind::Text, &Case::buffer, &MatrixGroup::buffers, namedValues(parseStdioBuffer, "n/a"),
+        [](const StrategyInfo& info) { return info.usesStdioBuffer; },
+        [](const StrategyInfo&) {
+            return StdioBuffer{BufferMode::Default, 0};
+        });
+    buffer.labelText = labelPart("buf", &Case::buffer,
+                                 [](const Case& c) { return c.buffer.mode != BufferMode::NotApplicable; });
+    buffer.labelRank = 2;
+    buffer.editorField = AxisEditorField{
+        .label = "stdio buffer:",
+        .tip = "setvbuf for the stdio strategies: none (unbuffered), default (libc's own), or a size.",
+        .common = {"none", "default", "1K", "4K", "64K", "256K", "1M", "8M"},
+        .fieldName = "stdio buffer",
+        .noneTakes = "None of %1 takes a stdio buffer.",
+        .notTaken = "(only the stdio strategies have a buffer)",
+        .summary = "buffer %1",
+        .summaryRank = 1,
+    };
+    buffer.refusals = {
+        {kBufferRank, [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+             if (c.buffer.mode != BufferMode::NotApplicable && !info.usesStdioBuffer)
+                 return fmt::format("the stdio buffer axis ({}) applies only to stdio strategies; "
+                                    "{} has no stdio buffer",
+                                    toString(c.buffer), c.strategy);
+             if (c.buffer.mode == BufferMode::NotApplicable && info.usesStdioBuffer)
+                 return fmt::format("{} needs a stdio buffer setting (none, default or a size)", c.strategy);
+             return std::string();
+         }}};
+    axes.push_back(std::move(buffer));
+
+    AxisSpec sync =
+        typedAxis({"sync policy", "syncs", "sync", "sync", "--sync",
+                   "none, fsync-end, fdatasync-end, fsync-every:N, O_SYNC, O_DSYNC"},
+                  AxisValueKind::Text, &Case::sync, &MatrixGroup::syncs, namedValues(parseSyncPolicy), writes,
+                  [](const StrategyInfo&) { return SyncPolicy{}; });
+    sync.labelText =
+        labelPart("sync", &Case::sync, [](const Case& c) { return c.direction == Direction::Write; });
+    sync.labelRank = 3;
+    sync.editorField = AxisEditorField{
+        .label = "Sync policy:",
+        .tip = "none, fsync-end, fdatasync-end, fsync-every:N, O_SYNC, O_DSYNC.",
+        .common = {"none", "fsync-end", "fdatasync-end", "fsync-every:16", "O_SYNC", "O_DSYNC"},
+        .fieldName = "sync",
+        .noneTakes = "None of %1 writes: reads have no sync policy.",
+        .notTaken = "(writers only)",
+        .summary = "sync %1",
+        .summaryRank = 4,
+    };
+    sync.refusals = {{kSyncOnRead,
+                      [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+                          return reads(info) && c.sync.mode != SyncMode::None
+                                     ? fmt::format("{} reads; sync policy {} applies to writes", c.strategy,
+                                                   toString(c.sync))
+                                     : std::string();
+                      }},
+                     {kSyncRank, [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+                          if (c.target != TargetKind::Directory && c.sync.mode != SyncMode::None)
+                              return fmt::format(
+                                  "sync policy {} needs a file; a {} target has nothing to sync",
+                                  toString(c.sync), toString(c.target));
+                          if (!contains(info.syncModes, c.sync.mode))
+                              return fmt::format("{} does not take sync policy {}: {}", c.strategy,
+                                                 toString(c.sync), info.syncRefusal);
+                          return std::string();
+                      }}};
+    axes.push_back(std::move(sync));
+
+    AxisSpec threads = typedAxis<std::uint32_t>(
+        {"thread count", "threads", "threads", "threads", "--threads",
+         "Threads, e.g. 1,2,4: writers and sequential readers one file each; files-pool's cap"},
+        AxisValueKind::Count, &Case::threads, &MatrixGroup::threads,
+        {[](const std::uint32_t& n) { return std::to_string(n); },
+         [](const std::uint32_t& n) { return std::to_string(n); }, parseThreadCount, std::nullopt},
+        {}, [](const StrategyInfo&) { return std::uint32_t{1}; });
+    threads.values = [typed = threads.values](const MatrixGroup& g, const StrategyInfo& info) {
+        if (info.parallelism == Parallelism::PerFile) // one thread per file of the set
+            return AxisValues{1, [](Case& c, std::size_t) {
+                                  c.threads = c.fileSet.files;
+                              }};
+        if (info.parallelism == Parallelism::Single) // one thread whatever the group's axis says
+            return AxisValues{1, [](Case& c, std::size_t) {
+                                  c.threads = 1;
+                              }};
+        return typed(g, info);
+    };
+    threads.labelText = labelPart("threads", &Case::threads);
+    threads.labelRank = 6;
+    threads.editorField = AxisEditorField{
+        .label = "Threads:",
+        .tip = "Threads per case: writers and sequential readers each get their own file and an even share "
+               "of the size; random readers share one file; for files-pool it is the pool's cap (the "
+               "parallelism axis).",
+        .common = {"1", "2", "4", "8", "16", "64", "256"},
+        .fieldName = "threads",
+        .summary = "%1 thread(s)",
+        .summaryRank = 5,
+        .check =
+            [](std::string_view t) {
+                std::size_t used = 0;
+                unsigned long value = 0;
+                try {
+                    value = std::stoul(std::string(t), &used);
+                } catch (const std::exception&) {
+                    used = 0;
+                }
+                if (used != t.size() || value == 0 || value > kMaxThreads)
+                    throw InputError(
+                        fmt::format("thread count '{}' must be a whole number from 1 to {}", t, kMaxThreads));
+            },
+    };
+    threads.refusals = {
+        {kReadAxes + 3,
+         [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+             if (!reads(info))
+                 return std::string();
+             if (info.parallelism == Parallelism::Single && c.threads != 1)
+                 return fmt::format("{} reads in one thread, in order; for {} threads use files-pool",
+                                    c.strategy, c.threads);
+             if (info.parallelism == Parallelism::PerFile && c.threads != c.fileSet.files)
+                 return fmt::format("{} starts one thread per file ({}), not {}", c.strategy, c.fileSet.files,
+                                    c.threads);
+             return std::string();
+         }},
+        {kThreadLimitRank, [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+             return info.layout == DataLayout::FileSet && c.threads > kMaxThreads
+                        ? fmt::format(
+                              "{} would start {} threads at once, over the limit of {}; use files-pool "
+                              "or a set of at most {} files",
+                              c.strategy, c.threads, kMaxThreads, kMaxThreads)
+                        : std::string();
+         }}};
+    axes.push_back(std::move(threads));
+
+    AxisSpec target =
+        typedAxis({"target kind", "targets", "target", "target", "--target-kind",
+                   "directory, pipe or null (default: each strategy's own)"},
+                  AxisValueKind::Text, &Case::target, &MatrixGroup::targets, namedValues(parseTargetKind), {},
+                  [](const StrategyInfo& info) {
+                      return info.targets.empty() ? TargetKind::Directory : info.targets.front();
+                  });
+    target.pickedPerRun = true;
+    target.labelText =
+        labelPart("target", &Case::target, [](const Case& c) { return c.target != TargetKind::Directory; });
+    target.labelRank = 8;
+    target.refusals = {{kTargetRank, [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+                            return contains(info.targets, c.target)
+                                       ? std::string()
+                                       : fmt::format("{} writes to a {} target, not to {}", c.strategy,
+                                                     targetList(info), toString(c.target));
+                        }}};
+    axes.push_back(std::move(target));
+
+    AxisSpec hint = typedAxis(
+        {"read hint", "hints", "hint", "hint", "--hint",
+         "Reads: normal, sequential, random, noreuse (default: each reader's own)"},
+        AxisValueKind::Text, &Case::hint, &MatrixGroup::hints, namedValues(parseReadHint, "n/a"),
+        [](const StrategyInfo& info) { return !info.hints.empty(); },
+        [](const StrategyInfo& info) { return info.hints.front(); });
+    hint.oldFileValue = "n/a"; // results from before reads
+    hint.labelText =
+        labelPart("hint", &Case::hint, [](const Case& c) { return c.hint != ReadHint::NotApplicable; });
+    hint.labelRank = 4;
+    hint.editorField = AxisEditorField{
+        .label = "Read hint:",
+        .tip =
+            "What the readers tell the kernel: posix_fadvise / madvise on Linux, FILE_FLAG_SEQUENTIAL_SCAN "
+            "/ FILE_FLAG_RANDOM_ACCESS on Windows.",
+        .common = {"normal", "sequential", "random", "noreuse"},
+        .fieldName = "read hint",
+        .noneTakes = "None of %1 takes a read hint.",
+        .notTaken = "(readers with a hint only)",
+        .summary = "hint %1",
+        .summaryRank = 2,
+    };
+    hint.refusals = {{kReadOnlyOnWrite,
+                      [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+                          return writes(info) && c.hint != ReadHint::NotApplicable
+                                     ? fmt::format("the read hint axis ({}) applies only to reads; {} writes",
+                                                   toString(c.hint), c.strategy)
+                                     : std::string();
+                      }},
+                     {kReadAxes + 1, [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+                          if (!reads(info))
+                              return std::string();
+                          if (info.hints.empty() && c.hint != ReadHint::NotApplicable)
+                              return fmt::format("{} takes no read hint ({}): {}", c.strategy,
+                                                 toString(c.hint), info.hintRefusal);
+                          if (!info.hints.empty() && !contains(info.hints, c.hint))
+                              return fmt::format("{} does not take read hint {}: {}", c.strategy,
+                                                 toString(c.hint), info.hintRefusal);
+                          return std::string();
+                      }}};
+    axes.push_back(std::move(hint));
+
+    AxisSpec cache = typedAxis({"cache state", "caches", "cache", "cache", "--cache",
+                                "Reads: cold (evicted before each repetition, the default) or warm"},
+                               AxisValueKind::Text, &Case::cache, &MatrixGroup::caches,
+                               namedValues(parseCacheState, "n/a"), reads,
+                               [](const StrategyInfo&) { return CacheState::Cold; });
+    cache.oldFileValue = "n/a";
+    cache.labelText =
+        labelPart("cache", &Case::cache, [](const Case& c) { return c.cache != CacheState::NotApplicable; });
+    cache.labelRank = 5;
+    cache.editorField = AxisEditorField{
+        .label = "Cache:",
+        .tip =
+            "cold: the data is evicted from the page cache before every repetition, so reads come from the "
+            "device; warm: it is read once first, so reads come from memory.",
+        .common = {"cold", "warm"},
+        .fieldName = "cache",
+        .noneTakes = "None of %1 reads: the cache axis is for readers.",
+        .notTaken = "(readers only)",
+        .summary = "cache %1",
+        .summaryRank = 3,
+    };
+    cache.refusals = {{kReadOnlyOnWrite + 1,
+                       [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+                           return writes(info) && c.cache != CacheState::NotApplicable
+                                      ? fmt::format("the cache axis ({}) applies only to reads; {} writes",
+                                                    toString(c.cache), c.strategy)
+                                      : std::string();
+                       }},
+                      {kReadAxes, [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+                           return reads(info) && c.cache == CacheState::NotApplicable
+                                      ? fmt::format("{} needs a cache state (cold or warm)", c.strategy)
+                                      : std::string();
+                       }}};
+    axes.push_back(std::move(cache));
+
+    AxisSpec files = typedAxis<FileSetSpec>(
+        {"file set", "files", "fileSet", "file_set", "--files",
+         "File-set readers: COUNTxSIZE, COUNTxMIN-MAX or COUNTx<mix>, e.g. 2000xarticle-2b"},
+        AxisValueKind::Text, &Case::fileSet, &MatrixGroup::fileSets,
+        {[](const FileSetSpec& f) { return toString(f); }, [](const FileSetSpec& f) { return toString(f); },
+         [](std::string_view t, std::string_view) { return parseFileSet(t); }, ""},
+        [](const StrategyInfo& info) { return info.layout == DataLayout::FileSet; });
+    files.oldFileValue = "";
+    files.values = [](const MatrixGroup& g, const StrategyInfo& info) {
+        if (info.layout != DataLayout::FileSet)
+            return AxisValues{};
+        return AxisValues{g.fileSets.size(), [sets = g.fileSets](Case& c, std::size_t i) {
+                              c.fileSet = sets[i];
+                              c.totalBytes = fileSetBytes(sets[i]);
+                          }};
+    };
+    files.editorStart = {"1000xarticle-2b"};
+    files.editorField = AxisEditorField{
+        .label = "File sets:",
+        .tip = "For files-serial, files-pool and files-per-thread: COUNTxSIZE (2000x4K), COUNTxMIN-MAX "
+               "(500x1K-64K) or an article-* size mix measured on real systems (2000xarticle-2b).",
+        .common = {"1000x4K", "1000xarticle-2b", "1000xarticle-1k", "1000xarticle-10k",
+                   "500xarticle-10k-large"},
+        .fieldName = "file set",
+        .noneTakes = "None of %1 reads a file set.",
+        .notTaken = "(files-serial, files-pool and files-per-thread only)",
+        .summary = "%1",
+        .summaryRank = 0,
+    };
+    files.expansionRank = -1;
+    files.labelText = labelPart("files", &Case::fileSet, [](const Case& c) { return !c.fileSet.empty(); });
+    files.labelRank = 7;
+    files.refusals = {
+        {kReadOnlyOnWrite + 2,
+         [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+             return writes(info) && !c.fileSet.empty()
+                        ? fmt::format("{} writes; a file set is read by files-serial, files-pool and "
+                                      "files-per-thread",
+                                      c.strategy)
+                        : std::string();
+         }},
+        {kReadAxes + 2, [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+             if (!reads(info) || (info.layout == DataLayout::FileSet) == !c.fileSet.empty())
+                 return std::string();
+             return info.layout == DataLayout::FileSet
+                        ? fmt::format("{} reads a generated file set; the case names none", c.strategy)
+                        : fmt::format("{} reads one large file per thread; a file set is for files-serial, "
+                                      "files-pool and files-per-thread",
+                                      c.strategy);
+         }}};
+    axes.push_back(std::move(files));
+
+    AxisSpec preallocate =
+        typedAxis({"preallocation", "preallocate", "preallocate", "preallocate", "--preallocate",
+                   "Writes to a file: none (a new file, the default), fallocate (space reserved first) or "
+                   "overwrite (the file written first, then overwritten); untimed"},
+                  AxisValueKind::Text, &Case::preallocate, &MatrixGroup::preallocations,
+                  namedValues(parsePreallocate), {}, [](const StrategyInfo&) { return Preallocate::None; });
+    // Every case has one: readers and pipes take none only, and their refusal says why.
+    preallocate.oldFileValue = "none"; // results from before the axis wrote new files
+    preallocate.labelText = labelPart("prealloc", &Case::preallocate,
+                                      [](const Case& c) { return c.preallocate != Preallocate::None; });
+    preallocate.labelRank = 9;
+    preallocate.refusals = {
+        {kPreallocateRank, [](const Case& c, const StrategyInfo& info, const TargetInfo& t) {
+             if (c.preallocate == Preallocate::None)
+                 return std::string();
+             if (c.target != TargetKind::Directory)
+                 return fmt::format("preallocate {} needs a file; a {} target has nothing to "
+                                    "preallocate",
+                                    toString(c.preallocate), toString(c.target));
+             if (!contains(info.preallocations, c.preallocate))
+                 return fmt::format("{} does not take preallocate {}: {}", c.strategy,
+                                    toString(c.preallocate), info.preallocateRefusal);
+             if (c.preallocate == Preallocate::Fallocate && info.needsFallocate)
+                 return fmt::format("{} always reserves its file's space with fallocate (a "
+                                    "store into a hole on a full disk would be a crash, not "
+                                    "an error): preallocate none already does that",
+                                    c.strategy);
+             if (c.preallocate == Preallocate::Fallocate && !t.fallocateProblem.empty())
+                 return fmt::format("preallocate fallocate: {}", t.fallocateProblem);
+             return std::string();
+         }}};
+    axes.push_back(std::move(preallocate));
     return axes;
 }
 
-std::vector<AxisSpec>& table()
+// The table and the orders derived from it, rebuilt whenever an axis is declared or removed.
+struct AxisTable
 {
-    static std::vector<AxisSpec> axes = builtinAxes();
-    return axes;
+    std::vector<AxisSpec> axes = builtinAxes();
+    std::vector<const AxisSpec*> expansionOrder;
+    std::vector<const AxisSpec*> labelOrder;
+    std::vector<const AxisRefusal*> refusalOrder;
+
+    AxisTable() { reorder(); }
+
+    void reorder()
+    {
+        expansionOrder.clear();
+        labelOrder.clear();
+        refusalOrder.clear();
+        for (const auto& a : axes) {
+            if (a.values)
+                expansionOrder.push_back(&a);
+            if (a.labelText)
+                labelOrder.push_back(&a);
+            for (const auto& rule : a.refusals)
+                refusalOrder.push_back(&rule);
+        }
+        std::stable_sort(
+            expansionOrder.begin(), expansionOrder.end(),
+            [](const AxisSpec* x, const AxisSpec* y) { return x->expansionRank < y->expansionRank; });
+        std::stable_sort(labelOrder.begin(), labelOrder.end(),
+                         [](const AxisSpec* x, const AxisSpec* y) { return x->labelRank < y->labelRank; });
+        std::stable_sort(refusalOrder.begin(), refusalOrder.end(),
+                         [](const AxisRefusal* x, const AxisRefusal* y) { return x->rank < y->rank; });
+    }
+};
+
+AxisTable& table()
+{
+    static AxisTable t;
+    return t;
 }
 
 } // namespace
 
 const std::vector<AxisSpec>& caseAxes()
 {
-    return table();
+    return table().axes;
+}
+
+const std::vector<const AxisSpec*>& axesInExpansionOrder()
+{
+    return table().expansionOrder;
+}
+
+const std::vector<const AxisSpec*>& axesInLabelOrder()
+{
+    return table().labelOrder;
+}
+
+const std::vector<const AxisRefusal*>& refusalRulesInOrder()
+{
+    return table().refusalOrder;
 }
 
 void declareExtraAxis(AxisSpec spec)
 {
     if (!spec.appliesTo)
         throw std::logic_error("an extra axis must say which strategies take it");
-    for (const auto& a : table()) {
+    for (const auto& a : caseAxes()) {
         if ((!spec.matrixKey.empty() && a.matrixKey == spec.matrixKey) || a.resultKey == spec.resultKey ||
             a.csvColumn == spec.csvColumn || (!spec.cliFlag.empty() && a.cliFlag == spec.cliFlag))
             throw std::logic_error(fmt::format("axis '{}' repeats a key of axis '{}'", spec.name, a.name));
     }
+    spec.isExtra = true;
     const std::string key = spec.matrixKey;
     // Values live in the extra maps under the matrix key, in their canonical spelling.
     const auto canonical = [check = spec.canonical](std::string_view t) {
@@ -388,21 +694,84 @@ void declareExtraAxis(AxisSpec spec)
             throw InputError(fmt::format("{}: {}", where, e.what()));
         }
     };
-    table().push_back(std::move(spec));
+    // The group's values, else the default for a strategy that takes the axis, else none.
+    spec.values = [key, appliesTo = spec.appliesTo, fallback = spec.defaultValue](const MatrixGroup& g,
+                                                                                  const StrategyInfo& info) {
+        std::vector<std::string> values;
+        if (const auto it = g.extraAxes.find(key); it != g.extraAxes.end() && !it->second.empty())
+            values = it->second;
+        else if (appliesTo(info))
+            values = {fallback};
+        if (values.empty())
+            return AxisValues{};
+        return AxisValues{values.size(), [key, values](Case& c, std::size_t i) {
+                              c.extraAxes[key] = values[i];
+                          }};
+    };
+    const bool numeric = spec.kind != AxisValueKind::Text;
+    spec.mergeValues = [key, numeric](MatrixGroup& to, const MatrixGroup& from) {
+        const auto it = from.extraAxes.find(key);
+        if (it == from.extraAxes.end() || it->second.empty())
+            return;
+        auto& into = to.extraAxes[key];
+        const auto less = [numeric](const std::string& x, const std::string& y) {
+            return numeric && x.size() != y.size() ? x.size() < y.size() : x < y; // canonical: no leading 0
+        };
+        for (const auto& v : it->second) {
+            const auto at = std::lower_bound(into.begin(), into.end(), v, less);
+            if (at == into.end() || *at != v)
+                into.insert(at, v);
+        }
+    };
+    spec.clearValues = [key](MatrixGroup& g) {
+        g.extraAxes.erase(key);
+    };
+    spec.setDefault = [key, appliesTo = spec.appliesTo,
+                       fallback = spec.defaultValue](MatrixGroup& g, const StrategyInfo& info) {
+        g.extraAxes.erase(key);
+        if (appliesTo(info))
+            g.extraAxes[key] = {fallback};
+    };
+    // Only a case that carries a value is refused for it; first because its strategy takes no such axis.
+    std::vector<AxisRefusal> rules{
+        {kExtraRank, [key, appliesTo = spec.appliesTo,
+                      name = spec.name](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+             const auto it = c.extraAxes.find(key);
+             return it != c.extraAxes.end() && !appliesTo(info)
+                        ? fmt::format("{} takes no {} ({})", c.strategy, name, it->second)
+                        : std::string();
+         }}};
+    for (auto& rule : spec.refusals)
+        rules.push_back({rule.rank, [key, reason = std::move(rule.reason)](
+                                        const Case& c, const StrategyInfo& info, const TargetInfo& target) {
+                             return c.extraAxes.contains(key) ? reason(c, info, target) : std::string();
+                         }});
+    spec.refusals = std::move(rules);
+    const auto label = spec.labelText;
+    spec.labelText = [key, label](const Case& c) {
+        const auto it = c.extraAxes.find(key);
+        if (it == c.extraAxes.end())
+            return std::string();
+        return label ? label(c) : fmt::format("{}={}", key, it->second);
+    };
+    auto& t = table();
+    t.axes.push_back(std::move(spec));
+    t.reorder();
 }
 
 void removeExtraAxis(std::string_view matrixKey)
 {
-    auto& axes = table();
-    axes.erase(
-        std::remove_if(axes.begin(), axes.end(),
+    auto& t = table();
+    t.axes.erase(
+        std::remove_if(t.axes.begin(), t.axes.end(),
                        [matrixKey](const AxisSpec& a) { return a.extra() && a.matrixKey == matrixKey; }),
-        axes.end());
+        t.axes.end());
+    t.reorder();
 }
 
 const AxisSpec* findAxisByMatrixKey(std::string_view key)
 {
-    for (const auto& a : table())
+    for (const auto& a : caseAxes())
         if (!a.matrixKey.empty() && a.matrixKey == key)
             return &a;
     return nullptr;

@@ -4,6 +4,7 @@
 #include "core/model/case.h"
 #include "core/model/matrix.h"
 
+#include <cstddef>
 #include <functional>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 namespace iolab {
 
 struct StrategyInfo;
+struct TargetInfo;
 
 // How an axis's value is spelled in files: text, a byte count ("4K" or a number), or a plain count.
 enum class AxisValueKind
@@ -22,8 +24,42 @@ enum class AxisValueKind
     Count
 };
 
+// The values one axis takes for one strategy of a group, defaults filled in: how many, and how the i-th is
+// set on a case. `set` empty: one value that leaves the case as it is (the strategy has no such axis).
+struct AxisValues
+{
+    std::size_t count = 1;
+    std::function<void(Case&, std::size_t)> set;
+};
+
+// One rule by which an axis refuses a case, with the reason ("" = it runs). refusalReason() asks the rules of
+// every axis in `rank` order (ties in declaration order), so that a case that breaks two rules always gets
+// the same reason: the built-in axes use 10 to 80 (see axes.cpp); an extra axis's rules default to 50.
+struct AxisRefusal
+{
+    int rank = 50;
+    std::function<std::string(const Case&, const StrategyInfo&, const TargetInfo&)> reason;
+};
+
+// How the matrix editor (app/gui/matrix_editor.cpp) shows an axis it edits per strategy: a field in its form
+// and a part of the grid's summary of a row.
+struct AxisEditorField
+{
+    std::string label;               // "Total size:"
+    std::string tip;                 // the field's tooltip
+    std::vector<std::string> common; // the values its "+" menu offers
+    std::string fieldName;           // in "Fix the total size field first: ..."
+    std::string noneTakes;           // "None of %1 takes a stdio buffer." (%1: the edited strategies)
+    std::string notTaken;            // the placeholder when none of them does: "(writers only)"
+    std::string summary;             // a row's values in the grid's summary: "buffer %1" (%1: the values)
+    int summaryRank = 100;           // the summary's parts in this order (ties in declaration order)
+    // The editor's own check of a typed value before the axis parses it; throws InputError. Empty: none.
+    std::function<void(std::string_view)> check;
+};
+
 // One axis of a case, declared once: every reader and writer of cases and matrices (result JSON and CSV,
-// matrix JSON, the CLI flags, expansion) iterates over these declarations instead of naming the axes.
+// matrix JSON, the CLI flags), matrix expansion, refusal, case keys and labels iterate over these
+// declarations instead of naming the axes. typedAxis() in axes.cpp declares an axis with a Case field.
 struct AxisSpec
 {
     std::string name;      // in sentences and messages: "read hint"
@@ -47,18 +83,46 @@ struct AxisSpec
     // Whether a matrix file lists the axis even when the group has no values for it ("chunks": []).
     std::function<bool(const MatrixGroup&)> writeEmptyList;
 
-    // Axes without a typed field in Case (their values live in Case::extraAxes, MatrixGroup::extraAxes)
-    // declare the rest: the default a case takes when the group lists none, which strategies take the axis,
-    // and why a combination is refused ("" = it runs). Typed axes leave these empty: expand() handles them.
-    std::string defaultValue;
-    // Extra axes: checks a value and returns its canonical spelling; throws InputError. Empty: any text.
-    std::function<std::string(std::string_view)> canonical;
+    // Which strategies take the axis, from what the strategy declares; empty: every strategy. A strategy
+    // that does not take it gets the "not applicable" value (extra axes: none) when the group lists none.
     std::function<bool(const StrategyInfo&)> appliesTo;
-    std::function<std::string(const Case&, const StrategyInfo&)> refusal;
-    // How the case's value reads in its label, e.g. "depth=8"; "" leaves it out.
+    // Expansion: the values a strategy's cases take from a group; empty: not expanded (strategy, direction).
+    // Axes are expanded in `expansionRank` order (ties in declaration order), the outermost first.
+    std::function<AxisValues(const MatrixGroup&, const StrategyInfo&)> values;
+    int expansionRank = 0;
+    std::vector<AxisRefusal> refusals;
+    // How the case's value reads in its label, e.g. "hint=random" ("" leaves it out); parts are joined by
+    // spaces in `labelRank` order (ties in declaration order).
     std::function<std::string(const Case&)> labelText;
+    int labelRank = 100;
 
-    bool extra() const { return static_cast<bool>(appliesTo); }
+    // The editor's draft (core/model/matrix_draft.h) holds each strategy's lists as a MatrixGroup: adding
+    // `from`'s values to `to`'s in canonical order without duplicates, emptying the list, and setting it to
+    // the default a strategy's cases take when the group lists none (empty when there is none).
+    std::function<void(MatrixGroup& to, const MatrixGroup& from)> mergeValues;
+    std::function<void(MatrixGroup&)> clearValues;
+    std::function<void(MatrixGroup&, const StrategyInfo&)> setDefault;
+    // The values a new editor row starts with when the axis has no default (sizes: "256M").
+    std::vector<std::string> editorStart;
+    // The editor picks it for the whole matrix (the target kind), not per strategy.
+    bool pickedPerRun = false;
+    // The editor's field; nullopt: none (chunks are the grid's columns, preallocations come from files).
+    std::optional<AxisEditorField> editorField;
+    // The results table's column for an axis without one of its own there (app/gui/results_model.cpp):
+    // its header; "" = no column. The built-in axes have theirs (hint and cache share one).
+    std::string columnHeader;
+
+    // Axes without a typed field in Case (their values live in Case::extraAxes, MatrixGroup::extraAxes):
+    // the default a case of a strategy that takes the axis gets when the group lists none, and a check of a
+    // value that returns its canonical spelling (throws InputError; empty: any text).
+    std::string defaultValue;
+    std::function<std::string(std::string_view)> canonical;
+    bool isExtra = false; // set by declareExtraAxis
+
+    bool extra() const { return isExtra; }
+    bool takenBy(const StrategyInfo& info) const { return !appliesTo || appliesTo(info); }
+    // Whether the editor edits it per strategy (a matrix axis expanded per strategy).
+    bool editedPerStrategy() const { return values && !matrixKey.empty() && !pickedPerRun; }
 };
 
 // The total size axis's range, the one place it is checked: 1 byte to kMaxTotalBytes (16 TiB).
@@ -69,9 +133,15 @@ constexpr bool totalSizeAllowed(std::uint64_t bytes) noexcept
 
 // Every case axis in file order (the CSV's column order, the matrix JSON's key order).
 const std::vector<AxisSpec>& caseAxes();
+// The expanded axes, outermost first; the axes in label order.
+const std::vector<const AxisSpec*>& axesInExpansionOrder();
+const std::vector<const AxisSpec*>& axesInLabelOrder();
+// Every axis's refusal rules, in the order refusalReason() asks them.
+const std::vector<const AxisRefusal*>& refusalRulesInOrder();
 
-// Adds an axis stored in Case::extraAxes; for tests and for axes that need
-// no typed field; `spec.appliesTo` must be set. Throws std::logic_error on a duplicate key.
+// Adds an axis stored in Case::extraAxes; for tests and for axes that need no typed field. `spec.appliesTo`
+// must be set; its rules are asked only of cases that carry a value, after the rule that a strategy which
+// does not take the axis refuses any value. Throws std::logic_error on a duplicate key.
 void declareExtraAxis(AxisSpec spec);
 // Removes an axis added by declareExtraAxis (tests clean up after themselves).
 void removeExtraAxis(std::string_view matrixKey);
@@ -79,7 +149,7 @@ void removeExtraAxis(std::string_view matrixKey);
 // The declaration behind a matrix key, or nullptr.
 const AxisSpec* findAxisByMatrixKey(std::string_view key);
 
-// The plain-text value of an extra axis in a case or a group: a helper for declarations.
+// The plain-text value of an extra axis in a case: a helper for declarations.
 std::string extraAxisValue(const Case& c, const std::string& key, const std::string& fallback);
 
 } // namespace iolab

@@ -22,32 +22,11 @@ std::uint64_t Case::bytesForThread(std::uint32_t thread) const noexcept
 
 std::string Case::label() const
 {
-    std::string text = fmt::format("{} chunk={}", strategy, formatBytesCompact(chunkBytes));
-    if (buffer.mode != BufferMode::NotApplicable)
-        text += fmt::format(" buf={}", toString(buffer));
-    if (direction == Direction::Write)
-        text += fmt::format(" sync={}", toString(sync));
-    if (hint != ReadHint::NotApplicable)
-        text += fmt::format(" hint={}", toString(hint));
-    if (cache != CacheState::NotApplicable)
-        text += fmt::format(" cache={}", toString(cache));
-    text += fmt::format(" threads={}", threads);
-    if (fileSet.empty())
-        text += fmt::format(" size={}", formatBytesCompact(totalBytes));
-    else
-        text += fmt::format(" files={}", toString(fileSet));
-    if (target != TargetKind::Directory)
-        text += fmt::format(" target={}", toString(target));
-    if (preallocate != Preallocate::None)
-        text += fmt::format(" prealloc={}", toString(preallocate));
-    for (const auto& axis : caseAxes()) {
-        if (!axis.extra() || !extraAxes.contains(axis.matrixKey))
-            continue;
-        const std::string part = axis.labelText
-                                     ? axis.labelText(*this)
-                                     : fmt::format("{}={}", axis.matrixKey, extraAxes.at(axis.matrixKey));
+    std::string text;
+    for (const AxisSpec* axis : axesInLabelOrder()) {
+        const std::string part = axis->labelText(*this);
         if (!part.empty())
-            text += " " + part;
+            text += (text.empty() ? "" : " ") + part;
     }
     return text;
 }

@@ -3,6 +3,7 @@
 
 #include "core/base/units.h"
 #include "core/engine/registry.h"
+#include "core/model/axes.h"
 
 #include <fmt/format.h>
 
@@ -12,56 +13,73 @@ namespace iolab {
 
 namespace {
 
-void describeReads(StrategyDraft& row, const StrategyInfo& info)
+// The axes the editor edits per strategy, in file order.
+std::vector<const AxisSpec*> draftAxes()
 {
-    row.reads = info.direction == Direction::Read;
-    row.readsFileSet = info.layout == DataLayout::FileSet;
-    row.hasHintAxis = !info.hints.empty();
-    row.defaultHint = row.hasHintAxis ? info.hints.front() : ReadHint::NotApplicable;
+    std::vector<const AxisSpec*> out;
+    for (const auto& axis : caseAxes())
+        if (axis.editedPerStrategy())
+            out.push_back(&axis);
+    return out;
 }
 
-template <class T> std::vector<T> canonical(const std::vector<T>& values)
+bool isEmpty(const AxisSpec& axis, const MatrixGroup& g)
 {
-    std::vector<T> out;
-    for (const auto& v : values)
-        insertSorted(out, v);
-    return out;
+    return axis.groupValues(g).empty();
+}
+
+// A row with no values yet: what the strategy is, which axes it takes and their defaults.
+StrategyDraft emptyRow(const StrategyInfo& info)
+{
+    StrategyDraft row;
+    row.strategy = info.id;
+    for (const AxisSpec* axis : draftAxes()) {
+        if (!axis->takenBy(info))
+            continue;
+        row.axes.push_back(axis->matrixKey);
+        axis->setDefault(row.defaults, info);
+    }
+    row.hasBufferAxis = row.takes("buffers");
+    return row;
 }
 
 // Fills the axes a matrix may leave empty with what expand() would use, so that drafts compare by meaning.
 StrategyDraft rowFromGroup(const MatrixGroup& group, const StrategyInfo& info)
 {
-    StrategyDraft row;
-    row.strategy = info.id;
-    row.hasBufferAxis = info.usesStdioBuffer;
-    row.chunks = canonical(group.chunks);
-    row.sizes = canonical(group.sizes);
-    if (info.usesStdioBuffer)
-        row.buffers = group.buffers.empty() ? std::vector<StdioBuffer>{{BufferMode::Default, 0}}
-                                            : canonical(group.buffers);
-    row.syncs = group.syncs.empty() ? std::vector<SyncPolicy>{SyncPolicy{}} : canonical(group.syncs);
-    row.threads = group.threads.empty() ? std::vector<std::uint32_t>{1} : canonical(group.threads);
-    describeReads(row, info);
-    if (row.reads) {
-        if (row.hasHintAxis)
-            row.hints = group.hints.empty() ? std::vector<ReadHint>{row.defaultHint} : canonical(group.hints);
-        row.caches =
-            group.caches.empty() ? std::vector<CacheState>{CacheState::Cold} : canonical(group.caches);
+    StrategyDraft row = emptyRow(info);
+    for (const AxisSpec* axis : draftAxes()) {
+        if (!row.takes(axis->matrixKey))
+            continue;
+        axis->mergeValues(row, group);
+        if (isEmpty(*axis, row))
+            axis->mergeValues(row, row.defaults);
     }
-    if (row.readsFileSet) {
-        row.fileSets = canonical(group.fileSets);
-        row.sizes.clear();
-    }
-    row.preallocations = group.preallocations.empty() ? std::vector<Preallocate>{Preallocate::None}
-                                                      : canonical(group.preallocations);
     return row;
 }
 
+// The group a row writes into its matrix, strategies and chunks aside: the axes it takes, defaults left
+// implicit as a hand-written matrix file would leave them.
+MatrixGroup groupOf(const StrategyDraft& row)
+{
+    MatrixGroup group;
+    for (const AxisSpec* axis : draftAxes()) {
+        if (axis->matrixKey == "chunks" || !row.takes(axis->matrixKey))
+            continue;
+        if (axis->groupValues(row) != axis->groupValues(row.defaults) || isEmpty(*axis, row.defaults))
+            axis->mergeValues(group, row);
+    }
+    return group;
+}
+
+// Rows share a group when their lists, defaults filled in, are the same (chunks aside), and so is the group
+// they write: a value that is one row's default is left implicit, and would read as the other's default.
 bool sameAxes(const StrategyDraft& a, const StrategyDraft& b)
 {
-    return a.sizes == b.sizes && a.buffers == b.buffers && a.syncs == b.syncs && a.threads == b.threads &&
-           a.hints == b.hints && a.caches == b.caches && a.fileSets == b.fileSets &&
-           a.preallocations == b.preallocations;
+    MatrixGroup x = a;
+    MatrixGroup y = b;
+    x.chunks.clear();
+    y.chunks.clear();
+    return x == y && groupOf(a) == groupOf(b);
 }
 
 template <class T> void mergeInto(std::vector<T>& into, const std::vector<T>& from)
@@ -101,22 +119,14 @@ const std::vector<std::uint64_t>& standardChunkSizes()
 
 StrategyDraft defaultStrategyDraft(const StrategyInfo& info)
 {
-    StrategyDraft row;
-    row.strategy = info.id;
-    row.hasBufferAxis = info.usesStdioBuffer;
-    row.sizes = {256 * kMiB};
-    if (info.usesStdioBuffer)
-        row.buffers = {{BufferMode::Default, 0}};
-    row.syncs = {SyncPolicy{}};
-    row.threads = {1};
-    describeReads(row, info);
-    if (row.hasHintAxis)
-        row.hints = {row.defaultHint};
-    if (row.reads)
-        row.caches = {CacheState::Cold};
-    if (row.readsFileSet) {
-        row.sizes.clear();
-        row.fileSets = {parseFileSet("1000xarticle-2b")};
+    StrategyDraft row = emptyRow(info);
+    for (const AxisSpec* axis : draftAxes()) {
+        if (!row.takes(axis->matrixKey))
+            continue;
+        axis->mergeValues(row, row.defaults);
+        if (isEmpty(*axis, row))
+            for (const auto& text : axis->editorStart)
+                axis->addGroupValue(row, text, axis->name);
     }
     return row;
 }
@@ -150,15 +160,8 @@ MatrixDraft MatrixDraft::fromMatrix(const Matrix& matrix, const Registry& regist
             }
             if (!sameAxes(*row, incoming) && std::find(merged.begin(), merged.end(), id) == merged.end())
                 merged.push_back(id);
-            mergeInto(row->chunks, incoming.chunks);
-            mergeInto(row->sizes, incoming.sizes);
-            mergeInto(row->buffers, incoming.buffers);
-            mergeInto(row->syncs, incoming.syncs);
-            mergeInto(row->threads, incoming.threads);
-            mergeInto(row->hints, incoming.hints);
-            mergeInto(row->caches, incoming.caches);
-            mergeInto(row->fileSets, incoming.fileSets);
-            mergeInto(row->preallocations, incoming.preallocations);
+            for (const AxisSpec* axis : draftAxes())
+                axis->mergeValues(*row, incoming);
         }
     }
     if (!merged.empty()) {
@@ -193,23 +196,8 @@ Matrix MatrixDraft::toMatrix(std::optional<TargetKind> target) const
         }
         if (g == leaders.size()) {
             leaders.push_back(&row);
-            MatrixGroup group;
+            MatrixGroup group = groupOf(row);
             group.chunks = row.chunks;
-            group.sizes = row.sizes;
-            // Defaults are left implicit, as a hand-written matrix file would leave them.
-            if (!(row.buffers.size() == 1 && row.buffers.front().mode == BufferMode::Default))
-                group.buffers = row.buffers;
-            if (!(row.syncs.size() == 1 && row.syncs.front() == SyncPolicy{}))
-                group.syncs = row.syncs;
-            if (!(row.threads.size() == 1 && row.threads.front() == 1))
-                group.threads = row.threads;
-            if (!(row.hints.size() == 1 && row.hints.front() == row.defaultHint))
-                group.hints = row.hints;
-            if (!(row.caches.size() == 1 && row.caches.front() == CacheState::Cold))
-                group.caches = row.caches;
-            group.fileSets = row.fileSets;
-            if (!(row.preallocations.size() == 1 && row.preallocations.front() == Preallocate::None))
-                group.preallocations = row.preallocations;
             if (target)
                 group.targets = {*target};
             matrix.groups.push_back(std::move(group));
@@ -244,20 +232,13 @@ std::string MatrixDraft::problem() const
     for (const auto& row : strategies) {
         if (!row.enabled())
             continue;
-        if (row.sizes.empty() && !row.readsFileSet)
-            return fmt::format("{} has no total size", row.strategy);
-        if (row.readsFileSet && row.fileSets.empty())
-            return fmt::format("{} has no file set", row.strategy);
-        if (row.hasHintAxis && row.hints.empty())
-            return fmt::format("{} has no read hint ticked", row.strategy);
-        if (row.reads && row.caches.empty())
-            return fmt::format("{} has no cache state ticked", row.strategy);
-        if (row.hasBufferAxis && row.buffers.empty())
-            return fmt::format("{} has no stdio buffer ticked", row.strategy);
-        if (row.syncs.empty())
-            return fmt::format("{} has no sync policy ticked", row.strategy);
-        if (row.threads.empty())
-            return fmt::format("{} has no thread count ticked", row.strategy);
+        for (const AxisSpec* axis : draftAxes()) {
+            if (!row.takes(axis->matrixKey) || !isEmpty(*axis, row))
+                continue;
+            // Values typed in (sizes, file sets) are "given"; values with a default are ticked off a list.
+            return fmt::format("{} has no {}{}", row.strategy, axis->name,
+                               axis->editorStart.empty() ? " ticked" : "");
+        }
     }
     return {};
 }

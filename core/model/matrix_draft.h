@@ -14,30 +14,24 @@ namespace iolab {
 class Registry;
 struct StrategyInfo;
 
-// One strategy's row in the matrix editor: the chunk sizes ticked for it (none = not in the matrix) and its
-// own values of the other axes. Every list is sorted and free of duplicates.
-struct StrategyDraft
+// One strategy's row in the matrix editor: its axes as the lists of a MatrixGroup (strategies and targets
+// left empty: the row names its strategy, and the editor picks the target for the whole matrix), the chunk
+// sizes ticked for it (none = not in the matrix). Every list is sorted and free of duplicates; the axes the
+// strategy does not take are empty.
+struct StrategyDraft : MatrixGroup
 {
     std::string strategy;
-    std::vector<std::uint64_t> chunks;
-    std::vector<std::uint64_t> sizes;
-    bool hasBufferAxis = false;       // the strategy takes a stdio buffer size
-    std::vector<StdioBuffer> buffers; // empty when it does not
-    std::vector<SyncPolicy> syncs;
-    std::vector<std::uint32_t> threads;
-    // Reads: the hint axis (when the strategy has one), the cache states, and for file-set readers the sets
-    // (which replace the sizes).
-    bool reads = false;
-    bool readsFileSet = false;
-    bool hasHintAxis = false;
-    ReadHint defaultHint = ReadHint::NotApplicable;
-    std::vector<ReadHint> hints;
-    std::vector<CacheState> caches;
-    std::vector<FileSetSpec> fileSets;
-    // Writes: what the file holds before the timed part ({none} by default).
-    std::vector<Preallocate> preallocations{Preallocate::None};
+    bool hasBufferAxis = false; // the same as takes("buffers"), for callers that ask it by name
+    // The matrix keys of the axes the strategy takes (core/model/axes.h), and each one's default: the lists
+    // its cases get when a matrix lists none, left implicit when the draft becomes a matrix.
+    std::vector<std::string> axes;
+    MatrixGroup defaults;
 
     bool enabled() const { return !chunks.empty(); }
+    bool takes(const std::string& matrixKey) const
+    {
+        return std::find(axes.begin(), axes.end(), matrixKey) != axes.end();
+    }
 
     friend bool operator==(const StrategyDraft&, const StrategyDraft&) = default;
 };
@@ -73,8 +67,9 @@ struct MatrixDraft
     friend bool operator==(const MatrixDraft&, const MatrixDraft&) = default;
 };
 
-// The values a fresh row starts with: 256 MiB, stdio's default buffer, no sync, one thread; reads the
-// strategy's default hint and a cold cache, file-set readers 1000 files of the article's first mix.
+// The values a fresh row starts with: each axis's default (stdio's default buffer, no sync, one thread; reads
+// the strategy's default hint and a cold cache), else the axis's editor start (256 MiB; file-set readers
+// 1000 files of the article's first mix).
 StrategyDraft defaultStrategyDraft(const StrategyInfo& info);
 
 // Canonical order of axis values, so that a draft compares equal however it was clicked together.
@@ -98,6 +93,14 @@ inline bool axisLess(std::uint64_t a, std::uint64_t b)
     return a < b;
 }
 inline bool axisLess(std::uint32_t a, std::uint32_t b)
+{
+    return a < b;
+}
+inline bool axisLess(TargetKind a, TargetKind b)
+{
+    return a < b;
+}
+inline bool axisLess(const std::string& a, const std::string& b)
 {
     return a < b;
 }

@@ -5,6 +5,7 @@
 #include "core/formats/result_csv.h"
 #include "core/formats/result_json.h"
 #include "core/model/axes.h"
+#include "core/model/matrix_draft.h"
 #include "tests/support/fakes.h"
 #include "tests/support/test_axis.h"
 
@@ -202,6 +203,35 @@ TEST_F(TestOnlyAxis, ResultJsonAndCsv)
     for (auto& c : old.at("cases"))
         c.at("case").erase("queueDepth");
     EXPECT_TRUE(resultFromJson(old.dump(), "old.json").cases[0].testCase.extraAxes.empty());
+}
+
+TEST_F(TestOnlyAxis, EditorDraftTakesItFromTheDeclaration)
+{
+    MatrixDraft draft = MatrixDraft::fresh(m_registry);
+    const StrategyDraft& writer = *draft.find("fake");
+    EXPECT_TRUE(writer.takes("depths"));
+    EXPECT_EQ(writer.extraAxes.at("depths"), std::vector<std::string>{"1"}) << "the declared default";
+    EXPECT_FALSE(draft.find("fake-read")->takes("depths"));
+    EXPECT_FALSE(draft.find("fake-read")->extraAxes.contains("depths"));
+
+    draft.find("fake")->chunks = {4096};
+    EXPECT_FALSE(draft.toMatrix().groups[0].extraAxes.contains("depths")) << "the default is left implicit";
+
+    // A matrix's values come into the draft sorted as numbers, and go back out.
+    const Matrix m = matrix({"16", "1", "8"});
+    draft = MatrixDraft::fromMatrix(m, m_registry);
+    EXPECT_EQ(draft.find("fake")->extraAxes.at("depths"), (std::vector<std::string>{"1", "8", "16"}));
+    EXPECT_EQ(expand(draft.toMatrix(), m_registry, m_target).cases.size(), 3u);
+
+    // Two groups that give the writer different depths merge, and the note says so.
+    Matrix two = m;
+    two.groups.push_back(matrix({"32"}).groups[0]);
+    draft = MatrixDraft::fromMatrix(two, m_registry);
+    EXPECT_EQ(draft.find("fake")->extraAxes.at("depths"), (std::vector<std::string>{"1", "8", "16", "32"}));
+    EXPECT_THAT(draft.note, HasSubstr("fake appear in several groups"));
+
+    draft.find("fake")->extraAxes.erase("depths");
+    EXPECT_EQ(draft.problem(), "fake has no queue depth ticked");
 }
 
 } // namespace

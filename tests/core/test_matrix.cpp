@@ -108,6 +108,66 @@ TEST_F(MatrixTest, EveryInvalidCombinationIsListedWithItsReason)
     EXPECT_THAT(expanded.refused[0].reason, HasSubstr("applies only to stdio strategies"));
 }
 
+// The axes' refusal rules are asked in a fixed order: a case that breaks several gets the first reason, as
+// before the rules were declarations (core/model/axes.cpp ranks them).
+TEST_F(MatrixTest, ACaseBreakingSeveralRulesGetsTheFirstReason)
+{
+    auto reader = std::make_unique<FakeStrategy>("reader", m_behaviour);
+    reader->mutableInfo().direction = Direction::Read;
+    reader->mutableInfo().syncModes = {SyncMode::None};
+    m_registry.add(std::move(reader));
+
+    Case c = basic("write");
+    c.target = TargetKind::Pipe;
+    c.hint = ReadHint::Random;
+    c.sync = {SyncMode::FsyncEnd, 0};
+    EXPECT_EQ(reasonFor(c), "write writes to a directory target, not to pipe") << "the target first";
+    c.target = TargetKind::Directory;
+    EXPECT_EQ(reasonFor(c), "the read hint axis (random) applies only to reads; write writes");
+
+    c = basic("stdio");
+    c.hint = ReadHint::Random;
+    EXPECT_EQ(reasonFor(c), "stdio needs a stdio buffer setting (none, default or a size)")
+        << "the buffer before the read axes";
+    c.buffer = {BufferMode::Default, 0};
+    c.target = TargetKind::Null;
+    c.hint = ReadHint::NotApplicable;
+    c.sync = {SyncMode::FsyncEnd, 0};
+    c.preallocate = Preallocate::Fallocate;
+    EXPECT_EQ(reasonFor(c), "sync policy fsync-end needs a file; a null target has nothing to sync")
+        << "the sync policy before the preallocation";
+
+    c = basic("reader");
+    c.direction = Direction::Read;
+    c.sync = {SyncMode::FsyncEnd, 0};
+    EXPECT_EQ(reasonFor(c), "reader reads; sync policy fsync-end applies to writes")
+        << "a read's sync policy before its missing cache state";
+    c.sync = {};
+    EXPECT_EQ(reasonFor(c), "reader needs a cache state (cold or warm)");
+    c.direction = Direction::Write;
+    EXPECT_EQ(reasonFor(c), "reader reads; the case says write") << "the direction before the read axes";
+}
+
+// A case's label names its axes in one fixed order, whatever order they are declared in.
+TEST_F(MatrixTest, LabelNamesTheAxesInItsOrder)
+{
+    Case c = basic("stdio");
+    c.buffer = {BufferMode::Bytes, 65536};
+    c.sync = {SyncMode::FsyncEnd, 0};
+    c.threads = 2;
+    c.target = TargetKind::Null;
+    c.preallocate = Preallocate::Fallocate;
+    EXPECT_EQ(c.label(),
+              "stdio chunk=4K buf=64K sync=fsync-end threads=2 size=1M target=null prealloc=fallocate");
+    Case r = basic("fread");
+    r.direction = Direction::Read;
+    r.buffer = {BufferMode::None, 0};
+    r.hint = ReadHint::Sequential;
+    r.cache = CacheState::Warm;
+    r.fileSet = parseFileSet("20x4K");
+    EXPECT_EQ(r.label(), "fread chunk=4K buf=none hint=sequential cache=warm threads=1 files=20x4K");
+}
+
 TEST_F(MatrixTest, PreallocateIsAnAxisOfFileWrites)
 {
     auto mapped = std::make_unique<FakeStrategy>("mmap-window", m_behaviour);
@@ -572,4 +632,30 @@ TEST_F(MatrixTest, QuestionIsKeptByJsonAndTheDraft)
     } catch (const InputError& e) {
         EXPECT_THAT(std::string(e.what()), HasSubstr("bad.json: \"question\" must be a string"));
     }
+}
+
+// Two readers with the same hints share a group only when that group means the same for both: a hint that is
+// one reader's default is left implicit, which would give the other reader its own default instead.
+TEST_F(MatrixTest, DraftGroupsOnlyRowsWhoseGroupMeansTheSame)
+{
+    for (const auto& [id, hint] :
+         {std::pair{"reader-random", ReadHint::Random}, {"reader-normal", ReadHint::Normal}}) {
+        auto reader = std::make_unique<FakeStrategy>(id, m_behaviour);
+        reader->mutableInfo().direction = Direction::Read;
+        reader->mutableInfo().syncModes = {SyncMode::None};
+        reader->mutableInfo().hints = {hint, ReadHint::Random, ReadHint::Normal};
+        m_registry.add(std::move(reader));
+    }
+    MatrixDraft draft = MatrixDraft::fresh(m_registry);
+    for (const char* id : {"reader-random", "reader-normal"}) {
+        draft.find(id)->chunks = {4096};
+        draft.find(id)->hints = {ReadHint::Random};
+    }
+    const Matrix m = draft.toMatrix();
+    TargetInfo target;
+    target.logicalBlockBytes = 512;
+    const auto cases = expand(m, m_registry, target).cases;
+    ASSERT_EQ(cases.size(), 2u);
+    EXPECT_EQ(cases[0].hint, ReadHint::Random);
+    EXPECT_EQ(cases[1].hint, ReadHint::Random) << "reader-normal keeps the random hint it was given";
 }

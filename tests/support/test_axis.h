@@ -12,7 +12,8 @@
 namespace iolab::test {
 
 // A test-only case axis, declared the way a new axis would be and through nothing else: a queue depth that
-// writes take (1 to 128), refused above 1 for more than one thread. Declared for the life of the object.
+// writes take (1 to 128), refused above 1 for more than one thread, with a field in the matrix editor and a
+// column in the results table. Declared for the life of the object; declare it before making an editor.
 class QueueDepthAxis
 {
 public:
@@ -44,15 +45,26 @@ public:
         a.appliesTo = [](const StrategyInfo& info) {
             return info.direction == Direction::Write;
         };
-        a.refusal = [](const Case& c, const StrategyInfo&) {
+        a.refusals = {{.reason = [](const Case& c, const StrategyInfo&, const TargetInfo&) {
             const std::string depth = extraAxisValue(c, "depths", "1");
             return depth != "1" && c.threads != 1
                        ? fmt::format("queue depth {} is for one thread; the case has {}", depth, c.threads)
                        : std::string();
-        };
+        }}};
         a.labelText = [](const Case& c) {
             return "depth=" + extraAxisValue(c, "depths", "1");
         };
+        a.editorField = AxisEditorField{
+            .label = "Queue depth:",
+            .tip = "Requests each writer keeps in flight.",
+            .common = {"1", "8", "32", "128"},
+            .fieldName = "queue depth",
+            .noneTakes = "None of %1 writes: reads have no queue depth.",
+            .notTaken = "(writers only)",
+            .summary = "depth %1",
+            .summaryRank = 6,
+        };
+        a.columnHeader = "Queue depth";
         declareExtraAxis(std::move(a));
     }
     ~QueueDepthAxis() { removeExtraAxis("depths"); }

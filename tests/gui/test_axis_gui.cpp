@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+// An axis added through its declaration alone (tests/support/test_axis.h) has a field in the matrix editor, a
+// part in the grid's row summary, a column in the results table and a place in the PDF's matrix (issue 15
+// §1).
+#include "app/gui/matrix_editor.h"
+#include "app/gui/matrix_grid_model.h"
+#include "app/gui/results_model.h"
+#include "app/report/pdf_report.h"
+#include "core/formats/result_json.h"
+#include "platform/platform.h"
+#include "tests/support/builtin_registry.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
+#include "tests/support/test_axis.h"
+
+#include <QAbstractItemModelTester>
+#include <QLineEdit>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+using namespace iolab;
+using namespace iolab::gui;
+using namespace iolab::test;
+using ::testing::HasSubstr;
+
+namespace {
+
+struct DeclaredAxisEditor : ::testing::Test
+{
+    QueueDepthAxis axis; // before the editor, which makes its fields from the declarations
+    TempDir presets;
+    MatrixEditor editor{builtinRegistry(), QString::fromStdString(presets.path())};
+};
+
+TEST_F(DeclaredAxisEditor, HasAFieldThatSetsTheWritersDepths)
+{
+    QLineEdit* field = editor.axisField("depths");
+    ASSERT_NE(field, nullptr);
+    EXPECT_EQ(field->toolTip(), QStringLiteral("Requests each writer keeps in flight."));
+    EXPECT_EQ(editor.axisField("preallocate"), nullptr) << "an axis declared without a field has none";
+
+    editor.selectStrategies({QStringLiteral("write")});
+    EXPECT_EQ(editor.axisText("depths"), QStringLiteral("1")) << "the declared default";
+    QString error;
+    ASSERT_TRUE(editor.setAxisText("depths", QStringLiteral("8, 1, 8"), &error)) << error.toStdString();
+    EXPECT_EQ(editor.axisText("depths"), QStringLiteral("1, 8"));
+    const MatrixDraft draft = editor.draft();
+    const StrategyDraft& row = *draft.find("write");
+    EXPECT_EQ(row.extraAxes.at("depths"), (std::vector<std::string>{"1", "8"}));
+    EXPECT_THAT(axesSummary(row).toStdString(), HasSubstr("depth 1, 8"));
+
+    EXPECT_FALSE(editor.setAxisText("depths", QStringLiteral("300"), &error));
+    EXPECT_THAT(error.toStdString(), HasSubstr("queue depth 300 is outside 1 to 128"));
+
+    editor.selectStrategies({QStringLiteral("read")});
+    EXPECT_FALSE(field->isEnabled());
+    EXPECT_EQ(field->placeholderText(), QStringLiteral("(writers only)"));
+    EXPECT_FALSE(editor.setAxisText("depths", QStringLiteral("4"), &error));
+    EXPECT_EQ(error, QStringLiteral("None of read writes: reads have no queue depth."));
+}
+
+TEST(DeclaredAxisResults, HasAColumnAfterTheBuiltInOnes)
+{
+    QueueDepthAxis axis;
+    ResultsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Warning);
+    RunResult run;
+    for (const char* depth : {"1", "32"}) {
+        CaseResult c;
+        c.index = static_cast<std::uint32_t>(run.cases.size());
+        c.testCase.strategy = "write";
+        c.testCase.extraAxes["depths"] = depth;
+        run.cases.push_back(c);
+    }
+    RefusedCase read;
+    read.testCase.strategy = "read";
+    read.testCase.direction = Direction::Read;
+    run.refused.push_back(read);
+    model.setResult(run);
+
+    ASSERT_EQ(model.columnCount(), ResultsModel::ColumnCount + 1);
+    const int column = ResultsModel::ColumnCount;
+    EXPECT_EQ(model.headerData(column, Qt::Horizontal).toString(), QStringLiteral("Queue depth"));
+    EXPECT_EQ(model.headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString(),
+              QStringLiteral("Writes: requests in flight, 1 to 128"));
+    EXPECT_EQ(model.data(model.index(1, column)).toString(), QStringLiteral("32"));
+    EXPECT_FALSE(model.data(model.index(2, column)).isValid()) << "a case that carries no depth shows none";
+    EXPECT_EQ(model.headerData(ResultsModel::ReasonColumn, Qt::Horizontal).toString(),
+              QStringLiteral("Reason"));
+}
+
+TEST(DeclaredAxisResults, NoColumnWithoutTheDeclaration)
+{
+    ResultsModel model;
+    EXPECT_EQ(model.columnCount(), ResultsModel::ColumnCount);
+}
+
+TEST(DeclaredAxisReport, ThePdfsMatrixNamesItsValues)
+{
+    QueueDepthAxis axis;
+    std::ifstream in(std::string(IOLAB_SOURCE_DIR) + "/tests/data/golden-result.json", std::ios::binary);
+    std::stringstream json;
+    json << in.rdbuf();
+    RunResult result = resultFromJson(json.str(), "golden-result.json");
+    result.matrix.groups[0].extraAxes["depths"] = {"1", "32"};
+    TempDir dir;
+    const QByteArray pdf =
+        report::renderPdfReport(result, {report::PageFormat::A4, {}, Ranking::Durable}, &builtinRegistry());
+    const std::string path = dir / "report.pdf";
+    std::ofstream(path, std::ios::binary).write(pdf.constData(), pdf.size());
+    const auto text = runProcess("/usr/bin/pdftotext", {path, "-"});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_THAT(text.out, HasSubstr("queue depth 1, 32"));
+}
+
+} // namespace
