@@ -12,6 +12,8 @@
 #include "app/gui/results_view.h"
 #include "app/gui/run_controller.h"
 #include "app/gui/target_model.h"
+#include "app/gui/target_panel.h"
+#include "app/gui/workers.h"
 #include "core/base/error.h"
 #include "core/base/log.h"
 #include "core/base/units.h"
@@ -70,30 +72,6 @@ constexpr std::size_t kRefusedListed = 200; // refused combinations listed under
 // worker.
 constexpr std::uint64_t kPlannedInline = 2'000;
 
-// Plans of large matrices are made here, one at a time (a newer request makes an older waiting one moot).
-// Not the global pool: Qt's raster painting waits for that one. Owned by the application, which waits for a
-// plan being made when it exits; a window never waits for one.
-QThreadPool* planningPool()
-{
-    static QThreadPool* pool = [] {
-        auto* p = new QThreadPool(qApp);
-        p->setMaxThreadCount(1);
-        return p;
-    }();
-    return pool;
-}
-
-// Saves and listings of the history, one at a time and in order.
-QThreadPool* historyPool()
-{
-    static QThreadPool* pool = [] {
-        auto* p = new QThreadPool(qApp);
-        p->setMaxThreadCount(1);
-        return p;
-    }();
-    return pool;
-}
-
 } // namespace
 
 MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
@@ -104,7 +82,6 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
                      : std::make_unique<QSettings>(paths.settingsFile, QSettings::IniFormat);
     m_history =
         std::make_shared<const HistoryStore>(QDir(paths.dataFolder).filePath(QStringLiteral("history")));
-    m_targets = new TargetModel(this);
     m_controller = new RunController(m_registry, this);
     setWindowTitle(tr("IOLab"));
     setWindowIcon(loadIcon(QStringLiteral("iolab")));
@@ -119,21 +96,26 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
     connect(m_controller, &RunController::runFinished, this, &MainWindow::onRunFinished);
     connect(m_controller, &RunController::runFailed, this, &MainWindow::onRunFailed);
     connect(m_editor, &MatrixEditor::changed, this, &MainWindow::replan);
-    // A rescan resets the model, and with it the selection: keep the target the user had.
-    connect(m_targets, &QAbstractItemModel::modelAboutToBeReset, this,
-            [this] { m_keyBeforeReset = currentTargetKey(); });
-    connect(m_targets, &TargetModel::scanFinished, this, [this] {
-        for (const QString& key :
-             {m_keyBeforeReset, m_settings->value(QStringLiteral("target")).toString()}) {
-            if (!key.isEmpty() && selectTarget(key))
-                return;
-        }
+    connect(m_targetPanel, &TargetPanel::targetChanged, this, &MainWindow::replan);
+    connect(m_targetPanel, &TargetPanel::unusableFolder, this,
+            [this](const QString& path, const QString& problem) {
+                showBanner(tr("%1 cannot be a target: %2").arg(path, problem), true);
+            });
+    connect(m_targetPanel, &TargetPanel::leftoversFound, this, &MainWindow::showLeftovers);
+    connect(m_targetPanel, &TargetPanel::cleaned, this,
+            [this](const QString& text, bool failed) { showBanner(text, failed); });
+    connect(m_targetPanel, &TargetPanel::scanFinished, this, [this](bool kept) {
+        if (kept)
+            return;
+        if (const QString key = m_settings->value(QStringLiteral("target")).toString();
+            !key.isEmpty() && selectTarget(key))
+            return;
         // First start: the home folder, like iolab-cli's default.
         chooseFolder(qs(homeDirectory()));
     });
 
     restoreSettings();
-    m_targets->rescan();
+    m_targetPanel->rescan();
     updateActions();
 }
 
@@ -221,49 +203,6 @@ void MainWindow::buildActions()
     toolbar->addSeparator();
     toolbar->addAction(m_openAction);
     toolbar->addAction(m_exportAction);
-}
-
-QWidget* MainWindow::buildTargetPanel()
-{
-    auto* box = new QGroupBox(tr("Target"), this);
-    auto* layout = new QVBoxLayout(box);
-    m_targetView = new QTableView(box);
-    m_targetView->setModel(m_targets);
-    m_targetView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_targetView->setSelectionMode(QAbstractItemView::SingleSelection);
-    styleTable(m_targetView);
-    m_targetView->setToolTip(
-        tr("Where the run writes: a folder on a mounted filesystem, a pipe or the null device."));
-    layout->addWidget(m_targetView, 1);
-    auto* buttons = new QHBoxLayout;
-    auto* choose = new QPushButton(loadIcon(QStringLiteral("folder")), tr("Choose folder..."), box);
-    m_chooseFolder = choose;
-    choose->setToolTip(
-        tr("Run in any folder you can write to; IOLab creates its own marked run folder inside."));
-    auto* rescan = new QPushButton(loadIcon(QStringLiteral("refresh")), tr("Rescan"), box);
-    m_rescan = rescan;
-    rescan->setToolTip(tr("List the mounted filesystems again"));
-    buttons->addWidget(choose);
-    buttons->addWidget(rescan);
-    buttons->addStretch(1);
-    layout->addLayout(buttons);
-    m_targetDetails = new QLabel(box);
-    m_targetDetails->setWordWrap(true);
-    m_targetDetails->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_targetDetails);
-    connect(choose, &QPushButton::clicked, this, [this] {
-        const QString path =
-            QFileDialog::getExistingDirectory(this, tr("Target folder"), qs(homeDirectory()));
-        if (!path.isEmpty())
-            chooseFolder(path);
-    });
-    connect(rescan, &QPushButton::clicked, this, [this] {
-        if (!m_controller->isRunning())
-            m_targets->rescan();
-    });
-    connect(m_targetView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-            &MainWindow::onTargetSelected);
-    return box;
 }
 
 QWidget* MainWindow::buildPlanPanel()
@@ -411,7 +350,8 @@ void MainWindow::buildUi()
     m_mainSplitter->setObjectName(QStringLiteral("mainSplitter"));
     m_sideSplitter = new QSplitter(Qt::Vertical, m_mainSplitter);
     m_sideSplitter->setObjectName(QStringLiteral("sideSplitter"));
-    m_sideSplitter->addWidget(buildTargetPanel());
+    m_targetPanel = new TargetPanel(m_sideSplitter);
+    m_sideSplitter->addWidget(m_targetPanel);
     auto* matrixBox = new QGroupBox(tr("Strategy matrix"), m_sideSplitter);
     auto* matrixLayout = new QVBoxLayout(matrixBox);
     matrixLayout->setContentsMargins(2, 2, 2, 2);
@@ -530,17 +470,12 @@ void MainWindow::setTheme(Theme theme)
 
 bool MainWindow::selectTarget(const QString& key)
 {
-    const int row = m_targets->rowForKey(key);
-    if (row < 0)
-        return false;
-    m_targetView->selectRow(row);
-    return true;
+    return m_targetPanel->selectTarget(key);
 }
 
 QString MainWindow::currentTargetKey() const
 {
-    const auto rows = m_targetView->selectionModel()->selectedRows();
-    return rows.isEmpty() ? QString() : m_targets->entry(rows.first().row()).key();
+    return m_targetPanel->currentKey();
 }
 
 void MainWindow::chooseFolder(const QString& path)
@@ -550,106 +485,54 @@ void MainWindow::chooseFolder(const QString& path)
                    true);
         return;
     }
-    const int row = m_targets->addFolder(path);
-    m_targetView->selectRow(row);
-    const auto& entry = m_targets->entry(row);
-    if (!entry.problem.isEmpty())
-        showBanner(tr("%1 cannot be a target: %2").arg(path, entry.problem), true);
+    m_targetPanel->chooseFolder(path);
 }
 
-void MainWindow::onTargetSelected()
+void MainWindow::showLeftovers(const QString& key, const QString& path, int count, std::uint64_t bytes)
 {
-    // A rescan that ends mid-run resets the list: the run's own target stays the one selected.
-    if (m_controller->isRunning() && currentTargetKey() != m_runTargetKey && selectTarget(m_runTargetKey))
-        return;
-    const auto rows = m_targetView->selectionModel()->selectedRows();
-    if (rows.isEmpty()) {
-        m_targetDetails->setText(tr("Select where the run writes."));
-        replan();
-        return;
-    }
-    const int row = rows.first().row();
-    m_targets->probeRow(row);
-    const TargetEntry& e = m_targets->entry(row);
-    QString details;
-    if (!e.problem.isEmpty()) {
-        details = tr("<b>Cannot use this target:</b> %1").arg(e.problem.toHtmlEscaped());
-    } else if (e.kind == TargetEntry::Kind::Folder) {
-        const TargetInfo& t = e.info;
-        details = tr("Runs write into a new marked folder inside <b>%1</b> and remove it afterwards.")
-                      .arg(qs(t.path).toHtmlEscaped());
-        if (!t.directIoProblem.empty())
-            details +=
-                tr("<br>O_DIRECT: not supported here (%1).").arg(qs(t.directIoProblem).toHtmlEscaped());
-        if (!t.fallocateProblem.empty())
-            details +=
-                tr("<br>fallocate: not supported here (%1).").arg(qs(t.fallocateProblem).toHtmlEscaped());
-        if (t.livesInMemory())
-            details += tr("<br>This filesystem lives in memory: durable figures mean nothing here.");
-    } else {
-        details = e.kind == TargetEntry::Kind::Pipe
-                      ? tr("Only the pipe strategies run against a pipe; no file is written.")
-                      : tr("stdio and write(2) run against the null device: the API's own cost.");
-    }
-    m_targetDetails->setText(details);
-    replan();
-    if (e.kind == TargetEntry::Kind::Folder && e.problem.isEmpty()) {
-        try {
-            const CleanReport stale = cleanStaleRuns(e.info.path, CleanMode::ListOnly);
-            if (!stale.removed.empty())
-                showBanner(tr("%n leftover run folder(s) from an IOLab run that was killed hold %1 in %2.",
-                              nullptr, static_cast<int>(stale.removed.size()))
-                               .arg(qs(formatBytes(stale.removedBytes)), qs(e.info.path)),
-                           false, tr("Remove them"), [this, key = e.key()] {
-                               // The folders this banner named, even if another target is selected now.
-                               if (key == currentTargetKey() || selectTarget(key))
-                                   cleanStaleFolders();
-                           });
-        } catch (const InputError& error) {
-            logger(LogModule::Gui).warn("looking for leftover run folders: {}", error.what());
-        }
-    }
+    showBanner(
+        tr("%n leftover run folder(s) from an IOLab run that was killed hold %1 in %2.", nullptr, count)
+            .arg(qs(formatBytes(bytes)), path),
+        false, tr("Remove them"), [this, key] {
+            // The folders this banner named, even if another target is selected now.
+            if (key == currentTargetKey() || selectTarget(key))
+                cleanStaleFolders();
+        });
 }
 
 void MainWindow::cleanStaleFolders()
 {
-    const auto rows = m_targetView->selectionModel()->selectedRows();
-    if (rows.isEmpty())
-        return;
-    const TargetEntry& e = m_targets->entry(rows.first().row());
-    if (e.kind != TargetEntry::Kind::Folder || !e.problem.isEmpty()) {
-        showBanner(tr("Select a folder target first."), true);
-        return;
-    }
-    try {
-        const CleanReport report = cleanStaleRuns(e.info.path);
-        QString text =
-            tr("Removed %n leftover run folder(s), %1.", nullptr, static_cast<int>(report.removed.size()))
-                .arg(qs(formatBytes(report.removedBytes)));
-        for (const auto& [folder, why] : report.kept)
-            text += tr(" Left %1: %2.").arg(qs(folder), qs(why));
-        logger(LogModule::Gui).info("{}", text.toStdString());
-        showBanner(text, false);
-        m_targets->refreshRow(rows.first().row());
-        replan();
-    } catch (const InputError& error) {
-        showBanner(qs(error.what()), true);
-    }
+    m_targetPanel->cleanCurrent();
 }
 
 void MainWindow::replan()
 {
     m_latestPlan->store(++m_planGeneration);
-    const auto rows = m_targetView->selectionModel()->selectedRows();
-    if (rows.isEmpty()) {
+    m_waitingForTarget = false;
+    const TargetEntry* selected = m_targetPanel->currentEntry();
+    if (selected == nullptr) {
         m_planPending = false;
         m_plan = {};
         m_plan.blocked = tr("Select a target.");
         showPlan();
+        startWhenReady();
+        return;
+    }
+    if (m_targetPanel->isInspecting()) {
+        // The plan is made when the folder's facts are in (targetChanged).
+        m_planPending = false;
+        m_waitingForTarget = true;
+        m_plan = {};
+        m_plan.blocked = runBlockedReason();
+        m_planSummary->setText(tr("Looking at the target..."));
+        m_planBlocked->hide();
+        m_refusedList->clear();
+        m_refusedList->hide();
+        updateActions();
         return;
     }
     const MatrixDraft draft = m_editor->draft();
-    const TargetEntry& target = m_targets->entry(rows.first().row());
+    const TargetEntry& target = *selected;
     const RunOptions options = m_editor->runOptions();
     const std::uint64_t combinations = draft.problem().empty() ? caseCount(draft.toMatrix(), m_registry) : 0;
     // Beyond kMaxCases the plan is refused from the count alone, which is quick.
@@ -657,6 +540,7 @@ void MainWindow::replan()
         m_planPending = false;
         m_plan = previewRun(m_registry, draft, target, options, m_known);
         showPlan();
+        startWhenReady();
         return;
     }
     // Expanding and estimating 100,000 cases takes most of a second: done on a worker, the result delivered
@@ -691,8 +575,21 @@ void MainWindow::planReady(std::uint64_t generation, RunPreview preview)
     m_planPending = false;
     m_plan = std::move(preview);
     showPlan();
-    if (std::exchange(m_startWhenPlanned, false))
-        startPlannedRun();
+    startWhenReady();
+}
+
+void MainWindow::startWhenReady()
+{
+    if (!std::exchange(m_startWhenPlanned, false))
+        return;
+    if (startPlannedRun())
+        return;
+    // Run was pressed (or --run given) and said yes while the plan was being made: the run that did not
+    // start ends as one that failed to, with the reason the banner gives.
+    const QString why = bannerText().isEmpty() ? m_plan.blocked : bannerText();
+    m_progressLabel->setText(tr("The run did not start."));
+    m_lastRunProblem = tr("The run cannot start: %1").arg(why);
+    Q_EMIT runEnded();
 }
 
 void MainWindow::showPlan()
@@ -723,6 +620,8 @@ void MainWindow::showPlan()
 
 QString MainWindow::runBlockedReason() const
 {
+    if (m_waitingForTarget)
+        return tr("The target is still being looked at.");
     return m_planPending ? tr("The run is still being planned.") : m_plan.blocked;
 }
 
@@ -738,9 +637,7 @@ void MainWindow::updateActions()
     m_exportAction->setEnabled(m_result.has_value() && !running);
     // The target and the matrix are the run's while it goes.
     m_editor->setEnabled(!running);
-    m_targetView->setEnabled(!running);
-    m_chooseFolder->setEnabled(!running);
-    m_rescan->setEnabled(!running);
+    m_targetPanel->lockTo(running ? m_runTargetKey : QString());
 }
 
 bool MainWindow::startRun()
@@ -752,8 +649,8 @@ bool MainWindow::startRun()
     m_editor->applyPendingFields();
     m_lastRunProblem.clear();
     replan();
-    if (m_planPending) {
-        // A large matrix: the run starts once its plan is in.
+    if (m_planPending || m_waitingForTarget) {
+        // A large matrix, or a folder still being looked at: the run starts once its plan is in.
         m_startWhenPlanned = true;
         m_progressLabel->setText(tr("Planning the run..."));
         return true;
@@ -769,8 +666,7 @@ bool MainWindow::startPlannedRun()
         showBanner(m_plan.blocked, true);
         return false;
     }
-    const TargetEntry& target =
-        m_targets->entry(m_targetView->selectionModel()->selectedRows().first().row());
+    const TargetEntry& target = *m_targetPanel->currentEntry();
     // Two runs on one target measure each other: refused unless the user says to run anyway, and then stated
     // in the result. A run elsewhere on the same filesystem is stated in the result, not refused.
     std::vector<std::string> runWarnings;
@@ -940,9 +836,7 @@ void MainWindow::onRunFinished(const RunResult& finished)
     showResult(result, {});
     // Saving (with its fsync) and re-reading the history happen off the GUI thread; runEnded follows them.
     startHistoryTask(result, true);
-    const auto rows = m_targetView->selectionModel()->selectedRows();
-    if (!rows.isEmpty())
-        m_targets->refreshRow(rows.first().row());
+    m_targetPanel->refreshCurrent(); // free space changed
     QStringList failures;
     for (const auto& c : result.cases) {
         if (c.status == Status::Failed)
@@ -1193,7 +1087,32 @@ QString MainWindow::bannerText() const
 
 QString MainWindow::targetDetailsText() const
 {
-    return m_targetDetails->text();
+    return m_targetPanel->detailsText();
+}
+
+TargetModel* MainWindow::targetModel() const
+{
+    return m_targetPanel->model();
+}
+
+QTableView* MainWindow::targetView() const
+{
+    return m_targetPanel->view();
+}
+
+QPushButton* MainWindow::chooseFolderButton() const
+{
+    return m_targetPanel->chooseFolderButton();
+}
+
+QPushButton* MainWindow::rescanButton() const
+{
+    return m_targetPanel->rescanButton();
+}
+
+bool MainWindow::isInspectingTarget() const
+{
+    return m_waitingForTarget;
 }
 
 QString MainWindow::progressText() const

@@ -40,6 +40,7 @@ class MatrixEditor;
 class ResultsView;
 class RunController;
 class TargetModel;
+class TargetPanel;
 
 // Where the app keeps its files. Tests point these at a temporary folder.
 struct AppPaths
@@ -101,11 +102,14 @@ public:
     const std::optional<RunResult>& currentResult() const { return m_result; }
     QString lastSavedRun() const { return m_lastSaved; }
 
-    TargetModel* targetModel() const { return m_targets; }
-    QTableView* targetView() const { return m_targetView; }
+    TargetPanel* targetPanel() const { return m_targetPanel; }
+    TargetModel* targetModel() const;
+    QTableView* targetView() const;
     QString targetDetailsText() const;
-    QPushButton* chooseFolderButton() const { return m_chooseFolder; }
-    QPushButton* rescanButton() const { return m_rescan; }
+    QPushButton* chooseFolderButton() const;
+    QPushButton* rescanButton() const;
+    // True while the selected folder is being looked at off the GUI thread; planChanged follows.
+    bool isInspectingTarget() const;
     MatrixEditor* matrixEditor() const { return m_editor; }
     LiveCharts* liveCharts() const { return m_live; }
     ResultsView* resultsView() const { return m_results; }
@@ -135,7 +139,6 @@ protected:
 private:
     void buildActions();
     void buildUi();
-    QWidget* buildTargetPanel();
     QWidget* buildPlanPanel();
     QWidget* buildHistoryPage();
     QWidget* buildLogPage();
@@ -144,7 +147,9 @@ private:
     void planReady(std::uint64_t generation, RunPreview preview);
     void showPlan();
     bool startPlannedRun();
-    void onTargetSelected();
+    // Starts the run Run asked for once its plan and its target's facts are in.
+    void startWhenReady();
+    void showLeftovers(const QString& key, const QString& path, int count, std::uint64_t bytes);
     void updateActions();
     // With `actionText` and `action`, a button that does what the banner says.
     void showBanner(const QString& text, bool error, const QString& actionText = {},
@@ -171,13 +176,9 @@ private:
     std::unique_ptr<QSettings> m_settings;
     std::shared_ptr<const HistoryStore> m_history; // shared with a save that outlives the window
     LogModel* m_log = nullptr;
-    TargetModel* m_targets = nullptr;
     RunController* m_controller = nullptr;
 
-    QTableView* m_targetView = nullptr;
-    QLabel* m_targetDetails = nullptr;
-    QPushButton* m_chooseFolder = nullptr;
-    QPushButton* m_rescan = nullptr;
+    TargetPanel* m_targetPanel = nullptr;
     MatrixEditor* m_editor = nullptr;
     QLabel* m_planSummary = nullptr;
     QLabel* m_planBlocked = nullptr;
@@ -211,6 +212,7 @@ private:
     std::shared_ptr<std::atomic<std::uint64_t>> m_latestPlan =
         std::make_shared<std::atomic<std::uint64_t>>(0);
     bool m_planPending = false;
+    bool m_waitingForTarget = false; // the selected folder is being looked at: no plan yet
     bool m_startWhenPlanned = false; // Run pressed while the plan was being made
     std::function<void()> m_planningGate;
     std::optional<RunResult> m_result;
@@ -223,7 +225,6 @@ private:
     QString m_runTargetKey;                 // and its row's key
     std::vector<CaseResult> m_known;        // measured cases from history, for duration estimates
     Theme m_theme = Theme::System;
-    QString m_keyBeforeReset;
     bool m_closeRequested = false;
     bool m_shown = false;
     std::function<void()> m_bannerCallback;
