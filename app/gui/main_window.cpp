@@ -11,6 +11,7 @@
 #include "app/gui/report_command.h"
 #include "app/gui/results_view.h"
 #include "app/gui/run_controller.h"
+#include "app/gui/run_presenter.h"
 #include "app/gui/target_model.h"
 #include "app/gui/target_panel.h"
 #include "app/gui/workers.h"
@@ -91,7 +92,7 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
     connect(m_controller, &RunController::runStarted, this, &MainWindow::onRunStarted);
     connect(m_controller, &RunController::caseStarted, this, &MainWindow::onCaseStarted);
     connect(m_controller, &RunController::sampleArrived, this, &MainWindow::onSample);
-    connect(m_controller, &RunController::repetitionFinished, this, &MainWindow::onRepetitionFinished);
+    connect(m_controller, &RunController::repetitionFinished, m_presenter, &RunPresenter::repetitionFinished);
     connect(m_controller, &RunController::caseFinished, this, &MainWindow::onCaseFinished);
     connect(m_controller, &RunController::runFinished, this, &MainWindow::onRunFinished);
     connect(m_controller, &RunController::runFailed, this, &MainWindow::onRunFailed);
@@ -381,13 +382,7 @@ void MainWindow::buildUi()
     layout->addWidget(m_mainSplitter, 1);
     setCentralWidget(central);
 
-    m_progressLabel = new QLabel(tr("Idle"), this);
-    m_progress = new QProgressBar(this);
-    m_progress->setRange(0, 1000);
-    m_progress->setMaximumWidth(320);
-    m_progress->setTextVisible(false);
-    statusBar()->addWidget(m_progressLabel, 1);
-    statusBar()->addPermanentWidget(m_progress);
+    m_presenter = new RunPresenter(statusBar(), this);
     // Fits a 1366x768 laptop screen as well as a large one.
     QSize size(1500, 950);
     if (const QScreen* screen = QGuiApplication::primaryScreen(); screen != nullptr)
@@ -587,7 +582,7 @@ void MainWindow::startWhenReady()
     // Run was pressed (or --run given) and said yes while the plan was being made: the run that did not
     // start ends as one that failed to, with the reason the banner gives.
     const QString why = bannerText().isEmpty() ? m_plan.blocked : bannerText();
-    m_progressLabel->setText(tr("The run did not start."));
+    m_presenter->setText(tr("The run did not start."));
     m_lastRunProblem = tr("The run cannot start: %1").arg(why);
     Q_EMIT runEnded();
 }
@@ -633,7 +628,7 @@ void MainWindow::updateActions()
     m_runAction->setToolTip(running             ? tr("A run is in progress.")
                             : blocked.isEmpty() ? tr("Run the matrix on the selected target (Ctrl+R, F5)")
                                                 : blocked);
-    m_stopAction->setEnabled(running && !m_stopping);
+    m_stopAction->setEnabled(running && !m_presenter->isStopping());
     m_exportAction->setEnabled(m_result.has_value() && !running);
     // The target and the matrix are the run's while it goes.
     m_editor->setEnabled(!running);
@@ -652,7 +647,7 @@ bool MainWindow::startRun()
     if (m_planPending || m_waitingForTarget) {
         // A large matrix, or a folder still being looked at: the run starts once its plan is in.
         m_startWhenPlanned = true;
-        m_progressLabel->setText(tr("Planning the run..."));
+        m_presenter->setText(tr("Planning the run..."));
         return true;
     }
     return startPlannedRun();
@@ -714,31 +709,21 @@ bool MainWindow::startPlannedRun()
     }
     m_runTarget = qs(target.info.path);
     m_runTargetKey = target.key();
-    m_stopping = false;
     // Weighed by the plan the worker runs: case i here is case i of every signal it sends.
-    m_caseWeights = m_plan.caseSeconds;
-    m_caseCount = static_cast<int>(m_plan.cases().size());
-    m_caseSecondsTaken.assign(m_caseWeights.size(), 0.0);
-    m_caseStartedAt = 0;
-    m_currentCase = -1;
-    m_repsPerCase = options.repetitions + options.warmups;
-    m_runClock.start();
+    m_presenter->runStarting(m_plan.caseSeconds, options.repetitions + options.warmups);
     m_result.reset();
-    m_progress->setValue(0);
-    m_progressLabel->setText(tr("Starting..."));
     m_tabs->setCurrentWidget(m_live);
-    logger(LogModule::Gui).info("run started: {} case(s) on {}", m_caseCount, target.info.path);
+    logger(LogModule::Gui).info("run started: {} case(s) on {}", m_plan.cases().size(), target.info.path);
     updateActions();
     return true;
 }
 
 void MainWindow::stopRun()
 {
-    if (!m_controller->isRunning() || m_stopping)
+    if (!m_controller->isRunning() || m_presenter->isStopping())
         return;
-    m_stopping = true;
     m_controller->stop();
-    m_progressLabel->setText(tr("Stopping: removing the run's files..."));
+    m_presenter->stopping();
     updateActions();
 }
 
@@ -749,7 +734,7 @@ bool MainWindow::isRunning() const
 
 void MainWindow::onRunStarted(int caseCount, const std::vector<RefusedCase>& refused, const QString& target)
 {
-    m_caseCount = caseCount;
+    m_presenter->runStarted(caseCount);
     m_live->runStarted();
     m_results->beginRun(refused);
     logger(LogModule::Gui).debug("run folder parent {}", target.toStdString());
@@ -757,61 +742,14 @@ void MainWindow::onRunStarted(int caseCount, const std::vector<RefusedCase>& ref
 
 void MainWindow::onCaseStarted(const CaseStarted& started)
 {
-    const double now = static_cast<double>(m_runClock.elapsed()) / 1000.0;
-    if (m_currentCase >= 0 && static_cast<std::size_t>(m_currentCase) < m_caseSecondsTaken.size())
-        m_caseSecondsTaken[static_cast<std::size_t>(m_currentCase)] = now - m_caseStartedAt;
-    m_caseStartedAt = now;
-    m_currentCase = static_cast<int>(started.index);
-    m_repsDone = 0;
-    m_caseBytes = started.testCase.totalBytes;
-    m_caseLabel = qs(started.testCase.label());
     m_live->caseStarted(started);
-    updateProgress(0);
+    m_presenter->caseStarted(started);
 }
 
 void MainWindow::onSample(const Sample& sample)
 {
     m_live->addSample(sample);
-    if (static_cast<int>(sample.caseIndex) == m_currentCase && m_caseBytes > 0) {
-        const double inRep =
-            std::min(1.0, static_cast<double>(sample.bytesDone) / static_cast<double>(m_caseBytes));
-        updateProgress((m_repsDone + inRep) / std::max<std::uint32_t>(1, m_repsPerCase));
-    }
-}
-
-void MainWindow::onRepetitionFinished(const RepetitionFinished& finished)
-{
-    if (static_cast<int>(finished.caseIndex) != m_currentCase)
-        return;
-    ++m_repsDone;
-    updateProgress(static_cast<double>(m_repsDone) / std::max<std::uint32_t>(1, m_repsPerCase));
-}
-
-void MainWindow::updateProgress(double caseFraction)
-{
-    if (m_currentCase < 0 || m_caseWeights.empty())
-        return;
-    double total = 0;
-    for (double w : m_caseWeights)
-        total += w;
-    const auto index =
-        static_cast<std::size_t>(std::min<int>(m_currentCase, static_cast<int>(m_caseWeights.size()) - 1));
-    double done = 0;
-    for (std::size_t i = 0; i < index; ++i)
-        done += m_caseWeights[i];
-    done += m_caseWeights[index] * std::clamp(caseFraction, 0.0, 1.0);
-    const double fraction = total > 0 ? done / total : 0;
-    m_progress->setValue(static_cast<int>(fraction * 1000));
-    const double elapsed = static_cast<double>(m_runClock.elapsed()) / 1000.0;
-    const std::vector<double> finished(m_caseSecondsTaken.begin(),
-                                       m_caseSecondsTaken.begin() + static_cast<std::ptrdiff_t>(index));
-    const double remaining = estimateSecondsLeft(m_caseWeights, finished, index, elapsed - m_caseStartedAt);
-    if (!m_stopping)
-        m_progressLabel->setText(
-            tr("Case %1 of %2: %3 · %4 elapsed · about %5 left")
-                .arg(m_currentCase + 1)
-                .arg(m_caseCount)
-                .arg(m_caseLabel, qs(formatDuration(elapsed)), qs(formatDuration(remaining))));
+    m_presenter->sample(sample);
 }
 
 void MainWindow::onCaseFinished(const CaseResult& result)
@@ -827,12 +765,7 @@ void MainWindow::onRunFinished(const RunResult& finished)
     result.warnings.insert(result.warnings.end(), m_runWarnings.begin(), m_runWarnings.end());
     m_runWarnings.clear();
     m_live->runFinished();
-    m_stopping = false;
-    m_progress->setValue(result.cancelled ? m_progress->value() : 1000);
-    m_progressLabel->setText(
-        result.cancelled ? tr("Stopped; the run's files were removed.")
-                         : tr("Finished in %1.")
-                               .arg(qs(formatDuration(static_cast<double>(m_runClock.elapsed()) / 1000.0))));
+    m_presenter->runFinished(result.cancelled);
     showResult(result, {});
     // Saving (with its fsync) and re-reading the history happen off the GUI thread; runEnded follows them.
     startHistoryTask(result, true);
@@ -855,8 +788,7 @@ void MainWindow::onRunFinished(const RunResult& finished)
 void MainWindow::onRunFailed(const QString& message)
 {
     m_live->runFinished();
-    m_stopping = false;
-    m_progressLabel->setText(tr("The run did not start."));
+    m_presenter->runFailed();
     m_lastRunProblem = tr("The run did not start: %1").arg(message);
     showBanner(m_lastRunProblem, true);
     updateActions();
@@ -871,7 +803,7 @@ void MainWindow::showResult(const RunResult& result, const QString& origin)
     m_results->setResult(result);
     if (!origin.isEmpty()) {
         m_tabs->setCurrentWidget(m_results);
-        m_progressLabel->setText(tr("Showing %1").arg(origin));
+        m_presenter->setText(tr("Showing %1").arg(origin));
     }
     updateActions();
 }
@@ -914,7 +846,7 @@ bool MainWindow::exportTo(const QString& path)
 {
     QString error;
     const bool ok = exportResult(path, &error);
-    m_progressLabel->setText(exportStatusText(QDir::toNativeSeparators(path), error));
+    m_presenter->setText(exportStatusText(QDir::toNativeSeparators(path), error));
     if (ok) {
         m_lastExportFolder = QFileInfo(path).absolutePath();
         logger(LogModule::Gui).info("exported to {}", path.toStdString());
@@ -1117,7 +1049,7 @@ bool MainWindow::isInspectingTarget() const
 
 QString MainWindow::progressText() const
 {
-    return m_progressLabel->text();
+    return m_presenter->text();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -39,6 +39,7 @@ class LogModel;
 class MatrixEditor;
 class ResultsView;
 class RunController;
+class RunPresenter;
 class TargetModel;
 class TargetPanel;
 
@@ -155,11 +156,9 @@ private:
     void showBanner(const QString& text, bool error, const QString& actionText = {},
                     std::function<void()> action = {});
     void hideBanner();
-    void updateProgress(double caseFraction);
     void onRunStarted(int caseCount, const std::vector<RefusedCase>& refused, const QString& target);
     void onCaseStarted(const CaseStarted& started);
     void onSample(const Sample& sample);
-    void onRepetitionFinished(const RepetitionFinished& finished);
     void onCaseFinished(const CaseResult& result);
     void onRunFinished(const RunResult& result);
     void onRunFailed(const QString& message);
@@ -197,9 +196,8 @@ private:
     QWidget* m_banner = nullptr;
     QLabel* m_bannerText = nullptr;
     QPushButton* m_bannerAction = nullptr;
-    QProgressBar* m_progress = nullptr;
     QDialog* m_readingGuide = nullptr;
-    QLabel* m_progressLabel = nullptr;
+    RunPresenter* m_presenter = nullptr;
 
     QAction* m_runAction = nullptr;
     QAction* m_stopAction = nullptr;
@@ -228,19 +226,6 @@ private:
     bool m_closeRequested = false;
     bool m_shown = false;
     std::function<void()> m_bannerCallback;
-
-    // Progress of the running plan.
-    std::vector<double> m_caseWeights;      // estimated seconds per case
-    std::vector<double> m_caseSecondsTaken; // what each finished case really took
-    double m_caseStartedAt = 0;             // run clock seconds when the running case started
-    int m_caseCount = 0;
-    int m_currentCase = -1;
-    std::uint32_t m_repsPerCase = 1;
-    std::uint32_t m_repsDone = 0;
-    std::uint64_t m_caseBytes = 0;
-    QString m_caseLabel;
-    QElapsedTimer m_runClock;
-    bool m_stopping = false;
 };
 
 } // namespace iolab::gui

@@ -168,7 +168,6 @@ void TargetPanel::chooseFolder(const QString& path)
         onSelectionChanged(); // the same row chosen again: looked at again
     else
         m_view->selectRow(row);
-    m_announce = {};
 }
 
 void TargetPanel::onSelectionChanged()
@@ -179,6 +178,8 @@ void TargetPanel::onSelectionChanged()
     ++m_request; // whatever was in flight is about another selection now
     m_waitingForFacts = false;
     const TargetEntry* e = currentEntry();
+    if (e != nullptr && e->key() != m_announce.key)
+        m_announce = {}; // the user moved on from the folder they chose
     if (e != nullptr && e->kind == TargetEntry::Kind::Folder && e->problem.isEmpty())
         look(*e, TargetLook::Select, e->key() == m_announce.key ? m_announce.path : QString());
     showDetails();
@@ -228,8 +229,11 @@ void TargetPanel::lookDone(std::uint64_t request, TargetLook look, const QString
     const TargetEntry& e = facts.entry;
     m_model->updateEntry(e);
     showDetails();
-    if (!announceAs.isEmpty() && !e.problem.isEmpty())
-        Q_EMIT unusableFolder(announceAs, e.problem);
+    if (!announceAs.isEmpty() && e.key() == m_announce.key) {
+        m_announce = {};
+        if (!e.problem.isEmpty())
+            Q_EMIT unusableFolder(announceAs, e.problem);
+    }
     if (factsChanged)
         Q_EMIT targetChanged();
     if (look == TargetLook::Select && facts.leftoverCount > 0)

@@ -107,7 +107,7 @@ private:
     {
         QString key;
         QString path;
-    } m_announce; // set while chooseFolder selects its row
+    } m_announce; // the folder the user chose, until its facts are in (a rescan may select it again)
     QString m_lockedKey;
     QString m_keyBeforeReset;
 };
