@@ -4,6 +4,7 @@
 
 #include "app/gui/export_choice.h"
 #include "app/gui/history.h"
+#include "app/gui/history_controller.h"
 #include "app/gui/live_charts.h"
 #include "app/gui/log_model.h"
 #include "app/gui/matrix_editor.h"
@@ -67,7 +68,6 @@ namespace iolab::gui {
 
 namespace {
 
-constexpr int kKnownRuns = 8;               // history runs whose measured rates feed the duration estimate
 constexpr std::size_t kRefusedListed = 200; // refused combinations listed under the plan; the rest counted
 // Combinations planned at once on the GUI thread (a few milliseconds); a larger matrix is planned on a
 // worker.
@@ -81,8 +81,6 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
     m_settings = paths.settingsFile.isEmpty()
                      ? std::make_unique<QSettings>()
                      : std::make_unique<QSettings>(paths.settingsFile, QSettings::IniFormat);
-    m_history =
-        std::make_shared<const HistoryStore>(QDir(paths.dataFolder).filePath(QStringLiteral("history")));
     m_controller = new RunController(m_registry, this);
     setWindowTitle(tr("IOLab"));
     setWindowIcon(loadIcon(QStringLiteral("iolab")));
@@ -102,6 +100,15 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
             [this](const QString& path, const QString& problem) {
                 showBanner(tr("%1 cannot be a target: %2").arg(path, problem), true);
             });
+    connect(m_history, &HistoryController::saved, this, &MainWindow::runSaved);
+    connect(m_history, &HistoryController::refreshed, this, &MainWindow::historyListed);
+    connect(m_history, &HistoryController::problem, this,
+            [this](const QString& text) { showBanner(text, true); });
+    connect(m_history, &HistoryController::reopenRequested, this, [this](const QString& path) {
+        QString error;
+        if (!openResultFile(path, &error))
+            showBanner(tr("Cannot reopen this run: %1").arg(error), true);
+    });
     connect(m_targetPanel, &TargetPanel::leftoversFound, this, &MainWindow::showLeftovers);
     connect(m_targetPanel, &TargetPanel::cleaned, this,
             [this](const QString& text, bool failed) { showBanner(text, failed); });
@@ -226,56 +233,6 @@ QWidget* MainWindow::buildPlanPanel()
     return box;
 }
 
-QWidget* MainWindow::buildHistoryPage()
-{
-    auto* page = new QWidget(this);
-    auto* layout = new QVBoxLayout(page);
-    auto* buttons = new QHBoxLayout;
-    auto* reopen = new QPushButton(loadIcon(QStringLiteral("open")), tr("Reopen"), page);
-    reopen->setToolTip(tr("Show the selected run in Results"));
-    auto* remove = new QPushButton(loadIcon(QStringLiteral("delete")), tr("Delete"), page);
-    remove->setToolTip(tr("Delete the selected runs' result files"));
-    auto* compare = new QPushButton(loadIcon(QStringLiteral("compare")), tr("Compare two"), page);
-    compare->setToolTip(tr("Select two runs: their cases side by side with the ratio of the medians"));
-    buttons->addWidget(reopen);
-    buttons->addWidget(remove);
-    buttons->addWidget(compare);
-    buttons->addStretch(1);
-    auto* folder = new QLabel(tr("Saved in %1").arg(m_history->folder()), page);
-    folder->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    buttons->addWidget(folder);
-    layout->addLayout(buttons);
-    auto* splitter = new QSplitter(Qt::Vertical, page);
-    m_historyModel = new HistoryModel(this);
-    m_historyView = new QTableView(splitter);
-    m_historyView->setModel(m_historyModel);
-    m_historyView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_historyView->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    styleTable(m_historyView);
-    splitter->addWidget(m_historyView);
-    auto* compareBox = new QWidget(splitter);
-    auto* compareLayout = new QVBoxLayout(compareBox);
-    compareLayout->setContentsMargins(0, 0, 0, 0);
-    m_compareTitle = new QLabel(tr("Select two runs and press Compare."), compareBox);
-    compareLayout->addWidget(m_compareTitle);
-    m_compare = new CompareModel(this);
-    m_compareView = new QTableView(compareBox);
-    m_compareView->setModel(m_compare);
-    styleTable(m_compareView);
-    // The ratio is the answer: right after the case, whose long label is elided (its tooltip holds it all).
-    m_compareView->horizontalHeader()->moveSection(CompareModel::RatioColumn, 1);
-    m_compareView->horizontalHeader()->setMaximumSectionSize(380);
-    m_compareView->setTextElideMode(Qt::ElideMiddle);
-    compareLayout->addWidget(m_compareView, 1);
-    splitter->addWidget(compareBox);
-    layout->addWidget(splitter, 1);
-    connect(reopen, &QPushButton::clicked, this, &MainWindow::reopenSelectedHistory);
-    connect(m_historyView, &QTableView::doubleClicked, this, &MainWindow::reopenSelectedHistory);
-    connect(remove, &QPushButton::clicked, this, &MainWindow::deleteSelectedHistory);
-    connect(compare, &QPushButton::clicked, this, &MainWindow::compareSelectedHistory);
-    return page;
-}
-
 QWidget* MainWindow::buildLogPage()
 {
     auto* page = new QWidget(this);
@@ -375,7 +332,8 @@ void MainWindow::buildUi()
     m_results = new ResultsView(m_tabs);
     m_results->setRegistry(&m_registry);
     m_tabs->addTab(m_results, tr("Results"));
-    m_tabs->addTab(buildHistoryPage(), tr("History"));
+    m_history = new HistoryController(QDir(m_paths.dataFolder).filePath(QStringLiteral("history")), m_tabs);
+    m_tabs->addTab(m_history, tr("History"));
     m_tabs->addTab(buildLogPage(), tr("Log"));
     m_mainSplitter->addWidget(m_tabs);
     m_mainSplitter->setSizes({520, 980});
@@ -533,7 +491,7 @@ void MainWindow::replan()
     // Beyond kMaxCases the plan is refused from the count alone, which is quick.
     if (combinations <= kPlannedInline || combinations > kMaxCases) {
         m_planPending = false;
-        m_plan = previewRun(m_registry, draft, target, options, m_known);
+        m_plan = previewRun(m_registry, draft, target, options, m_history->known());
         showPlan();
         startWhenReady();
         return;
@@ -546,7 +504,7 @@ void MainWindow::replan()
     updateActions();
     const QPointer<MainWindow> window(this);
     planningPool()->start([window, generation = m_planGeneration, latest = m_latestPlan,
-                           registry = &m_registry, draft, target, options, known = m_known,
+                           registry = &m_registry, draft, target, options, known = m_history->known(),
                            gate = m_planningGate] {
         if (gate)
             gate();
@@ -768,7 +726,7 @@ void MainWindow::onRunFinished(const RunResult& finished)
     m_presenter->runFinished(result.cancelled);
     showResult(result, {});
     // Saving (with its fsync) and re-reading the history happen off the GUI thread; runEnded follows them.
-    startHistoryTask(result, true);
+    m_history->save(result);
     m_targetPanel->refreshCurrent(); // free space changed
     QStringList failures;
     for (const auto& c : result.cases) {
@@ -857,7 +815,7 @@ bool MainWindow::exportTo(const QString& path)
 
 bool MainWindow::openResultFile(const QString& path, QString* error)
 {
-    const auto result = m_history->load(path, error);
+    const auto result = m_history->store().load(path, error);
     if (!result)
         return false;
     showResult(*result, QFileInfo(path).fileName());
@@ -866,7 +824,7 @@ bool MainWindow::openResultFile(const QString& path, QString* error)
 
 void MainWindow::chooseOpen()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open result"), m_history->folder(),
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open result"), m_history->store().folder(),
                                                       tr("Result JSON (*.json)"));
     if (path.isEmpty())
         return;
@@ -877,107 +835,58 @@ void MainWindow::chooseOpen()
 
 void MainWindow::refreshHistory()
 {
-    startHistoryTask(std::nullopt, false);
+    m_history->refresh();
 }
 
-void MainWindow::startHistoryTask(std::optional<RunResult> toSave, bool endsRun)
+void MainWindow::runSaved(const QString& path, const QString& error)
 {
-    // One task at a time, in order, on the history's own thread; the window never waits for one. A save still
-    // going when the window closes finishes (the application waits for it on exit); its result is dropped.
-    const QPointer<MainWindow> window(this);
-    historyPool()->start([window, store = m_history, toSave = std::move(toSave), endsRun] {
-        QString saved;
-        QString error;
-        if (toSave)
-            saved = store->save(*toSave, &error);
-        HistorySnapshot snapshot = scanHistory(*store, kKnownRuns);
-        QMetaObject::invokeMethod(
-            qApp,
-            [window, saved, error, endsRun, wasSave = toSave.has_value(),
-             snapshot = std::move(snapshot)]() mutable {
-                if (window != nullptr)
-                    window->historyTaskDone(wasSave, saved, error, std::move(snapshot), endsRun);
-            },
-            Qt::QueuedConnection);
-    });
-}
-
-void MainWindow::historyTaskDone(bool wasSave, const QString& saved, const QString& error,
-                                 HistorySnapshot snapshot, bool endsRun)
-{
-    if (wasSave) {
-        m_lastSaved = saved;
-        if (saved.isEmpty()) {
-            m_lastRunProblem = error;
-            showBanner(error, true);
-        } else
-            logger(LogModule::Gui).info("run saved to {}", saved.toStdString());
+    m_lastSaved = path;
+    if (path.isEmpty()) {
+        m_lastRunProblem = error;
+        showBanner(error, true);
     }
-    m_historyModel->setEntries(std::move(snapshot.entries));
-    m_known = std::move(snapshot.known);
-    replan();
+    m_runEndsWhenListed = true;
+}
+
+void MainWindow::historyListed()
+{
+    replan(); // the estimate knows the newest runs
     Q_EMIT historyRefreshed();
-    if (endsRun) {
+    if (std::exchange(m_runEndsWhenListed, false)) {
         Q_EMIT runEnded();
         if (m_closeRequested)
             close();
     }
 }
 
-void MainWindow::reopenSelectedHistory()
-{
-    const auto rows = m_historyView->selectionModel()->selectedRows();
-    if (rows.isEmpty())
-        return;
-    const HistoryEntry& e = m_historyModel->entry(rows.first().row());
-    QString error;
-    if (!openResultFile(e.path, &error))
-        showBanner(tr("Cannot reopen this run: %1").arg(error), true);
-}
-
 void MainWindow::deleteSelectedHistory()
 {
-    const auto rows = m_historyView->selectionModel()->selectedRows();
-    QStringList errors;
-    for (const auto& index : rows) {
-        QString error;
-        if (!m_history->remove(m_historyModel->entry(index.row()).path, &error))
-            errors << error;
-    }
-    refreshHistory();
-    if (!errors.isEmpty())
-        showBanner(errors.join(QStringLiteral(" ")), true);
+    m_history->deleteSelected();
 }
 
 bool MainWindow::compareHistoryRows(int first, int second, QString* error)
 {
-    const HistoryEntry a = m_historyModel->entry(first);
-    const HistoryEntry b = m_historyModel->entry(second);
-    // Older run first, so that the ratio reads "how the newer one compares".
-    const bool swap = a.startedAt > b.startedAt;
-    const auto older = m_history->load(swap ? b.path : a.path, error);
-    if (!older)
-        return false;
-    const auto newer = m_history->load(swap ? a.path : b.path, error);
-    if (!newer)
-        return false;
-    m_compare->setRuns(*older, *newer);
-    m_compareTitle->setText(tr("%1 on %2  vs  %3 on %4: per case, the newer median divided by the older.")
-                                .arg(qs(older->matrix.name), qs(older->target.path), qs(newer->matrix.name),
-                                     qs(newer->target.path)));
-    return true;
+    return m_history->compareRows(first, second, error);
 }
 
-void MainWindow::compareSelectedHistory()
+HistoryModel* MainWindow::historyModel() const
 {
-    const auto rows = m_historyView->selectionModel()->selectedRows();
-    if (rows.size() != 2) {
-        showBanner(tr("Select exactly two runs to compare (Ctrl+click)."), true);
-        return;
-    }
-    QString error;
-    if (!compareHistoryRows(rows[0].row(), rows[1].row(), &error))
-        showBanner(tr("Cannot compare: %1").arg(error), true);
+    return m_history->model();
+}
+
+QTableView* MainWindow::historyView() const
+{
+    return m_history->view();
+}
+
+CompareModel* MainWindow::compareModel() const
+{
+    return m_history->compareModel();
+}
+
+QTableView* MainWindow::compareView() const
+{
+    return m_history->compareView();
 }
 
 void MainWindow::showBanner(const QString& text, bool error, const QString& actionText,

@@ -33,6 +33,7 @@ class QTableView;
 
 namespace iolab::gui {
 
+class HistoryController;
 class LiveCharts;
 class LogFilterModel;
 class LogModel;
@@ -114,10 +115,11 @@ public:
     MatrixEditor* matrixEditor() const { return m_editor; }
     LiveCharts* liveCharts() const { return m_live; }
     ResultsView* resultsView() const { return m_results; }
-    HistoryModel* historyModel() const { return m_historyModel; }
-    QTableView* historyView() const { return m_historyView; }
-    CompareModel* compareModel() const { return m_compare; }
-    QTableView* compareView() const { return m_compareView; }
+    HistoryController* history() const { return m_history; }
+    HistoryModel* historyModel() const;
+    QTableView* historyView() const;
+    CompareModel* compareModel() const;
+    QTableView* compareView() const;
     QListWidget* refusedList() const { return m_refusedList; }
     RunController* controller() const { return m_controller; }
     QAction* runAction() const { return m_runAction; }
@@ -141,7 +143,6 @@ private:
     void buildActions();
     void buildUi();
     QWidget* buildPlanPanel();
-    QWidget* buildHistoryPage();
     QWidget* buildLogPage();
     void restoreSettings();
     void replan();
@@ -164,16 +165,12 @@ private:
     void onRunFailed(const QString& message);
     void chooseExport();
     void chooseOpen();
-    void reopenSelectedHistory();
-    void compareSelectedHistory();
-    void startHistoryTask(std::optional<RunResult> toSave, bool endsRun);
-    void historyTaskDone(bool wasSave, const QString& saved, const QString& error, HistorySnapshot snapshot,
-                         bool endsRun);
+    void runSaved(const QString& path, const QString& error);
+    void historyListed();
 
     const Registry& m_registry;
     AppPaths m_paths;
     std::unique_ptr<QSettings> m_settings;
-    std::shared_ptr<const HistoryStore> m_history; // shared with a save that outlives the window
     LogModel* m_log = nullptr;
     RunController* m_controller = nullptr;
 
@@ -185,11 +182,7 @@ private:
     QTabWidget* m_tabs = nullptr;
     LiveCharts* m_live = nullptr;
     ResultsView* m_results = nullptr;
-    HistoryModel* m_historyModel = nullptr;
-    QTableView* m_historyView = nullptr;
-    CompareModel* m_compare = nullptr;
-    QTableView* m_compareView = nullptr;
-    QLabel* m_compareTitle = nullptr;
+    HistoryController* m_history = nullptr;
     LogFilterModel* m_logFilter = nullptr;
     QSplitter* m_sideSplitter = nullptr;
     QSplitter* m_mainSplitter = nullptr;
@@ -221,7 +214,7 @@ private:
     std::vector<std::string> m_runWarnings; // about the running run as a whole, added to its result
     QString m_runTarget;                    // the folder the current run writes into
     QString m_runTargetKey;                 // and its row's key
-    std::vector<CaseResult> m_known;        // measured cases from history, for duration estimates
+    bool m_runEndsWhenListed = false;       // the run's save is in; runEnded once the list is too
     Theme m_theme = Theme::System;
     bool m_closeRequested = false;
     bool m_shown = false;
