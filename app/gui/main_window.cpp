@@ -10,6 +10,7 @@
 #include "app/gui/matrix_editor.h"
 #include "app/gui/reading_guide.h"
 #include "app/gui/report_command.h"
+#include "app/gui/result_exporter.h"
 #include "app/gui/results_view.h"
 #include "app/gui/run_controller.h"
 #include "app/gui/run_presenter.h"
@@ -82,6 +83,7 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
                      ? std::make_unique<QSettings>()
                      : std::make_unique<QSettings>(paths.settingsFile, QSettings::IniFormat);
     m_controller = new RunController(m_registry, this);
+    m_exporter = new ResultExporter(m_registry, this);
     setWindowTitle(tr("IOLab"));
     setWindowIcon(loadIcon(QStringLiteral("iolab")));
     buildActions();
@@ -95,11 +97,20 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
     connect(m_controller, &RunController::runFinished, this, &MainWindow::onRunFinished);
     connect(m_controller, &RunController::runFailed, this, &MainWindow::onRunFailed);
     connect(m_editor, &MatrixEditor::changed, this, &MainWindow::replan);
-    connect(m_targetPanel, &TargetPanel::targetChanged, this, &MainWindow::replan);
+    connect(m_targetPanel, &TargetPanel::targetChanged, this, [this] {
+        replan();
+        if (m_firstShownPending && !m_targetPanel->isInspecting()) {
+            m_firstShownPending = false;
+            Q_EMIT firstShown();
+        }
+    });
     connect(m_targetPanel, &TargetPanel::unusableFolder, this,
             [this](const QString& path, const QString& problem) {
                 showBanner(tr("%1 cannot be a target: %2").arg(path, problem), true);
             });
+    connect(m_exporter, &ResultExporter::statusChanged, m_presenter, &RunPresenter::setText);
+    connect(m_exporter, &ResultExporter::failed, this,
+            [this](const QString& text) { showBanner(text, true); });
     connect(m_history, &HistoryController::saved, this, &MainWindow::runSaved);
     connect(m_history, &HistoryController::refreshed, this, &MainWindow::historyListed);
     connect(m_history, &HistoryController::problem, this,
@@ -768,49 +779,26 @@ void MainWindow::showResult(const RunResult& result, const QString& origin)
 
 bool MainWindow::exportResult(const QString& path, QString* error) const
 {
-    if (!m_result) {
-        *error = tr("There is no result to export yet.");
-        return false;
-    }
-    *error = exportResultFile(*m_result, path, &m_registry);
+    *error = m_result ? m_exporter->write(*m_result, path) : tr("There is no result to export yet.");
     return error->isEmpty();
 }
 
 void MainWindow::chooseExport()
 {
-    QFileDialog dialog(this, tr("Export results"));
-    dialog.setObjectName(QStringLiteral("exportDialog"));
-    dialog.setAcceptMode(QFileDialog::AcceptSave);
-    dialog.setFileMode(QFileDialog::AnyFile);
-    const QStringList filters = exportNameFilters();
-    dialog.setNameFilters(filters);
-    dialog.selectNameFilter(filters.constFirst());
-    // Where the last export went, or the home folder: never the folder the app happened to start in.
-    dialog.setDirectory(m_lastExportFolder.isEmpty() ? qs(homeDirectory()) : m_lastExportFolder);
-    dialog.selectFile(QStringLiteral("iolab-report.pdf"));
-    // The name follows the type: choosing JSON turns iolab-report.pdf into iolab-report.json.
-    connect(&dialog, &QFileDialog::filterSelected, &dialog, [&dialog](const QString& filter) {
-        const QStringList chosen = dialog.selectedFiles();
-        const QString name = chosen.isEmpty() ? QString() : QFileInfo(chosen.constFirst()).fileName();
-        if (!name.isEmpty())
-            dialog.selectFile(fileNameForFilter(name, filter));
-    });
-    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
-        return;
-    exportTo(fileNameForFilter(dialog.selectedFiles().constFirst(), dialog.selectedNameFilter()));
+    if (m_result)
+        m_exporter->choose(this, *m_result);
 }
 
 bool MainWindow::exportTo(const QString& path)
 {
-    QString error;
-    const bool ok = exportResult(path, &error);
-    m_presenter->setText(exportStatusText(QDir::toNativeSeparators(path), error));
-    if (ok) {
-        m_lastExportFolder = QFileInfo(path).absolutePath();
-        logger(LogModule::Gui).info("exported to {}", path.toStdString());
-    } else
-        showBanner(exportStatusText(QDir::toNativeSeparators(path), error), true);
-    return ok;
+    if (!m_result) {
+        const QString text =
+            exportStatusText(QDir::toNativeSeparators(path), tr("There is no result to export yet."));
+        m_presenter->setText(text);
+        showBanner(text, true);
+        return false;
+    }
+    return m_exporter->exportTo(*m_result, path);
 }
 
 bool MainWindow::openResultFile(const QString& path, QString* error)
@@ -980,7 +968,12 @@ void MainWindow::showEvent(QShowEvent* event)
     if (m_shown)
         return;
     m_shown = true;
-    Q_EMIT firstShown();
+    // Up means with what the launch asked for: a folder chosen at start is looked at first, so that the
+    // window says what is wrong with it before anyone acts on firstShown (--quit-after-shown, --run).
+    if (m_targetPanel->isInspecting())
+        m_firstShownPending = true;
+    else
+        Q_EMIT firstShown();
     // Work that can wait until the window is up: the history list and the rates it knows.
     refreshHistory();
 }

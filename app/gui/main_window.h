@@ -38,6 +38,7 @@ class LiveCharts;
 class LogFilterModel;
 class LogModel;
 class MatrixEditor;
+class ResultExporter;
 class ResultsView;
 class RunController;
 class RunPresenter;
@@ -173,6 +174,7 @@ private:
     std::unique_ptr<QSettings> m_settings;
     LogModel* m_log = nullptr;
     RunController* m_controller = nullptr;
+    ResultExporter* m_exporter = nullptr;
 
     TargetPanel* m_targetPanel = nullptr;
     MatrixEditor* m_editor = nullptr;
@@ -209,7 +211,6 @@ private:
     std::optional<RunResult> m_result;
     QString m_lastSaved;
     QString m_lastRunProblem;
-    QString m_lastExportFolder;
     bool m_allowConcurrentOnce = false;     // "Run anyway" beside another live run, for the next start only
     std::vector<std::string> m_runWarnings; // about the running run as a whole, added to its result
     QString m_runTarget;                    // the folder the current run writes into
@@ -218,6 +219,7 @@ private:
     Theme m_theme = Theme::System;
     bool m_closeRequested = false;
     bool m_shown = false;
+    bool m_firstShownPending = false; // shown, and the folder chosen at start still being looked at
     std::function<void()> m_bannerCallback;
 };
 
