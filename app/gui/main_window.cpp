@@ -2,6 +2,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/widget_helpers.h"
 
+#include "app/gui/banner.h"
 #include "app/gui/export_choice.h"
 #include "app/gui/history.h"
 #include "app/gui/history_controller.h"
@@ -293,26 +294,7 @@ void MainWindow::buildUi()
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(6, 6, 6, 6);
 
-    m_banner = new QWidget(central);
-    m_banner->setAutoFillBackground(true);
-    auto* bannerLayout = new QHBoxLayout(m_banner);
-    bannerLayout->setContentsMargins(10, 6, 10, 6);
-    m_bannerText = new QLabel(m_banner);
-    m_bannerText->setWordWrap(true);
-    m_bannerText->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    bannerLayout->addWidget(m_bannerText, 1);
-    m_bannerAction = new QPushButton(m_banner);
-    bannerLayout->addWidget(m_bannerAction);
-    auto* dismiss = new QPushButton(tr("Dismiss"), m_banner);
-    bannerLayout->addWidget(dismiss);
-    connect(dismiss, &QPushButton::clicked, this, &MainWindow::hideBanner);
-    connect(m_bannerAction, &QPushButton::clicked, this, [this] {
-        auto callback = m_bannerCallback;
-        hideBanner();
-        if (callback)
-            callback();
-    });
-    m_banner->hide();
+    m_banner = new Banner(central);
     layout->addWidget(m_banner);
 
     m_mainSplitter = new QSplitter(Qt::Horizontal, central);
@@ -426,8 +408,7 @@ void MainWindow::setTheme(Theme theme)
     const bool dark = applyTheme(*qApp, theme);
     m_live->setDark(dark);
     m_results->setDark(dark);
-    QPalette bannerPalette = palette();
-    m_banner->setPalette(bannerPalette);
+    m_banner->followPalette(palette());
     for (QAction* a : m_themeGroup->actions())
         a->setChecked(a->data().toString() == themeName(theme));
 }
@@ -880,22 +861,7 @@ QTableView* MainWindow::compareView() const
 void MainWindow::showBanner(const QString& text, bool error, const QString& actionText,
                             std::function<void()> action)
 {
-    QPalette p = m_banner->palette();
-    const bool dark = palette().color(QPalette::Window).lightnessF() < 0.5;
-    const QColor background = error ? (dark ? QColor(0x5c, 0x1f, 0x1c) : QColor(0xfd, 0xe2, 0xe0))
-                                    : (dark ? QColor(0x1f, 0x3b, 0x5a) : QColor(0xe3, 0xef, 0xfb));
-    p.setColor(QPalette::Window, background);
-    p.setColor(QPalette::WindowText, palette().color(QPalette::WindowText));
-    m_banner->setPalette(p);
-    m_bannerText->setText(text);
-    // A button only with the action it names: no banner falls back to another banner's action.
-    const bool hasAction = !actionText.isEmpty() && action;
-    m_bannerAction->setVisible(hasAction);
-    m_bannerAction->setText(hasAction ? actionText : QString());
-    m_bannerCallback = hasAction ? std::move(action) : nullptr;
-    m_banner->show();
-    if (error)
-        logger(LogModule::Gui).warn("{}", text.toStdString());
+    m_banner->showMessage(text, error, actionText, std::move(action));
 }
 
 void MainWindow::showProblem(const QString& text)
@@ -905,13 +871,12 @@ void MainWindow::showProblem(const QString& text)
 
 void MainWindow::hideBanner()
 {
-    m_banner->hide();
-    m_bannerCallback = nullptr;
+    m_banner->dismiss();
 }
 
 QString MainWindow::bannerText() const
 {
-    return m_banner->isVisibleTo(const_cast<MainWindow*>(this)) ? m_bannerText->text() : QString();
+    return m_banner->text();
 }
 
 QString MainWindow::targetDetailsText() const

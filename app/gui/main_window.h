@@ -33,6 +33,7 @@ class QTableView;
 
 namespace iolab::gui {
 
+class Banner;
 class HistoryController;
 class LiveCharts;
 class LogFilterModel;
@@ -188,9 +189,7 @@ private:
     LogFilterModel* m_logFilter = nullptr;
     QSplitter* m_sideSplitter = nullptr;
     QSplitter* m_mainSplitter = nullptr;
-    QWidget* m_banner = nullptr;
-    QLabel* m_bannerText = nullptr;
-    QPushButton* m_bannerAction = nullptr;
+    Banner* m_banner = nullptr;
     QDialog* m_readingGuide = nullptr;
     RunPresenter* m_presenter = nullptr;
 
@@ -220,7 +219,6 @@ private:
     bool m_closeRequested = false;
     bool m_shown = false;
     bool m_firstShownPending = false; // shown, and the folder chosen at start still being looked at
-    std::function<void()> m_bannerCallback;
 };
 
 } // namespace iolab::gui
