@@ -9,6 +9,7 @@
 #include "app/gui/live_charts.h"
 #include "app/gui/log_model.h"
 #include "app/gui/matrix_editor.h"
+#include "app/gui/plan_panel.h"
 #include "app/gui/reading_guide.h"
 #include "app/gui/report_command.h"
 #include "app/gui/result_exporter.h"
@@ -68,14 +69,7 @@
 
 namespace iolab::gui {
 
-namespace {
-
-constexpr std::size_t kRefusedListed = 200; // refused combinations listed under the plan; the rest counted
-// Combinations planned at once on the GUI thread (a few milliseconds); a larger matrix is planned on a
-// worker.
-constexpr std::uint64_t kPlannedInline = 2'000;
-
-} // namespace
+namespace {} // namespace
 
 MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
     : QMainWindow(parent), m_registry(builtinRegistry()), m_paths(paths), m_log(log)
@@ -98,6 +92,12 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
     connect(m_controller, &RunController::runFinished, this, &MainWindow::onRunFinished);
     connect(m_controller, &RunController::runFailed, this, &MainWindow::onRunFailed);
     connect(m_editor, &MatrixEditor::changed, this, &MainWindow::replan);
+    connect(m_planPanel, &PlanPanel::planWaiting, this, &MainWindow::updateActions);
+    connect(m_planPanel, &PlanPanel::planShown, this, [this] {
+        updateActions();
+        Q_EMIT planChanged();
+        startWhenReady();
+    });
     connect(m_targetPanel, &TargetPanel::targetChanged, this, [this] {
         replan();
         if (m_firstShownPending && !m_targetPanel->isInspecting()) {
@@ -225,26 +225,6 @@ void MainWindow::buildActions()
     toolbar->addAction(m_exportAction);
 }
 
-QWidget* MainWindow::buildPlanPanel()
-{
-    auto* box = new QGroupBox(tr("Plan"), this);
-    auto* layout = new QVBoxLayout(box);
-    m_planSummary = new QLabel(box);
-    m_planSummary->setWordWrap(true);
-    layout->addWidget(m_planSummary);
-    m_planBlocked = new QLabel(box);
-    m_planBlocked->setWordWrap(true);
-    m_planBlocked->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: 600;"));
-    layout->addWidget(m_planBlocked);
-    m_refusedList = new QListWidget(box);
-    m_refusedList->setToolTip(tr("Combinations that will not run, each with the reason."));
-    m_refusedList->setWordWrap(true);
-    layout->addWidget(m_refusedList, 1);
-    layout->addStretch(0);
-    layout->setAlignment(Qt::AlignTop);
-    return box;
-}
-
 QWidget* MainWindow::buildLogPage()
 {
     auto* page = new QWidget(this);
@@ -315,7 +295,8 @@ void MainWindow::buildUi()
     matrixScroll->setWidget(m_editor);
     matrixLayout->addWidget(matrixScroll);
     m_sideSplitter->addWidget(matrixBox);
-    m_sideSplitter->addWidget(buildPlanPanel());
+    m_planPanel = new PlanPanel(m_registry, m_editor, m_sideSplitter);
+    m_sideSplitter->addWidget(m_planPanel);
     m_sideSplitter->setSizes({230, 560, 150});
     m_mainSplitter->addWidget(m_sideSplitter);
 
@@ -452,75 +433,7 @@ void MainWindow::cleanStaleFolders()
 
 void MainWindow::replan()
 {
-    m_latestPlan->store(++m_planGeneration);
-    m_waitingForTarget = false;
-    const TargetEntry* selected = m_targetPanel->currentEntry();
-    if (selected == nullptr) {
-        m_planPending = false;
-        m_plan = {};
-        m_plan.blocked = tr("Select a target.");
-        showPlan();
-        startWhenReady();
-        return;
-    }
-    if (m_targetPanel->isInspecting()) {
-        // The plan is made when the folder's facts are in (targetChanged).
-        m_planPending = false;
-        m_waitingForTarget = true;
-        m_plan = {};
-        m_plan.blocked = runBlockedReason();
-        m_planSummary->setText(tr("Looking at the target..."));
-        m_planBlocked->hide();
-        m_refusedList->clear();
-        m_refusedList->hide();
-        updateActions();
-        return;
-    }
-    const MatrixDraft draft = m_editor->draft();
-    const TargetEntry& target = *selected;
-    const RunOptions options = m_editor->runOptions();
-    const std::uint64_t combinations = draft.problem().empty() ? caseCount(draft.toMatrix(), m_registry) : 0;
-    // Beyond kMaxCases the plan is refused from the count alone, which is quick.
-    if (combinations <= kPlannedInline || combinations > kMaxCases) {
-        m_planPending = false;
-        m_plan = previewRun(m_registry, draft, target, options, m_history->known());
-        showPlan();
-        startWhenReady();
-        return;
-    }
-    // Expanding and estimating 100,000 cases takes most of a second: done on a worker, the result delivered
-    // queued, and dropped when a newer plan was asked for meanwhile.
-    m_planPending = true;
-    m_planSummary->setText(tr("Planning %L1 combinations...").arg(combinations));
-    m_planBlocked->hide();
-    updateActions();
-    const QPointer<MainWindow> window(this);
-    planningPool()->start([window, generation = m_planGeneration, latest = m_latestPlan,
-                           registry = &m_registry, draft, target, options, known = m_history->known(),
-                           gate = m_planningGate] {
-        if (gate)
-            gate();
-        if (latest->load() != generation)
-            return; // a newer plan was asked for while this one waited for a thread
-        RunPreview preview = previewRun(*registry, draft, target, options, known);
-        QMetaObject::invokeMethod(
-            qApp,
-            [window, generation, preview = std::move(preview)]() mutable {
-                if (window != nullptr)
-                    window->planReady(generation, std::move(preview));
-            },
-            Qt::QueuedConnection);
-    });
-}
-
-void MainWindow::planReady(std::uint64_t generation, RunPreview preview)
-{
-    if (generation != m_planGeneration)
-        return;
-    m_planPending = false;
-    m_plan = std::move(preview);
-    showPlan();
-    startWhenReady();
+    m_planPanel->replan(m_targetPanel->currentEntry(), m_targetPanel->isInspecting(), m_history->known());
 }
 
 void MainWindow::startWhenReady()
@@ -531,43 +444,35 @@ void MainWindow::startWhenReady()
         return;
     // Run was pressed (or --run given) and said yes while the plan was being made: the run that did not
     // start ends as one that failed to, with the reason the banner gives.
-    const QString why = bannerText().isEmpty() ? m_plan.blocked : bannerText();
+    const QString why = bannerText().isEmpty() ? plan().blocked : bannerText();
     m_presenter->setText(tr("The run did not start."));
     m_lastRunProblem = tr("The run cannot start: %1").arg(why);
     Q_EMIT runEnded();
 }
 
-void MainWindow::showPlan()
-{
-    // Text in a field that does not parse must never run as the value it replaced.
-    if (const QString problem = m_editor->inputProblem(); !problem.isEmpty())
-        m_plan.blocked = problem;
-    m_planSummary->setText(m_plan.cases().empty() && !m_plan.blocked.isEmpty() ? QString()
-                                                                               : m_plan.summary());
-    m_planBlocked->setText(m_plan.blocked);
-    m_planBlocked->setVisible(!m_plan.blocked.isEmpty());
-    m_refusedList->clear();
-    // Laying out tens of thousands of wrapped lines would hold the GUI thread for seconds: list the first
-    // ones and count the rest.
-    const auto& refused = m_plan.refused();
-    const std::size_t listed = std::min(refused.size(), kRefusedListed);
-    for (std::size_t i = 0; i < listed; ++i) {
-        const auto& r = refused[i];
-        m_refusedList->addItem(tr("%1 - %2").arg(qs(r.testCase.label()), qs(r.reason)));
-    }
-    if (refused.size() > listed)
-        m_refusedList->addItem(tr("... and %n more refused combination(s).", nullptr,
-                                  static_cast<int>(refused.size() - listed)));
-    m_refusedList->setVisible(m_refusedList->count() > 0);
-    updateActions();
-    Q_EMIT planChanged();
-}
-
 QString MainWindow::runBlockedReason() const
 {
-    if (m_waitingForTarget)
-        return tr("The target is still being looked at.");
-    return m_planPending ? tr("The run is still being planned.") : m_plan.blocked;
+    return m_planPanel->blockedReason();
+}
+
+const RunPreview& MainWindow::plan() const
+{
+    return m_planPanel->plan();
+}
+
+bool MainWindow::isPlanning() const
+{
+    return m_planPanel->isPlanning();
+}
+
+void MainWindow::setPlanningGate(std::function<void()> gate)
+{
+    m_planPanel->setPlanningGate(std::move(gate));
+}
+
+QListWidget* MainWindow::refusedList() const
+{
+    return m_planPanel->refusedList();
 }
 
 void MainWindow::updateActions()
@@ -594,7 +499,7 @@ bool MainWindow::startRun()
     m_editor->applyPendingFields();
     m_lastRunProblem.clear();
     replan();
-    if (m_planPending || m_waitingForTarget) {
+    if (m_planPanel->isPlanning() || m_planPanel->isWaitingForTarget()) {
         // A large matrix, or a folder still being looked at: the run starts once its plan is in.
         m_startWhenPlanned = true;
         m_presenter->setText(tr("Planning the run..."));
@@ -607,8 +512,9 @@ bool MainWindow::startPlannedRun()
 {
     if (m_controller->isRunning())
         return false;
-    if (!m_plan.blocked.isEmpty()) {
-        showBanner(m_plan.blocked, true);
+    const RunPreview& planned = plan();
+    if (!planned.blocked.isEmpty()) {
+        showBanner(planned.blocked, true);
         return false;
     }
     const TargetEntry& target = *m_targetPanel->currentEntry();
@@ -646,7 +552,7 @@ bool MainWindow::startPlannedRun()
     m_allowConcurrentOnce = false;
     RunOptions options = m_editor->runOptions();
     QString why;
-    if (!m_controller->start(m_plan.plan, options, &why)) {
+    if (!m_controller->start(planned.plan, options, &why)) {
         showBanner(why, true);
         return false;
     }
@@ -660,10 +566,10 @@ bool MainWindow::startPlannedRun()
     m_runTarget = qs(target.info.path);
     m_runTargetKey = target.key();
     // Weighed by the plan the worker runs: case i here is case i of every signal it sends.
-    m_presenter->runStarting(m_plan.caseSeconds, options.repetitions + options.warmups);
+    m_presenter->runStarting(planned.caseSeconds, options.repetitions + options.warmups);
     m_result.reset();
     m_tabs->setCurrentWidget(m_live);
-    logger(LogModule::Gui).info("run started: {} case(s) on {}", m_plan.cases().size(), target.info.path);
+    logger(LogModule::Gui).info("run started: {} case(s) on {}", planned.cases().size(), target.info.path);
     updateActions();
     return true;
 }
@@ -906,7 +812,7 @@ QPushButton* MainWindow::rescanButton() const
 
 bool MainWindow::isInspectingTarget() const
 {
-    return m_waitingForTarget;
+    return m_planPanel->isWaitingForTarget();
 }
 
 QString MainWindow::progressText() const

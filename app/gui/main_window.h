@@ -38,6 +38,7 @@ class HistoryController;
 class LiveCharts;
 class LogFilterModel;
 class LogModel;
+class PlanPanel;
 class MatrixEditor;
 class ResultExporter;
 class ResultsView;
@@ -86,12 +87,12 @@ public:
     Theme theme() const { return m_theme; }
     void saveSettings();
 
-    const RunPreview& plan() const { return m_plan; }
+    const RunPreview& plan() const;
     // True while a large matrix is planned off the GUI thread; planChanged follows.
-    bool isPlanning() const { return m_planPending; }
+    bool isPlanning() const;
     QString runBlockedReason() const;
     // Runs on the planning thread before each plan made there: tests hold a plan back with it.
-    void setPlanningGate(std::function<void()> gate) { m_planningGate = std::move(gate); }
+    void setPlanningGate(std::function<void()> gate);
     QString bannerText() const;
     // Shows a problem in the window's banner (a launch option that failed, for one).
     void showProblem(const QString& text);
@@ -122,7 +123,7 @@ public:
     QTableView* historyView() const;
     CompareModel* compareModel() const;
     QTableView* compareView() const;
-    QListWidget* refusedList() const { return m_refusedList; }
+    QListWidget* refusedList() const;
     RunController* controller() const { return m_controller; }
     QAction* runAction() const { return m_runAction; }
     QAction* stopAction() const { return m_stopAction; }
@@ -144,12 +145,9 @@ protected:
 private:
     void buildActions();
     void buildUi();
-    QWidget* buildPlanPanel();
     QWidget* buildLogPage();
     void restoreSettings();
     void replan();
-    void planReady(std::uint64_t generation, RunPreview preview);
-    void showPlan();
     bool startPlannedRun();
     // Starts the run Run asked for once its plan and its target's facts are in.
     void startWhenReady();
@@ -179,9 +177,7 @@ private:
 
     TargetPanel* m_targetPanel = nullptr;
     MatrixEditor* m_editor = nullptr;
-    QLabel* m_planSummary = nullptr;
-    QLabel* m_planBlocked = nullptr;
-    QListWidget* m_refusedList = nullptr;
+    PlanPanel* m_planPanel = nullptr;
     QTabWidget* m_tabs = nullptr;
     LiveCharts* m_live = nullptr;
     ResultsView* m_results = nullptr;
@@ -199,14 +195,7 @@ private:
     QAction* m_openAction = nullptr;
     QActionGroup* m_themeGroup = nullptr;
 
-    RunPreview m_plan;
-    std::uint64_t m_planGeneration = 0; // a plan made off the GUI thread for an older one is dropped
-    std::shared_ptr<std::atomic<std::uint64_t>> m_latestPlan =
-        std::make_shared<std::atomic<std::uint64_t>>(0);
-    bool m_planPending = false;
-    bool m_waitingForTarget = false; // the selected folder is being looked at: no plan yet
     bool m_startWhenPlanned = false; // Run pressed while the plan was being made
-    std::function<void()> m_planningGate;
     std::optional<RunResult> m_result;
     QString m_lastSaved;
     QString m_lastRunProblem;
