@@ -8,6 +8,7 @@
 #include "app/gui/history_controller.h"
 #include "app/gui/live_charts.h"
 #include "app/gui/log_model.h"
+#include "app/gui/log_page.h"
 #include "app/gui/matrix_editor.h"
 #include "app/gui/plan_panel.h"
 #include "app/gui/reading_guide.h"
@@ -225,49 +226,6 @@ void MainWindow::buildActions()
     toolbar->addAction(m_exportAction);
 }
 
-QWidget* MainWindow::buildLogPage()
-{
-    auto* page = new QWidget(this);
-    auto* layout = new QVBoxLayout(page);
-    auto* row = new QHBoxLayout;
-    row->addWidget(new QLabel(tr("Show:"), page));
-    auto* level = new QComboBox(page);
-    level->addItem(tr("debug and above"), static_cast<int>(spdlog::level::debug));
-    level->addItem(tr("info and above"), static_cast<int>(spdlog::level::info));
-    level->addItem(tr("warnings and errors"), static_cast<int>(spdlog::level::warn));
-    level->addItem(tr("errors"), static_cast<int>(spdlog::level::err));
-    level->setCurrentIndex(1);
-    row->addWidget(level);
-    auto* clear = new QPushButton(tr("Clear"), page);
-    row->addWidget(clear);
-    row->addStretch(1);
-    auto* file = new QLabel(tr("Full log: %1/iolab.log").arg(qs(defaultLogDirectory())), page);
-    file->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    row->addWidget(file);
-    layout->addLayout(row);
-    m_logFilter = new LogFilterModel(this);
-    if (m_log != nullptr)
-        m_logFilter->setSourceModel(m_log);
-    m_logFilter->setMinimumLevel(spdlog::level::info);
-    auto* view = new QTableView(page);
-    view->setModel(m_logFilter);
-    styleTable(view);
-    layout->addWidget(view, 1);
-    connect(level, &QComboBox::currentIndexChanged, this,
-            [this, level](int) { m_logFilter->setMinimumLevel(level->currentData().toInt()); });
-    connect(clear, &QPushButton::clicked, this, [this] {
-        if (m_log != nullptr)
-            m_log->clear();
-    });
-    if (m_log != nullptr) {
-        connect(m_log, &QAbstractItemModel::rowsInserted, view, [view] {
-            if (view->verticalScrollBar()->value() >= view->verticalScrollBar()->maximum() - 2)
-                view->scrollToBottom();
-        });
-    }
-    return page;
-}
-
 void MainWindow::buildUi()
 {
     auto* central = new QWidget(this);
@@ -308,7 +266,7 @@ void MainWindow::buildUi()
     m_tabs->addTab(m_results, tr("Results"));
     m_history = new HistoryController(QDir(m_paths.dataFolder).filePath(QStringLiteral("history")), m_tabs);
     m_tabs->addTab(m_history, tr("History"));
-    m_tabs->addTab(buildLogPage(), tr("Log"));
+    m_tabs->addTab(new LogPage(m_log, m_tabs), tr("Log"));
     m_mainSplitter->addWidget(m_tabs);
     m_mainSplitter->setSizes({520, 980});
     layout->addWidget(m_mainSplitter, 1);

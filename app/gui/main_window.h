@@ -36,7 +36,6 @@ namespace iolab::gui {
 class Banner;
 class HistoryController;
 class LiveCharts;
-class LogFilterModel;
 class LogModel;
 class PlanPanel;
 class MatrixEditor;
@@ -145,7 +144,6 @@ protected:
 private:
     void buildActions();
     void buildUi();
-    QWidget* buildLogPage();
     void restoreSettings();
     void replan();
     bool startPlannedRun();
@@ -182,7 +180,6 @@ private:
     LiveCharts* m_live = nullptr;
     ResultsView* m_results = nullptr;
     HistoryController* m_history = nullptr;
-    LogFilterModel* m_logFilter = nullptr;
     QSplitter* m_sideSplitter = nullptr;
     QSplitter* m_mainSplitter = nullptr;
     Banner* m_banner = nullptr;
