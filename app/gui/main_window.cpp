@@ -4,28 +4,22 @@
 
 #include "app/gui/banner.h"
 #include "app/gui/export_choice.h"
-#include "app/gui/history.h"
 #include "app/gui/history_controller.h"
 #include "app/gui/live_charts.h"
-#include "app/gui/log_model.h"
 #include "app/gui/log_page.h"
 #include "app/gui/matrix_editor.h"
 #include "app/gui/plan_panel.h"
 #include "app/gui/reading_guide.h"
-#include "app/gui/report_command.h"
 #include "app/gui/result_exporter.h"
 #include "app/gui/results_view.h"
 #include "app/gui/run_controller.h"
 #include "app/gui/run_presenter.h"
 #include "app/gui/target_model.h"
 #include "app/gui/target_panel.h"
-#include "app/gui/workers.h"
 #include "core/base/error.h"
 #include "core/base/log.h"
 #include "core/base/units.h"
 #include "core/formats/matrix_json.h"
-#include "core/formats/result_csv.h"
-#include "core/formats/result_json.h"
 #include "core/version.h"
 #include "platform/platform.h"
 
@@ -34,26 +28,19 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
-#include <QComboBox>
 #include <QDesktopServices>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QGroupBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QKeySequence>
 #include <QLabel>
-#include <QListWidget>
 #include <QMenuBar>
-#include <QPointer>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
-#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -61,8 +48,6 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
-#include <QThreadPool>
-#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 

@@ -8,23 +8,17 @@
 #include "core/engine/runner.h"
 #include "core/model/result.h"
 
-#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QString>
 
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
-#include <thread>
 
 class QAction;
 class QActionGroup;
-class QComboBox;
 class QDialog;
-class QLabel;
 class QListWidget;
-class QProgressBar;
 class QPushButton;
 class QSettings;
 class QSplitter;
@@ -37,8 +31,8 @@ class Banner;
 class HistoryController;
 class LiveCharts;
 class LogModel;
-class PlanPanel;
 class MatrixEditor;
+class PlanPanel;
 class ResultExporter;
 class ResultsView;
 class RunController;
