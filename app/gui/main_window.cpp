@@ -2,22 +2,24 @@
 #include "app/gui/main_window.h"
 #include "app/gui/widget_helpers.h"
 
+#include "app/gui/banner.h"
 #include "app/gui/export_choice.h"
-#include "app/gui/history.h"
+#include "app/gui/history_controller.h"
 #include "app/gui/live_charts.h"
-#include "app/gui/log_model.h"
+#include "app/gui/log_page.h"
 #include "app/gui/matrix_editor.h"
+#include "app/gui/plan_panel.h"
 #include "app/gui/reading_guide.h"
-#include "app/gui/report_command.h"
+#include "app/gui/result_exporter.h"
 #include "app/gui/results_view.h"
 #include "app/gui/run_controller.h"
+#include "app/gui/run_presenter.h"
 #include "app/gui/target_model.h"
+#include "app/gui/target_panel.h"
 #include "core/base/error.h"
 #include "core/base/log.h"
 #include "core/base/units.h"
 #include "core/formats/matrix_json.h"
-#include "core/formats/result_csv.h"
-#include "core/formats/result_json.h"
 #include "core/version.h"
 #include "platform/platform.h"
 
@@ -26,26 +28,19 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
-#include <QComboBox>
 #include <QDesktopServices>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QGroupBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QKeySequence>
 #include <QLabel>
-#include <QListWidget>
 #include <QMenuBar>
-#include <QPointer>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
-#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -53,8 +48,6 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
-#include <QThreadPool>
-#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -62,39 +55,7 @@
 
 namespace iolab::gui {
 
-namespace {
-
-constexpr int kKnownRuns = 8;               // history runs whose measured rates feed the duration estimate
-constexpr std::size_t kRefusedListed = 200; // refused combinations listed under the plan; the rest counted
-// Combinations planned at once on the GUI thread (a few milliseconds); a larger matrix is planned on a
-// worker.
-constexpr std::uint64_t kPlannedInline = 2'000;
-
-// Plans of large matrices are made here, one at a time (a newer request makes an older waiting one moot).
-// Not the global pool: Qt's raster painting waits for that one. Owned by the application, which waits for a
-// plan being made when it exits; a window never waits for one.
-QThreadPool* planningPool()
-{
-    static QThreadPool* pool = [] {
-        auto* p = new QThreadPool(qApp);
-        p->setMaxThreadCount(1);
-        return p;
-    }();
-    return pool;
-}
-
-// Saves and listings of the history, one at a time and in order.
-QThreadPool* historyPool()
-{
-    static QThreadPool* pool = [] {
-        auto* p = new QThreadPool(qApp);
-        p->setMaxThreadCount(1);
-        return p;
-    }();
-    return pool;
-}
-
-} // namespace
+namespace {} // namespace
 
 MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
     : QMainWindow(parent), m_registry(builtinRegistry()), m_paths(paths), m_log(log)
@@ -102,10 +63,8 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
     m_settings = paths.settingsFile.isEmpty()
                      ? std::make_unique<QSettings>()
                      : std::make_unique<QSettings>(paths.settingsFile, QSettings::IniFormat);
-    m_history =
-        std::make_shared<const HistoryStore>(QDir(paths.dataFolder).filePath(QStringLiteral("history")));
-    m_targets = new TargetModel(this);
     m_controller = new RunController(m_registry, this);
+    m_exporter = new ResultExporter(m_registry, this);
     setWindowTitle(tr("IOLab"));
     setWindowIcon(loadIcon(QStringLiteral("iolab")));
     buildActions();
@@ -114,26 +73,55 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
     connect(m_controller, &RunController::runStarted, this, &MainWindow::onRunStarted);
     connect(m_controller, &RunController::caseStarted, this, &MainWindow::onCaseStarted);
     connect(m_controller, &RunController::sampleArrived, this, &MainWindow::onSample);
-    connect(m_controller, &RunController::repetitionFinished, this, &MainWindow::onRepetitionFinished);
+    connect(m_controller, &RunController::repetitionFinished, m_presenter, &RunPresenter::repetitionFinished);
     connect(m_controller, &RunController::caseFinished, this, &MainWindow::onCaseFinished);
     connect(m_controller, &RunController::runFinished, this, &MainWindow::onRunFinished);
     connect(m_controller, &RunController::runFailed, this, &MainWindow::onRunFailed);
     connect(m_editor, &MatrixEditor::changed, this, &MainWindow::replan);
-    // A rescan resets the model, and with it the selection: keep the target the user had.
-    connect(m_targets, &QAbstractItemModel::modelAboutToBeReset, this,
-            [this] { m_keyBeforeReset = currentTargetKey(); });
-    connect(m_targets, &TargetModel::scanFinished, this, [this] {
-        for (const QString& key :
-             {m_keyBeforeReset, m_settings->value(QStringLiteral("target")).toString()}) {
-            if (!key.isEmpty() && selectTarget(key))
-                return;
+    connect(m_planPanel, &PlanPanel::planWaiting, this, &MainWindow::updateActions);
+    connect(m_planPanel, &PlanPanel::planShown, this, [this] {
+        updateActions();
+        Q_EMIT planChanged();
+        startWhenReady();
+    });
+    connect(m_targetPanel, &TargetPanel::targetChanged, this, [this] {
+        replan();
+        if (m_firstShownPending && !m_targetPanel->isInspecting()) {
+            m_firstShownPending = false;
+            Q_EMIT firstShown();
         }
+    });
+    connect(m_targetPanel, &TargetPanel::unusableFolder, this,
+            [this](const QString& path, const QString& problem) {
+                showBanner(tr("%1 cannot be a target: %2").arg(path, problem), true);
+            });
+    connect(m_exporter, &ResultExporter::statusChanged, m_presenter, &RunPresenter::setText);
+    connect(m_exporter, &ResultExporter::failed, this,
+            [this](const QString& text) { showBanner(text, true); });
+    connect(m_history, &HistoryController::saved, this, &MainWindow::runSaved);
+    connect(m_history, &HistoryController::refreshed, this, &MainWindow::historyListed);
+    connect(m_history, &HistoryController::problem, this,
+            [this](const QString& text) { showBanner(text, true); });
+    connect(m_history, &HistoryController::reopenRequested, this, [this](const QString& path) {
+        QString error;
+        if (!openResultFile(path, &error))
+            showBanner(tr("Cannot reopen this run: %1").arg(error), true);
+    });
+    connect(m_targetPanel, &TargetPanel::leftoversFound, this, &MainWindow::showLeftovers);
+    connect(m_targetPanel, &TargetPanel::cleaned, this,
+            [this](const QString& text, bool failed) { showBanner(text, failed); });
+    connect(m_targetPanel, &TargetPanel::scanFinished, this, [this](bool kept) {
+        if (kept)
+            return;
+        if (const QString key = m_settings->value(QStringLiteral("target")).toString();
+            !key.isEmpty() && selectTarget(key))
+            return;
         // First start: the home folder, like iolab-cli's default.
         chooseFolder(qs(homeDirectory()));
     });
 
     restoreSettings();
-    m_targets->rescan();
+    m_targetPanel->rescan();
     updateActions();
 }
 
@@ -223,195 +211,21 @@ void MainWindow::buildActions()
     toolbar->addAction(m_exportAction);
 }
 
-QWidget* MainWindow::buildTargetPanel()
-{
-    auto* box = new QGroupBox(tr("Target"), this);
-    auto* layout = new QVBoxLayout(box);
-    m_targetView = new QTableView(box);
-    m_targetView->setModel(m_targets);
-    m_targetView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_targetView->setSelectionMode(QAbstractItemView::SingleSelection);
-    styleTable(m_targetView);
-    m_targetView->setToolTip(
-        tr("Where the run writes: a folder on a mounted filesystem, a pipe or the null device."));
-    layout->addWidget(m_targetView, 1);
-    auto* buttons = new QHBoxLayout;
-    auto* choose = new QPushButton(loadIcon(QStringLiteral("folder")), tr("Choose folder..."), box);
-    m_chooseFolder = choose;
-    choose->setToolTip(
-        tr("Run in any folder you can write to; IOLab creates its own marked run folder inside."));
-    auto* rescan = new QPushButton(loadIcon(QStringLiteral("refresh")), tr("Rescan"), box);
-    m_rescan = rescan;
-    rescan->setToolTip(tr("List the mounted filesystems again"));
-    buttons->addWidget(choose);
-    buttons->addWidget(rescan);
-    buttons->addStretch(1);
-    layout->addLayout(buttons);
-    m_targetDetails = new QLabel(box);
-    m_targetDetails->setWordWrap(true);
-    m_targetDetails->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_targetDetails);
-    connect(choose, &QPushButton::clicked, this, [this] {
-        const QString path =
-            QFileDialog::getExistingDirectory(this, tr("Target folder"), qs(homeDirectory()));
-        if (!path.isEmpty())
-            chooseFolder(path);
-    });
-    connect(rescan, &QPushButton::clicked, this, [this] {
-        if (!m_controller->isRunning())
-            m_targets->rescan();
-    });
-    connect(m_targetView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-            &MainWindow::onTargetSelected);
-    return box;
-}
-
-QWidget* MainWindow::buildPlanPanel()
-{
-    auto* box = new QGroupBox(tr("Plan"), this);
-    auto* layout = new QVBoxLayout(box);
-    m_planSummary = new QLabel(box);
-    m_planSummary->setWordWrap(true);
-    layout->addWidget(m_planSummary);
-    m_planBlocked = new QLabel(box);
-    m_planBlocked->setWordWrap(true);
-    m_planBlocked->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: 600;"));
-    layout->addWidget(m_planBlocked);
-    m_refusedList = new QListWidget(box);
-    m_refusedList->setToolTip(tr("Combinations that will not run, each with the reason."));
-    m_refusedList->setWordWrap(true);
-    layout->addWidget(m_refusedList, 1);
-    layout->addStretch(0);
-    layout->setAlignment(Qt::AlignTop);
-    return box;
-}
-
-QWidget* MainWindow::buildHistoryPage()
-{
-    auto* page = new QWidget(this);
-    auto* layout = new QVBoxLayout(page);
-    auto* buttons = new QHBoxLayout;
-    auto* reopen = new QPushButton(loadIcon(QStringLiteral("open")), tr("Reopen"), page);
-    reopen->setToolTip(tr("Show the selected run in Results"));
-    auto* remove = new QPushButton(loadIcon(QStringLiteral("delete")), tr("Delete"), page);
-    remove->setToolTip(tr("Delete the selected runs' result files"));
-    auto* compare = new QPushButton(loadIcon(QStringLiteral("compare")), tr("Compare two"), page);
-    compare->setToolTip(tr("Select two runs: their cases side by side with the ratio of the medians"));
-    buttons->addWidget(reopen);
-    buttons->addWidget(remove);
-    buttons->addWidget(compare);
-    buttons->addStretch(1);
-    auto* folder = new QLabel(tr("Saved in %1").arg(m_history->folder()), page);
-    folder->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    buttons->addWidget(folder);
-    layout->addLayout(buttons);
-    auto* splitter = new QSplitter(Qt::Vertical, page);
-    m_historyModel = new HistoryModel(this);
-    m_historyView = new QTableView(splitter);
-    m_historyView->setModel(m_historyModel);
-    m_historyView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_historyView->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    styleTable(m_historyView);
-    splitter->addWidget(m_historyView);
-    auto* compareBox = new QWidget(splitter);
-    auto* compareLayout = new QVBoxLayout(compareBox);
-    compareLayout->setContentsMargins(0, 0, 0, 0);
-    m_compareTitle = new QLabel(tr("Select two runs and press Compare."), compareBox);
-    compareLayout->addWidget(m_compareTitle);
-    m_compare = new CompareModel(this);
-    m_compareView = new QTableView(compareBox);
-    m_compareView->setModel(m_compare);
-    styleTable(m_compareView);
-    // The ratio is the answer: right after the case, whose long label is elided (its tooltip holds it all).
-    m_compareView->horizontalHeader()->moveSection(CompareModel::RatioColumn, 1);
-    m_compareView->horizontalHeader()->setMaximumSectionSize(380);
-    m_compareView->setTextElideMode(Qt::ElideMiddle);
-    compareLayout->addWidget(m_compareView, 1);
-    splitter->addWidget(compareBox);
-    layout->addWidget(splitter, 1);
-    connect(reopen, &QPushButton::clicked, this, &MainWindow::reopenSelectedHistory);
-    connect(m_historyView, &QTableView::doubleClicked, this, &MainWindow::reopenSelectedHistory);
-    connect(remove, &QPushButton::clicked, this, &MainWindow::deleteSelectedHistory);
-    connect(compare, &QPushButton::clicked, this, &MainWindow::compareSelectedHistory);
-    return page;
-}
-
-QWidget* MainWindow::buildLogPage()
-{
-    auto* page = new QWidget(this);
-    auto* layout = new QVBoxLayout(page);
-    auto* row = new QHBoxLayout;
-    row->addWidget(new QLabel(tr("Show:"), page));
-    auto* level = new QComboBox(page);
-    level->addItem(tr("debug and above"), static_cast<int>(spdlog::level::debug));
-    level->addItem(tr("info and above"), static_cast<int>(spdlog::level::info));
-    level->addItem(tr("warnings and errors"), static_cast<int>(spdlog::level::warn));
-    level->addItem(tr("errors"), static_cast<int>(spdlog::level::err));
-    level->setCurrentIndex(1);
-    row->addWidget(level);
-    auto* clear = new QPushButton(tr("Clear"), page);
-    row->addWidget(clear);
-    row->addStretch(1);
-    auto* file = new QLabel(tr("Full log: %1/iolab.log").arg(qs(defaultLogDirectory())), page);
-    file->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    row->addWidget(file);
-    layout->addLayout(row);
-    m_logFilter = new LogFilterModel(this);
-    if (m_log != nullptr)
-        m_logFilter->setSourceModel(m_log);
-    m_logFilter->setMinimumLevel(spdlog::level::info);
-    auto* view = new QTableView(page);
-    view->setModel(m_logFilter);
-    styleTable(view);
-    layout->addWidget(view, 1);
-    connect(level, &QComboBox::currentIndexChanged, this,
-            [this, level](int) { m_logFilter->setMinimumLevel(level->currentData().toInt()); });
-    connect(clear, &QPushButton::clicked, this, [this] {
-        if (m_log != nullptr)
-            m_log->clear();
-    });
-    if (m_log != nullptr) {
-        connect(m_log, &QAbstractItemModel::rowsInserted, view, [view] {
-            if (view->verticalScrollBar()->value() >= view->verticalScrollBar()->maximum() - 2)
-                view->scrollToBottom();
-        });
-    }
-    return page;
-}
-
 void MainWindow::buildUi()
 {
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(6, 6, 6, 6);
 
-    m_banner = new QWidget(central);
-    m_banner->setAutoFillBackground(true);
-    auto* bannerLayout = new QHBoxLayout(m_banner);
-    bannerLayout->setContentsMargins(10, 6, 10, 6);
-    m_bannerText = new QLabel(m_banner);
-    m_bannerText->setWordWrap(true);
-    m_bannerText->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    bannerLayout->addWidget(m_bannerText, 1);
-    m_bannerAction = new QPushButton(m_banner);
-    bannerLayout->addWidget(m_bannerAction);
-    auto* dismiss = new QPushButton(tr("Dismiss"), m_banner);
-    bannerLayout->addWidget(dismiss);
-    connect(dismiss, &QPushButton::clicked, this, &MainWindow::hideBanner);
-    connect(m_bannerAction, &QPushButton::clicked, this, [this] {
-        auto callback = m_bannerCallback;
-        hideBanner();
-        if (callback)
-            callback();
-    });
-    m_banner->hide();
+    m_banner = new Banner(central);
     layout->addWidget(m_banner);
 
     m_mainSplitter = new QSplitter(Qt::Horizontal, central);
     m_mainSplitter->setObjectName(QStringLiteral("mainSplitter"));
     m_sideSplitter = new QSplitter(Qt::Vertical, m_mainSplitter);
     m_sideSplitter->setObjectName(QStringLiteral("sideSplitter"));
-    m_sideSplitter->addWidget(buildTargetPanel());
+    m_targetPanel = new TargetPanel(m_sideSplitter);
+    m_sideSplitter->addWidget(m_targetPanel);
     auto* matrixBox = new QGroupBox(tr("Strategy matrix"), m_sideSplitter);
     auto* matrixLayout = new QVBoxLayout(matrixBox);
     matrixLayout->setContentsMargins(2, 2, 2, 2);
@@ -424,7 +238,8 @@ void MainWindow::buildUi()
     matrixScroll->setWidget(m_editor);
     matrixLayout->addWidget(matrixScroll);
     m_sideSplitter->addWidget(matrixBox);
-    m_sideSplitter->addWidget(buildPlanPanel());
+    m_planPanel = new PlanPanel(m_registry, m_editor, m_sideSplitter);
+    m_sideSplitter->addWidget(m_planPanel);
     m_sideSplitter->setSizes({230, 560, 150});
     m_mainSplitter->addWidget(m_sideSplitter);
 
@@ -434,20 +249,15 @@ void MainWindow::buildUi()
     m_results = new ResultsView(m_tabs);
     m_results->setRegistry(&m_registry);
     m_tabs->addTab(m_results, tr("Results"));
-    m_tabs->addTab(buildHistoryPage(), tr("History"));
-    m_tabs->addTab(buildLogPage(), tr("Log"));
+    m_history = new HistoryController(QDir(m_paths.dataFolder).filePath(QStringLiteral("history")), m_tabs);
+    m_tabs->addTab(m_history, tr("History"));
+    m_tabs->addTab(new LogPage(m_log, m_tabs), tr("Log"));
     m_mainSplitter->addWidget(m_tabs);
     m_mainSplitter->setSizes({520, 980});
     layout->addWidget(m_mainSplitter, 1);
     setCentralWidget(central);
 
-    m_progressLabel = new QLabel(tr("Idle"), this);
-    m_progress = new QProgressBar(this);
-    m_progress->setRange(0, 1000);
-    m_progress->setMaximumWidth(320);
-    m_progress->setTextVisible(false);
-    statusBar()->addWidget(m_progressLabel, 1);
-    statusBar()->addPermanentWidget(m_progress);
+    m_presenter = new RunPresenter(statusBar(), this);
     // Fits a 1366x768 laptop screen as well as a large one.
     QSize size(1500, 950);
     if (const QScreen* screen = QGuiApplication::primaryScreen(); screen != nullptr)
@@ -522,25 +332,19 @@ void MainWindow::setTheme(Theme theme)
     const bool dark = applyTheme(*qApp, theme);
     m_live->setDark(dark);
     m_results->setDark(dark);
-    QPalette bannerPalette = palette();
-    m_banner->setPalette(bannerPalette);
+    m_banner->followPalette(palette());
     for (QAction* a : m_themeGroup->actions())
         a->setChecked(a->data().toString() == themeName(theme));
 }
 
 bool MainWindow::selectTarget(const QString& key)
 {
-    const int row = m_targets->rowForKey(key);
-    if (row < 0)
-        return false;
-    m_targetView->selectRow(row);
-    return true;
+    return m_targetPanel->selectTarget(key);
 }
 
 QString MainWindow::currentTargetKey() const
 {
-    const auto rows = m_targetView->selectionModel()->selectedRows();
-    return rows.isEmpty() ? QString() : m_targets->entry(rows.first().row()).key();
+    return m_targetPanel->currentKey();
 }
 
 void MainWindow::chooseFolder(const QString& path)
@@ -550,180 +354,68 @@ void MainWindow::chooseFolder(const QString& path)
                    true);
         return;
     }
-    const int row = m_targets->addFolder(path);
-    m_targetView->selectRow(row);
-    const auto& entry = m_targets->entry(row);
-    if (!entry.problem.isEmpty())
-        showBanner(tr("%1 cannot be a target: %2").arg(path, entry.problem), true);
+    m_targetPanel->chooseFolder(path);
 }
 
-void MainWindow::onTargetSelected()
+void MainWindow::showLeftovers(const QString& key, const QString& path, int count, std::uint64_t bytes)
 {
-    // A rescan that ends mid-run resets the list: the run's own target stays the one selected.
-    if (m_controller->isRunning() && currentTargetKey() != m_runTargetKey && selectTarget(m_runTargetKey))
-        return;
-    const auto rows = m_targetView->selectionModel()->selectedRows();
-    if (rows.isEmpty()) {
-        m_targetDetails->setText(tr("Select where the run writes."));
-        replan();
-        return;
-    }
-    const int row = rows.first().row();
-    m_targets->probeRow(row);
-    const TargetEntry& e = m_targets->entry(row);
-    QString details;
-    if (!e.problem.isEmpty()) {
-        details = tr("<b>Cannot use this target:</b> %1").arg(e.problem.toHtmlEscaped());
-    } else if (e.kind == TargetEntry::Kind::Folder) {
-        const TargetInfo& t = e.info;
-        details = tr("Runs write into a new marked folder inside <b>%1</b> and remove it afterwards.")
-                      .arg(qs(t.path).toHtmlEscaped());
-        if (!t.directIoProblem.empty())
-            details +=
-                tr("<br>O_DIRECT: not supported here (%1).").arg(qs(t.directIoProblem).toHtmlEscaped());
-        if (!t.fallocateProblem.empty())
-            details +=
-                tr("<br>fallocate: not supported here (%1).").arg(qs(t.fallocateProblem).toHtmlEscaped());
-        if (t.livesInMemory())
-            details += tr("<br>This filesystem lives in memory: durable figures mean nothing here.");
-    } else {
-        details = e.kind == TargetEntry::Kind::Pipe
-                      ? tr("Only the pipe strategies run against a pipe; no file is written.")
-                      : tr("stdio and write(2) run against the null device: the API's own cost.");
-    }
-    m_targetDetails->setText(details);
-    replan();
-    if (e.kind == TargetEntry::Kind::Folder && e.problem.isEmpty()) {
-        try {
-            const CleanReport stale = cleanStaleRuns(e.info.path, CleanMode::ListOnly);
-            if (!stale.removed.empty())
-                showBanner(tr("%n leftover run folder(s) from an IOLab run that was killed hold %1 in %2.",
-                              nullptr, static_cast<int>(stale.removed.size()))
-                               .arg(qs(formatBytes(stale.removedBytes)), qs(e.info.path)),
-                           false, tr("Remove them"), [this, key = e.key()] {
-                               // The folders this banner named, even if another target is selected now.
-                               if (key == currentTargetKey() || selectTarget(key))
-                                   cleanStaleFolders();
-                           });
-        } catch (const InputError& error) {
-            logger(LogModule::Gui).warn("looking for leftover run folders: {}", error.what());
-        }
-    }
+    showBanner(
+        tr("%n leftover run folder(s) from an IOLab run that was killed hold %1 in %2.", nullptr, count)
+            .arg(qs(formatBytes(bytes)), path),
+        false, tr("Remove them"), [this, key] {
+            // The folders this banner named, even if another target is selected now.
+            if (key == currentTargetKey() || selectTarget(key))
+                cleanStaleFolders();
+        });
 }
 
 void MainWindow::cleanStaleFolders()
 {
-    const auto rows = m_targetView->selectionModel()->selectedRows();
-    if (rows.isEmpty())
-        return;
-    const TargetEntry& e = m_targets->entry(rows.first().row());
-    if (e.kind != TargetEntry::Kind::Folder || !e.problem.isEmpty()) {
-        showBanner(tr("Select a folder target first."), true);
-        return;
-    }
-    try {
-        const CleanReport report = cleanStaleRuns(e.info.path);
-        QString text =
-            tr("Removed %n leftover run folder(s), %1.", nullptr, static_cast<int>(report.removed.size()))
-                .arg(qs(formatBytes(report.removedBytes)));
-        for (const auto& [folder, why] : report.kept)
-            text += tr(" Left %1: %2.").arg(qs(folder), qs(why));
-        logger(LogModule::Gui).info("{}", text.toStdString());
-        showBanner(text, false);
-        m_targets->refreshRow(rows.first().row());
-        replan();
-    } catch (const InputError& error) {
-        showBanner(qs(error.what()), true);
-    }
+    m_targetPanel->cleanCurrent();
 }
 
 void MainWindow::replan()
 {
-    m_latestPlan->store(++m_planGeneration);
-    const auto rows = m_targetView->selectionModel()->selectedRows();
-    if (rows.isEmpty()) {
-        m_planPending = false;
-        m_plan = {};
-        m_plan.blocked = tr("Select a target.");
-        showPlan();
-        return;
-    }
-    const MatrixDraft draft = m_editor->draft();
-    const TargetEntry& target = m_targets->entry(rows.first().row());
-    const RunOptions options = m_editor->runOptions();
-    const std::uint64_t combinations = draft.problem().empty() ? caseCount(draft.toMatrix(), m_registry) : 0;
-    // Beyond kMaxCases the plan is refused from the count alone, which is quick.
-    if (combinations <= kPlannedInline || combinations > kMaxCases) {
-        m_planPending = false;
-        m_plan = previewRun(m_registry, draft, target, options, m_known);
-        showPlan();
-        return;
-    }
-    // Expanding and estimating 100,000 cases takes most of a second: done on a worker, the result delivered
-    // queued, and dropped when a newer plan was asked for meanwhile.
-    m_planPending = true;
-    m_planSummary->setText(tr("Planning %L1 combinations...").arg(combinations));
-    m_planBlocked->hide();
-    updateActions();
-    const QPointer<MainWindow> window(this);
-    planningPool()->start([window, generation = m_planGeneration, latest = m_latestPlan,
-                           registry = &m_registry, draft, target, options, known = m_known,
-                           gate = m_planningGate] {
-        if (gate)
-            gate();
-        if (latest->load() != generation)
-            return; // a newer plan was asked for while this one waited for a thread
-        RunPreview preview = previewRun(*registry, draft, target, options, known);
-        QMetaObject::invokeMethod(
-            qApp,
-            [window, generation, preview = std::move(preview)]() mutable {
-                if (window != nullptr)
-                    window->planReady(generation, std::move(preview));
-            },
-            Qt::QueuedConnection);
-    });
+    m_planPanel->replan(m_targetPanel->currentEntry(), m_targetPanel->isInspecting(), m_history->known());
 }
 
-void MainWindow::planReady(std::uint64_t generation, RunPreview preview)
+void MainWindow::startWhenReady()
 {
-    if (generation != m_planGeneration)
+    if (!std::exchange(m_startWhenPlanned, false))
         return;
-    m_planPending = false;
-    m_plan = std::move(preview);
-    showPlan();
-    if (std::exchange(m_startWhenPlanned, false))
-        startPlannedRun();
-}
-
-void MainWindow::showPlan()
-{
-    // Text in a field that does not parse must never run as the value it replaced.
-    if (const QString problem = m_editor->inputProblem(); !problem.isEmpty())
-        m_plan.blocked = problem;
-    m_planSummary->setText(m_plan.cases().empty() && !m_plan.blocked.isEmpty() ? QString()
-                                                                               : m_plan.summary());
-    m_planBlocked->setText(m_plan.blocked);
-    m_planBlocked->setVisible(!m_plan.blocked.isEmpty());
-    m_refusedList->clear();
-    // Laying out tens of thousands of wrapped lines would hold the GUI thread for seconds: list the first
-    // ones and count the rest.
-    const auto& refused = m_plan.refused();
-    const std::size_t listed = std::min(refused.size(), kRefusedListed);
-    for (std::size_t i = 0; i < listed; ++i) {
-        const auto& r = refused[i];
-        m_refusedList->addItem(tr("%1 - %2").arg(qs(r.testCase.label()), qs(r.reason)));
-    }
-    if (refused.size() > listed)
-        m_refusedList->addItem(tr("... and %n more refused combination(s).", nullptr,
-                                  static_cast<int>(refused.size() - listed)));
-    m_refusedList->setVisible(m_refusedList->count() > 0);
-    updateActions();
-    Q_EMIT planChanged();
+    if (startPlannedRun())
+        return;
+    // Run was pressed (or --run given) and said yes while the plan was being made: the run that did not
+    // start ends as one that failed to, with the reason the banner gives.
+    const QString why = bannerText().isEmpty() ? plan().blocked : bannerText();
+    m_presenter->setText(tr("The run did not start."));
+    m_lastRunProblem = tr("The run cannot start: %1").arg(why);
+    Q_EMIT runEnded();
 }
 
 QString MainWindow::runBlockedReason() const
 {
-    return m_planPending ? tr("The run is still being planned.") : m_plan.blocked;
+    return m_planPanel->blockedReason();
+}
+
+const RunPreview& MainWindow::plan() const
+{
+    return m_planPanel->plan();
+}
+
+bool MainWindow::isPlanning() const
+{
+    return m_planPanel->isPlanning();
+}
+
+void MainWindow::setPlanningGate(std::function<void()> gate)
+{
+    m_planPanel->setPlanningGate(std::move(gate));
+}
+
+QListWidget* MainWindow::refusedList() const
+{
+    return m_planPanel->refusedList();
 }
 
 void MainWindow::updateActions()
@@ -734,13 +426,11 @@ void MainWindow::updateActions()
     m_runAction->setToolTip(running             ? tr("A run is in progress.")
                             : blocked.isEmpty() ? tr("Run the matrix on the selected target (Ctrl+R, F5)")
                                                 : blocked);
-    m_stopAction->setEnabled(running && !m_stopping);
+    m_stopAction->setEnabled(running && !m_presenter->isStopping());
     m_exportAction->setEnabled(m_result.has_value() && !running);
     // The target and the matrix are the run's while it goes.
     m_editor->setEnabled(!running);
-    m_targetView->setEnabled(!running);
-    m_chooseFolder->setEnabled(!running);
-    m_rescan->setEnabled(!running);
+    m_targetPanel->lockTo(running ? m_runTargetKey : QString());
 }
 
 bool MainWindow::startRun()
@@ -752,10 +442,10 @@ bool MainWindow::startRun()
     m_editor->applyPendingFields();
     m_lastRunProblem.clear();
     replan();
-    if (m_planPending) {
-        // A large matrix: the run starts once its plan is in.
+    if (m_planPanel->isPlanning() || m_planPanel->isWaitingForTarget()) {
+        // A large matrix, or a folder still being looked at: the run starts once its plan is in.
         m_startWhenPlanned = true;
-        m_progressLabel->setText(tr("Planning the run..."));
+        m_presenter->setText(tr("Planning the run..."));
         return true;
     }
     return startPlannedRun();
@@ -765,12 +455,12 @@ bool MainWindow::startPlannedRun()
 {
     if (m_controller->isRunning())
         return false;
-    if (!m_plan.blocked.isEmpty()) {
-        showBanner(m_plan.blocked, true);
+    const RunPreview& planned = plan();
+    if (!planned.blocked.isEmpty()) {
+        showBanner(planned.blocked, true);
         return false;
     }
-    const TargetEntry& target =
-        m_targets->entry(m_targetView->selectionModel()->selectedRows().first().row());
+    const TargetEntry& target = *m_targetPanel->currentEntry();
     // Two runs on one target measure each other: refused unless the user says to run anyway, and then stated
     // in the result. A run elsewhere on the same filesystem is stated in the result, not refused.
     std::vector<std::string> runWarnings;
@@ -805,7 +495,7 @@ bool MainWindow::startPlannedRun()
     m_allowConcurrentOnce = false;
     RunOptions options = m_editor->runOptions();
     QString why;
-    if (!m_controller->start(m_plan.plan, options, &why)) {
+    if (!m_controller->start(planned.plan, options, &why)) {
         showBanner(why, true);
         return false;
     }
@@ -818,31 +508,21 @@ bool MainWindow::startPlannedRun()
     }
     m_runTarget = qs(target.info.path);
     m_runTargetKey = target.key();
-    m_stopping = false;
     // Weighed by the plan the worker runs: case i here is case i of every signal it sends.
-    m_caseWeights = m_plan.caseSeconds;
-    m_caseCount = static_cast<int>(m_plan.cases().size());
-    m_caseSecondsTaken.assign(m_caseWeights.size(), 0.0);
-    m_caseStartedAt = 0;
-    m_currentCase = -1;
-    m_repsPerCase = options.repetitions + options.warmups;
-    m_runClock.start();
+    m_presenter->runStarting(planned.caseSeconds, options.repetitions + options.warmups);
     m_result.reset();
-    m_progress->setValue(0);
-    m_progressLabel->setText(tr("Starting..."));
     m_tabs->setCurrentWidget(m_live);
-    logger(LogModule::Gui).info("run started: {} case(s) on {}", m_caseCount, target.info.path);
+    logger(LogModule::Gui).info("run started: {} case(s) on {}", planned.cases().size(), target.info.path);
     updateActions();
     return true;
 }
 
 void MainWindow::stopRun()
 {
-    if (!m_controller->isRunning() || m_stopping)
+    if (!m_controller->isRunning() || m_presenter->isStopping())
         return;
-    m_stopping = true;
     m_controller->stop();
-    m_progressLabel->setText(tr("Stopping: removing the run's files..."));
+    m_presenter->stopping();
     updateActions();
 }
 
@@ -853,7 +533,7 @@ bool MainWindow::isRunning() const
 
 void MainWindow::onRunStarted(int caseCount, const std::vector<RefusedCase>& refused, const QString& target)
 {
-    m_caseCount = caseCount;
+    m_presenter->runStarted(caseCount);
     m_live->runStarted();
     m_results->beginRun(refused);
     logger(LogModule::Gui).debug("run folder parent {}", target.toStdString());
@@ -861,61 +541,14 @@ void MainWindow::onRunStarted(int caseCount, const std::vector<RefusedCase>& ref
 
 void MainWindow::onCaseStarted(const CaseStarted& started)
 {
-    const double now = static_cast<double>(m_runClock.elapsed()) / 1000.0;
-    if (m_currentCase >= 0 && static_cast<std::size_t>(m_currentCase) < m_caseSecondsTaken.size())
-        m_caseSecondsTaken[static_cast<std::size_t>(m_currentCase)] = now - m_caseStartedAt;
-    m_caseStartedAt = now;
-    m_currentCase = static_cast<int>(started.index);
-    m_repsDone = 0;
-    m_caseBytes = started.testCase.totalBytes;
-    m_caseLabel = qs(started.testCase.label());
     m_live->caseStarted(started);
-    updateProgress(0);
+    m_presenter->caseStarted(started);
 }
 
 void MainWindow::onSample(const Sample& sample)
 {
     m_live->addSample(sample);
-    if (static_cast<int>(sample.caseIndex) == m_currentCase && m_caseBytes > 0) {
-        const double inRep =
-            std::min(1.0, static_cast<double>(sample.bytesDone) / static_cast<double>(m_caseBytes));
-        updateProgress((m_repsDone + inRep) / std::max<std::uint32_t>(1, m_repsPerCase));
-    }
-}
-
-void MainWindow::onRepetitionFinished(const RepetitionFinished& finished)
-{
-    if (static_cast<int>(finished.caseIndex) != m_currentCase)
-        return;
-    ++m_repsDone;
-    updateProgress(static_cast<double>(m_repsDone) / std::max<std::uint32_t>(1, m_repsPerCase));
-}
-
-void MainWindow::updateProgress(double caseFraction)
-{
-    if (m_currentCase < 0 || m_caseWeights.empty())
-        return;
-    double total = 0;
-    for (double w : m_caseWeights)
-        total += w;
-    const auto index =
-        static_cast<std::size_t>(std::min<int>(m_currentCase, static_cast<int>(m_caseWeights.size()) - 1));
-    double done = 0;
-    for (std::size_t i = 0; i < index; ++i)
-        done += m_caseWeights[i];
-    done += m_caseWeights[index] * std::clamp(caseFraction, 0.0, 1.0);
-    const double fraction = total > 0 ? done / total : 0;
-    m_progress->setValue(static_cast<int>(fraction * 1000));
-    const double elapsed = static_cast<double>(m_runClock.elapsed()) / 1000.0;
-    const std::vector<double> finished(m_caseSecondsTaken.begin(),
-                                       m_caseSecondsTaken.begin() + static_cast<std::ptrdiff_t>(index));
-    const double remaining = estimateSecondsLeft(m_caseWeights, finished, index, elapsed - m_caseStartedAt);
-    if (!m_stopping)
-        m_progressLabel->setText(
-            tr("Case %1 of %2: %3 · %4 elapsed · about %5 left")
-                .arg(m_currentCase + 1)
-                .arg(m_caseCount)
-                .arg(m_caseLabel, qs(formatDuration(elapsed)), qs(formatDuration(remaining))));
+    m_presenter->sample(sample);
 }
 
 void MainWindow::onCaseFinished(const CaseResult& result)
@@ -931,18 +564,11 @@ void MainWindow::onRunFinished(const RunResult& finished)
     result.warnings.insert(result.warnings.end(), m_runWarnings.begin(), m_runWarnings.end());
     m_runWarnings.clear();
     m_live->runFinished();
-    m_stopping = false;
-    m_progress->setValue(result.cancelled ? m_progress->value() : 1000);
-    m_progressLabel->setText(
-        result.cancelled ? tr("Stopped; the run's files were removed.")
-                         : tr("Finished in %1.")
-                               .arg(qs(formatDuration(static_cast<double>(m_runClock.elapsed()) / 1000.0))));
+    m_presenter->runFinished(result.cancelled);
     showResult(result, {});
     // Saving (with its fsync) and re-reading the history happen off the GUI thread; runEnded follows them.
-    startHistoryTask(result, true);
-    const auto rows = m_targetView->selectionModel()->selectedRows();
-    if (!rows.isEmpty())
-        m_targets->refreshRow(rows.first().row());
+    m_history->save(result);
+    m_targetPanel->refreshCurrent(); // free space changed
     QStringList failures;
     for (const auto& c : result.cases) {
         if (c.status == Status::Failed)
@@ -961,8 +587,7 @@ void MainWindow::onRunFinished(const RunResult& finished)
 void MainWindow::onRunFailed(const QString& message)
 {
     m_live->runFinished();
-    m_stopping = false;
-    m_progressLabel->setText(tr("The run did not start."));
+    m_presenter->runFailed();
     m_lastRunProblem = tr("The run did not start: %1").arg(message);
     showBanner(m_lastRunProblem, true);
     updateActions();
@@ -977,61 +602,38 @@ void MainWindow::showResult(const RunResult& result, const QString& origin)
     m_results->setResult(result);
     if (!origin.isEmpty()) {
         m_tabs->setCurrentWidget(m_results);
-        m_progressLabel->setText(tr("Showing %1").arg(origin));
+        m_presenter->setText(tr("Showing %1").arg(origin));
     }
     updateActions();
 }
 
 bool MainWindow::exportResult(const QString& path, QString* error) const
 {
-    if (!m_result) {
-        *error = tr("There is no result to export yet.");
-        return false;
-    }
-    *error = exportResultFile(*m_result, path, &m_registry);
+    *error = m_result ? m_exporter->write(*m_result, path) : tr("There is no result to export yet.");
     return error->isEmpty();
 }
 
 void MainWindow::chooseExport()
 {
-    QFileDialog dialog(this, tr("Export results"));
-    dialog.setObjectName(QStringLiteral("exportDialog"));
-    dialog.setAcceptMode(QFileDialog::AcceptSave);
-    dialog.setFileMode(QFileDialog::AnyFile);
-    const QStringList filters = exportNameFilters();
-    dialog.setNameFilters(filters);
-    dialog.selectNameFilter(filters.constFirst());
-    // Where the last export went, or the home folder: never the folder the app happened to start in.
-    dialog.setDirectory(m_lastExportFolder.isEmpty() ? qs(homeDirectory()) : m_lastExportFolder);
-    dialog.selectFile(QStringLiteral("iolab-report.pdf"));
-    // The name follows the type: choosing JSON turns iolab-report.pdf into iolab-report.json.
-    connect(&dialog, &QFileDialog::filterSelected, &dialog, [&dialog](const QString& filter) {
-        const QStringList chosen = dialog.selectedFiles();
-        const QString name = chosen.isEmpty() ? QString() : QFileInfo(chosen.constFirst()).fileName();
-        if (!name.isEmpty())
-            dialog.selectFile(fileNameForFilter(name, filter));
-    });
-    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
-        return;
-    exportTo(fileNameForFilter(dialog.selectedFiles().constFirst(), dialog.selectedNameFilter()));
+    if (m_result)
+        m_exporter->choose(this, *m_result);
 }
 
 bool MainWindow::exportTo(const QString& path)
 {
-    QString error;
-    const bool ok = exportResult(path, &error);
-    m_progressLabel->setText(exportStatusText(QDir::toNativeSeparators(path), error));
-    if (ok) {
-        m_lastExportFolder = QFileInfo(path).absolutePath();
-        logger(LogModule::Gui).info("exported to {}", path.toStdString());
-    } else
-        showBanner(exportStatusText(QDir::toNativeSeparators(path), error), true);
-    return ok;
+    if (!m_result) {
+        const QString text =
+            exportStatusText(QDir::toNativeSeparators(path), tr("There is no result to export yet."));
+        m_presenter->setText(text);
+        showBanner(text, true);
+        return false;
+    }
+    return m_exporter->exportTo(*m_result, path);
 }
 
 bool MainWindow::openResultFile(const QString& path, QString* error)
 {
-    const auto result = m_history->load(path, error);
+    const auto result = m_history->store().load(path, error);
     if (!result)
         return false;
     showResult(*result, QFileInfo(path).fileName());
@@ -1040,7 +642,7 @@ bool MainWindow::openResultFile(const QString& path, QString* error)
 
 void MainWindow::chooseOpen()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open result"), m_history->folder(),
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open result"), m_history->store().folder(),
                                                       tr("Result JSON (*.json)"));
     if (path.isEmpty())
         return;
@@ -1051,128 +653,64 @@ void MainWindow::chooseOpen()
 
 void MainWindow::refreshHistory()
 {
-    startHistoryTask(std::nullopt, false);
+    m_history->refresh();
 }
 
-void MainWindow::startHistoryTask(std::optional<RunResult> toSave, bool endsRun)
+void MainWindow::runSaved(const QString& path, const QString& error)
 {
-    // One task at a time, in order, on the history's own thread; the window never waits for one. A save still
-    // going when the window closes finishes (the application waits for it on exit); its result is dropped.
-    const QPointer<MainWindow> window(this);
-    historyPool()->start([window, store = m_history, toSave = std::move(toSave), endsRun] {
-        QString saved;
-        QString error;
-        if (toSave)
-            saved = store->save(*toSave, &error);
-        HistorySnapshot snapshot = scanHistory(*store, kKnownRuns);
-        QMetaObject::invokeMethod(
-            qApp,
-            [window, saved, error, endsRun, wasSave = toSave.has_value(),
-             snapshot = std::move(snapshot)]() mutable {
-                if (window != nullptr)
-                    window->historyTaskDone(wasSave, saved, error, std::move(snapshot), endsRun);
-            },
-            Qt::QueuedConnection);
-    });
-}
-
-void MainWindow::historyTaskDone(bool wasSave, const QString& saved, const QString& error,
-                                 HistorySnapshot snapshot, bool endsRun)
-{
-    if (wasSave) {
-        m_lastSaved = saved;
-        if (saved.isEmpty()) {
-            m_lastRunProblem = error;
-            showBanner(error, true);
-        } else
-            logger(LogModule::Gui).info("run saved to {}", saved.toStdString());
+    m_lastSaved = path;
+    if (path.isEmpty()) {
+        m_lastRunProblem = error;
+        showBanner(error, true);
     }
-    m_historyModel->setEntries(std::move(snapshot.entries));
-    m_known = std::move(snapshot.known);
-    replan();
+    m_runEndsWhenListed = true;
+}
+
+void MainWindow::historyListed()
+{
+    replan(); // the estimate knows the newest runs
     Q_EMIT historyRefreshed();
-    if (endsRun) {
+    if (std::exchange(m_runEndsWhenListed, false)) {
         Q_EMIT runEnded();
         if (m_closeRequested)
             close();
     }
 }
 
-void MainWindow::reopenSelectedHistory()
-{
-    const auto rows = m_historyView->selectionModel()->selectedRows();
-    if (rows.isEmpty())
-        return;
-    const HistoryEntry& e = m_historyModel->entry(rows.first().row());
-    QString error;
-    if (!openResultFile(e.path, &error))
-        showBanner(tr("Cannot reopen this run: %1").arg(error), true);
-}
-
 void MainWindow::deleteSelectedHistory()
 {
-    const auto rows = m_historyView->selectionModel()->selectedRows();
-    QStringList errors;
-    for (const auto& index : rows) {
-        QString error;
-        if (!m_history->remove(m_historyModel->entry(index.row()).path, &error))
-            errors << error;
-    }
-    refreshHistory();
-    if (!errors.isEmpty())
-        showBanner(errors.join(QStringLiteral(" ")), true);
+    m_history->deleteSelected();
 }
 
 bool MainWindow::compareHistoryRows(int first, int second, QString* error)
 {
-    const HistoryEntry a = m_historyModel->entry(first);
-    const HistoryEntry b = m_historyModel->entry(second);
-    // Older run first, so that the ratio reads "how the newer one compares".
-    const bool swap = a.startedAt > b.startedAt;
-    const auto older = m_history->load(swap ? b.path : a.path, error);
-    if (!older)
-        return false;
-    const auto newer = m_history->load(swap ? a.path : b.path, error);
-    if (!newer)
-        return false;
-    m_compare->setRuns(*older, *newer);
-    m_compareTitle->setText(tr("%1 on %2  vs  %3 on %4: per case, the newer median divided by the older.")
-                                .arg(qs(older->matrix.name), qs(older->target.path), qs(newer->matrix.name),
-                                     qs(newer->target.path)));
-    return true;
+    return m_history->compareRows(first, second, error);
 }
 
-void MainWindow::compareSelectedHistory()
+HistoryModel* MainWindow::historyModel() const
 {
-    const auto rows = m_historyView->selectionModel()->selectedRows();
-    if (rows.size() != 2) {
-        showBanner(tr("Select exactly two runs to compare (Ctrl+click)."), true);
-        return;
-    }
-    QString error;
-    if (!compareHistoryRows(rows[0].row(), rows[1].row(), &error))
-        showBanner(tr("Cannot compare: %1").arg(error), true);
+    return m_history->model();
+}
+
+QTableView* MainWindow::historyView() const
+{
+    return m_history->view();
+}
+
+CompareModel* MainWindow::compareModel() const
+{
+    return m_history->compareModel();
+}
+
+QTableView* MainWindow::compareView() const
+{
+    return m_history->compareView();
 }
 
 void MainWindow::showBanner(const QString& text, bool error, const QString& actionText,
                             std::function<void()> action)
 {
-    QPalette p = m_banner->palette();
-    const bool dark = palette().color(QPalette::Window).lightnessF() < 0.5;
-    const QColor background = error ? (dark ? QColor(0x5c, 0x1f, 0x1c) : QColor(0xfd, 0xe2, 0xe0))
-                                    : (dark ? QColor(0x1f, 0x3b, 0x5a) : QColor(0xe3, 0xef, 0xfb));
-    p.setColor(QPalette::Window, background);
-    p.setColor(QPalette::WindowText, palette().color(QPalette::WindowText));
-    m_banner->setPalette(p);
-    m_bannerText->setText(text);
-    // A button only with the action it names: no banner falls back to another banner's action.
-    const bool hasAction = !actionText.isEmpty() && action;
-    m_bannerAction->setVisible(hasAction);
-    m_bannerAction->setText(hasAction ? actionText : QString());
-    m_bannerCallback = hasAction ? std::move(action) : nullptr;
-    m_banner->show();
-    if (error)
-        logger(LogModule::Gui).warn("{}", text.toStdString());
+    m_banner->showMessage(text, error, actionText, std::move(action));
 }
 
 void MainWindow::showProblem(const QString& text)
@@ -1182,23 +720,47 @@ void MainWindow::showProblem(const QString& text)
 
 void MainWindow::hideBanner()
 {
-    m_banner->hide();
-    m_bannerCallback = nullptr;
+    m_banner->dismiss();
 }
 
 QString MainWindow::bannerText() const
 {
-    return m_banner->isVisibleTo(const_cast<MainWindow*>(this)) ? m_bannerText->text() : QString();
+    return m_banner->text();
 }
 
 QString MainWindow::targetDetailsText() const
 {
-    return m_targetDetails->text();
+    return m_targetPanel->detailsText();
+}
+
+TargetModel* MainWindow::targetModel() const
+{
+    return m_targetPanel->model();
+}
+
+QTableView* MainWindow::targetView() const
+{
+    return m_targetPanel->view();
+}
+
+QPushButton* MainWindow::chooseFolderButton() const
+{
+    return m_targetPanel->chooseFolderButton();
+}
+
+QPushButton* MainWindow::rescanButton() const
+{
+    return m_targetPanel->rescanButton();
+}
+
+bool MainWindow::isInspectingTarget() const
+{
+    return m_planPanel->isWaitingForTarget();
 }
 
 QString MainWindow::progressText() const
 {
-    return m_progressLabel->text();
+    return m_presenter->text();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
@@ -1220,7 +782,12 @@ void MainWindow::showEvent(QShowEvent* event)
     if (m_shown)
         return;
     m_shown = true;
-    Q_EMIT firstShown();
+    // Up means with what the launch asked for: a folder chosen at start is looked at first, so that the
+    // window says what is wrong with it before anyone acts on firstShown (--quit-after-shown, --run).
+    if (m_targetPanel->isInspecting())
+        m_firstShownPending = true;
+    else
+        Q_EMIT firstShown();
     // Work that can wait until the window is up: the history list and the rates it knows.
     refreshHistory();
 }

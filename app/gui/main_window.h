@@ -8,23 +8,17 @@
 #include "core/engine/runner.h"
 #include "core/model/result.h"
 
-#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QString>
 
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
-#include <thread>
 
 class QAction;
 class QActionGroup;
-class QComboBox;
 class QDialog;
-class QLabel;
 class QListWidget;
-class QProgressBar;
 class QPushButton;
 class QSettings;
 class QSplitter;
@@ -33,13 +27,18 @@ class QTableView;
 
 namespace iolab::gui {
 
+class Banner;
+class HistoryController;
 class LiveCharts;
-class LogFilterModel;
 class LogModel;
 class MatrixEditor;
+class PlanPanel;
+class ResultExporter;
 class ResultsView;
 class RunController;
+class RunPresenter;
 class TargetModel;
+class TargetPanel;
 
 // Where the app keeps its files. Tests point these at a temporary folder.
 struct AppPaths
@@ -81,12 +80,12 @@ public:
     Theme theme() const { return m_theme; }
     void saveSettings();
 
-    const RunPreview& plan() const { return m_plan; }
+    const RunPreview& plan() const;
     // True while a large matrix is planned off the GUI thread; planChanged follows.
-    bool isPlanning() const { return m_planPending; }
+    bool isPlanning() const;
     QString runBlockedReason() const;
     // Runs on the planning thread before each plan made there: tests hold a plan back with it.
-    void setPlanningGate(std::function<void()> gate) { m_planningGate = std::move(gate); }
+    void setPlanningGate(std::function<void()> gate);
     QString bannerText() const;
     // Shows a problem in the window's banner (a launch option that failed, for one).
     void showProblem(const QString& text);
@@ -101,19 +100,23 @@ public:
     const std::optional<RunResult>& currentResult() const { return m_result; }
     QString lastSavedRun() const { return m_lastSaved; }
 
-    TargetModel* targetModel() const { return m_targets; }
-    QTableView* targetView() const { return m_targetView; }
+    TargetPanel* targetPanel() const { return m_targetPanel; }
+    TargetModel* targetModel() const;
+    QTableView* targetView() const;
     QString targetDetailsText() const;
-    QPushButton* chooseFolderButton() const { return m_chooseFolder; }
-    QPushButton* rescanButton() const { return m_rescan; }
+    QPushButton* chooseFolderButton() const;
+    QPushButton* rescanButton() const;
+    // True while the selected folder is being looked at off the GUI thread; planChanged follows.
+    bool isInspectingTarget() const;
     MatrixEditor* matrixEditor() const { return m_editor; }
     LiveCharts* liveCharts() const { return m_live; }
     ResultsView* resultsView() const { return m_results; }
-    HistoryModel* historyModel() const { return m_historyModel; }
-    QTableView* historyView() const { return m_historyView; }
-    CompareModel* compareModel() const { return m_compare; }
-    QTableView* compareView() const { return m_compareView; }
-    QListWidget* refusedList() const { return m_refusedList; }
+    HistoryController* history() const { return m_history; }
+    HistoryModel* historyModel() const;
+    QTableView* historyView() const;
+    CompareModel* compareModel() const;
+    QTableView* compareView() const;
+    QListWidget* refusedList() const;
     RunController* controller() const { return m_controller; }
     QAction* runAction() const { return m_runAction; }
     QAction* stopAction() const { return m_stopAction; }
@@ -135,70 +138,47 @@ protected:
 private:
     void buildActions();
     void buildUi();
-    QWidget* buildTargetPanel();
-    QWidget* buildPlanPanel();
-    QWidget* buildHistoryPage();
-    QWidget* buildLogPage();
     void restoreSettings();
     void replan();
-    void planReady(std::uint64_t generation, RunPreview preview);
-    void showPlan();
     bool startPlannedRun();
-    void onTargetSelected();
+    // Starts the run Run asked for once its plan and its target's facts are in.
+    void startWhenReady();
+    void showLeftovers(const QString& key, const QString& path, int count, std::uint64_t bytes);
     void updateActions();
     // With `actionText` and `action`, a button that does what the banner says.
     void showBanner(const QString& text, bool error, const QString& actionText = {},
                     std::function<void()> action = {});
     void hideBanner();
-    void updateProgress(double caseFraction);
     void onRunStarted(int caseCount, const std::vector<RefusedCase>& refused, const QString& target);
     void onCaseStarted(const CaseStarted& started);
     void onSample(const Sample& sample);
-    void onRepetitionFinished(const RepetitionFinished& finished);
     void onCaseFinished(const CaseResult& result);
     void onRunFinished(const RunResult& result);
     void onRunFailed(const QString& message);
     void chooseExport();
     void chooseOpen();
-    void reopenSelectedHistory();
-    void compareSelectedHistory();
-    void startHistoryTask(std::optional<RunResult> toSave, bool endsRun);
-    void historyTaskDone(bool wasSave, const QString& saved, const QString& error, HistorySnapshot snapshot,
-                         bool endsRun);
+    void runSaved(const QString& path, const QString& error);
+    void historyListed();
 
     const Registry& m_registry;
     AppPaths m_paths;
     std::unique_ptr<QSettings> m_settings;
-    std::shared_ptr<const HistoryStore> m_history; // shared with a save that outlives the window
     LogModel* m_log = nullptr;
-    TargetModel* m_targets = nullptr;
     RunController* m_controller = nullptr;
+    ResultExporter* m_exporter = nullptr;
 
-    QTableView* m_targetView = nullptr;
-    QLabel* m_targetDetails = nullptr;
-    QPushButton* m_chooseFolder = nullptr;
-    QPushButton* m_rescan = nullptr;
+    TargetPanel* m_targetPanel = nullptr;
     MatrixEditor* m_editor = nullptr;
-    QLabel* m_planSummary = nullptr;
-    QLabel* m_planBlocked = nullptr;
-    QListWidget* m_refusedList = nullptr;
+    PlanPanel* m_planPanel = nullptr;
     QTabWidget* m_tabs = nullptr;
     LiveCharts* m_live = nullptr;
     ResultsView* m_results = nullptr;
-    HistoryModel* m_historyModel = nullptr;
-    QTableView* m_historyView = nullptr;
-    CompareModel* m_compare = nullptr;
-    QTableView* m_compareView = nullptr;
-    QLabel* m_compareTitle = nullptr;
-    LogFilterModel* m_logFilter = nullptr;
+    HistoryController* m_history = nullptr;
     QSplitter* m_sideSplitter = nullptr;
     QSplitter* m_mainSplitter = nullptr;
-    QWidget* m_banner = nullptr;
-    QLabel* m_bannerText = nullptr;
-    QPushButton* m_bannerAction = nullptr;
-    QProgressBar* m_progress = nullptr;
+    Banner* m_banner = nullptr;
     QDialog* m_readingGuide = nullptr;
-    QLabel* m_progressLabel = nullptr;
+    RunPresenter* m_presenter = nullptr;
 
     QAction* m_runAction = nullptr;
     QAction* m_stopAction = nullptr;
@@ -206,40 +186,19 @@ private:
     QAction* m_openAction = nullptr;
     QActionGroup* m_themeGroup = nullptr;
 
-    RunPreview m_plan;
-    std::uint64_t m_planGeneration = 0; // a plan made off the GUI thread for an older one is dropped
-    std::shared_ptr<std::atomic<std::uint64_t>> m_latestPlan =
-        std::make_shared<std::atomic<std::uint64_t>>(0);
-    bool m_planPending = false;
     bool m_startWhenPlanned = false; // Run pressed while the plan was being made
-    std::function<void()> m_planningGate;
     std::optional<RunResult> m_result;
     QString m_lastSaved;
     QString m_lastRunProblem;
-    QString m_lastExportFolder;
     bool m_allowConcurrentOnce = false;     // "Run anyway" beside another live run, for the next start only
     std::vector<std::string> m_runWarnings; // about the running run as a whole, added to its result
     QString m_runTarget;                    // the folder the current run writes into
     QString m_runTargetKey;                 // and its row's key
-    std::vector<CaseResult> m_known;        // measured cases from history, for duration estimates
+    bool m_runEndsWhenListed = false;       // the run's save is in; runEnded once the list is too
     Theme m_theme = Theme::System;
-    QString m_keyBeforeReset;
     bool m_closeRequested = false;
     bool m_shown = false;
-    std::function<void()> m_bannerCallback;
-
-    // Progress of the running plan.
-    std::vector<double> m_caseWeights;      // estimated seconds per case
-    std::vector<double> m_caseSecondsTaken; // what each finished case really took
-    double m_caseStartedAt = 0;             // run clock seconds when the running case started
-    int m_caseCount = 0;
-    int m_currentCase = -1;
-    std::uint32_t m_repsPerCase = 1;
-    std::uint32_t m_repsDone = 0;
-    std::uint64_t m_caseBytes = 0;
-    QString m_caseLabel;
-    QElapsedTimer m_runClock;
-    bool m_stopping = false;
+    bool m_firstShownPending = false; // shown, and the folder chosen at start still being looked at
 };
 
 } // namespace iolab::gui

@@ -7,21 +7,30 @@
 #include "platform/platform.h"
 
 #include <QMetaObject>
-#include <QPointer>
 
 #include <algorithm>
 #include <filesystem>
+#include <latch>
+#include <stop_token>
+#include <thread>
 
 namespace iolab::gui {
 
-namespace {
+// One run's stop request and its end, shared by the controller and the run's detached thread.
+struct RunController::Run
+{
+    std::stop_source stop;
+    std::latch ended{1}; // counted down as the thread's last act
+};
 
-// Forwards engine callbacks to the controller's thread. The controller outlives the worker (its destructor
-// joins it), and invokeMethod drops a call whose context object is gone.
+// Forwards engine callbacks to the controller's thread, tagged with the run. The controller outlives every
+// call made here: it waits for a run still going when it is destroyed, and a run that is over makes no more.
+// invokeMethod drops a call whose context object is gone, and the call drops itself when it is from an older
+// run than the controller's.
 class QueuedObserver final : public RunObserver
 {
 public:
-    explicit QueuedObserver(RunController* controller) : m_controller(controller) {}
+    QueuedObserver(RunController* controller, std::uint64_t run) : m_controller(controller), m_run(run) {}
 
     void caseStarted(const CaseStarted& started) override
     {
@@ -39,17 +48,65 @@ public:
     {
         post([result](RunController* c) { Q_EMIT c->caseFinished(result); });
     }
+    // The run's last call: the controller is no longer running when its signal goes out.
+    template <class F> void postLast(F&& f)
+    {
+        post([run = m_run, f = std::forward<F>(f)](RunController* c) {
+            c->finished(run);
+            f(c);
+        });
+    }
 
     template <class F> void post(F&& f)
     {
         RunController* controller = m_controller;
         QMetaObject::invokeMethod(
-            controller, [controller, f = std::forward<F>(f)] { f(controller); }, Qt::QueuedConnection);
+            controller,
+            [controller, run = m_run, f = std::forward<F>(f)] {
+                if (controller->m_runId == run)
+                    f(controller);
+            },
+            Qt::QueuedConnection);
     }
 
 private:
     RunController* m_controller;
+    std::uint64_t m_run;
 };
+
+namespace {
+
+// The body of a run's thread. Every engine object is gone before the last call is posted.
+void runPlan(const Registry& registry, const std::stop_token& stop, const RunPlan& plan,
+             const RunOptions& options, QueuedObserver& observer)
+{
+    try {
+        // The target was inspected and probed when the plan was made; only its still being there is checked.
+        const bool writesFiles = std::any_of(plan.cases().begin(), plan.cases().end(),
+                                             [](const Case& c) { return c.target == TargetKind::Directory; });
+        std::error_code error;
+        if (writesFiles && !std::filesystem::is_directory(std::filesystem::path(plan.target.path), error))
+            throw InputError(plan.target.path +
+                             " does not exist any more (it was there when the run was planned)");
+        const int caseCount = static_cast<int>(plan.cases().size());
+        const QString folder = QString::fromStdString(plan.target.path);
+        observer.post([caseCount, refused = plan.refused(), folder](RunController* c) {
+            Q_EMIT c->runStarted(caseCount, refused, folder);
+        });
+        RunResult result;
+        {
+            auto probe = makeSystemProbe();
+            auto workspace = makeWorkspace(plan.target);
+            Runner runner(registry, *workspace, *probe);
+            result = runner.run(plan, options, stop, &observer);
+        }
+        observer.postLast([result = std::move(result)](RunController* c) { Q_EMIT c->runFinished(result); });
+    } catch (const InputError& e) {
+        const QString message = QString::fromStdString(e.what());
+        logger(LogModule::Gui).warn("run not started: {}", e.what());
+        observer.postLast([message](RunController* c) { Q_EMIT c->runFailed(message); });
+    }
+}
 
 } // namespace
 
@@ -66,8 +123,12 @@ RunController::RunController(const Registry& registry, QObject* parent)
 
 RunController::~RunController()
 {
-    // jthread's destructor requests stop and joins; the run removes its files before it returns.
-    m_worker = {};
+    // Destroyed mid-run (a window never is: it stops the run and closes when it is over): the run stops and
+    // removes its files before its thread lets go of this controller.
+    if (m_running) {
+        m_run->stop.request_stop();
+        m_run->ended.wait();
+    }
 }
 
 bool RunController::start(std::shared_ptr<const RunPlan> plan, const RunOptions& options, QString* why)
@@ -81,58 +142,30 @@ bool RunController::start(std::shared_ptr<const RunPlan> plan, const RunOptions&
         return refuse(tr("A run is already in progress."));
     if (!plan || plan->cases().empty())
         return refuse(tr("Nothing to run: every case of the matrix was refused."));
-    // The previous run's thread has posted its last call and is returning: this join does not wait on a run.
-    if (m_worker.joinable())
-        m_worker.join();
+    // The previous run's thread, if any, has made its last call and ends on its own: nothing to join.
+    m_run = std::make_shared<Run>();
     m_running = true;
-    m_worker = std::jthread(
-        [this, plan = std::move(plan), options](const std::stop_token& stop) { work(stop, *plan, options); });
+    std::thread([run = m_run, registry = &m_registry, controller = this, id = ++m_runId,
+                 plan = std::move(plan), options] {
+        {
+            QueuedObserver observer(controller, id);
+            runPlan(*registry, run->stop.get_token(), *plan, options, observer);
+        }
+        run->ended.count_down();
+    }).detach();
     return true;
 }
 
 void RunController::stop()
 {
     if (m_running)
-        m_worker.request_stop();
+        m_run->stop.request_stop();
 }
 
-void RunController::finished()
+void RunController::finished(std::uint64_t run)
 {
-    m_running = false;
-}
-
-void RunController::work(const std::stop_token& stop, const RunPlan& plan, const RunOptions& options)
-{
-    QueuedObserver observer(this);
-    try {
-        // The target was inspected and probed when the plan was made; only its still being there is checked.
-        const bool writesFiles = std::any_of(plan.cases().begin(), plan.cases().end(),
-                                             [](const Case& c) { return c.target == TargetKind::Directory; });
-        std::error_code error;
-        if (writesFiles && !std::filesystem::is_directory(std::filesystem::path(plan.target.path), error))
-            throw InputError(plan.target.path +
-                             " does not exist any more (it was there when the run was planned)");
-        const int caseCount = static_cast<int>(plan.cases().size());
-        const QString folder = QString::fromStdString(plan.target.path);
-        observer.post([caseCount, refused = plan.refused(), folder](RunController* c) {
-            Q_EMIT c->runStarted(caseCount, refused, folder);
-        });
-        auto probe = makeSystemProbe();
-        auto workspace = makeWorkspace(plan.target);
-        Runner runner(m_registry, *workspace, *probe);
-        RunResult result = runner.run(plan, options, stop, &observer);
-        observer.post([result = std::move(result)](RunController* c) {
-            c->finished();
-            Q_EMIT c->runFinished(result);
-        });
-    } catch (const InputError& e) {
-        const QString message = QString::fromStdString(e.what());
-        logger(LogModule::Gui).warn("run not started: {}", e.what());
-        observer.post([message](RunController* c) {
-            c->finished();
-            Q_EMIT c->runFailed(message);
-        });
-    }
+    if (run == m_runId)
+        m_running = false;
 }
 
 } // namespace iolab::gui

@@ -8,9 +8,8 @@
 #include <QObject>
 #include <QString>
 
-#include <atomic>
+#include <cstdint>
 #include <memory>
-#include <thread>
 
 namespace iolab {
 class Registry;
@@ -18,9 +17,13 @@ class Registry;
 
 namespace iolab::gui {
 
+class QueuedObserver;
+
 // Runs the engine on a worker thread. Everything the engine reports reaches this object's thread as a queued
 // call carrying a value, and leaves it as a signal: no widget ever reaches the engine, and the GUI thread
-// never waits for it (Stop only asks; runFinished says when the run is over).
+// never waits for it (Stop only asks; runFinished says when the run is over). The thread is detached: it ends
+// on its own after its last call, so starting the next run joins nothing. Only destroying the controller
+// mid-run waits, for the run to stop and remove its files.
 class RunController : public QObject
 {
     Q_OBJECT
@@ -52,11 +55,13 @@ Q_SIGNALS:
     void runFailed(const QString& message);
 
 private:
-    void work(const std::stop_token& stop, const RunPlan& plan, const RunOptions& options);
-    void finished();
+    friend class QueuedObserver;
+    struct Run;
+    void finished(std::uint64_t run);
 
     const Registry& m_registry;
-    std::jthread m_worker;
+    std::shared_ptr<Run> m_run; // the run going or the last one; shared with its thread
+    std::uint64_t m_runId = 0;  // a call from an older run than this is dropped
     bool m_running = false;
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/target_model.h"
 #include "app/gui/widget_helpers.h"
+#include "app/gui/workers.h"
 
 #include "core/base/error.h"
 #include "core/base/log.h"
@@ -65,37 +66,48 @@ TargetEntry inspectFolder(const QString& path, bool chosen)
     return e;
 }
 
+void probeFolder(TargetEntry& entry)
+{
+    if (entry.kind != TargetEntry::Kind::Folder || !entry.problem.isEmpty() || entry.info.capabilitiesProbed)
+        return;
+    try {
+        probeCapabilities(entry.info);
+    } catch (const InputError& error) {
+        entry.problem = qs(error.what());
+    }
+}
+
 TargetModel::TargetModel(QObject* parent) : QAbstractTableModel(parent)
 {
     rebuild({});
 }
 
-TargetModel::~TargetModel()
-{
-    m_scanner = {};
-}
+TargetModel::~TargetModel() = default;
 
 void TargetModel::rescan()
 {
     if (m_scanning)
         return;
     m_scanning = true;
-    if (m_scanner.joinable())
-        m_scanner.join();
-    // The mount table and /sys are read off the GUI thread: a hung network mount must not freeze the window.
-    // The destructor joins this thread, and invokeMethod drops the call if the model is gone by then.
-    m_scanner = std::jthread([this] {
+    // The mount table and /sys are read off the GUI thread: a hung network mount must not freeze the window,
+    // nor keep it from closing (a scan still going when the model is gone is dropped).
+    struct Scan
+    {
         std::vector<TargetInfo> mounted;
         QString error;
-        try {
-            mounted = listWritableTargets();
-        } catch (const std::exception& e) {
-            error = qs(e.what());
-        }
-        QMetaObject::invokeMethod(
-            this, [this, mounted = std::move(mounted), error] { applyScan(mounted, error); },
-            Qt::QueuedConnection);
-    });
+    };
+    runOffGuiThread(
+        targetPool(), this,
+        [] {
+            Scan scan;
+            try {
+                scan.mounted = listWritableTargets();
+            } catch (const std::exception& e) {
+                scan.error = qs(e.what());
+            }
+            return scan;
+        },
+        [](TargetModel& model, const Scan& scan) { model.applyScan(scan.mounted, scan.error); });
 }
 
 void TargetModel::applyScan(const std::vector<TargetInfo>& mounted, const QString& error)
@@ -140,13 +152,28 @@ void TargetModel::rebuild(std::vector<TargetEntry> mounted)
 
 int TargetModel::addFolder(const QString& path)
 {
-    TargetEntry e = inspectFolder(path, true);
-    const int existing = rowForKey(e.key());
-    if (existing >= 0) {
-        m_entries[static_cast<std::size_t>(existing)] = e;
-        Q_EMIT dataChanged(index(existing, 0), index(existing, ColumnCount - 1));
-        return existing;
+    return addEntry(inspectFolder(path, true));
+}
+
+int TargetModel::updateEntry(const TargetEntry& entry)
+{
+    for (auto& chosen : m_chosen) {
+        if (chosen.key() == entry.key())
+            chosen = entry;
     }
+    const int row = rowForKey(entry.key());
+    if (row >= 0) {
+        m_entries[static_cast<std::size_t>(row)] = entry;
+        Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    }
+    return row;
+}
+
+int TargetModel::addEntry(const TargetEntry& e)
+{
+    const int existing = rowForKey(e.key());
+    if (existing >= 0)
+        return updateEntry(e);
     m_chosen.push_back(e);
     // Chosen folders go after the mounted filesystems, before pipe and null.
     const int row = rowCount() - 2;
@@ -169,34 +196,9 @@ void TargetModel::probeRow(int row)
 {
     if (row < 0 || row >= rowCount())
         return;
-    auto& e = m_entries[static_cast<std::size_t>(row)];
-    if (e.kind != TargetEntry::Kind::Folder || !e.problem.isEmpty() || e.info.capabilitiesProbed)
-        return;
-    try {
-        probeCapabilities(e.info);
-    } catch (const InputError& error) {
-        e.problem = qs(error.what());
-    }
-    for (auto& chosen : m_chosen) {
-        if (chosen.key() == e.key())
-            chosen = e;
-    }
-    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
-}
-
-void TargetModel::refreshRow(int row)
-{
-    if (row < 0 || row >= rowCount())
-        return;
-    auto& e = m_entries[static_cast<std::size_t>(row)];
-    if (e.kind != TargetEntry::Kind::Folder)
-        return;
-    TargetEntry fresh = inspectFolder(qs(e.info.path), e.chosen);
-    fresh.info.capabilitiesProbed = e.info.capabilitiesProbed;
-    fresh.info.directIoProblem = e.info.directIoProblem;
-    fresh.info.fallocateProblem = e.info.fallocateProblem;
-    e = std::move(fresh);
-    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    TargetEntry e = m_entries[static_cast<std::size_t>(row)];
+    probeFolder(e);
+    updateEntry(e);
 }
 
 int TargetModel::rowCount(const QModelIndex& parent) const
@@ -243,6 +245,8 @@ QVariant TargetModel::data(const QModelIndex& index, int role) const
         return {};
     if (!folder && index.column() != NameColumn)
         return index.column() == TypeColumn ? tr("special") : QVariant();
+    if (!e.inspected && index.column() != NameColumn)
+        return index.column() == TypeColumn ? tr("looking...") : QVariant();
     if (!e.problem.isEmpty() && index.column() != NameColumn)
         return index.column() == TypeColumn ? tr("unusable") : QVariant();
     switch (index.column()) {

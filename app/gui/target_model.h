@@ -6,7 +6,6 @@
 #include <QAbstractTableModel>
 #include <QString>
 
-#include <thread>
 #include <vector>
 
 namespace iolab::gui {
@@ -22,9 +21,10 @@ struct TargetEntry
         Null
     };
     Kind kind = Kind::Folder;
-    TargetInfo info;     // for a pipe or null target: the folder that would hold the (unused) run folder
-    QString problem;     // why it cannot be used ("" = usable)
-    bool chosen = false; // added by the user rather than found mounted
+    TargetInfo info;       // for a pipe or null target: the folder that would hold the (unused) run folder
+    QString problem;       // why it cannot be used ("" = usable)
+    bool chosen = false;   // added by the user rather than found mounted
+    bool inspected = true; // false for a chosen folder until a worker has looked at it
 
     QString displayName() const;
     // The key settings remember: the folder path, "pipe:" or "null:".
@@ -60,16 +60,21 @@ public:
     // Lists the mounted filesystems again, on a worker thread; scanFinished when the rows are in.
     void rescan();
     bool isScanning() const { return m_scanning; }
-    // Adds (or finds) a folder the user picked and returns its row. A folder that cannot be used is still
-    // added, with its problem, so that the UI can say what is wrong with it.
+    // Adds a chosen folder's entry (or replaces the one with its key) and returns its row. Touches no disk:
+    // the entry may be one not inspected yet.
+    int addEntry(const TargetEntry& entry);
+    // Replaces the entry with the same key, if it is listed; returns its row or -1.
+    int updateEntry(const TargetEntry& entry);
+    // Inspects a folder the user picked and adds it (a folder that cannot be used is still added, with its
+    // problem, so that the UI can say what is wrong with it). Reads the disk: the window uses TargetPanel,
+    // which inspects on a worker.
     int addFolder(const QString& path);
     int rowForKey(const QString& key) const;
     const TargetEntry& entry(int row) const { return m_entries[static_cast<std::size_t>(row)]; }
     // Learns once whether the folder's filesystem takes O_DIRECT and fallocate (a probe file in a marked run
-    // folder, removed at once), so that the plan shows those refusals before a run.
+    // folder, removed at once), so that the plan shows those refusals before a run. Writes to the disk, as
+    // probeFolder does: the window probes on a worker.
     void probeRow(int row);
-    // Re-reads one folder's facts (free space changes as runs go).
-    void refreshRow(int row);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -85,11 +90,12 @@ private:
 
     std::vector<TargetEntry> m_entries;
     std::vector<TargetEntry> m_chosen;
-    std::jthread m_scanner;
     bool m_scanning = false;
 };
 
 // Inspects a folder as a target entry: its facts, or the problem that keeps it from being one.
 TargetEntry inspectFolder(const QString& path, bool chosen);
+// Probes a usable folder entry once (see probeRow); a probe that fails becomes the entry's problem.
+void probeFolder(TargetEntry& entry);
 
 } // namespace iolab::gui

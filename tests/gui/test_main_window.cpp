@@ -12,6 +12,7 @@
 #include "app/gui/run_controller.h"
 #include "app/gui/run_preview.h"
 #include "app/gui/target_model.h"
+#include "app/gui/target_panel.h"
 #include "core/base/units.h"
 #include "core/formats/result_json.h"
 #include "core/version.h"
@@ -32,6 +33,7 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPointer>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -101,9 +103,15 @@ struct WindowFixture : ::testing::Test
     }
     void SetUp() override { open(); }
 
-    void useTarget(const std::string& folder)
+    // Chooses a folder and waits until a worker has looked at it (inspected, probed, leftover runs listed).
+    void choose(const std::string& folder)
     {
         window->chooseFolder(q(folder));
+        QTRY_VERIFY_WITH_TIMEOUT(!window->isInspectingTarget(), 20'000);
+    }
+    void useTarget(const std::string& folder)
+    {
+        choose(folder);
         ASSERT_EQ(window->currentTargetKey(), q(folder));
     }
     void plan(const MatrixDraft& draft, std::uint32_t repetitions = 1, std::uint32_t warmups = 0)
@@ -314,14 +322,14 @@ TEST_F(WindowFixture, SettingsComeBack)
 
 TEST_F(WindowFixture, BadTargetsAreExplainedAndBlockTheRun)
 {
-    window->chooseFolder(q(target / "missing"));
+    choose(target / "missing");
     EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("does not exist"));
     EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("cannot be used"));
     EXPECT_FALSE(window->runAction()->isEnabled());
     EXPECT_FALSE(window->startRun());
 
     std::ofstream(target / "a-file") << "x";
-    window->chooseFolder(q(target / "a-file"));
+    choose(target / "a-file");
     EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("not a folder"));
 
     // Unwritable: a read-only mount as root (who ignores permissions), a folder without write permission
@@ -338,7 +346,7 @@ TEST_F(WindowFixture, BadTargetsAreExplainedAndBlockTheRun)
         std::filesystem::create_directory(unwritable);
         ::chmod(unwritable.c_str(), 0500);
     }
-    window->chooseFolder(q(unwritable));
+    choose(unwritable);
     EXPECT_THAT(window->bannerText().toStdString(), HasSubstr(why));
     EXPECT_FALSE(window->runAction()->isEnabled());
 
@@ -384,7 +392,8 @@ TEST_F(WindowFixture, LeftoverRunFoldersAreOfferedForCleanUp)
     std::ofstream(target / "keep.txt") << "mine";
     useTarget(target.path());
     EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("leftover run folder"));
-    window->cleanStaleFolders();
+    window->cleanStaleFolders(); // on a worker
+    QTRY_VERIFY_WITH_TIMEOUT(window->bannerText().contains(QStringLiteral("Removed")), 20'000);
     EXPECT_FALSE(std::filesystem::exists(stale));
     EXPECT_TRUE(std::filesystem::exists(target / "keep.txt"));
     EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("Removed 1 leftover"));
@@ -405,7 +414,8 @@ TEST_F(WindowFixture, ABannersButtonDoesWhatThatBannerSays)
             button = b;
     ASSERT_NE(button, nullptr);
     ASSERT_TRUE(window->selectTarget(QStringLiteral("null:")));
-    button->click();
+    button->click(); // the removal runs on a worker
+    QTRY_VERIFY_WITH_TIMEOUT(window->bannerText().contains(QStringLiteral("Removed")), 20'000);
     EXPECT_FALSE(std::filesystem::exists(stale));
     EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("Removed 1 leftover"));
 
@@ -639,6 +649,102 @@ TEST_F(WindowFixture, ALargeMatrixIsPlannedOffTheGuiThreadWhileTheWindowGoesOn)
     window->setPlanningGate({});
 }
 
+// A folder on a hung network mount: looking at it (inspecting, probing, listing leftover runs) blocks. The
+// look is held on a latch here: looking on the GUI thread would sit out the latch's timeout inside
+// chooseFolder and the checks below would fail. The window goes on meanwhile, and the answer that comes after
+// another target was selected is dropped.
+TEST_F(WindowFixture, AFolderWhoseProbeHangsFreezesNothingAndItsLateAnswerIsDropped)
+{
+    // A leftover run folder: an answer applied late would show its banner.
+    const std::string stale = target / "iolab-run-20260101-000000-1";
+    std::filesystem::create_directory(stale);
+    std::ofstream(stale + "/.iolab-run") << "IOLab run folder\npid=999999999\n";
+    std::promise<void> release;
+    std::shared_future<void> released = release.get_future().share();
+    auto held = std::make_shared<std::atomic<int>>(0);
+    window->targetPanel()->setInspector(
+        [released, held, hung = target.path()](TargetEntry entry, TargetLook look) {
+            if (entry.info.path == hung && held->fetch_add(1) == 0)
+                released.wait_for(std::chrono::seconds(20));
+            return lookAtTarget(std::move(entry), look);
+        });
+    window->chooseFolder(q(target.path()));
+    EXPECT_EQ(window->currentTargetKey(), q(target.path())) << "listed and selected at once";
+    ASSERT_TRUE(window->isInspectingTarget());
+    EXPECT_FALSE(window->runAction()->isEnabled());
+    EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("being looked at"));
+    EXPECT_THAT(window->targetDetailsText().toStdString(), HasSubstr("Looking at"));
+    QTRY_COMPARE_WITH_TIMEOUT(held->load(), 1, 10'000);
+
+    // The event loop keeps turning while the look is held: timers fire and the tabs answer.
+    int ticks = 0;
+    QTimer timer;
+    QObject::connect(&timer, &QTimer::timeout, [&ticks] { ++ticks; });
+    timer.start(5);
+    window->tabs()->setCurrentIndex(2);
+    QTRY_VERIFY_WITH_TIMEOUT(ticks >= 10, 10'000);
+    EXPECT_EQ(window->tabs()->currentIndex(), 2);
+    window->tabs()->setCurrentIndex(3);
+    EXPECT_EQ(window->tabs()->currentIndex(), 3);
+    EXPECT_TRUE(window->isInspectingTarget());
+    EXPECT_EQ(window->targetPanel()->looksInFlight(), 1);
+
+    // Another target meanwhile: it is planned at once, and the late answer about the first one is dropped.
+    ASSERT_TRUE(window->selectTarget(QStringLiteral("null:")));
+    EXPECT_FALSE(window->isInspectingTarget());
+    plan(draftOf({"write"}, 64 * kKiB, kMiB));
+    EXPECT_EQ(window->runBlockedReason(), QString());
+    const QString nullDetails = window->targetDetailsText();
+    release.set_value();
+    QTRY_COMPARE_WITH_TIMEOUT(window->targetPanel()->looksInFlight(), 0, 20'000);
+    QTest::qWait(50); // anything else the late answer might have queued
+    EXPECT_EQ(window->currentTargetKey(), QStringLiteral("null:"));
+    EXPECT_EQ(window->targetDetailsText(), nullDetails);
+    EXPECT_THAT(window->bannerText().toStdString(), ::testing::Not(HasSubstr("leftover")));
+    EXPECT_EQ(window->runBlockedReason(), QString());
+    const int row = window->targetModel()->rowForKey(q(target.path()));
+    ASSERT_GE(row, 0);
+    EXPECT_FALSE(window->targetModel()->entry(row).inspected) << "the stale answer was not applied";
+
+    // Selected again, it is looked at again, and this answer is the current one.
+    ASSERT_TRUE(window->selectTarget(q(target.path())));
+    QTRY_VERIFY_WITH_TIMEOUT(!window->isInspectingTarget(), 20'000);
+    EXPECT_THAT(window->targetDetailsText().toStdString(), HasSubstr(target.path()));
+    EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("leftover run folder"));
+    EXPECT_TRUE(window->targetModel()->entry(window->targetModel()->rowForKey(q(target.path()))).inspected);
+    EXPECT_EQ(held->load(), 2);
+}
+
+// The window closes while a look is held: the answer that comes later finds no window and is dropped (a
+// delivery to the destroyed window is a use after free, which the asan preset catches).
+TEST_F(WindowFixture, ALookThatOutlivesTheWindowIsDropped)
+{
+    std::promise<void> release;
+    std::shared_future<void> released = release.get_future().share();
+    auto held = std::make_shared<std::atomic<int>>(0);
+    auto answered = std::make_shared<std::atomic<bool>>(false);
+    window->targetPanel()->setInspector(
+        [released, held, answered, hung = target.path()](TargetEntry entry, TargetLook look) {
+            const bool hold = entry.info.path == hung;
+            if (hold) {
+                ++*held;
+                released.wait_for(std::chrono::seconds(20));
+            }
+            TargetFacts facts = lookAtTarget(std::move(entry), look);
+            if (hold)
+                answered->store(true);
+            return facts;
+        });
+    window->chooseFolder(q(target.path()));
+    QTRY_COMPARE_WITH_TIMEOUT(held->load(), 1, 10'000);
+    QPointer<TargetPanel> panel = window->targetPanel();
+    window.reset();
+    EXPECT_TRUE(panel.isNull());
+    release.set_value();
+    QTRY_VERIFY_WITH_TIMEOUT(answered->load(), 20'000);
+    QTest::qWait(100); // the queued answer is delivered, and dropped
+}
+
 TEST_F(WindowFixture, HelpExplainsHowToReadTheResultsAndLinksThePresets)
 {
     QMenu* help = nullptr;
@@ -779,7 +885,7 @@ TEST_F(WindowFixture, AnotherLiveRunOnTheTargetIsRefusedUntilTheUserSaysRunAnywa
 
 TEST_F(WindowFixture, APseudoFilesystemIsRefusedAsATargetUpFront)
 {
-    window->chooseFolder(QStringLiteral("/proc"));
+    choose("/proc");
     EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("/proc"));
     EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("pseudo-filesystem"));
     EXPECT_FALSE(window->runAction()->isEnabled());

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+#include "app/gui/history_controller.h"
+#include "app/gui/widget_helpers.h"
+
+#include "app/gui/theme.h"
+#include "app/gui/workers.h"
+#include "core/base/log.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace iolab::gui {
+
+namespace {
+
+constexpr int kKnownRuns = 8; // history runs whose measured rates feed the duration estimate
+
+} // namespace
+
+HistoryController::HistoryController(const QString& folder, QWidget* parent)
+    : QWidget(parent), m_store(std::make_shared<const HistoryStore>(folder))
+{
+    auto* layout = new QVBoxLayout(this);
+    auto* buttons = new QHBoxLayout;
+    auto* reopen = new QPushButton(loadIcon(QStringLiteral("open")), tr("Reopen"), this);
+    reopen->setToolTip(tr("Show the selected run in Results"));
+    auto* remove = new QPushButton(loadIcon(QStringLiteral("delete")), tr("Delete"), this);
+    remove->setToolTip(tr("Delete the selected runs' result files"));
+    auto* compare = new QPushButton(loadIcon(QStringLiteral("compare")), tr("Compare two"), this);
+    compare->setToolTip(tr("Select two runs: their cases side by side with the ratio of the medians"));
+    buttons->addWidget(reopen);
+    buttons->addWidget(remove);
+    buttons->addWidget(compare);
+    buttons->addStretch(1);
+    auto* where = new QLabel(tr("Saved in %1").arg(m_store->folder()), this);
+    where->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    buttons->addWidget(where);
+    layout->addLayout(buttons);
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    m_model = new HistoryModel(this);
+    m_view = new QTableView(splitter);
+    m_view->setModel(m_model);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    styleTable(m_view);
+    splitter->addWidget(m_view);
+    auto* compareBox = new QWidget(splitter);
+    auto* compareLayout = new QVBoxLayout(compareBox);
+    compareLayout->setContentsMargins(0, 0, 0, 0);
+    m_compareTitle = new QLabel(tr("Select two runs and press Compare."), compareBox);
+    compareLayout->addWidget(m_compareTitle);
+    m_compare = new CompareModel(this);
+    m_compareView = new QTableView(compareBox);
+    m_compareView->setModel(m_compare);
+    styleTable(m_compareView);
+    // The ratio is the answer: right after the case, whose long label is elided (its tooltip holds it all).
+    m_compareView->horizontalHeader()->moveSection(CompareModel::RatioColumn, 1);
+    m_compareView->horizontalHeader()->setMaximumSectionSize(380);
+    m_compareView->setTextElideMode(Qt::ElideMiddle);
+    compareLayout->addWidget(m_compareView, 1);
+    splitter->addWidget(compareBox);
+    layout->addWidget(splitter, 1);
+    connect(reopen, &QPushButton::clicked, this, &HistoryController::reopenSelected);
+    connect(m_view, &QTableView::doubleClicked, this, &HistoryController::reopenSelected);
+    connect(remove, &QPushButton::clicked, this, &HistoryController::deleteSelected);
+    connect(compare, &QPushButton::clicked, this, &HistoryController::compareSelected);
+}
+
+void HistoryController::refresh()
+{
+    start({});
+}
+
+void HistoryController::save(const RunResult& result)
+{
+    start({result, {}});
+}
+
+void HistoryController::deleteSelected()
+{
+    Task task;
+    for (const auto& index : m_view->selectionModel()->selectedRows())
+        task.toRemove << m_model->entry(index.row()).path;
+    start(std::move(task));
+}
+
+void HistoryController::start(Task task)
+{
+    // One task at a time, in order, on the history's own thread. A save still going when the window closes
+    // finishes (the application waits for it on exit); its answer is dropped.
+    runOffGuiThread(
+        historyPool(), this,
+        [store = m_store, task = std::move(task)] {
+            Outcome outcome;
+            outcome.wasSave = task.toSave.has_value();
+            if (task.toSave)
+                outcome.saved = store->save(*task.toSave, &outcome.error);
+            for (const QString& path : task.toRemove) {
+                QString error;
+                if (!store->remove(path, &error))
+                    outcome.removeErrors << error;
+            }
+            outcome.snapshot = scanHistory(*store, kKnownRuns);
+            return outcome;
+        },
+        [](HistoryController& history, Outcome outcome) { history.done(std::move(outcome)); });
+}
+
+void HistoryController::done(Outcome outcome)
+{
+    if (outcome.wasSave) {
+        if (!outcome.saved.isEmpty())
+            logger(LogModule::Gui).info("run saved to {}", outcome.saved.toStdString());
+        Q_EMIT saved(outcome.saved, outcome.error);
+    }
+    m_model->setEntries(std::move(outcome.snapshot.entries));
+    m_known = std::move(outcome.snapshot.known);
+    Q_EMIT refreshed();
+    if (!outcome.removeErrors.isEmpty())
+        Q_EMIT problem(outcome.removeErrors.join(QStringLiteral(" ")));
+}
+
+void HistoryController::reopenSelected()
+{
+    const auto rows = m_view->selectionModel()->selectedRows();
+    if (!rows.isEmpty())
+        Q_EMIT reopenRequested(m_model->entry(rows.first().row()).path);
+}
+
+bool HistoryController::compareRows(int first, int second, QString* error)
+{
+    const HistoryEntry a = m_model->entry(first);
+    const HistoryEntry b = m_model->entry(second);
+    // Older run first, so that the ratio reads "how the newer one compares".
+    const bool swap = a.startedAt > b.startedAt;
+    const auto older = m_store->load(swap ? b.path : a.path, error);
+    if (!older)
+        return false;
+    const auto newer = m_store->load(swap ? a.path : b.path, error);
+    if (!newer)
+        return false;
+    m_compare->setRuns(*older, *newer);
+    m_compareTitle->setText(tr("%1 on %2  vs  %3 on %4: per case, the newer median divided by the older.")
+                                .arg(qs(older->matrix.name), qs(older->target.path), qs(newer->matrix.name),
+                                     qs(newer->target.path)));
+    return true;
+}
+
+void HistoryController::compareSelected()
+{
+    const auto rows = m_view->selectionModel()->selectedRows();
+    if (rows.size() != 2) {
+        Q_EMIT problem(tr("Select exactly two runs to compare (Ctrl+click)."));
+        return;
+    }
+    QString error;
+    if (!compareRows(rows[0].row(), rows[1].row(), &error))
+        Q_EMIT problem(tr("Cannot compare: %1").arg(error));
+}
+
+} // namespace iolab::gui
