@@ -33,6 +33,18 @@ enum RefusalRank : int
     kThreadLimitRank = 80, // file-set readers' one thread per file
 };
 
+// The results table's columns of the built-in axes, in this order; a declared axis's column defaults to 100.
+enum ColumnRank : int
+{
+    kStrategyColumn = 10,
+    kChunkColumn = 20,
+    kBufferColumn = 30,
+    kSyncColumn = 40,
+    kReadColumn = 50, // the read hint, and the cache state with it
+    kThreadsColumn = 60,
+    kSizeColumn = 70,
+};
+
 std::uint32_t parseThreadCount(std::string_view text, std::string_view where)
 {
     const std::string prefix = where.empty() ? std::string() : fmt::format("{}: ", where);
@@ -210,6 +222,10 @@ std::vector<AxisSpec> builtinAxes()
         return c.strategy;
     };
     strategy.labelRank = 0;
+    strategy.columnHeader = "Strategy";
+    strategy.column = {.tip = "How the data is written or read: the API and the way it is called",
+                       .rank = kStrategyColumn,
+                       .leading = true};
     axes.push_back(std::move(strategy));
 
     // Not a matrix axis: each strategy has its direction.
@@ -244,6 +260,15 @@ std::vector<AxisSpec> builtinAxes()
     };
     chunk.labelText = labelPart("chunk", &Case::chunkBytes);
     chunk.labelRank = 1;
+    chunk.columnHeader = "Chunk";
+    chunk.column = {.tip = "Bytes handed to each write or read call",
+                    .rank = kChunkColumn,
+                    .leading = true,
+                    .text = [](const Case& c) { return formatBytes(c.chunkBytes); },
+                    .sortValue =
+                        [](const Case& c) {
+                            return static_cast<double>(c.chunkBytes);
+                        }};
     axes.push_back(std::move(chunk));
 
     // File-set readers read a set instead (the file set axis sets their total size).
@@ -277,6 +302,21 @@ std::vector<AxisSpec> builtinAxes()
     }; // file sets replace sizes
     size.labelText = labelPart("size", &Case::totalBytes, [](const Case& c) { return c.fileSet.empty(); });
     size.labelRank = 7;
+    // A file-set reader's size is its set's: the column names the set and its total.
+    size.columnHeader = "Size";
+    size.column = {.tip = "Bytes each repetition writes or reads in all (threads share it)",
+                   .rank = kSizeColumn,
+                   .alignRight = true,
+                   .text =
+                       [](const Case& c) {
+                           return c.fileSet.empty() ? formatBytes(c.totalBytes)
+                                                    : fmt::format("{} ({})", toString(c.fileSet),
+                                                                  formatBytes(c.totalBytes));
+                       },
+                   .sortValue =
+                       [](const Case& c) {
+                           return static_cast<double>(c.totalBytes);
+                       }};
     axes.push_back(std::move(size));
 
     AxisSpec buffer = typedAxis(
@@ -310,6 +350,19 @@ std::vector<AxisSpec> builtinAxes()
                  return fmt::format("{} needs a stdio buffer setting (none, default or a size)", c.strategy);
              return std::string();
          }}};
+    buffer.columnHeader = "stdio buffer";
+    buffer.column = {
+        .tip = "The stdio strategies' buffer (setvbuf): none, the C library's default, or a size",
+        .rank = kBufferColumn,
+        .text = [](const Case& c) { return toString(c.buffer); },
+        .sortValue =
+            [](const Case& c) {
+                return static_cast<double>(c.buffer.mode == BufferMode::Bytes ? c.buffer.bytes : 0);
+            },
+        .wanted =
+            [](const Case& c) {
+                return c.buffer.mode != BufferMode::NotApplicable;
+            }};
     axes.push_back(std::move(buffer));
 
     AxisSpec sync =
@@ -347,6 +400,17 @@ std::vector<AxisSpec> builtinAxes()
                                                  toString(c.sync), info.syncRefusal);
                           return std::string();
                       }}};
+    sync.columnHeader = "Sync";
+    sync.column = {
+        .tip = "When the data is forced to storage: never by IOLab (none), with each write (O_SYNC, "
+               "O_DSYNC), every n writes, or once at the end",
+        .rank = kSyncColumn,
+        .text =
+            [](const Case& c) { return c.direction == Direction::Write ? toString(c.sync) : std::string(); },
+        .wanted =
+            [](const Case& c) {
+                return c.direction == Direction::Write;
+            }};
     axes.push_back(std::move(sync));
 
     AxisSpec threads = typedAxis<std::uint32_t>(
@@ -413,6 +477,16 @@ std::vector<AxisSpec> builtinAxes()
                               c.strategy, c.threads, kMaxThreads, kMaxThreads)
                         : std::string();
          }}};
+    threads.columnHeader = "Threads";
+    threads.column = {.tip = "Threads; for files-pool the pool's cap, for files-per-thread one per file",
+                      .rank = kThreadsColumn,
+                      .alignRight = true,
+                      .text = [](const Case& c) { return std::to_string(c.threads); },
+                      .sortValue = [](const Case& c) { return static_cast<double>(c.threads); },
+                      .wanted =
+                          [](const Case& c) {
+                              return c.threads > 1;
+                          }};
     axes.push_back(std::move(threads));
 
     AxisSpec target =
@@ -474,6 +548,21 @@ std::vector<AxisSpec> builtinAxes()
                                                  toString(c.hint), info.hintRefusal);
                           return std::string();
                       }}};
+    hint.columnHeader = "Hint, cache";
+    hint.column = {
+        .tip = "Reads: the access hint given to the kernel, and whether the data was evicted from the "
+               "cache (cold) or read once beforehand (warm)",
+        .rank = kReadColumn,
+        .text =
+            [](const Case& c) {
+                return c.direction == Direction::Write || c.hint == ReadHint::NotApplicable
+                           ? std::string()
+                           : toString(c.hint);
+            },
+        .wanted =
+            [](const Case& c) {
+                return c.direction != Direction::Write;
+            }};
     axes.push_back(std::move(hint));
 
     AxisSpec cache = typedAxis({"cache state", "caches", "cache", "cache", "--cache",
@@ -509,6 +598,14 @@ std::vector<AxisSpec> builtinAxes()
                                       ? fmt::format("{} needs a cache state (cold or warm)", c.strategy)
                                       : std::string();
                        }}};
+    cache.column = {
+        .sharedWith = "hint",
+        .text =
+            [](const Case& c) { return c.direction == Direction::Write ? std::string() : toString(c.cache); },
+        .wanted =
+            [](const Case& c) {
+                return c.direction != Direction::Write;
+            }};
     axes.push_back(std::move(cache));
 
     AxisSpec files = typedAxis<FileSetSpec>(
@@ -605,6 +702,7 @@ struct AxisTable
     std::vector<const AxisSpec*> expansionOrder;
     std::vector<const AxisSpec*> labelOrder;
     std::vector<const AxisRefusal*> refusalOrder;
+    std::vector<std::vector<const AxisSpec*>> columns;
 
     AxisTable() { reorder(); }
 
@@ -628,6 +726,25 @@ struct AxisTable
                          [](const AxisSpec* x, const AxisSpec* y) { return x->labelRank < y->labelRank; });
         std::stable_sort(refusalOrder.begin(), refusalOrder.end(),
                          [](const AxisRefusal* x, const AxisRefusal* y) { return x->rank < y->rank; });
+        columns.clear();
+        for (const auto& a : axes) {
+            if (!a.columnHeader.empty())
+                columns.push_back({&a});
+        }
+        std::stable_sort(columns.begin(), columns.end(), [](const auto& x, const auto& y) {
+            return x.front()->column.rank < y.front()->column.rank;
+        });
+        for (const auto& a : axes) {
+            if (a.column.sharedWith.empty())
+                continue;
+            const auto owner = std::find_if(columns.begin(), columns.end(), [&a](const auto& c) {
+                return c.front()->resultKey == a.column.sharedWith;
+            });
+            if (owner == columns.end())
+                throw std::logic_error("axis '" + a.name + "' shares the column of '" + a.column.sharedWith +
+                                       "', which has none");
+            owner->push_back(&a);
+        }
     }
 };
 
@@ -657,6 +774,11 @@ const std::vector<const AxisSpec*>& axesInLabelOrder()
 const std::vector<const AxisRefusal*>& refusalRulesInOrder()
 {
     return table().refusalOrder;
+}
+
+const std::vector<std::vector<const AxisSpec*>>& axisColumnsInOrder()
+{
+    return table().columns;
 }
 
 void declareExtraAxis(AxisSpec spec)

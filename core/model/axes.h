@@ -57,6 +57,26 @@ struct AxisEditorField
     std::function<void(std::string_view)> check;
 };
 
+// How the results table (app/gui/results_model.cpp) shows an axis in its column: the model and the view
+// (app/gui/results_view.cpp) iterate over these instead of naming the axes. An axis with a `columnHeader` has
+// a column of its own; one whose `sharedWith` names another axis's result key adds its part to that axis's
+// cells instead, after it, joined by ", " (the "Hint, cache" column: "random, cold").
+struct AxisColumn
+{
+    std::string tip;         // the header's tooltip; "" = the axis's help
+    int rank = 100;          // the columns in this order (ties in declaration order); built-in: 10 to 70
+    bool leading = false;    // the table shows it first, beside the case number (strategy, chunk size)
+    bool alignRight = false; // numbers: right-aligned
+    std::string sharedWith;  // the result key of the axis whose column shows this one's part too
+    // The axis's part of a case's cell ("" = none; an empty cell when no part has one); empty: `format`.
+    std::function<std::string(const Case&)> text;
+    // What sorting compares (a count, bytes); empty: the cell's text.
+    std::function<double(const Case&)> sortValue;
+    // Whether a case has something to show there: the table hides a column no case of a run wants (no
+    // write: no sync policy). Empty: the column is always shown.
+    std::function<bool(const Case&)> wanted;
+};
+
 // One axis of a case, declared once: every reader and writer of cases and matrices (result JSON and CSV,
 // matrix JSON, the CLI flags), matrix expansion, refusal, case keys and labels iterate over these
 // declarations instead of naming the axes. typedAxis() in axes.cpp declares an axis with a Case field.
@@ -108,9 +128,10 @@ struct AxisSpec
     bool pickedPerRun = false;
     // The editor's field; nullopt: none (chunks are the grid's columns, preallocations come from files).
     std::optional<AxisEditorField> editorField;
-    // The results table's column for an axis without one of its own there (app/gui/results_model.cpp):
-    // its header; "" = no column. The built-in axes have theirs (hint and cache share one).
+    // The results table's column: its header ("" = no column of its own; see AxisColumn::sharedWith), and
+    // how it shows the axis.
     std::string columnHeader;
+    AxisColumn column;
 
     // Axes without a typed field in Case (their values live in Case::extraAxes, MatrixGroup::extraAxes):
     // the default a case of a strategy that takes the axis gets when the group lists none, and a check of a
@@ -138,6 +159,9 @@ const std::vector<const AxisSpec*>& axesInExpansionOrder();
 const std::vector<const AxisSpec*>& axesInLabelOrder();
 // Every axis's refusal rules, in the order refusalReason() asks them.
 const std::vector<const AxisRefusal*>& refusalRulesInOrder();
+// The results table's axis columns in `AxisColumn::rank` order: each the axis with the header, then the axes
+// that share its column in declaration order.
+const std::vector<std::vector<const AxisSpec*>>& axisColumnsInOrder();
 
 // Adds an axis stored in Case::extraAxes; for tests and for axes that need no typed field. `spec.appliesTo`
 // must be set; its rules are asked only of cases that carry a value, after the rule that a strategy which

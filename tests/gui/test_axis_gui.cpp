@@ -5,6 +5,7 @@
 #include "app/gui/matrix_editor.h"
 #include "app/gui/matrix_grid_model.h"
 #include "app/gui/results_model.h"
+#include "app/gui/results_view.h"
 #include "app/report/pdf_report.h"
 #include "core/formats/result_json.h"
 #include "platform/platform.h"
@@ -19,6 +20,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -63,7 +65,7 @@ TEST_F(DeclaredAxisEditor, HasAFieldThatSetsTheWritersDepths)
     EXPECT_EQ(error, QStringLiteral("None of read writes: reads have no queue depth."));
 }
 
-TEST(DeclaredAxisResults, HasAColumnAfterTheBuiltInOnes)
+TEST(DeclaredAxisResults, HasAColumnAfterTheBuiltInAxesOnes)
 {
     QueueDepthAxis axis;
     ResultsModel model;
@@ -82,21 +84,58 @@ TEST(DeclaredAxisResults, HasAColumnAfterTheBuiltInOnes)
     run.refused.push_back(read);
     model.setResult(run);
 
+    // Its declaration gives it a column the way the built-in axes' give theirs: after the size (its rank),
+    // before the figures, which move right by one.
     ASSERT_EQ(model.columnCount(), ResultsModel::ColumnCount + 1);
-    const int column = ResultsModel::ColumnCount;
+    const int column = ResultsModel::axisColumn("queueDepth");
+    ASSERT_EQ(column, ResultsModel::SizeColumn + 1);
+    EXPECT_EQ(ResultsModel::axisColumns().back(), column);
+    ASSERT_EQ(ResultsModel::axesInColumn(column).size(), 1U);
+    EXPECT_EQ(ResultsModel::axesInColumn(column).front()->name, "queue depth");
+    EXPECT_EQ(ResultsModel::axisColumn("chunkBytes"), ResultsModel::ChunkColumn) << "the built-in ones stay";
     EXPECT_EQ(model.headerData(column, Qt::Horizontal).toString(), QStringLiteral("Queue depth"));
     EXPECT_EQ(model.headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString(),
               QStringLiteral("Writes: requests in flight, 1 to 128"));
     EXPECT_EQ(model.data(model.index(1, column)).toString(), QStringLiteral("32"));
+    EXPECT_EQ(model.data(model.index(1, column), ResultsModel::SortRole).toString(), QStringLiteral("32"));
     EXPECT_FALSE(model.data(model.index(2, column)).isValid()) << "a case that carries no depth shows none";
-    EXPECT_EQ(model.headerData(ResultsModel::ReasonColumn, Qt::Horizontal).toString(),
-              QStringLiteral("Reason"));
+    EXPECT_EQ(model.data(model.index(0, column), Qt::TextAlignmentRole).value<Qt::Alignment>(),
+              Qt::AlignLeft | Qt::AlignVCenter);
+
+    const int median = ResultsModel::figureColumn(ResultsModel::MedianColumn);
+    EXPECT_EQ(median, ResultsModel::MedianColumn + 1);
+    EXPECT_EQ(model.headerData(median, Qt::Horizontal).toString(), QStringLiteral("Apparent"));
+    EXPECT_EQ(model.data(model.index(0, median), Qt::TextAlignmentRole).value<Qt::Alignment>(),
+              Qt::AlignRight | Qt::AlignVCenter);
+    const int reason = ResultsModel::figureColumn(ResultsModel::ReasonColumn);
+    EXPECT_EQ(reason, model.columnCount() - 1);
+    EXPECT_EQ(model.headerData(reason, Qt::Horizontal).toString(), QStringLiteral("Reason"));
+    EXPECT_EQ(ResultsModel::figureColumn(ResultsModel::CaseColumn), ResultsModel::CaseColumn);
+
+    // The view places it among the axes after the figures, after the size, and never hides it (its
+    // declaration says no case lacks it); it still hides the built-in axes no case wants.
+    const std::vector<int> order = ResultsView::defaultColumnOrder();
+    ASSERT_EQ(order.size(), static_cast<std::size_t>(model.columnCount()));
+    const auto at = [&order](int c) {
+        return std::find(order.begin(), order.end(), c) - order.begin();
+    };
+    EXPECT_EQ(at(column), at(ResultsModel::SizeColumn) + 1);
+    EXPECT_EQ(at(ResultsModel::figureColumn(ResultsModel::FilesPerSecondColumn)), at(column) + 1);
+    const std::vector<int> hidden = ResultsView::hiddenColumns(run.cases, run.refused);
+    EXPECT_FALSE(std::binary_search(hidden.begin(), hidden.end(), column));
+    EXPECT_TRUE(std::binary_search(hidden.begin(), hidden.end(), int{ResultsModel::BufferColumn}));
+    EXPECT_TRUE(std::binary_search(hidden.begin(), hidden.end(), int{ResultsModel::ThreadsColumn}));
+    EXPECT_TRUE(std::binary_search(hidden.begin(), hidden.end(),
+                                   ResultsModel::figureColumn(ResultsModel::TrimmedMeanColumn)));
+    EXPECT_FALSE(std::binary_search(hidden.begin(), hidden.end(), median));
 }
 
 TEST(DeclaredAxisResults, NoColumnWithoutTheDeclaration)
 {
     ResultsModel model;
     EXPECT_EQ(model.columnCount(), ResultsModel::ColumnCount);
+    EXPECT_EQ(ResultsModel::axisColumn("queueDepth"), -1);
+    EXPECT_EQ(ResultsModel::figureColumn(ResultsModel::ReasonColumn), ResultsModel::ReasonColumn);
 }
 
 TEST(DeclaredAxisReport, ThePdfsMatrixNamesItsValues)
