@@ -226,6 +226,11 @@ std::vector<AxisSpec> builtinAxes()
     strategy.column = {.tip = "How the data is written or read: the API and the way it is called",
                        .rank = kStrategyColumn,
                        .leading = true};
+    strategy.reportColumn = AxisReportColumn{.header = "Strategy", .width = 9.0, .rank = kStrategyColumn};
+    strategy.shortText = [](const Case& c) {
+        return c.strategy;
+    };
+    strategy.shortRank = 0;
     axes.push_back(std::move(strategy));
 
     // Not a matrix axis: each strategy has its direction.
@@ -269,6 +274,12 @@ std::vector<AxisSpec> builtinAxes()
                         [](const Case& c) {
                             return static_cast<double>(c.chunkBytes);
                         }};
+    chunk.reportColumn = AxisReportColumn{
+        .header = "Chunk", .width = 5.0, .alignRight = true, .rank = kChunkColumn, .text = [](const Case& c) {
+            return formatBytesCompact(c.chunkBytes);
+        }};
+    chunk.shortText = chunk.reportColumn->text;
+    chunk.shortRank = 1;
     axes.push_back(std::move(chunk));
 
     // File-set readers read a set instead (the file set axis sets their total size).
@@ -317,6 +328,10 @@ std::vector<AxisSpec> builtinAxes()
                        [](const Case& c) {
                            return static_cast<double>(c.totalBytes);
                        }};
+    size.reportColumn = AxisReportColumn{
+        .header = "Size", .width = 4.2, .alignRight = true, .rank = kSizeColumn, .text = [](const Case& c) {
+            return formatBytesShort(c.totalBytes);
+        }};
     axes.push_back(std::move(size));
 
     AxisSpec buffer = typedAxis(
@@ -363,6 +378,17 @@ std::vector<AxisSpec> builtinAxes()
             [](const Case& c) {
                 return c.buffer.mode != BufferMode::NotApplicable;
             }};
+    buffer.reportColumn = AxisReportColumn{
+        .header = "Buffer", .width = 4.6, .rank = kBufferColumn, .text = [](const Case& c) {
+            return c.buffer.mode == BufferMode::NotApplicable ? std::string("-") : toString(c.buffer);
+        }};
+    // The default buffer is what a stdio case is without saying.
+    buffer.shortText = [](const Case& c) {
+        return c.buffer.mode != BufferMode::NotApplicable && c.buffer.mode != BufferMode::Default
+                   ? "buf=" + toString(c.buffer)
+                   : std::string();
+    };
+    buffer.shortRank = 2;
     axes.push_back(std::move(buffer));
 
     AxisSpec sync =
@@ -411,6 +437,13 @@ std::vector<AxisSpec> builtinAxes()
             [](const Case& c) {
                 return c.direction == Direction::Write;
             }};
+    // Reads show their hint and cache state in the same column (see hint and cache).
+    sync.reportColumn =
+        AxisReportColumn{.header = "Sync/read", .width = 6.6, .rank = kSyncColumn, .text = sync.column.text};
+    sync.shortText = [](const Case& c) {
+        return c.sync.mode != SyncMode::None ? toString(c.sync) : std::string();
+    };
+    sync.shortRank = 3;
     axes.push_back(std::move(sync));
 
     AxisSpec threads = typedAxis<std::uint32_t>(
@@ -487,6 +520,15 @@ std::vector<AxisSpec> builtinAxes()
                           [](const Case& c) {
                               return c.threads > 1;
                           }};
+    threads.reportColumn = AxisReportColumn{.header = "Thr",
+                                            .width = 2.9,
+                                            .alignRight = true,
+                                            .rank = kThreadsColumn,
+                                            .text = threads.column.text};
+    threads.shortText = [](const Case& c) {
+        return c.threads > 1 ? "x" + std::to_string(c.threads) : std::string();
+    };
+    threads.shortRank = 4;
     axes.push_back(std::move(threads));
 
     AxisSpec target =
@@ -563,6 +605,7 @@ std::vector<AxisSpec> builtinAxes()
             [](const Case& c) {
                 return c.direction != Direction::Write;
             }};
+    hint.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = hint.column.text};
     axes.push_back(std::move(hint));
 
     AxisSpec cache = typedAxis({"cache state", "caches", "cache", "cache", "--cache",
@@ -606,6 +649,7 @@ std::vector<AxisSpec> builtinAxes()
             [](const Case& c) {
                 return c.direction != Direction::Write;
             }};
+    cache.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = cache.column.text};
     axes.push_back(std::move(cache));
 
     AxisSpec files = typedAxis<FileSetSpec>(
@@ -703,6 +747,8 @@ struct AxisTable
     std::vector<const AxisSpec*> labelOrder;
     std::vector<const AxisRefusal*> refusalOrder;
     std::vector<std::vector<const AxisSpec*>> columns;
+    std::vector<CaseTableColumn> caseTable;
+    std::vector<const AxisSpec*> shortNameOrder;
 
     AxisTable() { reorder(); }
 
@@ -745,6 +791,69 @@ struct AxisTable
                                        "', which has none");
             owner->push_back(&a);
         }
+        reorderReport();
+    }
+
+    // The PDF's case table and short names.
+    void reorderReport()
+    {
+        struct Resolved
+        {
+            const AxisSpec* axis;
+            AxisReportColumn column;
+        };
+        std::vector<Resolved> resolved;
+        for (const auto& a : axes) {
+            if (a.reportColumn) {
+                resolved.push_back({&a, *a.reportColumn});
+                continue;
+            }
+            if (a.columnHeader.empty() && a.column.sharedWith.empty())
+                continue;
+            resolved.push_back({&a, AxisReportColumn{.header = a.columnHeader,
+                                                     .alignRight = a.column.alignRight,
+                                                     .rank = a.column.rank,
+                                                     .sharedWith = a.column.sharedWith}});
+        }
+        std::vector<Resolved> owners;
+        for (const auto& r : resolved) {
+            if (!r.column.header.empty())
+                owners.push_back(r);
+        }
+        std::stable_sort(owners.begin(), owners.end(),
+                         [](const Resolved& x, const Resolved& y) { return x.column.rank < y.column.rank; });
+        const auto textOf = [](const Resolved& r) -> std::function<std::string(const Case&)> {
+            if (r.column.text)
+                return r.column.text;
+            if (r.axis->column.text)
+                return r.axis->column.text;
+            return r.axis->format;
+        };
+        caseTable.clear();
+        for (const auto& owner : owners) {
+            CaseTableColumn column{
+                owner.column.header, owner.column.width, owner.column.alignRight, {textOf(owner)}};
+            for (const auto& r : resolved) {
+                if (!r.column.sharedWith.empty() && r.column.sharedWith == owner.axis->resultKey)
+                    column.parts.push_back(textOf(r));
+            }
+            caseTable.push_back(std::move(column));
+        }
+        for (const auto& r : resolved) {
+            const bool shared = std::any_of(owners.begin(), owners.end(), [&r](const Resolved& o) {
+                return o.axis->resultKey == r.column.sharedWith;
+            });
+            if (!r.column.sharedWith.empty() && !shared)
+                throw std::logic_error("axis '" + r.axis->name + "' shares the case table column of '" +
+                                       r.column.sharedWith + "', which has none");
+        }
+        shortNameOrder.clear();
+        for (const auto& a : axes) {
+            if (a.shortText)
+                shortNameOrder.push_back(&a);
+        }
+        std::stable_sort(shortNameOrder.begin(), shortNameOrder.end(),
+                         [](const AxisSpec* x, const AxisSpec* y) { return x->shortRank < y->shortRank; });
     }
 };
 
@@ -781,6 +890,27 @@ const std::vector<std::vector<const AxisSpec*>>& axisColumnsInOrder()
     return table().columns;
 }
 
+std::string CaseTableColumn::text(const Case& c) const
+{
+    std::string out;
+    for (const auto& part : parts) {
+        const std::string t = part(c);
+        if (!t.empty())
+            out += out.empty() ? t : ", " + t;
+    }
+    return out;
+}
+
+const std::vector<CaseTableColumn>& caseTableColumns()
+{
+    return table().caseTable;
+}
+
+const std::vector<const AxisSpec*>& axesInShortNameOrder()
+{
+    return table().shortNameOrder;
+}
+
 void declareExtraAxis(AxisSpec spec)
 {
     if (!spec.appliesTo)
@@ -791,6 +921,8 @@ void declareExtraAxis(AxisSpec spec)
             throw std::logic_error(fmt::format("axis '{}' repeats a key of axis '{}'", spec.name, a.name));
     }
     spec.isExtra = true;
+    if (!spec.shortText)
+        spec.shortText = spec.labelText;
     const std::string key = spec.matrixKey;
     // Values live in the extra maps under the matrix key, in their canonical spelling.
     const auto canonical = [check = spec.canonical](std::string_view t) {

@@ -77,6 +77,20 @@ struct AxisColumn
     std::function<bool(const Case&)> wanted;
 };
 
+// The PDF report's case table (app/report/pdf_report.cpp): an axis's column there, narrower than the results
+// table's. Axes whose `sharedWith` names the result key of another's add their part to its cells, after it,
+// joined by ", " (the "Sync/read" column: a write's sync policy, a read's "random, cold").
+struct AxisReportColumn
+{
+    std::string header;      // "" = none of its own
+    double width = 5.0;      // its share of the table's width (the "#" column is 2.4)
+    bool alignRight = false; // numbers: right-aligned
+    int rank = 100;          // the columns in this order (ties in declaration order); built-in: 10 to 70
+    std::string sharedWith;
+    // The axis's part of a case's cell ("" = none); empty: its results column's text, else `format`.
+    std::function<std::string(const Case&)> text;
+};
+
 // One axis of a case, declared once: every reader and writer of cases and matrices (result JSON and CSV,
 // matrix JSON, the CLI flags), matrix expansion, refusal, case keys and labels iterate over these
 // declarations instead of naming the axes. typedAxis() in axes.cpp declares an axis with a Case field.
@@ -132,6 +146,14 @@ struct AxisSpec
     // how it shows the axis.
     std::string columnHeader;
     AxisColumn column;
+    // The PDF's case table: its column; nullopt: the results table's (header, alignment, rank, sharing, text;
+    // width 5), so that a declared axis with a results column has one in the PDF too.
+    std::optional<AxisReportColumn> reportColumn;
+    // Its part of a case's short name in the PDF's charts and lists ("#3 stdio 4K buf=none x4"; "" = none),
+    // after the case number, joined by spaces in `shortRank` order (ties in declaration order). An axis
+    // declared with declareExtraAxis without one gives its label part.
+    std::function<std::string(const Case&)> shortText;
+    int shortRank = 100;
 
     // Axes without a typed field in Case (their values live in Case::extraAxes, MatrixGroup::extraAxes):
     // the default a case of a strategy that takes the axis gets when the group lists none, and a check of a
@@ -162,6 +184,21 @@ const std::vector<const AxisRefusal*>& refusalRulesInOrder();
 // The results table's axis columns in `AxisColumn::rank` order: each the axis with the header, then the axes
 // that share its column in declaration order.
 const std::vector<std::vector<const AxisSpec*>>& axisColumnsInOrder();
+
+// One column of the PDF's case table, resolved from the declarations (AxisSpec::reportColumn).
+struct CaseTableColumn
+{
+    std::string header;
+    double width = 5.0;
+    bool alignRight = false;
+    std::vector<std::function<std::string(const Case&)>> parts; // the owner's first
+    // A case's cell: the parts that say something, joined by ", ".
+    std::string text(const Case& c) const;
+};
+// The PDF's case table's axis columns, in rank order.
+const std::vector<CaseTableColumn>& caseTableColumns();
+// The axes with a part in a case's short name, in `shortRank` order.
+const std::vector<const AxisSpec*>& axesInShortNameOrder();
 
 // Adds an axis stored in Case::extraAxes; for tests and for axes that need no typed field. `spec.appliesTo`
 // must be set; its rules are asked only of cases that carry a value, after the rule that a strategy which

@@ -6,6 +6,7 @@
 #include "app/gui/matrix_grid_model.h"
 #include "app/gui/results_model.h"
 #include "app/gui/results_view.h"
+#include "app/report/bar_chart_data.h"
 #include "app/report/pdf_report.h"
 #include "core/formats/result_json.h"
 #include "platform/platform.h"
@@ -138,22 +139,60 @@ TEST(DeclaredAxisResults, NoColumnWithoutTheDeclaration)
     EXPECT_EQ(ResultsModel::figureColumn(ResultsModel::ReasonColumn), ResultsModel::ReasonColumn);
 }
 
-TEST(DeclaredAxisReport, ThePdfsMatrixNamesItsValues)
+// The PDF's text of a golden result whose write cases ran at queue depth 32, with the axis declared.
+std::string reportTextWithDepths(TempDir& dir)
 {
-    QueueDepthAxis axis;
     std::ifstream in(std::string(IOLAB_SOURCE_DIR) + "/tests/data/golden-result.json", std::ios::binary);
     std::stringstream json;
     json << in.rdbuf();
     RunResult result = resultFromJson(json.str(), "golden-result.json");
     result.matrix.groups[0].extraAxes["depths"] = {"1", "32"};
-    TempDir dir;
+    for (auto& c : result.cases) {
+        if (c.testCase.direction == Direction::Write)
+            c.testCase.extraAxes["depths"] = "32";
+    }
     const QByteArray pdf =
         report::renderPdfReport(result, {report::PageFormat::A4, {}, Ranking::Durable}, &builtinRegistry());
     const std::string path = dir / "report.pdf";
     std::ofstream(path, std::ios::binary).write(pdf.constData(), pdf.size());
-    const auto text = runProcess("/usr/bin/pdftotext", {path, "-"});
-    ASSERT_EQ(text.exitCode, 0) << text.err;
-    EXPECT_THAT(text.out, HasSubstr("queue depth 1, 32"));
+    const auto text = runProcess("/usr/bin/pdftotext", {"-layout", path, "-"});
+    EXPECT_EQ(text.exitCode, 0) << text.err;
+    return text.out;
+}
+
+TEST(DeclaredAxisReport, ThePdfsMatrixNamesItsValues)
+{
+    QueueDepthAxis axis;
+    TempDir dir;
+    EXPECT_THAT(reportTextWithDepths(dir), HasSubstr("queue depth 1, 32"));
+}
+
+// Its declaration gives it a column in the case tables (after the size, as in the results table) and a part
+// in the cases' short names (its label part), the way the built-in axes' give theirs.
+TEST(DeclaredAxisReport, ThePdfsCaseTablesAndShortNamesShowIt)
+{
+    {
+        QueueDepthAxis axis;
+        ASSERT_FALSE(caseTableColumns().empty());
+        EXPECT_EQ(caseTableColumns().back().header, "Queue depth");
+        EXPECT_EQ(axesInShortNameOrder().back()->name, "queue depth");
+        Case write;
+        write.strategy = "write";
+        write.chunkBytes = 4096;
+        write.threads = 2;
+        write.extraAxes["depths"] = "32";
+        EXPECT_EQ(report::barVariant(write), QStringLiteral("write x2 depth=32"));
+        TempDir dir;
+        const std::string text = reportTextWithDepths(dir);
+        EXPECT_THAT(text, ::testing::ContainsRegex("Size +[^\n]*Queue +"));
+        EXPECT_THAT(text, ::testing::ContainsRegex("write +4K +- +none +1 +[0-9.]+M +32 "));
+        EXPECT_THAT(text, HasSubstr("write depth=32"));
+    }
+    EXPECT_NE(caseTableColumns().back().header, "Queue depth");
+    TempDir dir;
+    const std::string text = reportTextWithDepths(dir);
+    EXPECT_THAT(text, ::testing::Not(HasSubstr("Queue")));
+    EXPECT_THAT(text, ::testing::Not(HasSubstr("depth=32")));
 }
 
 } // namespace
