@@ -484,14 +484,16 @@ void ResultsView::rebuildBaselineChoices()
     m_baseline->clear();
     m_baseline->addItem(tr("plain stdio / read(2) at the same chunk (default)"));
     for (int row = 0; row < m_model->rowCount(); ++row) {
-        const QString status = m_model->index(row, ResultsModel::StatusColumn).data().toString();
-        if (status != QStringLiteral("ok"))
+        const auto cell = [this, row](int column) {
+            return m_model->index(row, column).data().toString();
+        };
+        if (cell(ResultsModel::figureColumn(ResultsModel::StatusColumn)) != QStringLiteral("ok"))
             continue;
+        // A case is named by its number, strategy and chunk size, as the speed-up's default baseline is.
         m_baseline->addItem(tr("case %1: %2")
-                                .arg(m_model->index(row, ResultsModel::CaseColumn).data().toString(),
-                                     m_model->index(row, ResultsModel::StrategyColumn).data().toString() +
-                                         QStringLiteral(" ") +
-                                         m_model->index(row, ResultsModel::ChunkColumn).data().toString()),
+                                .arg(cell(ResultsModel::figureColumn(ResultsModel::CaseColumn)),
+                                     cell(ResultsModel::axisColumn("strategy")) + QStringLiteral(" ") +
+                                         cell(ResultsModel::axisColumn("chunkBytes"))),
                             row);
     }
     const int keep = previous.isValid() ? m_baseline->findData(previous) : 0;

@@ -921,8 +921,6 @@ void declareExtraAxis(AxisSpec spec)
             throw std::logic_error(fmt::format("axis '{}' repeats a key of axis '{}'", spec.name, a.name));
     }
     spec.isExtra = true;
-    if (!spec.shortText)
-        spec.shortText = spec.labelText;
     const std::string key = spec.matrixKey;
     // Values live in the extra maps under the matrix key, in their canonical spelling.
     const auto canonical = [check = spec.canonical](std::string_view t) {
@@ -1008,9 +1006,17 @@ void declareExtraAxis(AxisSpec spec)
             return std::string();
         return label ? label(c) : fmt::format("{}={}", key, it->second);
     };
+    if (!spec.shortText) // a short name shows what the label shows
+        spec.shortText = spec.labelText;
     auto& t = table();
     t.axes.push_back(std::move(spec));
-    t.reorder();
+    try {
+        t.reorder();
+    } catch (const std::logic_error&) { // a column shared with an axis that has none
+        t.axes.pop_back();
+        t.reorder();
+        throw;
+    }
 }
 
 void removeExtraAxis(std::string_view matrixKey)

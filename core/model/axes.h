@@ -151,7 +151,7 @@ struct AxisSpec
     std::optional<AxisReportColumn> reportColumn;
     // Its part of a case's short name in the PDF's charts and lists ("#3 stdio 4K buf=none x4"; "" = none),
     // after the case number, joined by spaces in `shortRank` order (ties in declaration order). An axis
-    // declared with declareExtraAxis without one gives its label part.
+    // declared with declareExtraAxis without one gives its label part (for a case that carries a value).
     std::function<std::string(const Case&)> shortText;
     int shortRank = 100;
 
@@ -202,7 +202,8 @@ const std::vector<const AxisSpec*>& axesInShortNameOrder();
 
 // Adds an axis stored in Case::extraAxes; for tests and for axes that need no typed field. `spec.appliesTo`
 // must be set; its rules are asked only of cases that carry a value, after the rule that a strategy which
-// does not take the axis refuses any value. Throws std::logic_error on a duplicate key.
+// does not take the axis refuses any value. Throws std::logic_error on a duplicate key or on a column shared
+// with an axis that has none (and keeps nothing of the declaration).
 void declareExtraAxis(AxisSpec spec);
 // Removes an axis added by declareExtraAxis (tests clean up after themselves).
 void removeExtraAxis(std::string_view matrixKey);

@@ -16,7 +16,10 @@
 #include "tests/support/test_axis.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QHeaderView>
 #include <QLineEdit>
+#include <QTableView>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -129,6 +132,78 @@ TEST(DeclaredAxisResults, HasAColumnAfterTheBuiltInAxesOnes)
     EXPECT_TRUE(std::binary_search(hidden.begin(), hidden.end(),
                                    ResultsModel::figureColumn(ResultsModel::TrimmedMeanColumn)));
     EXPECT_FALSE(std::binary_search(hidden.begin(), hidden.end(), median));
+}
+
+// An axis can share the column of another, as the cache state shares the read hint's; sharing one that has
+// none is refused.
+TEST(DeclaredAxisResults, ASecondAxisCanShareItsColumn)
+{
+    QueueDepthAxis axis;
+    const std::size_t axes = caseAxes().size();
+    AxisSpec orphan;
+    orphan.name = "orphan";
+    orphan.matrixKey = "orphans";
+    orphan.resultKey = "orphan";
+    orphan.csvColumn = "orphan";
+    orphan.appliesTo = [](const StrategyInfo&) {
+        return true;
+    };
+    orphan.column.sharedWith = "noSuchAxis";
+    EXPECT_THROW(declareExtraAxis(orphan), std::logic_error);
+    EXPECT_EQ(caseAxes().size(), axes) << "the refused declaration is not kept";
+
+    AxisSpec batch = orphan;
+    batch.name = "batch";
+    batch.matrixKey = "batches";
+    batch.resultKey = "batch";
+    batch.csvColumn = "batch";
+    batch.column.sharedWith = "queueDepth";
+    declareExtraAxis(batch);
+    struct Removed
+    {
+        ~Removed() { removeExtraAxis("batches"); }
+    } removed;
+    const int column = ResultsModel::axisColumn("queueDepth");
+    EXPECT_EQ(ResultsModel::axisColumn("batch"), column);
+    ResultsModel model;
+    RunResult run;
+    CaseResult c;
+    c.testCase.strategy = "write";
+    c.testCase.extraAxes = {{"depths", "8"}, {"batches", "4"}};
+    run.cases.push_back(c);
+    model.setResult(run);
+    EXPECT_EQ(model.columnCount(), ResultsModel::ColumnCount + 1);
+    EXPECT_EQ(model.data(model.index(0, column)).toString(), QStringLiteral("8, 4"));
+    EXPECT_EQ(caseTableColumns().back().text(c.testCase), "8, 4") << "the PDF's case table follows";
+}
+
+// The view finds the columns it reads by key, wherever the declared axis puts them.
+TEST(DeclaredAxisResults, TheViewShowsItAndFindsItsColumnsByKey)
+{
+    QueueDepthAxis axis;
+    ResultsView view;
+    RunResult run;
+    for (const char* depth : {"1", "32"}) {
+        CaseResult c;
+        c.index = static_cast<std::uint32_t>(run.cases.size());
+        c.testCase.strategy = "write";
+        c.testCase.chunkBytes = 4096;
+        c.testCase.extraAxes["depths"] = depth;
+        c.status = Status::Ok;
+        c.apparentMBps.count = 3;
+        c.apparentMBps.median = 100.0 * (c.index + 1);
+        run.cases.push_back(c);
+    }
+    view.setResult(run);
+    QTableView* table = view.table();
+    const int column = ResultsModel::axisColumn("queueDepth");
+    EXPECT_FALSE(table->isColumnHidden(column));
+    EXPECT_EQ(table->horizontalHeader()->visualIndex(column),
+              table->horizontalHeader()->visualIndex(ResultsModel::SizeColumn) + 1);
+    EXPECT_TRUE(table->isColumnHidden(ResultsModel::figureColumn(ResultsModel::FilesPerSecondColumn)));
+    EXPECT_FALSE(table->isColumnHidden(ResultsModel::figureColumn(ResultsModel::StatusColumn)));
+    ASSERT_EQ(view.baselineChooser()->count(), 3) << "the default and each measured case";
+    EXPECT_EQ(view.baselineChooser()->itemText(2), QStringLiteral("case 2: write 4 KiB"));
 }
 
 TEST(DeclaredAxisResults, NoColumnWithoutTheDeclaration)
