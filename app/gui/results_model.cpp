@@ -15,26 +15,74 @@ bool measured(const CaseResult& c)
     return c.status == Status::Ok && c.apparentMBps.count > 0;
 }
 
-// The declared axes with a column of their own, after the built-in columns (core/model/axes.h).
-std::vector<const AxisSpec*> axisColumns()
+int axisColumnCount()
 {
-    std::vector<const AxisSpec*> out;
-    for (const auto& axis : caseAxes()) {
-        if (!axis.columnHeader.empty())
-            out.push_back(&axis);
-    }
-    return out;
+    return static_cast<int>(axisColumnsInOrder().size());
 }
 
-// The declared axis shown in `column`, or nullptr for a built-in column.
-const AxisSpec* axisColumn(int column)
+// The axes shown in `column` (the declared axis columns follow the case number), or nullptr.
+const std::vector<const AxisSpec*>* axesAt(int column)
 {
-    const auto axes = axisColumns();
-    const int at = column - ResultsModel::ColumnCount;
-    return at >= 0 && at < static_cast<int>(axes.size()) ? axes[static_cast<std::size_t>(at)] : nullptr;
+    const auto& columns = axisColumnsInOrder();
+    const int at = column - 1;
+    return at >= 0 && at < static_cast<int>(columns.size()) ? &columns[static_cast<std::size_t>(at)]
+                                                            : nullptr;
+}
+
+// The figure (its Column constant) or the case number shown in `column`; -1 for an axis column or none.
+int figureAt(int column)
+{
+    if (column == ResultsModel::CaseColumn)
+        return ResultsModel::CaseColumn;
+    const int figure = column - 1 - axisColumnCount() + ResultsModel::MedianColumn;
+    return figure >= ResultsModel::MedianColumn && figure < ResultsModel::ColumnCount ? figure : -1;
+}
+
+// A case's cell in an axis column: the parts of its axes, joined by ", " ("" when none has one).
+std::string axisCellText(const std::vector<const AxisSpec*>& axes, const Case& k)
+{
+    std::string text;
+    for (const AxisSpec* axis : axes) {
+        const std::string part = axis->column.text ? axis->column.text(k) : axis->format(k);
+        if (part.empty())
+            continue;
+        text += text.empty() ? part : ", " + part;
+    }
+    return text;
 }
 
 } // namespace
+
+int ResultsModel::figureColumn(Column figure)
+{
+    return figure <= CaseColumn ? CaseColumn : figure - MedianColumn + 1 + axisColumnCount();
+}
+
+int ResultsModel::axisColumn(std::string_view resultKey)
+{
+    const auto& columns = axisColumnsInOrder();
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        for (const AxisSpec* axis : columns[i]) {
+            if (axis->resultKey == resultKey)
+                return static_cast<int>(i) + 1;
+        }
+    }
+    return -1;
+}
+
+std::vector<int> ResultsModel::axisColumns()
+{
+    std::vector<int> out;
+    for (int column = 1; column <= axisColumnCount(); ++column)
+        out.push_back(column);
+    return out;
+}
+
+std::vector<const AxisSpec*> ResultsModel::axesInColumn(int column)
+{
+    const auto* axes = axesAt(column);
+    return axes ? *axes : std::vector<const AxisSpec*>{};
+}
 
 ResultsModel::ResultsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -70,7 +118,8 @@ void ResultsModel::updateCase(const CaseResult& result)
     beginInsertRows({}, row, row);
     m_rows.push_back({result, false});
     endInsertRows();
-    Q_EMIT dataChanged(index(0, SpeedupColumn), index(rowCount() - 1, SpeedupColumn));
+    const int speedup = figureColumn(SpeedupColumn);
+    Q_EMIT dataChanged(index(0, speedup), index(rowCount() - 1, speedup));
 }
 
 void ResultsModel::clear()
@@ -130,8 +179,9 @@ void ResultsModel::setRanking(Ranking ranking)
     if (m_ranking == ranking)
         return;
     m_ranking = ranking;
+    const int speedup = figureColumn(SpeedupColumn);
     if (!m_rows.empty())
-        Q_EMIT dataChanged(index(0, SpeedupColumn), index(rowCount() - 1, SpeedupColumn));
+        Q_EMIT dataChanged(index(0, speedup), index(rowCount() - 1, speedup));
 }
 
 int ResultsModel::rowCount(const QModelIndex& parent) const
@@ -141,7 +191,7 @@ int ResultsModel::rowCount(const QModelIndex& parent) const
 
 int ResultsModel::columnCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : ColumnCount + static_cast<int>(axisColumns().size());
+    return parent.isValid() ? 0 : ColumnCount - MedianColumn + 1 + axisColumnCount();
 }
 
 QVariant ResultsModel::display(const Row& row, int rowIndex, int column) const
@@ -149,29 +199,13 @@ QVariant ResultsModel::display(const Row& row, int rowIndex, int column) const
     const auto& c = row.result;
     const auto& k = c.testCase;
     const bool ok = measured(c);
-    switch (column) {
+    if (const auto* axes = axesAt(column)) {
+        const std::string text = axisCellText(*axes, k);
+        return text.empty() ? QVariant() : QVariant(qs(text));
+    }
+    switch (figureAt(column)) {
     case CaseColumn:
         return row.refusedBeforeRun ? QStringLiteral("-") : QString::number(c.index + 1);
-    case StrategyColumn:
-        return qs(k.strategy);
-    case ChunkColumn:
-        return qs(formatBytes(k.chunkBytes));
-    case BufferColumn:
-        return qs(toString(k.buffer));
-    case SyncColumn:
-        return k.direction == Direction::Write ? qs(toString(k.sync)) : QVariant();
-    case ReadColumn:
-        if (k.direction == Direction::Write)
-            return {};
-        return k.hint == ReadHint::NotApplicable
-                   ? qs(toString(k.cache))
-                   : tr("%1, %2").arg(qs(toString(k.hint)), qs(toString(k.cache)));
-    case ThreadsColumn:
-        return k.threads;
-    case SizeColumn:
-        if (!k.fileSet.empty())
-            return tr("%1 (%2)").arg(qs(toString(k.fileSet)), qs(formatBytes(k.totalBytes)));
-        return qs(formatBytes(k.totalBytes));
     case FilesPerSecondColumn:
         return ok && c.filesPerSecond.count > 0 ? tr("%1 files/s").arg(c.filesPerSecond.median, 0, 'f', 0)
                                                 : QVariant();
@@ -210,10 +244,6 @@ QVariant ResultsModel::display(const Row& row, int rowIndex, int column) const
     case ReasonColumn:
         return qs(c.reason);
     default:
-        if (const AxisSpec* axis = axisColumn(column)) {
-            const std::string text = axis->format(k);
-            return text.empty() ? QVariant() : QVariant(qs(text));
-        }
         return {};
     }
 }
@@ -223,17 +253,13 @@ QVariant ResultsModel::sortValue(const Row& row, int rowIndex, int column) const
     const auto& c = row.result;
     const auto& k = c.testCase;
     const bool ok = measured(c);
-    switch (column) {
+    if (const auto* axes = axesAt(column)) {
+        const AxisSpec& shown = *axes->front();
+        return shown.column.sortValue ? QVariant(shown.column.sortValue(k)) : display(row, rowIndex, column);
+    }
+    switch (figureAt(column)) {
     case CaseColumn:
         return row.refusedBeforeRun ? QVariant(1e9 + rowIndex) : QVariant(static_cast<double>(c.index));
-    case ChunkColumn:
-        return static_cast<qulonglong>(k.chunkBytes);
-    case BufferColumn:
-        return static_cast<qulonglong>(k.buffer.mode == BufferMode::Bytes ? k.buffer.bytes : 0);
-    case ThreadsColumn:
-        return k.threads;
-    case SizeColumn:
-        return static_cast<qulonglong>(k.totalBytes);
     case MedianColumn:
         return ok ? c.apparentMBps.median : -1.0;
     case CiColumn:
@@ -274,10 +300,13 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole:
         return row.result.reason.empty() ? qs(row.result.testCase.label())
                                          : qs(row.result.testCase.label() + "\n" + row.result.reason);
-    case Qt::TextAlignmentRole:
-        if (index.column() >= ThreadsColumn && index.column() <= StabilityColumn)
+    case Qt::TextAlignmentRole: {
+        const auto* axes = axesAt(index.column());
+        const int figure = figureAt(index.column());
+        if (axes ? axes->front()->column.alignRight : figure >= MedianColumn && figure <= StabilityColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
+    }
     default:
         return {};
     }
@@ -285,25 +314,13 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const
 
 QString ResultsModel::columnToolTip(int section)
 {
-    switch (section) {
+    if (const auto* axes = axesAt(section)) {
+        const AxisSpec& shown = *axes->front();
+        return qs(shown.column.tip.empty() ? shown.help : shown.column.tip);
+    }
+    switch (figureAt(section)) {
     case CaseColumn:
         return tr("The case's number in the run; '-' for a combination refused before the run");
-    case StrategyColumn:
-        return tr("How the data is written or read: the API and the way it is called");
-    case ChunkColumn:
-        return tr("Bytes handed to each write or read call");
-    case BufferColumn:
-        return tr("The stdio strategies' buffer (setvbuf): none, the C library's default, or a size");
-    case SyncColumn:
-        return tr("When the data is forced to storage: never by IOLab (none), with each write (O_SYNC, "
-                  "O_DSYNC), every n writes, or once at the end");
-    case ReadColumn:
-        return tr("Reads: the access hint given to the kernel, and whether the data was evicted from the "
-                  "cache (cold) or read once beforehand (warm)");
-    case ThreadsColumn:
-        return tr("Threads; for files-pool the pool's cap, for files-per-thread one per file");
-    case SizeColumn:
-        return tr("Bytes each repetition writes or reads in all (threads share it)");
     case MedianColumn:
         return tr("Apparent rate, median over the repetitions: how fast the calls returned. Writes mostly "
                   "land in the page cache, so this can be far above what the disk takes");
@@ -345,8 +362,6 @@ QString ResultsModel::columnToolTip(int section)
     case ReasonColumn:
         return tr("Why a case failed or was refused");
     default:
-        if (const AxisSpec* axis = axisColumn(section))
-            return qs(axis->help);
         return {};
     }
 }
@@ -359,23 +374,11 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
         return columnToolTip(section);
     if (role != Qt::DisplayRole)
         return {};
-    switch (section) {
+    if (const auto* axes = axesAt(section))
+        return qs(axes->front()->columnHeader);
+    switch (figureAt(section)) {
     case CaseColumn:
         return tr("#");
-    case StrategyColumn:
-        return tr("Strategy");
-    case ChunkColumn:
-        return tr("Chunk");
-    case BufferColumn:
-        return tr("stdio buffer");
-    case SyncColumn:
-        return tr("Sync");
-    case ReadColumn:
-        return tr("Hint, cache");
-    case ThreadsColumn:
-        return tr("Threads");
-    case SizeColumn:
-        return tr("Size");
     case MedianColumn:
         return tr("Apparent");
     case TrimmedMeanColumn:
@@ -403,8 +406,6 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
     case ReasonColumn:
         return tr("Reason");
     default:
-        if (const AxisSpec* axis = axisColumn(section))
-            return qs(axis->columnHeader);
         return {};
     }
 }

@@ -7,7 +7,12 @@
 #include <QAbstractTableModel>
 
 #include <optional>
+#include <string_view>
 #include <vector>
+
+namespace iolab {
+struct AxisSpec;
+}
 
 namespace iolab::gui {
 
@@ -19,6 +24,11 @@ class ResultsModel : public QAbstractTableModel
     Q_OBJECT
 
 public:
+    // The columns: the case number, then one column per declared axis column (core/model/axes.h,
+    // AxisColumn: the built-in axes' are Strategy to Size), then the figures (Apparent to Reason). The
+    // constants are the columns with only the built-in axes declared; an axis declared with a column of its
+    // own moves the figures right, so code that must hold for any axis asks figureColumn() and
+    // axisColumn() instead (results_view.cpp does).
     enum Column
     {
         CaseColumn,
@@ -29,7 +39,7 @@ public:
         ReadColumn,
         ThreadsColumn,
         SizeColumn,
-        MedianColumn,
+        MedianColumn, // the first figure
         TrimmedMeanColumn,
         CiColumn,
         DurableColumn,
@@ -42,8 +52,7 @@ public:
         StabilityColumn,
         StatusColumn,
         ReasonColumn,
-        ColumnCount // the built-in columns; a declared axis with a column header (core/model/axes.h) adds
-                    // one after them
+        ColumnCount // with only the built-in axes declared
     };
     static constexpr int SortRole = Qt::UserRole + 1;
 
@@ -68,6 +77,15 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     // What a column means, in plain words (its header's tooltip).
     static QString columnToolTip(int section);
+
+    // The column of the case number or of a figure (MedianColumn to ReasonColumn) with the axes declared now.
+    static int figureColumn(Column figure);
+    // The column that shows the axis with this result key (its own or the one it shares), or -1.
+    static int axisColumn(std::string_view resultKey);
+    // The declared axis columns, left to right.
+    static std::vector<int> axisColumns();
+    // The axes a column shows, the one with the header first; empty for the case number and the figures.
+    static std::vector<const AxisSpec*> axesInColumn(int column);
 
 private:
     struct Row

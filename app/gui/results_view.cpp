@@ -11,6 +11,7 @@
 #include "core/analysis/verdict.h"
 #include "core/analysis/warnings.h"
 #include "core/base/units.h"
+#include "core/model/axes.h"
 
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSeries>
@@ -95,7 +96,7 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     m_table = new QTableView(upper);
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
-    m_table->sortByColumn(ResultsModel::CaseColumn, Qt::AscendingOrder);
+    m_table->sortByColumn(ResultsModel::figureColumn(ResultsModel::CaseColumn), Qt::AscendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     styleTable(m_table);
     m_table->horizontalHeader()->setSectionsMovable(true);
@@ -179,61 +180,76 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
 std::vector<int> ResultsView::defaultColumnOrder()
 {
     using M = ResultsModel;
+    const auto figures = [](std::initializer_list<M::Column> list) {
+        std::vector<int> out;
+        for (const M::Column figure : list)
+            out.push_back(M::figureColumn(figure));
+        return out;
+    };
+    // The declared axes' columns (core/model/axes.h), the leading ones (what a case is) or the others.
+    const auto axes = [](bool leading) {
+        std::vector<int> out;
+        for (const int column : M::axisColumns()) {
+            if (M::axesInColumn(column).front()->column.leading == leading)
+                out.push_back(column);
+        }
+        return out;
+    };
     // What answers "which is fastest, and by how much" first; the axes and details after.
-    return {M::CaseColumn,    M::StrategyColumn,    M::ChunkColumn,  M::DurableColumn,
-            M::MedianColumn,  M::SpeedupColumn,     M::StatusColumn, M::StabilityColumn,
-            M::CiColumn,      M::TrimmedMeanColumn, M::BufferColumn, M::SyncColumn,
-            M::ReadColumn,    M::ThreadsColumn,     M::SizeColumn,   M::FilesPerSecondColumn,
-            M::FileP50Column, M::FileP99Column,     M::CpuColumn,    M::RssColumn,
-            M::ReasonColumn};
+    std::vector<int> order = figures({M::CaseColumn});
+    for (const auto& part : {axes(true),
+                             figures({M::DurableColumn, M::MedianColumn, M::SpeedupColumn, M::StatusColumn,
+                                      M::StabilityColumn, M::CiColumn, M::TrimmedMeanColumn}),
+                             axes(false),
+                             figures({M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column,
+                                      M::CpuColumn, M::RssColumn, M::ReasonColumn})})
+        order.insert(order.end(), part.begin(), part.end());
+    return order;
 }
 
 std::vector<int> ResultsView::hiddenColumns(const std::vector<CaseResult>& cases,
                                             const std::vector<RefusedCase>& refused)
 {
-    bool anyBuffer = false;
     bool anyWrite = false;
-    bool anyRead = false;
-    bool anyThreads = false;
     bool anyFileSet = false;
     bool anyReason = !refused.empty();
     std::uint32_t repetitions = 0;
-    const auto look = [&](const Case& k) {
-        anyBuffer = anyBuffer || k.buffer.mode != BufferMode::NotApplicable;
-        anyWrite = anyWrite || k.direction == Direction::Write;
-        anyRead = anyRead || k.direction != Direction::Write;
-        anyThreads = anyThreads || k.threads > 1;
-    };
+    std::vector<const Case*> all;
     for (const auto& c : cases) {
-        look(c.testCase);
+        all.push_back(&c.testCase);
         anyFileSet = anyFileSet || c.filesPerSecond.count > 0;
         anyReason = anyReason || !c.reason.empty();
         repetitions = std::max<std::uint32_t>(repetitions, static_cast<std::uint32_t>(c.apparentMBps.count));
     }
     for (const auto& r : refused)
-        look(r.testCase);
+        all.push_back(&r.testCase);
+    for (const Case* k : all)
+        anyWrite = anyWrite || k->direction == Direction::Write;
     using M = ResultsModel;
     std::vector<int> hidden;
-    if (!anyBuffer)
-        hidden.push_back(M::BufferColumn);
-    if (!anyWrite) {
-        hidden.push_back(M::SyncColumn);
-        hidden.push_back(M::DurableColumn);
+    // An axis column that some case wants, or that declares no such test, is shown.
+    for (const int column : M::axisColumns()) {
+        const auto axes = M::axesInColumn(column);
+        const bool wanted = std::any_of(axes.begin(), axes.end(), [&all](const AxisSpec* axis) {
+            return !axis->column.wanted || std::any_of(all.begin(), all.end(), [axis](const Case* k) {
+                return axis->column.wanted(*k);
+            });
+        });
+        if (!wanted)
+            hidden.push_back(column);
     }
-    if (!anyRead)
-        hidden.push_back(M::ReadColumn);
-    if (!anyThreads)
-        hidden.push_back(M::ThreadsColumn);
+    if (!anyWrite)
+        hidden.push_back(M::figureColumn(M::DurableColumn));
     if (!anyFileSet) {
-        hidden.push_back(M::FilesPerSecondColumn);
-        hidden.push_back(M::FileP50Column);
-        hidden.push_back(M::FileP99Column);
+        hidden.push_back(M::figureColumn(M::FilesPerSecondColumn));
+        hidden.push_back(M::figureColumn(M::FileP50Column));
+        hidden.push_back(M::figureColumn(M::FileP99Column));
     }
     // With fewer than five repetitions the trimmed mean is the median again, or nearly: it says nothing.
     if (repetitions < kTrimmedMeanMinCount)
-        hidden.push_back(M::TrimmedMeanColumn);
+        hidden.push_back(M::figureColumn(M::TrimmedMeanColumn));
     if (!anyReason)
-        hidden.push_back(M::ReasonColumn);
+        hidden.push_back(M::figureColumn(M::ReasonColumn));
     std::sort(hidden.begin(), hidden.end());
     return hidden;
 }
@@ -248,7 +264,7 @@ void ResultsView::fitColumns()
             header->moveSection(from, visual);
     }
     const std::vector<int> hidden = hiddenColumns(m_cases, m_run.refused);
-    for (int column = 0; column < ResultsModel::ColumnCount; ++column)
+    for (int column = 0; column < m_model->columnCount(); ++column)
         m_table->setColumnHidden(column, std::binary_search(hidden.begin(), hidden.end(), column));
 }
 
@@ -469,14 +485,16 @@ void ResultsView::rebuildBaselineChoices()
     m_baseline->clear();
     m_baseline->addItem(tr("plain stdio / read(2) at the same chunk (default)"));
     for (int row = 0; row < m_model->rowCount(); ++row) {
-        const QString status = m_model->index(row, ResultsModel::StatusColumn).data().toString();
-        if (status != QStringLiteral("ok"))
+        const auto cell = [this, row](int column) {
+            return m_model->index(row, column).data().toString();
+        };
+        if (cell(ResultsModel::figureColumn(ResultsModel::StatusColumn)) != QStringLiteral("ok"))
             continue;
+        // A case is named by its number, strategy and chunk size, as the speed-up's default baseline is.
         m_baseline->addItem(tr("case %1: %2")
-                                .arg(m_model->index(row, ResultsModel::CaseColumn).data().toString(),
-                                     m_model->index(row, ResultsModel::StrategyColumn).data().toString() +
-                                         QStringLiteral(" ") +
-                                         m_model->index(row, ResultsModel::ChunkColumn).data().toString()),
+                                .arg(cell(ResultsModel::figureColumn(ResultsModel::CaseColumn)),
+                                     cell(ResultsModel::axisColumn("strategy")) + QStringLiteral(" ") +
+                                         cell(ResultsModel::axisColumn("chunkBytes"))),
                             row);
     }
     const int keep = previous.isValid() ? m_baseline->findData(previous) : 0;

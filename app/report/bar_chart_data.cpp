@@ -2,6 +2,7 @@
 #include "app/report/bar_chart_data.h"
 
 #include "core/analysis/findings.h"
+#include "core/model/axes.h"
 
 #include <algorithm>
 
@@ -14,6 +15,9 @@ QString qs(const std::string& text)
     return QString::fromStdString(text);
 }
 
+// The axis the bars are grouped by.
+constexpr std::string_view kChunkAxisKey = "chunkBytes";
+
 bool drawn(const CaseResult& c, Ranking ranking)
 {
     return hasRate(c) && rankedRate(c, ranking).median > 0;
@@ -23,14 +27,16 @@ bool drawn(const CaseResult& c, Ranking ranking)
 
 QString barVariant(const Case& c)
 {
-    QString v = qs(c.strategy);
-    if (c.buffer.mode != BufferMode::NotApplicable && c.buffer.mode != BufferMode::Default)
-        v += QStringLiteral(" buf=") + qs(toString(c.buffer));
-    if (c.sync.mode != SyncMode::None)
-        v += QStringLiteral(" ") + qs(toString(c.sync));
-    if (c.threads > 1)
-        v += QStringLiteral(" x%1").arg(c.threads);
-    return v;
+    // The bars stand in groups by chunk size: a variant is the rest of the case's short name, each declared
+    // axis's part (core/model/axes.h).
+    QStringList parts;
+    for (const AxisSpec* axis : axesInShortNameOrder()) {
+        if (axis->resultKey == kChunkAxisKey)
+            continue;
+        if (const std::string part = axis->shortText(c); !part.empty())
+            parts << qs(part);
+    }
+    return parts.join(QStringLiteral(" "));
 }
 
 std::size_t BarChartData::barsAt(std::size_t column) const

@@ -272,18 +272,15 @@ QString speedupText(double ratio)
     return QStringLiteral("%1x").arg(ratio, 0, 'f', ratio >= 10 ? 0 : ratio >= 1 ? 1 : 2);
 }
 
+// "#3 stdio 4K buf=none x4": the case number, then each declared axis's part (core/model/axes.h).
 QString shortLabel(const CaseResult& c)
 {
-    const Case& k = c.testCase;
-    QString s = QStringLiteral("#%1 %2 %3")
-                    .arg(c.index + 1)
-                    .arg(qs(k.strategy), qs(formatBytesCompact(k.chunkBytes)));
-    if (k.buffer.mode != BufferMode::NotApplicable && k.buffer.mode != BufferMode::Default)
-        s += QStringLiteral(" buf=") + qs(toString(k.buffer));
-    if (k.sync.mode != SyncMode::None)
-        s += QStringLiteral(" ") + qs(toString(k.sync));
-    if (k.threads > 1)
-        s += QStringLiteral(" x%1").arg(k.threads);
+    QString s = QStringLiteral("#%1").arg(c.index + 1);
+    for (const AxisSpec* axis : axesInShortNameOrder()) {
+        const std::string part = axis->shortText(c.testCase);
+        if (!part.empty())
+            s += QStringLiteral(" ") + qs(part);
+    }
     return s;
 }
 
@@ -615,11 +612,6 @@ void drawSmallMultiples(Layout& layout, const RunResult& result)
     }
 }
 
-QString bufferText(const Case& k)
-{
-    return k.buffer.mode == BufferMode::NotApplicable ? QStringLiteral("-") : qs(toString(k.buffer));
-}
-
 // Whether a run has the repetitions for a trimmed mean to say more than the median.
 bool showsTrimmedMean(const RunResult& result)
 {
@@ -655,14 +647,10 @@ void drawCaseTable(Layout& layout, const RunResult& result, const std::vector<st
         if (const auto base = baselineCase(result, i);
             ok && base && table.rankedOf(result.cases[*base]).median > 0)
             speedup = speedupText(ranked.median / table.rankedOf(result.cases[*base]).median);
-        QStringList row{QString::number(c.index + 1),
-                        qs(k.strategy),
-                        qs(formatBytesCompact(k.chunkBytes)),
-                        bufferText(k),
-                        qs(k.direction == Direction::Write ? toString(k.sync) : readAxesText(k)),
-                        QString::number(k.threads),
-                        qs(formatBytesShort(k.totalBytes)),
-                        ok && ranked.count > 0 ? number(ranked.median) : QString()};
+        QStringList row{QString::number(c.index + 1)};
+        for (const CaseTableColumn& axis : caseTableColumns())
+            row << qs(axis.text(k));
+        row << (ok && ranked.count > 0 ? number(ranked.median) : QString());
         if (other) {
             const Summary& second = table.otherOf(c);
             row << (ok && second.count > 0 && k.direction == Direction::Write ? number(second.median)
@@ -681,14 +669,12 @@ void drawCaseTable(Layout& layout, const RunResult& result, const std::vector<st
         rows.push_back(row);
         colours.push_back(ok ? kText : kBad);
     }
-    std::vector<Column> columns{{QStringLiteral("#"), 2.4, Qt::AlignRight},
-                                {QStringLiteral("Strategy"), 9.0},
-                                {QStringLiteral("Chunk"), 5.0, Qt::AlignRight},
-                                {QStringLiteral("Buffer"), 4.6},
-                                {QStringLiteral("Sync/read"), 6.6},
-                                {QStringLiteral("Thr"), 2.9, Qt::AlignRight},
-                                {QStringLiteral("Size"), 4.2, Qt::AlignRight},
-                                {table.rankedName, 6.8, Qt::AlignRight}};
+    // The case's number, the declared axes' columns (core/model/axes.h), then the figures.
+    std::vector<Column> columns{{QStringLiteral("#"), 2.4, Qt::AlignRight}};
+    for (const CaseTableColumn& axis : caseTableColumns())
+        columns.push_back({qs(axis.header), axis.width,
+                           axis.alignRight ? Qt::Alignment(Qt::AlignRight) : Qt::Alignment(Qt::AlignLeft)});
+    columns.push_back({table.rankedName, 6.8, Qt::AlignRight});
     if (other)
         columns.push_back({table.otherName, 7.4, Qt::AlignRight});
     if (trimmed)

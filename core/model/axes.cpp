@@ -33,6 +33,18 @@ enum RefusalRank : int
     kThreadLimitRank = 80, // file-set readers' one thread per file
 };
 
+// The results table's columns of the built-in axes, in this order; a declared axis's column defaults to 100.
+enum ColumnRank : int
+{
+    kStrategyColumn = 10,
+    kChunkColumn = 20,
+    kBufferColumn = 30,
+    kSyncColumn = 40,
+    kReadColumn = 50, // the read hint, and the cache state with it
+    kThreadsColumn = 60,
+    kSizeColumn = 70,
+};
+
 std::uint32_t parseThreadCount(std::string_view text, std::string_view where)
 {
     const std::string prefix = where.empty() ? std::string() : fmt::format("{}: ", where);
@@ -210,6 +222,15 @@ std::vector<AxisSpec> builtinAxes()
         return c.strategy;
     };
     strategy.labelRank = 0;
+    strategy.columnHeader = "Strategy";
+    strategy.column = {.tip = "How the data is written or read: the API and the way it is called",
+                       .rank = kStrategyColumn,
+                       .leading = true};
+    strategy.reportColumn = AxisReportColumn{.header = "Strategy", .width = 9.0, .rank = kStrategyColumn};
+    strategy.shortText = [](const Case& c) {
+        return c.strategy;
+    };
+    strategy.shortRank = 0;
     axes.push_back(std::move(strategy));
 
     // Not a matrix axis: each strategy has its direction.
@@ -244,6 +265,21 @@ std::vector<AxisSpec> builtinAxes()
     };
     chunk.labelText = labelPart("chunk", &Case::chunkBytes);
     chunk.labelRank = 1;
+    chunk.columnHeader = "Chunk";
+    chunk.column = {.tip = "Bytes handed to each write or read call",
+                    .rank = kChunkColumn,
+                    .leading = true,
+                    .text = [](const Case& c) { return formatBytes(c.chunkBytes); },
+                    .sortValue =
+                        [](const Case& c) {
+                            return static_cast<double>(c.chunkBytes);
+                        }};
+    chunk.reportColumn = AxisReportColumn{
+        .header = "Chunk", .width = 5.0, .alignRight = true, .rank = kChunkColumn, .text = [](const Case& c) {
+            return formatBytesCompact(c.chunkBytes);
+        }};
+    chunk.shortText = chunk.reportColumn->text;
+    chunk.shortRank = 1;
     axes.push_back(std::move(chunk));
 
     // File-set readers read a set instead (the file set axis sets their total size).
@@ -277,6 +313,25 @@ std::vector<AxisSpec> builtinAxes()
     }; // file sets replace sizes
     size.labelText = labelPart("size", &Case::totalBytes, [](const Case& c) { return c.fileSet.empty(); });
     size.labelRank = 7;
+    // A file-set reader's size is its set's: the column names the set and its total.
+    size.columnHeader = "Size";
+    size.column = {.tip = "Bytes each repetition writes or reads in all (threads share it)",
+                   .rank = kSizeColumn,
+                   .alignRight = true,
+                   .text =
+                       [](const Case& c) {
+                           return c.fileSet.empty() ? formatBytes(c.totalBytes)
+                                                    : fmt::format("{} ({})", toString(c.fileSet),
+                                                                  formatBytes(c.totalBytes));
+                       },
+                   .sortValue =
+                       [](const Case& c) {
+                           return static_cast<double>(c.totalBytes);
+                       }};
+    size.reportColumn = AxisReportColumn{
+        .header = "Size", .width = 4.2, .alignRight = true, .rank = kSizeColumn, .text = [](const Case& c) {
+            return formatBytesShort(c.totalBytes);
+        }};
     axes.push_back(std::move(size));
 
     AxisSpec buffer = typedAxis(
@@ -310,6 +365,30 @@ std::vector<AxisSpec> builtinAxes()
                  return fmt::format("{} needs a stdio buffer setting (none, default or a size)", c.strategy);
              return std::string();
          }}};
+    buffer.columnHeader = "stdio buffer";
+    buffer.column = {
+        .tip = "The stdio strategies' buffer (setvbuf): none, the C library's default, or a size",
+        .rank = kBufferColumn,
+        .text = [](const Case& c) { return toString(c.buffer); },
+        .sortValue =
+            [](const Case& c) {
+                return static_cast<double>(c.buffer.mode == BufferMode::Bytes ? c.buffer.bytes : 0);
+            },
+        .wanted =
+            [](const Case& c) {
+                return c.buffer.mode != BufferMode::NotApplicable;
+            }};
+    buffer.reportColumn = AxisReportColumn{
+        .header = "Buffer", .width = 4.6, .rank = kBufferColumn, .text = [](const Case& c) {
+            return c.buffer.mode == BufferMode::NotApplicable ? std::string("-") : toString(c.buffer);
+        }};
+    // The default buffer is what a stdio case is without saying.
+    buffer.shortText = [](const Case& c) {
+        return c.buffer.mode != BufferMode::NotApplicable && c.buffer.mode != BufferMode::Default
+                   ? "buf=" + toString(c.buffer)
+                   : std::string();
+    };
+    buffer.shortRank = 2;
     axes.push_back(std::move(buffer));
 
     AxisSpec sync =
@@ -347,6 +426,24 @@ std::vector<AxisSpec> builtinAxes()
                                                  toString(c.sync), info.syncRefusal);
                           return std::string();
                       }}};
+    sync.columnHeader = "Sync";
+    sync.column = {
+        .tip = "When the data is forced to storage: never by IOLab (none), with each write (O_SYNC, "
+               "O_DSYNC), every n writes, or once at the end",
+        .rank = kSyncColumn,
+        .text =
+            [](const Case& c) { return c.direction == Direction::Write ? toString(c.sync) : std::string(); },
+        .wanted =
+            [](const Case& c) {
+                return c.direction == Direction::Write;
+            }};
+    // Reads show their hint and cache state in the same column (see hint and cache).
+    sync.reportColumn =
+        AxisReportColumn{.header = "Sync/read", .width = 6.6, .rank = kSyncColumn, .text = sync.column.text};
+    sync.shortText = [](const Case& c) {
+        return c.sync.mode != SyncMode::None ? toString(c.sync) : std::string();
+    };
+    sync.shortRank = 3;
     axes.push_back(std::move(sync));
 
     AxisSpec threads = typedAxis<std::uint32_t>(
@@ -413,6 +510,25 @@ std::vector<AxisSpec> builtinAxes()
                               c.strategy, c.threads, kMaxThreads, kMaxThreads)
                         : std::string();
          }}};
+    threads.columnHeader = "Threads";
+    threads.column = {.tip = "Threads; for files-pool the pool's cap, for files-per-thread one per file",
+                      .rank = kThreadsColumn,
+                      .alignRight = true,
+                      .text = [](const Case& c) { return std::to_string(c.threads); },
+                      .sortValue = [](const Case& c) { return static_cast<double>(c.threads); },
+                      .wanted =
+                          [](const Case& c) {
+                              return c.threads > 1;
+                          }};
+    threads.reportColumn = AxisReportColumn{.header = "Thr",
+                                            .width = 2.9,
+                                            .alignRight = true,
+                                            .rank = kThreadsColumn,
+                                            .text = threads.column.text};
+    threads.shortText = [](const Case& c) {
+        return c.threads > 1 ? "x" + std::to_string(c.threads) : std::string();
+    };
+    threads.shortRank = 4;
     axes.push_back(std::move(threads));
 
     AxisSpec target =
@@ -474,6 +590,22 @@ std::vector<AxisSpec> builtinAxes()
                                                  toString(c.hint), info.hintRefusal);
                           return std::string();
                       }}};
+    hint.columnHeader = "Hint, cache";
+    hint.column = {
+        .tip = "Reads: the access hint given to the kernel, and whether the data was evicted from the "
+               "cache (cold) or read once beforehand (warm)",
+        .rank = kReadColumn,
+        .text =
+            [](const Case& c) {
+                return c.direction == Direction::Write || c.hint == ReadHint::NotApplicable
+                           ? std::string()
+                           : toString(c.hint);
+            },
+        .wanted =
+            [](const Case& c) {
+                return c.direction != Direction::Write;
+            }};
+    hint.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = hint.column.text};
     axes.push_back(std::move(hint));
 
     AxisSpec cache = typedAxis({"cache state", "caches", "cache", "cache", "--cache",
@@ -509,6 +641,15 @@ std::vector<AxisSpec> builtinAxes()
                                       ? fmt::format("{} needs a cache state (cold or warm)", c.strategy)
                                       : std::string();
                        }}};
+    cache.column = {
+        .sharedWith = "hint",
+        .text =
+            [](const Case& c) { return c.direction == Direction::Write ? std::string() : toString(c.cache); },
+        .wanted =
+            [](const Case& c) {
+                return c.direction != Direction::Write;
+            }};
+    cache.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = cache.column.text};
     axes.push_back(std::move(cache));
 
     AxisSpec files = typedAxis<FileSetSpec>(
@@ -605,6 +746,9 @@ struct AxisTable
     std::vector<const AxisSpec*> expansionOrder;
     std::vector<const AxisSpec*> labelOrder;
     std::vector<const AxisRefusal*> refusalOrder;
+    std::vector<std::vector<const AxisSpec*>> columns;
+    std::vector<CaseTableColumn> caseTable;
+    std::vector<const AxisSpec*> shortNameOrder;
 
     AxisTable() { reorder(); }
 
@@ -628,6 +772,88 @@ struct AxisTable
                          [](const AxisSpec* x, const AxisSpec* y) { return x->labelRank < y->labelRank; });
         std::stable_sort(refusalOrder.begin(), refusalOrder.end(),
                          [](const AxisRefusal* x, const AxisRefusal* y) { return x->rank < y->rank; });
+        columns.clear();
+        for (const auto& a : axes) {
+            if (!a.columnHeader.empty())
+                columns.push_back({&a});
+        }
+        std::stable_sort(columns.begin(), columns.end(), [](const auto& x, const auto& y) {
+            return x.front()->column.rank < y.front()->column.rank;
+        });
+        for (const auto& a : axes) {
+            if (a.column.sharedWith.empty())
+                continue;
+            const auto owner = std::find_if(columns.begin(), columns.end(), [&a](const auto& c) {
+                return c.front()->resultKey == a.column.sharedWith;
+            });
+            if (owner == columns.end())
+                throw std::logic_error("axis '" + a.name + "' shares the column of '" + a.column.sharedWith +
+                                       "', which has none");
+            owner->push_back(&a);
+        }
+        reorderReport();
+    }
+
+    // The PDF's case table and short names.
+    void reorderReport()
+    {
+        struct Resolved
+        {
+            const AxisSpec* axis;
+            AxisReportColumn column;
+        };
+        std::vector<Resolved> resolved;
+        for (const auto& a : axes) {
+            if (a.reportColumn) {
+                resolved.push_back({&a, *a.reportColumn});
+                continue;
+            }
+            if (a.columnHeader.empty() && a.column.sharedWith.empty())
+                continue;
+            resolved.push_back({&a, AxisReportColumn{.header = a.columnHeader,
+                                                     .alignRight = a.column.alignRight,
+                                                     .rank = a.column.rank,
+                                                     .sharedWith = a.column.sharedWith}});
+        }
+        std::vector<Resolved> owners;
+        for (const auto& r : resolved) {
+            if (!r.column.header.empty())
+                owners.push_back(r);
+        }
+        std::stable_sort(owners.begin(), owners.end(),
+                         [](const Resolved& x, const Resolved& y) { return x.column.rank < y.column.rank; });
+        const auto textOf = [](const Resolved& r) -> std::function<std::string(const Case&)> {
+            if (r.column.text)
+                return r.column.text;
+            if (r.axis->column.text)
+                return r.axis->column.text;
+            return r.axis->format;
+        };
+        caseTable.clear();
+        for (const auto& owner : owners) {
+            CaseTableColumn column{
+                owner.column.header, owner.column.width, owner.column.alignRight, {textOf(owner)}};
+            for (const auto& r : resolved) {
+                if (!r.column.sharedWith.empty() && r.column.sharedWith == owner.axis->resultKey)
+                    column.parts.push_back(textOf(r));
+            }
+            caseTable.push_back(std::move(column));
+        }
+        for (const auto& r : resolved) {
+            const bool shared = std::any_of(owners.begin(), owners.end(), [&r](const Resolved& o) {
+                return o.axis->resultKey == r.column.sharedWith;
+            });
+            if (!r.column.sharedWith.empty() && !shared)
+                throw std::logic_error("axis '" + r.axis->name + "' shares the case table column of '" +
+                                       r.column.sharedWith + "', which has none");
+        }
+        shortNameOrder.clear();
+        for (const auto& a : axes) {
+            if (a.shortText)
+                shortNameOrder.push_back(&a);
+        }
+        std::stable_sort(shortNameOrder.begin(), shortNameOrder.end(),
+                         [](const AxisSpec* x, const AxisSpec* y) { return x->shortRank < y->shortRank; });
     }
 };
 
@@ -657,6 +883,32 @@ const std::vector<const AxisSpec*>& axesInLabelOrder()
 const std::vector<const AxisRefusal*>& refusalRulesInOrder()
 {
     return table().refusalOrder;
+}
+
+const std::vector<std::vector<const AxisSpec*>>& axisColumnsInOrder()
+{
+    return table().columns;
+}
+
+std::string CaseTableColumn::text(const Case& c) const
+{
+    std::string out;
+    for (const auto& part : parts) {
+        const std::string t = part(c);
+        if (!t.empty())
+            out += out.empty() ? t : ", " + t;
+    }
+    return out;
+}
+
+const std::vector<CaseTableColumn>& caseTableColumns()
+{
+    return table().caseTable;
+}
+
+const std::vector<const AxisSpec*>& axesInShortNameOrder()
+{
+    return table().shortNameOrder;
 }
 
 void declareExtraAxis(AxisSpec spec)
@@ -754,9 +1006,17 @@ void declareExtraAxis(AxisSpec spec)
             return std::string();
         return label ? label(c) : fmt::format("{}={}", key, it->second);
     };
+    if (!spec.shortText) // a short name shows what the label shows
+        spec.shortText = spec.labelText;
     auto& t = table();
     t.axes.push_back(std::move(spec));
-    t.reorder();
+    try {
+        t.reorder();
+    } catch (const std::logic_error&) { // a column shared with an axis that has none
+        t.axes.pop_back();
+        t.reorder();
+        throw;
+    }
 }
 
 void removeExtraAxis(std::string_view matrixKey)

@@ -57,6 +57,40 @@ struct AxisEditorField
     std::function<void(std::string_view)> check;
 };
 
+// How the results table (app/gui/results_model.cpp) shows an axis in its column: the model and the view
+// (app/gui/results_view.cpp) iterate over these instead of naming the axes. An axis with a `columnHeader` has
+// a column of its own; one whose `sharedWith` names another axis's result key adds its part to that axis's
+// cells instead, after it, joined by ", " (the "Hint, cache" column: "random, cold").
+struct AxisColumn
+{
+    std::string tip;         // the header's tooltip; "" = the axis's help
+    int rank = 100;          // the columns in this order (ties in declaration order); built-in: 10 to 70
+    bool leading = false;    // the table shows it first, beside the case number (strategy, chunk size)
+    bool alignRight = false; // numbers: right-aligned
+    std::string sharedWith;  // the result key of the axis whose column shows this one's part too
+    // The axis's part of a case's cell ("" = none; an empty cell when no part has one); empty: `format`.
+    std::function<std::string(const Case&)> text;
+    // What sorting compares (a count, bytes); empty: the cell's text.
+    std::function<double(const Case&)> sortValue;
+    // Whether a case has something to show there: the table hides a column no case of a run wants (no
+    // write: no sync policy). Empty: the column is always shown.
+    std::function<bool(const Case&)> wanted;
+};
+
+// The PDF report's case table (app/report/pdf_report.cpp): an axis's column there, narrower than the results
+// table's. Axes whose `sharedWith` names the result key of another's add their part to its cells, after it,
+// joined by ", " (the "Sync/read" column: a write's sync policy, a read's "random, cold").
+struct AxisReportColumn
+{
+    std::string header;      // "" = none of its own
+    double width = 5.0;      // its share of the table's width (the "#" column is 2.4)
+    bool alignRight = false; // numbers: right-aligned
+    int rank = 100;          // the columns in this order (ties in declaration order); built-in: 10 to 70
+    std::string sharedWith;
+    // The axis's part of a case's cell ("" = none); empty: its results column's text, else `format`.
+    std::function<std::string(const Case&)> text;
+};
+
 // One axis of a case, declared once: every reader and writer of cases and matrices (result JSON and CSV,
 // matrix JSON, the CLI flags), matrix expansion, refusal, case keys and labels iterate over these
 // declarations instead of naming the axes. typedAxis() in axes.cpp declares an axis with a Case field.
@@ -108,9 +142,18 @@ struct AxisSpec
     bool pickedPerRun = false;
     // The editor's field; nullopt: none (chunks are the grid's columns, preallocations come from files).
     std::optional<AxisEditorField> editorField;
-    // The results table's column for an axis without one of its own there (app/gui/results_model.cpp):
-    // its header; "" = no column. The built-in axes have theirs (hint and cache share one).
+    // The results table's column: its header ("" = no column of its own; see AxisColumn::sharedWith), and
+    // how it shows the axis.
     std::string columnHeader;
+    AxisColumn column;
+    // The PDF's case table: its column; nullopt: the results table's (header, alignment, rank, sharing, text;
+    // width 5), so that a declared axis with a results column has one in the PDF too.
+    std::optional<AxisReportColumn> reportColumn;
+    // Its part of a case's short name in the PDF's charts and lists ("#3 stdio 4K buf=none x4"; "" = none),
+    // after the case number, joined by spaces in `shortRank` order (ties in declaration order). An axis
+    // declared with declareExtraAxis without one gives its label part (for a case that carries a value).
+    std::function<std::string(const Case&)> shortText;
+    int shortRank = 100;
 
     // Axes without a typed field in Case (their values live in Case::extraAxes, MatrixGroup::extraAxes):
     // the default a case of a strategy that takes the axis gets when the group lists none, and a check of a
@@ -138,10 +181,29 @@ const std::vector<const AxisSpec*>& axesInExpansionOrder();
 const std::vector<const AxisSpec*>& axesInLabelOrder();
 // Every axis's refusal rules, in the order refusalReason() asks them.
 const std::vector<const AxisRefusal*>& refusalRulesInOrder();
+// The results table's axis columns in `AxisColumn::rank` order: each the axis with the header, then the axes
+// that share its column in declaration order.
+const std::vector<std::vector<const AxisSpec*>>& axisColumnsInOrder();
+
+// One column of the PDF's case table, resolved from the declarations (AxisSpec::reportColumn).
+struct CaseTableColumn
+{
+    std::string header;
+    double width = 5.0;
+    bool alignRight = false;
+    std::vector<std::function<std::string(const Case&)>> parts; // the owner's first
+    // A case's cell: the parts that say something, joined by ", ".
+    std::string text(const Case& c) const;
+};
+// The PDF's case table's axis columns, in rank order.
+const std::vector<CaseTableColumn>& caseTableColumns();
+// The axes with a part in a case's short name, in `shortRank` order.
+const std::vector<const AxisSpec*>& axesInShortNameOrder();
 
 // Adds an axis stored in Case::extraAxes; for tests and for axes that need no typed field. `spec.appliesTo`
 // must be set; its rules are asked only of cases that carry a value, after the rule that a strategy which
-// does not take the axis refuses any value. Throws std::logic_error on a duplicate key.
+// does not take the axis refuses any value. Throws std::logic_error on a duplicate key or on a column shared
+// with an axis that has none (and keeps nothing of the declaration).
 void declareExtraAxis(AxisSpec spec);
 // Removes an axis added by declareExtraAxis (tests clean up after themselves).
 void removeExtraAxis(std::string_view matrixKey);

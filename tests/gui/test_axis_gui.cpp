@@ -5,6 +5,8 @@
 #include "app/gui/matrix_editor.h"
 #include "app/gui/matrix_grid_model.h"
 #include "app/gui/results_model.h"
+#include "app/gui/results_view.h"
+#include "app/report/bar_chart_data.h"
 #include "app/report/pdf_report.h"
 #include "core/formats/result_json.h"
 #include "platform/platform.h"
@@ -14,11 +16,15 @@
 #include "tests/support/test_axis.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QHeaderView>
 #include <QLineEdit>
+#include <QTableView>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -63,7 +69,7 @@ TEST_F(DeclaredAxisEditor, HasAFieldThatSetsTheWritersDepths)
     EXPECT_EQ(error, QStringLiteral("None of read writes: reads have no queue depth."));
 }
 
-TEST(DeclaredAxisResults, HasAColumnAfterTheBuiltInOnes)
+TEST(DeclaredAxisResults, HasAColumnAfterTheBuiltInAxesOnes)
 {
     QueueDepthAxis axis;
     ResultsModel model;
@@ -82,39 +88,186 @@ TEST(DeclaredAxisResults, HasAColumnAfterTheBuiltInOnes)
     run.refused.push_back(read);
     model.setResult(run);
 
+    // Its declaration gives it a column the way the built-in axes' give theirs: after the size (its rank),
+    // before the figures, which move right by one.
     ASSERT_EQ(model.columnCount(), ResultsModel::ColumnCount + 1);
-    const int column = ResultsModel::ColumnCount;
+    const int column = ResultsModel::axisColumn("queueDepth");
+    ASSERT_EQ(column, ResultsModel::SizeColumn + 1);
+    EXPECT_EQ(ResultsModel::axisColumns().back(), column);
+    ASSERT_EQ(ResultsModel::axesInColumn(column).size(), 1U);
+    EXPECT_EQ(ResultsModel::axesInColumn(column).front()->name, "queue depth");
+    EXPECT_EQ(ResultsModel::axisColumn("chunkBytes"), ResultsModel::ChunkColumn) << "the built-in ones stay";
     EXPECT_EQ(model.headerData(column, Qt::Horizontal).toString(), QStringLiteral("Queue depth"));
     EXPECT_EQ(model.headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString(),
               QStringLiteral("Writes: requests in flight, 1 to 128"));
     EXPECT_EQ(model.data(model.index(1, column)).toString(), QStringLiteral("32"));
+    EXPECT_EQ(model.data(model.index(1, column), ResultsModel::SortRole).toString(), QStringLiteral("32"));
     EXPECT_FALSE(model.data(model.index(2, column)).isValid()) << "a case that carries no depth shows none";
-    EXPECT_EQ(model.headerData(ResultsModel::ReasonColumn, Qt::Horizontal).toString(),
-              QStringLiteral("Reason"));
+    EXPECT_EQ(model.data(model.index(0, column), Qt::TextAlignmentRole).value<Qt::Alignment>(),
+              Qt::AlignLeft | Qt::AlignVCenter);
+
+    const int median = ResultsModel::figureColumn(ResultsModel::MedianColumn);
+    EXPECT_EQ(median, ResultsModel::MedianColumn + 1);
+    EXPECT_EQ(model.headerData(median, Qt::Horizontal).toString(), QStringLiteral("Apparent"));
+    EXPECT_EQ(model.data(model.index(0, median), Qt::TextAlignmentRole).value<Qt::Alignment>(),
+              Qt::AlignRight | Qt::AlignVCenter);
+    const int reason = ResultsModel::figureColumn(ResultsModel::ReasonColumn);
+    EXPECT_EQ(reason, model.columnCount() - 1);
+    EXPECT_EQ(model.headerData(reason, Qt::Horizontal).toString(), QStringLiteral("Reason"));
+    EXPECT_EQ(ResultsModel::figureColumn(ResultsModel::CaseColumn), ResultsModel::CaseColumn);
+
+    // The view places it among the axes after the figures, after the size, and never hides it (its
+    // declaration says no case lacks it); it still hides the built-in axes no case wants.
+    const std::vector<int> order = ResultsView::defaultColumnOrder();
+    ASSERT_EQ(order.size(), static_cast<std::size_t>(model.columnCount()));
+    const auto at = [&order](int c) {
+        return std::find(order.begin(), order.end(), c) - order.begin();
+    };
+    EXPECT_EQ(at(column), at(ResultsModel::SizeColumn) + 1);
+    EXPECT_EQ(at(ResultsModel::figureColumn(ResultsModel::FilesPerSecondColumn)), at(column) + 1);
+    const std::vector<int> hidden = ResultsView::hiddenColumns(run.cases, run.refused);
+    EXPECT_FALSE(std::binary_search(hidden.begin(), hidden.end(), column));
+    EXPECT_TRUE(std::binary_search(hidden.begin(), hidden.end(), int{ResultsModel::BufferColumn}));
+    EXPECT_TRUE(std::binary_search(hidden.begin(), hidden.end(), int{ResultsModel::ThreadsColumn}));
+    EXPECT_TRUE(std::binary_search(hidden.begin(), hidden.end(),
+                                   ResultsModel::figureColumn(ResultsModel::TrimmedMeanColumn)));
+    EXPECT_FALSE(std::binary_search(hidden.begin(), hidden.end(), median));
+}
+
+// An axis can share the column of another, as the cache state shares the read hint's; sharing one that has
+// none is refused.
+TEST(DeclaredAxisResults, ASecondAxisCanShareItsColumn)
+{
+    QueueDepthAxis axis;
+    const std::size_t axes = caseAxes().size();
+    AxisSpec orphan;
+    orphan.name = "orphan";
+    orphan.matrixKey = "orphans";
+    orphan.resultKey = "orphan";
+    orphan.csvColumn = "orphan";
+    orphan.appliesTo = [](const StrategyInfo&) {
+        return true;
+    };
+    orphan.column.sharedWith = "noSuchAxis";
+    EXPECT_THROW(declareExtraAxis(orphan), std::logic_error);
+    EXPECT_EQ(caseAxes().size(), axes) << "the refused declaration is not kept";
+
+    AxisSpec batch = orphan;
+    batch.name = "batch";
+    batch.matrixKey = "batches";
+    batch.resultKey = "batch";
+    batch.csvColumn = "batch";
+    batch.column.sharedWith = "queueDepth";
+    declareExtraAxis(batch);
+    struct Removed
+    {
+        ~Removed() { removeExtraAxis("batches"); }
+    } removed;
+    const int column = ResultsModel::axisColumn("queueDepth");
+    EXPECT_EQ(ResultsModel::axisColumn("batch"), column);
+    ResultsModel model;
+    RunResult run;
+    CaseResult c;
+    c.testCase.strategy = "write";
+    c.testCase.extraAxes = {{"depths", "8"}, {"batches", "4"}};
+    run.cases.push_back(c);
+    model.setResult(run);
+    EXPECT_EQ(model.columnCount(), ResultsModel::ColumnCount + 1);
+    EXPECT_EQ(model.data(model.index(0, column)).toString(), QStringLiteral("8, 4"));
+    EXPECT_EQ(caseTableColumns().back().text(c.testCase), "8, 4") << "the PDF's case table follows";
+}
+
+// The view finds the columns it reads by key, wherever the declared axis puts them.
+TEST(DeclaredAxisResults, TheViewShowsItAndFindsItsColumnsByKey)
+{
+    QueueDepthAxis axis;
+    ResultsView view;
+    RunResult run;
+    for (const char* depth : {"1", "32"}) {
+        CaseResult c;
+        c.index = static_cast<std::uint32_t>(run.cases.size());
+        c.testCase.strategy = "write";
+        c.testCase.chunkBytes = 4096;
+        c.testCase.extraAxes["depths"] = depth;
+        c.status = Status::Ok;
+        c.apparentMBps.count = 3;
+        c.apparentMBps.median = 100.0 * (c.index + 1);
+        run.cases.push_back(c);
+    }
+    view.setResult(run);
+    QTableView* table = view.table();
+    const int column = ResultsModel::axisColumn("queueDepth");
+    EXPECT_FALSE(table->isColumnHidden(column));
+    EXPECT_EQ(table->horizontalHeader()->visualIndex(column),
+              table->horizontalHeader()->visualIndex(ResultsModel::SizeColumn) + 1);
+    EXPECT_TRUE(table->isColumnHidden(ResultsModel::figureColumn(ResultsModel::FilesPerSecondColumn)));
+    EXPECT_FALSE(table->isColumnHidden(ResultsModel::figureColumn(ResultsModel::StatusColumn)));
+    ASSERT_EQ(view.baselineChooser()->count(), 3) << "the default and each measured case";
+    EXPECT_EQ(view.baselineChooser()->itemText(2), QStringLiteral("case 2: write 4 KiB"));
 }
 
 TEST(DeclaredAxisResults, NoColumnWithoutTheDeclaration)
 {
     ResultsModel model;
     EXPECT_EQ(model.columnCount(), ResultsModel::ColumnCount);
+    EXPECT_EQ(ResultsModel::axisColumn("queueDepth"), -1);
+    EXPECT_EQ(ResultsModel::figureColumn(ResultsModel::ReasonColumn), ResultsModel::ReasonColumn);
 }
 
-TEST(DeclaredAxisReport, ThePdfsMatrixNamesItsValues)
+// The PDF's text of a golden result whose write cases ran at queue depth 32, with the axis declared.
+std::string reportTextWithDepths(TempDir& dir)
 {
-    QueueDepthAxis axis;
     std::ifstream in(std::string(IOLAB_SOURCE_DIR) + "/tests/data/golden-result.json", std::ios::binary);
     std::stringstream json;
     json << in.rdbuf();
     RunResult result = resultFromJson(json.str(), "golden-result.json");
     result.matrix.groups[0].extraAxes["depths"] = {"1", "32"};
-    TempDir dir;
+    for (auto& c : result.cases) {
+        if (c.testCase.direction == Direction::Write)
+            c.testCase.extraAxes["depths"] = "32";
+    }
     const QByteArray pdf =
         report::renderPdfReport(result, {report::PageFormat::A4, {}, Ranking::Durable}, &builtinRegistry());
     const std::string path = dir / "report.pdf";
     std::ofstream(path, std::ios::binary).write(pdf.constData(), pdf.size());
-    const auto text = runProcess("/usr/bin/pdftotext", {path, "-"});
-    ASSERT_EQ(text.exitCode, 0) << text.err;
-    EXPECT_THAT(text.out, HasSubstr("queue depth 1, 32"));
+    const auto text = runProcess("/usr/bin/pdftotext", {"-layout", path, "-"});
+    EXPECT_EQ(text.exitCode, 0) << text.err;
+    return text.out;
+}
+
+TEST(DeclaredAxisReport, ThePdfsMatrixNamesItsValues)
+{
+    QueueDepthAxis axis;
+    TempDir dir;
+    EXPECT_THAT(reportTextWithDepths(dir), HasSubstr("queue depth 1, 32"));
+}
+
+// Its declaration gives it a column in the case tables (after the size, as in the results table) and a part
+// in the cases' short names (its label part), the way the built-in axes' give theirs.
+TEST(DeclaredAxisReport, ThePdfsCaseTablesAndShortNamesShowIt)
+{
+    {
+        QueueDepthAxis axis;
+        ASSERT_FALSE(caseTableColumns().empty());
+        EXPECT_EQ(caseTableColumns().back().header, "Queue depth");
+        EXPECT_EQ(axesInShortNameOrder().back()->name, "queue depth");
+        Case write;
+        write.strategy = "write";
+        write.chunkBytes = 4096;
+        write.threads = 2;
+        write.extraAxes["depths"] = "32";
+        EXPECT_EQ(report::barVariant(write), QStringLiteral("write x2 depth=32"));
+        TempDir dir;
+        const std::string text = reportTextWithDepths(dir);
+        EXPECT_THAT(text, ::testing::ContainsRegex("Size +[^\n]*Queue +"));
+        EXPECT_THAT(text, ::testing::ContainsRegex("write +4K +- +none +1 +[0-9.]+M +32 "));
+        EXPECT_THAT(text, HasSubstr("write depth=32"));
+    }
+    EXPECT_NE(caseTableColumns().back().header, "Queue depth");
+    TempDir dir;
+    const std::string text = reportTextWithDepths(dir);
+    EXPECT_THAT(text, ::testing::Not(HasSubstr("Queue")));
+    EXPECT_THAT(text, ::testing::Not(HasSubstr("depth=32")));
 }
 
 } // namespace

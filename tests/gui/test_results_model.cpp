@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/results_model.h"
+#include "app/gui/results_view.h"
 #include "core/base/units.h"
+#include "core/engine/file_set.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
@@ -134,4 +136,92 @@ TEST(ResultsModel, SortsNumbersAsNumbers)
     EXPECT_EQ(proxy.data(proxy.index(0, ResultsModel::StrategyColumn)).toString(), QStringLiteral("write"));
     EXPECT_EQ(proxy.data(proxy.index(1, ResultsModel::StrategyColumn)).toString(),
               QStringLiteral("stdio-unlocked"));
+}
+
+// The axis columns come from the axis declarations (core/model/axes.cpp); these pin what the user sees of the
+// built-in ones: their place, headers, tooltips, cells, sorting and when the view hides them (issue 15 §1).
+TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
+{
+    using M = ResultsModel;
+    EXPECT_EQ(M::axisColumns(),
+              (std::vector<int>{M::StrategyColumn, M::ChunkColumn, M::BufferColumn, M::SyncColumn,
+                                M::ReadColumn, M::ThreadsColumn, M::SizeColumn}));
+    EXPECT_EQ(M::axisColumn("strategy"), M::StrategyColumn);
+    EXPECT_EQ(M::axisColumn("stdioBuffer"), M::BufferColumn);
+    EXPECT_EQ(M::axisColumn("hint"), M::ReadColumn);
+    EXPECT_EQ(M::axisColumn("cache"), M::ReadColumn) << "the cache state shares the hint's column";
+    EXPECT_EQ(M::axisColumn("totalBytes"), M::SizeColumn);
+    EXPECT_EQ(M::axisColumn("direction"), -1);
+    EXPECT_EQ(M::axesInColumn(M::ReadColumn).size(), 2U);
+    EXPECT_TRUE(M::axesInColumn(M::MedianColumn).empty());
+
+    ResultsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const std::vector<std::string> headers{
+        "#",        "Strategy", "Chunk",        "stdio buffer", "Sync",      "Hint, cache", "Threads",
+        "Size",     "Apparent", "Trimmed mean", "95% CI",       "Durable",   "Speed-up",    "Files/s",
+        "p50/file", "p99/file", "CPU",          "Peak RSS",     "Stability", "Status",      "Reason"};
+    ASSERT_EQ(static_cast<std::size_t>(model.columnCount()), headers.size());
+    for (int column = 0; column < model.columnCount(); ++column)
+        EXPECT_EQ(model.headerData(column, Qt::Horizontal).toString().toStdString(),
+                  headers[static_cast<std::size_t>(column)])
+            << column;
+    EXPECT_THAT(model.headerData(M::SyncColumn, Qt::Horizontal, Qt::ToolTipRole).toString().toStdString(),
+                ::testing::StartsWith("When the data is forced to storage"));
+    EXPECT_THAT(M::columnToolTip(M::ReadColumn).toStdString(),
+                ::testing::StartsWith("Reads: the access hint given to the kernel"));
+    EXPECT_EQ(M::columnToolTip(M::ThreadsColumn),
+              QStringLiteral("Threads; for files-pool the pool's cap, for files-per-thread one per file"));
+
+    RunResult run = sampleRun();
+    CaseResult read = measuredCase(5, "read", 4096, BufferMode::NotApplicable, 900.0);
+    read.testCase.direction = Direction::Read;
+    read.testCase.hint = ReadHint::Random;
+    read.testCase.cache = CacheState::Warm;
+    read.testCase.threads = 4;
+    run.cases.push_back(read);
+    CaseResult mapped = read;
+    mapped.index = 6;
+    mapped.testCase.strategy = "files-pool";
+    mapped.testCase.hint = ReadHint::NotApplicable;
+    mapped.testCase.cache = CacheState::Cold;
+    mapped.testCase.fileSet = parseFileSet("300x1K-8K");
+    mapped.testCase.totalBytes = 1200 * kKiB;
+    run.cases.push_back(mapped);
+    model.setResult(run);
+    EXPECT_EQ(text(model, 1, M::BufferColumn), QStringLiteral("default"));
+    EXPECT_EQ(text(model, 3, M::SyncColumn), QString::fromStdString(toString(SyncPolicy{})));
+    EXPECT_TRUE(text(model, 3, M::ReadColumn).isEmpty()) << "a write has no hint or cache state";
+    EXPECT_EQ(text(model, 5, M::ReadColumn), QStringLiteral("random, warm"));
+    EXPECT_EQ(text(model, 6, M::ReadColumn), QStringLiteral("cold")) << "no hint: the cache state alone";
+    EXPECT_TRUE(text(model, 5, M::SyncColumn).isEmpty()) << "a read has no sync policy";
+    EXPECT_EQ(text(model, 5, M::ThreadsColumn), QStringLiteral("4"));
+    EXPECT_EQ(text(model, 5, M::SizeColumn), QStringLiteral("64 MiB"));
+    EXPECT_EQ(text(model, 6, M::SizeColumn), QStringLiteral("300x1K-8K (1.2 MiB)"));
+    EXPECT_EQ(text(model, 5, M::StrategyColumn), QStringLiteral("read"));
+    EXPECT_EQ(model.data(model.index(3, M::ChunkColumn), M::SortRole).toDouble(), 4096.0);
+    EXPECT_EQ(model.data(model.index(5, M::ThreadsColumn), M::SortRole).toDouble(), 4.0);
+    EXPECT_EQ(model.data(model.index(5, M::ThreadsColumn), Qt::TextAlignmentRole).value<Qt::Alignment>(),
+              Qt::AlignRight | Qt::AlignVCenter);
+    EXPECT_EQ(model.data(model.index(5, M::ReadColumn), Qt::TextAlignmentRole).value<Qt::Alignment>(),
+              Qt::AlignLeft | Qt::AlignVCenter);
+
+    // What answers "which is fastest" first, the axes after: the order the table had before the columns
+    // came from the declarations.
+    EXPECT_EQ(
+        gui::ResultsView::defaultColumnOrder(),
+        (std::vector<int>{M::CaseColumn,    M::StrategyColumn,    M::ChunkColumn,  M::DurableColumn,
+                          M::MedianColumn,  M::SpeedupColumn,     M::StatusColumn, M::StabilityColumn,
+                          M::CiColumn,      M::TrimmedMeanColumn, M::BufferColumn, M::SyncColumn,
+                          M::ReadColumn,    M::ThreadsColumn,     M::SizeColumn,   M::FilesPerSecondColumn,
+                          M::FileP50Column, M::FileP99Column,     M::CpuColumn,    M::RssColumn,
+                          M::ReasonColumn}));
+    const RunResult writes = sampleRun();
+    EXPECT_EQ(gui::ResultsView::hiddenColumns(writes.cases, writes.refused),
+              (std::vector<int>{M::ReadColumn, M::ThreadsColumn, M::TrimmedMeanColumn,
+                                M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column}));
+    EXPECT_EQ(
+        gui::ResultsView::hiddenColumns({read}, {}),
+        (std::vector<int>{M::BufferColumn, M::SyncColumn, M::TrimmedMeanColumn, M::DurableColumn,
+                          M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column, M::ReasonColumn}));
 }
