@@ -112,14 +112,34 @@ private:
     Outcome m_error;
 };
 
+// What every stdio writer declares: the stdio buffer axis, a file or the null device, and the sync policies
+// this OS's C runtime has (Crt::syncModes(), Crt::syncRefusal()).
+template <class Crt> StrategyInfo stdioWriterInfo(std::string id, std::string description)
+{
+    StrategyInfo info{.id = std::move(id),
+                      .description = std::move(description),
+                      .usesStdioBuffer = true,
+                      .targets = {TargetKind::Directory, TargetKind::Null}};
+    info.syncModes = Crt::syncModes();
+    info.syncRefusal = Crt::syncRefusal();
+    return info;
+}
+
+// `info` with the estimate's cost of a call.
+inline StrategyInfo costing(StrategyInfo info, CallCost cost)
+{
+    info.callCost = cost;
+    return info;
+}
+
 // A stdio writer as a strategy: its declaration (the OS adds the sync policies it has) and the job.
-// `Crt` also supplies info(id, description), the declaration every stdio writer makes on this OS, and
-// bufferRefusal(case), why this C runtime cannot take the case's stdio buffer.
+// `Crt` also supplies syncModes() and syncRefusal() for the declaration, and bufferRefusal(case), why this
+// C runtime cannot take the case's stdio buffer.
 template <class Write, class Crt> class StdioWriteStrategy final : public BasicStrategy
 {
 public:
-    StdioWriteStrategy(std::string id, std::string description)
-        : BasicStrategy(Crt::info(std::move(id), std::move(description)))
+    StdioWriteStrategy(std::string id, std::string description, CallCost cost = CallCost::Syscall)
+        : BasicStrategy(costing(stdioWriterInfo<Crt>(std::move(id), std::move(description)), cost))
     {}
 
     std::optional<std::string> refusal(const Case& c, const TargetInfo&) const override
@@ -138,7 +158,7 @@ template <class Put, class Crt> class PerCharacterStrategy final : public BasicS
 {
 public:
     PerCharacterStrategy(std::string id, std::string description)
-        : BasicStrategy(Crt::info(std::move(id), std::move(description)))
+        : BasicStrategy(stdioWriterInfo<Crt>(std::move(id), std::move(description)))
     {}
 
     std::optional<std::string> refusal(const Case& c, const TargetInfo&) const override

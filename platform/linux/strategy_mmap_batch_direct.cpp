@@ -70,7 +70,8 @@ public:
                .syncModes = {SyncMode::None, SyncMode::FsyncEnd, SyncMode::FdatasyncEnd, SyncMode::OSync,
                              SyncMode::ODsync},
                .syncRefusal = "fsync-every counts write calls, and this strategy's chunks are copies into "
-                              "a mapping"})
+                              "a mapping",
+               .callCost = CallCost::Copy})
     {}
 
     std::optional<std::string> refusal(const Case& c, const TargetInfo& target) const override

@@ -66,7 +66,9 @@ public:
                .targets = {TargetKind::Directory},
                .syncModes = {SyncMode::None, SyncMode::FsyncEnd, SyncMode::FdatasyncEnd},
                .syncRefusal = "stores into a mapping bypass write(2), so O_SYNC, O_DSYNC and fsync-every "
-                              "do not apply"})
+                              "do not apply",
+               .callCost = CallCost::MappedWindow,
+               .windowBytes = kMmapWindowBytes})
     {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override

@@ -22,7 +22,8 @@ struct LockedWrite
 std::unique_ptr<Strategy> makeStdioStrategy()
 {
     return std::make_unique<posix::StdioStrategy<LockedWrite>>(
-        "stdio", "fwrite(3) per chunk through a FILE with setvbuf (none, default or N bytes)");
+        "stdio", "fwrite(3) per chunk through a FILE with setvbuf (none, default or N bytes)",
+        CallCost::BufferedStdio);
 }
 
 } // namespace iolab::linux_backend

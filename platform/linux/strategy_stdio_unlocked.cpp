@@ -39,9 +39,11 @@ struct UnlockedWrite
 std::unique_ptr<Strategy> makeStdioUnlockedStrategy()
 {
     return std::make_unique<posix::StdioStrategy<UnlockedWrite>>(
-        "stdio-unlocked", "fwrite_unlocked(3) per chunk: stdio without the per-call FILE lock; "
-                          "chunks of 1-8 bytes expand inline as glibc's <stdio.h> does for "
-                          "constant sizes");
+        "stdio-unlocked",
+        "fwrite_unlocked(3) per chunk: stdio without the per-call FILE lock; "
+        "chunks of 1-8 bytes expand inline as glibc's <stdio.h> does for "
+        "constant sizes",
+        CallCost::BufferedStdio);
 }
 
 } // namespace iolab::linux_backend

@@ -54,14 +54,8 @@ struct StdioCrt
         return Outcome::success();
     }
 
-    static StrategyInfo info(std::string id, std::string description)
-    {
-        return {.id = std::move(id),
-                .description = std::move(description),
-                .usesStdioBuffer = true,
-                .targets = {TargetKind::Directory, TargetKind::Null},
-                .syncModes = kEverySyncMode};
-    }
+    static const std::vector<SyncMode>& syncModes() { return kEverySyncMode; }
+    static std::string syncRefusal() { return {}; }
 
     static std::optional<std::string> bufferRefusal(const Case&) { return std::nullopt; }
 };

@@ -103,15 +103,8 @@ struct StdioCrt
         return Outcome::success();
     }
 
-    static StrategyInfo info(std::string id, std::string description)
-    {
-        return {.id = std::move(id),
-                .description = std::move(description),
-                .usesStdioBuffer = true,
-                .targets = {TargetKind::Directory, TargetKind::Null},
-                .syncModes = win::windowsSyncModes(),
-                .syncRefusal = win::windowsSyncRefusal()};
-    }
+    static std::vector<SyncMode> syncModes() { return win::windowsSyncModes(); }
+    static std::string syncRefusal() { return win::windowsSyncRefusal(); }
 
     static std::optional<std::string> bufferRefusal(const Case& c) { return stdioBufferRefusal(c.buffer); }
 };

@@ -58,8 +58,8 @@ struct PointerNolockWrite
 class NolockUnavailableStrategy final : public BasicStrategy
 {
 public:
-    NolockUnavailableStrategy(std::string id, std::string description)
-        : BasicStrategy(unavailableInfo(std::move(id), std::move(description)))
+    NolockUnavailableStrategy(std::string id, std::string description, CallCost cost)
+        : BasicStrategy(costing(unavailableInfo(std::move(id), std::move(description)), cost))
     {}
 
     std::optional<std::string> refusal(const Case& c, const TargetInfo&) const override
@@ -76,7 +76,7 @@ public:
 private:
     static StrategyInfo unavailableInfo(std::string id, std::string description)
     {
-        StrategyInfo info = StdioCrt::info(std::move(id), std::move(description));
+        StrategyInfo info = stdioWriterInfo<StdioCrt>(std::move(id), std::move(description));
         info.unavailable =
             "this build links msvcrt.dll, which has no _fwrite_nolock; the MSVC (Universal CRT) "
             "build of IOLab runs it";
@@ -86,15 +86,16 @@ private:
 #endif
 
 inline std::unique_ptr<Strategy> makeFwriteNolockStrategy(std::string id, std::string description,
-                                                          NolockCall call)
+                                                          NolockCall call, CallCost cost)
 {
 #if IOLAB_HAS_FWRITE_NOLOCK
     if (call == NolockCall::ThroughPointer)
-        return std::make_unique<StdioStrategy<PointerNolockWrite>>(std::move(id), std::move(description));
-    return std::make_unique<StdioStrategy<DirectNolockWrite>>(std::move(id), std::move(description));
+        return std::make_unique<StdioStrategy<PointerNolockWrite>>(std::move(id), std::move(description),
+                                                                   cost);
+    return std::make_unique<StdioStrategy<DirectNolockWrite>>(std::move(id), std::move(description), cost);
 #else
     (void)call;
-    return std::make_unique<NolockUnavailableStrategy>(std::move(id), std::move(description));
+    return std::make_unique<NolockUnavailableStrategy>(std::move(id), std::move(description), cost);
 #endif
 }
 

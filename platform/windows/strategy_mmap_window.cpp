@@ -118,7 +118,9 @@ public:
                          .syncModes = {SyncMode::None, SyncMode::FsyncEnd},
                          .syncRefusal =
                              "stores into a mapped view bypass WriteFile, so o_dsync and fsync-every "
-                             "do not apply (and Windows has no fdatasync or O_SYNC)"})
+                             "do not apply (and Windows has no fdatasync or O_SYNC)",
+                         .callCost = CallCost::MappedWindow,
+                         .windowBytes = kMmapWindowBytes})
     {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override

@@ -24,7 +24,7 @@ constexpr DWORD kPipeBytes = 64 * 1024; // Linux's default pipe size, so the two
 struct PipeReadCalls
 {
     using Handle = win::UniqueHandle;
-    static constexpr std::size_t kReadBytes = 1024 * 1024;
+    static constexpr std::size_t kReadBytes = std::size_t{1024} * 1024;
 
     static bool discardAll(const Handle&, StreamCheck&) { return false; }
 

@@ -22,7 +22,8 @@ struct LockedWrite
 std::unique_ptr<Strategy> makeStdioStrategy()
 {
     return std::make_unique<StdioStrategy<LockedWrite>>(
-        "stdio", "fwrite per chunk through a FILE with setvbuf (none, default or N bytes)");
+        "stdio", "fwrite per chunk through a FILE with setvbuf (none, default or N bytes)",
+        CallCost::BufferedStdio);
 }
 
 } // namespace iolab::windows_backend

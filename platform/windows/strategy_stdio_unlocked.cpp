@@ -14,7 +14,7 @@ std::unique_ptr<Strategy> makeStdioUnlockedStrategy()
 {
     return makeFwriteNolockStrategy("stdio-unlocked",
                                     "_fwrite_nolock per chunk: stdio without the per-call FILE lock",
-                                    NolockCall::Direct);
+                                    NolockCall::Direct, CallCost::BufferedStdio);
 }
 
 } // namespace iolab::windows_backend

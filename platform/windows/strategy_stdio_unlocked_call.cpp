@@ -13,7 +13,7 @@ std::unique_ptr<Strategy> makeStdioUnlockedCallStrategy()
     return makeFwriteNolockStrategy("stdio-unlocked-call",
                                     "_fwrite_nolock per chunk, always called in the C runtime (on Windows, "
                                     "the same loop as stdio-unlocked)",
-                                    NolockCall::ThroughPointer);
+                                    NolockCall::ThroughPointer, CallCost::Syscall);
 }
 
 } // namespace iolab::windows_backend
