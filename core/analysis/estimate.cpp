@@ -5,6 +5,7 @@
 #include "core/engine/mapped_copy.h"
 
 #include <algorithm>
+#include <string>
 
 namespace iolab {
 
@@ -28,6 +29,24 @@ double syncLatencySeconds(const TargetInfo& target)
     return target.rotational.value_or(false) ? 8e-3 : 0.5e-3;
 }
 
+// The costs the built-in strategies declare, for a caller that estimates without the registry (the GUI's run
+// preview, until it passes the registry it has); tests/platform checks this against every declaration.
+StrategyInfo declaredCosts(const std::string& strategy)
+{
+    StrategyInfo info;
+    if (strategy == "stdio" || strategy == "stdio-unlocked")
+        info.callCost = CallCost::BufferedStdio;
+    else if (strategy == "direct")
+        info.callCost = CallCost::DirectWrite;
+    else if (strategy == "mmap-batch-direct")
+        info.callCost = CallCost::Copy;
+    else if (strategy == "mmap-window") {
+        info.callCost = CallCost::MappedWindow;
+        info.windowBytes = kMmapWindowBytes;
+    }
+    return info;
+}
+
 bool sameButSize(const Case& a, const Case& b)
 {
     return a.strategy == b.strategy && a.chunkBytes == b.chunkBytes && a.buffer == b.buffer &&
@@ -36,22 +55,30 @@ bool sameButSize(const Case& a, const Case& b)
 
 } // namespace
 
-double guessRepetitionSeconds(const Case& c, const TargetInfo& target)
+double guessRepetitionSeconds(const Case& c, const StrategyInfo& strategy, const TargetInfo& target)
 {
     const double bytes = static_cast<double>(c.totalBytes);
     const double calls = c.chunkBytes == 0 ? 0 : bytes / static_cast<double>(c.chunkBytes);
     double seconds = bytes / kMemoryCopyBytesPerSecond;
-    const std::string& s = c.strategy;
-    if (s == "stdio" || s == "stdio-unlocked") {
+    switch (strategy.callCost) {
+    case CallCost::BufferedStdio:
         seconds += calls * kStdioCallSeconds;
         if (c.buffer.mode == BufferMode::None)
             seconds += calls * kSyscallSeconds;
-    } else if (s == "direct" || s == "mmap-batch-direct") {
-        seconds += calls * (s == "direct" ? kDirectCallSeconds : kStdioCallSeconds);
-    } else if (s == "mmap-window") {
-        seconds += bytes / static_cast<double>(kMmapWindowBytes) * 4 * kSyscallSeconds;
-    } else {
+        break;
+    case CallCost::DirectWrite:
+        seconds += calls * kDirectCallSeconds;
+        break;
+    case CallCost::Copy:
+        seconds += calls * kStdioCallSeconds;
+        break;
+    case CallCost::MappedWindow:
+        if (strategy.windowBytes > 0)
+            seconds += bytes / static_cast<double>(strategy.windowBytes) * 4 * kSyscallSeconds;
+        break;
+    case CallCost::Syscall:
         seconds += calls * kSyscallSeconds;
+        break;
     }
     if (c.target == TargetKind::Directory) {
         seconds += bytes / deviceBytesPerSecond(target);
@@ -66,8 +93,16 @@ double guessRepetitionSeconds(const Case& c, const TargetInfo& target)
     return seconds + kRepetitionOverheadSeconds;
 }
 
-DurationEstimate estimateDuration(const std::vector<Case>& cases, const RunOptions& options,
-                                  const TargetInfo& target, const std::vector<CaseResult>& known)
+double guessRepetitionSeconds(const Case& c, const TargetInfo& target)
+{
+    return guessRepetitionSeconds(c, declaredCosts(c.strategy), target);
+}
+
+namespace {
+
+template <class Guess>
+DurationEstimate estimate(const std::vector<Case>& cases, const RunOptions& options,
+                          const std::vector<CaseResult>& known, Guess&& guess)
 {
     DurationEstimate estimate;
     const double repetitions = options.repetitions + options.warmups;
@@ -86,10 +121,28 @@ DurationEstimate estimateDuration(const std::vector<Case>& cases, const RunOptio
                                                kRepetitionOverheadSeconds);
         } else {
             ++estimate.guessedCases;
-            estimate.seconds += repetitions * guessRepetitionSeconds(c, target);
+            estimate.seconds += repetitions * guess(c);
         }
     }
     return estimate;
+}
+
+} // namespace
+
+DurationEstimate estimateDuration(const std::vector<Case>& cases, const RunOptions& options,
+                                  const TargetInfo& target, const std::vector<CaseResult>& known,
+                                  const Registry& registry)
+{
+    return estimate(cases, options, known, [&](const Case& c) {
+        const Strategy* strategy = registry.find(c.strategy);
+        return guessRepetitionSeconds(c, strategy != nullptr ? strategy->info() : StrategyInfo{}, target);
+    });
+}
+
+DurationEstimate estimateDuration(const std::vector<Case>& cases, const RunOptions& options,
+                                  const TargetInfo& target, const std::vector<CaseResult>& known)
+{
+    return estimate(cases, options, known, [&](const Case& c) { return guessRepetitionSeconds(c, target); });
 }
 
 double estimateSecondsLeft(const std::vector<double>& caseSeconds, const std::vector<double>& finishedSeconds,

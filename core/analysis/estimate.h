@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/engine/registry.h"
+#include "core/engine/strategy.h"
 #include "core/model/result.h"
 
 #include <cstddef>
@@ -15,12 +17,21 @@ struct DurationEstimate
     std::size_t guessedCases = 0;  // from a rough model of call and device costs
 };
 
-// A rough time for one repetition of `c` with nothing known about it: per-call cost by strategy, memory copy,
-// and the device write for data that must become durable. Within a factor of a few, no better.
-double guessRepetitionSeconds(const Case& c, const TargetInfo& target);
+// A rough time for one repetition of `c` with nothing known about it: the per-call cost `strategy` declares
+// (StrategyInfo::callCost), memory copy, and the device write for data that must become durable. Within a
+// factor of a few, no better.
+double guessRepetitionSeconds(const Case& c, const StrategyInfo& strategy, const TargetInfo& target);
 
 // The expected wall time of a run: warm-ups and repetitions of every case, using the measured durable rate of
-// the same case (all axes but the total size equal) from `known` where there is one.
+// the same case (all axes but the total size equal) from `known` where there is one, and otherwise the costs
+// its strategy in `registry` declares.
+DurationEstimate estimateDuration(const std::vector<Case>& cases, const RunOptions& options,
+                                  const TargetInfo& target, const std::vector<CaseResult>& known,
+                                  const Registry& registry);
+
+// The same for a caller without the registry (the GUI's run preview, until it passes its registry): the
+// built-in strategies' declared costs, looked up by name.
+double guessRepetitionSeconds(const Case& c, const TargetInfo& target);
 DurationEstimate estimateDuration(const std::vector<Case>& cases, const RunOptions& options,
                                   const TargetInfo& target, const std::vector<CaseResult>& known);
 

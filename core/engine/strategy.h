@@ -68,6 +68,16 @@ enum class Parallelism
     PerFile  // a new thread for every file of the set, all at once
 };
 
+// What one chunk costs a strategy in the duration estimate's rough model (core/analysis/estimate.cpp).
+enum class CallCost
+{
+    Syscall,       // a system call per chunk
+    BufferedStdio, // a stdio call into the FILE's buffer, and a system call too when the case has none
+    Copy,          // a copy into a mapped buffer, written out a batch at a time
+    DirectWrite,   // a direct (unbuffered) write per chunk, waiting for the device
+    MappedWindow   // a copy into a mapped window, with map and unmap calls per window (windowBytes)
+};
+
 struct StrategyInfo
 {
     std::string id;
@@ -89,6 +99,8 @@ struct StrategyInfo
                                             Preallocate::Overwrite};
     std::string preallocateRefusal;         // why the others do not apply
     std::optional<std::string> unavailable; // set when this OS or build cannot run it at all
+    CallCost callCost = CallCost::Syscall;  // for the duration estimate
+    std::uint64_t windowBytes = 0;          // CallCost::MappedWindow: the bytes mapped at a time
 };
 
 // A reader's declaration: it reads files in a directory and has no sync policy; `info` says the rest.

@@ -19,14 +19,8 @@ namespace iolab::linux_backend {
 
 namespace {
 
-// The verifying reader's read size: with the 256 KiB pattern period that it compares against, what one read
-// brings in stays in a core's L2 cache (512 KiB in all) while it is checked, so the check runs at cache speed
-// rather than re-reading a 1 MiB buffer from memory. The null-device splice takes up to 1 MiB at a time.
-constexpr std::size_t kReadBytes = 256 * kKiB;
+// The null-device splice takes up to 1 MiB at a time.
 constexpr std::size_t kSpliceBytes = 1 * kMiB;
-// Reads land at the same offset modulo this as the pattern bytes they are compared with, so that memcmp
-// runs on two equally aligned spans even after a short read of an odd size.
-constexpr std::size_t kCoAlignBytes = 64;
 
 std::uint64_t pipeMaxBytes()
 {
@@ -61,19 +55,14 @@ std::unique_ptr<Job> PipeJob::create(const JobSpec& spec, Mode mode, Outcome& ou
     auto job = std::unique_ptr<PipeJob>(new PipeJob(spec, mode, std::move(readEnd), std::move(writeEnd)));
     if (mode == Mode::Vmsplice && !job->makeRing(outcome))
         return nullptr;
-    job->m_reader = std::thread([raw = job.get()] { raw->drain(); });
+    job->m_reader.start();
     return job;
 }
 
 PipeJob::PipeJob(const JobSpec& spec, Mode mode, posix::UniqueFd readEnd, posix::UniqueFd writeEnd)
-    : m_spec(spec), m_mode(mode), m_readEnd(std::move(readEnd)), m_writeEnd(std::move(writeEnd)),
-      m_readPattern(spec.verifyStream ? kReadBytes : 0), m_check(m_readPattern, "the pipe reader")
+    : m_spec(spec), m_mode(mode), m_writeEnd(std::move(writeEnd)),
+      m_reader(std::move(readEnd), spec.verifyStream)
 {}
-
-void PipeJob::AlignedFree::operator()(std::byte* p) const noexcept
-{
-    ::operator delete[](p, std::align_val_t{Pattern::kAlignment});
-}
 
 void PipeJob::RingFree::operator()(std::byte* p) const noexcept
 {
@@ -116,47 +105,38 @@ PipeJob::~PipeJob()
 void PipeJob::stopReader()
 {
     m_writeEnd.reset(); // end-of-file for the reader
-    if (m_reader.joinable())
-        m_reader.join();
+    m_reader.join();
 }
 
-void PipeJob::drain()
+bool PipeReadCalls::discardAll(const Handle& readEnd, StreamCheck& check)
 {
-    const int fd = m_readEnd.get();
-    if (!m_spec.verifyStream) {
-        posix::UniqueFd devNull(::open("/dev/null", O_WRONLY | O_CLOEXEC));
-        while (devNull) {
-            const ssize_t n = ::splice(fd, nullptr, devNull.get(), nullptr, kSpliceBytes, SPLICE_F_MOVE);
-            if (n > 0) {
-                m_check.skip(static_cast<std::uint64_t>(n));
-                continue;
-            }
-            if (n == 0)
-                return;
-            if (errno == EINTR)
-                continue;
-            break; // fall back to read(2) below
-        }
-    }
-    // Page aligned, with room to shift a read by up to kCoAlignBytes - 1.
-    const std::unique_ptr<std::byte, AlignedFree> buffer(static_cast<std::byte*>(
-        ::operator new[](kReadBytes + kCoAlignBytes, std::align_val_t{Pattern::kAlignment})));
-    for (;;) {
-        std::byte* const into = buffer.get() + m_check.received() % kCoAlignBytes;
-        const ssize_t n = ::read(fd, into, kReadBytes);
+    posix::UniqueFd devNull(::open("/dev/null", O_WRONLY | O_CLOEXEC));
+    while (devNull) {
+        const ssize_t n =
+            ::splice(readEnd.get(), nullptr, devNull.get(), nullptr, kSpliceBytes, SPLICE_F_MOVE);
         if (n > 0) {
-            if (m_spec.verifyStream)
-                m_check.add(into, static_cast<std::size_t>(n));
-            else
-                m_check.skip(static_cast<std::uint64_t>(n));
+            check.skip(static_cast<std::uint64_t>(n));
             continue;
         }
         if (n == 0)
-            return;
+            return true;
         if (errno == EINTR)
             continue;
-        m_readError = posix::errnoOutcome(errno, "read (pipe reader)", {});
-        return;
+        break; // the caller falls back to read(2)
+    }
+    return false;
+}
+
+std::int64_t PipeReadCalls::read(const Handle& readEnd, std::byte* into, std::size_t bytes, Outcome& error)
+{
+    for (;;) {
+        const ssize_t n = ::read(readEnd.get(), into, bytes);
+        if (n >= 0)
+            return n;
+        if (errno == EINTR)
+            continue;
+        error = posix::errnoOutcome(errno, "read (pipe reader)", {});
+        return -1;
     }
 }
 
@@ -214,9 +194,7 @@ Outcome PipeJob::execute(Progress& progress)
 Outcome PipeJob::finish()
 {
     stopReader();
-    if (!m_readError.ok())
-        return m_readError;
-    return m_check.outcome(m_spec.bytes, "verify (pipe)");
+    return m_reader.outcome(m_spec.bytes);
 }
 
 } // namespace iolab::linux_backend

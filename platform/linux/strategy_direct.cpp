@@ -17,7 +17,8 @@ public:
                          .needsBlockAlignedChunks = true,
                          .needsDirectIo = true,
                          .targets = {TargetKind::Directory},
-                         .syncModes = posix::kEverySyncMode})
+                         .syncModes = posix::kEverySyncMode,
+                         .callCost = CallCost::DirectWrite})
     {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override

@@ -2,10 +2,8 @@
 // mmap-batch-direct: memcpy each chunk into one small mapped batch buffer (backed by a scratch file) and,
 // when it is full, pwrite it to an O_DIRECT data file (the Optane article, experiment 4).
 #include "core/base/units.h"
-#include "core/engine/chunk_loop.h"
-#include "core/engine/mapped_copy.h"
-#include "core/engine/pattern.h"
 #include "platform/linux/strategies.h"
+#include "platform/mapped_jobs.h"
 #include "platform/posix/basic_strategy.h"
 #include "platform/posix/posix_io.h"
 
@@ -19,63 +17,43 @@ namespace iolab::linux_backend {
 
 namespace {
 
-class MmapBatchJob final : public Job
+// The O_DIRECT data file and the mapped batch buffer, for MmapBatchJob (platform/mapped_jobs.h).
+class DirectBatch
 {
 public:
-    MmapBatchJob(const JobSpec& spec, posix::UniqueFd data, std::byte* mapping)
-        : m_spec(spec), m_data(std::move(data)), m_batch{mapping, kMmapWindowBytes, 0}
+    DirectBatch(const JobSpec& spec, posix::UniqueFd data, std::byte* mapping)
+        : m_path(spec.path), m_sync(spec.testCase.sync.mode), m_data(std::move(data)), m_mapping(mapping)
     {}
-    ~MmapBatchJob() override { ::munmap(m_batch.data, kMmapWindowBytes); }
-    MmapBatchJob(const MmapBatchJob&) = delete;
-    MmapBatchJob& operator=(const MmapBatchJob&) = delete;
+    ~DirectBatch() { ::munmap(m_mapping, kMmapWindowBytes); }
+    DirectBatch(const DirectBatch&) = delete;
+    DirectBatch& operator=(const DirectBatch&) = delete;
 
-    Outcome execute(Progress& progress) override
-    {
-        const Pattern::View pattern = m_spec.pattern->view();
-        const auto end = runChunks(
-            m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
-            [&](std::uint64_t offset, std::uint64_t size) {
-                return m_batch.append(pattern.at(offset), size, [this] { return flush(); });
-            },
-            [] { return true; });
-        if (end == LoopEnd::Failed)
-            return std::move(m_error);
-        if (end == LoopEnd::Cancelled)
-            return Outcome::cancelled();
-        if (m_batch.used > 0 && !flush())
-            return std::move(m_error);
-        if (!posix::syncForPolicy(m_data.get(), m_spec.testCase.sync.mode))
-            return posix::errnoOutcome(errno, "fsync", m_spec.path);
-        if (const int error = m_data.close(); error != 0)
-            return posix::errnoOutcome(error, "close", m_spec.path);
-        return Outcome::success();
-    }
+    std::byte* buffer() const noexcept { return m_mapping; }
 
-private:
-    bool flush()
+    bool write(const std::byte* data, std::uint64_t bytes, std::uint64_t fileOffset, Outcome& error)
     {
         std::uint64_t done = 0;
-        while (done < m_batch.used) {
-            const ssize_t n = ::pwrite(m_data.get(), m_batch.data + done, m_batch.used - done,
-                                       static_cast<off_t>(m_fileOffset + done));
+        while (done < bytes) {
+            const ssize_t n =
+                ::pwrite(m_data.get(), data + done, bytes - done, static_cast<off_t>(fileOffset + done));
             if (n < 0) {
                 if (errno == EINTR)
                     continue;
-                m_error = posix::errnoOutcome(errno, "pwrite(O_DIRECT)", m_spec.path);
+                error = posix::errnoOutcome(errno, "pwrite(O_DIRECT)", m_path);
                 return false;
             }
             done += static_cast<std::uint64_t>(n);
         }
-        m_fileOffset += m_batch.used;
-        m_batch.used = 0;
         return true;
     }
 
-    JobSpec m_spec;
+    Outcome finish() { return posix::syncAndClose(m_data, m_sync, m_path); }
+
+private:
+    std::string m_path;
+    SyncMode m_sync;
     posix::UniqueFd m_data;
-    BatchBuffer m_batch; // the mapped 16 KiB
-    std::uint64_t m_fileOffset = 0;
-    Outcome m_error;
+    std::byte* m_mapping;
 };
 
 class MmapBatchDirectStrategy final : public BasicStrategy
@@ -92,7 +70,8 @@ public:
                .syncModes = {SyncMode::None, SyncMode::FsyncEnd, SyncMode::FdatasyncEnd, SyncMode::OSync,
                              SyncMode::ODsync},
                .syncRefusal = "fsync-every counts write calls, and this strategy's chunks are copies into "
-                              "a mapping"})
+                              "a mapping",
+               .callCost = CallCost::Copy})
     {}
 
     std::optional<std::string> refusal(const Case& c, const TargetInfo& target) const override
@@ -129,7 +108,8 @@ public:
             return nullptr;
         }
         // The mapping keeps the batch file referenced; its descriptor is not needed any more.
-        return std::make_unique<MmapBatchJob>(spec, std::move(data), static_cast<std::byte*>(mapping));
+        return std::make_unique<MmapBatchJob<DirectBatch>>(spec, std::move(data),
+                                                           static_cast<std::byte*>(mapping));
     }
 };
 

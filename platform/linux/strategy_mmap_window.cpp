@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: MIT
 // mmap-window: fallocate the file, map a fixed window, memcpy each chunk into it, unmap and map the next
 // window when it is full (the Optane article, experiment 3).
-#include "core/engine/chunk_loop.h"
-#include "core/engine/mapped_copy.h"
-#include "core/engine/pattern.h"
 #include "platform/linux/strategies.h"
+#include "platform/mapped_jobs.h"
 #include "platform/posix/basic_strategy.h"
 #include "platform/posix/posix_io.h"
 
@@ -17,61 +15,44 @@ namespace iolab::linux_backend {
 
 namespace {
 
-class MmapWindowJob final : public Job
+// The file and its window mapping, for MmapWindowJob (platform/mapped_jobs.h).
+class MappedFile
 {
 public:
-    MmapWindowJob(const JobSpec& spec, posix::UniqueFd fd) : m_spec(spec), m_fd(std::move(fd)) {}
-    ~MmapWindowJob() override { unmap(); }
-    MmapWindowJob(const MmapWindowJob&) = delete;
-    MmapWindowJob& operator=(const MmapWindowJob&) = delete;
+    MappedFile(const JobSpec& spec, posix::UniqueFd fd)
+        : m_path(spec.path), m_sync(spec.testCase.sync.mode), m_fd(std::move(fd))
+    {}
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
 
-    Outcome execute(Progress& progress) override
+    bool map(std::uint64_t start, FileWindow& window, Outcome& error)
     {
-        const Pattern::View pattern = m_spec.pattern->view();
-        const auto end = runChunks(
-            m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
-            [&](std::uint64_t offset, std::uint64_t size) {
-                return m_window.copy(offset, pattern.at(offset), size, kMmapWindowBytes,
-                                     [this](std::uint64_t start) { return mapWindow(start); });
-            },
-            [] { return true; });
-        unmap();
-        if (end == LoopEnd::Failed)
-            return std::move(m_error);
-        if (end == LoopEnd::Cancelled)
-            return Outcome::cancelled();
-        if (!posix::syncForPolicy(m_fd.get(), m_spec.testCase.sync.mode))
-            return posix::errnoOutcome(errno, "fsync", m_spec.path);
-        if (const int error = m_fd.close(); error != 0)
-            return posix::errnoOutcome(error, "close", m_spec.path);
-        return Outcome::success();
-    }
-
-private:
-    bool mapWindow(std::uint64_t start)
-    {
-        unmap();
         void* p = ::mmap(nullptr, kMmapWindowBytes, PROT_READ | PROT_WRITE, MAP_SHARED, m_fd.get(),
                          static_cast<off_t>(start));
         if (p == MAP_FAILED) {
-            m_error = posix::errnoOutcome(errno, "mmap", m_spec.path);
+            error = posix::errnoOutcome(errno, "mmap", m_path);
             return false;
         }
-        m_window = {static_cast<std::byte*>(p), start, start + kMmapWindowBytes};
+        m_mapped = p;
+        window = {static_cast<std::byte*>(p), start, start + kMmapWindowBytes};
         return true;
     }
 
-    void unmap() noexcept
+    bool unmap(Outcome&) noexcept
     {
-        if (m_window.data != nullptr)
-            ::munmap(m_window.data, kMmapWindowBytes);
-        m_window = {};
+        if (m_mapped != nullptr)
+            ::munmap(m_mapped, kMmapWindowBytes);
+        m_mapped = nullptr;
+        return true;
     }
 
-    JobSpec m_spec;
+    Outcome finish() { return posix::syncAndClose(m_fd, m_sync, m_path); }
+
+private:
+    std::string m_path;
+    SyncMode m_sync;
     posix::UniqueFd m_fd;
-    FileWindow m_window;
-    Outcome m_error;
+    void* m_mapped = nullptr;
 };
 
 class MmapWindowStrategy final : public BasicStrategy
@@ -85,7 +66,9 @@ public:
                .targets = {TargetKind::Directory},
                .syncModes = {SyncMode::None, SyncMode::FsyncEnd, SyncMode::FdatasyncEnd},
                .syncRefusal = "stores into a mapping bypass write(2), so O_SYNC, O_DSYNC and fsync-every "
-                              "do not apply"})
+                              "do not apply",
+               .callCost = CallCost::MappedWindow,
+               .windowBytes = kMmapWindowBytes})
     {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
@@ -96,7 +79,7 @@ public:
         // The space is reserved up front: a store into a hole on a full disk would be a SIGBUS, not an error.
         if (!posix::reserveSpace(fd.get(), spec.bytes, spec.path, outcome))
             return nullptr;
-        return std::make_unique<MmapWindowJob>(spec, std::move(fd));
+        return std::make_unique<MmapWindowJob<MappedFile>>(spec, std::move(fd));
     }
 };
 

@@ -4,60 +4,28 @@
 //                    glibc both are the same call)
 //   putc-unlocked    putc_unlocked, which glibc's <stdio.h> expands inline: a store into the FILE's buffer,
 //                    and a library call only when the buffer is full
-// Each is one Put type below; the loop (platform/per_character_write.h) and the strategy are shared.
-#include "core/engine/chunk_loop.h"
+// Each is one Put type (putc and fputc in platform/stdio_write_job.h); the loop
+// (platform/per_character_write.h) and the strategy (platform/stdio_write_job.h) are shared.
 #include "platform/linux/strategies.h"
-#include "platform/per_character_write.h"
-#include "platform/posix/basic_strategy.h"
 #include "platform/posix/stdio_job.h"
 
 namespace iolab::linux_backend {
 
 namespace {
 
-struct Putc
-{
-    static constexpr const char* kCall = "putc";
-    static int put(int c, std::FILE* file) noexcept { return std::putc(c, file); }
-};
-struct Fputc
-{
-    static constexpr const char* kCall = "fputc";
-    static int put(int c, std::FILE* file) noexcept { return std::fputc(c, file); }
-};
 struct PutcUnlocked
 {
     static constexpr const char* kCall = "putc_unlocked";
     static int put(int c, std::FILE* file) noexcept { return putc_unlocked(c, file); }
 };
 
-template <class Put> class PerCharacterStrategy final : public BasicStrategy
-{
-public:
-    PerCharacterStrategy(const char* id, const char* description)
-        : BasicStrategy({.id = id,
-                         .description = description,
-                         .usesStdioBuffer = true,
-                         .targets = {TargetKind::Directory, TargetKind::Null},
-                         .syncModes = posix::kEverySyncMode})
-    {}
-
-    std::optional<std::string> refusal(const Case& c, const TargetInfo&) const override
-    {
-        return perCharacterRefusal(c);
-    }
-
-    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
-    {
-        return posix::StdioJob<PerCharacterWrite<Put>>::create(spec, outcome);
-    }
-};
+template <class Put> using CharacterStrategy = PerCharacterStrategy<Put, posix::StdioCrt>;
 
 } // namespace
 
 std::unique_ptr<Strategy> makePutcStrategy()
 {
-    return std::make_unique<PerCharacterStrategy<Putc>>(
+    return std::make_unique<CharacterStrategy<Putc>>(
         "putc",
         "putc(3) per byte through a FILE with setvbuf: the per-character write bonnie++ times, taking "
         "the FILE lock on every call");
@@ -65,14 +33,14 @@ std::unique_ptr<Strategy> makePutcStrategy()
 
 std::unique_ptr<Strategy> makeFputcStrategy()
 {
-    return std::make_unique<PerCharacterStrategy<Fputc>>(
+    return std::make_unique<CharacterStrategy<Fputc>>(
         "fputc", "fputc(3) per byte through a FILE with setvbuf: as putc, a library call that takes the FILE "
                  "lock on every byte");
 }
 
 std::unique_ptr<Strategy> makePutcUnlockedStrategy()
 {
-    return std::make_unique<PerCharacterStrategy<PutcUnlocked>>(
+    return std::make_unique<CharacterStrategy<PutcUnlocked>>(
         "putc-unlocked", "putc_unlocked(3) per byte: the per-character write without the FILE lock, expanded "
                          "inline by glibc's <stdio.h> (a library call only when the buffer is full)");
 }

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // stdio: fwrite(3) per chunk, with the case's setvbuf.
 #include "platform/linux/strategies.h"
-#include "platform/posix/basic_strategy.h"
 #include "platform/posix/stdio_job.h"
 
 namespace iolab::linux_backend {
@@ -18,29 +17,13 @@ struct LockedWrite
     }
 };
 
-class StdioStrategy final : public BasicStrategy
-{
-public:
-    StdioStrategy()
-        : BasicStrategy(
-              {.id = "stdio",
-               .description = "fwrite(3) per chunk through a FILE with setvbuf (none, default or N bytes)",
-               .usesStdioBuffer = true,
-               .targets = {TargetKind::Directory, TargetKind::Null},
-               .syncModes = posix::kEverySyncMode})
-    {}
-
-    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
-    {
-        return posix::StdioJob<LockedWrite>::create(spec, outcome);
-    }
-};
-
 } // namespace
 
 std::unique_ptr<Strategy> makeStdioStrategy()
 {
-    return std::make_unique<StdioStrategy>();
+    return std::make_unique<posix::StdioStrategy<LockedWrite>>(
+        "stdio", "fwrite(3) per chunk through a FILE with setvbuf (none, default or N bytes)",
+        CallCost::BufferedStdio);
 }
 
 } // namespace iolab::linux_backend

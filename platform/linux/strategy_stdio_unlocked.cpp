@@ -6,7 +6,6 @@
 // spelled out here. stdio-unlocked-call keeps the library call at every size.
 #include "core/engine/chunk_loop.h"
 #include "platform/linux/strategies.h"
-#include "platform/posix/basic_strategy.h"
 #include "platform/posix/stdio_job.h"
 
 namespace iolab::linux_backend {
@@ -35,30 +34,16 @@ struct UnlockedWrite
     }
 };
 
-class StdioUnlockedStrategy final : public BasicStrategy
-{
-public:
-    StdioUnlockedStrategy()
-        : BasicStrategy({.id = "stdio-unlocked",
-                         .description = "fwrite_unlocked(3) per chunk: stdio without the per-call FILE lock; "
-                                        "chunks of 1-8 bytes expand inline as glibc's <stdio.h> does for "
-                                        "constant sizes",
-                         .usesStdioBuffer = true,
-                         .targets = {TargetKind::Directory, TargetKind::Null},
-                         .syncModes = posix::kEverySyncMode})
-    {}
-
-    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
-    {
-        return posix::StdioJob<UnlockedWrite>::create(spec, outcome);
-    }
-};
-
 } // namespace
 
 std::unique_ptr<Strategy> makeStdioUnlockedStrategy()
 {
-    return std::make_unique<StdioUnlockedStrategy>();
+    return std::make_unique<posix::StdioStrategy<UnlockedWrite>>(
+        "stdio-unlocked",
+        "fwrite_unlocked(3) per chunk: stdio without the per-call FILE lock; "
+        "chunks of 1-8 bytes expand inline as glibc's <stdio.h> does for "
+        "constant sizes",
+        CallCost::BufferedStdio);
 }
 
 } // namespace iolab::linux_backend

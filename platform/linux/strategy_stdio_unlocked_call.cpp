@@ -2,7 +2,6 @@
 // stdio-unlocked-call: fwrite_unlocked(3) per chunk, always as a call into the C library, whatever the chunk
 // size: what stdio-unlocked costs when the compiler cannot expand it (a size known only at run time, or C++).
 #include "platform/linux/strategies.h"
-#include "platform/posix/basic_strategy.h"
 #include "platform/posix/stdio_job.h"
 
 namespace iolab::linux_backend {
@@ -27,30 +26,14 @@ struct CalledUnlockedWrite
     }
 };
 
-class StdioUnlockedCallStrategy final : public BasicStrategy
-{
-public:
-    StdioUnlockedCallStrategy()
-        : BasicStrategy({.id = "stdio-unlocked-call",
-                         .description = "fwrite_unlocked(3) per chunk, always called in the C library (never "
-                                        "expanded inline): stdio-unlocked as a size known only at run time "
-                                        "gets it",
-                         .usesStdioBuffer = true,
-                         .targets = {TargetKind::Directory, TargetKind::Null},
-                         .syncModes = posix::kEverySyncMode})
-    {}
-
-    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
-    {
-        return posix::StdioJob<CalledUnlockedWrite>::create(spec, outcome);
-    }
-};
-
 } // namespace
 
 std::unique_ptr<Strategy> makeStdioUnlockedCallStrategy()
 {
-    return std::make_unique<StdioUnlockedCallStrategy>();
+    return std::make_unique<posix::StdioStrategy<CalledUnlockedWrite>>(
+        "stdio-unlocked-call", "fwrite_unlocked(3) per chunk, always called in the C library (never "
+                               "expanded inline): stdio-unlocked as a size known only at run time "
+                               "gets it");
 }
 
 } // namespace iolab::linux_backend

@@ -65,6 +65,17 @@ bool reserveSpace(int fd, std::uint64_t bytes, const std::string& path, Outcome&
 // fsync/fdatasync for the *-end policies; fsync for fsync-every. Returns false and sets errno on failure.
 bool syncForPolicy(int fd, SyncMode mode) noexcept;
 
+// The last steps of a writer that does not write through `fd` (a mapping's): its sync policy ("fsync" in an
+// error, whichever call failed), then close.
+inline Outcome syncAndClose(UniqueFd& fd, SyncMode mode, const std::string& path)
+{
+    if (!syncForPolicy(fd.get(), mode))
+        return errnoOutcome(errno, "fsync", path);
+    if (const int error = fd.close(); error != 0)
+        return errnoOutcome(error, "close", path);
+    return Outcome::success();
+}
+
 // write(2) until everything is written; false with errno set on failure.
 inline bool writeFully(int fd, const std::byte* data, std::size_t size) noexcept
 {

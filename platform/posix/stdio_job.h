@@ -1,24 +1,19 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/engine/chunk_loop.h"
-#include "core/engine/pattern.h"
+#include "platform/posix/basic_strategy.h"
 #include "platform/posix/posix_io.h"
-#include "platform/stdio_buffer.h"
+#include "platform/stdio_write_job.h"
 
 #include <cstdio>
-#include <memory>
 
 namespace iolab::posix {
 
-// A stdio call per chunk into a FILE opened on the job's output, with the case's setvbuf. `Write` is the
-// call, a function object so that the loop inlines it: write(data, size, file) returns the bytes written,
-// kCall names it in errors, and with kFixedChunks set, chunks of 1 to 8 bytes run a loop compiled for that
-// constant size (Write then also takes a FixedChunk).
-template <class Write> class StdioJob final : public Job
+// The C library around the stdio writers' loop (platform/stdio_write_job.h): a FILE by fdopen on the output
+// as the other writers open it, errno for what failed, fsync or fdatasync for the sync policy.
+struct StdioCrt
 {
-public:
-    static std::unique_ptr<Job> create(const JobSpec& spec, Outcome& outcome)
+    static std::FILE* open(const JobSpec& spec, Outcome& outcome)
     {
         UniqueFd fd = openOutput(spec, O_WRONLY, false, outcome);
         if (!fd)
@@ -29,84 +24,43 @@ public:
             return nullptr;
         }
         fd.release();
-        auto job = std::unique_ptr<StdioJob>(new StdioJob(spec, file));
-        if (applyStdioBuffer(file, spec.testCase.buffer, job->m_buffer) != 0) {
-            outcome = errnoOutcome(errno != 0 ? errno : EINVAL, "setvbuf", spec.path);
-            return nullptr;
-        }
-        return job;
+        return file;
     }
 
-    ~StdioJob() override
+    static Outcome setvbufFailure(const JobSpec& spec)
     {
-        if (m_file != nullptr)
-            std::fclose(m_file);
+        return errnoOutcome(errno != 0 ? errno : EINVAL, "setvbuf", spec.path);
     }
 
-    Outcome execute(Progress& progress) override
+    static void clearErrors() noexcept {}
+
+    static Outcome failure(const JobSpec& spec, const char* call, std::uint64_t)
     {
-        const Pattern::View pattern = m_spec.pattern->view();
-        const SyncPolicy sync = m_spec.testCase.sync;
-        std::FILE* const file = m_file;
-        const Write write{};
-        const std::uint32_t every = sync.mode == SyncMode::FsyncEvery ? sync.everyWrites : 0;
-        const auto loop = [&](auto chunk) {
-            return runChunks(
-                m_spec.bytes, chunk, every, progress,
-                [&](std::uint64_t offset, auto size) {
-                    if (write(pattern.at(offset), size, file) == size) [[likely]]
-                        return true;
-                    return fail(Write::kCall);
-                },
-                [&] { return flushAndSync(SyncMode::FsyncEvery); });
-        };
-        LoopEnd end = LoopEnd::Completed;
-        if constexpr (Write::kFixedChunks)
-            end = withFixedChunk(m_spec.testCase.chunkBytes, loop);
-        else
-            end = loop(m_spec.testCase.chunkBytes);
-        if (end == LoopEnd::Failed)
-            return closeAfter(std::move(m_error));
-        if (end == LoopEnd::Cancelled)
-            return closeAfter(Outcome::cancelled());
-        if (sync.mode == SyncMode::FsyncEnd || sync.mode == SyncMode::FdatasyncEnd) {
-            if (!flushAndSync(sync.mode))
-                return closeAfter(std::move(m_error));
-        }
-        const int rc = std::fclose(std::exchange(m_file, nullptr));
-        if (rc != 0)
-            return errnoOutcome(errno, "fclose", m_spec.path);
-        return Outcome::success();
+        return errnoOutcome(errno != 0 ? errno : EIO, call, spec.path);
     }
 
-private:
-    StdioJob(const JobSpec& spec, std::FILE* file) : m_spec(spec), m_file(file) {}
-
-    bool fail(const char* call)
+    static bool sync(std::FILE* file, SyncMode mode, const JobSpec& spec, Outcome& error)
     {
-        m_error = errnoOutcome(errno != 0 ? errno : EIO, call, m_spec.path);
+        if (syncForPolicy(::fileno(file), mode))
+            return true;
+        error = failure(spec, mode == SyncMode::FdatasyncEnd ? "fdatasync" : "fsync", 0);
         return false;
     }
 
-    bool flushAndSync(SyncMode mode)
+    static Outcome close(std::FILE* file, const JobSpec& spec)
     {
-        if (std::fflush(m_file) != 0)
-            return fail("fflush");
-        if (!syncForPolicy(::fileno(m_file), mode))
-            return fail(mode == SyncMode::FdatasyncEnd ? "fdatasync" : "fsync");
-        return true;
+        if (std::fclose(file) != 0)
+            return errnoOutcome(errno, "fclose", spec.path);
+        return Outcome::success();
     }
 
-    Outcome closeAfter(Outcome outcome)
-    {
-        std::fclose(std::exchange(m_file, nullptr));
-        return outcome;
-    }
+    static const std::vector<SyncMode>& syncModes() { return kEverySyncMode; }
+    static std::string syncRefusal() { return {}; }
 
-    JobSpec m_spec;
-    std::FILE* m_file = nullptr;
-    std::unique_ptr<char[]> m_buffer; // outlives the FILE: the destructor body closes it first
-    Outcome m_error;
+    static std::optional<std::string> bufferRefusal(const Case&) { return std::nullopt; }
 };
+
+template <class Write> using StdioJob = StdioWriteJob<Write, StdioCrt>;
+template <class Write> using StdioStrategy = StdioWriteStrategy<Write, StdioCrt>;
 
 } // namespace iolab::posix

@@ -5,6 +5,7 @@
 #include "core/base/log.h"
 #include "core/engine/pattern.h"
 #include "core/engine/stream_check.h"
+#include "platform/os_primitives.h"
 #include "platform/platform.h"
 #include "platform/posix/posix_io.h"
 #include "platform/run_beacon.h"
@@ -29,8 +30,6 @@
 namespace iolab {
 
 namespace {
-
-using runfolder::isRunFileName;
 
 class PosixWorkspace final : public Workspace
 {
@@ -264,52 +263,6 @@ private:
     std::vector<std::string> m_directories; // parents first
 };
 
-long markerPid(const std::string& marker)
-{
-    std::ifstream in(marker);
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return runfolder::markerPid(text);
-}
-
-// The files and data-set folders a run wrote under `folder`; the first name that is not IOLab's goes to
-// `foreign` (and stops the search).
-void collectRunFiles(const std::string& folder, bool top, std::vector<std::string>& files,
-                     std::vector<std::string>& directories, std::string& foreign, std::uint64_t& bytes)
-{
-    DIR* dir = ::opendir(folder.c_str());
-    if (dir == nullptr)
-        return;
-    while (const dirent* entry = ::readdir(dir)) {
-        const std::string_view n = entry->d_name;
-        if (n == "." || n == ".." || (top && n == runfolder::kMarkerName))
-            continue;
-        struct stat est
-        {};
-        const std::string path = folder + "/" + std::string(n);
-        if (::lstat(path.c_str(), &est) != 0)
-            continue;
-        if (S_ISREG(est.st_mode) && isRunFileName(n)) {
-            files.push_back(path);
-            bytes += static_cast<std::uint64_t>(est.st_blocks) * 512U;
-        } else if (S_ISDIR(est.st_mode) && runfolder::isRunDirectoryName(n)) {
-            directories.push_back(path);
-            collectRunFiles(path, false, files, directories, foreign, bytes);
-        } else {
-            foreign = top ? std::string(n) : path.substr(path.find(runfolder::kPrefix));
-        }
-        if (!foreign.empty())
-            break;
-    }
-    ::closedir(dir);
-}
-
-bool processAlive(long pid)
-{
-    if (pid <= 0)
-        return false;
-    return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
-}
-
 } // namespace
 
 std::unique_ptr<Workspace> makeWorkspace(const TargetInfo& target)
@@ -332,8 +285,8 @@ std::vector<LiveRun> liveRunsIn(const std::string& target)
         {};
         if (::lstat(marker.c_str(), &mst) != 0 || !S_ISREG(mst.st_mode))
             continue;
-        const long pid = markerPid(marker);
-        if (pid != ::getpid() && processAlive(pid))
+        const long pid = runfolder::markerPid(os::readSmallFile(marker));
+        if (pid != ::getpid() && os::processAlive(pid))
             runs.push_back({folder, pid});
     }
     ::closedir(dir);
@@ -342,71 +295,86 @@ std::vector<LiveRun> liveRunsIn(const std::string& target)
     return runs;
 }
 
-CleanReport cleanStaleRuns(const std::string& target, CleanMode mode)
+// The primitives under platform/common/clean_runs.cpp.
+namespace os {
+
+std::vector<FolderEntry> listFolder(const std::string& folder, std::string_view prefix, std::string& error)
+{
+    std::vector<FolderEntry> entries;
+    DIR* dir = ::opendir(folder.c_str());
+    if (dir == nullptr) {
+        error = std::strerror(errno);
+        return entries;
+    }
+    while (const dirent* entry = ::readdir(dir)) {
+        const std::string_view name = entry->d_name;
+        if (name == "." || name == ".." || !name.starts_with(prefix))
+            continue;
+        struct stat st
+        {};
+        if (::lstat(joinPath(folder, name).c_str(), &st) != 0)
+            continue;
+        const EntryKind kind = S_ISREG(st.st_mode)   ? EntryKind::File
+                               : S_ISDIR(st.st_mode) ? EntryKind::Folder
+                                                     : EntryKind::Other;
+        entries.push_back({std::string(name), kind, static_cast<std::uint64_t>(st.st_blocks) * 512U});
+    }
+    ::closedir(dir);
+    return entries;
+}
+
+EntryKind kindOf(const std::string& path, bool followLinks)
 {
     struct stat st
     {};
-    if (::stat(target.c_str(), &st) != 0)
-        throw InputError(fmt::format("target '{}' does not exist", target));
-    if (!S_ISDIR(st.st_mode))
-        throw InputError(fmt::format("target '{}' is not a folder", target));
-    DIR* dir = ::opendir(target.c_str());
-    if (dir == nullptr)
-        throw InputError(fmt::format("target '{}' cannot be read: {}", target, std::strerror(errno)));
-    std::vector<std::string> candidates;
-    while (const dirent* entry = ::readdir(dir)) {
-        if (std::string_view(entry->d_name).starts_with(runfolder::kPrefix))
-            candidates.emplace_back(entry->d_name);
-    }
-    ::closedir(dir);
-
-    CleanReport report;
-    for (const auto& name : candidates) {
-        const std::string folder = fmt::format("{}/{}", target, name);
-        struct stat fst
-        {};
-        if (::lstat(folder.c_str(), &fst) != 0 || !S_ISDIR(fst.st_mode))
-            continue;
-        const std::string marker = folder + "/" + std::string(runfolder::kMarkerName);
-        struct stat mst
-        {};
-        if (::lstat(marker.c_str(), &mst) != 0 || !S_ISREG(mst.st_mode)) {
-            report.kept.emplace_back(folder, "no IOLab marker inside: not ours");
-            continue;
-        }
-        const long pid = markerPid(marker);
-        if (pid == ::getpid() || processAlive(pid)) {
-            report.kept.emplace_back(folder, fmt::format("in use by running process {}", pid));
-            continue;
-        }
-        std::vector<std::string> ours;
-        std::vector<std::string> ourDirectories; // parents first
-        std::string foreign;
-        std::uint64_t folderBytes = 0;
-        collectRunFiles(folder, true, ours, ourDirectories, foreign, folderBytes);
-        if (!foreign.empty()) {
-            report.kept.emplace_back(
-                folder, fmt::format("holds '{}', which IOLab did not write: left alone", foreign));
-            continue;
-        }
-        if (mode == CleanMode::ListOnly) {
-            report.removed.push_back(folder);
-            report.removedBytes += folderBytes;
-            continue;
-        }
-        for (const auto& path : ours)
-            ::unlink(path.c_str());
-        std::for_each(ourDirectories.rbegin(), ourDirectories.rend(),
-                      [](const std::string& inside) { ::rmdir(inside.c_str()); });
-        ::unlink(marker.c_str());
-        if (::rmdir(folder.c_str()) == 0) {
-            report.removed.push_back(folder);
-            report.removedBytes += folderBytes;
-        } else
-            report.kept.emplace_back(folder, fmt::format("could not be removed: {}", std::strerror(errno)));
-    }
-    return report;
+    if ((followLinks ? ::stat(path.c_str(), &st) : ::lstat(path.c_str(), &st)) != 0)
+        return EntryKind::Missing;
+    if (S_ISREG(st.st_mode))
+        return EntryKind::File;
+    return S_ISDIR(st.st_mode) ? EntryKind::Folder : EntryKind::Other;
 }
+
+std::string joinPath(const std::string& folder, std::string_view name)
+{
+    return fmt::format("{}/{}", folder, name);
+}
+
+std::string nestedEntryName(const std::string& path)
+{
+    return path.substr(path.find(runfolder::kPrefix));
+}
+
+std::string readSmallFile(const std::string& path)
+{
+    std::ifstream in(path);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+long currentPid()
+{
+    return ::getpid();
+}
+
+bool processAlive(long pid)
+{
+    if (pid <= 0)
+        return false;
+    return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
+}
+
+void removeFile(const std::string& path)
+{
+    ::unlink(path.c_str());
+}
+
+std::string removeFolder(const std::string& path)
+{
+    if (::rmdir(path.c_str()) == 0)
+        return {};
+    return std::strerror(errno);
+}
+
+} // namespace os
 
 std::string homeDirectory()
 {

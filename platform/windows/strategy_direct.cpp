@@ -22,7 +22,8 @@ public:
                          .needsDirectIo = true,
                          .targets = {TargetKind::Directory},
                          .syncModes = win::windowsSyncModes(),
-                         .syncRefusal = win::windowsSyncRefusal()})
+                         .syncRefusal = win::windowsSyncRefusal(),
+                         .callCost = CallCost::DirectWrite})
     {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override

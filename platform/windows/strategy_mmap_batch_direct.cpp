@@ -3,10 +3,8 @@
 // when it is full, write it at its offset to a FILE_FLAG_NO_BUFFERING data file (the Optane article,
 // experiment 4).
 #include "core/base/units.h"
-#include "core/engine/chunk_loop.h"
-#include "core/engine/mapped_copy.h"
-#include "core/engine/pattern.h"
 #include "platform/basic_strategy.h"
+#include "platform/mapped_jobs.h"
 #include "platform/windows/strategies.h"
 #include "platform/windows/win_io.h"
 
@@ -18,68 +16,47 @@ namespace iolab::windows_backend {
 
 namespace {
 
-class MmapBatchJob final : public Job
+// The FILE_FLAG_NO_BUFFERING data file and the batch view, for MmapBatchJob (platform/mapped_jobs.h).
+class DirectBatch
 {
 public:
-    MmapBatchJob(const JobSpec& spec, win::UniqueHandle data, void* view)
-        : m_spec(spec), m_data(std::move(data)),
-          m_view(view), m_batch{static_cast<std::byte*>(view), kMmapWindowBytes, 0}
+    DirectBatch(const JobSpec& spec, win::UniqueHandle data, void* view)
+        : m_path(spec.path), m_sync(spec.testCase.sync.mode), m_sectorBytes(spec.target.logicalBlockBytes),
+          m_data(std::move(data)), m_view(view)
     {}
-    ~MmapBatchJob() override { ::UnmapViewOfFile(m_view); }
-    MmapBatchJob(const MmapBatchJob&) = delete;
-    MmapBatchJob& operator=(const MmapBatchJob&) = delete;
+    ~DirectBatch() { ::UnmapViewOfFile(m_view); }
+    DirectBatch(const DirectBatch&) = delete;
+    DirectBatch& operator=(const DirectBatch&) = delete;
 
-    Outcome execute(Progress& progress) override
-    {
-        const Pattern::View pattern = m_spec.pattern->view();
-        const auto end = runChunks(
-            m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
-            [&](std::uint64_t offset, std::uint64_t size) {
-                return m_batch.append(pattern.at(offset), size, [this] { return flush(); });
-            },
-            [] { return true; });
-        if (end == LoopEnd::Failed)
-            return std::move(m_error);
-        if (end == LoopEnd::Cancelled)
-            return Outcome::cancelled();
-        if (m_batch.used > 0 && !flush())
-            return std::move(m_error);
-        if (!win::syncForPolicy(m_data.get(), m_spec.testCase.sync.mode))
-            return win::errorOutcome(::GetLastError(), "FlushFileBuffers", m_spec.path);
-        if (const DWORD error = m_data.close(); error != 0)
-            return win::errorOutcome(error, "CloseHandle", m_spec.path);
-        return Outcome::success();
-    }
+    std::byte* buffer() const noexcept { return static_cast<std::byte*>(m_view); }
 
-private:
-    bool flush()
+    bool write(const std::byte* data, std::uint64_t bytes, std::uint64_t fileOffset, Outcome& error)
     {
         // Full batches are aligned by construction (a 16 KiB view at offsets of 16 KiB); the last, partial
         // one is where a share that slipped past the matrix would break NO_BUFFERING's rules, so check it
         // here.
-        if (m_batch.used != kMmapWindowBytes) {
-            if (auto problem = win::noBufferingProblem(m_fileOffset, m_batch.used,
-                                                       reinterpret_cast<std::uintptr_t>(m_batch.data),
-                                                       m_spec.target.logicalBlockBytes)) {
-                m_error = {Status::Failed, ERROR_INVALID_PARAMETER, "align", *problem};
+        if (bytes != kMmapWindowBytes) {
+            if (auto problem = win::noBufferingProblem(
+                    fileOffset, bytes, reinterpret_cast<std::uintptr_t>(data), m_sectorBytes)) {
+                error = {Status::Failed, ERROR_INVALID_PARAMETER, "align", *problem};
                 return false;
             }
         }
-        if (!win::writeAt(m_data.get(), m_batch.data, m_batch.used, m_fileOffset)) {
-            m_error = win::errorOutcome(::GetLastError(), "WriteFile(NO_BUFFERING)", m_spec.path);
+        if (!win::writeAt(m_data.get(), data, bytes, fileOffset)) {
+            error = win::errorOutcome(::GetLastError(), "WriteFile(NO_BUFFERING)", m_path);
             return false;
         }
-        m_fileOffset += m_batch.used;
-        m_batch.used = 0;
         return true;
     }
 
-    JobSpec m_spec;
+    Outcome finish() { return win::syncAndClose(m_data, m_sync, m_path); }
+
+private:
+    std::string m_path;
+    SyncMode m_sync;
+    std::uint32_t m_sectorBytes;
     win::UniqueHandle m_data;
     void* m_view;
-    BatchBuffer m_batch; // the view's 16 KiB
-    std::uint64_t m_fileOffset = 0;
-    Outcome m_error;
 };
 
 class MmapBatchDirectStrategy final : public BasicStrategy
@@ -95,7 +72,8 @@ public:
                .targets = {TargetKind::Directory},
                .syncModes = {SyncMode::None, SyncMode::FsyncEnd, SyncMode::ODsync},
                .syncRefusal = "fsync-every counts write calls, and this strategy's chunks are copies "
-                              "into a mapping (and Windows has no fdatasync or O_SYNC)"})
+                              "into a mapping (and Windows has no fdatasync or O_SYNC)",
+               .callCost = CallCost::Copy})
     {}
 
     std::optional<std::string> refusal(const Case& c, const TargetInfo& target) const override
@@ -135,7 +113,7 @@ public:
             return nullptr;
         }
         // The view keeps the section and the scratch file referenced; neither handle is needed any more.
-        return std::make_unique<MmapBatchJob>(spec, std::move(data), view);
+        return std::make_unique<MmapBatchJob<DirectBatch>>(spec, std::move(data), view);
     }
 };
 

@@ -3,10 +3,8 @@
 // next as it fills (the Optane article, experiment 3). A view must start at a multiple of the allocation
 // granularity (64 KiB), so the view starts there and the 16 KiB window is the part of it the chunk goes to.
 #include "core/base/units.h"
-#include "core/engine/chunk_loop.h"
-#include "core/engine/mapped_copy.h"
-#include "core/engine/pattern.h"
 #include "platform/basic_strategy.h"
+#include "platform/mapped_jobs.h"
 #include "platform/windows/strategies.h"
 #include "platform/windows/win_io.h"
 
@@ -25,85 +23,66 @@ std::uint64_t allocationGranularity()
     return info.dwAllocationGranularity;
 }
 
-class MmapWindowJob final : public Job
+// The file, its mapping and the current view, for MmapWindowJob (platform/mapped_jobs.h). A view must start
+// at a multiple of the allocation granularity, so it starts there and the window is the part the chunk goes
+// to.
+class MappedFile
 {
 public:
-    MmapWindowJob(const JobSpec& spec, win::UniqueHandle file, win::UniqueHandle mapping)
-        : m_spec(spec), m_file(std::move(file)), m_mapping(std::move(mapping)),
-          m_granularity(allocationGranularity()), m_flushViews(spec.testCase.sync.mode == SyncMode::FsyncEnd)
+    MappedFile(const JobSpec& spec, win::UniqueHandle file, win::UniqueHandle mapping)
+        : m_path(spec.path), m_sync(spec.testCase.sync.mode), m_fileBytes(spec.bytes),
+          m_file(std::move(file)), m_mapping(std::move(mapping)), m_granularity(allocationGranularity()),
+          m_flushViews(spec.testCase.sync.mode == SyncMode::FsyncEnd)
     {}
-    ~MmapWindowJob() override { unmap(); }
-    MmapWindowJob(const MmapWindowJob&) = delete;
-    MmapWindowJob& operator=(const MmapWindowJob&) = delete;
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
 
-    Outcome execute(Progress& progress) override
+    bool map(std::uint64_t start, FileWindow& window, Outcome& error)
     {
-        const Pattern::View pattern = m_spec.pattern->view();
-        const auto end = runChunks(
-            m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
-            [&](std::uint64_t offset, std::uint64_t size) {
-                return m_window.copy(offset, pattern.at(offset), size, kMmapWindowBytes,
-                                     [this](std::uint64_t start) { return mapWindow(start); });
-            },
-            [] { return true; });
-        const bool unmapped = unmap();
-        if (end == LoopEnd::Failed)
-            return std::move(m_error);
-        if (end == LoopEnd::Cancelled)
-            return Outcome::cancelled();
-        if (!unmapped)
-            return std::move(m_error);
-        m_mapping.reset();
-        if (!win::syncForPolicy(m_file.get(), m_spec.testCase.sync.mode))
-            return win::errorOutcome(::GetLastError(), "FlushFileBuffers", m_spec.path);
-        if (const DWORD error = m_file.close(); error != 0)
-            return win::errorOutcome(error, "CloseHandle", m_spec.path);
-        return Outcome::success();
-    }
-
-private:
-    bool mapWindow(std::uint64_t start)
-    {
-        if (!unmap())
-            return false;
         const std::uint64_t viewStart = start - start % m_granularity;
-        const std::uint64_t end = std::min(start + kMmapWindowBytes, m_spec.bytes);
+        const std::uint64_t end = std::min(start + kMmapWindowBytes, m_fileBytes);
         void* view = ::MapViewOfFile(m_mapping.get(), FILE_MAP_WRITE, static_cast<DWORD>(viewStart >> 32),
                                      static_cast<DWORD>(viewStart), static_cast<SIZE_T>(end - viewStart));
         if (view == nullptr) {
-            m_error = win::errorOutcome(::GetLastError(), "MapViewOfFile", m_spec.path);
+            error = win::errorOutcome(::GetLastError(), "MapViewOfFile", m_path);
             return false;
         }
         m_view = view;
-        m_window = {static_cast<std::byte*>(view) + (start - viewStart), start, end};
+        window = {static_cast<std::byte*>(view) + (start - viewStart), start, end};
         return true;
     }
 
     // With fsync-end, each view's dirty pages are queued for writing as it is let go (FlushViewOfFile), so
     // that the final FlushFileBuffers covers them: Windows documents both steps for a durable mapped write.
-    bool unmap() noexcept
+    bool unmap(Outcome& error) noexcept
     {
         bool ok = true;
         if (m_view != nullptr) {
             if (m_flushViews && ::FlushViewOfFile(m_view, 0) == 0) {
-                m_error = win::errorOutcome(::GetLastError(), "FlushViewOfFile", m_spec.path);
+                error = win::errorOutcome(::GetLastError(), "FlushViewOfFile", m_path);
                 ok = false;
             }
             ::UnmapViewOfFile(m_view);
         }
         m_view = nullptr;
-        m_window = {};
         return ok;
     }
 
-    JobSpec m_spec;
+    Outcome finish()
+    {
+        m_mapping.reset();
+        return win::syncAndClose(m_file, m_sync, m_path);
+    }
+
+private:
+    std::string m_path;
+    SyncMode m_sync;
+    std::uint64_t m_fileBytes;
     win::UniqueHandle m_file;
     win::UniqueHandle m_mapping;
     std::uint64_t m_granularity;
     bool m_flushViews;
     void* m_view = nullptr; // the view, which starts at or before the window
-    FileWindow m_window;
-    Outcome m_error;
 };
 
 // A store into a view cannot report a full disk: it is an in-page error that ends the process. NTFS allocates
@@ -139,7 +118,9 @@ public:
                          .syncModes = {SyncMode::None, SyncMode::FsyncEnd},
                          .syncRefusal =
                              "stores into a mapped view bypass WriteFile, so o_dsync and fsync-every "
-                             "do not apply (and Windows has no fdatasync or O_SYNC)"})
+                             "do not apply (and Windows has no fdatasync or O_SYNC)",
+                         .callCost = CallCost::MappedWindow,
+                         .windowBytes = kMmapWindowBytes})
     {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
@@ -158,7 +139,7 @@ public:
             outcome = win::errorOutcome(::GetLastError(), "CreateFileMapping", spec.path);
             return nullptr;
         }
-        return std::make_unique<MmapWindowJob>(spec, std::move(file), std::move(mapping));
+        return std::make_unique<MmapWindowJob<MappedFile>>(spec, std::move(file), std::move(mapping));
     }
 };
 

@@ -1,69 +1,32 @@
 // SPDX-License-Identifier: MIT
 // The per-character writers of bonnie++ on Windows: one C runtime call per byte through a FILE with setvbuf.
 //   putc, fputc      C runtime calls that lock the FILE on every byte
-//   putc-unlocked    _putc_nolock. With the Universal CRT (MSVC) it is a call into ucrtbase.dll, whose FILE
-//   is
-//                    opaque; mingw-w64's headers for msvcrt.dll define it as a macro on the FILE's public
-//                    _ptr and _cnt that calls _flsbuf only when the buffer is full, so there it is inline, as
-//                    putc_unlocked is in glibc.
-// Each is one Put type below; the loop (platform/per_character_write.h) and the strategy are shared.
-#include "core/engine/chunk_loop.h"
-#include "platform/basic_strategy.h"
-#include "platform/per_character_write.h"
+//   putc-unlocked    _putc_nolock. With the Universal CRT (MSVC) it is a call into ucrtbase.dll, whose
+//                    FILE is opaque; mingw-w64's headers for msvcrt.dll define it as a macro on the FILE's
+//                    public _ptr and _cnt that calls _flsbuf only when the buffer is full, so there it is
+//                    inline, as putc_unlocked is in glibc.
+// Each is one Put type (putc and fputc in platform/stdio_write_job.h); the loop
+// (platform/per_character_write.h) and the strategy (platform/stdio_write_job.h) are shared.
 #include "platform/windows/stdio_job.h"
 #include "platform/windows/strategies.h"
-#include "platform/windows/win_io.h"
 
 namespace iolab::windows_backend {
 
 namespace {
 
-struct Putc
-{
-    static constexpr const char* kCall = "putc";
-    static int put(int c, std::FILE* file) noexcept { return std::putc(c, file); }
-};
-struct Fputc
-{
-    static constexpr const char* kCall = "fputc";
-    static int put(int c, std::FILE* file) noexcept { return std::fputc(c, file); }
-};
 struct PutcNolock
 {
     static constexpr const char* kCall = "_putc_nolock";
     static int put(int c, std::FILE* file) noexcept { return _putc_nolock(c, file); }
 };
 
-template <class Put> class PerCharacterStrategy final : public BasicStrategy
-{
-public:
-    PerCharacterStrategy(const char* id, const char* description)
-        : BasicStrategy({.id = id,
-                         .description = description,
-                         .usesStdioBuffer = true,
-                         .targets = {TargetKind::Directory, TargetKind::Null},
-                         .syncModes = win::windowsSyncModes(),
-                         .syncRefusal = win::windowsSyncRefusal()})
-    {}
-
-    std::optional<std::string> refusal(const Case& c, const TargetInfo&) const override
-    {
-        if (auto reason = perCharacterRefusal(c))
-            return reason;
-        return stdioBufferRefusal(c.buffer);
-    }
-
-    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
-    {
-        return StdioJob<PerCharacterWrite<Put>>::create(spec, outcome);
-    }
-};
+template <class Put> using CharacterStrategy = PerCharacterStrategy<Put, StdioCrt>;
 
 } // namespace
 
 std::unique_ptr<Strategy> makePutcStrategy()
 {
-    return std::make_unique<PerCharacterStrategy<Putc>>(
+    return std::make_unique<CharacterStrategy<Putc>>(
         "putc",
         "putc per byte through a FILE with setvbuf: the per-character write bonnie++ times, taking the "
         "FILE lock on every call");
@@ -71,14 +34,14 @@ std::unique_ptr<Strategy> makePutcStrategy()
 
 std::unique_ptr<Strategy> makeFputcStrategy()
 {
-    return std::make_unique<PerCharacterStrategy<Fputc>>(
+    return std::make_unique<CharacterStrategy<Fputc>>(
         "fputc", "fputc per byte through a FILE with setvbuf: as putc, a C runtime call that locks the FILE "
                  "on every byte");
 }
 
 std::unique_ptr<Strategy> makePutcUnlockedStrategy()
 {
-    return std::make_unique<PerCharacterStrategy<PutcNolock>>(
+    return std::make_unique<CharacterStrategy<PutcNolock>>(
         "putc-unlocked", "_putc_nolock per byte: the per-character write without the FILE lock (a call into "
                          "the Universal CRT; inline on msvcrt.dll builds)");
 }

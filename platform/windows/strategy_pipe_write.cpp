@@ -1,25 +1,49 @@
 // SPDX-License-Identifier: MIT
-// pipe-write: WriteFile per chunk into an anonymous pipe drained by a reader thread. The timed part ends when
-// the reader has seen the end of the stream, i.e. when every byte has been delivered.
+// pipe-write: WriteFile per chunk into an anonymous pipe drained by a reader thread (platform/pipe_reader.h).
+// The timed part ends when the reader has seen the end of the stream, i.e. when every byte has been
+// delivered.
 #include "core/base/units.h"
 #include "core/engine/chunk_loop.h"
 #include "core/engine/pattern.h"
 #include "core/engine/stream_check.h"
 #include "platform/basic_strategy.h"
+#include "platform/pipe_reader.h"
 #include "platform/windows/strategies.h"
 #include "platform/windows/win_io.h"
 
 #include <fmt/format.h>
-
-#include <thread>
-#include <vector>
 
 namespace iolab::windows_backend {
 
 namespace {
 
 constexpr DWORD kPipeBytes = 64 * 1024; // Linux's default pipe size, so the two backends compare
-constexpr DWORD kReadBytes = 1024 * 1024;
+
+// The pipe reader's calls on Windows (platform/pipe_reader.h): ReadFile, until the writer closes its end
+// (ERROR_BROKEN_PIPE). Nothing discards a pipe's data cheaper than reading it.
+struct PipeReadCalls
+{
+    using Handle = win::UniqueHandle;
+    static constexpr std::size_t kReadBytes = std::size_t{1024} * 1024;
+
+    static bool discardAll(const Handle&, StreamCheck&) { return false; }
+
+    static std::int64_t read(const Handle& readEnd, std::byte* into, std::size_t bytes, Outcome& error)
+    {
+        for (;;) {
+            DWORD n = 0;
+            if (::ReadFile(readEnd.get(), into, static_cast<DWORD>(bytes), &n, nullptr) == 0) {
+                const DWORD code = ::GetLastError();
+                if (code == ERROR_BROKEN_PIPE)
+                    return 0;
+                error = win::errorOutcome(code, "ReadFile (pipe reader)", {});
+                return -1;
+            }
+            if (n > 0)
+                return n;
+        }
+    }
+};
 
 class PipeWriteJob final : public Job
 {
@@ -34,7 +58,7 @@ public:
         }
         auto job = std::unique_ptr<PipeWriteJob>(
             new PipeWriteJob(spec, win::UniqueHandle(readEnd), win::UniqueHandle(writeEnd)));
-        job->m_reader = std::thread([raw = job.get()] { raw->drain(); });
+        job->m_reader.start();
         return job;
     }
 
@@ -66,52 +90,24 @@ public:
     Outcome finish() override
     {
         stopReader();
-        if (!m_readError.ok())
-            return m_readError;
-        return m_check.outcome(m_spec.bytes, "verify (pipe)");
+        return m_reader.outcome(m_spec.bytes);
     }
 
 private:
     PipeWriteJob(const JobSpec& spec, win::UniqueHandle readEnd, win::UniqueHandle writeEnd)
-        : m_spec(spec), m_readEnd(std::move(readEnd)), m_writeEnd(std::move(writeEnd)),
-          m_check(*spec.pattern, "the pipe reader")
+        : m_spec(spec), m_writeEnd(std::move(writeEnd)), m_reader(std::move(readEnd), spec.verifyStream)
     {}
 
     void stopReader()
     {
         m_writeEnd.reset(); // the end of the stream for the reader
-        if (m_reader.joinable())
-            m_reader.join();
-    }
-
-    // Reads until the writer closes its end (ERROR_BROKEN_PIPE), checking every byte when asked to. On a read
-    // error it closes the read end, so that a writer blocked on a full pipe fails instead of waiting forever.
-    void drain()
-    {
-        std::vector<std::byte> buffer(kReadBytes);
-        for (;;) {
-            DWORD n = 0;
-            if (::ReadFile(m_readEnd.get(), buffer.data(), kReadBytes, &n, nullptr) == 0) {
-                const DWORD error = ::GetLastError();
-                if (error != ERROR_BROKEN_PIPE)
-                    m_readError = win::errorOutcome(error, "ReadFile (pipe reader)", {});
-                m_readEnd.reset();
-                return;
-            }
-            if (m_spec.verifyStream)
-                m_check.add(buffer.data(), n);
-            else
-                m_check.skip(n);
-        }
+        m_reader.join();
     }
 
     JobSpec m_spec;
-    win::UniqueHandle m_readEnd; // owned by the reader thread until it is joined
     win::UniqueHandle m_writeEnd;
     Outcome m_writeError;
-    StreamCheck m_check; // what the reader received
-    Outcome m_readError;
-    std::thread m_reader;
+    PipeReader<PipeReadCalls> m_reader;
 };
 
 class PipeWriteStrategy final : public BasicStrategy

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
 // stdio: fwrite per chunk, with the case's setvbuf.
-#include "platform/basic_strategy.h"
 #include "platform/windows/stdio_job.h"
 #include "platform/windows/strategies.h"
-#include "platform/windows/win_io.h"
 
 namespace iolab::windows_backend {
 
@@ -19,35 +17,13 @@ struct LockedWrite
     }
 };
 
-class StdioStrategy final : public BasicStrategy
-{
-public:
-    StdioStrategy()
-        : BasicStrategy(
-              {.id = "stdio",
-               .description = "fwrite per chunk through a FILE with setvbuf (none, default or N bytes)",
-               .usesStdioBuffer = true,
-               .targets = {TargetKind::Directory, TargetKind::Null},
-               .syncModes = win::windowsSyncModes(),
-               .syncRefusal = win::windowsSyncRefusal()})
-    {}
-
-    std::optional<std::string> refusal(const Case& c, const TargetInfo&) const override
-    {
-        return stdioBufferRefusal(c.buffer);
-    }
-
-    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
-    {
-        return StdioJob<LockedWrite>::create(spec, outcome);
-    }
-};
-
 } // namespace
 
 std::unique_ptr<Strategy> makeStdioStrategy()
 {
-    return std::make_unique<StdioStrategy>();
+    return std::make_unique<StdioStrategy<LockedWrite>>(
+        "stdio", "fwrite per chunk through a FILE with setvbuf (none, default or N bytes)",
+        CallCost::BufferedStdio);
 }
 
 } // namespace iolab::windows_backend

@@ -4,6 +4,7 @@
 // IOCTL_STORAGE_QUERY_PROPERTY answers, and the drives a user can pick (GetLogicalDriveStrings).
 #include "core/base/error.h"
 #include "core/base/log.h"
+#include "platform/os_primitives.h"
 #include "platform/platform.h"
 #include "platform/windows/win_io.h"
 
@@ -255,15 +256,18 @@ std::vector<TargetInfo> listWritableTargets()
     return targets;
 }
 
-void probeCapabilities(TargetInfo& target)
+} // namespace iolab
+
+// The capability trial on Windows: FILE_FLAG_NO_BUFFERING (with one aligned write) and space reservation on
+// the probe file (platform/common/capabilities.cpp runs it).
+namespace iolab::os {
+
+const char* const kUnnamedFileSystem = "this file system";
+
+ProbeFileFindings tryProbeFile(const std::string& path, const TargetInfo& target)
 {
-    auto workspace = makeWorkspace(target);
-    Outcome outcome;
-    const std::string path = workspace->pathFor("c000-r0-t0.dat", outcome);
-    if (!outcome.ok())
-        return; // the run itself will report why the folder cannot be made
-    const std::string fs = target.fsType.empty() ? std::string("this file system") : target.fsType;
-    const std::wstring wide = widen(path);
+    ProbeFileFindings findings;
+    const std::wstring wide = win::widen(path);
     win::UniqueHandle file(::CreateFileW(wide.c_str(), GENERIC_WRITE, FILE_SHARE_READ, nullptr, CREATE_NEW,
                                          FILE_ATTRIBUTE_NORMAL | FILE_FLAG_NO_BUFFERING, nullptr));
     if (file) {
@@ -273,21 +277,17 @@ void probeCapabilities(TargetInfo& target)
         DWORD written = 0;
         if (buffer &&
             ::WriteFile(file.get(), buffer.get(), static_cast<DWORD>(sector), &written, nullptr) == 0)
-            target.directIoProblem = fmt::format("{} at {} does not take FILE_FLAG_NO_BUFFERING writes: {}",
-                                                 fs, target.mountPoint, win::errorText(::GetLastError()));
+            findings.directIoProblem = fmt::format("does not take FILE_FLAG_NO_BUFFERING writes: {}",
+                                                   win::errorText(::GetLastError()));
     } else if (::GetLastError() == ERROR_INVALID_PARAMETER) {
-        target.directIoProblem =
-            fmt::format("{} at {} does not support FILE_FLAG_NO_BUFFERING", fs, target.mountPoint);
+        findings.directIoProblem = "does not support FILE_FLAG_NO_BUFFERING";
         file.reset(::CreateFileW(wide.c_str(), GENERIC_WRITE, FILE_SHARE_READ, nullptr, CREATE_NEW,
                                  FILE_ATTRIBUTE_NORMAL, nullptr));
     }
+    Outcome outcome;
     if (file && !win::reserveSpace(file.get(), 4096, path, outcome) && outcome.status == Status::Unsupported)
-        target.fallocateProblem =
-            fmt::format("{} at {} cannot reserve file space (SetEndOfFile)", fs, target.mountPoint);
-    file.reset();
-    workspace->remove(path);
-    workspace->close();
-    target.capabilitiesProbed = true;
+        findings.reserveProblem = "cannot reserve file space (SetEndOfFile)";
+    return findings;
 }
 
-} // namespace iolab
+} // namespace iolab::os

@@ -95,6 +95,17 @@ bool reserveSpace(HANDLE file, std::uint64_t bytes, const std::string& path, Out
 // FlushFileBuffers for fsync-end and fsync-every; nothing for the others. False with GetLastError set.
 bool syncForPolicy(HANDLE file, SyncMode mode) noexcept;
 
+// The last steps of a writer that does not write through `file` (a mapping's): its sync policy
+// (FlushFileBuffers), then CloseHandle.
+inline Outcome syncAndClose(UniqueHandle& file, SyncMode mode, const std::string& path)
+{
+    if (!syncForPolicy(file.get(), mode))
+        return errorOutcome(::GetLastError(), "FlushFileBuffers", path);
+    if (const DWORD error = file.close(); error != 0)
+        return errorOutcome(error, "CloseHandle", path);
+    return Outcome::success();
+}
+
 // WriteFile until everything is written; false with GetLastError set on failure.
 inline bool writeFully(HANDLE file, const std::byte* data, std::uint64_t size) noexcept
 {

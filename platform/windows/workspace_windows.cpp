@@ -6,6 +6,7 @@
 #include "core/base/log.h"
 #include "core/engine/pattern.h"
 #include "core/engine/stream_check.h"
+#include "platform/os_primitives.h"
 #include "platform/platform.h"
 #include "platform/run_beacon.h"
 #include "platform/windows/win_io.h"
@@ -41,20 +42,6 @@ bool isFolder(const std::string& path)
 {
     const DWORD attributes = ::GetFileAttributesW(widen(path).c_str());
     return attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_DIRECTORY) != 0;
-}
-
-std::string readSmallFile(const std::string& path)
-{
-    win::UniqueHandle file(::CreateFileW(widen(path).c_str(), GENERIC_READ,
-                                         FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, OPEN_EXISTING,
-                                         FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
-    if (!file)
-        return {};
-    char buffer[4096];
-    DWORD n = 0;
-    if (::ReadFile(file.get(), buffer, sizeof buffer, &n, nullptr) == 0)
-        return {};
-    return std::string(buffer, n);
 }
 
 class WindowsWorkspace final : public Workspace
@@ -271,6 +258,107 @@ private:
     std::vector<std::string> m_directories; // parents first
 };
 
+} // namespace
+
+std::unique_ptr<Workspace> makeWorkspace(const TargetInfo& target)
+{
+    return std::make_unique<WindowsWorkspace>(target);
+}
+
+std::vector<LiveRun> liveRunsIn(const std::string& target)
+{
+    std::vector<LiveRun> runs;
+    std::string unreadable;
+    for (const auto& candidate : os::listFolder(target, runfolder::kPrefix, unreadable)) {
+        if (candidate.kind != os::EntryKind::Folder)
+            continue;
+        const std::string folder = joinPath(target, candidate.name);
+        const std::string marker = joinPath(folder, runfolder::kMarkerName);
+        if (os::kindOf(marker, false) != os::EntryKind::File)
+            continue;
+        const long pid = runfolder::markerPid(os::readSmallFile(marker));
+        if (pid != os::currentPid() && os::processAlive(pid))
+            runs.push_back({folder, pid});
+    }
+    std::sort(runs.begin(), runs.end(),
+              [](const LiveRun& a, const LiveRun& b) { return a.folder < b.folder; });
+    return runs;
+}
+
+// The primitives under platform/common/clean_runs.cpp.
+namespace os {
+
+namespace {
+
+constexpr DWORD kNotAPlainFile = FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_REPARSE_POINT;
+
+EntryKind kindOfAttributes(DWORD attributes)
+{
+    if ((attributes & kNotAPlainFile) == 0)
+        return EntryKind::File;
+    return (attributes & kNotAPlainFile) == FILE_ATTRIBUTE_DIRECTORY ? EntryKind::Folder : EntryKind::Other;
+}
+
+} // namespace
+
+// A folder FindFirstFile cannot open reads as empty.
+std::vector<FolderEntry> listFolder(const std::string& folder, std::string_view prefix, std::string&)
+{
+    std::vector<FolderEntry> entries;
+    WIN32_FIND_DATAW data{};
+    HANDLE find = ::FindFirstFileW(widen(joinPath(folder, std::string(prefix) + "*")).c_str(), &data);
+    if (find == INVALID_HANDLE_VALUE)
+        return entries;
+    do {
+        const std::string name = narrow(data.cFileName);
+        if (name == "." || name == "..")
+            continue;
+        entries.push_back({name, kindOfAttributes(data.dwFileAttributes),
+                           (static_cast<std::uint64_t>(data.nFileSizeHigh) << 32) | data.nFileSizeLow});
+    } while (::FindNextFileW(find, &data) != 0);
+    ::FindClose(find);
+    return entries;
+}
+
+EntryKind kindOf(const std::string& path, bool followLinks)
+{
+    const DWORD attributes = ::GetFileAttributesW(widen(path).c_str());
+    if (attributes == INVALID_FILE_ATTRIBUTES)
+        return EntryKind::Missing;
+    if (followLinks)
+        return (attributes & FILE_ATTRIBUTE_DIRECTORY) != 0 ? EntryKind::Folder : EntryKind::File;
+    return kindOfAttributes(attributes);
+}
+
+std::string joinPath(const std::string& folder, std::string_view name)
+{
+    return iolab::joinPath(folder, name);
+}
+
+std::string nestedEntryName(const std::string& path)
+{
+    return path;
+}
+
+std::string readSmallFile(const std::string& path)
+{
+    win::UniqueHandle file(::CreateFileW(widen(path).c_str(), GENERIC_READ,
+                                         FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, OPEN_EXISTING,
+                                         FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
+    if (!file)
+        return {};
+    char buffer[4096];
+    DWORD n = 0;
+    if (::ReadFile(file.get(), buffer, sizeof buffer, &n, nullptr) == 0)
+        return {};
+    return std::string(buffer, n);
+}
+
+long currentPid()
+{
+    return static_cast<long>(::GetCurrentProcessId());
+}
+
 bool processAlive(long pid)
 {
     if (pid <= 0)
@@ -282,137 +370,19 @@ bool processAlive(long pid)
     return ::WaitForSingleObject(process.get(), 0) == WAIT_TIMEOUT;
 }
 
-struct Entry
+void removeFile(const std::string& path)
 {
-    std::string name;
-    DWORD attributes = 0;
-    std::uint64_t bytes = 0;
-};
-
-std::vector<Entry> listFolder(const std::string& folder, std::string_view pattern)
-{
-    std::vector<Entry> entries;
-    WIN32_FIND_DATAW data{};
-    HANDLE find = ::FindFirstFileW(widen(joinPath(folder, pattern)).c_str(), &data);
-    if (find == INVALID_HANDLE_VALUE)
-        return entries;
-    do {
-        const std::string name = narrow(data.cFileName);
-        if (name == "." || name == "..")
-            continue;
-        entries.push_back({name, data.dwFileAttributes,
-                           (static_cast<std::uint64_t>(data.nFileSizeHigh) << 32) | data.nFileSizeLow});
-    } while (::FindNextFileW(find, &data) != 0);
-    ::FindClose(find);
-    return entries;
+    ::DeleteFileW(widen(path).c_str());
 }
 
-constexpr DWORD kNotAPlainFile = FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_REPARSE_POINT;
-
-// The files and data-set folders a run wrote under `folder`; the first name that is not IOLab's goes to
-// `foreign` (and stops the search). Links are never followed.
-void collectRunFiles(const std::string& folder, bool top, std::vector<std::string>& files,
-                     std::vector<std::string>& directories, std::string& foreign, std::uint64_t& bytes)
+std::string removeFolder(const std::string& path)
 {
-    for (const auto& entry : listFolder(folder, "*")) {
-        if (top && entry.name == runfolder::kMarkerName)
-            continue;
-        const std::string path = joinPath(folder, entry.name);
-        if (runfolder::isRunFileName(entry.name) && (entry.attributes & kNotAPlainFile) == 0) {
-            files.push_back(path);
-            bytes += entry.bytes;
-        } else if (runfolder::isRunDirectoryName(entry.name) &&
-                   (entry.attributes & kNotAPlainFile) == FILE_ATTRIBUTE_DIRECTORY) {
-            directories.push_back(path);
-            collectRunFiles(path, false, files, directories, foreign, bytes);
-        } else {
-            foreign = top ? entry.name : path;
-        }
-        if (!foreign.empty())
-            return;
-    }
+    if (::RemoveDirectoryW(widen(path).c_str()) != 0)
+        return {};
+    return win::errorText(::GetLastError());
 }
 
-} // namespace
-
-std::unique_ptr<Workspace> makeWorkspace(const TargetInfo& target)
-{
-    return std::make_unique<WindowsWorkspace>(target);
-}
-
-std::vector<LiveRun> liveRunsIn(const std::string& target)
-{
-    std::vector<LiveRun> runs;
-    for (const auto& candidate : listFolder(target, std::string(runfolder::kPrefix) + "*")) {
-        if ((candidate.attributes & kNotAPlainFile) != FILE_ATTRIBUTE_DIRECTORY)
-            continue;
-        const std::string folder = joinPath(target, candidate.name);
-        const std::string marker = joinPath(folder, runfolder::kMarkerName);
-        const DWORD markerAttributes = ::GetFileAttributesW(widen(marker).c_str());
-        if (markerAttributes == INVALID_FILE_ATTRIBUTES || (markerAttributes & kNotAPlainFile) != 0)
-            continue;
-        const long pid = runfolder::markerPid(readSmallFile(marker));
-        if (pid != static_cast<long>(::GetCurrentProcessId()) && processAlive(pid))
-            runs.push_back({folder, pid});
-    }
-    std::sort(runs.begin(), runs.end(),
-              [](const LiveRun& a, const LiveRun& b) { return a.folder < b.folder; });
-    return runs;
-}
-
-CleanReport cleanStaleRuns(const std::string& target, CleanMode mode)
-{
-    const DWORD attributes = ::GetFileAttributesW(widen(target).c_str());
-    if (attributes == INVALID_FILE_ATTRIBUTES)
-        throw InputError(fmt::format("target '{}' does not exist", target));
-    if ((attributes & FILE_ATTRIBUTE_DIRECTORY) == 0)
-        throw InputError(fmt::format("target '{}' is not a folder", target));
-
-    CleanReport report;
-    for (const auto& candidate : listFolder(target, std::string(runfolder::kPrefix) + "*")) {
-        if ((candidate.attributes & kNotAPlainFile) != FILE_ATTRIBUTE_DIRECTORY)
-            continue; // a file, or a link that could lead anywhere
-        const std::string folder = joinPath(target, candidate.name);
-        const std::string marker = joinPath(folder, runfolder::kMarkerName);
-        const DWORD markerAttributes = ::GetFileAttributesW(widen(marker).c_str());
-        if (markerAttributes == INVALID_FILE_ATTRIBUTES || (markerAttributes & kNotAPlainFile) != 0) {
-            report.kept.emplace_back(folder, "no IOLab marker inside: not ours");
-            continue;
-        }
-        const long pid = runfolder::markerPid(readSmallFile(marker));
-        if (pid == static_cast<long>(::GetCurrentProcessId()) || processAlive(pid)) {
-            report.kept.emplace_back(folder, fmt::format("in use by running process {}", pid));
-            continue;
-        }
-        std::vector<std::string> ours;
-        std::vector<std::string> ourDirectories; // parents first
-        std::string foreign;
-        std::uint64_t folderBytes = 0;
-        collectRunFiles(folder, true, ours, ourDirectories, foreign, folderBytes);
-        if (!foreign.empty()) {
-            report.kept.emplace_back(
-                folder, fmt::format("holds '{}', which IOLab did not write: left alone", foreign));
-            continue;
-        }
-        if (mode == CleanMode::ListOnly) {
-            report.removed.push_back(folder);
-            report.removedBytes += folderBytes;
-            continue;
-        }
-        for (const auto& path : ours)
-            ::DeleteFileW(widen(path).c_str());
-        std::for_each(ourDirectories.rbegin(), ourDirectories.rend(),
-                      [](const std::string& inside) { ::RemoveDirectoryW(widen(inside).c_str()); });
-        ::DeleteFileW(widen(marker).c_str());
-        if (::RemoveDirectoryW(widen(folder).c_str()) != 0) {
-            report.removed.push_back(folder);
-            report.removedBytes += folderBytes;
-        } else
-            report.kept.emplace_back(
-                folder, fmt::format("could not be removed: {}", win::errorText(::GetLastError())));
-    }
-    return report;
-}
+} // namespace os
 
 std::string homeDirectory()
 {

@@ -182,3 +182,57 @@ TEST(Estimate, SyncOnEveryWriteCostsMoreThanSyncAtTheEnd)
     c.sync = {SyncMode::ODsync, 0};
     EXPECT_GT(guessRepetitionSeconds(c, anyTarget()), 10 * plain);
 }
+
+// The estimate prices a call by what the strategy declares, not by its name.
+TEST(Estimate, FollowsTheStrategysDeclaredCallCost)
+{
+    Case c;
+    c.strategy = "write";
+    c.chunkBytes = 4096;
+    c.totalBytes = 64 * 1000 * 1000;
+    StrategyInfo declared;
+    declared.callCost = CallCost::Syscall;
+    const double syscall = guessRepetitionSeconds(c, declared, anyTarget());
+    declared.callCost = CallCost::DirectWrite;
+    EXPECT_GT(guessRepetitionSeconds(c, declared, anyTarget()), syscall);
+    declared.callCost = CallCost::Copy;
+    EXPECT_LT(guessRepetitionSeconds(c, declared, anyTarget()), syscall);
+    declared.callCost = CallCost::BufferedStdio;
+    c.buffer = {BufferMode::None, 0};
+    const double unbuffered = guessRepetitionSeconds(c, declared, anyTarget());
+    c.buffer = {BufferMode::Default, 0};
+    EXPECT_GT(unbuffered, guessRepetitionSeconds(c, declared, anyTarget()));
+    declared.callCost = CallCost::MappedWindow;
+    declared.windowBytes = 16 * 1024;
+    const double smallWindows = guessRepetitionSeconds(c, declared, anyTarget());
+    declared.windowBytes = 1024 * 1024;
+    EXPECT_GT(smallWindows, guessRepetitionSeconds(c, declared, anyTarget()));
+}
+
+// Every built-in strategy on this OS: the estimate through the registry (its declaration) and the one by name
+// (for callers without the registry) agree, whatever the buffer and sync axes say.
+TEST(Estimate, DeclaredCostsAndTheNamedOnesAgreeForEveryStrategy)
+{
+    const Registry& registry = builtinRegistry();
+    for (const auto& strategy : registry.all()) {
+        for (const BufferMode buffer : {BufferMode::None, BufferMode::Default}) {
+            for (const SyncMode sync : {SyncMode::None, SyncMode::ODsync}) {
+                Case c;
+                c.strategy = strategy->info().id;
+                c.chunkBytes = 4096;
+                c.totalBytes = 8 * 1000 * 1000;
+                c.buffer = {buffer, 0};
+                c.sync = {sync, 0};
+                EXPECT_DOUBLE_EQ(guessRepetitionSeconds(c, strategy->info(), anyTarget()),
+                                 guessRepetitionSeconds(c, anyTarget()))
+                    << c.strategy;
+                RunOptions options;
+                EXPECT_DOUBLE_EQ(estimateDuration({c}, options, anyTarget(), {}, registry).seconds,
+                                 estimateDuration({c}, options, anyTarget(), {}).seconds)
+                    << c.strategy;
+            }
+        }
+    }
+    EXPECT_EQ(registry.find("direct")->info().callCost, CallCost::DirectWrite);
+    EXPECT_EQ(registry.find("mmap-window")->info().windowBytes, 16u * 1024);
+}

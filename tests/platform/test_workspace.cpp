@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -281,4 +282,41 @@ TEST(Runner, StopMidCaseEndsSoonAndLeavesNothing)
     ASSERT_FALSE(result.cases.empty());
     EXPECT_EQ(result.cases.front().status, Status::Cancelled) << result.cases.front().reason;
     EXPECT_EQ(dir.entryCount(), 0u) << "a stopped run left files behind";
+}
+
+// A run's data-set folders go with it; a stranger's file inside one keeps the whole run folder, named by
+// its path below the run folder, and every kept folder says why.
+TEST(Clean, RemovesDataSetFoldersAndNamesAStrangerInside)
+{
+    TempDir dir;
+    auto makeRun = [&](const std::string& name, const std::string& stranger) {
+        const auto folder = dir / name;
+        std::filesystem::create_directories(folder + kSeparator + "set-1" + kSeparator + "d000");
+        std::ofstream(folder + kSeparator + ".iolab-run") << "IOLab run folder\npid=999999999\n";
+        const auto inner = folder + kSeparator + "set-1" + kSeparator + "d000" + kSeparator;
+        std::ofstream(inner + "f000000.dat") << "data";
+        if (!stranger.empty())
+            std::ofstream(inner + stranger) << "someone else's";
+        return folder;
+    };
+    const auto stale = makeRun("iolab-run-20260101-000000-1", "");
+    const auto foreign = makeRun("iolab-run-20260101-000000-2", "notes.txt");
+    const auto unmarked = dir / "iolab-run-20260101-000000-3";
+    std::filesystem::create_directory(unmarked);
+    std::ofstream(dir / "iolab-run-20260101-000000-4") << "a file, not a run folder";
+
+    const auto report = cleanStaleRuns(dir.path());
+    EXPECT_EQ(report.removed, std::vector<std::string>{stale});
+    EXPECT_GT(report.removedBytes, 0u);
+    EXPECT_FALSE(std::filesystem::exists(stale));
+    EXPECT_TRUE(std::filesystem::exists(foreign + kSeparator + "set-1" + kSeparator + "d000" + kSeparator +
+                                        "f000000.dat"));
+    ASSERT_EQ(report.kept.size(), 2u);
+    std::map<std::string, std::string> why(report.kept.begin(), report.kept.end());
+    EXPECT_THAT(why[foreign],
+                HasSubstr("iolab-run-20260101-000000-2" + std::string(1, kSeparator) + "set-1" + kSeparator +
+                          "d000" + kSeparator + "notes.txt', which IOLab did not write"));
+    EXPECT_EQ(why[unmarked], "no IOLab marker inside: not ours");
+    EXPECT_THROW(cleanStaleRuns(dir / "missing"), InputError);
+    EXPECT_THROW(cleanStaleRuns(dir / "iolab-run-20260101-000000-4"), InputError);
 }

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/engine/pattern.h"
+#include "core/engine/strategy.h"
+#include "core/engine/stream_check.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <thread>
+#include <utility>
+
+namespace iolab {
+
+// The reader thread of the pipe writers, on every OS: it drains the pipe's read end until the writer closes
+// its end, then closes the read end (so that a writer still writing into a full pipe fails instead of
+// waiting forever). With verification it checks every byte against the pattern, a whole read at a time with
+// one memcmp against its own expanded copy of the pattern, each read landing at the same offset modulo 64
+// as the pattern bytes it is compared with; without, the OS may discard the stream its cheapest way.
+// `Os` supplies, all static:
+//   Handle                                   the read end (moved in; reset() closes it)
+//   kReadBytes                               one read's size
+//   bool discardAll(handle, StreamCheck&)    drains to the end without looking, counting with skip();
+//                                            false when it cannot (the read loop then finishes the job)
+//   std::int64_t read(handle, into, bytes, Outcome& error)
+//                                            bytes read (> 0), 0 at the end of the stream, or < 0 with
+//                                            `error` set; interrupted reads are retried inside
+template <class Os> class PipeReader
+{
+public:
+    using Handle = typename Os::Handle;
+
+    PipeReader(Handle readEnd, bool verify)
+        : m_readEnd(std::move(readEnd)), m_verify(verify), m_readPattern(verify ? Os::kReadBytes : 0),
+          m_check(m_readPattern, "the pipe reader")
+    {}
+    ~PipeReader() { join(); }
+    PipeReader(const PipeReader&) = delete;
+    PipeReader& operator=(const PipeReader&) = delete;
+
+    void start()
+    {
+        m_thread = std::thread([this] { drain(); });
+    }
+
+    // Waits for the reader; the writer must have closed its end first.
+    void join()
+    {
+        if (m_thread.joinable())
+            m_thread.join();
+    }
+
+    // After join(): what the reader saw, against the `bytes` the writer wrote.
+    Outcome outcome(std::uint64_t bytes) const
+    {
+        if (!m_readError.ok())
+            return m_readError;
+        return m_check.outcome(bytes, "verify (pipe)");
+    }
+
+private:
+    // Page aligned, with room to shift a read by up to kCoAlignBytes - 1.
+    static constexpr std::size_t kCoAlignBytes = 64;
+    struct AlignedFree
+    {
+        void operator()(std::byte* p) const noexcept
+        {
+            ::operator delete[](p, std::align_val_t{Pattern::kAlignment});
+        }
+    };
+
+    void drain()
+    {
+        if (m_verify || !Os::discardAll(m_readEnd, m_check))
+            readAll();
+        m_readEnd.reset();
+    }
+
+    void readAll()
+    {
+        const std::unique_ptr<std::byte, AlignedFree> buffer(static_cast<std::byte*>(
+            ::operator new[](Os::kReadBytes + kCoAlignBytes, std::align_val_t{Pattern::kAlignment})));
+        for (;;) {
+            std::byte* const into = buffer.get() + m_check.received() % kCoAlignBytes;
+            const std::int64_t n = Os::read(m_readEnd, into, Os::kReadBytes, m_readError);
+            if (n <= 0)
+                return;
+            if (m_verify)
+                m_check.add(into, static_cast<std::size_t>(n));
+            else
+                m_check.skip(static_cast<std::uint64_t>(n));
+        }
+    }
+
+    // Owned by the reader thread until it is joined.
+    Handle m_readEnd;
+    bool m_verify;
+    Pattern m_readPattern; // one period plus a whole read: every read compares in one span
+    StreamCheck m_check;   // what the reader received
+    Outcome m_readError;
+    std::thread m_thread;
+};
+
+} // namespace iolab
