@@ -69,7 +69,7 @@ RunPreview previewRun(const Registry& registry, const MatrixDraft& draft, const 
     const auto& cases = preview.plan->cases();
     preview.caseSeconds.reserve(cases.size());
     for (const auto& c : cases) {
-        const DurationEstimate one = estimateDuration({c}, options, target.info, known);
+        const DurationEstimate one = estimateDuration({c}, options, target.info, known, registry);
         preview.estimate.seconds += one.seconds;
         preview.estimate.measuredCases += one.measuredCases;
         preview.estimate.guessedCases += one.guessedCases;

@@ -29,24 +29,6 @@ double syncLatencySeconds(const TargetInfo& target)
     return target.rotational.value_or(false) ? 8e-3 : 0.5e-3;
 }
 
-// The costs the built-in strategies declare, for a caller that estimates without the registry (the GUI's run
-// preview, until it passes the registry it has); tests/platform checks this against every declaration.
-StrategyInfo declaredCosts(const std::string& strategy)
-{
-    StrategyInfo info;
-    if (strategy == "stdio" || strategy == "stdio-unlocked")
-        info.callCost = CallCost::BufferedStdio;
-    else if (strategy == "direct")
-        info.callCost = CallCost::DirectWrite;
-    else if (strategy == "mmap-batch-direct")
-        info.callCost = CallCost::Copy;
-    else if (strategy == "mmap-window") {
-        info.callCost = CallCost::MappedWindow;
-        info.windowBytes = kMmapWindowBytes;
-    }
-    return info;
-}
-
 bool sameButSize(const Case& a, const Case& b)
 {
     return a.strategy == b.strategy && a.chunkBytes == b.chunkBytes && a.buffer == b.buffer &&
@@ -93,11 +75,6 @@ double guessRepetitionSeconds(const Case& c, const StrategyInfo& strategy, const
     return seconds + kRepetitionOverheadSeconds;
 }
 
-double guessRepetitionSeconds(const Case& c, const TargetInfo& target)
-{
-    return guessRepetitionSeconds(c, declaredCosts(c.strategy), target);
-}
-
 namespace {
 
 template <class Guess>
@@ -137,12 +114,6 @@ DurationEstimate estimateDuration(const std::vector<Case>& cases, const RunOptio
         const Strategy* strategy = registry.find(c.strategy);
         return guessRepetitionSeconds(c, strategy != nullptr ? strategy->info() : StrategyInfo{}, target);
     });
-}
-
-DurationEstimate estimateDuration(const std::vector<Case>& cases, const RunOptions& options,
-                                  const TargetInfo& target, const std::vector<CaseResult>& known)
-{
-    return estimate(cases, options, known, [&](const Case& c) { return guessRepetitionSeconds(c, target); });
 }
 
 double estimateSecondsLeft(const std::vector<double>& caseSeconds, const std::vector<double>& finishedSeconds,

@@ -29,12 +29,6 @@ DurationEstimate estimateDuration(const std::vector<Case>& cases, const RunOptio
                                   const TargetInfo& target, const std::vector<CaseResult>& known,
                                   const Registry& registry);
 
-// The same for a caller without the registry (the GUI's run preview, until it passes its registry): the
-// built-in strategies' declared costs, looked up by name.
-double guessRepetitionSeconds(const Case& c, const TargetInfo& target);
-DurationEstimate estimateDuration(const std::vector<Case>& cases, const RunOptions& options,
-                                  const TargetInfo& target, const std::vector<CaseResult>& known);
-
 // Seconds left in a running plan. `caseSeconds` is each case's estimate (as estimateDuration gives for it
 // alone); `finishedSeconds` the wall time each case before `current` really took; `currentSeconds` how long
 // the running case has gone. The finished cases say how this machine compares with the estimates (the pace);
