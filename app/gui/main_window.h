@@ -67,13 +67,20 @@ public:
     // Adds a folder as a target and selects it; its problem, if any, shows in the UI.
     void chooseFolder(const QString& path);
     void showResult(const RunResult& result, const QString& origin);
-    bool exportResult(const QString& path, QString* error) const;
-    // Exports and says in the status bar where it went or why it failed.
-    bool exportTo(const QString& path);
-    bool openResultFile(const QString& path, QString* error);
+    // Exports off the GUI thread and says in the status bar where it went or why it failed (and in the banner
+    // when it failed); exporter()'s finished follows.
+    void exportTo(const QString& path);
+    // Reads a result file off the GUI thread and shows it; resultOpened follows, with the error also in the
+    // banner as `failureText` (its %1). An open asked for later, or a run started, makes it moot: dropped.
+    void openResultFile(const QString& path);
+    void openResultFile(const QString& path, const QString& failureText);
+    // For the launch only: reads and shows a result now, on the GUI thread; false with `error`.
+    bool openResultFileNow(const QString& path, QString* error);
+    bool isOpeningResult() const { return m_opening; }
     // Re-reads the history folder off the GUI thread; historyRefreshed when the list is in.
     void refreshHistory();
-    bool compareHistoryRows(int first, int second, QString* error);
+    // Compares two history rows off the GUI thread; history()'s compared follows.
+    void compareHistoryRows(int first, int second);
     void cleanStaleFolders();
     void deleteSelectedHistory();
     void setTheme(Theme theme);
@@ -118,6 +125,7 @@ public:
     QTableView* compareView() const;
     QListWidget* refusedList() const;
     RunController* controller() const { return m_controller; }
+    ResultExporter* exporter() const { return m_exporter; }
     QAction* runAction() const { return m_runAction; }
     QAction* stopAction() const { return m_stopAction; }
     QTabWidget* tabs() const { return m_tabs; }
@@ -129,6 +137,8 @@ Q_SIGNALS:
     // A run is over and saved to the history (or the save failed, with a banner saying why).
     void runEnded();
     void historyRefreshed();
+    // A result file asked for by openResultFile was read and shown, or not: `error` says why.
+    void resultOpened(const QString& path, const QString& error);
     void firstShown();
 
 protected:
@@ -194,6 +204,8 @@ private:
     std::vector<std::string> m_runWarnings; // about the running run as a whole, added to its result
     QString m_runTarget;                    // the folder the current run writes into
     QString m_runTargetKey;                 // and its row's key
+    quint64 m_openSerial = 0; // the open asked for last; an answer for an older one is dropped
+    bool m_opening = false;
     bool m_runEndsWhenListed = false;       // the run's save is in; runEnded once the list is too
     Theme m_theme = Theme::System;
     bool m_closeRequested = false;

@@ -6,6 +6,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/verdict_html.h"
 #include "app/report/verdict_text.h"
+#include "tests/gui/wait_for.h"
 #include "tests/support/temp_dir.h"
 
 #include <QFile>
@@ -64,14 +65,12 @@ TEST(ExportChoice, AFailedExportAfterAGoodOneSaysItFailed)
     TempDir data;
     LogModel log;
     MainWindow window({q(data.path()), q(data / "settings.ini")}, &log);
-    QString error;
-    ASSERT_TRUE(
-        window.openResultFile(QStringLiteral(IOLAB_SOURCE_DIR "/tests/data/golden-result.json"), &error))
-        << error.toStdString();
-    ASSERT_TRUE(window.exportTo(q(data / "good.json")));
+    ASSERT_EQ(openAndWait(window, QStringLiteral(IOLAB_SOURCE_DIR "/tests/data/golden-result.json")),
+              QString());
+    ASSERT_EQ(exportAndWait(window, q(data / "good.json")), QString());
     EXPECT_THAT(window.progressText().toStdString(), HasSubstr("Exported to"));
     EXPECT_TRUE(QFile::exists(q(data / "good.json")));
-    EXPECT_FALSE(window.exportTo(q(data / "missing-folder/bad.pdf")));
+    EXPECT_FALSE(exportAndWait(window, q(data / "missing-folder/bad.pdf")).isEmpty());
     EXPECT_THAT(window.progressText().toStdString(), HasSubstr("failed"));
     EXPECT_THAT(window.progressText().toStdString(), HasSubstr("missing-folder"));
     EXPECT_THAT(window.progressText().toStdString(), ::testing::Not(HasSubstr("Exported to")));

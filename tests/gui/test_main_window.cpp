@@ -21,6 +21,7 @@
 #include "tests/support/mount.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
+#include "tests/gui/wait_for.h"
 
 #include <QAction>
 #include <QApplication>
@@ -179,15 +180,13 @@ TEST_F(WindowFixture, ATinyRealRunFillsTheTableTheChartsAndTheHistory)
     EXPECT_EQ(target.entryCount(), 0u) << "the run folder is gone";
     EXPECT_EQ(window->plan().estimate.measuredCases, 2u) << "the next estimate uses what this run measured";
 
-    QString error;
-    ASSERT_TRUE(window->exportResult(q(data / "out.json"), &error)) << error.toStdString();
-    ASSERT_TRUE(window->exportResult(q(data / "out.csv"), &error)) << error.toStdString();
+    ASSERT_EQ(exportAndWait(*window, q(data / "out.json")), QString());
+    ASSERT_EQ(exportAndWait(*window, q(data / "out.csv")), QString());
     EXPECT_TRUE(QFile::exists(q(data / "out.samples.csv")));
     EXPECT_TRUE(QFile::exists(q(data / "out.summary.csv")));
-    ASSERT_TRUE(window->exportResult(q(data / "out.pdf"), &error)) << error.toStdString();
+    ASSERT_EQ(exportAndWait(*window, q(data / "out.pdf")), QString());
     EXPECT_GT(QFileInfo(q(data / "out.pdf")).size(), 5000);
-    EXPECT_FALSE(window->exportResult(q(data / "missing/out.json"), &error));
-    EXPECT_FALSE(error.isEmpty());
+    EXPECT_FALSE(exportAndWait(*window, q(data / "missing/out.json")).isEmpty());
 }
 
 TEST_F(WindowFixture, StopCancelsWithinASecondAndLeavesNoFile)
@@ -261,17 +260,15 @@ TEST_F(WindowFixture, HistoryReopensComparesAndDeletes)
     const int newest = damagedRow == 0 ? 1 : 0;
     EXPECT_EQ(window->historyModel()->entry(newest).startedAt, QStringLiteral("2026-02-01T10:00:00Z"));
 
-    ASSERT_TRUE(
-        window->compareHistoryRows(newest, newest + 1 == damagedRow ? newest + 2 : newest + 1, &error))
-        << error.toStdString();
+    ASSERT_EQ(compareAndWait(*window, newest, newest + 1 == damagedRow ? newest + 2 : newest + 1), QString());
     ASSERT_EQ(window->compareModel()->rowCount(), 1);
     EXPECT_DOUBLE_EQ(*window->compareModel()->ratio(0), 4.0) << "newer over older";
-    EXPECT_FALSE(window->compareHistoryRows(newest, damagedRow, &error));
+    error = compareAndWait(*window, newest, damagedRow);
     EXPECT_THAT(error.toStdString(), HasSubstr("zz-damaged.json"));
 
-    ASSERT_TRUE(window->openResultFile(window->historyModel()->entry(newest).path, &error));
+    ASSERT_EQ(openAndWait(*window, window->historyModel()->entry(newest).path), QString());
     EXPECT_EQ(window->resultsView()->model()->rowCount(), 1);
-    EXPECT_FALSE(window->openResultFile(window->historyModel()->entry(damagedRow).path, &error));
+    EXPECT_FALSE(openAndWait(*window, window->historyModel()->entry(damagedRow).path).isEmpty());
     EXPECT_EQ(window->resultsView()->model()->rowCount(), 1) << "a bad file leaves the shown result alone";
 
     window->historyView()->selectRow(damagedRow);
@@ -791,9 +788,8 @@ bool fullyVisible(QTableView* view, int column)
 TEST_F(WindowFixture, ResultsAndCompareFitA1366x768ScreenWithATooltipOnEveryColumn)
 {
     window->resize(1366, 740);
-    QString error;
     const QString golden = QStringLiteral(IOLAB_SOURCE_DIR "/tests/data/golden-result.json");
-    ASSERT_TRUE(window->openResultFile(golden, &error)) << error.toStdString();
+    ASSERT_EQ(openAndWait(*window, golden), QString());
     window->tabs()->setCurrentWidget(window->resultsView());
     QTest::qWait(100);
     QTableView* table = window->resultsView()->table();
@@ -825,10 +821,8 @@ TEST_F(WindowFixture, ResultsAndCompareFitA1366x768ScreenWithATooltipOnEveryColu
 
 TEST_F(WindowFixture, TheResultsTabShowsTheSummaryAboveTheTable)
 {
-    QString error;
-    ASSERT_TRUE(
-        window->openResultFile(QStringLiteral(IOLAB_SOURCE_DIR "/tests/data/golden-result.json"), &error))
-        << error.toStdString();
+    ASSERT_EQ(openAndWait(*window, QStringLiteral(IOLAB_SOURCE_DIR "/tests/data/golden-result.json")),
+              QString());
     EXPECT_EQ(window->tabs()->currentWidget(), window->resultsView());
     auto* summary = window->resultsView()->findChild<QTextBrowser*>(QStringLiteral("verdict"));
     ASSERT_NE(summary, nullptr);
