@@ -59,10 +59,11 @@ HistoryController::HistoryController(const QString& folder, QWidget* parent)
     m_compareView = new QTableView(compareBox);
     m_compareView->setModel(m_compare);
     styleTable(m_compareView);
-    // The ratio is the answer: right after the case, whose long label is elided (its tooltip holds it all).
+    // The ratio is the answer: right after the case. A long case label is cut at its end, so that it reads
+    // from the strategy on; its tooltip holds it all.
     m_compareView->horizontalHeader()->moveSection(CompareModel::RatioColumn, 1);
     m_compareView->horizontalHeader()->setMaximumSectionSize(380);
-    m_compareView->setTextElideMode(Qt::ElideMiddle);
+    m_compareView->setTextElideMode(Qt::ElideRight);
     compareLayout->addWidget(m_compareView, 1);
     splitter->addWidget(compareBox);
     layout->addWidget(splitter, 1);
@@ -176,9 +177,10 @@ void HistoryController::compareRows(int first, int second)
 void HistoryController::showComparison(const RunResult& older, const RunResult& newer)
 {
     m_compare->setRuns(older, newer);
-    m_compareTitle->setText(tr("%1 on %2  vs  %3 on %4: per case, the newer median divided by the older.")
-                                .arg(qs(older.matrix.name), qs(older.target.path), qs(newer.matrix.name),
-                                     qs(newer.target.path)));
+    m_compareTitle->setText(
+        tr("%1 on %2  vs  %3 on %4: per case, the newer median divided by the older (durable for writes to a "
+           "file).")
+            .arg(qs(older.matrix.name), qs(older.target.path), qs(newer.matrix.name), qs(newer.target.path)));
 }
 
 void HistoryController::compareSelected()

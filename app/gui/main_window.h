@@ -204,9 +204,9 @@ private:
     std::vector<std::string> m_runWarnings; // about the running run as a whole, added to its result
     QString m_runTarget;                    // the folder the current run writes into
     QString m_runTargetKey;                 // and its row's key
-    quint64 m_openSerial = 0; // the open asked for last; an answer for an older one is dropped
+    quint64 m_openSerial = 0;               // the open asked for last; an answer for an older one is dropped
     bool m_opening = false;
-    bool m_runEndsWhenListed = false;       // the run's save is in; runEnded once the list is too
+    bool m_runEndsWhenListed = false; // the run's save is in; runEnded once the list is too
     Theme m_theme = Theme::System;
     bool m_closeRequested = false;
     bool m_shown = false;

@@ -17,11 +17,11 @@
 #include "core/formats/result_json.h"
 #include "core/version.h"
 #include "platform/platform.h"
+#include "tests/gui/wait_for.h"
 #include "tests/support/builtin_registry.h"
 #include "tests/support/mount.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
-#include "tests/gui/wait_for.h"
 
 #include <QAction>
 #include <QApplication>
@@ -241,6 +241,7 @@ TEST_F(WindowFixture, HistoryReopensComparesAndDeletes)
         c.testCase.totalBytes = kMiB;
         c.apparentMBps.count = 3;
         c.apparentMBps.median = mbps;
+        c.durableMBps = c.apparentMBps;
         (mbps < 200 ? older : newer).cases.push_back(c);
     }
     QString error;

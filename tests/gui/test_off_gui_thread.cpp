@@ -109,6 +109,7 @@ RunResult runNamed(const std::string& name, const std::string& startedAt, double
     c.testCase.totalBytes = 1 << 20;
     c.apparentMBps.count = 3;
     c.apparentMBps.median = mbps;
+    c.durableMBps = c.apparentMBps;
     r.cases.push_back(c);
     return r;
 }
@@ -151,13 +152,13 @@ struct OffGuiThread : ::testing::Test
     // The history's loader, held on the latch for paths that contain `held`.
     void holdLoadsOf(const QString& held)
     {
-        window->history()->setLoader([latch = latch, held, store = std::make_shared<HistoryStore>(
-                                                                    q(data / "history"))](
-                                         const QString& path, QString* error) {
-            if (path.contains(held))
-                latch->wait();
-            return store->load(path, error);
-        });
+        window->history()->setLoader(
+            [latch = latch, held, store = std::make_shared<HistoryStore>(q(data / "history"))](
+                const QString& path, QString* error) {
+                if (path.contains(held))
+                    latch->wait();
+                return store->load(path, error);
+            });
     }
 };
 
