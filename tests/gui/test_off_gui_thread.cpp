@@ -9,6 +9,7 @@
 #include "app/gui/report_command.h"
 #include "app/gui/result_exporter.h"
 #include "app/gui/target_model.h"
+#include "app/gui/target_panel.h"
 #include "app/gui/workers.h"
 #include "tests/gui/wait_for.h"
 #include "tests/support/builtin_registry.h"
@@ -24,6 +25,7 @@
 
 #include <condition_variable>
 #include <fstream>
+#include <future>
 #include <memory>
 #include <mutex>
 
@@ -278,4 +280,30 @@ TEST_F(OffGuiThread, CompareReadsBothRunsOffTheGuiThreadAndAnOlderCompareIsDropp
     drain(historyPool());
     EXPECT_EQ(compared.count(), 1) << "the held Compare's answer was dropped";
     EXPECT_FALSE(window->history()->isComparing());
+}
+
+TEST_F(OffGuiThread, TheExitDoesNotWaitForALookAtATargetThatCannotEnd)
+{
+    TempDir folder;
+    // A probe on a hung mount: it ends only when the test says so.
+    window->targetPanel()->setInspector([latch = latch](TargetEntry entry, TargetLook look) {
+        latch->wait();
+        return lookAtTarget(std::move(entry), look);
+    });
+    window->chooseFolder(q(folder.path()));
+    QTRY_COMPARE_WITH_TIMEOUT(latch->arrived(), 1, 10'000);
+    // A history save asked for before the exit is finished by it.
+    auto saved = std::make_shared<std::atomic<bool>>(false);
+    historyPool()->start([saved] { *saved = true; });
+
+    // On another thread, so that a hang shows as a failure rather than a stuck test binary.
+    auto exit = std::async(std::launch::async, [] { return finishWorkers(std::chrono::milliseconds(50)); });
+    ASSERT_EQ(exit.wait_for(std::chrono::seconds(60)), std::future_status::ready)
+        << "the exit waited for the stuck look";
+    EXPECT_FALSE(exit.get()) << "the stuck look was left behind";
+    EXPECT_TRUE(saved->load());
+    EXPECT_TRUE(window->isInspectingTarget()) << "the look is still going";
+
+    latch->open();
+    drain(targetPool());
 }
