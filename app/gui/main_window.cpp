@@ -347,7 +347,7 @@ QString MainWindow::currentTargetKey() const
 
 void MainWindow::chooseFolder(const QString& path)
 {
-    if (m_controller->isRunning()) {
+    if (m_controller->isRunning() || m_checkingOthers) {
         showBanner(tr("A run is writing into %1: stop it before choosing another target.").arg(m_runTarget),
                    true);
         return;
@@ -418,7 +418,7 @@ QListWidget* MainWindow::refusedList() const
 
 void MainWindow::updateActions()
 {
-    const bool running = m_controller->isRunning();
+    const bool running = m_controller->isRunning() || m_checkingOthers; // starting counts
     const QString blocked = runBlockedReason();
     m_runAction->setEnabled(!running && blocked.isEmpty());
     m_runAction->setToolTip(running             ? tr("A run is in progress.")
@@ -451,7 +451,7 @@ bool MainWindow::startRun()
 
 bool MainWindow::startPlannedRun()
 {
-    if (m_controller->isRunning())
+    if (m_controller->isRunning() || m_checkingOthers)
         return false;
     const RunPreview& planned = plan();
     if (!planned.blocked.isEmpty()) {
@@ -459,11 +459,44 @@ bool MainWindow::startPlannedRun()
         return false;
     }
     const TargetEntry& target = *m_targetPanel->currentEntry();
+    if (target.kind != TargetEntry::Kind::Folder)
+        return startCheckedRun({});
+    // Other live IOLab runs are looked for off the GUI thread (it reads the run folders and the process
+    // table); the run starts when the answer is in. Meanwhile the target and the matrix are the run's.
+    m_checkingOthers = true;
+    m_runTarget = qs(target.info.path);
+    m_runTargetKey = target.key();
+    const quint64 serial = ++m_startSerial;
+    m_presenter->setText(tr("Looking for other IOLab runs on %1...").arg(m_runTarget));
+    updateActions();
+    runOffGuiThread(
+        targetPool(), this, [find = m_otherRunsFinder, path = target.info.path] { return find(path); },
+        [serial](MainWindow& window, OtherRuns others) {
+            if (serial != window.m_startSerial)
+                return; // Stop or a close came first: this start is no longer wanted
+            window.m_checkingOthers = false;
+            if (window.startCheckedRun(others))
+                return;
+            window.m_presenter->setText(tr("The run did not start."));
+            window.m_lastRunProblem = tr("The run cannot start: %1").arg(window.bannerText());
+            window.updateActions();
+            Q_EMIT window.runEnded();
+        });
+    return true;
+}
+
+bool MainWindow::startCheckedRun(const OtherRuns& others)
+{
+    const RunPreview& planned = plan();
+    if (!planned.blocked.isEmpty() || m_targetPanel->currentEntry() == nullptr) {
+        showBanner(planned.blocked.isEmpty() ? tr("No target is selected.") : planned.blocked, true);
+        return false;
+    }
+    const TargetEntry& target = *m_targetPanel->currentEntry();
     // Two runs on one target measure each other: refused unless the user says to run anyway, and then stated
     // in the result. A run elsewhere on the same filesystem is stated in the result, not refused.
     std::vector<std::string> runWarnings;
     if (target.kind == TargetEntry::Kind::Folder) {
-        const OtherRuns others = otherRunsFor(target.info.path);
         for (const auto& other : others.inTarget) {
             if (!m_allowConcurrentOnce) {
                 showBanner(
@@ -520,6 +553,16 @@ bool MainWindow::startPlannedRun()
 
 void MainWindow::stopRun()
 {
+    if (m_checkingOthers) {
+        // Stopped before it started: the look for other runs is dropped when it answers.
+        ++m_startSerial;
+        m_checkingOthers = false;
+        m_presenter->setText(tr("The run did not start."));
+        m_lastRunProblem = tr("The run was stopped before it started.");
+        updateActions();
+        Q_EMIT runEnded();
+        return;
+    }
     if (!m_controller->isRunning() || m_presenter->isStopping())
         return;
     m_controller->stop();
@@ -802,6 +845,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
         event->ignore();
         return;
     }
+    stopRun(); // a start still looking for other runs does not start
     saveSettings();
     event->accept();
 }

@@ -7,6 +7,7 @@
 #include "core/engine/registry.h"
 #include "core/engine/runner.h"
 #include "core/model/result.h"
+#include "platform/platform.h"
 
 #include <QMainWindow>
 #include <QString>
@@ -61,6 +62,13 @@ public:
     bool startRun();
     void stopRun();
     bool isRunning() const;
+    // True from Run until the look for other live IOLab runs on the target is in (off the GUI thread).
+    bool isStartingRun() const { return m_checkingOthers; }
+    // What looks for other live IOLab runs; it runs on a worker thread. Tests hold it back.
+    void setOtherRunsFinder(std::function<OtherRuns(const std::string&)> finder)
+    {
+        m_otherRunsFinder = std::move(finder);
+    }
 
     bool selectTarget(const QString& key);
     QString currentTargetKey() const;
@@ -151,6 +159,8 @@ private:
     void restoreSettings();
     void replan();
     bool startPlannedRun();
+    // Starts the planned run once the other live runs on its target are known; false with the banner.
+    bool startCheckedRun(const OtherRuns& others);
     // Starts the run Run asked for once its plan and its target's facts are in.
     void startWhenReady();
     void showLeftovers(const QString& key, const QString& path, int count, std::uint64_t bytes);
@@ -204,7 +214,10 @@ private:
     std::vector<std::string> m_runWarnings; // about the running run as a whole, added to its result
     QString m_runTarget;                    // the folder the current run writes into
     QString m_runTargetKey;                 // and its row's key
-    quint64 m_openSerial = 0;               // the open asked for last; an answer for an older one is dropped
+    std::function<OtherRuns(const std::string&)> m_otherRunsFinder = otherRunsFor;
+    bool m_checkingOthers = false; // Run pressed, other runs on the target being looked for
+    quint64 m_startSerial = 0;     // the start that look is for
+    quint64 m_openSerial = 0;      // the open asked for last; an answer for an older one is dropped
     bool m_opening = false;
     bool m_runEndsWhenListed = false; // the run's save is in; runEnded once the list is too
     Theme m_theme = Theme::System;

@@ -6,8 +6,10 @@
 #include "app/gui/history_controller.h"
 #include "app/gui/log_model.h"
 #include "app/gui/main_window.h"
+#include "app/gui/matrix_editor.h"
 #include "app/gui/report_command.h"
 #include "app/gui/result_exporter.h"
+#include "app/gui/run_controller.h"
 #include "app/gui/target_model.h"
 #include "app/gui/target_panel.h"
 #include "app/gui/workers.h"
@@ -306,4 +308,57 @@ TEST_F(OffGuiThread, TheExitDoesNotWaitForALookAtATargetThatCannotEnd)
 
     latch->open();
     drain(targetPool());
+}
+
+TEST_F(OffGuiThread, OtherRunsAreLookedForOffTheGuiThreadAndAStopBeforeTheAnswerDropsIt)
+{
+    TempDir folder;
+    window->chooseFolder(q(folder.path()));
+    QTRY_VERIFY_WITH_TIMEOUT(!window->isInspectingTarget(), 20'000);
+    MatrixDraft draft = MatrixDraft::fresh(builtinRegistry());
+    StrategyDraft* row = draft.find("write");
+    row->chunks = {64 * 1024};
+    row->sizes = {256 * 1024};
+    window->matrixEditor()->setDraft(draft);
+    RunOptions options;
+    options.repetitions = 1;
+    options.warmups = 0;
+    window->matrixEditor()->setRunOptions(options);
+    auto finds = std::make_shared<std::atomic<int>>(0);
+    window->setOtherRunsFinder([latch = latch, finds](const std::string& path) {
+        latch->wait();
+        ++*finds;
+        return otherRunsFor(path);
+    });
+    QSignalSpy started(window->controller(), &RunController::runStarted);
+    QSignalSpy ended(window.get(), &MainWindow::runEnded);
+    Ticks ticks;
+    ASSERT_TRUE(window->startRun()) << window->runBlockedReason().toStdString();
+    QTRY_COMPARE_WITH_TIMEOUT(latch->arrived(), 1, 20'000);
+    EXPECT_TRUE(ticks.turns(3)) << "the window handles events while other runs are looked for";
+    EXPECT_TRUE(window->isStartingRun());
+    EXPECT_FALSE(window->isRunning());
+    EXPECT_THAT(window->progressText().toStdString(), HasSubstr("other IOLab runs"));
+    EXPECT_FALSE(window->runAction()->isEnabled());
+    EXPECT_FALSE(window->matrixEditor()->isEnabled()) << "the matrix is the run's from Run on";
+
+    // Stopped before the answer: the answer is dropped and no run starts.
+    window->stopRun();
+    EXPECT_FALSE(window->isStartingRun());
+    EXPECT_EQ(ended.count(), 1) << "the start that was stopped has ended";
+    latch->open();
+    drain(targetPool());
+    EXPECT_EQ(finds->load(), 1);
+    EXPECT_TRUE(started.isEmpty());
+    EXPECT_FALSE(window->isRunning());
+    EXPECT_TRUE(window->runAction()->isEnabled());
+
+    // Started again, the answer comes in and the run goes.
+    ASSERT_TRUE(window->startRun());
+    ASSERT_TRUE(ended.wait(60'000));
+    EXPECT_EQ(ended.count(), 2);
+    EXPECT_EQ(started.count(), 1);
+    EXPECT_EQ(finds->load(), 2);
+    ASSERT_TRUE(window->currentResult().has_value());
+    EXPECT_EQ(folder.entryCount(), 0u);
 }
