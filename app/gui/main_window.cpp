@@ -471,7 +471,7 @@ bool MainWindow::startPlannedRun()
     updateActions();
     runOffGuiThread(
         targetPool(), this, [find = m_otherRunsFinder, path = target.info.path] { return find(path); },
-        [serial](MainWindow& window, OtherRuns others) {
+        [serial](MainWindow& window, const OtherRuns& others) {
             if (serial != window.m_startSerial)
                 return; // Stop or a close came first: this start is no longer wanted
             window.m_checkingOthers = false;

@@ -30,7 +30,7 @@ void ResultExporter::exportTo(const RunResult& result, const QString& path)
     // is dropped only when the exporter is gone. Several at once: one stuck on a hung mount holds no other.
     runOffGuiThread(
         targetPool(), this, [writer = m_writer, result, path] { return writer(result, path); },
-        [path](ResultExporter& exporter, QString error) { exporter.written(path, error); });
+        [path](ResultExporter& exporter, const QString& error) { exporter.written(path, error); });
 }
 
 void ResultExporter::written(const QString& path, const QString& error)
