@@ -3,6 +3,7 @@
 #include "app/gui/widget_helpers.h"
 
 #include "core/analysis/findings.h"
+#include "core/analysis/ranking.h"
 #include "core/base/error.h"
 #include "core/base/units.h"
 #include "core/formats/result_json.h"
@@ -23,6 +24,23 @@ namespace {
 bool measured(const std::optional<CaseResult>& c)
 {
     return c && hasRate(*c);
+}
+
+// Compare ranks as the results do: a write to a file by what reached the disk (durable), anything else by
+// its one rate.
+bool comparesDurable(const Case& c)
+{
+    return ranksDurable(c, Ranking::Durable);
+}
+
+const Summary& comparedRate(const CaseResult& c)
+{
+    return rankedRate(c, Ranking::Durable);
+}
+
+bool rankedMeasured(const std::optional<CaseResult>& c)
+{
+    return measured(c) && comparedRate(*c).count > 0 && comparedRate(*c).median > 0;
 }
 
 } // namespace
@@ -238,6 +256,8 @@ void CompareModel::setRuns(const RunResult& first, const RunResult& second)
         QString text = qs(iso).left(16).replace(QLatin1Char('T'), QLatin1Char(' '));
         return text.isEmpty() ? text : text + QStringLiteral(" UTC");
     };
+    m_durableRows = static_cast<int>(std::count_if(m_rows.begin(), m_rows.end(),
+                                                   [](const Row& r) { return comparesDurable(r.testCase); }));
     m_firstName = shortStamp(first.startedAt);
     m_secondName = shortStamp(second.startedAt);
     endResetModel();
@@ -248,6 +268,7 @@ void CompareModel::clear()
 {
     beginResetModel();
     m_rows.clear();
+    m_durableRows = 0;
     m_firstName.clear();
     m_secondName.clear();
     endResetModel();
@@ -256,7 +277,15 @@ void CompareModel::clear()
 std::optional<double> CompareModel::ratio(int row) const
 {
     const Row& r = m_rows[static_cast<std::size_t>(row)];
-    if (!measured(r.first) || !measured(r.second))
+    if (!rankedMeasured(r.first) || !rankedMeasured(r.second))
+        return std::nullopt;
+    return comparedRate(*r.second).median / comparedRate(*r.first).median;
+}
+
+std::optional<double> CompareModel::apparentRatio(int row) const
+{
+    const Row& r = m_rows[static_cast<std::size_t>(row)];
+    if (!measured(r.first) || !measured(r.second) || r.first->apparentMBps.median <= 0)
         return std::nullopt;
     return r.second->apparentMBps.median / r.first->apparentMBps.median;
 }
@@ -284,18 +313,34 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
             return QColor(0xc0, 0x39, 0x2b);
         return {};
     }
+    const bool durable = comparesDurable(r.testCase);
     if (role == Qt::ToolTipRole && index.column() == CaseColumn)
         return qs(r.testCase.label());
+    if (role == Qt::ToolTipRole && index.column() == RatioColumn && r0) {
+        QString text = durable ? tr("Durable throughput (what reached the disk), newer over older: %1x")
+                               : tr("The one rate this case has, newer over older: %1x");
+        text = text.arg(*r0, 0, 'f', 2);
+        if (const auto apparent = apparentRatio(index.row()); durable && apparent)
+            text += QLatin1Char('\n') + tr("Apparent, newer over older: %1x").arg(*apparent, 0, 'f', 2);
+        return text;
+    }
     if (role == Qt::TextAlignmentRole && index.column() != CaseColumn && index.column() != NoteColumn)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole)
         return {};
-    auto rate = [](const std::optional<CaseResult>& c) -> QVariant {
+    auto rate = [durable](const std::optional<CaseResult>& c) -> QVariant {
         if (!c)
             return tr("not in this run");
         if (!measured(c))
             return qs(toString(c->status));
-        return qs(formatRate(c->apparentMBps.median * kBytesPerMB));
+        const QString apparent = qs(formatRate(c->apparentMBps.median * kBytesPerMB));
+        if (!durable)
+            return apparent;
+        if (!rankedMeasured(c))
+            return tr("no durable figure (%1 apparent)").arg(apparent);
+        // The ranked rate first, apparent beside it.
+        return tr("%1 durable (%2 apparent)")
+            .arg(qs(formatRate(c->durableMBps.median * kBytesPerMB)), apparent);
     };
     switch (index.column()) {
     case CaseColumn:
@@ -310,7 +355,11 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         const auto& failed = !r.first ? r.second : r.first;
         if (r.first && r.second && (!measured(r.first) || !measured(r.second)))
             return qs(!measured(r.first) ? r.first->reason : r.second->reason);
-        return failed && !measured(failed) ? qs(failed->reason) : QVariant();
+        if (failed && !measured(failed))
+            return qs(failed->reason);
+        if (r.first && r.second && !r0)
+            return tr("No durable figure in one of the runs: no ratio");
+        return {};
     }
     default:
         return {};
@@ -325,10 +374,13 @@ QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int 
             return tr("The case, matched on every axis in both runs");
         case FirstColumn:
         case SecondColumn:
-            return tr("The case's median apparent rate in this run");
+            return tr("The case's median rate in this run: for a write to a file the durable throughput "
+                      "(what reached the disk, its final fsync included) with the apparent one beside it; "
+                      "for a pipe, the null device or a read, its one rate");
         case RatioColumn:
-            return tr("The newer run's median divided by the older one's: above 1.00x the newer is faster "
-                      "(green from 1.10x), below it slower (red from 0.90x)");
+            return tr("The newer run's median ranked rate divided by the older one's: durable throughput for "
+                      "writes to a file, the one rate for pipes, the null device and reads. Above 1.00x the "
+                      "newer is faster (green from 1.10x), below it slower (red from 0.90x)");
         case NoteColumn:
             return tr("Why a case has no figure in one of the runs");
         default:
@@ -345,7 +397,11 @@ QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int 
     case SecondColumn:
         return m_secondName.isEmpty() ? tr("Second run") : tr("Second (%1)").arg(m_secondName);
     case RatioColumn:
-        return tr("Second / first");
+        // The rate the ratio divides, named: durable when every case is a write to a file.
+        if (m_durableRows == 0)
+            return tr("Second / first");
+        return m_durableRows == static_cast<int>(m_rows.size()) ? tr("Second / first, durable")
+                                                                : tr("Second / first (file writes: durable)");
     case NoteColumn:
         return tr("Note");
     default:

@@ -98,8 +98,11 @@ public:
     explicit CompareModel(QObject* parent = nullptr);
     void setRuns(const RunResult& first, const RunResult& second);
     void clear();
-    // second / first, when both measured the case.
+    // second / first of the ranked rate (durable for a write to a file, the one rate otherwise), when both
+    // runs measured it.
     std::optional<double> ratio(int row) const;
+    // second / first of the apparent rate, shown beside it.
+    std::optional<double> apparentRatio(int row) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -114,6 +117,7 @@ private:
         std::optional<CaseResult> second;
     };
     std::vector<Row> m_rows;
+    int m_durableRows = 0; // cases compared by their durable rate
     QString m_firstName;
     QString m_secondName;
 };

@@ -23,7 +23,8 @@ constexpr int kKnownRuns = 8; // history runs whose measured rates feed the dura
 } // namespace
 
 HistoryController::HistoryController(const QString& folder, QWidget* parent)
-    : QWidget(parent), m_store(std::make_shared<const HistoryStore>(folder))
+    : QWidget(parent), m_store(std::make_shared<const HistoryStore>(folder)),
+      m_loader([store = m_store](const QString& path, QString* error) { return store->load(path, error); })
 {
     auto* layout = new QVBoxLayout(this);
     auto* buttons = new QHBoxLayout;
@@ -58,10 +59,11 @@ HistoryController::HistoryController(const QString& folder, QWidget* parent)
     m_compareView = new QTableView(compareBox);
     m_compareView->setModel(m_compare);
     styleTable(m_compareView);
-    // The ratio is the answer: right after the case, whose long label is elided (its tooltip holds it all).
+    // The ratio is the answer: right after the case. A long case label is cut at its end, so that it reads
+    // from the strategy on; its tooltip holds it all.
     m_compareView->horizontalHeader()->moveSection(CompareModel::RatioColumn, 1);
     m_compareView->horizontalHeader()->setMaximumSectionSize(380);
-    m_compareView->setTextElideMode(Qt::ElideMiddle);
+    m_compareView->setTextElideMode(Qt::ElideRight);
     compareLayout->addWidget(m_compareView, 1);
     splitter->addWidget(compareBox);
     layout->addWidget(splitter, 1);
@@ -132,23 +134,53 @@ void HistoryController::reopenSelected()
         Q_EMIT reopenRequested(m_model->entry(rows.first().row()).path);
 }
 
-bool HistoryController::compareRows(int first, int second, QString* error)
+void HistoryController::compareRows(int first, int second)
 {
+    struct Loaded
+    {
+        std::optional<RunResult> older;
+        std::optional<RunResult> newer;
+        QString error;
+    };
     const HistoryEntry a = m_model->entry(first);
     const HistoryEntry b = m_model->entry(second);
     // Older run first, so that the ratio reads "how the newer one compares".
     const bool swap = a.startedAt > b.startedAt;
-    const auto older = m_store->load(swap ? b.path : a.path, error);
-    if (!older)
-        return false;
-    const auto newer = m_store->load(swap ? a.path : b.path, error);
-    if (!newer)
-        return false;
-    m_compare->setRuns(*older, *newer);
-    m_compareTitle->setText(tr("%1 on %2  vs  %3 on %4: per case, the newer median divided by the older.")
-                                .arg(qs(older->matrix.name), qs(older->target.path), qs(newer->matrix.name),
-                                     qs(newer->target.path)));
-    return true;
+    const quint64 serial = ++m_compareSerial;
+    m_comparing = true;
+    m_compareTitle->setText(tr("Reading the two runs..."));
+    // On the history's thread, in order after the saves and deletes asked for before.
+    runOffGuiThread(
+        historyPool(), this,
+        [load = m_loader, olderPath = swap ? b.path : a.path, newerPath = swap ? a.path : b.path] {
+            Loaded loaded;
+            loaded.older = load(olderPath, &loaded.error);
+            if (loaded.older)
+                loaded.newer = load(newerPath, &loaded.error);
+            return loaded;
+        },
+        [serial](HistoryController& history, Loaded loaded) {
+            if (serial != history.m_compareSerial)
+                return; // a newer Compare was asked for
+            history.m_comparing = false;
+            if (!loaded.older || !loaded.newer) {
+                history.m_compareTitle->setText(tr("Cannot compare: %1").arg(loaded.error));
+                Q_EMIT history.problem(tr("Cannot compare: %1").arg(loaded.error));
+                Q_EMIT history.compared(loaded.error);
+                return;
+            }
+            history.showComparison(*loaded.older, *loaded.newer);
+            Q_EMIT history.compared({});
+        });
+}
+
+void HistoryController::showComparison(const RunResult& older, const RunResult& newer)
+{
+    m_compare->setRuns(older, newer);
+    m_compareTitle->setText(
+        tr("%1 on %2  vs  %3 on %4: per case, the newer median divided by the older (durable for writes to a "
+           "file).")
+            .arg(qs(older.matrix.name), qs(older.target.path), qs(newer.matrix.name), qs(newer.target.path)));
 }
 
 void HistoryController::compareSelected()
@@ -158,9 +190,7 @@ void HistoryController::compareSelected()
         Q_EMIT problem(tr("Select exactly two runs to compare (Ctrl+click)."));
         return;
     }
-    QString error;
-    if (!compareRows(rows[0].row(), rows[1].row(), &error))
-        Q_EMIT problem(tr("Cannot compare: %1").arg(error));
+    compareRows(rows[0].row(), rows[1].row());
 }
 
 } // namespace iolab::gui

@@ -7,6 +7,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -40,8 +41,16 @@ public:
     void save(const RunResult& result);
     // Deletes the selected runs' files off the GUI thread; refreshed (and problem, if one could not go).
     void deleteSelected();
-    // Shows two rows side by side, the older first; false with `error` when one does not read.
-    bool compareRows(int first, int second, QString* error);
+    // Reads a result file; runs on a worker thread.
+    using Loader = std::function<std::optional<RunResult>(const QString& path, QString* error)>;
+    // What reads result files (Compare here, and the window's Open and Reopen); tests hold it back.
+    const Loader& loader() const { return m_loader; }
+    void setLoader(Loader loader) { m_loader = std::move(loader); }
+
+    // Reads two rows' runs off the GUI thread and shows them side by side, the older first; compared
+    // follows (and problem when one does not read). A newer Compare makes an older one's answer moot.
+    void compareRows(int first, int second);
+    bool isComparing() const { return m_comparing; }
 
 Q_SIGNALS:
     // A save is done: the file it wrote, or "" and why not.
@@ -50,6 +59,8 @@ Q_SIGNALS:
     // Reopen asks for this saved run to be shown.
     void reopenRequested(const QString& path);
     void problem(const QString& text);
+    // A Compare is over: "" when both runs are shown, else why not.
+    void compared(const QString& error);
 
 private:
     struct Task
@@ -69,6 +80,7 @@ private:
     void done(Outcome outcome);
     void reopenSelected();
     void compareSelected();
+    void showComparison(const RunResult& older, const RunResult& newer);
 
     std::shared_ptr<const HistoryStore> m_store; // shared with a task that outlives the tab
     HistoryModel* m_model = nullptr;
@@ -77,6 +89,9 @@ private:
     QTableView* m_compareView = nullptr;
     QLabel* m_compareTitle = nullptr;
     std::vector<CaseResult> m_known;
+    Loader m_loader;
+    quint64 m_compareSerial = 0; // the Compare asked for last
+    bool m_comparing = false;
 };
 
 } // namespace iolab::gui

@@ -116,7 +116,7 @@ QStringList applyLaunchOptions(MainWindow& window, const LaunchOptions& options)
     }
     if (!options.openResult.isEmpty()) {
         QString error;
-        if (!window.openResultFile(options.openResult, &error))
+        if (!window.openResultFileNow(options.openResult, &error))
             problems << QObject::tr("Cannot open %1: %2").arg(options.openResult, error);
     }
     if (!options.target.isEmpty())

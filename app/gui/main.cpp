@@ -9,6 +9,7 @@
 #include "app/gui/run_controller.h"
 #include "app/gui/stall_monitor.h"
 #include "app/gui/target_model.h"
+#include "app/gui/workers.h"
 #include "core/base/log.h"
 #include "core/version.h"
 #include "platform/platform.h"
@@ -144,6 +145,9 @@ int main(int argc, char** argv)
 
     window.show();
     const int status = QApplication::exec();
+    // A run still going was stopped by the window's close, its files removed. Work that cannot end (a look
+    // at a hung mount) does not hold the exit.
+    finishWorkers(std::chrono::seconds(2));
 
     if (!options.perfReport.isEmpty()) {
         nlohmann::json report;

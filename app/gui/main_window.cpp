@@ -16,6 +16,7 @@
 #include "app/gui/run_presenter.h"
 #include "app/gui/target_model.h"
 #include "app/gui/target_panel.h"
+#include "app/gui/workers.h"
 #include "core/base/error.h"
 #include "core/base/log.h"
 #include "core/base/units.h"
@@ -102,11 +103,8 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
     connect(m_history, &HistoryController::refreshed, this, &MainWindow::historyListed);
     connect(m_history, &HistoryController::problem, this,
             [this](const QString& text) { showBanner(text, true); });
-    connect(m_history, &HistoryController::reopenRequested, this, [this](const QString& path) {
-        QString error;
-        if (!openResultFile(path, &error))
-            showBanner(tr("Cannot reopen this run: %1").arg(error), true);
-    });
+    connect(m_history, &HistoryController::reopenRequested, this,
+            [this](const QString& path) { openResultFile(path, tr("Cannot reopen this run: %1")); });
     connect(m_targetPanel, &TargetPanel::leftoversFound, this, &MainWindow::showLeftovers);
     connect(m_targetPanel, &TargetPanel::cleaned, this,
             [this](const QString& text, bool failed) { showBanner(text, failed); });
@@ -349,7 +347,7 @@ QString MainWindow::currentTargetKey() const
 
 void MainWindow::chooseFolder(const QString& path)
 {
-    if (m_controller->isRunning()) {
+    if (m_controller->isRunning() || m_checkingOthers) {
         showBanner(tr("A run is writing into %1: stop it before choosing another target.").arg(m_runTarget),
                    true);
         return;
@@ -420,7 +418,7 @@ QListWidget* MainWindow::refusedList() const
 
 void MainWindow::updateActions()
 {
-    const bool running = m_controller->isRunning();
+    const bool running = m_controller->isRunning() || m_checkingOthers; // starting counts
     const QString blocked = runBlockedReason();
     m_runAction->setEnabled(!running && blocked.isEmpty());
     m_runAction->setToolTip(running             ? tr("A run is in progress.")
@@ -453,7 +451,7 @@ bool MainWindow::startRun()
 
 bool MainWindow::startPlannedRun()
 {
-    if (m_controller->isRunning())
+    if (m_controller->isRunning() || m_checkingOthers)
         return false;
     const RunPreview& planned = plan();
     if (!planned.blocked.isEmpty()) {
@@ -461,11 +459,44 @@ bool MainWindow::startPlannedRun()
         return false;
     }
     const TargetEntry& target = *m_targetPanel->currentEntry();
+    if (target.kind != TargetEntry::Kind::Folder)
+        return startCheckedRun({});
+    // Other live IOLab runs are looked for off the GUI thread (it reads the run folders and the process
+    // table); the run starts when the answer is in. Meanwhile the target and the matrix are the run's.
+    m_checkingOthers = true;
+    m_runTarget = qs(target.info.path);
+    m_runTargetKey = target.key();
+    const quint64 serial = ++m_startSerial;
+    m_presenter->setText(tr("Looking for other IOLab runs on %1...").arg(m_runTarget));
+    updateActions();
+    runOffGuiThread(
+        targetPool(), this, [find = m_otherRunsFinder, path = target.info.path] { return find(path); },
+        [serial](MainWindow& window, const OtherRuns& others) {
+            if (serial != window.m_startSerial)
+                return; // Stop or a close came first: this start is no longer wanted
+            window.m_checkingOthers = false;
+            if (window.startCheckedRun(others))
+                return;
+            window.m_presenter->setText(tr("The run did not start."));
+            window.m_lastRunProblem = tr("The run cannot start: %1").arg(window.bannerText());
+            window.updateActions();
+            Q_EMIT window.runEnded();
+        });
+    return true;
+}
+
+bool MainWindow::startCheckedRun(const OtherRuns& others)
+{
+    const RunPreview& planned = plan();
+    if (!planned.blocked.isEmpty() || m_targetPanel->currentEntry() == nullptr) {
+        showBanner(planned.blocked.isEmpty() ? tr("No target is selected.") : planned.blocked, true);
+        return false;
+    }
+    const TargetEntry& target = *m_targetPanel->currentEntry();
     // Two runs on one target measure each other: refused unless the user says to run anyway, and then stated
     // in the result. A run elsewhere on the same filesystem is stated in the result, not refused.
     std::vector<std::string> runWarnings;
     if (target.kind == TargetEntry::Kind::Folder) {
-        const OtherRuns others = otherRunsFor(target.info.path);
         for (const auto& other : others.inTarget) {
             if (!m_allowConcurrentOnce) {
                 showBanner(
@@ -501,6 +532,9 @@ bool MainWindow::startPlannedRun()
     }
     hideBanner();
     m_runWarnings = std::move(runWarnings);
+    // A result still being read would replace the run's: it is dropped.
+    ++m_openSerial;
+    m_opening = false;
     if (!m_runWarnings.empty()) {
         QString text = qs(m_runWarnings.front());
         text[0] = text[0].toUpper();
@@ -519,6 +553,16 @@ bool MainWindow::startPlannedRun()
 
 void MainWindow::stopRun()
 {
+    if (m_checkingOthers) {
+        // Stopped before it started: the look for other runs is dropped when it answers.
+        ++m_startSerial;
+        m_checkingOthers = false;
+        m_presenter->setText(tr("The run did not start."));
+        m_lastRunProblem = tr("The run was stopped before it started.");
+        updateActions();
+        Q_EMIT runEnded();
+        return;
+    }
     if (!m_controller->isRunning() || m_presenter->isStopping())
         return;
     m_controller->stop();
@@ -607,31 +651,63 @@ void MainWindow::showResult(const RunResult& result, const QString& origin)
     updateActions();
 }
 
-bool MainWindow::exportResult(const QString& path, QString* error) const
-{
-    *error = m_result ? m_exporter->write(*m_result, path) : tr("There is no result to export yet.");
-    return error->isEmpty();
-}
-
 void MainWindow::chooseExport()
 {
     if (m_result)
         m_exporter->choose(this, *m_result);
 }
 
-bool MainWindow::exportTo(const QString& path)
+void MainWindow::exportTo(const QString& path)
 {
     if (!m_result) {
-        const QString text =
-            exportStatusText(QDir::toNativeSeparators(path), tr("There is no result to export yet."));
+        const QString error = tr("There is no result to export yet.");
+        const QString text = exportStatusText(QDir::toNativeSeparators(path), error);
         m_presenter->setText(text);
         showBanner(text, true);
-        return false;
+        Q_EMIT m_exporter->finished(path, error);
+        return;
     }
-    return m_exporter->exportTo(*m_result, path);
+    m_exporter->exportTo(*m_result, path);
 }
 
-bool MainWindow::openResultFile(const QString& path, QString* error)
+void MainWindow::openResultFile(const QString& path)
+{
+    openResultFile(path, tr("Cannot open the result: %1"));
+}
+
+void MainWindow::openResultFile(const QString& path, const QString& failureText)
+{
+    struct Loaded
+    {
+        std::optional<RunResult> result;
+        QString error;
+    };
+    const quint64 serial = ++m_openSerial;
+    m_opening = true;
+    m_presenter->setText(tr("Opening %1...").arg(QFileInfo(path).fileName()));
+    // Several at once: a file on a hung mount holds back no other open.
+    runOffGuiThread(
+        targetPool(), this,
+        [load = m_history->loader(), path] {
+            Loaded loaded;
+            loaded.result = load(path, &loaded.error);
+            return loaded;
+        },
+        [serial, path, failureText](MainWindow& window, Loaded loaded) {
+            if (serial != window.m_openSerial)
+                return; // a newer open, or a run, came since: this one is no longer wanted
+            window.m_opening = false;
+            if (loaded.result) {
+                window.showResult(*loaded.result, QFileInfo(path).fileName());
+            } else {
+                window.m_presenter->setText(tr("Could not open %1.").arg(QFileInfo(path).fileName()));
+                window.showBanner(failureText.arg(loaded.error), true);
+            }
+            Q_EMIT window.resultOpened(path, loaded.result ? QString() : loaded.error);
+        });
+}
+
+bool MainWindow::openResultFileNow(const QString& path, QString* error)
 {
     const auto result = m_history->store().load(path, error);
     if (!result)
@@ -644,11 +720,8 @@ void MainWindow::chooseOpen()
 {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open result"), m_history->store().folder(),
                                                       tr("Result JSON (*.json)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (!openResultFile(path, &error))
-        showBanner(tr("Cannot open the result: %1").arg(error), true);
+    if (!path.isEmpty())
+        openResultFile(path);
 }
 
 void MainWindow::refreshHistory()
@@ -682,9 +755,9 @@ void MainWindow::deleteSelectedHistory()
     m_history->deleteSelected();
 }
 
-bool MainWindow::compareHistoryRows(int first, int second, QString* error)
+void MainWindow::compareHistoryRows(int first, int second)
 {
-    return m_history->compareRows(first, second, error);
+    m_history->compareRows(first, second);
 }
 
 HistoryModel* MainWindow::historyModel() const
@@ -772,6 +845,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
         event->ignore();
         return;
     }
+    stopRun(); // a start still looking for other runs does not start
     saveSettings();
     event->accept();
 }

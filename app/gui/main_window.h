@@ -7,6 +7,7 @@
 #include "core/engine/registry.h"
 #include "core/engine/runner.h"
 #include "core/model/result.h"
+#include "platform/platform.h"
 
 #include <QMainWindow>
 #include <QString>
@@ -61,19 +62,33 @@ public:
     bool startRun();
     void stopRun();
     bool isRunning() const;
+    // True from Run until the look for other live IOLab runs on the target is in (off the GUI thread).
+    bool isStartingRun() const { return m_checkingOthers; }
+    // What looks for other live IOLab runs; it runs on a worker thread. Tests hold it back.
+    void setOtherRunsFinder(std::function<OtherRuns(const std::string&)> finder)
+    {
+        m_otherRunsFinder = std::move(finder);
+    }
 
     bool selectTarget(const QString& key);
     QString currentTargetKey() const;
     // Adds a folder as a target and selects it; its problem, if any, shows in the UI.
     void chooseFolder(const QString& path);
     void showResult(const RunResult& result, const QString& origin);
-    bool exportResult(const QString& path, QString* error) const;
-    // Exports and says in the status bar where it went or why it failed.
-    bool exportTo(const QString& path);
-    bool openResultFile(const QString& path, QString* error);
+    // Exports off the GUI thread and says in the status bar where it went or why it failed (and in the banner
+    // when it failed); exporter()'s finished follows.
+    void exportTo(const QString& path);
+    // Reads a result file off the GUI thread and shows it; resultOpened follows, with the error also in the
+    // banner as `failureText` (its %1). An open asked for later, or a run started, makes it moot: dropped.
+    void openResultFile(const QString& path);
+    void openResultFile(const QString& path, const QString& failureText);
+    // For the launch only: reads and shows a result now, on the GUI thread; false with `error`.
+    bool openResultFileNow(const QString& path, QString* error);
+    bool isOpeningResult() const { return m_opening; }
     // Re-reads the history folder off the GUI thread; historyRefreshed when the list is in.
     void refreshHistory();
-    bool compareHistoryRows(int first, int second, QString* error);
+    // Compares two history rows off the GUI thread; history()'s compared follows.
+    void compareHistoryRows(int first, int second);
     void cleanStaleFolders();
     void deleteSelectedHistory();
     void setTheme(Theme theme);
@@ -118,6 +133,7 @@ public:
     QTableView* compareView() const;
     QListWidget* refusedList() const;
     RunController* controller() const { return m_controller; }
+    ResultExporter* exporter() const { return m_exporter; }
     QAction* runAction() const { return m_runAction; }
     QAction* stopAction() const { return m_stopAction; }
     QTabWidget* tabs() const { return m_tabs; }
@@ -129,6 +145,8 @@ Q_SIGNALS:
     // A run is over and saved to the history (or the save failed, with a banner saying why).
     void runEnded();
     void historyRefreshed();
+    // A result file asked for by openResultFile was read and shown, or not: `error` says why.
+    void resultOpened(const QString& path, const QString& error);
     void firstShown();
 
 protected:
@@ -141,6 +159,8 @@ private:
     void restoreSettings();
     void replan();
     bool startPlannedRun();
+    // Starts the planned run once the other live runs on its target are known; false with the banner.
+    bool startCheckedRun(const OtherRuns& others);
     // Starts the run Run asked for once its plan and its target's facts are in.
     void startWhenReady();
     void showLeftovers(const QString& key, const QString& path, int count, std::uint64_t bytes);
@@ -194,7 +214,12 @@ private:
     std::vector<std::string> m_runWarnings; // about the running run as a whole, added to its result
     QString m_runTarget;                    // the folder the current run writes into
     QString m_runTargetKey;                 // and its row's key
-    bool m_runEndsWhenListed = false;       // the run's save is in; runEnded once the list is too
+    std::function<OtherRuns(const std::string&)> m_otherRunsFinder = otherRunsFor;
+    bool m_checkingOthers = false; // Run pressed, other runs on the target being looked for
+    quint64 m_startSerial = 0;     // the start that look is for
+    quint64 m_openSerial = 0;      // the open asked for last; an answer for an older one is dropped
+    bool m_opening = false;
+    bool m_runEndsWhenListed = false; // the run's save is in; runEnded once the list is too
     Theme m_theme = Theme::System;
     bool m_closeRequested = false;
     bool m_shown = false;

@@ -4,6 +4,7 @@
 
 #include "app/gui/export_choice.h"
 #include "app/gui/report_command.h"
+#include "app/gui/workers.h"
 #include "core/base/log.h"
 #include "platform/platform.h"
 
@@ -14,26 +15,36 @@
 namespace iolab::gui {
 
 ResultExporter::ResultExporter(const Registry& registry, QObject* parent)
-    : QObject(parent), m_registry(registry)
+    : QObject(parent),
+      // The registry is the process's: it outlives a write that finds the exporter gone.
+      m_writer([registry = &registry](const RunResult& result, const QString& path) {
+          return exportResultFile(result, path, registry);
+      })
 {}
 
-QString ResultExporter::write(const RunResult& result, const QString& path) const
+void ResultExporter::exportTo(const RunResult& result, const QString& path)
 {
-    return exportResultFile(result, path, &m_registry);
+    ++m_writing;
+    Q_EMIT statusChanged(tr("Exporting to %1...").arg(QDir::toNativeSeparators(path)));
+    // Every export asked for is written and answered (each wrote or failed to write its own file); the answer
+    // is dropped only when the exporter is gone. Several at once: one stuck on a hung mount holds no other.
+    runOffGuiThread(
+        targetPool(), this, [writer = m_writer, result, path] { return writer(result, path); },
+        [path](ResultExporter& exporter, const QString& error) { exporter.written(path, error); });
 }
 
-bool ResultExporter::exportTo(const RunResult& result, const QString& path)
+void ResultExporter::written(const QString& path, const QString& error)
 {
-    const QString error = write(result, path);
+    --m_writing;
     const QString text = exportStatusText(QDir::toNativeSeparators(path), error);
     Q_EMIT statusChanged(text);
     if (!error.isEmpty()) {
         Q_EMIT failed(text);
-        return false;
+    } else {
+        m_lastFolder = QFileInfo(path).absolutePath();
+        logger(LogModule::Gui).info("exported to {}", path.toStdString());
     }
-    m_lastFolder = QFileInfo(path).absolutePath();
-    logger(LogModule::Gui).info("exported to {}", path.toStdString());
-    return true;
+    Q_EMIT finished(path, error);
 }
 
 void ResultExporter::choose(QWidget* parent, const RunResult& result)

@@ -6,6 +6,8 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
+
 class QWidget;
 
 namespace iolab {
@@ -24,19 +26,30 @@ public:
     // `registry` is the process's one registry; it outlives the exporter.
     explicit ResultExporter(const Registry& registry, QObject* parent = nullptr);
 
-    // Writes `result` to `path`; "" or why it failed.
-    QString write(const RunResult& result, const QString& path) const;
-    // Writes and says so: statusChanged with where it went or why not, and failed when it failed.
-    bool exportTo(const RunResult& result, const QString& path);
+    // Writes a result to a path on a worker thread; "" or why it failed.
+    using Writer = std::function<QString(const RunResult& result, const QString& path)>;
+
+    // Writes `result` to `path` off the GUI thread and says so: statusChanged "Exporting to ..." now, then,
+    // queued, statusChanged with where it went or why not, failed when it failed, and finished.
+    void exportTo(const RunResult& result, const QString& path);
+    // True while an export is being written.
+    bool isExporting() const { return m_writing > 0; }
+    // Tests hold the writing back with it; it runs on the worker thread.
+    void setWriter(Writer writer) { m_writer = std::move(writer); }
     // Asks where (the Export dialog over `parent`) and exports there.
     void choose(QWidget* parent, const RunResult& result);
 
 Q_SIGNALS:
     void statusChanged(const QString& text);
     void failed(const QString& text);
+    // An export is over: `error` is "" when it was written.
+    void finished(const QString& path, const QString& error);
 
 private:
-    const Registry& m_registry;
+    void written(const QString& path, const QString& error);
+
+    Writer m_writer;
+    int m_writing = 0;
     QString m_lastFolder;
 };
 

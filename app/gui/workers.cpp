@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/workers.h"
 
-#include <QCoreApplication>
+#include "core/base/log.h"
 
 namespace iolab::gui {
 
@@ -9,7 +9,8 @@ namespace {
 
 QThreadPool* makePool(int threads)
 {
-    auto* pool = new QThreadPool(QCoreApplication::instance());
+    // Not the application's child: its destructor would wait for every job, a stuck one too.
+    auto* pool = new QThreadPool;
     pool->setMaxThreadCount(threads);
     return pool;
 }
@@ -33,6 +34,20 @@ QThreadPool* targetPool()
     // Several: a look stuck on a hung mount must not hold back the looks at other targets.
     static QThreadPool* pool = makePool(4);
     return pool;
+}
+
+bool finishWorkers(std::chrono::milliseconds grace)
+{
+    planningPool()->clear();
+    targetPool()->clear();
+    planningPool()->waitForDone();
+    historyPool()->waitForDone();
+    const bool ended = targetPool()->waitForDone(static_cast<int>(grace.count()));
+    if (!ended)
+        logger(LogModule::Gui)
+            .warn("exit: {} look(s) at a target still going (a hung mount?) are left behind",
+                  targetPool()->activeThreadCount());
+    return ended;
 }
 
 } // namespace iolab::gui

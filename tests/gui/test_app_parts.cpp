@@ -2,13 +2,16 @@
 // The app's small parts as functions: the Export dialog's types and names, and the status line after an
 // export.
 #include "app/gui/export_choice.h"
+#include "app/gui/history.h"
 #include "app/gui/log_model.h"
 #include "app/gui/main_window.h"
 #include "app/gui/verdict_html.h"
 #include "app/report/verdict_text.h"
+#include "tests/gui/wait_for.h"
 #include "tests/support/temp_dir.h"
 
 #include <QFile>
+#include <QTableView>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -64,18 +67,91 @@ TEST(ExportChoice, AFailedExportAfterAGoodOneSaysItFailed)
     TempDir data;
     LogModel log;
     MainWindow window({q(data.path()), q(data / "settings.ini")}, &log);
-    QString error;
-    ASSERT_TRUE(
-        window.openResultFile(QStringLiteral(IOLAB_SOURCE_DIR "/tests/data/golden-result.json"), &error))
-        << error.toStdString();
-    ASSERT_TRUE(window.exportTo(q(data / "good.json")));
+    ASSERT_EQ(openAndWait(window, QStringLiteral(IOLAB_SOURCE_DIR "/tests/data/golden-result.json")),
+              QString());
+    ASSERT_EQ(exportAndWait(window, q(data / "good.json")), QString());
     EXPECT_THAT(window.progressText().toStdString(), HasSubstr("Exported to"));
     EXPECT_TRUE(QFile::exists(q(data / "good.json")));
-    EXPECT_FALSE(window.exportTo(q(data / "missing-folder/bad.pdf")));
+    EXPECT_FALSE(exportAndWait(window, q(data / "missing-folder/bad.pdf")).isEmpty());
     EXPECT_THAT(window.progressText().toStdString(), HasSubstr("failed"));
     EXPECT_THAT(window.progressText().toStdString(), HasSubstr("missing-folder"));
     EXPECT_THAT(window.progressText().toStdString(), ::testing::Not(HasSubstr("Exported to")));
     EXPECT_THAT(window.bannerText().toStdString(), HasSubstr("failed"));
+}
+
+namespace {
+
+CaseResult measuredCase(TargetKind target, std::uint64_t chunk, double apparent, double durable)
+{
+    CaseResult c;
+    c.testCase.strategy = "write";
+    c.testCase.target = target;
+    c.testCase.chunkBytes = chunk;
+    c.testCase.totalBytes = 1 << 20;
+    c.apparentMBps.count = 3;
+    c.apparentMBps.median = apparent;
+    if (durable > 0) {
+        c.durableMBps.count = 3;
+        c.durableMBps.median = durable;
+    }
+    return c;
+}
+
+} // namespace
+
+TEST(CompareModel, AWriteToAFileComparesByItsDurableRateWithTheApparentOneBesideIt)
+{
+    RunResult older;
+    older.startedAt = "2026-01-01T10:00:00Z";
+    RunResult newer = older;
+    newer.startedAt = "2026-02-01T10:00:00Z";
+    // Apparent doubles, durable quadruples: the ratio is durable's.
+    older.cases = {measuredCase(TargetKind::Directory, 4096, 1000, 100),
+                   measuredCase(TargetKind::Pipe, 4096, 300, 0)};
+    newer.cases = {measuredCase(TargetKind::Directory, 4096, 2000, 400),
+                   measuredCase(TargetKind::Pipe, 4096, 600, 0)};
+    CompareModel model;
+    model.setRuns(older, newer);
+    ASSERT_EQ(model.rowCount(), 2);
+    EXPECT_DOUBLE_EQ(*model.ratio(0), 4.0);
+    EXPECT_DOUBLE_EQ(*model.apparentRatio(0), 2.0);
+    EXPECT_DOUBLE_EQ(*model.ratio(1), 2.0) << "a pipe has one rate";
+    const auto text = [&](int row, int column, int role = Qt::DisplayRole) {
+        return model.data(model.index(row, column), role).toString().toStdString();
+    };
+    EXPECT_THAT(text(0, CompareModel::FirstColumn), HasSubstr("durable"));
+    EXPECT_THAT(text(0, CompareModel::FirstColumn), HasSubstr("apparent"));
+    EXPECT_THAT(text(1, CompareModel::FirstColumn), ::testing::Not(HasSubstr("durable")));
+    EXPECT_THAT(text(0, CompareModel::RatioColumn, Qt::ToolTipRole), HasSubstr("Durable"));
+    EXPECT_THAT(text(0, CompareModel::RatioColumn, Qt::ToolTipRole), HasSubstr("2.00x"));
+    const auto header = [&](int column, int role) {
+        return model.headerData(column, Qt::Horizontal, role).toString().toStdString();
+    };
+    EXPECT_THAT(header(CompareModel::RatioColumn, Qt::DisplayRole), HasSubstr("durable"));
+    EXPECT_THAT(header(CompareModel::RatioColumn, Qt::ToolTipRole), HasSubstr("durable"));
+    EXPECT_EQ(text(0, CompareModel::CaseColumn, Qt::ToolTipRole), text(0, CompareModel::CaseColumn))
+        << "the full label is in the tooltip";
+
+    // Pipes only: the header names no durable rate.
+    older.cases.erase(older.cases.begin());
+    newer.cases.erase(newer.cases.begin());
+    model.setRuns(older, newer);
+    EXPECT_THAT(header(CompareModel::RatioColumn, Qt::DisplayRole), ::testing::Not(HasSubstr("durable")));
+
+    // A file write without a durable figure in one run gets no ratio, and the note says why.
+    older.cases = {measuredCase(TargetKind::Directory, 4096, 1000, 0)};
+    newer.cases = {measuredCase(TargetKind::Directory, 4096, 2000, 400)};
+    model.setRuns(older, newer);
+    EXPECT_FALSE(model.ratio(0).has_value());
+    EXPECT_THAT(text(0, CompareModel::NoteColumn), HasSubstr("durable"));
+}
+
+TEST(CompareModel, CaseNamesAreCutAtTheirEndInTheHistoryTab)
+{
+    TempDir data;
+    LogModel log;
+    MainWindow window({q(data.path()), q(data / "settings.ini")}, &log);
+    EXPECT_EQ(window.compareView()->textElideMode(), Qt::ElideRight);
 }
 
 TEST(VerdictHtml, QuotedNamesAreCodeNotBackticksAndTextIsEscaped)

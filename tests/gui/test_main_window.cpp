@@ -17,6 +17,7 @@
 #include "core/formats/result_json.h"
 #include "core/version.h"
 #include "platform/platform.h"
+#include "tests/gui/wait_for.h"
 #include "tests/support/builtin_registry.h"
 #include "tests/support/mount.h"
 #include "tests/support/process.h"
@@ -179,15 +180,13 @@ TEST_F(WindowFixture, ATinyRealRunFillsTheTableTheChartsAndTheHistory)
     EXPECT_EQ(target.entryCount(), 0u) << "the run folder is gone";
     EXPECT_EQ(window->plan().estimate.measuredCases, 2u) << "the next estimate uses what this run measured";
 
-    QString error;
-    ASSERT_TRUE(window->exportResult(q(data / "out.json"), &error)) << error.toStdString();
-    ASSERT_TRUE(window->exportResult(q(data / "out.csv"), &error)) << error.toStdString();
+    ASSERT_EQ(exportAndWait(*window, q(data / "out.json")), QString());
+    ASSERT_EQ(exportAndWait(*window, q(data / "out.csv")), QString());
     EXPECT_TRUE(QFile::exists(q(data / "out.samples.csv")));
     EXPECT_TRUE(QFile::exists(q(data / "out.summary.csv")));
-    ASSERT_TRUE(window->exportResult(q(data / "out.pdf"), &error)) << error.toStdString();
+    ASSERT_EQ(exportAndWait(*window, q(data / "out.pdf")), QString());
     EXPECT_GT(QFileInfo(q(data / "out.pdf")).size(), 5000);
-    EXPECT_FALSE(window->exportResult(q(data / "missing/out.json"), &error));
-    EXPECT_FALSE(error.isEmpty());
+    EXPECT_FALSE(exportAndWait(*window, q(data / "missing/out.json")).isEmpty());
 }
 
 TEST_F(WindowFixture, StopCancelsWithinASecondAndLeavesNoFile)
@@ -242,6 +241,7 @@ TEST_F(WindowFixture, HistoryReopensComparesAndDeletes)
         c.testCase.totalBytes = kMiB;
         c.apparentMBps.count = 3;
         c.apparentMBps.median = mbps;
+        c.durableMBps = c.apparentMBps;
         (mbps < 200 ? older : newer).cases.push_back(c);
     }
     QString error;
@@ -261,17 +261,15 @@ TEST_F(WindowFixture, HistoryReopensComparesAndDeletes)
     const int newest = damagedRow == 0 ? 1 : 0;
     EXPECT_EQ(window->historyModel()->entry(newest).startedAt, QStringLiteral("2026-02-01T10:00:00Z"));
 
-    ASSERT_TRUE(
-        window->compareHistoryRows(newest, newest + 1 == damagedRow ? newest + 2 : newest + 1, &error))
-        << error.toStdString();
+    ASSERT_EQ(compareAndWait(*window, newest, newest + 1 == damagedRow ? newest + 2 : newest + 1), QString());
     ASSERT_EQ(window->compareModel()->rowCount(), 1);
     EXPECT_DOUBLE_EQ(*window->compareModel()->ratio(0), 4.0) << "newer over older";
-    EXPECT_FALSE(window->compareHistoryRows(newest, damagedRow, &error));
+    error = compareAndWait(*window, newest, damagedRow);
     EXPECT_THAT(error.toStdString(), HasSubstr("zz-damaged.json"));
 
-    ASSERT_TRUE(window->openResultFile(window->historyModel()->entry(newest).path, &error));
+    ASSERT_EQ(openAndWait(*window, window->historyModel()->entry(newest).path), QString());
     EXPECT_EQ(window->resultsView()->model()->rowCount(), 1);
-    EXPECT_FALSE(window->openResultFile(window->historyModel()->entry(damagedRow).path, &error));
+    EXPECT_FALSE(openAndWait(*window, window->historyModel()->entry(damagedRow).path).isEmpty());
     EXPECT_EQ(window->resultsView()->model()->rowCount(), 1) << "a bad file leaves the shown result alone";
 
     window->historyView()->selectRow(damagedRow);
@@ -567,6 +565,7 @@ TEST_F(WindowFixture, TheTargetAndTheMatrixAreLockedDuringARun)
     EXPECT_THAT(window->targetDetailsText().toStdString(), HasSubstr(target.path()));
     EXPECT_THAT(window->targetDetailsText().toStdString(), ::testing::Not(HasSubstr(other.path())));
 
+    QTRY_VERIFY_WITH_TIMEOUT(window->isRunning(), 20'000); // other runs looked for, the run going
     window->stopRun();
     ASSERT_TRUE(ended.wait(30'000));
     EXPECT_TRUE(window->targetView()->isEnabled());
@@ -791,9 +790,8 @@ bool fullyVisible(QTableView* view, int column)
 TEST_F(WindowFixture, ResultsAndCompareFitA1366x768ScreenWithATooltipOnEveryColumn)
 {
     window->resize(1366, 740);
-    QString error;
     const QString golden = QStringLiteral(IOLAB_SOURCE_DIR "/tests/data/golden-result.json");
-    ASSERT_TRUE(window->openResultFile(golden, &error)) << error.toStdString();
+    ASSERT_EQ(openAndWait(*window, golden), QString());
     window->tabs()->setCurrentWidget(window->resultsView());
     QTest::qWait(100);
     QTableView* table = window->resultsView()->table();
@@ -825,10 +823,8 @@ TEST_F(WindowFixture, ResultsAndCompareFitA1366x768ScreenWithATooltipOnEveryColu
 
 TEST_F(WindowFixture, TheResultsTabShowsTheSummaryAboveTheTable)
 {
-    QString error;
-    ASSERT_TRUE(
-        window->openResultFile(QStringLiteral(IOLAB_SOURCE_DIR "/tests/data/golden-result.json"), &error))
-        << error.toStdString();
+    ASSERT_EQ(openAndWait(*window, QStringLiteral(IOLAB_SOURCE_DIR "/tests/data/golden-result.json")),
+              QString());
     EXPECT_EQ(window->tabs()->currentWidget(), window->resultsView());
     auto* summary = window->resultsView()->findChild<QTextBrowser*>(QStringLiteral("verdict"));
     ASSERT_NE(summary, nullptr);
@@ -859,8 +855,14 @@ TEST_F(WindowFixture, AnotherLiveRunOnTheTargetIsRefusedUntilTheUserSaysRunAnywa
     plan(draftOf({"write"}, 64 * kKiB, kMiB));
     ASSERT_TRUE(window->runAction()->isEnabled()) << window->runBlockedReason().toStdString();
 
-    EXPECT_FALSE(window->startRun());
+    {
+        // Other runs are looked for off the GUI thread: the start ends, refused, once the answer is in.
+        QSignalSpy refused(window.get(), &MainWindow::runEnded);
+        EXPECT_TRUE(window->startRun());
+        ASSERT_TRUE(refused.wait(20'000));
+    }
     EXPECT_FALSE(window->isRunning());
+    EXPECT_THAT(window->lastRunProblem().toStdString(), HasSubstr("Another IOLab run"));
     EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("Another IOLab run"));
     EXPECT_THAT(window->bannerText().toStdString(), HasSubstr(std::to_string(other.pid())));
 
@@ -871,7 +873,7 @@ TEST_F(WindowFixture, AnotherLiveRunOnTheTargetIsRefusedUntilTheUserSaysRunAnywa
     ASSERT_NE(anyway, nullptr);
     QSignalSpy ended(window.get(), &MainWindow::runEnded);
     anyway->click();
-    EXPECT_TRUE(window->isRunning());
+    EXPECT_TRUE(window->isStartingRun() || window->isRunning());
     ASSERT_TRUE(ended.wait(60'000));
     ASSERT_TRUE(window->currentResult().has_value());
     // Other tests running at the same time elsewhere on this filesystem may add warnings of their own.
