@@ -177,6 +177,9 @@ void TargetPanel::onSelectionChanged()
         return;
     ++m_request; // whatever was in flight is about another selection now
     m_waitingForFacts = false;
+    // The list shows few rows: the selected one is always among them, also when a scan or a setting chose it.
+    if (const auto rows = m_view->selectionModel()->selectedRows(); !rows.isEmpty())
+        m_view->scrollTo(rows.first());
     const TargetEntry* e = currentEntry();
     if (e != nullptr && e->key() != m_announce.key)
         m_announce = {}; // the user moved on from the folder they chose
