@@ -43,8 +43,8 @@ std::vector<Matrix> makePresets()
         // a 64 KiB mapping per chunk or the batch buffer flushed with O_DIRECT ~70-140 MB/s.
         m.groups.push_back(group({"direct"}, {64 * kKiB}, {512 * kMiB}));
         m.groups.push_back(group({"mmap-window", "mmap-batch-direct"}, {64 * kKiB}, {128 * kMiB}));
-        // A pipe takes 64 KiB chunks at ~4-5 GB/s (write) and ~10 GB/s (vmsplice) here: 4 GiB keeps a vmsplice
-        // repetition near 0.4 s, twice the 'short' limit.
+        // A pipe takes 64 KiB chunks at ~4-5 GB/s (write) and ~10 GB/s (vmsplice) here: 4 GiB keeps a
+        // vmsplice repetition near 0.4 s, twice the 'short' limit.
         m.groups.push_back(group({"pipe-write", "vmsplice"}, {64 * kKiB}, {4 * kGiB}));
         presets.push_back(std::move(m));
     }
