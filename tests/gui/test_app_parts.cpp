@@ -8,6 +8,7 @@
 #include "app/gui/verdict_html.h"
 #include "app/report/verdict_text.h"
 #include "tests/gui/wait_for.h"
+#include "tests/support/qt_text.h"
 #include "tests/support/temp_dir.h"
 
 #include <QFile>
@@ -20,15 +21,6 @@ using namespace iolab;
 using namespace iolab::gui;
 using namespace iolab::test;
 using ::testing::HasSubstr;
-
-namespace {
-
-QString q(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
-
-} // namespace
 
 TEST(ExportChoice, OffersPdfJsonAndCsvPdfFirst)
 {

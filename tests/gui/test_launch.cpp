@@ -10,6 +10,7 @@
 #include "core/version.h"
 #include "tests/support/mount.h"
 #include "tests/support/process.h"
+#include "tests/support/qt_text.h"
 #include "tests/support/temp_dir.h"
 
 #include <QTest>
@@ -36,11 +37,6 @@ using namespace iolab::test;
 using ::testing::HasSubstr;
 
 namespace {
-
-QString q(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
 
 // Runs the app and kills it if it has not ended within `limit`: a hang fails the test instead of stalling it.
 ProcessResult runApp(const std::vector<std::string>& args, const std::vector<std::string>& environment,

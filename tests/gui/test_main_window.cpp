@@ -21,6 +21,7 @@
 #include "tests/support/builtin_registry.h"
 #include "tests/support/mount.h"
 #include "tests/support/process.h"
+#include "tests/support/qt_text.h"
 #include "tests/support/temp_dir.h"
 
 #include <QAction>
@@ -64,11 +65,6 @@ using namespace iolab::test;
 using ::testing::HasSubstr;
 
 namespace {
-
-QString q(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
 
 // One row per strategy, every strategy at the same chunk, size and sync.
 MatrixDraft draftOf(const std::vector<std::string>& strategies, std::uint64_t chunk, std::uint64_t size,

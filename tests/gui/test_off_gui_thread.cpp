@@ -15,6 +15,7 @@
 #include "app/gui/workers.h"
 #include "tests/gui/wait_for.h"
 #include "tests/support/builtin_registry.h"
+#include "tests/support/qt_text.h"
 #include "tests/support/temp_dir.h"
 
 #include <QFile>
@@ -37,11 +38,6 @@ using namespace iolab::test;
 using ::testing::HasSubstr;
 
 namespace {
-
-QString q(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
 
 // Holds a worker until the test opens it; says when a worker has reached it. Shared with the work, which may
 // outlive the test's frame.
