@@ -355,19 +355,6 @@ void durableGapFinding(const CaseResult& c, const HostInfo& host, bool direct, s
                          caseName(c), rate(apparent), rate(durable), 100.0 * (1.0 - durable / apparent))});
 }
 
-// The median duration of the case's measured repetitions when it is below kShortRepetitionSeconds.
-std::optional<double> shortRepetitionSeconds(const CaseResult& c)
-{
-    std::vector<double> seconds;
-    for (const auto& r : c.repetitions) {
-        if (!r.warmup && r.outcome.ok())
-            seconds.push_back(r.returnSeconds);
-    }
-    if (seconds.empty() || median(seconds) >= kShortRepetitionSeconds)
-        return std::nullopt;
-    return median(seconds);
-}
-
 void noiseFinding(const CaseResult& c, Ranking ranking, std::vector<Finding>& out)
 {
     const RepetitionSpread spread = repetitionSpread(c, ranking);
@@ -459,8 +446,8 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry,
         const Case& k = c.testCase;
         const bool direct = bypassesPageCache(registry, k.strategy);
         durableGapFinding(c, result.host, direct, out);
-        if (const auto seconds = shortRepetitionSeconds(c))
-            shortCases.emplace_back(c.index, *seconds);
+        if (const double seconds = rankedRepetitionSeconds(c, ranking); isShort(seconds))
+            shortCases.emplace_back(c.index, seconds);
         noiseFinding(c, ranking, out);
         if (k.target != TargetKind::Directory)
             continue;

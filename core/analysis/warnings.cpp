@@ -68,6 +68,22 @@ RepetitionSpread repetitionSpread(const CaseResult& result, Ranking ranking)
     return spread;
 }
 
+double rankedRepetitionSeconds(const CaseResult& result, Ranking ranking)
+{
+    const bool durable = ranksDurable(result.testCase, ranking);
+    std::vector<double> seconds;
+    for (const auto& rep : result.repetitions) {
+        if (!rep.warmup && rep.outcome.ok())
+            seconds.push_back(durable ? rep.durableSeconds : rep.returnSeconds);
+    }
+    return seconds.empty() ? 0.0 : median(seconds);
+}
+
+bool isShort(double repetitionSeconds) noexcept
+{
+    return repetitionSeconds > 0 && repetitionSeconds < kShortRepetitionSeconds;
+}
+
 std::string describeSpread(const RepetitionSpread& spread)
 {
     if (spread.used < spread.count)
@@ -88,13 +104,7 @@ std::vector<std::string> caseWarnings(const CaseResult& result, const HostInfo* 
         warnings.push_back(fmt::format("noisy: {}, above {:.0f}%; use more --reps or {}",
                                        describeSpread(spread), kNoisyCv * 100,
                                        fileSet ? "more files" : "a larger --size"));
-    std::vector<double> seconds;
-    for (const auto& rep : result.repetitions) {
-        if (!rep.warmup && rep.outcome.ok())
-            seconds.push_back(rep.returnSeconds);
-    }
-    const double typical = median(seconds);
-    if (typical < kShortRepetitionSeconds)
+    if (const double typical = rankedRepetitionSeconds(result, ranking); isShort(typical))
         warnings.push_back(
             fmt::format("short: a repetition took {}, so timer and scheduler noise weigh heavily; "
                         "use {}",

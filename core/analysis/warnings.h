@@ -32,6 +32,14 @@ struct RepetitionSpread
     bool noisy() const noexcept { return used >= 2 && cv > kNoisyCv; }
 };
 RepetitionSpread repetitionSpread(const CaseResult& result, Ranking ranking = Ranking::Durable);
+// The median time of the case's measured, successful repetitions, timed as the ranked rate is: a file write
+// ranked by durable throughput until its data was durable (the final fsync included), anything else until its
+// last call returned; 0 when no repetition succeeded. A buffered write whose calls return in 0.1 s and whose
+// data reaches the disk in 0.6 s is not a short measurement of the durable figure it is ranked by.
+double rankedRepetitionSeconds(const CaseResult& result, Ranking ranking = Ranking::Durable);
+// Whether that time is below kShortRepetitionSeconds (a case with no successful repetition is not short).
+bool isShort(double repetitionSeconds) noexcept;
+
 // "the repetitions vary by 7.1% (CV over 3)" or "the middle 3 of 5 repetitions vary by 7.1% (CV)".
 std::string describeSpread(const RepetitionSpread& spread);
 

@@ -28,6 +28,7 @@ CaseResult caseWith(double apparentMedian, double cv, double durableMedian, doub
         r.index = i;
         r.warmup = i == 0;
         r.returnSeconds = i == 0 ? 0.001 : seconds; // a short warm-up does not count
+        r.durableSeconds = r.returnSeconds;
         c.repetitions.push_back(r);
     }
     return c;
@@ -53,6 +54,34 @@ TEST(Warnings, NoiseShortRunsAndDurableGapAreNamedWithNumbers)
 TEST(Warnings, ThresholdsAreExclusive)
 {
     EXPECT_THAT(caseWarnings(caseWith(200, kNoisyCv, 100, kShortRepetitionSeconds)), IsEmpty());
+}
+
+TEST(Warnings, ShortIsJudgedOnTheTimeOfTheRankedRate)
+{
+    // A buffered write whose calls returned in 0.1 s and whose data was durable after 0.6 s: ranked by what
+    // reached the disk, its repetition lasted 0.6 s, which is long enough.
+    auto buffered = caseWith(1000, 0.01, 900, 0.1);
+    for (auto& r : buffered.repetitions)
+        r.durableSeconds = r.warmup ? 0.002 : 0.6;
+    EXPECT_THAT(caseWarnings(buffered, nullptr, Ranking::Durable), IsEmpty());
+    EXPECT_DOUBLE_EQ(rankedRepetitionSeconds(buffered, Ranking::Durable), 0.6);
+    // Ranked by the moment the calls returned, the same case is timed on 0.1 s, and that is short.
+    const auto apparent = caseWarnings(buffered, nullptr, Ranking::Apparent);
+    ASSERT_THAT(apparent, SizeIs(1));
+    EXPECT_THAT(apparent[0], HasSubstr("short: a repetition took 100 ms"));
+
+    // A pipe has one time, whatever the ranking: until its last call returned.
+    auto pipe = buffered;
+    pipe.testCase.target = TargetKind::Pipe;
+    EXPECT_DOUBLE_EQ(rankedRepetitionSeconds(pipe, Ranking::Durable), 0.1);
+    EXPECT_THAT(caseWarnings(pipe, nullptr, Ranking::Durable), SizeIs(1));
+
+    // A case with no successful repetition has no time, and is not called short.
+    auto none = caseWith(1000, 0.01, 900, 1.0);
+    for (auto& r : none.repetitions)
+        r.outcome = {Status::Failed, 5, "write", "write failed"};
+    EXPECT_DOUBLE_EQ(rankedRepetitionSeconds(none), 0.0);
+    EXPECT_FALSE(isShort(rankedRepetitionSeconds(none)));
 }
 
 TEST(Warnings, PipesHaveNoDurableGapAndFailedCasesNoWarnings)
