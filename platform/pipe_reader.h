@@ -4,11 +4,13 @@
 #include "core/engine/pattern.h"
 #include "core/engine/strategy.h"
 #include "core/engine/stream_check.h"
+#include "platform/thread_placement.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <optional>
 #include <thread>
 #include <utility>
 
@@ -32,9 +34,10 @@ template <class Os> class PipeReader
 public:
     using Handle = typename Os::Handle;
 
-    PipeReader(Handle readEnd, bool verify)
-        : m_readEnd(std::move(readEnd)), m_verify(verify), m_readPattern(verify ? Os::kReadBytes : 0),
-          m_check(m_readPattern, "the pipe reader")
+    // `cpu`: the CPU the reader thread is pinned to (the reader CPU axis); none: where the scheduler puts it.
+    PipeReader(Handle readEnd, bool verify, std::optional<unsigned> cpu)
+        : m_readEnd(std::move(readEnd)), m_verify(verify), m_cpu(cpu),
+          m_readPattern(verify ? Os::kReadBytes : 0), m_check(m_readPattern, "the pipe reader")
     {}
     ~PipeReader() { join(); }
     PipeReader(const PipeReader&) = delete;
@@ -73,6 +76,11 @@ private:
 
     void drain()
     {
+        // A reader that could not be pinned still drains the pipe, so that the writer finishes; the case then
+        // fails with the reason, since its figure would not be the placement it names.
+        const ThreadPin pin(m_cpu);
+        if (!pin.outcome().ok())
+            m_readError = pin.outcome();
         if (m_verify || !Os::discardAll(m_readEnd, m_check))
             readAll();
         m_readEnd.reset();
@@ -97,6 +105,7 @@ private:
     // Owned by the reader thread until it is joined.
     Handle m_readEnd;
     bool m_verify;
+    std::optional<unsigned> m_cpu;
     Pattern m_readPattern; // one period plus a whole read: every read compares in one span
     StreamCheck m_check;   // what the reader received
     Outcome m_readError;

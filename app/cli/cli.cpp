@@ -171,6 +171,8 @@ std::string figure(double value)
 // Writes show their sync policy; reads their hint and cache state ("seq/cold").
 std::string syncOrRead(const Case& k)
 {
+    if (k.direction == Direction::Write && k.target == TargetKind::Pipe)
+        return "reader " + toString(k.readerCpu); // a pipe has nothing to sync; where its reader ran matters
     if (k.direction == Direction::Write)
         return toString(k.sync);
     if (k.hint == ReadHint::NotApplicable)
@@ -238,6 +240,34 @@ void printPreallocation(const RunResult& result)
     std::printf("Writes to files: %s; the preparation is not timed.\n", text.c_str());
 }
 
+// Where the pipe cases' reader threads ran against their writers, which moves a pipe's rate a lot.
+void printReaderPlacement(const RunResult& result)
+{
+    std::set<ReaderCpu> used;
+    for (const auto& c : result.cases) {
+        if (c.testCase.target == TargetKind::Pipe)
+            used.insert(c.testCase.readerCpu);
+    }
+    if (used.empty())
+        return;
+    std::string text;
+    for (auto p : used) {
+        text += text.empty() ? "" : "; ";
+        switch (p) {
+        case ReaderCpu::Any:
+            text += "where the scheduler put it (reader any)";
+            break;
+        case ReaderCpu::Same:
+            text += "on the writer's CPU, the two taking turns (reader same)";
+            break;
+        case ReaderCpu::Other:
+            text += "on a CPU of its own, the writer pinned to another (reader other)";
+            break;
+        }
+    }
+    std::printf("Pipes: the reader thread ran %s.\n", text.c_str());
+}
+
 void printResults(const RunResult& result, Ranking ranking)
 {
     fmt::print(
@@ -273,6 +303,7 @@ void printResults(const RunResult& result, Ranking ranking)
                                     : "apparent");
     printReadDetails(result);
     printPreallocation(result);
+    printReaderPlacement(result);
     if (!result.warnings.empty()) {
         std::printf("\nAbout this run:\n");
         for (const auto& warning : result.warnings)

@@ -37,6 +37,7 @@ public:
         BufferColumn,
         SyncColumn,
         ReadColumn,
+        ReaderCpuColumn,
         ThreadsColumn,
         SizeColumn,
         MedianColumn, // the first figure

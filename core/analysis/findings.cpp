@@ -76,6 +76,8 @@ std::string findingSubject(const CaseResult& c)
         name += fmt::format(", {} threads", k.threads);
     if (k.target != TargetKind::Directory)
         name += ", " + toString(k.target);
+    if (k.target == TargetKind::Pipe && k.readerCpu != ReaderCpu::Any)
+        name += k.readerCpu == ReaderCpu::Same ? ", reader on its CPU" : ", reader on another CPU";
     return name + ")";
 }
 
@@ -126,7 +128,8 @@ std::string baselineStrategy(const Case& c)
 bool canBeBaselineOf(const Case& candidate, const Case& c)
 {
     return candidate.strategy == baselineStrategy(c) && candidate.fileSet == c.fileSet &&
-           candidate.chunkBytes == c.chunkBytes && candidate.target == c.target && candidate.cache == c.cache;
+           candidate.chunkBytes == c.chunkBytes && candidate.target == c.target &&
+           candidate.cache == c.cache && candidate.readerCpu == c.readerCpu;
 }
 
 bool isPreferredBaselineOf(const Case& candidate, const Case& c)

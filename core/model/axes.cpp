@@ -30,6 +30,7 @@ enum RefusalRank : int
     kExtraRank = 50,       // axes declared with declareExtraAxis
     kSyncRank = 60,        // the sync policy against the target and the strategy
     kPreallocateRank = 70, // the preallocation against the target and the strategy
+    kReaderCpuRank = 75,   // the reader CPU needs a pipe's reader
     kThreadLimitRank = 80, // file-set readers' one thread per file
 };
 
@@ -41,6 +42,7 @@ enum ColumnRank : int
     kBufferColumn = 30,
     kSyncColumn = 40,
     kReadColumn = 50, // the read hint, and the cache state with it
+    kReaderCpuColumn = 55,
     kThreadsColumn = 60,
     kSizeColumn = 70,
 };
@@ -736,6 +738,63 @@ std::vector<AxisSpec> builtinAxes()
              return std::string();
          }}};
     axes.push_back(std::move(preallocate));
+
+    AxisSpec readerCpu = typedAxis(
+        {"reader CPU", "readerCpus", "readerCpu", "reader_cpu", "--reader-cpu",
+         "Pipes: where the reader thread runs: any (where the scheduler puts it, the default), same (pinned "
+         "to the writer's CPU) or other (writer and reader pinned to two different CPUs)"},
+        AxisValueKind::Text, &Case::readerCpu, &MatrixGroup::readerCpus, namedValues(parseReaderCpu),
+        [](const StrategyInfo& info) { return contains(info.targets, TargetKind::Pipe); },
+        [](const StrategyInfo&) { return ReaderCpu::Any; });
+    // Every case has one: only pipes take anything but any, and the refusal says why.
+    readerCpu.oldFileValue = "any"; // results from before the axis let the scheduler place the reader
+    readerCpu.labelText =
+        labelPart("reader", &Case::readerCpu, [](const Case& c) { return c.readerCpu != ReaderCpu::Any; });
+    readerCpu.labelRank = 10;
+    readerCpu.editorField = AxisEditorField{
+        .label = "Reader CPU:",
+        .tip = "Where the pipe's reader thread runs: any (where the scheduler puts it), same (pinned to the "
+               "writer's CPU: the data path's CPU cost alone) or other (pinned to two different CPUs: every "
+               "hand-over crosses between CPUs).",
+        .common = {"any", "same", "other"},
+        .fieldName = "reader CPU",
+        .noneTakes = "None of %1 writes into a pipe.",
+        .notTaken = "(pipe writers only)",
+        .summary = "reader %1",
+        .summaryRank = 6,
+    };
+    readerCpu.refusals = {{kReaderCpuRank, [](const Case& c, const StrategyInfo&, const TargetInfo&) {
+                               return c.readerCpu != ReaderCpu::Any && c.target != TargetKind::Pipe
+                                          ? fmt::format("reader CPU {} places a pipe's reader thread; a {} "
+                                                        "target has none",
+                                                        toString(c.readerCpu), toString(c.target))
+                                          : std::string();
+                           }}};
+    readerCpu.columnHeader = "Reader CPU";
+    readerCpu.column = {
+        .tip =
+            "Pipes: where the reader thread ran against the writer: any (where the scheduler put it), same "
+            "(one CPU for both) or other (two different CPUs)",
+        .rank = kReaderCpuColumn,
+        .text =
+            [](const Case& c) {
+                return c.target == TargetKind::Pipe ? toString(c.readerCpu) : std::string();
+            },
+        .wanted =
+            [](const Case& c) {
+                return c.target == TargetKind::Pipe;
+            }};
+    readerCpu.reportColumn =
+        AxisReportColumn{.sharedWith = "sync", .text = [](const Case& c) {
+                             return c.target == TargetKind::Pipe && c.readerCpu != ReaderCpu::Any
+                                        ? fmt::format("reader {}", toString(c.readerCpu))
+                                        : std::string();
+                         }};
+    readerCpu.shortText = [](const Case& c) {
+        return c.readerCpu != ReaderCpu::Any ? "cpu=" + toString(c.readerCpu) : std::string();
+    };
+    readerCpu.shortRank = 5;
+    axes.push_back(std::move(readerCpu));
     return axes;
 }
 

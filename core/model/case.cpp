@@ -265,6 +265,28 @@ Preallocate parsePreallocate(std::string_view text)
     throw InputError(fmt::format("unknown preallocation '{}' (use none, fallocate or overwrite)", text));
 }
 
+std::string toString(ReaderCpu placement)
+{
+    switch (placement) {
+    case ReaderCpu::Any:
+        return "any";
+    case ReaderCpu::Same:
+        return "same";
+    case ReaderCpu::Other:
+        return "other";
+    }
+    return "?";
+}
+
+ReaderCpu parseReaderCpu(std::string_view text)
+{
+    for (auto value : {ReaderCpu::Any, ReaderCpu::Same, ReaderCpu::Other}) {
+        if (text == toString(value))
+            return value;
+    }
+    throw InputError(fmt::format("unknown reader CPU '{}' (use any, same or other)", text));
+}
+
 FileSetSpec parseFileSet(std::string_view text)
 {
     const auto usage = [&text] {

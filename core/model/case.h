@@ -93,6 +93,19 @@ enum class Preallocate
     Overwrite
 };
 
+// Where a pipe case's reader thread runs against its writer. Any: where the scheduler puts them (IOLab's
+// default, as two programs joined by a pipe run). Same: both pinned to one CPU, taking turns, so that the
+// figure is the data path's CPU cost alone. Other: pinned to two different CPUs, so that every hand-over
+// crosses between CPUs (a wake-up on the other CPU, the data moving between caches). On a virtual machine
+// the placement the scheduler picks can change the rate threefold from one repetition to the next. Every
+// other case carries Any.
+enum class ReaderCpu
+{
+    Any,
+    Same,
+    Other
+};
+
 // How the sizes of a generated file set are drawn.
 enum class SizeMix
 {
@@ -143,6 +156,7 @@ struct Case
     CacheState cache = CacheState::NotApplicable;
     FileSetSpec fileSet; // file-set strategies: the set they read; totalBytes is its size
     Preallocate preallocate = Preallocate::None;
+    ReaderCpu readerCpu = ReaderCpu::Any; // pipe cases
     // Axes declared without a typed field (core/model/axes.h): matrix key -> the value's canonical text.
     std::map<std::string, std::string> extraAxes;
 
@@ -163,6 +177,7 @@ std::string toString(StdioBuffer buffer);
 std::string toString(ReadHint hint);
 std::string toString(CacheState cache);
 std::string toString(Preallocate preallocate); // "none", "fallocate", "overwrite"
+std::string toString(ReaderCpu placement);     // "any", "same", "other"
 std::string toString(const FileSetSpec& set);  // "2000x4K", "500x1K-64K", "2000xarticle-2b"
 // A read's hint and cache state for tables: "sequential, cold", or "cold" without a hint; "" for writes.
 std::string readAxesText(const Case& c);
@@ -176,5 +191,6 @@ ReadHint parseReadHint(std::string_view text);
 CacheState parseCacheState(std::string_view text);
 FileSetSpec parseFileSet(std::string_view text);
 Preallocate parsePreallocate(std::string_view text);
+ReaderCpu parseReaderCpu(std::string_view text);
 
 } // namespace iolab

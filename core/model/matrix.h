@@ -39,6 +39,7 @@ struct MatrixGroup
     std::vector<CacheState> caches;          // reads: empty -> cold
     std::vector<FileSetSpec> fileSets;       // file-set strategies read these instead of a size
     std::vector<Preallocate> preallocations; // writes to a file: empty -> none
+    std::vector<ReaderCpu> readerCpus;       // pipes: empty -> any
     // Axes declared without a typed field (core/model/axes.h): matrix key -> values; absent -> its default.
     std::map<std::string, std::vector<std::string>> extraAxes;
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace iolab {
@@ -76,15 +77,10 @@ StrategyDraft defaultStrategyDraft(const StrategyInfo& info);
 bool axisLess(const StdioBuffer& a, const StdioBuffer& b);
 bool axisLess(const SyncPolicy& a, const SyncPolicy& b);
 bool axisLess(const FileSetSpec& a, const FileSetSpec& b);
-inline bool axisLess(ReadHint a, ReadHint b)
-{
-    return a < b;
-}
-inline bool axisLess(CacheState a, CacheState b)
-{
-    return a < b;
-}
-inline bool axisLess(Preallocate a, Preallocate b)
+// Enumerated axes (hint, cache state, target kind, preallocation, reader CPU): in declaration order.
+template <class E>
+requires std::is_enum_v<E>
+bool axisLess(E a, E b)
 {
     return a < b;
 }
@@ -93,10 +89,6 @@ inline bool axisLess(std::uint64_t a, std::uint64_t b)
     return a < b;
 }
 inline bool axisLess(std::uint32_t a, std::uint32_t b)
-{
-    return a < b;
-}
-inline bool axisLess(TargetKind a, TargetKind b)
 {
     return a < b;
 }

@@ -35,6 +35,9 @@ std::uint64_t pipeMaxBytes()
 
 std::unique_ptr<Job> PipeJob::create(const JobSpec& spec, Mode mode, Outcome& outcome)
 {
+    const auto placement = pipePlacement(spec.testCase.readerCpu, spec.thread, allowedCpus(), outcome);
+    if (!placement)
+        return nullptr;
     posix::ignoreSigpipe();
     int fds[2] = {-1, -1};
     if (::pipe2(fds, O_CLOEXEC) != 0) {
@@ -52,16 +55,18 @@ std::unique_ptr<Job> PipeJob::create(const JobSpec& spec, Mode mode, Outcome& ou
         if (::fcntl(writeEnd.get(), F_SETPIPE_SZ, static_cast<int>(wanted)) < 0)
             logger(LogModule::Platform).warn("F_SETPIPE_SZ {} failed: {}", wanted, posix::errnoName(errno));
     }
-    auto job = std::unique_ptr<PipeJob>(new PipeJob(spec, mode, std::move(readEnd), std::move(writeEnd)));
+    auto job = std::unique_ptr<PipeJob>(
+        new PipeJob(spec, mode, *placement, std::move(readEnd), std::move(writeEnd)));
     if (mode == Mode::Vmsplice && !job->makeRing(outcome))
         return nullptr;
     job->m_reader.start();
     return job;
 }
 
-PipeJob::PipeJob(const JobSpec& spec, Mode mode, posix::UniqueFd readEnd, posix::UniqueFd writeEnd)
-    : m_spec(spec), m_mode(mode), m_writeEnd(std::move(writeEnd)),
-      m_reader(std::move(readEnd), spec.verifyStream)
+PipeJob::PipeJob(const JobSpec& spec, Mode mode, const PipePlacement& placement, posix::UniqueFd readEnd,
+                 posix::UniqueFd writeEnd)
+    : m_spec(spec), m_mode(mode), m_writerCpu(placement.writer), m_writeEnd(std::move(writeEnd)),
+      m_reader(std::move(readEnd), spec.verifyStream, placement.reader)
 {}
 
 void PipeJob::RingFree::operator()(std::byte* p) const noexcept
@@ -142,6 +147,11 @@ std::int64_t PipeReadCalls::read(const Handle& readEnd, std::byte* into, std::si
 
 Outcome PipeJob::execute(Progress& progress)
 {
+    const ThreadPin pin(m_writerCpu); // given back when the timed part returns
+    if (!pin.outcome().ok()) {
+        stopReader();
+        return pin.outcome();
+    }
     const Pattern::View pattern = m_spec.pattern->view();
     const int fd = m_writeEnd.get();
     LoopEnd end;

@@ -6,6 +6,7 @@
 #include "core/engine/pattern.h"
 #include "platform/pipe_reader.h"
 #include "platform/posix/posix_io.h"
+#include "platform/thread_placement.h"
 
 #include <memory>
 
@@ -44,7 +45,8 @@ public:
     Outcome finish() override;
 
 private:
-    PipeJob(const JobSpec& spec, Mode mode, posix::UniqueFd readEnd, posix::UniqueFd writeEnd);
+    PipeJob(const JobSpec& spec, Mode mode, const PipePlacement& placement, posix::UniqueFd readEnd,
+            posix::UniqueFd writeEnd);
     bool makeRing(Outcome& outcome);
     void stopReader();
 
@@ -56,6 +58,7 @@ private:
 
     JobSpec m_spec;
     Mode m_mode;
+    std::optional<unsigned> m_writerCpu; // the reader CPU axis: where the writing thread is pinned
     posix::UniqueFd m_writeEnd;
     Outcome m_writeError;
     // vmsplice: the ring of page-aligned buffers the writer fills in turn; a buffer is refilled only after

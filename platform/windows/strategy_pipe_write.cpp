@@ -8,6 +8,7 @@
 #include "core/engine/stream_check.h"
 #include "platform/basic_strategy.h"
 #include "platform/pipe_reader.h"
+#include "platform/thread_placement.h"
 #include "platform/windows/strategies.h"
 #include "platform/windows/win_io.h"
 
@@ -50,6 +51,9 @@ class PipeWriteJob final : public Job
 public:
     static std::unique_ptr<Job> create(const JobSpec& spec, Outcome& outcome)
     {
+        const auto placement = pipePlacement(spec.testCase.readerCpu, spec.thread, allowedCpus(), outcome);
+        if (!placement)
+            return nullptr;
         HANDLE readEnd = nullptr;
         HANDLE writeEnd = nullptr;
         if (::CreatePipe(&readEnd, &writeEnd, nullptr, kPipeBytes) == 0) {
@@ -57,7 +61,7 @@ public:
             return nullptr;
         }
         auto job = std::unique_ptr<PipeWriteJob>(
-            new PipeWriteJob(spec, win::UniqueHandle(readEnd), win::UniqueHandle(writeEnd)));
+            new PipeWriteJob(spec, *placement, win::UniqueHandle(readEnd), win::UniqueHandle(writeEnd)));
         job->m_reader.start();
         return job;
     }
@@ -68,6 +72,11 @@ public:
 
     Outcome execute(Progress& progress) override
     {
+        const ThreadPin pin(m_writerCpu); // given back when the timed part returns
+        if (!pin.outcome().ok()) {
+            stopReader();
+            return pin.outcome();
+        }
         const Pattern::View pattern = m_spec.pattern->view();
         const HANDLE pipe = m_writeEnd.get();
         const auto end = runChunks(
@@ -94,8 +103,10 @@ public:
     }
 
 private:
-    PipeWriteJob(const JobSpec& spec, win::UniqueHandle readEnd, win::UniqueHandle writeEnd)
-        : m_spec(spec), m_writeEnd(std::move(writeEnd)), m_reader(std::move(readEnd), spec.verifyStream)
+    PipeWriteJob(const JobSpec& spec, const PipePlacement& placement, win::UniqueHandle readEnd,
+                 win::UniqueHandle writeEnd)
+        : m_spec(spec), m_writerCpu(placement.writer), m_writeEnd(std::move(writeEnd)),
+          m_reader(std::move(readEnd), spec.verifyStream, placement.reader)
     {}
 
     void stopReader()
@@ -105,6 +116,7 @@ private:
     }
 
     JobSpec m_spec;
+    std::optional<unsigned> m_writerCpu; // the reader CPU axis: where the writing thread is pinned
     win::UniqueHandle m_writeEnd;
     Outcome m_writeError;
     PipeReader<PipeReadCalls> m_reader;

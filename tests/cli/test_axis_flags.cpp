@@ -69,5 +69,18 @@ TEST(AxisFlags, BuiltinAxesParseAsTheyDid)
     }
 }
 
+TEST(AxisFlags, ReaderCpuTakesItsThreePlacements)
+{
+    EXPECT_EQ(parse({"--reader-cpu", "same,other"}).readerCpus,
+              (std::vector<ReaderCpu>{ReaderCpu::Same, ReaderCpu::Other}));
+    EXPECT_TRUE(parse({}).readerCpus.empty()) << "not given: the scheduler places the reader";
+    try {
+        parse({"--reader-cpu", "near"});
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_THAT(e.what(), HasSubstr("unknown reader CPU 'near' (use any, same or other)"));
+    }
+}
+
 } // namespace
 } // namespace iolab::cli

@@ -35,12 +35,13 @@ std::string dataFile(const std::string& name)
 }
 
 // Files written by IOLab before the axes were declarations (commit cc8c769): read and written again, they are
-// the same bytes the old code produced.
+// the same bytes the old code produced, plus the keys of the axes declared since (the reader CPU: "any", as
+// those runs let the scheduler place a pipe's reader).
 struct GoldenFiles
 {
     const char* result;
-    const char* resaved; // what the old code wrote after reading `result`
-    const char* csv;     // the old code's repetition CSV of `result`
+    const char* resaved; // what the old code wrote after reading `result`, with the newer axes
+    const char* csv;     // the old code's repetition CSV of `result`, with the newer axes' columns
 };
 
 class GoldenResult : public ::testing::TestWithParam<GoldenFiles>
@@ -53,11 +54,11 @@ TEST_P(GoldenResult, ReadsAndWritesAsBefore)
     EXPECT_EQ(toCsv(repetitionRows(result)), dataFile(GetParam().csv));
 }
 
-INSTANTIATE_TEST_SUITE_P(OldFiles, GoldenResult,
-                         ::testing::Values(GoldenFiles{"golden-result.json", "golden-result.resaved.json",
-                                                       "golden-result.csv"},
-                                           GoldenFiles{"golden-axes-result.json", "golden-axes-result.json",
-                                                       "golden-axes-result.csv"}));
+INSTANTIATE_TEST_SUITE_P(
+    OldFiles, GoldenResult,
+    ::testing::Values(GoldenFiles{"golden-result.json", "golden-result.resaved.json", "golden-result.csv"},
+                      GoldenFiles{"golden-axes-result.json", "golden-axes-result.resaved.json",
+                                  "golden-axes-result.csv"}));
 
 TEST(GoldenMatrix, EveryAxisReadsAndWritesAsBefore)
 {
@@ -261,6 +262,88 @@ TEST(TotalSizeLimit, OneByteTo16TiB)
     } catch (const InputError& e) {
         EXPECT_THAT(e.what(), ::testing::HasSubstr("larger than the 16 TiB limit"));
     }
+}
+
+} // namespace
+} // namespace iolab
+
+namespace iolab {
+namespace {
+
+// The reader CPU axis (where a pipe's reader thread runs): a built-in declaration like the others.
+class ReaderCpuAxis : public ::testing::Test
+{
+protected:
+    ReaderCpuAxis()
+    {
+        m_registry.add(std::make_unique<test::FakeStrategy>("fake-pipe", m_behaviour,
+                                                            std::vector<TargetKind>{TargetKind::Pipe}));
+        m_registry.add(std::make_unique<test::FakeStrategy>("fake", m_behaviour));
+    }
+
+    static Matrix matrix(std::vector<std::string> strategies, std::vector<ReaderCpu> placements)
+    {
+        MatrixGroup g;
+        g.strategies = std::move(strategies);
+        g.chunks = {65536};
+        g.sizes = {1 << 20};
+        g.readerCpus = std::move(placements);
+        return Matrix{"pipes", {}, {g}};
+    }
+
+    test::FakeBehaviour m_behaviour;
+    Registry m_registry;
+    TargetInfo m_target{.path = "/fake", .device = "fakedev"};
+};
+
+TEST_F(ReaderCpuAxis, PipesExpandOverItAndTheDefaultIsTheScheduler)
+{
+    auto e = expand(matrix({"fake-pipe"}, {}), m_registry, m_target);
+    ASSERT_EQ(e.cases.size(), 1u);
+    EXPECT_EQ(e.cases[0].readerCpu, ReaderCpu::Any);
+    EXPECT_THAT(e.cases[0].label(), ::testing::Not(HasSubstr("reader=")))
+        << "the default leaves the label as it was";
+
+    e = expand(matrix({"fake-pipe"}, {ReaderCpu::Same, ReaderCpu::Other}), m_registry, m_target);
+    ASSERT_EQ(e.cases.size(), 2u);
+    EXPECT_EQ(e.cases[0].readerCpu, ReaderCpu::Same);
+    EXPECT_THAT(e.cases[0].label(), HasSubstr(" reader=same"));
+    EXPECT_THAT(e.cases[1].label(), HasSubstr(" reader=other"));
+}
+
+TEST_F(ReaderCpuAxis, AFileWriteHasNoReaderToPlace)
+{
+    const auto e = expand(matrix({"fake", "fake-pipe"}, {ReaderCpu::Same}), m_registry, m_target);
+    ASSERT_EQ(e.cases.size(), 1u);
+    EXPECT_EQ(e.cases[0].strategy, "fake-pipe");
+    ASSERT_EQ(e.refused.size(), 1u);
+    EXPECT_EQ(e.refused[0].reason,
+              "reader CPU same places a pipe's reader thread; a directory target has none");
+}
+
+TEST_F(ReaderCpuAxis, FilesAndFlagsSpellIt)
+{
+    const Matrix m = matrix({"fake-pipe"}, {ReaderCpu::Other, ReaderCpu::Same});
+    const auto j = matrixToJson(m);
+    EXPECT_EQ(j.at("groups")[0].at("readerCpus"), nlohmann::json::parse(R"(["other", "same"])"));
+    EXPECT_EQ(parseMatrixJson(j.dump(), "m.json"), m);
+    try {
+        parseMatrixJson(
+            R"({"strategies": ["fake-pipe"], "chunks": [1], "sizes": [1], "readerCpus": ["near"]})",
+            "m.json");
+        FAIL() << "'near' is no placement";
+    } catch (const InputError& e) {
+        EXPECT_THAT(e.what(), HasSubstr("unknown reader CPU 'near' (use any, same or other)"));
+    }
+    const AxisSpec* axis = findAxisByMatrixKey("readerCpus");
+    ASSERT_NE(axis, nullptr);
+    EXPECT_EQ(axis->cliFlag, "--reader-cpu");
+    EXPECT_EQ(axis->csvColumn, "reader_cpu");
+    Case c;
+    axis->parse(c, "same");
+    EXPECT_EQ(c.readerCpu, ReaderCpu::Same);
+    EXPECT_EQ(axis->format(c), "same");
+    EXPECT_EQ(axis->oldFileValue, "any") << "runs from before the axis let the scheduler place the reader";
 }
 
 } // namespace

@@ -180,6 +180,25 @@ TEST_F(VerdictTest, AQuestionAboutPipesNamesOnlyWhatRan)
     EXPECT_THAT(verdict(run, &registry).question, HasSubstr("into a pipe or the null device"));
 }
 
+TEST_F(VerdictTest, PipesAreComparedWithTheirReaderPlacedAlike)
+{
+    // vmsplice with the reader on the writer's CPU is compared with pipe-write placed the same way, not with
+    // the slower pipe-write whose reader ran on another CPU; the answer names the placement.
+    auto pipe = [](std::uint32_t index, const std::string& strategy, double rate, ReaderCpu placement) {
+        CaseResult c = okCase(index, strategy, 65536, rate, rate, TargetKind::Pipe);
+        c.testCase.readerCpu = placement;
+        return c;
+    };
+    run.cases = {pipe(0, "pipe-write", 1500, ReaderCpu::Other), pipe(1, "pipe-write", 5000, ReaderCpu::Same),
+                 pipe(2, "vmsplice", 8000, ReaderCpu::Same), pipe(3, "vmsplice", 3000, ReaderCpu::Other)};
+    const Verdict v = verdict(run, &registry);
+    ASSERT_EQ(v.answers.size(), 1u);
+    EXPECT_THAT(v.answers[0],
+                HasSubstr("`vmsplice` with the reader on the writer's CPU is fastest: 8.00 GB/s, "
+                          "1.6x plain `pipe-write` (5.00 GB/s)"));
+    EXPECT_EQ(baselineCase(run, 3), 0u) << "the other-CPU vmsplice's baseline is the other-CPU pipe-write";
+}
+
 TEST_F(VerdictTest, SeveralChunkSizesNameTheChunkOfTheWinner)
 {
     run.cases = {okCase(0, "stdio", 4096, 500, 400), okCase(1, "write", 4096, 800, 500),

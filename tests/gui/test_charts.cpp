@@ -212,6 +212,11 @@ TEST(ResultsView, FillsTheTableTheBarChartAndTheHeatmap)
     RunResult run;
     run.cases = {measured(0, "stdio", 4096, 2), measured(1, "write", 4096, 900),
                  measured(2, "write", 65536, 1500)};
+    RepetitionResult quick;
+    quick.index = 1;
+    quick.returnSeconds = 0.05;
+    quick.durableSeconds = 0.06;
+    run.cases[2].repetitions = {quick};
     run.refused.push_back({run.cases[0].testCase, "duplicate of case 1"});
     view.setResult(run);
     EXPECT_EQ(view.model()->rowCount(), 4);

@@ -145,12 +145,13 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
     using M = ResultsModel;
     EXPECT_EQ(M::axisColumns(),
               (std::vector<int>{M::StrategyColumn, M::ChunkColumn, M::BufferColumn, M::SyncColumn,
-                                M::ReadColumn, M::ThreadsColumn, M::SizeColumn}));
+                                M::ReadColumn, M::ReaderCpuColumn, M::ThreadsColumn, M::SizeColumn}));
     EXPECT_EQ(M::axisColumn("strategy"), M::StrategyColumn);
     EXPECT_EQ(M::axisColumn("stdioBuffer"), M::BufferColumn);
     EXPECT_EQ(M::axisColumn("hint"), M::ReadColumn);
     EXPECT_EQ(M::axisColumn("cache"), M::ReadColumn) << "the cache state shares the hint's column";
     EXPECT_EQ(M::axisColumn("totalBytes"), M::SizeColumn);
+    EXPECT_EQ(M::axisColumn("readerCpu"), M::ReaderCpuColumn);
     EXPECT_EQ(M::axisColumn("direction"), -1);
     EXPECT_EQ(M::axesInColumn(M::ReadColumn).size(), 2U);
     EXPECT_TRUE(M::axesInColumn(M::MedianColumn).empty());
@@ -158,9 +159,10 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
     ResultsModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     const std::vector<std::string> headers{
-        "#",        "Strategy", "Chunk",        "stdio buffer", "Sync",      "Hint, cache", "Threads",
-        "Size",     "Apparent", "Trimmed mean", "95% CI",       "Durable",   "Speed-up",    "Files/s",
-        "p50/file", "p99/file", "CPU",          "Peak RSS",     "Stability", "Status",      "Reason"};
+        "#",          "Strategy",  "Chunk",   "stdio buffer", "Sync",         "Hint, cache",
+        "Reader CPU", "Threads",   "Size",    "Apparent",     "Trimmed mean", "95% CI",
+        "Durable",    "Speed-up",  "Files/s", "p50/file",     "p99/file",     "CPU",
+        "Peak RSS",   "Stability", "Status",  "Reason"};
     ASSERT_EQ(static_cast<std::size_t>(model.columnCount()), headers.size());
     for (int column = 0; column < model.columnCount(); ++column)
         EXPECT_EQ(model.headerData(column, Qt::Horizontal).toString().toStdString(),
@@ -208,20 +210,45 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
 
     // What answers "which is fastest" first, the axes after: the order the table had before the columns
     // came from the declarations.
-    EXPECT_EQ(
-        gui::ResultsView::defaultColumnOrder(),
-        (std::vector<int>{M::CaseColumn,    M::StrategyColumn,    M::ChunkColumn,  M::DurableColumn,
-                          M::MedianColumn,  M::SpeedupColumn,     M::StatusColumn, M::StabilityColumn,
-                          M::CiColumn,      M::TrimmedMeanColumn, M::BufferColumn, M::SyncColumn,
-                          M::ReadColumn,    M::ThreadsColumn,     M::SizeColumn,   M::FilesPerSecondColumn,
-                          M::FileP50Column, M::FileP99Column,     M::CpuColumn,    M::RssColumn,
-                          M::ReasonColumn}));
+    EXPECT_EQ(gui::ResultsView::defaultColumnOrder(), (std::vector<int>{M::CaseColumn,
+                                                                        M::StrategyColumn,
+                                                                        M::ChunkColumn,
+                                                                        M::DurableColumn,
+                                                                        M::MedianColumn,
+                                                                        M::SpeedupColumn,
+                                                                        M::StatusColumn,
+                                                                        M::StabilityColumn,
+                                                                        M::CiColumn,
+                                                                        M::TrimmedMeanColumn,
+                                                                        M::BufferColumn,
+                                                                        M::SyncColumn,
+                                                                        M::ReadColumn,
+                                                                        M::ReaderCpuColumn,
+                                                                        M::ThreadsColumn,
+                                                                        M::SizeColumn,
+                                                                        M::FilesPerSecondColumn,
+                                                                        M::FileP50Column,
+                                                                        M::FileP99Column,
+                                                                        M::CpuColumn,
+                                                                        M::RssColumn,
+                                                                        M::ReasonColumn}));
     const RunResult writes = sampleRun();
     EXPECT_EQ(gui::ResultsView::hiddenColumns(writes.cases, writes.refused),
-              (std::vector<int>{M::ReadColumn, M::ThreadsColumn, M::TrimmedMeanColumn,
+              (std::vector<int>{M::ReadColumn, M::ReaderCpuColumn, M::ThreadsColumn, M::TrimmedMeanColumn,
                                 M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column}));
-    EXPECT_EQ(
-        gui::ResultsView::hiddenColumns({read}, {}),
-        (std::vector<int>{M::BufferColumn, M::SyncColumn, M::TrimmedMeanColumn, M::DurableColumn,
-                          M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column, M::ReasonColumn}));
+    EXPECT_EQ(gui::ResultsView::hiddenColumns({read}, {}),
+              (std::vector<int>{M::BufferColumn, M::SyncColumn, M::ReaderCpuColumn, M::TrimmedMeanColumn,
+                                M::DurableColumn, M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column,
+                                M::ReasonColumn}));
+
+    // A pipe case shows where its reader ran; the column is shown as soon as one case writes into a pipe.
+    CaseResult pipe = measuredCase(0, "vmsplice", 65536, BufferMode::NotApplicable, 8000.0);
+    pipe.testCase.target = TargetKind::Pipe;
+    pipe.testCase.readerCpu = ReaderCpu::Same;
+    RunResult pipes;
+    pipes.cases = {pipe};
+    model.setResult(pipes);
+    EXPECT_EQ(text(model, 0, M::ReaderCpuColumn), QStringLiteral("same"));
+    EXPECT_FALSE(
+        std::ranges::binary_search(gui::ResultsView::hiddenColumns(pipes.cases, {}), M::ReaderCpuColumn));
 }
