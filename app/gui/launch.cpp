@@ -93,6 +93,33 @@ bool asksForHelpOrVersion(int argc, char** argv)
     return false;
 }
 
+namespace {
+
+// Reads the result file named at launch off the GUI thread, like any open (a file on a hung mount must not
+// freeze the window before it is even up). If it does not read, its problem joins the launch's other
+// problems in the banner and goes to stderr, as theirs did.
+void openAtLaunch(MainWindow& window, const QString& path, const QStringList& otherProblems)
+{
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection = QObject::connect(
+        &window, &MainWindow::resultOpened, &window,
+        [&window, path, otherProblems, connection](const QString& opened, const QString& error) {
+            if (opened != path)
+                return;
+            QObject::disconnect(*connection);
+            if (error.isEmpty())
+                return;
+            const QString problem = QObject::tr("Cannot open %1: %2").arg(path, error);
+            std::fprintf(stderr, "iolab: %s\n", problem.toLocal8Bit().constData());
+            QStringList all = otherProblems;
+            all << problem;
+            window.showProblem(all.join(QLatin1Char('\n')));
+        });
+    window.openResultFile(path);
+}
+
+} // namespace
+
 QStringList applyLaunchOptions(MainWindow& window, const LaunchOptions& options)
 {
     QStringList problems;
@@ -114,11 +141,6 @@ QStringList applyLaunchOptions(MainWindow& window, const LaunchOptions& options)
         if (!window.matrixEditor()->importMatrixFile(options.matrix, &error))
             problems << QObject::tr("--matrix %1: %2").arg(options.matrix, error);
     }
-    if (!options.openResult.isEmpty()) {
-        QString error;
-        if (!window.openResultFileNow(options.openResult, &error))
-            problems << QObject::tr("Cannot open %1: %2").arg(options.openResult, error);
-    }
     if (!options.target.isEmpty())
         window.chooseFolder(options.target); // its problem, if any, is in the banner already
     if (!problems.isEmpty()) {
@@ -127,6 +149,8 @@ QStringList applyLaunchOptions(MainWindow& window, const LaunchOptions& options)
             problems << target;
         window.showProblem(problems.join(QLatin1Char('\n')));
     }
+    if (!options.openResult.isEmpty())
+        openAtLaunch(window, options.openResult, problems);
     return problems;
 }
 

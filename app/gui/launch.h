@@ -35,8 +35,10 @@ LaunchOptions parseLaunchOptions();
 // True when argv asks only for --help or --version, which need no display.
 bool asksForHelpOrVersion(int argc, char** argv);
 
-// Loads the preset, matrix, target and result the options name. Each problem shows in the window's banner
-// (a user who opened a file from the file manager has no terminal) and is returned for stderr.
+// Loads the preset, matrix and target the options name, and starts reading the result file it names off the
+// GUI thread. Each problem shows in the window's banner (a user who opened a file from the file manager has
+// no terminal); those found now are returned for stderr, and a result file that does not read is printed
+// there when the read ends (MainWindow::resultOpened), its problem joining the others in the banner.
 QStringList applyLaunchOptions(MainWindow& window, const LaunchOptions& options);
 
 // --run: starts the run once the mount scan is in and a target is selected. If it cannot start, says why

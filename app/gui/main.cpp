@@ -106,7 +106,11 @@ int main(int argc, char** argv)
         shownMs = sinceStart.elapsed();
         stalls.start();
         logger(LogModule::Gui).info("window shown {} ms after start", shownMs);
-        if (options.quitAfterShown)
+        if (options.quitAfterShown && window.isOpeningResult())
+            // The result named at launch is still being read: quit once it is shown or its problem is.
+            QObject::connect(&window, &MainWindow::resultOpened, &app, &QApplication::quit,
+                             Qt::QueuedConnection);
+        else if (options.quitAfterShown)
             QTimer::singleShot(0, &app, &QApplication::quit);
         if (options.runAtStart && !launchProblems.isEmpty()) {
             // The run would not be the one asked for (another preset or matrix): it does not start.

@@ -707,15 +707,6 @@ void MainWindow::openResultFile(const QString& path, const QString& failureText)
         });
 }
 
-bool MainWindow::openResultFileNow(const QString& path, QString* error)
-{
-    const auto result = m_history->store().load(path, error);
-    if (!result)
-        return false;
-    showResult(*result, QFileInfo(path).fileName());
-    return true;
-}
-
 void MainWindow::chooseOpen()
 {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open result"), m_history->store().folder(),

@@ -82,8 +82,6 @@ public:
     // banner as `failureText` (its %1). An open asked for later, or a run started, makes it moot: dropped.
     void openResultFile(const QString& path);
     void openResultFile(const QString& path, const QString& failureText);
-    // For the launch only: reads and shows a result now, on the GUI thread; false with `error`.
-    bool openResultFileNow(const QString& path, QString* error);
     bool isOpeningResult() const { return m_opening; }
     // Re-reads the history folder off the GUI thread; historyRefreshed when the list is in.
     void refreshHistory();

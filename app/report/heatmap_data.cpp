@@ -2,6 +2,7 @@
 #include "app/report/heatmap_data.h"
 
 #include "core/base/units.h"
+#include "core/model/axes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,6 +14,20 @@ namespace {
 std::uint64_t columnValue(const Case& c, HeatmapAxis axis)
 {
     return axis == HeatmapAxis::Chunk ? c.chunkBytes : c.threads;
+}
+
+// A row: the strategy, and where a pipe's reader ran when it was placed ("vmsplice cpu=same"). A cell keeps
+// the best of the buffers and sync policies it covers, which are ways of writing; the reader's CPU is the
+// machine's arrangement, which can move a pipe's rate threefold, so the best of two placements would pass
+// one off as the other.
+QString rowName(const Case& c)
+{
+    static const AxisSpec* const readerCpu = findAxisByMatrixKey("readerCpus");
+    QString name = QString::fromStdString(c.strategy);
+    if (readerCpu != nullptr && readerCpu->shortText)
+        if (const std::string part = readerCpu->shortText(c); !part.empty())
+            name += QLatin1Char(' ') + QString::fromStdString(part);
+    return name;
 }
 
 } // namespace
@@ -47,7 +62,7 @@ HeatmapData HeatmapData::from(const std::vector<CaseResult>& cases, HeatmapAxis 
     HeatmapData d;
     d.axis = axis;
     for (const auto& c : cases) {
-        const QString s = QString::fromStdString(c.testCase.strategy);
+        const QString s = rowName(c.testCase);
         if (!d.strategies.contains(s))
             d.strategies << s;
         const auto value = columnValue(c.testCase, axis);
@@ -58,8 +73,7 @@ HeatmapData HeatmapData::from(const std::vector<CaseResult>& cases, HeatmapAxis 
     d.cells.assign(static_cast<std::size_t>(d.strategies.size()), std::vector<Cell>(d.columns.size()));
     bool any = false;
     for (const auto& c : cases) {
-        const auto row =
-            static_cast<std::size_t>(d.strategies.indexOf(QString::fromStdString(c.testCase.strategy)));
+        const auto row = static_cast<std::size_t>(d.strategies.indexOf(rowName(c.testCase)));
         const auto column = static_cast<std::size_t>(
             std::find(d.columns.begin(), d.columns.end(), columnValue(c.testCase, axis)) - d.columns.begin());
         Cell& cell = d.cells[row][column];

@@ -21,10 +21,10 @@ enum class HeatmapAxis
     Threads
 };
 
-// Strategy x chunk size (or x threads): per cell the best median MB/s among the cases there (several when
-// buffer, sync, hint or the other axis vary), with how many cases it covers and whether any failed. The rate
-// is the ranked one (rankedRate()): durable for writes to a file under Ranking::Durable. Give it the cases of
-// one comparison group: a pipe is no rival of a file.
+// Strategy x chunk size (or x threads), a pipe strategy's row per reader CPU it was placed on: per cell the
+// best median MB/s among the cases there (several when buffer, sync, hint or the other axis vary), with how
+// many cases it covers and whether any failed. The rate is the ranked one (rankedRate()): durable for writes
+// to a file under Ranking::Durable. Give it the cases of one comparison group: a pipe is no rival of a file.
 struct HeatmapData
 {
     struct Cell
@@ -35,7 +35,7 @@ struct HeatmapData
         int failed = 0;
     };
     HeatmapAxis axis = HeatmapAxis::Chunk;
-    QStringList strategies;
+    QStringList strategies;               // the rows: "write", "vmsplice cpu=same"
     std::vector<std::uint64_t> columns;   // chunk bytes or thread counts, ascending
     std::vector<std::vector<Cell>> cells; // [strategy][column]
     double minMBps = 0;

@@ -284,36 +284,6 @@ QString shortLabel(const CaseResult& c)
     return s;
 }
 
-// A group's sync policies and read axes in one cell: "none" or "hints normal, random; caches cold".
-QString readAxes(const MatrixGroup& g)
-{
-    QStringList parts;
-    const auto join = [](const auto& values) {
-        QStringList texts;
-        for (const auto& v : values)
-            texts << qs(toString(v));
-        return texts.join(QStringLiteral(", "));
-    };
-    if (!g.syncs.empty())
-        parts << join(g.syncs);
-    if (!g.hints.empty())
-        parts << QStringLiteral("hints ") + join(g.hints);
-    if (!g.caches.empty())
-        parts << QStringLiteral("caches ") + join(g.caches);
-    if (g.sizes.empty() == false && !g.fileSets.empty())
-        parts << QStringLiteral("file sets ") + join(g.fileSets);
-    for (const auto& axis : caseAxes()) { // axes declared without a typed field: "queue depth 1, 8"
-        if (!axis.extra())
-            continue;
-        QStringList texts;
-        for (const auto& v : axis.groupValues(g))
-            texts << qs(v);
-        if (!texts.isEmpty())
-            parts << qs(axis.name) + QStringLiteral(" ") + texts.join(QStringLiteral(", "));
-    }
-    return parts.isEmpty() ? QStringLiteral("(default)") : parts.join(QStringLiteral("; "));
-}
-
 // Reads: how the cache was set before each repetition, and the file-set readers' files/s and latency.
 void drawReadDetails(Layout& layout, const RunResult& result)
 {
@@ -983,39 +953,45 @@ void timelinesSection(Layout& layout, const ReportContext& ctx)
     drawSmallMultiples(layout, ctx.result);
 }
 
-// The matrix's groups as given, and every combination refused before the run with its reason.
+// The matrix's groups as given, and every combination refused before the run with its reason. A column per
+// declared axis that some group lists (core/model/axes.h), the strategies and chunk sizes always: a group
+// that lists none of an axis takes its default.
 void matrixSection(Layout& layout, const ReportContext& ctx)
 {
     const RunResult& result = ctx.result;
     layout.heading(QStringLiteral("The matrix as run"));
+    std::vector<const AxisSpec*> shown;
+    for (const AxisSpec& axis : caseAxes()) {
+        if (axis.matrixKey.empty() || !axis.groupValues)
+            continue;
+        const bool always = axis.matrixKey == "strategies" || axis.matrixKey == "chunks";
+        const bool listed =
+            std::any_of(result.matrix.groups.begin(), result.matrix.groups.end(),
+                        [&axis](const MatrixGroup& g) { return !axis.groupValues(g).empty(); });
+        if (always || listed)
+            shown.push_back(&axis);
+    }
+    std::vector<Column> columns;
+    for (const AxisSpec* axis : shown) {
+        QString header = qs(axis->name);
+        header[0] = header[0].toUpper();
+        columns.push_back({header, axis->matrixKey == "strategies" ? 10.0 : 5.0});
+    }
     std::vector<QStringList> groups;
-    auto list = [](const auto& values, auto&& text) {
-        QStringList parts;
-        for (const auto& v : values)
-            parts << text(v);
-        return parts.isEmpty() ? QStringLiteral("(default)") : parts.join(QStringLiteral(", "));
-    };
     for (const auto& g : result.matrix.groups) {
-        groups.push_back({list(g.strategies, [](const std::string& s) { return qs(s); }),
-                          list(g.chunks, [](std::uint64_t b) { return qs(formatBytesCompact(b)); }),
-                          g.sizes.empty() && !g.fileSets.empty()
-                              ? list(g.fileSets, [](const FileSetSpec& f) { return qs(toString(f)); })
-                              : list(g.sizes, [](std::uint64_t b) { return qs(formatBytesCompact(b)); }),
-                          list(g.buffers, [](const StdioBuffer& b) { return qs(toString(b)); }), readAxes(g),
-                          list(g.threads, [](std::uint32_t n) { return QString::number(n); }),
-                          list(g.targets, [](TargetKind k) { return qs(toString(k)); })});
+        QStringList row;
+        for (const AxisSpec* axis : shown) {
+            QStringList values;
+            for (const auto& v : axis->groupValues(g))
+                values << qs(v);
+            row << (values.isEmpty() ? QStringLiteral("(default)") : values.join(QStringLiteral(", ")));
+        }
+        groups.push_back(row);
     }
     layout.paragraph(
         QStringLiteral("%1: the union of these groups, each a cartesian product.").arg(matrixTitle(result)),
         8.5);
-    layout.table({{QStringLiteral("Strategies"), 10},
-                  {QStringLiteral("Chunks"), 6},
-                  {QStringLiteral("Sizes / file sets"), 6},
-                  {QStringLiteral("stdio buffers"), 6},
-                  {QStringLiteral("Sync / hints, caches"), 9},
-                  {QStringLiteral("Threads"), 4},
-                  {QStringLiteral("Targets"), 5}},
-                 groups, 7);
+    layout.table(columns, groups, 7);
     if (!result.refused.empty()) {
         layout.heading(QStringLiteral("Refused combinations"), 2);
         std::vector<QStringList> refused;

@@ -77,7 +77,7 @@ std::string findingSubject(const CaseResult& c)
     if (k.target != TargetKind::Directory)
         name += ", " + toString(k.target);
     if (k.target == TargetKind::Pipe && k.readerCpu != ReaderCpu::Any)
-        name += k.readerCpu == ReaderCpu::Same ? ", reader on its CPU" : ", reader on another CPU";
+        name += k.readerCpu == ReaderCpu::Same ? ", reader on the writer's CPU" : ", reader on another CPU";
     return name + ")";
 }
 

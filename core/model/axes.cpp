@@ -439,9 +439,14 @@ std::vector<AxisSpec> builtinAxes()
             [](const Case& c) {
                 return c.direction == Direction::Write;
             }};
-    // Reads show their hint and cache state in the same column (see hint and cache).
+    // Reads show their hint and cache state in the same column (see hint and cache), pipes where their reader
+    // ran (see readerCpu): a pipe or the null device has nothing to sync.
     sync.reportColumn =
-        AxisReportColumn{.header = "Sync/read", .width = 6.6, .rank = kSyncColumn, .text = sync.column.text};
+        AxisReportColumn{.header = "Sync/read", .width = 6.6, .rank = kSyncColumn, .text = [](const Case& c) {
+                             return c.direction == Direction::Write && c.target == TargetKind::Directory
+                                        ? toString(c.sync)
+                                        : std::string();
+                         }};
     sync.shortText = [](const Case& c) {
         return c.sync.mode != SyncMode::None ? toString(c.sync) : std::string();
     };
@@ -784,12 +789,11 @@ std::vector<AxisSpec> builtinAxes()
             [](const Case& c) {
                 return c.target == TargetKind::Pipe;
             }};
-    readerCpu.reportColumn =
-        AxisReportColumn{.sharedWith = "sync", .text = [](const Case& c) {
-                             return c.target == TargetKind::Pipe && c.readerCpu != ReaderCpu::Any
-                                        ? fmt::format("reader {}", toString(c.readerCpu))
-                                        : std::string();
-                         }};
+    readerCpu.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = [](const Case& c) {
+                                                  return c.target == TargetKind::Pipe
+                                                             ? fmt::format("reader {}", toString(c.readerCpu))
+                                                             : std::string();
+                                              }};
     readerCpu.shortText = [](const Case& c) {
         return c.readerCpu != ReaderCpu::Any ? "cpu=" + toString(c.readerCpu) : std::string();
     };

@@ -7,6 +7,7 @@
 #include "app/gui/results_view.h"
 #include "app/report/bar_chart_data.h"
 #include "core/base/units.h"
+#include "core/model/axes.h"
 #include "tests/support/builtin_registry.h"
 
 #include <QCheckBox>
@@ -163,6 +164,32 @@ TEST(Heatmap, BestMedianPerStrategyAndChunk)
     EXPECT_EQ(data.minMBps, 50);
     EXPECT_EQ(data.maxMBps, 900);
     EXPECT_NE(report::heatColour(50, 50, 900), report::heatColour(900, 50, 900));
+}
+
+TEST(Heatmap, APipesReaderPlacementsAreRowsOfTheirOwn)
+{
+    // vmsplice with its reader on the writer's CPU and on another: the best of the two must not pass one off
+    // as the other, so each placement has its row; left to the scheduler, the row is the strategy's.
+    auto pipe = [](std::uint32_t index, const char* strategy, double mbps, ReaderCpu placement) {
+        CaseResult c = measured(index, strategy, 65536, mbps);
+        c.testCase.target = TargetKind::Pipe;
+        c.testCase.readerCpu = placement;
+        return c;
+    };
+    const auto data = HeatmapData::from({pipe(0, "vmsplice", 9000, ReaderCpu::Same),
+                                         pipe(1, "vmsplice", 2500, ReaderCpu::Other),
+                                         pipe(2, "pipe-write", 4000, ReaderCpu::Any)});
+    EXPECT_EQ(data.strategies,
+              (QStringList{QStringLiteral("vmsplice cpu=same"), QStringLiteral("vmsplice cpu=other"),
+                           QStringLiteral("pipe-write")}));
+    EXPECT_EQ(*data.cells[1][0].bestMBps, 2500);
+
+    // The PDF's case table says where a pipe's reader ran, in place of a sync policy a pipe cannot have.
+    const auto syncColumn = std::find_if(caseTableColumns().begin(), caseTableColumns().end(),
+                                         [](const CaseTableColumn& c) { return c.header == "Sync/read"; });
+    ASSERT_NE(syncColumn, caseTableColumns().end());
+    EXPECT_EQ(syncColumn->text(pipe(0, "vmsplice", 1, ReaderCpu::Same).testCase), "reader same");
+    EXPECT_EQ(syncColumn->text(measured(3, "write", 4096, 1).testCase), "none");
 }
 
 TEST(BarChartData, OneBarPerVariantAndChunkWithTheBestRateAndItsSpeedUp)

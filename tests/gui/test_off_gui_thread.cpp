@@ -4,6 +4,7 @@
 // for something no longer wanted (an older open or Compare, a window that is gone) is dropped.
 #include "app/gui/history.h"
 #include "app/gui/history_controller.h"
+#include "app/gui/launch.h"
 #include "app/gui/log_model.h"
 #include "app/gui/main_window.h"
 #include "app/gui/matrix_editor.h"
@@ -240,6 +241,25 @@ TEST_F(OffGuiThread, OpeningAResultReadsItOffTheGuiThreadAndAnOlderOpenIsDropped
     drain(targetPool());
     EXPECT_EQ(opened.count(), 1);
     EXPECT_EQ(window->currentResult()->matrix.name, "quick");
+}
+
+TEST_F(OffGuiThread, TheResultFileNamedAtLaunchIsReadOffTheGuiThread)
+{
+    saveRuns({runNamed("launched", "2026-01-01T10:00:00Z", 100)});
+    const QString path = window->historyModel()->entry(0).path;
+    holdLoadsOf(QStringLiteral("launched"));
+    QSignalSpy opened(window.get(), &MainWindow::resultOpened);
+    Ticks ticks;
+    LaunchOptions options;
+    options.openResult = path;
+    EXPECT_TRUE(applyLaunchOptions(*window, options).isEmpty()) << "it returns while the file is read";
+    QTRY_COMPARE_WITH_TIMEOUT(latch->arrived(), 1, 10'000);
+    EXPECT_TRUE(ticks.turns(3)) << "the window handles events while the file is read";
+    EXPECT_FALSE(window->currentResult().has_value());
+    latch->open();
+    ASSERT_TRUE(opened.wait(10'000));
+    ASSERT_TRUE(window->currentResult().has_value());
+    EXPECT_EQ(window->currentResult()->matrix.name, "launched");
 }
 
 TEST_F(OffGuiThread, AFileThatDoesNotReadSaysWhyInTheBanner)
