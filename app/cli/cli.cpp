@@ -212,60 +212,62 @@ void printReadDetails(const RunResult& result)
     std::printf("Per file: open to close; p50/p99 are medians over the measured repetitions.\n");
 }
 
+// The values of one axis that the run's counted cases took, each said in words, joined by "; " ("" when no
+// case counts): for the axes that move a figure a lot without showing in its name.
+template <class T, class Counts, class Describe>
+std::string usedValues(const RunResult& result, Counts counts, T Case::*field, Describe describe)
+{
+    std::set<T> used;
+    for (const auto& c : result.cases) {
+        if (counts(c.testCase))
+            used.insert(c.testCase.*field);
+    }
+    std::string text;
+    for (const T value : used)
+        text += (text.empty() ? "" : "; ") + describe(value);
+    return text;
+}
+
 // What the write cases' files held before the timed part, which moves durable figures a lot.
 void printPreallocation(const RunResult& result)
 {
-    std::set<Preallocate> used;
-    for (const auto& c : result.cases) {
-        if (c.testCase.direction == Direction::Write && c.testCase.target == TargetKind::Directory)
-            used.insert(c.testCase.preallocate);
-    }
-    if (used.empty())
-        return;
-    std::string text;
-    for (auto p : used) {
-        text += text.empty() ? "" : "; ";
-        switch (p) {
-        case Preallocate::None:
-            text += "new, empty files (preallocate none)";
-            break;
-        case Preallocate::Fallocate:
-            text += "files whose space was reserved first (preallocate fallocate)";
-            break;
-        case Preallocate::Overwrite:
-            text += "files written whole first, then overwritten (preallocate overwrite)";
-            break;
-        }
-    }
-    std::printf("Writes to files: %s; the preparation is not timed.\n", text.c_str());
+    const std::string text = usedValues(
+        result,
+        [](const Case& k) { return k.direction == Direction::Write && k.target == TargetKind::Directory; },
+        &Case::preallocate,
+        [](Preallocate p) -> std::string {
+            switch (p) {
+            case Preallocate::None:
+                return "new, empty files (preallocate none)";
+            case Preallocate::Fallocate:
+                return "files whose space was reserved first (preallocate fallocate)";
+            case Preallocate::Overwrite:
+                return "files written whole first, then overwritten (preallocate overwrite)";
+            }
+            return "";
+        });
+    if (!text.empty())
+        std::printf("Writes to files: %s; the preparation is not timed.\n", text.c_str());
 }
 
 // Where the pipe cases' reader threads ran against their writers, which moves a pipe's rate a lot.
 void printReaderPlacement(const RunResult& result)
 {
-    std::set<ReaderCpu> used;
-    for (const auto& c : result.cases) {
-        if (c.testCase.target == TargetKind::Pipe)
-            used.insert(c.testCase.readerCpu);
-    }
-    if (used.empty())
-        return;
-    std::string text;
-    for (auto p : used) {
-        text += text.empty() ? "" : "; ";
-        switch (p) {
-        case ReaderCpu::Any:
-            text += "where the scheduler put it (reader any)";
-            break;
-        case ReaderCpu::Same:
-            text += "on the writer's CPU, the two taking turns (reader same)";
-            break;
-        case ReaderCpu::Other:
-            text += "on a CPU of its own, the writer pinned to another (reader other)";
-            break;
-        }
-    }
-    std::printf("Pipes: the reader thread ran %s.\n", text.c_str());
+    const std::string text = usedValues(
+        result, [](const Case& k) { return k.target == TargetKind::Pipe; }, &Case::readerCpu,
+        [](ReaderCpu p) -> std::string {
+            switch (p) {
+            case ReaderCpu::Any:
+                return "where the scheduler put it (reader any)";
+            case ReaderCpu::Same:
+                return "on the writer's CPU, the two taking turns (reader same)";
+            case ReaderCpu::Other:
+                return "on a CPU of its own, the writer pinned to another (reader other)";
+            }
+            return "";
+        });
+    if (!text.empty())
+        std::printf("Pipes: the reader thread ran %s.\n", text.c_str());
 }
 
 void printResults(const RunResult& result, Ranking ranking)

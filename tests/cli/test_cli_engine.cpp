@@ -285,6 +285,7 @@ TEST_F(CliEngine, PreallocateIsAnAxisStatedInTheResult)
                 HasSubstr("Writes to files: new, empty files (preallocate none); files whose space was "
                           "reserved first (preallocate fallocate); files written whole first, then "
                           "overwritten (preallocate overwrite); the preparation is not timed."));
+    EXPECT_THAT(r.out, Not(HasSubstr("Pipes:"))) << "no pipe, no reader to place";
     std::ifstream in(json);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const auto result = resultFromJson(text, json);
@@ -304,6 +305,32 @@ TEST_F(CliEngine, PreallocateIsAnAxisStatedInTheResult)
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_THAT(r.err,
                 HasSubstr("preallocate fallocate needs a file; a pipe target has nothing to preallocate"));
+}
+
+TEST_F(CliEngine, ReaderCpuIsAnAxisStatedInTheResult)
+{
+    const auto json = m_out / "r.json";
+    auto r =
+        cli({"run", "--target", m_target.path(), "--strategy", "pipe-write", "--chunk", "64K", "--size", "1M",
+             "--reader-cpu", "any,same", "--reps", "1", "--warmups", "0", "--quiet", "--json", json});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_THAT(r.out,
+                HasSubstr("Pipes: the reader thread ran where the scheduler put it (reader any); on the "
+                          "writer's CPU, the two taking turns (reader same)."));
+    EXPECT_THAT(r.out, Not(HasSubstr("Writes to files:"))) << "no file, nothing preallocated";
+    std::ifstream in(json);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto result = resultFromJson(text, json);
+    ASSERT_EQ(result.cases.size(), 2u);
+    EXPECT_EQ(result.cases[1].testCase.readerCpu, ReaderCpu::Same);
+    EXPECT_THAT(text, HasSubstr(R"("readerCpu": "same")"));
+
+    r = cli({"run", "--target", m_target.path(), "--strategy", "write", "--chunk", "64K", "--size", "1M",
+             "--reader-cpu", "same"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err,
+                HasSubstr("reader CPU same places a pipe's reader thread; a directory target has none"));
+    EXPECT_EQ(m_target.entryCount(), 0u);
 }
 
 TEST_F(CliEngine, APresetsOwnRepetitionsApplyUnlessRepsIsGiven)
