@@ -76,8 +76,8 @@ std::string findingSubject(const CaseResult& c)
         name += fmt::format(", {} threads", k.threads);
     if (k.target != TargetKind::Directory)
         name += ", " + toString(k.target);
-    if (k.target == TargetKind::Pipe && k.readerCpu != ReaderCpu::Any)
-        name += k.readerCpu == ReaderCpu::Same ? ", reader on the writer's CPU" : ", reader on another CPU";
+    if (const std::string reader = readerCpuWords(k); !reader.empty())
+        name += ", " + reader;
     return name + ")";
 }
 

@@ -136,9 +136,8 @@ std::string plainName(const Case& k, bool withChunk)
         parts.push_back(fmt::format("the {} hint", toString(k.hint)));
     if (!k.fileSet.empty())
         parts.push_back(fmt::format("a set of {} files", k.fileSet.files));
-    if (k.target == TargetKind::Pipe && k.readerCpu != ReaderCpu::Any)
-        parts.emplace_back(k.readerCpu == ReaderCpu::Same ? "the reader on the writer's CPU"
-                                                          : "the reader on another CPU");
+    if (std::string reader = readerCpuWords(k); !reader.empty())
+        parts.push_back(std::move(reader));
     if (withChunk)
         parts.push_back(fmt::format("{} chunks", formatBytes(k.chunkBytes)));
     std::string name = fmt::format("`{}`", k.strategy);

@@ -212,6 +212,13 @@ std::string toString(const FileSetSpec& set)
     return "?";
 }
 
+std::string readerCpuWords(const Case& c)
+{
+    if (c.target != TargetKind::Pipe || c.readerCpu == ReaderCpu::Any)
+        return {};
+    return c.readerCpu == ReaderCpu::Same ? "the reader on the writer's CPU" : "the reader on another CPU";
+}
+
 std::string readAxesText(const Case& c)
 {
     if (c.direction == Direction::Write)

@@ -181,6 +181,9 @@ std::string toString(ReaderCpu placement);     // "any", "same", "other"
 std::string toString(const FileSetSpec& set);  // "2000x4K", "500x1K-64K", "2000xarticle-2b"
 // A read's hint and cache state for tables: "sequential, cold", or "cold" without a hint; "" for writes.
 std::string readAxesText(const Case& c);
+// Where a pipe case's reader was placed, in words for sentences: "the reader on the writer's CPU", "the
+// reader on another CPU"; "" when the scheduler placed it or the case has no reader.
+std::string readerCpuWords(const Case& c);
 
 // Parsers throw InputError with the accepted spellings.
 Direction parseDirection(std::string_view text);

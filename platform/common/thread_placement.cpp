@@ -9,7 +9,9 @@ namespace iolab {
 std::optional<PipePlacement> pipePlacement(ReaderCpu placement, std::uint32_t thread,
                                            const std::vector<unsigned>& cpus, Outcome& outcome)
 {
-    const auto refuse = [&outcome, placement](std::string why) {
+    const std::string unknown =
+        "this system did not say which CPUs IOLab may run on, so it cannot pin the threads";
+    const auto refuse = [&outcome, placement](const std::string& why) {
         outcome = {Status::Refused, 0, "reader CPU",
                    fmt::format("reader CPU {}: {}", toString(placement), why)};
         return std::nullopt;
@@ -19,14 +21,12 @@ std::optional<PipePlacement> pipePlacement(ReaderCpu placement, std::uint32_t th
         return PipePlacement{};
     case ReaderCpu::Same:
         if (cpus.empty())
-            return refuse(
-                "this system did not say which CPUs IOLab may run on, so it cannot pin the threads");
+            return refuse(unknown);
         return PipePlacement{cpus[thread % cpus.size()], cpus[thread % cpus.size()]};
     case ReaderCpu::Other: {
         if (cpus.size() < 2)
             return refuse(cpus.empty()
-                              ? "this system did not say which CPUs IOLab may run on, so it cannot pin "
-                                "the threads"
+                              ? unknown
                               : fmt::format("IOLab may run on one CPU only (CPU {}), and the writer and "
                                             "the reader need two",
                                             cpus.front()));
