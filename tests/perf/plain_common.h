@@ -18,7 +18,9 @@
 #else
 #include <sys/resource.h>
 #endif
+#include <future>
 #include <string>
+#include <thread>
 
 namespace plain {
 
@@ -103,6 +105,33 @@ inline void report(std::uint64_t bytes, Start begin, Clock::time_point end)
     std::printf("%.3f %.3f\n", static_cast<double>(bytes) / seconds / 1e6,
                 cpu > 0 ? static_cast<double>(bytes) / cpu / 1e6 : 0.0);
 }
+
+// A second thread that only waits while it lives. IOLab always has more than one thread (the sampler, the
+// runner), and on Linux a process whose threads share their file table pays more per read(2) and write(2) of
+// a file: fdget_pos takes a reference to the file and its position lock, which a one-thread process skips.
+// With the flag, the plain loop pays the same, so a row compares the engine and not the thread count.
+class IdleThread
+{
+public:
+    explicit IdleThread(bool start)
+    {
+        if (start)
+            m_thread = std::thread([done = m_quit.get_future()] { done.wait(); });
+    }
+    ~IdleThread()
+    {
+        if (m_thread.joinable()) {
+            m_quit.set_value();
+            m_thread.join();
+        }
+    }
+    IdleThread(const IdleThread&) = delete;
+    IdleThread& operator=(const IdleThread&) = delete;
+
+private:
+    std::promise<void> m_quit;
+    std::thread m_thread;
+};
 
 inline void die(const char* what)
 {

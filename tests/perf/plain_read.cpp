@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // read(2) per chunk from the front of a file, the plain way. The file is written first (untimed), then
 // evicted from the page cache as IOLab's cold cases are (fdatasync + POSIX_FADV_DONTNEED), or read once to
-// warm it. EXTRA: 0 cold, 1 warm, 2 cold with O_DIRECT.
+// warm it. EXTRA: 0 cold, 1 warm, 2 cold with O_DIRECT. THREADED (after EXTRA) 1: a second thread waits while
+// the loop runs, as IOLab's sampler does (plain::IdleThread).
 #include "plain_common.h"
 
 #include <fcntl.h>
@@ -10,6 +11,7 @@
 int main(int argc, char** argv)
 {
     const auto a = plain::parse(argc, argv);
+    const plain::IdleThread idle(argc > 5 && std::strcmp(argv[5], "1") == 0);
     const unsigned char* src = plain::sourceBuffer(1 << 20);
     {
         const int fd = ::open(a.path.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);

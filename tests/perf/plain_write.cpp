@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// write(2) per chunk, written the plain way. EXTRA: 1 adds O_DIRECT.
+// write(2) per chunk, written the plain way. EXTRA: 1 adds O_DIRECT. THREADED (after EXTRA) 1: a second
+// thread waits while the loop runs, as IOLab's sampler does (plain::IdleThread).
 #include "plain_common.h"
 
 #include <fcntl.h>
@@ -8,6 +9,7 @@
 int main(int argc, char** argv)
 {
     const auto a = plain::parse(argc, argv);
+    const plain::IdleThread idle(argc > 5 && std::strcmp(argv[5], "1") == 0);
     const unsigned char* src = plain::sourceBuffer(a.chunk);
     const int flags = O_WRONLY | O_CREAT | O_EXCL | (a.extra == 1 ? O_DIRECT : 0);
     const int fd = ::open(a.path.c_str(), flags, 0644);
