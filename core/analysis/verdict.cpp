@@ -355,8 +355,20 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
     }
     v.question = result.matrix.question.empty() ? defaultQuestion(groups, result) : result.matrix.question;
 
-    std::vector<GroupAnswer> answers;
+    // A pipe's rate depends on where its reader ran as much as on the strategy (issue 14: 5 against 1.5 GB/s
+    // on one VM), so each placement a run measured gets its own answer: "with the reader on the writer's
+    // CPU, ... is fastest" and "with the reader on another CPU, ...", each against its own baseline.
+    std::vector<std::pair<ComparisonGroup, std::vector<std::size_t>>> answered;
     for (const auto& [group, indices] : groups) {
+        std::map<ReaderCpu, std::vector<std::size_t>> byPlacement;
+        for (std::size_t i : indices)
+            byPlacement[result.cases[i].testCase.readerCpu].push_back(i);
+        for (auto& [placement, part] : byPlacement)
+            answered.emplace_back(group, std::move(part));
+    }
+
+    std::vector<GroupAnswer> answers;
+    for (const auto& [group, indices] : answered) {
         const auto byRate = [&](std::size_t a, std::size_t b) {
             return rankedRate(result.cases[a], ranking).median < rankedRate(result.cases[b], ranking).median;
         };
