@@ -364,11 +364,18 @@ void noiseFinding(const CaseResult& c, Ranking ranking, std::vector<Finding>& ou
     const Summary& ranked = rankedRate(c, ranking);
     if (!spread.noisy())
         return;
-    out.push_back(
-        {Finding::Kind::Noise, c.index,
-         fmt::format("{}: {}, so differences smaller than that mean nothing; the 95% CI is {} to {}.",
-                     caseName(c), describeSpread(spread), rate(std::max(0.0, ranked.ciLow)),
-                     rate(ranked.ciHigh))});
+    // With few repetitions the interval can reach below zero (Student's t is 12.7 for two): a rate cannot,
+    // and "0.0 kB/s to ..." would read as a measured figure.
+    const std::string interval =
+        ranked.ciLow > 0
+            ? fmt::format("the 95% CI is {} to {}", rate(ranked.ciLow), rate(ranked.ciHigh))
+            : fmt::format(
+                  "the 95% CI of {} repetitions reaches down to zero (its top is {}): more repetitions "
+                  "would narrow it",
+                  ranked.count, rate(ranked.ciHigh));
+    out.push_back({Finding::Kind::Noise, c.index,
+                   fmt::format("{}: {}, so differences smaller than that mean nothing; {}.", caseName(c),
+                               describeSpread(spread), interval)});
 }
 
 // A file write the device saw much less of than was written, fsync included.

@@ -210,6 +210,34 @@ TEST_F(FindingsTest, NoiseIsJudgedOnTheRankedRate)
     EXPECT_TRUE(ofKind(findings(run, &registry, Ranking::Apparent), Finding::Kind::Noise).empty());
 }
 
+TEST_F(FindingsTest, NoiseOfTwoRepetitionsDoesNotQuoteAZeroRate)
+{
+    // Two repetitions 40% apart: Student's t for one degree of freedom is 12.7, so the interval of the mean
+    // reaches below zero. The finding says so instead of quoting "0.0 kB/s" as its lower end.
+    CaseResult c = okCase(0, "pipe-write", 65536, 3000, 3000);
+    c.testCase.target = TargetKind::Pipe;
+    c.repetitions.clear();
+    const std::vector<double> rates = {2000, 3000};
+    for (std::uint32_t r = 0; r < rates.size(); ++r) {
+        RepetitionResult rep;
+        rep.index = r + 1;
+        rep.bytes = c.testCase.totalBytes;
+        rep.apparentMBps = rates[r];
+        rep.returnSeconds = static_cast<double>(rep.bytes) / (rates[r] * kBytesPerMB);
+        c.repetitions.push_back(rep);
+    }
+    c.apparentMBps = summarize(rates);
+    ASSERT_LT(c.apparentMBps.ciLow, 0);
+    run.cases = {c};
+    const auto noise = ofKind(findings(run, &registry), Finding::Kind::Noise);
+    ASSERT_EQ(noise.size(), 1u);
+    EXPECT_THAT(noise[0].text,
+                HasSubstr(fmt::format("the 95% CI of 2 repetitions reaches down to zero (its top "
+                                      "is {})",
+                                      formatRate(c.apparentMBps.ciHigh * kBytesPerMB))));
+    EXPECT_THAT(noise[0].text, Not(HasSubstr("0.0 kB/s")));
+}
+
 TEST_F(FindingsTest, CacheIllusionFromRamSizeAndFromDeviceBytes)
 {
     run.cases = {okCase(0, "write", 65536, 5000, 400)};
