@@ -16,9 +16,9 @@ namespace iolab::report {
 
 // Strategy x a numeric axis (chunk size, threads, or any declared axis whose values are numbers: ChartAxis),
 // a pipe strategy's row per reader CPU it was placed on: per cell the best median MB/s among the cases there
-// (several when buffer, sync, hint or the other axes vary), with how
-// many cases it covers and whether any failed. The rate is the ranked one (rankedRate()): durable for writes
-// to a file under Ranking::Durable. Give it the cases of one comparison group: a pipe is no rival of a file.
+// (several when buffer, sync, hint or the other axes vary), with how many cases it covers and whether any
+// failed. The rate is the ranked one (rankedRate()): durable for writes to a file under Ranking::Durable.
+// Give it the cases of one comparison group: a pipe is no rival of a file.
 struct HeatmapData
 {
     struct Cell
