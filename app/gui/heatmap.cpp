@@ -110,7 +110,7 @@ void HeatmapWidget::paintEvent(QPaintEvent* /*event*/)
     // The scale: a gradient from the smallest to the largest rate.
     const int top = kHeaderHeight + static_cast<int>(m_data.strategies.size()) * kCellHeight + 8;
     const int left = labelWidth();
-    // At least wide enough for its three labels, however few chunk columns there are.
+    // At least wide enough for its three labels, however few columns there are.
     const int width = std::max(kScaleMinWidth, static_cast<int>(m_data.columns.size()) * kCellWidth - 2);
     for (int x = 0; x < width; ++x) {
         const double t = static_cast<double>(x) / (width - 1);
@@ -139,9 +139,7 @@ bool HeatmapWidget::event(QEvent* event)
                 if (!cellRect(row, static_cast<int>(c)).contains(help->pos()))
                     continue;
                 const auto& cell = m_data.cells[static_cast<std::size_t>(row)][c];
-                const QString where = m_data.axis == report::HeatmapAxis::Threads
-                                          ? tr("%1 threads").arg(m_data.columns[c])
-                                          : tr("%1 chunks").arg(qs(formatBytes(m_data.columns[c])));
+                const QString where = m_data.axis.words(m_data.columns[c]); // "4 KiB chunk size"
                 QString text = tr("%1, %2: %3 case(s)").arg(m_data.strategies[row], where).arg(cell.cases);
                 if (cell.bestMBps)
                     text += tr("\nbest: %1\n%2")

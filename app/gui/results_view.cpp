@@ -129,18 +129,18 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     m_barLegend->setTextFormat(Qt::RichText);
     m_barLegend->setContentsMargins(8, 0, 8, 4);
     barLayout->addWidget(m_barLegend);
-    tabs->addTab(barPage, tr("By chunk size"));
+    tabs->addTab(barPage, tr("By %1").arg(report::ChartAxis::first().name));
     auto* heatPage = new QWidget(tabs);
     auto* heatLayout = new QVBoxLayout(heatPage);
     heatLayout->setContentsMargins(0, 0, 0, 0);
     auto* axisRow = new QHBoxLayout;
     axisRow->addWidget(new QLabel(tr("Columns:"), heatPage));
     m_heatAxis = new QComboBox(heatPage);
-    m_heatAxis->addItem(tr("Automatic"));
-    m_heatAxis->addItem(tr("Chunk size"));
-    m_heatAxis->addItem(tr("Threads (parallelism)"));
-    m_heatAxis->setToolTip(tr("What the heatmap's columns are. Automatic shows threads when only the thread "
-                              "count varies, as in the small-files sweep."));
+    m_heatAxis->setObjectName(QStringLiteral("heatmapColumns"));
+    m_heatAxis->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_heatAxis->setToolTip(tr("What the heatmap's columns are: any axis with numbers for values that varies "
+                              "among the cases. Automatic shows threads when only the thread count varies, "
+                              "as in the small-files sweep."));
     axisRow->addWidget(m_heatAxis);
     axisRow->addStretch(1);
     heatLayout->addLayout(axisRow);
@@ -412,6 +412,7 @@ void ResultsView::clear()
     }
     rebuildBaselineChoices();
     rebuildWarnings();
+    rebuildHeatmapAxisChoices();
     rebuildCharts();
 }
 
@@ -445,6 +446,7 @@ void ResultsView::setResult(const RunResult& result)
     rebuildVerdict();
     rebuildBaselineChoices();
     rebuildWarnings();
+    rebuildHeatmapAxisChoices();
     rebuildCharts();
     fitColumns();
 }
@@ -474,6 +476,7 @@ void ResultsView::updateCase(const CaseResult& result)
     rebuildGroups();
     rebuildBaselineChoices();
     rebuildWarnings();
+    rebuildHeatmapAxisChoices();
     rebuildCharts();
     fitColumns();
 }
@@ -534,13 +537,26 @@ QStringList ResultsView::warnings() const
     return out;
 }
 
+void ResultsView::rebuildHeatmapAxisChoices()
+{
+    // "Automatic", then each declared axis with numbers for values that varies among the run's cases; a
+    // choice still offered is kept.
+    const QVariant previous = m_heatAxis->currentData();
+    const QSignalBlocker block(m_heatAxis);
+    m_heatAxis->clear();
+    m_heatAxis->addItem(tr("Automatic"));
+    for (const report::ChartAxis& axis : report::varyingAxes(m_cases))
+        m_heatAxis->addItem(axis.title(), qs(axis.key));
+    const int keep = previous.isValid() ? m_heatAxis->findData(previous) : -1;
+    m_heatAxis->setCurrentIndex(std::max(0, keep));
+}
+
 void ResultsView::rebuildCharts()
 {
-    report::HeatmapAxis columns = report::preferredAxis(m_cases);
-    if (m_heatAxis->currentIndex() == 1)
-        columns = report::HeatmapAxis::Chunk;
-    else if (m_heatAxis->currentIndex() == 2)
-        columns = report::HeatmapAxis::Threads;
+    report::ChartAxis columns = report::preferredAxis(m_cases);
+    if (const QVariant chosen = m_heatAxis->currentData(); chosen.isValid())
+        if (const AxisSpec* axis = findAxisByResultKey(chosen.toString().toStdString()))
+            columns = report::ChartAxis::of(*axis);
     const std::vector<CaseResult> shown = casesOfChosenGroup();
     m_heatmap->setData(HeatmapData::from(shown, columns, m_ranking));
 
@@ -551,9 +567,9 @@ void ResultsView::rebuildCharts()
     }
     const BarChartData bars = BarChartData::from(shown, m_ranking);
     m_barLegend->clear();
-    m_barChart->setTitle(bars.empty()
-                             ? tr("Median MB/s by chunk size: no measured case yet")
-                             : tr("%1 MB/s by chunk size, %2").arg(rateWord(shown), m_group->currentText()));
+    m_barChart->setTitle(
+        bars.empty() ? tr("Median MB/s by %1: no measured case yet").arg(bars.axis.name)
+                     : tr("%1 MB/s by %2, %3").arg(rateWord(shown), bars.axis.name, m_group->currentText()));
     if (bars.empty())
         return;
     auto* series = new QBarSeries;
@@ -574,9 +590,9 @@ void ResultsView::rebuildCharts()
                            set->label().toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;")));
     m_barLegend->setText(legend.join(QStringLiteral(" &nbsp; ")));
     auto* x = new QBarCategoryAxis;
-    for (auto chunk : bars.chunks)
-        x->append(qs(formatBytesCompact(chunk)));
-    x->setTitleText(tr("chunk size"));
+    for (std::size_t g = 0; g < bars.groups.size(); ++g)
+        x->append(bars.groupLabel(g));
+    x->setTitleText(bars.axis.name);
     m_barChart->addAxis(x, Qt::AlignBottom);
     series->attachAxis(x);
     if (log) {

@@ -28,7 +28,8 @@ class HeatmapWidget;
 class ResultsModel;
 
 // A run's results: the sortable table (refused and failed cases included), the speed-up baseline, warnings
-// where a figure should not be taken at face value, a bar chart grouped by chunk size and the heatmap.
+// where a figure should not be taken at face value, a bar chart grouped by chunk size and the heatmap (its
+// columns any declared axis with numbers for values that varies among the cases).
 class ResultsView : public QWidget
 {
     Q_OBJECT
@@ -57,6 +58,8 @@ public:
     ResultsModel* model() const { return m_model; }
     QTableView* table() const { return m_table; }
     HeatmapWidget* heatmap() const { return m_heatmap; }
+    // The heatmap's "Columns" menu: "Automatic" (no data), then each numeric axis that varies among the run's
+    // cases (its result key as data), named from its declaration.
     QComboBox* heatmapAxisChooser() const { return m_heatAxis; }
     // The line above the table: the run, its counts and, for reads, how the cache was set.
     QString summaryText() const;
@@ -79,6 +82,7 @@ public:
 
 private:
     void rebuildCharts();
+    void rebuildHeatmapAxisChoices();
     void rebuildBaselineChoices();
     void rebuildWarnings();
     void fitColumns();

@@ -15,9 +15,6 @@ QString qs(const std::string& text)
     return QString::fromStdString(text);
 }
 
-// The axis the bars are grouped by.
-constexpr std::string_view kChunkAxisKey = "chunkBytes";
-
 bool drawn(const CaseResult& c, Ranking ranking)
 {
     return hasRate(c) && rankedRate(c, ranking).median > 0;
@@ -25,13 +22,14 @@ bool drawn(const CaseResult& c, Ranking ranking)
 
 } // namespace
 
-QString barVariant(const Case& c)
+QString barVariant(const Case& c, const std::optional<ChartAxis>& groups)
 {
-    // The bars stand in groups by chunk size: a variant is the rest of the case's short name, each declared
+    // The bars stand in groups by an axis: a variant is the rest of the case's short name, each declared
     // axis's part (core/model/axes.h).
+    const std::string groupKey = groups ? groups->key : ChartAxis::first().key;
     QStringList parts;
     for (const AxisSpec* axis : axesInShortNameOrder()) {
-        if (axis->resultKey == kChunkAxisKey)
+        if (axis->resultKey == groupKey)
             continue;
         if (const std::string part = axis->shortText(c); !part.empty())
             parts << qs(part);
@@ -45,20 +43,28 @@ std::size_t BarChartData::barsAt(std::size_t column) const
         bars.begin(), bars.end(), [column](const auto& row) { return row[column].has_value(); }));
 }
 
-BarChartData BarChartData::from(const std::vector<CaseResult>& cases, Ranking ranking)
+QString BarChartData::groupLabel(std::size_t column) const
+{
+    return axis.label(groups[column]);
+}
+
+BarChartData BarChartData::from(const std::vector<CaseResult>& cases, Ranking ranking,
+                                const std::optional<ChartAxis>& axis)
 {
     BarChartData d;
+    d.axis = axis ? *axis : ChartAxis::first();
     for (const auto& c : cases) {
         if (!drawn(c, ranking))
             continue;
-        if (const QString v = barVariant(c.testCase); !d.variants.contains(v))
+        if (const QString v = barVariant(c.testCase, d.axis); !d.variants.contains(v))
             d.variants << v;
-        if (std::find(d.chunks.begin(), d.chunks.end(), c.testCase.chunkBytes) == d.chunks.end())
-            d.chunks.push_back(c.testCase.chunkBytes);
+        if (const AxisValue g = d.axis.valueOf(c.testCase);
+            std::find(d.groups.begin(), d.groups.end(), g) == d.groups.end())
+            d.groups.push_back(g);
     }
-    std::sort(d.chunks.begin(), d.chunks.end());
+    std::sort(d.groups.begin(), d.groups.end());
     d.bars.assign(static_cast<std::size_t>(d.variants.size()),
-                  std::vector<std::optional<Bar>>(d.chunks.size()));
+                  std::vector<std::optional<Bar>>(d.groups.size()));
     if (d.empty())
         return d;
     RunResult run; // the baselines are looked up among the cases given
@@ -68,12 +74,12 @@ BarChartData BarChartData::from(const std::vector<CaseResult>& cases, Ranking ra
         if (!drawn(c, ranking))
             continue;
         const double mbps = rankedRate(c, ranking).median;
-        const auto v = static_cast<std::size_t>(d.variants.indexOf(barVariant(c.testCase)));
+        const auto v = static_cast<std::size_t>(d.variants.indexOf(barVariant(c.testCase, d.axis)));
         const auto column = static_cast<std::size_t>(
-            std::find(d.chunks.begin(), d.chunks.end(), c.testCase.chunkBytes) - d.chunks.begin());
+            std::find(d.groups.begin(), d.groups.end(), d.axis.valueOf(c.testCase)) - d.groups.begin());
         std::optional<Bar>& slot = d.bars[v][column];
         if (slot && slot->mbps >= mbps)
-            continue; // several cases of one variant at one chunk size (other sizes): the best shows
+            continue; // several cases of one variant in one group (other sizes): the best shows
         slot = Bar{mbps, i, std::nullopt};
         if (const auto base = baselineCase(run, i); base && *base != i && drawn(cases[*base], ranking))
             slot->speedUp = mbps / rankedRate(cases[*base], ranking).median;

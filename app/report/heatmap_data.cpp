@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/report/heatmap_data.h"
 
-#include "core/base/units.h"
 #include "core/model/axes.h"
 
 #include <algorithm>
@@ -10,11 +9,6 @@
 namespace iolab::report {
 
 namespace {
-
-std::uint64_t columnValue(const Case& c, HeatmapAxis axis)
-{
-    return axis == HeatmapAxis::Chunk ? c.chunkBytes : c.threads;
-}
 
 // A row: the strategy, and where a pipe's reader ran when it was placed ("vmsplice cpu=same"). A cell keeps
 // the best of the buffers and sync policies it covers, which are ways of writing; the reader's CPU is the
@@ -32,50 +26,28 @@ QString rowName(const Case& c)
 
 } // namespace
 
-HeatmapAxis preferredAxis(const std::vector<CaseResult>& cases)
-{
-    std::vector<std::uint64_t> chunks;
-    std::vector<std::uint64_t> threads;
-    for (const auto& c : cases) {
-        if (std::find(chunks.begin(), chunks.end(), c.testCase.chunkBytes) == chunks.end())
-            chunks.push_back(c.testCase.chunkBytes);
-        if (std::find(threads.begin(), threads.end(), c.testCase.threads) == threads.end())
-            threads.push_back(c.testCase.threads);
-    }
-    return chunks.size() <= 1 && threads.size() > 1 ? HeatmapAxis::Threads : HeatmapAxis::Chunk;
-}
-
 QString HeatmapData::columnLabel(std::size_t column) const
 {
-    if (axis == HeatmapAxis::Threads)
-        return QString::number(columns[column]);
-    return QString::fromStdString(formatBytesCompact(columns[column]));
+    return axis.label(columns[column]);
 }
 
-QString HeatmapData::axisName() const
-{
-    return axis == HeatmapAxis::Threads ? QStringLiteral("threads") : QStringLiteral("chunk size");
-}
-
-HeatmapData HeatmapData::from(const std::vector<CaseResult>& cases, HeatmapAxis axis, Ranking ranking)
+HeatmapData HeatmapData::from(const std::vector<CaseResult>& cases, const std::optional<ChartAxis>& axis,
+                              Ranking ranking)
 {
     HeatmapData d;
-    d.axis = axis;
+    d.axis = axis ? *axis : preferredAxis(cases);
     for (const auto& c : cases) {
         const QString s = rowName(c.testCase);
         if (!d.strategies.contains(s))
             d.strategies << s;
-        const auto value = columnValue(c.testCase, axis);
-        if (std::find(d.columns.begin(), d.columns.end(), value) == d.columns.end())
-            d.columns.push_back(value);
     }
-    std::sort(d.columns.begin(), d.columns.end());
+    d.columns = axisValues(cases, d.axis);
     d.cells.assign(static_cast<std::size_t>(d.strategies.size()), std::vector<Cell>(d.columns.size()));
     bool any = false;
     for (const auto& c : cases) {
         const auto row = static_cast<std::size_t>(d.strategies.indexOf(rowName(c.testCase)));
         const auto column = static_cast<std::size_t>(
-            std::find(d.columns.begin(), d.columns.end(), columnValue(c.testCase, axis)) - d.columns.begin());
+            std::find(d.columns.begin(), d.columns.end(), d.axis.valueOf(c.testCase)) - d.columns.begin());
         Cell& cell = d.cells[row][column];
         ++cell.cases;
         const Summary& ranked = rankedRate(c, ranking);

@@ -373,7 +373,7 @@ void drawHeatmap(Layout& layout, const HeatmapData& d)
     if (!(range.high > 0))
         return; // nothing measured: no scale to show
     const double scaleTop = area.top() + 16 + cellHeight * static_cast<double>(d.strategies.size()) + 6;
-    // The colour scale is at least wide enough for its three labels, however few chunk columns there are.
+    // The colour scale is at least wide enough for its three labels, however few columns there are.
     const double scaleWidth = std::max(cellWidth * static_cast<double>(d.columns.size()),
                                        std::min(280.0, area.width() - labelWidth));
     const int steps = 60;
@@ -398,7 +398,7 @@ void drawHeatmap(Layout& layout, const HeatmapData& d)
 // The rate a chart or table ranks by: the median of `rateOf(case)`.
 using RateOf = std::function<const Summary&(const CaseResult&)>;
 
-// Bars by chunk size for the cases `indices`, each labelled with its speed-up over the baseline.
+// Bars in groups by an axis (by chunk size), each labelled with its speed-up over the baseline.
 void drawBars(Layout& layout, const BarChartData& d, const QString& quantity)
 {
     if (d.empty())
@@ -431,20 +431,19 @@ void drawBars(Layout& layout, const BarChartData& d, const QString& quantity)
     p.rotate(-90);
     p.drawText(QRectF(-80, -8, 160, 12), Qt::AlignCenter, scale.axisTitle(quantity));
     p.restore();
-    const double groupWidth = plot.width() / static_cast<double>(d.chunks.size());
-    // Each chunk size shows only the variants measured there, centred; the bars are as wide as the fullest
-    // chunk size allows.
+    const double groupWidth = plot.width() / static_cast<double>(d.groups.size());
+    // Each group (a chunk size) shows only the variants measured there, centred; the bars are as wide as the
+    // fullest group allows.
     std::size_t fullest = 1;
-    for (std::size_t g = 0; g < d.chunks.size(); ++g)
+    for (std::size_t g = 0; g < d.groups.size(); ++g)
         fullest = std::max(fullest, d.barsAt(g));
     const double barWidth = std::min(26.0, groupWidth * 0.8 / static_cast<double>(fullest));
-    for (std::size_t g = 0; g < d.chunks.size(); ++g) {
+    for (std::size_t g = 0; g < d.groups.size(); ++g) {
         const double groupLeft = plot.left() + groupWidth * static_cast<double>(g);
         const double used = barWidth * static_cast<double>(d.barsAt(g));
         p.setPen(kText);
         p.setFont(font(7));
-        p.drawText(QRectF(groupLeft, plot.bottom() + 2, groupWidth, 12), Qt::AlignCenter,
-                   qs(formatBytesCompact(d.chunks[g])));
+        p.drawText(QRectF(groupLeft, plot.bottom() + 2, groupWidth, 12), Qt::AlignCenter, d.groupLabel(g));
         std::size_t slot = 0;
         for (std::size_t v = 0; v < d.bars.size(); ++v) {
             const auto& bar = d.bars[v][g];
@@ -909,7 +908,7 @@ void findingsSection(Layout& layout, const ReportContext& ctx)
     }
 }
 
-// Per comparison group its heatmap and its bars by chunk size.
+// Per comparison group its heatmap and its bars by the charts' first axis (chunk size).
 void chartsSection(Layout& layout, const ReportContext& ctx)
 {
     const RunResult& result = ctx.result;
@@ -922,7 +921,7 @@ void chartsSection(Layout& layout, const ReportContext& ctx)
         for (const std::size_t i : indices)
             cases.push_back(result.cases[i]);
         const HeatmapData heat = HeatmapData::from(cases, preferredAxis(cases), ranking);
-        layout.heading(QStringLiteral("%1: strategy x %2").arg(groupHeading(group), heat.axisName()), 1,
+        layout.heading(QStringLiteral("%1: strategy x %2").arg(groupHeading(group), heat.axis.name), 1,
                        60 + 20 * static_cast<double>(heat.strategies.size()));
         drawHeatmap(layout, heat);
         const bool durable = group == ComparisonGroup::FileWrites && ranking == Ranking::Durable;
@@ -931,12 +930,13 @@ void chartsSection(Layout& layout, const ReportContext& ctx)
             const auto base = baselineCase(result, i);
             return hasRate(result.cases[i]) && base && *base != i && hasRate(result.cases[*base]);
         });
-        layout.heading(speedUps ? QStringLiteral("%1: by chunk size, with the speed-up over plain %2")
-                                      .arg(groupHeading(group),
+        const BarChartData bars = BarChartData::from(cases, ranking);
+        layout.heading(speedUps ? QStringLiteral("%1: by %2, with the speed-up over plain %3")
+                                      .arg(groupHeading(group), bars.axis.name,
                                            qs(baselineStrategy(result.cases[indices.front()].testCase)))
-                                : QStringLiteral("%1: by chunk size").arg(groupHeading(group)),
+                                : QStringLiteral("%1: by %2").arg(groupHeading(group), bars.axis.name),
                        2, 230);
-        drawBars(layout, BarChartData::from(cases, ranking),
+        drawBars(layout, bars,
                  group != ComparisonGroup::FileWrites ? QStringLiteral("median MB/s")
                  : durable                            ? QStringLiteral("durable MB/s")
                                                       : QStringLiteral("apparent MB/s"));

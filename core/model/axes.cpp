@@ -282,6 +282,7 @@ std::vector<AxisSpec> builtinAxes()
         }};
     chunk.shortText = chunk.reportColumn->text;
     chunk.shortRank = 1;
+    chunk.chart.automaticRank = 10; // the charts' first choice
     axes.push_back(std::move(chunk));
 
     // File-set readers read a set instead (the file set axis sets their total size).
@@ -536,6 +537,8 @@ std::vector<AxisSpec> builtinAxes()
         return c.threads > 1 ? "x" + std::to_string(c.threads) : std::string();
     };
     threads.shortRank = 4;
+    // The heatmap's columns when only the thread count varies (the small-files sweep).
+    threads.chart = {.name = "threads", .automaticRank = 20};
     axes.push_back(std::move(threads));
 
     AxisSpec target =
@@ -812,6 +815,8 @@ struct AxisTable
     std::vector<std::vector<const AxisSpec*>> columns;
     std::vector<CaseTableColumn> caseTable;
     std::vector<const AxisSpec*> shortNameOrder;
+    std::vector<const AxisSpec*> numeric;
+    std::vector<const AxisSpec*> automaticChart;
 
     AxisTable() { reorder(); }
 
@@ -917,6 +922,28 @@ struct AxisTable
         }
         std::stable_sort(shortNameOrder.begin(), shortNameOrder.end(),
                          [](const AxisSpec* x, const AxisSpec* y) { return x->shortRank < y->shortRank; });
+        reorderCharts();
+    }
+
+    // The axes the charts can take as their columns.
+    void reorderCharts()
+    {
+        numeric.clear();
+        automaticChart.clear();
+        for (const auto& a : axes) {
+            if (!a.numeric())
+                continue;
+            numeric.push_back(&a);
+            if (a.chart.automaticRank)
+                automaticChart.push_back(&a);
+        }
+        std::stable_sort(numeric.begin(), numeric.end(), [](const AxisSpec* x, const AxisSpec* y) {
+            return x->column.rank < y->column.rank;
+        });
+        std::stable_sort(automaticChart.begin(), automaticChart.end(),
+                         [](const AxisSpec* x, const AxisSpec* y) {
+                             return *x->chart.automaticRank < *y->chart.automaticRank;
+                         });
     }
 };
 
@@ -972,6 +999,41 @@ const std::vector<CaseTableColumn>& caseTableColumns()
 const std::vector<const AxisSpec*>& axesInShortNameOrder()
 {
     return table().shortNameOrder;
+}
+
+const std::vector<const AxisSpec*>& numericAxes()
+{
+    return table().numeric;
+}
+
+const std::vector<const AxisSpec*>& automaticChartAxes()
+{
+    return table().automaticChart;
+}
+
+std::optional<std::uint64_t> numericValue(const AxisSpec& axis, const Case& c)
+{
+    if (axis.chart.value)
+        return axis.chart.value(c);
+    if (!axis.numeric())
+        return std::nullopt;
+    const std::string text = axis.format(c);
+    if (text.empty())
+        return std::nullopt;
+    try {
+        if (axis.kind == AxisValueKind::Bytes)
+            return parseBytes(text, axis.name);
+        std::size_t used = 0;
+        const std::uint64_t n = std::stoull(text, &used);
+        return used == text.size() ? std::optional<std::uint64_t>(n) : std::nullopt;
+    } catch (const std::exception&) { // InputError, or no number at all
+        return std::nullopt;
+    }
+}
+
+const std::string& chartName(const AxisSpec& axis)
+{
+    return axis.chart.name.empty() ? axis.name : axis.chart.name;
 }
 
 void declareExtraAxis(AxisSpec spec)
@@ -1096,6 +1158,14 @@ const AxisSpec* findAxisByMatrixKey(std::string_view key)
 {
     for (const auto& a : caseAxes())
         if (!a.matrixKey.empty() && a.matrixKey == key)
+            return &a;
+    return nullptr;
+}
+
+const AxisSpec* findAxisByResultKey(std::string_view key)
+{
+    for (const auto& a : caseAxes())
+        if (a.resultKey == key)
             return &a;
     return nullptr;
 }

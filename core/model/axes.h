@@ -5,6 +5,7 @@
 #include "core/model/matrix.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -91,6 +92,20 @@ struct AxisReportColumn
     std::function<std::string(const Case&)> text;
 };
 
+// How the charts (app/report/chart_axis.h) take an axis whose values are numbers (kind Bytes or Count) as the
+// heatmap's columns or the bar chart's groups: any such axis can be, and the heatmap's "Columns" menu offers
+// each one whose value varies among the cases shown.
+struct AxisChart
+{
+    std::string name; // in the charts' titles and tooltips ("16 threads"); "" = the axis's name
+    // The heatmap's "Automatic" columns are the first axis in this order whose value varies among the cases,
+    // else the first (built-in: chunk size 10, threads 20); the bar chart groups by the first. nullopt: only
+    // when chosen.
+    std::optional<int> automaticRank;
+    // A case's value; nullopt when it has none. Empty: `format` read as a byte count or a count, "" = none.
+    std::function<std::optional<std::uint64_t>(const Case&)> value;
+};
+
 // One axis of a case, declared once: every reader and writer of cases and matrices (result JSON and CSV,
 // matrix JSON, the CLI flags), matrix expansion, refusal, case keys and labels iterate over these
 // declarations instead of naming the axes. typedAxis() in axes.cpp declares an axis with a Case field.
@@ -154,6 +169,8 @@ struct AxisSpec
     // declared with declareExtraAxis without one gives its label part (for a case that carries a value).
     std::function<std::string(const Case&)> shortText;
     int shortRank = 100;
+    // The charts' view of it, for an axis whose values are numbers (`numeric()`).
+    AxisChart chart;
 
     // Axes without a typed field in Case (their values live in Case::extraAxes, MatrixGroup::extraAxes):
     // the default a case of a strategy that takes the axis gets when the group lists none, and a check of a
@@ -163,6 +180,8 @@ struct AxisSpec
     bool isExtra = false; // set by declareExtraAxis
 
     bool extra() const { return isExtra; }
+    // Its values are numbers (bytes or a count): a chart can take it as its columns.
+    bool numeric() const { return kind != AxisValueKind::Text; }
     bool takenBy(const StrategyInfo& info) const { return !appliesTo || appliesTo(info); }
     // Whether the editor edits it per strategy (a matrix axis expanded per strategy).
     bool editedPerStrategy() const { return values && !matrixKey.empty() && !pickedPerRun; }
@@ -199,6 +218,15 @@ struct CaseTableColumn
 const std::vector<CaseTableColumn>& caseTableColumns();
 // The axes with a part in a case's short name, in `shortRank` order.
 const std::vector<const AxisSpec*>& axesInShortNameOrder();
+// The axes whose values are numbers, which a chart can take as its columns, in the results table's column
+// order (`AxisColumn::rank`, ties in declaration order); those with an `AxisChart::automaticRank`, in that
+// order: the charts' automatic choices.
+const std::vector<const AxisSpec*>& numericAxes();
+const std::vector<const AxisSpec*>& automaticChartAxes();
+// A numeric axis's value in a case (AxisChart::value), nullopt when the case has none.
+std::optional<std::uint64_t> numericValue(const AxisSpec& axis, const Case& c);
+// The axis's name in the charts: `chart.name`, else `name`.
+const std::string& chartName(const AxisSpec& axis);
 
 // Adds an axis stored in Case::extraAxes; for tests and for axes that need no typed field. `spec.appliesTo`
 // must be set; its rules are asked only of cases that carry a value, after the rule that a strategy which
@@ -210,6 +238,8 @@ void removeExtraAxis(std::string_view matrixKey);
 
 // The declaration behind a matrix key, or nullptr.
 const AxisSpec* findAxisByMatrixKey(std::string_view key);
+// The declaration behind a result key, or nullptr.
+const AxisSpec* findAxisByResultKey(std::string_view key);
 
 // The plain-text value of an extra axis in a case: a helper for declarations.
 std::string extraAxisValue(const Case& c, const std::string& key, const std::string& fallback);

@@ -206,6 +206,32 @@ TEST_F(TestOnlyAxis, ResultJsonAndCsv)
     EXPECT_TRUE(resultFromJson(old.dump(), "old.json").cases[0].testCase.extraAxes.empty());
 }
 
+// Its values are numbers (a count), so the charts can take it as their columns: it joins the numeric axes
+// after the built-in ones (its results column's rank), never as an automatic choice, which it declares none
+// of.
+TEST_F(TestOnlyAxis, ChartsCanTakeItAsTheirColumns)
+{
+    std::vector<std::string> numeric;
+    for (const AxisSpec* a : numericAxes())
+        numeric.push_back(a->resultKey);
+    EXPECT_EQ(numeric, (std::vector<std::string>{"chunkBytes", "threads", "totalBytes", "queueDepth"}));
+    std::vector<std::string> automatic;
+    for (const AxisSpec* a : automaticChartAxes())
+        automatic.push_back(a->resultKey);
+    EXPECT_EQ(automatic, (std::vector<std::string>{"chunkBytes", "threads"})) << "chunk size first";
+
+    const AxisSpec& depth = *findAxisByResultKey("queueDepth");
+    EXPECT_EQ(chartName(depth), "queue depth") << "no chart name of its own: its name";
+    EXPECT_EQ(chartName(*findAxisByResultKey("threads")), "threads");
+    Case c = expand(matrix({"32"}), m_registry, m_target).cases.at(0);
+    EXPECT_EQ(numericValue(depth, c), 32u);
+    EXPECT_EQ(numericValue(*findAxisByResultKey("chunkBytes"), c), 4096u) << "read from its format";
+    EXPECT_EQ(numericValue(*findAxisByResultKey("totalBytes"), c), 1u << 20);
+    c.extraAxes.clear();
+    EXPECT_EQ(numericValue(depth, c), std::nullopt) << "a case that carries no depth has none";
+    EXPECT_EQ(numericValue(*findAxisByResultKey("strategy"), c), std::nullopt) << "not a number";
+}
+
 TEST_F(TestOnlyAxis, EditorDraftTakesItFromTheDeclaration)
 {
     MatrixDraft draft = MatrixDraft::fresh(m_registry);

@@ -2,6 +2,7 @@
 // An axis added through its declaration alone (tests/support/test_axis.h) has a field in the matrix editor, a
 // part in the grid's row summary, a column in the results table and a place in the PDF's matrix (issue 15
 // §1).
+#include "app/gui/heatmap.h"
 #include "app/gui/matrix_editor.h"
 #include "app/gui/matrix_grid_model.h"
 #include "app/gui/results_model.h"
@@ -204,6 +205,104 @@ TEST(DeclaredAxisResults, TheViewShowsItAndFindsItsColumnsByKey)
     EXPECT_FALSE(table->isColumnHidden(ResultsModel::figureColumn(ResultsModel::StatusColumn)));
     ASSERT_EQ(view.baselineChooser()->count(), 3) << "the default and each measured case";
     EXPECT_EQ(view.baselineChooser()->itemText(2), QStringLiteral("case 2: write 4 KiB"));
+}
+
+// Writes at the given queue depths, all at 4K and one thread, the rate growing with the depth; and a cold
+// read, which has none.
+RunResult writesAtDepths(std::initializer_list<const char*> depths)
+{
+    RunResult run;
+    for (const char* depth : depths) {
+        CaseResult c;
+        c.index = static_cast<std::uint32_t>(run.cases.size());
+        c.testCase.strategy = "write";
+        c.testCase.chunkBytes = 4096;
+        c.testCase.totalBytes = 64 << 20;
+        c.testCase.extraAxes["depths"] = depth;
+        c.status = Status::Ok;
+        c.apparentMBps.count = 3;
+        c.apparentMBps.median = 100.0 * std::stoi(depth);
+        c.durableMBps = c.apparentMBps;
+        run.cases.push_back(c);
+    }
+    CaseResult read = run.cases.front();
+    read.index = static_cast<std::uint32_t>(run.cases.size());
+    read.testCase.strategy = "read";
+    read.testCase.direction = Direction::Read;
+    read.testCase.cache = CacheState::Cold;
+    read.testCase.extraAxes.clear();
+    run.cases.push_back(read);
+    return run;
+}
+
+QStringList menuItems(const QComboBox* menu)
+{
+    QStringList out;
+    for (int i = 0; i < menu->count(); ++i)
+        out << menu->itemText(i);
+    return out;
+}
+
+// An axis declared through its declaration alone whose values are numbers and vary among a run's cases is
+// offered as the heatmap's columns, named and labelled from its declaration; the app names no axis (issue 15
+// §1). The built-in axes, which do not vary here, are not offered.
+TEST(DeclaredAxisCharts, AVaryingCountAxisIsOfferedAsTheHeatmapsColumns)
+{
+    QueueDepthAxis axis;
+    ResultsView view;
+    view.setResult(writesAtDepths({"1", "32", "8"}));
+    QComboBox* columns = view.heatmapAxisChooser();
+    EXPECT_EQ(menuItems(columns), (QStringList{QStringLiteral("Automatic"), QStringLiteral("Queue depth")}))
+        << "the chunk size, threads and size do not vary";
+    EXPECT_EQ(view.heatmap()->data().axis.key, "chunkBytes") << "automatic: the declared first choice";
+    EXPECT_EQ(view.heatmap()->data().columns.size(), 1U);
+
+    columns->setCurrentIndex(1);
+    const HeatmapData& heat = view.heatmap()->data();
+    EXPECT_EQ(heat.axis.key, "queueDepth");
+    EXPECT_EQ(heat.axis.name, QStringLiteral("queue depth"));
+    ASSERT_EQ(heat.columns, (std::vector<report::AxisValue>{1, 8, 32})) << "ascending as numbers";
+    EXPECT_EQ(heat.columnLabel(0), QStringLiteral("1"));
+    EXPECT_EQ(heat.columnLabel(2), QStringLiteral("32"));
+    EXPECT_EQ(heat.axis.words(heat.columns[2]), QStringLiteral("32 queue depth"));
+    EXPECT_EQ(heat.strategies, QStringList{QStringLiteral("write")}) << "the writes' group: no read";
+    ASSERT_TRUE(heat.cells[0][2].bestMBps.has_value());
+    EXPECT_DOUBLE_EQ(*heat.cells[0][2].bestMBps, 3200);
+    EXPECT_DOUBLE_EQ(*heat.cells[0][1].bestMBps, 800);
+
+    // The reads' group has no depth: its one column says so.
+    view.groupChooser()->setCurrentIndex(
+        view.groupChooser()->findText(QStringLiteral("reads from a cold cache")));
+    ASSERT_EQ(view.heatmap()->data().strategies, QStringList{QStringLiteral("read")});
+    ASSERT_EQ(view.heatmap()->data().columns, (std::vector<report::AxisValue>{std::nullopt}));
+    EXPECT_EQ(view.heatmap()->data().columnLabel(0), QStringLiteral("n/a"));
+    EXPECT_EQ(view.heatmap()->data().axis.words(std::nullopt), QStringLiteral("no queue depth"));
+}
+
+TEST(DeclaredAxisCharts, AnAxisThatDoesNotVaryIsNotOffered)
+{
+    QueueDepthAxis axis;
+    ResultsView view;
+    view.setResult(writesAtDepths({"1", "32"}));
+    QComboBox* columns = view.heatmapAxisChooser();
+    columns->setCurrentIndex(1);
+    ASSERT_EQ(view.heatmap()->data().axis.key, "queueDepth");
+
+    RunResult same = writesAtDepths({"8", "8"});
+    same.cases.pop_back(); // the read, which has no depth
+    view.setResult(same);
+    EXPECT_EQ(menuItems(columns), QStringList{QStringLiteral("Automatic")});
+    EXPECT_EQ(columns->currentIndex(), 0) << "the choice no longer offered falls back to automatic";
+    EXPECT_EQ(view.heatmap()->data().axis.key, "chunkBytes");
+
+    // A built-in one is offered the same way when it varies, after the declared order of the table's columns.
+    same.cases[1].testCase.totalBytes = 256 << 20;
+    view.setResult(same);
+    EXPECT_EQ(menuItems(columns), (QStringList{QStringLiteral("Automatic"), QStringLiteral("Total size")}));
+    columns->setCurrentIndex(1);
+    EXPECT_EQ(view.heatmap()->data().columnLabel(1), QStringLiteral("256M")) << "a byte count, compact";
+    EXPECT_EQ(view.heatmap()->data().axis.words(view.heatmap()->data().columns[1]),
+              QStringLiteral("256 MiB total size"));
 }
 
 TEST(DeclaredAxisResults, NoColumnWithoutTheDeclaration)

@@ -156,7 +156,10 @@ TEST(Heatmap, BestMedianPerStrategyAndChunk)
     const auto data = HeatmapData::from(cases);
     EXPECT_EQ(data.strategies,
               (QStringList{QStringLiteral("stdio"), QStringLiteral("write"), QStringLiteral("direct")}));
-    EXPECT_EQ(data.columns, (std::vector<std::uint64_t>{4096, 65536}));
+    EXPECT_EQ(data.axis.name, QStringLiteral("chunk size")) << "automatic: the chunk size varies";
+    EXPECT_EQ(data.columns, (std::vector<report::AxisValue>{4096, 65536}));
+    EXPECT_EQ(data.columnLabel(1), QStringLiteral("64K"));
+    EXPECT_EQ(data.axis.words(data.columns[1]), QStringLiteral("64 KiB chunk size")) << "the tooltip's words";
     EXPECT_EQ(*data.cells[0][0].bestMBps, 300);
     EXPECT_EQ(data.cells[0][0].cases, 2);
     EXPECT_FALSE(data.cells[0][1].bestMBps.has_value());
@@ -212,7 +215,9 @@ TEST(BarChartData, OneBarPerVariantAndChunkWithTheBestRateAndItsSpeedUp)
     EXPECT_EQ(apparent.variants, (QStringList{QStringLiteral("stdio"), QStringLiteral("write"),
                                               QStringLiteral("stdio buf=64K")}))
         << "the default buffer goes unsaid; a failed case has no bar";
-    EXPECT_EQ(apparent.chunks, (std::vector<std::uint64_t>{4096, 65536}));
+    EXPECT_EQ(apparent.axis.name, QStringLiteral("chunk size")) << "the charts' first axis";
+    EXPECT_EQ(apparent.groups, (std::vector<report::AxisValue>{4096, 65536}));
+    EXPECT_EQ(apparent.groupLabel(1), QStringLiteral("64K"));
     ASSERT_TRUE(apparent.bars[1][0].has_value());
     EXPECT_EQ(apparent.bars[1][0]->mbps, 900) << "the best of the two write 4K cases";
     EXPECT_EQ(apparent.bars[1][0]->caseIndex, 1u);

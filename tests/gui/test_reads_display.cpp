@@ -97,11 +97,13 @@ TEST(ReadsDisplay, TheHeatmapTakesParallelismAsItsColumns)
 {
     const auto& r = readRun();
     std::vector<CaseResult> files(r.cases.begin(), r.cases.begin() + 5);
-    EXPECT_EQ(report::preferredAxis(files), report::HeatmapAxis::Threads);
-    const auto heat = report::HeatmapData::from(files, report::HeatmapAxis::Threads);
-    EXPECT_EQ(heat.columns, (std::vector<std::uint64_t>{1, 4, 16, 300}));
+    const report::ChartAxis preferred = report::preferredAxis(files);
+    EXPECT_EQ(preferred.key, "threads") << "the thread count varies, the chunk size does not";
+    const auto heat = report::HeatmapData::from(files, preferred);
+    EXPECT_EQ(heat.columns, (std::vector<report::AxisValue>{1, 4, 16, 300}));
     EXPECT_EQ(heat.columnLabel(3), QStringLiteral("300"));
-    EXPECT_EQ(heat.axisName(), QStringLiteral("threads"));
+    EXPECT_EQ(heat.axis.name, QStringLiteral("threads"));
+    EXPECT_EQ(heat.axis.words(heat.columns[2]), QStringLiteral("16 threads"));
     EXPECT_EQ(heat.strategies, (QStringList{QStringLiteral("files-serial"), QStringLiteral("files-pool"),
                                             QStringLiteral("files-per-thread")}));
     EXPECT_TRUE(heat.cells[1][2].bestMBps.has_value()) << "files-pool at 16 threads";
@@ -111,12 +113,32 @@ TEST(ReadsDisplay, TheHeatmapTakesParallelismAsItsColumns)
     RunResult onlyFiles = r;
     onlyFiles.cases = files;
     view.setResult(onlyFiles);
-    EXPECT_EQ(view.heatmap()->data().axis, report::HeatmapAxis::Threads) << "automatic picks threads here";
+    EXPECT_EQ(view.heatmap()->data().axis.key, "threads") << "automatic picks threads here";
     EXPECT_THAT(view.summaryText().toStdString(), HasSubstr("Reads, cold:"))
         << "the eviction method is shown";
-    view.heatmapAxisChooser()->setCurrentIndex(1);
-    EXPECT_EQ(view.heatmap()->data().axis, report::HeatmapAxis::Chunk);
-    EXPECT_EQ(view.heatmap()->data().columns, (std::vector<std::uint64_t>{64 * kKiB}));
+    // The menu offers what varies: the thread count, not the one chunk size nor the file set's one size.
+    QComboBox* columns = view.heatmapAxisChooser();
+    const auto offered = [columns] {
+        QStringList out;
+        for (int i = 0; i < columns->count(); ++i)
+            out << columns->itemText(i);
+        return out;
+    };
+    EXPECT_EQ(offered(), (QStringList{QStringLiteral("Automatic"), QStringLiteral("Threads")}));
+    columns->setCurrentIndex(1);
+    EXPECT_EQ(view.heatmap()->data().axis.key, "threads");
+    EXPECT_EQ(view.heatmap()->data().columns, (std::vector<report::AxisValue>{1, 4, 16, 300}));
+
+    // Chunk sizes that vary are offered first, and automatic takes them; the choice of threads is kept.
+    onlyFiles.cases[1].testCase.chunkBytes = 4 * kKiB;
+    view.setResult(onlyFiles);
+    EXPECT_EQ(offered(), (QStringList{QStringLiteral("Automatic"), QStringLiteral("Chunk size"),
+                                      QStringLiteral("Threads")}));
+    EXPECT_EQ(columns->currentText(), QStringLiteral("Threads"));
+    EXPECT_EQ(view.heatmap()->data().axis.key, "threads");
+    columns->setCurrentIndex(0);
+    EXPECT_EQ(view.heatmap()->data().axis.key, "chunkBytes");
+    EXPECT_EQ(view.heatmap()->data().columns, (std::vector<report::AxisValue>{4 * kKiB, 64 * kKiB}));
 }
 
 TEST(ReadsDisplay, TheReportCarriesTheReadFigures)

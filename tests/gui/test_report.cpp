@@ -10,6 +10,7 @@
 #include "app/report/report_title.h"
 #include "core/analysis/verdict.h"
 #include "core/formats/result_json.h"
+#include "core/model/axes.h"
 #include "tests/support/builtin_registry.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
@@ -31,6 +32,14 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 namespace {
+
+// The heatmap's columns by chunk size, found by its declaration's result key.
+report::ChartAxis chunkAxis()
+{
+    const AxisSpec* chunk = findAxisByResultKey("chunkBytes");
+    EXPECT_NE(chunk, nullptr);
+    return report::ChartAxis::of(*chunk);
+}
 
 std::string slurp(const std::string& path)
 {
@@ -481,12 +490,10 @@ TEST(Report, FileWritesAreRankedByDurableThroughputWithApparentBeside)
                                     "MB/s durable)"));
 
     // The heatmap's cells hold the ranked rate.
-    const auto heat = report::HeatmapData::from(result.cases, report::HeatmapAxis::Chunk, Ranking::Durable);
+    const auto heat = report::HeatmapData::from(result.cases, chunkAxis(), Ranking::Durable);
     EXPECT_EQ(*heat.cells[1][0].bestMBps, 300) << "write at 4 KiB, durable";
     EXPECT_EQ(heat.rateName, QStringLiteral("durable median"));
-    EXPECT_EQ(*report::HeatmapData::from(result.cases, report::HeatmapAxis::Chunk, Ranking::Apparent)
-                   .cells[1][0]
-                   .bestMBps,
+    EXPECT_EQ(*report::HeatmapData::from(result.cases, chunkAxis(), Ranking::Apparent).cells[1][0].bestMBps,
               result.cases[2].apparentMBps.median);
 }
 
@@ -528,7 +535,7 @@ TEST(Report, PipesAreNeverComparedWithFiles)
 
     // The file heatmap's colours are not squeezed by the pipe's 17.7 GB/s.
     std::vector<CaseResult> files(result.cases.begin(), result.cases.end() - 1);
-    const auto heat = report::HeatmapData::from(files, report::HeatmapAxis::Chunk, Ranking::Durable);
+    const auto heat = report::HeatmapData::from(files, chunkAxis(), Ranking::Durable);
     EXPECT_LT(heat.maxMBps, 2000);
 }
 
