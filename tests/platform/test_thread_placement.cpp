@@ -129,9 +129,9 @@ INSTANTIATE_TEST_SUITE_P(
     Placements, PinnedPipes,
     ::testing::Combine(::testing::Values("pipe-write", "vmsplice"),
                        ::testing::Values(ReaderCpu::Any, ReaderCpu::Same, ReaderCpu::Other)),
-    [](const auto& info) {
-        std::string name = std::get<0>(info.param) == std::string("pipe-write") ? "PipeWrite" : "Vmsplice";
-        return name + toString(std::get<1>(info.param));
+    [](const auto& param) {
+        std::string name = std::get<0>(param.param) == std::string("pipe-write") ? "PipeWrite" : "Vmsplice";
+        return name + toString(std::get<1>(param.param));
     });
 
 #ifndef _WIN32
