@@ -3,6 +3,7 @@
 // skeletons hold the policy and the words once.
 #pragma once
 
+#include "core/base/outcome.h"
 #include "core/model/target.h"
 
 #include <cstdint>
@@ -55,8 +56,22 @@ std::string nestedEntryName(const std::string& path);
 std::string readSmallFile(const std::string& path);
 long currentPid();
 bool processAlive(long pid);
-void removeFile(const std::string& path);
-// "" when the folder is gone, else why not (this OS's text).
-std::string removeFolder(const std::string& path);
+
+// What a removal did: `error` is "" when the path was removed, else why not (this OS's text); `missing`
+// says the path was not there to remove.
+struct Removal
+{
+    std::string error;
+    bool missing = false;
+};
+Removal removeFile(const std::string& path);
+Removal removeFolder(const std::string& path);
+
+// The calls under the run folder's bookkeeping (platform/run_folder_workspace.h).
+// A new folder; a failure is this OS's folder-creating call's (mkdir, CreateDirectory).
+Outcome makeFolder(const std::string& path);
+// The run folder's marker holding `text`: a new plain file, never over an existing one or through a link;
+// a failure is the "create marker" call's. A file created but not filled is left for the caller to remove.
+Outcome createMarker(const std::string& path, std::string_view text);
 
 } // namespace iolab::os

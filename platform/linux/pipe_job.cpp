@@ -3,6 +3,10 @@
 
 #include "core/base/log.h"
 #include "core/base/units.h"
+#include "core/engine/chunk_loop.h"
+#include "core/engine/pattern.h"
+#include "platform/pipe_write_job.h"
+#include "platform/thread_placement.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -31,50 +35,44 @@ std::uint64_t pipeMaxBytes()
     return 1 * kMiB;
 }
 
-} // namespace
-
-std::unique_ptr<Job> PipeJob::create(const JobSpec& spec, Mode mode, Outcome& outcome)
+// pipe-write: write(2) per chunk.
+struct PipeWrite
 {
-    const auto placement = pipePlacement(spec.testCase.readerCpu, spec.thread, allowedCpus(), outcome);
-    if (!placement)
-        return nullptr;
-    posix::ignoreSigpipe();
-    int fds[2] = {-1, -1};
-    if (::pipe2(fds, O_CLOEXEC) != 0) {
-        outcome = posix::errnoOutcome(errno, "pipe2", {});
-        return nullptr;
-    }
-    posix::UniqueFd readEnd(fds[0]);
-    posix::UniqueFd writeEnd(fds[1]);
-    if (mode == Mode::Vmsplice) {
-        // Size the pipe to the chunk (the fast-yes article: F_SETPIPE_SZ = CHUNKSIZE), within what an
-        // unprivileged process may ask for; the kernel rounds up to a power-of-two number of pages.
-        const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-        const std::uint64_t wanted = std::clamp<std::uint64_t>(
-            (spec.testCase.chunkBytes + page - 1) / page * page, page, pipeMaxBytes());
-        if (::fcntl(writeEnd.get(), F_SETPIPE_SZ, static_cast<int>(wanted)) < 0)
-            logger(LogModule::Platform).warn("F_SETPIPE_SZ {} failed: {}", wanted, posix::errnoName(errno));
-    }
-    auto job = std::unique_ptr<PipeJob>(
-        new PipeJob(spec, mode, *placement, std::move(readEnd), std::move(writeEnd)));
-    if (mode == Mode::Vmsplice && !job->makeRing(outcome))
-        return nullptr;
-    job->m_reader.start();
-    return job;
-}
+    using ReadCalls = PipeReadCalls;
 
-PipeJob::PipeJob(const JobSpec& spec, Mode mode, const PipePlacement& placement, posix::UniqueFd readEnd,
-                 posix::UniqueFd writeEnd)
-    : m_spec(spec), m_mode(mode), m_writerCpu(placement.writer), m_writeEnd(std::move(writeEnd)),
-      m_reader(std::move(readEnd), spec.verifyStream, placement.reader)
-{}
+    static LoopEnd write(const JobSpec& spec, const posix::UniqueFd& writeEnd, Progress& progress,
+                         Outcome& error)
+    {
+        const Pattern::View pattern = spec.pattern->view();
+        const int fd = writeEnd.get();
+        return runChunks(
+            spec.bytes, spec.testCase.chunkBytes, 0, progress,
+            [&](std::uint64_t offset, std::uint64_t size) {
+                if (posix::writeFully(fd, pattern.at(offset), size)) [[likely]]
+                    return true;
+                error = posix::errnoOutcome(errno, "write (pipe)", {});
+                return false;
+            },
+            [] { return true; });
+    }
+};
 
-void PipeJob::RingFree::operator()(std::byte* p) const noexcept
+struct RingFree
 {
-    ::munmap(p, bytes);
-}
+    std::size_t bytes;
+    void operator()(std::byte* p) const noexcept { ::munmap(p, bytes); }
+};
 
-bool PipeJob::makeRing(Outcome& outcome)
+// vmsplice: the ring of page-aligned buffers the writer fills in turn; a buffer is refilled only after the
+// pipe has let go of its pages (see makeRing).
+struct Ring
+{
+    std::unique_ptr<std::byte, RingFree> buffers{nullptr, RingFree{0}};
+    std::size_t stride = 0;
+    std::size_t count = 0;
+};
+
+bool makeRing(int writeEnd, std::uint64_t chunkBytes, Ring& ring, Outcome& outcome)
 {
     // vmsplice hands the pipe references to the writer's pages, so a buffer may be refilled only once the
     // reader has taken every page of it out of the pipe. Each chunk occupies ceil(chunk / page) pipe slots
@@ -82,36 +80,70 @@ bool PipeJob::makeRing(Outcome& outcome)
     // chunks have gone in, the oldest has surely come out. So the ring needs that many buffers plus one: two,
     // a double buffer, when the pipe is exactly one chunk, as in the fast-yes article.
     const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-    const int pipeBytes = ::fcntl(m_writeEnd.get(), F_GETPIPE_SZ);
+    const int pipeBytes = ::fcntl(writeEnd, F_GETPIPE_SZ);
     if (pipeBytes <= 0) {
         outcome = posix::errnoOutcome(errno, "fcntl(F_GETPIPE_SZ)", {});
         return false;
     }
     const std::size_t slots = static_cast<std::size_t>(pipeBytes) / page;
-    const std::size_t chunkPages = (m_spec.testCase.chunkBytes + page - 1) / page;
-    m_ringStride = chunkPages * page;
-    m_ringCount = (slots + chunkPages - 1) / chunkPages + 1;
-    const std::size_t bytes = m_ringStride * m_ringCount;
+    const std::size_t chunkPages = (chunkBytes + page - 1) / page;
+    ring.stride = chunkPages * page;
+    ring.count = (slots + chunkPages - 1) / chunkPages + 1;
+    const std::size_t bytes = ring.stride * ring.count;
     void* p =
         ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
     if (p == MAP_FAILED) {
         outcome = posix::errnoOutcome(errno, "mmap (vmsplice ring)", {});
         return false;
     }
-    m_ring = std::unique_ptr<std::byte, RingFree>(static_cast<std::byte*>(p), RingFree{bytes});
+    ring.buffers = std::unique_ptr<std::byte, RingFree>(static_cast<std::byte*>(p), RingFree{bytes});
     return true;
 }
 
-PipeJob::~PipeJob()
+// vmsplice: as a producer does, fill the next ring buffer, then hand its pages to the pipe.
+class VmspliceWrite
 {
-    stopReader();
-}
+public:
+    using ReadCalls = PipeReadCalls;
 
-void PipeJob::stopReader()
-{
-    m_writeEnd.reset(); // end-of-file for the reader
-    m_reader.join();
-}
+    explicit VmspliceWrite(Ring ring) : m_ring(std::move(ring)) {}
+
+    LoopEnd write(const JobSpec& spec, const posix::UniqueFd& writeEnd, Progress& progress, Outcome& error)
+    {
+        const Pattern::View pattern = spec.pattern->view();
+        const int fd = writeEnd.get();
+        std::byte* const ring = m_ring.buffers.get();
+        const std::size_t stride = m_ring.stride;
+        const std::size_t count = m_ring.count;
+        std::size_t next = 0;
+        return runChunks(
+            spec.bytes, spec.testCase.chunkBytes, 0, progress,
+            [&](std::uint64_t offset, std::uint64_t size) {
+                std::byte* const buffer = ring + next * stride;
+                next = next + 1 == count ? 0 : next + 1;
+                std::memcpy(buffer, pattern.at(offset), size);
+                iovec iov{buffer, size};
+                while (iov.iov_len > 0) {
+                    const ssize_t n = ::vmsplice(fd, &iov, 1, 0);
+                    if (n < 0) [[unlikely]] {
+                        if (errno == EINTR)
+                            continue;
+                        error = posix::errnoOutcome(errno, "vmsplice", {});
+                        return false;
+                    }
+                    iov.iov_base = static_cast<std::byte*>(iov.iov_base) + n;
+                    iov.iov_len -= static_cast<std::size_t>(n);
+                }
+                return true;
+            },
+            [] { return true; });
+    }
+
+private:
+    Ring m_ring;
+};
+
+} // namespace
 
 bool PipeReadCalls::discardAll(const Handle& readEnd, StreamCheck& check)
 {
@@ -145,66 +177,33 @@ std::int64_t PipeReadCalls::read(const Handle& readEnd, std::byte* into, std::si
     }
 }
 
-Outcome PipeJob::execute(Progress& progress)
+std::unique_ptr<Job> makePipeJob(const JobSpec& spec, PipeMode mode, Outcome& outcome)
 {
-    const ThreadPin pin(m_writerCpu); // given back when the timed part returns
-    if (!pin.outcome().ok()) {
-        stopReader();
-        return pin.outcome();
+    const auto placement = pipePlacement(spec.testCase.readerCpu, spec.thread, allowedCpus(), outcome);
+    if (!placement)
+        return nullptr;
+    posix::ignoreSigpipe();
+    int fds[2] = {-1, -1};
+    if (::pipe2(fds, O_CLOEXEC) != 0) {
+        outcome = posix::errnoOutcome(errno, "pipe2", {});
+        return nullptr;
     }
-    const Pattern::View pattern = m_spec.pattern->view();
-    const int fd = m_writeEnd.get();
-    LoopEnd end;
-    if (m_mode == Mode::Write) {
-        end = runChunks(
-            m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
-            [&](std::uint64_t offset, std::uint64_t size) {
-                if (posix::writeFully(fd, pattern.at(offset), size)) [[likely]]
-                    return true;
-                m_writeError = posix::errnoOutcome(errno, "write (pipe)", {});
-                return false;
-            },
-            [] { return true; });
-    } else {
-        // As a producer does: fill the next ring buffer, then hand its pages to the pipe.
-        std::byte* const ring = m_ring.get();
-        const std::size_t stride = m_ringStride;
-        const std::size_t count = m_ringCount;
-        std::size_t next = 0;
-        end = runChunks(
-            m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
-            [&](std::uint64_t offset, std::uint64_t size) {
-                std::byte* const buffer = ring + next * stride;
-                next = next + 1 == count ? 0 : next + 1;
-                std::memcpy(buffer, pattern.at(offset), size);
-                iovec iov{buffer, size};
-                while (iov.iov_len > 0) {
-                    const ssize_t n = ::vmsplice(fd, &iov, 1, 0);
-                    if (n < 0) [[unlikely]] {
-                        if (errno == EINTR)
-                            continue;
-                        m_writeError = posix::errnoOutcome(errno, "vmsplice", {});
-                        return false;
-                    }
-                    iov.iov_base = static_cast<std::byte*>(iov.iov_base) + n;
-                    iov.iov_len -= static_cast<std::size_t>(n);
-                }
-                return true;
-            },
-            [] { return true; });
-    }
-    stopReader(); // in the timed part: the data counts once the reader has it
-    if (end == LoopEnd::Failed)
-        return std::move(m_writeError);
-    if (end == LoopEnd::Cancelled)
-        return Outcome::cancelled();
-    return Outcome::success();
-}
-
-Outcome PipeJob::finish()
-{
-    stopReader();
-    return m_reader.outcome(m_spec.bytes);
+    posix::UniqueFd readEnd(fds[0]);
+    posix::UniqueFd writeEnd(fds[1]);
+    if (mode == PipeMode::Write)
+        return PipeWriteJob<PipeWrite>::start(spec, *placement, std::move(readEnd), std::move(writeEnd));
+    // Size the pipe to the chunk (the fast-yes article: F_SETPIPE_SZ = CHUNKSIZE), within what an
+    // unprivileged process may ask for; the kernel rounds up to a power-of-two number of pages.
+    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    const std::uint64_t wanted =
+        std::clamp<std::uint64_t>((spec.testCase.chunkBytes + page - 1) / page * page, page, pipeMaxBytes());
+    if (::fcntl(writeEnd.get(), F_SETPIPE_SZ, static_cast<int>(wanted)) < 0)
+        logger(LogModule::Platform).warn("F_SETPIPE_SZ {} failed: {}", wanted, posix::errnoName(errno));
+    Ring ring;
+    if (!makeRing(writeEnd.get(), spec.testCase.chunkBytes, ring, outcome))
+        return nullptr;
+    return PipeWriteJob<VmspliceWrite>::start(spec, *placement, std::move(readEnd), std::move(writeEnd),
+                                              std::move(ring));
 }
 
 } // namespace iolab::linux_backend

@@ -2,11 +2,9 @@
 #pragma once
 
 #include "core/base/units.h"
-#include "core/engine/chunk_loop.h"
-#include "core/engine/pattern.h"
-#include "platform/pipe_reader.h"
+#include "core/engine/strategy.h"
+#include "core/engine/stream_check.h"
 #include "platform/posix/posix_io.h"
-#include "platform/thread_placement.h"
 
 #include <memory>
 
@@ -25,48 +23,14 @@ struct PipeReadCalls
     static std::int64_t read(const Handle& readEnd, std::byte* into, std::size_t bytes, Outcome& error);
 };
 
-// A pipe whose read end a reader thread drains (PipeReader). The timed part ends when the reader has seen
-// end-of-file, i.e. when every byte has been delivered.
-class PipeJob final : public Job
+enum class PipeMode
 {
-public:
-    enum class Mode
-    {
-        Write,
-        Vmsplice
-    };
-
-    static std::unique_ptr<Job> create(const JobSpec& spec, Mode mode, Outcome& outcome);
-    ~PipeJob() override;
-    PipeJob(const PipeJob&) = delete;
-    PipeJob& operator=(const PipeJob&) = delete;
-
-    Outcome execute(Progress& progress) override;
-    Outcome finish() override;
-
-private:
-    PipeJob(const JobSpec& spec, Mode mode, const PipePlacement& placement, posix::UniqueFd readEnd,
-            posix::UniqueFd writeEnd);
-    bool makeRing(Outcome& outcome);
-    void stopReader();
-
-    struct RingFree
-    {
-        std::size_t bytes;
-        void operator()(std::byte* p) const noexcept;
-    };
-
-    JobSpec m_spec;
-    Mode m_mode;
-    std::optional<unsigned> m_writerCpu; // the reader CPU axis: where the writing thread is pinned
-    posix::UniqueFd m_writeEnd;
-    Outcome m_writeError;
-    // vmsplice: the ring of page-aligned buffers the writer fills in turn; a buffer is refilled only after
-    // the pipe has let go of its pages (see makeRing).
-    std::unique_ptr<std::byte, RingFree> m_ring{nullptr, RingFree{0}};
-    std::size_t m_ringStride = 0;
-    std::size_t m_ringCount = 0;
-    PipeReader<PipeReadCalls> m_reader;
+    Write,   // write(2) per chunk
+    Vmsplice // vmsplice(2) per chunk, from a ring of buffers the pipe may still hold pages of
 };
+
+// A pipe whose read end a reader thread drains, written by `mode` (platform/pipe_write_job.h); nullptr with
+// `outcome` set when the pipe, its placement or the vmsplice ring cannot be had.
+std::unique_ptr<Job> makePipeJob(const JobSpec& spec, PipeMode mode, Outcome& outcome);
 
 } // namespace iolab::linux_backend

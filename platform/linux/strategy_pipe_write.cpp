@@ -21,7 +21,7 @@ public:
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {
-        return PipeJob::create(spec, PipeJob::Mode::Write, outcome);
+        return makePipeJob(spec, PipeMode::Write, outcome);
     }
 };
 

@@ -17,7 +17,7 @@ public:
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {
-        return PipeJob::create(spec, PipeJob::Mode::Vmsplice, outcome);
+        return makePipeJob(spec, PipeMode::Vmsplice, outcome);
     }
 };
 

@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: MIT
-// The run folder on POSIX systems: <target>/iolab-run-<time>-<pid>/ with a marker file; the files a run
-// writes, and nothing else, are removed after each repetition, at the end and by `iolab-cli clean`.
+// The workspace's calls on POSIX systems: what touches a file's data (durability, verification, data sets,
+// the page cache, free space) and the folder primitives under the run folder's bookkeeping
+// (platform/run_folder_workspace.h) and `iolab-cli clean` (platform/common/run_folders.cpp).
 #include "core/base/error.h"
-#include "core/base/log.h"
 #include "core/engine/pattern.h"
 #include "core/engine/stream_check.h"
 #include "platform/os_primitives.h"
 #include "platform/platform.h"
 #include "platform/posix/posix_io.h"
-#include "platform/run_beacon.h"
+#include "platform/run_folder_workspace.h"
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -22,39 +21,24 @@
 
 #include <algorithm>
 #include <cstring>
-#include <ctime>
 #include <fstream>
-#include <set>
 #include <vector>
 
 namespace iolab {
 
 namespace {
 
-class PosixWorkspace final : public Workspace
+// What touches a file's data; the run folder's bookkeeping is RunFolderWorkspace's.
+class PosixWorkspace final : public RunFolderWorkspace
 {
 public:
-    explicit PosixWorkspace(TargetInfo target) : m_target(std::move(target)) {}
-    ~PosixWorkspace() override { close(); }
-    PosixWorkspace(const PosixWorkspace&) = delete;
-    PosixWorkspace& operator=(const PosixWorkspace&) = delete;
-
-    const TargetInfo& target() const override { return m_target; }
-
-    std::string pathFor(const std::string& name, Outcome& outcome) override
-    {
-        if (m_folder.empty() && !createFolder(outcome))
-            return {};
-        std::string path = m_folder + "/" + name;
-        m_files.insert(path);
-        return path;
-    }
+    using RunFolderWorkspace::RunFolderWorkspace;
 
     std::uint64_t freeBytes() override
     {
         struct statvfs vfs
         {};
-        if (::statvfs(m_target.path.c_str(), &vfs) != 0)
+        if (::statvfs(target().path.c_str(), &vfs) != 0)
             return 0;
         return static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
     }
@@ -96,26 +80,6 @@ public:
             check.add(buffer.data(), static_cast<std::size_t>(n));
         }
         return check.outcome(expectedBytes, "verify");
-    }
-
-    std::string directoryFor(const std::string& name, Outcome& outcome) override
-    {
-        if (m_folder.empty() && !createFolder(outcome))
-            return {};
-        std::string path = m_folder + "/" + name;
-        if (::mkdir(path.c_str(), 0755) != 0) {
-            outcome = posix::errnoOutcome(errno, "mkdir", path);
-            return {};
-        }
-        m_directories.push_back(path);
-        return path;
-    }
-
-    void removeDirectory(const std::string& path) override
-    {
-        if (::rmdir(path.c_str()) != 0 && errno != ENOENT)
-            logger(LogModule::Platform).warn("could not remove {}: {}", path, std::strerror(errno));
-        std::erase(m_directories, path);
     }
 
     Outcome writeDataFile(const std::string& path, std::uint64_t bytes, std::uint64_t patternOffset,
@@ -201,66 +165,6 @@ public:
                    ? "cold: sync, then echo 3 > /proc/sys/vm/drop_caches (as root) before each repetition"
                    : "cold: fdatasync + posix_fadvise(DONTNEED) on every file before each repetition";
     }
-
-    void remove(const std::string& path) override
-    {
-        if (::unlink(path.c_str()) != 0 && errno != ENOENT)
-            logger(LogModule::Platform).warn("could not remove {}: {}", path, std::strerror(errno));
-        m_files.erase(path);
-    }
-
-    void close() override
-    {
-        if (m_folder.empty())
-            return;
-        for (const auto& path : std::set<std::string>(m_files))
-            remove(path);
-        std::for_each(m_directories.rbegin(), m_directories.rend(),
-                      [](const std::string& folder) { ::rmdir(folder.c_str()); });
-        m_directories.clear();
-        ::unlink((m_folder + "/" + std::string(runfolder::kMarkerName)).c_str());
-        if (::rmdir(m_folder.c_str()) != 0)
-            logger(LogModule::Platform)
-                .warn("could not remove run folder {}: {}", m_folder, std::strerror(errno));
-        m_folder.clear();
-        m_beacon = RunBeacon();
-    }
-
-    std::string folder() const override { return m_folder; }
-
-private:
-    bool createFolder(Outcome& outcome)
-    {
-        const auto stamp = fmt::format("{:%Y%m%d-%H%M%S}", fmt::localtime(std::time(nullptr)));
-        const std::string folder =
-            fmt::format("{}/{}", m_target.path, runfolder::folderName(stamp, ::getpid()));
-        if (::mkdir(folder.c_str(), 0755) != 0) {
-            outcome = posix::errnoOutcome(errno, "mkdir", folder);
-            return false;
-        }
-        const std::string marker = folder + "/" + std::string(runfolder::kMarkerName);
-        posix::UniqueFd fd(
-            ::open(marker.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
-        const std::string text = runfolder::markerText(::getpid());
-        if (!fd ||
-            !posix::writeFully(fd.get(), reinterpret_cast<const std::byte*>(text.data()), text.size())) {
-            outcome = posix::errnoOutcome(errno, "create marker", marker);
-            fd.reset();
-            ::unlink(marker.c_str());
-            ::rmdir(folder.c_str());
-            return false;
-        }
-        m_folder = folder;
-        m_beacon = RunBeacon(m_target.path); // other runs on this filesystem now see this one
-        logger(LogModule::Platform).info("run folder {}", m_folder);
-        return true;
-    }
-
-    TargetInfo m_target;
-    std::string m_folder;
-    RunBeacon m_beacon;
-    std::set<std::string> m_files;
-    std::vector<std::string> m_directories; // parents first
 };
 
 } // namespace
@@ -270,32 +174,7 @@ std::unique_ptr<Workspace> makeWorkspace(const TargetInfo& target)
     return std::make_unique<PosixWorkspace>(target);
 }
 
-std::vector<LiveRun> liveRunsIn(const std::string& target)
-{
-    std::vector<LiveRun> runs;
-    DIR* dir = ::opendir(target.c_str());
-    if (dir == nullptr)
-        return runs;
-    while (const dirent* entry = ::readdir(dir)) {
-        if (!std::string_view(entry->d_name).starts_with(runfolder::kPrefix))
-            continue;
-        const std::string folder = fmt::format("{}/{}", target, entry->d_name);
-        const std::string marker = folder + "/" + std::string(runfolder::kMarkerName);
-        struct stat mst
-        {};
-        if (::lstat(marker.c_str(), &mst) != 0 || !S_ISREG(mst.st_mode))
-            continue;
-        const long pid = runfolder::markerPid(os::readSmallFile(marker));
-        if (pid != ::getpid() && os::processAlive(pid))
-            runs.push_back({folder, pid});
-    }
-    ::closedir(dir);
-    std::sort(runs.begin(), runs.end(),
-              [](const LiveRun& a, const LiveRun& b) { return a.folder < b.folder; });
-    return runs;
-}
-
-// The primitives under platform/common/clean_runs.cpp.
+// The primitives under platform/common/run_folders.cpp and platform/common/run_folder_workspace.cpp.
 namespace os {
 
 std::vector<FolderEntry> listFolder(const std::string& folder, std::string_view prefix, std::string& error)
@@ -362,16 +241,41 @@ bool processAlive(long pid)
     return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
 }
 
-void removeFile(const std::string& path)
+namespace {
+
+Removal removal(int result)
 {
-    ::unlink(path.c_str());
+    if (result == 0)
+        return {};
+    const int error = errno;
+    return {std::strerror(error), error == ENOENT};
 }
 
-std::string removeFolder(const std::string& path)
+} // namespace
+
+Removal removeFile(const std::string& path)
 {
-    if (::rmdir(path.c_str()) == 0)
-        return {};
-    return std::strerror(errno);
+    return removal(::unlink(path.c_str()));
+}
+
+Removal removeFolder(const std::string& path)
+{
+    return removal(::rmdir(path.c_str()));
+}
+
+Outcome makeFolder(const std::string& path)
+{
+    if (::mkdir(path.c_str(), 0755) != 0)
+        return posix::errnoOutcome(errno, "mkdir", path);
+    return Outcome::success();
+}
+
+Outcome createMarker(const std::string& path, std::string_view text)
+{
+    posix::UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+    if (!fd || !posix::writeFully(fd.get(), reinterpret_cast<const std::byte*>(text.data()), text.size()))
+        return posix::errnoOutcome(errno, "create marker", path);
+    return Outcome::success();
 }
 
 } // namespace os

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-// pipe-write: WriteFile per chunk into an anonymous pipe drained by a reader thread (platform/pipe_reader.h).
-// The timed part ends when the reader has seen the end of the stream, i.e. when every byte has been
-// delivered.
+// pipe-write: WriteFile per chunk into an anonymous pipe drained by a reader thread
+// (platform/pipe_write_job.h). The timed part ends when the reader has seen the end of the stream, i.e. when
+// every byte has been delivered.
 #include "core/base/units.h"
 #include "core/engine/chunk_loop.h"
 #include "core/engine/pattern.h"
 #include "core/engine/stream_check.h"
 #include "platform/basic_strategy.h"
-#include "platform/pipe_reader.h"
+#include "platform/pipe_write_job.h"
 #include "platform/thread_placement.h"
 #include "platform/windows/strategies.h"
 #include "platform/windows/win_io.h"
@@ -46,81 +46,42 @@ struct PipeReadCalls
     }
 };
 
-class PipeWriteJob final : public Job
+// WriteFile per chunk.
+struct PipeWrite
 {
-public:
-    static std::unique_ptr<Job> create(const JobSpec& spec, Outcome& outcome)
-    {
-        const auto placement = pipePlacement(spec.testCase.readerCpu, spec.thread, allowedCpus(), outcome);
-        if (!placement)
-            return nullptr;
-        HANDLE readEnd = nullptr;
-        HANDLE writeEnd = nullptr;
-        if (::CreatePipe(&readEnd, &writeEnd, nullptr, kPipeBytes) == 0) {
-            outcome = win::errorOutcome(::GetLastError(), "CreatePipe", {});
-            return nullptr;
-        }
-        auto job = std::unique_ptr<PipeWriteJob>(
-            new PipeWriteJob(spec, *placement, win::UniqueHandle(readEnd), win::UniqueHandle(writeEnd)));
-        job->m_reader.start();
-        return job;
-    }
+    using ReadCalls = PipeReadCalls;
 
-    ~PipeWriteJob() override { stopReader(); }
-    PipeWriteJob(const PipeWriteJob&) = delete;
-    PipeWriteJob& operator=(const PipeWriteJob&) = delete;
-
-    Outcome execute(Progress& progress) override
+    static LoopEnd write(const JobSpec& spec, const win::UniqueHandle& writeEnd, Progress& progress,
+                         Outcome& error)
     {
-        const ThreadPin pin(m_writerCpu); // given back when the timed part returns
-        if (!pin.outcome().ok()) {
-            stopReader();
-            return pin.outcome();
-        }
-        const Pattern::View pattern = m_spec.pattern->view();
-        const HANDLE pipe = m_writeEnd.get();
-        const auto end = runChunks(
-            m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
+        const Pattern::View pattern = spec.pattern->view();
+        const HANDLE pipe = writeEnd.get();
+        return runChunks(
+            spec.bytes, spec.testCase.chunkBytes, 0, progress,
             [&](std::uint64_t offset, std::uint64_t size) {
                 if (win::writeFully(pipe, pattern.at(offset), size)) [[likely]]
                     return true;
-                m_writeError = win::errorOutcome(::GetLastError(), "WriteFile (pipe)", {});
+                error = win::errorOutcome(::GetLastError(), "WriteFile (pipe)", {});
                 return false;
             },
             [] { return true; });
-        stopReader(); // in the timed part: the data counts once the reader has it
-        if (end == LoopEnd::Failed)
-            return std::move(m_writeError);
-        if (end == LoopEnd::Cancelled)
-            return Outcome::cancelled();
-        return Outcome::success();
     }
-
-    Outcome finish() override
-    {
-        stopReader();
-        return m_reader.outcome(m_spec.bytes);
-    }
-
-private:
-    PipeWriteJob(const JobSpec& spec, const PipePlacement& placement, win::UniqueHandle readEnd,
-                 win::UniqueHandle writeEnd)
-        : m_spec(spec), m_writerCpu(placement.writer), m_writeEnd(std::move(writeEnd)),
-          m_reader(std::move(readEnd), spec.verifyStream, placement.reader)
-    {}
-
-    void stopReader()
-    {
-        m_writeEnd.reset(); // the end of the stream for the reader
-        m_reader.join();
-    }
-
-    JobSpec m_spec;
-    std::optional<unsigned> m_writerCpu; // the reader CPU axis: where the writing thread is pinned
-    win::UniqueHandle m_writeEnd;
-    Outcome m_writeError;
-    PipeReader<PipeReadCalls> m_reader;
 };
+
+std::unique_ptr<Job> makePipeWriteJob(const JobSpec& spec, Outcome& outcome)
+{
+    const auto placement = pipePlacement(spec.testCase.readerCpu, spec.thread, allowedCpus(), outcome);
+    if (!placement)
+        return nullptr;
+    HANDLE readEnd = nullptr;
+    HANDLE writeEnd = nullptr;
+    if (::CreatePipe(&readEnd, &writeEnd, nullptr, kPipeBytes) == 0) {
+        outcome = win::errorOutcome(::GetLastError(), "CreatePipe", {});
+        return nullptr;
+    }
+    return PipeWriteJob<PipeWrite>::start(spec, *placement, win::UniqueHandle(readEnd),
+                                          win::UniqueHandle(writeEnd));
+}
 
 class PipeWriteStrategy final : public BasicStrategy
 {
@@ -136,7 +97,7 @@ public:
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {
-        return PipeWriteJob::create(spec, outcome);
+        return makePipeWriteJob(spec, outcome);
     }
 };
 

@@ -1,24 +1,21 @@
 // SPDX-License-Identifier: MIT
-// The run folder on Windows: <target>\iolab-run-<time>-<pid>\ with a marker file; the files a run writes,
-// and nothing else, are removed after each repetition, at the end and by `iolab-cli clean`. Also the small
+// The workspace's calls on Windows: what touches a file's data (durability, verification, data sets, the
+// cache, free space) and the folder primitives under the run folder's bookkeeping
+// (platform/run_folder_workspace.h) and `iolab-cli clean` (platform/common/run_folders.cpp). Also the small
 // file helpers the front ends use (output checks, atomic writes, the log folder).
 #include "core/base/error.h"
-#include "core/base/log.h"
 #include "core/engine/pattern.h"
 #include "core/engine/stream_check.h"
 #include "platform/os_primitives.h"
 #include "platform/platform.h"
-#include "platform/run_beacon.h"
+#include "platform/run_folder_workspace.h"
 #include "platform/windows/win_io.h"
 
-#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <shellapi.h>
 
 #include <algorithm>
 #include <cstdlib>
-#include <ctime>
-#include <set>
 #include <vector>
 
 namespace iolab {
@@ -28,45 +25,22 @@ namespace {
 using win::narrow;
 using win::widen;
 
-// `name` may hold '/' (data-set paths are written that way in core); Windows paths get '\\'.
-std::string joinPath(const std::string& folder, std::string_view name)
-{
-    std::string tail(name);
-    std::replace(tail.begin(), tail.end(), '/', '\\');
-    if (!folder.empty() && (folder.back() == '\\' || folder.back() == '/'))
-        return folder + tail;
-    return folder + "\\" + tail;
-}
-
 bool isFolder(const std::string& path)
 {
     const DWORD attributes = ::GetFileAttributesW(widen(path).c_str());
     return attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_DIRECTORY) != 0;
 }
 
-class WindowsWorkspace final : public Workspace
+// What touches a file's data; the run folder's bookkeeping is RunFolderWorkspace's.
+class WindowsWorkspace final : public RunFolderWorkspace
 {
 public:
-    explicit WindowsWorkspace(TargetInfo target) : m_target(std::move(target)) {}
-    ~WindowsWorkspace() override { close(); }
-    WindowsWorkspace(const WindowsWorkspace&) = delete;
-    WindowsWorkspace& operator=(const WindowsWorkspace&) = delete;
-
-    const TargetInfo& target() const override { return m_target; }
-
-    std::string pathFor(const std::string& name, Outcome& outcome) override
-    {
-        if (m_folder.empty() && !createFolder(outcome))
-            return {};
-        std::string path = joinPath(m_folder, name);
-        m_files.insert(path);
-        return path;
-    }
+    using RunFolderWorkspace::RunFolderWorkspace;
 
     std::uint64_t freeBytes() override
     {
         ULARGE_INTEGER available{};
-        if (::GetDiskFreeSpaceExW(widen(m_target.path).c_str(), &available, nullptr, nullptr) == 0)
+        if (::GetDiskFreeSpaceExW(widen(target().path).c_str(), &available, nullptr, nullptr) == 0)
             return 0;
         return available.QuadPart;
     }
@@ -108,30 +82,6 @@ public:
             check.add(buffer.data(), n);
         }
         return check.outcome(expectedBytes, "verify");
-    }
-
-    std::string directoryFor(const std::string& name, Outcome& outcome) override
-    {
-        if (m_folder.empty() && !createFolder(outcome))
-            return {};
-        std::string path = joinPath(m_folder, name);
-        if (::CreateDirectoryW(widen(path).c_str(), nullptr) == 0) {
-            outcome = win::errorOutcome(::GetLastError(), "CreateDirectory", path);
-            return {};
-        }
-        m_directories.push_back(path);
-        return path;
-    }
-
-    void removeDirectory(const std::string& path) override
-    {
-        if (::RemoveDirectoryW(widen(path).c_str()) == 0) {
-            const DWORD error = ::GetLastError();
-            if (error != ERROR_FILE_NOT_FOUND && error != ERROR_PATH_NOT_FOUND)
-                logger(LogModule::Platform).warn("could not remove {}: {}", path, win::errorText(error));
-        }
-        m_directories.erase(std::remove(m_directories.begin(), m_directories.end(), path),
-                            m_directories.end());
     }
 
     Outcome writeDataFile(const std::string& path, std::uint64_t bytes, std::uint64_t patternOffset,
@@ -193,69 +143,6 @@ public:
         return "cold: FlushFileBuffers, then a non-cached open of every file (NTFS purges its cached pages) "
                "before each repetition; Windows cannot show what stayed cached";
     }
-
-    void remove(const std::string& path) override
-    {
-        if (::DeleteFileW(widen(path).c_str()) == 0) {
-            const DWORD error = ::GetLastError();
-            if (error != ERROR_FILE_NOT_FOUND && error != ERROR_PATH_NOT_FOUND)
-                logger(LogModule::Platform).warn("could not remove {}: {}", path, win::errorText(error));
-        }
-        m_files.erase(path);
-    }
-
-    void close() override
-    {
-        if (m_folder.empty())
-            return;
-        for (const auto& path : std::set<std::string>(m_files))
-            remove(path);
-        std::for_each(m_directories.rbegin(), m_directories.rend(),
-                      [](const std::string& folder) { ::RemoveDirectoryW(widen(folder).c_str()); });
-        m_directories.clear();
-        ::DeleteFileW(widen(joinPath(m_folder, runfolder::kMarkerName)).c_str());
-        if (::RemoveDirectoryW(widen(m_folder).c_str()) == 0)
-            logger(LogModule::Platform)
-                .warn("could not remove run folder {}: {}", m_folder, win::errorText(::GetLastError()));
-        m_folder.clear();
-        m_beacon = RunBeacon();
-    }
-
-    std::string folder() const override { return m_folder; }
-
-private:
-    bool createFolder(Outcome& outcome)
-    {
-        const auto stamp = fmt::format("{:%Y%m%d-%H%M%S}", fmt::localtime(std::time(nullptr)));
-        const auto pid = static_cast<long>(::GetCurrentProcessId());
-        const std::string folder = joinPath(m_target.path, runfolder::folderName(stamp, pid));
-        if (::CreateDirectoryW(widen(folder).c_str(), nullptr) == 0) {
-            outcome = win::errorOutcome(::GetLastError(), "CreateDirectory", folder);
-            return false;
-        }
-        const std::string marker = joinPath(folder, runfolder::kMarkerName);
-        win::UniqueHandle file(::CreateFileW(widen(marker).c_str(), GENERIC_WRITE, FILE_SHARE_READ, nullptr,
-                                             CREATE_NEW, FILE_ATTRIBUTE_NORMAL, nullptr));
-        const std::string text = runfolder::markerText(pid);
-        if (!file ||
-            !win::writeFully(file.get(), reinterpret_cast<const std::byte*>(text.data()), text.size())) {
-            outcome = win::errorOutcome(::GetLastError(), "create marker", marker);
-            file.reset();
-            ::DeleteFileW(widen(marker).c_str());
-            ::RemoveDirectoryW(widen(folder).c_str());
-            return false;
-        }
-        m_folder = folder;
-        m_beacon = RunBeacon(m_target.path); // other runs on this filesystem now see this one
-        logger(LogModule::Platform).info("run folder {}", m_folder);
-        return true;
-    }
-
-    TargetInfo m_target;
-    std::string m_folder;
-    RunBeacon m_beacon;
-    std::set<std::string> m_files;
-    std::vector<std::string> m_directories; // parents first
 };
 
 } // namespace
@@ -265,27 +152,7 @@ std::unique_ptr<Workspace> makeWorkspace(const TargetInfo& target)
     return std::make_unique<WindowsWorkspace>(target);
 }
 
-std::vector<LiveRun> liveRunsIn(const std::string& target)
-{
-    std::vector<LiveRun> runs;
-    std::string unreadable;
-    for (const auto& candidate : os::listFolder(target, runfolder::kPrefix, unreadable)) {
-        if (candidate.kind != os::EntryKind::Folder)
-            continue;
-        const std::string folder = joinPath(target, candidate.name);
-        const std::string marker = joinPath(folder, runfolder::kMarkerName);
-        if (os::kindOf(marker, false) != os::EntryKind::File)
-            continue;
-        const long pid = runfolder::markerPid(os::readSmallFile(marker));
-        if (pid != os::currentPid() && os::processAlive(pid))
-            runs.push_back({folder, pid});
-    }
-    std::sort(runs.begin(), runs.end(),
-              [](const LiveRun& a, const LiveRun& b) { return a.folder < b.folder; });
-    return runs;
-}
-
-// The primitives under platform/common/clean_runs.cpp.
+// The primitives under platform/common/run_folders.cpp and platform/common/run_folder_workspace.cpp.
 namespace os {
 
 namespace {
@@ -330,9 +197,14 @@ EntryKind kindOf(const std::string& path, bool followLinks)
     return kindOfAttributes(attributes);
 }
 
+// `name` may hold '/' (data-set paths are written that way in core); Windows paths get '\\'.
 std::string joinPath(const std::string& folder, std::string_view name)
 {
-    return iolab::joinPath(folder, name);
+    std::string tail(name);
+    std::replace(tail.begin(), tail.end(), '/', '\\');
+    if (!folder.empty() && (folder.back() == '\\' || folder.back() == '/'))
+        return folder + tail;
+    return folder + "\\" + tail;
 }
 
 std::string nestedEntryName(const std::string& path)
@@ -370,16 +242,42 @@ bool processAlive(long pid)
     return ::WaitForSingleObject(process.get(), 0) == WAIT_TIMEOUT;
 }
 
-void removeFile(const std::string& path)
+namespace {
+
+Removal removal(BOOL result)
 {
-    ::DeleteFileW(widen(path).c_str());
+    if (result != 0)
+        return {};
+    const DWORD error = ::GetLastError();
+    return {win::errorText(error), error == ERROR_FILE_NOT_FOUND || error == ERROR_PATH_NOT_FOUND};
 }
 
-std::string removeFolder(const std::string& path)
+} // namespace
+
+Removal removeFile(const std::string& path)
 {
-    if (::RemoveDirectoryW(widen(path).c_str()) != 0)
-        return {};
-    return win::errorText(::GetLastError());
+    return removal(::DeleteFileW(widen(path).c_str()));
+}
+
+Removal removeFolder(const std::string& path)
+{
+    return removal(::RemoveDirectoryW(widen(path).c_str()));
+}
+
+Outcome makeFolder(const std::string& path)
+{
+    if (::CreateDirectoryW(widen(path).c_str(), nullptr) == 0)
+        return win::errorOutcome(::GetLastError(), "CreateDirectory", path);
+    return Outcome::success();
+}
+
+Outcome createMarker(const std::string& path, std::string_view text)
+{
+    win::UniqueHandle file(::CreateFileW(widen(path).c_str(), GENERIC_WRITE, FILE_SHARE_READ, nullptr,
+                                         CREATE_NEW, FILE_ATTRIBUTE_NORMAL, nullptr));
+    if (!file || !win::writeFully(file.get(), reinterpret_cast<const std::byte*>(text.data()), text.size()))
+        return win::errorOutcome(::GetLastError(), "create marker", path);
+    return Outcome::success();
 }
 
 } // namespace os

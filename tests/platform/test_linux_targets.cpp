@@ -211,6 +211,44 @@ TEST(LiveRuns, FindsOtherLiveRunsOnlyInTheTarget)
     EXPECT_TRUE(liveRunsIn(target / "missing").empty());
 }
 
+// A symlink named like a run folder is never one, even when it leads to a live run's folder, and neither is
+// a folder whose marker is a symlink: IOLab's run folders are real folders it made (the one rule for
+// liveRunsIn and clean).
+TEST(LiveRuns, ALinkIsNeverARunFolder)
+{
+    TempDir target;
+    TempDir elsewhere;
+    const std::string name = "iolab-run-20260101-000000-1";
+    const auto real = elsewhere / name;
+    std::filesystem::create_directory(real);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        ::pause();
+        ::_exit(0);
+    }
+    std::ofstream(real + "/.iolab-run") << "pid=" << child << "\n";
+    std::filesystem::create_directory_symlink(real, target / name);
+    const auto markerLinked = target / "iolab-run-20260101-000000-2";
+    std::filesystem::create_directory(markerLinked);
+    std::filesystem::create_symlink(real + "/.iolab-run", markerLinked + "/.iolab-run");
+    const auto atTheFolder = liveRunsIn(elsewhere.path());
+    const auto inTarget = liveRunsIn(target.path());
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
+    ASSERT_EQ(atTheFolder.size(), 1u) << "the real folder is a live run";
+    EXPECT_EQ(atTheFolder[0].pid, child);
+    EXPECT_TRUE(inTarget.empty()) << "listed "
+                                  << (inTarget.empty() ? std::string() : inTarget.front().folder);
+    // With the run gone, clean removes the real folder from its own target only, never through the link.
+    const auto report = cleanStaleRuns(target.path());
+    EXPECT_TRUE(report.removed.empty());
+    ASSERT_EQ(report.kept.size(), 1u);
+    EXPECT_EQ(report.kept[0], std::make_pair(markerLinked, std::string("no IOLab marker inside: not ours")));
+    EXPECT_TRUE(std::filesystem::exists(real + "/.iolab-run"));
+    EXPECT_EQ(cleanStaleRuns(elsewhere.path()).removed, std::vector<std::string>{real});
+}
+
 TEST(Target, MountOptionsAreListedOnce)
 {
     TempDir dir;

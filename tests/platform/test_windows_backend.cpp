@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // What only the Windows backend has: the option -> CreateFile flag mapping, FILE_FLAG_NO_BUFFERING's
 // alignment rules (checked by our code because wine does not enforce them), UTF-8 <-> UTF-16 paths, the
-// policies and strategies Windows has no meaning for, and the volume facts.
+// policies and strategies Windows has no meaning for, the volume facts, and which run folders are live (a
+// symbolic link or junction is never one).
 #include "core/base/units.h"
 #include "core/engine/pattern.h"
 #include "core/model/matrix.h"
@@ -10,11 +11,18 @@
 #include "tests/support/builtin_registry.h"
 #include "tests/support/temp_dir.h"
 
+#include <winioctl.h>
+
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <tuple>
+#include <vector>
 
 using namespace iolab;
 using namespace iolab::test;
@@ -277,4 +285,164 @@ TEST(WindowsReads, TheDirectReaderRefusesMisalignedTransfersItself)
     EXPECT_EQ(builtinRegistry().find("read-direct")->prepare(spec, outcome), nullptr);
     EXPECT_EQ(outcome.status, Status::Refused);
     EXPECT_THAT(outcome.message, HasSubstr("not a multiple of the volume's 512 B sectors"));
+}
+
+namespace {
+
+// Another IOLab run as far as liveRunsIn can tell: a live process, here this test program started suspended
+// (it runs nothing and is ended with the test).
+class StandInRun
+{
+public:
+    StandInRun()
+    {
+        std::wstring self(MAX_PATH, L'\0');
+        self.resize(::GetModuleFileNameW(nullptr, self.data(), MAX_PATH));
+        std::wstring commandLine = L"\"" + self + L"\" --gtest_list_tests";
+        STARTUPINFOW startup{};
+        startup.cb = sizeof startup;
+        if (::CreateProcessW(self.c_str(), commandLine.data(), nullptr, nullptr, FALSE, CREATE_SUSPENDED,
+                             nullptr, nullptr, &startup, &m_process) == 0)
+            m_process = {};
+    }
+    ~StandInRun() { end(); }
+    StandInRun(const StandInRun&) = delete;
+    StandInRun& operator=(const StandInRun&) = delete;
+
+    bool started() const { return m_process.hProcess != nullptr; }
+    long pid() const { return static_cast<long>(m_process.dwProcessId); }
+    void end()
+    {
+        if (m_process.hProcess == nullptr)
+            return;
+        ::TerminateProcess(m_process.hProcess, 1);
+        ::WaitForSingleObject(m_process.hProcess, INFINITE);
+        ::CloseHandle(m_process.hThread);
+        ::CloseHandle(m_process.hProcess);
+        m_process = {};
+    }
+
+private:
+    PROCESS_INFORMATION m_process{};
+};
+
+void writeMarker(const std::string& folder, long pid)
+{
+    std::ofstream(std::filesystem::u8path(folder + "\\.iolab-run"))
+        << "IOLab run folder\npid=" << pid << "\n";
+}
+
+// A directory symbolic link at `link` to `folder`; "" when made, else why not.
+std::string makeDirectorySymlink(const std::string& link, const std::string& folder)
+{
+    if (::CreateSymbolicLinkW(win::widen(link).c_str(), win::widen(folder).c_str(),
+                              SYMBOLIC_LINK_FLAG_DIRECTORY | SYMBOLIC_LINK_FLAG_ALLOW_UNPRIVILEGED_CREATE) ==
+        0)
+        return win::errorText(::GetLastError());
+    return {};
+}
+
+// A junction (a mount-point reparse point, what `mklink /J` makes) at `link` to `folder`; "" when made, else
+// why not.
+std::string makeJunction(const std::string& link, const std::string& folder)
+{
+    if (::CreateDirectoryW(win::widen(link).c_str(), nullptr) == 0)
+        return win::errorText(::GetLastError());
+    win::UniqueHandle handle(::CreateFileW(win::widen(link).c_str(), GENERIC_WRITE, 0, nullptr, OPEN_EXISTING,
+                                           FILE_FLAG_OPEN_REPARSE_POINT | FILE_FLAG_BACKUP_SEMANTICS,
+                                           nullptr));
+    if (!handle)
+        return win::errorText(::GetLastError());
+    // The mount-point form of REPARSE_DATA_BUFFER: the substitute name "\??\<folder>", then the print name.
+    const std::wstring substitute = L"\\??\\" + win::widen(folder);
+    const std::wstring print = win::widen(folder);
+    std::vector<wchar_t> names(substitute.begin(), substitute.end());
+    names.push_back(L'\0');
+    names.insert(names.end(), print.begin(), print.end());
+    names.push_back(L'\0');
+    const auto substituteBytes = static_cast<WORD>(substitute.size() * sizeof(wchar_t));
+    const auto printBytes = static_cast<WORD>(print.size() * sizeof(wchar_t));
+    const WORD header[] = {0, substituteBytes, static_cast<WORD>(substituteBytes + sizeof(wchar_t)),
+                           printBytes};
+    const auto dataBytes = static_cast<WORD>(sizeof header + names.size() * sizeof(wchar_t));
+    std::vector<std::byte> buffer(8 + dataBytes);
+    const DWORD tag = IO_REPARSE_TAG_MOUNT_POINT;
+    std::memcpy(buffer.data(), &tag, sizeof tag);
+    std::memcpy(buffer.data() + 4, &dataBytes, sizeof dataBytes);
+    std::memcpy(buffer.data() + 8, header, sizeof header);
+    std::memcpy(buffer.data() + 8 + sizeof header, names.data(), names.size() * sizeof(wchar_t));
+    DWORD returned = 0;
+    if (::DeviceIoControl(handle.get(), FSCTL_SET_REPARSE_POINT, buffer.data(),
+                          static_cast<DWORD>(buffer.size()), nullptr, 0, &returned, nullptr) == 0)
+        return win::errorText(::GetLastError());
+    return {};
+}
+
+} // namespace
+
+TEST(WindowsRunFolders, LiveRunsAreOtherLiveMarkedFoldersInTheTarget)
+{
+    TempDir target;
+    StandInRun other;
+    ASSERT_TRUE(other.started()) << win::errorText(::GetLastError());
+    const auto live = target / "iolab-run-20260101-000000-1";
+    const auto dead = target / "iolab-run-20260101-000000-2";
+    const auto mine = target / "iolab-run-20260101-000000-3";
+    const auto unmarked = target / "iolab-run-20260101-000000-4";
+    for (const auto& folder : {live, dead, mine, unmarked})
+        std::filesystem::create_directory(std::filesystem::u8path(folder));
+    writeMarker(live, other.pid());
+    writeMarker(dead, 999999999);
+    writeMarker(mine, thisProcessId());
+    std::ofstream(std::filesystem::u8path(target / "iolab-run-20260101-000000-5")) << "a file";
+    const auto runs = liveRunsIn(target.path());
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].folder, live);
+    EXPECT_EQ(runs[0].pid, other.pid());
+    other.end();
+    EXPECT_TRUE(liveRunsIn(target.path()).empty()) << "its process has ended";
+    EXPECT_TRUE(liveRunsIn(target / "missing").empty());
+}
+
+// A symbolic link or a junction named like a run folder is never one, even when it leads to a live run's
+// folder (the one rule for liveRunsIn and clean, on Linux too). A link this system cannot make is named on
+// the output; with neither, the test skips.
+TEST(WindowsRunFolders, ALinkIsNeverARunFolder)
+{
+    TempDir target;
+    TempDir elsewhere;
+    StandInRun other;
+    ASSERT_TRUE(other.started()) << win::errorText(::GetLastError());
+    const auto real = elsewhere / "iolab-run-20260101-000000-1";
+    std::filesystem::create_directory(std::filesystem::u8path(real));
+    writeMarker(real, other.pid());
+    std::vector<std::string> made;
+    std::string unmade;
+    for (const auto& [kind, make, name] :
+         {std::tuple{"a symbolic link", &makeDirectorySymlink, "iolab-run-20260101-000000-2"},
+          std::tuple{"a junction", &makeJunction, "iolab-run-20260101-000000-3"}}) {
+        const auto link = target / name;
+        if (const std::string why = make(link, real); !why.empty())
+            unmade += fmt::format(" {} ({})", kind, why);
+        else if (!std::filesystem::exists(std::filesystem::u8path(link + "\\.iolab-run")))
+            unmade += fmt::format(" {} (made, but it does not lead to the folder)", kind); // tests nothing
+        else
+            made.push_back(link);
+    }
+    if (made.empty())
+        GTEST_SKIP() << "this system could make neither link:" << unmade;
+    if (!unmade.empty())
+        std::printf("[   NOTE   ] not tested:%s\n", unmade.c_str());
+    const auto atTheFolder = liveRunsIn(elsewhere.path());
+    const auto inTarget = liveRunsIn(target.path());
+    other.end();
+    ASSERT_EQ(atTheFolder.size(), 1u) << "the real folder is a live run";
+    EXPECT_TRUE(inTarget.empty()) << "listed "
+                                  << (inTarget.empty() ? std::string() : inTarget.front().folder);
+    // With the run gone, clean removes the real folder from its own target only, never through a link.
+    const auto report = cleanStaleRuns(target.path());
+    EXPECT_TRUE(report.removed.empty());
+    EXPECT_TRUE(report.kept.empty());
+    EXPECT_TRUE(std::filesystem::exists(std::filesystem::u8path(real + "\\.iolab-run")));
+    EXPECT_EQ(cleanStaleRuns(elsewhere.path()).removed, std::vector<std::string>{real});
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Which run folders `iolab-cli clean` removes: marked ones directly inside the target whose process is gone
-// and that hold nothing IOLab did not write; the rest are kept with the reason. Each OS lists, reads and
-// removes (platform/os_primitives.h).
+// Other runs' folders in a target: which are live (liveRunsIn) and which `iolab-cli clean` removes (marked
+// ones whose process is gone and that hold nothing IOLab did not write; the rest are kept with the reason).
+// Each OS lists, reads and removes (platform/os_primitives.h).
 #include "core/base/error.h"
 #include "platform/os_primitives.h"
 #include "platform/platform.h"
@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 namespace iolab {
 
@@ -47,7 +48,50 @@ void collectRunFiles(const std::string& folder, bool top, RunFiles& run)
     }
 }
 
+// A folder directly inside a target that may be a run folder.
+struct Candidate
+{
+    std::string folder;
+    std::string marker;
+    std::optional<long> pid; // the marker's; none without a marker that is a plain file: not IOLab's
+};
+
+// The run folders directly inside `target`: real folders named iolab-run-*. A link of that name (a symlink,
+// a junction) is never one, and a marker that is a link is no marker. IOLab's own run folders are always real
+// folders it made itself, so a link can only be someone else's: following it would let a name in the target
+// point `clean` at any folder on the machine, or have a run elsewhere counted as writing into this target (it
+// writes where the link leads, and the beacon already reports a run on this filesystem). Sets `unreadable`
+// when the target cannot be listed.
+std::vector<Candidate> runFolderCandidates(const std::string& target, std::string& unreadable)
+{
+    std::vector<Candidate> candidates;
+    for (const auto& entry : os::listFolder(target, runfolder::kPrefix, unreadable)) {
+        if (entry.kind != EntryKind::Folder)
+            continue; // a file, or a link that could lead anywhere
+        Candidate candidate;
+        candidate.folder = os::joinPath(target, entry.name);
+        candidate.marker = os::joinPath(candidate.folder, runfolder::kMarkerName);
+        if (os::kindOf(candidate.marker, false) == EntryKind::File)
+            candidate.pid = runfolder::markerPid(os::readSmallFile(candidate.marker));
+        candidates.push_back(std::move(candidate));
+    }
+    return candidates;
+}
+
 } // namespace
+
+std::vector<LiveRun> liveRunsIn(const std::string& target)
+{
+    std::vector<LiveRun> runs;
+    std::string unreadable;
+    for (const auto& candidate : runFolderCandidates(target, unreadable)) {
+        if (candidate.pid && *candidate.pid != os::currentPid() && os::processAlive(*candidate.pid))
+            runs.push_back({candidate.folder, *candidate.pid});
+    }
+    std::sort(runs.begin(), runs.end(),
+              [](const LiveRun& a, const LiveRun& b) { return a.folder < b.folder; });
+    return runs;
+}
 
 CleanReport cleanStaleRuns(const std::string& target, CleanMode mode)
 {
@@ -57,23 +101,18 @@ CleanReport cleanStaleRuns(const std::string& target, CleanMode mode)
     if (kind != EntryKind::Folder)
         throw InputError(fmt::format("target '{}' is not a folder", target));
     std::string unreadable;
-    const auto candidates = os::listFolder(target, runfolder::kPrefix, unreadable);
+    const auto candidates = runFolderCandidates(target, unreadable);
     if (!unreadable.empty())
         throw InputError(fmt::format("target '{}' cannot be read: {}", target, unreadable));
 
     CleanReport report;
-    for (const auto& candidate : candidates) {
-        if (candidate.kind != EntryKind::Folder)
-            continue; // a file, or a link that could lead anywhere
-        const std::string folder = os::joinPath(target, candidate.name);
-        const std::string marker = os::joinPath(folder, runfolder::kMarkerName);
-        if (os::kindOf(marker, false) != EntryKind::File) {
+    for (const auto& [folder, marker, pid] : candidates) {
+        if (!pid) {
             report.kept.emplace_back(folder, "no IOLab marker inside: not ours");
             continue;
         }
-        const long pid = runfolder::markerPid(os::readSmallFile(marker));
-        if (pid == os::currentPid() || os::processAlive(pid)) {
-            report.kept.emplace_back(folder, fmt::format("in use by running process {}", pid));
+        if (*pid == os::currentPid() || os::processAlive(*pid)) {
+            report.kept.emplace_back(folder, fmt::format("in use by running process {}", *pid));
             continue;
         }
         RunFiles run;
@@ -93,11 +132,11 @@ CleanReport cleanStaleRuns(const std::string& target, CleanMode mode)
         std::for_each(run.directories.rbegin(), run.directories.rend(),
                       [](const std::string& inside) { os::removeFolder(inside); });
         os::removeFile(marker);
-        if (const std::string error = os::removeFolder(folder); error.empty()) {
+        if (const os::Removal removal = os::removeFolder(folder); removal.error.empty()) {
             report.removed.push_back(folder);
             report.removedBytes += run.bytes;
         } else
-            report.kept.emplace_back(folder, fmt::format("could not be removed: {}", error));
+            report.kept.emplace_back(folder, fmt::format("could not be removed: {}", removal.error));
     }
     return report;
 }

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+#include "platform/run_folder_workspace.h"
+
+#include "core/base/log.h"
+#include "platform/os_primitives.h"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <ctime>
+
+namespace iolab {
+
+RunFolderWorkspace::RunFolderWorkspace(TargetInfo target) : m_target(std::move(target)) {}
+
+RunFolderWorkspace::~RunFolderWorkspace()
+{
+    close();
+}
+
+std::string RunFolderWorkspace::pathFor(const std::string& name, Outcome& outcome)
+{
+    if (m_folder.empty() && !createFolder(outcome))
+        return {};
+    std::string path = os::joinPath(m_folder, name);
+    m_files.insert(path);
+    return path;
+}
+
+std::string RunFolderWorkspace::directoryFor(const std::string& name, Outcome& outcome)
+{
+    if (m_folder.empty() && !createFolder(outcome))
+        return {};
+    std::string path = os::joinPath(m_folder, name);
+    if (Outcome made = os::makeFolder(path); !made.ok()) {
+        outcome = std::move(made);
+        return {};
+    }
+    m_directories.push_back(path);
+    return path;
+}
+
+void RunFolderWorkspace::removeDirectory(const std::string& path)
+{
+    if (const os::Removal removal = os::removeFolder(path); !removal.error.empty() && !removal.missing)
+        logger(LogModule::Platform).warn("could not remove {}: {}", path, removal.error);
+    std::erase(m_directories, path);
+}
+
+void RunFolderWorkspace::remove(const std::string& path)
+{
+    if (const os::Removal removal = os::removeFile(path); !removal.error.empty() && !removal.missing)
+        logger(LogModule::Platform).warn("could not remove {}: {}", path, removal.error);
+    m_files.erase(path);
+}
+
+void RunFolderWorkspace::close()
+{
+    if (m_folder.empty())
+        return;
+    for (const auto& path : std::set<std::string>(m_files))
+        remove(path);
+    std::for_each(m_directories.rbegin(), m_directories.rend(),
+                  [](const std::string& folder) { os::removeFolder(folder); });
+    m_directories.clear();
+    os::removeFile(os::joinPath(m_folder, runfolder::kMarkerName));
+    if (const os::Removal removal = os::removeFolder(m_folder); !removal.error.empty())
+        logger(LogModule::Platform).warn("could not remove run folder {}: {}", m_folder, removal.error);
+    m_folder.clear();
+    m_beacon = RunBeacon();
+}
+
+bool RunFolderWorkspace::createFolder(Outcome& outcome)
+{
+    const auto stamp = fmt::format("{:%Y%m%d-%H%M%S}", fmt::localtime(std::time(nullptr)));
+    const long pid = os::currentPid();
+    const std::string folder = os::joinPath(m_target.path, runfolder::folderName(stamp, pid));
+    if (Outcome made = os::makeFolder(folder); !made.ok()) {
+        outcome = std::move(made);
+        return false;
+    }
+    const std::string marker = os::joinPath(folder, runfolder::kMarkerName);
+    if (Outcome marked = os::createMarker(marker, runfolder::markerText(pid)); !marked.ok()) {
+        outcome = std::move(marked);
+        os::removeFile(marker);
+        os::removeFolder(folder);
+        return false;
+    }
+    m_folder = folder;
+    m_beacon = RunBeacon(m_target.path); // other runs on this filesystem now see this one
+    logger(LogModule::Platform).info("run folder {}", m_folder);
+    return true;
+}
+
+} // namespace iolab
