@@ -67,7 +67,7 @@ private:
                  Made&&... made)
         : m_spec(spec), m_writerCpu(placement.writer), m_writeEnd(std::move(writeEnd)),
           m_writer(std::forward<Made>(made)...),
-          m_reader(std::move(readEnd), spec.verifyStream, placement.reader)
+          m_reader(std::move(readEnd), *spec.pattern, spec.verifyStream, placement.reader)
     {}
 
     void stopReader()
