@@ -10,17 +10,15 @@ namespace iolab::report {
 
 namespace {
 
-// A row: the strategy, and where a pipe's reader ran when it was placed ("vmsplice cpu=same"). A cell keeps
-// the best of the buffers and sync policies it covers, which are ways of writing; the reader's CPU is the
-// machine's arrangement, which can move a pipe's rate threefold, so the best of two placements would pass
-// one off as the other.
+// A row: the strategy and the machine's arrangement for it (AxisSpec::arrangement: where a pipe's reader ran,
+// "vmsplice cpu=same"). A cell keeps the best of the buffers and sync policies it covers, which are ways of
+// writing; an arrangement can move a pipe's rate threefold, so the best of two would pass one off as the
+// other.
 QString rowName(const Case& c)
 {
-    static const AxisSpec* const readerCpu = findAxisByMatrixKey("readerCpus");
     QString name = QString::fromStdString(c.strategy);
-    if (readerCpu != nullptr && readerCpu->shortText)
-        if (const std::string part = readerCpu->shortText(c); !part.empty())
-            name += QLatin1Char(' ') + QString::fromStdString(part);
+    if (const std::string arrangement = arrangementText(c); !arrangement.empty())
+        name += QLatin1Char(' ') + QString::fromStdString(arrangement);
     return name;
 }
 

@@ -5,6 +5,7 @@
 #include "core/analysis/warnings.h"
 #include "core/base/units.h"
 #include "core/engine/registry.h"
+#include "core/model/axes.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -129,7 +130,7 @@ bool canBeBaselineOf(const Case& candidate, const Case& c)
 {
     return candidate.strategy == baselineStrategy(c) && candidate.fileSet == c.fileSet &&
            candidate.chunkBytes == c.chunkBytes && candidate.target == c.target &&
-           candidate.cache == c.cache && candidate.readerCpu == c.readerCpu;
+           candidate.cache == c.cache && sameArrangement(candidate, c);
 }
 
 bool isPreferredBaselineOf(const Case& candidate, const Case& c)

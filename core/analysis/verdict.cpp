@@ -4,6 +4,7 @@
 #include "core/analysis/warnings.h"
 #include "core/base/units.h"
 #include "core/engine/registry.h"
+#include "core/model/axes.h"
 
 #include <fmt/format.h>
 
@@ -355,16 +356,23 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
     }
     v.question = result.matrix.question.empty() ? defaultQuestion(groups, result) : result.matrix.question;
 
-    // A pipe's rate depends on where its reader ran as much as on the strategy (issue 14: 5 against 1.5 GB/s
-    // on one VM), so each placement a run measured gets its own answer: "with the reader on the writer's
+    // Each arrangement of the machine a run measured gets its own answer (AxisSpec::arrangement): a pipe's
+    // rate depends on where its reader ran as much as on the strategy, so "with the reader on the writer's
     // CPU, ... is fastest" and "with the reader on another CPU, ...", each against its own baseline.
     std::vector<std::pair<ComparisonGroup, std::vector<std::size_t>>> answered;
     for (const auto& [group, indices] : groups) {
-        std::map<ReaderCpu, std::vector<std::size_t>> byPlacement;
-        for (std::size_t i : indices)
-            byPlacement[result.cases[i].testCase.readerCpu].push_back(i);
-        for (auto& [placement, part] : byPlacement)
-            answered.emplace_back(group, std::move(part));
+        const std::size_t first = answered.size();
+        for (std::size_t i : indices) {
+            const auto alike = std::find_if(
+                answered.begin() + static_cast<std::ptrdiff_t>(first), answered.end(), [&](const auto& part) {
+                    return sameArrangement(result.cases[part.second.front()].testCase,
+                                           result.cases[i].testCase);
+                });
+            if (alike == answered.end())
+                answered.push_back({group, {i}});
+            else
+                alike->second.push_back(i);
+        }
     }
 
     std::vector<GroupAnswer> answers;

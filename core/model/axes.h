@@ -171,6 +171,14 @@ struct AxisSpec
     int shortRank = 100;
     // The charts' view of it, for an axis whose values are numbers (`numeric()`).
     AxisChart chart;
+    // Its value is how the machine was arranged for the case (where a pipe's reader ran), not a way of doing
+    // the I/O, and it can move a rate threefold: cases are compared only with cases arranged alike. A
+    // speed-up's baseline is arranged alike, the Summary answers each arrangement apart and the heatmap gives
+    // each its own row (its `shortText` beside the strategy), so that the best of two arrangements never
+    // passes one off as the other.
+    bool arrangement = false;
+    // Whether two cases have the same value; typedAxis() compares the field, an extra axis its text.
+    std::function<bool(const Case&, const Case&)> same;
 
     // Axes without a typed field in Case (their values live in Case::extraAxes, MatrixGroup::extraAxes):
     // the default a case of a strategy that takes the axis gets when the group lists none, and a check of a
@@ -223,6 +231,13 @@ const std::vector<const AxisSpec*>& axesInShortNameOrder();
 // order: the charts' automatic choices.
 const std::vector<const AxisSpec*>& numericAxes();
 const std::vector<const AxisSpec*>& automaticChartAxes();
+// The axes declared as an arrangement (AxisSpec::arrangement), in declaration order.
+const std::vector<const AxisSpec*>& arrangementAxes();
+// Whether two cases were arranged alike: the same value of every arrangement axis.
+bool sameArrangement(const Case& a, const Case& b);
+// A case's arrangement in a few words, for a chart's row ("cpu=same"): the arrangement axes' short texts,
+// joined by spaces; "" when it has none to tell.
+std::string arrangementText(const Case& c);
 // A numeric axis's value in a case (AxisChart::value), nullopt when the case has none.
 std::optional<std::uint64_t> numericValue(const AxisSpec& axis, const Case& c);
 // The axis's name in the charts: `chart.name`, else `name`.

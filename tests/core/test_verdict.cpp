@@ -5,6 +5,7 @@
 #include "core/base/error.h"
 #include "core/base/units.h"
 #include "core/engine/registry.h"
+#include "core/model/axes.h"
 #include "tests/support/fakes.h"
 
 #include <gmock/gmock.h>
@@ -190,9 +191,10 @@ TEST_F(VerdictTest, PipesAreComparedWithTheirReaderPlacedAlike)
         c.testCase.readerCpu = placement;
         return c;
     };
-    run.cases = {pipe(0, "pipe-write", 1500, ReaderCpu::Other), pipe(1, "pipe-write", 5000, ReaderCpu::Same),
+    run.cases = {pipe(0, "pipe-write", 5000, ReaderCpu::Same), pipe(1, "pipe-write", 1500, ReaderCpu::Other),
                  pipe(2, "vmsplice", 8000, ReaderCpu::Same), pipe(3, "vmsplice", 3000, ReaderCpu::Other)};
     const Verdict v = verdict(run, &registry);
+    // One answer per placement, in the order the run measured them.
     ASSERT_EQ(v.answers.size(), 2u);
     EXPECT_EQ(v.answers[0],
               "To write 64 KiB chunks into a pipe, `vmsplice` with the reader on the writer's CPU is "
@@ -200,11 +202,51 @@ TEST_F(VerdictTest, PipesAreComparedWithTheirReaderPlacedAlike)
     EXPECT_EQ(v.answers[1],
               "To write 64 KiB chunks into a pipe, `vmsplice` with the reader on another CPU is "
               "fastest: 3.00 GB/s, 2.0x plain `pipe-write` (1.50 GB/s).");
-    EXPECT_EQ(baselineCase(run, 3), 0u) << "the other-CPU vmsplice's baseline is the other-CPU pipe-write";
+    EXPECT_EQ(baselineCase(run, 3), 1u) << "the other-CPU vmsplice's baseline is the other-CPU pipe-write";
 
     // One placement: one answer, as before.
     run.cases = {pipe(0, "pipe-write", 5000, ReaderCpu::Same), pipe(1, "vmsplice", 8000, ReaderCpu::Same)};
     EXPECT_EQ(verdict(run, &registry).answers.size(), 1u);
+}
+
+TEST_F(VerdictTest, AnAxisDeclaredAsAnArrangementSplitsTheAnswersThroughItsDeclarationAlone)
+{
+    // A test-only axis, declared as an arrangement of the machine (as a memory limit would be): nothing in
+    // the verdict names it, yet each of its values gets its own answer against a baseline arranged alike.
+    AxisSpec limit;
+    limit.name = "memory limit";
+    limit.matrixKey = "memoryLimits";
+    limit.resultKey = "memoryLimit";
+    limit.csvColumn = "memory_limit";
+    limit.appliesTo = [](const StrategyInfo&) {
+        return true;
+    };
+    limit.arrangement = true;
+    limit.shortText = [](const Case& c) {
+        return "mem=" + extraAxisValue(c, "memoryLimits", "none");
+    };
+    declareExtraAxis(std::move(limit));
+    auto limited = [](CaseResult c, const std::string& value) {
+        c.testCase.extraAxes["memoryLimits"] = value;
+        return c;
+    };
+    run.cases = {limited(okCase(0, "stdio", 65536, 3000, 2000), "none"),
+                 limited(okCase(1, "write", 65536, 3100, 2400), "none"),
+                 limited(okCase(2, "stdio", 65536, 900, 500), "256M"),
+                 limited(okCase(3, "write", 65536, 1000, 800), "256M")};
+    const Verdict v = verdict(run, &registry);
+    EXPECT_TRUE(sameArrangement(run.cases[0].testCase, run.cases[1].testCase));
+    EXPECT_FALSE(sameArrangement(run.cases[1].testCase, run.cases[3].testCase));
+    EXPECT_EQ(arrangementText(run.cases[3].testCase), "mem=256M");
+    EXPECT_EQ(baselineCase(run, 3), 2u) << "the limited write's baseline is the limited stdio";
+    removeExtraAxis("memoryLimits");
+    ASSERT_EQ(v.answers.size(), 2u);
+    EXPECT_THAT(v.answers[0],
+                HasSubstr("`write` is fastest: 2.40 GB/s durable (3.10 GB/s apparent), 1.2x plain "
+                          "`stdio` (2.00 GB/s)"));
+    EXPECT_THAT(v.answers[1],
+                HasSubstr("`write` is fastest: 800.0 MB/s durable (1.00 GB/s apparent), 1.6x plain "
+                          "`stdio` (500.0 MB/s)"));
 }
 
 TEST_F(VerdictTest, SeveralChunkSizesNameTheChunkOfTheWinner)
