@@ -6,7 +6,9 @@
 #include "core/base/outcome.h"
 #include "core/model/target.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -73,5 +75,35 @@ Outcome makeFolder(const std::string& path);
 // The run folder's marker holding `text`: a new plain file, never over an existing one or through a link;
 // a failure is the "create marker" call's. A file created but not filled is left for the caller to remove.
 Outcome createMarker(const std::string& path, std::string_view text);
+
+// The calls under the workspace's verify and data-set writing (platform/run_folder_workspace.h): a file read
+// back or written whole, through this OS's descriptor or handle. A call that fails returns false (read: -1)
+// and failure() then tells which call it was and why.
+class WholeFile
+{
+public:
+    WholeFile();
+    ~WholeFile(); // closes a file still open, its close's failure ignored
+    WholeFile(const WholeFile&) = delete;
+    WholeFile& operator=(const WholeFile&) = delete;
+
+    // The existing file at `path`, to read from its start.
+    bool openToRead(const std::string& path);
+    bool size(std::uint64_t& bytes);
+    // Up to `size` bytes: how many were read, 0 at the end of the file, -1 on failure.
+    std::int64_t read(std::byte* data, std::size_t size);
+    // A new file at `path`, never over an existing one, as the strategies' scratch files are made; a failure
+    // is that call's, in `error`, and not failure()'s.
+    bool create(const std::string& path, Outcome& error);
+    bool writeFully(const std::byte* data, std::uint64_t size);
+    // Closes the file, failing with the close's error (a delayed write error).
+    bool close();
+    // The call that failed last, with this OS's error: "<call> (<purpose>)" on `path`.
+    Outcome failure(std::string_view purpose, const std::string& path) const;
+
+private:
+    struct Native; // this OS's file and its last error
+    std::unique_ptr<Native> m_native;
+};
 
 } // namespace iolab::os

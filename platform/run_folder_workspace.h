@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The run folder's bookkeeping, once for every OS: <target>/iolab-run-<time>-<pid>/ with a marker file,
 // created on first use; the files and data-set folders a run creates in it, and nothing else, are removed
-// after each repetition, at the end and by `iolab-cli clean`. The folder calls are the OS's
-// (platform/os_primitives.h); each backend derives its workspace from this class and adds only what touches
-// a file's data (durability, verification, data sets, the cache, free space).
+// after each repetition, at the end and by `iolab-cli clean`. Reading a file back (verify) and writing a data
+// set's file are here too, over the OS's whole-file calls. The folder and file calls are the OS's
+// (platform/os_primitives.h); each backend derives its workspace from this class and adds only the rest of
+// what touches a file's data (durability, the cache, free space).
 #pragma once
 
 #include "core/engine/workspace.h"
@@ -31,6 +32,10 @@ public:
     void remove(const std::string& path) final;
     void close() final;
     std::string folder() const final { return m_folder; }
+    Outcome verify(const std::string& path, std::uint64_t expectedBytes, const Pattern& pattern,
+                   std::uint64_t patternOffset) final;
+    Outcome writeDataFile(const std::string& path, std::uint64_t bytes, std::uint64_t patternOffset,
+                          const Pattern& pattern, const std::atomic<bool>& stop) final;
 
 private:
     bool createFolder(Outcome& outcome);

@@ -2,6 +2,8 @@
 #include "platform/run_folder_workspace.h"
 
 #include "core/base/log.h"
+#include "core/engine/pattern.h"
+#include "core/engine/stream_check.h"
 #include "platform/os_primitives.h"
 
 #include <fmt/chrono.h>
@@ -9,6 +11,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <vector>
 
 namespace iolab {
 
@@ -69,6 +72,53 @@ void RunFolderWorkspace::close()
         logger(LogModule::Platform).warn("could not remove run folder {}: {}", m_folder, removal.error);
     m_folder.clear();
     m_beacon = RunBeacon();
+}
+
+Outcome RunFolderWorkspace::verify(const std::string& path, std::uint64_t expectedBytes,
+                                   const Pattern& pattern, std::uint64_t patternOffset)
+{
+    os::WholeFile file;
+    if (!file.openToRead(path))
+        return file.failure("verify", path);
+    std::uint64_t size = 0;
+    if (!file.size(size))
+        return file.failure("verify", path);
+    if (size != expectedBytes)
+        return {Status::Failed, 0, "verify",
+                fmt::format("{} holds {} bytes, expected {}", path, size, expectedBytes)};
+    std::vector<std::byte> buffer(1 << 20);
+    StreamCheck check(pattern, path, patternOffset);
+    while (check.received() < expectedBytes) {
+        const std::int64_t n = file.read(buffer.data(), buffer.size());
+        if (n < 0)
+            return file.failure("verify", path);
+        if (n == 0)
+            break;
+        check.add(buffer.data(), static_cast<std::size_t>(n));
+    }
+    return check.outcome(expectedBytes, "verify");
+}
+
+Outcome RunFolderWorkspace::writeDataFile(const std::string& path, std::uint64_t bytes,
+                                          std::uint64_t patternOffset, const Pattern& pattern,
+                                          const std::atomic<bool>& stop)
+{
+    os::WholeFile file;
+    Outcome outcome;
+    if (!file.create(path, outcome))
+        return outcome;
+    const std::uint64_t piece = pattern.sizeBytes() - Pattern::kPeriodBytes;
+    for (std::uint64_t done = 0; done < bytes;) {
+        if (stop.load(std::memory_order_relaxed))
+            return Outcome::cancelled();
+        const std::uint64_t size = std::min(piece, bytes - done);
+        if (!file.writeFully(pattern.at(patternOffset + done), size))
+            return file.failure("data set", path);
+        done += size;
+    }
+    if (!file.close())
+        return file.failure("data set", path);
+    return Outcome::success();
 }
 
 bool RunFolderWorkspace::createFolder(Outcome& outcome)

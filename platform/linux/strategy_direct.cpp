@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // direct: write(2) per chunk on an O_DIRECT descriptor, from a buffer aligned to the logical block size.
-#include "platform/linux/strategies.h"
+#include "platform/builtin_strategies.h"
 #include "platform/posix/basic_strategy.h"
 #include "platform/posix/fd_write_job.h"
 
@@ -37,9 +37,13 @@ public:
 
 } // namespace
 
-std::unique_ptr<Strategy> makeDirectStrategy()
+} // namespace iolab::linux_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeDirectStrategy()
 {
-    return std::make_unique<DirectStrategy>();
+    return std::make_unique<linux_backend::DirectStrategy>();
 }
 
-} // namespace iolab::linux_backend
+} // namespace iolab

@@ -2,7 +2,7 @@
 // fread, fread-unlocked: fread(3) / fread_unlocked(3) per chunk from a FILE with the case's setvbuf buffer
 // and posix_fadvise hint.
 #include "platform/basic_strategy.h"
-#include "platform/linux/strategies.h"
+#include "platform/builtin_strategies.h"
 #include "platform/posix/posix_io.h"
 #include "platform/stdio_read_job.h"
 
@@ -54,16 +54,21 @@ public:
 
 } // namespace
 
-std::unique_ptr<Strategy> makeFreadStrategy()
+} // namespace iolab::linux_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeFreadStrategy()
 {
-    return std::make_unique<FreadStrategy<LockedRead>>("fread", "fread(3) per chunk with the case's setvbuf "
-                                                                "buffer and posix_fadvise hint");
+    return std::make_unique<linux_backend::FreadStrategy<linux_backend::LockedRead>>(
+        "fread", "fread(3) per chunk with the case's setvbuf "
+                 "buffer and posix_fadvise hint");
 }
 
-std::unique_ptr<Strategy> makeFreadUnlockedStrategy()
+std::unique_ptr<Strategy> builtin::makeFreadUnlockedStrategy()
 {
-    return std::make_unique<FreadStrategy<UnlockedRead>>(
+    return std::make_unique<linux_backend::FreadStrategy<linux_backend::UnlockedRead>>(
         "fread-unlocked", "fread_unlocked(3) per chunk: stdio reads without the per-call FILE lock");
 }
 
-} // namespace iolab::linux_backend
+} // namespace iolab

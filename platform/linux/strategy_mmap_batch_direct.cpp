@@ -2,7 +2,7 @@
 // mmap-batch-direct: memcpy each chunk into one small mapped batch buffer (backed by a scratch file) and,
 // when it is full, pwrite it to an O_DIRECT data file (the Optane article, experiment 4).
 #include "core/base/units.h"
-#include "platform/linux/strategies.h"
+#include "platform/builtin_strategies.h"
 #include "platform/mapped_jobs.h"
 #include "platform/posix/basic_strategy.h"
 #include "platform/posix/posix_io.h"
@@ -115,9 +115,13 @@ public:
 
 } // namespace
 
-std::unique_ptr<Strategy> makeMmapBatchDirectStrategy()
+} // namespace iolab::linux_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeMmapBatchDirectStrategy()
 {
-    return std::make_unique<MmapBatchDirectStrategy>();
+    return std::make_unique<linux_backend::MmapBatchDirectStrategy>();
 }
 
-} // namespace iolab::linux_backend
+} // namespace iolab

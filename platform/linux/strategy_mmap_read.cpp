@@ -5,7 +5,7 @@
 #include "core/engine/pattern.h"
 #include "core/engine/read_buffer.h"
 #include "platform/basic_strategy.h"
-#include "platform/linux/strategies.h"
+#include "platform/builtin_strategies.h"
 #include "platform/posix/posix_io.h"
 
 #include <sys/mman.h>
@@ -123,9 +123,13 @@ public:
 
 } // namespace
 
-std::unique_ptr<Strategy> makeMmapReadStrategy()
+} // namespace iolab::linux_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeMmapReadStrategy()
 {
-    return std::make_unique<MmapReadStrategy>();
+    return std::make_unique<linux_backend::MmapReadStrategy>();
 }
 
-} // namespace iolab::linux_backend
+} // namespace iolab

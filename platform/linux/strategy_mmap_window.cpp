@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // mmap-window: fallocate the file, map a fixed window, memcpy each chunk into it, unmap and map the next
 // window when it is full (the Optane article, experiment 3).
-#include "platform/linux/strategies.h"
+#include "platform/builtin_strategies.h"
 #include "platform/mapped_jobs.h"
 #include "platform/posix/basic_strategy.h"
 #include "platform/posix/posix_io.h"
@@ -85,9 +85,13 @@ public:
 
 } // namespace
 
-std::unique_ptr<Strategy> makeMmapWindowStrategy()
+} // namespace iolab::linux_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeMmapWindowStrategy()
 {
-    return std::make_unique<MmapWindowStrategy>();
+    return std::make_unique<linux_backend::MmapWindowStrategy>();
 }
 
-} // namespace iolab::linux_backend
+} // namespace iolab

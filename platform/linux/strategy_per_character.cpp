@@ -6,7 +6,7 @@
 //                    and a library call only when the buffer is full
 // Each is one Put type (putc and fputc in platform/stdio_write_job.h); the loop
 // (platform/per_character_write.h) and the strategy (platform/stdio_write_job.h) are shared.
-#include "platform/linux/strategies.h"
+#include "platform/builtin_strategies.h"
 #include "platform/posix/stdio_job.h"
 
 namespace iolab::linux_backend {
@@ -23,26 +23,30 @@ template <class Put> using CharacterStrategy = PerCharacterStrategy<Put, posix::
 
 } // namespace
 
-std::unique_ptr<Strategy> makePutcStrategy()
+} // namespace iolab::linux_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makePutcStrategy()
 {
-    return std::make_unique<CharacterStrategy<Putc>>(
+    return std::make_unique<linux_backend::CharacterStrategy<Putc>>(
         "putc",
         "putc(3) per byte through a FILE with setvbuf: the per-character write bonnie++ times, taking "
         "the FILE lock on every call");
 }
 
-std::unique_ptr<Strategy> makeFputcStrategy()
+std::unique_ptr<Strategy> builtin::makeFputcStrategy()
 {
-    return std::make_unique<CharacterStrategy<Fputc>>(
+    return std::make_unique<linux_backend::CharacterStrategy<Fputc>>(
         "fputc", "fputc(3) per byte through a FILE with setvbuf: as putc, a library call that takes the FILE "
                  "lock on every byte");
 }
 
-std::unique_ptr<Strategy> makePutcUnlockedStrategy()
+std::unique_ptr<Strategy> builtin::makePutcUnlockedStrategy()
 {
-    return std::make_unique<CharacterStrategy<PutcUnlocked>>(
+    return std::make_unique<linux_backend::CharacterStrategy<linux_backend::PutcUnlocked>>(
         "putc-unlocked", "putc_unlocked(3) per byte: the per-character write without the FILE lock, expanded "
                          "inline by glibc's <stdio.h> (a library call only when the buffer is full)");
 }
 
-} // namespace iolab::linux_backend
+} // namespace iolab

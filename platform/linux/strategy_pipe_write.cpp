@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // pipe-write: write(2) per chunk into a pipe drained by a reader thread.
+#include "platform/builtin_strategies.h"
 #include "platform/linux/pipe_job.h"
-#include "platform/linux/strategies.h"
 #include "platform/posix/basic_strategy.h"
 
 namespace iolab::linux_backend {
@@ -27,9 +27,13 @@ public:
 
 } // namespace
 
-std::unique_ptr<Strategy> makePipeWriteStrategy()
+} // namespace iolab::linux_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makePipeWriteStrategy()
 {
-    return std::make_unique<PipeWriteStrategy>();
+    return std::make_unique<linux_backend::PipeWriteStrategy>();
 }
 
-} // namespace iolab::linux_backend
+} // namespace iolab

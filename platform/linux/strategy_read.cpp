@@ -2,7 +2,7 @@
 // read: read(2) per chunk from the front of each thread's file, through the page cache, with the case's
 // posix_fadvise hint.
 #include "platform/basic_strategy.h"
-#include "platform/linux/strategies.h"
+#include "platform/builtin_strategies.h"
 #include "platform/posix/fd_read_job.h"
 
 namespace iolab::linux_backend {
@@ -28,9 +28,13 @@ public:
 
 } // namespace
 
-std::unique_ptr<Strategy> makeReadStrategy()
+} // namespace iolab::linux_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeReadStrategy()
 {
-    return std::make_unique<ReadStrategy>();
+    return std::make_unique<linux_backend::ReadStrategy>();
 }
 
-} // namespace iolab::linux_backend
+} // namespace iolab

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // read-direct: read(2) per chunk with O_DIRECT into a 4 KiB-aligned buffer: the device, not the page cache.
 #include "platform/basic_strategy.h"
-#include "platform/linux/strategies.h"
+#include "platform/builtin_strategies.h"
 #include "platform/posix/fd_read_job.h"
 
 namespace iolab::linux_backend {
@@ -29,9 +29,13 @@ public:
 
 } // namespace
 
-std::unique_ptr<Strategy> makeReadDirectStrategy()
+} // namespace iolab::linux_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeReadDirectStrategy()
 {
-    return std::make_unique<ReadDirectStrategy>();
+    return std::make_unique<linux_backend::ReadDirectStrategy>();
 }
 
-} // namespace iolab::linux_backend
+} // namespace iolab

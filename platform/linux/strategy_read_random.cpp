@@ -3,7 +3,7 @@
 // from every thread (fio's randread with numjobs; CrystalDiskMark's RND4K runs through the cache's back
 // door, which read-random-direct matches).
 #include "platform/basic_strategy.h"
-#include "platform/linux/strategies.h"
+#include "platform/builtin_strategies.h"
 #include "platform/posix/fd_read_job.h"
 
 namespace iolab::linux_backend {
@@ -42,14 +42,18 @@ private:
 
 } // namespace
 
-std::unique_ptr<Strategy> makeReadRandomStrategy()
-{
-    return std::make_unique<ReadRandomStrategy>(false);
-}
-
-std::unique_ptr<Strategy> makeReadRandomDirectStrategy()
-{
-    return std::make_unique<ReadRandomStrategy>(true);
-}
-
 } // namespace iolab::linux_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeReadRandomStrategy()
+{
+    return std::make_unique<linux_backend::ReadRandomStrategy>(false);
+}
+
+std::unique_ptr<Strategy> builtin::makeReadRandomDirectStrategy()
+{
+    return std::make_unique<linux_backend::ReadRandomStrategy>(true);
+}
+
+} // namespace iolab

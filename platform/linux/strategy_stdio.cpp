@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // stdio: fwrite(3) per chunk, with the case's setvbuf.
-#include "platform/linux/strategies.h"
+#include "platform/builtin_strategies.h"
 #include "platform/posix/stdio_job.h"
 
 namespace iolab::linux_backend {
@@ -19,11 +19,15 @@ struct LockedWrite
 
 } // namespace
 
-std::unique_ptr<Strategy> makeStdioStrategy()
+} // namespace iolab::linux_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeStdioStrategy()
 {
-    return std::make_unique<posix::StdioStrategy<LockedWrite>>(
+    return std::make_unique<posix::StdioStrategy<linux_backend::LockedWrite>>(
         "stdio", "fwrite(3) per chunk through a FILE with setvbuf (none, default or N bytes)",
         CallCost::BufferedStdio);
 }
 
-} // namespace iolab::linux_backend
+} // namespace iolab

@@ -5,7 +5,7 @@
 // no library call until the buffer is full. That macro is C-only (g++ keeps the call), so the expansion is
 // spelled out here. stdio-unlocked-call keeps the library call at every size.
 #include "core/engine/chunk_loop.h"
-#include "platform/linux/strategies.h"
+#include "platform/builtin_strategies.h"
 #include "platform/posix/stdio_job.h"
 
 namespace iolab::linux_backend {
@@ -36,9 +36,13 @@ struct UnlockedWrite
 
 } // namespace
 
-std::unique_ptr<Strategy> makeStdioUnlockedStrategy()
+} // namespace iolab::linux_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeStdioUnlockedStrategy()
 {
-    return std::make_unique<posix::StdioStrategy<UnlockedWrite>>(
+    return std::make_unique<posix::StdioStrategy<linux_backend::UnlockedWrite>>(
         "stdio-unlocked",
         "fwrite_unlocked(3) per chunk: stdio without the per-call FILE lock; "
         "chunks of 1-8 bytes expand inline as glibc's <stdio.h> does for "
@@ -46,4 +50,4 @@ std::unique_ptr<Strategy> makeStdioUnlockedStrategy()
         CallCost::BufferedStdio);
 }
 
-} // namespace iolab::linux_backend
+} // namespace iolab

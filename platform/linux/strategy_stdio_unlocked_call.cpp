@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // stdio-unlocked-call: fwrite_unlocked(3) per chunk, always as a call into the C library, whatever the chunk
 // size: what stdio-unlocked costs when the compiler cannot expand it (a size known only at run time, or C++).
-#include "platform/linux/strategies.h"
+#include "platform/builtin_strategies.h"
 #include "platform/posix/stdio_job.h"
 
 namespace iolab::linux_backend {
@@ -28,12 +28,16 @@ struct CalledUnlockedWrite
 
 } // namespace
 
-std::unique_ptr<Strategy> makeStdioUnlockedCallStrategy()
+} // namespace iolab::linux_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeStdioUnlockedCallStrategy()
 {
-    return std::make_unique<posix::StdioStrategy<CalledUnlockedWrite>>(
+    return std::make_unique<posix::StdioStrategy<linux_backend::CalledUnlockedWrite>>(
         "stdio-unlocked-call", "fwrite_unlocked(3) per chunk, always called in the C library (never "
                                "expanded inline): stdio-unlocked as a size known only at run time "
                                "gets it");
 }
 
-} // namespace iolab::linux_backend
+} // namespace iolab

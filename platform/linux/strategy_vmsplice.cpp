@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // vmsplice: fill a ring of buffers and vmsplice(2) each into a pipe sized to the chunk (the fast-yes
 // article).
+#include "platform/builtin_strategies.h"
 #include "platform/common/one_os_strategies.h"
 #include "platform/linux/pipe_job.h"
-#include "platform/linux/strategies.h"
 #include "platform/posix/basic_strategy.h"
 
 namespace iolab::linux_backend {
@@ -23,9 +23,13 @@ public:
 
 } // namespace
 
-std::unique_ptr<Strategy> makeVmspliceStrategy()
+} // namespace iolab::linux_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeVmspliceStrategy()
 {
-    return std::make_unique<VmspliceStrategy>();
+    return std::make_unique<linux_backend::VmspliceStrategy>();
 }
 
-} // namespace iolab::linux_backend
+} // namespace iolab

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // write: one write(2) per chunk, through the page cache.
-#include "platform/linux/strategies.h"
+#include "platform/builtin_strategies.h"
 #include "platform/posix/basic_strategy.h"
 #include "platform/posix/fd_write_job.h"
 
@@ -26,9 +26,13 @@ public:
 
 } // namespace
 
-std::unique_ptr<Strategy> makeWriteStrategy()
+} // namespace iolab::linux_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeWriteStrategy()
 {
-    return std::make_unique<WriteStrategy>();
+    return std::make_unique<linux_backend::WriteStrategy>();
 }
 
-} // namespace iolab::linux_backend
+} // namespace iolab

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The workspace's calls on POSIX systems: what touches a file's data (durability, verification, data sets,
-// the page cache, free space) and the folder primitives under the run folder's bookkeeping
-// (platform/run_folder_workspace.h) and `iolab-cli clean` (platform/common/run_folders.cpp).
+// The workspace's calls on POSIX systems: what touches a file's data (durability, the page cache, free
+// space) and the folder and whole-file primitives under the run folder's bookkeeping, verification and data
+// sets (platform/run_folder_workspace.h) and `iolab-cli clean` (platform/common/run_folders.cpp).
 #include "core/base/error.h"
-#include "core/engine/pattern.h"
-#include "core/engine/stream_check.h"
 #include "platform/os_primitives.h"
 #include "platform/platform.h"
 #include "platform/posix/posix_io.h"
@@ -50,56 +48,6 @@ public:
             return posix::errnoOutcome(errno, "open", path);
         if (::fsync(fd.get()) != 0)
             return posix::errnoOutcome(errno, "fsync", path);
-        return Outcome::success();
-    }
-
-    Outcome verify(const std::string& path, std::uint64_t expectedBytes, const Pattern& pattern,
-                   std::uint64_t patternOffset) override
-    {
-        posix::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
-        if (!fd)
-            return posix::errnoOutcome(errno, "open (verify)", path);
-        struct stat st
-        {};
-        if (::fstat(fd.get(), &st) != 0)
-            return posix::errnoOutcome(errno, "fstat (verify)", path);
-        if (static_cast<std::uint64_t>(st.st_size) != expectedBytes)
-            return {Status::Failed, 0, "verify",
-                    fmt::format("{} holds {} bytes, expected {}", path, st.st_size, expectedBytes)};
-        std::vector<std::byte> buffer(1 << 20);
-        StreamCheck check(pattern, path, patternOffset);
-        while (check.received() < expectedBytes) {
-            const ssize_t n = ::read(fd.get(), buffer.data(), buffer.size());
-            if (n < 0) {
-                if (errno == EINTR)
-                    continue;
-                return posix::errnoOutcome(errno, "read (verify)", path);
-            }
-            if (n == 0)
-                break;
-            check.add(buffer.data(), static_cast<std::size_t>(n));
-        }
-        return check.outcome(expectedBytes, "verify");
-    }
-
-    Outcome writeDataFile(const std::string& path, std::uint64_t bytes, std::uint64_t patternOffset,
-                          const Pattern& pattern, const std::atomic<bool>& stop) override
-    {
-        Outcome outcome;
-        posix::UniqueFd fd = posix::createScratch(path, O_WRONLY, outcome);
-        if (!fd)
-            return outcome;
-        const std::uint64_t piece = pattern.sizeBytes() - Pattern::kPeriodBytes;
-        for (std::uint64_t done = 0; done < bytes;) {
-            if (stop.load(std::memory_order_relaxed))
-                return Outcome::cancelled();
-            const std::uint64_t size = std::min(piece, bytes - done);
-            if (!posix::writeFully(fd.get(), pattern.at(patternOffset + done), size))
-                return posix::errnoOutcome(errno, "write (data set)", path);
-            done += size;
-        }
-        if (const int error = fd.close(); error != 0)
-            return posix::errnoOutcome(error, "close (data set)", path);
         return Outcome::success();
     }
 
@@ -261,6 +209,74 @@ Removal removeFile(const std::string& path)
 Removal removeFolder(const std::string& path)
 {
     return removal(::rmdir(path.c_str()));
+}
+
+struct WholeFile::Native
+{
+    posix::UniqueFd fd;
+    int error = 0;
+    const char* call = "";
+
+    bool fail(const char* failedCall, int failedError = errno)
+    {
+        call = failedCall;
+        error = failedError;
+        return false;
+    }
+};
+
+WholeFile::WholeFile() : m_native(std::make_unique<Native>()) {}
+WholeFile::~WholeFile() = default;
+
+bool WholeFile::openToRead(const std::string& path)
+{
+    m_native->fd.reset(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+    return m_native->fd || m_native->fail("open");
+}
+
+bool WholeFile::size(std::uint64_t& bytes)
+{
+    struct stat st
+    {};
+    if (::fstat(m_native->fd.get(), &st) != 0)
+        return m_native->fail("fstat");
+    bytes = static_cast<std::uint64_t>(st.st_size);
+    return true;
+}
+
+std::int64_t WholeFile::read(std::byte* data, std::size_t size)
+{
+    for (;;) {
+        const ssize_t n = ::read(m_native->fd.get(), data, size);
+        if (n >= 0)
+            return n;
+        if (errno != EINTR) {
+            m_native->fail("read");
+            return -1;
+        }
+    }
+}
+
+bool WholeFile::create(const std::string& path, Outcome& error)
+{
+    m_native->fd = posix::createScratch(path, O_WRONLY, error);
+    return static_cast<bool>(m_native->fd);
+}
+
+bool WholeFile::writeFully(const std::byte* data, std::uint64_t size)
+{
+    return posix::writeFully(m_native->fd.get(), data, size) || m_native->fail("write");
+}
+
+bool WholeFile::close()
+{
+    const int error = m_native->fd.close();
+    return error == 0 || m_native->fail("close", error);
+}
+
+Outcome WholeFile::failure(std::string_view purpose, const std::string& path) const
+{
+    return posix::errnoOutcome(m_native->error, fmt::format("{} ({})", m_native->call, purpose), path);
 }
 
 Outcome makeFolder(const std::string& path)

@@ -2,8 +2,8 @@
 // direct: WriteFile per chunk with FILE_FLAG_NO_BUFFERING, from VirtualAlloc memory, every transfer a
 // multiple of the volume's sector size (the matrix refuses other chunks; the job checks again).
 #include "platform/basic_strategy.h"
+#include "platform/builtin_strategies.h"
 #include "platform/windows/handle_write_job.h"
-#include "platform/windows/strategies.h"
 #include "platform/windows/win_io.h"
 
 namespace iolab::windows_backend {
@@ -34,9 +34,13 @@ public:
 
 } // namespace
 
-std::unique_ptr<Strategy> makeDirectStrategy()
+} // namespace iolab::windows_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeDirectStrategy()
 {
-    return std::make_unique<DirectStrategy>();
+    return std::make_unique<windows_backend::DirectStrategy>();
 }
 
-} // namespace iolab::windows_backend
+} // namespace iolab

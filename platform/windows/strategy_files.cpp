@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // files-serial, files-pool, files-per-thread on Windows: each file opened with CreateFile (the hint's flag),
 // ReadFile of the chunk size to the end, CloseHandle.
+#include "platform/builtin_strategies.h"
 #include "platform/files_strategy.h"
 #include "platform/windows/read_jobs.h"
-#include "platform/windows/strategies.h"
 
 namespace iolab::windows_backend {
 
@@ -17,19 +17,23 @@ std::unique_ptr<Strategy> makeFiles(Parallelism parallelism)
 
 } // namespace
 
-std::unique_ptr<Strategy> makeFilesSerialStrategy()
-{
-    return makeFiles(Parallelism::Single);
-}
-
-std::unique_ptr<Strategy> makeFilesPoolStrategy()
-{
-    return makeFiles(Parallelism::Threads);
-}
-
-std::unique_ptr<Strategy> makeFilesPerThreadStrategy()
-{
-    return makeFiles(Parallelism::PerFile);
-}
-
 } // namespace iolab::windows_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeFilesSerialStrategy()
+{
+    return windows_backend::makeFiles(Parallelism::Single);
+}
+
+std::unique_ptr<Strategy> builtin::makeFilesPoolStrategy()
+{
+    return windows_backend::makeFiles(Parallelism::Threads);
+}
+
+std::unique_ptr<Strategy> builtin::makeFilesPerThreadStrategy()
+{
+    return windows_backend::makeFiles(Parallelism::PerFile);
+}
+
+} // namespace iolab

@@ -3,9 +3,9 @@
 // flag) and the case's setvbuf buffer. As with _fwrite_nolock, the msvcrt.dll that Debian's mingw-w64 links
 // has no _fread_nolock; fread-unlocked then says so.
 #include "platform/basic_strategy.h"
+#include "platform/builtin_strategies.h"
 #include "platform/stdio_read_job.h"
 #include "platform/windows/stdio_job.h"
-#include "platform/windows/strategies.h"
 #include "platform/windows/win_io.h"
 
 #if defined(_MSC_VER) || defined(_UCRT)
@@ -105,14 +105,18 @@ private:
 
 } // namespace
 
-std::unique_ptr<Strategy> makeFreadStrategy()
-{
-    return std::make_unique<FreadStrategy>(false);
-}
-
-std::unique_ptr<Strategy> makeFreadUnlockedStrategy()
-{
-    return std::make_unique<FreadStrategy>(true);
-}
-
 } // namespace iolab::windows_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeFreadStrategy()
+{
+    return std::make_unique<windows_backend::FreadStrategy>(false);
+}
+
+std::unique_ptr<Strategy> builtin::makeFreadUnlockedStrategy()
+{
+    return std::make_unique<windows_backend::FreadStrategy>(true);
+}
+
+} // namespace iolab

@@ -4,8 +4,8 @@
 // experiment 4).
 #include "core/base/units.h"
 #include "platform/basic_strategy.h"
+#include "platform/builtin_strategies.h"
 #include "platform/mapped_jobs.h"
-#include "platform/windows/strategies.h"
 #include "platform/windows/win_io.h"
 
 #include <fmt/format.h>
@@ -119,9 +119,13 @@ public:
 
 } // namespace
 
-std::unique_ptr<Strategy> makeMmapBatchDirectStrategy()
+} // namespace iolab::windows_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeMmapBatchDirectStrategy()
 {
-    return std::make_unique<MmapBatchDirectStrategy>();
+    return std::make_unique<windows_backend::MmapBatchDirectStrategy>();
 }
 
-} // namespace iolab::windows_backend
+} // namespace iolab

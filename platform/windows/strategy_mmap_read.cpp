@@ -6,7 +6,7 @@
 #include "core/engine/pattern.h"
 #include "core/engine/read_buffer.h"
 #include "platform/basic_strategy.h"
-#include "platform/windows/strategies.h"
+#include "platform/builtin_strategies.h"
 #include "platform/windows/win_io.h"
 
 #include <cstring>
@@ -112,9 +112,13 @@ public:
 
 } // namespace
 
-std::unique_ptr<Strategy> makeMmapReadStrategy()
+} // namespace iolab::windows_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeMmapReadStrategy()
 {
-    return std::make_unique<MmapReadStrategy>();
+    return std::make_unique<windows_backend::MmapReadStrategy>();
 }
 
-} // namespace iolab::windows_backend
+} // namespace iolab

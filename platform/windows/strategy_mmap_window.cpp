@@ -4,8 +4,8 @@
 // granularity (64 KiB), so the view starts there and the 16 KiB window is the part of it the chunk goes to.
 #include "core/base/units.h"
 #include "platform/basic_strategy.h"
+#include "platform/builtin_strategies.h"
 #include "platform/mapped_jobs.h"
-#include "platform/windows/strategies.h"
 #include "platform/windows/win_io.h"
 
 #include <fmt/format.h>
@@ -145,9 +145,13 @@ public:
 
 } // namespace
 
-std::unique_ptr<Strategy> makeMmapWindowStrategy()
+} // namespace iolab::windows_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeMmapWindowStrategy()
 {
-    return std::make_unique<MmapWindowStrategy>();
+    return std::make_unique<windows_backend::MmapWindowStrategy>();
 }
 
-} // namespace iolab::windows_backend
+} // namespace iolab

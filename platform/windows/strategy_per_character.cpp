@@ -7,8 +7,8 @@
 //                    inline, as putc_unlocked is in glibc.
 // Each is one Put type (putc and fputc in platform/stdio_write_job.h); the loop
 // (platform/per_character_write.h) and the strategy (platform/stdio_write_job.h) are shared.
+#include "platform/builtin_strategies.h"
 #include "platform/windows/stdio_job.h"
-#include "platform/windows/strategies.h"
 
 namespace iolab::windows_backend {
 
@@ -24,26 +24,30 @@ template <class Put> using CharacterStrategy = PerCharacterStrategy<Put, StdioCr
 
 } // namespace
 
-std::unique_ptr<Strategy> makePutcStrategy()
+} // namespace iolab::windows_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makePutcStrategy()
 {
-    return std::make_unique<CharacterStrategy<Putc>>(
+    return std::make_unique<windows_backend::CharacterStrategy<Putc>>(
         "putc",
         "putc per byte through a FILE with setvbuf: the per-character write bonnie++ times, taking the "
         "FILE lock on every call");
 }
 
-std::unique_ptr<Strategy> makeFputcStrategy()
+std::unique_ptr<Strategy> builtin::makeFputcStrategy()
 {
-    return std::make_unique<CharacterStrategy<Fputc>>(
+    return std::make_unique<windows_backend::CharacterStrategy<Fputc>>(
         "fputc", "fputc per byte through a FILE with setvbuf: as putc, a C runtime call that locks the FILE "
                  "on every byte");
 }
 
-std::unique_ptr<Strategy> makePutcUnlockedStrategy()
+std::unique_ptr<Strategy> builtin::makePutcUnlockedStrategy()
 {
-    return std::make_unique<CharacterStrategy<PutcNolock>>(
+    return std::make_unique<windows_backend::CharacterStrategy<windows_backend::PutcNolock>>(
         "putc-unlocked", "_putc_nolock per byte: the per-character write without the FILE lock (a call into "
                          "the Universal CRT; inline on msvcrt.dll builds)");
 }
 
-} // namespace iolab::windows_backend
+} // namespace iolab

@@ -7,9 +7,9 @@
 #include "core/engine/pattern.h"
 #include "core/engine/stream_check.h"
 #include "platform/basic_strategy.h"
+#include "platform/builtin_strategies.h"
 #include "platform/pipe_write_job.h"
 #include "platform/thread_placement.h"
-#include "platform/windows/strategies.h"
 #include "platform/windows/win_io.h"
 
 #include <fmt/format.h>
@@ -103,9 +103,13 @@ public:
 
 } // namespace
 
-std::unique_ptr<Strategy> makePipeWriteStrategy()
+} // namespace iolab::windows_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makePipeWriteStrategy()
 {
-    return std::make_unique<PipeWriteStrategy>();
+    return std::make_unique<windows_backend::PipeWriteStrategy>();
 }
 
-} // namespace iolab::windows_backend
+} // namespace iolab

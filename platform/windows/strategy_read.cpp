@@ -2,8 +2,8 @@
 // read: ReadFile per chunk from the front of each thread's file, through the cache, with the hint's
 // CreateFile flag (FILE_FLAG_SEQUENTIAL_SCAN / FILE_FLAG_RANDOM_ACCESS).
 #include "platform/basic_strategy.h"
+#include "platform/builtin_strategies.h"
 #include "platform/windows/read_jobs.h"
-#include "platform/windows/strategies.h"
 
 namespace iolab::windows_backend {
 
@@ -29,9 +29,13 @@ public:
 
 } // namespace
 
-std::unique_ptr<Strategy> makeReadStrategy()
+} // namespace iolab::windows_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeReadStrategy()
 {
-    return std::make_unique<ReadStrategy>();
+    return std::make_unique<windows_backend::ReadStrategy>();
 }
 
-} // namespace iolab::windows_backend
+} // namespace iolab

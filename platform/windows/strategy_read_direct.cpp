@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // read-direct: ReadFile per chunk with FILE_FLAG_NO_BUFFERING into a sector-aligned buffer.
 #include "platform/basic_strategy.h"
+#include "platform/builtin_strategies.h"
 #include "platform/windows/read_jobs.h"
-#include "platform/windows/strategies.h"
 
 namespace iolab::windows_backend {
 
@@ -30,9 +30,13 @@ public:
 
 } // namespace
 
-std::unique_ptr<Strategy> makeReadDirectStrategy()
+} // namespace iolab::windows_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeReadDirectStrategy()
 {
-    return std::make_unique<ReadDirectStrategy>();
+    return std::make_unique<windows_backend::ReadDirectStrategy>();
 }
 
-} // namespace iolab::windows_backend
+} // namespace iolab

@@ -2,8 +2,8 @@
 // read-random, read-random-direct: ReadFile of one chunk at a random chunk-aligned offset of one shared file
 // from every thread; through the cache with the hint's flag, or with FILE_FLAG_NO_BUFFERING.
 #include "platform/basic_strategy.h"
+#include "platform/builtin_strategies.h"
 #include "platform/windows/read_jobs.h"
-#include "platform/windows/strategies.h"
 
 namespace iolab::windows_backend {
 
@@ -45,14 +45,18 @@ private:
 
 } // namespace
 
-std::unique_ptr<Strategy> makeReadRandomStrategy()
-{
-    return std::make_unique<ReadRandomStrategy>(false);
-}
-
-std::unique_ptr<Strategy> makeReadRandomDirectStrategy()
-{
-    return std::make_unique<ReadRandomStrategy>(true);
-}
-
 } // namespace iolab::windows_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeReadRandomStrategy()
+{
+    return std::make_unique<windows_backend::ReadRandomStrategy>(false);
+}
+
+std::unique_ptr<Strategy> builtin::makeReadRandomDirectStrategy()
+{
+    return std::make_unique<windows_backend::ReadRandomStrategy>(true);
+}
+
+} // namespace iolab

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // stdio: fwrite per chunk, with the case's setvbuf.
+#include "platform/builtin_strategies.h"
 #include "platform/windows/stdio_job.h"
-#include "platform/windows/strategies.h"
 
 namespace iolab::windows_backend {
 
@@ -19,11 +19,15 @@ struct LockedWrite
 
 } // namespace
 
-std::unique_ptr<Strategy> makeStdioStrategy()
+} // namespace iolab::windows_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeStdioStrategy()
 {
-    return std::make_unique<StdioStrategy<LockedWrite>>(
+    return std::make_unique<windows_backend::StdioStrategy<windows_backend::LockedWrite>>(
         "stdio", "fwrite per chunk through a FILE with setvbuf (none, default or N bytes)",
         CallCost::BufferedStdio);
 }
 
-} // namespace iolab::windows_backend
+} // namespace iolab

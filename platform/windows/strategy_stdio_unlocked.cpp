@@ -5,16 +5,16 @@
 // CRT's FILE is opaque (one placeholder pointer), so neither its header nor the compiler can expand the call,
 // and a user's `_fwrite_nolock(&c, 1, 1, f)` is a call into ucrtbase.dll like any other. stdio-unlocked and
 // stdio-unlocked-call are therefore the same loop on Windows.
+#include "platform/builtin_strategies.h"
 #include "platform/windows/stdio_nolock.h"
-#include "platform/windows/strategies.h"
 
-namespace iolab::windows_backend {
+namespace iolab {
 
-std::unique_ptr<Strategy> makeStdioUnlockedStrategy()
+std::unique_ptr<Strategy> builtin::makeStdioUnlockedStrategy()
 {
-    return makeFwriteNolockStrategy("stdio-unlocked",
-                                    "_fwrite_nolock per chunk: stdio without the per-call FILE lock",
-                                    NolockCall::Direct, CallCost::BufferedStdio);
+    return windows_backend::makeFwriteNolockStrategy(
+        "stdio-unlocked", "_fwrite_nolock per chunk: stdio without the per-call FILE lock",
+        windows_backend::NolockCall::Direct, CallCost::BufferedStdio);
 }
 
-} // namespace iolab::windows_backend
+} // namespace iolab

@@ -3,17 +3,18 @@
 // Windows the call is never expanded inline anyway (see strategy_stdio_unlocked.cpp), so this measures the
 // same loop as stdio-unlocked; it exists so that a matrix naming it runs on both systems. Unavailable, as
 // stdio-unlocked is, when the build links msvcrt.dll.
+#include "platform/builtin_strategies.h"
 #include "platform/windows/stdio_nolock.h"
-#include "platform/windows/strategies.h"
 
-namespace iolab::windows_backend {
+namespace iolab {
 
-std::unique_ptr<Strategy> makeStdioUnlockedCallStrategy()
+std::unique_ptr<Strategy> builtin::makeStdioUnlockedCallStrategy()
 {
-    return makeFwriteNolockStrategy("stdio-unlocked-call",
-                                    "_fwrite_nolock per chunk, always called in the C runtime (on Windows, "
-                                    "the same loop as stdio-unlocked)",
-                                    NolockCall::ThroughPointer, CallCost::Syscall);
+    return windows_backend::makeFwriteNolockStrategy(
+        "stdio-unlocked-call",
+        "_fwrite_nolock per chunk, always called in the C runtime (on Windows, "
+        "the same loop as stdio-unlocked)",
+        windows_backend::NolockCall::ThroughPointer, CallCost::Syscall);
 }
 
-} // namespace iolab::windows_backend
+} // namespace iolab

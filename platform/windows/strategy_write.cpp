@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // write: one WriteFile per chunk, through the system cache.
 #include "platform/basic_strategy.h"
+#include "platform/builtin_strategies.h"
 #include "platform/windows/handle_write_job.h"
-#include "platform/windows/strategies.h"
 #include "platform/windows/win_io.h"
 
 namespace iolab::windows_backend {
@@ -28,9 +28,13 @@ public:
 
 } // namespace
 
-std::unique_ptr<Strategy> makeWriteStrategy()
+} // namespace iolab::windows_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeWriteStrategy()
 {
-    return std::make_unique<WriteStrategy>();
+    return std::make_unique<windows_backend::WriteStrategy>();
 }
 
-} // namespace iolab::windows_backend
+} // namespace iolab

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The workspace's calls on Windows: what touches a file's data (durability, verification, data sets, the
-// cache, free space) and the folder primitives under the run folder's bookkeeping
+// The workspace's calls on Windows: what touches a file's data (durability, the cache, free space) and the
+// folder and whole-file primitives under the run folder's bookkeeping, verification and data sets
 // (platform/run_folder_workspace.h) and `iolab-cli clean` (platform/common/run_folders.cpp). Also the small
 // file helpers the front ends use (output checks, atomic writes, the log folder).
 #include "core/base/error.h"
-#include "core/engine/pattern.h"
-#include "core/engine/stream_check.h"
 #include "platform/os_primitives.h"
 #include "platform/platform.h"
 #include "platform/run_folder_workspace.h"
@@ -55,53 +53,6 @@ public:
             return win::errorOutcome(::GetLastError(), "CreateFile", path);
         if (::FlushFileBuffers(file.get()) == 0)
             return win::errorOutcome(::GetLastError(), "FlushFileBuffers", path);
-        return Outcome::success();
-    }
-
-    Outcome verify(const std::string& path, std::uint64_t expectedBytes, const Pattern& pattern,
-                   std::uint64_t patternOffset) override
-    {
-        win::UniqueHandle file(::CreateFileW(widen(path).c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr,
-                                             OPEN_EXISTING, FILE_FLAG_SEQUENTIAL_SCAN, nullptr));
-        if (!file)
-            return win::errorOutcome(::GetLastError(), "CreateFile (verify)", path);
-        LARGE_INTEGER size{};
-        if (::GetFileSizeEx(file.get(), &size) == 0)
-            return win::errorOutcome(::GetLastError(), "GetFileSizeEx (verify)", path);
-        if (static_cast<std::uint64_t>(size.QuadPart) != expectedBytes)
-            return {Status::Failed, 0, "verify",
-                    fmt::format("{} holds {} bytes, expected {}", path, size.QuadPart, expectedBytes)};
-        std::vector<std::byte> buffer(1 << 20);
-        StreamCheck check(pattern, path, patternOffset);
-        while (check.received() < expectedBytes) {
-            DWORD n = 0;
-            if (::ReadFile(file.get(), buffer.data(), static_cast<DWORD>(buffer.size()), &n, nullptr) == 0)
-                return win::errorOutcome(::GetLastError(), "ReadFile (verify)", path);
-            if (n == 0)
-                break;
-            check.add(buffer.data(), n);
-        }
-        return check.outcome(expectedBytes, "verify");
-    }
-
-    Outcome writeDataFile(const std::string& path, std::uint64_t bytes, std::uint64_t patternOffset,
-                          const Pattern& pattern, const std::atomic<bool>& stop) override
-    {
-        Outcome outcome;
-        win::UniqueHandle file = win::createScratch(path, outcome);
-        if (!file)
-            return outcome;
-        const std::uint64_t piece = pattern.sizeBytes() - Pattern::kPeriodBytes;
-        for (std::uint64_t done = 0; done < bytes;) {
-            if (stop.load(std::memory_order_relaxed))
-                return Outcome::cancelled();
-            const std::uint64_t size = std::min(piece, bytes - done);
-            if (!win::writeFully(file.get(), pattern.at(patternOffset + done), size))
-                return win::errorOutcome(::GetLastError(), "WriteFile (data set)", path);
-            done += size;
-        }
-        if (const DWORD error = file.close(); error != 0)
-            return win::errorOutcome(error, "CloseHandle (data set)", path);
         return Outcome::success();
     }
 
@@ -262,6 +213,72 @@ Removal removeFile(const std::string& path)
 Removal removeFolder(const std::string& path)
 {
     return removal(::RemoveDirectoryW(widen(path).c_str()));
+}
+
+struct WholeFile::Native
+{
+    win::UniqueHandle file;
+    DWORD error = 0;
+    const char* call = "";
+
+    bool fail(const char* failedCall, DWORD failedError = ::GetLastError())
+    {
+        call = failedCall;
+        error = failedError;
+        return false;
+    }
+};
+
+WholeFile::WholeFile() : m_native(std::make_unique<Native>()) {}
+WholeFile::~WholeFile() = default;
+
+bool WholeFile::openToRead(const std::string& path)
+{
+    m_native->file.reset(::CreateFileW(widen(path).c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr,
+                                       OPEN_EXISTING, FILE_FLAG_SEQUENTIAL_SCAN, nullptr));
+    return m_native->file || m_native->fail("CreateFile");
+}
+
+bool WholeFile::size(std::uint64_t& bytes)
+{
+    LARGE_INTEGER size{};
+    if (::GetFileSizeEx(m_native->file.get(), &size) == 0)
+        return m_native->fail("GetFileSizeEx");
+    bytes = static_cast<std::uint64_t>(size.QuadPart);
+    return true;
+}
+
+std::int64_t WholeFile::read(std::byte* data, std::size_t size)
+{
+    DWORD n = 0;
+    if (::ReadFile(m_native->file.get(), data, static_cast<DWORD>(std::min<std::size_t>(size, MAXDWORD)), &n,
+                   nullptr) == 0) {
+        m_native->fail("ReadFile");
+        return -1;
+    }
+    return n;
+}
+
+bool WholeFile::create(const std::string& path, Outcome& error)
+{
+    m_native->file = win::createScratch(path, error);
+    return static_cast<bool>(m_native->file);
+}
+
+bool WholeFile::writeFully(const std::byte* data, std::uint64_t size)
+{
+    return win::writeFully(m_native->file.get(), data, size) || m_native->fail("WriteFile");
+}
+
+bool WholeFile::close()
+{
+    const DWORD error = m_native->file.close();
+    return error == 0 || m_native->fail("CloseHandle", error);
+}
+
+Outcome WholeFile::failure(std::string_view purpose, const std::string& path) const
+{
+    return win::errorOutcome(m_native->error, fmt::format("{} ({})", m_native->call, purpose), path);
 }
 
 Outcome makeFolder(const std::string& path)

@@ -14,6 +14,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <string>
+#include <vector>
 
 using namespace iolab;
 using namespace iolab::test;
@@ -295,6 +297,39 @@ TEST(StrategyFailures, NeverOverwritesAnExistingFile)
     std::string text;
     std::getline(in, text);
     EXPECT_EQ(text, "keep me");
+}
+
+// The built-in strategies are one list for every OS, in the order the front ends show them; a strategy an
+// OS does not have keeps its place, unavailable.
+TEST(BuiltinStrategies, OneListInOneOrderOnEveryOs)
+{
+    Registry registry;
+    registerBuiltinStrategies(registry);
+    std::vector<std::string> ids;
+    for (const auto& strategy : registry.all())
+        ids.push_back(strategy->info().id);
+    EXPECT_EQ(ids, (std::vector<std::string>{"stdio",
+                                             "stdio-unlocked",
+                                             "stdio-unlocked-call",
+                                             "putc",
+                                             "putc-unlocked",
+                                             "fputc",
+                                             "write",
+                                             "direct",
+                                             "mmap-window",
+                                             "mmap-batch-direct",
+                                             "pipe-write",
+                                             "vmsplice",
+                                             "read",
+                                             "fread",
+                                             "fread-unlocked",
+                                             "read-direct",
+                                             "mmap-read",
+                                             "read-random",
+                                             "read-random-direct",
+                                             "files-serial",
+                                             "files-pool",
+                                             "files-per-thread"}));
 }
 
 // A strategy one OS has is declared once: the backend that has it registers that declaration, the other lists

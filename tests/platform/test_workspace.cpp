@@ -10,6 +10,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -133,6 +135,45 @@ TEST(Workspace, VerifyCatchesShortAndWrongFiles)
         out.put(static_cast<char>(~static_cast<unsigned char>(Pattern::expected(4321))));
     }
     EXPECT_THAT(workspace->verify(path, 10000, pattern).message, HasSubstr("byte 4321 differs"));
+}
+
+// Reading a file back and writing a data set's file are one skeleton over each OS's calls: a failure names
+// the OS's call and what it was for, a data set's file never replaces an existing one (the failure is the
+// new file's open, as every writer's), and a stop ends the writing Cancelled.
+TEST(Workspace, DataFilesAndVerifyNameTheFailingCall)
+{
+#ifdef _WIN32
+    const std::string open = "CreateFile";
+#else
+    const std::string open = "open";
+#endif
+    TempDir dir;
+    auto workspace = makeWorkspace(inspectTarget(dir.path()));
+    const Pattern pattern(kMiB);
+    std::atomic<bool> stop{false};
+    Outcome outcome;
+    const std::string path = workspace->pathFor("f000000.dat", outcome);
+    ASSERT_TRUE(outcome.ok()) << outcome.message;
+
+    const Outcome missing = workspace->verify(path, 10, pattern);
+    EXPECT_FALSE(missing.ok());
+    EXPECT_EQ(missing.operation, open + " (verify)") << missing.message;
+    EXPECT_THAT(missing.message, HasSubstr(path));
+
+    const std::uint64_t bytes = 3 * kMiB + 5; // more than one piece of the pattern, and a short last one
+    ASSERT_TRUE(workspace->writeDataFile(path, bytes, 7, pattern, stop).ok());
+    EXPECT_EQ(std::filesystem::file_size(path), bytes);
+    EXPECT_TRUE(workspace->verify(path, bytes, pattern, 7).ok());
+    EXPECT_THAT(workspace->verify(path, bytes, pattern, 8).message, HasSubstr("differs"));
+
+    const Outcome again = workspace->writeDataFile(path, 10, 0, pattern, stop);
+    EXPECT_FALSE(again.ok());
+    EXPECT_EQ(again.operation, open) << again.message;
+    EXPECT_TRUE(workspace->verify(path, bytes, pattern, 7).ok()) << "the existing file is untouched";
+
+    stop = true;
+    const std::string stopped = workspace->pathFor("f000001.dat", outcome);
+    EXPECT_EQ(workspace->writeDataFile(stopped, bytes, 0, pattern, stop).status, Status::Cancelled);
 }
 
 TEST(Clean, RemovesOnlyStaleMarkedFolders)

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
+// The built-in strategies, declared once for every OS: each backend defines these factories in its
+// strategy_*.cpp files, and platform/common/register.cpp lists them in the order the front ends show.
 #pragma once
 
-#include "core/base/units.h"
 #include "core/engine/strategy.h"
 
 #include <memory>
 
-namespace iolab::linux_backend {
+namespace iolab::builtin {
 
 std::unique_ptr<Strategy> makeStdioStrategy();
 std::unique_ptr<Strategy> makeStdioUnlockedStrategy();
@@ -19,6 +20,8 @@ std::unique_ptr<Strategy> makeDirectStrategy();
 std::unique_ptr<Strategy> makeMmapWindowStrategy();
 std::unique_ptr<Strategy> makeMmapBatchDirectStrategy();
 std::unique_ptr<Strategy> makePipeWriteStrategy();
+// Linux only (platform/common/one_os_strategies.h): elsewhere the backend's factory lists it unavailable
+// with makeUnavailableStrategy(vmspliceDeclaration()).
 std::unique_ptr<Strategy> makeVmspliceStrategy();
 std::unique_ptr<Strategy> makeReadStrategy();
 std::unique_ptr<Strategy> makeFreadStrategy();
@@ -31,4 +34,4 @@ std::unique_ptr<Strategy> makeFilesSerialStrategy();
 std::unique_ptr<Strategy> makeFilesPoolStrategy();
 std::unique_ptr<Strategy> makeFilesPerThreadStrategy();
 
-} // namespace iolab::linux_backend
+} // namespace iolab::builtin

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
-#include "platform/common/one_os_strategies.h"
+// The built-in strategies in the order the front ends list them, the same on every OS: a strategy this OS
+// does not have is listed unavailable, with the reason, where the others have it.
+#include "platform/builtin_strategies.h"
 #include "platform/platform.h"
-#include "platform/windows/strategies.h"
 
 namespace iolab {
 
 void registerBuiltinStrategies(Registry& registry)
 {
-    using namespace windows_backend;
+    using namespace builtin;
     registry.add(makeStdioStrategy());
     registry.add(makeStdioUnlockedStrategy());
     registry.add(makeStdioUnlockedCallStrategy());
@@ -19,7 +20,7 @@ void registerBuiltinStrategies(Registry& registry)
     registry.add(makeMmapWindowStrategy());
     registry.add(makeMmapBatchDirectStrategy());
     registry.add(makePipeWriteStrategy());
-    registry.add(makeUnavailableStrategy(vmspliceDeclaration()));
+    registry.add(makeVmspliceStrategy());
     registry.add(makeReadStrategy());
     registry.add(makeFreadStrategy());
     registry.add(makeFreadUnlockedStrategy());
