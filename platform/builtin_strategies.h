@@ -20,8 +20,8 @@ std::unique_ptr<Strategy> makeDirectStrategy();
 std::unique_ptr<Strategy> makeMmapWindowStrategy();
 std::unique_ptr<Strategy> makeMmapBatchDirectStrategy();
 std::unique_ptr<Strategy> makePipeWriteStrategy();
-// Linux only (platform/common/one_os_strategies.h): elsewhere the backend's factory lists it unavailable
-// with makeUnavailableStrategy(vmspliceDeclaration()).
+// Linux only (platform/common/one_os_strategies.h), defined by the Linux backend: elsewhere the list
+// (platform/common/register.cpp) holds makeUnavailableStrategy(vmspliceDeclaration()) in its place.
 std::unique_ptr<Strategy> makeVmspliceStrategy();
 std::unique_ptr<Strategy> makeReadStrategy();
 std::unique_ptr<Strategy> makeFreadStrategy();

@@ -2,6 +2,7 @@
 // The built-in strategies in the order the front ends list them, the same on every OS: a strategy this OS
 // does not have is listed unavailable, with the reason, where the others have it.
 #include "platform/builtin_strategies.h"
+#include "platform/common/one_os_strategies.h"
 #include "platform/platform.h"
 
 namespace iolab {
@@ -20,7 +21,11 @@ void registerBuiltinStrategies(Registry& registry)
     registry.add(makeMmapWindowStrategy());
     registry.add(makeMmapBatchDirectStrategy());
     registry.add(makePipeWriteStrategy());
+#ifdef __linux__
     registry.add(makeVmspliceStrategy());
+#else // its one declaration, unavailable with the reason: no file of its own on the other OS
+    registry.add(makeUnavailableStrategy(vmspliceDeclaration()));
+#endif
     registry.add(makeReadStrategy());
     registry.add(makeFreadStrategy());
     registry.add(makeFreadUnlockedStrategy());
