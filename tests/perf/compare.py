@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: MIT
 """Races each plain loop against iolab-cli on the same parameters, alternating A/B, and prints median ratios.
 
-usage: compare.py BUILD_DIR TARGET_DIR [--pairs N] [--only NAME,...] [--wine]
+usage: compare.py BUILD_DIR TARGET_DIR [--pairs N] [--only NAME,...] [--skip NAME,...] [--wine]
 
 --only keeps the cases whose name contains one of the words (e.g. --only "1 B,verified"); the extra groups run
-when named: sampling, verify (pipe verification on vs off), vmsplice (vmsplice vs pipe-write).
+when named: sampling, verify (pipe verification on vs off), vmsplice (vmsplice vs pipe-write). --skip leaves
+out the cases whose name contains one of its words (e.g. --skip "pipe,vmsplice" for the file rows alone).
 
 With --wine, BUILD_DIR is the Windows cross build (build/windows): plain_windows.exe races iolab-cli.exe, both
 under wine (start a persistent `wineserver -p` first), on the Windows cases below.
@@ -186,17 +187,19 @@ def main():
     parser.add_argument("--pairs", type=int, default=8, help="even, so each side runs first equally often")
     parser.add_argument("--settle", type=float, default=0.0, help="seconds of rest before each run")
     parser.add_argument("--only", default="")
+    parser.add_argument("--skip", default="", help="leave out the cases whose name contains one of the words")
     parser.add_argument("--wine", action="store_true", help="the Windows build under wine")
     opts = parser.parse_args()
     global SETTLE, WINE
     SETTLE = opts.settle
     WINE = opts.wine
     only = [s for s in opts.only.split(",") if s]
+    skip = [s for s in opts.skip.split(",") if s]
 
     print(f"{'case':38} {'plain MB/s':>11} {'IOLab MB/s':>11} {'ratio':>7} {'CPU ratio':>9}  "
           f"(medians of {opts.pairs} pairs; CPU ratio: MB per CPU second, IOLab over plain)")
     for name, program, plain_args, iolab_args in (WINE_CASES if WINE else CASES):
-        if only and not any(o in name for o in only):
+        if (only and not any(o in name for o in only)) or any(w in name for w in skip):
             continue
         plain, iolab = alternate(opts.pairs, lambda: run_plain(opts.build, program, plain_args, opts.target),
                                  lambda: run_iolab(opts.build, iolab_args, opts.target))
@@ -209,7 +212,11 @@ def main():
 
     if WINE:
         return 0
-    if not only or "sampling" in only:
+    def group_wanted(group, rows):
+        """An extra group runs when named (or when nothing is), and not when a --skip word is in its rows."""
+        return (not only or group in only) and not any(w in row for w in skip for row in rows)
+
+    if group_wanted("sampling", ["sampling, stdio-unlocked 1 B", "sampling, write 64 KiB"]):
         by_name = {case[0]: case[3] for case in CASES}
         for name, args in [("sampling, stdio-unlocked 1 B", by_name["stdio-unlocked 1 B, default buffer"]),
                            ("sampling, write 64 KiB", by_name["write 64 KiB"])]:
@@ -220,7 +227,7 @@ def main():
                   f"{statistics.median(a[0] for a in on):11.1f} "
                   f"{statistics.median(ratios):7.3f}  ratios {' '.join(f'{r:.3f}' for r in ratios)}", flush=True)
 
-    if not only or "verify" in only:
+    if group_wanted("verify", ["verify on/off, pipe-write", "verify on/off, vmsplice"]):
         for strategy in ["pipe-write", "vmsplice"]:
             for chunk in ["64K", "256K", "1M"]:
                 args = ["--strategy", strategy, "--chunk", chunk, "--size", "2G"]
@@ -233,7 +240,7 @@ def main():
                       f"{statistics.median(cpu_ratios) if cpu_ratios else 0:9.3f}  "
                       f"ratios {' '.join(f'{r:.3f}' for r in ratios)}", flush=True)
 
-    if not only or "vmsplice" in only:
+    if group_wanted("vmsplice", ["vmsplice / pipe-write"]):
         for chunk in ["64K", "256K"]:
             base = ["--chunk", chunk, "--size", "2G", "--no-pipe-verify"]
             vm, pw = alternate(opts.pairs, lambda: run_iolab(opts.build, ["--strategy", "vmsplice", *base], opts.target),
