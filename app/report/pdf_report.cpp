@@ -737,10 +737,12 @@ void headerSection(Layout& layout, const ReportContext& ctx)
     const RunResult& result = ctx.result;
     QPainter& p = layout.painter();
     {
-        const QRectF r = layout.take(26);
-        p.setFont(font(18, true));
+        // Wrapped: a title naming two strategies and two chunk sizes is wider than the page at 18 points.
+        const QFont f = font(18, true);
+        const QRectF r = layout.take(std::max(26.0, layout.textHeight(ctx.title, f, layout.width()) + 4));
+        p.setFont(f);
         p.setPen(kText);
-        p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, ctx.title);
+        p.drawText(r, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignVCenter, ctx.title);
     }
     layout.paragraph(
         QStringLiteral("Run started %1, finished %2 · IOLab %3 · result schema %4")

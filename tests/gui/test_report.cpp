@@ -342,6 +342,14 @@ TEST(ReportTitle, NamesTheMatrixOrPresetOrWhatAnAdHocMatrixTested)
     EXPECT_THAT(text, Not(HasSubstr("command line")));
     const auto info = runProcess(poppler("pdfinfo"), {dir / "report.pdf"});
     EXPECT_THAT(info.out, HasSubstr("stdio and write at 4 KiB and 64 KiB")) << "the PDF's own title too";
+
+    // A title wider than the page wraps instead of running off its edge ("... 64 KiB an" was all of it).
+    g.strategies = {"pipe-write", "vmsplice"};
+    g.chunks = {65536, 1048576};
+    result.matrix = Matrix{"command line", {}, {g}};
+    std::string wrapped = pdfText(dir, result);
+    std::replace(wrapped.begin(), wrapped.end(), '\n', ' ');
+    EXPECT_THAT(wrapped, HasSubstr("IOLab report: pipe-write and vmsplice at 64 KiB and 1 MiB Run started"));
 }
 
 TEST(Report, TheTrimmedMeanShowsOnlyFromFiveRepetitions)
