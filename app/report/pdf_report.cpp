@@ -956,8 +956,8 @@ void timelinesSection(Layout& layout, const ReportContext& ctx)
 }
 
 // The matrix's groups as given, and every combination refused before the run with its reason. A column per
-// declared axis that some group lists (core/model/axes.h), the strategies and chunk sizes always: a group
-// that lists none of an axis takes its default.
+// declared axis that some group lists (core/model/axes.h), and per axis a matrix file lists even when empty
+// (the strategies, the chunk sizes): a group that lists none of an axis takes its default.
 void matrixSection(Layout& layout, const ReportContext& ctx)
 {
     const RunResult& result = ctx.result;
@@ -966,18 +966,15 @@ void matrixSection(Layout& layout, const ReportContext& ctx)
     for (const AxisSpec& axis : caseAxes()) {
         if (axis.matrixKey.empty() || !axis.groupValues)
             continue;
-        const bool always = axis.matrixKey == "strategies" || axis.matrixKey == "chunks";
+        const bool shownWhenEmpty =
+            axis.writeEmptyList &&
+            std::any_of(result.matrix.groups.begin(), result.matrix.groups.end(),
+                        [&axis](const MatrixGroup& g) { return axis.writeEmptyList(g); });
         const bool listed =
             std::any_of(result.matrix.groups.begin(), result.matrix.groups.end(),
                         [&axis](const MatrixGroup& g) { return !axis.groupValues(g).empty(); });
-        if (always || listed)
+        if (shownWhenEmpty || listed)
             shown.push_back(&axis);
-    }
-    std::vector<Column> columns;
-    for (const AxisSpec* axis : shown) {
-        QString header = qs(axis->name);
-        header[0] = header[0].toUpper();
-        columns.push_back({header, axis->matrixKey == "strategies" ? 10.0 : 5.0});
     }
     std::vector<QStringList> groups;
     for (const auto& g : result.matrix.groups) {
@@ -990,10 +987,45 @@ void matrixSection(Layout& layout, const ReportContext& ctx)
         }
         groups.push_back(row);
     }
+    // Each column is at least as wide as its widest word (a header word, or a value with its comma: the
+    // cells wrap only between values), and the width left over goes to the columns whose whole text would
+    // not fit on one line, in proportion to what they lack.
+    const double kPoints = 7;
+    const double kPadding = 6;
+    const QFontMetricsF headerMetrics(font(kPoints, true), layout.painter().device());
+    const QFontMetricsF cellMetrics(font(kPoints), layout.painter().device());
+    std::vector<Column> columns;
+    std::vector<double> least;
+    std::vector<double> most;
+    for (std::size_t i = 0; i < shown.size(); ++i) {
+        QString header = qs(shown[i]->name);
+        header[0] = header[0].toUpper();
+        double narrowest = 0;
+        for (const QString& word : header.split(QLatin1Char(' ')))
+            narrowest = std::max(narrowest, headerMetrics.horizontalAdvance(word));
+        double widest = headerMetrics.horizontalAdvance(header);
+        for (const QStringList& row : groups) {
+            const QString& cell = row[static_cast<qsizetype>(i)];
+            for (const QString& value : cell.split(QStringLiteral(", ")))
+                narrowest = std::max(narrowest, cellMetrics.horizontalAdvance(value + QLatin1Char(',')));
+            widest = std::max(widest, cellMetrics.horizontalAdvance(cell));
+        }
+        columns.push_back({header, 0});
+        least.push_back(narrowest + kPadding);
+        most.push_back(std::max(widest, narrowest) + kPadding);
+    }
+    double spare = layout.width();
+    double lacking = 0;
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        spare -= least[i];
+        lacking += most[i] - least[i];
+    }
+    for (std::size_t i = 0; i < columns.size(); ++i)
+        columns[i].width = least[i] + (spare > 0 && lacking > 0 ? spare * (most[i] - least[i]) / lacking : 0);
     layout.paragraph(
         QStringLiteral("%1: the union of these groups, each a cartesian product.").arg(matrixTitle(result)),
         8.5);
-    layout.table(columns, groups, 7);
+    layout.table(columns, groups, kPoints);
     if (!result.refused.empty()) {
         layout.heading(QStringLiteral("Refused combinations"), 2);
         std::vector<QStringList> refused;
