@@ -99,7 +99,11 @@ double percentile(std::span<const double> values, double p)
     if (values.empty())
         return 0;
     std::vector<double> sorted(values.begin(), values.end());
-    const auto rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(sorted.size())));
+    // p / 100 * n in binary floating point can land a hair above a whole rank (99.9% of 100,000 is
+    // 99,900.000000000006): a relative tolerance keeps the nearest rank from moving one value up, which in a
+    // bimodal set is the other mode.
+    const double exact = p / 100.0 * static_cast<double>(sorted.size());
+    const auto rank = static_cast<std::size_t>(std::ceil(exact - 1e-9 * std::max(1.0, exact)));
     const std::size_t index = std::clamp<std::size_t>(rank, 1, sorted.size()) - 1;
     std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(index), sorted.end());
     return sorted[index];

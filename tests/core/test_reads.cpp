@@ -235,6 +235,14 @@ TEST(Percentile, NearestRankOnHandComputedValues)
     EXPECT_DOUBLE_EQ(percentile(v, 90), 9);
     EXPECT_DOUBLE_EQ(percentile(v, 0), 1);
     EXPECT_DOUBLE_EQ(percentile(std::vector<double>{}, 50), 0);
+
+    // 99.9% of 100,000 values is the 99,900th, not the 99,901st: 99.9 / 100 * 100000 rounds a hair above a
+    // whole number in binary. Here the 100 slowest are 40 ms and the rest 10 us.
+    std::vector<double> calls(100000, 10e-6);
+    std::fill(calls.end() - 100, calls.end(), 40e-3);
+    EXPECT_DOUBLE_EQ(percentile(calls, 99.9), 10e-6);
+    EXPECT_DOUBLE_EQ(percentile(calls, 99.91), 40e-3);
+    EXPECT_DOUBLE_EQ(percentile(calls, 100), 40e-3);
 }
 
 TEST_F(ReadMatrix, ReadsTakeTheirDefaultsAndWritesRefuseTheReadAxes)
