@@ -826,16 +826,7 @@ struct AxisTable
     std::vector<const AxisSpec*> automaticChart;
     std::vector<const AxisSpec*> arrangement;
 
-    AxisTable()
-    {
-        for (auto& a : axes) {
-            if (!a.same) // declared without typedAxis(): compared by their text
-                a.same = [format = a.format](const Case& x, const Case& y) {
-                    return format(x) == format(y);
-                };
-        }
-        reorder();
-    }
+    AxisTable() { reorder(); }
 
     void reorder()
     {
@@ -939,6 +930,11 @@ struct AxisTable
         }
         std::stable_sort(shortNameOrder.begin(), shortNameOrder.end(),
                          [](const AxisSpec* x, const AxisSpec* y) { return x->shortRank < y->shortRank; });
+        arrangement.clear();
+        for (const auto& a : axes) {
+            if (a.arrangement)
+                arrangement.push_back(&a);
+        }
         reorderCharts();
     }
 
@@ -947,10 +943,7 @@ struct AxisTable
     {
         numeric.clear();
         automaticChart.clear();
-        arrangement.clear();
         for (const auto& a : axes) {
-            if (a.arrangement)
-                arrangement.push_back(&a);
             if (!a.numeric())
                 continue;
             numeric.push_back(&a);
@@ -1039,7 +1032,7 @@ const std::vector<const AxisSpec*>& arrangementAxes()
 bool sameArrangement(const Case& a, const Case& b)
 {
     for (const AxisSpec* axis : arrangementAxes()) {
-        if (!axis->same(a, b))
+        if (axis->same ? !axis->same(a, b) : axis->format(a) != axis->format(b))
             return false;
     }
     return true;
@@ -1099,10 +1092,6 @@ void declareExtraAxis(AxisSpec spec)
     if (!spec.format) // "" when the case carries no value (a strategy that does not take the axis)
         spec.format = [key](const Case& c) {
             return extraAxisValue(c, key, std::string());
-        };
-    if (!spec.same)
-        spec.same = [format = spec.format](const Case& a, const Case& b) {
-            return format(a) == format(b);
         };
     spec.parse = [key, canonical](Case& c, std::string_view t) {
         c.extraAxes[key] = canonical(t);

@@ -177,7 +177,7 @@ struct AxisSpec
     // each its own row (its `shortText` beside the strategy), so that the best of two arrangements never
     // passes one off as the other.
     bool arrangement = false;
-    // Whether two cases have the same value; typedAxis() compares the field, an extra axis its text.
+    // Whether two cases have the same value: typedAxis() compares the field; empty: the two `format` texts.
     std::function<bool(const Case&, const Case&)> same;
 
     // Axes without a typed field in Case (their values live in Case::extraAxes, MatrixGroup::extraAxes):
