@@ -22,7 +22,8 @@ public:
                                     .layout = DataLayout::FileSet,
                                     .hints = std::move(hints),
                                     .hintRefusal = std::move(hintRefusal),
-                                    .parallelism = parallelism}))
+                                    .parallelism = parallelism,
+                                    .timesCalls = false}))
     {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override

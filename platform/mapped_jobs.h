@@ -33,13 +33,15 @@ public:
     Outcome execute(Progress& progress) override
     {
         const Pattern::View pattern = m_spec.pattern->view();
-        const auto end = runChunks(
-            m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
-            [&](std::uint64_t offset, std::uint64_t size) {
-                return m_window.copy(offset, pattern.at(offset), size, kMmapWindowBytes,
-                                     [this](std::uint64_t start) { return mapWindow(start); });
-            },
-            [] { return true; });
+        const auto end = withCallTimer(m_spec.latency, [&](const auto& timer) {
+            return runChunks(
+                m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress, timer,
+                [&](std::uint64_t offset, std::uint64_t size) {
+                    return m_window.copy(offset, pattern.at(offset), size, kMmapWindowBytes,
+                                         [this](std::uint64_t start) { return mapWindow(start); });
+                },
+                [] { return true; });
+        });
         const bool unmapped = unmap();
         if (end == LoopEnd::Failed)
             return std::move(m_error);
@@ -91,12 +93,14 @@ public:
     Outcome execute(Progress& progress) override
     {
         const Pattern::View pattern = m_spec.pattern->view();
-        const auto end = runChunks(
-            m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
-            [&](std::uint64_t offset, std::uint64_t size) {
-                return m_batch.append(pattern.at(offset), size, [this] { return flush(); });
-            },
-            [] { return true; });
+        const auto end = withCallTimer(m_spec.latency, [&](const auto& timer) {
+            return runChunks(
+                m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress, timer,
+                [&](std::uint64_t offset, std::uint64_t size) {
+                    return m_batch.append(pattern.at(offset), size, [this] { return flush(); });
+                },
+                [] { return true; });
+        });
         if (end == LoopEnd::Failed)
             return std::move(m_error);
         if (end == LoopEnd::Cancelled)

@@ -43,24 +43,26 @@ public:
         std::FILE* const file = m_file;
         std::byte* const buffer = m_buffer.data();
         errno = 0; // fread's failure reads it
-        const auto end = runChunks(
-            m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
-            [&](std::uint64_t offset, std::uint64_t size) {
-                const std::size_t n = Read{}(buffer, size, file);
-                if (n == size) [[likely]] {
-                    if (!m_spec.verifyData)
-                        return true;
-                    m_error = checkReadBytes(*m_spec.pattern, m_spec.path, m_spec.patternOffset, offset,
-                                             buffer, size);
-                    return m_error.ok();
-                }
-                if (std::ferror(file) != 0)
-                    m_error = crtErrorOutcome(errno != 0 ? errno : EIO, "fread", m_spec.path);
-                else
-                    m_error = checkReadLength(m_spec.path, offset + n, m_spec.bytes);
-                return false;
-            },
-            [] { return true; });
+        const auto end = withCallTimer(m_spec.latency, [&](const auto& timer) {
+            return runChunks(
+                m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress, timer,
+                [&](std::uint64_t offset, std::uint64_t size) {
+                    const std::size_t n = Read{}(buffer, size, file);
+                    if (n == size) [[likely]] {
+                        if (!m_spec.verifyData)
+                            return true;
+                        m_error = checkReadBytes(*m_spec.pattern, m_spec.path, m_spec.patternOffset, offset,
+                                                 buffer, size);
+                        return m_error.ok();
+                    }
+                    if (std::ferror(file) != 0)
+                        m_error = crtErrorOutcome(errno != 0 ? errno : EIO, "fread", m_spec.path);
+                    else
+                        m_error = checkReadLength(m_spec.path, offset + n, m_spec.bytes);
+                    return false;
+                },
+                [] { return true; });
+        });
         if (end == LoopEnd::Failed)
             return std::move(m_error);
         if (end == LoopEnd::Cancelled)

@@ -59,14 +59,16 @@ public:
         Crt::clearErrors();
         const Write write{};
         const auto loop = [&](auto chunk) {
-            return runChunks(
-                m_spec.bytes, chunk, every, progress,
-                [&](std::uint64_t offset, auto size) {
-                    if (write(pattern.at(offset), size, file) == size) [[likely]]
-                        return true;
-                    return fail(Write::kCall, size);
-                },
-                [&] { return flushAndSync(SyncMode::FsyncEvery); });
+            return withCallTimer(m_spec.latency, [&](const auto& timer) {
+                return runChunks(
+                    m_spec.bytes, chunk, every, progress, timer,
+                    [&](std::uint64_t offset, auto size) {
+                        if (write(pattern.at(offset), size, file) == size) [[likely]]
+                            return true;
+                        return fail(Write::kCall, size);
+                    },
+                    [&] { return flushAndSync(SyncMode::FsyncEvery); });
+            });
         };
         LoopEnd end = LoopEnd::Completed;
         if constexpr (Write::kFixedChunks)
@@ -78,7 +80,7 @@ public:
         if (end == LoopEnd::Cancelled)
             return closeAfter(Outcome::cancelled());
         if (sync.mode == SyncMode::FsyncEnd || sync.mode == SyncMode::FdatasyncEnd) {
-            if (!flushAndSync(sync.mode))
+            if (!timedFinalSync(m_spec.latency, sync.mode, [&] { return flushAndSync(sync.mode); }))
                 return closeAfter(std::move(m_error));
         }
         return Crt::close(std::exchange(m_file, nullptr), m_spec);

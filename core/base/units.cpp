@@ -147,6 +147,8 @@ std::string formatLatency(double seconds)
             return fmt::format("{:.1f}", v);
         return fmt::format("{:.0f}", v);
     };
+    if (seconds < 1e-6)
+        return fmt::format("{:.0f} ns", seconds * 1e9);
     if (seconds < 1e-3)
         return threeFigures(seconds * 1e6) + " us";
     if (seconds < 1.0)

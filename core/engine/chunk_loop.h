@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/engine/call_timing.h"
 #include "core/engine/strategy.h"
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <concepts>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 namespace iolab {
 
@@ -56,11 +58,13 @@ template <class Body> auto withFixedChunk(std::uint64_t chunkBytes, Body&& body)
 // and one clock read happen once per batch. A batch starts at 64 KiB (at least one write) and shrinks when
 // writes are slow, so that a stop lands within ~20 ms even when every write waits for the device. `chunk` is
 // a byte count or a FixedChunk; each full chunk's write gets it as it came, the short tail a plain count.
-template <std::convertible_to<std::uint64_t> Chunk, class WriteFn, class SyncFn>
+// `timer` is NoCallTimer or CallTimer (core/engine/call_timing.h): with a CallTimer every call and every sync
+// is timed into the thread's histograms, with NoCallTimer the loop is compiled without a clock read per call.
+template <class Timer, std::convertible_to<std::uint64_t> Chunk, class WriteFn, class SyncFn>
 LoopEnd runChunks(std::uint64_t totalBytes, Chunk chunk, std::uint32_t syncEveryWrites, Progress& progress,
-                  WriteFn&& write, SyncFn&& sync)
+                  const Timer& timer, WriteFn&& write, SyncFn&& sync)
 {
-    using Clock = std::chrono::steady_clock;
+    using Clock = TimingClock;
     constexpr std::uint64_t kGrainBytes = std::uint64_t{64} * 1024;
     constexpr auto kSlowBatch = std::chrono::milliseconds(20);
     constexpr auto kFastBatch = std::chrono::milliseconds(2);
@@ -79,6 +83,7 @@ LoopEnd runChunks(std::uint64_t totalBytes, Chunk chunk, std::uint32_t syncEvery
         if (syncEveryWrites != 0)
             count = std::min(count, untilSync);
         const auto started = Clock::now();
+        [[maybe_unused]] auto callStarted = started;
         const std::uint64_t batchStart = offset;
         // Unrolled so that the engine's own loop work (counter, bound, branch) is amortised over four calls.
 #pragma GCC unroll 4
@@ -87,13 +92,18 @@ LoopEnd runChunks(std::uint64_t totalBytes, Chunk chunk, std::uint32_t syncEvery
                 progress.add(offset - batchStart);
                 return LoopEnd::Failed;
             }
+            if constexpr (Timer::kOn) {
+                const auto now = Clock::now();
+                timer.calls->record(elapsedNs(callStarted, now));
+                callStarted = now;
+            }
             offset += chunkBytes;
         }
         done += count;
         if (syncEveryWrites != 0) {
             untilSync -= count;
             if (untilSync == 0) {
-                if (!sync())
+                if (!timedSync(timer, sync))
                     return LoopEnd::Failed;
                 untilSync = syncEveryWrites;
             }
@@ -108,11 +118,23 @@ LoopEnd runChunks(std::uint64_t totalBytes, Chunk chunk, std::uint32_t syncEvery
             batch = std::min(maxBatch, batch * 2);
     }
     if (tailBytes != 0) {
+        [[maybe_unused]] const auto callStarted = Clock::now();
         if (!write(offset, tailBytes))
             return LoopEnd::Failed;
+        if constexpr (Timer::kOn)
+            timer.calls->record(elapsedNs(callStarted, Clock::now()));
         progress.add(tailBytes);
     }
     return LoopEnd::Completed;
+}
+
+// runChunks without timing: the loop as it was before latency recording existed.
+template <std::convertible_to<std::uint64_t> Chunk, class WriteFn, class SyncFn>
+LoopEnd runChunks(std::uint64_t totalBytes, Chunk chunk, std::uint32_t syncEveryWrites, Progress& progress,
+                  WriteFn&& write, SyncFn&& sync)
+{
+    return runChunks(totalBytes, chunk, syncEveryWrites, progress, NoCallTimer{}, std::forward<WriteFn>(write),
+                     std::forward<SyncFn>(sync));
 }
 
 // What one reap of an asynchronous queue returns: how many requests completed (successful or not), the bytes

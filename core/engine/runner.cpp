@@ -102,14 +102,19 @@ public:
           m_options(options), m_stop(stop)
     {}
 
-    // `data`: the files a read case reads (nullptr for writes).
+    // `data`: the files a read case reads (nullptr for writes). `caseLatency`: where a case that times its
+    // calls merges the latency of its measured, successful repetitions (nullptr: calls are not timed).
     RepetitionResult run(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
-                         std::uint32_t repetition, const DataSet* data);
+                         std::uint32_t repetition, const DataSet* data, CallLatency* caseLatency);
 
 private:
     Outcome prepareJobs(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
                         std::uint32_t repetition, RepetitionFiles& files,
                         std::vector<std::unique_ptr<Job>>& jobs);
+    // One pair of histograms per thread, allocated before the timed part, when the case times its calls.
+    void prepareLatency(const Case& c, bool timed);
+    // Merges the threads' histograms into the repetition's summaries and, for a measured one, the case's.
+    void collectLatency(RepetitionResult& rep, CallLatency* caseLatency);
     // Asks the strategy for the job `spec` describes; a strategy that returns none without a reason "could
     // not start".
     Outcome prepareJob(const JobSpec& spec, std::vector<std::unique_ptr<Job>>& jobs);
@@ -158,7 +163,37 @@ private:
     Sampler* m_sampler;
     const RunOptions& m_options;
     const std::atomic<bool>& m_stop;
+    std::vector<std::unique_ptr<CallLatency>> m_latency; // per thread, for this repetition
 };
+
+void CaseRunner::prepareLatency(const Case& c, bool timed)
+{
+    m_latency.clear();
+    if (!timed)
+        return;
+    for (std::uint32_t t = 0; t < c.threads; ++t)
+        m_latency.push_back(std::make_unique<CallLatency>());
+}
+
+void CaseRunner::collectLatency(RepetitionResult& rep, CallLatency* caseLatency)
+{
+    if (m_latency.empty())
+        return;
+    auto merged = std::make_unique<CallLatency>();
+    for (const auto& thread : m_latency) {
+        merged->calls.merge(thread->calls);
+        merged->syncs.merge(thread->syncs);
+    }
+    m_latency.clear();
+    if (!merged->calls.empty())
+        rep.callLatency = merged->calls.summary();
+    if (!merged->syncs.empty())
+        rep.syncLatency = merged->syncs.summary();
+    if (caseLatency != nullptr && !rep.warmup && rep.outcome.ok()) {
+        caseLatency->calls.merge(merged->calls);
+        caseLatency->syncs.merge(merged->syncs);
+    }
+}
 
 Outcome CaseRunner::prepareJobs(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
                                 std::uint32_t repetition, RepetitionFiles& files,
@@ -172,6 +207,7 @@ Outcome CaseRunner::prepareJobs(std::uint32_t caseIndex, const Case& c, const Pa
         spec.pattern = &pattern;
         spec.verifyStream = m_options.verifyPipes;
         spec.target = m_workspace.target();
+        spec.latency = t < m_latency.size() ? m_latency[t].get() : nullptr;
         if (c.target == TargetKind::Directory) {
             Outcome outcome;
             const std::string stem = fmt::format("c{:03}-r{}-t{}", caseIndex + 1, repetition, t);
@@ -215,6 +251,7 @@ Outcome CaseRunner::prepareReadJobs(const Case& c, const Pattern& pattern, const
         spec.pattern = &pattern;
         spec.target = m_workspace.target();
         spec.verifyData = m_options.verifyFiles;
+        spec.latency = t < m_latency.size() ? m_latency[t].get() : nullptr;
         if (layout == DataLayout::FileSet) {
             spec.bytes = data.totalBytes;
             spec.files = &data.files;
@@ -427,7 +464,7 @@ void CaseRunner::checkAndVerify(RepetitionResult& rep, const Case& c, const Patt
 }
 
 RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
-                                 std::uint32_t repetition, const DataSet* data)
+                                 std::uint32_t repetition, const DataSet* data, CallLatency* caseLatency)
 {
     RepetitionResult rep;
     rep.index = repetition;
@@ -436,9 +473,11 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
 
     RepetitionFiles files;
     std::vector<std::unique_ptr<Job>> jobs;
+    prepareLatency(c, caseLatency != nullptr);
     rep.outcome = prepareRepetition(caseIndex, c, pattern, repetition, data, rep, files, jobs);
     if (!rep.outcome.ok()) {
         jobs.clear();
+        m_latency.clear();
         removeFiles(files);
         return rep;
     }
@@ -464,6 +503,7 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
     rep.peakRssBytes = m_sampler != nullptr ? m_sampler->end() : after.process.rssBytes;
     recordFigures(rep, before, after, started, returned, durable);
     checkAndVerify(rep, c, pattern, files, reads);
+    collectLatency(rep, caseLatency);
     removeFiles(files);
     return rep;
 }
@@ -630,9 +670,12 @@ RunResult Runner::run(const RunPlan& plan, const RunOptions& options, const std:
                    data != nullptr || c.direction == Direction::Write) {
             const Pattern pattern(c.chunkBytes);
             CaseRunner runner(*strategy, m_workspace, m_probe, sampler.get(), options, stopFlag);
+            const LatencyChoice latency = chooseLatency(c, strategy->info());
+            caseResult.latencyChoice = latency.why;
+            const auto caseLatency = latency.record ? std::make_unique<CallLatency>() : nullptr;
             const std::uint32_t total = options.warmups + options.repetitions;
             for (std::uint32_t r = 0; r < total; ++r) {
-                auto rep = runner.run(i, c, pattern, r, data);
+                auto rep = runner.run(i, c, pattern, r, data, caseLatency.get());
                 if (observer != nullptr)
                     observer->repetitionFinished({i, rep});
                 const bool ok = rep.outcome.ok();
@@ -650,6 +693,10 @@ RunResult Runner::run(const RunPlan& plan, const RunOptions& options, const std:
             }
             if (sampler)
                 caseResult.samples = sampler->takeSamples();
+            if (caseLatency && !caseLatency->calls.empty())
+                caseResult.callLatency = caseLatency->calls.distribution();
+            if (caseLatency && !caseLatency->syncs.empty())
+                caseResult.syncLatency = caseLatency->syncs.distribution();
         }
         summarizeCase(caseResult);
         if (observer != nullptr)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/base/outcome.h"
+#include "core/engine/call_timing.h"
 #include "core/engine/file_set.h"
 #include "core/model/case.h"
 #include "core/model/target.h"
@@ -44,6 +45,8 @@ struct JobSpec
     std::uint64_t patternOffset = 0;
     const std::vector<DataFile>* files = nullptr;
     bool verifyData = false;
+    // This thread's latency histograms when the case times its calls (chooseLatency), else nullptr.
+    CallLatency* latency = nullptr;
 };
 
 // One prepared thread of work. prepare() did the untimed set-up (open, allocate, spawn a reader); execute()
@@ -101,6 +104,14 @@ struct StrategyInfo
     std::optional<std::string> unavailable; // set when this OS or build cannot run it at all
     CallCost callCost = CallCost::Syscall;  // for the duration estimate
     std::uint64_t windowBytes = 0;          // CallCost::MappedWindow: the bytes mapped at a time
+    // Queued strategies (io_uring, overlapped I/O): the deepest queue they take; 0: none, each call waits.
+    std::uint32_t maxQueueDepth = 0;
+    // Whether its loop times each call into a histogram when the case's latency axis asks for it
+    // (core/engine/call_timing.h); a strategy that cannot refuses latency on.
+    bool timesCalls = true;
+    // Its calls are copies into or out of memory (a mapping) that take nanoseconds, as a stdio call into its
+    // buffer does (usesStdioBuffer): latency auto leaves them untimed, since a clock read would be the cost.
+    bool memoryCopyCalls = false;
 };
 
 // A reader's declaration: it reads files in a directory and has no sync policy; `info` says the rest.

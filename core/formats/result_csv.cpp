@@ -44,6 +44,44 @@ std::string milliseconds(double seconds)
     return fmt::format("{:.6g}", seconds * 1e3);
 }
 
+std::string microseconds(double ns)
+{
+    return fmt::format("{:.6g}", ns / 1e3);
+}
+
+// Latency columns: the calls timed, their mean and percentiles and the largest, in microseconds; empty
+// where the case timed no call.
+const CsvRow& latencyHeader(const std::string& prefix)
+{
+    static const CsvRow calls{"lat_calls",  "lat_mean_us", "lat_p50_us",   "lat_p90_us",
+                              "lat_p99_us", "lat_p999_us", "lat_p9999_us", "lat_max_us"};
+    static const CsvRow syncs{"sync_calls",  "sync_mean_us", "sync_p50_us",   "sync_p90_us",
+                              "sync_p99_us", "sync_p999_us", "sync_p9999_us", "sync_max_us"};
+    return prefix == "lat" ? calls : syncs;
+}
+
+CsvRow latencyFields(const std::optional<LatencySummary>& s)
+{
+    if (!s || s->count == 0)
+        return CsvRow(8);
+    const auto us = [](std::uint64_t ns) {
+        return microseconds(static_cast<double>(ns));
+    };
+    return {std::to_string(s->count),
+            microseconds(s->meanNs),
+            us(s->p50Ns),
+            us(s->p90Ns),
+            us(s->p99Ns),
+            us(s->p999Ns),
+            us(s->p9999Ns),
+            us(s->maxNs)};
+}
+
+std::optional<LatencySummary> summaryOf(const std::optional<LatencyDistribution>& d)
+{
+    return d ? std::optional<LatencySummary>(d->summary) : std::nullopt;
+}
+
 CsvRow joinRows(CsvRow head, const CsvRow& middle, const CsvRow& tail)
 {
     head.insert(head.end(), middle.begin(), middle.end());
@@ -82,6 +120,7 @@ std::vector<CsvRow> repetitionRows(const RunResult& result)
                              "cached_after_bytes",
                              "dirty_before_bytes",
                              "dirty_after_bytes"}));
+    rows.front() = joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync"));
     for (const auto& c : result.cases) {
         const auto& k = c.testCase;
         const CsvRow base = joinRows({std::to_string(c.index + 1)}, caseFields(k), {toString(c.status)});
@@ -117,6 +156,7 @@ std::vector<CsvRow> repetitionRows(const RunResult& result)
                                    optionalNumber(r.cachedAfterBytes),
                                    optionalNumber(r.dirtyBeforeBytes),
                                    optionalNumber(r.dirtyAfterBytes)});
+            row = joinRows(row, latencyFields(r.callLatency), latencyFields(r.syncLatency));
             rows.push_back(std::move(row));
         }
     }
@@ -130,7 +170,8 @@ std::vector<CsvRow> summaryRows(const RunResult& result)
                             {"status", "reason", "repetitions", "median_MBps", "trimmed_mean_MBps",
                              "ci95_low_MBps", "ci95_high_MBps", "cv_pct", "durable_MBps", "speedup_vs_stdio",
                              "cpu_s_per_GiB", "peak_rss_bytes", "stability_MBps", "files_per_s",
-                             "file_p50_ms", "file_p99_ms", "cache_method"}));
+                             "file_p50_ms", "file_p99_ms", "cache_method", "iops", "latency"}));
+    rows.front() = joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync"));
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
         const auto& c = result.cases[i];
         const auto& k = c.testCase;
@@ -152,7 +193,13 @@ std::vector<CsvRow> summaryRows(const RunResult& result)
              ok ? number(c.stabilityMBps) : "",
              ok && c.filesPerSecond.count > 0 ? number(c.filesPerSecond.median) : "",
              ok && c.filesPerSecond.count > 0 ? milliseconds(c.fileP50Seconds) : "",
-             ok && c.filesPerSecond.count > 0 ? milliseconds(c.fileP99Seconds) : "", c.cacheMethod}));
+             ok && c.filesPerSecond.count > 0 ? milliseconds(c.fileP99Seconds) : "", c.cacheMethod,
+             ok && k.chunkBytes > 0 && c.filesPerSecond.count == 0
+                 ? number(c.apparentMBps.median * 1e6 / static_cast<double>(k.chunkBytes))
+                 : "",
+             c.latencyChoice}));
+        rows.back() = joinRows(rows.back(), latencyFields(ok ? summaryOf(c.callLatency) : std::nullopt),
+                               latencyFields(ok ? summaryOf(c.syncLatency) : std::nullopt));
     }
     for (const auto& r : result.refused) {
         const auto& k = r.testCase;

@@ -159,6 +159,52 @@ std::optional<std::uint64_t> optionalBytes(const json& j, const char* key)
     return std::nullopt;
 }
 
+json summaryJson(const LatencySummary& s)
+{
+    return json{{"count", s.count},   {"meanNs", s.meanNs},   {"minNs", s.minNs},
+                {"p50Ns", s.p50Ns},   {"p90Ns", s.p90Ns},     {"p99Ns", s.p99Ns},
+                {"p999Ns", s.p999Ns}, {"p9999Ns", s.p9999Ns}, {"maxNs", s.maxNs}};
+}
+
+LatencySummary summaryFromJson(const json& j)
+{
+    LatencySummary s;
+    j.at("count").get_to(s.count);
+    j.at("meanNs").get_to(s.meanNs);
+    j.at("minNs").get_to(s.minNs);
+    j.at("p50Ns").get_to(s.p50Ns);
+    j.at("p90Ns").get_to(s.p90Ns);
+    j.at("p99Ns").get_to(s.p99Ns);
+    j.at("p999Ns").get_to(s.p999Ns);
+    j.at("p9999Ns").get_to(s.p9999Ns);
+    j.at("maxNs").get_to(s.maxNs);
+    return s;
+}
+
+// A case's merged histogram: its summary and its non-empty buckets as [low, high, count] in nanoseconds.
+json distributionJson(const LatencyDistribution& d)
+{
+    json buckets = json::array();
+    for (const auto& b : d.buckets)
+        buckets.push_back(json::array({b.lowNs, b.highNs, b.count}));
+    json j = summaryJson(d.summary);
+    j["buckets"] = std::move(buckets);
+    return j;
+}
+
+LatencyDistribution distributionFromJson(const json& j)
+{
+    LatencyDistribution d;
+    d.summary = summaryFromJson(j);
+    for (const auto& b : j.at("buckets"))
+        d.buckets.push_back(
+            {b.at(0).get<std::uint64_t>(), b.at(1).get<std::uint64_t>(), b.at(2).get<std::uint64_t>()});
+    std::string problem;
+    if (!LatencyHistogram::fromDistribution(d, &problem))
+        throw InputError(problem);
+    return d;
+}
+
 } // namespace
 
 void to_json(json& j, const RepetitionResult& r)
@@ -189,6 +235,10 @@ void to_json(json& j, const RepetitionResult& r)
         if (*value)
             j[key] = **value;
     }
+    if (r.callLatency)
+        j["callLatency"] = summaryJson(*r.callLatency);
+    if (r.syncLatency)
+        j["syncLatency"] = summaryJson(*r.syncLatency);
 }
 
 void from_json(const json& j, RepetitionResult& r)
@@ -215,6 +265,10 @@ void from_json(const json& j, RepetitionResult& r)
     r.cachedAfterBytes = optionalBytes(j, "cachedAfterBytes");
     r.dirtyBeforeBytes = optionalBytes(j, "dirtyBeforeBytes");
     r.dirtyAfterBytes = optionalBytes(j, "dirtyAfterBytes");
+    if (const auto it = j.find("callLatency"); it != j.end())
+        r.callLatency = summaryFromJson(*it);
+    if (const auto it = j.find("syncLatency"); it != j.end())
+        r.syncLatency = summaryFromJson(*it);
 }
 
 void to_json(json& j, const CaseResult& c)
@@ -234,7 +288,12 @@ void to_json(json& j, const CaseResult& c)
              {"dataSetBytes", c.dataSetBytes},
              {"filesPerSecond", c.filesPerSecond},
              {"fileP50Seconds", c.fileP50Seconds},
-             {"fileP99Seconds", c.fileP99Seconds}};
+             {"fileP99Seconds", c.fileP99Seconds},
+             {"latencyChoice", c.latencyChoice}};
+    if (c.callLatency)
+        j["callLatency"] = distributionJson(*c.callLatency);
+    if (c.syncLatency)
+        j["syncLatency"] = distributionJson(*c.syncLatency);
 }
 
 void from_json(const json& j, CaseResult& c)
@@ -256,6 +315,11 @@ void from_json(const json& j, CaseResult& c)
         it->get_to(c.filesPerSecond);
     c.fileP50Seconds = j.value("fileP50Seconds", 0.0);
     c.fileP99Seconds = j.value("fileP99Seconds", 0.0);
+    c.latencyChoice = j.value("latencyChoice", std::string()); // absent before schema 2
+    if (const auto it = j.find("callLatency"); it != j.end())
+        c.callLatency = distributionFromJson(*it);
+    if (const auto it = j.find("syncLatency"); it != j.end())
+        c.syncLatency = distributionFromJson(*it);
 }
 
 json resultToJson(const RunResult& r)
@@ -285,7 +349,7 @@ RunResult resultFromJson(std::string_view text, std::string_view sourceName)
     if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())
         throw InputError(fmt::format("{}: not an IOLab result (no \"schema\" field)", sourceName));
     const auto schema = j["schema"].get<std::string>();
-    if (schema != kResultSchema) {
+    if (schema != kResultSchema && schema != kResultSchemaV1) {
         if (schema.starts_with("iolab.result/"))
             throw InputError(
                 fmt::format("{}: written with result schema {}, this IOLab reads {}; a newer IOLab "
@@ -295,7 +359,7 @@ RunResult resultFromJson(std::string_view text, std::string_view sourceName)
     }
     try {
         RunResult r;
-        r.schema = schema;
+        r.schema = kResultSchema; // a version 1 file reads as a version 2 result without latency
         j.at("toolVersion").get_to(r.toolVersion);
         j.at("startedAt").get_to(r.startedAt);
         j.at("finishedAt").get_to(r.finishedAt);
@@ -310,6 +374,8 @@ RunResult resultFromJson(std::string_view text, std::string_view sourceName)
         if (j.contains("warnings"))
             j.at("warnings").get_to(r.warnings); // results written before run warnings existed have none
         return r;
+    } catch (const InputError& e) {
+        throw InputError(fmt::format("{}: damaged result file: {}", sourceName, e.what()));
     } catch (const json::exception& e) {
         std::string detail = e.what();
         if (const auto bracket = detail.find("] "); bracket != std::string::npos)

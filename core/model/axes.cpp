@@ -31,6 +31,8 @@ enum RefusalRank : int
     kSyncRank = 60,        // the sync policy against the target and the strategy
     kPreallocateRank = 70, // the preallocation against the target and the strategy
     kReaderCpuRank = 75,   // the reader CPU needs a pipe's reader
+    kQueueDepthRank = 77,  // a queue depth needs a queued strategy
+    kLatencyRank = 78,     // latency on needs a strategy that times its calls
     kThreadLimitRank = 80, // file-set readers' one thread per file
 };
 
@@ -43,8 +45,10 @@ enum ColumnRank : int
     kSyncColumn = 40,
     kReadColumn = 50, // the read hint, and the cache state with it
     kReaderCpuColumn = 55,
+    kQueueDepthColumn = 58,
     kThreadsColumn = 60,
     kSizeColumn = 70,
+    kLatencyColumn = 80,
 };
 
 std::uint32_t parseThreadCount(std::string_view text, std::string_view where)
@@ -65,6 +69,25 @@ std::uint32_t parseThreadCount(std::string_view text, std::string_view where)
                 fmt::format("{} threads is outside the allowed range 1 to {}", text, kMaxThreads));
         throw InputError(fmt::format("{}{} is outside the allowed range 1 to {}", prefix, text, kMaxThreads));
     }
+    return static_cast<std::uint32_t>(n);
+}
+
+std::uint32_t parseQueueDepth(std::string_view text, std::string_view where)
+{
+    const std::string prefix = where.empty() ? std::string() : fmt::format("{}: ", where);
+    std::uint64_t n = 0;
+    try {
+        std::size_t used = 0;
+        n = std::stoull(std::string(text), &used);
+        if (used != text.size())
+            throw std::invalid_argument("trailing characters");
+    } catch (const std::exception&) {
+        throw InputError(fmt::format("{}queue depth '{}' is not a whole number", prefix, text));
+    }
+    // 0 is what a strategy without a queue carries in result files; a matrix may not list it.
+    if (n > kMaxQueueDepth || (n == 0 && !where.empty() && where != "queue depth"))
+        throw InputError(fmt::format("{}queue depth {} is outside the allowed range 1 to {}", prefix, text,
+                                     kMaxQueueDepth));
     return static_cast<std::uint32_t>(n);
 }
 
@@ -809,6 +832,123 @@ std::vector<AxisSpec> builtinAxes()
     };
     readerCpu.shortRank = 5;
     axes.push_back(std::move(readerCpu));
+
+    AxisSpec queueDepth = typedAxis<std::uint32_t>(
+        {"queue depth", "queueDepths", "queueDepth", "queue_depth", "--qd",
+         "Queued strategies (uring-*, overlapped-*): requests each thread keeps in flight, e.g. 1,4,8,32,128 "
+         "(1 to 4096)"},
+        AxisValueKind::Count, &Case::queueDepth, &MatrixGroup::queueDepths,
+        {[](const std::uint32_t& n) { return std::to_string(n); },
+         [](const std::uint32_t& n) { return std::to_string(n); }, parseQueueDepth, std::nullopt},
+        [](const StrategyInfo& info) { return info.maxQueueDepth > 0; },
+        [](const StrategyInfo&) { return std::uint32_t{1}; });
+    queueDepth.oldFileValue = "0"; // results from before queued strategies: every call waited
+    queueDepth.labelText = [](const Case& c) {
+        return c.queueDepth != 0 ? fmt::format("qd={}", c.queueDepth) : std::string();
+    };
+    queueDepth.labelRank = 7;
+    queueDepth.editorField = AxisEditorField{
+        .label = "Queue depth:",
+        .tip =
+            "Requests each thread of a queued strategy (io_uring, overlapped I/O) keeps in flight: QD1 waits "
+            "for each request as write(2) does, QD32 lets the device work on 32 at once.",
+        .common = {"1", "4", "8", "32", "128"},
+        .fieldName = "queue depth",
+        .noneTakes = "None of %1 has a queue: they wait for each call.",
+        .notTaken = "(queued strategies only)",
+        .summary = "QD %1",
+        .summaryRank = 6,
+        .check = [](std::string_view t) { (void)parseQueueDepth(t, "queue depth field"); },
+    };
+    queueDepth.refusals = {
+        {kQueueDepthRank, [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+             if (info.maxQueueDepth == 0)
+                 return c.queueDepth != 0
+                            ? fmt::format(
+                                  "{} has no queue: it waits for each call, so queue depth {} does not "
+                                  "apply (the uring-* and overlapped-* strategies keep requests in "
+                                  "flight)",
+                                  c.strategy, c.queueDepth)
+                            : std::string();
+             if (c.queueDepth == 0)
+                 return fmt::format("{} needs a queue depth of 1 to {}", c.strategy, info.maxQueueDepth);
+             if (c.queueDepth > info.maxQueueDepth)
+                 return fmt::format("queue depth {} is above {}'s limit of {}", c.queueDepth, c.strategy,
+                                    info.maxQueueDepth);
+             return std::string();
+         }}};
+    queueDepth.columnHeader = "QD";
+    queueDepth.column = {
+        .tip = "Queue depth: requests each thread of a queued strategy kept in flight",
+        .rank = kQueueDepthColumn,
+        .alignRight = true,
+        .text =
+            [](const Case& c) { return c.queueDepth != 0 ? std::to_string(c.queueDepth) : std::string(); },
+        .sortValue = [](const Case& c) { return static_cast<double>(c.queueDepth); },
+        .wanted =
+            [](const Case& c) {
+                return c.queueDepth != 0;
+            }};
+    queueDepth.reportColumn = AxisReportColumn{.header = "QD",
+                                               .width = 2.6,
+                                               .alignRight = true,
+                                               .rank = kQueueDepthColumn,
+                                               .text = queueDepth.column.text};
+    queueDepth.shortText = [](const Case& c) {
+        return c.queueDepth != 0 ? fmt::format("QD{}", c.queueDepth) : std::string();
+    };
+    queueDepth.shortRank = 4;
+    // The heatmap's columns when a run sweeps the queue depth and nothing else.
+    queueDepth.chart = {.name = "queue depth", .automaticRank = 15};
+    axes.push_back(std::move(queueDepth));
+
+    AxisSpec latency = typedAxis(
+        {"latency recording", "latencies", "latency", "latency", "--latency",
+         "Per-call latency histograms: auto (where a call is a system call or a device operation, the "
+         "default), on (also for stdio calls and copies into a mapping: a clock read per call) or off"},
+        AxisValueKind::Text, &Case::latency, &MatrixGroup::latencies, namedValues(parseLatencyMode), {},
+        [](const StrategyInfo&) { return LatencyMode::Auto; });
+    latency.oldFileValue = "off"; // results from before the axis timed no call
+    latency.labelText =
+        labelPart("latency", &Case::latency, [](const Case& c) { return c.latency != LatencyMode::Auto; });
+    latency.labelRank = 11;
+    latency.editorField = AxisEditorField{
+        .label = "Latency:",
+        .tip = "Time every call into a histogram (p50 to p99.99): auto where a call is a system call or a "
+               "device operation; on also for stdio calls under 4 KiB and copies into a mapping, where the "
+               "clock read costs as much as the call; off never.",
+        .common = {"auto", "on", "off"},
+        .fieldName = "latency",
+        .summary = "latency %1",
+        .summaryRank = 8,
+    };
+    latency.refusals = {{kLatencyRank, [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+                             return c.latency == LatencyMode::On && !info.timesCalls
+                                        ? fmt::format("{} does not time single calls, so latency on does not "
+                                                      "apply{}",
+                                                      c.strategy,
+                                                      info.layout == DataLayout::FileSet
+                                                          ? " (it times each file: see the file p50 and p99)"
+                                                          : "")
+                                        : std::string();
+                         }}};
+    latency.columnHeader = "Latency";
+    latency.column = {.tip =
+                          "Latency recording: auto, on or off (what was recorded is in the latency columns)",
+                      .rank = kLatencyColumn,
+                      .wanted = [](const Case& c) {
+                          return c.latency != LatencyMode::Auto;
+                      }};
+    latency.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = [](const Case& c) {
+                                                return c.latency != LatencyMode::Auto
+                                                           ? "latency " + toString(c.latency)
+                                                           : std::string();
+                                            }};
+    latency.shortText = [](const Case& c) {
+        return c.latency == LatencyMode::On ? std::string("lat=on") : std::string();
+    };
+    latency.shortRank = 6;
+    axes.push_back(std::move(latency));
     return axes;
 }
 

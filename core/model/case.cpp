@@ -294,6 +294,28 @@ ReaderCpu parseReaderCpu(std::string_view text)
     throw InputError(fmt::format("unknown reader CPU '{}' (use any, same or other)", text));
 }
 
+std::string toString(LatencyMode mode)
+{
+    switch (mode) {
+    case LatencyMode::Auto:
+        return "auto";
+    case LatencyMode::On:
+        return "on";
+    case LatencyMode::Off:
+        return "off";
+    }
+    return "?";
+}
+
+LatencyMode parseLatencyMode(std::string_view text)
+{
+    for (auto value : {LatencyMode::Auto, LatencyMode::On, LatencyMode::Off}) {
+        if (text == toString(value))
+            return value;
+    }
+    throw InputError(fmt::format("unknown latency setting '{}' (use auto, on or off)", text));
+}
+
 FileSetSpec parseFileSet(std::string_view text)
 {
     const auto usage = [&text] {

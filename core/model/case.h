@@ -106,6 +106,20 @@ enum class ReaderCpu
     Other
 };
 
+// Whether each call's latency is timed into a histogram. Auto: wherever a call is a system call or a device
+// operation (write, direct, pipes, reads, sync writes, queued I/O), not for stdio calls under 4 KiB into a
+// buffer or copies into a mapping, whose per-call cost is a few nanoseconds: a clock read per call would be
+// the measurement. On forces it where the strategy can time its calls; Off never times them.
+enum class LatencyMode
+{
+    Auto,
+    On,
+    Off
+};
+
+// The largest queue depth the axis accepts (a ring or a completion port may allow less).
+inline constexpr std::uint32_t kMaxQueueDepth = 4096;
+
 // How the sizes of a generated file set are drawn.
 enum class SizeMix
 {
@@ -157,6 +171,10 @@ struct Case
     FileSetSpec fileSet; // file-set strategies: the set they read; totalBytes is its size
     Preallocate preallocate = Preallocate::None;
     ReaderCpu readerCpu = ReaderCpu::Any; // pipe cases
+    // Requests kept in flight by a queued strategy (io_uring, overlapped I/O); 0 for every other strategy,
+    // which waits for each call.
+    std::uint32_t queueDepth = 0;
+    LatencyMode latency = LatencyMode::Auto;
     // Axes declared without a typed field (core/model/axes.h): matrix key -> the value's canonical text.
     std::map<std::string, std::string> extraAxes;
 
@@ -178,6 +196,7 @@ std::string toString(ReadHint hint);
 std::string toString(CacheState cache);
 std::string toString(Preallocate preallocate); // "none", "fallocate", "overwrite"
 std::string toString(ReaderCpu placement);     // "any", "same", "other"
+std::string toString(LatencyMode mode);        // "auto", "on", "off"
 std::string toString(const FileSetSpec& set);  // "2000x4K", "500x1K-64K", "2000xarticle-2b"
 // A read's hint and cache state for tables: "sequential, cold", or "cold" without a hint; "" for writes.
 std::string readAxesText(const Case& c);
@@ -195,5 +214,6 @@ CacheState parseCacheState(std::string_view text);
 FileSetSpec parseFileSet(std::string_view text);
 Preallocate parsePreallocate(std::string_view text);
 ReaderCpu parseReaderCpu(std::string_view text);
+LatencyMode parseLatencyMode(std::string_view text);
 
 } // namespace iolab

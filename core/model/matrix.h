@@ -40,6 +40,8 @@ struct MatrixGroup
     std::vector<FileSetSpec> fileSets;       // file-set strategies read these instead of a size
     std::vector<Preallocate> preallocations; // writes to a file: empty -> none
     std::vector<ReaderCpu> readerCpus;       // pipes: empty -> any
+    std::vector<std::uint32_t> queueDepths;  // queued strategies: empty -> 1
+    std::vector<LatencyMode> latencies;      // empty -> auto
     // Axes declared without a typed field (core/model/axes.h): matrix key -> values; absent -> its default.
     std::map<std::string, std::vector<std::string>> extraAxes;
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/analysis/latency_histogram.h"
 #include "core/analysis/stats.h"
 #include "core/base/outcome.h"
 #include "core/model/case.h"
@@ -14,7 +15,9 @@
 
 namespace iolab {
 
-inline constexpr const char* kResultSchema = "iolab.result/1";
+// Version 2 added per-call latency (the latency and queue-depth axes); version 1 files still open.
+inline constexpr const char* kResultSchema = "iolab.result/2";
+inline constexpr const char* kResultSchemaV1 = "iolab.result/1";
 
 // One sampler tick (10 Hz). Rates are over the interval since the previous tick.
 struct Sample
@@ -69,6 +72,10 @@ struct RepetitionResult
     std::optional<std::uint64_t> cachedAfterBytes;
     std::optional<std::uint64_t> dirtyBeforeBytes;
     std::optional<std::uint64_t> dirtyAfterBytes;
+    // Per-call latency over every thread of the repetition, where the case timed its calls: each call of
+    // the loop (a request from submission to completion for queued strategies), and each sync call.
+    std::optional<LatencySummary> callLatency;
+    std::optional<LatencySummary> syncLatency;
 
     friend bool operator==(const RepetitionResult&, const RepetitionResult&) = default;
 };
@@ -95,6 +102,11 @@ struct CaseResult
     Summary filesPerSecond;
     double fileP50Seconds = 0;
     double fileP99Seconds = 0;
+    // Whether the calls were timed and why ("recorded: each call is a system call"); the latency of the
+    // measured, successful repetitions merged into one histogram (empty where none was recorded).
+    std::string latencyChoice;
+    std::optional<LatencyDistribution> callLatency;
+    std::optional<LatencyDistribution> syncLatency;
 
     friend bool operator==(const CaseResult&, const CaseResult&) = default;
 };

@@ -45,15 +45,17 @@ struct PipeWrite
     {
         const Pattern::View pattern = spec.pattern->view();
         const int fd = writeEnd.get();
-        return runChunks(
-            spec.bytes, spec.testCase.chunkBytes, 0, progress,
-            [&](std::uint64_t offset, std::uint64_t size) {
-                if (posix::writeFully(fd, pattern.at(offset), size)) [[likely]]
-                    return true;
-                error = posix::errnoOutcome(errno, "write (pipe)", {});
-                return false;
-            },
-            [] { return true; });
+        return withCallTimer(spec.latency, [&](const auto& timer) {
+            return runChunks(
+                spec.bytes, spec.testCase.chunkBytes, 0, progress, timer,
+                [&](std::uint64_t offset, std::uint64_t size) {
+                    if (posix::writeFully(fd, pattern.at(offset), size)) [[likely]]
+                        return true;
+                    error = posix::errnoOutcome(errno, "write (pipe)", {});
+                    return false;
+                },
+                [] { return true; });
+        });
     }
 };
 
@@ -116,27 +118,29 @@ public:
         const std::size_t stride = m_ring.stride;
         const std::size_t count = m_ring.count;
         std::size_t next = 0;
-        return runChunks(
-            spec.bytes, spec.testCase.chunkBytes, 0, progress,
-            [&](std::uint64_t offset, std::uint64_t size) {
-                std::byte* const buffer = ring + next * stride;
-                next = next + 1 == count ? 0 : next + 1;
-                std::memcpy(buffer, pattern.at(offset), size);
-                iovec iov{buffer, size};
-                while (iov.iov_len > 0) {
-                    const ssize_t n = ::vmsplice(fd, &iov, 1, 0);
-                    if (n < 0) [[unlikely]] {
-                        if (errno == EINTR)
-                            continue;
-                        error = posix::errnoOutcome(errno, "vmsplice", {});
-                        return false;
+        return withCallTimer(spec.latency, [&](const auto& timer) {
+            return runChunks(
+                spec.bytes, spec.testCase.chunkBytes, 0, progress, timer,
+                [&](std::uint64_t offset, std::uint64_t size) {
+                    std::byte* const buffer = ring + next * stride;
+                    next = next + 1 == count ? 0 : next + 1;
+                    std::memcpy(buffer, pattern.at(offset), size);
+                    iovec iov{buffer, size};
+                    while (iov.iov_len > 0) {
+                        const ssize_t n = ::vmsplice(fd, &iov, 1, 0);
+                        if (n < 0) [[unlikely]] {
+                            if (errno == EINTR)
+                                continue;
+                            error = posix::errnoOutcome(errno, "vmsplice", {});
+                            return false;
+                        }
+                        iov.iov_base = static_cast<std::byte*>(iov.iov_base) + n;
+                        iov.iov_len -= static_cast<std::size_t>(n);
                     }
-                    iov.iov_base = static_cast<std::byte*>(iov.iov_base) + n;
-                    iov.iov_len -= static_cast<std::size_t>(n);
-                }
-                return true;
-            },
-            [] { return true; });
+                    return true;
+                },
+                [] { return true; });
+        });
     }
 
 private:

@@ -71,7 +71,8 @@ public:
                              SyncMode::ODsync},
                .syncRefusal = "fsync-every counts write calls, and this strategy's chunks are copies into "
                               "a mapping",
-               .callCost = CallCost::Copy})
+               .callCost = CallCost::Copy,
+               .memoryCopyCalls = true})
     {}
 
     std::optional<std::string> refusal(const Case& c, const TargetInfo& target) const override

@@ -57,19 +57,21 @@ public:
     {
         const std::byte* const map = m_map;
         std::byte* const buffer = m_buffer.data();
-        const auto end = runChunks(
-            m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
-            [&](std::uint64_t offset, std::uint64_t size) {
-                std::memcpy(buffer, map + offset, size);
-                // The copy is the point: keep the compiler from dropping it as a store nobody reads.
-                asm volatile("" : : "r"(buffer) : "memory");
-                if (!m_spec.verifyData) [[likely]]
-                    return true;
-                m_error =
-                    checkReadBytes(*m_spec.pattern, m_spec.path, m_spec.patternOffset, offset, buffer, size);
-                return m_error.ok();
-            },
-            [] { return true; });
+        const auto end = withCallTimer(m_spec.latency, [&](const auto& timer) {
+            return runChunks(
+                m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress, timer,
+                [&](std::uint64_t offset, std::uint64_t size) {
+                    std::memcpy(buffer, map + offset, size);
+                    // The copy is the point: keep the compiler from dropping it as a store nobody reads.
+                    asm volatile("" : : "r"(buffer) : "memory");
+                    if (!m_spec.verifyData) [[likely]]
+                        return true;
+                    m_error = checkReadBytes(*m_spec.pattern, m_spec.path, m_spec.patternOffset, offset,
+                                             buffer, size);
+                    return m_error.ok();
+                },
+                [] { return true; });
+        });
         if (end == LoopEnd::Failed)
             return std::move(m_error);
         if (end == LoopEnd::Cancelled)
@@ -112,7 +114,8 @@ public:
                           .description = "mmap(2) the file, madvise hint, copy each chunk out of the mapping",
                           .layout = DataLayout::FilePerThread,
                           .hints = {ReadHint::Sequential, ReadHint::Normal, ReadHint::Random},
-                          .hintRefusal = "madvise has sequential, random and normal, but no noreuse"}))
+                          .hintRefusal = "madvise has sequential, random and normal, but no noreuse",
+                          .memoryCopyCalls = true}))
     {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override

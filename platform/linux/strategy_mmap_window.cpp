@@ -68,7 +68,8 @@ public:
                .syncRefusal = "stores into a mapping bypass write(2), so O_SYNC, O_DSYNC and fsync-every "
                               "do not apply",
                .callCost = CallCost::MappedWindow,
-               .windowBytes = kMmapWindowBytes})
+               .windowBytes = kMmapWindowBytes,
+               .memoryCopyCalls = true})
     {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override

@@ -39,27 +39,31 @@ public:
         const char* call = m_direct ? "read(O_DIRECT)" : "read";
         LoopEnd end = LoopEnd::Completed;
         if (m_order == ReadOrder::Sequential) {
-            end = runChunks(
-                m_spec.bytes, chunk, 0, progress,
-                [&](std::uint64_t offset, std::uint64_t size) {
-                    const ssize_t n = readFully(fd, buffer, size);
-                    if (static_cast<std::uint64_t>(n) == size) [[likely]]
-                        return !m_spec.verifyData || check(offset, buffer, size);
-                    return fail(n, offset, call);
-                },
-                [] { return true; });
+            end = withCallTimer(m_spec.latency, [&](const auto& timer) {
+                return runChunks(
+                    m_spec.bytes, chunk, 0, progress, timer,
+                    [&](std::uint64_t offset, std::uint64_t size) {
+                        const ssize_t n = readFully(fd, buffer, size);
+                        if (static_cast<std::uint64_t>(n) == size) [[likely]]
+                            return !m_spec.verifyData || check(offset, buffer, size);
+                        return fail(n, offset, call);
+                    },
+                    [] { return true; });
+            });
         } else {
             RandomOffsets offsets(m_spec.thread, m_spec.testCase.totalBytes, chunk);
-            end = runChunks(
-                m_spec.bytes, chunk, 0, progress,
-                [&](std::uint64_t, std::uint64_t size) {
-                    const std::uint64_t at = offsets.next();
-                    const ssize_t n = preadFully(fd, buffer, size, at);
-                    if (static_cast<std::uint64_t>(n) == size) [[likely]]
-                        return !m_spec.verifyData || check(at, buffer, size);
-                    return fail(n, at, m_direct ? "pread(O_DIRECT)" : "pread");
-                },
-                [] { return true; });
+            end = withCallTimer(m_spec.latency, [&](const auto& timer) {
+                return runChunks(
+                    m_spec.bytes, chunk, 0, progress, timer,
+                    [&](std::uint64_t, std::uint64_t size) {
+                        const std::uint64_t at = offsets.next();
+                        const ssize_t n = preadFully(fd, buffer, size, at);
+                        if (static_cast<std::uint64_t>(n) == size) [[likely]]
+                            return !m_spec.verifyData || check(at, buffer, size);
+                        return fail(n, at, m_direct ? "pread(O_DIRECT)" : "pread");
+                    },
+                    [] { return true; });
+            });
         }
         if (end == LoopEnd::Failed)
             return std::move(m_error);

@@ -27,19 +27,21 @@ public:
         const SyncPolicy sync = m_spec.testCase.sync;
         const int fd = m_fd.get();
         const std::uint32_t every = sync.mode == SyncMode::FsyncEvery ? sync.everyWrites : 0;
-        const auto end = runChunks(
-            m_spec.bytes, m_spec.testCase.chunkBytes, every, progress,
-            [&](std::uint64_t offset, std::uint64_t size) {
-                if (writeFully(fd, pattern.at(offset), size)) [[likely]]
-                    return true;
-                return fail(m_direct ? "write(O_DIRECT)" : "write");
-            },
-            [&] { return syncForPolicy(fd, SyncMode::FsyncEvery) || fail("fsync"); });
+        const auto end = withCallTimer(m_spec.latency, [&](const auto& timer) {
+            return runChunks(
+                m_spec.bytes, m_spec.testCase.chunkBytes, every, progress, timer,
+                [&](std::uint64_t offset, std::uint64_t size) {
+                    if (writeFully(fd, pattern.at(offset), size)) [[likely]]
+                        return true;
+                    return fail(m_direct ? "write(O_DIRECT)" : "write");
+                },
+                [&] { return syncForPolicy(fd, SyncMode::FsyncEvery) || fail("fsync"); });
+        });
         if (end == LoopEnd::Failed)
             return std::move(m_error);
         if (end == LoopEnd::Cancelled)
             return Outcome::cancelled();
-        if (!syncForPolicy(fd, sync.mode))
+        if (!timedFinalSync(m_spec.latency, sync.mode, [&] { return syncForPolicy(fd, sync.mode); }))
             return errnoOutcome(errno, sync.mode == SyncMode::FdatasyncEnd ? "fdatasync" : "fsync",
                                 m_spec.path);
         if (const int error = m_fd.close(); error != 0)

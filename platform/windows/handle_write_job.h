@@ -54,19 +54,21 @@ public:
         const SyncPolicy sync = m_spec.testCase.sync;
         const HANDLE file = m_handle.get();
         const std::uint32_t every = sync.mode == SyncMode::FsyncEvery ? sync.everyWrites : 0;
-        const auto end = runChunks(
-            m_spec.bytes, m_spec.testCase.chunkBytes, every, progress,
-            [&](std::uint64_t offset, std::uint64_t size) {
-                if (win::writeFully(file, pattern.at(offset), size)) [[likely]]
-                    return true;
-                return fail(m_direct ? "WriteFile(NO_BUFFERING)" : "WriteFile");
-            },
-            [&] { return win::syncForPolicy(file, SyncMode::FsyncEvery) || fail("FlushFileBuffers"); });
+        const auto end = withCallTimer(m_spec.latency, [&](const auto& timer) {
+            return runChunks(
+                m_spec.bytes, m_spec.testCase.chunkBytes, every, progress, timer,
+                [&](std::uint64_t offset, std::uint64_t size) {
+                    if (win::writeFully(file, pattern.at(offset), size)) [[likely]]
+                        return true;
+                    return fail(m_direct ? "WriteFile(NO_BUFFERING)" : "WriteFile");
+                },
+                [&] { return win::syncForPolicy(file, SyncMode::FsyncEvery) || fail("FlushFileBuffers"); });
+        });
         if (end == LoopEnd::Failed)
             return std::move(m_error);
         if (end == LoopEnd::Cancelled)
             return Outcome::cancelled();
-        if (!win::syncForPolicy(file, sync.mode))
+        if (!timedFinalSync(m_spec.latency, sync.mode, [&] { return win::syncForPolicy(file, sync.mode); }))
             return win::errorOutcome(::GetLastError(), "FlushFileBuffers", m_spec.path);
         if (const DWORD error = m_handle.close(); error != 0)
             return win::errorOutcome(error, "CloseHandle", m_spec.path);

@@ -54,33 +54,37 @@ public:
         const std::uint64_t chunk = m_spec.testCase.chunkBytes;
         LoopEnd end = LoopEnd::Completed;
         if (m_order == ReadOrder::Sequential) {
-            end = runChunks(
-                m_spec.bytes, chunk, 0, progress,
-                [&](std::uint64_t offset, std::uint64_t size) {
-                    std::uint64_t got = 0;
-                    if (m_direct && !aligned(offset, size))
-                        return false;
-                    const bool read = win::readFully(file, buffer, size, got);
-                    if (read && got == size) [[likely]]
-                        return !m_spec.verifyData || check(offset, buffer, size);
-                    return fail(read, got, offset, "ReadFile");
-                },
-                [] { return true; });
+            end = withCallTimer(m_spec.latency, [&](const auto& timer) {
+                return runChunks(
+                    m_spec.bytes, chunk, 0, progress, timer,
+                    [&](std::uint64_t offset, std::uint64_t size) {
+                        std::uint64_t got = 0;
+                        if (m_direct && !aligned(offset, size))
+                            return false;
+                        const bool read = win::readFully(file, buffer, size, got);
+                        if (read && got == size) [[likely]]
+                            return !m_spec.verifyData || check(offset, buffer, size);
+                        return fail(read, got, offset, "ReadFile");
+                    },
+                    [] { return true; });
+            });
         } else {
             RandomOffsets offsets(m_spec.thread, m_spec.testCase.totalBytes, chunk);
-            end = runChunks(
-                m_spec.bytes, chunk, 0, progress,
-                [&](std::uint64_t, std::uint64_t size) {
-                    const std::uint64_t at = offsets.next();
-                    std::uint64_t got = 0;
-                    if (m_direct && !aligned(at, size))
-                        return false;
-                    const bool read = win::readAt(file, buffer, size, at, got);
-                    if (read && got == size) [[likely]]
-                        return !m_spec.verifyData || check(at, buffer, size);
-                    return fail(read, got, at, "ReadFile (offset)");
-                },
-                [] { return true; });
+            end = withCallTimer(m_spec.latency, [&](const auto& timer) {
+                return runChunks(
+                    m_spec.bytes, chunk, 0, progress, timer,
+                    [&](std::uint64_t, std::uint64_t size) {
+                        const std::uint64_t at = offsets.next();
+                        std::uint64_t got = 0;
+                        if (m_direct && !aligned(at, size))
+                            return false;
+                        const bool read = win::readAt(file, buffer, size, at, got);
+                        if (read && got == size) [[likely]]
+                            return !m_spec.verifyData || check(at, buffer, size);
+                        return fail(read, got, at, "ReadFile (offset)");
+                    },
+                    [] { return true; });
+            });
         }
         if (end == LoopEnd::Failed)
             return std::move(m_error);

@@ -73,7 +73,8 @@ public:
                .syncModes = {SyncMode::None, SyncMode::FsyncEnd, SyncMode::ODsync},
                .syncRefusal = "fsync-every counts write calls, and this strategy's chunks are copies "
                               "into a mapping (and Windows has no fdatasync or O_SYNC)",
-               .callCost = CallCost::Copy})
+               .callCost = CallCost::Copy,
+               .memoryCopyCalls = true})
     {}
 
     std::optional<std::string> refusal(const Case& c, const TargetInfo& target) const override

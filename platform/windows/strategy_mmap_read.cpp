@@ -60,19 +60,21 @@ public:
     {
         const std::byte* const view = m_view;
         std::byte* const buffer = m_buffer.data();
-        const auto end = runChunks(
-            m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
-            [&](std::uint64_t offset, std::uint64_t size) {
-                std::memcpy(buffer, view + offset, size);
-                // The copy is the point: a volatile read keeps the compiler from dropping it.
-                m_sink = m_sink ^ static_cast<unsigned char>(buffer[size - 1]);
-                if (!m_spec.verifyData) [[likely]]
-                    return true;
-                m_error =
-                    checkReadBytes(*m_spec.pattern, m_spec.path, m_spec.patternOffset, offset, buffer, size);
-                return m_error.ok();
-            },
-            [] { return true; });
+        const auto end = withCallTimer(m_spec.latency, [&](const auto& timer) {
+            return runChunks(
+                m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress, timer,
+                [&](std::uint64_t offset, std::uint64_t size) {
+                    std::memcpy(buffer, view + offset, size);
+                    // The copy is the point: a volatile read keeps the compiler from dropping it.
+                    m_sink = m_sink ^ static_cast<unsigned char>(buffer[size - 1]);
+                    if (!m_spec.verifyData) [[likely]]
+                        return true;
+                    m_error = checkReadBytes(*m_spec.pattern, m_spec.path, m_spec.patternOffset, offset,
+                                             buffer, size);
+                    return m_error.ok();
+                },
+                [] { return true; });
+        });
         if (end == LoopEnd::Failed)
             return std::move(m_error);
         if (end == LoopEnd::Cancelled)
@@ -101,7 +103,8 @@ public:
                           .description = "MapViewOfFile of the whole file, each chunk copied out of the view",
                           .layout = DataLayout::FilePerThread,
                           .hints = {ReadHint::Sequential, ReadHint::Normal, ReadHint::Random},
-                          .hintRefusal = win::windowsHintRefusal()}))
+                          .hintRefusal = win::windowsHintRefusal(),
+                          .memoryCopyCalls = true}))
     {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override

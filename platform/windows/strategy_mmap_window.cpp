@@ -120,7 +120,8 @@ public:
                              "stores into a mapped view bypass WriteFile, so o_dsync and fsync-every "
                              "do not apply (and Windows has no fdatasync or O_SYNC)",
                          .callCost = CallCost::MappedWindow,
-                         .windowBytes = kMmapWindowBytes})
+                         .windowBytes = kMmapWindowBytes,
+                         .memoryCopyCalls = true})
     {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override

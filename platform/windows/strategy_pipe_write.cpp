@@ -56,15 +56,17 @@ struct PipeWrite
     {
         const Pattern::View pattern = spec.pattern->view();
         const HANDLE pipe = writeEnd.get();
-        return runChunks(
-            spec.bytes, spec.testCase.chunkBytes, 0, progress,
-            [&](std::uint64_t offset, std::uint64_t size) {
-                if (win::writeFully(pipe, pattern.at(offset), size)) [[likely]]
-                    return true;
-                error = win::errorOutcome(::GetLastError(), "WriteFile (pipe)", {});
-                return false;
-            },
-            [] { return true; });
+        return withCallTimer(spec.latency, [&](const auto& timer) {
+            return runChunks(
+                spec.bytes, spec.testCase.chunkBytes, 0, progress, timer,
+                [&](std::uint64_t offset, std::uint64_t size) {
+                    if (win::writeFully(pipe, pattern.at(offset), size)) [[likely]]
+                        return true;
+                    error = win::errorOutcome(::GetLastError(), "WriteFile (pipe)", {});
+                    return false;
+                },
+                [] { return true; });
+        });
     }
 };
 

@@ -189,11 +189,11 @@ TEST_F(TestOnlyAxis, ResultJsonAndCsv)
     }
     ASSERT_EQ(result.cases.size(), 2u);
     const auto j = resultToJson(result);
-    EXPECT_EQ(j.at("cases")[1].at("case").at("queueDepth"), 32);
+    EXPECT_EQ(j.at("cases")[1].at("case").at("testDepth"), 32);
     EXPECT_EQ(resultFromJson(j.dump(), "r.json"), result);
 
     const auto rows = repetitionRows(result);
-    const auto column = std::find(rows[0].begin(), rows[0].end(), "queue_depth");
+    const auto column = std::find(rows[0].begin(), rows[0].end(), "test_depth");
     ASSERT_NE(column, rows[0].end());
     const auto at = static_cast<std::size_t>(column - rows[0].begin());
     EXPECT_EQ(rows[2][at], "32");
@@ -202,7 +202,7 @@ TEST_F(TestOnlyAxis, ResultJsonAndCsv)
     // A result written before the axis existed opens, its cases carrying no value.
     auto old = j;
     for (auto& c : old.at("cases"))
-        c.at("case").erase("queueDepth");
+        c.at("case").erase("testDepth");
     EXPECT_TRUE(resultFromJson(old.dump(), "old.json").cases[0].testCase.extraAxes.empty());
 }
 
@@ -214,13 +214,13 @@ TEST_F(TestOnlyAxis, ChartsCanTakeItAsTheirColumns)
     std::vector<std::string> numeric;
     for (const AxisSpec* a : numericAxes())
         numeric.push_back(a->resultKey);
-    EXPECT_EQ(numeric, (std::vector<std::string>{"chunkBytes", "threads", "totalBytes", "queueDepth"}));
+    EXPECT_EQ(numeric, (std::vector<std::string>{"chunkBytes", "threads", "totalBytes", "testDepth"}));
     std::vector<std::string> automatic;
     for (const AxisSpec* a : automaticChartAxes())
         automatic.push_back(a->resultKey);
     EXPECT_EQ(automatic, (std::vector<std::string>{"chunkBytes", "threads"})) << "chunk size first";
 
-    const AxisSpec& depth = *findAxisByResultKey("queueDepth");
+    const AxisSpec& depth = *findAxisByResultKey("testDepth");
     EXPECT_EQ(chartName(depth), "queue depth") << "no chart name of its own: its name";
     EXPECT_EQ(chartName(*findAxisByResultKey("threads")), "threads");
     Case c = expand(matrix({"32"}), m_registry, m_target).cases.at(0);

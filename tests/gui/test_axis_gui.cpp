@@ -92,13 +92,13 @@ TEST(DeclaredAxisResults, HasAColumnAfterTheBuiltInAxesOnes)
     // Its declaration gives it a column the way the built-in axes' give theirs: after the size (its rank),
     // before the figures, which move right by one.
     ASSERT_EQ(model.columnCount(), ResultsModel::ColumnCount + 1);
-    const int column = ResultsModel::axisColumn("queueDepth");
+    const int column = ResultsModel::axisColumn("testDepth");
     ASSERT_EQ(column, ResultsModel::SizeColumn + 1);
     EXPECT_EQ(ResultsModel::axisColumns().back(), column);
     ASSERT_EQ(ResultsModel::axesInColumn(column).size(), 1U);
     EXPECT_EQ(ResultsModel::axesInColumn(column).front()->name, "queue depth");
     EXPECT_EQ(ResultsModel::axisColumn("chunkBytes"), ResultsModel::ChunkColumn) << "the built-in ones stay";
-    EXPECT_EQ(model.headerData(column, Qt::Horizontal).toString(), QStringLiteral("Queue depth"));
+    EXPECT_EQ(model.headerData(column, Qt::Horizontal).toString(), QStringLiteral("Test depth"));
     EXPECT_EQ(model.headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString(),
               QStringLiteral("Writes: requests in flight, 1 to 128"));
     EXPECT_EQ(model.data(model.index(1, column)).toString(), QStringLiteral("32"));
@@ -158,13 +158,13 @@ TEST(DeclaredAxisResults, ASecondAxisCanShareItsColumn)
     batch.matrixKey = "batches";
     batch.resultKey = "batch";
     batch.csvColumn = "batch";
-    batch.column.sharedWith = "queueDepth";
+    batch.column.sharedWith = "testDepth";
     declareExtraAxis(batch);
     struct Removed
     {
         ~Removed() { removeExtraAxis("batches"); }
     } removed;
-    const int column = ResultsModel::axisColumn("queueDepth");
+    const int column = ResultsModel::axisColumn("testDepth");
     EXPECT_EQ(ResultsModel::axisColumn("batch"), column);
     ResultsModel model;
     RunResult run;
@@ -197,7 +197,7 @@ TEST(DeclaredAxisResults, TheViewShowsItAndFindsItsColumnsByKey)
     }
     view.setResult(run);
     QTableView* table = view.table();
-    const int column = ResultsModel::axisColumn("queueDepth");
+    const int column = ResultsModel::axisColumn("testDepth");
     EXPECT_FALSE(table->isColumnHidden(column));
     EXPECT_EQ(table->horizontalHeader()->visualIndex(column),
               table->horizontalHeader()->visualIndex(ResultsModel::SizeColumn) + 1);
@@ -252,14 +252,14 @@ TEST(DeclaredAxisCharts, AVaryingCountAxisIsOfferedAsTheHeatmapsColumns)
     ResultsView view;
     view.setResult(writesAtDepths({"1", "32", "8"}));
     QComboBox* columns = view.heatmapAxisChooser();
-    EXPECT_EQ(menuItems(columns), (QStringList{QStringLiteral("Automatic"), QStringLiteral("Queue depth")}))
+    EXPECT_EQ(menuItems(columns), (QStringList{QStringLiteral("Automatic"), QStringLiteral("Test depth")}))
         << "the chunk size, threads and size do not vary";
     EXPECT_EQ(view.heatmap()->data().axis.key, "chunkBytes") << "automatic: the declared first choice";
     EXPECT_EQ(view.heatmap()->data().columns.size(), 1U);
 
     columns->setCurrentIndex(1);
     const HeatmapData& heat = view.heatmap()->data();
-    EXPECT_EQ(heat.axis.key, "queueDepth");
+    EXPECT_EQ(heat.axis.key, "testDepth");
     EXPECT_EQ(heat.axis.name, QStringLiteral("queue depth"));
     ASSERT_EQ(heat.columns, (std::vector<report::AxisValue>{1, 8, 32})) << "ascending as numbers";
     EXPECT_EQ(heat.columnLabel(0), QStringLiteral("1"));
@@ -286,7 +286,7 @@ TEST(DeclaredAxisCharts, AnAxisThatDoesNotVaryIsNotOffered)
     view.setResult(writesAtDepths({"1", "32"}));
     QComboBox* columns = view.heatmapAxisChooser();
     columns->setCurrentIndex(1);
-    ASSERT_EQ(view.heatmap()->data().axis.key, "queueDepth");
+    ASSERT_EQ(view.heatmap()->data().axis.key, "testDepth");
 
     RunResult same = writesAtDepths({"8", "8"});
     same.cases.pop_back(); // the read, which has no depth
@@ -309,7 +309,7 @@ TEST(DeclaredAxisResults, NoColumnWithoutTheDeclaration)
 {
     ResultsModel model;
     EXPECT_EQ(model.columnCount(), ResultsModel::ColumnCount);
-    EXPECT_EQ(ResultsModel::axisColumn("queueDepth"), -1);
+    EXPECT_EQ(ResultsModel::axisColumn("testDepth"), -1);
     EXPECT_EQ(ResultsModel::figureColumn(ResultsModel::ReasonColumn), ResultsModel::ReasonColumn);
 }
 
@@ -342,7 +342,7 @@ TEST(DeclaredAxisReport, ThePdfsMatrixNamesItsValues)
     const std::string text = reportTextWithDepths(dir);
     const auto matrix = text.find("The matrix as run");
     ASSERT_NE(matrix, std::string::npos);
-    EXPECT_THAT(text.substr(matrix), ::testing::ContainsRegex("Queue depth"));
+    EXPECT_THAT(text.substr(matrix), ::testing::ContainsRegex("Test depth"));
     EXPECT_THAT(text.substr(matrix), ::testing::ContainsRegex("1, 32"));
 }
 
@@ -353,7 +353,7 @@ TEST(DeclaredAxisReport, ThePdfsCaseTablesAndShortNamesShowIt)
     {
         QueueDepthAxis axis;
         ASSERT_FALSE(caseTableColumns().empty());
-        EXPECT_EQ(caseTableColumns().back().header, "Queue depth");
+        EXPECT_EQ(caseTableColumns().back().header, "Test depth");
         EXPECT_EQ(axesInShortNameOrder().back()->name, "queue depth");
         Case write;
         write.strategy = "write";
@@ -367,7 +367,7 @@ TEST(DeclaredAxisReport, ThePdfsCaseTablesAndShortNamesShowIt)
         EXPECT_THAT(text, ::testing::ContainsRegex("write +4K +- +none +1 +[0-9.]+M +32 "));
         EXPECT_THAT(text, HasSubstr("write depth=32"));
     }
-    EXPECT_NE(caseTableColumns().back().header, "Queue depth");
+    EXPECT_NE(caseTableColumns().back().header, "Test depth");
     TempDir dir;
     const std::string text = reportTextWithDepths(dir);
     EXPECT_THAT(text, ::testing::Not(HasSubstr("Queue")));

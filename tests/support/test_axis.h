@@ -22,8 +22,8 @@ public:
         AxisSpec a;
         a.name = "queue depth";
         a.matrixKey = "depths";
-        a.resultKey = "queueDepth";
-        a.csvColumn = "queue_depth";
+        a.resultKey = "testDepth";
+        a.csvColumn = "test_depth";
         a.cliFlag = "--depth";
         a.help = "Writes: requests in flight, 1 to 128";
         a.kind = AxisValueKind::Count;
@@ -55,7 +55,7 @@ public:
             return "depth=" + extraAxisValue(c, "depths", "1");
         };
         a.editorField = AxisEditorField{
-            .label = "Queue depth:",
+            .label = "Test depth:",
             .tip = "Requests each writer keeps in flight.",
             .common = {"1", "8", "32", "128"},
             .fieldName = "queue depth",
@@ -64,7 +64,7 @@ public:
             .summary = "depth %1",
             .summaryRank = 6,
         };
-        a.columnHeader = "Queue depth";
+        a.columnHeader = "Test depth";
         declareExtraAxis(std::move(a));
     }
     ~QueueDepthAxis() { removeExtraAxis("depths"); }
