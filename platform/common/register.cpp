@@ -3,6 +3,7 @@
 // does not have is listed unavailable, with the reason, where the others have it.
 #include "platform/builtin_strategies.h"
 #include "platform/common/one_os_strategies.h"
+#include "platform/common/queued_strategies.h"
 #include "platform/platform.h"
 
 namespace iolab {
@@ -36,6 +37,18 @@ void registerBuiltinStrategies(Registry& registry)
     registry.add(makeFilesSerialStrategy());
     registry.add(makeFilesPoolStrategy());
     registry.add(makeFilesPerThreadStrategy());
+    // The queued families: this OS's built, the other's listed unavailable with the reason.
+#ifdef __linux__
+    for (const OneOsStrategy& declaration : uringDeclarations())
+        registry.add(makeQueuedStrategy(declaration));
+    for (const OneOsStrategy& declaration : overlappedDeclarations())
+        registry.add(makeUnavailableStrategy(declaration));
+#else
+    for (const OneOsStrategy& declaration : uringDeclarations())
+        registry.add(makeUnavailableStrategy(declaration));
+    for (const OneOsStrategy& declaration : overlappedDeclarations())
+        registry.add(makeQueuedStrategy(declaration));
+#endif
 }
 
 } // namespace iolab
