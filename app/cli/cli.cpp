@@ -87,6 +87,7 @@ struct RunArgs
     std::string jsonPath;
     std::string csvPath;
     bool noSummary = false;
+    bool latencyTable = false;
     std::string rank = "durable";
 };
 
@@ -270,12 +271,50 @@ void printReaderPlacement(const RunResult& result)
         std::printf("Pipes: the reader thread ran %s.\n", text.c_str());
 }
 
+// A latency in nanoseconds for the tables: "850 ns", "12.3 us", "1.20 ms".
+std::string latencyCell(std::uint64_t ns)
+{
+    return formatLatency(static_cast<double>(ns) * 1e-9);
+}
+
+// With --latency-table: every percentile of every case that timed its calls, and of its sync calls.
+void printLatencyTable(const RunResult& result)
+{
+    bool any = false;
+    for (const auto& c : result.cases)
+        any = any || c.callLatency || c.syncLatency;
+    if (!any) {
+        std::printf("\nLatency: no case timed its calls (see the latency axis: --latency on).\n");
+        return;
+    }
+    fmt::print(
+        "\nLatency per call, over the measured repetitions (a queued request: submission to completion)\n");
+    fmt::print("{:<3} {:<5} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "#", "calls", "count",
+               "mean", "p50", "p90", "p99", "p99.9", "p99.99", "max");
+    for (const auto& c : result.cases) {
+        for (const auto& [kind, d] : {std::pair{"call", &c.callLatency}, std::pair{"sync", &c.syncLatency}}) {
+            if (!*d || c.status != Status::Ok)
+                continue;
+            const LatencySummary& s = (*d)->summary;
+            fmt::print("{:<3} {:<5} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", c.index + 1, kind,
+                       s.count, formatLatency(s.meanNs * 1e-9), latencyCell(s.p50Ns), latencyCell(s.p90Ns),
+                       latencyCell(s.p99Ns), latencyCell(s.p999Ns), latencyCell(s.p9999Ns),
+                       latencyCell(s.maxNs));
+        }
+    }
+    for (const auto& c : result.cases) {
+        if (!c.latencyChoice.empty() && c.latencyChoice.starts_with("not recorded"))
+            std::printf("  %u  %s\n", c.index + 1, c.latencyChoice.c_str());
+    }
+}
+
 void printResults(const RunResult& result, Ranking ranking)
 {
     fmt::print(
-        "\n{:<3} {:<17} {:>6} {:>7} {:<13} {:>3} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} {:>9} {:>9}\n",
-        "#", "strategy", "chunk", "buffer", "sync/read", "thr", "size", "status", "MB/s", "trimmed", "95% CI",
-        "durable", "CV%", "CPU s/GiB", "peak RSS");
+        "\n{:<3} {:<25} {:>6} {:>7} {:<13} {:>3} {:>4} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} {:>9} "
+        "{:>9} {:>9}\n",
+        "#", "strategy", "chunk", "buffer", "sync/read", "thr", "qd", "size", "status", "MB/s", "trimmed",
+        "95% CI", "durable", "CV%", "p99", "CPU s/GiB", "peak RSS");
     for (const auto& c : result.cases) {
         const auto& k = c.testCase;
         const bool ok = c.status == Status::Ok;
@@ -283,23 +322,27 @@ void printResults(const RunResult& result, Ranking ranking)
         // The interval and the spread qualify the rate the case is ranked by, as in the app.
         const auto& ranked = rankedRate(c, ranking);
         const std::string dash = "-";
-        fmt::print(
-            "{:<3} {:<17} {:>6} {:>7} {:<13} {:>3} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} {:>9} {:>9}\n",
-            c.index + 1, cell(k.strategy, 17), formatBytesCompact(k.chunkBytes), toString(k.buffer),
-            cell(syncOrRead(k), 13), k.threads, formatBytesShort(k.totalBytes), toString(c.status),
-            ok ? figure(a.median) : dash,
-            ok && a.count >= kTrimmedMeanMinCount ? figure(a.trimmedMean) : dash,
-            ok && ranked.count >= 2 ? figure(std::max(0.0, ranked.ciLow)) + "-" + figure(ranked.ciHigh)
-                                    : dash,
-            ok && k.direction == Direction::Write ? figure(c.durableMBps.median) : dash,
-            ok ? fmt::format("{:.1f}", ranked.cv * 100) : dash,
-            ok ? fmt::format("{:.3f}", c.cpuSecondsPerGiB) : dash, formatBytes(c.peakRssBytes));
+        fmt::print("{:<3} {:<25} {:>6} {:>7} {:<13} {:>3} {:>4} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} "
+                   "{:>9} {:>9} "
+                   "{:>9}\n",
+                   c.index + 1, cell(k.strategy, 25), formatBytesCompact(k.chunkBytes), toString(k.buffer),
+                   cell(syncOrRead(k), 13), k.threads,
+                   k.queueDepth != 0 ? std::to_string(k.queueDepth) : dash, formatBytesShort(k.totalBytes),
+                   toString(c.status), ok ? figure(a.median) : dash,
+                   ok && a.count >= kTrimmedMeanMinCount ? figure(a.trimmedMean) : dash,
+                   ok && ranked.count >= 2 ? figure(std::max(0.0, ranked.ciLow)) + "-" + figure(ranked.ciHigh)
+                                           : dash,
+                   ok && k.direction == Direction::Write ? figure(c.durableMBps.median) : dash,
+                   ok ? fmt::format("{:.1f}", ranked.cv * 100) : dash,
+                   ok && c.callLatency ? latencyCell(c.callLatency->summary.p99Ns) : dash,
+                   ok ? fmt::format("{:.3f}", c.cpuSecondsPerGiB) : dash, formatBytes(c.peakRssBytes));
     }
     std::printf(
         "MB/s = 10^6 bytes/s, median over %u measured repetitions after %u warm-up; trimmed = their mean "
         "without the slowest and the fastest, shown from %zu repetitions on (below that it is about the "
         "median); durable includes the final fsync. 95%% CI and CV%% are of the rate cases are ranked by "
-        "(%s).\n",
+        "(%s). p99: 99%% of the calls took at most this long (--latency-table lists every percentile); qd: "
+        "the requests a queued strategy kept in flight.\n",
         result.options.repetitions, result.options.warmups, kTrimmedMeanMinCount,
         ranking == Ranking::Durable ? "durable for writes to a file, the one rate for the others"
                                     : "apparent");
@@ -604,6 +647,8 @@ int commandRun(const Registry& registry, const RunArgs& args)
     watcher.join();
 
     printResults(result, ranking);
+    if (args.latencyTable)
+        printLatencyTable(result);
     if (!args.noSummary)
         printSummary(result, registry, ranking);
     printTally(result);
@@ -716,6 +761,8 @@ int runCli(int argc, const char* const* argv)
     run->add_option("--json", args.jsonPath, "Write the result JSON here");
     run->add_option("--csv", args.csvPath, "Write the repetitions CSV here (samples go beside it)");
     run->add_flag("--quiet", args.quiet, "No progress on stderr");
+    run->add_flag("--latency-table", args.latencyTable,
+                  "Print every latency percentile (p50 to p99.99, max) of each case's calls and sync calls");
     run->add_flag("--no-summary", args.noSummary,
                   "Do not print the Summary under the table (the question, the answer, what matters most, "
                   "what the figures cannot say)");

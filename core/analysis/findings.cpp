@@ -27,6 +27,14 @@ constexpr double kDirectFlushShare = 0.3;
 // after the timed part, or the system's Dirty + Writeback grew by this share of them.
 constexpr double kCachedShare = 0.1;
 constexpr double kDirtyRiseShare = 0.5;
+// A latency tail worth a word: p99.9 (p99 under 1,000 calls) this many times the median.
+constexpr double kTailFactor = 20.0;
+constexpr std::uint64_t kTailMinCalls = 200;
+constexpr std::uint64_t kTailMinSyncs = 20;
+// A queue-depth sweep: the rate within this share of the best is "flat"; the best this many times the
+// shallowest is "helps".
+constexpr double kQueueDepthPlateau = 0.9;
+constexpr double kQueueDepthHelps = 1.2;
 
 std::string rate(double mbps)
 {
@@ -99,6 +107,10 @@ std::string toString(Finding::Kind kind)
         return "O_DIRECT not honoured";
     case Finding::Kind::FinalFlush:
         return "final flush";
+    case Finding::Kind::Tail:
+        return "latency tail";
+    case Finding::Kind::QueueDepth:
+        return "queue depth";
     case Finding::Kind::Failed:
         return "failed";
     case Finding::Kind::Cancelled:
@@ -432,6 +444,105 @@ void shortFinding(const RunResult& result, const std::vector<std::pair<std::uint
                      list, formatDuration(shortest), formatDuration(longest))});
 }
 
+// How many of a distribution's calls took at least `ns` (whole buckets at or above it).
+std::uint64_t callsAtLeast(const LatencyDistribution& d, std::uint64_t ns)
+{
+    std::uint64_t count = 0;
+    for (const auto& b : d.buckets) {
+        if (b.lowNs >= ns)
+            count += b.count;
+    }
+    return count;
+}
+
+// The slowest 0.1% of calls (or of sync calls) took kTailFactor times the median or more: said with the
+// numbers, and with how many calls waited ten times the median, which is what a reader acts on.
+void tailFinding(const CaseResult& c, const std::optional<LatencyDistribution>& d, const char* calls,
+                 std::uint64_t minCount, std::vector<Finding>& out)
+{
+    if (!d || d->summary.count < minCount || d->summary.p50Ns == 0)
+        return;
+    const LatencySummary& s = d->summary;
+    const bool deepTail = s.count >= 1000;
+    const std::uint64_t tail = deepTail ? s.p999Ns : s.p99Ns;
+    const double factor = static_cast<double>(tail) / static_cast<double>(s.p50Ns);
+    if (factor < kTailFactor)
+        return;
+    const std::uint64_t slow = callsAtLeast(*d, 10 * s.p50Ns);
+    out.push_back(
+        {Finding::Kind::Tail, c.index,
+         fmt::format(
+             "{}: p{} of its {} is {:.0f}x the median ({} against {}); {} of {} {} ({:.2g}%) took 10x "
+             "the median or more, the slowest {}.",
+             caseName(c), deepTail ? "99.9" : "99", calls, factor,
+             formatLatency(static_cast<double>(tail) * 1e-9),
+             formatLatency(static_cast<double>(s.p50Ns) * 1e-9), slow, s.count, calls,
+             100.0 * static_cast<double>(slow) / static_cast<double>(s.count),
+             formatLatency(static_cast<double>(s.maxNs) * 1e-9))});
+}
+
+// Cases that differ only in their queue depth, three depths or more: how the rate grew with the depth and
+// where it stopped growing. Said once per such sweep, about its deepest case.
+void queueDepthFindings(const RunResult& result, Ranking ranking, std::vector<Finding>& out)
+{
+    std::vector<bool> seen(result.cases.size(), false);
+    for (std::size_t i = 0; i < result.cases.size(); ++i) {
+        const CaseResult& first = result.cases[i];
+        if (seen[i] || first.testCase.queueDepth == 0 || !hasRate(first))
+            continue;
+        std::vector<const CaseResult*> sweep;
+        for (std::size_t j = i; j < result.cases.size(); ++j) {
+            Case other = result.cases[j].testCase;
+            if (other.queueDepth == 0 || !hasRate(result.cases[j]))
+                continue;
+            other.queueDepth = first.testCase.queueDepth;
+            if (other == first.testCase) {
+                seen[j] = true;
+                sweep.push_back(&result.cases[j]);
+            }
+        }
+        if (sweep.size() < 3)
+            continue;
+        std::sort(sweep.begin(), sweep.end(), [](const CaseResult* a, const CaseResult* b) {
+            return a->testCase.queueDepth < b->testCase.queueDepth;
+        });
+        const auto rateOf = [ranking](const CaseResult* c) {
+            return rankedRate(*c, ranking).median;
+        };
+        const CaseResult* best = *std::max_element(sweep.begin(), sweep.end(),
+                                                   [&](auto* a, auto* b) { return rateOf(a) < rateOf(b); });
+        const CaseResult* shallow = sweep.front();
+        const CaseResult* deepest = sweep.back();
+        // The shallowest depth within 10% of the best: where more requests in flight stopped paying.
+        const CaseResult* enough = *std::find_if(sweep.begin(), sweep.end(), [&](auto* c) {
+            return rateOf(c) >= kQueueDepthPlateau * rateOf(best);
+        });
+        const double gain = rateOf(best) / rateOf(shallow);
+        const std::string what =
+            fmt::format("{} {}", first.testCase.strategy, formatBytesCompact(first.testCase.chunkBytes));
+        std::string text;
+        if (gain < kQueueDepthHelps)
+            text =
+                fmt::format("{}: queue depth did not help: {} at QD{} and {} at QD{} (at best {} at QD{}).",
+                            what, rate(rateOf(shallow)), shallow->testCase.queueDepth, rate(rateOf(deepest)),
+                            deepest->testCase.queueDepth, rate(rateOf(best)), best->testCase.queueDepth);
+        else if (enough == deepest)
+            text =
+                fmt::format("{}: queue depth helps all the way: {} at QD{}, {} at QD{} ({:.1f}x); a deeper "
+                            "queue may help more.",
+                            what, rate(rateOf(shallow)), shallow->testCase.queueDepth, rate(rateOf(deepest)),
+                            deepest->testCase.queueDepth, rateOf(deepest) / rateOf(shallow));
+        else
+            text = fmt::format(
+                "{}: queue depth helps up to QD{}, then flat: {} at QD{}, {} at QD{} ({:.1f}x), and "
+                "within 10% of that beyond (QD{}: {}).",
+                what, enough->testCase.queueDepth, rate(rateOf(shallow)), shallow->testCase.queueDepth,
+                rate(rateOf(enough)), enough->testCase.queueDepth, rateOf(enough) / rateOf(shallow),
+                deepest->testCase.queueDepth, rate(rateOf(deepest)));
+        out.push_back({Finding::Kind::QueueDepth, deepest->index, std::move(text)});
+    }
+}
+
 void cancelledFinding(const RunResult& result, std::vector<Finding>& out)
 {
     if (!result.cancelled)
@@ -450,6 +561,7 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry,
 {
     std::vector<Finding> out;
     fastestFindings(result, ranking, out);
+    queueDepthFindings(result, ranking, out);
     std::vector<std::pair<std::uint32_t, double>> shortCases; // case index, median repetition seconds
     for (const auto& c : result.cases) {
         if (failedFinding(c, out) || !hasRate(c))
@@ -460,6 +572,8 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry,
         if (const double seconds = rankedRepetitionSeconds(c, ranking); isShort(seconds))
             shortCases.emplace_back(c.index, seconds);
         noiseFinding(c, ranking, out);
+        tailFinding(c, c.callLatency, "calls", kTailMinCalls, out);
+        tailFinding(c, c.syncLatency, "sync calls", kTailMinSyncs, out);
         if (k.target != TargetKind::Directory)
             continue;
         if (k.direction == Direction::Read) {

@@ -25,6 +25,8 @@ struct Finding
         CacheIllusion, // a durable gap with data that fit in RAM, or the device saw far fewer bytes
         DirectIgnored, // O_DIRECT accepted but the page cache held the data (or the filesystem is in memory)
         FinalFlush,    // a direct write's final fsync took long with nothing cached: the device and metadata
+        Tail,          // the slowest calls took far longer than the median call
+        QueueDepth,    // how the rate grew with the queue depth, and where it stopped growing
         Failed,        // a case failed or was refused at run time
         Cancelled      // the run was stopped before the end
     };

@@ -247,6 +247,10 @@ int importance(Finding::Kind kind)
         return 6;
     case Finding::Kind::FinalFlush:
         return 7;
+    case Finding::Kind::Tail:
+        return 8;
+    case Finding::Kind::QueueDepth:
+        return 9;
     case Finding::Kind::Fastest:
         return 100;
     }
@@ -274,6 +278,12 @@ std::string advice(Finding::Kind kind)
     case Finding::Kind::FinalFlush:
         return "No fault: this is what making direct writes durable costs here; a file written in place or "
                "preallocated has fewer new blocks to flush.";
+    case Finding::Kind::Tail:
+        return "If a slow call matters more than the average (a request with a deadline, a log commit), "
+               "judge "
+               "these cases by their p99.9, not by MB/s.";
+    case Finding::Kind::QueueDepth:
+        return "Requests in flight past the depth where the rate stops growing only wait longer each.";
     case Finding::Kind::Fastest:
         return "";
     }

@@ -112,6 +112,9 @@ struct StrategyInfo
     // Its calls are copies into or out of memory (a mapping) that take nanoseconds, as a stdio call into its
     // buffer does (usesStdioBuffer): latency auto leaves them untimed, since a clock read would be the cost.
     bool memoryCopyCalls = false;
+    // Its calls go to random chunk-aligned offsets (read-random, write-random, the random queued ones), not
+    // from the start of the file to its end.
+    bool randomOffsets = false;
 };
 
 // A reader's declaration: it reads files in a directory and has no sync policy; `info` says the rest.

@@ -82,6 +82,7 @@ std::vector<OneOsStrategy> declare(const Family& family)
             info.needsDirectIo = direct;
             info.maxQueueDepth = kQueuedStrategyMaxDepth;
             info.callCost = direct ? CallCost::DirectWrite : CallCost::Syscall;
+            info.randomOffsets = access == Access::RandomWrite || access == Access::RandomRead;
             if (access == Access::SequentialWrite || access == Access::RandomWrite) {
                 info.targets = {TargetKind::Directory};
                 info.syncModes = {SyncMode::None,       SyncMode::FsyncEnd, SyncMode::FdatasyncEnd,

@@ -22,12 +22,14 @@ public:
                                           .hintRefusal = "O_DIRECT bypasses the page cache, so there is no "
                                                          "readahead to advise",
                                           .needsBlockAlignedChunks = true,
-                                          .needsDirectIo = true})
+                                          .needsDirectIo = true,
+                                          .randomOffsets = true})
                             : readerInfo({.id = "read-random",
                                           .description = "pread(2) at random chunk-aligned offsets of one "
                                                          "shared file, posix_fadvise hint",
                                           .layout = DataLayout::SharedFile,
-                                          .hints = posix::fadviseHints()})),
+                                          .hints = posix::fadviseHints(),
+                                          .randomOffsets = true})),
           m_direct(direct)
     {}
 

@@ -18,6 +18,7 @@ StrategyInfo randomInfo(bool direct)
                                           : "ReadFile at random chunk-aligned offsets of one shared file, "
                                             "with a hint",
                     .layout = DataLayout::SharedFile});
+    info.randomOffsets = true;
     if (direct) {
         info.hintRefusal = "FILE_FLAG_NO_BUFFERING bypasses the cache, so there is no read-ahead to advise";
         info.needsBlockAlignedChunks = true;

@@ -440,13 +440,21 @@ TEST(CacheWarnings, ColdReadsThatHitTheCacheOrCannotTellAreFlagged)
 
 TEST(Presets, ReadPresetsExpandToTheirSweeps)
 {
-    for (const char* name : {"small-files", "read-seq", "cdm-like"})
+    for (const char* name : {"small-files", "read-seq", "cdm"})
         ASSERT_TRUE(findPreset(name).has_value()) << name;
+    EXPECT_FALSE(findPreset("cdm-like").has_value()) << "cdm replaced it: threads no longer fake a queue";
     const auto small = *findPreset("small-files");
     ASSERT_EQ(small.groups.size(), 1u);
     EXPECT_EQ(small.groups[0].threads, (std::vector<std::uint32_t>{1, 2, 4, 8, 16, 32, 64, 128, 256}));
     EXPECT_EQ(small.groups[0].fileSets.size(), 4u);
-    const auto cdm = *findPreset("cdm-like");
-    EXPECT_EQ(cdm.groups[2].strategies, std::vector<std::string>{"read-random-direct"});
-    EXPECT_EQ(cdm.groups[2].threads, (std::vector<std::uint32_t>{1, 16}));
+    // CrystalDiskMark's four rows, read and write, through each OS's queue.
+    const auto cdm = *findPreset("cdm");
+    EXPECT_EQ(cdm.groups[0].strategies, (std::vector<std::string>{"uring-read-direct", "uring-write-direct"}));
+    EXPECT_EQ(cdm.groups[0].chunks, std::vector<std::uint64_t>{1 << 20});
+    EXPECT_EQ(cdm.groups[0].queueDepths, (std::vector<std::uint32_t>{8, 1}));
+    EXPECT_EQ(cdm.groups[1].chunks, std::vector<std::uint64_t>{4096});
+    EXPECT_EQ(cdm.groups[1].queueDepths, std::vector<std::uint32_t>{32});
+    EXPECT_EQ(cdm.groups[2].queueDepths, std::vector<std::uint32_t>{1});
+    EXPECT_EQ(cdm.groups[3].strategies,
+              (std::vector<std::string>{"overlapped-read-direct", "overlapped-write-direct"}));
 }

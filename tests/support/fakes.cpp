@@ -24,15 +24,17 @@ public:
                 std::this_thread::sleep_for(std::chrono::milliseconds(1));
             return Outcome::cancelled();
         }
-        const auto end = runChunks(
-            m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress,
-            [&](std::uint64_t, std::uint64_t size) {
-                m_behaviour.bytesSeen += size;
-                if (m_behaviour.sleepPerWriteMs > 0)
-                    std::this_thread::sleep_for(std::chrono::milliseconds(m_behaviour.sleepPerWriteMs));
-                return true;
-            },
-            [] { return true; });
+        const auto end = withCallTimer(m_spec.latency, [&](const auto& timer) {
+            return runChunks(
+                m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress, timer,
+                [&](std::uint64_t, std::uint64_t size) {
+                    m_behaviour.bytesSeen += size;
+                    if (m_behaviour.sleepPerWriteMs > 0)
+                        std::this_thread::sleep_for(std::chrono::milliseconds(m_behaviour.sleepPerWriteMs));
+                    return true;
+                },
+                [] { return true; });
+        });
         return end == LoopEnd::Cancelled ? Outcome::cancelled() : Outcome::success();
     }
 
