@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <array>
 #include <bit>
 #include <cstdint>
 
@@ -66,7 +67,7 @@ private:
     std::uint64_t m_count;
     unsigned m_halfBits = 1;
     std::uint64_t m_halfMask = 1;
-    std::uint64_t m_keys[4] = {};
+    std::array<std::uint64_t, 4> m_keys{};
 };
 
 } // namespace iolab

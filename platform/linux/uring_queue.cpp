@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <bit>
 #include <cerrno>
 #include <cstring>
@@ -117,8 +118,8 @@ void Ring::drain() noexcept
         const int result = io_uring_submit_and_wait(&m_ring, 1);
         if (result < 0 && result != -EINTR && result != -EAGAIN)
             break;
-        io_uring_cqe* cqes[64];
-        advance(io_uring_peek_batch_cqe(&m_ring, cqes, 64));
+        std::array<io_uring_cqe*, 64> cqes{};
+        advance(io_uring_peek_batch_cqe(&m_ring, cqes.data(), static_cast<unsigned>(cqes.size())));
     }
 }
 
