@@ -329,6 +329,7 @@ TEST_F(Uring, AStopWith128InFlightEndsAtOnceAndReapsEverything)
         EXPECT_EQ(executed.status, Status::Cancelled) << id << ": " << executed.message;
         const auto tookMs = (endedNs - stoppedAtNs.load()) / 1'000'000;
         EXPECT_LT(tookMs, 100) << id;
+        RecordProperty(std::string(id) + "_stop_ms", std::to_string(tookMs));
         // Sequential requests all reaped and counted: the file is exactly the bytes reported, and stays so.
         const std::uint64_t reported = progress.bytes.load();
         EXPECT_LT(reported, c.totalBytes) << id;
@@ -373,6 +374,30 @@ TEST_F(Uring, RandomWritersScatterTheirChunks)
         ASSERT_FALSE(written.empty()) << id;
         EXPECT_NE(written.back(), written.size() - 1) << id << ": the first chunks were written in order";
     }
+}
+
+TEST_F(Uring, AShortReadIsResubmittedAndAnEarlyEndIsNamed)
+{
+    // The last request gets 3996 of its 4096 bytes, its resubmitted rest the end of the file.
+    writePatternFile(m_dir / "set.dat", kMiB - 100);
+    Case c{"uring-read", Direction::Read, 4096, kMiB, {}, {}, 1, TargetKind::Directory};
+    c.queueDepth = 8;
+    c.hint = ReadHint::Sequential;
+    const Pattern pattern(c.chunkBytes);
+    JobSpec spec;
+    spec.testCase = c;
+    spec.bytes = kMiB;
+    spec.path = m_dir / "set.dat";
+    spec.pattern = &pattern;
+    spec.verifyData = true;
+    Outcome outcome;
+    auto job = strategy("uring-read").prepare(spec, outcome);
+    ASSERT_TRUE(job) << outcome.message;
+    Progress progress;
+    const Outcome executed = job->execute(progress);
+    EXPECT_EQ(executed.status, Status::Failed);
+    EXPECT_THAT(executed.message, HasSubstr("set.dat: read 1048476 bytes, but 1048576 were written"));
+    EXPECT_EQ(progress.bytes.load(), kMiB - 4096);
 }
 
 TEST_F(Uring, ARingTheKernelRefusesIsNamed)
