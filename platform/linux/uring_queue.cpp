@@ -32,7 +32,7 @@ std::string ringSetupProblem(int error, std::uint32_t entries, std::optional<int
     if (error == EPERM && disabledSetting == 1)
         return "io_uring is limited to privileged users and the io_uring_group on this machine "
                "(/proc/sys/kernel/io_uring_disabled = 1)";
-    const std::string failed =
+    std::string failed =
         fmt::format("io_uring_setup failed: {} ({})", std::strerror(error), posix::errnoName(error));
     if (error == ENOSYS)
         return failed + ": the kernel has no io_uring (before Linux 5.1), or a seccomp filter such as a "
