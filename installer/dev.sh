@@ -13,7 +13,7 @@ cd "$here"
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev
+  libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev liburing-dev
   googletest libgtest-dev libgmock-dev
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev
   clang-format clang-tidy

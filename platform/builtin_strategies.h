@@ -17,6 +17,9 @@ std::unique_ptr<Strategy> makePutcUnlockedStrategy();
 std::unique_ptr<Strategy> makeFputcStrategy();
 std::unique_ptr<Strategy> makeWriteStrategy();
 std::unique_ptr<Strategy> makeDirectStrategy();
+// write and direct with every chunk written once at a random place (core/engine/chunk_order.h).
+std::unique_ptr<Strategy> makeWriteRandomStrategy();
+std::unique_ptr<Strategy> makeDirectRandomStrategy();
 std::unique_ptr<Strategy> makeMmapWindowStrategy();
 std::unique_ptr<Strategy> makeMmapBatchDirectStrategy();
 std::unique_ptr<Strategy> makePipeWriteStrategy();

@@ -2,23 +2,35 @@
 #pragma once
 
 #include "core/engine/chunk_loop.h"
+#include "core/engine/chunk_order.h"
 #include "core/engine/pattern.h"
 #include "platform/posix/posix_io.h"
 
+#include <algorithm>
 #include <memory>
 
 namespace iolab::posix {
 
-// write(2) per chunk on a descriptor opened with the case's flags (plus O_DIRECT for the direct strategy).
+// How a writer walks its file: front to back, or every chunk once in a random order (ChunkOrder).
+enum class WriteOrder
+{
+    Sequential,
+    Random
+};
+
+// write(2) per chunk on a descriptor opened with the case's flags (plus O_DIRECT for the direct strategy), or
+// pwrite(2) of every chunk once at its place in a random order. Byte p of the file is the pattern's byte p
+// either way, so the runner verifies both the same way.
 class FdWriteJob final : public Job
 {
 public:
-    static std::unique_ptr<Job> create(const JobSpec& spec, bool direct, Outcome& outcome)
+    static std::unique_ptr<Job> create(const JobSpec& spec, bool direct, Outcome& outcome,
+                                       WriteOrder order = WriteOrder::Sequential)
     {
         UniqueFd fd = openOutput(spec, O_WRONLY, direct, outcome);
         if (!fd)
             return nullptr;
-        return std::unique_ptr<Job>(new FdWriteJob(spec, std::move(fd), direct));
+        return std::unique_ptr<Job>(new FdWriteJob(spec, std::move(fd), direct, order));
     }
 
     Outcome execute(Progress& progress) override
@@ -27,15 +39,35 @@ public:
         const SyncPolicy sync = m_spec.testCase.sync;
         const int fd = m_fd.get();
         const std::uint32_t every = sync.mode == SyncMode::FsyncEvery ? sync.everyWrites : 0;
+        const std::uint64_t chunk = m_spec.testCase.chunkBytes;
+        const auto syncEvery = [&] {
+            return syncForPolicy(fd, SyncMode::FsyncEvery) || fail("fsync");
+        };
         const auto end = withCallTimer(m_spec.latency, [&](const auto& timer) {
+            if (m_order == WriteOrder::Random) {
+                // The loop's n-th call writes the order's n-th chunk; the short tail chunk, wherever it
+                // falls, is the file's last.
+                const std::uint64_t total = m_spec.bytes;
+                const ChunkOrder order((total + chunk - 1) / chunk, m_spec.thread + 1);
+                return runChunks(
+                    total, chunk, every, progress, timer,
+                    [&](std::uint64_t offset, std::uint64_t) {
+                        const std::uint64_t at = order.at(offset / chunk) * chunk;
+                        const std::uint64_t size = std::min(chunk, total - at);
+                        if (pwriteFully(fd, pattern.at(at), size, at)) [[likely]]
+                            return true;
+                        return fail(m_direct ? "pwrite(O_DIRECT)" : "pwrite");
+                    },
+                    syncEvery);
+            }
             return runChunks(
-                m_spec.bytes, m_spec.testCase.chunkBytes, every, progress, timer,
+                m_spec.bytes, chunk, every, progress, timer,
                 [&](std::uint64_t offset, std::uint64_t size) {
                     if (writeFully(fd, pattern.at(offset), size)) [[likely]]
                         return true;
                     return fail(m_direct ? "write(O_DIRECT)" : "write");
                 },
-                [&] { return syncForPolicy(fd, SyncMode::FsyncEvery) || fail("fsync"); });
+                syncEvery);
         });
         if (end == LoopEnd::Failed)
             return std::move(m_error);
@@ -50,8 +82,8 @@ public:
     }
 
 private:
-    FdWriteJob(const JobSpec& spec, UniqueFd fd, bool direct)
-        : m_spec(spec), m_fd(std::move(fd)), m_direct(direct)
+    FdWriteJob(const JobSpec& spec, UniqueFd fd, bool direct, WriteOrder order)
+        : m_spec(spec), m_fd(std::move(fd)), m_direct(direct), m_order(order)
     {}
 
     bool fail(const char* call)
@@ -63,6 +95,7 @@ private:
     JobSpec m_spec;
     UniqueFd m_fd;
     bool m_direct;
+    WriteOrder m_order;
     Outcome m_error;
 };
 

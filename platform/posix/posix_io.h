@@ -97,6 +97,28 @@ inline bool writeFully(int fd, const std::byte* data, std::size_t size) noexcept
     }
 }
 
+// pwrite(2) at `offset` until everything is written; false with errno set on failure.
+inline bool pwriteFully(int fd, const std::byte* data, std::size_t size, std::uint64_t offset) noexcept
+{
+    for (;;) {
+        const ssize_t written = ::pwrite(fd, data, size, static_cast<off_t>(offset));
+        if (written == static_cast<ssize_t>(size)) [[likely]]
+            return true;
+        if (written < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        if (written == 0) {
+            errno = EIO;
+            return false;
+        }
+        data += written;
+        size -= static_cast<std::size_t>(written);
+        offset += static_cast<std::uint64_t>(written);
+    }
+}
+
 // Opens a data-set file for reading (O_NOFOLLOW, plus O_DIRECT when `direct`).
 UniqueFd openInput(const std::string& path, bool direct, Outcome& outcome);
 // posix_fadvise(2) over the whole file for the case's hint (nothing for NotApplicable).

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+// uring-read, uring-random-read (and -direct): reads through io_uring, up to the queue depth in flight, into
+// a pool of registered buffers; each thread's own file front to back, or random chunks of one shared file.
+#include "core/engine/read_buffer.h"
+#include "platform/linux/uring_queue.h"
+#include "platform/linux/uring_strategies.h"
+
+#include <memory>
+#include <optional>
+
+namespace iolab::linux_backend {
+
+namespace {
+
+struct SequentialPlace
+{
+    Extent operator()(std::uint64_t offset, std::uint64_t size) const noexcept { return {offset, size}; }
+};
+
+struct RandomPlace
+{
+    RandomOffsets offsets;
+    Extent operator()(std::uint64_t, std::uint64_t size) noexcept { return {offsets.next(), size}; }
+};
+
+class UringReadJob final : public Job
+{
+public:
+    static std::unique_ptr<Job> create(const JobSpec& spec, bool random, bool direct, Outcome& outcome)
+    {
+        std::unique_ptr<UringReadJob> job(new UringReadJob(spec, random));
+        const std::uint32_t depth = std::max<std::uint32_t>(1, spec.testCase.queueDepth);
+        if (!job->m_ring.init(depth, outcome))
+            return nullptr;
+        job->m_fd = posix::openInput(spec.path, direct, outcome);
+        if (!job->m_fd || !posix::adviseRead(job->m_fd.get(), spec.testCase.hint, spec.path, outcome))
+            return nullptr;
+        // One page-aligned slot per request in flight (O_DIRECT takes any block size up to a page).
+        const std::uint64_t slotBytes = (spec.testCase.chunkBytes + ReadBuffer::kAlignment - 1) /
+                                        ReadBuffer::kAlignment * ReadBuffer::kAlignment;
+        job->m_pool.emplace(depth * slotBytes);
+        QueueIo& io = job->m_io;
+        io.read = true;
+        io.fd = job->m_fd.get();
+        io.fixedFile = job->m_ring.registerFile(io.fd);
+        io.pool = job->m_pool->data();
+        io.slotBytes = slotBytes;
+        std::vector<iovec> slots(depth);
+        for (std::uint32_t i = 0; i < depth; ++i)
+            slots[i] = {io.pool + i * slotBytes, slotBytes};
+        io.poolFixed = job->m_ring.registerBuffers(slots);
+        io.call = "io_uring read";
+        io.path = spec.path;
+        io.fileBytes = random ? spec.testCase.totalBytes : spec.bytes;
+        return job;
+    }
+
+    Outcome execute(Progress& progress) override
+    {
+        const std::uint32_t depth = m_spec.testCase.queueDepth;
+        const std::uint64_t chunk = m_spec.testCase.chunkBytes;
+        const auto check = [&](std::uint64_t at, const std::byte* data, std::uint64_t size) {
+            if (!m_spec.verifyData)
+                return Outcome::success();
+            return checkReadBytes(*m_spec.pattern, m_spec.path, m_spec.patternOffset, at, data, size);
+        };
+        const LoopEnd end = withCallTimer(m_spec.latency, [&](const auto& timer) {
+            const auto run = [&](auto place) {
+                UringQueue queue(m_ring, m_io, depth, timer, std::move(place), check, m_error);
+                return runQueuedChunks(m_spec.bytes, chunk, depth, 0, progress, queue);
+            };
+            if (m_random)
+                return run(RandomPlace{RandomOffsets(m_spec.thread, m_spec.testCase.totalBytes, chunk)});
+            return run(SequentialPlace{});
+        });
+        if (end == LoopEnd::Failed)
+            return std::move(m_error);
+        if (end == LoopEnd::Cancelled)
+            return Outcome::cancelled();
+        if (m_io.fixedFile)
+            m_ring.unregisterFile();
+        if (const int error = m_fd.close(); error != 0)
+            return posix::errnoOutcome(error, "close", m_spec.path);
+        return Outcome::success();
+    }
+
+private:
+    UringReadJob(const JobSpec& spec, bool random) : m_spec(spec), m_random(random) {}
+
+    JobSpec m_spec;
+    bool m_random;
+    // Declared before the ring, so released after it: no request can still be reading into the pool.
+    std::optional<ReadBuffer> m_pool;
+    posix::UniqueFd m_fd;
+    Ring m_ring;
+    QueueIo m_io;
+    Outcome m_error;
+};
+
+class UringReadStrategy final : public UringStrategy
+{
+public:
+    UringReadStrategy(StrategyInfo info, bool random)
+        : UringStrategy(withHints(std::move(info))), m_random(random)
+    {}
+
+    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
+    {
+        return UringReadJob::create(spec, m_random, info().needsDirectIo, outcome);
+    }
+
+private:
+    // Reads through the page cache take posix_fadvise's hints, as read and read-random do; the common
+    // declaration stays OS-free and leaves them to this backend.
+    static StrategyInfo withHints(StrategyInfo info)
+    {
+        if (!info.needsDirectIo)
+            info.hints = posix::fadviseHints();
+        return info;
+    }
+
+    bool m_random;
+};
+
+} // namespace
+
+std::unique_ptr<Strategy> makeUringReadStrategy(StrategyInfo info, bool random)
+{
+    return std::make_unique<UringReadStrategy>(std::move(info), random);
+}
+
+} // namespace iolab::linux_backend

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// write-random, direct-random: pwrite(2) of every chunk of a file per thread exactly once, in a random order
+// (fio's randwrite with norandommap off), through the page cache or with O_DIRECT.
+#include "platform/builtin_strategies.h"
+#include "platform/posix/basic_strategy.h"
+#include "platform/posix/fd_write_job.h"
+
+namespace iolab::linux_backend {
+
+namespace {
+
+class WriteRandomStrategy final : public BasicStrategy
+{
+public:
+    explicit WriteRandomStrategy(bool direct)
+        : BasicStrategy(direct ? StrategyInfo{.id = "direct-random",
+                                              .description = "pwrite(2) of every chunk once at random "
+                                                             "chunk-aligned offsets with O_DIRECT",
+                                              .needsBlockAlignedChunks = true,
+                                              .needsDirectIo = true,
+                                              .targets = {TargetKind::Directory},
+                                              .syncModes = posix::kEverySyncMode,
+                                              .callCost = CallCost::DirectWrite}
+                               : StrategyInfo{.id = "write-random",
+                                              .description = "pwrite(2) of every chunk once at random "
+                                                             "chunk-aligned offsets through the page cache",
+                                              .targets = {TargetKind::Directory},
+                                              .syncModes = posix::kEverySyncMode}),
+          m_direct(direct)
+    {}
+
+    std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
+    {
+        // As for direct: every source address is the pattern's base plus a block multiple; check the base.
+        const auto address = reinterpret_cast<std::uintptr_t>(spec.pattern->at(0));
+        if (m_direct && address % spec.target.logicalBlockBytes != 0) {
+            outcome = {Status::Failed, EINVAL, "align", "the O_DIRECT source buffer is not block aligned"};
+            return nullptr;
+        }
+        return posix::FdWriteJob::create(spec, m_direct, outcome, posix::WriteOrder::Random);
+    }
+
+private:
+    bool m_direct;
+};
+
+} // namespace
+
+} // namespace iolab::linux_backend
+
+namespace iolab {
+
+std::unique_ptr<Strategy> builtin::makeWriteRandomStrategy()
+{
+    return std::make_unique<linux_backend::WriteRandomStrategy>(false);
+}
+
+std::unique_ptr<Strategy> builtin::makeDirectRandomStrategy()
+{
+    return std::make_unique<linux_backend::WriteRandomStrategy>(true);
+}
+
+} // namespace iolab

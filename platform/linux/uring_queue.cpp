@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+#include "platform/linux/uring_queue.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <bit>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+namespace iolab::linux_backend {
+
+std::uint32_t ringEntries(std::uint32_t queueDepth) noexcept
+{
+    return std::bit_ceil(std::max<std::uint32_t>(1, queueDepth));
+}
+
+std::optional<int> ioUringDisabledSetting()
+{
+    std::ifstream in("/proc/sys/kernel/io_uring_disabled");
+    int value = 0;
+    if (!(in >> value))
+        return std::nullopt;
+    return value;
+}
+
+std::string ringSetupProblem(int error, std::uint32_t entries, std::optional<int> disabledSetting)
+{
+    if ((error == EPERM || error == ENOSYS) && disabledSetting == 2)
+        return "io_uring is disabled on this machine (/proc/sys/kernel/io_uring_disabled = 2)";
+    if (error == EPERM && disabledSetting == 1)
+        return "io_uring is limited to privileged users and the io_uring_group on this machine "
+               "(/proc/sys/kernel/io_uring_disabled = 1)";
+    std::string failed =
+        fmt::format("io_uring_setup failed: {} ({})", std::strerror(error), posix::errnoName(error));
+    if (error == ENOSYS)
+        return failed + ": the kernel has no io_uring (before Linux 5.1), or a seccomp filter such as a "
+                        "container's blocks it";
+    if (error == EPERM)
+        return failed + ": a seccomp filter or a security module forbids io_uring";
+    if (error == EINVAL)
+        return fmt::format("{}: the kernel refuses a ring of {} entries", failed, entries);
+    if (error == ENOMEM)
+        return fmt::format("{}: no memory for a ring of {} entries (the locked-memory limit, ulimit -l, "
+                           "on kernels before 5.12)",
+                           failed, entries);
+    return failed;
+}
+
+std::optional<std::string> probeRing(std::uint32_t entries)
+{
+    io_uring ring{};
+    const int result = io_uring_queue_init(entries, &ring, 0);
+    if (result < 0)
+        return ringSetupProblem(-result, entries, ioUringDisabledSetting());
+    io_uring_queue_exit(&ring);
+    return std::nullopt;
+}
+
+Ring::~Ring()
+{
+    if (!m_ready)
+        return;
+    drain();
+    io_uring_queue_exit(&m_ring);
+}
+
+bool Ring::init(std::uint32_t queueDepth, Outcome& outcome)
+{
+    m_entries = ringEntries(queueDepth);
+    const int result = io_uring_queue_init(m_entries, &m_ring, 0);
+    if (result < 0) {
+        outcome = {Status::Unsupported, -result, "io_uring_setup",
+                   ringSetupProblem(-result, m_entries, ioUringDisabledSetting())};
+        return false;
+    }
+    m_ready = true;
+    return true;
+}
+
+bool Ring::registerFile(int fd) noexcept
+{
+    return io_uring_register_files(&m_ring, &fd, 1) == 0;
+}
+
+void Ring::unregisterFile() noexcept
+{
+    io_uring_unregister_files(&m_ring);
+}
+
+bool Ring::registerBuffers(const std::vector<iovec>& buffers) noexcept
+{
+    return io_uring_register_buffers(&m_ring, buffers.data(), static_cast<unsigned>(buffers.size())) == 0;
+}
+
+io_uring_sqe* Ring::nextSqe() noexcept
+{
+    io_uring_sqe* sqe = io_uring_get_sqe(&m_ring);
+    while (sqe == nullptr) {
+        // Never with the loop's at most one entry per slot plus a sync; flushing makes room regardless.
+        io_uring_submit(&m_ring);
+        sqe = io_uring_get_sqe(&m_ring);
+    }
+    ++m_outstanding;
+    return sqe;
+}
+
+void Ring::drain() noexcept
+{
+    if (!m_ready || m_outstanding == 0)
+        return;
+    io_uring_sqe* sqe = nextSqe();
+    // Kernels before 5.19 answer IORING_ASYNC_CANCEL_ANY with EINVAL; the wait below still ends.
+    io_uring_prep_cancel64(sqe, 0, IORING_ASYNC_CANCEL_ANY);
+    io_uring_sqe_set_data64(sqe, ~std::uint64_t{0} - 1);
+    while (m_outstanding != 0) {
+        const int result = io_uring_submit_and_wait(&m_ring, 1);
+        if (result < 0 && result != -EINTR && result != -EAGAIN)
+            break;
+        std::array<io_uring_cqe*, 64> cqes{};
+        advance(io_uring_peek_batch_cqe(&m_ring, cqes.data(), static_cast<unsigned>(cqes.size())));
+    }
+}
+
+} // namespace iolab::linux_backend

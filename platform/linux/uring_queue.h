@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: MIT
+// The io_uring ring the uring-* strategies share (one per thread), and the request queue the queued chunk
+// loop drives over it (core/engine/chunk_loop.h's RequestQueue).
+#pragma once
+
+#include "core/engine/call_timing.h"
+#include "core/engine/chunk_loop.h"
+#include "core/engine/pattern.h"
+#include "core/engine/read_buffer.h"
+#include "platform/linux/uring_setup.h"
+#include "platform/posix/posix_io.h"
+
+#include <liburing.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <sys/uio.h>
+#include <vector>
+
+namespace iolab::linux_backend {
+
+// One ring: set up in prepare(), torn down only after every request the kernel has is complete.
+class Ring
+{
+public:
+    Ring() = default;
+    ~Ring();
+    Ring(const Ring&) = delete;
+    Ring& operator=(const Ring&) = delete;
+
+    // A ring of ringEntries(queueDepth); a refused set-up makes `outcome` Unsupported with the cause.
+    bool init(std::uint32_t queueDepth, Outcome& outcome);
+    // Registration saves the kernel a file lookup, or a page pinning, per request; a kernel or a limit that
+    // refuses it leaves the requests unregistered, which only costs that.
+    bool registerFile(int fd) noexcept;
+    void unregisterFile() noexcept;
+    bool registerBuffers(const std::vector<iovec>& buffers) noexcept;
+
+    // The next free submission entry, counted as outstanding until its completion is consumed.
+    io_uring_sqe* nextSqe() noexcept;
+    // Hands every prepared entry to the kernel and waits for `waitFor` completions: io_uring_submit_and_wait.
+    int submitAndWait(unsigned waitFor) noexcept { return io_uring_submit_and_wait(&m_ring, waitFor); }
+    unsigned peek(io_uring_cqe** cqes, unsigned max) noexcept
+    {
+        return io_uring_peek_batch_cqe(&m_ring, cqes, max);
+    }
+    void advance(unsigned n) noexcept
+    {
+        io_uring_cq_advance(&m_ring, n);
+        m_outstanding -= n;
+    }
+    std::uint64_t outstanding() const noexcept { return m_outstanding; }
+    std::uint32_t entries() const noexcept { return m_entries; }
+    // Cancels what the kernel still has and waits for all of it: afterwards no request touches a buffer.
+    void drain() noexcept;
+
+private:
+    io_uring m_ring{};
+    bool m_ready = false;
+    std::uint32_t m_entries = 0;
+    std::uint64_t m_outstanding = 0; // entries prepared whose completion has not been consumed
+};
+
+// Where one request's bytes go in the file.
+struct Extent
+{
+    std::uint64_t position = 0;
+    std::uint64_t length = 0;
+};
+
+// What a queue moves: the file (fixed file 0 when registered), which way, and from or into what memory.
+struct QueueIo
+{
+    int fd = -1;
+    bool fixedFile = false;
+    bool read = false;
+    // Writes: the request at position p sends pattern.at(p); the pattern is buffer 0 when patternFixed.
+    Pattern::View pattern{nullptr};
+    bool patternFixed = false;
+    // Reads: slot i reads into pool + i * slotBytes, registered as buffer i when poolFixed.
+    std::byte* pool = nullptr;
+    std::uint64_t slotBytes = 0;
+    bool poolFixed = false;
+    const char* call = "";       // "io_uring write", "io_uring read"
+    std::string path;            // for errors
+    std::uint64_t fileBytes = 0; // reads: the bytes the file holds (a read ending earlier is an error)
+};
+
+// The request queue: submit() prepares one entry, reap() submits them all at once and takes completions in
+// batches, resubmitting the rest of a short transfer. `Place` maps the loop's (offset, size) to the request's
+// Extent (sequential, shuffled, random); `Check` returns the verdict on each completed read (verification).
+// With a CallTimer each request is timed from its submission (one clock read per submitted batch) to its
+// reaping (one per reaped batch); with NoCallTimer the clock is never read.
+template <class Timer, class Place, class Check> class UringQueue
+{
+public:
+    UringQueue(Ring& ring, const QueueIo& io, std::uint32_t queueDepth, const Timer& timer, Place place,
+               Check check, Outcome& error)
+        : m_ring(ring), m_io(io), m_timer(timer), m_place(std::move(place)), m_check(std::move(check)),
+          m_error(error), m_slots(std::max<std::uint32_t>(1, queueDepth)),
+          m_cqes(std::max<std::size_t>(1, 2 * std::size_t{ring.entries()}))
+    {
+        m_free.reserve(m_slots.size());
+        for (std::size_t i = m_slots.size(); i > 0; --i)
+            m_free.push_back(static_cast<std::uint32_t>(i - 1));
+        if constexpr (Timer::kOn)
+            m_unstamped.reserve(m_slots.size());
+    }
+    ~UringQueue() { m_ring.drain(); }
+    UringQueue(const UringQueue&) = delete;
+    UringQueue& operator=(const UringQueue&) = delete;
+
+    bool submit(std::uint64_t offset, std::uint64_t size)
+    {
+        if (m_free.empty()) [[unlikely]]
+            return fail(EBUSY, m_io.call);
+        const std::uint32_t index = m_free.back();
+        m_free.pop_back();
+        const Extent extent = m_place(offset, size);
+        m_slots[index] = Slot{extent.position, extent.length, 0, {}};
+        if constexpr (Timer::kOn)
+            m_unstamped.push_back(index);
+        prepareRequest(index);
+        return true;
+    }
+
+    Reaped reap(std::uint64_t minRequests)
+    {
+        Reaped out;
+        do {
+            if (m_ring.outstanding() == 0)
+                break;
+            if (!collect(out, out.requests < minRequests ? 1 : 0))
+                break;
+        } while (out.requests < minRequests && !out.failed);
+        return out;
+    }
+
+    // fsync-every's sync, called with nothing in flight.
+    bool sync()
+    {
+        return timedSync(m_timer, [&] { return fsync(false); });
+    }
+
+    // IORING_OP_FSYNC (with IORING_FSYNC_DATASYNC for fdatasync), waited for; untimed.
+    bool fsync(bool dataOnly)
+    {
+        io_uring_sqe* sqe = m_ring.nextSqe();
+        io_uring_prep_fsync(sqe, target(), dataOnly ? IORING_FSYNC_DATASYNC : 0);
+        if (m_io.fixedFile)
+            sqe->flags |= IOSQE_FIXED_FILE;
+        io_uring_sqe_set_data64(sqe, kSyncTag);
+        m_syncDone = false;
+        Reaped ignored;
+        while (!m_syncDone) {
+            if (!collect(ignored, 1))
+                return false;
+        }
+        if (m_syncResult < 0)
+            return fail(-m_syncResult, dataOnly ? "io_uring fdatasync" : "io_uring fsync");
+        return true;
+    }
+
+private:
+    static constexpr std::uint64_t kSyncTag = ~std::uint64_t{0};
+    // One request's largest transfer: a longer chunk goes as several, like a short transfer.
+    static constexpr std::uint64_t kMaxTransfer = std::uint64_t{1} << 30;
+
+    struct Slot
+    {
+        std::uint64_t position = 0;
+        std::uint64_t length = 0;
+        std::uint64_t done = 0;
+        TimingClock::time_point submitted{};
+    };
+
+    int target() const noexcept { return m_io.fixedFile ? 0 : m_io.fd; }
+
+    // An entry for what is left of slot `index`'s request.
+    void prepareRequest(std::uint32_t index)
+    {
+        const Slot& slot = m_slots[index];
+        const std::uint64_t at = slot.position + slot.done;
+        const auto length = static_cast<unsigned>(std::min(slot.length - slot.done, kMaxTransfer));
+        io_uring_sqe* sqe = m_ring.nextSqe();
+        if (m_io.read) {
+            std::byte* into = m_io.pool + index * m_io.slotBytes + slot.done;
+            if (m_io.poolFixed)
+                io_uring_prep_read_fixed(sqe, target(), into, length, at, static_cast<int>(index));
+            else
+                io_uring_prep_read(sqe, target(), into, length, at);
+        } else {
+            const std::byte* from = m_io.pattern.at(slot.position) + slot.done;
+            if (m_io.patternFixed)
+                io_uring_prep_write_fixed(sqe, target(), from, length, at, 0);
+            else
+                io_uring_prep_write(sqe, target(), from, length, at);
+        }
+        if (m_io.fixedFile)
+            sqe->flags |= IOSQE_FIXED_FILE;
+        io_uring_sqe_set_data64(sqe, index);
+    }
+
+    // One io_uring_submit_and_wait, then every completion there is, in one batch.
+    bool collect(Reaped& out, unsigned waitFor)
+    {
+        if constexpr (Timer::kOn) {
+            if (!m_unstamped.empty()) {
+                const auto now = TimingClock::now();
+                for (const std::uint32_t index : m_unstamped)
+                    m_slots[index].submitted = now;
+                m_unstamped.clear();
+            }
+        }
+        const int submitted = m_ring.submitAndWait(waitFor);
+        if (submitted < 0 && submitted != -EINTR && submitted != -EAGAIN) [[unlikely]] {
+            fail(-submitted, "io_uring_enter");
+            out.failed = true;
+            return false;
+        }
+        const unsigned count = m_ring.peek(m_cqes.data(), static_cast<unsigned>(m_cqes.size()));
+        [[maybe_unused]] TimingClock::time_point now{};
+        if constexpr (Timer::kOn)
+            now = TimingClock::now();
+        for (unsigned i = 0; i < count; ++i)
+            complete(*m_cqes[i], now, out);
+        m_ring.advance(count);
+        return true;
+    }
+
+    void complete(const io_uring_cqe& cqe, [[maybe_unused]] TimingClock::time_point now, Reaped& out)
+    {
+        const std::uint64_t tag = io_uring_cqe_get_data64(&cqe);
+        if (tag == kSyncTag) {
+            m_syncResult = cqe.res;
+            m_syncDone = true;
+            return;
+        }
+        const auto index = static_cast<std::uint32_t>(tag);
+        Slot& slot = m_slots[index];
+        if (cqe.res <= 0) [[unlikely]] {
+            if (cqe.res < 0)
+                fail(-cqe.res, m_io.call);
+            else if (m_io.read) // the file ended early: it changed during the run
+                keep(checkReadLength(m_io.path, slot.position + slot.done, m_io.fileBytes));
+            else
+                fail(EIO, m_io.call);
+            release(index, out);
+            out.failed = true;
+            return;
+        }
+        slot.done += static_cast<std::uint64_t>(cqe.res);
+        if (slot.done < slot.length) {
+            prepareRequest(index); // a short transfer: the rest goes with the next submission
+            return;
+        }
+        if (m_io.read) {
+            if (Outcome verdict = m_check(slot.position, m_io.pool + index * m_io.slotBytes, slot.length);
+                !verdict.ok()) [[unlikely]] {
+                keep(std::move(verdict));
+                out.failed = true;
+            } else {
+                out.bytes += slot.length;
+            }
+        } else {
+            out.bytes += slot.length;
+        }
+        if constexpr (Timer::kOn)
+            m_timer.calls->record(elapsedNs(slot.submitted, now));
+        release(index, out);
+    }
+
+    void release(std::uint32_t index, Reaped& out)
+    {
+        ++out.requests;
+        m_free.push_back(index);
+    }
+
+    bool fail(int error, const char* call) { return keep(posix::errnoOutcome(error, call, m_io.path)); }
+
+    // The first error is the one reported.
+    bool keep(Outcome outcome)
+    {
+        if (m_error.ok())
+            m_error = std::move(outcome);
+        return false;
+    }
+
+    Ring& m_ring;
+    const QueueIo& m_io;
+    Timer m_timer;
+    Place m_place;
+    Check m_check;
+    Outcome& m_error;
+    std::vector<Slot> m_slots;
+    std::vector<std::uint32_t> m_free;
+    std::vector<std::uint32_t> m_unstamped; // submitted by the loop, not yet handed to the kernel
+    std::vector<io_uring_cqe*> m_cqes;
+    bool m_syncDone = false;
+    int m_syncResult = 0;
+};
+
+} // namespace iolab::linux_backend

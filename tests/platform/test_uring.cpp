@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: MIT
+// The io_uring strategies (uring-*) and the synchronous random writers (write-random, direct-random), run as
+// the runner runs a job, in a temp folder: every byte written is read back and checked, reads verify every
+// byte, latency counts one entry per request and per fsync, a stop with 128 requests in flight ends at once
+// and leaves nothing in flight, and a ring the kernel refuses is Unsupported with the cause named.
+#include "core/base/units.h"
+#include "core/engine/pattern.h"
+#include "core/model/matrix.h"
+#include "platform/builtin_strategies.h"
+#include "platform/linux/uring_setup.h"
+#include "platform/platform.h"
+#include "tests/support/temp_dir.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+using namespace iolab;
+using namespace iolab::test;
+using ::testing::HasSubstr;
+
+namespace {
+
+std::vector<std::byte> readAll(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    const std::vector<char> raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<std::byte> bytes(raw.size());
+    std::memcpy(bytes.data(), raw.data(), raw.size());
+    return bytes;
+}
+
+// A data file as the runner writes it: byte i is the pattern's byte i.
+void writePatternFile(const std::string& path, std::uint64_t bytes)
+{
+    constexpr std::uint64_t kPiece = 64 * kKiB;
+    const Pattern pattern(kPiece);
+    std::ofstream out(path, std::ios::binary);
+    for (std::uint64_t at = 0; at < bytes; at += kPiece)
+        out.write(reinterpret_cast<const char*>(pattern.at(at)),
+                  static_cast<std::streamsize>(std::min(kPiece, bytes - at)));
+}
+
+// Every built-in strategy plus the random writers, which the lead registers later.
+class UringFixture
+{
+protected:
+    UringFixture() : m_target(inspectTarget(m_dir.path()))
+    {
+        registerBuiltinStrategies(m_registry);
+        m_registry.add(builtin::makeWriteRandomStrategy());
+        m_registry.add(builtin::makeDirectRandomStrategy());
+        probeCapabilities(m_target);
+    }
+
+    const Strategy& strategy(const std::string& id)
+    {
+        const Strategy* found = m_registry.find(id);
+        EXPECT_NE(found, nullptr) << id;
+        return *found;
+    }
+
+    JobSpec writeSpec(const Case& c, const Pattern& pattern)
+    {
+        JobSpec spec;
+        spec.testCase = c;
+        spec.bytes = c.totalBytes;
+        spec.path = m_dir / "data.dat";
+        spec.pattern = &pattern;
+        spec.target = m_target;
+        return spec;
+    }
+
+    Registry m_registry;
+    TempDir m_dir;
+    TargetInfo m_target;
+};
+
+Case writeCase(const std::string& id, std::uint64_t chunk, std::uint64_t bytes, std::uint32_t depth,
+               SyncPolicy sync = {})
+{
+    Case c{id, Direction::Write, chunk, bytes, {}, sync, 1, TargetKind::Directory};
+    c.queueDepth = depth;
+    return c;
+}
+
+bool queued(const std::string& id)
+{
+    return id.rfind("uring-", 0) == 0;
+}
+
+struct WriteRow
+{
+    const char* name;
+    const char* strategy;
+    std::uint64_t chunk;
+    std::uint64_t bytes;
+    std::uint32_t depth; // 0 for the synchronous writers
+    SyncPolicy sync;
+};
+
+class UringWrites : public UringFixture, public ::testing::TestWithParam<WriteRow>
+{};
+
+} // namespace
+
+TEST_P(UringWrites, EveryByteIsWrittenOnce)
+{
+    const auto& row = GetParam();
+    const Case c = writeCase(row.strategy, row.chunk, row.bytes, row.depth, row.sync);
+    const std::string refused = refusalReason(c, m_registry, m_target);
+    if (!m_target.directIoProblem.empty() && strategy(row.strategy).info().needsDirectIo)
+        GTEST_SKIP() << m_target.directIoProblem;
+    ASSERT_EQ(refused, "");
+    const Pattern pattern(c.chunkBytes);
+    JobSpec spec = writeSpec(c, pattern);
+    CallLatency latency;
+    spec.latency = &latency;
+    Outcome outcome;
+    auto job = strategy(row.strategy).prepare(spec, outcome);
+    ASSERT_TRUE(job) << outcome.message;
+    std::atomic<bool> stop{false};
+    Progress progress;
+    progress.stop = &stop;
+    const auto executed = job->execute(progress);
+    ASSERT_TRUE(executed.ok()) << executed.message;
+    job.reset();
+    EXPECT_EQ(progress.bytes.load(), row.bytes);
+    // One call per chunk, and every byte in place: each chunk was written, and written once.
+    EXPECT_EQ(latency.calls.count(), (row.bytes + row.chunk - 1) / row.chunk);
+
+    const auto data = readAll(spec.path);
+    ASSERT_EQ(data.size(), row.bytes);
+    for (std::size_t i = 0; i < data.size(); ++i)
+        ASSERT_EQ(data[i], Pattern::expected(i)) << "byte " << i;
+}
+
+// clang-format off
+INSTANTIATE_TEST_SUITE_P(Linux, UringWrites, ::testing::Values(
+    WriteRow{"WriteQd1Tail", "uring-write", 4096, kMiB + 1000, 1, {}},
+    WriteRow{"WriteQd8Tail", "uring-write", 4096, kMiB + 1000, 8, {}},
+    WriteRow{"WriteQd128Tail", "uring-write", 4096, kMiB + 1000, 128, {}},
+    WriteRow{"WriteBigChunkTail", "uring-write", kMiB, 3 * kMiB + 5, 8, {SyncMode::FsyncEnd, 0}},
+    WriteRow{"WriteOddChunkFsyncEvery", "uring-write", 3000, 300'001, 8, {SyncMode::FsyncEvery, 7}},
+    WriteRow{"WriteFdatasyncEnd", "uring-write", 8192, kMiB, 32, {SyncMode::FdatasyncEnd, 0}},
+    WriteRow{"WriteODsync", "uring-write", 4096, 256 * kKiB, 8, {SyncMode::ODsync, 0}},
+    WriteRow{"WriteOSync", "uring-write", 4096, 256 * kKiB, 8, {SyncMode::OSync, 0}},
+    WriteRow{"DirectQd1", "uring-write-direct", 4096, kMiB, 1, {}},
+    WriteRow{"DirectQd8", "uring-write-direct", 4096, kMiB, 8, {SyncMode::FdatasyncEnd, 0}},
+    WriteRow{"DirectQd128", "uring-write-direct", 4096, kMiB, 128, {}},
+    WriteRow{"DirectBigChunk", "uring-write-direct", 256 * kKiB, 2 * kMiB, 8, {SyncMode::FsyncEvery, 2}},
+    WriteRow{"RandomQd1Tail", "uring-random-write", 4096, kMiB + 1000, 1, {}},
+    WriteRow{"RandomQd8Tail", "uring-random-write", 4096, kMiB + 1000, 8, {SyncMode::FsyncEvery, 16}},
+    WriteRow{"RandomQd128Tail", "uring-random-write", 4096, kMiB + 1000, 128, {}},
+    WriteRow{"RandomOddChunkTail", "uring-random-write", 5000, 1'000'003, 32, {SyncMode::FsyncEnd, 0}},
+    WriteRow{"RandomDirectQd1", "uring-random-write-direct", 4096, kMiB, 1, {}},
+    WriteRow{"RandomDirectQd8", "uring-random-write-direct", 4096, kMiB + 4096, 8, {SyncMode::FsyncEnd, 0}},
+    WriteRow{"RandomDirectQd128", "uring-random-write-direct", 4096, kMiB, 128, {}},
+    WriteRow{"SyncRandomTail", "write-random", 4096, kMiB + 1000, 0, {}},
+    WriteRow{"SyncRandomOddChunkFsyncEvery", "write-random", 5000, 1'000'003, 0, {SyncMode::FsyncEvery, 20}},
+    WriteRow{"SyncRandomDirect", "direct-random", 4096, kMiB, 0, {}},
+    WriteRow{"SyncRandomDirectODsync", "direct-random", 512, 64 * kKiB, 0, {SyncMode::ODsync, 0}}),
+    [](const auto& row) { return std::string(row.param.name); });
+// clang-format on
+
+namespace {
+
+struct ReadRow
+{
+    const char* name;
+    const char* strategy;
+    std::uint64_t chunk;
+    std::uint64_t fileBytes;
+    std::uint64_t readBytes;
+    std::uint32_t depth;
+};
+
+class UringReads : public UringFixture, public ::testing::TestWithParam<ReadRow>
+{
+protected:
+    Case readCase(const ReadRow& row)
+    {
+        Case c{row.strategy, Direction::Read, row.chunk, row.fileBytes, {}, {}, 1, TargetKind::Directory};
+        c.queueDepth = row.depth;
+        if (strategy(row.strategy).info().needsDirectIo)
+            c.hint = ReadHint::NotApplicable;
+        else
+            c.hint = std::string(row.strategy).find("random") != std::string::npos ? ReadHint::Random
+                                                                                   : ReadHint::Sequential;
+        return c;
+    }
+
+    // Reads the data file the way the runner hands it over; the outcome of execute().
+    Outcome read(const ReadRow& row, CallLatency* latency, Progress& progress)
+    {
+        const Case c = readCase(row);
+        const Pattern pattern(c.chunkBytes);
+        JobSpec spec;
+        spec.testCase = c;
+        spec.bytes = row.readBytes;
+        spec.path = m_dir / "set.dat";
+        spec.pattern = &pattern;
+        spec.target = m_target;
+        spec.verifyData = true;
+        spec.latency = latency;
+        Outcome outcome;
+        auto job = strategy(row.strategy).prepare(spec, outcome);
+        if (!job)
+            return outcome;
+        return job->execute(progress);
+    }
+};
+
+} // namespace
+
+TEST_P(UringReads, VerifyEveryByte)
+{
+    const auto& row = GetParam();
+    if (!m_target.directIoProblem.empty() && strategy(row.strategy).info().needsDirectIo)
+        GTEST_SKIP() << m_target.directIoProblem;
+    writePatternFile(m_dir / "set.dat", row.fileBytes);
+    CallLatency latency;
+    Progress progress;
+    const Outcome executed = read(row, &latency, progress);
+    ASSERT_TRUE(executed.ok()) << executed.message;
+    EXPECT_EQ(progress.bytes.load(), row.readBytes);
+    EXPECT_EQ(latency.calls.count(), (row.readBytes + row.chunk - 1) / row.chunk);
+    EXPECT_EQ(latency.syncs.count(), 0u);
+
+    // A damaged byte fails the read with the file and the offset.
+    {
+        std::fstream f(m_dir / "set.dat", std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(5000);
+        f.put('\0'); // the pattern never holds a zero byte
+    }
+    Progress again;
+    const Outcome damaged = read(row, nullptr, again);
+    if (std::string(row.strategy).find("random") == std::string::npos) {
+        EXPECT_EQ(damaged.status, Status::Failed);
+        EXPECT_THAT(damaged.message, HasSubstr("set.dat: byte 5000 differs from what was written"));
+    }
+}
+
+// clang-format off
+INSTANTIATE_TEST_SUITE_P(Linux, UringReads, ::testing::Values(
+    ReadRow{"ReadQd1Tail", "uring-read", 4096, kMiB + 100, kMiB + 100, 1},
+    ReadRow{"ReadQd32Tail", "uring-read", 4096, kMiB + 100, kMiB + 100, 32},
+    ReadRow{"ReadBigChunkQd32", "uring-read", 256 * kKiB, 2 * kMiB + 7, 2 * kMiB + 7, 32},
+    ReadRow{"ReadDirectQd1", "uring-read-direct", 4096, kMiB, kMiB, 1},
+    ReadRow{"ReadDirectQd32", "uring-read-direct", 4096, kMiB, kMiB, 32},
+    ReadRow{"RandomQd1", "uring-random-read", 4096, kMiB, kMiB / 2, 1},
+    ReadRow{"RandomQd32", "uring-random-read", 4096, kMiB, kMiB / 2, 32},
+    ReadRow{"RandomDirectQd1", "uring-random-read-direct", 4096, kMiB, kMiB / 2, 1},
+    ReadRow{"RandomDirectQd32", "uring-random-read-direct", 8192, kMiB, kMiB, 32}),
+    [](const auto& row) { return std::string(row.param.name); });
+// clang-format on
+
+namespace {
+
+class Uring : public UringFixture, public ::testing::Test
+{};
+
+} // namespace
+
+TEST_F(Uring, LatencyCountsOneEntryPerRequestAndPerFsync)
+{
+    struct Row
+    {
+        SyncPolicy sync;
+        std::uint64_t syncs;
+    };
+    // 64 requests; fsync-every:16 syncs four times in the loop and once at the end, as write does.
+    for (const Row& row :
+         {Row{{}, 0}, Row{{SyncMode::FsyncEvery, 16}, 5}, Row{{SyncMode::FdatasyncEnd, 0}, 1},
+          Row{{SyncMode::FsyncEnd, 0}, 1}, Row{{SyncMode::ODsync, 0}, 0}}) {
+        for (const bool timed : {true, false}) {
+            std::filesystem::remove(m_dir / "data.dat");
+            const Case c = writeCase("uring-write", 4096, 256 * kKiB, 8, row.sync);
+            const Pattern pattern(c.chunkBytes);
+            JobSpec spec = writeSpec(c, pattern);
+            CallLatency latency;
+            spec.latency = timed ? &latency : nullptr;
+            Outcome outcome;
+            auto job = strategy("uring-write").prepare(spec, outcome);
+            ASSERT_TRUE(job) << outcome.message;
+            Progress progress;
+            ASSERT_TRUE(job->execute(progress).ok());
+            EXPECT_EQ(latency.calls.count(), timed ? 64u : 0u) << toString(row.sync);
+            EXPECT_EQ(latency.syncs.count(), timed ? row.syncs : 0u) << toString(row.sync);
+        }
+    }
+}
+
+TEST_F(Uring, AStopWith128InFlightEndsAtOnceAndReapsEverything)
+{
+    for (const char* id : {"uring-write", "uring-write-direct"}) {
+        if (!m_target.directIoProblem.empty() && strategy(id).info().needsDirectIo)
+            continue;
+        std::filesystem::remove(m_dir / "data.dat");
+        // 1 GiB declared; the stop lands after the first completions, a few MiB in.
+        const Case c = writeCase(id, 64 * kKiB, 1024 * kMiB, 128);
+        const Pattern pattern(c.chunkBytes);
+        const JobSpec spec = writeSpec(c, pattern);
+        Outcome outcome;
+        auto job = strategy(id).prepare(spec, outcome);
+        ASSERT_TRUE(job) << outcome.message;
+        std::atomic<bool> stop{false};
+        Progress progress;
+        progress.stop = &stop;
+        std::atomic<std::int64_t> stoppedAtNs{0};
+        std::thread stopper([&] {
+            while (progress.bytes.load(std::memory_order_relaxed) == 0)
+                std::this_thread::yield();
+            stoppedAtNs = std::chrono::steady_clock::now().time_since_epoch().count();
+            stop = true;
+        });
+        const Outcome executed = job->execute(progress);
+        const auto endedNs = std::chrono::steady_clock::now().time_since_epoch().count();
+        stopper.join();
+        EXPECT_EQ(executed.status, Status::Cancelled) << id << ": " << executed.message;
+        const auto tookMs = (endedNs - stoppedAtNs.load()) / 1'000'000;
+        EXPECT_LT(tookMs, 100) << id;
+        RecordProperty(std::string(id) + "_stop_ms", std::to_string(tookMs));
+        // Sequential requests all reaped and counted: the file is exactly the bytes reported, and stays so.
+        const std::uint64_t reported = progress.bytes.load();
+        EXPECT_LT(reported, c.totalBytes) << id;
+        EXPECT_EQ(std::filesystem::file_size(spec.path), reported) << id;
+        job.reset();
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        EXPECT_EQ(std::filesystem::file_size(spec.path), reported) << id;
+    }
+}
+
+TEST_F(Uring, RandomWritersScatterTheirChunks)
+{
+    // Stopped at once, each writes its first batch (16 chunks, or the queue depth) and no more: the chunks
+    // that hold data are not the file's first ones.
+    for (const char* id :
+         {"write-random", "direct-random", "uring-random-write", "uring-random-write-direct"}) {
+        if (!m_target.directIoProblem.empty() && strategy(id).info().needsDirectIo)
+            continue;
+        std::filesystem::remove(m_dir / "data.dat");
+        constexpr std::uint64_t kChunk = 4096;
+        const Case c = writeCase(id, kChunk, kMiB, queued(id) ? 8 : 0);
+        const Pattern pattern(c.chunkBytes);
+        const JobSpec spec = writeSpec(c, pattern);
+        Outcome outcome;
+        auto job = strategy(id).prepare(spec, outcome);
+        ASSERT_TRUE(job) << outcome.message;
+        std::atomic<bool> stop{true};
+        Progress progress;
+        progress.stop = &stop;
+        EXPECT_EQ(job->execute(progress).status, Status::Cancelled) << id;
+        job.reset();
+        const auto data = readAll(spec.path);
+        std::vector<std::uint64_t> written;
+        for (std::uint64_t at = 0; at < data.size(); at += kChunk) {
+            if (data[at] == std::byte{0})
+                continue; // a hole
+            written.push_back(at / kChunk);
+            for (std::uint64_t i = at; i < at + kChunk; ++i)
+                ASSERT_EQ(data[i], Pattern::expected(i)) << id << " byte " << i;
+        }
+        EXPECT_EQ(written.size() * kChunk, progress.bytes.load()) << id;
+        ASSERT_FALSE(written.empty()) << id;
+        EXPECT_NE(written.back(), written.size() - 1) << id << ": the first chunks were written in order";
+    }
+}
+
+TEST_F(Uring, AShortReadIsResubmittedAndAnEarlyEndIsNamed)
+{
+    // The last request gets 3996 of its 4096 bytes, its resubmitted rest the end of the file.
+    writePatternFile(m_dir / "set.dat", kMiB - 100);
+    Case c{"uring-read", Direction::Read, 4096, kMiB, {}, {}, 1, TargetKind::Directory};
+    c.queueDepth = 8;
+    c.hint = ReadHint::Sequential;
+    const Pattern pattern(c.chunkBytes);
+    JobSpec spec;
+    spec.testCase = c;
+    spec.bytes = kMiB;
+    spec.path = m_dir / "set.dat";
+    spec.pattern = &pattern;
+    spec.verifyData = true;
+    Outcome outcome;
+    auto job = strategy("uring-read").prepare(spec, outcome);
+    ASSERT_TRUE(job) << outcome.message;
+    Progress progress;
+    const Outcome executed = job->execute(progress);
+    EXPECT_EQ(executed.status, Status::Failed);
+    EXPECT_THAT(executed.message, HasSubstr("set.dat: read 1048476 bytes, but 1048576 were written"));
+    EXPECT_EQ(progress.bytes.load(), kMiB - 4096);
+}
+
+TEST_F(Uring, ARingTheKernelRefusesIsNamed)
+{
+    using namespace iolab::linux_backend;
+    EXPECT_EQ(ringEntries(1), 1u);
+    EXPECT_EQ(ringEntries(3), 4u);
+    EXPECT_EQ(ringEntries(4096), 4096u);
+    // Above IORING_MAX_ENTRIES (32768): refused on every kernel, without root.
+    const auto problem = probeRing(65536);
+    ASSERT_TRUE(problem.has_value());
+    EXPECT_THAT(*problem, HasSubstr("io_uring_setup failed: Invalid argument (EINVAL)"));
+    EXPECT_THAT(*problem, HasSubstr("65536 entries"));
+    EXPECT_FALSE(probeRing(ringEntries(kMaxQueueDepth)).has_value());
+
+    EXPECT_EQ(ringSetupProblem(EPERM, 8, 2),
+              "io_uring is disabled on this machine (/proc/sys/kernel/io_uring_disabled = 2)");
+    EXPECT_THAT(ringSetupProblem(EPERM, 8, 1), HasSubstr("(/proc/sys/kernel/io_uring_disabled = 1)"));
+    EXPECT_THAT(ringSetupProblem(ENOSYS, 8, std::nullopt), HasSubstr("ENOSYS"));
+    EXPECT_THAT(ringSetupProblem(ENOSYS, 8, std::nullopt), HasSubstr("seccomp"));
+    EXPECT_THAT(ringSetupProblem(EPERM, 8, 0), HasSubstr("io_uring_setup failed: Operation not permitted"));
+}
+
+namespace {
+
+// Sets /proc/sys/kernel/io_uring_disabled for the test's duration and puts the old value back.
+class DisabledSwitch
+{
+public:
+    explicit DisabledSwitch(int value) : m_old(linux_backend::ioUringDisabledSetting())
+    {
+        std::ofstream("/proc/sys/kernel/io_uring_disabled") << value;
+    }
+    ~DisabledSwitch()
+    {
+        if (m_old)
+            std::ofstream("/proc/sys/kernel/io_uring_disabled") << *m_old;
+    }
+    DisabledSwitch(const DisabledSwitch&) = delete;
+    DisabledSwitch& operator=(const DisabledSwitch&) = delete;
+
+private:
+    std::optional<int> m_old;
+};
+
+} // namespace
+
+TEST_F(Uring, DisabledIoUringIsUnsupportedWithTheCause)
+{
+    if (!linux_backend::ioUringDisabledSetting())
+        GTEST_SKIP() << "this kernel has no /proc/sys/kernel/io_uring_disabled (before 6.6)";
+    if (::geteuid() != 0)
+        GTEST_SKIP() << "setting /proc/sys/kernel/io_uring_disabled needs root";
+    constexpr const char* kCause =
+        "io_uring is disabled on this machine (/proc/sys/kernel/io_uring_disabled = 2)";
+    const Case c = writeCase("uring-write", 4096, kMiB, 8);
+    const Pattern pattern(c.chunkBytes);
+    const JobSpec spec = writeSpec(c, pattern);
+    Outcome outcome;
+    std::string refused;
+    {
+        DisabledSwitch disabled(2);
+        if (linux_backend::ioUringDisabledSetting() != 2)
+            GTEST_SKIP() << "/proc/sys/kernel/io_uring_disabled is read-only here";
+        refused = refusalReason(c, m_registry, m_target);
+        EXPECT_EQ(strategy("uring-read").prepare(spec, outcome), nullptr);
+        EXPECT_EQ(outcome.status, Status::Unsupported);
+        EXPECT_EQ(outcome.message, kCause);
+        outcome = {};
+        EXPECT_EQ(strategy("uring-write").prepare(spec, outcome), nullptr);
+    }
+    EXPECT_EQ(outcome.status, Status::Unsupported);
+    EXPECT_EQ(outcome.message, kCause);
+    EXPECT_EQ(refused, kCause);
+    EXPECT_EQ(m_dir.entryCount(), 0u) << "no file is created when the ring cannot be set up";
+    EXPECT_EQ(refusalReason(c, m_registry, m_target), "") << "the old value is back";
+}
