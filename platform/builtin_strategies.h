@@ -17,6 +17,9 @@ std::unique_ptr<Strategy> makePutcUnlockedStrategy();
 std::unique_ptr<Strategy> makeFputcStrategy();
 std::unique_ptr<Strategy> makeWriteStrategy();
 std::unique_ptr<Strategy> makeDirectStrategy();
+// Every chunk of the thread's file written once in a random order, through the cache and direct.
+std::unique_ptr<Strategy> makeWriteRandomStrategy();
+std::unique_ptr<Strategy> makeDirectRandomStrategy();
 std::unique_ptr<Strategy> makeMmapWindowStrategy();
 std::unique_ptr<Strategy> makeMmapBatchDirectStrategy();
 std::unique_ptr<Strategy> makePipeWriteStrategy();
