@@ -111,6 +111,8 @@ public:
     const OverlappedSlot& slot(std::uint32_t i) const noexcept { return m_slots[i]; }
     // Requests handed to the OS whose completion has not been dequeued.
     std::uint32_t inFlight() const noexcept { return m_inFlight; }
+    // Slots neither submitted nor in flight.
+    std::size_t freeSlots() const noexcept { return m_free.size(); }
 
     OverlappedSlot* takeFree() noexcept
     {
