@@ -75,6 +75,11 @@ public:
                                                   std::uint64_t bufferBytes, const std::string& path,
                                                   Outcome& outcome)
     {
+        // CreateIoCompletionPort given INVALID_HANDLE_VALUE makes a port with no file: not what a job wants.
+        if (!file) {
+            outcome = win::errorOutcome(ERROR_INVALID_HANDLE, "CreateIoCompletionPort", path);
+            return nullptr;
+        }
         win::UniqueHandle port(::CreateIoCompletionPort(file.get(), nullptr, 0, 1));
         if (!port) {
             outcome = win::errorOutcome(::GetLastError(), "CreateIoCompletionPort", path);

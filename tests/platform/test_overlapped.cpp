@@ -350,10 +350,16 @@ TEST(OverlappedSetup, FailuresAndRefusalsSayWhat)
 {
     Scratch setup;
     Outcome outcome;
-    // No file to associate with a port.
+    // No file to associate with a port, and a handle that is not a file's.
     EXPECT_EQ(OverlappedFile::create(win::UniqueHandle{}, 8, 4096, "nothing", outcome), nullptr);
     EXPECT_EQ(outcome.status, Status::Failed);
     EXPECT_THAT(outcome.message, HasSubstr("CreateIoCompletionPort nothing failed"));
+    outcome = {};
+    win::UniqueHandle event(::CreateEventW(nullptr, TRUE, FALSE, nullptr));
+    ASSERT_TRUE(event);
+    EXPECT_EQ(OverlappedFile::create(std::move(event), 8, 4096, "an event", outcome), nullptr);
+    EXPECT_EQ(outcome.status, Status::Failed);
+    EXPECT_THAT(outcome.message, HasSubstr("CreateIoCompletionPort an event failed"));
 
     // A reader's buffers are a chunk per request in flight.
     Case deep{"overlapped-read",     Direction::Read,  64 * kMiBytes,   256 * kMiBytes, {}, {}, 1,
