@@ -33,7 +33,8 @@ std::string formatRate(double bytesPerSecond);
 // "850 ms", "12.4 s", "3 min 05 s".
 std::string formatDuration(double seconds);
 
-// Short latencies to three figures: "850 ns", "85.2 us", "1.25 ms", "12.4 s" (us: microseconds, ASCII for every font).
+// Short latencies to three figures: "850 ns", "85.2 us", "1.25 ms", "12.4 s" (us: microseconds, ASCII for
+// every font).
 std::string formatLatency(double seconds);
 
 } // namespace iolab

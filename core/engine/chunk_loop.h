@@ -133,8 +133,8 @@ template <std::convertible_to<std::uint64_t> Chunk, class WriteFn, class SyncFn>
 LoopEnd runChunks(std::uint64_t totalBytes, Chunk chunk, std::uint32_t syncEveryWrites, Progress& progress,
                   WriteFn&& write, SyncFn&& sync)
 {
-    return runChunks(totalBytes, chunk, syncEveryWrites, progress, NoCallTimer{}, std::forward<WriteFn>(write),
-                     std::forward<SyncFn>(sync));
+    return runChunks(totalBytes, chunk, syncEveryWrites, progress, NoCallTimer{},
+                     std::forward<WriteFn>(write), std::forward<SyncFn>(sync));
 }
 
 // What one reap of an asynchronous queue returns: how many requests completed (successful or not), the bytes

@@ -899,7 +899,10 @@ std::vector<AxisSpec> builtinAxes()
     };
     queueDepth.shortRank = 4;
     // The heatmap's columns when a run sweeps the queue depth and nothing else.
-    queueDepth.chart = {.name = "queue depth", .automaticRank = 15};
+    queueDepth.chart = {.name = "queue depth", .automaticRank = 15, .value = [](const Case& c) {
+                            return c.queueDepth != 0 ? std::optional<std::uint64_t>(c.queueDepth)
+                                                     : std::nullopt;
+                        }};
     axes.push_back(std::move(queueDepth));
 
     AxisSpec latency = typedAxis(

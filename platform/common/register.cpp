@@ -19,6 +19,8 @@ void registerBuiltinStrategies(Registry& registry)
     registry.add(makeFputcStrategy());
     registry.add(makeWriteStrategy());
     registry.add(makeDirectStrategy());
+    registry.add(makeWriteRandomStrategy());
+    registry.add(makeDirectRandomStrategy());
     registry.add(makeMmapWindowStrategy());
     registry.add(makeMmapBatchDirectStrategy());
     registry.add(makePipeWriteStrategy());

@@ -238,7 +238,7 @@ bool writeBeforehand(const JobSpec& spec, Outcome& outcome)
 
 } // namespace
 
-UniqueHandle openOutput(const JobSpec& spec, DWORD access, bool direct, Outcome& outcome)
+UniqueHandle openOutput(const JobSpec& spec, DWORD access, bool direct, Outcome& outcome, DWORD extraFlags)
 {
     if (spec.testCase.target == TargetKind::Null) {
         UniqueHandle handle(::CreateFileW(L"NUL", access, FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr,
@@ -255,9 +255,9 @@ UniqueHandle openOutput(const JobSpec& spec, DWORD access, bool direct, Outcome&
     const Preallocate preallocate = spec.testCase.preallocate;
     if (preallocate == Preallocate::Overwrite && !writeBeforehand(spec, outcome))
         return {};
-    UniqueHandle handle(
-        ::CreateFileW(widen(spec.path).c_str(), access, FILE_SHARE_READ | FILE_SHARE_DELETE, nullptr,
-                      preallocate == Preallocate::Overwrite ? OPEN_EXISTING : CREATE_NEW, *flags, nullptr));
+    UniqueHandle handle(::CreateFileW(
+        widen(spec.path).c_str(), access, FILE_SHARE_READ | FILE_SHARE_DELETE, nullptr,
+        preallocate == Preallocate::Overwrite ? OPEN_EXISTING : CREATE_NEW, *flags | extraFlags, nullptr));
     if (!handle) {
         outcome =
             errorOutcome(::GetLastError(), direct ? "CreateFile(NO_BUFFERING)" : "CreateFile", spec.path);
@@ -362,9 +362,10 @@ std::string windowsHintRefusal()
     return "Windows has FILE_FLAG_SEQUENTIAL_SCAN and FILE_FLAG_RANDOM_ACCESS, but nothing like noreuse";
 }
 
-UniqueHandle openInput(const std::string& path, ReadHint hint, bool direct, Outcome& outcome)
+UniqueHandle openInput(const std::string& path, ReadHint hint, bool direct, Outcome& outcome,
+                       DWORD extraFlags)
 {
-    DWORD flags = FILE_ATTRIBUTE_NORMAL;
+    DWORD flags = FILE_ATTRIBUTE_NORMAL | extraFlags;
     if (hint == ReadHint::Sequential)
         flags |= FILE_FLAG_SEQUENTIAL_SCAN;
     else if (hint == ReadHint::Random)

@@ -82,9 +82,23 @@ std::optional<DWORD> createFileFlags(const Case& c, bool direct);
 std::optional<std::string> noBufferingProblem(std::uint64_t offset, std::uint64_t length,
                                               std::uintptr_t address, std::uint32_t sectorBytes);
 
+// The rules for a job's transfers: a whole chunk and the tail, from `address` (every offset is a multiple
+// of the chunk, so these two cover them all).
+inline std::optional<std::string> noBufferingProblem(const JobSpec& spec, std::uintptr_t address)
+{
+    const std::uint32_t sector = spec.target.logicalBlockBytes;
+    const std::uint64_t chunk = spec.testCase.chunkBytes;
+    auto problem = noBufferingProblem(0, chunk, address, sector);
+    if (const std::uint64_t tail = spec.bytes % chunk; !problem && tail != 0)
+        problem = noBufferingProblem(spec.bytes - tail, tail, address, sector);
+    return problem;
+}
+
 // Opens the job's output: a new file in the run folder (CREATE_NEW: never an existing file or link) or the
-// NUL device. `access` is GENERIC_WRITE, or GENERIC_READ | GENERIC_WRITE for a mapping.
-UniqueHandle openOutput(const JobSpec& spec, DWORD access, bool direct, Outcome& outcome);
+// NUL device. `access` is GENERIC_WRITE, or GENERIC_READ | GENERIC_WRITE for a mapping; `extraFlags` is
+// FILE_FLAG_OVERLAPPED for the queued writers.
+UniqueHandle openOutput(const JobSpec& spec, DWORD access, bool direct, Outcome& outcome,
+                        DWORD extraFlags = 0);
 // Creates a new scratch file in the run folder for reading and writing.
 UniqueHandle createScratch(const std::string& path, Outcome& outcome);
 
@@ -132,8 +146,9 @@ bool writeAt(HANDLE file, const std::byte* data, std::uint64_t size, std::uint64
 const std::vector<ReadHint>& windowsReadHints();
 std::string windowsHintRefusal();
 // Opens an existing data-set file for reading with the hint's flag (and FILE_FLAG_NO_BUFFERING when
-// `direct`).
-UniqueHandle openInput(const std::string& path, ReadHint hint, bool direct, Outcome& outcome);
+// `direct`, and `extraFlags`: FILE_FLAG_OVERLAPPED for the queued readers).
+UniqueHandle openInput(const std::string& path, ReadHint hint, bool direct, Outcome& outcome,
+                       DWORD extraFlags = 0);
 
 // ReadFile until `size` bytes or the end of the file; false with GetLastError set on failure. `got` is what
 // arrived.

@@ -98,6 +98,7 @@ TEST(QueueDepthAxis, ParsesAndRefusesWithReasons)
     EXPECT_THAT(rule.reason(c, plain, {}), HasSubstr("write has no queue"));
     StrategyInfo queued = writer("uring-write");
     queued.maxQueueDepth = 64;
+    c.strategy = "uring-write";
     EXPECT_EQ(rule.reason(c, queued, {}), "");
     c.queueDepth = 128;
     EXPECT_THAT(rule.reason(c, queued, {}), HasSubstr("above uring-write's limit of 64"));

@@ -449,7 +449,8 @@ TEST(Presets, ReadPresetsExpandToTheirSweeps)
     EXPECT_EQ(small.groups[0].fileSets.size(), 4u);
     // CrystalDiskMark's four rows, read and write, through each OS's queue.
     const auto cdm = *findPreset("cdm");
-    EXPECT_EQ(cdm.groups[0].strategies, (std::vector<std::string>{"uring-read-direct", "uring-write-direct"}));
+    EXPECT_EQ(cdm.groups[0].strategies,
+              (std::vector<std::string>{"uring-read-direct", "uring-write-direct"}));
     EXPECT_EQ(cdm.groups[0].chunks, std::vector<std::uint64_t>{1 << 20});
     EXPECT_EQ(cdm.groups[0].queueDepths, (std::vector<std::uint32_t>{8, 1}));
     EXPECT_EQ(cdm.groups[1].chunks, std::vector<std::uint64_t>{4096});

@@ -142,7 +142,7 @@ TEST(ResultJson, RoundTripsEverything)
     const auto text = resultToJson(r).dump();
     const auto back = resultFromJson(text, "r.json");
     EXPECT_EQ(back, r);
-    EXPECT_EQ(resultToJson(back)["schema"], "iolab.result/1");
+    EXPECT_EQ(resultToJson(back)["schema"], "iolab.result/2");
     // What IOLab did before the timed part is stated with each case; results from before the axis read as
     // new files, and before run warnings as none.
     auto j = resultToJson(r);
@@ -202,7 +202,7 @@ TEST(ResultJson, RejectsDamageWithAClearMessage)
               "'o' (invalid literal); expected string literal");
     EXPECT_EQ(message(""), "r.json: not valid JSON: the file is empty");
     EXPECT_THAT(message("{}"), HasSubstr("no \"schema\""));
-    EXPECT_THAT(message(R"({"schema": "iolab.result/2"})"), HasSubstr("a newer IOLab is needed"));
+    EXPECT_THAT(message(R"({"schema": "iolab.result/3"})"), HasSubstr("a newer IOLab is needed"));
     auto json = resultToJson(sampleResult());
     json.erase("cases");
     EXPECT_THAT(message(json.dump()), HasSubstr("damaged result file"));

@@ -316,6 +316,8 @@ TEST(BuiltinStrategies, OneListInOneOrderOnEveryOs)
                                              "fputc",
                                              "write",
                                              "direct",
+                                             "write-random",
+                                             "direct-random",
                                              "mmap-window",
                                              "mmap-batch-direct",
                                              "pipe-write",
@@ -329,7 +331,23 @@ TEST(BuiltinStrategies, OneListInOneOrderOnEveryOs)
                                              "read-random-direct",
                                              "files-serial",
                                              "files-pool",
-                                             "files-per-thread"}));
+                                             "files-per-thread",
+                                             "uring-write",
+                                             "uring-write-direct",
+                                             "uring-random-write",
+                                             "uring-random-write-direct",
+                                             "uring-read",
+                                             "uring-read-direct",
+                                             "uring-random-read",
+                                             "uring-random-read-direct",
+                                             "overlapped-write",
+                                             "overlapped-write-direct",
+                                             "overlapped-random-write",
+                                             "overlapped-random-write-direct",
+                                             "overlapped-read",
+                                             "overlapped-read-direct",
+                                             "overlapped-random-read",
+                                             "overlapped-random-read-direct"}));
 }
 
 // A strategy one OS has is declared once: the backend that has it registers that declaration, the other lists
