@@ -57,8 +57,6 @@ protected:
     UringFixture() : m_target(inspectTarget(m_dir.path()))
     {
         registerBuiltinStrategies(m_registry);
-        m_registry.add(builtin::makeWriteRandomStrategy());
-        m_registry.add(builtin::makeDirectRandomStrategy());
         probeCapabilities(m_target);
     }
 
