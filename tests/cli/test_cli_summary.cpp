@@ -108,16 +108,43 @@ TEST_F(CliSummary, TrimmedMeanOnlyFromFiveRepetitions)
     ASSERT_EQ(r.exitCode, 0) << r.err;
     auto cells = row(r.out, 1);
     ASSERT_GT(cells.size(), 9u) << r.out;
-    EXPECT_EQ(cells[9], "-") << "with 3 repetitions the trimmed mean is the median: not shown";
+    EXPECT_EQ(cells[10], "-") << "with 3 repetitions the trimmed mean is the median: not shown";
     EXPECT_THAT(r.out, HasSubstr("shown from 5 repetitions on"));
 
     r = run({"--reps", std::to_string(kTrimmedMeanMinCount), "--no-summary"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     cells = row(r.out, 1);
     ASSERT_GT(cells.size(), 9u) << r.out;
-    EXPECT_NE(cells[9], "-");
+    EXPECT_NE(cells[10], "-");
 
     r = runProcess(IOLAB_CLI_PATH, {"run", "--help"}, {"XDG_STATE_HOME=" + m_state.path()});
     EXPECT_THAT(r.out, HasSubstr("the trimmed mean is shown from 5 on"));
     EXPECT_THAT(r.out, HasSubstr("--no-summary"));
+}
+
+// Issue 16: the table's qd and p99 columns (the case's p99 per call where it timed its calls, "-" where it
+// did not); --latency-table lists every percentile of every timed case and says why the others were not
+// timed.
+TEST_F(CliSummary, P99ColumnAndTheLatencyTable)
+{
+    std::ofstream(m_matrix)
+        << R"({"name": "latency-test", "strategies": ["write"], "chunks": "64K", "sizes": "8M",
+                                  "latencies": ["off", "on"]})";
+    auto r = run({"--reps", "3", "--no-summary"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr(" p99 "));
+    const auto first = row(r.out, 1);
+    const auto second = row(r.out, 2);
+    ASSERT_GT(first.size(), 15u) << r.out;
+    ASSERT_GT(second.size(), 15u) << r.out;
+    EXPECT_EQ(first[6], "-") << "qd: a strategy without a queue";
+    EXPECT_EQ((first[14] == "-") + (second[14] == "-"), 1) << "one case timed its calls, one did not\n"
+                                                           << r.out;
+    EXPECT_THAT(r.out, Not(HasSubstr("Latency per call")));
+
+    r = run({"--reps", "3", "--no-summary", "--latency-table"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("Latency per call"));
+    EXPECT_THAT(r.out, HasSubstr("p99.99"));
+    EXPECT_THAT(r.out, HasSubstr("not recorded: latency off"));
 }
