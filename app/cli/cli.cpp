@@ -3,6 +3,7 @@
 
 #include "app/cli/axis_flags.h"
 #include "app/cli/console_observer.h"
+#include "core/analysis/cdm_grid.h"
 #include "core/analysis/verdict.h"
 #include "core/analysis/warnings.h"
 #include "core/base/error.h"
@@ -647,6 +648,10 @@ int commandRun(const Registry& registry, const RunArgs& args)
     watcher.join();
 
     printResults(result, ranking);
+    if (const auto grid = cdmGrid(result, registry)) {
+        std::printf("\nAs CrystalDiskMark shows it:\n");
+        std::fputs(cdmGridText(*grid, result).c_str(), stdout);
+    }
     if (args.latencyTable)
         printLatencyTable(result);
     if (!args.noSummary)
