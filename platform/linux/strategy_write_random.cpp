@@ -20,12 +20,14 @@ public:
                                               .needsDirectIo = true,
                                               .targets = {TargetKind::Directory},
                                               .syncModes = posix::kEverySyncMode,
-                                              .callCost = CallCost::DirectWrite}
+                                              .callCost = CallCost::DirectWrite,
+                                              .randomOffsets = true}
                                : StrategyInfo{.id = "write-random",
                                               .description = "pwrite(2) of every chunk once at random "
                                                              "chunk-aligned offsets through the page cache",
                                               .targets = {TargetKind::Directory},
-                                              .syncModes = posix::kEverySyncMode}),
+                                              .syncModes = posix::kEverySyncMode,
+                                              .randomOffsets = true}),
           m_direct(direct)
     {}
 

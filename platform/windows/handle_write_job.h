@@ -2,13 +2,23 @@
 #pragma once
 
 #include "core/engine/chunk_loop.h"
+#include "core/engine/chunk_order.h"
 #include "core/engine/pattern.h"
 #include "platform/windows/win_io.h"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
 namespace iolab::windows_backend {
+
+// How a writer walks its file: front to back, or every chunk once in a random order (ChunkOrder), as the
+// Linux writers do (platform/posix/fd_write_job.h).
+enum class WriteOrder
+{
+    Sequential,
+    Random
+};
 
 // WriteFile per chunk on a handle opened with the case's flags. For direct I/O (FILE_FLAG_NO_BUFFERING) the
 // data comes from a VirtualAlloc copy of the pattern, so every source address is page aligned, and the
@@ -18,7 +28,8 @@ namespace iolab::windows_backend {
 class HandleWriteJob final : public Job
 {
 public:
-    static std::unique_ptr<Job> create(const JobSpec& spec, bool direct, Outcome& outcome)
+    static std::unique_ptr<Job> create(const JobSpec& spec, bool direct, Outcome& outcome,
+                                       WriteOrder order = WriteOrder::Sequential)
     {
         win::VirtualBuffer copy;
         const std::byte* base = spec.pattern->at(0);
@@ -30,13 +41,7 @@ public:
             }
             std::memcpy(copy.get(), base, spec.pattern->sizeBytes());
             base = copy.get();
-            const std::uint32_t sector = spec.target.logicalBlockBytes;
-            const auto address = reinterpret_cast<std::uintptr_t>(base);
-            auto problem = win::noBufferingProblem(0, spec.testCase.chunkBytes, address, sector);
-            if (!problem && spec.bytes % spec.testCase.chunkBytes != 0)
-                problem = win::noBufferingProblem(spec.bytes - spec.bytes % spec.testCase.chunkBytes,
-                                                  spec.bytes % spec.testCase.chunkBytes, address, sector);
-            if (problem) {
+            if (const auto problem = win::noBufferingProblem(spec, reinterpret_cast<std::uintptr_t>(base))) {
                 outcome = {Status::Refused, ERROR_INVALID_PARAMETER, "align", *problem};
                 return nullptr;
             }
@@ -45,7 +50,7 @@ public:
         if (!handle)
             return nullptr;
         return std::unique_ptr<Job>(
-            new HandleWriteJob(spec, std::move(handle), direct, std::move(copy), base));
+            new HandleWriteJob(spec, std::move(handle), direct, order, std::move(copy), base));
     }
 
     Outcome execute(Progress& progress) override
@@ -54,15 +59,34 @@ public:
         const SyncPolicy sync = m_spec.testCase.sync;
         const HANDLE file = m_handle.get();
         const std::uint32_t every = sync.mode == SyncMode::FsyncEvery ? sync.everyWrites : 0;
+        const std::uint64_t chunk = m_spec.testCase.chunkBytes;
+        const auto syncEvery = [&] {
+            return win::syncForPolicy(file, SyncMode::FsyncEvery) || fail("FlushFileBuffers");
+        };
         const auto end = withCallTimer(m_spec.latency, [&](const auto& timer) {
+            if (m_order == WriteOrder::Random) {
+                // The loop's n-th call writes the order's n-th chunk (seeded as the Linux writers'); the
+                // short tail chunk, wherever it falls, is the file's last.
+                const std::uint64_t total = m_spec.bytes;
+                const ChunkOrder order((total + chunk - 1) / chunk, m_spec.thread + 1);
+                return runChunks(
+                    total, chunk, every, progress, timer,
+                    [&](std::uint64_t offset, std::uint64_t) {
+                        const std::uint64_t at = order.at(offset / chunk) * chunk;
+                        if (win::writeAt(file, pattern.at(at), std::min(chunk, total - at), at)) [[likely]]
+                            return true;
+                        return fail(m_direct ? "WriteFile(NO_BUFFERING, offset)" : "WriteFile (offset)");
+                    },
+                    syncEvery);
+            }
             return runChunks(
-                m_spec.bytes, m_spec.testCase.chunkBytes, every, progress, timer,
+                m_spec.bytes, chunk, every, progress, timer,
                 [&](std::uint64_t offset, std::uint64_t size) {
                     if (win::writeFully(file, pattern.at(offset), size)) [[likely]]
                         return true;
                     return fail(m_direct ? "WriteFile(NO_BUFFERING)" : "WriteFile");
                 },
-                [&] { return win::syncForPolicy(file, SyncMode::FsyncEvery) || fail("FlushFileBuffers"); });
+                syncEvery);
         });
         if (end == LoopEnd::Failed)
             return std::move(m_error);
@@ -76,9 +100,10 @@ public:
     }
 
 private:
-    HandleWriteJob(const JobSpec& spec, win::UniqueHandle handle, bool direct, win::VirtualBuffer copy,
-                   const std::byte* base)
-        : m_spec(spec), m_handle(std::move(handle)), m_direct(direct), m_copy(std::move(copy)), m_base(base)
+    HandleWriteJob(const JobSpec& spec, win::UniqueHandle handle, bool direct, WriteOrder order,
+                   win::VirtualBuffer copy, const std::byte* base)
+        : m_spec(spec), m_handle(std::move(handle)), m_direct(direct), m_order(order),
+          m_copy(std::move(copy)), m_base(base)
     {}
 
     bool fail(const char* call)
@@ -90,6 +115,7 @@ private:
     JobSpec m_spec;
     win::UniqueHandle m_handle;
     bool m_direct;
+    WriteOrder m_order;
     win::VirtualBuffer m_copy; // direct only: the page-aligned source
     const std::byte* m_base;   // the pattern's first byte (the copy's for direct)
     Outcome m_error;
