@@ -48,6 +48,10 @@ public:
         FilesPerSecondColumn,
         FileP50Column,
         FileP99Column,
+        CallP50Column, // of each call, over the measured repetitions (CaseResult::callLatency)
+        CallP99Column,
+        CallP999Column,
+        IopsColumn,
         CpuColumn,
         RssColumn,
         StabilityColumn,
