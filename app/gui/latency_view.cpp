@@ -203,7 +203,7 @@ void LatencyView::rebuildChart()
     auto* y = new QValueAxis;
     const double top = std::max(1.0, std::ceil(m_shown.maxShare * 100 * 1.15));
     y->setRange(0, top);
-    y->setLabelFormat(QStringLiteral("%.0f%"));
+    y->setLabelFormat(top < 10 ? QStringLiteral("%.1f%%") : QStringLiteral("%.0f%%"));
     y->setTitleText(tr("share of the %1").arg(what));
     m_chart->addAxis(x, Qt::AlignBottom);
     m_chart->addAxis(y, Qt::AlignLeft);

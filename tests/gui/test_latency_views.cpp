@@ -5,6 +5,7 @@
 // PDF's Latency section.
 #include "app/gui/cdm_grid_view.h"
 #include "app/gui/latency_view.h"
+#include "app/gui/qd_sweep_view.h"
 #include "app/gui/results_model.h"
 #include "app/gui/results_view.h"
 #include "app/report/latency_chart_data.h"
