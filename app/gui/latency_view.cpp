@@ -34,6 +34,13 @@ Qt::PenStyle markerStyle(std::size_t marker)
     return marker == 0 ? Qt::DotLine : marker == 1 ? Qt::DashLine : Qt::DashDotLine;
 }
 
+// Where a marker's label sits, as a share of the axis: staggered by percentile and by case, so that the
+// labels of markers close together do not print over each other.
+double markerHeight(std::size_t marker, std::size_t curve)
+{
+    return 0.96 - 0.07 * static_cast<double>(marker + 3 * (curve % 3));
+}
+
 void hideFromLegend(QChart* chart, QAbstractSeries* series)
 {
     for (QLegendMarker* marker : chart->legend()->markers(series))
@@ -74,7 +81,8 @@ LatencyView::LatencyView(QWidget* parent) : QWidget(parent)
     m_chart = new QChart;
     m_chart->setAnimationOptions(QChart::NoAnimation);
     m_chart->setBackgroundRoundness(0);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    // The chart's own legend elides long case names; the lines under the chart name each case in full.
+    m_chart->legend()->hide();
     m_view = new QChartView(m_chart, splitter);
     m_view->setRenderHint(QPainter::Antialiasing);
     splitter->addWidget(m_list);
@@ -201,10 +209,11 @@ void LatencyView::rebuildChart()
     x->setRange(low, high);
     x->setTitleText(tr("time per call (log scale)"));
     auto* y = new QValueAxis;
-    const double top = std::max(1.0, std::ceil(m_shown.maxShare * 100 * 1.15));
-    y->setRange(0, top);
+    y->setRange(0, std::max(1.0, m_shown.maxShare * 100 * 1.15));
+    y->applyNiceNumbers();
+    const double top = y->max();
     y->setLabelFormat(top < 10 ? QStringLiteral("%.1f%%") : QStringLiteral("%.0f%%"));
-    y->setTitleText(tr("share of the %1").arg(what));
+    y->setTitleText(kind() == LatencyKind::Calls ? tr("share of calls") : tr("share of syncs"));
     m_chart->addAxis(x, Qt::AlignBottom);
     m_chart->addAxis(y, Qt::AlignLeft);
     QStringList notes;
@@ -231,10 +240,10 @@ void LatencyView::rebuildChart()
             const double at = std::log10(marker.ns);
             auto* rule = new QLineSeries;
             rule->append(at, 0);
-            rule->append(at, top * (0.97 - 0.06 * static_cast<double>(m)));
+            rule->append(at, top * markerHeight(m, i));
             rule->setPen(QPen(colour, 1.2, markerStyle(m)));
             auto* label = new QScatterSeries;
-            label->append(at, top * (0.97 - 0.06 * static_cast<double>(m)));
+            label->append(at, top * markerHeight(m, i));
             label->setMarkerSize(4);
             label->setColor(colour);
             label->setBorderColor(colour);

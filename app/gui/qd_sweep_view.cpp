@@ -65,11 +65,12 @@ void QdSweepView::rebuild()
     x->setBase(2);
     x->setLabelFormat(QStringLiteral("%g"));
     x->setMinorTickCount(0);
-    x->setRange(std::max(1.0, ticks.front() / 1.4), ticks.back() * 1.4);
+    x->setRange(ticks.front() / 1.4, ticks.back() * 1.4);
     x->setTitleText(tr("queue depth (requests in flight, log scale)"));
     auto* rate = new QValueAxis;
     rate->setRange(0, m_data.maxMBps * 1.1);
     rate->setLabelFormat(QStringLiteral("%.0f"));
+    rate->applyNiceNumbers();
     rate->setTitleText(tr("MB/s"));
     m_chart->addAxis(x, Qt::AlignBottom);
     m_chart->addAxis(rate, Qt::AlignLeft);
@@ -81,6 +82,7 @@ void QdSweepView::rebuild()
         latency = new QValueAxis;
         latency->setRange(0, m_data.maxP99Ns / unitNs * 1.1);
         latency->setLabelFormat(QStringLiteral("%.3g"));
+        latency->applyNiceNumbers();
         latency->setTitleText(ms ? tr("p99 latency (ms)") : tr("p99 latency (us)"));
         latency->setGridLineVisible(false);
         m_chart->addAxis(latency, Qt::AlignRight);
