@@ -1135,9 +1135,10 @@ void drawLatencyChart(Layout& layout, const LatencyChartData& d)
     const auto xFor = [&](double ns) {
         return plot.left() + plot.width() * (std::log10(std::max(ns, 1e-3)) - lo) / (hi - lo);
     };
-    const double topPercent = std::max(1.0, std::ceil(d.maxShare * 100 * 1.15));
+    const BarScale shares =
+        BarScale::fit(std::max(d.maxShare * 100, 0.1), std::max(d.maxShare * 100, 0.1), 1.15);
     const auto yFor = [&](double share) {
-        return plot.bottom() - plot.height() * share * 100 / topPercent;
+        return plot.bottom() - plot.height() * shares.position(share * 100);
     };
     p.setFont(font(6.5));
     for (const double t : d.ticks()) {
@@ -1147,14 +1148,13 @@ void drawLatencyChart(Layout& layout, const LatencyChartData& d)
         p.setPen(kMuted);
         p.drawText(QRectF(x - 30, plot.bottom() + 2, 60, 10), Qt::AlignCenter, latencyTickLabel(t));
     }
-    for (int i = 0; i <= 2; ++i) {
-        const double v = topPercent * i / 2;
-        const double y = plot.bottom() - plot.height() * i / 2;
+    for (const double v : shares.ticks) {
+        const double y = yFor(v / 100);
         p.setPen(QPen(kRule, 0.4));
         p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
         p.setPen(kMuted);
         p.drawText(QRectF(area.left(), y - 6, 36, 12), Qt::AlignRight | Qt::AlignVCenter,
-                   QStringLiteral("%1%").arg(v, 0, 'f', v < 10 && i == 1 ? 1 : 0));
+                   BarScale::tickLabel(v) + QStringLiteral("%"));
     }
     p.save();
     p.translate(area.left() + 4, plot.center().y());
@@ -1212,21 +1212,22 @@ void drawQdSweep(Layout& layout, const QdSweepData& d)
     const QRectF plot(area.left() + 40, area.top() + 10, area.width() - (d.hasLatency() ? 84 : 50),
                       plotHeight);
     const auto ticks = d.ticks();
-    const double lo = std::log2(std::max(1.0, ticks.front() / 1.4));
+    const double lo = std::log2(ticks.front() / 1.4);
     const double hi = std::log2(ticks.back() * 1.4);
     const auto xFor = [&](double qd) {
         return plot.left() + plot.width() * (std::log2(qd) - lo) / (hi - lo);
     };
     const BarScale rate = BarScale::fit(d.maxMBps, d.maxMBps, 1.1);
     const auto yRate = [&](double v) {
-        return plot.bottom() - plot.height() * v / rate.max;
+        return plot.bottom() - plot.height() * rate.position(v);
     };
+    // The latency axis in the unit its largest value reads best in, with steps of its own.
     const bool ms = d.maxP99Ns >= 1e6;
     const double unitNs = ms ? 1e6 : 1e3;
-    const double latencyTop =
-        d.hasLatency() ? BarScale::fit(d.maxP99Ns / unitNs, d.maxP99Ns / unitNs, 1.1).max : 1;
+    const double latencyMax = std::max(d.maxP99Ns, 1.0) / unitNs;
+    const BarScale latency = BarScale::fit(latencyMax, latencyMax, 1.1);
     const auto yLatency = [&](double ns) {
-        return plot.bottom() - plot.height() * ns / unitNs / latencyTop;
+        return plot.bottom() - plot.height() * latency.position(ns / unitNs);
     };
     p.setFont(font(6.5));
     for (const auto t : ticks) {
@@ -1236,16 +1237,18 @@ void drawQdSweep(Layout& layout, const QdSweepData& d)
         p.setPen(kMuted);
         p.drawText(QRectF(x - 20, plot.bottom() + 2, 40, 10), Qt::AlignCenter, QString::number(t));
     }
-    for (int i = 0; i <= 4; ++i) {
-        const double y = plot.bottom() - plot.height() * i / 4;
+    for (const double t : rate.ticks) {
+        const double y = yRate(t);
         p.setPen(QPen(kRule, 0.4));
         p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
         p.setPen(kMuted);
         p.drawText(QRectF(area.left(), y - 6, 36, 12), Qt::AlignRight | Qt::AlignVCenter,
-                   BarScale::tickLabel(rate.max * i / 4));
-        if (d.hasLatency())
-            p.drawText(QRectF(plot.right() + 3, y - 6, 32, 12), Qt::AlignLeft | Qt::AlignVCenter,
-                       QString::number(latencyTop * i / 4, 'g', 3));
+                   BarScale::tickLabel(t));
+    }
+    if (d.hasLatency()) {
+        for (const double t : latency.ticks)
+            p.drawText(QRectF(plot.right() + 3, yLatency(t * unitNs) - 6, 32, 12),
+                       Qt::AlignLeft | Qt::AlignVCenter, BarScale::tickLabel(t));
     }
     p.save();
     p.translate(area.left() + 4, plot.center().y());
@@ -1399,7 +1402,7 @@ void latencySection(Layout& layout, const ReportContext& ctx)
     }
     for (const auto& reason : notTimed)
         layout.paragraph(QStringLiteral("Other cases, %1").arg(qs(reason)), 7.5, kMuted);
-    constexpr std::size_t kCurvesPerChart = 6;
+    constexpr std::size_t kCurvesPerChart = 4;
     for (const auto& [group, indices] : ctx.byGroup) {
         std::vector<CaseResult> cases;
         for (const std::size_t i : indices)
