@@ -166,6 +166,7 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     m_qdSweep->setObjectName(QStringLiteral("qdSweepView"));
     tabs->addTab(m_qdSweep, tr("Queue depth"));
     tabs->setTabVisible(tabs->indexOf(m_qdSweep), false);
+    tabs->setCurrentWidget(upper);
     m_group = new QComboBox(tabs);
     m_group->setObjectName(QStringLiteral("chartGroup"));
     m_group->setToolTip(tr("The charts compare cases of one group only: a write into a pipe is no rival of a "
@@ -325,6 +326,9 @@ void ResultsView::rebuildRunViews()
     m_tabs->setTabVisible(cdmTab, grid.has_value());
     if (grid && !wasShown)
         m_tabs->setCurrentIndex(cdmTab);
+    // A hidden tab that stays current shows an empty page: fall back to the table.
+    if (!m_tabs->isTabVisible(m_tabs->currentIndex()))
+        m_tabs->setCurrentWidget(m_table->parentWidget());
 }
 
 void ResultsView::setRanking(Ranking ranking)

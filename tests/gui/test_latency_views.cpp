@@ -272,6 +272,7 @@ TEST(LatencyView, OverlaysTickedCasesAndSaysWhyWhenNothingWasTimed)
 TEST(ResultsView, ShowsTheCdmTabFirstAndTheQueueDepthTabOnlyForASweep)
 {
     gui::ResultsView view;
+    EXPECT_EQ(view.tabs()->currentIndex(), view.tabs()->indexOf(view.table()->parentWidget()));
     view.setRegistry(&builtinRegistry());
     RunResult run = cdmRun();
     view.setResult(run);
@@ -285,6 +286,8 @@ TEST(ResultsView, ShowsTheCdmTabFirstAndTheQueueDepthTabOnlyForASweep)
     plain.cases.push_back(timedCase(0, "write", Direction::Write, 4 * kKiB, 0, 400, 20000));
     view.setResult(plain);
     EXPECT_FALSE(view.isTabShown(view.cdmGridView()));
+    // The grid's tab was current; hidden, it hands over to the table rather than show an empty page.
+    EXPECT_EQ(view.tabs()->currentIndex(), view.tabs()->indexOf(view.table()->parentWidget()));
     EXPECT_FALSE(view.isTabShown(view.qdSweepView()));
     EXPECT_TRUE(view.latencyView()->hasLatency());
 }
