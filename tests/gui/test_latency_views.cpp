@@ -24,6 +24,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QTabWidget>
+#include <QTableView>
 #include <QtCharts/QChart>
 
 #include <gmock/gmock.h>
