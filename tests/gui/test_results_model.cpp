@@ -160,10 +160,10 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
     ResultsModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     const std::vector<std::string> headers{
-        "#",          "Strategy",  "Chunk",   "stdio buffer", "Sync",         "Hint, cache",
-        "Reader CPU", "Threads",   "Size",    "Apparent",     "Trimmed mean", "95% CI",
-        "Durable",    "Speed-up",  "Files/s", "p50/file",     "p99/file",     "CPU",
-        "Peak RSS",   "Stability", "Status",  "Reason"};
+        "#",       "Strategy", "Chunk",   "stdio buffer", "Sync",      "Hint, cache",  "Reader CPU",
+        "QD",      "Threads",  "Size",    "Latency",      "Apparent",  "Trimmed mean", "95% CI",
+        "Durable", "Speed-up", "Files/s", "p50/file",     "p99/file",  "p50",          "p99",
+        "p99.9",   "IOPS",     "CPU",     "Peak RSS",     "Stability", "Status",       "Reason"};
     ASSERT_EQ(static_cast<std::size_t>(model.columnCount()), headers.size());
     for (int column = 0; column < model.columnCount(); ++column)
         EXPECT_EQ(model.headerData(column, Qt::Horizontal).toString().toStdString(),
