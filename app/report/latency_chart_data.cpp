@@ -45,6 +45,7 @@ std::vector<LatencyCurve::Bin> LatencyChartData::mergeBuckets(const std::vector<
         counts[static_cast<long>(std::floor(std::log2(mid) * binsPerOctave))] += b.count;
     }
     std::vector<LatencyCurve::Bin> bins;
+    bins.reserve(counts.size());
     const double denominator = total > 0 ? static_cast<double>(total) : 1.0;
     for (const auto& [k, n] : counts) {
         bins.push_back({std::exp2(static_cast<double>(k) / binsPerOctave),

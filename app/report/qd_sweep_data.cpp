@@ -38,9 +38,9 @@ QdSweepData QdSweepData::from(const std::vector<CaseResult>& cases, Ranking rank
         key.queueDepth = 0;
         auto it = std::find_if(found.begin(), found.end(), [&](const auto& f) { return f.first == key; });
         if (it == found.end()) {
-            found.push_back({key, Series{qdAxis ? barVariant(c.testCase, qdAxis)
-                                                : QString::fromStdString(c.testCase.label()),
-                                         {}}});
+            found.emplace_back(key, Series{qdAxis ? barVariant(c.testCase, qdAxis)
+                                                  : QString::fromStdString(c.testCase.label()),
+                                           {}});
             it = std::prev(found.end());
         }
         Point p{c.testCase.queueDepth, rate.median, std::nullopt, i};
