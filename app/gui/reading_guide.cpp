@@ -54,6 +54,21 @@ QString readingGuideHtml()
          tr("How far the repetitions spread around their middle value, in MB/s (their standard "
             "deviation). Small against the rate means the figure is steady; large means run more repetitions "
             "or a larger size. The 'noisy' warning gives the same spread as a percentage (CV)."));
+    term(
+        tr("p50, p99, p99.9"),
+        tr("Where IOLab timed each call (a write, a read, a queued request until it completed), how long "
+           "the calls took: half of them took at most p50, all but one in a hundred at most p99, all but one "
+           "in a thousand at most p99.9. A p99 far above p50 means a few calls stall, when the page cache "
+           "flushes or a device queue fills; the Latency tab shows the whole histogram. Empty where the "
+           "calls were not timed (the Latency tab says why)."));
+    term(tr("IOPS"),
+         tr("Calls per second at the median apparent rate: the rate divided by the chunk size, since one "
+            "call moves one chunk. The figure storage vendors quote for 4 KiB random I/O."));
+    term(tr("QD (queue depth)"),
+         tr("How many requests a queued strategy (io_uring, overlapped I/O) keeps in flight at once. A "
+            "deeper queue lets a fast SSD work on many requests in parallel and raises the rate, while each "
+            "request waits longer; the Queue depth tab shows both. Empty for strategies that wait for each "
+            "call."));
     term(tr("CPU s/GiB"),
          tr("CPU seconds (user and system) the case spent per GiB: what the strategy costs the processor, "
             "apart from waiting for the disk."));

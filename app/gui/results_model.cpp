@@ -6,6 +6,8 @@
 #include "core/base/units.h"
 #include "core/model/axes.h"
 
+#include <QLocale>
+
 namespace iolab::gui {
 
 namespace {
@@ -13,6 +15,26 @@ namespace {
 bool measured(const CaseResult& c)
 {
     return c.status == Status::Ok && c.apparentMBps.count > 0;
+}
+
+// A percentile of the case's call latencies in nanoseconds, when its calls were timed.
+std::optional<std::uint64_t> callPercentileNs(const CaseResult& c, int figure)
+{
+    if (!c.callLatency || c.callLatency->summary.count == 0)
+        return std::nullopt;
+    const LatencySummary& s = c.callLatency->summary;
+    return figure == ResultsModel::CallP50Column   ? s.p50Ns
+           : figure == ResultsModel::CallP99Column ? s.p99Ns
+                                                   : s.p999Ns;
+}
+
+// Calls per second at the median apparent rate: one call moves one chunk. A file set's calls are files.
+std::optional<double> iops(const CaseResult& c)
+{
+    if (!measured(c) || c.testCase.chunkBytes == 0 || !c.testCase.fileSet.empty() ||
+        c.filesPerSecond.count > 0)
+        return std::nullopt;
+    return c.apparentMBps.median * kBytesPerMB / static_cast<double>(c.testCase.chunkBytes);
 }
 
 int axisColumnCount()
@@ -215,6 +237,16 @@ QVariant ResultsModel::display(const Row& row, int rowIndex, int column) const
         return ok && c.filesPerSecond.count > 0 ? qs(formatLatency(c.fileP99Seconds)) : QVariant();
     case MedianColumn:
         return ok ? qs(formatRate(c.apparentMBps.median * kBytesPerMB)) : QVariant();
+    case CallP50Column:
+    case CallP99Column:
+    case CallP999Column:
+        if (const auto ns = callPercentileNs(c, figureAt(column)))
+            return qs(formatLatency(static_cast<double>(*ns) * 1e-9));
+        return {};
+    case IopsColumn:
+        if (const auto rate = iops(c))
+            return QLocale().toString(*rate, 'f', 0);
+        return {};
     case TrimmedMeanColumn:
         return ok ? qs(formatRate(c.apparentMBps.trimmedMean * kBytesPerMB)) : QVariant();
     case CiColumn: {
@@ -282,6 +314,14 @@ QVariant ResultsModel::sortValue(const Row& row, int rowIndex, int column) const
         return ok && c.filesPerSecond.count > 0 ? c.fileP50Seconds : -1.0;
     case FileP99Column:
         return ok && c.filesPerSecond.count > 0 ? c.fileP99Seconds : -1.0;
+    case CallP50Column:
+    case CallP99Column:
+    case CallP999Column:
+        if (const auto ns = callPercentileNs(c, figureAt(column)))
+            return static_cast<double>(*ns);
+        return -1.0;
+    case IopsColumn:
+        return iops(c).value_or(-1.0);
     default:
         return display(row, rowIndex, column);
     }
@@ -348,6 +388,18 @@ QString ResultsModel::columnToolTip(int section)
     case FileP99Column:
         return tr("File-set reads: the time one file took from open to close, at the median and the 99th "
                   "percentile (medians over the measured repetitions)");
+    case CallP50Column:
+        return tr("p50: half of the timed calls (write, read, a queued request until it completed) took at "
+                  "most this long; the typical call");
+    case CallP99Column:
+        return tr("p99: 99% of the timed calls took at most this long; one call in a hundred took longer. "
+                  "Far above p50, a few calls stall (the page cache flushing, a device queue filling)");
+    case CallP999Column:
+        return tr("p99.9: one call in a thousand took longer than this: the tail a user waiting on single "
+                  "requests feels");
+    case IopsColumn:
+        return tr("IOPS: calls per second at the median apparent rate (MB/s divided by the chunk size); "
+                  "one call moves one chunk");
     case CpuColumn:
         return tr("CPU s/GiB: CPU seconds (user + system) spent per GiB moved; what the strategy costs the "
                   "processor, apart from waiting for the disk");
@@ -395,6 +447,14 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
         return tr("p50/file");
     case FileP99Column:
         return tr("p99/file");
+    case CallP50Column:
+        return tr("p50");
+    case CallP99Column:
+        return tr("p99");
+    case CallP999Column:
+        return tr("p99.9");
+    case IopsColumn:
+        return tr("IOPS");
     case CpuColumn:
         return tr("CPU");
     case RssColumn:

@@ -25,7 +25,7 @@ class ResultsModel : public QAbstractTableModel
 
 public:
     // The columns: the case number, then one column per declared axis column (core/model/axes.h,
-    // AxisColumn: the built-in axes' are Strategy to Size), then the figures (Apparent to Reason). The
+    // AxisColumn: the built-in axes' are Strategy to Latency), then the figures (Apparent to Reason). The
     // constants are the columns with only the built-in axes declared; an axis declared with a column of its
     // own moves the figures right, so code that must hold for any axis asks figureColumn() and
     // axisColumn() instead (results_view.cpp does).
@@ -38,9 +38,11 @@ public:
         SyncColumn,
         ReadColumn,
         ReaderCpuColumn,
+        QueueDepthColumn,
         ThreadsColumn,
         SizeColumn,
-        MedianColumn, // the first figure
+        LatencyColumn, // the latency mode asked for (auto, on, off)
+        MedianColumn,  // the first figure
         TrimmedMeanColumn,
         CiColumn,
         DurableColumn,
@@ -48,6 +50,10 @@ public:
         FilesPerSecondColumn,
         FileP50Column,
         FileP99Column,
+        CallP50Column, // of each call, over the measured repetitions (CaseResult::callLatency)
+        CallP99Column,
+        CallP999Column,
+        IopsColumn,
         CpuColumn,
         RssColumn,
         StabilityColumn,

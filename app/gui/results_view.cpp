@@ -2,11 +2,15 @@
 #include "app/gui/results_view.h"
 #include "app/gui/widget_helpers.h"
 
+#include "app/gui/cdm_grid_view.h"
 #include "app/gui/heatmap.h"
+#include "app/gui/latency_view.h"
 #include "app/gui/live_charts.h"
+#include "app/gui/qd_sweep_view.h"
 #include "app/gui/results_model.h"
 #include "app/gui/verdict_html.h"
 #include "app/report/bar_chart_data.h"
+#include "core/analysis/cdm_grid.h"
 #include "core/analysis/stats.h"
 #include "core/analysis/verdict.h"
 #include "core/analysis/warnings.h"
@@ -90,6 +94,11 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     // whole height rather than a third of it.
     auto* tabs = new QTabWidget(splitter);
     tabs->setObjectName(QStringLiteral("resultsTabs"));
+    m_tabs = tabs;
+    // The CrystalDiskMark grid comes first when the run has one: it is the answer such a run asks for.
+    m_cdm = new CdmGridView(tabs);
+    tabs->addTab(m_cdm, tr("CrystalDiskMark"));
+    tabs->setTabVisible(0, false);
     auto* upper = new QWidget(tabs);
     auto* upperLayout = new QVBoxLayout(upper);
     upperLayout->setContentsMargins(0, 0, 0, 0);
@@ -150,6 +159,14 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     scroll->setWidgetResizable(true);
     heatLayout->addWidget(scroll, 1);
     tabs->addTab(heatPage, tr("Heatmap"));
+    m_latency = new LatencyView(tabs);
+    m_latency->setObjectName(QStringLiteral("latencyView"));
+    tabs->addTab(m_latency, tr("Latency"));
+    m_qdSweep = new QdSweepView(tabs);
+    m_qdSweep->setObjectName(QStringLiteral("qdSweepView"));
+    tabs->addTab(m_qdSweep, tr("Queue depth"));
+    tabs->setTabVisible(tabs->indexOf(m_qdSweep), false);
+    tabs->setCurrentWidget(upper);
     m_group = new QComboBox(tabs);
     m_group->setObjectName(QStringLiteral("chartGroup"));
     m_group->setToolTip(tr("The charts compare cases of one group only: a write into a pipe is no rival of a "
@@ -161,6 +178,12 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     splitter->setStretchFactor(0, 0);
     layout->addWidget(splitter, 1);
 
+    connect(tabs, &QTabWidget::currentChanged, this, [this] {
+        // The group chooser picks what the bars and the heatmap show; the other tabs show every case.
+        QWidget* page = m_tabs->currentWidget();
+        const bool charts = page != m_cdm && page != m_latency && page != m_qdSweep;
+        m_group->setVisible(charts && m_group->count() > 1);
+    });
     connect(m_logScale, &QCheckBox::toggled, this, &ResultsView::rebuildCharts);
     connect(m_rankBy, &QComboBox::currentIndexChanged, this,
             [this] { setRanking(static_cast<Ranking>(m_rankBy->currentData().toInt())); });
@@ -201,7 +224,8 @@ std::vector<int> ResultsView::defaultColumnOrder()
                              figures({M::DurableColumn, M::MedianColumn, M::SpeedupColumn, M::StatusColumn,
                                       M::StabilityColumn, M::CiColumn, M::TrimmedMeanColumn}),
                              axes(false),
-                             figures({M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column,
+                             figures({M::CallP50Column, M::CallP99Column, M::CallP999Column, M::IopsColumn,
+                                      M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column,
                                       M::CpuColumn, M::RssColumn, M::ReasonColumn})})
         order.insert(order.end(), part.begin(), part.end());
     return order;
@@ -212,12 +236,14 @@ std::vector<int> ResultsView::hiddenColumns(const std::vector<CaseResult>& cases
 {
     bool anyWrite = false;
     bool anyFileSet = false;
+    bool anyLatency = false;
     bool anyReason = !refused.empty();
     std::uint32_t repetitions = 0;
     std::vector<const Case*> all;
     for (const auto& c : cases) {
         all.push_back(&c.testCase);
         anyFileSet = anyFileSet || c.filesPerSecond.count > 0;
+        anyLatency = anyLatency || (c.callLatency && c.callLatency->summary.count > 0);
         anyReason = anyReason || !c.reason.empty();
         repetitions = std::max<std::uint32_t>(repetitions, static_cast<std::uint32_t>(c.apparentMBps.count));
     }
@@ -244,6 +270,10 @@ std::vector<int> ResultsView::hiddenColumns(const std::vector<CaseResult>& cases
         hidden.push_back(M::figureColumn(M::FilesPerSecondColumn));
         hidden.push_back(M::figureColumn(M::FileP50Column));
         hidden.push_back(M::figureColumn(M::FileP99Column));
+    }
+    if (!anyLatency) {
+        for (const M::Column figure : {M::CallP50Column, M::CallP99Column, M::CallP999Column, M::IopsColumn})
+            hidden.push_back(M::figureColumn(figure));
     }
     // With fewer than five repetitions the trimmed mean is the median again, or nearly: it says nothing.
     if (repetitions < kTrimmedMeanMinCount)
@@ -272,6 +302,33 @@ void ResultsView::setRegistry(const Registry* registry)
 {
     m_registry = registry;
     rebuildVerdict();
+    rebuildRunViews();
+}
+
+bool ResultsView::isTabShown(QWidget* page) const
+{
+    const int index = m_tabs->indexOf(page);
+    return index >= 0 && m_tabs->isTabVisible(index);
+}
+
+void ResultsView::rebuildRunViews()
+{
+    m_latency->setCases(m_cases);
+    m_qdSweep->setCases(m_cases, m_ranking);
+    m_tabs->setTabVisible(m_tabs->indexOf(m_qdSweep), m_qdSweep->hasSweep());
+    std::optional<CdmGrid> grid;
+    if (m_registry && !m_run.cases.empty())
+        grid = cdmGrid(m_run, *m_registry);
+    const int cdmTab = m_tabs->indexOf(m_cdm);
+    const bool wasShown = m_tabs->isTabVisible(cdmTab);
+    if (grid)
+        m_cdm->setGrid(*grid, m_run);
+    m_tabs->setTabVisible(cdmTab, grid.has_value());
+    if (grid && !wasShown)
+        m_tabs->setCurrentIndex(cdmTab);
+    // A hidden tab that stays current shows an empty page: fall back to the table.
+    if (!m_tabs->isTabVisible(m_tabs->currentIndex()))
+        m_tabs->setCurrentWidget(m_table->parentWidget());
 }
 
 void ResultsView::setRanking(Ranking ranking)
@@ -282,6 +339,7 @@ void ResultsView::setRanking(Ranking ranking)
         m_rankBy->setCurrentIndex(m_rankBy->findData(static_cast<int>(ranking)));
     }
     m_model->setRanking(ranking);
+    m_qdSweep->setCases(m_cases, m_ranking);
     chooseLogScale();
     rebuildWarnings();
     rebuildVerdict();
@@ -319,7 +377,8 @@ void ResultsView::rebuildGroups()
         m_group->addItem(qs(toString(g)), static_cast<int>(g));
     const int keep = previous.isValid() ? m_group->findData(previous) : -1;
     m_group->setCurrentIndex(std::max(0, keep)); // writes to a file come first when there are some
-    m_group->setVisible(m_group->count() > 1);
+    QWidget* page = m_tabs->currentWidget();
+    m_group->setVisible(m_group->count() > 1 && page != m_cdm && page != m_latency && page != m_qdSweep);
 }
 
 std::vector<CaseResult> ResultsView::casesOfChosenGroup() const
@@ -394,6 +453,9 @@ void ResultsView::setDark(bool dark)
     m_dark = dark;
     m_barChart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
     m_barChart->setBackgroundRoundness(0);
+    m_cdm->setDark(dark);
+    m_latency->setDark(dark);
+    m_qdSweep->setDark(dark);
     rebuildCharts();
 }
 
@@ -414,6 +476,7 @@ void ResultsView::clear()
     rebuildWarnings();
     rebuildHeatmapAxisChoices();
     rebuildCharts();
+    rebuildRunViews();
 }
 
 void ResultsView::setResult(const RunResult& result)
@@ -448,6 +511,7 @@ void ResultsView::setResult(const RunResult& result)
     rebuildWarnings();
     rebuildHeatmapAxisChoices();
     rebuildCharts();
+    rebuildRunViews();
     fitColumns();
 }
 

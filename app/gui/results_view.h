@@ -15,6 +15,7 @@ class QLabel;
 class QListWidget;
 class QSortFilterProxyModel;
 class QSplitter;
+class QTabWidget;
 class QTableView;
 class QTextBrowser;
 
@@ -24,7 +25,10 @@ class Registry;
 
 namespace iolab::gui {
 
+class CdmGridView;
 class HeatmapWidget;
+class LatencyView;
+class QdSweepView;
 class ResultsModel;
 
 // A run's results: the sortable table (refused and failed cases included), the speed-up baseline, warnings
@@ -58,6 +62,14 @@ public:
     ResultsModel* model() const { return m_model; }
     QTableView* table() const { return m_table; }
     HeatmapWidget* heatmap() const { return m_heatmap; }
+    // The tabs under the summary: CrystalDiskMark (first, shown when the run has the grid), Table, the bars,
+    // Heatmap, Latency, Queue depth (shown when the run sweeps it).
+    QTabWidget* tabs() const { return m_tabs; }
+    CdmGridView* cdmGridView() const { return m_cdm; }
+    LatencyView* latencyView() const { return m_latency; }
+    QdSweepView* qdSweepView() const { return m_qdSweep; }
+    // Whether a tab is shown now (QTabWidget::isTabVisible of the page).
+    bool isTabShown(QWidget* page) const;
     // The heatmap's "Columns" menu: "Automatic" (no data), then each numeric axis that varies among the run's
     // cases (its result key as data), named from its declaration.
     QComboBox* heatmapAxisChooser() const { return m_heatAxis; }
@@ -82,6 +94,7 @@ public:
 
 private:
     void rebuildCharts();
+    void rebuildRunViews();
     void rebuildHeatmapAxisChoices();
     void rebuildBaselineChoices();
     void rebuildWarnings();
@@ -104,6 +117,10 @@ private:
     QCheckBox* m_logScale = nullptr;
     QLabel* m_barLegend = nullptr;
     HeatmapWidget* m_heatmap = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    CdmGridView* m_cdm = nullptr;
+    LatencyView* m_latency = nullptr;
+    QdSweepView* m_qdSweep = nullptr;
     QComboBox* m_heatAxis = nullptr;
     std::vector<CaseResult> m_cases;
     RunResult m_run;

@@ -4,8 +4,11 @@
 #include "app/report/bar_chart_data.h"
 #include "app/report/chart_layout.h"
 #include "app/report/heatmap_data.h"
+#include "app/report/latency_chart_data.h"
+#include "app/report/qd_sweep_data.h"
 #include "app/report/report_title.h"
 #include "app/report/verdict_text.h"
+#include "core/analysis/cdm_grid.h"
 #include "core/analysis/findings.h"
 #include "core/analysis/verdict.h"
 #include "core/base/units.h"
@@ -24,6 +27,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <set>
 
 namespace iolab::report {
 
@@ -1071,12 +1075,392 @@ void appendixSection(Layout& layout, const ReportContext& ctx)
                  reps, 6.5, [&](std::size_t i) { return repOk[i] ? kText : kBad; });
 }
 
+// A row of coloured swatches with their names under a chart, wrapped as the bars' legend is.
+double drawChartLegend(Layout& layout, const QStringList& names, double top, bool dashedToo = false)
+{
+    QPainter& p = layout.painter();
+    const QFont legendFont = font(7);
+    const QFontMetricsF metrics(legendFont, p.device());
+    const double lineHeight = 10;
+    const LegendLayout legend = LegendLayout::fit(
+        names, [&](const QString& text) { return metrics.horizontalAdvance(text); }, layout.width(),
+        lineHeight, dashedToo ? 22 : 12);
+    p.setFont(legendFont);
+    for (std::size_t v = 0; v < legend.entries.size(); ++v) {
+        const auto& e = legend.entries[v];
+        const double x = layout.left() + e.x;
+        const double y = top + e.y;
+        if (dashedToo) {
+            p.setPen(QPen(chartColour(v), 1.6));
+            p.drawLine(QPointF(x, y + 5), QPointF(x + 8, y + 5));
+            p.setPen(QPen(chartColour(v), 1.0, Qt::DashLine));
+            p.drawLine(QPointF(x + 10, y + 5), QPointF(x + 18, y + 5));
+        } else {
+            p.fillRect(QRectF(x, y + 1, 8, 8), chartColour(v));
+        }
+        p.setPen(kText);
+        const double textLeft = x + (dashedToo ? 22 : 12);
+        for (qsizetype line = 0; line < e.lines.size(); ++line)
+            p.drawText(QRectF(textLeft, y + lineHeight * static_cast<double>(line),
+                              legend.columnWidth - (dashedToo ? 22 : 12), lineHeight),
+                       Qt::AlignLeft | Qt::AlignVCenter, e.lines[line]);
+    }
+    return legend.height;
+}
+
+double legendHeight(Layout& layout, const QStringList& names, bool dashedToo = false)
+{
+    const QFontMetricsF metrics(font(7), layout.painter().device());
+    return LegendLayout::fit(
+               names, [&](const QString& text) { return metrics.horizontalAdvance(text); }, layout.width(),
+               10, dashedToo ? 22 : 12)
+        .height;
+}
+
+// The histograms on a log time axis: per curve a step line of its bins' shares, and its p50, p99 and p99.9
+// as vertical rules (dotted, dashed, dash-dotted) in its colour.
+void drawLatencyChart(Layout& layout, const LatencyChartData& d)
+{
+    if (d.empty())
+        return;
+    QPainter& p = layout.painter();
+    QStringList names;
+    for (const auto& curve : d.curves)
+        names << curve.name;
+    const double plotHeight = 150;
+    const QRectF area = layout.take(plotHeight + 34 + legendHeight(layout, names));
+    const QRectF plot(area.left() + 40, area.top() + 10, area.width() - 50, plotHeight);
+    const double lo = std::log10(d.minNs);
+    const double hi = std::log10(d.maxNs);
+    const auto xFor = [&](double ns) {
+        return plot.left() + plot.width() * (std::log10(std::max(ns, 1e-3)) - lo) / (hi - lo);
+    };
+    const BarScale shares =
+        BarScale::fit(std::max(d.maxShare * 100, 0.1), std::max(d.maxShare * 100, 0.1), 1.15);
+    const auto yFor = [&](double share) {
+        return plot.bottom() - plot.height() * shares.position(share * 100);
+    };
+    p.setFont(font(6.5));
+    for (const double t : d.ticks()) {
+        const double x = xFor(t);
+        p.setPen(QPen(kRule, 0.4));
+        p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+        p.setPen(kMuted);
+        p.drawText(QRectF(x - 30, plot.bottom() + 2, 60, 10), Qt::AlignCenter, latencyTickLabel(t));
+    }
+    for (const double v : shares.ticks) {
+        const double y = yFor(v / 100);
+        p.setPen(QPen(kRule, 0.4));
+        p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
+        p.setPen(kMuted);
+        p.drawText(QRectF(area.left(), y - 6, 36, 12), Qt::AlignRight | Qt::AlignVCenter,
+                   BarScale::tickLabel(v) + QStringLiteral("%"));
+    }
+    p.save();
+    p.translate(area.left() + 4, plot.center().y());
+    p.rotate(-90);
+    p.drawText(QRectF(-80, -8, 160, 12), Qt::AlignCenter,
+               d.kind == LatencyKind::Calls ? QStringLiteral("share of calls")
+                                            : QStringLiteral("share of syncs"));
+    p.restore();
+    p.save();
+    p.setClipRect(plot.adjusted(-1, -10, 1, 1));
+    for (std::size_t i = 0; i < d.curves.size(); ++i) {
+        const auto& curve = d.curves[i];
+        QPainterPath path;
+        path.moveTo(xFor(curve.bins.front().lowNs), plot.bottom());
+        for (const auto& bin : curve.bins) {
+            path.lineTo(xFor(bin.lowNs), yFor(bin.share));
+            path.lineTo(xFor(bin.highNs), yFor(bin.share));
+        }
+        path.lineTo(xFor(curve.bins.back().highNs), plot.bottom());
+        p.setPen(QPen(chartColour(i), 1.1));
+        p.drawPath(path);
+        for (std::size_t m = 0; m < curve.markers.size(); ++m) {
+            const auto& marker = curve.markers[m];
+            if (marker.ns <= 0)
+                continue;
+            const double x = xFor(marker.ns);
+            const double top = plot.top() + 8 * static_cast<double>(m) + 7 * static_cast<double>(i % 3);
+            p.setPen(QPen(chartColour(i), 0.8,
+                          m == 0   ? Qt::DotLine
+                          : m == 1 ? Qt::DashLine
+                                   : Qt::DashDotLine));
+            p.drawLine(QPointF(x, top + 2), QPointF(x, plot.bottom()));
+            p.setFont(font(5.5));
+            p.setPen(chartColour(i));
+            p.drawText(QRectF(x + 1.5, top - 5, 30, 8), Qt::AlignLeft | Qt::AlignVCenter, marker.name);
+        }
+    }
+    p.restore();
+    p.setPen(QPen(kText, 0.6));
+    p.drawLine(plot.bottomLeft(), plot.bottomRight());
+    drawChartLegend(layout, names, plot.bottom() + 16);
+}
+
+// MB/s against the queue depth on a log2 axis, and each series' p99 dashed on the right-hand axis.
+void drawQdSweep(Layout& layout, const QdSweepData& d)
+{
+    if (d.empty())
+        return;
+    QPainter& p = layout.painter();
+    QStringList names;
+    for (const auto& s : d.series)
+        names << s.name;
+    const double plotHeight = 150;
+    const QRectF area = layout.take(plotHeight + 34 + legendHeight(layout, names, d.hasLatency()));
+    const QRectF plot(area.left() + 40, area.top() + 10, area.width() - (d.hasLatency() ? 84 : 50),
+                      plotHeight);
+    const auto ticks = d.ticks();
+    const double lo = std::log2(ticks.front() / 1.4);
+    const double hi = std::log2(ticks.back() * 1.4);
+    const auto xFor = [&](double qd) {
+        return plot.left() + plot.width() * (std::log2(qd) - lo) / (hi - lo);
+    };
+    const BarScale rate = BarScale::fit(d.maxMBps, d.maxMBps, 1.1);
+    const auto yRate = [&](double v) {
+        return plot.bottom() - plot.height() * rate.position(v);
+    };
+    // The latency axis in the unit its largest value reads best in, with steps of its own.
+    const bool ms = d.maxP99Ns >= 1e6;
+    const double unitNs = ms ? 1e6 : 1e3;
+    const double latencyMax = std::max(d.maxP99Ns, 1.0) / unitNs;
+    const BarScale latency = BarScale::fit(latencyMax, latencyMax, 1.1);
+    const auto yLatency = [&](double ns) {
+        return plot.bottom() - plot.height() * latency.position(ns / unitNs);
+    };
+    p.setFont(font(6.5));
+    for (const auto t : ticks) {
+        const double x = xFor(t);
+        p.setPen(QPen(kRule, 0.4));
+        p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+        p.setPen(kMuted);
+        p.drawText(QRectF(x - 20, plot.bottom() + 2, 40, 10), Qt::AlignCenter, QString::number(t));
+    }
+    for (const double t : rate.ticks) {
+        const double y = yRate(t);
+        p.setPen(QPen(kRule, 0.4));
+        p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
+        p.setPen(kMuted);
+        p.drawText(QRectF(area.left(), y - 6, 36, 12), Qt::AlignRight | Qt::AlignVCenter,
+                   BarScale::tickLabel(t));
+    }
+    if (d.hasLatency()) {
+        for (const double t : latency.ticks)
+            p.drawText(QRectF(plot.right() + 3, yLatency(t * unitNs) - 6, 32, 12),
+                       Qt::AlignLeft | Qt::AlignVCenter, BarScale::tickLabel(t));
+    }
+    p.save();
+    p.translate(area.left() + 4, plot.center().y());
+    p.rotate(-90);
+    p.drawText(QRectF(-80, -8, 160, 12), Qt::AlignCenter, QStringLiteral("MB/s (solid)"));
+    p.restore();
+    if (d.hasLatency()) {
+        p.save();
+        p.translate(area.right() - 4, plot.center().y());
+        p.rotate(90);
+        p.drawText(QRectF(-80, -8, 160, 12), Qt::AlignCenter,
+                   ms ? QStringLiteral("p99 latency, ms (dashed)")
+                      : QStringLiteral("p99 latency, us (dashed)"));
+        p.restore();
+    }
+    p.drawText(QRectF(plot.left(), plot.bottom() + 11, plot.width(), 10), Qt::AlignCenter,
+               QStringLiteral("queue depth (requests in flight)"));
+    for (std::size_t i = 0; i < d.series.size(); ++i) {
+        const auto& s = d.series[i];
+        QPainterPath line;
+        QPainterPath tail;
+        for (const auto& pt : s.points) {
+            const QPointF at(xFor(pt.queueDepth), yRate(pt.mbps));
+            line.elementCount() == 0 ? line.moveTo(at) : line.lineTo(at);
+            if (pt.p99Ns) {
+                const QPointF l(xFor(pt.queueDepth), yLatency(*pt.p99Ns));
+                tail.elementCount() == 0 ? tail.moveTo(l) : tail.lineTo(l);
+            }
+        }
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(chartColour(i), 1.3));
+        p.drawPath(line);
+        p.setBrush(chartColour(i));
+        for (int e = 0; e < line.elementCount(); ++e)
+            p.drawEllipse(QPointF(line.elementAt(e).x, line.elementAt(e).y), 1.6, 1.6);
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(chartColour(i), 0.9, Qt::DashLine));
+        p.drawPath(tail);
+    }
+    p.setPen(QPen(kText, 0.6));
+    p.drawLine(plot.bottomLeft(), plot.bottomRight());
+    drawChartLegend(layout, names, plot.bottom() + 24, d.hasLatency());
+}
+
+// "12.3 us" from nanoseconds.
+QString latencyCell(double ns)
+{
+    return latencyLabel(ns);
+}
+
+// A CrystalDiskMark-style grid, when the run has one, as a compact table right after the summary.
+void cdmSection(Layout& layout, const ReportContext& ctx)
+{
+    if (!ctx.registry)
+        return;
+    const auto grid = cdmGrid(ctx.result, *ctx.registry);
+    if (!grid)
+        return;
+    layout.heading(QStringLiteral("CrystalDiskMark-style grid"), 2, 120);
+    std::vector<QStringList> rows;
+    QStringList notes;
+    std::uint32_t repetitions = 0;
+    for (const auto& row : grid->rows) {
+        QStringList cells{qs(row.name)};
+        for (std::size_t i = 0; i < 2; ++i) {
+            const CdmCell& c = row.cells[i];
+            repetitions = std::max(repetitions, c.repetitions);
+            if (c.repetitions == 0) {
+                cells << QStringLiteral("\u2014") << QStringLiteral("not measured");
+            } else {
+                cells << QStringLiteral("%1%2")
+                             .arg(c.medianMBps, 0, 'f', 2)
+                             .arg(c.note.empty() ? QString() : QStringLiteral("*"))
+                      << QStringLiteral("%1 \u2013 %2 MB/s\n%3 IOPS \u00b7 p99 %4")
+                             .arg(c.lowMBps, 0, 'f', 1)
+                             .arg(c.highMBps, 0, 'f', 1)
+                             .arg(QLocale().toString(c.iops, 'f', 0),
+                                  c.p99Ns ? latencyCell(static_cast<double>(*c.p99Ns))
+                                          : QStringLiteral("n/a"));
+            }
+            if (!c.note.empty())
+                notes << QStringLiteral("%1 %2: %3")
+                             .arg(qs(row.name), i == 0 ? QStringLiteral("read") : QStringLiteral("write"),
+                                  qs(c.note));
+        }
+        rows.push_back(cells);
+    }
+    layout.table({{QStringLiteral("Test"), 1.2},
+                  {QStringLiteral("Read MB/s"), 1.1, Qt::AlignRight},
+                  {QStringLiteral("Read spread, IOPS, p99"), 2.2, Qt::AlignRight},
+                  {QStringLiteral("Write MB/s"), 1.1, Qt::AlignRight},
+                  {QStringLiteral("Write spread, IOPS, p99"), 2.2, Qt::AlignRight}},
+                 rows, 8);
+    layout.paragraph(
+        QStringLiteral("Median of %1 repetitions with the slowest and fastest; CrystalDiskMark shows "
+                       "the best of N. * a stand-in case.")
+            .arg(repetitions),
+        7.5, kMuted);
+    for (const auto& note : notes)
+        layout.paragraph(note, 7, kMuted, 8);
+}
+
+// The percentiles of every case whose calls were timed (its sync calls on a row of their own), then per
+// comparison group the histograms, a few cases to a chart.
+void latencySection(Layout& layout, const ReportContext& ctx)
+{
+    const RunResult& result = ctx.result;
+    const auto timed = [](const CaseResult& c) {
+        return latencyOf(c, LatencyKind::Calls) != nullptr || latencyOf(c, LatencyKind::SyncCalls) != nullptr;
+    };
+    if (std::none_of(result.cases.begin(), result.cases.end(), timed))
+        return;
+    layout.heading(QStringLiteral("Latency"), 1, 120);
+    layout.paragraph(
+        QStringLiteral(
+            "How long each timed call took (a write, a read, a queued request until it completed), over "
+            "the measured repetitions: half the calls took at most p50, all but one in a hundred at "
+            "most p99. Sync rows: the fsync or fdatasync calls of a case that made some."),
+        8, kMuted);
+    std::vector<QStringList> rows;
+    for (const auto& c : result.cases) {
+        for (const LatencyKind kind : {LatencyKind::Calls, LatencyKind::SyncCalls}) {
+            const LatencyDistribution* d = latencyOf(c, kind);
+            if (!d)
+                continue;
+            const LatencySummary& s = d->summary;
+            rows.push_back(
+                {shortLabel(c), kind == LatencyKind::Calls ? QStringLiteral("calls") : QStringLiteral("sync"),
+                 QLocale().toString(static_cast<qulonglong>(s.count)), latencyCell(s.meanNs),
+                 latencyCell(static_cast<double>(s.p50Ns)), latencyCell(static_cast<double>(s.p90Ns)),
+                 latencyCell(static_cast<double>(s.p99Ns)), latencyCell(static_cast<double>(s.p999Ns)),
+                 latencyCell(static_cast<double>(s.p9999Ns)), latencyCell(static_cast<double>(s.maxNs))});
+        }
+    }
+    const Qt::Alignment right = Qt::AlignRight;
+    layout.table({{QStringLiteral("Case"), 3.4},
+                  {QStringLiteral("Of"), 0.7},
+                  {QStringLiteral("Calls"), 1.1, right},
+                  {QStringLiteral("Mean"), 0.9, right},
+                  {QStringLiteral("p50"), 0.9, right},
+                  {QStringLiteral("p90"), 0.9, right},
+                  {QStringLiteral("p99"), 0.9, right},
+                  {QStringLiteral("p99.9"), 0.9, right},
+                  {QStringLiteral("p99.99"), 0.9, right},
+                  {QStringLiteral("Max"), 0.9, right}},
+                 rows, 7);
+    std::set<std::string> notTimed;
+    for (const auto& c : result.cases) {
+        if (!timed(c) && c.status == Status::Ok && !c.latencyChoice.empty())
+            notTimed.insert(c.latencyChoice);
+    }
+    for (const auto& reason : notTimed)
+        layout.paragraph(QStringLiteral("Other cases, %1").arg(qs(reason)), 7.5, kMuted);
+    constexpr std::size_t kCurvesPerChart = 4;
+    for (const auto& [group, indices] : ctx.byGroup) {
+        std::vector<CaseResult> cases;
+        for (const std::size_t i : indices)
+            cases.push_back(result.cases[i]);
+        for (const LatencyKind kind : {LatencyKind::Calls, LatencyKind::SyncCalls}) {
+            std::vector<std::size_t> withLatency;
+            for (std::size_t i = 0; i < cases.size(); ++i) {
+                if (latencyOf(cases[i], kind))
+                    withLatency.push_back(i);
+            }
+            for (std::size_t from = 0; from < withLatency.size(); from += kCurvesPerChart) {
+                const std::vector<std::size_t> chosen(
+                    withLatency.begin() + static_cast<std::ptrdiff_t>(from),
+                    withLatency.begin() +
+                        static_cast<std::ptrdiff_t>(std::min(withLatency.size(), from + kCurvesPerChart)));
+                const LatencyChartData chart = LatencyChartData::from(cases, kind, chosen);
+                layout.heading(
+                    QStringLiteral("%1: latency of the %2%3")
+                        .arg(groupHeading(group),
+                             kind == LatencyKind::Calls ? QStringLiteral("calls")
+                                                        : QStringLiteral("sync calls"),
+                             withLatency.size() > kCurvesPerChart
+                                 ? QStringLiteral(" (%1 of %2)")
+                                       .arg(from / kCurvesPerChart + 1)
+                                       .arg((withLatency.size() + kCurvesPerChart - 1) / kCurvesPerChart)
+                                 : QString()),
+                    2, 210);
+                drawLatencyChart(layout, chart);
+            }
+        }
+    }
+    layout.paragraph(
+        QStringLiteral("Bins of a third of an octave; rules: p50 dotted, p99 dashed, p99.9 dash-dotted."), 7,
+        kMuted);
+}
+
+// Rate and p99 against the queue depth, when the run varies it among cases otherwise equal.
+void qdSection(Layout& layout, const ReportContext& ctx)
+{
+    const QdSweepData d = QdSweepData::from(ctx.result.cases, ctx.ranking());
+    if (d.empty())
+        return;
+    layout.heading(QStringLiteral("Queue depth"), 1, 230);
+    layout.paragraph(
+        QStringLiteral("Each line: cases equal in every axis but the queue depth. A deeper queue raises "
+                       "the rate while the device has parallelism left, and each request waits "
+                       "longer."),
+        8, kMuted);
+    drawQdSweep(layout, d);
+}
+
 using Section = void (*)(Layout&, const ReportContext&);
 
 // The report, in reading order: the answer first, the evidence after it, every repetition last.
-constexpr std::array<Section, 10> kSections = {
-    &headerSection,   &summarySection, &machineSection,   &targetSection, &resultsSection,
-    &findingsSection, &chartsSection,  &timelinesSection, &matrixSection, &appendixSection};
+constexpr std::array<Section, 13> kSections = {
+    &headerSection,    &summarySection,  &cdmSection,     &machineSection, &targetSection,
+    &resultsSection,   &findingsSection, &chartsSection,  &latencySection, &qdSection,
+    &timelinesSection, &matrixSection,   &appendixSection};
 
 void writeReport(Layout& layout, const RunResult& result, const QString& title, const ReportOptions& options,
                  const Registry* registry)

@@ -28,10 +28,11 @@ struct ReportOptions
 };
 
 // The whole report as a PDF: on page 1 the summary (the verdict: question, answers, what matters most, what
-// the figures cannot say, terms), then machine, target, a results table per comparison group, findings, a
-// heatmap and bars by chunk with speed-ups per group, throughput over time per case, the matrix with its
-// refused cases, and every repetition. Vector throughout, fonts embedded, "page k of n" on every page. The
-// registry lets findings name O_DIRECT cases.
+// the figures cannot say, terms), the CrystalDiskMark-style grid when the run has one, then machine, target,
+// a results table per comparison group, findings, a heatmap and bars by chunk with speed-ups per group, the
+// call-latency percentiles and histograms when cases timed their calls, the queue-depth sweep when the run
+// has one, throughput over time per case, the matrix with its refused cases, and every repetition. Vector
+// throughout, fonts embedded, "page k of n" on every page. The registry lets findings name O_DIRECT cases.
 QByteArray renderPdfReport(const RunResult& result, const ReportOptions& options, const Registry* registry);
 
 } // namespace iolab::report

@@ -89,11 +89,11 @@ TEST(DeclaredAxisResults, HasAColumnAfterTheBuiltInAxesOnes)
     run.refused.push_back(read);
     model.setResult(run);
 
-    // Its declaration gives it a column the way the built-in axes' give theirs: after the size (its rank),
+    // Its declaration gives it a column the way the built-in axes' give theirs: after the latency (its rank),
     // before the figures, which move right by one.
     ASSERT_EQ(model.columnCount(), ResultsModel::ColumnCount + 1);
     const int column = ResultsModel::axisColumn("testDepth");
-    ASSERT_EQ(column, ResultsModel::SizeColumn + 1);
+    ASSERT_EQ(column, ResultsModel::LatencyColumn + 1);
     EXPECT_EQ(ResultsModel::axisColumns().back(), column);
     ASSERT_EQ(ResultsModel::axesInColumn(column).size(), 1U);
     EXPECT_EQ(ResultsModel::axesInColumn(column).front()->name, "queue depth");
@@ -124,8 +124,8 @@ TEST(DeclaredAxisResults, HasAColumnAfterTheBuiltInAxesOnes)
     const auto at = [&order](int c) {
         return std::find(order.begin(), order.end(), c) - order.begin();
     };
-    EXPECT_EQ(at(column), at(ResultsModel::SizeColumn) + 1);
-    EXPECT_EQ(at(ResultsModel::figureColumn(ResultsModel::FilesPerSecondColumn)), at(column) + 1);
+    EXPECT_EQ(at(column), at(ResultsModel::LatencyColumn) + 1);
+    EXPECT_EQ(at(ResultsModel::figureColumn(ResultsModel::CallP50Column)), at(column) + 1);
     const std::vector<int> hidden = ResultsView::hiddenColumns(run.cases, run.refused);
     EXPECT_FALSE(std::binary_search(hidden.begin(), hidden.end(), column));
     EXPECT_TRUE(std::binary_search(hidden.begin(), hidden.end(), int{ResultsModel::BufferColumn}));
@@ -200,7 +200,7 @@ TEST(DeclaredAxisResults, TheViewShowsItAndFindsItsColumnsByKey)
     const int column = ResultsModel::axisColumn("testDepth");
     EXPECT_FALSE(table->isColumnHidden(column));
     EXPECT_EQ(table->horizontalHeader()->visualIndex(column),
-              table->horizontalHeader()->visualIndex(ResultsModel::SizeColumn) + 1);
+              table->horizontalHeader()->visualIndex(ResultsModel::LatencyColumn) + 1);
     EXPECT_TRUE(table->isColumnHidden(ResultsModel::figureColumn(ResultsModel::FilesPerSecondColumn)));
     EXPECT_FALSE(table->isColumnHidden(ResultsModel::figureColumn(ResultsModel::StatusColumn)));
     ASSERT_EQ(view.baselineChooser()->count(), 3) << "the default and each measured case";

@@ -145,7 +145,8 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
     using M = ResultsModel;
     EXPECT_EQ(M::axisColumns(),
               (std::vector<int>{M::StrategyColumn, M::ChunkColumn, M::BufferColumn, M::SyncColumn,
-                                M::ReadColumn, M::ReaderCpuColumn, M::ThreadsColumn, M::SizeColumn}));
+                                M::ReadColumn, M::ReaderCpuColumn, M::QueueDepthColumn, M::ThreadsColumn,
+                                M::SizeColumn, M::LatencyColumn}));
     EXPECT_EQ(M::axisColumn("strategy"), M::StrategyColumn);
     EXPECT_EQ(M::axisColumn("stdioBuffer"), M::BufferColumn);
     EXPECT_EQ(M::axisColumn("hint"), M::ReadColumn);
@@ -159,10 +160,10 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
     ResultsModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     const std::vector<std::string> headers{
-        "#",          "Strategy",  "Chunk",   "stdio buffer", "Sync",         "Hint, cache",
-        "Reader CPU", "Threads",   "Size",    "Apparent",     "Trimmed mean", "95% CI",
-        "Durable",    "Speed-up",  "Files/s", "p50/file",     "p99/file",     "CPU",
-        "Peak RSS",   "Stability", "Status",  "Reason"};
+        "#",       "Strategy", "Chunk",   "stdio buffer", "Sync",      "Hint, cache",  "Reader CPU",
+        "QD",      "Threads",  "Size",    "Latency",      "Apparent",  "Trimmed mean", "95% CI",
+        "Durable", "Speed-up", "Files/s", "p50/file",     "p99/file",  "p50",          "p99",
+        "p99.9",   "IOPS",     "CPU",     "Peak RSS",     "Stability", "Status",       "Reason"};
     ASSERT_EQ(static_cast<std::size_t>(model.columnCount()), headers.size());
     for (int column = 0; column < model.columnCount(); ++column)
         EXPECT_EQ(model.headerData(column, Qt::Horizontal).toString().toStdString(),
@@ -225,8 +226,14 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
                                                                         M::BufferColumn,
                                                                         M::SyncColumn,
                                                                         M::ReadColumn,
+                                                                        M::QueueDepthColumn,
                                                                         M::ThreadsColumn,
                                                                         M::SizeColumn,
+                                                                        M::LatencyColumn,
+                                                                        M::CallP50Column,
+                                                                        M::CallP99Column,
+                                                                        M::CallP999Column,
+                                                                        M::IopsColumn,
                                                                         M::FilesPerSecondColumn,
                                                                         M::FileP50Column,
                                                                         M::FileP99Column,
@@ -235,12 +242,15 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
                                                                         M::ReasonColumn}));
     const RunResult writes = sampleRun();
     EXPECT_EQ(gui::ResultsView::hiddenColumns(writes.cases, writes.refused),
-              (std::vector<int>{M::ReadColumn, M::ReaderCpuColumn, M::ThreadsColumn, M::TrimmedMeanColumn,
-                                M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column}));
+              (std::vector<int>{M::ReadColumn, M::ReaderCpuColumn, M::QueueDepthColumn, M::ThreadsColumn,
+                                M::LatencyColumn, M::TrimmedMeanColumn, M::FilesPerSecondColumn,
+                                M::FileP50Column, M::FileP99Column, M::CallP50Column, M::CallP99Column,
+                                M::CallP999Column, M::IopsColumn}));
     EXPECT_EQ(gui::ResultsView::hiddenColumns({read}, {}),
-              (std::vector<int>{M::BufferColumn, M::SyncColumn, M::ReaderCpuColumn, M::TrimmedMeanColumn,
-                                M::DurableColumn, M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column,
-                                M::ReasonColumn}));
+              (std::vector<int>{M::BufferColumn, M::SyncColumn, M::ReaderCpuColumn, M::QueueDepthColumn,
+                                M::LatencyColumn, M::TrimmedMeanColumn, M::DurableColumn,
+                                M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column, M::CallP50Column,
+                                M::CallP99Column, M::CallP999Column, M::IopsColumn, M::ReasonColumn}));
 
     // A pipe case shows where its reader ran; the column is shown as soon as one case writes into a pipe.
     CaseResult pipe = measuredCase(0, "vmsplice", 65536, BufferMode::NotApplicable, 8000.0);
