@@ -231,7 +231,7 @@ TEST_F(TestOnlyAxis, ChartsCanTakeItAsTheirColumns)
         << "chunk size first";
 
     const AxisSpec& depth = *findAxisByResultKey("testDepth");
-    EXPECT_EQ(chartName(depth), "queue depth") << "no chart name of its own: its name";
+    EXPECT_EQ(chartName(depth), "test depth") << "no chart name of its own: its name";
     EXPECT_EQ(chartName(*findAxisByResultKey("threads")), "threads");
     Case c = expand(matrix({"32"}), m_registry, m_target).cases.at(0);
     EXPECT_EQ(numericValue(depth, c), 32u);

@@ -449,13 +449,13 @@ TEST(Presets, ReadPresetsExpandToTheirSweeps)
     EXPECT_EQ(small.groups[0].fileSets.size(), 4u);
     // CrystalDiskMark's four rows, read and write, through each OS's queue.
     const auto cdm = *findPreset("cdm");
-    EXPECT_EQ(cdm.groups[0].strategies,
-              (std::vector<std::string>{"uring-read-direct", "uring-write-direct"}));
-    EXPECT_EQ(cdm.groups[0].chunks, std::vector<std::uint64_t>{1 << 20});
-    EXPECT_EQ(cdm.groups[0].queueDepths, (std::vector<std::uint32_t>{8, 1}));
-    EXPECT_EQ(cdm.groups[1].chunks, std::vector<std::uint64_t>{4096});
-    EXPECT_EQ(cdm.groups[1].queueDepths, std::vector<std::uint32_t>{32});
-    EXPECT_EQ(cdm.groups[2].queueDepths, std::vector<std::uint32_t>{1});
-    EXPECT_EQ(cdm.groups[3].strategies,
-              (std::vector<std::string>{"overlapped-read-direct", "overlapped-write-direct"}));
+    ASSERT_EQ(cdm.groups.size(), 6u);
+    EXPECT_EQ(cdm.groups[2].strategies,
+              (std::vector<std::string>{"uring-write-direct", "overlapped-write-direct"}));
+    EXPECT_EQ(cdm.groups[2].chunks, std::vector<std::uint64_t>{1 << 20});
+    EXPECT_EQ(cdm.groups[2].queueDepths, (std::vector<std::uint32_t>{1, 8}));
+    EXPECT_EQ(cdm.groups[3].chunks, std::vector<std::uint64_t>{4096});
+    EXPECT_EQ(cdm.groups[3].queueDepths, (std::vector<std::uint32_t>{1, 32}));
+    EXPECT_EQ(cdm.groups[5].strategies,
+              (std::vector<std::string>{"uring-random-read-direct", "overlapped-random-read-direct"}));
 }

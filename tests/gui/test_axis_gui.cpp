@@ -96,7 +96,7 @@ TEST(DeclaredAxisResults, HasAColumnAfterTheBuiltInAxesOnes)
     ASSERT_EQ(column, ResultsModel::LatencyColumn + 1);
     EXPECT_EQ(ResultsModel::axisColumns().back(), column);
     ASSERT_EQ(ResultsModel::axesInColumn(column).size(), 1U);
-    EXPECT_EQ(ResultsModel::axesInColumn(column).front()->name, "queue depth");
+    EXPECT_EQ(ResultsModel::axesInColumn(column).front()->name, "test depth");
     EXPECT_EQ(ResultsModel::axisColumn("chunkBytes"), ResultsModel::ChunkColumn) << "the built-in ones stay";
     EXPECT_EQ(model.headerData(column, Qt::Horizontal).toString(), QStringLiteral("Test depth"));
     EXPECT_EQ(model.headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString(),
@@ -260,11 +260,11 @@ TEST(DeclaredAxisCharts, AVaryingCountAxisIsOfferedAsTheHeatmapsColumns)
     columns->setCurrentIndex(1);
     const HeatmapData& heat = view.heatmap()->data();
     EXPECT_EQ(heat.axis.key, "testDepth");
-    EXPECT_EQ(heat.axis.name, QStringLiteral("queue depth"));
+    EXPECT_EQ(heat.axis.name, QStringLiteral("test depth"));
     ASSERT_EQ(heat.columns, (std::vector<report::AxisValue>{1, 8, 32})) << "ascending as numbers";
     EXPECT_EQ(heat.columnLabel(0), QStringLiteral("1"));
     EXPECT_EQ(heat.columnLabel(2), QStringLiteral("32"));
-    EXPECT_EQ(heat.axis.words(heat.columns[2]), QStringLiteral("32 queue depth"));
+    EXPECT_EQ(heat.axis.words(heat.columns[2]), QStringLiteral("32 test depth"));
     EXPECT_EQ(heat.strategies, QStringList{QStringLiteral("write")}) << "the writes' group: no read";
     ASSERT_TRUE(heat.cells[0][2].bestMBps.has_value());
     EXPECT_DOUBLE_EQ(*heat.cells[0][2].bestMBps, 3200);
@@ -276,7 +276,7 @@ TEST(DeclaredAxisCharts, AVaryingCountAxisIsOfferedAsTheHeatmapsColumns)
     ASSERT_EQ(view.heatmap()->data().strategies, QStringList{QStringLiteral("read")});
     ASSERT_EQ(view.heatmap()->data().columns, (std::vector<report::AxisValue>{std::nullopt}));
     EXPECT_EQ(view.heatmap()->data().columnLabel(0), QStringLiteral("n/a"));
-    EXPECT_EQ(view.heatmap()->data().axis.words(std::nullopt), QStringLiteral("no queue depth"));
+    EXPECT_EQ(view.heatmap()->data().axis.words(std::nullopt), QStringLiteral("no test depth"));
 }
 
 TEST(DeclaredAxisCharts, AnAxisThatDoesNotVaryIsNotOffered)
@@ -354,7 +354,7 @@ TEST(DeclaredAxisReport, ThePdfsCaseTablesAndShortNamesShowIt)
         QueueDepthAxis axis;
         ASSERT_FALSE(caseTableColumns().empty());
         EXPECT_EQ(caseTableColumns().back().header, "Test depth");
-        EXPECT_EQ(axesInShortNameOrder().back()->name, "queue depth");
+        EXPECT_EQ(axesInShortNameOrder().back()->name, "test depth");
         Case write;
         write.strategy = "write";
         write.chunkBytes = 4096;

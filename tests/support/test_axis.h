@@ -20,7 +20,7 @@ public:
     QueueDepthAxis()
     {
         AxisSpec a;
-        a.name = "queue depth";
+        a.name = "test depth";
         a.matrixKey = "depths";
         a.resultKey = "testDepth";
         a.csvColumn = "test_depth";
