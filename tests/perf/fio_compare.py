@@ -8,11 +8,12 @@ IOPS rows (CrystalDiskMark's names): fio --ioengine=io_uring --direct=1 --numjob
 queue depth and file size as iolab-cli's case, against the case; the ratio is IOLab's IOPS (apparent MB/s over
 the chunk) over fio's (jobs[0].read.iops or write.iops), per pair, and the median over pairs is reported.
 fio reads a file it lays out before the timed part; IOLab writes its data set before the timed part too. Writes
-go to a new file on both sides (fio's file is removed before each run, and fio does not fallocate it, as IOLab
-does not). Random reads pick offsets with replacement on both sides (fio --norandommap).
+go to a new file on both sides (fio's file is removed before each run; with --fallocate=none fio neither
+fallocates nor truncates it to size, so its writes extend it as IOLab's do). Random reads pick offsets with replacement on both sides (fio --norandommap).
 
 With --percentiles: direct 4 KiB writes at queue depth 1 with latency on, IOLab's p50 and p99 per call
-(cases[0].callLatency) against fio's completion-latency percentiles (jobs[0].write.clat_ns.percentile), for
+(the measured repetition's callLatency) against fio's total-latency percentiles (--lat_percentiles=1,
+jobs[0].write.lat_ns.percentile: submission and completion, since IOLab times from before the submitting call), for
 `direct` against fio's psync engine and `uring-write-direct --qd 1` against io_uring --iodepth=1; each row is
 the median over the pairs of each side's figure, and IOLab's over fio's.
 """
@@ -39,13 +40,22 @@ IOPS_CASES = [
      ["--rw=write", "--bs=1M", "--iodepth=8", "--size=1G", "--fallocate=none"]),
 ]
 
-# name, iolab args, fio args (4 KiB direct writes at queue depth 1, latency on)
+# name, iolab args, fio args (4 KiB direct writes at queue depth 1, latency on). With --fallocate=none fio
+# creates an empty file and its writes extend it (strace: no ftruncate, no fallocate), as IOLab's new file; the
+# "preallocated" rows give both sides a full-size file with its blocks reserved (IOLab --preallocate fallocate,
+# fio --fallocate=native), where no write extends the file.
 PERCENTILE_CASES = [
     ("direct 4K vs fio psync", ["--strategy", "direct", "--chunk", "4K", "--size", "64M"],
-     ["--ioengine=psync"]),
+     ["--ioengine=psync", "--fallocate=none"]),
     ("uring-write-direct QD1 vs fio io_uring", ["--strategy", "uring-write-direct", "--chunk", "4K", "--qd", "1",
                                                 "--size", "64M"],
-     ["--ioengine=io_uring", "--iodepth=1"]),
+     ["--ioengine=io_uring", "--iodepth=1", "--fallocate=none"]),
+    ("direct 4K preallocated vs fio psync", ["--strategy", "direct", "--chunk", "4K", "--size", "64M",
+                                             "--preallocate", "fallocate"],
+     ["--ioengine=psync", "--fallocate=native"]),
+    ("uring QD1 preallocated vs fio io_uring", ["--strategy", "uring-write-direct", "--chunk", "4K", "--qd", "1",
+                                                "--size", "64M", "--preallocate", "fallocate"],
+     ["--ioengine=io_uring", "--iodepth=1", "--fallocate=native"]),
 ]
 
 
@@ -105,9 +115,12 @@ def percentile_rows(opts, only):
             continue
 
         def fio_run():
-            clat = run_fio(["--rw=write", "--bs=4k", "--size=64M", "--fallocate=none", *fio_args], opts.target,
-                           "write")["clat_ns"]["percentile"]
-            return clat["50.000000"], clat["99.000000"]
+            # lat_ns (submission + completion): io_uring can complete a write inside the submitting
+            # io_uring_enter, and then clat_ns holds about 1 us and the write's time is in slat_ns; IOLab's
+            # timer starts before the submitting call. For psync, lat_ns and clat_ns are the same call.
+            lat = run_fio(["--rw=write", "--bs=4k", "--size=64M", "--lat_percentiles=1", *fio_args], opts.target,
+                          "write")["lat_ns"]["percentile"]
+            return lat["50.000000"], lat["99.000000"]
 
         fio, iolab = alternate(opts.pairs, fio_run,
                                lambda: run_iolab(opts.build, [*iolab_args, "--latency", "on"], opts.target)[1:])
