@@ -2,11 +2,16 @@
 # SPDX-License-Identifier: MIT
 """Races each plain loop against iolab-cli on the same parameters, alternating A/B, and prints median ratios.
 
-usage: compare.py BUILD_DIR TARGET_DIR [--pairs N] [--only NAME,...] [--skip NAME,...] [--wine]
+usage: compare.py BUILD_DIR TARGET_DIR [--pairs N] [--only NAME,...] [--skip NAME,...] [--wine] [--latency-cost]
 
 --only keeps the cases whose name contains one of the words (e.g. --only "1 B,verified"); the extra groups run
 when named: sampling, verify (pipe verification on vs off), vmsplice (vmsplice vs pipe-write). --skip leaves
 out the cases whose name contains one of its words (e.g. --skip "pipe,vmsplice" for the file rows alone).
+
+With --latency-cost, only the cost of latency recording runs: iolab-cli with --latency on against --latency off
+on the same case (LATENCY_CASES), alternating, as the median of the per-pair ratios of MB/s (on/off); --only
+and --skip pick among those rows too. The uring rows race plain_uring (io_uring written by hand) against the
+uring-* strategies.
 
 With --wine, BUILD_DIR is the Windows cross build (build/windows): plain_windows.exe races iolab-cli.exe, both
 under wine (start a persistent `wineserver -p` first), on the Windows cases below.
@@ -86,6 +91,15 @@ CASES = [
      ["--strategy", "read", "--chunk", "1M", "--size", "1G"]),
     ("read-direct 1 MiB, cold", "plain_read", (1 * M, 1024 * M, 2),
      ["--strategy", "read-direct", "--chunk", "1M", "--size", "1G"]),
+    # io_uring with O_DIRECT: plain_uring's hand-written queue (registered file and buffers) against IOLab's.
+    ("uring-random-read-direct 4 KiB QD1", "plain_uring", (4 * K, 64 * M, 0, 1),
+     ["--strategy", "uring-random-read-direct", "--chunk", "4K", "--size", "64M", "--qd", "1"]),
+    ("uring-random-read-direct 4 KiB QD32", "plain_uring", (4 * K, 256 * M, 0, 32),
+     ["--strategy", "uring-random-read-direct", "--chunk", "4K", "--size", "256M", "--qd", "32"]),
+    ("uring-write-direct 1 MiB QD1", "plain_uring", (1 * M, 512 * M, 1, 1),
+     ["--strategy", "uring-write-direct", "--chunk", "1M", "--size", "512M", "--qd", "1"]),
+    ("uring-write-direct 1 MiB QD32", "plain_uring", (1 * M, 1024 * M, 1, 32),
+     ["--strategy", "uring-write-direct", "--chunk", "1M", "--size", "1G", "--qd", "32"]),
     ("pipe-write 256 KiB", "plain_pipe", (256 * K, 2048 * M, 0),
      ["--strategy", "pipe-write", "--chunk", "256K", "--size", "2G", "--no-pipe-verify"]),
     ("vmsplice 256 KiB", "plain_pipe", (256 * K, 4096 * M, 1),
@@ -97,6 +111,14 @@ for _chunk, _label in [(64 * K, "64K"), (256 * K, "256K"), (1 * M, "1M")]:
     for _mode, _strategy in [(2, "pipe-write"), (3, "vmsplice")]:
         CASES.append((f"{_strategy} {_label}, verified", "plain_pipe", (_chunk, 2048 * M, _mode, 256 * K),
                       ["--strategy", _strategy, "--chunk", _label, "--size", "2G"]))
+
+# Latency recording on against off (iolab-cli both sides): name, iolab args. stdio 1 B is a case `auto` leaves
+# untimed (a clock read costs as much as the call); `on` forces it, and the row says what that costs.
+LATENCY_CASES = [
+    ("write 4 KiB", ["--strategy", "write", "--chunk", "4K", "--size", "256M"]),
+    ("direct 4 KiB", ["--strategy", "direct", "--chunk", "4K", "--size", "64M"]),
+    ("stdio 1 B, default buffer", ["--strategy", "stdio", "--chunk", "1", "--buffer", "default", "--size", "8M"]),
+]
 
 # The Windows backend under wine: name, plain_windows mode, plain args, iolab args.
 WINE_CASES = [
@@ -189,12 +211,17 @@ def main():
     parser.add_argument("--only", default="")
     parser.add_argument("--skip", default="", help="leave out the cases whose name contains one of the words")
     parser.add_argument("--wine", action="store_true", help="the Windows build under wine")
+    parser.add_argument("--latency-cost", action="store_true",
+                        help="only latency recording on against off (LATENCY_CASES)")
     opts = parser.parse_args()
     global SETTLE, WINE
     SETTLE = opts.settle
     WINE = opts.wine
     only = [s for s in opts.only.split(",") if s]
     skip = [s for s in opts.skip.split(",") if s]
+
+    if opts.latency_cost:
+        return latency_cost(opts, only, skip)
 
     print(f"{'case':38} {'plain MB/s':>11} {'IOLab MB/s':>11} {'ratio':>7} {'CPU ratio':>9}  "
           f"(medians of {opts.pairs} pairs; CPU ratio: MB per CPU second, IOLab over plain)")
@@ -249,6 +276,23 @@ def main():
             print(f"{'vmsplice / pipe-write ' + chunk:38} {statistics.median(b[0] for b in pw):11.1f} "
                   f"{statistics.median(a[0] for a in vm):11.1f} "
                   f"{statistics.median(ratios):7.3f}  ratios {' '.join(f'{r:.3f}' for r in ratios)}", flush=True)
+
+
+def latency_cost(opts, only, skip):
+    """iolab-cli --latency on against --latency off, alternating; the median of the per-pair ratios (on/off)."""
+    print(f"{'case (latency on/off)':38} {'off MB/s':>11} {'on MB/s':>11} {'ratio':>7} {'CPU ratio':>9}  "
+          f"(medians of {opts.pairs} pairs)")
+    for name, args in LATENCY_CASES:
+        if (only and not any(o in name for o in only)) or any(w in name for w in skip):
+            continue
+        on, off = alternate(opts.pairs, lambda: run_iolab(opts.build, args, opts.target, ["--latency", "on"]),
+                            lambda: run_iolab(opts.build, args, opts.target, ["--latency", "off"]))
+        ratios = [a[0] / b[0] for a, b in zip(on, off)]
+        cpu_ratios = [a[1] / b[1] for a, b in zip(on, off) if a[1] > 0 and b[1] > 0]
+        print(f"{name:38} {statistics.median(b[0] for b in off):11.1f} {statistics.median(a[0] for a in on):11.1f} "
+              f"{statistics.median(ratios):7.3f} {statistics.median(cpu_ratios) if cpu_ratios else 0:9.3f}  "
+              f"ratios {' '.join(f'{r:.3f}' for r in ratios)}", flush=True)
+    return 0
 
 
 if __name__ == "__main__":
