@@ -268,7 +268,7 @@ TEST_F(TestOnlyAxis, EditorDraftTakesItFromTheDeclaration)
     EXPECT_THAT(draft.note, HasSubstr("fake appear in several groups"));
 
     draft.find("fake")->extraAxes.erase("depths");
-    EXPECT_EQ(draft.problem(), "fake has no queue depth ticked");
+    EXPECT_EQ(draft.problem(), "fake has no test depth ticked");
 }
 
 } // namespace
