@@ -609,6 +609,14 @@ void drawCaseTable(Layout& layout, const RunResult& result, const std::vector<st
     const auto number = [](double v) {
         return QString::number(v, 'f', 1);
     };
+    // A declared axis's column is left out when no case of the table has anything in it (the queue depth of
+    // a table without a queued strategy).
+    const auto& axisColumns = caseTableColumns();
+    std::vector<bool> shown(axisColumns.size(), false);
+    for (const std::size_t i : indices) {
+        for (std::size_t a = 0; a < axisColumns.size(); ++a)
+            shown[a] = shown[a] || !axisColumns[a].text(result.cases[i].testCase).empty();
+    }
     std::vector<QStringList> rows;
     std::vector<QColor> colours;
     for (const std::size_t i : indices) {
@@ -621,8 +629,10 @@ void drawCaseTable(Layout& layout, const RunResult& result, const std::vector<st
             ok && base && table.rankedOf(result.cases[*base]).median > 0)
             speedup = speedupText(ranked.median / table.rankedOf(result.cases[*base]).median);
         QStringList row{QString::number(c.index + 1)};
-        for (const CaseTableColumn& axis : caseTableColumns())
-            row << qs(axis.text(k));
+        for (std::size_t a = 0; a < axisColumns.size(); ++a) {
+            if (shown[a])
+                row << qs(axisColumns[a].text(k));
+        }
         row << (ok && ranked.count > 0 ? number(ranked.median) : QString());
         if (other) {
             const Summary& second = table.otherOf(c);
@@ -644,9 +654,12 @@ void drawCaseTable(Layout& layout, const RunResult& result, const std::vector<st
     }
     // The case's number, the declared axes' columns (core/model/axes.h), then the figures.
     std::vector<Column> columns{{QStringLiteral("#"), 2.4, Qt::AlignRight}};
-    for (const CaseTableColumn& axis : caseTableColumns())
-        columns.push_back({qs(axis.header), axis.width,
-                           axis.alignRight ? Qt::Alignment(Qt::AlignRight) : Qt::Alignment(Qt::AlignLeft)});
+    for (std::size_t a = 0; a < axisColumns.size(); ++a) {
+        if (shown[a])
+            columns.push_back(
+                {qs(axisColumns[a].header), axisColumns[a].width,
+                 axisColumns[a].alignRight ? Qt::Alignment(Qt::AlignRight) : Qt::Alignment(Qt::AlignLeft)});
+    }
     columns.push_back({table.rankedName, 6.8, Qt::AlignRight});
     if (other)
         columns.push_back({table.otherName, 7.4, Qt::AlignRight});

@@ -942,11 +942,11 @@ std::vector<AxisSpec> builtinAxes()
                       .wanted = [](const Case& c) {
                           return c.latency != LatencyMode::Auto;
                       }};
-    latency.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = [](const Case& c) {
-                                                return c.latency != LatencyMode::Auto
-                                                           ? "latency " + toString(c.latency)
-                                                           : std::string();
-                                            }};
+    // The PDF's case table names only a forced recording: off is what results from before the axis read as.
+    latency.reportColumn =
+        AxisReportColumn{.sharedWith = "sync", .text = [](const Case& c) {
+                             return c.latency == LatencyMode::On ? std::string("latency on") : std::string();
+                         }};
     latency.shortText = [](const Case& c) {
         return c.latency == LatencyMode::On ? std::string("lat=on") : std::string();
     };

@@ -150,7 +150,7 @@ TEST_F(TestOnlyAxis, RefusesWithItsDeclaredReason)
     reads.groups[0].strategies = {"fake-read"};
     const auto r = expand(reads, m_registry, m_target);
     ASSERT_EQ(r.refused.size(), 1u);
-    EXPECT_EQ(r.refused[0].reason, "fake-read takes no queue depth (4)");
+    EXPECT_EQ(r.refused[0].reason, "fake-read takes no test depth (4)");
 
     reads.groups[0].extraAxes.clear();
     const auto plain = expand(reads, m_registry, m_target);

@@ -363,7 +363,7 @@ TEST(DeclaredAxisReport, ThePdfsCaseTablesAndShortNamesShowIt)
         EXPECT_EQ(report::barVariant(write), QStringLiteral("write x2 depth=32"));
         TempDir dir;
         const std::string text = reportTextWithDepths(dir);
-        EXPECT_THAT(text, ::testing::ContainsRegex("Size +[^\n]*Queue +"));
+        EXPECT_THAT(text, ::testing::ContainsRegex("Size +[^\n]*Test +"));
         EXPECT_THAT(text, ::testing::ContainsRegex("write +4K +- +none +1 +[0-9.]+M +32 "));
         EXPECT_THAT(text, HasSubstr("write depth=32"));
     }
