@@ -18,7 +18,7 @@ namespace iolab {
 //   bool map(start, FileWindow& window, Outcome& error)  maps the window at `start` (a multiple of
 //                                                        kMmapWindowBytes) into `window`
 //   bool unmap(Outcome& error) noexcept                  lets the current window go (true with none)
-//   Outcome finish()                                     after the last window: sync by policy, close
+//   Outcome finish(CallLatency*)                         after the last window: sync by policy (timed), close
 template <class Mapped> class MmapWindowJob final : public Job
 {
 public:
@@ -49,7 +49,7 @@ public:
             return Outcome::cancelled();
         if (!unmapped)
             return std::move(m_error);
-        return m_mapped.finish();
+        return m_mapped.finish(m_spec.latency);
     }
 
 private:
@@ -77,7 +77,8 @@ private:
 // write it at its offset to the direct (unbuffered) data file. `Batch` holds both:
 //   std::byte* buffer()                                     the mapped kMmapWindowBytes
 //   bool write(data, bytes, fileOffset, Outcome& error)     the batch to the data file
-//   Outcome finish()                                        after the last batch: sync by policy, close
+//   Outcome finish(CallLatency*)                            after the last batch: sync by policy (timed),
+//   close
 template <class Batch> class MmapBatchJob final : public Job
 {
 public:
@@ -107,7 +108,7 @@ public:
             return Outcome::cancelled();
         if (m_batch.used > 0 && !flush())
             return std::move(m_error);
-        return m_target.finish();
+        return m_target.finish(m_spec.latency);
     }
 
 private:

@@ -46,7 +46,7 @@ public:
         return true;
     }
 
-    Outcome finish() { return posix::syncAndClose(m_fd, m_sync, m_path); }
+    Outcome finish(CallLatency* latency) { return posix::syncAndClose(m_fd, m_sync, m_path, latency); }
 
 private:
     std::string m_path;

@@ -66,10 +66,11 @@ bool reserveSpace(int fd, std::uint64_t bytes, const std::string& path, Outcome&
 bool syncForPolicy(int fd, SyncMode mode) noexcept;
 
 // The last steps of a writer that does not write through `fd` (a mapping's): its sync policy ("fsync" in an
-// error, whichever call failed), then close.
-inline Outcome syncAndClose(UniqueFd& fd, SyncMode mode, const std::string& path)
+// error, whichever call failed; timed into `latency`'s sync histogram when the case times calls), then close.
+inline Outcome syncAndClose(UniqueFd& fd, SyncMode mode, const std::string& path,
+                            CallLatency* latency = nullptr)
 {
-    if (!syncForPolicy(fd.get(), mode))
+    if (!timedFinalSync(latency, mode, [&] { return syncForPolicy(fd.get(), mode); }))
         return errnoOutcome(errno, "fsync", path);
     if (const int error = fd.close(); error != 0)
         return errnoOutcome(error, "close", path);

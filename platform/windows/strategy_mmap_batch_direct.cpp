@@ -49,7 +49,7 @@ public:
         return true;
     }
 
-    Outcome finish() { return win::syncAndClose(m_data, m_sync, m_path); }
+    Outcome finish(CallLatency* latency) { return win::syncAndClose(m_data, m_sync, m_path, latency); }
 
 private:
     std::string m_path;

@@ -68,10 +68,10 @@ public:
         return ok;
     }
 
-    Outcome finish()
+    Outcome finish(CallLatency* latency)
     {
         m_mapping.reset();
-        return win::syncAndClose(m_file, m_sync, m_path);
+        return win::syncAndClose(m_file, m_sync, m_path, latency);
     }
 
 private:

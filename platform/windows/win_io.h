@@ -110,10 +110,11 @@ bool reserveSpace(HANDLE file, std::uint64_t bytes, const std::string& path, Out
 bool syncForPolicy(HANDLE file, SyncMode mode) noexcept;
 
 // The last steps of a writer that does not write through `file` (a mapping's): its sync policy
-// (FlushFileBuffers), then CloseHandle.
-inline Outcome syncAndClose(UniqueHandle& file, SyncMode mode, const std::string& path)
+// (FlushFileBuffers, timed into `latency`'s sync histogram when the case times calls), then CloseHandle.
+inline Outcome syncAndClose(UniqueHandle& file, SyncMode mode, const std::string& path,
+                            CallLatency* latency = nullptr)
 {
-    if (!syncForPolicy(file.get(), mode))
+    if (!timedFinalSync(latency, mode, [&] { return syncForPolicy(file.get(), mode); }))
         return errorOutcome(::GetLastError(), "FlushFileBuffers", path);
     if (const DWORD error = file.close(); error != 0)
         return errorOutcome(error, "CloseHandle", path);

@@ -11,6 +11,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -86,6 +88,10 @@ TEST_P(StrategyWrites, ExactBytes)
     spec.pattern = &pattern;
     spec.verifyStream = true;
     spec.target = m_target;
+    // Every write strategy times its calls when asked (issue 16): one entry per chunk, and one per sync call
+    // the policy makes (fsync-every's, and the sync after the loop).
+    const auto latency = std::make_unique<CallLatency>();
+    spec.latency = latency.get();
 
     Outcome outcome;
     auto job = strategy->prepare(spec, outcome);
@@ -101,6 +107,17 @@ TEST_P(StrategyWrites, ExactBytes)
     ASSERT_TRUE(finished.ok()) << finished.message;
     job.reset();
     EXPECT_EQ(progress.bytes.load(), row.bytes);
+    EXPECT_EQ(latency->calls.count(), (row.bytes + row.chunk - 1) / row.chunk);
+    if (row.sync.mode == SyncMode::FsyncEnd || row.sync.mode == SyncMode::FdatasyncEnd) {
+        EXPECT_EQ(latency->syncs.count(), 1u);
+    } else if (row.sync.mode == SyncMode::FsyncEvery) {
+        // Every N writes; the writers to a descriptor also sync the remainder after the loop, stdio does not.
+        const std::uint64_t every = row.bytes / row.chunk / row.sync.everyWrites;
+        EXPECT_GE(latency->syncs.count(), every);
+        EXPECT_LE(latency->syncs.count(), every + 1);
+    } else {
+        EXPECT_EQ(latency->syncs.count(), 0u) << toString(row.sync);
+    }
 
     if (row.target != TargetKind::Directory)
         return; // the pipe reader checked every byte (finish() above)
