@@ -399,3 +399,67 @@ TEST_F(FindingsTest, BaselineIsPlainStdioWithItsDefaultBufferAtTheSameChunk)
     run.cases.erase(run.cases.begin() + 1);
     EXPECT_EQ(baselineCase(run, 1), 0u) << "any stdio buffer when there is no default one";
 }
+
+namespace {
+
+// A case's call latency: `fast` calls of 10 us and `slow` calls of `slowNs`.
+LatencyDistribution latencyOf(std::uint64_t fast, std::uint64_t slow, std::uint64_t slowNs)
+{
+    LatencyHistogram h;
+    for (std::uint64_t i = 0; i < fast; ++i)
+        h.record(10'000);
+    for (std::uint64_t i = 0; i < slow; ++i)
+        h.record(slowNs);
+    return h.distribution();
+}
+
+} // namespace
+
+// Issue 16: a tail finding only where the slowest calls are far from the median, with enough calls to say so.
+TEST_F(FindingsTest, TailOnlyWhereTheSlowestCallsAreFarFromTheMedian)
+{
+    CaseResult tail = okCase(0, "write", 4096, 1000, 1000);
+    tail.callLatency = latencyOf(9980, 20, 40'000'000); // 0.2% of the calls wait 40 ms
+    run.cases = {tail};
+    auto found = ofKind(findings(run, &registry), Finding::Kind::Tail);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_THAT(found[0].text, HasSubstr("p99.9 of its calls is"));
+    EXPECT_THAT(found[0].text, HasSubstr("20 of 10000 calls"));
+
+    // Must not fire: a tail of 5x the median, or a large factor over too few calls to have a p99.
+    CaseResult mild = okCase(0, "write", 4096, 1000, 1000);
+    mild.callLatency = latencyOf(9980, 20, 50'000);
+    CaseResult few = okCase(1, "write", 65536, 1000, 1000);
+    few.callLatency = latencyOf(100, 2, 40'000'000);
+    CaseResult none = okCase(2, "direct", 65536, 1000, 1000);
+    run.cases = {mild, few, none};
+    EXPECT_TRUE(ofKind(findings(run, &registry), Finding::Kind::Tail).empty());
+}
+
+// Issue 16: a queue-depth sweep is described only where three or more depths of one otherwise equal case ran,
+// and "helps" only where the rate grew by a fifth or more.
+TEST_F(FindingsTest, QueueDepthSweepSaysWhereItStoppedHelpingAndNothingWithoutASweep)
+{
+    const auto at = [](std::uint32_t index, std::uint32_t depth, double rate) {
+        CaseResult c = okCase(index, "direct", 4096, rate, rate);
+        c.testCase.queueDepth = depth;
+        return c;
+    };
+    run.cases = {at(0, 1, 40), at(1, 8, 150), at(2, 32, 300), at(3, 128, 310)};
+    auto found = ofKind(findings(run, &registry), Finding::Kind::QueueDepth);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_THAT(found[0].text, HasSubstr("helps up to QD32, then flat"));
+
+    run.cases = {at(0, 1, 40), at(1, 8, 41), at(2, 32, 42)};
+    found = ofKind(findings(run, &registry), Finding::Kind::QueueDepth);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_THAT(found[0].text, HasSubstr("did not help"));
+
+    // Must not fire: two depths only, or three depths of cases that differ in more than the depth.
+    run.cases = {at(0, 1, 40), at(1, 32, 300)};
+    EXPECT_TRUE(ofKind(findings(run, &registry), Finding::Kind::QueueDepth).empty());
+    CaseResult other = at(2, 128, 310);
+    other.testCase.chunkBytes = 65536;
+    run.cases = {at(0, 1, 40), at(1, 32, 300), other};
+    EXPECT_TRUE(ofKind(findings(run, &registry), Finding::Kind::QueueDepth).empty());
+}
