@@ -137,22 +137,45 @@ LoopEnd runChunks(std::uint64_t totalBytes, Chunk chunk, std::uint32_t syncEvery
                      std::forward<WriteFn>(write), std::forward<SyncFn>(sync));
 }
 
-// What one reap of an asynchronous queue returns: how many requests completed (successful or not), the bytes
-// the successful ones moved, and whether any failed (the queue keeps the error).
+// What one reap of an asynchronous queue returns: how many write or read requests completed (successful or
+// not), how many queued syncs completed, the bytes the successful requests moved, and whether any request or
+// sync failed (the queue keeps the error).
 struct Reaped
 {
     std::uint64_t requests = 0;
+    std::uint64_t syncs = 0;
     std::uint64_t bytes = 0;
     bool failed = false;
 };
 
+// A queue that can put a sync in line behind the writes before it (io_uring: IORING_OP_FSYNC with
+// IOSQE_IO_DRAIN, which starts only once everything submitted before it has completed, and holds back what
+// comes after it until it has). submitSync() queues one; its completion comes back in Reaped::syncs.
+template <class Q>
+concept QueuesSyncs = requires(Q& queue)
+{
+    {
+        queue.submitSync()
+        } -> std::convertible_to<bool>;
+};
+
+// A queue whose sync is a blocking call made with nothing in flight (Windows: FlushFileBuffers).
+template <class Q>
+concept SyncsWhenDrained = requires(Q& queue)
+{
+    {
+        queue.sync()
+        } -> std::convertible_to<bool>;
+};
+
 // An asynchronous strategy's queue (io_uring, overlapped I/O). submit() queues one request and returns false
 // when it cannot (the request is then not in flight, the queue keeps the error). reap(minRequests) hands
-// the queued requests to the OS if it has not yet, waits until at least minRequests of those in flight have
-// completed and returns every completion it has; a short transfer is the queue's to resubmit, so a request
-// counts once, when all of it is done. sync() makes the completed writes durable. A reap that returns no
-// request although some are in flight means the queue can complete no more: the loop then ends Failed and
-// the queue's owner must cancel and wait for them before releasing their buffers.
+// the queued requests to the OS if it has not yet, waits until at least minRequests of those in flight
+// (requests or queued syncs) have completed and returns every completion it has; a short transfer is the
+// queue's to resubmit, so a request counts once, when all of it is done. A queue either queues syncs
+// (QueuesSyncs) or syncs when drained (SyncsWhenDrained). A reap that returns nothing although something is
+// in flight means the queue can complete no more: the loop then ends Failed and the queue's owner must cancel
+// and wait for them before releasing their buffers.
 template <class Q, class Chunk>
 concept RequestQueue = requires(Q& queue, std::uint64_t offset, Chunk chunk, std::uint64_t count)
 {
@@ -165,20 +188,22 @@ concept RequestQueue = requires(Q& queue, std::uint64_t offset, Chunk chunk, std
     {
         queue.reap(count)
         } -> std::same_as<Reaped>;
-    {
-        queue.sync()
-        } -> std::convertible_to<bool>;
-};
+}
+&&(QueuesSyncs<Q> || SyncsWhenDrained<Q>);
 
 // The asynchronous shape of runChunks: keeps up to queueDepth requests in flight (submit until the queue is
 // full, then reap at least one completion). Progress is added and the stop flag polled once per reap, that
-// is per batch of completions. On a failure or a stop nothing more is submitted and every request in flight
-// is reaped before the loop returns, so the caller may release the buffers at once. With syncEveryWrites,
-// the loop lets the queue drain and syncs after every that many completed writes, as runChunks does.
+// is per batch of completions. On a failure or a stop nothing more is submitted and everything in flight is
+// reaped before the loop returns, so the caller may release the buffers at once.
+// With syncEveryWrites, a sync follows every that many full writes, as in runChunks (the tail write is not
+// counted). A queue that QueuesSyncs gets it in line, taking a place in the queue like a request, and the
+// loop goes on submitting behind it; otherwise the loop stops submitting, lets the queue drain and calls
+// sync().
 template <std::convertible_to<std::uint64_t> Chunk, RequestQueue<Chunk> Queue>
 LoopEnd runQueuedChunks(std::uint64_t totalBytes, Chunk chunk, std::uint32_t queueDepth,
                         std::uint32_t syncEveryWrites, Progress& progress, Queue& queue)
 {
+    constexpr bool kQueuedSyncs = QueuesSyncs<Queue>;
     const auto chunkBytes = static_cast<std::uint64_t>(chunk);
     const std::uint64_t depth = std::max<std::uint32_t>(1, queueDepth);
     const std::uint64_t fullWrites = totalBytes / chunkBytes;
@@ -186,23 +211,42 @@ LoopEnd runQueuedChunks(std::uint64_t totalBytes, Chunk chunk, std::uint32_t que
     const std::uint64_t requests = fullWrites + (tailBytes != 0 ? 1 : 0);
 
     std::uint64_t submitted = 0;
-    std::uint64_t inFlight = 0;
+    std::uint64_t inFlight = 0; // requests and queued syncs
     std::uint64_t untilSync = syncEveryWrites;
     LoopEnd end = LoopEnd::Completed;
+    const auto syncDue = [&] {
+        return syncEveryWrites != 0 && untilSync == 0;
+    };
 
     // Waits for at least one completion and accounts for what came back; false when nothing could be reaped.
     const auto reapSome = [&]() {
         const Reaped reaped = queue.reap(1);
-        inFlight -= std::min(inFlight, reaped.requests);
+        const std::uint64_t done = reaped.requests + reaped.syncs;
+        inFlight -= std::min(inFlight, done);
         progress.add(reaped.bytes);
         if (reaped.failed)
             end = LoopEnd::Failed;
-        return reaped.requests != 0;
+        return done != 0;
     };
 
-    while (end == LoopEnd::Completed && (submitted < requests || inFlight != 0)) {
-        // The tail write is not counted towards a sync, as in runChunks.
-        while (inFlight < depth && submitted < requests && (syncEveryWrites == 0 || untilSync != 0)) {
+    while (end == LoopEnd::Completed &&
+           (submitted < requests || inFlight != 0 || (kQueuedSyncs && syncDue()))) {
+        while (inFlight < depth) {
+            if (syncDue()) {
+                if constexpr (kQueuedSyncs) {
+                    if (!queue.submitSync()) [[unlikely]] {
+                        end = LoopEnd::Failed;
+                        break;
+                    }
+                    ++inFlight;
+                    untilSync = syncEveryWrites;
+                    continue;
+                } else {
+                    break; // synced below, once the queue has drained
+                }
+            }
+            if (submitted == requests)
+                break;
             const std::uint64_t offset = submitted * chunkBytes;
             const bool full = submitted < fullWrites;
             if (!(full ? queue.submit(offset, chunk) : queue.submit(offset, tailBytes))) [[unlikely]] {
@@ -222,10 +266,12 @@ LoopEnd runQueuedChunks(std::uint64_t totalBytes, Chunk chunk, std::uint32_t que
             end = LoopEnd::Cancelled;
             break;
         }
-        if (syncEveryWrites != 0 && untilSync == 0 && inFlight == 0) {
-            if (!queue.sync())
-                return LoopEnd::Failed;
-            untilSync = syncEveryWrites;
+        if constexpr (!kQueuedSyncs) {
+            if (syncDue() && inFlight == 0) {
+                if (!queue.sync())
+                    return LoopEnd::Failed;
+                untilSync = syncEveryWrites;
+            }
         }
     }
     while (inFlight != 0) {

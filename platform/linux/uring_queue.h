@@ -99,9 +99,12 @@ public:
     UringQueue(Ring& ring, const QueueIo& io, std::uint32_t queueDepth, const Timer& timer, Place place,
                Check check, Outcome& error)
         : m_ring(ring), m_io(io), m_timer(timer), m_place(std::move(place)), m_check(std::move(check)),
-          m_error(error), m_slots(std::max<std::uint32_t>(1, queueDepth)),
+          m_error(error), m_slots(std::max<std::uint32_t>(1, queueDepth)), m_syncs(m_slots.size()),
           m_cqes(std::max<std::size_t>(1, 2 * std::size_t{ring.entries()}))
     {
+        m_freeSyncs.reserve(m_syncs.size());
+        for (std::size_t i = m_syncs.size(); i > 0; --i)
+            m_freeSyncs.push_back(static_cast<std::uint32_t>(i - 1));
         m_free.reserve(m_slots.size());
         for (std::size_t i = m_slots.size(); i > 0; --i)
             m_free.push_back(static_cast<std::uint32_t>(i - 1));
@@ -123,8 +126,30 @@ public:
         if constexpr (Timer::kOn)
             m_unstamped.push_back(index);
         prepareRequest(index);
+        ++m_writesSubmitted;
         return true;
     }
+
+    // fsync-every's sync, in line: an IORING_OP_FSYNC with IOSQE_IO_DRAIN, so that it starts once every write
+    // submitted before it has completed and the writes after it wait for it. (IOSQE_IO_LINK alone would only
+    // order it after the one write before it, while the others are still in flight.) Timed from its
+    // submission to its completion, which includes the wait for those writes, as a blocking fsync's would.
+    bool submitSync()
+    {
+        if (m_freeSyncs.empty()) [[unlikely]]
+            return fail(EBUSY, "io_uring fsync");
+        const std::uint32_t index = m_freeSyncs.back();
+        m_freeSyncs.pop_back();
+        m_syncs[index] = QueuedSync{m_writesSubmitted, {}};
+        if constexpr (Timer::kOn)
+            m_unstamped.push_back(kSyncBit | index);
+        prepareSync(index);
+        return true;
+    }
+
+    // How many queued syncs completed before a write ahead of them had (a short write's rest goes out after
+    // the sync): each was sent again, so that every sync covers the writes before it.
+    std::uint64_t syncsSentAgain() const noexcept { return m_syncsSentAgain; }
 
     Reaped reap(std::uint64_t minRequests)
     {
@@ -138,20 +163,15 @@ public:
         return out;
     }
 
-    // fsync-every's sync, called with nothing in flight.
-    bool sync()
-    {
-        return timedSync(m_timer, [&] { return fsync(false); });
-    }
-
-    // IORING_OP_FSYNC (with IORING_FSYNC_DATASYNC for fdatasync), waited for; untimed.
+    // The final sync, called with nothing in flight: IORING_OP_FSYNC (with IORING_FSYNC_DATASYNC for
+    // fdatasync), waited for; untimed.
     bool fsync(bool dataOnly)
     {
         io_uring_sqe* sqe = m_ring.nextSqe();
         io_uring_prep_fsync(sqe, target(), dataOnly ? IORING_FSYNC_DATASYNC : 0);
         if (m_io.fixedFile)
             sqe->flags |= IOSQE_FIXED_FILE;
-        io_uring_sqe_set_data64(sqe, kSyncTag);
+        io_uring_sqe_set_data64(sqe, kFinalSyncTag);
         m_syncDone = false;
         Reaped ignored;
         while (!m_syncDone) {
@@ -164,7 +184,9 @@ public:
     }
 
 private:
-    static constexpr std::uint64_t kSyncTag = ~std::uint64_t{0};
+    static constexpr std::uint64_t kFinalSyncTag = ~std::uint64_t{0};
+    static constexpr std::uint64_t kSyncBit = std::uint64_t{1}
+                                              << 32; // user data of queued sync i: kSyncBit | i
     // One request's largest transfer: a longer chunk goes as several, like a short transfer.
     static constexpr std::uint64_t kMaxTransfer = std::uint64_t{1} << 30;
 
@@ -176,7 +198,24 @@ private:
         TimingClock::time_point submitted{};
     };
 
+    // A queued sync: how many writes were submitted before it, and when it went to the kernel.
+    struct QueuedSync
+    {
+        std::uint64_t writesBefore = 0;
+        TimingClock::time_point submitted{};
+    };
+
     int target() const noexcept { return m_io.fixedFile ? 0 : m_io.fd; }
+
+    void prepareSync(std::uint32_t index)
+    {
+        io_uring_sqe* sqe = m_ring.nextSqe();
+        io_uring_prep_fsync(sqe, target(), 0);
+        sqe->flags |= IOSQE_IO_DRAIN;
+        if (m_io.fixedFile)
+            sqe->flags |= IOSQE_FIXED_FILE;
+        io_uring_sqe_set_data64(sqe, kSyncBit | index);
+    }
 
     // An entry for what is left of slot `index`'s request.
     void prepareRequest(std::uint32_t index)
@@ -209,8 +248,12 @@ private:
         if constexpr (Timer::kOn) {
             if (!m_unstamped.empty()) {
                 const auto now = TimingClock::now();
-                for (const std::uint32_t index : m_unstamped)
-                    m_slots[index].submitted = now;
+                for (const std::uint64_t tag : m_unstamped) {
+                    if (tag & kSyncBit)
+                        m_syncs[tag & ~kSyncBit].submitted = now;
+                    else
+                        m_slots[tag].submitted = now;
+                }
                 m_unstamped.clear();
             }
         }
@@ -233,9 +276,13 @@ private:
     void complete(const io_uring_cqe& cqe, [[maybe_unused]] TimingClock::time_point now, Reaped& out)
     {
         const std::uint64_t tag = io_uring_cqe_get_data64(&cqe);
-        if (tag == kSyncTag) {
+        if (tag == kFinalSyncTag) {
             m_syncResult = cqe.res;
             m_syncDone = true;
+            return;
+        }
+        if (tag & kSyncBit) {
+            completeSync(static_cast<std::uint32_t>(tag & ~kSyncBit), cqe.res, now, out);
             return;
         }
         const auto index = static_cast<std::uint32_t>(tag);
@@ -269,7 +316,28 @@ private:
         }
         if constexpr (Timer::kOn)
             m_timer.calls->record(elapsedNs(slot.submitted, now));
+        ++m_writesCompleted;
         release(index, out);
+    }
+
+    void completeSync(std::uint32_t index, int result, [[maybe_unused]] TimingClock::time_point now,
+                      Reaped& out)
+    {
+        if (result < 0) [[unlikely]] {
+            fail(-result, "io_uring fsync");
+            out.failed = true;
+        } else if (m_writesCompleted < m_syncs[index].writesBefore) {
+            // The drain held it back until the writes before it completed, but the rest of a short one went
+            // out after it: the same sync again covers that too. Its latency runs on from the first
+            // submission.
+            ++m_syncsSentAgain;
+            prepareSync(index);
+            return;
+        }
+        if constexpr (Timer::kOn)
+            m_timer.syncs->record(elapsedNs(m_syncs[index].submitted, now));
+        ++out.syncs;
+        m_freeSyncs.push_back(index);
     }
 
     void release(std::uint32_t index, Reaped& out)
@@ -296,7 +364,12 @@ private:
     Outcome& m_error;
     std::vector<Slot> m_slots;
     std::vector<std::uint32_t> m_free;
-    std::vector<std::uint32_t> m_unstamped; // submitted by the loop, not yet handed to the kernel
+    std::vector<QueuedSync> m_syncs;
+    std::vector<std::uint32_t> m_freeSyncs;
+    std::uint64_t m_writesSubmitted = 0;
+    std::uint64_t m_writesCompleted = 0;
+    std::uint64_t m_syncsSentAgain = 0;
+    std::vector<std::uint64_t> m_unstamped; // user data submitted by the loop, not yet handed to the kernel
     std::vector<io_uring_cqe*> m_cqes;
     bool m_syncDone = false;
     int m_syncResult = 0;

@@ -199,6 +199,167 @@ TEST_P(QueuedLoop, SyncsEveryNWritesWithNothingInFlight)
     EXPECT_LE(queue.maxInFlight, GetParam());
 }
 
+namespace {
+
+// A queue that takes syncs in line, as io_uring does with IOSQE_IO_DRAIN: a sync completes only once every
+// request submitted before it has, and no request submitted after it completes before it.
+class FakeSyncQueue
+{
+public:
+    bool submit(std::uint64_t offset, std::uint64_t bytes)
+    {
+        EXPECT_LT(m_entries.size(), depth) << "more in flight than the queue depth, syncs included";
+        if (std::any_of(m_entries.begin(), m_entries.end(), [](const Entry& e) { return e.sync; }))
+            ++writesBehindASync;
+        if (bytes == chunk)
+            ++m_fullSubmitted;
+        m_entries.push_back({false, offset, bytes, 0});
+        return true;
+    }
+
+    bool submitSync()
+    {
+        EXPECT_LT(m_entries.size(), depth) << "a sync takes a place in the queue";
+        if (refuseSync)
+            return false;
+        syncs.push_back({m_fullSubmitted, writesInFlight()});
+        m_entries.push_back({true, 0, 0, syncs.size() - 1});
+        return true;
+    }
+
+    // Completes a scrambled subset of what may complete: any request with no sync ahead of it still in the
+    // queue, or the oldest sync once nothing is ahead of it.
+    Reaped reap(std::uint64_t minRequests)
+    {
+        Reaped reaped;
+        EXPECT_FALSE(m_entries.empty()) << "reap called with nothing in flight";
+        while (reaped.requests + reaped.syncs < minRequests || (m_seed >> 40) % 3 != 0) {
+            m_seed = m_seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            if (m_entries.empty())
+                break;
+            if (m_entries.front().sync) {
+                const Entry e = m_entries.front();
+                m_entries.erase(m_entries.begin());
+                syncCompletedAfter.push_back(completed.size());
+                ++reaped.syncs;
+                if (failSync == e.syncIndex)
+                    reaped.failed = true;
+                continue;
+            }
+            // The requests before the first sync may complete in any order.
+            std::size_t open = 0;
+            while (open < m_entries.size() && !m_entries[open].sync)
+                ++open;
+            const std::size_t pick = (m_seed >> 33) % open;
+            const Entry e = m_entries[pick];
+            m_entries.erase(m_entries.begin() + static_cast<std::ptrdiff_t>(pick));
+            completed.push_back({e.offset, e.bytes});
+            reaped.bytes += e.bytes;
+            ++reaped.requests;
+        }
+        return reaped;
+    }
+
+    std::size_t writesInFlight() const
+    {
+        return static_cast<std::size_t>(
+            std::count_if(m_entries.begin(), m_entries.end(), [](const Entry& e) { return !e.sync; }));
+    }
+    std::size_t inFlight() const { return m_entries.size(); }
+
+    struct SyncSeen
+    {
+        std::uint64_t fullWritesBefore;
+        std::size_t writesInFlight;
+    };
+
+    std::uint64_t chunk = 0;
+    std::size_t depth = 0;
+    bool refuseSync = false;
+    std::optional<std::size_t> failSync;
+    std::vector<SyncSeen> syncs;
+    std::vector<std::size_t> syncCompletedAfter;
+    std::uint64_t writesBehindASync = 0; // submitted while a sync was in the queue
+    std::vector<Request> completed;
+
+private:
+    struct Entry
+    {
+        bool sync;
+        std::uint64_t offset;
+        std::uint64_t bytes;
+        std::size_t syncIndex;
+    };
+    std::vector<Entry> m_entries;
+    std::uint64_t m_fullSubmitted = 0;
+    std::uint64_t m_seed = 777;
+};
+
+} // namespace
+
+TEST_P(QueuedLoop, AQueueThatTakesSyncsGetsOneInLineAfterEveryNWritesWithoutDraining)
+{
+    const std::uint32_t depth = GetParam();
+    Progress progress;
+    FakeSyncQueue queue;
+    queue.chunk = 10;
+    queue.depth = depth;
+    const auto end = runQueuedChunks(100 * 10 + 5, 10, depth, 30, progress, queue);
+    EXPECT_EQ(end, LoopEnd::Completed);
+    ASSERT_EQ(queue.syncs.size(), 3u) << "after 30, 60 and 90 full writes; the tail is not counted";
+    for (std::size_t i = 0; i < queue.syncs.size(); ++i) {
+        EXPECT_EQ(queue.syncs[i].fullWritesBefore, 30u * (i + 1));
+        EXPECT_GE(queue.syncCompletedAfter[i], 30u * (i + 1));
+    }
+    if (depth > 30) {
+        EXPECT_GT(queue.syncs[0].writesInFlight, 0u) << "the loop queued the sync without draining the queue";
+        EXPECT_GT(queue.writesBehindASync, 0u) << "writes went on behind the sync";
+    }
+    EXPECT_EQ(queue.inFlight(), 0u) << "every sync is reaped before the loop returns";
+    EXPECT_TRUE(coversExactly(queue.completed, 1005));
+    EXPECT_EQ(progress.bytes.load(), 1005u);
+}
+
+TEST_P(QueuedLoop, ASyncDueAfterTheLastWriteIsStillQueuedAndReaped)
+{
+    // 90 writes, every 30: the third sync falls due with the last write, when the queue may be full.
+    Progress progress;
+    FakeSyncQueue queue;
+    queue.chunk = 10;
+    queue.depth = GetParam();
+    EXPECT_EQ(runQueuedChunks(900, 10, GetParam(), 30, progress, queue), LoopEnd::Completed);
+    ASSERT_EQ(queue.syncs.size(), 3u);
+    EXPECT_EQ(queue.syncs.back().fullWritesBefore, 90u);
+    EXPECT_EQ(queue.syncCompletedAfter.size(), 3u);
+    EXPECT_EQ(queue.inFlight(), 0u);
+}
+
+TEST_P(QueuedLoop, AFailedQueuedSyncFailsTheLoopAndEverythingIsReaped)
+{
+    Progress progress;
+    FakeSyncQueue queue;
+    queue.chunk = 10;
+    queue.depth = GetParam();
+    queue.failSync = 1;
+    EXPECT_EQ(runQueuedChunks(1000 * 10, 10, GetParam(), 30, progress, queue), LoopEnd::Failed);
+    EXPECT_EQ(queue.inFlight(), 0u);
+    EXPECT_GE(queue.syncs.size(), 2u);
+    EXPECT_LE(queue.completed.size(), 60u + GetParam())
+        << "nothing more is submitted after the failed sync is seen";
+}
+
+TEST_P(QueuedLoop, ASyncThatCannotBeQueuedFailsTheLoopAfterTheOthersAreReaped)
+{
+    Progress progress;
+    FakeSyncQueue queue;
+    queue.chunk = 10;
+    queue.depth = GetParam();
+    queue.refuseSync = true;
+    EXPECT_EQ(runQueuedChunks(100 * 10, 10, GetParam(), 30, progress, queue), LoopEnd::Failed);
+    EXPECT_EQ(queue.inFlight(), 0u);
+    EXPECT_EQ(queue.completed.size(), 30u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Depths, QueuedLoop, ::testing::Values(1u, 8u, 128u),
                          [](const auto& row) { return "Depth" + std::to_string(row.param); });
 

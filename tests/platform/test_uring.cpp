@@ -7,6 +7,7 @@
 #include "core/engine/pattern.h"
 #include "core/model/matrix.h"
 #include "platform/builtin_strategies.h"
+#include "platform/linux/uring_queue.h"
 #include "platform/linux/uring_setup.h"
 #include "platform/platform.h"
 #include "tests/support/temp_dir.h"
@@ -17,6 +18,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -295,6 +297,63 @@ TEST_F(Uring, LatencyCountsOneEntryPerRequestAndPerFsync)
             EXPECT_EQ(latency.calls.count(), timed ? 64u : 0u) << toString(row.sync);
             EXPECT_EQ(latency.syncs.count(), timed ? row.syncs : 0u) << toString(row.sync);
         }
+    }
+}
+
+// fsync-every on a queue: the fsync goes in line behind the writes before it (IOSQE_IO_DRAIN), while the loop
+// keeps the queue full, instead of the loop draining the queue for a blocking fsync. Each sync must complete
+// after every write submitted before it; one that came back earlier would be sent again and counted.
+TEST_F(Uring, QueuedFsyncsCompleteAfterEveryWriteBeforeThem)
+{
+    for (const bool direct : {false, true}) {
+        if (direct && !m_target.directIoProblem.empty())
+            continue;
+        SCOPED_TRACE(direct ? "O_DIRECT" : "buffered");
+        const std::string path = m_dir / "queued-sync.dat";
+        std::filesystem::remove(path);
+        constexpr std::uint64_t kChunk = 4096;
+        constexpr std::uint64_t kBytes = 256 * kChunk + 100; // 256 full writes and a tail
+        const Pattern pattern(kChunk);
+        linux_backend::Ring ring;
+        Outcome outcome;
+        ASSERT_TRUE(ring.init(32, outcome)) << outcome.message;
+        const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | (direct ? O_DIRECT : 0), 0644);
+        ASSERT_GE(fd, 0) << std::strerror(errno);
+        linux_backend::QueueIo io;
+        io.fd = fd;
+        io.pattern = pattern.view();
+        io.call = "io_uring write";
+        io.path = path;
+        // The tail is 100 bytes: under O_DIRECT it would be refused, so the direct file ends at the last
+        // chunk.
+        const std::uint64_t bytes = direct ? 256 * kChunk : kBytes;
+        CallLatency latency;
+        Outcome error;
+        std::uint64_t sentAgain = 0;
+        LoopEnd end{};
+        {
+            linux_backend::UringQueue queue(
+                ring, io, 32, CallTimer{&latency.calls, &latency.syncs},
+                [](std::uint64_t offset, std::uint64_t size) {
+                    return linux_backend::Extent{offset, size};
+                },
+                [](std::uint64_t, const std::byte*, std::uint64_t) { return Outcome::success(); }, error);
+            Progress progress;
+            end = runQueuedChunks(bytes, kChunk, 32, 4, progress, queue);
+            sentAgain = queue.syncsSentAgain();
+            EXPECT_EQ(progress.bytes.load(), bytes);
+        }
+        ::close(fd);
+        EXPECT_EQ(end, LoopEnd::Completed) << error.message;
+        EXPECT_TRUE(error.ok()) << error.message;
+        EXPECT_EQ(latency.calls.count(), bytes / kChunk + (bytes % kChunk != 0 ? 1 : 0));
+        EXPECT_EQ(latency.syncs.count(), 64u) << "one fsync after every 4 full writes, none for the tail";
+        EXPECT_EQ(sentAgain, 0u) << "a queued fsync completed before a write submitted ahead of it";
+        const auto written = readAll(path);
+        ASSERT_EQ(written.size(), bytes);
+        for (std::uint64_t at = 0; at < bytes; at += kChunk)
+            ASSERT_EQ(std::memcmp(written.data() + at, pattern.at(at), std::min(kChunk, bytes - at)), 0)
+                << at;
     }
 }
 
