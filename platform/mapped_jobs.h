@@ -36,7 +36,7 @@ public:
         const auto end = withCallTimer(m_spec.latency, [&](const auto& timer) {
             return runChunks(
                 m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress, timer,
-                [&](std::uint64_t offset, std::uint64_t size) {
+                [pattern, this](std::uint64_t offset, std::uint64_t size) { // by value: see stdio_write_job.h
                     return m_window.copy(offset, pattern.at(offset), size, kMmapWindowBytes,
                                          [this](std::uint64_t start) { return mapWindow(start); });
                 },
@@ -97,7 +97,7 @@ public:
         const auto end = withCallTimer(m_spec.latency, [&](const auto& timer) {
             return runChunks(
                 m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress, timer,
-                [&](std::uint64_t offset, std::uint64_t size) {
+                [pattern, this](std::uint64_t offset, std::uint64_t size) { // by value: see stdio_write_job.h
                     return m_batch.append(pattern.at(offset), size, [this] { return flush(); });
                 },
                 [] { return true; });

@@ -62,7 +62,9 @@ public:
             return withCallTimer(m_spec.latency, [&](const auto& timer) {
                 return runChunks(
                     m_spec.bytes, chunk, every, progress, timer,
-                    [&](std::uint64_t offset, auto size) {
+                    // The pattern's base and the FILE by value: held in registers, not reloaded through a
+                    // reference after every byte stored into the FILE's buffer (a char store may alias them).
+                    [pattern, file, write, this](std::uint64_t offset, auto size) {
                         if (write(pattern.at(offset), size, file) == size) [[likely]]
                             return true;
                         return fail(Write::kCall, size);
