@@ -118,12 +118,13 @@ def percentile_rows(opts, only):
             # lat_ns (submission + completion): io_uring can complete a write inside the submitting
             # io_uring_enter, and then clat_ns holds about 1 us and the write's time is in slat_ns; IOLab's
             # timer starts before the submitting call. For psync, lat_ns and clat_ns are the same call.
-            lat = run_fio(["--rw=write", "--bs=4k", "--size=64M", "--lat_percentiles=1", *fio_args], opts.target,
-                          "write")["lat_ns"]["percentile"]
+            lat = run_fio(["--rw=write", "--bs=4k", f"--size={opts.size}", "--lat_percentiles=1", *fio_args],
+                          opts.target, "write")["lat_ns"]["percentile"]
             return lat["50.000000"], lat["99.000000"]
 
+        sized = [opts.size if previous == "--size" else arg for previous, arg in zip(["", *iolab_args], iolab_args)]
         fio, iolab = alternate(opts.pairs, fio_run,
-                               lambda: run_iolab(opts.build, [*iolab_args, "--latency", "on"], opts.target)[1:])
+                               lambda: run_iolab(opts.build, [*sized, "--latency", "on"], opts.target)[1:])
         f50, f99 = statistics.median(f[0] for f in fio), statistics.median(f[1] for f in fio)
         i50, i99 = statistics.median(i[0] for i in iolab), statistics.median(i[1] for i in iolab)
         print(f"{name:40} {f50:9.0f} {i50:9.0f} {100 * (i50 / f50 - 1):+6.1f}% {f99:9.0f} {i99:9.0f} "
@@ -139,6 +140,8 @@ def main():
     parser.add_argument("--pairs", type=int, default=8, help="even, so each side runs first equally often")
     parser.add_argument("--only", default="")
     parser.add_argument("--percentiles", action="store_true", help="p50 and p99 of 4 KiB direct writes at QD1")
+    parser.add_argument("--size", default="64M",
+                        help="file size of the percentile rows (a p99 over more writes holds stiller per run)")
     opts = parser.parse_args()
     only = [s for s in opts.only.split(",") if s]
     if opts.percentiles:
