@@ -98,7 +98,8 @@ io_uring_sqe* Ring::nextSqe() noexcept
 {
     io_uring_sqe* sqe = io_uring_get_sqe(&m_ring);
     while (sqe == nullptr) {
-        // Never with the loop's at most one entry per slot plus a sync; flushing makes room regardless.
+        // Never with the loop's at most queue-depth entries, queued syncs included; flushing makes room
+        // regardless.
         io_uring_submit(&m_ring);
         sqe = io_uring_get_sqe(&m_ring);
     }

@@ -103,6 +103,7 @@ public:
           m_cqes(std::max<std::size_t>(1, 2 * std::size_t{ring.entries()}))
     {
         m_freeSyncs.reserve(m_syncs.size());
+        m_syncOrder.reserve(m_syncs.size());
         for (std::size_t i = m_syncs.size(); i > 0; --i)
             m_freeSyncs.push_back(static_cast<std::uint32_t>(i - 1));
         m_free.reserve(m_slots.size());
@@ -122,7 +123,7 @@ public:
         const std::uint32_t index = m_free.back();
         m_free.pop_back();
         const Extent extent = m_place(offset, size);
-        m_slots[index] = Slot{extent.position, extent.length, 0, {}};
+        m_slots[index] = Slot{extent.position, extent.length, 0, m_writesSubmitted, true, {}};
         if constexpr (Timer::kOn)
             m_unstamped.push_back(index);
         prepareRequest(index);
@@ -132,15 +133,21 @@ public:
 
     // fsync-every's sync, in line: an IORING_OP_FSYNC with IOSQE_IO_DRAIN, so that it starts once every write
     // submitted before it has completed and the writes after it wait for it. (IOSQE_IO_LINK alone would only
-    // order it after the one write before it, while the others are still in flight.) Timed from its
-    // submission to its completion, which includes the wait for those writes, as a blocking fsync's would.
+    // order it after the one write before it, while the others are still in flight.)
+    // Timed as the blocking loop's fsync is, from when it can start to its completion: from its submission,
+    // or from the reap that saw the last write ahead of it (or the sync before it) complete, if that came
+    // later. A write held behind it is timed from the sync's completion on, so neither histogram counts the
+    // other's wait. Both are exact to within one reap.
     bool submitSync()
     {
         if (m_freeSyncs.empty()) [[unlikely]]
             return fail(EBUSY, "io_uring fsync");
         const std::uint32_t index = m_freeSyncs.back();
         m_freeSyncs.pop_back();
-        m_syncs[index] = QueuedSync{m_writesSubmitted, {}};
+        // With nothing ahead of it still running it can start at once: ready from its submission.
+        const bool readyNow = m_syncOrder.empty() && m_writesEnded >= m_writesSubmitted;
+        m_syncs[index] = QueuedSync{m_writesSubmitted, {}, {}, readyNow};
+        m_syncOrder.push_back(index);
         if constexpr (Timer::kOn)
             m_unstamped.push_back(kSyncBit | index);
         prepareSync(index);
@@ -157,9 +164,9 @@ public:
         do {
             if (m_ring.outstanding() == 0)
                 break;
-            if (!collect(out, out.requests < minRequests ? 1 : 0))
+            if (!collect(out, out.requests + out.syncs < minRequests ? 1 : 0))
                 break;
-        } while (out.requests < minRequests && !out.failed);
+        } while (out.requests + out.syncs < minRequests && !out.failed);
         return out;
     }
 
@@ -185,8 +192,8 @@ public:
 
 private:
     static constexpr std::uint64_t kFinalSyncTag = ~std::uint64_t{0};
-    static constexpr std::uint64_t kSyncBit = std::uint64_t{1}
-                                              << 32; // user data of queued sync i: kSyncBit | i
+    // The user data of queued sync i is kSyncBit | i.
+    static constexpr std::uint64_t kSyncBit = std::uint64_t{1} << 32;
     // One request's largest transfer: a longer chunk goes as several, like a short transfer.
     static constexpr std::uint64_t kMaxTransfer = std::uint64_t{1} << 30;
 
@@ -195,14 +202,19 @@ private:
         std::uint64_t position = 0;
         std::uint64_t length = 0;
         std::uint64_t done = 0;
-        TimingClock::time_point submitted{};
+        std::uint64_t sequence = 0; // how many writes were submitted before it
+        bool inFlight = false;
+        TimingClock::time_point submitted{}; // or when the sync it waited behind completed
     };
 
-    // A queued sync: how many writes were submitted before it, and when it went to the kernel.
+    // A queued sync: how many writes were submitted before it, when it went to the kernel, and whether and
+    // when the reap saw everything ahead of it complete (ready stays zero when that was at its submission).
     struct QueuedSync
     {
         std::uint64_t writesBefore = 0;
         TimingClock::time_point submitted{};
+        TimingClock::time_point ready{};
+        bool readyKnown = false;
     };
 
     int target() const noexcept { return m_io.fixedFile ? 0 : m_io.fd; }
@@ -265,8 +277,10 @@ private:
         }
         const unsigned count = m_ring.peek(m_cqes.data(), static_cast<unsigned>(m_cqes.size()));
         [[maybe_unused]] TimingClock::time_point now{};
-        if constexpr (Timer::kOn)
+        if constexpr (Timer::kOn) {
             now = TimingClock::now();
+            m_lastReap = now;
+        }
         for (unsigned i = 0; i < count; ++i)
             complete(*m_cqes[i], now, out);
         m_ring.advance(count);
@@ -316,34 +330,61 @@ private:
         }
         if constexpr (Timer::kOn)
             m_timer.calls->record(elapsedNs(slot.submitted, now));
-        ++m_writesCompleted;
         release(index, out);
     }
 
     void completeSync(std::uint32_t index, int result, [[maybe_unused]] TimingClock::time_point now,
                       Reaped& out)
     {
+        QueuedSync& sync = m_syncs[index];
         if (result < 0) [[unlikely]] {
             fail(-result, "io_uring fsync");
             out.failed = true;
-        } else if (m_writesCompleted < m_syncs[index].writesBefore) {
+        } else if (m_writesEnded < sync.writesBefore && m_error.ok()) {
             // The drain held it back until the writes before it completed, but the rest of a short one went
-            // out after it: the same sync again covers that too. Its latency runs on from the first
-            // submission.
+            // out after it: the same sync again covers that too. (After a failure nothing is sent again: the
+            // run has failed, and the loop only reaps what is in flight.)
             ++m_syncsSentAgain;
             prepareSync(index);
             return;
         }
-        if constexpr (Timer::kOn)
-            m_timer.syncs->record(elapsedNs(m_syncs[index].submitted, now));
+        if constexpr (Timer::kOn) {
+            m_timer.syncs->record(elapsedNs(std::max(sync.submitted, sync.ready), now));
+            // The writes submitted after it waited for it: their time starts now.
+            for (Slot& slot : m_slots) {
+                if (slot.inFlight && slot.sequence >= sync.writesBefore)
+                    slot.submitted = std::max(slot.submitted, now);
+            }
+        }
+        m_syncOrder.erase(std::find(m_syncOrder.begin(), m_syncOrder.end(), index));
         ++out.syncs;
         m_freeSyncs.push_back(index);
+        if constexpr (Timer::kOn)
+            markReady(now);
     }
 
+    // A write or read that ended, successfully or not.
     void release(std::uint32_t index, Reaped& out)
     {
         ++out.requests;
+        ++m_writesEnded;
+        m_slots[index].inFlight = false;
         m_free.push_back(index);
+        if constexpr (Timer::kOn)
+            markReady(m_lastReap);
+    }
+
+    // The oldest queued sync can start once every write ahead of it has ended and the syncs before it have
+    // completed (they have left m_syncOrder by then).
+    void markReady(TimingClock::time_point now)
+    {
+        if (m_syncOrder.empty())
+            return;
+        QueuedSync& oldest = m_syncs[m_syncOrder.front()];
+        if (!oldest.readyKnown && m_writesEnded >= oldest.writesBefore) {
+            oldest.ready = now;
+            oldest.readyKnown = true;
+        }
     }
 
     bool fail(int error, const char* call) { return keep(posix::errnoOutcome(error, call, m_io.path)); }
@@ -366,8 +407,10 @@ private:
     std::vector<std::uint32_t> m_free;
     std::vector<QueuedSync> m_syncs;
     std::vector<std::uint32_t> m_freeSyncs;
+    std::vector<std::uint32_t> m_syncOrder; // queued syncs in flight, oldest first
     std::uint64_t m_writesSubmitted = 0;
-    std::uint64_t m_writesCompleted = 0;
+    std::uint64_t m_writesEnded = 0;
+    TimingClock::time_point m_lastReap{}; // the clock read of the reap being processed
     std::uint64_t m_syncsSentAgain = 0;
     std::vector<std::uint64_t> m_unstamped; // user data submitted by the loop, not yet handed to the kernel
     std::vector<io_uring_cqe*> m_cqes;

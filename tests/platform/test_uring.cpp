@@ -10,6 +10,7 @@
 #include "platform/linux/uring_queue.h"
 #include "platform/linux/uring_setup.h"
 #include "platform/platform.h"
+#include "tests/support/mount.h"
 #include "tests/support/temp_dir.h"
 
 #include <gmock/gmock.h>
@@ -21,6 +22,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -355,6 +357,59 @@ TEST_F(Uring, QueuedFsyncsCompleteAfterEveryWriteBeforeThem)
             ASSERT_EQ(std::memcmp(written.data() + at, pattern.at(at), std::min(kChunk, bytes - at)), 0)
                 << at;
     }
+}
+
+// A full disk with fsyncs queued behind the failing writes: the run fails with ENOSPC and ends, instead of
+// sending a sync again and again for writes that will never complete.
+TEST_F(Uring, ADiskFullWithQueuedFsyncsFailsWithTheCauseAndEnds)
+{
+    if (::geteuid() != 0)
+        GTEST_SKIP() << "mounting the small tmpfs that fills up needs root";
+    TmpfsMount small("size=1m");
+    ASSERT_TRUE(small.ok()) << std::strerror(errno);
+    const std::string path = small.path() + "/full.dat";
+    const Pattern pattern(4096);
+    linux_backend::Ring ring;
+    Outcome outcome;
+    ASSERT_TRUE(ring.init(8, outcome)) << outcome.message;
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ASSERT_GE(fd, 0) << std::strerror(errno);
+    linux_backend::QueueIo io;
+    io.fd = fd;
+    io.pattern = pattern.view();
+    io.call = "io_uring write";
+    io.path = path;
+    for (const bool timed : {false, true}) {
+        SCOPED_TRACE(timed ? "latency on" : "latency off");
+        ASSERT_EQ(::ftruncate(fd, 0), 0);
+        CallLatency latency;
+        Outcome error;
+        auto running = std::async(std::launch::async, [&] {
+            const auto place = [](std::uint64_t offset, std::uint64_t size) {
+                return linux_backend::Extent{offset, size};
+            };
+            const auto check = [](std::uint64_t, const std::byte*, std::uint64_t) {
+                return Outcome::success();
+            };
+            Progress progress;
+            if (timed) {
+                linux_backend::UringQueue queue(ring, io, 8, CallTimer{&latency.calls, &latency.syncs}, place,
+                                                check, error);
+                return runQueuedChunks(4 * kMiB, 4096, 8, 4, progress, queue);
+            }
+            linux_backend::UringQueue queue(ring, io, 8, NoCallTimer{}, place, check, error);
+            return runQueuedChunks(4 * kMiB, 4096, 8, 4, progress, queue);
+        });
+        if (running.wait_for(std::chrono::seconds(30)) != std::future_status::ready) {
+            ADD_FAILURE() << "the queue still runs 30 s after the disk filled up";
+            std::_Exit(1); // the thread cannot be joined: end the test program with the failure
+        }
+        EXPECT_EQ(running.get(), LoopEnd::Failed);
+        EXPECT_EQ(error.errorCode, ENOSPC) << error.message;
+        EXPECT_THAT(error.message, HasSubstr(path));
+        EXPECT_EQ(ring.outstanding(), 0u) << "everything in flight was reaped";
+    }
+    ::close(fd);
 }
 
 TEST_F(Uring, AStopWith128InFlightEndsAtOnceAndReapsEverything)
