@@ -100,6 +100,25 @@ bool queued(const std::string& id)
     return id.rfind("uring-", 0) == 0;
 }
 
+// A queue's view of a file written in order from the pattern, for the tests that drive a UringQueue directly.
+linux_backend::QueueIo writeQueueIo(int fd, const Pattern& pattern, const std::string& path)
+{
+    linux_backend::QueueIo io;
+    io.fd = fd;
+    io.pattern = pattern.view();
+    io.call = "io_uring write";
+    io.path = path;
+    return io;
+}
+
+// Request i goes to offset i x chunk; writes need no completion check.
+constexpr auto kInOrder = [](std::uint64_t offset, std::uint64_t size) {
+    return linux_backend::Extent{offset, size};
+};
+constexpr auto kNoCheck = [](std::uint64_t, const std::byte*, std::uint64_t) {
+    return Outcome::success();
+};
+
 struct WriteRow
 {
     const char* name;
@@ -321,11 +340,7 @@ TEST_F(Uring, QueuedFsyncsCompleteAfterEveryWriteBeforeThem)
         ASSERT_TRUE(ring.init(32, outcome)) << outcome.message;
         const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | (direct ? O_DIRECT : 0), 0644);
         ASSERT_GE(fd, 0) << std::strerror(errno);
-        linux_backend::QueueIo io;
-        io.fd = fd;
-        io.pattern = pattern.view();
-        io.call = "io_uring write";
-        io.path = path;
+        const linux_backend::QueueIo io = writeQueueIo(fd, pattern, path);
         // The tail is 100 bytes: under O_DIRECT it would be refused, so the direct file ends at the last
         // chunk.
         const std::uint64_t bytes = direct ? 256 * kChunk : kBytes;
@@ -334,12 +349,8 @@ TEST_F(Uring, QueuedFsyncsCompleteAfterEveryWriteBeforeThem)
         std::uint64_t sentAgain = 0;
         LoopEnd end{};
         {
-            linux_backend::UringQueue queue(
-                ring, io, 32, CallTimer{&latency.calls, &latency.syncs},
-                [](std::uint64_t offset, std::uint64_t size) {
-                    return linux_backend::Extent{offset, size};
-                },
-                [](std::uint64_t, const std::byte*, std::uint64_t) { return Outcome::success(); }, error);
+            linux_backend::UringQueue queue(ring, io, 32, CallTimer{&latency.calls, &latency.syncs}, kInOrder,
+                                            kNoCheck, error);
             Progress progress;
             end = runQueuedChunks(bytes, kChunk, 32, 4, progress, queue);
             sentAgain = queue.syncsSentAgain();
@@ -374,30 +385,20 @@ TEST_F(Uring, ADiskFullWithQueuedFsyncsFailsWithTheCauseAndEnds)
     ASSERT_TRUE(ring.init(8, outcome)) << outcome.message;
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     ASSERT_GE(fd, 0) << std::strerror(errno);
-    linux_backend::QueueIo io;
-    io.fd = fd;
-    io.pattern = pattern.view();
-    io.call = "io_uring write";
-    io.path = path;
+    const linux_backend::QueueIo io = writeQueueIo(fd, pattern, path);
     for (const bool timed : {false, true}) {
         SCOPED_TRACE(timed ? "latency on" : "latency off");
         ASSERT_EQ(::ftruncate(fd, 0), 0);
         CallLatency latency;
         Outcome error;
         auto running = std::async(std::launch::async, [&] {
-            const auto place = [](std::uint64_t offset, std::uint64_t size) {
-                return linux_backend::Extent{offset, size};
-            };
-            const auto check = [](std::uint64_t, const std::byte*, std::uint64_t) {
-                return Outcome::success();
-            };
             Progress progress;
             if (timed) {
-                linux_backend::UringQueue queue(ring, io, 8, CallTimer{&latency.calls, &latency.syncs}, place,
-                                                check, error);
+                linux_backend::UringQueue queue(ring, io, 8, CallTimer{&latency.calls, &latency.syncs},
+                                                kInOrder, kNoCheck, error);
                 return runQueuedChunks(4 * kMiB, 4096, 8, 4, progress, queue);
             }
-            linux_backend::UringQueue queue(ring, io, 8, NoCallTimer{}, place, check, error);
+            linux_backend::UringQueue queue(ring, io, 8, NoCallTimer{}, kInOrder, kNoCheck, error);
             return runQueuedChunks(4 * kMiB, 4096, 8, 4, progress, queue);
         });
         if (running.wait_for(std::chrono::seconds(30)) != std::future_status::ready) {
