@@ -123,11 +123,11 @@ public:
         const std::uint32_t index = m_free.back();
         m_free.pop_back();
         const Extent extent = m_place(offset, size);
-        m_slots[index] = Slot{extent.position, extent.length, 0, m_writesSubmitted, true, {}};
+        m_slots[index] = Slot{extent.position, extent.length, 0, m_requestsSubmitted, true, {}};
         if constexpr (Timer::kOn)
             m_unstamped.push_back(index);
         prepareRequest(index);
-        ++m_writesSubmitted;
+        ++m_requestsSubmitted;
         return true;
     }
 
@@ -145,8 +145,8 @@ public:
         const std::uint32_t index = m_freeSyncs.back();
         m_freeSyncs.pop_back();
         // With nothing ahead of it still running it can start at once: ready from its submission.
-        const bool readyNow = m_syncOrder.empty() && m_writesEnded >= m_writesSubmitted;
-        m_syncs[index] = QueuedSync{m_writesSubmitted, {}, {}, readyNow};
+        const bool readyNow = m_syncOrder.empty() && m_requestsEnded >= m_requestsSubmitted;
+        m_syncs[index] = QueuedSync{m_requestsSubmitted, {}, {}, readyNow};
         m_syncOrder.push_back(index);
         if constexpr (Timer::kOn)
             m_unstamped.push_back(kSyncBit | index);
@@ -340,7 +340,7 @@ private:
         if (result < 0) [[unlikely]] {
             fail(-result, "io_uring fsync");
             out.failed = true;
-        } else if (m_writesEnded < sync.writesBefore && m_error.ok()) {
+        } else if (m_requestsEnded < sync.writesBefore && m_error.ok()) {
             // The drain held it back until the writes before it completed, but the rest of a short one went
             // out after it: the same sync again covers that too. (After a failure nothing is sent again: the
             // run has failed, and the loop only reaps what is in flight.)
@@ -367,7 +367,7 @@ private:
     void release(std::uint32_t index, Reaped& out)
     {
         ++out.requests;
-        ++m_writesEnded;
+        ++m_requestsEnded;
         m_slots[index].inFlight = false;
         m_free.push_back(index);
         if constexpr (Timer::kOn)
@@ -381,7 +381,7 @@ private:
         if (m_syncOrder.empty())
             return;
         QueuedSync& oldest = m_syncs[m_syncOrder.front()];
-        if (!oldest.readyKnown && m_writesEnded >= oldest.writesBefore) {
+        if (!oldest.readyKnown && m_requestsEnded >= oldest.writesBefore) {
             oldest.ready = now;
             oldest.readyKnown = true;
         }
@@ -408,8 +408,8 @@ private:
     std::vector<QueuedSync> m_syncs;
     std::vector<std::uint32_t> m_freeSyncs;
     std::vector<std::uint32_t> m_syncOrder; // queued syncs in flight, oldest first
-    std::uint64_t m_writesSubmitted = 0;
-    std::uint64_t m_writesEnded = 0;
+    std::uint64_t m_requestsSubmitted = 0;
+    std::uint64_t m_requestsEnded = 0;
     TimingClock::time_point m_lastReap{}; // the clock read of the reap being processed
     std::uint64_t m_syncsSentAgain = 0;
     std::vector<std::uint64_t> m_unstamped; // user data submitted by the loop, not yet handed to the kernel

@@ -38,6 +38,12 @@ IOPS_CASES = [
     ("SEQ1M Q8T1 write", 1 * M,
      ["--strategy", "uring-write-direct", "--chunk", "1M", "--qd", "8", "--size", "1G"],
      ["--rw=write", "--bs=1M", "--iodepth=8", "--size=1G", "--fallocate=none"]),
+    # fsync-every on a queue: IOLab queues the fsync in line (IOSQE_IO_DRAIN); fio waits for the queue to empty
+    # and then queues its fsync.
+    ("SEQ64K Q8T1 write, fsync every 16", 64 * K,
+     ["--strategy", "uring-write-direct", "--chunk", "64K", "--qd", "8", "--size", "256M", "--sync",
+      "fsync-every:16"],
+     ["--rw=write", "--bs=64k", "--iodepth=8", "--size=256M", "--fallocate=none", "--fsync=16"]),
 ]
 
 # name, iolab args, fio args (4 KiB direct writes at queue depth 1, latency on). With --fallocate=none fio
