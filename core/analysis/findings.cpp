@@ -83,6 +83,8 @@ std::string findingSubject(const CaseResult& c)
         name += ", " + toString(k.sync);
     if (k.threads > 1)
         name += fmt::format(", {} threads", k.threads);
+    if (k.queueDepth > 1)
+        name += fmt::format(", QD {}", k.queueDepth);
     if (k.target != TargetKind::Directory)
         name += ", " + toString(k.target);
     if (const std::string reader = readerCpuWords(k); !reader.empty())

@@ -133,6 +133,8 @@ std::string plainName(const Case& k, bool withChunk)
         parts.push_back(syncWords(k.sync));
     if (k.threads > 1)
         parts.push_back(fmt::format("{} threads", k.threads));
+    if (k.queueDepth > 1)
+        parts.push_back(fmt::format("{} requests in flight", k.queueDepth));
     if (k.hint != ReadHint::NotApplicable && k.hint != ReadHint::Normal)
         parts.push_back(fmt::format("the {} hint", toString(k.hint)));
     if (!k.fileSet.empty())

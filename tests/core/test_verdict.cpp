@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The verdict: groups that are never compared with each other, a ranking by durable or apparent rate, and
 // sentences for a customer (plain names, units on every number, terms explained once).
+#include "core/analysis/findings.h"
 #include "core/analysis/verdict.h"
 #include "core/base/error.h"
 #include "core/base/units.h"
@@ -158,6 +159,22 @@ TEST_F(VerdictTest, FastestFileWriteIsTheDurableOneAndPipesAreAnsweredApart)
     const Verdict apparent = verdict(run, &registry, Ranking::Apparent);
     EXPECT_THAT(apparent.answers[0],
                 HasSubstr("`write` is fastest: 3.85 GB/s apparent (1.14 GB/s durable), 3.9x plain `stdio`"));
+}
+
+TEST_F(VerdictTest, CasesThatDifferOnlyInQueueDepthAreNamedApart)
+{
+    registry.add(std::make_unique<FakeStrategy>("uring-write-direct", behaviour));
+    run.cases = {okCase(0, "uring-write-direct", 65536, 300, 290),
+                 okCase(1, "uring-write-direct", 65536, 230, 220)};
+    run.cases[0].testCase.queueDepth = 8;
+    run.cases[1].testCase.queueDepth = 1;
+    const Verdict v = verdict(run, &registry);
+    ASSERT_FALSE(v.answers.empty());
+    EXPECT_THAT(v.answers[0], HasSubstr("`uring-write-direct` with 8 requests in flight is fastest"));
+    EXPECT_THAT(v.answers[0], HasSubstr("the slowest, `uring-write-direct` (220.0 MB/s)"))
+        << "QD1, the default, is not spelled out";
+    EXPECT_EQ(findingSubject(run.cases[0]), "case 1 (uring-write-direct 64 KiB, QD 8)");
+    EXPECT_EQ(findingSubject(run.cases[1]), "case 2 (uring-write-direct 64 KiB)");
 }
 
 TEST_F(VerdictTest, QuestionFromTheMatrixOrMadeFromTheCases)

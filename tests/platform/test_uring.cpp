@@ -403,7 +403,9 @@ TEST_F(Uring, ADiskFullWithQueuedFsyncsFailsWithTheCauseAndEnds)
         });
         if (running.wait_for(std::chrono::seconds(30)) != std::future_status::ready) {
             ADD_FAILURE() << "the queue still runs 30 s after the disk filled up";
-            std::_Exit(1); // the thread cannot be joined: end the test program with the failure
+            // The thread cannot be joined: end the test program with the failure, leaving no mount behind.
+            ::umount2(small.path().c_str(), MNT_DETACH);
+            std::_Exit(1);
         }
         EXPECT_EQ(running.get(), LoopEnd::Failed);
         EXPECT_EQ(error.errorCode, ENOSPC) << error.message;
