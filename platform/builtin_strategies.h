@@ -26,6 +26,12 @@ std::unique_ptr<Strategy> makePipeWriteStrategy();
 // Linux only (platform/common/one_os_strategies.h), defined by the Linux backend: elsewhere the list
 // (platform/common/register.cpp) holds makeUnavailableStrategy(vmspliceDeclaration()) in its place.
 std::unique_ptr<Strategy> makeVmspliceStrategy();
+// The sync lab's Linux-only writers, listed unavailable elsewhere like vmsplice.
+std::unique_ptr<Strategy> makePwritev2DsyncStrategy();
+std::unique_ptr<Strategy> makeSyncFileRangeStrategy();
+std::unique_ptr<Strategy> makeUringLinkedSyncStrategy();
+// N threads appending to one file, committed by shared syncs (platform/group_commit_job.h).
+std::unique_ptr<Strategy> makeGroupCommitStrategy();
 std::unique_ptr<Strategy> makeReadStrategy();
 std::unique_ptr<Strategy> makeFreadStrategy();
 std::unique_ptr<Strategy> makeFreadUnlockedStrategy();

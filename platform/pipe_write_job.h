@@ -47,6 +47,7 @@ public:
             return pin.outcome();
         }
         const LoopEnd end = m_writer.write(m_spec, m_writeEnd, progress, m_writeError);
+        m_sent = progress.bytes.load(std::memory_order_relaxed); // short of m_spec.bytes at a time limit
         stopReader(); // in the timed part: the data counts once the reader has it
         if (end == LoopEnd::Failed)
             return std::move(m_writeError);
@@ -58,7 +59,7 @@ public:
     Outcome finish() override
     {
         stopReader();
-        return m_reader.outcome(m_spec.bytes);
+        return m_reader.outcome(m_sent);
     }
 
 private:
@@ -76,6 +77,7 @@ private:
         m_reader.join();
     }
 
+    std::uint64_t m_sent = 0; // what the writer handed over: what the reader must have received
     JobSpec m_spec;
     std::optional<unsigned> m_writerCpu; // the reader CPU axis: where the writing thread is pinned
     Handle m_writeEnd;

@@ -33,7 +33,7 @@ public:
     void close() final;
     std::string folder() const final { return m_folder; }
     Outcome verify(const std::string& path, std::uint64_t expectedBytes, const Pattern& pattern,
-                   std::uint64_t patternOffset) final;
+                   std::uint64_t patternOffset, bool prefixOnly) final;
     Outcome writeDataFile(const std::string& path, std::uint64_t bytes, std::uint64_t patternOffset,
                           const Pattern& pattern, const std::atomic<bool>& stop) final;
 

@@ -55,7 +55,7 @@ public:
         const Pattern::View pattern = m_spec.pattern->view();
         const SyncPolicy sync = m_spec.testCase.sync;
         std::FILE* const file = m_file;
-        const std::uint32_t every = sync.mode == SyncMode::FsyncEvery ? sync.everyWrites : 0;
+        const std::uint32_t every = sync.loopSyncEvery();
         Crt::clearErrors();
         const Write write{};
         const auto loop = [&](auto chunk) {
@@ -69,7 +69,7 @@ public:
                             return true;
                         return fail(Write::kCall, size);
                     },
-                    [&] { return flushAndSync(SyncMode::FsyncEvery); });
+                    [&] { return flushAndSync(sync.mode); });
             });
         };
         LoopEnd end = LoopEnd::Completed;

@@ -4,6 +4,7 @@
 #include "app/cli/axis_flags.h"
 #include "app/cli/console_observer.h"
 #include "core/analysis/cdm_grid.h"
+#include "core/analysis/sync_lab.h"
 #include "core/analysis/verdict.h"
 #include "core/analysis/warnings.h"
 #include "core/base/error.h"
@@ -90,6 +91,7 @@ struct RunArgs
     bool noSummary = false;
     bool latencyTable = false;
     std::string rank = "durable";
+    std::string format = "table"; // or "pg": pg_test_fsync's layout
 };
 
 Matrix matrixFromAxes(const RunArgs& args)
@@ -471,7 +473,9 @@ int commandStrategies(const Registry& registry, const std::string& target)
         std::string syncs;
         for (auto m : i.syncModes) {
             syncs += syncs.empty() ? "" : ", ";
-            syncs += m == SyncMode::FsyncEvery ? std::string("fsync-every:N") : toString(SyncPolicy{m, 0});
+            syncs += m == SyncMode::FsyncEvery       ? std::string("fsync-every:N")
+                     : m == SyncMode::FdatasyncEvery ? std::string("fdatasync-every:N")
+                                                     : toString(SyncPolicy{m, 0});
         }
         std::printf("%-29s targets: %s; sync: %s%s\n", "", targets.c_str(), syncs.c_str(),
                     i.needsBlockAlignedChunks ? "; chunks must be block aligned" : "");
@@ -647,15 +651,23 @@ int commandRun(const Registry& registry, const RunArgs& args)
     watcher.request_stop();
     watcher.join();
 
-    printResults(result, ranking);
-    if (const auto grid = cdmGrid(result, registry)) {
-        std::printf("\nAs CrystalDiskMark shows it:\n");
-        std::fputs(cdmGridText(*grid, result).c_str(), stdout);
+    if (args.format == "pg") {
+        // pg_test_fsync's layout and the sync lab's verdicts are the answer: IOLab's table and Summary would
+        // say it twice.
+        std::fputs(formatPgTestFsync(result, &registry).c_str(), stdout);
+        if (args.latencyTable)
+            printLatencyTable(result);
+    } else {
+        printResults(result, ranking);
+        if (const auto grid = cdmGrid(result, registry)) {
+            std::printf("\nAs CrystalDiskMark shows it:\n");
+            std::fputs(cdmGridText(*grid, result).c_str(), stdout);
+        }
+        if (args.latencyTable)
+            printLatencyTable(result);
+        if (!args.noSummary)
+            printSummary(result, registry, ranking);
     }
-    if (args.latencyTable)
-        printLatencyTable(result);
-    if (!args.noSummary)
-        printSummary(result, registry, ranking);
     printTally(result);
     int status = allCasesOk(result) ? kExitOk : kExitCasesFailed;
     if (!args.jsonPath.empty()) {
@@ -775,6 +787,13 @@ int runCli(int argc, const char* const* argv)
            "--rank", args.rank,
            "What the Summary ranks writes to a file by: durable (until the data is on the device) or "
            "apparent (until the last call returned)")
+        ->capture_default_str();
+    run->add_option(
+           "--format", args.format,
+           "How the results print: table (IOLab's table, the CrystalDiskMark grid where it applies and "
+           "the Summary) or pg (pg_test_fsync's layout, ops/sec and usecs/op per sync method, with "
+           "percentile columns and the sync lab's verdicts; for --preset sync-lab)")
+        ->check(CLI::IsMember({"table", "pg"}))
         ->capture_default_str();
     run->add_flag("--allow-concurrent", args.allowConcurrent,
                   "Run even while another IOLab run writes into the same target (the result says so)");

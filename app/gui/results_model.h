@@ -41,8 +41,9 @@ public:
         QueueDepthColumn,
         ThreadsColumn,
         SizeColumn,
-        LatencyColumn, // the latency mode asked for (auto, on, off)
-        MedianColumn,  // the first figure
+        TimeLimitColumn, // a case's time limit (--duration), where one has it
+        LatencyColumn,   // the latency mode asked for (auto, on, off)
+        MedianColumn,    // the first figure
         TrimmedMeanColumn,
         CiColumn,
         DurableColumn,

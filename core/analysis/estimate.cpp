@@ -35,6 +35,12 @@ bool sameButSize(const Case& a, const Case& b)
            a.sync == b.sync && a.threads == b.threads && a.target == b.target;
 }
 
+// A repetition's timed part ends at its size or its time limit, whichever comes first.
+double timeLimited(const Case& c, double seconds)
+{
+    return c.timeLimitMs != 0 ? std::min(seconds, static_cast<double>(c.timeLimitMs) / 1e3) : seconds;
+}
+
 } // namespace
 
 double guessRepetitionSeconds(const Case& c, const StrategyInfo& strategy, const TargetInfo& target)
@@ -66,13 +72,13 @@ double guessRepetitionSeconds(const Case& c, const StrategyInfo& strategy, const
         seconds += bytes / deviceBytesPerSecond(target);
         if (c.sync.mode == SyncMode::OSync || c.sync.mode == SyncMode::ODsync)
             seconds += calls * syncLatencySeconds(target);
-        else if (c.sync.mode == SyncMode::FsyncEvery && c.sync.everyWrites > 0)
+        else if (c.sync.loopSyncEvery() > 0)
             seconds += calls / c.sync.everyWrites * syncLatencySeconds(target);
     }
     // Threads share the device and the page cache; assume half their count in useful parallelism.
     if (c.threads > 1 && c.target != TargetKind::Directory)
         seconds /= std::max(1.0, c.threads / 2.0);
-    return seconds + kRepetitionOverheadSeconds;
+    return timeLimited(c, seconds) + kRepetitionOverheadSeconds;
 }
 
 namespace {
@@ -94,8 +100,9 @@ DurationEstimate estimate(const std::vector<Case>& cases, const RunOptions& opti
         }
         if (rateMBps > 0) {
             ++estimate.measuredCases;
-            estimate.seconds += repetitions * (static_cast<double>(c.totalBytes) / (rateMBps * kBytesPerMB) +
-                                               kRepetitionOverheadSeconds);
+            estimate.seconds +=
+                repetitions * (timeLimited(c, static_cast<double>(c.totalBytes) / (rateMBps * kBytesPerMB)) +
+                               kRepetitionOverheadSeconds);
         } else {
             ++estimate.guessedCases;
             estimate.seconds += repetitions * guess(c);

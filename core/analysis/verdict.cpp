@@ -102,6 +102,9 @@ std::string syncWords(SyncPolicy sync)
         return "fdatasync at the end";
     case SyncMode::FsyncEvery:
         return fmt::format("fsync every {} writes", sync.everyWrites);
+    case SyncMode::FdatasyncEvery:
+        return sync.everyWrites == 1 ? std::string("fdatasync after every write")
+                                     : fmt::format("fdatasync every {} writes", sync.everyWrites);
     case SyncMode::OSync:
         return "O_SYNC";
     case SyncMode::ODsync:

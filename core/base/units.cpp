@@ -126,6 +126,47 @@ std::string formatDuration(double seconds)
     return fmt::format("{} h {:02} min", whole / 3600, (whole / 60) % 60);
 }
 
+std::uint64_t parseTimeLimitMs(std::string_view text, std::string_view what)
+{
+    std::string t;
+    for (const char ch : text) {
+        if (!std::isspace(static_cast<unsigned char>(ch)))
+            t.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
+    }
+    const auto unitAt = t.find_first_not_of("0123456789.");
+    const std::string number = t.substr(0, unitAt);
+    const std::string unit = unitAt == std::string::npos ? std::string() : t.substr(unitAt);
+    double perUnitMs = 0;
+    if (unit == "ms")
+        perUnitMs = 1;
+    else if (unit == "s")
+        perUnitMs = 1e3;
+    else if (unit == "m" || unit == "min")
+        perUnitMs = 60e3;
+    const bool isNumber = !number.empty() && number.find_first_not_of("0123456789.") == std::string::npos &&
+                          std::count(number.begin(), number.end(), '.') <= 1 && number != ".";
+    if (!isNumber || perUnitMs == 0)
+        throw InputError(
+            fmt::format("{}: '{}' is not a time limit (examples: 300ms, 5s, 1.5s, 2m)", what, text));
+    double value = 0; // from_chars: the C locale's '.', whatever the process's locale (Qt sets the user's)
+    std::from_chars(number.data(), number.data() + number.size(), value);
+    const double ms = value * perUnitMs;
+    if (ms < 1 || ms > static_cast<double>(kMaxTimeLimitMs))
+        throw InputError(fmt::format("{}: '{}' is outside the allowed range 1ms to 24h", what, text));
+    if (std::abs(ms - std::round(ms)) > 1e-6)
+        throw InputError(fmt::format("{}: '{}' is not a whole number of milliseconds", what, text));
+    return static_cast<std::uint64_t>(std::llround(ms));
+}
+
+std::string formatTimeLimitMs(std::uint64_t ms)
+{
+    if (ms != 0 && ms % 60'000 == 0)
+        return fmt::format("{}m", ms / 60'000);
+    if (ms != 0 && ms % 1000 == 0)
+        return fmt::format("{}s", ms / 1000);
+    return fmt::format("{}ms", ms);
+}
+
 std::string formatBytesShort(std::uint64_t bytes)
 {
     std::string compact = formatBytesCompact(bytes);

@@ -33,6 +33,13 @@ std::string formatRate(double bytesPerSecond);
 // "850 ms", "12.4 s", "3 min 05 s".
 std::string formatDuration(double seconds);
 
+// A case's time limit in whole milliseconds, from "300ms", "5s", "1.5s" or "2m" (minutes); 1 ms to 24 h.
+// Throws InputError naming `what`. kMaxTimeLimitMs is the largest.
+inline constexpr std::uint64_t kMaxTimeLimitMs = std::uint64_t{24} * 3600 * 1000;
+std::uint64_t parseTimeLimitMs(std::string_view text, std::string_view what);
+// Its canonical spelling, which parseTimeLimitMs reads back: "300ms", "5s", "2m", "1500ms".
+std::string formatTimeLimitMs(std::uint64_t ms);
+
 // Short latencies to three figures: "850 ns", "85.2 us", "1.25 ms", "12.4 s" (us: microseconds, ASCII for
 // every font).
 std::string formatLatency(double seconds);

@@ -83,8 +83,7 @@ template <class Timer, class Fn> decltype(auto) timedSync(const Timer& timer, Fn
 // histogram when it records latency and the policy makes a sync call there.
 template <class Fn> bool timedFinalSync(CallLatency* latency, SyncMode mode, Fn&& sync)
 {
-    const bool syncs =
-        mode == SyncMode::FsyncEnd || mode == SyncMode::FdatasyncEnd || mode == SyncMode::FsyncEvery;
+    const bool syncs = mode == SyncMode::FsyncEnd || mode == SyncMode::FdatasyncEnd || syncsEveryN(mode);
     if (latency == nullptr || !syncs)
         return sync();
     return timedSync(CallTimer{&latency->calls, &latency->syncs}, sync);

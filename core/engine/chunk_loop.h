@@ -13,13 +13,6 @@
 
 namespace iolab {
 
-enum class LoopEnd
-{
-    Completed,
-    Cancelled,
-    Failed
-};
-
 // A chunk size known when the loop is compiled. A loop instantiated with it compiles the way a user's own
 // loop with a literal size does: a C library call whose size is a constant can be expanded inline (glibc's
 // <stdio.h> turns fwrite_unlocked of at most 8 bytes into putc_unlocked calls).
@@ -110,7 +103,7 @@ LoopEnd runChunks(std::uint64_t totalBytes, Chunk chunk, std::uint32_t syncEvery
         }
         progress.add(offset - batchStart);
         if (progress.stopRequested())
-            return LoopEnd::Cancelled;
+            return progress.stoppedEnd();
         const auto took = Clock::now() - started;
         if (took > kSlowBatch && batch > 1)
             batch = std::max<std::uint64_t>(1, batch / 4);
@@ -263,7 +256,7 @@ LoopEnd runQueuedChunks(std::uint64_t totalBytes, Chunk chunk, std::uint32_t que
         if (end != LoopEnd::Completed)
             break;
         if (progress.stopRequested()) {
-            end = LoopEnd::Cancelled;
+            end = progress.stoppedEnd();
             break;
         }
         if constexpr (!kQueuedSyncs) {

@@ -4,6 +4,7 @@
 #include "core/base/log.h"
 #include "core/base/units.h"
 #include "core/engine/data_sets.h"
+#include "core/engine/deadline.h"
 #include "core/engine/pattern.h"
 #include "core/engine/probe.h"
 #include "core/engine/registry.h"
@@ -153,9 +154,10 @@ private:
     static void recordFigures(RepetitionResult& rep, const Counters& before, const Counters& after,
                               Clock::time_point started, Clock::time_point returned,
                               Clock::time_point durable);
-    // A short count fails the repetition; then the written files or the read bytes are verified.
+    // A short count fails the repetition, unless the case's time limit ended it; then the written files or
+    // the read bytes are verified (`progress`: what each thread did).
     void checkAndVerify(RepetitionResult& rep, const Case& c, const Pattern& pattern,
-                        const RepetitionFiles& files, bool reads);
+                        const RepetitionFiles& files, bool reads, const Progress* progress);
 
     const Strategy& m_strategy;
     Workspace& m_workspace;
@@ -199,11 +201,13 @@ Outcome CaseRunner::prepareJobs(std::uint32_t caseIndex, const Case& c, const Pa
                                 std::uint32_t repetition, RepetitionFiles& files,
                                 std::vector<std::unique_ptr<Job>>& jobs)
 {
-    for (std::uint32_t t = 0; t < c.threads; ++t) {
+    // A strategy whose threads share one file runs them inside one job, on the case's whole size.
+    const bool shared = m_strategy.info().threadsShareOneFile;
+    for (std::uint32_t t = 0; t < (shared ? 1 : c.threads); ++t) {
         JobSpec spec;
         spec.testCase = c;
         spec.thread = t;
-        spec.bytes = c.bytesForThread(t);
+        spec.bytes = shared ? c.totalBytes : c.bytesForThread(t);
         spec.pattern = &pattern;
         spec.verifyStream = m_options.verifyPipes;
         spec.target = m_workspace.target();
@@ -446,17 +450,31 @@ void CaseRunner::recordFigures(RepetitionResult& rep, const Counters& before, co
 }
 
 void CaseRunner::checkAndVerify(RepetitionResult& rep, const Case& c, const Pattern& pattern,
-                                const RepetitionFiles& files, bool reads)
+                                const RepetitionFiles& files, bool reads, const Progress* progress)
 {
-    if (rep.outcome.ok() && rep.bytes != c.totalBytes)
+    const bool cutShort = rep.timeLimitReached && rep.bytes < c.totalBytes;
+    if (rep.outcome.ok() && rep.bytes != c.totalBytes && !cutShort)
         rep.outcome = {
             Status::Failed, 0, reads ? "read" : "write",
             fmt::format("{} {} bytes instead of {}", reads ? "read" : "wrote", rep.bytes, c.totalBytes)};
+    const StrategyInfo& info = m_strategy.info();
     if (reads) {
         rep.verified = rep.outcome.ok() && m_options.verifyFiles; // the jobs compared every byte they read
+    } else if (cutShort && info.randomOffsets) {
+        // A random writer cut short leaves the chunks it did not reach as holes among those it wrote; which
+        // they are, only its order knows. Not verified, and the result says so (verified: false).
+        rep.verified = false;
     } else if (rep.outcome.ok() && c.target == TargetKind::Directory && m_options.verifyFiles) {
-        for (std::uint32_t t = 0; t < c.threads && rep.outcome.ok(); ++t)
-            rep.outcome = m_workspace.verify(files.data[t], c.bytesForThread(t), pattern);
+        // Cut short, a file sized before the timed part (preallocated, or fallocated by the strategy) is
+        // longer than what was written into it: its written prefix is checked.
+        const bool sizedBefore = c.preallocate != Preallocate::None || info.needsFallocate;
+        const auto fileCount = static_cast<std::uint32_t>(files.data.size());
+        for (std::uint32_t t = 0; t < fileCount && rep.outcome.ok(); ++t) {
+            const std::uint64_t share = info.threadsShareOneFile ? c.totalBytes : c.bytesForThread(t);
+            const std::uint64_t written =
+                cutShort ? progress[t].bytes.load(std::memory_order_relaxed) : share;
+            rep.outcome = m_workspace.verify(files.data[t], written, pattern, 0, cutShort && sizedBefore);
+        }
         rep.verified = rep.outcome.ok();
     } else if (rep.outcome.ok() && c.target == TargetKind::Pipe && m_options.verifyPipes) {
         rep.verified = true;
@@ -485,8 +503,11 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
     // File-set readers run their own threads inside one job.
     const auto threads = static_cast<std::uint32_t>(jobs.size());
     const auto progress = std::make_unique<Progress[]>(threads);
-    for (std::uint32_t t = 0; t < threads; ++t)
+    std::atomic<bool> timeUp{false};
+    for (std::uint32_t t = 0; t < threads; ++t) {
         progress[t].stop = &m_stop;
+        progress[t].timeUp = c.timeLimitMs != 0 ? &timeUp : nullptr;
+    }
     std::vector<Outcome> outcomes(threads);
 
     if (m_sampler != nullptr)
@@ -494,15 +515,20 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
                          threads);
     const bool fileWrite = !reads && c.target == TargetKind::Directory;
     const Counters before = countersBefore(c, fileWrite);
+    std::optional<Deadline> deadline;
+    if (c.timeLimitMs != 0)
+        deadline.emplace(c.timeLimitMs, timeUp);
     const auto started = executeJobs(jobs, progress.get(), outcomes);
     const auto returned = Clock::now();
+    deadline.reset();
+    rep.timeLimitReached = timeUp.load(std::memory_order_relaxed) && !m_stop.load(std::memory_order_relaxed);
     collectJobs(rep, jobs, progress.get(), outcomes);
 
     const auto durable = fileWrite && rep.outcome.ok() ? makeDurable(rep, files, before.backlog) : returned;
     const Counters after = countersAfter(c);
     rep.peakRssBytes = m_sampler != nullptr ? m_sampler->end() : after.process.rssBytes;
     recordFigures(rep, before, after, started, returned, durable);
-    checkAndVerify(rep, c, pattern, files, reads);
+    checkAndVerify(rep, c, pattern, files, reads, progress.get());
     collectLatency(rep, caseLatency);
     removeFiles(files);
     return rep;

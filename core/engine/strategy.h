@@ -18,15 +18,39 @@ namespace iolab {
 
 class Pattern;
 
+// How a loop ended: its size done or its time limit reached (Completed), the user's stop, or a failure.
+enum class LoopEnd
+{
+    Completed,
+    Cancelled,
+    Failed
+};
+
 // The only contact between a hot loop and the rest of the engine: a relaxed byte counter bumped at a coarse
-// grain and a stop flag polled at the same grain. One per thread, on its own cache line.
+// grain and two flags polled at the same grain: the user's stop, and the case's time limit running out. One
+// per thread, on its own cache line.
 struct alignas(64) Progress
 {
     std::atomic<std::uint64_t> bytes{0};
     const std::atomic<bool>* stop = nullptr;
+    const std::atomic<bool>* timeUp = nullptr; // set when the case has a time limit
 
     void add(std::uint64_t n) noexcept { bytes.fetch_add(n, std::memory_order_relaxed); }
-    bool stopRequested() const noexcept { return stop != nullptr && stop->load(std::memory_order_relaxed); }
+    bool stopRequested() const noexcept
+    {
+        return (stop != nullptr && stop->load(std::memory_order_relaxed)) ||
+               (timeUp != nullptr && timeUp->load(std::memory_order_relaxed));
+    }
+    // Whether a loop that saw stopRequested() ran out of time, so that it ended as it should (LoopEnd::
+    // Completed: the job then syncs and closes as at the end of its size) rather than being cancelled. The
+    // user's stop wins when both are set.
+    bool timeIsUp() const noexcept
+    {
+        return timeUp != nullptr && timeUp->load(std::memory_order_relaxed) &&
+               !(stop != nullptr && stop->load(std::memory_order_relaxed));
+    }
+    // How a loop ends when it saw stopRequested().
+    LoopEnd stoppedEnd() const noexcept { return timeIsUp() ? LoopEnd::Completed : LoopEnd::Cancelled; }
 };
 
 // What one thread of one repetition works on.
@@ -112,6 +136,15 @@ struct StrategyInfo
     // Its calls are copies into or out of memory (a mapping) that take nanoseconds, as a stdio call into its
     // buffer does (usesStdioBuffer): latency auto leaves them untimed, since a clock read would be the cost.
     bool memoryCopyCalls = false;
+    // Its threads (the threads axis) write one shared file, run inside one job that the runner gives the
+    // case's whole size (group-commit).
+    bool threadsShareOneFile = false;
+    // Each of its writes returns only once its data is durable (pwritev2 with RWF_DSYNC, a write linked to
+    // an fsync): a sync policy has nothing left to do.
+    bool durableEachWrite = false;
+    // Why what it calls a sync does not make the data durable ("" = it does, where the device honours
+    // flushes): sync_file_range writes the pages out, but flushes neither the device's cache nor metadata.
+    std::string notDurable;
     // Its calls go to random chunk-aligned offsets (read-random, write-random, the random queued ones), not
     // from the start of the file to its end.
     bool randomOffsets = false;

@@ -28,9 +28,10 @@ public:
     // Opens the file and fsyncs it: what a buffered writer must still pay before its data is durable.
     virtual Outcome makeDurable(const std::string& path) = 0;
     // Reads the file back and checks its size and every byte against the pattern, the file's first byte
-    // being the pattern's byte at `patternOffset`.
+    // being the pattern's byte at `patternOffset`. With `prefixOnly` the file may be longer (it was sized
+    // before the timed part, which its time limit cut short): its first expectedBytes are checked.
     virtual Outcome verify(const std::string& path, std::uint64_t expectedBytes, const Pattern& pattern,
-                           std::uint64_t patternOffset = 0) = 0;
+                           std::uint64_t patternOffset = 0, bool prefixOnly = false) = 0;
 
     // Read data sets. A folder inside the run folder ('/'-separated `name`), created now and removed by
     // removeDirectory() or close().

@@ -235,6 +235,8 @@ void to_json(json& j, const RepetitionResult& r)
         if (*value)
             j[key] = **value;
     }
+    if (r.timeLimitReached) // only cases with a time limit can; absent from older files
+        j["timeLimitReached"] = true;
     if (r.callLatency)
         j["callLatency"] = summaryJson(*r.callLatency);
     if (r.syncLatency)
@@ -258,6 +260,7 @@ void from_json(const json& j, RepetitionResult& r)
     j.at("deviceWrittenBytes").get_to(r.deviceWrittenBytes);
     j.at("deviceReadBytes").get_to(r.deviceReadBytes);
     j.at("verified").get_to(r.verified);
+    r.timeLimitReached = j.value("timeLimitReached", false);
     r.files = j.value("files", std::uint64_t{0});
     r.fileP50Seconds = j.value("fileP50Seconds", 0.0);
     r.fileP99Seconds = j.value("fileP99Seconds", 0.0);

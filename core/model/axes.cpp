@@ -33,6 +33,7 @@ enum RefusalRank : int
     kReaderCpuRank = 75,   // the reader CPU needs a pipe's reader
     kQueueDepthRank = 77,  // a queue depth needs a queued strategy
     kLatencyRank = 78,     // latency on needs a strategy that times its calls
+    kTimeLimitRank = 79,   // a time limit needs a strategy whose loop can end early
     kThreadLimitRank = 80, // file-set readers' one thread per file
 };
 
@@ -49,6 +50,7 @@ enum ColumnRank : int
     kThreadsColumn = 60,
     kSizeColumn = 70,
     kLatencyColumn = 80,
+    kTimeLimitColumn = 72,
 };
 
 std::uint32_t parseThreadCount(std::string_view text, std::string_view where)
@@ -420,18 +422,25 @@ std::vector<AxisSpec> builtinAxes()
     buffer.shortRank = 2;
     axes.push_back(std::move(buffer));
 
-    AxisSpec sync =
-        typedAxis({"sync policy", "syncs", "sync", "sync", "--sync",
-                   "none, fsync-end, fdatasync-end, fsync-every:N, O_SYNC, O_DSYNC"},
-                  AxisValueKind::Text, &Case::sync, &MatrixGroup::syncs, namedValues(parseSyncPolicy), writes,
-                  [](const StrategyInfo&) { return SyncPolicy{}; });
+    AxisSpec sync = typedAxis(
+        {"sync policy", "syncs", "sync", "sync", "--sync",
+         "none, fsync-end, fdatasync-end, fsync-every:N, fdatasync-every:N, O_SYNC, O_DSYNC"},
+        AxisValueKind::Text, &Case::sync, &MatrixGroup::syncs, namedValues(parseSyncPolicy), writes,
+        // none, or for a writer that always syncs (uring-linked-sync) its first policy after
+        // every write
+        [](const StrategyInfo& info) {
+            return info.syncModes.empty() || contains(info.syncModes, SyncMode::None)
+                       ? SyncPolicy{}
+                       : SyncPolicy{info.syncModes.front(), syncsEveryN(info.syncModes.front()) ? 1u : 0u};
+        });
     sync.labelText =
         labelPart("sync", &Case::sync, [](const Case& c) { return c.direction == Direction::Write; });
     sync.labelRank = 3;
     sync.editorField = AxisEditorField{
         .label = "Sync policy:",
-        .tip = "none, fsync-end, fdatasync-end, fsync-every:N, O_SYNC, O_DSYNC.",
-        .common = {"none", "fsync-end", "fdatasync-end", "fsync-every:16", "O_SYNC", "O_DSYNC"},
+        .tip = "none, fsync-end, fdatasync-end, fsync-every:N, fdatasync-every:N, O_SYNC, O_DSYNC.",
+        .common = {"none", "fsync-end", "fdatasync-end", "fsync-every:16", "fdatasync-every:1", "O_SYNC",
+                   "O_DSYNC"},
         .fieldName = "sync",
         .noneTakes = "None of %1 writes: reads have no sync policy.",
         .notTaken = "(writers only)",
@@ -952,6 +961,74 @@ std::vector<AxisSpec> builtinAxes()
     };
     latency.shortRank = 6;
     axes.push_back(std::move(latency));
+
+    const auto timeLimitText = [](const std::uint64_t& ms) {
+        return ms != 0 ? formatTimeLimitMs(ms) : std::string("none");
+    };
+    // File-set readers go file by file, each opened, read whole and closed: they have no loop to cut short.
+    const auto takesTimeLimit = [](const StrategyInfo& info) {
+        return info.layout != DataLayout::FileSet;
+    };
+    AxisSpec timeLimit = typedAxis<std::uint64_t>(
+        {"time limit", "timeLimits", "timeLimit", "time_limit", "--duration",
+         "A time limit per repetition, e.g. 5s, 300ms, 2m: a case ends at its total size or its time limit, "
+         "whichever comes first, and counts what it did by then (fio's runtime=)"},
+        AxisValueKind::Text, &Case::timeLimitMs, &MatrixGroup::timeLimitsMs,
+        {timeLimitText, timeLimitText,
+         [](std::string_view t, std::string_view where) {
+             return t == "none" ? std::uint64_t{0} : parseTimeLimitMs(t, where);
+         },
+         "none"},
+        takesTimeLimit, [](const StrategyInfo&) { return std::uint64_t{0}; });
+    timeLimit.oldFileValue = "none"; // results from before the axis ran each case to its size
+    timeLimit.labelText = [](const Case& c) {
+        return c.timeLimitMs != 0 ? "limit=" + formatTimeLimitMs(c.timeLimitMs) : std::string();
+    };
+    timeLimit.labelRank = 8;
+    timeLimit.editorField = AxisEditorField{
+        .label = "Time limit:",
+        .tip = "End each repetition after this long even when it has not written its total size yet, e.g. "
+               "5s (fio's runtime=). The total size stays the cap, so set it large enough.",
+        .common = {"none", "1s", "5s", "30s"},
+        .fieldName = "time limit",
+        .noneTakes = "None of %1 can end early: file-set readers read every file of their set.",
+        .notTaken = "(not for file-set readers)",
+        .summary = "at most %1",
+        .summaryRank = 1,
+        .check =
+            [](std::string_view t) {
+                if (t != "none")
+                    (void)parseTimeLimitMs(t, "time limit field");
+            },
+    };
+    timeLimit.refusals = {{kTimeLimitRank, [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+                               return c.timeLimitMs != 0 && info.layout == DataLayout::FileSet
+                                          ? fmt::format("{} reads every file of its set, so a time limit "
+                                                        "does not apply",
+                                                        c.strategy)
+                                          : std::string();
+                           }}};
+    timeLimit.columnHeader = "Time limit";
+    timeLimit.column = {.tip = "The repetition's time limit: it ended there or at its total size, whichever "
+                               "came first (the Size column is then a cap, not what was written)",
+                        .rank = kTimeLimitColumn,
+                        .alignRight = true,
+                        .text =
+                            [](const Case& c) {
+                                return c.timeLimitMs != 0 ? formatTimeLimitMs(c.timeLimitMs) : std::string();
+                            },
+                        .sortValue = [](const Case& c) { return static_cast<double>(c.timeLimitMs); },
+                        .wanted =
+                            [](const Case& c) {
+                                return c.timeLimitMs != 0;
+                            }};
+    // In the PDF, beside the size that is then a cap: "256M, 5s".
+    timeLimit.reportColumn = AxisReportColumn{.sharedWith = "totalBytes", .text = timeLimit.column.text};
+    timeLimit.shortText = [](const Case& c) {
+        return c.timeLimitMs != 0 ? formatTimeLimitMs(c.timeLimitMs) : std::string();
+    };
+    timeLimit.shortRank = 7;
+    axes.push_back(std::move(timeLimit));
     return axes;
 }
 

@@ -66,6 +66,8 @@ std::string toString(SyncPolicy policy)
         return "fdatasync-end";
     case SyncMode::FsyncEvery:
         return fmt::format("fsync-every:{}", policy.everyWrites);
+    case SyncMode::FdatasyncEvery:
+        return fmt::format("fdatasync-every:{}", policy.everyWrites);
     case SyncMode::OSync:
         return "O_SYNC";
     case SyncMode::ODsync:
@@ -121,19 +123,23 @@ SyncPolicy parseSyncPolicy(std::string_view text)
         return {SyncMode::OSync, 0};
     if (text == "O_DSYNC" || text == "odsync" || text == "o_dsync")
         return {SyncMode::ODsync, 0};
-    constexpr std::string_view every = "fsync-every:";
-    if (text.starts_with(every)) {
-        const auto digits = text.substr(every.size());
+    for (const auto& [prefix, mode] :
+         {std::pair{std::string_view("fsync-every:"), SyncMode::FsyncEvery},
+          std::pair{std::string_view("fdatasync-every:"), SyncMode::FdatasyncEvery}}) {
+        if (!text.starts_with(prefix))
+            continue;
+        const auto digits = text.substr(prefix.size());
         std::uint32_t n = 0;
         const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
         if (ec == std::errc() && ptr == digits.data() + digits.size() && n > 0)
-            return {SyncMode::FsyncEvery, n};
-        throw InputError(fmt::format(
-            "sync policy '{}': N in fsync-every:N must be a whole number from 1 to {}", text, UINT32_MAX));
+            return {mode, n};
+        throw InputError(fmt::format("sync policy '{}': N in {}N must be a whole number from 1 to {}", text,
+                                     prefix, UINT32_MAX));
     }
-    throw InputError(fmt::format(
-        "unknown sync policy '{}' (use none, fsync-end, fdatasync-end, fsync-every:N, O_SYNC or O_DSYNC)",
-        text));
+    throw InputError(
+        fmt::format("unknown sync policy '{}' (use none, fsync-end, fdatasync-end, fsync-every:N, "
+                    "fdatasync-every:N, O_SYNC or O_DSYNC)",
+                    text));
 }
 
 StdioBuffer parseStdioBuffer(std::string_view text)

@@ -32,14 +32,29 @@ enum class SyncMode
     FsyncEnd,
     FdatasyncEnd,
     FsyncEvery,
+    FdatasyncEvery, // pg_test_fsync's "fdatasync": the data and only the metadata needed to read it back
     OSync,
     ODsync
 };
 
+// fsync-every:N or fdatasync-every:N: a sync call after every N writes.
+constexpr bool syncsEveryN(SyncMode mode) noexcept
+{
+    return mode == SyncMode::FsyncEvery || mode == SyncMode::FdatasyncEvery;
+}
+// Its sync call is fdatasync (data only), not fsync.
+constexpr bool syncsDataOnly(SyncMode mode) noexcept
+{
+    return mode == SyncMode::FdatasyncEnd || mode == SyncMode::FdatasyncEvery;
+}
+
 struct SyncPolicy
 {
     SyncMode mode = SyncMode::None;
-    std::uint32_t everyWrites = 0; // only for FsyncEvery
+    std::uint32_t everyWrites = 0; // only for FsyncEvery and FdatasyncEvery
+
+    // The writes between two sync calls in the loop, 0 for a policy that makes none there.
+    std::uint32_t loopSyncEvery() const noexcept { return syncsEveryN(mode) ? everyWrites : 0; }
 
     friend bool operator==(const SyncPolicy&, const SyncPolicy&) = default;
 };
@@ -175,6 +190,10 @@ struct Case
     // which waits for each call.
     std::uint32_t queueDepth = 0;
     LatencyMode latency = LatencyMode::Auto;
+    // A time limit on the timed part in milliseconds, 0 for none: the case ends at whichever comes first, its
+    // total size or the limit (fio's runtime=), and counts what it wrote by then. The sync lab bounds each
+    // method by time, as pg_test_fsync does.
+    std::uint64_t timeLimitMs = 0;
     // Axes declared without a typed field (core/model/axes.h): matrix key -> the value's canonical text.
     std::map<std::string, std::string> extraAxes;
 

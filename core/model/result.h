@@ -59,6 +59,8 @@ struct RepetitionResult
     std::uint64_t deviceReadBytes = 0;
     bool deviceObserved = false;
     bool verified = false;
+    // The case's time limit ended the timed part before its total size: `bytes` is what it did by then.
+    bool timeLimitReached = false;
     // File-set reads: files read, and the per-file time (open to close) at the median and 99th percentile.
     std::uint64_t files = 0;
     double fileP50Seconds = 0;

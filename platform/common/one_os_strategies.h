@@ -20,6 +20,13 @@ struct OneOsStrategy
 // vmsplice(2), Linux only.
 const OneOsStrategy& vmspliceDeclaration();
 
+// The sync lab's Linux-only writers (issue 17), in the order the front ends list them: pwritev2-dsync
+// (RWF_DSYNC per call), sync-file-range (write, then sync_file_range: not durable) and uring-linked-sync
+// (an io_uring write linked to an fsync or fdatasync).
+const OneOsStrategy& pwritev2DsyncDeclaration();
+const OneOsStrategy& syncFileRangeDeclaration();
+const OneOsStrategy& uringLinkedSyncDeclaration();
+
 // The strategy as an OS that does not have it lists it: its declaration, unavailable with the reason, and a
 // prepare() that refuses with that reason.
 std::unique_ptr<Strategy> makeUnavailableStrategy(const OneOsStrategy& declaration);

@@ -85,8 +85,9 @@ std::vector<OneOsStrategy> declare(const Family& family)
             info.randomOffsets = access == Access::RandomWrite || access == Access::RandomRead;
             if (access == Access::SequentialWrite || access == Access::RandomWrite) {
                 info.targets = {TargetKind::Directory};
-                info.syncModes = {SyncMode::None,       SyncMode::FsyncEnd, SyncMode::FdatasyncEnd,
-                                  SyncMode::FsyncEvery, SyncMode::OSync,    SyncMode::ODsync};
+                info.syncModes = {SyncMode::None,       SyncMode::FsyncEnd,       SyncMode::FdatasyncEnd,
+                                  SyncMode::FsyncEvery, SyncMode::FdatasyncEvery, SyncMode::OSync,
+                                  SyncMode::ODsync};
             } else {
                 info.layout =
                     access == Access::RandomRead ? DataLayout::SharedFile : DataLayout::FilePerThread;

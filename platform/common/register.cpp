@@ -23,11 +23,18 @@ void registerBuiltinStrategies(Registry& registry)
     registry.add(makeDirectRandomStrategy());
     registry.add(makeMmapWindowStrategy());
     registry.add(makeMmapBatchDirectStrategy());
+    registry.add(makeGroupCommitStrategy());
     registry.add(makePipeWriteStrategy());
 #ifdef __linux__
     registry.add(makeVmspliceStrategy());
-#else // its one declaration, unavailable with the reason: no file of its own on the other OS
+    registry.add(makePwritev2DsyncStrategy());
+    registry.add(makeSyncFileRangeStrategy());
+    registry.add(makeUringLinkedSyncStrategy());
+#else // their one declaration, unavailable with the reason: no file of their own on the other OS
     registry.add(makeUnavailableStrategy(vmspliceDeclaration()));
+    registry.add(makeUnavailableStrategy(pwritev2DsyncDeclaration()));
+    registry.add(makeUnavailableStrategy(syncFileRangeDeclaration()));
+    registry.add(makeUnavailableStrategy(uringLinkedSyncDeclaration()));
 #endif
     registry.add(makeReadStrategy());
     registry.add(makeFreadStrategy());

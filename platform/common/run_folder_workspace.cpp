@@ -75,7 +75,7 @@ void RunFolderWorkspace::close()
 }
 
 Outcome RunFolderWorkspace::verify(const std::string& path, std::uint64_t expectedBytes,
-                                   const Pattern& pattern, std::uint64_t patternOffset)
+                                   const Pattern& pattern, std::uint64_t patternOffset, bool prefixOnly)
 {
     os::WholeFile file;
     if (!file.openToRead(path))
@@ -83,13 +83,16 @@ Outcome RunFolderWorkspace::verify(const std::string& path, std::uint64_t expect
     std::uint64_t size = 0;
     if (!file.size(size))
         return file.failure("verify", path);
-    if (size != expectedBytes)
+    if (prefixOnly ? size < expectedBytes : size != expectedBytes)
         return {Status::Failed, 0, "verify",
-                fmt::format("{} holds {} bytes, expected {}", path, size, expectedBytes)};
+                fmt::format("{} holds {} bytes, expected {}{}", path, size, prefixOnly ? "at least " : "",
+                            expectedBytes)};
     std::vector<std::byte> buffer(1 << 20);
     StreamCheck check(pattern, path, patternOffset);
     while (check.received() < expectedBytes) {
-        const std::int64_t n = file.read(buffer.data(), buffer.size());
+        // No further than expectedBytes: a longer file's rest (prefixOnly) is not the pattern's.
+        const auto want = std::min<std::uint64_t>(buffer.size(), expectedBytes - check.received());
+        const std::int64_t n = file.read(buffer.data(), static_cast<std::size_t>(want));
         if (n < 0)
             return file.failure("verify", path);
         if (n == 0)

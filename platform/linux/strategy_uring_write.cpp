@@ -58,6 +58,7 @@ public:
             {const_cast<std::byte*>(spec.pattern->at(0)), spec.pattern->sizeBytes()}};
         io.patternFixed = job->m_ring.registerBuffers(pattern);
         io.call = "io_uring write";
+        io.syncDataOnly = syncsDataOnly(spec.testCase.sync.mode);
         io.path = spec.path;
         return job;
     }
@@ -65,18 +66,17 @@ public:
     Outcome execute(Progress& progress) override
     {
         const SyncMode mode = m_spec.testCase.sync.mode;
-        const std::uint32_t every = mode == SyncMode::FsyncEvery ? m_spec.testCase.sync.everyWrites : 0;
+        const std::uint32_t every = m_spec.testCase.sync.loopSyncEvery();
         const std::uint32_t depth = m_spec.testCase.queueDepth;
         const std::uint64_t chunk = m_spec.testCase.chunkBytes;
         const std::uint64_t total = m_spec.bytes;
         const bool syncAtEnd =
-            mode == SyncMode::FsyncEnd || mode == SyncMode::FdatasyncEnd || mode == SyncMode::FsyncEvery;
+            mode == SyncMode::FsyncEnd || mode == SyncMode::FdatasyncEnd || syncsEveryN(mode);
         const auto run = [&](const auto& timer, auto place) {
             UringQueue queue(m_ring, m_io, depth, timer, std::move(place), NoCheck{}, m_error);
             LoopEnd end = runQueuedChunks(total, chunk, depth, every, progress, queue);
-            if (end == LoopEnd::Completed && syncAtEnd && !timedFinalSync(m_spec.latency, mode, [&] {
-                    return queue.fsync(mode == SyncMode::FdatasyncEnd);
-                }))
+            if (end == LoopEnd::Completed && syncAtEnd &&
+                !timedFinalSync(m_spec.latency, mode, [&] { return queue.fsync(syncsDataOnly(mode)); }))
                 end = LoopEnd::Failed;
             return end;
         };

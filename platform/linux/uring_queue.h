@@ -86,6 +86,7 @@ struct QueueIo
     const char* call = "";       // "io_uring write", "io_uring read"
     std::string path;            // for errors
     std::uint64_t fileBytes = 0; // reads: the bytes the file holds (a read ending earlier is an error)
+    bool syncDataOnly = false;   // fdatasync-every: the queued syncs are IORING_FSYNC_DATASYNC
 };
 
 // The request queue: submit() prepares one entry, reap() submits them all at once and takes completions in
@@ -222,7 +223,7 @@ private:
     void prepareSync(std::uint32_t index)
     {
         io_uring_sqe* sqe = m_ring.nextSqe();
-        io_uring_prep_fsync(sqe, target(), 0);
+        io_uring_prep_fsync(sqe, target(), m_io.syncDataOnly ? IORING_FSYNC_DATASYNC : 0);
         sqe->flags |= IOSQE_IO_DRAIN;
         if (m_io.fixedFile)
             sqe->flags |= IOSQE_FIXED_FILE;

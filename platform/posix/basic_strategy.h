@@ -8,8 +8,8 @@
 namespace iolab::posix {
 
 // Every sync policy has a POSIX meaning: fsync, fdatasync, O_SYNC, O_DSYNC.
-inline const std::vector<SyncMode> kEverySyncMode{SyncMode::None,         SyncMode::FsyncEnd,
-                                                  SyncMode::FdatasyncEnd, SyncMode::FsyncEvery,
-                                                  SyncMode::OSync,        SyncMode::ODsync};
+inline const std::vector<SyncMode> kEverySyncMode{
+    SyncMode::None,           SyncMode::FsyncEnd, SyncMode::FdatasyncEnd, SyncMode::FsyncEvery,
+    SyncMode::FdatasyncEvery, SyncMode::OSync,    SyncMode::ODsync};
 
 } // namespace iolab::posix

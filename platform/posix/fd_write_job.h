@@ -38,10 +38,10 @@ public:
         const Pattern::View pattern = m_spec.pattern->view();
         const SyncPolicy sync = m_spec.testCase.sync;
         const int fd = m_fd.get();
-        const std::uint32_t every = sync.mode == SyncMode::FsyncEvery ? sync.everyWrites : 0;
+        const std::uint32_t every = sync.loopSyncEvery();
         const std::uint64_t chunk = m_spec.testCase.chunkBytes;
         const auto syncEvery = [&] {
-            return syncForPolicy(fd, SyncMode::FsyncEvery) || fail("fsync");
+            return syncForPolicy(fd, sync.mode) || fail(syncsDataOnly(sync.mode) ? "fdatasync" : "fsync");
         };
         const auto end = withCallTimer(m_spec.latency, [&](const auto& timer) {
             if (m_order == WriteOrder::Random) {

@@ -82,6 +82,7 @@ int openFlags(const Case& c, bool direct)
     case SyncMode::FsyncEnd:
     case SyncMode::FdatasyncEnd:
     case SyncMode::FsyncEvery:
+    case SyncMode::FdatasyncEvery:
         break;
     }
     return flags;
@@ -189,6 +190,7 @@ bool syncForPolicy(int fd, SyncMode mode) noexcept
     case SyncMode::FsyncEvery:
         return ::fsync(fd) == 0;
     case SyncMode::FdatasyncEnd:
+    case SyncMode::FdatasyncEvery:
         return ::fdatasync(fd) == 0;
     case SyncMode::None:
     case SyncMode::OSync:

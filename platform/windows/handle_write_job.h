@@ -58,7 +58,7 @@ public:
         const Pattern::View pattern{m_base};
         const SyncPolicy sync = m_spec.testCase.sync;
         const HANDLE file = m_handle.get();
-        const std::uint32_t every = sync.mode == SyncMode::FsyncEvery ? sync.everyWrites : 0;
+        const std::uint32_t every = sync.loopSyncEvery();
         const std::uint64_t chunk = m_spec.testCase.chunkBytes;
         const auto syncEvery = [&] {
             return win::syncForPolicy(file, SyncMode::FsyncEvery) || fail("FlushFileBuffers");

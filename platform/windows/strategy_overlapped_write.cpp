@@ -121,7 +121,7 @@ private:
     LoopEnd run(Requests& requests, const Timer& timer, Progress& progress)
     {
         const SyncPolicy sync = m_spec.testCase.sync;
-        const std::uint32_t every = sync.mode == SyncMode::FsyncEvery ? sync.everyWrites : 0;
+        const std::uint32_t every = sync.loopSyncEvery();
         OverlappedQueue<Timer, Requests> queue(*m_file, requests, timer,
                                                m_direct ? "WriteFile (overlapped, NO_BUFFERING)"
                                                         : "WriteFile (overlapped)",

@@ -135,6 +135,9 @@ std::optional<std::string> syncUnavailable(SyncMode mode)
         return std::string(
             "fdatasync-end has no Windows meaning: FlushFileBuffers always writes the metadata "
             "too (use fsync-end)");
+    case SyncMode::FdatasyncEvery:
+        return std::string("fdatasync-every:N has no Windows meaning: FlushFileBuffers always writes the "
+                           "metadata too (use fsync-every:N)");
     case SyncMode::OSync:
         return std::string(
             "o_sync has no Windows meaning apart from FILE_FLAG_WRITE_THROUGH, which is o_dsync "
@@ -145,8 +148,9 @@ std::optional<std::string> syncUnavailable(SyncMode mode)
 
 namespace {
 
-constexpr SyncMode kEverySyncMode[] = {SyncMode::None,       SyncMode::FsyncEnd, SyncMode::FdatasyncEnd,
-                                       SyncMode::FsyncEvery, SyncMode::OSync,    SyncMode::ODsync};
+constexpr SyncMode kEverySyncMode[] = {SyncMode::None,       SyncMode::FsyncEnd,       SyncMode::FdatasyncEnd,
+                                       SyncMode::FsyncEvery, SyncMode::FdatasyncEvery, SyncMode::OSync,
+                                       SyncMode::ODsync};
 
 } // namespace
 

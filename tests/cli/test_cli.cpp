@@ -87,11 +87,12 @@ TEST_F(Cli, QuickRunWritesValidJsonAndCsvAndLeavesNothing)
     EXPECT_EQ(rows[0][0], "case");
     const auto summary = parseCsv(slurp(m_out / "result.summary.csv"));
     ASSERT_GE(summary.size(), 2u);
-    EXPECT_EQ(summary[0][20], "median_MBps"); // after the case's columns, the last being latency
+    EXPECT_EQ(summary[0][21], "median_MBps"); // after the case's columns, the last being the time limit
     EXPECT_EQ(summary[0][13], "preallocate");
     EXPECT_EQ(summary[0][14], "reader_cpu");
     EXPECT_EQ(summary[0][15], "queue_depth");
     EXPECT_EQ(summary[0][16], "latency");
+    EXPECT_EQ(summary[0][17], "time_limit");
     EXPECT_EQ(summary[0].back(), "sync_max_us");
     const auto samples = parseCsv(slurp(m_out / "result.samples.csv"));
     ASSERT_GE(samples.size(), 1u);

@@ -111,6 +111,34 @@ TEST(ChunkLoop, StopsAtTheNextBatchWhenAsked)
     EXPECT_EQ(progress.bytes.load(), written);
 }
 
+TEST(ChunkLoop, ATimeLimitEndsTheLoopAsCompletedAndTheUserStopStillCancels)
+{
+    for (const bool userStopToo : {false, true}) {
+        std::atomic<bool> stop{false};
+        std::atomic<bool> timeUp{false};
+        Progress progress;
+        progress.stop = &stop;
+        progress.timeUp = &timeUp;
+        std::uint64_t written = 0;
+        const auto end = runChunks(
+            1ULL << 30, 1, 0, progress,
+            [&](std::uint64_t, std::uint64_t size) {
+                written += size;
+                if (written == 1000) {
+                    timeUp.store(true);
+                    stop.store(userStopToo);
+                }
+                return true;
+            },
+            [] { return true; });
+        EXPECT_EQ(end, userStopToo ? LoopEnd::Cancelled : LoopEnd::Completed)
+            << "the time limit ends the loop as its size would, so the job syncs and closes; the user's stop "
+               "wins over it";
+        EXPECT_LE(written, 64u * 1024u);
+        EXPECT_EQ(progress.bytes.load(), written);
+    }
+}
+
 TEST(ChunkLoop, FailureStopsAndCountsWhatWasWritten)
 {
     Progress progress;

@@ -187,6 +187,33 @@ TEST_P(QueuedLoop, ACancelWithRequestsInFlightReapsThemAndStops)
     EXPECT_EQ(progress.bytes.load(), bytesOf(queue.completed));
 }
 
+TEST_P(QueuedLoop, ATimeLimitEndsLikeTheSizeDoesAndTheUserStopStillCancels)
+{
+    const std::uint32_t depth = GetParam();
+    for (const bool userStopToo : {false, true}) {
+        std::atomic<bool> stop{false};
+        std::atomic<bool> timeUp{false};
+        Progress progress;
+        progress.stop = &stop;
+        progress.timeUp = &timeUp;
+        FakeQueue queue;
+        queue.stopSeen = &timeUp;
+        queue.onReap = [&](FakeQueue& q) {
+            if (!timeUp.load() && q.completed.size() >= 100) {
+                timeUp.store(true);
+                stop.store(userStopToo);
+            }
+        };
+        const auto end = runQueuedChunks(std::uint64_t{1} << 30, 4096, depth, 0, progress, queue);
+        EXPECT_EQ(end, userStopToo ? LoopEnd::Cancelled : LoopEnd::Completed)
+            << "the time limit ends the loop as its size would; the user's stop wins over it";
+        EXPECT_EQ(queue.inFlight(), 0u);
+        EXPECT_EQ(queue.submitsAfterStop, 0u) << "nothing is submitted once the time is up";
+        EXPECT_EQ(progress.bytes.load(), bytesOf(queue.completed));
+        EXPECT_TRUE(coversExactly(queue.completed, progress.bytes.load())) << "a prefix, without holes";
+    }
+}
+
 TEST_P(QueuedLoop, SyncsEveryNWritesWithNothingInFlight)
 {
     Progress progress;

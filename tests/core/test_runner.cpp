@@ -99,6 +99,48 @@ TEST_F(RunnerTest, RunsWarmupsAndRepetitions)
     EXPECT_EQ(result.toolVersion, IOLAB_VERSION); // what the JSON, CSV and PDF report name
 }
 
+TEST_F(RunnerTest, ATimeLimitEndsEachRepetitionOkWithWhatItWroteByThen)
+{
+    m_behaviour.sleepPerWriteMs = 1; // 4 KiB a millisecond: 1 GiB would take three days
+    auto e = cases({"fake"}, 2);
+    e.cases[0].totalBytes = std::uint64_t{1} << 30;
+    e.cases[0].timeLimitMs = 200;
+    RunOptions options;
+    options.repetitions = 2;
+    options.warmups = 0;
+    options.verifyFiles = true;
+    const auto result = run(e, options);
+    const auto& c = result.cases[0];
+    EXPECT_EQ(c.status, Status::Ok) << c.reason;
+    ASSERT_EQ(c.repetitions.size(), 2u);
+    for (const auto& rep : c.repetitions) {
+        EXPECT_TRUE(rep.outcome.ok()) << rep.outcome.message;
+        EXPECT_TRUE(rep.timeLimitReached);
+        EXPECT_GT(rep.bytes, 0u);
+        EXPECT_LT(rep.bytes, std::uint64_t{1} << 30);
+        EXPECT_GE(rep.returnSeconds, 0.2);
+        EXPECT_LT(rep.returnSeconds, 1.0);
+        EXPECT_TRUE(rep.verified) << "the bytes written by the limit are verified";
+    }
+    EXPECT_EQ(m_workspace.verifyCalls, 4) << "each thread's file, each repetition";
+    EXPECT_EQ(m_workspace.durableCalls.size(), 4u) << "made durable as after a case that ran to its size";
+    EXPECT_FALSE(result.cancelled);
+}
+
+TEST_F(RunnerTest, ACaseThatFinishesBeforeItsTimeLimitIsNotMarkedAsCutShort)
+{
+    auto e = cases({"fake"});
+    e.cases[0].timeLimitMs = 60'000;
+    RunOptions options;
+    options.repetitions = 1;
+    options.warmups = 0;
+    const auto result = run(e, options);
+    ASSERT_EQ(result.cases[0].repetitions.size(), 1u);
+    EXPECT_FALSE(result.cases[0].repetitions[0].timeLimitReached);
+    EXPECT_EQ(result.cases[0].repetitions[0].bytes, 1u << 20);
+    EXPECT_LT(result.cases[0].repetitions[0].returnSeconds, 10.0) << "the deadline's thread does not hold it";
+}
+
 TEST_F(RunnerTest, ThreadsEachGetTheirShare)
 {
     RunOptions options;

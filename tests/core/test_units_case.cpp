@@ -66,11 +66,35 @@ TEST(Units, Formatting)
     EXPECT_EQ(formatDuration(185), "3 min 05 s");
 }
 
+TEST(Units, TimeLimitsParseInTheirUnitsAndRoundTrip)
+{
+    EXPECT_EQ(parseTimeLimitMs("300ms", "--duration"), 300u);
+    EXPECT_EQ(parseTimeLimitMs("5s", "--duration"), 5000u);
+    EXPECT_EQ(parseTimeLimitMs(" 1.5S ", "--duration"), 1500u);
+    EXPECT_EQ(parseTimeLimitMs("2m", "--duration"), 120'000u);
+    EXPECT_EQ(parseTimeLimitMs("2min", "--duration"), 120'000u);
+    for (const std::uint64_t ms : {std::uint64_t{1}, std::uint64_t{300}, std::uint64_t{1500},
+                                   std::uint64_t{5000}, std::uint64_t{120000}, kMaxTimeLimitMs})
+        EXPECT_EQ(parseTimeLimitMs(formatTimeLimitMs(ms), "x"), ms) << formatTimeLimitMs(ms);
+    EXPECT_EQ(formatTimeLimitMs(5000), "5s");
+    EXPECT_EQ(formatTimeLimitMs(1500), "1500ms");
+    for (const char* bad : {"", "5", "s", "5h", "-1s", "0s", "0.5ms", "1.2.3s", "25h", "1441m"}) {
+        try {
+            parseTimeLimitMs(bad, "--duration");
+            ADD_FAILURE() << "accepted '" << bad << "'";
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("--duration"), std::string::npos) << e.what();
+        }
+    }
+}
+
 TEST(Case, SyncPoliciesRoundTrip)
 {
-    for (const char* text : {"none", "fsync-end", "fdatasync-end", "fsync-every:16", "O_SYNC", "O_DSYNC"})
+    for (const char* text :
+         {"none", "fsync-end", "fdatasync-end", "fsync-every:16", "fdatasync-every:1", "O_SYNC", "O_DSYNC"})
         EXPECT_EQ(toString(parseSyncPolicy(text)), text);
     EXPECT_THROW(parseSyncPolicy("fsync-every:0"), InputError);
+    EXPECT_THROW(parseSyncPolicy("fdatasync-every:0"), InputError);
     EXPECT_THROW(parseSyncPolicy("fsync-every:x"), InputError);
     EXPECT_THROW(parseSyncPolicy("sometimes"), InputError);
 }

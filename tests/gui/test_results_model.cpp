@@ -146,13 +146,14 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
     EXPECT_EQ(M::axisColumns(),
               (std::vector<int>{M::StrategyColumn, M::ChunkColumn, M::BufferColumn, M::SyncColumn,
                                 M::ReadColumn, M::ReaderCpuColumn, M::QueueDepthColumn, M::ThreadsColumn,
-                                M::SizeColumn, M::LatencyColumn}));
+                                M::SizeColumn, M::TimeLimitColumn, M::LatencyColumn}));
     EXPECT_EQ(M::axisColumn("strategy"), M::StrategyColumn);
     EXPECT_EQ(M::axisColumn("stdioBuffer"), M::BufferColumn);
     EXPECT_EQ(M::axisColumn("hint"), M::ReadColumn);
     EXPECT_EQ(M::axisColumn("cache"), M::ReadColumn) << "the cache state shares the hint's column";
     EXPECT_EQ(M::axisColumn("totalBytes"), M::SizeColumn);
     EXPECT_EQ(M::axisColumn("readerCpu"), M::ReaderCpuColumn);
+    EXPECT_EQ(M::axisColumn("timeLimit"), M::TimeLimitColumn);
     EXPECT_EQ(M::axisColumn("direction"), -1);
     EXPECT_EQ(M::axesInColumn(M::ReadColumn).size(), 2U);
     EXPECT_TRUE(M::axesInColumn(M::MedianColumn).empty());
@@ -160,10 +161,11 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
     ResultsModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     const std::vector<std::string> headers{
-        "#",       "Strategy", "Chunk",   "stdio buffer", "Sync",      "Hint, cache",  "Reader CPU",
-        "QD",      "Threads",  "Size",    "Latency",      "Apparent",  "Trimmed mean", "95% CI",
-        "Durable", "Speed-up", "Files/s", "p50/file",     "p99/file",  "p50",          "p99",
-        "p99.9",   "IOPS",     "CPU",     "Peak RSS",     "Stability", "Status",       "Reason"};
+        "#",          "Strategy",     "Chunk",     "stdio buffer", "Sync",       "Hint, cache",
+        "Reader CPU", "QD",           "Threads",   "Size",         "Time limit", "Latency",
+        "Apparent",   "Trimmed mean", "95% CI",    "Durable",      "Speed-up",   "Files/s",
+        "p50/file",   "p99/file",     "p50",       "p99",          "p99.9",      "IOPS",
+        "CPU",        "Peak RSS",     "Stability", "Status",       "Reason"};
     ASSERT_EQ(static_cast<std::size_t>(model.columnCount()), headers.size());
     for (int column = 0; column < model.columnCount(); ++column)
         EXPECT_EQ(model.headerData(column, Qt::Horizontal).toString().toStdString(),
@@ -212,43 +214,25 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
     // What answers "which is fastest" first, the axes after: the order the table had before the columns
     // came from the declarations, but for the reader CPU, which tells two rows of a pipe strategy apart and
     // so stands beside the strategy (a leading column), not past the figures.
-    EXPECT_EQ(gui::ResultsView::defaultColumnOrder(), (std::vector<int>{M::CaseColumn,
-                                                                        M::StrategyColumn,
-                                                                        M::ChunkColumn,
-                                                                        M::ReaderCpuColumn,
-                                                                        M::DurableColumn,
-                                                                        M::MedianColumn,
-                                                                        M::SpeedupColumn,
-                                                                        M::StatusColumn,
-                                                                        M::StabilityColumn,
-                                                                        M::CiColumn,
-                                                                        M::TrimmedMeanColumn,
-                                                                        M::BufferColumn,
-                                                                        M::SyncColumn,
-                                                                        M::ReadColumn,
-                                                                        M::QueueDepthColumn,
-                                                                        M::ThreadsColumn,
-                                                                        M::SizeColumn,
-                                                                        M::LatencyColumn,
-                                                                        M::CallP50Column,
-                                                                        M::CallP99Column,
-                                                                        M::CallP999Column,
-                                                                        M::IopsColumn,
-                                                                        M::FilesPerSecondColumn,
-                                                                        M::FileP50Column,
-                                                                        M::FileP99Column,
-                                                                        M::CpuColumn,
-                                                                        M::RssColumn,
-                                                                        M::ReasonColumn}));
+    EXPECT_EQ(gui::ResultsView::defaultColumnOrder(),
+              (std::vector<int>{
+                  M::CaseColumn,      M::StrategyColumn,  M::ChunkColumn,       M::ReaderCpuColumn,
+                  M::DurableColumn,   M::MedianColumn,    M::SpeedupColumn,     M::StatusColumn,
+                  M::StabilityColumn, M::CiColumn,        M::TrimmedMeanColumn, M::BufferColumn,
+                  M::SyncColumn,      M::ReadColumn,      M::QueueDepthColumn,  M::ThreadsColumn,
+                  M::SizeColumn,      M::TimeLimitColumn, M::LatencyColumn,     M::CallP50Column,
+                  M::CallP99Column,   M::CallP999Column,  M::IopsColumn,        M::FilesPerSecondColumn,
+                  M::FileP50Column,   M::FileP99Column,   M::CpuColumn,         M::RssColumn,
+                  M::ReasonColumn}));
     const RunResult writes = sampleRun();
     EXPECT_EQ(gui::ResultsView::hiddenColumns(writes.cases, writes.refused),
               (std::vector<int>{M::ReadColumn, M::ReaderCpuColumn, M::QueueDepthColumn, M::ThreadsColumn,
-                                M::LatencyColumn, M::TrimmedMeanColumn, M::FilesPerSecondColumn,
-                                M::FileP50Column, M::FileP99Column, M::CallP50Column, M::CallP99Column,
-                                M::CallP999Column, M::IopsColumn}));
+                                M::TimeLimitColumn, M::LatencyColumn, M::TrimmedMeanColumn,
+                                M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column, M::CallP50Column,
+                                M::CallP99Column, M::CallP999Column, M::IopsColumn}));
     EXPECT_EQ(gui::ResultsView::hiddenColumns({read}, {}),
               (std::vector<int>{M::BufferColumn, M::SyncColumn, M::ReaderCpuColumn, M::QueueDepthColumn,
-                                M::LatencyColumn, M::TrimmedMeanColumn, M::DurableColumn,
+                                M::TimeLimitColumn, M::LatencyColumn, M::TrimmedMeanColumn, M::DurableColumn,
                                 M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column, M::CallP50Column,
                                 M::CallP99Column, M::CallP999Column, M::IopsColumn, M::ReasonColumn}));
 

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 using namespace iolab;
@@ -110,7 +111,9 @@ TEST_P(StrategyWrites, ExactBytes)
     EXPECT_EQ(latency->calls.count(), (row.bytes + row.chunk - 1) / row.chunk);
     if (row.sync.mode == SyncMode::FsyncEnd || row.sync.mode == SyncMode::FdatasyncEnd) {
         EXPECT_EQ(latency->syncs.count(), 1u);
-    } else if (row.sync.mode == SyncMode::FsyncEvery) {
+    } else if (std::string_view(row.strategy) == "uring-linked-sync") {
+        EXPECT_EQ(latency->syncs.count(), 1u) << "its syncs are inside the timed write calls; one after them";
+    } else if (syncsEveryN(row.sync.mode)) {
         // Every N writes; the writers to a descriptor also sync the remainder after the loop, stdio does not.
         const std::uint64_t every = row.bytes / row.chunk / row.sync.everyWrites;
         EXPECT_GE(latency->syncs.count(), every);
@@ -138,6 +141,12 @@ INSTANTIATE_TEST_SUITE_P(Windows, StrategyWrites, ::testing::Values(
     StrategyRow{"WriteOddChunkWithTail", "write", 3000, 1'000'000, {}, {}},
     StrategyRow{"WriteWriteThrough", "write", 4096, 256 * kKiB, {}, {SyncMode::ODsync, 0}},
     StrategyRow{"WriteFsyncEnd", "write", 1 << 20, 3 << 20, {}, {SyncMode::FsyncEnd, 0}},
+    StrategyRow{"WriteFdatasyncEveryWrite", "write", 8192, 64 * 8192, {}, {SyncMode::FdatasyncEvery, 1}},
+    StrategyRow{"Pwritev2Dsync", "pwritev2-dsync", 8192, 64 * 8192 + 100, {}, {}},
+    StrategyRow{"SyncFileRange", "sync-file-range", 8192, 64 * 8192 + 100, {}, {}},
+    StrategyRow{"UringLinkedFdatasync", "uring-linked-sync", 4096, 100 * 4096 + 7, {}, {SyncMode::FdatasyncEvery, 1}},
+    StrategyRow{"UringLinkedFsyncEvery4OddChunk", "uring-linked-sync", 3000, 100'001, {}, {SyncMode::FsyncEvery, 4}},
+    StrategyRow{"StdioFdatasyncEvery", "stdio", 4096, 1 << 20, {BufferMode::Bytes, 16 * kKiB}, {SyncMode::FdatasyncEvery, 32}},
     StrategyRow{"Direct4K", "direct", 4096, 1 << 20, {}, {}},
     StrategyRow{"Direct512WriteThrough", "direct", 512, 64 * kKiB, {}, {SyncMode::ODsync, 0}},
     StrategyRow{"Direct1MLargerThanPeriod", "direct", 1 << 20, 4 << 20, {}, {SyncMode::FsyncEnd, 0}},
@@ -337,8 +346,12 @@ TEST(BuiltinStrategies, OneListInOneOrderOnEveryOs)
                                              "direct-random",
                                              "mmap-window",
                                              "mmap-batch-direct",
+                                             "group-commit",
                                              "pipe-write",
                                              "vmsplice",
+                                             "pwritev2-dsync",
+                                             "sync-file-range",
+                                             "uring-linked-sync",
                                              "read",
                                              "fread",
                                              "fread-unlocked",
@@ -373,6 +386,18 @@ TEST(OneOsStrategies, DeclaredOnceAndListedUnavailableElsewhere)
 {
     Registry registry;
     registerBuiltinStrategies(registry);
+    for (const OneOsStrategy* linuxOnly :
+         {&pwritev2DsyncDeclaration(), &syncFileRangeDeclaration(), &uringLinkedSyncDeclaration()}) {
+        const Strategy* listed = registry.find(linuxOnly->info.id);
+        ASSERT_NE(listed, nullptr) << linuxOnly->info.id;
+        EXPECT_EQ(listed->info().description, linuxOnly->info.description);
+#ifdef _WIN32
+        EXPECT_EQ(listed->info().unavailable, linuxOnly->elsewhere);
+#else
+        EXPECT_FALSE(listed->info().unavailable.has_value()) << linuxOnly->info.id;
+#endif
+        EXPECT_THAT(linuxOnly->elsewhere, HasSubstr("Linux-only")) << linuxOnly->info.id;
+    }
     const OneOsStrategy& vmsplice = vmspliceDeclaration();
     const Strategy* registered = registry.find("vmsplice");
     ASSERT_NE(registered, nullptr);

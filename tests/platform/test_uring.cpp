@@ -300,9 +300,9 @@ TEST_F(Uring, LatencyCountsOneEntryPerRequestAndPerFsync)
         std::uint64_t syncs;
     };
     // 64 requests; fsync-every:16 syncs four times in the loop and once at the end, as write does.
-    for (const Row& row :
-         {Row{{}, 0}, Row{{SyncMode::FsyncEvery, 16}, 5}, Row{{SyncMode::FdatasyncEnd, 0}, 1},
-          Row{{SyncMode::FsyncEnd, 0}, 1}, Row{{SyncMode::ODsync, 0}, 0}}) {
+    for (const Row& row : {Row{{}, 0}, Row{{SyncMode::FsyncEvery, 16}, 5},
+                           Row{{SyncMode::FdatasyncEvery, 16}, 5}, Row{{SyncMode::FdatasyncEnd, 0}, 1},
+                           Row{{SyncMode::FsyncEnd, 0}, 1}, Row{{SyncMode::ODsync, 0}, 0}}) {
         for (const bool timed : {true, false}) {
             std::filesystem::remove(m_dir / "data.dat");
             const Case c = writeCase("uring-write", 4096, 256 * kKiB, 8, row.sync);

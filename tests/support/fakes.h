@@ -71,7 +71,7 @@ public:
         durableCalls.push_back(path);
         return Outcome::success();
     }
-    Outcome verify(const std::string&, std::uint64_t, const Pattern&, std::uint64_t) override
+    Outcome verify(const std::string&, std::uint64_t, const Pattern&, std::uint64_t, bool) override
     {
         ++verifyCalls;
         return Outcome::success();

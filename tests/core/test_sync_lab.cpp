@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+// The sync lab (issue 17): methods named as pg_test_fsync names them, ops/s counted per op as it counts them,
+// the verdicts (the fastest durable method, etcd's fdatasync rule) and the pg_test_fsync layout.
+#include "core/analysis/sync_lab.h"
+#include "core/base/units.h"
+#include "core/engine/registry.h"
+#include "tests/support/fakes.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace iolab;
+using namespace iolab::test;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+namespace {
+
+// An ok case writing 8 KiB (or `chunk`) at `opsPerSecond` writes a second, its durable call's p50 and p99.
+CaseResult method(std::uint32_t index, const std::string& strategy, SyncPolicy sync, double opsPerSecond,
+                  std::uint64_t p99Ns = 1'000'000, Preallocate preallocate = Preallocate::Overwrite,
+                  std::uint64_t chunk = 8 * kKiB)
+{
+    CaseResult c;
+    c.index = index;
+    c.testCase.strategy = strategy;
+    c.testCase.chunkBytes = chunk;
+    c.testCase.totalBytes = 64 * kMiB;
+    c.testCase.sync = sync;
+    c.testCase.preallocate = preallocate;
+    c.testCase.timeLimitMs = 5000;
+    c.apparentMBps.count = 1;
+    c.apparentMBps.median = opsPerSecond * static_cast<double>(chunk) / kBytesPerMB;
+    LatencyDistribution d;
+    d.summary.count = 1000;
+    d.summary.p50Ns = p99Ns / 2;
+    d.summary.p99Ns = p99Ns;
+    d.summary.p999Ns = p99Ns * 2;
+    d.summary.maxNs = p99Ns * 3;
+    if (sync.loopSyncEvery() == 1)
+        c.syncLatency = d;
+    c.callLatency = d;
+    return c;
+}
+
+class SyncLab : public ::testing::Test
+{
+protected:
+    SyncLab()
+    {
+        for (const char* id : {"write", "direct", "uring-linked-sync"})
+            m_registry.add(std::make_unique<FakeStrategy>(id, m_behaviour));
+        auto dsync = std::make_unique<FakeStrategy>("pwritev2-dsync", m_behaviour);
+        dsync->mutableInfo().durableEachWrite = true;
+        m_registry.add(std::move(dsync));
+        auto range = std::make_unique<FakeStrategy>("sync-file-range", m_behaviour);
+        range->mutableInfo().notDurable = "data only, no flush";
+        m_registry.add(std::move(range));
+    }
+
+    FakeBehaviour m_behaviour;
+    Registry m_registry;
+};
+
+} // namespace
+
+TEST(Durability, FromTheSyncPolicyAndWhatTheStrategyDeclares)
+{
+    const auto of = [](SyncPolicy sync) {
+        Case c;
+        c.strategy = "write";
+        c.sync = sync;
+        return durabilityOf(c, nullptr).durability;
+    };
+    EXPECT_EQ(of({SyncMode::FdatasyncEvery, 1}), Durability::EachWrite);
+    EXPECT_EQ(of({SyncMode::FsyncEvery, 1}), Durability::EachWrite);
+    EXPECT_EQ(of({SyncMode::ODsync, 0}), Durability::EachWrite);
+    EXPECT_EQ(of({SyncMode::OSync, 0}), Durability::EachWrite);
+    EXPECT_EQ(of({SyncMode::FsyncEvery, 16}), Durability::EveryNWrites);
+    EXPECT_EQ(of({SyncMode::FdatasyncEnd, 0}), Durability::AtEnd);
+    EXPECT_EQ(of({}), Durability::AtEnd);
+
+    StrategyInfo range;
+    range.notDurable = "no flush";
+    Case c;
+    c.sync = {SyncMode::ODsync, 0}; // even so: what it calls a sync is not one
+    EXPECT_EQ(durabilityOf(c, &range).durability, Durability::Never);
+    StrategyInfo dsync;
+    dsync.durableEachWrite = true;
+    EXPECT_EQ(durabilityOf(Case{}, &dsync).durability, Durability::EachWrite);
+}
+
+TEST_F(SyncLab, MethodsAreNamedAsPgTestFsyncNamesThemAndCountedPerOp)
+{
+    RunResult r;
+    r.cases = {method(0, "write", {SyncMode::FdatasyncEvery, 1}, 900),
+               method(1, "direct", {SyncMode::ODsync, 0}, 1100),
+               method(2, "direct", {SyncMode::OSync, 0}, 1000, 1'000'000, Preallocate::Overwrite, 2 * kKiB),
+               method(3, "write", {}, 400'000, 1000),
+               method(4, "write", {SyncMode::FdatasyncEvery, 1}, 700, 2'000'000, Preallocate::None)};
+    const auto rows = syncLabRows(r, &m_registry);
+    ASSERT_EQ(rows.size(), 5u);
+    EXPECT_EQ(rows[0].method, "fdatasync");
+    EXPECT_EQ(rows[0].durableCallName, "fdatasync");
+    EXPECT_NEAR(rows[0].opsPerSecond, 900, 1e-6);
+    EXPECT_NEAR(rows[0].usPerOp, 1e6 / 900, 1e-6);
+    EXPECT_EQ(rows[1].method, "open_datasync");
+    EXPECT_EQ(rows[2].method, " 8 *  2kB open_sync writes");
+    EXPECT_EQ(rows[2].opBytes, 16 * kKiB);
+    EXPECT_NEAR(rows[2].opsPerSecond, 1000.0 / 8, 1e-6) << "one op is 16 KiB in 8 writes of 2 KiB";
+    EXPECT_EQ(rows[3].method, "write");
+    EXPECT_FALSE(rows[3].append);
+    EXPECT_TRUE(rows[4].append);
+}
+
+TEST_F(SyncLab, TheFastestDurableMethodIsNeverOneThatIsNotDurable)
+{
+    RunResult r;
+    r.cases = {method(0, "write", {SyncMode::FdatasyncEvery, 1}, 900),
+               method(1, "sync-file-range", {}, 5000), // fastest, but data only, no flush
+               method(2, "write", {}, 400'000),        // faster still, and syncs nothing
+               method(3, "pwritev2-dsync", {}, 1200)};
+    const auto rows = syncLabRows(r, &m_registry);
+    const auto v = syncLabVerdicts(rows);
+    ASSERT_TRUE(v.fastestDurable);
+    EXPECT_EQ(rows[*v.fastestDurable].method, "pwritev2 RWF_DSYNC");
+    EXPECT_THAT(v.fastestText, HasSubstr("1200 writes/s"));
+    EXPECT_THAT(v.fastestText, HasSubstr("1.33x write + fdatasync's 900 writes/s"));
+
+    const auto distrusted = syncLabVerdicts(rows, {3});
+    ASSERT_TRUE(distrusted.fastestDurable);
+    EXPECT_EQ(rows[*distrusted.fastestDurable].method, "fdatasync")
+        << "a flush too fast to trust is left out";
+}
+
+TEST_F(SyncLab, EtcdsRuleIsAP99FdatasyncUnderTenMilliseconds)
+{
+    for (const auto& [p99Ns, ok] : {std::pair{9'900'000ULL, true}, std::pair{10'100'000ULL, false}}) {
+        RunResult r;
+        r.cases = {method(0, "write", {SyncMode::FdatasyncEvery, 1}, 900, 100'000),
+                   method(1, "write", {SyncMode::FdatasyncEvery, 1}, 800, p99Ns, Preallocate::None)};
+        const auto v = syncLabVerdicts(syncLabRows(r, &m_registry));
+        ASSERT_TRUE(v.etcdOk);
+        EXPECT_EQ(*v.etcdOk, ok) << p99Ns << " ns: the appending row is the one judged (a log appends)";
+        EXPECT_THAT(v.etcdText, HasSubstr(ok ? "within" : "above"));
+        EXPECT_THAT(v.etcdText, HasSubstr("appending, case 2"));
+    }
+    RunResult none;
+    none.cases = {method(0, "direct", {SyncMode::ODsync, 0}, 1100)};
+    EXPECT_FALSE(syncLabVerdicts(syncLabRows(none, &m_registry)).etcdOk) << "no fdatasync row, no verdict";
+}
+
+TEST_F(SyncLab, ThePgLayoutHasItsSectionsColumnsAndVerdicts)
+{
+    RunResult r;
+    r.cases = {method(0, "direct", {SyncMode::ODsync, 0}, 1100),
+               method(1, "write", {SyncMode::FdatasyncEvery, 1}, 900),
+               method(2, "write", {SyncMode::FsyncEvery, 1}, 800),
+               method(3, "direct", {SyncMode::OSync, 0}, 700),
+               method(4, "direct", {SyncMode::OSync, 0}, 1000, 1'000'000, Preallocate::Overwrite, 16 * kKiB),
+               method(5, "write", {}, 400'000, 1000),
+               method(6, "pwritev2-dsync", {}, 1200),
+               method(7, "write", {SyncMode::FdatasyncEvery, 1}, 600, 2'000'000, Preallocate::None)};
+    r.cases[3].status = Status::Ok;
+    const std::string text = formatPgTestFsync(r, &m_registry);
+    EXPECT_THAT(text, HasSubstr("5.0 s per test"));
+    EXPECT_THAT(text, HasSubstr("Compare file sync methods using one 8kB write:"));
+    EXPECT_THAT(
+        text, HasSubstr("        open_datasync                          1100.000 ops/sec     909 usecs/op"));
+    EXPECT_THAT(text, HasSubstr("        fsync_writethrough                          n/a\n"));
+    EXPECT_THAT(text, HasSubstr("Compare open_sync with different write sizes:"));
+    EXPECT_THAT(text, HasSubstr(" 1 * 16kB open_sync write "));
+    EXPECT_THAT(text, HasSubstr("Non-sync'ed 8kB writes:"));
+    EXPECT_THAT(text, HasSubstr("IOLab: methods pg_test_fsync does not have"));
+    EXPECT_THAT(text, HasSubstr("pwritev2 RWF_DSYNC"));
+    EXPECT_THAT(text, HasSubstr("IOLab: appending to a growing file"));
+    EXPECT_THAT(text, HasSubstr("p99 us"));
+    EXPECT_THAT(text, HasSubstr("The fastest way to make each write durable here is pwritev2 RWF_DSYNC"));
+    EXPECT_THAT(text, HasSubstr("etcd's rule"));
+    // pg_test_fsync's order: open_datasync, fdatasync, fsync, fsync_writethrough, open_sync.
+    const auto at = [&](const char* s) {
+        return text.find(s);
+    };
+    EXPECT_LT(at("open_datasync "), at("        fdatasync "));
+    EXPECT_LT(at("        fdatasync "), at("        fsync "));
+    EXPECT_LT(at("        fsync "), at("fsync_writethrough"));
+    EXPECT_LT(at("fsync_writethrough"), at("        open_sync "));
+    EXPECT_THAT(text, Not(HasSubstr("other cases of the run")));
+}

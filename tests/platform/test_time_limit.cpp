@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+// Issue 17: a case bounded by time as well as by size (--duration, fio's runtime=) ends at its time limit as
+// it would at its size: the job syncs and closes, the run counts what was written by then, and that much is
+// verified, on real files.
+#include "core/base/units.h"
+#include "core/engine/runner.h"
+#include "core/model/matrix.h"
+#include "platform/platform.h"
+#include "tests/support/temp_dir.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <stop_token>
+#include <thread>
+
+using namespace iolab;
+using namespace iolab::test;
+
+namespace {
+
+class TimeLimit : public ::testing::Test
+{
+protected:
+    TimeLimit() : m_target(inspectTarget(m_dir.path())), m_probe(makeSystemProbe())
+    {
+        registerBuiltinStrategies(m_registry);
+        probeCapabilities(m_target);
+        m_options.repetitions = 1;
+        m_options.warmups = 0;
+        m_options.sampling = false;
+        m_options.verifyFiles = true;
+    }
+
+    // One case of `strategy` with O_DSYNC 4 KiB writes: each waits for the device, so that the limit comes
+    // long before the size.
+    CaseResult runOne(const std::string& strategy, std::uint64_t size, Preallocate preallocate,
+                      std::uint64_t limitMs)
+    {
+        Matrix m;
+        MatrixGroup g;
+        g.strategies = {strategy};
+        g.chunks = {4 * kKiB};
+        g.sizes = {size};
+        g.syncs = {SyncPolicy{SyncMode::ODsync, 0}};
+        g.preallocations = {preallocate};
+        g.timeLimitsMs = {limitMs};
+        m.groups.push_back(g);
+        const auto expanded = expand(m, m_registry, m_target);
+        EXPECT_TRUE(expanded.refused.empty()) << expanded.refused.front().reason;
+        auto workspace = makeWorkspace(m_target);
+        Runner runner(m_registry, *workspace, *m_probe);
+        const auto result = runner.run(RunPlan{m, m_target, expanded}, m_options, {});
+        EXPECT_EQ(result.cases.size(), 1u);
+        return result.cases.empty() ? CaseResult{} : result.cases.front();
+    }
+
+    Registry m_registry;
+    TempDir m_dir;
+    TargetInfo m_target;
+    std::unique_ptr<SystemProbe> m_probe;
+    RunOptions m_options;
+};
+
+} // namespace
+
+TEST_F(TimeLimit, AGrowingFileEndsAtTheLimitSyncedAndVerifiedWhole)
+{
+    if (m_target.livesInMemory())
+        GTEST_SKIP() << "the temp folder is in memory: an O_DSYNC write does not wait for a device";
+    const auto c = runOne("write", 1 * kGiB, Preallocate::None, 300);
+    ASSERT_EQ(c.status, Status::Ok) << c.reason;
+    ASSERT_EQ(c.repetitions.size(), 1u);
+    const auto& rep = c.repetitions[0];
+    EXPECT_TRUE(rep.timeLimitReached);
+    EXPECT_GT(rep.bytes, 0u);
+    EXPECT_LT(rep.bytes, 1 * kGiB);
+    EXPECT_EQ(rep.bytes % (4 * kKiB), 0u) << "whole writes, no tail";
+    EXPECT_GE(rep.returnSeconds, 0.3);
+    EXPECT_LT(rep.returnSeconds, 0.5) << "a loop polls the limit every batch of at most ~20 ms";
+    EXPECT_TRUE(rep.verified) << "the file holds exactly the bytes written by the limit";
+    EXPECT_GT(c.apparentMBps.median, 0.0);
+}
+
+TEST_F(TimeLimit, AnOverwrittenFileIsVerifiedUpToWhatWasWrittenByTheLimit)
+{
+    if (m_target.livesInMemory())
+        GTEST_SKIP() << "the temp folder is in memory: an O_DSYNC write does not wait for a device";
+    // pg_test_fsync's shape: a file written beforehand, overwritten in place until the time is up.
+    const auto c = runOne("write", 64 * kMiB, Preallocate::Overwrite, 200);
+    ASSERT_EQ(c.status, Status::Ok) << c.reason;
+    const auto& rep = c.repetitions.at(0);
+    if (!rep.timeLimitReached)
+        GTEST_SKIP() << "64 MiB of O_DSYNC 4 KiB writes took under 200 ms here: nothing was cut short";
+    EXPECT_LT(rep.bytes, 64 * kMiB);
+    EXPECT_TRUE(rep.verified) << "the file is longer than what was written; its written part is checked";
+}
+
+TEST_F(TimeLimit, ARandomWriterCutShortIsNotCalledVerified)
+{
+    if (m_target.livesInMemory())
+        GTEST_SKIP() << "the temp folder is in memory: an O_DSYNC write does not wait for a device";
+    const auto c = runOne("write-random", 1 * kGiB, Preallocate::None, 200);
+    ASSERT_EQ(c.status, Status::Ok) << c.reason;
+    const auto& rep = c.repetitions.at(0);
+    EXPECT_TRUE(rep.timeLimitReached);
+    EXPECT_FALSE(rep.verified) << "the chunks it did not reach are holes among those it wrote";
+}
+
+TEST_F(TimeLimit, ACancelDuringATimeLimitedCaseIsStillACancel)
+{
+    Matrix m;
+    MatrixGroup g;
+    g.strategies = {"write"};
+    g.chunks = {4 * kKiB};
+    g.sizes = {1 * kGiB};
+    g.syncs = {SyncPolicy{SyncMode::ODsync, 0}};
+    g.timeLimitsMs = {60'000};
+    m.groups.push_back(g);
+    const auto expanded = expand(m, m_registry, m_target);
+    auto workspace = makeWorkspace(m_target);
+    Runner runner(m_registry, *workspace, *m_probe);
+    std::stop_source stop;
+    std::jthread canceller([&stop] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        stop.request_stop();
+    });
+    const auto result = runner.run(RunPlan{m, m_target, expanded}, m_options, stop.get_token());
+    EXPECT_TRUE(result.cancelled);
+    ASSERT_EQ(result.cases.size(), 1u);
+    EXPECT_EQ(result.cases[0].status, Status::Cancelled);
+}
