@@ -440,8 +440,7 @@ void printTarget(const TargetInfo& t)
     std::printf("  space        %s free of %s\n", formatBytes(t.freeBytes).c_str(),
                 formatBytes(t.totalBytes).c_str());
     std::printf("  rotational   %s   write cache %s\n",
-                t.rotational ? (*t.rotational ? "yes" : "no") : "unknown",
-                t.writeCache.empty() ? "unknown" : t.writeCache.c_str());
+                t.rotational ? (*t.rotational ? "yes" : "no") : "unknown", describeWriteCache(t).c_str());
     std::printf("  sectors      logical %u B, physical %u B, max transfer %s\n", t.logicalBlockBytes,
                 t.physicalBlockBytes,
                 t.maxTransferBytes ? formatBytes(t.maxTransferBytes).c_str() : "unknown");
@@ -490,16 +489,28 @@ int commandTargets()
         std::printf("no writable filesystem found; give a folder with --target\n");
         return kExitOk;
     }
-    fmt::print("{:<28} {:<8} {:<12} {:>10} {:>10} {:<5} {:<13} {:>8}  {}\n", "mount point", "fs", "device",
+    // The write cache with FUA (Linux) or power-loss protection (Windows) where the system says: "write back,
+    // no FUA", "write back, PLP".
+    const auto cacheCell = [](const TargetInfo& t) {
+        std::string text = t.writeCache.empty() ? "-" : t.writeCache;
+        if (t.fua)
+            text += *t.fua ? ", FUA" : ", no FUA";
+        if (t.powerProtected)
+            text += *t.powerProtected ? ", PLP" : ", no PLP";
+        return text;
+    };
+    fmt::print("{:<28} {:<8} {:<12} {:>10} {:>10} {:<5} {:<18} {:>8}  {}\n", "mount point", "fs", "device",
                "free", "size", "rot", "write cache", "sectors", "model");
     for (const auto& t : targets) {
-        fmt::print("{:<28} {:<8} {:<12} {:>10} {:>10} {:<5} {:<13} {:>8}  {}\n", cell(t.path, 28),
+        fmt::print("{:<28} {:<8} {:<12} {:>10} {:>10} {:<5} {:<18} {:>8}  {}\n", cell(t.path, 28),
                    cell(t.fsType, 8), t.device.empty() ? "-" : cell(t.device, 12), formatBytes(t.freeBytes),
                    formatBytes(t.totalBytes), t.rotational ? (*t.rotational ? "yes" : "no") : "-",
-                   t.writeCache.empty() ? "-" : t.writeCache,
-                   fmt::format("{}/{}", t.logicalBlockBytes, t.physicalBlockBytes), t.deviceModel);
+                   cacheCell(t), fmt::format("{}/{}", t.logicalBlockBytes, t.physicalBlockBytes),
+                   t.deviceModel);
     }
-    std::printf("sectors: logical/physical bytes. Any writable folder works as a target, not only these.\n");
+    std::printf(
+        "sectors: logical/physical bytes; FUA: the device takes force-unit-access writes; PLP: its cache "
+        "is power-loss protected.\nAny writable folder works as a target, not only these.\n");
     return kExitOk;
 }
 

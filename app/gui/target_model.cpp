@@ -268,8 +268,10 @@ QVariant TargetModel::data(const QModelIndex& index, int role) const
         if (!t.rotational)
             return tr("n/a");
         return *t.rotational ? tr("rotational") : tr("solid state");
-    case CacheColumn:
-        return t.writeCache.empty() ? tr("n/a") : qs(t.writeCache);
+    case CacheColumn: {
+        const std::string cache = describeWriteCache(t);
+        return cache == "unknown" ? tr("n/a") : qs(cache);
+    }
     case SectorColumn:
         return tr("%1 / %2").arg(t.logicalBlockBytes).arg(t.physicalBlockBytes);
     case TransferColumn:
@@ -288,7 +290,9 @@ QVariant TargetModel::headerData(int section, Qt::Orientation orientation, int r
         case CacheColumn:
             return tr(
                 "The device's write cache mode (/sys/block/*/queue/write_cache): with 'write back', an "
-                "fsync may return before the data is on stable media unless the device honours flushes.");
+                "fsync may return before the data is on stable media unless the device honours flushes. "
+                "FUA: whether it takes force-unit-access writes; on Windows, whether it takes flushes, "
+                "whether its cache is power-protected and whether it honours write-through.");
         case SectorColumn:
             return tr(
                 "Logical / physical sector size: O_DIRECT chunks must be multiples of the logical one.");

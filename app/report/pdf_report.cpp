@@ -809,7 +809,7 @@ void targetSection(Layout& layout, const ReportContext& ctx)
          {QStringLiteral("Media"), !t.rotational   ? QStringLiteral("unknown")
                                    : *t.rotational ? QStringLiteral("rotational")
                                                    : QStringLiteral("solid state")},
-         {QStringLiteral("Write cache"), t.writeCache.empty() ? QStringLiteral("unknown") : qs(t.writeCache)},
+         {QStringLiteral("Write cache"), qs(describeWriteCache(t))},
          {QStringLiteral("Sectors"),
           QStringLiteral("%1 logical, %2 physical; max transfer %3")
               .arg(t.logicalBlockBytes)

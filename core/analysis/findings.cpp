@@ -11,7 +11,9 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
+#include <string_view>
 #include <tuple>
 
 namespace iolab {
@@ -35,6 +37,16 @@ constexpr std::uint64_t kTailMinSyncs = 20;
 // shallowest is "helps".
 constexpr double kQueueDepthPlateau = 0.9;
 constexpr double kQueueDepthHelps = 1.2;
+// Flush honesty. A spinning disk stores new data no faster than its platter brings the sectors under the
+// head: a sync with data to store waits about a revolution, 8.3 ms at 7,200 rpm and 4 ms at 15,000 rpm (the
+// fastest disks made). A median sync under 2 ms is faster than any platter.
+constexpr std::uint64_t kRotationalSyncFloorNs = 2'000'000;
+// Flash stores a page in 20 us at the very least (a NAND page program; far longer on TLC): a synchronous
+// write of a page or less that returned sooner was acknowledged by a cache, not by the medium.
+constexpr std::uint64_t kFlashWriteFloorNs = 20'000;
+constexpr std::uint64_t kFlashPageBytes = 4 * kKiB;
+// The fewest sync calls or writes whose median is taken as evidence.
+constexpr std::uint64_t kFlushMinCalls = 3;
 
 std::string rate(double mbps)
 {
@@ -113,6 +125,8 @@ std::string toString(Finding::Kind kind)
         return "latency tail";
     case Finding::Kind::QueueDepth:
         return "queue depth";
+    case Finding::Kind::FlushHonesty:
+        return "flush honesty";
     case Finding::Kind::Failed:
         return "failed";
     case Finding::Kind::Cancelled:
@@ -545,6 +559,151 @@ void queueDepthFindings(const RunResult& result, Ranking ranking, std::vector<Fi
     }
 }
 
+// Whether each write of a case returns only once its data is durable: O_SYNC and O_DSYNC, and the strategies
+// that ask for it on every call without a sync axis to say so (pwritev2 with RWF_DSYNC). Should more such
+// strategies come, this belongs in StrategyInfo.
+bool eachWriteSynchronous(const Case& k)
+{
+    constexpr std::array<std::string_view, 1> kSyncOnEveryCall{"pwritev2-dsync"};
+    return k.sync.mode == SyncMode::OSync || k.sync.mode == SyncMode::ODsync ||
+           std::find(kSyncOnEveryCall.begin(), kSyncOnEveryCall.end(), k.strategy) != kSyncOnEveryCall.end();
+}
+
+std::string latencyText(std::uint64_t ns)
+{
+    return formatLatency(static_cast<double>(ns) * 1e-9);
+}
+
+// What a flush-honesty finding judged by: "vda (QEMU HARDDISK), rotational, write cache: write back, FUA:
+// no".
+std::string deviceFacts(const TargetInfo& t)
+{
+    std::string name = !t.device.empty()        ? t.device
+                       : !t.mountSource.empty() ? t.mountSource
+                                                : std::string("no block device");
+    if (!t.deviceModel.empty())
+        name += " (" + t.deviceModel + ")";
+    const char* media = !t.rotational ? "rotational: unknown" : *t.rotational ? "rotational" : "solid state";
+    return fmt::format("{}, {}, write cache: {}", name, media, describeWriteCache(t));
+}
+
+// Who acknowledged a flush too fast for the medium, and what that risks, as far as the device says.
+std::string cacheAcknowledged(const TargetInfo& t)
+{
+    const std::string cache = looksVirtual(t)
+                                  ? "the host's cache (this is a virtual machine's disk)"
+                                  : "the drive's write cache or, on a virtual machine, the host's";
+    if (t.powerProtected.has_value() && !*t.powerProtected)
+        return fmt::format(
+            "{}, which the device reports is not power-protected, so data reported durable may "
+            "be lost on a power cut",
+            cache);
+    return fmt::format("{}; unless that cache is power-protected (a RAID controller's battery, an enterprise "
+                       "drive's capacitors, which the system does not report), data reported durable may be "
+                       "lost on a power cut",
+                       cache);
+}
+
+struct FlushJudgement
+{
+    bool accuses = false; // false: IOLab says it cannot tell
+    std::string text;
+};
+
+// A case's sync calls against what a rotational disk can do. Only where each sync had data of its own to
+// store: the case wrote through the page cache, or directly into a write-back cache that the flush must
+// empty (direct writes into a device without one are on the medium already, and their sync has little to do).
+std::optional<FlushJudgement> syncJudgement(const CaseResult& c, const TargetInfo& t, bool direct)
+{
+    const auto& d = c.syncLatency;
+    if (!d || d->summary.count < kFlushMinCalls || d->summary.p50Ns >= kRotationalSyncFloorNs)
+        return std::nullopt;
+    if (direct && t.writeCache != "write back")
+        return std::nullopt;
+    const std::string median = latencyText(d->summary.p50Ns);
+    const std::string floor = latencyText(kRotationalSyncFloorNs);
+    if (!t.rotational) {
+        const std::string which =
+            t.device.empty()
+                ? fmt::format("the device is rotational (there is no single block device under this {} "
+                              "filesystem to ask)",
+                              t.fsType.empty() ? std::string("target's") : t.fsType)
+                : fmt::format("{} is rotational", t.device);
+        return FlushJudgement{
+            false,
+            fmt::format("{}: its sync calls took a median of {}. IOLab cannot tell whether the flush "
+                        "reached stable media: the system did not report whether {}, and under {} is "
+                        "too fast for a spinning disk but not for a solid-state one. Device facts: {}.",
+                        findingSubject(c), median, which, floor, deviceFacts(t))};
+    }
+    if (!*t.rotational)
+        return std::nullopt;
+    if (looksVirtual(t))
+        return FlushJudgement{
+            false, fmt::format(
+                       "{}: its sync calls took a median of {}, under the {} below which no spinning disk "
+                       "stores data, but {} is a virtual disk, which may say it is rotational whatever the "
+                       "host keeps it on. The host acknowledged the flush, from fast storage or from its own "
+                       "cache (then data reported durable may be lost if the host loses power); IOLab cannot "
+                       "tell which from inside the virtual machine. Device facts: {}.",
+                       findingSubject(c), median, floor, t.device.empty() ? t.deviceModel : t.device,
+                       deviceFacts(t))};
+    return FlushJudgement{
+        true,
+        fmt::format("{}: its sync calls took a median of {}, under the {} below which no spinning disk "
+                    "stores data (a 7,200 rpm disk turns once in 8.3 ms, a 15,000 rpm one in 4 ms). A "
+                    "cache acknowledged the flush, not the platter: {}. This holds if the "
+                    "device is really rotational, as it says: some USB bridges and SAN volumes say so of "
+                    "any disk. Device facts: {}.",
+                    findingSubject(c), median, floor, cacheAcknowledged(t), deviceFacts(t))};
+}
+
+// A case whose every write is synchronous, a flash page or less each, against what flash can do.
+std::optional<FlushJudgement> writeJudgement(const CaseResult& c, const TargetInfo& t)
+{
+    const auto& d = c.callLatency;
+    if (!eachWriteSynchronous(c.testCase) || c.testCase.chunkBytes > kFlashPageBytes || !d ||
+        d->summary.count < kFlushMinCalls || d->summary.p50Ns >= kFlashWriteFloorNs)
+        return std::nullopt;
+    const std::string measured =
+        fmt::format("{}: its synchronous writes took a median of {}, under the {} a flash page program takes "
+                    "at the least",
+                    findingSubject(c), latencyText(d->summary.p50Ns), latencyText(kFlashWriteFloorNs));
+    if (t.writeCache == "write back")
+        return FlushJudgement{true,
+                              fmt::format("{}. A cache acknowledged the writes, not the medium: {}. Device "
+                                          "facts: {}.",
+                                          measured, cacheAcknowledged(t), deviceFacts(t))};
+    if (t.writeCache == "write through")
+        return FlushJudgement{
+            false,
+            fmt::format("{}. The device reports no volatile write cache, so either it stores data that "
+                        "fast (persistent memory, a RAM disk, a power-protected cache) or it hides a "
+                        "volatile cache; IOLab cannot tell which. Device facts: {}.",
+                        measured, deviceFacts(t))};
+    return FlushJudgement{false,
+                          fmt::format("{}. IOLab cannot tell whether a volatile cache acknowledged them: the "
+                                      "system did not report the device's write cache. Device facts: {}.",
+                                      measured, deviceFacts(t))};
+}
+
+// Syncs or synchronous writes that returned faster than the medium can store data: a cache acknowledged them.
+// Said once per case, an accusation before an "IOLab cannot tell"; nothing where the data lives in memory or
+// the device reports a power-protected cache (a fast flush is what it is for).
+void flushHonestyFinding(const CaseResult& c, const TargetInfo& target, bool direct,
+                         std::vector<Finding>& out)
+{
+    if (target.livesInMemory() || target.powerProtected.value_or(false))
+        return;
+    auto bySync = syncJudgement(c, target, direct);
+    auto byWrite = writeJudgement(c, target);
+    std::optional<FlushJudgement> chosen = std::move(bySync);
+    if (byWrite && (!chosen || (byWrite->accuses && !chosen->accuses)))
+        chosen = std::move(byWrite);
+    if (chosen)
+        out.push_back({Finding::Kind::FlushHonesty, c.index, std::move(chosen->text)});
+}
+
 void cancelledFinding(const RunResult& result, std::vector<Finding>& out)
 {
     if (!result.cancelled)
@@ -584,6 +743,7 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry,
             deviceShortfallFinding(c, out);
             if (direct)
                 directFindings(c, result.target, out);
+            flushHonestyFinding(c, result.target, direct, out);
         }
     }
     shortFinding(result, shortCases, out);

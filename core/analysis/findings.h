@@ -27,6 +27,7 @@ struct Finding
         FinalFlush,    // a direct write's final fsync took long with nothing cached: the device and metadata
         Tail,          // the slowest calls took far longer than the median call
         QueueDepth,    // how the rate grew with the queue depth, and where it stopped growing
+        FlushHonesty,  // syncs or synchronous writes returned faster than the medium can store data
         Failed,        // a case failed or was refused at run time
         Cancelled      // the run was stopped before the end
     };

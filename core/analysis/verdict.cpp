@@ -244,18 +244,20 @@ int importance(Finding::Kind kind)
         return 2;
     case Finding::Kind::Cancelled:
         return 3;
-    case Finding::Kind::DurableGap:
+    case Finding::Kind::FlushHonesty:
         return 4;
-    case Finding::Kind::Noise:
+    case Finding::Kind::DurableGap:
         return 5;
-    case Finding::Kind::Short:
+    case Finding::Kind::Noise:
         return 6;
-    case Finding::Kind::FinalFlush:
+    case Finding::Kind::Short:
         return 7;
-    case Finding::Kind::Tail:
+    case Finding::Kind::FinalFlush:
         return 8;
-    case Finding::Kind::QueueDepth:
+    case Finding::Kind::Tail:
         return 9;
+    case Finding::Kind::QueueDepth:
+        return 10;
     case Finding::Kind::Fastest:
         return 100;
     }
@@ -289,6 +291,10 @@ std::string advice(Finding::Kind kind)
                "these cases by their p99.9, not by MB/s.";
     case Finding::Kind::QueueDepth:
         return "Requests in flight past the depth where the rate stops growing only wait longer each.";
+    case Finding::Kind::FlushHonesty:
+        return "Before counting on these syncs for durability, find out what caches the writes below the "
+               "filesystem (the drive's write cache, a RAID controller, the host of a virtual machine) and "
+               "whether it survives a power cut; turning a volatile cache off makes the figures honest.";
     case Finding::Kind::Fastest:
         return "";
     }
@@ -307,6 +313,8 @@ std::vector<Term> termsOf(Finding::Kind kind)
         return {Term::Spread, Term::Ci};
     case Finding::Kind::FinalFlush:
         return {Term::Fsync, Term::Direct, Term::PageCache};
+    case Finding::Kind::FlushHonesty:
+        return {Term::Fsync, Term::Durable};
     default:
         return {};
     }
@@ -342,18 +350,6 @@ std::string plainText(const Finding& f, const RunResult& result)
     if (!text.empty())
         text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
     return text;
-}
-
-bool looksVirtual(const TargetInfo& target)
-{
-    const auto has = [&](std::string_view word) {
-        std::string model = target.deviceModel;
-        std::transform(model.begin(), model.end(), model.begin(),
-                       [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-        return model.find(word) != std::string::npos;
-    };
-    return target.device.starts_with("vd") || target.device.starts_with("xvd") || has("qemu") ||
-           has("vbox") || has("virtual") || has("vmware");
 }
 
 } // namespace

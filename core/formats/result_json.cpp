@@ -68,6 +68,15 @@ void to_json(json& j, const TargetInfo& t)
              {"capabilitiesProbed", t.capabilitiesProbed},
              {"directIoProblem", t.directIoProblem},
              {"fallocateProblem", t.fallocateProblem}};
+    // Written only where known, so that files of targets without them read and save as before.
+    const auto optionalFlag = [&](const char* key, const std::optional<bool>& value) {
+        if (value)
+            j[key] = *value;
+    };
+    optionalFlag("fua", t.fua);
+    optionalFlag("flushSupported", t.flushSupported);
+    optionalFlag("powerProtected", t.powerProtected);
+    optionalFlag("writeThroughSupported", t.writeThroughSupported);
 }
 
 void from_json(const json& j, TargetInfo& t)
@@ -90,6 +99,15 @@ void from_json(const json& j, TargetInfo& t)
     j.at("capabilitiesProbed").get_to(t.capabilitiesProbed);
     j.at("directIoProblem").get_to(t.directIoProblem);
     j.at("fallocateProblem").get_to(t.fallocateProblem);
+    // Keys added with issue 17; files from before lack them (unknown).
+    const auto optionalFlag = [&](const char* key, std::optional<bool>& value) {
+        const auto it = j.find(key);
+        value = it == j.end() || it->is_null() ? std::nullopt : std::optional<bool>(it->get<bool>());
+    };
+    optionalFlag("fua", t.fua);
+    optionalFlag("flushSupported", t.flushSupported);
+    optionalFlag("powerProtected", t.powerProtected);
+    optionalFlag("writeThroughSupported", t.writeThroughSupported);
 }
 
 void to_json(json& j, const Outcome& o)

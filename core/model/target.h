@@ -19,6 +19,15 @@ struct TargetInfo
     std::string deviceModel;
     std::optional<bool> rotational;
     std::string writeCache; // "write back", "write through" or ""
+    // Linux: whether the queue passes Force Unit Access writes to the device (/sys/block/*/queue/fua), so
+    // that an O_DSYNC write goes out as one FUA write rather than a write and a cache flush.
+    std::optional<bool> fua;
+    // Windows, where the storage stack answers (STORAGE_WRITE_CACHE_PROPERTY): whether the device takes a
+    // flush command; whether its cache survives a power cut (a non-volatile cache, or one the user declared
+    // power-protected, in which case Windows sends it no flushes); whether it honours write-through requests.
+    std::optional<bool> flushSupported;
+    std::optional<bool> powerProtected;
+    std::optional<bool> writeThroughSupported;
     std::uint32_t logicalBlockBytes = 512;
     std::uint32_t physicalBlockBytes = 512;
     std::uint64_t maxTransferBytes = 0;
@@ -35,6 +44,15 @@ struct TargetInfo
 
     friend bool operator==(const TargetInfo&, const TargetInfo&) = default;
 };
+
+// The write cache in a few words, with what is known of its flush, FUA and power protection: "write back,
+// FUA: no"; "write back, flush: yes, power-protected: no, write-through: yes"; "unknown" when nothing is.
+std::string describeWriteCache(const TargetInfo& target);
+
+// Whether the device looks like a virtual machine's disk (virtio's vd*, Xen's xvd*, or a model QEMU,
+// VirtualBox, VMware or Hyper-V give their disks): what it says of itself (rotational, its cache) describes
+// the emulation, not the storage on the host.
+bool looksVirtual(const TargetInfo& target);
 
 struct HostInfo
 {

@@ -132,6 +132,9 @@ void fillDevice(TargetInfo& info, dev_t device)
     if (!rotational.empty())
         info.rotational = rotational == "1";
     info.writeCache = readLine(queue / "write_cache");
+    const auto fua = readLine(queue / "fua");
+    if (!fua.empty())
+        info.fua = fua == "1";
     auto model = readLine(disk / "device" / "model");
     const auto vendor = readLine(disk / "device" / "vendor");
     if (!model.empty() && !vendor.empty() && model.rfind(vendor, 0) != 0)

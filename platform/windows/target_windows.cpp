@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Target facts on Windows: the volume under a folder (GetVolumePathName, GetVolumeInformation,
-// GetDiskFreeSpaceEx, GetDriveType), its sector sizes, model, seek penalty and write cache where
-// IOCTL_STORAGE_QUERY_PROPERTY answers, and the drives a user can pick (GetLogicalDriveStrings).
+// GetDiskFreeSpaceEx, GetDriveType), its sector sizes, model, seek penalty and write cache (with its flush,
+// power protection and write-through support) where IOCTL_STORAGE_QUERY_PROPERTY answers, and the drives a
+// user can pick (GetLogicalDriveStrings).
 #include "core/base/error.h"
 #include "core/base/log.h"
 #include "platform/os_primitives.h"
@@ -13,6 +14,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <vector>
 
 namespace iolab {
@@ -94,6 +96,14 @@ void fillDevice(TargetInfo& info, const std::string& volumeDevice)
             info.writeCache = "write back";
         else if (cache.WriteCacheEnabled == WriteCacheDisabled)
             info.writeCache = "write through";
+        // Older drivers return a shorter structure: its flags count only where the answer holds them.
+        if (cache.Size >=
+            offsetof(STORAGE_WRITE_CACHE_PROPERTY, NVCacheEnabled) + sizeof cache.NVCacheEnabled) {
+            info.flushSupported = cache.FlushCacheSupported != FALSE;
+            info.powerProtected = cache.UserDefinedPowerProtection != FALSE || cache.NVCacheEnabled != FALSE;
+            if (cache.WriteThroughSupported != WriteThroughUnknown)
+                info.writeThroughSupported = cache.WriteThroughSupported == WriteThroughSupported;
+        }
     }
     STORAGE_ADAPTER_DESCRIPTOR adapter{};
     if (queryProperty(device.get(), StorageAdapterProperty, adapter))

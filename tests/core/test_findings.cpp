@@ -11,6 +11,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
 using namespace iolab;
 using namespace iolab::test;
 using ::testing::HasSubstr;
@@ -462,4 +467,285 @@ TEST_F(FindingsTest, QueueDepthSweepSaysWhereItStoppedHelpingAndNothingWithoutAS
     other.testCase.chunkBytes = 65536;
     run.cases = {at(0, 1, 40), at(1, 32, 300), other};
     EXPECT_TRUE(ofKind(findings(run, &registry), Finding::Kind::QueueDepth).empty());
+}
+
+// Issue 17, flush honesty: a sync or a synchronous write that returned faster than the medium can store data
+// is said with its numbers and the device facts it was judged by; where those facts cannot settle it, the
+// finding says IOLab cannot tell; where the data lives in memory, the cache is power-protected, the case
+// failed or has no latency figures, nothing is said.
+namespace {
+
+struct FlushRow
+{
+    const char* name;
+    // The target.
+    std::string fsType = "ext4";
+    std::string device = "sda";
+    std::string model = "ST4000DM004";
+    std::optional<bool> rotational = true;
+    std::string writeCache = "write back";
+    std::optional<bool> fua = false;
+    std::optional<bool> powerProtected = std::nullopt;
+    // The case: each write synchronous (O_DSYNC) or sync calls (fsync every 16 writes) timed.
+    std::string strategy = "write";
+    bool syncEachWrite = false;
+    std::uint64_t chunkBytes = 64 * kKiB;
+    std::uint64_t medianNs = 1'900'000;
+    std::uint64_t calls = 100;
+    bool failed = false;
+    // What the finding must and must not say; none expected when `says` is empty.
+    std::vector<std::string> says;
+    std::vector<std::string> neverSays;
+};
+
+void PrintTo(const FlushRow& row, std::ostream* os)
+{
+    *os << row.name;
+}
+
+LatencyDistribution latencyAt(std::uint64_t calls, std::uint64_t ns)
+{
+    LatencyHistogram h;
+    for (std::uint64_t i = 0; i < calls; ++i)
+        h.record(ns);
+    return h.distribution();
+}
+
+const std::string kAccuses = "A cache acknowledged";
+const std::string kCannotTell = "IOLab cannot tell";
+
+const FlushRow kFlushRows[] = {
+    {.name = "RotationalSyncUnder2ms",
+     .says = {"case 1 (write 64 KiB, fsync-every:16): its sync calls took a median of 1.90 ms, under the "
+              "2.00 ms below which no spinning disk stores data",
+              "A cache acknowledged the flush, not the platter: the drive's write cache or, on a virtual "
+              "machine, the host's",
+              "data reported durable may be lost on a power cut",
+              "Device facts: sda (ST4000DM004), rotational, write cache: write back, FUA: no."},
+     .neverSays = {kCannotTell}},
+    {.name = "RotationalSyncOver2ms", .medianNs = 2'100'000},
+    {.name = "RotationalTooFewSyncs", .calls = 2},
+    {.name = "SolidStateFastSync", .rotational = false, .medianNs = 300'000},
+    {.name = "RotationalUnknown",
+     .rotational = std::nullopt,
+     .medianNs = 800'000,
+     .says = {"its sync calls took a median of 800 us. IOLab cannot tell whether the flush reached stable "
+              "media: the system did not report whether sda is rotational, and under 2.00 ms is too fast for "
+              "a spinning disk but not for a solid-state one"},
+     .neverSays = {kAccuses}},
+    {.name = "NoBlockDevice",
+     .fsType = "nfs4",
+     .device = "",
+     .model = "",
+     .rotational = std::nullopt,
+     .writeCache = "",
+     .fua = std::nullopt,
+     .medianNs = 800'000,
+     .says =
+         {"IOLab cannot tell whether the flush reached stable media: the system did not report whether the "
+          "device is rotational (there is no single block device under this nfs4 filesystem to ask)",
+          "Device facts: no block device, rotational: unknown, write cache: unknown."},
+     .neverSays = {kAccuses}},
+    {.name = "VirtioSaysRotational",
+     .device = "vda",
+     .model = "",
+     .medianNs = 600'000,
+     .says = {"its sync calls took a median of 600 us, under the 2.00 ms below which no spinning disk stores "
+              "data, but vda is a virtual disk, which may say it is rotational whatever the host keeps it on",
+              "IOLab cannot tell which from inside the virtual machine"},
+     .neverSays = {kAccuses}},
+    {.name = "QemuDiskSaysRotational",
+     .model = "QEMU HARDDISK",
+     .medianNs = 600'000,
+     .says = {"sda is a virtual disk"},
+     .neverSays = {kAccuses}},
+    {.name = "Tmpfs", .fsType = "tmpfs", .device = "", .rotational = std::nullopt, .medianNs = 1'000},
+    {.name = "WindowsPowerProtectedCache",
+     .device = R"(\\.\C:)",
+     .fua = std::nullopt,
+     .powerProtected = true,
+     .medianNs = 100'000},
+    {.name = "WindowsCacheNotPowerProtected",
+     .device = R"(\\.\C:)",
+     .fua = std::nullopt,
+     .powerProtected = false,
+     .medianNs = 100'000,
+     .says = {"the drive's write cache or, on a virtual machine, the host's, which the device reports is not "
+              "power-protected, so data reported durable may be lost on a power cut",
+              "write cache: write back, power-protected: no."}},
+    {.name = "FailedCase", .failed = true},
+    {.name = "NoLatencyFigures", .calls = 0},
+    {.name = "DirectWritesIntoAWriteThroughDisk", .writeCache = "write through", .strategy = "direct"},
+    {.name = "DirectWritesIntoAWriteBackDisk", .strategy = "direct", .says = {kAccuses}},
+    {.name = "ODsync4KiBUnder20us",
+     .model = "Samsung SSD 870",
+     .rotational = false,
+     .syncEachWrite = true,
+     .chunkBytes = 4 * kKiB,
+     .medianNs = 19'000,
+     .says =
+         {"case 1 (write 4 KiB, O_DSYNC): its synchronous writes took a median of 19.0 us, under the 20.0 "
+          "us a flash page program takes at the least. A cache acknowledged the writes, not the medium",
+          "Device facts: sda (Samsung SSD 870), solid state, write cache: write back, FUA: no."},
+     .neverSays = {kCannotTell}},
+    {.name = "ODsync4KiBOver20us",
+     .rotational = false,
+     .syncEachWrite = true,
+     .chunkBytes = 4 * kKiB,
+     .medianNs = 21'000},
+    {.name = "ODsync8KiBUnder20us",
+     .rotational = false,
+     .syncEachWrite = true,
+     .chunkBytes = 8 * kKiB,
+     .medianNs = 15'000},
+    {.name = "RwfDsyncStrategy4KiBUnder20us",
+     .rotational = false,
+     .strategy = "pwritev2-dsync",
+     .chunkBytes = 4 * kKiB,
+     .medianNs = 12'000,
+     .says = {"case 1 (pwritev2-dsync 4 KiB): its synchronous writes took a median of 12.0 us"}},
+    {.name = "ODsyncWriteThroughDevice",
+     .device = "nvme0n1",
+     .rotational = false,
+     .writeCache = "write through",
+     .syncEachWrite = true,
+     .chunkBytes = 4 * kKiB,
+     .medianNs = 9'000,
+     .says = {"The device reports no volatile write cache, so either it stores data that fast (persistent "
+              "memory, a RAM disk, a power-protected cache) or it hides a volatile cache; IOLab cannot tell "
+              "which"},
+     .neverSays = {kAccuses}},
+    {.name = "ODsyncWriteCacheUnknown",
+     .rotational = false,
+     .writeCache = "",
+     .syncEachWrite = true,
+     .chunkBytes = 4 * kKiB,
+     .medianNs = 9'000,
+     .says = {"IOLab cannot tell whether a volatile cache acknowledged them: the system did not report the "
+              "device's write cache"},
+     .neverSays = {kAccuses}},
+    {.name = "ODsyncOnTmpfs",
+     .fsType = "tmpfs",
+     .device = "",
+     .rotational = std::nullopt,
+     .syncEachWrite = true,
+     .chunkBytes = 4 * kKiB,
+     .medianNs = 2'000},
+};
+
+class FlushHonesty : public ::testing::TestWithParam<FlushRow>
+{
+protected:
+    void SetUp() override
+    {
+        for (const char* id : {"write", "direct", "pwritev2-dsync"}) {
+            auto s = std::make_unique<FakeStrategy>(id, behaviour);
+            s->mutableInfo().needsDirectIo = std::string(id) == "direct";
+            registry.add(std::move(s));
+        }
+    }
+    FakeBehaviour behaviour;
+    Registry registry;
+};
+
+} // namespace
+
+TEST_P(FlushHonesty, JudgedByTheDeviceFacts)
+{
+    const FlushRow& row = GetParam();
+    RunResult run;
+    run.host.ramBytes = 16 * kGiB;
+    run.target.fsType = row.fsType;
+    run.target.device = row.device;
+    run.target.deviceModel = row.model;
+    run.target.rotational = row.rotational;
+    run.target.writeCache = row.writeCache;
+    run.target.fua = row.fua;
+    run.target.powerProtected = row.powerProtected;
+    CaseResult c = okCase(0, row.strategy, row.chunkBytes, 100, 100);
+    if (row.syncEachWrite) {
+        c.testCase.sync = {SyncMode::ODsync, 0};
+        if (row.calls > 0)
+            c.callLatency = latencyAt(row.calls, row.medianNs);
+    } else if (row.strategy != "pwritev2-dsync") {
+        c.testCase.sync = {SyncMode::FsyncEvery, 16};
+        if (row.calls > 0)
+            c.syncLatency = latencyAt(row.calls, row.medianNs);
+    } else if (row.calls > 0) {
+        c.callLatency = latencyAt(row.calls, row.medianNs);
+    }
+    if (row.failed) {
+        c.status = Status::Failed;
+        c.reason = "write failed: No space left on device (ENOSPC)";
+    }
+    run.cases = {c};
+    const auto found = ofKind(findings(run, &registry), Finding::Kind::FlushHonesty);
+    if (row.says.empty()) {
+        EXPECT_TRUE(found.empty()) << found.front().text;
+        return;
+    }
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0].caseIndex, 0u);
+    for (const auto& words : row.says)
+        EXPECT_THAT(found[0].text, HasSubstr(words));
+    for (const auto& words : row.neverSays)
+        EXPECT_THAT(found[0].text, ::testing::Not(HasSubstr(words)));
+}
+
+INSTANTIATE_TEST_SUITE_P(Issue17, FlushHonesty, ::testing::ValuesIn(kFlushRows),
+                         [](const auto& row) { return std::string(row.param.name); });
+
+// One finding per case, the accusation before an "IOLab cannot tell", in case order among the problems.
+TEST_F(FindingsTest, FlushHonestyOncePerCaseAccusationFirstInCaseOrder)
+{
+    run.target.device = "sdb";
+    run.target.writeCache = "write back"; // rotational unknown
+    CaseResult both = okCase(0, "write", 4096, 100, 100);
+    both.testCase.sync = {SyncMode::ODsync, 0};
+    both.callLatency = latencyAt(1000, 10'000); // accuses: under 20 us with a write-back cache
+    both.syncLatency = latencyAt(10, 500'000);  // cannot tell: rotational unknown
+    CaseResult syncs = okCase(1, "write", 65536, 100, 100);
+    syncs.testCase.sync = {SyncMode::FsyncEvery, 16};
+    syncs.syncLatency = latencyAt(10, 500'000);
+    run.cases = {both, syncs};
+    const auto found = ofKind(findings(run, &registry), Finding::Kind::FlushHonesty);
+    ASSERT_EQ(found.size(), 2u);
+    EXPECT_EQ(found[0].caseIndex, 0u);
+    EXPECT_THAT(found[0].text, HasSubstr("A cache acknowledged the writes"));
+    EXPECT_EQ(found[1].caseIndex, 1u);
+    EXPECT_THAT(found[1].text, HasSubstr("IOLab cannot tell"));
+    EXPECT_EQ(toString(Finding::Kind::FlushHonesty), "flush honesty");
+}
+
+// The write cache as the CLI, the GUI, the PDF and the flush-honesty finding state it.
+TEST(TargetFacts, WriteCacheInAFewWordsAndVirtualDisksRecognised)
+{
+    TargetInfo t;
+    EXPECT_EQ(describeWriteCache(t), "unknown");
+    t.writeCache = "write back";
+    EXPECT_EQ(describeWriteCache(t), "write back");
+    t.fua = false;
+    EXPECT_EQ(describeWriteCache(t), "write back, FUA: no");
+    t = {};
+    t.writeCache = "write back";
+    t.flushSupported = true;
+    t.powerProtected = false;
+    t.writeThroughSupported = true;
+    EXPECT_EQ(describeWriteCache(t), "write back, flush: yes, power-protected: no, write-through: yes");
+    t.writeCache.clear();
+    EXPECT_EQ(describeWriteCache(t), "mode unknown, flush: yes, power-protected: no, write-through: yes");
+
+    const auto virtualDisk = [](std::string device, std::string model) {
+        TargetInfo target;
+        target.device = std::move(device);
+        target.deviceModel = std::move(model);
+        return looksVirtual(target);
+    };
+    EXPECT_TRUE(virtualDisk("vda", ""));
+    EXPECT_TRUE(virtualDisk("xvdb", ""));
+    EXPECT_TRUE(virtualDisk("sda", "QEMU HARDDISK"));
+    EXPECT_TRUE(virtualDisk(R"(\\.\C:)", "Red Hat VirtIO"));
+    EXPECT_TRUE(virtualDisk("sdb", "Msft Virtual Disk"));
+    EXPECT_FALSE(virtualDisk("sda", "ST4000DM004"));
+    EXPECT_FALSE(virtualDisk("nvme0n1", "Samsung SSD 980 PRO"));
 }

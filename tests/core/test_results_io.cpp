@@ -171,6 +171,37 @@ TEST(ResultJson, PageCacheEvidenceIsOptional)
         << "unknown is not written";
 }
 
+// Issue 17: the device's FUA (Linux) and its flush, power protection and write-through (Windows) are written
+// where known and read back; a file from before them, or from a system that did not say, reads as unknown.
+TEST(ResultJson, DeviceCacheFactsRoundTripAndOldFilesReadAsUnknown)
+{
+    auto r = sampleResult();
+    r.target.fua = true;
+    r.target.flushSupported = false;
+    r.target.powerProtected = true;
+    r.target.writeThroughSupported = false;
+    auto j = resultToJson(r);
+    EXPECT_EQ(j["target"]["fua"], true);
+    EXPECT_EQ(j["target"]["flushSupported"], false);
+    EXPECT_EQ(j["target"]["powerProtected"], true);
+    EXPECT_EQ(j["target"]["writeThroughSupported"], false);
+    EXPECT_EQ(resultFromJson(j.dump(), "r.json"), r);
+    EXPECT_EQ(j["schema"], "iolab.result/2") << "optional keys, old readers ignore them: no new schema";
+
+    for (const char* key : {"fua", "flushSupported", "powerProtected", "writeThroughSupported"})
+        j["target"].erase(key);
+    const auto old = resultFromJson(j.dump(), "old.json");
+    EXPECT_FALSE(old.target.fua.has_value());
+    EXPECT_FALSE(old.target.flushSupported.has_value());
+    EXPECT_FALSE(old.target.powerProtected.has_value());
+    EXPECT_FALSE(old.target.writeThroughSupported.has_value());
+    const auto resaved = resultToJson(old);
+    for (const char* key : {"fua", "flushSupported", "powerProtected", "writeThroughSupported"})
+        EXPECT_FALSE(resaved["target"].contains(key)) << key << ": unknown is not written";
+    j["target"]["fua"] = nullptr;
+    EXPECT_FALSE(resultFromJson(j.dump(), "null.json").target.fua.has_value());
+}
+
 TEST(ResultJson, FilesFromBeforeTheTrimmedMeanGetItRecomputed)
 {
     auto r = sampleResult();

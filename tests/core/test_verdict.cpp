@@ -336,6 +336,30 @@ TEST_F(VerdictTest, HighlightsAreTheMostImportantFindingsInPlainWords)
         EXPECT_FALSE(std::regex_search(a, caseNumber)) << a;
 }
 
+// Issue 17: a flush too fast for the disk is among what matters most, in plain words, with what to do.
+TEST_F(VerdictTest, AFlushTooFastForTheDiskIsHighlightedWithAdvice)
+{
+    run.target.device = "sda";
+    run.target.rotational = true;
+    run.target.writeCache = "write back";
+    CaseResult synced = okCase(0, "write", 65536, 100, 100);
+    synced.testCase.sync = {SyncMode::FsyncEvery, 16};
+    LatencyHistogram syncs;
+    for (int i = 0; i < 50; ++i)
+        syncs.record(400'000);
+    synced.syncLatency = syncs.distribution();
+    run.cases = {synced};
+    const Verdict v = verdict(run, &registry);
+    ASSERT_FALSE(v.highlights.empty());
+    EXPECT_EQ(v.highlights[0].kind, Finding::Kind::FlushHonesty);
+    EXPECT_THAT(
+        v.highlights[0].what,
+        HasSubstr("`write` with fsync every 16 writes and 64 KiB chunks: its sync calls took a median of "
+                  "400 us"));
+    EXPECT_THAT(v.highlights[0].advice, HasSubstr("whether it survives a power cut"));
+    EXPECT_THAT(joined(v.terms), HasSubstr("fsync:"));
+}
+
 TEST_F(VerdictTest, LimitsAndTermsExplainedOnce)
 {
     run.target.device = "vda";

@@ -18,6 +18,7 @@
 #include <set>
 #include <sstream>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,6 +52,33 @@ TEST(Target, TmpfsHasNoDeviceToWatch)
     const auto info = inspectTarget(tmpfs.path());
     EXPECT_EQ(info.fsType, "tmpfs");
     EXPECT_EQ(info.device, "");
+}
+
+// Issue 17: the queue's FUA flag is read beside its write cache, as the kernel states it for the disk under
+// the target (a partition's queue is its disk's); unknown where the kernel has no such file.
+TEST(Target, ReadsTheQueuesFuaFlag)
+{
+    TempDir dir;
+    const auto info = inspectTarget(dir.path());
+    struct stat st
+    {};
+    ASSERT_EQ(::stat(dir.path().c_str(), &st), 0);
+    if (major(st.st_dev) == 0 || info.device.empty())
+        GTEST_SKIP() << "the temporary folder is on " << info.fsType << ", with no single block device";
+    std::error_code ec;
+    auto disk = std::filesystem::canonical(
+        "/sys/dev/block/" + std::to_string(major(st.st_dev)) + ":" + std::to_string(minor(st.st_dev)), ec);
+    ASSERT_FALSE(ec) << ec.message();
+    if (std::filesystem::exists(disk / "partition"))
+        disk = disk.parent_path();
+    std::ifstream in(disk / "queue" / "fua");
+    std::string flag;
+    if (!(in >> flag)) {
+        EXPECT_FALSE(info.fua.has_value()) << "no " << (disk / "queue" / "fua") << ": unknown";
+        return;
+    }
+    ASSERT_TRUE(info.fua.has_value()) << info.device;
+    EXPECT_EQ(*info.fua, flag == "1") << info.device << " says " << flag;
 }
 
 TEST(Targets, ListsWritableFilesystemsOnceAndNoPseudoOnes)
