@@ -559,14 +559,14 @@ void queueDepthFindings(const RunResult& result, Ranking ranking, std::vector<Fi
     }
 }
 
-// Whether each write of a case returns only once its data is durable: O_SYNC and O_DSYNC, and the strategies
-// that ask for it on every call without a sync axis to say so (pwritev2 with RWF_DSYNC). Should more such
-// strategies come, this belongs in StrategyInfo.
-bool eachWriteSynchronous(const Case& k)
+// Whether each write call of a case returns only once its data is durable: O_SYNC and O_DSYNC, and the
+// strategies that declare it of every call without a sync axis to say so (StrategyInfo::durableEachWrite:
+// pwritev2 with RWF_DSYNC).
+bool eachWriteSynchronous(const Case& k, const Registry* registry)
 {
-    constexpr std::array<std::string_view, 1> kSyncOnEveryCall{"pwritev2-dsync"};
+    const Strategy* s = registry != nullptr ? registry->find(k.strategy) : nullptr;
     return k.sync.mode == SyncMode::OSync || k.sync.mode == SyncMode::ODsync ||
-           std::find(kSyncOnEveryCall.begin(), kSyncOnEveryCall.end(), k.strategy) != kSyncOnEveryCall.end();
+           (s != nullptr && s->info().durableEachWrite);
 }
 
 std::string latencyText(std::uint64_t ns)
@@ -659,10 +659,11 @@ std::optional<FlushJudgement> syncJudgement(const CaseResult& c, const TargetInf
 }
 
 // A case whose every write is synchronous, a flash page or less each, against what flash can do.
-std::optional<FlushJudgement> writeJudgement(const CaseResult& c, const TargetInfo& t)
+std::optional<FlushJudgement> writeJudgement(const CaseResult& c, const TargetInfo& t,
+                                             const Registry* registry)
 {
     const auto& d = c.callLatency;
-    if (!eachWriteSynchronous(c.testCase) || c.testCase.chunkBytes > kFlashPageBytes || !d ||
+    if (!eachWriteSynchronous(c.testCase, registry) || c.testCase.chunkBytes > kFlashPageBytes || !d ||
         d->summary.count < kFlushMinCalls || d->summary.p50Ns >= kFlashWriteFloorNs)
         return std::nullopt;
     const std::string measured =
@@ -690,17 +691,23 @@ std::optional<FlushJudgement> writeJudgement(const CaseResult& c, const TargetIn
 // Syncs or synchronous writes that returned faster than the medium can store data: a cache acknowledged them.
 // Said once per case, an accusation before an "IOLab cannot tell"; nothing where the data lives in memory or
 // the device reports a power-protected cache (a fast flush is what it is for).
-void flushHonestyFinding(const CaseResult& c, const TargetInfo& target, bool direct,
-                         std::vector<Finding>& out)
+std::optional<FlushJudgement> flushJudgement(const CaseResult& c, const TargetInfo& target, bool direct,
+                                             const Registry* registry)
 {
     if (target.livesInMemory() || target.powerProtected.value_or(false))
-        return;
+        return std::nullopt;
     auto bySync = syncJudgement(c, target, direct);
-    auto byWrite = writeJudgement(c, target);
+    auto byWrite = writeJudgement(c, target, registry);
     std::optional<FlushJudgement> chosen = std::move(bySync);
     if (byWrite && (!chosen || (byWrite->accuses && !chosen->accuses)))
         chosen = std::move(byWrite);
-    if (chosen)
+    return chosen;
+}
+
+void flushHonestyFinding(const CaseResult& c, const TargetInfo& target, bool direct, const Registry* registry,
+                         std::vector<Finding>& out)
+{
+    if (auto chosen = flushJudgement(c, target, direct, registry))
         out.push_back({Finding::Kind::FlushHonesty, c.index, std::move(chosen->text)});
 }
 
@@ -743,11 +750,26 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry,
             deviceShortfallFinding(c, out);
             if (direct)
                 directFindings(c, result.target, out);
-            flushHonestyFinding(c, result.target, direct, out);
+            flushHonestyFinding(c, result.target, direct, registry, out);
         }
     }
     shortFinding(result, shortCases, out);
     cancelledFinding(result, out);
+    return out;
+}
+
+std::vector<std::uint32_t> flushDistrustedCases(const RunResult& result, const Registry* registry)
+{
+    std::vector<std::uint32_t> out;
+    for (const auto& c : result.cases) {
+        const Case& k = c.testCase;
+        if (!hasRate(c) || k.target != TargetKind::Directory || k.direction != Direction::Write)
+            continue;
+        const auto judgement =
+            flushJudgement(c, result.target, bypassesPageCache(registry, k.strategy), registry);
+        if (judgement && judgement->accuses)
+            out.push_back(c.index);
+    }
     return out;
 }
 

@@ -50,6 +50,11 @@ std::string findingSubject(const CaseResult& c);
 std::vector<Finding> findings(const RunResult& result, const Registry* registry,
                               Ranking ranking = Ranking::Durable);
 
+// The write cases whose syncs or synchronous writes returned faster than the medium can store data, where the
+// device's facts make that an accusation (the FlushHonesty findings that do not say "IOLab cannot tell"): the
+// sync lab leaves them out of its fastest durable method.
+std::vector<std::uint32_t> flushDistrustedCases(const RunResult& result, const Registry* registry);
+
 // Whether a case ran to the end and has a rate: the cases that can be ranked, drawn and compared.
 bool hasRate(const CaseResult& c);
 

@@ -19,6 +19,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <ctime>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -142,8 +143,10 @@ private:
     Counters countersBefore(const Case& c, bool fileWrite);
     Counters countersAfter(const Case& c);
     // Runs every job at once (behind a start gate when there are several); returns when the clock started.
+    // `onStart` runs at that moment (the time limit's deadline starts there).
     static Clock::time_point executeJobs(std::vector<std::unique_ptr<Job>>& jobs, Progress* progress,
-                                         std::vector<Outcome>& outcomes);
+                                         std::vector<Outcome>& outcomes,
+                                         const std::function<void()>& onStart);
     // Merges the jobs' outcomes and byte counts into `rep`, then releases the jobs.
     static void collectJobs(RepetitionResult& rep, std::vector<std::unique_ptr<Job>>& jobs,
                             const Progress* progress, std::vector<Outcome>& outcomes);
@@ -370,11 +373,13 @@ CaseRunner::Counters CaseRunner::countersAfter(const Case& c)
 }
 
 Clock::time_point CaseRunner::executeJobs(std::vector<std::unique_ptr<Job>>& jobs, Progress* progress,
-                                          std::vector<Outcome>& outcomes)
+                                          std::vector<Outcome>& outcomes,
+                                          const std::function<void()>& onStart)
 {
     const auto threads = static_cast<std::uint32_t>(jobs.size());
     if (threads == 1) {
         const auto started = Clock::now();
+        onStart();
         outcomes[0] = jobs[0]->execute(progress[0]);
         return started;
     }
@@ -389,6 +394,7 @@ Clock::time_point CaseRunner::executeJobs(std::vector<std::unique_ptr<Job>>& job
     }
     ready.arriveAndWait();
     const auto started = Clock::now();
+    onStart();
     for (auto& w : workers)
         w.join();
     return started;
@@ -515,10 +521,12 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
                          threads);
     const bool fileWrite = !reads && c.target == TargetKind::Directory;
     const Counters before = countersBefore(c, fileWrite);
+    // The limit counts from the moment the clock starts, so that no repetition's timed part is shorter.
     std::optional<Deadline> deadline;
-    if (c.timeLimitMs != 0)
-        deadline.emplace(c.timeLimitMs, timeUp);
-    const auto started = executeJobs(jobs, progress.get(), outcomes);
+    const auto started = executeJobs(jobs, progress.get(), outcomes, [&] {
+        if (c.timeLimitMs != 0)
+            deadline.emplace(c.timeLimitMs, timeUp);
+    });
     const auto returned = Clock::now();
     deadline.reset();
     rep.timeLimitReached = timeUp.load(std::memory_order_relaxed) && !m_stop.load(std::memory_order_relaxed);

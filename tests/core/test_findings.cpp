@@ -76,6 +76,7 @@ struct FindingsTest : ::testing::Test
         for (const char* id : {"stdio", "write", "direct"}) {
             auto s = std::make_unique<FakeStrategy>(id, behaviour);
             s->mutableInfo().needsDirectIo = std::string(id) == "direct";
+            s->mutableInfo().durableEachWrite = std::string(id) == "pwritev2-dsync"; // as it declares itself
             registry.add(std::move(s));
         }
         run.host.ramBytes = 16 * kGiB;
@@ -641,6 +642,7 @@ protected:
         for (const char* id : {"write", "direct", "pwritev2-dsync"}) {
             auto s = std::make_unique<FakeStrategy>(id, behaviour);
             s->mutableInfo().needsDirectIo = std::string(id) == "direct";
+            s->mutableInfo().durableEachWrite = std::string(id) == "pwritev2-dsync"; // as it declares itself
             registry.add(std::move(s));
         }
     }

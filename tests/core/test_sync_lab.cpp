@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The sync lab (issue 17): methods named as pg_test_fsync names them, ops/s counted per op as it counts them,
 // the verdicts (the fastest durable method, etcd's fdatasync rule) and the pg_test_fsync layout.
+#include "core/analysis/findings.h"
 #include "core/analysis/sync_lab.h"
 #include "core/base/units.h"
 #include "core/engine/registry.h"
@@ -186,4 +187,21 @@ TEST_F(SyncLab, ThePgLayoutHasItsSectionsColumnsAndVerdicts)
     EXPECT_LT(at("        fsync "), at("fsync_writethrough"));
     EXPECT_LT(at("fsync_writethrough"), at("        open_sync "));
     EXPECT_THAT(text, Not(HasSubstr("other cases of the run")));
+}
+
+TEST_F(SyncLab, APgReportLeavesOutAMethodWhoseFlushesReturnedTooFastForItsDisk)
+{
+    RunResult r;
+    r.target.device = "sda";
+    r.target.deviceModel = "ST4000DM004";
+    r.target.rotational = true; // a spinning disk, not a virtual one
+    r.target.writeCache = "write back";
+    // fdatasync in 0.5 ms on a 7200 rpm disk: a cache said yes. open_datasync at 5 ms is believable.
+    r.cases = {method(0, "write", {SyncMode::FdatasyncEvery, 1}, 1900, 1'000'000),
+               method(1, "direct", {SyncMode::ODsync, 0}, 190, 10'000'000)};
+    r.cases[0].syncLatency->summary.count = 1000;
+    EXPECT_EQ(flushDistrustedCases(r, &m_registry), std::vector<std::uint32_t>{0});
+    const std::string text = formatPgTestFsync(r, &m_registry);
+    EXPECT_THAT(text, HasSubstr("The fastest way to make each write durable here is open_datasync"));
+    EXPECT_THAT(text, HasSubstr("flushes returned too fast to be trusted are left out"));
 }
