@@ -142,6 +142,9 @@ struct StrategyInfo
     // Each of its writes returns only once its data is durable (pwritev2 with RWF_DSYNC, a write linked to
     // an fsync): a sync policy has nothing left to do.
     bool durableEachWrite = false;
+    // Its sync calls are part of its write calls (an io_uring write linked to its sync): the call histogram
+    // holds them, the sync histogram only the sync after the loop.
+    bool syncInsideCalls = false;
     // Why what it calls a sync does not make the data durable ("" = it does, where the device honours
     // flushes): sync_file_range writes the pages out, but flushes neither the device's cache nor metadata.
     std::string notDurable;

@@ -79,7 +79,8 @@ const OneOsStrategy& uringLinkedSyncDeclaration()
              "durable before the next",
          .targets = {TargetKind::Directory},
          .syncModes = {SyncMode::FdatasyncEvery, SyncMode::FsyncEvery},
-         .syncRefusal = "uring-linked-sync links its writes to fsync-every:N or fdatasync-every:N"},
+         .syncRefusal = "uring-linked-sync links its writes to fsync-every:N or fdatasync-every:N",
+         .syncInsideCalls = true},
         "io_uring is Linux-only; on Windows, write with fsync-every:1 (FlushFileBuffers after each write) is "
         "the write followed by its sync"};
     return declaration;

@@ -49,8 +49,11 @@ class SyncLab : public ::testing::Test
 protected:
     SyncLab()
     {
-        for (const char* id : {"write", "direct", "uring-linked-sync"})
+        for (const char* id : {"write", "direct"})
             m_registry.add(std::make_unique<FakeStrategy>(id, m_behaviour));
+        auto linked = std::make_unique<FakeStrategy>("uring-linked-sync", m_behaviour);
+        linked->mutableInfo().syncInsideCalls = true;
+        m_registry.add(std::move(linked));
         auto dsync = std::make_unique<FakeStrategy>("pwritev2-dsync", m_behaviour);
         dsync->mutableInfo().durableEachWrite = true;
         m_registry.add(std::move(dsync));
@@ -112,6 +115,17 @@ TEST_F(SyncLab, MethodsAreNamedAsPgTestFsyncNamesThemAndCountedPerOp)
     EXPECT_EQ(rows[3].method, "write");
     EXPECT_FALSE(rows[3].append);
     EXPECT_TRUE(rows[4].append);
+
+    // A write linked to its sync: the call is the durable op; its sync histogram holds only the final sync.
+    RunResult linked;
+    linked.cases = {method(0, "uring-linked-sync", {SyncMode::FdatasyncEvery, 1}, 900, 2'000'000)};
+    linked.cases[0].syncLatency->summary = LatencySummary{.count = 1, .p99Ns = 100'000};
+    const auto linkedRows = syncLabRows(linked, &m_registry);
+    ASSERT_EQ(linkedRows.size(), 1u);
+    EXPECT_EQ(linkedRows[0].method, "io_uring write + linked fdatasync");
+    EXPECT_EQ(linkedRows[0].durableCallName, "write + linked sync");
+    ASSERT_TRUE(linkedRows[0].durableCall);
+    EXPECT_EQ(linkedRows[0].durableCall->p99Ns, 2'000'000u);
 }
 
 TEST_F(SyncLab, TheFastestDurableMethodIsNeverOneThatIsNotDurable)
@@ -171,6 +185,8 @@ TEST_F(SyncLab, ThePgLayoutHasItsSectionsColumnsAndVerdicts)
     EXPECT_THAT(text, HasSubstr("        fsync_writethrough                          n/a\n"));
     EXPECT_THAT(text, HasSubstr("Compare open_sync with different write sizes:"));
     EXPECT_THAT(text, HasSubstr(" 1 * 16kB open_sync write "));
+    EXPECT_THAT(text, HasSubstr(" 2 *  8kB open_sync writes              350.000 ops/sec    2857 usecs/op"))
+        << "its 8 kB open_sync, counted as pg_test_fsync counts it: 16 kB in two writes per op";
     EXPECT_THAT(text, HasSubstr("Non-sync'ed 8kB writes:"));
     EXPECT_THAT(text, HasSubstr("IOLab: methods pg_test_fsync does not have"));
     EXPECT_THAT(text, HasSubstr("pwritev2 RWF_DSYNC"));
