@@ -62,10 +62,10 @@ def run_iolab(build, target, seconds):
         "name": "pg-compare",
         "groups": [
             {"strategies": ["write"], "chunks": ["8K"], "sizes": ["64M"],
-             "syncs": ["fdatasync-every:1", "fsync-every:1"], "preallocations": ["overwrite"],
+             "syncs": ["fdatasync-every:1", "fsync-every:1"], "preallocate": ["overwrite"],
              "timeLimits": [f"{seconds}s"]},
             {"strategies": ["direct"], "chunks": ["8K"], "sizes": ["64M"], "syncs": ["O_DSYNC"],
-             "preallocations": ["overwrite"], "timeLimits": [f"{seconds}s"]},
+             "preallocate": ["overwrite"], "timeLimits": [f"{seconds}s"]},
         ],
     }
     with tempfile.TemporaryDirectory() as tmp:
