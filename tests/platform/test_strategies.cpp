@@ -133,6 +133,7 @@ TEST_P(StrategyWrites, ExactBytes)
 // clang-format off
 #ifdef _WIN32
 INSTANTIATE_TEST_SUITE_P(Windows, StrategyWrites, ::testing::Values(
+    StrategyRow{"GroupCommitOneWriter", "group-commit", 4096, 64 * 4096 + 5, {}, {SyncMode::FsyncEvery, 1}},
     StrategyRow{"StdioOneByteDefault", "stdio", 1, 100'000, {BufferMode::Default, 0}, {}},
     StrategyRow{"StdioUnbuffered", "stdio", 7, 7'001, {BufferMode::None, 0}, {}},
     StrategyRow{"StdioOwnBufferFsyncEvery", "stdio", 4096, 1 << 20, {BufferMode::Bytes, 64 * kKiB}, {SyncMode::FsyncEvery, 50}},
@@ -141,12 +142,6 @@ INSTANTIATE_TEST_SUITE_P(Windows, StrategyWrites, ::testing::Values(
     StrategyRow{"WriteOddChunkWithTail", "write", 3000, 1'000'000, {}, {}},
     StrategyRow{"WriteWriteThrough", "write", 4096, 256 * kKiB, {}, {SyncMode::ODsync, 0}},
     StrategyRow{"WriteFsyncEnd", "write", 1 << 20, 3 << 20, {}, {SyncMode::FsyncEnd, 0}},
-    StrategyRow{"WriteFdatasyncEveryWrite", "write", 8192, 64 * 8192, {}, {SyncMode::FdatasyncEvery, 1}},
-    StrategyRow{"Pwritev2Dsync", "pwritev2-dsync", 8192, 64 * 8192 + 100, {}, {}},
-    StrategyRow{"SyncFileRange", "sync-file-range", 8192, 64 * 8192 + 100, {}, {}},
-    StrategyRow{"UringLinkedFdatasync", "uring-linked-sync", 4096, 100 * 4096 + 7, {}, {SyncMode::FdatasyncEvery, 1}},
-    StrategyRow{"UringLinkedFsyncEvery4OddChunk", "uring-linked-sync", 3000, 100'001, {}, {SyncMode::FsyncEvery, 4}},
-    StrategyRow{"StdioFdatasyncEvery", "stdio", 4096, 1 << 20, {BufferMode::Bytes, 16 * kKiB}, {SyncMode::FdatasyncEvery, 32}},
     StrategyRow{"Direct4K", "direct", 4096, 1 << 20, {}, {}},
     StrategyRow{"Direct512WriteThrough", "direct", 512, 64 * kKiB, {}, {SyncMode::ODsync, 0}},
     StrategyRow{"Direct1MLargerThanPeriod", "direct", 1 << 20, 4 << 20, {}, {SyncMode::FsyncEnd, 0}},
@@ -170,6 +165,13 @@ INSTANTIATE_TEST_SUITE_P(Windows, StrategyWrites, ::testing::Values(
     [](const auto& row) { return std::string(row.param.name); });
 #else
 INSTANTIATE_TEST_SUITE_P(Linux, StrategyWrites, ::testing::Values(
+    StrategyRow{"WriteFdatasyncEveryWrite", "write", 8192, 64 * 8192, {}, {SyncMode::FdatasyncEvery, 1}},
+    StrategyRow{"Pwritev2Dsync", "pwritev2-dsync", 8192, 64 * 8192 + 100, {}, {}},
+    StrategyRow{"SyncFileRange", "sync-file-range", 8192, 64 * 8192 + 100, {}, {}},
+    StrategyRow{"UringLinkedFdatasync", "uring-linked-sync", 4096, 100 * 4096 + 7, {}, {SyncMode::FdatasyncEvery, 1}},
+    StrategyRow{"UringLinkedFsyncEvery4OddChunk", "uring-linked-sync", 3000, 100'001, {}, {SyncMode::FsyncEvery, 4}},
+    StrategyRow{"StdioFdatasyncEvery", "stdio", 4096, 1 << 20, {BufferMode::Bytes, 16 * kKiB}, {SyncMode::FdatasyncEvery, 32}},
+    StrategyRow{"GroupCommitOneWriter", "group-commit", 4096, 64 * 4096 + 5, {}, {SyncMode::FdatasyncEvery, 1}},
     StrategyRow{"StdioOneByteDefault", "stdio", 1, 100'000, {BufferMode::Default, 0}, {}},
     StrategyRow{"StdioUnbuffered", "stdio", 7, 7'001, {BufferMode::None, 0}, {}},
     StrategyRow{"StdioOwnBufferFsyncEvery", "stdio", 4096, 1 << 20, {BufferMode::Bytes, 64 * kKiB}, {SyncMode::FsyncEvery, 50}},
