@@ -78,7 +78,8 @@ TEST_F(TimeLimit, AGrowingFileEndsAtTheLimitSyncedAndVerifiedWhole)
     EXPECT_EQ(rep.bytes % (4 * kKiB), 0u) << "whole writes, no tail";
     EXPECT_GE(rep.returnSeconds, 0.3);
     EXPECT_LT(rep.returnSeconds, 0.5) << "a loop polls the limit every batch of at most ~20 ms";
-    EXPECT_TRUE(rep.verified) << "the file holds exactly the bytes written by the limit";
+    EXPECT_TRUE(rep.verified) << "the file holds exactly the bytes written by the limit: " << rep.bytes
+                              << " bytes, " << rep.outcome.message;
     EXPECT_GT(c.apparentMBps.median, 0.0);
 }
 
@@ -101,9 +102,10 @@ TEST_F(TimeLimit, ARandomWriterCutShortIsNotCalledVerified)
     if (m_target.livesInMemory())
         GTEST_SKIP() << "the temp folder is in memory: an O_DSYNC write does not wait for a device";
     const auto c = runOne("write-random", 1 * kGiB, Preallocate::None, 200);
-    ASSERT_EQ(c.status, Status::Ok) << c.reason;
+    ASSERT_EQ(c.status, Status::Ok) << c.reason << " (" << c.repetitions.at(0).bytes << " bytes, limit reached "
+                                    << c.repetitions.at(0).timeLimitReached << ")";
     const auto& rep = c.repetitions.at(0);
-    EXPECT_TRUE(rep.timeLimitReached);
+    EXPECT_TRUE(rep.timeLimitReached) << rep.bytes << " bytes";
     EXPECT_FALSE(rep.verified) << "the chunks it did not reach are holes among those it wrote";
 }
 
