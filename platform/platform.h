@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/engine/case_child.h"
 #include "core/engine/probe.h"
 #include "core/engine/registry.h"
 #include "core/engine/workspace.h"
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +34,13 @@ inline const Registry& builtinRegistry()
 }
 
 std::unique_ptr<SystemProbe> makeSystemProbe();
+
+// Case children (core/engine/case_child.h): this program re-executed with `__case-child <link file>`.
+std::unique_ptr<CaseChildLauncher> makeCaseChildLauncher();
+// Called first in every main() of a program whose runs may start case children (the CLI, the GUI, the test
+// programs that run the probe): when the arguments ask for a case child, runs it with `registry`'s
+// strategies and returns its exit code; nullopt otherwise.
+std::optional<int> runCaseChildIfAsked(int argc, char** argv, const Registry& registry);
 
 // Facts about a target folder. Throws InputError when it is missing, not a folder, not writable, or on a
 // kernel pseudo-filesystem (Linux: proc, sysfs, devtmpfs, cgroup ...).

@@ -34,6 +34,8 @@ public:
     std::string folder() const final { return m_folder; }
     Outcome verify(const std::string& path, std::uint64_t expectedBytes, const Pattern& pattern,
                    std::uint64_t patternOffset, bool prefixOnly) final;
+    Outcome readBack(const std::string& path,
+                     const std::function<void(const std::byte*, std::size_t)>& consume) final;
     Outcome writeDataFile(const std::string& path, std::uint64_t bytes, std::uint64_t patternOffset,
                           const Pattern& pattern, const std::atomic<bool>& stop) final;
 

@@ -10,6 +10,7 @@
 #include "core/base/error.h"
 #include "core/base/log.h"
 #include "core/base/units.h"
+#include "core/engine/crash_probe.h"
 #include "core/engine/registry.h"
 #include "core/engine/runner.h"
 #include "core/formats/matrix_json.h"
@@ -79,6 +80,8 @@ struct RunArgs
     AxisFlagValues axes; // --strategy, --chunk, --size and every other case axis's flag
     bool dropCaches = false;
     std::optional<std::uint32_t> repetitions; // --reps; unset: the matrix's own, else kDefaultRepetitions
+    std::optional<std::uint32_t> crashProbe;  // --crash-probe; unset: the matrix's own, else none
+    std::uint64_t crashProbeSeed = 0;         // --crash-probe-seed; 0: drawn, then recorded
     std::uint32_t warmups = 1;
     bool verify = false;
     bool noPipeVerify = false;
@@ -390,6 +393,27 @@ void printResults(const RunResult& result, Ranking ranking)
 }
 
 // The verdict under the table: the question, the answer per group, what matters most, the limits, the terms.
+// The kill -9 probe's answer per case it probed.
+void printCrashProbe(const RunResult& result, const Registry& registry)
+{
+    if (result.options.crashProbe == 0)
+        return;
+    std::printf(
+        "\nkill -9 probe: %u kills per write case at seeded random moments (seed %llu). A process crash "
+        "is not a power cut: the page cache survives a kill -9, so this is what a crashing program "
+        "loses.\n",
+        result.options.crashProbe, static_cast<unsigned long long>(result.options.crashProbeSeed));
+    for (const auto& c : result.cases) {
+        if (!c.crashProbe)
+            continue;
+        const Strategy* strategy = registry.find(c.testCase.strategy);
+        std::printf(
+            "  %u %s: %s\n", c.index + 1, c.testCase.label().c_str(),
+            crashProbeVerdict(*c.crashProbe, strategy != nullptr ? &strategy->info() : nullptr).c_str());
+    }
+    std::fflush(stdout);
+}
+
 void printSummary(const RunResult& result, const Registry& registry, Ranking ranking)
 {
     std::printf("\n");
@@ -627,6 +651,11 @@ int commandRun(const Registry& registry, const RunArgs& args)
     options.sampling = !args.noSampling;
     options.spaceCheck = !args.noSpaceCheck;
     options.dropCaches = args.dropCaches;
+    if (args.crashProbe && *args.crashProbe > kMaxCrashProbeKills)
+        throw InputError(
+            fmt::format("--crash-probe: give 0 to {} kills per write case", kMaxCrashProbeKills));
+    options.crashProbe = args.crashProbe.value_or(matrix.crashProbe.value_or(0));
+    options.crashProbeSeed = args.crashProbeSeed;
     if (options.dropCaches && !canDropCaches())
         throw InputError("--drop-caches needs root (it writes /proc/sys/vm/drop_caches); without it IOLab "
                          "evicts every file it reads with fdatasync + posix_fadvise(DONTNEED) before each "
@@ -635,6 +664,8 @@ int commandRun(const Registry& registry, const RunArgs& args)
     auto probe = makeSystemProbe();
     auto workspace = makeWorkspace(target);
     Runner runner(registry, *workspace, *probe);
+    const auto launcher = makeCaseChildLauncher();
+    runner.setCaseChildLauncher(launcher.get());
     ConsoleObserver observer(expanded, options, stderrIsTerminal(), args.quiet);
 
     if (g_interrupted.load()) {
@@ -668,8 +699,10 @@ int commandRun(const Registry& registry, const RunArgs& args)
         std::fputs(formatPgTestFsync(result, &registry).c_str(), stdout);
         if (args.latencyTable)
             printLatencyTable(result);
+        printCrashProbe(result, registry);
     } else {
         printResults(result, ranking);
+        printCrashProbe(result, registry);
         if (const auto grid = cdmGrid(result, registry)) {
             std::printf("\nAs CrystalDiskMark shows it:\n");
             std::fputs(cdmGridText(*grid, result).c_str(), stdout);
@@ -781,6 +814,16 @@ int runCli(int argc, const char* const* argv)
     run->add_option("--warmups", args.warmups, "Warm-up repetitions per case (not counted)")
         ->capture_default_str();
     run->add_flag("--verify", args.verify, "Read every file back and check every byte");
+    run->add_option(
+        "--crash-probe", args.crashProbe,
+        "kill -9 probe: run each file-write case N more times in a child process killed (SIGKILL, "
+        "Windows: TerminateProcess) at a random moment of its writes, then check the files for "
+        "bytes the API had acknowledged but that are lost (default: the matrix's own, else 0). "
+        "Refuses read, pipe and null cases");
+    run->add_option(
+        "--crash-probe-seed", args.crashProbeSeed,
+        "The kill moments' seed, to repeat a probe kill for kill (default: drawn, and recorded in "
+        "the result)");
     run->add_flag("--no-pipe-verify", args.noPipeVerify,
                   "Let the pipe reader splice to /dev/null instead of checking every byte");
     run->add_flag("--no-sampling", args.noSampling, "Do not sample CPU, memory and device counters");

@@ -53,6 +53,9 @@ void nameApplication()
 
 int main(int argc, char** argv)
 {
+    // A case child of this program's own run (the kill -9 probe) does its case and nothing else.
+    if (const auto code = iolab::runCaseChildIfAsked(argc, argv, iolab::builtinRegistry()))
+        return *code;
     attachParentConsole(); // a windowed .exe on Windows: print --help and reports to the console it came from
     if (argc > 1 && std::string_view(argv[1]) == "report")
         return reportCommand(argc, argv);

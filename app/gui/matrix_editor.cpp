@@ -276,12 +276,24 @@ void MatrixEditor::buildRunOptions(QVBoxLayout* layout)
                                     "(fdatasync + posix_fadvise DONTNEED) before each repetition."));
     }
     options->addWidget(m_dropCaches);
+    options->addWidget(new QLabel(tr("kill -9 probe:"), this));
+    m_crashProbe = new QSpinBox(this);
+    m_crashProbe->setRange(0, static_cast<int>(kMaxCrashProbeKills));
+    m_crashProbe->setSpecialValueText(tr("off"));
+    m_crashProbe->setSuffix(tr(" kills"));
+    m_crashProbe->setToolTip(
+        tr("Runs each file-write case this many more times in a child process that is killed (SIGKILL; "
+           "Windows: TerminateProcess) at a random moment of its writes, then reads the files back: does it "
+           "lose bytes its API had acknowledged? A process crash is not a power cut: the page cache survives "
+           "a kill -9. Read, pipe and null cases are refused while it is on."));
+    options->addWidget(m_crashProbe);
     options->addStretch(1);
     layout->addLayout(options);
     connect(m_repetitions, &QSpinBox::valueChanged, this, &MatrixEditor::changed);
     connect(m_warmups, &QSpinBox::valueChanged, this, &MatrixEditor::changed);
     connect(m_verify, &QCheckBox::toggled, this, &MatrixEditor::changed);
     connect(m_dropCaches, &QCheckBox::toggled, this, &MatrixEditor::changed);
+    connect(m_crashProbe, &QSpinBox::valueChanged, this, &MatrixEditor::changed);
 }
 
 void MatrixEditor::connectPresetActions()
@@ -306,6 +318,8 @@ MatrixDraft MatrixEditor::draft() const
     MatrixDraft d = m_grid->draft();
     const auto repetitions = static_cast<std::uint32_t>(m_repetitions->value());
     d.repetitions = repetitions == kDefaultRepetitions ? std::nullopt : std::optional(repetitions);
+    const auto kills = static_cast<std::uint32_t>(m_crashProbe->value());
+    d.crashProbe = kills == 0 ? std::nullopt : std::optional(kills);
     return d;
 }
 
@@ -314,6 +328,7 @@ void MatrixEditor::setDraft(const MatrixDraft& draft)
     m_loading = true;
     m_grid->setDraft(draft);
     m_repetitions->setValue(static_cast<int>(draft.repetitions.value_or(kDefaultRepetitions)));
+    m_crashProbe->setValue(static_cast<int>(draft.crashProbe.value_or(0)));
     m_loading = false;
     m_currentPreset.clear();
     reloadPresetList({});
@@ -327,6 +342,7 @@ RunOptions MatrixEditor::runOptions() const
     options.warmups = static_cast<std::uint32_t>(m_warmups->value());
     options.verifyFiles = m_verify->isChecked();
     options.dropCaches = m_dropCaches->isEnabled() && m_dropCaches->isChecked();
+    options.crashProbe = static_cast<std::uint32_t>(m_crashProbe->value());
     return options;
 }
 
@@ -336,6 +352,7 @@ void MatrixEditor::setRunOptions(const RunOptions& options)
     m_warmups->setValue(static_cast<int>(options.warmups));
     m_verify->setChecked(options.verifyFiles);
     m_dropCaches->setChecked(options.dropCaches && m_dropCaches->isEnabled());
+    m_crashProbe->setValue(static_cast<int>(options.crashProbe));
 }
 
 QString MatrixEditor::userPresetPath(const QString& name) const
@@ -548,10 +565,11 @@ void MatrixEditor::onDraftChanged()
         return;
     const MatrixDraft d = draft();
     if (!m_currentPreset.isEmpty()) {
-        // Still the preset as loaded? Otherwise the combo says "(custom)". Other repetitions are a run
-        // option, not another matrix.
+        // Still the preset as loaded? Otherwise the combo says "(custom)". Other repetitions or kill -9
+        // probe kills are run options, not another matrix.
         MatrixDraft asLoaded = d;
         asLoaded.repetitions = m_presetDraft.repetitions;
+        asLoaded.crashProbe = m_presetDraft.crashProbe;
         const bool same = asLoaded == m_presetDraft;
         if (!same) {
             m_currentPreset.clear();

@@ -133,6 +133,7 @@ private:
     QSpinBox* m_warmups = nullptr;
     QCheckBox* m_verify = nullptr;
     QCheckBox* m_dropCaches = nullptr;
+    QSpinBox* m_crashProbe = nullptr;
     QString m_currentPreset;
     MatrixDraft m_presetDraft; // as the current preset was loaded or saved
     bool m_loading = false;

@@ -243,6 +243,10 @@ QVariant ResultsModel::display(const Row& row, int rowIndex, int column) const
         if (const auto ns = callPercentileNs(c, figureAt(column)))
             return qs(formatLatency(static_cast<double>(*ns) * 1e-9));
         return {};
+    case SyncP99Column:
+        if (c.syncLatency && c.syncLatency->summary.count > 0)
+            return qs(formatLatency(static_cast<double>(c.syncLatency->summary.p99Ns) * 1e-9));
+        return {};
     case IopsColumn:
         if (const auto rate = iops(c))
             return QLocale().toString(*rate, 'f', 0);
@@ -271,6 +275,16 @@ QVariant ResultsModel::display(const Row& row, int rowIndex, int column) const
         return c.peakRssBytes > 0 ? qs(formatBytes(c.peakRssBytes)) : QVariant();
     case StabilityColumn:
         return ok ? tr("±%1 MB/s").arg(c.stabilityMBps, 0, 'f', 1) : QVariant();
+    case SurvivesKillColumn: {
+        if (!c.crashProbe)
+            return {};
+        const auto survives = c.crashProbe->survives();
+        if (!survives)
+            return c.crashProbe->failure.empty() ? tr("not known") : tr("not run");
+        if (*survives)
+            return c.crashProbe->worstScratchBytes() != 0 ? tr("yes (batch in scratch file)") : tr("yes");
+        return tr("no: loses up to %1").arg(qs(formatBytes(c.crashProbe->worstLossBytes())));
+    }
     case StatusColumn:
         return qs(toString(c.status));
     case ReasonColumn:
@@ -308,6 +322,11 @@ QVariant ResultsModel::sortValue(const Row& row, int rowIndex, int column) const
         return static_cast<qulonglong>(c.peakRssBytes);
     case StabilityColumn:
         return ok ? c.stabilityMBps : -1.0;
+    case SurvivesKillColumn:
+        // Losing nothing first, then by how much was lost.
+        if (!c.crashProbe || !c.crashProbe->survives())
+            return -2.0;
+        return *c.crashProbe->survives() ? 0.0 : -1.0 - static_cast<double>(c.crashProbe->worstLossBytes());
     case FilesPerSecondColumn:
         return ok && c.filesPerSecond.count > 0 ? c.filesPerSecond.median : -1.0;
     case FileP50Column:
@@ -320,6 +339,10 @@ QVariant ResultsModel::sortValue(const Row& row, int rowIndex, int column) const
         if (const auto ns = callPercentileNs(c, figureAt(column)))
             return static_cast<double>(*ns);
         return -1.0;
+    case SyncP99Column:
+        return c.syncLatency && c.syncLatency->summary.count > 0
+                   ? static_cast<double>(c.syncLatency->summary.p99Ns)
+                   : -1.0;
     case IopsColumn:
         return iops(c).value_or(-1.0);
     default:
@@ -397,6 +420,10 @@ QString ResultsModel::columnToolTip(int section)
     case CallP999Column:
         return tr("p99.9: one call in a thousand took longer than this: the tail a user waiting on single "
                   "requests feels");
+    case SyncP99Column:
+        return tr(
+            "Sync p99: 99% of the sync calls (fsync, fdatasync, FlushFileBuffers; for a write linked to "
+            "its sync, the final one) took at most this long. etcd asks for under 10 ms on its log disk");
     case IopsColumn:
         return tr("IOPS: calls per second at the median apparent rate (MB/s divided by the chunk size); "
                   "one call moves one chunk");
@@ -408,6 +435,11 @@ QString ResultsModel::columnToolTip(int section)
     case StabilityColumn:
         return tr("How far the repetitions spread around the median (standard deviation, MB/s): small is "
                   "steady; large means run more repetitions or a larger size");
+    case SurvivesKillColumn:
+        return tr("The kill -9 probe: killed at random moments of its writes, did the case keep every byte "
+                  "its API had acknowledged (fwrite returned, a copy into a mapping ended, a completion "
+                  "came)? 'no' gives the most one kill lost. A process crash is not a power cut: the page "
+                  "cache survives a kill -9");
     case StatusColumn:
         return tr("ok; failed (the reason says why); or refused (this combination cannot run on this "
                   "target)");
@@ -453,6 +485,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
         return tr("p99");
     case CallP999Column:
         return tr("p99.9");
+    case SyncP99Column:
+        return tr("Sync p99");
     case IopsColumn:
         return tr("IOPS");
     case CpuColumn:
@@ -461,6 +495,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
         return tr("Peak RSS");
     case StabilityColumn:
         return tr("Stability");
+    case SurvivesKillColumn:
+        return tr("Survives kill -9");
     case StatusColumn:
         return tr("Status");
     case ReasonColumn:

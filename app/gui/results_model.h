@@ -54,10 +54,12 @@ public:
         CallP50Column, // of each call, over the measured repetitions (CaseResult::callLatency)
         CallP99Column,
         CallP999Column,
+        SyncP99Column, // of each sync call (fsync, fdatasync, FlushFileBuffers): CaseResult::syncLatency
         IopsColumn,
         CpuColumn,
         RssColumn,
         StabilityColumn,
+        SurvivesKillColumn, // the kill -9 probe's answer (CaseResult::crashProbe)
         StatusColumn,
         ReasonColumn,
         ColumnCount // with only the built-in axes declared

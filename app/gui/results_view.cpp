@@ -220,13 +220,14 @@ std::vector<int> ResultsView::defaultColumnOrder()
     };
     // What answers "which is fastest, and by how much" first; the axes and details after.
     std::vector<int> order = figures({M::CaseColumn});
-    for (const auto& part : {axes(true),
-                             figures({M::DurableColumn, M::MedianColumn, M::SpeedupColumn, M::StatusColumn,
-                                      M::StabilityColumn, M::CiColumn, M::TrimmedMeanColumn}),
-                             axes(false),
-                             figures({M::CallP50Column, M::CallP99Column, M::CallP999Column, M::IopsColumn,
-                                      M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column,
-                                      M::CpuColumn, M::RssColumn, M::ReasonColumn})})
+    for (const auto& part :
+         {axes(true),
+          figures({M::DurableColumn, M::MedianColumn, M::SpeedupColumn, M::SurvivesKillColumn,
+                   M::StatusColumn, M::StabilityColumn, M::CiColumn, M::TrimmedMeanColumn}),
+          axes(false),
+          figures({M::CallP50Column, M::CallP99Column, M::CallP999Column, M::SyncP99Column, M::IopsColumn,
+                   M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column, M::CpuColumn, M::RssColumn,
+                   M::ReasonColumn})})
         order.insert(order.end(), part.begin(), part.end());
     return order;
 }
@@ -237,6 +238,8 @@ std::vector<int> ResultsView::hiddenColumns(const std::vector<CaseResult>& cases
     bool anyWrite = false;
     bool anyFileSet = false;
     bool anyLatency = false;
+    bool anyProbe = false;
+    bool anySyncLatency = false;
     bool anyReason = !refused.empty();
     std::uint32_t repetitions = 0;
     std::vector<const Case*> all;
@@ -244,7 +247,9 @@ std::vector<int> ResultsView::hiddenColumns(const std::vector<CaseResult>& cases
         all.push_back(&c.testCase);
         anyFileSet = anyFileSet || c.filesPerSecond.count > 0;
         anyLatency = anyLatency || (c.callLatency && c.callLatency->summary.count > 0);
+        anySyncLatency = anySyncLatency || (c.syncLatency && c.syncLatency->summary.count > 0);
         anyReason = anyReason || !c.reason.empty();
+        anyProbe = anyProbe || c.crashProbe.has_value();
         repetitions = std::max<std::uint32_t>(repetitions, static_cast<std::uint32_t>(c.apparentMBps.count));
     }
     for (const auto& r : refused)
@@ -280,6 +285,10 @@ std::vector<int> ResultsView::hiddenColumns(const std::vector<CaseResult>& cases
         hidden.push_back(M::figureColumn(M::TrimmedMeanColumn));
     if (!anyReason)
         hidden.push_back(M::figureColumn(M::ReasonColumn));
+    if (!anySyncLatency)
+        hidden.push_back(M::figureColumn(M::SyncP99Column));
+    if (!anyProbe)
+        hidden.push_back(M::figureColumn(M::SurvivesKillColumn));
     std::sort(hidden.begin(), hidden.end());
     return hidden;
 }

@@ -98,6 +98,9 @@ void runPlan(const Registry& registry, const std::stop_token& stop, const RunPla
             auto probe = makeSystemProbe();
             auto workspace = makeWorkspace(plan.target);
             Runner runner(registry, *workspace, *probe);
+            // Started from this worker thread, which outlives the probe's children (PR_SET_PDEATHSIG).
+            const auto launcher = makeCaseChildLauncher();
+            runner.setCaseChildLauncher(launcher.get());
             result = runner.run(plan, options, stop, &observer);
         }
         observer.postLast([result = std::move(result)](RunController* c) { Q_EMIT c->runFinished(result); });

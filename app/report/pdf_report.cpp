@@ -12,6 +12,8 @@
 #include "core/analysis/findings.h"
 #include "core/analysis/verdict.h"
 #include "core/base/units.h"
+#include "core/engine/crash_probe.h"
+#include "core/engine/registry.h"
 #include "core/model/axes.h"
 
 #include <QBuffer>
@@ -927,6 +929,49 @@ void findingsSection(Layout& layout, const ReportContext& ctx)
     }
 }
 
+// The kill -9 probe's kills per case: what was acknowledged, what was lost, and the answer in words.
+void crashProbeSection(Layout& layout, const ReportContext& ctx)
+{
+    const RunResult& result = ctx.result;
+    std::vector<QStringList> rows;
+    std::vector<bool> lost;
+    for (const auto& c : result.cases) {
+        if (!c.crashProbe)
+            continue;
+        const auto& probe = *c.crashProbe;
+        std::uint64_t acknowledged = 0;
+        for (const auto& k : probe.kills)
+            acknowledged = std::max(acknowledged, k.landed ? k.acknowledgedBytes : 0);
+        const Strategy* strategy =
+            ctx.registry != nullptr ? ctx.registry->find(c.testCase.strategy) : nullptr;
+        rows.push_back({QString::number(c.index + 1), shortLabel(c),
+                        QStringLiteral("%1 of %2").arg(probe.landedKills()).arg(probe.kills.size()),
+                        qs(formatBytes(acknowledged)), qs(formatBytes(probe.worstLossBytes())),
+                        qs(crashProbeVerdict(probe, strategy != nullptr ? &strategy->info() : nullptr))});
+        lost.push_back(probe.survives() == false);
+    }
+    if (rows.empty())
+        return;
+    layout.heading(QStringLiteral("Durability: the kill -9 probe"), 1, 80);
+    layout.paragraph(
+        QStringLiteral(
+            "Each write case ran %1 more times in a child process that was killed (SIGKILL; on "
+            "Windows TerminateProcess) at a random moment of its writes (seed %2); then every file "
+            "was read back against what the API had acknowledged when the kill came. A process "
+            "crash is not a power cut: the page cache survives a kill -9, so these are the bytes a "
+            "crashing program loses, not what a power cut would.")
+            .arg(result.options.crashProbe)
+            .arg(static_cast<qulonglong>(result.options.crashProbeSeed)),
+        8.5);
+    layout.table({{QStringLiteral("#"), 2, Qt::AlignRight},
+                  {QStringLiteral("Case"), 12},
+                  {QStringLiteral("Kills landed"), 4},
+                  {QStringLiteral("Most acknowledged"), 5, Qt::AlignRight},
+                  {QStringLiteral("Most lost"), 4, Qt::AlignRight},
+                  {QStringLiteral("Answer"), 20}},
+                 rows, 7, [&lost](std::size_t i) { return lost[i] ? kBad : kText; });
+}
+
 // Per comparison group its heatmap and its bars by the charts' first axis (chunk size).
 void chartsSection(Layout& layout, const ReportContext& ctx)
 {
@@ -1470,10 +1515,10 @@ void qdSection(Layout& layout, const ReportContext& ctx)
 using Section = void (*)(Layout&, const ReportContext&);
 
 // The report, in reading order: the answer first, the evidence after it, every repetition last.
-constexpr std::array<Section, 13> kSections = {
-    &headerSection,    &summarySection,  &cdmSection,     &machineSection, &targetSection,
-    &resultsSection,   &findingsSection, &chartsSection,  &latencySection, &qdSection,
-    &timelinesSection, &matrixSection,   &appendixSection};
+constexpr std::array<Section, 14> kSections = {
+    &headerSection,  &summarySection,   &cdmSection,        &machineSection, &targetSection,
+    &resultsSection, &findingsSection,  &crashProbeSection, &chartsSection,  &latencySection,
+    &qdSection,      &timelinesSection, &matrixSection,     &appendixSection};
 
 void writeReport(Layout& layout, const RunResult& result, const QString& title, const ReportOptions& options,
                  const Registry* registry)

@@ -65,7 +65,8 @@ LoopEnd runChunks(std::uint64_t totalBytes, Chunk chunk, std::uint32_t syncEvery
 
     const std::uint64_t fullWrites = totalBytes / chunkBytes;
     const std::uint64_t tailBytes = totalBytes % chunkBytes;
-    const std::uint64_t maxBatch = std::max<std::uint64_t>(1, kGrainBytes / chunkBytes);
+    const std::uint64_t maxBatch =
+        progress.everyCall ? 1 : std::max<std::uint64_t>(1, kGrainBytes / chunkBytes);
     std::uint64_t batch = maxBatch;
     std::uint64_t untilSync = syncEveryWrites;
     std::uint64_t offset = 0;

@@ -3,8 +3,10 @@
 
 #include "core/base/log.h"
 #include "core/base/units.h"
+#include "core/engine/crash_probe.h"
 #include "core/engine/data_sets.h"
 #include "core/engine/deadline.h"
+#include "core/engine/job_execution.h"
 #include "core/engine/pattern.h"
 #include "core/engine/probe.h"
 #include "core/engine/registry.h"
@@ -22,37 +24,12 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <random>
 #include <thread>
 
 namespace iolab {
 
 namespace {
-
-// Releases the writer threads and the timing thread together. Not std::latch: libstdc++ 12 builds its wait on
-// Windows (no futex) from a shared table of condition variables, and under wine two writers slept on after
-// the last arrival, hanging a three-thread case. A mutex and a condition variable have no such corner.
-class StartGate
-{
-public:
-    explicit StartGate(std::uint32_t parties) : m_waiting(parties) {}
-
-    void arriveAndWait()
-    {
-        std::unique_lock lock(m_mutex);
-        if (--m_waiting == 0) {
-            m_open = true;
-            m_opened.notify_all();
-            return;
-        }
-        m_opened.wait(lock, [this] { return m_open; });
-    }
-
-private:
-    std::mutex m_mutex;
-    std::condition_variable m_opened;
-    std::uint32_t m_waiting;
-    bool m_open = false;
-};
 
 using Clock = std::chrono::steady_clock;
 
@@ -68,25 +45,9 @@ double seconds(Clock::duration d)
     return std::chrono::duration<double>(d).count();
 }
 
-// The outcome that says most about a repetition: a failure beats a cancellation beats success.
 void merge(Outcome& into, Outcome&& from)
 {
-    auto rank = [](Status s) {
-        switch (s) {
-        case Status::Ok:
-            return 0;
-        case Status::Cancelled:
-            return 1;
-        case Status::Unsupported:
-        case Status::Refused:
-            return 2;
-        case Status::Failed:
-            return 3;
-        }
-        return 0;
-    };
-    if (rank(from.status) > rank(into.status))
-        into = std::move(from);
+    mergeOutcome(into, std::move(from));
 }
 
 struct RepetitionFiles
@@ -142,11 +103,6 @@ private:
     bool onDevice(const Case& c) const;
     Counters countersBefore(const Case& c, bool fileWrite);
     Counters countersAfter(const Case& c);
-    // Runs every job at once (behind a start gate when there are several); returns when the clock started.
-    // `onStart` runs at that moment (the time limit's deadline starts there).
-    static Clock::time_point executeJobs(std::vector<std::unique_ptr<Job>>& jobs, Progress* progress,
-                                         std::vector<Outcome>& outcomes,
-                                         const std::function<void()>& onStart);
     // Merges the jobs' outcomes and byte counts into `rep`, then releases the jobs.
     static void collectJobs(RepetitionResult& rep, std::vector<std::unique_ptr<Job>>& jobs,
                             const Progress* progress, std::vector<Outcome>& outcomes);
@@ -370,34 +326,6 @@ CaseRunner::Counters CaseRunner::countersAfter(const Case& c)
     counters.process = m_probe.process();
     counters.device = onDevice(c) ? m_probe.device(m_workspace.target().device) : std::nullopt;
     return counters;
-}
-
-Clock::time_point CaseRunner::executeJobs(std::vector<std::unique_ptr<Job>>& jobs, Progress* progress,
-                                          std::vector<Outcome>& outcomes,
-                                          const std::function<void()>& onStart)
-{
-    const auto threads = static_cast<std::uint32_t>(jobs.size());
-    if (threads == 1) {
-        const auto started = Clock::now();
-        onStart();
-        outcomes[0] = jobs[0]->execute(progress[0]);
-        return started;
-    }
-    StartGate ready(threads + 1);
-    std::vector<std::thread> workers;
-    workers.reserve(threads);
-    for (std::uint32_t t = 0; t < threads; ++t) {
-        workers.emplace_back([&, t] {
-            ready.arriveAndWait();
-            outcomes[t] = jobs[t]->execute(progress[t]);
-        });
-    }
-    ready.arriveAndWait();
-    const auto started = Clock::now();
-    onStart();
-    for (auto& w : workers)
-        w.join();
-    return started;
 }
 
 void CaseRunner::collectJobs(RepetitionResult& rep, std::vector<std::unique_ptr<Job>>& jobs,
@@ -637,6 +565,31 @@ std::vector<std::string> cacheMethods(const RunResult& result)
     return methods;
 }
 
+CrashProbeResult Runner::probeCase(std::uint32_t caseIndex, const Case& c, const StrategyInfo& info,
+                                   const CaseResult& measured, const RunOptions& options,
+                                   const std::atomic<bool>& stop)
+{
+    if (m_launcher == nullptr) {
+        CrashProbeResult probe;
+        probe.seed = options.crashProbeSeed;
+        probe.failure = "this front end cannot start case child processes";
+        return probe;
+    }
+    // The kill comes at a seeded fraction of how long the case's timed part took.
+    std::vector<double> seconds;
+    for (const auto& rep : measured.repetitions) {
+        if (rep.outcome.ok() && (!rep.warmup || measured.repetitions.size() == 1))
+            seconds.push_back(rep.returnSeconds);
+    }
+    if (seconds.empty()) {
+        for (const auto& rep : measured.repetitions)
+            seconds.push_back(rep.returnSeconds);
+    }
+    logger(LogModule::Core).info("case {}: kill -9 probe, {} kills", caseIndex + 1, options.crashProbe);
+    return runCrashProbe(caseIndex, c, info, options.crashProbe, options.crashProbeSeed, median(seconds),
+                         *m_launcher, m_workspace, stop);
+}
+
 Runner::Runner(const Registry& registry, Workspace& workspace, SystemProbe& probe)
     : m_registry(registry), m_workspace(workspace), m_probe(probe)
 {}
@@ -654,6 +607,14 @@ RunResult Runner::run(const RunPlan& plan, const RunOptions& options, const std:
     result.matrix = plan.matrix;
     result.options = options;
     result.refused = expanded.refused;
+    // The kill -9 probe: the run's own count, else the matrix's; the seed is drawn here when none was given,
+    // and recorded, so that a run can be repeated kill for kill.
+    if (result.options.crashProbe == 0)
+        result.options.crashProbe = plan.matrix.crashProbe.value_or(0);
+    if (result.options.crashProbe != 0 && result.options.crashProbeSeed == 0)
+        result.options.crashProbeSeed =
+            std::random_device{}() | (std::uint64_t{std::random_device{}()} << 32) | 1;
+    const std::uint32_t crashProbe = result.options.crashProbe;
 
     std::atomic<bool> stopFlag{false};
     std::stop_callback onStop(stop, [&stopFlag] { stopFlag.store(true, std::memory_order_relaxed); });
@@ -693,6 +654,9 @@ RunResult Runner::run(const RunPlan& plan, const RunOptions& options, const std:
         if (strategy == nullptr) {
             caseResult.status = Status::Refused;
             caseResult.reason = fmt::format("unknown strategy '{}'", c.strategy);
+        } else if (crashProbe != 0 && !crashProbeRefusal(c).empty()) {
+            caseResult.status = Status::Refused;
+            caseResult.reason = crashProbeRefusal(c);
         } else if (options.spaceCheck && c.direction == Direction::Write &&
                    c.target == TargetKind::Directory && spaceNeeded(c) > free) {
             caseResult.status = Status::Refused;
@@ -731,6 +695,9 @@ RunResult Runner::run(const RunPlan& plan, const RunOptions& options, const std:
                 caseResult.callLatency = caseLatency->calls.distribution();
             if (caseLatency && !caseLatency->syncs.empty())
                 caseResult.syncLatency = caseLatency->syncs.distribution();
+            if (crashProbe != 0 && caseResult.status == Status::Ok && !stopFlag.load())
+                caseResult.crashProbe =
+                    probeCase(i, c, strategy->info(), caseResult, result.options, stopFlag);
         }
         summarizeCase(caseResult);
         if (observer != nullptr)

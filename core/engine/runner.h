@@ -5,10 +5,14 @@
 #include "core/model/matrix.h"
 #include "core/model/result.h"
 
+#include <atomic>
 #include <cstdint>
 #include <stop_token>
 
 namespace iolab {
+
+class CaseChildLauncher;
+struct StrategyInfo;
 
 class Registry;
 class SystemProbe;
@@ -51,10 +55,19 @@ public:
     RunResult run(const RunPlan& plan, const RunOptions& options, const std::stop_token& stop,
                   RunObserver* observer = nullptr);
 
+    // How the kill -9 probe starts its case children (the platform's; without one a run that asks for the
+    // probe records why it could not run it).
+    void setCaseChildLauncher(CaseChildLauncher* launcher) { m_launcher = launcher; }
+
 private:
+    CrashProbeResult probeCase(std::uint32_t caseIndex, const Case& c, const StrategyInfo& info,
+                               const CaseResult& measured, const RunOptions& options,
+                               const std::atomic<bool>& stop);
+
     const Registry& m_registry;
     Workspace& m_workspace;
     SystemProbe& m_probe;
+    CaseChildLauncher* m_launcher = nullptr;
 };
 
 // Fills a case's statistics from its repetitions and samples: MB/s summaries over the measured, successful

@@ -34,6 +34,9 @@ struct alignas(64) Progress
     std::atomic<std::uint64_t> bytes{0};
     const std::atomic<bool>* stop = nullptr;
     const std::atomic<bool>* timeUp = nullptr; // set when the case has a time limit
+    // The kill -9 probe's runs (untimed): `bytes` is published after every call, so that it is at all times
+    // what the API has acknowledged. Read once when a loop starts; normal runs publish once per batch.
+    bool everyCall = false;
 
     void add(std::uint64_t n) noexcept { bytes.fetch_add(n, std::memory_order_relaxed); }
     bool stopRequested() const noexcept
@@ -151,6 +154,9 @@ struct StrategyInfo
     // Its calls go to random chunk-aligned offsets (read-random, write-random, the random queued ones), not
     // from the start of the file to its end.
     bool randomOffsets = false;
+    // It keeps the batch it has not yet written out in a file-backed mapping of its scratch file (auxPath):
+    // acknowledged bytes a killed process had not written to the data file survive there (mmap-batch-direct).
+    bool keepsBatchInScratchFile = false;
 };
 
 // A reader's declaration: it reads files in a directory and has no sync policy; `info` says the rest.

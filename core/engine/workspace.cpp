@@ -27,7 +27,8 @@ bool isRunFileName(std::string_view name)
         return digitsOnly(name.substr(1, name.size() - 5));
     if (name.empty() || name.front() != 'c')
         return false;
-    return name.ends_with(".dat") || name.ends_with(".batch");
+    // .link: the block a case child shares with the runner (core/engine/case_child.h).
+    return name.ends_with(".dat") || name.ends_with(".batch") || name.ends_with(".link");
 }
 
 bool isRunDirectoryName(std::string_view name)

@@ -5,7 +5,9 @@
 #include "core/model/target.h"
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +35,10 @@ public:
     virtual Outcome verify(const std::string& path, std::uint64_t expectedBytes, const Pattern& pattern,
                            std::uint64_t patternOffset = 0, bool prefixOnly = false) = 0;
 
+    // Reads the file from its start, handing each piece read to `consume` in order; an empty file hands
+    // nothing. Fails with the reading call's error (a missing file included).
+    virtual Outcome readBack(const std::string& path,
+                             const std::function<void(const std::byte*, std::size_t)>& consume) = 0;
     // Read data sets. A folder inside the run folder ('/'-separated `name`), created now and removed by
     // removeDirectory() or close().
     virtual std::string directoryFor(const std::string& name, Outcome& outcome) = 0;
@@ -71,8 +77,9 @@ inline constexpr std::size_t kInnerPathReserve = 128;
 
 // "iolab-run-<yyyymmdd-hhmmss>-<pid>" for the local time given as a ready-made stamp.
 std::string folderName(std::string_view stamp, long pid);
-// Names the runner gives its files: c<case>-r<rep>-t<thread>.dat or .batch, and the data-set files
-// f<number>.dat; nothing else is removed.
+// Names the runner gives its files: c<case>-r<rep>-t<thread>.dat or .batch (c<case>-k<kill>-t<thread> for
+// the kill -9 probe's runs), a case child's c<case>-k<kill>.link, and the data-set files f<number>.dat;
+// nothing else is removed.
 bool isRunFileName(std::string_view name);
 // Folders the runner makes for data sets: set-<number> and, inside them, d<number>.
 bool isRunDirectoryName(std::string_view name);

@@ -68,7 +68,8 @@ MatrixGroup groupFromJson(const json& group, const std::string& where)
         throw InputError(fmt::format("{}: expected an object with axes, found {}", where, group.type_name()));
     for (const auto& [key, value] : group.items()) {
         if (findAxisByMatrixKey(key) == nullptr && key != "name" && key != "description" &&
-            key != "question" && key != "repetitions" && key != "groups" && key != "schema")
+            key != "question" && key != "repetitions" && key != "crashProbe" && key != "groups" &&
+            key != "schema")
             throw InputError(fmt::format("{}: unknown key '{}' (axes are {})", where, key, knownAxesText()));
     }
     MatrixGroup g;
@@ -117,6 +118,15 @@ Matrix matrixFromJson(const json& root, std::string_view sourceName)
             throw InputError(fmt::format("{}: \"repetitions\" must be a whole number from 1 to {}, found {}",
                                          source, kMaxRepetitions, it->dump()));
         m.repetitions = it->get<std::uint32_t>();
+    }
+    if (auto it = root.find("crashProbe"); it != root.end()) {
+        if (!it->is_number_unsigned() || it->get<std::uint64_t>() > kMaxCrashProbeKills)
+            throw InputError(
+                fmt::format("{}: \"crashProbe\" must be a whole number from 0 to {} (kills per write "
+                            "case), found {}",
+                            source, kMaxCrashProbeKills, it->dump()));
+        if (it->get<std::uint64_t>() > 0)
+            m.crashProbe = it->get<std::uint32_t>();
     }
     if (auto it = root.find("groups"); it != root.end()) {
         if (!it->is_array())
@@ -236,6 +246,8 @@ json matrixToJson(const Matrix& matrix)
         root["question"] = matrix.question;
     if (matrix.repetitions)
         root["repetitions"] = *matrix.repetitions;
+    if (matrix.crashProbe)
+        root["crashProbe"] = *matrix.crashProbe;
     root["groups"] = std::move(groups);
     return root;
 }

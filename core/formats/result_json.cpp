@@ -47,7 +47,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Sample, runSeconds, caseIndex, r
                                                 deviceWrittenBytes, deviceWriteMBps, deviceReadMBps, syncing)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HostInfo, hostname, os, kernel, cpuModel, logicalCpus, ramBytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunOptions, repetitions, warmups, verifyFiles, verifyPipes,
-                                                sampling, sampleIntervalMs, spaceCheck, dropCaches)
+                                                sampling, sampleIntervalMs, spaceCheck, dropCaches,
+                                                crashProbe, crashProbeSeed)
 
 void to_json(json& j, const TargetInfo& t)
 {
@@ -292,6 +293,11 @@ void from_json(const json& j, RepetitionResult& r)
         r.syncLatency = summaryFromJson(*it);
 }
 
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KillCheck, killAfterSeconds, landed, exit, acknowledgedBytes,
+                                                presentBytes, lostBytes, beyondBytes, wrongBytes,
+                                                scratchBytes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CrashProbeResult, seed, kills, failure)
+
 void to_json(json& j, const CaseResult& c)
 {
     j = json{{"index", c.index},
@@ -315,6 +321,8 @@ void to_json(json& j, const CaseResult& c)
         j["callLatency"] = distributionJson(*c.callLatency);
     if (c.syncLatency)
         j["syncLatency"] = distributionJson(*c.syncLatency);
+    if (c.crashProbe)
+        j["crashProbe"] = *c.crashProbe;
 }
 
 void from_json(const json& j, CaseResult& c)
@@ -341,6 +349,8 @@ void from_json(const json& j, CaseResult& c)
         c.callLatency = distributionFromJson(*it);
     if (const auto it = j.find("syncLatency"); it != j.end())
         c.syncLatency = distributionFromJson(*it);
+    if (const auto it = j.find("crashProbe"); it != j.end())
+        c.crashProbe = it->get<CrashProbeResult>();
 }
 
 json resultToJson(const RunResult& r)

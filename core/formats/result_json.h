@@ -17,6 +17,8 @@ nlohmann::json resultToJson(const RunResult& result);
 RunResult resultFromJson(std::string_view text, std::string_view sourceName);
 
 nlohmann::json caseToJson(const Case& c);
+void to_json(nlohmann::json& j, const TargetInfo& t);
+void from_json(const nlohmann::json& j, TargetInfo& t);
 Case caseFromJson(const nlohmann::json& json);
 
 } // namespace iolab

@@ -21,6 +21,7 @@ inline constexpr std::uint64_t kMaxTotalBytes = 1ULL << 44; // 16 TiB
 inline constexpr std::uint64_t kMaxCases = 100'000;         // combinations one run may expand to
 inline constexpr std::uint32_t kDefaultRepetitions = 3; // measured repetitions when nothing says otherwise
 inline constexpr std::uint32_t kMaxRepetitions = 1000;
+inline constexpr std::uint32_t kMaxCrashProbeKills = 100; // kill -9 probe runs per write case
 
 // One cartesian product of axis values. Empty optional axes take their defaults: buffers -> n/a (stdio
 // strategies: default), syncs -> none, threads -> 1, targets -> each strategy's own target, hints -> each
@@ -61,6 +62,8 @@ struct Matrix
     // preset whose cases vary more than others on a busy machine asks for enough to leave out the lowest and
     // the highest (kTrimmedMeanMinCount).
     std::optional<std::uint32_t> repetitions;
+    // The kill -9 probe's kills per write case it asks for, when a run does not say (RunOptions::crashProbe).
+    std::optional<std::uint32_t> crashProbe;
 
     friend bool operator==(const Matrix&, const Matrix&) = default;
 };

@@ -147,6 +147,7 @@ MatrixDraft MatrixDraft::fromMatrix(const Matrix& matrix, const Registry& regist
     draft.description = matrix.description;
     draft.question = matrix.question;
     draft.repetitions = matrix.repetitions;
+    draft.crashProbe = matrix.crashProbe;
     std::vector<std::string> merged;
     bool targetsDropped = false;
     for (const auto& group : matrix.groups) {
@@ -185,6 +186,7 @@ Matrix MatrixDraft::toMatrix(std::optional<TargetKind> target) const
     matrix.description = description;
     matrix.question = question;
     matrix.repetitions = repetitions;
+    matrix.crashProbe = crashProbe;
     std::vector<const StrategyDraft*> leaders; // first row of each group
     for (const auto& row : strategies) {
         if (!row.enabled())

@@ -46,6 +46,7 @@ struct MatrixDraft
     std::string description;
     std::string question;                     // the matrix's question, kept for the verdict
     std::optional<std::uint32_t> repetitions; // the matrix's own repetitions (the editor shows them)
+    std::optional<std::uint32_t> crashProbe;  // the matrix's own kill -9 probe kills (the editor shows them)
     std::vector<StrategyDraft> strategies;
     std::string note;
 

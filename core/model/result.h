@@ -82,6 +82,48 @@ struct RepetitionResult
     friend bool operator==(const RepetitionResult&, const RepetitionResult&) = default;
 };
 
+// One kill of the kill -9 probe: a child process ran the case and was killed with SIGKILL (Windows:
+// TerminateProcess) `killAfterSeconds` into its writes; then every file was read back. Byte counts are over
+// the case's data files (all threads).
+struct KillCheck
+{
+    double killAfterSeconds = 0;
+    // Whether the kill came while the child was still writing; false: it had finished first (nothing is
+    // judged from such a run).
+    bool landed = false;
+    std::string exit;                    // how the child ended: "killed by signal 9 (SIGKILL)"
+    std::uint64_t acknowledgedBytes = 0; // what the API had acknowledged when the kill came
+    std::uint64_t presentBytes = 0;      // acknowledged bytes found back, correct, in the data files
+    // Acknowledged bytes found in none of the files: missing, holes or zeros inside the acknowledged range.
+    std::uint64_t lostBytes = 0;
+    std::uint64_t beyondBytes = 0; // correct bytes present beyond the acknowledged position
+    std::uint64_t wrongBytes = 0;  // bytes that are neither the pattern's nor zeros: never acceptable
+    // Acknowledged bytes missing from a data file but present in the strategy's scratch file (the batch of
+    // mmap-batch-direct lives in a file-backed mapping, which survives the process).
+    std::uint64_t scratchBytes = 0;
+
+    friend bool operator==(const KillCheck&, const KillCheck&) = default;
+};
+
+// The kill -9 probe of one write case: `kills` extra runs of it in a child process, each killed at a moment
+// drawn from `seed`. A process crash is not a power cut: the page cache survives a kill -9, so this says what
+// a crashing program loses, not what a power cut would.
+struct CrashProbeResult
+{
+    std::uint64_t seed = 0;
+    std::vector<KillCheck> kills;
+    std::string failure; // why the probe could not finish ("" when it did)
+
+    // Whether no landed kill lost an acknowledged byte or left a wrong one; nullopt when none landed.
+    std::optional<bool> survives() const;
+    // The most acknowledged bytes one kill lost.
+    std::uint64_t worstLossBytes() const;
+    std::uint64_t worstScratchBytes() const;
+    std::size_t landedKills() const;
+
+    friend bool operator==(const CrashProbeResult&, const CrashProbeResult&) = default;
+};
+
 struct CaseResult
 {
     std::uint32_t index = 0;
@@ -109,6 +151,8 @@ struct CaseResult
     std::string latencyChoice;
     std::optional<LatencyDistribution> callLatency;
     std::optional<LatencyDistribution> syncLatency;
+    // The kill -9 probe's kills, when the run asked for them (RunOptions::crashProbe).
+    std::optional<CrashProbeResult> crashProbe;
 
     friend bool operator==(const CaseResult&, const CaseResult&) = default;
 };
@@ -123,6 +167,10 @@ struct RunOptions
     std::uint32_t sampleIntervalMs = 100;
     bool spaceCheck = true;
     bool dropCaches = false; // reads, cold: as root, drop the whole page cache instead of evicting per file
+    // The kill -9 probe: each file-write case runs this many more times in a child process that is killed at
+    // a random moment of its writes, and the files are checked for acknowledged bytes lost (0: no probe).
+    std::uint32_t crashProbe = 0;
+    std::uint64_t crashProbeSeed = 0; // the kill moments' seed; 0: drawn when the run starts, then recorded
 
     friend bool operator==(const RunOptions&, const RunOptions&) = default;
 };

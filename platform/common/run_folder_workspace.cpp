@@ -102,6 +102,23 @@ Outcome RunFolderWorkspace::verify(const std::string& path, std::uint64_t expect
     return check.outcome(expectedBytes, "verify");
 }
 
+Outcome RunFolderWorkspace::readBack(const std::string& path,
+                                     const std::function<void(const std::byte*, std::size_t)>& consume)
+{
+    os::WholeFile file;
+    if (!file.openToRead(path))
+        return file.failure("read back", path);
+    std::vector<std::byte> buffer(1 << 20);
+    for (;;) {
+        const std::int64_t n = file.read(buffer.data(), buffer.size());
+        if (n < 0)
+            return file.failure("read back", path);
+        if (n == 0)
+            return Outcome::success();
+        consume(buffer.data(), static_cast<std::size_t>(n));
+    }
+}
+
 Outcome RunFolderWorkspace::writeDataFile(const std::string& path, std::uint64_t bytes,
                                           std::uint64_t patternOffset, const Pattern& pattern,
                                           const std::atomic<bool>& stop)

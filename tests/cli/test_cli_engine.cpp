@@ -18,11 +18,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 using namespace iolab;
 using namespace iolab::test;
@@ -365,4 +368,111 @@ TEST_F(CliEngine, APresetsOwnRepetitionsApplyUnlessRepsIsGiven)
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     EXPECT_EQ(readResult(plain).options.repetitions, kDefaultRepetitions);
     EXPECT_EQ(m_target.entryCount(), 0u) << "nothing left behind";
+}
+
+TEST_F(CliEngine, TheKillProbeSaysWhetherACaseSurvivesAndRecordsItsSeed)
+{
+    const auto json = m_out / "probe.json";
+    const auto r = cli({"run",
+                        "--target",
+                        m_target.path(),
+                        "--strategy",
+                        "write",
+                        "--chunk",
+                        "64K",
+                        "--size",
+                        "64M",
+                        "--reps",
+                        "1",
+                        "--warmups",
+                        "0",
+                        "--crash-probe",
+                        "3",
+                        "--crash-probe-seed",
+                        "7",
+                        "--json",
+                        json,
+                        "--quiet"});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("kill -9 probe: 3 kills per write case at seeded random moments (seed 7)"));
+    EXPECT_THAT(r.out, HasSubstr("A process crash is not a power cut"));
+    EXPECT_THAT(r.out, HasSubstr("survives kill -9: yes"));
+    std::ifstream in(json);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto result = resultFromJson(text, json);
+    ASSERT_TRUE(result.cases.at(0).crashProbe.has_value());
+    EXPECT_EQ(result.cases[0].crashProbe->seed, 7u);
+    EXPECT_EQ(result.cases[0].crashProbe->kills.size(), 3u);
+    EXPECT_EQ(m_target.entryCount(), 0u) << "every probe file and link removed";
+}
+
+TEST_F(CliEngine, TheKillProbeRefusesAReadCaseAndAnOutOfRangeCount)
+{
+    auto r = cli({"run", "--target", m_target.path(), "--strategy", "read", "--chunk", "64K", "--size", "1M",
+                  "--reps", "1", "--crash-probe", "2", "--quiet"});
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_THAT(r.out + r.err, HasSubstr("a read case writes nothing a crash could lose"));
+    r = cli({"run", "--target", m_target.path(), "--strategy", "write", "--chunk", "64K", "--size", "1M",
+             "--crash-probe", "101", "--quiet"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("--crash-probe: give 0 to 100 kills per write case"));
+    EXPECT_EQ(m_target.entryCount(), 0u);
+}
+
+namespace {
+
+// The pids of live case children writing under `folder` (their link file's path is their third argument).
+std::vector<int> caseChildrenUnder(const std::string& folder)
+{
+    std::vector<int> pids;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        const std::string name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos)
+            continue;
+        std::ifstream cmdline(entry.path() / "cmdline");
+        const std::string text((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
+        if (text.find("__case-child") == std::string::npos || text.find(folder) == std::string::npos)
+            continue;
+        std::ifstream stat(entry.path() / "stat");
+        std::string statText((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+        const auto close = statText.rfind(')');
+        if (close != std::string::npos && close + 2 < statText.size() && statText[close + 2] == 'Z')
+            continue; // a zombie has stopped writing
+        pids.push_back(std::stoi(name));
+    }
+    return pids;
+}
+
+} // namespace
+
+TEST_F(CliEngine, ARunKilledMidProbeTakesItsChildWithItAndLeavesItsFolderForClean)
+{
+    // A 2 s measured repetition, so the probe's child writes for 0.2 to 1.8 s before its own kill; O_DSYNC
+    // keeps what it writes small.
+    Process p(IOLAB_CLI_PATH, {"run",        "--target", m_target.path(),
+                               "--strategy", "write",    "--chunk",
+                               "4K",         "--size",   "1G",
+                               "--sync",     "O_DSYNC",  "--duration",
+                               "2s",         "--reps",   "1",
+                               "--warmups",  "0",        "--crash-probe",
+                               "1",          "--quiet"},
+              {"XDG_STATE_HOME=" + m_state.path()});
+    std::vector<int> children;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (children.empty() && std::chrono::steady_clock::now() < deadline) {
+        children = caseChildrenUnder(m_target.path());
+        if (children.empty())
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ASSERT_FALSE(children.empty()) << "the probe's child never started";
+    p.signal(SIGKILL);
+    p.wait();
+    const auto gone = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!caseChildrenUnder(m_target.path()).empty() && std::chrono::steady_clock::now() < gone)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_TRUE(caseChildrenUnder(m_target.path()).empty()) << "PR_SET_PDEATHSIG killed the child";
+    EXPECT_EQ(m_target.entryCount(), 1u) << "the marked run folder is left";
+    const auto clean = cli({"clean", m_target.path()});
+    EXPECT_EQ(clean.exitCode, 0) << clean.out << clean.err;
+    EXPECT_EQ(m_target.entryCount(), 0u) << "clean removes the folder, the probe's files and its link";
 }

@@ -161,11 +161,13 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
     ResultsModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     const std::vector<std::string> headers{
-        "#",          "Strategy",     "Chunk",     "stdio buffer", "Sync",       "Hint, cache",
-        "Reader CPU", "QD",           "Threads",   "Size",         "Time limit", "Latency",
-        "Apparent",   "Trimmed mean", "95% CI",    "Durable",      "Speed-up",   "Files/s",
-        "p50/file",   "p99/file",     "p50",       "p99",          "p99.9",      "IOPS",
-        "CPU",        "Peak RSS",     "Stability", "Status",       "Reason"};
+        "#",           "Strategy",   "Chunk",     "stdio buffer",     "Sync",
+        "Hint, cache", "Reader CPU", "QD",        "Threads",          "Size",
+        "Time limit",  "Latency",    "Apparent",  "Trimmed mean",     "95% CI",
+        "Durable",     "Speed-up",   "Files/s",   "p50/file",         "p99/file",
+        "p50",         "p99",        "p99.9",     "Sync p99",         "IOPS",
+        "CPU",         "Peak RSS",   "Stability", "Survives kill -9", "Status",
+        "Reason"};
     ASSERT_EQ(static_cast<std::size_t>(model.columnCount()), headers.size());
     for (int column = 0; column < model.columnCount(); ++column)
         EXPECT_EQ(model.headerData(column, Qt::Horizontal).toString().toStdString(),
@@ -215,26 +217,35 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
     // came from the declarations, but for the reader CPU, which tells two rows of a pipe strategy apart and
     // so stands beside the strategy (a leading column), not past the figures.
     EXPECT_EQ(gui::ResultsView::defaultColumnOrder(),
-              (std::vector<int>{
-                  M::CaseColumn,      M::StrategyColumn,  M::ChunkColumn,       M::ReaderCpuColumn,
-                  M::DurableColumn,   M::MedianColumn,    M::SpeedupColumn,     M::StatusColumn,
-                  M::StabilityColumn, M::CiColumn,        M::TrimmedMeanColumn, M::BufferColumn,
-                  M::SyncColumn,      M::ReadColumn,      M::QueueDepthColumn,  M::ThreadsColumn,
-                  M::SizeColumn,      M::TimeLimitColumn, M::LatencyColumn,     M::CallP50Column,
-                  M::CallP99Column,   M::CallP999Column,  M::IopsColumn,        M::FilesPerSecondColumn,
-                  M::FileP50Column,   M::FileP99Column,   M::CpuColumn,         M::RssColumn,
-                  M::ReasonColumn}));
+              (std::vector<int>{M::CaseColumn,      M::StrategyColumn,
+                                M::ChunkColumn,     M::ReaderCpuColumn,
+                                M::DurableColumn,   M::MedianColumn,
+                                M::SpeedupColumn,   M::SurvivesKillColumn,
+                                M::StatusColumn,    M::StabilityColumn,
+                                M::CiColumn,        M::TrimmedMeanColumn,
+                                M::BufferColumn,    M::SyncColumn,
+                                M::ReadColumn,      M::QueueDepthColumn,
+                                M::ThreadsColumn,   M::SizeColumn,
+                                M::TimeLimitColumn, M::LatencyColumn,
+                                M::CallP50Column,   M::CallP99Column,
+                                M::CallP999Column,  M::SyncP99Column,
+                                M::IopsColumn,      M::FilesPerSecondColumn,
+                                M::FileP50Column,   M::FileP99Column,
+                                M::CpuColumn,       M::RssColumn,
+                                M::ReasonColumn}));
     const RunResult writes = sampleRun();
-    EXPECT_EQ(gui::ResultsView::hiddenColumns(writes.cases, writes.refused),
-              (std::vector<int>{M::ReadColumn, M::ReaderCpuColumn, M::QueueDepthColumn, M::ThreadsColumn,
-                                M::TimeLimitColumn, M::LatencyColumn, M::TrimmedMeanColumn,
-                                M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column, M::CallP50Column,
-                                M::CallP99Column, M::CallP999Column, M::IopsColumn}));
+    EXPECT_EQ(
+        gui::ResultsView::hiddenColumns(writes.cases, writes.refused),
+        (std::vector<int>{M::ReadColumn, M::ReaderCpuColumn, M::QueueDepthColumn, M::ThreadsColumn,
+                          M::TimeLimitColumn, M::LatencyColumn, M::TrimmedMeanColumn, M::FilesPerSecondColumn,
+                          M::FileP50Column, M::FileP99Column, M::CallP50Column, M::CallP99Column,
+                          M::CallP999Column, M::SyncP99Column, M::IopsColumn, M::SurvivesKillColumn}));
     EXPECT_EQ(gui::ResultsView::hiddenColumns({read}, {}),
               (std::vector<int>{M::BufferColumn, M::SyncColumn, M::ReaderCpuColumn, M::QueueDepthColumn,
                                 M::TimeLimitColumn, M::LatencyColumn, M::TrimmedMeanColumn, M::DurableColumn,
                                 M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column, M::CallP50Column,
-                                M::CallP99Column, M::CallP999Column, M::IopsColumn, M::ReasonColumn}));
+                                M::CallP99Column, M::CallP999Column, M::SyncP99Column, M::IopsColumn,
+                                M::SurvivesKillColumn, M::ReasonColumn}));
 
     // A pipe case shows where its reader ran; the column is shown as soon as one case writes into a pipe.
     CaseResult pipe = measuredCase(0, "vmsplice", 65536, BufferMode::NotApplicable, 8000.0);
@@ -246,4 +257,41 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
     EXPECT_EQ(text(model, 0, M::ReaderCpuColumn), QStringLiteral("same"));
     EXPECT_FALSE(
         std::ranges::binary_search(gui::ResultsView::hiddenColumns(pipes.cases, {}), M::ReaderCpuColumn));
+}
+
+TEST(ResultsModel, SaysWhetherACaseSurvivesKill9AndItsSyncP99)
+{
+    using M = ResultsModel;
+    RunResult run;
+    CaseResult stdio = measuredCase(0, "stdio", 4096, BufferMode::Default, 500.0);
+    CrashProbeResult probe;
+    KillCheck kill;
+    kill.landed = true;
+    kill.acknowledgedBytes = 1 << 20;
+    kill.lostBytes = 64 * 1024;
+    probe.kills = {kill};
+    stdio.crashProbe = probe;
+    CaseResult write = measuredCase(1, "write", 4096, BufferMode::NotApplicable, 400.0);
+    kill.lostBytes = 0;
+    probe.kills = {kill};
+    write.crashProbe = probe;
+    LatencyDistribution syncs;
+    syncs.summary.count = 100;
+    syncs.summary.p99Ns = 7'390'000;
+    write.syncLatency = syncs;
+    CaseResult unprobed = measuredCase(2, "direct", 4096, BufferMode::NotApplicable, 300.0);
+    run.cases = {stdio, write, unprobed};
+    M model;
+    model.setResult(run);
+    EXPECT_EQ(text(model, 0, M::SurvivesKillColumn), QStringLiteral("no: loses up to 64 KiB"));
+    EXPECT_EQ(text(model, 1, M::SurvivesKillColumn), QStringLiteral("yes"));
+    EXPECT_TRUE(text(model, 2, M::SurvivesKillColumn).isEmpty()) << "not probed: nothing said";
+    EXPECT_LT(model.data(model.index(0, M::SurvivesKillColumn), M::SortRole).toDouble(),
+              model.data(model.index(1, M::SurvivesKillColumn), M::SortRole).toDouble())
+        << "losing sorts below surviving";
+    EXPECT_EQ(text(model, 1, M::SyncP99Column), QStringLiteral("7.39 ms"));
+    EXPECT_TRUE(text(model, 0, M::SyncP99Column).isEmpty());
+    const auto hidden = gui::ResultsView::hiddenColumns(run.cases, {});
+    EXPECT_FALSE(std::ranges::binary_search(hidden, M::figureColumn(M::SurvivesKillColumn)));
+    EXPECT_FALSE(std::ranges::binary_search(hidden, M::figureColumn(M::SyncP99Column)));
 }

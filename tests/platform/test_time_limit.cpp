@@ -102,8 +102,9 @@ TEST_F(TimeLimit, ARandomWriterCutShortIsNotCalledVerified)
     if (m_target.livesInMemory())
         GTEST_SKIP() << "the temp folder is in memory: an O_DSYNC write does not wait for a device";
     const auto c = runOne("write-random", 1 * kGiB, Preallocate::None, 200);
-    ASSERT_EQ(c.status, Status::Ok) << c.reason << " (" << c.repetitions.at(0).bytes << " bytes, limit reached "
-                                    << c.repetitions.at(0).timeLimitReached << ")";
+    ASSERT_EQ(c.status, Status::Ok) << c.reason << " (" << c.repetitions.at(0).bytes
+                                    << " bytes, limit reached " << c.repetitions.at(0).timeLimitReached
+                                    << ")";
     const auto& rep = c.repetitions.at(0);
     EXPECT_TRUE(rep.timeLimitReached) << rep.bytes << " bytes";
     EXPECT_FALSE(rep.verified) << "the chunks it did not reach are holes among those it wrote";

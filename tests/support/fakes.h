@@ -76,6 +76,15 @@ public:
         ++verifyCalls;
         return Outcome::success();
     }
+    Outcome readBack(const std::string& path,
+                     const std::function<void(const std::byte*, std::size_t)>& consume) override
+    {
+        const auto it = contents.find(path);
+        if (it == contents.end())
+            return {Status::Failed, 2, "read back", path + ": no such file in the fake"};
+        consume(it->second.data(), it->second.size());
+        return Outcome::success();
+    }
     std::string directoryFor(const std::string& name, Outcome&) override
     {
         std::lock_guard lock(m_mutex);
@@ -126,6 +135,7 @@ public:
     std::vector<std::pair<std::string, std::uint64_t>> dataFiles;
     std::optional<std::uint64_t> cached;
     bool closed = false;
+    std::map<std::string, std::vector<std::byte>> contents; // what readBack() hands out, by path
 
 private:
     TargetInfo m_target;

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+#include "core/engine/case_child.h"
+
+#include "core/base/error.h"
+#include "core/engine/job_execution.h"
+#include "core/engine/pattern.h"
+#include "core/engine/registry.h"
+#include "core/formats/result_json.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <new>
+#include <thread>
+
+namespace iolab {
+
+namespace childlink {
+
+namespace {
+
+template <std::size_t N> void copyText(std::array<char, N>& into, std::string_view text)
+{
+    const std::size_t n = std::min(text.size(), N - 1);
+    std::memcpy(into.data(), text.data(), n);
+    into[n] = '\0';
+}
+
+template <std::size_t N> std::string textOf(const std::array<char, N>& from)
+{
+    return std::string(from.data(), strnlen(from.data(), N));
+}
+
+} // namespace
+
+void Link::initialize(std::byte* base, std::uint32_t threads, std::int64_t parentPid,
+                      std::string_view request)
+{
+    auto* header = new (base) Header{};
+    header->magic = kMagic;
+    header->version = kVersion;
+    header->threads = threads;
+    header->requestBytes = request.size();
+    header->parentPid = parentPid;
+    for (std::uint32_t t = 0; t < threads; ++t)
+        new (base + progressOffset(t)) Progress{};
+    std::memcpy(base + requestOffset(threads), request.data(), request.size());
+}
+
+bool Link::valid() const
+{
+    if (m_size < kHeaderBytes)
+        return false;
+    const Header& h = header();
+    return h.magic == kMagic && h.version == kVersion && h.threads >= 1 && h.threads <= kMaxThreads &&
+           blockBytes(h.threads, h.requestBytes) <= m_size;
+}
+
+std::string_view Link::request() const
+{
+    const Header& h = header();
+    return {reinterpret_cast<const char*>(m_base + requestOffset(h.threads)), h.requestBytes};
+}
+
+std::uint64_t Link::acknowledgedBytes() const
+{
+    std::uint64_t sum = 0;
+    for (std::uint32_t t = 0; t < header().threads; ++t)
+        sum += progress(t).bytes.load(std::memory_order_relaxed);
+    return sum;
+}
+
+void Link::publishOutcome(const Outcome& outcome, State state) const
+{
+    Header& h = header();
+    h.status = static_cast<std::int32_t>(outcome.status);
+    h.code = outcome.errorCode;
+    copyText(h.operation, outcome.operation);
+    copyText(h.message, outcome.message);
+    setState(state);
+}
+
+Outcome Link::outcome() const
+{
+    const Header& h = header();
+    return {static_cast<Status>(h.status), h.code, textOf(h.operation), textOf(h.message)};
+}
+
+} // namespace childlink
+
+std::string childRequestToJson(const ChildRequest& request)
+{
+    nlohmann::json threads = nlohmann::json::array();
+    for (const auto& t : request.threads)
+        threads.push_back({{"path", t.path}, {"auxPath", t.auxPath}, {"bytes", t.bytes}});
+    nlohmann::json target;
+    to_json(target, request.target);
+    return nlohmann::json{{"case", caseToJson(request.testCase)},
+                          {"target", target},
+                          {"threads", threads},
+                          {"everyCall", request.everyCall}}
+        .dump();
+}
+
+ChildRequest childRequestFromJson(std::string_view text)
+{
+    try {
+        const auto j = nlohmann::json::parse(text);
+        ChildRequest request;
+        request.testCase = caseFromJson(j.at("case"));
+        from_json(j.at("target"), request.target);
+        for (const auto& t : j.at("threads"))
+            request.threads.push_back({t.at("path").get<std::string>(), t.at("auxPath").get<std::string>(),
+                                       t.at("bytes").get<std::uint64_t>()});
+        request.everyCall = j.at("everyCall").get<bool>();
+        return request;
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(fmt::format("case child request: {}", e.what()));
+    }
+}
+
+int runCaseChild(const childlink::Link& link, const Registry& registry)
+{
+    using childlink::State;
+    ChildRequest request;
+    try {
+        request = childRequestFromJson(link.request());
+    } catch (const InputError& e) {
+        link.publishOutcome({Status::Failed, 0, "case child", e.what()}, State::Failed);
+        return 2;
+    }
+    const Strategy* strategy = registry.find(request.testCase.strategy);
+    if (strategy == nullptr || request.threads.size() != link.header().threads) {
+        link.publishOutcome({Status::Failed, 0, "case child",
+                             fmt::format("no strategy '{}' in this program, or a thread count that does not "
+                                         "match the block",
+                                         request.testCase.strategy)},
+                            State::Failed);
+        return 2;
+    }
+
+    const Pattern pattern(request.testCase.chunkBytes);
+    std::vector<std::unique_ptr<Job>> jobs;
+    for (std::uint32_t t = 0; t < request.threads.size(); ++t) {
+        JobSpec spec;
+        spec.testCase = request.testCase;
+        spec.thread = t;
+        spec.bytes = request.threads[t].bytes;
+        spec.path = request.threads[t].path;
+        spec.auxPath = request.threads[t].auxPath;
+        spec.pattern = &pattern;
+        spec.target = request.target;
+        Outcome outcome;
+        auto job = strategy->prepare(spec, outcome);
+        if (job == nullptr) {
+            if (outcome.ok())
+                outcome = {Status::Failed, 0, "prepare", "the strategy could not start"};
+            link.publishOutcome(outcome, State::Failed);
+            return 0;
+        }
+        jobs.push_back(std::move(job));
+        Progress& progress = link.progress(t);
+        progress.stop = &link.header().stop;
+        progress.everyCall = request.everyCall;
+    }
+
+    link.setState(State::Ready);
+    // Polled, untimed: Windows has no wait on an address across processes, so both OSes poll.
+    while (link.header().go.load(std::memory_order_acquire) == 0 &&
+           !link.header().stop.load(std::memory_order_relaxed))
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+    if (link.header().stop.load(std::memory_order_relaxed)) {
+        link.publishOutcome(Outcome::cancelled(), State::Finished);
+        return 0;
+    }
+    link.setState(State::Running);
+
+    std::vector<Outcome> outcomes(jobs.size());
+    // executeJobs takes the threads' Progress as one array: the block's slots are that array.
+    executeJobs(jobs, &link.progress(0), outcomes, [] {});
+    Outcome outcome;
+    for (std::size_t t = 0; t < jobs.size(); ++t) {
+        mergeOutcome(outcome, std::move(outcomes[t]));
+        mergeOutcome(outcome, jobs[t]->finish());
+    }
+    jobs.clear();
+    link.publishOutcome(outcome, State::Finished);
+    return 0;
+}
+
+} // namespace iolab

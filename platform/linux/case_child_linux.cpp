@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+// Case children on Linux: this program re-executed through /proc/self/exe with posix_spawn, sharing the link
+// block by a MAP_SHARED mapping of a file in the run folder. The child asks for SIGKILL when its parent dies
+// (PR_SET_PDEATHSIG), so a runner killed mid-probe takes its child with it; the run folder stays marked, for
+// `iolab-cli clean`.
+#include "core/engine/case_child.h"
+#include "platform/platform.h"
+#include "platform/posix/posix_io.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace iolab {
+
+namespace {
+
+std::size_t pageRounded(std::size_t bytes)
+{
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    return (bytes + page - 1) / page * page;
+}
+
+std::string describeStatus(int status)
+{
+    if (WIFEXITED(status))
+        return fmt::format("exited with code {}", WEXITSTATUS(status));
+    if (WIFSIGNALED(status)) {
+        const int signal = WTERMSIG(status);
+        const char* name = ::sigabbrev_np(signal);
+        return name != nullptr ? fmt::format("was killed by signal {} (SIG{})", signal, name)
+                               : fmt::format("was killed by signal {}", signal);
+    }
+    return fmt::format("ended with wait status {}", status);
+}
+
+class LinuxCaseChild final : public CaseChild
+{
+public:
+    LinuxCaseChild(pid_t pid, std::byte* base, std::size_t size)
+        : m_pid(pid), m_base(base), m_size(size), m_link(base, size)
+    {}
+    ~LinuxCaseChild() override
+    {
+        if (!m_reaped) {
+            ::kill(m_pid, SIGKILL);
+            wait();
+        }
+        ::munmap(m_base, m_size);
+    }
+    LinuxCaseChild(const LinuxCaseChild&) = delete;
+    LinuxCaseChild& operator=(const LinuxCaseChild&) = delete;
+
+    const childlink::Link& link() const override { return m_link; }
+
+    bool exited() override
+    {
+        if (m_reaped)
+            return true;
+        int status = 0;
+        const pid_t got = ::waitpid(m_pid, &status, WNOHANG);
+        if (got == m_pid)
+            reaped(status);
+        return m_reaped;
+    }
+
+    void kill() override
+    {
+        if (!m_reaped)
+            ::kill(m_pid, SIGKILL);
+    }
+
+    ChildExit wait() override
+    {
+        while (!m_reaped) {
+            int status = 0;
+            const pid_t got = ::waitpid(m_pid, &status, 0);
+            if (got == m_pid)
+                reaped(status);
+            else if (got < 0 && errno != EINTR) {
+                m_exit = {false, 0, fmt::format("could not be waited for ({})", posix::errnoName(errno))};
+                m_reaped = true;
+            }
+        }
+        return m_exit;
+    }
+
+private:
+    void reaped(int status)
+    {
+        m_reaped = true;
+        m_exit.exitedNormally = WIFEXITED(status);
+        m_exit.code = WIFEXITED(status)     ? WEXITSTATUS(status)
+                      : WIFSIGNALED(status) ? WTERMSIG(status)
+                                            : status;
+        m_exit.description = describeStatus(status);
+    }
+
+    pid_t m_pid;
+    std::byte* m_base;
+    std::size_t m_size;
+    childlink::Link m_link;
+    bool m_reaped = false;
+    ChildExit m_exit;
+};
+
+class LinuxCaseChildLauncher final : public CaseChildLauncher
+{
+public:
+    std::unique_ptr<CaseChild> start(const std::string& linkPath, const ChildRequest& request,
+                                     Outcome& outcome) override
+    {
+        const std::string json = childRequestToJson(request);
+        const auto threads = static_cast<std::uint32_t>(request.threads.size());
+        const std::size_t size = pageRounded(childlink::blockBytes(threads, json.size()));
+        posix::UniqueFd fd(
+            ::open(linkPath.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+        if (!fd) {
+            outcome = posix::errnoOutcome(errno, "open (case child link)", linkPath);
+            return nullptr;
+        }
+        if (::ftruncate(fd.get(), static_cast<off_t>(size)) != 0) {
+            outcome = posix::errnoOutcome(errno, "ftruncate (case child link)", linkPath);
+            return nullptr;
+        }
+        void* base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd.get(), 0);
+        if (base == MAP_FAILED) {
+            outcome = posix::errnoOutcome(errno, "mmap (case child link)", linkPath);
+            return nullptr;
+        }
+        auto* bytes = static_cast<std::byte*>(base);
+        childlink::Link::initialize(bytes, threads, ::getpid(), json);
+
+        const std::string program = "/proc/self/exe";
+        std::string arg0 = "iolab-case-child";
+        std::string command(kCaseChildCommand);
+        std::string path = linkPath;
+        char* argv[] = {arg0.data(), command.data(), path.data(), nullptr};
+        pid_t pid = 0;
+        // Spawned from the runner's thread: PR_SET_PDEATHSIG fires when the thread that made the child ends,
+        // and that thread outlives the child.
+        if (const int error = ::posix_spawn(&pid, program.c_str(), nullptr, nullptr, argv, environ);
+            error != 0) {
+            ::munmap(base, size);
+            outcome = posix::errnoOutcome(error, "posix_spawn (case child)", program);
+            return nullptr;
+        }
+        return std::make_unique<LinuxCaseChild>(pid, bytes, size);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<CaseChildLauncher> makeCaseChildLauncher()
+{
+    return std::make_unique<LinuxCaseChildLauncher>();
+}
+
+std::optional<int> runCaseChildIfAsked(int argc, char** argv, const Registry& registry)
+{
+    if (argc < 3 || std::string_view(argv[1]) != kCaseChildCommand)
+        return std::nullopt;
+    // First: a child whose parent is gone must not write on.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    posix::UniqueFd fd(::open(argv[2], O_RDWR | O_NOFOLLOW | O_CLOEXEC));
+    struct stat info
+    {};
+    if (!fd || ::fstat(fd.get(), &info) != 0 || info.st_size <= 0)
+        return 2;
+    const auto size = static_cast<std::size_t>(info.st_size);
+    void* base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd.get(), 0);
+    if (base == MAP_FAILED)
+        return 2;
+    fd.reset();
+    const childlink::Link link(static_cast<std::byte*>(base), size);
+    if (!link.valid())
+        return 2;
+    // The parent may have died before PR_SET_PDEATHSIG was in place.
+    if (::getppid() != link.header().parentPid)
+        return 3;
+    const int code = runCaseChild(link, registry);
+    ::munmap(base, size);
+    return code;
+}
+
+} // namespace iolab
