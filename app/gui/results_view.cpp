@@ -221,7 +221,7 @@ std::vector<int> ResultsView::defaultColumnOrder()
     // What answers "which is fastest, and by how much" first; the axes and details after.
     std::vector<int> order = figures({M::CaseColumn});
     for (const auto& part : {axes(true),
-                             figures({M::DurableColumn, M::MedianColumn, M::SpeedupColumn, M::StatusColumn,
+                             figures({M::DurableColumn, M::MedianColumn, M::SpeedupColumn, M::AtRiskColumn, M::StatusColumn,
                                       M::StabilityColumn, M::CiColumn, M::TrimmedMeanColumn}),
                              axes(false),
                              figures({M::CallP50Column, M::CallP99Column, M::CallP999Column, M::IopsColumn,
@@ -238,6 +238,7 @@ std::vector<int> ResultsView::hiddenColumns(const std::vector<CaseResult>& cases
     bool anyFileSet = false;
     bool anyLatency = false;
     bool anyReason = !refused.empty();
+    bool anyExposure = false;
     std::uint32_t repetitions = 0;
     std::vector<const Case*> all;
     for (const auto& c : cases) {
@@ -245,6 +246,7 @@ std::vector<int> ResultsView::hiddenColumns(const std::vector<CaseResult>& cases
         anyFileSet = anyFileSet || c.filesPerSecond.count > 0;
         anyLatency = anyLatency || (c.callLatency && c.callLatency->summary.count > 0);
         anyReason = anyReason || !c.reason.empty();
+        anyExposure = anyExposure || c.atRisk.has_value();
         repetitions = std::max<std::uint32_t>(repetitions, static_cast<std::uint32_t>(c.apparentMBps.count));
     }
     for (const auto& r : refused)
@@ -266,6 +268,8 @@ std::vector<int> ResultsView::hiddenColumns(const std::vector<CaseResult>& cases
     }
     if (!anyWrite)
         hidden.push_back(M::figureColumn(M::DurableColumn));
+    if (!anyExposure)
+        hidden.push_back(M::figureColumn(M::AtRiskColumn));
     if (!anyFileSet) {
         hidden.push_back(M::figureColumn(M::FilesPerSecondColumn));
         hidden.push_back(M::figureColumn(M::FileP50Column));

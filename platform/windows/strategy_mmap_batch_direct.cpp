@@ -74,7 +74,8 @@ public:
                .syncRefusal = "fsync-every counts write calls, and this strategy's chunks are copies "
                               "into a mapping (and Windows has no fdatasync or O_SYNC)",
                .callCost = CallCost::Copy,
-               .memoryCopyCalls = true})
+               .memoryCopyCalls = true,
+               .holdsBackBytes = kMmapWindowBytes})
     {}
 
     std::optional<std::string> refusal(const Case& c, const TargetInfo& target) const override
