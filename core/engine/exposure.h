@@ -64,8 +64,9 @@ ExposurePlan exposurePlan(const Case& c, const StrategyInfo& info);
 // case has no exposure).
 inline bool publishesDurable(const ExposurePlan& plan)
 {
+    // A buffer of unknown size: the counters cannot bound what it holds, so the line shows nothing for it.
     return plan.point == DurablePoint::LoopSyncs || plan.point == DurablePoint::JobEnd ||
-           plan.point == DurablePoint::RunEnd || plan.point == DurablePoint::HeldBack;
+           plan.point == DurablePoint::RunEnd || (plan.point == DurablePoint::HeldBack && plan.heldBackBytes);
 }
 
 // The bytes at risk in the threads' counters right now, as the sampler sees them; each thread's figure is
