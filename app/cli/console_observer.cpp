@@ -62,8 +62,9 @@ void ConsoleObserver::caseFinished(const CaseResult& result)
     else if (result.status == Status::Ok && result.testCase.direction == Direction::Read)
         figure = formatRate(result.apparentMBps.median * kBytesPerMB);
     else if (result.status == Status::Ok && result.atRisk)
-        figure = fmt::format("{} (durable {}, max at risk {})", formatRate(result.apparentMBps.median * kBytesPerMB),
-                             formatRate(result.durableMBps.median * kBytesPerMB), formatExposure(*result.atRisk));
+        figure = fmt::format(
+            "{} (durable {}, max at risk {})", formatRate(result.apparentMBps.median * kBytesPerMB),
+            formatRate(result.durableMBps.median * kBytesPerMB), formatExposure(*result.atRisk));
     else if (result.status == Status::Ok)
         figure = fmt::format("{} (durable {})", formatRate(result.apparentMBps.median * kBytesPerMB),
                              formatRate(result.durableMBps.median * kBytesPerMB));

@@ -133,8 +133,9 @@ LiveCharts::LiveCharts(QWidget* parent) : QWidget(parent)
     // CPU and memory side by side: stacked, each is too short on a 768-pixel screen to label its axis.
     auto* lower = new QHBoxLayout;
     lower->setSpacing(2);
-    lower->addWidget(m_cpuChart.view, 1);
-    lower->addWidget(m_memoryChart.view, 1);
+    // The memory chart is the wider: its legend names three lines, one of them long.
+    lower->addWidget(m_cpuChart.view, 2);
+    lower->addWidget(m_memoryChart.view, 3);
     layout->addLayout(lower, 2);
     setDark(false);
 
@@ -351,10 +352,10 @@ void LiveCharts::flush()
     setNiceRange(m_memoryChart.x, left, right);
     setNiceRange(m_cpuChart.y, 0,
                  std::max(100.0, niceCeiling(std::max(m_cpuUserPoints.maxY(), m_cpuSystemPoints.maxY()))));
-    setNiceRange(m_memoryChart.y, 0,
-                 niceCeiling(std::max(1.0, std::max({m_rssPoints.maxY(), m_dirtyPoints.maxY(),
-                                                     m_atRiskPoints.maxY()}) *
-                                               1.05)));
+    setNiceRange(
+        m_memoryChart.y, 0,
+        niceCeiling(std::max(
+            1.0, std::max({m_rssPoints.maxY(), m_dirtyPoints.maxY(), m_atRiskPoints.maxY()}) * 1.05)));
 }
 
 std::size_t LiveCharts::pointsHeld() const

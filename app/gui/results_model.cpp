@@ -349,8 +349,8 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const
         return sortValue(row, index.row(), index.column());
     case Qt::ToolTipRole:
         if (const auto& risk = row.result.atRisk; risk && figureAt(index.column()) == AtRiskColumn)
-            return qs(fmt::format("{}: {} ({})\n{}", formatExposure(*risk), risk->method, toString(risk->basis),
-                                  kExposureMeaning));
+            return qs(fmt::format("{}: {} ({})\n{}", formatExposure(*risk), risk->method,
+                                  toString(risk->basis), kExposureMeaning));
         return row.result.reason.empty() ? qs(row.result.testCase.label())
                                          : qs(row.result.testCase.label() + "\n" + row.result.reason);
     case Qt::TextAlignmentRole: {
@@ -390,7 +390,8 @@ QString ResultsModel::columnToolTip(int section)
             "Durable rate, median: bytes written divided by the time until the final fsync returned, "
             "that is until the data was really on storage. The figure that counts for writes to a file");
     case AtRiskColumn:
-        return tr("Max at risk: the most bytes acknowledged (the call returned) but not yet made durable by a "
+        return tr("Max at risk: the most bytes acknowledged (the call returned) but not yet made durable by "
+                  "a "
                   "completed sync (fsync, fdatasync, an O_SYNC/O_DSYNC write, FlushFileBuffers), and the "
                   "longest time such bytes waited. ") +
                qs(kExposureMeaning) +

@@ -220,13 +220,14 @@ std::vector<int> ResultsView::defaultColumnOrder()
     };
     // What answers "which is fastest, and by how much" first; the axes and details after.
     std::vector<int> order = figures({M::CaseColumn});
-    for (const auto& part : {axes(true),
-                             figures({M::DurableColumn, M::MedianColumn, M::SpeedupColumn, M::AtRiskColumn, M::StatusColumn,
-                                      M::StabilityColumn, M::CiColumn, M::TrimmedMeanColumn}),
-                             axes(false),
-                             figures({M::CallP50Column, M::CallP99Column, M::CallP999Column, M::IopsColumn,
-                                      M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column,
-                                      M::CpuColumn, M::RssColumn, M::ReasonColumn})})
+    for (const auto& part :
+         {axes(true),
+          figures({M::DurableColumn, M::MedianColumn, M::SpeedupColumn, M::AtRiskColumn, M::StatusColumn,
+                   M::StabilityColumn, M::CiColumn, M::TrimmedMeanColumn}),
+          axes(false),
+          figures({M::CallP50Column, M::CallP99Column, M::CallP999Column, M::IopsColumn,
+                   M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column, M::CpuColumn, M::RssColumn,
+                   M::ReasonColumn})})
         order.insert(order.end(), part.begin(), part.end());
     return order;
 }

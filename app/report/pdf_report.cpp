@@ -1068,12 +1068,13 @@ void exposureSection(Layout& layout, const ReportContext& ctx)
         return;
     layout.heading(QStringLiteral("Durability: power-loss exposure"), 2, 80);
     layout.paragraph(
-        QStringLiteral("Max at risk: the most bytes acknowledged (the call returned) but not yet made durable by a "
-                       "completed sync, and the longest time such bytes waited for one; computed from each "
-                       "case's sync policy and the moments its syncs returned, not simulated. It is %1. "
-                       "'at most': an upper bound (several threads' peaks summed, or a buffer's size).")
+        QStringLiteral(
+            "Max at risk: the most bytes acknowledged (the call returned) but not yet made durable by a "
+            "completed sync, and the longest time such bytes waited for one; computed from each "
+            "case's sync policy and the moments its syncs returned, not simulated. It is %1. "
+            "'at most': an upper bound (several threads' peaks summed, or a buffer's size).")
             .arg(qs(kExposureMeaning)),
-        8.5);
+        8, kMuted);
     layout.table({{QStringLiteral("#"), 2, Qt::AlignRight},
                   {QStringLiteral("Case"), 14},
                   {QStringLiteral("Max at risk"), 7, Qt::AlignRight},
@@ -1500,9 +1501,9 @@ using Section = void (*)(Layout&, const ReportContext&);
 
 // The report, in reading order: the answer first, the evidence after it, every repetition last.
 constexpr std::array<Section, 14> kSections = {
-    &headerSection,   &summarySection,  &cdmSection,       &machineSection, &targetSection,
-    &resultsSection,  &exposureSection, &findingsSection,  &chartsSection,  &latencySection,
-    &qdSection,       &timelinesSection, &matrixSection,   &appendixSection};
+    &headerSection,  &summarySection,   &cdmSection,      &machineSection, &targetSection,
+    &resultsSection, &exposureSection,  &findingsSection, &chartsSection,  &latencySection,
+    &qdSection,      &timelinesSection, &matrixSection,   &appendixSection};
 
 void writeReport(Layout& layout, const RunResult& result, const QString& title, const ReportOptions& options,
                  const Registry* registry)

@@ -48,7 +48,8 @@ ExposurePlan exposurePlan(const Case& c, const StrategyInfo& info)
     const SyncMode mode = c.sync.mode;
     if (!info.notDurable.empty()) {
         plan.point = DurablePoint::RunEnd;
-        plan.method = "its syncs are not durable (" + c.strategy + "): durable only once the run's fsync after "
+        plan.method = "its syncs are not durable (" + c.strategy +
+                      "): durable only once the run's fsync after "
                       "the timed part returned";
         return plan;
     }
@@ -63,10 +64,11 @@ ExposurePlan exposurePlan(const Case& c, const StrategyInfo& info)
                 plan.heldBackBytes = c.buffer.bytes;
             else if (!stdioBuffer)
                 plan.heldBackBytes = info.holdsBackBytes;
-            plan.method = fmt::format("each write to the file returns durable ({}), but {} holds up to {} "
-                                      "back until it writes",
-                                      toString(c.sync), stdioBuffer ? "the stdio buffer" : "its batch",
-                                      plan.heldBackBytes ? formatBytes(*plan.heldBackBytes) : "its default size");
+            plan.method =
+                fmt::format("each write to the file returns durable ({}), but {} holds up to {} "
+                            "back until it writes",
+                            toString(c.sync), stdioBuffer ? "the stdio buffer" : "its batch",
+                            plan.heldBackBytes ? formatBytes(*plan.heldBackBytes) : "its default size");
             return plan;
         }
         plan.point = DurablePoint::EachWrite;
@@ -83,10 +85,11 @@ ExposurePlan exposurePlan(const Case& c, const StrategyInfo& info)
     if (syncsEveryN(mode)) {
         plan.point = DurablePoint::LoopSyncs;
         plan.syncEveryBytes = std::uint64_t{c.sync.everyWrites} * c.chunkBytes;
-        plan.method = c.sync.everyWrites == 1
-                          ? fmt::format("{} after every write: one write per thread waits for it", syncName(mode))
-                          : fmt::format("{} every {} writes: at most {} per thread", syncName(mode),
-                                        c.sync.everyWrites, formatBytes(plan.syncEveryBytes));
+        plan.method =
+            c.sync.everyWrites == 1
+                ? fmt::format("{} after every write: one write per thread waits for it", syncName(mode))
+                : fmt::format("{} every {} writes: at most {} per thread", syncName(mode), c.sync.everyWrites,
+                              formatBytes(plan.syncEveryBytes));
         return plan;
     }
     if (mode == SyncMode::FsyncEnd || mode == SyncMode::FdatasyncEnd) {

@@ -8,7 +8,8 @@
 // How it is had, per thread, from the loop's structure and the moments its syncs completed, without a sample:
 //  - every write returns durable (O_SYNC/O_DSYNC, pwritev2 RWF_DSYNC, an io_uring write linked to its sync,
 //    group-commit's committed writes): nothing acknowledged waits; the thread publishes nothing. 0 B, 0 s.
-//  - a sync every N writes (N = 1 too: the write has returned, its sync has not): at most N chunks wait (exactly N once the thread has written N; the batch in
+//  - a sync every N writes (N = 1 too: the write has returned, its sync has not): at most N chunks wait
+//  (exactly N once the thread has written N; the batch in
 //    flight is bounded by the same sync). The loop stores the durable position and reads the clock once per
 //    completed sync (Progress::markDurable).
 //  - a sync only at the job's end (fsync-end, fdatasync-end): all the thread's bytes, until its job returns.
@@ -76,11 +77,11 @@ std::uint64_t atRiskNow(const ExposurePlan& plan, const Progress* progress, std:
 // One thread of a finished repetition, as the runner saw it after joining it.
 struct ThreadExposure
 {
-    std::uint64_t bytes = 0;               // acknowledged
-    std::uint64_t durable = 0;             // made durable by the loop's syncs
-    TimingClock::time_point durableAt{};   // the last such moment (or the thread's start)
-    TimingClock::duration longestWait{};   // between two such moments, while bytes waited
-    TimingClock::time_point ended{};       // its job returned (after its own final sync, if any)
+    std::uint64_t bytes = 0;             // acknowledged
+    std::uint64_t durable = 0;           // made durable by the loop's syncs
+    TimingClock::time_point durableAt{}; // the last such moment (or the thread's start)
+    TimingClock::duration longestWait{}; // between two such moments, while bytes waited
+    TimingClock::time_point ended{};     // its job returned (after its own final sync, if any)
 };
 
 // The repetition's exposure. `runDurable` is when the run's own fsync after the timed part returned.

@@ -148,9 +148,8 @@ private:
     // taken as its job returns; when `jobEndsDurable` (its own last sync made its bytes durable), the
     // thread's durable counter is then set to all its bytes, for the sampler.
     static Clock::time_point executeJobs(std::vector<std::unique_ptr<Job>>& jobs, Progress* progress,
-                                         std::vector<Outcome>& outcomes,
-                                         const std::function<void()>& onStart, bool jobEndsDurable,
-                                         std::vector<ThreadExposure>& exposure);
+                                         std::vector<Outcome>& outcomes, const std::function<void()>& onStart,
+                                         bool jobEndsDurable, std::vector<ThreadExposure>& exposure);
     // Merges the jobs' outcomes and byte counts into `rep`, then releases the jobs.
     static void collectJobs(RepetitionResult& rep, std::vector<std::unique_ptr<Job>>& jobs,
                             const Progress* progress, std::vector<Outcome>& outcomes);

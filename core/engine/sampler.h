@@ -19,8 +19,8 @@
 namespace iolab {
 
 // Samples the running repetition every interval on its own thread: bytes done and at risk (from the
-// per-thread progress and durable counters), process CPU and RSS, system Dirty/Writeback and the target device's counters. The hot loops
-// never see it beyond the relaxed counters they already bump.
+// per-thread progress and durable counters), process CPU and RSS, system Dirty/Writeback and the target
+// device's counters. The hot loops never see it beyond the relaxed counters they already bump.
 class Sampler
 {
 public:

@@ -82,8 +82,8 @@ std::optional<LatencySummary> summaryOf(const std::optional<LatencyDistribution>
     return d ? std::optional<LatencySummary>(d->summary) : std::nullopt;
 }
 
-// Power-loss exposure: the peak bytes and longest seconds at risk, and whether the bytes are exact or a bound;
-// empty where the case has none (not a file write) or the figure is unknown.
+// Power-loss exposure: the peak bytes and longest seconds at risk, and whether the bytes are exact or a
+// bound; empty where the case has none (not a file write) or the figure is unknown.
 CsvRow exposureHeader()
 {
     return {"at_risk_max_bytes", "at_risk_max_s", "at_risk_basis"};
@@ -134,8 +134,8 @@ std::vector<CsvRow> repetitionRows(const RunResult& result)
                              "cached_after_bytes",
                              "dirty_before_bytes",
                              "dirty_after_bytes"}));
-    rows.front() = joinRows(joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync")), exposureHeader(),
-                            {});
+    rows.front() =
+        joinRows(joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync")), exposureHeader(), {});
     for (const auto& c : result.cases) {
         const auto& k = c.testCase;
         const CsvRow base = joinRows({std::to_string(c.index + 1)}, caseFields(k), {toString(c.status)});
@@ -187,8 +187,8 @@ std::vector<CsvRow> summaryRows(const RunResult& result)
                              "ci95_low_MBps", "ci95_high_MBps", "cv_pct", "durable_MBps", "speedup_vs_stdio",
                              "cpu_s_per_GiB", "peak_rss_bytes", "stability_MBps", "files_per_s",
                              "file_p50_ms", "file_p99_ms", "cache_method", "iops", "latency"}));
-    rows.front() = joinRows(joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync")), exposureHeader(),
-                            {});
+    rows.front() =
+        joinRows(joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync")), exposureHeader(), {});
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
         const auto& c = result.cases[i];
         const auto& k = c.testCase;
@@ -243,8 +243,7 @@ std::vector<CsvRow> sampleRows(const RunResult& result)
                             std::to_string(s.rssBytes), std::to_string(s.dirtyBytes),
                             std::to_string(s.writebackBytes), std::to_string(s.deviceReadBytes),
                             std::to_string(s.deviceWrittenBytes), number(s.deviceWriteMBps),
-                            number(s.deviceReadMBps), s.syncing ? "1" : "0",
-                            std::to_string(s.atRiskBytes)});
+                            number(s.deviceReadMBps), s.syncing ? "1" : "0", std::to_string(s.atRiskBytes)});
         }
     }
     return rows;

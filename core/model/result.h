@@ -46,10 +46,10 @@ struct Sample
     friend bool operator==(const Sample&, const Sample&) = default;
 };
 
-// Power-loss exposure, computed rather than simulated: what a power cut would lose, assuming the device honours
-// flushes (a process crash loses less: the page cache survives kill -9). The peak of the bytes acknowledged but
-// not yet made durable by a completed sync, and the longest time such bytes waited for one; how each is had
-// is in core/engine/exposure.h. A figure the case cannot tell is unknown, never guessed.
+// Power-loss exposure, computed rather than simulated: what a power cut would lose, assuming the device
+// honours flushes (a process crash loses less: the page cache survives kill -9). The peak of the bytes
+// acknowledged but not yet made durable by a completed sync, and the longest time such bytes waited for one;
+// how each is had is in core/engine/exposure.h. A figure the case cannot tell is unknown, never guessed.
 enum class ExposureBasis
 {
     Exact, // maxBytes is the peak itself

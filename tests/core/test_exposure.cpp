@@ -237,10 +237,13 @@ TEST(ExposurePlan, FollowsTheSyncPolicyAndWhatTheStrategyDeclares)
 TEST(ExposureFigures, FromTheThreadsCountersAndTheirDurableMoments)
 {
     const auto t0 = TimingClock::time_point{} + 1h;
-    ThreadExposure a{.bytes = kMiB, .durable = kMiB - 8 * kKiB, .durableAt = t0 + 900ms,
-                     .longestWait = 30ms, .ended = t0 + 1s};
-    ThreadExposure b{.bytes = kMiB, .durable = kMiB, .durableAt = t0 + 950ms, .longestWait = 40ms,
-                     .ended = t0 + 960ms};
+    ThreadExposure a{.bytes = kMiB,
+                     .durable = kMiB - 8 * kKiB,
+                     .durableAt = t0 + 900ms,
+                     .longestWait = 30ms,
+                     .ended = t0 + 1s};
+    ThreadExposure b{
+        .bytes = kMiB, .durable = kMiB, .durableAt = t0 + 950ms, .longestWait = 40ms, .ended = t0 + 960ms};
 
     ExposurePlan every;
     every.point = DurablePoint::LoopSyncs;

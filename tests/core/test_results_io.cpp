@@ -210,8 +210,8 @@ TEST(ResultJson, ExposureRoundTripsAndOldFilesHaveNone)
     auto& cr = r.cases.front();
     cr.repetitions.front().atRisk =
         Exposure{.maxBytes = 64 * 4096, .maxSeconds = 1.25, .method = "fsync every 4 writes"};
-    cr.atRisk = Exposure{.maxBytes = std::nullopt, .maxSeconds = 0.5, .basis = ExposureBasis::AtMost,
-                         .method = "held back"};
+    cr.atRisk = Exposure{
+        .maxBytes = std::nullopt, .maxSeconds = 0.5, .basis = ExposureBasis::AtMost, .method = "held back"};
     cr.samples.front().atRiskBytes = 12345;
     auto j = resultToJson(r);
     const auto& rep = j["cases"][0]["repetitions"][0]["atRisk"];

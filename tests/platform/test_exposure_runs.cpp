@@ -97,7 +97,8 @@ TEST_F(ExposureRuns, ASyncEveryNWritesBoundsItToNChunksPerThread)
     EXPECT_EQ(two.maxBytes, 2 * 16 * kKiB);
     EXPECT_EQ(two.basis, ExposureBasis::AtMost) << "two threads' peaks summed";
     ASSERT_TRUE(two.maxSeconds);
-    EXPECT_LT(*two.maxSeconds, c.repetitions[0].durableSeconds) << "a sync every 4 writes, not only at the end";
+    EXPECT_LT(*two.maxSeconds, c.repetitions[0].durableSeconds)
+        << "a sync every 4 writes, not only at the end";
 }
 
 TEST_F(ExposureRuns, ASyncAtTheEndCoversEachThreadUntilItsJobReturns)
