@@ -23,9 +23,8 @@
 // waiting byte was acknowledged when the first write after the earlier moment returned, so the figure
 // exceeds the true wait by at most that one write's own time.
 // The sampler's at-risk line (Sample::atRiskBytes) is the published counters' view at 10 Hz: it sees what
-// the progress counter has counted, which lags the calls by at most one batch (a batch never spans a loop's
-// sync and is counted after it, so with a sync every N writes the line shows less than the result), and is
-// for watching, not for the result.
+// the progress counter has counted, which lags the calls by at most one batch (counted after a loop's sync:
+// with a sync every N writes the line shows less than the result). It is for watching, not for the result.
 #pragma once
 
 #include "core/engine/call_timing.h"
