@@ -86,7 +86,7 @@ TEST_F(ExposureRuns, WithoutASyncEverythingWaitsForTheRunsFsync)
 
 TEST_F(ExposureRuns, ASyncEveryNWritesBoundsItToNChunksPerThread)
 {
-    const auto one = exposureOf(runOne("write", {SyncMode::FdatasyncEvery, 8}));
+    const auto one = exposureOf(runOne("write", {SyncMode::FsyncEvery, 8})); // Windows has no fdatasync
     EXPECT_EQ(one.maxBytes, 32 * kKiB);
     EXPECT_EQ(one.basis, ExposureBasis::Exact);
     ASSERT_TRUE(one.maxSeconds);
