@@ -42,7 +42,8 @@ inline StrategyInfo groupCommitInfo(const std::vector<SyncMode>& osModes)
                       .syncRefusal =
                           "group-commit commits each write with a shared sync: fdatasync-every:1 or "
                           "fsync-every:1",
-                      .threadsShareOneFile = true};
+                      .threadsShareOneFile = true,
+                      .countsCommittedWrites = true};
     for (const SyncMode mode : {SyncMode::FdatasyncEvery, SyncMode::FsyncEvery}) {
         if (std::find(osModes.begin(), osModes.end(), mode) != osModes.end())
             info.syncModes.push_back(mode);

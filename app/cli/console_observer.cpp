@@ -2,6 +2,7 @@
 #include "app/cli/console_observer.h"
 
 #include "core/base/units.h"
+#include "core/engine/exposure.h"
 
 #include <fmt/format.h>
 
@@ -60,6 +61,10 @@ void ConsoleObserver::caseFinished(const CaseResult& result)
                              result.filesPerSecond.median, result.fileP99Seconds * 1e3);
     else if (result.status == Status::Ok && result.testCase.direction == Direction::Read)
         figure = formatRate(result.apparentMBps.median * kBytesPerMB);
+    else if (result.status == Status::Ok && result.atRisk)
+        figure = fmt::format(
+            "{} (durable {}, max at risk {})", formatRate(result.apparentMBps.median * kBytesPerMB),
+            formatRate(result.durableMBps.median * kBytesPerMB), formatExposure(*result.atRisk));
     else if (result.status == Status::Ok)
         figure = fmt::format("{} (durable {})", formatRate(result.apparentMBps.median * kBytesPerMB),
                              formatRate(result.durableMBps.median * kBytesPerMB));

@@ -128,12 +128,14 @@ LiveCharts::LiveCharts(QWidget* parent) : QWidget(parent)
     m_memoryChart = makeChart(tr("Memory"), tr("seconds into the run"), tr("MiB"));
     m_rss = addSeries(m_memoryChart, tr("process RSS"));
     m_dirty = addSeries(m_memoryChart, tr("system Dirty + Writeback"));
+    m_atRisk = addSeries(m_memoryChart, tr("at risk (acknowledged, not yet durable)"));
     layout->addWidget(m_throughputChart.view, 3);
     // CPU and memory side by side: stacked, each is too short on a 768-pixel screen to label its axis.
     auto* lower = new QHBoxLayout;
     lower->setSpacing(2);
-    lower->addWidget(m_cpuChart.view, 1);
-    lower->addWidget(m_memoryChart.view, 1);
+    // The memory chart is the wider: its legend names three lines, one of them long.
+    lower->addWidget(m_cpuChart.view, 2);
+    lower->addWidget(m_memoryChart.view, 3);
     layout->addLayout(lower, 2);
     setDark(false);
 
@@ -197,6 +199,7 @@ void LiveCharts::setDark(bool dark)
     style(m_cpuSystem, secondary, Qt::SolidLine);
     style(m_rss, primary, Qt::SolidLine);
     style(m_dirty, secondary, Qt::SolidLine);
+    style(m_atRisk, dark ? QColor(0xef, 0x53, 0x50) : QColor(0xc6, 0x28, 0x28), Qt::DashLine);
     restyleFaded();
 }
 
@@ -220,7 +223,7 @@ void LiveCharts::runStarted()
     }
     m_faded.clear();
     for (PointBuffer* b : {&m_apparentPoints, &m_devicePoints, &m_cpuUserPoints, &m_cpuSystemPoints,
-                           &m_rssPoints, &m_dirtyPoints})
+                           &m_rssPoints, &m_dirtyPoints, &m_atRiskPoints})
         b->clear();
     m_caseIndex = -1;
     m_caseStartSeconds = -1;
@@ -288,6 +291,8 @@ void LiveCharts::addSample(const Sample& sample)
     m_rssPoints.append({sample.runSeconds, static_cast<double>(sample.rssBytes) / static_cast<double>(kMiB)});
     m_dirtyPoints.append({sample.runSeconds, static_cast<double>(sample.dirtyBytes + sample.writebackBytes) /
                                                  static_cast<double>(kMiB)});
+    m_atRiskPoints.append(
+        {sample.runSeconds, static_cast<double>(sample.atRiskBytes) / static_cast<double>(kMiB)});
 }
 
 void LiveCharts::runFinished()
@@ -310,6 +315,7 @@ void LiveCharts::flush()
     push(m_cpuSystemPoints, m_cpuSystem);
     push(m_rssPoints, m_rss);
     push(m_dirtyPoints, m_dirty);
+    push(m_atRiskPoints, m_atRisk);
 
     // Throughput: the running case and the faded ones share "seconds into the case".
     // The running case sets the scale once it has a few points; faded cases that are far faster run off the
@@ -346,17 +352,19 @@ void LiveCharts::flush()
     setNiceRange(m_memoryChart.x, left, right);
     setNiceRange(m_cpuChart.y, 0,
                  std::max(100.0, niceCeiling(std::max(m_cpuUserPoints.maxY(), m_cpuSystemPoints.maxY()))));
-    setNiceRange(m_memoryChart.y, 0,
-                 niceCeiling(std::max(1.0, std::max(m_rssPoints.maxY(), m_dirtyPoints.maxY()) * 1.05)));
+    setNiceRange(
+        m_memoryChart.y, 0,
+        niceCeiling(std::max(
+            1.0, std::max({m_rssPoints.maxY(), m_dirtyPoints.maxY(), m_atRiskPoints.maxY()}) * 1.05)));
 }
 
 std::size_t LiveCharts::pointsHeld() const
 {
     std::size_t n = 0;
     for (const PointBuffer* b : {&m_apparentPoints, &m_devicePoints, &m_cpuUserPoints, &m_cpuSystemPoints,
-                                 &m_rssPoints, &m_dirtyPoints})
+                                 &m_rssPoints, &m_dirtyPoints, &m_atRiskPoints})
         n += b->points().size();
-    for (QLineSeries* s : {m_apparent, m_device, m_cpuUser, m_cpuSystem, m_rss, m_dirty})
+    for (QLineSeries* s : {m_apparent, m_device, m_cpuUser, m_cpuSystem, m_rss, m_dirty, m_atRisk})
         n += static_cast<std::size_t>(s->count());
     for (auto* s : m_faded)
         n += static_cast<std::size_t>(s->count());

@@ -65,6 +65,8 @@ public:
     QLineSeries* cpuSystemSeries() const { return m_cpuSystem; }
     QLineSeries* rssSeries() const { return m_rss; }
     QLineSeries* dirtySeries() const { return m_dirty; }
+    // Power-loss exposure: the bytes counted as written but not yet durable (Sample::atRiskBytes).
+    QLineSeries* atRiskSeries() const { return m_atRisk; }
     int fadedCount() const { return static_cast<int>(m_faded.size()); }
     QValueAxis* throughputTimeAxis() const { return m_throughputChart.x; }
     // Points held in every buffer and series, for the memory bound test.
@@ -93,6 +95,7 @@ private:
     QLineSeries* m_cpuSystem = nullptr;
     QLineSeries* m_rss = nullptr;
     QLineSeries* m_dirty = nullptr;
+    QLineSeries* m_atRisk = nullptr;
     std::vector<QLineSeries*> m_faded;
 
     PointBuffer m_apparentPoints{kMaxPoints, 0};
@@ -101,6 +104,7 @@ private:
     PointBuffer m_cpuSystemPoints{kMaxPoints, kWindowSeconds};
     PointBuffer m_rssPoints{kMaxPoints, kWindowSeconds};
     PointBuffer m_dirtyPoints{kMaxPoints, kWindowSeconds};
+    PointBuffer m_atRiskPoints{kMaxPoints, kWindowSeconds};
 
     QTimer m_refresh;
     QString m_caseTitle;

@@ -4,9 +4,12 @@
 
 #include "core/analysis/findings.h"
 #include "core/base/units.h"
+#include "core/engine/exposure.h"
 #include "core/model/axes.h"
 
 #include <QLocale>
+
+#include <fmt/format.h>
 
 namespace iolab::gui {
 
@@ -265,6 +268,8 @@ QVariant ResultsModel::display(const Row& row, int rowIndex, int column) const
         return ok && comparisonGroup(k) == ComparisonGroup::FileWrites && c.durableMBps.count > 0
                    ? qs(formatRate(c.durableMBps.median * kBytesPerMB))
                    : QVariant();
+    case AtRiskColumn:
+        return ok && c.atRisk ? qs(formatExposure(*c.atRisk)) : QVariant();
     case SpeedupColumn:
         if (auto s = speedup(rowIndex))
             return tr("%1x").arg(*s, 0, 'f', 2);
@@ -316,6 +321,11 @@ QVariant ResultsModel::sortValue(const Row& row, int rowIndex, int column) const
         return ok && comparisonGroup(k) == ComparisonGroup::FileWrites ? c.durableMBps.median : -1.0;
     case SpeedupColumn:
         return speedup(rowIndex).value_or(-1.0);
+    case AtRiskColumn:
+        // By the bytes; unknown sorts with the most at risk, never as safe.
+        if (!ok || !c.atRisk)
+            return -1.0;
+        return c.atRisk->maxBytes ? static_cast<double>(*c.atRisk->maxBytes) : 1e300;
     case CpuColumn:
         return ok ? c.cpuSecondsPerGiB : -1.0;
     case RssColumn:
@@ -361,6 +371,9 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const
     case SortRole:
         return sortValue(row, index.row(), index.column());
     case Qt::ToolTipRole:
+        if (const auto& risk = row.result.atRisk; risk && figureAt(index.column()) == AtRiskColumn)
+            return qs(fmt::format("{}: {} ({})\n{}", formatExposure(*risk), risk->method,
+                                  toString(risk->basis), kExposureMeaning));
         return row.result.reason.empty() ? qs(row.result.testCase.label())
                                          : qs(row.result.testCase.label() + "\n" + row.result.reason);
     case Qt::TextAlignmentRole: {
@@ -399,6 +412,13 @@ QString ResultsModel::columnToolTip(int section)
         return tr(
             "Durable rate, median: bytes written divided by the time until the final fsync returned, "
             "that is until the data was really on storage. The figure that counts for writes to a file");
+    case AtRiskColumn:
+        return tr("Max at risk: the most bytes acknowledged (the call returned) but not yet made durable by "
+                  "a "
+                  "completed sync (fsync, fdatasync, an O_SYNC/O_DSYNC write, FlushFileBuffers), and the "
+                  "longest time such bytes waited. ") +
+               qs(kExposureMeaning) +
+               tr(". 'at most': an upper bound (several threads' peaks summed, or a buffer's size)");
     case SpeedupColumn:
         return tr(
             "How many times faster than the baseline (see 'Speed-up against'): by default plain stdio "
@@ -471,6 +491,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
         return tr("95% CI");
     case DurableColumn:
         return tr("Durable");
+    case AtRiskColumn:
+        return tr("Max at risk");
     case SpeedupColumn:
         return tr("Speed-up");
     case FilesPerSecondColumn:

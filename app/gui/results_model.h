@@ -47,6 +47,7 @@ public:
         TrimmedMeanColumn,
         CiColumn,
         DurableColumn,
+        AtRiskColumn, // power-loss exposure: max bytes at risk, for how long (CaseResult::atRisk)
         SpeedupColumn,
         FilesPerSecondColumn,
         FileP50Column,

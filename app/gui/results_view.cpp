@@ -220,14 +220,14 @@ std::vector<int> ResultsView::defaultColumnOrder()
     };
     // What answers "which is fastest, and by how much" first; the axes and details after.
     std::vector<int> order = figures({M::CaseColumn});
-    for (const auto& part :
-         {axes(true),
-          figures({M::DurableColumn, M::MedianColumn, M::SpeedupColumn, M::SurvivesKillColumn,
-                   M::StatusColumn, M::StabilityColumn, M::CiColumn, M::TrimmedMeanColumn}),
-          axes(false),
-          figures({M::CallP50Column, M::CallP99Column, M::CallP999Column, M::SyncP99Column, M::IopsColumn,
-                   M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column, M::CpuColumn, M::RssColumn,
-                   M::ReasonColumn})})
+    for (const auto& part : {axes(true),
+                             figures({M::DurableColumn, M::MedianColumn, M::SpeedupColumn, M::AtRiskColumn,
+                                      M::SurvivesKillColumn, M::StatusColumn, M::StabilityColumn, M::CiColumn,
+                                      M::TrimmedMeanColumn}),
+                             axes(false),
+                             figures({M::CallP50Column, M::CallP99Column, M::CallP999Column, M::SyncP99Column,
+                                      M::IopsColumn, M::FilesPerSecondColumn, M::FileP50Column,
+                                      M::FileP99Column, M::CpuColumn, M::RssColumn, M::ReasonColumn})})
         order.insert(order.end(), part.begin(), part.end());
     return order;
 }
@@ -241,6 +241,7 @@ std::vector<int> ResultsView::hiddenColumns(const std::vector<CaseResult>& cases
     bool anyProbe = false;
     bool anySyncLatency = false;
     bool anyReason = !refused.empty();
+    bool anyExposure = false;
     std::uint32_t repetitions = 0;
     std::vector<const Case*> all;
     for (const auto& c : cases) {
@@ -250,6 +251,7 @@ std::vector<int> ResultsView::hiddenColumns(const std::vector<CaseResult>& cases
         anySyncLatency = anySyncLatency || (c.syncLatency && c.syncLatency->summary.count > 0);
         anyReason = anyReason || !c.reason.empty();
         anyProbe = anyProbe || c.crashProbe.has_value();
+        anyExposure = anyExposure || c.atRisk.has_value();
         repetitions = std::max<std::uint32_t>(repetitions, static_cast<std::uint32_t>(c.apparentMBps.count));
     }
     for (const auto& r : refused)
@@ -271,6 +273,8 @@ std::vector<int> ResultsView::hiddenColumns(const std::vector<CaseResult>& cases
     }
     if (!anyWrite)
         hidden.push_back(M::figureColumn(M::DurableColumn));
+    if (!anyExposure)
+        hidden.push_back(M::figureColumn(M::AtRiskColumn));
     if (!anyFileSet) {
         hidden.push_back(M::figureColumn(M::FilesPerSecondColumn));
         hidden.push_back(M::figureColumn(M::FileP50Column));

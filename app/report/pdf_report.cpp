@@ -13,6 +13,7 @@
 #include "core/analysis/verdict.h"
 #include "core/base/units.h"
 #include "core/engine/crash_probe.h"
+#include "core/engine/exposure.h"
 #include "core/engine/registry.h"
 #include "core/model/axes.h"
 
@@ -1097,6 +1098,35 @@ void matrixSection(Layout& layout, const ReportContext& ctx)
     }
 }
 
+// Power-loss exposure (issue 17): per write case to a file, the most acknowledged bytes not yet durable and
+// the longest they waited, with how the case makes its data durable and what the figure assumes.
+void exposureSection(Layout& layout, const ReportContext& ctx)
+{
+    std::vector<QStringList> rows;
+    for (const CaseResult& c : ctx.result.cases) {
+        if (c.status != Status::Ok || !c.atRisk)
+            continue;
+        rows.push_back({QString::number(c.index + 1), qs(c.testCase.label()), qs(formatExposure(*c.atRisk)),
+                        qs(c.atRisk->method)});
+    }
+    if (rows.empty())
+        return;
+    layout.heading(QStringLiteral("Durability: power-loss exposure"), 2, 80);
+    layout.paragraph(
+        QStringLiteral(
+            "Max at risk: the most bytes acknowledged (the call returned) but not yet made durable by a "
+            "completed sync, and the longest time such bytes waited for one; computed from each "
+            "case's sync policy and the moments its syncs returned, not simulated. It is %1. "
+            "'at most': an upper bound (several threads' peaks summed, or a buffer's size).")
+            .arg(qs(kExposureMeaning)),
+        8, kMuted);
+    layout.table({{QStringLiteral("#"), 2, Qt::AlignRight},
+                  {QStringLiteral("Case"), 14},
+                  {QStringLiteral("Max at risk"), 7, Qt::AlignRight},
+                  {QStringLiteral("How the data becomes durable"), 14}},
+                 rows, 7);
+}
+
 // Every repetition, warm-ups included, with its figures.
 void appendixSection(Layout& layout, const ReportContext& ctx)
 {
@@ -1515,10 +1545,10 @@ void qdSection(Layout& layout, const ReportContext& ctx)
 using Section = void (*)(Layout&, const ReportContext&);
 
 // The report, in reading order: the answer first, the evidence after it, every repetition last.
-constexpr std::array<Section, 14> kSections = {
-    &headerSection,  &summarySection,   &cdmSection,        &machineSection, &targetSection,
-    &resultsSection, &findingsSection,  &crashProbeSection, &chartsSection,  &latencySection,
-    &qdSection,      &timelinesSection, &matrixSection,     &appendixSection};
+constexpr std::array<Section, 15> kSections = {
+    &headerSection,  &summarySection,  &cdmSection,       &machineSection,    &targetSection,
+    &resultsSection, &exposureSection, &findingsSection,  &crashProbeSection, &chartsSection,
+    &latencySection, &qdSection,       &timelinesSection, &matrixSection,     &appendixSection};
 
 void writeReport(Layout& layout, const RunResult& result, const QString& title, const ReportOptions& options,
                  const Registry* registry)

@@ -179,8 +179,9 @@ int runCaseChild(const childlink::Link& link, const Registry& registry)
     link.setState(State::Running);
 
     std::vector<Outcome> outcomes(jobs.size());
-    // executeJobs takes the threads' Progress as one array: the block's slots are that array.
-    executeJobs(jobs, &link.progress(0), outcomes, [] {});
+    executeThreads(
+        static_cast<std::uint32_t>(jobs.size()),
+        [&](std::uint32_t t) { outcomes[t] = jobs[t]->execute(link.progress(t)); }, [] {});
     Outcome outcome;
     for (std::size_t t = 0; t < jobs.size(); ++t) {
         mergeOutcome(outcome, std::move(outcomes[t]));

@@ -99,6 +99,9 @@ LoopEnd runChunks(std::uint64_t totalBytes, Chunk chunk, std::uint32_t syncEvery
             if (untilSync == 0) {
                 if (!timedSync(timer, sync))
                     return LoopEnd::Failed;
+                // Everything this loop has written is durable now: once per sync, never per write.
+                progress.markDurable(progress.bytes.load(std::memory_order_relaxed) + (offset - batchStart),
+                                     Clock::now());
                 untilSync = syncEveryWrites;
             }
         }
@@ -140,6 +143,9 @@ struct Reaped
     std::uint64_t syncs = 0;
     std::uint64_t bytes = 0;
     bool failed = false;
+    // Queued syncs: of `bytes`, those of the requests that completed before the last sync in this reap did
+    // (a queued sync drains, so it covers exactly what completed before it).
+    std::uint64_t syncedBytes = 0;
 };
 
 // A queue that can put a sync in line behind the writes before it (io_uring: IORING_OP_FSYNC with
@@ -217,6 +223,11 @@ LoopEnd runQueuedChunks(std::uint64_t totalBytes, Chunk chunk, std::uint32_t que
         const Reaped reaped = queue.reap(1);
         const std::uint64_t done = reaped.requests + reaped.syncs;
         inFlight -= std::min(inFlight, done);
+        if constexpr (kQueuedSyncs) {
+            if (reaped.syncs != 0 && !reaped.failed)
+                progress.markDurable(progress.bytes.load(std::memory_order_relaxed) + reaped.syncedBytes,
+                                     TimingClock::now());
+        }
         progress.add(reaped.bytes);
         if (reaped.failed)
             end = LoopEnd::Failed;
@@ -264,6 +275,7 @@ LoopEnd runQueuedChunks(std::uint64_t totalBytes, Chunk chunk, std::uint32_t que
             if (syncDue() && inFlight == 0) {
                 if (!queue.sync())
                     return LoopEnd::Failed;
+                progress.markDurable(progress.bytes.load(std::memory_order_relaxed), TimingClock::now());
                 untilSync = syncEveryWrites;
             }
         }

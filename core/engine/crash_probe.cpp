@@ -245,9 +245,14 @@ CrashProbeResult runCrashProbe(std::uint32_t caseIndex, const Case& c, const Str
             break;
         }
 
+        // The kill comes at a random fraction of the run, by whichever is reached first: that share of the
+        // bytes acknowledged, or that share of the time a measured repetition took (a time-limited case's
+        // size may be far beyond what it writes). Either alone could miss: the child, publishing after every
+        // call, runs slower than a measured repetition, and a first repetition after idle runs slower still.
         KillCheck kill;
-        kill.killAfterSeconds = fraction(random) * typicalSeconds;
-        const auto killAt = std::chrono::duration<double>(kill.killAfterSeconds);
+        const double share = fraction(random);
+        const auto killAt = std::chrono::duration<double>(share * typicalSeconds);
+        const auto killAtBytes = static_cast<std::uint64_t>(share * static_cast<double>(c.totalBytes));
         const auto started = Clock::now();
         child->link().header().go.store(1, std::memory_order_release);
         bool finished = false;
@@ -257,16 +262,20 @@ CrashProbeResult runCrashProbe(std::uint32_t caseIndex, const Case& c, const Str
                 finished = true;
                 break;
             }
-            if (Clock::now() - started >= killAt)
+            if (Clock::now() - started >= killAt || child->link().acknowledgedBytes() >= killAtBytes)
                 break;
             std::this_thread::sleep_for(kPoll);
         }
+        kill.killAfterSeconds = std::chrono::duration<double>(Clock::now() - started).count();
         if (!finished)
             child->kill();
         const ChildExit exit = child->wait();
         kill.exit = exit.description;
         kill.landed = !finished && !stop.load(std::memory_order_relaxed);
-        if (child->link().state() == childlink::State::Failed) {
+        const bool failed = child->link().state() == childlink::State::Failed ||
+                            (child->link().state() == childlink::State::Finished &&
+                             child->link().outcome().status == Status::Failed);
+        if (failed) {
             result.failure = fmt::format("the child's case failed: {}", child->link().outcome().message);
             child.reset();
             removeProbeFiles(workspace, files);

@@ -72,7 +72,8 @@ void addThreadCheck(KillCheck& kill, std::uint64_t acknowledged, bool inOrder, c
 
 // One probe of one case, each kill in a child started by `launcher`, files named c<case>-k<kill>-t<thread>
 // in the workspace and removed afterwards. `typicalSeconds`: how long a repetition of the case took (the
-// kill comes at a seeded fraction of it). Stops early, with what it has, when `stop` is set.
+// kill comes at a seeded share of it, or of the case's bytes, whichever the child reaches first). Stops
+// early, with what it has, when `stop` is set.
 CrashProbeResult runCrashProbe(std::uint32_t caseIndex, const Case& c, const StrategyInfo& info,
                                std::uint32_t kills, std::uint64_t seed, double typicalSeconds,
                                CaseChildLauncher& launcher, Workspace& workspace,

@@ -37,16 +37,15 @@ private:
 
 } // namespace
 
-std::chrono::steady_clock::time_point executeJobs(std::vector<std::unique_ptr<Job>>& jobs, Progress* progress,
-                                                  std::vector<Outcome>& outcomes,
-                                                  const std::function<void()>& onStart)
+std::chrono::steady_clock::time_point executeThreads(std::uint32_t threads,
+                                                     const std::function<void(std::uint32_t)>& runThread,
+                                                     const std::function<void()>& onStart)
 {
     using Clock = std::chrono::steady_clock;
-    const auto threads = static_cast<std::uint32_t>(jobs.size());
     if (threads == 1) {
         const auto started = Clock::now();
         onStart();
-        outcomes[0] = jobs[0]->execute(progress[0]);
+        runThread(0);
         return started;
     }
     StartGate ready(threads + 1);
@@ -55,7 +54,7 @@ std::chrono::steady_clock::time_point executeJobs(std::vector<std::unique_ptr<Jo
     for (std::uint32_t t = 0; t < threads; ++t) {
         workers.emplace_back([&, t] {
             ready.arriveAndWait();
-            outcomes[t] = jobs[t]->execute(progress[t]);
+            runThread(t);
         });
     }
     ready.arriveAndWait();

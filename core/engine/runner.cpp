@@ -6,6 +6,7 @@
 #include "core/engine/crash_probe.h"
 #include "core/engine/data_sets.h"
 #include "core/engine/deadline.h"
+#include "core/engine/exposure.h"
 #include "core/engine/job_execution.h"
 #include "core/engine/pattern.h"
 #include "core/engine/probe.h"
@@ -103,6 +104,13 @@ private:
     bool onDevice(const Case& c) const;
     Counters countersBefore(const Case& c, bool fileWrite);
     Counters countersAfter(const Case& c);
+    // Runs every job at once (behind a start gate when there are several); returns when the clock started.
+    // `onStart` runs at that moment (the time limit's deadline starts there). Each thread's exposure is
+    // taken as its job returns; when `jobEndsDurable` (its own last sync made its bytes durable), the
+    // thread's durable counter is then set to all its bytes, for the sampler.
+    static Clock::time_point executeJobs(std::vector<std::unique_ptr<Job>>& jobs, Progress* progress,
+                                         std::vector<Outcome>& outcomes, const std::function<void()>& onStart,
+                                         bool jobEndsDurable, std::vector<ThreadExposure>& exposure);
     // Merges the jobs' outcomes and byte counts into `rep`, then releases the jobs.
     static void collectJobs(RepetitionResult& rep, std::vector<std::unique_ptr<Job>>& jobs,
                             const Progress* progress, std::vector<Outcome>& outcomes);
@@ -328,6 +336,29 @@ CaseRunner::Counters CaseRunner::countersAfter(const Case& c)
     return counters;
 }
 
+Clock::time_point CaseRunner::executeJobs(std::vector<std::unique_ptr<Job>>& jobs, Progress* progress,
+                                          std::vector<Outcome>& outcomes,
+                                          const std::function<void()>& onStart, bool jobEndsDurable,
+                                          std::vector<ThreadExposure>& exposure)
+{
+    const auto threads = static_cast<std::uint32_t>(jobs.size());
+    exposure.assign(threads, {});
+    const auto execute = [&](std::uint32_t t) {
+        Progress& p = progress[t];
+        p.durableAt = Clock::now(); // nothing is waiting yet
+        outcomes[t] = jobs[t]->execute(p);
+        ThreadExposure& e = exposure[t];
+        e.ended = Clock::now();
+        e.bytes = p.bytes.load(std::memory_order_relaxed);
+        e.durable = p.durable.load(std::memory_order_relaxed);
+        e.durableAt = p.durableAt;
+        e.longestWait = p.longestWait;
+        if (jobEndsDurable && outcomes[t].ok())
+            p.durable.store(e.bytes, std::memory_order_relaxed);
+    };
+    return executeThreads(threads, execute, onStart);
+}
+
 void CaseRunner::collectJobs(RepetitionResult& rep, std::vector<std::unique_ptr<Job>>& jobs,
                              const Progress* progress, std::vector<Outcome>& outcomes)
 {
@@ -444,23 +475,31 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
     }
     std::vector<Outcome> outcomes(threads);
 
+    const ExposurePlan exposurePlan = iolab::exposurePlan(c, m_strategy.info());
     if (m_sampler != nullptr)
         m_sampler->begin(caseIndex, static_cast<std::int32_t>(repetition), rep.warmup, progress.get(),
-                         threads);
+                         threads, exposurePlan);
     const bool fileWrite = !reads && c.target == TargetKind::Directory;
     const Counters before = countersBefore(c, fileWrite);
     // The limit counts from the moment the clock starts, so that no repetition's timed part is shorter.
     std::optional<Deadline> deadline;
-    const auto started = executeJobs(jobs, progress.get(), outcomes, [&] {
-        if (c.timeLimitMs != 0)
-            deadline.emplace(c.timeLimitMs, timeUp);
-    });
+    const bool jobEndsDurable = exposurePlan.point != DurablePoint::RunEnd;
+    std::vector<ThreadExposure> exposure;
+    const auto started = executeJobs(
+        jobs, progress.get(), outcomes,
+        [&] {
+            if (c.timeLimitMs != 0)
+                deadline.emplace(c.timeLimitMs, timeUp);
+        },
+        jobEndsDurable, exposure);
     const auto returned = Clock::now();
     deadline.reset();
     rep.timeLimitReached = timeUp.load(std::memory_order_relaxed) && !m_stop.load(std::memory_order_relaxed);
     collectJobs(rep, jobs, progress.get(), outcomes);
 
     const auto durable = fileWrite && rep.outcome.ok() ? makeDurable(rep, files, before.backlog) : returned;
+    if (exposurePlan.point != DurablePoint::NotApplicable && rep.outcome.ok())
+        rep.atRisk = computeExposure(exposurePlan, exposure, durable);
     const Counters after = countersAfter(c);
     rep.peakRssBytes = m_sampler != nullptr ? m_sampler->end() : after.process.rssBytes;
     recordFigures(rep, before, after, started, returned, durable);
@@ -512,6 +551,7 @@ void summarizeCase(CaseResult& result)
     }
     result.apparentMBps = summarize(apparent);
     result.durableMBps = summarize(durable);
+    result.atRisk = worstExposure(result.repetitions);
     std::vector<double> filesPerSecond;
     std::vector<double> p50;
     std::vector<double> p99;

@@ -23,7 +23,7 @@ Sampler::~Sampler()
 }
 
 void Sampler::begin(std::uint32_t caseIndex, std::int32_t repetition, bool warmup, const Progress* progress,
-                    std::size_t count)
+                    std::size_t count, ExposurePlan exposure)
 {
     // Baselines are read before taking the lock so the sampler thread never waits on /proc reads.
     auto process = m_probe.process();
@@ -36,6 +36,7 @@ void Sampler::begin(std::uint32_t caseIndex, std::int32_t repetition, bool warmu
     m_warmup = warmup;
     m_progress = progress;
     m_progressCount = count;
+    m_exposure = std::move(exposure);
     m_last = Clock::now();
     m_lastBytes = 0;
     m_lastProcess = process;
@@ -121,6 +122,7 @@ void Sampler::tick()
             m_lastDeviceRead = sample.deviceReadBytes;
         }
         sample.syncing = m_syncing;
+        sample.atRiskBytes = atRiskNow(m_exposure, m_progress, m_progressCount);
         m_last = now;
         m_lastBytes = bytes;
         m_lastProcess = process;

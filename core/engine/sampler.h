@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/engine/exposure.h"
 #include "core/engine/probe.h"
 #include "core/engine/strategy.h"
 #include "core/model/result.h"
@@ -17,9 +18,9 @@
 
 namespace iolab {
 
-// Samples the running repetition every interval on its own thread: bytes done (from the per-thread progress
-// counters), process CPU and RSS, system Dirty/Writeback and the target device's counters. The hot loops
-// never see it beyond the relaxed counters they already bump.
+// Samples the running repetition every interval on its own thread: bytes done and at risk (from the
+// per-thread progress and durable counters), process CPU and RSS, system Dirty/Writeback and the target
+// device's counters. The hot loops never see it beyond the relaxed counters they already bump.
 class Sampler
 {
 public:
@@ -31,8 +32,9 @@ public:
     Sampler(const Sampler&) = delete;
     Sampler& operator=(const Sampler&) = delete;
 
+    // `exposure`: how the threads' durable counters are read into each sample's at-risk bytes.
     void begin(std::uint32_t caseIndex, std::int32_t repetition, bool warmup, const Progress* progress,
-               std::size_t count);
+               std::size_t count, ExposurePlan exposure = {});
     void setSyncing(bool syncing);
     // Stops sampling the repetition; returns the highest RSS seen while it ran.
     std::uint64_t end();
@@ -58,6 +60,7 @@ private:
     bool m_warmup = false;
     const Progress* m_progress = nullptr;
     std::size_t m_progressCount = 0;
+    ExposurePlan m_exposure;
     std::chrono::steady_clock::time_point m_last;
     std::uint64_t m_lastBytes = 0;
     ProcessCounters m_lastProcess;

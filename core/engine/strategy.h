@@ -7,6 +7,7 @@
 #include "core/model/case.h"
 #include "core/model/target.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -54,6 +55,26 @@ struct alignas(64) Progress
     }
     // How a loop ends when it saw stopRequested().
     LoopEnd stoppedEnd() const noexcept { return timeIsUp() ? LoopEnd::Completed : LoopEnd::Cancelled; }
+
+    // Power-loss exposure (core/engine/exposure.h): how many of `bytes` a completed sync of this thread has
+    // made durable. Stored, relaxed, once per completed sync and never per write; a strategy whose every
+    // write returns durable publishes nothing. The sampler reads it while the loop runs.
+    std::atomic<std::uint64_t> durable{0};
+    // Kept by the loop's own thread and read by the runner once it has joined it: when `durable` last
+    // advanced (the runner sets the thread's start), and the longest time between two such moments while
+    // acknowledged bytes were waiting.
+    TimingClock::time_point durableAt{};
+    TimingClock::duration longestWait{};
+
+    // A sync that made the thread's first `upTo` bytes durable returned at `at`.
+    void markDurable(std::uint64_t upTo, TimingClock::time_point at) noexcept
+    {
+        if (upTo > durable.load(std::memory_order_relaxed)) {
+            longestWait = std::max(longestWait, at - durableAt);
+            durable.store(upTo, std::memory_order_relaxed);
+        }
+        durableAt = at;
+    }
 };
 
 // What one thread of one repetition works on.
@@ -151,6 +172,13 @@ struct StrategyInfo
     // Why what it calls a sync does not make the data durable ("" = it does, where the device honours
     // flushes): sync_file_range writes the pages out, but flushes neither the device's cache nor metadata.
     std::string notDurable;
+    // Its progress counts a write only once a sync covering it has returned (group-commit counts a write when
+    // its commit does): nothing it counts is ever waiting for a sync.
+    bool countsCommittedWrites = false;
+    // It holds what it has acknowledged in memory of its own, up to this many bytes per thread, before a
+    // write to the file (mmap-batch-direct's mapped batch); 0: none, or the case's stdio buffer
+    // (usesStdioBuffer).
+    std::uint64_t holdsBackBytes = 0;
     // Its calls go to random chunk-aligned offsets (read-random, write-random, the random queued ones), not
     // from the start of the file to its end.
     bool randomOffsets = false;

@@ -82,6 +82,20 @@ std::optional<LatencySummary> summaryOf(const std::optional<LatencyDistribution>
     return d ? std::optional<LatencySummary>(d->summary) : std::nullopt;
 }
 
+// Power-loss exposure: the peak bytes and longest seconds at risk, and whether the bytes are exact or a
+// bound; empty where the case has none (not a file write) or the figure is unknown.
+CsvRow exposureHeader()
+{
+    return {"at_risk_max_bytes", "at_risk_max_s", "at_risk_basis"};
+}
+
+CsvRow exposureFields(const std::optional<Exposure>& e)
+{
+    if (!e)
+        return {"", "", ""};
+    return {optionalNumber(e->maxBytes), e->maxSeconds ? number(*e->maxSeconds) : "", toString(e->basis)};
+}
+
 CsvRow joinRows(CsvRow head, const CsvRow& middle, const CsvRow& tail)
 {
     head.insert(head.end(), middle.begin(), middle.end());
@@ -120,7 +134,8 @@ std::vector<CsvRow> repetitionRows(const RunResult& result)
                              "cached_after_bytes",
                              "dirty_before_bytes",
                              "dirty_after_bytes"}));
-    rows.front() = joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync"));
+    rows.front() =
+        joinRows(joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync")), exposureHeader(), {});
     for (const auto& c : result.cases) {
         const auto& k = c.testCase;
         const CsvRow base = joinRows({std::to_string(c.index + 1)}, caseFields(k), {toString(c.status)});
@@ -156,7 +171,8 @@ std::vector<CsvRow> repetitionRows(const RunResult& result)
                                    optionalNumber(r.cachedAfterBytes),
                                    optionalNumber(r.dirtyBeforeBytes),
                                    optionalNumber(r.dirtyAfterBytes)});
-            row = joinRows(row, latencyFields(r.callLatency), latencyFields(r.syncLatency));
+            row = joinRows(joinRows(row, latencyFields(r.callLatency), latencyFields(r.syncLatency)),
+                           exposureFields(r.atRisk), {});
             rows.push_back(std::move(row));
         }
     }
@@ -171,7 +187,8 @@ std::vector<CsvRow> summaryRows(const RunResult& result)
                              "ci95_low_MBps", "ci95_high_MBps", "cv_pct", "durable_MBps", "speedup_vs_stdio",
                              "cpu_s_per_GiB", "peak_rss_bytes", "stability_MBps", "files_per_s",
                              "file_p50_ms", "file_p99_ms", "cache_method", "iops", "latency"}));
-    rows.front() = joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync"));
+    rows.front() =
+        joinRows(joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync")), exposureHeader(), {});
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
         const auto& c = result.cases[i];
         const auto& k = c.testCase;
@@ -200,6 +217,7 @@ std::vector<CsvRow> summaryRows(const RunResult& result)
              c.latencyChoice}));
         rows.back() = joinRows(rows.back(), latencyFields(ok ? summaryOf(c.callLatency) : std::nullopt),
                                latencyFields(ok ? summaryOf(c.syncLatency) : std::nullopt));
+        rows.back() = joinRows(rows.back(), exposureFields(ok ? c.atRisk : std::nullopt), {});
     }
     for (const auto& r : result.refused) {
         const auto& k = r.testCase;
@@ -215,7 +233,8 @@ std::vector<CsvRow> sampleRows(const RunResult& result)
     std::vector<CsvRow> rows;
     rows.push_back({"case", "repetition", "warmup", "run_s", "bytes_done", "interval_MBps", "cpu_user_pct",
                     "cpu_sys_pct", "rss_bytes", "dirty_bytes", "writeback_bytes", "device_read_bytes",
-                    "device_written_bytes", "device_write_MBps", "device_read_MBps", "syncing"});
+                    "device_written_bytes", "device_write_MBps", "device_read_MBps", "syncing",
+                    "at_risk_bytes"});
     for (const auto& c : result.cases) {
         for (const auto& s : c.samples) {
             rows.push_back({std::to_string(s.caseIndex + 1), std::to_string(s.repetition),
@@ -224,7 +243,7 @@ std::vector<CsvRow> sampleRows(const RunResult& result)
                             std::to_string(s.rssBytes), std::to_string(s.dirtyBytes),
                             std::to_string(s.writebackBytes), std::to_string(s.deviceReadBytes),
                             std::to_string(s.deviceWrittenBytes), number(s.deviceWriteMBps),
-                            number(s.deviceReadMBps), s.syncing ? "1" : "0"});
+                            number(s.deviceReadMBps), s.syncing ? "1" : "0", std::to_string(s.atRiskBytes)});
         }
     }
     return rows;

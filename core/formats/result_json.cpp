@@ -44,7 +44,8 @@ void from_json(const json& j, Summary& s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Sample, runSeconds, caseIndex, repetition, warmup, bytesDone,
                                                 intervalMBps, cpuUserPercent, cpuSystemPercent, rssBytes,
                                                 dirtyBytes, writebackBytes, deviceReadBytes,
-                                                deviceWrittenBytes, deviceWriteMBps, deviceReadMBps, syncing)
+                                                deviceWrittenBytes, deviceWriteMBps, deviceReadMBps, syncing,
+                                                atRiskBytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HostInfo, hostname, os, kernel, cpuModel, logicalCpus, ramBytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunOptions, repetitions, warmups, verifyFiles, verifyPipes,
                                                 sampling, sampleIntervalMs, spaceCheck, dropCaches,
@@ -178,6 +179,26 @@ std::optional<std::uint64_t> optionalBytes(const json& j, const char* key)
     return std::nullopt;
 }
 
+// Power-loss exposure (issue 17): absent from older files; a figure the case could not tell is null.
+json exposureJson(const Exposure& e)
+{
+    return json{{"maxBytes", optionalJson(e.maxBytes)},
+                {"maxSeconds", e.maxSeconds ? json(*e.maxSeconds) : json(nullptr)},
+                {"basis", toString(e.basis)},
+                {"method", e.method}};
+}
+
+Exposure exposureFromJson(const json& j)
+{
+    Exposure e;
+    e.maxBytes = optionalBytes(j, "maxBytes");
+    if (const auto it = j.find("maxSeconds"); it != j.end() && !it->is_null())
+        e.maxSeconds = it->get<double>();
+    e.basis = parseExposureBasis(j.value("basis", std::string("exact")));
+    e.method = j.value("method", std::string());
+    return e;
+}
+
 json summaryJson(const LatencySummary& s)
 {
     return json{{"count", s.count},   {"meanNs", s.meanNs},   {"minNs", s.minNs},
@@ -260,6 +281,8 @@ void to_json(json& j, const RepetitionResult& r)
         j["callLatency"] = summaryJson(*r.callLatency);
     if (r.syncLatency)
         j["syncLatency"] = summaryJson(*r.syncLatency);
+    if (r.atRisk)
+        j["atRisk"] = exposureJson(*r.atRisk);
 }
 
 void from_json(const json& j, RepetitionResult& r)
@@ -291,6 +314,8 @@ void from_json(const json& j, RepetitionResult& r)
         r.callLatency = summaryFromJson(*it);
     if (const auto it = j.find("syncLatency"); it != j.end())
         r.syncLatency = summaryFromJson(*it);
+    if (const auto it = j.find("atRisk"); it != j.end())
+        r.atRisk = exposureFromJson(*it);
 }
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KillCheck, killAfterSeconds, landed, exit, acknowledgedBytes,
@@ -323,6 +348,8 @@ void to_json(json& j, const CaseResult& c)
         j["syncLatency"] = distributionJson(*c.syncLatency);
     if (c.crashProbe)
         j["crashProbe"] = *c.crashProbe;
+    if (c.atRisk)
+        j["atRisk"] = exposureJson(*c.atRisk);
 }
 
 void from_json(const json& j, CaseResult& c)
@@ -351,6 +378,8 @@ void from_json(const json& j, CaseResult& c)
         c.syncLatency = distributionFromJson(*it);
     if (const auto it = j.find("crashProbe"); it != j.end())
         c.crashProbe = it->get<CrashProbeResult>();
+    if (const auto it = j.find("atRisk"); it != j.end())
+        c.atRisk = exposureFromJson(*it);
 }
 
 json resultToJson(const RunResult& r)

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace iolab {
@@ -38,9 +39,35 @@ struct Sample
     double deviceWriteMBps = 0;           // over the interval
     double deviceReadMBps = 0;            // over the interval
     bool syncing = false;                 // in the final fsync after the timed part
+    // Writes to files: the bytes counted as written but not yet made durable by a completed sync, over every
+    // thread (power-loss exposure, core/engine/exposure.h); 0 for other cases.
+    std::uint64_t atRiskBytes = 0;
 
     friend bool operator==(const Sample&, const Sample&) = default;
 };
+
+// Power-loss exposure, computed rather than simulated: what a power cut would lose, assuming the device
+// honours flushes (a process crash loses less: the page cache survives kill -9). The peak of the bytes
+// acknowledged but not yet made durable by a completed sync, and the longest time such bytes waited for one;
+// how each is had is in core/engine/exposure.h. A figure the case cannot tell is unknown, never guessed.
+enum class ExposureBasis
+{
+    Exact, // maxBytes is the peak itself
+    AtMost // maxBytes is an upper bound (the threads' own peaks summed, or a buffer's size)
+};
+
+struct Exposure
+{
+    std::optional<std::uint64_t> maxBytes;
+    std::optional<double> maxSeconds; // an upper bound by at most one write's own time (exposure.h)
+    ExposureBasis basis = ExposureBasis::Exact;
+    std::string method; // how the data becomes durable, in words: "fdatasync every 8 writes"
+
+    friend bool operator==(const Exposure&, const Exposure&) = default;
+};
+
+std::string toString(ExposureBasis basis);
+ExposureBasis parseExposureBasis(std::string_view text);
 
 struct RepetitionResult
 {
@@ -78,6 +105,8 @@ struct RepetitionResult
     // the loop (a request from submission to completion for queued strategies), and each sync call.
     std::optional<LatencySummary> callLatency;
     std::optional<LatencySummary> syncLatency;
+    // Writes to files: the power-loss exposure of this repetition; nullopt for other cases and older files.
+    std::optional<Exposure> atRisk;
 
     friend bool operator==(const RepetitionResult&, const RepetitionResult&) = default;
 };
@@ -153,6 +182,9 @@ struct CaseResult
     std::optional<LatencyDistribution> syncLatency;
     // The kill -9 probe's kills, when the run asked for them (RunOptions::crashProbe).
     std::optional<CrashProbeResult> crashProbe;
+    // Writes to files: the worst exposure over the measured, successful repetitions (each figure its own
+    // worst; AtMost when any repetition's bytes were a bound); nullopt for other cases and older files.
+    std::optional<Exposure> atRisk;
 
     friend bool operator==(const CaseResult&, const CaseResult&) = default;
 };

@@ -73,6 +73,7 @@ public:
                               "a mapping",
                .callCost = CallCost::Copy,
                .memoryCopyCalls = true,
+               .holdsBackBytes = kMmapWindowBytes,
                .keepsBatchInScratchFile = true})
     {}
 

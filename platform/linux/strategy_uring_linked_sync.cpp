@@ -40,9 +40,14 @@ public:
                 m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress, timer,
                 [&](std::uint64_t offset, std::uint64_t size) {
                     const bool linked = --untilSync == 0;
-                    if (linked)
-                        untilSync = sync.everyWrites;
-                    return writeAndSync(pattern.at(offset), size, offset, linked);
+                    if (!linked)
+                        return writeAndSync(pattern.at(offset), size, offset, false);
+                    untilSync = sync.everyWrites;
+                    if (!writeAndSync(pattern.at(offset), size, offset, true))
+                        return false;
+                    // The loop writes from the file's start: its first offset + size bytes are durable.
+                    progress.markDurable(offset + size, TimingClock::now());
+                    return true;
                 },
                 [] { return true; });
         });

@@ -358,6 +358,7 @@ private:
             }
         }
         m_syncOrder.erase(std::find(m_syncOrder.begin(), m_syncOrder.end(), index));
+        out.syncedBytes = out.bytes; // the completions come in order: those before it, it covered
         ++out.syncs;
         m_freeSyncs.push_back(index);
         if constexpr (Timer::kOn)

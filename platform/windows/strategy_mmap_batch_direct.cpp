@@ -75,6 +75,7 @@ public:
                               "into a mapping (and Windows has no fdatasync or O_SYNC)",
                .callCost = CallCost::Copy,
                .memoryCopyCalls = true,
+               .holdsBackBytes = kMmapWindowBytes,
                .keepsBatchInScratchFile = true})
     {}
 

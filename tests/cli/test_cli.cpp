@@ -93,7 +93,18 @@ TEST_F(Cli, QuickRunWritesValidJsonAndCsvAndLeavesNothing)
     EXPECT_EQ(summary[0][15], "queue_depth");
     EXPECT_EQ(summary[0][16], "latency");
     EXPECT_EQ(summary[0][17], "time_limit");
-    EXPECT_EQ(summary[0].back(), "sync_max_us");
+    // Power-loss exposure last (issue 17): the quick preset's writes to files have a figure, its pipes none.
+    EXPECT_EQ(summary[0].back(), "at_risk_basis");
+    const auto column = [&](const char* name) {
+        return static_cast<std::size_t>(std::find(summary[0].begin(), summary[0].end(), name) -
+                                        summary[0].begin());
+    };
+    const std::size_t atRisk = column("at_risk_max_bytes");
+    const std::size_t target = column("target");
+    ASSERT_LT(atRisk, summary[0].size());
+    ASSERT_LT(target, summary[0].size());
+    for (std::size_t row = 1; row < summary.size(); ++row)
+        EXPECT_EQ(summary[row][atRisk].empty(), summary[row][target] != "directory") << summary[row][1];
     const auto samples = parseCsv(slurp(m_out / "result.samples.csv"));
     ASSERT_GE(samples.size(), 1u);
     EXPECT_EQ(samples[0][4], "bytes_done");

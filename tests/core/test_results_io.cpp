@@ -202,6 +202,42 @@ TEST(ResultJson, DeviceCacheFactsRoundTripAndOldFilesReadAsUnknown)
     EXPECT_FALSE(resultFromJson(j.dump(), "null.json").target.fua.has_value());
 }
 
+// Issue 17: power-loss exposure, per repetition, per case and per sample; a figure the case could not tell is
+// null, and a file from before it loads without one.
+TEST(ResultJson, ExposureRoundTripsAndOldFilesHaveNone)
+{
+    auto r = sampleResult();
+    auto& cr = r.cases.front();
+    cr.repetitions.front().atRisk =
+        Exposure{.maxBytes = 64 * 4096, .maxSeconds = 1.25, .method = "fsync every 4 writes"};
+    cr.atRisk = Exposure{
+        .maxBytes = std::nullopt, .maxSeconds = 0.5, .basis = ExposureBasis::AtMost, .method = "held back"};
+    cr.samples.front().atRiskBytes = 12345;
+    auto j = resultToJson(r);
+    const auto& rep = j["cases"][0]["repetitions"][0]["atRisk"];
+    EXPECT_EQ(rep["maxBytes"], 64 * 4096);
+    EXPECT_EQ(rep["maxSeconds"], 1.25);
+    EXPECT_EQ(rep["basis"], "exact");
+    EXPECT_TRUE(j["cases"][0]["atRisk"]["maxBytes"].is_null()) << "unknown is null, not 0";
+    EXPECT_EQ(j["cases"][0]["atRisk"]["basis"], "at most");
+    EXPECT_EQ(j["cases"][0]["samples"][0]["atRiskBytes"], 12345);
+    EXPECT_EQ(resultFromJson(j.dump(), "r.json"), r);
+
+    j["cases"][0].erase("atRisk");
+    j["cases"][0]["repetitions"][0].erase("atRisk");
+    j["cases"][0]["samples"][0].erase("atRiskBytes");
+    const auto old = resultFromJson(j.dump(), "old.json");
+    EXPECT_FALSE(old.cases[0].atRisk.has_value());
+    EXPECT_FALSE(old.cases[0].repetitions[0].atRisk.has_value());
+    EXPECT_EQ(old.cases[0].samples[0].atRiskBytes, 0u);
+    EXPECT_FALSE(resultToJson(old)["cases"][0].contains("atRisk")) << "none is not written";
+
+    const auto csv = toCsv(summaryRows(r));
+    EXPECT_THAT(csv, HasSubstr("at_risk_max_bytes,at_risk_max_s,at_risk_basis"));
+    const auto reps = toCsv(repetitionRows(r));
+    EXPECT_THAT(reps, HasSubstr("262144,1.25,exact"));
+}
+
 TEST(ResultJson, FilesFromBeforeTheTrimmedMeanGetItRecomputed)
 {
     auto r = sampleResult();

@@ -100,6 +100,31 @@ TEST(PointBuffer, AWindowDropsOldPoints)
     EXPECT_EQ(buffer.points().size(), 11u);
 }
 
+// Issue 17: the memory chart's at-risk line, the bytes acknowledged but not yet durable, in MiB, on the
+// memory chart's scale.
+TEST(LiveCharts, TheMemoryChartDrawsTheBytesAtRisk)
+{
+    LiveCharts charts;
+    charts.runStarted();
+    charts.caseStarted(caseNumber(0, 1));
+    for (int i = 0; i < 5; ++i) {
+        Sample s = sampleAt(0, 0.1 * i, 100);
+        s.atRiskBytes = static_cast<std::uint64_t>(i) * 64 * kMiB;
+        charts.addSample(s);
+    }
+    charts.flush();
+    QLineSeries* risk = charts.atRiskSeries();
+    ASSERT_NE(risk, nullptr);
+    EXPECT_EQ(risk->name(), QStringLiteral("at risk (acknowledged, not yet durable)"));
+    ASSERT_EQ(risk->count(), 5);
+    EXPECT_DOUBLE_EQ(risk->points().back().y(), 256.0);
+    EXPECT_EQ(risk->attachedAxes(), charts.rssSeries()->attachedAxes()) << "the memory chart's axes";
+    const auto* y = qobject_cast<QValueAxis*>(risk->attachedAxes().at(1));
+    ASSERT_NE(y, nullptr);
+    EXPECT_GE(y->max(), 256.0) << "the scale takes the line in";
+    charts.runFinished();
+}
+
 TEST(LiveCharts, StayBoundedOverALongRunAndRefreshAtLeastFourTimesASecond)
 {
     LiveCharts charts;
@@ -120,8 +145,8 @@ TEST(LiveCharts, StayBoundedOverALongRunAndRefreshAtLeastFourTimesASecond)
     EXPECT_GT(charts.apparentSeries()->count(), 0);
     EXPECT_LE(static_cast<std::size_t>(charts.apparentSeries()->count()), LiveCharts::kMaxPoints);
     EXPECT_EQ(charts.fadedCount(), LiveCharts::kFadedCases);
-    // Six series of at most kMaxPoints, twice (buffer and series), and the faded copies of ~300 points.
-    EXPECT_LE(charts.pointsHeld(), 6 * 2 * LiveCharts::kMaxPoints + LiveCharts::kFadedCases * 301);
+    // Seven series of at most kMaxPoints, twice (buffer and series), and the faded copies of ~300 points.
+    EXPECT_LE(charts.pointsHeld(), 7 * 2 * LiveCharts::kMaxPoints + LiveCharts::kFadedCases * 301);
     EXPECT_GE(charts.cpuUserSeries()->points().back().x() - charts.cpuUserSeries()->points().front().x(), 100)
         << "the CPU chart shows its two-minute window";
     const auto* y = qobject_cast<QValueAxis*>(charts.cpuUserSeries()->attachedAxes().at(1));

@@ -110,6 +110,40 @@ TEST(ResultsModel, FormatsWithUnits)
     EXPECT_EQ(text(model, 3, ResultsModel::RssColumn), QStringLiteral("6 MiB"));
 }
 
+// Issue 17: "max at risk", the power-loss exposure, with its method and meaning in the cell's tooltip; empty
+// where a case has none, unknown sorted as the most at risk.
+TEST(ResultsModel, MaxAtRiskShowsTheBytesAndForHowLong)
+{
+    RunResult run = sampleRun();
+    run.cases[3].atRisk = Exposure{.maxBytes = 64 * kMiB, .maxSeconds = 1.2, .method = "no sync"};
+    run.cases[2].atRisk = Exposure{.maxBytes = 0, .maxSeconds = 0.0, .method = "each write returns durable"};
+    run.cases[1].atRisk = Exposure{.maxBytes = std::nullopt,
+                                   .maxSeconds = std::nullopt,
+                                   .basis = ExposureBasis::AtMost,
+                                   .method = "the stdio buffer"};
+    ResultsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setResult(run);
+    EXPECT_EQ(text(model, 3, ResultsModel::AtRiskColumn), QStringLiteral("64 MiB for 1.2 s"));
+    EXPECT_EQ(text(model, 2, ResultsModel::AtRiskColumn), QStringLiteral("0 B"));
+    EXPECT_EQ(text(model, 1, ResultsModel::AtRiskColumn), QStringLiteral("unknown"));
+    EXPECT_TRUE(text(model, 0, ResultsModel::AtRiskColumn).isEmpty()) << "no exposure: nothing said";
+    const QString tip = model.data(model.index(3, ResultsModel::AtRiskColumn), Qt::ToolTipRole).toString();
+    EXPECT_THAT(tip.toStdString(), ::testing::HasSubstr("no sync"));
+    EXPECT_THAT(tip.toStdString(), ::testing::HasSubstr("assuming the device honours flushes"));
+    EXPECT_THAT(ResultsModel::columnToolTip(ResultsModel::AtRiskColumn).toStdString(),
+                ::testing::HasSubstr("the page cache survives kill -9"));
+    const auto sortOf = [&](int row) {
+        return model.data(model.index(row, ResultsModel::AtRiskColumn), ResultsModel::SortRole).toDouble();
+    };
+    EXPECT_LT(sortOf(2), sortOf(3));
+    EXPECT_LT(sortOf(3), sortOf(1)) << "unknown is never sorted as safe";
+    EXPECT_EQ(ResultsModel::figureColumn(ResultsModel::AtRiskColumn), ResultsModel::AtRiskColumn);
+    const auto hidden = gui::ResultsView::hiddenColumns(run.cases, run.refused);
+    EXPECT_FALSE(std::binary_search(hidden.begin(), hidden.end(), int{ResultsModel::AtRiskColumn}))
+        << "shown once a case has an exposure";
+}
+
 TEST(ResultsModel, SpeedupAgainstPlainStdioAtTheSameChunkOrAChosenRow)
 {
     ResultsModel model;
@@ -161,13 +195,12 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
     ResultsModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     const std::vector<std::string> headers{
-        "#",           "Strategy",   "Chunk",     "stdio buffer",     "Sync",
-        "Hint, cache", "Reader CPU", "QD",        "Threads",          "Size",
-        "Time limit",  "Latency",    "Apparent",  "Trimmed mean",     "95% CI",
-        "Durable",     "Speed-up",   "Files/s",   "p50/file",         "p99/file",
-        "p50",         "p99",        "p99.9",     "Sync p99",         "IOPS",
-        "CPU",         "Peak RSS",   "Stability", "Survives kill -9", "Status",
-        "Reason"};
+        "#",          "Strategy",     "Chunk",    "stdio buffer", "Sync",        "Hint, cache",
+        "Reader CPU", "QD",           "Threads",  "Size",         "Time limit",  "Latency",
+        "Apparent",   "Trimmed mean", "95% CI",   "Durable",      "Max at risk", "Speed-up",
+        "Files/s",    "p50/file",     "p99/file", "p50",          "p99",         "p99.9",
+        "Sync p99",   "IOPS",         "CPU",      "Peak RSS",     "Stability",   "Survives kill -9",
+        "Status",     "Reason"};
     ASSERT_EQ(static_cast<std::size_t>(model.columnCount()), headers.size());
     for (int column = 0; column < model.columnCount(); ++column)
         EXPECT_EQ(model.headerData(column, Qt::Horizontal).toString().toStdString(),
@@ -217,35 +250,31 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
     // came from the declarations, but for the reader CPU, which tells two rows of a pipe strategy apart and
     // so stands beside the strategy (a leading column), not past the figures.
     EXPECT_EQ(gui::ResultsView::defaultColumnOrder(),
-              (std::vector<int>{M::CaseColumn,      M::StrategyColumn,
-                                M::ChunkColumn,     M::ReaderCpuColumn,
-                                M::DurableColumn,   M::MedianColumn,
-                                M::SpeedupColumn,   M::SurvivesKillColumn,
-                                M::StatusColumn,    M::StabilityColumn,
-                                M::CiColumn,        M::TrimmedMeanColumn,
-                                M::BufferColumn,    M::SyncColumn,
-                                M::ReadColumn,      M::QueueDepthColumn,
-                                M::ThreadsColumn,   M::SizeColumn,
-                                M::TimeLimitColumn, M::LatencyColumn,
-                                M::CallP50Column,   M::CallP99Column,
-                                M::CallP999Column,  M::SyncP99Column,
-                                M::IopsColumn,      M::FilesPerSecondColumn,
-                                M::FileP50Column,   M::FileP99Column,
-                                M::CpuColumn,       M::RssColumn,
-                                M::ReasonColumn}));
+              (std::vector<int>{M::CaseColumn,        M::StrategyColumn,   M::ChunkColumn,
+                                M::ReaderCpuColumn,   M::DurableColumn,    M::MedianColumn,
+                                M::SpeedupColumn,     M::AtRiskColumn,     M::SurvivesKillColumn,
+                                M::StatusColumn,      M::StabilityColumn,  M::CiColumn,
+                                M::TrimmedMeanColumn, M::BufferColumn,     M::SyncColumn,
+                                M::ReadColumn,        M::QueueDepthColumn, M::ThreadsColumn,
+                                M::SizeColumn,        M::TimeLimitColumn,  M::LatencyColumn,
+                                M::CallP50Column,     M::CallP99Column,    M::CallP999Column,
+                                M::SyncP99Column,     M::IopsColumn,       M::FilesPerSecondColumn,
+                                M::FileP50Column,     M::FileP99Column,    M::CpuColumn,
+                                M::RssColumn,         M::ReasonColumn}));
     const RunResult writes = sampleRun();
-    EXPECT_EQ(
-        gui::ResultsView::hiddenColumns(writes.cases, writes.refused),
-        (std::vector<int>{M::ReadColumn, M::ReaderCpuColumn, M::QueueDepthColumn, M::ThreadsColumn,
-                          M::TimeLimitColumn, M::LatencyColumn, M::TrimmedMeanColumn, M::FilesPerSecondColumn,
-                          M::FileP50Column, M::FileP99Column, M::CallP50Column, M::CallP99Column,
-                          M::CallP999Column, M::SyncP99Column, M::IopsColumn, M::SurvivesKillColumn}));
+    EXPECT_EQ(gui::ResultsView::hiddenColumns(writes.cases, writes.refused),
+              (std::vector<int>{M::ReadColumn, M::ReaderCpuColumn, M::QueueDepthColumn, M::ThreadsColumn,
+                                M::TimeLimitColumn, M::LatencyColumn, M::TrimmedMeanColumn, M::AtRiskColumn,
+                                M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column, M::CallP50Column,
+                                M::CallP99Column, M::CallP999Column, M::SyncP99Column, M::IopsColumn,
+                                M::SurvivesKillColumn}))
+        << "no case with an exposure (a file from before it): no column";
     EXPECT_EQ(gui::ResultsView::hiddenColumns({read}, {}),
               (std::vector<int>{M::BufferColumn, M::SyncColumn, M::ReaderCpuColumn, M::QueueDepthColumn,
                                 M::TimeLimitColumn, M::LatencyColumn, M::TrimmedMeanColumn, M::DurableColumn,
-                                M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column, M::CallP50Column,
-                                M::CallP99Column, M::CallP999Column, M::SyncP99Column, M::IopsColumn,
-                                M::SurvivesKillColumn, M::ReasonColumn}));
+                                M::AtRiskColumn, M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column,
+                                M::CallP50Column, M::CallP99Column, M::CallP999Column, M::SyncP99Column,
+                                M::IopsColumn, M::SurvivesKillColumn, M::ReasonColumn}));
 
     // A pipe case shows where its reader ran; the column is shown as soon as one case writes into a pipe.
     CaseResult pipe = measuredCase(0, "vmsplice", 65536, BufferMode::NotApplicable, 8000.0);
