@@ -945,7 +945,7 @@ void crashProbeSection(Layout& layout, const ReportContext& ctx)
             acknowledged = std::max(acknowledged, k.landed ? k.acknowledgedBytes : 0);
         const Strategy* strategy =
             ctx.registry != nullptr ? ctx.registry->find(c.testCase.strategy) : nullptr;
-        rows.push_back({QString::number(c.index + 1), shortLabel(c),
+        rows.push_back({shortLabel(c),
                         QStringLiteral("%1 of %2").arg(probe.landedKills()).arg(probe.kills.size()),
                         qs(formatBytes(acknowledged)), qs(formatBytes(probe.worstLossBytes())),
                         qs(crashProbeVerdict(probe, strategy != nullptr ? &strategy->info() : nullptr))});
@@ -964,12 +964,12 @@ void crashProbeSection(Layout& layout, const ReportContext& ctx)
             .arg(result.options.crashProbe)
             .arg(static_cast<qulonglong>(result.options.crashProbeSeed)),
         8.5);
-    layout.table({{QStringLiteral("#"), 2, Qt::AlignRight},
-                  {QStringLiteral("Case"), 12},
+    // shortLabel() leads with the case's number: no separate "#" column.
+    layout.table({{QStringLiteral("Case"), 11},
                   {QStringLiteral("Kills landed"), 4},
-                  {QStringLiteral("Most acknowledged"), 5, Qt::AlignRight},
+                  {QStringLiteral("Most acknowledged"), 7, Qt::AlignRight},
                   {QStringLiteral("Most lost"), 4, Qt::AlignRight},
-                  {QStringLiteral("Answer"), 20}},
+                  {QStringLiteral("Answer"), 21}},
                  rows, 7, [&lost](std::size_t i) { return lost[i] ? kBad : kText; });
 }
 
