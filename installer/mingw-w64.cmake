@@ -13,8 +13,9 @@ set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static -static-libgcc -static-libstdc++")
-# ctest and gtest_discover_tests start the test programs through wine.
+# ctest and gtest_discover_tests start the test programs through wine, by wine-run.sh, which retries a start
+# that produced nothing at all.
 find_program(IOLAB_WINE wine)
 if(IOLAB_WINE)
-  set(CMAKE_CROSSCOMPILING_EMULATOR ${IOLAB_WINE})
+  set(CMAKE_CROSSCOMPILING_EMULATOR ${CMAKE_CURRENT_LIST_DIR}/wine-run.sh)
 endif()
