@@ -150,8 +150,7 @@ Matrix chooseMatrix(const RunArgs& args)
             sizes.reserve(sizeTexts.size());
             for (const auto& s : sizeTexts)
                 sizes.push_back(parseBytes(s, "--size"));
-            for (auto& g : m.groups)
-                g.sizes = sizes;
+            overrideSizes(m, sizes);
         }
         return m;
     }

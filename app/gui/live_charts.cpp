@@ -129,6 +129,11 @@ LiveCharts::LiveCharts(QWidget* parent) : QWidget(parent)
     m_rss = addSeries(m_memoryChart, tr("process RSS"));
     m_dirty = addSeries(m_memoryChart, tr("system Dirty + Writeback"));
     m_atRisk = addSeries(m_memoryChart, tr("at risk (acknowledged, not yet durable)"));
+    m_budgetUsage = addSeries(m_memoryChart, tr("memory cgroup: usage"));
+    m_budgetCache = addSeries(m_memoryChart, tr("its page cache"));
+    m_budgetDirty = addSeries(m_memoryChart, tr("its Dirty + Writeback"));
+    for (QLineSeries* s : {m_budgetUsage, m_budgetCache, m_budgetDirty})
+        s->setVisible(false);
     layout->addWidget(m_throughputChart.view, 3);
     // CPU and memory side by side: stacked, each is too short on a 768-pixel screen to label its axis.
     auto* lower = new QHBoxLayout;
@@ -200,6 +205,10 @@ void LiveCharts::setDark(bool dark)
     style(m_rss, primary, Qt::SolidLine);
     style(m_dirty, secondary, Qt::SolidLine);
     style(m_atRisk, dark ? QColor(0xef, 0x53, 0x50) : QColor(0xc6, 0x28, 0x28), Qt::DashLine);
+    const QColor budget = dark ? QColor(0x66, 0xbb, 0x6a) : QColor(0x2e, 0x7d, 0x32);
+    style(m_budgetUsage, budget, Qt::SolidLine);
+    style(m_budgetCache, budget, Qt::DashLine);
+    style(m_budgetDirty, budget, Qt::DotLine);
     restyleFaded();
 }
 
@@ -222,9 +231,12 @@ void LiveCharts::runStarted()
         delete series;
     }
     m_faded.clear();
-    for (PointBuffer* b : {&m_apparentPoints, &m_devicePoints, &m_cpuUserPoints, &m_cpuSystemPoints,
-                           &m_rssPoints, &m_dirtyPoints, &m_atRiskPoints})
+    for (PointBuffer* b :
+         {&m_apparentPoints, &m_devicePoints, &m_cpuUserPoints, &m_cpuSystemPoints, &m_rssPoints,
+          &m_dirtyPoints, &m_atRiskPoints, &m_budgetUsagePoints, &m_budgetCachePoints, &m_budgetDirtyPoints})
         b->clear();
+    for (QLineSeries* s : {m_budgetUsage, m_budgetCache, m_budgetDirty})
+        s->setVisible(false);
     m_caseIndex = -1;
     m_caseStartSeconds = -1;
     m_lastRunSeconds = 0;
@@ -293,6 +305,17 @@ void LiveCharts::addSample(const Sample& sample)
                                                  static_cast<double>(kMiB)});
     m_atRiskPoints.append(
         {sample.runSeconds, static_cast<double>(sample.atRiskBytes) / static_cast<double>(kMiB)});
+    if (sample.budgetUsageBytes != 0 || !m_budgetUsagePoints.points().empty()) {
+        const auto mib = [](std::uint64_t bytes) {
+            return static_cast<double>(bytes) / static_cast<double>(kMiB);
+        };
+        m_budgetUsagePoints.append({sample.runSeconds, mib(sample.budgetUsageBytes)});
+        m_budgetCachePoints.append({sample.runSeconds, mib(sample.budgetPageCacheBytes)});
+        m_budgetDirtyPoints.append(
+            {sample.runSeconds, mib(sample.budgetDirtyBytes + sample.budgetWritebackBytes)});
+        for (QLineSeries* s : {m_budgetUsage, m_budgetCache, m_budgetDirty})
+            s->setVisible(true);
+    }
 }
 
 void LiveCharts::runFinished()
@@ -316,6 +339,9 @@ void LiveCharts::flush()
     push(m_rssPoints, m_rss);
     push(m_dirtyPoints, m_dirty);
     push(m_atRiskPoints, m_atRisk);
+    push(m_budgetUsagePoints, m_budgetUsage);
+    push(m_budgetCachePoints, m_budgetCache);
+    push(m_budgetDirtyPoints, m_budgetDirty);
 
     // Throughput: the running case and the faded ones share "seconds into the case".
     // The running case sets the scale once it has a few points; faded cases that are far faster run off the
@@ -352,19 +378,21 @@ void LiveCharts::flush()
     setNiceRange(m_memoryChart.x, left, right);
     setNiceRange(m_cpuChart.y, 0,
                  std::max(100.0, niceCeiling(std::max(m_cpuUserPoints.maxY(), m_cpuSystemPoints.maxY()))));
-    setNiceRange(
-        m_memoryChart.y, 0,
-        niceCeiling(std::max(
-            1.0, std::max({m_rssPoints.maxY(), m_dirtyPoints.maxY(), m_atRiskPoints.maxY()}) * 1.05)));
+    setNiceRange(m_memoryChart.y, 0,
+                 niceCeiling(std::max(1.0, std::max({m_rssPoints.maxY(), m_dirtyPoints.maxY(),
+                                                     m_atRiskPoints.maxY(), m_budgetUsagePoints.maxY()}) *
+                                               1.05)));
 }
 
 std::size_t LiveCharts::pointsHeld() const
 {
     std::size_t n = 0;
-    for (const PointBuffer* b : {&m_apparentPoints, &m_devicePoints, &m_cpuUserPoints, &m_cpuSystemPoints,
-                                 &m_rssPoints, &m_dirtyPoints, &m_atRiskPoints})
+    for (const PointBuffer* b :
+         {&m_apparentPoints, &m_devicePoints, &m_cpuUserPoints, &m_cpuSystemPoints, &m_rssPoints,
+          &m_dirtyPoints, &m_atRiskPoints, &m_budgetUsagePoints, &m_budgetCachePoints, &m_budgetDirtyPoints})
         n += b->points().size();
-    for (QLineSeries* s : {m_apparent, m_device, m_cpuUser, m_cpuSystem, m_rss, m_dirty, m_atRisk})
+    for (QLineSeries* s : {m_apparent, m_device, m_cpuUser, m_cpuSystem, m_rss, m_dirty, m_atRisk,
+                           m_budgetUsage, m_budgetCache, m_budgetDirty})
         n += static_cast<std::size_t>(s->count());
     for (auto* s : m_faded)
         n += static_cast<std::size_t>(s->count());

@@ -67,6 +67,11 @@ public:
     QLineSeries* dirtySeries() const { return m_dirty; }
     // Power-loss exposure: the bytes counted as written but not yet durable (Sample::atRiskBytes).
     QLineSeries* atRiskSeries() const { return m_atRisk; }
+    // A case under a memory limit: its memory cgroup's usage, page cache and dirty + write-back bytes
+    // (Sample::budget*); hidden, legend entries too, until a sample of such a case arrives.
+    QLineSeries* budgetUsageSeries() const { return m_budgetUsage; }
+    QLineSeries* budgetCacheSeries() const { return m_budgetCache; }
+    QLineSeries* budgetDirtySeries() const { return m_budgetDirty; }
     int fadedCount() const { return static_cast<int>(m_faded.size()); }
     QValueAxis* throughputTimeAxis() const { return m_throughputChart.x; }
     // Points held in every buffer and series, for the memory bound test.
@@ -96,6 +101,9 @@ private:
     QLineSeries* m_rss = nullptr;
     QLineSeries* m_dirty = nullptr;
     QLineSeries* m_atRisk = nullptr;
+    QLineSeries* m_budgetUsage = nullptr;
+    QLineSeries* m_budgetCache = nullptr;
+    QLineSeries* m_budgetDirty = nullptr;
     std::vector<QLineSeries*> m_faded;
 
     PointBuffer m_apparentPoints{kMaxPoints, 0};
@@ -105,6 +113,9 @@ private:
     PointBuffer m_rssPoints{kMaxPoints, kWindowSeconds};
     PointBuffer m_dirtyPoints{kMaxPoints, kWindowSeconds};
     PointBuffer m_atRiskPoints{kMaxPoints, kWindowSeconds};
+    PointBuffer m_budgetUsagePoints{kMaxPoints, kWindowSeconds};
+    PointBuffer m_budgetCachePoints{kMaxPoints, kWindowSeconds};
+    PointBuffer m_budgetDirtyPoints{kMaxPoints, kWindowSeconds};
 
     QTimer m_refresh;
     QString m_caseTitle;

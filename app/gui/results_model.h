@@ -41,9 +41,10 @@ public:
         QueueDepthColumn,
         ThreadsColumn,
         SizeColumn,
-        TimeLimitColumn, // a case's time limit (--duration), where one has it
-        LatencyColumn,   // the latency mode asked for (auto, on, off)
-        MedianColumn,    // the first figure
+        TimeLimitColumn,   // a case's time limit (--duration), where one has it
+        MemoryLimitColumn, // a case's memory limit (--memory-limit), where one has it
+        LatencyColumn,     // the latency mode asked for (auto, on, off)
+        MedianColumn,      // the first figure
         TrimmedMeanColumn,
         CiColumn,
         DurableColumn,

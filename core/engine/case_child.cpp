@@ -2,6 +2,7 @@
 #include "core/engine/case_child.h"
 
 #include "core/base/error.h"
+#include "core/engine/deadline.h"
 #include "core/engine/job_execution.h"
 #include "core/engine/pattern.h"
 #include "core/engine/registry.h"
@@ -101,7 +102,8 @@ std::string childRequestToJson(const ChildRequest& request)
     return nlohmann::json{{"case", caseToJson(request.testCase)},
                           {"target", target},
                           {"threads", threads},
-                          {"everyCall", request.everyCall}}
+                          {"everyCall", request.everyCall},
+                          {"measured", request.measured}}
         .dump();
 }
 
@@ -116,13 +118,14 @@ ChildRequest childRequestFromJson(std::string_view text)
             request.threads.push_back({t.at("path").get<std::string>(), t.at("auxPath").get<std::string>(),
                                        t.at("bytes").get<std::uint64_t>()});
         request.everyCall = j.at("everyCall").get<bool>();
+        request.measured = j.at("measured").get<bool>();
         return request;
     } catch (const nlohmann::json::exception& e) {
         throw InputError(fmt::format("case child request: {}", e.what()));
     }
 }
 
-int runCaseChild(const childlink::Link& link, const Registry& registry)
+int runCaseChild(const childlink::Link& link, const Registry& registry, SystemProbe* probe)
 {
     using childlink::State;
     ChildRequest request;
@@ -178,10 +181,30 @@ int runCaseChild(const childlink::Link& link, const Registry& registry)
     }
     link.setState(State::Running);
 
+    // A measured run ends at the case's time limit, counted from the moment its clock starts.
+    std::atomic<bool> timeUp{false};
+    std::optional<Deadline> deadline;
+    const bool limited = request.measured && request.testCase.timeLimitMs != 0;
+    for (std::uint32_t t = 0; t < jobs.size(); ++t)
+        link.progress(t).timeUp = limited ? &timeUp : nullptr;
+    const ProcessCounters cpuBefore = probe != nullptr ? probe->process() : ProcessCounters{};
     std::vector<Outcome> outcomes(jobs.size());
-    executeThreads(
+    const auto started = executeThreads(
         static_cast<std::uint32_t>(jobs.size()),
-        [&](std::uint32_t t) { outcomes[t] = jobs[t]->execute(link.progress(t)); }, [] {});
+        [&](std::uint32_t t) { outcomes[t] = jobs[t]->execute(link.progress(t)); },
+        [&] {
+            if (limited)
+                deadline.emplace(request.testCase.timeLimitMs, timeUp);
+        });
+    const auto returned = std::chrono::steady_clock::now();
+    deadline.reset();
+    const ProcessCounters cpuAfter = probe != nullptr ? probe->process() : ProcessCounters{};
+    childlink::Header& h = link.header();
+    h.startedNs = std::chrono::duration_cast<std::chrono::nanoseconds>(started.time_since_epoch()).count();
+    h.returnedNs = std::chrono::duration_cast<std::chrono::nanoseconds>(returned.time_since_epoch()).count();
+    h.timeLimitReached = timeUp.load(std::memory_order_relaxed) && !h.stop.load(std::memory_order_relaxed);
+    h.cpuUserSeconds = cpuAfter.userSeconds - cpuBefore.userSeconds;
+    h.cpuSystemSeconds = cpuAfter.systemSeconds - cpuBefore.systemSeconds;
     Outcome outcome;
     for (std::size_t t = 0; t < jobs.size(); ++t) {
         mergeOutcome(outcome, std::move(outcomes[t]));

@@ -8,6 +8,8 @@
 #pragma once
 
 #include "core/base/outcome.h"
+#include "core/engine/memory_budget.h"
+#include "core/engine/probe.h"
 #include "core/engine/strategy.h"
 #include "core/model/case.h"
 #include "core/model/target.h"
@@ -30,7 +32,7 @@ inline constexpr std::string_view kCaseChildCommand = "__case-child";
 namespace childlink {
 
 inline constexpr std::array<char, 8> kMagic{'I', 'O', 'L', 'A', 'B', 'L', 'N', 'K'};
-inline constexpr std::uint32_t kVersion = 1;
+inline constexpr std::uint32_t kVersion = 2;
 inline constexpr std::size_t kHeaderBytes = 4096;
 inline constexpr std::uint32_t kMaxThreads = 1024;
 
@@ -62,6 +64,14 @@ struct Header
     std::int32_t code;
     std::array<char, 64> operation;
     std::array<char, 512> message;
+    // A measured run's figures, once Finished: when its clock started and when its last call returned
+    // (steady clock nanoseconds, one clock for every process of the machine), whether the case's time limit
+    // ended it, and the child's CPU over the timed part.
+    std::int64_t startedNs;
+    std::int64_t returnedNs;
+    std::uint32_t timeLimitReached;
+    double cpuUserSeconds;
+    double cpuSystemSeconds;
 };
 static_assert(sizeof(Header) <= kHeaderBytes);
 static_assert(sizeof(Progress) % alignof(Progress) == 0);
@@ -132,6 +142,9 @@ struct ChildRequest
     TargetInfo target;
     std::vector<ChildThread> threads;
     bool everyCall = false; // publish the acknowledged bytes after every call (Progress::everyCall)
+    // A measured repetition (the memory budget): the child times its run, ends it at the case's time limit
+    // and reports its CPU; a probe run is none of these.
+    bool measured = false;
 };
 
 std::string childRequestToJson(const ChildRequest& request);
@@ -157,6 +170,12 @@ public:
     virtual bool exited() = 0;    // without waiting
     virtual void kill() = 0;      // SIGKILL (TerminateProcess), at once
     virtual ChildExit wait() = 0; // until it has exited
+    // While it runs: its CPU time and resident memory (nullopt once it has gone, or where not read).
+    virtual std::optional<ProcessCounters> process() = 0;
+    // A child under a memory limit: its memory cgroup's counters now (nullopt for a child without one).
+    virtual std::optional<BudgetCounters> budget() = 0;
+    // After wait(): the cgroup's peak and OOM kills (zeros for a child without one).
+    virtual BudgetEnd budgetEnd() = 0;
 };
 
 class CaseChildLauncher
@@ -164,7 +183,8 @@ class CaseChildLauncher
 public:
     virtual ~CaseChildLauncher() = default;
     // Creates the block at `linkPath` (a new file in the run folder) holding `request`, maps it and starts
-    // the child on it. nullptr, with `outcome` saying why, when it cannot.
+    // the child on it; a measured request whose case has a memory limit starts it in a memory cgroup of its
+    // own, capped there. nullptr, with `outcome` saying why, when it cannot.
     virtual std::unique_ptr<CaseChild> start(const std::string& linkPath, const ChildRequest& request,
                                              Outcome& outcome) = 0;
 };
@@ -172,7 +192,7 @@ public:
 // The child's side, after the platform mapped the block: prepares the request's jobs with `registry`'s
 // strategy, says Ready, waits for go (or the parent's stop), runs them and publishes the outcome. Returns the
 // process's exit code: 0 when the jobs ran (whatever their outcome, which is in the block), 2 when the block
-// or the request is unusable.
-int runCaseChild(const childlink::Link& link, const Registry& registry);
+// or the request is unusable. `probe` reads the child's CPU for a measured run.
+int runCaseChild(const childlink::Link& link, const Registry& registry, SystemProbe* probe = nullptr);
 
 } // namespace iolab

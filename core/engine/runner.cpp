@@ -3,11 +3,13 @@
 
 #include "core/base/log.h"
 #include "core/base/units.h"
+#include "core/engine/case_child.h"
 #include "core/engine/crash_probe.h"
 #include "core/engine/data_sets.h"
 #include "core/engine/deadline.h"
 #include "core/engine/exposure.h"
 #include "core/engine/job_execution.h"
+#include "core/engine/memory_budget.h"
 #include "core/engine/pattern.h"
 #include "core/engine/probe.h"
 #include "core/engine/registry.h"
@@ -61,9 +63,9 @@ class CaseRunner
 {
 public:
     CaseRunner(const Strategy& strategy, Workspace& workspace, SystemProbe& probe, Sampler* sampler,
-               const RunOptions& options, const std::atomic<bool>& stop)
+               const RunOptions& options, const std::atomic<bool>& stop, CaseChildLauncher* launcher)
         : m_strategy(strategy), m_workspace(workspace), m_probe(probe), m_sampler(sampler),
-          m_options(options), m_stop(stop)
+          m_options(options), m_stop(stop), m_launcher(launcher)
     {}
 
     // `data`: the files a read case reads (nullptr for writes). `caseLatency`: where a case that times its
@@ -72,6 +74,13 @@ public:
                          std::uint32_t repetition, const DataSet* data, CallLatency* caseLatency);
 
 private:
+    // A write case under a memory limit: the repetition's timed part runs in a child process in a memory
+    // cgroup of its own (core/engine/case_child.h); the files are checked and made durable here.
+    RepetitionResult runInChild(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
+                                RepetitionResult rep);
+    // Waits until the child's state is past `from` (or it exits, or the run is stopped: then it is asked to
+    // stop); the state it reached.
+    childlink::State waitChild(CaseChild& child, childlink::State from);
     Outcome prepareJobs(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
                         std::uint32_t repetition, RepetitionFiles& files,
                         std::vector<std::unique_ptr<Job>>& jobs);
@@ -132,6 +141,7 @@ private:
     Sampler* m_sampler;
     const RunOptions& m_options;
     const std::atomic<bool>& m_stop;
+    CaseChildLauncher* m_launcher;
     std::vector<std::unique_ptr<CallLatency>> m_latency; // per thread, for this repetition
 };
 
@@ -452,6 +462,8 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
     RepetitionResult rep;
     rep.index = repetition;
     rep.warmup = repetition < m_options.warmups;
+    if (c.memoryLimitBytes != 0)
+        return runInChild(caseIndex, c, pattern, std::move(rep));
     const bool reads = data != nullptr;
 
     RepetitionFiles files;
@@ -509,6 +521,117 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
     return rep;
 }
 
+childlink::State CaseRunner::waitChild(CaseChild& child, childlink::State from)
+{
+    bool asked = false;
+    for (;;) {
+        const childlink::State state = child.link().state();
+        if (state > from || child.exited())
+            return child.link().state();
+        if (!asked && m_stop.load(std::memory_order_relaxed)) {
+            child.link().header().stop.store(true, std::memory_order_relaxed);
+            asked = true;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+}
+
+RepetitionResult CaseRunner::runInChild(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
+                                        RepetitionResult rep)
+{
+    using childlink::State;
+    if (m_launcher == nullptr) {
+        rep.outcome = {Status::Failed, 0, "memory limit", "this front end cannot start case child processes"};
+        return rep;
+    }
+    ChildRequest request;
+    request.testCase = c;
+    request.target = m_workspace.target();
+    request.measured = true;
+    RepetitionFiles files;
+    const bool shared = m_strategy.info().threadsShareOneFile;
+    for (std::uint32_t t = 0; t < (shared ? 1 : c.threads); ++t) {
+        const std::string stem = fmt::format("c{:03}-r{}-t{}", caseIndex + 1, rep.index, t);
+        ChildThread thread;
+        thread.path = m_workspace.pathFor(stem + ".dat", rep.outcome);
+        if (rep.outcome.ok())
+            thread.auxPath = m_workspace.pathFor(stem + ".batch", rep.outcome);
+        if (!rep.outcome.ok())
+            return rep;
+        thread.bytes = shared ? c.totalBytes : c.bytesForThread(t);
+        files.data.push_back(thread.path);
+        files.scratch.push_back(thread.auxPath);
+        request.threads.push_back(std::move(thread));
+    }
+    const std::string linkPath =
+        m_workspace.pathFor(fmt::format("c{:03}-r{}.link", caseIndex + 1, rep.index), rep.outcome);
+    if (!rep.outcome.ok())
+        return rep;
+    auto child = m_launcher->start(linkPath, request, rep.outcome);
+    const auto finish = [&] {
+        child.reset();
+        m_workspace.remove(linkPath);
+        removeFiles(files);
+        return std::move(rep);
+    };
+    if (!child)
+        return finish();
+    const auto threads = static_cast<std::uint32_t>(request.threads.size());
+    const childlink::Link& link = child->link();
+    // Why a child that stopped short did: its own outcome, or how it ended, the OOM killer named.
+    const auto childFailure = [&] {
+        if (link.state() == State::Failed || link.state() == State::Finished)
+            return link.outcome();
+        const ChildExit exit = child->wait();
+        const BudgetEnd end = child->budgetEnd();
+        if (end.oomKills != 0)
+            return Outcome{Status::Failed, 0, "memory limit",
+                           oomKillSentence(end.peakBytes, c.memoryLimitBytes)};
+        return Outcome{Status::Failed, exit.code, "case child",
+                       fmt::format("the case's child process {} before it finished", exit.description)};
+    };
+    if (waitChild(*child, State::Starting) != State::Ready) {
+        rep.outcome = childFailure();
+        return finish();
+    }
+
+    if (m_sampler != nullptr)
+        m_sampler->begin(caseIndex, static_cast<std::int32_t>(rep.index), rep.warmup, &link.progress(0),
+                         threads, {}, child.get());
+    const Counters before = countersBefore(c, true);
+    link.header().go.store(1, std::memory_order_release);
+    const State reached = waitChild(*child, State::Running);
+    const std::uint64_t peakRss = m_sampler != nullptr ? m_sampler->end() : 0;
+    const BudgetCounters sampledPeak = m_sampler != nullptr ? m_sampler->takeBudgetPeak() : BudgetCounters{};
+    if (reached != State::Finished) {
+        rep.outcome = childFailure();
+    } else {
+        rep.outcome = link.outcome();
+        for (std::uint32_t t = 0; t < threads; ++t)
+            rep.bytes += link.progress(t).bytes.load(std::memory_order_relaxed);
+        rep.timeLimitReached = link.header().timeLimitReached != 0;
+    }
+    const childlink::Header& h = link.header();
+    const Clock::time_point started{
+        std::chrono::duration_cast<Clock::duration>(std::chrono::nanoseconds(h.startedNs))};
+    const Clock::time_point returned{
+        std::chrono::duration_cast<Clock::duration>(std::chrono::nanoseconds(h.returnedNs))};
+    const auto durable = rep.outcome.ok() ? makeDurable(rep, files, before.backlog) : returned;
+    Counters after = countersAfter(c);
+    Counters cpu = before;
+    cpu.process = {};
+    after.process = {h.cpuUserSeconds, h.cpuSystemSeconds, peakRss};
+    if (rep.outcome.ok())
+        recordFigures(rep, cpu, after, started, returned, durable);
+    rep.peakRssBytes = peakRss;
+    checkAndVerify(rep, c, pattern, files, false, &link.progress(0));
+    (void)child->wait();
+    const BudgetEnd end = child->budgetEnd();
+    rep.memoryBudget = MemoryBudgetUse{c.memoryLimitBytes, std::max(end.peakBytes, sampledPeak.usageBytes),
+                                       sampledPeak.pageCacheBytes, sampledPeak.dirtyBytes};
+    return finish();
+}
+
 // The data set of a read case, written (or found) before its first repetition; nullptr for writes and, with
 // the case's status and reason set, when it cannot be had.
 const DataSet* prepareData(DataSets& dataSets, const Workspace& workspace, const Case& c,
@@ -552,6 +675,14 @@ void summarizeCase(CaseResult& result)
     result.apparentMBps = summarize(apparent);
     result.durableMBps = summarize(durable);
     result.atRisk = worstExposure(result.repetitions);
+    result.memoryBudget.reset();
+    for (const auto& rep : result.repetitions) {
+        if (!rep.memoryBudget)
+            continue;
+        if (!result.memoryBudget)
+            result.memoryBudget = MemoryBudgetUse{};
+        keepPeaks(*result.memoryBudget, *rep.memoryBudget);
+    }
     std::vector<double> filesPerSecond;
     std::vector<double> p50;
     std::vector<double> p99;
@@ -707,7 +838,7 @@ RunResult Runner::run(const RunPlan& plan, const RunOptions& options, const std:
                        prepareData(dataSets, m_workspace, c, *strategy, options, caseResult);
                    data != nullptr || c.direction == Direction::Write) {
             const Pattern pattern(c.chunkBytes);
-            CaseRunner runner(*strategy, m_workspace, m_probe, sampler.get(), options, stopFlag);
+            CaseRunner runner(*strategy, m_workspace, m_probe, sampler.get(), options, stopFlag, m_launcher);
             const LatencyChoice latency = chooseLatency(c, strategy->info());
             caseResult.latencyChoice = latency.why;
             const auto caseLatency = latency.record ? std::make_unique<CallLatency>() : nullptr;

@@ -23,10 +23,10 @@ Sampler::~Sampler()
 }
 
 void Sampler::begin(std::uint32_t caseIndex, std::int32_t repetition, bool warmup, const Progress* progress,
-                    std::size_t count, ExposurePlan exposure)
+                    std::size_t count, ExposurePlan exposure, CaseChild* child)
 {
     // Baselines are read before taking the lock so the sampler thread never waits on /proc reads.
-    auto process = m_probe.process();
+    auto process = child != nullptr ? child->process().value_or(ProcessCounters{}) : m_probe.process();
     auto device = m_device.empty() ? std::nullopt : m_probe.device(m_device);
     std::lock_guard lock(m_mutex);
     m_active = true;
@@ -44,6 +44,8 @@ void Sampler::begin(std::uint32_t caseIndex, std::int32_t repetition, bool warmu
     m_lastDeviceWritten = 0;
     m_lastDeviceRead = 0;
     m_peakRss = process.rssBytes;
+    m_child = child;
+    m_budgetPeak = {};
 }
 
 void Sampler::setSyncing(bool syncing)
@@ -54,12 +56,19 @@ void Sampler::setSyncing(bool syncing)
 
 std::uint64_t Sampler::end()
 {
-    const auto rss = m_probe.process().rssBytes;
     std::lock_guard lock(m_mutex);
+    const auto rss = m_child != nullptr ? 0 : m_probe.process().rssBytes;
     m_active = false;
     m_progress = nullptr;
+    m_child = nullptr;
     m_peakRss = std::max(m_peakRss, rss);
     return m_peakRss;
+}
+
+BudgetCounters Sampler::takeBudgetPeak()
+{
+    std::lock_guard lock(m_mutex);
+    return std::exchange(m_budgetPeak, {});
 }
 
 std::vector<Sample> Sampler::takeSamples()
@@ -85,17 +94,33 @@ void Sampler::loop(const std::stop_token& stop)
 
 void Sampler::tick()
 {
-    // Read the OS counters without the lock; the lock only guards the bookkeeping.
-    const auto process = m_probe.process();
+    // Read the OS counters without the lock; the lock only guards the bookkeeping. A case child's counters
+    // are read under it, so that end() never returns while its child is being read.
+    auto process = m_probe.process();
     const auto memory = m_probe.memory();
     const auto device = m_device.empty() ? std::nullopt : m_probe.device(m_device);
-    const auto now = Clock::now();
 
     Sample sample;
     {
         std::lock_guard lock(m_mutex);
         if (!m_active)
             return;
+        std::optional<BudgetCounters> budget;
+        if (m_child != nullptr) {
+            process = m_child->process().value_or(m_lastProcess);
+            budget = m_child->budget();
+        }
+        const auto now = Clock::now();
+        if (budget) {
+            sample.budgetUsageBytes = budget->usageBytes;
+            sample.budgetPageCacheBytes = budget->pageCacheBytes;
+            sample.budgetDirtyBytes = budget->dirtyBytes;
+            sample.budgetWritebackBytes = budget->writebackBytes;
+            m_budgetPeak.usageBytes = std::max(m_budgetPeak.usageBytes, budget->usageBytes);
+            m_budgetPeak.pageCacheBytes = std::max(m_budgetPeak.pageCacheBytes, budget->pageCacheBytes);
+            m_budgetPeak.dirtyBytes = std::max(m_budgetPeak.dirtyBytes, budget->dirtyBytes);
+            m_budgetPeak.writebackBytes = std::max(m_budgetPeak.writebackBytes, budget->writebackBytes);
+        }
         std::uint64_t bytes = 0;
         for (std::size_t i = 0; i < m_progressCount; ++i)
             bytes += m_progress[i].bytes.load(std::memory_order_relaxed);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/engine/case_child.h"
 #include "core/engine/exposure.h"
+#include "core/engine/memory_budget.h"
 #include "core/engine/probe.h"
 #include "core/engine/strategy.h"
 #include "core/model/result.h"
@@ -32,12 +34,16 @@ public:
     Sampler(const Sampler&) = delete;
     Sampler& operator=(const Sampler&) = delete;
 
-    // `exposure`: how the threads' durable counters are read into each sample's at-risk bytes.
+    // `exposure`: how the threads' durable counters are read into each sample's at-risk bytes. `child`: the
+    // case child running the repetition, whose CPU, memory and memory cgroup the samples then show (it must
+    // outlive end()).
     void begin(std::uint32_t caseIndex, std::int32_t repetition, bool warmup, const Progress* progress,
-               std::size_t count, ExposurePlan exposure = {});
+               std::size_t count, ExposurePlan exposure = {}, CaseChild* child = nullptr);
     void setSyncing(bool syncing);
     // Stops sampling the repetition; returns the highest RSS seen while it ran.
     std::uint64_t end();
+    // The highest memory cgroup figures a child's samples showed since begin(), each its own.
+    BudgetCounters takeBudgetPeak();
     // The samples of the current case so far, leaving none behind.
     std::vector<Sample> takeSamples();
 
@@ -68,6 +74,8 @@ private:
     std::uint64_t m_lastDeviceWritten = 0;
     std::uint64_t m_lastDeviceRead = 0;
     std::uint64_t m_peakRss = 0;
+    CaseChild* m_child = nullptr;
+    BudgetCounters m_budgetPeak;
     std::vector<Sample> m_samples;
     std::jthread m_thread; // last: it starts after every member above exists
 };

@@ -45,7 +45,10 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Sample, runSeconds, caseIndex, r
                                                 intervalMBps, cpuUserPercent, cpuSystemPercent, rssBytes,
                                                 dirtyBytes, writebackBytes, deviceReadBytes,
                                                 deviceWrittenBytes, deviceWriteMBps, deviceReadMBps, syncing,
-                                                atRiskBytes)
+                                                atRiskBytes, budgetUsageBytes, budgetPageCacheBytes,
+                                                budgetDirtyBytes, budgetWritebackBytes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MemoryBudgetUse, limitBytes, peakBytes, peakPageCacheBytes,
+                                                peakDirtyBytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HostInfo, hostname, os, kernel, cpuModel, logicalCpus, ramBytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunOptions, repetitions, warmups, verifyFiles, verifyPipes,
                                                 sampling, sampleIntervalMs, spaceCheck, dropCaches,
@@ -79,6 +82,8 @@ void to_json(json& j, const TargetInfo& t)
     optionalFlag("flushSupported", t.flushSupported);
     optionalFlag("powerProtected", t.powerProtected);
     optionalFlag("writeThroughSupported", t.writeThroughSupported);
+    if (!t.memoryLimitProblem.empty())
+        j["memoryLimitProblem"] = t.memoryLimitProblem;
 }
 
 void from_json(const json& j, TargetInfo& t)
@@ -101,6 +106,7 @@ void from_json(const json& j, TargetInfo& t)
     j.at("capabilitiesProbed").get_to(t.capabilitiesProbed);
     j.at("directIoProblem").get_to(t.directIoProblem);
     j.at("fallocateProblem").get_to(t.fallocateProblem);
+    t.memoryLimitProblem = j.value("memoryLimitProblem", std::string());
     // Keys added with issue 17; files from before lack them (unknown).
     const auto optionalFlag = [&](const char* key, std::optional<bool>& value) {
         const auto it = j.find(key);
@@ -283,6 +289,8 @@ void to_json(json& j, const RepetitionResult& r)
         j["syncLatency"] = summaryJson(*r.syncLatency);
     if (r.atRisk)
         j["atRisk"] = exposureJson(*r.atRisk);
+    if (r.memoryBudget)
+        j["memoryBudget"] = *r.memoryBudget;
 }
 
 void from_json(const json& j, RepetitionResult& r)
@@ -316,6 +324,8 @@ void from_json(const json& j, RepetitionResult& r)
         r.syncLatency = summaryFromJson(*it);
     if (const auto it = j.find("atRisk"); it != j.end())
         r.atRisk = exposureFromJson(*it);
+    if (const auto it = j.find("memoryBudget"); it != j.end())
+        r.memoryBudget = it->get<MemoryBudgetUse>();
 }
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KillCheck, killAfterSeconds, landed, exit, acknowledgedBytes,
@@ -350,6 +360,8 @@ void to_json(json& j, const CaseResult& c)
         j["crashProbe"] = *c.crashProbe;
     if (c.atRisk)
         j["atRisk"] = exposureJson(*c.atRisk);
+    if (c.memoryBudget)
+        j["memoryBudget"] = *c.memoryBudget;
 }
 
 void from_json(const json& j, CaseResult& c)
@@ -380,6 +392,8 @@ void from_json(const json& j, CaseResult& c)
         c.crashProbe = it->get<CrashProbeResult>();
     if (const auto it = j.find("atRisk"); it != j.end())
         c.atRisk = exposureFromJson(*it);
+    if (const auto it = j.find("memoryBudget"); it != j.end())
+        c.memoryBudget = it->get<MemoryBudgetUse>();
 }
 
 json resultToJson(const RunResult& r)

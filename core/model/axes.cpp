@@ -4,6 +4,7 @@
 #include "core/base/error.h"
 #include "core/base/units.h"
 #include "core/engine/file_set.h"
+#include "core/engine/memory_budget.h"
 #include "core/engine/strategy.h"
 #include "core/model/matrix_draft.h"
 
@@ -35,6 +36,7 @@ enum RefusalRank : int
     kLatencyRank = 78,     // latency on needs a strategy that times its calls
     kTimeLimitRank = 79,   // a time limit needs a strategy whose loop can end early
     kThreadLimitRank = 80, // file-set readers' one thread per file
+    kMemoryLimitRank = 81, // a memory limit needs a write to a file, a memory cgroup, and room for the case
 };
 
 // The results table's columns of the built-in axes, in this order; a declared axis's column defaults to 100.
@@ -51,6 +53,7 @@ enum ColumnRank : int
     kSizeColumn = 70,
     kLatencyColumn = 80,
     kTimeLimitColumn = 72,
+    kMemoryLimitColumn = 74,
 };
 
 std::uint32_t parseThreadCount(std::string_view text, std::string_view where)
@@ -1029,6 +1032,103 @@ std::vector<AxisSpec> builtinAxes()
     };
     timeLimit.shortRank = 7;
     axes.push_back(std::move(timeLimit));
+
+    const auto memoryLimitText = [](const std::uint64_t& bytes) {
+        return bytes != 0 ? formatBytesCompact(bytes) : std::string("none");
+    };
+    const auto memoryLimitParse = [](std::string_view t, std::string_view where) {
+        if (t == "none")
+            return std::uint64_t{0};
+        const std::uint64_t bytes = parseBytes(t, where);
+        if (bytes < kMinMemoryLimitBytes)
+            throw InputError(fmt::format("{}: a memory limit of {} is below the smallest IOLab sets ({})",
+                                         where, formatBytes(bytes), formatBytes(kMinMemoryLimitBytes)));
+        return bytes;
+    };
+    AxisSpec memoryLimit = typedAxis<std::uint64_t>(
+        {"memory limit", "memoryLimits", "memoryLimit", "memory_limit", "--memory-limit",
+         "A memory cap for the process that writes, e.g. 256M, 1G: the case runs in a child process in a "
+         "memory cgroup of its own, whose page cache counts against the cap (Linux; cgroup v2 in a delegated "
+         "subtree or as root, v1 as root)"},
+        AxisValueKind::Text, &Case::memoryLimitBytes, &MatrixGroup::memoryLimitsBytes,
+        {[](const std::uint64_t& v) { return std::to_string(v); }, memoryLimitText,
+         [memoryLimitParse](std::string_view t, std::string_view where) {
+             return memoryLimitParse(t, where);
+         },
+         "none"},
+        writes, [](const StrategyInfo&) { return std::uint64_t{0}; });
+    memoryLimit.oldFileValue = "none"; // results from before the axis ran every case in the runner's process
+    memoryLimit.labelText = [](const Case& c) {
+        return c.memoryLimitBytes != 0 ? "mem=" + formatBytesCompact(c.memoryLimitBytes) : std::string();
+    };
+    memoryLimit.labelRank = 9;
+    memoryLimit.editorField = AxisEditorField{
+        .label = "Memory limit:",
+        .tip =
+            "Run each write case in a child process whose memory, page cache included, is capped (a memory "
+            "cgroup), as article 001 asks: how fast can 4 KiB writes go under 1 GiB? Linux only; it needs "
+            "a cgroup subtree you own (cgroup v2, e.g. under systemd-run --user --scope) or root.",
+        .common = {"none", "64M", "256M", "1G"},
+        .fieldName = "memory limit",
+        .noneTakes = "None of %1 writes: a memory limit caps a writer's page cache.",
+        .notTaken = "(writes only)",
+        .summary = "memory %1",
+        .summaryRank = 9,
+        .check = [memoryLimitParse](std::string_view t) { (void)memoryLimitParse(t, "memory limit field"); },
+    };
+    memoryLimit.refusals = {
+        {kMemoryLimitRank, [](const Case& c, const StrategyInfo& info, const TargetInfo& target) {
+             if (c.memoryLimitBytes == 0)
+                 return std::string();
+             if (c.direction != Direction::Write || c.target != TargetKind::Directory)
+                 return fmt::format("a memory limit applies to writes to files, whose page cache it caps; "
+                                    "{} writes to a {}",
+                                    c.strategy, toString(c.target));
+             if (!target.memoryLimitProblem.empty())
+                 return target.memoryLimitProblem;
+             if (target.livesInMemory())
+                 return fmt::format(
+                     "a memory limit caps the page cache a writer fills, but {} keeps its files "
+                     "in memory that cannot be written back: the files themselves would count "
+                     "against the limit; give a folder on a disk",
+                     target.fsType);
+             const std::uint64_t needs = memoryLimitNeeds(c, info);
+             const std::uint64_t atLeast = (needs + kMiB - 1) / kMiB * kMiB;
+             if (c.memoryLimitBytes < needs)
+                 return fmt::format("a memory limit of {} is below what the case itself needs, {} (its "
+                                    "buffers and mappings for {} thread{}, and {} for the program): set at "
+                                    "least {}",
+                                    formatBytes(c.memoryLimitBytes), formatBytes(needs), c.threads,
+                                    c.threads == 1 ? "" : "s", formatBytes(kChildProgramBytes),
+                                    formatBytesCompact(atLeast));
+             return std::string();
+         }}};
+    memoryLimit.columnHeader = "Memory limit";
+    memoryLimit.column = {.tip = "The cap on the writing process's memory, its page cache included (a memory "
+                                 "cgroup around the child process that ran the case)",
+                          .rank = kMemoryLimitColumn,
+                          .alignRight = true,
+                          .text =
+                              [](const Case& c) {
+                                  return c.memoryLimitBytes != 0 ? formatBytes(c.memoryLimitBytes)
+                                                                 : std::string();
+                              },
+                          .sortValue = [](const Case& c) { return static_cast<double>(c.memoryLimitBytes); },
+                          .wanted =
+                              [](const Case& c) {
+                                  return c.memoryLimitBytes != 0;
+                              }};
+    memoryLimit.reportColumn = AxisReportColumn{
+        .sharedWith = "totalBytes", .text = [](const Case& c) {
+            return c.memoryLimitBytes != 0 ? "mem " + formatBytesCompact(c.memoryLimitBytes) : std::string();
+        }};
+    memoryLimit.shortText = [](const Case& c) {
+        return c.memoryLimitBytes != 0 ? "mem=" + formatBytesCompact(c.memoryLimitBytes) : std::string();
+    };
+    memoryLimit.shortRank = 8;
+    // Cases under a limit answer apart, each against a baseline under the same limit (the preset's stdio).
+    memoryLimit.arrangement = true;
+    axes.push_back(std::move(memoryLimit));
     return axes;
 }
 

@@ -194,6 +194,9 @@ struct Case
     // total size or the limit (fio's runtime=), and counts what it wrote by then. The sync lab bounds each
     // method by time, as pg_test_fsync does.
     std::uint64_t timeLimitMs = 0;
+    // A cap on the memory of the process that runs the case, 0 for none: the case runs in a child process in
+    // a memory cgroup of its own, whose page cache counts against the cap (article 001's question).
+    std::uint64_t memoryLimitBytes = 0;
     // Axes declared without a typed field (core/model/axes.h): matrix key -> the value's canonical text.
     std::map<std::string, std::string> extraAxes;
 

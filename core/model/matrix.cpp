@@ -3,12 +3,14 @@
 
 #include "core/base/error.h"
 #include "core/base/units.h"
+#include "core/engine/memory_budget.h"
 #include "core/engine/registry.h"
 #include "core/model/axes.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <unordered_map>
 
@@ -92,6 +94,27 @@ void validate(const Matrix& matrix, const Registry& registry)
         throw InputError(fmt::format("{}: its axes make {} cases, over the limit of {} cases in one run; "
                                      "split it into smaller matrices",
                                      where, groupedCount(cases), groupedCount(kMaxCases)));
+}
+
+void overrideSizes(Matrix& matrix, const std::vector<std::uint64_t>& sizes)
+{
+    if (sizes.empty())
+        return;
+    const std::uint64_t largest = *std::max_element(sizes.begin(), sizes.end());
+    for (auto& g : matrix.groups) {
+        const std::uint64_t was = g.sizes.empty() ? 0 : *std::max_element(g.sizes.begin(), g.sizes.end());
+        g.sizes = sizes;
+        if (was == 0)
+            continue;
+        for (auto& limit : g.memoryLimitsBytes) {
+            if (limit == 0)
+                continue;
+            const double scaled =
+                static_cast<double>(limit) * static_cast<double>(largest) / static_cast<double>(was);
+            const auto mib = static_cast<std::uint64_t>(std::ceil(scaled / static_cast<double>(kMiB)));
+            limit = std::max(mib * kMiB, kMinMemoryLimitBytes);
+        }
+    }
 }
 
 std::string refusalReason(const Case& c, const Registry& registry, const TargetInfo& target)

@@ -36,14 +36,15 @@ struct MatrixGroup
     std::vector<SyncPolicy> syncs;
     std::vector<std::uint32_t> threads;
     std::vector<TargetKind> targets;
-    std::vector<ReadHint> hints;             // reads: empty -> each strategy's default hint
-    std::vector<CacheState> caches;          // reads: empty -> cold
-    std::vector<FileSetSpec> fileSets;       // file-set strategies read these instead of a size
-    std::vector<Preallocate> preallocations; // writes to a file: empty -> none
-    std::vector<ReaderCpu> readerCpus;       // pipes: empty -> any
-    std::vector<std::uint32_t> queueDepths;  // queued strategies: empty -> 1
-    std::vector<LatencyMode> latencies;      // empty -> auto
-    std::vector<std::uint64_t> timeLimitsMs; // empty -> none (0)
+    std::vector<ReadHint> hints;                  // reads: empty -> each strategy's default hint
+    std::vector<CacheState> caches;               // reads: empty -> cold
+    std::vector<FileSetSpec> fileSets;            // file-set strategies read these instead of a size
+    std::vector<Preallocate> preallocations;      // writes to a file: empty -> none
+    std::vector<ReaderCpu> readerCpus;            // pipes: empty -> any
+    std::vector<std::uint32_t> queueDepths;       // queued strategies: empty -> 1
+    std::vector<LatencyMode> latencies;           // empty -> auto
+    std::vector<std::uint64_t> timeLimitsMs;      // empty -> none (0)
+    std::vector<std::uint64_t> memoryLimitsBytes; // empty -> none (0)
     // Axes declared without a typed field (core/model/axes.h): matrix key -> values; absent -> its default.
     std::map<std::string, std::vector<std::string>> extraAxes;
 
@@ -85,6 +86,11 @@ struct ExpandedMatrix
 // Checks the values themselves (unknown strategy, zero or absurd sizes, thread counts, more than kMaxCases
 // combinations); throws InputError.
 void validate(const Matrix& matrix, const Registry& registry);
+
+// Gives every group of `matrix` these sizes (--size over a preset or a matrix file). A group's memory limits
+// keep their share of its size: the limit scales with its largest size (a 1 GiB limit on 4 GiB becomes 64 MiB
+// on 256 MiB), rounded up to a MiB and never below the smallest limit IOLab sets.
+void overrideSizes(Matrix& matrix, const std::vector<std::uint64_t>& sizes);
 
 // How many combinations expand() would make (refused ones included), counted from the axis sizes without
 // making them; saturates at the largest uint64. Unknown strategies count nothing.

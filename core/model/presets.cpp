@@ -256,6 +256,36 @@ std::vector<Matrix> makePresets()
         timed({"uring-linked-sync"}, {8 * kKiB}, {}, both); // its default: fdatasync-every:1
         presets.push_back(std::move(m));
     }
+    {
+        // Issue 17, article 001's question: with only 4 KiB writes, how much of the disk's bandwidth can a
+        // writer use under a memory limit, and does it lose anything on kill -9? Each case runs in a child
+        // process in a memory cgroup capped at a quarter of its size (1 GiB of 4 GiB; --size scales the cap
+        // with it), and is bounded by 10 s; the kill -9 probe kills each five more times.
+        Matrix m{"memory-budget",
+                 "4 KiB writes under a 1 GiB memory limit (page cache included; 4 GiB or 10 s per case): "
+                 "buffered write(2) with 1, 4 and 16 threads, O_DIRECT, an mmap window, an mmap batch "
+                 "flushed to an O_DIRECT file, io_uring, and plain stdio as the baseline; each killed 5 "
+                 "more times by the kill -9 probe. Linux, as root or in a delegated cgroup.",
+                 {}};
+        m.question =
+            "With only 4 KiB writes under a 1 GiB memory limit, which way fills the disk fastest and "
+            "loses nothing on kill -9?";
+        m.crashProbe = 5;
+        constexpr std::uint64_t kSize = 4 * kGiB;
+        const auto capped = [&](std::vector<std::string> strategies, std::vector<std::uint32_t> threads) {
+            auto g = group(std::move(strategies), {4 * kKiB}, {kSize});
+            g.threads = std::move(threads);
+            g.memoryLimitsBytes = {kSize / 4};
+            g.timeLimitsMs = {10'000};
+            m.groups.push_back(std::move(g));
+        };
+        capped({"stdio"}, {});
+        capped({"write"}, {1, 4, 16});
+        capped({"direct", "mmap-window", "mmap-batch-direct"}, {});
+        capped({"uring-write"},
+               {}); // a group of its own, as the matrix editor forms it: it takes a queue depth
+        presets.push_back(std::move(m));
+    }
     return presets;
 }
 

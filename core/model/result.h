@@ -42,6 +42,12 @@ struct Sample
     // Writes to files: the bytes counted as written but not yet made durable by a completed sync, over every
     // thread (power-loss exposure, core/engine/exposure.h); 0 for other cases.
     std::uint64_t atRiskBytes = 0;
+    // A case under a memory limit: its memory cgroup's usage, page cache, dirty and write-back bytes; 0 for
+    // other cases.
+    std::uint64_t budgetUsageBytes = 0;
+    std::uint64_t budgetPageCacheBytes = 0;
+    std::uint64_t budgetDirtyBytes = 0;
+    std::uint64_t budgetWritebackBytes = 0;
 
     friend bool operator==(const Sample&, const Sample&) = default;
 };
@@ -68,6 +74,18 @@ struct Exposure
 
 std::string toString(ExposureBasis basis);
 ExposureBasis parseExposureBasis(std::string_view text);
+
+// A case run under a memory limit: the limit and the highest its memory cgroup reached (usage, page cache
+// and dirty page cache), over the timed part and the child's start.
+struct MemoryBudgetUse
+{
+    std::uint64_t limitBytes = 0;
+    std::uint64_t peakBytes = 0;
+    std::uint64_t peakPageCacheBytes = 0;
+    std::uint64_t peakDirtyBytes = 0;
+
+    friend bool operator==(const MemoryBudgetUse&, const MemoryBudgetUse&) = default;
+};
 
 struct RepetitionResult
 {
@@ -107,6 +125,8 @@ struct RepetitionResult
     std::optional<LatencySummary> syncLatency;
     // Writes to files: the power-loss exposure of this repetition; nullopt for other cases and older files.
     std::optional<Exposure> atRisk;
+    // A case under a memory limit: what its cgroup used; nullopt for other cases and older files.
+    std::optional<MemoryBudgetUse> memoryBudget;
 
     friend bool operator==(const RepetitionResult&, const RepetitionResult&) = default;
 };
@@ -185,6 +205,9 @@ struct CaseResult
     // Writes to files: the worst exposure over the measured, successful repetitions (each figure its own
     // worst; AtMost when any repetition's bytes were a bound); nullopt for other cases and older files.
     std::optional<Exposure> atRisk;
+    // A case under a memory limit: the highest of its repetitions' figures (warm-ups and failed ones
+    // included: an OOM kill is the point); nullopt for other cases and older files.
+    std::optional<MemoryBudgetUse> memoryBudget;
 
     friend bool operator==(const CaseResult&, const CaseResult&) = default;
 };

@@ -38,6 +38,9 @@ struct TargetInfo
     bool capabilitiesProbed = false;
     std::string directIoProblem;
     std::string fallocateProblem;
+    // Why a case's memory limit cannot be set for a run here ("" = it can): the memory cgroup it would need,
+    // and what to do about it.
+    std::string memoryLimitProblem;
 
     // tmpfs or ramfs: the data lives in memory, so no figure describes a device.
     bool livesInMemory() const { return fsType == "tmpfs" || fsType == "ramfs"; }

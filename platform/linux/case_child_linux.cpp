@@ -4,13 +4,16 @@
 // (PR_SET_PDEATHSIG), so a runner killed mid-probe takes its child with it; the run folder stays marked, for
 // `iolab-cli clean`.
 #include "core/engine/case_child.h"
+#include "platform/linux/memory_cgroup.h"
 #include "platform/platform.h"
 #include "platform/posix/posix_io.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <spawn.h>
@@ -48,8 +51,9 @@ std::string describeStatus(int status)
 class LinuxCaseChild final : public CaseChild
 {
 public:
-    LinuxCaseChild(pid_t pid, std::byte* base, std::size_t size)
-        : m_pid(pid), m_base(base), m_size(size), m_link(base, size)
+    LinuxCaseChild(pid_t pid, std::byte* base, std::size_t size,
+                   std::unique_ptr<linuxcg::MemoryCgroup> cgroup)
+        : m_pid(pid), m_base(base), m_size(size), m_link(base, size), m_cgroup(std::move(cgroup))
     {}
     ~LinuxCaseChild() override
     {
@@ -58,6 +62,7 @@ public:
             wait();
         }
         ::munmap(m_base, m_size);
+        m_cgroup.reset(); // its process has gone: the group is removed
     }
     LinuxCaseChild(const LinuxCaseChild&) = delete;
     LinuxCaseChild& operator=(const LinuxCaseChild&) = delete;
@@ -96,6 +101,39 @@ public:
         return m_exit;
     }
 
+    std::optional<ProcessCounters> process() override
+    {
+        // /proc/<pid>/stat: utime and stime are the 14th and 15th fields, counted after the command's ")".
+        char text[1024];
+        const std::string statPath = fmt::format("/proc/{}/stat", m_pid);
+        std::FILE* f = std::fopen(statPath.c_str(), "re");
+        if (f == nullptr)
+            return std::nullopt;
+        const std::size_t n = std::fread(text, 1, sizeof text - 1, f);
+        std::fclose(f);
+        text[n] = '\0';
+        const char* end = std::strrchr(text, ')');
+        unsigned long long utime = 0;
+        unsigned long long stime = 0;
+        long long rssPages = 0;
+        // state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime
+        // priority nice threads itrealvalue starttime vsize rss
+        if (end == nullptr ||
+            std::sscanf(end + 1,
+                        " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d "
+                        "%*d %*d %*d %*u %*u %lld",
+                        &utime, &stime, &rssPages) != 3)
+            return std::nullopt;
+        const auto ticks = static_cast<double>(::sysconf(_SC_CLK_TCK));
+        return ProcessCounters{static_cast<double>(utime) / ticks, static_cast<double>(stime) / ticks,
+                               static_cast<std::uint64_t>(std::max(0LL, rssPages)) *
+                                   static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE))};
+    }
+
+    std::optional<BudgetCounters> budget() override { return m_cgroup ? m_cgroup->counters() : std::nullopt; }
+
+    BudgetEnd budgetEnd() override { return m_cgroup ? m_cgroup->end() : BudgetEnd{}; }
+
 private:
     void reaped(int status)
     {
@@ -111,6 +149,7 @@ private:
     std::byte* m_base;
     std::size_t m_size;
     childlink::Link m_link;
+    std::unique_ptr<linuxcg::MemoryCgroup> m_cgroup;
     bool m_reaped = false;
     ChildExit m_exit;
 };
@@ -121,6 +160,13 @@ public:
     std::unique_ptr<CaseChild> start(const std::string& linkPath, const ChildRequest& request,
                                      Outcome& outcome) override
     {
+        // A measured case under a memory limit runs in a memory cgroup of its own, which it joins first.
+        std::unique_ptr<linuxcg::MemoryCgroup> cgroup;
+        if (request.measured && request.testCase.memoryLimitBytes != 0) {
+            cgroup = linuxcg::MemoryCgroup::create(request.testCase.memoryLimitBytes, outcome);
+            if (!cgroup)
+                return nullptr;
+        }
         const std::string json = childRequestToJson(request);
         const auto threads = static_cast<std::uint32_t>(request.threads.size());
         const std::size_t size = pageRounded(childlink::blockBytes(threads, json.size()));
@@ -146,7 +192,10 @@ public:
         std::string arg0 = "iolab-case-child";
         std::string command(kCaseChildCommand);
         std::string path = linkPath;
-        char* argv[] = {arg0.data(), command.data(), path.data(), nullptr};
+        std::string cgroupFlag = "--cgroup";
+        std::string cgroupPath = cgroup ? cgroup->path() : std::string();
+        char* argv[] = {arg0.data(),       command.data(), path.data(), cgroup ? cgroupFlag.data() : nullptr,
+                        cgroupPath.data(), nullptr};
         pid_t pid = 0;
         // Spawned from the runner's thread: PR_SET_PDEATHSIG fires when the thread that made the child ends,
         // and that thread outlives the child.
@@ -156,7 +205,7 @@ public:
             outcome = posix::errnoOutcome(error, "posix_spawn (case child)", program);
             return nullptr;
         }
-        return std::make_unique<LinuxCaseChild>(pid, bytes, size);
+        return std::make_unique<LinuxCaseChild>(pid, bytes, size, std::move(cgroup));
     }
 };
 
@@ -189,7 +238,14 @@ std::optional<int> runCaseChildIfAsked(int argc, char** argv, const Registry& re
     // The parent may have died before PR_SET_PDEATHSIG was in place.
     if (::getppid() != link.header().parentPid)
         return 3;
-    const int code = runCaseChild(link, registry);
+    // A case under a memory limit: into its memory cgroup before anything of the case is allocated.
+    if (argc >= 5 && std::string_view(argv[3]) == "--cgroup" && !linuxcg::join(argv[4])) {
+        link.publishOutcome(posix::errnoOutcome(errno, "join (memory cgroup)", argv[4]),
+                            childlink::State::Failed);
+        return 2;
+    }
+    const auto probe = makeSystemProbe();
+    const int code = runCaseChild(link, registry, probe.get());
     ::munmap(base, size);
     return code;
 }

@@ -3,6 +3,7 @@
 #include "core/base/error.h"
 #include "core/base/units.h"
 #include "core/engine/workspace.h"
+#include "platform/linux/memory_cgroup.h"
 #include "platform/platform.h"
 
 #include <fmt/format.h>
@@ -263,6 +264,7 @@ TargetInfo inspectTarget(const std::string& path)
                                      "give a folder on a disk (or on tmpfs)",
                                      path, info.fsType));
     fillDevice(info, st.st_dev);
+    info.memoryLimitProblem = linuxcg::problem();
     return info;
 }
 

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <psapi.h>
 #include <shellapi.h>
 #include <windows.h>
 
@@ -86,6 +87,28 @@ public:
         }
         return m_exit;
     }
+
+    std::optional<ProcessCounters> process() override
+    {
+        if (m_done)
+            return std::nullopt;
+        FILETIME created{};
+        FILETIME exited{};
+        FILETIME kernel{};
+        FILETIME user{};
+        PROCESS_MEMORY_COUNTERS memory{};
+        if (::GetProcessTimes(m_process.get(), &created, &exited, &kernel, &user) == 0 ||
+            ::GetProcessMemoryInfo(m_process.get(), &memory, sizeof memory) == 0)
+            return std::nullopt;
+        const auto seconds = [](const FILETIME& t) {
+            return static_cast<double>((std::uint64_t{t.dwHighDateTime} << 32) | t.dwLowDateTime) / 1e7;
+        };
+        return ProcessCounters{seconds(user), seconds(kernel), memory.WorkingSetSize};
+    }
+
+    // Windows refuses memory limits (TargetInfo::memoryLimitProblem): no child has a memory cgroup.
+    std::optional<BudgetCounters> budget() override { return std::nullopt; }
+    BudgetEnd budgetEnd() override { return {}; }
 
 private:
     void finish()
@@ -222,7 +245,8 @@ std::optional<int> runCaseChildIfAsked(int argc, char** argv, const Registry& re
     const childlink::Link link(view.bytes(), static_cast<std::size_t>(size.QuadPart));
     if (!link.valid())
         return 2;
-    return runCaseChild(link, registry);
+    const auto probe = makeSystemProbe();
+    return runCaseChild(link, registry, probe.get());
 }
 
 } // namespace iolab

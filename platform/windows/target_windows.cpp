@@ -245,6 +245,11 @@ TargetInfo inspectTarget(const std::string& path)
     }
     if (driveType == DRIVE_RAMDISK)
         info.deviceModel = info.deviceModel.empty() ? "RAM disk" : info.deviceModel;
+    // A job object caps a process's own memory, but the file cache is the system's: nothing charges a
+    // process's cached writes to it, so no cap would hold what a memory limit promises.
+    info.memoryLimitProblem = "a memory limit needs a cap on the writer's page cache, and Windows has no "
+                              "per-process cap on the file cache (a job object limits only the process's own "
+                              "memory): run memory-limit cases on Linux";
     return info;
 }
 

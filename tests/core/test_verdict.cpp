@@ -228,23 +228,23 @@ TEST_F(VerdictTest, PipesAreComparedWithTheirReaderPlacedAlike)
 
 TEST_F(VerdictTest, AnAxisDeclaredAsAnArrangementSplitsTheAnswersThroughItsDeclarationAlone)
 {
-    // A test-only axis, declared as an arrangement of the machine (as a memory limit would be): nothing in
+    // A test-only axis, declared as an arrangement of the machine (as the memory limit is): nothing in
     // the verdict names it, yet each of its values gets its own answer against a baseline arranged alike.
     AxisSpec limit;
-    limit.name = "memory limit";
-    limit.matrixKey = "memoryLimits";
-    limit.resultKey = "memoryLimit";
-    limit.csvColumn = "memory_limit";
+    limit.name = "io quota";
+    limit.matrixKey = "ioQuotas";
+    limit.resultKey = "ioQuota";
+    limit.csvColumn = "io_quota";
     limit.appliesTo = [](const StrategyInfo&) {
         return true;
     };
     limit.arrangement = true;
     limit.shortText = [](const Case& c) {
-        return "mem=" + extraAxisValue(c, "memoryLimits", "none");
+        return "quota=" + extraAxisValue(c, "ioQuotas", "none");
     };
     declareExtraAxis(std::move(limit));
     auto limited = [](CaseResult c, const std::string& value) {
-        c.testCase.extraAxes["memoryLimits"] = value;
+        c.testCase.extraAxes["ioQuotas"] = value;
         return c;
     };
     run.cases = {limited(okCase(0, "stdio", 65536, 3000, 2000), "none"),
@@ -254,9 +254,9 @@ TEST_F(VerdictTest, AnAxisDeclaredAsAnArrangementSplitsTheAnswersThroughItsDecla
     const Verdict v = verdict(run, &registry);
     EXPECT_TRUE(sameArrangement(run.cases[0].testCase, run.cases[1].testCase));
     EXPECT_FALSE(sameArrangement(run.cases[1].testCase, run.cases[3].testCase));
-    EXPECT_EQ(arrangementText(run.cases[3].testCase), "mem=256M");
+    EXPECT_EQ(arrangementText(run.cases[3].testCase), "quota=256M");
     EXPECT_EQ(baselineCase(run, 3), 2u) << "the limited write's baseline is the limited stdio";
-    removeExtraAxis("memoryLimits");
+    removeExtraAxis("ioQuotas");
     ASSERT_EQ(v.answers.size(), 2u);
     EXPECT_THAT(v.answers[0],
                 HasSubstr("`write` is fastest: 2.40 GB/s durable (3.10 GB/s apparent), 1.2x plain "

@@ -125,6 +125,43 @@ TEST(LiveCharts, TheMemoryChartDrawsTheBytesAtRisk)
     charts.runFinished();
 }
 
+// Issue 17: a case under a memory limit draws its memory cgroup's usage, page cache and dirty bytes; the
+// lines (and their legend entries) stay hidden for runs without one, and hide again at the next run.
+TEST(LiveCharts, TheMemoryChartDrawsTheMemoryCgroupOfACaseUnderALimit)
+{
+    LiveCharts charts;
+    charts.runStarted();
+    charts.caseStarted(caseNumber(0, 2));
+    charts.addSample(sampleAt(0, 0.1, 100));
+    charts.flush();
+    EXPECT_FALSE(charts.budgetUsageSeries()->isVisible()) << "no limit, no cgroup lines";
+    charts.caseStarted(caseNumber(1, 2));
+    for (int i = 1; i <= 4; ++i) {
+        Sample s = sampleAt(1, 0.2 + 0.1 * i, 100);
+        s.budgetUsageBytes = static_cast<std::uint64_t>(i) * 16 * kMiB;
+        s.budgetPageCacheBytes = static_cast<std::uint64_t>(i) * 15 * kMiB;
+        s.budgetDirtyBytes = 8 * kMiB;
+        s.budgetWritebackBytes = 2 * kMiB;
+        charts.addSample(s);
+    }
+    charts.flush();
+    for (QLineSeries* s :
+         {charts.budgetUsageSeries(), charts.budgetCacheSeries(), charts.budgetDirtySeries()}) {
+        EXPECT_TRUE(s->isVisible()) << s->name().toStdString();
+        ASSERT_EQ(s->count(), 4) << s->name().toStdString();
+        EXPECT_EQ(s->attachedAxes(), charts.rssSeries()->attachedAxes());
+    }
+    EXPECT_DOUBLE_EQ(charts.budgetUsageSeries()->points().back().y(), 64.0);
+    EXPECT_DOUBLE_EQ(charts.budgetCacheSeries()->points().back().y(), 60.0);
+    EXPECT_DOUBLE_EQ(charts.budgetDirtySeries()->points().back().y(), 10.0);
+    const auto* y = qobject_cast<QValueAxis*>(charts.budgetUsageSeries()->attachedAxes().at(1));
+    ASSERT_NE(y, nullptr);
+    EXPECT_GE(y->max(), 64.0);
+    charts.runFinished();
+    charts.runStarted();
+    EXPECT_FALSE(charts.budgetUsageSeries()->isVisible()) << "a new run starts without them";
+}
+
 TEST(LiveCharts, StayBoundedOverALongRunAndRefreshAtLeastFourTimesASecond)
 {
     LiveCharts charts;

@@ -180,8 +180,9 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
     EXPECT_EQ(M::axisColumns(),
               (std::vector<int>{M::StrategyColumn, M::ChunkColumn, M::BufferColumn, M::SyncColumn,
                                 M::ReadColumn, M::ReaderCpuColumn, M::QueueDepthColumn, M::ThreadsColumn,
-                                M::SizeColumn, M::TimeLimitColumn, M::LatencyColumn}));
+                                M::SizeColumn, M::TimeLimitColumn, M::MemoryLimitColumn, M::LatencyColumn}));
     EXPECT_EQ(M::axisColumn("strategy"), M::StrategyColumn);
+    EXPECT_EQ(M::axisColumn("memoryLimit"), M::MemoryLimitColumn);
     EXPECT_EQ(M::axisColumn("stdioBuffer"), M::BufferColumn);
     EXPECT_EQ(M::axisColumn("hint"), M::ReadColumn);
     EXPECT_EQ(M::axisColumn("cache"), M::ReadColumn) << "the cache state shares the hint's column";
@@ -194,13 +195,39 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
 
     ResultsModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-    const std::vector<std::string> headers{
-        "#",          "Strategy",     "Chunk",    "stdio buffer", "Sync",        "Hint, cache",
-        "Reader CPU", "QD",           "Threads",  "Size",         "Time limit",  "Latency",
-        "Apparent",   "Trimmed mean", "95% CI",   "Durable",      "Max at risk", "Speed-up",
-        "Files/s",    "p50/file",     "p99/file", "p50",          "p99",         "p99.9",
-        "Sync p99",   "IOPS",         "CPU",      "Peak RSS",     "Stability",   "Survives kill -9",
-        "Status",     "Reason"};
+    const std::vector<std::string> headers{"#",
+                                           "Strategy",
+                                           "Chunk",
+                                           "stdio buffer",
+                                           "Sync",
+                                           "Hint, cache",
+                                           "Reader CPU",
+                                           "QD",
+                                           "Threads",
+                                           "Size",
+                                           "Time limit",
+                                           "Memory limit",
+                                           "Latency",
+                                           "Apparent",
+                                           "Trimmed mean",
+                                           "95% CI",
+                                           "Durable",
+                                           "Max at risk",
+                                           "Speed-up",
+                                           "Files/s",
+                                           "p50/file",
+                                           "p99/file",
+                                           "p50",
+                                           "p99",
+                                           "p99.9",
+                                           "Sync p99",
+                                           "IOPS",
+                                           "CPU",
+                                           "Peak RSS",
+                                           "Stability",
+                                           "Survives kill -9",
+                                           "Status",
+                                           "Reason"};
     ASSERT_EQ(static_cast<std::size_t>(model.columnCount()), headers.size());
     for (int column = 0; column < model.columnCount(); ++column)
         EXPECT_EQ(model.headerData(column, Qt::Horizontal).toString().toStdString(),
@@ -250,31 +277,31 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
     // came from the declarations, but for the reader CPU, which tells two rows of a pipe strategy apart and
     // so stands beside the strategy (a leading column), not past the figures.
     EXPECT_EQ(gui::ResultsView::defaultColumnOrder(),
-              (std::vector<int>{M::CaseColumn,        M::StrategyColumn,   M::ChunkColumn,
-                                M::ReaderCpuColumn,   M::DurableColumn,    M::MedianColumn,
-                                M::SpeedupColumn,     M::AtRiskColumn,     M::SurvivesKillColumn,
-                                M::StatusColumn,      M::StabilityColumn,  M::CiColumn,
-                                M::TrimmedMeanColumn, M::BufferColumn,     M::SyncColumn,
-                                M::ReadColumn,        M::QueueDepthColumn, M::ThreadsColumn,
-                                M::SizeColumn,        M::TimeLimitColumn,  M::LatencyColumn,
-                                M::CallP50Column,     M::CallP99Column,    M::CallP999Column,
-                                M::SyncP99Column,     M::IopsColumn,       M::FilesPerSecondColumn,
-                                M::FileP50Column,     M::FileP99Column,    M::CpuColumn,
-                                M::RssColumn,         M::ReasonColumn}));
+              (std::vector<int>{
+                  M::CaseColumn,         M::StrategyColumn, M::ChunkColumn,     M::ReaderCpuColumn,
+                  M::DurableColumn,      M::MedianColumn,   M::SpeedupColumn,   M::AtRiskColumn,
+                  M::SurvivesKillColumn, M::StatusColumn,   M::StabilityColumn, M::CiColumn,
+                  M::TrimmedMeanColumn,  M::BufferColumn,   M::SyncColumn,      M::ReadColumn,
+                  M::QueueDepthColumn,   M::ThreadsColumn,  M::SizeColumn,      M::TimeLimitColumn,
+                  M::MemoryLimitColumn,  M::LatencyColumn,  M::CallP50Column,   M::CallP99Column,
+                  M::CallP999Column,     M::SyncP99Column,  M::IopsColumn,      M::FilesPerSecondColumn,
+                  M::FileP50Column,      M::FileP99Column,  M::CpuColumn,       M::RssColumn,
+                  M::ReasonColumn}));
     const RunResult writes = sampleRun();
     EXPECT_EQ(gui::ResultsView::hiddenColumns(writes.cases, writes.refused),
               (std::vector<int>{M::ReadColumn, M::ReaderCpuColumn, M::QueueDepthColumn, M::ThreadsColumn,
-                                M::TimeLimitColumn, M::LatencyColumn, M::TrimmedMeanColumn, M::AtRiskColumn,
-                                M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column, M::CallP50Column,
-                                M::CallP99Column, M::CallP999Column, M::SyncP99Column, M::IopsColumn,
-                                M::SurvivesKillColumn}))
+                                M::TimeLimitColumn, M::MemoryLimitColumn, M::LatencyColumn,
+                                M::TrimmedMeanColumn, M::AtRiskColumn, M::FilesPerSecondColumn,
+                                M::FileP50Column, M::FileP99Column, M::CallP50Column, M::CallP99Column,
+                                M::CallP999Column, M::SyncP99Column, M::IopsColumn, M::SurvivesKillColumn}))
         << "no case with an exposure (a file from before it): no column";
     EXPECT_EQ(gui::ResultsView::hiddenColumns({read}, {}),
-              (std::vector<int>{M::BufferColumn, M::SyncColumn, M::ReaderCpuColumn, M::QueueDepthColumn,
-                                M::TimeLimitColumn, M::LatencyColumn, M::TrimmedMeanColumn, M::DurableColumn,
-                                M::AtRiskColumn, M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column,
-                                M::CallP50Column, M::CallP99Column, M::CallP999Column, M::SyncP99Column,
-                                M::IopsColumn, M::SurvivesKillColumn, M::ReasonColumn}));
+              (std::vector<int>{
+                  M::BufferColumn,    M::SyncColumn,        M::ReaderCpuColumn,      M::QueueDepthColumn,
+                  M::TimeLimitColumn, M::MemoryLimitColumn, M::LatencyColumn,        M::TrimmedMeanColumn,
+                  M::DurableColumn,   M::AtRiskColumn,      M::FilesPerSecondColumn, M::FileP50Column,
+                  M::FileP99Column,   M::CallP50Column,     M::CallP99Column,        M::CallP999Column,
+                  M::SyncP99Column,   M::IopsColumn,        M::SurvivesKillColumn,   M::ReasonColumn}));
 
     // A pipe case shows where its reader ran; the column is shown as soon as one case writes into a pipe.
     CaseResult pipe = measuredCase(0, "vmsplice", 65536, BufferMode::NotApplicable, 8000.0);

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+// The memory-limit axis (issue 17, article 001) without a process: its values, its refusals (a write to a
+// file only, a machine that can make a memory cgroup, a limit above what the case itself holds), its
+// preset and the scaling of its limits with --size, and the result's figures on disk.
+#include "core/base/error.h"
+#include "core/base/units.h"
+#include "core/engine/call_timing.h"
+#include "core/engine/memory_budget.h"
+#include "core/engine/registry.h"
+#include "core/formats/matrix_json.h"
+#include "core/formats/result_json.h"
+#include "core/model/matrix.h"
+#include "core/model/presets.h"
+#include "tests/support/fakes.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+using namespace iolab;
+using namespace iolab::test;
+using ::testing::HasSubstr;
+
+namespace {
+
+class MemoryLimit : public ::testing::Test
+{
+protected:
+    MemoryLimit()
+    {
+        m_registry.add(std::make_unique<FakeStrategy>("write", m_behaviour));
+        auto stdio = std::make_unique<FakeStrategy>("stdio", m_behaviour);
+        stdio->mutableInfo().usesStdioBuffer = true;
+        m_registry.add(std::move(stdio));
+        m_registry.add(std::make_unique<FakeStrategy>("pipe-write", m_behaviour,
+                                                      std::vector<TargetKind>{TargetKind::Pipe}));
+        m_target.fsType = "ext4";
+    }
+
+    ExpandedMatrix expandJson(const std::string& json) const
+    {
+        return expand(parseMatrixJson(json, "test.json"), m_registry, m_target);
+    }
+
+    FakeBehaviour m_behaviour;
+    Registry m_registry;
+    TargetInfo m_target;
+};
+
+} // namespace
+
+TEST_F(MemoryLimit, ALimitIsReadFromAMatrixFileLabelledAndSavedBack)
+{
+    const auto e = expandJson(
+        R"({"groups": [{"strategies": ["write"], "chunks": ["4K"], "sizes": ["256M"], "memoryLimits": ["none", "64M"]}]})");
+    ASSERT_EQ(e.cases.size(), 2u);
+    EXPECT_EQ(e.cases[0].memoryLimitBytes, 0u);
+    EXPECT_EQ(e.cases[1].memoryLimitBytes, 64 * kMiB);
+    EXPECT_THAT(e.cases[1].label(), HasSubstr("mem=64M"));
+    EXPECT_EQ(caseFromJson(caseToJson(e.cases[1])), e.cases[1]);
+    EXPECT_THAT(
+        matrixToJson(
+            parseMatrixJson(
+                R"({"groups": [{"strategies": ["write"], "chunks": ["4K"], "sizes": ["256M"], "memoryLimits": ["1G"]}]})",
+                "m.json"))
+            .dump(),
+        HasSubstr(R"("memoryLimits":["1G"])"));
+}
+
+TEST_F(MemoryLimit, AMalformedOrTinyLimitIsAnInputError)
+{
+    EXPECT_THROW(
+        expandJson(
+            R"({"groups": [{"strategies": ["write"], "chunks": ["4K"], "sizes": ["256M"], "memoryLimits": ["lots"]}]})"),
+        InputError);
+    try {
+        (void)expandJson(
+            R"({"groups": [{"strategies": ["write"], "chunks": ["4K"], "sizes": ["256M"], "memoryLimits": ["1M"]}]})");
+        ADD_FAILURE() << "a 1 MiB limit is below the smallest";
+    } catch (const InputError& e) {
+        EXPECT_THAT(e.what(), HasSubstr("below the smallest IOLab sets (16 MiB)"));
+    }
+}
+
+TEST_F(MemoryLimit, RefusedOffAFileWriteWhereNoCgroupCanBeMadeOnTmpfsAndBelowTheCasesOwnNeeds)
+{
+    const auto pipe = expandJson(
+        R"({"groups": [{"strategies": ["pipe-write"], "chunks": ["4K"], "sizes": ["256M"], "memoryLimits": ["64M"]}]})");
+    ASSERT_EQ(pipe.refused.size(), 1u);
+    EXPECT_THAT(pipe.refused[0].reason, HasSubstr("applies to writes to files"));
+
+    m_target.memoryLimitProblem =
+        "a memory limit needs a memory cgroup; this system has cgroup v1, where only "
+        "root may make one";
+    const auto noCgroup = expandJson(
+        R"({"groups": [{"strategies": ["write"], "chunks": ["4K"], "sizes": ["256M"], "memoryLimits": ["64M"]}]})");
+    ASSERT_EQ(noCgroup.refused.size(), 1u);
+    EXPECT_EQ(noCgroup.refused[0].reason, m_target.memoryLimitProblem);
+    m_target.memoryLimitProblem.clear();
+
+    m_target.fsType = "tmpfs";
+    const auto tmpfs = expandJson(
+        R"({"groups": [{"strategies": ["write"], "chunks": ["4K"], "sizes": ["256M"], "memoryLimits": ["64M"]}]})");
+    ASSERT_EQ(tmpfs.refused.size(), 1u);
+    EXPECT_THAT(tmpfs.refused[0].reason, HasSubstr("tmpfs keeps its files in memory"));
+    m_target.fsType = "ext4";
+
+    // 64 MiB of stdio buffer and a 4 KiB chunk, plus 12 MiB for the program: 76 MiB and 4 KiB.
+    const auto small = expandJson(
+        R"({"groups": [{"strategies": ["stdio"], "buffers": ["64M"], "chunks": ["4K"], "sizes": ["256M"], "memoryLimits": ["32M"]}]})");
+    ASSERT_EQ(small.refused.size(), 1u);
+    EXPECT_THAT(small.refused[0].reason,
+                HasSubstr("a memory limit of 32 MiB is below what the case itself needs"));
+    EXPECT_THAT(small.refused[0].reason, HasSubstr("set at least 77M"));
+    const auto enough = expandJson(
+        R"({"groups": [{"strategies": ["stdio"], "buffers": ["64M"], "chunks": ["4K"], "sizes": ["256M"], "memoryLimits": ["77M"]}]})");
+    EXPECT_TRUE(enough.refused.empty());
+}
+
+TEST_F(MemoryLimit, ACaseUnderALimitKeepsNoHistogramsAndSaysWhy)
+{
+    Case c;
+    c.strategy = "write";
+    c.chunkBytes = 4 * kKiB;
+    c.memoryLimitBytes = 64 * kMiB;
+    const LatencyChoice choice = chooseLatency(c, m_registry.find("write")->info());
+    EXPECT_FALSE(choice.record);
+    EXPECT_THAT(choice.why, HasSubstr("child process"));
+}
+
+TEST_F(MemoryLimit, ThePresetCapsAQuarterOfItsSizeAndSizeScalesTheCap)
+{
+    auto preset = findPreset("memory-budget");
+    ASSERT_TRUE(preset);
+    EXPECT_EQ(preset->crashProbe, 5u);
+    for (const auto& g : preset->groups) {
+        ASSERT_EQ(g.memoryLimitsBytes.size(), 1u);
+        EXPECT_EQ(g.memoryLimitsBytes[0], 1 * kGiB);
+        EXPECT_EQ(g.sizes, std::vector<std::uint64_t>{4 * kGiB});
+        EXPECT_EQ(g.chunks, std::vector<std::uint64_t>{4 * kKiB});
+    }
+    overrideSizes(*preset, {256 * kMiB});
+    for (const auto& g : preset->groups)
+        EXPECT_EQ(g.memoryLimitsBytes[0], 64 * kMiB);
+    overrideSizes(*preset, {16 * kMiB});
+    for (const auto& g : preset->groups)
+        EXPECT_EQ(g.memoryLimitsBytes[0], kMinMemoryLimitBytes) << "never below the smallest limit";
+}
+
+TEST_F(MemoryLimit, TheOomSentenceNamesThePeakAndTheLimit)
+{
+    EXPECT_EQ(oomKillSentence(251 * kMiB, 256 * kMiB),
+              "killed by the kernel's OOM killer at 251 MiB of the 256 MiB limit");
+    EXPECT_EQ(oomKillSentence(0, 256 * kMiB), "killed by the kernel's OOM killer under the 256 MiB limit");
+}
+
+TEST_F(MemoryLimit, TheCgroupsFiguresRoundTripThroughAResultFile)
+{
+    RunResult r;
+    CaseResult c;
+    c.testCase.strategy = "write";
+    c.testCase.memoryLimitBytes = 64 * kMiB;
+    RepetitionResult rep;
+    rep.memoryBudget = MemoryBudgetUse{64 * kMiB, 63 * kMiB, 61 * kMiB, 40 * kMiB};
+    c.repetitions.push_back(rep);
+    c.memoryBudget = rep.memoryBudget;
+    Sample s;
+    s.budgetUsageBytes = 63 * kMiB;
+    s.budgetPageCacheBytes = 61 * kMiB;
+    s.budgetDirtyBytes = 40 * kMiB;
+    s.budgetWritebackBytes = 2 * kMiB;
+    c.samples.push_back(s);
+    r.cases.push_back(c);
+    const RunResult back = resultFromJson(resultToJson(r).dump(), "test.json");
+    ASSERT_EQ(back.cases.size(), 1u);
+    EXPECT_EQ(back.cases[0], r.cases[0]);
+}
