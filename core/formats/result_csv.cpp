@@ -96,6 +96,21 @@ CsvRow exposureFields(const std::optional<Exposure>& e)
     return {optionalNumber(e->maxBytes), e->maxSeconds ? number(*e->maxSeconds) : "", toString(e->basis)};
 }
 
+// A case under a memory limit: the limit and its memory cgroup's peak usage, page cache and dirty bytes;
+// empty for other cases.
+CsvRow budgetHeader()
+{
+    return {"memory_peak_bytes", "memory_peak_page_cache_bytes", "memory_peak_dirty_bytes"};
+}
+
+CsvRow budgetFields(const std::optional<MemoryBudgetUse>& b)
+{
+    if (!b)
+        return {"", "", ""};
+    return {std::to_string(b->peakBytes), std::to_string(b->peakPageCacheBytes),
+            std::to_string(b->peakDirtyBytes)};
+}
+
 CsvRow joinRows(CsvRow head, const CsvRow& middle, const CsvRow& tail)
 {
     head.insert(head.end(), middle.begin(), middle.end());
@@ -134,8 +149,8 @@ std::vector<CsvRow> repetitionRows(const RunResult& result)
                              "cached_after_bytes",
                              "dirty_before_bytes",
                              "dirty_after_bytes"}));
-    rows.front() =
-        joinRows(joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync")), exposureHeader(), {});
+    rows.front() = joinRows(joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync")),
+                            exposureHeader(), budgetHeader());
     for (const auto& c : result.cases) {
         const auto& k = c.testCase;
         const CsvRow base = joinRows({std::to_string(c.index + 1)}, caseFields(k), {toString(c.status)});
@@ -172,7 +187,7 @@ std::vector<CsvRow> repetitionRows(const RunResult& result)
                                    optionalNumber(r.dirtyBeforeBytes),
                                    optionalNumber(r.dirtyAfterBytes)});
             row = joinRows(joinRows(row, latencyFields(r.callLatency), latencyFields(r.syncLatency)),
-                           exposureFields(r.atRisk), {});
+                           exposureFields(r.atRisk), budgetFields(r.memoryBudget));
             rows.push_back(std::move(row));
         }
     }
@@ -187,8 +202,8 @@ std::vector<CsvRow> summaryRows(const RunResult& result)
                              "ci95_low_MBps", "ci95_high_MBps", "cv_pct", "durable_MBps", "speedup_vs_stdio",
                              "cpu_s_per_GiB", "peak_rss_bytes", "stability_MBps", "files_per_s",
                              "file_p50_ms", "file_p99_ms", "cache_method", "iops", "latency"}));
-    rows.front() =
-        joinRows(joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync")), exposureHeader(), {});
+    rows.front() = joinRows(joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync")),
+                            exposureHeader(), budgetHeader());
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
         const auto& c = result.cases[i];
         const auto& k = c.testCase;
@@ -217,7 +232,8 @@ std::vector<CsvRow> summaryRows(const RunResult& result)
              c.latencyChoice}));
         rows.back() = joinRows(rows.back(), latencyFields(ok ? summaryOf(c.callLatency) : std::nullopt),
                                latencyFields(ok ? summaryOf(c.syncLatency) : std::nullopt));
-        rows.back() = joinRows(rows.back(), exposureFields(ok ? c.atRisk : std::nullopt), {});
+        rows.back() =
+            joinRows(rows.back(), exposureFields(ok ? c.atRisk : std::nullopt), budgetFields(c.memoryBudget));
     }
     for (const auto& r : result.refused) {
         const auto& k = r.testCase;
@@ -231,19 +247,50 @@ std::vector<CsvRow> summaryRows(const RunResult& result)
 std::vector<CsvRow> sampleRows(const RunResult& result)
 {
     std::vector<CsvRow> rows;
-    rows.push_back({"case", "repetition", "warmup", "run_s", "bytes_done", "interval_MBps", "cpu_user_pct",
-                    "cpu_sys_pct", "rss_bytes", "dirty_bytes", "writeback_bytes", "device_read_bytes",
-                    "device_written_bytes", "device_write_MBps", "device_read_MBps", "syncing",
-                    "at_risk_bytes"});
+    rows.push_back({"case",
+                    "repetition",
+                    "warmup",
+                    "run_s",
+                    "bytes_done",
+                    "interval_MBps",
+                    "cpu_user_pct",
+                    "cpu_sys_pct",
+                    "rss_bytes",
+                    "dirty_bytes",
+                    "writeback_bytes",
+                    "device_read_bytes",
+                    "device_written_bytes",
+                    "device_write_MBps",
+                    "device_read_MBps",
+                    "syncing",
+                    "at_risk_bytes",
+                    "memory_cgroup_bytes",
+                    "memory_cgroup_page_cache_bytes",
+                    "memory_cgroup_dirty_bytes",
+                    "memory_cgroup_writeback_bytes"});
     for (const auto& c : result.cases) {
         for (const auto& s : c.samples) {
-            rows.push_back({std::to_string(s.caseIndex + 1), std::to_string(s.repetition),
-                            s.warmup ? "1" : "0", number(s.runSeconds), std::to_string(s.bytesDone),
-                            number(s.intervalMBps), number(s.cpuUserPercent), number(s.cpuSystemPercent),
-                            std::to_string(s.rssBytes), std::to_string(s.dirtyBytes),
-                            std::to_string(s.writebackBytes), std::to_string(s.deviceReadBytes),
-                            std::to_string(s.deviceWrittenBytes), number(s.deviceWriteMBps),
-                            number(s.deviceReadMBps), s.syncing ? "1" : "0", std::to_string(s.atRiskBytes)});
+            rows.push_back({std::to_string(s.caseIndex + 1),
+                            std::to_string(s.repetition),
+                            s.warmup ? "1" : "0",
+                            number(s.runSeconds),
+                            std::to_string(s.bytesDone),
+                            number(s.intervalMBps),
+                            number(s.cpuUserPercent),
+                            number(s.cpuSystemPercent),
+                            std::to_string(s.rssBytes),
+                            std::to_string(s.dirtyBytes),
+                            std::to_string(s.writebackBytes),
+                            std::to_string(s.deviceReadBytes),
+                            std::to_string(s.deviceWrittenBytes),
+                            number(s.deviceWriteMBps),
+                            number(s.deviceReadMBps),
+                            s.syncing ? "1" : "0",
+                            std::to_string(s.atRiskBytes),
+                            std::to_string(s.budgetUsageBytes),
+                            std::to_string(s.budgetPageCacheBytes),
+                            std::to_string(s.budgetDirtyBytes),
+                            std::to_string(s.budgetWritebackBytes)});
         }
     }
     return rows;

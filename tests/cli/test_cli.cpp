@@ -87,14 +87,18 @@ TEST_F(Cli, QuickRunWritesValidJsonAndCsvAndLeavesNothing)
     EXPECT_EQ(rows[0][0], "case");
     const auto summary = parseCsv(slurp(m_out / "result.summary.csv"));
     ASSERT_GE(summary.size(), 2u);
-    EXPECT_EQ(summary[0][21], "median_MBps"); // after the case's columns, the last being the time limit
+    EXPECT_EQ(summary[0][22], "median_MBps"); // after the case's columns, the last being the memory limit
     EXPECT_EQ(summary[0][13], "preallocate");
     EXPECT_EQ(summary[0][14], "reader_cpu");
     EXPECT_EQ(summary[0][15], "queue_depth");
     EXPECT_EQ(summary[0][16], "latency");
     EXPECT_EQ(summary[0][17], "time_limit");
-    // Power-loss exposure last (issue 17): the quick preset's writes to files have a figure, its pipes none.
-    EXPECT_EQ(summary[0].back(), "at_risk_basis");
+    EXPECT_EQ(summary[0][18], "memory_limit");
+    // Power-loss exposure, then the memory budget, last (issue 17): the quick preset's writes to files have
+    // an exposure, its pipes none; none of its cases has a memory limit.
+    EXPECT_EQ(summary[0].back(), "memory_peak_dirty_bytes");
+    EXPECT_EQ(summary[0][summary[0].size() - 4], "at_risk_basis");
+    EXPECT_EQ(summary[1].back(), "") << "no memory limit, no memory figures";
     const auto column = [&](const char* name) {
         return static_cast<std::size_t>(std::find(summary[0].begin(), summary[0].end(), name) -
                                         summary[0].begin());

@@ -8,6 +8,7 @@
 #include "core/engine/memory_budget.h"
 #include "core/engine/registry.h"
 #include "core/formats/matrix_json.h"
+#include "core/formats/result_csv.h"
 #include "core/formats/result_json.h"
 #include "core/model/matrix.h"
 #include "core/model/presets.h"
@@ -175,4 +176,9 @@ TEST_F(MemoryLimit, TheCgroupsFiguresRoundTripThroughAResultFile)
     const RunResult back = resultFromJson(resultToJson(r).dump(), "test.json");
     ASSERT_EQ(back.cases.size(), 1u);
     EXPECT_EQ(back.cases[0], r.cases[0]);
+    EXPECT_THAT(toCsv(summaryRows(r)), HasSubstr("memory_peak_bytes,memory_peak_page_cache_bytes,"
+                                                 "memory_peak_dirty_bytes\r\n"));
+    EXPECT_THAT(toCsv(summaryRows(r)), HasSubstr(",66060288,63963136,41943040\r\n"));
+    EXPECT_THAT(toCsv(repetitionRows(r)), HasSubstr(",66060288,63963136,41943040\r\n"));
+    EXPECT_THAT(toCsv(sampleRows(r)), HasSubstr(",66060288,63963136,41943040,2097152\r\n"));
 }
