@@ -4,6 +4,7 @@
 #include "app/cli/axis_flags.h"
 #include "app/cli/console_observer.h"
 #include "core/analysis/cdm_grid.h"
+#include "core/analysis/memory_budget_table.h"
 #include "core/analysis/sync_lab.h"
 #include "core/analysis/verdict.h"
 #include "core/analysis/warnings.h"
@@ -702,6 +703,7 @@ int commandRun(const Registry& registry, const RunArgs& args)
     } else {
         printResults(result, ranking);
         printCrashProbe(result, registry);
+        std::fputs(memoryBudgetText(result).c_str(), stdout);
         if (const auto grid = cdmGrid(result, registry)) {
             std::printf("\nAs CrystalDiskMark shows it:\n");
             std::fputs(cdmGridText(*grid, result).c_str(), stdout);

@@ -10,6 +10,7 @@
 #include "app/report/verdict_text.h"
 #include "core/analysis/cdm_grid.h"
 #include "core/analysis/findings.h"
+#include "core/analysis/memory_budget_table.h"
 #include "core/analysis/verdict.h"
 #include "core/base/units.h"
 #include "core/engine/crash_probe.h"
@@ -973,6 +974,41 @@ void crashProbeSection(Layout& layout, const ReportContext& ctx)
                  rows, 7, [&lost](std::size_t i) { return lost[i] ? kBad : kText; });
 }
 
+// Article 001's question in one table: each case under a memory limit, its rates under the cap, what its
+// memory cgroup held at most, and whether it survives kill -9; then the answer.
+void memoryBudgetSection(Layout& layout, const ReportContext& ctx)
+{
+    const auto budget = memoryBudgetRows(ctx.result);
+    if (budget.empty())
+        return;
+    std::vector<QStringList> rows;
+    std::vector<bool> bad;
+    for (const auto& row : budget) {
+        const CaseResult& c = ctx.result.cases[row.caseIndex];
+        rows.push_back({shortLabel(c), qs(formatBytesCompact(row.limitBytes)),
+                        row.measured ? QString::number(row.durableMBps, 'f', 1) : QStringLiteral("-"),
+                        row.measured ? QString::number(row.apparentMBps, 'f', 1) : QStringLiteral("-"),
+                        qs(formatBytesShort(row.peakBytes)), qs(formatBytesShort(row.peakPageCacheBytes)),
+                        row.measured ? qs(row.killText) : qs(row.reason)});
+        bad.push_back(!row.measured || row.survivesKill == false);
+    }
+    layout.heading(QStringLiteral("Memory budget: under the cap, and on kill -9"), 1, 80);
+    layout.paragraph(
+        QStringLiteral("Each case ran in a child process in a memory cgroup of its own, capped at its "
+                       "limit: the page cache its writes filled counted against the cap. Rates in "
+                       "MB/s (medians); memory as the cgroup counted it at most."),
+        8.5);
+    layout.table({{QStringLiteral("Case"), 11},
+                  {QStringLiteral("Limit"), 3.5, Qt::AlignRight},
+                  {QStringLiteral("Durable"), 4, Qt::AlignRight},
+                  {QStringLiteral("Apparent"), 4, Qt::AlignRight},
+                  {QStringLiteral("Peak memory"), 4.5, Qt::AlignRight},
+                  {QStringLiteral("Peak cache"), 4.5, Qt::AlignRight},
+                  {QStringLiteral("Survives kill -9"), 12}},
+                 rows, 7, [&bad](std::size_t i) { return bad[i] ? kBad : kText; });
+    layout.paragraph(qs(memoryBudgetAnswer(budget)), 8.5);
+}
+
 // Per comparison group its heatmap and its bars by the charts' first axis (chunk size).
 void chartsSection(Layout& layout, const ReportContext& ctx)
 {
@@ -1545,10 +1581,11 @@ void qdSection(Layout& layout, const ReportContext& ctx)
 using Section = void (*)(Layout&, const ReportContext&);
 
 // The report, in reading order: the answer first, the evidence after it, every repetition last.
-constexpr std::array<Section, 15> kSections = {
-    &headerSection,  &summarySection,  &cdmSection,       &machineSection,    &targetSection,
-    &resultsSection, &exposureSection, &findingsSection,  &crashProbeSection, &chartsSection,
-    &latencySection, &qdSection,       &timelinesSection, &matrixSection,     &appendixSection};
+constexpr std::array<Section, 16> kSections = {
+    &headerSection,     &summarySection,      &cdmSection,      &machineSection,
+    &targetSection,     &resultsSection,      &exposureSection, &findingsSection,
+    &crashProbeSection, &memoryBudgetSection, &chartsSection,   &latencySection,
+    &qdSection,         &timelinesSection,    &matrixSection,   &appendixSection};
 
 void writeReport(Layout& layout, const RunResult& result, const QString& title, const ReportOptions& options,
                  const Registry* registry)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/verdict.h"
 
+#include "core/analysis/memory_budget_table.h"
+
 #include "core/analysis/warnings.h"
 #include "core/base/units.h"
 #include "core/engine/registry.h"
@@ -452,6 +454,9 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         }
         answers.push_back({text + ".", bestRate});
     }
+    // Under a memory limit the question is article 001's: the fastest that also loses nothing on kill -9.
+    if (const auto budget = memoryBudgetRows(result); !budget.empty())
+        v.answers.push_back(memoryBudgetAnswer(budget));
     for (auto& a : answers)
         v.answers.push_back(std::move(a.text));
 

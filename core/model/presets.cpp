@@ -268,8 +268,8 @@ std::vector<Matrix> makePresets()
                  "more times by the kill -9 probe. Linux, as root or in a delegated cgroup.",
                  {}};
         m.question =
-            "With only 4 KiB writes under a 1 GiB memory limit, which way fills the disk fastest and "
-            "loses nothing on kill -9?";
+            "With only 4 KiB writes under a memory limit (a quarter of their size: 1 GiB of 4 GiB), which "
+            "way fills the disk fastest and loses nothing on kill -9?";
         m.crashProbe = 5;
         constexpr std::uint64_t kSize = 4 * kGiB;
         const auto capped = [&](std::vector<std::string> strategies, std::vector<std::uint32_t> threads) {

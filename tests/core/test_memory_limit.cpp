@@ -2,6 +2,8 @@
 // The memory-limit axis (issue 17, article 001) without a process: its values, its refusals (a write to a
 // file only, a machine that can make a memory cgroup, a limit above what the case itself holds), its
 // preset and the scaling of its limits with --size, and the result's figures on disk.
+#include "core/analysis/memory_budget_table.h"
+#include "core/analysis/stats.h"
 #include "core/base/error.h"
 #include "core/base/units.h"
 #include "core/engine/call_timing.h"
@@ -181,4 +183,63 @@ TEST_F(MemoryLimit, TheCgroupsFiguresRoundTripThroughAResultFile)
     EXPECT_THAT(toCsv(summaryRows(r)), HasSubstr(",66060288,63963136,41943040\r\n"));
     EXPECT_THAT(toCsv(repetitionRows(r)), HasSubstr(",66060288,63963136,41943040\r\n"));
     EXPECT_THAT(toCsv(sampleRows(r)), HasSubstr(",66060288,63963136,41943040,2097152\r\n"));
+}
+
+// Article 001's answer in one table: the fastest case under the cap that loses nothing on kill -9, and the
+// faster one that does lose, named with what it loses.
+TEST(MemoryBudgetTable, AnswersTheFastestThatSurvivesKill9UnderEachLimit)
+{
+    const auto limited = [](std::uint32_t index, const std::string& strategy, std::uint32_t threads,
+                            double durable, std::optional<std::uint64_t> lost) {
+        CaseResult c;
+        c.index = index;
+        c.testCase.strategy = strategy;
+        c.testCase.threads = threads;
+        c.testCase.memoryLimitBytes = 1 * kGiB;
+        c.apparentMBps = summarize(std::vector<double>{durable * 2, durable * 2, durable * 2});
+        c.durableMBps = summarize(std::vector<double>{durable, durable, durable});
+        c.memoryBudget = MemoryBudgetUse{1 * kGiB, 1000 * kMiB, 990 * kMiB, 300 * kMiB};
+        CrashProbeResult probe;
+        KillCheck kill;
+        kill.landed = true;
+        kill.acknowledgedBytes = 100 * kMiB;
+        kill.presentBytes = 100 * kMiB - lost.value_or(0);
+        kill.lostBytes = lost.value_or(0);
+        probe.kills = {kill};
+        c.crashProbe = probe;
+        return c;
+    };
+    RunResult r;
+    r.cases = {limited(0, "stdio", 1, 900, 64 * kKiB), limited(1, "write", 4, 700, 0),
+               limited(2, "direct", 1, 400, 0)};
+    CaseResult other;
+    other.index = 3;
+    other.testCase.strategy = "write";
+    r.cases.push_back(other); // no limit: not in the table
+    CaseResult oom = limited(4, "write", 16, 0, 0);
+    oom.status = Status::Failed;
+    oom.reason = "killed by the kernel's OOM killer at 1023 MiB of the 1 GiB limit";
+    oom.apparentMBps = {};
+    oom.durableMBps = {};
+    oom.crashProbe.reset();
+    r.cases.push_back(oom);
+
+    const auto rows = memoryBudgetRows(r);
+    ASSERT_EQ(rows.size(), 4u);
+    EXPECT_EQ(rows[1].method, "write, 4 threads");
+    EXPECT_EQ(rows[0].killText, "no: loses up to 64 KiB");
+    EXPECT_EQ(rows[1].killText, "yes");
+    EXPECT_FALSE(rows[3].measured);
+    EXPECT_THAT(rows[3].reason, HasSubstr("OOM killer"));
+    const std::string answer = memoryBudgetAnswer(rows);
+    EXPECT_THAT(answer,
+                HasSubstr("Under the 1 GiB memory limit, the fastest way that loses nothing on kill -9 "
+                          "is `write, 4 threads`: 700.0 MB/s durable (1.40 GB/s apparent)"));
+    EXPECT_THAT(answer,
+                HasSubstr("`stdio` was faster (900.0 MB/s durable), but loses data on kill -9 (no: loses "
+                          "up to 64 KiB)"));
+    const std::string text = memoryBudgetText(r);
+    EXPECT_THAT(text, HasSubstr("survives kill -9"));
+    EXPECT_THAT(text, HasSubstr("killed by the kernel's OOM killer"));
+    EXPECT_EQ(memoryBudgetText(RunResult{}), "");
 }
