@@ -988,7 +988,7 @@ void memoryBudgetSection(Layout& layout, const ReportContext& ctx)
         rows.push_back({shortLabel(c), qs(formatBytesCompact(row.limitBytes)),
                         row.measured ? QString::number(row.durableMBps, 'f', 1) : QStringLiteral("-"),
                         row.measured ? QString::number(row.apparentMBps, 'f', 1) : QStringLiteral("-"),
-                        qs(formatBytesShort(row.peakBytes)), qs(formatBytesShort(row.peakPageCacheBytes)),
+                        qs(formatBytes(row.peakBytes)), qs(formatBytes(row.peakPageCacheBytes)),
                         row.measured ? qs(row.killText) : qs(row.reason)});
         bad.push_back(!row.measured || row.survivesKill == false);
     }
@@ -1006,7 +1006,7 @@ void memoryBudgetSection(Layout& layout, const ReportContext& ctx)
                   {QStringLiteral("Peak cache"), 4.5, Qt::AlignRight},
                   {QStringLiteral("Survives kill -9"), 12}},
                  rows, 7, [&bad](std::size_t i) { return bad[i] ? kBad : kText; });
-    layout.paragraph(qs(memoryBudgetAnswer(budget)), 8.5);
+    layout.paragraph(plainWords(memoryBudgetAnswer(budget)), 8.5);
 }
 
 // Per comparison group its heatmap and its bars by the charts' first axis (chunk size).
