@@ -122,16 +122,17 @@ LiveCharts::LiveCharts(QWidget* parent) : QWidget(parent)
     m_throughputChart = makeChart(tr("Throughput"), tr("seconds into the case"), tr("MB/s"));
     m_apparent = addSeries(m_throughputChart, tr("apparent (bytes handed to the API)"));
     m_device = addSeries(m_throughputChart, tr("device (read + written)"));
-    m_cpuChart = makeChart(tr("CPU of IOLab's process"), tr("seconds into the run"), tr("% of one core"));
+    m_cpuChart =
+        makeChart(tr("CPU of the process running the case"), tr("seconds into the run"), tr("% of one core"));
     m_cpuUser = addSeries(m_cpuChart, tr("user"));
     m_cpuSystem = addSeries(m_cpuChart, tr("system"));
     m_memoryChart = makeChart(tr("Memory"), tr("seconds into the run"), tr("MiB"));
     m_rss = addSeries(m_memoryChart, tr("process RSS"));
     m_dirty = addSeries(m_memoryChart, tr("system Dirty + Writeback"));
     m_atRisk = addSeries(m_memoryChart, tr("at risk (acknowledged, not yet durable)"));
-    m_budgetUsage = addSeries(m_memoryChart, tr("memory cgroup: usage"));
-    m_budgetCache = addSeries(m_memoryChart, tr("its page cache"));
-    m_budgetDirty = addSeries(m_memoryChart, tr("its Dirty + Writeback"));
+    m_budgetUsage = addSeries(m_memoryChart, tr("cgroup"));
+    m_budgetCache = addSeries(m_memoryChart, tr("cgroup cache"));
+    m_budgetDirty = addSeries(m_memoryChart, tr("cgroup dirty"));
     for (QLineSeries* s : {m_budgetUsage, m_budgetCache, m_budgetDirty})
         s->setVisible(false);
     layout->addWidget(m_throughputChart.view, 3);

@@ -596,8 +596,10 @@ RepetitionResult CaseRunner::runInChild(std::uint32_t caseIndex, const Case& c, 
     }
 
     if (m_sampler != nullptr)
+        // The live at-risk line reads the child's counters through the link; the result's exposure is not
+        // taken in a child (atRisk stays unknown there).
         m_sampler->begin(caseIndex, static_cast<std::int32_t>(rep.index), rep.warmup, &link.progress(0),
-                         threads, {}, child.get());
+                         threads, iolab::exposurePlan(c, m_strategy.info()), child.get());
     const Counters before = countersBefore(c, true);
     link.header().go.store(1, std::memory_order_release);
     const State reached = waitChild(*child, State::Running);
