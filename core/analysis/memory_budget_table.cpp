@@ -92,10 +92,10 @@ std::string memoryBudgetAnswer(const std::vector<MemoryBudgetRow>& rows)
             continue;
         }
         if (fastestSafe == nullptr) {
-            answer +=
-                fmt::format("Under the {} memory limit no case lost nothing on kill -9; the fastest, `{}`, "
-                            "reached {} durable and {}.",
-                            cap, fastest->method, rate(fastest->durableMBps), fastest->killText);
+            answer += fmt::format(
+                "Under the {} memory limit every case the kill -9 probe could judge lost data; the "
+                "fastest, `{}`, reached {} durable (survives kill -9: {}).",
+                cap, fastest->method, rate(fastest->durableMBps), fastest->killText);
             continue;
         }
         answer +=
@@ -107,7 +107,7 @@ std::string memoryBudgetAnswer(const std::vector<MemoryBudgetRow>& rows)
             answer += fmt::format(
                 " `{}` was faster ({} durable), but {}.", fastest->method, rate(fastest->durableMBps),
                 fastest->survivesKill == false ? "loses data on kill -9 (" + fastest->killText + ")"
-                                               : "was not probed");
+                                               : "its kill -9 answer is: " + fastest->killText);
     }
     return answer;
 }

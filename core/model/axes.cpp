@@ -1122,9 +1122,7 @@ std::vector<AxisSpec> builtinAxes()
         .sharedWith = "totalBytes", .text = [](const Case& c) {
             return c.memoryLimitBytes != 0 ? "mem " + formatBytesCompact(c.memoryLimitBytes) : std::string();
         }};
-    memoryLimit.shortText = [](const Case& c) {
-        return c.memoryLimitBytes != 0 ? "mem=" + formatBytesCompact(c.memoryLimitBytes) : std::string();
-    };
+    memoryLimit.shortText = memoryLimit.labelText;
     memoryLimit.shortRank = 8;
     // Cases under a limit answer apart, each against a baseline under the same limit (the preset's stdio).
     memoryLimit.arrangement = true;

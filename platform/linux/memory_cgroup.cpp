@@ -132,7 +132,8 @@ Place findPlace()
             // The cgroup's path relative to the mount's root ("/" mounts the whole hierarchy).
             if (root == "/")
                 return mountPoint + path;
-            if (path.compare(0, root.size(), root) == 0)
+            if (path.compare(0, root.size(), root) == 0 &&
+                (path.size() == root.size() || path[root.size()] == '/'))
                 return mountPoint + path.substr(root.size());
             return std::string();
         };
@@ -177,31 +178,30 @@ bool prepareV2(const Place& p, Outcome& outcome)
         g_v2Ready = true;
         return true;
     }
-    if (!writeText(control, "+memory") && errno == EBUSY) {
+    const auto fail = [&](const std::string& what, int error) {
+        outcome = {Status::Failed, error, "memory limit",
+                   fmt::format("cgroup v2: {} ({}); {}", what, posix::errnoName(error), delegationAdvice())};
+        return false;
+    };
+    const auto enableMemory = [&] {
+        return writeText(control, "+memory") ? 0 : errno;
+    };
+    int error = enableMemory();
+    if (error == EBUSY) {
         const std::string leaf = p.directory + "/iolab-main";
         if ((::mkdir(leaf.c_str(), 0755) != 0 && errno != EEXIST) ||
-            !writeText(leaf + "/cgroup.procs", std::to_string(::getpid()))) {
-            outcome = {
-                Status::Failed, errno, "memory limit",
-                fmt::format("cgroup v2: could not move IOLab into a leaf group {} ({}), which it needs "
-                            "to hand the memory controller to its case groups; {}",
-                            leaf, posix::errnoName(errno), delegationAdvice())};
-            return false;
-        }
+            !writeText(leaf + "/cgroup.procs", std::to_string(::getpid())))
+            return fail(
+                fmt::format("could not move IOLab into a leaf group {}, which it needs to hand the memory "
+                            "controller to its case groups",
+                            leaf),
+                errno);
         logger(LogModule::Platform)
             .info("moved into {} to enable the memory controller in {}", leaf, p.cgroup);
-        if (!writeText(control, "+memory")) {
-            outcome = {Status::Failed, errno, "memory limit",
-                       fmt::format("cgroup v2: could not enable the memory controller in {} ({}); {}",
-                                   p.cgroup, posix::errnoName(errno), delegationAdvice())};
-            return false;
-        }
-    } else if (!hasWord(readText(control), "memory", ' ')) {
-        outcome = {Status::Failed, errno, "memory limit",
-                   fmt::format("cgroup v2: could not enable the memory controller in {} ({}); {}", p.cgroup,
-                               posix::errnoName(errno), delegationAdvice())};
-        return false;
+        error = enableMemory();
     }
+    if (error != 0)
+        return fail(fmt::format("could not enable the memory controller in {}", p.cgroup), error);
     g_v2Ready = true;
     return true;
 }

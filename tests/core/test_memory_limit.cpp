@@ -242,4 +242,11 @@ TEST(MemoryBudgetTable, AnswersTheFastestThatSurvivesKill9UnderEachLimit)
     EXPECT_THAT(text, HasSubstr("survives kill -9"));
     EXPECT_THAT(text, HasSubstr("killed by the kernel's OOM killer"));
     EXPECT_EQ(memoryBudgetText(RunResult{}), "");
+
+    // Every probed case lost data: no case is called safe.
+    RunResult lossy;
+    lossy.cases = {limited(0, "stdio", 1, 900, 64 * kKiB)};
+    EXPECT_EQ(memoryBudgetAnswer(memoryBudgetRows(lossy)),
+              "Under the 1 GiB memory limit every case the kill -9 probe could judge lost data; the fastest, "
+              "`stdio`, reached 900.0 MB/s durable (survives kill -9: no: loses up to 64 KiB).");
 }

@@ -150,6 +150,22 @@ TEST_F(MemoryBudget, AChildTheOomKillerEndsIsAFailedCaseThatSaysSoAndTheRunGoesO
     EXPECT_THAT(leftoverGroups(), ::testing::IsEmpty());
 }
 
+#ifndef _WIN32
+// The OOM killer is named only on its own evidence (the cgroup's oom_kill count): a child that dies of
+// anything else is a failed case that says how it ended, and nothing about memory.
+TEST_F(MemoryBudget, AChildThatDiesOtherwiseIsNotBlamedOnTheOomKiller)
+{
+    Matrix m;
+    m.groups.push_back(writes("test-self-kill", 1 * kMiB, 16 * kMiB, 64 * kMiB));
+    const RunResult r = run(m);
+    ASSERT_EQ(r.cases.size(), 1u);
+    EXPECT_EQ(r.cases[0].status, Status::Failed);
+    EXPECT_THAT(r.cases[0].reason, HasSubstr("was killed by signal 9 (SIGKILL)"));
+    EXPECT_THAT(r.cases[0].reason, ::testing::Not(HasSubstr("OOM")));
+    EXPECT_THAT(leftoverGroups(), ::testing::IsEmpty());
+}
+#endif
+
 TEST_F(MemoryBudget, CancelStopsTheChildAndLeavesNothing)
 {
     Matrix m;

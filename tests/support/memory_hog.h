@@ -9,6 +9,7 @@
 #include "core/engine/strategy.h"
 #include "platform/platform.h"
 
+#include <csignal>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -56,6 +57,43 @@ private:
     StrategyInfo m_info;
 };
 
+#ifndef _WIN32
+// "test-self-kill" counts its first MiB, then ends its own process with SIGKILL: a case child that dies of
+// something other than the OOM killer, which must not be blamed on it.
+class SelfKill final : public Strategy
+{
+public:
+    SelfKill()
+    {
+        m_info.id = "test-self-kill";
+        m_info.description = "kills its own process (tests only)";
+        m_info.targets = {TargetKind::Directory};
+        m_info.syncModes = {SyncMode::None};
+        m_info.preallocations = {Preallocate::None};
+        m_info.timesCalls = false;
+    }
+    const StrategyInfo& info() const override { return m_info; }
+    std::unique_ptr<Job> prepare(const JobSpec&, Outcome&) const override
+    {
+        return std::make_unique<KillJob>();
+    }
+
+private:
+    class KillJob final : public Job
+    {
+    public:
+        Outcome execute(Progress& progress) override
+        {
+            progress.bytes.store(kMiB, std::memory_order_relaxed);
+            std::raise(SIGKILL);
+            return Outcome::success();
+        }
+    };
+
+    StrategyInfo m_info;
+};
+#endif
+
 // The built-in strategies and the test ones: the registry of the test programs that start case children,
 // in the parent and in the child alike.
 inline const Registry& testRegistry()
@@ -64,6 +102,9 @@ inline const Registry& testRegistry()
         Registry r;
         registerBuiltinStrategies(r);
         r.add(std::make_unique<MemoryHog>());
+#ifndef _WIN32
+        r.add(std::make_unique<SelfKill>());
+#endif
         return r;
     }();
     return registry;
