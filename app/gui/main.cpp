@@ -22,10 +22,13 @@
 #include <QTimer>
 
 #include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
 
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <string_view>
 
 using namespace iolab;
@@ -154,7 +157,7 @@ int main(int argc, char** argv)
     const int status = QApplication::exec();
     // A run still going was stopped by the window's close, its files removed. Work that cannot end (a look
     // at a hung mount) does not hold the exit.
-    finishWorkers(std::chrono::seconds(2));
+    const bool workersEnded = finishWorkers(std::chrono::seconds(2));
 
     if (!options.perfReport.isEmpty()) {
         nlohmann::json report;
@@ -174,6 +177,13 @@ int main(int argc, char** argv)
             out.write(QByteArray::fromStdString(report.dump(2) + "\n"));
         else
             std::fprintf(stderr, "iolab: cannot write %s\n", options.perfReport.toLocal8Bit().constData());
+    }
+    if (!workersEnded) {
+        // The work left behind may still read objects that a normal return would destroy under it: end
+        // without running destructors, once everything said is written out.
+        spdlog::apply_all([](const std::shared_ptr<spdlog::logger>& l) { l->flush(); });
+        std::fflush(nullptr);
+        std::_Exit(status);
     }
     return status;
 }

@@ -153,8 +153,9 @@ Place findPlace()
 
 const Place& place()
 {
-    static const Place p = findPlace();
-    return p;
+    // Never destroyed: a look at a target left running at exit (a hung mount) may still ask for it.
+    static const Place* const p = new Place(findPlace());
+    return *p;
 }
 
 std::string delegationAdvice()

@@ -13,14 +13,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <set>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 namespace iolab {
@@ -146,20 +147,22 @@ void fillDevice(TargetInfo& info, dev_t device)
 // Filesystems whose files are views of the kernel (its processes, devices, control groups, tracing ...), not
 // storage: a target there is refused whatever its permissions say. hugetlbfs is not among them: it stores
 // data in huge pages, but only through mmap of whole huge pages, so its cases fail with their own reasons.
-bool isKernelFilesystem(const std::string& type)
+// Plain constant arrays, never destroyed: a look at a target left behind at exit (a hung mount) may still
+// ask after static destructors have run.
+bool isKernelFilesystem(std::string_view type)
 {
-    static const std::set<std::string> kKernel{
+    static constexpr std::array<std::string_view, 20> kKernel{
         "autofs", "binfmt_misc", "bpf",        "cgroup",    "cgroup2", "configfs", "debugfs",
         "devpts", "devtmpfs",    "efivarfs",   "fusectl",   "mqueue",  "nsfs",     "proc",
         "pstore", "rpc_pipefs",  "securityfs", "selinuxfs", "sysfs",   "tracefs"};
-    return kKernel.contains(type);
+    return std::ranges::find(kKernel, type) != kKernel.end();
 }
 
 // What the target list leaves out: the kernel's filesystems, and those that cannot hold a run's files.
-bool isPseudoFilesystem(const std::string& type)
+bool isPseudoFilesystem(std::string_view type)
 {
-    static const std::set<std::string> kNoRunFiles{"hugetlbfs", "squashfs", "iso9660", "udf"};
-    return isKernelFilesystem(type) || kNoRunFiles.contains(type);
+    static constexpr std::array<std::string_view, 4> kNoRunFiles{"hugetlbfs", "squashfs", "iso9660", "udf"};
+    return isKernelFilesystem(type) || std::ranges::find(kNoRunFiles, type) != kNoRunFiles.end();
 }
 
 } // namespace

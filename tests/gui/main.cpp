@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The GUI tests share one QApplication (offscreen: ctest sets QT_QPA_PLATFORM) and keep their settings and
 // data out of the user's folders.
+#include "app/gui/workers.h"
+
 #include <QApplication>
 #include <QStandardPaths>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <chrono>
 
 int main(int argc, char** argv)
 {
@@ -18,5 +22,9 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName(QStringLiteral("IOLab"));
     QApplication app(argc, argv);
     ::testing::InitGoogleMock(&argc, argv);
-    return RUN_ALL_TESTS();
+    const int status = RUN_ALL_TESTS();
+    // As the app does at exit: the looks at targets a test started (a model's rescan) end before the
+    // program's statics are destroyed under them.
+    iolab::gui::finishWorkers(std::chrono::seconds(10));
+    return status;
 }
