@@ -8,6 +8,7 @@
 #include "app/gui/live_charts.h"
 #include "app/gui/qd_sweep_view.h"
 #include "app/gui/results_model.h"
+#include "app/gui/sync_lab_view.h"
 #include "app/gui/verdict_html.h"
 #include "app/report/bar_chart_data.h"
 #include "core/analysis/cdm_grid.h"
@@ -99,6 +100,11 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     m_cdm = new CdmGridView(tabs);
     tabs->addTab(m_cdm, tr("CrystalDiskMark"));
     tabs->setTabVisible(0, false);
+    // So does the sync lab's chart: its verdicts are what such a run asks.
+    m_syncLab = new SyncLabView(tabs);
+    m_syncLab->setObjectName(QStringLiteral("syncLabView"));
+    tabs->addTab(m_syncLab, tr("Sync lab"));
+    tabs->setTabVisible(tabs->indexOf(m_syncLab), false);
     auto* upper = new QWidget(tabs);
     auto* upperLayout = new QVBoxLayout(upper);
     upperLayout->setContentsMargins(0, 0, 0, 0);
@@ -181,7 +187,7 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     connect(tabs, &QTabWidget::currentChanged, this, [this] {
         // The group chooser picks what the bars and the heatmap show; the other tabs show every case.
         QWidget* page = m_tabs->currentWidget();
-        const bool charts = page != m_cdm && page != m_latency && page != m_qdSweep;
+        const bool charts = page != m_cdm && page != m_latency && page != m_qdSweep && page != m_syncLab;
         m_group->setVisible(charts && m_group->count() > 1);
     });
     connect(m_logScale, &QCheckBox::toggled, this, &ResultsView::rebuildCharts);
@@ -339,6 +345,12 @@ void ResultsView::rebuildRunViews()
     m_tabs->setTabVisible(cdmTab, grid.has_value());
     if (grid && !wasShown)
         m_tabs->setCurrentIndex(cdmTab);
+    m_syncLab->setResult(m_run, m_registry);
+    const int syncTab = m_tabs->indexOf(m_syncLab);
+    const bool syncWasShown = m_tabs->isTabVisible(syncTab);
+    m_tabs->setTabVisible(syncTab, m_syncLab->hasLab());
+    if (m_syncLab->hasLab() && !syncWasShown && !grid)
+        m_tabs->setCurrentIndex(syncTab);
     // A hidden tab that stays current shows an empty page: fall back to the table.
     if (!m_tabs->isTabVisible(m_tabs->currentIndex()))
         m_tabs->setCurrentWidget(m_table->parentWidget());
@@ -391,7 +403,8 @@ void ResultsView::rebuildGroups()
     const int keep = previous.isValid() ? m_group->findData(previous) : -1;
     m_group->setCurrentIndex(std::max(0, keep)); // writes to a file come first when there are some
     QWidget* page = m_tabs->currentWidget();
-    m_group->setVisible(m_group->count() > 1 && page != m_cdm && page != m_latency && page != m_qdSweep);
+    m_group->setVisible(m_group->count() > 1 && page != m_cdm && page != m_latency && page != m_qdSweep &&
+                        page != m_syncLab);
 }
 
 std::vector<CaseResult> ResultsView::casesOfChosenGroup() const
@@ -469,6 +482,7 @@ void ResultsView::setDark(bool dark)
     m_cdm->setDark(dark);
     m_latency->setDark(dark);
     m_qdSweep->setDark(dark);
+    m_syncLab->setDark(dark);
     rebuildCharts();
 }
 

@@ -30,6 +30,7 @@ class HeatmapWidget;
 class LatencyView;
 class QdSweepView;
 class ResultsModel;
+class SyncLabView;
 
 // A run's results: the sortable table (refused and failed cases included), the speed-up baseline, warnings
 // where a figure should not be taken at face value, a bar chart grouped by chunk size and the heatmap (its
@@ -62,12 +63,14 @@ public:
     ResultsModel* model() const { return m_model; }
     QTableView* table() const { return m_table; }
     HeatmapWidget* heatmap() const { return m_heatmap; }
-    // The tabs under the summary: CrystalDiskMark (first, shown when the run has the grid), Table, the bars,
-    // Heatmap, Latency, Queue depth (shown when the run sweeps it).
+    // The tabs under the summary: CrystalDiskMark (first, shown when the run has the grid), Sync lab (shown
+    // when the run compares ways of making writes durable), Table, the bars, Heatmap, Latency, Queue depth
+    // (shown when the run sweeps it).
     QTabWidget* tabs() const { return m_tabs; }
     CdmGridView* cdmGridView() const { return m_cdm; }
     LatencyView* latencyView() const { return m_latency; }
     QdSweepView* qdSweepView() const { return m_qdSweep; }
+    SyncLabView* syncLabView() const { return m_syncLab; }
     // Whether a tab is shown now (QTabWidget::isTabVisible of the page).
     bool isTabShown(QWidget* page) const;
     // The heatmap's "Columns" menu: "Automatic" (no data), then each numeric axis that varies among the run's
@@ -121,6 +124,7 @@ private:
     CdmGridView* m_cdm = nullptr;
     LatencyView* m_latency = nullptr;
     QdSweepView* m_qdSweep = nullptr;
+    SyncLabView* m_syncLab = nullptr;
     QComboBox* m_heatAxis = nullptr;
     std::vector<CaseResult> m_cases;
     RunResult m_run;

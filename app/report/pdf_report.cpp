@@ -7,6 +7,7 @@
 #include "app/report/latency_chart_data.h"
 #include "app/report/qd_sweep_data.h"
 #include "app/report/report_title.h"
+#include "app/report/sync_lab_chart_data.h"
 #include "app/report/verdict_text.h"
 #include "core/analysis/cdm_grid.h"
 #include "core/analysis/findings.h"
@@ -1578,14 +1579,145 @@ void qdSection(Layout& layout, const ReportContext& ctx)
     drawQdSweep(layout, d);
 }
 
+// The sync lab's colours, as the app's tab draws them: what survives in green (the fastest darker), a
+// durable method whose flushes are not to be trusted in orange, what does not survive in grey.
+QColor syncLabColour(SyncLabChartData::Kind kind, bool fastest)
+{
+    switch (kind) {
+    case SyncLabChartData::Kind::Durable:
+        return fastest ? QColor(0x1b, 0x5e, 0x20) : QColor(0x43, 0xa0, 0x47);
+    case SyncLabChartData::Kind::Distrusted:
+        return QColor(0xef, 0x6c, 0x00);
+    case SyncLabChartData::Kind::NotDurable:
+        return QColor(0x9e, 0x9e, 0x9e);
+    }
+    return kMuted;
+}
+
+QString opsCell(double ops)
+{
+    return QLocale().toString(ops, 'f', ops >= 100 ? 0 : 1);
+}
+
+// One op size's methods as horizontal bars of ops/s, fastest on top, each with its p99 whisker, the value
+// at the bar's end.
+void drawSyncLabBars(Layout& layout, const SyncLabChartData::OpSize& size)
+{
+    QPainter& p = layout.painter();
+    constexpr double kRow = 12;
+    const double rows = static_cast<double>(size.bars.size());
+    const QRectF area = layout.take(rows * kRow + 40);
+    const double labelWidth = area.width() * 0.36;
+    const QRectF plot(area.left() + labelWidth, area.top() + 4, area.width() - labelWidth - 40, rows * kRow);
+    const BarScale scale = BarScale::fit(size.minOps, size.maxOps, 1.15);
+    const auto xFor = [&](double v) {
+        return plot.left() + plot.width() * scale.position(v);
+    };
+    p.setFont(font(6.5));
+    for (const double t : scale.ticks) {
+        const double x = xFor(t);
+        p.setPen(QPen(kRule, 0.4));
+        p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+        p.setPen(kMuted);
+        p.drawText(QRectF(x - 30, plot.bottom() + 2, 60, 10), Qt::AlignCenter, BarScale::tickLabel(t));
+    }
+    p.drawText(QRectF(plot.left(), plot.bottom() + 12, plot.width(), 10), Qt::AlignCenter,
+               scale.axisTitle(QStringLiteral("ops/s")));
+    for (std::size_t i = 0; i < size.bars.size(); ++i) {
+        const auto& bar = size.bars[i];
+        const double top = plot.top() + kRow * static_cast<double>(i);
+        p.setPen(kText);
+        p.setFont(font(7, bar.fastest));
+        p.drawText(QRectF(area.left(), top, labelWidth - 6, kRow), Qt::AlignRight | Qt::AlignVCenter,
+                   p.fontMetrics().elidedText(bar.label, Qt::ElideMiddle, static_cast<int>(labelWidth - 6)));
+        const double end = std::max(xFor(bar.opsPerSecond), plot.left() + 1);
+        p.fillRect(QRectF(plot.left(), top + 2, end - plot.left(), kRow - 4),
+                   syncLabColour(bar.kind, bar.fastest));
+        double right = end;
+        if (bar.p99OpsPerSecond) {
+            const double w = xFor(*bar.p99OpsPerSecond);
+            const double mid = top + kRow / 2;
+            p.setPen(QPen(kText, 0.8));
+            p.drawLine(QPointF(end, mid), QPointF(w, mid));
+            p.drawLine(QPointF(w, mid - 3), QPointF(w, mid + 3));
+            right = std::max(right, w);
+        }
+        p.setPen(kText);
+        p.setFont(font(6.5));
+        p.drawText(QRectF(right + 3, top, 60, kRow), Qt::AlignLeft | Qt::AlignVCenter,
+                   opsCell(bar.opsPerSecond));
+    }
+    p.setPen(QPen(kText, 0.6));
+    p.drawLine(plot.topLeft(), plot.bottomLeft());
+}
+
+// The sync lab (issue 17), right after the summary when the run compares ways of making writes durable: its
+// verdicts, each op size's methods as bars with their p99 whiskers, and the figures pg_test_fsync prints
+// with the percentiles it does not.
+void syncLabSection(Layout& layout, const ReportContext& ctx)
+{
+    const SyncLabChartData d = SyncLabChartData::from(ctx.result, ctx.registry);
+    if (d.empty())
+        return;
+    layout.heading(QStringLiteral("Durability: the sync lab"), 1, 120);
+    if (!d.fastestText.isEmpty())
+        layout.paragraph(d.fastestText, 9);
+    if (!d.etcdText.isEmpty())
+        layout.paragraph(d.etcdText, 9, d.etcdOk == false ? kBad : kText);
+    layout.paragraph(
+        QStringLiteral(
+            "Bars: ops per second (the median repetition), fastest on top; green: durable when each "
+            "write returns (the fastest darker); orange: durable by the book, but its flushes "
+            "returned too fast to be trusted; grey: not durable at each write. Whisker: the rate if "
+            "every op took as long as the 99th percentile of the call that makes it durable (the "
+            "sync after the write, or the write that returns durable)."),
+        7.5, kMuted);
+    for (const auto& size : d.sizes) {
+        if (size.bars.size() < 3)
+            continue; // one or two methods of this op size: the table says it all
+        layout.heading(SyncLabChartData::sizeName(size), 2, static_cast<double>(size.bars.size()) * 12 + 40);
+        drawSyncLabBars(layout, size);
+    }
+    std::vector<QStringList> rows;
+    std::vector<QColor> colours;
+    for (const auto& size : d.sizes) {
+        for (const auto& bar : size.bars) {
+            const auto cell = [&bar](std::uint64_t LatencySummary::*field) {
+                return bar.latency ? latencyCell(static_cast<double>((*bar.latency).*field))
+                                   : QStringLiteral("-");
+            };
+            rows.push_back(
+                {bar.label, qs(formatBytesCompact(size.bytes)), opsCell(bar.opsPerSecond),
+                 latencyCell(bar.usPerOp * 1e3), cell(&LatencySummary::p50Ns), cell(&LatencySummary::p99Ns),
+                 cell(&LatencySummary::p999Ns), cell(&LatencySummary::maxNs),
+                 bar.durableCall.isEmpty() ? QStringLiteral("-") : bar.durableCall,
+                 bar.kind == SyncLabChartData::Kind::NotDurable ? bar.why
+                                                                : SyncLabChartData::kindName(bar.kind)});
+            colours.push_back(bar.kind == SyncLabChartData::Kind::Durable ? kText : kMuted);
+        }
+    }
+    layout.heading(QStringLiteral("Every method, as pg_test_fsync counts it"), 2, 60);
+    layout.table({{QStringLiteral("Method"), 10},
+                  {QStringLiteral("Op"), 2.2, Qt::AlignRight},
+                  {QStringLiteral("ops/s"), 3.2, Qt::AlignRight},
+                  {QStringLiteral("per op"), 3.2, Qt::AlignRight},
+                  {QStringLiteral("p50"), 3.2, Qt::AlignRight},
+                  {QStringLiteral("p99"), 3.2, Qt::AlignRight},
+                  {QStringLiteral("p99.9"), 3.2, Qt::AlignRight},
+                  {QStringLiteral("max"), 3.2, Qt::AlignRight},
+                  {QStringLiteral("Of the call"), 5.5},
+                  {QStringLiteral("Durable"), 9}},
+                 rows, 6.5, [&colours](std::size_t i) { return colours[i]; });
+}
+
 using Section = void (*)(Layout&, const ReportContext&);
 
 // The report, in reading order: the answer first, the evidence after it, every repetition last.
-constexpr std::array<Section, 16> kSections = {
-    &headerSection,     &summarySection,      &cdmSection,      &machineSection,
-    &targetSection,     &resultsSection,      &exposureSection, &findingsSection,
-    &crashProbeSection, &memoryBudgetSection, &chartsSection,   &latencySection,
-    &qdSection,         &timelinesSection,    &matrixSection,   &appendixSection};
+constexpr std::array<Section, 17> kSections = {
+    &headerSection,       &summarySection, &cdmSection,      &syncLabSection,  &machineSection,
+    &targetSection,       &resultsSection, &exposureSection, &findingsSection, &crashProbeSection,
+    &memoryBudgetSection, &chartsSection,  &latencySection,  &qdSection,       &timelinesSection,
+    &matrixSection,       &appendixSection};
 
 void writeReport(Layout& layout, const RunResult& result, const QString& title, const ReportOptions& options,
                  const Registry* registry)

@@ -220,6 +220,18 @@ SyncLabVerdicts syncLabVerdicts(const std::vector<SyncLabRow>& rows,
     return v;
 }
 
+SyncLabVerdicts syncLabVerdicts(const RunResult& result, const Registry* registry)
+{
+    return syncLabVerdicts(syncLabRows(result, registry), flushDistrustedCases(result, registry));
+}
+
+bool comparesDurableMethods(const std::vector<SyncLabRow>& rows)
+{
+    return rows.size() >= 2 && std::any_of(rows.begin(), rows.end(), [](const SyncLabRow& r) {
+               return r.durability.durability == Durability::EachWrite;
+           });
+}
+
 std::string formatPgTestFsync(const RunResult& result, const Registry* registry)
 {
     std::vector<SyncLabRow> rows = syncLabRows(result, registry);
@@ -298,8 +310,7 @@ std::string formatPgTestFsync(const RunResult& result, const Registry* registry)
             [](const SyncLabRow& r) { return r.append; }, {});
     section("IOLab: other cases of the run:", [](const SyncLabRow&) { return true; }, {});
 
-    const SyncLabVerdicts v =
-        syncLabVerdicts(syncLabRows(result, registry), flushDistrustedCases(result, registry));
+    const SyncLabVerdicts v = syncLabVerdicts(result, registry);
     if (!v.fastestText.empty() || !v.etcdText.empty())
         out += "\n";
     if (!v.fastestText.empty())

@@ -71,6 +71,12 @@ struct SyncLabVerdicts
 
 SyncLabVerdicts syncLabVerdicts(const std::vector<SyncLabRow>& rows,
                                 const std::vector<std::uint32_t>& distrusted = {});
+// The run's verdicts, leaving out the cases whose flushes returned too fast to be trusted (flush honesty).
+SyncLabVerdicts syncLabVerdicts(const RunResult& result, const Registry* registry);
+
+// Whether the rows compare ways of making writes durable: at least two methods, one of them durable at each
+// write. Such a run's Summary leads with the verdicts, and the app shows the sync lab's chart.
+bool comparesDurableMethods(const std::vector<SyncLabRow>& rows);
 
 // pg_test_fsync's layout ("Compare file sync methods using one 8kB write:" ..., each method's ops/sec and
 // usecs/op) with IOLab's percentile columns added, then the methods pg_test_fsync does not have and the

@@ -2,6 +2,7 @@
 #include "core/analysis/verdict.h"
 
 #include "core/analysis/memory_budget_table.h"
+#include "core/analysis/sync_lab.h"
 
 #include "core/analysis/warnings.h"
 #include "core/base/units.h"
@@ -453,6 +454,15 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
             }
         }
         answers.push_back({text + ".", bestRate});
+    }
+    // A run that compares ways of making each write durable (the sync lab) asks which is fastest and whether
+    // fdatasync is quick enough for a log: those answers come first, before the rates the table ranks.
+    if (const auto rows = syncLabRows(result, registry); comparesDurableMethods(rows)) {
+        const SyncLabVerdicts sync = syncLabVerdicts(rows, flushDistrustedCases(result, registry));
+        if (!sync.fastestText.empty())
+            v.answers.push_back(sync.fastestText);
+        if (!sync.etcdText.empty())
+            v.answers.push_back(sync.etcdText);
     }
     // Under a memory limit the question is article 001's: the fastest that also loses nothing on kill -9.
     if (const auto budget = memoryBudgetRows(result); !budget.empty())

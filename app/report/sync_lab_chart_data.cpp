@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+#include "app/report/sync_lab_chart_data.h"
+
+#include "core/analysis/findings.h"
+#include "core/analysis/sync_lab.h"
+#include "core/base/units.h"
+
+#include <algorithm>
+
+namespace iolab::report {
+
+namespace {
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+constexpr std::uint64_t kPgOpBytes = 8 * kKiB;
+
+} // namespace
+
+QString SyncLabChartData::sizeName(const OpSize& size)
+{
+    return QStringLiteral("%1 ops (%2 method%3)")
+        .arg(qs(formatBytesCompact(size.bytes)))
+        .arg(size.bars.size())
+        .arg(size.bars.size() == 1 ? QString() : QStringLiteral("s"));
+}
+
+QString SyncLabChartData::kindName(Kind kind)
+{
+    switch (kind) {
+    case Kind::Durable:
+        return QStringLiteral("durable at each write");
+    case Kind::Distrusted:
+        return QStringLiteral("durable at each write, but its flushes returned too fast to trust");
+    case Kind::NotDurable:
+        return QStringLiteral("not durable at each write");
+    }
+    return {};
+}
+
+SyncLabChartData SyncLabChartData::from(const RunResult& result, const Registry* registry)
+{
+    SyncLabChartData d;
+    const std::vector<SyncLabRow> rows = syncLabRows(result, registry);
+    if (!comparesDurableMethods(rows))
+        return d;
+    const std::vector<std::uint32_t> distrusted = flushDistrustedCases(result, registry);
+    const SyncLabVerdicts verdicts = syncLabVerdicts(rows, distrusted);
+    d.fastestText = qs(verdicts.fastestText);
+    d.etcdText = qs(verdicts.etcdText);
+    d.etcdOk = verdicts.etcdOk;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const SyncLabRow& row = rows[i];
+        if (row.opsPerSecond <= 0)
+            continue;
+        const auto c = std::find_if(result.cases.begin(), result.cases.end(),
+                                    [&row](const CaseResult& cr) { return cr.index == row.caseIndex; });
+        if (c == result.cases.end())
+            continue;
+        Bar bar;
+        // The open_sync sizes' names already say what an op is; every other method says its file's shape.
+        const bool sized = row.opBytes != c->testCase.chunkBytes;
+        bar.label = qs(row.method);
+        if (!sized)
+            bar.label += row.append ? QStringLiteral(", appending") : QStringLiteral(", overwriting");
+        const bool trusted =
+            std::find(distrusted.begin(), distrusted.end(), row.caseIndex) == distrusted.end();
+        bar.kind = row.durability.durability != Durability::EachWrite ? Kind::NotDurable
+                   : trusted                                          ? Kind::Durable
+                                                                      : Kind::Distrusted;
+        bar.why = qs(row.durability.why);
+        bar.opsPerSecond = row.opsPerSecond;
+        bar.usPerOp = row.usPerOp;
+        if (row.durableCall && row.durableCall->p99Ns > 0) {
+            const double callsPerOp =
+                static_cast<double>(row.opBytes) / static_cast<double>(c->testCase.chunkBytes);
+            bar.latency = row.durableCall;
+            bar.p99Seconds = static_cast<double>(row.durableCall->p99Ns) / 1e9;
+            bar.p99OpsPerSecond = 1.0 / (*bar.p99Seconds * callsPerOp);
+            bar.durableCall = qs(row.durableCallName);
+        }
+        bar.caseIndex = row.caseIndex;
+        bar.fastest = verdicts.fastestDurable == i;
+        auto size = std::find_if(d.sizes.begin(), d.sizes.end(),
+                                 [&row](const OpSize& s) { return s.bytes == row.opBytes; });
+        if (size == d.sizes.end()) {
+            d.sizes.push_back({row.opBytes, {}, 0, 0});
+            size = d.sizes.end() - 1;
+        }
+        size->bars.push_back(std::move(bar));
+    }
+    for (OpSize& size : d.sizes) {
+        std::stable_sort(size.bars.begin(), size.bars.end(),
+                         [](const Bar& a, const Bar& b) { return a.opsPerSecond > b.opsPerSecond; });
+        for (const Bar& bar : size.bars) {
+            for (const double v : {bar.opsPerSecond, bar.p99OpsPerSecond.value_or(bar.opsPerSecond)}) {
+                size.minOps = size.minOps == 0 ? v : std::min(size.minOps, v);
+                size.maxOps = std::max(size.maxOps, v);
+            }
+        }
+    }
+    std::stable_sort(d.sizes.begin(), d.sizes.end(), [](const OpSize& a, const OpSize& b) {
+        if ((a.bytes == kPgOpBytes) != (b.bytes == kPgOpBytes))
+            return a.bytes == kPgOpBytes;
+        return a.bytes < b.bytes;
+    });
+    return d;
+}
+
+} // namespace iolab::report

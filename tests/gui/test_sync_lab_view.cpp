@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: MIT
+// Issue 17's sync lab as the app and the PDF show it: the chart's data (one op size at a time, fastest first,
+// the p99 whisker per op, the kinds of durability), the Sync lab tab (shown only for a run that compares
+// durable methods, with a bar per method and a whisker per timed one), the Summary leading with the two
+// verdicts, and the PDF's sync lab section.
+#include "app/gui/results_view.h"
+#include "app/gui/sync_lab_view.h"
+#include "app/report/pdf_report.h"
+#include "app/report/sync_lab_chart_data.h"
+#include "core/analysis/verdict.h"
+#include "core/base/units.h"
+#include "tests/support/builtin_registry.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QTabWidget>
+#include <QtCharts/QAbstractBarSeries>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QLogValueAxis>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+using namespace iolab;
+using namespace iolab::test;
+using Data = report::SyncLabChartData;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+
+namespace {
+
+// An ok write case of `chunk` bytes per call at `opsPerSecond` calls a second; its timed calls' p99 (the
+// sync's where it syncs after every write).
+CaseResult method(std::uint32_t index, const std::string& strategy, SyncPolicy sync, double opsPerSecond,
+                  std::uint64_t p99Ns, Preallocate preallocate = Preallocate::Overwrite,
+                  std::uint64_t chunk = 8 * kKiB)
+{
+    CaseResult c;
+    c.index = index;
+    c.testCase.strategy = strategy;
+    c.testCase.chunkBytes = chunk;
+    c.testCase.totalBytes = 64 * kMiB;
+    c.testCase.sync = sync;
+    c.testCase.preallocate = preallocate;
+    c.testCase.timeLimitMs = 5000;
+    c.apparentMBps.count = 1;
+    c.apparentMBps.median = opsPerSecond * static_cast<double>(chunk) / kBytesPerMB;
+    c.durableMBps = c.apparentMBps;
+    LatencyDistribution d;
+    d.summary.count = 1000;
+    d.summary.p50Ns = p99Ns / 2;
+    d.summary.p99Ns = p99Ns;
+    d.summary.p999Ns = p99Ns * 2;
+    d.summary.maxNs = p99Ns * 3;
+    if (sync.loopSyncEvery() == 1)
+        c.syncLatency = d;
+    c.callLatency = d;
+    return c;
+}
+
+// A small sync lab: no sync, fdatasync (overwriting, appending), open_datasync, pwritev2 RWF_DSYNC,
+// sync_file_range, and open_sync at two of pg_test_fsync's sizes (16 KiB per op).
+RunResult syncLab()
+{
+    RunResult r;
+    r.matrix.name = "sync-lab";
+    r.target.path = "/tmp";
+    r.target.fsType = "ext4";
+    r.cases = {method(0, "write", {}, 200'000, 10'000),
+               method(1, "write", {SyncMode::FdatasyncEvery, 1}, 4'000, 900'000),
+               method(2, "write", {SyncMode::FdatasyncEvery, 1}, 2'500, 2'000'000, Preallocate::None),
+               method(3, "direct", {SyncMode::ODsync, 0}, 5'000, 400'000),
+               method(4, "pwritev2-dsync", {}, 4'500, 800'000),
+               method(5, "sync-file-range", {}, 9'000, 200'000),
+               method(6, "direct", {SyncMode::OSync, 0}, 2'000, 600'000, Preallocate::Overwrite, 4 * kKiB),
+               method(7, "direct", {SyncMode::OSync, 0}, 1'000, 700'000, Preallocate::Overwrite, 2 * kKiB),
+               method(8, "direct", {SyncMode::OSync, 0}, 4'800, 500'000, Preallocate::Overwrite, 16 * kKiB)};
+    return r;
+}
+
+const Data::Bar* barNamed(const Data::OpSize& size, const QString& label)
+{
+    for (const auto& bar : size.bars) {
+        if (bar.label == label)
+            return &bar;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+TEST(SyncLabChart, OneOpSizeAtATimeFastestFirstWithTheP99RateAsTheWhisker)
+{
+    const Data d = Data::from(syncLab(), &builtinRegistry());
+    ASSERT_EQ(d.sizes.size(), 2u);
+    EXPECT_EQ(d.sizes[0].bytes, 8 * kKiB) << "pg_test_fsync's op first";
+    EXPECT_EQ(d.sizes[1].bytes, 16 * kKiB) << "the open_sync sizes: 16 KiB per op";
+    const auto& eight = d.sizes[0];
+    ASSERT_EQ(eight.bars.size(), 6u);
+    for (std::size_t i = 1; i < eight.bars.size(); ++i)
+        EXPECT_GE(eight.bars[i - 1].opsPerSecond, eight.bars[i].opsPerSecond) << "fastest first";
+
+    const Data::Bar* fdatasync = barNamed(eight, QStringLiteral("fdatasync, overwriting"));
+    ASSERT_NE(fdatasync, nullptr);
+    EXPECT_EQ(fdatasync->kind, Data::Kind::Durable);
+    EXPECT_EQ(fdatasync->durableCall, QStringLiteral("fdatasync"));
+    ASSERT_TRUE(fdatasync->p99OpsPerSecond);
+    EXPECT_DOUBLE_EQ(*fdatasync->p99OpsPerSecond, 1 / 900e-6);
+    ASSERT_NE(barNamed(eight, QStringLiteral("fdatasync, appending")), nullptr);
+
+    const Data::Bar* range = barNamed(eight, QStringLiteral("sync_file_range (not durable), overwriting"));
+    ASSERT_NE(range, nullptr);
+    EXPECT_EQ(range->kind, Data::Kind::NotDurable);
+    const Data::Bar* plain = barNamed(eight, QStringLiteral("write, overwriting"));
+    ASSERT_NE(plain, nullptr);
+    EXPECT_EQ(plain->kind, Data::Kind::NotDurable);
+
+    // The fastest durable method is open_datasync, not the faster sync_file_range or plain write.
+    const Data::Bar* fastest = barNamed(eight, QStringLiteral("open_datasync, overwriting"));
+    ASSERT_NE(fastest, nullptr);
+    EXPECT_TRUE(fastest->fastest);
+    EXPECT_EQ(
+        std::count_if(eight.bars.begin(), eight.bars.end(), [](const Data::Bar& b) { return b.fastest; }), 1);
+    EXPECT_THAT(d.fastestText.toStdString(), HasSubstr("open_datasync"));
+    EXPECT_THAT(d.etcdText.toStdString(), HasSubstr("within etcd's rule"));
+    ASSERT_TRUE(d.etcdOk);
+
+    // An op of 4 writes of 4 KiB: the whisker is the rate at which 4 calls at the p99 each would go.
+    const Data::Bar* four = barNamed(d.sizes[1], QStringLiteral(" 4 *  4kB open_sync writes"));
+    ASSERT_NE(four, nullptr);
+    EXPECT_DOUBLE_EQ(four->opsPerSecond, 500);
+    ASSERT_TRUE(four->p99OpsPerSecond);
+    EXPECT_DOUBLE_EQ(*four->p99OpsPerSecond, 1 / (4 * 600e-6));
+    EXPECT_DOUBLE_EQ(d.sizes[1].maxOps, 4'800);
+    EXPECT_DOUBLE_EQ(d.sizes[1].minOps, 125) << "8 writes of 2 KiB at 1000 a second: the slowest bar";
+}
+
+TEST(SyncLabChart, ARunThatMakesNoWriteDurableAtEachWriteHasNoLab)
+{
+    RunResult r;
+    r.cases = {method(0, "write", {}, 200'000, 10'000),
+               method(1, "write", {SyncMode::FdatasyncEnd, 0}, 150'000, 10'000)};
+    EXPECT_TRUE(Data::from(r, &builtinRegistry()).empty());
+    // One durable method alone compares nothing.
+    r.cases = {method(0, "write", {SyncMode::FdatasyncEvery, 1}, 4'000, 900'000)};
+    EXPECT_TRUE(Data::from(r, &builtinRegistry()).empty());
+}
+
+TEST(SyncLabChart, AFlushTooFastToTrustIsItsOwnKindAndNeverTheFastest)
+{
+    RunResult r = syncLab();
+    // A spinning disk cannot store a write in the 450 us fdatasync's median took here.
+    r.target.device = "sda";
+    r.target.deviceModel = "ST4000DM004";
+    r.target.rotational = true;
+    r.cases[1] = method(1, "write", {SyncMode::FdatasyncEvery, 1}, 6'000, 900'000);
+    const Data d = Data::from(r, &builtinRegistry());
+    ASSERT_FALSE(d.empty());
+    const Data::Bar* fdatasync = barNamed(d.sizes[0], QStringLiteral("fdatasync, overwriting"));
+    ASSERT_NE(fdatasync, nullptr);
+    EXPECT_EQ(fdatasync->kind, Data::Kind::Distrusted);
+    EXPECT_FALSE(fdatasync->fastest) << "faster than open_datasync, but not to be trusted";
+    EXPECT_TRUE(barNamed(d.sizes[0], QStringLiteral("open_datasync, overwriting"))->fastest);
+    EXPECT_THAT(d.fastestText.toStdString(), HasSubstr("too fast to be trusted are left out"));
+}
+
+TEST(SyncLabSummary, TheVerdictsLeadTheAnswers)
+{
+    const Verdict v = verdict(syncLab(), &builtinRegistry());
+    ASSERT_GE(v.answers.size(), 3u);
+    EXPECT_THAT(v.answers[0], StartsWith("The fastest way to make each write durable here is open_datasync"));
+    EXPECT_THAT(v.answers[1], StartsWith("fdatasync's 99th percentile is 2.00 ms (appending"));
+
+    RunResult plain;
+    plain.cases = {method(0, "write", {}, 200'000, 10'000), method(1, "direct", {}, 50'000, 10'000)};
+    for (const auto& answer : verdict(plain, &builtinRegistry()).answers)
+        EXPECT_THAT(answer, Not(HasSubstr("durable here")))
+            << "a run without durable methods has no such answer";
+}
+
+TEST(SyncLabTab, ShownForASyncLabWithABarPerMethodAndAWhiskerPerTimedOne)
+{
+    gui::ResultsView view;
+    view.setRegistry(&builtinRegistry());
+    view.setResult(syncLab());
+    gui::SyncLabView* lab = view.syncLabView();
+    ASSERT_TRUE(view.isTabShown(lab));
+    EXPECT_EQ(view.tabs()->currentWidget(), lab) << "the answer such a run asks for comes first";
+    EXPECT_THAT(lab->verdictText().toStdString(), HasSubstr("open_datasync"));
+    EXPECT_THAT(lab->verdictText().toStdString(), HasSubstr("etcd"));
+
+    const auto count = [lab] {
+        int bars = 0;
+        int whiskers = 0;
+        // A bar of another kind sits at the floor: 0, or below the log axis' start.
+        QAbstractAxis* x = lab->chart()->axes(Qt::Horizontal).value(0);
+        const auto* log = qobject_cast<QLogValueAxis*>(x);
+        const double start = log != nullptr ? log->min() : 0.0;
+        for (QAbstractSeries* s : lab->chart()->series()) {
+            if (auto* b = qobject_cast<QAbstractBarSeries*>(s)) {
+                for (QBarSet* set : b->barSets()) {
+                    for (int i = 0; i < set->count(); ++i)
+                        bars += set->at(i) > start ? 1 : 0;
+                }
+            } else if (qobject_cast<QLineSeries*>(s)) {
+                ++whiskers;
+            }
+        }
+        return std::pair{bars, whiskers};
+    };
+    EXPECT_EQ(count(), std::pair(6, 6)) << "8 KiB ops: six methods, each timed";
+    EXPECT_TRUE(lab->sizeChooser()->isVisibleTo(lab)) << "two op sizes";
+    EXPECT_TRUE(lab->logScaleChoice()->isChecked()) << "no sync runs 80x the slowest whisker";
+    EXPECT_NE(qobject_cast<QLogValueAxis*>(lab->chart()->axes(Qt::Horizontal).value(0)), nullptr);
+
+    lab->sizeChooser()->setCurrentIndex(1);
+    EXPECT_EQ(lab->shownSize(), 1u);
+    EXPECT_EQ(count(), std::pair(3, 3)) << "16 KiB ops: the open_sync sizes";
+    EXPECT_THAT(lab->chart()->title().toStdString(), HasSubstr("16K per op"));
+    lab->logScaleChoice()->setChecked(false);
+    EXPECT_EQ(qobject_cast<QLogValueAxis*>(lab->chart()->axes(Qt::Horizontal).value(0)), nullptr);
+
+    // Another run without durable methods hides the tab and hands over to the table.
+    RunResult plain;
+    plain.cases = {method(0, "write", {}, 200'000, 10'000)};
+    view.setResult(plain);
+    EXPECT_FALSE(view.isTabShown(lab));
+    EXPECT_NE(view.tabs()->currentWidget(), lab);
+}
+
+TEST(SyncLabReport, ThePdfHasTheVerdictsTheBarsAndEveryMethodsPercentiles)
+{
+    TempDir dir;
+    const QByteArray pdf = report::renderPdfReport(syncLab(), {report::PageFormat::A4, {}, Ranking::Durable},
+                                                   &builtinRegistry());
+    const std::string path = dir / "sync-lab.pdf";
+    std::ofstream(path, std::ios::binary).write(pdf.constData(), pdf.size());
+    const auto text = runProcess("/usr/bin/pdftotext", {"-layout", path, "-"});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_THAT(text.out, HasSubstr("Durability: the sync lab"));
+    EXPECT_THAT(text.out, HasSubstr("8K ops (6 methods)"));
+    EXPECT_THAT(text.out, HasSubstr("16K ops (3 methods)"));
+    EXPECT_THAT(text.out, HasSubstr("as pg_test_fsync counts it"));
+    EXPECT_THAT(text.out, HasSubstr("p99.9"));
+    EXPECT_THAT(text.out, HasSubstr("within etcd"));
+    EXPECT_THAT(text.out, HasSubstr("1.80 ms")) << "the overwriting fdatasync's p99.9 (2 x 900 us)";
+
+    RunResult plain;
+    plain.cases = {method(0, "write", {}, 200'000, 10'000)};
+    const QByteArray none =
+        report::renderPdfReport(plain, {report::PageFormat::A4, {}, Ranking::Durable}, &builtinRegistry());
+    std::ofstream(path, std::ios::binary | std::ios::trunc).write(none.constData(), none.size());
+    EXPECT_THAT(runProcess("/usr/bin/pdftotext", {path, "-"}).out, Not(HasSubstr("sync lab")));
+}
