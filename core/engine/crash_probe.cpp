@@ -3,6 +3,7 @@
 
 #include "core/base/log.h"
 #include "core/base/units.h"
+#include "core/engine/memory_budget.h"
 #include "core/engine/pattern.h"
 #include "core/engine/strategy.h"
 #include "core/engine/workspace.h"
@@ -272,11 +273,21 @@ CrashProbeResult runCrashProbe(std::uint32_t caseIndex, const Case& c, const Str
         const ChildExit exit = child->wait();
         kill.exit = exit.description;
         kill.landed = !finished && !stop.load(std::memory_order_relaxed);
-        const bool failed = child->link().state() == childlink::State::Failed ||
-                            (child->link().state() == childlink::State::Finished &&
-                             child->link().outcome().status == Status::Failed);
-        if (failed) {
-            result.failure = fmt::format("the child's case failed: {}", child->link().outcome().message);
+        const auto state = child->link().state();
+        const bool failed =
+            state == childlink::State::Failed ||
+            (state == childlink::State::Finished && child->link().outcome().status == Status::Failed);
+        // A child that ended before the kill without finishing its case died of something else: under a
+        // memory limit, the OOM killer when its cgroup counted the kill.
+        const bool died =
+            finished && state != childlink::State::Finished && state != childlink::State::Failed;
+        if (failed || died) {
+            const BudgetEnd end = child->budgetEnd();
+            result.failure =
+                failed ? fmt::format("the child's case failed: {}", child->link().outcome().message)
+                : end.oomKills != 0 ? fmt::format("the child was {} before the kill",
+                                                  oomKillSentence(end.peakBytes, c.memoryLimitBytes))
+                                    : fmt::format("the child {} before the kill", exit.description);
             child.reset();
             removeProbeFiles(workspace, files);
             break;

@@ -160,9 +160,10 @@ public:
     std::unique_ptr<CaseChild> start(const std::string& linkPath, const ChildRequest& request,
                                      Outcome& outcome) override
     {
-        // A measured case under a memory limit runs in a memory cgroup of its own, which it joins first.
+        // A case under a memory limit runs in a memory cgroup of its own, which it joins first: its measured
+        // repetitions and its kill -9 probe's runs alike, so the probe kills it under the cap it ran under.
         std::unique_ptr<linuxcg::MemoryCgroup> cgroup;
-        if (request.measured && request.testCase.memoryLimitBytes != 0) {
+        if (request.testCase.memoryLimitBytes != 0) {
             cgroup = linuxcg::MemoryCgroup::create(request.testCase.memoryLimitBytes, outcome);
             if (!cgroup)
                 return nullptr;

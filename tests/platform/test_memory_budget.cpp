@@ -150,6 +150,27 @@ TEST_F(MemoryBudget, AChildTheOomKillerEndsIsAFailedCaseThatSaysSoAndTheRunGoesO
     EXPECT_THAT(leftoverGroups(), ::testing::IsEmpty());
 }
 
+// The kill -9 probe's runs of a case under a memory limit run under the same cap: a probe child that takes
+// more than the limit is stopped by the OOM killer, and the probe says so instead of counting a kill.
+TEST_F(MemoryBudget, TheProbesRunsAreUnderTheCapToo)
+{
+    constexpr std::uint64_t kLimit = 24 * kMiB;
+    m_options.verifyFiles = false; // the measured run of test-probe-hog writes no file
+    m_options.crashProbe = 1;
+    m_options.crashProbeSeed = 7;
+    Matrix m;
+    m.groups.push_back(writes("test-probe-hog", 1 * kMiB, 256 * kMiB, kLimit));
+    const RunResult r = run(m);
+    ASSERT_EQ(r.cases.size(), 1u);
+    ASSERT_EQ(r.cases[0].status, Status::Ok) << r.cases[0].reason;
+    ASSERT_TRUE(r.cases[0].crashProbe);
+    const CrashProbeResult& probe = *r.cases[0].crashProbe;
+    EXPECT_THAT(probe.failure, HasSubstr("killed by the kernel's OOM killer"));
+    EXPECT_THAT(probe.failure, HasSubstr("before the kill"));
+    EXPECT_EQ(probe.landedKills(), 0u);
+    EXPECT_THAT(leftoverGroups(), ::testing::IsEmpty());
+}
+
 #ifndef _WIN32
 // The OOM killer is named only on its own evidence (the cgroup's oom_kill count): a child that dies of
 // anything else is a failed case that says how it ended, and nothing about memory.

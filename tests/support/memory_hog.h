@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // A strategy of the test programs only: "test-memory-hog" takes its case's whole size as memory of its own,
 // 1 MiB at a time, each page touched (and counted as written), then writes nothing. Under a memory limit
-// below its size, the kernel's OOM killer must end the case child that runs it.
+// below its size, the kernel's OOM killer must end the case child that runs it. "test-probe-hog" does so
+// only in a kill -9 probe's run (Progress::everyCall); in a measured one it counts its size after 500 ms into
+// an empty file. A probe child outside the case's cgroup would not be stopped.
 #pragma once
 
 #include "core/base/units.h"
@@ -9,9 +11,12 @@
 #include "core/engine/strategy.h"
 #include "platform/platform.h"
 
+#include <chrono>
 #include <csignal>
 #include <cstring>
+#include <fstream>
 #include <memory>
+#include <thread>
 #include <vector>
 
 namespace iolab::test {
@@ -19,9 +24,9 @@ namespace iolab::test {
 class MemoryHog final : public Strategy
 {
 public:
-    MemoryHog()
+    explicit MemoryHog(bool onlyWhenProbed = false) : m_onlyWhenProbed(onlyWhenProbed)
     {
-        m_info.id = "test-memory-hog";
+        m_info.id = onlyWhenProbed ? "test-probe-hog" : "test-memory-hog";
         m_info.description = "takes its size as memory of its own (tests only)";
         m_info.targets = {TargetKind::Directory};
         m_info.syncModes = {SyncMode::None};
@@ -31,16 +36,25 @@ public:
     const StrategyInfo& info() const override { return m_info; }
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome&) const override
     {
-        return std::make_unique<HogJob>(spec.bytes);
+        // The runner syncs and closes the data file after the timed part: an empty one is enough.
+        if (m_onlyWhenProbed)
+            std::ofstream(spec.path, std::ios::binary);
+        return std::make_unique<HogJob>(spec.bytes, m_onlyWhenProbed);
     }
 
 private:
     class HogJob final : public Job
     {
     public:
-        explicit HogJob(std::uint64_t bytes) : m_bytes(bytes) {}
+        HogJob(std::uint64_t bytes, bool onlyWhenProbed) : m_bytes(bytes), m_onlyWhenProbed(onlyWhenProbed) {}
         Outcome execute(Progress& progress) override
         {
+            if (m_onlyWhenProbed && !progress.everyCall) {
+                // Long enough that the probe's kill, due at 10-90% of this, comes after the hog's cap.
+                std::this_thread::sleep_for(std::chrono::milliseconds(500));
+                progress.bytes.store(m_bytes, std::memory_order_relaxed);
+                return Outcome::success();
+            }
             for (std::uint64_t taken = 0; taken < m_bytes; taken += kMiB) {
                 m_pieces.push_back(std::make_unique<char[]>(kMiB));
                 std::memset(m_pieces.back().get(), 1, kMiB);
@@ -51,9 +65,11 @@ private:
 
     private:
         std::uint64_t m_bytes;
+        bool m_onlyWhenProbed;
         std::vector<std::unique_ptr<char[]>> m_pieces;
     };
 
+    bool m_onlyWhenProbed;
     StrategyInfo m_info;
 };
 
@@ -102,6 +118,7 @@ inline const Registry& testRegistry()
         Registry r;
         registerBuiltinStrategies(r);
         r.add(std::make_unique<MemoryHog>());
+        r.add(std::make_unique<MemoryHog>(true));
 #ifndef _WIN32
         r.add(std::make_unique<SelfKill>());
 #endif
