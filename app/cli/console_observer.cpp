@@ -27,6 +27,15 @@ void ConsoleObserver::caseStarted(const CaseStarted& started)
     m_caseLabel = started.testCase.label();
     m_casePlannedBytes = started.testCase.totalBytes * m_repetitionsPerCase;
     m_caseFinishedBytes = 0;
+    m_probe.clear();
+    if (m_terminal && !m_quiet)
+        drawBar(0);
+}
+
+void ConsoleObserver::probeKillStarted(const ProbeKillStarted& kill)
+{
+    std::lock_guard lock(m_mutex);
+    m_probe = fmt::format("kill -9 probe {}/{}", kill.kill, kill.kills);
     if (m_terminal && !m_quiet)
         drawBar(0);
 }
@@ -91,6 +100,8 @@ void ConsoleObserver::drawBar(std::uint64_t currentBytes)
     std::string label = m_caseLabel;
     if (label.size() > 48)
         label = label.substr(0, 47) + "~";
+    if (!m_probe.empty())
+        label += "  " + m_probe;
     std::fprintf(stderr, "\r\033[2K[%s] %3.0f%%  case %u/%u  %s  ETA %s", bar.c_str(), fraction * 100.0,
                  m_caseIndex + 1, m_caseCount, label.c_str(), eta.c_str());
     std::fflush(stderr);

@@ -19,6 +19,7 @@ public:
     void caseStarted(const CaseStarted& started) override;
     void sample(const Sample& sample) override;
     void repetitionFinished(const RepetitionFinished& finished) override;
+    void probeKillStarted(const ProbeKillStarted& kill) override;
     void caseFinished(const CaseResult& result) override;
 
 private:
@@ -36,6 +37,7 @@ private:
     std::uint32_t m_caseIndex = 0;
     std::uint32_t m_caseCount = 0;
     std::string m_caseLabel;
+    std::string m_probe; // "kill -9 probe 2/5" while the running case's probe goes
     std::chrono::steady_clock::time_point m_start;
     bool m_barShown = false;
 };

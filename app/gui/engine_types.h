@@ -10,6 +10,7 @@
 Q_DECLARE_METATYPE(iolab::CaseStarted)
 Q_DECLARE_METATYPE(iolab::Sample)
 Q_DECLARE_METATYPE(iolab::RepetitionFinished)
+Q_DECLARE_METATYPE(iolab::ProbeKillStarted)
 Q_DECLARE_METATYPE(iolab::CaseResult)
 Q_DECLARE_METATYPE(iolab::RunResult)
 Q_DECLARE_METATYPE(std::vector<iolab::RefusedCase>)

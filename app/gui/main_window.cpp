@@ -20,6 +20,7 @@
 #include "core/base/error.h"
 #include "core/base/log.h"
 #include "core/base/units.h"
+#include "core/engine/crash_probe.h"
 #include "core/formats/matrix_json.h"
 #include "core/version.h"
 #include "platform/platform.h"
@@ -75,6 +76,7 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
     connect(m_controller, &RunController::caseStarted, this, &MainWindow::onCaseStarted);
     connect(m_controller, &RunController::sampleArrived, this, &MainWindow::onSample);
     connect(m_controller, &RunController::repetitionFinished, m_presenter, &RunPresenter::repetitionFinished);
+    connect(m_controller, &RunController::probeKillStarted, m_presenter, &RunPresenter::probeKillStarted);
     connect(m_controller, &RunController::caseFinished, this, &MainWindow::onCaseFinished);
     connect(m_controller, &RunController::runFinished, this, &MainWindow::onRunFinished);
     connect(m_controller, &RunController::runFailed, this, &MainWindow::onRunFailed);
@@ -543,7 +545,11 @@ bool MainWindow::startCheckedRun(const OtherRuns& others)
     m_runTarget = qs(target.info.path);
     m_runTargetKey = target.key();
     // Weighed by the plan the worker runs: case i here is case i of every signal it sends.
-    m_presenter->runStarting(planned.caseSeconds, options.repetitions + options.warmups);
+    std::vector<std::uint32_t> probeKills;
+    for (const Case& c : planned.plan->cases())
+        probeKills.push_back(options.crashProbe != 0 && crashProbeRefusal(c).empty() ? options.crashProbe
+                                                                                     : 0);
+    m_presenter->runStarting(planned.caseSeconds, options.repetitions + options.warmups, probeKills);
     m_result.reset();
     m_tabs->setCurrentWidget(m_live);
     logger(LogModule::Gui).info("run started: {} case(s) on {}", planned.cases().size(), target.info.path);

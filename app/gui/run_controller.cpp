@@ -44,6 +44,10 @@ public:
     {
         post([finished](RunController* c) { Q_EMIT c->repetitionFinished(finished); });
     }
+    void probeKillStarted(const ProbeKillStarted& kill) override
+    {
+        post([kill](RunController* c) { Q_EMIT c->probeKillStarted(kill); });
+    }
     void caseFinished(const CaseResult& result) override
     {
         post([result](RunController* c) { Q_EMIT c->caseFinished(result); });
@@ -119,6 +123,7 @@ RunController::RunController(const Registry& registry, QObject* parent)
     qRegisterMetaType<iolab::CaseStarted>();
     qRegisterMetaType<iolab::Sample>();
     qRegisterMetaType<iolab::RepetitionFinished>();
+    qRegisterMetaType<iolab::ProbeKillStarted>();
     qRegisterMetaType<iolab::CaseResult>();
     qRegisterMetaType<iolab::RunResult>();
     qRegisterMetaType<std::vector<iolab::RefusedCase>>();

@@ -50,6 +50,8 @@ Q_SIGNALS:
     void caseStarted(const iolab::CaseStarted& started);
     void sampleArrived(const iolab::Sample& sample);
     void repetitionFinished(const iolab::RepetitionFinished& finished);
+    // After a case's measured repetitions, each kill of its kill -9 probe as it starts.
+    void probeKillStarted(const iolab::ProbeKillStarted& kill);
     void caseFinished(const iolab::CaseResult& result);
     void runFinished(const iolab::RunResult& result);
     void runFailed(const QString& message);

@@ -34,8 +34,10 @@ void RunPresenter::setText(const QString& text)
     m_label->setText(text);
 }
 
-void RunPresenter::runStarting(const std::vector<double>& caseSeconds, std::uint32_t repetitionsPerCase)
+void RunPresenter::runStarting(const std::vector<double>& caseSeconds, std::uint32_t repetitionsPerCase,
+                               const std::vector<std::uint32_t>& probeKills)
 {
+    m_probeKills = probeKills;
     m_stopping = false;
     m_caseWeights = caseSeconds;
     m_caseCount = static_cast<int>(caseSeconds.size());
@@ -61,6 +63,7 @@ void RunPresenter::caseStarted(const CaseStarted& started)
     m_caseStartedAt = now;
     m_currentCase = static_cast<int>(started.index);
     m_repsDone = 0;
+    m_killsStarted = 0;
     m_caseBytes = started.testCase.totalBytes;
     m_caseLabel = qs(started.testCase.label());
     update(0);
@@ -68,10 +71,10 @@ void RunPresenter::caseStarted(const CaseStarted& started)
 
 void RunPresenter::sample(const Sample& sample)
 {
-    if (static_cast<int>(sample.caseIndex) == m_currentCase && m_caseBytes > 0) {
+    if (static_cast<int>(sample.caseIndex) == m_currentCase && m_caseBytes > 0 && m_killsStarted == 0) {
         const double inRep =
             std::min(1.0, static_cast<double>(sample.bytesDone) / static_cast<double>(m_caseBytes));
-        update((m_repsDone + inRep) / std::max<std::uint32_t>(1, m_repsPerCase));
+        update(caseFraction(m_repsDone + inRep, 0));
     }
 }
 
@@ -80,7 +83,25 @@ void RunPresenter::repetitionFinished(const RepetitionFinished& finished)
     if (static_cast<int>(finished.caseIndex) != m_currentCase)
         return;
     ++m_repsDone;
-    update(static_cast<double>(m_repsDone) / std::max<std::uint32_t>(1, m_repsPerCase));
+    update(caseFraction(m_repsDone, 0));
+}
+
+void RunPresenter::probeKillStarted(const ProbeKillStarted& kill)
+{
+    if (static_cast<int>(kill.caseIndex) != m_currentCase)
+        return;
+    m_killsStarted = kill.kill;
+    m_killsOf = kill.kills;
+    update(caseFraction(m_repsPerCase, kill.kill - 1));
+}
+
+double RunPresenter::caseFraction(double repetitions, double kills) const
+{
+    // A probe's run lasts about half a repetition.
+    const auto index = static_cast<std::size_t>(m_currentCase);
+    const double probe = index < m_probeKills.size() ? m_probeKills[index] : 0.0;
+    const double whole = std::max<std::uint32_t>(1, m_repsPerCase) + probe / 2;
+    return (repetitions + kills / 2) / whole;
 }
 
 void RunPresenter::update(double caseFraction)
@@ -102,11 +123,16 @@ void RunPresenter::update(double caseFraction)
     const std::vector<double> finished(m_caseSecondsTaken.begin(),
                                        m_caseSecondsTaken.begin() + static_cast<std::ptrdiff_t>(index));
     const double remaining = estimateSecondsLeft(m_caseWeights, finished, index, elapsed - m_caseStartedAt);
-    if (!m_stopping)
-        m_label->setText(tr("Case %1 of %2: %3 · %4 elapsed · about %5 left")
-                             .arg(m_currentCase + 1)
-                             .arg(m_caseCount)
-                             .arg(m_caseLabel, qs(formatDuration(elapsed)), qs(formatDuration(remaining))));
+    if (m_stopping)
+        return;
+    const QString probe = m_killsStarted == 0
+                              ? QString()
+                              : tr(" · kill -9 probe: kill %1 of %2").arg(m_killsStarted).arg(m_killsOf);
+    m_label->setText(
+        tr("Case %1 of %2: %3%4 · %5 elapsed · about %6 left")
+            .arg(m_currentCase + 1)
+            .arg(m_caseCount)
+            .arg(m_caseLabel, probe, qs(formatDuration(elapsed)), qs(formatDuration(remaining))));
 }
 
 void RunPresenter::stopping()

@@ -2,6 +2,7 @@
 #include "core/analysis/estimate.h"
 
 #include "core/base/units.h"
+#include "core/engine/crash_probe.h"
 #include "core/engine/mapped_copy.h"
 
 #include <algorithm>
@@ -16,6 +17,7 @@ constexpr double kSyscallSeconds = 1.5e-6;
 constexpr double kStdioCallSeconds = 8e-9;
 constexpr double kDirectCallSeconds = 60e-6;
 constexpr double kRepetitionOverheadSeconds = 0.05; // create, fsync of metadata, unlink, sampler
+constexpr double kProbeKillOverheadSeconds = 0.1;   // start the child, wait for it ready, read the files back
 
 double deviceBytesPerSecond(const TargetInfo& target)
 {
@@ -98,15 +100,19 @@ DurationEstimate estimate(const std::vector<Case>& cases, const RunOptions& opti
             if (rateMBps > 0)
                 break;
         }
+        double one = 0; // one repetition
         if (rateMBps > 0) {
             ++estimate.measuredCases;
-            estimate.seconds +=
-                repetitions * (timeLimited(c, static_cast<double>(c.totalBytes) / (rateMBps * kBytesPerMB)) +
-                               kRepetitionOverheadSeconds);
+            one = timeLimited(c, static_cast<double>(c.totalBytes) / (rateMBps * kBytesPerMB)) +
+                  kRepetitionOverheadSeconds;
         } else {
             ++estimate.guessedCases;
-            estimate.seconds += repetitions * guess(c);
+            one = guess(c);
         }
+        // The kill -9 probe's runs: each killed at 10-90% of a repetition, half of one on average, then
+        // its files read back.
+        const double kills = options.crashProbe != 0 && crashProbeRefusal(c).empty() ? options.crashProbe : 0;
+        estimate.seconds += repetitions * one + kills * (one / 2 + kProbeKillOverheadSeconds);
     }
     return estimate;
 }

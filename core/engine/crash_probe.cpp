@@ -192,7 +192,8 @@ childlink::State waitReady(CaseChild& child, const std::atomic<bool>& stop)
 CrashProbeResult runCrashProbe(std::uint32_t caseIndex, const Case& c, const StrategyInfo& info,
                                std::uint32_t kills, std::uint64_t seed, double typicalSeconds,
                                CaseChildLauncher& launcher, Workspace& workspace,
-                               const std::atomic<bool>& stop)
+                               const std::atomic<bool>& stop,
+                               const std::function<void(std::uint32_t)>& onKill)
 {
     CrashProbeResult result;
     result.seed = seed;
@@ -206,6 +207,8 @@ CrashProbeResult runCrashProbe(std::uint32_t caseIndex, const Case& c, const Str
     auto& log = logger(LogModule::Core);
 
     for (std::uint32_t k = 0; k < kills && !stop.load(std::memory_order_relaxed); ++k) {
+        if (onKill)
+            onKill(k + 1);
         ProbeFiles files;
         ChildRequest request{c, workspace.target(), {}, true};
         Outcome outcome;

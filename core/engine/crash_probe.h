@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace iolab {
@@ -73,11 +74,12 @@ void addThreadCheck(KillCheck& kill, std::uint64_t acknowledged, bool inOrder, c
 // One probe of one case, each kill in a child started by `launcher`, files named c<case>-k<kill>-t<thread>
 // in the workspace and removed afterwards. `typicalSeconds`: how long a repetition of the case took (the
 // kill comes at a seeded share of it, or of the case's bytes, whichever the child reaches first). Stops
-// early, with what it has, when `stop` is set.
+// early, with what it has, when `stop` is set. `onKill(k)`, when given, is told as kill k (1-based) starts.
 CrashProbeResult runCrashProbe(std::uint32_t caseIndex, const Case& c, const StrategyInfo& info,
                                std::uint32_t kills, std::uint64_t seed, double typicalSeconds,
                                CaseChildLauncher& launcher, Workspace& workspace,
-                               const std::atomic<bool>& stop);
+                               const std::atomic<bool>& stop,
+                               const std::function<void(std::uint32_t)>& onKill = {});
 
 // Why the probe does not apply to this case ("" when it does): it checks what a writer to files lost.
 std::string crashProbeRefusal(const Case& c);

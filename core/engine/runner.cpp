@@ -740,7 +740,7 @@ std::vector<std::string> cacheMethods(const RunResult& result)
 
 CrashProbeResult Runner::probeCase(std::uint32_t caseIndex, const Case& c, const StrategyInfo& info,
                                    const CaseResult& measured, const RunOptions& options,
-                                   const std::atomic<bool>& stop)
+                                   const std::atomic<bool>& stop, RunObserver* observer)
 {
     if (m_launcher == nullptr) {
         CrashProbeResult probe;
@@ -759,8 +759,13 @@ CrashProbeResult Runner::probeCase(std::uint32_t caseIndex, const Case& c, const
             seconds.push_back(rep.returnSeconds);
     }
     logger(LogModule::Core).info("case {}: kill -9 probe, {} kills", caseIndex + 1, options.crashProbe);
-    return runCrashProbe(caseIndex, c, info, options.crashProbe, options.crashProbeSeed, median(seconds),
-                         *m_launcher, m_workspace, stop);
+    const std::uint32_t kills = options.crashProbe;
+    const auto onKill = [observer, caseIndex, kills](std::uint32_t kill) {
+        if (observer != nullptr)
+            observer->probeKillStarted({caseIndex, kill, kills});
+    };
+    return runCrashProbe(caseIndex, c, info, kills, options.crashProbeSeed, median(seconds), *m_launcher,
+                         m_workspace, stop, onKill);
 }
 
 Runner::Runner(const Registry& registry, Workspace& workspace, SystemProbe& probe)
@@ -870,7 +875,7 @@ RunResult Runner::run(const RunPlan& plan, const RunOptions& options, const std:
                 caseResult.syncLatency = caseLatency->syncs.distribution();
             if (crashProbe != 0 && caseResult.status == Status::Ok && !stopFlag.load())
                 caseResult.crashProbe =
-                    probeCase(i, c, strategy->info(), caseResult, result.options, stopFlag);
+                    probeCase(i, c, strategy->info(), caseResult, result.options, stopFlag, observer);
         }
         summarizeCase(caseResult);
         if (observer != nullptr)

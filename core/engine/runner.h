@@ -31,6 +31,14 @@ struct RepetitionFinished
     RepetitionResult repetition;
 };
 
+// A kill of the kill -9 probe starts (after the case's measured repetitions): kill `kill` of `kills`.
+struct ProbeKillStarted
+{
+    std::uint32_t caseIndex = 0;
+    std::uint32_t kill = 0; // 1-based
+    std::uint32_t kills = 0;
+};
+
 // Callbacks carry value types only. sample() comes from the sampler thread, the others from the thread that
 // called Runner::run(); a GUI forwards them with queued signals.
 class RunObserver
@@ -40,6 +48,7 @@ public:
     virtual void caseStarted(const CaseStarted&) {}
     virtual void sample(const Sample&) {}
     virtual void repetitionFinished(const RepetitionFinished&) {}
+    virtual void probeKillStarted(const ProbeKillStarted&) {}
     virtual void caseFinished(const CaseResult&) {}
     virtual void runFinished(const RunResult&) {}
 };
@@ -62,7 +71,7 @@ public:
 private:
     CrashProbeResult probeCase(std::uint32_t caseIndex, const Case& c, const StrategyInfo& info,
                                const CaseResult& measured, const RunOptions& options,
-                               const std::atomic<bool>& stop);
+                               const std::atomic<bool>& stop, RunObserver* observer);
 
     const Registry& m_registry;
     Workspace& m_workspace;

@@ -5,6 +5,7 @@
 #include "app/gui/history.h"
 #include "app/gui/log_model.h"
 #include "app/gui/main_window.h"
+#include "app/gui/run_presenter.h"
 #include "app/gui/verdict_html.h"
 #include "app/report/verdict_text.h"
 #include "tests/gui/wait_for.h"
@@ -12,6 +13,8 @@
 #include "tests/support/temp_dir.h"
 
 #include <QFile>
+#include <QProgressBar>
+#include <QStatusBar>
 #include <QTableView>
 
 #include <gmock/gmock.h>
@@ -183,4 +186,37 @@ TEST(VerdictText, UnitsStayWithTheirNumbers)
               QStringLiteral("the middle 3 of 5 repetitions, 2 stdio cases"));
     EXPECT_EQ(keepUnitsWithNumbers(QStringLiteral("8 byte 4 bits 10 so")),
               QStringLiteral("8 byte 4 bits 10 so"));
+}
+
+// While a case's kill -9 probe runs, the status line says which kill it is at and the bar goes on moving:
+// a probe's run counts as half a repetition.
+TEST(RunPresenter, ShowsTheKill9ProbesKillsAndMovesOnThroughThem)
+{
+    QStatusBar bar;
+    RunPresenter presenter(&bar);
+    presenter.runStarting({10.0, 10.0}, 2, {4, 0});
+    presenter.runStarted(2);
+    CaseStarted started;
+    started.index = 0;
+    started.count = 2;
+    started.testCase.strategy = "write";
+    started.testCase.totalBytes = 1024;
+    presenter.caseStarted(started);
+    auto* progress = bar.findChild<QProgressBar*>();
+    ASSERT_NE(progress, nullptr);
+    RepetitionFinished rep;
+    rep.caseIndex = 0;
+    presenter.repetitionFinished(rep);
+    presenter.repetitionFinished(rep);
+    // Two repetitions of a case that also has four half-repetition kills: 2 of 4 units, a quarter of the run.
+    EXPECT_EQ(progress->value(), 250);
+    EXPECT_THAT(presenter.text().toStdString(), ::testing::Not(HasSubstr("probe")));
+    presenter.probeKillStarted({0, 1, 4});
+    EXPECT_THAT(presenter.text().toStdString(), HasSubstr("kill -9 probe: kill 1 of 4"));
+    presenter.probeKillStarted({0, 3, 4});
+    EXPECT_THAT(presenter.text().toStdString(), HasSubstr("kill 3 of 4"));
+    EXPECT_EQ(progress->value(), 375) << "2 repetitions and 2 kills done: 3 of 4 units of the first half";
+    started.index = 1;
+    presenter.caseStarted(started);
+    EXPECT_THAT(presenter.text().toStdString(), ::testing::Not(HasSubstr("probe")));
 }

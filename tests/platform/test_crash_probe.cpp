@@ -18,6 +18,14 @@ using namespace iolab::test;
 
 namespace {
 
+// The probe's kills as the runner announces them to a front end.
+class KillRecorder final : public RunObserver
+{
+public:
+    void probeKillStarted(const ProbeKillStarted& kill) override { kills.push_back(kill); }
+    std::vector<ProbeKillStarted> kills;
+};
+
 class CrashProbe : public ::testing::Test
 {
 protected:
@@ -43,7 +51,7 @@ protected:
         auto workspace = makeWorkspace(m_target);
         Runner runner(m_registry, *workspace, *m_probe);
         runner.setCaseChildLauncher(m_launcher.get());
-        auto result = runner.run(RunPlan{m, m_target, expanded}, m_options, {});
+        auto result = runner.run(RunPlan{m, m_target, expanded}, m_options, {}, &m_recorder);
         EXPECT_FALSE(std::filesystem::exists(workspace->folder()) && !workspace->folder().empty())
             << "the run folder and every probe file are removed";
         return result;
@@ -57,6 +65,8 @@ protected:
         g.sizes = {size};
         return g;
     }
+
+    KillRecorder m_recorder;
 
     Registry m_registry;
     TempDir m_dir;
@@ -106,6 +116,13 @@ TEST_F(CrashProbe, StdioLosesWhatWasStillInItsBufferAndNoMore)
     const auto verdict = crashProbeVerdict(*c.crashProbe, &m_registry.find("stdio")->info());
     EXPECT_NE(verdict.find("survives kill -9: no: loses up to"), std::string::npos) << verdict;
     EXPECT_NE(verdict.find("stdio buffer"), std::string::npos) << verdict;
+    // A front end heard of each kill as it started, in order.
+    ASSERT_EQ(m_recorder.kills.size(), 4u);
+    for (std::uint32_t k = 0; k < 4; ++k) {
+        EXPECT_EQ(m_recorder.kills[k].caseIndex, 0u);
+        EXPECT_EQ(m_recorder.kills[k].kill, k + 1);
+        EXPECT_EQ(m_recorder.kills[k].kills, 4u);
+    }
 }
 
 class CrashProbeLosesNothing : public CrashProbe, public ::testing::WithParamInterface<const char*>

@@ -173,6 +173,31 @@ TEST(Estimate, PrefersMeasuredRatesAndScalesWithRepetitions)
     EXPECT_EQ(estimateDuration({c}, options, anyTarget(), {known}, registry).measuredCases, 0u);
 }
 
+// The kill -9 probe's runs count: each kill comes at half a repetition on average, then reads the files
+// back; a case the probe refuses (a pipe) adds nothing.
+TEST(Estimate, CountsTheKill9ProbesRuns)
+{
+    Case c;
+    c.strategy = "write";
+    c.chunkBytes = 4096;
+    c.totalBytes = 100 * 1000 * 1000;
+    CaseResult known;
+    known.testCase = c;
+    known.durableMBps.count = 3;
+    known.durableMBps.median = 100; // 1 s per repetition, 1.05 with its overhead
+    RunOptions options;
+    options.repetitions = 3;
+    options.warmups = 1;
+    options.crashProbe = 5;
+    const Registry& registry = builtinRegistry();
+    EXPECT_NEAR(estimateDuration({c}, options, anyTarget(), {known}, registry).seconds,
+                4 * 1.05 + 5 * (1.05 / 2 + 0.1), 1e-9);
+    Case pipe = c;
+    pipe.target = TargetKind::Pipe;
+    known.testCase = pipe;
+    EXPECT_NEAR(estimateDuration({pipe}, options, anyTarget(), {known}, registry).seconds, 4 * 1.05, 1e-9);
+}
+
 TEST(Estimate, SyncOnEveryWriteCostsMoreThanSyncAtTheEnd)
 {
     Case c;
