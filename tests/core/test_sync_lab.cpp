@@ -6,6 +6,7 @@
 #include "core/base/units.h"
 #include "core/engine/registry.h"
 #include "tests/support/fakes.h"
+#include "tests/support/sync_cases.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -16,33 +17,6 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 namespace {
-
-// An ok case writing 8 KiB (or `chunk`) at `opsPerSecond` writes a second, its durable call's p50 and p99.
-CaseResult method(std::uint32_t index, const std::string& strategy, SyncPolicy sync, double opsPerSecond,
-                  std::uint64_t p99Ns = 1'000'000, Preallocate preallocate = Preallocate::Overwrite,
-                  std::uint64_t chunk = 8 * kKiB)
-{
-    CaseResult c;
-    c.index = index;
-    c.testCase.strategy = strategy;
-    c.testCase.chunkBytes = chunk;
-    c.testCase.totalBytes = 64 * kMiB;
-    c.testCase.sync = sync;
-    c.testCase.preallocate = preallocate;
-    c.testCase.timeLimitMs = 5000;
-    c.apparentMBps.count = 1;
-    c.apparentMBps.median = opsPerSecond * static_cast<double>(chunk) / kBytesPerMB;
-    LatencyDistribution d;
-    d.summary.count = 1000;
-    d.summary.p50Ns = p99Ns / 2;
-    d.summary.p99Ns = p99Ns;
-    d.summary.p999Ns = p99Ns * 2;
-    d.summary.maxNs = p99Ns * 3;
-    if (sync.loopSyncEvery() == 1)
-        c.syncLatency = d;
-    c.callLatency = d;
-    return c;
-}
 
 class SyncLab : public ::testing::Test
 {
@@ -97,11 +71,12 @@ TEST(Durability, FromTheSyncPolicyAndWhatTheStrategyDeclares)
 TEST_F(SyncLab, MethodsAreNamedAsPgTestFsyncNamesThemAndCountedPerOp)
 {
     RunResult r;
-    r.cases = {method(0, "write", {SyncMode::FdatasyncEvery, 1}, 900),
-               method(1, "direct", {SyncMode::ODsync, 0}, 1100),
-               method(2, "direct", {SyncMode::OSync, 0}, 1000, 1'000'000, Preallocate::Overwrite, 2 * kKiB),
-               method(3, "write", {}, 400'000, 1000),
-               method(4, "write", {SyncMode::FdatasyncEvery, 1}, 700, 2'000'000, Preallocate::None)};
+    r.cases = {
+        syncMethodCase(0, "write", {SyncMode::FdatasyncEvery, 1}, 900),
+        syncMethodCase(1, "direct", {SyncMode::ODsync, 0}, 1100),
+        syncMethodCase(2, "direct", {SyncMode::OSync, 0}, 1000, 1'000'000, Preallocate::Overwrite, 2 * kKiB),
+        syncMethodCase(3, "write", {}, 400'000, 1000),
+        syncMethodCase(4, "write", {SyncMode::FdatasyncEvery, 1}, 700, 2'000'000, Preallocate::None)};
     const auto rows = syncLabRows(r, &m_registry);
     ASSERT_EQ(rows.size(), 5u);
     EXPECT_EQ(rows[0].method, "fdatasync");
@@ -118,7 +93,7 @@ TEST_F(SyncLab, MethodsAreNamedAsPgTestFsyncNamesThemAndCountedPerOp)
 
     // A write linked to its sync: the call is the durable op; its sync histogram holds only the final sync.
     RunResult linked;
-    linked.cases = {method(0, "uring-linked-sync", {SyncMode::FdatasyncEvery, 1}, 900, 2'000'000)};
+    linked.cases = {syncMethodCase(0, "uring-linked-sync", {SyncMode::FdatasyncEvery, 1}, 900, 2'000'000)};
     linked.cases[0].syncLatency->summary = LatencySummary{.count = 1, .p99Ns = 100'000};
     const auto linkedRows = syncLabRows(linked, &m_registry);
     ASSERT_EQ(linkedRows.size(), 1u);
@@ -131,10 +106,10 @@ TEST_F(SyncLab, MethodsAreNamedAsPgTestFsyncNamesThemAndCountedPerOp)
 TEST_F(SyncLab, TheFastestDurableMethodIsNeverOneThatIsNotDurable)
 {
     RunResult r;
-    r.cases = {method(0, "write", {SyncMode::FdatasyncEvery, 1}, 900),
-               method(1, "sync-file-range", {}, 5000), // fastest, but data only, no flush
-               method(2, "write", {}, 400'000),        // faster still, and syncs nothing
-               method(3, "pwritev2-dsync", {}, 1200)};
+    r.cases = {syncMethodCase(0, "write", {SyncMode::FdatasyncEvery, 1}, 900),
+               syncMethodCase(1, "sync-file-range", {}, 5000), // fastest, but data only, no flush
+               syncMethodCase(2, "write", {}, 400'000),        // faster still, and syncs nothing
+               syncMethodCase(3, "pwritev2-dsync", {}, 1200)};
     const auto rows = syncLabRows(r, &m_registry);
     const auto v = syncLabVerdicts(rows);
     ASSERT_TRUE(v.fastestDurable);
@@ -152,8 +127,8 @@ TEST_F(SyncLab, EtcdsRuleIsAP99FdatasyncUnderTenMilliseconds)
 {
     for (const auto& [p99Ns, ok] : {std::pair{9'900'000ULL, true}, std::pair{10'100'000ULL, false}}) {
         RunResult r;
-        r.cases = {method(0, "write", {SyncMode::FdatasyncEvery, 1}, 900, 100'000),
-                   method(1, "write", {SyncMode::FdatasyncEvery, 1}, 800, p99Ns, Preallocate::None)};
+        r.cases = {syncMethodCase(0, "write", {SyncMode::FdatasyncEvery, 1}, 900, 100'000),
+                   syncMethodCase(1, "write", {SyncMode::FdatasyncEvery, 1}, 800, p99Ns, Preallocate::None)};
         const auto v = syncLabVerdicts(syncLabRows(r, &m_registry));
         ASSERT_TRUE(v.etcdOk);
         EXPECT_EQ(*v.etcdOk, ok) << p99Ns << " ns: the appending row is the one judged (a log appends)";
@@ -161,21 +136,22 @@ TEST_F(SyncLab, EtcdsRuleIsAP99FdatasyncUnderTenMilliseconds)
         EXPECT_THAT(v.etcdText, HasSubstr("appending, case 2"));
     }
     RunResult none;
-    none.cases = {method(0, "direct", {SyncMode::ODsync, 0}, 1100)};
+    none.cases = {syncMethodCase(0, "direct", {SyncMode::ODsync, 0}, 1100)};
     EXPECT_FALSE(syncLabVerdicts(syncLabRows(none, &m_registry)).etcdOk) << "no fdatasync row, no verdict";
 }
 
 TEST_F(SyncLab, ThePgLayoutHasItsSectionsColumnsAndVerdicts)
 {
     RunResult r;
-    r.cases = {method(0, "direct", {SyncMode::ODsync, 0}, 1100),
-               method(1, "write", {SyncMode::FdatasyncEvery, 1}, 900),
-               method(2, "write", {SyncMode::FsyncEvery, 1}, 800),
-               method(3, "direct", {SyncMode::OSync, 0}, 700),
-               method(4, "direct", {SyncMode::OSync, 0}, 1000, 1'000'000, Preallocate::Overwrite, 16 * kKiB),
-               method(5, "write", {}, 400'000, 1000),
-               method(6, "pwritev2-dsync", {}, 1200),
-               method(7, "write", {SyncMode::FdatasyncEvery, 1}, 600, 2'000'000, Preallocate::None)};
+    r.cases = {
+        syncMethodCase(0, "direct", {SyncMode::ODsync, 0}, 1100),
+        syncMethodCase(1, "write", {SyncMode::FdatasyncEvery, 1}, 900),
+        syncMethodCase(2, "write", {SyncMode::FsyncEvery, 1}, 800),
+        syncMethodCase(3, "direct", {SyncMode::OSync, 0}, 700),
+        syncMethodCase(4, "direct", {SyncMode::OSync, 0}, 1000, 1'000'000, Preallocate::Overwrite, 16 * kKiB),
+        syncMethodCase(5, "write", {}, 400'000, 1000),
+        syncMethodCase(6, "pwritev2-dsync", {}, 1200),
+        syncMethodCase(7, "write", {SyncMode::FdatasyncEvery, 1}, 600, 2'000'000, Preallocate::None)};
     r.cases[3].status = Status::Ok;
     const std::string text = formatPgTestFsync(r, &m_registry);
     EXPECT_THAT(text, HasSubstr("5.0 s per test"));
@@ -213,8 +189,8 @@ TEST_F(SyncLab, APgReportLeavesOutAMethodWhoseFlushesReturnedTooFastForItsDisk)
     r.target.rotational = true; // a spinning disk, not a virtual one
     r.target.writeCache = "write back";
     // fdatasync in 0.5 ms on a 7200 rpm disk: a cache said yes. open_datasync at 5 ms is believable.
-    r.cases = {method(0, "write", {SyncMode::FdatasyncEvery, 1}, 1900, 1'000'000),
-               method(1, "direct", {SyncMode::ODsync, 0}, 190, 10'000'000)};
+    r.cases = {syncMethodCase(0, "write", {SyncMode::FdatasyncEvery, 1}, 1900, 1'000'000),
+               syncMethodCase(1, "direct", {SyncMode::ODsync, 0}, 190, 10'000'000)};
     r.cases[0].syncLatency->summary.count = 1000;
     EXPECT_EQ(flushDistrustedCases(r, &m_registry), std::vector<std::uint32_t>{0});
     const std::string text = formatPgTestFsync(r, &m_registry);

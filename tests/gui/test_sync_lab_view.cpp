@@ -11,6 +11,7 @@
 #include "core/base/units.h"
 #include "tests/support/builtin_registry.h"
 #include "tests/support/process.h"
+#include "tests/support/sync_cases.h"
 #include "tests/support/temp_dir.h"
 
 #include <QCheckBox>
@@ -36,35 +37,6 @@ using ::testing::StartsWith;
 
 namespace {
 
-// An ok write case of `chunk` bytes per call at `opsPerSecond` calls a second; its timed calls' p99 (the
-// sync's where it syncs after every write).
-CaseResult method(std::uint32_t index, const std::string& strategy, SyncPolicy sync, double opsPerSecond,
-                  std::uint64_t p99Ns, Preallocate preallocate = Preallocate::Overwrite,
-                  std::uint64_t chunk = 8 * kKiB)
-{
-    CaseResult c;
-    c.index = index;
-    c.testCase.strategy = strategy;
-    c.testCase.chunkBytes = chunk;
-    c.testCase.totalBytes = 64 * kMiB;
-    c.testCase.sync = sync;
-    c.testCase.preallocate = preallocate;
-    c.testCase.timeLimitMs = 5000;
-    c.apparentMBps.count = 1;
-    c.apparentMBps.median = opsPerSecond * static_cast<double>(chunk) / kBytesPerMB;
-    c.durableMBps = c.apparentMBps;
-    LatencyDistribution d;
-    d.summary.count = 1000;
-    d.summary.p50Ns = p99Ns / 2;
-    d.summary.p99Ns = p99Ns;
-    d.summary.p999Ns = p99Ns * 2;
-    d.summary.maxNs = p99Ns * 3;
-    if (sync.loopSyncEvery() == 1)
-        c.syncLatency = d;
-    c.callLatency = d;
-    return c;
-}
-
 // A small sync lab: no sync, fdatasync (overwriting, appending), open_datasync, pwritev2 RWF_DSYNC,
 // sync_file_range, and open_sync at two of pg_test_fsync's sizes (16 KiB per op).
 RunResult syncLab()
@@ -73,15 +45,16 @@ RunResult syncLab()
     r.matrix.name = "sync-lab";
     r.target.path = "/tmp";
     r.target.fsType = "ext4";
-    r.cases = {method(0, "write", {}, 200'000, 10'000),
-               method(1, "write", {SyncMode::FdatasyncEvery, 1}, 4'000, 900'000),
-               method(2, "write", {SyncMode::FdatasyncEvery, 1}, 2'500, 2'000'000, Preallocate::None),
-               method(3, "direct", {SyncMode::ODsync, 0}, 5'000, 400'000),
-               method(4, "pwritev2-dsync", {}, 4'500, 800'000),
-               method(5, "sync-file-range", {}, 9'000, 200'000),
-               method(6, "direct", {SyncMode::OSync, 0}, 2'000, 600'000, Preallocate::Overwrite, 4 * kKiB),
-               method(7, "direct", {SyncMode::OSync, 0}, 1'000, 700'000, Preallocate::Overwrite, 2 * kKiB),
-               method(8, "direct", {SyncMode::OSync, 0}, 4'800, 500'000, Preallocate::Overwrite, 16 * kKiB)};
+    r.cases = {
+        syncMethodCase(0, "write", {}, 200'000, 10'000),
+        syncMethodCase(1, "write", {SyncMode::FdatasyncEvery, 1}, 4'000, 900'000),
+        syncMethodCase(2, "write", {SyncMode::FdatasyncEvery, 1}, 2'500, 2'000'000, Preallocate::None),
+        syncMethodCase(3, "direct", {SyncMode::ODsync, 0}, 5'000, 400'000),
+        syncMethodCase(4, "pwritev2-dsync", {}, 4'500, 800'000),
+        syncMethodCase(5, "sync-file-range", {}, 9'000, 200'000),
+        syncMethodCase(6, "direct", {SyncMode::OSync, 0}, 2'000, 600'000, Preallocate::Overwrite, 4 * kKiB),
+        syncMethodCase(7, "direct", {SyncMode::OSync, 0}, 1'000, 700'000, Preallocate::Overwrite, 2 * kKiB),
+        syncMethodCase(8, "direct", {SyncMode::OSync, 0}, 4'800, 500'000, Preallocate::Overwrite, 16 * kKiB)};
     return r;
 }
 
@@ -145,11 +118,11 @@ TEST(SyncLabChart, OneOpSizeAtATimeFastestFirstWithTheP99RateAsTheWhisker)
 TEST(SyncLabChart, ARunThatMakesNoWriteDurableAtEachWriteHasNoLab)
 {
     RunResult r;
-    r.cases = {method(0, "write", {}, 200'000, 10'000),
-               method(1, "write", {SyncMode::FdatasyncEnd, 0}, 150'000, 10'000)};
+    r.cases = {syncMethodCase(0, "write", {}, 200'000, 10'000),
+               syncMethodCase(1, "write", {SyncMode::FdatasyncEnd, 0}, 150'000, 10'000)};
     EXPECT_TRUE(Data::from(r, &builtinRegistry()).empty());
     // One durable method alone compares nothing.
-    r.cases = {method(0, "write", {SyncMode::FdatasyncEvery, 1}, 4'000, 900'000)};
+    r.cases = {syncMethodCase(0, "write", {SyncMode::FdatasyncEvery, 1}, 4'000, 900'000)};
     EXPECT_TRUE(Data::from(r, &builtinRegistry()).empty());
 }
 
@@ -160,7 +133,7 @@ TEST(SyncLabChart, AFlushTooFastToTrustIsItsOwnKindAndNeverTheFastest)
     r.target.device = "sda";
     r.target.deviceModel = "ST4000DM004";
     r.target.rotational = true;
-    r.cases[1] = method(1, "write", {SyncMode::FdatasyncEvery, 1}, 6'000, 900'000);
+    r.cases[1] = syncMethodCase(1, "write", {SyncMode::FdatasyncEvery, 1}, 6'000, 900'000);
     const Data d = Data::from(r, &builtinRegistry());
     ASSERT_FALSE(d.empty());
     const Data::Bar* fdatasync = barNamed(d.sizes[0], QStringLiteral("fdatasync, overwriting"));
@@ -179,7 +152,8 @@ TEST(SyncLabSummary, TheVerdictsLeadTheAnswers)
     EXPECT_THAT(v.answers[1], StartsWith("fdatasync's 99th percentile is 2.00 ms (appending"));
 
     RunResult plain;
-    plain.cases = {method(0, "write", {}, 200'000, 10'000), method(1, "direct", {}, 50'000, 10'000)};
+    plain.cases = {syncMethodCase(0, "write", {}, 200'000, 10'000),
+                   syncMethodCase(1, "direct", {}, 50'000, 10'000)};
     for (const auto& answer : verdict(plain, &builtinRegistry()).answers)
         EXPECT_THAT(answer, Not(HasSubstr("durable here")))
             << "a run without durable methods has no such answer";
@@ -229,7 +203,7 @@ TEST(SyncLabTab, ShownForASyncLabWithABarPerMethodAndAWhiskerPerTimedOne)
 
     // Another run without durable methods hides the tab and hands over to the table.
     RunResult plain;
-    plain.cases = {method(0, "write", {}, 200'000, 10'000)};
+    plain.cases = {syncMethodCase(0, "write", {}, 200'000, 10'000)};
     view.setResult(plain);
     EXPECT_FALSE(view.isTabShown(lab));
     EXPECT_NE(view.tabs()->currentWidget(), lab);
@@ -253,7 +227,7 @@ TEST(SyncLabReport, ThePdfHasTheVerdictsTheBarsAndEveryMethodsPercentiles)
     EXPECT_THAT(text.out, HasSubstr("1.80 ms")) << "the overwriting fdatasync's p99.9 (2 x 900 us)";
 
     RunResult plain;
-    plain.cases = {method(0, "write", {}, 200'000, 10'000)};
+    plain.cases = {syncMethodCase(0, "write", {}, 200'000, 10'000)};
     const QByteArray none =
         report::renderPdfReport(plain, {report::PageFormat::A4, {}, Ranking::Durable}, &builtinRegistry());
     std::ofstream(path, std::ios::binary | std::ios::trunc).write(none.constData(), none.size());

@@ -4,10 +4,7 @@
 // the files are read back against what the API had acknowledged.
 #include "core/base/units.h"
 #include "core/engine/crash_probe.h"
-#include "core/engine/runner.h"
-#include "core/model/matrix.h"
-#include "platform/platform.h"
-#include "tests/support/temp_dir.h"
+#include "tests/support/real_runs.h"
 
 #include <gtest/gtest.h>
 
@@ -26,36 +23,16 @@ public:
     std::vector<ProbeKillStarted> kills;
 };
 
-class CrashProbe : public ::testing::Test
+class CrashProbe : public RealRuns
 {
 protected:
     CrashProbe()
-        : m_target(inspectTarget(m_dir.path())), m_probe(makeSystemProbe()),
-          m_launcher(makeCaseChildLauncher())
     {
-        registerBuiltinStrategies(m_registry);
-        probeCapabilities(m_target);
-        m_options.repetitions = 1;
-        m_options.warmups = 0;
-        m_options.sampling = false;
         m_options.crashProbe = 4;
         m_options.crashProbeSeed = 17;
     }
 
-    RunResult run(const MatrixGroup& group)
-    {
-        Matrix m;
-        m.groups.push_back(group);
-        const auto expanded = expand(m, m_registry, m_target);
-        EXPECT_TRUE(expanded.refused.empty()) << expanded.refused.front().reason;
-        auto workspace = makeWorkspace(m_target);
-        Runner runner(m_registry, *workspace, *m_probe);
-        runner.setCaseChildLauncher(m_launcher.get());
-        auto result = runner.run(RunPlan{m, m_target, expanded}, m_options, {}, &m_recorder);
-        EXPECT_FALSE(std::filesystem::exists(workspace->folder()) && !workspace->folder().empty())
-            << "the run folder and every probe file are removed";
-        return result;
-    }
+    RunResult run(const MatrixGroup& group) { return RealRuns::run(group, {}, &m_recorder); }
 
     static MatrixGroup writes(const std::string& strategy, std::uint64_t chunk, std::uint64_t size)
     {
@@ -67,13 +44,6 @@ protected:
     }
 
     KillRecorder m_recorder;
-
-    Registry m_registry;
-    TempDir m_dir;
-    TargetInfo m_target;
-    std::unique_ptr<SystemProbe> m_probe;
-    std::unique_ptr<CaseChildLauncher> m_launcher;
-    RunOptions m_options;
 };
 
 void expectLanded(const CrashProbeResult& probe)
@@ -113,7 +83,7 @@ TEST_F(CrashProbe, StdioLosesWhatWasStillInItsBufferAndNoMore)
     EXPECT_LE(c.crashProbe->worstLossBytes(), 64 * kKiB) << "never more than the buffer";
     for (const auto& kill : c.crashProbe->kills)
         EXPECT_EQ(kill.presentBytes + kill.lostBytes + kill.scratchBytes, kill.acknowledgedBytes);
-    const auto verdict = crashProbeVerdict(*c.crashProbe, &m_registry.find("stdio")->info());
+    const auto verdict = crashProbeVerdict(*c.crashProbe, &registry().find("stdio")->info());
     EXPECT_NE(verdict.find("survives kill -9: no: loses up to"), std::string::npos) << verdict;
     EXPECT_NE(verdict.find("stdio buffer"), std::string::npos) << verdict;
     // A front end heard of each kill as it started, in order.
@@ -131,9 +101,9 @@ class CrashProbeLosesNothing : public CrashProbe, public ::testing::WithParamInt
 TEST_P(CrashProbeLosesNothing, WhatTheApiAcknowledgedIsInTheFileAfterTheKill)
 {
     const std::string strategy = GetParam();
-    if (m_registry.find(strategy)->info().unavailable)
-        GTEST_SKIP() << *m_registry.find(strategy)->info().unavailable;
-    if (m_registry.find(strategy)->info().needsDirectIo && !m_target.directIoProblem.empty())
+    if (registry().find(strategy)->info().unavailable)
+        GTEST_SKIP() << *registry().find(strategy)->info().unavailable;
+    if (registry().find(strategy)->info().needsDirectIo && !m_target.directIoProblem.empty())
         GTEST_SKIP() << m_target.directIoProblem;
     const auto result = run(writes(strategy, 64 * kKiB, 128 * kMiB));
     ASSERT_EQ(result.cases.size(), 1u);
@@ -167,7 +137,7 @@ TEST_F(CrashProbe, MmapBatchDirectSaysItsBatchSurvivesInTheScratchFile)
     // Most kills land in the O_DIRECT pwrite of a full batch (the slow part), some between copies: then
     // part of a batch is only in the scratch file's mapping, which the result says.
     EXPECT_LT(c.crashProbe->worstScratchBytes(), 16 * kKiB) << "never more than one batch";
-    const auto verdict = crashProbeVerdict(*c.crashProbe, &m_registry.find("mmap-batch-direct")->info());
+    const auto verdict = crashProbeVerdict(*c.crashProbe, &registry().find("mmap-batch-direct")->info());
     EXPECT_EQ(verdict.find("scratch file") != std::string::npos, c.crashProbe->worstScratchBytes() != 0)
         << verdict;
 }

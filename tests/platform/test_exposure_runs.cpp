@@ -2,10 +2,7 @@
 // Issue 17: power-loss exposure computed on real runs in a temp folder: the bytes acknowledged but not yet
 // durable at their peak and the longest wait, per sync policy (core/engine/exposure.h).
 #include "core/base/units.h"
-#include "core/engine/runner.h"
-#include "core/model/matrix.h"
-#include "platform/platform.h"
-#include "tests/support/temp_dir.h"
+#include "tests/support/real_runs.h"
 
 #include <gtest/gtest.h>
 
@@ -16,36 +13,19 @@ using namespace iolab::test;
 
 namespace {
 
-class ExposureRuns : public ::testing::Test
+class ExposureRuns : public RealRuns
 {
 protected:
-    ExposureRuns() : m_target(inspectTarget(m_dir.path())), m_probe(makeSystemProbe())
-    {
-        registerBuiltinStrategies(m_registry);
-        probeCapabilities(m_target);
-        m_options.repetitions = 1;
-        m_options.warmups = 0;
-        m_options.sampling = false;
-    }
-
     CaseResult runOne(const std::string& strategy, SyncPolicy sync, std::uint64_t size = kMiB,
                       std::uint32_t threads = 1)
     {
-        Matrix m;
         MatrixGroup g;
         g.strategies = {strategy};
         g.chunks = {4 * kKiB};
         g.sizes = {size};
         g.syncs = {sync};
         g.threads = {threads};
-        m.groups.push_back(g);
-        const auto expanded = expand(m, m_registry, m_target);
-        EXPECT_TRUE(expanded.refused.empty()) << expanded.refused.front().reason;
-        auto workspace = makeWorkspace(m_target);
-        Runner runner(m_registry, *workspace, *m_probe);
-        const auto result = runner.run(RunPlan{m, m_target, expanded}, m_options, {});
-        EXPECT_EQ(result.cases.size(), 1u);
-        return result.cases.empty() ? CaseResult{} : result.cases.front();
+        return RealRuns::runOne(g);
     }
 
     // The one measured repetition's exposure, with the case's own being the same.
@@ -60,12 +40,6 @@ protected:
         EXPECT_EQ(*c.atRisk, *c.repetitions[0].atRisk);
         return *c.atRisk;
     }
-
-    Registry m_registry;
-    TempDir m_dir;
-    TargetInfo m_target;
-    std::unique_ptr<SystemProbe> m_probe;
-    RunOptions m_options;
 };
 
 } // namespace

@@ -4,11 +4,7 @@
 // cache counts against the limit. Where this process cannot make a memory cgroup (cgroup v1 without root, v2
 // without delegation, Windows), the tests say why and skip; the refusal itself is tested in core.
 #include "core/base/units.h"
-#include "core/engine/runner.h"
-#include "core/model/matrix.h"
-#include "platform/platform.h"
-#include "tests/support/memory_hog.h"
-#include "tests/support/temp_dir.h"
+#include "tests/support/real_runs.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -27,17 +23,13 @@ using ::testing::HasSubstr;
 
 namespace {
 
-class MemoryBudget : public ::testing::Test
+class MemoryBudget : public RealRuns
 {
 protected:
     MemoryBudget()
-        : m_target(inspectTarget(m_dir.path())), m_probe(makeSystemProbe()),
-          m_launcher(makeCaseChildLauncher())
     {
-        probeCapabilities(m_target);
-        m_options.repetitions = 1;
-        m_options.warmups = 0;
         m_options.verifyFiles = true;
+        m_options.sampling = true;
         m_options.sampleIntervalMs = 20;
     }
 
@@ -50,19 +42,6 @@ protected:
                          << ", where a memory limit is refused";
     }
 
-    RunResult run(const Matrix& m)
-    {
-        const auto expanded = expand(m, testRegistry(), m_target);
-        EXPECT_TRUE(expanded.refused.empty()) << expanded.refused.front().reason;
-        auto workspace = makeWorkspace(m_target);
-        Runner runner(testRegistry(), *workspace, *m_probe);
-        runner.setCaseChildLauncher(m_launcher.get());
-        auto result = runner.run(RunPlan{m, m_target, expanded}, m_options, {});
-        EXPECT_TRUE(workspace->folder().empty() || !std::filesystem::exists(workspace->folder()))
-            << "the run folder and the child's link file are removed";
-        return result;
-    }
-
     static MatrixGroup writes(const std::string& strategy, std::uint64_t chunk, std::uint64_t size,
                               std::uint64_t limit)
     {
@@ -73,12 +52,6 @@ protected:
         g.memoryLimitsBytes = {limit};
         return g;
     }
-
-    TempDir m_dir;
-    TargetInfo m_target;
-    std::unique_ptr<SystemProbe> m_probe;
-    std::unique_ptr<CaseChildLauncher> m_launcher;
-    RunOptions m_options;
 };
 
 // The memory cgroups this process made and left behind: none may be.
@@ -189,22 +162,14 @@ TEST_F(MemoryBudget, AChildThatDiesOtherwiseIsNotBlamedOnTheOomKiller)
 
 TEST_F(MemoryBudget, CancelStopsTheChildAndLeavesNothing)
 {
-    Matrix m;
-    m.groups.push_back(writes("direct", 4 * kKiB, 1 * kGiB, 64 * kMiB));
-    const auto expanded = expand(m, testRegistry(), m_target);
-    ASSERT_TRUE(expanded.refused.empty());
-    auto workspace = makeWorkspace(m_target);
-    Runner runner(testRegistry(), *workspace, *m_probe);
-    runner.setCaseChildLauncher(m_launcher.get());
     std::stop_source stop;
     std::jthread canceller([&] {
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
         stop.request_stop();
     });
-    const RunResult r = runner.run(RunPlan{m, m_target, expanded}, m_options, stop.get_token());
+    const RunResult r = run(writes("direct", 4 * kKiB, 1 * kGiB, 64 * kMiB), stop.get_token());
     ASSERT_EQ(r.cases.size(), 1u);
     EXPECT_EQ(r.cases[0].status, Status::Cancelled) << r.cases[0].reason;
     EXPECT_TRUE(r.cancelled);
-    EXPECT_TRUE(workspace->folder().empty() || !std::filesystem::exists(workspace->folder()));
     EXPECT_THAT(leftoverGroups(), ::testing::IsEmpty());
 }

@@ -3,10 +3,7 @@
 // it would at its size: the job syncs and closes, the run counts what was written by then, and that much is
 // verified, on real files.
 #include "core/base/units.h"
-#include "core/engine/runner.h"
-#include "core/model/matrix.h"
-#include "platform/platform.h"
-#include "tests/support/temp_dir.h"
+#include "tests/support/real_runs.h"
 
 #include <gtest/gtest.h>
 
@@ -19,25 +16,16 @@ using namespace iolab::test;
 
 namespace {
 
-class TimeLimit : public ::testing::Test
+class TimeLimit : public RealRuns
 {
 protected:
-    TimeLimit() : m_target(inspectTarget(m_dir.path())), m_probe(makeSystemProbe())
-    {
-        registerBuiltinStrategies(m_registry);
-        probeCapabilities(m_target);
-        m_options.repetitions = 1;
-        m_options.warmups = 0;
-        m_options.sampling = false;
-        m_options.verifyFiles = true;
-    }
+    TimeLimit() { m_options.verifyFiles = true; }
 
     // One case of `strategy` with O_DSYNC 4 KiB writes: each waits for the device, so that the limit comes
     // long before the size.
     CaseResult runOne(const std::string& strategy, std::uint64_t size, Preallocate preallocate,
                       std::uint64_t limitMs)
     {
-        Matrix m;
         MatrixGroup g;
         g.strategies = {strategy};
         g.chunks = {4 * kKiB};
@@ -45,21 +33,8 @@ protected:
         g.syncs = {SyncPolicy{SyncMode::ODsync, 0}};
         g.preallocations = {preallocate};
         g.timeLimitsMs = {limitMs};
-        m.groups.push_back(g);
-        const auto expanded = expand(m, m_registry, m_target);
-        EXPECT_TRUE(expanded.refused.empty()) << expanded.refused.front().reason;
-        auto workspace = makeWorkspace(m_target);
-        Runner runner(m_registry, *workspace, *m_probe);
-        const auto result = runner.run(RunPlan{m, m_target, expanded}, m_options, {});
-        EXPECT_EQ(result.cases.size(), 1u);
-        return result.cases.empty() ? CaseResult{} : result.cases.front();
+        return RealRuns::runOne(g);
     }
-
-    Registry m_registry;
-    TempDir m_dir;
-    TargetInfo m_target;
-    std::unique_ptr<SystemProbe> m_probe;
-    RunOptions m_options;
 };
 
 } // namespace
@@ -112,23 +87,18 @@ TEST_F(TimeLimit, ARandomWriterCutShortIsNotCalledVerified)
 
 TEST_F(TimeLimit, ACancelDuringATimeLimitedCaseIsStillACancel)
 {
-    Matrix m;
     MatrixGroup g;
     g.strategies = {"write"};
     g.chunks = {4 * kKiB};
     g.sizes = {1 * kGiB};
     g.syncs = {SyncPolicy{SyncMode::ODsync, 0}};
     g.timeLimitsMs = {60'000};
-    m.groups.push_back(g);
-    const auto expanded = expand(m, m_registry, m_target);
-    auto workspace = makeWorkspace(m_target);
-    Runner runner(m_registry, *workspace, *m_probe);
     std::stop_source stop;
     std::jthread canceller([&stop] {
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
         stop.request_stop();
     });
-    const auto result = runner.run(RunPlan{m, m_target, expanded}, m_options, stop.get_token());
+    const auto result = run(g, stop.get_token());
     EXPECT_TRUE(result.cancelled);
     ASSERT_EQ(result.cases.size(), 1u);
     EXPECT_EQ(result.cases[0].status, Status::Cancelled);
