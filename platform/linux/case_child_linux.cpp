@@ -11,12 +11,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <optional>
 #include <spawn.h>
+#include <string>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -48,13 +51,49 @@ std::string describeStatus(int status)
     return fmt::format("ended with wait status {}", status);
 }
 
+// A process's /proc/<pid>/stat figures the sampler wants, and its start time (clock ticks after boot), which
+// tells the process from a later one given the same pid.
+struct ProcStat
+{
+    unsigned long long utime = 0;
+    unsigned long long stime = 0;
+    unsigned long long startTime = 0;
+    long long rssPages = 0;
+};
+
+std::optional<ProcStat> readProcStat(pid_t pid)
+{
+    char text[1024];
+    const std::string statPath = fmt::format("/proc/{}/stat", pid);
+    std::FILE* f = std::fopen(statPath.c_str(), "re");
+    if (f == nullptr)
+        return std::nullopt;
+    const std::size_t n = std::fread(text, 1, sizeof text - 1, f);
+    std::fclose(f);
+    text[n] = '\0';
+    // The fields after the command's ")": state ppid pgrp session tty tpgid flags minflt cminflt majflt
+    // cmajflt utime stime cutime cstime priority nice threads itrealvalue starttime vsize rss.
+    const char* end = std::strrchr(text, ')');
+    ProcStat s;
+    if (end == nullptr || std::sscanf(end + 1,
+                                      " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d "
+                                      "%*d %*d %*d %llu %*u %lld",
+                                      &s.utime, &s.stime, &s.startTime, &s.rssPages) != 4)
+        return std::nullopt;
+    return s;
+}
+
 class LinuxCaseChild final : public CaseChild
 {
 public:
     LinuxCaseChild(pid_t pid, std::byte* base, std::size_t size,
                    std::unique_ptr<linuxcg::MemoryCgroup> cgroup)
         : m_pid(pid), m_base(base), m_size(size), m_link(base, size), m_cgroup(std::move(cgroup))
-    {}
+    {
+        // Not yet waited for, so the pid is still this child's (a zombie at worst).
+        if (const auto stat = readProcStat(pid))
+            m_startTime = stat->startTime;
+    }
     ~LinuxCaseChild() override
     {
         if (!m_reaped) {
@@ -101,32 +140,19 @@ public:
         return m_exit;
     }
 
+    // From the sampler's thread while the runner's may reap the child: once reaped, or when the pid has
+    // passed to another process since, nothing.
     std::optional<ProcessCounters> process() override
     {
-        // /proc/<pid>/stat: utime and stime are the 14th and 15th fields, counted after the command's ")".
-        char text[1024];
-        const std::string statPath = fmt::format("/proc/{}/stat", m_pid);
-        std::FILE* f = std::fopen(statPath.c_str(), "re");
-        if (f == nullptr)
+        if (m_reaped.load(std::memory_order_acquire))
             return std::nullopt;
-        const std::size_t n = std::fread(text, 1, sizeof text - 1, f);
-        std::fclose(f);
-        text[n] = '\0';
-        const char* end = std::strrchr(text, ')');
-        unsigned long long utime = 0;
-        unsigned long long stime = 0;
-        long long rssPages = 0;
-        // state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime
-        // priority nice threads itrealvalue starttime vsize rss
-        if (end == nullptr ||
-            std::sscanf(end + 1,
-                        " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d "
-                        "%*d %*d %*d %*u %*u %lld",
-                        &utime, &stime, &rssPages) != 3)
+        const auto stat = readProcStat(m_pid);
+        if (!stat || stat->startTime != m_startTime)
             return std::nullopt;
         const auto ticks = static_cast<double>(::sysconf(_SC_CLK_TCK));
-        return ProcessCounters{static_cast<double>(utime) / ticks, static_cast<double>(stime) / ticks,
-                               static_cast<std::uint64_t>(std::max(0LL, rssPages)) *
+        return ProcessCounters{static_cast<double>(stat->utime) / ticks,
+                               static_cast<double>(stat->stime) / ticks,
+                               static_cast<std::uint64_t>(std::max(0LL, stat->rssPages)) *
                                    static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE))};
     }
 
@@ -150,7 +176,8 @@ private:
     std::size_t m_size;
     childlink::Link m_link;
     std::unique_ptr<linuxcg::MemoryCgroup> m_cgroup;
-    bool m_reaped = false;
+    std::atomic<bool> m_reaped = false;
+    unsigned long long m_startTime = 0;
     ChildExit m_exit;
 };
 

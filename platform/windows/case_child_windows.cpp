@@ -13,6 +13,8 @@
 #include <shellapi.h>
 #include <windows.h>
 
+#include <atomic>
+
 namespace iolab {
 
 namespace {
@@ -126,7 +128,7 @@ private:
     win::UniqueHandle m_mapping;
     View m_view;
     childlink::Link m_link;
-    bool m_done = false;
+    std::atomic<bool> m_done = false; // also read by the sampler's thread (process())
     bool m_terminated = false;
     ChildExit m_exit;
 };
