@@ -8,6 +8,7 @@
 #include "app/report/qd_sweep_data.h"
 #include "app/report/report_title.h"
 #include "app/report/sync_lab_chart_data.h"
+#include "app/report/sync_lab_paint.h"
 #include "app/report/verdict_text.h"
 #include "core/analysis/cdm_grid.h"
 #include "core/analysis/findings.h"
@@ -1579,76 +1580,24 @@ void qdSection(Layout& layout, const ReportContext& ctx)
     drawQdSweep(layout, d);
 }
 
-// The sync lab's colours, as the app's tab draws them: what survives in green (the fastest darker), a
-// durable method whose flushes are not to be trusted in orange, what does not survive in grey.
-QColor syncLabColour(SyncLabChartData::Kind kind, bool fastest)
-{
-    switch (kind) {
-    case SyncLabChartData::Kind::Durable:
-        return fastest ? QColor(0x1b, 0x5e, 0x20) : QColor(0x43, 0xa0, 0x47);
-    case SyncLabChartData::Kind::Distrusted:
-        return QColor(0xef, 0x6c, 0x00);
-    case SyncLabChartData::Kind::NotDurable:
-        return QColor(0x9e, 0x9e, 0x9e);
-    }
-    return kMuted;
-}
-
 QString opsCell(double ops)
 {
     return QLocale().toString(ops, 'f', ops >= 100 ? 0 : 1);
 }
 
-// One op size's methods as horizontal bars of ops/s, fastest on top, each with its p99 whisker, the value
-// at the bar's end.
+// One op size's methods as the app's Sync lab tab paints them (app/report/sync_lab_paint.h).
 void drawSyncLabBars(Layout& layout, const SyncLabChartData::OpSize& size)
 {
-    QPainter& p = layout.painter();
-    constexpr double kRow = 12;
-    const double rows = static_cast<double>(size.bars.size());
-    const QRectF area = layout.take(rows * kRow + 40);
-    const double labelWidth = area.width() * 0.36;
-    const QRectF plot(area.left() + labelWidth, area.top() + 4, area.width() - labelWidth - 40, rows * kRow);
-    const BarScale scale = BarScale::fit(size.minOps, size.maxOps, 1.15);
-    const auto xFor = [&](double v) {
-        return plot.left() + plot.width() * scale.position(v);
-    };
-    p.setFont(font(6.5));
-    for (const double t : scale.ticks) {
-        const double x = xFor(t);
-        p.setPen(QPen(kRule, 0.4));
-        p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
-        p.setPen(kMuted);
-        p.drawText(QRectF(x - 30, plot.bottom() + 2, 60, 10), Qt::AlignCenter, BarScale::tickLabel(t));
-    }
-    p.drawText(QRectF(plot.left(), plot.bottom() + 12, plot.width(), 10), Qt::AlignCenter,
-               scale.axisTitle(QStringLiteral("ops/s")));
-    for (std::size_t i = 0; i < size.bars.size(); ++i) {
-        const auto& bar = size.bars[i];
-        const double top = plot.top() + kRow * static_cast<double>(i);
-        p.setPen(kText);
-        p.setFont(font(7, bar.fastest));
-        p.drawText(QRectF(area.left(), top, labelWidth - 6, kRow), Qt::AlignRight | Qt::AlignVCenter,
-                   p.fontMetrics().elidedText(bar.label, Qt::ElideMiddle, static_cast<int>(labelWidth - 6)));
-        const double end = std::max(xFor(bar.opsPerSecond), plot.left() + 1);
-        p.fillRect(QRectF(plot.left(), top + 2, end - plot.left(), kRow - 4),
-                   syncLabColour(bar.kind, bar.fastest));
-        double right = end;
-        if (bar.p99OpsPerSecond) {
-            const double w = xFor(*bar.p99OpsPerSecond);
-            const double mid = top + kRow / 2;
-            p.setPen(QPen(kText, 0.8));
-            p.drawLine(QPointF(end, mid), QPointF(w, mid));
-            p.drawLine(QPointF(w, mid - 3), QPointF(w, mid + 3));
-            right = std::max(right, w);
-        }
-        p.setPen(kText);
-        p.setFont(font(6.5));
-        p.drawText(QRectF(right + 3, top, 60, kRow), Qt::AlignLeft | Qt::AlignVCenter,
-                   opsCell(bar.opsPerSecond));
-    }
-    p.setPen(QPen(kText, 0.6));
-    p.drawLine(plot.topLeft(), plot.bottomLeft());
+    constexpr double kRowPoints = 12;
+    const QRectF area = layout.take(SyncLabChartGeometry::heightFor(size.bars.size(), kRowPoints));
+    const SyncLabChartGeometry geometry(area, size, kRowPoints, area.width() * 0.36, true);
+    SyncLabPaintStyle style;
+    style.labelFont = font(7);
+    style.tickFont = font(6.5);
+    style.text = kText;
+    style.muted = kMuted;
+    style.rule = kRule;
+    paintSyncLabChart(layout.painter(), geometry, size, style);
 }
 
 // The sync lab (issue 17), right after the summary when the run compares ways of making writes durable: its
@@ -1664,18 +1613,25 @@ void syncLabSection(Layout& layout, const ReportContext& ctx)
         layout.paragraph(d.fastestText, 9);
     if (!d.etcdText.isEmpty())
         layout.paragraph(d.etcdText, 9, d.etcdOk == false ? kBad : kText);
-    layout.paragraph(
-        QStringLiteral(
-            "Bars: ops per second (the median repetition), fastest on top; green: durable when each "
-            "write returns (the fastest darker); orange: durable by the book, but its flushes "
-            "returned too fast to be trusted; grey: not durable at each write. Whisker: the rate if "
-            "every op took as long as the 99th percentile of the call that makes it durable (the "
-            "sync after the write, or the write that returns durable)."),
-        7.5, kMuted);
+    // One or two methods of an op size: the table says it all.
+    const auto charted = [](const SyncLabChartData::OpSize& size) {
+        return size.bars.size() >= 3;
+    };
+    if (std::any_of(d.sizes.begin(), d.sizes.end(), charted))
+        layout.paragraph(
+            QStringLiteral(
+                "Bars: ops per second (the median repetition), fastest on top; green: durable when "
+                "each write returns (the fastest darker); orange: durable by the book, but its "
+                "flushes returned too fast to be trusted; grey: not durable at each write. Whisker "
+                "(durable methods): the rate if every op's durable call took its 99th percentile (a "
+                "sync also pays its write's median); the further left of the bar's end, the slower "
+                "the tail."),
+            7.5, kMuted);
     for (const auto& size : d.sizes) {
-        if (size.bars.size() < 3)
-            continue; // one or two methods of this op size: the table says it all
-        layout.heading(SyncLabChartData::sizeName(size), 2, static_cast<double>(size.bars.size()) * 12 + 40);
+        if (!charted(size))
+            continue;
+        layout.heading(SyncLabChartData::sizeName(size), 2,
+                       SyncLabChartGeometry::heightFor(size.bars.size(), 12));
         drawSyncLabBars(layout, size);
     }
     std::vector<QStringList> rows;

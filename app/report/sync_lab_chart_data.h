@@ -33,10 +33,12 @@ struct SyncLabChartData
         QString why; // how its data becomes durable, or why it does not
         double opsPerSecond = 0;
         double usPerOp = 0;
-        // The durable call's percentiles, its p99 and the rate at which every op would take that long:
-        // 1 / (p99 x calls per op). nullopt where the calls were not timed.
+        // The durable call's percentiles (the write's, for a method not durable at each write) and its p99;
+        // nullopt where the calls were not timed.
         std::optional<LatencySummary> latency;
         std::optional<double> p99Seconds;
+        // The whisker, for methods durable at each write only: the rate if every op's durable calls took
+        // their p99 (1 / (p99 x calls per op), plus the write's median where the sync follows a write).
         std::optional<double> p99OpsPerSecond;
         QString durableCall; // "fdatasync", "write (O_DSYNC)"
         std::uint32_t caseIndex = 0;

@@ -164,13 +164,31 @@ SyncLabVerdicts syncLabVerdicts(const std::vector<SyncLabRow>& rows,
     const auto trusted = [&](const SyncLabRow& r) {
         return std::find(distrusted.begin(), distrusted.end(), r.caseIndex) == distrusted.end();
     };
-    // Ops of one size only: 8 KiB where the run has them (the open_sync sizes' ops are 16 KiB).
-    const bool has8k =
-        std::any_of(rows.begin(), rows.end(), [](const SyncLabRow& r) { return r.opBytes == kPgBlock; });
+    // Ops of one size only (a 1 MiB write that is durable stores more than a 4 KiB one): 8 KiB where the run
+    // has such rows (the open_sync sizes' ops are 16 KiB), else the size with the most durable methods.
+    const auto candidate = [&](const SyncLabRow& r) {
+        return r.durability.durability == Durability::EachWrite && trusted(r);
+    };
+    std::map<std::uint64_t, int> durableBySize;
+    for (const SyncLabRow& r : rows) {
+        if (candidate(r))
+            ++durableBySize[r.opBytes];
+    }
+    std::uint64_t opBytes = 0;
+    if (durableBySize.contains(kPgBlock)) {
+        opBytes = kPgBlock;
+    } else {
+        int most = 0;
+        for (const auto& [bytes, count] : durableBySize) {
+            if (count > most) {
+                most = count;
+                opBytes = bytes;
+            }
+        }
+    }
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const SyncLabRow& r = rows[i];
-        if (r.durability.durability != Durability::EachWrite || !trusted(r) ||
-            (has8k && r.opBytes != kPgBlock))
+        if (!candidate(r) || r.opBytes != opBytes)
             continue;
         if (!v.fastestDurable || r.opsPerSecond > rows[*v.fastestDurable].opsPerSecond)
             v.fastestDurable = i;
@@ -178,10 +196,10 @@ SyncLabVerdicts syncLabVerdicts(const std::vector<SyncLabRow>& rows,
     if (v.fastestDurable) {
         const SyncLabRow& best = rows[*v.fastestDurable];
         v.fastestText =
-            fmt::format("The fastest way to make each write durable here is {} ({}, case {}): {:.0f} "
+            fmt::format("The fastest way to make each {} write durable here is {} ({}, case {}): {:.0f} "
                         "writes/s, {} each",
-                        best.method, best.append ? "appending" : "overwriting", best.caseIndex + 1,
-                        best.opsPerSecond, formatLatency(best.usPerOp / 1e6));
+                        formatBytes(best.opBytes), best.method, best.append ? "appending" : "overwriting",
+                        best.caseIndex + 1, best.opsPerSecond, formatLatency(best.usPerOp / 1e6));
         // Against plain fdatasync in the same file shape, the method a Linux database uses by default.
         for (const SyncLabRow& r : rows) {
             if (r.method == "fdatasync" && r.append == best.append && r.caseIndex != best.caseIndex &&
@@ -200,11 +218,15 @@ SyncLabVerdicts syncLabVerdicts(const std::vector<SyncLabRow>& rows,
     }
 
     // etcd's rule is about its log: an appending fdatasync is the closer shape; else an overwriting one.
+    // A trusted one before one whose flushes returned too fast to be trusted.
     const SyncLabRow* fdatasync = nullptr;
     for (const SyncLabRow& r : rows) {
         if (r.method != "fdatasync" || !r.durableCall)
             continue;
-        if (fdatasync == nullptr || (r.append && !fdatasync->append))
+        const auto rank = [&](const SyncLabRow& x) {
+            return (trusted(x) ? 2 : 0) + (x.append ? 1 : 0);
+        };
+        if (fdatasync == nullptr || rank(r) > rank(*fdatasync))
             fdatasync = &r;
     }
     if (fdatasync != nullptr) {
@@ -216,6 +238,10 @@ SyncLabVerdicts syncLabVerdicts(const std::vector<SyncLabRow>& rows,
                         formatLatency(p99), fdatasync->append ? "appending" : "overwriting",
                         fdatasync->caseIndex + 1, *v.etcdOk ? "within" : "above",
                         *v.etcdOk ? "." : ": a cluster logging here would see slow-disk warnings.");
+        if (!trusted(*fdatasync))
+            v.etcdText += " Its flushes returned too fast for the device to have stored the data (see the "
+                          "flush honesty finding), so the figure may not hold for a log that must survive a "
+                          "power cut.";
     }
     return v;
 }

@@ -140,6 +140,44 @@ TEST_F(SyncLab, EtcdsRuleIsAP99FdatasyncUnderTenMilliseconds)
     EXPECT_FALSE(syncLabVerdicts(syncLabRows(none, &m_registry)).etcdOk) << "no fdatasync row, no verdict";
 }
 
+// A flush too fast to trust does not answer etcd's question on its own: a trusted fdatasync row is judged
+// first, and where there is none the answer says the figure may not hold.
+TEST_F(SyncLab, EtcdsRuleJudgesATrustedFdatasyncFirstAndSaysWhenItCannot)
+{
+    RunResult r;
+    r.cases = {syncMethodCase(0, "write", {SyncMode::FdatasyncEvery, 1}, 900, 100'000),
+               syncMethodCase(1, "write", {SyncMode::FdatasyncEvery, 1}, 800, 200'000, Preallocate::None)};
+    const auto rows = syncLabRows(r, &m_registry);
+    const auto v = syncLabVerdicts(rows, {1});
+    EXPECT_THAT(v.etcdText, HasSubstr("overwriting, case 1")) << "the trusted row, though it overwrites";
+    EXPECT_THAT(v.etcdText, Not(HasSubstr("too fast")));
+    const auto both = syncLabVerdicts(rows, {0, 1});
+    EXPECT_THAT(both.etcdText, HasSubstr("appending, case 2"));
+    EXPECT_THAT(both.etcdText, HasSubstr("returned too fast for the device to have stored the data"));
+}
+
+// Without 8 KiB ops, the fastest durable method is chosen among ops of one size, the one most methods share,
+// and the answer names it: a 4 KiB fdatasync is no rival of a 1 MiB one.
+TEST_F(SyncLab, TheFastestDurableMethodIsChosenAmongOpsOfOneSize)
+{
+    RunResult r;
+    r.cases = {
+        syncMethodCase(0, "write", {SyncMode::FdatasyncEvery, 1}, 3000, 300'000, Preallocate::None, 4 * kKiB),
+        syncMethodCase(1, "direct", {SyncMode::ODsync, 0}, 2500, 400'000, Preallocate::None, 4 * kKiB),
+        syncMethodCase(2, "write", {SyncMode::FdatasyncEvery, 1}, 200, 6'000'000, Preallocate::None, kMiB)};
+    const auto rows = syncLabRows(r, &m_registry);
+    const auto v = syncLabVerdicts(rows);
+    ASSERT_TRUE(v.fastestDurable);
+    EXPECT_EQ(rows[*v.fastestDurable].caseIndex, 0u);
+    EXPECT_THAT(v.fastestText,
+                HasSubstr("The fastest way to make each 4 KiB write durable here is fdatasync"));
+    // Were the 1 MiB case faster in ops, it is still not the answer for 4 KiB writes.
+    r.cases[2] =
+        syncMethodCase(2, "write", {SyncMode::FdatasyncEvery, 1}, 9000, 6'000'000, Preallocate::None, kMiB);
+    const auto again = syncLabRows(r, &m_registry);
+    EXPECT_EQ(again[*syncLabVerdicts(again).fastestDurable].caseIndex, 0u);
+}
+
 TEST_F(SyncLab, ThePgLayoutHasItsSectionsColumnsAndVerdicts)
 {
     RunResult r;
@@ -168,7 +206,8 @@ TEST_F(SyncLab, ThePgLayoutHasItsSectionsColumnsAndVerdicts)
     EXPECT_THAT(text, HasSubstr("pwritev2 RWF_DSYNC"));
     EXPECT_THAT(text, HasSubstr("IOLab: appending to a growing file"));
     EXPECT_THAT(text, HasSubstr("p99 us"));
-    EXPECT_THAT(text, HasSubstr("The fastest way to make each write durable here is pwritev2 RWF_DSYNC"));
+    EXPECT_THAT(text,
+                HasSubstr("The fastest way to make each 8 KiB write durable here is pwritev2 RWF_DSYNC"));
     EXPECT_THAT(text, HasSubstr("etcd's rule"));
     // pg_test_fsync's order: open_datasync, fdatasync, fsync, fsync_writethrough, open_sync.
     const auto at = [&](const char* s) {
@@ -194,6 +233,6 @@ TEST_F(SyncLab, APgReportLeavesOutAMethodWhoseFlushesReturnedTooFastForItsDisk)
     r.cases[0].syncLatency->summary.count = 1000;
     EXPECT_EQ(flushDistrustedCases(r, &m_registry), std::vector<std::uint32_t>{0});
     const std::string text = formatPgTestFsync(r, &m_registry);
-    EXPECT_THAT(text, HasSubstr("The fastest way to make each write durable here is open_datasync"));
+    EXPECT_THAT(text, HasSubstr("The fastest way to make each 8 KiB write durable here is open_datasync"));
     EXPECT_THAT(text, HasSubstr("flushes returned too fast to be trusted are left out"));
 }
