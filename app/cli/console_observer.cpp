@@ -2,6 +2,7 @@
 #include "app/cli/console_observer.h"
 
 #include "core/base/units.h"
+#include "core/engine/crash_probe.h"
 #include "core/engine/exposure.h"
 
 #include <fmt/format.h>
@@ -16,8 +17,24 @@ ConsoleObserver::ConsoleObserver(const ExpandedMatrix& expanded, const RunOption
       m_caseCount(static_cast<std::uint32_t>(expanded.cases.size())),
       m_start(std::chrono::steady_clock::now())
 {
-    for (const auto& c : expanded.cases)
-        m_plannedBytes += c.totalBytes * m_repetitionsPerCase;
+    for (const auto& c : expanded.cases) {
+        const std::uint64_t kills =
+            options.crashProbe != 0 && crashProbeRefusal(c).empty() ? options.crashProbe : 0;
+        m_plannedPerCase.push_back(c.totalBytes * m_repetitionsPerCase + kills * (c.totalBytes / 2));
+        m_plannedBytes += m_plannedPerCase.back();
+    }
+}
+
+double ConsoleObserver::fraction(std::uint64_t currentBytes)
+{
+    std::lock_guard lock(m_mutex);
+    return doneShare(currentBytes);
+}
+
+double ConsoleObserver::doneShare(std::uint64_t currentBytes) const
+{
+    const std::uint64_t done = std::min(m_plannedBytes, m_finishedBytes + currentBytes);
+    return m_plannedBytes > 0 ? static_cast<double>(done) / static_cast<double>(m_plannedBytes) : 0;
 }
 
 void ConsoleObserver::caseStarted(const CaseStarted& started)
@@ -25,7 +42,11 @@ void ConsoleObserver::caseStarted(const CaseStarted& started)
     std::lock_guard lock(m_mutex);
     m_caseIndex = started.index;
     m_caseLabel = started.testCase.label();
-    m_casePlannedBytes = started.testCase.totalBytes * m_repetitionsPerCase;
+    m_casePlannedBytes = started.index < m_plannedPerCase.size()
+                             ? m_plannedPerCase[started.index]
+                             : started.testCase.totalBytes * m_repetitionsPerCase;
+    m_caseBytes = started.testCase.totalBytes;
+    m_killsCounted = 0;
     m_caseFinishedBytes = 0;
     m_probe.clear();
     if (m_terminal && !m_quiet)
@@ -36,6 +57,11 @@ void ConsoleObserver::probeKillStarted(const ProbeKillStarted& kill)
 {
     std::lock_guard lock(m_mutex);
     m_probe = fmt::format("kill -9 probe {}/{}", kill.kill, kill.kills);
+    // The kills before this one are done: half a repetition's bytes each.
+    for (; m_killsCounted + 1 < kill.kill; ++m_killsCounted) {
+        m_caseFinishedBytes += m_caseBytes / 2;
+        m_finishedBytes += m_caseBytes / 2;
+    }
     if (m_terminal && !m_quiet)
         drawBar(0);
 }
@@ -86,9 +112,7 @@ void ConsoleObserver::caseFinished(const CaseResult& result)
 
 void ConsoleObserver::drawBar(std::uint64_t currentBytes)
 {
-    const std::uint64_t done = std::min(m_plannedBytes, m_finishedBytes + currentBytes);
-    const double fraction =
-        m_plannedBytes > 0 ? static_cast<double>(done) / static_cast<double>(m_plannedBytes) : 0;
+    const double fraction = doneShare(currentBytes);
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
     std::string eta = "--";
     if (fraction > 0.01)

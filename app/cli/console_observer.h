@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cstdio>
 #include <mutex>
+#include <string>
+#include <vector>
 
 namespace iolab::cli {
 
@@ -22,7 +24,12 @@ public:
     void probeKillStarted(const ProbeKillStarted& kill) override;
     void caseFinished(const CaseResult& result) override;
 
+    // The share of the planned work done (for the bar and its ETA): the bytes of finished repetitions and of
+    // the running one, with each kill -9 probe run counted as half a repetition's bytes.
+    double fraction(std::uint64_t currentBytes = 0);
+
 private:
+    double doneShare(std::uint64_t currentBytes) const; // under m_mutex
     void drawBar(std::uint64_t currentBytes);
     void clearBar();
 
@@ -30,8 +37,11 @@ private:
     bool m_terminal;
     bool m_quiet;
     std::uint64_t m_plannedBytes = 0;
-    std::uint64_t m_finishedBytes = 0; // of finished repetitions and skipped plans
+    std::uint64_t m_finishedBytes = 0;           // of finished repetitions and skipped plans
+    std::vector<std::uint64_t> m_plannedPerCase; // repetitions and probe runs, by case index
     std::uint64_t m_casePlannedBytes = 0;
+    std::uint64_t m_caseBytes = 0;    // one repetition of the running case
+    std::uint32_t m_killsCounted = 0; // of the running case's probe, counted as done
     std::uint64_t m_caseFinishedBytes = 0;
     std::uint32_t m_repetitionsPerCase = 0;
     std::uint32_t m_caseIndex = 0;
