@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/sync_lab_view.h"
 
+#include "app/gui/widget_helpers.h"
 #include "core/base/units.h"
 
 #include <QCheckBox>
@@ -21,28 +22,17 @@ namespace {
 
 using Data = report::SyncLabChartData;
 
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
-QString opsText(double opsPerSecond)
-{
-    return opsPerSecond >= 100 ? QString::number(opsPerSecond, 'f', 0)
-                               : QString::number(opsPerSecond, 'g', 3);
-}
-
 QString tooltipOf(const Data::Bar& bar)
 {
     QString text = QStringLiteral("<b>%1</b> (case %2)<br>%3 ops/s, %4 per op")
                        .arg(bar.label.toHtmlEscaped())
                        .arg(bar.caseIndex + 1)
-                       .arg(opsText(bar.opsPerSecond), qs(formatLatency(bar.usPerOp / 1e6)));
+                       .arg(report::syncLabOpsText(bar.opsPerSecond), qs(formatLatency(bar.usPerOp / 1e6)));
     if (bar.p99Seconds)
         text += QStringLiteral("<br>p99 of %1: %2")
                     .arg(bar.durableCall.toHtmlEscaped(), qs(formatLatency(*bar.p99Seconds)));
     if (bar.p99OpsPerSecond)
-        text += QStringLiteral(" (whisker: %1 ops/s)").arg(opsText(*bar.p99OpsPerSecond));
+        text += QStringLiteral(" (whisker: %1 ops/s)").arg(report::syncLabOpsText(*bar.p99OpsPerSecond));
     text += QStringLiteral("<br>%1: %2").arg(Data::kindName(bar.kind), bar.why.toHtmlEscaped());
     return text;
 }

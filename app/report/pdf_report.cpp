@@ -1580,11 +1580,6 @@ void qdSection(Layout& layout, const ReportContext& ctx)
     drawQdSweep(layout, d);
 }
 
-QString opsCell(double ops)
-{
-    return QLocale().toString(ops, 'f', ops >= 100 ? 0 : 1);
-}
-
 // One op size's methods as the app's Sync lab tab paints them (app/report/sync_lab_paint.h).
 void drawSyncLabBars(Layout& layout, const SyncLabChartData::OpSize& size)
 {
@@ -1643,7 +1638,7 @@ void syncLabSection(Layout& layout, const ReportContext& ctx)
                                    : QStringLiteral("-");
             };
             rows.push_back(
-                {bar.label, qs(formatBytesCompact(size.bytes)), opsCell(bar.opsPerSecond),
+                {bar.label, qs(formatBytesCompact(size.bytes)), syncLabOpsText(bar.opsPerSecond),
                  latencyCell(bar.usPerOp * 1e3), cell(&LatencySummary::p50Ns), cell(&LatencySummary::p99Ns),
                  cell(&LatencySummary::p999Ns), cell(&LatencySummary::maxNs),
                  bar.durableCall.isEmpty() ? QStringLiteral("-") : bar.durableCall,

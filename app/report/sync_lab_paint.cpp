@@ -8,14 +8,10 @@
 
 namespace iolab::report {
 
-namespace {
-
-QString opsText(double opsPerSecond)
+QString syncLabOpsText(double opsPerSecond)
 {
     return QLocale().toString(opsPerSecond, 'f', opsPerSecond >= 100 ? 0 : 1);
 }
-
-} // namespace
 
 SyncLabChartGeometry::SyncLabChartGeometry(const QRectF& area, const SyncLabChartData::OpSize& size,
                                            double rowHeight, double labelWidth, bool logScale)
@@ -119,7 +115,7 @@ void paintSyncLabChart(QPainter& p, const SyncLabChartGeometry& g, const SyncLab
         p.setPen(style.text);
         p.setFont(style.tickFont);
         p.drawText(QRectF(right + row / 4, r.top(), 4.5 * row, row), Qt::AlignLeft | Qt::AlignVCenter,
-                   opsText(bar.opsPerSecond));
+                   syncLabOpsText(bar.opsPerSecond));
     }
     p.setPen(QPen(style.text, 0.6));
     p.drawLine(plot.topLeft(), plot.bottomLeft());

@@ -59,6 +59,9 @@ private:
 // flushes returned too fast to be trusted, grey where it is not durable at each write.
 QColor syncLabColour(SyncLabChartData::Kind kind, bool fastest);
 
+// An ops/s figure as the chart and the tables print it: "4,964", "12.5".
+QString syncLabOpsText(double opsPerSecond);
+
 // Paints one op size's methods as horizontal bars of ops/s, each with its p99 whisker and its value.
 void paintSyncLabChart(QPainter& p, const SyncLabChartGeometry& g, const SyncLabChartData::OpSize& size,
                        const SyncLabPaintStyle& style);
