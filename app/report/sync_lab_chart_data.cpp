@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/report/sync_lab_chart_data.h"
 
-#include "core/analysis/findings.h"
 #include "core/analysis/sync_lab.h"
 #include "core/base/units.h"
 
@@ -44,11 +43,13 @@ QString SyncLabChartData::kindName(Kind kind)
 SyncLabChartData SyncLabChartData::from(const RunResult& result, const Registry* registry)
 {
     SyncLabChartData d;
-    const std::vector<SyncLabRow> rows = syncLabRows(result, registry);
-    if (!comparesDurableMethods(rows))
+    const SyncLabResult lab = syncLabResult(result, registry);
+    if (!comparesDurableMethods(lab.rows))
         return d;
-    const std::vector<std::uint32_t> distrusted = flushDistrustedCases(result, registry);
-    const SyncLabVerdicts verdicts = syncLabVerdicts(rows, distrusted);
+    // The 16 KiB op size has pg_test_fsync's "2 * 8kB" row too; the verdict's index is among the rows before.
+    const std::vector<SyncLabRow> rows = withOpenSyncPairs(lab.rows);
+    const std::vector<std::uint32_t>& distrusted = lab.distrusted;
+    const SyncLabVerdicts& verdicts = lab.verdicts;
     d.fastestText = qs(verdicts.fastestText);
     d.etcdText = qs(verdicts.etcdText);
     d.etcdOk = verdicts.etcdOk;
@@ -63,7 +64,7 @@ SyncLabChartData SyncLabChartData::from(const RunResult& result, const Registry*
         Bar bar;
         // The open_sync sizes' names already say what an op is; every other method says its file's shape.
         const bool sized = row.method.find(" * ") != std::string::npos;
-        bar.label = qs(row.method);
+        bar.label = qs(row.method).simplified(); // pg's padded " 2 *  8kB" as "2 * 8kB"
         if (!sized)
             bar.label += row.append ? QStringLiteral(", appending") : QStringLiteral(", overwriting");
         const bool trusted =

@@ -34,7 +34,10 @@ public:
                          double labelWidth, bool logScale);
 
     // The height the chart needs for `rows` methods: their rows and the axis' labels under them.
-    static double heightFor(std::size_t rows, double rowHeight) { return (rows + 2.5) * rowHeight; }
+    static double heightFor(std::size_t rows, double rowHeight)
+    {
+        return (static_cast<double>(rows) + 2.5) * rowHeight;
+    }
     // Whether a log axis is worth offering: the bars and whiskers spread over more than kLogSpread.
     static bool spreadsWide(const SyncLabChartData::OpSize& size);
 

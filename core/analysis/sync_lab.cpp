@@ -246,9 +246,26 @@ SyncLabVerdicts syncLabVerdicts(const std::vector<SyncLabRow>& rows,
     return v;
 }
 
-SyncLabVerdicts syncLabVerdicts(const RunResult& result, const Registry* registry)
+SyncLabResult syncLabResult(const RunResult& result, const Registry* registry)
 {
-    return syncLabVerdicts(syncLabRows(result, registry), flushDistrustedCases(result, registry));
+    SyncLabResult lab{syncLabRows(result, registry), flushDistrustedCases(result, registry), {}};
+    lab.verdicts = syncLabVerdicts(lab.rows, lab.distrusted);
+    return lab;
+}
+
+std::vector<SyncLabRow> withOpenSyncPairs(std::vector<SyncLabRow> rows)
+{
+    for (std::size_t i = 0, n = rows.size(); i < n; ++i) {
+        if (rows[i].method != "open_sync" || rows[i].append)
+            continue;
+        SyncLabRow two = rows[i];
+        two.method = " 2 *  8kB open_sync writes";
+        two.opBytes = kOpenSyncOpBytes;
+        two.opsPerSecond /= 2;
+        two.usPerOp *= 2;
+        rows.push_back(std::move(two));
+    }
+    return rows;
 }
 
 bool comparesDurableMethods(const std::vector<SyncLabRow>& rows)
@@ -260,19 +277,7 @@ bool comparesDurableMethods(const std::vector<SyncLabRow>& rows)
 
 std::string formatPgTestFsync(const RunResult& result, const Registry* registry)
 {
-    std::vector<SyncLabRow> rows = syncLabRows(result, registry);
-    // pg_test_fsync's open_sync sizes count its 8 kB open_sync as 16 kB in two writes: the same case, one op
-    // per two calls.
-    for (std::size_t i = 0, n = rows.size(); i < n; ++i) {
-        if (rows[i].method != "open_sync" || rows[i].append)
-            continue;
-        SyncLabRow two = rows[i];
-        two.method = " 2 *  8kB open_sync writes";
-        two.opBytes = kOpenSyncOpBytes;
-        two.opsPerSecond /= 2;
-        two.usPerOp *= 2;
-        rows.push_back(std::move(two));
-    }
+    const std::vector<SyncLabRow> rows = withOpenSyncPairs(syncLabRows(result, registry));
     std::map<std::uint64_t, int> limits;
     bool directRan = false;
     for (const CaseResult& cr : result.cases) {
@@ -336,7 +341,7 @@ std::string formatPgTestFsync(const RunResult& result, const Registry* registry)
             [](const SyncLabRow& r) { return r.append; }, {});
     section("IOLab: other cases of the run:", [](const SyncLabRow&) { return true; }, {});
 
-    const SyncLabVerdicts v = syncLabVerdicts(result, registry);
+    const SyncLabVerdicts v = syncLabResult(result, registry).verdicts;
     if (!v.fastestText.empty() || !v.etcdText.empty())
         out += "\n";
     if (!v.fastestText.empty())

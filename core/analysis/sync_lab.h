@@ -71,8 +71,20 @@ struct SyncLabVerdicts
 
 SyncLabVerdicts syncLabVerdicts(const std::vector<SyncLabRow>& rows,
                                 const std::vector<std::uint32_t>& distrusted = {});
-// The run's verdicts, leaving out the cases whose flushes returned too fast to be trusted (flush honesty).
-SyncLabVerdicts syncLabVerdicts(const RunResult& result, const Registry* registry);
+// A run's sync lab: its rows, the cases whose flushes returned too fast to be trusted (flush honesty), and
+// the verdicts over the rest. The Summary, the pg layout, the app's tab and the PDF all start here.
+struct SyncLabResult
+{
+    std::vector<SyncLabRow> rows;
+    std::vector<std::uint32_t> distrusted;
+    SyncLabVerdicts verdicts;
+};
+SyncLabResult syncLabResult(const RunResult& result, const Registry* registry);
+
+// pg_test_fsync's open_sync sizes count its 8 kB open_sync as one 16 kB op of two writes: `rows` with such a
+// row ("2 * 8kB open_sync writes", the same case at half its ops/s) added after them for each overwriting
+// open_sync row, so that the 16 KiB comparison has all five sizes. The rows before keep their indexes.
+std::vector<SyncLabRow> withOpenSyncPairs(std::vector<SyncLabRow> rows);
 
 // Whether the rows compare ways of making writes durable: at least two methods, one of them durable at each
 // write. Such a run's Summary leads with the verdicts, and the app shows the sync lab's chart.

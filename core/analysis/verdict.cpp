@@ -457,8 +457,8 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
     }
     // A run that compares ways of making each write durable (the sync lab) asks which is fastest and whether
     // fdatasync is quick enough for a log: those answers come first, before the rates the table ranks.
-    if (const auto rows = syncLabRows(result, registry); comparesDurableMethods(rows)) {
-        const SyncLabVerdicts sync = syncLabVerdicts(rows, flushDistrustedCases(result, registry));
+    if (const SyncLabResult lab = syncLabResult(result, registry); comparesDurableMethods(lab.rows)) {
+        const SyncLabVerdicts& sync = lab.verdicts;
         if (!sync.fastestText.empty())
             v.answers.push_back(sync.fastestText);
         if (!sync.etcdText.empty())

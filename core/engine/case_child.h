@@ -16,6 +16,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -32,7 +33,7 @@ inline constexpr std::string_view kCaseChildCommand = "__case-child";
 namespace childlink {
 
 inline constexpr std::array<char, 8> kMagic{'I', 'O', 'L', 'A', 'B', 'L', 'N', 'K'};
-inline constexpr std::uint32_t kVersion = 2;
+inline constexpr std::uint32_t kVersion = 3;
 inline constexpr std::size_t kHeaderBytes = 4096;
 inline constexpr std::uint32_t kMaxThreads = 1024;
 
@@ -57,6 +58,9 @@ struct Header
     std::uint32_t threads;
     std::uint64_t requestBytes;
     std::int64_t parentPid;
+    // Windows: the child's handle of the event the parent waits on for a new state (0 on Linux, where the
+    // parent waits on `state` itself).
+    std::uint64_t wakeHandle;
     std::atomic<std::uint32_t> state;
     std::atomic<std::uint32_t> go;
     std::atomic<bool> stop;
@@ -90,11 +94,17 @@ constexpr std::size_t blockBytes(std::uint32_t threads, std::size_t requestBytes
     return requestOffset(threads) + requestBytes;
 }
 
+// Wakes a parent waiting for a new state (CaseChild::waitState): on Linux a futex wake on Header::state, on
+// Windows the event of Header::wakeHandle.
+using Waker = void (*)(Header& header);
+
 // A mapped block, in either process. The mapping must start page-aligned (Progress is cache-line aligned).
 class Link
 {
 public:
-    Link(std::byte* base, std::size_t size) : m_base(base), m_size(size) {}
+    // `wake`: the child's, called after every new state; the parent's block has none.
+    Link(std::byte* base, std::size_t size, Waker wake = nullptr) : m_base(base), m_size(size), m_wake(wake)
+    {}
 
     // Parent: lays out a new, zero-filled block of blockBytes(threads, request.size()).
     static void initialize(std::byte* base, std::uint32_t threads, std::int64_t parentPid,
@@ -112,6 +122,8 @@ public:
     void setState(State state) const
     {
         header().state.store(static_cast<std::uint32_t>(state), std::memory_order_release);
+        if (m_wake != nullptr)
+            m_wake(header());
     }
 
     // The acknowledged bytes of every thread, summed.
@@ -124,6 +136,7 @@ public:
 private:
     std::byte* m_base;
     std::size_t m_size;
+    Waker m_wake;
 };
 
 } // namespace childlink
@@ -170,6 +183,10 @@ public:
     virtual bool exited() = 0;    // without waiting
     virtual void kill() = 0;      // SIGKILL (TerminateProcess), at once
     virtual ChildExit wait() = 0; // until it has exited
+    // Sleeps until the child's state is no longer `from`, the child has exited, or `most` has passed; the
+    // state then. The child wakes it at once (Link's waker), so the parent neither polls while a measured
+    // repetition runs (a wake-up every millisecond cost a CPU-bound child 5%) nor notices its end late.
+    virtual childlink::State waitState(childlink::State from, std::chrono::milliseconds most) = 0;
     // While it runs: its CPU time and resident memory (nullopt once it has gone, or where not read).
     virtual std::optional<ProcessCounters> process() = 0;
     // A child under a memory limit: its memory cgroup's counters now (nullopt for a child without one).

@@ -183,7 +183,8 @@ childlink::State waitReady(CaseChild& child, const std::atomic<bool>& stop)
         if (state != childlink::State::Starting || child.exited() || stop.load(std::memory_order_relaxed) ||
             Clock::now() > until)
             return state;
-        std::this_thread::sleep_for(kPoll);
+        // Woken when the child says Ready; the timeout bounds how late a stop or the child's death is seen.
+        (void)child.waitState(state, std::chrono::milliseconds(10));
     }
 }
 

@@ -27,6 +27,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -523,16 +524,26 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
 
 childlink::State CaseRunner::waitChild(CaseChild& child, childlink::State from)
 {
-    bool asked = false;
+    // A child asked to stop ends its loop at its next batch; one stuck longer (a sync on a slow device, a
+    // hung mount) is killed, so that a cancel always ends the run.
+    constexpr auto kStopGrace = std::chrono::seconds(5);
+    std::optional<Clock::time_point> killAt;
     for (;;) {
         const childlink::State state = child.link().state();
         if (state > from || child.exited())
             return child.link().state();
-        if (!asked && m_stop.load(std::memory_order_relaxed)) {
+        if (!killAt && m_stop.load(std::memory_order_relaxed)) {
             child.link().header().stop.store(true, std::memory_order_relaxed);
-            asked = true;
+            killAt = Clock::now() + kStopGrace;
+        } else if (killAt && Clock::now() >= *killAt) {
+            logger(LogModule::Core)
+                .warn("a case child did not stop within {} s of the cancel: killed", kStopGrace.count());
+            child.kill();
+            killAt = Clock::time_point::max();
         }
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        // Woken by the child's next state at once; the timeout only bounds how late a stop request or a
+        // child's death is noticed.
+        (void)child.waitState(state, std::chrono::milliseconds(10));
     }
 }
 
@@ -583,6 +594,8 @@ RepetitionResult CaseRunner::runInChild(std::uint32_t caseIndex, const Case& c, 
         if (link.state() == State::Failed || link.state() == State::Finished)
             return link.outcome();
         const ChildExit exit = child->wait();
+        if (m_stop.load(std::memory_order_relaxed))
+            return Outcome::cancelled(); // killed after the cancel, or on its way out
         const BudgetEnd end = child->budgetEnd();
         if (end.oomKills != 0)
             return Outcome{Status::Failed, 0, "memory limit",

@@ -13,16 +13,19 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <optional>
 #include <spawn.h>
 #include <string>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -83,6 +86,21 @@ std::optional<ProcStat> readProcStat(pid_t pid)
     return s;
 }
 
+// The state word as the futex calls take it: a lock-free std::atomic<std::uint32_t> is the 32-bit word
+// itself.
+std::uint32_t* futexWord(std::atomic<std::uint32_t>& state)
+{
+    static_assert(sizeof(std::atomic<std::uint32_t>) == sizeof(std::uint32_t));
+    return reinterpret_cast<std::uint32_t*>(&state);
+}
+
+// The child's waker: every process waiting on the shared word (not FUTEX_PRIVATE: the block is a shared
+// mapping of a file, so the kernel keys the futex on the file's page, the same in both processes).
+void wakeParent(childlink::Header& header)
+{
+    ::syscall(SYS_futex, futexWord(header.state), FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
+}
+
 class LinuxCaseChild final : public CaseChild
 {
 public:
@@ -138,6 +156,18 @@ public:
             }
         }
         return m_exit;
+    }
+
+    childlink::State waitState(childlink::State from, std::chrono::milliseconds most) override
+    {
+        if (m_link.state() == from && !m_reaped.load(std::memory_order_relaxed)) {
+            const auto ms = std::max<std::chrono::milliseconds::rep>(0, most.count());
+            const timespec timeout{static_cast<time_t>(ms / 1000), static_cast<long>(ms % 1000) * 1000000L};
+            // Returns at once (EAGAIN) when the state has moved on since the load above: no wake is missed.
+            ::syscall(SYS_futex, futexWord(m_link.header().state), FUTEX_WAIT,
+                      static_cast<std::uint32_t>(from), &timeout, nullptr, 0);
+        }
+        return m_link.state();
     }
 
     // From the sampler's thread while the runner's may reap the child: once reaped, or when the pid has
@@ -260,7 +290,7 @@ std::optional<int> runCaseChildIfAsked(int argc, char** argv, const Registry& re
     if (base == MAP_FAILED)
         return 2;
     fd.reset();
-    const childlink::Link link(static_cast<std::byte*>(base), size);
+    const childlink::Link link(static_cast<std::byte*>(base), size, wakeParent);
     if (!link.valid())
         return 2;
     // The parent may have died before PR_SET_PDEATHSIG was in place.

@@ -13,7 +13,9 @@
 #include <shellapi.h>
 #include <windows.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdint>
 
 namespace iolab {
 
@@ -48,13 +50,20 @@ private:
     void* m_base = nullptr;
 };
 
+// The child's waker: the event the parent duplicated into this process before it ran (Header::wakeHandle).
+void wakeParent(childlink::Header& header)
+{
+    if (header.wakeHandle != 0)
+        ::SetEvent(reinterpret_cast<HANDLE>(static_cast<std::uintptr_t>(header.wakeHandle)));
+}
+
 class WindowsCaseChild final : public CaseChild
 {
 public:
     WindowsCaseChild(win::UniqueHandle job, win::UniqueHandle process, win::UniqueHandle mapping, View view,
-                     std::size_t size)
+                     std::size_t size, win::UniqueHandle wake)
         : m_job(std::move(job)), m_process(std::move(process)), m_mapping(std::move(mapping)),
-          m_view(std::move(view)), m_link(m_view.bytes(), size)
+          m_view(std::move(view)), m_link(m_view.bytes(), size), m_wake(std::move(wake))
     {}
     ~WindowsCaseChild() override
     {
@@ -88,6 +97,18 @@ public:
             finish();
         }
         return m_exit;
+    }
+
+    childlink::State waitState(childlink::State from, std::chrono::milliseconds most) override
+    {
+        if (m_link.state() == from && !m_done) {
+            // Auto-reset: a wake left from an earlier state returns at once, and the caller looks again.
+            const HANDLE handles[] = {m_wake.get(), m_process.get()};
+            ::WaitForMultipleObjects(
+                2, handles, FALSE,
+                static_cast<DWORD>(std::max<std::chrono::milliseconds::rep>(0, most.count())));
+        }
+        return m_link.state();
     }
 
     std::optional<ProcessCounters> process() override
@@ -128,6 +149,7 @@ private:
     win::UniqueHandle m_mapping;
     View m_view;
     childlink::Link m_link;
+    win::UniqueHandle m_wake;         // the event the child sets at each new state
     std::atomic<bool> m_done = false; // also read by the sampler's thread (process())
     bool m_terminated = false;
     ChildExit m_exit;
@@ -179,6 +201,12 @@ public:
         childlink::Link::initialize(view.bytes(), threads, static_cast<std::int64_t>(::GetCurrentProcessId()),
                                     json);
 
+        win::UniqueHandle wake(::CreateEventW(nullptr, FALSE, FALSE, nullptr));
+        if (!wake) {
+            outcome = win::errorOutcome(::GetLastError(), "CreateEventW (case child)", linkPath);
+            return nullptr;
+        }
+
         win::UniqueHandle job(::CreateJobObjectW(nullptr, nullptr));
         JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits{};
         limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
@@ -208,9 +236,22 @@ public:
             outcome = win::errorOutcome(error, "AssignProcessToJobObject (case child)", linkPath);
             return nullptr;
         }
+        // The event goes to the child as a handle of its own, put into the block before it runs: nothing is
+        // inherited.
+        HANDLE childWake = nullptr;
+        if (!::DuplicateHandle(::GetCurrentProcess(), wake.get(), process.hProcess, &childWake,
+                               EVENT_MODIFY_STATE, FALSE, 0)) {
+            const DWORD error = ::GetLastError();
+            ::TerminateProcess(process.hProcess, kKilledExitCode);
+            ::WaitForSingleObject(process.hProcess, INFINITE);
+            outcome = win::errorOutcome(error, "DuplicateHandle (case child)", linkPath);
+            return nullptr;
+        }
+        reinterpret_cast<childlink::Header*>(view.bytes())->wakeHandle =
+            static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(childWake));
         ::ResumeThread(process.hThread);
         return std::make_unique<WindowsCaseChild>(std::move(job), std::move(processHandle),
-                                                  std::move(mapping), std::move(view), size);
+                                                  std::move(mapping), std::move(view), size, std::move(wake));
     }
 };
 
@@ -244,7 +285,7 @@ std::optional<int> runCaseChildIfAsked(int argc, char** argv, const Registry& re
     View view(::MapViewOfFile(mapping.get(), FILE_MAP_ALL_ACCESS, 0, 0, 0));
     if (view.bytes() == nullptr)
         return 2;
-    const childlink::Link link(view.bytes(), static_cast<std::size_t>(size.QuadPart));
+    const childlink::Link link(view.bytes(), static_cast<std::size_t>(size.QuadPart), wakeParent);
     if (!link.valid())
         return 2;
     const auto probe = makeSystemProbe();

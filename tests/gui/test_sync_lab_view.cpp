@@ -104,13 +104,33 @@ TEST(SyncLabChart, OneOpSizeAtATimeFastestFirstWithTheP99RateAsTheWhisker)
     ASSERT_TRUE(d.etcdOk);
 
     // An op of 4 writes of 4 KiB: the whisker is the rate at which 4 calls at the p99 each would go.
-    const Data::Bar* four = barNamed(d.sizes[1], QStringLiteral(" 4 *  4kB open_sync writes"));
+    const Data::Bar* four = barNamed(d.sizes[1], QStringLiteral("4 * 4kB open_sync writes"));
     ASSERT_NE(four, nullptr);
     EXPECT_DOUBLE_EQ(four->opsPerSecond, 500);
     ASSERT_TRUE(four->p99OpsPerSecond);
     EXPECT_DOUBLE_EQ(*four->p99OpsPerSecond, 1 / (4 * 600e-6));
     EXPECT_DOUBLE_EQ(d.sizes[1].maxOps, 4'800);
     EXPECT_DOUBLE_EQ(d.sizes[1].minOps, 125) << "8 writes of 2 KiB at 1000 a second: the slowest bar";
+}
+
+TEST(SyncLabChart, The16KiBOpsHavePgTestFsyncs2x8kBRowFromThe8KiBOpenSync)
+{
+    RunResult r = syncLab();
+    r.cases.push_back(
+        syncMethodCase(9, "direct", {SyncMode::OSync, 0}, 3'000, 300'000, Preallocate::Overwrite, 8 * kKiB));
+    const Data d = Data::from(r, &builtinRegistry());
+    ASSERT_EQ(d.sizes.size(), 2u);
+    const Data::Bar* eight = barNamed(d.sizes[0], QStringLiteral("open_sync, overwriting"));
+    ASSERT_NE(eight, nullptr);
+    EXPECT_DOUBLE_EQ(eight->opsPerSecond, 3'000);
+    const Data::Bar* two = barNamed(d.sizes[1], QStringLiteral("2 * 8kB open_sync writes"));
+    ASSERT_NE(two, nullptr) << "pg_test_fsync's 16 kB comparison has it";
+    EXPECT_DOUBLE_EQ(two->opsPerSecond, 1'500) << "two of the 8 KiB case's writes per op";
+    ASSERT_TRUE(two->p99OpsPerSecond);
+    EXPECT_DOUBLE_EQ(*two->p99OpsPerSecond, 1 / (2 * 300e-6));
+    EXPECT_EQ(two->caseIndex, 9u);
+    EXPECT_FALSE(two->fastest) << "the verdict's fastest is one of the 8 KiB rows";
+    EXPECT_EQ(d.sizes[1].bars.size(), 4u);
 }
 
 TEST(SyncLabChart, ARunThatMakesNoWriteDurableAtEachWriteHasNoLab)

@@ -173,3 +173,21 @@ TEST_F(MemoryBudget, CancelStopsTheChildAndLeavesNothing)
     EXPECT_TRUE(r.cancelled);
     EXPECT_THAT(leftoverGroups(), ::testing::IsEmpty());
 }
+
+TEST_F(MemoryBudget, ACancelKillsAChildThatDoesNotStopWithinItsGrace)
+{
+    // test-deaf sleeps for a minute past the stop flag; the runner gives it 5 s, then kills it.
+    std::stop_source stop;
+    std::jthread canceller([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        stop.request_stop();
+    });
+    const auto began = std::chrono::steady_clock::now();
+    const RunResult r = run(writes("test-deaf", 1 * kMiB, 16 * kMiB, 64 * kMiB), stop.get_token());
+    const auto took = std::chrono::steady_clock::now() - began;
+    ASSERT_EQ(r.cases.size(), 1u);
+    EXPECT_EQ(r.cases[0].status, Status::Cancelled) << r.cases[0].reason;
+    EXPECT_TRUE(r.cancelled);
+    EXPECT_LT(took, std::chrono::seconds(40)) << "killed after its grace, not waited for";
+    EXPECT_THAT(leftoverGroups(), ::testing::IsEmpty());
+}

@@ -3,7 +3,8 @@
 // 1 MiB at a time, each page touched (and counted as written), then writes nothing. Under a memory limit
 // below its size, the kernel's OOM killer must end the case child that runs it. "test-probe-hog" does so
 // only in a kill -9 probe's run (Progress::everyCall); in a measured one it counts its size after 500 ms into
-// an empty file. A probe child outside the case's cgroup would not be stopped.
+// an empty file. A probe child outside the case's cgroup would not be stopped. Also "test-self-kill" and
+// "test-deaf", below.
 #pragma once
 
 #include "core/base/units.h"
@@ -110,6 +111,41 @@ private:
 };
 #endif
 
+// "test-deaf" counts its first MiB, then sleeps for a minute without looking at the stop flag: a case child
+// stuck where a cancel cannot reach it (a sync on a dying disk, a hung mount), which the runner must kill.
+class Deaf final : public Strategy
+{
+public:
+    Deaf()
+    {
+        m_info.id = "test-deaf";
+        m_info.description = "ignores a cancel for a minute (tests only)";
+        m_info.targets = {TargetKind::Directory};
+        m_info.syncModes = {SyncMode::None};
+        m_info.preallocations = {Preallocate::None};
+        m_info.timesCalls = false;
+    }
+    const StrategyInfo& info() const override { return m_info; }
+    std::unique_ptr<Job> prepare(const JobSpec&, Outcome&) const override
+    {
+        return std::make_unique<DeafJob>();
+    }
+
+private:
+    class DeafJob final : public Job
+    {
+    public:
+        Outcome execute(Progress& progress) override
+        {
+            progress.bytes.store(kMiB, std::memory_order_relaxed);
+            std::this_thread::sleep_for(std::chrono::seconds(60));
+            return Outcome::success();
+        }
+    };
+
+    StrategyInfo m_info;
+};
+
 // The built-in strategies and the test ones: the registry of the test programs that start case children,
 // in the parent and in the child alike.
 inline const Registry& testRegistry()
@@ -119,6 +155,7 @@ inline const Registry& testRegistry()
         registerBuiltinStrategies(r);
         r.add(std::make_unique<MemoryHog>());
         r.add(std::make_unique<MemoryHog>(true));
+        r.add(std::make_unique<Deaf>());
 #ifndef _WIN32
         r.add(std::make_unique<SelfKill>());
 #endif
