@@ -190,16 +190,31 @@ bool prepareV2(const Place& p, Outcome& outcome)
     int error = enableMemory();
     if (error == EBUSY) {
         const std::string leaf = p.directory + "/iolab-main";
-        if ((::mkdir(leaf.c_str(), 0755) != 0 && errno != EEXIST) ||
-            !writeText(leaf + "/cgroup.procs", std::to_string(::getpid())))
+        const bool made = ::mkdir(leaf.c_str(), 0755) == 0;
+        if ((!made && errno != EEXIST) || !writeText(leaf + "/cgroup.procs", std::to_string(::getpid()))) {
+            const int why = errno;
+            if (made)
+                ::rmdir(leaf.c_str());
             return fail(
                 fmt::format("could not move IOLab into a leaf group {}, which it needs to hand the memory "
                             "controller to its case groups",
                             leaf),
-                errno);
+                why);
+        }
         logger(LogModule::Platform)
             .info("moved into {} to enable the memory controller in {}", leaf, p.cgroup);
         error = enableMemory();
+        if (error == EBUSY) {
+            // Other processes share IOLab's group (a login session's shell, say): it cannot be handed on.
+            // IOLab goes back where it was and removes the leaf it made, leaving the system as it found it.
+            if (writeText(p.directory + "/cgroup.procs", std::to_string(::getpid())) && made)
+                ::rmdir(leaf.c_str());
+            return fail(fmt::format("could not enable the memory controller in {}: other processes share "
+                                    "that group (a login session's, say), and a group with processes of "
+                                    "its own cannot hand the controller on",
+                                    p.cgroup),
+                        error);
+        }
     }
     if (error != 0)
         return fail(fmt::format("could not enable the memory controller in {}", p.cgroup), error);
