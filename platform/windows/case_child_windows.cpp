@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstdint>
 
 namespace iolab {
@@ -53,8 +54,10 @@ private:
 // The child's waker: the event the parent duplicated into this process before it ran (Header::wakeHandle).
 void wakeParent(childlink::Header& header)
 {
+    // A handle is a value the parent's DuplicateHandle gave this process: its bits, not an address.
+    static_assert(sizeof(HANDLE) == sizeof(header.wakeHandle));
     if (header.wakeHandle != 0)
-        ::SetEvent(reinterpret_cast<HANDLE>(static_cast<std::uintptr_t>(header.wakeHandle)));
+        ::SetEvent(std::bit_cast<HANDLE>(header.wakeHandle));
 }
 
 class WindowsCaseChild final : public CaseChild
