@@ -60,6 +60,18 @@ protected:
         return state;
     }
 
+    // Waits through Starting; the state the child reached, each wait having been woken.
+    static State pastStarting(CaseChild& child)
+    {
+        bool woken = false;
+        State state = State::Starting;
+        while (state == State::Starting) {
+            state = waitOnce(child, state, woken);
+            EXPECT_TRUE(woken) << "no wake-up when the child left Starting";
+        }
+        return state;
+    }
+
     void TearDown() override
     {
         if (!m_workspace)
@@ -80,13 +92,9 @@ TEST_F(CaseChildWake, TheParentIsWokenAtEveryStateOfAMeasuredRun)
 {
     auto child = start("write", 64 * kMiB);
     ASSERT_TRUE(child);
-    bool woken = false;
-    State state = State::Starting;
-    while (state == State::Starting) {
-        state = waitOnce(*child, state, woken);
-        ASSERT_TRUE(woken) << "Starting to Ready";
-    }
+    State state = pastStarting(*child);
     ASSERT_EQ(state, State::Ready) << child->link().outcome().message;
+    bool woken = false;
 
     child->link().header().go.store(1, std::memory_order_release);
     // Running, then Finished: each a wake-up of its own, or both at once when the run was short.
@@ -104,13 +112,7 @@ TEST_F(CaseChildWake, AChildThatFailsToPrepareWakesItsParentWithTheReason)
 {
     auto child = start("no-such-strategy", 1 * kMiB);
     ASSERT_TRUE(child);
-    bool woken = false;
-    State state = State::Starting;
-    while (state == State::Starting) {
-        state = waitOnce(*child, state, woken);
-        ASSERT_TRUE(woken) << "Starting to Failed";
-    }
-    EXPECT_EQ(state, State::Failed);
+    EXPECT_EQ(pastStarting(*child), State::Failed);
     EXPECT_NE(child->link().outcome().message.find("no strategy 'no-such-strategy'"), std::string::npos)
         << child->link().outcome().message;
     (void)child->wait();
@@ -120,11 +122,7 @@ TEST_F(CaseChildWake, AWaitOnAStateAlreadyLeftReturnsAtOnce)
 {
     auto child = start("write", 1 * kMiB);
     ASSERT_TRUE(child);
-    bool woken = false;
-    State state = State::Starting;
-    while (state == State::Starting)
-        state = waitOnce(*child, state, woken);
-    ASSERT_EQ(state, State::Ready);
+    ASSERT_EQ(pastStarting(*child), State::Ready);
     // The block says Ready, so a wait for a change from Starting must not sleep at all.
     const auto began = Clock::now();
     EXPECT_EQ(child->waitState(State::Starting, std::chrono::milliseconds(60000)), State::Ready);

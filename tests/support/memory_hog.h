@@ -4,7 +4,7 @@
 // below its size, the kernel's OOM killer must end the case child that runs it. "test-probe-hog" does so
 // only in a kill -9 probe's run (Progress::everyCall); in a measured one it counts its size after 500 ms into
 // an empty file. A probe child outside the case's cgroup would not be stopped. Also "test-self-kill" and
-// "test-deaf", below.
+// "test-deaf" (FirstMiBThen, below).
 #pragma once
 
 #include "core/base/units.h"
@@ -17,6 +17,7 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -74,16 +75,18 @@ private:
     StrategyInfo m_info;
 };
 
-#ifndef _WIN32
-// "test-self-kill" counts its first MiB, then ends its own process with SIGKILL: a case child that dies of
-// something other than the OOM killer, which must not be blamed on it.
-class SelfKill final : public Strategy
+// A test strategy that counts its first MiB, then does `then` in its case child's process:
+// - "test-self-kill" ends its own process with SIGKILL: a child that dies of something other than the OOM
+//   killer, which must not be blamed on it (not on Windows);
+// - "test-deaf" sleeps for a minute without looking at the stop flag: a child stuck where a cancel cannot
+//   reach it (a sync on a dying disk, a hung mount), which the runner must kill.
+class FirstMiBThen final : public Strategy
 {
 public:
-    SelfKill()
+    FirstMiBThen(std::string id, std::string description, void (*then)()) : m_then(then)
     {
-        m_info.id = "test-self-kill";
-        m_info.description = "kills its own process (tests only)";
+        m_info.id = std::move(id);
+        m_info.description = std::move(description);
         m_info.targets = {TargetKind::Directory};
         m_info.syncModes = {SyncMode::None};
         m_info.preallocations = {Preallocate::None};
@@ -92,57 +95,26 @@ public:
     const StrategyInfo& info() const override { return m_info; }
     std::unique_ptr<Job> prepare(const JobSpec&, Outcome&) const override
     {
-        return std::make_unique<KillJob>();
+        return std::make_unique<ThenJob>(m_then);
     }
 
 private:
-    class KillJob final : public Job
+    class ThenJob final : public Job
     {
     public:
+        explicit ThenJob(void (*then)()) : m_then(then) {}
         Outcome execute(Progress& progress) override
         {
             progress.bytes.store(kMiB, std::memory_order_relaxed);
-            std::raise(SIGKILL);
+            m_then();
             return Outcome::success();
         }
+
+    private:
+        void (*m_then)();
     };
 
-    StrategyInfo m_info;
-};
-#endif
-
-// "test-deaf" counts its first MiB, then sleeps for a minute without looking at the stop flag: a case child
-// stuck where a cancel cannot reach it (a sync on a dying disk, a hung mount), which the runner must kill.
-class Deaf final : public Strategy
-{
-public:
-    Deaf()
-    {
-        m_info.id = "test-deaf";
-        m_info.description = "ignores a cancel for a minute (tests only)";
-        m_info.targets = {TargetKind::Directory};
-        m_info.syncModes = {SyncMode::None};
-        m_info.preallocations = {Preallocate::None};
-        m_info.timesCalls = false;
-    }
-    const StrategyInfo& info() const override { return m_info; }
-    std::unique_ptr<Job> prepare(const JobSpec&, Outcome&) const override
-    {
-        return std::make_unique<DeafJob>();
-    }
-
-private:
-    class DeafJob final : public Job
-    {
-    public:
-        Outcome execute(Progress& progress) override
-        {
-            progress.bytes.store(kMiB, std::memory_order_relaxed);
-            std::this_thread::sleep_for(std::chrono::seconds(60));
-            return Outcome::success();
-        }
-    };
-
+    void (*m_then)();
     StrategyInfo m_info;
 };
 
@@ -155,9 +127,11 @@ inline const Registry& testRegistry()
         registerBuiltinStrategies(r);
         r.add(std::make_unique<MemoryHog>());
         r.add(std::make_unique<MemoryHog>(true));
-        r.add(std::make_unique<Deaf>());
+        r.add(std::make_unique<FirstMiBThen>("test-deaf", "ignores a cancel for a minute (tests only)",
+                                             [] { std::this_thread::sleep_for(std::chrono::seconds(60)); }));
 #ifndef _WIN32
-        r.add(std::make_unique<SelfKill>());
+        r.add(std::make_unique<FirstMiBThen>("test-self-kill", "kills its own process (tests only)",
+                                             [] { std::raise(SIGKILL); }));
 #endif
         return r;
     }();
