@@ -250,6 +250,9 @@ void printPreallocation(const RunResult& result)
                 return "files whose space was reserved first (preallocate fallocate)";
             case Preallocate::Overwrite:
                 return "files written whole first, then overwritten (preallocate overwrite)";
+            case Preallocate::Rewrite:
+                return "one chunk written first, then rewritten in place by every write (preallocate "
+                       "rewrite)";
             }
             return "";
         });

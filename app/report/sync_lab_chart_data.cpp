@@ -66,7 +66,7 @@ SyncLabChartData SyncLabChartData::from(const RunResult& result, const Registry*
         const bool sized = row.method.find(" * ") != std::string::npos;
         bar.label = qs(row.method).simplified(); // pg's padded " 2 *  8kB" as "2 * 8kB"
         if (!sized)
-            bar.label += row.append ? QStringLiteral(", appending") : QStringLiteral(", overwriting");
+            bar.label += QStringLiteral(", ") + QString::fromUtf8(shapeWords(row.shape));
         const bool trusted =
             std::find(distrusted.begin(), distrusted.end(), row.caseIndex) == distrusted.end();
         bar.kind = row.durability.durability != Durability::EachWrite ? Kind::NotDurable

@@ -119,6 +119,19 @@ DurabilityClass durabilityOf(const Case& c, const StrategyInfo* info)
     return {Durability::AtEnd, "no sync: durable only once the run's own fsync after the timed part returns"};
 }
 
+const char* shapeWords(WriteShape shape)
+{
+    switch (shape) {
+    case WriteShape::Append:
+        return "appending";
+    case WriteShape::Overwrite:
+        return "overwriting";
+    case WriteShape::Rewrite:
+        return "rewriting one block";
+    }
+    return "?";
+}
+
 std::vector<SyncLabRow> syncLabRows(const RunResult& result, const Registry* registry)
 {
     std::vector<SyncLabRow> rows;
@@ -134,7 +147,9 @@ std::vector<SyncLabRow> syncLabRows(const RunResult& result, const Registry* reg
         SyncLabRow row;
         row.caseIndex = cr.index;
         row.method = methodName(c);
-        row.append = c.preallocate == Preallocate::None;
+        row.shape = c.preallocate == Preallocate::Rewrite ? WriteShape::Rewrite
+                    : c.preallocate == Preallocate::None  ? WriteShape::Append
+                                                          : WriteShape::Overwrite;
         row.durability = durabilityOf(c, info);
         row.opBytes = openSyncSizeRow(c) ? kOpenSyncOpBytes : c.chunkBytes;
         row.opsPerSecond = cr.apparentMBps.median * kBytesPerMB / static_cast<double>(row.opBytes);
@@ -198,11 +213,11 @@ SyncLabVerdicts syncLabVerdicts(const std::vector<SyncLabRow>& rows,
         v.fastestText =
             fmt::format("The fastest way to make each {} write durable here is {} ({}, case {}): {:.0f} "
                         "writes/s, {} each",
-                        formatBytes(best.opBytes), best.method, best.append ? "appending" : "overwriting",
-                        best.caseIndex + 1, best.opsPerSecond, formatLatency(best.usPerOp / 1e6));
+                        formatBytes(best.opBytes), best.method, shapeWords(best.shape), best.caseIndex + 1,
+                        best.opsPerSecond, formatLatency(best.usPerOp / 1e6));
         // Against plain fdatasync in the same file shape, the method a Linux database uses by default.
         for (const SyncLabRow& r : rows) {
-            if (r.method == "fdatasync" && r.append == best.append && r.caseIndex != best.caseIndex &&
+            if (r.method == "fdatasync" && r.shape == best.shape && r.caseIndex != best.caseIndex &&
                 r.opsPerSecond > 0) {
                 v.fastestText += fmt::format(", {:.2f}x write + fdatasync's {:.0f} writes/s",
                                              best.opsPerSecond / r.opsPerSecond, r.opsPerSecond);
@@ -224,7 +239,10 @@ SyncLabVerdicts syncLabVerdicts(const std::vector<SyncLabRow>& rows,
         if (r.method != "fdatasync" || !r.durableCall)
             continue;
         const auto rank = [&](const SyncLabRow& x) {
-            return (trusted(x) ? 2 : 0) + (x.append ? 1 : 0);
+            // Appending before overwriting before rewriting one block: the closer to a log, the better.
+            return (trusted(x) ? 3 : 0) + (x.shape == WriteShape::Append      ? 2
+                                           : x.shape == WriteShape::Overwrite ? 1
+                                                                              : 0);
         };
         if (fdatasync == nullptr || rank(r) > rank(*fdatasync))
             fdatasync = &r;
@@ -235,8 +253,8 @@ SyncLabVerdicts syncLabVerdicts(const std::vector<SyncLabRow>& rows,
         v.etcdText =
             fmt::format("fdatasync's 99th percentile is {} ({}, case {}): {} etcd's rule for its log disk "
                         "(p99 under 10 ms){}",
-                        formatLatency(p99), fdatasync->append ? "appending" : "overwriting",
-                        fdatasync->caseIndex + 1, *v.etcdOk ? "within" : "above",
+                        formatLatency(p99), shapeWords(fdatasync->shape), fdatasync->caseIndex + 1,
+                        *v.etcdOk ? "within" : "above",
                         *v.etcdOk ? "." : ": a cluster logging here would see slow-disk warnings.");
         if (!trusted(*fdatasync))
             v.etcdText += " Its flushes returned too fast for the device to have stored the data (see the "
@@ -256,7 +274,7 @@ SyncLabResult syncLabResult(const RunResult& result, const Registry* registry)
 std::vector<SyncLabRow> withOpenSyncPairs(std::vector<SyncLabRow> rows)
 {
     for (std::size_t i = 0, n = rows.size(); i < n; ++i) {
-        if (rows[i].method != "open_sync" || rows[i].append)
+        if (rows[i].method != "open_sync" || rows[i].shape == WriteShape::Append)
             continue;
         SyncLabRow two = rows[i];
         two.method = " 2 *  8kB open_sync writes";
@@ -322,23 +340,35 @@ std::string formatPgTestFsync(const RunResult& result, const Registry* registry)
             return;
         out += "\n" + title + "\n" + pgHeaderColumns() + body;
     };
-    const auto overwrite8k = [](const SyncLabRow& r) {
-        return !r.append && r.opBytes == kPgBlock;
+    // pg_test_fsync's own sections hold the rows shaped as it writes: rewriting one block where the run has
+    // such rows, else overwriting a pre-written file; the other shapes follow under IOLab's headings.
+    const WriteShape pgShape = std::any_of(rows.begin(), rows.end(),
+                                           [](const SyncLabRow& r) { return r.shape == WriteShape::Rewrite; })
+                                   ? WriteShape::Rewrite
+                                   : WriteShape::Overwrite;
+    const auto pg8k = [pgShape](const SyncLabRow& r) {
+        return r.shape == pgShape && r.opBytes == kPgBlock;
     };
     section("Compare file sync methods using one 8kB write:\n(in wal_sync_method preference order, except "
             "fdatasync is Linux's default)",
-            overwrite8k, {"open_datasync", "fdatasync", "fsync", "fsync_writethrough", "open_sync"});
+            pg8k, {"open_datasync", "fdatasync", "fsync", "fsync_writethrough", "open_sync"});
     section("Compare open_sync with different write sizes:\n(This is designed to compare the cost of writing "
             "16kB "
             "in different write\nopen_sync sizes.)",
-            [](const SyncLabRow& r) { return !r.append && r.opBytes == kOpenSyncOpBytes; },
+            [pgShape](const SyncLabRow& r) { return r.shape == pgShape && r.opBytes == kOpenSyncOpBytes; },
             {" 1 * 16kB open_sync write", " 2 *  8kB open_sync writes", " 4 *  4kB open_sync writes",
              " 8 *  2kB open_sync writes", "16 *  1kB open_sync writes"});
-    section("Non-sync'ed 8kB writes:", overwrite8k, {"write"});
-    section("IOLab: methods pg_test_fsync does not have, 8kB writes overwriting in place:", overwrite8k, {});
+    section("Non-sync'ed 8kB writes:", pg8k, {"write"});
+    section(
+        fmt::format("IOLab: methods pg_test_fsync does not have, 8kB writes {}:",
+                    pgShape == WriteShape::Rewrite ? "rewriting one block in place" : "overwriting in place"),
+        pg8k, {});
+    section("IOLab: overwriting a pre-written file front to back, as a database fills its preallocated log "
+            "(pg_test_fsync rewrites one block):",
+            [](const SyncLabRow& r) { return r.shape == WriteShape::Overwrite; }, {});
     section("IOLab: appending to a growing file (pg_test_fsync only overwrites, which hides the metadata "
             "updates appending pays):",
-            [](const SyncLabRow& r) { return r.append; }, {});
+            [](const SyncLabRow& r) { return r.shape == WriteShape::Append; }, {});
     section("IOLab: other cases of the run:", [](const SyncLabRow&) { return true; }, {});
 
     const SyncLabVerdicts v = syncLabResult(result, registry).verdicts;

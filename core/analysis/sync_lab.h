@@ -34,14 +34,26 @@ struct DurabilityClass
 // notDurable); `info` nullptr: from the sync policy alone.
 DurabilityClass durabilityOf(const Case& c, const StrategyInfo* info);
 
+// How a lab method's writes meet its file: appending to a growing one (preallocate none), overwriting a
+// pre-written one front to back (preallocate overwrite, as a database fills its preallocated log segment), or
+// rewriting its first block in place on every write (preallocate rewrite, as pg_test_fsync times it).
+enum class WriteShape
+{
+    Append,
+    Overwrite,
+    Rewrite
+};
+
+// "appending", "overwriting", "rewriting one block".
+const char* shapeWords(WriteShape shape);
+
 // One method of the lab, a case of the run.
 struct SyncLabRow
 {
     std::uint32_t caseIndex = 0;
     std::string method; // pg_test_fsync's name where it has one: "fdatasync", "open_datasync", "2 * 8kB
                         // open_sync writes"; IOLab's own otherwise: "pwritev2 RWF_DSYNC"
-    bool append =
-        false; // a growing file (preallocate none); else overwritten in place, as pg_test_fsync does
+    WriteShape shape = WriteShape::Append;
     DurabilityClass durability;
     std::uint64_t opBytes = 0; // one op: a write, or 16 KiB for the open_sync sizes
     double opsPerSecond = 0;   // the median over the measured repetitions
@@ -64,7 +76,7 @@ struct SyncLabVerdicts
     // The fastest method whose each write is durable, not counting cases in `distrusted` (flush honesty).
     std::optional<std::size_t> fastestDurable; // index into the rows
     std::string fastestText;
-    // The etcd rule over the fdatasync-after-every-write rows (the append one first: a log appends).
+    // The etcd rule over the fdatasync-after-every-write rows (an appending one first: a log appends).
     std::optional<bool> etcdOk;
     std::string etcdText;
 };

@@ -16,9 +16,6 @@ constexpr std::uint64_t kSmallStdioCall = 4096;
 
 LatencyChoice chooseLatency(const Case& c, const StrategyInfo& info)
 {
-    if (c.memoryLimitBytes != 0)
-        return {false, "not recorded: under a memory limit the case runs in a child process, which keeps no "
-                       "histograms"};
     if (!info.timesCalls)
         return {false,
                 info.layout == DataLayout::FileSet

@@ -3,6 +3,7 @@
 
 #include "core/base/error.h"
 #include "core/engine/deadline.h"
+#include "core/engine/exposure.h"
 #include "core/engine/job_execution.h"
 #include "core/engine/pattern.h"
 #include "core/engine/registry.h"
@@ -37,6 +38,17 @@ template <std::size_t N> std::string textOf(const std::array<char, N>& from)
 
 } // namespace
 
+std::int64_t nanosecondsOf(TimingClock::time_point at)
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(at.time_since_epoch()).count();
+}
+
+TimingClock::time_point timePointOf(std::int64_t nanoseconds)
+{
+    return TimingClock::time_point(
+        std::chrono::duration_cast<TimingClock::duration>(std::chrono::nanoseconds(nanoseconds)));
+}
+
 void Link::initialize(std::byte* base, std::uint32_t threads, std::int64_t parentPid,
                       std::string_view request)
 {
@@ -46,8 +58,11 @@ void Link::initialize(std::byte* base, std::uint32_t threads, std::int64_t paren
     header->threads = threads;
     header->requestBytes = request.size();
     header->parentPid = parentPid;
-    for (std::uint32_t t = 0; t < threads; ++t)
+    for (std::uint32_t t = 0; t < threads; ++t) {
         new (base + progressOffset(t)) Progress{};
+        new (base + threadEndOffset(threads, t)) ThreadEnd{};
+    }
+    new (base + latencyOffset(threads)) CallLatency{};
     std::memcpy(base + requestOffset(threads), request.data(), request.size());
 }
 
@@ -103,7 +118,8 @@ std::string childRequestToJson(const ChildRequest& request)
                           {"target", target},
                           {"threads", threads},
                           {"everyCall", request.everyCall},
-                          {"measured", request.measured}}
+                          {"measured", request.measured},
+                          {"latency", request.latency}}
         .dump();
 }
 
@@ -119,6 +135,7 @@ ChildRequest childRequestFromJson(std::string_view text)
                                        t.at("bytes").get<std::uint64_t>()});
         request.everyCall = j.at("everyCall").get<bool>();
         request.measured = j.at("measured").get<bool>();
+        request.latency = j.at("latency").get<bool>();
         return request;
     } catch (const nlohmann::json::exception& e) {
         throw InputError(fmt::format("case child request: {}", e.what()));
@@ -127,6 +144,7 @@ ChildRequest childRequestFromJson(std::string_view text)
 
 int runCaseChild(const childlink::Link& link, const Registry& registry, SystemProbe* probe)
 {
+    using childlink::nanosecondsOf;
     using childlink::State;
     ChildRequest request;
     try {
@@ -147,6 +165,8 @@ int runCaseChild(const childlink::Link& link, const Registry& registry, SystemPr
 
     const Pattern pattern(request.testCase.chunkBytes);
     std::vector<std::unique_ptr<Job>> jobs;
+    // The threads' own histograms, as the runner's own process keeps them; merged into the block at the end.
+    std::vector<std::unique_ptr<CallLatency>> latency;
     for (std::uint32_t t = 0; t < request.threads.size(); ++t) {
         JobSpec spec;
         spec.testCase = request.testCase;
@@ -156,6 +176,10 @@ int runCaseChild(const childlink::Link& link, const Registry& registry, SystemPr
         spec.auxPath = request.threads[t].auxPath;
         spec.pattern = &pattern;
         spec.target = request.target;
+        if (request.measured && request.latency) {
+            latency.push_back(std::make_unique<CallLatency>());
+            spec.latency = latency.back().get();
+        }
         Outcome outcome;
         auto job = strategy->prepare(spec, outcome);
         if (job == nullptr) {
@@ -189,19 +213,38 @@ int runCaseChild(const childlink::Link& link, const Registry& registry, SystemPr
         link.progress(t).timeUp = limited ? &timeUp : nullptr;
     const ProcessCounters cpuBefore = probe != nullptr ? probe->process() : ProcessCounters{};
     std::vector<Outcome> outcomes(jobs.size());
-    const auto started = executeThreads(
-        static_cast<std::uint32_t>(jobs.size()),
-        [&](std::uint32_t t) { outcomes[t] = jobs[t]->execute(link.progress(t)); },
-        [&] {
-            if (limited)
-                deadline.emplace(request.testCase.timeLimitMs, timeUp);
-        });
-    const auto returned = std::chrono::steady_clock::now();
+    // As the runner's executeJobs does: each thread's exposure as its job returns, then, where the job's own
+    // last sync made its bytes durable, all of them durable for the sampler's at-risk line.
+    const bool jobEndsDurable =
+        exposurePlan(request.testCase, strategy->info()).point != DurablePoint::RunEnd;
+    const auto execute = [&](std::uint32_t t) {
+        Progress& p = link.progress(t);
+        p.durableAt = TimingClock::now(); // nothing is waiting yet
+        outcomes[t] = jobs[t]->execute(p);
+        childlink::ThreadEnd& end = link.threadEnd(t);
+        end.endedNs = nanosecondsOf(TimingClock::now());
+        end.durable = p.durable.load(std::memory_order_relaxed);
+        if (jobEndsDurable && outcomes[t].ok())
+            p.durable.store(p.bytes.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    };
+    const auto started = executeThreads(static_cast<std::uint32_t>(jobs.size()), execute, [&] {
+        if (limited)
+            deadline.emplace(request.testCase.timeLimitMs, timeUp);
+    });
+    const auto returned = TimingClock::now();
     deadline.reset();
     const ProcessCounters cpuAfter = probe != nullptr ? probe->process() : ProcessCounters{};
     childlink::Header& h = link.header();
-    h.startedNs = std::chrono::duration_cast<std::chrono::nanoseconds>(started.time_since_epoch()).count();
-    h.returnedNs = std::chrono::duration_cast<std::chrono::nanoseconds>(returned.time_since_epoch()).count();
+    h.startedNs = nanosecondsOf(started);
+    h.returnedNs = nanosecondsOf(returned);
+    if (!latency.empty()) {
+        CallLatency& merged = link.latency();
+        for (const auto& thread : latency) {
+            merged.calls.merge(thread->calls);
+            merged.syncs.merge(thread->syncs);
+        }
+        h.latencyRecorded = 1;
+    }
     h.timeLimitReached = timeUp.load(std::memory_order_relaxed) && !h.stop.load(std::memory_order_relaxed);
     h.cpuUserSeconds = cpuAfter.userSeconds - cpuBefore.userSeconds;
     h.cpuSystemSeconds = cpuAfter.systemSeconds - cpuBefore.systemSeconds;

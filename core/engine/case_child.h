@@ -2,12 +2,15 @@
 // A case run in a child process: the same program re-executed as `<program> __case-child <link file>`. The
 // kill -9 probe (core/engine/crash_probe.h) runs its kills there. Parent and child share one small block, a
 // file in the run folder that both map: its header (the handshake and the child's outcome), one Progress per
-// thread (what each thread's API has acknowledged), then the request as JSON. The platform starts, kills and
+// thread (what each thread's API has acknowledged), one ThreadEnd per thread and the merged latency
+// histograms (what a measured run leaves for the runner's exposure and latency figures), then the request as
+// JSON. The platform starts, kills and
 // waits for the process (CaseChildLauncher); what the child does is here, the same jobs through the same loop
 // (executeJobs) as in the runner's own process.
 #pragma once
 
 #include "core/base/outcome.h"
+#include "core/engine/call_timing.h"
 #include "core/engine/memory_budget.h"
 #include "core/engine/probe.h"
 #include "core/engine/strategy.h"
@@ -22,6 +25,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace iolab {
@@ -33,7 +37,7 @@ inline constexpr std::string_view kCaseChildCommand = "__case-child";
 namespace childlink {
 
 inline constexpr std::array<char, 8> kMagic{'I', 'O', 'L', 'A', 'B', 'L', 'N', 'K'};
-inline constexpr std::uint32_t kVersion = 3;
+inline constexpr std::uint32_t kVersion = 4;
 inline constexpr std::size_t kHeaderBytes = 4096;
 inline constexpr std::uint32_t kMaxThreads = 1024;
 
@@ -76,23 +80,50 @@ struct Header
     std::uint32_t timeLimitReached;
     double cpuUserSeconds;
     double cpuSystemSeconds;
+    // Whether the block's latency histograms hold the run's calls (the request asked for them, and it ran).
+    std::uint32_t latencyRecorded;
 };
 static_assert(sizeof(Header) <= kHeaderBytes);
 static_assert(sizeof(Progress) % alignof(Progress) == 0);
+
+// What one thread of a measured run left as its job returned, for the runner's exposure (ThreadExposure):
+// when (steady clock nanoseconds), and how many of its bytes its own syncs had made durable by then. The
+// rest of it (the bytes, the last durable moment, the longest wait) is in the thread's Progress.
+struct ThreadEnd
+{
+    std::int64_t endedNs;
+    std::uint64_t durable;
+};
+
+// The histograms are copied into and out of the block whole.
+static_assert(std::is_trivially_copyable_v<CallLatency>);
 
 constexpr std::size_t progressOffset(std::uint32_t thread)
 {
     return kHeaderBytes + thread * sizeof(Progress);
 }
+constexpr std::size_t threadEndOffset(std::uint32_t threads, std::uint32_t thread)
+{
+    return progressOffset(threads) + thread * sizeof(ThreadEnd);
+}
+constexpr std::size_t latencyOffset(std::uint32_t threads)
+{
+    constexpr std::size_t kAlign = alignof(CallLatency) > 64 ? alignof(CallLatency) : 64;
+    return (threadEndOffset(threads, threads) + kAlign - 1) / kAlign * kAlign;
+}
 constexpr std::size_t requestOffset(std::uint32_t threads)
 {
-    return progressOffset(threads);
+    return latencyOffset(threads) + sizeof(CallLatency);
 }
 // The size of a block for `threads` threads and a request of `requestBytes`.
 constexpr std::size_t blockBytes(std::uint32_t threads, std::size_t requestBytes)
 {
     return requestOffset(threads) + requestBytes;
 }
+
+// The block's times: steady clock nanoseconds, one clock for every process of the machine.
+std::int64_t nanosecondsOf(TimingClock::time_point at);
+TimingClock::time_point timePointOf(std::int64_t nanoseconds);
 
 // Wakes a parent waiting for a new state (CaseChild::waitState): on Linux a futex wake on Header::state, on
 // Windows the event of Header::wakeHandle.
@@ -116,6 +147,14 @@ public:
     Progress& progress(std::uint32_t thread) const
     {
         return *reinterpret_cast<Progress*>(m_base + progressOffset(thread));
+    }
+    ThreadEnd& threadEnd(std::uint32_t thread) const
+    {
+        return *reinterpret_cast<ThreadEnd*>(m_base + threadEndOffset(header().threads, thread));
+    }
+    CallLatency& latency() const
+    {
+        return *reinterpret_cast<CallLatency*>(m_base + latencyOffset(header().threads));
     }
     std::string_view request() const;
     State state() const { return static_cast<State>(header().state.load(std::memory_order_acquire)); }
@@ -156,8 +195,11 @@ struct ChildRequest
     std::vector<ChildThread> threads;
     bool everyCall = false; // publish the acknowledged bytes after every call (Progress::everyCall)
     // A measured repetition (the memory budget): the child times its run, ends it at the case's time limit
-    // and reports its CPU; a probe run is none of these.
+    // and reports its CPU and its threads' ends; a probe run is none of these.
     bool measured = false;
+    // A measured repetition whose calls are timed (chooseLatency): the child records them and leaves the
+    // merged histograms in the block.
+    bool latency = false;
 };
 
 std::string childRequestToJson(const ChildRequest& request);

@@ -152,6 +152,9 @@ std::string crashProbeRefusal(const Case& c)
                "anywhere";
     if (c.target == TargetKind::Null)
         return "the kill -9 probe reads files back after the kill; the null device keeps nothing";
+    if (c.preallocate == Preallocate::Rewrite)
+        return "the kill -9 probe checks a file written front to back up to the acknowledged position; "
+               "preallocate rewrite writes one chunk again and again, so nothing tells which write survived";
     return {};
 }
 

@@ -78,7 +78,7 @@ private:
     // A write case under a memory limit: the repetition's timed part runs in a child process in a memory
     // cgroup of its own (core/engine/case_child.h); the files are checked and made durable here.
     RepetitionResult runInChild(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
-                                RepetitionResult rep);
+                                RepetitionResult rep, CallLatency* caseLatency);
     // Waits until the child's state is past `from` (or it exits, or the run is stopped: then it is asked to
     // stop); the state it reached.
     childlink::State waitChild(CaseChild& child, childlink::State from);
@@ -448,7 +448,8 @@ void CaseRunner::checkAndVerify(RepetitionResult& rep, const Case& c, const Patt
         for (std::uint32_t t = 0; t < fileCount && rep.outcome.ok(); ++t) {
             const std::uint64_t share = info.threadsShareOneFile ? c.totalBytes : c.bytesForThread(t);
             const std::uint64_t written =
-                cutShort ? progress[t].bytes.load(std::memory_order_relaxed) : share;
+                bytesInFile(c.preallocate, c.chunkBytes,
+                            cutShort ? progress[t].bytes.load(std::memory_order_relaxed) : share);
             rep.outcome = m_workspace.verify(files.data[t], written, pattern, 0, cutShort && sizedBefore);
         }
         rep.verified = rep.outcome.ok();
@@ -464,7 +465,7 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
     rep.index = repetition;
     rep.warmup = repetition < m_options.warmups;
     if (c.memoryLimitBytes != 0)
-        return runInChild(caseIndex, c, pattern, std::move(rep));
+        return runInChild(caseIndex, c, pattern, std::move(rep), caseLatency);
     const bool reads = data != nullptr;
 
     RepetitionFiles files;
@@ -548,7 +549,7 @@ childlink::State CaseRunner::waitChild(CaseChild& child, childlink::State from)
 }
 
 RepetitionResult CaseRunner::runInChild(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
-                                        RepetitionResult rep)
+                                        RepetitionResult rep, CallLatency* caseLatency)
 {
     using childlink::State;
     if (m_launcher == nullptr) {
@@ -559,6 +560,7 @@ RepetitionResult CaseRunner::runInChild(std::uint32_t caseIndex, const Case& c, 
     request.testCase = c;
     request.target = m_workspace.target();
     request.measured = true;
+    request.latency = caseLatency != nullptr; // the child times the calls as this process would
     RepetitionFiles files;
     const bool shared = m_strategy.info().threadsShareOneFile;
     for (std::uint32_t t = 0; t < (shared ? 1 : c.threads); ++t) {
@@ -608,16 +610,14 @@ RepetitionResult CaseRunner::runInChild(std::uint32_t caseIndex, const Case& c, 
         return finish();
     }
 
+    const ExposurePlan exposurePlan = iolab::exposurePlan(c, m_strategy.info());
     if (m_sampler != nullptr)
-        // The live at-risk line reads the child's counters through the link; the result's exposure is not
-        // taken in a child (atRisk stays unknown there).
+        // The live at-risk line reads the child's counters through the link, as it reads this process's.
         m_sampler->begin(caseIndex, static_cast<std::int32_t>(rep.index), rep.warmup, &link.progress(0),
-                         threads, iolab::exposurePlan(c, m_strategy.info()), child.get());
+                         threads, exposurePlan, child.get());
     const Counters before = countersBefore(c, true);
     link.header().go.store(1, std::memory_order_release);
     const State reached = waitChild(*child, State::Running);
-    const std::uint64_t peakRss = m_sampler != nullptr ? m_sampler->end() : 0;
-    const BudgetCounters sampledPeak = m_sampler != nullptr ? m_sampler->takeBudgetPeak() : BudgetCounters{};
     if (reached != State::Finished) {
         rep.outcome = childFailure();
     } else {
@@ -627,11 +627,29 @@ RepetitionResult CaseRunner::runInChild(std::uint32_t caseIndex, const Case& c, 
         rep.timeLimitReached = link.header().timeLimitReached != 0;
     }
     const childlink::Header& h = link.header();
-    const Clock::time_point started{
-        std::chrono::duration_cast<Clock::duration>(std::chrono::nanoseconds(h.startedNs))};
-    const Clock::time_point returned{
-        std::chrono::duration_cast<Clock::duration>(std::chrono::nanoseconds(h.returnedNs))};
+    const Clock::time_point started = childlink::timePointOf(h.startedNs);
+    const Clock::time_point returned = childlink::timePointOf(h.returnedNs);
     const auto durable = rep.outcome.ok() ? makeDurable(rep, files, before.backlog) : returned;
+    // The samples go on through the final fsync, as in this process's own runs (marked syncing).
+    const std::uint64_t peakRss = m_sampler != nullptr ? m_sampler->end() : 0;
+    const BudgetCounters sampledPeak = m_sampler != nullptr ? m_sampler->takeBudgetPeak() : BudgetCounters{};
+    if (rep.outcome.ok()) {
+        // The child's threads as executeJobs would have seen them, from what each left in the block.
+        std::vector<ThreadExposure> exposure(threads);
+        for (std::uint32_t t = 0; t < threads; ++t) {
+            const Progress& p = link.progress(t);
+            const childlink::ThreadEnd& end = link.threadEnd(t);
+            exposure[t] = {p.bytes.load(std::memory_order_relaxed), end.durable, p.durableAt, p.longestWait,
+                           childlink::timePointOf(end.endedNs)};
+        }
+        if (exposurePlan.point != DurablePoint::NotApplicable)
+            rep.atRisk = computeExposure(exposurePlan, exposure, durable);
+        if (h.latencyRecorded != 0) {
+            m_latency.clear();
+            m_latency.push_back(std::make_unique<CallLatency>(link.latency()));
+            collectLatency(rep, caseLatency);
+        }
+    }
     Counters after = countersAfter(c);
     Counters cpu = before;
     cpu.process = {};
@@ -721,6 +739,19 @@ void summarizeCase(CaseResult& result)
     result.stabilityMBps = sampleStddev(intervals);
 }
 
+namespace {
+
+// What a write case's data files hold once it has run: all it writes, or under preallocate rewrite one chunk
+// per thread, written again and again.
+std::uint64_t dataBytesOnDisk(const Case& c)
+{
+    if (c.preallocate == Preallocate::Rewrite)
+        return std::min(c.totalBytes, c.chunkBytes * c.threads);
+    return c.totalBytes;
+}
+
+} // namespace
+
 std::uint64_t spaceNeeded(const Case& c)
 {
     if (c.direction == Direction::Read) {
@@ -729,7 +760,8 @@ std::uint64_t spaceNeeded(const Case& c)
         const std::uint64_t files = c.fileSet.empty() ? c.threads : c.fileSet.files;
         return dataSetSpaceNeeded(c.totalBytes, files);
     }
-    return c.totalBytes + kScratchBytesPerThread * c.threads + spaceMarginBytes(c.totalBytes);
+    const std::uint64_t data = dataBytesOnDisk(c);
+    return data + kScratchBytesPerThread * c.threads + spaceMarginBytes(data);
 }
 
 bool allCasesOk(const RunResult& result)
@@ -851,9 +883,10 @@ RunResult Runner::run(const RunPlan& plan, const RunOptions& options, const std:
         } else if (options.spaceCheck && c.direction == Direction::Write &&
                    c.target == TargetKind::Directory && spaceNeeded(c) > free) {
             caseResult.status = Status::Refused;
-            caseResult.reason = fmt::format(
-                "needs {} of free space (data plus a {} margin) but the target has {}",
-                formatBytes(spaceNeeded(c)), formatBytes(spaceNeeded(c) - c.totalBytes), formatBytes(free));
+            caseResult.reason =
+                fmt::format("needs {} of free space (data plus a {} margin) but the target has {}",
+                            formatBytes(spaceNeeded(c)), formatBytes(spaceNeeded(c) - dataBytesOnDisk(c)),
+                            formatBytes(free));
         } else if (const DataSet* data =
                        prepareData(dataSets, m_workspace, c, *strategy, options, caseResult);
                    data != nullptr || c.direction == Direction::Write) {

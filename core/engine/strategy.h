@@ -129,6 +129,13 @@ enum class CallCost
     MappedWindow   // a copy into a mapped window, with map and unmap calls per window (windowBytes)
 };
 
+// The preallocations of a writer whose every call puts one chunk at a place of its choosing (write, direct,
+// the sync lab's per-call writers): preallocate rewrite as well, every write at the file's start again.
+inline std::vector<Preallocate> everyPreallocation()
+{
+    return {Preallocate::None, Preallocate::Fallocate, Preallocate::Overwrite, Preallocate::Rewrite};
+}
+
 struct StrategyInfo
 {
     std::string id;

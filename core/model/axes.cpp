@@ -754,8 +754,9 @@ std::vector<AxisSpec> builtinAxes()
 
     AxisSpec preallocate =
         typedAxis({"preallocation", "preallocate", "preallocate", "preallocate", "--preallocate",
-                   "Writes to a file: none (a new file, the default), fallocate (space reserved first) or "
-                   "overwrite (the file written first, then overwritten); untimed"},
+                   "Writes to a file: none (a new file, the default), fallocate (space reserved first), "
+                   "overwrite (the file written first, then overwritten) or rewrite (one chunk written "
+                   "first, then written again in place by every write, as pg_test_fsync does); untimed"},
                   AxisValueKind::Text, &Case::preallocate, &MatrixGroup::preallocations,
                   namedValues(parsePreallocate), {}, [](const StrategyInfo&) { return Preallocate::None; });
     // Every case has one: readers and pipes take none only, and their refusal says why.
@@ -771,6 +772,13 @@ std::vector<AxisSpec> builtinAxes()
                  return fmt::format("preallocate {} needs a file; a {} target has nothing to "
                                     "preallocate",
                                     toString(c.preallocate), toString(c.target));
+             if (c.preallocate == Preallocate::Rewrite && !contains(info.preallocations, c.preallocate) &&
+                 contains(info.preallocations, Preallocate::Overwrite))
+                 return fmt::format("{} does not take preallocate rewrite: only a writer whose every call "
+                                    "puts one chunk at a place of its choosing can write the same place "
+                                    "again (write, direct and the sync lab's pwritev2-dsync, "
+                                    "sync-file-range and uring-linked-sync)",
+                                    c.strategy);
              if (!contains(info.preallocations, c.preallocate))
                  return fmt::format("{} does not take preallocate {}: {}", c.strategy,
                                     toString(c.preallocate), info.preallocateRefusal);
@@ -1077,21 +1085,21 @@ std::vector<AxisSpec> builtinAxes()
         .check = [memoryLimitParse](std::string_view t) { (void)memoryLimitParse(t, "memory limit field"); },
     };
     memoryLimit.refusals = {
-        {kMemoryLimitRank, [](const Case& c, const StrategyInfo& info, const TargetInfo& target) {
+        {kMemoryLimitRank, [](const Case& c, const StrategyInfo& info, const TargetInfo& where) {
              if (c.memoryLimitBytes == 0)
                  return std::string();
              if (c.direction != Direction::Write || c.target != TargetKind::Directory)
                  return fmt::format("a memory limit applies to writes to files, whose page cache it caps; "
                                     "{} writes to a {}",
                                     c.strategy, toString(c.target));
-             if (!target.memoryLimitProblem.empty())
-                 return target.memoryLimitProblem;
-             if (target.livesInMemory())
+             if (!where.memoryLimitProblem.empty())
+                 return where.memoryLimitProblem;
+             if (where.livesInMemory())
                  return fmt::format(
                      "a memory limit caps the page cache a writer fills, but {} keeps its files "
                      "in memory that cannot be written back: the files themselves would count "
                      "against the limit; give a folder on a disk",
-                     target.fsType);
+                     where.fsType);
              const std::uint64_t needs = memoryLimitNeeds(c, info);
              const std::uint64_t atLeast = (needs + kMiB - 1) / kMiB * kMiB;
              if (c.memoryLimitBytes < needs)

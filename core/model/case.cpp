@@ -265,17 +265,21 @@ std::string toString(Preallocate preallocate)
         return "fallocate";
     case Preallocate::Overwrite:
         return "overwrite";
+    case Preallocate::Rewrite:
+        return "rewrite";
     }
     return "?";
 }
 
 Preallocate parsePreallocate(std::string_view text)
 {
-    for (auto value : {Preallocate::None, Preallocate::Fallocate, Preallocate::Overwrite}) {
+    for (auto value :
+         {Preallocate::None, Preallocate::Fallocate, Preallocate::Overwrite, Preallocate::Rewrite}) {
         if (text == toString(value))
             return value;
     }
-    throw InputError(fmt::format("unknown preallocation '{}' (use none, fallocate or overwrite)", text));
+    throw InputError(
+        fmt::format("unknown preallocation '{}' (use none, fallocate, overwrite or rewrite)", text));
 }
 
 std::string toString(ReaderCpu placement)

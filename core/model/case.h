@@ -99,14 +99,32 @@ enum class CacheState
 // What a write case's file holds before the timed part. None: a new, empty file that grows as it is written
 // (IOLab's default, as a program writing a new file does). Fallocate: its space reserved first, untimed
 // (fallocate(2); Windows: the file's allocation size), as fio lays out its files. Overwrite: the whole file
-// written and made durable first, untimed, so that the timed part overwrites blocks that exist, as
-// pg_test_fsync and fio's overwrite mode do. Reads, pipes and the null device always carry None.
+// written and made durable first, untimed, so that the timed part overwrites blocks that exist, as fio's
+// overwrite mode does. Rewrite: the file's first chunk written and made durable first, untimed, then every
+// write of the timed part lands on that chunk again, in place: a log rewriting its current page, and what
+// pg_test_fsync times (it writes offset 0 of its file on every op). Reads, pipes and the null device always
+// carry None.
 enum class Preallocate
 {
     None,
     Fallocate,
-    Overwrite
+    Overwrite,
+    Rewrite
 };
+
+// Where a writer puts the bytes its loop has reached `offset` with: there, or under preallocate rewrite at
+// the file's start, every write again.
+constexpr std::uint64_t placeInFile(Preallocate preallocate, std::uint64_t offset) noexcept
+{
+    return preallocate == Preallocate::Rewrite ? 0 : offset;
+}
+
+// How much of a writer's file its writes cover once it has written `written` bytes in chunks of `chunk`.
+constexpr std::uint64_t bytesInFile(Preallocate preallocate, std::uint64_t chunk,
+                                    std::uint64_t written) noexcept
+{
+    return preallocate == Preallocate::Rewrite && chunk < written ? chunk : written;
+}
 
 // Where a pipe case's reader thread runs against its writer. Any: where the scheduler puts them (IOLab's
 // default, as two programs joined by a pipe run). Same: both pinned to one CPU, taking turns, so that the
@@ -216,7 +234,7 @@ std::string toString(SyncPolicy policy);
 std::string toString(StdioBuffer buffer);
 std::string toString(ReadHint hint);
 std::string toString(CacheState cache);
-std::string toString(Preallocate preallocate); // "none", "fallocate", "overwrite"
+std::string toString(Preallocate preallocate); // "none", "fallocate", "overwrite", "rewrite"
 std::string toString(ReaderCpu placement);     // "any", "same", "other"
 std::string toString(LatencyMode mode);        // "auto", "on", "off"
 std::string toString(const FileSetSpec& set);  // "2000x4K", "500x1K-64K", "2000xarticle-2b"

@@ -48,6 +48,7 @@ const OneOsStrategy& pwritev2DsyncDeclaration()
          .targets = {TargetKind::Directory},
          .syncModes = {SyncMode::None},
          .syncRefusal = "each pwritev2 with RWF_DSYNC is durable when it returns: no sync policy applies",
+         .preallocations = everyPreallocation(),
          .durableEachWrite = true},
         "pwritev2(2) and RWF_DSYNC are Linux-only; on Windows, direct with O_DSYNC (FILE_FLAG_WRITE_THROUGH "
         "with NO_BUFFERING) is the write that returns durable"};
@@ -63,6 +64,7 @@ const OneOsStrategy& syncFileRangeDeclaration()
          .targets = {TargetKind::Directory},
          .syncModes = {SyncMode::None},
          .syncRefusal = "sync-file-range's own call is the sync it measures: no other policy applies",
+         .preallocations = everyPreallocation(),
          .notDurable = "sync_file_range writes the data out to the device but flushes neither the device's "
                        "write cache nor the file's metadata, so a power cut can still lose it"},
         "sync_file_range(2) is Linux-only, and Windows has no call that writes a range out without a flush"};
@@ -80,6 +82,7 @@ const OneOsStrategy& uringLinkedSyncDeclaration()
          .targets = {TargetKind::Directory},
          .syncModes = {SyncMode::FdatasyncEvery, SyncMode::FsyncEvery},
          .syncRefusal = "uring-linked-sync links its writes to fsync-every:N or fdatasync-every:N",
+         .preallocations = everyPreallocation(),
          .syncInsideCalls = true},
         "io_uring is Linux-only; on Windows, write with fsync-every:1 (FlushFileBuffers after each write) is "
         "the write followed by its sync"};

@@ -18,6 +18,7 @@ public:
                          .needsDirectIo = true,
                          .targets = {TargetKind::Directory},
                          .syncModes = posix::kEverySyncMode,
+                         .preallocations = everyPreallocation(),
                          .callCost = CallCost::DirectWrite})
     {}
 

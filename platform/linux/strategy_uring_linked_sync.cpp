@@ -40,10 +40,11 @@ public:
                 m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress, timer,
                 [&](std::uint64_t offset, std::uint64_t size) {
                     const bool linked = --untilSync == 0;
+                    const std::uint64_t at = placeInFile(m_spec.testCase.preallocate, offset);
                     if (!linked)
-                        return writeAndSync(pattern.at(offset), size, offset, false);
+                        return writeAndSync(pattern.at(at), size, at, false);
                     untilSync = sync.everyWrites;
-                    if (!writeAndSync(pattern.at(offset), size, offset, true))
+                    if (!writeAndSync(pattern.at(at), size, at, true))
                         return false;
                     // The loop writes from the file's start: its first offset + size bytes are durable.
                     progress.markDurable(offset + size, TimingClock::now());

@@ -15,7 +15,8 @@ public:
         : BasicStrategy({.id = "write",
                          .description = "write(2) per chunk through the page cache",
                          .targets = {TargetKind::Directory, TargetKind::Null},
-                         .syncModes = posix::kEverySyncMode})
+                         .syncModes = posix::kEverySyncMode,
+                         .preallocations = everyPreallocation()})
     {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override

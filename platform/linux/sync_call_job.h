@@ -29,12 +29,14 @@ public:
     {
         const Pattern::View pattern = m_spec.pattern->view();
         const int fd = m_fd.get();
+        const Preallocate preallocate = m_spec.testCase.preallocate;
         int error = 0;
         const auto end = withCallTimer(m_spec.latency, [&](const auto& timer) {
             return runChunks(
                 m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress, timer,
-                [pattern, fd, &error](std::uint64_t offset, std::uint64_t size) {
-                    if (Call{}(fd, pattern.at(offset), size, offset)) [[likely]]
+                [pattern, fd, preallocate, &error](std::uint64_t offset, std::uint64_t size) {
+                    const std::uint64_t at = placeInFile(preallocate, offset);
+                    if (Call{}(fd, pattern.at(at), size, at)) [[likely]]
                         return true;
                     error = errno;
                     return false;

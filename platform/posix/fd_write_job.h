@@ -11,16 +11,19 @@
 
 namespace iolab::posix {
 
-// How a writer walks its file: front to back, or every chunk once in a random order (ChunkOrder).
+// How a writer walks its file: front to back, every chunk once in a random order (ChunkOrder), or the first
+// chunk again and again (preallocate rewrite).
 enum class WriteOrder
 {
     Sequential,
-    Random
+    Random,
+    Rewrite
 };
 
-// write(2) per chunk on a descriptor opened with the case's flags (plus O_DIRECT for the direct strategy), or
-// pwrite(2) of every chunk once at its place in a random order. Byte p of the file is the pattern's byte p
-// either way, so the runner verifies both the same way.
+// write(2) per chunk on a descriptor opened with the case's flags (plus O_DIRECT for the direct strategy),
+// pwrite(2) of every chunk once at its place in a random order, or, under preallocate rewrite, pwrite(2) of
+// the first chunk at offset 0 on every call. Byte p of the file is the pattern's byte p every way, so the
+// runner verifies them the same way.
 class FdWriteJob final : public Job
 {
 public:
@@ -30,6 +33,8 @@ public:
         UniqueFd fd = openOutput(spec, O_WRONLY, direct, outcome);
         if (!fd)
             return nullptr;
+        if (spec.testCase.preallocate == Preallocate::Rewrite)
+            order = WriteOrder::Rewrite;
         return std::unique_ptr<Job>(new FdWriteJob(spec, std::move(fd), direct, order));
     }
 
@@ -55,6 +60,16 @@ public:
                         const std::uint64_t at = order.at(offset / chunk) * chunk;
                         const std::uint64_t size = std::min(chunk, total - at);
                         if (pwriteFully(fd, pattern.at(at), size, at)) [[likely]]
+                            return true;
+                        return fail(m_direct ? "pwrite(O_DIRECT)" : "pwrite");
+                    },
+                    syncEvery);
+            }
+            if (m_order == WriteOrder::Rewrite) {
+                return runChunks(
+                    m_spec.bytes, chunk, every, progress, timer,
+                    [&](std::uint64_t, std::uint64_t size) {
+                        if (pwriteFully(fd, pattern.at(0), size, 0)) [[likely]]
                             return true;
                         return fail(m_direct ? "pwrite(O_DIRECT)" : "pwrite");
                     },

@@ -90,36 +90,35 @@ int openFlags(const Case& c, bool direct)
 
 namespace {
 
-// Preallocate overwrite: the whole file written (bytes unlike the pattern, so that nothing of it survives the
-// timed part unnoticed) and made durable through a descriptor of its own, then evicted from the page cache so
-// that the timed part starts as a new file would: overwriting blocks that exist, with nothing cached.
+// Preallocate overwrite and rewrite: the file written (the whole of it, or the one chunk that rewrite writes
+// again and again; bytes unlike the pattern, so that nothing of it survives the timed part unnoticed) and
+// made durable through a descriptor of its own, then evicted from the page cache so that the timed part
+// starts as a new file would: overwriting blocks that exist, with nothing cached.
 bool writeBeforehand(const JobSpec& spec, Outcome& outcome)
 {
-    UniqueFd fd(::open(spec.path.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC));
-    if (!fd) {
-        outcome = errnoOutcome(errno, "open (preallocate overwrite)", spec.path);
+    const std::string mode = toString(spec.testCase.preallocate);
+    const auto failed = [&](int error, const char* call) {
+        outcome = errnoOutcome(error, fmt::format("{} (preallocate {})", call, mode), spec.path);
         return false;
-    }
+    };
+    UniqueFd fd(::open(spec.path.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC));
+    if (!fd)
+        return failed(errno, "open");
+    const std::uint64_t bytes = bytesInFile(spec.testCase.preallocate, spec.testCase.chunkBytes, spec.bytes);
     constexpr std::uint64_t kPieceBytes = std::uint64_t{1} << 20;
-    std::vector<std::byte> piece(std::min(kPieceBytes, spec.bytes));
-    for (std::uint64_t offset = 0; offset < spec.bytes; offset += piece.size()) {
-        const std::size_t size = std::min<std::uint64_t>(piece.size(), spec.bytes - offset);
+    std::vector<std::byte> piece(std::min(kPieceBytes, bytes));
+    for (std::uint64_t offset = 0; offset < bytes; offset += piece.size()) {
+        const std::size_t size = std::min<std::uint64_t>(piece.size(), bytes - offset);
         for (std::size_t i = 0; i < size; ++i)
             piece[i] = ~Pattern::expected(offset + i);
-        if (!writeFully(fd.get(), piece.data(), size)) {
-            outcome = errnoOutcome(errno, "write (preallocate overwrite)", spec.path);
-            return false;
-        }
+        if (!writeFully(fd.get(), piece.data(), size))
+            return failed(errno, "write");
     }
-    if (::fdatasync(fd.get()) != 0) {
-        outcome = errnoOutcome(errno, "fdatasync (preallocate overwrite)", spec.path);
-        return false;
-    }
+    if (::fdatasync(fd.get()) != 0)
+        return failed(errno, "fdatasync");
     ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED);
-    if (const int error = fd.close(); error != 0) {
-        outcome = errnoOutcome(error, "close (preallocate overwrite)", spec.path);
-        return false;
-    }
+    if (const int error = fd.close(); error != 0)
+        return failed(error, "close");
     return true;
 }
 
@@ -132,6 +131,7 @@ bool preallocate(int fd, const JobSpec& spec, Outcome& outcome)
     case Preallocate::Fallocate:
         return reserveSpace(fd, spec.bytes, spec.path, outcome);
     case Preallocate::Overwrite:
+    case Preallocate::Rewrite:
         return writeBeforehand(spec, outcome);
     }
     return true;

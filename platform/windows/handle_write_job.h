@@ -12,12 +12,13 @@
 
 namespace iolab::windows_backend {
 
-// How a writer walks its file: front to back, or every chunk once in a random order (ChunkOrder), as the
-// Linux writers do (platform/posix/fd_write_job.h).
+// How a writer walks its file: front to back, every chunk once in a random order (ChunkOrder), or the first
+// chunk again and again (preallocate rewrite), as the Linux writers do (platform/posix/fd_write_job.h).
 enum class WriteOrder
 {
     Sequential,
-    Random
+    Random,
+    Rewrite
 };
 
 // WriteFile per chunk on a handle opened with the case's flags. For direct I/O (FILE_FLAG_NO_BUFFERING) the
@@ -49,6 +50,8 @@ public:
         win::UniqueHandle handle = win::openOutput(spec, GENERIC_WRITE, direct, outcome);
         if (!handle)
             return nullptr;
+        if (spec.testCase.preallocate == Preallocate::Rewrite)
+            order = WriteOrder::Rewrite;
         return std::unique_ptr<Job>(
             new HandleWriteJob(spec, std::move(handle), direct, order, std::move(copy), base));
     }
@@ -74,6 +77,16 @@ public:
                     [&](std::uint64_t offset, std::uint64_t) {
                         const std::uint64_t at = order.at(offset / chunk) * chunk;
                         if (win::writeAt(file, pattern.at(at), std::min(chunk, total - at), at)) [[likely]]
+                            return true;
+                        return fail(m_direct ? "WriteFile(NO_BUFFERING, offset)" : "WriteFile (offset)");
+                    },
+                    syncEvery);
+            }
+            if (m_order == WriteOrder::Rewrite) {
+                return runChunks(
+                    m_spec.bytes, chunk, every, progress, timer,
+                    [&](std::uint64_t, std::uint64_t size) {
+                        if (win::writeAt(file, pattern.at(0), size, 0)) [[likely]]
                             return true;
                         return fail(m_direct ? "WriteFile(NO_BUFFERING, offset)" : "WriteFile (offset)");
                     },

@@ -23,6 +23,7 @@ public:
                          .targets = {TargetKind::Directory},
                          .syncModes = win::windowsSyncModes(),
                          .syncRefusal = win::windowsSyncRefusal(),
+                         .preallocations = everyPreallocation(),
                          .callCost = CallCost::DirectWrite})
     {}
 

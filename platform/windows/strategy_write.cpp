@@ -17,7 +17,8 @@ public:
                          .description = "WriteFile per chunk through the system cache",
                          .targets = {TargetKind::Directory, TargetKind::Null},
                          .syncModes = win::windowsSyncModes(),
-                         .syncRefusal = win::windowsSyncRefusal()})
+                         .syncRefusal = win::windowsSyncRefusal(),
+                         .preallocations = everyPreallocation()})
     {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override

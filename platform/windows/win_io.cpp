@@ -206,37 +206,35 @@ std::optional<std::string> noBufferingProblem(std::uint64_t offset, std::uint64_
 
 namespace {
 
-// Preallocate overwrite: the file created and written whole (bytes unlike the pattern) through a plain handle
-// and flushed, untimed; the timed handle then opens it as it is. SetFileValidData, which would allocate
-// without writing, needs a privilege users do not hold.
+// Preallocate overwrite and rewrite: the file created and written (the whole of it, or the one chunk that
+// rewrite writes again and again; bytes unlike the pattern) through a plain handle and flushed, untimed; the
+// timed handle then opens it as it is. SetFileValidData, which would allocate without writing, needs a
+// privilege users do not hold.
 bool writeBeforehand(const JobSpec& spec, Outcome& outcome)
 {
+    const std::string mode = toString(spec.testCase.preallocate);
+    const auto failed = [&](DWORD error, const char* call) {
+        outcome = errorOutcome(error, fmt::format("{} (preallocate {})", call, mode), spec.path);
+        return false;
+    };
     UniqueHandle file(::CreateFileW(widen(spec.path).c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW,
                                     FILE_ATTRIBUTE_NORMAL, nullptr));
-    if (!file) {
-        outcome = errorOutcome(::GetLastError(), "CreateFile (preallocate overwrite)", spec.path);
-        return false;
-    }
+    if (!file)
+        return failed(::GetLastError(), "CreateFile");
+    const std::uint64_t bytes = bytesInFile(spec.testCase.preallocate, spec.testCase.chunkBytes, spec.bytes);
     constexpr std::uint64_t kPieceBytes = std::uint64_t{1} << 20;
-    std::vector<std::byte> piece(static_cast<std::size_t>(std::min(kPieceBytes, spec.bytes)));
-    for (std::uint64_t offset = 0; offset < spec.bytes; offset += piece.size()) {
-        const auto size =
-            static_cast<std::size_t>(std::min<std::uint64_t>(piece.size(), spec.bytes - offset));
+    std::vector<std::byte> piece(static_cast<std::size_t>(std::min(kPieceBytes, bytes)));
+    for (std::uint64_t offset = 0; offset < bytes; offset += piece.size()) {
+        const auto size = static_cast<std::size_t>(std::min<std::uint64_t>(piece.size(), bytes - offset));
         for (std::size_t i = 0; i < size; ++i)
             piece[i] = ~Pattern::expected(offset + i);
-        if (!writeFully(file.get(), piece.data(), size)) {
-            outcome = errorOutcome(::GetLastError(), "WriteFile (preallocate overwrite)", spec.path);
-            return false;
-        }
+        if (!writeFully(file.get(), piece.data(), size))
+            return failed(::GetLastError(), "WriteFile");
     }
-    if (::FlushFileBuffers(file.get()) == 0) {
-        outcome = errorOutcome(::GetLastError(), "FlushFileBuffers (preallocate overwrite)", spec.path);
-        return false;
-    }
-    if (const DWORD error = file.close(); error != 0) {
-        outcome = errorOutcome(error, "CloseHandle (preallocate overwrite)", spec.path);
-        return false;
-    }
+    if (::FlushFileBuffers(file.get()) == 0)
+        return failed(::GetLastError(), "FlushFileBuffers");
+    if (const DWORD error = file.close(); error != 0)
+        return failed(error, "CloseHandle");
     return true;
 }
 
@@ -257,11 +255,12 @@ UniqueHandle openOutput(const JobSpec& spec, DWORD access, bool direct, Outcome&
         return {};
     }
     const Preallocate preallocate = spec.testCase.preallocate;
-    if (preallocate == Preallocate::Overwrite && !writeBeforehand(spec, outcome))
+    const bool writtenBefore = preallocate == Preallocate::Overwrite || preallocate == Preallocate::Rewrite;
+    if (writtenBefore && !writeBeforehand(spec, outcome))
         return {};
-    UniqueHandle handle(::CreateFileW(
-        widen(spec.path).c_str(), access, FILE_SHARE_READ | FILE_SHARE_DELETE, nullptr,
-        preallocate == Preallocate::Overwrite ? OPEN_EXISTING : CREATE_NEW, *flags | extraFlags, nullptr));
+    UniqueHandle handle(::CreateFileW(widen(spec.path).c_str(), access, FILE_SHARE_READ | FILE_SHARE_DELETE,
+                                      nullptr, writtenBefore ? OPEN_EXISTING : CREATE_NEW,
+                                      *flags | extraFlags, nullptr));
     if (!handle) {
         outcome =
             errorOutcome(::GetLastError(), direct ? "CreateFile(NO_BUFFERING)" : "CreateFile", spec.path);

@@ -302,7 +302,8 @@ TEST_F(CliEngine, PreallocateIsAnAxisStatedInTheResult)
     r = cli({"run", "--target", m_target.path(), "--strategy", "write", "--chunk", "64K", "--size", "1M",
              "--preallocate", "zeroes"});
     EXPECT_EQ(r.exitCode, 2);
-    EXPECT_THAT(r.err, HasSubstr("unknown preallocation 'zeroes' (use none, fallocate or overwrite)"));
+    EXPECT_THAT(r.err,
+                HasSubstr("unknown preallocation 'zeroes' (use none, fallocate, overwrite or rewrite)"));
     r = cli({"run", "--target", m_target.path(), "--strategy", "pipe-write", "--chunk", "64K", "--size", "1M",
              "--preallocate", "fallocate"});
     EXPECT_EQ(r.exitCode, 2);

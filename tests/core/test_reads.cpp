@@ -386,6 +386,13 @@ TEST(DataSets, TheSpaceMarginIsFivePercentAndAtLeastFourMiB)
     EXPECT_EQ(spaceNeeded(c), 6 * kMiB);
     c.totalBytes = 1 * kGiB;
     EXPECT_EQ(spaceNeeded(c), kGiB + kMiB + kGiB / 20);
+    // Preallocate rewrite writes one chunk per thread again and again: a terabyte of 8 KiB rewrites by two
+    // threads needs 16 KiB of data.
+    c.totalBytes = 1024 * kGiB;
+    c.chunkBytes = 8 * kKiB;
+    c.threads = 2;
+    c.preallocate = Preallocate::Rewrite;
+    EXPECT_EQ(spaceNeeded(c), 16 * kKiB + 2 * kMiB + 4 * kMiB);
 }
 
 TEST(DataSets, CancelWhileWritingRemovesWhatWasWritten)

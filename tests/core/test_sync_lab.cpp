@@ -8,6 +8,7 @@
 #include "tests/support/fakes.h"
 #include "tests/support/sync_cases.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -88,8 +89,8 @@ TEST_F(SyncLab, MethodsAreNamedAsPgTestFsyncNamesThemAndCountedPerOp)
     EXPECT_EQ(rows[2].opBytes, 16 * kKiB);
     EXPECT_NEAR(rows[2].opsPerSecond, 1000.0 / 8, 1e-6) << "one op is 16 KiB in 8 writes of 2 KiB";
     EXPECT_EQ(rows[3].method, "write");
-    EXPECT_FALSE(rows[3].append);
-    EXPECT_TRUE(rows[4].append);
+    EXPECT_EQ(rows[3].shape, WriteShape::Overwrite);
+    EXPECT_EQ(rows[4].shape, WriteShape::Append);
 
     // A write linked to its sync: the call is the durable op; its sync histogram holds only the final sync.
     RunResult linked;
@@ -218,6 +219,56 @@ TEST_F(SyncLab, ThePgLayoutHasItsSectionsColumnsAndVerdicts)
     EXPECT_LT(at("        fsync "), at("fsync_writethrough"));
     EXPECT_LT(at("fsync_writethrough"), at("        open_sync "));
     EXPECT_THAT(text, Not(HasSubstr("other cases of the run")));
+}
+
+// pg_test_fsync rewrites the first block of its file on every op. Where the run has rows of that shape, they
+// fill its sections; the same methods overwriting a pre-written file front to back come under IOLab's own
+// heading, and each verdict names the shape it judges.
+TEST_F(SyncLab, ThePgSectionsHoldTheRowsThatRewriteOneBlockAsPgTestFsyncDoes)
+{
+    RunResult r;
+    r.cases = {
+        syncMethodCase(0, "write", {SyncMode::FdatasyncEvery, 1}, 900, 1'000'000, Preallocate::Rewrite),
+        syncMethodCase(1, "write", {SyncMode::FdatasyncEvery, 1}, 700, 1'000'000, Preallocate::Overwrite),
+        syncMethodCase(2, "direct", {SyncMode::ODsync, 0}, 1500, 1'000'000, Preallocate::Rewrite),
+        syncMethodCase(3, "direct", {SyncMode::ODsync, 0}, 1300, 1'000'000, Preallocate::Overwrite),
+        syncMethodCase(4, "direct", {SyncMode::OSync, 0}, 2000, 1'000'000, Preallocate::Rewrite, 4 * kKiB),
+        syncMethodCase(5, "direct", {SyncMode::OSync, 0}, 1800, 1'000'000, Preallocate::Overwrite, 4 * kKiB),
+        syncMethodCase(6, "pwritev2-dsync", {}, 1000, 1'000'000, Preallocate::Rewrite)};
+    const auto rows = syncLabRows(r, &m_registry);
+    ASSERT_EQ(rows.size(), 7u);
+    EXPECT_EQ(rows[0].shape, WriteShape::Rewrite);
+    EXPECT_EQ(rows[1].shape, WriteShape::Overwrite);
+
+    const std::string text = formatPgTestFsync(r, &m_registry);
+    const auto pgSection = text.find("Compare file sync methods using one 8kB write:");
+    const auto sizes = text.find("Compare open_sync with different write sizes:");
+    const auto own =
+        text.find("IOLab: methods pg_test_fsync does not have, 8kB writes rewriting one block in "
+                  "place:");
+    const auto walk = text.find("IOLab: overwriting a pre-written file front to back");
+    ASSERT_NE(pgSection, std::string::npos) << text;
+    ASSERT_NE(sizes, std::string::npos) << text;
+    ASSERT_NE(own, std::string::npos) << text;
+    ASSERT_NE(walk, std::string::npos) << text;
+    const auto line = [&](const char* method, double ops) {
+        return text.find(fmt::format("        {:<34}{:>13.3f} ops/sec", method, ops));
+    };
+    EXPECT_GT(line("open_datasync", 1500), pgSection);
+    EXPECT_LT(line("open_datasync", 1500), sizes) << "the rewriting open_datasync is pg_test_fsync's";
+    EXPECT_GT(line("fdatasync", 900), pgSection);
+    EXPECT_LT(line("fdatasync", 900), sizes);
+    EXPECT_GT(line(" 4 *  4kB open_sync writes", 500), sizes) << "2000 writes of 4 KiB a second: 500 ops";
+    EXPECT_LT(line(" 4 *  4kB open_sync writes", 500), own);
+    EXPECT_GT(line("pwritev2 RWF_DSYNC", 1000), own);
+    EXPECT_LT(line("pwritev2 RWF_DSYNC", 1000), walk);
+    EXPECT_GT(line("fdatasync", 700), walk) << "the overwriting fdatasync is IOLab's";
+    EXPECT_GT(line("open_datasync", 1300), walk);
+    EXPECT_GT(line(" 4 *  4kB open_sync writes", 450), walk);
+    EXPECT_THAT(text, HasSubstr("is open_datasync (rewriting one block, case 3): 1500 writes/s"));
+    EXPECT_THAT(text, HasSubstr("1.67x write + fdatasync's 900 writes/s"))
+        << "against fdatasync of the same shape, not the overwriting one";
+    EXPECT_THAT(text, HasSubstr("(overwriting, case 2)")) << "etcd's rule: the closer shape to a log first";
 }
 
 TEST_F(SyncLab, APgReportLeavesOutAMethodWhoseFlushesReturnedTooFastForItsDisk)

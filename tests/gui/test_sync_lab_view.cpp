@@ -32,8 +32,8 @@ using ::testing::StartsWith;
 
 namespace {
 
-// A small sync lab: no sync, fdatasync (overwriting, appending), open_datasync, pwritev2 RWF_DSYNC,
-// sync_file_range, and open_sync at two of pg_test_fsync's sizes (16 KiB per op).
+// A small sync lab: no sync, fdatasync (overwriting, appending, rewriting one block), open_datasync, pwritev2
+// RWF_DSYNC, sync_file_range, and open_sync at two of pg_test_fsync's sizes (16 KiB per op).
 RunResult syncLab()
 {
     RunResult r;
@@ -49,7 +49,8 @@ RunResult syncLab()
         syncMethodCase(5, "sync-file-range", {}, 9'000, 200'000),
         syncMethodCase(6, "direct", {SyncMode::OSync, 0}, 2'000, 600'000, Preallocate::Overwrite, 4 * kKiB),
         syncMethodCase(7, "direct", {SyncMode::OSync, 0}, 1'000, 700'000, Preallocate::Overwrite, 2 * kKiB),
-        syncMethodCase(8, "direct", {SyncMode::OSync, 0}, 4'800, 500'000, Preallocate::Overwrite, 16 * kKiB)};
+        syncMethodCase(8, "direct", {SyncMode::OSync, 0}, 4'800, 500'000, Preallocate::Overwrite, 16 * kKiB),
+        syncMethodCase(9, "write", {SyncMode::FdatasyncEvery, 1}, 4'200, 850'000, Preallocate::Rewrite)};
     return r;
 }
 
@@ -71,7 +72,7 @@ TEST(SyncLabChart, OneOpSizeAtATimeFastestFirstWithTheP99RateAsTheWhisker)
     EXPECT_EQ(d.sizes[0].bytes, 8 * kKiB) << "pg_test_fsync's op first";
     EXPECT_EQ(d.sizes[1].bytes, 16 * kKiB) << "the open_sync sizes: 16 KiB per op";
     const auto& eight = d.sizes[0];
-    ASSERT_EQ(eight.bars.size(), 6u);
+    ASSERT_EQ(eight.bars.size(), 7u);
     for (std::size_t i = 1; i < eight.bars.size(); ++i)
         EXPECT_GE(eight.bars[i - 1].opsPerSecond, eight.bars[i].opsPerSecond) << "fastest first";
 
@@ -83,6 +84,8 @@ TEST(SyncLabChart, OneOpSizeAtATimeFastestFirstWithTheP99RateAsTheWhisker)
     EXPECT_DOUBLE_EQ(*fdatasync->p99OpsPerSecond, 1 / (900e-6 + 450e-6))
         << "the sync's p99 after the write's median";
     ASSERT_NE(barNamed(eight, QStringLiteral("fdatasync, appending")), nullptr);
+    ASSERT_NE(barNamed(eight, QStringLiteral("fdatasync, rewriting one block")), nullptr)
+        << "pg_test_fsync's shape says so";
 
     const Data::Bar* range = barNamed(eight, QStringLiteral("sync_file_range (not durable), overwriting"));
     ASSERT_NE(range, nullptr);

@@ -2,16 +2,19 @@
 # SPDX-License-Identifier: MIT
 """Races iolab-cli's sync lab against PostgreSQL's pg_test_fsync on the same disk, alternating, and prints ops/s.
 
-usage: pg_compare.py BUILD_DIR TARGET_DIR [--pairs N] [--seconds S] [--size SIZE]
+usage: pg_compare.py BUILD_DIR TARGET_DIR [--pairs N] [--seconds S] [--shape rewrite|overwrite] [--size SIZE]
 
-pg_test_fsync -s S writes one 8 kB block per op into a 16 MB file it wrote beforehand, and reports ops/sec per
-sync method. IOLab runs the same three methods at 8 KiB per write over a file written beforehand (preallocate
-overwrite), each bounded by the same S seconds (--duration): fdatasync (write + fdatasync-every:1), fsync (write +
-fsync-every:1) and open_datasync (direct + O_DSYNC). pg_test_fsync rewrites the same block on every op, IOLab
-writes the next block of its pre-written file; both overwrite blocks that exist. IOLab's ops/s is its apparent
-MB/s over 8 KiB, the time of the calls alone as pg_test_fsync counts it. Each pair runs both tools, the order
-alternating; the medians over the pairs are reported with IOLab's over pg_test_fsync's, and the median and range
-of the per-pair ratios (the two runs of a pair are neighbours in time, so their ratio shares the disk's mood).
+pg_test_fsync -s S writes one 8 kB block per op at offset 0 of a 16 MB file it wrote beforehand, for S seconds,
+and reports ops/sec per sync method. IOLab runs the same three methods at 8 KiB per write, each bounded by the
+same S seconds (--duration): fdatasync (write + fdatasync-every:1), fsync (write + fsync-every:1) and
+open_datasync (direct + O_DSYNC). By default (--shape rewrite) each IOLab write lands on the first block of its
+file again, as pg_test_fsync's do (preallocate rewrite), and the size is a cap the time limit always reaches
+first (1 TiB: a rewrite needs one block of space). --shape overwrite writes the next block of a file written
+beforehand instead (the sync-lab preset's overwriting rows, 64 MiB unless --size says otherwise), which is a
+different workload: a database filling its preallocated log. IOLab's ops/s is its apparent MB/s over 8 KiB, the
+time of the calls alone as pg_test_fsync counts it. Each pair runs both tools, the order alternating; the
+medians over the pairs are reported with IOLab's over pg_test_fsync's, and the median and range of the per-pair
+ratios (the two runs of a pair are neighbours in time, so their ratio shares the disk's mood).
 
 pg_test_fsync comes with Debian's `postgresql` package: installed here when missing (as root), never by the test
 command.
@@ -58,15 +61,15 @@ def run_pg(tool, target, seconds):
     return rates
 
 
-def run_iolab(build, target, seconds, size):
+def run_iolab(build, target, seconds, shape, size):
     matrix = {
         "name": "pg-compare",
         "groups": [
             {"strategies": ["write"], "chunks": ["8K"], "sizes": [size],
-             "syncs": ["fdatasync-every:1", "fsync-every:1"], "preallocate": ["overwrite"],
+             "syncs": ["fdatasync-every:1", "fsync-every:1"], "preallocate": [shape],
              "timeLimits": [f"{seconds}s"]},
             {"strategies": ["direct"], "chunks": ["8K"], "sizes": [size], "syncs": ["O_DSYNC"],
-             "preallocate": ["overwrite"], "timeLimits": [f"{seconds}s"]},
+             "preallocate": [shape], "timeLimits": [f"{seconds}s"]},
         ],
     }
     with tempfile.TemporaryDirectory() as tmp:
@@ -94,22 +97,26 @@ def main():
     parser.add_argument("target")
     parser.add_argument("--pairs", type=int, default=2, help="even, so each tool runs first equally often")
     parser.add_argument("--seconds", type=int, default=5)
-    parser.add_argument("--size", default="64M",
-                        help="IOLab's size per method (the sync-lab preset's cap by default); a size the time limit "
-                             "ends first makes IOLab's run as long as pg_test_fsync's, but pre-writes that much")
+    parser.add_argument("--shape", choices=["rewrite", "overwrite"], default="rewrite",
+                        help="IOLab's preallocation: rewrite one block as pg_test_fsync does (default), or overwrite "
+                             "a pre-written file front to back")
+    parser.add_argument("--size", default=None,
+                        help="IOLab's size per method: 1T for rewrite (the time limit ends it), 64M (the sync-lab "
+                             "preset's cap) for overwrite, which pre-writes that much")
     opts = parser.parse_args()
+    size = opts.size or ("1T" if opts.shape == "rewrite" else "64M")
     tool = pg_test_fsync()
     pg, iolab = {m: [] for m in METHODS}, {m: [] for m in METHODS}
     for i in range(opts.pairs):
         order = [("pg", run_pg, (tool, opts.target, opts.seconds)),
-                 ("iolab", run_iolab, (opts.build, opts.target, opts.seconds, opts.size))]
+                 ("iolab", run_iolab, (opts.build, opts.target, opts.seconds, opts.shape, size))]
         if i % 2:
             order.reverse()
         for name, fn, args in order:
             rates = fn(*args)
             for m in METHODS:
                 (pg if name == "pg" else iolab)[m].append(rates.get(m, float("nan")))
-    print(f"{'method (8 KiB, overwrite)':28} {'pg_test_fsync ops/s':>20} {'IOLab ops/s':>12} {'IOLab/pg':>9} "
+    print(f"{'method (8 KiB, ' + opts.shape + ')':28} {'pg_test_fsync ops/s':>20} {'IOLab ops/s':>12} {'IOLab/pg':>9} "
           f"{'per-pair ratio':>15} {'range':>12}")
     worst = 0.0
     for m in METHODS:

@@ -159,6 +159,12 @@ TEST_F(CrashProbe, IsRefusedForReadsPipesAndNull)
     Case null;
     null.target = TargetKind::Null;
     EXPECT_NE(crashProbeRefusal(null).find("null"), std::string::npos);
+    Case rewrite;
+    rewrite.preallocate = Preallocate::Rewrite;
+    EXPECT_NE(crashProbeRefusal(rewrite).find("rewrite writes one chunk again and again"), std::string::npos);
+    Case overwrite;
+    overwrite.preallocate = Preallocate::Overwrite;
+    EXPECT_EQ(crashProbeRefusal(overwrite), "");
 }
 
 TEST_F(CrashProbe, AChildThatCannotStartItsCaseIsAFailureSaidInWords)

@@ -97,7 +97,16 @@ TEST_F(MemoryBudget, BufferedWritesRunUnderTheLimitWithTheirPageCacheCountedAgai
     EXPECT_LE(rep.memoryBudget->peakPageCacheBytes, kLimit);
     ASSERT_TRUE(c.memoryBudget);
     EXPECT_EQ(*c.memoryBudget, *rep.memoryBudget);
-    EXPECT_THAT(c.latencyChoice, HasSubstr("child process"));
+    // The child times its calls and keeps its threads' exposure as this process would, and hands both over.
+    ASSERT_TRUE(c.callLatency) << c.latencyChoice;
+    EXPECT_EQ(c.callLatency->summary.count, 96 * kMiB / (4 * kKiB)) << "every write, timed in the child";
+    ASSERT_TRUE(rep.callLatency);
+    EXPECT_GT(rep.callLatency->p50Ns, 0u);
+    ASSERT_TRUE(rep.atRisk);
+    EXPECT_EQ(rep.atRisk->maxBytes, 96 * kMiB) << "no sync: every byte waits for the run's own fsync";
+    ASSERT_TRUE(rep.atRisk->maxSeconds);
+    EXPECT_GE(*rep.atRisk->maxSeconds, rep.returnSeconds) << "from the first write to the final fsync";
+    ASSERT_TRUE(c.atRisk);
     bool sawBudget = false;
     for (const Sample& s : c.samples) {
         EXPECT_LE(s.budgetUsageBytes, kLimit);
@@ -105,6 +114,36 @@ TEST_F(MemoryBudget, BufferedWritesRunUnderTheLimitWithTheirPageCacheCountedAgai
     }
     EXPECT_TRUE(sawBudget) << "the samples show the cgroup's usage (" << c.samples.size() << " samples)";
     EXPECT_THAT(leftoverGroups(), ::testing::IsEmpty());
+}
+
+// A case in a child looks like any other: the same case run in this process and in a child under a limit
+// has the same exposure (a sync every 8 writes: 32 KiB at most waits) and times the same calls and syncs.
+TEST_F(MemoryBudget, AChildsCaseHasTheLatencyAndExposureFiguresOfTheSameCaseInThisProcess)
+{
+    Matrix m;
+    MatrixGroup inProcess = writes("write", 4 * kKiB, 8 * kMiB, 0);
+    inProcess.memoryLimitsBytes = {};
+    inProcess.syncs = {SyncPolicy{SyncMode::FdatasyncEvery, 8}};
+    MatrixGroup inChild = inProcess;
+    inChild.memoryLimitsBytes = {64 * kMiB};
+    m.groups = {inProcess, inChild};
+    const RunResult r = run(m);
+    ASSERT_EQ(r.cases.size(), 2u);
+    for (const CaseResult& c : r.cases) {
+        ASSERT_EQ(c.status, Status::Ok) << c.reason;
+        const bool child = c.testCase.memoryLimitBytes != 0;
+        ASSERT_TRUE(c.atRisk) << child;
+        EXPECT_EQ(c.atRisk->maxBytes, 32 * kKiB) << child;
+        EXPECT_EQ(c.atRisk->basis, ExposureBasis::Exact) << child;
+        ASSERT_TRUE(c.atRisk->maxSeconds) << child;
+        EXPECT_GT(*c.atRisk->maxSeconds, 0.0) << child;
+        ASSERT_TRUE(c.callLatency) << child << ": " << c.latencyChoice;
+        EXPECT_EQ(c.callLatency->summary.count, 8 * kMiB / (4 * kKiB)) << child;
+        ASSERT_TRUE(c.syncLatency) << child;
+        EXPECT_EQ(c.syncLatency->summary.count, 8 * kMiB / (32 * kKiB) + 1)
+            << child << ": one fdatasync per 8 writes, and the one after the loop";
+    }
+    EXPECT_EQ(r.cases[0].latencyChoice, r.cases[1].latencyChoice);
 }
 
 TEST_F(MemoryBudget, AChildTheOomKillerEndsIsAFailedCaseThatSaysSoAndTheRunGoesOn)

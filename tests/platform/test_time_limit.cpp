@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <stop_token>
+#include <string_view>
 #include <thread>
 
 using namespace iolab;
@@ -70,6 +71,24 @@ TEST_F(TimeLimit, AnOverwrittenFileIsVerifiedUpToWhatWasWrittenByTheLimit)
         GTEST_SKIP() << "64 MiB of O_DSYNC 4 KiB writes took under 200 ms here: nothing was cut short";
     EXPECT_LT(rep.bytes, 64 * kMiB);
     EXPECT_TRUE(rep.verified) << "the file is longer than what was written; its written part is checked";
+}
+
+TEST_F(TimeLimit, ARewriteOfOneBlockNeedsOneBlockOfSpaceAndIsVerified)
+{
+    // pg_test_fsync's shape: the first block rewritten until the time is up. A terabyte bounded by 200 ms
+    // needs one chunk of free space, not a terabyte; the file is that chunk, holding the last write.
+    for (const char* strategy : {"write", "direct"}) {
+        if (std::string_view(strategy) == "direct" && !m_target.directIoProblem.empty())
+            continue; // O_DIRECT (NO_BUFFERING) is tested where the filesystem takes it
+        const auto c = runOne(strategy, 1024 * kGiB, Preallocate::Rewrite, 200);
+        ASSERT_EQ(c.status, Status::Ok) << strategy << ": " << c.reason;
+        const auto& rep = c.repetitions.at(0);
+        EXPECT_TRUE(rep.timeLimitReached) << strategy;
+        EXPECT_GT(rep.bytes, 4 * kKiB) << strategy << ": many writes of the one block";
+        EXPECT_EQ(rep.bytes % (4 * kKiB), 0u) << strategy;
+        EXPECT_TRUE(rep.verified) << strategy << ": " << rep.outcome.message;
+        EXPECT_GT(c.apparentMBps.median, 0.0) << strategy;
+    }
 }
 
 TEST_F(TimeLimit, ARandomWriterCutShortIsNotCalledVerified)
