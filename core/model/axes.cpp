@@ -764,6 +764,13 @@ std::vector<AxisSpec> builtinAxes()
     preallocate.labelText = labelPart("prealloc", &Case::preallocate,
                                       [](const Case& c) { return c.preallocate != Preallocate::None; });
     preallocate.labelRank = 9;
+    // In the report's case tables beside the size, so that the same method over a new, a pre-written and a
+    // rewritten file reads as three cases.
+    preallocate.reportColumn = AxisReportColumn{.sharedWith = "totalBytes", .text = [](const Case& c) {
+                                                    return c.preallocate != Preallocate::None
+                                                               ? toString(c.preallocate)
+                                                               : std::string();
+                                                }};
     preallocate.refusals = {
         {kPreallocateRank, [](const Case& c, const StrategyInfo& info, const TargetInfo& t) {
              if (c.preallocate == Preallocate::None)

@@ -195,7 +195,7 @@ TEST(SyncLabTab, ShownForASyncLabWithABarPerMethodAndItsWhiskerOnIt)
 
     gui::SyncLabChart* chart = lab->chart();
     ASSERT_NE(chart->shown(), nullptr);
-    EXPECT_EQ(chart->shown()->bars.size(), 6u) << "8 KiB ops: six methods";
+    EXPECT_EQ(chart->shown()->bars.size(), 7u) << "8 KiB ops: seven methods";
     EXPECT_TRUE(lab->sizeChooser()->isVisibleTo(lab)) << "two op sizes";
     EXPECT_TRUE(lab->logScaleChoice()->isChecked()) << "no sync runs 80x the slowest whisker";
     EXPECT_TRUE(chart->logScale());
@@ -239,7 +239,7 @@ TEST(SyncLabReport, ThePdfHasTheVerdictsTheBarsAndEveryMethodsPercentiles)
     const auto text = runProcess("/usr/bin/pdftotext", {"-layout", path, "-"});
     ASSERT_EQ(text.exitCode, 0) << text.err;
     EXPECT_THAT(text.out, HasSubstr("Durability: the sync lab"));
-    EXPECT_THAT(text.out, HasSubstr("8K ops (6 methods)"));
+    EXPECT_THAT(text.out, HasSubstr("8K ops (7 methods)"));
     EXPECT_THAT(text.out, HasSubstr("16K ops (3 methods)"));
     EXPECT_THAT(text.out, HasSubstr("as pg_test_fsync counts it"));
     EXPECT_THAT(text.out, HasSubstr("p99.9"));

@@ -18,9 +18,9 @@ one run could come out 0.84x and the next 1.07x from the waves alone. Matrix fil
 pair i writes 1024+i MiB on both sides. --runs repeats the whole run and pools the pairs. The ratio
 child/in-process is taken per pair, and the median of the ratios is printed with their middle half (IQR).
 
-A child times no calls (it keeps no latency histograms), so the in-process side runs with --latency off by
-default: like for like. With --latency auto the in-process side also times its calls, and the ratio shows that
-cost too. Needs what the memory limit needs (root on cgroup v1, a delegated subtree on v2).
+Both sides take the same --latency (auto by default, as a user's run does: the child times its calls and hands
+its histograms over, as IOLab's own process does); --latency off compares the loops without any clock read.
+Needs what the memory limit needs (root on cgroup v1, a delegated subtree on v2).
 """
 import argparse
 import json
@@ -39,11 +39,10 @@ def matrix(strategy, chunk, pairs, limit, latency, order):
     for pair in range(pairs):
         sides = [None, limit] if order.random() < 0.5 else [limit, None]
         for side in sides:
-            group = {"strategies": [strategy], "chunks": [chunk], "sizes": [f"{1024 + pair}M"]}
+            group = {"strategies": [strategy], "chunks": [chunk], "sizes": [f"{1024 + pair}M"],
+                     "latencies": [latency]}
             if side:
                 group["memoryLimits"] = [side]
-            else:
-                group["latencies"] = [latency]
             groups.append(group)
     return {"name": f"child against in-process, {strategy} {chunk}", "groups": groups}
 
@@ -87,8 +86,8 @@ def main():
     parser.add_argument("--runs", type=int, default=1, help="iolab-cli runs per case, their pairs pooled")
     parser.add_argument("--seed", type=int, default=17, help="the seed of the sides' order")
     parser.add_argument("--limit", default="16G")
-    parser.add_argument("--latency", default="off", choices=["off", "auto"],
-                        help="the in-process side's call timing; a child times no calls, so off is like for like")
+    parser.add_argument("--latency", default="auto", choices=["off", "auto"],
+                        help="both sides' call timing")
     parser.add_argument("--only", choices=[s for s, _ in CASES], help="one case only")
     args = parser.parse_args()
     cli = os.path.join(args.build, "app", "cli", "iolab-cli")
