@@ -213,19 +213,14 @@ int runCaseChild(const childlink::Link& link, const Registry& registry, SystemPr
         link.progress(t).timeUp = limited ? &timeUp : nullptr;
     const ProcessCounters cpuBefore = probe != nullptr ? probe->process() : ProcessCounters{};
     std::vector<Outcome> outcomes(jobs.size());
-    // As the runner's executeJobs does: each thread's exposure as its job returns, then, where the job's own
-    // last sync made its bytes durable, all of them durable for the sampler's at-risk line.
+    // As the runner's executeJobs does; what the runner's exposure needs beyond the thread's Progress goes
+    // into the block.
     const bool jobEndsDurable =
         exposurePlan(request.testCase, strategy->info()).point != DurablePoint::RunEnd;
     const auto execute = [&](std::uint32_t t) {
-        Progress& p = link.progress(t);
-        p.durableAt = TimingClock::now(); // nothing is waiting yet
-        outcomes[t] = jobs[t]->execute(p);
-        childlink::ThreadEnd& end = link.threadEnd(t);
-        end.endedNs = nanosecondsOf(TimingClock::now());
-        end.durable = p.durable.load(std::memory_order_relaxed);
-        if (jobEndsDurable && outcomes[t].ok())
-            p.durable.store(p.bytes.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        ThreadExposure exposure;
+        outcomes[t] = executeJob(*jobs[t], link.progress(t), jobEndsDurable, exposure);
+        link.threadEnd(t) = {nanosecondsOf(exposure.ended), exposure.durable};
     };
     const auto started = executeThreads(static_cast<std::uint32_t>(jobs.size()), execute, [&] {
         if (limited)

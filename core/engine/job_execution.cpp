@@ -65,6 +65,20 @@ std::chrono::steady_clock::time_point executeThreads(std::uint32_t threads,
     return started;
 }
 
+Outcome executeJob(Job& job, Progress& progress, bool jobEndsDurable, ThreadExposure& exposure)
+{
+    progress.durableAt = TimingClock::now(); // nothing is waiting yet
+    Outcome outcome = job.execute(progress);
+    exposure.ended = TimingClock::now();
+    exposure.bytes = progress.bytes.load(std::memory_order_relaxed);
+    exposure.durable = progress.durable.load(std::memory_order_relaxed);
+    exposure.durableAt = progress.durableAt;
+    exposure.longestWait = progress.longestWait;
+    if (jobEndsDurable && outcome.ok())
+        progress.durable.store(exposure.bytes, std::memory_order_relaxed);
+    return outcome;
+}
+
 void mergeOutcome(Outcome& into, Outcome&& from)
 {
     auto rank = [](Status s) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/engine/exposure.h"
 #include "core/engine/strategy.h"
 
 #include <chrono>
@@ -18,6 +19,11 @@ namespace iolab {
 std::chrono::steady_clock::time_point executeThreads(std::uint32_t threads,
                                                      const std::function<void(std::uint32_t)>& runThread,
                                                      const std::function<void()>& onStart);
+
+// One thread's timed part, as both the runner's repetitions and a case child run it: the job executed on
+// `progress`, the thread's exposure taken as it returns, and then, when `jobEndsDurable` (its own last sync
+// made its bytes durable) and it succeeded, all its bytes marked durable for the sampler's at-risk line.
+Outcome executeJob(Job& job, Progress& progress, bool jobEndsDurable, ThreadExposure& exposure);
 
 // The outcome that says most about a repetition: a failure beats a refusal beats a cancellation beats
 // success.

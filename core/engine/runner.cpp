@@ -355,17 +355,7 @@ Clock::time_point CaseRunner::executeJobs(std::vector<std::unique_ptr<Job>>& job
     const auto threads = static_cast<std::uint32_t>(jobs.size());
     exposure.assign(threads, {});
     const auto execute = [&](std::uint32_t t) {
-        Progress& p = progress[t];
-        p.durableAt = Clock::now(); // nothing is waiting yet
-        outcomes[t] = jobs[t]->execute(p);
-        ThreadExposure& e = exposure[t];
-        e.ended = Clock::now();
-        e.bytes = p.bytes.load(std::memory_order_relaxed);
-        e.durable = p.durable.load(std::memory_order_relaxed);
-        e.durableAt = p.durableAt;
-        e.longestWait = p.longestWait;
-        if (jobEndsDurable && outcomes[t].ok())
-            p.durable.store(e.bytes, std::memory_order_relaxed);
+        outcomes[t] = executeJob(*jobs[t], progress[t], jobEndsDurable, exposure[t]);
     };
     return executeThreads(threads, execute, onStart);
 }
