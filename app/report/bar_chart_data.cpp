@@ -17,7 +17,7 @@ QString qs(const std::string& text)
 
 bool drawn(const CaseResult& c, Ranking ranking)
 {
-    return hasRate(c) && rankedRate(c, ranking).median > 0;
+    return hasRate(c) && ratesAsThroughput(c.testCase.preallocate) && rankedRate(c, ranking).median > 0;
 }
 
 } // namespace

@@ -35,6 +35,8 @@ HeatmapData HeatmapData::from(const std::vector<CaseResult>& cases, const std::o
     HeatmapData d;
     d.axis = axis ? *axis : preferredAxis(cases);
     for (const auto& c : cases) {
+        if (!ratesAsThroughput(c.testCase.preallocate))
+            continue; // its rate is ops on one chunk (the sync lab's), no cell among file writes
         const QString s = rowName(c.testCase);
         if (!d.strategies.contains(s))
             d.strategies << s;
@@ -43,6 +45,8 @@ HeatmapData HeatmapData::from(const std::vector<CaseResult>& cases, const std::o
     d.cells.assign(static_cast<std::size_t>(d.strategies.size()), std::vector<Cell>(d.columns.size()));
     bool any = false;
     for (const auto& c : cases) {
+        if (!ratesAsThroughput(c.testCase.preallocate))
+            continue;
         const auto row = static_cast<std::size_t>(d.strategies.indexOf(rowName(c.testCase)));
         const auto column = static_cast<std::size_t>(
             std::find(d.columns.begin(), d.columns.end(), d.axis.valueOf(c.testCase)) - d.columns.begin());

@@ -332,7 +332,10 @@ std::string formatPgTestFsync(const RunResult& result, const Registry* registry)
             if (!found && name == "fsync_writethrough")
                 body += fmt::format("        {:<34}{:>13}\n", name, "n/a");
         }
-        for (std::size_t i = 0; order.empty() && i < rows.size(); ++i) {
+        // A section without an order takes its rows as the run has them; one with an order ending in "" takes
+        // those named first, then the rest.
+        const bool rest = order.empty() || order.back().empty();
+        for (std::size_t i = 0; rest && i < rows.size(); ++i) {
             if (!shown[i] && wanted(rows[i]))
                 take(i);
         }
@@ -363,12 +366,31 @@ std::string formatPgTestFsync(const RunResult& result, const Registry* registry)
         fmt::format("IOLab: methods pg_test_fsync does not have, 8kB writes {}:",
                     pgShape == WriteShape::Rewrite ? "rewriting one block in place" : "overwriting in place"),
         pg8k, {});
-    section("IOLab: overwriting a pre-written file front to back, as a database fills its preallocated log "
-            "(pg_test_fsync rewrites one block):",
-            [](const SyncLabRow& r) { return r.shape == WriteShape::Overwrite; }, {});
-    section("IOLab: appending to a growing file (pg_test_fsync only overwrites, which hides the metadata "
-            "updates appending pays):",
-            [](const SyncLabRow& r) { return r.shape == WriteShape::Append; }, {});
+    section("IOLab: open_datasync at the open_sync write sizes (an op is one write):",
+            [pgShape](const SyncLabRow& r) {
+                return r.shape == pgShape && r.method.starts_with("open_datasync,");
+            },
+            {});
+    // The other shapes: pg_test_fsync's methods in its order, its open_sync sizes, then the rest.
+    const std::vector<std::string> everyMethod{"open_datasync",
+                                               "fdatasync",
+                                               "fsync",
+                                               "open_sync",
+                                               "write",
+                                               " 1 * 16kB open_sync write",
+                                               " 2 *  8kB open_sync writes",
+                                               " 4 *  4kB open_sync writes",
+                                               " 8 *  2kB open_sync writes",
+                                               "16 *  1kB open_sync writes",
+                                               ""};
+    section(
+        "IOLab: overwriting a pre-written file front to back, as a database fills its preallocated log "
+        "(pg_test_fsync rewrites one block):",
+        [](const SyncLabRow& r) { return r.shape == WriteShape::Overwrite; }, everyMethod);
+    section(
+        "IOLab: appending to a growing file (pg_test_fsync only overwrites, which hides the metadata "
+        "updates appending pays):",
+        [](const SyncLabRow& r) { return r.shape == WriteShape::Append; }, everyMethod);
     section("IOLab: other cases of the run:", [](const SyncLabRow&) { return true; }, {});
 
     const SyncLabVerdicts v = syncLabResult(result, registry).verdicts;

@@ -40,7 +40,9 @@ ExposureBasis parseExposureBasis(std::string_view text)
     throw InputError(fmt::format("unknown exposure basis '{}'", text));
 }
 
-ExposurePlan exposurePlan(const Case& c, const StrategyInfo& info)
+namespace {
+
+ExposurePlan planBySync(const Case& c, const StrategyInfo& info)
 {
     ExposurePlan plan;
     if (c.direction != Direction::Write || c.target != TargetKind::Directory)
@@ -102,6 +104,21 @@ ExposurePlan exposurePlan(const Case& c, const StrategyInfo& info)
     return plan;
 }
 
+} // namespace
+
+ExposurePlan exposurePlan(const Case& c, const StrategyInfo& info)
+{
+    ExposurePlan plan = planBySync(c, info);
+    if (c.preallocate == Preallocate::Rewrite && plan.point != DurablePoint::NotApplicable &&
+        plan.point != DurablePoint::EachWrite) {
+        plan.fileBytesPerThread = c.chunkBytes;
+        plan.method += fmt::format("; every write rewrites the file's first {}, so no more than that per "
+                                   "thread can be lost",
+                                   formatBytes(c.chunkBytes));
+    }
+    return plan;
+}
+
 std::uint64_t atRiskNow(const ExposurePlan& plan, const Progress* progress, std::size_t threads)
 {
     if (!publishesDurable(plan))
@@ -115,6 +132,8 @@ std::uint64_t atRiskNow(const ExposurePlan& plan, const Progress* progress, std:
             waiting = std::min(waiting, plan.syncEveryBytes);
         else if (plan.point == DurablePoint::HeldBack && plan.heldBackBytes)
             waiting = std::min(waiting, *plan.heldBackBytes);
+        if (plan.fileBytesPerThread)
+            waiting = std::min(waiting, *plan.fileBytesPerThread);
         total += waiting;
     }
     return total;
@@ -145,6 +164,8 @@ Exposure computeExposure(const ExposurePlan& plan, const std::vector<ThreadExpos
             peak = t.bytes;
             break;
         }
+        if (plan.fileBytesPerThread)
+            peak = std::min(peak, *plan.fileBytesPerThread);
         bytes += peak;
         waiting += peak > 0 ? 1 : 0;
         // The last stretch: from the last moment the thread's data was durable to the one that made the

@@ -56,7 +56,10 @@ struct ExposurePlan
     DurablePoint point = DurablePoint::NotApplicable;
     std::uint64_t syncEveryBytes = 0;           // LoopSyncs: N chunks
     std::optional<std::uint64_t> heldBackBytes; // HeldBack: the buffer, per thread (nullopt: not known)
-    std::string method;                         // in words, for the result
+    // Preallocate rewrite: each thread's file is its one chunk, written again and again, so at most that much
+    // of what it acknowledged can be lost, however many writes wait.
+    std::optional<std::uint64_t> fileBytesPerThread;
+    std::string method; // in words, for the result
 };
 
 ExposurePlan exposurePlan(const Case& c, const StrategyInfo& info);

@@ -112,6 +112,14 @@ enum class Preallocate
     Rewrite
 };
 
+// Whether a case's bytes per second are a throughput to rank and chart against other cases: not under
+// preallocate rewrite, whose rate counts every write of one chunk while the disk holds that one chunk (its
+// figure is ops per second, for the sync lab).
+constexpr bool ratesAsThroughput(Preallocate preallocate) noexcept
+{
+    return preallocate != Preallocate::Rewrite;
+}
+
 // Where a writer puts the bytes its loop has reached `offset` with: there, or under preallocate rewrite at
 // the file's start, every write again.
 constexpr std::uint64_t placeInFile(Preallocate preallocate, std::uint64_t offset) noexcept

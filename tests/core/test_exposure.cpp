@@ -6,6 +6,7 @@
 #include "core/engine/exposure.h"
 #include "core/engine/strategy.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -16,6 +17,7 @@
 
 using namespace iolab;
 using namespace std::chrono_literals;
+using ::testing::HasSubstr;
 
 TEST(ExposureLoop, PublishesTheDurablePositionAtEachCompletedSyncOnly)
 {
@@ -226,6 +228,16 @@ TEST(ExposurePlan, FollowsTheSyncPolicyAndWhatTheStrategyDeclares)
     EXPECT_EQ(exposurePlan(fileWrite("mmap-batch-direct", {SyncMode::ODsync, 0}), batch).heldBackBytes,
               16 * kKiB);
 
+    // Rewriting one chunk: however many writes wait, the file holds one chunk per thread to lose.
+    auto rewrite = fileWrite("write", {});
+    rewrite.preallocate = Preallocate::Rewrite;
+    const auto rewritePlan = exposurePlan(rewrite, writer("write"));
+    EXPECT_EQ(rewritePlan.point, DurablePoint::RunEnd);
+    EXPECT_EQ(rewritePlan.fileBytesPerThread, rewrite.chunkBytes);
+    EXPECT_THAT(rewritePlan.method, HasSubstr("every write rewrites the file's first"));
+    rewrite.sync = {SyncMode::ODsync, 0};
+    EXPECT_EQ(exposurePlan(rewrite, writer("write")).fileBytesPerThread, std::nullopt) << "nothing waits";
+
     auto read = fileWrite("read", {});
     read.direction = Direction::Read;
     EXPECT_EQ(exposurePlan(read, writer("read")).point, DurablePoint::NotApplicable);
@@ -264,6 +276,16 @@ TEST(ExposureFigures, FromTheThreadsCountersAndTheirDurableMoments)
     EXPECT_EQ(run.maxBytes, 3 * kMiB);
     EXPECT_EQ(run.basis, ExposureBasis::Exact) << "all of it waits for the run's fsync together";
     EXPECT_NEAR(*run.maxSeconds, 3.0, 1e-9);
+
+    ExposurePlan rewritten = end;
+    rewritten.fileBytesPerThread = 8 * kKiB;
+    const auto capped = computeExposure(rewritten, {c, d}, t0 + 3s);
+    EXPECT_EQ(capped.maxBytes, 16 * kKiB) << "one rewritten chunk per thread's file";
+    EXPECT_NEAR(*capped.maxSeconds, 3.0, 1e-9) << "for as long as the writes waited";
+    Progress live[2];
+    live[0].bytes = kMiB;
+    live[1].bytes = 2 * kMiB;
+    EXPECT_EQ(atRiskNow(rewritten, live, 2), 16 * kKiB);
 
     ExposurePlan job;
     job.point = DurablePoint::JobEnd;
