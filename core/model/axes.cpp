@@ -363,7 +363,7 @@ std::vector<AxisSpec> builtinAxes()
                            return static_cast<double>(c.totalBytes);
                        }};
     size.reportColumn = AxisReportColumn{
-        .header = "Size", .width = 4.2, .alignRight = true, .rank = kSizeColumn, .text = [](const Case& c) {
+        .header = "Size", .width = 6.4, .alignRight = true, .rank = kSizeColumn, .text = [](const Case& c) {
             return formatBytesShort(c.totalBytes);
         }};
     axes.push_back(std::move(size));
