@@ -62,11 +62,9 @@ SyncLabChartData SyncLabChartData::from(const RunResult& result, const Registry*
         if (c == result.cases.end())
             continue;
         Bar bar;
-        // The open_sync sizes' names already say what an op is; every other method says its file's shape.
-        const bool sized = row.method.find(" * ") != std::string::npos;
+        // Every method says its file's shape: the same open_sync size runs rewriting and overwriting.
         bar.label = qs(row.method).simplified(); // pg's padded " 2 *  8kB" as "2 * 8kB"
-        if (!sized)
-            bar.label += QStringLiteral(", ") + QString::fromUtf8(shapeWords(row.shape));
+        bar.label += QStringLiteral(", ") + QString::fromUtf8(shapeWords(row.shape));
         const bool trusted =
             std::find(distrusted.begin(), distrusted.end(), row.caseIndex) == distrusted.end();
         bar.kind = row.durability.durability != Durability::EachWrite ? Kind::NotDurable

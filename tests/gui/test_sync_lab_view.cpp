@@ -107,7 +107,7 @@ TEST(SyncLabChart, OneOpSizeAtATimeFastestFirstWithTheP99RateAsTheWhisker)
     ASSERT_TRUE(d.etcdOk);
 
     // An op of 4 writes of 4 KiB: the whisker is the rate at which 4 calls at the p99 each would go.
-    const Data::Bar* four = barNamed(d.sizes[1], QStringLiteral("4 * 4kB open_sync writes"));
+    const Data::Bar* four = barNamed(d.sizes[1], QStringLiteral("4 * 4kB open_sync writes, overwriting"));
     ASSERT_NE(four, nullptr);
     EXPECT_DOUBLE_EQ(four->opsPerSecond, 500);
     ASSERT_TRUE(four->p99OpsPerSecond);
@@ -126,7 +126,7 @@ TEST(SyncLabChart, The16KiBOpsHavePgTestFsyncs2x8kBRowFromThe8KiBOpenSync)
     const Data::Bar* eight = barNamed(d.sizes[0], QStringLiteral("open_sync, overwriting"));
     ASSERT_NE(eight, nullptr);
     EXPECT_DOUBLE_EQ(eight->opsPerSecond, 3'000);
-    const Data::Bar* two = barNamed(d.sizes[1], QStringLiteral("2 * 8kB open_sync writes"));
+    const Data::Bar* two = barNamed(d.sizes[1], QStringLiteral("2 * 8kB open_sync writes, overwriting"));
     ASSERT_NE(two, nullptr) << "pg_test_fsync's 16 kB comparison has it";
     EXPECT_DOUBLE_EQ(two->opsPerSecond, 1'500) << "two of the 8 KiB case's writes per op";
     ASSERT_TRUE(two->p99OpsPerSecond);
