@@ -173,6 +173,8 @@ bool isPreferredBaselineOf(const Case& candidate, const Case& c)
 std::optional<std::size_t> baselineCase(const RunResult& result, std::size_t caseIndex)
 {
     const Case& c = result.cases[caseIndex].testCase;
+    if (!ratesAsThroughput(c.preallocate))
+        return std::nullopt; // ops on one rewritten chunk: no speed-up over writes that fill a file
     std::optional<std::size_t> any;
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
         const CaseResult& b = result.cases[i];

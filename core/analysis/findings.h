@@ -70,6 +70,8 @@ std::string baselineStrategy(const Case& c);
 // preferred one (default buffer; normal hint and the same threads). The app's chooser uses the same rule.
 bool canBeBaselineOf(const Case& candidate, const Case& c);
 bool isPreferredBaselineOf(const Case& candidate, const Case& c);
+// The case whose rate is `caseIndex`'s speed-up baseline; none for a case rewriting one chunk (its rate is
+// ops).
 std::optional<std::size_t> baselineCase(const RunResult& result, std::size_t caseIndex);
 
 } // namespace iolab

@@ -171,6 +171,8 @@ TEST_F(VerdictTest, ACaseRewritingOneChunkIsNoRivalOfWritesThatFillAFile)
     ASSERT_EQ(v.answers.size(), 1u);
     EXPECT_THAT(v.answers[0], HasSubstr("`write` is fastest: 600.0 MB/s durable"));
     EXPECT_THAT(v.answers[0], Not(HasSubstr("6.40 GB/s")));
+    EXPECT_EQ(baselineCase(run, 1), std::optional<std::size_t>{0});
+    EXPECT_EQ(baselineCase(run, 2), std::nullopt) << "no speed-up over plain stdio either";
 }
 
 TEST_F(VerdictTest, CasesThatDifferOnlyInQueueDepthAreNamedApart)
