@@ -2,7 +2,7 @@
 // A strategy of the test programs only: "test-memory-hog" takes its case's whole size as memory of its own,
 // 1 MiB at a time, each page touched (and counted as written), then writes nothing. Under a memory limit
 // below its size, the kernel's OOM killer must end the case child that runs it. "test-probe-hog" does so
-// only in a kill -9 probe's run (Progress::everyCall); in a measured one it counts its size after 500 ms into
+// only in a kill -9 probe's run (Progress::everyCall); in a measured one it counts its size after 2 s into
 // an empty file. A probe child outside the case's cgroup would not be stopped. Also "test-self-kill" and
 // "test-deaf" (FirstMiBThen, below).
 #pragma once
@@ -52,8 +52,10 @@ private:
         Outcome execute(Progress& progress) override
         {
             if (m_onlyWhenProbed && !progress.everyCall) {
-                // Long enough that the probe's kill, due at 10-90% of this, comes after the hog's cap.
-                std::this_thread::sleep_for(std::chrono::milliseconds(500));
+                // Long enough that the probe's kill, due at 10-90% of this (200 ms at the earliest), comes
+                // after the hog's cap even when its child is slow: at 500 ms a fresh clone's ASan run, two
+                // test programs at once, saw the kill land first.
+                std::this_thread::sleep_for(std::chrono::milliseconds(2000));
                 progress.bytes.store(m_bytes, std::memory_order_relaxed);
                 return Outcome::success();
             }
