@@ -5,6 +5,7 @@
 #include "core/engine/probe.h"
 #include "core/engine/registry.h"
 #include "core/engine/workspace.h"
+#include "core/model/system_facts.h"
 #include "core/model/target.h"
 #include "platform/run_beacon.h"
 
@@ -49,6 +50,10 @@ TargetInfo inspectTarget(const std::string& path);
 // The mounted filesystems this user can write to, one per filesystem (bind mounts folded into the shortest
 // mount point), each described as inspectTarget does; pseudo and read-only filesystems are left out.
 std::vector<TargetInfo> listWritableTargets();
+
+// The storage stack under a target and the machine's settings that shape I/O (core/model/system_facts.h):
+// a few dozen small reads, well under 200 ms; call it off a GUI thread all the same.
+SystemFacts gatherSystemFacts(const TargetInfo& target);
 
 // Opens a probe file in a marked run folder on the target (removed again at once) to learn whether this
 // filesystem takes O_DIRECT and fallocate; fills TargetInfo's capability fields.

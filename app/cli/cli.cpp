@@ -14,6 +14,7 @@
 #include "core/engine/crash_probe.h"
 #include "core/engine/registry.h"
 #include "core/engine/runner.h"
+#include "core/formats/facts_text.h"
 #include "core/formats/matrix_json.h"
 #include "core/formats/result_csv.h"
 #include "core/formats/result_json.h"
@@ -509,8 +510,36 @@ int commandStrategies(const Registry& registry, const std::string& target)
     return kExitOk;
 }
 
-int commandTargets()
+// `targets --details [FOLDER...]`: each target (the given folders, else every writable filesystem) with its
+// system facts: the storage stack, the device, the filesystem, the kernel and the machine.
+int commandTargetDetails(const std::vector<std::string>& folders)
 {
+    std::vector<TargetInfo> targets;
+    if (folders.empty())
+        targets = listWritableTargets();
+    for (const auto& folder : folders)
+        targets.push_back(inspectTarget(folder));
+    if (targets.empty()) {
+        std::printf("no writable filesystem found; give a folder: iolab-cli targets --details FOLDER\n");
+        return kExitOk;
+    }
+    bool first = true;
+    for (const auto& t : targets) {
+        const auto facts = gatherSystemFacts(t);
+        fmt::print("{}{}  ({} free of {})\n", first ? "" : "\n", t.path, formatBytes(t.freeBytes),
+                   formatBytes(t.totalBytes));
+        fmt::print("{}", factsToText(facts));
+        first = false;
+    }
+    return kExitOk;
+}
+
+int commandTargets(bool details, const std::vector<std::string>& folders)
+{
+    if (details)
+        return commandTargetDetails(folders);
+    if (!folders.empty())
+        throw InputError("a folder after 'targets' needs --details: iolab-cli targets --details FOLDER");
     const auto targets = listWritableTargets();
     if (targets.empty()) {
         std::printf("no writable filesystem found; give a folder with --target\n");
@@ -795,7 +824,14 @@ int runCli(int argc, const char* const* argv)
     strategies->add_option("--target", strategiesTarget, "Also describe this target folder");
 
     app.add_subcommand("presets", "List the built-in presets");
-    app.add_subcommand("targets", "List the mounted filesystems you can write to, with their device facts");
+    auto* targets = app.add_subcommand(
+        "targets", "List the mounted filesystems you can write to, with their device facts");
+    bool targetDetails = false;
+    std::vector<std::string> detailFolders;
+    targets->add_flag("--details", targetDetails,
+                      "Each target's system facts: storage stack, device, filesystem, kernel, machine");
+    targets->add_option("folders", detailFolders,
+                        "With --details: these folders instead of every filesystem");
 
     auto* clean =
         app.add_subcommand("clean", "Remove stale IOLab run folders (and only those) from a target");
@@ -882,8 +918,8 @@ int runCli(int argc, const char* const* argv)
         const Registry& registry = builtinRegistry();
         if (*strategies)
             return commandStrategies(registry, strategiesTarget);
-        if (app.got_subcommand("targets"))
-            return commandTargets();
+        if (*targets)
+            return commandTargets(targetDetails, detailFolders);
         if (app.got_subcommand("presets"))
             return commandPresets(registry);
         if (*clean)

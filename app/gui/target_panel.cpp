@@ -2,6 +2,7 @@
 #include "app/gui/target_panel.h"
 #include "app/gui/widget_helpers.h"
 
+#include "app/gui/facts_view.h"
 #include "app/gui/theme.h"
 #include "app/gui/workers.h"
 #include "core/base/error.h"
@@ -9,6 +10,7 @@
 #include "core/base/units.h"
 #include "platform/platform.h"
 
+#include <QDialog>
 #include <QDir>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -38,6 +40,8 @@ TargetFacts lookAtTarget(TargetEntry entry, TargetLook look)
     }
     probeFolder(entry);
     facts.entry = entry;
+    if (entry.problem.isEmpty())
+        facts.system = gatherSystemFacts(entry.info);
     if (!entry.problem.isEmpty() || look == TargetLook::Refresh)
         return facts;
     try {
@@ -88,14 +92,35 @@ TargetPanel::TargetPanel(QWidget* parent) : QGroupBox(tr("Target"), parent)
         tr("Run in any folder you can write to; IOLab creates its own marked run folder inside."));
     m_rescan = new QPushButton(loadIcon(QStringLiteral("refresh")), tr("Rescan"), this);
     m_rescan->setToolTip(tr("List the mounted filesystems again"));
+    m_detailsButton = new QPushButton(tr("Details..."), this);
+    m_detailsButton->setCheckable(true);
+    m_detailsButton->setToolTip(
+        tr("The selected folder's storage stack, device, filesystem, kernel and machine "
+           "settings: what shapes every figure measured there"));
     buttons->addWidget(m_chooseFolder);
     buttons->addWidget(m_rescan);
     buttons->addStretch(1);
+    buttons->addWidget(m_detailsButton);
     layout->addLayout(buttons);
     m_details = new QLabel(this);
     m_details->setWordWrap(true);
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_details);
+    // The Details pane is a window of its own beside the main one: the facts are some forty rows, more than
+    // the target box has room for. It follows the selection while open.
+    m_detailsWindow = new QDialog(this);
+    m_detailsWindow->setWindowTitle(tr("Target details"));
+    m_detailsWindow->resize(760, 640);
+    auto* detailsLayout = new QVBoxLayout(m_detailsWindow);
+    m_detailsHeading = new QLabel(m_detailsWindow);
+    m_detailsHeading->setWordWrap(true);
+    m_detailsHeading->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    detailsLayout->addWidget(m_detailsHeading);
+    m_facts = new FactsView(m_detailsWindow);
+    detailsLayout->addWidget(m_facts, 1);
+    connect(m_detailsButton, &QPushButton::toggled, m_detailsWindow, &QWidget::setVisible);
+    connect(m_detailsWindow, &QDialog::finished, m_detailsButton,
+            [this] { m_detailsButton->setChecked(false); });
 
     connect(m_chooseFolder, &QPushButton::clicked, this, [this] {
         const QString path =
@@ -177,6 +202,9 @@ void TargetPanel::onSelectionChanged()
         return;
     ++m_request; // whatever was in flight is about another selection now
     m_waitingForFacts = false;
+    m_system = {}; // the facts shown were the previous target's
+    m_facts->clear();
+    m_detailsHeading->setText(tr("Looking at the selected target..."));
     // The list shows few rows: the selected one is always among them, also when a scan or a setting chose it.
     if (const auto rows = m_view->selectionModel()->selectedRows(); !rows.isEmpty())
         m_view->scrollTo(rows.first());
@@ -231,6 +259,15 @@ void TargetPanel::lookDone(std::uint64_t request, TargetLook look, const QString
     m_waitingForFacts = false;
     const TargetEntry& e = facts.entry;
     m_model->updateEntry(e);
+    m_system = facts.system;
+    m_facts->setFacts(m_system);
+    m_detailsHeading->setText(
+        m_system.gathered
+            ? tr("<b>%1</b><br>%2 · facts read in %3 ms. Hover a row for where it was read; an unknown fact "
+                 "says why.")
+                  .arg(qs(e.info.path).toHtmlEscaped(), qs(describeStack(m_system)).toHtmlEscaped())
+                  .arg(m_system.gatherMilliseconds, 0, 'f', 1)
+            : tr("<b>%1</b>: no facts (not a folder IOLab can use)").arg(qs(e.info.path).toHtmlEscaped()));
     showDetails();
     if (!announceAs.isEmpty() && e.key() == m_announce.key) {
         m_announce = {};
@@ -273,6 +310,10 @@ void TargetPanel::showDetails()
                 tr("<br>fallocate: not supported here (%1).").arg(qs(t.fallocateProblem).toHtmlEscaped());
         if (t.livesInMemory())
             details += tr("<br>This filesystem lives in memory: durable figures mean nothing here.");
+        if (m_system.gathered)
+            details +=
+                tr("<br>Storage: %1 (%2).")
+                    .arg(qs(describeStack(m_system)).toHtmlEscaped(), qs(describe(m_system.deviceClass)));
     } else {
         details = e.kind == TargetEntry::Kind::Pipe
                       ? tr("Only the pipe strategies run against a pipe; no file is written.")

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "app/gui/target_model.h"
+#include "core/model/system_facts.h"
 
 #include <QGroupBox>
 #include <QString>
@@ -9,11 +10,14 @@
 #include <cstdint>
 #include <functional>
 
+class QDialog;
 class QLabel;
 class QPushButton;
 class QTableView;
 
 namespace iolab::gui {
+
+class FactsView;
 
 // What a look at a folder target asks for.
 enum class TargetLook
@@ -31,6 +35,7 @@ struct TargetFacts
     std::uint64_t leftoverBytes = 0;
     QString cleanText; // Clean: what was removed and what was left, or why it failed
     bool cleanFailed = false;
+    SystemFacts system; // the storage stack and the machine's settings (a usable folder only)
 };
 
 // Looks at a folder target: every disk access the target panel needs, so it runs on a worker thread.
@@ -53,6 +58,12 @@ public:
     QTableView* view() const { return m_view; }
     QPushButton* chooseFolderButton() const { return m_chooseFolder; }
     QPushButton* rescanButton() const { return m_rescan; }
+    // The Details pane: the selected folder's system facts, shown while the Details button is down.
+    QPushButton* detailsButton() const { return m_detailsButton; }
+    FactsView* factsView() const { return m_facts; }
+    QDialog* detailsWindow() const { return m_detailsWindow; }
+    // The selected folder's system facts (`gathered` false until its look is in).
+    const SystemFacts& currentSystemFacts() const { return m_system; }
     QString detailsText() const;
 
     void rescan();
@@ -99,6 +110,11 @@ private:
     QLabel* m_details = nullptr;
     QPushButton* m_chooseFolder = nullptr;
     QPushButton* m_rescan = nullptr;
+    QPushButton* m_detailsButton = nullptr;
+    QDialog* m_detailsWindow = nullptr;
+    QLabel* m_detailsHeading = nullptr;
+    FactsView* m_facts = nullptr;
+    SystemFacts m_system;
     Inspector m_inspector = lookAtTarget;
     std::uint64_t m_request = 0; // the newest look asked for; an older one's result is dropped
     bool m_waitingForFacts = false;

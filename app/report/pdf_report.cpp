@@ -831,6 +831,34 @@ void targetSection(Layout& layout, const ReportContext& ctx)
               .arg(result.options.verifyFiles ? QStringLiteral(", files verified") : QString())}});
 }
 
+// The storage stack under the target and the machine's I/O settings as they were when the run began: every
+// fact with its value, an unknown one (muted) with why IOLab could not read it.
+void systemSection(Layout& layout, const ReportContext& ctx)
+{
+    const SystemFacts& facts = ctx.result.system;
+    if (!facts.gathered)
+        return; // a result saved before IOLab recorded them
+    layout.heading(QStringLiteral("Storage and system"), 2, 80);
+    layout.paragraph(
+        QStringLiteral("%1 (%2). Read as the run began, in %3 ms; an unknown fact says why it could "
+                       "not be read.")
+            .arg(qs(describeStack(facts)), qs(describe(facts.deviceClass)))
+            .arg(facts.gatherMilliseconds, 0, 'f', 1));
+    for (const auto& section : facts.sections) {
+        std::vector<QStringList> rows;
+        std::vector<bool> known;
+        for (const auto& fact : section.facts) {
+            rows.push_back({qs(fact.label), fact.known()
+                                                ? qs(fact.value)
+                                                : QStringLiteral("unknown: ") + qs(fact.unknownWhy)});
+            known.push_back(fact.known());
+        }
+        layout.table({{qs(section.title), 8}, {QString(), 20}}, rows, 7,
+                     [&known](std::size_t i) { return known[i] ? kText : kMuted; });
+        layout.space(4);
+    }
+}
+
 // Per comparison group a table of its cases and its fastest per chunk size, then the failed and refused.
 void resultsSection(Layout& layout, const ReportContext& ctx)
 {
@@ -1664,11 +1692,11 @@ void syncLabSection(Layout& layout, const ReportContext& ctx)
 using Section = void (*)(Layout&, const ReportContext&);
 
 // The report, in reading order: the answer first, the evidence after it, every repetition last.
-constexpr std::array<Section, 17> kSections = {
-    &headerSection,       &summarySection, &cdmSection,      &syncLabSection,  &machineSection,
-    &targetSection,       &resultsSection, &exposureSection, &findingsSection, &crashProbeSection,
-    &memoryBudgetSection, &chartsSection,  &latencySection,  &qdSection,       &timelinesSection,
-    &matrixSection,       &appendixSection};
+constexpr std::array<Section, 18> kSections = {
+    &headerSection,     &summarySection,      &cdmSection,     &syncLabSection,  &machineSection,
+    &targetSection,     &systemSection,       &resultsSection, &exposureSection, &findingsSection,
+    &crashProbeSection, &memoryBudgetSection, &chartsSection,  &latencySection,  &qdSection,
+    &timelinesSection,  &matrixSection,       &appendixSection};
 
 void writeReport(Layout& layout, const RunResult& result, const QString& title, const ReportOptions& options,
                  const Registry* registry)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/model/system_facts.h"
 #include "core/model/target.h"
 
 #include <cstdint>
@@ -43,6 +44,9 @@ public:
     // read.
     virtual std::optional<DeviceCounters> device(const std::string& name) = 0;
     virtual HostInfo host() = 0;
+    // The storage stack under the target and the machine's I/O settings, read once as a run begins; a probe
+    // that cannot tell returns facts with `gathered` false.
+    virtual SystemFacts systemFacts(const TargetInfo& /*target*/) { return {}; }
 };
 
 } // namespace iolab

@@ -817,6 +817,9 @@ RunResult Runner::run(const RunPlan& plan, const RunOptions& options, const std:
     result.startedAt = isoNow();
     result.host = m_probe.host();
     result.target = m_workspace.target();
+    result.system = m_probe.systemFacts(result.target);
+    log.info("system facts: {} ({} sections) in {:.1f} ms", describeStack(result.system),
+             result.system.sections.size(), result.system.gatherMilliseconds);
     result.matrix = plan.matrix;
     result.options = options;
     result.refused = expanded.refused;

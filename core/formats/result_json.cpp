@@ -118,6 +118,38 @@ void from_json(const json& j, TargetInfo& t)
     optionalFlag("writeThroughSupported", t.writeThroughSupported);
 }
 
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Fact, id, label, value, unknownWhy, source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FactSection, title, facts)
+
+void to_json(json& j, const StorageLayer& l)
+{
+    j = json{{"kind", toString(l.kind)}, {"name", l.name}, {"detail", l.detail}};
+}
+
+void from_json(const json& j, StorageLayer& l)
+{
+    l.kind = layerKindFromString(j.at("kind").get<std::string>());
+    j.at("name").get_to(l.name);
+    l.detail = j.value("detail", std::string());
+}
+
+void to_json(json& j, const SystemFacts& f)
+{
+    j = json{{"stack", f.stack},
+             {"deviceClass", toString(f.deviceClass)},
+             {"sections", f.sections},
+             {"gatherMilliseconds", f.gatherMilliseconds}};
+}
+
+void from_json(const json& j, SystemFacts& f)
+{
+    f.gathered = true;
+    j.at("stack").get_to(f.stack);
+    f.deviceClass = deviceClassFromString(j.at("deviceClass").get<std::string>());
+    j.at("sections").get_to(f.sections);
+    f.gatherMilliseconds = j.value("gatherMilliseconds", 0.0);
+}
+
 void to_json(json& j, const Outcome& o)
 {
     j = json{{"status", toString(o.status)},
@@ -414,6 +446,8 @@ json resultToJson(const RunResult& r)
              {"cancelled", r.cancelled}};
     if (!r.warnings.empty())
         out["warnings"] = r.warnings;
+    if (r.system.gathered)
+        out["system"] = r.system;
     return out;
 }
 
@@ -447,6 +481,8 @@ RunResult resultFromJson(std::string_view text, std::string_view sourceName)
         j.at("cancelled").get_to(r.cancelled);
         if (j.contains("warnings"))
             j.at("warnings").get_to(r.warnings); // results written before run warnings existed have none
+        if (j.contains("system"))
+            j.at("system").get_to(r.system); // nor system facts before issue 18
         return r;
     } catch (const InputError& e) {
         throw InputError(fmt::format("{}: damaged result file: {}", sourceName, e.what()));

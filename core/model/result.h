@@ -6,6 +6,7 @@
 #include "core/base/outcome.h"
 #include "core/model/case.h"
 #include "core/model/matrix.h"
+#include "core/model/system_facts.h"
 #include "core/model/target.h"
 
 #include <cstdint>
@@ -238,6 +239,8 @@ struct RunResult
     std::string finishedAt;
     HostInfo host;
     TargetInfo target;
+    // The storage stack under the target and the machine's settings that shape I/O, read when the run began.
+    SystemFacts system;
     Matrix matrix;
     RunOptions options;
     std::vector<RefusedCase> refused;

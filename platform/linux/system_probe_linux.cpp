@@ -126,6 +126,8 @@ public:
         return std::nullopt;
     }
 
+    SystemFacts systemFacts(const TargetInfo& target) override { return gatherSystemFacts(target); }
+
     HostInfo host() override
     {
         HostInfo h;

@@ -150,6 +150,8 @@ public:
                               static_cast<std::uint64_t>(performance.BytesWritten.QuadPart)};
     }
 
+    SystemFacts systemFacts(const TargetInfo& target) override { return gatherSystemFacts(target); }
+
     HostInfo host() override
     {
         HostInfo h;

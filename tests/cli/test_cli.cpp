@@ -3,6 +3,7 @@
 #include "core/formats/csv.h"
 #include "core/formats/result_json.h"
 #include "core/version.h"
+#include "platform/platform.h"
 #include "tests/support/mount.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
@@ -64,6 +65,39 @@ TEST_F(Cli, VersionStrategiesAndPresets)
     EXPECT_EQ(r.exitCode, 0);
     for (const char* name : {"quick", "stdio-per-byte", "sync-modes", "bandwidth-4k", "pipe"})
         EXPECT_THAT(r.out, HasSubstr(name));
+}
+
+// Issue 18: `targets --details FOLDER` prints the folder's storage stack and every system fact, an unknown
+// one with why; a run's JSON carries the same facts. A folder without --details, or a missing one, is
+// refused.
+TEST_F(Cli, TargetDetailsPrintTheSystemFactsThatARunRecords)
+{
+    auto r = cli({"targets", "--details", m_target.path()});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto facts = gatherSystemFacts(inspectTarget(m_target.path()));
+    EXPECT_THAT(r.out, HasSubstr(m_target.path()));
+    EXPECT_THAT(r.out, HasSubstr("Device class: " + describe(facts.deviceClass)));
+    for (const auto& section : facts.sections)
+        EXPECT_THAT(r.out, HasSubstr("\n  " + section.title + "\n"));
+    EXPECT_THAT(r.out, HasSubstr(describeStack(facts)));
+    EXPECT_THAT(r.out, HasSubstr("Dirty data written back after"));
+
+    r = cli({"targets", m_target.path()});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("needs --details"));
+    r = cli({"targets", "--details", m_target.path() + "/missing"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("does not exist"));
+
+    const auto json = m_out.path() + "/r.json";
+    r = cli({"run", "--target", m_target.path(), "--strategy", "write", "--chunk", "64K", "--size", "1M",
+             "--reps", "1", "--warmups", "0", "--quiet", "--json", json});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto result = resultFromJson(slurp(json), json);
+    ASSERT_TRUE(result.system.gathered);
+    EXPECT_EQ(describeStack(result.system), describeStack(facts));
+    EXPECT_EQ(result.system.deviceClass, facts.deviceClass);
+    EXPECT_EQ(result.system.valueOf("queue.scheduler"), facts.valueOf("queue.scheduler"));
 }
 
 TEST_F(Cli, QuickRunWritesValidJsonAndCsvAndLeavesNothing)

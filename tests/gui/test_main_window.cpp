@@ -2,6 +2,7 @@
 // The whole window driven as a user would: tiny real runs fill the table, charts and history; Stop ends a
 // run within a second with nothing left; history reopens and compares; settings come back; every bad input
 // gets a message in the window.
+#include "app/gui/facts_view.h"
 #include "app/gui/history.h"
 #include "app/gui/live_charts.h"
 #include "app/gui/log_model.h"
@@ -708,6 +709,37 @@ TEST_F(WindowFixture, AFolderWhoseProbeHangsFreezesNothingAndItsLateAnswerIsDrop
     EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("leftover run folder"));
     EXPECT_TRUE(window->targetModel()->entry(window->targetModel()->rowForKey(q(target.path()))).inspected);
     EXPECT_EQ(held->load(), 2);
+}
+
+// Issue 18: a chosen folder's system facts come in with its look (off the GUI thread): the details line names
+// the storage stack and the device class, and the Details window lists every fact, an unknown one with why.
+TEST_F(WindowFixture, TheTargetsDetailsShowItsStorageStackAndSystemFacts)
+{
+    useTarget(target.path());
+    TargetPanel* panel = window->targetPanel();
+    const SystemFacts& facts = panel->currentSystemFacts();
+    ASSERT_TRUE(facts.gathered);
+    EXPECT_THAT(window->targetDetailsText().toStdString(), HasSubstr("Storage: " + describeStack(facts)));
+    EXPECT_FALSE(panel->detailsWindow()->isVisible());
+    panel->detailsButton()->click();
+    EXPECT_TRUE(panel->detailsWindow()->isVisible());
+    const auto text = panel->factsView()->plainText().toStdString();
+    EXPECT_THAT(text, HasSubstr("Storage stack  " + describeStack(facts)));
+    EXPECT_THAT(text, HasSubstr("Memory  "));
+    for (const auto& section : facts.sections) {
+        EXPECT_THAT(text, HasSubstr(section.title));
+        for (const auto& fact : section.facts) {
+            if (!fact.known()) {
+                EXPECT_THAT(text, HasSubstr("unknown: " + fact.unknownWhy));
+            }
+        }
+    }
+    panel->detailsButton()->click();
+    EXPECT_FALSE(panel->detailsWindow()->isVisible());
+    // Another target: the facts shown are not the previous folder's.
+    ASSERT_TRUE(window->selectTarget(QStringLiteral("null:")));
+    EXPECT_FALSE(panel->currentSystemFacts().gathered);
+    EXPECT_EQ(panel->factsView()->topLevelItemCount(), 0);
 }
 
 // The window closes while a look is held: the answer that comes later finds no window and is dropped (a

@@ -13,6 +13,7 @@
 #include "core/model/axes.h"
 #include "tests/support/builtin_registry.h"
 #include "tests/support/process.h"
+#include "tests/support/system_facts.h"
 #include "tests/support/temp_dir.h"
 
 #include <gmock/gmock.h>
@@ -195,6 +196,21 @@ TEST(Report, TheGoldenResultMakesAReadablePdf)
     for (const auto& e : std::filesystem::directory_iterator(dir.path()))
         images += e.path().extension() == ".png" ? 1 : 0;
     EXPECT_EQ(images, pages);
+}
+
+// Issue 18: the report shows the storage stack and every system fact, an unknown one with why; a result from
+// before system facts has no such section.
+TEST(Report, TheStorageStackAndSystemFactsAreInTheReport)
+{
+    TempDir dir;
+    RunResult result = golden();
+    result.system = cryptNvmeFacts();
+    const auto text = pdfText(dir, result);
+    EXPECT_THAT(text, HasSubstr("Storage and system"));
+    EXPECT_THAT(text, HasSubstr("ext4 → dm-crypt dm-0 → partition nvme0n1p3 → NVMe disk nvme0n1 (NVMe SSD)"));
+    EXPECT_THAT(text, HasSubstr("WD_BLACK SN770 1TB"));
+    EXPECT_THAT(text, HasSubstr("unknown: no cpufreq driver"));
+    EXPECT_THAT(pdfText(dir, golden()), Not(HasSubstr("Storage and system")));
 }
 
 TEST(Report, PageSizeFollowsTheChoice)
