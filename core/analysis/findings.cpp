@@ -2,6 +2,7 @@
 #include "core/analysis/findings.h"
 
 #include "core/analysis/stats.h"
+#include "core/analysis/system_checks.h"
 #include "core/analysis/warnings.h"
 #include "core/base/units.h"
 #include "core/engine/registry.h"
@@ -127,6 +128,12 @@ std::string toString(Finding::Kind kind)
         return "queue depth";
     case Finding::Kind::FlushHonesty:
         return "flush honesty";
+    case Finding::Kind::Storage:
+        return "storage stack";
+    case Finding::Kind::CpuBound:
+        return "CPU-bound";
+    case Finding::Kind::CacheCliff:
+        return "cache cliff";
     case Finding::Kind::Failed:
         return "failed";
     case Finding::Kind::Cancelled:
@@ -732,6 +739,8 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry,
     std::vector<Finding> out;
     fastestFindings(result, ranking, out);
     queueDepthFindings(result, ranking, out);
+    if (auto storage = storageFinding(result))
+        out.push_back(std::move(*storage));
     std::vector<std::pair<std::uint32_t, double>> shortCases; // case index, median repetition seconds
     for (const auto& c : result.cases) {
         if (failedFinding(c, out) || !hasRate(c))
@@ -744,12 +753,16 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry,
         noiseFinding(c, ranking, out);
         tailFinding(c, c.callLatency, "calls", kTailMinCalls, out);
         tailFinding(c, c.syncLatency, "sync calls", kTailMinSyncs, out);
+        if (auto cpu = cpuBoundFinding(c, result.host))
+            out.push_back(std::move(*cpu));
         if (k.target != TargetKind::Directory)
             continue;
         if (k.direction == Direction::Read) {
             readFindings(c, out);
         } else {
             deviceShortfallFinding(c, out);
+            if (auto cliff = cacheCliffFinding(c, direct))
+                out.push_back(std::move(*cliff));
             if (direct)
                 directFindings(c, result.target, out);
             flushHonestyFinding(c, result.target, direct, registry, out);

@@ -28,6 +28,9 @@ struct Finding
         Tail,          // the slowest calls took far longer than the median call
         QueueDepth,    // how the rate grew with the queue depth, and where it stopped growing
         FlushHonesty,  // syncs or synchronous writes returned faster than the medium can store data
+        Storage,       // a layer or mount option under the target that changes what every figure means
+        CpuBound,      // the CPU was busy nearly all the time on the cores the case kept busy
+        CacheCliff,    // a long write's rate fell once and stayed down: a cache in front of the medium filled
         Failed,        // a case failed or was refused at run time
         Cancelled      // the run was stopped before the end
     };

@@ -251,20 +251,26 @@ int importance(Finding::Kind kind)
         return 2;
     case Finding::Kind::Cancelled:
         return 3;
-    case Finding::Kind::FlushHonesty:
+    case Finding::Kind::Storage:
         return 4;
-    case Finding::Kind::DurableGap:
+    case Finding::Kind::FlushHonesty:
         return 5;
-    case Finding::Kind::Noise:
+    case Finding::Kind::CacheCliff:
         return 6;
-    case Finding::Kind::Short:
+    case Finding::Kind::CpuBound:
         return 7;
-    case Finding::Kind::FinalFlush:
+    case Finding::Kind::DurableGap:
         return 8;
-    case Finding::Kind::Tail:
+    case Finding::Kind::Noise:
         return 9;
-    case Finding::Kind::QueueDepth:
+    case Finding::Kind::Short:
         return 10;
+    case Finding::Kind::FinalFlush:
+        return 11;
+    case Finding::Kind::Tail:
+        return 12;
+    case Finding::Kind::QueueDepth:
+        return 13;
     case Finding::Kind::Fastest:
         return 100;
     }
@@ -302,6 +308,15 @@ std::string advice(Finding::Kind kind)
         return "Before counting on these syncs for durability, find out what caches the writes below the "
                "filesystem (the drive's write cache, a RAID controller, the host of a virtual machine) and "
                "whether it survives a power cut; turning a volatile cache off makes the figures honest.";
+    case Finding::Kind::Storage:
+        return "Compare these figures only with ones measured through the same layers; to judge the disk "
+               "itself, measure on a filesystem straight on it.";
+    case Finding::Kind::CpuBound:
+        return "The storage is not what limits these cases: fewer, larger calls (or unlocked stdio, or more "
+               "threads) move the figure; a faster disk would not.";
+    case Finding::Kind::CacheCliff:
+        return "Size a test past the cache and judge the rate after the drop: that is what a long write "
+               "sustains.";
     case Finding::Kind::Fastest:
         return "";
     }

@@ -5,6 +5,7 @@
 // symbolic link or junction is never one).
 #include "core/base/units.h"
 #include "core/engine/pattern.h"
+#include "core/formats/facts_text.h"
 #include "core/model/matrix.h"
 #include "platform/platform.h"
 #include "platform/windows/win_io.h"
@@ -445,4 +446,35 @@ TEST(WindowsRunFolders, ALinkIsNeverARunFolder)
     EXPECT_TRUE(report.kept.empty());
     EXPECT_TRUE(std::filesystem::exists(std::filesystem::u8path(real + "\\.iolab-run")));
     EXPECT_EQ(cleanStaleRuns(elsewhere.path()).removed, std::vector<std::string>{real});
+}
+
+// Issue 18: a folder's system facts on Windows: the volume's filesystem, the folder's compression and
+// encryption, the bus where the device answers, the power plan, Defender and the machine; whatever Windows
+// (or wine) does not tell is unknown with its reason, never guessed.
+TEST(WindowsSystemFacts, AFoldersFactsAreReadAndEveryUnknownSaysWhy)
+{
+    TempDir dir;
+    const auto target = inspectTarget(dir.path());
+    const auto facts = gatherSystemFacts(target);
+    ASSERT_TRUE(facts.gathered);
+    ASSERT_FALSE(facts.stack.empty());
+    EXPECT_EQ(facts.stack.front().name, target.fsType);
+    EXPECT_EQ(facts.valueOf("fs.type"), target.fsType);
+    EXPECT_EQ(facts.valueOf("fs.compression"), "off on the target folder");
+    EXPECT_EQ(facts.valueOf("fs.encryption"), "off on the target folder");
+    EXPECT_THAT(facts.valueOf("memory.total"), HasSubstr("available"));
+    EXPECT_THAT(facts.valueOf("machine.virtual"), ::testing::Not(::testing::IsEmpty()));
+    const auto* bitlocker = facts.find("bitlocker");
+    ASSERT_NE(bitlocker, nullptr);
+    EXPECT_FALSE(bitlocker->known());
+    for (const auto& section : facts.sections) {
+        for (const auto& fact : section.facts) {
+            if (!fact.known()) {
+                EXPECT_THAT(fact.unknownWhy, ::testing::Not(::testing::IsEmpty())) << fact.id;
+            }
+        }
+    }
+    const auto text = factsToText(facts);
+    EXPECT_THAT(text, HasSubstr("Defender real-time scanning"));
+    EXPECT_THAT(text, HasSubstr("Power plan"));
 }

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: MIT
+#include "core/analysis/system_checks.h"
+
+#include "core/analysis/stats.h"
+#include "core/base/units.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+namespace iolab {
+
+namespace {
+
+std::string rate(double mbps)
+{
+    return formatRate(mbps * 1e6);
+}
+
+double medianOf(std::vector<double> values)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const std::size_t mid = values.size() / 2;
+    return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+bool hasOption(const std::string& options, std::string_view option)
+{
+    std::istringstream in(options);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        if (item == option || (option.back() == '=' && item.starts_with(option)))
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+std::optional<Finding> storageFinding(const RunResult& result)
+{
+    const SystemFacts& facts = result.system;
+    if (!facts.gathered)
+        return std::nullopt;
+    std::vector<std::string> parts;
+    const std::string meaning = facts.valueOf("stack.meaning");
+    if (!meaning.empty() && meaning != "none")
+        parts.push_back(meaning);
+    const std::string& options = result.target.mountOptions;
+    if (hasOption(options, "sync"))
+        parts.push_back("the filesystem is mounted sync, so every write waits for the device");
+    if (hasOption(options, "nobarrier") || hasOption(options, "barrier=0"))
+        parts.push_back("write barriers are off (nobarrier), so a sync does not flush the drive's cache and "
+                        "durable rates are optimistic");
+    if (hasOption(options, "data=journal"))
+        parts.push_back("data=journal writes every data block twice (journal, then place)");
+    const std::string compression = facts.valueOf("fs.compression");
+    if (!compression.empty() && compression != "off" && !compression.starts_with("none") &&
+        !compression.starts_with("off "))
+        parts.push_back(fmt::format("the filesystem compresses ({}), so data that compresses well writes "
+                                    "faster than the device takes bytes",
+                                    compression));
+    if (parts.empty())
+        return std::nullopt;
+    std::string joined;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        joined += (i == 0 ? "" : "; ") + parts[i];
+    return Finding{Finding::Kind::Storage, std::nullopt,
+                   fmt::format("The target's storage is {}: {}. Every figure here includes that.",
+                               describeStack(facts), joined)};
+}
+
+double coresInUse(const Case& k, const HostInfo& host)
+{
+    double cores = std::max<std::uint32_t>(k.threads, 1);
+    if (k.target == TargetKind::Pipe)
+        cores += 1; // the reader draining the pipe
+    if (host.logicalCpus > 0)
+        cores = std::min(cores, static_cast<double>(host.logicalCpus));
+    return cores;
+}
+
+std::optional<double> cpuBusyShare(const CaseResult& c, const HostInfo& host)
+{
+    const double cores = coresInUse(c.testCase, host);
+    std::vector<double> shares;
+    for (const auto& r : c.repetitions) {
+        const double seconds = std::max(r.returnSeconds, r.durableSeconds);
+        if (r.warmup || !r.outcome.ok() || seconds <= 0)
+            continue;
+        const double cpu = r.cpuUserSeconds + r.cpuSystemSeconds;
+        if (cpu <= 0)
+            continue;
+        shares.push_back(cpu / (seconds * cores));
+    }
+    if (shares.empty())
+        return std::nullopt;
+    return medianOf(shares);
+}
+
+std::optional<Finding> cpuBoundFinding(const CaseResult& c, const HostInfo& host)
+{
+    const auto share = cpuBusyShare(c, host);
+    if (!share || *share < kCpuBoundShare)
+        return std::nullopt;
+    double user = 0;
+    double system = 0;
+    double seconds = 0;
+    std::size_t n = 0;
+    for (const auto& r : c.repetitions) {
+        if (r.warmup || !r.outcome.ok())
+            continue;
+        user += r.cpuUserSeconds;
+        system += r.cpuSystemSeconds;
+        seconds += std::max(r.returnSeconds, r.durableSeconds);
+        ++n;
+    }
+    const double cores = coresInUse(c.testCase, host);
+    const double share100 = std::min(*share, 1.0) * 100.0;
+    return Finding{Finding::Kind::CpuBound, c.index,
+                   fmt::format("{}: the CPU was busy {:.0f}% of the time on the {} core{} the case kept busy "
+                               "({:.2f} s user and {:.2f} s system in {:.2f} s, per repetition): the figure "
+                               "measures the CPU as much as the storage.",
+                               findingSubject(c), share100, cores, cores == 1 ? "" : "s",
+                               user / static_cast<double>(n), system / static_cast<double>(n),
+                               seconds / static_cast<double>(n))};
+}
+
+std::optional<CacheCliff> findCacheCliff(const CaseResult& c, bool bypassesPageCache)
+{
+    const Case& k = c.testCase;
+    if (k.direction != Direction::Write || k.target != TargetKind::Directory)
+        return std::nullopt;
+    // The longest measured repetition's samples.
+    std::int32_t best = -1;
+    std::size_t bestCount = 0;
+    std::map<std::int32_t, std::size_t> counts;
+    for (const auto& s : c.samples) {
+        if (!s.warmup)
+            ++counts[s.repetition];
+    }
+    for (const auto& [rep, count] : counts) {
+        if (count > bestCount) {
+            best = rep;
+            bestCount = count;
+        }
+    }
+    if (best < 0 || bestCount < kCliffMinSamples)
+        return std::nullopt;
+    std::vector<const Sample*> samples;
+    bool deviceSeen = false;
+    for (const auto& s : c.samples) {
+        if (s.warmup || s.repetition != best)
+            continue;
+        samples.push_back(&s);
+        deviceSeen = deviceSeen || s.deviceWriteMBps > 0;
+    }
+    if (!deviceSeen && !bypassesPageCache)
+        return std::nullopt; // a buffered write's call rate falls when the page cache fills, not the device
+    std::vector<double> rates;
+    for (const auto* s : samples) {
+        if (!deviceSeen && s->syncing)
+            continue; // no calls while the final sync runs
+        rates.push_back(deviceSeen ? s->deviceWriteMBps : s->intervalMBps);
+    }
+    if (rates.size() < kCliffMinSamples)
+        return std::nullopt;
+    const std::size_t quarter = rates.size() / 4;
+    const double head =
+        medianOf(std::vector<double>(rates.begin(), rates.begin() + static_cast<std::ptrdiff_t>(quarter)));
+    const double tail =
+        medianOf(std::vector<double>(rates.end() - static_cast<std::ptrdiff_t>(quarter), rates.end()));
+    if (tail <= 0 || head < kCliffFactor * tail)
+        return std::nullopt;
+    // The drop: the first sample after which a five-sample median stays under the midpoint for good (four in
+    // five of the rest under it), with a quarter of the samples before and after it at least.
+    const double mid = (head + tail) / 2;
+    for (std::size_t i = quarter; i + quarter <= rates.size(); ++i) {
+        const std::size_t from = i >= 2 ? i - 2 : 0;
+        const double local = medianOf(
+            std::vector<double>(rates.begin() + static_cast<std::ptrdiff_t>(from),
+                                rates.begin() + static_cast<std::ptrdiff_t>(std::min(rates.size(), i + 3))));
+        if (local >= mid)
+            continue;
+        const auto below =
+            static_cast<std::size_t>(std::count_if(rates.begin() + static_cast<std::ptrdiff_t>(i),
+                                                   rates.end(), [mid](double r) { return r < mid; }));
+        if (below * 5 < (rates.size() - i) * 4)
+            return std::nullopt; // it went down and up again: noise, not a cache running full
+        // Where the drop came, in the repetition's own samples (syncing ones included).
+        std::size_t at = 0;
+        std::size_t seen = 0;
+        for (std::size_t j = 0; j < samples.size(); ++j) {
+            if (!deviceSeen && samples[j]->syncing)
+                continue;
+            if (seen++ == i) {
+                at = j;
+                break;
+            }
+        }
+        CacheCliff cliff;
+        cliff.beforeMBps = head;
+        cliff.afterMBps = tail;
+        cliff.deviceRate = deviceSeen;
+        cliff.secondsBefore = samples[at]->runSeconds - samples.front()->runSeconds;
+        cliff.bytesBefore = samples[at]->bytesDone;
+        return cliff;
+    }
+    return std::nullopt;
+}
+
+std::optional<Finding> cacheCliffFinding(const CaseResult& c, bool bypassesPageCache)
+{
+    const auto cliff = findCacheCliff(c, bypassesPageCache);
+    if (!cliff)
+        return std::nullopt;
+    return Finding{
+        Finding::Kind::CacheCliff, c.index,
+        fmt::format("{}: the {} ran at {} for the first {} ({:.1f} s), then at {} to the end: a fast "
+                    "cache in front of the medium filled up (an SSD's SLC cache, or the host's cache "
+                    "under a virtual disk). {} is what a long write gets; a test shorter than {} would "
+                    "have reported {}.",
+                    findingSubject(c), cliff->deviceRate ? "device" : "writes", rate(cliff->beforeMBps),
+                    formatBytes(cliff->bytesBefore), cliff->secondsBefore, rate(cliff->afterMBps),
+                    rate(cliff->afterMBps), formatBytes(cliff->bytesBefore), rate(cliff->beforeMBps))};
+}
+
+} // namespace iolab

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+// Issue 18: the "is this number real?" checks that rest on the system facts, the CPU time and the samples:
+// each has a case that fires it and cases that must not.
+#include "core/analysis/findings.h"
+#include "core/analysis/system_checks.h"
+#include "core/analysis/verdict.h"
+#include "core/base/units.h"
+#include "tests/support/system_facts.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace iolab;
+using namespace iolab::test;
+using ::testing::HasSubstr;
+
+namespace {
+
+// A write case whose measured repetitions each took `seconds` with `cpu` seconds of CPU (user 80%).
+CaseResult busyCase(std::uint32_t threads, double seconds, double cpu,
+                    TargetKind target = TargetKind::Directory)
+{
+    CaseResult c;
+    c.index = 0;
+    c.testCase.strategy = "stdio";
+    c.testCase.chunkBytes = 1;
+    c.testCase.totalBytes = 64 * kMiB;
+    c.testCase.threads = threads;
+    c.testCase.target = target;
+    c.status = Status::Ok;
+    c.apparentMBps.count = 3;
+    c.apparentMBps.median = 64 / seconds;
+    c.durableMBps = c.apparentMBps;
+    for (std::uint32_t r = 0; r < 4; ++r) {
+        RepetitionResult rep;
+        rep.index = r;
+        rep.warmup = r == 0;
+        rep.bytes = c.testCase.totalBytes;
+        rep.returnSeconds = seconds * 0.9;
+        rep.durableSeconds = seconds;
+        rep.cpuUserSeconds = cpu * 0.8;
+        rep.cpuSystemSeconds = cpu * 0.2;
+        c.repetitions.push_back(rep);
+    }
+    return c;
+}
+
+HostInfo host(std::uint32_t cpus)
+{
+    HostInfo h;
+    h.logicalCpus = cpus;
+    return h;
+}
+
+// A write case with one measured repetition sampled at 10 Hz: `rates` MB/s per tick, as the device's own rate
+// (deviceRate) or as the calls' rate.
+CaseResult sampledCase(const std::vector<double>& rates, bool deviceRate)
+{
+    CaseResult c = busyCase(1, static_cast<double>(rates.size()) / 10, 0.1);
+    c.testCase.strategy = "direct";
+    c.testCase.chunkBytes = kMiB;
+    std::uint64_t done = 0;
+    for (std::size_t i = 0; i < rates.size(); ++i) {
+        Sample s;
+        s.runSeconds = 10.0 + static_cast<double>(i) / 10;
+        s.repetition = 1;
+        done += static_cast<std::uint64_t>(rates[i] * 1e6 / 10);
+        s.bytesDone = done;
+        (deviceRate ? s.deviceWriteMBps : s.intervalMBps) = rates[i];
+        c.samples.push_back(s);
+    }
+    // A warm-up's samples are never judged.
+    Sample warm;
+    warm.warmup = true;
+    warm.repetition = 0;
+    warm.deviceWriteMBps = 99999;
+    c.samples.insert(c.samples.begin(), warm);
+    return c;
+}
+
+std::vector<double> steps(std::size_t fastCount, double fast, std::size_t slowCount, double slow)
+{
+    std::vector<double> rates(fastCount, fast);
+    rates.insert(rates.end(), slowCount, slow);
+    return rates;
+}
+
+} // namespace
+
+TEST(StorageCheck, ALayerThatChangesTheFiguresIsNamedWithTheStack)
+{
+    RunResult result;
+    result.system = cryptNvmeFacts();
+    const auto finding = storageFinding(result);
+    ASSERT_TRUE(finding);
+    EXPECT_EQ(finding->kind, Finding::Kind::Storage);
+    EXPECT_FALSE(finding->caseIndex);
+    EXPECT_EQ(finding->text, "The target's storage is ext4 → dm-crypt dm-0 → partition nvme0n1p3 → NVMe disk "
+                             "nvme0n1: dm-crypt encrypts every block (CPU work in each write). Every figure "
+                             "here includes that.");
+    // findings() carries it, and the verdict puts it among what matters, with its advice.
+    const auto all = findings(result, nullptr);
+    EXPECT_EQ(std::count_if(all.begin(), all.end(),
+                            [](const Finding& f) { return f.kind == Finding::Kind::Storage; }),
+              1);
+}
+
+TEST(StorageCheck, MountOptionsThatChangeTheMeaningAreNamedToo)
+{
+    RunResult result;
+    result.system = cryptNvmeFacts();
+    result.system.sections[0].facts[1].value = "none";
+    EXPECT_FALSE(storageFinding(result)) << "a plain stack and plain options say nothing";
+    result.target.mountOptions = "rw,relatime,nobarrier";
+    auto finding = storageFinding(result);
+    ASSERT_TRUE(finding);
+    EXPECT_THAT(finding->text, HasSubstr("write barriers are off (nobarrier)"));
+    result.target.mountOptions = "rw,sync,data=journal";
+    finding = storageFinding(result);
+    ASSERT_TRUE(finding);
+    EXPECT_THAT(finding->text, HasSubstr("mounted sync"));
+    EXPECT_THAT(finding->text, HasSubstr("data=journal writes every data block twice"));
+    result.target.mountOptions = "rw,relatime";
+    FactsBuilder b;
+    b.known("Filesystem", "fs.compression", "Compression", "zstd:3");
+    result.system.sections.push_back(b.take().front());
+    finding = storageFinding(result);
+    ASSERT_TRUE(finding);
+    EXPECT_THAT(finding->text, HasSubstr("the filesystem compresses (zstd:3)"));
+    result.system.sections.back().facts[0].value = "none (ext4 does not compress)";
+    EXPECT_FALSE(storageFinding(result));
+    EXPECT_FALSE(storageFinding(RunResult{})) << "no facts, no accusation";
+}
+
+TEST(CpuBoundCheck, FiresWhenTheCoresInUseWereBusyNearlyAllTheTime)
+{
+    const auto finding = cpuBoundFinding(busyCase(1, 1.0, 0.95), host(8));
+    ASSERT_TRUE(finding);
+    EXPECT_EQ(finding->kind, Finding::Kind::CpuBound);
+    EXPECT_EQ(finding->caseIndex, 0u);
+    EXPECT_THAT(finding->text, HasSubstr("the CPU was busy 95% of the time on the 1 core the case kept busy "
+                                         "(0.76 s user and 0.19 s system in 1.00 s, per repetition)"));
+    EXPECT_FALSE(cpuBoundFinding(busyCase(1, 1.0, 0.5), host(8)));
+    // Four threads: busy means near four cores' worth.
+    EXPECT_TRUE(cpuBoundFinding(busyCase(4, 1.0, 3.8), host(8)));
+    EXPECT_FALSE(cpuBoundFinding(busyCase(4, 1.0, 2.0), host(8)));
+    // ... but never more cores than the machine has.
+    EXPECT_DOUBLE_EQ(coresInUse(busyCase(4, 1.0, 1.9).testCase, host(2)), 2.0);
+    EXPECT_TRUE(cpuBoundFinding(busyCase(4, 1.0, 1.9), host(2)));
+    // A pipe's reader is a core in use too.
+    EXPECT_FALSE(cpuBoundFinding(busyCase(1, 1.0, 1.0, TargetKind::Pipe), host(8)));
+    EXPECT_TRUE(cpuBoundFinding(busyCase(1, 1.0, 1.9, TargetKind::Pipe), host(8)));
+    // No CPU figures (a result from elsewhere): silence.
+    EXPECT_FALSE(cpuBoundFinding(busyCase(1, 1.0, 0.0), host(8)));
+}
+
+TEST(CacheCliffCheck, ADropThatHoldsIsACacheRunningFull)
+{
+    // 3 s at 2 GB/s, then 7 s at 400 MB/s: the device's own rate.
+    const auto c = sampledCase(steps(30, 2000, 70, 400), true);
+    const auto cliff = findCacheCliff(c, false);
+    ASSERT_TRUE(cliff);
+    EXPECT_DOUBLE_EQ(cliff->beforeMBps, 2000);
+    EXPECT_DOUBLE_EQ(cliff->afterMBps, 400);
+    EXPECT_TRUE(cliff->deviceRate);
+    EXPECT_NEAR(cliff->secondsBefore, 3.0, 0.25);
+    EXPECT_NEAR(static_cast<double>(cliff->bytesBefore), 6.0e9, 0.5e9);
+    const auto finding = cacheCliffFinding(c, false);
+    ASSERT_TRUE(finding);
+    EXPECT_EQ(finding->kind, Finding::Kind::CacheCliff);
+    EXPECT_THAT(finding->text, HasSubstr("the device ran at 2.00 GB/s for the first"));
+    EXPECT_THAT(finding->text, HasSubstr("then at 400.0 MB/s to the end"));
+}
+
+TEST(CacheCliffCheck, NoCliffInASteadyANoisyOrAShortWrite)
+{
+    EXPECT_FALSE(findCacheCliff(sampledCase(std::vector<double>(100, 1000), true), false));
+    std::vector<double> noisy;
+    for (int i = 0; i < 100; ++i)
+        noisy.push_back(i % 2 == 0 ? 2000 : 400);
+    EXPECT_FALSE(findCacheCliff(sampledCase(noisy, true), false));
+    EXPECT_FALSE(findCacheCliff(sampledCase(steps(10, 2000, 20, 400), true), false)) << "3 s is too short";
+    // Down, then up again: not a cache that filled.
+    auto dip = steps(30, 2000, 40, 400);
+    dip.insert(dip.end(), 30, 2000);
+    EXPECT_FALSE(findCacheCliff(sampledCase(dip, true), false));
+}
+
+TEST(CacheCliffCheck, ABufferedWritesCallRateIsNotTheDevice)
+{
+    // The calls' rate falls when the page cache fills: for buffered writes that is no evidence of the device.
+    const auto calls = sampledCase(steps(30, 2000, 70, 400), false);
+    EXPECT_FALSE(findCacheCliff(calls, false));
+    // Writes that bypass the page cache: their calls' rate is the device's.
+    const auto direct = findCacheCliff(calls, true);
+    ASSERT_TRUE(direct);
+    EXPECT_FALSE(direct->deviceRate);
+    EXPECT_THAT(cacheCliffFinding(calls, true)->text, HasSubstr("the writes ran at 2.00 GB/s"));
+}
