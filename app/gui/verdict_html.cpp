@@ -33,6 +33,20 @@ QString verdictHtml(const Verdict& v)
         html += QStringLiteral("<p style=\"margin:0\"><b>%1</b></p>").arg(escaped(v.question));
     for (const auto& answer : v.answers)
         html += QStringLiteral("<p style=\"margin:4px 0 0 0; font-size:large\">%1</p>").arg(escaped(answer));
+    if (!v.machine.empty())
+        html += QStringLiteral("<p style=\"margin:6px 0 0 0\">%1</p>").arg(escaped(v.machine));
+    if (!v.causes.empty()) {
+        html += QStringLiteral("<p style=\"margin:6px 0 0 0\"><b>%1</b></p>")
+                    .arg(v.belowTypical ? tr("Likely causes of the slow figure, most likely first")
+                                        : tr("What shapes the figures here"));
+        html += QStringLiteral("<ol style=\"margin:4px 0 0 0\">");
+        for (const auto& c : v.causes)
+            html +=
+                QStringLiteral("<li>%1.<br><span style=\"color:gray\">%2: %3</span><br><i>%4: %5</i></li>")
+                    .arg(escaped(c.what), tr("Evidence"), escaped(c.evidence), tr("What to change"),
+                         escaped(c.change));
+        html += QStringLiteral("</ol>");
+    }
     if (!v.highlights.empty()) {
         html += QStringLiteral("<p style=\"margin:6px 0 0 0\"><b>%1</b></p>").arg(tr("What matters most"));
         html += QStringLiteral("<ul style=\"margin:4px 0 0 0\">");
@@ -51,6 +65,13 @@ QString verdictHtml(const Verdict& v)
         for (const auto& limit : v.limits)
             limits << escaped(limit);
         html += limits.join(QLatin1Char(' ')) + QStringLiteral("</p>");
+    }
+    if (!v.unchecked.empty()) {
+        QStringList items;
+        for (const auto& u : v.unchecked)
+            items << escaped(u);
+        html += QStringLiteral("<p style=\"margin:4px 0 0 0\"><b>%1</b> %2</p>")
+                    .arg(tr("What IOLab could not check:"), items.join(QLatin1Char(' ')));
     }
     if (!v.terms.empty()) {
         QStringList terms;

@@ -718,6 +718,21 @@ void drawVerdict(Layout& layout, const Verdict& v)
         layout.paragraph(QStringLiteral("No case finished, so there is no answer."), 10, kBad, 8);
     for (const auto& answer : v.answers)
         layout.paragraph(QStringLiteral("\u2022 ") + plainWords(answer), 10, kText, 8);
+    if (!v.machine.empty()) {
+        layout.space(2);
+        layout.paragraph(plainWords(v.machine), 9.5, kText, 8);
+    }
+    if (!v.causes.empty()) {
+        layout.heading(v.belowTypical ? QStringLiteral("Likely causes of the slow figure, most likely first")
+                                      : QStringLiteral("What shapes the figures here"),
+                       2);
+        int n = 0;
+        for (const auto& c : v.causes) {
+            layout.paragraph(QStringLiteral("%1. %2.").arg(++n).arg(plainWords(c.what)), 9, kText, 8);
+            layout.paragraph(QStringLiteral("Evidence: %1").arg(plainWords(c.evidence)), 8.5, kMuted, 20);
+            layout.paragraph(QStringLiteral("What to change: %1").arg(plainWords(c.change)), 8.5, kMuted, 20);
+        }
+    }
     if (!v.highlights.empty()) {
         layout.heading(QStringLiteral("What matters most"), 2);
         int n = 0;
@@ -733,6 +748,11 @@ void drawVerdict(Layout& layout, const Verdict& v)
         layout.heading(QStringLiteral("What the figures cannot say"), 2);
         for (const auto& limit : v.limits)
             layout.paragraph(QStringLiteral("\u2022 ") + plainWords(limit), 9, kText, 8);
+    }
+    if (!v.unchecked.empty()) {
+        layout.heading(QStringLiteral("What IOLab could not check"), 2);
+        for (const auto& u : v.unchecked)
+            layout.paragraph(QStringLiteral("\u2022 ") + plainWords(u), 9, kText, 8);
     }
     if (!v.terms.empty()) {
         layout.heading(QStringLiteral("Terms"), 2);

@@ -508,6 +508,13 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
             used.insert(t);
     }
 
+    // The machine: how the best durable rate compares with the device class, and why it is what it is.
+    MachineVerdict machine = machineVerdict(result, all);
+    v.machine = std::move(machine.comparison);
+    v.belowTypical = machine.belowTypical;
+    v.causes = std::move(machine.causes);
+    v.unchecked = std::move(machine.unchecked);
+
     // What the figures cannot say.
     if (looksVirtual(result.target))
         v.limits.push_back(fmt::format(
@@ -626,6 +633,18 @@ std::vector<std::string> verdictLines(const Verdict& v, std::size_t width)
         wrap(out, "No case finished, so there is no answer.", "Answer:   ", "          ", width);
     for (std::size_t i = 0; i < v.answers.size(); ++i)
         wrap(out, v.answers[i], i == 0 ? "Answer:   " : "          ", "          ", width);
+    if (!v.machine.empty())
+        wrap(out, v.machine, "Machine:  ", "          ", width);
+    if (!v.causes.empty()) {
+        out.emplace_back(v.belowTypical ? "Likely causes of the slow figure, most likely first:"
+                                        : "What shapes the figures here:");
+        for (std::size_t i = 0; i < v.causes.size(); ++i) {
+            const auto& c = v.causes[i];
+            wrap(out, c.what + ".", fmt::format("  {}. ", i + 1), "     ", width);
+            wrap(out, c.evidence, "     Evidence: ", "     ", width);
+            wrap(out, c.change, "     What to change: ", "     ", width);
+        }
+    }
     if (!v.highlights.empty()) {
         out.emplace_back("What matters most:");
         for (const auto& h : v.highlights) {
@@ -637,6 +656,11 @@ std::vector<std::string> verdictLines(const Verdict& v, std::size_t width)
         out.emplace_back("What the figures cannot say:");
         for (const auto& l : v.limits)
             wrap(out, l, "  - ", "    ", width);
+    }
+    if (!v.unchecked.empty()) {
+        out.emplace_back("What IOLab could not check:");
+        for (const auto& u : v.unchecked)
+            wrap(out, u, "  - ", "    ", width);
     }
     if (!v.terms.empty()) {
         out.emplace_back("Terms:");

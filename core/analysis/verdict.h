@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/analysis/findings.h"
+#include "core/analysis/machine_verdict.h"
 #include "core/analysis/ranking.h"
 #include "core/model/result.h"
 
@@ -29,8 +30,15 @@ struct Verdict
     std::string question;              // the question the matrix asked, one line
     std::vector<std::string> answers;  // one sentence per comparison group that ran, best first
     std::vector<Highlight> highlights; // at most three, the most important first
-    std::vector<std::string> limits;   // what the figures cannot say
-    std::vector<std::string> terms;    // each term the sentences use, explained once ("durable: ...")
+    // The machine (issue 18): the best durable write rate against the device class's typical range, the
+    // likely causes from the facts and checks (ranked; "likely causes of a slow figure" when the rate is
+    // below the range), and what could not be checked.
+    std::string machine;
+    bool belowTypical = false;
+    std::vector<LikelyCause> causes;
+    std::vector<std::string> unchecked;
+    std::vector<std::string> limits; // what the figures cannot say
+    std::vector<std::string> terms;  // each term the sentences use, explained once ("durable: ...")
 };
 
 Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranking = Ranking::Durable);
