@@ -52,12 +52,13 @@ std::optional<Finding> storageFinding(const RunResult& result)
         parts.push_back(meaning);
     const std::string& options = result.target.mountOptions;
     if (hasOption(options, "sync"))
-        parts.push_back("the filesystem is mounted sync, so every write waits for the device");
+        parts.emplace_back("the filesystem is mounted sync, so every write waits for the device");
     if (hasOption(options, "nobarrier") || hasOption(options, "barrier=0"))
-        parts.push_back("write barriers are off (nobarrier), so a sync does not flush the drive's cache and "
-                        "durable rates are optimistic");
+        parts.emplace_back(
+            "write barriers are off (nobarrier), so a sync does not flush the drive's cache and "
+            "durable rates are optimistic");
     if (hasOption(options, "data=journal"))
-        parts.push_back("data=journal writes every data block twice (journal, then place)");
+        parts.emplace_back("data=journal writes every data block twice (journal, then place)");
     const std::string compression = facts.valueOf("fs.compression");
     if (!compression.empty() && compression != "off" && !compression.starts_with("none") &&
         !compression.starts_with("off "))

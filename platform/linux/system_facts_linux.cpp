@@ -287,19 +287,19 @@ private:
         for (const auto& layer : facts.stack) {
             switch (layer.kind) {
             case LayerKind::DmCrypt:
-                meaning.push_back("dm-crypt encrypts every block (CPU work in each write)");
+                meaning.emplace_back("dm-crypt encrypts every block (CPU work in each write)");
                 break;
             case LayerKind::Loop:
-                meaning.push_back("a loop device: the data goes to a file on another filesystem");
+                meaning.emplace_back("a loop device: the data goes to a file on another filesystem");
                 break;
             case LayerKind::Fuse:
-                meaning.push_back("FUSE: a user-space program serves every call");
+                meaning.emplace_back("FUSE: a user-space program serves every call");
                 break;
             case LayerKind::Network:
-                meaning.push_back("a network filesystem: the network and the server are measured too");
+                meaning.emplace_back("a network filesystem: the network and the server are measured too");
                 break;
             case LayerKind::Memory:
-                meaning.push_back("the data lives in memory: no device is measured");
+                meaning.emplace_back("the data lives in memory: no device is measured");
                 break;
             case LayerKind::Md:
                 meaning.push_back("software RAID (" + layer.detail + ") over " +
