@@ -45,6 +45,7 @@ void FactsView::setFacts(const SystemFacts& facts)
     m_differing = 0;
     setColumnCount(2);
     setHeaderLabels({tr("Fact"), tr("Value")});
+    header()->setSectionResizeMode(1, QHeaderView::Interactive);
     if (!facts.gathered) {
         new QTreeWidgetItem(this,
                             {tr("No system facts"), tr("this result was saved before IOLab recorded them")});
@@ -72,6 +73,7 @@ void FactsView::setComparison(const SystemFacts& left, const QString& leftTitle,
     clear();
     setColumnCount(3);
     setHeaderLabels({tr("Fact"), leftTitle, rightTitle});
+    header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     m_differing = 0;
     QString section;
     QFont bold = font();

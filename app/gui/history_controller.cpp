@@ -2,6 +2,7 @@
 #include "app/gui/history_controller.h"
 #include "app/gui/widget_helpers.h"
 
+#include "app/gui/facts_view.h"
 #include "app/gui/theme.h"
 #include "app/gui/workers.h"
 #include "core/base/log.h"
@@ -11,6 +12,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -64,7 +66,13 @@ HistoryController::HistoryController(const QString& folder, QWidget* parent)
     m_compareView->horizontalHeader()->moveSection(CompareModel::RatioColumn, 1);
     m_compareView->horizontalHeader()->setMaximumSectionSize(380);
     m_compareView->setTextElideMode(Qt::ElideRight);
-    compareLayout->addWidget(m_compareView, 1);
+    // The cases side by side, and the two machines' facts side by side (the same machine before and after a
+    // change, or two machines): a row that differs is marked.
+    m_compareTabs = new QTabWidget(compareBox);
+    m_compareTabs->addTab(m_compareView, tr("Cases"));
+    m_compareFacts = new FactsView(m_compareTabs);
+    m_compareTabs->addTab(m_compareFacts, tr("Machine and storage"));
+    compareLayout->addWidget(m_compareTabs, 1);
     splitter->addWidget(compareBox);
     layout->addWidget(splitter, 1);
     connect(reopen, &QPushButton::clicked, this, &HistoryController::reopenSelected);
@@ -177,6 +185,15 @@ void HistoryController::compareRows(int first, int second)
 void HistoryController::showComparison(const RunResult& older, const RunResult& newer)
 {
     m_compare->setRuns(older, newer);
+    const auto title = [](const RunResult& r) {
+        return tr("%1, %2").arg(qs(r.host.hostname), qs(r.startedAt.substr(0, 16)));
+    };
+    m_compareFacts->setComparison(older.system, title(older), newer.system, title(newer));
+    const int differing = m_compareFacts->differingRows();
+    m_compareTabs->setTabText(1, differing == 0 ? tr("Machine and storage (the same)")
+                                 : differing == 1
+                                     ? tr("Machine and storage (1 fact differs)")
+                                     : tr("Machine and storage (%1 facts differ)").arg(differing));
     m_compareTitle->setText(
         tr("%1 on %2  vs  %3 on %4: per case, the newer median divided by the older (durable for writes to a "
            "file).")

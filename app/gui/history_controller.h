@@ -13,9 +13,12 @@
 #include <vector>
 
 class QLabel;
+class QTabWidget;
 class QTableView;
 
 namespace iolab::gui {
+
+class FactsView;
 
 // The History tab and the folder behind it: the list of saved runs, Reopen, Delete and Compare two. Saving a
 // run, deleting and listing run on the history's own thread, one task at a time and in order; the window
@@ -32,6 +35,9 @@ public:
     QTableView* view() const { return m_view; }
     CompareModel* compareModel() const { return m_compare; }
     QTableView* compareView() const { return m_compareView; }
+    // The two runs' system facts side by side, the rows that differ marked.
+    FactsView* compareFacts() const { return m_compareFacts; }
+    QTabWidget* compareTabs() const { return m_compareTabs; }
     // Measured cases of the newest runs (without their samples), for duration estimates.
     const std::vector<CaseResult>& known() const { return m_known; }
 
@@ -88,6 +94,8 @@ private:
     CompareModel* m_compare = nullptr;
     QTableView* m_compareView = nullptr;
     QLabel* m_compareTitle = nullptr;
+    QTabWidget* m_compareTabs = nullptr;
+    FactsView* m_compareFacts = nullptr;
     std::vector<CaseResult> m_known;
     Loader m_loader;
     quint64 m_compareSerial = 0; // the Compare asked for last

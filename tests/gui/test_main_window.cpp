@@ -4,6 +4,7 @@
 // gets a message in the window.
 #include "app/gui/facts_view.h"
 #include "app/gui/history.h"
+#include "app/gui/history_controller.h"
 #include "app/gui/live_charts.h"
 #include "app/gui/log_model.h"
 #include "app/gui/main_window.h"
@@ -23,6 +24,7 @@
 #include "tests/support/mount.h"
 #include "tests/support/process.h"
 #include "tests/support/qt_text.h"
+#include "tests/support/system_facts.h"
 #include "tests/support/temp_dir.h"
 
 #include <QAction>
@@ -46,6 +48,7 @@
 #include <QTest>
 #include <QTextBrowser>
 #include <QTimer>
+#include <QTreeWidgetItem>
 #include <QtCharts/QLineSeries>
 
 #include <gmock/gmock.h>
@@ -221,6 +224,42 @@ TEST_F(WindowFixture, ClosingDuringARunStopsItFirst)
     ASSERT_TRUE(ended.wait(5'000));
     QTRY_VERIFY_WITH_TIMEOUT(!window->isVisible(), 2000);
     EXPECT_EQ(target.entryCount(), 0u);
+}
+
+// Issue 18: two saved runs compare their machines too: the facts side by side, the rows that differ marked
+// and counted in the tab's title (the same machine before and after a change: its write cache turned off).
+TEST_F(WindowFixture, HistoryComparesTheTwoMachinesFactsAndMarksWhatDiffers)
+{
+    HistoryStore store(q(data / "history"));
+    RunResult before;
+    before.startedAt = "2026-03-01T10:00:00Z";
+    before.host.hostname = "ws-17";
+    before.system = cryptNvmeFacts();
+    CaseResult c;
+    c.testCase.strategy = "write";
+    c.testCase.chunkBytes = kMiB;
+    c.testCase.totalBytes = 64 * kMiB;
+    c.apparentMBps.count = 3;
+    c.apparentMBps.median = 900;
+    c.durableMBps = c.apparentMBps;
+    before.cases.push_back(c);
+    RunResult after = before;
+    after.startedAt = "2026-03-02T10:00:00Z";
+    after.system.sections[1].facts[1].value = "write through";
+    QString error;
+    ASSERT_FALSE(store.save(before, &error).isEmpty()) << error.toStdString();
+    ASSERT_FALSE(store.save(after, &error).isEmpty()) << error.toStdString();
+    window->refreshHistory();
+    QTRY_COMPARE_WITH_TIMEOUT(window->historyModel()->rowCount(), 2, 5000);
+    ASSERT_EQ(compareAndWait(*window, 0, 1), QString());
+    FactsView* facts = window->history()->compareFacts();
+    EXPECT_EQ(facts->differingRows(), 1);
+    EXPECT_EQ(window->history()->compareTabs()->tabText(1),
+              QStringLiteral("Machine and storage (1 fact differs)"));
+    EXPECT_EQ(facts->headerItem()->text(1), QStringLiteral("ws-17, 2026-03-01T10:00"));
+    const auto text = facts->plainText().toStdString();
+    EXPECT_THAT(text, HasSubstr("Write cache  write back  write through"));
+    EXPECT_THAT(text, HasSubstr("Model  WD_BLACK SN770 1TB  WD_BLACK SN770 1TB"));
 }
 
 TEST_F(WindowFixture, HistoryReopensComparesAndDeletes)
