@@ -290,6 +290,54 @@ std::vector<Matrix> makePresets()
                {}); // a group of its own, as the matrix editor forms it: it takes a queue depth
         presets.push_back(std::move(m));
     }
+    {
+        // Issue 18: about a minute on the chosen target for the support engineer's first question. Each case
+        // is bounded by 2 s (or its size), so that a slow USB stick and a fast NVMe drive take about as long:
+        // sequential and random, reads and writes, with one request in flight and with many (direct I/O
+        // through io_uring or overlapped I/O, as the cdm preset); the latency of a 4 KiB write made durable
+        // on its own; many small files read by one thread and by a pool; and the baselines.
+        Matrix m{
+            "health-check",
+            "About a minute on the target: SEQ1M and RND4K reads and writes at one request in flight and "
+            "at depth (direct I/O), 4 KiB writes each followed by fsync (the sync latency), 1000 files of "
+            "10 KiB read by one thread and by 16, plain stdio and read(2) as baselines; 2 s per case. The "
+            "Summary compares the durable rate with what this kind of device typically reaches and ranks "
+            "the likely causes.",
+            {}};
+        m.repetitions = 1;
+        m.question = "Is this storage as fast as its kind of device should be, and if not, why?";
+        constexpr std::uint64_t kTwoSeconds = 2000;
+        const auto bounded = [&](std::vector<std::string> strategies, std::vector<std::uint64_t> chunks,
+                                 std::uint64_t size) {
+            auto g = group(std::move(strategies), std::move(chunks), {size});
+            g.timeLimitsMs = {kTwoSeconds};
+            return g;
+        };
+        m.groups.push_back(bounded({"stdio"}, {4 * kKiB, 1 * kMiB}, 256 * kMiB));
+        auto sync = bounded({"write"}, {4 * kKiB}, 64 * kMiB);
+        sync.syncs = {SyncPolicy{SyncMode::FsyncEvery, 1}};
+        m.groups.push_back(std::move(sync));
+        m.groups.push_back(bounded({"read"}, {4 * kKiB, 1 * kMiB}, 256 * kMiB));
+        MatrixGroup files;
+        files.strategies = {"files-serial", "files-pool"};
+        files.chunks = {64 * kKiB};
+        files.threads = {1, 16};
+        files.fileSets = {parseFileSet("1000xarticle-10k")};
+        m.groups.push_back(std::move(files));
+        const auto queued = [&](const char* access, std::uint64_t chunk, std::uint64_t size,
+                                std::uint32_t depth) {
+            auto g =
+                bounded({fmt::format("uring-{}-direct", access), fmt::format("overlapped-{}-direct", access)},
+                        {chunk}, size);
+            g.queueDepths = {1, depth};
+            m.groups.push_back(std::move(g));
+        };
+        queued("write", 1 * kMiB, 1 * kGiB, 8);
+        queued("random-write", 4 * kKiB, 256 * kMiB, 32);
+        queued("read", 1 * kMiB, 1 * kGiB, 8);
+        queued("random-read", 4 * kKiB, 256 * kMiB, 32);
+        presets.push_back(std::move(m));
+    }
     return presets;
 }
 

@@ -24,6 +24,7 @@
 #include <fstream>
 #include <iterator>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -476,4 +477,44 @@ TEST_F(CliEngine, ARunKilledMidProbeTakesItsChildWithItAndLeavesItsFolderForClea
     const auto clean = cli({"clean", m_target.path()});
     EXPECT_EQ(clean.exitCode, 0) << clean.out << clean.err;
     EXPECT_EQ(m_target.entryCount(), 0u) << "clean removes the folder, the probe's files and its link";
+}
+
+// Issue 18: the health-check preset covers the support engineer's first question on this OS: sequential and
+// random reads and writes at one request in flight and at depth, the sync latency, small files and the
+// baselines, each bounded by 2 s; and it runs (here at a tiny size) to a Summary that speaks of the machine.
+TEST_F(CliEngine, TheHealthCheckCoversEveryPartAndEndsOnTheMachine)
+{
+    const auto preset = *findPreset("health-check");
+    const auto expanded = expand(preset, builtinRegistry(), TargetInfo{});
+    std::set<std::string> parts;
+    for (const auto& c : expanded.cases) {
+        if (c.fileSet.empty()) {
+            EXPECT_EQ(c.timeLimitMs, 2000u) << c.label();
+        }
+        std::string part = c.strategy;
+        if (c.queueDepth > 0)
+            part += " qd" + std::to_string(c.queueDepth);
+        if (c.sync.mode != SyncMode::None)
+            part += " synced";
+        parts.insert(part);
+    }
+    for (const char* part :
+         {"uring-write-direct qd1", "uring-write-direct qd8", "uring-random-write-direct qd1",
+          "uring-random-write-direct qd32", "uring-read-direct qd1", "uring-read-direct qd8",
+          "uring-random-read-direct qd1", "uring-random-read-direct qd32", "write synced", "files-serial",
+          "files-pool", "stdio", "read"})
+        EXPECT_THAT(parts, Contains(std::string(part)));
+    EXPECT_EQ(expanded.cases.size(), 16u);
+
+    const auto json = m_out / "health.json";
+    const auto r = cli({"run", "--target", m_target.path(), "--preset", "health-check", "--size", "4M",
+                        "--warmups", "0", "--json", json});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("Question: Is this storage as fast as its kind of device should be"));
+    EXPECT_THAT(r.out, AllOf(HasSubstr("What IOLab could not check:"), HasSubstr("16 cases ran: 16 ok")));
+    std::ifstream in(json);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto result = resultFromJson(text, json);
+    EXPECT_TRUE(result.system.gathered);
+    EXPECT_EQ(m_target.entryCount(), 0u);
 }
