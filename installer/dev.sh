@@ -18,6 +18,8 @@ packages=(
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev
   clang-format clang-tidy
   poppler-utils
+  # the tests run the fio jobs IOLab exports
+  fio
   # packaging: dpkg-shlibdeps (dpkg-dev) and file for CPack's DEB, and the checks of what the packages hold
   dpkg-dev file desktop-file-utils appstream groff-base
 )

@@ -15,6 +15,7 @@
 #include "core/engine/registry.h"
 #include "core/engine/runner.h"
 #include "core/formats/facts_text.h"
+#include "core/formats/fio_job.h"
 #include "core/formats/matrix_json.h"
 #include "core/formats/result_csv.h"
 #include "core/formats/result_json.h"
@@ -28,8 +29,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -570,6 +573,26 @@ int commandTargets(bool details, const std::vector<std::string>& folders)
     return kExitOk;
 }
 
+// `export-job RESULT.json --case N --as fio`: the case as a job to rerun elsewhere, on stdout.
+int commandExportJob(const std::string& resultPath, std::size_t caseNumber, const std::string& as)
+{
+    std::ifstream in(resultPath, std::ios::binary);
+    if (!in)
+        throw InputError(fmt::format("cannot read {}: {}", resultPath, std::strerror(errno)));
+    std::ostringstream text;
+    text << in.rdbuf();
+    const RunResult result = resultFromJson(text.str(), resultPath);
+    if (caseNumber == 0 || caseNumber > result.cases.size())
+        throw InputError(fmt::format("{} has {} case{}: --case takes 1 to {}", resultPath,
+                                     result.cases.size(), result.cases.size() == 1 ? "" : "s",
+                                     result.cases.size()));
+    if (as != "fio")
+        throw InputError(fmt::format("--as {}: this IOLab exports fio jobs (--as fio)", as));
+    const auto job = fioJobOf(result, caseNumber - 1);
+    std::fputs(job.text.c_str(), stdout);
+    return job.equivalent ? kExitOk : kExitCasesFailed;
+}
+
 int commandPresets(const Registry& registry)
 {
     // What runs on a target that takes every strategy: combinations a preset refuses wherever it runs (a
@@ -833,6 +856,17 @@ int runCli(int argc, const char* const* argv)
     targets->add_option("folders", detailFolders,
                         "With --details: these folders instead of every filesystem");
 
+    auto* exportJob = app.add_subcommand(
+        "export-job",
+        "Print a result's case as a job to rerun elsewhere (a fio job file), its differences stated");
+    std::string exportResult;
+    std::size_t exportCase = 0;
+    std::string exportAs = "fio";
+    exportJob->add_option("result", exportResult, "A result JSON file")->required();
+    exportJob->add_option("--case", exportCase, "The case's number, as the table numbers it (1 = the first)")
+        ->required();
+    exportJob->add_option("--as", exportAs, "The format: fio")->capture_default_str();
+
     auto* clean =
         app.add_subcommand("clean", "Remove stale IOLab run folders (and only those) from a target");
     std::string cleanTarget;
@@ -924,6 +958,8 @@ int runCli(int argc, const char* const* argv)
             return commandPresets(registry);
         if (*clean)
             return commandClean(cleanTarget);
+        if (*exportJob)
+            return commandExportJob(exportResult, exportCase, exportAs);
         return commandRun(registry, args);
     } catch (const InputError& e) {
         std::fprintf(stderr, "iolab-cli: %s\n", e.what());

@@ -18,6 +18,7 @@
 #include "core/engine/crash_probe.h"
 #include "core/engine/exposure.h"
 #include "core/engine/registry.h"
+#include "core/formats/fio_job.h"
 #include "core/model/axes.h"
 
 #include <QBuffer>
@@ -172,6 +173,20 @@ public:
         m_p.setFont(f);
         m_p.setPen(colour);
         m_p.drawText(r, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, text);
+    }
+
+    // Text as it is (a job file): a monospace font, lines kept, a long one wrapped.
+    void code(const QString& text, double points = 7)
+    {
+        QFont f(QStringLiteral("DejaVu Sans Mono"));
+        f.setStyleHint(QFont::Monospace);
+        f.setPointSizeF(points);
+        const double h = textHeight(text, f, width() - 8) + 6;
+        const QRectF r = take(h);
+        m_p.fillRect(r, QColor(0xf4, 0xf4, 0xf4));
+        m_p.setFont(f);
+        m_p.setPen(kText);
+        m_p.drawText(r.adjusted(4, 3, -4, -3), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, text);
     }
 
     void keyValues(const std::vector<std::pair<QString, QString>>& rows)
@@ -1249,6 +1264,23 @@ void appendixSection(Layout& layout, const ReportContext& ctx)
                  reps, 6.5, [&](std::size_t i) { return repOk[i] ? kText : kBad; });
 }
 
+// Each case as a fio job file, to rerun the workload elsewhere (`iolab-cli export-job` prints one).
+void fioJobsSection(Layout& layout, const ReportContext& ctx)
+{
+    const RunResult& result = ctx.result;
+    if (result.cases.empty())
+        return;
+    layout.heading(QStringLiteral("Appendix: the cases as fio jobs"), 1, 120);
+    layout.paragraph(
+        QStringLiteral("To rerun a case with fio: save its job as a file and run fio FILE. Lines starting "
+                       "with \"; differs:\" say where fio's job is not what IOLab measured."),
+        8.5, kMuted);
+    for (std::size_t i = 0; i < result.cases.size(); ++i) {
+        layout.space(4);
+        layout.code(qs(fioJobOf(result, i).text).trimmed());
+    }
+}
+
 // A row of coloured swatches with their names under a chart, wrapped as the bars' legend is.
 double drawChartLegend(Layout& layout, const QStringList& names, double top, bool dashedToo = false)
 {
@@ -1712,11 +1744,11 @@ void syncLabSection(Layout& layout, const ReportContext& ctx)
 using Section = void (*)(Layout&, const ReportContext&);
 
 // The report, in reading order: the answer first, the evidence after it, every repetition last.
-constexpr std::array<Section, 18> kSections = {
-    &headerSection,     &summarySection,      &cdmSection,     &syncLabSection,  &machineSection,
-    &targetSection,     &systemSection,       &resultsSection, &exposureSection, &findingsSection,
-    &crashProbeSection, &memoryBudgetSection, &chartsSection,  &latencySection,  &qdSection,
-    &timelinesSection,  &matrixSection,       &appendixSection};
+constexpr std::array<Section, 19> kSections = {
+    &headerSection,     &summarySection,      &cdmSection,      &syncLabSection,  &machineSection,
+    &targetSection,     &systemSection,       &resultsSection,  &exposureSection, &findingsSection,
+    &crashProbeSection, &memoryBudgetSection, &chartsSection,   &latencySection,  &qdSection,
+    &timelinesSection,  &matrixSection,       &appendixSection, &fioJobsSection};
 
 void writeReport(Layout& layout, const RunResult& result, const QString& title, const ReportOptions& options,
                  const Registry* registry)

@@ -3,6 +3,7 @@
 
 #include "core/base/error.h"
 #include "core/base/units.h"
+#include "core/formats/fio_job.h"
 #include "core/formats/matrix_json.h"
 #include "core/model/axes.h"
 
@@ -444,6 +445,12 @@ json resultToJson(const RunResult& r)
              {"refused", refused},
              {"cases", r.cases},
              {"cancelled", r.cancelled}};
+    // Each case as a fio job to rerun elsewhere (core/formats/fio_job.h); written for people and other tools,
+    // never read back.
+    for (std::size_t i = 0; i < r.cases.size(); ++i) {
+        const FioJob job = fioJobOf(r, i);
+        out["cases"][i]["fioJob"] = json{{"equivalent", job.equivalent}, {"text", job.text}};
+    }
     if (!r.warnings.empty())
         out["warnings"] = r.warnings;
     if (r.system.gathered)

@@ -213,6 +213,19 @@ TEST(Report, TheStorageStackAndSystemFactsAreInTheReport)
     EXPECT_THAT(pdfText(dir, golden()), Not(HasSubstr("Storage and system")));
 }
 
+// Issue 18: the report's appendix holds every case as a fio job, its differences stated.
+TEST(Report, TheAppendixHoldsEachCaseAsAFioJob)
+{
+    TempDir dir;
+    const RunResult result = golden();
+    const auto text = pdfText(dir, result);
+    EXPECT_THAT(text, HasSubstr("Appendix: the cases as fio jobs"));
+    for (std::size_t i = 0; i < result.cases.size(); ++i)
+        EXPECT_THAT(text, HasSubstr("[iolab-case-" + std::to_string(i + 1) + "]"));
+    EXPECT_THAT(text, HasSubstr("ioengine=psync"));
+    EXPECT_THAT(text, HasSubstr("; differs: fio has no stdio (fwrite) engine"));
+}
+
 TEST(Report, PageSizeFollowsTheChoice)
 {
     TempDir dir;

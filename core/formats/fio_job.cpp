@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: MIT
+#include "core/formats/fio_job.h"
+
+#include "core/base/units.h"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+namespace iolab {
+
+namespace {
+
+// fio's size suffixes are powers of two ("64k" is 65536 bytes), as IOLab's are.
+std::string fioBytes(std::uint64_t bytes)
+{
+    for (const auto& [unit, suffix] : {std::pair{kGiB, "g"}, std::pair{kMiB, "m"}, std::pair{kKiB, "k"}}) {
+        if (bytes >= unit && bytes % unit == 0)
+            return fmt::format("{}{}", bytes / unit, suffix);
+    }
+    return std::to_string(bytes);
+}
+
+bool startsWith(const std::string& text, std::string_view prefix)
+{
+    return text.rfind(prefix, 0) == 0;
+}
+
+bool endsWith(const std::string& text, std::string_view suffix)
+{
+    return text.size() >= suffix.size() &&
+           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+struct Mapping
+{
+    std::string engine; // "" = none
+    std::string rw;
+    bool direct = false;
+    std::uint32_t depth = 1;
+    std::uint64_t bs = 0;
+    std::vector<std::string> differences;
+    std::vector<std::pair<std::string, std::string>> extra; // more key=value lines
+};
+
+Mapping mapStrategy(const Case& c)
+{
+    Mapping m;
+    const std::string& s = c.strategy;
+    m.bs = c.chunkBytes;
+    const bool read = c.direction == Direction::Read;
+    m.rw = read ? "read" : "write";
+    if (s == "stdio" || s == "stdio-unlocked" || s == "stdio-unlocked-call" || s == "putc" ||
+        s == "putc-unlocked" || s == "fputc" || s == "fread" || s == "fread-unlocked") {
+        m.engine = "psync";
+        std::uint64_t hands = c.chunkBytes;
+        std::string buffer = "unbuffered, so each call goes to the kernel";
+        if (c.buffer.mode == BufferMode::Default) {
+            hands = 4 * kKiB;
+            buffer = "its default buffer (glibc: the filesystem's block size, usually 4 KiB)";
+        } else if (c.buffer.mode == BufferMode::Bytes) {
+            hands = c.buffer.bytes;
+            buffer = fmt::format("a {} buffer", formatBytes(c.buffer.bytes));
+        }
+        m.bs = std::max(hands, c.chunkBytes);
+        m.differences.push_back(fmt::format("fio has no stdio ({}) engine; closest: ioengine=psync with "
+                                            "bs={}, the calls stdio makes with {}; "
+                                            "the cost of the {}-byte {} calls themselves is not in this job",
+                                            read ? "fread" : "fwrite", fioBytes(m.bs), buffer, c.chunkBytes,
+                                            s));
+    } else if (s == "write" || s == "direct" || s == "read" || s == "read-direct") {
+        m.engine = "psync";
+        m.direct = endsWith(s, "direct");
+    } else if (s == "write-random" || s == "direct-random" || s == "read-random" ||
+               s == "read-random-direct") {
+        m.engine = "psync";
+        m.direct = endsWith(s, "direct");
+        m.rw = read ? "randread" : "randwrite";
+    } else if (s == "mmap-window" || s == "mmap-read") {
+        m.engine = "mmap";
+        if (s == "mmap-window")
+            m.differences.push_back(
+                "IOLab maps a window per chunk and copies into it; fio's mmap engine maps "
+                "the file in pieces of up to its size and copies per block: close, not the "
+                "same");
+    } else if (s == "mmap-batch-direct") {
+        m.engine = "psync";
+        m.direct = true;
+        m.differences.push_back(
+            "fio has no mmap batch buffer flushed with pwrite to an O_DIRECT file; closest: "
+            "direct pwrite of the same blocks (without the copy into the mapping)");
+    } else if (s == "pwritev2-dsync") {
+        m.engine = "pvsync2";
+        m.extra.emplace_back("sync", "dsync");
+        m.differences.push_back("IOLab passes RWF_DSYNC on each pwritev2; fio opens the file O_DSYNC "
+                                "(sync=dsync), which makes each write durable the same way");
+    } else if (s == "sync-file-range") {
+        m.engine = "psync";
+        m.extra.emplace_back("sync_file_range", "write:1");
+    } else if (s == "uring-linked-sync") {
+        m.engine = "io_uring";
+        m.extra.emplace_back("fdatasync", "1");
+        m.differences.push_back("IOLab links each write to its fdatasync (IOSQE_IO_LINK) in one submission; "
+                                "fio issues the fdatasync as its own request after the write completes");
+    } else if (startsWith(s, "uring-") || startsWith(s, "overlapped-")) {
+        m.engine = startsWith(s, "uring-") ? "io_uring" : "windowsaio";
+        m.direct = endsWith(s, "-direct");
+        const bool random = s.find("random") != std::string::npos;
+        m.rw = read ? (random ? "randread" : "read") : (random ? "randwrite" : "write");
+        m.depth = std::max<std::uint32_t>(c.queueDepth, 1);
+    } else if (startsWith(s, "files-")) {
+        m.engine = "psync";
+        m.differences.push_back(fmt::format(
+            "fio reads files of one size ({} bytes, the set's mean); IOLab's set ({}) mixes sizes",
+            c.fileSet.files > 0 ? std::max<std::uint64_t>(c.totalBytes / c.fileSet.files, 1) : 0,
+            c.fileSet.name.empty() ? "as asked" : c.fileSet.name));
+        if (c.threads > 1)
+            m.differences.push_back(fmt::format(
+                "{} takes the files from one list shared by its {} threads; fio gives each of its {} jobs an "
+                "equal share of them",
+                s, c.threads, c.threads));
+    } else {
+        m.engine.clear(); // pipes, group commit: no fio equivalent
+    }
+    return m;
+}
+
+} // namespace
+
+FioJob fioJob(const Case& c, const FioJobOptions& options)
+{
+    FioJob job;
+    std::string head = "; " + options.title + "\n";
+    if (c.target != TargetKind::Directory || c.strategy == "pipe-write" || c.strategy == "vmsplice") {
+        job.equivalent = false;
+        job.text = head +
+                   "; fio has no equivalent: it writes files and block devices, not into a pipe a reader "
+                   "drains.\n";
+        return job;
+    }
+    if (c.strategy == "group-commit") {
+        job.equivalent = false;
+        job.text = head +
+                   "; fio has no equivalent: its jobs sync their own writes; none syncs for the others "
+                   "(a database's group commit).\n";
+        return job;
+    }
+    Mapping m = mapStrategy(c);
+    if (m.engine.empty()) {
+        job.equivalent = false;
+        job.text = head + fmt::format("; fio has no equivalent of the {} strategy.\n", c.strategy);
+        return job;
+    }
+    std::vector<std::pair<std::string, std::string>> lines;
+    const auto set = [&lines](std::string key, std::string value) {
+        lines.emplace_back(std::move(key), std::move(value));
+    };
+    set("ioengine", m.engine);
+    set("rw", m.rw);
+    set("bs", fioBytes(m.bs));
+    if (m.depth > 1 || m.engine == "io_uring" || m.engine == "windowsaio")
+        set("iodepth", std::to_string(m.depth));
+    set("direct", m.direct ? "1" : "0");
+    const std::uint32_t threads = std::max<std::uint32_t>(c.threads, 1);
+    if (threads > 1) {
+        set("numjobs", std::to_string(threads));
+        set("thread", "1");
+    }
+    // IOLab's threads split the case's size, one file each; fio's size is per job.
+    std::uint64_t perJob = c.totalBytes / threads;
+    if (!c.fileSet.empty()) {
+        const std::uint64_t fileBytes = std::max<std::uint64_t>(c.totalBytes / c.fileSet.files, 1);
+        const std::uint64_t filesPerJob = (c.fileSet.files + threads - 1) / threads;
+        // fio wants a block no larger than a file; a smaller file is read in one call either way.
+        if (fileBytes < m.bs) {
+            for (auto& [key, value] : lines) {
+                if (key == "bs")
+                    value = fioBytes(fileBytes);
+            }
+        }
+        set("nrfiles", std::to_string(filesPerJob));
+        set("filesize", fioBytes(fileBytes));
+        perJob = fileBytes * filesPerJob;
+    }
+    if (c.preallocate == Preallocate::Rewrite) {
+        // pg_test_fsync's shape: a file one block long, written again and again until the time is up.
+        set("size", fioBytes(c.chunkBytes));
+        set("time_based", "1");
+        set("runtime", fmt::format("{}ms", c.timeLimitMs > 0 ? c.timeLimitMs : 5000));
+    } else {
+        set("size", fioBytes(perJob));
+        if (c.timeLimitMs > 0)
+            set("runtime", fmt::format("{}ms", c.timeLimitMs));
+    }
+    if (c.direction == Direction::Write) {
+        switch (c.preallocate) {
+        case Preallocate::None:
+            set("fallocate", "none");
+            break;
+        case Preallocate::Fallocate:
+            set("fallocate", "native");
+            break;
+        case Preallocate::Overwrite:
+        case Preallocate::Rewrite:
+            set("overwrite", "1");
+            break;
+        }
+        switch (c.sync.mode) {
+        case SyncMode::None:
+        case SyncMode::FsyncEnd:
+            set("end_fsync", "1");
+            if (c.sync.mode == SyncMode::None)
+                m.differences.push_back("IOLab's durable rate includes a final fsync even without a sync "
+                                        "policy; end_fsync=1 makes fio's time include it too");
+            break;
+        case SyncMode::FdatasyncEnd:
+            set("end_fsync", "1");
+            m.differences.push_back("IOLab ends with fdatasync; fio's end_fsync calls fsync");
+            break;
+        case SyncMode::FsyncEvery:
+            set("fsync", std::to_string(c.sync.everyWrites));
+            break;
+        case SyncMode::FdatasyncEvery:
+            set("fdatasync", std::to_string(c.sync.everyWrites));
+            break;
+        case SyncMode::OSync:
+            set("sync", "sync");
+            break;
+        case SyncMode::ODsync:
+            set("sync", "dsync");
+            break;
+        }
+    } else {
+        set("invalidate", c.cache == CacheState::Warm ? "0" : "1");
+        if (c.cache == CacheState::Warm)
+            m.differences.push_back(
+                "IOLab read the file once before timing (warm cache); fio with invalidate=0 "
+                "reads what the page cache still holds");
+        switch (c.hint) {
+        case ReadHint::Sequential:
+            set("fadvise_hint", "sequential");
+            break;
+        case ReadHint::Random:
+            set("fadvise_hint", "random");
+            break;
+        case ReadHint::NoReuse:
+            m.differences.push_back("fio has no POSIX_FADV_NOREUSE hint; this job gives none");
+            set("fadvise_hint", "0");
+            break;
+        default:
+            set("fadvise_hint", "0");
+            break;
+        }
+    }
+    for (auto& [key, value] : m.extra)
+        set(key, value);
+    if (options.verify && c.direction == Direction::Write && c.preallocate != Preallocate::Rewrite) {
+        set("verify", "crc32c");
+        m.differences.push_back("IOLab checks its own pattern in every byte after the timed part; fio's "
+                                "verify=crc32c checks a checksum per block");
+    }
+    if (c.memoryLimitBytes > 0)
+        m.differences.push_back(fmt::format("IOLab ran this case in a memory cgroup capped at {}; run fio "
+                                            "the same way, e.g. systemd-run --user "
+                                            "--scope -p MemoryMax={} fio JOBFILE",
+                                            formatBytes(c.memoryLimitBytes), c.memoryLimitBytes));
+    std::string text = head;
+    for (const auto& d : m.differences)
+        text += "; differs: " + d + "\n";
+    text += "[global]\n";
+    if (!options.directory.empty()) {
+        // fio separates several directories with ':', so one in a path is escaped.
+        std::string directory;
+        for (const char ch : options.directory)
+            directory += ch == ':' ? std::string("\\:") : std::string(1, ch);
+        text += "directory=" + directory + "\n";
+    }
+    text += "\n[" + options.name + "]\n";
+    for (const auto& [key, value] : lines)
+        text += key + "=" + value + "\n";
+    job.text = text;
+    return job;
+}
+
+FioJob fioJobOf(const RunResult& result, std::size_t caseIndex)
+{
+    const CaseResult& c = result.cases.at(caseIndex);
+    FioJobOptions options;
+    options.directory = result.target.path;
+    options.name = fmt::format("iolab-case-{}", c.index + 1);
+    options.verify = result.options.verifyFiles;
+    options.title = fmt::format("IOLab {}: case {} of the run started {}: {}", result.toolVersion,
+                                c.index + 1, result.startedAt, c.testCase.label());
+    return fioJob(c.testCase, options);
+}
+
+} // namespace iolab

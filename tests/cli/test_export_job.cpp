@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: MIT
+// Issue 18: a case as a fio job to rerun elsewhere. Every generated job runs with Debian's fio at a small
+// size and moves the bytes it says; `iolab-cli export-job` prints it, refuses what it cannot do and says
+// where fio has no equivalent.
+#include "core/base/units.h"
+#include "core/formats/fio_job.h"
+#include "core/formats/result_json.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace iolab;
+using namespace iolab::test;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+namespace {
+
+// fio from PATH (installer/dev.sh installs Debian's).
+std::string fioPath()
+{
+    std::istringstream path(std::getenv("PATH") != nullptr ? std::getenv("PATH") : "/usr/bin");
+    std::string dir;
+    while (std::getline(path, dir, ':')) {
+        if (std::filesystem::exists(dir + "/fio"))
+            return dir + "/fio";
+    }
+    return {};
+}
+
+Case writeCase(std::string strategy, std::uint64_t chunk, std::uint64_t size)
+{
+    Case c;
+    c.strategy = std::move(strategy);
+    c.chunkBytes = chunk;
+    c.totalBytes = size;
+    if (c.strategy == "stdio")
+        c.buffer = {BufferMode::Default, 0};
+    return c;
+}
+
+Case readCase(std::string strategy, std::uint64_t chunk, std::uint64_t size)
+{
+    Case c = writeCase(std::move(strategy), chunk, size);
+    c.direction = Direction::Read;
+    c.hint = ReadHint::Normal;
+    c.cache = CacheState::Cold;
+    return c;
+}
+
+struct Ran
+{
+    int exitCode = -1;
+    std::string err;
+    std::uint64_t bytes = 0; // written or read, over every job
+};
+
+Ran runFio(const TempDir& dir, const Case& c, bool verify = false)
+{
+    FioJobOptions options;
+    options.directory = dir.path();
+    options.name = "job";
+    options.verify = verify;
+    options.title = c.label();
+    const auto job = fioJob(c, options);
+    EXPECT_TRUE(job.equivalent) << job.text;
+    const auto jobFile = dir.path() + "/../" + std::filesystem::path(dir.path()).filename().string() + ".fio";
+    std::ofstream(jobFile) << job.text;
+    const auto out = dir.path() + "/../" + std::filesystem::path(dir.path()).filename().string() + ".json";
+    const auto r = runProcess(fioPath(), {"--output-format=json", "--output=" + out, jobFile});
+    Ran ran{r.exitCode, r.err + r.out + "\n" + job.text, 0};
+    std::ifstream in(out);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::filesystem::remove(jobFile);
+    std::filesystem::remove(out);
+    if (r.exitCode != 0)
+        return ran;
+    const auto json = nlohmann::json::parse(text.str());
+    for (const auto& j : json.at("jobs"))
+        ran.bytes += j.at("write").at("io_bytes").get<std::uint64_t>() +
+                     j.at("read").at("io_bytes").get<std::uint64_t>();
+    return ran;
+}
+
+} // namespace
+
+TEST(FioJob, EveryKindOfCaseRunsWithFioAndMovesItsBytes)
+{
+    ASSERT_FALSE(fioPath().empty()) << "fio is not installed (installer/dev.sh installs it)";
+    constexpr std::uint64_t kSize = 2 * kMiB;
+    std::vector<Case> cases{writeCase("stdio", 4 * kKiB, kSize),
+                            writeCase("write", 64 * kKiB, kSize),
+                            writeCase("direct", 64 * kKiB, kSize),
+                            writeCase("direct-random", 4 * kKiB, kSize),
+                            writeCase("mmap-window", 64 * kKiB, kSize),
+                            writeCase("pwritev2-dsync", 8 * kKiB, kSize),
+                            writeCase("sync-file-range", 8 * kKiB, kSize),
+                            readCase("read", 64 * kKiB, kSize),
+                            readCase("read-random-direct", 4 * kKiB, kSize),
+                            readCase("mmap-read", 64 * kKiB, kSize)};
+    auto queued = writeCase("uring-random-write-direct", 4 * kKiB, kSize);
+    queued.queueDepth = 8;
+    cases.push_back(queued);
+    auto queuedRead = readCase("uring-read-direct", 64 * kKiB, kSize);
+    queuedRead.queueDepth = 4;
+    cases.push_back(queuedRead);
+    auto linked = writeCase("uring-linked-sync", 8 * kKiB, 512 * kKiB);
+    linked.sync = {SyncMode::FdatasyncEvery, 1};
+    cases.push_back(linked);
+    for (SyncPolicy sync : {SyncPolicy{SyncMode::FsyncEnd, 0}, SyncPolicy{SyncMode::FdatasyncEnd, 0},
+                            SyncPolicy{SyncMode::FsyncEvery, 4}, SyncPolicy{SyncMode::FdatasyncEvery, 4},
+                            SyncPolicy{SyncMode::OSync, 0}, SyncPolicy{SyncMode::ODsync, 0}}) {
+        auto synced = writeCase("write", 16 * kKiB, kSize);
+        synced.sync = sync;
+        cases.push_back(synced);
+    }
+    auto threads = writeCase("write", 64 * kKiB, kSize);
+    threads.threads = 2;
+    cases.push_back(threads);
+    auto fallocated = writeCase("write", 64 * kKiB, kSize);
+    fallocated.preallocate = Preallocate::Fallocate;
+    cases.push_back(fallocated);
+    auto overwritten = writeCase("direct", 64 * kKiB, kSize);
+    overwritten.preallocate = Preallocate::Overwrite;
+    cases.push_back(overwritten);
+    auto files = readCase("files-pool", 64 * kKiB, 20 * 10 * kKiB);
+    files.threads = 4;
+    files.fileSet.files = 20;
+    files.fileSet.name = "20x10K";
+    cases.push_back(files);
+
+    for (const auto& c : cases) {
+        TempDir dir;
+        const auto ran = runFio(dir, c);
+        ASSERT_EQ(ran.exitCode, 0) << c.label() << "\n" << ran.err;
+        EXPECT_EQ(ran.bytes, c.totalBytes) << c.label() << "\n" << ran.err;
+    }
+
+    // Bounded by time, rewriting one block as pg_test_fsync does: fio writes that block again and again.
+    TempDir dir;
+    auto rewrite = writeCase("write", 8 * kKiB, kGiB);
+    rewrite.sync = {SyncMode::FdatasyncEvery, 1};
+    rewrite.preallocate = Preallocate::Rewrite;
+    rewrite.timeLimitMs = 300;
+    const auto ran = runFio(dir, rewrite);
+    ASSERT_EQ(ran.exitCode, 0) << ran.err;
+    EXPECT_GT(ran.bytes, 8 * kKiB) << "the block is written more than once";
+    EXPECT_LT(ran.bytes, kGiB);
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
+        EXPECT_EQ(std::filesystem::file_size(entry.path()), 8 * kKiB) << "the file stays one block long";
+
+    // Verified as IOLab verified.
+    TempDir verified;
+    const auto checked = runFio(verified, writeCase("write", 64 * kKiB, kSize), true);
+    ASSERT_EQ(checked.exitCode, 0) << checked.err;
+    EXPECT_THAT(checked.err, HasSubstr("verify=crc32c"));
+}
+
+TEST(FioJob, DifferencesAreStatedAndNothingIsInvented)
+{
+    FioJobOptions options{"/data", "job", false, "the case"};
+    auto stdio = fioJob(writeCase("stdio", 1, 64 * kMiB), options);
+    EXPECT_TRUE(stdio.equivalent);
+    EXPECT_THAT(stdio.text,
+                HasSubstr("; differs: fio has no stdio (fwrite) engine; closest: ioengine=psync with "
+                          "bs=4k"));
+    EXPECT_THAT(stdio.text, HasSubstr("directory=/data\n"));
+    auto pipe = writeCase("vmsplice", 64 * kKiB, 64 * kMiB);
+    pipe.target = TargetKind::Pipe;
+    const auto none = fioJob(pipe, options);
+    EXPECT_FALSE(none.equivalent);
+    EXPECT_THAT(none.text, HasSubstr("fio has no equivalent"));
+    EXPECT_THAT(none.text, Not(HasSubstr("ioengine")));
+    EXPECT_FALSE(fioJob(writeCase("group-commit", 8 * kKiB, 64 * kMiB), options).equivalent);
+    options.directory = "C:\\data";
+    EXPECT_THAT(fioJob(writeCase("write", 4 * kKiB, kMiB), options).text,
+                HasSubstr("directory=C\\:\\data\n"));
+    auto limited = writeCase("write", 4 * kKiB, 64 * kMiB);
+    limited.memoryLimitBytes = 16 * kMiB;
+    EXPECT_THAT(fioJob(limited, options).text, HasSubstr("systemd-run --user --scope -p MemoryMax=16777216"));
+}
+
+TEST(FioJob, ExportJobPrintsACaseOfAResultAndRefusesWhatItCannotDo)
+{
+    TempDir dir;
+    RunResult result;
+    result.toolVersion = "0.5.0";
+    result.startedAt = "2026-11-27T05:00:00Z";
+    result.matrix.name = "quick";
+    result.target.path = "/srv/data";
+    result.options.verifyFiles = true;
+    CaseResult write;
+    write.index = 0;
+    write.testCase = writeCase("write", 64 * kKiB, kGiB);
+    result.cases.push_back(write);
+    CaseResult pipe;
+    pipe.index = 1;
+    pipe.testCase = writeCase("pipe-write", 64 * kKiB, kGiB);
+    pipe.testCase.target = TargetKind::Pipe;
+    result.cases.push_back(pipe);
+    const auto path = dir.path() + "/r.json";
+    std::ofstream(path) << resultToJson(result).dump();
+
+    auto r = runProcess(IOLAB_CLI_PATH, {"export-job", path, "--case", "1", "--as", "fio"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_THAT(r.out,
+                HasSubstr("; IOLab 0.5.0: case 1 of the run started 2026-11-27T05:00:00Z: write chunk=64K"));
+    EXPECT_THAT(r.out,
+                HasSubstr("directory=/srv/data\n\n[iolab-case-1]\nioengine=psync\nrw=write\nbs=64k\n"));
+    EXPECT_THAT(r.out, HasSubstr("verify=crc32c"));
+    r = runProcess(IOLAB_CLI_PATH, {"export-job", path, "--case", "2"});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_THAT(r.out, HasSubstr("fio has no equivalent"));
+    r = runProcess(IOLAB_CLI_PATH, {"export-job", path, "--case", "3"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("has 2 cases: --case takes 1 to 2"));
+    r = runProcess(IOLAB_CLI_PATH, {"export-job", path, "--case", "1", "--as", "c"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("--as c: this IOLab exports fio jobs (--as fio)"));
+    r = runProcess(IOLAB_CLI_PATH, {"export-job", dir.path() + "/missing.json", "--case", "1"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("cannot read"));
+}
