@@ -209,6 +209,14 @@ void ResultsModel::setRanking(Ranking ranking)
         Q_EMIT dataChanged(index(0, speedup), index(rowCount() - 1, speedup));
 }
 
+std::optional<std::uint32_t> ResultsModel::caseIndexAt(int row) const
+{
+    if (row < 0 || row >= static_cast<int>(m_rows.size()) ||
+        m_rows[static_cast<std::size_t>(row)].refusedBeforeRun)
+        return std::nullopt;
+    return m_rows[static_cast<std::size_t>(row)].result.index;
+}
+
 int ResultsModel::rowCount(const QModelIndex& parent) const
 {
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());

@@ -82,6 +82,8 @@ public:
     void setRanking(Ranking ranking);
     Ranking ranking() const { return m_ranking; }
     std::optional<int> baselineFor(int row) const;
+    // The case a row shows (its index in the run's cases); none for a combination refused before the run.
+    std::optional<std::uint32_t> caseIndexAt(int row) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -16,6 +16,7 @@
 #include "core/analysis/verdict.h"
 #include "core/analysis/warnings.h"
 #include "core/base/units.h"
+#include "core/formats/fio_job.h"
 #include "core/model/axes.h"
 
 #include <QtCharts/QBarCategoryAxis>
@@ -27,11 +28,14 @@
 #include <QtCharts/QValueAxis>
 
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -116,6 +120,18 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     styleTable(m_table);
     m_table->horizontalHeader()->setSectionsMovable(true);
     m_table->setTextElideMode(Qt::ElideMiddle);
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        const int row = m_table->indexAt(at).row();
+        QMenu menu(m_table);
+        QAction* copy = menu.addAction(tr("Copy as fio job"));
+        copy->setToolTip(
+            tr("The case as a fio job file, to rerun the workload elsewhere; its differences are "
+               "stated in comments"));
+        copy->setEnabled(!fioJobForRow(row).isEmpty());
+        connect(copy, &QAction::triggered, this, [this, row] { copyFioJob(row); });
+        menu.exec(m_table->viewport()->mapToGlobal(at));
+    });
     upperLayout->addWidget(m_table, 3);
     m_warnings = new QListWidget(upper);
     m_warnings->setToolTip(tr("Where caches, short repetitions or noise make a figure less than it looks."));
@@ -504,6 +520,30 @@ void ResultsView::clear()
     rebuildHeatmapAxisChoices();
     rebuildCharts();
     rebuildRunViews();
+}
+
+QString ResultsView::fioJobForRow(int viewRow) const
+{
+    if (viewRow < 0 || viewRow >= m_proxy->rowCount())
+        return {};
+    const int row = m_proxy->mapToSource(m_proxy->index(viewRow, 0)).row();
+    const auto index = m_model->caseIndexAt(row);
+    if (!index)
+        return {};
+    for (std::size_t i = 0; i < m_run.cases.size(); ++i) {
+        if (m_run.cases[i].index == *index)
+            return qs(fioJobOf(m_run, i).text);
+    }
+    return {};
+}
+
+bool ResultsView::copyFioJob(int viewRow) const
+{
+    const QString job = fioJobForRow(viewRow);
+    if (job.isEmpty())
+        return false;
+    QGuiApplication::clipboard()->setText(job);
+    return true;
 }
 
 void ResultsView::setResult(const RunResult& result)

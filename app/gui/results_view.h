@@ -81,6 +81,10 @@ public:
     QChart* barChart() const { return m_barChart; }
     QComboBox* baselineChooser() const { return m_baseline; }
     QStringList warnings() const;
+    // A table row's case as a fio job file (core/formats/fio_job.h), "" for a row with no case that ran; the
+    // table's context menu copies it ("Copy as fio job").
+    QString fioJobForRow(int viewRow) const;
+    bool copyFioJob(int viewRow) const;
 
     // The bar chart starts on a log scale when the fastest case is this many times the slowest.
     static constexpr double kLogScaleSpread = 30;

@@ -29,10 +29,12 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QClipboard>
 #include <QDialog>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -260,6 +262,47 @@ TEST_F(WindowFixture, HistoryComparesTheTwoMachinesFactsAndMarksWhatDiffers)
     const auto text = facts->plainText().toStdString();
     EXPECT_THAT(text, HasSubstr("Write cache  write back  write through"));
     EXPECT_THAT(text, HasSubstr("Model  WD_BLACK SN770 1TB  WD_BLACK SN770 1TB"));
+}
+
+// Issue 18: a result row's case copies as a fio job (the table's context menu); a combination refused before
+// the run has none.
+TEST_F(WindowFixture, AResultRowCopiesAsAFioJob)
+{
+    RunResult run;
+    run.toolVersion = "0.5.0";
+    run.startedAt = "2026-03-01T10:00:00Z";
+    run.target.path = "/srv/data";
+    CaseResult c;
+    c.index = 0;
+    c.testCase.strategy = "direct";
+    c.testCase.chunkBytes = kMiB;
+    c.testCase.totalBytes = 64 * kMiB;
+    c.status = Status::Ok;
+    c.apparentMBps.count = 3;
+    c.apparentMBps.median = 900;
+    c.durableMBps = c.apparentMBps;
+    run.cases.push_back(c);
+    RefusedCase refused;
+    refused.testCase.strategy = "direct";
+    refused.testCase.chunkBytes = 1000;
+    refused.reason = "not block aligned";
+    run.refused.push_back(refused);
+    ResultsView* results = window->resultsView();
+    results->setResult(run);
+    ASSERT_EQ(results->table()->model()->rowCount(), 2);
+    int ran = -1;
+    for (int row = 0; row < 2; ++row) {
+        if (!results->fioJobForRow(row).isEmpty())
+            ran = row;
+    }
+    ASSERT_GE(ran, 0);
+    const QString job = results->fioJobForRow(ran);
+    EXPECT_THAT(job.toStdString(), HasSubstr("[iolab-case-1]\nioengine=psync\nrw=write\nbs=1m\n"));
+    EXPECT_THAT(job.toStdString(), HasSubstr("direct=1\n"));
+    EXPECT_TRUE(results->fioJobForRow(1 - ran).isEmpty()) << "the refused combination has no job";
+    ASSERT_TRUE(results->copyFioJob(ran));
+    EXPECT_EQ(QGuiApplication::clipboard()->text(), job);
+    EXPECT_FALSE(results->copyFioJob(1 - ran));
 }
 
 TEST_F(WindowFixture, HistoryReopensComparesAndDeletes)
