@@ -63,11 +63,11 @@ Mapping mapStrategy(const Case& c)
             buffer = fmt::format("a {} buffer", formatBytes(c.buffer.bytes));
         }
         m.bs = std::max(hands, c.chunkBytes);
-        m.differences.push_back(fmt::format("fio has no stdio ({}) engine; closest: ioengine=psync with "
-                                            "bs={}, the calls stdio makes with {}; "
-                                            "the cost of the {}-byte {} calls themselves is not in this job",
-                                            read ? "fread" : "fwrite", fioBytes(m.bs), buffer, c.chunkBytes,
-                                            s));
+        m.differences.emplace_back(
+            fmt::format("fio has no stdio ({}) engine; closest: ioengine=psync with "
+                        "bs={}, the calls stdio makes with {}; "
+                        "the cost of the {}-byte {} calls themselves is not in this job",
+                        read ? "fread" : "fwrite", fioBytes(m.bs), buffer, c.chunkBytes, s));
     } else if (s == "write" || s == "direct" || s == "read" || s == "read-direct") {
         m.engine = "psync";
         m.direct = endsWith(s, "direct");
@@ -79,29 +79,30 @@ Mapping mapStrategy(const Case& c)
     } else if (s == "mmap-window" || s == "mmap-read") {
         m.engine = "mmap";
         if (s == "mmap-window")
-            m.differences.push_back(
+            m.differences.emplace_back(
                 "IOLab maps a window per chunk and copies into it; fio's mmap engine maps "
                 "the file in pieces of up to its size and copies per block: close, not the "
                 "same");
     } else if (s == "mmap-batch-direct") {
         m.engine = "psync";
         m.direct = true;
-        m.differences.push_back(
+        m.differences.emplace_back(
             "fio has no mmap batch buffer flushed with pwrite to an O_DIRECT file; closest: "
             "direct pwrite of the same blocks (without the copy into the mapping)");
     } else if (s == "pwritev2-dsync") {
         m.engine = "pvsync2";
         m.extra.emplace_back("sync", "dsync");
-        m.differences.push_back("IOLab passes RWF_DSYNC on each pwritev2; fio opens the file O_DSYNC "
-                                "(sync=dsync), which makes each write durable the same way");
+        m.differences.emplace_back("IOLab passes RWF_DSYNC on each pwritev2; fio opens the file O_DSYNC "
+                                   "(sync=dsync), which makes each write durable the same way");
     } else if (s == "sync-file-range") {
         m.engine = "psync";
         m.extra.emplace_back("sync_file_range", "write:1");
     } else if (s == "uring-linked-sync") {
         m.engine = "io_uring";
         m.extra.emplace_back("fdatasync", "1");
-        m.differences.push_back("IOLab links each write to its fdatasync (IOSQE_IO_LINK) in one submission; "
-                                "fio issues the fdatasync as its own request after the write completes");
+        m.differences.emplace_back(
+            "IOLab links each write to its fdatasync (IOSQE_IO_LINK) in one submission; "
+            "fio issues the fdatasync as its own request after the write completes");
     } else if (startsWith(s, "uring-") || startsWith(s, "overlapped-")) {
         m.engine = startsWith(s, "uring-") ? "io_uring" : "windowsaio";
         m.direct = endsWith(s, "-direct");
@@ -110,12 +111,12 @@ Mapping mapStrategy(const Case& c)
         m.depth = std::max<std::uint32_t>(c.queueDepth, 1);
     } else if (startsWith(s, "files-")) {
         m.engine = "psync";
-        m.differences.push_back(fmt::format(
+        m.differences.emplace_back(fmt::format(
             "fio reads files of one size ({} bytes, the set's mean); IOLab's set ({}) mixes sizes",
             c.fileSet.files > 0 ? std::max<std::uint64_t>(c.totalBytes / c.fileSet.files, 1) : 0,
             c.fileSet.name.empty() ? "as asked" : c.fileSet.name));
         if (c.threads > 1)
-            m.differences.push_back(fmt::format(
+            m.differences.emplace_back(fmt::format(
                 "{} takes the files from one list shared by its {} threads; fio gives each of its {} jobs an "
                 "equal share of them",
                 s, c.threads, c.threads));
@@ -210,12 +211,12 @@ FioJob fioJob(const Case& c, const FioJobOptions& options)
         case SyncMode::FsyncEnd:
             set("end_fsync", "1");
             if (c.sync.mode == SyncMode::None)
-                m.differences.push_back("IOLab's durable rate includes a final fsync even without a sync "
-                                        "policy; end_fsync=1 makes fio's time include it too");
+                m.differences.emplace_back("IOLab's durable rate includes a final fsync even without a sync "
+                                           "policy; end_fsync=1 makes fio's time include it too");
             break;
         case SyncMode::FdatasyncEnd:
             set("end_fsync", "1");
-            m.differences.push_back("IOLab ends with fdatasync; fio's end_fsync calls fsync");
+            m.differences.emplace_back("IOLab ends with fdatasync; fio's end_fsync calls fsync");
             break;
         case SyncMode::FsyncEvery:
             set("fsync", std::to_string(c.sync.everyWrites));
@@ -233,7 +234,7 @@ FioJob fioJob(const Case& c, const FioJobOptions& options)
     } else {
         set("invalidate", c.cache == CacheState::Warm ? "0" : "1");
         if (c.cache == CacheState::Warm)
-            m.differences.push_back(
+            m.differences.emplace_back(
                 "IOLab read the file once before timing (warm cache); fio with invalidate=0 "
                 "reads what the page cache still holds");
         switch (c.hint) {
@@ -244,7 +245,7 @@ FioJob fioJob(const Case& c, const FioJobOptions& options)
             set("fadvise_hint", "random");
             break;
         case ReadHint::NoReuse:
-            m.differences.push_back("fio has no POSIX_FADV_NOREUSE hint; this job gives none");
+            m.differences.emplace_back("fio has no POSIX_FADV_NOREUSE hint; this job gives none");
             set("fadvise_hint", "0");
             break;
         default:
@@ -256,17 +257,20 @@ FioJob fioJob(const Case& c, const FioJobOptions& options)
         set(key, value);
     if (options.verify && c.direction == Direction::Write && c.preallocate != Preallocate::Rewrite) {
         set("verify", "crc32c");
-        m.differences.push_back("IOLab checks its own pattern in every byte after the timed part; fio's "
-                                "verify=crc32c checks a checksum per block");
+        m.differences.emplace_back("IOLab checks its own pattern in every byte after the timed part; fio's "
+                                   "verify=crc32c checks a checksum per block");
     }
     if (c.memoryLimitBytes > 0)
-        m.differences.push_back(fmt::format("IOLab ran this case in a memory cgroup capped at {}; run fio "
-                                            "the same way, e.g. systemd-run --user "
-                                            "--scope -p MemoryMax={} fio JOBFILE",
-                                            formatBytes(c.memoryLimitBytes), c.memoryLimitBytes));
+        m.differences.emplace_back(fmt::format("IOLab ran this case in a memory cgroup capped at {}; run fio "
+                                               "the same way, e.g. systemd-run --user "
+                                               "--scope -p MemoryMax={} fio JOBFILE",
+                                               formatBytes(c.memoryLimitBytes), c.memoryLimitBytes));
     std::string text = head;
-    for (const auto& d : m.differences)
-        text += "; differs: " + d + "\n";
+    for (const auto& d : m.differences) {
+        text += "; differs: ";
+        text += d;
+        text += '\n';
+    }
     text += "[global]\n";
     if (!options.directory.empty()) {
         // fio separates several directories with ':', so one in a path is escaped.
@@ -277,7 +281,7 @@ FioJob fioJob(const Case& c, const FioJobOptions& options)
     }
     text += "\n[" + options.name + "]\n";
     for (const auto& [key, value] : lines)
-        text += key + "=" + value + "\n";
+        text += fmt::format("{}={}\n", key, value);
     job.text = text;
     return job;
 }
