@@ -35,18 +35,6 @@ constexpr std::string_view kFilesystem = "Filesystem";
 constexpr std::string_view kSystem = "System";
 constexpr std::string_view kMachine = "Machine";
 
-std::string registryText(HKEY root, const wchar_t* key, const wchar_t* value)
-{
-    wchar_t buffer[512] = {};
-    DWORD size = sizeof buffer;
-    if (::RegGetValueW(root, key, value, RRF_RT_REG_SZ, nullptr, buffer, &size) != ERROR_SUCCESS)
-        return {};
-    std::string text = win::narrow(buffer);
-    while (!text.empty() && text.back() == ' ')
-        text.pop_back();
-    return text;
-}
-
 // A DWORD value: nullopt when the key or the value is absent or unreadable; `keyFound` says which.
 std::optional<DWORD> registryNumber(HKEY root, const wchar_t* key, const wchar_t* value, bool& keyFound)
 {
@@ -273,9 +261,9 @@ SystemFacts gatherSystemFacts(const TargetInfo& target)
 
     const bool hypervisor = hypervisorBit();
     const auto manufacturer =
-        registryText(HKEY_LOCAL_MACHINE, L"HARDWARE\\DESCRIPTION\\System\\BIOS", L"SystemManufacturer");
+        win::registryText(HKEY_LOCAL_MACHINE, L"HARDWARE\\DESCRIPTION\\System\\BIOS", L"SystemManufacturer");
     const auto product =
-        registryText(HKEY_LOCAL_MACHINE, L"HARDWARE\\DESCRIPTION\\System\\BIOS", L"SystemProductName");
+        win::registryText(HKEY_LOCAL_MACHINE, L"HARDWARE\\DESCRIPTION\\System\\BIOS", L"SystemProductName");
     std::string who = manufacturer + (product.empty() ? "" : " " + product);
     b.known(kMachine, "machine.virtual", "Virtual machine",
             hypervisor

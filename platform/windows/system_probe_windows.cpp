@@ -26,18 +26,6 @@ double seconds(const FILETIME& t)
     return static_cast<double>(ticks) / 1e7; // 100 ns units
 }
 
-std::string registryText(HKEY root, const wchar_t* key, const wchar_t* value)
-{
-    wchar_t buffer[256] = {};
-    DWORD size = sizeof buffer;
-    if (::RegGetValueW(root, key, value, RRF_RT_REG_SZ, nullptr, buffer, &size) != ERROR_SUCCESS)
-        return {};
-    std::string text = win::narrow(buffer);
-    while (!text.empty() && text.back() == ' ')
-        text.pop_back();
-    return text;
-}
-
 struct WindowsVersion
 {
     unsigned long major = 0;
@@ -171,8 +159,9 @@ public:
                                system.wProcessorArchitecture == PROCESSOR_ARCHITECTURE_AMD64   ? "x86_64"
                                : system.wProcessorArchitecture == PROCESSOR_ARCHITECTURE_ARM64 ? "arm64"
                                                                                                : "x86");
-        h.cpuModel = registryText(HKEY_LOCAL_MACHINE, L"HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0",
-                                  L"ProcessorNameString");
+        h.cpuModel =
+            win::registryText(HKEY_LOCAL_MACHINE, L"HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0",
+                              L"ProcessorNameString");
         h.logicalCpus = std::thread::hardware_concurrency();
         MEMORYSTATUSEX memory{};
         memory.dwLength = sizeof memory;

@@ -91,6 +91,18 @@ std::string errorName(DWORD error)
     return fmt::format("error {}", error);
 }
 
+std::string registryText(HKEY root, const wchar_t* key, const wchar_t* value)
+{
+    wchar_t buffer[512] = {};
+    DWORD size = sizeof buffer;
+    if (::RegGetValueW(root, key, value, RRF_RT_REG_SZ, nullptr, buffer, &size) != ERROR_SUCCESS)
+        return {};
+    std::string text = narrow(buffer);
+    while (!text.empty() && text.back() == ' ')
+        text.pop_back();
+    return text;
+}
+
 std::string errorText(DWORD error)
 {
     wchar_t* buffer = nullptr;

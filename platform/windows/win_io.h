@@ -61,6 +61,8 @@ private:
 std::string errorName(DWORD error);
 // The system's text for the error, without the trailing period and line break.
 std::string errorText(DWORD error);
+// A REG_SZ value as UTF-8 without trailing blanks, or "" when the key or the value is absent or unreadable.
+std::string registryText(HKEY root, const wchar_t* key, const wchar_t* value);
 // "WriteFile C:\x\y failed: There is not enough space on the disk (ERROR_DISK_FULL); the target is full",
 // with the Win32 code in errorCode.
 Outcome errorOutcome(DWORD error, std::string_view call, const std::string& path);

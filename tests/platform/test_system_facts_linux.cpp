@@ -5,6 +5,7 @@
 #include "core/model/system_facts.h"
 #include "platform/linux/system_facts_linux.h"
 #include "platform/platform.h"
+#include "tests/support/system_facts.h"
 #include "tests/support/temp_dir.h"
 
 #include <gmock/gmock.h>
@@ -16,8 +17,6 @@
 using namespace iolab;
 using namespace iolab::test;
 using ::testing::HasSubstr;
-using ::testing::IsEmpty;
-using ::testing::Not;
 using ::testing::StartsWith;
 
 namespace {
@@ -45,19 +44,6 @@ std::string shown(const SystemFacts& facts, const std::string& id)
     if (fact == nullptr)
         return "(absent)";
     return fact->known() ? fact->value : "unknown: " + fact->unknownWhy;
-}
-
-// No fact is unknown without its reason, and none has an empty label.
-void expectEveryFactExplained(const SystemFacts& facts)
-{
-    for (const auto& section : facts.sections) {
-        for (const auto& fact : section.facts) {
-            EXPECT_THAT(fact.label, Not(IsEmpty())) << fact.id;
-            if (!fact.known()) {
-                EXPECT_THAT(fact.unknownWhy, Not(IsEmpty())) << fact.id << " is unknown without a reason";
-            }
-        }
-    }
 }
 
 } // namespace

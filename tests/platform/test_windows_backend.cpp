@@ -10,6 +10,7 @@
 #include "platform/platform.h"
 #include "platform/windows/win_io.h"
 #include "tests/support/builtin_registry.h"
+#include "tests/support/system_facts.h"
 #include "tests/support/temp_dir.h"
 
 #include <winioctl.h>
@@ -467,13 +468,7 @@ TEST(WindowsSystemFacts, AFoldersFactsAreReadAndEveryUnknownSaysWhy)
     const auto* bitlocker = facts.find("bitlocker");
     ASSERT_NE(bitlocker, nullptr);
     EXPECT_FALSE(bitlocker->known());
-    for (const auto& section : facts.sections) {
-        for (const auto& fact : section.facts) {
-            if (!fact.known()) {
-                EXPECT_THAT(fact.unknownWhy, ::testing::Not(::testing::IsEmpty())) << fact.id;
-            }
-        }
-    }
+    expectEveryFactExplained(facts);
     const auto text = factsToText(facts);
     EXPECT_THAT(text, HasSubstr("Defender real-time scanning"));
     EXPECT_THAT(text, HasSubstr("Power plan"));

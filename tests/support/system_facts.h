@@ -3,6 +3,9 @@
 
 #include "core/model/system_facts.h"
 
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 namespace iolab::test {
 
 // The facts of an NVMe SSD under dm-crypt with a few unknowns, as a Linux collector would give them: for the
@@ -29,6 +32,20 @@ inline SystemFacts cryptNvmeFacts()
               "no cpufreq driver (usual in a virtual machine: the host sets the clock)");
     facts.sections = b.take();
     return facts;
+}
+
+// No fact is unknown without its reason, and none has an empty label: what every collector must hold to.
+inline void expectEveryFactExplained(const SystemFacts& facts)
+{
+    for (const auto& section : facts.sections) {
+        for (const auto& fact : section.facts) {
+            EXPECT_THAT(fact.label, ::testing::Not(::testing::IsEmpty())) << fact.id;
+            if (!fact.known()) {
+                EXPECT_THAT(fact.unknownWhy, ::testing::Not(::testing::IsEmpty()))
+                    << fact.id << " is unknown without a reason";
+            }
+        }
+    }
 }
 
 } // namespace iolab::test
