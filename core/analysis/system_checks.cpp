@@ -8,7 +8,7 @@
 
 #include <algorithm>
 #include <map>
-#include <sstream>
+#include <span>
 
 namespace iolab {
 
@@ -17,26 +17,6 @@ namespace {
 std::string rate(double mbps)
 {
     return formatRate(mbps * 1e6);
-}
-
-double medianOf(std::vector<double> values)
-{
-    if (values.empty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    const std::size_t mid = values.size() / 2;
-    return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
-
-bool hasOption(const std::string& options, std::string_view option)
-{
-    std::istringstream in(options);
-    std::string item;
-    while (std::getline(in, item, ',')) {
-        if (item == option || (option.back() == '=' && item.starts_with(option)))
-            return true;
-    }
-    return false;
 }
 
 } // namespace
@@ -50,14 +30,14 @@ std::optional<Finding> storageFinding(const RunResult& result)
     const std::string meaning = facts.valueOf("stack.meaning");
     if (!meaning.empty() && meaning != "none")
         parts.push_back(meaning);
-    const std::string& options = result.target.mountOptions;
-    if (hasOption(options, "sync"))
+    // The mount options as the collector read them (fs.sync, fs.barrier, fs.data_mode), not parsed again.
+    if (facts.valueOf("fs.sync").starts_with("sync"))
         parts.emplace_back("the filesystem is mounted sync, so every write waits for the device");
-    if (hasOption(options, "nobarrier") || hasOption(options, "barrier=0"))
+    if (facts.valueOf("fs.barrier").starts_with("off"))
         parts.emplace_back(
             "write barriers are off (nobarrier), so a sync does not flush the drive's cache and "
             "durable rates are optimistic");
-    if (hasOption(options, "data=journal"))
+    if (facts.valueOf("fs.data_mode") == "journal")
         parts.emplace_back("data=journal writes every data block twice (journal, then place)");
     const std::string compression = facts.valueOf("fs.compression");
     if (!compression.empty() && compression != "off" && !compression.starts_with("none") &&
@@ -100,7 +80,7 @@ std::optional<double> cpuBusyShare(const CaseResult& c, const HostInfo& host)
     }
     if (shares.empty())
         return std::nullopt;
-    return medianOf(shares);
+    return median(shares);
 }
 
 std::optional<Finding> cpuBoundFinding(const CaseResult& c, const HostInfo& host)
@@ -171,10 +151,9 @@ std::optional<CacheCliff> findCacheCliff(const CaseResult& c, bool bypassesPageC
     if (rates.size() < kCliffMinSamples)
         return std::nullopt;
     const std::size_t quarter = rates.size() / 4;
-    const double head =
-        medianOf(std::vector<double>(rates.begin(), rates.begin() + static_cast<std::ptrdiff_t>(quarter)));
-    const double tail =
-        medianOf(std::vector<double>(rates.end() - static_cast<std::ptrdiff_t>(quarter), rates.end()));
+    const std::span<const double> all(rates);
+    const double head = median(all.first(quarter));
+    const double tail = median(all.last(quarter));
     if (tail <= 0 || head < kCliffFactor * tail)
         return std::nullopt;
     // The drop: the first sample after which a five-sample median stays under the midpoint for good (four in
@@ -182,9 +161,7 @@ std::optional<CacheCliff> findCacheCliff(const CaseResult& c, bool bypassesPageC
     const double mid = (head + tail) / 2;
     for (std::size_t i = quarter; i + quarter <= rates.size(); ++i) {
         const std::size_t from = i >= 2 ? i - 2 : 0;
-        const double local = medianOf(
-            std::vector<double>(rates.begin() + static_cast<std::ptrdiff_t>(from),
-                                rates.begin() + static_cast<std::ptrdiff_t>(std::min(rates.size(), i + 3))));
+        const double local = median(all.subspan(from, std::min(rates.size(), i + 3) - from));
         if (local >= mid)
             continue;
         const auto below =

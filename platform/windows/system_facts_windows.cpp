@@ -6,6 +6,7 @@
 // state) is unknown, with the reason.
 #include "core/base/units.h"
 #include "platform/platform.h"
+#include "platform/windows/storage_device.h"
 #include "platform/windows/win_io.h"
 
 #include <powrprof.h>
@@ -23,7 +24,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace iolab {
 
@@ -84,16 +84,10 @@ std::string busOf(const std::string& volumeDevice, STORAGE_BUS_TYPE& bus)
                                            nullptr));
     if (!device)
         return {};
-    std::vector<char> buffer(1024);
-    STORAGE_PROPERTY_QUERY query{};
-    query.PropertyId = StorageDeviceProperty;
-    query.QueryType = PropertyStandardQuery;
-    DWORD returned = 0;
-    if (::DeviceIoControl(device.get(), IOCTL_STORAGE_QUERY_PROPERTY, &query, sizeof query, buffer.data(),
-                          static_cast<DWORD>(buffer.size()), &returned, nullptr) == 0 ||
-        returned < sizeof(STORAGE_DEVICE_DESCRIPTOR))
+    const auto description = win::describeStorageDevice(device.get());
+    if (!description)
         return {};
-    bus = reinterpret_cast<const STORAGE_DEVICE_DESCRIPTOR*>(buffer.data())->BusType;
+    bus = description->bus;
     for (const auto& entry : kBuses) {
         if (entry.bus == bus)
             return entry.name;

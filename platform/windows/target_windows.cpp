@@ -7,6 +7,7 @@
 #include "core/base/log.h"
 #include "platform/os_primitives.h"
 #include "platform/platform.h"
+#include "platform/windows/storage_device.h"
 #include "platform/windows/win_io.h"
 
 #include <winioctl.h>
@@ -108,24 +109,9 @@ void fillDevice(TargetInfo& info, const std::string& volumeDevice)
     STORAGE_ADAPTER_DESCRIPTOR adapter{};
     if (queryProperty(device.get(), StorageAdapterProperty, adapter))
         info.maxTransferBytes = adapter.MaximumTransferLength;
-    // The device descriptor is followed by its strings; offsets point into the same buffer.
-    std::vector<char> buffer(1024);
-    STORAGE_PROPERTY_QUERY query{};
-    query.PropertyId = StorageDeviceProperty;
-    query.QueryType = PropertyStandardQuery;
-    DWORD returned = 0;
-    if (::DeviceIoControl(device.get(), IOCTL_STORAGE_QUERY_PROPERTY, &query, sizeof query, buffer.data(),
-                          static_cast<DWORD>(buffer.size()), &returned, nullptr) != 0 &&
-        returned >= sizeof(STORAGE_DEVICE_DESCRIPTOR)) {
-        const auto* descriptor = reinterpret_cast<const STORAGE_DEVICE_DESCRIPTOR*>(buffer.data());
-        auto text = [&](DWORD offset) {
-            if (offset == 0 || offset >= returned)
-                return std::string();
-            return trimmed(
-                std::string(buffer.data() + offset, strnlen(buffer.data() + offset, returned - offset)));
-        };
-        const std::string vendor = text(descriptor->VendorIdOffset);
-        const std::string product = text(descriptor->ProductIdOffset);
+    if (const auto description = win::describeStorageDevice(device.get())) {
+        const std::string& vendor = description->vendor;
+        const std::string& product = description->product;
         info.deviceModel = trimmed(vendor.empty() ? product : vendor + " " + product);
     }
 }

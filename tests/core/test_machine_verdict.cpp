@@ -207,3 +207,28 @@ TEST(MachineVerdict, WhatCouldNotBeCheckedSaysWhy)
     EXPECT_THAT(machineVerdict(runOn(SystemFacts{}, 300), {}).unchecked,
                 ElementsAre("The machine's facts: this result was saved before IOLab recorded them."));
 }
+
+// What must not be called a cause: a virtual disk's "write through" (the emulation's word, not a drive's
+// cache), a little memory pressure, a fast-enough link.
+TEST(MachineVerdict, NoCauseWithoutEvidence)
+{
+    const std::vector<StorageLayer> virtio{{LayerKind::Filesystem, "ext4", ""},
+                                           {LayerKind::Disk, "vda", "virtio"}};
+    EXPECT_THAT(
+        machineVerdict(
+            runOn(facts(DeviceClass::VirtualDisk, virtio, {{"queue.write_cache", "write through", ""}}), 50),
+            {})
+            .causes,
+        IsEmpty());
+    const auto calm = facts(DeviceClass::SataSsd, kSataStack,
+                            {{"psi.memory", "stalled 0.50% of the last 10 s, 2.00% of the last minute", ""},
+                             {"device.link", "SATA 6.0 Gbps", ""},
+                             {"queue.write_cache", "write back", ""}});
+    EXPECT_THAT(machineVerdict(runOn(calm, 50), {}).causes, IsEmpty());
+    const auto pressed =
+        facts(DeviceClass::SataSsd, kSataStack,
+              {{"psi.memory", "stalled 30.00% of the last 10 s, 25.00% of the last minute", ""}});
+    const auto v = machineVerdict(runOn(pressed, 50), {});
+    ASSERT_EQ(v.causes.size(), 1u);
+    EXPECT_EQ(v.causes[0].what, "The machine was short of memory when the run began");
+}

@@ -110,25 +110,35 @@ TEST(StorageCheck, MountOptionsThatChangeTheMeaningAreNamedToo)
     RunResult result;
     result.system = cryptNvmeFacts();
     result.system.sections[0].facts[1].value = "none";
+    // What the collector reads from a plain mount: nothing to say.
+    FactsBuilder plain;
+    plain.known("Filesystem", "fs.sync", "Synchronous mount", "no");
+    plain.known("Filesystem", "fs.data_mode", "Journal mode", "ordered (the default)");
+    plain.known("Filesystem", "fs.barrier", "Write barriers", "on");
+    plain.known("Filesystem", "fs.compression", "Compression", "none (ext4 does not compress)");
+    result.system.sections.push_back(plain.take().front());
+    auto& mount = result.system.sections.back().facts;
     EXPECT_FALSE(storageFinding(result)) << "a plain stack and plain options say nothing";
-    result.target.mountOptions = "rw,relatime,nobarrier";
+    mount[2].value = "off: flushes are not sent, a power cut can lose synced data";
     auto finding = storageFinding(result);
     ASSERT_TRUE(finding);
     EXPECT_THAT(finding->text, HasSubstr("write barriers are off (nobarrier)"));
-    result.target.mountOptions = "rw,sync,data=journal";
+    mount[2].value = "on";
+    mount[0].value = "sync: every write waits for the device";
+    mount[1].value = "journal";
     finding = storageFinding(result);
     ASSERT_TRUE(finding);
     EXPECT_THAT(finding->text, HasSubstr("mounted sync"));
     EXPECT_THAT(finding->text, HasSubstr("data=journal writes every data block twice"));
-    result.target.mountOptions = "rw,relatime";
-    FactsBuilder b;
-    b.known("Filesystem", "fs.compression", "Compression", "zstd:3");
-    result.system.sections.push_back(b.take().front());
+    // dirsync is not sync; a compression that is off is not compression.
+    mount[0].value = "dirsync: directory changes wait for the device";
+    mount[1].value = "ordered (the default)";
+    mount[3].value = "off";
+    EXPECT_FALSE(storageFinding(result));
+    mount[3].value = "zstd:3";
     finding = storageFinding(result);
     ASSERT_TRUE(finding);
     EXPECT_THAT(finding->text, HasSubstr("the filesystem compresses (zstd:3)"));
-    result.system.sections.back().facts[0].value = "none (ext4 does not compress)";
-    EXPECT_FALSE(storageFinding(result));
     EXPECT_FALSE(storageFinding(RunResult{})) << "no facts, no accusation";
 }
 

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#include "platform/windows/storage_device.h"
+
+#include <cstring>
+#include <vector>
+
+namespace iolab::win {
+
+namespace {
+
+std::string trimmed(std::string text)
+{
+    while (!text.empty() && text.back() == ' ')
+        text.pop_back();
+    text.erase(0, text.find_first_not_of(' '));
+    return text;
+}
+
+} // namespace
+
+std::optional<StorageDeviceDescription> describeStorageDevice(HANDLE device)
+{
+    // The descriptor is followed by its strings; offsets point into the same buffer.
+    std::vector<char> buffer(1024);
+    STORAGE_PROPERTY_QUERY query{};
+    query.PropertyId = StorageDeviceProperty;
+    query.QueryType = PropertyStandardQuery;
+    DWORD returned = 0;
+    if (::DeviceIoControl(device, IOCTL_STORAGE_QUERY_PROPERTY, &query, sizeof query, buffer.data(),
+                          static_cast<DWORD>(buffer.size()), &returned, nullptr) == 0 ||
+        returned < sizeof(STORAGE_DEVICE_DESCRIPTOR))
+        return std::nullopt;
+    const auto* descriptor = reinterpret_cast<const STORAGE_DEVICE_DESCRIPTOR*>(buffer.data());
+    const auto text = [&](DWORD offset) {
+        if (offset == 0 || offset >= returned)
+            return std::string();
+        return trimmed(
+            std::string(buffer.data() + offset, strnlen(buffer.data() + offset, returned - offset)));
+    };
+    return StorageDeviceDescription{descriptor->BusType, text(descriptor->VendorIdOffset),
+                                    text(descriptor->ProductIdOffset)};
+}
+
+} // namespace iolab::win
