@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "platform/windows/storage_device.h"
 
+#include <cstddef>
 #include <cstring>
 #include <vector>
 
@@ -39,6 +40,47 @@ std::optional<StorageDeviceDescription> describeStorageDevice(HANDLE device)
     };
     return StorageDeviceDescription{descriptor->BusType, text(descriptor->VendorIdOffset),
                                     text(descriptor->ProductIdOffset)};
+}
+
+std::optional<WriteCacheDescription> describeWriteCache(HANDLE device, DWORD& error)
+{
+    STORAGE_PROPERTY_QUERY query{};
+    query.PropertyId = StorageDeviceWriteCacheProperty;
+    query.QueryType = PropertyStandardQuery;
+    WriteCacheDescription out;
+    DWORD returned = 0;
+    if (::DeviceIoControl(device, IOCTL_STORAGE_QUERY_PROPERTY, &query, sizeof query, &out.property,
+                          sizeof out.property, &returned, nullptr) == 0) {
+        error = ::GetLastError();
+        return std::nullopt;
+    }
+    if (returned < offsetof(STORAGE_WRITE_CACHE_PROPERTY, WriteCacheChangeable)) {
+        error = ERROR_INVALID_DATA;
+        return std::nullopt;
+    }
+    constexpr auto kFullSize =
+        offsetof(STORAGE_WRITE_CACHE_PROPERTY, NVCacheEnabled) + sizeof out.property.NVCacheEnabled;
+    out.complete = returned >= kFullSize && out.property.Size >= kFullSize;
+    return out;
+}
+
+static_assert(kIoctlDiskGetCacheSetting == 0x000740E0, "CTL_CODE(IOCTL_DISK_BASE, 0x38, METHOD_BUFFERED, "
+                                                       "FILE_READ_ACCESS)");
+
+std::optional<DiskCacheSetting> diskCacheSetting(HANDLE device, DWORD& error)
+{
+    DiskCacheSetting setting;
+    DWORD returned = 0;
+    if (::DeviceIoControl(device, kIoctlDiskGetCacheSetting, nullptr, 0, &setting, sizeof setting, &returned,
+                          nullptr) == 0) {
+        error = ::GetLastError();
+        return std::nullopt;
+    }
+    if (returned < sizeof setting) {
+        error = ERROR_INVALID_DATA;
+        return std::nullopt;
+    }
+    return setting;
 }
 
 } // namespace iolab::win

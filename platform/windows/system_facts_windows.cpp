@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 // System facts on Windows: the volume's filesystem and the target folder's NTFS compression and encryption,
-// the device's bus, seek penalty and write cache (IOCTL_STORAGE_QUERY_PROPERTY, which needs no rights), the
-// active power plan, Defender's real-time protection as its settings say, virtualisation (the CPUID
-// hypervisor bit and the BIOS strings) and memory. What Windows does not tell a normal user (BitLocker's
-// state) is unknown, with the reason.
+// the device's bus, seek penalty, write cache and its power protection (IOCTL_STORAGE_QUERY_PROPERTY, which
+// needs no rights) and the disk's cache setting (IOCTL_DISK_GET_CACHE_SETTING, for administrators), the
+// active power plan, Defender's real-time protection as its settings say and whether its exclusions cover
+// the target or IOLab's programs, virtualisation (the CPUID hypervisor bit and the BIOS strings) and memory.
+// What Windows does not tell this user (BitLocker's state, Defender's exclusions for a normal user) is
+// unknown, with the reason.
 #include "core/base/units.h"
 #include "platform/platform.h"
+#include "platform/windows/defender_exclusions.h"
 #include "platform/windows/storage_device.h"
 #include "platform/windows/win_io.h"
 
@@ -20,10 +23,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace iolab {
 
@@ -76,15 +82,18 @@ constexpr BusName kBuses[] = {
     {BusTypeNvme, "NVMe"},
 };
 
-// The bus the volume's device sits on, or "" when it does not answer.
-std::string busOf(const std::string& volumeDevice, STORAGE_BUS_TYPE& bus)
+// The volume's device ("\\.\C:") opened for property queries, which need no access rights.
+win::UniqueHandle openForQueries(const std::string& volumeDevice)
 {
-    win::UniqueHandle device(::CreateFileW(win::widen(volumeDevice).c_str(), 0,
+    return win::UniqueHandle(::CreateFileW(win::widen(volumeDevice).c_str(), 0,
                                            FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, OPEN_EXISTING, 0,
                                            nullptr));
-    if (!device)
-        return {};
-    const auto description = win::describeStorageDevice(device.get());
+}
+
+// The bus the volume's device sits on, or "" when it does not answer.
+std::string busOf(HANDLE device, STORAGE_BUS_TYPE& bus)
+{
+    const auto description = win::describeStorageDevice(device);
     if (!description)
         return {};
     bus = description->bus;
@@ -127,6 +136,243 @@ std::string activePowerPlan(std::string& why)
     return text;
 }
 
+// The disk under a volume ("\\.\PhysicalDrive0": IOCTL_STORAGE_GET_DEVICE_NUMBER needs no rights), or the
+// volume itself when it spans several disks or does not say.
+std::string diskOf(HANDLE volume, const std::string& volumeDevice)
+{
+    STORAGE_DEVICE_NUMBER number{};
+    DWORD returned = 0;
+    if (::DeviceIoControl(volume, IOCTL_STORAGE_GET_DEVICE_NUMBER, nullptr, 0, &number, sizeof number,
+                          &returned, nullptr) != 0 &&
+        number.DeviceType == FILE_DEVICE_DISK)
+        return fmt::format("\\\\.\\PhysicalDrive{}", number.DeviceNumber);
+    return volumeDevice;
+}
+
+struct CacheSettingAnswer
+{
+    std::optional<win::DiskCacheSetting> setting;
+    std::string why;
+    std::string source = "IOCTL_DISK_GET_CACHE_SETTING";
+};
+
+CacheSettingAnswer readCacheSetting(HANDLE volume, const std::string& volumeDevice)
+{
+    CacheSettingAnswer answer;
+    const std::string disk = diskOf(volume, volumeDevice);
+    answer.source += " on " + disk;
+    // The code carries FILE_READ_ACCESS: the handle needs read access, which only administrators get on a
+    // disk.
+    win::UniqueHandle device(::CreateFileW(win::widen(disk).c_str(), FILE_READ_DATA,
+                                           FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, OPEN_EXISTING, 0,
+                                           nullptr));
+    if (!device) {
+        const DWORD error = ::GetLastError();
+        answer.why =
+            error == ERROR_ACCESS_DENIED
+                ? fmt::format("needs administrator rights: Windows answers IOCTL_DISK_GET_CACHE_SETTING "
+                              "only on a disk opened for reading ({}: {})",
+                              disk, win::errorText(error))
+                : fmt::format("{} cannot be opened for reading: {}", disk, win::errorText(error));
+        return answer;
+    }
+    DWORD error = 0;
+    answer.setting = win::diskCacheSetting(device.get(), error);
+    if (!answer.setting)
+        answer.why =
+            fmt::format("{} does not answer IOCTL_DISK_GET_CACHE_SETTING: {}", disk, win::errorText(error));
+    return answer;
+}
+
+std::string describeCacheSetting(const win::DiskCacheSetting& setting)
+{
+    std::string state;
+    switch (setting.state) {
+    case win::DiskCacheState::Normal:
+        state = "normal";
+        break;
+    case win::DiskCacheState::WriteThroughNotSupported:
+        state = "write-through not supported: the device does not honour Force Unit Access, so Windows sends "
+                "write-through writes (FILE_FLAG_WRITE_THROUGH) without it";
+        break;
+    case win::DiskCacheState::ModifyUnsuccessful:
+        state = "fixed: the device refuses changes to its cache setting";
+        break;
+    default:
+        state = fmt::format("state {}", static_cast<ULONG>(setting.state));
+        break;
+    }
+    return fmt::format("{}; declared power-protected: {}", state,
+                       setting.isPowerProtected != FALSE ? "yes" : "no");
+}
+
+// Defender's exclusion lists of one kind ("Paths", "Processes"): its settings' and its policy's.
+std::array<std::wstring, 2> defenderExclusionKeys(std::wstring_view kind)
+{
+    return {L"SOFTWARE\\Microsoft\\Windows Defender\\Exclusions\\" + std::wstring(kind),
+            L"SOFTWARE\\Policies\\Microsoft\\Windows Defender\\Exclusions\\" + std::wstring(kind)};
+}
+
+struct DefenderExclusions
+{
+    std::vector<std::wstring> entries; // from every list that could be read
+    std::string why;                   // why a list could not be read; empty when all could
+};
+
+DefenderExclusions readDefenderExclusions(std::wstring_view kind)
+{
+    DefenderExclusions out;
+    for (const auto& key : defenderExclusionKeys(kind)) {
+        auto list = win::readExclusionList(HKEY_LOCAL_MACHINE, key.c_str());
+        out.entries.insert(out.entries.end(), list.entries.begin(), list.entries.end());
+        if (list.error == ERROR_SUCCESS || list.error == ERROR_FILE_NOT_FOUND || !out.why.empty())
+            continue;
+        out.why =
+            list.error == ERROR_ACCESS_DENIED
+                ? fmt::format("Windows lets only administrators read Defender's exclusions (HKLM\\{}: {})",
+                              win::narrow(key), win::errorText(list.error))
+                : fmt::format("HKLM\\{} cannot be read: {}", win::narrow(key), win::errorText(list.error));
+    }
+    return out;
+}
+
+// The folder this program runs from, with a trailing backslash ("" when Windows does not say).
+std::wstring programFolder()
+{
+    std::wstring path(MAX_PATH, L'\0');
+    for (;;) {
+        const DWORD n = ::GetModuleFileNameW(nullptr, path.data(), static_cast<DWORD>(path.size()));
+        if (n == 0)
+            return {};
+        if (n < path.size()) {
+            path.resize(n);
+            break;
+        }
+        path.resize(path.size() * 2);
+    }
+    return path.substr(0, path.find_last_of(L'\\') + 1);
+}
+
+// The device's power protection, whether its write cache can be changed (StorageDeviceWriteCacheProperty)
+// and the disk's cache setting (IOCTL_DISK_GET_CACHE_SETTING, where it answers). `volume` may be invalid:
+// `noDeviceWhy` then says why there is no device to ask.
+void addCacheFacts(FactsBuilder& b, HANDLE volume, const std::string& volumeDevice,
+                   const std::string& noDeviceWhy)
+{
+    constexpr std::string_view kCacheProperty = "StorageDeviceWriteCacheProperty";
+    if (volume == INVALID_HANDLE_VALUE) {
+        b.unknown(kDevice, "device.power_protection", "Power-protected write cache", noDeviceWhy);
+        b.unknown(kDevice, "device.write_cache_changeable", "Write cache can be switched", noDeviceWhy);
+        b.unknown(kDevice, "device.cache_setting", "Disk cache setting", noDeviceWhy);
+        return;
+    }
+    DWORD cacheError = 0;
+    const auto cache = win::describeWriteCache(volume, cacheError);
+    const auto settingAnswer = readCacheSetting(volume, volumeDevice);
+    const auto& setting = settingAnswer.setting;
+
+    std::string cacheWhy =
+        cache ? "the device's driver answers StorageDeviceWriteCacheProperty without the "
+                "power-protection flags (an older driver)"
+              : fmt::format("the device does not answer {}: {}", kCacheProperty, win::errorText(cacheError));
+    std::optional<bool> declared;
+    bool nonVolatile = false;
+    std::vector<std::string_view> sources;
+    if (cache && cache->complete) {
+        declared = cache->property.UserDefinedPowerProtection != FALSE;
+        nonVolatile = cache->property.NVCacheEnabled != FALSE;
+        sources.push_back(kCacheProperty);
+    }
+    if (setting) {
+        declared = declared.value_or(false) || setting->isPowerProtected != FALSE;
+        sources.emplace_back("IOCTL_DISK_GET_CACHE_SETTING");
+    }
+    std::string protection;
+    if (nonVolatile)
+        protection = "yes: the device's write cache is non-volatile";
+    else if (declared && *declared)
+        // The disk class driver then drops flushes and Force Unit Access (DEV_POWER_PROTECTED).
+        protection =
+            "declared by the user (Device Manager's \"Turn off Windows write-cache buffer flushing\"): "
+            "Windows sends this device no flushes, so durable writes are as safe as that declaration";
+    else if (declared && cache && cache->property.WriteCacheEnabled == WriteCacheDisabled)
+        protection = "no (the write cache is off: no write waits in it)";
+    else if (declared)
+        protection = "no: what the write cache holds is lost on a power cut";
+    b.either(kDevice, "device.power_protection", "Power-protected write cache", protection,
+             setting ? cacheWhy : cacheWhy + "; " + settingAnswer.why,
+             fmt::format("{}", fmt::join(sources, ", ")));
+
+    std::string changeable;
+    if (cache && cache->property.WriteCacheChangeable == WriteCacheChangeable)
+        changeable = "yes (the device's policy in Device Manager)";
+    else if (cache && cache->property.WriteCacheChangeable == WriteCacheNotChangeable)
+        changeable = "no: the device does not let Windows switch its write cache";
+    b.either(kDevice, "device.write_cache_changeable", "Write cache can be switched", changeable,
+             cache ? "the device does not say" : cacheWhy, std::string(kCacheProperty));
+
+    b.either(kDevice, "device.cache_setting", "Disk cache setting",
+             setting ? describeCacheSetting(*setting) : "", settingAnswer.why, settingAnswer.source);
+}
+
+// Whether Defender's path exclusions cover the target folder, and its process exclusions IOLab's programs.
+// `noDefenderWhy` is set when Defender's settings are not there at all.
+void addDefenderExclusionFacts(FactsBuilder& b, const TargetInfo& target, const std::string& noDefenderWhy)
+{
+    const std::string pathSource = "HKLM\\SOFTWARE\\Microsoft\\Windows Defender\\Exclusions\\Paths and its "
+                                   "policy key";
+    const std::string processSource =
+        "HKLM\\SOFTWARE\\Microsoft\\Windows Defender\\Exclusions\\Processes and "
+        "its policy key";
+    if (!noDefenderWhy.empty()) {
+        b.unknown(kSystem, "defender.excluded_path", "Defender exclusion for the target", noDefenderWhy,
+                  pathSource);
+        b.unknown(kSystem, "defender.excluded_process", "Defender exclusion for IOLab's programs",
+                  noDefenderWhy, processSource);
+        return;
+    }
+
+    const auto paths = readDefenderExclusions(L"Paths");
+    const std::wstring folder = win::widen(target.path);
+    const auto cover =
+        std::find_if(paths.entries.begin(), paths.entries.end(),
+                     [&](const std::wstring& entry) { return win::exclusionCovers(entry, folder); });
+    // An exclusion found in one list holds even when the other cannot be read.
+    if (cover != paths.entries.end())
+        b.known(kSystem, "defender.excluded_path", "Defender exclusion for the target",
+                fmt::format("yes: {} is excluded, so the files the run writes are not scanned",
+                            win::narrow(*cover)),
+                pathSource);
+    else
+        b.either(kSystem, "defender.excluded_path", "Defender exclusion for the target",
+                 paths.why.empty() ? "no: no path exclusion covers the target" : "", paths.why, pathSource);
+
+    const auto processes = readDefenderExclusions(L"Processes");
+    const std::wstring here = programFolder();
+    std::vector<std::string> excluded;
+    for (const wchar_t* program : {L"iolab.exe", L"iolab-cli.exe"}) {
+        const std::wstring path = here + program;
+        if (std::any_of(processes.entries.begin(), processes.entries.end(),
+                        [&](const std::wstring& entry) { return win::processExclusionCovers(entry, path); }))
+            excluded.push_back(win::narrow(program));
+    }
+    std::string value;
+    if (excluded.size() == 2)
+        value = "yes: iolab.exe and iolab-cli.exe, so the files they open are not scanned";
+    else if (excluded.size() == 1 && processes.why.empty())
+        value =
+            fmt::format("partly: {} only, so the files it opens are not scanned and the other program's are",
+                        excluded[0]);
+    else if (excluded.size() == 1)
+        value = fmt::format(
+            "partly: {} is, so the files it opens are not scanned (the other program: unknown, {})",
+            excluded[0], processes.why);
+    else if (processes.why.empty())
+        value = "no: neither iolab.exe nor iolab-cli.exe is excluded";
+    b.either(kSystem, "defender.excluded_process", "Defender exclusion for IOLab's programs", value,
+             processes.why, processSource);
+}
+
 } // namespace
 
 SystemFacts gatherSystemFacts(const TargetInfo& target)
@@ -146,11 +392,18 @@ SystemFacts gatherSystemFacts(const TargetInfo& target)
     std::string busName;
     std::string busWhy = "the volume's device does not answer IOCTL_STORAGE_QUERY_PROPERTY";
     const auto& mount = target.mountPoint;
+    std::string volumeDevice;
+    win::UniqueHandle volume;
     if (top.kind == LayerKind::Network)
         busWhy = "a network drive has no local device";
-    else if (mount.size() >= 2 && mount[1] == ':')
-        busName = busOf(fmt::format("\\\\.\\{}:", mount[0]), bus);
-    else
+    else if (mount.size() >= 2 && mount[1] == ':') {
+        volumeDevice = fmt::format("\\\\.\\{}:", mount[0]);
+        volume = openForQueries(volumeDevice);
+        if (volume)
+            busName = busOf(volume.get(), bus);
+        else
+            busWhy = fmt::format("{} cannot be opened: {}", volumeDevice, win::errorText(::GetLastError()));
+    } else
         busWhy = "the target is not under a drive letter";
     if (!busName.empty()) {
         const LayerKind kind = bus == BusTypeFileBackedVirtual ? LayerKind::Loop : LayerKind::Disk;
@@ -210,6 +463,7 @@ SystemFacts gatherSystemFacts(const TargetInfo& target)
     const auto cache = describeWriteCache(target);
     b.either(kDevice, "queue.write_cache", "Write cache", cache == "unknown" ? "" : cache,
              "the device does not answer StorageDeviceWriteCacheProperty", "StorageDeviceWriteCacheProperty");
+    addCacheFacts(b, volume.get(), volumeDevice, busWhy);
 
     b.either(kFilesystem, "fs.type", "Filesystem", target.fsType, "GetVolumeInformation failed",
              "GetVolumeInformation");
@@ -246,12 +500,12 @@ SystemFacts gatherSystemFacts(const TargetInfo& target)
     if ((policy && *policy != 0) || (setting && *setting != 0))
         defender = "off (DisableRealtimeMonitoring is set)";
     else if (settingsKey)
-        defender =
-            "on: every file the run writes may be scanned (its exclusions are readable by administrators "
-            "only)";
-    b.either(kSystem, "defender.realtime", "Defender real-time scanning", defender,
-             "Defender's settings key cannot be read (another antivirus, or no Defender)",
+        defender = "on: every file the run writes may be scanned, unless an exclusion covers it";
+    const std::string noDefender =
+        "Defender's settings key cannot be read (another antivirus, or no Defender)";
+    b.either(kSystem, "defender.realtime", "Defender real-time scanning", defender, noDefender,
              "HKLM\\SOFTWARE\\Microsoft\\Windows Defender\\Real-Time Protection");
+    addDefenderExclusionFacts(b, target, settingsKey ? std::string() : noDefender);
 
     const bool hypervisor = hypervisorBit();
     const auto manufacturer =

@@ -91,15 +91,14 @@ void fillDevice(TargetInfo& info, const std::string& volumeDevice)
     DEVICE_SEEK_PENALTY_DESCRIPTOR seek{};
     if (queryProperty(device.get(), StorageDeviceSeekPenaltyProperty, seek))
         info.rotational = seek.IncursSeekPenalty != 0;
-    STORAGE_WRITE_CACHE_PROPERTY cache{};
-    if (queryProperty(device.get(), StorageDeviceWriteCacheProperty, cache)) {
+    DWORD cacheError = 0;
+    if (const auto answer = win::describeWriteCache(device.get(), cacheError)) {
+        const auto& cache = answer->property;
         if (cache.WriteCacheEnabled == WriteCacheEnabled)
             info.writeCache = "write back";
         else if (cache.WriteCacheEnabled == WriteCacheDisabled)
             info.writeCache = "write through";
-        // Older drivers return a shorter structure: its flags count only where the answer holds them.
-        if (cache.Size >=
-            offsetof(STORAGE_WRITE_CACHE_PROPERTY, NVCacheEnabled) + sizeof cache.NVCacheEnabled) {
+        if (answer->complete) {
             info.flushSupported = cache.FlushCacheSupported != FALSE;
             info.powerProtected = cache.UserDefinedPowerProtection != FALSE || cache.NVCacheEnabled != FALSE;
             if (cache.WriteThroughSupported != WriteThroughUnknown)

@@ -8,6 +8,7 @@
 #include "core/formats/facts_text.h"
 #include "core/model/matrix.h"
 #include "platform/platform.h"
+#include "platform/windows/defender_exclusions.h"
 #include "platform/windows/win_io.h"
 #include "tests/support/builtin_registry.h"
 #include "tests/support/system_facts.h"
@@ -23,6 +24,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -468,8 +470,112 @@ TEST(WindowsSystemFacts, AFoldersFactsAreReadAndEveryUnknownSaysWhy)
     const auto* bitlocker = facts.find("bitlocker");
     ASSERT_NE(bitlocker, nullptr);
     EXPECT_FALSE(bitlocker->known());
+    // Each is a value or unknown with the reason Windows (or wine) gave: no administrator rights for the
+    // disk's cache setting or Defender's exclusions, no Defender, a device that does not answer.
+    for (const char* id : {"device.power_protection", "device.write_cache_changeable", "device.cache_setting",
+                           "defender.excluded_path", "defender.excluded_process"})
+        EXPECT_NE(facts.find(id), nullptr) << id;
     expectEveryFactExplained(facts);
     const auto text = factsToText(facts);
     EXPECT_THAT(text, HasSubstr("Defender real-time scanning"));
     EXPECT_THAT(text, HasSubstr("Power plan"));
+}
+
+namespace {
+
+struct ExclusionRow
+{
+    const char* name;
+    const wchar_t* exclusion;
+    const wchar_t* target;
+    bool covers;
+};
+
+class DefenderPathExclusion : public ::testing::TestWithParam<ExclusionRow>
+{};
+
+} // namespace
+
+// Issue 18: whether one of Defender's path exclusions covers the target folder, name by name.
+TEST_P(DefenderPathExclusion, CoversOnFolderBoundariesOnly)
+{
+    const auto& row = GetParam();
+    EXPECT_EQ(win::exclusionCovers(row.exclusion, row.target), row.covers)
+        << win::narrow(row.exclusion) << " over " << win::narrow(row.target);
+}
+
+// clang-format off
+INSTANTIATE_TEST_SUITE_P(Windows, DefenderPathExclusion, ::testing::Values(
+    ExclusionRow{"SameFolder", L"C:\\Data", L"C:\\Data", true},
+    ExclusionRow{"Subfolder", L"C:\\Data", L"C:\\Data\\runs\\today", true},
+    ExclusionRow{"SiblingWithTheSamePrefix", L"C:\\Data", L"C:\\Database", false},
+    ExclusionRow{"ParentIsNotCoveredByItsChild", L"C:\\Data\\runs", L"C:\\Data", false},
+    ExclusionRow{"TrailingBackslashes", L"C:\\Data\\", L"C:\\Data\\\\runs\\", true},
+    ExclusionRow{"Case", L"c:\\DATA\\Runs", L"C:\\data\\runs\\x", true},
+    ExclusionRow{"NonAsciiCase", L"C:\\Daten\\\u00c4rger", L"C:\\daten\\\u00e4rger", true},
+    ExclusionRow{"ForwardSlashes", L"C:/Data", L"C:\\Data\\runs", true},
+    ExclusionRow{"WholeDrive", L"C:\\", L"C:\\Data", true},
+    ExclusionRow{"OtherDrive", L"D:\\Data", L"C:\\Data", false},
+    ExclusionRow{"DriveRelativeCoversNothing", L"C:Data", L"C:\\Data", false},
+    ExclusionRow{"BareDriveCoversNothing", L"C:", L"C:\\Data", false},
+    ExclusionRow{"RootRelativeCoversNothing", L"\\Data", L"C:\\Data", false},
+    ExclusionRow{"RelativeCoversNothing", L"Data", L"C:\\Data", false},
+    ExclusionRow{"EmptyCoversNothing", L"", L"C:\\Data", false},
+    ExclusionRow{"ExtendedPrefix", L"\\\\?\\C:\\Data", L"C:\\Data\\runs", true},
+    ExclusionRow{"DotDot", L"C:\\Data\\..\\Work", L"C:\\Work\\runs", true},
+    ExclusionRow{"Unc", L"\\\\server\\share\\io", L"\\\\SERVER\\Share\\io\\runs", true},
+    ExclusionRow{"UncOtherShare", L"\\\\server\\share", L"\\\\server\\shared\\io", false},
+    ExclusionRow{"ExtendedUnc", L"\\\\?\\UNC\\server\\share", L"\\\\server\\share\\io", true},
+    ExclusionRow{"StarIsOneFolderName", L"C:\\Users\\*\\Bench", L"C:\\Users\\ann\\Bench\\x", true},
+    ExclusionRow{"StarDoesNotCrossFolders", L"C:\\Users\\*\\Bench", L"C:\\Users\\ann\\x\\Bench", false},
+    ExclusionRow{"QuestionMarkIsOneCharacter", L"C:\\Test0?", L"C:\\Test01\\x", true},
+    ExclusionRow{"QuestionMarkIsNotTwo", L"C:\\Test0?", L"C:\\Test012", false},
+    ExclusionRow{"StarSuffix", L"C:\\Data*", L"C:\\Database", true},
+    ExclusionRow{"LastStarCoversTheContents", L"C:\\Data\\*", L"C:\\Data", true},
+    ExclusionRow{"LastStarOnASibling", L"C:\\Database\\*", L"C:\\Data", false},
+    ExclusionRow{"FilePatternInTheFolderIsNotTheFolder", L"C:\\Data\\*.tmp", L"C:\\Data", false}),
+    [](const auto& row) { return std::string(row.param.name); });
+// clang-format on
+
+TEST(DefenderProcessExclusion, NamesOrPathsOfIOLabsPrograms)
+{
+    const wchar_t* cli = L"C:\\Program Files\\IOLab\\iolab-cli.exe";
+    EXPECT_TRUE(win::processExclusionCovers(L"iolab-cli.exe", cli));
+    EXPECT_TRUE(win::processExclusionCovers(L"IOLAB-CLI.EXE", cli));
+    EXPECT_TRUE(win::processExclusionCovers(L"iolab*.exe", cli));
+    EXPECT_TRUE(win::processExclusionCovers(L"c:\\program files\\iolab\\iolab-cli.exe", cli));
+    EXPECT_TRUE(win::processExclusionCovers(L"C:\\Program Files\\IOLab\\*", cli));
+    EXPECT_FALSE(win::processExclusionCovers(L"iolab.exe", cli));
+    EXPECT_FALSE(win::processExclusionCovers(L"cli.exe", cli));
+    EXPECT_FALSE(win::processExclusionCovers(L"D:\\Program Files\\IOLab\\iolab-cli.exe", cli));
+    EXPECT_FALSE(win::processExclusionCovers(L"C:\\Program Files\\iolab-cli.exe", cli));
+    EXPECT_FALSE(win::processExclusionCovers(L"C:iolab-cli.exe", cli)) << "drive-relative";
+    EXPECT_FALSE(win::processExclusionCovers(L"iolab-cli.exe", L"iolab-cli.exe")) << "not a full path";
+}
+
+// The list reader over a key of our own (Defender's lists are under HKLM, which tests must not write): the
+// value names, environment variables expanded; a missing key is ERROR_FILE_NOT_FOUND, not an empty answer.
+TEST(DefenderExclusionList, ReadsValueNamesAndExpandsVariables)
+{
+    const std::wstring tree = L"Software\\IOLabTests-" + std::to_wstring(::GetCurrentProcessId());
+    const std::wstring key = tree + L"\\Exclusions";
+    HKEY handle = nullptr;
+    ASSERT_EQ(::RegCreateKeyExW(HKEY_CURRENT_USER, key.c_str(), 0, nullptr, 0, KEY_ALL_ACCESS, nullptr,
+                                &handle, nullptr),
+              ERROR_SUCCESS);
+    const DWORD zero = 0;
+    for (const wchar_t* name : {L"C:\\Data", L"%SystemDrive%\\Bench"})
+        ::RegSetValueExW(handle, name, 0, REG_DWORD, reinterpret_cast<const BYTE*>(&zero), sizeof zero);
+    ::RegCloseKey(handle);
+    const auto list = win::readExclusionList(HKEY_CURRENT_USER, key.c_str());
+    ::RegDeleteTreeW(HKEY_CURRENT_USER, tree.c_str());
+    EXPECT_EQ(list.error, static_cast<DWORD>(ERROR_SUCCESS));
+    const std::wstring bench = win::expandEnvironment(L"%SystemDrive%") + L"\\Bench";
+    EXPECT_NE(bench, L"%SystemDrive%\\Bench");
+    EXPECT_THAT(list.entries, ::testing::UnorderedElementsAre(L"C:\\Data", bench));
+    EXPECT_EQ(win::expandEnvironment(L"%IOLAB_NO_SUCH_VARIABLE%\\x"), L"%IOLAB_NO_SUCH_VARIABLE%\\x");
+
+    const auto missing = win::readExclusionList(HKEY_CURRENT_USER, key.c_str());
+    EXPECT_EQ(missing.error, static_cast<DWORD>(ERROR_FILE_NOT_FOUND));
+    EXPECT_TRUE(missing.entries.empty());
 }
