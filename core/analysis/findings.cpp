@@ -134,6 +134,8 @@ std::string toString(Finding::Kind kind)
         return "CPU-bound";
     case Finding::Kind::CacheCliff:
         return "cache cliff";
+    case Finding::Kind::Compression:
+        return "compression";
     case Finding::Kind::Failed:
         return "failed";
     case Finding::Kind::Cancelled:
@@ -741,6 +743,8 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry,
     queueDepthFindings(result, ranking, out);
     if (auto storage = storageFinding(result))
         out.push_back(std::move(*storage));
+    for (auto& compression : compressionFindings(result, ranking))
+        out.push_back(std::move(compression));
     std::vector<std::pair<std::uint32_t, double>> shortCases; // case index, median repetition seconds
     for (const auto& c : result.cases) {
         if (failedFinding(c, out) || !hasRate(c))

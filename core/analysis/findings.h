@@ -31,6 +31,7 @@ struct Finding
         Storage,       // a layer or mount option under the target that changes what every figure means
         CpuBound,      // the CPU was busy nearly all the time on the cores the case kept busy
         CacheCliff,    // a long write's rate fell once and stayed down: a cache in front of the medium filled
+        Compression,   // zeros moved far faster than random bytes: a compressor or deduplicator took part
         Failed,        // a case failed or was refused at run time
         Cancelled      // the run was stopped before the end
     };

@@ -2,6 +2,7 @@
 #include "core/analysis/machine_verdict.h"
 
 #include "core/analysis/ranking.h"
+#include "core/analysis/system_checks.h"
 #include "core/base/units.h"
 
 #include <fmt/format.h>
@@ -47,8 +48,8 @@ std::optional<std::pair<double, std::uint32_t>> bestDurableWrite(const RunResult
     std::optional<std::pair<double, std::uint32_t>> best;
     for (const auto& c : result.cases) {
         if (c.status != Status::Ok || comparisonGroup(c.testCase) != ComparisonGroup::FileWrites ||
-            !ratesAsThroughput(c.testCase.preallocate) || c.durableMBps.count == 0 ||
-            c.durableMBps.median <= 0)
+            !ratesAsThroughput(c.testCase.preallocate) || compressibleData(c.testCase) ||
+            c.durableMBps.count == 0 || c.durableMBps.median <= 0)
             continue;
         if (!best || c.durableMBps.median > best->first)
             best = std::pair{c.durableMBps.median, c.index};
@@ -143,10 +144,31 @@ std::vector<LikelyCause> causes(const RunResult& result, const std::vector<Findi
         out.push_back({fmt::format("{} case{} kept the CPU busy nearly all the time", n, n == 1 ? "" : "s"),
                        "user + system CPU time near the cores in use (see the findings)",
                        "Fewer, larger calls move those figures; a faster disk would not."});
+    if (const auto n = countFindings(found, Finding::Kind::Compression); n > 0)
+        out.push_back(
+            {"Something below the program compresses or deduplicates: zeros moved far faster than "
+             "random bytes",
+             fmt::format("{} case{} with compressible data beat {} incompressible twin{} in every "
+                         "repetition (see the findings)",
+                         n, n == 1 ? "" : "s", n == 1 ? "its" : "their", n == 1 ? "" : "s"),
+             "Judge the disk by the random-data rates; data like the application's own tells what it "
+             "will get."});
     if (anyFinding(found, Finding::Kind::CacheCliff))
         out.push_back({"A fast cache in front of the medium filled during a long write",
                        "the rate fell once and stayed down (see the findings)",
                        "Judge the rate after the drop: that is what long writes sustain."});
+    // Defender scanning every file the run writes: on, and neither the target nor IOLab excluded. Said only
+    // when all three facts are known (an administrator can read the exclusions; a normal user cannot).
+    if (facts.valueOf("defender.realtime").starts_with("on") &&
+        facts.valueOf("defender.excluded_path").starts_with("no") &&
+        facts.valueOf("defender.excluded_process").starts_with("no"))
+        out.push_back(
+            {"Defender's real-time protection scans every file the run writes or opens",
+             fmt::format("real-time protection: {}; path exclusions: {}; process exclusions: {}",
+                         facts.valueOf("defender.realtime"), facts.valueOf("defender.excluded_path"),
+                         facts.valueOf("defender.excluded_process")),
+             "Add a Defender exclusion for the target folder (or run the test once with one) to see "
+             "what the scanning costs; small files and many files pay most."});
     const std::string pressure = facts.valueOf("psi.memory");
     if (!pressure.empty()) {
         const auto at = pressure.find(", ");
@@ -159,8 +181,9 @@ std::vector<LikelyCause> causes(const RunResult& result, const std::vector<Findi
     return out;
 }
 
-std::vector<std::string> unchecked(const SystemFacts& facts)
+std::vector<std::string> unchecked(const RunResult& result)
 {
+    const SystemFacts& facts = result.system;
     std::vector<std::string> out;
     if (!facts.gathered) {
         out.emplace_back("The machine's facts: this result was saved before IOLab recorded them.");
@@ -199,8 +222,17 @@ std::vector<std::string> unchecked(const SystemFacts& facts)
         unknownFact("device.link", "The link's speed");
     }
     unknownFact("fs.compression", "Whether the filesystem compresses");
+    const bool fileWrites = std::any_of(result.cases.begin(), result.cases.end(), [](const CaseResult& c) {
+        return hasRate(c) && comparisonGroup(c.testCase) == ComparisonGroup::FileWrites;
+    });
+    if (fileWrites && compressionPairs(result, Ranking::Durable).empty())
+        out.emplace_back(
+            "Whether compression or deduplication flatters the rates: no case wrote zeros beside "
+            "random bytes (the pattern axis; the health-check preset does).");
     unknownFact("bitlocker", "Whether BitLocker encrypts the volume");
     unknownFact("defender.realtime", "Whether Defender scans the files written");
+    if (!facts.valueOf("defender.realtime").starts_with("off"))
+        unknownFact("defender.excluded_path", "Whether Defender's exclusions cover the target");
     return out;
 }
 
@@ -247,7 +279,7 @@ MachineVerdict machineVerdict(const RunResult& result, const std::vector<Finding
 {
     MachineVerdict v;
     const SystemFacts& facts = result.system;
-    v.unchecked = unchecked(facts);
+    v.unchecked = unchecked(result);
     if (!facts.gathered)
         return v;
     v.causes = causes(result, found);

@@ -111,6 +111,115 @@ std::optional<Finding> cpuBoundFinding(const CaseResult& c, const HostInfo& host
                                seconds / static_cast<double>(n))};
 }
 
+bool compressibleData(const Case& c)
+{
+    return c.pattern.kind == PatternKind::Zeros || c.pattern.kind == PatternKind::Compressible;
+}
+
+namespace {
+
+// A pattern in a sentence: "zeros", "random bytes", "50% compressible bytes", "IOLab's own pattern".
+std::string patternWords(const DataPattern& p)
+{
+    switch (p.kind) {
+    case PatternKind::Iolab:
+        return "IOLab's own pattern";
+    case PatternKind::Zeros:
+        return "zeros";
+    case PatternKind::Random:
+        return "random bytes";
+    case PatternKind::Compressible:
+        return fmt::format("{}% compressible bytes", p.percent);
+    }
+    return toString(p);
+}
+
+// The measured repetitions' rates a case is ranked by.
+std::vector<double> rankedRates(const CaseResult& c, Ranking ranking)
+{
+    const bool durable = ranksDurable(c.testCase, ranking);
+    std::vector<double> rates;
+    for (const auto& r : c.repetitions) {
+        if (r.warmup || !r.outcome.ok())
+            continue;
+        const double mbps = durable ? r.durableMBps : r.apparentMBps;
+        if (mbps > 0)
+            rates.push_back(mbps);
+    }
+    return rates;
+}
+
+} // namespace
+
+std::vector<CompressionPair> compressionPairs(const RunResult& result, Ranking ranking)
+{
+    std::vector<CompressionPair> out;
+    for (const auto& c : result.cases) {
+        if (!hasRate(c) || !compressibleData(c.testCase) || c.testCase.target != TargetKind::Directory)
+            continue;
+        // Its twin: the same case with random bytes, else with IOLab's own.
+        const CaseResult* twin = nullptr;
+        for (auto kind : {PatternKind::Random, PatternKind::Iolab}) {
+            Case wanted = c.testCase;
+            wanted.pattern = DataPattern{kind};
+            const auto it = std::find_if(result.cases.begin(), result.cases.end(), [&](const CaseResult& o) {
+                return hasRate(o) && o.testCase == wanted;
+            });
+            if (it != result.cases.end()) {
+                twin = &*it;
+                break;
+            }
+        }
+        if (twin == nullptr)
+            continue;
+        const auto fast = rankedRates(c, ranking);
+        const auto slow = rankedRates(*twin, ranking);
+        if (fast.empty() || slow.empty())
+            continue;
+        out.push_back({c.index, twin->index, median(fast), median(slow)});
+    }
+    return out;
+}
+
+std::vector<Finding> compressionFindings(const RunResult& result, Ranking ranking)
+{
+    std::vector<Finding> out;
+    for (const auto& pair : compressionPairs(result, ranking)) {
+        const CaseResult& fast =
+            *std::find_if(result.cases.begin(), result.cases.end(),
+                          [&](const CaseResult& c) { return c.index == pair.compressible; });
+        const CaseResult& slow =
+            *std::find_if(result.cases.begin(), result.cases.end(),
+                          [&](const CaseResult& c) { return c.index == pair.incompressible; });
+        if (pair.compressibleMBps < kCompressionFactor * pair.incompressibleMBps)
+            continue;
+        const auto fastRates = rankedRates(fast, ranking);
+        const auto slowRates = rankedRates(slow, ranking);
+        if (*std::min_element(fastRates.begin(), fastRates.end()) <=
+            *std::max_element(slowRates.begin(), slowRates.end()))
+            continue; // the repetitions overlap: noise could make the difference
+        const Case& k = fast.testCase;
+        const std::string compression = result.system.valueOf("fs.compression");
+        const bool fsCompresses = !compression.empty() && compression != "off" &&
+                                  !compression.starts_with("none") && !compression.starts_with("off ");
+        const std::string where =
+            fsCompresses ? fmt::format("the filesystem compresses ({})", compression)
+                         : std::string("something below the program compresses or deduplicates the data "
+                                       "(the filesystem, a virtual disk's host, or the drive's controller)");
+        out.push_back(
+            {Finding::Kind::Compression, fast.index,
+             fmt::format("{}: {} {} at {}, the same case with {} at {} ({:.1f}x, every repetition apart): "
+                         "{}. Real data lands between the two, by how well it compresses; the rate of {} is "
+                         "the one to judge the disk by.",
+                         findingSubject(fast), patternWords(k.pattern),
+                         k.direction == Direction::Read ? "read" : "wrote", rate(pair.compressibleMBps),
+                         patternWords(slow.testCase.pattern), rate(pair.incompressibleMBps),
+                         pair.compressibleMBps / pair.incompressibleMBps, where,
+                         patternWords(slow.testCase.pattern))});
+    }
+    return out;
+}
+
 std::optional<CacheCliff> findCacheCliff(const CaseResult& c, bool bypassesPageCache)
 {
     const Case& k = c.testCase;

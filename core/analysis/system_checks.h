@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/analysis/findings.h"
+#include "core/analysis/ranking.h"
 #include "core/model/result.h"
 
 #include <optional>
@@ -45,6 +46,23 @@ struct CacheCliff
     double secondsBefore = 0;
     bool deviceRate = false; // the device's own rate (else the calls')
 };
+// Compression or deduplication: a case that wrote (or read) zeros or compressible bytes against the same case
+// with incompressible bytes (random, else IOLab's own pattern), by the rate the run ranks by. It fires when
+// the compressible case is at least kCompressionFactor times faster and every one of its measured
+// repetitions beat every one of the other's, so that noise cannot make the finding.
+inline constexpr double kCompressionFactor = 1.5;
+struct CompressionPair
+{
+    std::uint32_t compressible = 0;   // the zeros (or compressible:N%) case
+    std::uint32_t incompressible = 0; // its random (or iolab) twin
+    double compressibleMBps = 0;
+    double incompressibleMBps = 0;
+};
+std::vector<CompressionPair> compressionPairs(const RunResult& result, Ranking ranking);
+std::vector<Finding> compressionFindings(const RunResult& result, Ranking ranking);
+// Whether a case's bytes compress: zeros or compressible:N%. Its rate is not a disk's to rank.
+bool compressibleData(const Case& c);
+
 std::optional<CacheCliff> findCacheCliff(const CaseResult& c, bool bypassesPageCache);
 std::optional<Finding> cacheCliffFinding(const CaseResult& c, bool bypassesPageCache);
 

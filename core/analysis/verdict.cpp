@@ -257,6 +257,8 @@ int importance(Finding::Kind kind)
         return 5;
     case Finding::Kind::CacheCliff:
         return 6;
+    case Finding::Kind::Compression:
+        return 6;
     case Finding::Kind::CpuBound:
         return 7;
     case Finding::Kind::DurableGap:
@@ -317,6 +319,9 @@ std::string advice(Finding::Kind kind)
     case Finding::Kind::CacheCliff:
         return "Size a test past the cache and judge the rate after the drop: that is what a long write "
                "sustains.";
+    case Finding::Kind::Compression:
+        return "Judge the disk by the incompressible figure; test with data like the application's own when "
+               "its compressibility matters.";
     case Finding::Kind::Fastest:
         return "";
     }

@@ -163,7 +163,7 @@ int runCaseChild(const childlink::Link& link, const Registry& registry, SystemPr
         return 2;
     }
 
-    const Pattern pattern(request.testCase.chunkBytes);
+    const Pattern pattern(request.testCase.chunkBytes, request.testCase.pattern);
     std::vector<std::unique_ptr<Job>> jobs;
     // The threads' own histograms, as the runner's own process keeps them; merged into the block at the end.
     std::vector<std::unique_ptr<CallLatency>> latency;

@@ -204,6 +204,10 @@ CrashProbeResult runCrashProbe(std::uint32_t caseIndex, const Case& c, const Str
     // One stream per case, so that a case's kill moments do not depend on the cases before it.
     std::mt19937_64 random(seed ^ (std::uint64_t{caseIndex + 1} * 0x9E3779B97F4A7C15ULL));
     std::uniform_real_distribution<double> fraction(0.1, 0.9);
+    // The probe writes IOLab's own pattern whatever the case's: it tells a byte that was kept from one that
+    // was lost (zero) by the pattern having no zero byte.
+    Case written = c;
+    written.pattern = {};
     const Pattern pattern(c.chunkBytes);
     const bool shared = info.threadsShareOneFile;
     const std::uint32_t fileCount = shared ? 1 : c.threads;
@@ -214,7 +218,7 @@ CrashProbeResult runCrashProbe(std::uint32_t caseIndex, const Case& c, const Str
         if (onKill)
             onKill(k + 1);
         ProbeFiles files;
-        ChildRequest request{c, workspace.target(), {}, true};
+        ChildRequest request{written, workspace.target(), {}, true};
         Outcome outcome;
         for (std::uint32_t t = 0; t < fileCount && outcome.ok(); ++t) {
             const std::string stem = fmt::format("c{:03}-k{}-t{}", caseIndex + 1, k, t);

@@ -81,7 +81,7 @@ Outcome DataSets::write(const DataSetPlan& plan, DataSet& set)
     std::uint64_t largest = 0;
     for (const auto& file : plan.files)
         largest = std::max(largest, file.bytes);
-    const Pattern pattern(std::min(largest, kWriteChunk));
+    const Pattern pattern(std::min(largest, kWriteChunk), plan.pattern);
     for (const auto& file : plan.files) {
         if (m_stop.load(std::memory_order_relaxed))
             return Outcome::cancelled();

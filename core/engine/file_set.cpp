@@ -105,15 +105,18 @@ std::uint64_t fileSetBytes(const FileSetSpec& spec)
 
 std::string dataSetKey(const Case& c, DataLayout layout)
 {
+    // Files of another pattern are other files: IOLab's own pattern keeps the keys it always had.
+    const std::string pattern =
+        c.pattern == DataPattern{} ? std::string() : fmt::format(" {}", toString(c.pattern));
     switch (layout) {
     case DataLayout::None:
         return {};
     case DataLayout::FilePerThread:
-        return fmt::format("per-thread {} x {}", c.threads, c.totalBytes);
+        return fmt::format("per-thread {} x {}{}", c.threads, c.totalBytes, pattern);
     case DataLayout::SharedFile:
-        return fmt::format("shared {}", c.totalBytes);
+        return fmt::format("shared {}{}", c.totalBytes, pattern);
     case DataLayout::FileSet:
-        return fmt::format("set {}", toString(c.fileSet));
+        return fmt::format("set {}{}", toString(c.fileSet), pattern);
     }
     return {};
 }
@@ -122,6 +125,7 @@ DataSetPlan planDataSet(const Case& c, DataLayout layout, std::uint32_t setIndex
 {
     DataSetPlan plan;
     plan.key = dataSetKey(c, layout);
+    plan.pattern = c.pattern;
     const std::string root = fmt::format("set-{}", setIndex);
     plan.directories.push_back(root);
     const auto add = [&plan](std::string path, std::uint64_t bytes) {

@@ -28,6 +28,7 @@ struct DataSetPlan
     std::vector<std::string> directories;
     std::vector<DataFile> files;
     std::uint64_t totalBytes = 0;
+    DataPattern pattern; // the bytes the files hold (the read case's pattern)
 };
 
 // How a read strategy lays out its data.

@@ -24,12 +24,63 @@ std::byte Pattern::expected(std::uint64_t offset) noexcept
     return static_cast<std::byte>(1 + (x >> 32) % 255);
 }
 
-Pattern::Pattern(std::uint64_t maxChunkBytes)
-    : m_size(kPeriodBytes + ((maxChunkBytes + kAlignment - 1) / kAlignment) * kAlignment),
+namespace {
+
+// A fixed pseudo-random stream (splitmix64): the same bytes on every run and machine.
+class SplitMix
+{
+public:
+    std::byte next() noexcept
+    {
+        if (m_left == 0) {
+            m_state += 0x9E3779B97F4A7C15ULL;
+            std::uint64_t z = m_state;
+            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+            m_word = z ^ (z >> 31);
+            m_left = 8;
+        }
+        const auto b = static_cast<std::byte>(m_word & 0xFF);
+        m_word >>= 8;
+        --m_left;
+        return b;
+    }
+
+private:
+    std::uint64_t m_state = 0x10'1AB0'5EED;
+    std::uint64_t m_word = 0;
+    int m_left = 0;
+};
+
+} // namespace
+
+Pattern::Pattern(std::uint64_t maxChunkBytes, DataPattern kind)
+    : m_kind(kind), m_size(kPeriodBytes + ((maxChunkBytes + kAlignment - 1) / kAlignment) * kAlignment),
       m_data(static_cast<std::byte*>(::operator new[](m_size, std::align_val_t{kAlignment})))
 {
-    for (std::size_t i = 0; i < kPeriodBytes; ++i)
-        m_data[i] = expected(i);
+    static_assert(kPeriodBytes % kCompressibleBlockBytes == 0);
+    SplitMix random;
+    switch (kind.kind) {
+    case PatternKind::Iolab:
+        for (std::size_t i = 0; i < kPeriodBytes; ++i)
+            m_data[i] = expected(i);
+        break;
+    case PatternKind::Zeros:
+        std::memset(m_data.get(), 0, kPeriodBytes);
+        break;
+    case PatternKind::Random:
+        for (std::size_t i = 0; i < kPeriodBytes; ++i)
+            m_data[i] = random.next();
+        break;
+    case PatternKind::Compressible: {
+        // Each block: its random share first, then its zeros, as fio fills a compressible buffer.
+        const std::size_t zeros = kCompressibleBlockBytes * std::min<std::uint32_t>(kind.percent, 100) / 100;
+        for (std::size_t i = 0; i < kPeriodBytes; ++i)
+            m_data[i] =
+                i % kCompressibleBlockBytes < kCompressibleBlockBytes - zeros ? random.next() : std::byte{0};
+        break;
+    }
+    }
     for (std::size_t i = kPeriodBytes; i < m_size; ++i)
         m_data[i] = m_data[i - kPeriodBytes];
 }

@@ -883,7 +883,7 @@ RunResult Runner::run(const RunPlan& plan, const RunOptions& options, const std:
         } else if (const DataSet* data =
                        prepareData(dataSets, m_workspace, c, *strategy, options, caseResult);
                    data != nullptr || c.direction == Direction::Write) {
-            const Pattern pattern(c.chunkBytes);
+            const Pattern pattern(c.chunkBytes, c.pattern);
             CaseRunner runner(*strategy, m_workspace, m_probe, sampler.get(), options, stopFlag, m_launcher);
             const LatencyChoice latency = chooseLatency(c, strategy->info());
             caseResult.latencyChoice = latency.why;

@@ -255,6 +255,14 @@ FioJob fioJob(const Case& c, const FioJobOptions& options)
     }
     for (auto& [key, value] : m.extra)
         set(key, value);
+    // fio's own buffers are random bytes, as incompressible as IOLab's pattern and its random one.
+    if (c.pattern.kind == PatternKind::Zeros) {
+        set("zero_buffers", "1");
+    } else if (c.pattern.kind == PatternKind::Compressible) {
+        set("buffer_compress_percentage", std::to_string(c.pattern.percent));
+        set("buffer_compress_chunk", fioBytes(kCompressibleBlockBytes));
+        set("refill_buffers", "1");
+    }
     if (options.verify && c.direction == Direction::Write && c.preallocate != Preallocate::Rewrite) {
         set("verify", "crc32c");
         m.differences.emplace_back("IOLab checks its own pattern in every byte after the timed part; fio's "

@@ -33,6 +33,7 @@ enum RefusalRank : int
     kPreallocateRank = 70, // the preallocation against the target and the strategy
     kReaderCpuRank = 75,   // the reader CPU needs a pipe's reader
     kQueueDepthRank = 77,  // a queue depth needs a queued strategy
+    kPatternRank = 76,     // a data pattern needs bytes that reach a filesystem
     kLatencyRank = 78,     // latency on needs a strategy that times its calls
     kTimeLimitRank = 79,   // a time limit needs a strategy whose loop can end early
     kThreadLimitRank = 80, // file-set readers' one thread per file
@@ -52,6 +53,7 @@ enum ColumnRank : int
     kThreadsColumn = 60,
     kSizeColumn = 70,
     kLatencyColumn = 80,
+    kPatternColumn = 57,
     kTimeLimitColumn = 72,
     kMemoryLimitColumn = 74,
 };
@@ -979,6 +981,58 @@ std::vector<AxisSpec> builtinAxes()
     };
     latency.shortRank = 6;
     axes.push_back(std::move(latency));
+
+    AxisSpec pattern = typedAxis(
+        {"data pattern", "patterns", "pattern", "pattern", "--pattern",
+         "The bytes written (reads: the bytes of the files read): iolab (IOLab's own, never a zero byte; the "
+         "default), zeros, random, or compressible:N% (each 4 KiB block N% zeros). A rate that moves between "
+         "zeros and random is a compressor's or a deduplicator's, not the disk's"},
+        AxisValueKind::Text, &Case::pattern, &MatrixGroup::patterns, namedValues(parseDataPattern), {},
+        [](const StrategyInfo&) { return DataPattern{}; });
+    pattern.oldFileValue = "iolab"; // results from before the axis wrote IOLab's own pattern
+    pattern.labelText =
+        labelPart("pattern", &Case::pattern, [](const Case& c) { return c.pattern != DataPattern{}; });
+    pattern.labelRank = 12;
+    pattern.editorField = AxisEditorField{
+        .label = "Data pattern:",
+        .tip = "The bytes written, and those of the files a read reads: iolab (IOLab's own pattern, never a "
+               "zero byte), zeros, random, or compressible:N% (each 4 KiB block N% zeros, as fio's "
+               "buffer_compress_percentage). Run zeros beside random to see whether the filesystem or the "
+               "device compresses or deduplicates.",
+        .common = {"iolab", "zeros", "random", "compressible:50%"},
+        .fieldName = "data pattern",
+        .summary = "pattern %1",
+        .summaryRank = 7,
+        .check = [](std::string_view t) { (void)parseDataPattern(t); },
+    };
+    pattern.refusals = {{kPatternRank, [](const Case& c, const StrategyInfo&, const TargetInfo&) {
+                             return c.pattern != DataPattern{} && c.target != TargetKind::Directory
+                                        ? fmt::format("pattern {}: the bytes {} writes into a {} reach no "
+                                                      "filesystem or device, so no pattern changes them",
+                                                      toString(c.pattern), c.strategy, toString(c.target))
+                                        : std::string();
+                         }}};
+    pattern.columnHeader = "Pattern";
+    pattern.column = {.tip =
+                          "The bytes written (reads: the bytes of the files read): iolab, zeros, random or "
+                          "compressible:N%",
+                      .rank = kPatternColumn,
+                      // Beside the strategy: two rows of one strategy that differ only here are the point.
+                      .leading = true,
+                      .wanted = [](const Case& c) {
+                          return c.pattern != DataPattern{};
+                      }};
+    pattern.reportColumn =
+        AxisReportColumn{.sharedWith = "sync", .text = [](const Case& c) {
+                             return c.pattern != DataPattern{} ? toString(c.pattern) : std::string();
+                         }};
+    pattern.shortText = [](const Case& c) {
+        return c.pattern != DataPattern{} ? toString(c.pattern) : std::string();
+    };
+    pattern.shortRank = 4;
+    // A rate of zeros is a compressor's: cases answer apart, each against a baseline of the same bytes.
+    pattern.arrangement = true;
+    axes.push_back(std::move(pattern));
 
     const auto timeLimitText = [](const std::uint64_t& ms) {
         return ms != 0 ? formatTimeLimitMs(ms) : std::string("none");

@@ -326,6 +326,51 @@ LatencyMode parseLatencyMode(std::string_view text)
     throw InputError(fmt::format("unknown latency setting '{}' (use auto, on or off)", text));
 }
 
+std::string toString(DataPattern pattern)
+{
+    switch (pattern.kind) {
+    case PatternKind::Iolab:
+        return "iolab";
+    case PatternKind::Zeros:
+        return "zeros";
+    case PatternKind::Random:
+        return "random";
+    case PatternKind::Compressible:
+        return fmt::format("compressible:{}%", pattern.percent);
+    }
+    return "?";
+}
+
+DataPattern parseDataPattern(std::string_view text)
+{
+    for (auto kind : {PatternKind::Iolab, PatternKind::Zeros, PatternKind::Random}) {
+        if (text == toString(DataPattern{kind}))
+            return DataPattern{kind};
+    }
+    constexpr std::string_view kPrefix = "compressible:";
+    if (text.starts_with(kPrefix)) {
+        std::string_view number = text.substr(kPrefix.size());
+        if (number.ends_with('%'))
+            number.remove_suffix(1);
+        unsigned percent = 0;
+        const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), percent);
+        if (error != std::errc{} || end != number.data() + number.size() || number.empty())
+            throw InputError(
+                fmt::format("pattern '{}': write compressible:N% with N a whole number from 1 to "
+                            "99, e.g. compressible:50%",
+                            text));
+        if (percent == 0 || percent >= 100)
+            throw InputError(
+                fmt::format("pattern '{}': a compressible share is 1 to 99 per cent (0% is random, "
+                            "100% is zeros)",
+                            text));
+        return DataPattern{PatternKind::Compressible, percent};
+    }
+    throw InputError(fmt::format("unknown pattern '{}' (use iolab, zeros, random or compressible:N%, e.g. "
+                                 "compressible:50%)",
+                                 text));
+}
+
 FileSetSpec parseFileSet(std::string_view text)
 {
     const auto usage = [&text] {

@@ -158,6 +158,32 @@ enum class LatencyMode
     Off
 };
 
+// The bytes a case writes, and those of the files a read case reads (IOLab writes them first). Iolab: IOLab's
+// own pattern, never a zero byte, with no repeat inside its 256 KiB period (the default: nothing a compressor
+// with a smaller window can shrink). Zeros: every byte zero, what a compressing or deduplicating layer
+// shrinks to almost nothing. Random: pseudo-random bytes, incompressible in the same way as IOLab's but with
+// zero bytes among them, as fio's buffers are. Compressible: each 4 KiB block `percent` per cent zeros, the
+// rest random, as fio's buffer_compress_percentage makes them: a compressor saves about that share. A case
+// whose rate moves between zeros and random is measuring a compressor or deduplicator, not the disk.
+enum class PatternKind
+{
+    Iolab,
+    Zeros,
+    Random,
+    Compressible
+};
+
+struct DataPattern
+{
+    PatternKind kind = PatternKind::Iolab;
+    std::uint32_t percent = 0; // Compressible only: 1 to 99
+
+    friend bool operator==(const DataPattern&, const DataPattern&) = default;
+};
+
+// The block a compressible pattern alternates random bytes and zeros within (fio's buffer_compress_chunk).
+inline constexpr std::uint64_t kCompressibleBlockBytes = 4096;
+
 // The largest queue depth the axis accepts (a ring or a completion port may allow less).
 inline constexpr std::uint32_t kMaxQueueDepth = 4096;
 
@@ -216,6 +242,7 @@ struct Case
     // which waits for each call.
     std::uint32_t queueDepth = 0;
     LatencyMode latency = LatencyMode::Auto;
+    DataPattern pattern; // the bytes written (reads: the bytes of the files read)
     // A time limit on the timed part in milliseconds, 0 for none: the case ends at whichever comes first, its
     // total size or the limit (fio's runtime=), and counts what it wrote by then. The sync lab bounds each
     // method by time, as pg_test_fsync does.
@@ -245,6 +272,7 @@ std::string toString(CacheState cache);
 std::string toString(Preallocate preallocate); // "none", "fallocate", "overwrite", "rewrite"
 std::string toString(ReaderCpu placement);     // "any", "same", "other"
 std::string toString(LatencyMode mode);        // "auto", "on", "off"
+std::string toString(DataPattern pattern);     // "iolab", "zeros", "random", "compressible:50%"
 std::string toString(const FileSetSpec& set);  // "2000x4K", "500x1K-64K", "2000xarticle-2b"
 // A read's hint and cache state for tables: "sequential, cold", or "cold" without a hint; "" for writes.
 std::string readAxesText(const Case& c);
@@ -263,5 +291,6 @@ FileSetSpec parseFileSet(std::string_view text);
 Preallocate parsePreallocate(std::string_view text);
 ReaderCpu parseReaderCpu(std::string_view text);
 LatencyMode parseLatencyMode(std::string_view text);
+DataPattern parseDataPattern(std::string_view text);
 
 } // namespace iolab

@@ -43,6 +43,7 @@ struct MatrixGroup
     std::vector<ReaderCpu> readerCpus;            // pipes: empty -> any
     std::vector<std::uint32_t> queueDepths;       // queued strategies: empty -> 1
     std::vector<LatencyMode> latencies;           // empty -> auto
+    std::vector<DataPattern> patterns;            // empty -> iolab
     std::vector<std::uint64_t> timeLimitsMs;      // empty -> none (0)
     std::vector<std::uint64_t> memoryLimitsBytes; // empty -> none (0)
     // Axes declared without a typed field (core/model/axes.h): matrix key -> values; absent -> its default.

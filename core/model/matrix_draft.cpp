@@ -110,6 +110,11 @@ bool axisLess(const FileSetSpec& a, const FileSetSpec& b)
            std::tie(b.mix, b.minBytes, b.maxBytes, b.files, b.name);
 }
 
+bool axisLess(const DataPattern& a, const DataPattern& b)
+{
+    return std::tie(a.kind, a.percent) < std::tie(b.kind, b.percent);
+}
+
 const std::vector<std::uint64_t>& standardChunkSizes()
 {
     static const std::vector<std::uint64_t> sizes{1,          512,      4 * kKiB, 16 * kKiB, 64 * kKiB,

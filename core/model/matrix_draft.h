@@ -78,6 +78,7 @@ StrategyDraft defaultStrategyDraft(const StrategyInfo& info);
 bool axisLess(const StdioBuffer& a, const StdioBuffer& b);
 bool axisLess(const SyncPolicy& a, const SyncPolicy& b);
 bool axisLess(const FileSetSpec& a, const FileSetSpec& b);
+bool axisLess(const DataPattern& a, const DataPattern& b);
 // Enumerated axes (hint, cache state, target kind, preallocation, reader CPU): in declaration order.
 template <class E>
 requires std::is_enum_v<E>

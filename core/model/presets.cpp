@@ -306,9 +306,9 @@ std::vector<Matrix> makePresets()
             "health-check",
             "About a minute on the target: SEQ1M and RND4K reads and writes at one request in flight and "
             "at depth (direct I/O), 4 KiB writes each followed by fsync (the sync latency), 1000 files of "
-            "10 KiB read by one thread and by 16, plain stdio and read(2) as baselines; 2 s per case. The "
-            "Summary compares the durable rate with what this kind of device typically reaches and ranks "
-            "the likely causes.",
+            "10 KiB read by one thread and by 16, 1 MiB direct writes of zeros beside random bytes "
+            "(compression), plain stdio and read(2) as baselines; 2 s per case. The Summary compares the "
+            "durable rate with what this kind of device typically reaches and ranks the likely causes.",
             {}};
         m.repetitions = 1;
         m.question = "Is this storage as fast as its kind of device should be, and if not, why?";
@@ -324,6 +324,11 @@ std::vector<Matrix> makePresets()
         sync.syncs = {SyncPolicy{SyncMode::FsyncEvery, 1}};
         m.groups.push_back(std::move(sync));
         m.groups.push_back(bounded({"read"}, {4 * kKiB, 1 * kMiB}, 256 * kMiB));
+        // Zeros beside random bytes: a filesystem, virtual disk or drive that compresses or deduplicates
+        // writes the zeros far faster (the compression finding).
+        auto patterns = bounded({"direct"}, {1 * kMiB}, 1 * kGiB);
+        patterns.patterns = {DataPattern{PatternKind::Random}, DataPattern{PatternKind::Zeros}};
+        m.groups.push_back(std::move(patterns));
         MatrixGroup files;
         files.strategies = {"files-serial", "files-pool"};
         files.chunks = {64 * kKiB};
@@ -340,6 +345,27 @@ std::vector<Matrix> makePresets()
         queued("random-write", 4 * kKiB, 256 * kMiB, 32);
         queued("read", 1 * kMiB, 1 * kGiB, 8);
         queued("random-read", 4 * kKiB, 256 * kMiB, 32);
+        presets.push_back(std::move(m));
+    }
+    {
+        Matrix m{"compression",
+                 "1 MiB writes through stdio, write(2) and O_DIRECT, of IOLab's pattern, zeros, random bytes "
+                 "and 50% compressible bytes, 512 MiB each: does something below the program compress or "
+                 "deduplicate? About a minute.",
+                 {}};
+        m.question =
+            "Does the filesystem, a virtual disk's host or the drive compress or deduplicate what is "
+            "written, and how much does that flatter the rates?";
+        const std::vector<DataPattern> patterns{
+            DataPattern{PatternKind::Iolab}, DataPattern{PatternKind::Zeros},
+            DataPattern{PatternKind::Random}, DataPattern{PatternKind::Compressible, 50}};
+        // Plain stdio beside them, of the same bytes: each pattern's speed-up has its own baseline.
+        for (auto strategies :
+             {std::vector<std::string>{"stdio"}, std::vector<std::string>{"write", "direct"}}) {
+            auto g = group(std::move(strategies), {1 * kMiB}, {512 * kMiB});
+            g.patterns = patterns;
+            m.groups.push_back(std::move(g));
+        }
         presets.push_back(std::move(m));
     }
     return presets;

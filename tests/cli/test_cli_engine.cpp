@@ -339,6 +339,37 @@ TEST_F(CliEngine, ReaderCpuIsAnAxisStatedInTheResult)
     EXPECT_EQ(m_target.entryCount(), 0u);
 }
 
+// Issue 18: the data pattern reaches the files. Writes of every pattern and reads of files written with one
+// run verified (every byte read back against the case's own pattern), and the files hold the bytes named.
+TEST_F(CliEngine, ThePatternAxisWritesAndReadsTheBytesItNames)
+{
+    const auto json = m_out / "p.json";
+    auto r = cli({"run", "--target", m_target.path(), "--strategy", "write,direct,read,mmap-read", "--chunk",
+                  "64K", "--size", "2M", "--pattern", "zeros,random,compressible:50%", "--reps", "1",
+                  "--warmups", "0", "--verify", "--quiet", "--json", json});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    std::ifstream in(json);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto result = resultFromJson(text, json);
+    ASSERT_EQ(result.cases.size(), 12u);
+    for (const auto& c : result.cases)
+        EXPECT_EQ(c.status, Status::Ok) << c.testCase.label() << ": " << c.reason;
+    EXPECT_EQ(result.cases[0].testCase.pattern.kind, PatternKind::Zeros);
+    EXPECT_THAT(text, HasSubstr(R"("pattern": "compressible:50%")"));
+    EXPECT_EQ(m_target.entryCount(), 0u);
+
+    // A pipe takes no pattern but IOLab's own, and says why.
+    r = cli({"run", "--target", m_target.path(), "--strategy", "pipe-write", "--chunk", "64K", "--size", "1M",
+             "--pattern", "zeros"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("the bytes pipe-write writes into a pipe reach no filesystem or device"));
+    r = cli({"run", "--target", m_target.path(), "--strategy", "write", "--chunk", "64K", "--size", "1M",
+             "--pattern", "compressible:100%"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("a compressible share is 1 to 99 per cent"));
+    EXPECT_EQ(m_target.entryCount(), 0u);
+}
+
 TEST_F(CliEngine, APresetsOwnRepetitionsApplyUnlessRepsIsGiven)
 {
     const auto readResult = [](const std::string& path) {
@@ -497,22 +528,24 @@ TEST_F(CliEngine, TheHealthCheckCoversEveryPartAndEndsOnTheMachine)
             part += " qd" + std::to_string(c.queueDepth);
         if (c.sync.mode != SyncMode::None)
             part += " synced";
+        if (c.pattern != DataPattern{})
+            part += " " + toString(c.pattern);
         parts.insert(part);
     }
     for (const char* part :
          {"uring-write-direct qd1", "uring-write-direct qd8", "uring-random-write-direct qd1",
           "uring-random-write-direct qd32", "uring-read-direct qd1", "uring-read-direct qd8",
           "uring-random-read-direct qd1", "uring-random-read-direct qd32", "write synced", "files-serial",
-          "files-pool", "stdio", "read"})
+          "files-pool", "stdio", "read", "direct zeros", "direct random"})
         EXPECT_THAT(parts, Contains(std::string(part)));
-    EXPECT_EQ(expanded.cases.size(), 16u);
+    EXPECT_EQ(expanded.cases.size(), 18u);
 
     const auto json = m_out / "health.json";
     const auto r = cli({"run", "--target", m_target.path(), "--preset", "health-check", "--size", "4M",
                         "--warmups", "0", "--json", json});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     EXPECT_THAT(r.out, HasSubstr("Question: Is this storage as fast as its kind of device should be"));
-    EXPECT_THAT(r.out, AllOf(HasSubstr("What IOLab could not check:"), HasSubstr("16 cases ran: 16 ok")));
+    EXPECT_THAT(r.out, AllOf(HasSubstr("What IOLab could not check:"), HasSubstr("18 cases ran: 18 ok")));
     std::ifstream in(json);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const auto result = resultFromJson(text, json);

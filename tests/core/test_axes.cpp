@@ -384,3 +384,88 @@ TEST_F(ReaderCpuAxis, FilesAndFlagsSpellIt)
 
 } // namespace
 } // namespace iolab
+
+namespace iolab {
+namespace {
+
+// The data pattern axis: every strategy takes it (default iolab); pipes and the null device refuse any other.
+class PatternAxis : public ::testing::Test
+{
+protected:
+    PatternAxis()
+    {
+        m_registry.add(std::make_unique<test::FakeStrategy>("fake-pipe", m_behaviour,
+                                                            std::vector<TargetKind>{TargetKind::Pipe}));
+        m_registry.add(std::make_unique<test::FakeStrategy>("fake", m_behaviour));
+    }
+
+    static Matrix matrix(std::vector<std::string> strategies, std::vector<DataPattern> patterns)
+    {
+        MatrixGroup g;
+        g.strategies = std::move(strategies);
+        g.chunks = {65536};
+        g.sizes = {1 << 20};
+        g.patterns = std::move(patterns);
+        return Matrix{"patterns", {}, {g}};
+    }
+
+    test::FakeBehaviour m_behaviour;
+    Registry m_registry;
+    TargetInfo m_target{.path = "/fake", .device = "fakedev"};
+};
+
+TEST_F(PatternAxis, ExpandsWithIolabByDefaultAndLabelsTheOthers)
+{
+    auto e = expand(matrix({"fake"}, {}), m_registry, m_target);
+    ASSERT_EQ(e.cases.size(), 1u);
+    EXPECT_EQ(e.cases[0].pattern, DataPattern{});
+    EXPECT_THAT(e.cases[0].label(), ::testing::Not(HasSubstr("pattern=")));
+    e = expand(
+        matrix({"fake"}, {DataPattern{PatternKind::Zeros}, DataPattern{PatternKind::Compressible, 50}}),
+        m_registry, m_target);
+    ASSERT_EQ(e.cases.size(), 2u);
+    EXPECT_THAT(e.cases[0].label(), HasSubstr(" pattern=zeros"));
+    EXPECT_THAT(e.cases[1].label(), HasSubstr(" pattern=compressible:50%"));
+    EXPECT_FALSE(sameArrangement(e.cases[0], e.cases[1])) << "a zeros rate never passes for a random one";
+}
+
+TEST_F(PatternAxis, APipeRefusesAnyPatternButIolab)
+{
+    const auto e =
+        expand(matrix({"fake", "fake-pipe"}, {DataPattern{PatternKind::Zeros}}), m_registry, m_target);
+    ASSERT_EQ(e.cases.size(), 1u);
+    EXPECT_EQ(e.cases[0].strategy, "fake");
+    ASSERT_EQ(e.refused.size(), 1u);
+    EXPECT_EQ(
+        e.refused[0].reason,
+        "pattern zeros: the bytes fake-pipe writes into a pipe reach no filesystem or device, so no pattern "
+        "changes them");
+}
+
+TEST_F(PatternAxis, FilesAndFlagsSpellIt)
+{
+    const Matrix m =
+        matrix({"fake"}, {DataPattern{PatternKind::Random}, DataPattern{PatternKind::Compressible, 30}});
+    const auto j = matrixToJson(m);
+    EXPECT_EQ(j.at("groups")[0].at("patterns"), nlohmann::json::parse(R"(["random", "compressible:30%"])"));
+    EXPECT_EQ(parseMatrixJson(j.dump(), "m.json"), m);
+    try {
+        parseMatrixJson(R"({"strategies": ["fake"], "chunks": [1], "sizes": [1], "patterns": ["ones"]})",
+                        "m.json");
+        FAIL() << "'ones' is no pattern";
+    } catch (const InputError& e) {
+        EXPECT_THAT(e.what(),
+                    HasSubstr("unknown pattern 'ones' (use iolab, zeros, random or compressible:N%"));
+    }
+    const AxisSpec* axis = findAxisByMatrixKey("patterns");
+    ASSERT_NE(axis, nullptr);
+    EXPECT_EQ(axis->cliFlag, "--pattern");
+    Case c;
+    axis->parse(c, "zeros");
+    EXPECT_EQ(c.pattern.kind, PatternKind::Zeros);
+    EXPECT_EQ(axis->format(c), "zeros");
+    EXPECT_EQ(axis->oldFileValue, "iolab") << "runs from before the axis wrote IOLab's own pattern";
+}
+
+} // namespace
+} // namespace iolab

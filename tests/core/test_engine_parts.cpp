@@ -45,6 +45,55 @@ TEST(Pattern, FindsTheFirstMismatch)
     EXPECT_EQ(p.firstMismatch(100, data.data(), data.size()), Pattern::kPeriodBytes + 17);
 }
 
+// The pattern axis's bytes: zeros are all zero; random bytes are spread over every value with no 4 KiB block
+// repeated within the period; compressible:N% has N% of every 4 KiB block zero, the rest random; each is what
+// the verification checks against.
+TEST(Pattern, EachKindHoldsTheBytesItNames)
+{
+    constexpr std::size_t kBlock = kCompressibleBlockBytes;
+    const Pattern zeros(kBlock, DataPattern{PatternKind::Zeros});
+    EXPECT_EQ(zeros.kind(), DataPattern{PatternKind::Zeros});
+    EXPECT_TRUE(std::all_of(zeros.at(0), zeros.at(0) + Pattern::kPeriodBytes,
+                            [](std::byte b) { return b == std::byte{0}; }));
+
+    const Pattern random(kBlock, DataPattern{PatternKind::Random});
+    std::vector<std::size_t> counts(256);
+    for (std::size_t i = 0; i < Pattern::kPeriodBytes; ++i)
+        ++counts[std::to_integer<unsigned>(random.byteAt(i))];
+    const double expected = static_cast<double>(Pattern::kPeriodBytes) / 256;
+    for (std::size_t v = 0; v < 256; ++v) {
+        EXPECT_GT(static_cast<double>(counts[v]), expected * 0.8) << v;
+        EXPECT_LT(static_cast<double>(counts[v]), expected * 1.2) << v;
+    }
+    std::vector<std::string> blocks;
+    for (std::size_t b = 0; b < Pattern::kPeriodBytes / kBlock; ++b)
+        blocks.emplace_back(reinterpret_cast<const char*>(random.at(b * kBlock)), kBlock);
+    std::sort(blocks.begin(), blocks.end());
+    EXPECT_EQ(std::adjacent_find(blocks.begin(), blocks.end()), blocks.end()) << "a repeated 4 KiB block";
+    // The same bytes every time.
+    const Pattern again(1, DataPattern{PatternKind::Random});
+    EXPECT_EQ(std::memcmp(random.at(0), again.at(0), Pattern::kPeriodBytes), 0);
+    EXPECT_NE(std::memcmp(random.at(0), Pattern(1).at(0), 4096), 0);
+
+    const Pattern half(kBlock, DataPattern{PatternKind::Compressible, 25});
+    for (std::size_t b = 0; b < Pattern::kPeriodBytes; b += kBlock) {
+        const std::byte* block = half.at(b);
+        ASSERT_TRUE(std::all_of(block + kBlock * 3 / 4, block + kBlock, [](std::byte x) {
+            return x == std::byte{0};
+        })) << b;
+        ASSERT_GT(std::count(block, block + kBlock * 3 / 4, std::byte{0}), 0)
+            << "random bytes hold some zeros";
+        ASSERT_LT(std::count(block, block + kBlock * 3 / 4, std::byte{0}), 40) << b;
+    }
+    // Verification checks each kind against its own bytes: windows past the period wrap.
+    for (const Pattern* p : {&zeros, &random, &half}) {
+        std::vector<std::byte> data(p->at(100), p->at(100) + kBlock);
+        EXPECT_FALSE(p->firstMismatch(100 + 5 * Pattern::kPeriodBytes, data.data(), data.size()).has_value());
+        data[17] ^= std::byte{0x5a};
+        EXPECT_EQ(p->firstMismatch(100, data.data(), data.size()), 17u);
+    }
+}
+
 namespace {
 
 struct Recorded

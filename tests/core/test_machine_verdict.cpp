@@ -120,7 +120,9 @@ TEST(MachineVerdict, ASataSsdWithItsCacheOffIsSlowAndSaysWhy)
             "-W1 on",
             "     Linux, the device's policy in Windows' Device Manager, or the RAID controller's setting);",
             "     otherwise this rate is what durable writes cost on this drive."));
-    EXPECT_THAT(uncheckedLines(result), IsEmpty());
+    EXPECT_THAT(uncheckedLines(result), ElementsAre("  - Whether compression or deduplication flatters the "
+                                                    "rates: no case wrote zeros beside random bytes",
+                                                    "    (the pattern axis; the health-check preset does)."));
 }
 
 TEST(MachineVerdict, AnNvmeWithinItsRangeNeedsNoCause)
@@ -186,7 +188,10 @@ TEST(MachineVerdict, WhatCouldNotBeCheckedSaysWhy)
         uncheckedLines(virt),
         ElementsAre("  - How fast the disk should be: a virtual disk's speed is the host's storage and "
                     "cache, so there is",
-                    "    no typical range to compare with."));
+                    "    no typical range to compare with.",
+                    "  - Whether compression or deduplication flatters the rates: no case wrote zeros beside "
+                    "random bytes",
+                    "    (the pattern axis; the health-check preset does)."));
     EXPECT_TRUE(machineVerdict(virt, {}).comparison.empty());
     // An unknown device, with the transport's reason, and a write cache IOLab could not read.
     auto loop = runOn(
@@ -197,10 +202,13 @@ TEST(MachineVerdict, WhatCouldNotBeCheckedSaysWhy)
     const auto v = machineVerdict(loop, {});
     EXPECT_THAT(
         v.unchecked,
-        ElementsAre("How fast the device should be: IOLab could not tell what kind of device it is (a loop "
-                    "device: the disk under its backing file is not followed).",
-                    "Whether the drive's write cache is on: the kernel does not report this queue's cache "
-                    "mode."));
+        ElementsAre(
+            "How fast the device should be: IOLab could not tell what kind of device it is (a loop "
+            "device: the disk under its backing file is not followed).",
+            "Whether the drive's write cache is on: the kernel does not report this queue's cache "
+            "mode.",
+            "Whether compression or deduplication flatters the rates: no case wrote zeros beside random "
+            "bytes (the pattern axis; the health-check preset does)."));
     ASSERT_EQ(v.causes.size(), 1u);
     EXPECT_EQ(v.causes[0].what, "The target is a loop device: its writes go to a file on another filesystem");
     // A result from before system facts: only that.
@@ -231,4 +239,73 @@ TEST(MachineVerdict, NoCauseWithoutEvidence)
     const auto v = machineVerdict(runOn(pressed, 50), {});
     ASSERT_EQ(v.causes.size(), 1u);
     EXPECT_EQ(v.causes[0].what, "The machine was short of memory when the run began");
+}
+
+// Zeros that wrote far faster than random bytes: the compressible case never stands for the disk, and the
+// compressor is a likely cause. A run without such a pair says it could not check.
+TEST(MachineVerdict, ZerosNeverStandForTheDiskAndACompressorIsACause)
+{
+    auto result =
+        runOn(facts(DeviceClass::SataSsd, kSataStack, {{"queue.write_cache", "write back", ""}}), 100);
+    EXPECT_THAT(uncheckedLines(result), ElementsAre("  - Whether compression or deduplication flatters the "
+                                                    "rates: no case wrote zeros beside random bytes",
+                                                    "    (the pattern axis; the health-check preset does)."));
+    result.cases[0].testCase.pattern = DataPattern{PatternKind::Random};
+    auto zeros = result.cases[0];
+    zeros.index = 1;
+    zeros.testCase.pattern = DataPattern{PatternKind::Zeros};
+    zeros.durableMBps.median = 2000;
+    zeros.apparentMBps.median = 2100;
+    for (auto* c : {&result.cases[0], &zeros}) {
+        for (std::uint32_t r = 0; r < 3; ++r) {
+            RepetitionResult rep;
+            rep.index = r;
+            rep.durableMBps = c->durableMBps.median * (1 + 0.01 * r);
+            rep.apparentMBps = rep.durableMBps;
+            c->repetitions.push_back(rep);
+        }
+    }
+    result.cases.push_back(zeros);
+    const auto found = findings(result, nullptr);
+    const auto v = machineVerdict(result, found);
+    EXPECT_THAT(v.comparison, ::testing::HasSubstr("its best durable write rate here, 100.0 MB/s"));
+    EXPECT_TRUE(v.belowTypical);
+    ASSERT_EQ(v.causes.size(), 1u);
+    EXPECT_EQ(
+        v.causes[0].what,
+        "Something below the program compresses or deduplicates: zeros moved far faster than random bytes");
+    EXPECT_THAT(v.unchecked, IsEmpty());
+}
+
+// Windows: Defender scanning the target is a cause only when its exclusions were read and cover neither the
+// folder nor IOLab; exclusions a normal user cannot read are said to be unchecked instead.
+TEST(MachineVerdict, DefenderIsACauseOnlyWhenItsExclusionsWereReadAndMissTheTarget)
+{
+    const std::vector<StorageLayer> ntfs{{LayerKind::Filesystem, "NTFS", "C:"},
+                                         {LayerKind::Disk, "disk", "SATA"}};
+    const auto scanned =
+        facts(DeviceClass::SataSsd, ntfs,
+              {{"defender.realtime", "on: every file the run writes may be scanned", ""},
+               {"defender.excluded_path", "no: no path exclusion covers the target", ""},
+               {"defender.excluded_process", "no: neither iolab.exe nor iolab-cli.exe", ""}});
+    const auto v = machineVerdict(runOn(scanned, 50), {});
+    ASSERT_EQ(v.causes.size(), 1u);
+    EXPECT_EQ(v.causes[0].what, "Defender's real-time protection scans every file the run writes or opens");
+    EXPECT_THAT(v.causes[0].evidence, ::testing::HasSubstr("path exclusions: no: no path exclusion"));
+
+    const auto excluded = facts(DeviceClass::SataSsd, ntfs,
+                                {{"defender.realtime", "on: every file the run writes may be scanned", ""},
+                                 {"defender.excluded_path", "yes: C:\\data is excluded", ""},
+                                 {"defender.excluded_process", "no: neither", ""}});
+    EXPECT_THAT(machineVerdict(runOn(excluded, 50), {}).causes, IsEmpty());
+
+    const auto unreadable = facts(
+        DeviceClass::SataSsd, ntfs,
+        {{"defender.realtime", "on: every file the run writes may be scanned", ""}},
+        {{"defender.excluded_path", "Windows lets only administrators read Defender's exclusions", ""}});
+    const auto u = machineVerdict(runOn(unreadable, 50), {});
+    EXPECT_THAT(u.causes, IsEmpty());
+    EXPECT_THAT(u.unchecked,
+                ::testing::Contains("Whether Defender's exclusions cover the target: Windows lets only "
+                                    "administrators read Defender's exclusions."));
 }

@@ -207,3 +207,104 @@ TEST(CacheCliffCheck, ABufferedWritesCallRateIsNotTheDevice)
     EXPECT_FALSE(direct->deviceRate);
     EXPECT_THAT(cacheCliffFinding(calls, true)->text, HasSubstr("the writes ran at 2.00 GB/s"));
 }
+
+namespace {
+
+// A run of two `direct` 1 MiB write cases that differ only in their pattern, with these measured durable
+// rates per repetition.
+RunResult patternPair(DataPattern fast, const std::vector<double>& fastRates, DataPattern slow,
+                      const std::vector<double>& slowRates)
+{
+    RunResult result;
+    const auto add = [&result](DataPattern pattern, const std::vector<double>& rates) {
+        CaseResult c;
+        c.index = static_cast<std::uint32_t>(result.cases.size());
+        c.testCase.strategy = "direct";
+        c.testCase.chunkBytes = kMiB;
+        c.testCase.totalBytes = kGiB;
+        c.testCase.pattern = pattern;
+        c.status = Status::Ok;
+        for (std::size_t r = 0; r < rates.size(); ++r) {
+            RepetitionResult rep;
+            rep.index = static_cast<std::uint32_t>(r);
+            rep.bytes = kGiB;
+            rep.durableMBps = rates[r];
+            rep.apparentMBps = rates[r] * 1.01;
+            rep.durableSeconds = 1073.741824 / rates[r];
+            rep.returnSeconds = rep.durableSeconds / 1.01;
+            c.repetitions.push_back(rep);
+        }
+        c.durableMBps = summarize(rates);
+        c.apparentMBps = c.durableMBps;
+        result.cases.push_back(c);
+    };
+    add(fast, fastRates);
+    add(slow, slowRates);
+    return result;
+}
+
+std::vector<Finding> ofKind(const std::vector<Finding>& all, Finding::Kind kind)
+{
+    std::vector<Finding> out;
+    std::copy_if(all.begin(), all.end(), std::back_inserter(out),
+                 [kind](const Finding& f) { return f.kind == kind; });
+    return out;
+}
+
+} // namespace
+
+TEST(CompressionCheck, ZerosFarFasterThanRandomBytesAreACompressorsRate)
+{
+    const DataPattern zeros{PatternKind::Zeros};
+    const DataPattern random{PatternKind::Random};
+    const auto run = patternPair(zeros, {1900, 2000, 2100}, random, {480, 500, 520});
+    const auto found = ofKind(findings(run, nullptr), Finding::Kind::Compression);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0].caseIndex, 0u);
+    EXPECT_THAT(found[0].text,
+                HasSubstr("zeros wrote at 2.00 GB/s, the same case with random bytes at 500.0 MB/s "
+                          "(4.0x, every repetition apart)"));
+    EXPECT_THAT(found[0].text, HasSubstr("compresses or deduplicates"));
+    // A filesystem that says it compresses is named as the cause.
+    auto btrfs = run;
+    btrfs.system = cryptNvmeFacts();
+    FactsBuilder b;
+    b.known("Filesystem", "fs.compression", "Compression", "zstd:3", "/proc/self/mountinfo");
+    btrfs.system.sections = b.take();
+    EXPECT_THAT(ofKind(findings(btrfs, nullptr), Finding::Kind::Compression)[0].text,
+                HasSubstr("the filesystem compresses (zstd:3)"));
+    // Compressible bytes against IOLab's own pattern, when no random twin ran; the verdict ranks it.
+    const auto half = patternPair(DataPattern{PatternKind::Compressible, 50}, {900, 950, 1000}, DataPattern{},
+                                  {400, 420, 440});
+    const auto halfFound = ofKind(findings(half, nullptr), Finding::Kind::Compression);
+    ASSERT_EQ(halfFound.size(), 1u);
+    EXPECT_THAT(
+        halfFound[0].text,
+        HasSubstr("50% compressible bytes wrote at 950.0 MB/s, the same case with IOLab's own pattern"));
+}
+
+TEST(CompressionCheck, NoFindingWithinNoiseBelowTheFactorOrWithoutATwin)
+{
+    const DataPattern zeros{PatternKind::Zeros};
+    const DataPattern random{PatternKind::Random};
+    // A plain disk: zeros as fast as random bytes.
+    EXPECT_TRUE(ofKind(findings(patternPair(zeros, {500, 510, 520}, random, {490, 505, 515}), nullptr),
+                       Finding::Kind::Compression)
+                    .empty());
+    // 1.4x: under the factor.
+    EXPECT_TRUE(ofKind(findings(patternPair(zeros, {690, 700, 710}, random, {495, 500, 505}), nullptr),
+                       Finding::Kind::Compression)
+                    .empty());
+    // Twice as fast by the median, but one repetition of each overlaps: noise could make that.
+    EXPECT_TRUE(ofKind(findings(patternPair(zeros, {400, 1000, 1100}, random, {450, 500, 520}), nullptr),
+                       Finding::Kind::Compression)
+                    .empty());
+    // No twin: the other case differs in more than its pattern.
+    auto apart = patternPair(zeros, {1900, 2000, 2100}, random, {480, 500, 520});
+    apart.cases[1].testCase.chunkBytes = 4 * kKiB;
+    EXPECT_TRUE(ofKind(findings(apart, nullptr), Finding::Kind::Compression).empty());
+    // Random bytes faster than zeros accuse nothing either.
+    EXPECT_TRUE(ofKind(findings(patternPair(random, {1900, 2000, 2100}, zeros, {480, 500, 520}), nullptr),
+                       Finding::Kind::Compression)
+                    .empty());
+}

@@ -99,6 +99,23 @@ TEST(Case, SyncPoliciesRoundTrip)
     EXPECT_THROW(parseSyncPolicy("sometimes"), InputError);
 }
 
+TEST(Case, DataPatternsRoundTripAndRefuseNonsense)
+{
+    for (const char* text :
+         {"iolab", "zeros", "random", "compressible:50%", "compressible:1%", "compressible:99%"})
+        EXPECT_EQ(toString(parseDataPattern(text)), text);
+    EXPECT_EQ(parseDataPattern("compressible:30"), (DataPattern{PatternKind::Compressible, 30}));
+    for (const char* bad : {"compressible:0%", "compressible:100%", "compressible:", "compressible:x%",
+                            "compressible:-5%", "ones", ""})
+        EXPECT_THROW(parseDataPattern(bad), InputError) << bad;
+    try {
+        parseDataPattern("compressible:100%");
+    } catch (const InputError& e) {
+        EXPECT_STREQ(e.what(), "pattern 'compressible:100%': a compressible share is 1 to 99 per cent (0% is "
+                               "random, 100% is zeros)");
+    }
+}
+
 TEST(Case, BuffersRoundTrip)
 {
     EXPECT_EQ(parseStdioBuffer("none").mode, BufferMode::None);
