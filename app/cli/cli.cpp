@@ -14,6 +14,8 @@
 #include "core/engine/crash_probe.h"
 #include "core/engine/registry.h"
 #include "core/engine/runner.h"
+#include "core/formats/c_program.h"
+#include "core/formats/diskspd_job.h"
 #include "core/formats/facts_text.h"
 #include "core/formats/fio_job.h"
 #include "core/formats/matrix_json.h"
@@ -573,9 +575,15 @@ int commandTargets(bool details, const std::vector<std::string>& folders)
     return kExitOk;
 }
 
-// `export-job RESULT.json --case N --as fio`: the case as a job to rerun elsewhere, on stdout.
+// `export-job RESULT.json --case N --as fio|diskspd|c`: the case as a fio job, a DiskSpd command line or a
+// standalone C program to rerun elsewhere, on stdout; exit 1 when that has no equivalent (the text says why).
 int commandExportJob(const std::string& resultPath, std::size_t caseNumber, const std::string& as)
 {
+    if (as != "fio" && as != "diskspd" && as != "c")
+        throw InputError(
+            fmt::format("--as {}: export-job writes a fio job (--as fio), a DiskSpd command line "
+                        "(--as diskspd) or a C program (--as c)",
+                        as));
     std::ifstream in(resultPath, std::ios::binary);
     if (!in)
         throw InputError(fmt::format("cannot read {}: {}", resultPath, std::strerror(errno)));
@@ -586,9 +594,18 @@ int commandExportJob(const std::string& resultPath, std::size_t caseNumber, cons
         throw InputError(fmt::format("{} has {} case{}: --case takes 1 to {}", resultPath,
                                      result.cases.size(), result.cases.size() == 1 ? "" : "s",
                                      result.cases.size()));
-    if (as != "fio")
-        throw InputError(fmt::format("--as {}: this IOLab exports fio jobs (--as fio)", as));
-    const auto job = fioJobOf(result, caseNumber - 1);
+    const std::size_t index = caseNumber - 1;
+    if (as == "diskspd") {
+        const auto job = diskspdJobOf(result, index);
+        std::fputs(job.text.c_str(), stdout);
+        return job.equivalent ? kExitOk : kExitCasesFailed;
+    }
+    if (as == "c") {
+        const auto program = cProgramOf(result, index);
+        std::fputs(program.text.c_str(), stdout);
+        return program.available ? kExitOk : kExitCasesFailed;
+    }
+    const auto job = fioJobOf(result, index);
     std::fputs(job.text.c_str(), stdout);
     return job.equivalent ? kExitOk : kExitCasesFailed;
 }
@@ -856,16 +873,21 @@ int runCli(int argc, const char* const* argv)
     targets->add_option("folders", detailFolders,
                         "With --details: these folders instead of every filesystem");
 
-    auto* exportJob = app.add_subcommand(
-        "export-job",
-        "Print a result's case as a job to rerun elsewhere (a fio job file), its differences stated");
+    auto* exportJob = app.add_subcommand("export-job", "Print a result's case to rerun elsewhere (a fio job "
+                                                       "file, a DiskSpd command line or a C program), its "
+                                                       "differences stated");
     std::string exportResult;
     std::size_t exportCase = 0;
     std::string exportAs = "fio";
     exportJob->add_option("result", exportResult, "A result JSON file")->required();
     exportJob->add_option("--case", exportCase, "The case's number, as the table numbers it (1 = the first)")
         ->required();
-    exportJob->add_option("--as", exportAs, "The format: fio")->capture_default_str();
+    exportJob
+        ->add_option(
+            "--as", exportAs,
+            "The format: fio (a fio job file), diskspd (a DiskSpd command line for Windows's cmd) or c (a "
+            "standalone C program of the strategy's loop)")
+        ->capture_default_str();
 
     auto* clean =
         app.add_subcommand("clean", "Remove stale IOLab run folders (and only those) from a target");

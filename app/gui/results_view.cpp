@@ -16,6 +16,8 @@
 #include "core/analysis/verdict.h"
 #include "core/analysis/warnings.h"
 #include "core/base/units.h"
+#include "core/formats/c_program.h"
+#include "core/formats/diskspd_job.h"
 #include "core/formats/fio_job.h"
 #include "core/model/axes.h"
 
@@ -130,6 +132,16 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
                "stated in comments"));
         copy->setEnabled(!fioJobForRow(row).isEmpty());
         connect(copy, &QAction::triggered, this, [this, row] { copyFioJob(row); });
+        QAction* diskspd = menu.addAction(tr("Copy as DiskSpd command"));
+        diskspd->setToolTip(tr("The case as a DiskSpd command line for Windows's cmd; its differences are "
+                               "stated in REM lines. Disabled where DiskSpd has no equivalent"));
+        diskspd->setEnabled(!diskspdForRow(row).isEmpty());
+        connect(diskspd, &QAction::triggered, this, [this, row] { copyDiskspd(row); });
+        QAction* program = menu.addAction(tr("Copy as C program"));
+        program->setToolTip(tr("The case as a standalone C program of the strategy's loop, which prints its "
+                               "MB/s; how to build it and its differences are in its first comment"));
+        program->setEnabled(!cProgramForRow(row).isEmpty());
+        connect(program, &QAction::triggered, this, [this, row] { copyCProgram(row); });
         menu.exec(m_table->viewport()->mapToGlobal(at));
     });
     upperLayout->addWidget(m_table, 3);
@@ -522,28 +534,70 @@ void ResultsView::clear()
     rebuildRunViews();
 }
 
-QString ResultsView::fioJobForRow(int viewRow) const
+std::optional<std::size_t> ResultsView::runCaseOfRow(int viewRow) const
 {
     if (viewRow < 0 || viewRow >= m_proxy->rowCount())
-        return {};
+        return std::nullopt;
     const int row = m_proxy->mapToSource(m_proxy->index(viewRow, 0)).row();
     const auto index = m_model->caseIndexAt(row);
     if (!index)
-        return {};
+        return std::nullopt;
     for (std::size_t i = 0; i < m_run.cases.size(); ++i) {
         if (m_run.cases[i].index == *index)
-            return qs(fioJobOf(m_run, i).text);
+            return i;
     }
-    return {};
+    return std::nullopt;
 }
+
+QString ResultsView::fioJobForRow(int viewRow) const
+{
+    const auto i = runCaseOfRow(viewRow);
+    return i ? qs(fioJobOf(m_run, *i).text) : QString();
+}
+
+QString ResultsView::diskspdForRow(int viewRow) const
+{
+    const auto i = runCaseOfRow(viewRow);
+    if (!i)
+        return {};
+    const DiskspdJob job = diskspdJobOf(m_run, *i);
+    return job.equivalent ? qs(job.text) : QString();
+}
+
+QString ResultsView::cProgramForRow(int viewRow) const
+{
+    const auto i = runCaseOfRow(viewRow);
+    if (!i)
+        return {};
+    const CProgram program = cProgramOf(m_run, *i);
+    return program.available ? qs(program.text) : QString();
+}
+
+namespace {
+
+bool copyText(const QString& text)
+{
+    if (text.isEmpty())
+        return false;
+    QGuiApplication::clipboard()->setText(text);
+    return true;
+}
+
+} // namespace
 
 bool ResultsView::copyFioJob(int viewRow) const
 {
-    const QString job = fioJobForRow(viewRow);
-    if (job.isEmpty())
-        return false;
-    QGuiApplication::clipboard()->setText(job);
-    return true;
+    return copyText(fioJobForRow(viewRow));
+}
+
+bool ResultsView::copyDiskspd(int viewRow) const
+{
+    return copyText(diskspdForRow(viewRow));
+}
+
+bool ResultsView::copyCProgram(int viewRow) const
+{
+    return copyText(cProgramForRow(viewRow));
 }
 
 void ResultsView::setResult(const RunResult& result)

@@ -6,6 +6,8 @@
 
 #include <QWidget>
 
+#include <optional>
+
 class QBarSeries;
 class QCheckBox;
 class QChart;
@@ -85,6 +87,13 @@ public:
     // table's context menu copies it ("Copy as fio job").
     QString fioJobForRow(int viewRow) const;
     bool copyFioJob(int viewRow) const;
+    // The same row's case as a DiskSpd command line (core/formats/diskspd_job.h) and as a standalone C
+    // program (core/formats/c_program.h); "" for a row with no case that ran or a case with no such
+    // equivalent, whose "Copy as DiskSpd command" or "Copy as C program" is then disabled.
+    QString diskspdForRow(int viewRow) const;
+    bool copyDiskspd(int viewRow) const;
+    QString cProgramForRow(int viewRow) const;
+    bool copyCProgram(int viewRow) const;
 
     // The bar chart starts on a log scale when the fastest case is this many times the slowest.
     static constexpr double kLogScaleSpread = 30;
@@ -112,6 +121,8 @@ private:
     void chooseLogScale();
     std::vector<CaseResult> casesOfChosenGroup() const;
     QString rateWord(const std::vector<CaseResult>& cases) const;
+    // The index in the run's cases of a table row's case, none for a row with no case that ran.
+    std::optional<std::size_t> runCaseOfRow(int viewRow) const;
 
     ResultsModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;

@@ -3,6 +3,8 @@
 
 #include "core/base/error.h"
 #include "core/base/units.h"
+#include "core/formats/c_program.h"
+#include "core/formats/diskspd_job.h"
 #include "core/formats/fio_job.h"
 #include "core/formats/matrix_json.h"
 #include "core/model/axes.h"
@@ -445,11 +447,17 @@ json resultToJson(const RunResult& r)
              {"refused", refused},
              {"cases", r.cases},
              {"cancelled", r.cancelled}};
-    // Each case as a fio job to rerun elsewhere (core/formats/fio_job.h); written for people and other tools,
-    // never read back.
+    // Each case to rerun elsewhere: a fio job, a DiskSpd command line and a standalone C program
+    // (core/formats/fio_job.h, diskspd_job.h, c_program.h); written for people and other tools, never read
+    // back.
     for (std::size_t i = 0; i < r.cases.size(); ++i) {
         const FioJob job = fioJobOf(r, i);
         out["cases"][i]["fioJob"] = json{{"equivalent", job.equivalent}, {"text", job.text}};
+        const DiskspdJob diskspd = diskspdJobOf(r, i);
+        out["cases"][i]["diskspd"] = json{{"equivalent", diskspd.equivalent}, {"text", diskspd.text}};
+        const CProgram program = cProgramOf(r, i);
+        out["cases"][i]["cProgram"] = json{
+            {"available", program.available}, {"text", program.text}, {"buildCommand", program.buildCommand}};
     }
     if (!r.warnings.empty())
         out["warnings"] = r.warnings;

@@ -305,6 +305,59 @@ TEST_F(WindowFixture, AResultRowCopiesAsAFioJob)
     EXPECT_FALSE(results->copyFioJob(1 - ran));
 }
 
+// Issue 18: the same row copies as a DiskSpd command line and as a C program; a case DiskSpd has no
+// equivalent for (a pipe) copies as neither a DiskSpd command nor anything else, and its action is disabled.
+TEST_F(WindowFixture, AResultRowCopiesAsADiskspdCommandAndACProgram)
+{
+    RunResult run;
+    run.toolVersion = "0.5.0";
+    run.startedAt = "2026-03-01T10:00:00Z";
+    run.target.path = "/srv/data";
+    CaseResult direct;
+    direct.index = 0;
+    direct.testCase.strategy = "direct";
+    direct.testCase.chunkBytes = kMiB;
+    direct.testCase.totalBytes = 64 * kMiB;
+    direct.status = Status::Ok;
+    direct.apparentMBps.count = 3;
+    direct.apparentMBps.median = 900;
+    direct.durableMBps = direct.apparentMBps;
+    run.cases.push_back(direct);
+    CaseResult pipe = direct;
+    pipe.index = 1;
+    pipe.testCase.strategy = "pipe-write";
+    pipe.testCase.target = TargetKind::Pipe;
+    pipe.apparentMBps.median = 3000;
+    pipe.durableMBps = pipe.apparentMBps;
+    run.cases.push_back(pipe);
+    ResultsView* results = window->resultsView();
+    results->setResult(run);
+    ASSERT_EQ(results->table()->model()->rowCount(), 2);
+    int directRow = -1;
+    int pipeRow = -1;
+    for (int row = 0; row < 2; ++row)
+        (results->fioJobForRow(row).contains(QStringLiteral("ioengine=psync")) ? directRow : pipeRow) = row;
+    ASSERT_GE(directRow, 0);
+    ASSERT_GE(pipeRow, 0);
+
+    const QString diskspd = results->diskspdForRow(directRow);
+    EXPECT_THAT(diskspd.toStdString(), HasSubstr("diskspd -b1M -c64M "));
+    EXPECT_THAT(diskspd.toStdString(), HasSubstr(" -w100 -Su -L \"/srv/data/iolab-case-1.dat\"\n"));
+    ASSERT_TRUE(results->copyDiskspd(directRow));
+    EXPECT_EQ(QGuiApplication::clipboard()->text(), diskspd);
+
+    const QString program = results->cProgramForRow(directRow);
+    EXPECT_THAT(program.toStdString(), HasSubstr("#define DIRECT_FLAG O_DIRECT"));
+    EXPECT_THAT(program.toStdString(), HasSubstr("Build: cc -O2 -pthread -o iolab-case iolab-case.c\n"));
+    ASSERT_TRUE(results->copyCProgram(directRow));
+    EXPECT_EQ(QGuiApplication::clipboard()->text(), program);
+
+    EXPECT_TRUE(results->diskspdForRow(pipeRow).isEmpty()) << "DiskSpd has no pipes";
+    EXPECT_FALSE(results->copyDiskspd(pipeRow));
+    EXPECT_EQ(QGuiApplication::clipboard()->text(), program) << "a disabled copy leaves the clipboard alone";
+    EXPECT_THAT(results->cProgramForRow(pipeRow).toStdString(), HasSubstr("pipe2(g_pipes[t], O_CLOEXEC)"));
+}
+
 TEST_F(WindowFixture, HistoryReopensComparesAndDeletes)
 {
     HistoryStore store(q(data / "history"));

@@ -1,0 +1,657 @@
+// SPDX-License-Identifier: MIT
+#include "core/formats/c_program.h"
+
+#include "core/base/units.h"
+#include "core/engine/file_set.h"
+#include "core/formats/c_templates.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <vector>
+
+namespace iolab {
+
+namespace {
+
+using c_templates::CTemplate;
+using c_templates::Os;
+
+// Each strategy's template and what its loop calls: one row per strategy, several rows per template where
+// the loop is the same but for these.
+struct StrategyProgram
+{
+    std::string_view strategy;
+    std::string_view templateName;
+    bool direct = false;
+    bool random = false;
+    bool sharedFile = false; // the threads read one file (random readers) or write one (group-commit)
+    std::vector<std::pair<std::string_view, std::string_view>> calls; // @NAME@ -> text
+};
+
+constexpr std::string_view kRuntimeChunk =
+    "\n/* stdio-unlocked-call: the chunk's size read at run time, so that the compiler cannot expand the "
+    "call\n"
+    " * inline (glibc's <stdio.h> does, for a constant size of at most 8 bytes). */\n"
+    "static volatile size_t g_chunk_bytes = CHUNK_BYTES;\n";
+
+const std::vector<StrategyProgram>& strategyPrograms()
+{
+    static const std::vector<StrategyProgram> all{
+        {"stdio",
+         "stdio-write",
+         false,
+         false,
+         false,
+         {{"FWRITE", "fwrite"}, {"CHUNK_VALUE", "CHUNK_BYTES"}, {"CHUNK_SOURCE", ""}}},
+        {"stdio-unlocked",
+         "stdio-write",
+         false,
+         false,
+         false,
+         {{"FWRITE", "fwrite_unlocked"}, {"CHUNK_VALUE", "CHUNK_BYTES"}, {"CHUNK_SOURCE", ""}}},
+        {"stdio-unlocked-call",
+         "stdio-write",
+         false,
+         false,
+         false,
+         {{"FWRITE", "fwrite_unlocked"}, {"CHUNK_VALUE", "g_chunk_bytes"}, {"CHUNK_SOURCE", kRuntimeChunk}}},
+        {"putc", "putc", false, false, false, {{"PUTC", "putc"}}},
+        {"putc-unlocked", "putc", false, false, false, {{"PUTC", "putc_unlocked"}}},
+        {"fputc", "putc", false, false, false, {{"PUTC", "fputc"}}},
+        {"write", "fd-write", false, false, false, {}},
+        {"direct", "fd-write", true, false, false, {}},
+        {"write-random", "fd-write", false, true, false, {}},
+        {"direct-random", "fd-write", true, true, false, {}},
+        {"mmap-window", "mmap-window", false, false, false, {}},
+        {"mmap-batch-direct", "mmap-batch-direct", true, false, false, {}},
+        {"group-commit", "group-commit", false, false, true, {}},
+        {"pipe-write", "pipe-write", false, false, false, {}},
+        {"vmsplice", "vmsplice", false, false, false, {}},
+        {"pwritev2-dsync", "pwritev2-dsync", false, false, false, {}},
+        {"sync-file-range", "sync-file-range", false, false, false, {}},
+        {"uring-linked-sync", "uring-linked-sync", false, false, false, {}},
+        {"read", "fd-read", false, false, false, {}},
+        {"read-direct", "fd-read", true, false, false, {}},
+        {"read-random", "fd-read", false, true, true, {}},
+        {"read-random-direct", "fd-read", true, true, true, {}},
+        {"fread", "fread", false, false, false, {{"FREAD", "fread"}}},
+        {"fread-unlocked", "fread", false, false, false, {{"FREAD", "fread_unlocked"}}},
+        {"mmap-read", "mmap-read", false, false, false, {}},
+        {"files-serial", "files", false, false, false, {}},
+        {"files-pool", "files", false, false, false, {}},
+        {"files-per-thread", "files", false, false, false, {}},
+        {"uring-write", "uring-write", false, false, false, {}},
+        {"uring-write-direct", "uring-write", true, false, false, {}},
+        {"uring-random-write", "uring-write", false, true, false, {}},
+        {"uring-random-write-direct", "uring-write", true, true, false, {}},
+        {"uring-read", "uring-read", false, false, false, {}},
+        {"uring-read-direct", "uring-read", true, false, false, {}},
+        {"uring-random-read", "uring-read", false, true, true, {}},
+        {"uring-random-read-direct", "uring-read", true, true, true, {}},
+        {"overlapped-write", "overlapped", false, false, false, {}},
+        {"overlapped-write-direct", "overlapped", true, false, false, {}},
+        {"overlapped-random-write", "overlapped", false, true, false, {}},
+        {"overlapped-random-write-direct", "overlapped", true, true, false, {}},
+        {"overlapped-read", "overlapped", false, false, false, {}},
+        {"overlapped-read-direct", "overlapped", true, false, false, {}},
+        {"overlapped-random-read", "overlapped", false, true, true, {}},
+        {"overlapped-random-read-direct", "overlapped", true, true, true, {}},
+    };
+    return all;
+}
+
+const StrategyProgram* findProgram(std::string_view strategy)
+{
+    const auto& all = strategyPrograms();
+    const auto it = std::find_if(all.begin(), all.end(),
+                                 [strategy](const StrategyProgram& p) { return p.strategy == strategy; });
+    return it == all.end() ? nullptr : &*it;
+}
+
+bool isPipeTemplate(std::string_view name)
+{
+    return name == "pipe-write" || name == "vmsplice";
+}
+
+bool takesNullDevice(std::string_view name)
+{
+    return name == "stdio-write" || name == "putc" || name == "fd-write";
+}
+
+// A folder in the form its OS writes it: C:\data or \\server\share take backslashes, /srv/data slashes.
+std::string joinPath(const std::string& directory, const std::string& name)
+{
+    if (directory.empty())
+        return name;
+    const bool windows =
+        directory.find('\\') != std::string::npos || (directory.size() >= 2 && directory[1] == ':');
+    const char separator = windows ? '\\' : '/';
+    if (directory.back() == separator)
+        return directory + name;
+    return directory + separator + name;
+}
+
+std::string cString(const std::string& text)
+{
+    std::string quoted = "\"";
+    for (const char ch : text) {
+        if (ch == '"' || ch == '\\')
+            quoted += '\\';
+        if (ch == '\n') {
+            quoted += "\\n";
+            continue;
+        }
+        quoted += ch;
+    }
+    quoted += '"';
+    return quoted;
+}
+
+// Text inside a /* */ comment: no "*/" can end it early.
+std::string commentSafe(std::string text)
+{
+    for (std::size_t at = text.find("*/"); at != std::string::npos; at = text.find("*/", at))
+        text.replace(at, 2, "* /");
+    return text;
+}
+
+// `text` as comment lines " * ..." of at most 110 columns, the first led by `lead`, the rest indented to it.
+std::string commentLines(const std::string& text, const std::string& lead)
+{
+    constexpr std::size_t kWidth = 110;
+    std::string out;
+    std::string line = " * " + lead;
+    const std::string indent = " * " + std::string(lead.size(), ' ');
+    std::size_t start = 0;
+    bool first = true;
+    const std::string safe = commentSafe(text);
+    while (start <= safe.size()) {
+        std::size_t end = safe.find(' ', start);
+        if (end == std::string::npos)
+            end = safe.size();
+        const std::string word = safe.substr(start, end - start);
+        if (!first && line.size() + 1 + word.size() > kWidth) {
+            out += line + "\n";
+            line = indent;
+            first = true;
+        }
+        if (!first)
+            line += ' ';
+        line += word;
+        first = false;
+        start = end + 1;
+    }
+    out += line + "\n";
+    return out;
+}
+
+bool isWrite(const Case& c)
+{
+    return c.direction == Direction::Write;
+}
+
+// Whether the template's loop makes the policy's sync after the last write for an every-N policy too (the
+// descriptor writers do, as IOLab's do); the stdio writers sync at the end for fsync-end and fdatasync-end
+// only (an every-N policy's rest reaches the kernel with fclose).
+bool syncAtEnd(const Case& c, std::string_view templateName)
+{
+    const bool endPolicy = c.sync.mode == SyncMode::FsyncEnd || c.sync.mode == SyncMode::FdatasyncEnd;
+    if (templateName == "stdio-write" || templateName == "putc")
+        return endPolicy;
+    return endPolicy || syncsEveryN(c.sync.mode);
+}
+
+std::string fadviseHint(ReadHint hint)
+{
+    switch (hint) {
+    case ReadHint::Sequential:
+        return "POSIX_FADV_SEQUENTIAL";
+    case ReadHint::Random:
+        return "POSIX_FADV_RANDOM";
+    case ReadHint::NoReuse:
+        return "POSIX_FADV_NOREUSE";
+    case ReadHint::NotApplicable:
+    case ReadHint::Normal:
+        break;
+    }
+    return "POSIX_FADV_NORMAL";
+}
+
+std::string madviseHint(ReadHint hint)
+{
+    switch (hint) {
+    case ReadHint::Sequential:
+        return "MADV_SEQUENTIAL";
+    case ReadHint::Random:
+        return "MADV_RANDOM";
+    case ReadHint::NotApplicable:
+    case ReadHint::Normal:
+    case ReadHint::NoReuse:
+        break;
+    }
+    return "MADV_NORMAL";
+}
+
+std::string windowsHint(ReadHint hint)
+{
+    switch (hint) {
+    case ReadHint::Sequential:
+        return "FILE_FLAG_SEQUENTIAL_SCAN";
+    case ReadHint::Random:
+        return "FILE_FLAG_RANDOM_ACCESS";
+    case ReadHint::NotApplicable:
+    case ReadHint::Normal:
+    case ReadHint::NoReuse:
+        break;
+    }
+    return "0";
+}
+
+struct Define
+{
+    std::string value;
+    std::string comment;
+};
+
+// The case's values as the templates' #defines.
+std::map<std::string_view, Define> caseDefines(const Case& c, const StrategyProgram& program,
+                                               const std::string& defaultPath)
+{
+    const std::uint32_t threads = std::max<std::uint32_t>(c.threads, 1);
+    const std::uint32_t depth = std::max<std::uint32_t>(c.queueDepth, 1);
+    const char* syncCall = syncsDataOnly(c.sync.mode) ? "fdatasync" : "fsync";
+    std::string openSync = "0";
+    if (c.sync.mode == SyncMode::OSync)
+        openSync = "O_SYNC";
+    else if (c.sync.mode == SyncMode::ODsync)
+        openSync = "O_DSYNC";
+    std::string bufferMode = "0";
+    if (c.buffer.mode == BufferMode::None)
+        bufferMode = "1";
+    else if (c.buffer.mode == BufferMode::Bytes)
+        bufferMode = "2";
+    int readerCpu = 0;
+    if (c.readerCpu == ReaderCpu::Same)
+        readerCpu = 1;
+    else if (c.readerCpu == ReaderCpu::Other)
+        readerCpu = 2;
+    const FileSetSpec& set = c.fileSet;
+    double shape = 0;
+    if (set.mix == SizeMix::Article)
+        shape = paretoShapeForMean(static_cast<double>(set.minBytes), static_cast<double>(set.maxBytes),
+                                   static_cast<double>(set.meanBytes));
+    int parallelism = 1;
+    if (program.strategy == "files-serial")
+        parallelism = 0;
+    else if (program.strategy == "files-per-thread")
+        parallelism = 2;
+    const auto flag = [](bool on) {
+        return std::string(on ? "1" : "0");
+    };
+    return {
+        {"DEFAULT_PATH", {cString(defaultPath), "where the program writes without an argument"}},
+        {"CHUNK_BYTES", {fmt::format("{}ULL", c.chunkBytes), "the case's chunk: the bytes of one call"}},
+        {"TOTAL_BYTES", {fmt::format("{}ULL", c.totalBytes), "the case's size, over all its threads"}},
+        {"THREADS", {std::to_string(threads), "threads, each with its own file unless SHARED_FILE"}},
+        {"SHARED_FILE", {flag(program.sharedFile), "1: the threads share one file"}},
+        {"OPEN_SYNC_FLAGS", {openSync, "the sync policy's open flag: 0, O_SYNC or O_DSYNC"}},
+        {"SYNC_EVERY",
+         {std::to_string(c.sync.loopSyncEvery()),
+          "the sync policy's call after every N full writes; 0: none"}},
+        {"SYNC_AT_END",
+         {flag(syncAtEnd(c, program.templateName)), "1: the sync policy's call after the last write"}},
+        {"SYNC_CALL", {syncCall, "the sync policy's call"}},
+        {"SYNC_NAME", {cString(syncCall), ""}},
+        {"SYNC_DATA_ONLY", {flag(syncsDataOnly(c.sync.mode)), "1: io_uring's sync is fdatasync"}},
+        {"TIME_LIMIT_SECONDS",
+         {fmt::format("{:.3f}", static_cast<double>(c.timeLimitMs) / 1000.0),
+          "the case's time limit; 0: none"}},
+        {"TIME_CHECK_CALLS",
+         {std::to_string(std::max<std::uint64_t>(1, 65536 / std::max<std::uint64_t>(c.chunkBytes, 1))),
+          "calls into memory between two looks at the clock (64 KiB)"}},
+        {"DIRECT_FLAG", {program.direct ? "O_DIRECT" : "0", "O_DIRECT: around the page cache"}},
+        {"RANDOM", {flag(program.random), "1: random chunk-aligned offsets"}},
+        {"REWRITE",
+         {flag(c.preallocate == Preallocate::Rewrite), "1: preallocate rewrite, every write at offset 0"}},
+        {"STDIO_BUFFER", {bufferMode, "setvbuf: 0 stdio's default, 1 none (_IONBF), 2 STDIO_BUFFER_BYTES"}},
+        {"STDIO_BUFFER_BYTES", {std::to_string(c.buffer.mode == BufferMode::Bytes ? c.buffer.bytes : 0), ""}},
+        {"WINDOW_BYTES", {"16384u", "the mapped window or batch: 16 KiB"}},
+        {"READER_CPU",
+         {std::to_string(readerCpu), "0: where the scheduler puts them, 1: writer and reader on one "
+                                     "CPU, 2: on two"}},
+        {"QUEUE_DEPTH", {fmt::format("{}u", depth), "requests in flight per thread"}},
+        {"RING_ENTRIES",
+         {fmt::format("{}u", std::bit_ceil(depth)), "the ring's size: the depth's power of two"}},
+        {"FADVISE_HINT", {fadviseHint(c.hint), "the case's hint"}},
+        {"MADVISE_HINT", {madviseHint(c.hint), "the case's hint, for the mapping"}},
+        {"FILES", {fmt::format("{}u", std::max<std::uint32_t>(set.files, 1)), "files in the set"}},
+        {"FILE_MIN_BYTES", {fmt::format("{}ULL", set.minBytes), "the smallest file"}},
+        {"FILE_MAX_BYTES", {fmt::format("{}ULL", std::max(set.maxBytes, set.minBytes)), "the largest"}},
+        {"FILE_SHAPE", {fmt::format("{:.17g}", shape), "an article mix's Pareto shape"}},
+        {"FILE_PARALLELISM",
+         {std::to_string(parallelism), "0 one thread, 1 a pool of THREADS, 2 a thread per file"}},
+        {"WRITE", {flag(isWrite(c)), "1: writes, 0: reads"}},
+        {"NO_BUFFERING", {flag(program.direct), "FILE_FLAG_NO_BUFFERING: around the cache"}},
+        {"WRITE_THROUGH",
+         {flag(c.sync.mode == SyncMode::OSync || c.sync.mode == SyncMode::ODsync),
+          "FILE_FLAG_WRITE_THROUGH (the case's O_SYNC or O_DSYNC)"}},
+        {"ACCESS_HINT", {windowsHint(c.hint), "the case's hint"}},
+        {"CACHE_COLD", {flag(c.cache != CacheState::Warm), "reads: 1 cold, 0 warm"}},
+    };
+}
+
+std::string sizeExpression(SizeMix mix)
+{
+    switch (mix) {
+    case SizeMix::Uniform:
+        return "lo + u * (hi - lo)";
+    case SizeMix::Article:
+        return "lo * pow(1.0 - u * (1.0 - pow(lo / hi, FILE_SHAPE)), -1.0 / FILE_SHAPE)";
+    case SizeMix::None:
+    case SizeMix::Fixed:
+        break;
+    }
+    return "lo";
+}
+
+std::string outputWords(const Case& c, std::string_view templateName)
+{
+    if (templateName == "files")
+        return "a new folder for the file set, removed at the end";
+    if (c.target == TargetKind::Null)
+        return "not used: the case writes to the null device";
+    const std::string more = c.threads > 1 && !findProgram(c.strategy)->sharedFile
+                                 ? fmt::format(", OUTPUT.1 to OUTPUT.{} for the threads", c.threads)
+                                 : std::string();
+    if (isWrite(c))
+        return "the file to write, removed at the end" + more;
+    return "the file to write, then read, removed at the end" + more;
+}
+
+std::string prepareLine(Preallocate preallocate)
+{
+    switch (preallocate) {
+    case Preallocate::Fallocate:
+        return "    reserve_space(fd, path, bytes);\n";
+    case Preallocate::Overwrite:
+        return "    write_beforehand(path, bytes);\n";
+    case Preallocate::Rewrite:
+        return "    write_beforehand(path, bytes < CHUNK_BYTES ? bytes : CHUNK_BYTES);\n";
+    case Preallocate::None:
+        break;
+    }
+    return "    (void)bytes; /* preallocate none: the file grows as it is written */\n";
+}
+
+// The snippets a template's program prints, its "@" names resolved for the case, in their shared order.
+std::vector<std::string_view> snippetsFor(const CTemplate& t, const Case& c)
+{
+    std::set<std::string_view> wanted;
+    for (const auto name : t.snippets) {
+        if (name == "@outputs") {
+            if (c.target == TargetKind::Null) {
+                wanted.insert({"remove-nothing-null", "open-null", "durable-null"});
+                continue;
+            }
+            wanted.insert({"remove-files", "open-output", "durable-files"});
+            if (c.preallocate == Preallocate::Fallocate)
+                wanted.insert("reserve-space");
+            if (c.preallocate == Preallocate::Overwrite || c.preallocate == Preallocate::Rewrite)
+                wanted.insert({"write-beforehand", "write-fully"});
+        } else if (name == "@cache") {
+            wanted.insert(c.cache == CacheState::Warm ? "cache-warm" : "cache-cold");
+        } else {
+            wanted.insert(name);
+        }
+    }
+    std::vector<std::string_view> ordered;
+    for (const auto& snippet : c_templates::snippets()) {
+        if (wanted.count(snippet.name) != 0)
+            ordered.push_back(snippet.name);
+    }
+    return ordered;
+}
+
+std::string substitute(const std::string& text, const std::map<std::string, std::string>& values)
+{
+    std::string out;
+    out.reserve(text.size());
+    std::size_t at = 0;
+    while (at < text.size()) {
+        const std::size_t open = text.find('@', at);
+        if (open == std::string::npos) {
+            out.append(text, at);
+            break;
+        }
+        const std::size_t close = text.find('@', open + 1);
+        if (close == std::string::npos)
+            throw std::logic_error("a C template has an unclosed @ placeholder");
+        const std::string name = text.substr(open + 1, close - open - 1);
+        const auto it = values.find(name);
+        if (it == values.end())
+            throw std::logic_error("a C template's placeholder @" + name + "@ has no value");
+        out.append(text, at, open - at);
+        out += it->second;
+        at = close + 1;
+    }
+    return out;
+}
+
+// Every way the program's run differs from IOLab's, in sentences.
+std::vector<std::string> differencesOf(const Case& c, const CProgramOptions& options,
+                                       const StrategyProgram& program, const CTemplate& t)
+{
+    std::vector<std::string> d;
+    const std::string_view name = t.name;
+    const bool files = c.target == TargetKind::Directory;
+    if (options.repetitions > 1 || options.warmups > 0)
+        d.emplace_back(
+            fmt::format("IOLab ran the case {} time{} after {} warm-up{} and reports the median; run this "
+                        "program as often and take the median too",
+                        options.repetitions, options.repetitions == 1 ? "" : "s", options.warmups,
+                        options.warmups == 1 ? "" : "s"));
+    const bool windowsRun = options.ranOn.rfind("Windows", 0) == 0;
+    if (t.os == Os::Linux && windowsRun)
+        d.emplace_back(
+            fmt::format("IOLab ran on {}, where its {} strategy makes the Windows calls of the same loop; "
+                        "this program is the Linux (POSIX) loop, to build and run on Linux",
+                        options.ranOn, c.strategy));
+    if (options.verify && isWrite(c) && files)
+        d.emplace_back(
+            "IOLab read every byte back and checked it after the timed part; this program does not");
+    if (options.verify && !isWrite(c))
+        d.emplace_back("IOLab checked every byte it read against its pattern; this program does not");
+    if (isPipeTemplate(name))
+        d.emplace_back(
+            options.verifyPipes
+                ? "IOLab's reader checked every byte of the stream against its pattern; this "
+                  "program's reader reads the bytes without looking at them"
+                : "IOLab's reader discarded the stream with splice(2) to /dev/null; this program's "
+                  "reader reads it into a buffer");
+    if (options.timedCalls)
+        d.emplace_back("IOLab timed every call for its latency histogram (a clock read around each); this "
+                       "program times the whole loop only");
+    if (program.random && isWrite(c))
+        d.emplace_back("the random order is a shuffle of its own (Fisher-Yates): every chunk once, as in "
+                       "IOLab, but in another order than IOLab's");
+    if (name == "uring-write")
+        d.emplace_back("IOLab registers the file and the pattern's memory with the ring (a fixed file and "
+                       "buffer); this program does not");
+    if (name == "uring-read")
+        d.emplace_back("IOLab registers the file with the ring (a fixed file); this program does not");
+    if (name == "files")
+        d.emplace_back("the set's folders hold 64 files each, one level deep (IOLab nests them two levels "
+                       "deep); IOLab also times each file (median and 99th percentile), this program the "
+                       "whole set only");
+    if (name == "mmap-batch-direct")
+        d.emplace_back("the scratch file behind the batch buffer is removed as soon as it is mapped (the "
+                       "mapping keeps it); IOLab keeps it until the case ends");
+    if (options.dropCaches && !isWrite(c) && c.cache != CacheState::Warm)
+        d.emplace_back("IOLab emptied the whole page cache (as root) before each cold repetition; this "
+                       "program evicts only its own files");
+    if (c.timeLimitMs > 0)
+        d.emplace_back("IOLab looks at its time limit between batches of calls (at most about 20 ms apart); "
+                       "this program before every call (every 64 KiB for calls into memory)");
+    if (options.crashKills > 0 && isWrite(c) && files)
+        d.emplace_back(fmt::format("IOLab also killed the case {} times (kill -9) to see what a crash loses; "
+                                   "this program does not",
+                                   options.crashKills));
+    if (c.memoryLimitBytes > 0)
+        d.emplace_back(
+            fmt::format("IOLab ran this case in a memory cgroup capped at {}; run the program the same "
+                        "way, e.g. systemd-run --user --scope -p MemoryMax={} ./iolab-case",
+                        formatBytes(c.memoryLimitBytes), c.memoryLimitBytes));
+    return d;
+}
+
+CProgram unavailable(const std::string& title, const std::string& why)
+{
+    CProgram p;
+    p.text = "/*\n" + commentLines(title, "") + commentLines(why, "") + " */\n";
+    return p;
+}
+
+} // namespace
+
+std::string_view cTemplateOf(std::string_view strategy)
+{
+    const StrategyProgram* program = findProgram(strategy);
+    return program == nullptr ? std::string_view() : program->templateName;
+}
+
+CProgram cProgram(const Case& c, const CProgramOptions& options)
+{
+    const StrategyProgram* program = findProgram(c.strategy);
+    if (program == nullptr)
+        return unavailable(
+            options.title,
+            fmt::format("IOLab has no C program of the {} strategy: it has no template for it.", c.strategy));
+    const CTemplate* t = c_templates::findTemplate(program->templateName);
+    if (t == nullptr)
+        throw std::logic_error("no C template " + std::string(program->templateName));
+    const bool pipe = isPipeTemplate(t->name);
+    if (pipe != (c.target == TargetKind::Pipe) ||
+        (c.target == TargetKind::Null && (!takesNullDevice(t->name) || program->direct)))
+        return unavailable(options.title,
+                           fmt::format("IOLab has no C program of the {} strategy writing to {}.", c.strategy,
+                                       toString(c.target)));
+    if (t->name == "files" && c.fileSet.empty())
+        return unavailable(
+            options.title,
+            fmt::format("IOLab has no C program of {} without a file set to read.", c.strategy));
+
+    const std::string defaultPath =
+        c.target == TargetKind::Null
+            ? std::string("/dev/null")
+            : joinPath(options.directory, options.fileStem + (t->name == "files" ? "-set" : ".dat"));
+    const auto defines = caseDefines(c, *program, defaultPath);
+    std::map<std::string, std::string> values{{"OUTPUT_WORDS", outputWords(c, t->name)},
+                                              {"PREPARE", prepareLine(c.preallocate)},
+                                              {"SIZE_EXPRESSION", sizeExpression(c.fileSet.mix)}};
+    for (const auto& [key, value] : program->calls)
+        values[std::string(key)] = std::string(value);
+
+    const bool windows = t->os == Os::Windows;
+    std::string libraries(t->libraries);
+    if (t->name == "files" && c.fileSet.mix == SizeMix::Article)
+        libraries = "-lm";
+    CProgram result;
+    result.available = true;
+    result.buildCommand = windows ? "gcc -O2 -o iolab-case.exe iolab-case.c"
+                                  : "cc -O2 -pthread -o iolab-case iolab-case.c" +
+                                        (libraries.empty() ? std::string() : " " + libraries);
+
+    std::string text = "/*\n";
+    text += commentLines(options.title, "");
+    text += " *\n";
+    text += commentLines(
+        fmt::format("A standalone C program of the case's loop, generated by IOLab from its \"{}\" template: "
+                    "what IOLab's {} strategy did, with the case's values below.",
+                    t->name, c.strategy),
+        "");
+    if (windows) {
+        text += commentLines(fmt::format("Build (MinGW-w64): {}", result.buildCommand), "");
+        text += commentLines("or with Visual C++: cl /O2 iolab-case.c", "");
+        text += commentLines("Run: iolab-case.exe [OUTPUT]", "");
+    } else {
+        text += commentLines(fmt::format("Build: {}", result.buildCommand), "");
+        text += commentLines(pipe ? "Run: ./iolab-case" : "Run: ./iolab-case [OUTPUT]", "");
+    }
+    if (!pipe)
+        text +=
+            commentLines(fmt::format("OUTPUT: {} (default {}).", outputWords(c, t->name), defaultPath), "");
+    text += commentLines(
+        isWrite(c) && c.target == TargetKind::Directory
+            ? "It prints one line with the MB/s it measured: apparent (until the last call returned) and "
+              "durable (with the final fsync of every file, as IOLab measures it); then it removes its "
+              "files. "
+              "On a failure it names the call that failed and why, and exits with status 1."
+            : "It prints one line with the MB/s it measured and removes what it wrote. On a failure it names "
+              "the "
+              "call that failed and why, and exits with status 1.",
+        "");
+    const auto differences = differencesOf(c, options, *program, *t);
+    text += " *\n";
+    if (differences.empty()) {
+        text += commentLines("Where it differs from IOLab's run: nowhere that IOLab knows of.", "");
+    } else {
+        text += " * Where it differs from IOLab's run:\n";
+        for (const auto& d : differences)
+            text += commentLines(d, "- ");
+    }
+    text += " */\n";
+    if (windows)
+        text += "#define WIN32_LEAN_AND_MEAN /* windows.h without what the program does not use */\n";
+    else
+        text += "#define _GNU_SOURCE /* O_DIRECT, fallocate, pwritev2, vmsplice, sync_file_range, "
+                "fwrite_unlocked */\n";
+    for (const auto header : t->headers)
+        text += fmt::format("#include <{}>\n", header);
+    text += "\n/* The case */\n";
+    for (const auto name : t->defines) {
+        const Define& define = defines.at(name);
+        text += fmt::format("#define {} {}", name, define.value);
+        if (!define.comment.empty())
+            text += fmt::format(" /* {} */", commentSafe(define.comment));
+        text += '\n';
+    }
+    std::string code;
+    for (const auto name : snippetsFor(*t, c)) {
+        const auto& all = c_templates::snippets();
+        const auto it =
+            std::find_if(all.begin(), all.end(), [name](const auto& s) { return s.name == name; });
+        code += "\n";
+        code += it->code;
+    }
+    code += t->body;
+    text += substitute(code, values);
+    result.text = text;
+    return result;
+}
+
+CProgram cProgramOf(const RunResult& result, std::size_t caseIndex)
+{
+    const CaseResult& c = result.cases.at(caseIndex);
+    CProgramOptions options;
+    options.directory = result.target.path;
+    options.fileStem = fmt::format("iolab-case-{}", c.index + 1);
+    options.title = fmt::format("Generated by IOLab {} from case {} of the run started {}: {}",
+                                result.toolVersion, c.index + 1, result.startedAt, c.testCase.label());
+    options.ranOn = result.host.os;
+    options.repetitions = result.options.repetitions;
+    options.warmups = result.options.warmups;
+    options.verify = result.options.verifyFiles;
+    options.verifyPipes = result.options.verifyPipes;
+    options.dropCaches = result.options.dropCaches;
+    options.timedCalls = c.callLatency.has_value();
+    options.crashKills = result.options.crashProbe;
+    return cProgram(c.testCase, options);
+}
+
+} // namespace iolab
