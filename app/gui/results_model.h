@@ -38,6 +38,7 @@ public:
         SyncColumn,
         ReadColumn,
         ReaderCpuColumn,
+        PatternColumn, // the data pattern (iolab, zeros, random, compressible:N%)
         QueueDepthColumn,
         ThreadsColumn,
         SizeColumn,

@@ -118,22 +118,6 @@ bool compressibleData(const Case& c)
 
 namespace {
 
-// A pattern in a sentence: "zeros", "random bytes", "50% compressible bytes", "IOLab's own pattern".
-std::string patternWords(const DataPattern& p)
-{
-    switch (p.kind) {
-    case PatternKind::Iolab:
-        return "IOLab's own pattern";
-    case PatternKind::Zeros:
-        return "zeros";
-    case PatternKind::Random:
-        return "random bytes";
-    case PatternKind::Compressible:
-        return fmt::format("{}% compressible bytes", p.percent);
-    }
-    return toString(p);
-}
-
 // The measured repetitions' rates a case is ranked by.
 std::vector<double> rankedRates(const CaseResult& c, Ranking ranking)
 {

@@ -151,6 +151,8 @@ std::string plainName(const Case& k, bool withChunk)
         parts.push_back(fmt::format("a set of {} files", k.fileSet.files));
     if (std::string reader = readerCpuWords(k); !reader.empty())
         parts.push_back(std::move(reader));
+    if (k.pattern != DataPattern{})
+        parts.push_back(patternWords(k.pattern) + " for data");
     if (withChunk)
         parts.push_back(fmt::format("{} chunks", formatBytes(k.chunkBytes)));
     std::string name = fmt::format("`{}`", k.strategy);

@@ -259,6 +259,78 @@ struct Define
     std::string comment;
 };
 
+// The case's bytes in C: IOLab's own pattern, zeros, random or compressible bytes, each byte for byte what
+// IOLab writes (core/engine/pattern.cpp: the same hash, the same SplitMix64 stream and seed).
+struct PatternCode
+{
+    std::string comment; // the pattern snippet's first sentences
+    std::string source;  // code before make_pattern: the random stream, where one is used
+    std::string fill;    // make_pattern's loop
+};
+
+PatternCode patternCode(const DataPattern& p)
+{
+    constexpr std::string_view kCopyPeriod = "    for (size_t i = PATTERN_PERIOD; i < bytes; ++i)\n"
+                                             "        g_pattern[i] = g_pattern[i - PATTERN_PERIOD];";
+    constexpr std::string_view kStream = R"C(
+/* IOLab's fixed pseudo-random stream (SplitMix64, the same seed): the same bytes on every run. */
+static uint64_t g_stream_state = 0x101AB05EEDULL;
+static uint64_t g_stream_word;
+static int g_stream_left;
+
+static unsigned char next_random_byte(void)
+{
+    if (g_stream_left == 0) {
+        g_stream_state += 0x9E3779B97F4A7C15ULL;
+        uint64_t z = g_stream_state;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        g_stream_word = z ^ (z >> 31);
+        g_stream_left = 8;
+    }
+    const unsigned char b = (unsigned char)(g_stream_word & 0xFF);
+    g_stream_word >>= 8;
+    --g_stream_left;
+    return b;
+}
+)C";
+    switch (p.kind) {
+    case PatternKind::Iolab:
+        break;
+    case PatternKind::Zeros:
+        return {"The case's bytes: zeros, every one (the pattern axis's zeros): what a compressing or "
+                "deduplicating layer shrinks to almost nothing.",
+                "", "    memset(g_pattern, 0, bytes);"};
+    case PatternKind::Random:
+        return {
+            "The case's bytes: pseudo-random (the pattern axis's random), incompressible, repeating every "
+            "256 KiB.",
+            std::string(kStream),
+            fmt::format("    for (size_t i = 0; i < PATTERN_PERIOD; ++i)\n"
+                        "        g_pattern[i] = next_random_byte();\n{}",
+                        kCopyPeriod)};
+    case PatternKind::Compressible: {
+        const std::uint64_t zeros = kCompressibleBlockBytes * std::min<std::uint32_t>(p.percent, 100) / 100;
+        return {fmt::format("The case's bytes: {}% compressible (the pattern axis's compressible:{}%): each "
+                            "4 KiB block is pseudo-random bytes, then {} zeros.",
+                            p.percent, p.percent, zeros),
+                std::string(kStream),
+                fmt::format("    for (size_t i = 0; i < PATTERN_PERIOD; ++i)\n"
+                            "        g_pattern[i] = i % 4096 < {} ? next_random_byte() : 0;\n{}",
+                            kCompressibleBlockBytes - zeros, kCopyPeriod)};
+    }
+    }
+    return {
+        "IOLab's bytes: byte i of a file is a hash of i modulo 256 KiB, never zero, so that neither sparse "
+        "files nor compression flatter the figure.",
+        "",
+        "    for (size_t i = 0; i < bytes; ++i) {\n"
+        "        uint64_t x = (uint64_t)(i % PATTERN_PERIOD) * 0x9E3779B97F4A7C15ULL;\n"
+        "        x ^= x >> 29;\n"
+        "        g_pattern[i] = (unsigned char)(1 + (x >> 32) % 255);\n"
+        "    }"};
+}
+
 // The case's values as the templates' #defines.
 std::map<std::string_view, Define> caseDefines(const Case& c, const StrategyProgram& program,
                                                const std::string& defaultPath)
@@ -551,9 +623,11 @@ CProgram cProgram(const Case& c, const CProgramOptions& options)
             ? std::string("/dev/null")
             : joinPath(options.directory, options.fileStem + (t->name == "files" ? "-set" : ".dat"));
     const auto defines = caseDefines(c, *program, defaultPath);
-    std::map<std::string, std::string> values{{"OUTPUT_WORDS", outputWords(c, t->name)},
-                                              {"PREPARE", prepareLine(c.preallocate)},
-                                              {"SIZE_EXPRESSION", sizeExpression(c.fileSet.mix)}};
+    const PatternCode pattern = patternCode(c.pattern);
+    std::map<std::string, std::string> values{
+        {"PATTERN_COMMENT", pattern.comment},    {"PATTERN_SOURCE", pattern.source},
+        {"PATTERN_FILL", pattern.fill},          {"OUTPUT_WORDS", outputWords(c, t->name)},
+        {"PREPARE", prepareLine(c.preallocate)}, {"SIZE_EXPRESSION", sizeExpression(c.fileSet.mix)}};
     for (const auto& [key, value] : program->calls)
         values[std::string(key)] = std::string(value);
 

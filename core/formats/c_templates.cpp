@@ -56,21 +56,16 @@ static void take_arguments(int argc, char **argv)
 )C";
 
 constexpr std::string_view kPattern = R"C(
-/* IOLab's bytes: byte i of a file is a hash of i modulo 256 KiB, never zero, so that neither sparse files nor
- * compression flatter the figure. The buffer holds one period plus a chunk: the data of any write is the
+/* @PATTERN_COMMENT@ The buffer holds one period of 256 KiB plus a chunk: the data of any write is the
  * contiguous window pattern_at(offset), page aligned at chunk multiples. */
 #define PATTERN_PERIOD (256u * 1024u)
 static unsigned char *g_pattern;
-
+@PATTERN_SOURCE@
 static void make_pattern(void)
 {
     const size_t bytes = PATTERN_PERIOD + (CHUNK_BYTES + 4095) / 4096 * 4096;
     g_pattern = allocate(bytes);
-    for (size_t i = 0; i < bytes; ++i) {
-        uint64_t x = (uint64_t)(i % PATTERN_PERIOD) * 0x9E3779B97F4A7C15ULL;
-        x ^= x >> 29;
-        g_pattern[i] = (unsigned char)(1 + (x >> 32) % 255);
-    }
+@PATTERN_FILL@
 }
 
 static const unsigned char *pattern_at(uint64_t offset)

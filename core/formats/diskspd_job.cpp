@@ -95,7 +95,8 @@ struct Command
     bool unbuffered = false;
     bool writeThrough = false;
     bool mapped = false;
-    std::string hint; // -fs, -fr
+    std::string hint;   // -fs, -fr
+    std::string source; // the write buffer's flag: -Z (zeros), -Z1M (a random 1 MiB source)
     std::uint32_t warmupSeconds = 0;
     std::vector<std::string> differences;
 };
@@ -310,6 +311,30 @@ DiskspdJob diskspdJob(const Case& c, const DiskspdJobOptions& options)
     }
     mapSync(c, cmd);
     mapRead(c, cmd, seconds);
+    // DiskSpd's own write buffer repeats the bytes 0 to 255, which compress and deduplicate well: writes take
+    // a random source instead (-Z1M), or zeros (-Z) for IOLab's zeros.
+    if (cmd.write) {
+        switch (c.pattern.kind) {
+        case PatternKind::Zeros:
+            cmd.source = "-Z";
+            break;
+        case PatternKind::Compressible:
+            cmd.source = "-Z1M";
+            cmd.differences.emplace_back(
+                fmt::format("DiskSpd has no compressible buffer; closest: -Z<size>,<file> with a file of "
+                            "such bytes ({}% of each 4 KiB block zeros); this command writes random bytes",
+                            c.pattern.percent));
+            break;
+        case PatternKind::Iolab:
+        case PatternKind::Random:
+            cmd.source = "-Z1M";
+            break;
+        }
+    } else if (c.pattern != DataPattern{}) {
+        cmd.differences.emplace_back(fmt::format("IOLab's file held {}; DiskSpd reads the file it creates "
+                                                 "with -c, whose bytes it chooses",
+                                                 patternWords(c.pattern)));
+    }
     if (options.verify)
         cmd.differences.emplace_back(cmd.write
                                          ? "IOLab read every byte back and checked it after the timed part; "
@@ -355,6 +380,8 @@ DiskspdJob diskspdJob(const Case& c, const DiskspdJobOptions& options)
                                   caching};
     if (!cmd.hint.empty())
         args.push_back(cmd.hint);
+    if (!cmd.source.empty())
+        args.push_back(cmd.source);
     args.emplace_back("-L");
     std::vector<std::string> paths;
     for (std::uint32_t t = 0; t < cmd.targets; ++t) {

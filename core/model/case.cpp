@@ -341,6 +341,21 @@ std::string toString(DataPattern pattern)
     return "?";
 }
 
+std::string patternWords(const DataPattern& pattern)
+{
+    switch (pattern.kind) {
+    case PatternKind::Iolab:
+        return "IOLab's own pattern";
+    case PatternKind::Zeros:
+        return "zeros";
+    case PatternKind::Random:
+        return "random bytes";
+    case PatternKind::Compressible:
+        return fmt::format("{}% compressible bytes", pattern.percent);
+    }
+    return toString(pattern);
+}
+
 DataPattern parseDataPattern(std::string_view text)
 {
     for (auto kind : {PatternKind::Iolab, PatternKind::Zeros, PatternKind::Random}) {

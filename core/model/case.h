@@ -280,6 +280,9 @@ std::string readAxesText(const Case& c);
 // reader on another CPU"; "" when the scheduler placed it or the case has no reader.
 std::string readerCpuWords(const Case& c);
 
+// A pattern in sentences: "zeros", "random bytes", "50% compressible bytes", "IOLab's own pattern".
+std::string patternWords(const DataPattern& pattern);
+
 // Parsers throw InputError with the accepted spellings.
 Direction parseDirection(std::string_view text);
 TargetKind parseTargetKind(std::string_view text);

@@ -323,12 +323,12 @@ std::vector<Matrix> makePresets()
         auto sync = bounded({"write"}, {4 * kKiB}, 64 * kMiB);
         sync.syncs = {SyncPolicy{SyncMode::FsyncEvery, 1}};
         m.groups.push_back(std::move(sync));
-        m.groups.push_back(bounded({"read"}, {4 * kKiB, 1 * kMiB}, 256 * kMiB));
         // Zeros beside random bytes: a filesystem, virtual disk or drive that compresses or deduplicates
         // writes the zeros far faster (the compression finding).
         auto patterns = bounded({"direct"}, {1 * kMiB}, 1 * kGiB);
-        patterns.patterns = {DataPattern{PatternKind::Random}, DataPattern{PatternKind::Zeros}};
+        patterns.patterns = {DataPattern{PatternKind::Zeros}, DataPattern{PatternKind::Random}};
         m.groups.push_back(std::move(patterns));
+        m.groups.push_back(bounded({"read"}, {4 * kKiB, 1 * kMiB}, 256 * kMiB));
         MatrixGroup files;
         files.strategies = {"files-serial", "files-pool"};
         files.chunks = {64 * kKiB};

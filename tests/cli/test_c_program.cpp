@@ -4,12 +4,14 @@
 // prints its MB/s and removes its files. The generator states every difference and invents no program where
 // it has no template.
 #include "core/base/units.h"
+#include "core/engine/pattern.h"
 #include "core/engine/registry.h"
 #include "core/formats/c_program.h"
 #include "platform/platform.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -213,6 +215,51 @@ TEST(CProgram, EveryStrategyCompilesRunsPrintsItsRateAndRemovesItsFiles)
         EXPECT_TRUE(std::filesystem::is_empty(out.path())) << p.name << " left its files in " << out.path();
         std::filesystem::remove_all(out.path());
         std::filesystem::create_directory(out.path());
+    }
+}
+
+// The program writes the case's bytes, byte for byte IOLab's: its own pattern, zeros, random and compressible
+// bytes, each checked against core's Pattern in a file the program was built to keep (unlink made a no-op).
+TEST(CProgram, EachPatternWritesIolabsOwnBytes)
+{
+    const std::string cc = onPath("cc");
+    ASSERT_FALSE(cc.empty()) << "no cc on PATH (installer/dev.sh installs build-essential)";
+    TempDir build;
+    TempDir out;
+    const CProgramOptions options = optionsFor(out.path());
+    std::vector<Built> programs;
+    const std::vector<DataPattern> patterns{DataPattern{}, DataPattern{PatternKind::Zeros},
+                                            DataPattern{PatternKind::Random},
+                                            DataPattern{PatternKind::Compressible, 50}};
+    for (std::size_t i = 0; i < patterns.size(); ++i) {
+        Case c = tinyCase(*builtinRegistry().find("write"));
+        c.threads = 1;
+        c.totalBytes = 640 * kKiB; // two periods and a half: the wrap is checked too
+        c.pattern = patterns[i];
+        programs.push_back(generate(fmt::format("write-pattern-{}", i), c, build.path(), options));
+        EXPECT_THAT(
+            programs.back().program.text,
+            HasSubstr(i == 0 ? std::string("IOLab's bytes") : "the pattern axis's " + toString(patterns[i])));
+    }
+    // Keep the file to read it here: unlink becomes a function that removes nothing.
+    const std::string keep = build.path() + "/keep.c";
+    std::ofstream(keep) << "int iolab_keep(const char *path) { (void)path; return 0; }\n";
+    for (auto& p : programs)
+        p.program.buildCommand += " -Dunlink=iolab_keep " + keep;
+    const std::string failures = compileAll(cc, programs);
+    ASSERT_TRUE(failures.empty()) << failures;
+    for (std::size_t i = 0; i < programs.size(); ++i) {
+        const std::string output = out.path() + "/" + programs[i].name + ".dat";
+        const auto r = runProcess(programs[i].binary, {output});
+        ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+        std::ifstream in(output, std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        ASSERT_EQ(bytes.size(), 640 * kKiB) << programs[i].name;
+        const Pattern expected(4 * kKiB, patterns[i]);
+        EXPECT_FALSE(
+            expected.firstMismatch(0, reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()))
+            << toString(patterns[i]) << ": the program's bytes differ from IOLab's at "
+            << *expected.firstMismatch(0, reinterpret_cast<const std::byte*>(bytes.data()), bytes.size());
     }
 }
 

@@ -229,7 +229,8 @@ TEST(FioJob, ExportJobPrintsACaseOfAResultAndRefusesWhatItCannotDo)
         r.out, HasSubstr("REM IOLab 0.5.0: case 1 of the run started 2026-11-27T05:00:00Z: write chunk=64K"));
     EXPECT_THAT(
         r.out,
-        HasSubstr("diskspd -b64K -c1G -d10 -W0 -o1 -t1 -s -w100 -Sb -L \"/srv/data/iolab-case-1.dat\"\n"));
+        HasSubstr(
+            "diskspd -b64K -c1G -d10 -W0 -o1 -t1 -s -w100 -Sb -Z1M -L \"/srv/data/iolab-case-1.dat\"\n"));
     EXPECT_THAT(r.out, HasSubstr("REM differs: IOLab read every byte back"));
     r = runProcess(IOLAB_CLI_PATH, {"export-job", path, "--case", "2", "--as", "diskspd"});
     EXPECT_EQ(r.exitCode, 1) << "DiskSpd has no pipes";
@@ -251,4 +252,22 @@ TEST(FioJob, ExportJobPrintsACaseOfAResultAndRefusesWhatItCannotDo)
     r = runProcess(IOLAB_CLI_PATH, {"export-job", dir.path() + "/missing.json", "--case", "1"});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_THAT(r.err, HasSubstr("cannot read"));
+}
+
+// The case's bytes in the job: zeros are zero_buffers, a compressible pattern fio's own compressible buffers;
+// fio's default random buffers stand for IOLab's pattern and for random bytes.
+TEST(FioJob, ThePatternIsTheJobsBuffers)
+{
+    FioJobOptions options;
+    options.name = "case";
+    options.title = "a case";
+    Case c = writeCase("direct", kMiB, 64 * kMiB);
+    EXPECT_THAT(fioJob(c, options).text, Not(HasSubstr("buffer")));
+    c.pattern = DataPattern{PatternKind::Zeros};
+    EXPECT_THAT(fioJob(c, options).text, HasSubstr("\nzero_buffers=1\n"));
+    c.pattern = DataPattern{PatternKind::Compressible, 50};
+    EXPECT_THAT(fioJob(c, options).text,
+                HasSubstr("\nbuffer_compress_percentage=50\nbuffer_compress_chunk=4k\nrefill_buffers=1\n"));
+    c.pattern = DataPattern{PatternKind::Random};
+    EXPECT_THAT(fioJob(c, options).text, Not(HasSubstr("buffer")));
 }

@@ -15,6 +15,7 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+#include <nlohmann/json.hpp>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -132,7 +133,9 @@ TEST_F(EditorFixture, EveryPresetLoadsAsItIs)
     for (const auto& preset : builtinPresets()) {
         QString error;
         ASSERT_TRUE(editor.loadPreset(QString::fromStdString(preset.name), &error)) << error.toStdString();
-        EXPECT_EQ(editor.draft().toMatrix(), preset) << preset.name;
+        EXPECT_EQ(editor.draft().toMatrix(), preset) << preset.name << "\n"
+                                                     << matrixToJson(editor.draft().toMatrix()).dump() << "\n"
+                                                     << matrixToJson(preset).dump();
         EXPECT_EQ(editor.currentPreset().toStdString(), preset.name);
     }
     QString error;

@@ -177,10 +177,11 @@ TEST(ResultsModel, SortsNumbersAsNumbers)
 TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
 {
     using M = ResultsModel;
-    EXPECT_EQ(M::axisColumns(),
-              (std::vector<int>{M::StrategyColumn, M::ChunkColumn, M::BufferColumn, M::SyncColumn,
-                                M::ReadColumn, M::ReaderCpuColumn, M::QueueDepthColumn, M::ThreadsColumn,
-                                M::SizeColumn, M::TimeLimitColumn, M::MemoryLimitColumn, M::LatencyColumn}));
+    EXPECT_EQ(
+        M::axisColumns(),
+        (std::vector<int>{M::StrategyColumn, M::ChunkColumn, M::BufferColumn, M::SyncColumn, M::ReadColumn,
+                          M::ReaderCpuColumn, M::PatternColumn, M::QueueDepthColumn, M::ThreadsColumn,
+                          M::SizeColumn, M::TimeLimitColumn, M::MemoryLimitColumn, M::LatencyColumn}));
     EXPECT_EQ(M::axisColumn("strategy"), M::StrategyColumn);
     EXPECT_EQ(M::axisColumn("memoryLimit"), M::MemoryLimitColumn);
     EXPECT_EQ(M::axisColumn("stdioBuffer"), M::BufferColumn);
@@ -189,6 +190,7 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
     EXPECT_EQ(M::axisColumn("totalBytes"), M::SizeColumn);
     EXPECT_EQ(M::axisColumn("readerCpu"), M::ReaderCpuColumn);
     EXPECT_EQ(M::axisColumn("timeLimit"), M::TimeLimitColumn);
+    EXPECT_EQ(M::axisColumn("pattern"), M::PatternColumn);
     EXPECT_EQ(M::axisColumn("direction"), -1);
     EXPECT_EQ(M::axesInColumn(M::ReadColumn).size(), 2U);
     EXPECT_TRUE(M::axesInColumn(M::MedianColumn).empty());
@@ -202,6 +204,7 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
                                            "Sync",
                                            "Hint, cache",
                                            "Reader CPU",
+                                           "Pattern",
                                            "QD",
                                            "Threads",
                                            "Size",
@@ -276,32 +279,56 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
     // What answers "which is fastest" first, the axes after: the order the table had before the columns
     // came from the declarations, but for the reader CPU, which tells two rows of a pipe strategy apart and
     // so stands beside the strategy (a leading column), not past the figures.
-    EXPECT_EQ(gui::ResultsView::defaultColumnOrder(),
-              (std::vector<int>{
-                  M::CaseColumn,         M::StrategyColumn, M::ChunkColumn,     M::ReaderCpuColumn,
-                  M::DurableColumn,      M::MedianColumn,   M::SpeedupColumn,   M::AtRiskColumn,
-                  M::SurvivesKillColumn, M::StatusColumn,   M::StabilityColumn, M::CiColumn,
-                  M::TrimmedMeanColumn,  M::BufferColumn,   M::SyncColumn,      M::ReadColumn,
-                  M::QueueDepthColumn,   M::ThreadsColumn,  M::SizeColumn,      M::TimeLimitColumn,
-                  M::MemoryLimitColumn,  M::LatencyColumn,  M::CallP50Column,   M::CallP99Column,
-                  M::CallP999Column,     M::SyncP99Column,  M::IopsColumn,      M::FilesPerSecondColumn,
-                  M::FileP50Column,      M::FileP99Column,  M::CpuColumn,       M::RssColumn,
-                  M::ReasonColumn}));
+    EXPECT_EQ(gui::ResultsView::defaultColumnOrder(), (std::vector<int>{M::CaseColumn,
+                                                                        M::StrategyColumn,
+                                                                        M::ChunkColumn,
+                                                                        M::ReaderCpuColumn,
+                                                                        M::PatternColumn,
+                                                                        M::DurableColumn,
+                                                                        M::MedianColumn,
+                                                                        M::SpeedupColumn,
+                                                                        M::AtRiskColumn,
+                                                                        M::SurvivesKillColumn,
+                                                                        M::StatusColumn,
+                                                                        M::StabilityColumn,
+                                                                        M::CiColumn,
+                                                                        M::TrimmedMeanColumn,
+                                                                        M::BufferColumn,
+                                                                        M::SyncColumn,
+                                                                        M::ReadColumn,
+                                                                        M::QueueDepthColumn,
+                                                                        M::ThreadsColumn,
+                                                                        M::SizeColumn,
+                                                                        M::TimeLimitColumn,
+                                                                        M::MemoryLimitColumn,
+                                                                        M::LatencyColumn,
+                                                                        M::CallP50Column,
+                                                                        M::CallP99Column,
+                                                                        M::CallP999Column,
+                                                                        M::SyncP99Column,
+                                                                        M::IopsColumn,
+                                                                        M::FilesPerSecondColumn,
+                                                                        M::FileP50Column,
+                                                                        M::FileP99Column,
+                                                                        M::CpuColumn,
+                                                                        M::RssColumn,
+                                                                        M::ReasonColumn}));
     const RunResult writes = sampleRun();
     EXPECT_EQ(gui::ResultsView::hiddenColumns(writes.cases, writes.refused),
-              (std::vector<int>{M::ReadColumn, M::ReaderCpuColumn, M::QueueDepthColumn, M::ThreadsColumn,
-                                M::TimeLimitColumn, M::MemoryLimitColumn, M::LatencyColumn,
+              (std::vector<int>{M::ReadColumn, M::ReaderCpuColumn, M::PatternColumn, M::QueueDepthColumn,
+                                M::ThreadsColumn, M::TimeLimitColumn, M::MemoryLimitColumn, M::LatencyColumn,
                                 M::TrimmedMeanColumn, M::AtRiskColumn, M::FilesPerSecondColumn,
                                 M::FileP50Column, M::FileP99Column, M::CallP50Column, M::CallP99Column,
                                 M::CallP999Column, M::SyncP99Column, M::IopsColumn, M::SurvivesKillColumn}))
         << "no case with an exposure (a file from before it): no column";
     EXPECT_EQ(gui::ResultsView::hiddenColumns({read}, {}),
-              (std::vector<int>{
-                  M::BufferColumn,    M::SyncColumn,        M::ReaderCpuColumn,      M::QueueDepthColumn,
-                  M::TimeLimitColumn, M::MemoryLimitColumn, M::LatencyColumn,        M::TrimmedMeanColumn,
-                  M::DurableColumn,   M::AtRiskColumn,      M::FilesPerSecondColumn, M::FileP50Column,
-                  M::FileP99Column,   M::CallP50Column,     M::CallP99Column,        M::CallP999Column,
-                  M::SyncP99Column,   M::IopsColumn,        M::SurvivesKillColumn,   M::ReasonColumn}));
+              (std::vector<int>{M::BufferColumn,      M::SyncColumn,         M::ReaderCpuColumn,
+                                M::PatternColumn,     M::QueueDepthColumn,   M::TimeLimitColumn,
+                                M::MemoryLimitColumn, M::LatencyColumn,      M::TrimmedMeanColumn,
+                                M::DurableColumn,     M::AtRiskColumn,       M::FilesPerSecondColumn,
+                                M::FileP50Column,     M::FileP99Column,      M::CallP50Column,
+                                M::CallP99Column,     M::CallP999Column,     M::SyncP99Column,
+                                M::IopsColumn,        M::SurvivesKillColumn, M::ReasonColumn}));
 
     // A pipe case shows where its reader ran; the column is shown as soon as one case writes into a pipe.
     CaseResult pipe = measuredCase(0, "vmsplice", 65536, BufferMode::NotApplicable, 8000.0);
