@@ -155,6 +155,10 @@ void MainWindow::buildActions()
 
     auto* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openAction);
+    QAction* import = file->addAction(tr("&Add result to History..."), this, &MainWindow::chooseImport);
+    import->setToolTip(
+        tr("Copy a result JSON (a customer's run, another machine's) into History, to compare it "
+           "with any other run there"));
     file->addAction(m_exportAction);
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -726,8 +730,58 @@ void MainWindow::refreshHistory()
     m_history->refresh();
 }
 
+void MainWindow::chooseImport()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Add result to History"), QString(),
+                                                      tr("Result JSON (*.json)"));
+    if (!path.isEmpty())
+        importResultFile(path);
+}
+
+void MainWindow::importResultFile(const QString& path)
+{
+    const QString name = QFileInfo(path).fileName();
+    if (QFileInfo(path).absoluteDir() == QDir(m_history->store().folder())) {
+        showBanner(tr("%1 is in History already.").arg(name), false);
+        Q_EMIT resultImported(QString(), tr("already in History"));
+        return;
+    }
+    struct Loaded
+    {
+        std::optional<RunResult> result;
+        QString error;
+    };
+    runOffGuiThread(
+        targetPool(), this,
+        [load = m_history->loader(), path] {
+            Loaded loaded;
+            loaded.result = load(path, &loaded.error);
+            return loaded;
+        },
+        [name](MainWindow& window, Loaded loaded) {
+            if (!loaded.result) {
+                window.showBanner(tr("Cannot add %1 to History: %2").arg(name, loaded.error), true);
+                Q_EMIT window.resultImported(QString(), loaded.error);
+                return;
+            }
+            window.m_importing = true;
+            window.m_history->save(*loaded.result);
+        });
+}
+
 void MainWindow::runSaved(const QString& path, const QString& error)
 {
+    if (std::exchange(m_importing, false)) {
+        if (path.isEmpty())
+            showBanner(tr("Cannot add the result to History: %1").arg(error), true);
+        else
+            showBanner(
+                tr("Added to History: select it and another run there, then Compare to set them side by "
+                   "side, their machines' facts too."),
+                false);
+        Q_EMIT resultImported(path, error);
+        return;
+    }
     m_lastSaved = path;
     if (path.isEmpty()) {
         m_lastRunProblem = error;

@@ -83,6 +83,9 @@ public:
     void openResultFile(const QString& path);
     void openResultFile(const QString& path, const QString& failureText);
     bool isOpeningResult() const { return m_opening; }
+    // Reads a result file off the GUI thread and saves a copy into History (a customer's run, another
+    // machine's), where Compare can set it beside any other; resultImported follows.
+    void importResultFile(const QString& path);
     // Re-reads the history folder off the GUI thread; historyRefreshed when the list is in.
     void refreshHistory();
     // Compares two history rows off the GUI thread; history()'s compared follows.
@@ -145,6 +148,8 @@ Q_SIGNALS:
     void historyRefreshed();
     // A result file asked for by openResultFile was read and shown, or not: `error` says why.
     void resultOpened(const QString& path, const QString& error);
+    // An import is over: the copy in History, or "" and why not.
+    void resultImported(const QString& path, const QString& error);
     void firstShown();
 
 protected:
@@ -175,6 +180,7 @@ private:
     void onRunFailed(const QString& message);
     void chooseExport();
     void chooseOpen();
+    void chooseImport();
     void runSaved(const QString& path, const QString& error);
     void historyListed();
 
@@ -217,6 +223,7 @@ private:
     quint64 m_startSerial = 0;     // the start that look is for
     quint64 m_openSerial = 0;      // the open asked for last; an answer for an older one is dropped
     bool m_opening = false;
+    bool m_importing = false;         // the next save is an import's, not a run's
     bool m_runEndsWhenListed = false; // the run's save is in; runEnded once the list is too
     Theme m_theme = Theme::System;
     bool m_closeRequested = false;

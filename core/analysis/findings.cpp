@@ -102,6 +102,8 @@ std::string findingSubject(const CaseResult& c)
         name += ", " + toString(k.target);
     if (const std::string reader = readerCpuWords(k); !reader.empty())
         name += ", " + reader;
+    if (k.pattern != DataPattern{})
+        name += ", " + patternWords(k.pattern);
     return name + ")";
 }
 

@@ -3,6 +3,7 @@
 
 #include "core/analysis/memory_budget_table.h"
 #include "core/analysis/sync_lab.h"
+#include "core/analysis/system_checks.h"
 
 #include "core/analysis/warnings.h"
 #include "core/base/units.h"
@@ -381,6 +382,49 @@ std::string plainText(const Finding& f, const RunResult& result)
     return text;
 }
 
+// What zeros beside incompressible bytes say, in one answer (the compression preset's question, the health
+// check's part): the widest gap between a case of zeros and its twin, and whether the compression finding
+// holds. "" when no case wrote zeros beside a twin.
+std::string compressionAnswer(const RunResult& result, Ranking ranking)
+{
+    auto pairs = compressionPairs(result, ranking);
+    const auto caseOf = [&result](std::uint32_t index) -> const CaseResult& {
+        return *std::find_if(result.cases.begin(), result.cases.end(),
+                             [index](const CaseResult& c) { return c.index == index; });
+    };
+    std::erase_if(pairs, [&](const CompressionPair& p) {
+        return caseOf(p.compressible).testCase.pattern.kind != PatternKind::Zeros;
+    });
+    if (pairs.empty())
+        return {};
+    const auto widest = *std::max_element(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) {
+        return a.compressibleMBps / a.incompressibleMBps < b.compressibleMBps / b.incompressibleMBps;
+    });
+    const double ratio = widest.compressibleMBps / widest.incompressibleMBps;
+    const Case& k = caseOf(widest.compressible).testCase;
+    const std::string other = patternWords(caseOf(widest.incompressible).testCase.pattern);
+    const std::string where = fmt::format("`{}` {}: {} against {}", k.strategy, formatBytes(k.chunkBytes),
+                                          rate(widest.compressibleMBps), rate(widest.incompressibleMBps));
+    const auto found = compressionFindings(result, ranking);
+    if (!found.empty())
+        return fmt::format("Compression: zeros moved {:.1f}x as fast as {} ({}): something below the program "
+                           "compresses or deduplicates what is written; judge the disk by the rate of {}.",
+                           ratio, other, where, other);
+    if (ratio >= kCompressionFactor)
+        return fmt::format(
+            "Compression: zeros moved {:.1f}x as fast as {} ({}), but their repetitions overlap: "
+            "run again with more repetitions before concluding.",
+            ratio, other, where);
+    if (pairs.size() == 1)
+        return fmt::format("Compression: zeros moved {:.2f}x as fast as {} ({}): nothing below the program "
+                           "compresses these writes or skips their zeros.",
+                           ratio, other, where);
+    return fmt::format(
+        "Compression: in {} pairs, zeros moved at most {:.2f}x as fast as {} ({}): nothing below "
+        "the program compresses these writes or skips their zeros.",
+        pairs.size(), ratio, other, where);
+}
+
 } // namespace
 
 Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranking)
@@ -495,6 +539,8 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         v.answers.push_back(memoryBudgetAnswer(budget));
     for (auto& a : answers)
         v.answers.push_back(std::move(a.text));
+    if (std::string compression = compressionAnswer(result, ranking); !compression.empty())
+        v.answers.push_back(std::move(compression));
 
     // The findings that matter most: one per kind, the most important kinds first.
     const auto all = findings(result, registry, ranking);

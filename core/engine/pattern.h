@@ -12,7 +12,8 @@ namespace iolab {
 
 // The bytes every strategy writes: byte i of a stream or file is byteAt(i), a deterministic sequence with a
 // period of kPeriodBytes. IOLab's own (the default, expected(i)) never holds a zero byte, so sparse files,
-// zero-page tricks and compression cannot flatter a result; the case's pattern axis (DataPattern) can choose
+// zero-page tricks and compression cannot flatter a result (a block-level deduplicator still finds the
+// repeats of the period); the case's pattern axis (DataPattern) can choose
 // zeros, random or compressible bytes instead, to show what compression or deduplication does. The buffer
 // holds one period plus the largest chunk, so the data for any write is the contiguous window at(offset).
 class Pattern

@@ -304,7 +304,7 @@ static unsigned char next_random_byte(void)
     case PatternKind::Random:
         return {
             "The case's bytes: pseudo-random (the pattern axis's random), incompressible, repeating every "
-            "256 KiB.",
+            "256 KiB (a block-level deduplicator finds those repeats).",
             std::string(kStream),
             fmt::format("    for (size_t i = 0; i < PATTERN_PERIOD; ++i)\n"
                         "        g_pattern[i] = next_random_byte();\n{}",
@@ -322,12 +322,16 @@ static unsigned char next_random_byte(void)
     }
     return {
         "IOLab's bytes: byte i of a file is a hash of i modulo 256 KiB, never zero, so that neither sparse "
-        "files nor compression flatter the figure.",
+        "files nor compression flatter the figure (it repeats every 256 KiB: a block-level deduplicator "
+        "finds "
+        "those repeats).",
         "",
         "    for (size_t i = 0; i < bytes; ++i) {\n"
-        "        uint64_t x = (uint64_t)(i % PATTERN_PERIOD) * 0x9E3779B97F4A7C15ULL;\n"
-        "        x ^= x >> 29;\n"
-        "        g_pattern[i] = (unsigned char)(1 + (x >> 32) % 255);\n"
+        "        uint64_t z = (uint64_t)(i % PATTERN_PERIOD) * 0x9E3779B97F4A7C15ULL;\n"
+        "        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;\n"
+        "        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;\n"
+        "        z ^= z >> 31;\n"
+        "        g_pattern[i] = (unsigned char)(1 + (z >> 32) % 255);\n"
         "    }"};
 }
 

@@ -96,7 +96,7 @@ struct Command
     bool writeThrough = false;
     bool mapped = false;
     std::string hint;   // -fs, -fr
-    std::string source; // the write buffer's flag: -Z (zeros), -Z1M (a random 1 MiB source)
+    std::string source; // the write buffer's flag: -Z (zeros), -Zr (fresh random bytes per write)
     std::uint32_t warmupSeconds = 0;
     std::vector<std::string> differences;
 };
@@ -311,15 +311,15 @@ DiskspdJob diskspdJob(const Case& c, const DiskspdJobOptions& options)
     }
     mapSync(c, cmd);
     mapRead(c, cmd, seconds);
-    // DiskSpd's own write buffer repeats the bytes 0 to 255, which compress and deduplicate well: writes take
-    // a random source instead (-Z1M), or zeros (-Z) for IOLab's zeros.
+    // DiskSpd's own write buffer repeats the bytes 0 to 255, which compress well: writes take fresh random
+    // bytes per write instead (-Zr), or zeros (-Z) for IOLab's zeros.
     if (cmd.write) {
         switch (c.pattern.kind) {
         case PatternKind::Zeros:
             cmd.source = "-Z";
             break;
         case PatternKind::Compressible:
-            cmd.source = "-Z1M";
+            cmd.source = "-Zr";
             cmd.differences.emplace_back(
                 fmt::format("DiskSpd has no compressible buffer; closest: -Z<size>,<file> with a file of "
                             "such bytes ({}% of each 4 KiB block zeros); this command writes random bytes",
@@ -327,7 +327,10 @@ DiskspdJob diskspdJob(const Case& c, const DiskspdJobOptions& options)
             break;
         case PatternKind::Iolab:
         case PatternKind::Random:
-            cmd.source = "-Z1M";
+            cmd.source = "-Zr";
+            cmd.differences.emplace_back(
+                "-Zr fills every write with fresh random bytes, at some CPU cost per write; IOLab's bytes, "
+                "incompressible too, repeat every 256 KiB");
             break;
         }
     } else if (c.pattern != DataPattern{}) {

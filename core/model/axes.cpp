@@ -986,7 +986,9 @@ std::vector<AxisSpec> builtinAxes()
         {"data pattern", "patterns", "pattern", "pattern", "--pattern",
          "The bytes written (reads: the bytes of the files read): iolab (IOLab's own, never a zero byte; the "
          "default), zeros, random, or compressible:N% (each 4 KiB block N% zeros). A rate that moves between "
-         "zeros and random is a compressor's or a deduplicator's, not the disk's"},
+         "zeros and random is a compressor's (or a layer's that drops zero blocks), not the disk's; every "
+         "pattern "
+         "repeats every 256 KiB, so this does not show deduplication of repeated data"},
         AxisValueKind::Text, &Case::pattern, &MatrixGroup::patterns, namedValues(parseDataPattern), {},
         [](const StrategyInfo&) { return DataPattern{}; });
     pattern.oldFileValue = "iolab"; // results from before the axis wrote IOLab's own pattern

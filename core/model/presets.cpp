@@ -306,7 +306,8 @@ std::vector<Matrix> makePresets()
             "health-check",
             "About a minute on the target: SEQ1M and RND4K reads and writes at one request in flight and "
             "at depth (direct I/O), 4 KiB writes each followed by fsync (the sync latency), 1000 files of "
-            "10 KiB read by one thread and by 16, 1 MiB direct writes of zeros beside random bytes "
+            "10 KB to 62 MB (mean 205 KB) read by one thread and by 16, 1 MiB direct writes of zeros beside "
+            "random bytes "
             "(compression), plain stdio and read(2) as baselines; 2 s per case. The Summary compares the "
             "durable rate with what this kind of device typically reaches and ranks the likely causes.",
             {}};

@@ -260,6 +260,26 @@ TEST(CProgram, EachPatternWritesIolabsOwnBytes)
             expected.firstMismatch(0, reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()))
             << toString(patterns[i]) << ": the program's bytes differ from IOLab's at "
             << *expected.firstMismatch(0, reinterpret_cast<const std::byte*>(bytes.data()), bytes.size());
+        // And they compress as named (gzip's 32 KiB window sees no repeat of the 256 KiB period): IOLab's and
+        // random bytes not at all, zeros to almost nothing, 50% compressible bytes to about half.
+        const std::string gzipPath = onPath("gzip");
+        ASSERT_FALSE(gzipPath.empty()) << "no gzip on PATH (Debian's gzip package is essential)";
+        const auto gzip = runProcess(gzipPath, {"-9", "-c", output});
+        ASSERT_EQ(gzip.exitCode, 0) << gzip.err;
+        const double ratio = static_cast<double>(gzip.out.size()) / static_cast<double>(bytes.size());
+        switch (patterns[i].kind) {
+        case PatternKind::Iolab:
+        case PatternKind::Random:
+            EXPECT_GT(ratio, 0.99) << toString(patterns[i]);
+            break;
+        case PatternKind::Zeros:
+            EXPECT_LT(ratio, 0.01);
+            break;
+        case PatternKind::Compressible:
+            EXPECT_GT(ratio, 0.45);
+            EXPECT_LT(ratio, 0.60);
+            break;
+        }
     }
 }
 

@@ -67,7 +67,7 @@ TEST(DiskspdJob, TheCaseIsOneCommandLineWithItsFlags)
     const auto direct = diskspdJob(writeCase("direct", kMiB, 64 * kMiB), windowsOptions());
     EXPECT_TRUE(direct.equivalent);
     EXPECT_EQ(commandOf(direct.text),
-              "diskspd -b1M -c64M -d5 -W0 -o1 -t1 -s -w100 -Su -Z1M -L \"D:\\bench\\iolab-case-3.dat\"");
+              "diskspd -b1M -c64M -d5 -W0 -o1 -t1 -s -w100 -Su -Zr -L \"D:\\bench\\iolab-case-3.dat\"");
     EXPECT_THAT(direct.text,
                 HasSubstr("REM IOLab 0.5.0: case 3 of the run started 2026-11-27T05:00:00Z: the case\n"));
     EXPECT_THAT(direct.text,
@@ -82,10 +82,10 @@ TEST(DiskspdJob, TheCaseIsOneCommandLineWithItsFlags)
     threads.threads = 2;
     threads.sync = {SyncMode::ODsync, 0};
     EXPECT_EQ(commandOf(diskspdJob(threads, windowsOptions()).text),
-              "diskspd -b64K -c128M -d5 -W0 -o1 -t1 -s -w100 -Sbw -Z1M -L \"D:\\bench\\iolab-case-3-1.dat\" "
+              "diskspd -b64K -c128M -d5 -W0 -o1 -t1 -s -w100 -Sbw -Zr -L \"D:\\bench\\iolab-case-3-1.dat\" "
               "\"D:\\bench\\iolab-case-3-2.dat\"");
     threads.strategy = "direct";
-    EXPECT_THAT(commandOf(diskspdJob(threads, windowsOptions()).text), HasSubstr(" -Sh -Z1M -L "));
+    EXPECT_THAT(commandOf(diskspdJob(threads, windowsOptions()).text), HasSubstr(" -Sh -Zr -L "));
 
     // Random readers share one file: one target, all the threads on it.
     Case random = readCase("read-random", 4 * kKiB, kGiB);
@@ -200,13 +200,13 @@ TEST(DiskspdJob, TheDurationIsTheMedianOfTheMeasuredRepetitions)
     result.cases.push_back(c);
     const auto job = diskspdJobOf(result, 0);
     EXPECT_EQ(commandOf(job.text),
-              "diskspd -b1M -c1G -d4 -W0 -o8 -t1 -s -w100 -Su -Z1M -L \"C:\\data\\iolab-case-7.dat\"");
+              "diskspd -b1M -c1G -d4 -W0 -o8 -t1 -s -w100 -Su -Zr -L \"C:\\data\\iolab-case-7.dat\"");
     EXPECT_THAT(job.text, HasSubstr("REM IOLab 0.5.0: case 7 of the run started 2026-11-27T05:00:00Z: "
                                     "overlapped-write-direct"));
 }
 
 // The bytes: DiskSpd's own buffer repeats 0 to 255 and compresses well, so writes take a random source
-// (-Z1M), zeros take -Z, and a compressible pattern, which DiskSpd has no flag for, says so.
+// (-Zr), zeros take -Z, and a compressible pattern, which DiskSpd has no flag for, says so.
 TEST(DiskspdJob, WritesTakeTheCasesBytes)
 {
     Case c;
@@ -216,7 +216,7 @@ TEST(DiskspdJob, WritesTakeTheCasesBytes)
     c.pattern = DataPattern{PatternKind::Zeros};
     EXPECT_THAT(commandOf(diskspdJob(c, windowsOptions()).text), HasSubstr(" -Su -Z -L "));
     c.pattern = DataPattern{PatternKind::Random};
-    EXPECT_THAT(commandOf(diskspdJob(c, windowsOptions()).text), HasSubstr(" -Su -Z1M -L "));
+    EXPECT_THAT(commandOf(diskspdJob(c, windowsOptions()).text), HasSubstr(" -Su -Zr -L "));
     c.pattern = DataPattern{PatternKind::Compressible, 50};
     const auto job = diskspdJob(c, windowsOptions());
     EXPECT_THAT(job.text,

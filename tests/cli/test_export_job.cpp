@@ -230,7 +230,7 @@ TEST(FioJob, ExportJobPrintsACaseOfAResultAndRefusesWhatItCannotDo)
     EXPECT_THAT(
         r.out,
         HasSubstr(
-            "diskspd -b64K -c1G -d10 -W0 -o1 -t1 -s -w100 -Sb -Z1M -L \"/srv/data/iolab-case-1.dat\"\n"));
+            "diskspd -b64K -c1G -d10 -W0 -o1 -t1 -s -w100 -Sb -Zr -L \"/srv/data/iolab-case-1.dat\"\n"));
     EXPECT_THAT(r.out, HasSubstr("REM differs: IOLab read every byte back"));
     r = runProcess(IOLAB_CLI_PATH, {"export-job", path, "--case", "2", "--as", "diskspd"});
     EXPECT_EQ(r.exitCode, 1) << "DiskSpd has no pipes";

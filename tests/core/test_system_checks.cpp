@@ -308,3 +308,29 @@ TEST(CompressionCheck, NoFindingWithinNoiseBelowTheFactorOrWithoutATwin)
                        Finding::Kind::Compression)
                     .empty());
 }
+
+// The Summary answers the compression question whether or not the finding fires: with the widest gap and its
+// rates.
+TEST(CompressionCheck, TheSummaryAnswersEitherWay)
+{
+    const DataPattern zeros{PatternKind::Zeros};
+    const DataPattern random{PatternKind::Random};
+    const auto answers = [](const RunResult& run) {
+        return verdict(run, nullptr).answers;
+    };
+    EXPECT_THAT(
+        answers(patternPair(zeros, {1900, 2000, 2100}, random, {480, 500, 520})),
+        ::testing::Contains("Compression: zeros moved 4.0x as fast as random bytes (`direct` 1 MiB: "
+                            "2.00 GB/s against 500.0 MB/s): something below the program compresses or "
+                            "deduplicates what is written; judge the disk by the rate of random bytes."));
+    EXPECT_THAT(
+        answers(patternPair(zeros, {500, 510, 520}, random, {490, 505, 515})),
+        ::testing::Contains("Compression: zeros moved 1.01x as fast as random bytes (`direct` 1 MiB: "
+                            "510.0 MB/s against 505.0 MB/s): nothing below the program compresses these "
+                            "writes or skips their zeros."));
+    EXPECT_THAT(answers(patternPair(zeros, {400, 1000, 1100}, random, {450, 500, 520})),
+                ::testing::Contains(HasSubstr("but their repetitions overlap")));
+    // No zeros, no compression answer.
+    for (const auto& a : answers(patternPair(random, {500}, DataPattern{}, {500})))
+        EXPECT_THAT(a, ::testing::Not(HasSubstr("Compression")));
+}

@@ -342,7 +342,7 @@ TEST_F(WindowFixture, AResultRowCopiesAsADiskspdCommandAndACProgram)
 
     const QString diskspd = results->diskspdForRow(directRow);
     EXPECT_THAT(diskspd.toStdString(), HasSubstr("diskspd -b1M -c64M "));
-    EXPECT_THAT(diskspd.toStdString(), HasSubstr(" -w100 -Su -Z1M -L \"/srv/data/iolab-case-1.dat\"\n"));
+    EXPECT_THAT(diskspd.toStdString(), HasSubstr(" -w100 -Su -Zr -L \"/srv/data/iolab-case-1.dat\"\n"));
     ASSERT_TRUE(results->copyDiskspd(directRow));
     EXPECT_EQ(QGuiApplication::clipboard()->text(), diskspd);
 

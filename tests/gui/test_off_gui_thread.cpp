@@ -243,6 +243,44 @@ TEST_F(OffGuiThread, OpeningAResultReadsItOffTheGuiThreadAndAnOlderOpenIsDropped
     EXPECT_EQ(window->currentResult()->matrix.name, "quick");
 }
 
+// Issue 18: a customer's result (another machine's) goes into History, where Compare sets it beside any
+// other run; one already there, or one that does not read, says so and adds nothing.
+TEST_F(OffGuiThread, AResultFromElsewhereIsAddedToHistoryForCompare)
+{
+    saveRuns({runNamed("here", "2026-01-01T10:00:00Z", 100)});
+    TempDir elsewhere;
+    RunResult customer = runNamed("customer", "2026-02-01T10:00:00Z", 12);
+    customer.system.gathered = true;
+    {
+        HistoryStore other(q(elsewhere.path()));
+        QString error;
+        const QString saved = other.save(customer, &error);
+        ASSERT_FALSE(saved.isEmpty()) << error.toStdString();
+        QSignalSpy imported(window.get(), &MainWindow::resultImported);
+        window->importResultFile(saved);
+        ASSERT_TRUE(imported.wait(10'000));
+        EXPECT_FALSE(imported.at(0).at(0).toString().isEmpty())
+            << imported.at(0).at(1).toString().toStdString();
+        QTRY_COMPARE_WITH_TIMEOUT(window->historyModel()->rowCount(), 2, 10'000);
+        EXPECT_GE(rowOf("customer"), 0);
+        EXPECT_TRUE(QFile::exists(saved)) << "the customer's file stays where it was";
+
+        // Already in History: nothing added.
+        imported.clear();
+        window->importResultFile(window->historyModel()->entry(rowOf("here")).path);
+        if (imported.count() == 0)
+            ASSERT_TRUE(imported.wait(10'000));
+        EXPECT_TRUE(imported.at(0).at(0).toString().isEmpty());
+    }
+    QSignalSpy imported(window.get(), &MainWindow::resultImported);
+    window->importResultFile(q(elsewhere / "missing.json"));
+    ASSERT_TRUE(imported.wait(10'000));
+    EXPECT_TRUE(imported.at(0).at(0).toString().isEmpty());
+    EXPECT_FALSE(imported.at(0).at(1).toString().isEmpty());
+    drain(targetPool());
+    EXPECT_EQ(window->historyModel()->rowCount(), 2);
+}
+
 TEST_F(OffGuiThread, TheResultFileNamedAtLaunchIsReadOffTheGuiThread)
 {
     saveRuns({runNamed("launched", "2026-01-01T10:00:00Z", 100)});
