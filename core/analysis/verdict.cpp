@@ -459,8 +459,14 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         }
     }
 
+    // A lone case of zeros or random bytes beside the others (the health check's pair) has nothing to rank:
+    // the compression answer speaks of it.
+    const std::string compression = compressionAnswer(result, ranking);
     std::vector<GroupAnswer> answers;
     for (const auto& [group, indices] : answered) {
+        if (!compression.empty() && indices.size() == 1 &&
+            result.cases[indices.front()].testCase.pattern != DataPattern{})
+            continue;
         const auto byRate = [&](std::size_t a, std::size_t b) {
             return rankedRate(result.cases[a], ranking).median < rankedRate(result.cases[b], ranking).median;
         };
@@ -539,8 +545,8 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         v.answers.push_back(memoryBudgetAnswer(budget));
     for (auto& a : answers)
         v.answers.push_back(std::move(a.text));
-    if (std::string compression = compressionAnswer(result, ranking); !compression.empty())
-        v.answers.push_back(std::move(compression));
+    if (!compression.empty())
+        v.answers.push_back(compression);
 
     // The findings that matter most: one per kind, the most important kinds first.
     const auto all = findings(result, registry, ranking);
