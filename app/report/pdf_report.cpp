@@ -982,9 +982,14 @@ void findingsSection(Layout& layout, const ReportContext& ctx)
 {
     const auto& found = ctx.found;
     layout.heading(QStringLiteral("Findings"));
+    // What the run itself warned of (another run on the same filesystem, a setting it could not apply): the
+    // customer reads it here as the app and the CLI show it.
+    for (const auto& w : ctx.result.warnings)
+        layout.paragraph(QStringLiteral("run: %1").arg(qs(w)), 8.5, kBad, 8);
     // The fastest per chunk size is given per group with the tables.
-    if (std::all_of(found.begin(), found.end(),
-                    [](const Finding& f) { return f.kind == Finding::Kind::Fastest; }))
+    if (ctx.result.warnings.empty() && std::all_of(found.begin(), found.end(), [](const Finding& f) {
+            return f.kind == Finding::Kind::Fastest;
+        }))
         layout.paragraph(QStringLiteral("Nothing to report beyond the figures."), 9, kMuted);
     for (const auto& f : found) {
         if (f.kind == Finding::Kind::Fastest)

@@ -213,6 +213,16 @@ TEST(Report, TheStorageStackAndSystemFactsAreInTheReport)
     EXPECT_THAT(pdfText(dir, golden()), Not(HasSubstr("Storage and system")));
 }
 
+// The run's own warnings reach the customer's report as they reach the app and the CLI.
+TEST(Report, TheRunsWarningsAreAmongTheFindings)
+{
+    TempDir dir;
+    RunResult result = golden();
+    result.warnings = {"another IOLab run (process 4242) was writing elsewhere on this target's filesystem"};
+    EXPECT_THAT(pdfText(dir, result),
+                HasSubstr("run: another IOLab run (process 4242) was writing elsewhere"));
+}
+
 // Issue 18: the report's appendix holds every case as a fio job, its differences stated.
 TEST(Report, TheAppendixHoldsEachCaseAsAFioJob)
 {
