@@ -181,6 +181,19 @@ std::string figure(double value)
     return fmt::format("{:.0f}", value);
 }
 
+// A case's data pattern beside its strategy in the table ("direct zeros", "write c50%"); "" for IOLab's own.
+std::string patternTag(const Case& k)
+{
+    switch (k.pattern.kind) {
+    case PatternKind::Iolab:
+        return {};
+    case PatternKind::Compressible:
+        return fmt::format(" c{}%", k.pattern.percent);
+    default:
+        return " " + toString(k.pattern);
+    }
+}
+
 // Writes show their sync policy; reads their hint and cache state ("seq/cold").
 std::string syncOrRead(const Case& k)
 {
@@ -340,8 +353,8 @@ void printResults(const RunResult& result, Ranking ranking)
         fmt::print("{:<3} {:<25} {:>6} {:>7} {:<13} {:>3} {:>4} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} "
                    "{:>9} {:>9} "
                    "{:>9}\n",
-                   c.index + 1, cell(k.strategy, 25), formatBytesCompact(k.chunkBytes), toString(k.buffer),
-                   cell(syncOrRead(k), 13), k.threads,
+                   c.index + 1, cell(k.strategy + patternTag(k), 25), formatBytesCompact(k.chunkBytes),
+                   toString(k.buffer), cell(syncOrRead(k), 13), k.threads,
                    k.queueDepth != 0 ? std::to_string(k.queueDepth) : dash, formatBytesShort(k.totalBytes),
                    toString(c.status), ok ? figure(a.median) : dash,
                    ok && a.count >= kTrimmedMeanMinCount ? figure(a.trimmedMean) : dash,

@@ -346,8 +346,10 @@ TEST_F(CliEngine, ThePatternAxisWritesAndReadsTheBytesItNames)
     const auto json = m_out / "p.json";
     auto r = cli({"run", "--target", m_target.path(), "--strategy", "write,direct,read,mmap-read", "--chunk",
                   "64K", "--size", "2M", "--pattern", "zeros,random,compressible:50%", "--reps", "1",
-                  "--warmups", "0", "--verify", "--quiet", "--json", json});
+                  "--warmups", "0", "--verify", "--json", json});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_THAT(r.out, AllOf(HasSubstr("\n1   write zeros "), HasSubstr("\n6   direct c50% ")))
+        << "the table names each case's pattern beside its strategy";
     std::ifstream in(json);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const auto result = resultFromJson(text, json);
