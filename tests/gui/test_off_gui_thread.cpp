@@ -268,8 +268,9 @@ TEST_F(OffGuiThread, AResultFromElsewhereIsAddedToHistoryForCompare)
         // Already in History: nothing added.
         imported.clear();
         window->importResultFile(window->historyModel()->entry(rowOf("here")).path);
-        if (imported.count() == 0)
+        if (imported.count() == 0) {
             ASSERT_TRUE(imported.wait(10'000));
+        }
         EXPECT_TRUE(imported.at(0).at(0).toString().isEmpty());
     }
     QSignalSpy imported(window.get(), &MainWindow::resultImported);

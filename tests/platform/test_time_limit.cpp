@@ -53,7 +53,10 @@ TEST_F(TimeLimit, AGrowingFileEndsAtTheLimitSyncedAndVerifiedWhole)
     EXPECT_LT(rep.bytes, 1 * kGiB);
     EXPECT_EQ(rep.bytes % (4 * kKiB), 0u) << "whole writes, no tail";
     EXPECT_GE(rep.returnSeconds, 0.3);
-    EXPECT_LT(rep.returnSeconds, 0.5) << "a loop polls the limit every batch of at most ~20 ms";
+    // It ends at the limit, not at 1 GiB (minutes of O_DSYNC writes): the loop polls the limit every batch of
+    // at most ~20 ms. The bound leaves room for one O_DSYNC write stalled by a busy machine (0.57 s was seen
+    // with two builds and another benchmark on the same disk).
+    EXPECT_LT(rep.returnSeconds, 1.5) << "a loop polls the limit every batch of at most ~20 ms";
     EXPECT_TRUE(rep.verified) << "the file holds exactly the bytes written by the limit: " << rep.bytes
                               << " bytes, " << rep.outcome.message;
     EXPECT_GT(c.apparentMBps.median, 0.0);
