@@ -241,9 +241,12 @@ TEST_F(Reads, ColdAndWarmCasesMeasureWhatTheySay)
     const auto& warm = result.cases[1];
     EXPECT_THAT(cold.cacheMethod, HasSubstr("cold"));
     EXPECT_THAT(warm.cacheMethod, HasSubstr("warm"));
+    // Warm: the file read into the page cache before timing. A machine short of memory (two sanitizer test
+    // processes at once) may evict a page or two of it again: 15 of 16 MiB was seen under TSan.
     for (const auto& rep : warm.repetitions) {
         if (rep.cachedBytes) {
-            EXPECT_EQ(*rep.cachedBytes, 16 * kMiB);
+            EXPECT_GE(*rep.cachedBytes, 16 * kMiB * 9 / 10);
+            EXPECT_LE(*rep.cachedBytes, 16 * kMiB);
         }
     }
     if (m_target.fsType == "tmpfs")
