@@ -57,7 +57,26 @@
 
 namespace iolab::gui {
 
-namespace {} // namespace
+namespace {
+
+// A result file as read on a worker thread: the run, or why it did not read.
+struct Loaded
+{
+    std::optional<RunResult> result;
+    QString error;
+};
+
+// The work of reading `path` with the history's loader, for runOffGuiThread (Open and Add to History).
+auto readResult(HistoryController::Loader load, QString path)
+{
+    return [load = std::move(load), path = std::move(path)] {
+        Loaded loaded;
+        loaded.result = load(path, &loaded.error);
+        return loaded;
+    };
+}
+
+} // namespace
 
 MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
     : QMainWindow(parent), m_registry(builtinRegistry()), m_paths(paths), m_log(log)
@@ -687,34 +706,24 @@ void MainWindow::openResultFile(const QString& path)
 
 void MainWindow::openResultFile(const QString& path, const QString& failureText)
 {
-    struct Loaded
-    {
-        std::optional<RunResult> result;
-        QString error;
-    };
     const quint64 serial = ++m_openSerial;
     m_opening = true;
     m_presenter->setText(tr("Opening %1...").arg(QFileInfo(path).fileName()));
     // Several at once: a file on a hung mount holds back no other open.
-    runOffGuiThread(
-        targetPool(), this,
-        [load = m_history->loader(), path] {
-            Loaded loaded;
-            loaded.result = load(path, &loaded.error);
-            return loaded;
-        },
-        [serial, path, failureText](MainWindow& window, Loaded loaded) {
-            if (serial != window.m_openSerial)
-                return; // a newer open, or a run, came since: this one is no longer wanted
-            window.m_opening = false;
-            if (loaded.result) {
-                window.showResult(*loaded.result, QFileInfo(path).fileName());
-            } else {
-                window.m_presenter->setText(tr("Could not open %1.").arg(QFileInfo(path).fileName()));
-                window.showBanner(failureText.arg(loaded.error), true);
-            }
-            Q_EMIT window.resultOpened(path, loaded.result ? QString() : loaded.error);
-        });
+    runOffGuiThread(targetPool(), this, readResult(m_history->loader(), path),
+                    [serial, path, failureText](MainWindow& window, Loaded loaded) {
+                        if (serial != window.m_openSerial)
+                            return; // a newer open, or a run, came since: this one is no longer wanted
+                        window.m_opening = false;
+                        if (loaded.result) {
+                            window.showResult(*loaded.result, QFileInfo(path).fileName());
+                        } else {
+                            window.m_presenter->setText(
+                                tr("Could not open %1.").arg(QFileInfo(path).fileName()));
+                            window.showBanner(failureText.arg(loaded.error), true);
+                        }
+                        Q_EMIT window.resultOpened(path, loaded.result ? QString() : loaded.error);
+                    });
 }
 
 void MainWindow::chooseOpen()
@@ -746,19 +755,8 @@ void MainWindow::importResultFile(const QString& path)
         Q_EMIT resultImported(QString(), tr("already in History"));
         return;
     }
-    struct Loaded
-    {
-        std::optional<RunResult> result;
-        QString error;
-    };
     runOffGuiThread(
-        targetPool(), this,
-        [load = m_history->loader(), path] {
-            Loaded loaded;
-            loaded.result = load(path, &loaded.error);
-            return loaded;
-        },
-        [name](MainWindow& window, Loaded loaded) {
+        targetPool(), this, readResult(m_history->loader(), path), [name](MainWindow& window, Loaded loaded) {
             if (!loaded.result) {
                 window.showBanner(tr("Cannot add %1 to History: %2").arg(name, loaded.error), true);
                 Q_EMIT window.resultImported(QString(), loaded.error);

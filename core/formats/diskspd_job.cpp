@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/formats/diskspd_job.h"
 
+#include "core/formats/job_common.h"
+
 #include "core/base/units.h"
 
 #include <fmt/format.h>
@@ -23,38 +25,10 @@ std::string diskspdBytes(std::uint64_t bytes)
     return std::to_string(bytes);
 }
 
-bool startsWith(std::string_view text, std::string_view prefix)
-{
-    return text.substr(0, prefix.size()) == prefix;
-}
-
-bool endsWith(std::string_view text, std::string_view suffix)
-{
-    return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
 bool isStdioChunked(std::string_view s)
 {
     return s == "stdio" || s == "stdio-unlocked" || s == "stdio-unlocked-call" || s == "fread" ||
            s == "fread-unlocked";
-}
-
-// A folder in the form its OS writes it: C:\data or \\server\share take backslashes, /srv/data slashes.
-char separatorOf(const std::string& directory)
-{
-    const bool windows =
-        directory.find('\\') != std::string::npos || (directory.size() >= 2 && directory[1] == ':');
-    return windows ? '\\' : '/';
-}
-
-std::string joinPath(const std::string& directory, const std::string& name)
-{
-    if (directory.empty())
-        return name;
-    const char separator = separatorOf(directory);
-    if (directory.back() == separator)
-        return directory + name;
-    return directory + separator + name;
 }
 
 // What DiskSpd cannot do at all, or "" when it can.
@@ -73,7 +47,7 @@ std::string noEquivalent(const Case& c)
         return fmt::format("DiskSpd has no equivalent: {} is a C library call per byte into a FILE's buffer, "
                            "and what it measures is that call's cost; DiskSpd issues whole blocks to the OS.",
                            s);
-    if (!c.fileSet.empty() || startsWith(s, "files-"))
+    if (!c.fileSet.empty() || s.starts_with("files-"))
         return "DiskSpd has no equivalent: it times I/O to a few large targets, not opening, reading and "
                "closing a set of many small files.";
     if (s == "sync-file-range" && c.chunkBytes % 512 != 0)
@@ -149,15 +123,15 @@ void mapStrategy(const Case& c, Command& cmd)
         cmd.differences.emplace_back(
             "Windows has no sync_file_range; closest: unbuffered writes (-Su), which also go to the device "
             "and wait for it without flushing its cache, but skip the page cache entirely");
-    } else if (startsWith(s, "uring-") && s != "uring-linked-sync") {
-        cmd.unbuffered = endsWith(s, "-direct");
+    } else if (s.starts_with("uring-") && s != "uring-linked-sync") {
+        cmd.unbuffered = s.ends_with("-direct");
         cmd.outstanding = std::max<std::uint32_t>(c.queueDepth, 1);
         cmd.differences.emplace_back(fmt::format(
             "IOLab kept {} requests in flight with io_uring; DiskSpd keeps -o{} in flight on an I/O "
             "completion port, Windows's asynchronous I/O",
             cmd.outstanding, cmd.outstanding));
-    } else if (startsWith(s, "overlapped-")) {
-        cmd.unbuffered = endsWith(s, "-direct");
+    } else if (s.starts_with("overlapped-")) {
+        cmd.unbuffered = s.ends_with("-direct");
         cmd.outstanding = std::max<std::uint32_t>(c.queueDepth, 1);
     }
     cmd.random = s.find("random") != std::string::npos;
@@ -348,7 +322,7 @@ DiskspdJob diskspdJob(const Case& c, const DiskspdJobOptions& options)
         cmd.differences.emplace_back(fmt::format(
             "IOLab ran this case in a memory cgroup capped at {}; Windows has no such cap for DiskSpd",
             formatBytes(c.memoryLimitBytes)));
-    const bool windows = options.ranOn.empty() || startsWith(options.ranOn, "Windows");
+    const bool windows = options.ranOn.empty() || options.ranOn.starts_with("Windows");
     if (!windows)
         cmd.differences.emplace_back(
             fmt::format("IOLab ran on {}; DiskSpd runs on Windows: put the files in a folder of the disk to "
@@ -420,8 +394,7 @@ DiskspdJob diskspdJobOf(const RunResult& result, std::size_t caseIndex)
     options.directory = result.target.path;
     options.fileStem = fmt::format("iolab-case-{}", c.index + 1);
     options.verify = result.options.verifyFiles;
-    options.title = fmt::format("IOLab {}: case {} of the run started {}: {}", result.toolVersion,
-                                c.index + 1, result.startedAt, c.testCase.label());
+    options.title = fmt::format("IOLab {}: {}", result.toolVersion, caseOrigin(result, c));
     options.ranOn = result.host.os;
     std::vector<double> seconds;
     for (const auto& rep : c.repetitions) {

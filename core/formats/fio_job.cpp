@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/formats/fio_job.h"
 
+#include "core/formats/job_common.h"
+
 #include "core/base/units.h"
 
 #include <fmt/format.h>
@@ -19,17 +21,6 @@ std::string fioBytes(std::uint64_t bytes)
             return fmt::format("{}{}", bytes / unit, suffix);
     }
     return std::to_string(bytes);
-}
-
-bool startsWith(const std::string& text, std::string_view prefix)
-{
-    return text.rfind(prefix, 0) == 0;
-}
-
-bool endsWith(const std::string& text, std::string_view suffix)
-{
-    return text.size() >= suffix.size() &&
-           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 struct Mapping
@@ -70,11 +61,11 @@ Mapping mapStrategy(const Case& c)
                         read ? "fread" : "fwrite", fioBytes(m.bs), buffer, c.chunkBytes, s));
     } else if (s == "write" || s == "direct" || s == "read" || s == "read-direct") {
         m.engine = "psync";
-        m.direct = endsWith(s, "direct");
+        m.direct = s.ends_with("direct");
     } else if (s == "write-random" || s == "direct-random" || s == "read-random" ||
                s == "read-random-direct") {
         m.engine = "psync";
-        m.direct = endsWith(s, "direct");
+        m.direct = s.ends_with("direct");
         m.rw = read ? "randread" : "randwrite";
     } else if (s == "mmap-window" || s == "mmap-read") {
         m.engine = "mmap";
@@ -103,13 +94,13 @@ Mapping mapStrategy(const Case& c)
         m.differences.emplace_back(
             "IOLab links each write to its fdatasync (IOSQE_IO_LINK) in one submission; "
             "fio issues the fdatasync as its own request after the write completes");
-    } else if (startsWith(s, "uring-") || startsWith(s, "overlapped-")) {
-        m.engine = startsWith(s, "uring-") ? "io_uring" : "windowsaio";
-        m.direct = endsWith(s, "-direct");
+    } else if (s.starts_with("uring-") || s.starts_with("overlapped-")) {
+        m.engine = s.starts_with("uring-") ? "io_uring" : "windowsaio";
+        m.direct = s.ends_with("-direct");
         const bool random = s.find("random") != std::string::npos;
         m.rw = read ? (random ? "randread" : "read") : (random ? "randwrite" : "write");
         m.depth = std::max<std::uint32_t>(c.queueDepth, 1);
-    } else if (startsWith(s, "files-")) {
+    } else if (s.starts_with("files-")) {
         m.engine = "psync";
         m.differences.emplace_back(fmt::format(
             "fio reads files of one size ({} bytes, the set's mean); IOLab's set ({}) mixes sizes",
@@ -301,8 +292,7 @@ FioJob fioJobOf(const RunResult& result, std::size_t caseIndex)
     options.directory = result.target.path;
     options.name = fmt::format("iolab-case-{}", c.index + 1);
     options.verify = result.options.verifyFiles;
-    options.title = fmt::format("IOLab {}: case {} of the run started {}: {}", result.toolVersion,
-                                c.index + 1, result.startedAt, c.testCase.label());
+    options.title = fmt::format("IOLab {}: {}", result.toolVersion, caseOrigin(result, c));
     return fioJob(c.testCase, options);
 }
 
