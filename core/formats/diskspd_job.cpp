@@ -80,20 +80,12 @@ void mapStrategy(const Case& c, Command& cmd)
     const std::string& s = c.strategy;
     const bool read = c.direction == Direction::Read;
     if (isStdioChunked(s)) {
-        std::uint64_t hands = c.chunkBytes;
-        std::string buffer = "unbuffered, so each call goes to the OS";
-        if (c.buffer.mode == BufferMode::Default) {
-            hands = 4 * kKiB;
-            buffer = "its default buffer (glibc: the filesystem's block size, usually 4 KiB)";
-        } else if (c.buffer.mode == BufferMode::Bytes) {
-            hands = c.buffer.bytes;
-            buffer = fmt::format("a {} buffer", formatBytes(c.buffer.bytes));
-        }
-        cmd.block = std::max(hands, c.chunkBytes);
+        const StdioCalls calls = stdioCalls(c);
+        cmd.block = calls.bytes;
         cmd.differences.emplace_back(fmt::format(
             "DiskSpd has no stdio ({}); closest: -b{}, the calls stdio makes to the OS with {}; the cost of "
             "the {}-byte {} calls themselves is not in this command",
-            read ? "fread" : "fwrite", diskspdBytes(cmd.block), buffer, c.chunkBytes, s));
+            read ? "fread" : "fwrite", diskspdBytes(cmd.block), calls.buffer, c.chunkBytes, s));
     } else if (s == "direct" || s == "read-direct" || s == "direct-random" || s == "read-random-direct") {
         cmd.unbuffered = true;
     } else if (s == "mmap-read" || s == "mmap-window") {

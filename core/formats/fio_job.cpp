@@ -44,21 +44,13 @@ Mapping mapStrategy(const Case& c)
     if (s == "stdio" || s == "stdio-unlocked" || s == "stdio-unlocked-call" || s == "putc" ||
         s == "putc-unlocked" || s == "fputc" || s == "fread" || s == "fread-unlocked") {
         m.engine = "psync";
-        std::uint64_t hands = c.chunkBytes;
-        std::string buffer = "unbuffered, so each call goes to the kernel";
-        if (c.buffer.mode == BufferMode::Default) {
-            hands = 4 * kKiB;
-            buffer = "its default buffer (glibc: the filesystem's block size, usually 4 KiB)";
-        } else if (c.buffer.mode == BufferMode::Bytes) {
-            hands = c.buffer.bytes;
-            buffer = fmt::format("a {} buffer", formatBytes(c.buffer.bytes));
-        }
-        m.bs = std::max(hands, c.chunkBytes);
+        const StdioCalls calls = stdioCalls(c);
+        m.bs = calls.bytes;
         m.differences.emplace_back(
             fmt::format("fio has no stdio ({}) engine; closest: ioengine=psync with "
                         "bs={}, the calls stdio makes with {}; "
                         "the cost of the {}-byte {} calls themselves is not in this job",
-                        read ? "fread" : "fwrite", fioBytes(m.bs), buffer, c.chunkBytes, s));
+                        read ? "fread" : "fwrite", fioBytes(m.bs), calls.buffer, c.chunkBytes, s));
     } else if (s == "write" || s == "direct" || s == "read" || s == "read-direct") {
         m.engine = "psync";
         m.direct = s.ends_with("direct");
