@@ -136,14 +136,24 @@ inline StrategyInfo costing(StrategyInfo info, CallCost cost)
     return info;
 }
 
+// `info` naming the strategy that makes the same calls without the per-call lock.
+inline StrategyInfo withLockFreeVariant(StrategyInfo info, std::string variant)
+{
+    info.lockFreeVariant = std::move(variant);
+    return info;
+}
+
 // A stdio writer as a strategy: its declaration (the OS adds the sync policies it has) and the job.
 // `Crt` also supplies syncModes() and syncRefusal() for the declaration, and bufferRefusal(case), why this
 // C runtime cannot take the case's stdio buffer.
 template <class Write, class Crt> class StdioWriteStrategy final : public BasicStrategy
 {
 public:
-    StdioWriteStrategy(std::string id, std::string description, CallCost cost = CallCost::Syscall)
-        : BasicStrategy(costing(stdioWriterInfo<Crt>(std::move(id), std::move(description)), cost))
+    StdioWriteStrategy(std::string id, std::string description, CallCost cost = CallCost::Syscall,
+                       std::string lockFreeVariant = {})
+        : BasicStrategy(
+              withLockFreeVariant(costing(stdioWriterInfo<Crt>(std::move(id), std::move(description)), cost),
+                                  std::move(lockFreeVariant)))
     {}
 
     std::optional<std::string> refusal(const Case& c, const TargetInfo&) const override

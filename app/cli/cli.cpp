@@ -4,6 +4,7 @@
 #include "app/cli/axis_flags.h"
 #include "app/cli/console_observer.h"
 #include "core/analysis/cdm_grid.h"
+#include "core/analysis/estimate.h"
 #include "core/analysis/memory_budget_table.h"
 #include "core/analysis/sync_lab.h"
 #include "core/analysis/verdict.h"
@@ -23,6 +24,7 @@
 #include "core/formats/result_json.h"
 #include "core/model/presets.h"
 #include "core/version.h"
+#include "platform/calibration.h"
 #include "platform/platform.h"
 
 #include <CLI/CLI.hpp>
@@ -32,11 +34,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -45,6 +49,8 @@
 namespace iolab::cli {
 
 namespace {
+
+constexpr std::uint32_t kMaxWarmups = 100;
 
 // Set by the signal handler, read by the watcher thread: a lock-free atomic is safe for both.
 std::atomic<bool> g_interrupted{false};
@@ -101,6 +107,7 @@ struct RunArgs
     bool noSummary = false;
     bool latencyTable = false;
     std::string rank = "durable";
+    bool planOnly = false;        // --plan: print the plan and the estimate, run nothing
     std::string format = "table"; // or "pg": pg_test_fsync's layout
 };
 
@@ -336,13 +343,24 @@ void printLatencyTable(const RunResult& result)
     }
 }
 
+// The p99 a case's row shows, with the call it is of where that is not the loop's own call: "5.50 ms
+// fdatasync".
+std::string p99Cell(const CaseResult& c)
+{
+    const HeadlineLatency latency = headlineLatency(c);
+    if (latency.distribution == nullptr)
+        return "-";
+    const std::string figure = latencyCell(latency.distribution->summary.p99Ns);
+    return latency.ofSyncs ? figure + " " + latency.call : figure;
+}
+
 void printResults(const RunResult& result, Ranking ranking)
 {
     fmt::print(
-        "\n{:<3} {:<25} {:>6} {:>7} {:<13} {:>3} {:>4} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} {:>9} "
+        "\n{:<3} {:<25} {:>6} {:>7} {:<13} {:>3} {:>4} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} {:>17} "
         "{:>9} {:>9}\n",
         "#", "strategy", "chunk", "buffer", "sync/read", "thr", "qd", "size", "status", "MB/s", "trimmed",
-        "95% CI", "durable", "CV%", "p99", "CPU s/GiB", "peak RSS");
+        "95% CI", "durable", "CV%", "p99 (of)", "CPU s/GiB", "peak RSS");
     for (const auto& c : result.cases) {
         const auto& k = c.testCase;
         const bool ok = c.status == Status::Ok;
@@ -351,7 +369,7 @@ void printResults(const RunResult& result, Ranking ranking)
         const auto& ranked = rankedRate(c, ranking);
         const std::string dash = "-";
         fmt::print("{:<3} {:<25} {:>6} {:>7} {:<13} {:>3} {:>4} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} "
-                   "{:>9} {:>9} "
+                   "{:>17} {:>9} "
                    "{:>9}\n",
                    c.index + 1, cell(k.strategy + patternTag(k), 25), formatBytesCompact(k.chunkBytes),
                    toString(k.buffer), cell(syncOrRead(k), 13), k.threads,
@@ -361,15 +379,16 @@ void printResults(const RunResult& result, Ranking ranking)
                    ok && ranked.count >= 2 ? figure(std::max(0.0, ranked.ciLow)) + "-" + figure(ranked.ciHigh)
                                            : dash,
                    ok && k.direction == Direction::Write ? figure(c.durableMBps.median) : dash,
-                   ok ? fmt::format("{:.1f}", ranked.cv * 100) : dash,
-                   ok && c.callLatency ? latencyCell(c.callLatency->summary.p99Ns) : dash,
-                   ok ? fmt::format("{:.3f}", c.cpuSecondsPerGiB) : dash, formatBytes(c.peakRssBytes));
+                   ok && ranked.count >= 2 ? fmt::format("{:.1f}", ranked.cv * 100) : dash,
+                   ok ? p99Cell(c) : dash, ok ? fmt::format("{:.3f}", c.cpuSecondsPerGiB) : dash,
+                   formatBytes(c.peakRssBytes));
     }
     std::printf(
         "MB/s = 10^6 bytes/s, median over %u measured repetitions after %u warm-up; trimmed = their mean "
         "without the slowest and the fastest, shown from %zu repetitions on (below that it is about the "
         "median); durable includes the final fsync. 95%% CI and CV%% are of the rate cases are ranked by "
-        "(%s). p99: 99%% of the calls took at most this long (--latency-table lists every percentile); qd: "
+        "(%s). p99: 99%% of the calls took at most this long, of the sync calls where it names one (the case "
+        "syncs in its loop; --latency-table lists every percentile of both); qd: "
         "the requests a queued strategy kept in flight.\n",
         result.options.repetitions, result.options.warmups, kTrimmedMeanMinCount,
         ranking == Ranking::Durable ? "durable for writes to a file, the one rate for the others"
@@ -672,6 +691,91 @@ std::vector<std::string> concurrentRunWarnings(const std::string& target, bool a
     return warnings;
 }
 
+// Where an estimate's figures come from, in a few words: " (from earlier runs of 3 cases here; the rest
+// calibrated on this target)".
+std::string estimateBasis(const DurationEstimate& estimate)
+{
+    const std::string model =
+        estimate.calibrated ? "calibrated on this target" : "typical figures, not calibrated";
+    if (estimate.measuredCases > 0 && estimate.guessedCases > 0)
+        return fmt::format(" (timed before: {} case{}; the rest {})", estimate.measuredCases,
+                           estimate.measuredCases == 1 ? "" : "s", model);
+    if (estimate.measuredCases > 0)
+        return " (every case timed before)";
+    return " (" + model + ")";
+}
+
+// The estimate of a planned run, over the target's kept calibration, or a fresh one when the run is not short
+// (a second of I/O on the target then saves a guess that can be off by a factor of several) or the user asked
+// for the plan. `target` gets the calibration used.
+DurationEstimate planEstimate(const RunPlan& plan, const RunOptions& options, TargetInfo& target,
+                              const Registry& registry, const RunArgs& args)
+{
+    constexpr double kCalibrateFromSeconds = 20;
+    const std::string store = defaultLogDirectory();
+    if (!target.calibration && plan.target.calibration)
+        target.calibration = plan.target.calibration;
+    if (!target.calibration)
+        target.calibration = storedCalibration(store, target);
+    DurationEstimate estimate = estimateDuration(plan.expanded.cases, options, target, {}, registry);
+    const bool usesDisk = std::any_of(plan.expanded.cases.begin(), plan.expanded.cases.end(),
+                                      [](const Case& c) { return c.target == TargetKind::Directory; });
+    if (target.calibration || !usesDisk || (estimate.seconds < kCalibrateFromSeconds && !args.planOnly))
+        return estimate;
+    if (!args.quiet)
+        fmt::print(stderr, "Calibrating the time estimate: about a second of I/O on {}...\n", target.path);
+    if (auto calibration = calibrateTarget(target, registry)) {
+        storeCalibration(store, target, *calibration);
+        target.calibration = std::move(calibration);
+        estimate = estimateDuration(plan.expanded.cases, options, target, {}, registry);
+    }
+    return estimate;
+}
+
+// `run --plan`: what Run would do, as the app's Plan shows it: the cases, the refused ones with their
+// reasons, the space the largest case needs against the free space, and the estimate.
+void printPlan(const RunPlan& plan, const RunOptions& options, const TargetInfo& target,
+               const DurationEstimate& estimate)
+{
+    const ExpandedMatrix& expanded = plan.expanded;
+    fmt::print("Plan: {} on {} ({} filesystem, {} free)\n",
+               plan.matrix.name.empty() ? std::string("matrix") : plan.matrix.name, target.path,
+               target.fsType, formatBytes(target.freeBytes));
+    fmt::print("{} case{} to run, {} measured repetition{} each after {} warm-up{}{}:\n",
+               expanded.cases.size(), expanded.cases.size() == 1 ? "" : "s", options.repetitions,
+               options.repetitions == 1 ? "" : "s", options.warmups, options.warmups == 1 ? "" : "s",
+               options.crashProbe != 0
+                   ? fmt::format(", and {} kill -9 probe runs per write case", options.crashProbe)
+                   : std::string());
+    std::uint64_t largest = 0;
+    for (std::size_t i = 0; i < expanded.cases.size(); ++i) {
+        const Case& c = expanded.cases[i];
+        const double seconds = i < estimate.caseSeconds.size() ? estimate.caseSeconds[i] : 0;
+        fmt::print("  {:>3}  {:<70} {:>10}\n", i + 1, cell(c.label(), 70), formatDuration(seconds));
+        if (c.target == TargetKind::Directory)
+            largest = std::max(largest, spaceNeeded(c));
+    }
+    if (!expanded.refused.empty()) {
+        fmt::print("Refused before running ({}):\n", expanded.refused.size());
+        for (const auto& r : expanded.refused)
+            fmt::print("  {}: {}\n", r.testCase.label(), r.reason);
+    }
+    if (largest > 0)
+        fmt::print("Space: the largest case needs {} (its data, scratch and a margin); {} has {} free{}\n",
+                   formatBytes(largest), target.path, formatBytes(target.freeBytes),
+                   largest > target.freeBytes ? ": NOT ENOUGH, that case would be refused" : "");
+    fmt::print("Estimate: {}{}\n", describeEstimate(estimate), estimateBasis(estimate));
+    if (const auto& c = target.calibration)
+        fmt::print(
+            "Calibration ({}): page cache {}, durable buffered {}, direct {}, direct reads {}, a sync {}, a "
+            "4 KiB direct write {}, read {}\n",
+            c->measuredAt, formatRate(c->pageCacheWriteBytesPerSecond),
+            formatRate(c->bufferedDurableBytesPerSecond), formatRate(c->deviceWriteBytesPerSecond),
+            formatRate(c->deviceReadBytesPerSecond), formatLatency(c->syncSeconds),
+            formatLatency(c->directWriteSeconds), formatLatency(c->directReadSeconds));
+    std::fflush(stdout);
+}
+
 // Run folders left by a killed run hold disk space until `clean` removes them: say so, once per run.
 void mentionKilledRuns(const std::string& target)
 {
@@ -709,12 +813,21 @@ int commandRun(const Registry& registry, const RunArgs& args)
     }
     if (args.repetitions && (*args.repetitions == 0 || *args.repetitions > kMaxRepetitions))
         throw InputError(fmt::format("--reps: give 1 to {} measured repetitions", kMaxRepetitions));
-    if (args.warmups > 100)
-        throw InputError("--warmups: give 0 to 100 warm-up repetitions");
+    if (args.warmups > kMaxWarmups)
+        throw InputError(fmt::format("--warmups: give 0 to {} warm-up repetitions", kMaxWarmups));
     const InterruptHandlers interruptHandlers;
     TargetInfo target = inspectTarget(args.target);
     const std::vector<std::string> concurrency = concurrentRunWarnings(target.path, args.allowConcurrent);
     mentionKilledRuns(args.target);
+    // A target with no free space at all cannot take a case's files, nor the run folder, the probe file or a
+    // read's data set: refused here, before anything is written, rather than as one refusal per case at run
+    // time.
+    if (target.freeBytes == 0 && !args.noSpaceCheck)
+        throw InputError(
+            fmt::format("the target {} has no free space ({} filesystem, {} in all): nothing can "
+                        "be written there; free some space or choose another target "
+                        "(--no-space-check runs anyway, to see how a full disk behaves)",
+                        target.path, target.fsType, formatBytes(target.totalBytes)));
     probeCapabilities(target);
     const std::shared_ptr<const RunPlan> plan = makeRunPlan(matrix, registry, target);
     const ExpandedMatrix& expanded = plan->expanded;
@@ -746,12 +859,21 @@ int commandRun(const Registry& registry, const RunArgs& args)
                          "evicts every file it reads with fdatasync + posix_fadvise(DONTNEED) before each "
                          "repetition");
 
+    // The one estimate (core/analysis/estimate.h), over the target's calibration where one is kept; a run
+    // that the typical figures price at more than a short while, or a --plan, calibrates first.
+    const DurationEstimate estimate = planEstimate(*plan, options, target, registry, args);
+    if (args.planOnly) {
+        printPlan(*plan, options, target, estimate);
+        return kExitOk;
+    }
+
     auto probe = makeSystemProbe();
     auto workspace = makeWorkspace(target);
     Runner runner(registry, *workspace, *probe);
     const auto launcher = makeCaseChildLauncher();
     runner.setCaseChildLauncher(launcher.get());
     ConsoleObserver observer(expanded, options, stderrIsTerminal(), args.quiet);
+    observer.setCaseEstimates(estimate.caseSeconds);
 
     if (g_interrupted.load()) {
         std::fprintf(stderr, "cancelled before the run started: nothing was written\n");
@@ -770,9 +892,9 @@ int commandRun(const Registry& registry, const RunArgs& args)
         }
     });
     if (!args.quiet)
-        fmt::print(stderr, "IOLab {}: {} case{} to run ({} refused before running) on {}\n", IOLAB_VERSION,
-                   expanded.cases.size(), expanded.cases.size() == 1 ? "" : "s", expanded.refused.size(),
-                   target.path);
+        fmt::print(stderr, "IOLab {}: {} case{} to run ({} refused before running) on {}, {}{}\n",
+                   IOLAB_VERSION, expanded.cases.size(), expanded.cases.size() == 1 ? "" : "s",
+                   expanded.refused.size(), target.path, describeEstimate(estimate), estimateBasis(estimate));
     RunResult result = runner.run(*plan, options, stopSource.get_token(), &observer);
     result.warnings.insert(result.warnings.begin(), concurrency.begin(), concurrency.end());
     watcher.request_stop();
@@ -861,6 +983,25 @@ std::string subcommandProblem(const CLI::App& app, int argc, const char* const* 
     return fmt::format("a subcommand is required: {}", known);
 }
 
+// Every numeric flag's check, run on its text before CLI11 converts it, so that "1e6", "-1" or "abc" gets the
+// same sentence as a number out of range: "--reps: give 1 to 1000 measured repetitions ('1e6' is not a whole
+// number)".
+CLI::Validator wholeNumber(std::uint64_t low, std::uint64_t high, const std::string& what)
+{
+    return CLI::Validator(
+        [low, high, what](std::string& text) -> std::string {
+            const std::string range = fmt::format("give {} to {} {}", low, high, what);
+            if (text.empty() || text.size() > 20 ||
+                !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+                return fmt::format("{} ('{}' is not a whole number)", range, text);
+            const unsigned long long value = std::strtoull(text.c_str(), nullptr, 10);
+            if (value < low || value > high || (value == ULLONG_MAX && text != std::to_string(ULLONG_MAX)))
+                return fmt::format("{} ({} is out of range)", range, text);
+            return {};
+        },
+        fmt::format("{}..{}", low, high));
+}
+
 } // namespace
 
 int runCli(int argc, const char* const* argv)
@@ -894,7 +1035,8 @@ int runCli(int argc, const char* const* argv)
     std::string exportAs = "fio";
     exportJob->add_option("result", exportResult, "A result JSON file")->required();
     exportJob->add_option("--case", exportCase, "The case's number, as the table numbers it (1 = the first)")
-        ->required();
+        ->required()
+        ->check(wholeNumber(1, 100'000'000, "(a case's number, as the table numbers it)"));
     exportJob
         ->add_option(
             "--as", exportAs,
@@ -958,8 +1100,19 @@ int runCli(int argc, const char* const* argv)
            "percentile columns and the sync lab's verdicts; for --preset sync-lab)")
         ->check(CLI::IsMember({"table", "pg"}))
         ->capture_default_str();
+    run->add_flag("--plan", args.planOnly,
+                  "Print the plan (the cases, those refused with their reasons, the space needed against the "
+                  "free space, the time estimate) and exit without running; calibrates the estimate on the "
+                  "target first when no calibration of it is kept");
     run->add_flag("--allow-concurrent", args.allowConcurrent,
                   "Run even while another IOLab run writes into the same target (the result says so)");
+
+    // The numeric flags' text checked before conversion (wholeNumber): one kind of message for every one.
+    run->get_option("--reps")->check(wholeNumber(1, kMaxRepetitions, "measured repetitions"));
+    run->get_option("--warmups")->check(wholeNumber(0, kMaxWarmups, "warm-up repetitions"));
+    run->get_option("--crash-probe")->check(wholeNumber(0, kMaxCrashProbeKills, "kills per write case"));
+    run->get_option("--crash-probe-seed")
+        ->check(wholeNumber(0, std::numeric_limits<std::uint64_t>::max(), "as the seed (0: drawn)"));
 
     if (const auto problem = subcommandProblem(app, argc, argv); !problem.empty()) {
         std::fprintf(stderr, "iolab-cli: %s\n", problem.c_str());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/console_observer.h"
 
+#include "core/analysis/estimate.h"
 #include "core/base/units.h"
 #include "core/engine/crash_probe.h"
 #include "core/engine/exposure.h"
@@ -25,6 +26,27 @@ ConsoleObserver::ConsoleObserver(const ExpandedMatrix& expanded, const RunOption
     }
 }
 
+void ConsoleObserver::setCaseEstimates(std::vector<double> caseSeconds)
+{
+    std::lock_guard lock(m_mutex);
+    m_caseEstimates = std::move(caseSeconds);
+}
+
+std::optional<double> ConsoleObserver::secondsLeft()
+{
+    std::lock_guard lock(m_mutex);
+    return leftLocked();
+}
+
+std::optional<double> ConsoleObserver::leftLocked()
+{
+    if (m_caseEstimates.size() != m_caseCount || m_caseCount == 0)
+        return std::nullopt;
+    const double inCase =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - m_caseStart).count();
+    return estimateSecondsLeft(m_caseEstimates, m_caseSeconds, m_caseIndex, inCase);
+}
+
 double ConsoleObserver::fraction(std::uint64_t currentBytes)
 {
     std::lock_guard lock(m_mutex);
@@ -41,6 +63,7 @@ void ConsoleObserver::caseStarted(const CaseStarted& started)
 {
     std::lock_guard lock(m_mutex);
     m_caseIndex = started.index;
+    m_caseStart = std::chrono::steady_clock::now();
     m_caseLabel = started.testCase.label();
     m_casePlannedBytes = started.index < m_plannedPerCase.size()
                              ? m_plannedPerCase[started.index]
@@ -86,6 +109,10 @@ void ConsoleObserver::caseFinished(const CaseResult& result)
     // A case that stopped early leaves its unwritten plan behind; count it as done for the ETA.
     if (m_casePlannedBytes > m_caseFinishedBytes)
         m_finishedBytes += m_casePlannedBytes - m_caseFinishedBytes;
+    if (m_caseSeconds.size() <= result.index)
+        m_caseSeconds.resize(result.index + 1, 0.0);
+    m_caseSeconds[result.index] =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - m_caseStart).count();
     if (m_quiet)
         return;
     clearBar();
@@ -113,10 +140,10 @@ void ConsoleObserver::caseFinished(const CaseResult& result)
 void ConsoleObserver::drawBar(std::uint64_t currentBytes)
 {
     const double fraction = doneShare(currentBytes);
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+    // The time left is the one estimate's (core/analysis/estimate.h), as the app's status bar shows it.
     std::string eta = "--";
-    if (fraction > 0.01)
-        eta = formatDuration(elapsed * (1.0 - fraction) / fraction);
+    if (const auto left = leftLocked())
+        eta = formatDuration(*left);
     constexpr int kWidth = 24;
     const int filled = static_cast<int>(fraction * kWidth);
     std::string bar(static_cast<std::size_t>(filled), '#');

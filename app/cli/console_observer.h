@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,9 +25,14 @@ public:
     void probeKillStarted(const ProbeKillStarted& kill) override;
     void caseFinished(const CaseResult& result) override;
 
-    // The share of the planned work done (for the bar and its ETA): the bytes of finished repetitions and of
-    // the running one, with each kill -9 probe run counted as half a repetition's bytes.
+    // The share of the planned work done (for the bar): the bytes of finished repetitions and of the running
+    // one, with each kill -9 probe run counted as half a repetition's bytes.
     double fraction(std::uint64_t currentBytes = 0);
+    // Each case's estimated seconds (DurationEstimate::caseSeconds): the bar's time left then comes from the
+    // estimate, paced by the cases done, as the app's status bar says it (estimateSecondsLeft).
+    void setCaseEstimates(std::vector<double> caseSeconds);
+    // The time left the bar shows, in seconds; nullopt before anything says.
+    std::optional<double> secondsLeft();
 
 private:
     double doneShare(std::uint64_t currentBytes) const; // under m_mutex
@@ -49,6 +55,10 @@ private:
     std::string m_caseLabel;
     std::string m_probe; // "kill -9 probe 2/5" while the running case's probe goes
     std::chrono::steady_clock::time_point m_start;
+    std::chrono::steady_clock::time_point m_caseStart;
+    std::vector<double> m_caseEstimates; // seconds, by case index
+    std::vector<double> m_caseSeconds;   // the wall time of each finished case
+    std::optional<double> leftLocked();  // under m_mutex
     bool m_barShown = false;
 };
 

@@ -4,6 +4,7 @@
 
 #include "core/analysis/findings.h"
 #include "core/analysis/ranking.h"
+#include "core/analysis/significance.h"
 #include "core/base/error.h"
 #include "core/base/units.h"
 #include "core/formats/result_json.h"
@@ -13,6 +14,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QPalette>
 #include <QRegularExpression>
 
 #include <nlohmann/json.hpp>
@@ -307,11 +309,13 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
     const Row& r = m_rows[static_cast<std::size_t>(index.row())];
     const auto r0 = ratio(index.row());
     if (role == Qt::ForegroundRole && index.column() == RatioColumn && r0) {
-        if (*r0 >= 1.1)
+        // Green or red only for a change beyond the noise of both runs' repetitions (significance.h).
+        const RateDifference d = compareCases(*r.second, *r.first, Ranking::Durable);
+        if (d.kind == RateDifference::Kind::Faster)
             return QColor(0x27, 0xae, 0x60);
-        if (*r0 <= 0.9)
+        if (d.kind == RateDifference::Kind::Slower)
             return QColor(0xc0, 0x39, 0x2b);
-        return {};
+        return QPalette().color(QPalette::Disabled, QPalette::Text);
     }
     const bool durable = comparesDurable(r.testCase);
     if (role == Qt::ToolTipRole && index.column() == CaseColumn)
@@ -322,6 +326,14 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         text = text.arg(*r0, 0, 'f', 2);
         if (const auto apparent = apparentRatio(index.row()); durable && apparent)
             text += QLatin1Char('\n') + tr("Apparent, newer over older: %1x").arg(*apparent, 0, 'f', 2);
+        const RateDifference d = compareCases(*r.second, *r.first, Ranking::Durable);
+        text +=
+            QLatin1Char('\n') +
+            (d.holds() ? tr("A change beyond the noise (%1)").arg(qs(describeTest(d.test)))
+             : d.kind == RateDifference::Kind::Untestable
+                 ? tr("Not judged: %1; run each with --reps 3 or more to know").arg(qs(describeTest(d.test)))
+                 : tr("Within the noise: no change shown at 95% confidence (%1)")
+                       .arg(qs(describeTest(d.test))));
         return text;
     }
     if (role == Qt::TextAlignmentRole && index.column() != CaseColumn && index.column() != NoteColumn)
@@ -378,9 +390,12 @@ QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int 
                       "(what reached the disk, its final fsync included) with the apparent one beside it; "
                       "for a pipe, the null device or a read, its one rate");
         case RatioColumn:
-            return tr("The newer run's median ranked rate divided by the older one's: durable throughput for "
-                      "writes to a file, the one rate for pipes, the null device and reads. Above 1.00x the "
-                      "newer is faster (green from 1.10x), below it slower (red from 0.90x)");
+            return tr(
+                "The newer run's median ranked rate divided by the older one's: durable throughput for "
+                "writes to a file, the one rate for pipes, the null device and reads. Above 1.00x the "
+                "newer is faster, below it slower; green or red only where the change holds against the "
+                "noise of both runs' repetitions (a t-test at 95%), grey where it does not or cannot "
+                "be judged (a single repetition)");
         case NoteColumn:
             return tr("Why a case has no figure in one of the runs");
         default:

@@ -3,11 +3,14 @@
 #include "app/gui/widget_helpers.h"
 
 #include "core/analysis/findings.h"
+#include "core/analysis/significance.h"
+#include "core/analysis/warnings.h"
 #include "core/base/units.h"
 #include "core/engine/exposure.h"
 #include "core/model/axes.h"
 
 #include <QLocale>
+#include <QPalette>
 
 #include <fmt/format.h>
 
@@ -20,12 +23,14 @@ bool measured(const CaseResult& c)
     return c.status == Status::Ok && c.apparentMBps.count > 0;
 }
 
-// A percentile of the case's call latencies in nanoseconds, when its calls were timed.
+// A percentile in nanoseconds of the latency the case's row shows (headlineLatency: its sync calls when it
+// syncs in its loop, else its calls), when it timed any.
 std::optional<std::uint64_t> callPercentileNs(const CaseResult& c, int figure)
 {
-    if (!c.callLatency || c.callLatency->summary.count == 0)
+    const HeadlineLatency headline = headlineLatency(c);
+    if (headline.distribution == nullptr)
         return std::nullopt;
-    const LatencySummary& s = c.callLatency->summary;
+    const LatencySummary& s = headline.distribution->summary;
     return figure == ResultsModel::CallP50Column   ? s.p50Ns
            : figure == ResultsModel::CallP99Column ? s.p99Ns
                                                    : s.p999Ns;
@@ -182,6 +187,18 @@ std::optional<int> ResultsModel::baselineFor(int row) const
     return any;
 }
 
+std::optional<RateDifference> ResultsModel::speedupDifference(int row) const
+{
+    const auto& c = m_rows[static_cast<std::size_t>(row)].result;
+    const auto base = baselineFor(row);
+    if (!measured(c) || !base || *base == row)
+        return std::nullopt;
+    const auto& b = m_rows[static_cast<std::size_t>(*base)].result;
+    if (!measured(b) || comparisonGroup(b.testCase) != comparisonGroup(c.testCase))
+        return std::nullopt;
+    return compareCases(c, b, m_ranking);
+}
+
 std::optional<double> ResultsModel::speedup(int row) const
 {
     const auto& c = m_rows[static_cast<std::size_t>(row)].result;
@@ -204,9 +221,9 @@ void ResultsModel::setRanking(Ranking ranking)
     if (m_ranking == ranking)
         return;
     m_ranking = ranking;
-    const int speedup = figureColumn(SpeedupColumn);
+    // The speed-ups, the spread, the interval and the ranked sort all follow the ranking.
     if (!m_rows.empty())
-        Q_EMIT dataChanged(index(0, speedup), index(rowCount() - 1, speedup));
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
 }
 
 std::optional<std::uint32_t> ResultsModel::caseIndexAt(int row) const
@@ -251,8 +268,12 @@ QVariant ResultsModel::display(const Row& row, int rowIndex, int column) const
     case CallP50Column:
     case CallP99Column:
     case CallP999Column:
-        if (const auto ns = callPercentileNs(c, figureAt(column)))
-            return qs(formatLatency(static_cast<double>(*ns) * 1e-9));
+        if (const auto ns = callPercentileNs(c, figureAt(column))) {
+            // Which call a figure is of, where the case timed two kinds.
+            const HeadlineLatency headline = headlineLatency(c);
+            return qs(formatLatency(static_cast<double>(*ns) * 1e-9) +
+                      (headline.ofSyncs ? " (" + headline.call + ")" : std::string()));
+        }
         return {};
     case SyncP99Column:
         if (c.syncLatency && c.syncLatency->summary.count > 0)
@@ -286,8 +307,13 @@ QVariant ResultsModel::display(const Row& row, int rowIndex, int column) const
         return ok ? tr("%1 s/GiB").arg(c.cpuSecondsPerGiB, 0, 'f', 3) : QVariant();
     case RssColumn:
         return c.peakRssBytes > 0 ? qs(formatBytes(c.peakRssBytes)) : QVariant();
-    case StabilityColumn:
-        return ok ? tr("±%1 MB/s").arg(c.stabilityMBps, 0, 'f', 1) : QVariant();
+    case StabilityColumn: {
+        // The spread of the repetitions behind the ranked rate, as the noise rule judges it.
+        const RepetitionSpread spread = repetitionSpread(c, m_ranking);
+        if (!ok || spread.used < 2)
+            return {};
+        return tr("%1%").arg(spread.cv * 100, 0, 'f', 1);
+    }
     case SurvivesKillColumn: {
         if (!c.crashProbe)
             return {};
@@ -326,7 +352,9 @@ QVariant ResultsModel::sortValue(const Row& row, int rowIndex, int column) const
     case TrimmedMeanColumn:
         return ok ? c.apparentMBps.trimmedMean : -1.0;
     case DurableColumn:
-        return ok && comparisonGroup(k) == ComparisonGroup::FileWrites ? c.durableMBps.median : -1.0;
+        // A file write's durable rate, and the one rate of a pipe, the null device or a read: the rate cases
+        // are ranked by, so that the table, opened sorted by this column, lists them as the Summary ranks.
+        return ok ? rankedRate(c, Ranking::Durable).median : -1.0;
     case SpeedupColumn:
         return speedup(rowIndex).value_or(-1.0);
     case AtRiskColumn:
@@ -338,8 +366,10 @@ QVariant ResultsModel::sortValue(const Row& row, int rowIndex, int column) const
         return ok ? c.cpuSecondsPerGiB : -1.0;
     case RssColumn:
         return static_cast<qulonglong>(c.peakRssBytes);
-    case StabilityColumn:
-        return ok ? c.stabilityMBps : -1.0;
+    case StabilityColumn: {
+        const RepetitionSpread spread = repetitionSpread(c, m_ranking);
+        return ok && spread.used >= 2 ? spread.cv : -1.0;
+    }
     case SurvivesKillColumn:
         // Losing nothing first, then by how much was lost.
         if (!c.crashProbe || !c.crashProbe->survives())
@@ -378,7 +408,44 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const
         return display(row, index.row(), index.column());
     case SortRole:
         return sortValue(row, index.row(), index.column());
+    case Qt::ForegroundRole:
+        // A speed-up within the noise is greyed: a figure, not a finding.
+        if (figureAt(index.column()) == SpeedupColumn) {
+            if (const auto d = speedupDifference(index.row()); d && !d->holds())
+                return QVariant::fromValue(QPalette().color(QPalette::Disabled, QPalette::Text));
+        }
+        return {};
     case Qt::ToolTipRole:
+        if (figureAt(index.column()) == SpeedupColumn) {
+            if (const auto d = speedupDifference(index.row())) {
+                const std::string verdict =
+                    d->holds() ? "beyond the noise"
+                    : d->kind == RateDifference::Kind::Untestable
+                        ? "not a finding: a single repetition on a side has no spread to judge by"
+                        : "within the noise: the repetitions do not show a difference at 95% confidence";
+                return qs(
+                    fmt::format("{:.2f}x the baseline, {} ({})", d->ratio, verdict, describeTest(d->test)));
+            }
+        }
+        if (figureAt(index.column()) == StabilityColumn) {
+            const RepetitionSpread spread = repetitionSpread(row.result, m_ranking);
+            if (spread.used >= 2)
+                return qs(describeSpread(spread));
+        }
+        if (const HeadlineLatency headline = headlineLatency(row.result);
+            headline.ofSyncs && row.result.callLatency &&
+            (figureAt(index.column()) == CallP50Column || figureAt(index.column()) == CallP99Column ||
+             figureAt(index.column()) == CallP999Column)) {
+            const LatencySummary& w = row.result.callLatency->summary;
+            const LatencySummary& y = headline.distribution->summary;
+            const auto ms = [](std::uint64_t ns) {
+                return formatLatency(static_cast<double>(ns) * 1e-9);
+            };
+            return qs(fmt::format(
+                "Its {} calls: p50 {}, p99 {}, p99.9 {}\nIts write calls: p50 {}, p99 {}, p99.9 {}",
+                headline.call, ms(y.p50Ns), ms(y.p99Ns), ms(y.p999Ns), ms(w.p50Ns), ms(w.p99Ns),
+                ms(w.p999Ns)));
+        }
         if (const auto& risk = row.result.atRisk; risk && figureAt(index.column()) == AtRiskColumn)
             return qs(fmt::format("{}: {} ({})\n{}", formatExposure(*risk), risk->method,
                                   toString(risk->basis), kExposureMeaning));
@@ -461,8 +528,9 @@ QString ResultsModel::columnToolTip(int section)
     case RssColumn:
         return tr("The most memory the process held during the case");
     case StabilityColumn:
-        return tr("How far the repetitions spread around the median (standard deviation, MB/s): small is "
-                  "steady; large means run more repetitions or a larger size");
+        return tr("Spread: how much the repetitions of the ranked rate vary (CV, the standard deviation over "
+                  "the mean; from five repetitions on, of all but the slowest and the fastest). Over 5% the "
+                  "row is noisy; empty with a single repetition, which has no spread to show");
     case SurvivesKillColumn:
         return tr("The kill -9 probe: killed at random moments of its writes, did the case keep every byte "
                   "its API had acknowledged (fwrite returned, a copy into a mapping ended, a completion "
@@ -524,7 +592,7 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
     case RssColumn:
         return tr("Peak RSS");
     case StabilityColumn:
-        return tr("Stability");
+        return tr("Spread (CV)");
     case SurvivesKillColumn:
         return tr("Survives kill -9");
     case StatusColumn:

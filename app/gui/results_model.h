@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/analysis/ranking.h"
+#include "core/analysis/significance.h"
 #include "core/model/result.h"
 
 #include <QAbstractTableModel>
@@ -83,6 +84,8 @@ public:
     void setRanking(Ranking ranking);
     Ranking ranking() const { return m_ranking; }
     std::optional<int> baselineFor(int row) const;
+    // The speed-up's difference judged against the noise (significance.h); none without a speed-up.
+    std::optional<RateDifference> speedupDifference(int row) const;
     // The case a row shows (its index in the run's cases); none for a combination refused before the run.
     std::optional<std::uint32_t> caseIndexAt(int row) const;
 

@@ -117,7 +117,9 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     m_table = new QTableView(upper);
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
-    m_table->sortByColumn(ResultsModel::figureColumn(ResultsModel::CaseColumn), Qt::AscendingOrder);
+    // Ranked as the Summary ranks (durable for writes to a file, the one rate otherwise), fastest first; the
+    // # column keeps each case's number and sorts back to the run's order.
+    m_table->sortByColumn(ResultsModel::figureColumn(ResultsModel::DurableColumn), Qt::DescendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     styleTable(m_table);
     m_table->horizontalHeader()->setSectionsMovable(true);
@@ -392,6 +394,12 @@ void ResultsView::setRanking(Ranking ranking)
         m_rankBy->setCurrentIndex(m_rankBy->findData(static_cast<int>(ranking)));
     }
     m_model->setRanking(ranking);
+    // A table sorted by the ranked rate follows the ranking to its other rate.
+    const int durable = ResultsModel::figureColumn(ResultsModel::DurableColumn);
+    const int apparent = ResultsModel::figureColumn(ResultsModel::MedianColumn);
+    if (const int sorted = m_table->horizontalHeader()->sortIndicatorSection();
+        sorted == durable || sorted == apparent)
+        m_table->sortByColumn(ranking == Ranking::Durable ? durable : apparent, Qt::DescendingOrder);
     m_qdSweep->setCases(m_cases, m_ranking);
     chooseLogScale();
     rebuildWarnings();

@@ -33,12 +33,15 @@ QString RunPreview::summary() const
         text += QObject::tr(" · largest case needs %1 of %2 free")
                     .arg(qs(formatBytes(largestCaseBytes)), qs(formatBytes(freeBytes)));
     if (!cases().empty()) {
-        text += QObject::tr(" · about %1").arg(qs(formatDuration(estimate.seconds)));
+        text += QObject::tr(" · %1").arg(qs(describeEstimate(estimate)));
+        const QString model = estimate.calibrated
+                                  ? QObject::tr("calibrated on this target")
+                                  : QObject::tr("typical figures until the target is calibrated");
         if (estimate.guessedCases > 0)
-            text += estimate.measuredCases > 0
-                        ? QObject::tr(" (%1 case(s) timed before, the rest a rough guess)")
-                              .arg(estimate.measuredCases)
-                        : QObject::tr(" (rough guess until a case has run here)");
+            text += estimate.measuredCases > 0 ? QObject::tr(" (%1 case(s) timed before, the rest %2)")
+                                                     .arg(estimate.measuredCases)
+                                                     .arg(model)
+                                               : QObject::tr(" (%1)").arg(model);
     }
     return text;
 }
@@ -67,13 +70,13 @@ RunPreview previewRun(const Registry& registry, const MatrixDraft& draft, const 
     }
     preview.freeBytes = target.info.freeBytes;
     const auto& cases = preview.plan->cases();
+    // The one estimate (core/analysis/estimate.h), over the plan's cases in their order: a data set two reads
+    // share is written once.
+    preview.estimate = estimateDuration(cases, options, target.info, known, registry);
     preview.caseSeconds.reserve(cases.size());
+    for (const double seconds : preview.estimate.caseSeconds)
+        preview.caseSeconds.push_back(std::max(0.01, seconds));
     for (const auto& c : cases) {
-        const DurationEstimate one = estimateDuration({c}, options, target.info, known, registry);
-        preview.estimate.seconds += one.seconds;
-        preview.estimate.measuredCases += one.measuredCases;
-        preview.estimate.guessedCases += one.guessedCases;
-        preview.caseSeconds.push_back(std::max(0.01, one.seconds));
         if (c.target != TargetKind::Directory)
             continue;
         preview.usesDisk = true;

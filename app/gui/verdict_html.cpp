@@ -26,16 +26,68 @@ QString escaped(const std::string& text)
 
 } // namespace
 
+QString healthHtml(const Verdict& v)
+{
+    const HealthVerdict& h = *v.health;
+    QString html = QStringLiteral("<p style=\"margin:0\"><b>%1</b></p>")
+                       .arg(tr("Is this storage as fast as its kind of device should be?"));
+    html += QStringLiteral("<p style=\"margin:4px 0 0 0; font-size:large\">%1</p>").arg(escaped(h.overall));
+    html += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"2\" style=\"margin:4px 0 0 0\">");
+    for (const auto& line : h.lines) {
+        // The word in a colour that carries it: green in range, orange below, red far below.
+        const char* colour = line.word == HealthWord::FarBelow                                    ? "#c0392b"
+                             : line.word == HealthWord::Below                                     ? "#d35400"
+                             : line.word == HealthWord::InRange || line.word == HealthWord::Above ? "#27ae60"
+                                                                                                  : "gray";
+        html += QStringLiteral("<tr><td>%1</td><td align=\"right\">&nbsp;&nbsp;<b>%2</b></td>"
+                               "<td>&nbsp;&nbsp;<span style=\"color:%3\">%4</span>%5</td></tr>")
+                    .arg(escaped(line.what), escaped(line.figure), QLatin1String(colour),
+                         escaped(toString(line.word)),
+                         line.typical.empty() ? QString()
+                                              : QStringLiteral(" <span style=\"color:gray\">(%1 %2)</span>")
+                                                    .arg(tr("typical"), escaped(line.typical)));
+    }
+    html += QStringLiteral("</table>");
+    if (!v.causes.empty()) {
+        html += QStringLiteral("<p style=\"margin:6px 0 0 0\"><b>%1</b></p>")
+                    .arg(v.belowTypical ? tr("Likely causes, most likely first")
+                                        : tr("What shapes the figures here"));
+        html += QStringLiteral("<ol style=\"margin:4px 0 0 0\">");
+        for (const auto& c : v.causes)
+            html +=
+                QStringLiteral("<li>%1.<br><span style=\"color:gray\">%2: %3</span><br><i>%4: %5</i></li>")
+                    .arg(escaped(c.what), tr("Evidence"), escaped(c.evidence), tr("What to change"),
+                         escaped(c.change));
+        html += QStringLiteral("</ol>");
+    }
+    if (!h.checks.empty()) {
+        html += QStringLiteral("<p style=\"margin:6px 0 0 0\"><b>%1</b></p><ul style=\"margin:4px 0 0 0\">")
+                    .arg(tr("Also checked"));
+        for (const auto& c : h.checks)
+            html += QStringLiteral("<li>%1</li>").arg(escaped(c));
+        html += QStringLiteral("</ul>");
+    }
+    if (!h.rangesSource.empty())
+        html += QStringLiteral("<p style=\"margin:4px 0 0 0; color:gray\">%1</p>")
+                    .arg(escaped("Typical ranges from " + h.rangesSource + "."));
+    html += QStringLiteral("<p style=\"margin:8px 0 0 0\"><b>%1</b></p>")
+                .arg(tr("Ways of doing the I/O, compared"));
+    return html;
+}
+
 QString verdictHtml(const Verdict& v)
 {
     QString html;
-    if (!v.question.empty())
+    if (v.health)
+        html += healthHtml(v);
+    if (!v.question.empty() && !v.health)
         html += QStringLiteral("<p style=\"margin:0\"><b>%1</b></p>").arg(escaped(v.question));
     for (const auto& answer : v.answers)
-        html += QStringLiteral("<p style=\"margin:4px 0 0 0; font-size:large\">%1</p>").arg(escaped(answer));
-    if (!v.machine.empty())
+        html += QStringLiteral("<p style=\"margin:4px 0 0 0; font-size:%1\">%2</p>")
+                    .arg(v.health ? QStringLiteral("medium") : QStringLiteral("large"), escaped(answer));
+    if (!v.machine.empty() && !v.health)
         html += QStringLiteral("<p style=\"margin:6px 0 0 0\">%1</p>").arg(escaped(v.machine));
-    if (!v.causes.empty()) {
+    if (!v.causes.empty() && !v.health) {
         html += QStringLiteral("<p style=\"margin:6px 0 0 0\"><b>%1</b></p>")
                     .arg(v.belowTypical ? tr("Likely causes of the slow figure, most likely first")
                                         : tr("What shapes the figures here"));

@@ -13,7 +13,9 @@
 #include "core/analysis/cdm_grid.h"
 #include "core/analysis/findings.h"
 #include "core/analysis/memory_budget_table.h"
+#include "core/analysis/significance.h"
 #include "core/analysis/verdict.h"
+#include "core/analysis/warnings.h"
 #include "core/base/units.h"
 #include "core/engine/crash_probe.h"
 #include "core/engine/exposure.h"
@@ -620,6 +622,7 @@ struct CaseTable
     RateOf rankedOf;
     QString otherName; // "" = no second rate column
     RateOf otherOf;
+    Ranking ranking = Ranking::Durable; // for the spread and the speed-ups' test
 };
 
 void drawCaseTable(Layout& layout, const RunResult& result, const std::vector<std::size_t>& indices,
@@ -647,8 +650,12 @@ void drawCaseTable(Layout& layout, const RunResult& result, const std::vector<st
         const Summary& ranked = table.rankedOf(c);
         QString speedup;
         if (const auto base = baselineCase(result, i);
-            ok && base && table.rankedOf(result.cases[*base]).median > 0)
+            ok && base && table.rankedOf(result.cases[*base]).median > 0) {
             speedup = speedupText(ranked.median / table.rankedOf(result.cases[*base]).median);
+            // A speed-up the repetitions do not separate from 1x is a figure, not a finding: marked.
+            if (*base != i && !compareCases(c, result.cases[*base], table.ranking).holds())
+                speedup.prepend(QStringLiteral("\u2248"));
+        }
         QStringList row{QString::number(c.index + 1)};
         for (std::size_t a = 0; a < axisColumns.size(); ++a) {
             if (shown[a])
@@ -668,7 +675,9 @@ void drawCaseTable(Layout& layout, const RunResult& result, const std::vector<st
                                        : QString())
             << speedup << (ok ? QString::number(c.cpuSecondsPerGiB, 'f', 3) : QString())
             << (c.peakRssBytes > 0 ? qs(formatBytes(c.peakRssBytes)) : QString())
-            << (ok ? QStringLiteral("±%1").arg(c.stabilityMBps, 0, 'f', 0) : QString())
+            << (ok && repetitionSpread(c, table.ranking).used >= 2
+                    ? QStringLiteral("%1%").arg(repetitionSpread(c, table.ranking).cv * 100, 0, 'f', 1)
+                    : QString())
             << qs(toString(c.status));
         rows.push_back(row);
         colours.push_back(ok ? kText : kBad);
@@ -690,7 +699,7 @@ void drawCaseTable(Layout& layout, const RunResult& result, const std::vector<st
                                                          {QStringLiteral("Speed-up"), 5.6, Qt::AlignRight},
                                                          {QStringLiteral("CPU s/GiB"), 4.6, Qt::AlignRight},
                                                          {QStringLiteral("Peak RSS"), 5.8, Qt::AlignRight},
-                                                         {QStringLiteral("Stab. MB/s"), 4.8, Qt::AlignRight},
+                                                         {QStringLiteral("Spread CV"), 4.8, Qt::AlignRight},
                                                          {QStringLiteral("Status"), 5.2}})
         columns.push_back(c);
     layout.table(columns, rows, 6.8, [&](std::size_t i) { return colours[i]; });
@@ -724,20 +733,64 @@ QString plainWords(const std::string& text)
 
 // Page 1: the question, the answers with their numbers, what matters most with what to do, what the figures
 // cannot say, and the terms.
+// The health verdict, first on page 1 where the run has one: each dimension with its figure, the word and the
+// class's typical range, the overall answer, the likely causes and what was judged without a range.
+void drawHealth(Layout& layout, const Verdict& v)
+{
+    const HealthVerdict& h = *v.health;
+    layout.heading(QStringLiteral("Summary"));
+    layout.paragraph(QStringLiteral("Is this storage as fast as its kind of device should be?"), 10.5, kText);
+    layout.space(2);
+    layout.paragraph(plainWords(h.overall), 10.5, kText, 0);
+    layout.space(2);
+    for (const auto& line : h.lines) {
+        const bool low = line.word == HealthWord::Below || line.word == HealthWord::FarBelow;
+        QString text = QStringLiteral("\u2022 %1: %2 \u2014 %3")
+                           .arg(plainWords(line.what), plainWords(line.figure), qs(toString(line.word)));
+        if (!line.typical.empty())
+            text += QStringLiteral(" (typical %1)").arg(plainWords(line.typical));
+        layout.paragraph(text, 9.5, low ? kBad : kText, 8);
+    }
+    if (!v.causes.empty()) {
+        layout.heading(v.belowTypical ? QStringLiteral("Likely causes, most likely first")
+                                      : QStringLiteral("What shapes the figures here"),
+                       2);
+        int n = 0;
+        for (const auto& c : v.causes) {
+            layout.paragraph(QStringLiteral("%1. %2.").arg(++n).arg(plainWords(c.what)), 9, kText, 8);
+            layout.paragraph(QStringLiteral("Evidence: %1").arg(plainWords(c.evidence)), 8.5, kMuted, 20);
+            layout.paragraph(QStringLiteral("What to change: %1").arg(plainWords(c.change)), 8.5, kMuted, 20);
+        }
+    }
+    if (!h.checks.empty()) {
+        layout.heading(QStringLiteral("Also checked"), 2);
+        for (const auto& c : h.checks)
+            layout.paragraph(QStringLiteral("\u2022 ") + plainWords(c), 9, kText, 8);
+    }
+    if (!h.rangesSource.empty())
+        layout.paragraph(QStringLiteral("Typical ranges from %1.").arg(plainWords(h.rangesSource)), 8, kMuted,
+                         0);
+    layout.heading(QStringLiteral("Ways of doing the I/O, compared"), 2);
+}
+
 void drawVerdict(Layout& layout, const Verdict& v)
 {
-    layout.heading(QStringLiteral("Summary"));
-    layout.paragraph(plainWords(v.question), 10.5, kText);
-    layout.space(2);
+    if (v.health) {
+        drawHealth(layout, v);
+    } else {
+        layout.heading(QStringLiteral("Summary"));
+        layout.paragraph(plainWords(v.question), 10.5, kText);
+        layout.space(2);
+    }
     if (v.answers.empty())
         layout.paragraph(QStringLiteral("No case finished, so there is no answer."), 10, kBad, 8);
     for (const auto& answer : v.answers)
         layout.paragraph(QStringLiteral("\u2022 ") + plainWords(answer), 10, kText, 8);
-    if (!v.machine.empty()) {
+    if (!v.machine.empty() && !v.health) {
         layout.space(2);
         layout.paragraph(plainWords(v.machine), 9.5, kText, 8);
     }
-    if (!v.causes.empty()) {
+    if (!v.causes.empty() && !v.health) {
         layout.heading(v.belowTypical ? QStringLiteral("Likely causes of the slow figure, most likely first")
                                       : QStringLiteral("What shapes the figures here"),
                        2);
@@ -922,8 +975,10 @@ void resultsSection(Layout& layout, const ReportContext& ctx)
     layout.paragraph(
         QStringLiteral("MB/s = 10^6 bytes per second.%1 Median over the measured repetitions%2; "
                        "speed-up is against plain stdio with its default buffer (reads: plain read(2) "
-                       "with the normal hint) at the same chunk size; stability is the spread of the "
-                       "per-interval rate. Cases are compared only within their group: a write into "
+                       "with the normal hint) at the same chunk size, marked \u2248 where a t-test over the "
+                       "repetitions (95%) does not separate it from the baseline; spread is the CV of the "
+                       "repetitions of the ranked rate (of the middle ones from 5 on). Cases are compared "
+                       "only within their group: a write into "
                        "a pipe is no rival of a write to a file.%3")
             .arg(ranked, trimmed,
                  byGroup.contains(ComparisonGroup::ColdReads) || byGroup.contains(ComparisonGroup::WarmReads)
@@ -936,6 +991,7 @@ void resultsSection(Layout& layout, const ReportContext& ctx)
     for (const auto& [group, indices] : byGroup) {
         CaseTable table;
         table.rankedOf = rankedOf;
+        table.ranking = ranking;
         if (group == ComparisonGroup::FileWrites) {
             const bool durable = ranking == Ranking::Durable;
             table.rankedName =
@@ -1533,12 +1589,14 @@ void cdmSection(Layout& layout, const ReportContext& ctx)
                 cells << QStringLiteral("%1%2")
                              .arg(c.medianMBps, 0, 'f', 2)
                              .arg(c.note.empty() ? QString() : QStringLiteral("*"))
-                      << QStringLiteral("%1 \u2013 %2 MB/s\n%3 IOPS \u00b7 p99 %4")
-                             .arg(c.lowMBps, 0, 'f', 1)
-                             .arg(c.highMBps, 0, 'f', 1)
-                             .arg(QLocale().toString(c.iops, 'f', 0),
-                                  c.p99Ns ? latencyCell(static_cast<double>(*c.p99Ns))
-                                          : QStringLiteral("n/a"));
+                      << (c.repetitions > 1 ? QStringLiteral("%1 \u2013 %2 MB/s")
+                                                  .arg(c.lowMBps, 0, 'f', 1)
+                                                  .arg(c.highMBps, 0, 'f', 1)
+                                            : QStringLiteral("1 repetition")) +
+                             QStringLiteral("\n%1 IOPS \u00b7 p99 %2")
+                                 .arg(QLocale().toString(c.iops, 'f', 0),
+                                      c.p99Ns ? latencyCell(static_cast<double>(*c.p99Ns))
+                                              : QStringLiteral("n/a"));
             }
             if (!c.note.empty())
                 notes << QStringLiteral("%1 %2: %3")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/findings.h"
 
+#include "core/analysis/significance.h"
 #include "core/analysis/stats.h"
 #include "core/analysis/system_checks.h"
 #include "core/analysis/warnings.h"
@@ -333,27 +334,55 @@ void fastestFindings(const RunResult& result, Ranking ranking, std::vector<Findi
     }
     for (const auto& [key, indices] : byChunk) {
         const auto [group, chunk] = key;
-        const std::string baseline =
+        const std::string plain =
             fmt::format("plain {}", baselineStrategy(result.cases[indices.front()].testCase));
-        const auto byRate = [&](std::size_t a, std::size_t b) {
-            return ranked(a) < ranked(b);
-        };
-        const std::size_t best = *std::max_element(indices.begin(), indices.end(), byRate);
+        const Lead lead = leadOf(result, indices, ranking);
+        const std::size_t best = lead.top;
         const CaseResult& c = result.cases[best];
-        std::string text = fmt::format("At {} per call, the fastest {} is {} at {}", formatBytes(chunk),
-                                       fastestWhat(group, c.testCase), caseName(c), rate(ranked(best)));
-        if (group == ComparisonGroup::FileWrites)
-            text += ranksDurable(c.testCase, ranking)
-                        ? fmt::format(" durable ({} apparent)", rate(c.apparentMBps.median))
-                        : fmt::format(" apparent ({} durable)", rate(c.durableMBps.median));
+        const auto twin = [&](const CaseResult& r) -> std::string {
+            if (group != ComparisonGroup::FileWrites)
+                return {};
+            return ranksDurable(r.testCase, ranking)
+                       ? fmt::format(" durable ({} apparent)", rate(r.apparentMBps.median))
+                       : fmt::format(" apparent ({} durable)", rate(r.durableMBps.median));
+        };
+        std::string text;
+        if (lead.tied.empty()) {
+            text = fmt::format("At {} per call, the fastest {} is {} at {}{}", formatBytes(chunk),
+                               fastestWhat(group, c.testCase), caseName(c), rate(ranked(best)), twin(c));
+        } else {
+            std::string names = caseName(c);
+            for (std::size_t i = 0; i < lead.tied.size(); ++i)
+                names += (i + 1 == lead.tied.size() ? " and " : ", ") + caseName(result.cases[lead.tied[i]]);
+            text =
+                fmt::format("At {} per call, no {} is fastest beyond the noise: {} cannot be told apart "
+                            "(the highest, {} at {}{}, is {:.2f}x the next; {})",
+                            formatBytes(chunk), fastestWhat(group, c.testCase), names, caseName(c),
+                            rate(ranked(best)), twin(c), lead.closest.ratio, describeTest(lead.closest.test));
+        }
         const auto base = baselineCase(result, best);
+        const std::string baseline = !base || isPreferredBaselineOf(result.cases[*base].testCase, c.testCase)
+                                         ? plain
+                                         : fmt::format("{}, standing in for {}, which did not run,",
+                                                       caseName(result.cases[*base]), plain);
         if (base && *base != best && ranked(*base) > 0) {
-            text +=
-                fmt::format(", {:.2f}x {} ({})", ranked(best) / ranked(*base), baseline, rate(ranked(*base)));
+            const RateDifference d = compareCases(c, result.cases[*base], ranking);
+            if (d.holds())
+                text += fmt::format(", {:.2f}x {} ({})", d.ratio, baseline, rate(ranked(*base)));
+            else
+                text += fmt::format(", {:.2f}x {} ({}), which is {}", d.ratio, baseline, rate(ranked(*base)),
+                                    d.kind == RateDifference::Kind::Untestable
+                                        ? "not a finding with a single repetition"
+                                        : "within the noise (" + describeTest(d.test) + ")");
         } else if (base && *base == best) {
-            text += fmt::format(", and it is the {} baseline itself", baseline);
-        } else if (indices.size() > 1) {
-            const std::size_t slowest = *std::min_element(indices.begin(), indices.end(), byRate);
+            text += isPreferredBaselineOf(c.testCase, c.testCase)
+                        ? fmt::format(", and it is the {} baseline itself", plain)
+                        : fmt::format(
+                              ", and it is the speed-ups' baseline, standing in for {}, which did not run",
+                              plain);
+        } else if (indices.size() > 1 && lead.tied.empty()) {
+            const std::size_t slowest = *std::min_element(
+                indices.begin(), indices.end(), [&](auto a, auto b) { return ranked(a) < ranked(b); });
             text += fmt::format(", {:.2f}x the slowest there, {}", ranked(best) / ranked(slowest),
                                 caseName(result.cases[slowest]));
         }
@@ -549,8 +578,19 @@ void queueDepthFindings(const RunResult& result, Ranking ranking, std::vector<Fi
         const double gain = rateOf(best) / rateOf(shallow);
         const std::string what =
             fmt::format("{} {}", first.testCase.strategy, formatBytesCompact(first.testCase.chunkBytes));
+        // "Helps" is a comparison of two cases: it holds only beyond the noise (significance.h).
+        const RateDifference gainHolds = compareCases(*best, *shallow, ranking);
         std::string text;
-        if (gain < kQueueDepthHelps)
+        if (gain >= kQueueDepthHelps && !gainHolds.holds())
+            text = fmt::format(
+                "{}: queue depth may help ({} at QD{}, {} at QD{}, {:.1f}x), but that gain is {} ({}).", what,
+                rate(rateOf(shallow)), shallow->testCase.queueDepth, rate(rateOf(best)),
+                best->testCase.queueDepth, gain,
+                gainHolds.kind == RateDifference::Kind::Untestable ? "not a finding with a single "
+                                                                     "repetition"
+                                                                   : "within the noise",
+                describeTest(gainHolds.test));
+        else if (gain < kQueueDepthHelps)
             text =
                 fmt::format("{}: queue depth did not help: {} at QD{} and {} at QD{} (at best {} at QD{}).",
                             what, rate(rateOf(shallow)), shallow->testCase.queueDepth, rate(rateOf(deepest)),
@@ -759,7 +799,8 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry,
         noiseFinding(c, ranking, out);
         tailFinding(c, c.callLatency, "calls", kTailMinCalls, out);
         tailFinding(c, c.syncLatency, "sync calls", kTailMinSyncs, out);
-        if (auto cpu = cpuBoundFinding(c, result.host))
+        const Strategy* strategy = registry != nullptr ? registry->find(k.strategy) : nullptr;
+        if (auto cpu = cpuBoundFinding(c, result.host, strategy != nullptr ? &strategy->info() : nullptr))
             out.push_back(std::move(*cpu));
         if (k.target != TargetKind::Directory)
             continue;

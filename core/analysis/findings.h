@@ -38,6 +38,7 @@ struct Finding
     Kind kind = Kind::Fastest;
     std::optional<std::uint32_t> caseIndex; // the case it is about, if one
     std::string text;                       // one or two sentences, numbers included
+    std::string advice; // what to do about it, where it depends on the case ("" = the kind's own advice)
 
     friend bool operator==(const Finding&, const Finding&) = default;
 };

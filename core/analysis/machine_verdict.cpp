@@ -140,10 +140,27 @@ std::vector<LikelyCause> causes(const RunResult& result, const std::vector<Findi
         out.push_back({"data=journal writes every data block twice",
                        "mount options: " + result.target.mountOptions,
                        "Remount with data=ordered (ext4's default)."});
-    if (const auto n = countFindings(found, Finding::Kind::CpuBound); n > 0)
-        out.push_back({fmt::format("{} case{} kept the CPU busy nearly all the time", n, n == 1 ? "" : "s"),
-                       "user + system CPU time near the cores in use (see the findings)",
-                       "Fewer, larger calls move those figures; a faster disk would not."});
+    // CPU-bound cases, named, with the advice that fits the first (its strategy's costs).
+    std::vector<const Finding*> cpuBound;
+    for (const auto& f : found) {
+        if (f.kind == Finding::Kind::CpuBound)
+            cpuBound.push_back(&f);
+    }
+    if (!cpuBound.empty()) {
+        std::string names;
+        for (std::size_t i = 0; i < cpuBound.size(); ++i) {
+            const std::string& text = cpuBound[i]->text;
+            names += (i == 0                     ? ""
+                      : i + 1 == cpuBound.size() ? " and "
+                                                 : ", ") +
+                     text.substr(0, text.find(": "));
+        }
+        out.push_back({fmt::format("{} kept the CPU busy nearly all the time", names),
+                       cpuBound.front()->text.substr(cpuBound.front()->text.find(": ") + 2),
+                       cpuBound.front()->advice.empty()
+                           ? std::string("Fewer, larger calls move those figures; a faster disk would not.")
+                           : cpuBound.front()->advice});
+    }
     if (const auto n = countFindings(found, Finding::Kind::Compression); n > 0)
         out.push_back(
             {"Something below the program compresses or deduplicates: zeros moved far faster than "

@@ -48,6 +48,16 @@ bool ranksDurable(const Case& c, Ranking ranking)
     return ranking == Ranking::Durable && comparisonGroup(c) == ComparisonGroup::FileWrites;
 }
 
+HeadlineLatency headlineLatency(const CaseResult& c)
+{
+    const SyncPolicy& sync = c.testCase.sync;
+    if (sync.loopSyncEvery() > 0 && c.syncLatency && c.syncLatency->summary.count > 0)
+        return {&*c.syncLatency, sync.mode == SyncMode::FdatasyncEvery ? "fdatasync" : "fsync", true};
+    if (c.callLatency && c.callLatency->summary.count > 0)
+        return {&*c.callLatency, "call", false};
+    return {};
+}
+
 const Summary& rankedRate(const CaseResult& c, Ranking ranking)
 {
     return ranksDurable(c.testCase, ranking) ? c.durableMBps : c.apparentMBps;

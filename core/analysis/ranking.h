@@ -37,4 +37,15 @@ bool ranksDurable(const Case& c, Ranking ranking);
 // The figures a case is ranked and coloured by: durableMBps or apparentMBps.
 const Summary& rankedRate(const CaseResult& c, Ranking ranking);
 
+// The latency a table shows for a case, and which call it is of. A case that syncs within its loop
+// (fsync-every:N, fdatasync-every:N) shows its sync calls: that is the latency its durability costs, and its
+// write calls' own figure is in the full latency table; any other case shows its calls.
+struct HeadlineLatency
+{
+    const LatencyDistribution* distribution = nullptr; // nullptr: the case timed nothing
+    std::string call;                                  // "fsync", "fdatasync" or "call"
+    bool ofSyncs = false;
+};
+HeadlineLatency headlineLatency(const CaseResult& c);
+
 } // namespace iolab

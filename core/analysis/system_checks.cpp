@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/system_checks.h"
 
+#include "core/analysis/significance.h"
+
 #include "core/analysis/stats.h"
 #include "core/base/units.h"
+#include "core/engine/strategy.h"
 
 #include <fmt/format.h>
 
@@ -83,7 +86,40 @@ std::optional<double> cpuBusyShare(const CaseResult& c, const HostInfo& host)
     return median(shares);
 }
 
-std::optional<Finding> cpuBoundFinding(const CaseResult& c, const HostInfo& host)
+std::string cpuBoundAdvice(const Case& c, const StrategyInfo* info)
+{
+    constexpr std::uint64_t kSmallChunk = 64 * kKiB;
+    const bool small = c.chunkBytes < kSmallChunk;
+    const std::string fewerCalls =
+        c.direction == Direction::Read ? "fewer, larger reads" : "fewer, larger writes";
+    if (info != nullptr && info->usesStdioBuffer) {
+        if (!info->lockFreeVariant.empty() && small)
+            return fmt::format("Each locked stdio call costs more than its bytes: `{}` makes the same calls "
+                               "without the lock, and larger pieces per call cost less still; a faster disk "
+                               "would not move this figure.",
+                               info->lockFreeVariant);
+        return "The stdio calls cost more than the bytes: hand stdio larger pieces per call, and a larger "
+               "buffer (setvbuf) makes fewer system calls; a faster disk would not move this figure.";
+    }
+    if (info != nullptr && info->callCost == CallCost::MappedWindow)
+        return "A mapping pays a page fault per page and a map and unmap per window: write(2) in large "
+               "chunks, "
+               "or O_DIRECT, moves the same bytes with less CPU; a faster disk would not move this figure.";
+    if (info != nullptr && info->callCost == CallCost::Copy)
+        return "The copy into the batch buffer is the cost: write(2) or O_DIRECT straight from the program's "
+               "own buffer saves it; a faster disk would not move this figure.";
+    if (small)
+        return fmt::format("Each call is a system call for {}: {} (or requests kept in flight with io_uring) "
+                           "cost less CPU per byte; a faster disk would not move this figure.",
+                           formatBytes(c.chunkBytes), fewerCalls);
+    if (c.threads == 1)
+        return "One thread is busy copying the data: more threads (the threads axis), or O_DIRECT, which "
+               "skips the copy into the page cache, can move more; a faster disk would not.";
+    return "The CPU, not the storage, limits this case: fewer, larger calls move the figure; a faster disk "
+           "would not.";
+}
+
+std::optional<Finding> cpuBoundFinding(const CaseResult& c, const HostInfo& host, const StrategyInfo* info)
 {
     const auto share = cpuBusyShare(c, host);
     if (!share || *share < kCpuBoundShare)
@@ -108,7 +144,8 @@ std::optional<Finding> cpuBoundFinding(const CaseResult& c, const HostInfo& host
                                "measures the CPU as much as the storage.",
                                findingSubject(c), share100, cores, cores == 1 ? "" : "s",
                                user / static_cast<double>(n), system / static_cast<double>(n),
-                               seconds / static_cast<double>(n))};
+                               seconds / static_cast<double>(n)),
+                   cpuBoundAdvice(c.testCase, info)};
 }
 
 bool compressibleData(const Case& c)
@@ -177,11 +214,12 @@ std::vector<Finding> compressionFindings(const RunResult& result, Ranking rankin
                           [&](const CaseResult& c) { return c.index == pair.incompressible; });
         if (pair.compressibleMBps < kCompressionFactor * pair.incompressibleMBps)
             continue;
-        const auto fastRates = rankedRates(fast, ranking);
-        const auto slowRates = rankedRates(slow, ranking);
-        if (*std::min_element(fastRates.begin(), fastRates.end()) <=
-            *std::max_element(slowRates.begin(), slowRates.end()))
-            continue; // the repetitions overlap: noise could make the difference
+        // The noise rule every comparison of two cases follows (core/analysis/significance.h): a single
+        // repetition on either side, or a gap within the spread, could be chance.
+        const RateDifference difference =
+            compareRates(rankedRates(fast, ranking), rankedRates(slow, ranking));
+        if (difference.kind != RateDifference::Kind::Faster)
+            continue;
         const Case& k = fast.testCase;
         const std::string compression = result.system.valueOf("fs.compression");
         const bool fsCompresses = !compression.empty() && compression != "off" &&
@@ -192,14 +230,14 @@ std::vector<Finding> compressionFindings(const RunResult& result, Ranking rankin
                                        "(the filesystem, a virtual disk's host, or the drive's controller)");
         out.push_back(
             {Finding::Kind::Compression, fast.index,
-             fmt::format("{}: {} {} at {}, the same case with {} at {} ({:.1f}x, every repetition apart): "
+             fmt::format("{}: {} {} at {}, the same case with {} at {} ({:.1f}x, beyond the noise: {}): "
                          "{}. Real data lands between the two, by how well it compresses; the rate of {} is "
                          "the one to judge the disk by.",
                          findingSubject(fast), patternWords(k.pattern),
                          k.direction == Direction::Read ? "read" : "wrote", rate(pair.compressibleMBps),
                          patternWords(slow.testCase.pattern), rate(pair.incompressibleMBps),
-                         pair.compressibleMBps / pair.incompressibleMBps, where,
-                         patternWords(slow.testCase.pattern))});
+                         pair.compressibleMBps / pair.incompressibleMBps, describeTest(difference.test),
+                         where, patternWords(slow.testCase.pattern))});
     }
     return out;
 }

@@ -11,6 +11,8 @@
 
 namespace iolab {
 
+struct StrategyInfo;
+
 // The "is this number real?" checks that rest on the system facts and on a case's samples and CPU time
 // (issue 18). findings() calls them beside its own checks; each returns nothing when its evidence is missing.
 
@@ -32,7 +34,11 @@ double coresInUse(const Case& k, const HostInfo& host);
 // The median over measured repetitions of (user + system CPU seconds) / (seconds x cores in use); nullopt
 // without measured repetitions or CPU figures.
 std::optional<double> cpuBusyShare(const CaseResult& c, const HostInfo& host);
-std::optional<Finding> cpuBoundFinding(const CaseResult& c, const HostInfo& host);
+// `info`, the case's strategy declaration where known, fits the advice to what costs the CPU there.
+std::optional<Finding> cpuBoundFinding(const CaseResult& c, const HostInfo& host,
+                                       const StrategyInfo* info = nullptr);
+// What moves a CPU-bound case's figure, from its strategy's declaration and its chunk and threads.
+std::string cpuBoundAdvice(const Case& c, const StrategyInfo* info);
 
 // Where a long write's rate fell once and stayed down: the rate before and after, the bytes and seconds
 // before the drop. From the device's own rate where the sampler saw it, else (for writes that bypass the

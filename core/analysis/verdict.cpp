@@ -2,6 +2,7 @@
 #include "core/analysis/verdict.h"
 
 #include "core/analysis/memory_budget_table.h"
+#include "core/analysis/significance.h"
 #include "core/analysis/sync_lab.h"
 #include "core/analysis/system_checks.h"
 
@@ -36,7 +37,8 @@ enum class Term
     Fsync,
     Direct,
     Spread,
-    Ci
+    Ci,
+    Significance
 };
 
 std::string explain(Term term)
@@ -62,6 +64,12 @@ std::string explain(Term term)
     case Term::Ci:
         return "95% CI (confidence interval): the range that holds the true mean rate with 95% confidence, "
                "judged from the repetitions";
+    case Term::Significance:
+        return "within the noise: a difference between two cases that a t-test over their repetitions "
+               "(Welch's, "
+               "or Yuen's on trimmed means from 5 repetitions on) does not find at 95% confidence; IOLab "
+               "names "
+               "a case fastest, and quotes a speed-up as a fact, only when the difference holds";
     case Term::Spread:
         return "CV (coefficient of variation): the spread of the repetitions as a share of their mean";
     }
@@ -165,6 +173,20 @@ std::string plainName(const Case& k, bool withChunk)
 std::string baselineName(const Case& k)
 {
     return fmt::format("plain `{}`", baselineStrategy(k));
+}
+
+// How a speed-up's baseline is named: "plain `stdio`" when it is the plain case (the default buffer, the
+// normal hint), else the case that stands in for it, said so.
+std::string baselineWords(const RunResult& result, std::size_t base, std::size_t of)
+{
+    const Case& b = result.cases[base].testCase;
+    const Case& k = result.cases[of].testCase;
+    if (isPreferredBaselineOf(b, k))
+        return baselineName(k);
+    if (base == of)
+        return fmt::format("the speed-ups' baseline (standing in for {}, which did not run)",
+                           baselineName(k));
+    return fmt::format("{} (standing in for {}, which did not run)", plainName(b, false), baselineName(k));
 }
 
 // "To write 64 KiB chunks to a file here", "To read a file from a cold cache in 1 MiB chunks here".
@@ -354,12 +376,20 @@ std::vector<Term> termsOf(Finding::Kind kind)
 std::string plainText(const Finding& f, const RunResult& result)
 {
     std::string text = f.text;
-    if (f.kind == Finding::Kind::Cancelled)
-        return result.cases.empty()
-                   ? std::string("The run was stopped before its first case finished.")
-                   : fmt::format("The run was stopped before its end; the answer covers the {} "
-                                 "case{} that ran.",
-                                 result.cases.size(), result.cases.size() == 1 ? "" : "s");
+    if (f.kind == Finding::Kind::Cancelled) {
+        // The cases the stop left unrun are in the result too, cancelled with no repetition: not counted.
+        const auto ran = static_cast<std::size_t>(
+            std::count_if(result.cases.begin(), result.cases.end(), [](const CaseResult& c) {
+                return c.status != Status::Cancelled || !c.repetitions.empty();
+            }));
+        return ran == 0 ? std::string("The run was stopped before its first case finished.")
+                        : fmt::format("The run was stopped before its end; the answer covers the {} "
+                                      "case{} that ran{}.",
+                                      ran, ran == 1 ? "" : "s",
+                                      ran == result.cases.size()
+                                          ? std::string()
+                                          : fmt::format(" of the {} planned", result.cases.size()));
+    }
     if (f.kind == Finding::Kind::Short && !f.caseIndex) {
         std::size_t count = 0;
         for (char ch : text.substr(0, text.find(':')))
@@ -412,8 +442,8 @@ std::string compressionAnswer(const RunResult& result, Ranking ranking)
                            ratio, other, where, other);
     if (ratio >= kCompressionFactor)
         return fmt::format(
-            "Compression: zeros moved {:.1f}x as fast as {} ({}), but their repetitions overlap: "
-            "run again with more repetitions before concluding.",
+            "Compression: zeros moved {:.1f}x as fast as {} ({}), but that gap does not hold against the "
+            "noise of their repetitions: run again with more repetitions before concluding.",
             ratio, other, where);
     if (pairs.size() == 1)
         return fmt::format("Compression: zeros moved {:.2f}x as fast as {} ({}): nothing below the program "
@@ -467,67 +497,129 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         if (!compression.empty() && indices.size() == 1 &&
             result.cases[indices.front()].testCase.pattern != DataPattern{})
             continue;
-        const auto byRate = [&](std::size_t a, std::size_t b) {
-            return rankedRate(result.cases[a], ranking).median < rankedRate(result.cases[b], ranking).median;
-        };
         std::set<std::uint64_t> chunks;
         for (std::size_t i : indices)
             chunks.insert(result.cases[i].testCase.chunkBytes);
         const bool oneChunk = chunks.size() == 1;
-        const std::size_t best = *std::max_element(indices.begin(), indices.end(), byRate);
+        const Lead lead = leadOf(result, indices, ranking);
+        const std::size_t best = lead.top;
         const CaseResult& c = result.cases[best];
         const Case& k = c.testCase;
         const double bestRate = rankedRate(c, ranking).median;
-        std::string text = fmt::format("{}, {} is fastest: {}{}", purpose(group, k, oneChunk),
-                                       plainName(k, !oneChunk), rate(bestRate), rankedWord(k, ranking));
         used.insert(Term::Chunk);
+        const auto rateWithTwin = [&](const CaseResult& r) {
+            std::string out = rate(rankedRate(r, ranking).median) + rankedWord(r.testCase, ranking);
+            if (group == ComparisonGroup::FileWrites)
+                out += ranksDurable(r.testCase, ranking)
+                           ? fmt::format(" ({} apparent)", rate(r.apparentMBps.median))
+                           : fmt::format(" ({} durable)", rate(r.durableMBps.median));
+            return out;
+        };
         if (group == ComparisonGroup::FileWrites) {
-            if (ranksDurable(k, ranking)) {
-                text += fmt::format(" ({} apparent)", rate(c.apparentMBps.median));
-            } else {
-                text += fmt::format(" ({} durable)", rate(c.durableMBps.median));
-            }
             used.insert(Term::Durable);
             used.insert(Term::Apparent);
+        }
+        std::string text;
+        if (!lead.tied.empty() && !lead.untestable) {
+            // No winner inside the noise: the leaders, their figures, and what would tell them apart.
+            used.insert(Term::Significance);
+            std::vector<std::string> leaders{
+                fmt::format("{} ({})", plainName(k, !oneChunk), rateWithTwin(c))};
+            constexpr std::size_t kNamedLeaders = 4;
+            for (std::size_t i = 0; i < lead.tied.size() && leaders.size() < kNamedLeaders; ++i) {
+                const CaseResult& t = result.cases[lead.tied[i]];
+                leaders.push_back(fmt::format("{} ({})", plainName(t.testCase, !oneChunk),
+                                              rate(rankedRate(t, ranking).median)));
+            }
+            if (lead.tied.size() + 1 > leaders.size())
+                leaders.push_back(fmt::format("{} more", lead.tied.size() + 1 - leaders.size()));
+            const CaseResult& closest = result.cases[lead.tied.front()];
+            text =
+                fmt::format("{}, no way is fastest beyond the noise: {} cannot be told apart ({:.2f}x, {})",
+                            purpose(group, k, oneChunk), joinWords(leaders), lead.closest.ratio,
+                            describeTest(lead.closest.test));
+            if (const std::string ways = whatWouldSeparate(c, closest, ranking); !ways.empty())
+                text += "; " + ways + " would separate them";
+            answers.push_back({text + ".", bestRate});
+            continue;
+        }
+        if (lead.tied.empty()) {
+            text = fmt::format("{}, {} is fastest: {}", purpose(group, k, oneChunk), plainName(k, !oneChunk),
+                               rateWithTwin(c));
+        } else {
+            // A single repetition on either side: the order is what was measured, not a finding.
+            const CaseResult& closest = result.cases[lead.tied.front()];
+            text = fmt::format("{}, {} measured highest: {}, {:.2f}x {} ({}), but with {} IOLab cannot tell "
+                               "whether that lead is more than chance (run with --reps 5 to know)",
+                               purpose(group, k, oneChunk), plainName(k, !oneChunk), rateWithTwin(c),
+                               lead.closest.ratio, plainName(closest.testCase, !oneChunk),
+                               rate(rankedRate(closest, ranking).median),
+                               c.repetitions.size() > 0 && rankedRate(c, ranking).count == 1 &&
+                                       rankedRate(closest, ranking).count == 1
+                                   ? std::string("one repetition each")
+                                   : std::string("a single repetition on one side"));
         }
         const auto base = baselineCase(result, best);
         if (base && *base != best && measured(result.cases[*base], ranking)) {
             const CaseResult& b = result.cases[*base];
-            text += fmt::format(", {:.1f}x {} ({})", bestRate / rankedRate(b, ranking).median,
-                                baselineName(k), rate(rankedRate(b, ranking).median));
+            const RateDifference d = compareCases(c, b, ranking);
+            baselines.insert(baselineStrategy(k));
             used.insert(Term::SpeedUp);
-            baselines.insert(baselineStrategy(k));
-        } else if (base && *base == best) {
-            text += fmt::format("; it is {} itself, the baseline", baselineName(k));
-            baselines.insert(baselineStrategy(k));
-            std::optional<std::size_t> next; // the runner-up at the same chunk size
-            for (std::size_t i : indices) {
-                if (i != best && result.cases[i].testCase.chunkBytes == k.chunkBytes &&
-                    (!next || byRate(*next, i)))
-                    next = i;
+            switch (d.kind) {
+            case RateDifference::Kind::Faster:
+                text += fmt::format(", {:.1f}x {} ({})", d.ratio, baselineWords(result, *base, best),
+                                    rate(rankedRate(b, ranking).median));
+                break;
+            case RateDifference::Kind::Untestable:
+                if (lead.tied.empty())
+                    text +=
+                        fmt::format(", {:.1f}x {} ({}) in one repetition each", d.ratio,
+                                    baselineWords(result, *base, best), rate(rankedRate(b, ranking).median));
+                break;
+            case RateDifference::Kind::Indistinguishable:
+            case RateDifference::Kind::Slower:
+                used.insert(Term::Significance);
+                text += fmt::format(", but no faster than {} ({}) beyond the noise ({:.2f}x, {})",
+                                    baselineWords(result, *base, best), rate(rankedRate(b, ranking).median),
+                                    d.ratio, describeTest(d.test));
+                break;
             }
-            if (next) {
+        } else if (base && *base == best) {
+            text += isPreferredBaselineOf(k, k)
+                        ? fmt::format("; it is {} itself, the baseline", baselineName(k))
+                        : "; it is " + baselineWords(result, *base, best);
+            baselines.insert(baselineStrategy(k));
+            if (lead.next && lead.tied.empty()) {
+                std::optional<std::size_t> next; // the runner-up, outside the lead
+                for (std::size_t i : indices) {
+                    if (i != best && (!next || rankedRate(result.cases[*next], ranking).median <
+                                                   rankedRate(result.cases[i], ranking).median))
+                        next = i;
+                }
                 const CaseResult& n = result.cases[*next];
                 text += fmt::format(", and the next, {}, reached {} ({:.2f}x)",
                                     plainName(n.testCase, !oneChunk), rate(rankedRate(n, ranking).median),
                                     rankedRate(n, ranking).median / bestRate);
                 used.insert(Term::SpeedUp);
             }
-        } else {
+        } else if (lead.tied.empty() && lead.next) {
             std::vector<std::size_t> same;
             for (std::size_t i : indices) {
                 if (result.cases[i].testCase.chunkBytes == k.chunkBytes && i != best)
                     same.push_back(i);
             }
             if (!same.empty()) {
-                const std::size_t slowest = *std::min_element(same.begin(), same.end(), byRate);
+                const std::size_t slowest = *std::min_element(same.begin(), same.end(), [&](auto a, auto b) {
+                    return rankedRate(result.cases[a], ranking).median <
+                           rankedRate(result.cases[b], ranking).median;
+                });
                 const CaseResult& s = result.cases[slowest];
                 text +=
                     fmt::format(", {:.1f}x the slowest, {} ({})", bestRate / rankedRate(s, ranking).median,
                                 plainName(s.testCase, !oneChunk), rate(rankedRate(s, ranking).median));
-            } else if (indices.size() == 1) {
-                text += " (the only case of its kind)";
             }
+        } else if (indices.size() == 1) {
+            text += " (the only case of its kind)";
         }
         answers.push_back({text + ".", bestRate});
     }
@@ -562,10 +654,12 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         std::string what = plainText(f, result);
         if (list.size() > 1)
             what += fmt::format(" ({} more case{} like it.)", list.size() - 1, list.size() == 2 ? "" : "s");
-        v.highlights.push_back({f.kind, f.caseIndex, what, advice(f.kind)});
+        v.highlights.push_back({f.kind, f.caseIndex, what, f.advice.empty() ? advice(f.kind) : f.advice});
         for (Term t : termsOf(f.kind))
             used.insert(t);
     }
+
+    v.health = healthVerdict(result, registry, all);
 
     // The machine: how the best durable rate compares with the device class, and why it is what it is.
     MachineVerdict machine = machineVerdict(result, all);
@@ -683,18 +777,41 @@ void wrap(std::vector<std::string>& out, const std::string& text, const std::str
 
 } // namespace
 
+std::vector<std::string> causeSentences(const Verdict& v)
+{
+    std::vector<std::string> out;
+    for (const auto& c : v.causes)
+        out.push_back(fmt::format("{} (evidence: {}; what to change: {})", c.what, c.evidence, c.change));
+    return out;
+}
+
 std::vector<std::string> verdictLines(const Verdict& v, std::size_t width)
 {
     std::vector<std::string> out;
     out.emplace_back("Summary");
-    wrap(out, v.question, "Question: ", "          ", width);
-    if (v.answers.empty())
-        wrap(out, "No case finished, so there is no answer.", "Answer:   ", "          ", width);
-    for (std::size_t i = 0; i < v.answers.size(); ++i)
-        wrap(out, v.answers[i], i == 0 ? "Answer:   " : "          ", "          ", width);
-    if (!v.machine.empty())
-        wrap(out, v.machine, "Machine:  ", "          ", width);
-    if (!v.causes.empty()) {
+    if (v.health) {
+        // The health verdict answers the run's question first; the causes belong to it.
+        std::string text = healthText(*v.health, causeSentences(v), width);
+        std::size_t pos = 0;
+        while (pos < text.size()) {
+            const auto end = text.find('\n', pos);
+            out.push_back(text.substr(pos, end - pos));
+            pos = end + 1;
+        }
+        out.emplace_back("");
+        out.emplace_back("Ways of doing the I/O, compared:");
+        for (const auto& a : v.answers)
+            wrap(out, a, "  - ", "    ", width);
+    } else {
+        wrap(out, v.question, "Question: ", "          ", width);
+        if (v.answers.empty())
+            wrap(out, "No case finished, so there is no answer.", "Answer:   ", "          ", width);
+        for (std::size_t i = 0; i < v.answers.size(); ++i)
+            wrap(out, v.answers[i], i == 0 ? "Answer:   " : "          ", "          ", width);
+        if (!v.machine.empty())
+            wrap(out, v.machine, "Machine:  ", "          ", width);
+    }
+    if (!v.causes.empty() && !v.health) {
         out.emplace_back(v.belowTypical ? "Likely causes of the slow figure, most likely first:"
                                         : "What shapes the figures here:");
         for (std::size_t i = 0; i < v.causes.size(); ++i) {

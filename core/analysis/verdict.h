@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/analysis/findings.h"
+#include "core/analysis/health_verdict.h"
 #include "core/analysis/machine_verdict.h"
 #include "core/analysis/ranking.h"
 #include "core/model/result.h"
@@ -27,6 +28,8 @@ struct Verdict
         std::string advice; // one-line recommendation
     };
 
+    // The health verdict, first, where the run measured the device in enough dimensions (health_verdict.h).
+    std::optional<HealthVerdict> health;
     std::string question;              // the question the matrix asked, one line
     std::vector<std::string> answers;  // one sentence per comparison group that ran, best first
     std::vector<Highlight> highlights; // at most three, the most important first
@@ -42,6 +45,10 @@ struct Verdict
 };
 
 Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranking = Ranking::Durable);
+
+// The likely causes as one sentence each ("The drive's write cache is off (evidence: ...; what to change:
+// ...)"), for the health verdict's ticket-ready text.
+std::vector<std::string> causeSentences(const Verdict& v);
 
 // The verdict as plain text lines for a terminal or a log (headed "Summary"), wrapped at `width` columns.
 std::vector<std::string> verdictLines(const Verdict& v, std::size_t width = 100);

@@ -864,6 +864,7 @@ RunResult Runner::run(const RunPlan& plan, const RunOptions& options, const std:
         if (observer != nullptr)
             observer->caseStarted({i, caseCount, c});
         log.info("case {}/{}: {}", i + 1, caseCount, c.label());
+        const auto caseStart = Clock::now();
 
         const Strategy* strategy = m_registry.find(c.strategy);
         const std::uint64_t free = c.target == TargetKind::Directory ? m_workspace.freeBytes() : 0;
@@ -916,6 +917,7 @@ RunResult Runner::run(const RunPlan& plan, const RunOptions& options, const std:
                 caseResult.crashProbe =
                     probeCase(i, c, strategy->info(), caseResult, result.options, stopFlag, observer);
         }
+        caseResult.wallSeconds = seconds(Clock::now() - caseStart);
         summarizeCase(caseResult);
         if (observer != nullptr)
             observer->caseFinished(caseResult);

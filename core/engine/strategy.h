@@ -186,6 +186,9 @@ struct StrategyInfo
     // write to the file (mmap-batch-direct's mapped batch); 0: none, or the case's stdio buffer
     // (usesStdioBuffer).
     std::uint64_t holdsBackBytes = 0;
+    // A strategy making the same calls without a per-call lock (stdio: stdio-unlocked, fwrite_unlocked),
+    // which the advice for a CPU-bound case names; "" when there is none.
+    std::string lockFreeVariant;
     // Its calls go to random chunk-aligned offsets (read-random, write-random, the random queued ones), not
     // from the start of the file to its end.
     bool randomOffsets = false;

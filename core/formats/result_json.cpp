@@ -53,6 +53,10 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Sample, runSeconds, caseIndex, r
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MemoryBudgetUse, limitBytes, peakBytes, peakPageCacheBytes,
                                                 peakDirtyBytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HostInfo, hostname, os, kernel, cpuModel, logicalCpus, ramBytes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceCalibration, pageCacheWriteBytesPerSecond,
+                                                bufferedDurableBytesPerSecond, deviceWriteBytesPerSecond,
+                                                deviceReadBytesPerSecond, syncSeconds, directWriteSeconds,
+                                                directReadSeconds, measuredAt, tookSeconds)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunOptions, repetitions, warmups, verifyFiles, verifyPipes,
                                                 sampling, sampleIntervalMs, spaceCheck, dropCaches,
                                                 crashProbe, crashProbeSeed)
@@ -87,6 +91,8 @@ void to_json(json& j, const TargetInfo& t)
     optionalFlag("writeThroughSupported", t.writeThroughSupported);
     if (!t.memoryLimitProblem.empty())
         j["memoryLimitProblem"] = t.memoryLimitProblem;
+    if (t.calibration)
+        j["calibration"] = *t.calibration;
 }
 
 void from_json(const json& j, TargetInfo& t)
@@ -119,6 +125,8 @@ void from_json(const json& j, TargetInfo& t)
     optionalFlag("flushSupported", t.flushSupported);
     optionalFlag("powerProtected", t.powerProtected);
     optionalFlag("writeThroughSupported", t.writeThroughSupported);
+    if (const auto it = j.find("calibration"); it != j.end() && it->is_object())
+        t.calibration = it->get<DeviceCalibration>();
 }
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Fact, id, label, value, unknownWhy, source)
@@ -397,6 +405,8 @@ void to_json(json& j, const CaseResult& c)
         j["atRisk"] = exposureJson(*c.atRisk);
     if (c.memoryBudget)
         j["memoryBudget"] = *c.memoryBudget;
+    if (c.wallSeconds)
+        j["wallSeconds"] = *c.wallSeconds;
 }
 
 void from_json(const json& j, CaseResult& c)
@@ -429,6 +439,18 @@ void from_json(const json& j, CaseResult& c)
         c.atRisk = exposureFromJson(*it);
     if (const auto it = j.find("memoryBudget"); it != j.end())
         c.memoryBudget = it->get<MemoryBudgetUse>();
+    if (const auto it = j.find("wallSeconds"); it != j.end())
+        c.wallSeconds = it->get<double>();
+}
+
+json calibrationToJson(const DeviceCalibration& calibration)
+{
+    return json(calibration);
+}
+
+DeviceCalibration calibrationFromJson(const json& j)
+{
+    return j.get<DeviceCalibration>();
 }
 
 json resultToJson(const RunResult& r)

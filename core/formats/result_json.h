@@ -20,5 +20,8 @@ nlohmann::json caseToJson(const Case& c);
 void to_json(nlohmann::json& j, const TargetInfo& t);
 void from_json(const nlohmann::json& j, TargetInfo& t);
 Case caseFromJson(const nlohmann::json& json);
+// A target's calibration for the duration estimate, as results record it and the calibration store keeps it.
+nlohmann::json calibrationToJson(const DeviceCalibration& calibration);
+DeviceCalibration calibrationFromJson(const nlohmann::json& json); // throws nlohmann's errors on a bad one
 
 } // namespace iolab

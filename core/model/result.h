@@ -209,6 +209,9 @@ struct CaseResult
     // A case under a memory limit: the highest of its repetitions' figures (warm-ups and failed ones
     // included: an OOM kill is the point); nullopt for other cases and older files.
     std::optional<MemoryBudgetUse> memoryBudget;
+    // The wall time the whole case took: its data set's writing, warm-ups, repetitions, syncs, clean-up and
+    // kill -9 probe included; what the duration estimate learns from (nullopt in older files).
+    std::optional<double> wallSeconds;
 
     friend bool operator==(const CaseResult&, const CaseResult&) = default;
 };

@@ -7,6 +7,23 @@
 
 namespace iolab {
 
+// What a short run of IOLab's own strategies measured on a target, for the duration estimate
+// (core/analysis/estimate.h): about a second of I/O in a marked run folder, kept for a while per target.
+struct DeviceCalibration
+{
+    double pageCacheWriteBytesPerSecond = 0;  // buffered 1 MiB writes until the calls returned
+    double bufferedDurableBytesPerSecond = 0; // the same writes until their fsync returned
+    double deviceWriteBytesPerSecond = 0;     // direct 1 MiB writes, one at a time
+    double deviceReadBytesPerSecond = 0;      // direct 1 MiB reads, one at a time
+    double syncSeconds = 0;                   // a 4 KiB write and the fsync after it, median
+    double directWriteSeconds = 0;            // a direct 4 KiB write at a random offset, median
+    double directReadSeconds = 0;             // a direct 4 KiB read at a random offset, median
+    std::string measuredAt;                   // ISO 8601, UTC
+    double tookSeconds = 0;                   // how long the calibration itself took
+
+    friend bool operator==(const DeviceCalibration&, const DeviceCalibration&) = default;
+};
+
 // Facts about the folder a run writes into, filled by the platform layer.
 struct TargetInfo
 {
@@ -41,6 +58,8 @@ struct TargetInfo
     // Why a case's memory limit cannot be set for a run here ("" = it can): the memory cgroup it would need,
     // and what to do about it.
     std::string memoryLimitProblem;
+    // The estimate's calibration of this target, where one was made or kept from an earlier one.
+    std::optional<DeviceCalibration> calibration;
 
     // tmpfs or ramfs: the data lives in memory, so no figure describes a device.
     bool livesInMemory() const { return fsType == "tmpfs" || fsType == "ramfs"; }

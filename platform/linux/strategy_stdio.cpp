@@ -27,7 +27,7 @@ std::unique_ptr<Strategy> builtin::makeStdioStrategy()
 {
     return std::make_unique<posix::StdioStrategy<linux_backend::LockedWrite>>(
         "stdio", "fwrite(3) per chunk through a FILE with setvbuf (none, default or N bytes)",
-        CallCost::BufferedStdio);
+        CallCost::BufferedStdio, "stdio-unlocked");
 }
 
 } // namespace iolab

@@ -27,7 +27,7 @@ std::unique_ptr<Strategy> builtin::makeStdioStrategy()
 {
     return std::make_unique<windows_backend::StdioStrategy<windows_backend::LockedWrite>>(
         "stdio", "fwrite per chunk through a FILE with setvbuf (none, default or N bytes)",
-        CallCost::BufferedStdio);
+        CallCost::BufferedStdio, "stdio-unlocked");
 }
 
 } // namespace iolab

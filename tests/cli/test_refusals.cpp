@@ -41,6 +41,15 @@ bool waitForRunFile(const std::string& folder)
     return false;
 }
 
+// Writes into `path` until the filesystem has no byte left (a tmpfs has no blocks kept for root).
+void fillUp(const std::string& path)
+{
+    std::ofstream out(path, std::ios::binary);
+    const std::string block(4096, 'x');
+    while (out.write(block.data(), static_cast<std::streamsize>(block.size())) && out.flush()) {
+    }
+}
+
 const std::vector<std::string> kSlowRun = {"run",     "--target", "{T}",    "--strategy", "write",
                                            "--chunk", "512",      "--sync", "O_DSYNC",    "--size",
                                            "1G",      "--reps",   "1",      "--warmups",  "0"};
@@ -139,7 +148,14 @@ const Row kCliRows[] = {
     writeRow("ThreadsHundredThousand", {"--threads", "100000"}, 2, {"--threads", "1 to 1024"}),
     writeRow("ThreadsWords", {"--threads", "2,abc"}, 2, {"--threads", "'abc' is not a whole number"}),
     writeRow("RepsZero", {"--reps", "0"}, 2, {"--reps", "1 to 1000"}),
-    writeRow("RepsMillionExponent", {"--reps", "1e6"}, 2, {"--reps", "1e6"}),
+    // Every numeric flag says its range in one kind of sentence, whatever the text (issue 34: "Could not
+    // convert" was CLI11's own word for "1e6" and "-1").
+    writeRow("RepsMillionExponent", {"--reps", "1e6"}, 2, {"--reps: give 1 to 1000 measured repetitions", "'1e6' is not a whole number"}),
+    writeRow("CrashProbeNegative", {"--crash-probe", "-1"}, 2, {"--crash-probe: give 0 to 100 kills per write case", "'-1' is not a whole number"}),
+    writeRow("CrashProbeTooMany", {"--crash-probe", "101"}, 2, {"--crash-probe: give 0 to 100", "101 is out of range"}),
+    writeRow("WarmupsWords", {"--warmups", "two"}, 2, {"--warmups: give 0 to 100 warm-up repetitions", "'two'"}),
+    writeRow("CrashProbeSeedNegative", {"--crash-probe-seed", "-5"}, 2, {"--crash-probe-seed", "'-5' is not a whole number"}),
+    {"ExportJobCaseWords", {"export-job", "{O}/result.json", "--case", "first"}, 2, {"--case", "'first' is not a whole number"}},
     writeRow("RepsMillion", {"--reps", "1000000"}, 2, {"--reps", "1 to 1000"}),
     // Matrix files
     matrixRow("MatrixTruncated", "{\"strategies\": [\"write\"], \"chunks\": [4096", {"matrix.json", "line 1, column 42", "cut short"}),
@@ -173,6 +189,16 @@ const Row kCliRows[] = {
      [](Scene& s) { s.mount.emplace("size=16m"); s.special = s.mount->path(); }, Needs::Root},
     {"NotEnoughFreeSpace", {"run", "--target", "{P}", "--strategy", "write", "--chunk", "64K", "--size", "64M", "--reps", "1", "--quiet"}, 1, {"free space", "1 refused"},
      [](Scene& s) { s.mount.emplace("size=16m"); s.special = s.mount->path(); }, Needs::Root},
+    // A target with no free space at all: refused before anything is written, not run into one refusal per
+    // case at run time and an empty Summary.
+    {"TargetWithNoFreeSpace", {"run", "--target", "{P}", "--preset", "quick"}, 2, {"has no free space", "--no-space-check"},
+     [](Scene& s) {
+         s.mount.emplace("size=1m");
+         s.special = s.mount->path();
+         fillUp(s.special + "/filler");
+     }, Needs::Root},
+    // --plan: what Run would do, and nothing run.
+    {"PlanPrintsThePlanAndRunsNothing", {"run", "--target", "{T}", "--strategy", "write,direct", "--chunk", "64K", "--size", "8M", "--plan"}, 0, {"Plan:", "2 cases to run", "Estimate: about"}},
     {"SmallFilesystemSmallCase", {"run", "--target", "{P}", "--strategy", "write", "--chunk", "64K", "--size", "1M", "--reps", "1", "--warmups", "0", "--quiet"}, 0, {"MB/s"},
      [](Scene& s) { s.mount.emplace("size=8m"); s.special = s.mount->path(); }, Needs::Root},
     {"SigintMidRun", kSlowRun, 1, {"cancelled"}, {}, Needs::Nothing,
