@@ -44,6 +44,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <stop_token>
 #include <thread>
 
 namespace iolab::cli {
@@ -709,7 +710,7 @@ std::string estimateBasis(const DurationEstimate& estimate)
 // (a second of I/O on the target then saves a guess that can be off by a factor of several) or the user asked
 // for the plan. `target` gets the calibration used.
 DurationEstimate planEstimate(const RunPlan& plan, const RunOptions& options, TargetInfo& target,
-                              const Registry& registry, const RunArgs& args)
+                              const Registry& registry, const RunArgs& args, const std::stop_token& stop)
 {
     constexpr double kCalibrateFromSeconds = 20;
     const std::string store = defaultLogDirectory();
@@ -720,11 +721,14 @@ DurationEstimate planEstimate(const RunPlan& plan, const RunOptions& options, Ta
     DurationEstimate estimate = estimateDuration(plan.expanded.cases, options, target, {}, registry);
     const bool usesDisk = std::any_of(plan.expanded.cases.begin(), plan.expanded.cases.end(),
                                       [](const Case& c) { return c.target == TargetKind::Directory; });
-    if (target.calibration || !usesDisk || (estimate.seconds < kCalibrateFromSeconds && !args.planOnly))
+    // Calibrated for --plan, and for a long run started from a terminal, where someone waits for the time
+    // left; a script's run keeps the typical figures (and says so) rather than spend a second of I/O on them.
+    const bool worthIt = args.planOnly || (estimate.seconds >= kCalibrateFromSeconds && stderrIsTerminal());
+    if (target.calibration || !usesDisk || !worthIt)
         return estimate;
     if (!args.quiet)
         fmt::print(stderr, "Calibrating the time estimate: about a second of I/O on {}...\n", target.path);
-    if (auto calibration = calibrateTarget(target, registry)) {
+    if (auto calibration = calibrateTarget(target, registry, stop)) {
         storeCalibration(store, target, *calibration);
         target.calibration = std::move(calibration);
         estimate = estimateDuration(plan.expanded.cases, options, target, {}, registry);
@@ -751,7 +755,7 @@ void printPlan(const RunPlan& plan, const RunOptions& options, const TargetInfo&
     for (std::size_t i = 0; i < expanded.cases.size(); ++i) {
         const Case& c = expanded.cases[i];
         const double seconds = i < estimate.caseSeconds.size() ? estimate.caseSeconds[i] : 0;
-        fmt::print("  {:>3}  {:<70} {:>10}\n", i + 1, cell(c.label(), 70), formatDuration(seconds));
+        fmt::print("  {:>3}  {:>9}  {}\n", i + 1, formatDuration(seconds), c.label());
         if (c.target == TargetKind::Directory)
             largest = std::max(largest, spaceNeeded(c));
     }
@@ -859,10 +863,23 @@ int commandRun(const Registry& registry, const RunArgs& args)
                          "evicts every file it reads with fdatasync + posix_fadvise(DONTNEED) before each "
                          "repetition");
 
+    // Ctrl-C and SIGTERM from here on stop what is under way (the calibration, the run) and remove its files.
+    std::stop_source stopSource;
+    std::jthread watcher([&stopSource](const std::stop_token& stop) {
+        while (!stop.stop_requested()) {
+            if (g_interrupted.load(std::memory_order_relaxed)) {
+                std::fprintf(stderr, "\ncancelling: removing the run's files...\n");
+                stopSource.request_stop();
+                return;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    });
     // The one estimate (core/analysis/estimate.h), over the target's calibration where one is kept; a run
     // that the typical figures price at more than a short while, or a --plan, calibrates first.
-    const DurationEstimate estimate = planEstimate(*plan, options, target, registry, args);
-    if (args.planOnly) {
+    const DurationEstimate estimate =
+        planEstimate(*plan, options, target, registry, args, stopSource.get_token());
+    if (args.planOnly && !stopSource.stop_requested()) {
         printPlan(*plan, options, target, estimate);
         return kExitOk;
     }
@@ -875,22 +892,11 @@ int commandRun(const Registry& registry, const RunArgs& args)
     ConsoleObserver observer(expanded, options, stderrIsTerminal(), args.quiet);
     observer.setCaseEstimates(estimate.caseSeconds);
 
-    if (g_interrupted.load()) {
+    if (stopSource.stop_requested()) {
         std::fprintf(stderr, "cancelled before the run started: nothing was written\n");
         std::printf("cancelled before the run started\n");
         return kExitCasesFailed;
     }
-    std::stop_source stopSource;
-    std::jthread watcher([&stopSource](const std::stop_token& stop) {
-        while (!stop.stop_requested()) {
-            if (g_interrupted.load(std::memory_order_relaxed)) {
-                std::fprintf(stderr, "\ncancelling: removing the run's files...\n");
-                stopSource.request_stop();
-                return;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-    });
     if (!args.quiet)
         fmt::print(stderr, "IOLab {}: {} case{} to run ({} refused before running) on {}, {}{}\n",
                    IOLAB_VERSION, expanded.cases.size(), expanded.cases.size() == 1 ? "" : "s",

@@ -42,19 +42,22 @@ constexpr double kChildStartSeconds = 0.05;
 constexpr double kProbeKillOverheadSeconds = 0.1; // start the child, wait for it ready, read the files back
 
 // Typical figures of a common SSD, used where the target was not calibrated.
-constexpr DeviceCalibration kTypical{.pageCacheWriteBytesPerSecond = 2e9,
-                                     .bufferedDurableBytesPerSecond = 400e6,
-                                     .deviceWriteBytesPerSecond = 400e6,
-                                     .deviceReadBytesPerSecond = 500e6,
-                                     .syncSeconds = 1e-3,
-                                     .directWriteSeconds = 100e-6,
-                                     .directReadSeconds = 150e-6};
+DeviceCalibration typicalCalibration()
+{
+    return {.pageCacheWriteBytesPerSecond = 2e9,
+            .bufferedDurableBytesPerSecond = 400e6,
+            .deviceWriteBytesPerSecond = 400e6,
+            .deviceReadBytesPerSecond = 500e6,
+            .syncSeconds = 1e-3,
+            .directWriteSeconds = 100e-6,
+            .directReadSeconds = 150e-6};
+}
 
 // The calibration's figures, each one it could not measure taken from the typical ones; a rotational target
 // without a calibration is priced as a hard disk.
 DeviceCalibration costsOf(const TargetInfo& target)
 {
-    DeviceCalibration typical = kTypical;
+    DeviceCalibration typical = typicalCalibration();
     if (target.rotational.value_or(false) && !target.calibration) {
         typical.bufferedDurableBytesPerSecond = typical.deviceWriteBytesPerSecond = 120e6;
         typical.deviceReadBytesPerSecond = 120e6;
@@ -125,12 +128,17 @@ double inFlight(const Case& c)
     return std::min(kUsefulRequestsInFlight, std::max(1.0, static_cast<double>(c.queueDepth)) * c.threads);
 }
 
-// A transfer of `chunk` bytes to or from the device, one at a time: the small transfer's latency, and the
-// rest at the device's rate.
+// A transfer of `chunk` bytes to or from the device, one at a time, between the calibration's two points: a
+// 4 KiB transfer's latency and a 1 MiB one's (at the device's rate), linear in between; at the rate above.
 double deviceOpSeconds(std::uint64_t chunk, double smallOpSeconds, double bytesPerSecond)
 {
-    const double extra = chunk > kPageBytes ? static_cast<double>(chunk - kPageBytes) / bytesPerSecond : 0;
-    return smallOpSeconds + extra;
+    constexpr double kLarge = 1 << 20;
+    const double bytes = static_cast<double>(chunk);
+    const double large = kLarge / bytesPerSecond;
+    if (bytes >= kLarge || large <= smallOpSeconds)
+        return std::max(smallOpSeconds, bytes / bytesPerSecond);
+    const double share = std::max(0.0, bytes - kPageBytes) / (kLarge - kPageBytes);
+    return smallOpSeconds + share * (large - smallOpSeconds);
 }
 
 double readSeconds(const Case& c, const StrategyInfo& s, const DeviceCalibration& d)
@@ -261,19 +269,21 @@ Matrix calibrationMatrix()
     };
     Matrix m{
         "calibration", "About a second of IOLab's own I/O on the target, for the duration estimate.", {}};
-    m.groups.push_back(group("write", 1 * kMiB, 48 * kMiB, 0));
-    m.groups.push_back(group("direct", 1 * kMiB, 48 * kMiB, 0));
-    auto sync = group("write", 4 * kKiB, 8 * kMiB, 150);
+    m.groups.push_back(group("write", 1 * kMiB, 32 * kMiB, 0));
+    m.groups.push_back(group("direct", 1 * kMiB, 32 * kMiB, 0));
+    auto sync = group("write", 4 * kKiB, 8 * kMiB, 100);
     sync.syncs = {SyncPolicy{SyncMode::FdatasyncEvery, 1}};
     sync.latencies = {LatencyMode::On};
     m.groups.push_back(std::move(sync));
-    auto randomWrite = group("direct-random", 4 * kKiB, 32 * kMiB, 150);
+    auto randomWrite = group("direct-random", 4 * kKiB, 32 * kMiB, 100);
     randomWrite.latencies = {LatencyMode::On};
     m.groups.push_back(std::move(randomWrite));
-    auto randomRead = group("read-random-direct", 4 * kKiB, 32 * kMiB, 150);
+    auto randomRead = group("read-random-direct", 4 * kKiB, 32 * kMiB, 100);
     randomRead.latencies = {LatencyMode::On};
     m.groups.push_back(std::move(randomRead));
     m.groups.push_back(group("read-direct", 1 * kMiB, 32 * kMiB, 0));
+    // One warm-up each, as a run has: on a machine that hands idle memory back (a VM), the first buffered
+    // write after a pause runs several times slower than the next, and would price the whole run by it.
     m.repetitions = 1;
     return m;
 }

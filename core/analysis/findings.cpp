@@ -333,7 +333,8 @@ void fastestFindings(const RunResult& result, Ranking ranking, std::vector<Findi
             byChunk[{comparisonGroup(k), k.chunkBytes}].push_back(i);
     }
     for (const auto& [key, indices] : byChunk) {
-        const auto [group, chunk] = key;
+        const ComparisonGroup group = key.first;
+        const std::uint64_t chunk = key.second;
         const std::string plain =
             fmt::format("plain {}", baselineStrategy(result.cases[indices.front()].testCase));
         const Lead lead = leadOf(result, indices, ranking);

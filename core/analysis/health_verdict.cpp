@@ -491,7 +491,7 @@ std::optional<HealthVerdict> healthVerdict(const RunResult& result, const Regist
                         "far faster than random bytes (see the findings).",
                         joinWords(compression)));
     else if (patterns && !compressionPairs(result, Ranking::Durable).empty())
-        v.checks.push_back(
+        v.checks.emplace_back(
             "Nothing below the program compresses the writes: zeros were no faster than random "
             "bytes beyond the noise.");
     return v;

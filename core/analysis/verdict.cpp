@@ -493,7 +493,8 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
     // the compression answer speaks of it.
     const std::string compression = compressionAnswer(result, ranking);
     std::vector<GroupAnswer> answers;
-    for (const auto& [group, indices] : answered) {
+    for (const auto& [groupKey, indices] : answered) {
+        const ComparisonGroup group = groupKey;
         if (!compression.empty() && indices.size() == 1 &&
             result.cases[indices.front()].testCase.pattern != DataPattern{})
             continue;
@@ -554,7 +555,7 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
                                purpose(group, k, oneChunk), plainName(k, !oneChunk), rateWithTwin(c),
                                lead.closest.ratio, plainName(closest.testCase, !oneChunk),
                                rate(rankedRate(closest, ranking).median),
-                               c.repetitions.size() > 0 && rankedRate(c, ranking).count == 1 &&
+                               !c.repetitions.empty() && rankedRate(c, ranking).count == 1 &&
                                        rankedRate(closest, ranking).count == 1
                                    ? std::string("one repetition each")
                                    : std::string("a single repetition on one side"));

@@ -315,10 +315,10 @@ std::vector<Matrix> makePresets()
             "Summary compares each figure with what this kind of device typically reaches and ranks the "
             "likely causes.",
             {}};
-        // Three repetitions of a second each rather than one of two: as long in all, and every figure then
-        // has a spread, so that a comparison (zeros against random bytes, a strategy against its baseline)
-        // is judged against the noise (core/analysis/significance.h) instead of taken on one draw.
-        m.repetitions = 3;
+        // Three repetitions (the default, kDefaultRepetitions) of a second each rather than one of two: as
+        // long in all, and every figure then has a spread, so that a comparison (zeros against random bytes,
+        // a strategy against its baseline) is judged against the noise (core/analysis/significance.h)
+        // instead of taken on one draw.
         m.question = "Is this storage as fast as its kind of device should be, and if not, why?";
         constexpr std::uint64_t kOneSecond = 1000;
         const auto bounded = [&](std::vector<std::string> strategies, std::vector<std::uint64_t> chunks,

@@ -80,7 +80,7 @@ std::optional<DeviceCalibration> calibrateTarget(const TargetInfo& target, const
             return std::nullopt;
         RunOptions options;
         options.repetitions = 1;
-        options.warmups = 0;
+        options.warmups = 1;
         options.sampling = false;
         auto probe = makeSystemProbe();
         auto workspace = makeWorkspace(target);

@@ -12,6 +12,7 @@
 #include "tests/support/qt_text.h"
 #include "tests/support/temp_dir.h"
 
+#include <QColor>
 #include <QFile>
 #include <QProgressBar>
 #include <QStatusBar>
@@ -139,6 +140,58 @@ TEST(CompareModel, AWriteToAFileComparesByItsDurableRateWithTheApparentOneBeside
     model.setRuns(older, newer);
     EXPECT_FALSE(model.ratio(0).has_value());
     EXPECT_THAT(text(0, CompareModel::NoteColumn), HasSubstr("durable"));
+}
+
+// History's Compare colours a change only when it holds against both runs' noise (issue 34): a 1.2x change
+// between noisy repetitions stays grey, a 1.2x change between tight ones is green, and one repetition a side
+// is never judged.
+TEST(CompareModel, AChangeIsColouredOnlyBeyondTheNoise)
+{
+    const auto withRepetitions = [](const std::vector<double>& durable) {
+        CaseResult c = measuredCase(TargetKind::Directory, 4096, 3000, 1);
+        c.repetitions.clear();
+        for (std::size_t i = 0; i < durable.size(); ++i) {
+            RepetitionResult r;
+            r.index = static_cast<std::uint32_t>(i + 1);
+            r.durableMBps = durable[i];
+            r.apparentMBps = 3000;
+            c.repetitions.push_back(r);
+        }
+        c.durableMBps = summarize(durable);
+        return c;
+    };
+    RunResult older;
+    older.startedAt = "2026-01-01T10:00:00Z";
+    RunResult newer = older;
+    newer.startedAt = "2026-02-01T10:00:00Z";
+    CompareModel model;
+    const auto colour = [&] { return model.data(model.index(0, CompareModel::RatioColumn), Qt::ForegroundRole); };
+    const auto tip = [&] {
+        return model.data(model.index(0, CompareModel::RatioColumn), Qt::ToolTipRole).toString().toStdString();
+    };
+    const QColor green(0x27, 0xae, 0x60);
+    const QColor red(0xc0, 0x39, 0x2b);
+
+    older.cases = {withRepetitions({1000, 800, 1250})};
+    newer.cases = {withRepetitions({1200, 950, 1450})};
+    model.setRuns(older, newer);
+    EXPECT_NEAR(*model.ratio(0), 1.2, 1e-9);
+    EXPECT_NE(colour().value<QColor>(), green);
+    EXPECT_THAT(tip(), HasSubstr("Within the noise"));
+
+    older.cases = {withRepetitions({1000, 1005, 995})};
+    newer.cases = {withRepetitions({1200, 1205, 1195})};
+    model.setRuns(older, newer);
+    EXPECT_EQ(colour().value<QColor>(), green);
+    EXPECT_THAT(tip(), HasSubstr("beyond the noise"));
+    model.setRuns(newer, older);
+    EXPECT_EQ(colour().value<QColor>(), red);
+
+    older.cases = {withRepetitions({1000})};
+    newer.cases = {withRepetitions({2000})};
+    model.setRuns(older, newer);
+    EXPECT_NE(colour().value<QColor>(), green);
+    EXPECT_THAT(tip(), HasSubstr("Not judged"));
 }
 
 TEST(CompareModel, CaseNamesAreCutAtTheirEndInTheHistoryTab)

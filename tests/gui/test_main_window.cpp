@@ -926,7 +926,7 @@ TEST_F(WindowFixture, HelpExplainsHowToReadTheResultsAndLinksThePresets)
     auto* text = dialog->findChild<QTextBrowser*>(QStringLiteral("readingGuideText"));
     ASSERT_NE(text, nullptr);
     const std::string plain = text->toPlainText().toStdString();
-    for (const char* word : {"Apparent", "Durable", "Speed-up", "95% CI", "Stability", "noisy", "short",
+    for (const char* word : {"Apparent", "Durable", "Speed-up", "95% CI", "Spread (CV)", "noisy", "short",
                              "apparent vs durable", "quick", "pipe"})
         EXPECT_THAT(plain, HasSubstr(word));
     dialog->hide();

@@ -175,8 +175,10 @@ TEST(Report, TheGoldenResultMakesAReadablePdf)
           "No space left on device", "is not a multiple of the target's logical", "O_DIRECT not honoured",
           "page 1 of"})
         EXPECT_THAT(text.out, HasSubstr(expected));
-    EXPECT_THAT(flat(text.out),
-                HasSubstr("At 64 KiB per call, the fastest write to a file is case 6 (direct 64 KiB)"));
+    // The golden run's repetitions are noisy (3.7, 1.6 and 1.9 GB/s for the fastest): the finding names the
+    // highest case without calling it fastest (issue 34).
+    EXPECT_THAT(flat(text.out), HasSubstr("At 64 KiB per call, no write to a file is fastest beyond the noise"));
+    EXPECT_THAT(flat(text.out), HasSubstr("the highest, case 6 (direct 64 KiB) at 1.93 GB/s durable"));
     // Key figures as the summary prints them: every measured median, to one decimal.
     for (const auto& c : result.cases) {
         if (c.status != Status::Ok)
@@ -277,8 +279,7 @@ TEST(Report, ALongTableBreaksAcrossPagesWithItsHeaderRepeated)
     const auto text = runProcess(poppler("pdftotext"), {"-f", "1", "-l", "4", pdf, "-"});
     ASSERT_EQ(text.exitCode, 0) << text.err;
     std::size_t headers = 0;
-    for (std::size_t at = text.out.find("Stab."); at != std::string::npos;
-         at = text.out.find("Stab.", at + 1))
+    for (std::size_t at = text.out.find("Spread"); at != std::string::npos; at = text.out.find("Spread", at + 1))
         ++headers;
     EXPECT_GE(headers, 3u) << "the summary's header is on every page it spans";
     EXPECT_GE(pageCount(pdf), 8);
@@ -311,7 +312,7 @@ TEST(ReportCommand, RanksByTheRateItIsToldAndRefusesAnUnknownOne)
     const auto text = runProcess(poppler("pdftotext"), {dir / "a.pdf", "-"});
     EXPECT_THAT(flat(withoutLigatures(text.out)), HasSubstr("ranked by their apparent rate"));
     EXPECT_THAT(flat(withoutLigatures(text.out)),
-                HasSubstr("the fastest write to a file is case 3 (write 4 KiB)"));
+                HasSubstr("case 3 (write 4 KiB) at 824.3 MB/s apparent"));
 
     r = runProcess(IOLAB_GUI_PATH, {"report", dir / "in.json", "--pdf", dir / "b.pdf", "--rank", "fastest"});
     EXPECT_EQ(r.exitCode, 2);
@@ -523,18 +524,14 @@ TEST(Report, FileWritesAreRankedByDurableThroughputWithApparentBeside)
     const std::string durable = flat(pdfText(dir, result));
     EXPECT_THAT(durable, HasSubstr("(ranked)")) << "the ranked column says so";
     EXPECT_THAT(durable, HasSubstr("ranked by their durable rate"));
-    EXPECT_THAT(
-        durable,
-        HasSubstr("At 4 KiB per call, the fastest write to a file is case 5 (direct 4 KiB) at 697.3 MB/s "
-                  "durable (697.9 MB/s apparent), 1.29x plain stdio (539.2 MB/s)."));
+    EXPECT_THAT(durable, HasSubstr("case 5 (direct 4 KiB) at 697.3 MB/s durable (697.9 MB/s apparent)"));
+    EXPECT_THAT(durable, HasSubstr("1.29x plain stdio (539.2 MB/s), which is within the noise"));
     EXPECT_THAT(durable, HasSubstr("best durable median per cell"));
     EXPECT_THAT(durable, HasSubstr("durable MB/s")) << "the bars' axis";
 
     const std::string apparent = flat(pdfText(dir, result, {}, Ranking::Apparent));
     EXPECT_THAT(apparent, HasSubstr("ranked by their apparent rate"));
-    EXPECT_THAT(apparent, HasSubstr("At 4 KiB per call, the fastest write to a file is case 3 (write 4 KiB) "
-                                    "at 824.3 MB/s apparent (300.0 "
-                                    "MB/s durable)"));
+    EXPECT_THAT(apparent, HasSubstr("case 3 (write 4 KiB) at 824.3 MB/s apparent (300.0 MB/s durable)"));
 
     // The heatmap's cells hold the ranked rate.
     const auto heat = report::HeatmapData::from(result.cases, chunkAxis(), Ranking::Durable);
@@ -571,7 +568,7 @@ TEST(Report, PipesAreNeverComparedWithFiles)
     EXPECT_THAT(text, HasSubstr("Writes to a file: by chunk size, with the speed-up over plain stdio"));
     EXPECT_THAT(text, HasSubstr("Writes into a pipe or the null device: by chunk size\n"))
         << "no speed-up is promised where the pipe has no baseline";
-    EXPECT_THAT(text, HasSubstr("At 64 KiB per call, the fastest write to a file is case 6 (direct 64 KiB)"));
+    EXPECT_THAT(flat(text), HasSubstr("the highest, case 6 (direct 64 KiB) at 1.93 GB/s"));
     EXPECT_THAT(text, Not(HasSubstr("file is case 8"))) << "the pipe is never the fastest write to a file";
     EXPECT_THAT(text, HasSubstr("the fastest write into a pipe is case 8 (vmsplice"));
     // Each group has its own table: the pipe's row is under the pipe's heading, after every file row.

@@ -227,7 +227,7 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
                                            "IOPS",
                                            "CPU",
                                            "Peak RSS",
-                                           "Stability",
+                                           "Spread (CV)",
                                            "Survives kill -9",
                                            "Status",
                                            "Reason"};

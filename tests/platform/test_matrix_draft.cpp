@@ -144,6 +144,11 @@ TEST(MatrixDraft, RefusesUnknownStrategies)
     EXPECT_THROW(MatrixDraft::fromMatrix(m, builtinRegistry()), InputError);
 }
 
+// The estimate's own fixed costs, as core/analysis/estimate.cpp declares them: per case (the plan's book-keeping)
+// and per repetition (its files made and removed).
+constexpr double kCaseOverhead = 0.02;
+constexpr double kRepetitionOverhead = 0.03;
+
 TEST(Estimate, PrefersMeasuredRatesAndScalesWithRepetitions)
 {
     Case c;
@@ -156,21 +161,57 @@ TEST(Estimate, PrefersMeasuredRatesAndScalesWithRepetitions)
     const Registry& registry = builtinRegistry();
     const auto guessed = estimateDuration({c}, options, anyTarget(), {}, registry);
     EXPECT_EQ(guessed.guessedCases, 1u);
-    EXPECT_GT(guessed.seconds, 4 * 0.05);
+    EXPECT_GT(guessed.seconds, 4 * kRepetitionOverhead);
+    ASSERT_EQ(guessed.caseSeconds.size(), 1u);
+    EXPECT_DOUBLE_EQ(guessed.caseSeconds[0], guessed.seconds);
 
+    // An older result with a rate and no wall time: 100 MB at 100 MB/s is 1 s a repetition.
     CaseResult known;
     known.testCase = c;
     known.testCase.totalBytes = 5; // the size does not matter, the rate does
+    known.repetitions.resize(4);
     known.durableMBps.count = 3;
-    known.durableMBps.median = 100; // 1 s per repetition
+    known.durableMBps.median = 100;
     const auto measured = estimateDuration({c}, options, anyTarget(), {known}, registry);
     EXPECT_EQ(measured.measuredCases, 1u);
-    EXPECT_NEAR(measured.seconds, 4 * 1.05, 1e-9);
+    EXPECT_NEAR(measured.seconds, kCaseOverhead + 4 * (1 + kRepetitionOverhead), 1e-9);
 
     options.repetitions = 7;
-    EXPECT_NEAR(estimateDuration({c}, options, anyTarget(), {known}, registry).seconds, 8 * 1.05, 1e-9);
+    EXPECT_NEAR(estimateDuration({c}, options, anyTarget(), {known}, registry).seconds,
+                kCaseOverhead + 8 * (1 + kRepetitionOverhead), 1e-9);
     known.status = Status::Failed;
     EXPECT_EQ(estimateDuration({c}, options, anyTarget(), {known}, registry).measuredCases, 0u);
+}
+
+// A case timed before with its wall time (every result since issue 34): that time per repetition, scaled by
+// the size unless a time limit bounded it.
+TEST(Estimate, AMeasuredWallTimeIsTakenAsItIs)
+{
+    Case c;
+    c.strategy = "write";
+    c.chunkBytes = 4096;
+    c.totalBytes = 100 * 1000 * 1000;
+    RunOptions options;
+    options.repetitions = 3;
+    options.warmups = 1;
+    CaseResult known;
+    known.testCase = c;
+    known.repetitions.resize(4);
+    known.wallSeconds = 8.0; // 2 s a repetition
+    const Registry& registry = builtinRegistry();
+    EXPECT_NEAR(estimateDuration({c}, options, anyTarget(), {known}, registry).seconds, kCaseOverhead + 4 * 2.0,
+                1e-9);
+    known.testCase.totalBytes = c.totalBytes * 2; // twice the bytes in that time: half of it here
+    EXPECT_NEAR(estimateDuration({c}, options, anyTarget(), {known}, registry).seconds, kCaseOverhead + 4 * 1.0,
+                1e-9);
+    // Bounded by a time limit: the size says nothing.
+    c.timeLimitMs = 1500;
+    known.testCase = c;
+    known.testCase.totalBytes = c.totalBytes * 2;
+    for (auto& r : known.repetitions)
+        r.timeLimitReached = true;
+    EXPECT_NEAR(estimateDuration({c}, options, anyTarget(), {known}, registry).seconds, kCaseOverhead + 4 * 2.0,
+                1e-9);
 }
 
 // The kill -9 probe's runs count: each kill comes at half a repetition on average, then reads the files
@@ -183,19 +224,22 @@ TEST(Estimate, CountsTheKill9ProbesRuns)
     c.totalBytes = 100 * 1000 * 1000;
     CaseResult known;
     known.testCase = c;
+    known.repetitions.resize(4);
     known.durableMBps.count = 3;
-    known.durableMBps.median = 100; // 1 s per repetition, 1.05 with its overhead
+    known.durableMBps.median = 100; // 1 s per repetition, 1.03 with its overhead
     RunOptions options;
     options.repetitions = 3;
     options.warmups = 1;
     options.crashProbe = 5;
     const Registry& registry = builtinRegistry();
+    const double one = 1 + kRepetitionOverhead;
     EXPECT_NEAR(estimateDuration({c}, options, anyTarget(), {known}, registry).seconds,
-                4 * 1.05 + 5 * (1.05 / 2 + 0.1), 1e-9);
+                kCaseOverhead + 4 * one + 5 * (one / 2 + 0.1), 1e-9);
     Case pipe = c;
     pipe.target = TargetKind::Pipe;
     known.testCase = pipe;
-    EXPECT_NEAR(estimateDuration({pipe}, options, anyTarget(), {known}, registry).seconds, 4 * 1.05, 1e-9);
+    EXPECT_NEAR(estimateDuration({pipe}, options, anyTarget(), {known}, registry).seconds,
+                kCaseOverhead + 4 * one, 1e-9);
 }
 
 TEST(Estimate, SyncOnEveryWriteCostsMoreThanSyncAtTheEnd)
@@ -210,34 +254,104 @@ TEST(Estimate, SyncOnEveryWriteCostsMoreThanSyncAtTheEnd)
     EXPECT_GT(guessRepetitionSeconds(c, write, anyTarget()), 10 * plain);
 }
 
-// The estimate prices a call by what the strategy declares, not by its name.
+// The model stands on the target's calibration: a device ten times slower makes a direct write's estimate
+// about ten times longer, a slower sync a synced write's; a time limit caps either.
+TEST(Estimate, FollowsTheTargetsCalibration)
+{
+    Case c;
+    c.strategy = "direct";
+    c.chunkBytes = 1 << 20;
+    c.totalBytes = 1ULL << 30;
+    const StrategyInfo& direct = builtinRegistry().find("direct")->info();
+    TargetInfo fast = anyTarget();
+    fast.calibration = DeviceCalibration{.pageCacheWriteBytesPerSecond = 3e9,
+                                         .bufferedDurableBytesPerSecond = 1e9,
+                                         .deviceWriteBytesPerSecond = 1e9,
+                                         .deviceReadBytesPerSecond = 1e9,
+                                         .syncSeconds = 1e-3,
+                                         .directWriteSeconds = 100e-6,
+                                         .directReadSeconds = 100e-6};
+    TargetInfo slow = fast;
+    slow.calibration->deviceWriteBytesPerSecond = 1e8;
+    const double onFast = guessRepetitionSeconds(c, direct, fast);
+    const double onSlow = guessRepetitionSeconds(c, direct, slow);
+    EXPECT_NEAR(onFast, 1.07 + kRepetitionOverhead, 0.05); // 1 GiB at 1 GB/s
+    EXPECT_NEAR(onSlow / onFast, 10, 1.0);
+    c.timeLimitMs = 2000;
+    EXPECT_NEAR(guessRepetitionSeconds(c, direct, slow), 2.0 + kRepetitionOverhead, 1e-9);
+
+    Case synced;
+    synced.strategy = "write";
+    synced.chunkBytes = 4096;
+    synced.totalBytes = 4096 * 1000;
+    synced.sync = {SyncMode::FdatasyncEvery, 1};
+    const StrategyInfo& write = builtinRegistry().find("write")->info();
+    TargetInfo slowSync = fast;
+    slowSync.calibration->syncSeconds = 10e-3;
+    EXPECT_NEAR(guessRepetitionSeconds(synced, write, fast), 1000 * 1e-3, 0.05);
+    EXPECT_NEAR(guessRepetitionSeconds(synced, write, slowSync), 1000 * 10e-3, 0.1);
+    EXPECT_TRUE(estimateDuration({c}, RunOptions{}, fast, {}, builtinRegistry()).calibrated);
+    EXPECT_FALSE(estimateDuration({c}, RunOptions{}, anyTarget(), {}, builtinRegistry()).calibrated);
+}
+
+// Data sets are written once per run: two reads of one set pay for it once, in the first case's estimate.
+TEST(Estimate, AReadsDataSetIsWrittenOncePerRun)
+{
+    Case read;
+    read.strategy = "read";
+    read.direction = Direction::Read;
+    read.cache = CacheState::Cold;
+    read.chunkBytes = 1 << 20;
+    read.totalBytes = 1ULL << 30;
+    Case mapped = read;
+    mapped.strategy = "mmap-read";
+    RunOptions options;
+    options.repetitions = 1;
+    options.warmups = 0;
+    const auto both = estimateDuration({read, mapped}, options, anyTarget(), {}, builtinRegistry());
+    const auto alone = estimateDuration({mapped}, options, anyTarget(), {}, builtinRegistry());
+    ASSERT_EQ(both.caseSeconds.size(), 2u);
+    EXPECT_LT(both.caseSeconds[1], alone.seconds) << "the second read's set was written by the first";
+}
+
+// The estimate prices a call by what the strategy declares, not by its name (into the null device, where
+// nothing but the calls costs).
 TEST(Estimate, FollowsTheStrategysDeclaredCallCost)
 {
     Case c;
     c.strategy = "write";
+    c.target = TargetKind::Null;
     c.chunkBytes = 4096;
     c.totalBytes = 64 * 1000 * 1000;
     StrategyInfo declared;
     declared.callCost = CallCost::Syscall;
     const double syscall = guessRepetitionSeconds(c, declared, anyTarget());
-    declared.callCost = CallCost::DirectWrite;
-    EXPECT_GT(guessRepetitionSeconds(c, declared, anyTarget()), syscall);
     declared.callCost = CallCost::Copy;
     EXPECT_LT(guessRepetitionSeconds(c, declared, anyTarget()), syscall);
     declared.callCost = CallCost::BufferedStdio;
+    c.chunkBytes = 64; // a buffer pays off for calls smaller than itself
     c.buffer = {BufferMode::None, 0};
     const double unbuffered = guessRepetitionSeconds(c, declared, anyTarget());
     c.buffer = {BufferMode::Default, 0};
     EXPECT_GT(unbuffered, guessRepetitionSeconds(c, declared, anyTarget()));
+    declared.lockFreeVariant = "stdio-unlocked"; // a locked stdio call costs more than an unlocked one
+    EXPECT_GT(guessRepetitionSeconds(c, declared, anyTarget()),
+              guessRepetitionSeconds(c, StrategyInfo{.callCost = CallCost::BufferedStdio}, anyTarget()));
     declared.callCost = CallCost::MappedWindow;
     declared.windowBytes = 16 * 1024;
     const double smallWindows = guessRepetitionSeconds(c, declared, anyTarget());
     declared.windowBytes = 1024 * 1024;
     EXPECT_GT(smallWindows, guessRepetitionSeconds(c, declared, anyTarget()));
+    // To a file, a strategy that declares O_DIRECT waits for the device on every call.
+    c.target = TargetKind::Directory;
+    c.chunkBytes = 4096;
+    StrategyInfo buffered{.callCost = CallCost::Syscall};
+    StrategyInfo direct{.needsDirectIo = true, .callCost = CallCost::DirectWrite};
+    EXPECT_GT(guessRepetitionSeconds(c, direct, anyTarget()), guessRepetitionSeconds(c, buffered, anyTarget()));
 }
 
 // Every built-in strategy on this OS is estimated from what it declares, found through the registry; no
-// strategy is priced by its name.
+// strategy is priced by its name: one more repetition adds exactly the model's repetition.
 TEST(Estimate, EveryStrategyIsPricedByItsDeclaration)
 {
     const Registry& registry = builtinRegistry();
@@ -250,11 +364,14 @@ TEST(Estimate, EveryStrategyIsPricedByItsDeclaration)
                 c.totalBytes = 8 * 1000 * 1000;
                 c.buffer = {buffer, 0};
                 c.sync = {sync, 0};
-                RunOptions options;
-                options.repetitions = 1;
-                options.warmups = 0;
-                EXPECT_DOUBLE_EQ(estimateDuration({c}, options, anyTarget(), {}, registry).seconds,
-                                 guessRepetitionSeconds(c, strategy->info(), anyTarget()))
+                RunOptions one;
+                one.repetitions = 1;
+                one.warmups = 0;
+                RunOptions two = one;
+                two.repetitions = 2;
+                EXPECT_NEAR(estimateDuration({c}, two, anyTarget(), {}, registry).seconds -
+                                estimateDuration({c}, one, anyTarget(), {}, registry).seconds,
+                            guessRepetitionSeconds(c, strategy->info(), anyTarget()), 1e-9)
                     << c.strategy;
             }
         }
