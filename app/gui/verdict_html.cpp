@@ -31,6 +31,8 @@ QString verdictHtml(const Verdict& v)
     QString html;
     if (!v.question.empty())
         html += QStringLiteral("<p style=\"margin:0\"><b>%1</b></p>").arg(escaped(v.question));
+    if (!v.overridden.empty())
+        html += QStringLiteral("<p style=\"margin:0\">%1</p>").arg(escaped(v.overridden));
     for (const auto& answer : v.answers)
         html += QStringLiteral("<p style=\"margin:4px 0 0 0; font-size:large\">%1</p>").arg(escaped(answer));
     if (!v.machine.empty())

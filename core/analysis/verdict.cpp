@@ -354,12 +354,13 @@ std::vector<Term> termsOf(Finding::Kind kind)
 std::string plainText(const Finding& f, const RunResult& result)
 {
     std::string text = f.text;
-    if (f.kind == Finding::Kind::Cancelled)
-        return result.cases.empty()
-                   ? std::string("The run was stopped before its first case finished.")
-                   : fmt::format("The run was stopped before its end; the answer covers the {} "
-                                 "case{} that ran.",
-                                 result.cases.size(), result.cases.size() == 1 ? "" : "s");
+    if (f.kind == Finding::Kind::Cancelled) {
+        const std::size_t ran = casesRunToEnd(result); // not the planned count: the result lists every case
+        return ran == 0 ? std::string("The run was stopped before its first case finished.")
+                        : fmt::format("The run was stopped before its end; the answer covers the {} "
+                                      "case{} that ran.",
+                                      ran, ran == 1 ? "" : "s");
+    }
     if (f.kind == Finding::Kind::Short && !f.caseIndex) {
         std::size_t count = 0;
         for (char ch : text.substr(0, text.find(':')))
@@ -439,6 +440,8 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
             groups[comparisonGroup(result.cases[i].testCase)].push_back(i);
     }
     v.question = result.matrix.question.empty() ? defaultQuestion(groups, result) : result.matrix.question;
+    if (const std::string overridden = overridesText(result.matrix); !overridden.empty())
+        v.overridden = fmt::format("Overridden for every case: {}.", overridden);
 
     // Each arrangement of the machine a run measured gets its own answer (AxisSpec::arrangement): a pipe's
     // rate depends on where its reader ran as much as on the strategy, so "with the reader on the writer's
@@ -688,6 +691,8 @@ std::vector<std::string> verdictLines(const Verdict& v, std::size_t width)
     std::vector<std::string> out;
     out.emplace_back("Summary");
     wrap(out, v.question, "Question: ", "          ", width);
+    if (!v.overridden.empty())
+        wrap(out, v.overridden, "", "          ", width);
     if (v.answers.empty())
         wrap(out, "No case finished, so there is no answer.", "Answer:   ", "          ", width);
     for (std::size_t i = 0; i < v.answers.size(); ++i)
@@ -726,6 +731,14 @@ std::vector<std::string> verdictLines(const Verdict& v, std::size_t width)
         for (const auto& t : v.terms)
             wrap(out, t, "  - ", "    ", width);
     }
+    return out;
+}
+
+std::vector<std::string> wrappedLines(const std::string& text, const std::string& first,
+                                      const std::string& rest, std::size_t width)
+{
+    std::vector<std::string> out;
+    wrap(out, text, first, rest, width);
     return out;
 }
 

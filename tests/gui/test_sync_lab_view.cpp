@@ -181,6 +181,29 @@ TEST(SyncLabSummary, TheVerdictsLeadTheAnswers)
             << "a run without durable methods has no such answer";
 }
 
+// Issue 34: a stopped run lists its planned cases; the tab says how many ran, not how many were planned.
+TEST(SyncLabTab, AStoppedRunSaysHowManyCasesRan)
+{
+    RunResult r = syncLab();
+    r.cancelled = true;
+    for (std::uint32_t i = 10; i < 14; ++i) {
+        CaseResult c = syncMethodCase(i, "write", {SyncMode::FsyncEvery, 1}, 1'000);
+        c.status = Status::Cancelled;
+        c.apparentMBps = {};
+        c.durableMBps = {};
+        r.cases.push_back(std::move(c));
+    }
+    const Data d = Data::from(r, &builtinRegistry());
+    EXPECT_EQ(d.stoppedText.toStdString(),
+              "The run was stopped at case 11 of 14: the sync lab covers the 10 cases that ran.");
+    gui::SyncLabView lab;
+    lab.setResult(r, &builtinRegistry());
+    EXPECT_THAT(lab.verdictText().toStdString(), HasSubstr("the sync lab covers the 10 cases that ran"));
+    EXPECT_THAT(lab.verdictText().toStdString(), Not(HasSubstr("14 cases")));
+    lab.setResult(syncLab(), &builtinRegistry());
+    EXPECT_THAT(lab.verdictText().toStdString(), Not(HasSubstr("stopped"))) << "a finished run says nothing";
+}
+
 TEST(SyncLabTab, ShownForASyncLabWithABarPerMethodAndItsWhiskerOnIt)
 {
     gui::ResultsView view;
