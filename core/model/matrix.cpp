@@ -203,6 +203,7 @@ std::string overridesText(const Matrix& matrix)
     std::vector<std::string> parts;
     if (!o.sizes.empty()) {
         std::vector<std::string> sizes;
+        sizes.reserve(o.sizes.size());
         for (const std::uint64_t s : o.sizes)
             sizes.push_back(formatBytes(s));
         std::string text = fmt::format("size{} {}", sizes.size() == 1 ? "" : "s", joinedWords(sizes));
@@ -215,6 +216,7 @@ std::string overridesText(const Matrix& matrix)
         }
         std::sort(limits.begin(), limits.end());
         std::vector<std::string> limitWords;
+        limitWords.reserve(limits.size());
         for (const std::uint64_t limit : limits)
             limitWords.push_back(formatBytes(limit));
         if (!limitWords.empty())
@@ -226,6 +228,7 @@ std::string overridesText(const Matrix& matrix)
         parts.emplace_back("no time limit (each case runs to its size)");
     } else if (!o.timeLimitsMs.empty()) {
         std::vector<std::string> limits;
+        limits.reserve(o.timeLimitsMs.size());
         for (const std::uint64_t ms : o.timeLimitsMs)
             limits.push_back(ms == 0 ? std::string("none") : durationWords(ms));
         parts.push_back(fmt::format("duration{} {}", limits.size() == 1 ? "" : "s", joinedWords(limits)));

@@ -109,12 +109,18 @@ TEST_F(CliSyncLab, OverridesSetEveryCaseOfAMatrixFileAndTheSummaryAndJsonSaySo)
         << "in words for the app, the PDF and other readers";
     EXPECT_EQ(m_target.entryCount(), 0u) << "nothing left behind";
 
-    // Without a flag, nothing is said to be overridden.
+    // Only what is given is said to be overridden, and without a flag nothing is.
     const auto plain = cli({"run", "--target", m_target.path(), "--matrix", matrix, "--size", "64K",
                             "--quiet", "--no-sampling", "--reps", "1", "--warmups", "0"});
     ASSERT_EQ(plain.exitCode, 0) << plain.err;
-    EXPECT_THAT(plain.out, HasSubstr("Overridden for every case: size 64 KiB, 1 repetition."));
-    EXPECT_THAT(plain.out, Not(HasSubstr("duration")));
+    EXPECT_THAT(plain.out, HasSubstr("\nOverridden for every case: size 64 KiB, 1 repetition.\n"))
+        << "the time limits are the file's own";
+    const auto small = m_out / "small.json";
+    write(small, R"({"strategies": ["write"], "chunks": ["64K"], "sizes": ["256K"], "repetitions": 1})");
+    const auto own = cli({"run", "--target", m_target.path(), "--matrix", small, "--quiet", "--no-sampling",
+                          "--warmups", "0"});
+    ASSERT_EQ(own.exitCode, 0) << own.err;
+    EXPECT_THAT(own.out, Not(HasSubstr("Overridden")));
 }
 
 // What the issue saw refused: pg_test_fsync's users shorten it with -s, IOLab's with --duration. The whole

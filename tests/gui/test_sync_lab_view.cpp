@@ -21,6 +21,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 
 using namespace iolab;
@@ -275,4 +276,33 @@ TEST(SyncLabReport, ThePdfHasTheVerdictsTheBarsAndEveryMethodsPercentiles)
         report::renderPdfReport(plain, {report::PageFormat::A4, {}, Ranking::Durable}, &builtinRegistry());
     std::ofstream(path, std::ios::binary | std::ios::trunc).write(none.constData(), none.size());
     EXPECT_THAT(runProcess("/usr/bin/pdftotext", {path, "-"}).out, Not(HasSubstr("sync lab")));
+}
+
+// Issue 34: a run whose flags overrode its preset, stopped before its end: the PDF's Summary says what was
+// overridden, and its sync lab how many cases ran.
+TEST(SyncLabReport, ThePdfSaysWhatWasOverriddenAndHowManyCasesRan)
+{
+    RunResult r = syncLab();
+    r.matrix.overridden.timeLimitsMs = {1000};
+    r.matrix.overridden.repetitions = 1;
+    r.cancelled = true;
+    CaseResult stopped = syncMethodCase(10, "write", {SyncMode::FsyncEvery, 1}, 1'000);
+    stopped.status = Status::Cancelled;
+    stopped.apparentMBps = {};
+    stopped.durableMBps = {};
+    r.cases.push_back(std::move(stopped));
+    TempDir dir;
+    const QByteArray pdf =
+        report::renderPdfReport(r, {report::PageFormat::A4, {}, Ranking::Durable}, &builtinRegistry());
+    const std::string path = dir / "sync-lab.pdf";
+    std::ofstream(path, std::ios::binary).write(pdf.constData(), pdf.size());
+    const auto text = runProcess("/usr/bin/pdftotext", {path, "-"});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    // pdftotext breaks lines where the page does: the words, in order, with any white space between.
+    const auto flat = [](std::string s) {
+        std::replace(s.begin(), s.end(), '\n', ' ');
+        return s;
+    };
+    EXPECT_THAT(flat(text.out), HasSubstr("Overridden for every case: duration 1 s, 1 repetition."));
+    EXPECT_THAT(flat(text.out), HasSubstr("the sync lab covers the 10 cases that ran"));
 }
