@@ -957,7 +957,7 @@ int runCli(int argc, const char* const* argv)
            "--format", args.format,
            "How the results print: table (IOLab's table, the CrystalDiskMark grid where it applies and "
            "the Summary) or pg (pg_test_fsync's layout, ops/sec and usecs/op per sync method, with "
-           "percentile columns and the sync lab's verdicts; for --preset sync-lab)")
+           "percentile columns, then the sync lab's findings and its two verdicts; for --preset sync-lab)")
         ->check(CLI::IsMember({"table", "pg"}))
         ->capture_default_str();
     run->add_flag("--allow-concurrent", args.allowConcurrent,
