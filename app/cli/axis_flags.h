@@ -33,4 +33,12 @@ void addAxisOptions(CLI::App& command, AxisFlagValues& values);
 // The matrix group the flags describe; throws InputError naming the flag and the value.
 MatrixGroup groupFromAxisFlags(const AxisFlagValues& values);
 
+// The axes whose flags may go with a preset or a matrix file, overriding it for every case: how much and how
+// long each case runs (--size, --duration), never what it does. --reps, which is no axis, goes with them.
+const std::vector<std::string>& overridingAxisKeys();
+
+// Throws InputError for the first other axis flag given (in declaration order), naming it, its value, what
+// it would change in `source` ("preset 'sync-lab'", "matrix file 'm.json'") and what to do instead.
+void refuseChangingAxes(const AxisFlagValues& values, const std::string& source);
+
 } // namespace iolab::cli

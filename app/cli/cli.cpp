@@ -136,7 +136,7 @@ std::string readTextFile(const std::string& path)
     return text.str();
 }
 
-Matrix chooseMatrix(const RunArgs& args)
+Matrix chooseMatrix(const RunArgs& args, const Registry& registry)
 {
     const auto given = args.axes.byMatrixKey.find("strategies");
     const bool strategiesGiven = given != args.axes.byMatrixKey.end() && !given->second.empty();
@@ -147,29 +147,29 @@ Matrix chooseMatrix(const RunArgs& args)
             "say what to run: --preset NAME, --matrix FILE.json, or --strategy with --chunk and --size");
     if (sources > 1)
         throw InputError("--preset, --matrix and --strategy are alternatives; give one");
-    if (!strategiesGiven) {
-        if (args.axes.anyBesides({"strategies", "sizes"}))
-            throw InputError(
-                "axis flags other than --size go with --strategy, not with --preset or --matrix");
-        Matrix m;
-        if (!args.preset.empty()) {
-            auto preset = findPreset(args.preset);
-            if (!preset)
-                throw InputError(fmt::format("unknown preset '{}' (known: {})", args.preset, presetNames()));
-            m = *preset;
-        } else {
-            m = parseMatrixJson(readTextFile(args.matrixFile), args.matrixFile);
-        }
-        if (const auto sizeTexts = args.axes.values("sizes"); !sizeTexts.empty()) {
-            std::vector<std::uint64_t> sizes;
-            sizes.reserve(sizeTexts.size());
-            for (const auto& s : sizeTexts)
-                sizes.push_back(parseBytes(s, "--size"));
-            overrideSizes(m, sizes);
-        }
-        return m;
+    if (strategiesGiven)
+        return matrixFromAxes(args);
+    // Over a preset or a matrix file, flags set how much and how long every case runs, never what it does.
+    refuseChangingAxes(args.axes, args.preset.empty() ? fmt::format("matrix file '{}'", args.matrixFile)
+                                                      : fmt::format("preset '{}'", args.preset));
+    Matrix m;
+    if (!args.preset.empty()) {
+        auto preset = findPreset(args.preset);
+        if (!preset)
+            throw InputError(fmt::format("unknown preset '{}' (known: {})", args.preset, presetNames()));
+        m = *preset;
+    } else {
+        m = parseMatrixJson(readTextFile(args.matrixFile), args.matrixFile);
     }
-    return matrixFromAxes(args);
+    CaseOverrides overrides;
+    for (const auto& s : args.axes.values("sizes"))
+        overrides.sizes.push_back(parseBytes(s, "--size"));
+    for (const auto& t : args.axes.values("timeLimits"))
+        overrides.timeLimitsMs.push_back(t == "none" ? 0 : parseTimeLimitMs(t, "--duration"));
+    overrides.repetitions = args.repetitions;
+    if (overrides.any())
+        applyOverrides(m, std::move(overrides), registry);
+    return m;
 }
 
 std::string cell(const std::string& text, std::size_t width)
@@ -488,10 +488,12 @@ void printTally(const RunResult& result)
             break;
         }
     }
-    const std::string cancelledText = cancelled == 0 ? "" : fmt::format(", {} cancelled", cancelled);
+    // A stopped run lists every planned case: those it stopped or never started did not run.
+    const std::size_t ran = ok + failed + refused;
+    const std::string cancelledText =
+        cancelled == 0 ? "" : fmt::format("; {} more cancelled by the stop, not run to their end", cancelled);
     fmt::print("\n{} case{} ran: {} ok, {} failed, {} refused at run time{}; {} refused before running.\n",
-               result.cases.size(), result.cases.size() == 1 ? "" : "s", ok, failed, refused, cancelledText,
-               result.refused.size());
+               ran, ran == 1 ? "" : "s", ok, failed, refused, cancelledText, result.refused.size());
     std::fflush(stdout);
 }
 
@@ -797,7 +799,7 @@ void mentionKilledRuns(const std::string& target)
 
 int commandRun(const Registry& registry, const RunArgs& args)
 {
-    const Matrix matrix = chooseMatrix(args);
+    const Matrix matrix = chooseMatrix(args, registry);
     Ranking ranking = Ranking::Durable;
     try {
         ranking = parseRanking(args.rank);
@@ -1103,7 +1105,7 @@ int runCli(int argc, const char* const* argv)
            "--format", args.format,
            "How the results print: table (IOLab's table, the CrystalDiskMark grid where it applies and "
            "the Summary) or pg (pg_test_fsync's layout, ops/sec and usecs/op per sync method, with "
-           "percentile columns and the sync lab's verdicts; for --preset sync-lab)")
+           "percentile columns, then the sync lab's findings and its two verdicts; for --preset sync-lab)")
         ->check(CLI::IsMember({"table", "pg"}))
         ->capture_default_str();
     run->add_flag("--plan", args.planOnly,

@@ -180,6 +180,9 @@ void SyncLabView::setResult(const RunResult& result, const Registry* registry)
         lines << (m_data.etcdOk == false ? QStringLiteral("<span style=\"color:#b02a1e\">%1</span>")
                                                .arg(m_data.etcdText.toHtmlEscaped())
                                          : m_data.etcdText.toHtmlEscaped());
+    if (!m_data.stoppedText.isEmpty())
+        lines << QStringLiteral("<span style=\"color:#b02a1e\">%1</span>")
+                     .arg(m_data.stoppedText.toHtmlEscaped());
     m_verdicts->setText(lines.join(QStringLiteral("<br>")));
     m_verdicts->setVisible(!lines.isEmpty());
     showSize();

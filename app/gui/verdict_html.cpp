@@ -82,6 +82,8 @@ QString verdictHtml(const Verdict& v)
         html += healthHtml(v);
     if (!v.question.empty() && !v.health)
         html += QStringLiteral("<p style=\"margin:0\"><b>%1</b></p>").arg(escaped(v.question));
+    if (!v.overridden.empty())
+        html += QStringLiteral("<p style=\"margin:0\">%1</p>").arg(escaped(v.overridden));
     for (const auto& answer : v.answers)
         html += QStringLiteral("<p style=\"margin:4px 0 0 0; font-size:%1\">%2</p>")
                     .arg(v.health ? QStringLiteral("medium") : QStringLiteral("large"), escaped(answer));

@@ -782,6 +782,10 @@ void drawVerdict(Layout& layout, const Verdict& v)
         layout.paragraph(plainWords(v.question), 10.5, kText);
         layout.space(2);
     }
+    if (!v.overridden.empty()) {
+        layout.paragraph(plainWords(v.overridden), 9.5, kText);
+        layout.space(2);
+    }
     if (v.answers.empty())
         layout.paragraph(QStringLiteral("No case finished, so there is no answer."), 10, kBad, 8);
     for (const auto& answer : v.answers)
@@ -1747,6 +1751,8 @@ void syncLabSection(Layout& layout, const ReportContext& ctx)
     if (d.empty())
         return;
     layout.heading(QStringLiteral("Durability: the sync lab"), 1, 120);
+    if (!d.stoppedText.isEmpty())
+        layout.paragraph(d.stoppedText, 9, kBad);
     if (!d.fastestText.isEmpty())
         layout.paragraph(d.fastestText, 9);
     if (!d.etcdText.isEmpty())

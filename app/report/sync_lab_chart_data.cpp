@@ -53,6 +53,7 @@ SyncLabChartData SyncLabChartData::from(const RunResult& result, const Registry*
     d.fastestText = qs(verdicts.fastestText);
     d.etcdText = qs(verdicts.etcdText);
     d.etcdOk = verdicts.etcdOk;
+    d.stoppedText = qs(lab.stopped);
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const SyncLabRow& row = rows[i];
         if (row.opsPerSecond <= 0)

@@ -55,6 +55,7 @@ struct SyncLabChartData
     QString fastestText;       // the verdicts, plain sentences with their numbers ("" when none)
     QString etcdText;
     std::optional<bool> etcdOk;
+    QString stoppedText; // a stopped run: how many of its planned cases the bars cover ("" otherwise)
 
     bool empty() const noexcept { return sizes.empty(); }
     // "8 KiB ops (12 methods)".

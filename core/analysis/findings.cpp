@@ -769,12 +769,22 @@ void cancelledFinding(const RunResult& result, std::vector<Finding>& out)
 {
     if (!result.cancelled)
         return;
-    out.push_back({Finding::Kind::Cancelled, std::nullopt,
-                   result.cases.empty()
-                       ? std::string("The run was stopped before its first case finished.")
-                       : fmt::format("The run was stopped during case {}; the cases after it did not run, so "
-                                     "this report covers {} case(s).",
-                                     result.cases.back().index + 1, result.cases.size())});
+    // The result lists every planned case; the count is of those that ran to their end.
+    const std::size_t ran = casesRunToEnd(result);
+    const auto stopped = std::find_if(result.cases.begin(), result.cases.end(),
+                                      [](const CaseResult& c) { return c.status == Status::Cancelled; });
+    std::string text;
+    if (stopped == result.cases.end())
+        text = fmt::format("The run was stopped as its last case ended; all {} case{} ran.", ran,
+                           ran == 1 ? "" : "s");
+    else if (ran == 0)
+        text = fmt::format("The run was stopped at case {} of {}, before any case ran to its end.",
+                           stopped->index + 1, result.cases.size());
+    else
+        text = fmt::format("The run was stopped at case {} of {}, so this report covers the {} case{} that "
+                           "ran.",
+                           stopped->index + 1, result.cases.size(), ran, ran == 1 ? "" : "s");
+    out.push_back({Finding::Kind::Cancelled, std::nullopt, std::move(text)});
 }
 
 } // namespace

@@ -51,8 +51,16 @@ const char* shapeWords(WriteShape shape);
 struct SyncLabRow
 {
     std::uint32_t caseIndex = 0;
-    std::string method; // pg_test_fsync's name where it has one: "fdatasync", "open_datasync", "2 * 8kB
-                        // open_sync writes"; IOLab's own otherwise: "pwritev2 RWF_DSYNC"
+    // pg_test_fsync's name where it has one ("fdatasync", "open_datasync", " 2 *  8kB open_sync writes"),
+    // IOLab's own for its 8 KiB methods ("pwritev2 RWF_DSYNC"), else the writes in words ("fdatasync after
+    // each 4 KiB write", "8 KiB writes with O_DSYNC, 4 threads"): never a case label.
+    std::string method;
+    std::string file;        // how its writes meet the file: "appending", "rewriting one block", ...
+    std::string description; // the writes and the file in words: "fdatasync after each 8 KiB write, rewriting
+                             // one block"
+    // Its op is pg_test_fsync's 8 kB write or one of its open_sync sizes, written by one thread of IOLab's
+    // own bytes into a file pg_test_fsync's shapes name: pg's sections and IOLab's 8 kB ones can show it.
+    bool pgSized = false;
     WriteShape shape = WriteShape::Append;
     DurabilityClass durability;
     std::uint64_t opBytes = 0; // one op: a write, or 16 KiB for the open_sync sizes
@@ -90,6 +98,9 @@ struct SyncLabResult
     std::vector<SyncLabRow> rows;
     std::vector<std::uint32_t> distrusted;
     SyncLabVerdicts verdicts;
+    // A stopped run: "The run was stopped at case 38 of 43: the sync lab covers the 37 cases that ran."
+    // (counting those that ran to their end, not the planned ones the result lists); "" otherwise.
+    std::string stopped;
 };
 SyncLabResult syncLabResult(const RunResult& result, const Registry* registry);
 
@@ -102,9 +113,21 @@ std::vector<SyncLabRow> withOpenSyncPairs(std::vector<SyncLabRow> rows);
 // write. Such a run's Summary leads with the verdicts, and the app shows the sync lab's chart.
 bool comparesDurableMethods(const std::vector<SyncLabRow>& rows);
 
+// The findings that concern the sync lab, one sentence each (a kind said once, about its first method, the
+// others of the kind named after it): a layer under the target that changes every figure, flush honesty,
+// O_DIRECT the page cache took anyway and latency tails of its methods that sync as they write, cases that
+// failed, a stopped run. Cases are named by their method in words ("case 12 (fdatasync after each 8 KiB
+// write, rewriting one block)").
+std::vector<std::string> syncLabFindings(const RunResult& result, const Registry* registry);
+
+// What the sync lab concludes, as text lines wrapped as the Summary is: "Findings:" (syncLabFindings) and
+// "Verdicts:" (the fastest durable method, etcd's rule, and a method that is not durable).
+std::vector<std::string> syncLabConclusion(const RunResult& result, const Registry* registry);
+
 // pg_test_fsync's layout ("Compare file sync methods using one 8kB write:" ..., each method's ops/sec and
-// usecs/op) with IOLab's percentile columns added, then the methods pg_test_fsync does not have and the
-// appending rows, then the verdicts. `seconds`: the time limit per method, for the header.
+// usecs/op, its label column 30 characters wide or as wide as the section's longest name) with IOLab's
+// percentile columns added, then the methods pg_test_fsync does not have, the other file shapes and the other
+// cases of the run in words, then syncLabConclusion().
 std::string formatPgTestFsync(const RunResult& result, const Registry* registry);
 
 } // namespace iolab

@@ -377,11 +377,7 @@ std::string plainText(const Finding& f, const RunResult& result)
 {
     std::string text = f.text;
     if (f.kind == Finding::Kind::Cancelled) {
-        // The cases the stop left unrun are in the result too, cancelled with no repetition: not counted.
-        const auto ran = static_cast<std::size_t>(
-            std::count_if(result.cases.begin(), result.cases.end(), [](const CaseResult& c) {
-                return c.status != Status::Cancelled || !c.repetitions.empty();
-            }));
+        const std::size_t ran = casesRunToEnd(result); // not the planned count: the result lists every case
         return ran == 0 ? std::string("The run was stopped before its first case finished.")
                         : fmt::format("The run was stopped before its end; the answer covers the {} "
                                       "case{} that ran{}.",
@@ -469,6 +465,8 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
             groups[comparisonGroup(result.cases[i].testCase)].push_back(i);
     }
     v.question = result.matrix.question.empty() ? defaultQuestion(groups, result) : result.matrix.question;
+    if (const std::string overridden = overridesText(result.matrix); !overridden.empty())
+        v.overridden = fmt::format("Overridden for every case: {}.", overridden);
 
     // Each arrangement of the machine a run measured gets its own answer (AxisSpec::arrangement): a pipe's
     // rate depends on where its reader ran as much as on the strategy, so "with the reader on the writer's
@@ -792,6 +790,8 @@ std::vector<std::string> verdictLines(const Verdict& v, std::size_t width)
     out.emplace_back("Summary");
     if (v.health) {
         // The health verdict answers the run's question first; the causes belong to it.
+        if (!v.overridden.empty())
+            wrap(out, v.overridden, "", "", width);
         std::string text = healthText(*v.health, causeSentences(v), width);
         std::size_t pos = 0;
         while (pos < text.size()) {
@@ -805,6 +805,8 @@ std::vector<std::string> verdictLines(const Verdict& v, std::size_t width)
             wrap(out, a, "  - ", "    ", width);
     } else {
         wrap(out, v.question, "Question: ", "          ", width);
+        if (!v.overridden.empty())
+            wrap(out, v.overridden, "", "          ", width);
         if (v.answers.empty())
             wrap(out, "No case finished, so there is no answer.", "Answer:   ", "          ", width);
         for (std::size_t i = 0; i < v.answers.size(); ++i)
@@ -844,6 +846,14 @@ std::vector<std::string> verdictLines(const Verdict& v, std::size_t width)
         for (const auto& t : v.terms)
             wrap(out, t, "  - ", "    ", width);
     }
+    return out;
+}
+
+std::vector<std::string> wrappedLines(const std::string& text, const std::string& first,
+                                      const std::string& rest, std::size_t width)
+{
+    std::vector<std::string> out;
+    wrap(out, text, first, rest, width);
     return out;
 }
 

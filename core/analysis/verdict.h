@@ -42,6 +42,10 @@ struct Verdict
     std::vector<std::string> unchecked;
     std::vector<std::string> limits; // what the figures cannot say
     std::vector<std::string> terms;  // each term the sentences use, explained once ("durable: ...")
+    // What the run set for every case over its preset or matrix file, said under the question ("Overridden
+    // for every case: duration 1 s, 1 repetition."); "" when nothing: the preset's description no longer
+    // holds.
+    std::string overridden;
 };
 
 Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranking = Ranking::Durable);
@@ -52,5 +56,10 @@ std::vector<std::string> causeSentences(const Verdict& v);
 
 // The verdict as plain text lines for a terminal or a log (headed "Summary"), wrapped at `width` columns.
 std::vector<std::string> verdictLines(const Verdict& v, std::size_t width = 100);
+
+// `text` wrapped as the Summary wraps it (a unit kept with its number): the first line after `first`, the
+// others after `rest`.
+std::vector<std::string> wrappedLines(const std::string& text, const std::string& first,
+                                      const std::string& rest, std::size_t width = 100);
 
 } // namespace iolab

@@ -69,7 +69,7 @@ MatrixGroup groupFromJson(const json& group, const std::string& where)
     for (const auto& [key, value] : group.items()) {
         if (findAxisByMatrixKey(key) == nullptr && key != "name" && key != "description" &&
             key != "question" && key != "repetitions" && key != "crashProbe" && key != "groups" &&
-            key != "schema")
+            key != "schema" && key != "overridden")
             throw InputError(fmt::format("{}: unknown key '{}' (axes are {})", where, key, knownAxesText()));
     }
     MatrixGroup g;
@@ -91,6 +91,40 @@ MatrixGroup groupFromJson(const json& group, const std::string& where)
         }
     }
     return g;
+}
+
+// "overridden": what a run set for every case over the preset (written into a result's matrix).
+CaseOverrides overridesFromJson(const json& o, const std::string& source)
+{
+    const std::string where = source + ": \"overridden\"";
+    if (!o.is_object())
+        throw InputError(fmt::format("{} must be an object, found {}", where, o.type_name()));
+    CaseOverrides out;
+    const auto strings = [&](const char* key) {
+        std::vector<std::string> texts;
+        if (const auto it = o.find(key); it != o.end()) {
+            if (!it->is_array() ||
+                !std::all_of(it->begin(), it->end(), [](const json& v) { return v.is_string(); }))
+                throw InputError(fmt::format("{}.{} must be a list of strings", where, key));
+            for (const auto& v : *it)
+                texts.push_back(v.get<std::string>());
+        }
+        return texts;
+    };
+    for (const auto& size : strings("sizes"))
+        out.sizes.push_back(parseBytes(size, fmt::format("{}.sizes", where)));
+    for (const auto& limit : strings("timeLimits"))
+        out.timeLimitsMs.push_back(
+            limit == "none" ? 0 : parseTimeLimitMs(limit, fmt::format("{}.timeLimits", where)));
+    if (const auto it = o.find("repetitions"); it != o.end()) {
+        if (!it->is_number_unsigned() || it->get<std::uint64_t>() < 1 ||
+            it->get<std::uint64_t>() > kMaxRepetitions)
+            throw InputError(fmt::format("{}.repetitions must be a whole number from 1 to {}, found {}",
+                                         where, kMaxRepetitions, it->dump()));
+        out.repetitions = it->get<std::uint32_t>();
+    }
+    out.untouched = strings("untouched");
+    return out;
 }
 
 } // namespace
@@ -128,6 +162,8 @@ Matrix matrixFromJson(const json& root, std::string_view sourceName)
         if (it->get<std::uint64_t>() > 0)
             m.crashProbe = it->get<std::uint32_t>();
     }
+    if (auto it = root.find("overridden"); it != root.end())
+        m.overridden = overridesFromJson(*it, source);
     if (auto it = root.find("groups"); it != root.end()) {
         if (!it->is_array())
             throw InputError(fmt::format("{}: \"groups\" must be an array of objects", source));
@@ -248,6 +284,24 @@ json matrixToJson(const Matrix& matrix)
         root["repetitions"] = *matrix.repetitions;
     if (matrix.crashProbe)
         root["crashProbe"] = *matrix.crashProbe;
+    if (const CaseOverrides& o = matrix.overridden; o.any()) {
+        json overridden{{"text", overridesText(matrix)}};
+        if (!o.sizes.empty()) {
+            overridden["sizes"] = json::array();
+            for (const std::uint64_t size : o.sizes)
+                overridden["sizes"].push_back(formatBytesCompact(size));
+        }
+        if (!o.timeLimitsMs.empty()) {
+            overridden["timeLimits"] = json::array();
+            for (const std::uint64_t ms : o.timeLimitsMs)
+                overridden["timeLimits"].push_back(ms == 0 ? std::string("none") : formatTimeLimitMs(ms));
+        }
+        if (o.repetitions)
+            overridden["repetitions"] = *o.repetitions;
+        if (!o.untouched.empty())
+            overridden["untouched"] = o.untouched;
+        root["overridden"] = std::move(overridden);
+    }
     root["groups"] = std::move(groups);
     return root;
 }

@@ -1046,7 +1046,8 @@ std::vector<AxisSpec> builtinAxes()
     AxisSpec timeLimit = typedAxis<std::uint64_t>(
         {"time limit", "timeLimits", "timeLimit", "time_limit", "--duration",
          "A time limit per repetition, e.g. 5s, 300ms, 2m: a case ends at its total size or its time limit, "
-         "whichever comes first, and counts what it did by then (fio's runtime=)"},
+         "whichever comes first, and counts what it did by then (fio's runtime=); overrides a preset's time "
+         "limits"},
         AxisValueKind::Text, &Case::timeLimitMs, &MatrixGroup::timeLimitsMs,
         {timeLimitText, timeLimitText,
          [](std::string_view t, std::string_view where) {

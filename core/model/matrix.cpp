@@ -117,6 +117,133 @@ void overrideSizes(Matrix& matrix, const std::vector<std::uint64_t>& sizes)
     }
 }
 
+namespace {
+
+// "1 s", "1.5 s", "300 ms", "2 min": a time limit in a sentence.
+std::string durationWords(std::uint64_t ms)
+{
+    if (ms >= 60'000 && ms % 60'000 == 0)
+        return fmt::format("{} min", ms / 60'000);
+    if (ms >= 1000 && ms % 1000 == 0)
+        return fmt::format("{} s", ms / 1000);
+    if (ms >= 1000)
+        return fmt::format("{:.1f} s", static_cast<double>(ms) / 1e3);
+    return fmt::format("{} ms", ms);
+}
+
+// "a", "a and b", "a, b and c".
+std::string joinedWords(const std::vector<std::string>& items)
+{
+    std::string out;
+    for (std::size_t i = 0; i < items.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+    return out;
+}
+
+bool takesAxis(const Registry& registry, const std::string& strategy, std::string_view matrixKey)
+{
+    const Strategy* s = registry.find(strategy);
+    const AxisSpec* axis = findAxisByMatrixKey(matrixKey);
+    return s == nullptr || axis == nullptr || axis->takenBy(s->info());
+}
+
+} // namespace
+
+void applyOverrides(Matrix& matrix, CaseOverrides overrides, const Registry& registry)
+{
+    overrides.untouched.clear();
+    const auto untouched = [&](const std::string& strategy, std::string_view key) {
+        if (!takesAxis(registry, strategy, key) &&
+            std::find(overrides.untouched.begin(), overrides.untouched.end(), strategy) ==
+                overrides.untouched.end())
+            overrides.untouched.push_back(strategy);
+    };
+    for (const auto& g : matrix.groups) {
+        for (const auto& id : g.strategies) {
+            if (!overrides.sizes.empty())
+                untouched(id, "sizes");
+            if (!overrides.timeLimitsMs.empty())
+                untouched(id, "timeLimits");
+        }
+    }
+    overrideSizes(matrix, overrides.sizes);
+    if (!overrides.timeLimitsMs.empty()) {
+        // A group's strategies that take a time limit get the new ones; a run of those that do not (file-set
+        // readers) becomes a group of its own with its own lists, in the same place.
+        std::vector<MatrixGroup> groups;
+        for (const auto& g : matrix.groups) {
+            std::size_t from = 0;
+            while (from < g.strategies.size()) {
+                const bool takes = takesAxis(registry, g.strategies[from], "timeLimits");
+                std::size_t to = from;
+                while (to < g.strategies.size() &&
+                       takesAxis(registry, g.strategies[to], "timeLimits") == takes)
+                    ++to;
+                MatrixGroup part = g;
+                part.strategies.assign(g.strategies.begin() + static_cast<std::ptrdiff_t>(from),
+                                       g.strategies.begin() + static_cast<std::ptrdiff_t>(to));
+                if (takes)
+                    part.timeLimitsMs = overrides.timeLimitsMs;
+                groups.push_back(std::move(part));
+                from = to;
+            }
+            if (g.strategies.empty())
+                groups.push_back(g); // validate() names it
+        }
+        matrix.groups = std::move(groups);
+    }
+    if (overrides.repetitions)
+        matrix.repetitions = overrides.repetitions;
+    matrix.overridden = std::move(overrides);
+}
+
+std::string overridesText(const Matrix& matrix)
+{
+    const CaseOverrides& o = matrix.overridden;
+    std::vector<std::string> parts;
+    if (!o.sizes.empty()) {
+        std::vector<std::string> sizes;
+        sizes.reserve(o.sizes.size());
+        for (const std::uint64_t s : o.sizes)
+            sizes.push_back(formatBytes(s));
+        std::string text = fmt::format("size{} {}", sizes.size() == 1 ? "" : "s", joinedWords(sizes));
+        std::vector<std::uint64_t> limits;
+        for (const auto& g : matrix.groups) {
+            for (const std::uint64_t limit : g.memoryLimitsBytes) {
+                if (limit != 0 && std::find(limits.begin(), limits.end(), limit) == limits.end())
+                    limits.push_back(limit);
+            }
+        }
+        std::sort(limits.begin(), limits.end());
+        std::vector<std::string> limitWords;
+        limitWords.reserve(limits.size());
+        for (const std::uint64_t limit : limits)
+            limitWords.push_back(formatBytes(limit));
+        if (!limitWords.empty())
+            text += fmt::format(" (memory limit{} scaled with it to {})", limitWords.size() == 1 ? "" : "s",
+                                joinedWords(limitWords));
+        parts.push_back(std::move(text));
+    }
+    if (o.timeLimitsMs == std::vector<std::uint64_t>{0}) {
+        parts.emplace_back("no time limit (each case runs to its size)");
+    } else if (!o.timeLimitsMs.empty()) {
+        std::vector<std::string> limits;
+        limits.reserve(o.timeLimitsMs.size());
+        for (const std::uint64_t ms : o.timeLimitsMs)
+            limits.push_back(ms == 0 ? std::string("none") : durationWords(ms));
+        parts.push_back(fmt::format("duration{} {}", limits.size() == 1 ? "" : "s", joinedWords(limits)));
+    }
+    if (o.repetitions)
+        parts.push_back(fmt::format("{} repetition{}", *o.repetitions, *o.repetitions == 1 ? "" : "s"));
+    std::string text;
+    for (const auto& part : parts)
+        text += (text.empty() ? "" : ", ") + part;
+    if (!text.empty() && !o.untouched.empty() && (!o.sizes.empty() || !o.timeLimitsMs.empty()))
+        text += fmt::format("; the file-set readers ({}) read every file of their sets as before",
+                            joinedWords(o.untouched));
+    return text;
+}
+
 std::string refusalReason(const Case& c, const Registry& registry, const TargetInfo& target)
 {
     const Strategy* strategy = registry.find(c.strategy);

@@ -52,6 +52,22 @@ struct MatrixGroup
     friend bool operator==(const MatrixGroup&, const MatrixGroup&) = default;
 };
 
+// What a run set for every case over a preset or a matrix file (iolab-cli's --size, --duration and --reps):
+// how much and how long each case runs, never what it does. Kept in the matrix the run ran, so that every
+// front end says that its figures are not the preset's own.
+struct CaseOverrides
+{
+    std::vector<std::uint64_t> sizes;        // empty: the matrix's own
+    std::vector<std::uint64_t> timeLimitsMs; // empty: the matrix's own; {0}: none, each case runs to its size
+    std::optional<std::uint32_t> repetitions;
+    // The strategies that keep their own value: file-set readers read every file of their set, whatever the
+    // size or the time limit (set by applyOverrides).
+    std::vector<std::string> untouched;
+
+    bool any() const { return !sizes.empty() || !timeLimitsMs.empty() || repetitions.has_value(); }
+    friend bool operator==(const CaseOverrides&, const CaseOverrides&) = default;
+};
+
 // A matrix is the union of its groups, so a preset can pair stdio's buffer axis with other strategies that
 // have none.
 struct Matrix
@@ -66,6 +82,8 @@ struct Matrix
     std::optional<std::uint32_t> repetitions;
     // The kill -9 probe's kills per write case it asks for, when a run does not say (RunOptions::crashProbe).
     std::optional<std::uint32_t> crashProbe;
+    // What the run set over the matrix for every case; the groups and `repetitions` already hold it.
+    CaseOverrides overridden;
 
     friend bool operator==(const Matrix&, const Matrix&) = default;
 };
@@ -92,6 +110,16 @@ void validate(const Matrix& matrix, const Registry& registry);
 // keep their share of its size: the limit scales with its largest size (a 1 GiB limit on 4 GiB becomes 64 MiB
 // on 256 MiB), rounded up to a MiB and never below the smallest limit IOLab sets.
 void overrideSizes(Matrix& matrix, const std::vector<std::uint64_t>& sizes);
+
+// Sets `overrides` on every case of `matrix` and records them in `matrix.overridden`: the sizes as
+// overrideSizes() does, the time limits on every strategy that takes one (a group that mixes file-set readers
+// with others is split, keeping the order of its strategies), the measured repetitions. Strategies the
+// registry does not know are left for validate() to name.
+void applyOverrides(Matrix& matrix, CaseOverrides overrides, const Registry& registry);
+
+// The overrides in words, for the Summary's "Overridden for every case: " line: "duration 1 s, 1 repetition",
+// "size 256 MiB (memory limits scaled to 64 MiB)"; "" when nothing was overridden. `matrix`: as it ran.
+std::string overridesText(const Matrix& matrix);
 
 // How many combinations expand() would make (refused ones included), counted from the axis sizes without
 // making them; saturates at the largest uint64. Unknown strategies count nothing.

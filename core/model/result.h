@@ -258,6 +258,16 @@ struct RunResult
 // Ok when every case ran ok; failures, refusals at run time and cancellation make it not ok.
 bool allCasesOk(const RunResult& result);
 
+// The cases that ran to their end, ok or not. A stopped run lists every planned case: the one it stopped
+// (cut short, without figures) and those after it (never started) are Cancelled, and are not among these.
+inline std::size_t casesRunToEnd(const RunResult& result)
+{
+    std::size_t ran = 0;
+    for (const auto& c : result.cases)
+        ran += c.status != Status::Cancelled ? 1 : 0;
+    return ran;
+}
+
 // The cache methods the run's read cases used, each once, in case order (for footers and reports).
 std::vector<std::string> cacheMethods(const RunResult& result);
 

@@ -166,6 +166,18 @@ const Row kCliRows[] = {
     matrixRow("MatrixNotAnObject", "[1, 2, 3]", {"must be a JSON object"}),
     {"MatrixIsAFolder", {"run", "--target", "{T}", "--matrix", "{O}"}, 2, {"is a folder"}},
     {"MatrixMissing", {"run", "--target", "{T}", "--matrix", "{O}/none.json"}, 2, {"none.json", "cannot be opened"}},
+    // Flags over a preset or a matrix file: --size, --duration and --reps set how much and how long every case
+    // runs; a flag that would change what the cases do is refused with why and what to do instead.
+    {"PresetWithSync", {"run", "--target", "{T}", "--preset", "sync-lab", "--sync", "fsync-every:1"}, 2, {"--sync fsync-every:1", "would change the sync policy", "preset 'sync-lab'", "only --size, --duration and --reps apply"}},
+    {"PresetWithChunks", {"run", "--target", "{T}", "--preset", "quick", "--chunk", "4K", "--chunk", "1M"}, 2, {"--chunk 4K,1M", "chunk size", "preset 'quick'", "--strategy"}},
+    {"PresetWithPreallocate", {"run", "--target", "{T}", "--preset", "sync-lab", "--preallocate", "none"}, 2, {"--preallocate none", "preallocation"}},
+    {"PresetWithLatency", {"run", "--target", "{T}", "--preset", "sync-lab", "--latency", "off"}, 2, {"--latency off", "latency recording"}},
+    {"MatrixWithThreads", {"run", "--target", "{T}", "--matrix", "{O}/matrix.json", "--threads", "4"}, 2, {"--threads 4", "thread count", "matrix file '", "matrix.json'"},
+     [](Scene& s) { write(s.out / "matrix.json", R"({"strategies": ["write"], "chunks": ["4K"], "sizes": ["1M"]})"); }},
+    {"PresetDurationWords", {"run", "--target", "{T}", "--preset", "sync-lab", "--duration", "soon"}, 2, {"--duration", "'soon' is not a time limit"}},
+    {"PresetDurationZero", {"run", "--target", "{T}", "--preset", "sync-lab", "--duration", "0s"}, 2, {"--duration", "'0s'", "1ms to 24h"}},
+    {"PresetRepsZero", {"run", "--target", "{T}", "--preset", "sync-lab", "--reps", "0"}, 2, {"--reps", "1 to 1000"}},
+    {"PresetSizeWords", {"run", "--target", "{T}", "--preset", "sync-lab", "--size", "big"}, 2, {"--size", "big"}},
     // Targets
     {"TargetMissing", {"run", "--target", "{T}/nope", "--preset", "quick"}, 2, {"nope", "does not exist"}},
     {"TargetIsAFile", {"run", "--target", "{O}/file", "--preset", "quick"}, 2, {"is not a folder"},

@@ -353,7 +353,10 @@ TEST_F(FindingsTest, FailedRefusedAndCancelledAreFindingsToo)
     failed.status = Status::Failed;
     failed.reason = "write: No space left on device (ENOSPC)";
     failed.apparentMBps = {};
-    run.cases = {failed, okCase(1, "stdio", 4096, 900, 850)};
+    CaseResult stopped = okCase(2, "write", 4096, 0, 0);
+    stopped.status = Status::Cancelled; // the case the stop came in: planned, listed, not run to its end
+    stopped.apparentMBps = {};
+    run.cases = {failed, okCase(1, "stdio", 4096, 900, 850), stopped};
     run.cancelled = true;
     const auto all = findings(run, &registry);
     const auto bad = ofKind(all, Finding::Kind::Failed);
@@ -362,7 +365,9 @@ TEST_F(FindingsTest, FailedRefusedAndCancelledAreFindingsToo)
     EXPECT_THAT(bad[0].text, HasSubstr("failed: write: No space left on device"));
     const auto cancelled = ofKind(all, Finding::Kind::Cancelled);
     ASSERT_EQ(cancelled.size(), 1u);
-    EXPECT_THAT(cancelled[0].text, HasSubstr("stopped during case 2"));
+    EXPECT_EQ(cancelled[0].text,
+              "The run was stopped at case 3 of 3, so this report covers the 2 cases that ran.")
+        << "the failed case ran; the stopped one did not";
     EXPECT_EQ(ofKind(all, Finding::Kind::Fastest).size(), 1u);
     EXPECT_THAT(ofKind(all, Finding::Kind::Fastest)[0].text, HasSubstr("plain stdio baseline itself"));
 }

@@ -659,3 +659,60 @@ TEST_F(MatrixTest, DraftGroupsOnlyRowsWhoseGroupMeansTheSame)
     EXPECT_EQ(cases[0].hint, ReadHint::Random);
     EXPECT_EQ(cases[1].hint, ReadHint::Random) << "reader-normal keeps the random hint it was given";
 }
+
+// Issue 34: --size, --duration and --reps over a preset or a matrix file. Every case that takes them gets
+// them; a file-set reader keeps its set and has no time limit (its part of a mixed group becomes a group of
+// its own, in place); the matrix records what was set, which its sentence and its JSON say.
+TEST_F(MatrixTest, OverridesSetEveryCaseAndTheMatrixSaysSo)
+{
+    auto files = std::make_unique<FakeStrategy>("files-serial", m_behaviour);
+    files->mutableInfo().layout = DataLayout::FileSet;
+    files->mutableInfo().direction = Direction::Read;
+    m_registry.add(std::move(files));
+    Matrix m{"sync-lab", "8 KiB writes for 5 s", {}};
+    MatrixGroup mixed;
+    mixed.strategies = {"write", "files-serial", "direct"};
+    mixed.chunks = {4 * kKiB};
+    mixed.sizes = {64 * kMiB};
+    mixed.fileSets = {parseFileSet("10x4K")};
+    MatrixGroup capped;
+    capped.strategies = {"stdio"};
+    capped.chunks = {4 * kKiB};
+    capped.sizes = {4 * kGiB};
+    capped.timeLimitsMs = {5000};
+    capped.memoryLimitsBytes = {kGiB};
+    m.groups = {mixed, capped};
+    m.repetitions = 1;
+
+    applyOverrides(m, CaseOverrides{{256 * kMiB}, {1000}, 2, {}}, m_registry);
+    ASSERT_EQ(m.groups.size(), 4u);
+    const std::vector<std::vector<std::string>> order{{"write"}, {"files-serial"}, {"direct"}, {"stdio"}};
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        EXPECT_EQ(m.groups[i].strategies, order[i]);
+        EXPECT_EQ(m.groups[i].sizes, std::vector<std::uint64_t>{256 * kMiB});
+        EXPECT_EQ(m.groups[i].timeLimitsMs,
+                  i == 1 ? std::vector<std::uint64_t>{} : std::vector<std::uint64_t>{1000})
+            << "a file-set reader reads every file: it takes no time limit";
+    }
+    EXPECT_EQ(m.groups[1].fileSets, mixed.fileSets);
+    EXPECT_EQ(m.groups[3].memoryLimitsBytes, std::vector<std::uint64_t>{64 * kMiB}) << "a quarter, as before";
+    EXPECT_EQ(m.repetitions, 2u);
+    EXPECT_EQ(m.overridden.untouched, std::vector<std::string>{"files-serial"});
+    EXPECT_EQ(overridesText(m),
+              "size 256 MiB (memory limit scaled with it to 64 MiB), duration 1 s, 2 "
+              "repetitions; the file-set readers (files-serial) read every file of their sets "
+              "as before");
+
+    const nlohmann::json json = matrixToJson(m);
+    ASSERT_TRUE(json.contains("overridden")) << json.dump();
+    EXPECT_EQ(json["overridden"]["text"], overridesText(m));
+    EXPECT_EQ(json["overridden"]["timeLimits"], nlohmann::json::array({"1s"}));
+    EXPECT_EQ(parseMatrixJson(json.dump(), "result"), m) << "a result's matrix reads back with its overrides";
+
+    Matrix untimed{"quick", "", {capped}};
+    applyOverrides(untimed, CaseOverrides{{}, {0}, std::nullopt, {}}, m_registry);
+    EXPECT_EQ(untimed.groups[0].timeLimitsMs, std::vector<std::uint64_t>{0});
+    EXPECT_EQ(overridesText(untimed), "no time limit (each case runs to its size)");
+    EXPECT_EQ(overridesText(Matrix{}), "") << "nothing overridden, nothing said";
+    EXPECT_FALSE(matrixToJson(Matrix{"quick", "", {capped}}).contains("overridden"));
+}

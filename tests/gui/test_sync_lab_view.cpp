@@ -21,6 +21,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 
 using namespace iolab;
@@ -181,6 +182,29 @@ TEST(SyncLabSummary, TheVerdictsLeadTheAnswers)
             << "a run without durable methods has no such answer";
 }
 
+// Issue 34: a stopped run lists its planned cases; the tab says how many ran, not how many were planned.
+TEST(SyncLabTab, AStoppedRunSaysHowManyCasesRan)
+{
+    RunResult r = syncLab();
+    r.cancelled = true;
+    for (std::uint32_t i = 10; i < 14; ++i) {
+        CaseResult c = syncMethodCase(i, "write", {SyncMode::FsyncEvery, 1}, 1'000);
+        c.status = Status::Cancelled;
+        c.apparentMBps = {};
+        c.durableMBps = {};
+        r.cases.push_back(std::move(c));
+    }
+    const Data d = Data::from(r, &builtinRegistry());
+    EXPECT_EQ(d.stoppedText.toStdString(),
+              "The run was stopped at case 11 of 14: the sync lab covers the 10 cases that ran.");
+    gui::SyncLabView lab;
+    lab.setResult(r, &builtinRegistry());
+    EXPECT_THAT(lab.verdictText().toStdString(), HasSubstr("the sync lab covers the 10 cases that ran"));
+    EXPECT_THAT(lab.verdictText().toStdString(), Not(HasSubstr("14 cases")));
+    lab.setResult(syncLab(), &builtinRegistry());
+    EXPECT_THAT(lab.verdictText().toStdString(), Not(HasSubstr("stopped"))) << "a finished run says nothing";
+}
+
 TEST(SyncLabTab, ShownForASyncLabWithABarPerMethodAndItsWhiskerOnIt)
 {
     gui::ResultsView view;
@@ -252,4 +276,33 @@ TEST(SyncLabReport, ThePdfHasTheVerdictsTheBarsAndEveryMethodsPercentiles)
         report::renderPdfReport(plain, {report::PageFormat::A4, {}, Ranking::Durable}, &builtinRegistry());
     std::ofstream(path, std::ios::binary | std::ios::trunc).write(none.constData(), none.size());
     EXPECT_THAT(runProcess("/usr/bin/pdftotext", {path, "-"}).out, Not(HasSubstr("sync lab")));
+}
+
+// Issue 34: a run whose flags overrode its preset, stopped before its end: the PDF's Summary says what was
+// overridden, and its sync lab how many cases ran.
+TEST(SyncLabReport, ThePdfSaysWhatWasOverriddenAndHowManyCasesRan)
+{
+    RunResult r = syncLab();
+    r.matrix.overridden.timeLimitsMs = {1000};
+    r.matrix.overridden.repetitions = 1;
+    r.cancelled = true;
+    CaseResult stopped = syncMethodCase(10, "write", {SyncMode::FsyncEvery, 1}, 1'000);
+    stopped.status = Status::Cancelled;
+    stopped.apparentMBps = {};
+    stopped.durableMBps = {};
+    r.cases.push_back(std::move(stopped));
+    TempDir dir;
+    const QByteArray pdf =
+        report::renderPdfReport(r, {report::PageFormat::A4, {}, Ranking::Durable}, &builtinRegistry());
+    const std::string path = dir / "sync-lab.pdf";
+    std::ofstream(path, std::ios::binary).write(pdf.constData(), pdf.size());
+    const auto text = runProcess("/usr/bin/pdftotext", {path, "-"});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    // pdftotext breaks lines where the page does: the words, in order, with any white space between.
+    const auto flat = [](std::string s) {
+        std::replace(s.begin(), s.end(), '\n', ' ');
+        return s;
+    };
+    EXPECT_THAT(flat(text.out), HasSubstr("Overridden for every case: duration 1 s, 1 repetition."));
+    EXPECT_THAT(flat(text.out), HasSubstr("the sync lab covers the 10 cases that ran"));
 }
