@@ -332,11 +332,13 @@ void MainWindow::buildUi()
 void MainWindow::restoreSettings()
 {
     QSettings& s = *m_settings;
-    if (const QByteArray geometry = s.value(QStringLiteral("window/geometry")).toByteArray();
-        geometry.isEmpty() || !restoreGeometry(geometry)) {
-        // First start: the whole of the screen's available area (a window manager maximizes it; without
-        // one, the geometry alone fills it).
-        if (const QScreen* screen = QGuiApplication::primaryScreen(); screen != nullptr)
+    const QByteArray geometry = s.value(QStringLiteral("window/geometry")).toByteArray();
+    const bool placed = !geometry.isEmpty() && restoreGeometry(geometry);
+    if (!placed || isMaximized()) {
+        // First start, or maximized when it closed: the whole of the screen's available area (a window
+        // manager maximizes it; without one, the geometry alone fills it).
+        if (const QScreen* screen = placed ? this->screen() : QGuiApplication::primaryScreen();
+            screen != nullptr)
             setGeometry(screen->availableGeometry());
         setWindowState(windowState() | Qt::WindowMaximized);
     }
@@ -410,6 +412,7 @@ void MainWindow::setTheme(Theme theme)
     m_live->setDark(dark);
     m_results->setDark(dark);
     m_banner->followPalette(palette());
+    m_startPage->followPalette(QApplication::palette());
     for (QAction* a : m_themeGroup->actions())
         a->setChecked(a->data().toString() == themeName(theme));
 }

@@ -119,10 +119,8 @@ void MatrixEditor::buildPresetRow(QVBoxLayout* layout)
     m_presets->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     presetLabel->setBuddy(m_presets);
     presetRow->addWidget(m_presets, 1);
-    auto* fileButton = new QToolButton(this);
-    fileButton->setText(tr("File"));
+    auto* fileButton = new QPushButton(tr("File"), this);
     fileButton->setToolTip(tr("Import or export a matrix JSON file (iolab-cli --matrix reads them)"));
-    fileButton->setPopupMode(QToolButton::InstantPopup);
     auto* fileMenu = new QMenu(fileButton);
     fileMenu->addAction(tr("Import matrix JSON..."), this, &MatrixEditor::chooseImport);
     fileMenu->addAction(tr("Export matrix JSON..."), this, &MatrixEditor::chooseExport);

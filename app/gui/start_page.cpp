@@ -10,7 +10,6 @@
 #include "core/model/presets.h"
 
 #include <QComboBox>
-#include <QEvent>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -92,13 +91,18 @@ StartPage::StartPage(const Registry& registry, TargetModel* targets, QWidget* pa
     auto* canvas = new QWidget(scroll);
     canvas->setObjectName(QStringLiteral("startCanvas"));
     scroll->setWidget(canvas);
-    auto* centring = new QHBoxLayout(canvas);
-    centring->setContentsMargins(24, 18, 24, 18);
+    // The content at most 1180 pixels wide, centred, a little above the middle of a tall screen.
+    auto* rows = new QVBoxLayout(canvas);
+    rows->setContentsMargins(24, 18, 24, 18);
+    auto* centring = new QHBoxLayout;
     auto* content = new QWidget(canvas);
     content->setMaximumWidth(1180);
     centring->addStretch(1);
     centring->addWidget(content, 100);
     centring->addStretch(1);
+    rows->addStretch(1);
+    rows->addLayout(centring);
+    rows->addStretch(2);
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(10);
@@ -120,7 +124,7 @@ StartPage::StartPage(const Registry& registry, TargetModel* targets, QWidget* pa
         wrapped(tr("Pick a question: IOLab runs the measurements that answer it on the target below "
                    "and writes only inside its own marked folder there, which it removes afterwards."),
                 content);
-    m_muted.push_back(m_subtitle);
+    m_subtitle->setProperty("muted", true);
     titles->addWidget(m_subtitle);
     heading->addLayout(titles, 1);
     layout->addLayout(heading);
@@ -205,7 +209,7 @@ StartPage::StartPage(const Registry& registry, TargetModel* targets, QWidget* pa
     auto* design = wrapped(tr("Design your own: every strategy, chunk size and axis in the strategy matrix, "
                               "and the experiments from the articles IOLab grew from as presets."),
                            content);
-    m_muted.push_back(design);
+    design->setProperty("muted", true);
     other->addWidget(design, 1);
     m_custom = new QPushButton(tr("Custom matrix..."), content);
     m_custom->setObjectName(QStringLiteral("customMatrix"));
@@ -215,7 +219,6 @@ StartPage::StartPage(const Registry& registry, TargetModel* targets, QWidget* pa
     other->addWidget(m_openResult);
     layout->addSpacing(4);
     layout->addLayout(other);
-    layout->addStretch(1);
 
     connect(m_targetChooser, &QComboBox::activated, this, [this](int row) {
         if (row >= 0 && row < m_targets->rowCount())
@@ -229,7 +232,7 @@ StartPage::StartPage(const Registry& registry, TargetModel* targets, QWidget* pa
     connect(m_custom, &QPushButton::clicked, this, &StartPage::customMatrixRequested);
     connect(m_openResult, &QPushButton::clicked, this, &StartPage::openResultRequested);
     refresh(nullptr, false, RunOptions{}, {});
-    restyle();
+    followPalette(palette());
 }
 
 QFrame* StartPage::makeCard(const QString& title, const QString& answers, const QString& runs)
@@ -237,67 +240,60 @@ QFrame* StartPage::makeCard(const QString& title, const QString& answers, const 
     auto* card = new QFrame(this);
     card->setObjectName(QStringLiteral("questionCard"));
     card->setAttribute(Qt::WA_Hover);
-    card->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Expanding);
+    card->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    card->setMinimumHeight(150);
     auto* layout = new QVBoxLayout(card);
     layout->setContentsMargins(18, 14, 18, 14);
     layout->setSpacing(6);
     auto* heading = wrapped(title, card);
     heading->setObjectName(QStringLiteral("questionTitle"));
     heading->setFont(scaled(font(), 1.4, true));
-    m_headings.push_back(heading);
     layout->addWidget(heading);
     layout->addWidget(wrapped(answers, card));
     auto* what = wrapped(runs, card);
     what->setObjectName(QStringLiteral("questionRuns"));
     what->setFont(scaled(font(), 0.92, false));
-    m_muted.push_back(what);
+    what->setProperty("muted", true);
     layout->addWidget(what);
     layout->addStretch(1);
     return card;
 }
 
-void StartPage::restyle()
+void StartPage::followPalette(const QPalette& palette)
 {
-    // Colours from the palette in force (View > light, dark or the system's), set again when it changes.
-    m_restyling = true;
-    const QPalette p = palette();
-    const QColor text = p.color(QPalette::WindowText);
-    const QColor base = p.color(QPalette::Base);
-    const QColor window = p.color(QPalette::Window);
-    const QColor accent = p.color(QPalette::Highlight);
-    const QColor onAccent = p.color(QPalette::HighlightedText);
+    // Every colour spelled out from the palette given (View > light, dark or the system's): a widget under a
+    // style sheet does not follow the application's palette by itself.
+    setPalette(palette);
+    const QColor text = palette.color(QPalette::WindowText);
+    const QColor base = palette.color(QPalette::Base);
+    const QColor window = palette.color(QPalette::Window);
+    const QColor accent = palette.color(QPalette::Highlight);
+    const QColor onAccent = palette.color(QPalette::HighlightedText);
     const bool dark = window.lightnessF() < 0.5;
     const QColor border = mixed(text, window, dark ? 0.22 : 0.16);
     const QColor hover = dark ? accent.lighter(125) : accent.darker(112);
     const QColor problem = dark ? QColor(0xff, 0x8a, 0x80) : QColor(0xb0, 0x2a, 0x1e);
-    setStyleSheet(QStringLiteral("QFrame#questionCard { background-color: %1; border: 1px solid %2; "
-                                 "border-radius: 10px; }"
-                                 "QFrame#questionCard:hover { border-color: %3; }"
-                                 "QPushButton#questionRun { background-color: %3; color: %4; border: none; "
-                                 "border-radius: 6px; padding: 7px 22px; font-weight: 600; }"
-                                 "QPushButton#questionRun:hover { background-color: %5; }"
-                                 "QPushButton#questionRun:disabled { background-color: %2; color: %6; }"
-                                 "QLabel#questionBlocked { color: %7; }"
-                                 "QLabel#startTargetLine[problem=\"true\"] { color: %7; font-weight: 600; }")
-                      .arg(base.name(), border.name(), accent.name(), onAccent.name(), hover.name(),
-                           mixed(text, window, 0.55).name(), problem.name()));
-    const QColor muted = mixed(text, base, 0.68);
-    for (QLabel* label : m_muted) {
-        QPalette lp = label->palette();
-        lp.setColor(QPalette::WindowText,
-                    label->parentWidget()->objectName() == QStringLiteral("questionCard")
-                        ? muted
-                        : mixed(text, window, 0.68));
-        label->setPalette(lp);
-    }
-    m_restyling = false;
-}
-
-void StartPage::changeEvent(QEvent* event)
-{
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange && !m_restyling)
-        restyle();
+    const QStringList rules{
+        QStringLiteral("QWidget#startCanvas { background-color: %1; }").arg(window.name()),
+        QStringLiteral("QLabel { color: %1; }").arg(text.name()),
+        QStringLiteral("QLabel[muted=\"true\"] { color: %1; }").arg(mixed(text, window, 0.68).name()),
+        QStringLiteral(
+            "QFrame#questionCard { background-color: %1; border: 1px solid %2; border-radius: 10px; }")
+            .arg(base.name(), border.name()),
+        QStringLiteral("QFrame#questionCard:hover { border-color: %1; }").arg(accent.name()),
+        QStringLiteral("QFrame#questionCard QLabel[muted=\"true\"] { color: %1; }")
+            .arg(mixed(text, base, 0.68).name()),
+        QStringLiteral(
+            "QPushButton#questionRun { background-color: %1; color: %2; border: none; border-radius: 6px; "
+            "padding: 7px 22px; font-weight: 600; }")
+            .arg(accent.name(), onAccent.name()),
+        QStringLiteral("QPushButton#questionRun:hover { background-color: %1; }").arg(hover.name()),
+        QStringLiteral("QPushButton#questionRun:disabled { background-color: %1; color: %2; }")
+            .arg(border.name(), mixed(text, window, 0.55).name()),
+        QStringLiteral("QLabel#questionBlocked { color: %1; }").arg(problem.name()),
+        QStringLiteral("QLabel#startTargetLine[problem=\"true\"] { color: %1; font-weight: 600; }")
+            .arg(problem.name())};
+    setStyleSheet(rules.join(QLatin1Char('\n')));
 }
 
 void StartPage::selectChooserRow(const QString& key)

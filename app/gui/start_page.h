@@ -63,6 +63,8 @@ public:
     QPushButton* customMatrixButton() const { return m_custom; }
     QPushButton* compareButton() const { return m_openHistory; }
     QPushButton* importButton() const { return m_import; }
+    // Takes the window's palette (View > light, dark, system), the page's own colours made from it.
+    void followPalette(const QPalette& palette);
 
 Q_SIGNALS:
     void runRequested(const QString& preset);
@@ -72,9 +74,6 @@ Q_SIGNALS:
     void importRequested();
     void customMatrixRequested();
     void openResultRequested();
-
-protected:
-    void changeEvent(QEvent* event) override;
 
 private:
     struct Card
@@ -87,7 +86,6 @@ private:
         std::optional<RunPreview> preview;
     };
     QFrame* makeCard(const QString& title, const QString& answers, const QString& runs);
-    void restyle();
     void selectChooserRow(const QString& key);
 
     const Registry& m_registry;
@@ -102,11 +100,8 @@ private:
     QPushButton* m_openHistory = nullptr;
     QPushButton* m_custom = nullptr;
     QPushButton* m_openResult = nullptr;
-    std::vector<QLabel*> m_muted;    // secondary text, drawn between the text and the background colour
-    std::vector<QLabel*> m_headings; // the question titles
     QString m_targetKey;
     bool m_targetProblem = false; // the target line says why no question can run
-    bool m_restyling = false;
 };
 
 } // namespace iolab::gui

@@ -91,6 +91,8 @@ QColor seriesColour(std::size_t i)
     return colours[i % (sizeof(colours) / sizeof(colours[0]))];
 }
 
+constexpr double kTablePadding = 4; // points around a table cell's text
+
 struct Column
 {
     QString title;
@@ -209,14 +211,16 @@ public:
         }
     }
 
-    // A table that breaks between rows and repeats its header on every page it spans. `rowColour` may tint a
-    // row's text (failed cases in red). The columns are as wide as their content asks (table_layout.h): a
-    // cell wraps only between words, never inside a word or a number, nor between a number and its unit;
-    // when even the widest words do not fit the page, the table is set in a smaller font.
-    void table(const std::vector<Column>& columns, const std::vector<QStringList>& rows, double points = 7,
-               const std::function<QColor(std::size_t)>& rowColour = {})
+    // A table's column widths and font size, fitted to `rows` and the columns' titles: as wide as their
+    // content asks (table_layout.h), in a smaller font when even the widest words do not fit the page.
+    struct FittedTable
     {
-        constexpr double kPadding = 4;
+        TableColumns columns;
+        double points = 7;
+    };
+    FittedTable fitTable(const std::vector<Column>& columns, const std::vector<QStringList>& rows,
+                         double points = 7)
+    {
         constexpr double kSmallestPoints = 5;
         QStringList header;
         std::vector<double> shares;
@@ -224,18 +228,38 @@ public:
             header << c.title;
             shares.push_back(c.width);
         }
-        TableColumns fitted;
-        for (;; points -= 0.25) {
-            const QFontMetricsF headerMetrics(font(points, true), m_p.device());
-            const QFontMetricsF cellMetrics(font(points), m_p.device());
-            fitted = fitTableColumns(
+        FittedTable fitted;
+        for (fitted.points = points;; fitted.points -= 0.25) {
+            const QFontMetricsF headerMetrics(font(fitted.points, true), m_p.device());
+            const QFontMetricsF cellMetrics(font(fitted.points), m_p.device());
+            fitted.columns = fitTableColumns(
                 header, rows, [&](const QString& t) { return headerMetrics.horizontalAdvance(t); },
-                [&](const QString& t) { return cellMetrics.horizontalAdvance(t); }, width(), kPadding,
+                [&](const QString& t) { return cellMetrics.horizontalAdvance(t); }, width(), kTablePadding,
                 shares);
-            if (fitted.fits || points <= kSmallestPoints)
-                break;
+            if (fitted.columns.fits || fitted.points <= kSmallestPoints)
+                return fitted;
         }
-        const std::vector<double>& widths = fitted.widths;
+    }
+
+    // A table that breaks between rows and repeats its header on every page it spans. `rowColour` may tint a
+    // row's text (failed cases in red). A cell wraps only between words, never inside a word or a number,
+    // nor between a number and its unit.
+    void table(const std::vector<Column>& columns, const std::vector<QStringList>& rows, double points = 7,
+               const std::function<QColor(std::size_t)>& rowColour = {})
+    {
+        table(columns, rows, fitTable(columns, rows, points), rowColour);
+    }
+
+    // The same with widths fitted beforehand: tables that line up with each other share one fit.
+    void table(const std::vector<Column>& columns, const std::vector<QStringList>& rows,
+               const FittedTable& fitted, const std::function<QColor(std::size_t)>& rowColour = {})
+    {
+        constexpr double kPadding = kTablePadding;
+        QStringList header;
+        for (const auto& c : columns)
+            header << c.title;
+        const double points = fitted.points;
+        const std::vector<double>& widths = fitted.columns.widths;
         const QFont headerFont = font(points, true);
         const QFont cellFont = font(points);
         const QFontMetricsF headerMetrics(headerFont, m_p.device());
@@ -906,16 +930,29 @@ void systemSection(Layout& layout, const ReportContext& ctx)
                        "not be read.")
             .arg(qs(describeStack(facts)), qs(describe(facts.deviceClass)))
             .arg(facts.gatherMilliseconds, 0, 'f', 1));
-    for (const auto& section : facts.sections) {
+    const auto rowsOf = [](const FactSection& section) {
         std::vector<QStringList> rows;
-        std::vector<bool> known;
-        for (const auto& fact : section.facts) {
+        for (const auto& fact : section.facts)
             rows.push_back({qs(fact.label), fact.known()
                                                 ? qs(fact.value)
                                                 : QStringLiteral("unknown: ") + qs(fact.unknownWhy)});
+        return rows;
+    };
+    // One fit for every section, each title a line of the header it is fitted to: the values start at one
+    // edge all the way down.
+    std::vector<QStringList> all;
+    QStringList titles;
+    for (const auto& section : facts.sections) {
+        titles << qs(section.title);
+        for (auto& row : rowsOf(section))
+            all.push_back(std::move(row));
+    }
+    const auto fitted = layout.fitTable({{titles.join(QLatin1Char('\n')), 8}, {QString(), 20}}, all);
+    for (const auto& section : facts.sections) {
+        std::vector<bool> known;
+        for (const auto& fact : section.facts)
             known.push_back(fact.known());
-        }
-        layout.table({{qs(section.title), 8}, {QString(), 20}}, rows, 7,
+        layout.table({{qs(section.title), 8}, {QString(), 20}}, rowsOf(section), fitted,
                      [&known](std::size_t i) { return known[i] ? kText : kMuted; });
         layout.space(4);
     }

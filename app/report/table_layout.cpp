@@ -114,17 +114,18 @@ TableColumns fitTableColumns(const QStringList& header, const std::vector<QStrin
 {
     const std::size_t count = static_cast<std::size_t>(header.size());
     std::vector<double> least(count, 0);
-    std::vector<double> most(count, 0);
-    const auto add = [&](const QStringList& cells, const TextWidth& measure) {
+    std::vector<double> cellLine(count, 0);   // the widest cell on one line
+    std::vector<double> headerLine(count, 0); // the header on one line
+    const auto add = [&](const QStringList& cells, const TextWidth& measure, std::vector<double>& line) {
         for (std::size_t i = 0; i < count && i < static_cast<std::size_t>(cells.size()); ++i) {
             const Extent e = extentOf(cells[static_cast<qsizetype>(i)], measure, width * kWholeWordShare);
             least[i] = std::max(least[i], e.word + padding);
-            most[i] = std::max(most[i], e.line + padding);
+            line[i] = std::max(line[i], e.line + padding);
         }
     };
-    add(header, headerWidth);
+    add(header, headerWidth, headerLine);
     for (const QStringList& row : rows)
-        add(row, cellWidth);
+        add(row, cellWidth, cellLine);
 
     TableColumns out;
     const double needed = std::accumulate(least.begin(), least.end(), 0.0);
@@ -134,17 +135,43 @@ TableColumns fitTableColumns(const QStringList& header, const std::vector<QStrin
             out.widths.push_back(least[i] * width / needed);
         return out;
     }
-    double spare = width - needed;
-    double lacking = 0;
-    for (std::size_t i = 0; i < count; ++i)
-        lacking += most[i] - least[i];
     out.widths = least;
-    if (lacking > 0) {
-        const double given = std::min(spare, lacking);
-        for (std::size_t i = 0; i < count; ++i)
-            out.widths[i] += given * (most[i] - least[i]) / lacking;
-        spare -= given;
-    }
+    double spare = width - needed;
+    // Widens columns toward `goal`, the one lacking least first: as many columns as the room allows hold
+    // their text on one line, and what is left goes to the others in proportion to what they lack.
+    const auto widen = [&](const std::vector<double>& goal) {
+        std::vector<std::size_t> order(count);
+        std::iota(order.begin(), order.end(), std::size_t{0});
+        const auto lack = [&](std::size_t i) {
+            return std::max(0.0, goal[i] - out.widths[i]);
+        };
+        std::sort(order.begin(), order.end(),
+                  [&](std::size_t a, std::size_t b) { return lack(a) < lack(b); });
+        double remaining = 0;
+        for (std::size_t i : order)
+            remaining += lack(i);
+        for (std::size_t i : order) {
+            const double wanted = lack(i);
+            if (wanted <= 0)
+                continue;
+            if (wanted <= spare) {
+                out.widths[i] += wanted;
+                spare -= wanted;
+                remaining -= wanted;
+                continue;
+            }
+            // Not enough for this one: the rest is shared by it and every column lacking more.
+            const double shared = spare;
+            for (std::size_t j : order) {
+                if (lack(j) >= wanted)
+                    out.widths[j] += shared * lack(j) / remaining;
+            }
+            spare = 0;
+            return;
+        }
+    };
+    widen(cellLine);   // the figures and words of the rows first: a value on one line reads best
+    widen(headerLine); // then the headers
     double shareTotal = 0;
     for (std::size_t i = 0; i < count; ++i)
         shareTotal += i < shares.size() ? std::max(0.0, shares[i]) : 0;

@@ -35,9 +35,10 @@ struct TableColumns
 };
 
 // The widths of a table's columns from its content, `header` (measured with `headerWidth`) and `rows`
-// (with `cellWidth`), each cell padded by `padding`. Every column is at least as wide as its widest word; the
-// width left goes first to the columns whose cells would wrap, in proportion to what each lacks to hold its
-// widest cell on one line, and what is left then in proportion to `shares` (one a column).
+// (with `cellWidth`), each cell padded by `padding`. Every column is at least as wide as its widest word (a
+// word that is no figure counts at most kWholeWordShare of `width`). The width left widens first the columns
+// whose cells would wrap, the one that lacks least first (so that as many as can hold their cells on one
+// line), then the columns whose header would wrap, and what is left then goes by `shares` (one a column).
 TableColumns fitTableColumns(const QStringList& header, const std::vector<QStringList>& rows,
                              const TextWidth& headerWidth, const TextWidth& cellWidth, double width,
                              double padding, const std::vector<double>& shares);
