@@ -320,7 +320,7 @@ void StartPage::refresh(const TargetEntry* target, bool pending, const RunOption
         line = tr("%1 cannot be a target: %2").arg(target->displayName(), target->problem);
         problem = true;
     } else if (target->kind != TargetEntry::Kind::Folder) {
-        line = tr("A pipe or the null device keeps nothing: the questions below need a folder on a disk.");
+        line = tr("A pipe or the null device keeps nothing: choose a folder on a disk for these questions.");
         problem = true;
     } else {
         const TargetInfo& t = target->info;
@@ -356,6 +356,8 @@ void StartPage::refresh(const TargetEntry* target, bool pending, const RunOption
             blocked = tr("Choose a target first.");
         else if (pending)
             blocked = tr("Looking at the target...");
+        else if (target->kind != TargetEntry::Kind::Folder)
+            blocked = tr("Choose a folder on a disk first.");
         else if (!card.preview)
             blocked = tr("This preset is not available here.");
         else

@@ -161,7 +161,11 @@ TEST_F(StartFixture, ChoosingATargetOnThePageSelectsItInTheWindow)
     chooser->setCurrentIndex(other);
     Q_EMIT chooser->activated(other);
     EXPECT_EQ(window->currentTargetKey(), QStringLiteral("null:"));
-    EXPECT_THAT(window->startPage()->targetLine()->text().toStdString(), HasSubstr("need a folder"));
+    EXPECT_THAT(window->startPage()->targetLine()->text().toStdString(),
+                HasSubstr("choose a folder on a disk"));
+    for (const auto& question : StartPage::questions())
+        EXPECT_FALSE(window->startPage()->runButton(question.preset)->isEnabled())
+            << question.preset.toStdString();
 }
 
 // Light and dark (View menu): the page as drawn has the theme's background, and every line of text on it,
