@@ -126,6 +126,19 @@ std::vector<std::string> consoleArguments(int argc, char** argv);
 // typed. Does nothing where a program always has its terminal (Linux) or was started from no console.
 void attachParentConsole();
 
+// The display servers a window could open on. Linux: whether an X server answers at $DISPLAY (connecting as
+// libxcb does, its authority file included) and whether a Wayland compositor listens at $WAYLAND_DISPLAY,
+// each with why not. Windows: its desktop is always there (needsServer false).
+struct DisplayServers
+{
+    bool needsServer = false;
+    bool x11 = false;
+    bool wayland = false;
+    std::string x11Problem;     // "DISPLAY is not set", "no X server answers at :9"
+    std::string waylandProblem; // "WAYLAND_DISPLAY is not set", "no Wayland compositor listens at ..."
+};
+DisplayServers probeDisplayServers();
+
 // Why `path` cannot be written as an output file ("" when it can): a missing or unwritable folder, a folder
 // in the way. Checked before a run so that a bad output path costs nothing.
 std::string outputPathProblem(const std::string& path);

@@ -5,12 +5,17 @@
 #include "app/gui/matrix_editor.h"
 #include "app/gui/target_model.h"
 #include "core/base/log.h"
+#include "platform/platform.h"
 
 #include <cstdio>
 #include <cstdlib>
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QLibraryInfo>
+#include <QTemporaryFile>
 #include <QTimer>
 
 #include <memory>
@@ -77,6 +82,13 @@ LaunchOptions parseLaunchOptions()
     o.dataFolder = parser.value(data);
     o.settingsFile = parser.value(settings);
     o.perfReport = parser.value(perf);
+    if (o.quitAfterRun && !o.runAtStart) {
+        // Without a run to end, the window would never quit: a script waiting for it would hang.
+        std::fprintf(stderr,
+                     "iolab: --quit-after-run quits when the run started by --run ends; give --run too.\n"
+                     "Run 'iolab --help' for usage.\n");
+        std::exit(2);
+    }
     return o;
 }
 
@@ -91,6 +103,142 @@ bool asksForHelpOrVersion(int argc, char** argv)
             return true;
     }
     return false;
+}
+
+QString noDisplayProblem(const QString& platform, const QString& sessionType, bool waylandPluginInstalled,
+                         const DisplayServers& servers)
+{
+    if (!servers.needsServer)
+        return {};
+    QStringList named; // "xcb", "wayland": Qt tries a list separated by ';', each name before its ':' options
+    for (const QString& part : platform.split(QLatin1Char(';'), Qt::SkipEmptyParts))
+        named << part.section(QLatin1Char(':'), 0, 0).trimmed();
+    const auto isWayland = [](const QString& name) {
+        return name.startsWith(QStringLiteral("wayland"));
+    };
+    QStringList problems;
+    if (!named.isEmpty()) {
+        bool x11 = false;
+        bool wayland = false;
+        for (const QString& name : named) {
+            if (name == QStringLiteral("xcb"))
+                x11 = true;
+            else if (isWayland(name))
+                wayland = true;
+            else
+                return {}; // offscreen, minimal, vnc, eglfs, linuxfb: no display server needed
+        }
+        if ((x11 && servers.x11) || (wayland && servers.wayland))
+            return {};
+        if (x11)
+            problems << QString::fromStdString(servers.x11Problem);
+        if (wayland)
+            problems << QString::fromStdString(servers.waylandProblem);
+    } else {
+        const bool waylandSession = sessionType == QStringLiteral("wayland");
+        if (servers.x11 || (servers.wayland && waylandSession && waylandPluginInstalled))
+            return {};
+        problems << QString::fromStdString(servers.x11Problem);
+        if (!servers.wayland)
+            problems << QString::fromStdString(servers.waylandProblem);
+        else if (!waylandPluginInstalled)
+            problems << QStringLiteral(
+                "a Wayland compositor is running, but Qt's Wayland platform plugin is not "
+                "installed");
+        else
+            problems << QStringLiteral(
+                "a Wayland compositor is running, but XDG_SESSION_TYPE is not wayland, "
+                "so Qt does not try it (QT_QPA_PLATFORM=wayland does)");
+    }
+    return QStringLiteral("there is no display to open the window on (%1).")
+        .arg(problems.join(QStringLiteral("; ")));
+}
+
+namespace {
+
+bool waylandPluginInstalled()
+{
+    QStringList folders{QLibraryInfo::path(QLibraryInfo::PluginsPath) + QStringLiteral("/platforms")};
+    if (const QString extra = qEnvironmentVariable("QT_QPA_PLATFORM_PLUGIN_PATH"); !extra.isEmpty())
+        folders << extra;
+    for (const QString& folder : folders) {
+        if (!QDir(folder).entryList({QStringLiteral("*qwayland*")}, QDir::Files).isEmpty())
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+QString noDisplayProblem(int argc, char** argv)
+{
+    QString platform = qEnvironmentVariable("QT_QPA_PLATFORM");
+    for (int i = 1; i + 1 < argc; ++i) {
+        const std::string_view arg(argv[i]);
+        if (arg == "-platform" || arg == "--platform")
+            platform = QString::fromLocal8Bit(argv[i + 1]);
+    }
+    return noDisplayProblem(platform, qEnvironmentVariable("XDG_SESSION_TYPE"), waylandPluginInstalled(),
+                            probeDisplayServers());
+}
+
+QString withoutADisplayHint()
+{
+    return QStringLiteral(
+        "Without a display:\n"
+        "  iolab-cli runs the same benchmarks:  iolab-cli run --target DIR --preset quick\n"
+        "  iolab report needs none (offscreen): iolab report RESULT.json --pdf REPORT.pdf\n"
+        "  the app runs with no window:         QT_QPA_PLATFORM=offscreen iolab --target DIR --preset quick "
+        "--run --quit-after-run\n");
+}
+
+namespace {
+
+// Why IOLab cannot keep files in `folder` ("" when it can, or can make it): it is a file, or the folder (or
+// the nearest existing one above it, where IOLab would make the rest) takes no new file. Nothing is left.
+QString folderProblem(const QString& folder)
+{
+    const QFileInfo info(folder);
+    if (info.exists() && !info.isDir())
+        return QObject::tr("it is a file, not a folder");
+    QString existing = QDir::cleanPath(info.absoluteFilePath());
+    while (!QFileInfo::exists(existing) && existing != QDir::rootPath())
+        existing = QFileInfo(existing).absolutePath();
+    if (!QFileInfo(existing).isDir())
+        return QObject::tr("it cannot be made, since %1 is a file, not a folder").arg(existing);
+    // Permissions do not tell everything (root passes them on a read-only mount): make a file and remove it.
+    QTemporaryFile probe(QDir(existing).filePath(QStringLiteral(".iolab-check-XXXXXX")));
+    if (probe.open())
+        return {};
+    const QString why = probe.errorString();
+    return existing == QDir::cleanPath(info.absoluteFilePath())
+               ? QObject::tr("no file can be written in it (%1)").arg(why)
+               : QObject::tr("it cannot be made, since no folder can be made in %1 (%2)").arg(existing, why);
+}
+
+} // namespace
+
+QString launchPathProblem(const LaunchOptions& options)
+{
+    if (!options.dataFolder.isEmpty()) {
+        if (const QString problem = folderProblem(options.dataFolder); !problem.isEmpty())
+            return QObject::tr("--data-dir %1: %2; give a folder IOLab can keep its history and presets in.")
+                .arg(options.dataFolder, problem);
+    }
+    if (!options.settingsFile.isEmpty()) {
+        const QFileInfo info(options.settingsFile);
+        QString problem;
+        if (info.isDir())
+            problem = QObject::tr("it is a folder; give the path of an INI file");
+        else if (info.exists() && !info.isWritable())
+            problem = QObject::tr("the file is not writable, so no setting could be saved");
+        else if (const QString folder = folderProblem(info.absolutePath()); !folder.isEmpty())
+            problem = QObject::tr("its folder %1: %2, so no setting could be saved")
+                          .arg(info.absolutePath(), folder);
+        if (!problem.isEmpty())
+            return QObject::tr("--settings %1: %2.").arg(options.settingsFile, problem);
+    }
+    return {};
 }
 
 namespace {
@@ -141,6 +289,8 @@ QStringList applyLaunchOptions(MainWindow& window, const LaunchOptions& options)
         if (!window.matrixEditor()->importMatrixFile(options.matrix, &error))
             problems << QObject::tr("--matrix %1: %2").arg(options.matrix, error);
     }
+    if (!options.preset.isEmpty() || !options.matrix.isEmpty())
+        window.showLab(); // a matrix asked for by name is one to see, not the start page's questions
     if (!options.target.isEmpty())
         window.chooseFolder(options.target); // its problem, if any, is in the banner already
     if (!problems.isEmpty()) {

@@ -8,6 +8,10 @@
 
 class QCoreApplication;
 
+namespace iolab {
+struct DisplayServers;
+}
+
 namespace iolab::gui {
 
 class MainWindow;
@@ -34,6 +38,22 @@ LaunchOptions parseLaunchOptions();
 
 // True when argv asks only for --help or --version, which need no display.
 bool asksForHelpOrVersion(int argc, char** argv);
+
+// Why the window would have no display ("" when it has one): asked before QApplication is made, since Qt
+// aborts the process when its platform plugin cannot connect. `platform` is what the user named (-platform,
+// else QT_QPA_PLATFORM); one that needs no display server (offscreen, vnc, eglfs) is taken at its word.
+// Without one, Qt tries Wayland first in a Wayland session (when its plugin is installed), then X11.
+QString noDisplayProblem(const QString& platform, const QString& sessionType, bool waylandPluginInstalled,
+                         const DisplayServers& servers);
+// The same for this process: its arguments, its environment and the display servers it can reach.
+QString noDisplayProblem(int argc, char** argv);
+// What to use instead, printed after the problem: iolab-cli, iolab report, the offscreen platform.
+QString withoutADisplayHint();
+
+// Why the folders and files the options name cannot hold what the app keeps there ("" when they can): a
+// --data-dir that is a file or cannot be written or made, a --settings that is a folder or not writable, or
+// whose folder cannot be written or made. Nothing is created.
+QString launchPathProblem(const LaunchOptions& options);
 
 // Loads the preset, matrix and target the options name, and starts reading the result file it names off the
 // GUI thread. Each problem shows in the window's banner (a user who opened a file from the file manager has

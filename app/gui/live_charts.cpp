@@ -10,6 +10,8 @@
 #include <QtCharts/QValueAxis>
 
 #include <QHBoxLayout>
+#include <QLabel>
+#include <QTextDocument>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -135,13 +137,13 @@ LiveCharts::LiveCharts(QWidget* parent) : QWidget(parent)
     m_budgetDirty = addSeries(m_memoryChart, tr("cgroup dirty"));
     for (QLineSeries* s : {m_budgetUsage, m_budgetCache, m_budgetDirty})
         s->setVisible(false);
-    layout->addWidget(m_throughputChart.view, 3);
+    layout->addWidget(m_throughputChart.box, 3);
     // CPU and memory side by side: stacked, each is too short on a 768-pixel screen to label its axis.
     auto* lower = new QHBoxLayout;
     lower->setSpacing(2);
     // The memory chart is the wider: its legend names three lines, one of them long.
-    lower->addWidget(m_cpuChart.view, 2);
-    lower->addWidget(m_memoryChart.view, 3);
+    lower->addWidget(m_cpuChart.box, 2);
+    lower->addWidget(m_memoryChart.box, 3);
     layout->addLayout(lower, 2);
     setDark(false);
 
@@ -165,9 +167,22 @@ LiveCharts::Chart LiveCharts::makeChart(const QString& title, const QString& xTi
     setNiceRange(c.y, 0, 1);
     c.chart->addAxis(c.x, Qt::AlignBottom);
     c.chart->addAxis(c.y, Qt::AlignLeft);
-    c.view = new QChartView(c.chart, this);
+    // Qt's legend elides what does not fit on its one line: a label under the chart wraps instead.
+    c.chart->legend()->hide();
+    c.box = new QWidget(this);
+    auto* boxLayout = new QVBoxLayout(c.box);
+    boxLayout->setContentsMargins(0, 0, 0, 0);
+    boxLayout->setSpacing(0);
+    c.view = new QChartView(c.chart, c.box);
     c.view->setRenderHint(QPainter::Antialiasing);
-    c.view->setMinimumHeight(150);
+    c.view->setMinimumHeight(130);
+    boxLayout->addWidget(c.view, 1);
+    c.legend = new QLabel(c.box);
+    c.legend->setWordWrap(true);
+    c.legend->setTextFormat(Qt::RichText);
+    c.legend->setAlignment(Qt::AlignHCenter);
+    c.legend->setContentsMargins(6, 2, 6, 4);
+    boxLayout->addWidget(c.legend);
     return c;
 }
 
@@ -211,6 +226,39 @@ void LiveCharts::setDark(bool dark)
     style(m_budgetCache, budget, Qt::DashLine);
     style(m_budgetDirty, budget, Qt::DotLine);
     restyleFaded();
+    rebuildLegends();
+}
+
+void LiveCharts::rebuildLegends()
+{
+    for (Chart* c : {&m_throughputChart, &m_cpuChart, &m_memoryChart}) {
+        QStringList entries;
+        for (QAbstractSeries* series : c->chart->series()) {
+            auto* line = qobject_cast<QLineSeries*>(series);
+            if (line == nullptr || !line->isVisible() ||
+                std::find(m_faded.begin(), m_faded.end(), line) != m_faded.end())
+                continue;
+            const QPen pen = line->pen();
+            const QString swatch = pen.style() == Qt::DashLine  ? QStringLiteral("\u254D\u254D")
+                                   : pen.style() == Qt::DotLine ? QStringLiteral("\u2505\u2505")
+                                                                : QStringLiteral("\u2501\u2501");
+            // The swatch stays with the name's first word; the name wraps only where it must.
+            entries << QStringLiteral("<span style=\"color:%1\">%2</span>&nbsp;%3")
+                           .arg(pen.color().name(), swatch, line->name().toHtmlEscaped());
+        }
+        c->legend->setText(entries.join(QStringLiteral(" &nbsp;&nbsp; ")));
+    }
+}
+
+QStringList LiveCharts::legendTexts() const
+{
+    QStringList texts;
+    for (const Chart* c : {&m_throughputChart, &m_cpuChart, &m_memoryChart}) {
+        QTextDocument document;
+        document.setHtml(c->legend->text());
+        texts << document.toPlainText();
+    }
+    return texts;
 }
 
 void LiveCharts::restyleFaded()
@@ -238,6 +286,7 @@ void LiveCharts::runStarted()
         b->clear();
     for (QLineSeries* s : {m_budgetUsage, m_budgetCache, m_budgetDirty})
         s->setVisible(false);
+    rebuildLegends();
     m_caseIndex = -1;
     m_caseStartSeconds = -1;
     m_lastRunSeconds = 0;
@@ -314,8 +363,11 @@ void LiveCharts::addSample(const Sample& sample)
         m_budgetCachePoints.append({sample.runSeconds, mib(sample.budgetPageCacheBytes)});
         m_budgetDirtyPoints.append(
             {sample.runSeconds, mib(sample.budgetDirtyBytes + sample.budgetWritebackBytes)});
-        for (QLineSeries* s : {m_budgetUsage, m_budgetCache, m_budgetDirty})
-            s->setVisible(true);
+        if (!m_budgetUsage->isVisible()) {
+            for (QLineSeries* s : {m_budgetUsage, m_budgetCache, m_budgetDirty})
+                s->setVisible(true);
+            rebuildLegends();
+        }
     }
 }
 

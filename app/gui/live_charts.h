@@ -11,6 +11,7 @@
 
 class QChart;
 class QChartView;
+class QLabel;
 class QLineSeries;
 class QValueAxis;
 
@@ -74,6 +75,9 @@ public:
     QLineSeries* budgetDirtySeries() const { return m_budgetDirty; }
     int fadedCount() const { return static_cast<int>(m_faded.size()); }
     QValueAxis* throughputTimeAxis() const { return m_throughputChart.x; }
+    // The legends under the three charts (throughput, CPU, memory) as plain text: every shown series's whole
+    // name. Qt's own legend elides a long name ("not y..."); these wrap instead.
+    QStringList legendTexts() const;
     // Points held in every buffer and series, for the memory bound test.
     std::size_t pointsHeld() const;
     void flush();
@@ -85,11 +89,14 @@ private:
         QChartView* view = nullptr;
         QValueAxis* x = nullptr;
         QValueAxis* y = nullptr;
+        QLabel* legend = nullptr;
+        QWidget* box = nullptr; // the view with its legend under it
     };
     Chart makeChart(const QString& title, const QString& xTitle, const QString& yTitle);
     QLineSeries* addSeries(Chart& chart, const QString& name);
     void fadeCurrentCase();
     void restyleFaded();
+    void rebuildLegends();
 
     Chart m_throughputChart;
     Chart m_cpuChart;

@@ -70,11 +70,21 @@ int main(int argc, char** argv)
     }
     QElapsedTimer sinceStart;
     sinceStart.start();
+    // Qt aborts the process when its platform plugin finds no display: say so before it tries.
+    if (const QString problem = noDisplayProblem(argc, argv); !problem.isEmpty()) {
+        std::fprintf(stderr, "iolab: %s\n%s", problem.toLocal8Bit().constData(),
+                     withoutADisplayHint().toLocal8Bit().constData());
+        return 2;
+    }
     QApplication app(argc, argv);
     nameApplication();
     // Wayland compositors and docks match the window to iolab's .desktop entry (and its icon) by this name.
     QGuiApplication::setDesktopFileName(QStringLiteral(IOLAB_APP_ID));
     const LaunchOptions options = parseLaunchOptions();
+    if (const QString problem = launchPathProblem(options); !problem.isEmpty()) {
+        std::fprintf(stderr, "iolab: %s\n", problem.toLocal8Bit().constData());
+        return 2;
+    }
 
     LogModel logModel;
     LogConfig config;

@@ -14,6 +14,7 @@
 #include "app/gui/results_view.h"
 #include "app/gui/run_controller.h"
 #include "app/gui/run_presenter.h"
+#include "app/gui/start_page.h"
 #include "app/gui/target_model.h"
 #include "app/gui/target_panel.h"
 #include "app/gui/workers.h"
@@ -45,6 +46,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QSysInfo>
 #include <QTabWidget>
@@ -139,7 +141,19 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
         chooseFolder(qs(homeDirectory()));
     });
 
+    connect(m_startPage, &StartPage::runRequested, this, &MainWindow::runQuestion);
+    connect(m_startPage, &StartPage::targetChosen, this, &MainWindow::selectTarget);
+    connect(m_startPage, &StartPage::chooseFolderRequested, m_targetPanel->chooseFolderButton(),
+            &QPushButton::click);
+    connect(m_startPage, &StartPage::historyRequested, this, [this] { m_tabs->setCurrentWidget(m_history); });
+    connect(m_startPage, &StartPage::importRequested, this, &MainWindow::chooseImport);
+    connect(m_startPage, &StartPage::customMatrixRequested, this, &MainWindow::showLab);
+    connect(m_startPage, &StartPage::openResultRequested, this, &MainWindow::chooseOpen);
+
     restoreSettings();
+    // Any tab asked for (a run's Live, a result, the View menu's) is in the lab.
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::showLab);
+    showStartPage();
     m_targetPanel->rescan();
     updateActions();
 }
@@ -172,6 +186,23 @@ void MainWindow::buildActions()
     m_openAction->setToolTip(tr("Open a result JSON written by IOLab or iolab-cli (Ctrl+O)"));
     connect(m_openAction, &QAction::triggered, this, &MainWindow::chooseOpen);
 
+    // The two faces of the window: the questions, and the lab where everything else is.
+    auto* faces = new QActionGroup(this);
+    m_startPageAction = new QAction(loadIcon(QStringLiteral("iolab")), tr("&Questions"), this);
+    m_startPageAction->setCheckable(true);
+    m_startPageAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Home));
+    m_startPageAction->setToolTip(
+        tr("The start page: what IOLab answers, each one click to run (Ctrl+Home)"));
+    connect(m_startPageAction, &QAction::triggered, this, &MainWindow::showStartPage);
+    faces->addAction(m_startPageAction);
+    m_labAction = new QAction(loadIcon(QStringLiteral("compare")), tr("&Custom matrix"), this);
+    m_labAction->setCheckable(true);
+    m_labAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+    m_labAction->setToolTip(
+        tr("The lab: the strategy matrix, the plan, and the Live, Results, History and Log tabs (Ctrl+M)"));
+    connect(m_labAction, &QAction::triggered, this, &MainWindow::showLab);
+    faces->addAction(m_labAction);
+
     auto* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openAction);
     QAction* import = file->addAction(tr("&Add result to History..."), this, &MainWindow::chooseImport);
@@ -202,11 +233,16 @@ void MainWindow::buildActions()
         connect(action, &QAction::triggered, this, [this, theme] { setTheme(theme); });
     }
     view->addSeparator();
+    view->addAction(m_startPageAction);
+    view->addAction(m_labAction);
     const QStringList tabNames{tr("Live"), tr("Results"), tr("History"), tr("Log")};
     for (int i = 0; i < tabNames.size(); ++i) {
         QAction* action = view->addAction(tabNames[i]);
         action->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
-        connect(action, &QAction::triggered, this, [this, i] { m_tabs->setCurrentIndex(i); });
+        connect(action, &QAction::triggered, this, [this, i] {
+            showLab();
+            m_tabs->setCurrentIndex(i);
+        });
     }
 
     auto* help = menuBar()->addMenu(tr("&Help"));
@@ -227,6 +263,9 @@ void MainWindow::buildActions()
     toolbar->setMovable(false);
     toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     toolbar->setIconSize(QSize(22, 22));
+    toolbar->addAction(m_startPageAction);
+    toolbar->addAction(m_labAction);
+    toolbar->addSeparator();
     toolbar->addAction(m_runAction);
     toolbar->addAction(m_stopAction);
     toolbar->addSeparator();
@@ -243,7 +282,9 @@ void MainWindow::buildUi()
     m_banner = new Banner(central);
     layout->addWidget(m_banner);
 
-    m_mainSplitter = new QSplitter(Qt::Horizontal, central);
+    m_stack = new QStackedWidget(central);
+    m_stack->setObjectName(QStringLiteral("faces"));
+    m_mainSplitter = new QSplitter(Qt::Horizontal, m_stack);
     m_mainSplitter->setObjectName(QStringLiteral("mainSplitter"));
     m_sideSplitter = new QSplitter(Qt::Vertical, m_mainSplitter);
     m_sideSplitter->setObjectName(QStringLiteral("sideSplitter"));
@@ -256,6 +297,8 @@ void MainWindow::buildUi()
     auto* matrixScroll = new QScrollArea(matrixBox);
     matrixScroll->setWidgetResizable(true);
     matrixScroll->setFrameShape(QFrame::NoFrame);
+    // The editor follows the panel's width (its rows wrap, its grid scrolls): nothing hides to the right.
+    matrixScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_editor = new MatrixEditor(m_registry, QDir(m_paths.dataFolder).filePath(QStringLiteral("presets")),
                                 matrixScroll);
     matrixScroll->setWidget(m_editor);
@@ -277,26 +320,32 @@ void MainWindow::buildUi()
     m_tabs->addTab(new LogPage(m_log, m_tabs), tr("Log"));
     m_mainSplitter->addWidget(m_tabs);
     m_mainSplitter->setSizes({520, 980});
-    layout->addWidget(m_mainSplitter, 1);
+    m_startPage = new StartPage(m_registry, m_targetPanel->model(), m_stack);
+    m_stack->addWidget(m_startPage);
+    m_stack->addWidget(m_mainSplitter);
+    layout->addWidget(m_stack, 1);
     setCentralWidget(central);
 
     m_presenter = new RunPresenter(statusBar(), this);
-    // Fits a 1366x768 laptop screen as well as a large one.
-    QSize size(1500, 950);
-    if (const QScreen* screen = QGuiApplication::primaryScreen(); screen != nullptr)
-        size = size.boundedTo(screen->availableGeometry().size() * 0.95);
-    resize(size);
 }
 
 void MainWindow::restoreSettings()
 {
     QSettings& s = *m_settings;
-    if (const QByteArray geometry = s.value(QStringLiteral("window/geometry")).toByteArray();
-        !geometry.isEmpty())
-        restoreGeometry(geometry);
+    const QByteArray geometry = s.value(QStringLiteral("window/geometry")).toByteArray();
+    const bool placed = !geometry.isEmpty() && restoreGeometry(geometry);
+    if (!placed || isMaximized()) {
+        // First start, or maximized when it closed: the whole of the screen's available area (a window
+        // manager maximizes it; without one, the geometry alone fills it).
+        if (const QScreen* screen = placed ? this->screen() : QGuiApplication::primaryScreen();
+            screen != nullptr)
+            setGeometry(screen->availableGeometry());
+        setWindowState(windowState() | Qt::WindowMaximized);
+    }
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
-    m_mainSplitter->restoreState(s.value(QStringLiteral("window/mainSplitter")).toByteArray());
-    m_sideSplitter->restoreState(s.value(QStringLiteral("window/sideSplitter")).toByteArray());
+    m_labSplitters[0] = s.value(QStringLiteral("window/mainSplitter")).toByteArray();
+    m_labSplitters[1] = s.value(QStringLiteral("window/sideSplitter")).toByteArray();
+    m_labSplitters[2] = s.value(QStringLiteral("window/summarySplitter")).toByteArray();
     m_tabs->setCurrentIndex(s.value(QStringLiteral("window/tab"), 0).toInt());
     setTheme(themeFromName(s.value(QStringLiteral("theme")).toString()));
 
@@ -333,8 +382,15 @@ void MainWindow::saveSettings()
     QSettings& s = *m_settings;
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
     s.setValue(QStringLiteral("window/state"), saveState());
-    s.setValue(QStringLiteral("window/mainSplitter"), m_mainSplitter->saveState());
-    s.setValue(QStringLiteral("window/sideSplitter"), m_sideSplitter->saveState());
+    if (m_labRestored) {
+        m_labSplitters[0] = m_mainSplitter->saveState();
+        m_labSplitters[1] = m_sideSplitter->saveState();
+        // Only a size the user gave: until then the summary is fitted to each result.
+        m_labSplitters[2] = m_results->summarySplitterState();
+    }
+    s.setValue(QStringLiteral("window/mainSplitter"), m_labSplitters[0]);
+    s.setValue(QStringLiteral("window/sideSplitter"), m_labSplitters[1]);
+    s.setValue(QStringLiteral("window/summarySplitter"), m_labSplitters[2]);
     s.setValue(QStringLiteral("window/tab"), m_tabs->currentIndex());
     s.setValue(QStringLiteral("theme"), themeName(m_theme));
     s.setValue(QStringLiteral("target"), currentTargetKey());
@@ -356,6 +412,7 @@ void MainWindow::setTheme(Theme theme)
     m_live->setDark(dark);
     m_results->setDark(dark);
     m_banner->followPalette(palette());
+    m_startPage->followPalette(QApplication::palette());
     for (QAction* a : m_themeGroup->actions())
         a->setChecked(a->data().toString() == themeName(theme));
 }
@@ -400,6 +457,50 @@ void MainWindow::cleanStaleFolders()
 void MainWindow::replan()
 {
     m_planPanel->replan(m_targetPanel->currentEntry(), m_targetPanel->isInspecting(), m_history->known());
+    refreshStartPage();
+}
+
+void MainWindow::refreshStartPage()
+{
+    // Planned only while shown (three presets' plans; a matrix edited in the lab changes none of them).
+    if (isStartPageShown())
+        m_startPage->refresh(m_targetPanel->currentEntry(), m_targetPanel->isInspecting(),
+                             m_editor->runOptions(), m_history->known());
+}
+
+bool MainWindow::runQuestion(const QString& preset)
+{
+    if (m_controller->isRunning() || m_checkingOthers)
+        return false;
+    QString error;
+    if (!m_editor->loadPreset(preset, &error)) {
+        showBanner(tr("Cannot load the %1 preset: %2").arg(preset, error), true);
+        return false;
+    }
+    return startRun();
+}
+
+void MainWindow::showStartPage()
+{
+    m_stack->setCurrentWidget(m_startPage);
+    m_startPageAction->setChecked(true);
+    refreshStartPage();
+}
+
+void MainWindow::showLab()
+{
+    m_stack->setCurrentWidget(m_mainSplitter);
+    m_labAction->setChecked(true);
+    if (!std::exchange(m_labRestored, true)) {
+        m_mainSplitter->restoreState(m_labSplitters[0]);
+        m_sideSplitter->restoreState(m_labSplitters[1]);
+        m_results->restoreSummarySplitter(m_labSplitters[2]);
+    }
+}
+
+bool MainWindow::isStartPageShown() const
+{
+    return m_stack->currentWidget() == m_startPage;
 }
 
 void MainWindow::startWhenReady()
@@ -451,6 +552,8 @@ void MainWindow::updateActions()
                                                 : blocked);
     m_stopAction->setEnabled(running && !m_presenter->isStopping());
     m_exportAction->setEnabled(m_result.has_value() && !running);
+    // The questions are for an idle window: a run shows in the lab until it ends.
+    m_startPageAction->setEnabled(!running);
     // The target and the matrix are the run's while it goes.
     m_editor->setEnabled(!running);
     m_targetPanel->lockTo(running ? m_runTargetKey : QString());
@@ -574,6 +677,7 @@ bool MainWindow::startCheckedRun(const OtherRuns& others)
                                                                                      : 0);
     m_presenter->runStarting(planned.caseSeconds, options.repetitions + options.warmups, probeKills);
     m_result.reset();
+    showLab();
     m_tabs->setCurrentWidget(m_live);
     logger(LogModule::Gui).info("run started: {} case(s) on {}", planned.cases().size(), target.info.path);
     updateActions();
@@ -673,6 +777,7 @@ void MainWindow::showResult(const RunResult& result, const QString& origin)
 {
     m_result = result;
     m_results->setResult(result);
+    showLab();
     if (!origin.isEmpty()) {
         m_tabs->setCurrentWidget(m_results);
         m_presenter->setText(tr("Showing %1").arg(origin));

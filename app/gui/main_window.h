@@ -23,6 +23,7 @@ class QListWidget;
 class QPushButton;
 class QSettings;
 class QSplitter;
+class QStackedWidget;
 class QTabWidget;
 class QTableView;
 
@@ -38,6 +39,7 @@ class ResultExporter;
 class ResultsView;
 class RunController;
 class RunPresenter;
+class StartPage;
 class TargetModel;
 class TargetPanel;
 
@@ -60,6 +62,15 @@ public:
 
     // Starts a run of the current plan; false with the reason shown when it cannot start.
     bool startRun();
+    // A question of the start page: loads its preset and starts the run on the selected target; false with
+    // the reason in the banner when it cannot start.
+    bool runQuestion(const QString& preset);
+    // The start page (the questions) or the lab (target, matrix, plan, and the Live, Results, History and
+    // Log tabs). The window opens on the start page; a run, a result or a tab asked for shows the lab.
+    void showStartPage();
+    void showLab();
+    bool isStartPageShown() const;
+    StartPage* startPage() const { return m_startPage; }
     void stopRun();
     bool isRunning() const;
     // True from Run until the look for other live IOLab runs on the target is in (off the GUI thread).
@@ -137,6 +148,8 @@ public:
     ResultExporter* exporter() const { return m_exporter; }
     QAction* runAction() const { return m_runAction; }
     QAction* stopAction() const { return m_stopAction; }
+    QAction* startPageAction() const { return m_startPageAction; }
+    QAction* labAction() const { return m_labAction; }
     QTabWidget* tabs() const { return m_tabs; }
     QSplitter* sideSplitter() const { return m_sideSplitter; }
     QSplitter* mainSplitter() const { return m_mainSplitter; }
@@ -183,6 +196,7 @@ private:
     void chooseImport();
     void runSaved(const QString& path, const QString& error);
     void historyListed();
+    void refreshStartPage();
 
     const Registry& m_registry;
     AppPaths m_paths;
@@ -194,6 +208,8 @@ private:
     TargetPanel* m_targetPanel = nullptr;
     MatrixEditor* m_editor = nullptr;
     PlanPanel* m_planPanel = nullptr;
+    QStackedWidget* m_stack = nullptr;
+    StartPage* m_startPage = nullptr;
     QTabWidget* m_tabs = nullptr;
     LiveCharts* m_live = nullptr;
     ResultsView* m_results = nullptr;
@@ -208,6 +224,8 @@ private:
     QAction* m_stopAction = nullptr;
     QAction* m_exportAction = nullptr;
     QAction* m_openAction = nullptr;
+    QAction* m_startPageAction = nullptr;
+    QAction* m_labAction = nullptr;
     QActionGroup* m_themeGroup = nullptr;
 
     bool m_startWhenPlanned = false; // Run pressed while the plan was being made
@@ -229,6 +247,10 @@ private:
     bool m_closeRequested = false;
     bool m_shown = false;
     bool m_firstShownPending = false; // shown, and the folder chosen at start still being looked at
+    // The lab's splitters as the settings hold them: restored when the lab is first shown (hidden behind the
+    // start page it has no size of its own), saved back as they are until then.
+    QByteArray m_labSplitters[3];
+    bool m_labRestored = false;
 };
 
 } // namespace iolab::gui

@@ -21,6 +21,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -105,33 +106,42 @@ void MatrixEditor::buildUi()
 // The preset picker, the name to save under, save, delete and the import/export menu; then the description.
 void MatrixEditor::buildPresetRow(QVBoxLayout* layout)
 {
+    // Two rows, so that a 1366-pixel screen's side panel holds every button whole: the picker and the file
+    // menu, then the name to save under with its buttons.
     auto* presetRow = new QHBoxLayout;
-    presetRow->addWidget(new QLabel(tr("Preset:"), this));
+    auto* presetLabel = new QLabel(tr("Preset:"), this);
+    presetRow->addWidget(presetLabel);
     m_presets = new QComboBox(this);
     m_presets->setToolTip(
         tr("Built-in experiments from the articles IOLab grew from, and your own presets."));
-    m_presets->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    presetRow->addWidget(m_presets);
-    m_presetName = new QLineEdit(this);
-    m_presetName->setPlaceholderText(tr("name for your preset"));
-    m_presetName->setClearButtonEnabled(true);
-    presetRow->addWidget(m_presetName, 1);
-    m_savePreset = new QPushButton(tr("Save preset"), this);
-    m_savePreset->setToolTip(
-        tr("Save the matrix as your own preset (matrix JSON, readable by iolab-cli --matrix)."));
-    presetRow->addWidget(m_savePreset);
-    m_deletePreset = new QPushButton(tr("Delete"), this);
-    m_deletePreset->setToolTip(tr("Delete the selected user preset."));
-    presetRow->addWidget(m_deletePreset);
-    auto* fileButton = new QToolButton(this);
-    fileButton->setText(tr("File"));
-    fileButton->setPopupMode(QToolButton::InstantPopup);
+    m_presets->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_presets->setMinimumContentsLength(14);
+    m_presets->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    presetLabel->setBuddy(m_presets);
+    presetRow->addWidget(m_presets, 1);
+    auto* fileButton = new QPushButton(tr("File"), this);
+    fileButton->setToolTip(tr("Import or export a matrix JSON file (iolab-cli --matrix reads them)"));
     auto* fileMenu = new QMenu(fileButton);
     fileMenu->addAction(tr("Import matrix JSON..."), this, &MatrixEditor::chooseImport);
     fileMenu->addAction(tr("Export matrix JSON..."), this, &MatrixEditor::chooseExport);
     fileButton->setMenu(fileMenu);
     presetRow->addWidget(fileButton);
     layout->addLayout(presetRow);
+
+    auto* saveRow = new QHBoxLayout;
+    m_presetName = new QLineEdit(this);
+    m_presetName->setPlaceholderText(tr("name for your preset"));
+    m_presetName->setClearButtonEnabled(true);
+    m_presetName->setMinimumWidth(80);
+    saveRow->addWidget(m_presetName, 1);
+    m_savePreset = new QPushButton(tr("Save preset"), this);
+    m_savePreset->setToolTip(
+        tr("Save the matrix as your own preset (matrix JSON, readable by iolab-cli --matrix)."));
+    saveRow->addWidget(m_savePreset);
+    m_deletePreset = new QPushButton(tr("Delete"), this);
+    m_deletePreset->setToolTip(tr("Delete the selected user preset."));
+    saveRow->addWidget(m_deletePreset);
+    layout->addLayout(saveRow);
 
     m_description = new QLabel(this);
     m_description->setWordWrap(true);
@@ -156,12 +166,15 @@ void MatrixEditor::buildGrid(QVBoxLayout* layout)
     auto* chunkRow = new QHBoxLayout;
     m_newChunk = new QLineEdit(this);
     m_newChunk->setPlaceholderText(tr("another chunk size, e.g. 128K"));
-    m_newChunk->setMaximumWidth(220);
+    // Wide enough for its hint, whole: "another chunk siz..." told nothing.
+    m_newChunk->setMinimumWidth(m_newChunk->fontMetrics().horizontalAdvance(m_newChunk->placeholderText()) +
+                                24);
+    m_newChunk->setMaximumWidth(m_newChunk->minimumWidth() + 60);
     auto* addChunk = new QPushButton(tr("Add column"), this);
     addChunk->setToolTip(tr("Add a chunk-size column to the grid."));
-    chunkRow->addWidget(m_newChunk);
+    chunkRow->addWidget(m_newChunk, 1);
     chunkRow->addWidget(addChunk);
-    chunkRow->addStretch(1);
+    chunkRow->addStretch(0);
     layout->addLayout(chunkRow);
     connect(addChunk, &QPushButton::clicked, this, &MatrixEditor::addChunkColumnFromText);
     connect(m_newChunk, &QLineEdit::returnPressed, this, &MatrixEditor::addChunkColumnFromText);
@@ -246,8 +259,11 @@ void MatrixEditor::buildAxisForm(QVBoxLayout* layout)
 // Repetitions, warm-ups, verification and cache dropping.
 void MatrixEditor::buildRunOptions(QVBoxLayout* layout)
 {
-    auto* options = new QHBoxLayout;
-    options->addWidget(new QLabel(tr("Repetitions:"), this));
+    // Two rows: the counts, then the switches, so that the side panel of a 1366-pixel screen holds them.
+    auto* options = new QGridLayout;
+    auto* counts = new QHBoxLayout;
+    auto* switches = new QHBoxLayout;
+    counts->addWidget(new QLabel(tr("Repetitions:"), this));
     m_repetitions = new QSpinBox(this);
     m_repetitions->setRange(1, 100);
     m_repetitions->setValue(static_cast<int>(kDefaultRepetitions));
@@ -255,17 +271,17 @@ void MatrixEditor::buildRunOptions(QVBoxLayout* layout)
                                  "A preset may ask for more (quick: %1, so that the lowest and the highest "
                                  "can be left out).")
                                   .arg(kTrimmedMeanMinCount));
-    options->addWidget(m_repetitions);
-    options->addWidget(new QLabel(tr("Warm-ups:"), this));
+    counts->addWidget(m_repetitions);
+    counts->addWidget(new QLabel(tr("Warm-ups:"), this));
     m_warmups = new QSpinBox(this);
     m_warmups->setRange(0, 10);
     m_warmups->setValue(1);
     m_warmups->setToolTip(tr("Unmeasured repetitions first: they fault in memory and settle caches."));
-    options->addWidget(m_warmups);
+    counts->addWidget(m_warmups);
     m_verify = new QCheckBox(tr("Verify files"), this);
     m_verify->setToolTip(tr("Writers: read every file back after its repetition and compare it with the "
                             "pattern. Readers: compare every byte they read with what was written."));
-    options->addWidget(m_verify);
+    switches->addWidget(m_verify);
     m_dropCaches = new QCheckBox(tr("Drop caches"), this);
     if (canDropCaches())
         m_dropCaches->setToolTip(tr("Cold reads: empty the whole page cache (drop_caches) before each "
@@ -275,8 +291,8 @@ void MatrixEditor::buildRunOptions(QVBoxLayout* layout)
         m_dropCaches->setToolTip(tr("Needs root. Without it, cold reads evict each file of the data set "
                                     "(fdatasync + posix_fadvise DONTNEED) before each repetition."));
     }
-    options->addWidget(m_dropCaches);
-    options->addWidget(new QLabel(tr("kill -9 probe:"), this));
+    switches->addWidget(m_dropCaches);
+    counts->addWidget(new QLabel(tr("kill -9 probe:"), this));
     m_crashProbe = new QSpinBox(this);
     m_crashProbe->setRange(0, static_cast<int>(kMaxCrashProbeKills));
     m_crashProbe->setSpecialValueText(tr("off"));
@@ -286,8 +302,11 @@ void MatrixEditor::buildRunOptions(QVBoxLayout* layout)
            "Windows: TerminateProcess) at a random moment of its writes, then reads the files back: does it "
            "lose bytes its API had acknowledged? A process crash is not a power cut: the page cache survives "
            "a kill -9. Read, pipe and null cases are refused while it is on."));
-    options->addWidget(m_crashProbe);
-    options->addStretch(1);
+    counts->addWidget(m_crashProbe);
+    counts->addStretch(1);
+    switches->addStretch(1);
+    options->addLayout(counts, 0, 0);
+    options->addLayout(switches, 1, 0);
     layout->addLayout(options);
     connect(m_repetitions, &QSpinBox::valueChanged, this, &MatrixEditor::changed);
     connect(m_warmups, &QSpinBox::valueChanged, this, &MatrixEditor::changed);

@@ -29,9 +29,11 @@
 #include <QtCharts/QLogValueAxis>
 #include <QtCharts/QValueAxis>
 
+#include <QAbstractTextDocumentLayout>
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QEvent>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -43,8 +45,10 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTextBlock>
 #include <QTextBrowser>
 #include <QTextDocument>
+#include <QTextList>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -103,8 +107,13 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     tabs->setObjectName(QStringLiteral("resultsTabs"));
     m_tabs = tabs;
     // The CrystalDiskMark grid comes first when the run has one: it is the answer such a run asks for.
-    m_cdm = new CdmGridView(tabs);
-    tabs->addTab(m_cdm, tr("CrystalDiskMark"));
+    // In a scroll area: the grid's height must not set the least the tabs can be given under the summary.
+    m_cdmPage = new QScrollArea(tabs);
+    m_cdmPage->setWidgetResizable(true);
+    m_cdmPage->setFrameShape(QFrame::NoFrame);
+    m_cdm = new CdmGridView(m_cdmPage);
+    m_cdmPage->setWidget(m_cdm);
+    tabs->addTab(m_cdmPage, tr("CrystalDiskMark"));
     tabs->setTabVisible(0, false);
     // So does the sync lab's chart: its verdicts are what such a run asks.
     m_syncLab = new SyncLabView(tabs);
@@ -212,12 +221,17 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     splitter->addWidget(tabs);
     splitter->setSizes({180, 520});
     splitter->setStretchFactor(0, 0);
+    splitter->setChildrenCollapsible(false);
     layout->addWidget(splitter, 1);
+    // Emitted only when the user drags the handle: from then on the summary keeps the size given. Until
+    // then it is fitted again whenever the space changes (the window resized, the tab first shown).
+    connect(splitter, &QSplitter::splitterMoved, this, [this] { m_summarySizedByUser = true; });
+    splitter->installEventFilter(this);
 
     connect(tabs, &QTabWidget::currentChanged, this, [this] {
         // The group chooser picks what the bars and the heatmap show; the other tabs show every case.
         QWidget* page = m_tabs->currentWidget();
-        const bool charts = page != m_cdm && page != m_latency && page != m_qdSweep && page != m_syncLab;
+        const bool charts = page != m_cdmPage && page != m_latency && page != m_qdSweep && page != m_syncLab;
         m_group->setVisible(charts && m_group->count() > 1);
     });
     connect(m_logScale, &QCheckBox::toggled, this, &ResultsView::rebuildCharts);
@@ -356,7 +370,7 @@ void ResultsView::setRegistry(const Registry* registry)
 
 bool ResultsView::isTabShown(QWidget* page) const
 {
-    const int index = m_tabs->indexOf(page);
+    const int index = m_tabs->indexOf(page == m_cdm ? m_cdmPage : page);
     return index >= 0 && m_tabs->isTabVisible(index);
 }
 
@@ -368,7 +382,7 @@ void ResultsView::rebuildRunViews()
     std::optional<CdmGrid> grid;
     if (m_registry && !m_run.cases.empty())
         grid = cdmGrid(m_run, *m_registry);
-    const int cdmTab = m_tabs->indexOf(m_cdm);
+    const int cdmTab = m_tabs->indexOf(m_cdmPage);
     const bool wasShown = m_tabs->isTabVisible(cdmTab);
     if (grid)
         m_cdm->setGrid(*grid, m_run);
@@ -439,7 +453,7 @@ void ResultsView::rebuildGroups()
     const int keep = previous.isValid() ? m_group->findData(previous) : -1;
     m_group->setCurrentIndex(std::max(0, keep)); // writes to a file come first when there are some
     QWidget* page = m_tabs->currentWidget();
-    m_group->setVisible(m_group->count() > 1 && page != m_cdm && page != m_latency && page != m_qdSweep &&
+    m_group->setVisible(m_group->count() > 1 && page != m_cdmPage && page != m_latency && page != m_qdSweep &&
                         page != m_syncLab);
 }
 
@@ -488,16 +502,54 @@ void ResultsView::rebuildVerdict()
     QTimer::singleShot(0, this, &ResultsView::fitVerdictHeight);
 }
 
+int ResultsView::fittedSummaryHeight() const
+{
+    const int total = m_splitter->height();
+    QTextDocument* document = m_verdict->document();
+    document->setTextWidth(m_verdict->viewport()->width());
+    const int frame = 2 * m_verdict->frameWidth() + 4;
+    const int whole = static_cast<int>(document->size().height()) + frame;
+    // The essentials: everything down to the end of the third finding (an item of the first list: the likely
+    // causes or what matters most), or all of it when there are fewer.
+    int essential = whole;
+    int items = 0;
+    for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
+        if (block.textList() == nullptr || ++items < 3)
+            continue;
+        essential = static_cast<int>(document->documentLayout()->blockBoundingRect(block).bottom()) + frame;
+        break;
+    }
+    // The table and the charts keep at least this much below it.
+    constexpr int kTabsLeast = 150;
+    const int wanted = std::min(whole, std::max(total / 2, essential));
+    return std::clamp(wanted, 80, std::max(80, total - kTabsLeast));
+}
+
 void ResultsView::fitVerdictHeight()
 {
     const int total = m_splitter->height();
-    if (total <= 0 || m_verdict->isHidden())
+    if (total <= 0 || m_verdict->isHidden() || m_summarySizedByUser)
         return;
-    QTextDocument* document = m_verdict->document();
-    document->setTextWidth(m_verdict->viewport()->width());
-    const int wanted = static_cast<int>(document->size().height()) + 2 * m_verdict->frameWidth() + 4;
-    const int summary = std::clamp(wanted, 80, total / 2);
+    const int summary = fittedSummaryHeight();
     m_splitter->setSizes({summary, total - summary});
+}
+
+bool ResultsView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_splitter && event->type() == QEvent::Resize)
+        fitVerdictHeight();
+    return QWidget::eventFilter(watched, event);
+}
+
+QByteArray ResultsView::summarySplitterState() const
+{
+    return m_summarySizedByUser ? m_splitter->saveState() : QByteArray();
+}
+
+void ResultsView::restoreSummarySplitter(const QByteArray& state)
+{
+    if (!state.isEmpty() && m_splitter->restoreState(state))
+        m_summarySizedByUser = true;
 }
 
 bool ResultsView::wantsLogScale(double lowestMBps, double highestMBps)

@@ -15,6 +15,7 @@ class QChartView;
 class QComboBox;
 class QLabel;
 class QListWidget;
+class QScrollArea;
 class QSortFilterProxyModel;
 class QSplitter;
 class QTabWidget;
@@ -56,6 +57,15 @@ public:
     QString verdictText() const;
 
     void setResult(const RunResult& result);
+    // The summary's splitter: fitted to the summary until the user drags it, then kept where the user put
+    // it (also across results, and across launches through the window's settings).
+    QSplitter* summarySplitter() const { return m_splitter; }
+    QByteArray summarySplitterState() const;
+    void restoreSummarySplitter(const QByteArray& state);
+    bool summarySizedByUser() const { return m_summarySizedByUser; }
+    // The height the summary is fitted to: the question, the answer and the first three findings, or all of
+    // it when that fits in half the tab.
+    int fittedSummaryHeight() const;
     // While a run goes: the planned cases, then each one as it finishes.
     void beginRun(const std::vector<RefusedCase>& refused);
     void updateCase(const CaseResult& result);
@@ -73,7 +83,7 @@ public:
     LatencyView* latencyView() const { return m_latency; }
     QdSweepView* qdSweepView() const { return m_qdSweep; }
     SyncLabView* syncLabView() const { return m_syncLab; }
-    // Whether a tab is shown now (QTabWidget::isTabVisible of the page).
+    // Whether a tab is shown now (QTabWidget::isTabVisible of the page, or of the page that holds it).
     bool isTabShown(QWidget* page) const;
     // The heatmap's "Columns" menu: "Automatic" (no data), then each numeric axis that varies among the run's
     // cases (its result key as data), named from its declaration.
@@ -108,6 +118,9 @@ public:
     static std::vector<int> hiddenColumns(const std::vector<CaseResult>& cases,
                                           const std::vector<RefusedCase>& refused);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void rebuildCharts();
     void rebuildRunViews();
@@ -137,6 +150,7 @@ private:
     HeatmapWidget* m_heatmap = nullptr;
     QTabWidget* m_tabs = nullptr;
     CdmGridView* m_cdm = nullptr;
+    QScrollArea* m_cdmPage = nullptr; // the tab that holds m_cdm
     LatencyView* m_latency = nullptr;
     QdSweepView* m_qdSweep = nullptr;
     SyncLabView* m_syncLab = nullptr;
@@ -150,6 +164,7 @@ private:
     QComboBox* m_group = nullptr;
     QTextBrowser* m_verdict = nullptr;
     QSplitter* m_splitter = nullptr;
+    bool m_summarySizedByUser = false;
 };
 
 } // namespace iolab::gui

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/target_model.h"
+#include "app/gui/theme.h"
 #include "app/gui/widget_helpers.h"
 #include "app/gui/workers.h"
 
@@ -232,14 +233,15 @@ QVariant TargetModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ForegroundRole && !e.problem.isEmpty())
         return QPalette().color(QPalette::Disabled, QPalette::Text);
     if (role == Qt::DecorationRole && index.column() == NameColumn) {
+        static const QIcon warning = loadIcon(QStringLiteral("warning"));
+        static const QIcon pipe = loadIcon(QStringLiteral("pipe"));
+        static const QIcon drive = loadIcon(QStringLiteral("drive"));
         if (!e.problem.isEmpty())
-            return QIcon(QStringLiteral(":/icons/warning.png"));
-        if (!folder)
-            return QIcon(QStringLiteral(":/icons/pipe.png"));
-        return QIcon(QStringLiteral(":/icons/drive.png"));
+            return warning;
+        return folder ? drive : pipe;
     }
-    if (role == Qt::TextAlignmentRole && index.column() >= SizeColumn && index.column() != MediaColumn &&
-        index.column() != CacheColumn)
+    if (role == Qt::TextAlignmentRole && (index.column() == SizeColumn || index.column() == FreeColumn ||
+                                          index.column() == SectorColumn || index.column() == TransferColumn))
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole)
         return {};

@@ -41,10 +41,10 @@ public:
     enum Column
     {
         NameColumn,
+        FreeColumn, // second: on a narrow side panel the free space stays in view
         TypeColumn,
         DeviceColumn,
         SizeColumn,
-        FreeColumn,
         MediaColumn,
         CacheColumn,
         SectorColumn,

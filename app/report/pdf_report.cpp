@@ -9,6 +9,7 @@
 #include "app/report/report_title.h"
 #include "app/report/sync_lab_chart_data.h"
 #include "app/report/sync_lab_paint.h"
+#include "app/report/table_layout.h"
 #include "app/report/verdict_text.h"
 #include "core/analysis/cdm_grid.h"
 #include "core/analysis/findings.h"
@@ -91,6 +92,8 @@ QColor seriesColour(std::size_t i)
                                      QColor(0xf0, 0xe4, 0x42), QColor(0x44, 0x44, 0x44)};
     return colours[i % (sizeof(colours) / sizeof(colours[0]))];
 }
+
+constexpr double kTablePadding = 4; // points around a table cell's text
 
 struct Column
 {
@@ -210,32 +213,75 @@ public:
         }
     }
 
+    // A table's column widths and font size, fitted to `rows` and the columns' titles: as wide as their
+    // content asks (table_layout.h), in a smaller font when even the widest words do not fit the page.
+    struct FittedTable
+    {
+        TableColumns columns;
+        double points = 7;
+    };
+    FittedTable fitTable(const std::vector<Column>& columns, const std::vector<QStringList>& rows,
+                         double points = 7)
+    {
+        constexpr double kSmallestPoints = 5;
+        QStringList header;
+        std::vector<double> shares;
+        for (const auto& c : columns) {
+            header << c.title;
+            shares.push_back(c.width);
+        }
+        FittedTable fitted;
+        for (fitted.points = points;; fitted.points -= 0.25) {
+            const QFontMetricsF headerMetrics(font(fitted.points, true), m_p.device());
+            const QFontMetricsF cellMetrics(font(fitted.points), m_p.device());
+            fitted.columns = fitTableColumns(
+                header, rows, [&](const QString& t) { return headerMetrics.horizontalAdvance(t); },
+                [&](const QString& t) { return cellMetrics.horizontalAdvance(t); }, width(), kTablePadding,
+                shares);
+            if (fitted.columns.fits || fitted.points <= kSmallestPoints)
+                return fitted;
+        }
+    }
+
     // A table that breaks between rows and repeats its header on every page it spans. `rowColour` may tint a
-    // row's text (failed cases in red).
+    // row's text (failed cases in red). A cell wraps only between words, never inside a word or a number,
+    // nor between a number and its unit.
     void table(const std::vector<Column>& columns, const std::vector<QStringList>& rows, double points = 7,
                const std::function<QColor(std::size_t)>& rowColour = {})
     {
+        table(columns, rows, fitTable(columns, rows, points), rowColour);
+    }
+
+    // The same with widths fitted beforehand: tables that line up with each other share one fit.
+    void table(const std::vector<Column>& columns, const std::vector<QStringList>& rows,
+               const FittedTable& fitted, const std::function<QColor(std::size_t)>& rowColour = {})
+    {
+        constexpr double kPadding = kTablePadding;
+        QStringList header;
+        for (const auto& c : columns)
+            header << c.title;
+        const double points = fitted.points;
+        const std::vector<double>& widths = fitted.columns.widths;
         const QFont headerFont = font(points, true);
         const QFont cellFont = font(points);
-        double total = 0;
-        for (const auto& c : columns)
-            total += c.width;
-        std::vector<double> widths;
-        widths.reserve(columns.size());
-        for (const auto& c : columns)
-            widths.push_back(c.width / total * width());
-        auto rowHeight = [&](const QStringList& cells, const QFont& f) {
-            double h = 0;
-            for (int i = 0; i < cells.size() && i < static_cast<int>(widths.size()); ++i)
-                h = std::max(h, textHeight(cells[i], f, widths[static_cast<std::size_t>(i)] - 4));
-            return h + 4;
+        const QFontMetricsF headerMetrics(headerFont, m_p.device());
+        const QFontMetricsF cellMetrics(cellFont, m_p.device());
+        // Each cell's lines, and the row's height from the cell with the most.
+        auto lay = [&](const QStringList& cells, const QFontMetricsF& metrics) {
+            std::vector<QStringList> lines;
+            std::size_t most = 1;
+            for (std::size_t i = 0; i < widths.size(); ++i) {
+                const QString text =
+                    i < static_cast<std::size_t>(cells.size()) ? cells[static_cast<qsizetype>(i)] : QString();
+                lines.push_back(wrapCell(
+                    text, [&](const QString& t) { return metrics.horizontalAdvance(t); },
+                    widths[i] - kPadding));
+                most = std::max<std::size_t>(most, static_cast<std::size_t>(lines.back().size()));
+            }
+            return std::pair{lines, static_cast<double>(most) * metrics.lineSpacing() + kPadding};
         };
-        QStringList header;
-        for (const auto& c : columns) // the unit on a line of its own: never "MB/" and "s"
-            header << QString(c.title).replace(QStringLiteral(" MB/s"), QStringLiteral("\nMB/s"));
-        const double headerHeight = rowHeight(header, headerFont);
-        auto drawRow = [&](const QStringList& cells, const QFont& f, double h, bool isHeader,
-                           const QColor& colour) {
+        auto drawRow = [&](const std::vector<QStringList>& lines, const QFont& f,
+                           const QFontMetricsF& metrics, double h, bool isHeader, const QColor& colour) {
             const QRectF r = take(h);
             if (isHeader) {
                 m_p.fillRect(r, kHeaderFill);
@@ -246,23 +292,28 @@ public:
             m_p.setFont(f);
             m_p.setPen(colour);
             double x = r.left();
-            for (int i = 0; i < cells.size() && i < static_cast<int>(widths.size()); ++i) {
-                const double w = widths[static_cast<std::size_t>(i)];
-                m_p.drawText(QRectF(x + 2, r.top() + 2, w - 4, h - 4),
-                             Qt::TextWordWrap | Qt::AlignTop | columns[static_cast<std::size_t>(i)].align,
-                             cells[i]);
+            for (std::size_t i = 0; i < widths.size(); ++i) {
+                const double w = widths[i];
+                double y = r.top() + kPadding / 2;
+                for (const QString& line : lines[i]) {
+                    m_p.drawText(QRectF(x + kPadding / 2, y, w - kPadding, metrics.lineSpacing()),
+                                 Qt::AlignTop | columns[i].align, line);
+                    y += metrics.lineSpacing();
+                }
                 x += w;
             }
         };
-        ensure(headerHeight + rowHeight(rows.empty() ? header : rows.front(), cellFont));
-        drawRow(header, headerFont, headerHeight, true, kText);
+        const auto [headerLines, headerHeight] = lay(header, headerMetrics);
+        const double firstHeight = rows.empty() ? 0 : lay(rows.front(), cellMetrics).second;
+        ensure(headerHeight + firstHeight);
+        drawRow(headerLines, headerFont, headerMetrics, headerHeight, true, kText);
         for (std::size_t i = 0; i < rows.size(); ++i) {
-            const double h = rowHeight(rows[i], cellFont);
+            const auto [lines, h] = lay(rows[i], cellMetrics);
             if (h > room()) {
                 newPage();
-                drawRow(header, headerFont, headerHeight, true, kText);
+                drawRow(headerLines, headerFont, headerMetrics, headerHeight, true, kText);
             }
-            drawRow(rows[i], cellFont, h, false, rowColour ? rowColour(i) : kText);
+            drawRow(lines, cellFont, cellMetrics, h, false, rowColour ? rowColour(i) : kText);
         }
     }
 
@@ -936,16 +987,29 @@ void systemSection(Layout& layout, const ReportContext& ctx)
                        "not be read.")
             .arg(qs(describeStack(facts)), qs(describe(facts.deviceClass)))
             .arg(facts.gatherMilliseconds, 0, 'f', 1));
-    for (const auto& section : facts.sections) {
+    const auto rowsOf = [](const FactSection& section) {
         std::vector<QStringList> rows;
-        std::vector<bool> known;
-        for (const auto& fact : section.facts) {
+        for (const auto& fact : section.facts)
             rows.push_back({qs(fact.label), fact.known()
                                                 ? qs(fact.value)
                                                 : QStringLiteral("unknown: ") + qs(fact.unknownWhy)});
+        return rows;
+    };
+    // One fit for every section, each title a line of the header it is fitted to: the values start at one
+    // edge all the way down.
+    std::vector<QStringList> all;
+    QStringList titles;
+    for (const auto& section : facts.sections) {
+        titles << qs(section.title);
+        for (auto& row : rowsOf(section))
+            all.push_back(std::move(row));
+    }
+    const auto fitted = layout.fitTable({{titles.join(QLatin1Char('\n')), 8}, {QString(), 20}}, all);
+    for (const auto& section : facts.sections) {
+        std::vector<bool> known;
+        for (const auto& fact : section.facts)
             known.push_back(fact.known());
-        }
-        layout.table({{qs(section.title), 8}, {QString(), 20}}, rows, 7,
+        layout.table({{qs(section.title), 8}, {QString(), 20}}, rowsOf(section), fitted,
                      [&known](std::size_t i) { return known[i] ? kText : kMuted; });
         layout.space(4);
     }
@@ -1216,41 +1280,15 @@ void matrixSection(Layout& layout, const ReportContext& ctx)
         }
         groups.push_back(row);
     }
-    // Each column is at least as wide as its widest word (a header word, or a value with its comma: the
-    // cells wrap only between values), and the width left over goes to the columns whose whole text would
-    // not fit on one line, in proportion to what they lack.
-    const double kPoints = 7;
-    const double kPadding = 6;
-    const QFontMetricsF headerMetrics(font(kPoints, true), layout.painter().device());
-    const QFontMetricsF cellMetrics(font(kPoints), layout.painter().device());
+    // The table fits each column to its content (a cell wraps only between its values); what is left is
+    // shared evenly.
     std::vector<Column> columns;
-    std::vector<double> least;
-    std::vector<double> most;
-    for (std::size_t i = 0; i < shown.size(); ++i) {
-        QString header = qs(shown[i]->name);
+    for (const AxisSpec* axis : shown) {
+        QString header = qs(axis->name);
         header[0] = header[0].toUpper();
-        double narrowest = 0;
-        for (const QString& word : header.split(QLatin1Char(' ')))
-            narrowest = std::max(narrowest, headerMetrics.horizontalAdvance(word));
-        double widest = headerMetrics.horizontalAdvance(header);
-        for (const QStringList& row : groups) {
-            const QString& cell = row[static_cast<qsizetype>(i)];
-            for (const QString& value : cell.split(QStringLiteral(", ")))
-                narrowest = std::max(narrowest, cellMetrics.horizontalAdvance(value + QLatin1Char(',')));
-            widest = std::max(widest, cellMetrics.horizontalAdvance(cell));
-        }
-        columns.push_back({header, 0});
-        least.push_back(narrowest + kPadding);
-        most.push_back(std::max(widest, narrowest) + kPadding);
+        columns.push_back({header, 1});
     }
-    double spare = layout.width();
-    double lacking = 0;
-    for (std::size_t i = 0; i < columns.size(); ++i) {
-        spare -= least[i];
-        lacking += most[i] - least[i];
-    }
-    for (std::size_t i = 0; i < columns.size(); ++i)
-        columns[i].width = least[i] + (spare > 0 && lacking > 0 ? spare * (most[i] - least[i]) / lacking : 0);
+    constexpr double kPoints = 7;
     layout.paragraph(
         QStringLiteral("%1: the union of these groups, each a cartesian product.").arg(matrixTitle(result)),
         8.5);

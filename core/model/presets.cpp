@@ -380,6 +380,41 @@ std::vector<Matrix> makePresets()
         }
         presets.push_back(std::move(m));
     }
+    {
+        // Issue 34, the start page's third question, both of its halves in about a minute: the power cut
+        // (which ways make each write durable, what a durable write costs here, whether the device's flush
+        // is honest: fdatasync returning faster than a medium that really writes can) and the crash (what
+        // each way loses on kill -9: a stdio buffer, nothing the kernel was handed). Every way appends to a
+        // growing file as a log does (the kill -9 probe reads the file back front to back, which a block
+        // rewritten in place does not allow), 8 KiB at a time as pg_test_fsync writes, each bounded by 2 s
+        // (or its size) as the health check's cases are.
+        Matrix m{
+            "data-safety",
+            "8 KiB writes appended to a file for 2 s each (or 256 MiB): plain stdio and write(2) with no "
+            "sync, write(2) with fsync and with fdatasync after every write, O_DIRECT with O_DSYNC "
+            "(pg_test_fsync's open_datasync) and pwritev2 with RWF_DSYNC; each killed 3 more times by the "
+            "kill -9 probe. The Summary says which ways make each write durable and at what cost, "
+            "whether the device's flush is honest, and what each way loses when the program is killed.",
+            {}};
+        m.repetitions = 1; // a 2 s repetition holds hundreds of syncs: the percentiles come from them
+        m.crashProbe = 3;
+        m.question = "Is the data safe when the power goes or the program is killed: which ways of writing "
+                     "make each write durable, what does that cost here, and what does each lose on kill -9?";
+        constexpr std::uint64_t kTwoSeconds = 2000;
+        const auto bounded = [&](std::vector<std::string> strategies, std::vector<SyncPolicy> syncs) {
+            auto g = group(std::move(strategies), {8 * kKiB}, {256 * kMiB});
+            g.syncs = std::move(syncs);
+            g.timeLimitsMs = {kTwoSeconds};
+            m.groups.push_back(std::move(g));
+        };
+        // In the matrix editor's order, so that the preset opened there and saved back is the same matrix.
+        bounded({"stdio"}, {}); // the speed-up's baseline, and the way that loses its buffer on kill -9
+        bounded({"write"}, {SyncPolicy{SyncMode::None, 0}, SyncPolicy{SyncMode::FsyncEvery, 1},
+                            SyncPolicy{SyncMode::FdatasyncEvery, 1}});
+        bounded({"direct"}, {SyncPolicy{SyncMode::ODsync, 0}});
+        bounded({"pwritev2-dsync"}, {}); // RWF_DSYNC on each write; refused with the reason on Windows
+        presets.push_back(std::move(m));
+    }
     return presets;
 }
 

@@ -10,15 +10,19 @@
 #include "core/model/axes.h"
 #include "tests/support/builtin_registry.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHeaderView>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
 #include <QtCharts/QBarSeries>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
 
@@ -157,9 +161,32 @@ TEST(LiveCharts, TheMemoryChartDrawsTheMemoryCgroupOfACaseUnderALimit)
     const auto* y = qobject_cast<QValueAxis*>(charts.budgetUsageSeries()->attachedAxes().at(1));
     ASSERT_NE(y, nullptr);
     EXPECT_GE(y->max(), 64.0);
+    EXPECT_THAT(charts.legendTexts().at(2).toStdString(), ::testing::HasSubstr("cgroup cache"));
     charts.runFinished();
     charts.runStarted();
     EXPECT_FALSE(charts.budgetUsageSeries()->isVisible()) << "a new run starts without them";
+    EXPECT_THAT(charts.legendTexts().at(2).toStdString(), ::testing::Not(::testing::HasSubstr("cgroup")));
+}
+
+// Issue 34: at 1366x768 Qt's legends cut "at risk (acknowledged, not yet durable)" to "not y...": the legends
+// are labels under the charts that wrap, every name whole.
+TEST(LiveCharts, LegendsNameEverySeriesInFullAtAnyWidth)
+{
+    LiveCharts charts;
+    charts.resize(700, 500);
+    charts.show();
+    QApplication::processEvents();
+    const QStringList legends = charts.legendTexts();
+    ASSERT_EQ(legends.size(), 3);
+    EXPECT_THAT(legends[0].toStdString(), ::testing::HasSubstr("apparent (bytes handed to the API)"));
+    EXPECT_THAT(legends[0].toStdString(), ::testing::HasSubstr("device (read + written)"));
+    EXPECT_THAT(legends[1].toStdString(), ::testing::HasSubstr("system"));
+    EXPECT_THAT(legends[2].toStdString(), ::testing::HasSubstr("at risk (acknowledged, not yet durable)"));
+    EXPECT_THAT(legends[2].toStdString(), ::testing::HasSubstr("system Dirty + Writeback"));
+    for (QChartView* view : charts.findChildren<QChartView*>())
+        EXPECT_FALSE(view->chart()->legend()->isVisible()) << "Qt's legend elides";
+    for (QLabel* label : charts.findChildren<QLabel*>())
+        EXPECT_TRUE(label->wordWrap());
 }
 
 TEST(LiveCharts, StayBoundedOverALongRunAndRefreshAtLeastFourTimesASecond)

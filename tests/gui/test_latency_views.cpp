@@ -278,8 +278,8 @@ TEST(ResultsView, ShowsTheCdmTabFirstAndTheQueueDepthTabOnlyForASweep)
     RunResult run = cdmRun();
     view.setResult(run);
     EXPECT_TRUE(view.isTabShown(view.cdmGridView()));
-    EXPECT_EQ(view.tabs()->currentWidget(), view.cdmGridView());
-    EXPECT_EQ(view.tabs()->indexOf(view.cdmGridView()), 0);
+    EXPECT_TRUE(view.tabs()->currentWidget()->isAncestorOf(view.cdmGridView()));
+    EXPECT_EQ(view.tabs()->currentIndex(), 0);
     EXPECT_TRUE(view.isTabShown(view.qdSweepView())); // SEQ1M at QD 8 and 1
     EXPECT_TRUE(view.isTabShown(view.latencyView()));
 

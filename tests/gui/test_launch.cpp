@@ -8,6 +8,7 @@
 #include "core/formats/matrix_json.h"
 #include "core/model/matrix.h"
 #include "core/version.h"
+#include "platform/platform.h"
 #include "tests/support/mount.h"
 #include "tests/support/process.h"
 #include "tests/support/qt_text.h"
@@ -30,12 +31,14 @@
 #include <fstream>
 #include <iterator>
 #include <optional>
+#include <set>
 #include <thread>
 
 using namespace iolab;
 using namespace iolab::gui;
 using namespace iolab::test;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 namespace {
 
@@ -204,4 +207,113 @@ TEST(Launch, AHugeMatrixStillGetsAWindowThatEndsOnSigterm)
     const auto report = nlohmann::json::parse(perfFile);
     EXPECT_GE(report.at("startToShownMs").get<double>(), 0) << "the window was shown";
     EXPECT_LT(report.at("startToShownMs").get<double>(), 3000);
+}
+
+// Issue 34: without a display Qt aborts ("Reinstalling the application may fix this problem"); iolab says
+// plainly that there is none, points to what works without one, and exits 2.
+TEST(Launch, WithoutADisplayItSaysSoAndExitsTwo)
+{
+    TempDir home;
+    const auto app = runApp({"--data-dir", home / "data", "--settings", home / "settings.ini"},
+                            {"QT_QPA_PLATFORM=", "DISPLAY=", "WAYLAND_DISPLAY=", "WAYLAND_SOCKET=",
+                             "XDG_STATE_HOME=" + home.path()});
+    EXPECT_EQ(app.exitCode, 2) << app.err;
+    EXPECT_THAT(app.err, HasSubstr("there is no display to open the window on"));
+    EXPECT_THAT(app.err, HasSubstr("DISPLAY is not set"));
+    EXPECT_THAT(app.err, HasSubstr("iolab-cli run"));
+    EXPECT_THAT(app.err, HasSubstr("QT_QPA_PLATFORM=offscreen"));
+    EXPECT_THAT(app.err, Not(HasSubstr("Reinstalling")));
+    EXPECT_FALSE(std::filesystem::exists(home / "settings.ini")) << "nothing is written before it refuses";
+}
+
+TEST(Launch, AReportNeedsNoDisplay)
+{
+    TempDir out;
+    const auto app =
+        runApp({"report", IOLAB_SOURCE_DIR "/tests/data/golden-result.json", "--pdf", out / "r.pdf"},
+               {"QT_QPA_PLATFORM=", "DISPLAY=", "WAYLAND_DISPLAY=", "WAYLAND_SOCKET="});
+    EXPECT_EQ(app.exitCode, 0) << app.err;
+    EXPECT_TRUE(std::filesystem::exists(out / "r.pdf"));
+}
+
+// The rule behind it, row by row: which platform Qt will try, and which display servers answer.
+TEST(Launch, NoDisplayProblemFollowsWhatQtWouldTry)
+{
+    DisplayServers none;
+    none.needsServer = true;
+    none.x11Problem = "DISPLAY is not set";
+    none.waylandProblem = "WAYLAND_DISPLAY is not set";
+    DisplayServers x11 = none;
+    x11.x11 = true;
+    DisplayServers wayland = none;
+    wayland.wayland = true;
+    const auto problem = [](const char* platform, const char* session, bool plugin, const DisplayServers& s) {
+        return noDisplayProblem(QString::fromLatin1(platform), QString::fromLatin1(session), plugin, s)
+            .toStdString();
+    };
+    EXPECT_EQ(problem("", "", true, x11), "");
+    EXPECT_EQ(problem("", "wayland", true, wayland), "");
+    EXPECT_EQ(problem("offscreen", "", false, none), "")
+        << "a platform that needs no server is taken at its word";
+    EXPECT_EQ(problem("vnc:size=800x600", "", false, none), "");
+    EXPECT_EQ(problem("wayland;xcb", "", false, wayland), "");
+    EXPECT_EQ(problem("", "", true, DisplayServers{}), "") << "Windows: the desktop is always there";
+    EXPECT_THAT(problem("", "", true, none), HasSubstr("DISPLAY is not set; WAYLAND_DISPLAY is not set"));
+    EXPECT_THAT(problem("", "x11", true, wayland), HasSubstr("XDG_SESSION_TYPE is not wayland"));
+    EXPECT_THAT(problem("", "wayland", false, wayland),
+                HasSubstr("Wayland platform plugin is not installed"));
+    EXPECT_THAT(problem("xcb", "", true, wayland), HasSubstr("DISPLAY is not set"));
+    EXPECT_THAT(problem("wayland", "", true, x11), HasSubstr("WAYLAND_DISPLAY is not set"));
+}
+
+// The probe itself against a real X server, when the machine has one to start.
+TEST(Launch, AnXServerIsFoundWhereItAnswers)
+{
+    if (!std::filesystem::exists("/usr/bin/Xvfb"))
+        GTEST_SKIP() << "Xvfb is not installed: no X server to probe (the refusal tests above need none)";
+    const std::string display = ":" + std::to_string(70 + ::getpid() % 20);
+    Process xvfb("/usr/bin/Xvfb", {display, "-nolisten", "tcp"}, {});
+    const auto reached = [&] {
+        ::setenv("DISPLAY", display.c_str(), 1);
+        const DisplayServers servers = probeDisplayServers();
+        ::unsetenv("DISPLAY");
+        return servers.x11;
+    };
+    bool up = false;
+    for (int i = 0; i < 100 && !up; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        up = reached();
+    }
+    EXPECT_TRUE(up) << "Xvfb " << display << " did not answer within 5 s";
+    xvfb.signal(SIGTERM);
+    xvfb.wait();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    ::setenv("DISPLAY", display.c_str(), 1);
+    const DisplayServers gone = probeDisplayServers();
+    ::unsetenv("DISPLAY");
+    EXPECT_FALSE(gone.x11);
+    EXPECT_THAT(gone.x11Problem, HasSubstr("DISPLAY=" + display));
+}
+
+TEST(Launch, DataAndSettingsPathsAreCheckedWithoutWritingAnything)
+{
+    TempDir home;
+    const std::string file = home / "file";
+    std::ofstream(file) << "x";
+    LaunchOptions options;
+    EXPECT_EQ(launchPathProblem(options), QString());
+    options.dataFolder = q(home / "new/deeper");
+    options.settingsFile = q(home / "also-new/settings.ini");
+    EXPECT_EQ(launchPathProblem(options), QString()) << "folders that can be made are fine";
+    EXPECT_FALSE(std::filesystem::exists(home / "new")) << "and are not made by the check";
+    EXPECT_FALSE(std::filesystem::exists(home / "also-new"));
+    options.dataFolder = q(file);
+    EXPECT_THAT(launchPathProblem(options).toStdString(), HasSubstr("is a file, not a folder"));
+    options.dataFolder.clear();
+    options.settingsFile = q(home.path());
+    EXPECT_THAT(launchPathProblem(options).toStdString(), HasSubstr("is a folder"));
+    std::set<std::string> left;
+    for (const auto& entry : std::filesystem::directory_iterator(home.path()))
+        left.insert(entry.path().filename().string());
+    EXPECT_EQ(left, std::set<std::string>{"file"}) << "the write probe leaves nothing";
 }

@@ -27,6 +27,7 @@
 #include "tests/support/system_facts.h"
 #include "tests/support/temp_dir.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
@@ -42,13 +43,18 @@
 #include <QMenuBar>
 #include <QPointer>
 #include <QPushButton>
+#include <QScreen>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSplitter>
+#include <QSplitterHandle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextDocument>
+#include <QTextList>
 #include <QTimer>
 #include <QTreeWidgetItem>
 #include <QtCharts/QLineSeries>
@@ -435,6 +441,9 @@ TEST_F(WindowFixture, SettingsComeBack)
     EXPECT_EQ(window->matrixEditor()->runOptions().warmups, 2u);
     EXPECT_TRUE(window->matrixEditor()->runOptions().verifyFiles);
     EXPECT_EQ(window->tabs()->currentIndex(), 2);
+    EXPECT_TRUE(window->isStartPageShown()) << "an idle window opens on the questions";
+    window->showLab(); // where the splitters are
+    QTest::qWait(50);
     EXPECT_EQ(window->mainSplitter()->sizes(), sizes);
     EXPECT_EQ(window->size(), QSize(1234, 876));
     EXPECT_EQ(window->theme(), Theme::Dark);
@@ -1075,4 +1084,77 @@ TEST_F(WindowFixture, ALargeMatrixWithManyRefusedCombinationsListsTheFirstOnesAn
     EXPECT_LE(window->refusedList()->count(), 201) << "the first 200 and a line counting the rest";
     EXPECT_THAT(window->refusedList()->item(window->refusedList()->count() - 1)->text().toStdString(),
                 HasSubstr("more refused"));
+}
+
+// Issue 34: the first window fills the screen's available area; settings that hold a geometry win.
+TEST_F(WindowFixture, TheFirstWindowFillsTheScreen)
+{
+    const QRect available = QGuiApplication::primaryScreen()->availableGeometry();
+    EXPECT_TRUE(window->isMaximized() || window->frameGeometry().size() == available.size())
+        << window->width() << "x" << window->height() << " in " << available.width() << "x"
+        << available.height();
+    window->setWindowState(Qt::WindowNoState);
+    window->setGeometry(QRect(available.topLeft() + QPoint(20, 20), QSize(1100, 640)));
+    QTest::qWait(50);
+    window->close();
+    window.reset();
+    open();
+    EXPECT_FALSE(window->isMaximized()) << "the geometry the settings hold";
+    EXPECT_EQ(window->size(), QSize(1100, 640));
+}
+
+namespace {
+
+// The bottom of the summary's third finding (an item of its first list), as laid out in its viewport.
+int thirdFindingBottom(QTextBrowser* summary)
+{
+    QTextDocument* document = summary->document();
+    int items = 0;
+    for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
+        if (block.textList() != nullptr && ++items == 3)
+            return static_cast<int>(document->documentLayout()->blockBoundingRect(block).bottom());
+    }
+    return -1;
+}
+
+} // namespace
+
+// At 1366x768 the Summary shows the answer and three findings without scrolling, and keeps the height the
+// user gives it: across results and across launches.
+TEST_F(WindowFixture, TheSummaryShowsThreeFindingsAndKeepsTheSizeTheUserGives)
+{
+    window->setWindowState(Qt::WindowNoState);
+    window->resize(1366, 740);
+    ASSERT_EQ(openAndWait(*window, QStringLiteral(IOLAB_SOURCE_DIR "/tests/data/golden-result.json")),
+              QString());
+    QTest::qWait(200);
+    auto* summary = window->resultsView()->findChild<QTextBrowser*>(QStringLiteral("verdict"));
+    ASSERT_NE(summary, nullptr);
+    const int bottom = thirdFindingBottom(summary);
+    ASSERT_GT(bottom, 0) << "the golden run's summary has three findings";
+    EXPECT_LE(bottom, summary->viewport()->height()) << "seen without scrolling";
+
+    // The user drags the handle up: the summary keeps that height for the next result.
+    QSplitter* splitter = window->resultsView()->summarySplitter();
+    QSplitterHandle* handle = splitter->handle(1);
+    const QPoint from = handle->rect().center();
+    QTest::mousePress(handle, Qt::LeftButton, {}, from);
+    QTest::mouseMove(handle, from - QPoint(0, 60));
+    QTest::mouseRelease(handle, Qt::LeftButton, {}, from - QPoint(0, 60));
+    ASSERT_TRUE(window->resultsView()->summarySizedByUser());
+    const QList<int> given = splitter->sizes();
+    ASSERT_EQ(openAndWait(*window, QStringLiteral(IOLAB_SOURCE_DIR "/tests/data/golden-result.json")),
+              QString());
+    QTest::qWait(200);
+    EXPECT_EQ(splitter->sizes(), given) << "a new result does not reset it";
+    window->close();
+    window.reset();
+    open();
+    window->setWindowState(Qt::WindowNoState);
+    window->resize(1366, 740);
+    ASSERT_EQ(openAndWait(*window, QStringLiteral(IOLAB_SOURCE_DIR "/tests/data/golden-result.json")),
+              QString());
+    QTest::qWait(200);
+    EXPECT_TRUE(window->resultsView()->summarySizedByUser());
+    EXPECT_EQ(window->resultsView()->summarySplitter()->sizes().first(), given.first()) << "nor a new launch";
 }

@@ -94,8 +94,14 @@ Row launchRow(const char* name, std::vector<std::string> options, int exitCode,
               Needs needs = Needs::Nothing)
 {
     std::vector<std::string> args = std::move(options);
-    for (const char* a : {"--data-dir", "{S}/data", "--settings", "{S}/settings.ini"})
-        args.emplace_back(a);
+    // The state folder for data and settings, unless the row is about where they go.
+    for (const auto& [flag, path] :
+         {std::pair{"--data-dir", "{S}/data"}, std::pair{"--settings", "{S}/settings.ini"}}) {
+        if (std::find(args.begin(), args.end(), flag) == args.end()) {
+            args.emplace_back(flag);
+            args.emplace_back(path);
+        }
+    }
     if (std::find(args.begin(), args.end(), "--quit-after-run") == args.end() &&
         std::find(args.begin(), args.end(), "--help") == args.end() &&
         std::find(args.begin(), args.end(), "--version") == args.end())
@@ -120,6 +126,33 @@ std::string tenMillionCases()
         threads += (i > 1 ? "," : "") + std::to_string(i);
     return "{\"strategies\": [\"write\"], \"chunks\": [" + chunks + "], \"sizes\": [" + chunks +
            "], \"threads\": [" + threads + "]}";
+}
+
+// Runs the app with no display at all (or one that nobody serves): as a user starts it over ssh or in a
+// container. `display` is the DISPLAY it is given.
+std::function<ProcessResult(Scene&, const std::vector<std::string>&)> withoutDisplay(std::string display)
+{
+    return [display = std::move(display)](Scene& s, const std::vector<std::string>& args) {
+        return runProcess(IOLAB_GUI_PATH, args,
+                          {"QT_QPA_PLATFORM=", "DISPLAY=" + display,
+                           "WAYLAND_DISPLAY=", "WAYLAND_SOCKET=", "XDG_STATE_HOME=" + s.state.path()});
+    };
+}
+
+std::function<void(Scene&)> readOnlyMount()
+{
+    return [](Scene& s) {
+        s.mount.emplace("size=8m", MS_RDONLY);
+        s.special = s.mount->path();
+    };
+}
+
+std::function<void(Scene&)> lockedFolder()
+{
+    return [](Scene& s) {
+        s.special = s.out / "locked";
+        ::mkdir(s.special.c_str(), 0555);
+    };
 }
 
 class LaunchRefusal : public ::testing::TestWithParam<Row>
@@ -165,6 +198,30 @@ const Row kLaunchRows[] = {
     launchRow("BrokenMatrixWithRun", {"--target", "{T}", "--matrix", "{O}/matrix.json", "--run", kRunAndQuit}, 1, {"matrix.json", "cut short"},
               matrixFile("{\"strategies\": [\"write\"], \"chunks\": [4096")),
     launchRow("UnknownPresetWithRun", {"--target", "{T}", "--preset", "nope", "--run", kRunAndQuit}, 1, {"no preset named 'nope'"}),
+    // Issue 34: refused at launch, exit 2, before any window.
+    launchRow("QuitAfterRunWithoutRun", {"--target", "{T}", kRunAndQuit}, 2, {"--quit-after-run", "give --run too"}),
+    launchRow("DataDirIsAFile", {"--data-dir", "{O}/file"}, 2, {"--data-dir", "file", "is a file, not a folder"},
+              [](Scene& s) { write(s.out / "file", "x"); }),
+    launchRow("DataDirUnderAFile", {"--data-dir", "{O}/file/data"}, 2, {"--data-dir", "file/data", "cannot be made", "is a file"},
+              [](Scene& s) { write(s.out / "file", "x"); }),
+    launchRow("DataDirOnReadOnlyMount", {"--data-dir", "{P}/data"}, 2, {"--data-dir", "Read-only file system"},
+              readOnlyMount(), Needs::Root),
+    launchRow("DataDirNotWritable", {"--data-dir", "{P}"}, 2, {"--data-dir", "locked", "no file can be written"},
+              lockedFolder(), Needs::NotRoot),
+    launchRow("SettingsIsAFolder", {"--settings", "{O}"}, 2, {"--settings", "is a folder", "INI file"}),
+    launchRow("SettingsUnderAFile", {"--settings", "{O}/file/settings.ini"}, 2, {"--settings", "settings.ini", "is a file"},
+              [](Scene& s) { write(s.out / "file", "x"); }),
+    launchRow("SettingsOnReadOnlyMount", {"--settings", "{P}/settings.ini"}, 2, {"--settings", "settings.ini", "Read-only file system"},
+              readOnlyMount(), Needs::Root),
+    launchRow("SettingsInUnwritableFolder", {"--settings", "{P}/settings.ini"}, 2, {"--settings", "locked", "no setting could be saved"},
+              lockedFolder(), Needs::NotRoot),
+    launchRow("SettingsFileReadOnly", {"--settings", "{O}/settings.ini"}, 2, {"--settings", "not writable"},
+              [](Scene& s) { write(s.out / "settings.ini", "[General]\n"); ::chmod((s.out / "settings.ini").c_str(), 0444); },
+              Needs::NotRoot),
+    {"NoDisplay", {"--target", "{T}"}, 2, {"no display", "DISPLAY is not set", "iolab-cli", "QT_QPA_PLATFORM=offscreen"},
+     {}, Needs::Nothing, withoutDisplay("")},
+    {"DisplayNobodyServes", {"--target", "{T}"}, 2, {"no display", "DISPLAY=:87", "iolab-cli"},
+     {}, Needs::Nothing, withoutDisplay(":87")},
 };
 // clang-format on
 

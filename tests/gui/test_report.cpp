@@ -8,6 +8,7 @@
 #include "app/report/heatmap_data.h"
 #include "app/report/pdf_report.h"
 #include "app/report/report_title.h"
+#include "app/report/table_layout.h"
 #include "core/analysis/verdict.h"
 #include "core/formats/result_json.h"
 #include "core/model/axes.h"
@@ -640,4 +641,117 @@ TEST(ReportExport, ThePdfExportFollowsTheRankingItIsGiven)
     };
     EXPECT_THAT(text("d.pdf"), HasSubstr("ranked by their durable rate"));
     EXPECT_THAT(text("a.pdf"), HasSubstr("ranked by their apparent rate"));
+}
+
+// Issue 34: a table cell wraps only between words: never "defaul" / "t", "2," / "056,267" or "51.4" / "MiB".
+namespace {
+
+// One unit a character: the layout's decisions without a font.
+double perCharacter(const QString& text)
+{
+    return static_cast<double>(text.size());
+}
+
+// Whether the lines are the text's words in order, each whole, with a number kept with its unit.
+bool wholeWords(const QStringList& lines, const QString& text)
+{
+    QStringList words;
+    for (const QString& line : lines)
+        words << report::cellWords(line);
+    return words == report::cellWords(text);
+}
+
+} // namespace
+
+TEST(TableLayout, CellsWrapOnlyBetweenWordsAndKeepANumberWithItsUnit)
+{
+    EXPECT_EQ(report::cellWords(QStringLiteral("peak 51.4 MiB")),
+              (QStringList{QStringLiteral("peak"), QStringLiteral("51.4\u00A0MiB")}));
+    EXPECT_EQ(report::cellWords(QStringLiteral("3.97 ms at 1.2 GB/s, 12 %")).size(), 4);
+    // A figure is never broken, however narrow its column: it overflows whole.
+    for (const char* text : {"2,056,267", "51.4 MiB", "796-1154", "±1078", "1.2x", "3.97 ms"}) {
+        const QString cell = QString::fromUtf8(text);
+        for (double width : {1.0, 3.0, 5.0}) {
+            const QStringList lines = report::wrapCell(cell, perCharacter, width);
+            EXPECT_EQ(lines.size(), 1)
+                << text << " in " << width << ": " << lines.join(QLatin1Char('|')).toStdString();
+        }
+    }
+    // A word fits a column as wide as it: "default" stays whole (the table makes every column that wide).
+    EXPECT_EQ(report::wrapCell(QStringLiteral("(default)"), perCharacter, 9).size(), 1);
+    const QString sentence = QStringLiteral("needs 1.0 GiB of free space but the target has 321 MiB");
+    for (double width = 7; width <= 60; width += 1) {
+        const QStringList lines = report::wrapCell(sentence, perCharacter, width);
+        EXPECT_TRUE(wholeWords(lines, sentence))
+            << width << ": " << lines.join(QLatin1Char('|')).toStdString();
+        for (const QString& line : lines)
+            EXPECT_TRUE(perCharacter(line) <= width || report::cellWords(line).size() == 1)
+                << line.toStdString();
+    }
+    EXPECT_EQ(report::wrapCell(QStringLiteral("a\nb c"), perCharacter, 10),
+              (QStringList{QStringLiteral("a"), QStringLiteral("b c")}))
+        << "a line break in the text is kept";
+    // Only a word wider than any column could be is broken, after its punctuation.
+    const QString options = QStringLiteral("rw,relatime,errors=remount-ro,data=ordered");
+    const QStringList broken = report::wrapCell(options, perCharacter, 16);
+    EXPECT_GT(broken.size(), 1);
+    EXPECT_EQ(broken.join(QString()), options);
+    EXPECT_TRUE(broken.first().endsWith(QLatin1Char(','))) << broken.join(QLatin1Char('|')).toStdString();
+    EXPECT_TRUE(report::isFigure(QStringLiteral("2,056,267")));
+    EXPECT_TRUE(report::isFigure(QStringLiteral("51.4\u00A0MiB")));
+    EXPECT_FALSE(report::isFigure(QStringLiteral("mmap-batch-direct")));
+}
+
+TEST(TableLayout, ColumnsFitTheirWidestWordThenShareTheRestByWhatTheyLack)
+{
+    const QStringList header{QStringLiteral("#"), QStringLiteral("Peak RSS"),
+                             QStringLiteral("Why it did not run")};
+    const std::vector<QStringList> rows{
+        {QStringLiteral("12"), QStringLiteral("51.4 MiB"),
+         QStringLiteral("O_DIRECT needs the chunk to be a multiple of the target's logical block size")},
+        {QStringLiteral("3"), QStringLiteral("2.1 GiB"), QStringLiteral("refused")}};
+    const auto fitted = report::fitTableColumns(header, rows, perCharacter, perCharacter, 60, 2, {1, 1, 1});
+    ASSERT_TRUE(fitted.fits);
+    ASSERT_EQ(fitted.widths.size(), 3u);
+    EXPECT_NEAR(fitted.widths[0] + fitted.widths[1] + fitted.widths[2], 60, 1e-9);
+    EXPECT_GE(fitted.widths[0], 2 + 2);
+    EXPECT_GE(fitted.widths[1], 8 + 2) << "51.4 MiB on one line";
+    EXPECT_GE(fitted.widths[2], 8 + 2) << "its widest word, 'multiple'";
+    EXPECT_GT(fitted.widths[2], fitted.widths[1]) << "the long reason gets the room left";
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        for (std::size_t c = 0; c < 3; ++c) {
+            const QString& cell = rows[r][static_cast<qsizetype>(c)];
+            EXPECT_TRUE(wholeWords(report::wrapCell(cell, perCharacter, fitted.widths[c] - 2), cell));
+        }
+    }
+    // Room for every cell on one line: each gets it, and what is left goes by the shares.
+    const auto wide = report::fitTableColumns(header, rows, perCharacter, perCharacter, 200, 2, {1, 0, 1});
+    EXPECT_GE(wide.widths[2], 74 + 2);
+    EXPECT_NEAR(wide.widths[1], 8 + 2, 1e-9) << "a share of 0 gets nothing beyond its content";
+    // Words that cannot fit at all: the caller is told, to set the table smaller.
+    EXPECT_FALSE(report::fitTableColumns(header, rows, perCharacter, perCharacter, 12, 2, {1, 1, 1}).fits);
+}
+
+// The report itself: every cell of the golden run's tables reads whole in pdftotext's layout, where a cell
+// wrapped mid-word would show its pieces on two lines.
+TEST(Report, TableCellsAreNeverSplitInsideAWordOrANumber)
+{
+    TempDir dir;
+    RunResult result = golden();
+    // Figures as wide as a real run's: a peak RSS with its unit, a latency count in the millions.
+    for (auto& c : result.cases)
+        c.peakRssBytes = 53'896'806; // 51.4 MiB
+    const std::string pdf = writePdf(dir, result, report::PageFormat::A4);
+    const auto text = runProcess(poppler("pdftotext"), {"-layout", pdf, "-"});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    const std::string out = withoutLigatures(text.out);
+    EXPECT_THAT(out, HasSubstr("51.4 MiB"));
+    EXPECT_THAT(out, HasSubstr("1.0x"));
+    for (const auto& c : result.cases) {
+        EXPECT_THAT(out, HasSubstr(c.testCase.strategy)) << c.testCase.label();
+        if (c.status == Status::Ok)
+            EXPECT_THAT(out, HasSubstr(QString::number(c.cpuSecondsPerGiB, 'f', 3).toStdString()));
+    }
+    for (const char* piece : {"defaul\n", " 51.4\n"})
+        EXPECT_THAT(out, Not(HasSubstr(piece))) << piece;
 }
