@@ -21,6 +21,8 @@
 #include "core/formats/fio_job.h"
 #include "core/model/axes.h"
 
+#include <fmt/format.h>
+
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSeries>
 #include <QtCharts/QBarSet>
@@ -40,6 +42,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMenu>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -90,6 +93,15 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     m_baseline->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     top->addWidget(m_baseline);
     top->addStretch(1);
+    // As the CrystalDiskMark grid has: the Summary (the health verdict first) as text for a ticket or a mail.
+    m_copySummary = new QPushButton(tr("Copy as text"), this);
+    m_copySummary->setObjectName(QStringLiteral("copySummary"));
+    m_copySummary->setToolTip(tr("Copy the Summary as plain text (the run, the target and, for a health "
+                                 "check, each figure against its device class's typical range), ready to "
+                                 "paste into a ticket"));
+    m_copySummary->setEnabled(false);
+    connect(m_copySummary, &QPushButton::clicked, this, [this] { copySummaryAsText(); });
+    top->addWidget(m_copySummary);
     layout->addLayout(top);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
@@ -490,10 +502,12 @@ void ResultsView::rebuildVerdict()
 {
     if (m_run.cases.empty()) {
         m_verdict->hide();
+        m_copySummary->setEnabled(false);
         return;
     }
     try {
         m_verdict->setHtml(verdictHtml(verdict(m_run, m_registry, m_ranking)));
+        m_copySummary->setEnabled(true);
     } catch (const std::exception& e) {
         m_verdict->setHtml(tr("<p>No summary for this run: %1</p>").arg(qs(e.what()).toHtmlEscaped()));
     }
@@ -582,6 +596,7 @@ void ResultsView::clear()
     m_summary->setText(tr("No results yet: run a matrix, or reopen a run from History."));
     m_verdict->clear();
     m_verdict->hide();
+    m_copySummary->setEnabled(false);
     {
         const QSignalBlocker block(m_group);
         m_group->clear();
@@ -658,6 +673,36 @@ bool ResultsView::copyDiskspd(int viewRow) const
 bool ResultsView::copyCProgram(int viewRow) const
 {
     return copyText(cProgramForRow(viewRow));
+}
+
+QString ResultsView::summaryAsText() const
+{
+    if (m_run.cases.empty())
+        return {};
+    const TargetInfo& t = m_run.target;
+    std::string where = t.fsType;
+    if (!t.mountSource.empty())
+        where += (where.empty() ? "" : " on ") + t.mountSource;
+    if (!t.deviceModel.empty())
+        where += (where.empty() ? "" : ", ") + t.deviceModel;
+    std::string text =
+        fmt::format("IOLab {}: {} on {}{}, started {}{}\n\n",
+                    m_run.toolVersion.empty() ? std::string("(version unknown)") : m_run.toolVersion,
+                    m_run.matrix.name.empty() ? std::string("a matrix") : m_run.matrix.name, t.path,
+                    where.empty() ? std::string() : " (" + where + ")", m_run.startedAt,
+                    m_run.cancelled ? ", stopped before its end" : "");
+    try {
+        for (const auto& line : verdictLines(verdict(m_run, m_registry, m_ranking), 100))
+            text += line + "\n";
+    } catch (const std::exception& e) {
+        text += fmt::format("No summary for this run: {}\n", e.what());
+    }
+    return qs(text);
+}
+
+bool ResultsView::copySummaryAsText() const
+{
+    return copyText(summaryAsText());
 }
 
 void ResultsView::setResult(const RunResult& result)

@@ -13,6 +13,7 @@ class QCheckBox;
 class QChart;
 class QChartView;
 class QComboBox;
+class QPushButton;
 class QLabel;
 class QListWidget;
 class QScrollArea;
@@ -55,6 +56,13 @@ public:
     QComboBox* groupChooser() const { return m_group; }
     // The summary above the table, as plain text ("" when there is none).
     QString verdictText() const;
+    // The Summary as ticket-ready plain text: a line naming the run (IOLab's version, the preset or matrix,
+    // the target with its file system and device, when it started), then the Summary as the CLI prints it,
+    // the health verdict first where the run has one, wrapped at 100 columns. "" while there is no result.
+    // The "Copy as text" button beside the ranking puts it on the clipboard.
+    QString summaryAsText() const;
+    bool copySummaryAsText() const;
+    QPushButton* copySummaryButton() const { return m_copySummary; }
 
     void setResult(const RunResult& result);
     // The summary's splitter: fitted to the summary until the user drags it, then kept where the user put
@@ -141,6 +149,7 @@ private:
     QSortFilterProxyModel* m_proxy = nullptr;
     QTableView* m_table = nullptr;
     QComboBox* m_baseline = nullptr;
+    QPushButton* m_copySummary = nullptr;
     QLabel* m_summary = nullptr;
     QListWidget* m_warnings = nullptr;
     QChart* m_barChart = nullptr;

@@ -219,8 +219,9 @@ void syncChecks(const CaseResult& c, const std::vector<Finding>& found, std::vec
     });
     if (judged)
         checks.push_back(
-            fmt::format("The syncs took a median of {}, faster than the medium the device says it "
-                        "is can store data: see the flush-honesty finding.",
+            fmt::format("The syncs took a median of {}: faster than the kind of medium the device "
+                        "reports can store data, so a cache acknowledged them (see the flush-honesty "
+                        "finding).",
                         formatLatency(p50)));
     else if (p50 >= kRotationalFloorSeconds)
         checks.push_back(
@@ -533,12 +534,22 @@ std::string healthText(const HealthVerdict& health, const std::vector<std::strin
         whatWidth = std::max(whatWidth, l.what.size());
         figureWidth = std::max(figureWidth, l.figure.size());
     }
+    // One line per dimension where the table fits the width; otherwise the judgement goes under the figure,
+    // for every line alike.
+    const auto judgement = [](const HealthLine& l) {
+        return l.typical.empty() ? std::string(toString(l.word))
+                                 : fmt::format("{} (typical {})", toString(l.word), l.typical);
+    };
+    std::size_t widest = 0;
+    for (const auto& l : health.lines)
+        widest = std::max(widest, 2 + whatWidth + 2 + figureWidth + 2 + judgement(l).size());
     for (const auto& l : health.lines) {
-        std::string line =
-            fmt::format("  {:<{}}  {:<{}}  {}", l.what, whatWidth, l.figure, figureWidth, toString(l.word));
-        if (!l.typical.empty())
-            line += fmt::format(" (typical {})", l.typical);
-        out += line + "\n";
+        if (widest <= width)
+            out +=
+                fmt::format("  {:<{}}  {:<{}}  {}\n", l.what, whatWidth, l.figure, figureWidth, judgement(l));
+        else
+            out += fmt::format("  {:<{}}  {}\n  {:<{}}  {}\n", l.what, whatWidth, l.figure, "", whatWidth,
+                               judgement(l));
     }
     wrapInto(out, health.overall, "Overall: ", "         ", width);
     if (!causes.empty()) {

@@ -280,17 +280,20 @@ std::string whatWouldSeparate(const CaseResult& a, const CaseResult& b, Ranking 
     const double mb = rankedRate(b, ranking).median;
     const double relative = ma > 0 && mb > 0 ? std::fabs(ma - mb) / std::max(ma, mb) : 0;
     const double cv = std::max(sa.cv, sb.cv);
+    std::string tooMany; // the repetitions it would take, when more than is practical
     if (sa.count < 2 || sb.count < 2) {
         ways.emplace_back("more repetitions (--reps 5)");
     } else if (relative > 0 && cv > 0) {
         // Each side's count for a two-sided 5% test to find the observed difference with 80% power, at the
         // larger of the two spreads: 2 (1.96 + 0.84)^2 (cv / difference)^2.
         const double needed = std::ceil(15.7 * (cv / relative) * (cv / relative));
-        if (needed <= kMaxRepetitions && needed > static_cast<double>(std::min(sa.count, sb.count)))
+        // Past a few dozen, repetitions are no way to run a benchmark: a longer repetition or a quieter
+        // machine lowers the spread itself.
+        constexpr double kPracticalRepetitions = 50;
+        if (needed <= kPracticalRepetitions && needed > static_cast<double>(std::min(sa.count, sb.count)))
             ways.push_back(fmt::format("more repetitions (about {} each, --reps {})", needed, needed));
-        else if (needed > kMaxRepetitions)
-            ways.emplace_back("a difference this small against this spread would take more repetitions than "
-                              "is practical");
+        else if (needed > kPracticalRepetitions)
+            tooMany = needed <= 1e6 ? fmt::format("about {}", needed) : std::string("millions");
     }
     const double seconds = std::min(rankedRepetitionSeconds(a, ranking), rankedRepetitionSeconds(b, ranking));
     if (seconds > 0 && seconds < 1.0)
@@ -301,6 +304,10 @@ std::string whatWouldSeparate(const CaseResult& a, const CaseResult& b, Ranking 
     std::string text;
     for (std::size_t i = 0; i < ways.size(); ++i)
         text += (i == 0 ? "" : i + 1 == ways.size() ? " or " : ", ") + ways[i];
+    if (!text.empty())
+        text += " would separate them";
+    if (!tooMany.empty())
+        text += fmt::format("{}more repetitions alone would take {} each", text.empty() ? "" : "; ", tooMany);
     return text;
 }
 

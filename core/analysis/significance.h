@@ -77,8 +77,10 @@ Lead leadOf(const RunResult& result, const std::vector<std::size_t>& indices, Ra
 // "p = 0.09, Welch's t-test over 5 and 5 repetitions": how a test was judged, for the reader who asks.
 std::string describeTest(const RateTest& test);
 
-// What would separate two cases whose difference is within the noise ("more repetitions (--reps 10)", "a
-// larger size", "a quieter machine"), from their repetitions and spread.
+// What would separate two cases whose difference is within the noise, from their repetitions and spread:
+// "more repetitions (about 8 each, --reps 8), a larger size (...) or a quieter machine (...) would separate
+// them", and where the repetitions it would take are past a few dozen, "more repetitions alone would take
+// about 705 each" instead of offering them. "" when nothing can be said.
 std::string whatWouldSeparate(const CaseResult& a, const CaseResult& b, Ranking ranking);
 
 } // namespace iolab

@@ -538,7 +538,7 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
                             purpose(group, k, oneChunk), joinWords(leaders), lead.closest.ratio,
                             describeTest(lead.closest.test));
             if (const std::string ways = whatWouldSeparate(c, closest, ranking); !ways.empty())
-                text += "; " + ways + " would separate them";
+                text += "; " + ways;
             answers.push_back({text + ".", bestRate});
             continue;
         }

@@ -547,11 +547,18 @@ TEST_F(CliEngine, TheHealthCheckCoversEveryPartAndEndsOnTheMachine)
     const auto r = cli({"run", "--target", m_target.path(), "--preset", "health-check", "--size", "4M",
                         "--warmups", "0", "--json", json});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
-    EXPECT_THAT(r.out, HasSubstr("Summary\nHealth check: is this storage as fast as its kind of device should be?"));
-    for (const char* line : {"Sequential reads (1 MiB", "Sequential writes (1 MiB", "Random 4 KiB reads, one at a time",
-                             "Random 4 KiB reads, many in flight", "Random 4 KiB writes, one at a time",
-                             "Random 4 KiB writes, many in flight", "Sync latency (4 KiB writes, fsync-every:1)",
-                             "Small files (1000 files", "Overall: ", "Ways of doing the I/O, compared:"})
+    // The Summary opens with what the --size override changed, then the health verdict, before any ranking.
+    EXPECT_THAT(r.out, HasSubstr("Summary\nOverridden for every case: size 4 MiB"));
+    const auto health =
+        r.out.find("\nHealth check: is this storage as fast as its kind of device should be?\n");
+    ASSERT_NE(health, std::string::npos) << r.out;
+    EXPECT_LT(r.out.find("Summary\n"), health);
+    EXPECT_LT(health, r.out.find("Ways of doing the I/O, compared:"));
+    for (const char* line :
+         {"Sequential reads (1 MiB", "Sequential writes (1 MiB", "Random 4 KiB reads, one at a time",
+          "Random 4 KiB reads, many in flight", "Random 4 KiB writes, one at a time",
+          "Random 4 KiB writes, many in flight", "Sync latency (4 KiB writes, fsync-every:1)",
+          "Small files (1000 files", "Overall: ", "Ways of doing the I/O, compared:"})
         EXPECT_THAT(r.out, HasSubstr(line));
     EXPECT_THAT(r.out, AllOf(HasSubstr("What IOLab could not check:"), HasSubstr("18 cases ran: 18 ok")));
     EXPECT_LT(r.out.find("Overall: "), r.out.find("Ways of doing the I/O, compared:"));

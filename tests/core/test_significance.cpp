@@ -199,5 +199,26 @@ TEST(Significance, AStandInBaselineIsNotCalledPlain)
     EXPECT_NE(answer.find("standing in for plain `stdio`, which did not run"), std::string::npos) << answer;
 }
 
+// Two cases 2% apart with a 10% spread: it would take hundreds of repetitions to tell them apart, which is no
+// advice to give; the text says how many it would take instead, and offers only what can help.
+TEST(Significance, NoImpracticalRepetitionCountIsOfferedAsAWay)
+{
+    const CaseResult a = fileWrite(0, "write", {1000, 900, 1100});
+    const CaseResult b = fileWrite(1, "pwrite", {1020, 920, 1120});
+    const std::string ways = whatWouldSeparate(a, b, Ranking::Durable);
+    EXPECT_EQ(ways.find("--reps"), std::string::npos) << ways;
+    EXPECT_NE(ways.find("a quieter machine"), std::string::npos) << ways;
+    EXPECT_NE(ways.find("would separate them; more repetitions alone would take about "), std::string::npos)
+        << ways;
+
+    // 10% apart at a 5% spread: a handful more repetitions is the way, with the flag to ask for them.
+    const CaseResult c = fileWrite(2, "write", {1000, 950, 1050});
+    const CaseResult d = fileWrite(3, "pwrite", {1100, 1045, 1155});
+    const std::string more = whatWouldSeparate(c, d, Ranking::Durable);
+    EXPECT_NE(more.find("more repetitions (about "), std::string::npos) << more;
+    EXPECT_NE(more.find("--reps "), std::string::npos) << more;
+    EXPECT_EQ(more.find("alone"), std::string::npos) << more;
+}
+
 } // namespace
 } // namespace iolab

@@ -37,6 +37,7 @@ using namespace iolab;
 using namespace iolab::test;
 using gui::ResultsModel;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 namespace {
 
@@ -326,4 +327,52 @@ TEST(Report, HasALatencySectionWithThePercentileTable)
     std::ofstream(path, std::ios::binary | std::ios::trunc).write(plain.constData(), plain.size());
     const auto plainText = runProcess("/usr/bin/pdftotext", {path, "-"});
     EXPECT_THAT(plainText.out, ::testing::Not(HasSubstr("p99.99")));
+}
+
+// The health verdict as a ticket's text (issue 34 §1), as the CrystalDiskMark grid has: the run named, then
+// the Summary as the CLI prints it, the health lines first.
+TEST(ResultsView, CopiesTheHealthVerdictAsTextForATicket)
+{
+    gui::ResultsView view;
+    view.setRegistry(&builtinRegistry());
+    EXPECT_FALSE(view.copySummaryButton()->isEnabled()) << "nothing to copy before a result";
+    EXPECT_TRUE(view.summaryAsText().isEmpty());
+    RunResult run = cdmRun();
+    run.matrix.name = "health-check";
+    run.startedAt = "2026-11-28T02:00:00Z";
+    run.target.fsType = "ext4";
+    run.target.mountSource = "/dev/sda1";
+    run.target.deviceModel = "Samsung SSD 870 EVO 1TB";
+    run.system.gathered = true;
+    run.system.deviceClass = DeviceClass::SataSsd;
+    view.setResult(run);
+    ASSERT_TRUE(view.copySummaryButton()->isEnabled());
+
+    QApplication::clipboard()->clear();
+    view.copySummaryButton()->click();
+    const std::string text = QApplication::clipboard()->text().toStdString();
+    EXPECT_EQ(QApplication::clipboard()->text(), view.summaryAsText());
+    EXPECT_TRUE(
+        text.starts_with("IOLab test: health-check on /work/x (ext4 on /dev/sda1, Samsung SSD 870 EVO "
+                         "1TB), started 2026-11-28T02:00:00Z\n\nSummary\n"))
+        << text;
+    // The health verdict leads, each dimension against the SATA SSD range, then the strategy ranking.
+    const auto health = text.find("Health check: is this storage as fast as its kind of device should be?");
+    const auto ranking = text.find("Ways of doing the I/O, compared:");
+    ASSERT_NE(health, std::string::npos) << text;
+    ASSERT_NE(ranking, std::string::npos) << text;
+    EXPECT_LT(health, ranking);
+    EXPECT_THAT(text, HasSubstr("(typical 200-530 MB/s)"));
+    EXPECT_THAT(text, HasSubstr("Overall: "));
+    EXPECT_THAT(text, Not(HasSubstr("<"))) << "plain text, no markup";
+    for (std::size_t pos = 0, end = 0; pos < text.size(); pos = end + 1) {
+        end = text.find('\n', pos);
+        if (end == std::string::npos)
+            end = text.size();
+        if (pos > 0) // the first line names the run; the Summary is wrapped for a ticket
+            EXPECT_LE(end - pos, 100u) << text.substr(pos, end - pos);
+    }
+
+    view.clear();
+    EXPECT_FALSE(view.copySummaryButton()->isEnabled());
 }
