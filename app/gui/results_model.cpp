@@ -296,7 +296,7 @@ QVariant ResultsModel::display(const Row& row, int rowIndex, int column) const
             return c.crashProbe->failure.empty() ? tr("not known") : tr("not run");
         if (*survives)
             return c.crashProbe->worstScratchBytes() != 0 ? tr("yes (batch in scratch file)") : tr("yes");
-        return tr("no: loses up to %1").arg(qs(formatBytes(c.crashProbe->worstLossBytes())));
+        return tr("no: loses up to %1").arg(qs(formatBytes(c.crashProbe->canLoseBytes())));
     }
     case StatusColumn:
         return qs(toString(c.status));
@@ -344,7 +344,7 @@ QVariant ResultsModel::sortValue(const Row& row, int rowIndex, int column) const
         // Losing nothing first, then by how much was lost.
         if (!c.crashProbe || !c.crashProbe->survives())
             return -2.0;
-        return *c.crashProbe->survives() ? 0.0 : -1.0 - static_cast<double>(c.crashProbe->worstLossBytes());
+        return *c.crashProbe->survives() ? 0.0 : -1.0 - static_cast<double>(c.crashProbe->canLoseBytes());
     case FilesPerSecondColumn:
         return ok && c.filesPerSecond.count > 0 ? c.filesPerSecond.median : -1.0;
     case FileP50Column:
