@@ -464,10 +464,12 @@ QString ResultsModel::columnToolTip(int section)
         return tr("How far the repetitions spread around the median (standard deviation, MB/s): small is "
                   "steady; large means run more repetitions or a larger size");
     case SurvivesKillColumn:
-        return tr("The kill -9 probe: killed at random moments of its writes, did the case keep every byte "
-                  "its API had acknowledged (fwrite returned, a copy into a mapping ended, a completion "
-                  "came)? 'no' gives the most one kill lost. A process crash is not a power cut: the page "
-                  "cache survives a kill -9");
+        return tr(
+            "The kill -9 probe: killed right after a call returned (or at random moments), did the case "
+            "keep every byte its API had acknowledged (fwrite returned, a copy into a mapping ended, a "
+            "completion came)? 'no' gives the most it can lose: what one kill lost, or what its design "
+            "keeps in user space (a stdio buffer), whichever is more. A process crash is not a power "
+            "cut: the page cache survives a kill -9");
     case StatusColumn:
         return tr("ok; failed (the reason says why); or refused (this combination cannot run on this "
                   "target)");

@@ -151,7 +151,7 @@ UserSpaceHold userSpaceHold(const Case& c, const StrategyInfo& info, const Targe
                 hold.what = fmt::format("its {} stdio buffer ({}'s default)", formatBytes(b), runtime.name);
             }
         } else {
-            hold.what = "its stdio stream, unbuffered";
+            hold.what = "its unbuffered stdio stream";
         }
         hold.bufferBytes = b;
         hold.heldBytes = stdioHeldBytes(runtime, b, c.chunkBytes, writerBytes);

@@ -12,6 +12,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <utility>
 
 using namespace iolab;
 using namespace iolab::test;
@@ -323,6 +324,39 @@ TEST_F(CrashProbe, StdioAt4KiBWithTheDefaultBufferLosesWhatItsRuntimeKeeps)
     EXPECT_EQ(c.crashProbe->survives(), design == 0);
     EXPECT_LE(c.crashProbe->worstLossBytes(), design);
 }
+
+// Where the design says a stdio stream keeps nothing between calls (unbuffered; calls of whole buffers,
+// which both runtimes write straight through), the kills lose nothing and the answer is yes.
+class StdioThatKeepsNothing : public CrashProbe,
+                              public ::testing::WithParamInterface<std::pair<std::uint64_t, StdioBuffer>>
+{};
+
+TEST_P(StdioThatKeepsNothing, LosesNothingAtAnyPoint)
+{
+    const auto [chunk, buffer] = GetParam();
+    auto g = writes("stdio", chunk, 32 * kMiB);
+    g.buffers = {buffer};
+    const auto result = run(g);
+    const auto& c = result.cases.at(0);
+    ASSERT_EQ(c.status, Status::Ok) << c.reason;
+    ASSERT_TRUE(c.crashProbe.has_value());
+    expectLanded(*c.crashProbe);
+    const std::uint64_t bytes = buffer.mode == BufferMode::Bytes     ? buffer.bytes
+                                : buffer.mode == BufferMode::Default ? defaultStdioBuffer(m_target)
+                                                                     : 0;
+    ASSERT_EQ(stdioHeldBytes(*registry().find("stdio")->info().stdioRuntime, bytes, chunk, 32 * kMiB), 0u)
+        << "a case the design keeps nothing for";
+    expectLossesAsTheRuntimeBuffers(*c.crashProbe, bytes, chunk);
+    EXPECT_EQ(c.crashProbe->lossyKills(), 0u);
+    EXPECT_EQ(c.crashProbe->survives(), true) << crashProbeVerdict(*c.crashProbe, c.testCase, nullptr);
+    const auto verdict = crashProbeVerdict(*c.crashProbe, c.testCase, nullptr);
+    EXPECT_NE(verdict.find("holds nothing acknowledged"), std::string::npos) << verdict;
+}
+
+INSTANTIATE_TEST_SUITE_P(Configurations, StdioThatKeepsNothing,
+                         ::testing::Values(std::pair{4 * kKiB, StdioBuffer{BufferMode::None, 0}},
+                                           std::pair{64 * kKiB, StdioBuffer{BufferMode::Bytes, 4 * kKiB}},
+                                           std::pair{64 * kKiB, StdioBuffer{BufferMode::Default, 0}}));
 
 // Threads with a file each: each stops at a point of its own, so each holds what its own buffer held there.
 TEST_F(CrashProbe, EachThreadStopsAtItsOwnPoint)
