@@ -124,7 +124,9 @@ private:
                 return;
             if (latency != nullptr)
                 latency->calls.record(elapsedNs(started, TimingClock::now()));
-            progress.add(size);
+            // The threads share one count: once it reaches the kill -9 probe's point, each stops right
+            // after its own next commit.
+            progress.addAndHoldAtPoint(size);
         }
     }
 

@@ -116,8 +116,8 @@ private:
     Outcome m_error;
 };
 
-// What every stdio writer declares: the stdio buffer axis, a file or the null device, and the sync policies
-// this OS's C runtime has (Crt::syncModes(), Crt::syncRefusal()).
+// What every stdio writer declares: the stdio buffer axis, a file or the null device, the sync policies this
+// OS's C runtime has (Crt::syncModes(), Crt::syncRefusal()) and how it buffers a FILE (Crt::runtime()).
 template <class Crt> StrategyInfo stdioWriterInfo(std::string id, std::string description)
 {
     StrategyInfo info{.id = std::move(id),
@@ -126,6 +126,7 @@ template <class Crt> StrategyInfo stdioWriterInfo(std::string id, std::string de
                       .targets = {TargetKind::Directory, TargetKind::Null}};
     info.syncModes = Crt::syncModes();
     info.syncRefusal = Crt::syncRefusal();
+    info.stdioRuntime = Crt::runtime();
     return info;
 }
 
@@ -144,8 +145,8 @@ inline StrategyInfo withLockFreeVariant(StrategyInfo info, std::string variant)
 }
 
 // A stdio writer as a strategy: its declaration (the OS adds the sync policies it has) and the job.
-// `Crt` also supplies syncModes() and syncRefusal() for the declaration, and bufferRefusal(case), why this
-// C runtime cannot take the case's stdio buffer.
+// `Crt` also supplies syncModes(), syncRefusal() and runtime() for the declaration, and bufferRefusal(case),
+// why this C runtime cannot take the case's stdio buffer.
 template <class Write, class Crt> class StdioWriteStrategy final : public BasicStrategy
 {
 public:

@@ -96,6 +96,7 @@ struct RunArgs
     std::optional<std::uint32_t> repetitions; // --reps; unset: the matrix's own, else kDefaultRepetitions
     std::optional<std::uint32_t> crashProbe;  // --crash-probe; unset: the matrix's own, else none
     std::uint64_t crashProbeSeed = 0;         // --crash-probe-seed; 0: drawn, then recorded
+    std::optional<std::string> crashProbeAt;  // --crash-probe-at; unset: the matrix's own, else ack
     std::uint32_t warmups = 1;
     bool verify = false;
     bool noPipeVerify = false;
@@ -434,28 +435,45 @@ void printResults(const RunResult& result, Ranking ranking)
     std::fflush(stdout);
 }
 
-// The verdict under the table: the question, the answer per group, what matters most, the limits, the terms.
-// The kill -9 probe's answer per case it probed.
-void printCrashProbe(const RunResult& result, const Registry& registry)
+// The kill -9 probe: how its kills were placed and what each kill lost, per case it probed. The answer
+// itself is the Summary's (crashProbeAnswers); printed here too when no Summary follows.
+void printCrashProbe(const RunResult& result, const Registry& registry, bool withAnswers)
 {
     if (result.options.crashProbe == 0)
         return;
     std::printf(
-        "\nkill -9 probe: %u kills per write case at seeded random moments (seed %llu). A process crash "
-        "is not a power cut: the page cache survives a kill -9, so this is what a crashing program "
-        "loses.\n",
-        result.options.crashProbe, static_cast<unsigned long long>(result.options.crashProbeSeed));
+        "\nkill -9 probe: %s. A process crash is not a power cut: the page cache survives a kill -9, so "
+        "this is what a crashing program loses.\n",
+        crashProbeMethod(result.options).c_str());
     for (const auto& c : result.cases) {
         if (!c.crashProbe)
             continue;
-        const Strategy* strategy = registry.find(c.testCase.strategy);
-        std::printf(
-            "  %u %s: %s\n", c.index + 1, c.testCase.label().c_str(),
-            crashProbeVerdict(*c.crashProbe, strategy != nullptr ? &strategy->info() : nullptr).c_str());
+        const CrashProbeResult& probe = *c.crashProbe;
+        if (withAnswers) {
+            const Strategy* strategy = registry.find(c.testCase.strategy);
+            std::printf(
+                "  %u %s: %s\n", c.index + 1, c.testCase.label().c_str(),
+                crashProbeVerdict(probe, c.testCase, strategy != nullptr ? &strategy->info() : nullptr)
+                    .c_str());
+            continue;
+        }
+        std::string lost;
+        for (const auto& kill : probe.kills)
+            lost += fmt::format("{}{}", lost.empty() ? "" : ", ",
+                                kill.landed ? formatBytes(kill.lostBytes) : std::string("finished first"));
+        std::printf("  %u %s: %zu kill%s, lost %s%s\n", c.index + 1, c.testCase.label().c_str(),
+                    probe.kills.size(), probe.kills.size() == 1 ? "" : "s",
+                    lost.empty() ? "nothing" : lost.c_str(),
+                    probe.hold && probe.hold->lossBytes() != 0
+                        ? fmt::format("; by design up to {}", formatBytes(probe.hold->lossBytes())).c_str()
+                        : "");
+        if (!probe.failure.empty())
+            std::printf("    not finished: %s\n", probe.failure.c_str());
     }
     std::fflush(stdout);
 }
 
+// The verdict under the table: the question, the answer per group, what matters most, the limits, the terms.
 void printSummary(const RunResult& result, const Registry& registry, Ranking ranking)
 {
     std::printf("\n");
@@ -860,6 +878,19 @@ int commandRun(const Registry& registry, const RunArgs& args)
             fmt::format("--crash-probe: give 0 to {} kills per write case", kMaxCrashProbeKills));
     options.crashProbe = args.crashProbe.value_or(matrix.crashProbe.value_or(0));
     options.crashProbeSeed = args.crashProbeSeed;
+    options.crashProbeAt = matrix.crashProbeAt.value_or(CrashProbeAt::Ack);
+    if (args.crashProbeAt) {
+        try {
+            options.crashProbeAt = parseCrashProbeAt(*args.crashProbeAt);
+        } catch (const InputError& e) {
+            throw InputError(fmt::format("--crash-probe-at: {}", e.what()));
+        }
+        if (options.crashProbe == 0)
+            throw InputError(
+                fmt::format("--crash-probe-at {} places the kill -9 probe's kills, but this run has "
+                            "no probe: add --crash-probe N",
+                            *args.crashProbeAt));
+    }
     if (options.dropCaches && !canDropCaches())
         throw InputError("--drop-caches needs root (it writes /proc/sys/vm/drop_caches); without it IOLab "
                          "evicts every file it reads with fdatasync + posix_fadvise(DONTNEED) before each "
@@ -914,10 +945,10 @@ int commandRun(const Registry& registry, const RunArgs& args)
         std::fputs(formatPgTestFsync(result, &registry).c_str(), stdout);
         if (args.latencyTable)
             printLatencyTable(result);
-        printCrashProbe(result, registry);
+        printCrashProbe(result, registry, true);
     } else {
         printResults(result, ranking);
-        printCrashProbe(result, registry);
+        printCrashProbe(result, registry, args.noSummary);
         std::fputs(memoryBudgetText(result).c_str(), stdout);
         if (const auto grid = cdmGrid(result, registry)) {
             std::printf("\nAs CrystalDiskMark shows it:\n");
@@ -1076,13 +1107,19 @@ int runCli(int argc, const char* const* argv)
     run->add_option(
         "--crash-probe", args.crashProbe,
         "kill -9 probe: run each file-write case N more times in a child process killed (SIGKILL, "
-        "Windows: TerminateProcess) at a random moment of its writes, then check the files for "
-        "bytes the API had acknowledged but that are lost (default: the matrix's own, else 0). "
-        "Refuses read, pipe and null cases");
+        "Windows: TerminateProcess) where --crash-probe-at says, then check the files for bytes the "
+        "API had acknowledged but that are lost, and say what the strategy's design can lose "
+        "(default: the matrix's own, else 0). Refuses read, pipe and null cases");
+    run->add_option(
+        "--crash-probe-at", args.crashProbeAt,
+        "Where the kill -9 probe kills: ack (default: each thread stops right after the call whose "
+        "acknowledgement crosses a byte count drawn for the kill, and is killed there, so every kill "
+        "tests what the API promised) or time (at a random moment, wherever the child is: mostly "
+        "inside its slowest call, which can hide a buffer's loss)");
     run->add_option(
         "--crash-probe-seed", args.crashProbeSeed,
-        "The kill moments' seed, to repeat a probe kill for kill (default: drawn, and recorded in "
-        "the result)");
+        "The seed of the kills' byte counts or moments, to repeat a probe kill for kill (default: "
+        "drawn, and recorded in the result)");
     run->add_flag("--no-pipe-verify", args.noPipeVerify,
                   "Let the pipe reader splice to /dev/null instead of checking every byte");
     run->add_flag("--no-sampling", args.noSampling, "Do not sample CPU, memory and device counters");

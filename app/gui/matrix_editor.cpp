@@ -299,10 +299,22 @@ void MatrixEditor::buildRunOptions(QVBoxLayout* layout)
     m_crashProbe->setSuffix(tr(" kills"));
     m_crashProbe->setToolTip(
         tr("Runs each file-write case this many more times in a child process that is killed (SIGKILL; "
-           "Windows: TerminateProcess) at a random moment of its writes, then reads the files back: does it "
-           "lose bytes its API had acknowledged? A process crash is not a power cut: the page cache survives "
-           "a kill -9. Read, pipe and null cases are refused while it is on."));
+           "Windows: TerminateProcess), then reads the files back: does it lose bytes its API had "
+           "acknowledged? The answer also says what the strategy's design can lose (a stdio buffer), "
+           "whatever the kills saw. A process crash is not a power cut: the page cache survives a kill -9. "
+           "Read, pipe and null cases are refused while it is on."));
     counts->addWidget(m_crashProbe);
+    m_crashProbeAt = new QComboBox(this);
+    m_crashProbeAt->addItem(tr("after a call"), static_cast<int>(CrashProbeAt::Ack));
+    m_crashProbeAt->addItem(tr("at a moment"), static_cast<int>(CrashProbeAt::Time));
+    m_crashProbeAt->setToolTip(tr(
+        "Where each kill lands. After a call (the default): each thread stops itself right after the call "
+        "whose acknowledgement crosses a byte count drawn for the kill, and is killed there, so every kill "
+        "tests what the API promised when it returned. At a moment: at a random time, wherever the child "
+        "is; that is mostly inside its slowest call (a stdio buffer's write), which hides what a crash "
+        "between two calls loses."));
+    m_crashProbeAt->setEnabled(false);
+    counts->addWidget(m_crashProbeAt);
     counts->addStretch(1);
     switches->addStretch(1);
     options->addLayout(counts, 0, 0);
@@ -313,6 +325,9 @@ void MatrixEditor::buildRunOptions(QVBoxLayout* layout)
     connect(m_verify, &QCheckBox::toggled, this, &MatrixEditor::changed);
     connect(m_dropCaches, &QCheckBox::toggled, this, &MatrixEditor::changed);
     connect(m_crashProbe, &QSpinBox::valueChanged, this, &MatrixEditor::changed);
+    connect(m_crashProbe, &QSpinBox::valueChanged, m_crashProbeAt,
+            [this](int kills) { m_crashProbeAt->setEnabled(kills > 0); });
+    connect(m_crashProbeAt, &QComboBox::currentIndexChanged, this, &MatrixEditor::changed);
 }
 
 void MatrixEditor::connectPresetActions()
@@ -339,6 +354,8 @@ MatrixDraft MatrixEditor::draft() const
     d.repetitions = repetitions == kDefaultRepetitions ? std::nullopt : std::optional(repetitions);
     const auto kills = static_cast<std::uint32_t>(m_crashProbe->value());
     d.crashProbe = kills == 0 ? std::nullopt : std::optional(kills);
+    const CrashProbeAt at = crashProbeAt();
+    d.crashProbeAt = kills == 0 || at == CrashProbeAt::Ack ? std::nullopt : std::optional(at);
     return d;
 }
 
@@ -348,6 +365,7 @@ void MatrixEditor::setDraft(const MatrixDraft& draft)
     m_grid->setDraft(draft);
     m_repetitions->setValue(static_cast<int>(draft.repetitions.value_or(kDefaultRepetitions)));
     m_crashProbe->setValue(static_cast<int>(draft.crashProbe.value_or(0)));
+    setCrashProbeAt(draft.crashProbeAt.value_or(CrashProbeAt::Ack));
     m_loading = false;
     m_currentPreset.clear();
     reloadPresetList({});
@@ -362,6 +380,7 @@ RunOptions MatrixEditor::runOptions() const
     options.verifyFiles = m_verify->isChecked();
     options.dropCaches = m_dropCaches->isEnabled() && m_dropCaches->isChecked();
     options.crashProbe = static_cast<std::uint32_t>(m_crashProbe->value());
+    options.crashProbeAt = crashProbeAt();
     return options;
 }
 
@@ -372,6 +391,17 @@ void MatrixEditor::setRunOptions(const RunOptions& options)
     m_verify->setChecked(options.verifyFiles);
     m_dropCaches->setChecked(options.dropCaches && m_dropCaches->isEnabled());
     m_crashProbe->setValue(static_cast<int>(options.crashProbe));
+    setCrashProbeAt(options.crashProbeAt);
+}
+
+CrashProbeAt MatrixEditor::crashProbeAt() const
+{
+    return static_cast<CrashProbeAt>(m_crashProbeAt->currentData().toInt());
+}
+
+void MatrixEditor::setCrashProbeAt(CrashProbeAt at)
+{
+    m_crashProbeAt->setCurrentIndex(m_crashProbeAt->findData(static_cast<int>(at)));
 }
 
 QString MatrixEditor::userPresetPath(const QString& name) const
@@ -589,6 +619,7 @@ void MatrixEditor::onDraftChanged()
         MatrixDraft asLoaded = d;
         asLoaded.repetitions = m_presetDraft.repetitions;
         asLoaded.crashProbe = m_presetDraft.crashProbe;
+        asLoaded.crashProbeAt = m_presetDraft.crashProbeAt;
         const bool same = asLoaded == m_presetDraft;
         if (!same) {
             m_currentPreset.clear();

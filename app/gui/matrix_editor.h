@@ -101,6 +101,8 @@ private:
     void buildAxisForm(QVBoxLayout* layout);
     QLineEdit* addAxisRow(QFormLayout* form, const std::string& key, const AxisEditorField& field);
     void buildRunOptions(QVBoxLayout* layout);
+    CrashProbeAt crashProbeAt() const;
+    void setCrashProbeAt(CrashProbeAt at);
     void connectPresetActions();
     void reloadPresetList(const QString& select);
     void refreshAxisFields();
@@ -134,6 +136,7 @@ private:
     QCheckBox* m_verify = nullptr;
     QCheckBox* m_dropCaches = nullptr;
     QSpinBox* m_crashProbe = nullptr;
+    QComboBox* m_crashProbeAt = nullptr; // where its kills land (CrashProbeAt)
     QString m_currentPreset;
     MatrixDraft m_presetDraft; // as the current preset was loaded or saved
     bool m_loading = false;

@@ -322,7 +322,7 @@ QVariant ResultsModel::display(const Row& row, int rowIndex, int column) const
             return c.crashProbe->failure.empty() ? tr("not known") : tr("not run");
         if (*survives)
             return c.crashProbe->worstScratchBytes() != 0 ? tr("yes (batch in scratch file)") : tr("yes");
-        return tr("no: loses up to %1").arg(qs(formatBytes(c.crashProbe->worstLossBytes())));
+        return tr("no: loses up to %1").arg(qs(formatBytes(c.crashProbe->canLoseBytes())));
     }
     case StatusColumn:
         return qs(toString(c.status));
@@ -374,7 +374,7 @@ QVariant ResultsModel::sortValue(const Row& row, int rowIndex, int column) const
         // Losing nothing first, then by how much was lost.
         if (!c.crashProbe || !c.crashProbe->survives())
             return -2.0;
-        return *c.crashProbe->survives() ? 0.0 : -1.0 - static_cast<double>(c.crashProbe->worstLossBytes());
+        return *c.crashProbe->survives() ? 0.0 : -1.0 - static_cast<double>(c.crashProbe->canLoseBytes());
     case FilesPerSecondColumn:
         return ok && c.filesPerSecond.count > 0 ? c.filesPerSecond.median : -1.0;
     case FileP50Column:
@@ -532,10 +532,12 @@ QString ResultsModel::columnToolTip(int section)
                   "the mean; from five repetitions on, of all but the slowest and the fastest). Over 5% the "
                   "row is noisy; empty with a single repetition, which has no spread to show");
     case SurvivesKillColumn:
-        return tr("The kill -9 probe: killed at random moments of its writes, did the case keep every byte "
-                  "its API had acknowledged (fwrite returned, a copy into a mapping ended, a completion "
-                  "came)? 'no' gives the most one kill lost. A process crash is not a power cut: the page "
-                  "cache survives a kill -9");
+        return tr(
+            "The kill -9 probe: killed right after a call returned (or at random moments), did the case "
+            "keep every byte its API had acknowledged (fwrite returned, a copy into a mapping ended, a "
+            "completion came)? 'no' gives the most it can lose: what one kill lost, or what its design "
+            "keeps in user space (a stdio buffer), whichever is more. A process crash is not a power "
+            "cut: the page cache survives a kill -9");
     case StatusColumn:
         return tr("ok; failed (the reason says why); or refused (this combination cannot run on this "
                   "target)");

@@ -1140,10 +1140,10 @@ void crashProbeSection(Layout& layout, const ReportContext& ctx)
             acknowledged = std::max(acknowledged, k.landed ? k.acknowledgedBytes : 0);
         const Strategy* strategy =
             ctx.registry != nullptr ? ctx.registry->find(c.testCase.strategy) : nullptr;
-        rows.push_back({shortLabel(c),
-                        QStringLiteral("%1 of %2").arg(probe.landedKills()).arg(probe.kills.size()),
-                        qs(formatBytes(acknowledged)), qs(formatBytes(probe.worstLossBytes())),
-                        qs(crashProbeVerdict(probe, strategy != nullptr ? &strategy->info() : nullptr))});
+        rows.push_back(
+            {shortLabel(c), QStringLiteral("%1 of %2").arg(probe.landedKills()).arg(probe.kills.size()),
+             qs(formatBytes(acknowledged)), qs(formatBytes(probe.worstLossBytes())),
+             qs(crashProbeVerdict(probe, c.testCase, strategy != nullptr ? &strategy->info() : nullptr))});
         lost.push_back(probe.survives() == false);
     }
     if (rows.empty())
@@ -1151,13 +1151,13 @@ void crashProbeSection(Layout& layout, const ReportContext& ctx)
     layout.heading(QStringLiteral("Durability: the kill -9 probe"), 1, 80);
     layout.paragraph(
         QStringLiteral(
-            "Each write case ran %1 more times in a child process that was killed (SIGKILL; on "
-            "Windows TerminateProcess) at a random moment of its writes (seed %2); then every file "
-            "was read back against what the API had acknowledged when the kill came. A process "
+            "The kill -9 probe: %1. Each kill ended a child process running the case (SIGKILL; on "
+            "Windows TerminateProcess); then every file was read back against what the API had "
+            "acknowledged when the kill came. The answer also says what the strategy's design can lose "
+            "(what it keeps in user space, such as a stdio buffer), whatever the kills saw. A process "
             "crash is not a power cut: the page cache survives a kill -9, so these are the bytes a "
-            "crashing program loses, not what a power cut would.")
-            .arg(result.options.crashProbe)
-            .arg(static_cast<qulonglong>(result.options.crashProbeSeed)),
+            "crashing program loses, not what a power cut would. The answers are also in the Summary.")
+            .arg(qs(crashProbeMethod(result.options))),
         8.5);
     // shortLabel() leads with the case's number: no separate "#" column.
     layout.table({{QStringLiteral("Case"), 11},

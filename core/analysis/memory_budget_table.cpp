@@ -21,7 +21,7 @@ std::string killTextOf(const CaseResult& c)
         return c.crashProbe->failure.empty() ? "not known" : "not run: " + c.crashProbe->failure;
     if (*survives)
         return c.crashProbe->worstScratchBytes() != 0 ? "yes (batch in scratch file)" : "yes";
-    return "no: loses up to " + formatBytes(c.crashProbe->worstLossBytes());
+    return "no: loses up to " + formatBytes(c.crashProbe->canLoseBytes());
 }
 
 std::string rate(double mbps)

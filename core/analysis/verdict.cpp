@@ -8,6 +8,7 @@
 
 #include "core/analysis/warnings.h"
 #include "core/base/units.h"
+#include "core/engine/crash_probe.h"
 #include "core/engine/registry.h"
 #include "core/model/axes.h"
 
@@ -638,6 +639,9 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         v.answers.push_back(std::move(a.text));
     if (!compression.empty())
         v.answers.push_back(compression);
+    // The kill -9 probe's answer per case it probed: what the kills saw and what the design can lose.
+    for (auto& line : crashProbeAnswers(result, registry, [](const Case& k) { return plainName(k, true); }))
+        v.answers.push_back(std::move(line));
 
     // The findings that matter most: one per kind, the most important kinds first.
     const auto all = findings(result, registry, ranking);

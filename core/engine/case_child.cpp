@@ -110,8 +110,11 @@ Outcome Link::outcome() const
 std::string childRequestToJson(const ChildRequest& request)
 {
     nlohmann::json threads = nlohmann::json::array();
-    for (const auto& t : request.threads)
+    for (const auto& t : request.threads) {
         threads.push_back({{"path", t.path}, {"auxPath", t.auxPath}, {"bytes", t.bytes}});
+        if (t.holdAtBytes != Progress::kNoHold)
+            threads.back()["holdAtBytes"] = t.holdAtBytes;
+    }
     nlohmann::json target;
     to_json(target, request.target);
     return nlohmann::json{{"case", caseToJson(request.testCase)},
@@ -132,7 +135,8 @@ ChildRequest childRequestFromJson(std::string_view text)
         from_json(j.at("target"), request.target);
         for (const auto& t : j.at("threads"))
             request.threads.push_back({t.at("path").get<std::string>(), t.at("auxPath").get<std::string>(),
-                                       t.at("bytes").get<std::uint64_t>()});
+                                       t.at("bytes").get<std::uint64_t>(),
+                                       t.value("holdAtBytes", Progress::kNoHold)});
         request.everyCall = j.at("everyCall").get<bool>();
         request.measured = j.at("measured").get<bool>();
         request.latency = j.at("latency").get<bool>();
@@ -140,6 +144,15 @@ ChildRequest childRequestFromJson(std::string_view text)
     } catch (const nlohmann::json::exception& e) {
         throw InputError(fmt::format("case child request: {}", e.what()));
     }
+}
+
+void Progress::holdForKill() noexcept
+{
+    holdState.store(Held, std::memory_order_release);
+    // Untimed, in a probe's child only: it waits here, right after the call that reached its point, until the
+    // runner kills the process; the runner's stop (a cancelled run) lets the loop end as cancelled.
+    while (stop == nullptr || !stop->load(std::memory_order_relaxed))
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
 }
 
 int runCaseChild(const childlink::Link& link, const Registry& registry, SystemProbe* probe)
@@ -192,6 +205,7 @@ int runCaseChild(const childlink::Link& link, const Registry& registry, SystemPr
         Progress& progress = link.progress(t);
         progress.stop = &link.header().stop;
         progress.everyCall = request.everyCall;
+        progress.holdAtBytes = request.threads[t].holdAtBytes;
     }
 
     link.setState(State::Ready);
@@ -221,6 +235,10 @@ int runCaseChild(const childlink::Link& link, const Registry& registry, SystemPr
         ThreadExposure exposure;
         outcomes[t] = executeJob(*jobs[t], link.progress(t), jobEndsDurable, exposure);
         link.threadEnd(t) = {nanosecondsOf(exposure.ended), exposure.durable};
+        // A probe's thread that ended without reaching its point: the runner must not wait for it to hold.
+        auto running = static_cast<std::uint32_t>(Progress::Running);
+        link.progress(t).holdState.compare_exchange_strong(running, Progress::Ended,
+                                                           std::memory_order_release);
     };
     const auto started = executeThreads(static_cast<std::uint32_t>(jobs.size()), execute, [&] {
         if (limited)

@@ -37,7 +37,7 @@ inline constexpr std::string_view kCaseChildCommand = "__case-child";
 namespace childlink {
 
 inline constexpr std::array<char, 8> kMagic{'I', 'O', 'L', 'A', 'B', 'L', 'N', 'K'};
-inline constexpr std::uint32_t kVersion = 4;
+inline constexpr std::uint32_t kVersion = 5;
 inline constexpr std::size_t kHeaderBytes = 4096;
 inline constexpr std::uint32_t kMaxThreads = 1024;
 
@@ -186,6 +186,9 @@ struct ChildThread
     std::string path;
     std::string auxPath;
     std::uint64_t bytes = 0;
+    // The kill -9 probe's acknowledgement point (Progress::holdAtBytes): the thread stops right after the
+    // call whose acknowledgement reaches it, and waits there for the kill.
+    std::uint64_t holdAtBytes = Progress::kNoHold;
 };
 
 struct ChildRequest

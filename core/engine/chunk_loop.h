@@ -47,12 +47,13 @@ template <class Body> auto withFixedChunk(std::uint64_t chunkBytes, Body&& body)
 }
 
 // The shared shape of every write loop. `write(offset, length)` and `sync()` return false on failure (the
-// strategy keeps the error). Inside a batch there is nothing but the strategy's call: progress, the stop flag
-// and one clock read happen once per batch. A batch starts at 64 KiB (at least one write) and shrinks when
-// writes are slow, so that a stop lands within ~20 ms even when every write waits for the device. `chunk` is
-// a byte count or a FixedChunk; each full chunk's write gets it as it came, the short tail a plain count.
-// `timer` is NoCallTimer or CallTimer (core/engine/call_timing.h): with a CallTimer every call and every sync
-// is timed into the thread's histograms, with NoCallTimer the loop is compiled without a clock read per call.
+// strategy keeps the error). Inside a batch there is nothing but the strategy's call: progress (with the
+// kill -9 probe's acknowledgement point, Progress::addAndHoldAtPoint), the stop flag and one clock read
+// happen once per batch. A batch starts at 64 KiB (at least one write) and shrinks when writes are slow, so
+// that a stop lands within ~20 ms even when every write waits for the device. `chunk` is a byte count or a
+// FixedChunk; each full chunk's write gets it as it came, the short tail a plain count. `timer` is
+// NoCallTimer or CallTimer (core/engine/call_timing.h): with a CallTimer every call and every sync is timed
+// into the thread's histograms, with NoCallTimer the loop is compiled without a clock read per call.
 template <class Timer, std::convertible_to<std::uint64_t> Chunk, class WriteFn, class SyncFn>
 LoopEnd runChunks(std::uint64_t totalBytes, Chunk chunk, std::uint32_t syncEveryWrites, Progress& progress,
                   const Timer& timer, WriteFn&& write, SyncFn&& sync)
@@ -105,7 +106,7 @@ LoopEnd runChunks(std::uint64_t totalBytes, Chunk chunk, std::uint32_t syncEvery
                 untilSync = syncEveryWrites;
             }
         }
-        progress.add(offset - batchStart);
+        progress.addAndHoldAtPoint(offset - batchStart);
         if (progress.stopRequested())
             return progress.stoppedEnd();
         const auto took = Clock::now() - started;
@@ -120,7 +121,7 @@ LoopEnd runChunks(std::uint64_t totalBytes, Chunk chunk, std::uint32_t syncEvery
             return LoopEnd::Failed;
         if constexpr (Timer::kOn)
             timer.calls->record(elapsedNs(callStarted, Clock::now()));
-        progress.add(tailBytes);
+        progress.addAndHoldAtPoint(tailBytes);
     }
     return LoopEnd::Completed;
 }
@@ -228,7 +229,7 @@ LoopEnd runQueuedChunks(std::uint64_t totalBytes, Chunk chunk, std::uint32_t que
                 progress.markDurable(progress.bytes.load(std::memory_order_relaxed) + reaped.syncedBytes,
                                      TimingClock::now());
         }
-        progress.add(reaped.bytes);
+        progress.addAndHoldAtPoint(reaped.bytes);
         if (reaped.failed)
             end = LoopEnd::Failed;
         return done != 0;

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "core/engine/crash_probe.h"
 
+#include "core/base/error.h"
 #include "core/base/log.h"
 #include "core/base/units.h"
 #include "core/engine/memory_budget.h"
 #include "core/engine/pattern.h"
+#include "core/engine/registry.h"
 #include "core/engine/strategy.h"
 #include "core/engine/workspace.h"
 
@@ -15,6 +17,7 @@
 #include <chrono>
 #include <cstring>
 #include <limits>
+#include <numeric>
 #include <random>
 #include <thread>
 
@@ -35,6 +38,8 @@ constexpr auto kPoll = std::chrono::microseconds(100);
 
 std::optional<bool> CrashProbeResult::survives() const
 {
+    if (hold && hold->lossBytes() != 0)
+        return false;
     if (landedKills() == 0)
         return std::nullopt;
     return std::none_of(kills.begin(), kills.end(), [](const KillCheck& k) {
@@ -50,6 +55,11 @@ std::uint64_t CrashProbeResult::worstLossBytes() const
     return worst;
 }
 
+std::uint64_t CrashProbeResult::canLoseBytes() const
+{
+    return std::max(worstLossBytes(), hold ? hold->lossBytes() : 0);
+}
+
 std::uint64_t CrashProbeResult::worstScratchBytes() const
 {
     std::uint64_t worst = 0;
@@ -62,6 +72,117 @@ std::size_t CrashProbeResult::landedKills() const
 {
     return static_cast<std::size_t>(
         std::count_if(kills.begin(), kills.end(), [](const KillCheck& k) { return k.landed; }));
+}
+
+std::size_t CrashProbeResult::lossyKills() const
+{
+    return static_cast<std::size_t>(std::count_if(
+        kills.begin(), kills.end(), [](const KillCheck& k) { return k.landed && k.lostBytes != 0; }));
+}
+
+std::string toString(UserSpaceHold::Kind kind)
+{
+    switch (kind) {
+    case UserSpaceHold::Kind::Nothing:
+        return "nothing";
+    case UserSpaceHold::Kind::StdioBuffer:
+        return "stdio buffer";
+    case UserSpaceHold::Kind::Batch:
+        return "batch";
+    case UserSpaceHold::Kind::FileBackedBatch:
+        return "file-backed batch";
+    }
+    return "nothing";
+}
+
+UserSpaceHold::Kind parseUserSpaceHoldKind(std::string_view text)
+{
+    for (auto kind : {UserSpaceHold::Kind::Nothing, UserSpaceHold::Kind::StdioBuffer,
+                      UserSpaceHold::Kind::Batch, UserSpaceHold::Kind::FileBackedBatch}) {
+        if (text == toString(kind))
+            return kind;
+    }
+    throw InputError(fmt::format("unknown user-space hold '{}'", text));
+}
+
+std::uint64_t stdioHeldBytes(const StdioRuntime& runtime, std::uint64_t bufferBytes, std::uint64_t chunkBytes,
+                             std::uint64_t streamBytes)
+{
+    if (bufferBytes == 0 || chunkBytes == 0)
+        return 0;
+    const std::uint64_t b = bufferBytes;
+    const std::uint64_t c = chunkBytes;
+    std::uint64_t held = 0;
+    if (b < runtime.smallBufferBytes)
+        held = c <= b ? b / c * c : 0; // what does not fit goes to the file whole, the buffer emptied first
+    else if (c < b)
+        held = b; // calls fill it until one fills it exactly, which it keeps
+    else if (c == b)
+        held = runtime.keepsAFullBuffer ? b : 0;
+    else
+        held = b - std::gcd(c, b); // a call's whole buffers go to the file, its rest waits: (n c) mod b
+    return std::min(held, streamBytes);
+}
+
+UserSpaceHold userSpaceHold(const Case& c, const StrategyInfo& info, const TargetInfo& target,
+                            std::uint64_t writerBytes)
+{
+    UserSpaceHold hold;
+    hold.writers = info.threadsShareOneFile ? 1 : std::max<std::uint32_t>(1, c.threads);
+    if (info.stdioRuntime && c.buffer.mode != BufferMode::NotApplicable) {
+        const StdioRuntime& runtime = *info.stdioRuntime;
+        hold.kind = UserSpaceHold::Kind::StdioBuffer;
+        std::uint64_t b = 0;
+        if (c.buffer.mode == BufferMode::Bytes) {
+            b = c.buffer.bytes;
+            hold.what = fmt::format("its {} stdio buffer", formatBytes(b));
+        } else if (c.buffer.mode == BufferMode::Default) {
+            b = runtime.defaultBufferBytes;
+            if (runtime.defaultFromFileBlock && target.fileBlockBytes == 0) {
+                hold.what = fmt::format("its stdio buffer ({}'s default: at most {}; the file's block size "
+                                        "was not recorded)",
+                                        runtime.name, formatBytes(b));
+            } else if (runtime.defaultFromFileBlock && target.fileBlockBytes < b) {
+                b = target.fileBlockBytes;
+                hold.what = fmt::format("its {} stdio buffer ({}'s default here, the size of the file's {} "
+                                        "block)",
+                                        formatBytes(b), runtime.name, formatBytes(b));
+            } else {
+                hold.what = fmt::format("its {} stdio buffer ({}'s default)", formatBytes(b), runtime.name);
+            }
+        } else {
+            hold.what = "its unbuffered stdio stream";
+        }
+        hold.bufferBytes = b;
+        hold.heldBytes = stdioHeldBytes(runtime, b, c.chunkBytes, writerBytes);
+        const std::string chunk = formatBytes(c.chunkBytes);
+        if (b == 0)
+            hold.why = "each call goes to the file before it returns";
+        else if (hold.heldBytes == 0)
+            hold.why = fmt::format("each {} call goes to the file in whole buffers before it returns", chunk);
+        else if (hold.heldBytes == writerBytes && writerBytes <= b)
+            hold.why =
+                fmt::format("all {} a writer writes fit in it, until fclose", formatBytes(writerBytes));
+        else if (c.chunkBytes == b)
+            hold.why = fmt::format("{} keeps a {} call that exactly fills it until the next call",
+                                   runtime.name, chunk);
+        else if (c.chunkBytes > b)
+            hold.why = fmt::format("what is left of each {} call past whole buffers waits in it", chunk);
+        else
+            hold.why =
+                "fwrite returns once its bytes are in the buffer, which goes to the file only when full";
+    } else if (info.holdsBackBytes != 0) {
+        hold.kind =
+            info.keepsBatchInScratchFile ? UserSpaceHold::Kind::FileBackedBatch : UserSpaceHold::Kind::Batch;
+        hold.bufferBytes = info.holdsBackBytes;
+        hold.heldBytes = std::min(info.holdsBackBytes, writerBytes);
+        hold.what = info.keepsBatchInScratchFile
+                        ? fmt::format("its {} batch, in a file-backed mapping of its scratch file, which "
+                                      "outlives the process",
+                                      formatBytes(info.holdsBackBytes))
+                        : fmt::format("its {} batch", formatBytes(info.holdsBackBytes));
+    }
+    return hold;
 }
 
 void KillFileCheck::countCorrect(std::uint64_t at, std::uint64_t n)
@@ -193,16 +314,49 @@ childlink::State waitReady(CaseChild& child, const std::atomic<bool>& stop)
 
 } // namespace
 
+namespace {
+
+// Where one kill's child is stopped: each data file's acknowledgement point (Ack), or a moment and a share of
+// the case's bytes (Time), drawn from the case's stream.
+struct KillPoint
+{
+    std::vector<std::uint64_t> pointBytes;
+    std::chrono::duration<double> atTime{};
+    std::uint64_t atBytes = 0;
+};
+
+// The bytes a data file's writer writes in a measured repetition: its share of what one wrote (a time limit
+// may end a case long before its size).
+std::uint64_t writerBytes(const Case& c, const StrategyInfo& info, std::uint64_t typicalBytes,
+                          std::uint32_t t)
+{
+    const std::uint64_t size = info.threadsShareOneFile ? c.totalBytes : c.bytesForThread(t);
+    if (typicalBytes == 0 || typicalBytes >= c.totalBytes || c.totalBytes == 0)
+        return size;
+    const auto share =
+        static_cast<double>(size) * static_cast<double>(typicalBytes) / static_cast<double>(c.totalBytes);
+    return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(share));
+}
+
+// How long a child may take to reach its points before the probe gives up on it: far beyond what publishing
+// after every call costs.
+std::chrono::duration<double> holdTimeout(double typicalSeconds)
+{
+    return std::chrono::duration<double>(60.0 + 20.0 * typicalSeconds);
+}
+
+} // namespace
+
 CrashProbeResult runCrashProbe(std::uint32_t caseIndex, const Case& c, const StrategyInfo& info,
-                               std::uint32_t kills, std::uint64_t seed, double typicalSeconds,
-                               CaseChildLauncher& launcher, Workspace& workspace,
+                               const CrashProbePlan& plan, CaseChildLauncher& launcher, Workspace& workspace,
                                const std::atomic<bool>& stop,
                                const std::function<void(std::uint32_t)>& onKill)
 {
     CrashProbeResult result;
-    result.seed = seed;
-    // One stream per case, so that a case's kill moments do not depend on the cases before it.
-    std::mt19937_64 random(seed ^ (std::uint64_t{caseIndex + 1} * 0x9E3779B97F4A7C15ULL));
+    result.seed = plan.seed;
+    result.at = plan.at;
+    // One stream per case, so that a case's kill points do not depend on the cases before it.
+    std::mt19937_64 random(plan.seed ^ (std::uint64_t{caseIndex + 1} * 0x9E3779B97F4A7C15ULL));
     std::uniform_real_distribution<double> fraction(0.1, 0.9);
     // The probe writes IOLab's own pattern whatever the case's: it tells a byte that was kept from one that
     // was lost (zero) by the pattern having no zero byte.
@@ -212,11 +366,31 @@ CrashProbeResult runCrashProbe(std::uint32_t caseIndex, const Case& c, const Str
     const bool shared = info.threadsShareOneFile;
     const std::uint32_t fileCount = shared ? 1 : c.threads;
     const bool inOrder = acknowledgesInOrder(c, info);
+    std::vector<std::uint64_t> writers(fileCount);
+    for (std::uint32_t t = 0; t < fileCount; ++t)
+        writers[t] = writerBytes(c, info, plan.typicalBytes, t);
+    result.hold =
+        userSpaceHold(c, info, workspace.target(), *std::max_element(writers.begin(), writers.end()));
     auto& log = logger(LogModule::Core);
 
-    for (std::uint32_t k = 0; k < kills && !stop.load(std::memory_order_relaxed); ++k) {
+    for (std::uint32_t k = 0; k < plan.kills && !stop.load(std::memory_order_relaxed); ++k) {
         if (onKill)
             onKill(k + 1);
+        // Every data file's writer stops right after the call that crosses its own drawn count (so that each
+        // is at a drawn point of its own acknowledgements, not wherever another's stop found it); threads
+        // sharing one file share one count. Or the kill comes at a drawn share of the run, by whichever is
+        // reached first: that share of the bytes acknowledged, or that share of the time a measured
+        // repetition took (the child, publishing after every call, runs slower than a measured repetition).
+        KillPoint point;
+        if (plan.at == CrashProbeAt::Ack) {
+            for (std::uint32_t t = 0; t < fileCount; ++t)
+                point.pointBytes.push_back(
+                    std::uniform_int_distribution<std::uint64_t>(1, writers[t])(random));
+        } else {
+            const double share = fraction(random);
+            point.atTime = std::chrono::duration<double>(share * plan.typicalSeconds);
+            point.atBytes = static_cast<std::uint64_t>(share * static_cast<double>(c.totalBytes));
+        }
         ProbeFiles files;
         ChildRequest request{written, workspace.target(), {}, true};
         Outcome outcome;
@@ -227,6 +401,8 @@ CrashProbeResult runCrashProbe(std::uint32_t caseIndex, const Case& c, const Str
             if (outcome.ok())
                 thread.auxPath = workspace.pathFor(stem + ".batch", outcome);
             thread.bytes = shared ? c.totalBytes : c.bytesForThread(t);
+            if (!point.pointBytes.empty())
+                thread.holdAtBytes = point.pointBytes[t];
             files.data.push_back(thread.path);
             files.scratch.push_back(thread.auxPath);
             request.threads.push_back(std::move(thread));
@@ -257,25 +433,37 @@ CrashProbeResult runCrashProbe(std::uint32_t caseIndex, const Case& c, const Str
             break;
         }
 
-        // The kill comes at a random fraction of the run, by whichever is reached first: that share of the
-        // bytes acknowledged, or that share of the time a measured repetition took (a time-limited case's
-        // size may be far beyond what it writes). Either alone could miss: the child, publishing after every
-        // call, runs slower than a measured repetition, and a first repetition after idle runs slower still.
         KillCheck kill;
-        const double share = fraction(random);
-        const auto killAt = std::chrono::duration<double>(share * typicalSeconds);
-        const auto killAtBytes = static_cast<std::uint64_t>(share * static_cast<double>(c.totalBytes));
+        kill.pointBytes = point.pointBytes;
         const auto started = Clock::now();
         child->link().header().go.store(1, std::memory_order_release);
         bool finished = false;
+        bool stuck = false;
         while (!stop.load(std::memory_order_relaxed)) {
             const auto state = child->link().state();
             if (state == childlink::State::Finished || state == childlink::State::Failed || child->exited()) {
                 finished = true;
                 break;
             }
-            if (Clock::now() - started >= killAt || child->link().acknowledgedBytes() >= killAtBytes)
+            const auto elapsed = Clock::now() - started;
+            if (plan.at == CrashProbeAt::Ack) {
+                // Every writer stopped at its point (or, without reaching it, ended its job).
+                std::uint32_t held = 0;
+                std::uint32_t settled = 0;
+                for (std::uint32_t t = 0; t < fileCount; ++t) {
+                    const auto where = child->link().progress(t).holdState.load(std::memory_order_acquire);
+                    held += where == Progress::Held ? 1 : 0;
+                    settled += where != Progress::Running ? 1 : 0;
+                }
+                if (held != 0 && settled == fileCount)
+                    break;
+                if (elapsed > holdTimeout(plan.typicalSeconds)) {
+                    stuck = true;
+                    break;
+                }
+            } else if (elapsed >= point.atTime || child->link().acknowledgedBytes() >= point.atBytes) {
                 break;
+            }
             std::this_thread::sleep_for(kPoll);
         }
         kill.killAfterSeconds = std::chrono::duration<double>(Clock::now() - started).count();
@@ -283,7 +471,7 @@ CrashProbeResult runCrashProbe(std::uint32_t caseIndex, const Case& c, const Str
             child->kill();
         const ChildExit exit = child->wait();
         kill.exit = exit.description;
-        kill.landed = !finished && !stop.load(std::memory_order_relaxed);
+        kill.landed = !finished && !stuck && !stop.load(std::memory_order_relaxed);
         const auto state = child->link().state();
         const bool failed =
             state == childlink::State::Failed ||
@@ -292,10 +480,12 @@ CrashProbeResult runCrashProbe(std::uint32_t caseIndex, const Case& c, const Str
         // memory limit, the OOM killer when its cgroup counted the kill.
         const bool died =
             finished && state != childlink::State::Finished && state != childlink::State::Failed;
-        if (failed || died) {
+        if (failed || died || stuck) {
             const BudgetEnd end = child->budgetEnd();
             result.failure =
-                failed ? fmt::format("the child's case failed: {}", child->link().outcome().message)
+                stuck    ? fmt::format("the child did not stop at its acknowledgement point within {:.0f} s",
+                                       holdTimeout(plan.typicalSeconds).count())
+                : failed ? fmt::format("the child's case failed: {}", child->link().outcome().message)
                 : end.oomKills != 0 ? fmt::format("the child was {} before the kill",
                                                   oomKillSentence(end.peakBytes, c.memoryLimitBytes))
                                     : fmt::format("the child {} before the kill", exit.description);
@@ -341,36 +531,166 @@ CrashProbeResult runCrashProbe(std::uint32_t caseIndex, const Case& c, const Str
     return result;
 }
 
-std::string crashProbeVerdict(const CrashProbeResult& probe, const StrategyInfo* info)
+std::string crashProbeMethod(const RunOptions& options)
 {
-    const std::size_t landed = probe.landedKills();
-    if (landed == 0) {
-        if (!probe.failure.empty())
-            return fmt::format("kill -9 probe: not run: {}", probe.failure);
-        return fmt::format("survives kill -9: not known: each of the {} runs finished before its kill came",
-                           probe.kills.size());
-    }
-    const std::string kills = fmt::format("{} kill{}", landed, landed == 1 ? "" : "s");
+    const std::string kills =
+        fmt::format("{} kill{} per write case", options.crashProbe, options.crashProbe == 1 ? "" : "s");
+    if (options.crashProbeAt == CrashProbeAt::Time)
+        return fmt::format("{}, each at a random moment of its writes (a share of 10-90% of its bytes or of "
+                           "the time a measured repetition took, drawn from seed {})",
+                           kills, options.crashProbeSeed);
+    return fmt::format("{}, each right after the call whose acknowledgement crossed a byte count drawn from "
+                       "seed {} (every thread its own)",
+                       kills, options.crashProbeSeed);
+}
+
+namespace {
+
+// The answer in parts: yes, no or not known (nullopt), and the words after it.
+struct ProbeWords
+{
+    std::optional<bool> survives;
+    bool notRun = false;
+    std::string detail;
+};
+
+std::string killsWord(std::size_t n)
+{
+    return fmt::format("{} kill{}", n, n == 1 ? "" : "s");
+}
+
+ProbeWords probeWords(const CrashProbeResult& probe, const Case& c, const StrategyInfo* info)
+{
+    // Files from before issue 34 did not record the design: the strategy's declaration stands in for it.
+    CrashProbeResult judged = probe;
+    if (!judged.hold && info != nullptr)
+        judged.hold = userSpaceHold(c, *info, TargetInfo{}, c.bytesForThread(0));
+    const UserSpaceHold hold = judged.hold.value_or(UserSpaceHold{});
+    const std::size_t landed = judged.landedKills();
+    const std::string where =
+        judged.at == CrashProbeAt::Ack ? "right after a call returned" : "at random moments";
     std::uint64_t wrong = 0;
-    for (const auto& k : probe.kills)
+    for (const auto& k : judged.kills)
         wrong += k.landed ? k.wrongBytes : 0;
-    if (probe.survives().value_or(false)) {
-        std::string text = fmt::format("survives kill -9: yes ({}, nothing acknowledged was lost)", kills);
-        if (const std::uint64_t scratch = probe.worstScratchBytes(); scratch != 0)
-            text += fmt::format("; up to {} of the batch was not yet in the data file but survived in the "
-                                "scratch file's mapping",
-                                formatBytes(scratch));
-        return text;
+
+    ProbeWords words;
+    words.survives = judged.survives();
+    const std::uint64_t design = hold.lossBytes();
+    const std::string designWords =
+        design == 0
+            ? std::string()
+            : fmt::format("can lose up to {}{}, {}{}", formatBytes(design),
+                          hold.writers > 1 ? fmt::format(" ({} per thread)", formatBytes(hold.heldBytes))
+                                           : std::string(),
+                          hold.what, hold.why.empty() ? std::string() : ": " + hold.why);
+    if (landed == 0) {
+        words.notRun = !judged.failure.empty();
+        const std::string why =
+            judged.failure.empty()
+                ? fmt::format("each of the {} runs finished before its kill came", judged.kills.size())
+                : judged.failure;
+        words.detail = design != 0 ? fmt::format("{} (the probe itself: {})", designWords, why) : why;
+        return words;
     }
-    std::string text =
-        fmt::format("survives kill -9: no: loses up to {} ({})", formatBytes(probe.worstLossBytes()), kills);
-    if (info != nullptr && info->usesStdioBuffer)
-        text += ": what fwrite had returned for was still in the stdio buffer";
-    else
-        text += ": bytes its API had acknowledged were missing after the kill";
-    if (wrong != 0)
-        text += fmt::format("; {} bytes read back wrong", wrong);
-    return text;
+    if (judged.lossyKills() != 0 || wrong != 0) {
+        std::string text;
+        if (judged.lossyKills() != 0)
+            text = fmt::format("lost {}{} in {} of {} {}", judged.lossyKills() > 1 ? "up to " : "",
+                               formatBytes(judged.worstLossBytes()), judged.lossyKills(), killsWord(landed),
+                               where);
+        if (wrong != 0)
+            text += fmt::format("{}{} bytes read back wrong", text.empty() ? "" : "; ", wrong);
+        if (design != 0)
+            text += "; " + designWords;
+        else if (hold.kind == UserSpaceHold::Kind::Nothing)
+            text += ": bytes its API had acknowledged were missing after the kill";
+        words.detail = std::move(text);
+        return words;
+    }
+    if (design != 0) {
+        words.detail =
+            fmt::format("{}; the {} {} happened to lose nothing{}", designWords, killsWord(landed), where,
+                        judged.at == CrashProbeAt::Time
+                            ? " (a kill at a moment mostly lands in the slowest call, the buffer's write, "
+                              "when nothing acknowledged waits in it)"
+                            : "");
+        return words;
+    }
+    std::string text = fmt::format("{} {}, nothing acknowledged was lost", killsWord(landed), where);
+    if (hold.kind == UserSpaceHold::Kind::StdioBuffer)
+        text += fmt::format("; {} holds nothing acknowledged: {}", hold.what, hold.why);
+    else if (hold.kind == UserSpaceHold::Kind::FileBackedBatch)
+        text += fmt::format("; {}", hold.what);
+    if (const std::uint64_t scratch = judged.worstScratchBytes(); scratch != 0)
+        text +=
+            fmt::format("; up to {} of the batch was not yet in the data file but survived in the scratch "
+                        "file's mapping",
+                        formatBytes(scratch));
+    words.detail = std::move(text);
+    return words;
+}
+
+} // namespace
+
+std::string crashProbeVerdict(const CrashProbeResult& probe, const Case& c, const StrategyInfo* info)
+{
+    const ProbeWords words = probeWords(probe, c, info);
+    if (words.survives == false)
+        return "survives kill -9: no: " + words.detail;
+    if (words.survives == true)
+        return fmt::format("survives kill -9: yes ({})", words.detail);
+    if (words.notRun)
+        return "kill -9 probe: not run: " + words.detail;
+    return "survives kill -9: not known: " + words.detail;
+}
+
+std::vector<std::string> crashProbeAnswers(const RunResult& result, const Registry* registry,
+                                           const std::function<std::string(const Case&)>& name)
+{
+    std::vector<std::string> answers;
+    std::vector<std::string> safe;
+    std::string safeDetail;
+    bool oneDetail = true;
+    for (const auto& c : result.cases) {
+        if (!c.crashProbe)
+            continue;
+        const Strategy* strategy = registry != nullptr ? registry->find(c.testCase.strategy) : nullptr;
+        const ProbeWords words =
+            probeWords(*c.crashProbe, c.testCase, strategy != nullptr ? &strategy->info() : nullptr);
+        const std::string who = name(c.testCase);
+        if (words.survives == true) {
+            const bool plain =
+                c.crashProbe->hold.value_or(UserSpaceHold{}).kind == UserSpaceHold::Kind::Nothing &&
+                c.crashProbe->worstScratchBytes() == 0;
+            if (plain) {
+                oneDetail = oneDetail && (safe.empty() || words.detail == safeDetail);
+                safeDetail = words.detail;
+                safe.push_back(who);
+                continue;
+            }
+            answers.push_back(fmt::format("{} survives kill -9: {}.", who, words.detail));
+        } else if (words.survives == false) {
+            answers.push_back(fmt::format("{} does not survive kill -9: it {}.", who, words.detail));
+        } else if (words.notRun) {
+            answers.push_back(fmt::format("The kill -9 probe of {} did not run: {}.", who, words.detail));
+        } else {
+            answers.push_back(
+                fmt::format("Whether {} survives kill -9 is not known: {}.", who, words.detail));
+        }
+    }
+    if (safe.size() == 1) {
+        answers.insert(
+            answers.begin(),
+            fmt::format("{} survives kill -9: {}; it keeps nothing in user space.", safe[0], safeDetail));
+    } else if (safe.size() > 1) {
+        std::string list;
+        for (std::size_t i = 0; i < safe.size(); ++i)
+            list += (i == 0 ? "" : i + 1 == safe.size() ? " and " : ", ") + safe[i];
+        answers.insert(answers.begin(),
+                       fmt::format("{} survive kill -9: {}; none keeps anything in user space.", list,
+                                   oneDetail ? safeDetail : "no kill lost an acknowledged byte"));
+    }
+    return answers;
 }
 
 } // namespace iolab

@@ -783,24 +783,36 @@ CrashProbeResult Runner::probeCase(std::uint32_t caseIndex, const Case& c, const
         probe.failure = "this front end cannot start case child processes";
         return probe;
     }
-    // The kill comes at a seeded fraction of how long the case's timed part took.
+    // The kills are placed within what a measured repetition did: its bytes (acknowledgement points) or its
+    // time (moments); a time-limited case's size may be far beyond either.
     std::vector<double> seconds;
+    std::vector<double> bytes;
     for (const auto& rep : measured.repetitions) {
-        if (rep.outcome.ok() && (!rep.warmup || measured.repetitions.size() == 1))
+        if (rep.outcome.ok() && (!rep.warmup || measured.repetitions.size() == 1)) {
             seconds.push_back(rep.returnSeconds);
+            bytes.push_back(static_cast<double>(rep.bytes));
+        }
     }
     if (seconds.empty()) {
-        for (const auto& rep : measured.repetitions)
+        for (const auto& rep : measured.repetitions) {
             seconds.push_back(rep.returnSeconds);
+            bytes.push_back(static_cast<double>(rep.bytes));
+        }
     }
-    logger(LogModule::Core).info("case {}: kill -9 probe, {} kills", caseIndex + 1, options.crashProbe);
-    const std::uint32_t kills = options.crashProbe;
-    const auto onKill = [observer, caseIndex, kills](std::uint32_t kill) {
+    logger(LogModule::Core)
+        .info("case {}: kill -9 probe, {} kills at {}", caseIndex + 1, options.crashProbe,
+              options.crashProbeAt == CrashProbeAt::Ack ? "acknowledgement points" : "moments");
+    CrashProbePlan plan;
+    plan.kills = options.crashProbe;
+    plan.seed = options.crashProbeSeed;
+    plan.at = options.crashProbeAt;
+    plan.typicalSeconds = median(seconds);
+    plan.typicalBytes = static_cast<std::uint64_t>(median(bytes));
+    const auto onKill = [observer, caseIndex, kills = plan.kills](std::uint32_t kill) {
         if (observer != nullptr)
             observer->probeKillStarted({caseIndex, kill, kills});
     };
-    return runCrashProbe(caseIndex, c, info, kills, options.crashProbeSeed, median(seconds), *m_launcher,
-                         m_workspace, stop, onKill);
+    return runCrashProbe(caseIndex, c, info, plan, *m_launcher, m_workspace, stop, onKill);
 }
 
 Runner::Runner(const Registry& registry, Workspace& workspace, SystemProbe& probe)
@@ -823,10 +835,12 @@ RunResult Runner::run(const RunPlan& plan, const RunOptions& options, const std:
     result.matrix = plan.matrix;
     result.options = options;
     result.refused = expanded.refused;
-    // The kill -9 probe: the run's own count, else the matrix's; the seed is drawn here when none was given,
-    // and recorded, so that a run can be repeated kill for kill.
-    if (result.options.crashProbe == 0)
+    // The kill -9 probe: the run's own count and placement, else the matrix's; the seed is drawn here when
+    // none was given, and recorded, so that a run can be repeated kill for kill.
+    if (result.options.crashProbe == 0) {
         result.options.crashProbe = plan.matrix.crashProbe.value_or(0);
+        result.options.crashProbeAt = plan.matrix.crashProbeAt.value_or(result.options.crashProbeAt);
+    }
     if (result.options.crashProbe != 0 && result.options.crashProbeSeed == 0)
         result.options.crashProbeSeed =
             std::random_device{}() | (std::uint64_t{std::random_device{}()} << 32) | 1;

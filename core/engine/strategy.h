@@ -38,8 +38,26 @@ struct alignas(64) Progress
     // The kill -9 probe's runs (untimed): `bytes` is published after every call, so that it is at all times
     // what the API has acknowledged. Read once when a loop starts; normal runs publish once per batch.
     bool everyCall = false;
+    // The kill -9 probe's kills at an acknowledgement point: where the thread is, for the runner that kills
+    // the child, set by the thread itself.
+    enum HoldState : std::uint32_t
+    {
+        Running = 0,
+        Held = 1, // stopped at its point, waiting for the kill
+        Ended = 2 // its job returned without reaching its point
+    };
+    std::atomic<std::uint32_t> holdState{Running};
 
-    void add(std::uint64_t n) noexcept { bytes.fetch_add(n, std::memory_order_relaxed); }
+    // Adds to `bytes` and returns the new count (the add's own result: no second load).
+    std::uint64_t add(std::uint64_t n) noexcept { return bytes.fetch_add(n, std::memory_order_relaxed) + n; }
+    // Where a loop publishes `bytes` (once per batch, after every call in a probe's run): a probe child whose
+    // count has reached its acknowledgement point stops there until it is killed. One compare per batch, the
+    // hold itself out of line: the measured loops, whose point is never reached, pay nothing more.
+    void addAndHoldAtPoint(std::uint64_t n) noexcept
+    {
+        if (add(n) >= holdAtBytes) [[unlikely]]
+            holdForKill();
+    }
     bool stopRequested() const noexcept
     {
         return (stop != nullptr && stop->load(std::memory_order_relaxed)) ||
@@ -66,6 +84,14 @@ struct alignas(64) Progress
     TimingClock::time_point durableAt{};
     TimingClock::duration longestWait{};
 
+    // The kill -9 probe's acknowledgement point: once `bytes` reaches it, the thread stops right after the
+    // call that got it there (holdForKill). Never reached in any other run.
+    static constexpr std::uint64_t kNoHold = ~std::uint64_t{0};
+    std::uint64_t holdAtBytes = kNoHold;
+    // Says Held and waits until the process is killed; returns only when the stop flag is set (the run was
+    // cancelled), so that the loop then ends as a cancelled one does. In core/engine/case_child.cpp.
+    void holdForKill() noexcept;
+
     // A sync that made the thread's first `upTo` bytes durable returned at `at`.
     void markDurable(std::uint64_t upTo, TimingClock::time_point at) noexcept
     {
@@ -75,6 +101,30 @@ struct alignas(64) Progress
         }
         durableAt = at;
     }
+};
+// One cache line: the probe's fields sit in what was padding, beside the counter the loop has just written.
+static_assert(sizeof(Progress) == 64);
+
+// How a C runtime buffers a FILE for a stdio writer, as each backend declares it: what decides how much of
+// what fwrite has acknowledged is still only in the process's memory after a call returns (stdioHeldBytes,
+// core/engine/crash_probe.h). Both runtimes copy a call into the buffer's free space first and, once the
+// buffer is full, write whole buffer-sized blocks of a large call straight to the file.
+struct StdioRuntime
+{
+    std::string name;                     // "glibc", "the Microsoft C runtime"
+    std::uint64_t defaultBufferBytes = 0; // a FILE's buffer when setvbuf gave it none
+    // glibc (libio/filedoalloc.c): the default is the file's st_blksize instead, when that is smaller
+    // (TargetInfo::fileBlockBytes).
+    bool defaultFromFileBlock = false;
+    // A call that exactly fills the buffer's free space: glibc (libio/fileops.c, _IO_new_file_xsputn) keeps
+    // the full buffer until the next call; the Microsoft C runtime (fwrite.c) writes a call of at least a
+    // buffer's size straight to the file while its buffer is full or unused, so a chunk the size of the
+    // buffer never waits there.
+    bool keepsAFullBuffer = true;
+    // glibc: with a buffer smaller than this, what does not fit in it goes straight to write(2), whole.
+    std::uint64_t smallBufferBytes = 0;
+
+    friend bool operator==(const StdioRuntime&, const StdioRuntime&) = default;
 };
 
 // What one thread of one repetition works on.
@@ -189,6 +239,9 @@ struct StrategyInfo
     // A strategy making the same calls without a per-call lock (stdio: stdio-unlocked, fwrite_unlocked),
     // which the advice for a CPU-bound case names; "" when there is none.
     std::string lockFreeVariant;
+    // A stdio writer: how its C runtime sizes and fills the FILE's buffer (the buffer axis says which
+    // buffer), from which the kill -9 probe knows what fwrite's acknowledged bytes can still be in it.
+    std::optional<StdioRuntime> stdioRuntime;
     // Its calls go to random chunk-aligned offsets (read-random, write-random, the random queued ones), not
     // from the start of the file to its end.
     bool randomOffsets = false;

@@ -68,8 +68,8 @@ MatrixGroup groupFromJson(const json& group, const std::string& where)
         throw InputError(fmt::format("{}: expected an object with axes, found {}", where, group.type_name()));
     for (const auto& [key, value] : group.items()) {
         if (findAxisByMatrixKey(key) == nullptr && key != "name" && key != "description" &&
-            key != "question" && key != "repetitions" && key != "crashProbe" && key != "groups" &&
-            key != "schema" && key != "overridden")
+            key != "question" && key != "repetitions" && key != "crashProbe" && key != "crashProbeAt" &&
+            key != "groups" && key != "schema" && key != "overridden")
             throw InputError(fmt::format("{}: unknown key '{}' (axes are {})", where, key, knownAxesText()));
     }
     MatrixGroup g;
@@ -164,6 +164,16 @@ Matrix matrixFromJson(const json& root, std::string_view sourceName)
     }
     if (auto it = root.find("overridden"); it != root.end())
         m.overridden = overridesFromJson(*it, source);
+    if (auto it = root.find("crashProbeAt"); it != root.end()) {
+        if (!it->is_string())
+            throw InputError(fmt::format("{}: \"crashProbeAt\" must be \"ack\" or \"time\", found {}", source,
+                                         it->dump()));
+        try {
+            m.crashProbeAt = parseCrashProbeAt(it->get<std::string>());
+        } catch (const InputError& e) {
+            throw InputError(fmt::format("{}: \"crashProbeAt\": {}", source, e.what()));
+        }
+    }
     if (auto it = root.find("groups"); it != root.end()) {
         if (!it->is_array())
             throw InputError(fmt::format("{}: \"groups\" must be an array of objects", source));
@@ -302,6 +312,8 @@ json matrixToJson(const Matrix& matrix)
             overridden["untouched"] = o.untouched;
         root["overridden"] = std::move(overridden);
     }
+    if (matrix.crashProbeAt)
+        root["crashProbeAt"] = toString(*matrix.crashProbeAt);
     root["groups"] = std::move(groups);
     return root;
 }

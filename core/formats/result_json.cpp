@@ -93,6 +93,8 @@ void to_json(json& j, const TargetInfo& t)
         j["memoryLimitProblem"] = t.memoryLimitProblem;
     if (t.calibration)
         j["calibration"] = *t.calibration;
+    if (t.fileBlockBytes != 0)
+        j["fileBlockBytes"] = t.fileBlockBytes;
 }
 
 void from_json(const json& j, TargetInfo& t)
@@ -110,6 +112,7 @@ void from_json(const json& j, TargetInfo& t)
     j.at("logicalBlockBytes").get_to(t.logicalBlockBytes);
     j.at("physicalBlockBytes").get_to(t.physicalBlockBytes);
     j.at("maxTransferBytes").get_to(t.maxTransferBytes);
+    t.fileBlockBytes = j.value("fileBlockBytes", std::uint32_t{0}); // files from before issue 34 lack it
     j.at("totalBytes").get_to(t.totalBytes);
     j.at("freeBytes").get_to(t.freeBytes);
     j.at("capabilitiesProbed").get_to(t.capabilitiesProbed);
@@ -371,10 +374,44 @@ void from_json(const json& j, RepetitionResult& r)
         r.memoryBudget = it->get<MemoryBudgetUse>();
 }
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KillCheck, killAfterSeconds, landed, exit, acknowledgedBytes,
-                                                presentBytes, lostBytes, beyondBytes, wrongBytes,
-                                                scratchBytes)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CrashProbeResult, seed, kills, failure)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KillCheck, killAfterSeconds, pointBytes, landed, exit,
+                                                acknowledgedBytes, presentBytes, lostBytes, beyondBytes,
+                                                wrongBytes, scratchBytes)
+
+void to_json(json& j, const UserSpaceHold& h)
+{
+    j = json{{"kind", toString(h.kind)}, {"bufferBytes", h.bufferBytes},
+             {"heldBytes", h.heldBytes}, {"writers", h.writers},
+             {"what", h.what},           {"why", h.why}};
+}
+
+void from_json(const json& j, UserSpaceHold& h)
+{
+    h.kind = parseUserSpaceHoldKind(j.at("kind").get<std::string>());
+    j.at("bufferBytes").get_to(h.bufferBytes);
+    j.at("heldBytes").get_to(h.heldBytes);
+    j.at("writers").get_to(h.writers);
+    j.at("what").get_to(h.what);
+    j.at("why").get_to(h.why);
+}
+
+void to_json(json& j, const CrashProbeResult& p)
+{
+    j = json{{"seed", p.seed}, {"at", toString(p.at)}, {"kills", p.kills}, {"failure", p.failure}};
+    if (p.hold)
+        j["hold"] = *p.hold;
+}
+
+void from_json(const json& j, CrashProbeResult& p)
+{
+    j.at("seed").get_to(p.seed);
+    // Probes from before issue 34 killed at a moment and did not record the strategy's design.
+    p.at = parseCrashProbeAt(j.value("at", std::string("time")));
+    if (const auto it = j.find("hold"); it != j.end())
+        p.hold = it->get<UserSpaceHold>();
+    j.at("kills").get_to(p.kills);
+    p.failure = j.value("failure", std::string());
+}
 
 void to_json(json& j, const CaseResult& c)
 {
@@ -469,6 +506,9 @@ json resultToJson(const RunResult& r)
              {"refused", refused},
              {"cases", r.cases},
              {"cancelled", r.cancelled}};
+    // Only with a probe, so that results without one read and save as before.
+    if (r.options.crashProbe != 0)
+        out["options"]["crashProbeAt"] = toString(r.options.crashProbeAt);
     // Each case to rerun elsewhere: a fio job, a DiskSpd command line and a standalone C program
     // (core/formats/fio_job.h, diskspd_job.h, c_program.h); written for people and other tools, never read
     // back.
@@ -512,6 +552,10 @@ RunResult resultFromJson(std::string_view text, std::string_view sourceName)
         j.at("target").get_to(r.target);
         r.matrix = matrixFromJson(j.at("matrix"), sourceName);
         j.at("options").get_to(r.options);
+        // A probe from before issue 34 killed at moments.
+        if (r.options.crashProbe != 0)
+            r.options.crashProbeAt =
+                parseCrashProbeAt(j.at("options").value("crashProbeAt", std::string("time")));
         for (const auto& item : j.at("refused"))
             r.refused.push_back({caseFromJson(item.at("case")), item.at("reason").get<std::string>()});
         j.at("cases").get_to(r.cases);

@@ -31,6 +31,22 @@ std::string groupedCount(std::uint64_t n)
 
 } // namespace
 
+std::string toString(CrashProbeAt at)
+{
+    return at == CrashProbeAt::Time ? "time" : "ack";
+}
+
+CrashProbeAt parseCrashProbeAt(std::string_view text)
+{
+    for (auto at : {CrashProbeAt::Ack, CrashProbeAt::Time}) {
+        if (text == toString(at))
+            return at;
+    }
+    throw InputError(fmt::format("unknown kill -9 probe placement '{}' (use ack: right after the call that "
+                                 "crosses a drawn count of acknowledged bytes, or time: at a drawn moment)",
+                                 text));
+}
+
 void validate(const Matrix& matrix, const Registry& registry)
 {
     const std::string where =

@@ -23,6 +23,19 @@ inline constexpr std::uint32_t kDefaultRepetitions = 3; // measured repetitions 
 inline constexpr std::uint32_t kMaxRepetitions = 1000;
 inline constexpr std::uint32_t kMaxCrashProbeKills = 100; // kill -9 probe runs per write case
 
+// Where the kill -9 probe's kills land. Ack: each child stops itself right after the call whose
+// acknowledgement crosses a byte count drawn for the kill, and is killed there, so that every kill tests what
+// the API promised when it returned. Time: at a drawn moment, wherever the child then is (mostly inside its
+// slowest call: a stdio buffer's write(2), where nothing acknowledged is still in the process).
+enum class CrashProbeAt
+{
+    Ack,
+    Time
+};
+std::string toString(CrashProbeAt at); // "ack", "time"
+// Throws InputError naming the text.
+CrashProbeAt parseCrashProbeAt(std::string_view text);
+
 // One cartesian product of axis values. Empty optional axes take their defaults: buffers -> n/a (stdio
 // strategies: default), syncs -> none, threads -> 1, targets -> each strategy's own target, hints -> each
 // read strategy's default, caches -> cold. Each strategy takes the axes it has: file-set readers the file
@@ -84,6 +97,8 @@ struct Matrix
     std::optional<std::uint32_t> crashProbe;
     // What the run set over the matrix for every case; the groups and `repetitions` already hold it.
     CaseOverrides overridden;
+    // Where those kills land, when a run does not say (RunOptions::crashProbeAt).
+    std::optional<CrashProbeAt> crashProbeAt;
 
     friend bool operator==(const Matrix&, const Matrix&) = default;
 };

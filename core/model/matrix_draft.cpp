@@ -153,6 +153,7 @@ MatrixDraft MatrixDraft::fromMatrix(const Matrix& matrix, const Registry& regist
     draft.question = matrix.question;
     draft.repetitions = matrix.repetitions;
     draft.crashProbe = matrix.crashProbe;
+    draft.crashProbeAt = matrix.crashProbeAt;
     std::vector<std::string> merged;
     bool targetsDropped = false;
     for (const auto& group : matrix.groups) {
@@ -192,6 +193,7 @@ Matrix MatrixDraft::toMatrix(std::optional<TargetKind> target) const
     matrix.question = question;
     matrix.repetitions = repetitions;
     matrix.crashProbe = crashProbe;
+    matrix.crashProbeAt = crashProbeAt;
     std::vector<const StrategyDraft*> leaders; // first row of each group
     for (const auto& row : strategies) {
         if (!row.enabled())

@@ -47,6 +47,7 @@ struct MatrixDraft
     std::string question;                     // the matrix's question, kept for the verdict
     std::optional<std::uint32_t> repetitions; // the matrix's own repetitions (the editor shows them)
     std::optional<std::uint32_t> crashProbe;  // the matrix's own kill -9 probe kills (the editor shows them)
+    std::optional<CrashProbeAt> crashProbeAt; // ... and where they land
     std::vector<StrategyDraft> strategies;
     std::string note;
 

@@ -138,6 +138,10 @@ struct RepetitionResult
 struct KillCheck
 {
     double killAfterSeconds = 0;
+    // Kills at an acknowledgement point (CrashProbeAt::Ack): the byte count drawn for each data file (each
+    // thread, or the one shared file); its writer stopped right after the call whose acknowledgement crossed
+    // it. Empty for kills at a moment.
+    std::vector<std::uint64_t> pointBytes;
     // Whether the kill came while the child was still writing; false: it had finished first (nothing is
     // judged from such a run).
     bool landed = false;
@@ -155,21 +159,62 @@ struct KillCheck
     friend bool operator==(const KillCheck&, const KillCheck&) = default;
 };
 
-// The kill -9 probe of one write case: `kills` extra runs of it in a child process, each killed at a moment
-// drawn from `seed`. A process crash is not a power cut: the page cache survives a kill -9, so this says what
-// a crashing program loses, not what a power cut would.
+// What a write strategy keeps in memory of its own for a case: bytes its API has acknowledged that the OS
+// has not been handed yet (the strategy declares it: StrategyInfo; core/engine/crash_probe.h works it out for
+// a case). A kill -9 loses them, whatever a probe's kills happened to see, unless that memory is a file's
+// mapping, which outlives the process.
+struct UserSpaceHold
+{
+    enum class Kind
+    {
+        Nothing,        // each call hands its bytes to the OS before it returns
+        StdioBuffer,    // a C runtime's FILE buffer: lost
+        Batch,          // a batch in memory of its own: lost
+        FileBackedBatch // a batch in a shared mapping of a scratch file: kept in that file
+    };
+    Kind kind = Kind::Nothing;
+    std::uint64_t bufferBytes = 0; // the stdio buffer's or the batch's size (0: unbuffered stdio)
+    std::uint64_t heldBytes = 0;   // the most one writer holds there when a call has returned
+    std::uint32_t writers = 1;     // how many hold it at once (threads with a file each; 1 for a shared file)
+    std::string what;              // the memory in words: "its 1 MiB stdio buffer"
+    std::string why;               // how much it holds and why, where that is not simply all of it
+
+    // What a kill can lose by design: every writer's held bytes, unless they live in a file's mapping.
+    std::uint64_t lossBytes() const
+    {
+        return kind == Kind::StdioBuffer || kind == Kind::Batch ? heldBytes * writers : 0;
+    }
+
+    friend bool operator==(const UserSpaceHold&, const UserSpaceHold&) = default;
+};
+
+std::string toString(UserSpaceHold::Kind kind); // "nothing", "stdio buffer", "batch", "file-backed batch"
+UserSpaceHold::Kind parseUserSpaceHoldKind(std::string_view text);
+
+// The kill -9 probe of one write case: `kills` extra runs of it in a child process, each killed where `at`
+// says (an acknowledgement point or a moment, drawn from `seed`). A process crash is not a power cut: the
+// page cache survives a kill -9, so this says what a crashing program loses, not what a power cut would.
 struct CrashProbeResult
 {
     std::uint64_t seed = 0;
+    CrashProbeAt at = CrashProbeAt::Ack; // files from before issue 34 were all killed at a moment
+    // What the strategy's design keeps in user space for the case; nullopt in files from before issue 34.
+    std::optional<UserSpaceHold> hold;
     std::vector<KillCheck> kills;
     std::string failure; // why the probe could not finish ("" when it did)
 
-    // Whether no landed kill lost an acknowledged byte or left a wrong one; nullopt when none landed.
+    // Whether a crash loses nothing the API acknowledged: no when the design keeps acknowledged bytes where a
+    // crash loses them (whatever the kills saw), or a landed kill lost an acknowledged byte or left a wrong
+    // one; yes when kills landed and none did; nullopt when no kill landed and the design says nothing.
     std::optional<bool> survives() const;
     // The most acknowledged bytes one kill lost.
     std::uint64_t worstLossBytes() const;
+    // The most a kill can lose: the worst kill's loss, or the design's, whichever is larger.
+    std::uint64_t canLoseBytes() const;
     std::uint64_t worstScratchBytes() const;
     std::size_t landedKills() const;
+    // How many landed kills lost an acknowledged byte.
+    std::size_t lossyKills() const;
 
     friend bool operator==(const CrashProbeResult&, const CrashProbeResult&) = default;
 };
@@ -226,10 +271,11 @@ struct RunOptions
     std::uint32_t sampleIntervalMs = 100;
     bool spaceCheck = true;
     bool dropCaches = false; // reads, cold: as root, drop the whole page cache instead of evicting per file
-    // The kill -9 probe: each file-write case runs this many more times in a child process that is killed at
-    // a random moment of its writes, and the files are checked for acknowledged bytes lost (0: no probe).
+    // The kill -9 probe: each file-write case runs this many more times in a child process that is killed
+    // where crashProbeAt says, and the files are checked for acknowledged bytes lost (0: no probe).
     std::uint32_t crashProbe = 0;
-    std::uint64_t crashProbeSeed = 0; // the kill moments' seed; 0: drawn when the run starts, then recorded
+    std::uint64_t crashProbeSeed = 0; // the kill points' seed; 0: drawn when the run starts, then recorded
+    CrashProbeAt crashProbeAt = CrashProbeAt::Ack;
 
     friend bool operator==(const RunOptions&, const RunOptions&) = default;
 };

@@ -48,6 +48,9 @@ struct TargetInfo
     std::uint32_t logicalBlockBytes = 512;
     std::uint32_t physicalBlockBytes = 512;
     std::uint64_t maxTransferBytes = 0;
+    // The filesystem's preferred I/O size for a file here (st_blksize; 0: not known, or not this OS's): glibc
+    // sizes a stdio stream's default buffer from it.
+    std::uint32_t fileBlockBytes = 0;
     std::uint64_t totalBytes = 0;
     std::uint64_t freeBytes = 0;
     // What a probe file in the run folder showed ("" = works, or not probed): why O_DIRECT or fallocate

@@ -254,6 +254,7 @@ TargetInfo inspectTarget(const std::string& path)
 
     TargetInfo info;
     info.path = real;
+    info.fileBlockBytes = st.st_blksize > 0 ? static_cast<std::uint32_t>(st.st_blksize) : 0;
     struct statvfs vfs
     {};
     if (::statvfs(real, &vfs) == 0) {

@@ -57,6 +57,20 @@ struct StdioCrt
     static const std::vector<SyncMode>& syncModes() { return kEverySyncMode; }
     static std::string syncRefusal() { return {}; }
 
+    // glibc's (the C library Linux builds link): a FILE's default buffer is BUFSIZ, or the file's st_blksize
+    // when that is smaller (libio/filedoalloc.c); a call fills the buffer's free space first and keeps a
+    // buffer it filled exactly until the next call; past a full buffer, whole buffer-sized blocks go to
+    // write(2) and the rest into the buffer, or all of it to write(2) with a buffer under 128 bytes
+    // (libio/fileops.c, _IO_new_file_xsputn). Checked with strace: README, "The kill -9 probe".
+    static StdioRuntime runtime()
+    {
+        return {.name = "glibc",
+                .defaultBufferBytes = BUFSIZ,
+                .defaultFromFileBlock = true,
+                .keepsAFullBuffer = true,
+                .smallBufferBytes = 128};
+    }
+
     static std::optional<std::string> bufferRefusal(const Case&) { return std::nullopt; }
 };
 

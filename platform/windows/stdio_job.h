@@ -106,6 +106,19 @@ struct StdioCrt
     static std::vector<SyncMode> syncModes() { return win::windowsSyncModes(); }
     static std::string syncRefusal() { return win::windowsSyncRefusal(); }
 
+    // The Microsoft C runtime's (msvcrt.dll and the Universal CRT, fwrite.c; wine's msvcrt does the same): a
+    // FILE's default buffer is _INTERNAL_BUFSIZ, 4 KiB; a call copies into the buffer while it has room;
+    // with the buffer full or not yet used, a call of at least a buffer's size flushes it and goes to _write
+    // in whole buffer-sized blocks, so a chunk the size of the buffer never waits in it.
+    static StdioRuntime runtime()
+    {
+        return {.name = "the Microsoft C runtime",
+                .defaultBufferBytes = 4096,
+                .defaultFromFileBlock = false,
+                .keepsAFullBuffer = false,
+                .smallBufferBytes = 0};
+    }
+
     static std::optional<std::string> bufferRefusal(const Case& c) { return stdioBufferRefusal(c.buffer); }
 };
 

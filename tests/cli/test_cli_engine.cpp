@@ -430,16 +430,65 @@ TEST_F(CliEngine, TheKillProbeSaysWhetherACaseSurvivesAndRecordsItsSeed)
                         json,
                         "--quiet"});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
-    EXPECT_THAT(r.out, HasSubstr("kill -9 probe: 3 kills per write case at seeded random moments (seed 7)"));
+    EXPECT_THAT(r.out, HasSubstr("kill -9 probe: 3 kills per write case, each right after the call whose "
+                                 "acknowledgement crossed a byte count drawn from seed 7"));
     EXPECT_THAT(r.out, HasSubstr("A process crash is not a power cut"));
-    EXPECT_THAT(r.out, HasSubstr("survives kill -9: yes"));
+    // The answer is the Summary's, after the table's per-kill detail (its lines wrapped: read as one text).
+    const auto summary = r.out.find("\nSummary\n");
+    ASSERT_NE(summary, std::string::npos) << r.out;
+    const auto flat = [](const std::string& text) { // the Summary's wrapped lines as one line
+        std::string out;
+        for (char ch : text) {
+            ch = ch == '\n' ? ' ' : ch;
+            if (!(ch == ' ' && !out.empty() && out.back() == ' '))
+                out += ch;
+        }
+        return out;
+    };
+    const std::string summaryText = flat(r.out.substr(summary));
+    EXPECT_THAT(summaryText, HasSubstr("survives kill -9: 3 kills right after a call returned, nothing "
+                                       "acknowledged was lost"));
+    EXPECT_EQ(r.out.rfind("survives kill -9", summary), std::string::npos) << "no answer above the Summary";
     std::ifstream in(json);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const auto result = resultFromJson(text, json);
     ASSERT_TRUE(result.cases.at(0).crashProbe.has_value());
     EXPECT_EQ(result.cases[0].crashProbe->seed, 7u);
     EXPECT_EQ(result.cases[0].crashProbe->kills.size(), 3u);
+    EXPECT_EQ(result.cases[0].crashProbe->at, CrashProbeAt::Ack);
     EXPECT_EQ(m_target.entryCount(), 0u) << "every probe file and link removed";
+
+    // Kills at moments, on request.
+    const auto timed = cli({"run",
+                            "--target",
+                            m_target.path(),
+                            "--strategy",
+                            "stdio",
+                            "--chunk",
+                            "4K",
+                            "--buffer",
+                            "1M",
+                            "--size",
+                            "64M",
+                            "--reps",
+                            "1",
+                            "--warmups",
+                            "0",
+                            "--crash-probe",
+                            "3",
+                            "--crash-probe-at",
+                            "time",
+                            "--json",
+                            json,
+                            "--quiet"});
+    ASSERT_EQ(timed.exitCode, 0) << timed.out << timed.err;
+    EXPECT_THAT(timed.out, HasSubstr("3 kills per write case, each at a random moment of its writes"));
+    EXPECT_THAT(flat(timed.out), HasSubstr("does not survive kill -9"));
+    EXPECT_THAT(flat(timed.out), HasSubstr("can lose up to 1 MiB, its 1 MiB stdio buffer"));
+    std::ifstream again(json);
+    const std::string timedText((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(resultFromJson(timedText, json).options.crashProbeAt, CrashProbeAt::Time);
+    EXPECT_EQ(m_target.entryCount(), 0u);
 }
 
 TEST_F(CliEngine, TheKillProbeRefusesAReadCaseAndAnOutOfRangeCount)
@@ -452,6 +501,16 @@ TEST_F(CliEngine, TheKillProbeRefusesAReadCaseAndAnOutOfRangeCount)
              "--crash-probe", "101", "--quiet"});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_THAT(r.err, HasSubstr("--crash-probe: give 0 to 100 kills per write case"));
+    r = cli({"run", "--target", m_target.path(), "--strategy", "write", "--chunk", "64K", "--size", "1M",
+             "--crash-probe", "2", "--crash-probe-at", "sometimes", "--quiet"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("--crash-probe-at: unknown kill -9 probe placement 'sometimes' (use ack"));
+    r = cli({"run", "--target", m_target.path(), "--strategy", "write", "--chunk", "64K", "--size", "1M",
+             "--crash-probe-at", "time", "--quiet"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err,
+                HasSubstr("--crash-probe-at time places the kill -9 probe's kills, but this run has no "
+                          "probe: add --crash-probe N"));
     EXPECT_EQ(m_target.entryCount(), 0u);
 }
 

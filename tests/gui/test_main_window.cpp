@@ -1094,13 +1094,13 @@ TEST_F(WindowFixture, TheFirstWindowFillsTheScreen)
         << window->width() << "x" << window->height() << " in " << available.width() << "x"
         << available.height();
     window->setWindowState(Qt::WindowNoState);
-    window->setGeometry(QRect(available.topLeft() + QPoint(20, 20), QSize(1100, 640)));
+    window->setGeometry(QRect(available.topLeft() + QPoint(20, 20), QSize(1200, 700)));
     QTest::qWait(50);
     window->close();
     window.reset();
     open();
     EXPECT_FALSE(window->isMaximized()) << "the geometry the settings hold";
-    EXPECT_EQ(window->size(), QSize(1100, 640));
+    EXPECT_EQ(window->size(), QSize(1200, 700));
 }
 
 namespace {
