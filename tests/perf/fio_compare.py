@@ -29,7 +29,8 @@ commit, copied aside) on the same queued cases: the ratio is BUILD_DIR's MB/s ov
 
 With --groups: plain_uring (tests/perf/plain_uring.cpp) reading 4 KiB at random at QD32 from a 256 MiB file,
 each GROUP (how many prepared requests it hands to the kernel without waiting; 0: only with the wait, as
-IOLab's loop did before issue 34; 1: each on its own, as fio) against GROUP 0, in a rotating order per round.
+IOLab's loop did before issue 34; 1: each on its own, as fio; a trailing f: on a ring set up with fio's flags,
+COOP_TASKRUN, SINGLE_ISSUER and DEFER_TASKRUN) against the first, in a rotating order per round.
 
 With --fifo every timed process (iolab-cli, fio, plain_uring) runs under SCHED_FIFO (chrt -f 10, root only),
 so that other work on a shared machine does not decide the figure: the nearest this VM comes to idle CPUs.
@@ -256,10 +257,11 @@ def versus_rows(opts, only):
 
 
 def group_rows(opts):
-    groups = [int(g) for g in opts.groups.split(",")]
+    groups = opts.groups.split(",")
     path = os.path.join(opts.target, "plain-uring-groups.dat")
+    # "8" is GROUP 8 on a ring set up as IOLab's; "8f" the same on a ring set up with fio's flags.
     command = lambda g: [*PRIORITY, os.path.join(opts.build, "tests/perf/plain_uring"), path, str(4 * K),
-                         str(256 * M), "0", "32", str(g)]
+                         str(256 * M), "0", "32", g.rstrip("f"), "1" if g.endswith("f") else "0"]
     figures = {g: [] for g in groups}
     for r in range(opts.pairs + 1):
         order = groups[r % len(groups):] + groups[:r % len(groups)]
