@@ -39,8 +39,9 @@ struct Mapping
 };
 
 // IOLab's queued io_uring strategies (platform/linux/uring_queue.h) register the file and their buffers, as
-// fio's registerfiles and fixedbufs do. How each hands its requests to the kernel fio cannot copy: the job
-// says so, with what it was measured to move (tests/perf/README.md, issue 34).
+// fio's registerfiles and fixedbufs do. How they hand requests to the kernel (a quarter of the queue at a
+// time from a depth of 4, uring_queue.h's submissionGroup) fio cannot copy: the job says so, with what it was
+// measured to move (tests/perf/README.md, issue 34).
 void mapUringQueue(Mapping& m)
 {
     m.extra.emplace_back("registerfiles", "1");
@@ -53,18 +54,18 @@ void mapUringQueue(Mapping& m)
     if (m.depth >= 4)
         m.differences.emplace_back(fmt::format(
             "IOLab hands its requests to the kernel {} at a time (a quarter of the queue) without waiting, "
-            "and waits for one completion with the rest; fio makes one io_uring_enter per request (none of "
-            "its iodepth_batch options does otherwise once the queue is full). Measured with 4 KiB at QD32 "
-            "on a 2-vCPU VM's virtio disk: fio's way was as fast with idle CPUs and 0.4-0.7x with other "
-            "processes busy on them",
+            "and waits for one completion with the rest; fio makes one io_uring_enter per request (its "
+            "iodepth_batch_submit does not change that once the queue is full). Measured with 4 KiB at QD32 "
+            "on a 2-vCPU VM's virtio disk: fio's way 0.8-1.1x of IOLab's with the CPUs to itself, 0.8x with "
+            "other processes busy on them (tests/perf/README.md, issue 34)",
             m.depth / 4));
     else
         m.differences.emplace_back(
-            "IOLab hands each request to the kernel and waits for a completion in one io_uring_enter; fio "
-            "makes two (submit, then wait)");
+            "IOLab hands its requests to the kernel in the io_uring_enter that waits for a completion; fio "
+            "makes one to submit each request and another to wait");
     m.differences.emplace_back(
         "recent fio sets up its ring with COOP_TASKRUN, SINGLE_ISSUER and DEFER_TASKRUN, IOLab with none of "
-        "them; measured with 4 KiB at QD32: no difference beyond the noise");
+        "them; measured with 4 KiB at QD32, they gain nothing (0.8-1.0x)");
 }
 
 Mapping mapStrategy(const Case& c)

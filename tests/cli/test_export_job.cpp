@@ -229,8 +229,8 @@ TEST(FioJob, TheQueuedIoUringJobMatchesIOLabWhereFioCanAndSaysWhereNot)
     one.queueDepth = 1;
     EXPECT_THAT(
         fioJob(one, options).text,
-        HasSubstr("; differs: IOLab hands each request to the kernel and waits for a completion in one "
-                  "io_uring_enter; fio makes two (submit, then wait)"));
+        HasSubstr("; differs: IOLab hands its requests to the kernel in the io_uring_enter that waits for a "
+                  "completion; fio makes one to submit each request and another to wait"));
     auto seq = writeCase("uring-write-direct", kMiB, kGiB);
     seq.queueDepth = 8;
     const std::string write = fioJob(seq, options).text;
