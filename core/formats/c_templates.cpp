@@ -1950,6 +1950,10 @@ static void *writer(void *arg)
                 }
             }
             ++in_flight;
+            /* A quarter of the queue at a time, without waiting, as IOLab's loop: a queue refilled at once
+               would reach the device in one burst. */
+            if (QUEUE_DEPTH >= 4 && io_uring_sq_ready(ring) >= QUEUE_DEPTH / 4)
+                io_uring_submit(ring);
         }
         if (in_flight == 0)
             break;
@@ -2055,6 +2059,9 @@ static void *reader(void *arg)
             io_uring_sqe_set_data(sqe, (void *)(uintptr_t)slot);
             ++submitted;
             ++in_flight;
+            /* A quarter of the queue at a time, without waiting, as IOLab's loop. */
+            if (QUEUE_DEPTH >= 4 && io_uring_sq_ready(ring) >= QUEUE_DEPTH / 4)
+                io_uring_submit(ring);
         }
         if (in_flight == 0)
             break;

@@ -10,9 +10,11 @@ namespace iolab {
 
 // A case as a fio job file, for someone to rerun the workload elsewhere (issue 18). Where fio has the same
 // thing (psync, pvsync2, mmap, io_uring, windowsaio; rw, bs, iodepth, direct, sync, fsync, fdatasync,
-// end_fsync, sync_file_range, numjobs, size, runtime, verify) it is used; every difference is stated in a
-// comment line at the top ("fio has no fwrite engine; closest: ioengine=psync with bs=..."), and a case with
-// no fio equivalent at all (a pipe, group commit) says so instead of inventing one.
+// end_fsync, sync_file_range, numjobs, size, io_size, runtime, norandommap, registerfiles, fixedbufs, verify)
+// it is used; every difference is stated in a comment line at the top ("; differs: fio has no fwrite engine;
+// closest: ioengine=psync with bs=..."), with what it was measured to move where that is known, a condition
+// for running the job as such in a "; note:" line, and a case with no fio equivalent at all (a pipe, group
+// commit) says so instead of inventing one.
 struct FioJobOptions
 {
     std::string directory; // where fio puts its files: the target folder

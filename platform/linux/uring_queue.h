@@ -42,6 +42,10 @@ public:
     io_uring_sqe* nextSqe() noexcept;
     // Hands every prepared entry to the kernel and waits for `waitFor` completions: io_uring_submit_and_wait.
     int submitAndWait(unsigned waitFor) noexcept { return io_uring_submit_and_wait(&m_ring, waitFor); }
+    // Hands every prepared entry to the kernel without waiting: io_uring_submit.
+    int submit() noexcept { return io_uring_submit(&m_ring); }
+    // Entries prepared and not yet handed to the kernel.
+    unsigned unsubmitted() const noexcept { return io_uring_sq_ready(&m_ring); }
     unsigned peek(io_uring_cqe** cqes, unsigned max) noexcept
     {
         return io_uring_peek_batch_cqe(&m_ring, cqes, max);
@@ -89,8 +93,20 @@ struct QueueIo
     bool syncDataOnly = false;   // fdatasync-every: the queued syncs are IORING_FSYNC_DATASYNC
 };
 
-// The request queue: submit() prepares one entry, reap() submits them all at once and takes completions in
-// batches, resubmitting the rest of a short transfer. `Place` maps the loop's (offset, size) to the request's
+// How many prepared entries a UringQueue lets wait before it hands them to the kernel without waiting for
+// anything: a quarter of the queue, so that a queue refilled all at once reaches the device in four parts,
+// the first while the others are prepared, instead of in one burst that completes together (a virtio disk
+// then ran in lockstep: 32 requests per interrupt at QD32, the device idle while the thread woke and
+// refilled; tests/perf/README.md, issue 34). Below a depth of 4, 0: the entries go to the kernel only when
+// the queue reaps, in the same system call as the wait.
+constexpr std::uint32_t submissionGroup(std::uint32_t queueDepth) noexcept
+{
+    return queueDepth >= 4 ? queueDepth / 4 : 0;
+}
+
+// The request queue: submit() prepares one entry and hands the prepared ones to the kernel once a quarter of
+// the queue is waiting (submissionGroup), reap() hands over the rest and takes completions in batches,
+// resubmitting the rest of a short transfer. `Place` maps the loop's (offset, size) to the request's
 // Extent (sequential, shuffled, random); `Check` returns the verdict on each completed read (verification).
 // With a CallTimer each request is timed from its submission (one clock read per submitted batch) to its
 // reaping (one per reaped batch); with NoCallTimer the clock is never read.
@@ -101,7 +117,8 @@ public:
                Check check, Outcome& error)
         : m_ring(ring), m_io(io), m_timer(timer), m_place(std::move(place)), m_check(std::move(check)),
           m_error(error), m_slots(std::max<std::uint32_t>(1, queueDepth)), m_syncs(m_slots.size()),
-          m_cqes(std::max<std::size_t>(1, 2 * std::size_t{ring.entries()}))
+          m_cqes(std::max<std::size_t>(1, 2 * std::size_t{ring.entries()})),
+          m_submissionGroup(submissionGroup(queueDepth))
     {
         m_freeSyncs.reserve(m_syncs.size());
         m_syncOrder.reserve(m_syncs.size());
@@ -129,6 +146,7 @@ public:
             m_unstamped.push_back(index);
         prepareRequest(index);
         ++m_requestsSubmitted;
+        handOverGroup();
         return true;
     }
 
@@ -152,6 +170,7 @@ public:
         if constexpr (Timer::kOn)
             m_unstamped.push_back(kSyncBit | index);
         prepareSync(index);
+        handOverGroup();
         return true;
     }
 
@@ -255,8 +274,8 @@ private:
         io_uring_sqe_set_data64(sqe, index);
     }
 
-    // One io_uring_submit_and_wait, then every completion there is, in one batch.
-    bool collect(Reaped& out, unsigned waitFor)
+    // The clock read of the entries about to go to the kernel: their requests' time starts here.
+    void stampUnsubmitted()
     {
         if constexpr (Timer::kOn) {
             if (!m_unstamped.empty()) {
@@ -270,6 +289,23 @@ private:
                 m_unstamped.clear();
             }
         }
+    }
+
+    // Hands the prepared entries to the kernel once a group of them is waiting, without waiting for anything.
+    // A refusal here is not an error of its own: what the kernel did not take goes with the next reap's
+    // io_uring_submit_and_wait, which reports a lasting error.
+    void handOverGroup()
+    {
+        if (m_submissionGroup == 0 || m_ring.unsubmitted() < m_submissionGroup)
+            return;
+        stampUnsubmitted();
+        m_ring.submit();
+    }
+
+    // One io_uring_submit_and_wait, then every completion there is, in one batch.
+    bool collect(Reaped& out, unsigned waitFor)
+    {
+        stampUnsubmitted();
         const int submitted = m_ring.submitAndWait(waitFor);
         if (submitted < 0 && submitted != -EINTR && submitted != -EAGAIN) [[unlikely]] {
             fail(-submitted, "io_uring_enter");
@@ -416,6 +452,7 @@ private:
     std::uint64_t m_syncsSentAgain = 0;
     std::vector<std::uint64_t> m_unstamped; // user data submitted by the loop, not yet handed to the kernel
     std::vector<io_uring_cqe*> m_cqes;
+    std::uint32_t m_submissionGroup; // 0: only when reaping
     bool m_syncDone = false;
     int m_syncResult = 0;
 };

@@ -110,9 +110,16 @@ TEST(FioJob, EveryKindOfCaseRunsWithFioAndMovesItsBytes)
     auto queued = writeCase("uring-random-write-direct", 4 * kKiB, kSize);
     queued.queueDepth = 8;
     cases.push_back(queued);
-    auto queuedRead = readCase("uring-read-direct", 64 * kKiB, kSize);
+    // Queued reads register iodepth x bs of buffers (fixedbufs=1): 32 KiB, under any locked-memory limit.
+    auto queuedRead = readCase("uring-read-direct", 8 * kKiB, kSize);
     queuedRead.queueDepth = 4;
     cases.push_back(queuedRead);
+    auto queuedRandom = readCase("uring-random-read-direct", 4 * kKiB, kSize);
+    queuedRandom.queueDepth = 8;
+    cases.push_back(queuedRandom);
+    auto sharedRandom = readCase("read-random-direct", 4 * kKiB, kSize);
+    sharedRandom.threads = 2;
+    cases.push_back(sharedRandom);
     auto linked = writeCase("uring-linked-sync", 8 * kKiB, 512 * kKiB);
     linked.sync = {SyncMode::FdatasyncEvery, 1};
     cases.push_back(linked);
@@ -143,6 +150,14 @@ TEST(FioJob, EveryKindOfCaseRunsWithFioAndMovesItsBytes)
         const auto ran = runFio(dir, c);
         ASSERT_EQ(ran.exitCode, 0) << c.label() << "\n" << ran.err;
         EXPECT_EQ(ran.bytes, c.totalBytes) << c.label() << "\n" << ran.err;
+        if (c.strategy == "read-random-direct") {
+            // IOLab's random readers share one file of the case's size: so do fio's jobs.
+            std::vector<std::filesystem::path> created;
+            for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
+                created.push_back(entry.path());
+            ASSERT_EQ(created.size(), 1u) << ran.err;
+            EXPECT_EQ(std::filesystem::file_size(created[0]), c.totalBytes);
+        }
     }
 
     // Bounded by time, rewriting one block as pg_test_fsync does: fio writes that block again and again.
@@ -187,6 +202,99 @@ TEST(FioJob, DifferencesAreStatedAndNothingIsInvented)
     auto limited = writeCase("write", 4 * kKiB, 64 * kMiB);
     limited.memoryLimitBytes = 16 * kMiB;
     EXPECT_THAT(fioJob(limited, options).text, HasSubstr("systemd-run --user --scope -p MemoryMax=16777216"));
+}
+
+// Issue 34: the queued io_uring strategies register the file and their buffers and draw random reads with
+// replacement, as the job now asks fio to; what fio cannot copy (how requests reach the kernel, the ring's
+// set-up flags) is stated with what it was measured to move.
+TEST(FioJob, TheQueuedIoUringJobMatchesIOLabWhereFioCanAndSaysWhereNot)
+{
+    FioJobOptions options{"/data", "job", false, "the case"};
+    auto rnd = readCase("uring-random-read-direct", 4 * kKiB, 128 * kMiB);
+    rnd.queueDepth = 32;
+    const std::string text = fioJob(rnd, options).text;
+    EXPECT_THAT(text, HasSubstr("\nrw=randread\nbs=4k\niodepth=32\ndirect=1\nsize=128m\nnorandommap=1\n"));
+    EXPECT_THAT(text, HasSubstr("\nregisterfiles=1\nfixedbufs=1\n"));
+    EXPECT_THAT(text,
+                HasSubstr("; differs: IOLab hands its requests to the kernel 8 at a time (a quarter of the "
+                          "queue) without waiting"));
+    EXPECT_THAT(text, HasSubstr("fio makes one io_uring_enter per request"));
+    EXPECT_THAT(text, HasSubstr("; differs: recent fio sets up its ring with COOP_TASKRUN, SINGLE_ISSUER and "
+                                "DEFER_TASKRUN"));
+    EXPECT_THAT(text, HasSubstr("; note: fixedbufs=1 registers iodepth x bs (128 KiB) of buffers"));
+    // Comments come before the job: fio reads every line after them as an option.
+    EXPECT_LT(text.find("; note:"), text.find("[global]"));
+
+    auto one = rnd;
+    one.queueDepth = 1;
+    EXPECT_THAT(
+        fioJob(one, options).text,
+        HasSubstr("; differs: IOLab hands its requests to the kernel in the io_uring_enter that waits for a "
+                  "completion; fio makes one to submit each request and another to wait"));
+    auto seq = writeCase("uring-write-direct", kMiB, kGiB);
+    seq.queueDepth = 8;
+    const std::string write = fioJob(seq, options).text;
+    EXPECT_THAT(write, HasSubstr("2 at a time (a quarter of the queue)"));
+    EXPECT_THAT(write, HasSubstr("(8 MiB) of buffers"));
+    EXPECT_THAT(write, Not(HasSubstr("norandommap"))) << "sequential";
+
+    // Random writers write every chunk once, as fio's random map does: no norandommap. Nor do the strategies
+    // that register nothing (uring-linked-sync) or that are not io_uring (windowsaio) get registerfiles.
+    auto randomWrite = writeCase("uring-random-write-direct", 4 * kKiB, 64 * kMiB);
+    randomWrite.queueDepth = 32;
+    EXPECT_THAT(fioJob(randomWrite, options).text, Not(HasSubstr("norandommap")));
+    auto linked = writeCase("uring-linked-sync", 8 * kKiB, 64 * kMiB);
+    linked.sync = {SyncMode::FdatasyncEvery, 1};
+    EXPECT_THAT(fioJob(linked, options).text, Not(HasSubstr("registerfiles")));
+    auto overlapped = readCase("overlapped-random-read-direct", 4 * kKiB, 64 * kMiB);
+    overlapped.queueDepth = 32;
+    const std::string windows = fioJob(overlapped, options).text;
+    EXPECT_THAT(windows, HasSubstr("ioengine=windowsaio"));
+    EXPECT_THAT(windows, HasSubstr("norandommap=1"));
+    EXPECT_THAT(windows, Not(HasSubstr("registerfiles")));
+    EXPECT_THAT(windows, Not(HasSubstr("io_uring_enter")));
+
+    // IOLab's random readers share one file of the case's size; each fio job reads its share of all of it.
+    auto shared = readCase("read-random-direct", 4 * kKiB, 64 * kMiB);
+    shared.threads = 4;
+    EXPECT_THAT(fioJob(shared, options).text,
+                HasSubstr("\nnumjobs=4\nthread=1\nfilename=job.dat\nsize=64m\nio_size=16m\nnorandommap=1\n"));
+    auto sequential = readCase("read", 64 * kKiB, 64 * kMiB);
+    sequential.threads = 4;
+    EXPECT_THAT(fioJob(sequential, options).text, HasSubstr("\nsize=16m\n")) << "one file per thread";
+    EXPECT_THAT(fioJob(sequential, options).text, Not(HasSubstr("filename=")));
+}
+
+// The note's promise, checked against fio itself: run as a user whose locked-memory limit is below what
+// fixedbufs=1 registers, fio refuses the job with "Cannot allocate memory", and without the line it runs.
+TEST(FioJob, TheFixedbufsNoteHoldsForAUserBelowTheLockedMemoryLimit)
+{
+    ASSERT_FALSE(fioPath().empty()) << "fio is not installed (installer/dev.sh installs it)";
+    if (!runningAsRoot())
+        GTEST_SKIP() << "running fio as another user with a lower ulimit -l needs root";
+    TempDir dir;
+    std::filesystem::permissions(dir.path(), std::filesystem::perms::all);
+    auto c = readCase("uring-random-read-direct", 64 * kKiB, 2 * kMiB);
+    c.queueDepth = 4; // 256 KiB registered
+    FioJobOptions options{dir.path(), "job", false, "the case"};
+    const std::string text = fioJob(c, options).text;
+    ASSERT_THAT(text, HasSubstr("\nfixedbufs=1\n"));
+    const std::string jobFile = dir.path() + "/job.fio";
+    const auto runAsNobody = [&](const std::string& job) {
+        std::ofstream(jobFile) << job;
+        std::filesystem::permissions(jobFile, std::filesystem::perms::all);
+        return runProcess("/bin/sh", {"-c",
+                                      "ulimit -l 64 && exec setpriv --reuid=65534 --regid=65534 "
+                                      "--clear-groups \"$0\" --output-format=terse \"$1\"",
+                                      fioPath(), jobFile});
+    };
+    const auto refused = runAsNobody(text);
+    EXPECT_NE(refused.exitCode, 0) << refused.out;
+    EXPECT_THAT(refused.out + refused.err, HasSubstr("Cannot allocate memory"));
+    std::string withoutLine = text;
+    withoutLine.erase(withoutLine.find("fixedbufs=1\n"), std::string("fixedbufs=1\n").size());
+    const auto ran = runAsNobody(withoutLine);
+    EXPECT_EQ(ran.exitCode, 0) << ran.out << ran.err;
 }
 
 TEST(FioJob, ExportJobPrintsACaseOfAResultAndRefusesWhatItCannotDo)

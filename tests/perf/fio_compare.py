@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """Races iolab-cli's io_uring strategies against fio on the same job, alternating A/B, and prints median ratios.
 
-usage: fio_compare.py BUILD_DIR TARGET_DIR [--pairs N] [--only NAME,...] [--percentiles]
+usage: fio_compare.py BUILD_DIR TARGET_DIR [--pairs N] [--only NAME,...] [--fifo]
+                      [--percentiles | --exported | --versus OTHER_IOLAB_CLI | --groups 0,1,4,8,16]
 
 IOPS rows (CrystalDiskMark's names): fio --ioengine=io_uring --direct=1 --numjobs=1 with the same block size,
 queue depth and file size as iolab-cli's case, against the case; the ratio is IOLab's IOPS (apparent MB/s over
@@ -16,6 +17,24 @@ With --percentiles: direct 4 KiB writes at queue depth 1 with latency on, IOLab'
 jobs[0].write.lat_ns.percentile: submission and completion, since IOLab times from before the submitting call), for
 `direct` against fio's psync engine and `uring-write-direct --qd 1` against io_uring --iodepth=1; each row is
 the median over the pairs of each side's figure, and IOLab's over fio's.
+
+With --exported (issue 34): fio runs IOLab's own exported job, unchanged. For each case (the cdm and
+health-check presets' queued rows), iolab-cli runs the case once, `iolab-cli export-job RESULT --case 1 --as fio`
+writes its job, and then each pair runs iolab-cli (1 warm-up, 1 measured repetition) and `fio JOB` (which lays
+its file out in TARGET_DIR and reads or writes it; the file is removed after each run); the ratio is IOLab's
+apparent MB/s over fio's bw_bytes, per pair.
+
+With --versus OTHER_IOLAB_CLI: BUILD_DIR's iolab-cli against another iolab-cli binary (a build of an earlier
+commit, copied aside) on the same queued cases: the ratio is BUILD_DIR's MB/s over the other's, per pair.
+
+With --groups: plain_uring (tests/perf/plain_uring.cpp) reading 4 KiB at random at QD32 from a 256 MiB file,
+each GROUP (how many prepared requests it hands to the kernel without waiting; 0: only with the wait, as
+IOLab's loop did before issue 34; 1: each on its own, as fio; a trailing f: on a ring set up with fio's flags,
+COOP_TASKRUN, SINGLE_ISSUER and DEFER_TASKRUN) against the first, in a rotating order per round.
+
+With --fifo every timed process (iolab-cli, fio, plain_uring) runs under SCHED_FIFO (chrt -f 10, root only),
+so that other work on a shared machine does not decide the figure: the nearest this VM comes to idle CPUs.
+Without it, the figures are those of the machine as it is, busy or not; report which.
 """
 import argparse
 import json
@@ -65,12 +84,38 @@ PERCENTILE_CASES = [
 ]
 
 
-def run_iolab(build, args, target):
-    """Runs one measured repetition after one warm-up; returns (MB/s, p50 ns, p99 ns) of the measured one."""
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        out = f.name
+# Set by --fifo: the prefix that runs a timed process under SCHED_FIFO.
+PRIORITY = []
+
+# name, iolab args: the cdm and health-check presets' queued rows (core/model/presets.cpp), 4 KiB at QD32 first.
+EXPORTED_CASES = [
+    ("cdm RND4K Q32T1 read (128 MiB)",
+     ["--strategy", "uring-random-read-direct", "--chunk", "4K", "--qd", "32", "--size", "128M"]),
+    ("health-check RND4K Q32T1 read (256 MiB or 2 s)",
+     ["--strategy", "uring-random-read-direct", "--chunk", "4K", "--qd", "32", "--size", "256M", "--duration", "2s"]),
+    ("health-check SEQ1M Q8T1 write (1 GiB or 2 s)",
+     ["--strategy", "uring-write-direct", "--chunk", "1M", "--qd", "8", "--size", "1G", "--duration", "2s"]),
+    ("health-check SEQ1M Q8T1 read (1 GiB or 2 s)",
+     ["--strategy", "uring-read-direct", "--chunk", "1M", "--qd", "8", "--size", "1G", "--duration", "2s"]),
+    ("health-check RND4K Q1T1 read (256 MiB or 2 s)",
+     ["--strategy", "uring-random-read-direct", "--chunk", "4K", "--qd", "1", "--size", "256M", "--duration", "2s"]),
+]
+
+
+def cli_path(build):
+    return build if os.path.isfile(build) else os.path.join(build, "app/cli/iolab-cli")
+
+
+def run_iolab(build, args, target, json_out=None):
+    """Runs one measured repetition after one warm-up; returns (MB/s, p50 ns, p99 ns, MB per CPU second) of the
+    measured one. BUILD may be a build folder or an iolab-cli binary; with json_out the result JSON is kept there."""
+    if json_out:
+        out = json_out
+    else:
+        with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+            out = f.name
     try:
-        subprocess.run([os.path.join(build, "app/cli/iolab-cli"), "run", "--target", target, "--reps", "1",
+        subprocess.run([*PRIORITY, cli_path(build), "run", "--target", target, "--reps", "1",
                         "--warmups", "1", "--quiet", "--json", out, *args], check=True, capture_output=True,
                        text=True)
         with open(out) as f:
@@ -79,9 +124,12 @@ def run_iolab(build, args, target):
             raise RuntimeError(f"iolab case {case['case']['label']}: {case['reason']}")
         rep = case["repetitions"][-1]
         latency = rep.get("callLatency") or case.get("callLatency") or {}
-        return rep["apparentMBps"], latency.get("p50Ns", 0), latency.get("p99Ns", 0)
+        cpu = rep["cpuUserSeconds"] + rep["cpuSystemSeconds"]
+        return (rep["apparentMBps"], latency.get("p50Ns", 0), latency.get("p99Ns", 0),
+                rep["bytes"] / cpu / 1e6 if cpu > 0 else 0.0)
     finally:
-        os.unlink(out)
+        if not json_out:
+            os.unlink(out)
 
 
 def run_fio(args, target, direction):
@@ -90,8 +138,9 @@ def run_fio(args, target, direction):
     if os.path.exists(path):
         os.unlink(path)
     try:
-        out = subprocess.run(["fio", "--name=iolab-compare", f"--filename={path}", "--direct=1", "--numjobs=1",
-                              "--output-format=json", *args], check=True, capture_output=True, text=True)
+        out = subprocess.run([*PRIORITY, "fio", "--name=iolab-compare", f"--filename={path}", "--direct=1",
+                              "--numjobs=1", "--output-format=json", *args], check=True, capture_output=True,
+                             text=True)
         return json.loads(out.stdout)["jobs"][0][direction]
     finally:
         if os.path.exists(path):
@@ -130,13 +179,101 @@ def percentile_rows(opts, only):
 
         sized = [opts.size if previous == "--size" else arg for previous, arg in zip(["", *iolab_args], iolab_args)]
         fio, iolab = alternate(opts.pairs, fio_run,
-                               lambda: run_iolab(opts.build, [*sized, "--latency", "on"], opts.target)[1:])
+                               lambda: run_iolab(opts.build, [*sized, "--latency", "on"], opts.target)[1:3])
         f50, f99 = statistics.median(f[0] for f in fio), statistics.median(f[1] for f in fio)
         i50, i99 = statistics.median(i[0] for i in iolab), statistics.median(i[1] for i in iolab)
         print(f"{name:40} {f50:9.0f} {i50:9.0f} {100 * (i50 / f50 - 1):+6.1f}% {f99:9.0f} {i99:9.0f} "
               f"{100 * (i99 / f99 - 1):+6.1f}%", flush=True)
         print(f"{'':40} fio p50/p99 per run: {' '.join(f'{a:.0f}/{b:.0f}' for a, b in fio)}")
         print(f"{'':40} IOLab p50/p99 per run: {' '.join(f'{a:.0f}/{b:.0f}' for a, b in iolab)}", flush=True)
+
+
+def remove_fio_files(target):
+    for name in os.listdir(target):
+        if name.startswith("iolab-case-"):
+            os.unlink(os.path.join(target, name))
+
+
+def run_fio_job(job, target):
+    """Runs fio on a job file (its files in TARGET_DIR, removed afterwards); returns (MB/s, MB per CPU second)
+    of its reads or writes."""
+    try:
+        out = subprocess.run([*PRIORITY, "fio", "--output-format=json", job], check=True, capture_output=True,
+                             text=True)
+        j = json.loads(out.stdout)["jobs"][0]
+        mbps = (j["read"] if j["read"]["io_bytes"] else j["write"])["bw_bytes"] / 1e6
+        busy = (j["usr_cpu"] + j["sys_cpu"]) / 100  # of the job's runtime
+        return mbps, mbps / busy if busy > 0 else 0.0
+    finally:
+        remove_fio_files(target)
+
+
+def ratio_line(name, a_name, a, b_name, b, request):
+    """One row from (MB/s, MB per CPU second) per run: both sides' medians (and IOPS for requests under 1 MiB),
+    b over a per pair, and b's CPU efficiency over a's."""
+    ratios = [y[0] / x[0] for x, y in zip(a, b)]
+    cpu = [y[1] / x[1] for x, y in zip(a, b) if x[1] > 0 and y[1] > 0]
+    iops = lambda v: f" ({v * 1e6 / request / 1000:.1f}k IOPS)" if request < M else ""
+    ma, mb = statistics.median(x[0] for x in a), statistics.median(y[0] for y in b)
+    print(f"{name}\n  {a_name} {ma:.1f} MB/s{iops(ma)}, {b_name} {mb:.1f} MB/s{iops(mb)}; "
+          f"{b_name}/{a_name} median {statistics.median(ratios):.3f} (range {min(ratios):.3f}-{max(ratios):.3f}, "
+          f"above 1 in {sum(r > 1 for r in ratios)} of {len(ratios)} pairs); "
+          f"MB per CPU second {statistics.median(cpu) if cpu else 0:.3f}\n"
+          f"  per pair: {' '.join(f'{r:.3f}' for r in ratios)}", flush=True)
+
+
+def request_bytes(args):
+    chunk = args[args.index("--chunk") + 1]
+    return int(chunk[:-1]) * (M if chunk.endswith("M") else K)
+
+
+def exported_rows(opts, only):
+    print(f"IOLab against fio running IOLab's own exported job, {opts.pairs} pairs each"
+          f"{', SCHED_FIFO' if PRIORITY else ''}:", flush=True)
+    with tempfile.TemporaryDirectory() as scratch:
+        for name, args in EXPORTED_CASES:
+            if only and not any(o in name for o in only):
+                continue
+            result = os.path.join(scratch, "result.json")
+            run_iolab(opts.build, args, opts.target, json_out=result)
+            job = os.path.join(scratch, "case.fio")
+            with open(job, "w") as f:
+                f.write(subprocess.run([cli_path(opts.build), "export-job", result, "--case", "1", "--as", "fio"],
+                                       check=True, capture_output=True, text=True).stdout)
+            fio, iolab = alternate(opts.pairs, lambda: run_fio_job(job, opts.target),
+                                   lambda: run_iolab(opts.build, args, opts.target)[::3])
+            ratio_line(name, "fio", fio, "IOLab", iolab, request_bytes(args))
+
+
+def versus_rows(opts, only):
+    print(f"{opts.build} against {opts.versus}, {opts.pairs} pairs each{', SCHED_FIFO' if PRIORITY else ''}:",
+          flush=True)
+    for name, args in EXPORTED_CASES:
+        if only and not any(o in name for o in only):
+            continue
+        other, this = alternate(opts.pairs, lambda: run_iolab(opts.versus, args, opts.target)[::3],
+                                lambda: run_iolab(opts.build, args, opts.target)[::3])
+        ratio_line(name, "other", other, "this", this, request_bytes(args))
+
+
+def group_rows(opts):
+    groups = opts.groups.split(",")
+    path = os.path.join(opts.target, "plain-uring-groups.dat")
+    # "8" is GROUP 8 on a ring set up as IOLab's; "8f" the same on a ring set up with fio's flags.
+    command = lambda g: [*PRIORITY, os.path.join(opts.build, "tests/perf/plain_uring"), path, str(4 * K),
+                         str(256 * M), "0", "32", g.rstrip("f"), "1" if g.endswith("f") else "0"]
+    figures = {g: [] for g in groups}
+    for r in range(opts.pairs + 1):
+        order = groups[r % len(groups):] + groups[:r % len(groups)]
+        for g in (order if r % 2 == 0 else order[::-1]):
+            out = subprocess.run(command(g), check=True, capture_output=True, text=True).stdout
+            if r > 0:  # the first round warms up
+                figures[g].append(tuple(float(v) for v in out.split()[:2]))
+    print(f"plain_uring, 4 KiB random reads at QD32 of 256 MiB, {opts.pairs} rounds"
+          f"{', SCHED_FIFO' if PRIORITY else ''}:")
+    for g in groups[1:]:
+        ratio_line(f"GROUP {g} against GROUP {groups[0]}", f"GROUP {groups[0]}", figures[groups[0]], f"GROUP {g}",
+                   figures[g], 4 * K)
 
 
 def main():
@@ -148,10 +285,24 @@ def main():
     parser.add_argument("--percentiles", action="store_true", help="p50 and p99 of 4 KiB direct writes at QD1")
     parser.add_argument("--size", default="64M",
                         help="file size of the percentile rows (a p99 over more writes holds stiller per run)")
+    parser.add_argument("--exported", action="store_true", help="IOLab against fio on IOLab's own exported job")
+    parser.add_argument("--versus", metavar="OTHER_IOLAB_CLI", help="this build against another iolab-cli")
+    parser.add_argument("--groups", metavar="G,G,...", help="plain_uring's submission groups, the first the base")
+    parser.add_argument("--fifo", action="store_true", help="every timed process under SCHED_FIFO (root)")
     opts = parser.parse_args()
     only = [s for s in opts.only.split(",") if s]
+    if opts.fifo:
+        if os.geteuid() != 0:
+            sys.exit("--fifo runs the timed processes under SCHED_FIFO, which takes root")
+        PRIORITY[:] = ["chrt", "-f", "10"]
     if opts.percentiles:
         percentile_rows(opts, only)
+    elif opts.exported:
+        exported_rows(opts, only)
+    elif opts.versus:
+        versus_rows(opts, only)
+    elif opts.groups:
+        group_rows(opts)
     else:
         iops_rows(opts, only)
     return 0

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 // io_uring with O_DIRECT, written the plain way: one ring of QD entries, the file and the buffers registered,
 // up to QD requests submitted, completions reaped in batches with io_uring_peek_batch_cqe.
-// usage: plain_uring PATH CHUNK_BYTES TOTAL_BYTES MODE QD
+// usage: plain_uring PATH CHUNK_BYTES TOTAL_BYTES MODE QD [GROUP [RING]]
+// GROUP 0 (the default): the prepared requests go to the kernel with the wait (io_uring_submit_and_wait);
+// GROUP n: also without waiting (io_uring_submit) whenever n of them are prepared (1: each on its own, as
+// fio submits; fio_compare.py --groups races them). RING 0 (the default): a ring with no set-up flags, as
+// IOLab's; 1: the flags recent fio sets (COOP_TASKRUN, SINGLE_ISSUER, DEFER_TASKRUN).
 // MODE 0: random CHUNK reads of a TOTAL-byte file (written and synced first, untimed), TOTAL bytes in all, at
 // chunk-aligned offsets from the same xorshift generator as IOLab's random readers (thread 0).
 // MODE 1: sequential CHUNK writes of a new TOTAL-byte file (fsync after the timed part, as plain_write).
@@ -52,11 +56,16 @@ int main(int argc, char** argv)
     const auto a = plain::parse(argc, argv);
     const bool write = a.extra == 1;
     const unsigned depth = argc > 5 ? static_cast<unsigned>(std::strtoul(argv[5], nullptr, 10)) : 1;
+    const unsigned group = argc > 6 ? static_cast<unsigned>(std::strtoul(argv[6], nullptr, 10)) : 0;
+    const unsigned ringFlags =
+        argc > 7 && std::strtoul(argv[7], nullptr, 10) == 1
+            ? IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN
+            : 0;
     if (!write)
         writeFile(a.path.c_str(), a.total);
 
     io_uring ring{};
-    if (const int error = io_uring_queue_init(std::bit_ceil(depth), &ring, 0); error < 0) {
+    if (const int error = io_uring_queue_init(std::bit_ceil(depth), &ring, ringFlags); error < 0) {
         errno = -error;
         plain::die("io_uring_queue_init");
     }
@@ -99,6 +108,8 @@ int main(int argc, char** argv)
             }
             sqe->flags |= IOSQE_FIXED_FILE;
             ++submitted;
+            if (group != 0 && io_uring_sq_ready(&ring) >= group)
+                io_uring_submit(&ring);
         }
         if (const int error = io_uring_submit_and_wait(&ring, 1); error < 0 && error != -EINTR) {
             errno = -error;
