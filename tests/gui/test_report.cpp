@@ -177,13 +177,10 @@ TEST(Report, TheGoldenResultMakesAReadablePdf)
         EXPECT_THAT(text.out, HasSubstr(expected));
     EXPECT_THAT(flat(text.out),
                 HasSubstr("At 64 KiB per call, the fastest write to a file is case 6 (direct 64 KiB)"));
-    // Key figures as the summary prints them: every measured median, to one decimal.
-    for (const auto& c : result.cases) {
-        if (c.status != Status::Ok)
-            continue;
-        EXPECT_THAT(text.out, HasSubstr(QString::number(c.apparentMBps.median, 'f', 1).toStdString()))
-            << c.testCase.label();
-    }
+    // Key figures as the summary prints them: every measured median, to one decimal, read off the golden
+    // input's three measured repetitions by hand (the middle value of each case's apparent rates).
+    for (const char* median : {"539.9", "1247.5", "824.3", "1863.8", "697.9", "1932.9"})
+        EXPECT_THAT(text.out, HasSubstr(median));
     EXPECT_THAT(text.out, HasSubstr("page " + std::to_string(pages) + " of " + std::to_string(pages)));
     EXPECT_THAT(text.out, HasSubstr("IOLab " + result.toolVersion)); // the version that made the run
 

@@ -3,6 +3,7 @@
 // it would at its size: the job syncs and closes, the run counts what was written by then, and that much is
 // verified, on real files.
 #include "core/base/units.h"
+#include "tests/support/capabilities.h"
 #include "tests/support/real_runs.h"
 
 #include <gtest/gtest.h>
@@ -42,7 +43,7 @@ protected:
 
 TEST_F(TimeLimit, AGrowingFileEndsAtTheLimitSyncedAndVerifiedWhole)
 {
-    if (m_target.livesInMemory())
+    if (folderLivesInMemory(m_target))
         GTEST_SKIP() << "the temp folder is in memory: an O_DSYNC write does not wait for a device";
     const auto c = runOne("write", 1 * kGiB, Preallocate::None, 300);
     ASSERT_EQ(c.status, Status::Ok) << c.reason;
@@ -64,7 +65,7 @@ TEST_F(TimeLimit, AGrowingFileEndsAtTheLimitSyncedAndVerifiedWhole)
 
 TEST_F(TimeLimit, AnOverwrittenFileIsVerifiedUpToWhatWasWrittenByTheLimit)
 {
-    if (m_target.livesInMemory())
+    if (folderLivesInMemory(m_target))
         GTEST_SKIP() << "the temp folder is in memory: an O_DSYNC write does not wait for a device";
     // pg_test_fsync's shape: a file written beforehand, overwritten in place until the time is up.
     const auto c = runOne("write", 64 * kMiB, Preallocate::Overwrite, 200);
@@ -81,7 +82,7 @@ TEST_F(TimeLimit, ARewriteOfOneBlockNeedsOneBlockOfSpaceAndIsVerified)
     // pg_test_fsync's shape: the first block rewritten until the time is up. A terabyte bounded by 200 ms
     // needs one chunk of free space, not a terabyte; the file is that chunk, holding the last write.
     for (const char* strategy : {"write", "direct"}) {
-        if (std::string_view(strategy) == "direct" && !m_target.directIoProblem.empty())
+        if (std::string_view(strategy) == "direct" && mayLackDirectIo(m_target))
             continue; // O_DIRECT (NO_BUFFERING) is tested where the filesystem takes it
         const auto c = runOne(strategy, 1024 * kGiB, Preallocate::Rewrite, 200);
         ASSERT_EQ(c.status, Status::Ok) << strategy << ": " << c.reason;
@@ -96,7 +97,7 @@ TEST_F(TimeLimit, ARewriteOfOneBlockNeedsOneBlockOfSpaceAndIsVerified)
 
 TEST_F(TimeLimit, ARandomWriterCutShortIsNotCalledVerified)
 {
-    if (m_target.livesInMemory())
+    if (folderLivesInMemory(m_target))
         GTEST_SKIP() << "the temp folder is in memory: an O_DSYNC write does not wait for a device";
     const auto c = runOne("write-random", 1 * kGiB, Preallocate::None, 200);
     ASSERT_EQ(c.status, Status::Ok) << c.reason << " (" << c.repetitions.at(0).bytes
