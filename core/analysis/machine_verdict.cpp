@@ -87,7 +87,10 @@ std::vector<LikelyCause> causes(const RunResult& result, const std::vector<Findi
                           facts.deviceClass != DeviceClass::Memory &&
                           facts.deviceClass != DeviceClass::NetworkShare;
     const std::string cache = facts.valueOf("queue.write_cache");
-    if (physical && cache.starts_with("write through"))
+    // USB sticks and SD cards say "write through" because they have no cache the host can switch on.
+    const bool switchableCache =
+        physical && facts.deviceClass != DeviceClass::UsbDrive && facts.deviceClass != DeviceClass::SdCard;
+    if (switchableCache && cache.starts_with("write through"))
         out.push_back(
             {"The drive's write cache is off: every write waits until the medium holds it",
              "write cache: " + cache + factSource(facts, "queue.write_cache"),

@@ -10,9 +10,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <optional>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -158,6 +160,43 @@ TEST(ChunkLoop, StopsAtTheNextBatchWhenAsked)
     EXPECT_EQ(end, LoopEnd::Cancelled);
     EXPECT_LE(written, 64u * 1024u); // within one 64 KiB batch of the request
     EXPECT_EQ(progress.bytes.load(), written);
+}
+
+// The README's "a stop lands within ~20 ms": a batch shrinks once it took over 20 ms, so after the loop has
+// timed its writes, a stop waits for at most 20 ms of them (or one write, where a write takes longer).
+// Counted in writes, not timed: each write here sleeps 5 ms, and a busy machine only makes a sleep longer,
+// which shrinks the batch sooner. 4 KiB chunks: the first batch is 64 KiB, 16 writes, untimed yet, the one
+// exception.
+TEST(ChunkLoop, OnceItHasTimedItsWritesAStopWaitsForAtMost20MsOfThem)
+{
+    constexpr auto kWrite = std::chrono::milliseconds(5);
+    const auto writesAfterAStopAt = [&](std::uint64_t stopAtWrite) {
+        std::atomic<bool> stop{false};
+        Progress progress;
+        progress.stop = &stop;
+        std::uint64_t writes = 0;
+        std::uint64_t after = 0;
+        const auto end = runChunks(
+            std::uint64_t{1} << 30, 4096, 0, progress,
+            [&](std::uint64_t, std::uint64_t) {
+                std::this_thread::sleep_for(kWrite);
+                ++writes;
+                if (stop.load())
+                    ++after;
+                if (writes == stopAtWrite)
+                    stop.store(true);
+                return true;
+            },
+            [] { return true; });
+        EXPECT_EQ(end, LoopEnd::Cancelled);
+        return after;
+    };
+    // Write 17 opens the second batch, cut to 4 writes (the first took 16 x 5 ms = 80 ms): 3 more, 15 ms.
+    EXPECT_LE(writesAfterAStopAt(17) * kWrite, std::chrono::milliseconds(20));
+    // By write 30 the batch is one write (4 x 5 ms is over 20 ms): the loop stops after it.
+    EXPECT_EQ(writesAfterAStopAt(30), 0u);
+    // Inside the first batch, before any batch was timed: the rest of its 16 writes.
+    EXPECT_LE(writesAfterAStopAt(2), 14u);
 }
 
 TEST(ChunkLoop, ATimeLimitEndsTheLoopAsCompletedAndTheUserStopStillCancels)

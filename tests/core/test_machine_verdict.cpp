@@ -156,13 +156,13 @@ TEST(MachineVerdict, ASataSsdWithItsCacheOffIsSlowAndSaysWhy)
     EXPECT_THAT(
         machineLines(result),
         ElementsAre(
-            "Machine:  The target is a SATA SSD; its best durable write rate here, 12.0 MB/s (`write` at 1 "
-            "MiB),",
-            "          is below what such drives typically sustain (200-530 MB/s). Typical range from the "
-            "roughly",
-            "          550 MB/s that SATA III's 6 Gbit/s link carries, and SATA SSD data sheets (Samsung 870 "
-            "EVO:",
-            "          up to 530 MB/s).", "Likely causes of the slow figure, most likely first:",
+            "Machine:  The target is a SATA SSD; its best durable sequential write rate here, 12.0 MB/s "
+            "(`write`",
+            "          at 1 MiB), is below what such drives typically sustain (200-530 MB/s). Typical range "
+            "from",
+            "          the roughly 550 MB/s that SATA III's 6 Gbit/s link carries, and SATA SSD data sheets",
+            "          (Samsung 870 EVO: up to 530 MB/s).",
+            "Likely causes of the slow figure, most likely first:",
             "  1. The drive's write cache is off: every write waits until the medium holds it.",
             "     Evidence: write cache: write through (/sys/block/sda/queue/write_cache)",
             "     What to change: If the drive's cache is protected against power loss, turn it on (hdparm "
@@ -448,6 +448,11 @@ struct SequentialRow
     bool judged;
 };
 
+void PrintTo(const SequentialRow& row, std::ostream* out)
+{
+    *out << row.name;
+}
+
 class SequentialRule : public ::testing::TestWithParam<SequentialRow>
 {
 protected:
@@ -597,7 +602,9 @@ TEST(MachineVerdict, TheComparisonQuotesTheSequentialCaseNotTheFastestOfAnyShape
 // Above the range: said, with the two readings, and never an accusation. The range's ends are inside it.
 TEST(MachineVerdict, AboveTheRangeIsSaidAndEachEndIsWithin)
 {
-    const auto above = machineVerdict(runOnRecorded("nvme", {writeCase(0, "direct", kMiB, 6500)}), {});
+    // 4 GiB a repetition: at these rates 1 GiB would take under 0.2 s, too short to stand for the drive.
+    const auto above =
+        machineVerdict(runOnRecorded("nvme", {writeCase(0, "direct", kMiB, 6500, 4 * kGiB)}), {});
     EXPECT_THAT(
         above.comparison,
         HasSubstr("its best durable sequential write rate here, 6.50 GB/s (`direct` at 1 MiB), is above "
@@ -605,11 +612,11 @@ TEST(MachineVerdict, AboveTheRangeIsSaidAndEachEndIsWithin)
                   "or this is a faster drive than most."));
     EXPECT_FALSE(above.belowTypical);
     EXPECT_THAT(above.causes, IsEmpty()) << "the recorded NVMe drive: PCIe 4.0 x4, write back, no pressure";
-    const auto lines = machineLines(runOnRecorded("nvme", {writeCase(0, "direct", kMiB, 6500)}));
+    const auto lines = machineLines(runOnRecorded("nvme", {writeCase(0, "direct", kMiB, 6500, 4 * kGiB)}));
     EXPECT_THAT(lines, Not(Contains(HasSubstr("Likely causes"))));
 
     const auto judged = [](const char* mount, double mbps) {
-        return machineVerdict(runOnRecorded(mount, {writeCase(0, "direct", kMiB, mbps)}), {});
+        return machineVerdict(runOnRecorded(mount, {writeCase(0, "direct", kMiB, mbps, 4 * kGiB)}), {});
     };
     EXPECT_THAT(judged("nvme", 1000).comparison, HasSubstr("is within what"));
     EXPECT_THAT(judged("nvme", 5000).comparison, HasSubstr("is within what"));
