@@ -223,11 +223,10 @@ std::vector<std::string> unchecked(const RunResult& result, const Registry* regi
     }
     if (const auto range = typicalWriteRange(facts); range && !bestDurableWrite(result, registry))
         out.push_back(fmt::format(
-            "How the drive's sequential write rate compares with what such drives typically sustain ({}): no "
-            "case here could show that rate, which takes one stream of writes of {} or more in order, "
-            "without "
-            "a sync after each write, a memory limit or compressible bytes, for at least a second or {}. The "
-            "health-check and cdm presets write that way.",
+            "How the drive's sequential write rate compares with what such drives typically sustain ({}): "
+            "no case here could show that rate, which takes one stream of writes of {} or more in order, "
+            "without a sync after each write, a memory limit or compressible bytes, for at least a second "
+            "or {}. The health-check and cdm presets write that way.",
             rangeText(*range), formatBytes(kSequentialChunkBytes), formatBytes(kSequentialLongBytes)));
     if (physical) {
         unknownFact("queue.write_cache", "Whether the drive's write cache is on");

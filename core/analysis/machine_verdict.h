@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/analysis/findings.h"
+#include "core/base/units.h"
 #include "core/model/result.h"
 #include "core/model/system_facts.h"
 
@@ -35,10 +36,10 @@ std::optional<TypicalRange> typicalWriteRange(const SystemFacts& facts);
 // least kSequentialMinChunks chunks and kShortRepetitionSeconds each, and kSequentialLongSeconds or
 // kSequentialLongBytes. What the strategy declares (random offsets, a durable or not-durable write) comes
 // from `registry`; without one, the case's axes alone decide.
-inline constexpr std::uint64_t kSequentialChunkBytes = 1024 * 1024;
+inline constexpr std::uint64_t kSequentialChunkBytes = kMiB;
 inline constexpr std::uint64_t kSequentialMinChunks = 8;
 inline constexpr double kSequentialLongSeconds = 1.0;
-inline constexpr std::uint64_t kSequentialLongBytes = 256ULL * 1024 * 1024;
+inline constexpr std::uint64_t kSequentialLongBytes = 256 * kMiB;
 bool showsSequentialWriteRate(const CaseResult& c, const Registry* registry);
 
 // A likely cause of a figure, from the facts and the checks, with its evidence and what to change.

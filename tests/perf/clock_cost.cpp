@@ -6,7 +6,8 @@
 //
 //     build/dev/tests/perf/clock_cost [rounds]
 //
-// Each round times 10 million of each; the medians over the rounds are printed, with the slowest and fastest.
+// Each round times 10 million of each by the thread's CPU time (so that other work on a loaded machine does not
+// count); the medians over the rounds are printed, with the slowest and fastest.
 #include "core/analysis/latency_histogram.h"
 #include "core/engine/call_timing.h"
 
@@ -14,6 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <memory>
 #include <vector>
 
@@ -23,31 +25,34 @@ constexpr int kCalls = 10'000'000;
 
 using iolab::TimingClock;
 
-double nsPerCall(TimingClock::duration took)
+// The calling thread's CPU time in nanoseconds.
+double cpuNs()
 {
-    return static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(took).count()) / kCalls;
+    timespec t{};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
 }
 
 // kCalls clock reads back to back; the sum of their low bits keeps the compiler from dropping any.
 double clockReads(std::uint64_t& sink)
 {
-    const auto started = TimingClock::now();
+    const double started = cpuNs();
     for (int i = 0; i < kCalls; ++i)
         sink += static_cast<std::uint64_t>(TimingClock::now().time_since_epoch().count()) & 1U;
-    return nsPerCall(TimingClock::now() - started);
+    return (cpuNs() - started) / kCalls;
 }
 
 // What CallTimer does per call: a clock read and the time since the previous one recorded.
 double clockReadsRecorded(iolab::LatencyHistogram& histogram)
 {
-    const auto started = TimingClock::now();
-    auto previous = started;
+    const double started = cpuNs();
+    auto previous = TimingClock::now();
     for (int i = 0; i < kCalls; ++i) {
         const auto now = TimingClock::now();
         histogram.record(iolab::elapsedNs(previous, now));
         previous = now;
     }
-    return nsPerCall(TimingClock::now() - started);
+    return (cpuNs() - started) / kCalls;
 }
 
 void print(const char* what, std::vector<double> ns)

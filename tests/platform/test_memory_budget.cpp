@@ -36,7 +36,7 @@ protected:
 
     void SetUp() override
     {
-        if (!m_target.memoryLimitProblem.empty())
+        if (mayLackMemoryCgroup(m_target))
             GTEST_SKIP() << "no memory cgroup for a case child here: " << m_target.memoryLimitProblem;
         if (folderLivesInMemory(m_target))
             GTEST_SKIP() << "the test folder " << m_dir.path() << " is on " << m_target.fsType

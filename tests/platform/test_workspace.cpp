@@ -326,16 +326,20 @@ TEST(Runner, StopMidCaseEndsSoonAndLeavesNothing)
     auto workspace = makeWorkspace(target);
     Runner runner(registry, *workspace, *probe);
     std::stop_source stop;
+    std::atomic<std::chrono::steady_clock::time_point> stopped{};
     std::thread stopper([&] {
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        stopped = std::chrono::steady_clock::now();
         stop.request_stop();
     });
-    const auto started = std::chrono::steady_clock::now();
     const auto result = runner.run(RunPlan{m, target, expanded}, options, stop.get_token());
-    const auto took = std::chrono::steady_clock::now() - started;
+    const auto took = std::chrono::steady_clock::now() - stopped.load();
     stopper.join();
     EXPECT_TRUE(result.cancelled);
-    EXPECT_LT(took, std::chrono::seconds(5)) << "the stop must land within a batch, not at the end of 8 GiB";
+    // The README: a stop lands within ~20 ms of writes, and a stopped run ends within a second, its files
+    // removed. From the stop to the run's end here: the two threads' loops end at their next batch, then the
+    // files go. Under a loaded 2-CPU machine that took up to BOUND_NOTE; the bound is the README's second.
+    EXPECT_LT(took, std::chrono::seconds(1)) << "the stop must land within a batch, not at the end of 8 GiB";
     ASSERT_FALSE(result.cases.empty());
     EXPECT_EQ(result.cases.front().status, Status::Cancelled) << result.cases.front().reason;
     EXPECT_EQ(dir.entryCount(), 0u) << "a stopped run left files behind";

@@ -13,9 +13,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <linux/io_uring.h>
 #include <linux/magic.h>
+#include <sstream>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -133,6 +136,77 @@ inline std::string uringTrial()
     return "";
 }
 
+// "" when this process may make a memory cgroup where the kernel mounts one, read from /proc/self/mountinfo
+// and /proc/self/cgroup, not from IOLab: cgroup v1, a group made and removed under the memory hierarchy;
+// cgroup v2, the memory controller listed for this process's cgroup, which it can write. Else why not.
+inline std::string memoryCgroupTrial()
+{
+    std::ifstream mounts("/proc/self/mountinfo");
+    std::string line;
+    std::string v1;
+    std::string v2;
+    while (std::getline(mounts, line)) {
+        std::istringstream fields(line);
+        std::string id, parent, devices, root, point, options, field;
+        fields >> id >> parent >> devices >> root >> point >> options;
+        while (fields >> field && field != "-") {
+        }
+        std::string type, source, superOptions;
+        fields >> type >> source >> superOptions;
+        if (type == "cgroup2")
+            v2 = point;
+        else if (type == "cgroup" && ("," + superOptions + ",").find(",memory,") != std::string::npos)
+            v1 = point;
+    }
+    // This process's place in the hierarchy: "N:memory:/path" (v1) or "0::/path" (v2).
+    std::ifstream own("/proc/self/cgroup");
+    std::string mine1;
+    std::string mine2;
+    while (std::getline(own, line)) {
+        const auto first = line.find(':');
+        const auto second = line.find(':', first + 1);
+        const std::string controllers = line.substr(first + 1, second - first - 1);
+        if (("," + controllers + ",").find(",memory,") != std::string::npos)
+            mine1 = line.substr(second + 1);
+        else if (controllers.empty())
+            mine2 = line.substr(second + 1);
+    }
+    if (!v1.empty()) {
+        const std::string trial = v1 + mine1 + "/iolab-test-trial-" + std::to_string(::getpid());
+        if (::mkdir(trial.c_str(), 0755) != 0)
+            return "mkdir " + trial + ": " + std::strerror(errno);
+        ::rmdir(trial.c_str());
+        return "";
+    }
+    if (!v2.empty()) {
+        const std::string dir = v2 + mine2;
+        std::ifstream controllers(dir + "/cgroup.controllers");
+        std::string words((std::istreambuf_iterator<char>(controllers)), std::istreambuf_iterator<char>());
+        if ((" " + words + " ").find(" memory") == std::string::npos)
+            return "the memory controller is not listed in " + dir + "/cgroup.controllers";
+        if (::access(dir.c_str(), W_OK) != 0 ||
+            ::access((dir + "/cgroup.subtree_control").c_str(), W_OK) != 0)
+            return dir + " is not writable by this process";
+        return "";
+    }
+    return "no cgroup hierarchy with the memory controller is mounted";
+}
+
+// Whether a test may go without a memory cgroup for a case child: only where IOLab found a problem and the
+// trial above fails too.
+inline bool mayLackMemoryCgroup(const TargetInfo& target)
+{
+    if (target.memoryLimitProblem.empty())
+        return false;
+    if (const std::string trial = memoryCgroupTrial(); trial.empty()) {
+        ADD_FAILURE()
+            << "IOLab says \"" << target.memoryLimitProblem
+            << "\", but this process can make a memory cgroup (/proc/self/mountinfo, /proc/self/cgroup)";
+        return false;
+    }
+    return true;
+}
+
 // Whether a test may go without O_DIRECT in `target`'s folder: only where IOLab's probe found a problem AND
 // the folder is on none of the filesystems that always take it AND an O_DIRECT write of its own fails there
 // too. Otherwise the probe's problem is a failure of the test, which then runs on (and fails on its own too).
@@ -203,6 +277,11 @@ inline bool mayLackFallocate(const TargetInfo& target)
 inline bool mayLackUring(const std::string& iolabProblem)
 {
     return !iolabProblem.empty();
+}
+
+inline bool mayLackMemoryCgroup(const TargetInfo& target)
+{
+    return !target.memoryLimitProblem.empty();
 }
 
 #endif
