@@ -20,6 +20,8 @@ packages=(
   poppler-utils
   # the tests run the fio jobs IOLab exports
   fio
+  # perf.instructions counts the per-byte loops' instructions under callgrind
+  valgrind
   # packaging: dpkg-shlibdeps (dpkg-dev) and file for CPack's DEB, and the checks of what the packages hold
   dpkg-dev file desktop-file-utils appstream groff-base
 )
@@ -122,6 +124,45 @@ test_windows() {
   trap - EXIT
 }
 
+# CI runs as root, which ignores file permissions and may mount and drop caches: the tests with a path of their
+# own for a normal user (label nonroot, listed in build/dev/nonroot-tests.txt) run again as an unprivileged user
+# (nobody), with a HOME and TMPDIR of its own, from a folder of its own that points ctest at the build (ctest
+# writes its logs where it runs, and the build belongs to root). Each of them must be found, run and pass:
+# a skip there would be the non-root path not running after all.
+test_as_unprivileged_user() {
+  if [[ $(id -u) -ne 0 ]]; then
+    return # the whole suite just ran as a normal user
+  fi
+  local user=nobody group=nogroup
+  local scratch
+  scratch="$(mktemp -d /tmp/iolab-nonroot-XXXXXX)"
+  mkdir -p "$scratch/home" "$scratch/tmp" "$scratch/ctest"
+  printf 'subdirs("%s")\n' "$here/build/dev" >"$scratch/ctest/CTestTestfile.cmake"
+  chown -R "$user:$group" "$scratch"
+  chmod 755 "$scratch"
+  local as_user=(setpriv --reuid="$user" --regid="$group" --clear-groups
+    env HOME="$scratch/home" TMPDIR="$scratch/tmp" XDG_STATE_HOME="$scratch/home/.local/state")
+  say "Running the tests labelled nonroot again as $user"
+  local started=$SECONDS status=0
+  (cd "$scratch/ctest" && "${as_user[@]}" ctest -L nonroot --output-on-failure --no-tests=error -j "$(nproc)") \
+    | tee "$scratch/ctest.log" || status=$?
+  local listed ran
+  listed="$(sort "$here/build/dev/nonroot-tests.txt" | sed '/^$/d')"
+  ran="$(sed -n 's/^ *[0-9]*\/[0-9]* Test *#[0-9]*: \([^ ]*\) .*/\1/p' "$scratch/ctest.log" | sort)"
+  if [[ "$listed" != "$ran" ]]; then
+    echo "the nonroot tests that ran are not the ones listed in build/dev/nonroot-tests.txt:"
+    diff <(echo "$listed") <(echo "$ran") || true
+    status=1
+  fi
+  if grep -q 'Skipped\|Not Run' "$scratch/ctest.log"; then
+    echo "a nonroot test was skipped as $user: its non-root path did not run"
+    status=1
+  fi
+  rm -rf "$scratch"
+  echo "nonroot pass: $((SECONDS - started)) s"
+  [[ $status -eq 0 ]] || exit "$status"
+}
+
 usage() {
   echo "usage: $0 run|test|package"
   exit 2
@@ -156,6 +197,7 @@ case "$command" in
     build
     say "Running the test suite"
     ctest --preset dev -j "$(nproc)" "$@"
+    test_as_unprivileged_user
     test_windows
     # The same tests again under AddressSanitizer+UBSan and ThreadSanitizer: the engine is threaded and
     # handles raw buffers, and these catch what a passing run hides. Skip with IOLAB_NO_SANITIZERS=1.
@@ -169,7 +211,8 @@ case "$command" in
         # run in the dev and asan passes only. Both sanitizer presets keep line tables only (-g1): enough for a
         # report's stack, and a quarter less compile time than full debug info.
         # The package tests pack and install the dev build; a sanitizer build is not one to ship.
-        exclude='lint|package'
+        # perf.instructions runs the loops under valgrind, which cannot run a sanitized program.
+        exclude='lint|package|perf'
         ctest --preset "$preset" -j "$(nproc)" -LE "$exclude" "$@"
       done
     fi

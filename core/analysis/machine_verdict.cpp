@@ -3,7 +3,9 @@
 
 #include "core/analysis/ranking.h"
 #include "core/analysis/system_checks.h"
+#include "core/analysis/warnings.h"
 #include "core/base/units.h"
+#include "core/engine/registry.h"
 
 #include <fmt/format.h>
 
@@ -42,14 +44,13 @@ bool contains(const std::string& text, std::string_view part)
     return text.find(part) != std::string::npos;
 }
 
-// The best durable rate of the file writes that fill a file, and its case.
-std::optional<std::pair<double, std::uint32_t>> bestDurableWrite(const RunResult& result)
+// The best durable rate of the cases that can show the device's sequential write rate, and its case.
+std::optional<std::pair<double, std::uint32_t>> bestDurableWrite(const RunResult& result,
+                                                                 const Registry* registry)
 {
     std::optional<std::pair<double, std::uint32_t>> best;
     for (const auto& c : result.cases) {
-        if (c.status != Status::Ok || comparisonGroup(c.testCase) != ComparisonGroup::FileWrites ||
-            !ratesAsThroughput(c.testCase.preallocate) || compressibleData(c.testCase) ||
-            c.durableMBps.count == 0 || c.durableMBps.median <= 0)
+        if (!showsSequentialWriteRate(c, registry))
             continue;
         if (!best || c.durableMBps.median > best->first)
             best = std::pair{c.durableMBps.median, c.index};
@@ -86,7 +87,10 @@ std::vector<LikelyCause> causes(const RunResult& result, const std::vector<Findi
                           facts.deviceClass != DeviceClass::Memory &&
                           facts.deviceClass != DeviceClass::NetworkShare;
     const std::string cache = facts.valueOf("queue.write_cache");
-    if (physical && cache.starts_with("write through"))
+    // USB sticks and SD cards say "write through" because they have no cache the host can switch on.
+    const bool switchableCache =
+        physical && facts.deviceClass != DeviceClass::UsbDrive && facts.deviceClass != DeviceClass::SdCard;
+    if (switchableCache && cache.starts_with("write through"))
         out.push_back(
             {"The drive's write cache is off: every write waits until the medium holds it",
              "write cache: " + cache + factSource(facts, "queue.write_cache"),
@@ -198,7 +202,7 @@ std::vector<LikelyCause> causes(const RunResult& result, const std::vector<Findi
     return out;
 }
 
-std::vector<std::string> unchecked(const RunResult& result)
+std::vector<std::string> unchecked(const RunResult& result, const Registry* registry)
 {
     const SystemFacts& facts = result.system;
     std::vector<std::string> out;
@@ -234,6 +238,13 @@ std::vector<std::string> unchecked(const RunResult& result)
     default:
         break;
     }
+    if (const auto range = typicalWriteRange(facts); range && !bestDurableWrite(result, registry))
+        out.push_back(fmt::format(
+            "How the drive's sequential write rate compares with what such drives typically sustain ({}): "
+            "no case here could show that rate, which takes one stream of writes of {} or more in order, "
+            "without a sync after each write, a memory limit or compressible bytes, for at least a second "
+            "or {}. The health-check and cdm presets write that way.",
+            rangeText(*range), formatBytes(kSequentialChunkBytes), formatBytes(kSequentialLongBytes)));
     if (physical) {
         unknownFact("queue.write_cache", "Whether the drive's write cache is on");
         unknownFact("device.link", "The link's speed");
@@ -254,6 +265,35 @@ std::vector<std::string> unchecked(const RunResult& result)
 }
 
 } // namespace
+
+bool showsSequentialWriteRate(const CaseResult& c, const Registry* registry)
+{
+    const Case& k = c.testCase;
+    if (!hasRate(c) || comparisonGroup(k) != ComparisonGroup::FileWrites || !k.fileSet.empty() ||
+        c.durableMBps.count == 0 || c.durableMBps.median <= 0)
+        return false;
+    const bool syncsOnlyAtTheEnd = k.sync.mode == SyncMode::None || k.sync.mode == SyncMode::FsyncEnd ||
+                                   k.sync.mode == SyncMode::FdatasyncEnd;
+    if (k.chunkBytes < kSequentialChunkBytes || !syncsOnlyAtTheEnd || k.threads != 1 ||
+        k.memoryLimitBytes != 0 || compressibleData(k) || !ratesAsThroughput(k.preallocate))
+        return false;
+    if (const Strategy* s = registry != nullptr ? registry->find(k.strategy) : nullptr) {
+        const StrategyInfo& info = s->info();
+        if (info.randomOffsets || info.durableEachWrite || !info.notDurable.empty())
+            return false;
+    }
+    std::size_t measured = 0;
+    for (const auto& r : c.repetitions) {
+        if (r.warmup || !r.outcome.ok())
+            continue;
+        ++measured;
+        const double seconds = std::max(r.returnSeconds, r.durableSeconds);
+        if (r.bytes < kSequentialMinChunks * k.chunkBytes || seconds < kShortRepetitionSeconds ||
+            (seconds < kSequentialLongSeconds && r.bytes < kSequentialLongBytes))
+            return false;
+    }
+    return measured > 0;
+}
 
 std::optional<TypicalRange> typicalWriteRange(const SystemFacts& facts)
 {
@@ -292,15 +332,16 @@ std::optional<TypicalRange> typicalWriteRange(const SystemFacts& facts)
     }
 }
 
-MachineVerdict machineVerdict(const RunResult& result, const std::vector<Finding>& found)
+MachineVerdict machineVerdict(const RunResult& result, const std::vector<Finding>& found,
+                              const Registry* registry)
 {
     MachineVerdict v;
     const SystemFacts& facts = result.system;
-    v.unchecked = unchecked(result);
+    v.unchecked = unchecked(result, registry);
     if (!facts.gathered)
         return v;
     v.causes = causes(result, found);
-    const auto best = bestDurableWrite(result);
+    const auto best = bestDurableWrite(result, registry);
     const auto range = typicalWriteRange(facts);
     if (!best || !range)
         return v;
@@ -318,8 +359,9 @@ MachineVerdict machineVerdict(const RunResult& result, const std::vector<Finding
         verdict = fmt::format("within what such drives typically sustain ({})", rangeText(*range));
     }
     const Case& k = result.cases[index].testCase;
-    v.comparison = fmt::format("The target is {}; its best durable write rate here, {} (`{}` at {}), is {}.",
-                               withArticle(kind), rate(mbps), k.strategy, formatBytes(k.chunkBytes), verdict);
+    v.comparison =
+        fmt::format("The target is {}; its best durable sequential write rate here, {} (`{}` at {}), is {}.",
+                    withArticle(kind), rate(mbps), k.strategy, formatBytes(k.chunkBytes), verdict);
     if (anyFinding(found, Finding::Kind::CpuBound, index))
         v.comparison += " That case kept the CPU busy, so the drive may be faster than this.";
     v.comparison += fmt::format(" Typical range from {}.", range->source);

@@ -49,9 +49,10 @@ template <class Body> auto withFixedChunk(std::uint64_t chunkBytes, Body&& body)
 // The shared shape of every write loop. `write(offset, length)` and `sync()` return false on failure (the
 // strategy keeps the error). Inside a batch there is nothing but the strategy's call: progress (with the
 // kill -9 probe's acknowledgement point, Progress::addAndHoldAtPoint), the stop flag and one clock read
-// happen once per batch. A batch starts at 64 KiB (at least one write) and shrinks when writes are slow, so
-// that a stop lands within ~20 ms even when every write waits for the device. `chunk` is a byte count or a
-// FixedChunk; each full chunk's write gets it as it came, the short tail a plain count. `timer` is
+// happen once per batch. A batch starts at one write, doubles while batches take under 2 ms (up to 64 KiB of
+// writes) and shrinks once one takes over 20 ms, so that a stop lands within ~20 ms (or one write, where a
+// write takes longer) even when every write waits for the device. `chunk` is a byte count or a FixedChunk;
+// each full chunk's write gets it as it came, the short tail a plain count. `timer` is
 // NoCallTimer or CallTimer (core/engine/call_timing.h): with a CallTimer every call and every sync is timed
 // into the thread's histograms, with NoCallTimer the loop is compiled without a clock read per call.
 template <class Timer, std::convertible_to<std::uint64_t> Chunk, class WriteFn, class SyncFn>
@@ -68,7 +69,8 @@ LoopEnd runChunks(std::uint64_t totalBytes, Chunk chunk, std::uint32_t syncEvery
     const std::uint64_t tailBytes = totalBytes % chunkBytes;
     const std::uint64_t maxBatch =
         progress.everyCall ? 1 : std::max<std::uint64_t>(1, kGrainBytes / chunkBytes);
-    std::uint64_t batch = maxBatch;
+    // Not yet timed: a first batch of 64 KiB of slow writes would hold a stop for seconds.
+    std::uint64_t batch = 1;
     std::uint64_t untilSync = syncEveryWrites;
     std::uint64_t offset = 0;
     std::uint64_t done = 0;

@@ -77,6 +77,7 @@ TEST_F(Cli, TargetDetailsPrintTheSystemFactsThatARunRecords)
     const auto facts = gatherSystemFacts(inspectTarget(m_target.path()));
     EXPECT_THAT(r.out, HasSubstr(m_target.path()));
     EXPECT_THAT(r.out, HasSubstr("Device class: " + describe(facts.deviceClass)));
+    ASSERT_FALSE(facts.sections.empty());
     for (const auto& section : facts.sections)
         EXPECT_THAT(r.out, HasSubstr("\n  " + section.title + "\n"));
     EXPECT_THAT(r.out, HasSubstr(describeStack(facts)));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Case axes as declarations (issue 15 §1): old files open and save byte for byte as before, and an axis added
 // through its declaration alone shows in expansion, refusal, matrix and result JSON, CSV and the case label.
+#include "core/analysis/stats.h"
 #include "core/formats/matrix_json.h"
 #include "core/formats/result_csv.h"
 #include "core/formats/result_json.h"
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace iolab {
@@ -67,6 +69,191 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(GoldenFiles{"golden-result.json", "golden-result.resaved.json", "golden-result.csv"},
                       GoldenFiles{"golden-axes-result.json", "golden-axes-result.resaved.json",
                                   "golden-axes-result.csv"}));
+
+// The figures that matter in the golden results, worked out by hand from the repetitions in the input files,
+// so that a rewrite of the expected files (IOLAB_REWRITE_GOLDEN) cannot carry a wrong figure in unnoticed:
+// each case's median, mean, sample standard deviation, CV, 95% interval (Student's t for 2 degrees of
+// freedom, 4.303 as the published table and IOLab's give it; exactly 4.30265), trimmed mean (of three values:
+// the median) and count, in what IOLab writes and in what its statistics make of the same values.
+struct HandFigures
+{
+    std::uint32_t caseIndex;
+    bool durable; // else apparent
+    double median;
+    double mean;
+    double stddev;
+    double cv;
+    double ciLow;
+    double ciHigh;
+};
+
+// tests/data/golden-result.json: seven cases, the last failed in its warm-up (no measured repetition).
+const HandFigures kGoldenResultFigures[] = {
+    // case 1 (stdio 4 KiB), durable: 765.9880, 470.0677, 539.2267 (the warm-up left out).
+    //   median 539.2267; mean (765.9880 + 470.0677 + 539.2267) / 3 = 591.7608;
+    //   stddev sqrt((174.2272^2 + -121.6931^2 + -52.5341^2) / 2) = 154.7969; CV 154.7969 / 591.7608 =
+    //   0.26159;
+    //   CI 591.7608 -/+ 4.303 x 154.7969 / sqrt(3) = 591.7608 -/+ 384.5679; trimmed mean of three = the
+    //   median.
+    {0, true, 539.2267, 591.7608, 154.7969, 0.26159, 207.1929, 976.3287},
+    // case 1 (stdio 4 KiB), apparent: 768.5953, 470.2995, 539.9468 (the warm-up left out).
+    //   median 539.9468; mean (768.5953 + 470.2995 + 539.9468) / 3 = 592.9472;
+    //   stddev sqrt((175.6481^2 + -122.6477^2 + -53.0004^2) / 2) = 156.0509; CV 156.0509 / 592.9472 =
+    //   0.26318;
+    //   CI 592.9472 -/+ 4.303 x 156.0509 / sqrt(3) = 592.9472 -/+ 387.6832; trimmed mean of three = the
+    //   median.
+    {0, false, 539.9468, 592.9472, 156.0509, 0.26318, 205.2641, 980.6304},
+    // case 2 (stdio 64 KiB), durable: 1867.7692, 1243.4827, 1145.3374 (the warm-up left out).
+    //   median 1243.4827; mean (1867.7692 + 1243.4827 + 1145.3374) / 3 = 1418.8631;
+    //   stddev sqrt((448.9061^2 + -175.3804^2 + -273.5257^2) / 2) = 391.8490; CV 391.8490 / 1418.8631 =
+    //   0.27617;
+    //   CI 1418.8631 -/+ 4.303 x 391.8490 / sqrt(3) = 1418.8631 -/+ 973.4854; trimmed mean of three = the
+    //   median.
+    {1, true, 1243.4827, 1418.8631, 391.8490, 0.27617, 445.3776, 2392.3485},
+    // case 2 (stdio 64 KiB), apparent: 1870.5232, 1247.4836, 1146.7822 (the warm-up left out).
+    //   median 1247.4836; mean (1870.5232 + 1247.4836 + 1146.7822) / 3 = 1421.5963;
+    //   stddev sqrt((448.9268^2 + -174.1127^2 + -274.8141^2) / 2) = 392.0289; CV 392.0289 / 1421.5963 =
+    //   0.27577;
+    //   CI 1421.5963 -/+ 4.303 x 392.0289 / sqrt(3) = 1421.5963 -/+ 973.9324; trimmed mean of three = the
+    //   median.
+    {1, false, 1247.4836, 1421.5963, 392.0289, 0.27577, 447.6639, 2395.5287},
+    // case 3 (write 4 KiB), durable: 823.6037, 701.0219, 701.1105 (the warm-up left out).
+    //   median 701.1105; mean (823.6037 + 701.0219 + 701.1105) / 3 = 741.9120;
+    //   stddev sqrt((81.6917^2 + -40.8902^2 + -40.8016^2) / 2) = 70.7471; CV 70.7471 / 741.9120 = 0.09536;
+    //   CI 741.9120 -/+ 4.303 x 70.7471 / sqrt(3) = 741.9120 -/+ 175.7598; trimmed mean of three = the
+    //   median.
+    {2, true, 701.1105, 741.9120, 70.7471, 0.09536, 566.1522, 917.6718},
+    // case 3 (write 4 KiB), apparent: 824.3457, 701.4996, 844.9871 (the warm-up left out).
+    //   median 824.3457; mean (824.3457 + 701.4996 + 844.9871) / 3 = 790.2775;
+    //   stddev sqrt((34.0682^2 + -88.7779^2 + 54.7096^2) / 2) = 77.5735; CV 77.5735 / 790.2775 = 0.09816;
+    //   CI 790.2775 -/+ 4.303 x 77.5735 / sqrt(3) = 790.2775 -/+ 192.7188; trimmed mean of three = the
+    //   median.
+    {2, false, 824.3457, 790.2775, 77.5735, 0.09816, 597.5587, 982.9963},
+    // case 4 (write 64 KiB), durable: 3746.7207, 1860.1752, 1538.5323 (the warm-up left out).
+    //   median 1860.1752; mean (3746.7207 + 1860.1752 + 1538.5323) / 3 = 2381.8094;
+    //   stddev sqrt((1364.9113^2 + -521.6342^2 + -843.2771^2) / 2) = 1192.9379; CV 1192.9379 / 2381.8094 =
+    //   0.50085;
+    //   CI 2381.8094 -/+ 4.303 x 1192.9379 / sqrt(3) = 2381.8094 -/+ 2963.6611; trimmed mean of three = the
+    //   median.
+    {3, true, 1860.1752, 2381.8094, 1192.9379, 0.50085, -581.8517, 5345.4705},
+    // case 4 (write 64 KiB), apparent: 3757.5070, 1863.7798, 1542.6071 (the warm-up left out).
+    //   median 1863.7798; mean (3757.5070 + 1863.7798 + 1542.6071) / 3 = 2387.9646;
+    //   stddev sqrt((1369.5424^2 + -524.1849^2 + -845.3575^2) / 2) = 1196.8804; CV 1196.8804 / 2387.9646 =
+    //   0.50121;
+    //   CI 2387.9646 -/+ 4.303 x 1196.8804 / sqrt(3) = 2387.9646 -/+ 2973.4557; trimmed mean of three = the
+    //   median.
+    {3, false, 1863.7798, 2387.9646, 1196.8804, 0.50121, -585.4911, 5361.4203},
+    // case 5 (direct 4 KiB), durable: 697.3295, 820.8507, 617.1245 (the warm-up left out).
+    //   median 697.3295; mean (697.3295 + 820.8507 + 617.1245) / 3 = 711.7682;
+    //   stddev sqrt((-14.4387^2 + 109.0825^2 + -94.6437^2) / 2) = 102.6277; CV 102.6277 / 711.7682 = 0.14419;
+    //   CI 711.7682 -/+ 4.303 x 102.6277 / sqrt(3) = 711.7682 -/+ 254.9620; trimmed mean of three = the
+    //   median.
+    {4, true, 697.3295, 711.7682, 102.6277, 0.14419, 456.8063, 966.7302},
+    // case 5 (direct 4 KiB), apparent: 697.9436, 822.1202, 617.6856 (the warm-up left out).
+    //   median 697.9436; mean (697.9436 + 822.1202 + 617.6856) / 3 = 712.5832;
+    //   stddev sqrt((-14.6395^2 + 109.5370^2 + -94.8975^2) / 2) = 103.0005; CV 103.0005 / 712.5832 = 0.14455;
+    //   CI 712.5832 -/+ 4.303 x 103.0005 / sqrt(3) = 712.5832 -/+ 255.8881; trimmed mean of three = the
+    //   median.
+    {4, false, 697.9436, 712.5832, 103.0005, 0.14455, 456.6950, 968.4713},
+    // case 6 (direct 64 KiB), durable: 3725.8468, 1597.1990, 1928.6992 (the warm-up left out).
+    //   median 1928.6992; mean (3725.8468 + 1597.1990 + 1928.6992) / 3 = 2417.2483;
+    //   stddev sqrt((1308.5985^2 + -820.0493^2 + -488.5491^2) / 2) = 1145.3364; CV 1145.3364 / 2417.2483 =
+    //   0.47382;
+    //   CI 2417.2483 -/+ 4.303 x 1145.3364 / sqrt(3) = 2417.2483 -/+ 2845.4031; trimmed mean of three = the
+    //   median.
+    {5, true, 1928.6992, 2417.2483, 1145.3364, 0.47382, -428.1548, 5262.6514},
+    // case 6 (direct 64 KiB), apparent: 3740.0764, 1601.6599, 1932.8510 (the warm-up left out).
+    //   median 1932.8510; mean (3740.0764 + 1601.6599 + 1932.8510) / 3 = 2424.8624;
+    //   stddev sqrt((1315.2140^2 + -823.2025^2 + -492.0115^2) / 2) = 1150.9834; CV 1150.9834 / 2424.8624 =
+    //   0.47466;
+    //   CI 2424.8624 -/+ 4.303 x 1150.9834 / sqrt(3) = 2424.8624 -/+ 2859.4320; trimmed mean of three = the
+    //   median.
+    {5, false, 1932.8510, 2424.8624, 1150.9834, 0.47466, -434.5696, 5284.2944},
+};
+
+void expectFigures(const nlohmann::json& summary, const HandFigures& hand, const std::string& what)
+{
+    SCOPED_TRACE(what);
+    EXPECT_EQ(summary.at("count").get<std::size_t>(), 3u)
+        << "three measured repetitions, the warm-up left out";
+    EXPECT_NEAR(summary.at("median").get<double>(), hand.median, 1e-4);
+    EXPECT_NEAR(summary.at("mean").get<double>(), hand.mean, 1e-4);
+    EXPECT_NEAR(summary.at("stddev").get<double>(), hand.stddev, 1e-4);
+    EXPECT_NEAR(summary.at("cv").get<double>(), hand.cv, 5e-6);
+    EXPECT_NEAR(summary.at("ciLow").get<double>(), hand.ciLow, 1e-4);
+    EXPECT_NEAR(summary.at("ciHigh").get<double>(), hand.ciHigh, 1e-4);
+    EXPECT_NEAR(summary.at("trimmedMean").get<double>(), hand.median, 1e-4);
+}
+
+// The measured repetitions' rates as the input file holds them.
+std::vector<double> measuredRates(const CaseResult& c, bool durable)
+{
+    std::vector<double> rates;
+    for (const auto& r : c.repetitions) {
+        if (!r.warmup && r.outcome.ok())
+            rates.push_back(durable ? r.durableMBps : r.apparentMBps);
+    }
+    return rates;
+}
+
+void expectHandFigures(const char* input, const char* resaved, const std::vector<HandFigures>& figures,
+                       std::size_t caseCount, std::size_t csvRows)
+{
+    const RunResult result = resultFromJson(dataFile(input), input);
+    ASSERT_EQ(result.cases.size(), caseCount);
+    const auto written = nlohmann::json::parse(dataFile(resaved));
+    ASSERT_EQ(written.at("cases").size(), caseCount);
+    for (const auto& hand : figures) {
+        const std::string key = hand.durable ? "durableMBps" : "apparentMBps";
+        const std::string what =
+            std::string(resaved) + " case " + std::to_string(hand.caseIndex + 1) + " " + key;
+        expectFigures(written.at("cases").at(hand.caseIndex).at(key), hand, what);
+        // IOLab's statistics over the same three values.
+        const auto rates = measuredRates(result.cases.at(hand.caseIndex), hand.durable);
+        ASSERT_EQ(rates.size(), 3u) << what;
+        expectFigures(nlohmann::json{{"count", summarize(rates).count},
+                                     {"median", summarize(rates).median},
+                                     {"mean", summarize(rates).mean},
+                                     {"stddev", summarize(rates).stddev},
+                                     {"cv", summarize(rates).cv},
+                                     {"ciLow", summarize(rates).ciLow},
+                                     {"ciHigh", summarize(rates).ciHigh},
+                                     {"trimmedMean", summarize(rates).trimmedMean}},
+                      hand, what + " (summarize)");
+    }
+    // One CSV row per repetition, warm-ups included: counted in the input, not by the code.
+    const std::string csv = toCsv(repetitionRows(result));
+    EXPECT_EQ(static_cast<std::size_t>(std::count(csv.begin(), csv.end(), '\n')), csvRows + 1)
+        << "a header line";
+}
+
+TEST(GoldenFigures, TheFirstRunsFiguresAreWhatHandArithmeticGives)
+{
+    expectHandFigures("golden-result.json", "golden-result.resaved.json",
+                      {std::begin(kGoldenResultFigures), std::end(kGoldenResultFigures)}, 7, 6 * 4 + 1);
+    // Case 7 failed in its warm-up: nothing measured, every figure zero.
+    const auto written = nlohmann::json::parse(dataFile("golden-result.resaved.json"));
+    EXPECT_EQ(written.at("cases").at(6).at("status"), "failed");
+    EXPECT_EQ(written.at("cases").at(6).at("durableMBps").at("count"), 0);
+    EXPECT_EQ(written.at("cases").at(6).at("durableMBps").at("median"), 0.0);
+}
+
+// tests/data/golden-axes-result.json: four cases, one per kind of axis, each holding the first run's case 1
+// repetitions, so each has case 1's figures.
+TEST(GoldenFigures, TheAxesRunsFiguresAreWhatHandArithmeticGives)
+{
+    std::vector<HandFigures> figures;
+    for (std::uint32_t index = 0; index < 4; ++index) {
+        for (const auto& hand : kGoldenResultFigures) {
+            if (hand.caseIndex == 0) {
+                figures.push_back(hand);
+                figures.back().caseIndex = index;
+            }
+        }
+    }
+    ASSERT_EQ(figures.size(), 8u);
+    expectHandFigures("golden-axes-result.json", "golden-axes-result.resaved.json", figures, 4, 4 * 4);
+}
 
 TEST(GoldenMatrix, EveryAxisReadsAndWritesAsBefore)
 {

@@ -10,9 +10,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <optional>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -158,6 +160,42 @@ TEST(ChunkLoop, StopsAtTheNextBatchWhenAsked)
     EXPECT_EQ(end, LoopEnd::Cancelled);
     EXPECT_LE(written, 64u * 1024u); // within one 64 KiB batch of the request
     EXPECT_EQ(progress.bytes.load(), written);
+}
+
+// The README's "a stop lands within ~20 ms": a batch starts at one write, grows only while batches take under
+// 2 ms and shrinks once one takes over 20 ms, so a stop waits for at most 20 ms of writes (or one write,
+// where a write takes longer), from the first write on. Counted in writes, not timed: each write here sleeps
+// 5 ms, and a busy machine only makes a sleep longer, which keeps the batch small. 512-byte chunks, as a slow
+// O_DSYNC case: a first batch of 64 KiB would be 128 writes, 640 ms here (and 1.1 s of a cancelled run was
+// seen in it on a busy disk before batches started at one write).
+TEST(ChunkLoop, AStopWaitsForAtMost20MsOfWritesFromTheFirstWriteOn)
+{
+    constexpr auto kWrite = std::chrono::milliseconds(5);
+    const auto writesAfterAStopAt = [&](std::uint64_t stopAtWrite) {
+        std::atomic<bool> stop{false};
+        Progress progress;
+        progress.stop = &stop;
+        std::uint64_t writes = 0;
+        std::uint64_t after = 0;
+        const auto end = runChunks(
+            std::uint64_t{1} << 30, 512, 0, progress,
+            [&](std::uint64_t, std::uint64_t) {
+                std::this_thread::sleep_for(kWrite);
+                ++writes;
+                if (stop.load())
+                    ++after;
+                if (writes == stopAtWrite)
+                    stop.store(true);
+                return true;
+            },
+            [] { return true; });
+        EXPECT_EQ(end, LoopEnd::Cancelled);
+        return after;
+    };
+    for (const std::uint64_t stopAt : {1, 2, 3, 17, 30}) {
+        const auto after = writesAfterAStopAt(stopAt);
+        EXPECT_LE(after * kWrite, std::chrono::milliseconds(20)) << "stopped at write " << stopAt;
+    }
 }
 
 TEST(ChunkLoop, ATimeLimitEndsTheLoopAsCompletedAndTheUserStopStillCancels)

@@ -11,6 +11,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -261,6 +262,134 @@ TEST_F(FindingsTest, CacheIllusionFromRamSizeAndFromDeviceBytes)
     illusions = ofKind(findings(run, &registry), Finding::Kind::CacheIllusion);
     ASSERT_EQ(illusions.size(), 1u);
     EXPECT_THAT(illusions[0].text, HasSubstr("the device saw 76.8 MiB written for 768 MiB"));
+}
+
+// Issue 34: the durable-gap form of the cache illusion only where every byte fit in the page cache, went
+// through it, and the gap is more than kDurableGapFactor; otherwise the plain durable gap or nothing.
+TEST_F(FindingsTest, TheRamFormOfTheCacheIllusionMustNotFireWithoutItsEvidence)
+{
+    const auto kinds = [&](CaseResult c) {
+        run.cases = {std::move(c)};
+        const auto all = findings(run, &registry);
+        return std::pair{ofKind(all, Finding::Kind::CacheIllusion).size(),
+                         ofKind(all, Finding::Kind::DurableGap).size()};
+    };
+    using Counts = std::pair<std::size_t, std::size_t>; // illusions, durable gaps
+    EXPECT_EQ(kinds(okCase(0, "write", 65536, 5000, 400)), (Counts{1, 0})) << "the control: it fires";
+    EXPECT_EQ(kinds(okCase(0, "write", 65536, 800, 400)), (Counts{0, 0}))
+        << "exactly twice: no gap to speak of";
+    EXPECT_EQ(kinds(okCase(0, "write", 65536, 801, 400)), (Counts{1, 0})) << "just over twice";
+    EXPECT_EQ(kinds(okCase(0, "direct", 65536, 5000, 400)), (Counts{0, 1}))
+        << "O_DIRECT skips the page cache";
+    auto dsync = okCase(0, "write", 65536, 5000, 400);
+    dsync.testCase.sync = {SyncMode::ODsync, 0};
+    EXPECT_EQ(kinds(dsync), (Counts{0, 1}));
+    auto fsyncEnd = okCase(0, "write", 65536, 5000, 400);
+    fsyncEnd.testCase.sync = {SyncMode::FsyncEnd, 0};
+    EXPECT_EQ(kinds(fsyncEnd), (Counts{0, 1}));
+    auto pipe = okCase(0, "write", 65536, 5000, 400);
+    pipe.testCase.target = TargetKind::Pipe;
+    EXPECT_EQ(kinds(pipe), (Counts{0, 0}));
+    run.host.ramBytes = 512 * kMiB; // 256 MiB x 2 is not under it
+    EXPECT_EQ(kinds(okCase(0, "write", 65536, 5000, 400)), (Counts{0, 1}));
+    run.host.ramBytes = 512 * kMiB + 1;
+    EXPECT_EQ(kinds(okCase(0, "write", 65536, 5000, 400)), (Counts{1, 0}));
+    run.host.ramBytes = 0; // not known: no claim about what fit
+    EXPECT_EQ(kinds(okCase(0, "write", 65536, 5000, 400)), (Counts{0, 1}));
+}
+
+// The device-shortfall form: only when the device was watched and saw under half of what the measured
+// repetitions wrote; a warm-up or a failed repetition is not evidence either way.
+TEST_F(FindingsTest, TheDeviceShortfallFormMustNotFireWithoutItsEvidence)
+{
+    run.host.ramBytes = 256 * kMiB; // nothing fits: only the device's bytes can make the finding
+    const auto illusions = [&](const std::function<void(CaseResult&)>& change) {
+        auto c = okCase(0, "write", 65536, 1000, 900);
+        change(c);
+        run.cases = {c};
+        return ofKind(findings(run, &registry), Finding::Kind::CacheIllusion);
+    };
+    const auto seen = [](double share) {
+        return [share](CaseResult& c) {
+            for (auto& r : c.repetitions)
+                r.deviceWrittenBytes = static_cast<std::uint64_t>(static_cast<double>(r.bytes) * share);
+        };
+    };
+    ASSERT_EQ(illusions(seen(0.49)).size(), 1u) << "the control: it fires";
+    EXPECT_THAT(illusions(seen(0.49))[0].text, HasSubstr("the device saw"));
+    EXPECT_TRUE(illusions(seen(0.5)).empty()) << "half is not under half";
+    EXPECT_TRUE(illusions(seen(1.0)).empty());
+    EXPECT_TRUE(illusions([](CaseResult& c) {
+                    for (auto& r : c.repetitions) {
+                        r.deviceObserved = false; // the device's counters could not be read
+                        r.deviceWrittenBytes = 0;
+                    }
+                }).empty());
+    // The measured repetitions' device saw 60%: a warm-up or a failed repetition that it saw nothing of would
+    // bring the sum under half if it were counted.
+    EXPECT_TRUE(illusions([&](CaseResult& c) {
+                    seen(0.6)(c);
+                    auto warmup = c.repetitions[0];
+                    warmup.warmup = true;
+                    warmup.index = 0;
+                    warmup.deviceWrittenBytes = 0;
+                    c.repetitions.insert(c.repetitions.begin(), warmup);
+                }).empty());
+    EXPECT_TRUE(illusions([&](CaseResult& c) {
+                    seen(0.6)(c);
+                    auto failed = c.repetitions[0];
+                    failed.outcome = Outcome{Status::Failed, 28, "write", "no space left on the device"};
+                    failed.deviceWrittenBytes = 0;
+                    c.repetitions.push_back(failed);
+                }).empty());
+}
+
+namespace {
+
+// A read of 256 MiB per repetition from the given cache state, the device delivering `deliveredShare` of it.
+CaseResult readCase(CacheState cache, double deliveredShare, bool observed = true)
+{
+    CaseResult c = okCase(0, "read", kMiB, 900, 900);
+    c.testCase.direction = Direction::Read;
+    c.testCase.cache = cache;
+    c.testCase.hint = ReadHint::Normal;
+    for (auto& r : c.repetitions) {
+        r.deviceWrittenBytes = 0;
+        r.deviceObserved = observed;
+        r.deviceReadBytes = static_cast<std::uint64_t>(static_cast<double>(r.bytes) * deliveredShare);
+    }
+    return c;
+}
+
+} // namespace
+
+// The cold-read form: a cold read the device delivered under half of; never a warm read, an unwatched device,
+// or half delivered.
+TEST_F(FindingsTest, TheColdReadFormFiresOnlyWhenTheDeviceDeliveredUnderHalf)
+{
+    const auto illusions = [&](CaseResult c) {
+        run.cases = {std::move(c)};
+        return ofKind(findings(run, &registry), Finding::Kind::CacheIllusion);
+    };
+    const auto fired = illusions(readCase(CacheState::Cold, 0.1));
+    ASSERT_EQ(fired.size(), 1u);
+    EXPECT_EQ(fired[0].caseIndex, 0u);
+    EXPECT_THAT(fired[0].text,
+                HasSubstr("the device delivered 76.8 MiB for the 768 MiB the case read from a cold "
+                          "cache; the rest came from memory"));
+    EXPECT_EQ(illusions(readCase(CacheState::Cold, 0.49)).size(), 1u);
+    EXPECT_TRUE(illusions(readCase(CacheState::Cold, 0.5)).empty());
+    EXPECT_TRUE(illusions(readCase(CacheState::Cold, 1.0)).empty());
+    EXPECT_TRUE(illusions(readCase(CacheState::Warm, 0.0)).empty())
+        << "a warm read comes from memory by design";
+    EXPECT_TRUE(illusions(readCase(CacheState::NotApplicable, 0.0)).empty());
+    EXPECT_TRUE(illusions(readCase(CacheState::Cold, 0.0, false)).empty()) << "the device was not watched";
+    // The two measured repetitions' device delivered 60%, the warm-up's nothing (it warmed the cache):
+    // counted, the warm-up would bring the sum to 40%.
+    auto withWarmup = readCase(CacheState::Cold, 0.6);
+    withWarmup.repetitions[0].warmup = true;
+    withWarmup.repetitions[0].deviceReadBytes = 0;
+    EXPECT_TRUE(illusions(withWarmup).empty()) << "a warm-up's read is not the case's";
 }
 
 // Issue 14: a direct write on ext4 whose final fsync is long (the device's cache and the new file's blocks

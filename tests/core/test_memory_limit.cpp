@@ -139,6 +139,7 @@ TEST_F(MemoryLimit, ThePresetCapsAQuarterOfItsSizeAndSizeScalesTheCap)
     auto preset = findPreset("memory-budget");
     ASSERT_TRUE(preset);
     EXPECT_EQ(preset->crashProbe, 5u);
+    ASSERT_EQ(preset->groups.size(), 4u);
     for (const auto& g : preset->groups) {
         ASSERT_EQ(g.memoryLimitsBytes.size(), 1u);
         EXPECT_EQ(g.memoryLimitsBytes[0], 1 * kGiB);

@@ -5,6 +5,7 @@
 #include "core/analysis/system_checks.h"
 #include "core/analysis/verdict.h"
 #include "core/base/units.h"
+#include "tests/support/recorded_facts.h"
 #include "tests/support/system_facts.h"
 
 #include <gmock/gmock.h>
@@ -140,6 +141,33 @@ TEST(StorageCheck, MountOptionsThatChangeTheMeaningAreNamedToo)
     ASSERT_TRUE(finding);
     EXPECT_THAT(finding->text, HasSubstr("the filesystem compresses (zstd:3)"));
     EXPECT_FALSE(storageFinding(RunResult{})) << "no facts, no accusation";
+}
+
+// The same on the Linux collector's facts for recorded trees (tests/support/recorded_facts.h; this VM has no
+// NVMe, hwmon or device-mapper of its own): FUSE, a network share, a sync mount and data=journal are named; a
+// plain SATA SSD, NVMe drive or USB stick, and dirsync (not sync), are not.
+TEST(StorageCheck, OnRecordedMountsOnlyALayerOrAnOptionThatChangesTheFiguresIsNamed)
+{
+    const auto on = [](const std::string& mount) {
+        RunResult result;
+        result.system = recordedFacts(mount);
+        result.target = recordedTarget(mount);
+        return storageFinding(result);
+    };
+    const std::vector<std::pair<std::string, std::string>> fires{
+        {"fuse", "FUSE: a user-space program serves every call"},
+        {"nfs", "network filesystem"},
+        {"sata-ssd-sync", "the filesystem is mounted sync, so every write waits for the device"},
+        {"sata-ssd-data-journal", "data=journal writes every data block twice"},
+    };
+    for (const auto& [mount, words] : fires) {
+        const auto finding = on(mount);
+        ASSERT_TRUE(finding) << mount;
+        EXPECT_THAT(finding->text, HasSubstr(words)) << mount;
+    }
+    for (const char* mount :
+         {"sata-ssd", "sata-ssd-cache-off", "sata-ssd-dirsync", "nvme", "usb2-stick", "usb3-stick"})
+        EXPECT_FALSE(on(mount)) << mount << ": " << on(mount).value_or(Finding{}).text;
 }
 
 TEST(CpuBoundCheck, FiresWhenTheCoresInUseWereBusyNearlyAllTheTime)

@@ -178,15 +178,13 @@ TEST(Report, TheGoldenResultMakesAReadablePdf)
         EXPECT_THAT(text.out, HasSubstr(expected));
     // The golden run's repetitions are noisy (3.7, 1.6 and 1.9 GB/s for the fastest): the finding names the
     // highest case without calling it fastest (issue 34).
-    EXPECT_THAT(flat(text.out), HasSubstr("At 64 KiB per call, no write to a file is fastest beyond the noise"));
+    EXPECT_THAT(flat(text.out),
+                HasSubstr("At 64 KiB per call, no write to a file is fastest beyond the noise"));
     EXPECT_THAT(flat(text.out), HasSubstr("the highest, case 6 (direct 64 KiB) at 1.93 GB/s durable"));
-    // Key figures as the summary prints them: every measured median, to one decimal.
-    for (const auto& c : result.cases) {
-        if (c.status != Status::Ok)
-            continue;
-        EXPECT_THAT(text.out, HasSubstr(QString::number(c.apparentMBps.median, 'f', 1).toStdString()))
-            << c.testCase.label();
-    }
+    // Key figures as the summary prints them: every measured median, to one decimal, read off the golden
+    // input's three measured repetitions by hand (the middle value of each case's apparent rates).
+    for (const char* median : {"539.9", "1247.5", "824.3", "1863.8", "697.9", "1932.9"})
+        EXPECT_THAT(text.out, HasSubstr(median));
     EXPECT_THAT(text.out, HasSubstr("page " + std::to_string(pages) + " of " + std::to_string(pages)));
     EXPECT_THAT(text.out, HasSubstr("IOLab " + result.toolVersion)); // the version that made the run
 
@@ -280,7 +278,8 @@ TEST(Report, ALongTableBreaksAcrossPagesWithItsHeaderRepeated)
     const auto text = runProcess(poppler("pdftotext"), {"-f", "1", "-l", "4", pdf, "-"});
     ASSERT_EQ(text.exitCode, 0) << text.err;
     std::size_t headers = 0;
-    for (std::size_t at = text.out.find("Spread"); at != std::string::npos; at = text.out.find("Spread", at + 1))
+    for (std::size_t at = text.out.find("Spread"); at != std::string::npos;
+         at = text.out.find("Spread", at + 1))
         ++headers;
     EXPECT_GE(headers, 3u) << "the summary's header is on every page it spans";
     EXPECT_GE(pageCount(pdf), 8);
@@ -312,8 +311,7 @@ TEST(ReportCommand, RanksByTheRateItIsToldAndRefusesAnUnknownOne)
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto text = runProcess(poppler("pdftotext"), {dir / "a.pdf", "-"});
     EXPECT_THAT(flat(withoutLigatures(text.out)), HasSubstr("ranked by their apparent rate"));
-    EXPECT_THAT(flat(withoutLigatures(text.out)),
-                HasSubstr("case 3 (write 4 KiB) at 824.3 MB/s apparent"));
+    EXPECT_THAT(flat(withoutLigatures(text.out)), HasSubstr("case 3 (write 4 KiB) at 824.3 MB/s apparent"));
 
     r = runProcess(IOLAB_GUI_PATH, {"report", dir / "in.json", "--pdf", dir / "b.pdf", "--rank", "fastest"});
     EXPECT_EQ(r.exitCode, 2);

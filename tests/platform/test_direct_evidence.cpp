@@ -7,6 +7,7 @@
 #include "core/engine/runner.h"
 #include "core/model/matrix.h"
 #include "platform/platform.h"
+#include "tests/support/capabilities.h"
 #include "tests/support/temp_dir.h"
 
 #include <gmock/gmock.h>
@@ -58,10 +59,10 @@ protected:
 
 TEST_F(DirectEvidence, DirectWriteOnARealFilesystemLeavesNothingCached)
 {
-    if (!m_target.directIoProblem.empty())
+    if (mayLackDirectIo(m_target))
         GTEST_SKIP() << m_target.fsType << " at " << m_target.path
                      << " refuses O_DIRECT: " << m_target.directIoProblem;
-    if (m_target.fsType == "tmpfs" || m_target.fsType == "ramfs")
+    if (folderLivesInMemory(m_target))
         GTEST_SKIP() << "the temp folder is on " << m_target.fsType << ", which keeps every file in memory";
     const CaseResult c = runOne("direct");
     ASSERT_EQ(c.status, Status::Ok) << c.reason;

@@ -4,6 +4,7 @@
 // cache counts against the limit. Where this process cannot make a memory cgroup (cgroup v1 without root, v2
 // without delegation, Windows), the tests say why and skip; the refusal itself is tested in core.
 #include "core/base/units.h"
+#include "tests/support/capabilities.h"
 #include "tests/support/real_runs.h"
 
 #include <gmock/gmock.h>
@@ -35,9 +36,9 @@ protected:
 
     void SetUp() override
     {
-        if (!m_target.memoryLimitProblem.empty())
+        if (mayLackMemoryCgroup(m_target))
             GTEST_SKIP() << "no memory cgroup for a case child here: " << m_target.memoryLimitProblem;
-        if (m_target.livesInMemory())
+        if (folderLivesInMemory(m_target))
             GTEST_SKIP() << "the test folder " << m_dir.path() << " is on " << m_target.fsType
                          << ", where a memory limit is refused";
     }

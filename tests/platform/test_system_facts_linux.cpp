@@ -5,6 +5,7 @@
 #include "core/model/system_facts.h"
 #include "platform/linux/system_facts_linux.h"
 #include "platform/platform.h"
+#include "tests/support/recorded_facts.h"
 #include "tests/support/system_facts.h"
 #include "tests/support/temp_dir.h"
 
@@ -12,6 +13,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
+#include <fstream>
 #include <string>
 
 using namespace iolab;
@@ -183,6 +186,29 @@ TEST(SystemFactsLinux, MountOptionsThatChangeWhatAWriteCosts)
     const auto nfs = linux_facts::gather(tree("fuse"), mount("nfs4", "rw", "server:/export"), 0, 0);
     EXPECT_EQ(nfs.deviceClass, DeviceClass::NetworkShare);
     EXPECT_THAT(shown(nfs, "stack.meaning"), HasSubstr("network filesystem"));
+}
+
+// The snapshots the core tests judge (tests/support/recorded_facts.h) are what the collector gives for their
+// trees today.
+TEST(SystemFactsLinux, SnapshotsAreWhatTheTreesGive)
+{
+    for (const auto& m : recordedMounts()) {
+        SCOPED_TRACE(m.name);
+        const auto facts = linux_facts::gather(tree(m.tree), recordedTarget(m.name), m.major, m.minor);
+        ASSERT_TRUE(facts.gathered);
+        expectEveryFactExplained(facts);
+        const std::string text = factsSnapshotText(facts);
+        if (std::getenv("IOLAB_REWRITE_GOLDEN") != nullptr)
+            std::ofstream(recordedFactsPath(m.name), std::ios::binary) << text;
+        std::ifstream in(recordedFactsPath(m.name), std::ios::binary);
+        const std::string stored((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        EXPECT_EQ(text, stored) << "IOLAB_REWRITE_GOLDEN=1 writes it anew; read the diff";
+        EXPECT_EQ(recordedFacts(m.name), [&] {
+            auto f = facts;
+            f.gatherMilliseconds = 0;
+            return f;
+        }()) << "the snapshot reads back as the facts it was made from";
+    }
 }
 
 // This machine: whatever its disk, the facts are gathered, every unknown has its reason, and a run's result

@@ -10,6 +10,7 @@
 #include "platform/linux/uring_queue.h"
 #include "platform/linux/uring_setup.h"
 #include "platform/platform.h"
+#include "tests/support/capabilities.h"
 #include "tests/support/mount.h"
 #include "tests/support/temp_dir.h"
 
@@ -139,7 +140,7 @@ TEST_P(UringWrites, EveryByteIsWrittenOnce)
     const auto& row = GetParam();
     const Case c = writeCase(row.strategy, row.chunk, row.bytes, row.depth, row.sync);
     const std::string refused = refusalReason(c, m_registry, m_target);
-    if (!m_target.directIoProblem.empty() && strategy(row.strategy).info().needsDirectIo)
+    if (strategy(row.strategy).info().needsDirectIo && mayLackDirectIo(m_target))
         GTEST_SKIP() << m_target.directIoProblem;
     ASSERT_EQ(refused, "");
     const Pattern pattern(c.chunkBytes);
@@ -246,7 +247,7 @@ protected:
 TEST_P(UringReads, VerifyEveryByte)
 {
     const auto& row = GetParam();
-    if (!m_target.directIoProblem.empty() && strategy(row.strategy).info().needsDirectIo)
+    if (strategy(row.strategy).info().needsDirectIo && mayLackDirectIo(m_target))
         GTEST_SKIP() << m_target.directIoProblem;
     writePatternFile(m_dir / "set.dat", row.fileBytes);
     CallLatency latency;
@@ -327,7 +328,7 @@ TEST_F(Uring, LatencyCountsOneEntryPerRequestAndPerFsync)
 TEST_F(Uring, QueuedFsyncsCompleteAfterEveryWriteBeforeThem)
 {
     for (const bool direct : {false, true}) {
-        if (direct && !m_target.directIoProblem.empty())
+        if (direct && mayLackDirectIo(m_target))
             continue;
         SCOPED_TRACE(direct ? "O_DIRECT" : "buffered");
         const std::string path = m_dir / "queued-sync.dat";
@@ -466,7 +467,7 @@ TEST_F(Uring, AQueueHandsItsRequestsOverAQuarterAtATimeBeforeItWaits)
 TEST_F(Uring, AStopWith128InFlightEndsAtOnceAndReapsEverything)
 {
     for (const char* id : {"uring-write", "uring-write-direct"}) {
-        if (!m_target.directIoProblem.empty() && strategy(id).info().needsDirectIo)
+        if (strategy(id).info().needsDirectIo && mayLackDirectIo(m_target))
             continue;
         std::filesystem::remove(m_dir / "data.dat");
         // 1 GiB declared; the stop lands after the first completions. 4 KiB requests, so that what the stop
@@ -513,7 +514,7 @@ TEST_F(Uring, RandomWritersScatterTheirChunks)
     // that hold data are not the file's first ones.
     for (const char* id :
          {"write-random", "direct-random", "uring-random-write", "uring-random-write-direct"}) {
-        if (!m_target.directIoProblem.empty() && strategy(id).info().needsDirectIo)
+        if (strategy(id).info().needsDirectIo && mayLackDirectIo(m_target))
             continue;
         std::filesystem::remove(m_dir / "data.dat");
         constexpr std::uint64_t kChunk = 4096;

@@ -4,6 +4,7 @@
 #include "core/engine/pattern.h"
 #include "core/engine/runner.h"
 #include "platform/platform.h"
+#include "tests/support/capabilities.h"
 #include "tests/support/input_error.h"
 #include "tests/support/temp_dir.h"
 
@@ -51,10 +52,23 @@ TEST(Target, CapabilityProbeLeavesNothingBehind)
     probeCapabilities(info);
     EXPECT_TRUE(info.capabilitiesProbed);
     EXPECT_EQ(dir.entryCount(), 0u);
-    if (info.fsType == "ext4" || info.fsType == "xfs" || info.fsType == "btrfs") {
-        EXPECT_EQ(info.directIoProblem, "") << info.fsType << " takes O_DIRECT";
-        EXPECT_EQ(info.fallocateProblem, "") << info.fsType << " takes fallocate";
+#ifndef _WIN32
+    // The probe against the test's own trial in the same folder, both ways: what works is not called missing,
+    // and what fails is not called supported.
+    const std::string fs = fileSystemOf(dir.path());
+    const std::string direct = directIoTrial(dir.path());
+    EXPECT_EQ(info.directIoProblem.empty(), direct.empty())
+        << fs << " (statfs); the test's own O_DIRECT write: " << (direct.empty() ? "worked" : direct)
+        << "; the probe: " << info.directIoProblem;
+    const std::string reserve = fallocateTrial(dir.path());
+    EXPECT_EQ(info.fallocateProblem.empty(), reserve.empty())
+        << fs << " (statfs); the test's own fallocate: " << (reserve.empty() ? "worked" : reserve)
+        << "; the probe: " << info.fallocateProblem;
+    if (alwaysTakesDirectIoAndFallocate(fs)) {
+        EXPECT_EQ(direct, "") << fs << " takes O_DIRECT";
+        EXPECT_EQ(reserve, "") << fs << " takes fallocate";
     }
+#endif
 }
 
 TEST(Workspace, MarkedFolderIsCreatedOnUseAndRemovedWithItsFiles)
@@ -274,8 +288,10 @@ TEST(Runner, RunsEveryStrategyVerifiedAndLeavesNothing)
     auto workspace = makeWorkspace(target);
     Runner runner(registry, *workspace, *probe);
     const auto result = runner.run(RunPlan{m, target, expanded}, options, {});
+    ASSERT_EQ(result.cases.size(), expanded.cases.size());
     for (const auto& c : result.cases) {
         EXPECT_EQ(c.status, Status::Ok) << c.testCase.label() << ": " << c.reason;
+        EXPECT_EQ(c.repetitions.size(), 3u) << "a warm-up and two measured";
         for (const auto& rep : c.repetitions) {
             EXPECT_TRUE(rep.verified) << c.testCase.label();
             EXPECT_EQ(rep.bytes, c.testCase.totalBytes);
@@ -310,16 +326,20 @@ TEST(Runner, StopMidCaseEndsSoonAndLeavesNothing)
     auto workspace = makeWorkspace(target);
     Runner runner(registry, *workspace, *probe);
     std::stop_source stop;
+    std::atomic<std::chrono::steady_clock::time_point> stopped{};
     std::thread stopper([&] {
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        stopped = std::chrono::steady_clock::now();
         stop.request_stop();
     });
-    const auto started = std::chrono::steady_clock::now();
     const auto result = runner.run(RunPlan{m, target, expanded}, options, stop.get_token());
-    const auto took = std::chrono::steady_clock::now() - started;
+    const auto took = std::chrono::steady_clock::now() - stopped.load();
     stopper.join();
     EXPECT_TRUE(result.cancelled);
-    EXPECT_LT(took, std::chrono::seconds(5)) << "the stop must land within a batch, not at the end of 8 GiB";
+    // The README: a stop lands within ~20 ms of writes, and a stopped run ends within a second, its files
+    // removed. From the stop to the run's end here: the two threads' loops end at their next batch, then the
+    // files go. Under a loaded 2-CPU machine that took up to BOUND_NOTE; the bound is the README's second.
+    EXPECT_LT(took, std::chrono::seconds(1)) << "the stop must land within a batch, not at the end of 8 GiB";
     ASSERT_FALSE(result.cases.empty());
     EXPECT_EQ(result.cases.front().status, Status::Cancelled) << result.cases.front().reason;
     EXPECT_EQ(dir.entryCount(), 0u) << "a stopped run left files behind";
