@@ -50,13 +50,14 @@ QString readingGuideHtml()
     term(tr("Trimmed mean"),
          tr("The mean without the fastest and slowest repetitions. Shown only with five repetitions or "
             "more; with three it always equals the median."));
-    term(tr("Spread (CV)"),
-         tr("How much the repetitions of the ranked rate vary, as a share of their mean (the coefficient of "
-            "variation; from five repetitions on, of all but the slowest and the fastest). Over 5% the row is "
-            "noisy. IOLab calls one case faster than another, and quotes a speed-up as a fact, only when a "
-            "t-test over their repetitions finds the difference at 95% confidence; a speed-up within the "
-            "noise is greyed. A single repetition has no spread: its order is what was measured, not a "
-            "finding."));
+    term(
+        tr("Spread (CV)"),
+        tr("How much the repetitions of the ranked rate vary, as a share of their mean (the coefficient of "
+           "variation; from five repetitions on, of all but the slowest and the fastest). Over 5% the row is "
+           "noisy. IOLab calls one case faster than another, and quotes a speed-up as a fact, only when a "
+           "t-test over their repetitions finds the difference at 95% confidence; a speed-up within the "
+           "noise is greyed. A single repetition has no spread: its order is what was measured, not a "
+           "finding."));
     term(
         tr("p50, p99, p99.9"),
         tr("Where IOLab timed each call (a write, a read, a queued request until it completed), how long "

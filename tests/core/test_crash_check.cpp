@@ -256,8 +256,8 @@ TEST(ChunkLoop, EveryCallPublishesTheAcknowledgedBytesAfterEachWrite)
         EXPECT_EQ(seenBeforeEachWrite[i], i * 4096) << "call " << i;
 
     // A normal run publishes once per batch: one write at first, doubling while batches are quick, up to 16
-    // writes of 4 KiB (64 KiB). 1000 quick writes: 1 + 2 + 4 + 8 and then 16 at a time, 66 publications; a batch
-    // the scheduler held up over 2 ms does not double, hence a bound rather than the count.
+    // writes of 4 KiB (64 KiB). 1000 quick writes: 1 + 2 + 4 + 8 and then 16 at a time, 66 publications; a
+    // batch the scheduler held up over 2 ms does not double, hence a bound rather than the count.
     Progress batched;
     std::vector<std::uint64_t> seen;
     runChunks(

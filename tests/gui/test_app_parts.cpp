@@ -165,9 +165,13 @@ TEST(CompareModel, AChangeIsColouredOnlyBeyondTheNoise)
     RunResult newer = older;
     newer.startedAt = "2026-02-01T10:00:00Z";
     CompareModel model;
-    const auto colour = [&] { return model.data(model.index(0, CompareModel::RatioColumn), Qt::ForegroundRole); };
+    const auto colour = [&] {
+        return model.data(model.index(0, CompareModel::RatioColumn), Qt::ForegroundRole);
+    };
     const auto tip = [&] {
-        return model.data(model.index(0, CompareModel::RatioColumn), Qt::ToolTipRole).toString().toStdString();
+        return model.data(model.index(0, CompareModel::RatioColumn), Qt::ToolTipRole)
+            .toString()
+            .toStdString();
     };
     const QColor green(0x27, 0xae, 0x60);
     const QColor red(0xc0, 0x39, 0x2b);

@@ -89,9 +89,9 @@ TEST(PointBuffer, DecimatesOldPointsAndKeepsTheNewest)
     // Every point stands for the same span.
     const double span = buffer.points()[1].x() - buffer.points()[0].x();
     EXPECT_NEAR(buffer.points()[20].x() - buffer.points()[19].x(), span, 1e-9);
-    // 1000 samples into at most 100 points: each point now averages 16 samples (62 full points, the 63rd holding
-    // the last 8). Point k stands for samples 16k to 16k + 15: x = 16k + 7.5, and of an alternating 0/1 signal
-    // exactly half, y = 0.5.
+    // 1000 samples into at most 100 points: each point now averages 16 samples (62 full points, the 63rd
+    // holding the last 8). Point k stands for samples 16k to 16k + 15: x = 16k + 7.5, and of an alternating
+    // 0/1 signal exactly half, y = 0.5.
     ASSERT_EQ(buffer.points().size(), 63u);
     for (std::size_t k = 0; k + 1 < buffer.points().size(); ++k) {
         EXPECT_DOUBLE_EQ(buffer.points()[k].x(), 16.0 * static_cast<double>(k) + 7.5) << k;

@@ -144,8 +144,8 @@ TEST(MatrixDraft, RefusesUnknownStrategies)
     EXPECT_THROW(MatrixDraft::fromMatrix(m, builtinRegistry()), InputError);
 }
 
-// The estimate's own fixed costs, as core/analysis/estimate.cpp declares them: per case (the plan's book-keeping)
-// and per repetition (its files made and removed).
+// The estimate's own fixed costs, as core/analysis/estimate.cpp declares them: per case (the plan's
+// book-keeping) and per repetition (its files made and removed).
 constexpr double kCaseOverhead = 0.02;
 constexpr double kRepetitionOverhead = 0.03;
 
@@ -199,19 +199,19 @@ TEST(Estimate, AMeasuredWallTimeIsTakenAsItIs)
     known.repetitions.resize(4);
     known.wallSeconds = 8.0; // 2 s a repetition
     const Registry& registry = builtinRegistry();
-    EXPECT_NEAR(estimateDuration({c}, options, anyTarget(), {known}, registry).seconds, kCaseOverhead + 4 * 2.0,
-                1e-9);
+    EXPECT_NEAR(estimateDuration({c}, options, anyTarget(), {known}, registry).seconds,
+                kCaseOverhead + 4 * 2.0, 1e-9);
     known.testCase.totalBytes = c.totalBytes * 2; // twice the bytes in that time: half of it here
-    EXPECT_NEAR(estimateDuration({c}, options, anyTarget(), {known}, registry).seconds, kCaseOverhead + 4 * 1.0,
-                1e-9);
+    EXPECT_NEAR(estimateDuration({c}, options, anyTarget(), {known}, registry).seconds,
+                kCaseOverhead + 4 * 1.0, 1e-9);
     // Bounded by a time limit: the size says nothing.
     c.timeLimitMs = 1500;
     known.testCase = c;
     known.testCase.totalBytes = c.totalBytes * 2;
     for (auto& r : known.repetitions)
         r.timeLimitReached = true;
-    EXPECT_NEAR(estimateDuration({c}, options, anyTarget(), {known}, registry).seconds, kCaseOverhead + 4 * 2.0,
-                1e-9);
+    EXPECT_NEAR(estimateDuration({c}, options, anyTarget(), {known}, registry).seconds,
+                kCaseOverhead + 4 * 2.0, 1e-9);
 }
 
 // The kill -9 probe's runs count: each kill comes at half a repetition on average, then reads the files
@@ -347,7 +347,8 @@ TEST(Estimate, FollowsTheStrategysDeclaredCallCost)
     c.chunkBytes = 4096;
     StrategyInfo buffered{.callCost = CallCost::Syscall};
     StrategyInfo direct{.needsDirectIo = true, .callCost = CallCost::DirectWrite};
-    EXPECT_GT(guessRepetitionSeconds(c, direct, anyTarget()), guessRepetitionSeconds(c, buffered, anyTarget()));
+    EXPECT_GT(guessRepetitionSeconds(c, direct, anyTarget()),
+              guessRepetitionSeconds(c, buffered, anyTarget()));
 }
 
 // Every built-in strategy on this OS is estimated from what it declares, found through the registry; no

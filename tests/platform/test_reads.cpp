@@ -259,7 +259,8 @@ TEST_F(Reads, ColdAndWarmCasesMeasureWhatTheySay)
     for (const auto& rep : cold.repetitions) {
         ASSERT_TRUE(rep.cachedBytes.has_value()) << "mincore tells the page cache's share on Linux";
         if (folderLivesInMemory(m_target))
-            EXPECT_EQ(*rep.cachedBytes, 16 * kMiB) << "tmpfs keeps its files in the page cache: eviction cannot work";
+            EXPECT_EQ(*rep.cachedBytes, 16 * kMiB)
+                << "tmpfs keeps its files in the page cache: eviction cannot work";
         else
             EXPECT_LT(*rep.cachedBytes, 16 * kMiB / 10);
     }
