@@ -28,7 +28,8 @@ packages=(
 # The Windows backend is cross-built with mingw-w64 and tested under wine on every test run.
 windows_packages=(g++-mingw-w64-x86-64-posix wine wine64 nsis)
 
-say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+# Each step says when it starts, counted from the script's start, so that a CI log shows what each stage cost.
+say() { printf '\033[1m==> [%d:%02d] %s\033[0m\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 
 install_packages() {
   local packages=("${packages[@]}" "$@")
@@ -216,6 +217,7 @@ case "$command" in
         ctest --preset "$preset" -j "$(nproc)" -LE "$exclude" "$@"
       done
     fi
+    say "Every test passed"
     ;;
   package)
     install_packages

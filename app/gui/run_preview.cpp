@@ -36,7 +36,7 @@ QString RunPreview::summary() const
         text += QObject::tr(" · %1").arg(qs(describeEstimate(estimate)));
         const QString model = estimate.calibrated
                                   ? QObject::tr("calibrated on this target")
-                                  : QObject::tr("typical figures until the target is calibrated");
+                                  : QObject::tr("typical figures, not calibrated on this target");
         if (estimate.guessedCases > 0)
             text += estimate.measuredCases > 0 ? QObject::tr(" (%1 case(s) timed before, the rest %2)")
                                                      .arg(estimate.measuredCases)
