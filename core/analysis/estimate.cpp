@@ -54,11 +54,12 @@ DeviceCalibration typicalCalibration()
 }
 
 // The calibration's figures, each one it could not measure taken from the typical ones; a rotational target
-// without a calibration is priced as a hard disk.
+// without a calibration is priced as a hard disk, unless it is a virtual machine's disk, whose rotational
+// flag describes the emulation (virtio says 1 whatever the host keeps it on) and which is priced as an SSD.
 DeviceCalibration costsOf(const TargetInfo& target)
 {
     DeviceCalibration typical = typicalCalibration();
-    if (target.rotational.value_or(false) && !target.calibration) {
+    if (target.rotational.value_or(false) && !looksVirtual(target) && !target.calibration) {
         typical.bufferedDurableBytesPerSecond = typical.deviceWriteBytesPerSecond = 120e6;
         typical.deviceReadBytesPerSecond = 120e6;
         typical.syncSeconds = 8e-3;
