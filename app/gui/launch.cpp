@@ -56,7 +56,13 @@ LaunchOptions parseLaunchOptions()
         QStringLiteral("perf-report"),
         QStringLiteral("At exit, write start-up time, GUI stalls and memory as JSON here."),
         QStringLiteral("file"));
-    parser.addOptions({target, preset, matrix, run, quit, quitShown, theme, data, settings, perf});
+    const QCommandLineOption noCalibration(
+        QStringLiteral("no-calibration"),
+        QStringLiteral(
+            "Never write to a target to calibrate the time estimate (about a second of I/O before a "
+            "long plan); the estimate then stands on typical figures."));
+    parser.addOptions(
+        {target, preset, matrix, run, quit, quitShown, theme, data, settings, perf, noCalibration});
     parser.addPositionalArgument(QStringLiteral("result"), QStringLiteral("A result JSON to open."),
                                  QStringLiteral("[result.json]"));
     // parse(), not process(): an unknown option exits 2, as iolab-cli's do, not with Qt's 1.
@@ -82,6 +88,7 @@ LaunchOptions parseLaunchOptions()
     o.dataFolder = parser.value(data);
     o.settingsFile = parser.value(settings);
     o.perfReport = parser.value(perf);
+    o.calibrate = !parser.isSet(noCalibration);
     if (o.quitAfterRun && !o.runAtStart) {
         // Without a run to end, the window would never quit: a script waiting for it would hang.
         std::fprintf(stderr,

@@ -20,6 +20,7 @@ class MainWindow;
 struct LaunchOptions
 {
     QString perfReport;
+    bool calibrate = true; // --no-calibration: never write to a target for the time estimate
     QString target;
     QString preset;
     QString matrix;

@@ -101,6 +101,7 @@ int main(int argc, char** argv)
                            ? QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
                            : options.dataFolder;
     paths.settingsFile = options.settingsFile;
+    paths.calibrate = options.calibrate;
     MainWindow window(paths, &logModel);
     const QStringList launchProblems = applyLaunchOptions(window, options);
     for (const QString& problem : launchProblems)

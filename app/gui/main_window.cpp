@@ -24,6 +24,7 @@
 #include "core/engine/crash_probe.h"
 #include "core/formats/matrix_json.h"
 #include "core/version.h"
+#include "platform/calibration.h"
 #include "platform/platform.h"
 
 #include <QAction>
@@ -107,6 +108,7 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
         updateActions();
         Q_EMIT planChanged();
         startWhenReady();
+        calibrateWhenWorthIt();
     });
     connect(m_targetPanel, &TargetPanel::targetChanged, this, [this] {
         replan();
@@ -160,6 +162,7 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
 
 MainWindow::~MainWindow()
 {
+    m_calibrationStop.request_stop(); // a calibration under way stops and removes its folder
     // The widgets go before the members they refer to (the history store, the settings).
     delete takeCentralWidget();
 }
@@ -460,6 +463,69 @@ void MainWindow::replan()
     refreshStartPage();
 }
 
+void MainWindow::calibrateWhenWorthIt()
+{
+    constexpr double kCalibrateFromSeconds = 20; // as iolab-cli: below that, a second of I/O is not worth it
+    if (m_calibrating || m_startWhenPlanned || m_controller->isRunning() || m_checkingOthers)
+        return;
+    const TargetEntry* entry = m_targetPanel->currentEntry();
+    if (entry == nullptr || entry->kind != TargetEntry::Kind::Folder || !entry->problem.isEmpty() ||
+        !entry->info.capabilitiesProbed || entry->info.calibration || m_targetPanel->isInspecting())
+        return;
+    const RunPreview& planned = plan();
+    if (planned.cases().empty() || !planned.usesDisk || planned.estimate.calibrated)
+        return;
+    const std::string folder = m_paths.dataFolder.toStdString();
+    if (auto kept = storedCalibration(folder, entry->info)) {
+        TargetEntry calibrated = *entry;
+        calibrated.info.calibration = std::move(kept);
+        m_targetPanel->model()->updateEntry(calibrated);
+        replan();
+        return;
+    }
+    const QString key = entry->key();
+    if (!m_paths.calibrate || planned.estimate.seconds < kCalibrateFromSeconds ||
+        m_calibrationTried.contains(key))
+        return;
+    m_calibrationTried.insert(key);
+    m_calibrating = true;
+    statusBar()->showMessage(
+        tr("Calibrating the time estimate on %1: about a second of I/O in a marked folder "
+           "there, removed after...")
+            .arg(qs(entry->info.path)));
+    updateActions();
+    logger(LogModule::Gui).info("calibrating the time estimate on {}", entry->info.path);
+    runOffGuiThread(
+        targetPool(), this,
+        [info = entry->info, folder, registry = &m_registry, stop = m_calibrationStop.get_token()] {
+            auto calibration = calibrateTarget(info, *registry, stop);
+            if (calibration)
+                storeCalibration(folder, info, *calibration);
+            return calibration;
+        },
+        [key](MainWindow& window, std::optional<DeviceCalibration> calibration) {
+            window.calibrationDone(key, std::move(calibration));
+        });
+}
+
+void MainWindow::calibrationDone(const QString& key, std::optional<DeviceCalibration> calibration)
+{
+    m_calibrating = false;
+    const TargetEntry* entry = m_targetPanel->currentEntry();
+    if (calibration && entry != nullptr && entry->key() == key) {
+        TargetEntry calibrated = *entry;
+        calibrated.info.calibration = std::move(calibration);
+        m_targetPanel->model()->updateEntry(calibrated);
+        statusBar()->showMessage(tr("The time estimate is calibrated on %1.").arg(qs(entry->info.path)),
+                                 5000);
+    } else if (!calibration) {
+        statusBar()->showMessage(
+            tr("The target could not be calibrated: the estimate stands on typical figures."), 5000);
+    }
+    replan();
+    updateActions();
+}
+
 void MainWindow::refreshStartPage()
 {
     // Planned only while shown (three presets' plans; a matrix edited in the lab changes none of them).
@@ -505,6 +571,8 @@ bool MainWindow::isStartPageShown() const
 
 void MainWindow::startWhenReady()
 {
+    if (m_calibrating)
+        return; // once the calibration is in, the plan is made again and the run starts from there
     if (!std::exchange(m_startWhenPlanned, false))
         return;
     if (startPlannedRun())
@@ -546,8 +614,11 @@ void MainWindow::updateActions()
 {
     const bool running = m_controller->isRunning() || m_checkingOthers; // starting counts
     const QString blocked = runBlockedReason();
-    m_runAction->setEnabled(!running && blocked.isEmpty());
-    m_runAction->setToolTip(running             ? tr("A run is in progress.")
+    m_runAction->setEnabled(!running && !m_calibrating && blocked.isEmpty());
+    m_runAction->setToolTip(running ? tr("A run is in progress.")
+                            : m_calibrating
+                                ? tr("The time estimate is being calibrated on the target (about a "
+                                     "second of I/O); Run waits for it.")
                             : blocked.isEmpty() ? tr("Run the matrix on the selected target (Ctrl+R, F5)")
                                                 : blocked);
     m_stopAction->setEnabled(running && !m_presenter->isStopping());

@@ -10,11 +10,13 @@
 #include "platform/platform.h"
 
 #include <QMainWindow>
+#include <QSet>
 #include <QString>
 
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stop_token>
 
 class QAction;
 class QActionGroup;
@@ -48,6 +50,10 @@ struct AppPaths
 {
     QString dataFolder;   // history/ and presets/
     QString settingsFile; // "" = the platform's default QSettings
+    // Calibrate a folder target's time estimate (about a second of IOLab's own I/O in a marked folder there,
+    // kept a week in dataFolder's calibration.json) when a plan of 20 s or more would otherwise stand on
+    // typical figures, as iolab-cli does for a long run; --no-calibration turns it off.
+    bool calibrate = true;
 };
 
 class MainWindow : public QMainWindow
@@ -174,6 +180,11 @@ private:
     void buildUi();
     void restoreSettings();
     void replan();
+    // The plan's estimate over the current folder target's calibration: a kept one is taken at once; where
+    // none is kept and the plan would stand on typical figures for 20 s or more, one is made off the GUI
+    // thread (Run waits for it, about a second) and the plan made again.
+    void calibrateWhenWorthIt();
+    void calibrationDone(const QString& key, std::optional<DeviceCalibration> calibration);
     bool startPlannedRun();
     // Starts the planned run once the other live runs on its target are known; false with the banner.
     bool startCheckedRun(const OtherRuns& others);
@@ -237,9 +248,12 @@ private:
     QString m_runTarget;                    // the folder the current run writes into
     QString m_runTargetKey;                 // and its row's key
     std::function<OtherRuns(const std::string&)> m_otherRunsFinder = otherRunsFor;
-    bool m_checkingOthers = false; // Run pressed, other runs on the target being looked for
-    quint64 m_startSerial = 0;     // the start that look is for
-    quint64 m_openSerial = 0;      // the open asked for last; an answer for an older one is dropped
+    bool m_checkingOthers = false;      // Run pressed, other runs on the target being looked for
+    bool m_calibrating = false;         // a target's calibration runs; Run waits for it
+    QSet<QString> m_calibrationTried;   // targets calibrated (or tried) in this session
+    std::stop_source m_calibrationStop; // stopped when the window goes
+    quint64 m_startSerial = 0;          // the start that look is for
+    quint64 m_openSerial = 0;           // the open asked for last; an answer for an older one is dropped
     bool m_opening = false;
     bool m_importing = false;         // the next save is an import's, not a run's
     bool m_runEndsWhenListed = false; // the run's save is in; runEnded once the list is too

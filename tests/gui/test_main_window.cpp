@@ -101,7 +101,9 @@ struct WindowFixture : ::testing::Test
     LogModel log;
     std::unique_ptr<MainWindow> window;
 
-    AppPaths paths() const { return {q(data.path()), q(data / "settings.ini")}; }
+    // No calibration (about a second of I/O per new target): CalibratesALongPlansTargetOnceAndKeepsIt tests
+    // it.
+    AppPaths paths() const { return {q(data.path()), q(data / "settings.ini"), false}; }
 
     void open()
     {
@@ -1084,6 +1086,42 @@ TEST_F(WindowFixture, ALargeMatrixWithManyRefusedCombinationsListsTheFirstOnesAn
     EXPECT_LE(window->refusedList()->count(), 201) << "the first 200 and a line counting the rest";
     EXPECT_THAT(window->refusedList()->item(window->refusedList()->count() - 1)->text().toStdString(),
                 HasSubstr("more refused"));
+}
+
+// Issue 34 §3: a plan that would stand on typical figures for 20 s or more calibrates its folder target first
+// (about a second of I/O in a marked folder, removed after), keeps it in the data folder, and is made again
+// on it; Run waits meanwhile. A second window with the same data folder takes the kept calibration without
+// I/O.
+TEST_F(WindowFixture, CalibratesALongPlansTargetOnceAndKeepsIt)
+{
+    window.reset();
+    const auto calibrating = [this] {
+        AppPaths p = paths();
+        p.calibrate = true;
+        window = std::make_unique<MainWindow>(p, &log);
+        window->show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
+        QTRY_VERIFY_WITH_TIMEOUT(!window->targetModel()->isScanning(), 10'000);
+    };
+    calibrating();
+    useTarget(target.path());
+    ASSERT_TRUE(window->matrixEditor()->loadPreset(QStringLiteral("quick")));
+    QTRY_VERIFY_WITH_TIMEOUT(window->plan().estimate.calibrated, 60'000);
+    EXPECT_TRUE(window->runAction()->isEnabled()) << window->runAction()->toolTip().toStdString();
+    EXPECT_THAT(window->plan().summary().toStdString(), HasSubstr("calibrated on this target"));
+    ASSERT_TRUE(std::filesystem::exists(data / "calibration.json"));
+    // Nothing of the calibration is left on the target.
+    EXPECT_TRUE(std::filesystem::is_empty(target.path())) << "the calibration's run folder is removed";
+    const auto kept = std::filesystem::last_write_time(data / "calibration.json");
+
+    window.reset();
+    calibrating();
+    useTarget(target.path());
+    ASSERT_TRUE(window->matrixEditor()->loadPreset(QStringLiteral("quick")));
+    QTRY_VERIFY_WITH_TIMEOUT(window->plan().estimate.calibrated, 10'000);
+    EXPECT_EQ(std::filesystem::last_write_time(data / "calibration.json"), kept)
+        << "taken as kept, not made again";
+    EXPECT_TRUE(std::filesystem::is_empty(target.path()));
 }
 
 // Issue 34: the first window fills the screen's available area; settings that hold a geometry win.

@@ -124,7 +124,8 @@ struct OffGuiThread : ::testing::Test
 
     void SetUp() override
     {
-        window = std::make_unique<MainWindow>(AppPaths{q(data.path()), q(data / "settings.ini")}, &log);
+        window =
+            std::make_unique<MainWindow>(AppPaths{q(data.path()), q(data / "settings.ini"), false}, &log);
         window->show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
         QTRY_VERIFY_WITH_TIMEOUT(!window->targetModel()->isScanning(), 10'000);
