@@ -14,6 +14,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStackedLayout>
 #include <QVBoxLayout>
@@ -59,43 +60,58 @@ LatencyView::LatencyView(QWidget* parent) : QWidget(parent)
     m_message->setMargin(24);
     m_stack->addWidget(m_message);
 
+    // The chart takes the tab's whole height on the right; the choice, the cases and the notes share a column
+    // on the left. At 1366x768 under a fitted Summary the tab is about 220 px high: with the notes and the
+    // choice above and below the chart as well, its axes had no room for their labels ("...").
     auto* page = new QWidget(this);
-    auto* layout = new QVBoxLayout(page);
+    auto* layout = new QHBoxLayout(page);
     layout->setContentsMargins(0, 0, 0, 0);
+    auto* splitter = new QSplitter(Qt::Horizontal, page);
+    auto* side = new QWidget(splitter);
+    auto* sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
     auto* top = new QHBoxLayout;
-    top->addWidget(new QLabel(tr("Show:"), page));
-    m_kind = new QComboBox(page);
+    top->addWidget(new QLabel(tr("Show:"), side));
+    m_kind = new QComboBox(side);
     m_kind->setObjectName(QStringLiteral("latencyKind"));
     m_kind->addItem(tr("calls"), static_cast<int>(LatencyKind::Calls));
     m_kind->addItem(tr("sync calls"), static_cast<int>(LatencyKind::SyncCalls));
     m_kind->setToolTip(tr("Each timed call (a write, a read, a queued request until it completed), or each "
                           "sync call (fsync, fdatasync) where the cases made some"));
     top->addWidget(m_kind);
-    top->addWidget(new QLabel(tr("Tick cases to overlay them."), page));
     top->addStretch(1);
-    layout->addLayout(top);
-    auto* splitter = new QSplitter(Qt::Horizontal, page);
-    m_list = new QListWidget(splitter);
+    sideLayout->addLayout(top);
+    sideLayout->addWidget(new QLabel(tr("Tick cases to overlay them:"), side));
+    m_list = new QListWidget(side);
     m_list->setObjectName(QStringLiteral("latencyCases"));
     m_list->setToolTip(tr("The cases whose calls were timed; tick several to compare their histograms"));
-    m_chart = new QChart;
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_chart->setBackgroundRoundness(0);
-    // The chart's own legend elides long case names; the lines under the chart name each case in full.
-    m_chart->legend()->hide();
-    m_view = new QChartView(m_chart, splitter);
-    m_view->setRenderHint(QPainter::Antialiasing);
-    splitter->addWidget(m_list);
-    splitter->addWidget(m_view);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({260, 800});
-    layout->addWidget(splitter, 1);
-    m_notes = new QLabel(page);
+    m_list->setMinimumHeight(60);
+    sideLayout->addWidget(m_list, 1);
+    m_notes = new QLabel(side);
     m_notes->setObjectName(QStringLiteral("latencyNotes"));
     m_notes->setWordWrap(true);
     m_notes->setTextFormat(Qt::RichText);
-    m_notes->setContentsMargins(8, 0, 8, 4);
-    layout->addWidget(m_notes);
+    m_notes->setContentsMargins(4, 0, 4, 4);
+    // The notes scroll rather than be cut when several cases are ticked on a short tab.
+    auto* notesArea = new QScrollArea(side);
+    notesArea->setWidgetResizable(true);
+    notesArea->setFrameShape(QFrame::NoFrame);
+    notesArea->setWidget(m_notes);
+    sideLayout->addWidget(notesArea, 1);
+    m_chart = new QChart;
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->setBackgroundRoundness(0);
+    // The chart's own legend elides long case names; the lines beside the chart name each case in full.
+    m_chart->legend()->hide();
+    m_view = new QChartView(m_chart, splitter);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    // Below this the axes' labels give way to "...".
+    m_view->setMinimumHeight(180);
+    splitter->addWidget(side);
+    splitter->addWidget(m_view);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({340, 720});
+    layout->addWidget(splitter);
     m_stack->addWidget(page);
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, &LatencyView::rebuildList);
@@ -213,7 +229,7 @@ void LatencyView::rebuildChart()
     y->applyNiceNumbers();
     const double top = y->max();
     y->setLabelFormat(top < 10 ? QStringLiteral("%.1f%%") : QStringLiteral("%.0f%%"));
-    y->setTitleText(kind() == LatencyKind::Calls ? tr("share of calls") : tr("share of syncs"));
+    y->setTitleText(tr("share")); // of the calls or syncs: the chart's title says which
     m_chart->addAxis(x, Qt::AlignBottom);
     m_chart->addAxis(y, Qt::AlignLeft);
     QStringList notes;
@@ -271,8 +287,14 @@ void LatencyView::rebuildChart()
                           report::latencyLabel(static_cast<double>(s.maxNs)))
                      .arg(qs(c.latencyChoice).toHtmlEscaped());
     }
-    notes << tr("Markers: dotted p50, dashed p99, dash-dotted p99.9. Bins of a third of an octave; a bin's "
-                "share depends on its width, so compare shapes and positions, not heights across charts.");
+    // How to read the chart: in the tooltips, so that the figures keep the room.
+    const QString reading =
+        tr("Markers: dotted p50, dashed p99, dash-dotted p99.9. Bins of a third of an octave; a "
+           "bin's share depends on its width, so compare shapes and positions, not heights "
+           "across charts.");
+    m_notes->setToolTip(reading);
+    m_view->setToolTip(reading);
+    notes << tr("<i>Markers: dotted p50, dashed p99, dash-dotted p99.9 (hover for more).</i>");
     m_notes->setText(notes.join(QStringLiteral("<br>")));
 }
 
