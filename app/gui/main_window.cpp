@@ -1071,6 +1071,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
         return;
     }
     stopRun(); // a start still looking for other runs does not start
+    // A calibration under way stops and removes its folder before the exit's wait for the workers ends.
+    m_calibrationStop.request_stop();
     saveSettings();
     event->accept();
 }

@@ -15,6 +15,7 @@
 #include "app/gui/run_preview.h"
 #include "app/gui/target_model.h"
 #include "app/gui/target_panel.h"
+#include "app/gui/workers.h"
 #include "core/base/units.h"
 #include "core/formats/result_json.h"
 #include "core/version.h"
@@ -1122,6 +1123,28 @@ TEST_F(WindowFixture, CalibratesALongPlansTargetOnceAndKeepsIt)
     EXPECT_EQ(std::filesystem::last_write_time(data / "calibration.json"), kept)
         << "taken as kept, not made again";
     EXPECT_TRUE(std::filesystem::is_empty(target.path()));
+}
+
+// Closing the window while the calibration runs stops it: its folder on the target is removed before the
+// exit's wait for the workers ends, whatever the disk's speed.
+TEST_F(WindowFixture, ClosingMidCalibrationLeavesNothingOnTheTarget)
+{
+    window.reset();
+    AppPaths p = paths();
+    p.calibrate = true;
+    window = std::make_unique<MainWindow>(p, &log);
+    window->show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
+    useTarget(target.path());
+    ASSERT_TRUE(window->matrixEditor()->loadPreset(QStringLiteral("quick")));
+    QTRY_VERIFY_WITH_TIMEOUT(window->runAction()->toolTip().contains(QStringLiteral("being calibrated")) ||
+                                 window->plan().estimate.calibrated,
+                             20'000);
+    // As main() does: the window closes, the workers get the exit's 2 s, and only then the window goes.
+    window->close();
+    EXPECT_TRUE(finishWorkers(std::chrono::seconds(2))) << "the close stopped the calibration";
+    EXPECT_TRUE(std::filesystem::is_empty(target.path())) << "the calibration's run folder is removed";
+    window.reset();
 }
 
 // Issue 34: the first window fills the screen's available area; settings that hold a geometry win.
