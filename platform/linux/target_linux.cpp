@@ -241,13 +241,6 @@ TargetInfo inspectTarget(const std::string& path)
     }
     if (!S_ISDIR(st.st_mode))
         throw InputError(fmt::format("target '{}' is not a folder", path));
-    if (::access(path.c_str(), W_OK | X_OK) != 0) {
-        const int error = errno;
-        if (error == EROFS)
-            throw InputError(fmt::format("target '{}' is on a read-only filesystem", path));
-        throw InputError(
-            fmt::format("target '{}' is not writable by this user: {}", path, std::strerror(error)));
-    }
     char real[PATH_MAX];
     if (::realpath(path.c_str(), real) == nullptr)
         throw InputError(fmt::format("target '{}' cannot be resolved: {}", path, std::strerror(errno)));
@@ -262,11 +255,19 @@ TargetInfo inspectTarget(const std::string& path)
         info.freeBytes = static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
     }
     fillMount(info, info.path, st.st_dev);
+    // What the folder is comes before who may write there: /proc is no target for root either.
     if (isKernelFilesystem(info.fsType))
         throw InputError(fmt::format("target '{}' is on {}, a kernel pseudo-filesystem: its files are views "
                                      "of the kernel, not storage; "
                                      "give a folder on a disk (or on tmpfs)",
                                      path, info.fsType));
+    if (::access(path.c_str(), W_OK | X_OK) != 0) {
+        const int error = errno;
+        if (error == EROFS)
+            throw InputError(fmt::format("target '{}' is on a read-only filesystem", path));
+        throw InputError(
+            fmt::format("target '{}' is not writable by this user: {}", path, std::strerror(error)));
+    }
     fillDevice(info, st.st_dev);
     info.memoryLimitProblem = linuxcg::problem();
     return info;
