@@ -24,6 +24,25 @@ QString escaped(const std::string& text)
         qs(text).toHtmlEscaped().replace(quoted, QStringLiteral("<code>\\1</code>")));
 }
 
+// The likely causes, ranked, each with its evidence and what to change; under the health verdict they are the
+// causes of what it found, elsewhere of the slow figure.
+QString causesHtml(const Verdict& v)
+{
+    if (v.causes.empty())
+        return {};
+    const QString heading = !v.belowTypical ? tr("What shapes the figures here")
+                            : v.health      ? tr("Likely causes, most likely first")
+                                            : tr("Likely causes of the slow figure, most likely first");
+    QString html =
+        QStringLiteral("<p style=\"margin:6px 0 0 0\"><b>%1</b></p><ol style=\"margin:4px 0 0 0\">")
+            .arg(heading);
+    for (const auto& c : v.causes)
+        html += QStringLiteral("<li>%1.<br><span style=\"color:gray\">%2: %3</span><br><i>%4: %5</i></li>")
+                    .arg(escaped(c.what), tr("Evidence"), escaped(c.evidence), tr("What to change"),
+                         escaped(c.change));
+    return html + QStringLiteral("</ol>");
+}
+
 } // namespace
 
 QString healthHtml(const Verdict& v)
@@ -48,18 +67,7 @@ QString healthHtml(const Verdict& v)
                                                     .arg(tr("typical"), escaped(line.typical)));
     }
     html += QStringLiteral("</table>");
-    if (!v.causes.empty()) {
-        html += QStringLiteral("<p style=\"margin:6px 0 0 0\"><b>%1</b></p>")
-                    .arg(v.belowTypical ? tr("Likely causes, most likely first")
-                                        : tr("What shapes the figures here"));
-        html += QStringLiteral("<ol style=\"margin:4px 0 0 0\">");
-        for (const auto& c : v.causes)
-            html +=
-                QStringLiteral("<li>%1.<br><span style=\"color:gray\">%2: %3</span><br><i>%4: %5</i></li>")
-                    .arg(escaped(c.what), tr("Evidence"), escaped(c.evidence), tr("What to change"),
-                         escaped(c.change));
-        html += QStringLiteral("</ol>");
-    }
+    html += causesHtml(v);
     if (!h.checks.empty()) {
         html += QStringLiteral("<p style=\"margin:6px 0 0 0\"><b>%1</b></p><ul style=\"margin:4px 0 0 0\">")
                     .arg(tr("Also checked"));
@@ -89,18 +97,8 @@ QString verdictHtml(const Verdict& v)
                     .arg(v.health ? QStringLiteral("medium") : QStringLiteral("large"), escaped(answer));
     if (!v.machine.empty() && !v.health)
         html += QStringLiteral("<p style=\"margin:6px 0 0 0\">%1</p>").arg(escaped(v.machine));
-    if (!v.causes.empty() && !v.health) {
-        html += QStringLiteral("<p style=\"margin:6px 0 0 0\"><b>%1</b></p>")
-                    .arg(v.belowTypical ? tr("Likely causes of the slow figure, most likely first")
-                                        : tr("What shapes the figures here"));
-        html += QStringLiteral("<ol style=\"margin:4px 0 0 0\">");
-        for (const auto& c : v.causes)
-            html +=
-                QStringLiteral("<li>%1.<br><span style=\"color:gray\">%2: %3</span><br><i>%4: %5</i></li>")
-                    .arg(escaped(c.what), tr("Evidence"), escaped(c.evidence), tr("What to change"),
-                         escaped(c.change));
-        html += QStringLiteral("</ol>");
-    }
+    if (!v.health)
+        html += causesHtml(v);
     if (!v.highlights.empty()) {
         html += QStringLiteral("<p style=\"margin:6px 0 0 0\"><b>%1</b></p>").arg(tr("What matters most"));
         html += QStringLiteral("<ul style=\"margin:4px 0 0 0\">");

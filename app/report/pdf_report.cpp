@@ -784,6 +784,24 @@ QString plainWords(const std::string& text)
 
 // Page 1: the question, the answers with their numbers, what matters most with what to do, what the figures
 // cannot say, and the terms.
+// The likely causes, ranked, each with its evidence and what to change: under the health verdict the causes
+// of what it found, elsewhere of the slow figure.
+void drawCauses(Layout& layout, const Verdict& v)
+{
+    if (v.causes.empty())
+        return;
+    layout.heading(!v.belowTypical ? QStringLiteral("What shapes the figures here")
+                   : v.health      ? QStringLiteral("Likely causes, most likely first")
+                                   : QStringLiteral("Likely causes of the slow figure, most likely first"),
+                   2);
+    int n = 0;
+    for (const auto& c : v.causes) {
+        layout.paragraph(QStringLiteral("%1. %2.").arg(++n).arg(plainWords(c.what)), 9, kText, 8);
+        layout.paragraph(QStringLiteral("Evidence: %1").arg(plainWords(c.evidence)), 8.5, kMuted, 20);
+        layout.paragraph(QStringLiteral("What to change: %1").arg(plainWords(c.change)), 8.5, kMuted, 20);
+    }
+}
+
 // The health verdict, first on page 1 where the run has one: each dimension with its figure, the word and the
 // class's typical range, the overall answer, the likely causes and what was judged without a range.
 void drawHealth(Layout& layout, const Verdict& v)
@@ -802,17 +820,7 @@ void drawHealth(Layout& layout, const Verdict& v)
             text += QStringLiteral(" (typical %1)").arg(plainWords(line.typical));
         layout.paragraph(text, 9.5, low ? kBad : kText, 8);
     }
-    if (!v.causes.empty()) {
-        layout.heading(v.belowTypical ? QStringLiteral("Likely causes, most likely first")
-                                      : QStringLiteral("What shapes the figures here"),
-                       2);
-        int n = 0;
-        for (const auto& c : v.causes) {
-            layout.paragraph(QStringLiteral("%1. %2.").arg(++n).arg(plainWords(c.what)), 9, kText, 8);
-            layout.paragraph(QStringLiteral("Evidence: %1").arg(plainWords(c.evidence)), 8.5, kMuted, 20);
-            layout.paragraph(QStringLiteral("What to change: %1").arg(plainWords(c.change)), 8.5, kMuted, 20);
-        }
-    }
+    drawCauses(layout, v);
     if (!h.checks.empty()) {
         layout.heading(QStringLiteral("Also checked"), 2);
         for (const auto& c : h.checks)
@@ -845,17 +853,8 @@ void drawVerdict(Layout& layout, const Verdict& v)
         layout.space(2);
         layout.paragraph(plainWords(v.machine), 9.5, kText, 8);
     }
-    if (!v.causes.empty() && !v.health) {
-        layout.heading(v.belowTypical ? QStringLiteral("Likely causes of the slow figure, most likely first")
-                                      : QStringLiteral("What shapes the figures here"),
-                       2);
-        int n = 0;
-        for (const auto& c : v.causes) {
-            layout.paragraph(QStringLiteral("%1. %2.").arg(++n).arg(plainWords(c.what)), 9, kText, 8);
-            layout.paragraph(QStringLiteral("Evidence: %1").arg(plainWords(c.evidence)), 8.5, kMuted, 20);
-            layout.paragraph(QStringLiteral("What to change: %1").arg(plainWords(c.change)), 8.5, kMuted, 20);
-        }
-    }
+    if (!v.health)
+        drawCauses(layout, v);
     if (!v.highlights.empty()) {
         layout.heading(QStringLiteral("What matters most"), 2);
         int n = 0;
