@@ -166,6 +166,7 @@ int main(int argc, char** argv)
 
     window.show();
     const int status = QApplication::exec();
+    window.stopCalibration(); // its folder is removed within the workers' grace below
     // A run still going was stopped by the window's close, its files removed. Work that cannot end (a look
     // at a hung mount) does not hold the exit.
     const bool workersEnded = finishWorkers(std::chrono::seconds(2));

@@ -78,6 +78,9 @@ public:
     bool isStartPageShown() const;
     StartPage* startPage() const { return m_startPage; }
     void stopRun();
+    // Stops a calibration under way; it removes its folder on its worker. The exit calls it before it waits
+    // for the workers, however the event loop ended (a refused --run quits without closing the window).
+    void stopCalibration() { m_calibrationStop.request_stop(); }
     bool isRunning() const;
     // True from Run until the look for other live IOLab runs on the target is in (off the GUI thread).
     bool isStartingRun() const { return m_checkingOthers; }
