@@ -8,15 +8,14 @@
 #include <QStringList>
 #include <QTableView>
 
+#include "app/report/qt_text.h"
+
 #include <string>
 #include <vector>
 
 namespace iolab::gui {
 
-inline QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
+using report::qs;
 
 // "a, b, c" from any list and a function that turns one value into text.
 template <class T, class F> QString joined(const std::vector<T>& values, F&& toText)

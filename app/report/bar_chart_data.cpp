@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/report/bar_chart_data.h"
+#include "app/report/qt_text.h"
 
 #include "core/analysis/findings.h"
 #include "core/model/axes.h"
@@ -9,11 +10,6 @@
 namespace iolab::report {
 
 namespace {
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
 
 bool drawn(const CaseResult& c, Ranking ranking)
 {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/report/chart_axis.h"
+#include "app/report/qt_text.h"
 
 #include "core/base/units.h"
 
@@ -9,11 +10,6 @@
 namespace iolab::report {
 
 namespace {
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
 
 bool varies(const std::vector<CaseResult>& cases, const AxisSpec& axis)
 {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/report/pdf_report.h"
+#include "app/report/qt_text.h"
 
 #include "app/report/bar_chart_data.h"
 #include "app/report/chart_layout.h"
@@ -50,11 +51,6 @@ const QColor kMuted(0x6b, 0x6b, 0x6b);
 const QColor kRule(0xcc, 0xcc, 0xcc);
 const QColor kHeaderFill(0xee, 0xf1, 0xf5);
 const QColor kBad(0xb0, 0x2a, 0x1e);
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
 
 QString rate(double mbps)
 {

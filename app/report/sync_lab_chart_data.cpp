@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/report/sync_lab_chart_data.h"
+#include "app/report/qt_text.h"
 
 #include "core/analysis/sync_lab.h"
 #include "core/base/units.h"
@@ -9,11 +10,6 @@
 namespace iolab::report {
 
 namespace {
-
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 constexpr std::uint64_t kPgOpBytes = 8 * kKiB;
 

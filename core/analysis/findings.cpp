@@ -50,11 +50,6 @@ constexpr std::uint64_t kFlashPageBytes = 4 * kKiB;
 // The fewest sync calls or writes whose median is taken as evidence.
 constexpr std::uint64_t kFlushMinCalls = 3;
 
-std::string rate(double mbps)
-{
-    return formatRate(mbps * kBytesPerMB);
-}
-
 bool bypassesPageCache(const Registry* registry, const std::string& strategy)
 {
     if (registry == nullptr)
@@ -344,22 +339,23 @@ void fastestFindings(const RunResult& result, Ranking ranking, std::vector<Findi
             if (group != ComparisonGroup::FileWrites)
                 return {};
             return ranksDurable(r.testCase, ranking)
-                       ? fmt::format(" durable ({} apparent)", rate(r.apparentMBps.median))
-                       : fmt::format(" apparent ({} durable)", rate(r.durableMBps.median));
+                       ? fmt::format(" durable ({} apparent)", formatMBps(r.apparentMBps.median))
+                       : fmt::format(" apparent ({} durable)", formatMBps(r.durableMBps.median));
         };
         std::string text;
         if (lead.tied.empty()) {
-            text = fmt::format("At {} per call, the fastest {} is {} at {}{}", formatBytes(chunk),
-                               fastestWhat(group, c.testCase), caseName(c), rate(ranked(best)), twin(c));
+            text =
+                fmt::format("At {} per call, the fastest {} is {} at {}{}", formatBytes(chunk),
+                            fastestWhat(group, c.testCase), caseName(c), formatMBps(ranked(best)), twin(c));
         } else {
             std::string names = caseName(c);
             for (std::size_t i = 0; i < lead.tied.size(); ++i)
                 names += (i + 1 == lead.tied.size() ? " and " : ", ") + caseName(result.cases[lead.tied[i]]);
-            text =
-                fmt::format("At {} per call, no {} is fastest beyond the noise: {} cannot be told apart "
-                            "(the highest, {} at {}{}, is {:.2f}x the next; {})",
-                            formatBytes(chunk), fastestWhat(group, c.testCase), names, caseName(c),
-                            rate(ranked(best)), twin(c), lead.closest.ratio, describeTest(lead.closest.test));
+            text = fmt::format("At {} per call, no {} is fastest beyond the noise: {} cannot be told apart "
+                               "(the highest, {} at {}{}, is {:.2f}x the next; {})",
+                               formatBytes(chunk), fastestWhat(group, c.testCase), names, caseName(c),
+                               formatMBps(ranked(best)), twin(c), lead.closest.ratio,
+                               describeTest(lead.closest.test));
         }
         const auto base = baselineCase(result, best);
         const std::string baseline = !base || isPreferredBaselineOf(result.cases[*base].testCase, c.testCase)
@@ -369,9 +365,10 @@ void fastestFindings(const RunResult& result, Ranking ranking, std::vector<Findi
         if (base && *base != best && ranked(*base) > 0) {
             const RateDifference d = compareCases(c, result.cases[*base], ranking);
             if (d.holds())
-                text += fmt::format(", {:.2f}x {} ({})", d.ratio, baseline, rate(ranked(*base)));
+                text += fmt::format(", {:.2f}x {} ({})", d.ratio, baseline, formatMBps(ranked(*base)));
             else
-                text += fmt::format(", {:.2f}x {} ({}), which is {}", d.ratio, baseline, rate(ranked(*base)),
+                text += fmt::format(", {:.2f}x {} ({}), which is {}", d.ratio, baseline,
+                                    formatMBps(ranked(*base)),
                                     d.kind == RateDifference::Kind::Untestable
                                         ? "not a finding with a single repetition"
                                         : "within the noise (" + describeTest(d.test) + ")");
@@ -420,14 +417,15 @@ void durableGapFinding(const CaseResult& c, const HostInfo& host, bool direct, s
              fmt::format("{}: the writes returned at {} but reached the device at {}; {:.0f}% of the "
                          "time went into the final fsync. All {} fit in the page cache ({} of RAM), "
                          "so the apparent rate measures memory copies.",
-                         caseName(c), rate(apparent), rate(durable), 100.0 * (1.0 - durable / apparent),
-                         formatBytes(k.totalBytes), formatBytes(host.ramBytes))});
+                         caseName(c), formatMBps(apparent), formatMBps(durable),
+                         100.0 * (1.0 - durable / apparent), formatBytes(k.totalBytes),
+                         formatBytes(host.ramBytes))});
     else
-        out.push_back(
-            {Finding::Kind::DurableGap, c.index,
-             fmt::format("{}: the writes returned at {} but reached the device at {}; {:.0f}% of "
-                         "the time went into the final fsync.",
-                         caseName(c), rate(apparent), rate(durable), 100.0 * (1.0 - durable / apparent))});
+        out.push_back({Finding::Kind::DurableGap, c.index,
+                       fmt::format("{}: the writes returned at {} but reached the device at {}; {:.0f}% of "
+                                   "the time went into the final fsync.",
+                                   caseName(c), formatMBps(apparent), formatMBps(durable),
+                                   100.0 * (1.0 - durable / apparent))});
 }
 
 void noiseFinding(const CaseResult& c, Ranking ranking, std::vector<Finding>& out)
@@ -440,11 +438,11 @@ void noiseFinding(const CaseResult& c, Ranking ranking, std::vector<Finding>& ou
     // and "0.0 kB/s to ..." would read as a measured figure.
     const std::string interval =
         ranked.ciLow > 0
-            ? fmt::format("the 95% CI is {} to {}", rate(ranked.ciLow), rate(ranked.ciHigh))
+            ? fmt::format("the 95% CI is {} to {}", formatMBps(ranked.ciLow), formatMBps(ranked.ciHigh))
             : fmt::format(
                   "the 95% CI of {} repetitions reaches down to zero (its top is {}): more repetitions "
                   "would narrow it",
-                  ranked.count, rate(ranked.ciHigh));
+                  ranked.count, formatMBps(ranked.ciHigh));
     out.push_back({Finding::Kind::Noise, c.index,
                    fmt::format("{}: {}, so differences smaller than that mean nothing; {}.", caseName(c),
                                describeSpread(spread), interval)});
@@ -585,30 +583,30 @@ void queueDepthFindings(const RunResult& result, Ranking ranking, std::vector<Fi
         if (gain >= kQueueDepthHelps && !gainHolds.holds())
             text = fmt::format(
                 "{}: queue depth may help ({} at QD{}, {} at QD{}, {:.1f}x), but that gain is {} ({}).", what,
-                rate(rateOf(shallow)), shallow->testCase.queueDepth, rate(rateOf(best)),
+                formatMBps(rateOf(shallow)), shallow->testCase.queueDepth, formatMBps(rateOf(best)),
                 best->testCase.queueDepth, gain,
                 gainHolds.kind == RateDifference::Kind::Untestable ? "not a finding with a single "
                                                                      "repetition"
                                                                    : "within the noise",
                 describeTest(gainHolds.test));
         else if (gain < kQueueDepthHelps)
-            text =
-                fmt::format("{}: queue depth did not help: {} at QD{} and {} at QD{} (at best {} at QD{}).",
-                            what, rate(rateOf(shallow)), shallow->testCase.queueDepth, rate(rateOf(deepest)),
-                            deepest->testCase.queueDepth, rate(rateOf(best)), best->testCase.queueDepth);
+            text = fmt::format(
+                "{}: queue depth did not help: {} at QD{} and {} at QD{} (at best {} at QD{}).", what,
+                formatMBps(rateOf(shallow)), shallow->testCase.queueDepth, formatMBps(rateOf(deepest)),
+                deepest->testCase.queueDepth, formatMBps(rateOf(best)), best->testCase.queueDepth);
         else if (enough == deepest)
-            text =
-                fmt::format("{}: queue depth helps all the way: {} at QD{}, {} at QD{} ({:.1f}x); a deeper "
-                            "queue may help more.",
-                            what, rate(rateOf(shallow)), shallow->testCase.queueDepth, rate(rateOf(deepest)),
-                            deepest->testCase.queueDepth, rateOf(deepest) / rateOf(shallow));
+            text = fmt::format(
+                "{}: queue depth helps all the way: {} at QD{}, {} at QD{} ({:.1f}x); a deeper "
+                "queue may help more.",
+                what, formatMBps(rateOf(shallow)), shallow->testCase.queueDepth, formatMBps(rateOf(deepest)),
+                deepest->testCase.queueDepth, rateOf(deepest) / rateOf(shallow));
         else
             text = fmt::format(
                 "{}: queue depth helps up to QD{}, then flat: {} at QD{}, {} at QD{} ({:.1f}x), and "
                 "within 10% of that beyond (QD{}: {}).",
-                what, enough->testCase.queueDepth, rate(rateOf(shallow)), shallow->testCase.queueDepth,
-                rate(rateOf(enough)), enough->testCase.queueDepth, rateOf(enough) / rateOf(shallow),
-                deepest->testCase.queueDepth, rate(rateOf(deepest)));
+                what, enough->testCase.queueDepth, formatMBps(rateOf(shallow)), shallow->testCase.queueDepth,
+                formatMBps(rateOf(enough)), enough->testCase.queueDepth, rateOf(enough) / rateOf(shallow),
+                deepest->testCase.queueDepth, formatMBps(rateOf(deepest)));
         out.push_back({Finding::Kind::QueueDepth, deepest->index, std::move(text)});
     }
 }

@@ -3,6 +3,7 @@
 
 #include "core/analysis/system_checks.h"
 #include "core/base/units.h"
+#include "core/base/words.h"
 #include "core/engine/registry.h"
 
 #include <fmt/format.h>
@@ -18,7 +19,7 @@ namespace {
 
 // Chunks at or above this are sequential transfers in the typical ranges' sense (CrystalDiskMark's SEQ1M, a
 // copy's large blocks); at or below kRandomChunkBytes, random ones (RND4K).
-constexpr std::uint64_t kSequentialChunkBytes = 128 * kKiB;
+constexpr std::uint64_t kSequentialRangeChunkBytes = 128 * kKiB;
 constexpr std::uint64_t kRandomChunkBytes = 16 * kKiB;
 // Requests in flight (queue depth times threads) from which a random case measures "at depth".
 constexpr std::uint32_t kDeepRequests = 8;
@@ -96,11 +97,6 @@ const ClassRanges* classRanges(const SystemFacts& facts)
     }
 }
 
-std::string rate(double mbps)
-{
-    return formatRate(mbps * kBytesPerMB);
-}
-
 std::string rangeText(HealthDimension d, const HealthRange& r)
 {
     if (d == HealthDimension::SyncLatency)
@@ -173,21 +169,6 @@ HealthWord judge(HealthDimension d, double figure, const std::optional<HealthRan
     if (figure >= range->low)
         return HealthWord::InRange;
     return figure < range->low / 2 ? HealthWord::FarBelow : HealthWord::Below;
-}
-
-std::string withArticle(const std::string& noun)
-{
-    const bool vowelSound = noun.starts_with("NVMe") || noun.starts_with("SD") ||
-                            std::string_view("aeiouAEIOU").find(noun.front()) != std::string_view::npos;
-    return (vowelSound ? "an " : "a ") + noun;
-}
-
-std::string joinWords(const std::vector<std::string>& parts)
-{
-    std::string out;
-    for (std::size_t i = 0; i < parts.size(); ++i)
-        out += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
-    return out;
 }
 
 std::string lowerFirst(std::string text)
@@ -298,7 +279,7 @@ std::optional<HealthDimension> healthDimension(const Case& c, const Registry* re
             return inFlight == 1               ? std::optional(HealthDimension::RandomReadQd1)
                    : inFlight >= kDeepRequests ? std::optional(HealthDimension::RandomReadDeep)
                                                : std::nullopt;
-        if (!random && c.chunkBytes >= kSequentialChunkBytes)
+        if (!random && c.chunkBytes >= kSequentialRangeChunkBytes)
             return HealthDimension::SequentialRead;
         return std::nullopt;
     }
@@ -312,7 +293,7 @@ std::optional<HealthDimension> healthDimension(const Case& c, const Registry* re
         return inFlight == 1               ? std::optional(HealthDimension::RandomWriteQd1)
                : inFlight >= kDeepRequests ? std::optional(HealthDimension::RandomWriteDeep)
                                            : std::nullopt;
-    if (!random && c.chunkBytes >= kSequentialChunkBytes)
+    if (!random && c.chunkBytes >= kSequentialRangeChunkBytes)
         return HealthDimension::SequentialWrite;
     return std::nullopt;
 }
@@ -388,20 +369,20 @@ std::optional<HealthVerdict> healthVerdict(const RunResult& result, const Regist
         case HealthDimension::SmallFiles:
             line.what += fmt::format(" ({} files, {}{})", k.fileSet.files, toString(k.fileSet),
                                      k.threads > 1 ? fmt::format(", {} threads", k.threads) : std::string());
-            line.figure =
-                fmt::format("{:.0f} files/s ({})", c.filesPerSecond.median, rate(c.apparentMBps.median));
+            line.figure = fmt::format("{:.0f} files/s ({})", c.filesPerSecond.median,
+                                      formatMBps(c.apparentMBps.median));
             break;
         case HealthDimension::RandomReadQd1:
         case HealthDimension::RandomReadDeep:
         case HealthDimension::RandomWriteQd1:
         case HealthDimension::RandomWriteDeep:
             line.what += fmt::format(" ({})", shape(k));
-            line.figure = fmt::format("{} ({:.0f} IOPS)", rate(figure),
+            line.figure = fmt::format("{} ({:.0f} IOPS)", formatMBps(figure),
                                       figure * kBytesPerMB / static_cast<double>(k.chunkBytes));
             break;
         default:
             line.what += fmt::format(" ({})", shape(k));
-            line.figure = rate(figure) + (k.direction == Direction::Write ? " durable" : "");
+            line.figure = formatMBps(figure) + (k.direction == Direction::Write ? " durable" : "");
             break;
         }
         const auto range = typicalHealthRange(facts, d);

@@ -5,6 +5,7 @@
 #include "core/analysis/system_checks.h"
 #include "core/analysis/warnings.h"
 #include "core/base/units.h"
+#include "core/base/words.h"
 #include "core/engine/registry.h"
 
 #include <fmt/format.h>
@@ -15,11 +16,6 @@
 namespace iolab {
 
 namespace {
-
-std::string rate(double mbps)
-{
-    return formatRate(mbps * kBytesPerMB);
-}
 
 // "200-530 MB/s", "1.0-5.0 GB/s", "800 MB/s-2.0 GB/s".
 std::string rangeText(const TypicalRange& r)
@@ -32,12 +28,6 @@ std::string rangeText(const TypicalRange& r)
 }
 
 // "a SATA SSD", "an NVMe SSD".
-std::string withArticle(const std::string& noun)
-{
-    const bool vowelSound = noun.starts_with("NVMe") || noun.starts_with("SD") ||
-                            std::string_view("aeiou").find(noun.front()) != std::string_view::npos;
-    return (vowelSound ? "an " : "a ") + noun;
-}
 
 bool contains(const std::string& text, std::string_view part)
 {
@@ -361,7 +351,7 @@ MachineVerdict machineVerdict(const RunResult& result, const std::vector<Finding
     const Case& k = result.cases[index].testCase;
     v.comparison =
         fmt::format("The target is {}; its best durable sequential write rate here, {} (`{}` at {}), is {}.",
-                    withArticle(kind), rate(mbps), k.strategy, formatBytes(k.chunkBytes), verdict);
+                    withArticle(kind), formatMBps(mbps), k.strategy, formatBytes(k.chunkBytes), verdict);
     if (anyFinding(found, Finding::Kind::CpuBound, index))
         v.comparison += " That case kept the CPU busy, so the drive may be faster than this.";
     v.comparison += fmt::format(" Typical range from {}.", range->source);

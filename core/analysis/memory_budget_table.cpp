@@ -24,7 +24,7 @@ std::string killTextOf(const CaseResult& c)
     return "no: loses up to " + formatBytes(c.crashProbe->canLoseBytes());
 }
 
-std::string rate(double mbps)
+std::string budgetRate(double mbps)
 {
     return mbps >= 1000 ? fmt::format("{:.2f} GB/s", mbps / 1000) : fmt::format("{:.1f} MB/s", mbps);
 }
@@ -85,27 +85,27 @@ std::string memoryBudgetAnswer(const std::vector<MemoryBudgetRow>& rows)
             continue;
         }
         if (!anyProbed) {
-            answer +=
-                fmt::format("Under the {} memory limit `{}` was fastest: {} durable ({} apparent); the "
-                            "kill -9 probe did not run, so whether it loses data on a crash is not known.",
-                            cap, fastest->method, rate(fastest->durableMBps), rate(fastest->apparentMBps));
+            answer += fmt::format(
+                "Under the {} memory limit `{}` was fastest: {} durable ({} apparent); the "
+                "kill -9 probe did not run, so whether it loses data on a crash is not known.",
+                cap, fastest->method, budgetRate(fastest->durableMBps), budgetRate(fastest->apparentMBps));
             continue;
         }
         if (fastestSafe == nullptr) {
             answer += fmt::format(
                 "Under the {} memory limit every case the kill -9 probe could judge lost data; the "
                 "fastest, `{}`, reached {} durable (survives kill -9: {}).",
-                cap, fastest->method, rate(fastest->durableMBps), fastest->killText);
+                cap, fastest->method, budgetRate(fastest->durableMBps), fastest->killText);
             continue;
         }
         answer +=
             fmt::format("Under the {} memory limit, the fastest way that loses nothing on kill -9 is `{}`: "
                         "{} durable ({} apparent), its memory at most {}.",
-                        cap, fastestSafe->method, rate(fastestSafe->durableMBps),
-                        rate(fastestSafe->apparentMBps), formatBytes(fastestSafe->peakBytes));
+                        cap, fastestSafe->method, budgetRate(fastestSafe->durableMBps),
+                        budgetRate(fastestSafe->apparentMBps), formatBytes(fastestSafe->peakBytes));
         if (fastest != fastestSafe)
             answer += fmt::format(
-                " `{}` was faster ({} durable), but {}.", fastest->method, rate(fastest->durableMBps),
+                " `{}` was faster ({} durable), but {}.", fastest->method, budgetRate(fastest->durableMBps),
                 fastest->survivesKill == false ? "loses data on kill -9 (" + fastest->killText + ")"
                                                : "its kill -9 answer is: " + fastest->killText);
     }
@@ -129,10 +129,10 @@ std::string memoryBudgetText(const RunResult& result)
                                 row.reason.empty() ? std::string("no rate") : row.reason);
             continue;
         }
-        text +=
-            fmt::format("{:<3} {:<24} {:>9} {:>11} {:>11} {:>10} {:>11}  {}\n", row.caseIndex + 1, row.method,
-                        formatBytesCompact(row.limitBytes), rate(row.durableMBps), rate(row.apparentMBps),
-                        formatBytes(row.peakBytes), formatBytes(row.peakPageCacheBytes), row.killText);
+        text += fmt::format("{:<3} {:<24} {:>9} {:>11} {:>11} {:>10} {:>11}  {}\n", row.caseIndex + 1,
+                            row.method, formatBytesCompact(row.limitBytes), budgetRate(row.durableMBps),
+                            budgetRate(row.apparentMBps), formatBytes(row.peakBytes),
+                            formatBytes(row.peakPageCacheBytes), row.killText);
     }
     text += memoryBudgetAnswer(rows) + "\n";
     return text;

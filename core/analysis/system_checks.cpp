@@ -15,14 +15,7 @@
 
 namespace iolab {
 
-namespace {
-
-std::string rate(double mbps)
-{
-    return formatRate(mbps * 1e6);
-}
-
-} // namespace
+namespace {} // namespace
 
 std::optional<Finding> storageFinding(const RunResult& result)
 {
@@ -234,8 +227,8 @@ std::vector<Finding> compressionFindings(const RunResult& result, Ranking rankin
                          "{}. Real data lands between the two, by how well it compresses; the rate of {} is "
                          "the one to judge the disk by.",
                          findingSubject(fast), patternWords(k.pattern),
-                         k.direction == Direction::Read ? "read" : "wrote", rate(pair.compressibleMBps),
-                         patternWords(slow.testCase.pattern), rate(pair.incompressibleMBps),
+                         k.direction == Direction::Read ? "read" : "wrote", formatMBps(pair.compressibleMBps),
+                         patternWords(slow.testCase.pattern), formatMBps(pair.incompressibleMBps),
                          pair.compressibleMBps / pair.incompressibleMBps, describeTest(difference.test),
                          where, patternWords(slow.testCase.pattern))});
     }
@@ -333,9 +326,10 @@ std::optional<Finding> cacheCliffFinding(const CaseResult& c, bool bypassesPageC
                     "cache in front of the medium filled up (an SSD's SLC cache, or the host's cache "
                     "under a virtual disk). {} is what a long write gets; a test shorter than {} would "
                     "have reported {}.",
-                    findingSubject(c), cliff->deviceRate ? "device" : "writes", rate(cliff->beforeMBps),
-                    formatBytes(cliff->bytesBefore), cliff->secondsBefore, rate(cliff->afterMBps),
-                    rate(cliff->afterMBps), formatBytes(cliff->bytesBefore), rate(cliff->beforeMBps))};
+                    findingSubject(c), cliff->deviceRate ? "device" : "writes", formatMBps(cliff->beforeMBps),
+                    formatBytes(cliff->bytesBefore), cliff->secondsBefore, formatMBps(cliff->afterMBps),
+                    formatMBps(cliff->afterMBps), formatBytes(cliff->bytesBefore),
+                    formatMBps(cliff->beforeMBps))};
 }
 
 } // namespace iolab

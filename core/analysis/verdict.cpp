@@ -8,6 +8,7 @@
 
 #include "core/analysis/warnings.h"
 #include "core/base/units.h"
+#include "core/base/words.h"
 #include "core/engine/crash_probe.h"
 #include "core/engine/registry.h"
 #include "core/model/axes.h"
@@ -103,11 +104,6 @@ bool measured(const CaseResult& c, Ranking ranking)
            rankedRate(c, ranking).count > 0 && rankedRate(c, ranking).median > 0;
 }
 
-std::string rate(double mbps)
-{
-    return formatRate(mbps * kBytesPerMB);
-}
-
 std::string syncWords(SyncPolicy sync)
 {
     switch (sync.mode) {
@@ -128,17 +124,6 @@ std::string syncWords(SyncPolicy sync)
         return "O_DSYNC";
     }
     return "";
-}
-
-std::string joinWords(const std::vector<std::string>& parts)
-{
-    std::string out;
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-        if (i > 0)
-            out += i + 1 == parts.size() ? " and " : ", ";
-        out += parts[i];
-    }
-    return out;
 }
 
 // "`stdio` with a 64 KiB buffer and 4 threads": the strategy and what sets the case apart, no case number.
@@ -430,8 +415,9 @@ std::string compressionAnswer(const RunResult& result, Ranking ranking)
     const double ratio = widest.compressibleMBps / widest.incompressibleMBps;
     const Case& k = caseOf(widest.compressible).testCase;
     const std::string other = patternWords(caseOf(widest.incompressible).testCase.pattern);
-    const std::string where = fmt::format("`{}` {}: {} against {}", k.strategy, formatBytes(k.chunkBytes),
-                                          rate(widest.compressibleMBps), rate(widest.incompressibleMBps));
+    const std::string where =
+        fmt::format("`{}` {}: {} against {}", k.strategy, formatBytes(k.chunkBytes),
+                    formatMBps(widest.compressibleMBps), formatMBps(widest.incompressibleMBps));
     const auto found = compressionFindings(result, ranking);
     if (!found.empty())
         return fmt::format("Compression: zeros moved {:.1f}x as fast as {} ({}): something below the program "
@@ -508,11 +494,11 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         const double bestRate = rankedRate(c, ranking).median;
         used.insert(Term::Chunk);
         const auto rateWithTwin = [&](const CaseResult& r) {
-            std::string out = rate(rankedRate(r, ranking).median) + rankedWord(r.testCase, ranking);
+            std::string out = formatMBps(rankedRate(r, ranking).median) + rankedWord(r.testCase, ranking);
             if (group == ComparisonGroup::FileWrites)
                 out += ranksDurable(r.testCase, ranking)
-                           ? fmt::format(" ({} apparent)", rate(r.apparentMBps.median))
-                           : fmt::format(" ({} durable)", rate(r.durableMBps.median));
+                           ? fmt::format(" ({} apparent)", formatMBps(r.apparentMBps.median))
+                           : fmt::format(" ({} durable)", formatMBps(r.durableMBps.median));
             return out;
         };
         if (group == ComparisonGroup::FileWrites) {
@@ -529,7 +515,7 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
             for (std::size_t i = 0; i < lead.tied.size() && leaders.size() < kNamedLeaders; ++i) {
                 const CaseResult& t = result.cases[lead.tied[i]];
                 leaders.push_back(fmt::format("{} ({})", plainName(t.testCase, !oneChunk),
-                                              rate(rankedRate(t, ranking).median)));
+                                              formatMBps(rankedRate(t, ranking).median)));
             }
             if (lead.tied.size() + 1 > leaders.size())
                 leaders.push_back(fmt::format("{} more", lead.tied.size() + 1 - leaders.size()));
@@ -553,7 +539,7 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
                                "whether that lead is more than chance (run with --reps 5 to know)",
                                purpose(group, k, oneChunk), plainName(k, !oneChunk), rateWithTwin(c),
                                lead.closest.ratio, plainName(closest.testCase, !oneChunk),
-                               rate(rankedRate(closest, ranking).median),
+                               formatMBps(rankedRate(closest, ranking).median),
                                !c.repetitions.empty() && rankedRate(c, ranking).count == 1 &&
                                        rankedRate(closest, ranking).count == 1
                                    ? std::string("one repetition each")
@@ -568,20 +554,20 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
             switch (d.kind) {
             case RateDifference::Kind::Faster:
                 text += fmt::format(", {:.1f}x {} ({})", d.ratio, baselineWords(result, *base, best),
-                                    rate(rankedRate(b, ranking).median));
+                                    formatMBps(rankedRate(b, ranking).median));
                 break;
             case RateDifference::Kind::Untestable:
                 if (lead.tied.empty())
-                    text +=
-                        fmt::format(", {:.1f}x {} ({}) in one repetition each", d.ratio,
-                                    baselineWords(result, *base, best), rate(rankedRate(b, ranking).median));
+                    text += fmt::format(", {:.1f}x {} ({}) in one repetition each", d.ratio,
+                                        baselineWords(result, *base, best),
+                                        formatMBps(rankedRate(b, ranking).median));
                 break;
             case RateDifference::Kind::Indistinguishable:
             case RateDifference::Kind::Slower:
                 used.insert(Term::Significance);
                 text += fmt::format(", but no faster than {} ({}) beyond the noise ({:.2f}x, {})",
-                                    baselineWords(result, *base, best), rate(rankedRate(b, ranking).median),
-                                    d.ratio, describeTest(d.test));
+                                    baselineWords(result, *base, best),
+                                    formatMBps(rankedRate(b, ranking).median), d.ratio, describeTest(d.test));
                 break;
             }
         } else if (base && *base == best) {
@@ -597,9 +583,9 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
                         next = i;
                 }
                 const CaseResult& n = result.cases[*next];
-                text += fmt::format(", and the next, {}, reached {} ({:.2f}x)",
-                                    plainName(n.testCase, !oneChunk), rate(rankedRate(n, ranking).median),
-                                    rankedRate(n, ranking).median / bestRate);
+                text += fmt::format(
+                    ", and the next, {}, reached {} ({:.2f}x)", plainName(n.testCase, !oneChunk),
+                    formatMBps(rankedRate(n, ranking).median), rankedRate(n, ranking).median / bestRate);
                 used.insert(Term::SpeedUp);
             }
         } else if (lead.tied.empty() && lead.next) {
@@ -616,7 +602,7 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
                 const CaseResult& s = result.cases[slowest];
                 text +=
                     fmt::format(", {:.1f}x the slowest, {} ({})", bestRate / rankedRate(s, ranking).median,
-                                plainName(s.testCase, !oneChunk), rate(rankedRate(s, ranking).median));
+                                plainName(s.testCase, !oneChunk), formatMBps(rankedRate(s, ranking).median));
             }
         } else if (indices.size() == 1) {
             text += " (the only case of its kind)";

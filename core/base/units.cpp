@@ -112,6 +112,11 @@ std::string formatRate(double bytesPerSecond)
     return fmt::format("{:.1f} kB/s", bytesPerSecond / 1e3);
 }
 
+std::string formatMBps(double mbps)
+{
+    return formatRate(mbps * kBytesPerMB);
+}
+
 std::string formatDuration(double seconds)
 {
     if (!std::isfinite(seconds) || seconds < 0)

@@ -29,6 +29,8 @@ double toMBps(std::uint64_t bytes, double seconds);
 
 // "1.23 GB/s", "456 MB/s", "12.3 kB/s" from bytes per second.
 std::string formatRate(double bytesPerSecond);
+// The same from decimal MB/s, the unit results keep their rates in.
+std::string formatMBps(double mbps);
 
 // "850 ms", "12.4 s", "3 min 05 s".
 std::string formatDuration(double seconds);

@@ -57,6 +57,11 @@ inline std::uint64_t elapsedNs(TimingClock::time_point from, TimingClock::time_p
         std::chrono::duration_cast<std::chrono::nanoseconds>(to - from).count());
 }
 
+inline double inSeconds(TimingClock::duration d) noexcept
+{
+    return std::chrono::duration<double>(d).count();
+}
+
 // Calls body(CallTimer) when the thread records latency (`latency` set), body(NoCallTimer) otherwise: the
 // choice is made once, outside the loop, and both loops are compiled.
 template <class Body> decltype(auto) withCallTimer(CallLatency* latency, Body&& body)

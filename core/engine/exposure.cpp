@@ -19,11 +19,6 @@ const char* syncName(SyncMode mode)
     return syncsDataOnly(mode) ? "fdatasync" : "fsync";
 }
 
-double seconds(TimingClock::duration d)
-{
-    return std::chrono::duration<double>(d).count();
-}
-
 } // namespace
 
 std::string toString(ExposureBasis basis)
@@ -192,13 +187,13 @@ Exposure computeExposure(const ExposurePlan& plan, const std::vector<ThreadExpos
     case DurablePoint::LoopSyncs:
     case DurablePoint::JobEnd:
         out.maxBytes = bytes;
-        out.maxSeconds = seconds(longest);
+        out.maxSeconds = inSeconds(longest);
         out.basis = waiting > 1 ? ExposureBasis::AtMost : ExposureBasis::Exact;
         break;
     case DurablePoint::RunEnd:
         // Every thread's bytes wait together for the run's fsync: the sum is the peak.
         out.maxBytes = bytes;
-        out.maxSeconds = seconds(longest);
+        out.maxSeconds = inSeconds(longest);
         break;
     }
     return out;

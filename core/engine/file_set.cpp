@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/engine/file_set.h"
 
+#include "core/base/splitmix.h"
 #include "core/engine/pattern.h"
 
 #include <fmt/format.h>
@@ -14,23 +15,6 @@ namespace {
 
 constexpr std::uint32_t kFilesPerFolder = 64;
 constexpr std::uint32_t kFoldersPerParent = 16;
-
-// SplitMix64: a small, fast generator whose sequence is the same on every platform and standard library.
-class SplitMix
-{
-public:
-    explicit SplitMix(std::uint64_t seed) : m_state(seed) {}
-    std::uint64_t next() noexcept
-    {
-        std::uint64_t z = (m_state += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    }
-
-private:
-    std::uint64_t m_state;
-};
 
 // Mean of the bounded Pareto distribution with shape a over [lo, hi].
 double paretoMean(double lo, double hi, double a)
@@ -89,7 +73,7 @@ std::vector<std::uint64_t> fileSetSizes(const FileSetSpec& spec)
         }
         sizes[i] = std::clamp(static_cast<std::uint64_t>(std::llround(x)), spec.minBytes, spec.maxBytes);
     }
-    SplitMix random(0x10'1a'b0'00ULL ^ spec.files ^ (spec.minBytes << 20) ^ (spec.maxBytes << 7));
+    SplitMix64 random(0x10'1a'b0'00ULL ^ spec.files ^ (spec.minBytes << 20) ^ (spec.maxBytes << 7));
     for (std::size_t i = sizes.size(); i > 1; --i)
         std::swap(sizes[i - 1], sizes[random.next() % i]);
     return sizes;

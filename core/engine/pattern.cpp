@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/engine/pattern.h"
 
+#include "core/base/splitmix.h"
+
 #include <algorithm>
 #include <cstring>
 #include <new>
@@ -21,27 +23,21 @@ std::byte Pattern::expected(std::uint64_t offset) noexcept
     // SplitMix64's finaliser of the position within the period, folded into 1..255: every byte depends on
     // every bit of its position, so no compressor finds repeats inside the period (a plain multiplicative
     // hash left patterns zlib shrank to 37%).
-    std::uint64_t z = (offset & (kPeriodBytes - 1)) * 0x9E3779B97F4A7C15ULL;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    z ^= z >> 31;
+    const std::uint64_t z = splitMixFinalise((offset & (kPeriodBytes - 1)) * kSplitMixGamma);
     return static_cast<std::byte>(1 + (z >> 32) % 255);
 }
 
 namespace {
 
-// A fixed pseudo-random stream (splitmix64): the same bytes on every run and machine.
-class SplitMix
+// A fixed pseudo-random stream of bytes (SplitMix64's words, low byte first): the same bytes on every run and
+// machine.
+class RandomBytes
 {
 public:
     std::byte next() noexcept
     {
         if (m_left == 0) {
-            m_state += 0x9E3779B97F4A7C15ULL;
-            std::uint64_t z = m_state;
-            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-            z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-            m_word = z ^ (z >> 31);
+            m_word = m_words.next();
             m_left = 8;
         }
         const auto b = static_cast<std::byte>(m_word & 0xFF);
@@ -51,7 +47,7 @@ public:
     }
 
 private:
-    std::uint64_t m_state = 0x10'1AB0'5EED;
+    SplitMix64 m_words{0x10'1AB0'5EED};
     std::uint64_t m_word = 0;
     int m_left = 0;
 };
@@ -63,7 +59,7 @@ Pattern::Pattern(std::uint64_t maxChunkBytes, DataPattern kind)
       m_data(static_cast<std::byte*>(::operator new[](m_size, std::align_val_t{kAlignment})))
 {
     static_assert(kPeriodBytes % kCompressibleBlockBytes == 0);
-    SplitMix random;
+    RandomBytes random;
     switch (kind.kind) {
     case PatternKind::Iolab:
         for (std::size_t i = 0; i < kPeriodBytes; ++i)

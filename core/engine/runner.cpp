@@ -3,6 +3,7 @@
 
 #include "core/base/log.h"
 #include "core/base/units.h"
+#include "core/engine/call_timing.h"
 #include "core/engine/case_child.h"
 #include "core/engine/crash_probe.h"
 #include "core/engine/data_sets.h"
@@ -42,11 +43,6 @@ constexpr std::uint64_t kScratchBytesPerThread = 1 * kMiB;
 std::string isoNow()
 {
     return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr)));
-}
-
-double seconds(Clock::duration d)
-{
-    return std::chrono::duration<double>(d).count();
 }
 
 void merge(Outcome& into, Outcome&& from)
@@ -402,8 +398,8 @@ void CaseRunner::recordFigures(RepetitionResult& rep, const Counters& before, co
                                Clock::time_point started, Clock::time_point returned,
                                Clock::time_point durable)
 {
-    rep.returnSeconds = seconds(returned - started);
-    rep.durableSeconds = seconds(durable - started);
+    rep.returnSeconds = inSeconds(returned - started);
+    rep.durableSeconds = inSeconds(durable - started);
     rep.apparentMBps = toMBps(rep.bytes, rep.returnSeconds);
     rep.durableMBps = toMBps(rep.bytes, rep.durableSeconds);
     rep.cpuUserSeconds = after.process.userSeconds - before.process.userSeconds;
@@ -931,7 +927,7 @@ RunResult Runner::run(const RunPlan& plan, const RunOptions& options, const std:
                 caseResult.crashProbe =
                     probeCase(i, c, strategy->info(), caseResult, result.options, stopFlag, observer);
         }
-        caseResult.wallSeconds = seconds(Clock::now() - caseStart);
+        caseResult.wallSeconds = inSeconds(Clock::now() - caseStart);
         summarizeCase(caseResult);
         if (observer != nullptr)
             observer->caseFinished(caseResult);

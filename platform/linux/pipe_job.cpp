@@ -59,22 +59,22 @@ struct PipeWrite
     }
 };
 
-struct RingFree
+struct SpliceRingFree
 {
     std::size_t bytes;
     void operator()(std::byte* p) const noexcept { ::munmap(p, bytes); }
 };
 
 // vmsplice: the ring of page-aligned buffers the writer fills in turn; a buffer is refilled only after the
-// pipe has let go of its pages (see makeRing).
-struct Ring
+// pipe has let go of its pages (see makeSpliceRing).
+struct SpliceRing
 {
-    std::unique_ptr<std::byte, RingFree> buffers{nullptr, RingFree{0}};
+    std::unique_ptr<std::byte, SpliceRingFree> buffers{nullptr, SpliceRingFree{0}};
     std::size_t stride = 0;
     std::size_t count = 0;
 };
 
-bool makeRing(int writeEnd, std::uint64_t chunkBytes, Ring& ring, Outcome& outcome)
+bool makeSpliceRing(int writeEnd, std::uint64_t chunkBytes, SpliceRing& ring, Outcome& outcome)
 {
     // vmsplice hands the pipe references to the writer's pages, so a buffer may be refilled only once the
     // reader has taken every page of it out of the pipe. Each chunk occupies ceil(chunk / page) pipe slots
@@ -98,7 +98,8 @@ bool makeRing(int writeEnd, std::uint64_t chunkBytes, Ring& ring, Outcome& outco
         outcome = posix::errnoOutcome(errno, "mmap (vmsplice ring)", {});
         return false;
     }
-    ring.buffers = std::unique_ptr<std::byte, RingFree>(static_cast<std::byte*>(p), RingFree{bytes});
+    ring.buffers =
+        std::unique_ptr<std::byte, SpliceRingFree>(static_cast<std::byte*>(p), SpliceRingFree{bytes});
     return true;
 }
 
@@ -108,7 +109,7 @@ class VmspliceWrite
 public:
     using ReadCalls = PipeReadCalls;
 
-    explicit VmspliceWrite(Ring ring) : m_ring(std::move(ring)) {}
+    explicit VmspliceWrite(SpliceRing ring) : m_ring(std::move(ring)) {}
 
     LoopEnd write(const JobSpec& spec, const posix::UniqueFd& writeEnd, Progress& progress, Outcome& error)
     {
@@ -144,7 +145,7 @@ public:
     }
 
 private:
-    Ring m_ring;
+    SpliceRing m_ring;
 };
 
 } // namespace
@@ -203,8 +204,8 @@ std::unique_ptr<Job> makePipeJob(const JobSpec& spec, PipeMode mode, Outcome& ou
         std::clamp<std::uint64_t>((spec.testCase.chunkBytes + page - 1) / page * page, page, pipeMaxBytes());
     if (::fcntl(writeEnd.get(), F_SETPIPE_SZ, static_cast<int>(wanted)) < 0)
         logger(LogModule::Platform).warn("F_SETPIPE_SZ {} failed: {}", wanted, posix::errnoName(errno));
-    Ring ring;
-    if (!makeRing(writeEnd.get(), spec.testCase.chunkBytes, ring, outcome))
+    SpliceRing ring;
+    if (!makeSpliceRing(writeEnd.get(), spec.testCase.chunkBytes, ring, outcome))
         return nullptr;
     return PipeWriteJob<VmspliceWrite>::start(spec, *placement, std::move(readEnd), std::move(writeEnd),
                                               std::move(ring));

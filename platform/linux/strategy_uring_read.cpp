@@ -12,11 +12,6 @@ namespace iolab::linux_backend {
 
 namespace {
 
-struct SequentialPlace
-{
-    Extent operator()(std::uint64_t offset, std::uint64_t size) const noexcept { return {offset, size}; }
-};
-
 struct RandomPlace
 {
     RandomOffsets offsets;

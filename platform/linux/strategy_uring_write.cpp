@@ -11,11 +11,6 @@ namespace iolab::linux_backend {
 
 namespace {
 
-struct SequentialPlace
-{
-    Extent operator()(std::uint64_t offset, std::uint64_t size) const noexcept { return {offset, size}; }
-};
-
 // The loop's n-th request writes the order's n-th chunk; the short tail chunk, wherever it falls, is the
 // file's last.
 struct ShuffledPlace

@@ -74,6 +74,12 @@ struct Extent
     std::uint64_t length = 0;
 };
 
+// The n-th request goes where the loop is: one pass through the file, in order.
+struct SequentialPlace
+{
+    Extent operator()(std::uint64_t offset, std::uint64_t size) const noexcept { return {offset, size}; }
+};
+
 // What a queue moves: the file (fixed file 0 when registered), which way, and from or into what memory.
 struct QueueIo
 {

@@ -4,6 +4,7 @@
 // command.
 #include "core/base/units.h"
 #include "core/formats/diskspd_job.h"
+#include "tests/support/job_cases.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 #include <sstream>
 
 using namespace iolab;
+using namespace iolab::test;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -25,24 +27,6 @@ DiskspdJobOptions windowsOptions()
     options.title = "IOLab 0.5.0: case 3 of the run started 2026-11-27T05:00:00Z: the case";
     options.ranOn = "Windows 10.0 (build 19045)";
     return options;
-}
-
-Case writeCase(std::string strategy, std::uint64_t chunk, std::uint64_t size)
-{
-    Case c;
-    c.strategy = std::move(strategy);
-    c.chunkBytes = chunk;
-    c.totalBytes = size;
-    return c;
-}
-
-Case readCase(std::string strategy, std::uint64_t chunk, std::uint64_t size)
-{
-    Case c = writeCase(std::move(strategy), chunk, size);
-    c.direction = Direction::Read;
-    c.hint = ReadHint::Normal;
-    c.cache = CacheState::Cold;
-    return c;
 }
 
 // The command line itself: the one line that is not a REM.

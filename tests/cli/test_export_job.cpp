@@ -5,6 +5,7 @@
 #include "core/base/units.h"
 #include "core/formats/fio_job.h"
 #include "core/formats/result_json.h"
+#include "tests/support/job_cases.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
@@ -34,26 +35,6 @@ std::string fioPath()
             return dir + "/fio";
     }
     return {};
-}
-
-Case writeCase(std::string strategy, std::uint64_t chunk, std::uint64_t size)
-{
-    Case c;
-    c.strategy = std::move(strategy);
-    c.chunkBytes = chunk;
-    c.totalBytes = size;
-    if (c.strategy == "stdio")
-        c.buffer = {BufferMode::Default, 0};
-    return c;
-}
-
-Case readCase(std::string strategy, std::uint64_t chunk, std::uint64_t size)
-{
-    Case c = writeCase(std::move(strategy), chunk, size);
-    c.direction = Direction::Read;
-    c.hint = ReadHint::Normal;
-    c.cache = CacheState::Cold;
-    return c;
 }
 
 struct Ran

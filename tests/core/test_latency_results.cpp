@@ -22,7 +22,7 @@ using ::testing::HasSubstr;
 
 namespace {
 
-StrategyInfo writer(std::string id)
+StrategyInfo noSyncWriter(std::string id)
 {
     StrategyInfo info;
     info.id = std::move(id);
@@ -42,10 +42,10 @@ Case writeCase(std::string strategy, std::uint64_t chunk)
 TEST(ChooseLatency, AutoTimesSystemCallsAndNotNanosecondCalls)
 {
     Case c = writeCase("write", 4096);
-    EXPECT_TRUE(chooseLatency(c, writer("write")).record);
-    EXPECT_THAT(chooseLatency(c, writer("write")).why, HasSubstr("system call"));
+    EXPECT_TRUE(chooseLatency(c, noSyncWriter("write")).record);
+    EXPECT_THAT(chooseLatency(c, noSyncWriter("write")).why, HasSubstr("system call"));
 
-    StrategyInfo stdio = writer("stdio");
+    StrategyInfo stdio = noSyncWriter("stdio");
     stdio.usesStdioBuffer = true;
     c = writeCase("stdio", 1);
     c.buffer = {BufferMode::Default, 0};
@@ -58,7 +58,7 @@ TEST(ChooseLatency, AutoTimesSystemCallsAndNotNanosecondCalls)
     c.buffer = {BufferMode::None, 0};
     EXPECT_THAT(chooseLatency(c, stdio).why, HasSubstr("every call is a system call"));
 
-    StrategyInfo mapped = writer("mmap-window");
+    StrategyInfo mapped = noSyncWriter("mmap-window");
     mapped.memoryCopyCalls = true;
     c = writeCase("mmap-window", 4096 - 1);
     EXPECT_FALSE(chooseLatency(c, mapped).record);
@@ -66,7 +66,7 @@ TEST(ChooseLatency, AutoTimesSystemCallsAndNotNanosecondCalls)
     EXPECT_TRUE(chooseLatency(c, mapped).record);
     EXPECT_THAT(chooseLatency(c, mapped).why, HasSubstr("latency on"));
 
-    StrategyInfo queued = writer("uring-write");
+    StrategyInfo queued = noSyncWriter("uring-write");
     queued.maxQueueDepth = 4096;
     c = writeCase("uring-write", 4096);
     c.queueDepth = 32;
@@ -74,7 +74,7 @@ TEST(ChooseLatency, AutoTimesSystemCallsAndNotNanosecondCalls)
     c.latency = LatencyMode::Off;
     EXPECT_FALSE(chooseLatency(c, queued).record);
 
-    StrategyInfo files = writer("files-pool");
+    StrategyInfo files = noSyncWriter("files-pool");
     files.layout = DataLayout::FileSet;
     files.timesCalls = false;
     EXPECT_THAT(chooseLatency(c, files).why, HasSubstr("times each file"));
@@ -91,12 +91,12 @@ TEST(QueueDepthAxis, ParsesAndRefusesWithReasons)
     EXPECT_THROW(depth.addGroupValue(g, "x", "--qd"), InputError);
 
     const AxisRefusal& rule = depth.refusals.front();
-    const StrategyInfo plain = writer("write");
+    const StrategyInfo plain = noSyncWriter("write");
     Case c = writeCase("write", 4096);
     EXPECT_EQ(rule.reason(c, plain, {}), "");
     c.queueDepth = 8;
     EXPECT_THAT(rule.reason(c, plain, {}), HasSubstr("write has no queue"));
-    StrategyInfo queued = writer("uring-write");
+    StrategyInfo queued = noSyncWriter("uring-write");
     queued.maxQueueDepth = 64;
     c.strategy = "uring-write";
     EXPECT_EQ(rule.reason(c, queued, {}), "");
@@ -109,7 +109,7 @@ TEST(QueueDepthAxis, ParsesAndRefusesWithReasons)
 TEST(QueueDepthAxis, QueuedStrategiesDefaultToOneAndOthersCarryNone)
 {
     const AxisSpec& depth = *findAxisByMatrixKey("queueDepths");
-    StrategyInfo queued = writer("uring-write");
+    StrategyInfo queued = noSyncWriter("uring-write");
     queued.maxQueueDepth = 4096;
     MatrixGroup g;
     Case c;
@@ -117,7 +117,7 @@ TEST(QueueDepthAxis, QueuedStrategiesDefaultToOneAndOthersCarryNone)
     EXPECT_EQ(c.queueDepth, 1u);
     Case other;
     other.queueDepth = 5;
-    depth.values(g, writer("write")).set(other, 0);
+    depth.values(g, noSyncWriter("write")).set(other, 0);
     EXPECT_EQ(other.queueDepth, 0u);
     EXPECT_EQ(c.label().find("qd=1") != std::string::npos, true);
 }
@@ -125,7 +125,7 @@ TEST(QueueDepthAxis, QueuedStrategiesDefaultToOneAndOthersCarryNone)
 TEST(LatencyAxis, OnIsRefusedWhereNoCallIsTimed)
 {
     const AxisSpec& latency = *findAxisByMatrixKey("latencies");
-    StrategyInfo files = writer("files-pool");
+    StrategyInfo files = noSyncWriter("files-pool");
     files.layout = DataLayout::FileSet;
     files.timesCalls = false;
     Case c = writeCase("files-pool", 4096);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/base/error.h"
 #include "core/base/units.h"
+#include "core/base/words.h"
 #include "core/model/case.h"
 
 #include <gtest/gtest.h>
@@ -86,6 +87,23 @@ TEST(Units, TimeLimitsParseInTheirUnitsAndRoundTrip)
             EXPECT_NE(std::string(e.what()).find("--duration"), std::string::npos) << e.what();
         }
     }
+}
+
+TEST(Words, ListsAndArticlesAsSaidAloud)
+{
+    EXPECT_EQ(joinWords({}), "");
+    EXPECT_EQ(joinWords({"write"}), "write");
+    EXPECT_EQ(joinWords({"write", "stdio"}), "write and stdio");
+    EXPECT_EQ(joinWords({"write", "stdio", "mmap"}), "write, stdio and mmap");
+    EXPECT_EQ(withArticle("NVMe SSD"), "an NVMe SSD");
+    EXPECT_EQ(withArticle("SD card or eMMC"), "an SD card or eMMC");
+    EXPECT_EQ(withArticle("SATA SSD"), "a SATA SSD");
+    EXPECT_EQ(withArticle("USB drive"),
+              "a USB drive"); // "you-ess-bee": the health verdict said "an USB drive"
+    EXPECT_EQ(withArticle("hard disk"), "a hard disk");
+    EXPECT_EQ(withArticle("virtual disk"), "a virtual disk");
+    EXPECT_EQ(withArticle("device of unknown kind"), "a device of unknown kind");
+    EXPECT_EQ(formatMBps(1234.0), formatRate(1234.0e6));
 }
 
 TEST(Case, SyncPoliciesRoundTrip)
