@@ -791,10 +791,12 @@ void printPlan(const RunPlan& plan, const RunOptions& options, const TargetInfo&
     fmt::print("Estimate: {}{}\n", describeEstimate(estimate), estimateBasis(estimate));
     if (const auto& c = target.calibration)
         fmt::print(
-            "Calibration ({}): page cache {}, durable buffered {}, direct {}, direct reads {}, a sync {}, a "
-            "4 KiB direct write {}, read {}\n",
+            "Calibration ({}): page cache {}, durable buffered {}, direct {} ({} until the calls returned), "
+            "direct reads {}, a sync {}, a 4 KiB direct write {}, read {}\n",
             c->measuredAt, formatRate(c->pageCacheWriteBytesPerSecond),
             formatRate(c->bufferedDurableBytesPerSecond), formatRate(c->deviceWriteBytesPerSecond),
+            formatRate(c->directReturnedBytesPerSecond > 0 ? c->directReturnedBytesPerSecond
+                                                           : c->deviceWriteBytesPerSecond),
             formatRate(c->deviceReadBytesPerSecond), formatLatency(c->syncSeconds),
             formatLatency(c->directWriteSeconds), formatLatency(c->directReadSeconds));
     std::fflush(stdout);

@@ -151,7 +151,9 @@ void Progress::holdForKill() noexcept
     holdState.store(Held, std::memory_order_release);
     // Untimed, in a probe's child only: it waits here, right after the call that reached its point, until the
     // runner kills the process; the runner's stop (a cancelled run) lets the loop end as cancelled.
-    while (stop == nullptr || !stop->load(std::memory_order_relaxed))
+    // Acquire: what the stopping thread read or wrote before its stop (a test looks at the queue's requests
+    // still in flight) happens before the loop goes on and reaps them.
+    while (stop == nullptr || !stop->load(std::memory_order_acquire))
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
 }
 

@@ -295,6 +295,8 @@ FioJob fioJob(const Case& c, const FioJobOptions& options)
     }
     if (options.verify && c.direction == Direction::Write && c.preallocate != Preallocate::Rewrite) {
         set("verify", "crc32c");
+        // fio would otherwise leave local-<job>-0-verify.state in the folder it was started from.
+        set("verify_state_save", "0");
         m.differences.emplace_back("IOLab checks its own pattern in every byte after the timed part; fio's "
                                    "verify=crc32c checks a checksum per block");
     }

@@ -55,8 +55,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MemoryBudgetUse, limitBytes, pea
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HostInfo, hostname, os, kernel, cpuModel, logicalCpus, ramBytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceCalibration, pageCacheWriteBytesPerSecond,
                                                 bufferedDurableBytesPerSecond, deviceWriteBytesPerSecond,
-                                                deviceReadBytesPerSecond, syncSeconds, directWriteSeconds,
-                                                directReadSeconds, measuredAt, tookSeconds)
+                                                directReturnedBytesPerSecond, deviceReadBytesPerSecond,
+                                                syncSeconds, directWriteSeconds, directReadSeconds,
+                                                measuredAt, tookSeconds)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunOptions, repetitions, warmups, verifyFiles, verifyPipes,
                                                 sampling, sampleIntervalMs, spaceCheck, dropCaches,
                                                 crashProbe, crashProbeSeed)

@@ -13,13 +13,14 @@ struct DeviceCalibration
 {
     double pageCacheWriteBytesPerSecond = 0;  // buffered 1 MiB writes until the calls returned
     double bufferedDurableBytesPerSecond = 0; // the same writes until their fsync returned
-    double deviceWriteBytesPerSecond = 0;     // direct 1 MiB writes, one at a time
-    double deviceReadBytesPerSecond = 0;      // direct 1 MiB reads, one at a time
-    double syncSeconds = 0;                   // a 4 KiB write and the fsync after it, median
-    double directWriteSeconds = 0;            // a direct 4 KiB write at a random offset, median
-    double directReadSeconds = 0;             // a direct 4 KiB read at a random offset, median
-    std::string measuredAt;                   // ISO 8601, UTC
-    double tookSeconds = 0;                   // how long the calibration itself took
+    double deviceWriteBytesPerSecond = 0;    // direct 1 MiB writes, one at a time, until their fsync returned
+    double directReturnedBytesPerSecond = 0; // the same writes until the calls returned (0: not measured)
+    double deviceReadBytesPerSecond = 0;     // direct 1 MiB reads, one at a time
+    double syncSeconds = 0;                  // a 4 KiB write and the fsync after it, median
+    double directWriteSeconds = 0;           // a direct 4 KiB write at a random offset, median
+    double directReadSeconds = 0;            // a direct 4 KiB read at a random offset, median
+    std::string measuredAt;                  // ISO 8601, UTC
+    double tookSeconds = 0;                  // how long the calibration itself took
 
     friend bool operator==(const DeviceCalibration&, const DeviceCalibration&) = default;
 };

@@ -91,13 +91,14 @@ std::optional<DeviceCalibration> calibrateTarget(const TargetInfo& target, const
         DeviceCalibration calibration = calibrationFrom(result);
         log.info(
             "calibration of {}: page cache {:.0f} MB/s, buffered durable {:.0f} MB/s, direct write {:.0f} "
-            "MB/s, read {:.0f} MB/s, sync {:.3f} ms, 4 KiB direct write {:.0f} us, read {:.0f} us, in {:.2f} "
+            "MB/s durable ({:.0f} MB/s returned), read {:.0f} MB/s, sync {:.3f} ms, 4 KiB direct write "
+            "{:.0f} us, read {:.0f} us, in {:.2f} "
             "s",
             target.path, calibration.pageCacheWriteBytesPerSecond / 1e6,
             calibration.bufferedDurableBytesPerSecond / 1e6, calibration.deviceWriteBytesPerSecond / 1e6,
-            calibration.deviceReadBytesPerSecond / 1e6, calibration.syncSeconds * 1e3,
-            calibration.directWriteSeconds * 1e6, calibration.directReadSeconds * 1e6,
-            calibration.tookSeconds);
+            calibration.directReturnedBytesPerSecond / 1e6, calibration.deviceReadBytesPerSecond / 1e6,
+            calibration.syncSeconds * 1e3, calibration.directWriteSeconds * 1e6,
+            calibration.directReadSeconds * 1e6, calibration.tookSeconds);
         if (calibration.bufferedDurableBytesPerSecond <= 0 && calibration.deviceWriteBytesPerSecond <= 0)
             return std::nullopt;
         return calibration;

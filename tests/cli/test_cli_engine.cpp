@@ -119,10 +119,10 @@ TEST_F(CliEngine, EveryOutputPathIsCheckedBeforeTheRun)
     };
     // A kernel folder: root may write there by its permissions, and learns that no file can be made; a user
     // may not, and is told so (the nonroot pass runs this as nobody).
-    const auto kernelFolder = [](const std::string& out, const std::string& folder) {
+    const auto kernelFolder = [](const std::string& out, const std::string& kernel) {
         return runningAsRoot()
-                   ? "output '" + out + "': no file can be created in folder '" + folder + "'"
-                   : "output '" + out + "': folder '" + folder + "' is not writable: Permission denied";
+                   ? "output '" + out + "': no file can be created in folder '" + kernel + "'"
+                   : "output '" + out + "': folder '" + kernel + "' is not writable: Permission denied";
     };
     std::vector<Row> rows{
         {"--json", "/proc/out.json", kernelFolder("/proc/out.json", "/proc")},

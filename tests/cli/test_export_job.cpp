@@ -155,10 +155,15 @@ TEST(FioJob, EveryKindOfCaseRunsWithFioAndMovesItsBytes)
         EXPECT_EQ(std::filesystem::file_size(entry.path()), 8 * kKiB) << "the file stays one block long";
 
     // Verified as IOLab verified.
+    // fio keeps no verify state in the folder it was started from (the test's working folder, the build's):
+    // by default it would leave local-job-0-verify.state there.
+    const std::filesystem::path state = std::filesystem::current_path() / "local-job-0-verify.state";
+    std::filesystem::remove(state); // one an older build's run left
     TempDir verified;
     const auto checked = runFio(verified, writeCase("write", 64 * kKiB, kSize), true);
     ASSERT_EQ(checked.exitCode, 0) << checked.err;
     EXPECT_THAT(checked.err, HasSubstr("verify=crc32c"));
+    EXPECT_FALSE(std::filesystem::exists(state)) << "fio left its verify state in " << state.parent_path();
 }
 
 TEST(FioJob, DifferencesAreStatedAndNothingIsInvented)

@@ -582,7 +582,7 @@ TEST_P(SequentialRule, OnlyACaseThatCanShowTheSequentialRateJudgesTheDrive)
 }
 
 INSTANTIATE_TEST_SUITE_P(Issue34, SequentialRule, ::testing::ValuesIn(kSequentialRows),
-                         [](const auto& info) { return std::string(info.param.name); });
+                         [](const auto& row) { return std::string(row.param.name); });
 
 // The best sequential case stands for the drive even when a faster case of another shape ran beside it: the
 // sentence names the sequential one, and a slow sync case beside a good sequential one accuses nothing.
@@ -689,10 +689,12 @@ TEST(MachineVerdict, FuseNetworkSyncAndJournalCausesOnlyWhereTheMountHasThem)
         const auto v = onRecorded(mount);
         EXPECT_FALSE(hasCause(v, "The filesystem is mounted sync"));
         EXPECT_FALSE(hasCause(v, "data=journal"));
-        if (std::string(mount) != "fuse")
+        if (std::string(mount) != "fuse") {
             EXPECT_FALSE(hasCause(v, "The target is a FUSE filesystem"));
-        if (std::string(mount) != "nfs")
+        }
+        if (std::string(mount) != "nfs") {
             EXPECT_FALSE(hasCause(v, "The target is a network filesystem"));
+        }
     }
     EXPECT_THAT(onRecorded("sata-ssd", 100).causes, IsEmpty()) << "a healthy drive, merely slow here";
 }

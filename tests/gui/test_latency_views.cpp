@@ -369,8 +369,9 @@ TEST(ResultsView, CopiesTheHealthVerdictAsTextForATicket)
         end = text.find('\n', pos);
         if (end == std::string::npos)
             end = text.size();
-        if (pos > 0) // the first line names the run; the Summary is wrapped for a ticket
+        if (pos > 0) { // the first line names the run; the Summary is wrapped for a ticket
             EXPECT_LE(end - pos, 100u) << text.substr(pos, end - pos);
+        }
     }
 
     view.clear();

@@ -747,8 +747,9 @@ TEST(Report, TableCellsAreNeverSplitInsideAWordOrANumber)
     EXPECT_THAT(out, HasSubstr("1.0x"));
     for (const auto& c : result.cases) {
         EXPECT_THAT(out, HasSubstr(c.testCase.strategy)) << c.testCase.label();
-        if (c.status == Status::Ok)
+        if (c.status == Status::Ok) {
             EXPECT_THAT(out, HasSubstr(QString::number(c.cpuSecondsPerGiB, 'f', 3).toStdString()));
+        }
     }
     for (const char* piece : {"defaul\n", " 51.4\n"})
         EXPECT_THAT(out, Not(HasSubstr(piece))) << piece;

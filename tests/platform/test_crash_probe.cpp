@@ -290,8 +290,9 @@ TEST_F(CrashProbe, KillsAtMomentsRemainAnOptionAndTheDesignStillAnswers)
     EXPECT_EQ(c.crashProbe->at, CrashProbeAt::Time);
     expectLanded(*c.crashProbe);
     for (const auto& kill : c.crashProbe->kills) {
-        if (kill.landed)
+        if (kill.landed) {
             EXPECT_LE(kill.lostBytes, kMiB) << "never more than the buffer";
+        }
     }
     EXPECT_EQ(c.crashProbe->survives(), false);
     const auto verdict = crashProbeVerdict(*c.crashProbe, c.testCase, nullptr);
