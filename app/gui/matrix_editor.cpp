@@ -259,10 +259,13 @@ void MatrixEditor::buildAxisForm(QVBoxLayout* layout)
 // Repetitions, warm-ups, verification and cache dropping.
 void MatrixEditor::buildRunOptions(QVBoxLayout* layout)
 {
-    // Two rows: the counts, then the switches, so that the side panel of a 1366-pixel screen holds them.
+    // Three rows: the counts, the switches, then the kill -9 probe, so that the side panel of a 1366-pixel
+    // screen holds them (the probe's two fields beside the counts made the editor 529 pixels wide in a
+    // 444-pixel pane, and cut its preset description).
     auto* options = new QGridLayout;
     auto* counts = new QHBoxLayout;
     auto* switches = new QHBoxLayout;
+    auto* probe = new QHBoxLayout;
     counts->addWidget(new QLabel(tr("Repetitions:"), this));
     m_repetitions = new QSpinBox(this);
     m_repetitions->setRange(1, 100);
@@ -292,7 +295,7 @@ void MatrixEditor::buildRunOptions(QVBoxLayout* layout)
                                     "(fdatasync + posix_fadvise DONTNEED) before each repetition."));
     }
     switches->addWidget(m_dropCaches);
-    counts->addWidget(new QLabel(tr("kill -9 probe:"), this));
+    probe->addWidget(new QLabel(tr("kill -9 probe:"), this));
     m_crashProbe = new QSpinBox(this);
     m_crashProbe->setRange(0, static_cast<int>(kMaxCrashProbeKills));
     m_crashProbe->setSpecialValueText(tr("off"));
@@ -303,7 +306,7 @@ void MatrixEditor::buildRunOptions(QVBoxLayout* layout)
            "acknowledged? The answer also says what the strategy's design can lose (a stdio buffer), "
            "whatever the kills saw. A process crash is not a power cut: the page cache survives a kill -9. "
            "Read, pipe and null cases are refused while it is on."));
-    counts->addWidget(m_crashProbe);
+    probe->addWidget(m_crashProbe);
     m_crashProbeAt = new QComboBox(this);
     m_crashProbeAt->addItem(tr("after a call"), static_cast<int>(CrashProbeAt::Ack));
     m_crashProbeAt->addItem(tr("at a moment"), static_cast<int>(CrashProbeAt::Time));
@@ -314,11 +317,13 @@ void MatrixEditor::buildRunOptions(QVBoxLayout* layout)
         "is; that is mostly inside its slowest call (a stdio buffer's write), which hides what a crash "
         "between two calls loses."));
     m_crashProbeAt->setEnabled(false);
-    counts->addWidget(m_crashProbeAt);
+    probe->addWidget(m_crashProbeAt);
     counts->addStretch(1);
     switches->addStretch(1);
+    probe->addStretch(1);
     options->addLayout(counts, 0, 0);
     options->addLayout(switches, 1, 0);
+    options->addLayout(probe, 2, 0);
     layout->addLayout(options);
     connect(m_repetitions, &QSpinBox::valueChanged, this, &MatrixEditor::changed);
     connect(m_warmups, &QSpinBox::valueChanged, this, &MatrixEditor::changed);

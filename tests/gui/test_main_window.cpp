@@ -45,6 +45,7 @@
 #include <QPointer>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSplitter>
@@ -1218,4 +1219,32 @@ TEST_F(WindowFixture, TheSummaryShowsThreeFindingsAndKeepsTheSizeTheUserGives)
     QTest::qWait(200);
     EXPECT_TRUE(window->resultsView()->summarySizedByUser());
     EXPECT_EQ(window->resultsView()->summarySplitter()->sizes().first(), given.first()) << "nor a new launch";
+}
+
+// Issue 34, §6: at 1366x768 the lab's matrix pane cut its preset description to "O_DIREC": the editor was
+// wider than its scroll area, which scrolls only vertically. Every preset's editor fits the pane's width.
+TEST_F(WindowFixture, TheMatrixEditorFitsItsPaneAt1366x768WithEveryPreset)
+{
+    window->setWindowState(Qt::WindowNoState);
+    window->resize(1366, 740);
+    window->showLab();
+    QTest::qWait(100);
+    MatrixEditor* editor = window->matrixEditor();
+    auto* scroll = qobject_cast<QScrollArea*>(editor->parentWidget()->parentWidget());
+    ASSERT_NE(scroll, nullptr);
+    for (const char* preset : {"quick", "health-check", "cdm", "sync-lab", "stdio-per-byte", "data-safety"}) {
+        SCOPED_TRACE(preset);
+        ASSERT_TRUE(editor->loadPreset(QString::fromLatin1(preset)));
+        QTest::qWait(50);
+        const int room = scroll->viewport()->width();
+        EXPECT_LE(editor->width(), room);
+        for (auto* child : editor->findChildren<QWidget*>()) {
+            if (!child->isVisibleTo(editor) || child->parentWidget() != editor)
+                continue;
+            const QRect inEditor(child->mapTo(editor, QPoint(0, 0)), child->size());
+            EXPECT_LE(inEditor.right(), room)
+                << child->metaObject()->className() << " " << child->objectName().toStdString()
+                << " min width " << child->minimumSizeHint().width();
+        }
+    }
 }
