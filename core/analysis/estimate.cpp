@@ -183,16 +183,6 @@ double readSeconds(const Case& c, const StrategyInfo& s, const DeviceCalibration
     return std::max(device, cpuSeconds(c, s) + bytes / kMemoryCopyBytesPerSecond);
 }
 
-// Buffered writes until their fsync returned: the calibration's first 32 MiB at its buffered durable rate,
-// the rest at what the device sustains, the slower of that rate and the direct writes' durable one. (A 1 GiB
-// data set on this project's VM is stored at 300-400 MB/s where 32 MiB went at 780.)
-double bufferedDurableSeconds(double bytes, const DeviceCalibration& d)
-{
-    const double first = std::min(bytes, static_cast<double>(kCalibrationBytes));
-    const double sustained = std::min(d.bufferedDurableBytesPerSecond, d.deviceWriteBytesPerSecond);
-    return first / d.bufferedDurableBytesPerSecond + (bytes - first) / sustained;
-}
-
 struct WriteTime
 {
     double returned = 0; // until the last call returned
@@ -213,7 +203,7 @@ WriteTime writeSeconds(const Case& c, const StrategyInfo& s, const DeviceCalibra
         t.durable = std::max(t.returned, bytes / d.deviceWriteBytesPerSecond + cpu);
     } else {
         t.returned = cpu + bytes / d.pageCacheWriteBytesPerSecond;
-        t.durable = std::max(t.returned, bufferedDurableSeconds(bytes, d));
+        t.durable = std::max(t.returned, bytes / d.bufferedDurableBytesPerSecond);
     }
     // The syncs the loop makes: each one waits for the device.
     double syncs = 0;
@@ -304,14 +294,14 @@ CaseExtras extrasOf(const Case& c, const DeviceCalibration& d,
     if (c.direction == Direction::Read && c.target == TargetKind::Directory) {
         const auto key = std::tuple{c.totalBytes, toString(c.fileSet), toString(c.pattern)};
         if (dataSets.insert(key).second)
-            extras.once += bufferedDurableSeconds(static_cast<double>(c.totalBytes), d) +
+            extras.once += static_cast<double>(c.totalBytes) / d.bufferedDurableBytesPerSecond +
                            c.fileSet.files * kFileCreateSeconds;
         if (c.cache == CacheState::Cold) // evicted before each repetition: a pass over every file
             extras.perRepetition += std::max(1u, c.fileSet.files) * kFileOpenSeconds;
     }
     if (c.direction == Direction::Write && c.target == TargetKind::Directory &&
         c.preallocate == Preallocate::Overwrite)
-        extras.perRepetition += bufferedDurableSeconds(static_cast<double>(c.totalBytes), d);
+        extras.perRepetition += static_cast<double>(c.totalBytes) / d.bufferedDurableBytesPerSecond;
     if (c.memoryLimitBytes != 0)
         extras.perRepetition += kChildStartSeconds;
     return extras;

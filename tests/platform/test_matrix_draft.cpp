@@ -345,28 +345,6 @@ TEST(Estimate, ATimeLimitedDirectWritePaysItsFinalFlush)
     EXPECT_NEAR(guessRepetitionSeconds(c, direct, target), 1.0 + kRepetitionOverhead, 0.02);
 }
 
-// The calibration writes 32 MiB: a buffered write far longer than that is stored at what the device sustains
-// (the slower of the two durable rates), not at the rate a cache on the way took 32 MiB at.
-TEST(Estimate, ALongBufferedWriteIsStoredAtTheDevicesSustainedRate)
-{
-    Case c;
-    c.strategy = "write";
-    c.chunkBytes = 1 << 20;
-    c.totalBytes = 1ULL << 30;
-    const StrategyInfo& write = builtinRegistry().find("write")->info();
-    TargetInfo target = anyTarget();
-    target.calibration = DeviceCalibration{.pageCacheWriteBytesPerSecond = 3e9,
-                                           .bufferedDurableBytesPerSecond = 800e6,
-                                           .deviceWriteBytesPerSecond = 400e6,
-                                           .deviceReadBytesPerSecond = 1e9};
-    const double first = 32.0 * (1 << 20) / 800e6;
-    const double rest = (static_cast<double>(1ULL << 30) - 32.0 * (1 << 20)) / 400e6;
-    EXPECT_NEAR(guessRepetitionSeconds(c, write, target), first + rest + kRepetitionOverhead, 0.01);
-    c.totalBytes = 16 << 20; // within what the calibration wrote: its own rate
-    EXPECT_NEAR(guessRepetitionSeconds(c, write, target), 16.0 * (1 << 20) / 800e6 + kRepetitionOverhead,
-                0.01);
-}
-
 // On a filesystem mounted with online discard, removing a repetition's file waits for a discard of every
 // extent it frees: 0.45 s for 1 GiB written in order on this project's VM, over a second for a sparse file
 // after a second of random 4 KiB writes. Without `discard` (or with `nodiscard`) the removal is in the
