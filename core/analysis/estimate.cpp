@@ -11,7 +11,6 @@
 #include <cmath>
 #include <set>
 #include <string>
-#include <string_view>
 #include <tuple>
 
 namespace iolab {
@@ -31,8 +30,7 @@ constexpr std::uint64_t kPageBytes = 4096;
 // Requests in flight beyond this add nothing to a device's rate (a common SSD's queue saturates around
 // 16-32).
 constexpr double kUsefulRequestsInFlight = 16;
-// The calibration writes this much per case: a durable rate measured on it holds for that much, which caches
-// on the way (the drive's, a virtual disk's host) may take faster than the device stores a long stream.
+// What the calibration writes or reads per case.
 constexpr std::uint64_t kCalibrationBytes = 32 * kMiB;
 // Removing what a repetition wrote, on a filesystem mounted with online discard (`discard`): unlink sends the
 // device a discard for every extent it frees, and waits for them. On this project's VM (ext4 on virtio) a
@@ -221,14 +219,7 @@ WriteTime writeSeconds(const Case& c, const StrategyInfo& s, const DeviceCalibra
 
 bool discardsOnRemoval(const TargetInfo& target)
 {
-    std::string_view options = target.mountOptions;
-    while (!options.empty()) {
-        const auto comma = options.find(',');
-        if (options.substr(0, comma) == "discard")
-            return true;
-        options = comma == std::string_view::npos ? std::string_view() : options.substr(comma + 1);
-    }
-    return false;
+    return hasMountOption(target.mountOptions, "discard");
 }
 
 // The time to remove a repetition's file of which `writtenBytes` were written, where removal discards.

@@ -52,4 +52,15 @@ bool looksVirtual(const TargetInfo& target)
            has("virtio") || has("vbox") || has("virtual") || has("vmware");
 }
 
+bool hasMountOption(std::string_view options, std::string_view option)
+{
+    while (!options.empty()) {
+        const auto comma = options.find(',');
+        if (options.substr(0, comma) == option)
+            return true;
+        options = comma == std::string_view::npos ? std::string_view() : options.substr(comma + 1);
+    }
+    return false;
+}
+
 } // namespace iolab

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace iolab {
 
@@ -79,6 +80,10 @@ std::string describeWriteCache(const TargetInfo& target);
 // VirtualBox, VMware or Hyper-V give their disks): what it says of itself (rotational, its cache) describes
 // the emulation, not the storage on the host.
 bool looksVirtual(const TargetInfo& target);
+
+// Whether `option` is one of the comma-separated mount options, whole: "discard" is in
+// "rw,relatime,discard" but not in "rw,nodiscard".
+bool hasMountOption(std::string_view options, std::string_view option);
 
 struct HostInfo
 {

@@ -73,17 +73,6 @@ std::string bracketed(const std::string& text)
     return text.substr(open + 1, close - open - 1);
 }
 
-bool hasOption(const std::string& options, std::string_view option)
-{
-    std::istringstream in(options);
-    std::string item;
-    while (std::getline(in, item, ',')) {
-        if (item == option)
-            return true;
-    }
-    return false;
-}
-
 // The value of "key=value" among the options, or "".
 std::string optionValue(const std::string& options, std::string_view key)
 {
@@ -461,9 +450,9 @@ private:
         m_facts.either(kFilesystem, "fs.options", "Mount options", options, "the mount was not found",
                        source);
         std::string syncMode = "no";
-        if (hasOption(options, "sync"))
+        if (hasMountOption(options, "sync"))
             syncMode = "sync: every write waits for the device";
-        else if (hasOption(options, "dirsync"))
+        else if (hasMountOption(options, "dirsync"))
             syncMode = "dirsync: directory changes wait for the device";
         m_facts.known(kFilesystem, "fs.sync", "Synchronous mount", syncMode, source);
         if (type == "ext3" || type == "ext4") {
@@ -471,13 +460,13 @@ private:
             m_facts.known(kFilesystem, "fs.data_mode", "Journal mode",
                           data.empty() ? "ordered (the default)" : data, source);
         }
-        const bool noBarrier = hasOption(options, "nobarrier") || hasOption(options, "barrier=0");
+        const bool noBarrier = hasMountOption(options, "nobarrier") || hasMountOption(options, "barrier=0");
         m_facts.known(kFilesystem, "fs.barrier", "Write barriers",
                       noBarrier ? "off: flushes are not sent, a power cut can lose synced data" : "on",
                       source);
         std::string atime = "relatime";
         for (const auto* option : {"noatime", "strictatime", "lazytime"}) {
-            if (hasOption(options, option))
+            if (hasMountOption(options, option))
                 atime = option;
         }
         m_facts.known(kFilesystem, "fs.atime", "Access times", atime, source);
@@ -488,12 +477,12 @@ private:
             m_facts.known(kFilesystem, "fs.compression", "Compression", compress.empty() ? "off" : compress,
                           source);
             m_facts.known(kFilesystem, "fs.cow", "Copy-on-write",
-                          hasOption(options, "nodatacow") ? "off (nodatacow)" : "yes (btrfs)", source);
+                          hasMountOption(options, "nodatacow") ? "off (nodatacow)" : "yes (btrfs)", source);
         } else if (type == "zfs") {
             m_facts.unknown(kFilesystem, "fs.compression", "Compression",
                             "ZFS keeps it in the dataset's properties (zfs get compression)");
             m_facts.known(kFilesystem, "fs.cow", "Copy-on-write", "yes (ZFS)", source);
-        } else if (type == "f2fs" && hasOption(options, "compress_algorithm")) {
+        } else if (type == "f2fs" && hasMountOption(options, "compress_algorithm")) {
             m_facts.known(kFilesystem, "fs.compression", "Compression",
                           optionValue(options, "compress_algorithm"), source);
         } else {

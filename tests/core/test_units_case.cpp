@@ -3,6 +3,7 @@
 #include "core/base/units.h"
 #include "core/base/words.h"
 #include "core/model/case.h"
+#include "core/model/target.h"
 
 #include <gtest/gtest.h>
 
@@ -104,6 +105,17 @@ TEST(Words, ListsAndArticlesAsSaidAloud)
     EXPECT_EQ(withArticle("virtual disk"), "a virtual disk");
     EXPECT_EQ(withArticle("device of unknown kind"), "a device of unknown kind");
     EXPECT_EQ(formatMBps(1234.0), formatRate(1234.0e6));
+}
+
+TEST(Target, MountOptionsAreMatchedWhole)
+{
+    EXPECT_TRUE(hasMountOption("rw,relatime,discard", "discard"));
+    EXPECT_TRUE(hasMountOption("discard", "discard"));
+    EXPECT_TRUE(hasMountOption("rw,barrier=0", "barrier=0"));
+    EXPECT_FALSE(hasMountOption("rw,nodiscard", "discard"));
+    EXPECT_FALSE(hasMountOption("rw,discard=async", "discard"));
+    EXPECT_FALSE(hasMountOption("", "discard"));
+    EXPECT_FALSE(hasMountOption("rw,,sync", "dirsync"));
 }
 
 TEST(Case, SyncPoliciesRoundTrip)
