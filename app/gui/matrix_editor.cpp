@@ -4,7 +4,7 @@
 
 #include "app/gui/check_delegate.h"
 #include "app/gui/matrix_grid_model.h"
-#include "core/analysis/stats.h"
+#include "core/base/stats.h"
 #include "core/base/error.h"
 #include "core/base/log.h"
 #include "core/base/units.h"

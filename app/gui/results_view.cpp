@@ -12,7 +12,7 @@
 #include "app/gui/verdict_html.h"
 #include "app/report/bar_chart_data.h"
 #include "core/analysis/cdm_grid.h"
-#include "core/analysis/stats.h"
+#include "core/base/stats.h"
 #include "core/analysis/verdict.h"
 #include "core/analysis/warnings.h"
 #include "core/base/units.h"

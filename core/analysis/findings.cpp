@@ -2,7 +2,7 @@
 #include "core/analysis/findings.h"
 
 #include "core/analysis/significance.h"
-#include "core/analysis/stats.h"
+#include "core/base/stats.h"
 #include "core/analysis/system_checks.h"
 #include "core/analysis/warnings.h"
 #include "core/base/units.h"

@@ -3,7 +3,7 @@
 
 #include "core/analysis/significance.h"
 
-#include "core/analysis/stats.h"
+#include "core/base/stats.h"
 #include "core/base/units.h"
 #include "core/engine/strategy.h"
 

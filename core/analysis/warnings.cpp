@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/warnings.h"
 
-#include "core/analysis/stats.h"
+#include "core/base/stats.h"
 #include "core/base/units.h"
 
 #include <fmt/format.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/analysis/latency_histogram.h"
+#include "core/base/latency_histogram.h"
 #include "core/model/case.h"
 
 #include <chrono>

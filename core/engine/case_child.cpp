@@ -7,7 +7,7 @@
 #include "core/engine/job_execution.h"
 #include "core/engine/pattern.h"
 #include "core/engine/registry.h"
-#include "core/formats/result_json.h"
+#include "core/model/case_json.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

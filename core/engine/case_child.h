@@ -11,7 +11,7 @@
 
 #include "core/base/outcome.h"
 #include "core/engine/call_timing.h"
-#include "core/engine/memory_budget.h"
+#include "core/model/memory_budget.h"
 #include "core/engine/probe.h"
 #include "core/engine/strategy.h"
 #include "core/model/case.h"

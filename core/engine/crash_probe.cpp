@@ -4,7 +4,7 @@
 #include "core/base/error.h"
 #include "core/base/log.h"
 #include "core/base/units.h"
-#include "core/engine/memory_budget.h"
+#include "core/model/memory_budget.h"
 #include "core/engine/pattern.h"
 #include "core/engine/registry.h"
 #include "core/engine/strategy.h"

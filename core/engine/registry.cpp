@@ -21,15 +21,25 @@ const Strategy* Registry::find(std::string_view id) const
     return nullptr;
 }
 
-std::string Registry::knownIds() const
+const StrategyInfo* Registry::findInfo(std::string_view id) const
 {
-    std::string ids;
-    for (const auto& s : m_strategies) {
-        if (!ids.empty())
-            ids += ", ";
-        ids += s->info().id;
-    }
-    return ids;
+    const Strategy* s = find(id);
+    return s == nullptr ? nullptr : &s->info();
+}
+
+std::vector<const StrategyInfo*> Registry::infos() const
+{
+    std::vector<const StrategyInfo*> out;
+    out.reserve(m_strategies.size());
+    for (const auto& s : m_strategies)
+        out.push_back(&s->info());
+    return out;
+}
+
+std::optional<std::string> Registry::refusal(std::string_view id, const Case& c, const TargetInfo& target) const
+{
+    const Strategy* s = find(id);
+    return s == nullptr ? std::nullopt : s->refusal(c, target);
 }
 
 } // namespace iolab

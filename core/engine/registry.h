@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/engine/strategy.h"
+#include "core/model/strategy_info.h"
 
 #include <memory>
 #include <string>
@@ -11,13 +12,25 @@
 namespace iolab {
 
 // The strategies a front end offers, registered explicitly (platform's registerBuiltinStrategies), in order.
-class Registry
+// The model reads their declarations through StrategyCatalog; the runner prepares their jobs.
+class Registry final : public StrategyCatalog
 {
 public:
+    Registry() = default;
+    Registry(const Registry&) = delete;
+    Registry& operator=(const Registry&) = delete;
+    Registry(Registry&&) = default;
+    Registry& operator=(Registry&&) = default;
+    ~Registry() = default;
+
     void add(std::unique_ptr<Strategy> strategy);
     const Strategy* find(std::string_view id) const;
     const std::vector<std::unique_ptr<Strategy>>& all() const { return m_strategies; }
-    std::string knownIds() const; // "stdio, stdio-unlocked, ..."
+
+    const StrategyInfo* findInfo(std::string_view id) const override;
+    std::vector<const StrategyInfo*> infos() const override;
+    std::optional<std::string> refusal(std::string_view id, const Case& c,
+                                       const TargetInfo& target) const override;
 
 private:
     std::vector<std::unique_ptr<Strategy>> m_strategies;

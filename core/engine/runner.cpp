@@ -10,7 +10,7 @@
 #include "core/engine/deadline.h"
 #include "core/engine/exposure.h"
 #include "core/engine/job_execution.h"
-#include "core/engine/memory_budget.h"
+#include "core/model/memory_budget.h"
 #include "core/engine/pattern.h"
 #include "core/engine/probe.h"
 #include "core/engine/registry.h"

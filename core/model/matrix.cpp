@@ -3,8 +3,8 @@
 
 #include "core/base/error.h"
 #include "core/base/units.h"
-#include "core/engine/memory_budget.h"
-#include "core/engine/registry.h"
+#include "core/model/memory_budget.h"
+#include "core/model/strategy_info.h"
 #include "core/model/axes.h"
 
 #include <fmt/format.h>
@@ -53,7 +53,7 @@ CrashProbeAt parseCrashProbeAt(std::string_view text)
                                  text));
 }
 
-void validate(const Matrix& matrix, const Registry& registry)
+void validate(const Matrix& matrix, const StrategyCatalog& registry)
 {
     const std::string where =
         matrix.name.empty() ? std::string("matrix") : fmt::format("matrix '{}'", matrix.name);
@@ -72,11 +72,11 @@ void validate(const Matrix& matrix, const Registry& registry)
         bool needsSizes = false;
         bool needsFileSets = false;
         for (const auto& id : group.strategies) {
-            const Strategy* strategy = registry.find(id);
+            const StrategyInfo* strategy = registry.findInfo(id);
             if (strategy == nullptr)
                 throw InputError(
                     fmt::format("{}: unknown strategy '{}' (known: {})", at, id, registry.knownIds()));
-            (strategy->info().layout == DataLayout::FileSet ? needsFileSets : needsSizes) = true;
+            (strategy->layout == DataLayout::FileSet ? needsFileSets : needsSizes) = true;
         }
         if (needsSizes && group.sizes.empty())
             throw InputError(fmt::format("{}: no total size given", at));
@@ -162,16 +162,16 @@ std::string joinedWords(const std::vector<std::string>& items)
     return out;
 }
 
-bool takesAxis(const Registry& registry, const std::string& strategy, std::string_view matrixKey)
+bool takesAxis(const StrategyCatalog& registry, const std::string& strategy, std::string_view matrixKey)
 {
-    const Strategy* s = registry.find(strategy);
+    const StrategyInfo* s = registry.findInfo(strategy);
     const AxisSpec* axis = findAxisByMatrixKey(matrixKey);
-    return s == nullptr || axis == nullptr || axis->takenBy(s->info());
+    return s == nullptr || axis == nullptr || axis->takenBy(*s);
 }
 
 } // namespace
 
-void applyOverrides(Matrix& matrix, CaseOverrides overrides, const Registry& registry)
+void applyOverrides(Matrix& matrix, CaseOverrides overrides, const StrategyCatalog& registry)
 {
     overrides.untouched.clear();
     const auto untouched = [&](const std::string& strategy, std::string_view key) {
@@ -266,12 +266,12 @@ std::string overridesText(const Matrix& matrix)
     return text;
 }
 
-std::string refusalReason(const Case& c, const Registry& registry, const TargetInfo& target)
+std::string refusalReason(const Case& c, const StrategyCatalog& registry, const TargetInfo& target)
 {
-    const Strategy* strategy = registry.find(c.strategy);
-    if (strategy == nullptr)
+    const StrategyInfo* found = registry.findInfo(c.strategy);
+    if (found == nullptr)
         return fmt::format("unknown strategy '{}'", c.strategy);
-    const StrategyInfo& info = strategy->info();
+    const StrategyInfo& info = *found;
     if (info.unavailable)
         return *info.unavailable;
     for (const AxisRefusal* rule : refusalRulesInOrder()) {
@@ -280,7 +280,7 @@ std::string refusalReason(const Case& c, const Registry& registry, const TargetI
     }
     // What the strategy needs of the case's geometry and of the target.
     if (info.layout == DataLayout::FileSet) {
-        if (auto reason = strategy->refusal(c, target))
+        if (auto reason = registry.refusal(c.strategy, c, target))
             return *reason;
         return {};
     }
@@ -308,7 +308,7 @@ std::string refusalReason(const Case& c, const Registry& registry, const TargetI
                     formatBytes(c.bytesForThread(t)), formatBytes(block), c.strategy);
         }
     }
-    if (auto reason = strategy->refusal(c, target))
+    if (auto reason = registry.refusal(c.strategy, c, target))
         return *reason;
     return {};
 }
@@ -361,17 +361,17 @@ void expandAxes(const Case& c, const std::vector<AxisValues>& values, std::size_
 
 } // namespace
 
-std::uint64_t caseCount(const Matrix& matrix, const Registry& registry)
+std::uint64_t caseCount(const Matrix& matrix, const StrategyCatalog& registry)
 {
     constexpr std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
     std::uint64_t total = 0;
     for (const auto& group : matrix.groups) {
         for (const auto& id : group.strategies) {
-            const Strategy* strategy = registry.find(id);
+            const StrategyInfo* strategy = registry.findInfo(id);
             if (strategy == nullptr)
                 continue;
             std::uint64_t n = 1;
-            for (const auto& axis : valuesFor(group, strategy->info())) {
+            for (const auto& axis : valuesFor(group, *strategy)) {
                 if (axis.count != 0 && n > most / axis.count)
                     return most;
                 n *= axis.count;
@@ -384,7 +384,7 @@ std::uint64_t caseCount(const Matrix& matrix, const Registry& registry)
     return total;
 }
 
-ExpandedMatrix expand(const Matrix& matrix, const Registry& registry, const TargetInfo& target)
+ExpandedMatrix expand(const Matrix& matrix, const StrategyCatalog& registry, const TargetInfo& target)
 {
     validate(matrix, registry);
     ExpandedMatrix out;
@@ -408,7 +408,7 @@ ExpandedMatrix expand(const Matrix& matrix, const Registry& registry, const Targ
         for (const auto& id : group.strategies) {
             Case c;
             c.strategy = id;
-            expandAxes(c, valuesFor(group, registry.find(id)->info()), 0, add);
+            expandAxes(c, valuesFor(group, *registry.findInfo(id)), 0, add);
         }
     }
     return out;

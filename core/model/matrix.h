@@ -13,7 +13,7 @@
 
 namespace iolab {
 
-class Registry;
+class StrategyCatalog;
 
 inline constexpr std::uint32_t kMaxThreads = 1024;
 inline constexpr std::uint64_t kMaxChunkBytes = 1ULL << 30; // 1 GiB
@@ -119,7 +119,7 @@ struct ExpandedMatrix
 
 // Checks the values themselves (unknown strategy, zero or absurd sizes, thread counts, more than kMaxCases
 // combinations); throws InputError.
-void validate(const Matrix& matrix, const Registry& registry);
+void validate(const Matrix& matrix, const StrategyCatalog& registry);
 
 // Gives every group of `matrix` these sizes (--size over a preset or a matrix file). A group's memory limits
 // keep their share of its size: the limit scales with its largest size (a 1 GiB limit on 4 GiB becomes 64 MiB
@@ -130,7 +130,7 @@ void overrideSizes(Matrix& matrix, const std::vector<std::uint64_t>& sizes);
 // overrideSizes() does, the time limits on every strategy that takes one (a group that mixes file-set readers
 // with others is split, keeping the order of its strategies), the measured repetitions. Strategies the
 // registry does not know are left for validate() to name.
-void applyOverrides(Matrix& matrix, CaseOverrides overrides, const Registry& registry);
+void applyOverrides(Matrix& matrix, CaseOverrides overrides, const StrategyCatalog& registry);
 
 // The overrides in words, for the Summary's "Overridden for every case: " line: "duration 1 s, 1 repetition",
 // "size 256 MiB (memory limits scaled to 64 MiB)"; "" when nothing was overridden. `matrix`: as it ran.
@@ -138,12 +138,12 @@ std::string overridesText(const Matrix& matrix);
 
 // How many combinations expand() would make (refused ones included), counted from the axis sizes without
 // making them; saturates at the largest uint64. Unknown strategies count nothing.
-std::uint64_t caseCount(const Matrix& matrix, const Registry& registry);
+std::uint64_t caseCount(const Matrix& matrix, const StrategyCatalog& registry);
 
 // Expands to the valid cases on this target; every other combination is listed in `refused`.
-ExpandedMatrix expand(const Matrix& matrix, const Registry& registry, const TargetInfo& target);
+ExpandedMatrix expand(const Matrix& matrix, const StrategyCatalog& registry, const TargetInfo& target);
 
 // Why `c` cannot run with this strategy on this target, or "" when it can.
-std::string refusalReason(const Case& c, const Registry& registry, const TargetInfo& target);
+std::string refusalReason(const Case& c, const StrategyCatalog& registry, const TargetInfo& target);
 
 } // namespace iolab

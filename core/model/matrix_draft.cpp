@@ -2,7 +2,7 @@
 #include "core/model/matrix_draft.h"
 
 #include "core/base/units.h"
-#include "core/engine/registry.h"
+#include "core/model/strategy_info.h"
 #include "core/model/axes.h"
 
 #include <fmt/format.h>
@@ -136,15 +136,15 @@ StrategyDraft defaultStrategyDraft(const StrategyInfo& info)
     return row;
 }
 
-MatrixDraft MatrixDraft::fresh(const Registry& registry)
+MatrixDraft MatrixDraft::fresh(const StrategyCatalog& registry)
 {
     MatrixDraft draft;
-    for (const auto& s : registry.all())
-        draft.strategies.push_back(defaultStrategyDraft(s->info()));
+    for (const StrategyInfo* info : registry.infos())
+        draft.strategies.push_back(defaultStrategyDraft(*info));
     return draft;
 }
 
-MatrixDraft MatrixDraft::fromMatrix(const Matrix& matrix, const Registry& registry)
+MatrixDraft MatrixDraft::fromMatrix(const Matrix& matrix, const StrategyCatalog& registry)
 {
     validate(matrix, registry);
     MatrixDraft draft = fresh(registry);
@@ -160,7 +160,7 @@ MatrixDraft MatrixDraft::fromMatrix(const Matrix& matrix, const Registry& regist
         targetsDropped = targetsDropped || !group.targets.empty();
         for (const auto& id : group.strategies) {
             StrategyDraft* row = draft.find(id);
-            const StrategyDraft incoming = rowFromGroup(group, registry.find(id)->info());
+            const StrategyDraft incoming = rowFromGroup(group, *registry.findInfo(id));
             if (!row->enabled()) {
                 *row = incoming;
                 continue;

@@ -12,7 +12,7 @@
 
 namespace iolab {
 
-class Registry;
+class StrategyCatalog;
 struct StrategyInfo;
 
 // One strategy's row in the matrix editor: its axes as the lists of a MatrixGroup (strategies and targets
@@ -51,8 +51,8 @@ struct MatrixDraft
     std::vector<StrategyDraft> strategies;
     std::string note;
 
-    static MatrixDraft fresh(const Registry& registry);
-    static MatrixDraft fromMatrix(const Matrix& matrix, const Registry& registry);
+    static MatrixDraft fresh(const StrategyCatalog& registry);
+    static MatrixDraft fromMatrix(const Matrix& matrix, const StrategyCatalog& registry);
 
     // Strategies with equal axes share a group, in the order of their first row. Targets are left empty (each
     // strategy's own) unless `target` is given, which then applies to every group.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/analysis/latency_histogram.h"
-#include "core/analysis/stats.h"
+#include "core/base/latency_histogram.h"
+#include "core/base/stats.h"
 #include "core/base/outcome.h"
 #include "core/model/case.h"
 #include "core/model/matrix.h"

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Memory cgroups for case children under a memory limit (core/engine/memory_budget.h), on either hierarchy:
+// Memory cgroups for case children under a memory limit (core/model/memory_budget.h), on either hierarchy:
 // cgroup v2 (memory.max) in a subtree this user owns, or the v1 memory controller (memory.limit_in_bytes),
 // which only root may use. A group is made inside this process's own cgroup, one per child, and removed
 // once the child has gone.
 #pragma once
 
 #include "core/base/outcome.h"
-#include "core/engine/memory_budget.h"
+#include "core/model/memory_budget.h"
 
 #include <cstdint>
 #include <memory>

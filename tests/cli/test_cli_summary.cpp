@@ -2,7 +2,7 @@
 // Issue 14: iolab-cli prints a Summary under its table (the matrix's question and the answer with its
 // numbers), --no-summary leaves it out, --rank chooses what file writes are ranked by, and the trimmed mean
 // is shown only from kTrimmedMeanMinCount repetitions on.
-#include "core/analysis/stats.h"
+#include "core/base/stats.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Case axes as declarations (issue 15 §1): old files open and save byte for byte as before, and an axis added
 // through its declaration alone shows in expansion, refusal, matrix and result JSON, CSV and the case label.
-#include "core/analysis/stats.h"
+#include "core/base/stats.h"
 #include "core/formats/matrix_json.h"
 #include "core/formats/result_csv.h"
 #include "core/formats/result_json.h"

@@ -2,7 +2,7 @@
 // The report's findings: each is made from the figures, carries its numbers, and is not made when the figures
 // do not support it.
 #include "core/analysis/findings.h"
-#include "core/analysis/stats.h"
+#include "core/base/stats.h"
 #include "core/base/units.h"
 #include "core/engine/registry.h"
 #include "tests/support/fakes.h"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The log-linear latency histogram: its layout, its error bound, percentiles against exact ones, merging and
 // the round trip through a file's buckets.
-#include "core/analysis/latency_histogram.h"
-#include "core/analysis/stats.h"
+#include "core/base/latency_histogram.h"
+#include "core/base/stats.h"
 #include "core/engine/call_timing.h"
 #include "core/engine/chunk_loop.h"
 

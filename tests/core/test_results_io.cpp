@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/analysis/stats.h"
+#include "core/base/stats.h"
 #include "core/base/error.h"
 #include "core/formats/csv.h"
 #include "core/formats/result_csv.h"

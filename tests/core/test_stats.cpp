@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/analysis/stats.h"
+#include "core/base/stats.h"
 
 #include <gtest/gtest.h>
 

@@ -12,7 +12,7 @@
 #include "app/report/pdf_report.h"
 #include "app/report/qd_sweep_data.h"
 #include "core/analysis/cdm_grid.h"
-#include "core/analysis/latency_histogram.h"
+#include "core/base/latency_histogram.h"
 #include "core/base/units.h"
 #include "tests/support/builtin_registry.h"
 #include "tests/support/process.h"

@@ -8,6 +8,20 @@ if [[ -n "$bad" ]]; then
   echo "$bad"
   exit 1
 fi
+# core's parts in order (core/CMakeLists.txt makes each a library that sees only the parts below it; this
+# checks the same from the sources): a part includes only itself and the parts before it.
+parts=(base model engine analysis formats)
+for i in "${!parts[@]}"; do
+  above=("${parts[@]:i+1}")
+  [[ ${#above[@]} -eq 0 ]] && continue
+  pattern=$(IFS='|'; echo "${above[*]}")
+  bad=$(grep -rnE "#\s*include\s*[<\"]core/($pattern)/" "core/${parts[i]}" || true)
+  if [[ -n "$bad" ]]; then
+    echo "core/${parts[i]}/ includes a part above it (the order is ${parts[*]}):"
+    echo "$bad"
+    exit 1
+  fi
+done
 bad=$(grep -rnE '#\s*include\s*[<"]app/' platform || true)
 if [[ -n "$bad" ]]; then
   echo "platform/ includes app/ headers:"
@@ -37,4 +51,4 @@ if [[ -n "$bad" ]]; then
   echo "$bad"
   exit 1
 fi
-echo "layering: core has no Qt/OS includes; app has no OS includes; platform does not reach into app; the Linux and Windows backends are separate"
+echo "layering: core has no Qt/OS includes and its parts include only the parts below them; app has no OS includes; platform does not reach into app; the Linux and Windows backends are separate"

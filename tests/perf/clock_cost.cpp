@@ -8,7 +8,7 @@
 //
 // Each round times 10 million of each by the thread's CPU time (so that other work on a loaded machine does
 // not count); the medians over the rounds are printed, with the slowest and fastest.
-#include "core/analysis/latency_histogram.h"
+#include "core/base/latency_histogram.h"
 #include "core/engine/call_timing.h"
 
 #include <algorithm>

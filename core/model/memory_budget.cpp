@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/engine/memory_budget.h"
+#include "core/model/memory_budget.h"
 
 #include <fmt/format.h>
 

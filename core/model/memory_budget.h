@@ -5,7 +5,7 @@
 #pragma once
 
 #include "core/base/units.h"
-#include "core/engine/strategy.h"
+#include "core/model/strategy_info.h"
 #include "core/model/case.h"
 #include "core/model/result.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/analysis/latency_histogram.h"
+#include "core/base/latency_histogram.h"
 
 #include <fmt/format.h>
 
