@@ -4,9 +4,9 @@
 
 #include "app/gui/check_delegate.h"
 #include "app/gui/matrix_grid_model.h"
-#include "core/base/stats.h"
 #include "core/base/error.h"
 #include "core/base/log.h"
+#include "core/base/stats.h"
 #include "core/base/units.h"
 #include "core/engine/registry.h"
 #include "core/formats/matrix_json.h"

@@ -2,9 +2,9 @@
 #include "core/analysis/findings.h"
 
 #include "core/analysis/significance.h"
-#include "core/base/stats.h"
 #include "core/analysis/system_checks.h"
 #include "core/analysis/warnings.h"
+#include "core/base/stats.h"
 #include "core/base/units.h"
 #include "core/engine/registry.h"
 #include "core/model/axes.h"

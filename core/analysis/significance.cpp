@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/significance.h"
 
-#include "core/base/stats.h"
 #include "core/analysis/warnings.h"
+#include "core/base/stats.h"
 #include "core/base/units.h"
 
 #include <fmt/format.h>

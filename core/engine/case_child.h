@@ -11,10 +11,10 @@
 
 #include "core/base/outcome.h"
 #include "core/engine/call_timing.h"
-#include "core/model/memory_budget.h"
 #include "core/engine/probe.h"
 #include "core/engine/strategy.h"
 #include "core/model/case.h"
+#include "core/model/memory_budget.h"
 #include "core/model/target.h"
 
 #include <array>

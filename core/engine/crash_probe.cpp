@@ -4,11 +4,11 @@
 #include "core/base/error.h"
 #include "core/base/log.h"
 #include "core/base/units.h"
-#include "core/model/memory_budget.h"
 #include "core/engine/pattern.h"
 #include "core/engine/registry.h"
 #include "core/engine/strategy.h"
 #include "core/engine/workspace.h"
+#include "core/model/memory_budget.h"
 
 #include <fmt/format.h>
 

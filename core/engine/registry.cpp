@@ -36,7 +36,8 @@ std::vector<const StrategyInfo*> Registry::infos() const
     return out;
 }
 
-std::optional<std::string> Registry::refusal(std::string_view id, const Case& c, const TargetInfo& target) const
+std::optional<std::string> Registry::refusal(std::string_view id, const Case& c,
+                                             const TargetInfo& target) const
 {
     const Strategy* s = find(id);
     return s == nullptr ? std::nullopt : s->refusal(c, target);

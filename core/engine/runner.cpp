@@ -10,12 +10,12 @@
 #include "core/engine/deadline.h"
 #include "core/engine/exposure.h"
 #include "core/engine/job_execution.h"
-#include "core/model/memory_budget.h"
 #include "core/engine/pattern.h"
 #include "core/engine/probe.h"
 #include "core/engine/registry.h"
 #include "core/engine/sampler.h"
 #include "core/engine/workspace.h"
+#include "core/model/memory_budget.h"
 #include "core/version.h"
 
 #include <fmt/chrono.h>

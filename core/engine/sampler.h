@@ -3,9 +3,9 @@
 
 #include "core/engine/case_child.h"
 #include "core/engine/exposure.h"
-#include "core/model/memory_budget.h"
 #include "core/engine/probe.h"
 #include "core/engine/strategy.h"
+#include "core/model/memory_budget.h"
 #include "core/model/result.h"
 
 #include <chrono>

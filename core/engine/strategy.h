@@ -4,8 +4,8 @@
 #include "core/base/outcome.h"
 #include "core/engine/call_timing.h"
 #include "core/engine/file_set.h"
-#include "core/model/strategy_info.h"
 #include "core/model/case.h"
+#include "core/model/strategy_info.h"
 #include "core/model/target.h"
 
 #include <algorithm>

@@ -4,9 +4,9 @@
 #include "core/base/error.h"
 #include "core/base/units.h"
 #include "core/model/file_set_sizes.h"
+#include "core/model/matrix_draft.h"
 #include "core/model/memory_budget.h"
 #include "core/model/strategy_info.h"
-#include "core/model/matrix_draft.h"
 
 #include <fmt/format.h>
 

@@ -3,9 +3,9 @@
 
 #include "core/base/error.h"
 #include "core/base/units.h"
+#include "core/model/axes.h"
 #include "core/model/memory_budget.h"
 #include "core/model/strategy_info.h"
-#include "core/model/axes.h"
 
 #include <fmt/format.h>
 

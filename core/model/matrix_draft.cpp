@@ -2,8 +2,8 @@
 #include "core/model/matrix_draft.h"
 
 #include "core/base/units.h"
-#include "core/model/strategy_info.h"
 #include "core/model/axes.h"
+#include "core/model/strategy_info.h"
 
 #include <fmt/format.h>
 

@@ -5,9 +5,9 @@
 #pragma once
 
 #include "core/base/units.h"
-#include "core/model/strategy_info.h"
 #include "core/model/case.h"
 #include "core/model/result.h"
+#include "core/model/strategy_info.h"
 
 #include <cstdint>
 #include <string>

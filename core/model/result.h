@@ -2,8 +2,8 @@
 #pragma once
 
 #include "core/base/latency_histogram.h"
-#include "core/base/stats.h"
 #include "core/base/outcome.h"
+#include "core/base/stats.h"
 #include "core/model/case.h"
 #include "core/model/matrix.h"
 #include "core/model/system_facts.h"

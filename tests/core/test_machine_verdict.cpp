@@ -2,9 +2,9 @@
 // Issue 18: the Summary learns the machine. Golden texts: the best durable write rate against the device
 // class's typical range, the likely causes ranked from the facts and checks, and what could not be checked.
 #include "core/analysis/machine_verdict.h"
-#include "core/base/stats.h"
 #include "core/analysis/system_checks.h"
 #include "core/analysis/verdict.h"
+#include "core/base/stats.h"
 #include "core/base/units.h"
 #include "core/engine/registry.h"
 #include "tests/support/fakes.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "core/base/stats.h"
 #include "core/base/error.h"
+#include "core/base/stats.h"
 #include "core/base/units.h"
 #include "core/formats/matrix_json.h"
 #include "core/model/matrix.h"

@@ -3,16 +3,16 @@
 // file only, a machine that can make a memory cgroup, a limit above what the case itself holds), its
 // preset and the scaling of its limits with --size, and the result's figures on disk.
 #include "core/analysis/memory_budget_table.h"
-#include "core/base/stats.h"
 #include "core/base/error.h"
+#include "core/base/stats.h"
 #include "core/base/units.h"
 #include "core/engine/call_timing.h"
-#include "core/model/memory_budget.h"
 #include "core/engine/registry.h"
 #include "core/formats/matrix_json.h"
 #include "core/formats/result_csv.h"
 #include "core/formats/result_json.h"
 #include "core/model/matrix.h"
+#include "core/model/memory_budget.h"
 #include "core/model/presets.h"
 #include "tests/support/fakes.h"
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The read side of the engine without an OS: file-set specs and sizes, data-set plans, the read axes of a
 // matrix, data sets in a (fake) workspace, percentiles and the cache warnings.
-#include "core/base/stats.h"
 #include "core/analysis/warnings.h"
 #include "core/base/error.h"
+#include "core/base/stats.h"
 #include "core/base/units.h"
 #include "core/engine/data_sets.h"
 #include "core/engine/file_set.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "core/base/stats.h"
 #include "core/base/error.h"
+#include "core/base/stats.h"
 #include "core/formats/csv.h"
 #include "core/formats/result_csv.h"
 #include "core/formats/result_json.h"
