@@ -10,10 +10,10 @@
 #include "core/engine/memory_budget.h"
 #include "core/engine/registry.h"
 #include "core/formats/matrix_json.h"
+#include "core/formats/presets.h"
 #include "core/formats/result_csv.h"
 #include "core/formats/result_json.h"
 #include "core/model/matrix.h"
-#include "core/model/presets.h"
 #include "tests/support/fakes.h"
 
 #include <gmock/gmock.h>
