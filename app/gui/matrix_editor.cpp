@@ -10,8 +10,8 @@
 #include "core/base/units.h"
 #include "core/engine/registry.h"
 #include "core/formats/matrix_json.h"
+#include "core/formats/presets.h"
 #include "core/model/axes.h"
-#include "core/model/presets.h"
 #include "platform/platform.h"
 
 #include <QCheckBox>

@@ -2,7 +2,7 @@
 #include "app/gui/reading_guide.h"
 #include "app/gui/widget_helpers.h"
 
-#include "core/model/presets.h"
+#include "core/formats/presets.h"
 #include "core/version.h"
 
 #include <QCoreApplication>

@@ -6,8 +6,8 @@
 #include "app/gui/theme.h"
 #include "core/base/error.h"
 #include "core/base/units.h"
+#include "core/formats/presets.h"
 #include "core/model/matrix_draft.h"
-#include "core/model/presets.h"
 
 #include <QComboBox>
 #include <QGridLayout>

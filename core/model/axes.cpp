@@ -240,10 +240,8 @@ std::string targetList(const StrategyInfo& info)
     return list;
 }
 
-std::vector<AxisSpec> builtinAxes()
+AxisSpec strategyAxis()
 {
-    std::vector<AxisSpec> axes;
-
     AxisSpec strategy = typedAxis<std::string>(
         {"strategy", "strategies", "strategy", "strategy", "--strategy", "Strategies, comma separated"},
         AxisValueKind::Text, &Case::strategy, &MatrixGroup::strategies,
@@ -266,9 +264,12 @@ std::vector<AxisSpec> builtinAxes()
         return c.strategy;
     };
     strategy.shortRank = 0;
-    axes.push_back(std::move(strategy));
+    return strategy;
+}
 
-    // Not a matrix axis: each strategy has its direction.
+// Not a matrix axis: each strategy has its direction.
+AxisSpec directionAxis()
+{
     AxisSpec direction;
     direction.name = "direction";
     direction.resultKey = "direction";
@@ -290,8 +291,11 @@ std::vector<AxisSpec> builtinAxes()
                                           : fmt::format("{} {}s; the case says {}", c.strategy,
                                                         toString(info.direction), toString(c.direction));
                            }}};
-    axes.push_back(std::move(direction));
+    return direction;
+}
 
+AxisSpec chunkAxis()
+{
     AxisSpec chunk = typedAxis(
         {"chunk size", "chunks", "chunkBytes", "chunk_bytes", "--chunk", "Chunk sizes, e.g. 1,4K,1M"},
         AxisValueKind::Bytes, &Case::chunkBytes, &MatrixGroup::chunks, byteValues());
@@ -316,9 +320,12 @@ std::vector<AxisSpec> builtinAxes()
     chunk.shortText = chunk.reportColumn->text;
     chunk.shortRank = 1;
     chunk.chart.automaticRank = 10; // the charts' first choice
-    axes.push_back(std::move(chunk));
+    return chunk;
+}
 
-    // File-set readers read a set instead (the file set axis sets their total size).
+// File-set readers read a set instead (the file set axis sets their total size).
+AxisSpec sizeAxis()
+{
     AxisSpec size = typedAxis({"total size", "sizes", "totalBytes", "total_bytes", "--size",
                                "Total bytes per case, e.g. 64M (overrides a preset's sizes)"},
                               AxisValueKind::Bytes, &Case::totalBytes, &MatrixGroup::sizes, byteValues(),
@@ -368,8 +375,11 @@ std::vector<AxisSpec> builtinAxes()
         .header = "Size", .width = 6.4, .alignRight = true, .rank = kSizeColumn, .text = [](const Case& c) {
             return formatBytesShort(c.totalBytes);
         }};
-    axes.push_back(std::move(size));
+    return size;
+}
 
+AxisSpec bufferAxis()
+{
     AxisSpec buffer = typedAxis(
         {"stdio buffer", "buffers", "stdioBuffer", "stdio_buffer", "--buffer",
          "stdio buffers: none, default or sizes"},
@@ -425,8 +435,11 @@ std::vector<AxisSpec> builtinAxes()
                    : std::string();
     };
     buffer.shortRank = 2;
-    axes.push_back(std::move(buffer));
+    return buffer;
+}
 
+AxisSpec syncAxis()
+{
     AxisSpec sync = typedAxis(
         {"sync policy", "syncs", "sync", "sync", "--sync",
          "none, fsync-end, fdatasync-end, fsync-every:N, fdatasync-every:N, O_SYNC, O_DSYNC"},
@@ -492,8 +505,11 @@ std::vector<AxisSpec> builtinAxes()
         return c.sync.mode != SyncMode::None ? toString(c.sync) : std::string();
     };
     sync.shortRank = 3;
-    axes.push_back(std::move(sync));
+    return sync;
+}
 
+AxisSpec threadsAxis()
+{
     AxisSpec threads = typedAxis<std::uint32_t>(
         {"thread count", "threads", "threads", "threads", "--threads",
          "Threads, e.g. 1,2,4: writers and sequential readers one file each; files-pool's cap"},
@@ -579,8 +595,11 @@ std::vector<AxisSpec> builtinAxes()
     threads.shortRank = 4;
     // The heatmap's columns when only the thread count varies (the small-files sweep).
     threads.chart = {.name = "threads", .automaticRank = 20};
-    axes.push_back(std::move(threads));
+    return threads;
+}
 
+AxisSpec targetAxis()
+{
     AxisSpec target =
         typedAxis({"target kind", "targets", "target", "target", "--target-kind",
                    "directory, pipe or null (default: each strategy's own)"},
@@ -598,8 +617,11 @@ std::vector<AxisSpec> builtinAxes()
                                        : fmt::format("{} writes to a {} target, not to {}", c.strategy,
                                                      targetList(info), toString(c.target));
                         }}};
-    axes.push_back(std::move(target));
+    return target;
+}
 
+AxisSpec hintAxis()
+{
     AxisSpec hint = typedAxis(
         {"read hint", "hints", "hint", "hint", "--hint",
          "Reads: normal, sequential, random, noreuse (default: each reader's own)"},
@@ -656,8 +678,11 @@ std::vector<AxisSpec> builtinAxes()
                 return c.direction != Direction::Write;
             }};
     hint.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = hint.column.text};
-    axes.push_back(std::move(hint));
+    return hint;
+}
 
+AxisSpec cacheAxis()
+{
     AxisSpec cache = typedAxis({"cache state", "caches", "cache", "cache", "--cache",
                                 "Reads: cold (evicted before each repetition, the default) or warm"},
                                AxisValueKind::Text, &Case::cache, &MatrixGroup::caches,
@@ -700,8 +725,11 @@ std::vector<AxisSpec> builtinAxes()
                 return c.direction != Direction::Write;
             }};
     cache.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = cache.column.text};
-    axes.push_back(std::move(cache));
+    return cache;
+}
 
+AxisSpec filesAxis()
+{
     AxisSpec files = typedAxis<FileSetSpec>(
         {"file set", "files", "fileSet", "file_set", "--files",
          "File-set readers: COUNTxSIZE, COUNTxMIN-MAX or COUNTx<mix>, e.g. 2000xarticle-2b"},
@@ -752,8 +780,11 @@ std::vector<AxisSpec> builtinAxes()
                                       "files-pool and files-per-thread",
                                       c.strategy);
          }}};
-    axes.push_back(std::move(files));
+    return files;
+}
 
+AxisSpec preallocateAxis()
+{
     AxisSpec preallocate =
         typedAxis({"preallocation", "preallocate", "preallocate", "preallocate", "--preallocate",
                    "Writes to a file: none (a new file, the default), fallocate (space reserved first), "
@@ -800,8 +831,11 @@ std::vector<AxisSpec> builtinAxes()
                  return fmt::format("preallocate fallocate: {}", t.fallocateProblem);
              return std::string();
          }}};
-    axes.push_back(std::move(preallocate));
+    return preallocate;
+}
 
+AxisSpec readerCpuAxis()
+{
     AxisSpec readerCpu = typedAxis(
         {"reader CPU", "readerCpus", "readerCpu", "reader_cpu", "--reader-cpu",
          "Pipes: where the reader thread runs: any (where the scheduler puts it, the default), same (pinned "
@@ -860,8 +894,11 @@ std::vector<AxisSpec> builtinAxes()
         return c.readerCpu != ReaderCpu::Any ? "cpu=" + toString(c.readerCpu) : std::string();
     };
     readerCpu.shortRank = 5;
-    axes.push_back(std::move(readerCpu));
+    return readerCpu;
+}
 
+AxisSpec queueDepthAxis()
+{
     AxisSpec queueDepth = typedAxis<std::uint32_t>(
         {"queue depth", "queueDepths", "queueDepth", "queue_depth", "--qd",
          "Queued strategies (uring-*, overlapped-*): requests each thread keeps in flight, e.g. 1,4,8,32,128 "
@@ -932,8 +969,11 @@ std::vector<AxisSpec> builtinAxes()
                             return c.queueDepth != 0 ? std::optional<std::uint64_t>(c.queueDepth)
                                                      : std::nullopt;
                         }};
-    axes.push_back(std::move(queueDepth));
+    return queueDepth;
+}
 
+AxisSpec latencyAxis()
+{
     AxisSpec latency = typedAxis(
         {"latency recording", "latencies", "latency", "latency", "--latency",
          "Per-call latency histograms: auto (where a call is a system call or a device operation, the "
@@ -980,8 +1020,11 @@ std::vector<AxisSpec> builtinAxes()
         return c.latency == LatencyMode::On ? std::string("lat=on") : std::string();
     };
     latency.shortRank = 6;
-    axes.push_back(std::move(latency));
+    return latency;
+}
 
+AxisSpec patternAxis()
+{
     AxisSpec pattern = typedAxis(
         {"data pattern", "patterns", "pattern", "pattern", "--pattern",
          "The bytes written (reads: the bytes of the files read): iolab (IOLab's own, never a zero byte; the "
@@ -1034,8 +1077,11 @@ std::vector<AxisSpec> builtinAxes()
     pattern.shortRank = 4;
     // A rate of zeros is a compressor's: cases answer apart, each against a baseline of the same bytes.
     pattern.arrangement = true;
-    axes.push_back(std::move(pattern));
+    return pattern;
+}
 
+AxisSpec timeLimitAxis()
+{
     const auto timeLimitText = [](const std::uint64_t& ms) {
         return ms != 0 ? formatTimeLimitMs(ms) : std::string("none");
     };
@@ -1103,8 +1149,11 @@ std::vector<AxisSpec> builtinAxes()
         return c.timeLimitMs != 0 ? formatTimeLimitMs(c.timeLimitMs) : std::string();
     };
     timeLimit.shortRank = 7;
-    axes.push_back(std::move(timeLimit));
+    return timeLimit;
+}
 
+AxisSpec memoryLimitAxis()
+{
     const auto memoryLimitText = [](const std::uint64_t& bytes) {
         return bytes != 0 ? formatBytesCompact(bytes) : std::string("none");
     };
@@ -1198,7 +1247,31 @@ std::vector<AxisSpec> builtinAxes()
     memoryLimit.shortRank = 8;
     // Cases under a limit answer apart, each against a baseline under the same limit (the preset's stdio).
     memoryLimit.arrangement = true;
-    axes.push_back(std::move(memoryLimit));
+    return memoryLimit;
+}
+
+// The built-in axes, each declared by its function above, in the order caseAxes() lists them.
+std::vector<AxisSpec> builtinAxes()
+{
+    std::vector<AxisSpec> axes;
+    axes.push_back(strategyAxis());
+    axes.push_back(directionAxis());
+    axes.push_back(chunkAxis());
+    axes.push_back(sizeAxis());
+    axes.push_back(bufferAxis());
+    axes.push_back(syncAxis());
+    axes.push_back(threadsAxis());
+    axes.push_back(targetAxis());
+    axes.push_back(hintAxis());
+    axes.push_back(cacheAxis());
+    axes.push_back(filesAxis());
+    axes.push_back(preallocateAxis());
+    axes.push_back(readerCpuAxis());
+    axes.push_back(queueDepthAxis());
+    axes.push_back(latencyAxis());
+    axes.push_back(patternAxis());
+    axes.push_back(timeLimitAxis());
+    axes.push_back(memoryLimitAxis());
     return axes;
 }
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // iolab-cli end to end, issue 14 section 4: limits, refusals, output paths, exit codes and what a run says
 // about its surroundings.
+#include "core/formats/presets.h"
 #include "core/formats/result_csv.h"
 #include "core/formats/result_json.h"
 #include "core/model/matrix.h"
-#include "core/model/presets.h"
 #include "platform/run_beacon.h"
 #include "tests/support/builtin_registry.h"
 #include "tests/support/mount.h"

@@ -3,9 +3,9 @@
 #include "core/base/stats.h"
 #include "core/base/units.h"
 #include "core/formats/matrix_json.h"
+#include "core/formats/presets.h"
 #include "core/model/matrix.h"
 #include "core/model/matrix_draft.h"
-#include "core/model/presets.h"
 #include "tests/support/fakes.h"
 
 #include <chrono>

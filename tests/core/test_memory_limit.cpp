@@ -9,11 +9,11 @@
 #include "core/engine/call_timing.h"
 #include "core/engine/registry.h"
 #include "core/formats/matrix_json.h"
+#include "core/formats/presets.h"
 #include "core/formats/result_csv.h"
 #include "core/formats/result_json.h"
 #include "core/model/matrix.h"
 #include "core/model/memory_budget.h"
-#include "core/model/presets.h"
 #include "tests/support/fakes.h"
 
 #include <gmock/gmock.h>

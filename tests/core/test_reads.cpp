@@ -10,8 +10,8 @@
 #include "core/engine/registry.h"
 #include "core/engine/runner.h"
 #include "core/formats/matrix_json.h"
+#include "core/formats/presets.h"
 #include "core/model/matrix.h"
-#include "core/model/presets.h"
 #include "tests/support/fakes.h"
 #include "tests/support/input_error.h"
 

@@ -2,9 +2,9 @@
 #include "core/base/error.h"
 #include "core/base/stats.h"
 #include "core/formats/csv.h"
+#include "core/formats/presets.h"
 #include "core/formats/result_csv.h"
 #include "core/formats/result_json.h"
-#include "core/model/presets.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -5,7 +5,7 @@
 #include "app/gui/matrix_grid_model.h"
 #include "core/base/units.h"
 #include "core/formats/matrix_json.h"
-#include "core/model/presets.h"
+#include "core/formats/presets.h"
 #include "platform/platform.h"
 #include "tests/support/builtin_registry.h"
 #include "tests/support/temp_dir.h"

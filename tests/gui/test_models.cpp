@@ -6,7 +6,7 @@
 #include "app/gui/results_model.h"
 #include "app/gui/target_model.h"
 #include "core/base/units.h"
-#include "core/model/presets.h"
+#include "core/formats/presets.h"
 #include "platform/platform.h"
 #include "tests/support/builtin_registry.h"
 #include "tests/support/temp_dir.h"

@@ -12,7 +12,7 @@
 #include "app/gui/target_model.h"
 #include "app/gui/target_panel.h"
 #include "core/base/units.h"
-#include "core/model/presets.h"
+#include "core/formats/presets.h"
 #include "tests/gui/wait_for.h"
 #include "tests/support/builtin_registry.h"
 #include "tests/support/qt_text.h"

@@ -87,7 +87,7 @@ PERCENTILE_CASES = [
 # Set by --fifo: the prefix that runs a timed process under SCHED_FIFO.
 PRIORITY = []
 
-# name, iolab args: the cdm and health-check presets' queued rows (core/model/presets.cpp), 4 KiB at QD32 first.
+# name, iolab args: the cdm and health-check presets' queued rows (resources/presets/), 4 KiB at QD32 first.
 EXPORTED_CASES = [
     ("cdm RND4K Q32T1 read (128 MiB)",
      ["--strategy", "uring-random-read-direct", "--chunk", "4K", "--qd", "32", "--size", "128M"]),

@@ -1,0 +1,4 @@
+    g_done[t] = done;
+    g_calls[t] = calls;
+    return NULL;
+}
