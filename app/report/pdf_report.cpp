@@ -13,6 +13,7 @@
 #include "app/report/table_layout.h"
 #include "app/report/verdict_text.h"
 #include "core/analysis/cdm_grid.h"
+#include "core/analysis/finding_kinds.h"
 #include "core/analysis/findings.h"
 #include "core/analysis/memory_budget_table.h"
 #include "core/analysis/significance.h"
@@ -855,10 +856,8 @@ void drawVerdict(Layout& layout, const Verdict& v)
         layout.heading(QStringLiteral("What matters most"), 2);
         int n = 0;
         for (const auto& h : v.highlights) {
-            const bool bad = h.kind == Finding::Kind::Failed || h.kind == Finding::Kind::Cancelled ||
-                             h.kind == Finding::Kind::DirectIgnored;
-            layout.paragraph(QStringLiteral("%1. %2").arg(++n).arg(plainWords(h.what)), 9, bad ? kBad : kText,
-                             8);
+            layout.paragraph(QStringLiteral("%1. %2").arg(++n).arg(plainWords(h.what)), 9,
+                             findingColour(h.kind), 8);
             layout.paragraph(QStringLiteral("What to do: %1").arg(plainWords(h.advice)), 9, kMuted, 20);
         }
     }
@@ -1068,10 +1067,10 @@ void resultsSection(Layout& layout, const ReportContext& ctx)
         }
         layout.heading(groupHeading(group), 2, 60);
         drawCaseTable(layout, result, indices, table);
-        // The group's fastest per chunk size, by the ranked rate.
+        // The group's fastest per chunk size, by the ranked rate: the findings that are the answer itself.
         layout.space(4);
         for (const auto& f : ctx.found) {
-            if (f.kind != Finding::Kind::Fastest || !f.caseIndex)
+            if (findingKind(f.kind).mark != FindingMark::Answer || !f.caseIndex)
                 continue;
             const auto at = std::find_if(indices.begin(), indices.end(), [&](std::size_t i) {
                 return result.cases[i].index == *f.caseIndex;
@@ -1096,7 +1095,7 @@ void resultsSection(Layout& layout, const ReportContext& ctx)
     drawReadDetails(layout, result);
 }
 
-// Every finding but the fastest per chunk size, which the tables give.
+// Every finding but the answer itself (the fastest per chunk size), which the tables give.
 void findingsSection(Layout& layout, const ReportContext& ctx)
 {
     const auto& found = ctx.found;
@@ -1105,18 +1104,16 @@ void findingsSection(Layout& layout, const ReportContext& ctx)
     // customer reads it here as the app and the CLI show it.
     for (const auto& w : ctx.result.warnings)
         layout.paragraph(QStringLiteral("run: %1").arg(qs(w)), 8.5, kBad, 8);
-    // The fastest per chunk size is given per group with the tables.
-    if (ctx.result.warnings.empty() && std::all_of(found.begin(), found.end(), [](const Finding& f) {
-            return f.kind == Finding::Kind::Fastest;
-        }))
+    const auto isAnswer = [](const Finding& f) {
+        return findingKind(f.kind).mark == FindingMark::Answer;
+    };
+    if (ctx.result.warnings.empty() && std::all_of(found.begin(), found.end(), isAnswer))
         layout.paragraph(QStringLiteral("Nothing to report beyond the figures."), 9, kMuted);
     for (const auto& f : found) {
-        if (f.kind == Finding::Kind::Fastest)
+        if (isAnswer(f))
             continue;
-        const bool bad = f.kind == Finding::Kind::Failed || f.kind == Finding::Kind::Cancelled ||
-                         f.kind == Finding::Kind::DirectIgnored;
         layout.paragraph(QStringLiteral("%1: %2").arg(qs(toString(f.kind)), qs(f.text)), 8.5,
-                         bad ? kBad : kText, 8);
+                         findingColour(f.kind), 8);
     }
 }
 
@@ -1892,6 +1889,11 @@ int render(QIODevice& device, const RunResult& result, const ReportOptions& opti
 }
 
 } // namespace
+
+QColor findingColour(Finding::Kind kind)
+{
+    return findingKind(kind).mark == FindingMark::Bad ? kBad : kText;
+}
 
 QByteArray renderPdfReport(const RunResult& result, const ReportOptions& options, const Registry* registry)
 {

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/analysis/findings.h"
 #include "core/analysis/ranking.h"
 #include "core/model/result.h"
 
 #include <QByteArray>
+#include <QColor>
 #include <QString>
 
 namespace iolab {
@@ -34,5 +36,10 @@ struct ReportOptions
 // has one, throughput over time per case, the matrix with its refused cases, and every repetition. Vector
 // throughout, fonts embedded, "page k of n" on every page. The registry lets findings name O_DIRECT cases.
 QByteArray renderPdfReport(const RunResult& result, const ReportOptions& options, const Registry* registry);
+
+// The colour the report sets a finding of `kind` in, on page 1 among what matters most and among the
+// Findings: the colour of a failure for a kind its declaration marks Bad (core/analysis/finding_kinds.h), the
+// text's otherwise.
+QColor findingColour(Finding::Kind kind);
 
 } // namespace iolab::report

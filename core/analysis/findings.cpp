@@ -103,45 +103,6 @@ std::string findingSubject(const CaseResult& c)
     return name + ")";
 }
 
-std::string toString(Finding::Kind kind)
-{
-    switch (kind) {
-    case Finding::Kind::Fastest:
-        return "fastest";
-    case Finding::Kind::DurableGap:
-        return "durable gap";
-    case Finding::Kind::Noise:
-        return "noise";
-    case Finding::Kind::Short:
-        return "short";
-    case Finding::Kind::CacheIllusion:
-        return "cache illusion";
-    case Finding::Kind::DirectIgnored:
-        return "O_DIRECT not honoured";
-    case Finding::Kind::FinalFlush:
-        return "final flush";
-    case Finding::Kind::Tail:
-        return "latency tail";
-    case Finding::Kind::QueueDepth:
-        return "queue depth";
-    case Finding::Kind::FlushHonesty:
-        return "flush honesty";
-    case Finding::Kind::Storage:
-        return "storage stack";
-    case Finding::Kind::CpuBound:
-        return "CPU-bound";
-    case Finding::Kind::CacheCliff:
-        return "cache cliff";
-    case Finding::Kind::Compression:
-        return "compression";
-    case Finding::Kind::Failed:
-        return "failed";
-    case Finding::Kind::Cancelled:
-        return "cancelled";
-    }
-    return "?";
-}
-
 bool hasRate(const CaseResult& c)
 {
     return c.status == Status::Ok && c.apparentMBps.count > 0 && c.apparentMBps.median > 0;

@@ -13,7 +13,8 @@ namespace iolab {
 
 class Registry;
 
-// One statement a report makes about a run, derived from its figures, with the numbers behind it.
+// One statement a report makes about a run, derived from its figures, with the numbers behind it. Each kind
+// is declared once in finding_kinds.cpp (its name, importance, advice, terms and how the reports mark it).
 struct Finding
 {
     enum class Kind
@@ -33,7 +34,8 @@ struct Finding
         CacheCliff,    // a long write's rate fell once and stayed down: a cache in front of the medium filled
         Compression,   // zeros moved far faster than random bytes: a compressor or deduplicator took part
         Failed,        // a case failed or was refused at run time
-        Cancelled      // the run was stopped before the end
+        Cancelled,     // the run was stopped before the end
+        Count          // not a kind: how many there are; a new kind goes before it, with its declaration
     };
     Kind kind = Kind::Fastest;
     std::optional<std::uint32_t> caseIndex; // the case it is about, if one
@@ -43,6 +45,7 @@ struct Finding
     friend bool operator==(const Finding&, const Finding&) = default;
 };
 
+// The kind's title in its declaration (finding_kinds.h): "durable gap", "O_DIRECT not honoured".
 std::string toString(Finding::Kind kind);
 
 // How a finding's text names its case: "case 3 (write 64 KiB, O_DSYNC)". The verdict puts plain words there.

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/verdict.h"
 
+#include "core/analysis/finding_kinds.h"
 #include "core/analysis/memory_budget_table.h"
 #include "core/analysis/significance.h"
 #include "core/analysis/sync_lab.h"
 #include "core/analysis/system_checks.h"
 
-#include "core/analysis/warnings.h"
 #include "core/base/units.h"
 #include "core/base/words.h"
 #include "core/engine/crash_probe.h"
@@ -28,21 +28,7 @@ namespace {
 // other programs wrote to the device during the run.
 constexpr double kForeignWritesFactor = 1.5;
 
-// The terms a verdict may use, each explained once in its `terms`.
-enum class Term
-{
-    Durable,
-    Apparent,
-    SpeedUp,
-    Chunk,
-    PageCache,
-    Fsync,
-    Direct,
-    Spread,
-    Ci,
-    Significance
-};
-
+// A term the verdict uses (finding_kinds.h), explained once in its `terms`.
 std::string explain(Term term)
 {
     switch (term) {
@@ -248,114 +234,6 @@ std::string defaultQuestion(const std::map<ComparisonGroup, std::vector<std::siz
     for (std::size_t i = 0; i < parts.size(); ++i)
         joined += (i == 0 ? "" : i + 1 == parts.size() ? ", and " : ", ") + parts[i];
     return fmt::format("Which way is fastest {} on this machine?", joined);
-}
-
-// How much a kind of finding matters to the reader of a verdict; lower first. Fastest is the answer itself.
-int importance(Finding::Kind kind)
-{
-    switch (kind) {
-    case Finding::Kind::DirectIgnored:
-        return 0;
-    case Finding::Kind::CacheIllusion:
-        return 1;
-    case Finding::Kind::Failed:
-        return 2;
-    case Finding::Kind::Cancelled:
-        return 3;
-    case Finding::Kind::Storage:
-        return 4;
-    case Finding::Kind::FlushHonesty:
-        return 5;
-    case Finding::Kind::CacheCliff:
-        return 6;
-    case Finding::Kind::Compression:
-        return 6;
-    case Finding::Kind::CpuBound:
-        return 7;
-    case Finding::Kind::DurableGap:
-        return 8;
-    case Finding::Kind::Noise:
-        return 9;
-    case Finding::Kind::Short:
-        return 10;
-    case Finding::Kind::FinalFlush:
-        return 11;
-    case Finding::Kind::Tail:
-        return 12;
-    case Finding::Kind::QueueDepth:
-        return 13;
-    case Finding::Kind::Fastest:
-        return 100;
-    }
-    return 100;
-}
-
-std::string advice(Finding::Kind kind)
-{
-    switch (kind) {
-    case Finding::Kind::DirectIgnored:
-        return "Measure direct I/O on a filesystem backed by a device; these figures describe memory.";
-    case Finding::Kind::CacheIllusion:
-        return "Judge these cases by their durable rate, or write more data than twice the RAM.";
-    case Finding::Kind::Failed:
-        return "Read the reason, fix the cause and run the case again; it is missing from the answer.";
-    case Finding::Kind::Cancelled:
-        return "Run the matrix to its end for a complete answer.";
-    case Finding::Kind::DurableGap:
-        return "If the data must survive a power cut, compare the durable rates, not the apparent ones.";
-    case Finding::Kind::Noise:
-        return "Run again on an idle machine, or with more repetitions, before trusting small differences.";
-    case Finding::Kind::Short:
-        return fmt::format("Give these cases more data, so that a repetition lasts well over {}.",
-                           formatDuration(kShortRepetitionSeconds));
-    case Finding::Kind::FinalFlush:
-        return "No fault: this is what making direct writes durable costs here; a file written in place or "
-               "preallocated has fewer new blocks to flush.";
-    case Finding::Kind::Tail:
-        return "If a slow call matters more than the average (a request with a deadline, a log commit), "
-               "judge "
-               "these cases by their p99.9, not by MB/s.";
-    case Finding::Kind::QueueDepth:
-        return "Requests in flight past the depth where the rate stops growing only wait longer each.";
-    case Finding::Kind::FlushHonesty:
-        return "Before counting on these syncs for durability, find out what caches the writes below the "
-               "filesystem (the drive's write cache, a RAID controller, the host of a virtual machine) and "
-               "whether it survives a power cut; turning a volatile cache off makes the figures honest.";
-    case Finding::Kind::Storage:
-        return "Compare these figures only with ones measured through the same layers; to judge the disk "
-               "itself, measure on a filesystem straight on it.";
-    case Finding::Kind::CpuBound:
-        return "The storage is not what limits these cases: fewer, larger calls (or unlocked stdio, or more "
-               "threads) move the figure; a faster disk would not.";
-    case Finding::Kind::CacheCliff:
-        return "Size a test past the cache and judge the rate after the drop: that is what a long write "
-               "sustains.";
-    case Finding::Kind::Compression:
-        return "Judge the disk by the incompressible figure; test with data like the application's own when "
-               "its compressibility matters.";
-    case Finding::Kind::Fastest:
-        return "";
-    }
-    return "";
-}
-
-std::vector<Term> termsOf(Finding::Kind kind)
-{
-    switch (kind) {
-    case Finding::Kind::DirectIgnored:
-        return {Term::Direct, Term::PageCache};
-    case Finding::Kind::CacheIllusion:
-    case Finding::Kind::DurableGap:
-        return {Term::Apparent, Term::Durable, Term::Fsync, Term::PageCache};
-    case Finding::Kind::Noise:
-        return {Term::Spread, Term::Ci};
-    case Finding::Kind::FinalFlush:
-        return {Term::Fsync, Term::Direct, Term::PageCache};
-    case Finding::Kind::FlushHonesty:
-        return {Term::Fsync, Term::Durable};
-    default:
-        return {};
-    }
 }
 
 // A finding's sentence with its case named in plain words instead of by number.
@@ -629,12 +507,13 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
     for (auto& line : crashProbeAnswers(result, registry, [](const Case& k) { return plainName(k, true); }))
         v.answers.push_back(std::move(line));
 
-    // The findings that matter most: one per kind, the most important kinds first.
+    // The findings that matter most: one per importance its kind declares (finding_kinds.cpp), the most
+    // important first.
     const auto all = findings(result, registry, ranking);
     std::map<int, std::vector<const Finding*>> byImportance;
     for (const auto& f : all) {
-        if (f.kind != Finding::Kind::Fastest)
-            byImportance[importance(f.kind)].push_back(&f);
+        if (const FindingKindSpec& spec = findingKind(f.kind); spec.mark != FindingMark::Answer)
+            byImportance[spec.importance].push_back(&f);
     }
     for (const auto& [rank, list] : byImportance) {
         if (v.highlights.size() == 3)
@@ -643,9 +522,9 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         std::string what = plainText(f, result);
         if (list.size() > 1)
             what += fmt::format(" ({} more case{} like it.)", list.size() - 1, list.size() == 2 ? "" : "s");
-        v.highlights.push_back({f.kind, f.caseIndex, what, f.advice.empty() ? advice(f.kind) : f.advice});
-        for (Term t : termsOf(f.kind))
-            used.insert(t);
+        const FindingKindSpec& spec = findingKind(f.kind);
+        v.highlights.push_back({f.kind, f.caseIndex, what, f.advice.empty() ? spec.advice : f.advice});
+        used.insert(spec.terms.begin(), spec.terms.end());
     }
 
     v.health = healthVerdict(result, registry, all);

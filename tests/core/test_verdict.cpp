@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The verdict: groups that are never compared with each other, a ranking by durable or apparent rate, and
 // sentences for a customer (plain names, units on every number, terms explained once).
+#include "core/analysis/finding_kinds.h"
 #include "core/analysis/findings.h"
 #include "core/analysis/verdict.h"
 #include "core/base/error.h"
@@ -348,6 +349,37 @@ TEST_F(VerdictTest, HighlightsAreTheMostImportantFindingsInPlainWords)
     }
     for (const auto& a : v.answers)
         EXPECT_FALSE(std::regex_search(a, caseNumber)) << a;
+}
+
+// The highlights come in the order of importance their kinds declare, with the advice declared for them
+// (core/analysis/finding_kinds.h); the fastest, the answer itself, is none of them.
+TEST_F(VerdictTest, HighlightsFollowTheirKindsDeclarations)
+{
+    run.host.ramBytes = 64 * kGiB;
+    CaseResult noisy = okCase(2, "stdio-unlocked", 65536, 3100, 3000);
+    noisy.apparentMBps.cv = 0.2;
+    noisy.durableMBps.cv = 0.2;
+    CaseResult failed = okCase(3, "write", 4096, 0, 0);
+    failed.status = Status::Failed;
+    failed.reason = "write: No space left on device (ENOSPC)";
+    failed.apparentMBps = {};
+    failed.durableMBps = {};
+    run.cases = {okCase(0, "stdio", 65536, 5000, 400), okCase(1, "write", 65536, 5000, 400), noisy, failed};
+    run.cancelled = true;
+    const Verdict v = verdict(run, &registry);
+    ASSERT_EQ(v.highlights.size(), 3u);
+    for (std::size_t i = 0; i < v.highlights.size(); ++i) {
+        const FindingKindSpec& spec = findingKind(v.highlights[i].kind);
+        EXPECT_NE(spec.mark, FindingMark::Answer);
+        EXPECT_EQ(v.highlights[i].advice, spec.advice) << spec.id;
+        if (i > 0) {
+            EXPECT_LT(findingKind(v.highlights[i - 1].kind).importance, spec.importance) << spec.id;
+        }
+    }
+    // The lowest importance of the kinds found comes first, among them the three marked bad.
+    EXPECT_EQ(v.highlights[0].kind, Finding::Kind::CacheIllusion);
+    EXPECT_EQ(v.highlights[1].kind, Finding::Kind::Failed);
+    EXPECT_EQ(v.highlights[2].kind, Finding::Kind::Cancelled);
 }
 
 // Issue 17: a flush too fast for the disk is among what matters most, in plain words, with what to do.

@@ -9,6 +9,7 @@
 #include "app/report/pdf_report.h"
 #include "app/report/report_title.h"
 #include "app/report/table_layout.h"
+#include "core/analysis/finding_kinds.h"
 #include "core/analysis/verdict.h"
 #include "core/formats/result_json.h"
 #include "core/model/axes.h"
@@ -20,12 +21,16 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <QImage>
+
 #include <algorithm>
+#include <cstdlib>
 
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 using namespace iolab;
@@ -753,4 +758,68 @@ TEST(Report, TableCellsAreNeverSplitInsideAWordOrANumber)
     }
     for (const char* piece : {"defaul\n", " 51.4\n"})
         EXPECT_THAT(out, Not(HasSubstr(piece))) << piece;
+}
+
+// A finding is set in the colour its kind's declaration marks it with (core/analysis/finding_kinds.h), on
+// page 1 and among the Findings: one colour, a red, for every kind marked bad, the text's for the others.
+TEST(Report, FindingsAreColouredAsTheirKindsAreMarked)
+{
+    std::set<QRgb> bad;
+    std::set<QRgb> plain;
+    for (const FindingKindSpec& spec : findingKinds()) {
+        if (spec.mark != FindingMark::Answer)
+            (spec.mark == FindingMark::Bad ? bad : plain).insert(report::findingColour(spec.kind).rgb());
+    }
+    ASSERT_EQ(bad.size(), 1u);
+    ASSERT_EQ(plain.size(), 1u);
+    EXPECT_NE(*bad.begin(), *plain.begin());
+    const QColor red = QColor::fromRgb(*bad.begin());
+    EXPECT_GT(red.red(), 2 * red.green());
+    EXPECT_GT(red.red(), 2 * red.blue());
+}
+
+// The same on the page: page 1 of the golden run, whose "what matters most" holds kinds marked bad (O_DIRECT
+// on tmpfs, the case that filled the disk), has text in that colour; without those cases it has none.
+TEST(Report, PageOneSetsTheHighlightsOfAKindMarkedBadInItsColour)
+{
+    const QColor bad = report::findingColour(Finding::Kind::Failed);
+    const auto isBad = [&bad](const QColor& c) {
+        return std::abs(c.red() - bad.red()) + std::abs(c.green() - bad.green()) +
+                   std::abs(c.blue() - bad.blue()) <
+               60;
+    };
+    const auto badPixels = [&isBad](const RunResult& result) {
+        TempDir dir;
+        const auto render =
+            runProcess(poppler("pdftoppm"), {"-r", "100", "-f", "1", "-l", "1", "-png",
+                                             writePdf(dir, result, report::PageFormat::A4), dir / "page"});
+        EXPECT_EQ(render.exitCode, 0) << render.err;
+        int count = 0;
+        for (const auto& e : std::filesystem::directory_iterator(dir.path())) {
+            if (e.path().extension() != ".png")
+                continue;
+            const QImage page(QString::fromStdString(e.path().string()));
+            for (int y = 0; y < page.height(); ++y) {
+                for (int x = 0; x < page.width(); ++x)
+                    count += isBad(page.pixelColor(x, y)) ? 1 : 0;
+            }
+        }
+        return count;
+    };
+    const auto anyBad = [](const RunResult& result) {
+        const Verdict v = verdict(result, &builtinRegistry());
+        return std::any_of(v.highlights.begin(), v.highlights.end(), [](const Verdict::Highlight& h) {
+            return findingKind(h.kind).mark == FindingMark::Bad;
+        });
+    };
+    const RunResult result = golden();
+    ASSERT_TRUE(anyBad(result));
+    EXPECT_GT(badPixels(result), 0);
+    RunResult plain = result;
+    std::erase_if(plain.cases, [](const CaseResult& c) {
+        return c.status != Status::Ok || c.testCase.strategy == "direct";
+    });
+    ASSERT_FALSE(plain.cases.empty());
+    ASSERT_FALSE(anyBad(plain));
+    EXPECT_EQ(badPixels(plain), 0);
 }
