@@ -39,7 +39,7 @@ public:
     static std::unique_ptr<Job> create(const JobSpec& spec, ReadOrder order, bool direct, Outcome& outcome)
     {
         auto job = std::unique_ptr<PlainReadJob>(new PlainReadJob(spec, order, direct));
-        job->m_file = Os::open(spec, direct, job->m_buffer, outcome);
+        job->m_file = Os::open(spec, direct, job->m_buffer.data(), outcome);
         if (!job->m_file)
             return nullptr;
         return job;

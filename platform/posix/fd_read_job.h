@@ -13,7 +13,7 @@ struct FdReads
 {
     using File = UniqueFd;
 
-    static UniqueFd open(const JobSpec& spec, bool direct, const ReadBuffer&, Outcome& outcome)
+    static UniqueFd open(const JobSpec& spec, bool direct, const std::byte*, Outcome& outcome)
     {
         UniqueFd fd = openInput(spec.path, direct, outcome);
         if (!fd || !adviseRead(fd.get(), spec.testCase.hint, spec.path, outcome))

@@ -17,11 +17,10 @@ struct HandleReads
 {
     using File = win::UniqueHandle;
 
-    static win::UniqueHandle open(const JobSpec& spec, bool direct, const ReadBuffer& buffer,
-                                  Outcome& outcome)
+    static win::UniqueHandle open(const JobSpec& spec, bool direct, const std::byte* buffer, Outcome& outcome)
     {
         if (direct) {
-            const auto address = reinterpret_cast<std::uintptr_t>(buffer.data());
+            const auto address = reinterpret_cast<std::uintptr_t>(buffer);
             const auto sector = spec.target.logicalBlockBytes;
             auto problem = win::noBufferingProblem(0, spec.testCase.chunkBytes, address, sector);
             if (!problem)

@@ -120,7 +120,7 @@ struct MemoryReads
 {
     using File = MemoryFile;
 
-    static MemoryFile open(const JobSpec&, bool direct, const ReadBuffer&, Outcome&)
+    static MemoryFile open(const JobSpec&, bool direct, const std::byte*, Outcome&)
     {
         g_disk->openedDirect = direct;
         return MemoryFile{g_disk};
