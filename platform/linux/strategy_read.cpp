@@ -22,7 +22,7 @@ public:
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {
-        return posix::FdReadJob::create(spec, posix::ReadOrder::Sequential, false, outcome);
+        return posix::FdReadJob::create(spec, ReadOrder::Sequential, false, outcome);
     }
 };
 

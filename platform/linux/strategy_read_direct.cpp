@@ -23,7 +23,7 @@ public:
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {
-        return posix::FdReadJob::create(spec, posix::ReadOrder::Sequential, true, outcome);
+        return posix::FdReadJob::create(spec, ReadOrder::Sequential, true, outcome);
     }
 };
 

@@ -35,7 +35,7 @@ public:
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {
-        return posix::FdReadJob::create(spec, posix::ReadOrder::Random, m_direct, outcome);
+        return posix::FdReadJob::create(spec, ReadOrder::Random, m_direct, outcome);
     }
 
 private:

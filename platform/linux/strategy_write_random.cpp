@@ -39,7 +39,7 @@ public:
             outcome = {Status::Failed, EINVAL, "align", "the O_DIRECT source buffer is not block aligned"};
             return nullptr;
         }
-        return posix::FdWriteJob::create(spec, m_direct, outcome, posix::WriteOrder::Random);
+        return posix::FdWriteJob::create(spec, m_direct, outcome, WriteOrder::Random);
     }
 
 private:
