@@ -30,27 +30,7 @@
 
 namespace iolab {
 
-// The declaration, the same on every OS but for the sync calls it has there: fdatasync-every:1 (the default)
-// and fsync-every:1 on Linux, fsync-every:1 (FlushFileBuffers) on Windows.
-inline StrategyInfo groupCommitInfo(const std::vector<SyncMode>& osModes)
-{
-    StrategyInfo info{.id = "group-commit",
-                      .description = "the threads write one shared file, each write committed by a sync that "
-                                     "began after it, shared: a writer that finds none running leads one for "
-                                     "everyone who wrote before it, as a database's log writers do",
-                      .targets = {TargetKind::Directory},
-                      .syncRefusal =
-                          "group-commit commits each write with a shared sync: fdatasync-every:1 or "
-                          "fsync-every:1",
-                      .threadsShareOneFile = true,
-                      .countsCommittedWrites = true};
-    for (const SyncMode mode : {SyncMode::FdatasyncEvery, SyncMode::FsyncEvery}) {
-        if (std::find(osModes.begin(), osModes.end(), mode) != osModes.end())
-            info.syncModes.push_back(mode);
-    }
-    return info;
-}
-
+// Its declaration is groupCommitDeclaration (platform/strategy_declarations.h); its one rule beyond it:
 inline std::optional<std::string> groupCommitRefusal(const Case& c)
 {
     if (syncsEveryN(c.sync.mode) && c.sync.everyWrites != 1)

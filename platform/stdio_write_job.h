@@ -116,46 +116,12 @@ private:
     Outcome m_error;
 };
 
-// What every stdio writer declares: the stdio buffer axis, a file or the null device, the sync policies this
-// OS's C runtime has (Crt::syncModes(), Crt::syncRefusal()) and how it buffers a FILE (Crt::runtime()).
-template <class Crt> StrategyInfo stdioWriterInfo(std::string id, std::string description)
-{
-    StrategyInfo info{.id = std::move(id),
-                      .description = std::move(description),
-                      .usesStdioBuffer = true,
-                      .targets = {TargetKind::Directory, TargetKind::Null}};
-    info.syncModes = Crt::syncModes();
-    info.syncRefusal = Crt::syncRefusal();
-    info.stdioRuntime = Crt::runtime();
-    return info;
-}
-
-// `info` with the estimate's cost of a call.
-inline StrategyInfo costing(StrategyInfo info, CallCost cost)
-{
-    info.callCost = cost;
-    return info;
-}
-
-// `info` naming the strategy that makes the same calls without the per-call lock.
-inline StrategyInfo withLockFreeVariant(StrategyInfo info, std::string variant)
-{
-    info.lockFreeVariant = std::move(variant);
-    return info;
-}
-
-// A stdio writer as a strategy: its declaration (the OS adds the sync policies it has) and the job.
-// `Crt` also supplies syncModes(), syncRefusal() and runtime() for the declaration, and bufferRefusal(case),
-// why this C runtime cannot take the case's stdio buffer.
+// A stdio writer as a strategy: its declaration (platform/strategy_declarations.h) and the job. `Crt` also
+// supplies bufferRefusal(case), why this C runtime cannot take the case's stdio buffer.
 template <class Write, class Crt> class StdioWriteStrategy final : public BasicStrategy
 {
 public:
-    StdioWriteStrategy(std::string id, std::string description, CallCost cost = CallCost::Syscall,
-                       std::string lockFreeVariant = {})
-        : BasicStrategy(
-              withLockFreeVariant(costing(stdioWriterInfo<Crt>(std::move(id), std::move(description)), cost),
-                                  std::move(lockFreeVariant)))
-    {}
+    explicit StdioWriteStrategy(StrategyInfo declaration) : BasicStrategy(std::move(declaration)) {}
 
     std::optional<std::string> refusal(const Case& c, const TargetInfo&) const override
     {
@@ -172,9 +138,7 @@ public:
 template <class Put, class Crt> class PerCharacterStrategy final : public BasicStrategy
 {
 public:
-    PerCharacterStrategy(std::string id, std::string description)
-        : BasicStrategy(stdioWriterInfo<Crt>(std::move(id), std::move(description)))
-    {}
+    explicit PerCharacterStrategy(StrategyInfo declaration) : BasicStrategy(std::move(declaration)) {}
 
     std::optional<std::string> refusal(const Case& c, const TargetInfo&) const override
     {

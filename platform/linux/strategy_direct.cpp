@@ -3,6 +3,7 @@
 #include "platform/builtin_strategies.h"
 #include "platform/posix/basic_strategy.h"
 #include "platform/posix/fd_write_job.h"
+#include "platform/strategy_declarations.h"
 
 namespace iolab::linux_backend {
 
@@ -11,16 +12,7 @@ namespace {
 class DirectStrategy final : public BasicStrategy
 {
 public:
-    DirectStrategy()
-        : BasicStrategy({.id = "direct",
-                         .description = "write(2) per chunk with O_DIRECT, bypassing the page cache",
-                         .needsBlockAlignedChunks = true,
-                         .needsDirectIo = true,
-                         .targets = {TargetKind::Directory},
-                         .syncModes = posix::kEverySyncMode,
-                         .preallocations = everyPreallocation(),
-                         .callCost = CallCost::DirectWrite})
-    {}
+    DirectStrategy() : BasicStrategy(directDeclaration()) {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {

@@ -4,6 +4,7 @@
 #include "platform/builtin_strategies.h"
 #include "platform/files_strategy.h"
 #include "platform/posix/file_reader.h"
+#include "platform/strategy_declarations.h"
 
 namespace iolab::linux_backend {
 
@@ -11,8 +12,7 @@ namespace {
 
 std::unique_ptr<Strategy> makeFiles(Parallelism parallelism)
 {
-    return std::make_unique<FilesStrategy<posix::FileReader>>(parallelism, posix::fadviseHints(),
-                                                              std::string());
+    return std::make_unique<FilesStrategy<posix::FileReader>>(filesDeclaration(parallelism));
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 #include "platform/builtin_strategies.h"
 #include "platform/posix/posix_io.h"
 #include "platform/stdio_read_job.h"
+#include "platform/strategy_declarations.h"
 
 namespace iolab::linux_backend {
 
@@ -29,13 +30,7 @@ struct UnlockedRead
 template <class Read> class FreadStrategy final : public BasicStrategy
 {
 public:
-    FreadStrategy(const char* id, const char* description)
-        : BasicStrategy(readerInfo({.id = id,
-                                    .description = description,
-                                    .layout = DataLayout::FilePerThread,
-                                    .hints = posix::fadviseHints(),
-                                    .usesStdioBuffer = true}))
-    {}
+    explicit FreadStrategy(StrategyInfo declaration) : BasicStrategy(std::move(declaration)) {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {
@@ -60,15 +55,13 @@ namespace iolab {
 
 std::unique_ptr<Strategy> builtin::makeFreadStrategy()
 {
-    return std::make_unique<linux_backend::FreadStrategy<linux_backend::LockedRead>>(
-        "fread", "fread(3) per chunk with the case's setvbuf "
-                 "buffer and posix_fadvise hint");
+    return std::make_unique<linux_backend::FreadStrategy<linux_backend::LockedRead>>(freadDeclaration());
 }
 
 std::unique_ptr<Strategy> builtin::makeFreadUnlockedStrategy()
 {
     return std::make_unique<linux_backend::FreadStrategy<linux_backend::UnlockedRead>>(
-        "fread-unlocked", "fread_unlocked(3) per chunk: stdio reads without the per-call FILE lock");
+        freadUnlockedDeclaration());
 }
 
 } // namespace iolab

@@ -5,6 +5,7 @@
 #include "platform/group_commit_job.h"
 #include "platform/posix/basic_strategy.h"
 #include "platform/posix/posix_io.h"
+#include "platform/strategy_declarations.h"
 
 #include <cerrno>
 
@@ -48,7 +49,7 @@ private:
 class GroupCommitStrategy final : public BasicStrategy
 {
 public:
-    GroupCommitStrategy() : BasicStrategy(groupCommitInfo(posix::kEverySyncMode)) {}
+    GroupCommitStrategy() : BasicStrategy(groupCommitDeclaration()) {}
 
     std::optional<std::string> refusal(const Case& c, const TargetInfo&) const override
     {

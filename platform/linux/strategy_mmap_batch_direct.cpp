@@ -6,6 +6,7 @@
 #include "platform/mapped_jobs.h"
 #include "platform/posix/basic_strategy.h"
 #include "platform/posix/posix_io.h"
+#include "platform/strategy_declarations.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -59,23 +60,7 @@ private:
 class MmapBatchDirectStrategy final : public BasicStrategy
 {
 public:
-    MmapBatchDirectStrategy()
-        : BasicStrategy(
-              {.id = "mmap-batch-direct",
-               .description = "memcpy into a 16 KiB mapped batch buffer, pwrite it to an O_DIRECT file "
-                              "when full",
-               .needsDirectIo = true,
-               .needsFallocate = true,
-               .targets = {TargetKind::Directory},
-               .syncModes = {SyncMode::None, SyncMode::FsyncEnd, SyncMode::FdatasyncEnd, SyncMode::OSync,
-                             SyncMode::ODsync},
-               .syncRefusal = "fsync-every counts write calls, and this strategy's chunks are copies into "
-                              "a mapping",
-               .callCost = CallCost::Copy,
-               .memoryCopyCalls = true,
-               .holdsBackBytes = kMmapWindowBytes,
-               .keepsBatchInScratchFile = true})
-    {}
+    MmapBatchDirectStrategy() : BasicStrategy(mmapBatchDirectDeclaration()) {}
 
     std::optional<std::string> refusal(const Case& c, const TargetInfo& target) const override
     {

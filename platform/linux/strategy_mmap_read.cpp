@@ -7,6 +7,7 @@
 #include "platform/basic_strategy.h"
 #include "platform/builtin_strategies.h"
 #include "platform/posix/posix_io.h"
+#include "platform/strategy_declarations.h"
 
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -108,15 +109,7 @@ private:
 class MmapReadStrategy final : public BasicStrategy
 {
 public:
-    MmapReadStrategy()
-        : BasicStrategy(
-              readerInfo({.id = "mmap-read",
-                          .description = "mmap(2) the file, madvise hint, copy each chunk out of the mapping",
-                          .layout = DataLayout::FilePerThread,
-                          .hints = {ReadHint::Sequential, ReadHint::Normal, ReadHint::Random},
-                          .hintRefusal = "madvise has sequential, random and normal, but no noreuse",
-                          .memoryCopyCalls = true}))
-    {}
+    MmapReadStrategy() : BasicStrategy(mmapReadDeclaration()) {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {

@@ -5,6 +5,7 @@
 #include "platform/mapped_jobs.h"
 #include "platform/posix/basic_strategy.h"
 #include "platform/posix/posix_io.h"
+#include "platform/strategy_declarations.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -58,19 +59,7 @@ private:
 class MmapWindowStrategy final : public BasicStrategy
 {
 public:
-    MmapWindowStrategy()
-        : BasicStrategy(
-              {.id = "mmap-window",
-               .description = "fallocate, then memcpy into a 16 KiB MAP_SHARED window remapped as it fills",
-               .needsFallocate = true,
-               .targets = {TargetKind::Directory},
-               .syncModes = {SyncMode::None, SyncMode::FsyncEnd, SyncMode::FdatasyncEnd},
-               .syncRefusal = "stores into a mapping bypass write(2), so O_SYNC, O_DSYNC and fsync-every "
-                              "do not apply",
-               .callCost = CallCost::MappedWindow,
-               .windowBytes = kMmapWindowBytes,
-               .memoryCopyCalls = true})
-    {}
+    MmapWindowStrategy() : BasicStrategy(mmapWindowDeclaration()) {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {

@@ -8,6 +8,7 @@
 // (platform/per_character_write.h) and the strategy (platform/stdio_write_job.h) are shared.
 #include "platform/builtin_strategies.h"
 #include "platform/posix/stdio_job.h"
+#include "platform/strategy_declarations.h"
 
 namespace iolab::linux_backend {
 
@@ -29,24 +30,18 @@ namespace iolab {
 
 std::unique_ptr<Strategy> builtin::makePutcStrategy()
 {
-    return std::make_unique<linux_backend::CharacterStrategy<Putc>>(
-        "putc",
-        "putc(3) per byte through a FILE with setvbuf: the per-character write bonnie++ times, taking "
-        "the FILE lock on every call");
+    return std::make_unique<linux_backend::CharacterStrategy<Putc>>(putcDeclaration());
 }
 
 std::unique_ptr<Strategy> builtin::makeFputcStrategy()
 {
-    return std::make_unique<linux_backend::CharacterStrategy<Fputc>>(
-        "fputc", "fputc(3) per byte through a FILE with setvbuf: as putc, a library call that takes the FILE "
-                 "lock on every byte");
+    return std::make_unique<linux_backend::CharacterStrategy<Fputc>>(fputcDeclaration());
 }
 
 std::unique_ptr<Strategy> builtin::makePutcUnlockedStrategy()
 {
     return std::make_unique<linux_backend::CharacterStrategy<linux_backend::PutcUnlocked>>(
-        "putc-unlocked", "putc_unlocked(3) per byte: the per-character write without the FILE lock, expanded "
-                         "inline by glibc's <stdio.h> (a library call only when the buffer is full)");
+        putcUnlockedDeclaration());
 }
 
 } // namespace iolab

@@ -3,6 +3,7 @@
 #include "platform/builtin_strategies.h"
 #include "platform/linux/pipe_job.h"
 #include "platform/posix/basic_strategy.h"
+#include "platform/strategy_declarations.h"
 
 namespace iolab::linux_backend {
 
@@ -11,13 +12,7 @@ namespace {
 class PipeWriteStrategy final : public BasicStrategy
 {
 public:
-    PipeWriteStrategy()
-        : BasicStrategy({.id = "pipe-write",
-                         .description = "write(2) per chunk into a pipe drained by a reader thread",
-                         .targets = {TargetKind::Pipe},
-                         .syncModes = {SyncMode::None},
-                         .syncRefusal = "a pipe has nothing to sync"})
-    {}
+    PipeWriteStrategy() : BasicStrategy(pipeWriteDeclaration()) {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {

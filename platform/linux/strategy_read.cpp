@@ -4,6 +4,7 @@
 #include "platform/basic_strategy.h"
 #include "platform/builtin_strategies.h"
 #include "platform/posix/fd_read_job.h"
+#include "platform/strategy_declarations.h"
 
 namespace iolab::linux_backend {
 
@@ -12,13 +13,7 @@ namespace {
 class ReadStrategy final : public BasicStrategy
 {
 public:
-    ReadStrategy()
-        : BasicStrategy(
-              readerInfo({.id = "read",
-                          .description = "read(2) per chunk through the page cache, posix_fadvise hint",
-                          .layout = DataLayout::FilePerThread,
-                          .hints = posix::fadviseHints()}))
-    {}
+    ReadStrategy() : BasicStrategy(readDeclaration()) {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {

@@ -3,6 +3,7 @@
 #include "platform/basic_strategy.h"
 #include "platform/builtin_strategies.h"
 #include "platform/posix/fd_read_job.h"
+#include "platform/strategy_declarations.h"
 
 namespace iolab::linux_backend {
 
@@ -11,15 +12,7 @@ namespace {
 class ReadDirectStrategy final : public BasicStrategy
 {
 public:
-    ReadDirectStrategy()
-        : BasicStrategy(readerInfo(
-              {.id = "read-direct",
-               .description = "read(2) per chunk with O_DIRECT, aligned: straight from the device",
-               .layout = DataLayout::FilePerThread,
-               .hintRefusal = "O_DIRECT bypasses the page cache, so there is no readahead to advise",
-               .needsBlockAlignedChunks = true,
-               .needsDirectIo = true}))
-    {}
+    ReadDirectStrategy() : BasicStrategy(readDirectDeclaration()) {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {

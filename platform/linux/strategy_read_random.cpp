@@ -5,6 +5,7 @@
 #include "platform/basic_strategy.h"
 #include "platform/builtin_strategies.h"
 #include "platform/posix/fd_read_job.h"
+#include "platform/strategy_declarations.h"
 
 namespace iolab::linux_backend {
 
@@ -14,23 +15,7 @@ class ReadRandomStrategy final : public BasicStrategy
 {
 public:
     explicit ReadRandomStrategy(bool direct)
-        : BasicStrategy(direct
-                            ? readerInfo({.id = "read-random-direct",
-                                          .description = "pread(2) at random aligned offsets of one shared "
-                                                         "file with O_DIRECT",
-                                          .layout = DataLayout::SharedFile,
-                                          .hintRefusal = "O_DIRECT bypasses the page cache, so there is no "
-                                                         "readahead to advise",
-                                          .needsBlockAlignedChunks = true,
-                                          .needsDirectIo = true,
-                                          .randomOffsets = true})
-                            : readerInfo({.id = "read-random",
-                                          .description = "pread(2) at random chunk-aligned offsets of one "
-                                                         "shared file, posix_fadvise hint",
-                                          .layout = DataLayout::SharedFile,
-                                          .hints = posix::fadviseHints(),
-                                          .randomOffsets = true})),
-          m_direct(direct)
+        : BasicStrategy(direct ? readRandomDirectDeclaration() : readRandomDeclaration()), m_direct(direct)
     {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override

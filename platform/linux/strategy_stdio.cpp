@@ -2,6 +2,7 @@
 // stdio: fwrite(3) per chunk, with the case's setvbuf.
 #include "platform/builtin_strategies.h"
 #include "platform/posix/stdio_job.h"
+#include "platform/strategy_declarations.h"
 
 namespace iolab::linux_backend {
 
@@ -25,9 +26,7 @@ namespace iolab {
 
 std::unique_ptr<Strategy> builtin::makeStdioStrategy()
 {
-    return std::make_unique<posix::StdioStrategy<linux_backend::LockedWrite>>(
-        "stdio", "fwrite(3) per chunk through a FILE with setvbuf (none, default or N bytes)",
-        CallCost::BufferedStdio, "stdio-unlocked");
+    return std::make_unique<posix::StdioStrategy<linux_backend::LockedWrite>>(stdioDeclaration());
 }
 
 } // namespace iolab

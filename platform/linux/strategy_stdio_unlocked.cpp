@@ -7,6 +7,7 @@
 #include "core/engine/chunk_loop.h"
 #include "platform/builtin_strategies.h"
 #include "platform/posix/stdio_job.h"
+#include "platform/strategy_declarations.h"
 
 namespace iolab::linux_backend {
 
@@ -42,12 +43,7 @@ namespace iolab {
 
 std::unique_ptr<Strategy> builtin::makeStdioUnlockedStrategy()
 {
-    return std::make_unique<posix::StdioStrategy<linux_backend::UnlockedWrite>>(
-        "stdio-unlocked",
-        "fwrite_unlocked(3) per chunk: stdio without the per-call FILE lock; "
-        "chunks of 1-8 bytes expand inline as glibc's <stdio.h> does for "
-        "constant sizes",
-        CallCost::BufferedStdio);
+    return std::make_unique<posix::StdioStrategy<linux_backend::UnlockedWrite>>(stdioUnlockedDeclaration());
 }
 
 } // namespace iolab

@@ -3,6 +3,7 @@
 // size: what stdio-unlocked costs when the compiler cannot expand it (a size known only at run time, or C++).
 #include "platform/builtin_strategies.h"
 #include "platform/posix/stdio_job.h"
+#include "platform/strategy_declarations.h"
 
 namespace iolab::linux_backend {
 
@@ -35,9 +36,7 @@ namespace iolab {
 std::unique_ptr<Strategy> builtin::makeStdioUnlockedCallStrategy()
 {
     return std::make_unique<posix::StdioStrategy<linux_backend::CalledUnlockedWrite>>(
-        "stdio-unlocked-call", "fwrite_unlocked(3) per chunk, always called in the C library (never "
-                               "expanded inline): stdio-unlocked as a size known only at run time "
-                               "gets it");
+        stdioUnlockedCallDeclaration());
 }
 
 } // namespace iolab

@@ -3,6 +3,7 @@
 #include "platform/builtin_strategies.h"
 #include "platform/posix/basic_strategy.h"
 #include "platform/posix/fd_write_job.h"
+#include "platform/strategy_declarations.h"
 
 namespace iolab::linux_backend {
 
@@ -11,13 +12,7 @@ namespace {
 class WriteStrategy final : public BasicStrategy
 {
 public:
-    WriteStrategy()
-        : BasicStrategy({.id = "write",
-                         .description = "write(2) per chunk through the page cache",
-                         .targets = {TargetKind::Directory, TargetKind::Null},
-                         .syncModes = posix::kEverySyncMode,
-                         .preallocations = everyPreallocation()})
-    {}
+    WriteStrategy() : BasicStrategy(writeDeclaration()) {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {

@@ -4,6 +4,7 @@
 #include "platform/builtin_strategies.h"
 #include "platform/posix/basic_strategy.h"
 #include "platform/posix/fd_write_job.h"
+#include "platform/strategy_declarations.h"
 
 namespace iolab::linux_backend {
 
@@ -13,22 +14,7 @@ class WriteRandomStrategy final : public BasicStrategy
 {
 public:
     explicit WriteRandomStrategy(bool direct)
-        : BasicStrategy(direct ? StrategyInfo{.id = "direct-random",
-                                              .description = "pwrite(2) of every chunk once at random "
-                                                             "chunk-aligned offsets with O_DIRECT",
-                                              .needsBlockAlignedChunks = true,
-                                              .needsDirectIo = true,
-                                              .targets = {TargetKind::Directory},
-                                              .syncModes = posix::kEverySyncMode,
-                                              .callCost = CallCost::DirectWrite,
-                                              .randomOffsets = true}
-                               : StrategyInfo{.id = "write-random",
-                                              .description = "pwrite(2) of every chunk once at random "
-                                                             "chunk-aligned offsets through the page cache",
-                                              .targets = {TargetKind::Directory},
-                                              .syncModes = posix::kEverySyncMode,
-                                              .randomOffsets = true}),
-          m_direct(direct)
+        : BasicStrategy(direct ? directRandomDeclaration() : writeRandomDeclaration()), m_direct(direct)
     {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override

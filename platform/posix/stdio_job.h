@@ -54,9 +54,6 @@ struct StdioCrt
         return Outcome::success();
     }
 
-    static const std::vector<SyncMode>& syncModes() { return kEverySyncMode; }
-    static std::string syncRefusal() { return {}; }
-
     // glibc's (the C library Linux builds link): a FILE's default buffer is BUFSIZ, or the file's st_blksize
     // when that is smaller (libio/filedoalloc.c); a call fills the buffer's free space first and keeps a
     // buffer it filled exactly until the next call; past a full buffer, whole buffer-sized blocks go to

@@ -103,9 +103,6 @@ struct StdioCrt
         return Outcome::success();
     }
 
-    static std::vector<SyncMode> syncModes() { return win::windowsSyncModes(); }
-    static std::string syncRefusal() { return win::windowsSyncRefusal(); }
-
     // The Microsoft C runtime's (msvcrt.dll and the Universal CRT, fwrite.c; wine's msvcrt does the same): a
     // FILE's default buffer is _INTERNAL_BUFSIZ, 4 KiB; a call copies into the buffer while it has room;
     // with the buffer full or not yet used, a call of at least a buffer's size flushes it and goes to _write

@@ -58,8 +58,8 @@ struct PointerNolockWrite
 class NolockUnavailableStrategy final : public BasicStrategy
 {
 public:
-    NolockUnavailableStrategy(std::string id, std::string description, CallCost cost)
-        : BasicStrategy(costing(unavailableInfo(std::move(id), std::move(description)), cost))
+    explicit NolockUnavailableStrategy(StrategyInfo declaration)
+        : BasicStrategy(unavailable(std::move(declaration)))
     {}
 
     std::optional<std::string> refusal(const Case& c, const TargetInfo&) const override
@@ -74,9 +74,8 @@ public:
     }
 
 private:
-    static StrategyInfo unavailableInfo(std::string id, std::string description)
+    static StrategyInfo unavailable(StrategyInfo info)
     {
-        StrategyInfo info = stdioWriterInfo<StdioCrt>(std::move(id), std::move(description));
         info.unavailable =
             "this build links msvcrt.dll, which has no _fwrite_nolock; the MSVC (Universal CRT) "
             "build of IOLab runs it";
@@ -85,17 +84,15 @@ private:
 };
 #endif
 
-inline std::unique_ptr<Strategy> makeFwriteNolockStrategy(std::string id, std::string description,
-                                                          NolockCall call, CallCost cost)
+inline std::unique_ptr<Strategy> makeFwriteNolockStrategy(StrategyInfo declaration, NolockCall call)
 {
 #if IOLAB_HAS_FWRITE_NOLOCK
     if (call == NolockCall::ThroughPointer)
-        return std::make_unique<StdioStrategy<PointerNolockWrite>>(std::move(id), std::move(description),
-                                                                   cost);
-    return std::make_unique<StdioStrategy<DirectNolockWrite>>(std::move(id), std::move(description), cost);
+        return std::make_unique<StdioStrategy<PointerNolockWrite>>(std::move(declaration));
+    return std::make_unique<StdioStrategy<DirectNolockWrite>>(std::move(declaration));
 #else
     (void)call;
-    return std::make_unique<NolockUnavailableStrategy>(std::move(id), std::move(description), cost);
+    return std::make_unique<NolockUnavailableStrategy>(std::move(declaration));
 #endif
 }
 

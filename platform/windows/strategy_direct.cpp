@@ -3,6 +3,7 @@
 // multiple of the volume's sector size (the matrix refuses other chunks; the job checks again).
 #include "platform/basic_strategy.h"
 #include "platform/builtin_strategies.h"
+#include "platform/strategy_declarations.h"
 #include "platform/windows/handle_write_job.h"
 #include "platform/windows/win_io.h"
 
@@ -13,19 +14,7 @@ namespace {
 class DirectStrategy final : public BasicStrategy
 {
 public:
-    DirectStrategy()
-        : BasicStrategy({.id = "direct",
-                         .description =
-                             "WriteFile per chunk with FILE_FLAG_NO_BUFFERING, bypassing the system "
-                             "cache",
-                         .needsBlockAlignedChunks = true,
-                         .needsDirectIo = true,
-                         .targets = {TargetKind::Directory},
-                         .syncModes = win::windowsSyncModes(),
-                         .syncRefusal = win::windowsSyncRefusal(),
-                         .preallocations = everyPreallocation(),
-                         .callCost = CallCost::DirectWrite})
-    {}
+    DirectStrategy() : BasicStrategy(directDeclaration()) {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {

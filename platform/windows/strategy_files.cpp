@@ -3,6 +3,7 @@
 // ReadFile of the chunk size to the end, CloseHandle.
 #include "platform/builtin_strategies.h"
 #include "platform/files_strategy.h"
+#include "platform/strategy_declarations.h"
 #include "platform/windows/read_jobs.h"
 
 namespace iolab::windows_backend {
@@ -11,8 +12,7 @@ namespace {
 
 std::unique_ptr<Strategy> makeFiles(Parallelism parallelism)
 {
-    return std::make_unique<FilesStrategy<FileReader>>(parallelism, win::windowsReadHints(),
-                                                       win::windowsHintRefusal());
+    return std::make_unique<FilesStrategy<FileReader>>(filesDeclaration(parallelism));
 }
 
 } // namespace

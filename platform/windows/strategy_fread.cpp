@@ -5,6 +5,7 @@
 #include "platform/basic_strategy.h"
 #include "platform/builtin_strategies.h"
 #include "platform/stdio_read_job.h"
+#include "platform/strategy_declarations.h"
 #include "platform/windows/stdio_job.h"
 #include "platform/windows/win_io.h"
 
@@ -56,16 +57,10 @@ struct UnlockedRead
 };
 #endif
 
+// The declaration, unavailable where the build has no _fread_nolock.
 StrategyInfo freadInfo(bool unlocked)
 {
-    StrategyInfo info = readerInfo(
-        {.id = unlocked ? "fread-unlocked" : "fread",
-         .description = unlocked ? "_fread_nolock per chunk: stdio reads without the per-call FILE lock"
-                                 : "fread per chunk with the case's setvbuf buffer and hint",
-         .layout = DataLayout::FilePerThread,
-         .hints = win::windowsReadHints(),
-         .hintRefusal = win::windowsHintRefusal(),
-         .usesStdioBuffer = true});
+    StrategyInfo info = unlocked ? freadUnlockedDeclaration() : freadDeclaration();
     if (unlocked && !IOLAB_HAS_FREAD_NOLOCK)
         info.unavailable =
             "this build links msvcrt.dll, which has no _fread_nolock; the MSVC (Universal CRT) "

@@ -4,6 +4,7 @@
 #include "platform/basic_strategy.h"
 #include "platform/builtin_strategies.h"
 #include "platform/group_commit_job.h"
+#include "platform/strategy_declarations.h"
 #include "platform/windows/win_io.h"
 
 namespace iolab::windows_backend {
@@ -39,7 +40,7 @@ private:
 class GroupCommitStrategy final : public BasicStrategy
 {
 public:
-    GroupCommitStrategy() : BasicStrategy(groupCommitInfo(win::windowsSyncModes())) {}
+    GroupCommitStrategy() : BasicStrategy(groupCommitDeclaration()) {}
 
     std::optional<std::string> refusal(const Case& c, const TargetInfo&) const override
     {

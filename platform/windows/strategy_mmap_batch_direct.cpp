@@ -6,6 +6,7 @@
 #include "platform/basic_strategy.h"
 #include "platform/builtin_strategies.h"
 #include "platform/mapped_jobs.h"
+#include "platform/strategy_declarations.h"
 #include "platform/windows/win_io.h"
 
 #include <fmt/format.h>
@@ -62,22 +63,7 @@ private:
 class MmapBatchDirectStrategy final : public BasicStrategy
 {
 public:
-    MmapBatchDirectStrategy()
-        : BasicStrategy(
-              {.id = "mmap-batch-direct",
-               .description = "memcpy into a 16 KiB mapped batch buffer, WriteFile it at its offset to "
-                              "a FILE_FLAG_NO_BUFFERING file when full",
-               .needsDirectIo = true,
-               .needsFallocate = true,
-               .targets = {TargetKind::Directory},
-               .syncModes = {SyncMode::None, SyncMode::FsyncEnd, SyncMode::ODsync},
-               .syncRefusal = "fsync-every counts write calls, and this strategy's chunks are copies "
-                              "into a mapping (and Windows has no fdatasync or O_SYNC)",
-               .callCost = CallCost::Copy,
-               .memoryCopyCalls = true,
-               .holdsBackBytes = kMmapWindowBytes,
-               .keepsBatchInScratchFile = true})
-    {}
+    MmapBatchDirectStrategy() : BasicStrategy(mmapBatchDirectDeclaration()) {}
 
     std::optional<std::string> refusal(const Case& c, const TargetInfo& target) const override
     {

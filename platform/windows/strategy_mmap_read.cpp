@@ -7,6 +7,7 @@
 #include "core/engine/read_buffer.h"
 #include "platform/basic_strategy.h"
 #include "platform/builtin_strategies.h"
+#include "platform/strategy_declarations.h"
 #include "platform/windows/win_io.h"
 
 #include <cstring>
@@ -97,15 +98,7 @@ private:
 class MmapReadStrategy final : public BasicStrategy
 {
 public:
-    MmapReadStrategy()
-        : BasicStrategy(
-              readerInfo({.id = "mmap-read",
-                          .description = "MapViewOfFile of the whole file, each chunk copied out of the view",
-                          .layout = DataLayout::FilePerThread,
-                          .hints = {ReadHint::Sequential, ReadHint::Normal, ReadHint::Random},
-                          .hintRefusal = win::windowsHintRefusal(),
-                          .memoryCopyCalls = true}))
-    {}
+    MmapReadStrategy() : BasicStrategy(mmapReadDeclaration()) {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {

@@ -6,6 +6,7 @@
 #include "platform/basic_strategy.h"
 #include "platform/builtin_strategies.h"
 #include "platform/mapped_jobs.h"
+#include "platform/strategy_declarations.h"
 #include "platform/windows/win_io.h"
 
 #include <fmt/format.h>
@@ -109,20 +110,7 @@ bool enoughSpace(const JobSpec& spec, Outcome& outcome)
 class MmapWindowStrategy final : public BasicStrategy
 {
 public:
-    MmapWindowStrategy()
-        : BasicStrategy({.id = "mmap-window",
-                         .description = "size the file through CreateFileMapping, then memcpy into a 16 KiB "
-                                        "MapViewOfFile window remapped as it fills",
-                         .needsFallocate = true,
-                         .targets = {TargetKind::Directory},
-                         .syncModes = {SyncMode::None, SyncMode::FsyncEnd},
-                         .syncRefusal =
-                             "stores into a mapped view bypass WriteFile, so o_dsync and fsync-every "
-                             "do not apply (and Windows has no fdatasync or O_SYNC)",
-                         .callCost = CallCost::MappedWindow,
-                         .windowBytes = kMmapWindowBytes,
-                         .memoryCopyCalls = true})
-    {}
+    MmapWindowStrategy() : BasicStrategy(mmapWindowDeclaration()) {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {

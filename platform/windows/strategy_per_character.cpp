@@ -8,6 +8,7 @@
 // Each is one Put type (putc and fputc in platform/stdio_write_job.h); the loop
 // (platform/per_character_write.h) and the strategy (platform/stdio_write_job.h) are shared.
 #include "platform/builtin_strategies.h"
+#include "platform/strategy_declarations.h"
 #include "platform/windows/stdio_job.h"
 
 namespace iolab::windows_backend {
@@ -30,24 +31,18 @@ namespace iolab {
 
 std::unique_ptr<Strategy> builtin::makePutcStrategy()
 {
-    return std::make_unique<windows_backend::CharacterStrategy<Putc>>(
-        "putc",
-        "putc per byte through a FILE with setvbuf: the per-character write bonnie++ times, taking the "
-        "FILE lock on every call");
+    return std::make_unique<windows_backend::CharacterStrategy<Putc>>(putcDeclaration());
 }
 
 std::unique_ptr<Strategy> builtin::makeFputcStrategy()
 {
-    return std::make_unique<windows_backend::CharacterStrategy<Fputc>>(
-        "fputc", "fputc per byte through a FILE with setvbuf: as putc, a C runtime call that locks the FILE "
-                 "on every byte");
+    return std::make_unique<windows_backend::CharacterStrategy<Fputc>>(fputcDeclaration());
 }
 
 std::unique_ptr<Strategy> builtin::makePutcUnlockedStrategy()
 {
     return std::make_unique<windows_backend::CharacterStrategy<windows_backend::PutcNolock>>(
-        "putc-unlocked", "_putc_nolock per byte: the per-character write without the FILE lock (a call into "
-                         "the Universal CRT; inline on msvcrt.dll builds)");
+        putcUnlockedDeclaration());
 }
 
 } // namespace iolab

@@ -9,6 +9,7 @@
 #include "platform/basic_strategy.h"
 #include "platform/builtin_strategies.h"
 #include "platform/pipe_write_job.h"
+#include "platform/strategy_declarations.h"
 #include "platform/thread_placement.h"
 #include "platform/windows/win_io.h"
 
@@ -88,14 +89,7 @@ std::unique_ptr<Job> makePipeWriteJob(const JobSpec& spec, Outcome& outcome)
 class PipeWriteStrategy final : public BasicStrategy
 {
 public:
-    PipeWriteStrategy()
-        : BasicStrategy(
-              {.id = "pipe-write",
-               .description = "WriteFile per chunk into an anonymous pipe drained by a reader thread",
-               .targets = {TargetKind::Pipe},
-               .syncModes = {SyncMode::None},
-               .syncRefusal = "a pipe has nothing to sync"})
-    {}
+    PipeWriteStrategy() : BasicStrategy(pipeWriteDeclaration()) {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {

@@ -3,6 +3,7 @@
 // CreateFile flag (FILE_FLAG_SEQUENTIAL_SCAN / FILE_FLAG_RANDOM_ACCESS).
 #include "platform/basic_strategy.h"
 #include "platform/builtin_strategies.h"
+#include "platform/strategy_declarations.h"
 #include "platform/windows/read_jobs.h"
 
 namespace iolab::windows_backend {
@@ -12,14 +13,7 @@ namespace {
 class ReadStrategy final : public BasicStrategy
 {
 public:
-    ReadStrategy()
-        : BasicStrategy(readerInfo(
-              {.id = "read",
-               .description = "ReadFile per chunk through the cache, SEQUENTIAL_SCAN/RANDOM_ACCESS hint",
-               .layout = DataLayout::FilePerThread,
-               .hints = win::windowsReadHints(),
-               .hintRefusal = win::windowsHintRefusal()}))
-    {}
+    ReadStrategy() : BasicStrategy(readDeclaration()) {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {

@@ -2,6 +2,7 @@
 // read-direct: ReadFile per chunk with FILE_FLAG_NO_BUFFERING into a sector-aligned buffer.
 #include "platform/basic_strategy.h"
 #include "platform/builtin_strategies.h"
+#include "platform/strategy_declarations.h"
 #include "platform/windows/read_jobs.h"
 
 namespace iolab::windows_backend {
@@ -11,16 +12,7 @@ namespace {
 class ReadDirectStrategy final : public BasicStrategy
 {
 public:
-    ReadDirectStrategy()
-        : BasicStrategy(readerInfo(
-              {.id = "read-direct",
-               .description = "ReadFile per chunk with FILE_FLAG_NO_BUFFERING, sector aligned",
-               .layout = DataLayout::FilePerThread,
-               .hintRefusal = "FILE_FLAG_NO_BUFFERING bypasses the cache, so there is no read-ahead to "
-                              "advise",
-               .needsBlockAlignedChunks = true,
-               .needsDirectIo = true}))
-    {}
+    ReadDirectStrategy() : BasicStrategy(readDirectDeclaration()) {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {

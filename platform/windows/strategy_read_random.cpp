@@ -3,37 +3,19 @@
 // from every thread; through the cache with the hint's flag, or with FILE_FLAG_NO_BUFFERING.
 #include "platform/basic_strategy.h"
 #include "platform/builtin_strategies.h"
+#include "platform/strategy_declarations.h"
 #include "platform/windows/read_jobs.h"
 
 namespace iolab::windows_backend {
 
 namespace {
 
-StrategyInfo randomInfo(bool direct)
-{
-    StrategyInfo info =
-        readerInfo({.id = direct ? "read-random-direct" : "read-random",
-                    .description = direct ? "ReadFile at random aligned offsets of one shared file, "
-                                            "FILE_FLAG_NO_BUFFERING"
-                                          : "ReadFile at random chunk-aligned offsets of one shared file, "
-                                            "with a hint",
-                    .layout = DataLayout::SharedFile});
-    info.randomOffsets = true;
-    if (direct) {
-        info.hintRefusal = "FILE_FLAG_NO_BUFFERING bypasses the cache, so there is no read-ahead to advise";
-        info.needsBlockAlignedChunks = true;
-        info.needsDirectIo = true;
-    } else {
-        info.hints = win::windowsReadHints();
-        info.hintRefusal = win::windowsHintRefusal();
-    }
-    return info;
-}
-
 class ReadRandomStrategy final : public BasicStrategy
 {
 public:
-    explicit ReadRandomStrategy(bool direct) : BasicStrategy(randomInfo(direct)), m_direct(direct) {}
+    explicit ReadRandomStrategy(bool direct)
+        : BasicStrategy(direct ? readRandomDirectDeclaration() : readRandomDeclaration()), m_direct(direct)
+    {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {

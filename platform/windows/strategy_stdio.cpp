@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // stdio: fwrite per chunk, with the case's setvbuf.
 #include "platform/builtin_strategies.h"
+#include "platform/strategy_declarations.h"
 #include "platform/windows/stdio_job.h"
 
 namespace iolab::windows_backend {
@@ -25,9 +26,7 @@ namespace iolab {
 
 std::unique_ptr<Strategy> builtin::makeStdioStrategy()
 {
-    return std::make_unique<windows_backend::StdioStrategy<windows_backend::LockedWrite>>(
-        "stdio", "fwrite per chunk through a FILE with setvbuf (none, default or N bytes)",
-        CallCost::BufferedStdio, "stdio-unlocked");
+    return std::make_unique<windows_backend::StdioStrategy<windows_backend::LockedWrite>>(stdioDeclaration());
 }
 
 } // namespace iolab

@@ -6,15 +6,15 @@
 // and a user's `_fwrite_nolock(&c, 1, 1, f)` is a call into ucrtbase.dll like any other. stdio-unlocked and
 // stdio-unlocked-call are therefore the same loop on Windows.
 #include "platform/builtin_strategies.h"
+#include "platform/strategy_declarations.h"
 #include "platform/windows/stdio_nolock.h"
 
 namespace iolab {
 
 std::unique_ptr<Strategy> builtin::makeStdioUnlockedStrategy()
 {
-    return windows_backend::makeFwriteNolockStrategy(
-        "stdio-unlocked", "_fwrite_nolock per chunk: stdio without the per-call FILE lock",
-        windows_backend::NolockCall::Direct, CallCost::BufferedStdio);
+    return windows_backend::makeFwriteNolockStrategy(stdioUnlockedDeclaration(),
+                                                     windows_backend::NolockCall::Direct);
 }
 
 } // namespace iolab

@@ -4,17 +4,15 @@
 // same loop as stdio-unlocked; it exists so that a matrix naming it runs on both systems. Unavailable, as
 // stdio-unlocked is, when the build links msvcrt.dll.
 #include "platform/builtin_strategies.h"
+#include "platform/strategy_declarations.h"
 #include "platform/windows/stdio_nolock.h"
 
 namespace iolab {
 
 std::unique_ptr<Strategy> builtin::makeStdioUnlockedCallStrategy()
 {
-    return windows_backend::makeFwriteNolockStrategy(
-        "stdio-unlocked-call",
-        "_fwrite_nolock per chunk, always called in the C runtime (on Windows, "
-        "the same loop as stdio-unlocked)",
-        windows_backend::NolockCall::ThroughPointer, CallCost::Syscall);
+    return windows_backend::makeFwriteNolockStrategy(stdioUnlockedCallDeclaration(),
+                                                     windows_backend::NolockCall::ThroughPointer);
 }
 
 } // namespace iolab

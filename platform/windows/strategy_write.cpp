@@ -2,6 +2,7 @@
 // write: one WriteFile per chunk, through the system cache.
 #include "platform/basic_strategy.h"
 #include "platform/builtin_strategies.h"
+#include "platform/strategy_declarations.h"
 #include "platform/windows/handle_write_job.h"
 #include "platform/windows/win_io.h"
 
@@ -12,14 +13,7 @@ namespace {
 class WriteStrategy final : public BasicStrategy
 {
 public:
-    WriteStrategy()
-        : BasicStrategy({.id = "write",
-                         .description = "WriteFile per chunk through the system cache",
-                         .targets = {TargetKind::Directory, TargetKind::Null},
-                         .syncModes = win::windowsSyncModes(),
-                         .syncRefusal = win::windowsSyncRefusal(),
-                         .preallocations = everyPreallocation()})
-    {}
+    WriteStrategy() : BasicStrategy(writeDeclaration()) {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {

@@ -4,6 +4,7 @@
 // a page-aligned copy of the pattern. Sync policies as write's and direct's.
 #include "platform/basic_strategy.h"
 #include "platform/builtin_strategies.h"
+#include "platform/strategy_declarations.h"
 #include "platform/windows/handle_write_job.h"
 #include "platform/windows/win_io.h"
 
@@ -14,7 +15,9 @@ namespace {
 class WriteRandomStrategy final : public BasicStrategy
 {
 public:
-    explicit WriteRandomStrategy(bool direct) : BasicStrategy(infoFor(direct)), m_direct(direct) {}
+    explicit WriteRandomStrategy(bool direct)
+        : BasicStrategy(direct ? directRandomDeclaration() : writeRandomDeclaration()), m_direct(direct)
+    {}
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {
@@ -22,26 +25,6 @@ public:
     }
 
 private:
-    static StrategyInfo infoFor(bool direct)
-    {
-        StrategyInfo info{.id = direct ? "direct-random" : "write-random",
-                          .description = direct
-                                             ? "WriteFile of every chunk once at random offsets with "
-                                               "FILE_FLAG_NO_BUFFERING"
-                                             : "WriteFile of every chunk once at random offsets through the "
-                                               "system cache",
-                          .targets = {TargetKind::Directory},
-                          .syncModes = win::windowsSyncModes(),
-                          .syncRefusal = win::windowsSyncRefusal()};
-        info.randomOffsets = true;
-        if (direct) {
-            info.needsBlockAlignedChunks = true;
-            info.needsDirectIo = true;
-            info.callCost = CallCost::DirectWrite;
-        }
-        return info;
-    }
-
     bool m_direct;
 };
 

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+// What the built-in strategies' declarations give their callers. Every registered strategy's exports (fio
+// job, DiskSpd command line, C program) for a spread of its cases, against golden files under
+// tests/data/exports/ written before the strategies were declared once for both OSes (issue 35): one file
+// per strategy, byte for byte, so that a change to a declaration or to a mapping that moves an export shows
+// here. IOLAB_WRITE_EXPORT_GOLDEN=1 rewrites the files (and fails, so that a rewrite is never a pass).
+#include "core/base/units.h"
+#include "core/engine/registry.h"
+#include "core/formats/c_program.h"
+#include "core/formats/diskspd_job.h"
+#include "core/formats/fio_job.h"
+#include "platform/platform.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace iolab;
+
+namespace {
+
+// The strategy's first target (a read's sequential hint when it takes hints), at 64 KiB chunks of 16 MiB:
+// what a matrix naming only the strategy runs.
+Case plainCaseOf(const StrategyInfo& info)
+{
+    Case c;
+    c.strategy = info.id;
+    c.direction = info.direction;
+    c.chunkBytes = 64 * kKiB;
+    c.totalBytes = 16 * kMiB;
+    c.target = info.targets.empty() ? TargetKind::Directory : info.targets.front();
+    if (info.usesStdioBuffer)
+        c.buffer = {BufferMode::Default, 0};
+    if (info.maxQueueDepth > 0)
+        c.queueDepth = 8;
+    if (info.direction == Direction::Read) {
+        c.hint = info.hints.empty() ? ReadHint::NotApplicable : ReadHint::Sequential;
+        c.cache = CacheState::Cold;
+    }
+    if (info.layout == DataLayout::FileSet) {
+        c.fileSet = {
+            .files = 200, .mix = SizeMix::None, .minBytes = 0, .maxBytes = 0, .meanBytes = 0, .name = ""};
+        c.totalBytes = 200 * 16 * kKiB;
+        c.chunkBytes = 4 * kKiB;
+    }
+    return c;
+}
+
+// The plain case and its variations along the axes the exports read.
+std::vector<Case> casesOf(const StrategyInfo& info)
+{
+    const Case plain = plainCaseOf(info);
+    std::vector<Case> cases{plain};
+    Case threads = plain;
+    threads.threads = 3;
+    cases.push_back(threads);
+    Case small = plain;
+    small.chunkBytes = 4 * kKiB;
+    if (small.queueDepth > 0)
+        small.queueDepth = 2;
+    cases.push_back(small);
+    Case odd = plain;
+    odd.chunkBytes = 100;
+    odd.totalBytes = 100 * 1000;
+    cases.push_back(odd);
+    if (info.maxQueueDepth > 0) {
+        Case deep = plain;
+        deep.queueDepth = 32;
+        cases.push_back(deep);
+    }
+    if (info.usesStdioBuffer) {
+        for (const StdioBuffer buffer :
+             {StdioBuffer{BufferMode::Bytes, 8 * kKiB}, StdioBuffer{BufferMode::None, 0}}) {
+            Case c = plain;
+            c.buffer = buffer;
+            cases.push_back(c);
+        }
+    }
+    // Every sync policy, preallocation and hint, whether or not this OS's declaration takes it: the exports
+    // are the same on every OS, and so are these files.
+    if (info.direction == Direction::Write) {
+        for (const SyncMode mode :
+             {SyncMode::None, SyncMode::FsyncEnd, SyncMode::FdatasyncEnd, SyncMode::FsyncEvery,
+              SyncMode::FdatasyncEvery, SyncMode::OSync, SyncMode::ODsync}) {
+            Case c = plain;
+            c.sync = {mode, syncsEveryN(mode) ? 1U : 0U};
+            cases.push_back(c);
+        }
+        for (const Preallocate preallocate :
+             {Preallocate::None, Preallocate::Fallocate, Preallocate::Overwrite, Preallocate::Rewrite}) {
+            Case c = plain;
+            c.preallocate = preallocate;
+            cases.push_back(c);
+        }
+        Case patterned = plain;
+        patterned.pattern = {PatternKind::Compressible, 50};
+        patterned.timeLimitMs = 2000;
+        patterned.memoryLimitBytes = 256 * kMiB;
+        cases.push_back(patterned);
+    } else {
+        for (const ReadHint hint :
+             {ReadHint::Sequential, ReadHint::Normal, ReadHint::Random, ReadHint::NoReuse}) {
+            Case c = plain;
+            c.hint = hint;
+            cases.push_back(c);
+        }
+        Case warm = plain;
+        warm.cache = CacheState::Warm;
+        warm.pattern = {PatternKind::Zeros, 0};
+        cases.push_back(warm);
+    }
+    return cases;
+}
+
+// FNV-1a, 64 bits: the same on every compiler and OS, so that the golden files hold each export's checksum
+// rather than its whole text (the C programs alone would be megabytes).
+std::uint64_t fnv1a(const std::string& text)
+{
+    std::uint64_t hash = 0xcbf29ce484222325ULL;
+    for (const char ch : text) {
+        hash ^= static_cast<unsigned char>(ch);
+        hash *= 0x100000001b3ULL;
+    }
+    return hash;
+}
+
+// One export in a golden file: a line naming it with its size and checksum, and the whole text for the plain
+// case's fio job and DiskSpd command line, to read.
+struct Exports
+{
+    std::string golden;
+    std::map<std::string, std::string> texts; // each line's export, to show what differs
+    void add(const std::string& what, const std::string& text, bool whole)
+    {
+        const std::string line = fmt::format("{}: {} bytes, fnv1a {:016x}", what, text.size(), fnv1a(text));
+        golden += line + "\n";
+        texts[line] = text;
+        if (whole)
+            golden += text;
+    }
+};
+
+Exports exportsOf(const StrategyInfo& info)
+{
+    Exports out;
+    int index = 0;
+    for (const Case& c : casesOf(info)) {
+        ++index;
+        const std::string stem = "iolab-case-" + std::to_string(index);
+        const bool plain = index == 1;
+        out.golden += "==== case " + std::to_string(index) + ": " + c.label() + "\n";
+        FioJobOptions fio;
+        fio.directory = "/srv/data:1";
+        fio.name = stem;
+        fio.verify = index % 2 == 0;
+        fio.title = c.label();
+        const FioJob job = fioJob(c, fio);
+        out.add(fmt::format("fio, verify {}, equivalent {}", fio.verify, job.equivalent), job.text, plain);
+        DiskspdJobOptions diskspd;
+        diskspd.directory = "D:\\data";
+        diskspd.fileStem = stem;
+        diskspd.seconds = 2.5;
+        diskspd.verify = true;
+        diskspd.title = c.label();
+        diskspd.ranOn = index % 2 == 0 ? "" : "Debian GNU/Linux 12";
+        const DiskspdJob command = diskspdJob(c, diskspd);
+        out.add(fmt::format("diskspd, ran on '{}', equivalent {}", diskspd.ranOn, command.equivalent),
+                command.text, plain);
+        for (const char* ranOn : {"Debian GNU/Linux 12", "Windows 10.0.19045"}) {
+            CProgramOptions options;
+            options.directory = "/srv/data";
+            options.fileStem = stem;
+            options.title = c.label();
+            options.ranOn = ranOn;
+            options.repetitions = 3;
+            options.warmups = 1;
+            options.verify = true;
+            options.timedCalls = index % 2 == 0;
+            const CProgram program = cProgram(c, options);
+            out.add(fmt::format("C, ran on '{}', available {}, build '{}'", ranOn, program.available,
+                                program.buildCommand),
+                    program.text, false);
+        }
+    }
+    return out;
+}
+
+std::string goldenPath(const std::string& id)
+{
+    return std::string(IOLAB_SOURCE_DIR) + "/tests/data/exports/" + id + ".txt";
+}
+
+TEST(StrategyExports, EveryRegisteredStrategyExportsAsItsGoldenFileSays)
+{
+    Registry registry;
+    registerBuiltinStrategies(registry);
+    const bool write = std::getenv("IOLAB_WRITE_EXPORT_GOLDEN") != nullptr;
+    ASSERT_FALSE(registry.all().empty());
+    for (const auto& strategy : registry.all()) {
+        const StrategyInfo& info = strategy->info();
+        const Exports exports = exportsOf(info);
+        if (write) {
+            std::ofstream(goldenPath(info.id), std::ios::binary) << exports.golden;
+            ADD_FAILURE() << "wrote " << goldenPath(info.id);
+            continue;
+        }
+        std::ifstream in(goldenPath(info.id), std::ios::binary);
+        ASSERT_TRUE(in) << "no golden file for " << info.id << " at " << goldenPath(info.id);
+        std::ostringstream golden;
+        golden << in.rdbuf();
+        if (exports.golden == golden.str())
+            continue;
+        // The first line that differs, with the export it names as it is now.
+        std::istringstream now(exports.golden);
+        std::istringstream was(golden.str());
+        std::string nowLine;
+        std::string wasLine;
+        while (std::getline(now, nowLine) && std::getline(was, wasLine) && nowLine == wasLine) {
+        }
+        const auto text = exports.texts.find(nowLine);
+        ADD_FAILURE() << info.id << "'s exports differ from " << goldenPath(info.id) << "\nnow: " << nowLine
+                      << "\nwas: " << wasLine << "\n"
+                      << (text != exports.texts.end() ? text->second : std::string());
+    }
+}
+
+} // namespace
