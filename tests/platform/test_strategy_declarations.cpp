@@ -26,8 +26,8 @@ using namespace iolab;
 
 namespace {
 
-// The strategy's first target (a read's sequential hint when it takes hints), at 64 KiB chunks of 16 MiB:
-// what a matrix naming only the strategy runs.
+// The strategy's first target (a read through the cache with the sequential hint), at 64 KiB chunks of 16
+// MiB: what a matrix naming only the strategy runs.
 Case plainCaseOf(const StrategyInfo& info)
 {
     Case c;
@@ -41,7 +41,8 @@ Case plainCaseOf(const StrategyInfo& info)
     if (info.maxQueueDepth > 0)
         c.queueDepth = 8;
     if (info.direction == Direction::Read) {
-        c.hint = info.hints.empty() ? ReadHint::NotApplicable : ReadHint::Sequential;
+        // Not from info.hints: a queued reader's hints are its OS's, and empty where it is unavailable.
+        c.hint = info.needsDirectIo ? ReadHint::NotApplicable : ReadHint::Sequential;
         c.cache = CacheState::Cold;
     }
     if (info.layout == DataLayout::FileSet) {
