@@ -9,6 +9,7 @@
 #include "core/formats/matrix_json.h"
 #include "core/model/presets.h"
 #include "platform/platform.h"
+#include "tests/gui/wait_for.h"
 #include "tests/support/builtin_registry.h"
 #include "tests/support/temp_dir.h"
 
@@ -57,15 +58,6 @@ void clickCell(MatrixEditor& editor, const std::string& strategy, std::uint64_t 
 }
 
 // The editor's file work is done off the GUI thread: each waits for its answer, "" or why it failed.
-constexpr int kFileAnswerMs = 60'000;
-
-QString answerOf(QSignalSpy& spy, int errorArgument)
-{
-    if (spy.isEmpty() && !spy.wait(kFileAnswerMs))
-        return QStringLiteral("no answer came");
-    return spy.takeFirst().at(errorArgument).toString();
-}
-
 QString savePreset(MatrixEditor& editor, const QString& name)
 {
     QSignalSpy saved(editor.presetFiles(), &PresetFiles::saved);
@@ -95,7 +87,7 @@ QString exportMatrix(MatrixEditor& editor, const std::string& path)
 
 QString importMatrix(MatrixEditor& editor, const std::string& path)
 {
-    QString answer = QStringLiteral("no answer came");
+    QString answer;
     bool answered = false;
     const auto connection = QObject::connect(editor.presetFiles(), &PresetFiles::imported, &editor,
                                              [&](const QString&, const MatrixDraft&, const QString& error) {
@@ -103,9 +95,9 @@ QString importMatrix(MatrixEditor& editor, const std::string& path)
                                                  answered = true;
                                              });
     editor.importMatrixFile(QString::fromStdString(path));
-    QTest::qWaitFor([&answered] { return answered; }, kFileAnswerMs);
+    const bool came = QTest::qWaitFor([&answered] { return answered; }, kDiskAnswerMs);
     QObject::disconnect(connection);
-    return answer;
+    return came ? answer : QStringLiteral("no answer came");
 }
 
 struct EditorFixture : ::testing::Test
