@@ -3,6 +3,8 @@
 
 #include "app/cli/axis_flags.h"
 #include "app/cli/console_observer.h"
+#include "app/common/concurrent_runs.h"
+#include "app/common/plan_runner.h"
 #include "core/analysis/cdm_grid.h"
 #include "core/analysis/estimate.h"
 #include "core/analysis/memory_budget_table.h"
@@ -688,28 +690,17 @@ int commandClean(const std::string& target)
 }
 
 // Another IOLab run writing into the same target measures against this one: refused unless the user allows
-// it, and then stated in the result (the caller prints the warnings once something will run). One writing
-// elsewhere on the same filesystem is stated, not refused.
+// it (the policy and the warnings are app/common's, the GUI's too). The caller prints the warnings once
+// something will run.
 std::vector<std::string> concurrentRunWarnings(const std::string& target, bool allowConcurrent)
 {
-    std::vector<std::string> warnings;
-    const OtherRuns others = otherRunsFor(target);
-    for (const auto& other : others.inTarget) {
-        if (!allowConcurrent)
-            throw InputError(fmt::format(
-                "another IOLab run is writing into this target now (process {}, run folder {}); two runs at "
-                "once measure each other. Wait for it to end, or give --allow-concurrent to run anyway",
-                other.pid, other.folder));
-        warnings.push_back(fmt::format("another IOLab run (process {}, run folder {}) was writing into the "
-                                       "same target when this run started: the figures may measure both",
-                                       other.pid, other.folder));
-    }
-    for (const long pid : others.elsewhereOnFilesystem)
-        warnings.push_back(
-            fmt::format("another IOLab run (process {}) was writing elsewhere on this target's "
-                        "filesystem when this run started: the figures may measure both",
-                        pid));
-    return warnings;
+    ConcurrentRuns weighed = weighConcurrentRuns(otherRunsFor(target), allowConcurrent);
+    if (weighed.refusedBy)
+        throw InputError(fmt::format(
+            "another IOLab run is writing into this target now (process {}, run folder {}); two runs at "
+            "once measure each other. Wait for it to end, or give --allow-concurrent to run anyway",
+            weighed.refusedBy->pid, weighed.refusedBy->folder));
+    return std::move(weighed.warnings);
 }
 
 // Where an estimate's figures come from, in a few words: " (from earlier runs of 3 cases here; the rest
@@ -919,11 +910,6 @@ int commandRun(const Registry& registry, const RunArgs& args)
         return kExitOk;
     }
 
-    auto probe = makeSystemProbe();
-    auto workspace = makeWorkspace(target);
-    Runner runner(registry, *workspace, *probe);
-    const auto launcher = makeCaseChildLauncher();
-    runner.setCaseChildLauncher(launcher.get());
     ConsoleObserver observer(expanded, options, stderrIsTerminal(), args.quiet);
     observer.setCaseEstimates(estimate.caseSeconds);
 
@@ -936,7 +922,7 @@ int commandRun(const Registry& registry, const RunArgs& args)
         fmt::print(stderr, "IOLab {}: {} case{} to run ({} refused before running) on {}, {}{}\n",
                    IOLAB_VERSION, expanded.cases.size(), expanded.cases.size() == 1 ? "" : "s",
                    expanded.refused.size(), target.path, describeEstimate(estimate), estimateBasis(estimate));
-    RunResult result = runner.run(*plan, options, stopSource.get_token(), &observer);
+    RunResult result = runPlanOnTarget(registry, *plan, options, stopSource.get_token(), &observer);
     result.warnings.insert(result.warnings.begin(), concurrency.begin(), concurrency.end());
     watcher.request_stop();
     watcher.join();

@@ -293,7 +293,7 @@ QStringList applyLaunchOptions(MainWindow& window, const LaunchOptions& options)
     }
     if (!options.matrix.isEmpty()) {
         QString error;
-        if (!window.matrixEditor()->importMatrixFile(options.matrix, &error))
+        if (!window.matrixEditor()->loadMatrixFile(options.matrix, &error))
             problems << QObject::tr("--matrix %1: %2").arg(options.matrix, error);
     }
     if (!options.preset.isEmpty() || !options.matrix.isEmpty())
@@ -315,16 +315,16 @@ void startRunWhenReady(MainWindow& window, std::function<void(const QString&)> c
 {
     auto timer = std::make_shared<QTimer>();
     timer->setInterval(100);
-    QObject::connect(timer.get(), &QTimer::timeout, &window,
-                     [&window, timer, cannotStart = std::move(cannotStart)] {
-                         // The mount scan may still be going; a target is selected once it is in.
-                         if (window.targetModel()->isScanning() || window.currentTargetKey().isEmpty())
-                             return;
-                         timer->stop();
-                         if (!window.startRun())
-                             cannotStart(window.runBlockedReason().isEmpty() ? window.bannerText()
-                                                                             : window.runBlockedReason());
-                     });
+    QObject::connect(
+        timer.get(), &QTimer::timeout, &window, [&window, timer, cannotStart = std::move(cannotStart)] {
+            // The mount scan may still be going; a target is selected once it is in.
+            if (window.targetPanel()->model()->isScanning() || window.currentTargetKey().isEmpty())
+                return;
+            timer->stop();
+            if (!window.startRun())
+                cannotStart(window.runBlockedReason().isEmpty() ? window.bannerText()
+                                                                : window.runBlockedReason());
+        });
     timer->start();
 }
 

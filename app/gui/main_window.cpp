@@ -5,94 +5,54 @@
 #include "app/gui/banner.h"
 #include "app/gui/export_choice.h"
 #include "app/gui/history_controller.h"
+#include "app/gui/info_dialogs.h"
+#include "app/gui/lab_view.h"
 #include "app/gui/live_charts.h"
-#include "app/gui/log_page.h"
 #include "app/gui/matrix_editor.h"
 #include "app/gui/plan_panel.h"
-#include "app/gui/reading_guide.h"
+#include "app/gui/preset_files.h"
 #include "app/gui/result_exporter.h"
+#include "app/gui/result_files.h"
 #include "app/gui/results_view.h"
 #include "app/gui/run_controller.h"
 #include "app/gui/run_presenter.h"
+#include "app/gui/run_starter.h"
 #include "app/gui/start_page.h"
 #include "app/gui/target_model.h"
 #include "app/gui/target_panel.h"
-#include "app/gui/workers.h"
-#include "core/base/error.h"
+#include "app/gui/window_settings.h"
 #include "core/base/log.h"
 #include "core/base/units.h"
-#include "core/engine/crash_probe.h"
-#include "core/formats/matrix_json.h"
-#include "core/version.h"
-#include "platform/calibration.h"
 #include "platform/platform.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
-#include <QClipboard>
 #include <QCloseEvent>
-#include <QDesktopServices>
 #include <QDialog>
-#include <QDialogButtonBox>
 #include <QDir>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QHBoxLayout>
-#include <QKeySequence>
-#include <QLabel>
-#include <QMenuBar>
 #include <QPushButton>
-#include <QScreen>
-#include <QScrollArea>
-#include <QSettings>
-#include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
-#include <QSysInfo>
 #include <QTabWidget>
-#include <QTableView>
-#include <QTextBrowser>
-#include <QToolBar>
 #include <QVBoxLayout>
 
-#include <nlohmann/json.hpp>
-
 namespace iolab::gui {
-
-namespace {
-
-// A result file as read on a worker thread: the run, or why it did not read.
-struct Loaded
-{
-    std::optional<RunResult> result;
-    QString error;
-};
-
-// The work of reading `path` with the history's loader, for runOffGuiThread (Open and Add to History).
-auto readResult(HistoryController::Loader load, QString path)
-{
-    return [load = std::move(load), path = std::move(path)] {
-        Loaded loaded;
-        loaded.result = load(path, &loaded.error);
-        return loaded;
-    };
-}
-
-} // namespace
 
 MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
     : QMainWindow(parent), m_registry(builtinRegistry()), m_paths(paths), m_log(log)
 {
-    m_settings = paths.settingsFile.isEmpty()
-                     ? std::make_unique<QSettings>()
-                     : std::make_unique<QSettings>(paths.settingsFile, QSettings::IniFormat);
+    m_settings = std::make_unique<WindowSettings>(paths.settingsFile);
     m_controller = new RunController(m_registry, this);
     m_exporter = new ResultExporter(m_registry, this);
     setWindowTitle(tr("IOLab"));
     setWindowIcon(loadIcon(QStringLiteral("iolab")));
     buildActions();
     buildUi();
+    m_starter = new RunStarter(
+        {&m_registry, m_controller, m_planPanel, m_targetPanel, m_editor, m_presenter, m_banner, statusBar()},
+        m_paths.dataFolder, m_paths.calibrate, this);
+    m_files = new ResultFiles(m_history, m_presenter, m_banner, this);
 
     connect(m_controller, &RunController::runStarted, this, &MainWindow::onRunStarted);
     connect(m_controller, &RunController::caseStarted, this, &MainWindow::onCaseStarted);
@@ -107,9 +67,20 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
     connect(m_planPanel, &PlanPanel::planShown, this, [this] {
         updateActions();
         Q_EMIT planChanged();
-        startWhenReady();
-        calibrateWhenWorthIt();
+        m_starter->planShown();
     });
+    connect(m_starter, &RunStarter::replanWanted, this, &MainWindow::replan);
+    connect(m_starter, &RunStarter::stateChanged, this, &MainWindow::updateActions);
+    connect(m_starter, &RunStarter::startFailed, this, &MainWindow::runEnded);
+    connect(m_starter, &RunStarter::runStarting, this, [this] {
+        m_files->dropOpen(); // a result still being read would replace the run's
+        m_result.reset();
+        showLab();
+        m_tabs->setCurrentWidget(m_live);
+    });
+    connect(m_files, &ResultFiles::resultRead, this, &MainWindow::showResult);
+    connect(m_files, &ResultFiles::opened, this, &MainWindow::resultOpened);
+    connect(m_files, &ResultFiles::imported, this, &MainWindow::resultImported);
     connect(m_targetPanel, &TargetPanel::targetChanged, this, [this] {
         replan();
         if (m_firstShownPending && !m_targetPanel->isInspecting()) {
@@ -121,13 +92,18 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
             [this](const QString& path, const QString& problem) {
                 showBanner(tr("%1 cannot be a target: %2").arg(path, problem), true);
             });
+    // The files written or read off the GUI thread say so in the status bar, and in the banner when they
+    // fail.
+    const auto showFailure = [this](const QString& text) {
+        showBanner(text, true);
+    };
     connect(m_exporter, &ResultExporter::statusChanged, m_presenter, &RunPresenter::setText);
-    connect(m_exporter, &ResultExporter::failed, this,
-            [this](const QString& text) { showBanner(text, true); });
+    connect(m_exporter, &ResultExporter::failed, this, showFailure);
+    connect(m_editor->presetFiles(), &PresetFiles::statusChanged, m_presenter, &RunPresenter::setText);
+    connect(m_editor->presetFiles(), &PresetFiles::failed, this, showFailure);
     connect(m_history, &HistoryController::saved, this, &MainWindow::runSaved);
     connect(m_history, &HistoryController::refreshed, this, &MainWindow::historyListed);
-    connect(m_history, &HistoryController::problem, this,
-            [this](const QString& text) { showBanner(text, true); });
+    connect(m_history, &HistoryController::problem, this, showFailure);
     connect(m_history, &HistoryController::reopenRequested, this,
             [this](const QString& path) { openResultFile(path, tr("Cannot reopen this run: %1")); });
     connect(m_targetPanel, &TargetPanel::leftoversFound, this, &MainWindow::showLeftovers);
@@ -136,8 +112,7 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
     connect(m_targetPanel, &TargetPanel::scanFinished, this, [this](bool kept) {
         if (kept)
             return;
-        if (const QString key = m_settings->value(QStringLiteral("target")).toString();
-            !key.isEmpty() && selectTarget(key))
+        if (const QString key = m_settings->target(); !key.isEmpty() && selectTarget(key))
             return;
         // First start: the home folder, like iolab-cli's default.
         chooseFolder(qs(homeDirectory()));
@@ -148,11 +123,11 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
     connect(m_startPage, &StartPage::chooseFolderRequested, m_targetPanel->chooseFolderButton(),
             &QPushButton::click);
     connect(m_startPage, &StartPage::historyRequested, this, [this] { m_tabs->setCurrentWidget(m_history); });
-    connect(m_startPage, &StartPage::importRequested, this, &MainWindow::chooseImport);
+    connect(m_startPage, &StartPage::importRequested, this, [this] { m_files->chooseImport(this); });
     connect(m_startPage, &StartPage::customMatrixRequested, this, &MainWindow::showLab);
-    connect(m_startPage, &StartPage::openResultRequested, this, &MainWindow::chooseOpen);
+    connect(m_startPage, &StartPage::openResultRequested, this, [this] { m_files->chooseOpen(this); });
 
-    restoreSettings();
+    m_settings->restore(*this, m_registry);
     // Any tab asked for (a run's Live, a result, the View menu's) is in the lab.
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::showLab);
     showStartPage();
@@ -162,118 +137,9 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
 
 MainWindow::~MainWindow()
 {
-    m_calibrationStop.request_stop(); // a calibration under way stops and removes its folder
+    m_starter->stopCalibration(); // a calibration under way stops and removes its folder
     // The widgets go before the members they refer to (the history store, the settings).
     delete takeCentralWidget();
-}
-
-void MainWindow::buildActions()
-{
-    m_runAction = new QAction(loadIcon(QStringLiteral("run")), tr("&Run"), this);
-    m_runAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_R), QKeySequence(Qt::Key_F5)});
-    m_runAction->setToolTip(tr("Run the matrix on the selected target (Ctrl+R, F5)"));
-    connect(m_runAction, &QAction::triggered, this, &MainWindow::startRun);
-
-    m_stopAction = new QAction(loadIcon(QStringLiteral("stop")), tr("&Stop"), this);
-    m_stopAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Period), QKeySequence(Qt::Key_Escape)});
-    m_stopAction->setToolTip(tr("Stop the run; its files are removed (Esc, Ctrl+.)"));
-    connect(m_stopAction, &QAction::triggered, this, &MainWindow::stopRun);
-
-    m_exportAction = new QAction(loadIcon(QStringLiteral("export")), tr("&Export results..."), this);
-    m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    m_exportAction->setToolTip(tr("Save the results shown as a PDF report, JSON or CSV (Ctrl+E)"));
-    connect(m_exportAction, &QAction::triggered, this, &MainWindow::chooseExport);
-
-    m_openAction = new QAction(loadIcon(QStringLiteral("open")), tr("&Open result..."), this);
-    m_openAction->setShortcut(QKeySequence::Open);
-    m_openAction->setToolTip(tr("Open a result JSON written by IOLab or iolab-cli (Ctrl+O)"));
-    connect(m_openAction, &QAction::triggered, this, &MainWindow::chooseOpen);
-
-    // The two faces of the window: the questions, and the lab where everything else is.
-    auto* faces = new QActionGroup(this);
-    m_startPageAction = new QAction(loadIcon(QStringLiteral("iolab")), tr("&Questions"), this);
-    m_startPageAction->setCheckable(true);
-    m_startPageAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Home));
-    m_startPageAction->setToolTip(
-        tr("The start page: what IOLab answers, each one click to run (Ctrl+Home)"));
-    connect(m_startPageAction, &QAction::triggered, this, &MainWindow::showStartPage);
-    faces->addAction(m_startPageAction);
-    m_labAction = new QAction(loadIcon(QStringLiteral("compare")), tr("&Custom matrix"), this);
-    m_labAction->setCheckable(true);
-    m_labAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
-    m_labAction->setToolTip(
-        tr("The lab: the strategy matrix, the plan, and the Live, Results, History and Log tabs (Ctrl+M)"));
-    connect(m_labAction, &QAction::triggered, this, &MainWindow::showLab);
-    faces->addAction(m_labAction);
-
-    auto* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(m_openAction);
-    QAction* import = file->addAction(tr("&Add result to History..."), this, &MainWindow::chooseImport);
-    import->setToolTip(
-        tr("Copy a result JSON (a customer's run, another machine's) into History, to compare it "
-           "with any other run there"));
-    file->addAction(m_exportAction);
-    file->addSeparator();
-    auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
-
-    auto* run = menuBar()->addMenu(tr("&Run"));
-    run->addAction(m_runAction);
-    run->addAction(m_stopAction);
-    run->addSeparator();
-    run->addAction(tr("Remove leftover run folders on the target"), this, &MainWindow::cleanStaleFolders);
-
-    auto* view = menuBar()->addMenu(tr("&View"));
-    m_themeGroup = new QActionGroup(this);
-    for (Theme theme : {Theme::System, Theme::Light, Theme::Dark}) {
-        const QString label = theme == Theme::System  ? tr("System palette")
-                              : theme == Theme::Light ? tr("Light")
-                                                      : tr("Dark");
-        QAction* action = view->addAction(label);
-        action->setCheckable(true);
-        action->setData(themeName(theme));
-        m_themeGroup->addAction(action);
-        connect(action, &QAction::triggered, this, [this, theme] { setTheme(theme); });
-    }
-    view->addSeparator();
-    view->addAction(m_startPageAction);
-    view->addAction(m_labAction);
-    const QStringList tabNames{tr("Live"), tr("Results"), tr("History"), tr("Log")};
-    for (int i = 0; i < tabNames.size(); ++i) {
-        QAction* action = view->addAction(tabNames[i]);
-        action->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
-        connect(action, &QAction::triggered, this, [this, i] {
-            showLab();
-            m_tabs->setCurrentIndex(i);
-        });
-    }
-
-    auto* help = menuBar()->addMenu(tr("&Help"));
-    QAction* guide = help->addAction(tr("How to &read the results"), this, &MainWindow::showReadingGuide);
-    guide->setShortcut(QKeySequence::HelpContents);
-    guide->setObjectName(QStringLiteral("readingGuideAction"));
-    QAction* presets = help->addAction(tr("The &presets (README, online)"), this,
-                                       [] { QDesktopServices::openUrl(presetsHelpUrl()); });
-    presets->setObjectName(QStringLiteral("presetsHelpAction"));
-    presets->setData(presetsHelpUrl());
-    presets->setToolTip(presetsHelpUrl().toString());
-    help->addSeparator();
-    help->addAction(tr("&About IOLab"), this, &MainWindow::showAbout)->setMenuRole(QAction::AboutRole);
-    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt)->setMenuRole(QAction::AboutQtRole);
-
-    auto* toolbar = addToolBar(tr("Run"));
-    toolbar->setObjectName(QStringLiteral("runToolbar"));
-    toolbar->setMovable(false);
-    toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    toolbar->setIconSize(QSize(22, 22));
-    toolbar->addAction(m_startPageAction);
-    toolbar->addAction(m_labAction);
-    toolbar->addSeparator();
-    toolbar->addAction(m_runAction);
-    toolbar->addAction(m_stopAction);
-    toolbar->addSeparator();
-    toolbar->addAction(m_openAction);
-    toolbar->addAction(m_exportAction);
 }
 
 void MainWindow::buildUi()
@@ -287,125 +153,26 @@ void MainWindow::buildUi()
 
     m_stack = new QStackedWidget(central);
     m_stack->setObjectName(QStringLiteral("faces"));
-    m_mainSplitter = new QSplitter(Qt::Horizontal, m_stack);
-    m_mainSplitter->setObjectName(QStringLiteral("mainSplitter"));
-    m_sideSplitter = new QSplitter(Qt::Vertical, m_mainSplitter);
-    m_sideSplitter->setObjectName(QStringLiteral("sideSplitter"));
-    m_targetPanel = new TargetPanel(m_sideSplitter);
-    m_sideSplitter->addWidget(m_targetPanel);
-    auto* matrixBox = new QGroupBox(tr("Strategy matrix"), m_sideSplitter);
-    auto* matrixLayout = new QVBoxLayout(matrixBox);
-    matrixLayout->setContentsMargins(2, 2, 2, 2);
-    // Scrolls rather than push the plan and the status bar off a 768-pixel screen.
-    auto* matrixScroll = new QScrollArea(matrixBox);
-    matrixScroll->setWidgetResizable(true);
-    matrixScroll->setFrameShape(QFrame::NoFrame);
-    // The editor follows the panel's width (its rows wrap, its grid scrolls): nothing hides to the right.
-    matrixScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_editor = new MatrixEditor(m_registry, QDir(m_paths.dataFolder).filePath(QStringLiteral("presets")),
-                                matrixScroll);
-    matrixScroll->setWidget(m_editor);
-    matrixLayout->addWidget(matrixScroll);
-    m_sideSplitter->addWidget(matrixBox);
-    m_planPanel = new PlanPanel(m_registry, m_editor, m_sideSplitter);
-    m_sideSplitter->addWidget(m_planPanel);
-    m_sideSplitter->setSizes({230, 560, 150});
-    m_mainSplitter->addWidget(m_sideSplitter);
-
-    m_tabs = new QTabWidget(m_mainSplitter);
-    m_live = new LiveCharts(m_tabs);
-    m_tabs->addTab(m_live, tr("Live"));
-    m_results = new ResultsView(m_tabs);
-    m_results->setRegistry(&m_registry);
-    m_tabs->addTab(m_results, tr("Results"));
-    m_history = new HistoryController(QDir(m_paths.dataFolder).filePath(QStringLiteral("history")), m_tabs);
-    m_tabs->addTab(m_history, tr("History"));
-    m_tabs->addTab(new LogPage(m_log, m_tabs), tr("Log"));
-    m_mainSplitter->addWidget(m_tabs);
-    m_mainSplitter->setSizes({520, 980});
+    m_lab = new LabView(m_registry, m_paths.dataFolder, m_log, m_stack);
+    m_targetPanel = m_lab->targetPanel();
+    m_editor = m_lab->editor();
+    m_planPanel = m_lab->planPanel();
+    m_tabs = m_lab->tabs();
+    m_live = m_lab->live();
+    m_results = m_lab->results();
+    m_history = m_lab->history();
     m_startPage = new StartPage(m_registry, m_targetPanel->model(), m_stack);
     m_stack->addWidget(m_startPage);
-    m_stack->addWidget(m_mainSplitter);
+    m_stack->addWidget(m_lab);
     layout->addWidget(m_stack, 1);
     setCentralWidget(central);
 
     m_presenter = new RunPresenter(statusBar(), this);
 }
 
-void MainWindow::restoreSettings()
-{
-    QSettings& s = *m_settings;
-    const QByteArray geometry = s.value(QStringLiteral("window/geometry")).toByteArray();
-    const bool placed = !geometry.isEmpty() && restoreGeometry(geometry);
-    if (!placed || isMaximized()) {
-        // First start, or maximized when it closed: the whole of the screen's available area (a window
-        // manager maximizes it; without one, the geometry alone fills it).
-        if (const QScreen* screen = placed ? this->screen() : QGuiApplication::primaryScreen();
-            screen != nullptr)
-            setGeometry(screen->availableGeometry());
-        setWindowState(windowState() | Qt::WindowMaximized);
-    }
-    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
-    m_labSplitters[0] = s.value(QStringLiteral("window/mainSplitter")).toByteArray();
-    m_labSplitters[1] = s.value(QStringLiteral("window/sideSplitter")).toByteArray();
-    m_labSplitters[2] = s.value(QStringLiteral("window/summarySplitter")).toByteArray();
-    m_tabs->setCurrentIndex(s.value(QStringLiteral("window/tab"), 0).toInt());
-    setTheme(themeFromName(s.value(QStringLiteral("theme")).toString()));
-
-    const QString preset = s.value(QStringLiteral("matrix/preset")).toString();
-    const QString json = s.value(QStringLiteral("matrix/json")).toString();
-    bool restored = false;
-    if (!preset.isEmpty())
-        restored = m_editor->loadPreset(preset);
-    if (!restored && !json.isEmpty()) {
-        try {
-            m_editor->setDraft(
-                MatrixDraft::fromMatrix(parseMatrixJson(json.toStdString(), "settings"), m_registry));
-            restored = true;
-        } catch (const InputError& e) {
-            logger(LogModule::Gui).warn("the matrix saved in the settings is not usable: {}", e.what());
-        }
-    }
-    RunOptions options;
-    // Nothing remembered: the repetitions the restored matrix asks for.
-    options.repetitions =
-        s.value(QStringLiteral("run/repetitions"), m_editor->runOptions().repetitions).toUInt();
-    options.warmups = s.value(QStringLiteral("run/warmups"), 1).toUInt();
-    options.verifyFiles = s.value(QStringLiteral("run/verify"), false).toBool();
-    m_editor->setRunOptions(options);
-
-    // Until the mount scan is in, the remembered folder is shown on its own.
-    const QString key = s.value(QStringLiteral("target")).toString();
-    if (!key.isEmpty() && !selectTarget(key) && key.startsWith(QLatin1Char('/')))
-        chooseFolder(key);
-}
-
 void MainWindow::saveSettings()
 {
-    QSettings& s = *m_settings;
-    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    s.setValue(QStringLiteral("window/state"), saveState());
-    if (m_labRestored) {
-        m_labSplitters[0] = m_mainSplitter->saveState();
-        m_labSplitters[1] = m_sideSplitter->saveState();
-        // Only a size the user gave: until then the summary is fitted to each result.
-        m_labSplitters[2] = m_results->summarySplitterState();
-    }
-    s.setValue(QStringLiteral("window/mainSplitter"), m_labSplitters[0]);
-    s.setValue(QStringLiteral("window/sideSplitter"), m_labSplitters[1]);
-    s.setValue(QStringLiteral("window/summarySplitter"), m_labSplitters[2]);
-    s.setValue(QStringLiteral("window/tab"), m_tabs->currentIndex());
-    s.setValue(QStringLiteral("theme"), themeName(m_theme));
-    s.setValue(QStringLiteral("target"), currentTargetKey());
-    s.setValue(QStringLiteral("matrix/preset"), m_editor->currentPreset());
-    const MatrixDraft draft = m_editor->draft();
-    s.setValue(QStringLiteral("matrix/json"),
-               draft.problem().empty() ? qs(matrixToJson(draft.toMatrix()).dump()) : QString());
-    const RunOptions options = m_editor->runOptions();
-    s.setValue(QStringLiteral("run/repetitions"), options.repetitions);
-    s.setValue(QStringLiteral("run/warmups"), options.warmups);
-    s.setValue(QStringLiteral("run/verify"), options.verifyFiles);
-    s.sync();
+    m_settings->save(*this);
 }
 
 void MainWindow::setTheme(Theme theme)
@@ -432,8 +199,9 @@ QString MainWindow::currentTargetKey() const
 
 void MainWindow::chooseFolder(const QString& path)
 {
-    if (m_controller->isRunning() || m_checkingOthers) {
-        showBanner(tr("A run is writing into %1: stop it before choosing another target.").arg(m_runTarget),
+    if (m_starter->isBusy()) {
+        showBanner(tr("A run is writing into %1: stop it before choosing another target.")
+                       .arg(m_starter->runTarget()),
                    true);
         return;
     }
@@ -463,69 +231,6 @@ void MainWindow::replan()
     refreshStartPage();
 }
 
-void MainWindow::calibrateWhenWorthIt()
-{
-    constexpr double kCalibrateFromSeconds = 20; // as iolab-cli: below that, a second of I/O is not worth it
-    if (m_calibrating || m_startWhenPlanned || m_controller->isRunning() || m_checkingOthers)
-        return;
-    const TargetEntry* entry = m_targetPanel->currentEntry();
-    if (entry == nullptr || entry->kind != TargetEntry::Kind::Folder || !entry->problem.isEmpty() ||
-        !entry->info.capabilitiesProbed || entry->info.calibration || m_targetPanel->isInspecting())
-        return;
-    const RunPreview& planned = plan();
-    if (planned.cases().empty() || !planned.usesDisk || planned.estimate.calibrated)
-        return;
-    const std::string folder = m_paths.dataFolder.toStdString();
-    if (auto kept = storedCalibration(folder, entry->info)) {
-        TargetEntry calibrated = *entry;
-        calibrated.info.calibration = std::move(kept);
-        m_targetPanel->model()->updateEntry(calibrated);
-        replan();
-        return;
-    }
-    const QString key = entry->key();
-    if (!m_paths.calibrate || planned.estimate.seconds < kCalibrateFromSeconds ||
-        m_calibrationTried.contains(key))
-        return;
-    m_calibrationTried.insert(key);
-    m_calibrating = true;
-    statusBar()->showMessage(
-        tr("Calibrating the time estimate on %1: about a second of I/O in a marked folder "
-           "there, removed after...")
-            .arg(qs(entry->info.path)));
-    updateActions();
-    logger(LogModule::Gui).info("calibrating the time estimate on {}", entry->info.path);
-    runOffGuiThread(
-        targetPool(), this,
-        [info = entry->info, folder, registry = &m_registry, stop = m_calibrationStop.get_token()] {
-            auto calibration = calibrateTarget(info, *registry, stop);
-            if (calibration)
-                storeCalibration(folder, info, *calibration);
-            return calibration;
-        },
-        [key](MainWindow& window, std::optional<DeviceCalibration> calibration) {
-            window.calibrationDone(key, std::move(calibration));
-        });
-}
-
-void MainWindow::calibrationDone(const QString& key, std::optional<DeviceCalibration> calibration)
-{
-    m_calibrating = false;
-    const TargetEntry* entry = m_targetPanel->currentEntry();
-    if (calibration && entry != nullptr && entry->key() == key) {
-        TargetEntry calibrated = *entry;
-        calibrated.info.calibration = std::move(calibration);
-        m_targetPanel->model()->updateEntry(calibrated);
-        statusBar()->showMessage(tr("The time estimate is calibrated on %1.").arg(qs(entry->info.path)),
-                                 5000);
-    } else if (!calibration) {
-        statusBar()->showMessage(
-            tr("The target could not be calibrated: the estimate stands on typical figures."), 5000);
-    }
-    replan();
-    updateActions();
-}
-
 void MainWindow::refreshStartPage()
 {
     // Planned only while shown (three presets' plans; a matrix edited in the lab changes none of them).
@@ -536,7 +241,7 @@ void MainWindow::refreshStartPage()
 
 bool MainWindow::runQuestion(const QString& preset)
 {
-    if (m_controller->isRunning() || m_checkingOthers)
+    if (m_starter->isBusy())
         return false;
     QString error;
     if (!m_editor->loadPreset(preset, &error)) {
@@ -555,34 +260,24 @@ void MainWindow::showStartPage()
 
 void MainWindow::showLab()
 {
-    m_stack->setCurrentWidget(m_mainSplitter);
+    m_stack->setCurrentWidget(m_lab);
     m_labAction->setChecked(true);
-    if (!std::exchange(m_labRestored, true)) {
-        m_mainSplitter->restoreState(m_labSplitters[0]);
-        m_sideSplitter->restoreState(m_labSplitters[1]);
-        m_results->restoreSummarySplitter(m_labSplitters[2]);
-    }
+    m_lab->restoreSplittersOnce();
+}
+
+QSplitter* MainWindow::mainSplitter() const
+{
+    return m_lab;
+}
+
+QSplitter* MainWindow::sideSplitter() const
+{
+    return m_lab->sideSplitter();
 }
 
 bool MainWindow::isStartPageShown() const
 {
     return m_stack->currentWidget() == m_startPage;
-}
-
-void MainWindow::startWhenReady()
-{
-    if (m_calibrating)
-        return; // once the calibration is in, the plan is made again and the run starts from there
-    if (!std::exchange(m_startWhenPlanned, false))
-        return;
-    if (startPlannedRun())
-        return;
-    // Run was pressed (or --run given) and said yes while the plan was being made: the run that did not
-    // start ends as one that failed to, with the reason the banner gives.
-    const QString why = bannerText().isEmpty() ? plan().blocked : bannerText();
-    m_presenter->setText(tr("The run did not start."));
-    m_lastRunProblem = tr("The run cannot start: %1").arg(why);
-    Q_EMIT runEnded();
 }
 
 QString MainWindow::runBlockedReason() const
@@ -612,13 +307,13 @@ QListWidget* MainWindow::refusedList() const
 
 void MainWindow::updateActions()
 {
-    const bool running = m_controller->isRunning() || m_checkingOthers; // starting counts
+    const bool running = m_starter->isBusy(); // starting counts
+    const bool calibrating = m_starter->isCalibrating();
     const QString blocked = runBlockedReason();
-    m_runAction->setEnabled(!running && !m_calibrating && blocked.isEmpty());
-    m_runAction->setToolTip(running ? tr("A run is in progress.")
-                            : m_calibrating
-                                ? tr("The time estimate is being calibrated on the target (about a "
-                                     "second of I/O); Run waits for it.")
+    m_runAction->setEnabled(!running && !calibrating && blocked.isEmpty());
+    m_runAction->setToolTip(running       ? tr("A run is in progress.")
+                            : calibrating ? tr("The time estimate is being calibrated on the target (about a "
+                                               "second of I/O); Run waits for it.")
                             : blocked.isEmpty() ? tr("Run the matrix on the selected target (Ctrl+R, F5)")
                                                 : blocked);
     m_stopAction->setEnabled(running && !m_presenter->isStopping());
@@ -627,151 +322,37 @@ void MainWindow::updateActions()
     m_startPageAction->setEnabled(!running);
     // The target and the matrix are the run's while it goes.
     m_editor->setEnabled(!running);
-    m_targetPanel->lockTo(running ? m_runTargetKey : QString());
+    m_targetPanel->lockTo(running ? m_starter->runTargetKey() : QString());
 }
 
 bool MainWindow::startRun()
 {
-    if (m_controller->isRunning())
-        return false;
-    // Text typed into an axis field and not yet applied (Run pressed without leaving the field) runs as
-    // typed.
-    m_editor->applyPendingFields();
-    m_lastRunProblem.clear();
-    replan();
-    if (m_planPanel->isPlanning() || m_planPanel->isWaitingForTarget()) {
-        // A large matrix, or a folder still being looked at: the run starts once its plan is in.
-        m_startWhenPlanned = true;
-        m_presenter->setText(tr("Planning the run..."));
-        return true;
-    }
-    return startPlannedRun();
-}
-
-bool MainWindow::startPlannedRun()
-{
-    if (m_controller->isRunning() || m_checkingOthers)
-        return false;
-    const RunPreview& planned = plan();
-    if (!planned.blocked.isEmpty()) {
-        showBanner(planned.blocked, true);
-        return false;
-    }
-    const TargetEntry& target = *m_targetPanel->currentEntry();
-    if (target.kind != TargetEntry::Kind::Folder)
-        return startCheckedRun({});
-    // Other live IOLab runs are looked for off the GUI thread (it reads the run folders and the process
-    // table); the run starts when the answer is in. Meanwhile the target and the matrix are the run's.
-    m_checkingOthers = true;
-    m_runTarget = qs(target.info.path);
-    m_runTargetKey = target.key();
-    const quint64 serial = ++m_startSerial;
-    m_presenter->setText(tr("Looking for other IOLab runs on %1...").arg(m_runTarget));
-    updateActions();
-    runOffGuiThread(
-        targetPool(), this, [find = m_otherRunsFinder, path = target.info.path] { return find(path); },
-        [serial](MainWindow& window, const OtherRuns& others) {
-            if (serial != window.m_startSerial)
-                return; // Stop or a close came first: this start is no longer wanted
-            window.m_checkingOthers = false;
-            if (window.startCheckedRun(others))
-                return;
-            window.m_presenter->setText(tr("The run did not start."));
-            window.m_lastRunProblem = tr("The run cannot start: %1").arg(window.bannerText());
-            window.updateActions();
-            Q_EMIT window.runEnded();
-        });
-    return true;
-}
-
-bool MainWindow::startCheckedRun(const OtherRuns& others)
-{
-    const RunPreview& planned = plan();
-    if (!planned.blocked.isEmpty() || m_targetPanel->currentEntry() == nullptr) {
-        showBanner(planned.blocked.isEmpty() ? tr("No target is selected.") : planned.blocked, true);
-        return false;
-    }
-    const TargetEntry& target = *m_targetPanel->currentEntry();
-    // Two runs on one target measure each other: refused unless the user says to run anyway, and then stated
-    // in the result. A run elsewhere on the same filesystem is stated in the result, not refused.
-    std::vector<std::string> runWarnings;
-    if (target.kind == TargetEntry::Kind::Folder) {
-        for (const auto& other : others.inTarget) {
-            if (!m_allowConcurrentOnce) {
-                showBanner(
-                    tr("Another IOLab run (process %1) is writing into %2 now: two runs at once measure "
-                       "each other. Wait for it to end, or run anyway.")
-                        .arg(other.pid)
-                        .arg(qs(target.info.path)),
-                    true, tr("Run anyway"), [this] {
-                        m_allowConcurrentOnce = true;
-                        startRun();
-                    });
-                return false;
-            }
-            runWarnings.push_back(
-                tr("another IOLab run (process %1, run folder %2) was writing into the same target when this "
-                   "run started: the figures may measure both")
-                    .arg(other.pid)
-                    .arg(qs(other.folder))
-                    .toStdString());
-        }
-        for (const long pid : others.elsewhereOnFilesystem)
-            runWarnings.push_back(tr("another IOLab run (process %1) was writing elsewhere on this target's "
-                                     "filesystem when this run started: the figures may measure both")
-                                      .arg(pid)
-                                      .toStdString());
-    }
-    m_allowConcurrentOnce = false;
-    RunOptions options = m_editor->runOptions();
-    QString why;
-    if (!m_controller->start(planned.plan, options, &why)) {
-        showBanner(why, true);
-        return false;
-    }
-    hideBanner();
-    m_runWarnings = std::move(runWarnings);
-    // A result still being read would replace the run's: it is dropped.
-    ++m_openSerial;
-    m_opening = false;
-    if (!m_runWarnings.empty()) {
-        QString text = qs(m_runWarnings.front());
-        text[0] = text[0].toUpper();
-        showBanner(text, true);
-    }
-    m_runTarget = qs(target.info.path);
-    m_runTargetKey = target.key();
-    // Weighed by the plan the worker runs: case i here is case i of every signal it sends.
-    std::vector<std::uint32_t> probeKills;
-    for (const Case& c : planned.plan->cases())
-        probeKills.push_back(options.crashProbe != 0 && crashProbeRefusal(c).empty() ? options.crashProbe
-                                                                                     : 0);
-    m_presenter->runStarting(planned.caseSeconds, options.repetitions + options.warmups, probeKills);
-    m_result.reset();
-    showLab();
-    m_tabs->setCurrentWidget(m_live);
-    logger(LogModule::Gui).info("run started: {} case(s) on {}", planned.cases().size(), target.info.path);
-    updateActions();
-    return true;
+    return m_starter->start();
 }
 
 void MainWindow::stopRun()
 {
-    if (m_checkingOthers) {
-        // Stopped before it started: the look for other runs is dropped when it answers.
-        ++m_startSerial;
-        m_checkingOthers = false;
-        m_presenter->setText(tr("The run did not start."));
-        m_lastRunProblem = tr("The run was stopped before it started.");
-        updateActions();
-        Q_EMIT runEnded();
-        return;
-    }
-    if (!m_controller->isRunning() || m_presenter->isStopping())
-        return;
-    m_controller->stop();
-    m_presenter->stopping();
-    updateActions();
+    m_starter->stop();
+}
+
+bool MainWindow::isStartingRun() const
+{
+    return m_starter->isStarting();
+}
+
+void MainWindow::stopCalibration()
+{
+    m_starter->stopCalibration();
+}
+
+void MainWindow::setOtherRunsFinder(std::function<OtherRuns(const std::string&)> finder)
+{
+    m_starter->setOtherRunsFinder(std::move(finder));
+}
+
+QString MainWindow::lastRunProblem() const
+{
+    return m_starter->lastRunProblem();
 }
 
 bool MainWindow::isRunning() const
@@ -809,8 +390,8 @@ void MainWindow::onCaseFinished(const CaseResult& result)
 void MainWindow::onRunFinished(const RunResult& finished)
 {
     RunResult result = finished;
-    result.warnings.insert(result.warnings.end(), m_runWarnings.begin(), m_runWarnings.end());
-    m_runWarnings.clear();
+    const std::vector<std::string> runWarnings = m_starter->takeRunWarnings();
+    result.warnings.insert(result.warnings.end(), runWarnings.begin(), runWarnings.end());
     m_live->runFinished();
     m_presenter->runFinished(result.cancelled);
     showResult(result, {});
@@ -836,8 +417,8 @@ void MainWindow::onRunFailed(const QString& message)
 {
     m_live->runFinished();
     m_presenter->runFailed();
-    m_lastRunProblem = tr("The run did not start: %1").arg(message);
-    showBanner(m_lastRunProblem, true);
+    m_starter->setLastRunProblem(tr("The run did not start: %1").arg(message));
+    showBanner(m_starter->lastRunProblem(), true);
     updateActions();
     Q_EMIT runEnded();
     if (m_closeRequested)
@@ -882,32 +463,17 @@ void MainWindow::openResultFile(const QString& path)
 
 void MainWindow::openResultFile(const QString& path, const QString& failureText)
 {
-    const quint64 serial = ++m_openSerial;
-    m_opening = true;
-    m_presenter->setText(tr("Opening %1...").arg(QFileInfo(path).fileName()));
-    // Several at once: a file on a hung mount holds back no other open.
-    runOffGuiThread(targetPool(), this, readResult(m_history->loader(), path),
-                    [serial, path, failureText](MainWindow& window, Loaded loaded) {
-                        if (serial != window.m_openSerial)
-                            return; // a newer open, or a run, came since: this one is no longer wanted
-                        window.m_opening = false;
-                        if (loaded.result) {
-                            window.showResult(*loaded.result, QFileInfo(path).fileName());
-                        } else {
-                            window.m_presenter->setText(
-                                tr("Could not open %1.").arg(QFileInfo(path).fileName()));
-                            window.showBanner(failureText.arg(loaded.error), true);
-                        }
-                        Q_EMIT window.resultOpened(path, loaded.result ? QString() : loaded.error);
-                    });
+    m_files->open(path, failureText);
 }
 
-void MainWindow::chooseOpen()
+bool MainWindow::isOpeningResult() const
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open result"), m_history->store().folder(),
-                                                      tr("Result JSON (*.json)"));
-    if (!path.isEmpty())
-        openResultFile(path);
+    return m_files->isOpening();
+}
+
+void MainWindow::importResultFile(const QString& path)
+{
+    m_files->import(path);
 }
 
 void MainWindow::refreshHistory()
@@ -915,50 +481,13 @@ void MainWindow::refreshHistory()
     m_history->refresh();
 }
 
-void MainWindow::chooseImport()
-{
-    const QString path = QFileDialog::getOpenFileName(this, tr("Add result to History"), QString(),
-                                                      tr("Result JSON (*.json)"));
-    if (!path.isEmpty())
-        importResultFile(path);
-}
-
-void MainWindow::importResultFile(const QString& path)
-{
-    const QString name = QFileInfo(path).fileName();
-    if (QFileInfo(path).absoluteDir() == QDir(m_history->store().folder())) {
-        showBanner(tr("%1 is in History already.").arg(name), false);
-        Q_EMIT resultImported(QString(), tr("already in History"));
-        return;
-    }
-    runOffGuiThread(
-        targetPool(), this, readResult(m_history->loader(), path), [name](MainWindow& window, Loaded loaded) {
-            if (!loaded.result) {
-                window.showBanner(tr("Cannot add %1 to History: %2").arg(name, loaded.error), true);
-                Q_EMIT window.resultImported(QString(), loaded.error);
-                return;
-            }
-            window.m_importing = true;
-            window.m_history->save(*loaded.result);
-        });
-}
-
 void MainWindow::runSaved(const QString& path, const QString& error)
 {
-    if (std::exchange(m_importing, false)) {
-        if (path.isEmpty())
-            showBanner(tr("Cannot add the result to History: %1").arg(error), true);
-        else
-            showBanner(
-                tr("Added to History: select it and another run there, then Compare to set them side by "
-                   "side, their machines' facts too."),
-                false);
-        Q_EMIT resultImported(path, error);
+    if (m_files->importSaved(path, error))
         return;
-    }
     m_lastSaved = path;
     if (path.isEmpty()) {
-        m_lastRunProblem = error;
+        m_starter->setLastRunProblem(error);
         showBanner(error, true);
     }
     m_runEndsWhenListed = true;
@@ -973,36 +502,6 @@ void MainWindow::historyListed()
         if (m_closeRequested)
             close();
     }
-}
-
-void MainWindow::deleteSelectedHistory()
-{
-    m_history->deleteSelected();
-}
-
-void MainWindow::compareHistoryRows(int first, int second)
-{
-    m_history->compareRows(first, second);
-}
-
-HistoryModel* MainWindow::historyModel() const
-{
-    return m_history->model();
-}
-
-QTableView* MainWindow::historyView() const
-{
-    return m_history->view();
-}
-
-CompareModel* MainWindow::compareModel() const
-{
-    return m_history->compareModel();
-}
-
-QTableView* MainWindow::compareView() const
-{
-    return m_history->compareView();
 }
 
 void MainWindow::showBanner(const QString& text, bool error, const QString& actionText,
@@ -1026,31 +525,6 @@ QString MainWindow::bannerText() const
     return m_banner->text();
 }
 
-QString MainWindow::targetDetailsText() const
-{
-    return m_targetPanel->detailsText();
-}
-
-TargetModel* MainWindow::targetModel() const
-{
-    return m_targetPanel->model();
-}
-
-QTableView* MainWindow::targetView() const
-{
-    return m_targetPanel->view();
-}
-
-QPushButton* MainWindow::chooseFolderButton() const
-{
-    return m_targetPanel->chooseFolderButton();
-}
-
-QPushButton* MainWindow::rescanButton() const
-{
-    return m_targetPanel->rescanButton();
-}
-
 bool MainWindow::isInspectingTarget() const
 {
     return m_planPanel->isWaitingForTarget();
@@ -1072,7 +546,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     }
     stopRun(); // a start still looking for other runs does not start
     // A calibration under way stops and removes its folder before the exit's wait for the workers ends.
-    m_calibrationStop.request_stop();
+    m_starter->stopCalibration();
     saveSettings();
     event->accept();
 }
@@ -1095,83 +569,21 @@ void MainWindow::showEvent(QShowEvent* event)
 
 QString MainWindow::aboutText() const
 {
-    // What a support engineer pastes into a ticket: which build, on which system, where its files are.
-    const QString build =
-#if defined(__clang__)
-        QStringLiteral("Clang ") + QStringLiteral(__clang_version__);
-#elif defined(__GNUC__)
-        QStringLiteral("GCC ") + QStringLiteral(__VERSION__);
-#elif defined(_MSC_VER)
-        QStringLiteral("MSVC ") + QString::number(_MSC_VER);
-#else
-        tr("an unknown compiler");
-#endif
-    QStringList lines;
-    lines << tr("IOLab %1").arg(QStringLiteral(IOLAB_VERSION)) << QStringLiteral(IOLAB_DESCRIPTION)
-          << QString()
-          << tr("Built with Qt %1 by %2; running on Qt %3")
-                 .arg(QStringLiteral(QT_VERSION_STR), build, QString::fromLatin1(qVersion()))
-          << tr("System: %1, kernel %2 (%3)")
-                 .arg(QSysInfo::prettyProductName(), QSysInfo::kernelVersion(),
-                      QSysInfo::currentCpuArchitecture())
-          << tr("Log file: %1")
-                 .arg(QDir::toNativeSeparators(QString::fromStdString(defaultLogDirectory()) +
-                                               QStringLiteral("/iolab.log")))
-          << tr("History and presets: %1").arg(QDir::toNativeSeparators(m_paths.dataFolder)) << QString()
-          << tr("MIT licence. %1").arg(QStringLiteral(IOLAB_HOMEPAGE));
-    return lines.join(QLatin1Char('\n'));
+    return gui::aboutText(m_paths.dataFolder);
 }
 
 void MainWindow::showReadingGuide()
 {
     // Not modal: it stays open beside the results it explains.
-    if (m_readingGuide == nullptr) {
-        m_readingGuide = new QDialog(this);
-        m_readingGuide->setObjectName(QStringLiteral("readingGuide"));
-        m_readingGuide->setWindowTitle(tr("How to read the results"));
-        auto* text = new QTextBrowser(m_readingGuide);
-        text->setObjectName(QStringLiteral("readingGuideText"));
-        text->setOpenExternalLinks(true);
-        text->setHtml(readingGuideHtml());
-        auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, m_readingGuide);
-        connect(buttons, &QDialogButtonBox::rejected, m_readingGuide, &QDialog::hide);
-        auto* layout = new QVBoxLayout(m_readingGuide);
-        layout->addWidget(text, 1);
-        layout->addWidget(buttons);
-        m_readingGuide->resize(640, 600);
-    }
+    if (m_readingGuide == nullptr)
+        m_readingGuide = makeReadingGuideWindow(this);
     m_readingGuide->show();
     m_readingGuide->raise();
 }
 
 void MainWindow::showAbout()
 {
-    QDialog dialog(this);
-    dialog.setObjectName(QStringLiteral("aboutDialog"));
-    dialog.setWindowTitle(tr("About IOLab"));
-    auto* icon = new QLabel(&dialog);
-    icon->setPixmap(windowIcon().pixmap(64, 64));
-    icon->setAlignment(Qt::AlignTop);
-    const QString text = aboutText();
-    auto* label = new QLabel(QStringLiteral("<h3>%1</h3>%2")
-                                 .arg(text.section(QLatin1Char('\n'), 0, 0).toHtmlEscaped(),
-                                      text.section(QLatin1Char('\n'), 1)
-                                          .toHtmlEscaped()
-                                          .replace(QLatin1Char('\n'), QStringLiteral("<br>"))),
-                             &dialog);
-    label->setObjectName(QStringLiteral("aboutText"));
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
-    QPushButton* copy = buttons->addButton(tr("&Copy details"), QDialogButtonBox::ActionRole);
-    connect(copy, &QPushButton::clicked, &dialog, [text] { QGuiApplication::clipboard()->setText(text); });
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    auto* top = new QHBoxLayout;
-    top->addWidget(icon);
-    top->addWidget(label, 1);
-    auto* layout = new QVBoxLayout(&dialog);
-    layout->addLayout(top);
-    layout->addWidget(buttons);
-    dialog.exec();
+    showAboutDialog(this, windowIcon(), aboutText());
 }
 
 } // namespace iolab::gui

@@ -10,40 +10,39 @@
 #include "platform/platform.h"
 
 #include <QMainWindow>
-#include <QSet>
 #include <QString>
 
 #include <functional>
 #include <memory>
 #include <optional>
-#include <stop_token>
 
 class QAction;
 class QActionGroup;
 class QDialog;
 class QListWidget;
-class QPushButton;
-class QSettings;
 class QSplitter;
 class QStackedWidget;
 class QTabWidget;
-class QTableView;
 
 namespace iolab::gui {
 
 class Banner;
 class HistoryController;
+class LabView;
 class LiveCharts;
 class LogModel;
 class MatrixEditor;
 class PlanPanel;
 class ResultExporter;
+class ResultFiles;
 class ResultsView;
 class RunController;
 class RunPresenter;
+class RunStarter;
 class StartPage;
 class TargetModel;
 class TargetPanel;
+class WindowSettings;
 
 // Where the app keeps its files. Tests point these at a temporary folder.
 struct AppPaths
@@ -80,15 +79,12 @@ public:
     void stopRun();
     // Stops a calibration under way; it removes its folder on its worker. The exit calls it before it waits
     // for the workers, however the event loop ended (a refused --run quits without closing the window).
-    void stopCalibration() { m_calibrationStop.request_stop(); }
+    void stopCalibration();
     bool isRunning() const;
     // True from Run until the look for other live IOLab runs on the target is in (off the GUI thread).
-    bool isStartingRun() const { return m_checkingOthers; }
+    bool isStartingRun() const;
     // What looks for other live IOLab runs; it runs on a worker thread. Tests hold it back.
-    void setOtherRunsFinder(std::function<OtherRuns(const std::string&)> finder)
-    {
-        m_otherRunsFinder = std::move(finder);
-    }
+    void setOtherRunsFinder(std::function<OtherRuns(const std::string&)> finder);
 
     bool selectTarget(const QString& key);
     QString currentTargetKey() const;
@@ -102,16 +98,13 @@ public:
     // banner as `failureText` (its %1). An open asked for later, or a run started, makes it moot: dropped.
     void openResultFile(const QString& path);
     void openResultFile(const QString& path, const QString& failureText);
-    bool isOpeningResult() const { return m_opening; }
+    bool isOpeningResult() const;
     // Reads a result file off the GUI thread and saves a copy into History (a customer's run, another
     // machine's), where Compare can set it beside any other; resultImported follows.
     void importResultFile(const QString& path);
     // Re-reads the history folder off the GUI thread; historyRefreshed when the list is in.
     void refreshHistory();
-    // Compares two history rows off the GUI thread; history()'s compared follows.
-    void compareHistoryRows(int first, int second);
     void cleanStaleFolders();
-    void deleteSelectedHistory();
     void setTheme(Theme theme);
     Theme theme() const { return m_theme; }
     void saveSettings();
@@ -126,7 +119,7 @@ public:
     // Shows a problem in the window's banner (a launch option that failed, for one).
     void showProblem(const QString& text);
     // Why the last run did not start or was not saved; "" when it ran and was saved.
-    QString lastRunProblem() const { return m_lastRunProblem; }
+    QString lastRunProblem() const;
     QString progressText() const;
     // The About dialog's text: version, build, system, where the log and history are.
     QString aboutText() const;
@@ -137,21 +130,13 @@ public:
     QString lastSavedRun() const { return m_lastSaved; }
 
     TargetPanel* targetPanel() const { return m_targetPanel; }
-    TargetModel* targetModel() const;
-    QTableView* targetView() const;
-    QString targetDetailsText() const;
-    QPushButton* chooseFolderButton() const;
-    QPushButton* rescanButton() const;
     // True while the selected folder is being looked at off the GUI thread; planChanged follows.
     bool isInspectingTarget() const;
     MatrixEditor* matrixEditor() const { return m_editor; }
     LiveCharts* liveCharts() const { return m_live; }
     ResultsView* resultsView() const { return m_results; }
+    // The History tab: its list, Compare, Delete (their own models and views).
     HistoryController* history() const { return m_history; }
-    HistoryModel* historyModel() const;
-    QTableView* historyView() const;
-    CompareModel* compareModel() const;
-    QTableView* compareView() const;
     QListWidget* refusedList() const;
     RunController* controller() const { return m_controller; }
     ResultExporter* exporter() const { return m_exporter; }
@@ -160,8 +145,9 @@ public:
     QAction* startPageAction() const { return m_startPageAction; }
     QAction* labAction() const { return m_labAction; }
     QTabWidget* tabs() const { return m_tabs; }
-    QSplitter* sideSplitter() const { return m_sideSplitter; }
-    QSplitter* mainSplitter() const { return m_mainSplitter; }
+    LabView* lab() const { return m_lab; }
+    QSplitter* sideSplitter() const;
+    QSplitter* mainSplitter() const;
 
 Q_SIGNALS:
     void planChanged();
@@ -181,18 +167,7 @@ protected:
 private:
     void buildActions();
     void buildUi();
-    void restoreSettings();
     void replan();
-    // The plan's estimate over the current folder target's calibration: a kept one is taken at once; where
-    // none is kept and the plan would stand on typical figures for 20 s or more, one is made off the GUI
-    // thread (Run waits for it, about a second) and the plan made again.
-    void calibrateWhenWorthIt();
-    void calibrationDone(const QString& key, std::optional<DeviceCalibration> calibration);
-    bool startPlannedRun();
-    // Starts the planned run once the other live runs on its target are known; false with the banner.
-    bool startCheckedRun(const OtherRuns& others);
-    // Starts the run Run asked for once its plan and its target's facts are in.
-    void startWhenReady();
     void showLeftovers(const QString& key, const QString& path, int count, std::uint64_t bytes);
     void updateActions();
     // With `actionText` and `action`, a button that does what the banner says.
@@ -206,19 +181,20 @@ private:
     void onRunFinished(const RunResult& result);
     void onRunFailed(const QString& message);
     void chooseExport();
-    void chooseOpen();
-    void chooseImport();
     void runSaved(const QString& path, const QString& error);
     void historyListed();
     void refreshStartPage();
 
     const Registry& m_registry;
     AppPaths m_paths;
-    std::unique_ptr<QSettings> m_settings;
+    std::unique_ptr<WindowSettings> m_settings;
     LogModel* m_log = nullptr;
     RunController* m_controller = nullptr;
     ResultExporter* m_exporter = nullptr;
+    RunStarter* m_starter = nullptr;
+    ResultFiles* m_files = nullptr;
 
+    LabView* m_lab = nullptr;
     TargetPanel* m_targetPanel = nullptr;
     MatrixEditor* m_editor = nullptr;
     PlanPanel* m_planPanel = nullptr;
@@ -228,8 +204,6 @@ private:
     LiveCharts* m_live = nullptr;
     ResultsView* m_results = nullptr;
     HistoryController* m_history = nullptr;
-    QSplitter* m_sideSplitter = nullptr;
-    QSplitter* m_mainSplitter = nullptr;
     Banner* m_banner = nullptr;
     QDialog* m_readingGuide = nullptr;
     RunPresenter* m_presenter = nullptr;
@@ -242,32 +216,13 @@ private:
     QAction* m_labAction = nullptr;
     QActionGroup* m_themeGroup = nullptr;
 
-    bool m_startWhenPlanned = false; // Run pressed while the plan was being made
     std::optional<RunResult> m_result;
     QString m_lastSaved;
-    QString m_lastRunProblem;
-    bool m_allowConcurrentOnce = false;     // "Run anyway" beside another live run, for the next start only
-    std::vector<std::string> m_runWarnings; // about the running run as a whole, added to its result
-    QString m_runTarget;                    // the folder the current run writes into
-    QString m_runTargetKey;                 // and its row's key
-    std::function<OtherRuns(const std::string&)> m_otherRunsFinder = otherRunsFor;
-    bool m_checkingOthers = false;      // Run pressed, other runs on the target being looked for
-    bool m_calibrating = false;         // a target's calibration runs; Run waits for it
-    QSet<QString> m_calibrationTried;   // targets calibrated (or tried) in this session
-    std::stop_source m_calibrationStop; // stopped when the window goes
-    quint64 m_startSerial = 0;          // the start that look is for
-    quint64 m_openSerial = 0;           // the open asked for last; an answer for an older one is dropped
-    bool m_opening = false;
-    bool m_importing = false;         // the next save is an import's, not a run's
     bool m_runEndsWhenListed = false; // the run's save is in; runEnded once the list is too
     Theme m_theme = Theme::System;
     bool m_closeRequested = false;
     bool m_shown = false;
     bool m_firstShownPending = false; // shown, and the folder chosen at start still being looked at
-    // The lab's splitters as the settings hold them: restored when the lab is first shown (hidden behind the
-    // start page it has no size of its own), saved back as they are until then.
-    QByteArray m_labSplitters[3];
-    bool m_labRestored = false;
 };
 
 } // namespace iolab::gui

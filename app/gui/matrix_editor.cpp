@@ -4,6 +4,7 @@
 
 #include "app/gui/check_delegate.h"
 #include "app/gui/matrix_grid_model.h"
+#include "app/gui/preset_files.h"
 #include "core/base/error.h"
 #include "core/base/log.h"
 #include "core/base/stats.h"
@@ -84,10 +85,24 @@ MatrixEditor::MatrixEditor(const Registry& registry, const QString& presetFolder
     : QWidget(parent), m_registry(registry), m_presetFolder(presetFolder)
 {
     m_grid = new MatrixGridModel(registry, this);
+    m_files = new PresetFiles(registry, presetFolder, this);
     buildUi();
     connect(m_grid, &MatrixGridModel::draftChanged, this, &MatrixEditor::onDraftChanged);
+    connect(m_files, &PresetFiles::listed, this, [this] { reloadPresetList(m_currentPreset); });
+    connect(m_files, &PresetFiles::saved, this, &MatrixEditor::presetSaved);
+    connect(m_files, &PresetFiles::removed, this, [this](const QString& name, const QString& error) {
+        if (error.isEmpty() && m_currentPreset == QString::fromLatin1(kUserPrefix) + name)
+            m_currentPreset.clear();
+        reloadPresetList(m_currentPreset);
+    });
+    connect(m_files, &PresetFiles::imported, this,
+            [this](const QString&, const MatrixDraft& draft, const QString& error) {
+                if (error.isEmpty())
+                    setDraft(draft);
+            });
     reloadPresetList({});
     loadPreset(QStringLiteral("quick"));
+    m_files->list(); // the user's presets join the list when the folder is read
 }
 
 void MatrixEditor::buildUi()
@@ -112,6 +127,7 @@ void MatrixEditor::buildPresetRow(QVBoxLayout* layout)
     auto* presetLabel = new QLabel(tr("Preset:"), this);
     presetRow->addWidget(presetLabel);
     m_presets = new QComboBox(this);
+    m_presets->setObjectName(QStringLiteral("presetChooser"));
     m_presets->setToolTip(
         tr("Built-in experiments from the articles IOLab grew from, and your own presets."));
     m_presets->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -135,6 +151,7 @@ void MatrixEditor::buildPresetRow(QVBoxLayout* layout)
     m_presetName->setMinimumWidth(80);
     saveRow->addWidget(m_presetName, 1);
     m_savePreset = new QPushButton(tr("Save preset"), this);
+    m_savePreset->setObjectName(QStringLiteral("savePreset"));
     m_savePreset->setToolTip(
         tr("Save the matrix as your own preset (matrix JSON, readable by iolab-cli --matrix)."));
     saveRow->addWidget(m_savePreset);
@@ -411,7 +428,7 @@ void MatrixEditor::setCrashProbeAt(CrashProbeAt at)
 
 QString MatrixEditor::userPresetPath(const QString& name) const
 {
-    return QDir(m_presetFolder).filePath(name + QStringLiteral(".json"));
+    return m_files->pathOf(name);
 }
 
 QStringList MatrixEditor::presetNames() const
@@ -419,9 +436,8 @@ QStringList MatrixEditor::presetNames() const
     QStringList names;
     for (const auto& p : builtinPresets())
         names << qs(p.name);
-    const QDir dir(m_presetFolder);
-    for (const auto& file : dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
-        names << QString::fromLatin1(kUserPrefix) + file.completeBaseName();
+    for (const auto& name : m_files->userPresets())
+        names << QString::fromLatin1(kUserPrefix) + name;
     return names;
 }
 
@@ -439,7 +455,23 @@ void MatrixEditor::reloadPresetList(const QString& select)
     m_presets->addItem(tr("(custom)"));
     const int at = m_presets->findText(select);
     m_presets->setCurrentIndex(at >= 0 ? at : m_presets->count() - 1);
-    m_deletePreset->setEnabled(isUserPreset(m_presets->currentText()));
+    updatePresetRow();
+}
+
+void MatrixEditor::updatePresetRow()
+{
+    // While a preset is saved or deleted the list and the buttons wait for it: what they show stays what is
+    // in the folder.
+    const bool busy = m_files->isBusy();
+    m_presets->setEnabled(!busy);
+    m_presetName->setEnabled(!busy);
+    m_savePreset->setEnabled(!busy);
+    m_deletePreset->setEnabled(!busy && isUserPreset(m_presets->currentText()));
+}
+
+bool MatrixEditor::isBusyWithPresets() const
+{
+    return m_files->isBusy();
 }
 
 bool MatrixEditor::loadPreset(const QString& name, QString* error)
@@ -489,29 +521,32 @@ bool MatrixEditor::saveUserPreset(const QString& name, QString* error)
         setError(error, tr("Not saved: %1.").arg(problem));
         return false;
     }
-    if (!QDir().mkpath(m_presetFolder)) {
-        setError(error, tr("Cannot create the preset folder %1.").arg(m_presetFolder));
-        return false;
-    }
     MatrixDraft d = draft();
     d.name = name.toStdString();
-    const Matrix matrix = d.toMatrix();
-    const Outcome outcome =
-        writeFileAtomically(userPresetPath(name).toStdString(), matrixToJson(matrix).dump(2) + "\n");
-    if (!outcome.ok()) {
-        setError(error, tr("Preset not saved: %1").arg(qs(outcome.message)));
-        return false;
-    }
-    logger(LogModule::Gui)
-        .info("saved preset '{}' to {}", name.toStdString(), userPresetPath(name).toStdString());
-    const QString listed = QString::fromLatin1(kUserPrefix) + name;
-    m_loading = true;
-    m_grid->setDraft(d);
-    m_loading = false;
-    m_currentPreset = listed;
-    m_presetDraft = d;
-    reloadPresetList(listed);
+    m_savingDraft = d;
+    m_files->save(name, d.toMatrix());
+    updatePresetRow();
     return true;
+}
+
+void MatrixEditor::presetSaved(const QString& name, const QString& error)
+{
+    if (!error.isEmpty()) {
+        updatePresetRow(); // the draft stays as it was, unsaved
+        return;
+    }
+    // The saved matrix becomes the current preset unless the grid was edited while it was being saved.
+    MatrixDraft now = draft();
+    now.name = m_savingDraft.name;
+    if (now == m_savingDraft) {
+        const QString listed = QString::fromLatin1(kUserPrefix) + name;
+        m_loading = true;
+        m_grid->setDraft(m_savingDraft);
+        m_loading = false;
+        m_currentPreset = listed;
+        m_presetDraft = m_savingDraft;
+    }
+    reloadPresetList(m_currentPreset);
 }
 
 bool MatrixEditor::deleteUserPreset(const QString& name, QString* error)
@@ -520,17 +555,12 @@ bool MatrixEditor::deleteUserPreset(const QString& name, QString* error)
         setError(error, tr("Only your own presets can be deleted."));
         return false;
     }
-    QFile file(userPresetPath(name.mid(static_cast<int>(std::strlen(kUserPrefix)))));
-    if (!file.remove()) {
-        setError(error, tr("Cannot delete %1: %2").arg(file.fileName(), file.errorString()));
-        return false;
-    }
-    m_currentPreset.clear();
-    reloadPresetList({});
+    m_files->remove(name.mid(static_cast<int>(std::strlen(kUserPrefix))));
+    updatePresetRow();
     return true;
 }
 
-bool MatrixEditor::importMatrixFile(const QString& path, QString* error)
+bool MatrixEditor::loadMatrixFile(const QString& path, QString* error)
 {
     QString why;
     const QString text = readWholeFile(path, &why);
@@ -548,22 +578,18 @@ bool MatrixEditor::importMatrixFile(const QString& path, QString* error)
     return true;
 }
 
-bool MatrixEditor::exportMatrixFile(const QString& path, QString* error) const
+void MatrixEditor::importMatrixFile(const QString& path)
+{
+    m_files->import(path);
+}
+
+bool MatrixEditor::exportMatrixFile(const QString& path, QString* error)
 {
     if (const QString problem = qs(draft().problem()); !problem.isEmpty()) {
         setError(error, tr("Not exported: %1.").arg(problem));
         return false;
     }
-    if (const auto problem = outputPathProblem(path.toStdString()); !problem.empty()) {
-        setError(error, qs(problem));
-        return false;
-    }
-    const Outcome outcome =
-        writeFileAtomically(path.toStdString(), matrixToJson(draft().toMatrix()).dump(2) + "\n");
-    if (!outcome.ok()) {
-        setError(error, qs(outcome.message));
-        return false;
-    }
+    m_files->exportTo(path, draft().toMatrix());
     return true;
 }
 
@@ -571,11 +597,8 @@ void MatrixEditor::chooseImport()
 {
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Import matrix"), {}, tr("Matrix JSON (*.json)"));
-    if (path.isEmpty())
-        return;
-    QString why;
-    if (!importMatrixFile(path, &why))
-        m_axisError->setText(why);
+    if (!path.isEmpty())
+        importMatrixFile(path);
 }
 
 void MatrixEditor::chooseExport()

@@ -31,6 +31,7 @@ struct AxisEditorField;
 namespace iolab::gui {
 
 class MatrixGridModel;
+class PresetFiles;
 
 // Edits a strategy matrix: presets (built in, and the user's own saved as the matrix JSON the CLI reads), the
 // strategy x chunk grid, each strategy's other axes, and the run options.
@@ -59,15 +60,25 @@ public:
     RunOptions runOptions() const;
     void setRunOptions(const RunOptions& options);
 
-    // Presets: built-in names first, then the user's. Loading one replaces the draft.
+    // Presets: built-in names first, then the user's (as the presets folder was last listed, off the GUI
+    // thread). Loading one replaces the draft.
     QStringList presetNames() const;
     bool loadPreset(const QString& name, QString* error = nullptr);
     QString currentPreset() const; // "" once the draft was edited
+    bool isUserPreset(const QString& name) const;
+    // The file operations run off the GUI thread (presetFiles() says what is under way, and what failed, as
+    // the window shows it): each returns false with the reason when the input cannot be saved (a bad name,
+    // a matrix that cannot run), or true and presetFiles()'s saved, removed, imported or exported follows.
+    // A preset saved while the grid was not edited meanwhile becomes the current preset; the preset row
+    // waits while a save or a delete is under way.
     bool saveUserPreset(const QString& name, QString* error = nullptr);
     bool deleteUserPreset(const QString& name, QString* error = nullptr);
-    bool isUserPreset(const QString& name) const;
-    bool importMatrixFile(const QString& path, QString* error = nullptr);
-    bool exportMatrixFile(const QString& path, QString* error = nullptr) const;
+    void importMatrixFile(const QString& path);
+    bool exportMatrixFile(const QString& path, QString* error = nullptr);
+    bool isBusyWithPresets() const;
+    PresetFiles* presetFiles() const { return m_files; }
+    // Reads a matrix file on the calling thread: for the launch's --matrix, read before the window is up.
+    bool loadMatrixFile(const QString& path, QString* error = nullptr);
 
     // The rows the axis fields edit; none selected means every ticked strategy.
     void selectStrategies(const QStringList& strategies);
@@ -105,6 +116,8 @@ private:
     void setCrashProbeAt(CrashProbeAt at);
     void connectPresetActions();
     void reloadPresetList(const QString& select);
+    void updatePresetRow();
+    void presetSaved(const QString& name, const QString& error);
     void refreshAxisFields();
     void onPresetActivated(int index);
     void onDraftChanged();
@@ -120,6 +133,7 @@ private:
     const Registry& m_registry;
     QString m_presetFolder;
     MatrixGridModel* m_grid = nullptr;
+    PresetFiles* m_files = nullptr;
     QTableView* m_view = nullptr;
     QComboBox* m_presets = nullptr;
     QLabel* m_description = nullptr;
@@ -139,6 +153,7 @@ private:
     QComboBox* m_crashProbeAt = nullptr; // where its kills land (CrashProbeAt)
     QString m_currentPreset;
     MatrixDraft m_presetDraft; // as the current preset was loaded or saved
+    MatrixDraft m_savingDraft; // as the last save asked for it
     bool m_loading = false;
     std::map<std::string, QString> m_fieldProblems; // axis fields whose text does not parse, with the reason
 };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/matrix_grid_model.h"
-#include "app/gui/widget_helpers.h"
+#include "app/gui/text_helpers.h"
 
 #include "core/base/units.h"
 #include "core/engine/registry.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/results_model.h"
-#include "app/gui/widget_helpers.h"
+#include "app/gui/text_helpers.h"
 
 #include "core/analysis/findings.h"
 #include "core/analysis/significance.h"

@@ -118,112 +118,14 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
     auto* tabs = new QTabWidget(splitter);
     tabs->setObjectName(QStringLiteral("resultsTabs"));
     m_tabs = tabs;
-    // The CrystalDiskMark grid comes first when the run has one: it is the answer such a run asks for.
-    // In a scroll area: the grid's height must not set the least the tabs can be given under the summary.
-    m_cdmPage = new QScrollArea(tabs);
-    m_cdmPage->setWidgetResizable(true);
-    m_cdmPage->setFrameShape(QFrame::NoFrame);
-    m_cdm = new CdmGridView(m_cdmPage);
-    m_cdmPage->setWidget(m_cdm);
-    tabs->addTab(m_cdmPage, tr("CrystalDiskMark"));
-    tabs->setTabVisible(0, false);
-    // So does the sync lab's chart: its verdicts are what such a run asks.
-    m_syncLab = new SyncLabView(tabs);
-    m_syncLab->setObjectName(QStringLiteral("syncLabView"));
-    tabs->addTab(m_syncLab, tr("Sync lab"));
-    tabs->setTabVisible(tabs->indexOf(m_syncLab), false);
-    auto* upper = new QWidget(tabs);
-    auto* upperLayout = new QVBoxLayout(upper);
-    upperLayout->setContentsMargins(0, 0, 0, 0);
-    m_table = new QTableView(upper);
-    m_table->setModel(m_proxy);
-    m_table->setSortingEnabled(true);
-    // Ranked as the Summary ranks (durable for writes to a file, the one rate otherwise), fastest first; the
-    // # column keeps each case's number and sorts back to the run's order.
-    m_table->sortByColumn(ResultsModel::figureColumn(ResultsModel::DurableColumn), Qt::DescendingOrder);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    styleTable(m_table);
-    m_table->horizontalHeader()->setSectionsMovable(true);
-    m_table->setTextElideMode(Qt::ElideMiddle);
-    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
-        const int row = m_table->indexAt(at).row();
-        QMenu menu(m_table);
-        QAction* copy = menu.addAction(tr("Copy as fio job"));
-        copy->setToolTip(
-            tr("The case as a fio job file, to rerun the workload elsewhere; its differences are "
-               "stated in comments"));
-        copy->setEnabled(!fioJobForRow(row).isEmpty());
-        connect(copy, &QAction::triggered, this, [this, row] { copyFioJob(row); });
-        QAction* diskspd = menu.addAction(tr("Copy as DiskSpd command"));
-        diskspd->setToolTip(tr("The case as a DiskSpd command line for Windows's cmd; its differences are "
-                               "stated in REM lines. Disabled where DiskSpd has no equivalent"));
-        diskspd->setEnabled(!diskspdForRow(row).isEmpty());
-        connect(diskspd, &QAction::triggered, this, [this, row] { copyDiskspd(row); });
-        QAction* program = menu.addAction(tr("Copy as C program"));
-        program->setToolTip(tr("The case as a standalone C program of the strategy's loop, which prints its "
-                               "MB/s; how to build it and its differences are in its first comment"));
-        program->setEnabled(!cProgramForRow(row).isEmpty());
-        connect(program, &QAction::triggered, this, [this, row] { copyCProgram(row); });
-        menu.exec(m_table->viewport()->mapToGlobal(at));
-    });
-    upperLayout->addWidget(m_table, 3);
-    m_warnings = new QListWidget(upper);
-    m_warnings->setToolTip(tr("Where caches, short repetitions or noise make a figure less than it looks."));
-    m_warnings->setMaximumHeight(120);
-    m_warnings->setWordWrap(true);
-    m_warnings->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    upperLayout->addWidget(m_warnings, 1);
-    tabs->addTab(upper, tr("Table"));
-
-    auto* barPage = new QWidget(tabs);
-    auto* barLayout = new QVBoxLayout(barPage);
-    barLayout->setContentsMargins(0, 0, 0, 0);
-    m_logScale = new QCheckBox(tr("Logarithmic scale"), barPage);
-    m_logScale->setToolTip(tr("Per-byte and buffered writes differ a thousandfold; a log scale shows both."));
-    barLayout->addWidget(m_logScale);
-    m_barChart = new QChart;
-    m_barChart->setAnimationOptions(QChart::NoAnimation);
-    // The chart's own legend elides long names ("mmap-batc..."); this one wraps instead.
-    m_barChart->legend()->hide();
-    m_barView = new QChartView(m_barChart, barPage);
-    m_barView->setRenderHint(QPainter::Antialiasing);
-    barLayout->addWidget(m_barView, 1);
-    m_barLegend = new QLabel(barPage);
-    m_barLegend->setObjectName(QStringLiteral("barLegend"));
-    m_barLegend->setWordWrap(true);
-    m_barLegend->setTextFormat(Qt::RichText);
-    m_barLegend->setContentsMargins(8, 0, 8, 4);
-    barLayout->addWidget(m_barLegend);
-    tabs->addTab(barPage, tr("By %1").arg(report::ChartAxis::first().name));
-    auto* heatPage = new QWidget(tabs);
-    auto* heatLayout = new QVBoxLayout(heatPage);
-    heatLayout->setContentsMargins(0, 0, 0, 0);
-    auto* axisRow = new QHBoxLayout;
-    axisRow->addWidget(new QLabel(tr("Columns:"), heatPage));
-    m_heatAxis = new QComboBox(heatPage);
-    m_heatAxis->setObjectName(QStringLiteral("heatmapColumns"));
-    m_heatAxis->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_heatAxis->setToolTip(tr("What the heatmap's columns are: any axis with numbers for values that varies "
-                              "among the cases. Automatic shows threads when only the thread count varies, "
-                              "as in the small-files sweep."));
-    axisRow->addWidget(m_heatAxis);
-    axisRow->addStretch(1);
-    heatLayout->addLayout(axisRow);
-    m_heatmap = new HeatmapWidget(heatPage);
-    auto* scroll = new QScrollArea(heatPage);
-    scroll->setWidget(m_heatmap);
-    scroll->setWidgetResizable(true);
-    heatLayout->addWidget(scroll, 1);
-    tabs->addTab(heatPage, tr("Heatmap"));
-    m_latency = new LatencyView(tabs);
-    m_latency->setObjectName(QStringLiteral("latencyView"));
-    tabs->addTab(m_latency, tr("Latency"));
-    m_qdSweep = new QdSweepView(tabs);
-    m_qdSweep->setObjectName(QStringLiteral("qdSweepView"));
-    tabs->addTab(m_qdSweep, tr("Queue depth"));
-    tabs->setTabVisible(tabs->indexOf(m_qdSweep), false);
-    tabs->setCurrentWidget(upper);
+    for (const PageBuilder build : kPages) {
+        m_pages.push_back((this->*build)(tabs));
+        const ResultsPage& page = m_pages.back();
+        tabs->addTab(page.page, page.title);
+        // A page that shows only what some runs have is hidden until a run has it.
+        tabs->setTabVisible(tabs->count() - 1, !page.hasContent);
+    }
+    tabs->setCurrentWidget(m_tablePage);
     m_group = new QComboBox(tabs);
     m_group->setObjectName(QStringLiteral("chartGroup"));
     m_group->setToolTip(tr("The charts compare cases of one group only: a write into a pipe is no rival of a "
@@ -242,9 +144,7 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent)
 
     connect(tabs, &QTabWidget::currentChanged, this, [this] {
         // The group chooser picks what the bars and the heatmap show; the other tabs show every case.
-        QWidget* page = m_tabs->currentWidget();
-        const bool charts = page != m_cdmPage && page != m_latency && page != m_qdSweep && page != m_syncLab;
-        m_group->setVisible(charts && m_group->count() > 1);
+        m_group->setVisible(currentPageShowsGroupChooser() && m_group->count() > 1);
     });
     connect(m_logScale, &QCheckBox::toggled, this, &ResultsView::rebuildCharts);
     connect(m_rankBy, &QComboBox::currentIndexChanged, this,
@@ -382,34 +282,41 @@ void ResultsView::setRegistry(const Registry* registry)
 
 bool ResultsView::isTabShown(QWidget* page) const
 {
-    const int index = m_tabs->indexOf(page == m_cdm ? m_cdmPage : page);
+    // The tab's page, or the page that holds it (the grid's scroll area).
+    int index = -1;
+    for (QWidget* w = page; w != nullptr && index < 0; w = w->parentWidget())
+        index = m_tabs->indexOf(w);
     return index >= 0 && m_tabs->isTabVisible(index);
+}
+
+bool ResultsView::currentPageShowsGroupChooser() const
+{
+    QWidget* current = m_tabs->currentWidget();
+    return std::any_of(m_pages.begin(), m_pages.end(), [current](const ResultsPage& page) {
+        return page.page == current && page.groupChooser;
+    });
 }
 
 void ResultsView::rebuildRunViews()
 {
-    m_latency->setCases(m_cases);
-    m_qdSweep->setCases(m_cases, m_ranking);
-    m_tabs->setTabVisible(m_tabs->indexOf(m_qdSweep), m_qdSweep->hasSweep());
-    std::optional<CdmGrid> grid;
-    if (m_registry && !m_run.cases.empty())
-        grid = cdmGrid(m_run, *m_registry);
-    const int cdmTab = m_tabs->indexOf(m_cdmPage);
-    const bool wasShown = m_tabs->isTabVisible(cdmTab);
-    if (grid)
-        m_cdm->setGrid(*grid, m_run);
-    m_tabs->setTabVisible(cdmTab, grid.has_value());
-    if (grid && !wasShown)
-        m_tabs->setCurrentIndex(cdmTab);
-    m_syncLab->setResult(m_run, m_registry);
-    const int syncTab = m_tabs->indexOf(m_syncLab);
-    const bool syncWasShown = m_tabs->isTabVisible(syncTab);
-    m_tabs->setTabVisible(syncTab, m_syncLab->hasLab());
-    if (m_syncLab->hasLab() && !syncWasShown && !grid)
-        m_tabs->setCurrentIndex(syncTab);
+    const ResultsPageInput input{m_run, m_cases, m_ranking, m_registry};
+    bool leadChosen = false;
+    for (const ResultsPage& page : m_pages) {
+        if (page.show)
+            page.show(input);
+        if (!page.hasContent)
+            continue;
+        const int index = m_tabs->indexOf(page.page);
+        const bool wasShown = m_tabs->isTabVisible(index);
+        const bool has = page.hasContent();
+        m_tabs->setTabVisible(index, has);
+        // The first leading page with something to show is the answer: it comes to the front when it appears.
+        if (page.leads && has && !std::exchange(leadChosen, true) && !wasShown)
+            m_tabs->setCurrentIndex(index);
+    }
     // A hidden tab that stays current shows an empty page: fall back to the table.
     if (!m_tabs->isTabVisible(m_tabs->currentIndex()))
-        m_tabs->setCurrentWidget(m_table->parentWidget());
+        m_tabs->setCurrentWidget(m_tablePage);
 }
 
 void ResultsView::setRanking(Ranking ranking)
@@ -426,7 +333,7 @@ void ResultsView::setRanking(Ranking ranking)
     if (const int sorted = m_table->horizontalHeader()->sortIndicatorSection();
         sorted == durable || sorted == apparent)
         m_table->sortByColumn(ranking == Ranking::Durable ? durable : apparent, Qt::DescendingOrder);
-    m_qdSweep->setCases(m_cases, m_ranking);
+    rebuildRunViews(); // the queue-depth sweep ranks as the table does
     chooseLogScale();
     rebuildWarnings();
     rebuildVerdict();
@@ -464,9 +371,7 @@ void ResultsView::rebuildGroups()
         m_group->addItem(qs(toString(g)), static_cast<int>(g));
     const int keep = previous.isValid() ? m_group->findData(previous) : -1;
     m_group->setCurrentIndex(std::max(0, keep)); // writes to a file come first when there are some
-    QWidget* page = m_tabs->currentWidget();
-    m_group->setVisible(m_group->count() > 1 && page != m_cdmPage && page != m_latency && page != m_qdSweep &&
-                        page != m_syncLab);
+    m_group->setVisible(m_group->count() > 1 && currentPageShowsGroupChooser());
 }
 
 std::vector<CaseResult> ResultsView::casesOfChosenGroup() const
@@ -579,12 +484,10 @@ QString ResultsView::barLegendText() const
 void ResultsView::setDark(bool dark)
 {
     m_dark = dark;
-    m_barChart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
-    m_barChart->setBackgroundRoundness(0);
-    m_cdm->setDark(dark);
-    m_latency->setDark(dark);
-    m_qdSweep->setDark(dark);
-    m_syncLab->setDark(dark);
+    for (const ResultsPage& page : m_pages) {
+        if (page.setDark)
+            page.setDark(dark);
+    }
     rebuildCharts();
 }
 
@@ -901,6 +804,197 @@ void ResultsView::rebuildCharts()
         m_barChart->addAxis(y, Qt::AlignLeft);
         series->attachAxis(y);
     }
+}
+
+// The tabs under the summary, in their order. Each builder makes its page and says how the view keeps it:
+// adding a results view is one entry here and its builder.
+const std::array<ResultsView::PageBuilder, 7> ResultsView::kPages = {
+    &ResultsView::cdmPage,     &ResultsView::syncLabPage, &ResultsView::tablePage,  &ResultsView::barsPage,
+    &ResultsView::heatmapPage, &ResultsView::latencyPage, &ResultsView::qdSweepPage};
+
+ResultsPage ResultsView::cdmPage(QTabWidget* tabs)
+{
+    // The CrystalDiskMark grid comes first when the run has one: it is the answer such a run asks for.
+    // In a scroll area: the grid's height must not set the least the tabs can be given under the summary.
+    m_cdmPage = new QScrollArea(tabs);
+    m_cdmPage->setWidgetResizable(true);
+    m_cdmPage->setFrameShape(QFrame::NoFrame);
+    m_cdm = new CdmGridView(m_cdmPage);
+    m_cdmPage->setWidget(m_cdm);
+    ResultsPage page{tr("CrystalDiskMark"), m_cdmPage};
+    page.leads = true;
+    page.show = [this](const ResultsPageInput& input) {
+        std::optional<CdmGrid> grid;
+        if (input.registry != nullptr && !input.run.cases.empty())
+            grid = cdmGrid(input.run, *input.registry);
+        m_hasCdmGrid = grid.has_value();
+        if (grid)
+            m_cdm->setGrid(*grid, input.run);
+    };
+    page.hasContent = [this] {
+        return m_hasCdmGrid;
+    };
+    page.setDark = [this](bool dark) {
+        m_cdm->setDark(dark);
+    };
+    return page;
+}
+
+ResultsPage ResultsView::syncLabPage(QTabWidget* tabs)
+{
+    // So does the sync lab's chart (after the grid): its verdicts are what such a run asks.
+    m_syncLab = new SyncLabView(tabs);
+    m_syncLab->setObjectName(QStringLiteral("syncLabView"));
+    ResultsPage page{tr("Sync lab"), m_syncLab};
+    page.leads = true;
+    page.show = [this](const ResultsPageInput& input) {
+        m_syncLab->setResult(input.run, input.registry);
+    };
+    page.hasContent = [this] {
+        return m_syncLab->hasLab();
+    };
+    page.setDark = [this](bool dark) {
+        m_syncLab->setDark(dark);
+    };
+    return page;
+}
+
+ResultsPage ResultsView::tablePage(QTabWidget* tabs)
+{
+    auto* upper = new QWidget(tabs);
+    m_tablePage = upper;
+    auto* upperLayout = new QVBoxLayout(upper);
+    upperLayout->setContentsMargins(0, 0, 0, 0);
+    m_table = new QTableView(upper);
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    // Ranked as the Summary ranks (durable for writes to a file, the one rate otherwise), fastest first; the
+    // # column keeps each case's number and sorts back to the run's order.
+    m_table->sortByColumn(ResultsModel::figureColumn(ResultsModel::DurableColumn), Qt::DescendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    styleTable(m_table);
+    m_table->horizontalHeader()->setSectionsMovable(true);
+    m_table->setTextElideMode(Qt::ElideMiddle);
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        const int row = m_table->indexAt(at).row();
+        QMenu menu(m_table);
+        QAction* copy = menu.addAction(tr("Copy as fio job"));
+        copy->setToolTip(
+            tr("The case as a fio job file, to rerun the workload elsewhere; its differences are "
+               "stated in comments"));
+        copy->setEnabled(!fioJobForRow(row).isEmpty());
+        connect(copy, &QAction::triggered, this, [this, row] { copyFioJob(row); });
+        QAction* diskspd = menu.addAction(tr("Copy as DiskSpd command"));
+        diskspd->setToolTip(tr("The case as a DiskSpd command line for Windows's cmd; its differences are "
+                               "stated in REM lines. Disabled where DiskSpd has no equivalent"));
+        diskspd->setEnabled(!diskspdForRow(row).isEmpty());
+        connect(diskspd, &QAction::triggered, this, [this, row] { copyDiskspd(row); });
+        QAction* program = menu.addAction(tr("Copy as C program"));
+        program->setToolTip(tr("The case as a standalone C program of the strategy's loop, which prints its "
+                               "MB/s; how to build it and its differences are in its first comment"));
+        program->setEnabled(!cProgramForRow(row).isEmpty());
+        connect(program, &QAction::triggered, this, [this, row] { copyCProgram(row); });
+        menu.exec(m_table->viewport()->mapToGlobal(at));
+    });
+    upperLayout->addWidget(m_table, 3);
+    m_warnings = new QListWidget(upper);
+    m_warnings->setToolTip(tr("Where caches, short repetitions or noise make a figure less than it looks."));
+    m_warnings->setMaximumHeight(120);
+    m_warnings->setWordWrap(true);
+    m_warnings->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    upperLayout->addWidget(m_warnings, 1);
+
+    ResultsPage page{tr("Table"), upper};
+    page.groupChooser = true;
+    return page;
+}
+
+ResultsPage ResultsView::barsPage(QTabWidget* tabs)
+{
+    auto* barPage = new QWidget(tabs);
+    auto* barLayout = new QVBoxLayout(barPage);
+    barLayout->setContentsMargins(0, 0, 0, 0);
+    m_logScale = new QCheckBox(tr("Logarithmic scale"), barPage);
+    m_logScale->setToolTip(tr("Per-byte and buffered writes differ a thousandfold; a log scale shows both."));
+    barLayout->addWidget(m_logScale);
+    m_barChart = new QChart;
+    m_barChart->setAnimationOptions(QChart::NoAnimation);
+    // The chart's own legend elides long names ("mmap-batc..."); this one wraps instead.
+    m_barChart->legend()->hide();
+    m_barView = new QChartView(m_barChart, barPage);
+    m_barView->setRenderHint(QPainter::Antialiasing);
+    barLayout->addWidget(m_barView, 1);
+    m_barLegend = new QLabel(barPage);
+    m_barLegend->setObjectName(QStringLiteral("barLegend"));
+    m_barLegend->setWordWrap(true);
+    m_barLegend->setTextFormat(Qt::RichText);
+    m_barLegend->setContentsMargins(8, 0, 8, 4);
+    barLayout->addWidget(m_barLegend);
+    ResultsPage page{tr("By %1").arg(report::ChartAxis::first().name), barPage};
+    page.groupChooser = true;
+    page.setDark = [this](bool dark) {
+        m_barChart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+        m_barChart->setBackgroundRoundness(0);
+    };
+    return page;
+}
+
+ResultsPage ResultsView::heatmapPage(QTabWidget* tabs)
+{
+    auto* heatPage = new QWidget(tabs);
+    auto* heatLayout = new QVBoxLayout(heatPage);
+    heatLayout->setContentsMargins(0, 0, 0, 0);
+    auto* axisRow = new QHBoxLayout;
+    axisRow->addWidget(new QLabel(tr("Columns:"), heatPage));
+    m_heatAxis = new QComboBox(heatPage);
+    m_heatAxis->setObjectName(QStringLiteral("heatmapColumns"));
+    m_heatAxis->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_heatAxis->setToolTip(tr("What the heatmap's columns are: any axis with numbers for values that varies "
+                              "among the cases. Automatic shows threads when only the thread count varies, "
+                              "as in the small-files sweep."));
+    axisRow->addWidget(m_heatAxis);
+    axisRow->addStretch(1);
+    heatLayout->addLayout(axisRow);
+    m_heatmap = new HeatmapWidget(heatPage);
+    auto* scroll = new QScrollArea(heatPage);
+    scroll->setWidget(m_heatmap);
+    scroll->setWidgetResizable(true);
+    heatLayout->addWidget(scroll, 1);
+    ResultsPage page{tr("Heatmap"), heatPage};
+    page.groupChooser = true;
+    return page;
+}
+
+ResultsPage ResultsView::latencyPage(QTabWidget* tabs)
+{
+    m_latency = new LatencyView(tabs);
+    m_latency->setObjectName(QStringLiteral("latencyView"));
+    ResultsPage page{tr("Latency"), m_latency};
+    page.show = [this](const ResultsPageInput& input) {
+        m_latency->setCases(input.cases);
+    };
+    page.setDark = [this](bool dark) {
+        m_latency->setDark(dark);
+    };
+    return page;
+}
+
+ResultsPage ResultsView::qdSweepPage(QTabWidget* tabs)
+{
+    m_qdSweep = new QdSweepView(tabs);
+    m_qdSweep->setObjectName(QStringLiteral("qdSweepView"));
+    ResultsPage page{tr("Queue depth"), m_qdSweep};
+    page.show = [this](const ResultsPageInput& input) {
+        m_qdSweep->setCases(input.cases, input.ranking);
+    };
+    page.hasContent = [this] {
+        return m_qdSweep->hasSweep();
+    };
+    page.setDark = [this](bool dark) {
+        m_qdSweep->setDark(dark);
+    };
+    return page;
 }
 
 } // namespace iolab::gui

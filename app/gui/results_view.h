@@ -4,9 +4,13 @@
 #include "core/analysis/ranking.h"
 #include "core/model/result.h"
 
+#include <QString>
 #include <QWidget>
 
+#include <array>
+#include <functional>
 #include <optional>
+#include <vector>
 
 class QBarSeries;
 class QCheckBox;
@@ -39,6 +43,32 @@ class SyncLabView;
 // A run's results: the sortable table (refused and failed cases included), the speed-up baseline, warnings
 // where a figure should not be taken at face value, a bar chart grouped by chunk size and the heatmap (its
 // columns any declared axis with numbers for values that varies among the cases).
+// What a Results tab is given to show: the run, its cases so far, the ranking and the strategies' facts.
+struct ResultsPageInput
+{
+    const RunResult& run;
+    const std::vector<CaseResult>& cases;
+    Ranking ranking;
+    const Registry* registry;
+};
+
+// One tab under the Results summary, as the view keeps it.
+struct ResultsPage
+{
+    QString title;
+    QWidget* page = nullptr; // the tab's widget
+    // The comparison-group chooser is shown over it (the bars and the heatmap show the chosen group).
+    bool groupChooser = false;
+    // Brought to the front when it first has something to show: it is the answer such a run asks for. The
+    // first such page with something to show wins.
+    bool leads = false;
+    // Shown each new result, case or ranking; empty for a page the view fills itself (the table, the charts).
+    std::function<void(const ResultsPageInput&)> show;
+    // Whether it has something to show (its tab is hidden otherwise); empty: always shown.
+    std::function<bool()> hasContent;
+    std::function<void(bool dark)> setDark;
+};
+
 class ResultsView : public QWidget
 {
     Q_OBJECT
@@ -93,6 +123,8 @@ public:
     SyncLabView* syncLabView() const { return m_syncLab; }
     // Whether a tab is shown now (QTabWidget::isTabVisible of the page, or of the page that holds it).
     bool isTabShown(QWidget* page) const;
+    // The tabs' pages, in the tabs' order (kPages).
+    const std::vector<ResultsPage>& pages() const { return m_pages; }
     // The heatmap's "Columns" menu: "Automatic" (no data), then each numeric axis that varies among the run's
     // cases (its result key as data), named from its declaration.
     QComboBox* heatmapAxisChooser() const { return m_heatAxis; }
@@ -130,6 +162,17 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    using PageBuilder = ResultsPage (ResultsView::*)(QTabWidget* tabs);
+    static const std::array<PageBuilder, 7> kPages;
+    ResultsPage cdmPage(QTabWidget* tabs);
+    ResultsPage syncLabPage(QTabWidget* tabs);
+    ResultsPage tablePage(QTabWidget* tabs);
+    ResultsPage barsPage(QTabWidget* tabs);
+    ResultsPage heatmapPage(QTabWidget* tabs);
+    ResultsPage latencyPage(QTabWidget* tabs);
+    ResultsPage qdSweepPage(QTabWidget* tabs);
+    bool currentPageShowsGroupChooser() const;
+
     void rebuildCharts();
     void rebuildRunViews();
     void rebuildHeatmapAxisChoices();
@@ -160,6 +203,9 @@ private:
     QTabWidget* m_tabs = nullptr;
     CdmGridView* m_cdm = nullptr;
     QScrollArea* m_cdmPage = nullptr; // the tab that holds m_cdm
+    bool m_hasCdmGrid = false;        // the run has the grid: its tab is shown
+    QWidget* m_tablePage = nullptr;   // the table and the warnings
+    std::vector<ResultsPage> m_pages;
     LatencyView* m_latency = nullptr;
     QdSweepView* m_qdSweep = nullptr;
     SyncLabView* m_syncLab = nullptr;

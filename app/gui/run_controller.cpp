@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/run_controller.h"
 
+#include "app/common/plan_runner.h"
 #include "core/base/error.h"
 #include "core/base/log.h"
 #include "core/engine/registry.h"
@@ -97,16 +98,8 @@ void runPlan(const Registry& registry, const std::stop_token& stop, const RunPla
         observer.post([caseCount, refused = plan.refused(), folder](RunController* c) {
             Q_EMIT c->runStarted(caseCount, refused, folder);
         });
-        RunResult result;
-        {
-            auto probe = makeSystemProbe();
-            auto workspace = makeWorkspace(plan.target);
-            Runner runner(registry, *workspace, *probe);
-            // Started from this worker thread, which outlives the probe's children (PR_SET_PDEATHSIG).
-            const auto launcher = makeCaseChildLauncher();
-            runner.setCaseChildLauncher(launcher.get());
-            result = runner.run(plan, options, stop, &observer);
-        }
+        // On this worker thread, which outlives the probe's children (PR_SET_PDEATHSIG).
+        RunResult result = runPlanOnTarget(registry, plan, options, stop, &observer);
         observer.postLast([result = std::move(result)](RunController* c) { Q_EMIT c->runFinished(result); });
     } catch (const InputError& e) {
         const QString message = QString::fromStdString(e.what());

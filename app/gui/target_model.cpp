@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/target_model.h"
-#include "app/gui/theme.h"
-#include "app/gui/widget_helpers.h"
+#include "app/gui/icons.h"
+#include "app/gui/text_helpers.h"
 #include "app/gui/workers.h"
 
 #include "core/base/error.h"

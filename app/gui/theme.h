@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QIcon>
+#include "app/gui/icons.h"
+
 #include <QString>
 
 class QApplication;
@@ -14,9 +15,6 @@ enum class Theme
     Light,
     Dark
 };
-
-// An icon from resources/icons in every size rendered there, so that Qt picks a sharp one at any scale.
-QIcon loadIcon(const QString& name);
 
 // Fusion with a light or dark palette (System follows the platform's palette). Returns whether the palette
 // is dark, for the charts to follow.

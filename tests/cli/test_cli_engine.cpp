@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // iolab-cli end to end, issue 14 section 4: limits, refusals, output paths, exit codes and what a run says
 // about its surroundings.
+#include "app/common/concurrent_runs.h"
 #include "core/formats/presets.h"
 #include "core/formats/result_csv.h"
 #include "core/formats/result_json.h"
@@ -174,15 +175,16 @@ TEST_F(CliEngine, AnotherLiveRunOnTheTargetIsRefusedUnlessAllowed)
     allowed.insert(allowed.end(), {"--allow-concurrent", "--json", json});
     r = cli(allowed);
     EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
-    EXPECT_THAT(r.err, HasSubstr("warning: another IOLab run (process " + std::to_string(::getpid())));
+    // The warning is the shared policy's sentence (app/common), the one the app's result states too.
+    const ConcurrentRuns weighed = weighConcurrentRuns(OtherRuns{{{other, ::getpid()}}, {}}, true);
+    ASSERT_EQ(weighed.warnings.size(), 1u);
+    EXPECT_THAT(r.err, HasSubstr("warning: " + weighed.warnings.front()));
     EXPECT_THAT(r.out, HasSubstr("About this run:"));
     std::ifstream in(json);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const auto result = resultFromJson(text, json);
     // Other tests running at the same time elsewhere on this filesystem may add warnings of their own.
-    EXPECT_THAT(result.warnings,
-                Contains(AllOf(HasSubstr("process " + std::to_string(::getpid()) + ", run folder " + other),
-                               HasSubstr("the figures may measure both"))));
+    EXPECT_THAT(result.warnings, Contains(weighed.warnings.front()));
     std::filesystem::remove_all(other);
     EXPECT_EQ(m_target.entryCount(), 0u) << "the run's own folder is gone";
 }

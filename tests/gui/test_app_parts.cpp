@@ -203,7 +203,7 @@ TEST(CompareModel, CaseNamesAreCutAtTheirEndInTheHistoryTab)
     TempDir data;
     LogModel log;
     MainWindow window({q(data.path()), q(data / "settings.ini")}, &log);
-    EXPECT_EQ(window.compareView()->textElideMode(), Qt::ElideRight);
+    EXPECT_EQ(window.history()->compareView()->textElideMode(), Qt::ElideRight);
 }
 
 TEST(VerdictHtml, QuotedNamesAreCodeNotBackticksAndTextIsEscaped)

@@ -16,6 +16,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTest>
 #include <QtCharts/QBarSeries>
@@ -29,6 +30,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 using namespace iolab;
@@ -506,4 +508,54 @@ TEST(ResultsView, TheSummaryComesFirstAndTheRankingSwitchReRanksEverything)
     EXPECT_EQ(bars.size(), 1u);
     EXPECT_EQ(bars[QStringLiteral("vmsplice")], 9000);
     EXPECT_EQ(view.heatmap()->data().strategies, QStringList{QStringLiteral("vmsplice")});
+}
+
+TEST(ResultsView, EveryTabIsAnEntryOfOneListThatSaysHowTheViewKeepsIt)
+{
+    ResultsView view;
+    view.setRegistry(&iolab::test::builtinRegistry());
+    view.resize(1000, 800);
+    view.show();
+    QTabWidget* tabs = view.tabs();
+    const std::vector<ResultsPage>& pages = view.pages();
+    ASSERT_EQ(static_cast<std::size_t>(tabs->count()), pages.size());
+    const auto shownAsItSays = [&] {
+        for (int i = 0; i < tabs->count(); ++i) {
+            const ResultsPage& page = pages[static_cast<std::size_t>(i)];
+            EXPECT_EQ(tabs->widget(i), page.page) << i;
+            EXPECT_EQ(tabs->tabText(i), page.title);
+            EXPECT_EQ(tabs->isTabVisible(i), !page.hasContent || page.hasContent())
+                << page.title.toStdString();
+        }
+    };
+    shownAsItSays();
+    EXPECT_EQ(tabs->currentWidget(), view.table()->parentWidget()) << "no result: the table";
+
+    // Two comparison groups: the chooser is shown over exactly the pages that say they follow it.
+    RunResult run;
+    run.cases = {fileWrite(0, "stdio", 1000, 500), fileWrite(1, "write", 3850, 400),
+                 measured(2, "vmsplice", 65536, 9000)};
+    run.cases[2].testCase.target = TargetKind::Pipe;
+    view.setResult(run);
+    shownAsItSays();
+    ASSERT_EQ(view.groupChooser()->count(), 2);
+    int withChooser = 0;
+    for (int i = 0; i < tabs->count(); ++i) {
+        if (!tabs->isTabVisible(i))
+            continue;
+        tabs->setCurrentIndex(i);
+        const ResultsPage& page = pages[static_cast<std::size_t>(i)];
+        EXPECT_EQ(view.groupChooser()->isVisible(), page.groupChooser) << page.title.toStdString();
+        withChooser += page.groupChooser ? 1 : 0;
+    }
+    EXPECT_EQ(withChooser, 3) << "the table, the bars and the heatmap";
+
+    // Every page that draws in the palette's colours is told of a dark one.
+    view.setDark(true);
+    EXPECT_EQ(view.barChart()->theme(), QChart::ChartThemeDark);
+    view.setDark(false);
+    EXPECT_EQ(view.barChart()->theme(), QChart::ChartThemeLight);
+    EXPECT_EQ(std::count_if(pages.begin(), pages.end(), [](const ResultsPage& p) { return bool(p.setDark); }),
+              5)
+        << "the grid, the sync lab, the bars, latency and queue depth";
 }

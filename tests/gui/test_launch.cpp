@@ -110,7 +110,7 @@ TEST(Launch, ProblemsWithTheOptionsShowInTheWindow)
     EXPECT_THAT(banner, HasSubstr("nope"));
     EXPECT_THAT(banner, HasSubstr("broken.json"));
     // Still there once the mount scan is in and has selected a target.
-    QTRY_VERIFY_WITH_TIMEOUT(!window.targetModel()->isScanning(), 10'000);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.targetPanel()->model()->isScanning(), 10'000);
     QTest::qWait(200);
     EXPECT_THAT(window.bannerText().toStdString(), HasSubstr("nope"));
 }

@@ -2,6 +2,7 @@
 // The whole window driven as a user would: tiny real runs fill the table, charts and history; Stop ends a
 // run within a second with nothing left; history reopens and compares; settings come back; every bad input
 // gets a message in the window.
+#include "app/common/concurrent_runs.h"
 #include "app/gui/facts_view.h"
 #include "app/gui/history.h"
 #include "app/gui/history_controller.h"
@@ -9,6 +10,7 @@
 #include "app/gui/log_model.h"
 #include "app/gui/main_window.h"
 #include "app/gui/matrix_editor.h"
+#include "app/gui/preset_files.h"
 #include "app/gui/results_model.h"
 #include "app/gui/results_view.h"
 #include "app/gui/run_controller.h"
@@ -112,7 +114,7 @@ struct WindowFixture : ::testing::Test
         window = std::make_unique<MainWindow>(paths(), &log);
         window->show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
-        QTRY_VERIFY_WITH_TIMEOUT(!window->targetModel()->isScanning(), 10'000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window->targetPanel()->model()->isScanning(), 10'000);
     }
     void SetUp() override { open(); }
 
@@ -188,7 +190,7 @@ TEST_F(WindowFixture, ATinyRealRunFillsTheTableTheChartsAndTheHistory)
     EXPECT_TRUE(window->currentResult().has_value());
     EXPECT_FALSE(window->lastSavedRun().isEmpty());
     EXPECT_TRUE(QFile::exists(window->lastSavedRun()));
-    EXPECT_EQ(window->historyModel()->rowCount(), 1);
+    EXPECT_EQ(window->history()->model()->rowCount(), 1);
     EXPECT_EQ(target.entryCount(), 0u) << "the run folder is gone";
     EXPECT_EQ(window->plan().estimate.measuredCases, 2u) << "the next estimate uses what this run measured";
 
@@ -262,7 +264,7 @@ TEST_F(WindowFixture, HistoryComparesTheTwoMachinesFactsAndMarksWhatDiffers)
     ASSERT_FALSE(store.save(before, &error).isEmpty()) << error.toStdString();
     ASSERT_FALSE(store.save(after, &error).isEmpty()) << error.toStdString();
     window->refreshHistory();
-    QTRY_COMPARE_WITH_TIMEOUT(window->historyModel()->rowCount(), 2, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(window->history()->model()->rowCount(), 2, 5000);
     ASSERT_EQ(compareAndWait(*window, 0, 1), QString());
     FactsView* facts = window->history()->compareFacts();
     EXPECT_EQ(facts->differingRows(), 1);
@@ -391,32 +393,32 @@ TEST_F(WindowFixture, HistoryReopensComparesAndDeletes)
     ASSERT_FALSE(store.save(newer, &error).isEmpty()) << error.toStdString();
     std::ofstream(data / "history/zz-damaged.json") << "{\"schema\": \"iolab.result/1\", \"cases\": [";
     window->refreshHistory(); // off the GUI thread
-    QTRY_COMPARE_WITH_TIMEOUT(window->historyModel()->rowCount(), 3, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(window->history()->model()->rowCount(), 3, 5000);
     int damagedRow = -1;
     for (int row = 0; row < 3; ++row) {
-        if (!window->historyModel()->entry(row).problem.isEmpty())
+        if (!window->history()->model()->entry(row).problem.isEmpty())
             damagedRow = row;
     }
     ASSERT_GE(damagedRow, 0) << "a damaged file is listed, not hidden";
-    EXPECT_THAT(window->historyModel()->entry(damagedRow).problem.toStdString(),
+    EXPECT_THAT(window->history()->model()->entry(damagedRow).problem.toStdString(),
                 HasSubstr("zz-damaged.json"));
     const int newest = damagedRow == 0 ? 1 : 0;
-    EXPECT_EQ(window->historyModel()->entry(newest).startedAt, QStringLiteral("2026-02-01T10:00:00Z"));
+    EXPECT_EQ(window->history()->model()->entry(newest).startedAt, QStringLiteral("2026-02-01T10:00:00Z"));
 
     ASSERT_EQ(compareAndWait(*window, newest, newest + 1 == damagedRow ? newest + 2 : newest + 1), QString());
-    ASSERT_EQ(window->compareModel()->rowCount(), 1);
-    EXPECT_DOUBLE_EQ(*window->compareModel()->ratio(0), 4.0) << "newer over older";
+    ASSERT_EQ(window->history()->compareModel()->rowCount(), 1);
+    EXPECT_DOUBLE_EQ(*window->history()->compareModel()->ratio(0), 4.0) << "newer over older";
     error = compareAndWait(*window, newest, damagedRow);
     EXPECT_THAT(error.toStdString(), HasSubstr("zz-damaged.json"));
 
-    ASSERT_EQ(openAndWait(*window, window->historyModel()->entry(newest).path), QString());
+    ASSERT_EQ(openAndWait(*window, window->history()->model()->entry(newest).path), QString());
     EXPECT_EQ(window->resultsView()->model()->rowCount(), 1);
-    EXPECT_FALSE(openAndWait(*window, window->historyModel()->entry(damagedRow).path).isEmpty());
+    EXPECT_FALSE(openAndWait(*window, window->history()->model()->entry(damagedRow).path).isEmpty());
     EXPECT_EQ(window->resultsView()->model()->rowCount(), 1) << "a bad file leaves the shown result alone";
 
-    window->historyView()->selectRow(damagedRow);
-    window->deleteSelectedHistory();
-    QTRY_COMPARE_WITH_TIMEOUT(window->historyModel()->rowCount(), 2, 5000);
+    window->history()->view()->selectRow(damagedRow);
+    window->history()->deleteSelected();
+    QTRY_COMPARE_WITH_TIMEOUT(window->history()->model()->rowCount(), 2, 5000);
     EXPECT_FALSE(std::filesystem::exists(data / "history/zz-damaged.json"));
 }
 
@@ -697,9 +699,9 @@ TEST_F(WindowFixture, TheTargetAndTheMatrixAreLockedDuringARun)
     plan(draftOf({"write"}, 4 * kKiB, 64 * kMiB, {SyncMode::ODsync, 0}), 3);
     QSignalSpy ended(window.get(), &MainWindow::runEnded);
     ASSERT_TRUE(window->startRun()) << window->runBlockedReason().toStdString();
-    EXPECT_FALSE(window->targetView()->isEnabled());
-    EXPECT_FALSE(window->chooseFolderButton()->isEnabled());
-    EXPECT_FALSE(window->rescanButton()->isEnabled());
+    EXPECT_FALSE(window->targetPanel()->view()->isEnabled());
+    EXPECT_FALSE(window->targetPanel()->chooseFolderButton()->isEnabled());
+    EXPECT_FALSE(window->targetPanel()->rescanButton()->isEnabled());
     EXPECT_FALSE(window->matrixEditor()->isEnabled());
 
     window->chooseFolder(q(other.path()));
@@ -707,18 +709,18 @@ TEST_F(WindowFixture, TheTargetAndTheMatrixAreLockedDuringARun)
     EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("stop it"));
     window->selectTarget(q(other.path()));
     EXPECT_EQ(window->currentTargetKey(), q(target.path())) << "the run's target stays selected";
-    EXPECT_THAT(window->targetDetailsText().toStdString(), HasSubstr(target.path()));
-    EXPECT_THAT(window->targetDetailsText().toStdString(), ::testing::Not(HasSubstr(other.path())));
+    EXPECT_THAT(window->targetPanel()->detailsText().toStdString(), HasSubstr(target.path()));
+    EXPECT_THAT(window->targetPanel()->detailsText().toStdString(), ::testing::Not(HasSubstr(other.path())));
 
     QTRY_VERIFY_WITH_TIMEOUT(window->isRunning(), 20'000); // other runs looked for, the run going
     window->stopRun();
     ASSERT_TRUE(ended.wait(30'000));
-    EXPECT_TRUE(window->targetView()->isEnabled());
-    EXPECT_TRUE(window->chooseFolderButton()->isEnabled());
-    EXPECT_TRUE(window->rescanButton()->isEnabled());
+    EXPECT_TRUE(window->targetPanel()->view()->isEnabled());
+    EXPECT_TRUE(window->targetPanel()->chooseFolderButton()->isEnabled());
+    EXPECT_TRUE(window->targetPanel()->rescanButton()->isEnabled());
     EXPECT_TRUE(window->matrixEditor()->isEnabled());
     useTarget(other.path());
-    EXPECT_THAT(window->targetDetailsText().toStdString(), HasSubstr(other.path()));
+    EXPECT_THAT(window->targetPanel()->detailsText().toStdString(), HasSubstr(other.path()));
 }
 
 TEST_F(WindowFixture, AHugeMatrixIsRefusedAtOnceAndTheWindowStaysResponsive)
@@ -817,7 +819,7 @@ TEST_F(WindowFixture, AFolderWhoseProbeHangsFreezesNothingAndItsLateAnswerIsDrop
     ASSERT_TRUE(window->isInspectingTarget());
     EXPECT_FALSE(window->runAction()->isEnabled());
     EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("being looked at"));
-    EXPECT_THAT(window->targetDetailsText().toStdString(), HasSubstr("Looking at"));
+    EXPECT_THAT(window->targetPanel()->detailsText().toStdString(), HasSubstr("Looking at"));
     QTRY_COMPARE_WITH_TIMEOUT(held->load(), 1, 10'000);
 
     // The event loop keeps turning while the look is held: timers fire and the tabs answer.
@@ -838,24 +840,27 @@ TEST_F(WindowFixture, AFolderWhoseProbeHangsFreezesNothingAndItsLateAnswerIsDrop
     EXPECT_FALSE(window->isInspectingTarget());
     plan(draftOf({"write"}, 64 * kKiB, kMiB));
     EXPECT_EQ(window->runBlockedReason(), QString());
-    const QString nullDetails = window->targetDetailsText();
+    const QString nullDetails = window->targetPanel()->detailsText();
     release.set_value();
     QTRY_COMPARE_WITH_TIMEOUT(window->targetPanel()->looksInFlight(), 0, 20'000);
     QTest::qWait(50); // anything else the late answer might have queued
     EXPECT_EQ(window->currentTargetKey(), QStringLiteral("null:"));
-    EXPECT_EQ(window->targetDetailsText(), nullDetails);
+    EXPECT_EQ(window->targetPanel()->detailsText(), nullDetails);
     EXPECT_THAT(window->bannerText().toStdString(), ::testing::Not(HasSubstr("leftover")));
     EXPECT_EQ(window->runBlockedReason(), QString());
-    const int row = window->targetModel()->rowForKey(q(target.path()));
+    const int row = window->targetPanel()->model()->rowForKey(q(target.path()));
     ASSERT_GE(row, 0);
-    EXPECT_FALSE(window->targetModel()->entry(row).inspected) << "the stale answer was not applied";
+    EXPECT_FALSE(window->targetPanel()->model()->entry(row).inspected) << "the stale answer was not applied";
 
     // Selected again, it is looked at again, and this answer is the current one.
     ASSERT_TRUE(window->selectTarget(q(target.path())));
     QTRY_VERIFY_WITH_TIMEOUT(!window->isInspectingTarget(), 20'000);
-    EXPECT_THAT(window->targetDetailsText().toStdString(), HasSubstr(target.path()));
+    EXPECT_THAT(window->targetPanel()->detailsText().toStdString(), HasSubstr(target.path()));
     EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("leftover run folder"));
-    EXPECT_TRUE(window->targetModel()->entry(window->targetModel()->rowForKey(q(target.path()))).inspected);
+    EXPECT_TRUE(window->targetPanel()
+                    ->model()
+                    ->entry(window->targetPanel()->model()->rowForKey(q(target.path())))
+                    .inspected);
     EXPECT_EQ(held->load(), 2);
 }
 
@@ -867,7 +872,8 @@ TEST_F(WindowFixture, TheTargetsDetailsShowItsStorageStackAndSystemFacts)
     TargetPanel* panel = window->targetPanel();
     const SystemFacts& facts = panel->currentSystemFacts();
     ASSERT_TRUE(facts.gathered);
-    EXPECT_THAT(window->targetDetailsText().toStdString(), HasSubstr("Storage: " + describeStack(facts)));
+    EXPECT_THAT(window->targetPanel()->detailsText().toStdString(),
+                HasSubstr("Storage: " + describeStack(facts)));
     EXPECT_FALSE(panel->detailsWindow()->isVisible());
     panel->detailsButton()->click();
     EXPECT_TRUE(panel->detailsWindow()->isVisible());
@@ -988,13 +994,16 @@ TEST_F(WindowFixture, ResultsAndCompareFitA1366x768ScreenWithATooltipOnEveryColu
     std::ifstream in(golden.toStdString());
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const RunResult run = resultFromJson(text, "golden-result.json");
-    window->compareModel()->setRuns(run, run);
+    window->history()->compareModel()->setRuns(run, run);
     window->tabs()->setCurrentIndex(2);
     QTest::qWait(100);
-    EXPECT_TRUE(fullyVisible(window->compareView(), CompareModel::RatioColumn));
+    EXPECT_TRUE(fullyVisible(window->history()->compareView(), CompareModel::RatioColumn));
     for (int column = 0; column < CompareModel::ColumnCount; ++column)
-        EXPECT_FALSE(
-            window->compareModel()->headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty());
+        EXPECT_FALSE(window->history()
+                         ->compareModel()
+                         ->headerData(column, Qt::Horizontal, Qt::ToolTipRole)
+                         .toString()
+                         .isEmpty());
 }
 
 TEST_F(WindowFixture, TheResultsTabShowsTheSummaryAboveTheTable)
@@ -1053,8 +1062,10 @@ TEST_F(WindowFixture, AnotherLiveRunOnTheTargetIsRefusedUntilTheUserSaysRunAnywa
     ASSERT_TRUE(ended.wait(60'000));
     ASSERT_TRUE(window->currentResult().has_value());
     // Other tests running at the same time elsewhere on this filesystem may add warnings of their own.
-    EXPECT_THAT(window->currentResult()->warnings,
-                ::testing::Contains(::testing::AllOf(HasSubstr("another IOLab run"), HasSubstr(folder))));
+    // The shared policy's sentence (app/common), the one iolab-cli prints and stores too.
+    const ConcurrentRuns weighed = weighConcurrentRuns(OtherRuns{{{folder, other.pid()}}, {}}, true);
+    ASSERT_EQ(weighed.warnings.size(), 1u);
+    EXPECT_THAT(window->currentResult()->warnings, ::testing::Contains(weighed.warnings.front()));
     EXPECT_THAT(window->resultsView()->warnings().join(QStringLiteral("\n")).toStdString(),
                 HasSubstr("another IOLab run"));
     other.signal(SIGKILL);
@@ -1103,7 +1114,7 @@ TEST_F(WindowFixture, CalibratesALongPlansTargetOnceAndKeepsIt)
         window = std::make_unique<MainWindow>(p, &log);
         window->show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
-        QTRY_VERIFY_WITH_TIMEOUT(!window->targetModel()->isScanning(), 10'000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window->targetPanel()->model()->isScanning(), 10'000);
     };
     calibrating();
     useTarget(target.path());
@@ -1247,4 +1258,23 @@ TEST_F(WindowFixture, TheMatrixEditorFitsItsPaneAt1366x768WithEveryPreset)
                 << " min width " << child->minimumSizeHint().width();
         }
     }
+}
+
+TEST_F(WindowFixture, APresetThatCannotBeSavedIsSaidInTheBannerAndTheStatusBarLikeAnyFile)
+{
+    // The presets folder's place is taken by a file: the save fails on its worker, whoever runs the test.
+    std::ofstream(data / "presets") << "not a folder\n";
+    window->showLab();
+    MatrixEditor* editor = window->matrixEditor();
+    ASSERT_TRUE(editor->loadPreset(QStringLiteral("sync-modes")));
+    const MatrixDraft before = editor->draft();
+    QSignalSpy saved(editor->presetFiles(), &PresetFiles::saved);
+    QString error;
+    ASSERT_TRUE(editor->saveUserPreset(QStringLiteral("mine"), &error)) << error.toStdString();
+    EXPECT_THAT(window->progressText().toStdString(), HasSubstr("Saving the preset 'mine'"));
+    ASSERT_TRUE(saved.wait(kDiskAnswerMs));
+    EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("Cannot create the preset folder"));
+    EXPECT_THAT(window->progressText().toStdString(), HasSubstr("Cannot create the preset folder"));
+    EXPECT_EQ(editor->draft(), before) << "the matrix is still there, to save elsewhere or export";
+    EXPECT_EQ(editor->currentPreset(), QStringLiteral("sync-modes"));
 }

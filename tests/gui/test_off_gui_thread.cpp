@@ -128,7 +128,7 @@ struct OffGuiThread : ::testing::Test
             std::make_unique<MainWindow>(AppPaths{q(data.path()), q(data / "settings.ini"), false}, &log);
         window->show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
-        QTRY_VERIFY_WITH_TIMEOUT(!window->targetModel()->isScanning(), 10'000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window->targetPanel()->model()->isScanning(), 10'000);
     }
     void TearDown() override { latch->open(); }
 
@@ -141,12 +141,13 @@ struct OffGuiThread : ::testing::Test
             ASSERT_FALSE(store.save(run, &error).isEmpty()) << error.toStdString();
         }
         window->refreshHistory();
-        QTRY_COMPARE_WITH_TIMEOUT(window->historyModel()->rowCount(), static_cast<int>(runs.size()), 10'000);
+        QTRY_COMPARE_WITH_TIMEOUT(window->history()->model()->rowCount(), static_cast<int>(runs.size()),
+                                  10'000);
     }
     int rowOf(const std::string& name) const
     {
-        for (int row = 0; row < window->historyModel()->rowCount(); ++row) {
-            if (window->historyModel()->entry(row).path.contains(q(name)))
+        for (int row = 0; row < window->history()->model()->rowCount(); ++row) {
+            if (window->history()->model()->entry(row).path.contains(q(name)))
                 return row;
         }
         return -1;
@@ -223,7 +224,7 @@ TEST_F(OffGuiThread, OpeningAResultReadsItOffTheGuiThreadAndAnOlderOpenIsDropped
     holdLoadsOf(QStringLiteral("slow"));
     QSignalSpy opened(window.get(), &MainWindow::resultOpened);
     Ticks ticks;
-    window->openResultFile(window->historyModel()->entry(slow).path);
+    window->openResultFile(window->history()->model()->entry(slow).path);
     QTRY_COMPARE_WITH_TIMEOUT(latch->arrived(), 1, 10'000);
     EXPECT_TRUE(ticks.turns(3)) << "the window handles events while the file is read";
     EXPECT_TRUE(window->isOpeningResult());
@@ -231,7 +232,7 @@ TEST_F(OffGuiThread, OpeningAResultReadsItOffTheGuiThreadAndAnOlderOpenIsDropped
     EXPECT_FALSE(window->currentResult().has_value());
 
     // Asked for later, answered first: the one shown.
-    window->openResultFile(window->historyModel()->entry(quick).path);
+    window->openResultFile(window->history()->model()->entry(quick).path);
     ASSERT_TRUE(opened.wait(10'000));
     ASSERT_TRUE(window->currentResult().has_value());
     EXPECT_EQ(window->currentResult()->matrix.name, "quick");
@@ -262,13 +263,13 @@ TEST_F(OffGuiThread, AResultFromElsewhereIsAddedToHistoryForCompare)
         ASSERT_TRUE(imported.wait(10'000));
         EXPECT_FALSE(imported.at(0).at(0).toString().isEmpty())
             << imported.at(0).at(1).toString().toStdString();
-        QTRY_COMPARE_WITH_TIMEOUT(window->historyModel()->rowCount(), 2, 10'000);
+        QTRY_COMPARE_WITH_TIMEOUT(window->history()->model()->rowCount(), 2, 10'000);
         EXPECT_GE(rowOf("customer"), 0);
         EXPECT_TRUE(QFile::exists(saved)) << "the customer's file stays where it was";
 
         // Already in History: nothing added.
         imported.clear();
-        window->importResultFile(window->historyModel()->entry(rowOf("here")).path);
+        window->importResultFile(window->history()->model()->entry(rowOf("here")).path);
         if (imported.count() == 0) {
             ASSERT_TRUE(imported.wait(10'000));
         }
@@ -280,13 +281,13 @@ TEST_F(OffGuiThread, AResultFromElsewhereIsAddedToHistoryForCompare)
     EXPECT_TRUE(imported.at(0).at(0).toString().isEmpty());
     EXPECT_FALSE(imported.at(0).at(1).toString().isEmpty());
     drain(targetPool());
-    EXPECT_EQ(window->historyModel()->rowCount(), 2);
+    EXPECT_EQ(window->history()->model()->rowCount(), 2);
 }
 
 TEST_F(OffGuiThread, TheResultFileNamedAtLaunchIsReadOffTheGuiThread)
 {
     saveRuns({runNamed("launched", "2026-01-01T10:00:00Z", 100)});
-    const QString path = window->historyModel()->entry(0).path;
+    const QString path = window->history()->model()->entry(0).path;
     holdLoadsOf(QStringLiteral("launched"));
     QSignalSpy opened(window.get(), &MainWindow::resultOpened);
     Ticks ticks;
@@ -322,19 +323,20 @@ TEST_F(OffGuiThread, CompareReadsBothRunsOffTheGuiThreadAndAnOlderCompareIsDropp
     holdLoadsOf(QStringLiteral("second"));
     QSignalSpy compared(window->history(), &HistoryController::compared);
     Ticks ticks;
-    window->compareHistoryRows(first, second);
+    window->history()->compareRows(first, second);
     QTRY_COMPARE_WITH_TIMEOUT(latch->arrived(), 1, 10'000);
     EXPECT_TRUE(ticks.turns(3)) << "the window handles events while the runs are read";
     EXPECT_TRUE(window->history()->isComparing());
-    EXPECT_EQ(window->compareModel()->rowCount(), 0);
+    EXPECT_EQ(window->history()->compareModel()->rowCount(), 0);
 
     // A newer Compare, queued behind the held one on the history's thread.
-    window->compareHistoryRows(first, third);
+    window->history()->compareRows(first, third);
     latch->open();
     ASSERT_TRUE(compared.wait(10'000));
     EXPECT_EQ(compared.at(0).at(0).toString(), QString());
-    ASSERT_EQ(window->compareModel()->rowCount(), 1);
-    EXPECT_DOUBLE_EQ(*window->compareModel()->ratio(0), 2.0) << "third over first, not second over first";
+    ASSERT_EQ(window->history()->compareModel()->rowCount(), 1);
+    EXPECT_DOUBLE_EQ(*window->history()->compareModel()->ratio(0), 2.0)
+        << "third over first, not second over first";
     drain(historyPool());
     EXPECT_EQ(compared.count(), 1) << "the held Compare's answer was dropped";
     EXPECT_FALSE(window->history()->isComparing());

@@ -53,7 +53,7 @@ struct StartFixture : ::testing::Test
             std::make_unique<MainWindow>(AppPaths{q(data.path()), q(data / "settings.ini"), false}, &log);
         window->show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
-        QTRY_VERIFY_WITH_TIMEOUT(!window->targetModel()->isScanning(), 10'000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window->targetPanel()->model()->isScanning(), 10'000);
     }
     void useTarget()
     {
@@ -100,7 +100,7 @@ TEST_F(StartFixture, TheIdleWindowAsksItsQuestionsAndAResultShowsTheLab)
 
 TEST_F(StartFixture, WithoutATargetThePageSaysToChooseOneFirst)
 {
-    StartPage page(builtinRegistry(), window->targetModel());
+    StartPage page(builtinRegistry(), window->targetPanel()->model());
     page.refresh(nullptr, false, RunOptions{}, {});
     EXPECT_THAT(page.targetLine()->text().toStdString(), HasSubstr("Choose a target first"));
     for (const auto& question : StartPage::questions()) {
@@ -156,8 +156,8 @@ TEST_F(StartFixture, ChoosingATargetOnThePageSelectsItInTheWindow)
 {
     useTarget();
     QComboBox* chooser = window->startPage()->targetChooser();
-    EXPECT_EQ(chooser->currentIndex(), window->targetModel()->rowForKey(q(target.path())));
-    const int other = window->targetModel()->rowForKey(QStringLiteral("null:"));
+    EXPECT_EQ(chooser->currentIndex(), window->targetPanel()->model()->rowForKey(q(target.path())));
+    const int other = window->targetPanel()->model()->rowForKey(QStringLiteral("null:"));
     ASSERT_GE(other, 0);
     chooser->setCurrentIndex(other);
     Q_EMIT chooser->activated(other);

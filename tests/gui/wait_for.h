@@ -38,7 +38,7 @@ inline QString exportAndWait(gui::MainWindow& window, const QString& path)
 inline QString compareAndWait(gui::MainWindow& window, int first, int second)
 {
     QSignalSpy compared(window.history(), &gui::HistoryController::compared);
-    window.compareHistoryRows(first, second);
+    window.history()->compareRows(first, second);
     return answerOf(compared, 0);
 }
 
