@@ -4,6 +4,7 @@
 
 #include "app/gui/banner.h"
 #include "app/gui/export_choice.h"
+#include "app/gui/help_window.h"
 #include "app/gui/history_controller.h"
 #include "app/gui/live_charts.h"
 #include "app/gui/log_page.h"
@@ -32,7 +33,6 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
-#include <QDesktopServices>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -249,14 +249,9 @@ void MainWindow::buildActions()
     }
 
     auto* help = menuBar()->addMenu(tr("&Help"));
+    addManualActions(*help, *this);
     QAction* guide = help->addAction(tr("How to &read the results"), this, &MainWindow::showReadingGuide);
-    guide->setShortcut(QKeySequence::HelpContents);
     guide->setObjectName(QStringLiteral("readingGuideAction"));
-    QAction* presets = help->addAction(tr("The &presets (README, online)"), this,
-                                       [] { QDesktopServices::openUrl(presetsHelpUrl()); });
-    presets->setObjectName(QStringLiteral("presetsHelpAction"));
-    presets->setData(presetsHelpUrl());
-    presets->setToolTip(presetsHelpUrl().toString());
     help->addSeparator();
     help->addAction(tr("&About IOLab"), this, &MainWindow::showAbout)->setMenuRole(QAction::AboutRole);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt)->setMenuRole(QAction::AboutQtRole);
