@@ -96,6 +96,10 @@ add_custom_target(iolab_man_pages ALL DEPENDS ${_man_gz})
 install(FILES ${_man_gz} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 
 install(FILES README.md ${IOLAB_CHANGELOG} DESTINATION ${_docdir})
+# The manual, its pages' links to each other and to the screenshots they show kept as in the repository.
+include(${PROJECT_SOURCE_DIR}/installer/manual.cmake)
+install(FILES ${IOLAB_MANUAL_PAGES} DESTINATION ${_docdir}/manual)
+install(FILES ${IOLAB_MANUAL_SCREENSHOTS} DESTINATION ${_docdir}/screenshots)
 install(FILES LICENSE DESTINATION ${_docdir} RENAME copyright)
 install(DIRECTORY resources/matrices/ DESTINATION ${_docdir}/examples FILES_MATCHING PATTERN "*.json")
 

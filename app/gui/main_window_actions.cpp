@@ -2,13 +2,13 @@
 // The main window's actions, menus and toolbar: one place to add a command to the window.
 #include "app/gui/main_window.h"
 
+#include "app/gui/help_window.h"
 #include "app/gui/reading_guide.h"
 #include "app/gui/result_files.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
-#include <QDesktopServices>
 #include <QKeySequence>
 #include <QMenuBar>
 #include <QTabWidget>
@@ -99,14 +99,9 @@ void MainWindow::buildActions()
     }
 
     auto* help = menuBar()->addMenu(tr("&Help"));
+    addManualActions(*help, *this);
     QAction* guide = help->addAction(tr("How to &read the results"), this, &MainWindow::showReadingGuide);
-    guide->setShortcut(QKeySequence::HelpContents);
     guide->setObjectName(QStringLiteral("readingGuideAction"));
-    QAction* presets = help->addAction(tr("The &presets (README, online)"), this,
-                                       [] { QDesktopServices::openUrl(presetsHelpUrl()); });
-    presets->setObjectName(QStringLiteral("presetsHelpAction"));
-    presets->setData(presetsHelpUrl());
-    presets->setToolTip(presetsHelpUrl().toString());
     help->addSeparator();
     help->addAction(tr("&About IOLab"), this, &MainWindow::showAbout)->setMenuRole(QAction::AboutRole);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt)->setMenuRole(QAction::AboutQtRole);

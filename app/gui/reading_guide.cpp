@@ -112,7 +112,7 @@ QString readingGuideHtml()
 
 QUrl presetsHelpUrl()
 {
-    return QUrl(QStringLiteral(IOLAB_HOMEPAGE "#presets"));
+    return QUrl(QStringLiteral(IOLAB_HOMEPAGE "/blob/v" IOLAB_VERSION "/resources/manual/presets.md"));
 }
 
 } // namespace iolab::gui

@@ -952,8 +952,7 @@ TEST_F(WindowFixture, HelpExplainsHowToReadTheResultsAndLinksThePresets)
 
     auto* presets = window->findChild<QAction*>(QStringLiteral("presetsHelpAction"));
     ASSERT_NE(presets, nullptr);
-    EXPECT_TRUE(help->actions().contains(presets));
-    EXPECT_EQ(presets->data().toUrl().toString().toStdString(), IOLAB_HOMEPAGE "#presets");
+    EXPECT_TRUE(help->actions().contains(presets)); // it opens the manual: test_help_window.cpp
 }
 
 namespace {

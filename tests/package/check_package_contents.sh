@@ -53,6 +53,9 @@ expected=(
   usr/share/doc/iolab/README.md
   usr/share/doc/iolab/CHANGELOG.md
   usr/share/doc/iolab/examples/example.json
+  usr/share/doc/iolab/manual/index.md
+  usr/share/doc/iolab/manual/presets.md
+  usr/share/doc/iolab/screenshots/start-1366.png
 )
 for size in 16 24 32 48 64 128 256; do
   expected+=("usr/share/icons/hicolor/${size}x${size}/apps/$app_id.png")
