@@ -12,6 +12,7 @@
 #include "tests/support/mount.h"
 #include "tests/support/process.h"
 #include "tests/support/qt_text.h"
+#include "tests/support/qt_wait.h"
 #include "tests/support/temp_dir.h"
 
 #include <QSignalSpy>
@@ -110,7 +111,7 @@ TEST(Launch, ProblemsWithTheOptionsShowInTheWindow)
     EXPECT_THAT(banner, HasSubstr("nope"));
     EXPECT_THAT(banner, HasSubstr("broken.json"));
     // Still there once the mount scan is in and has selected a target.
-    QTRY_VERIFY_WITH_TIMEOUT(!window.targetPanel()->model()->isScanning(), 10'000);
+    IOLAB_TRY_VERIFY(!window.targetPanel()->model()->isScanning(), 10'000);
     QTest::qWait(200);
     EXPECT_THAT(window.bannerText().toStdString(), HasSubstr("nope"));
 }

@@ -27,6 +27,7 @@
 #include "tests/support/mount.h"
 #include "tests/support/process.h"
 #include "tests/support/qt_text.h"
+#include "tests/support/qt_wait.h"
 #include "tests/support/system_facts.h"
 #include "tests/support/temp_dir.h"
 
@@ -114,7 +115,7 @@ struct WindowFixture : ::testing::Test
         window = std::make_unique<MainWindow>(paths(), &log);
         window->show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
-        QTRY_VERIFY_WITH_TIMEOUT(!window->targetPanel()->model()->isScanning(), 10'000);
+        IOLAB_TRY_VERIFY(!window->targetPanel()->model()->isScanning(), 10'000);
     }
     void SetUp() override { open(); }
 
@@ -122,7 +123,7 @@ struct WindowFixture : ::testing::Test
     void choose(const std::string& folder)
     {
         window->chooseFolder(q(folder));
-        QTRY_VERIFY_WITH_TIMEOUT(!window->isInspectingTarget(), 20'000);
+        IOLAB_TRY_VERIFY(!window->isInspectingTarget(), 20'000);
     }
     void useTarget(const std::string& folder)
     {
@@ -236,7 +237,7 @@ TEST_F(WindowFixture, ClosingDuringARunStopsItFirst)
     EXPECT_FALSE(window->close()) << "the close waits for the run to stop";
     EXPECT_TRUE(window->isVisible());
     ASSERT_TRUE(ended.wait(5'000));
-    QTRY_VERIFY_WITH_TIMEOUT(!window->isVisible(), 2000);
+    IOLAB_TRY_VERIFY(!window->isVisible(), 2000);
     EXPECT_EQ(target.entryCount(), 0u);
 }
 
@@ -264,7 +265,7 @@ TEST_F(WindowFixture, HistoryComparesTheTwoMachinesFactsAndMarksWhatDiffers)
     ASSERT_FALSE(store.save(before, &error).isEmpty()) << error.toStdString();
     ASSERT_FALSE(store.save(after, &error).isEmpty()) << error.toStdString();
     window->refreshHistory();
-    QTRY_COMPARE_WITH_TIMEOUT(window->history()->model()->rowCount(), 2, 5000);
+    IOLAB_TRY_COMPARE(window->history()->model()->rowCount(), 2, 5000);
     ASSERT_EQ(compareAndWait(*window, 0, 1), QString());
     FactsView* facts = window->history()->compareFacts();
     EXPECT_EQ(facts->differingRows(), 1);
@@ -393,7 +394,7 @@ TEST_F(WindowFixture, HistoryReopensComparesAndDeletes)
     ASSERT_FALSE(store.save(newer, &error).isEmpty()) << error.toStdString();
     std::ofstream(data / "history/zz-damaged.json") << "{\"schema\": \"iolab.result/1\", \"cases\": [";
     window->refreshHistory(); // off the GUI thread
-    QTRY_COMPARE_WITH_TIMEOUT(window->history()->model()->rowCount(), 3, 5000);
+    IOLAB_TRY_COMPARE(window->history()->model()->rowCount(), 3, 5000);
     int damagedRow = -1;
     for (int row = 0; row < 3; ++row) {
         if (!window->history()->model()->entry(row).problem.isEmpty())
@@ -418,7 +419,7 @@ TEST_F(WindowFixture, HistoryReopensComparesAndDeletes)
 
     window->history()->view()->selectRow(damagedRow);
     window->history()->deleteSelected();
-    QTRY_COMPARE_WITH_TIMEOUT(window->history()->model()->rowCount(), 2, 5000);
+    IOLAB_TRY_COMPARE(window->history()->model()->rowCount(), 2, 5000);
     EXPECT_FALSE(std::filesystem::exists(data / "history/zz-damaged.json"));
 }
 
@@ -433,7 +434,7 @@ TEST_F(WindowFixture, SettingsComeBack)
     window->matrixEditor()->setRunOptions(options);
     window->tabs()->setCurrentIndex(2);
     window->resize(1234, 876);
-    QTRY_COMPARE(window->size(), QSize(1234, 876));
+    IOLAB_TRY_COMPARE(window->size(), QSize(1234, 876), 5000);
     window->mainSplitter()->setSizes({400, 800});
     const QList<int> sizes = window->mainSplitter()->sizes();
     window->setTheme(Theme::Dark);
@@ -538,7 +539,7 @@ TEST_F(WindowFixture, LeftoverRunFoldersAreOfferedForCleanUp)
     useTarget(target.path());
     EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("leftover run folder"));
     window->cleanStaleFolders(); // on a worker
-    QTRY_VERIFY_WITH_TIMEOUT(window->bannerText().contains(QStringLiteral("Removed")), 20'000);
+    IOLAB_TRY_VERIFY(window->bannerText().contains(QStringLiteral("Removed")), 20'000);
     EXPECT_FALSE(std::filesystem::exists(stale));
     EXPECT_TRUE(std::filesystem::exists(target / "keep.txt"));
     EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("Removed 1 leftover"));
@@ -560,7 +561,7 @@ TEST_F(WindowFixture, ABannersButtonDoesWhatThatBannerSays)
     ASSERT_NE(button, nullptr);
     ASSERT_TRUE(window->selectTarget(QStringLiteral("null:")));
     button->click(); // the removal runs on a worker
-    QTRY_VERIFY_WITH_TIMEOUT(window->bannerText().contains(QStringLiteral("Removed")), 20'000);
+    IOLAB_TRY_VERIFY(window->bannerText().contains(QStringLiteral("Removed")), 20'000);
     EXPECT_FALSE(std::filesystem::exists(stale));
     EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("Removed 1 leftover"));
 
@@ -712,7 +713,7 @@ TEST_F(WindowFixture, TheTargetAndTheMatrixAreLockedDuringARun)
     EXPECT_THAT(window->targetPanel()->detailsText().toStdString(), HasSubstr(target.path()));
     EXPECT_THAT(window->targetPanel()->detailsText().toStdString(), ::testing::Not(HasSubstr(other.path())));
 
-    QTRY_VERIFY_WITH_TIMEOUT(window->isRunning(), 20'000); // other runs looked for, the run going
+    IOLAB_TRY_VERIFY(window->isRunning(), 20'000); // other runs looked for, the run going
     window->stopRun();
     ASSERT_TRUE(ended.wait(30'000));
     EXPECT_TRUE(window->targetPanel()->view()->isEnabled());
@@ -781,13 +782,13 @@ TEST_F(WindowFixture, ALargeMatrixIsPlannedOffTheGuiThreadWhileTheWindowGoesOn)
     QObject::connect(&timer, &QTimer::timeout, [&ticks] { ++ticks; });
     timer.start(5);
     window->tabs()->setCurrentIndex(2);
-    QTRY_VERIFY_WITH_TIMEOUT(ticks >= 10, 10'000);
+    IOLAB_TRY_VERIFY(ticks >= 10, 10'000);
     EXPECT_EQ(window->tabs()->currentIndex(), 2);
     EXPECT_TRUE(window->isPlanning());
 
     QSignalSpy planned(window.get(), &MainWindow::planChanged);
     release.set_value();
-    QTRY_VERIFY_WITH_TIMEOUT(!window->isPlanning(), 60'000);
+    IOLAB_TRY_VERIFY(!window->isPlanning(), 60'000);
     EXPECT_GE(planned.count(), 1);
     EXPECT_EQ(window->plan().cases().size() + window->plan().refused().size(), 100'000u);
     EXPECT_EQ(window->plan().caseSeconds.size(), window->plan().cases().size());
@@ -820,7 +821,7 @@ TEST_F(WindowFixture, AFolderWhoseProbeHangsFreezesNothingAndItsLateAnswerIsDrop
     EXPECT_FALSE(window->runAction()->isEnabled());
     EXPECT_THAT(window->runBlockedReason().toStdString(), HasSubstr("being looked at"));
     EXPECT_THAT(window->targetPanel()->detailsText().toStdString(), HasSubstr("Looking at"));
-    QTRY_COMPARE_WITH_TIMEOUT(held->load(), 1, 10'000);
+    IOLAB_TRY_COMPARE(held->load(), 1, 10'000);
 
     // The event loop keeps turning while the look is held: timers fire and the tabs answer.
     int ticks = 0;
@@ -828,7 +829,7 @@ TEST_F(WindowFixture, AFolderWhoseProbeHangsFreezesNothingAndItsLateAnswerIsDrop
     QObject::connect(&timer, &QTimer::timeout, [&ticks] { ++ticks; });
     timer.start(5);
     window->tabs()->setCurrentIndex(2);
-    QTRY_VERIFY_WITH_TIMEOUT(ticks >= 10, 10'000);
+    IOLAB_TRY_VERIFY(ticks >= 10, 10'000);
     EXPECT_EQ(window->tabs()->currentIndex(), 2);
     window->tabs()->setCurrentIndex(3);
     EXPECT_EQ(window->tabs()->currentIndex(), 3);
@@ -842,7 +843,7 @@ TEST_F(WindowFixture, AFolderWhoseProbeHangsFreezesNothingAndItsLateAnswerIsDrop
     EXPECT_EQ(window->runBlockedReason(), QString());
     const QString nullDetails = window->targetPanel()->detailsText();
     release.set_value();
-    QTRY_COMPARE_WITH_TIMEOUT(window->targetPanel()->looksInFlight(), 0, 20'000);
+    IOLAB_TRY_COMPARE(window->targetPanel()->looksInFlight(), 0, 20'000);
     QTest::qWait(50); // anything else the late answer might have queued
     EXPECT_EQ(window->currentTargetKey(), QStringLiteral("null:"));
     EXPECT_EQ(window->targetPanel()->detailsText(), nullDetails);
@@ -854,7 +855,7 @@ TEST_F(WindowFixture, AFolderWhoseProbeHangsFreezesNothingAndItsLateAnswerIsDrop
 
     // Selected again, it is looked at again, and this answer is the current one.
     ASSERT_TRUE(window->selectTarget(q(target.path())));
-    QTRY_VERIFY_WITH_TIMEOUT(!window->isInspectingTarget(), 20'000);
+    IOLAB_TRY_VERIFY(!window->isInspectingTarget(), 20'000);
     EXPECT_THAT(window->targetPanel()->detailsText().toStdString(), HasSubstr(target.path()));
     EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("leftover run folder"));
     EXPECT_TRUE(window->targetPanel()
@@ -917,12 +918,12 @@ TEST_F(WindowFixture, ALookThatOutlivesTheWindowIsDropped)
             return facts;
         });
     window->chooseFolder(q(target.path()));
-    QTRY_COMPARE_WITH_TIMEOUT(held->load(), 1, 10'000);
+    IOLAB_TRY_COMPARE(held->load(), 1, 10'000);
     QPointer<TargetPanel> panel = window->targetPanel();
     window.reset();
     EXPECT_TRUE(panel.isNull());
     release.set_value();
-    QTRY_VERIFY_WITH_TIMEOUT(answered->load(), 20'000);
+    IOLAB_TRY_VERIFY(answered->load(), 20'000);
     QTest::qWait(100); // the queued answer is delivered, and dropped
 }
 
@@ -1023,7 +1024,7 @@ TEST_F(WindowFixture, TheResultsTabShowsTheSummaryAboveTheTable)
     window->resultsView()->setRanking(Ranking::Apparent); // a fresh summary is fitted again
     auto* splitter = window->resultsView()->findChild<QSplitter*>(QStringLiteral("resultsSplitter"));
     ASSERT_NE(splitter, nullptr);
-    QTRY_VERIFY_WITH_TIMEOUT(summary->verticalScrollBar()->maximum() == 0 ||
+    IOLAB_TRY_VERIFY(summary->verticalScrollBar()->maximum() == 0 ||
                                  summary->height() >= splitter->height() / 2 - 10,
                              2000);
 }
@@ -1092,7 +1093,7 @@ TEST_F(WindowFixture, ALargeMatrixWithManyRefusedCombinationsListsTheFirstOnesAn
     for (std::uint32_t t = 1; t <= 999; ++t)
         row->threads.push_back(t);
     plan(d); // how long it takes is measured by tests/perf, not asserted here (sanitizer builds are slow)
-    QTRY_VERIFY_WITH_TIMEOUT(!window->isPlanning(), 60'000); // 99,900 combinations: planned on a worker
+    IOLAB_TRY_VERIFY(!window->isPlanning(), 60'000); // 99,900 combinations: planned on a worker
     const auto refused = window->plan().refused().size();
     ASSERT_GT(refused, 1000u) << "most thread counts leave each thread less than a chunk";
     EXPECT_LE(window->refusedList()->count(), 201) << "the first 200 and a line counting the rest";
@@ -1113,12 +1114,12 @@ TEST_F(WindowFixture, CalibratesALongPlansTargetOnceAndKeepsIt)
         window = std::make_unique<MainWindow>(p, &log);
         window->show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
-        QTRY_VERIFY_WITH_TIMEOUT(!window->targetPanel()->model()->isScanning(), 10'000);
+        IOLAB_TRY_VERIFY(!window->targetPanel()->model()->isScanning(), 10'000);
     };
     calibrating();
     useTarget(target.path());
     ASSERT_TRUE(window->matrixEditor()->loadPreset(QStringLiteral("quick")));
-    QTRY_VERIFY_WITH_TIMEOUT(window->plan().estimate.calibrated, 60'000);
+    IOLAB_TRY_VERIFY(window->plan().estimate.calibrated, 60'000);
     EXPECT_TRUE(window->runAction()->isEnabled()) << window->runAction()->toolTip().toStdString();
     EXPECT_THAT(window->plan().summary().toStdString(), HasSubstr("calibrated on this target"));
     ASSERT_TRUE(std::filesystem::exists(data / "calibration.json"));
@@ -1130,7 +1131,7 @@ TEST_F(WindowFixture, CalibratesALongPlansTargetOnceAndKeepsIt)
     calibrating();
     useTarget(target.path());
     ASSERT_TRUE(window->matrixEditor()->loadPreset(QStringLiteral("quick")));
-    QTRY_VERIFY_WITH_TIMEOUT(window->plan().estimate.calibrated, 10'000);
+    IOLAB_TRY_VERIFY(window->plan().estimate.calibrated, 10'000);
     EXPECT_EQ(std::filesystem::last_write_time(data / "calibration.json"), kept)
         << "taken as kept, not made again";
     EXPECT_TRUE(std::filesystem::is_empty(target.path()));
@@ -1148,7 +1149,7 @@ TEST_F(WindowFixture, ClosingMidCalibrationLeavesNothingOnTheTarget)
     ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
     useTarget(target.path());
     ASSERT_TRUE(window->matrixEditor()->loadPreset(QStringLiteral("quick")));
-    QTRY_VERIFY_WITH_TIMEOUT(window->runAction()->toolTip().contains(QStringLiteral("being calibrated")) ||
+    IOLAB_TRY_VERIFY(window->runAction()->toolTip().contains(QStringLiteral("being calibrated")) ||
                                  window->plan().estimate.calibrated,
                              20'000);
     // As main() does: the window closes, the workers get the exit's 2 s, and only then the window goes.

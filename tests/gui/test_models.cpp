@@ -9,6 +9,7 @@
 #include "core/formats/presets.h"
 #include "platform/platform.h"
 #include "tests/support/builtin_registry.h"
+#include "tests/support/qt_wait.h"
 #include "tests/support/temp_dir.h"
 
 #include <QAbstractItemModelTester>
@@ -138,7 +139,7 @@ TEST(Models, LogModelKeepsTheNewestLinesAndFiltersByLevel)
     logger.info("hello {}", 1);
     logger.warn("careful");
     std::thread([&] { logger.error("from a worker thread"); }).join();
-    QTRY_COMPARE(model.rowCount(), 3);
+    IOLAB_TRY_COMPARE(model.rowCount(), 3, 5000);
     EXPECT_EQ(model.index(2, LogModel::MessageColumn).data().toString(),
               QStringLiteral("from a worker thread"));
     EXPECT_EQ(model.index(1, LogModel::LevelColumn).data().toString(), QStringLiteral("warning"));

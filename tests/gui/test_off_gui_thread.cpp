@@ -17,6 +17,7 @@
 #include "tests/gui/wait_for.h"
 #include "tests/support/builtin_registry.h"
 #include "tests/support/qt_text.h"
+#include "tests/support/qt_wait.h"
 #include "tests/support/temp_dir.h"
 
 #include <QFile>
@@ -128,7 +129,7 @@ struct OffGuiThread : ::testing::Test
             std::make_unique<MainWindow>(AppPaths{q(data.path()), q(data / "settings.ini"), false}, &log);
         window->show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
-        QTRY_VERIFY_WITH_TIMEOUT(!window->targetPanel()->model()->isScanning(), 10'000);
+        IOLAB_TRY_VERIFY(!window->targetPanel()->model()->isScanning(), 10'000);
     }
     void TearDown() override { latch->open(); }
 
@@ -141,7 +142,7 @@ struct OffGuiThread : ::testing::Test
             ASSERT_FALSE(store.save(run, &error).isEmpty()) << error.toStdString();
         }
         window->refreshHistory();
-        QTRY_COMPARE_WITH_TIMEOUT(window->history()->model()->rowCount(), static_cast<int>(runs.size()),
+        IOLAB_TRY_COMPARE(window->history()->model()->rowCount(), static_cast<int>(runs.size()),
                                   10'000);
     }
     int rowOf(const std::string& name) const
@@ -178,7 +179,7 @@ TEST_F(OffGuiThread, AnExportIsWrittenByAWorkerAndTheWindowSaysSoMeanwhile)
     QSignalSpy finished(window->exporter(), &ResultExporter::finished);
     Ticks ticks;
     window->exportTo(q(data / "held.json"));
-    QTRY_COMPARE_WITH_TIMEOUT(latch->arrived(), 1, 10'000);
+    IOLAB_TRY_COMPARE(latch->arrived(), 1, 10'000);
     EXPECT_TRUE(ticks.turns(3)) << "the window handles events while the export is written";
     EXPECT_TRUE(window->exporter()->isExporting());
     EXPECT_THAT(window->progressText().toStdString(), HasSubstr("Exporting to"));
@@ -204,7 +205,7 @@ TEST_F(OffGuiThread, AnExportThatEndsAfterItsWindowIsGoneIsWrittenAndItsAnswerDr
     });
     QPointer<ResultExporter> exporter = window->exporter();
     window->exportTo(q(data / "late.json"));
-    QTRY_COMPARE_WITH_TIMEOUT(latch->arrived(), 1, 10'000);
+    IOLAB_TRY_COMPARE(latch->arrived(), 1, 10'000);
     window.reset();
     EXPECT_TRUE(exporter.isNull());
     latch->open();
@@ -225,7 +226,7 @@ TEST_F(OffGuiThread, OpeningAResultReadsItOffTheGuiThreadAndAnOlderOpenIsDropped
     QSignalSpy opened(window.get(), &MainWindow::resultOpened);
     Ticks ticks;
     window->openResultFile(window->history()->model()->entry(slow).path);
-    QTRY_COMPARE_WITH_TIMEOUT(latch->arrived(), 1, 10'000);
+    IOLAB_TRY_COMPARE(latch->arrived(), 1, 10'000);
     EXPECT_TRUE(ticks.turns(3)) << "the window handles events while the file is read";
     EXPECT_TRUE(window->isOpeningResult());
     EXPECT_THAT(window->progressText().toStdString(), HasSubstr("Opening"));
@@ -263,7 +264,7 @@ TEST_F(OffGuiThread, AResultFromElsewhereIsAddedToHistoryForCompare)
         ASSERT_TRUE(imported.wait(10'000));
         EXPECT_FALSE(imported.at(0).at(0).toString().isEmpty())
             << imported.at(0).at(1).toString().toStdString();
-        QTRY_COMPARE_WITH_TIMEOUT(window->history()->model()->rowCount(), 2, 10'000);
+        IOLAB_TRY_COMPARE(window->history()->model()->rowCount(), 2, 10'000);
         EXPECT_GE(rowOf("customer"), 0);
         EXPECT_TRUE(QFile::exists(saved)) << "the customer's file stays where it was";
 
@@ -294,7 +295,7 @@ TEST_F(OffGuiThread, TheResultFileNamedAtLaunchIsReadOffTheGuiThread)
     LaunchOptions options;
     options.openResult = path;
     EXPECT_TRUE(applyLaunchOptions(*window, options).isEmpty()) << "it returns while the file is read";
-    QTRY_COMPARE_WITH_TIMEOUT(latch->arrived(), 1, 10'000);
+    IOLAB_TRY_COMPARE(latch->arrived(), 1, 10'000);
     EXPECT_TRUE(ticks.turns(3)) << "the window handles events while the file is read";
     EXPECT_FALSE(window->currentResult().has_value());
     latch->open();
@@ -324,7 +325,7 @@ TEST_F(OffGuiThread, CompareReadsBothRunsOffTheGuiThreadAndAnOlderCompareIsDropp
     QSignalSpy compared(window->history(), &HistoryController::compared);
     Ticks ticks;
     window->history()->compareRows(first, second);
-    QTRY_COMPARE_WITH_TIMEOUT(latch->arrived(), 1, 10'000);
+    IOLAB_TRY_COMPARE(latch->arrived(), 1, 10'000);
     EXPECT_TRUE(ticks.turns(3)) << "the window handles events while the runs are read";
     EXPECT_TRUE(window->history()->isComparing());
     EXPECT_EQ(window->history()->compareModel()->rowCount(), 0);
@@ -351,7 +352,7 @@ TEST_F(OffGuiThread, TheExitDoesNotWaitForALookAtATargetThatCannotEnd)
         return lookAtTarget(std::move(entry), look);
     });
     window->chooseFolder(q(folder.path()));
-    QTRY_COMPARE_WITH_TIMEOUT(latch->arrived(), 1, 10'000);
+    IOLAB_TRY_COMPARE(latch->arrived(), 1, 10'000);
     // A history save asked for before the exit is finished by it.
     auto saved = std::make_shared<std::atomic<bool>>(false);
     historyPool()->start([saved] { *saved = true; });
@@ -372,7 +373,7 @@ TEST_F(OffGuiThread, OtherRunsAreLookedForOffTheGuiThreadAndAStopBeforeTheAnswer
 {
     TempDir folder;
     window->chooseFolder(q(folder.path()));
-    QTRY_VERIFY_WITH_TIMEOUT(!window->isInspectingTarget(), 20'000);
+    IOLAB_TRY_VERIFY(!window->isInspectingTarget(), 20'000);
     MatrixDraft draft = MatrixDraft::fresh(builtinRegistry());
     StrategyDraft* row = draft.find("write");
     row->chunks = {64 * 1024};
@@ -392,7 +393,7 @@ TEST_F(OffGuiThread, OtherRunsAreLookedForOffTheGuiThreadAndAStopBeforeTheAnswer
     QSignalSpy ended(window.get(), &MainWindow::runEnded);
     Ticks ticks;
     ASSERT_TRUE(window->startRun()) << window->runBlockedReason().toStdString();
-    QTRY_COMPARE_WITH_TIMEOUT(latch->arrived(), 1, 20'000);
+    IOLAB_TRY_COMPARE(latch->arrived(), 1, 20'000);
     EXPECT_TRUE(ticks.turns(3)) << "the window handles events while other runs are looked for";
     EXPECT_TRUE(window->isStartingRun());
     EXPECT_FALSE(window->isRunning());

@@ -5,6 +5,7 @@
 #include "app/gui/run_controller.h"
 #include "core/base/units.h"
 #include "platform/platform.h"
+#include "tests/support/qt_wait.h"
 #include "tests/support/temp_dir.h"
 
 #include <QSignalSpy>
@@ -58,7 +59,7 @@ TEST(RunThreads, EachRunStartsFromThePreviousOnesEndAndReportsOnlyItself)
             }
         });
     ASSERT_TRUE(controller.start(smallPlanOn(target.path(), 4 * kKiB), options));
-    QTRY_COMPARE_WITH_TIMEOUT(static_cast<int>(finishedChunks.size()), kRuns, 60'000);
+    IOLAB_TRY_COMPARE(static_cast<int>(finishedChunks.size()), kRuns, 60'000);
     EXPECT_FALSE(controller.isRunning());
     for (int i = 0; i < kRuns; ++i) {
         EXPECT_EQ(finishedChunks[static_cast<std::size_t>(i)], 4 * kKiB << i);

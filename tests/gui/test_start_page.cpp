@@ -16,6 +16,7 @@
 #include "tests/gui/wait_for.h"
 #include "tests/support/builtin_registry.h"
 #include "tests/support/qt_text.h"
+#include "tests/support/qt_wait.h"
 #include "tests/support/temp_dir.h"
 
 #include <QAction>
@@ -53,12 +54,12 @@ struct StartFixture : ::testing::Test
             std::make_unique<MainWindow>(AppPaths{q(data.path()), q(data / "settings.ini"), false}, &log);
         window->show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
-        QTRY_VERIFY_WITH_TIMEOUT(!window->targetPanel()->model()->isScanning(), 10'000);
+        IOLAB_TRY_VERIFY(!window->targetPanel()->model()->isScanning(), 10'000);
     }
     void useTarget()
     {
         window->chooseFolder(q(target.path()));
-        QTRY_VERIFY_WITH_TIMEOUT(!window->isInspectingTarget(), 20'000);
+        IOLAB_TRY_VERIFY(!window->isInspectingTarget(), 20'000);
         ASSERT_EQ(window->currentTargetKey(), q(target.path()));
     }
 };
@@ -124,7 +125,7 @@ TEST_F(StartFixture, EachEstimateIsThePlans)
                     HasSubstr(formatDuration(shown->estimate.seconds)));
         EXPECT_TRUE(window->startPage()->runButton(question.preset)->isEnabled());
         ASSERT_TRUE(window->matrixEditor()->loadPreset(question.preset));
-        QTRY_VERIFY_WITH_TIMEOUT(!window->isPlanning(), 10'000);
+        IOLAB_TRY_VERIFY(!window->isPlanning(), 10'000);
         EXPECT_EQ(window->plan().cases().size(), shown->cases().size()) << question.preset.toStdString();
         EXPECT_DOUBLE_EQ(window->plan().estimate.seconds, shown->estimate.seconds)
             << question.preset.toStdString();
