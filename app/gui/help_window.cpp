@@ -163,7 +163,7 @@ void ManualBrowser::doSetSource(const QUrl& name, QTextDocument::ResourceType ty
 QUrl HelpWindow::resolveLink(const QUrl& page, const QUrl& link)
 {
     // The resources mirror the repository's paths, so a link resolves as it does on GitHub.
-    const QUrl to = page.resolved(link);
+    QUrl to = page.resolved(link);
     if (to.scheme() != QLatin1String("qrc"))
         return to;
     const QString path = QDir::cleanPath(to.path());

@@ -21,7 +21,7 @@ public:
     Registry& operator=(const Registry&) = delete;
     Registry(Registry&&) = default;
     Registry& operator=(Registry&&) = default;
-    ~Registry() = default;
+    ~Registry() override = default;
 
     void add(std::unique_ptr<Strategy> strategy);
     const Strategy* find(std::string_view id) const;

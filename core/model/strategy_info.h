@@ -160,11 +160,14 @@ public:
                                                const TargetInfo& target) const = 0;
     std::string knownIds() const; // "stdio, stdio-unlocked, ..."
 
+    virtual ~StrategyCatalog() = default;
+
 protected:
     StrategyCatalog() = default;
     StrategyCatalog(const StrategyCatalog&) = default;
     StrategyCatalog& operator=(const StrategyCatalog&) = default;
-    ~StrategyCatalog() = default;
+    StrategyCatalog(StrategyCatalog&&) = default;
+    StrategyCatalog& operator=(StrategyCatalog&&) = default;
 };
 
 } // namespace iolab

@@ -100,7 +100,8 @@ struct HelpFixture : ::testing::Test
                                               &log);
         window->show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
-        ASSERT_TRUE(QTest::qWaitFor([this] { return !window->targetPanel()->model()->isScanning(); }, 10'000));
+        ASSERT_TRUE(
+            QTest::qWaitFor([this] { return !window->targetPanel()->model()->isScanning(); }, 10'000));
     }
 
     QAction* helpAction(const char* name) const

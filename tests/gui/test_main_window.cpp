@@ -1025,8 +1025,8 @@ TEST_F(WindowFixture, TheResultsTabShowsTheSummaryAboveTheTable)
     auto* splitter = window->resultsView()->findChild<QSplitter*>(QStringLiteral("resultsSplitter"));
     ASSERT_NE(splitter, nullptr);
     IOLAB_TRY_VERIFY(summary->verticalScrollBar()->maximum() == 0 ||
-                                 summary->height() >= splitter->height() / 2 - 10,
-                             2000);
+                         summary->height() >= splitter->height() / 2 - 10,
+                     2000);
 }
 
 TEST_F(WindowFixture, AnotherLiveRunOnTheTargetIsRefusedUntilTheUserSaysRunAnyway)
@@ -1150,8 +1150,8 @@ TEST_F(WindowFixture, ClosingMidCalibrationLeavesNothingOnTheTarget)
     useTarget(target.path());
     ASSERT_TRUE(window->matrixEditor()->loadPreset(QStringLiteral("quick")));
     IOLAB_TRY_VERIFY(window->runAction()->toolTip().contains(QStringLiteral("being calibrated")) ||
-                                 window->plan().estimate.calibrated,
-                             20'000);
+                         window->plan().estimate.calibrated,
+                     20'000);
     // As main() does: the window closes, the workers get the exit's 2 s, and only then the window goes.
     window->close();
     EXPECT_TRUE(finishWorkers(std::chrono::seconds(2))) << "the close stopped the calibration";

@@ -142,8 +142,7 @@ struct OffGuiThread : ::testing::Test
             ASSERT_FALSE(store.save(run, &error).isEmpty()) << error.toStdString();
         }
         window->refreshHistory();
-        IOLAB_TRY_COMPARE(window->history()->model()->rowCount(), static_cast<int>(runs.size()),
-                                  10'000);
+        IOLAB_TRY_COMPARE(window->history()->model()->rowCount(), static_cast<int>(runs.size()), 10'000);
     }
     int rowOf(const std::string& name) const
     {

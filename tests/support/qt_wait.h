@@ -11,13 +11,13 @@
 #include <gtest/gtest.h>
 
 // Waits until `condition` holds, at most `timeoutMs`.
-#define IOLAB_TRY_VERIFY(condition, timeoutMs)                                                                 \
-    ASSERT_TRUE(::QTest::qWaitFor([&] { return static_cast<bool>(condition); }, (timeoutMs)))                  \
+#define IOLAB_TRY_VERIFY(condition, timeoutMs)                                                               \
+    ASSERT_TRUE(::QTest::qWaitFor([&] { return static_cast<bool>(condition); }, (timeoutMs)))                \
         << "still false after " << (timeoutMs) << " ms: " #condition
 
 // Waits until `actual == expected`, at most `timeoutMs`, then compares them as ASSERT_EQ does.
-#define IOLAB_TRY_COMPARE(actual, expected, timeoutMs)                                                         \
-    do {                                                                                                       \
-        ::QTest::qWaitFor([&] { return (actual) == (expected); }, (timeoutMs));                                \
-        ASSERT_EQ((actual), (expected)) << "after waiting " << (timeoutMs) << " ms";                           \
+#define IOLAB_TRY_COMPARE(actual, expected, timeoutMs)                                                       \
+    do {                                                                                                     \
+        ::QTest::qWaitFor([&] { return (actual) == (expected); }, (timeoutMs));                              \
+        ASSERT_EQ((actual), (expected)) << "after waiting " << (timeoutMs) << " ms";                         \
     } while (false)
