@@ -10,6 +10,21 @@ build="$1"
 out="$2"
 version="$3"
 export WINEDEBUG=-all
+# Creating the Start-menu links makes wine start winemenubuilder, which the test does not need (it writes host
+# desktop entries) and which can outlive the installer.
+export WINEDLLOVERRIDES="${WINEDLLOVERRIDES:+$WINEDLLOVERRIDES;}winemenubuilder.exe=d"
+# What wine starts inherits its standard output: a process that outlives the command (the uninstaller's copy
+# of itself in %TEMP%, a helper the installer started) would hold ctest's pipe open, and ctest waits for the
+# pipe, not for this script, so the test would run into its timeout after passing. Every wine command writes to
+# a log here instead, shown when a step fails, and is bounded in time.
+run_wine() {
+  local log="$1"
+  shift
+  if ! timeout 120 wine "$@" >"$log" 2>&1 </dev/null; then
+    cat "$log"
+    return 1
+  fi
+}
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -33,11 +48,12 @@ target="$drive_c/$name"
 rm -rf "$target"
 chmod +x "$installer" # wine runs a file without the x bit as a document, through the shell
 echo "== silent install to C:\\$name"
-wine "$installer" /S "/D=C:\\$name"
+run_wine "$out/install.log" "$installer" /S "/D=C:\\$name" || { echo "FAIL: the silent install failed"; exit 1; }
 for f in bin/iolab-cli.exe README.md LICENSE CHANGELOG.md Uninstall.exe; do
   [[ -f "$target/$f" ]] || { echo "FAIL: the installer did not install $f"; ls -R "$target" || true; exit 1; }
 done
-got="$(wine "$target/bin/iolab-cli.exe" --version | tr -d '\r')"
+run_wine "$out/version.log" "$target/bin/iolab-cli.exe" --version || { echo "FAIL: the installed iolab-cli failed"; exit 1; }
+got="$(tr -d '\r' <"$out/version.log")"
 [[ "$got" == "iolab-cli $version" ]] || { echo "FAIL: the installed iolab-cli says '$got'"; exit 1; }
 echo "installed iolab-cli says: $got"
 menu="$(find "$drive_c" -type d -path '*/Start Menu/Programs/IOLab command line' | head -1)"
@@ -46,15 +62,15 @@ for link in "IOLab command line.lnk" "Read me.lnk" "Changes.lnk" "Uninstall.lnk"
   [[ -f "$menu/$link" ]] || { echo "FAIL: the Start menu lacks $link"; ls "$menu"; exit 1; }
 done
 key='HKLM\Software\Microsoft\Windows\CurrentVersion\Uninstall\iolab-cli'
-wine reg query "$key" /v DisplayVersion 2>/dev/null | tr -d '\r' | grep -q "$version" ||
+{ run_wine "$out/reg.log" reg query "$key" /v DisplayVersion && tr -d '\r' <"$out/reg.log" | grep -q "$version"; } ||
   { echo "FAIL: no uninstall entry with version $version under $key"; exit 1; }
 
 echo "== silent uninstall"
 # The uninstaller copies itself to %TEMP% and returns at once, then removes the folder, the Start-menu
 # entries and the key in that order; wait (up to 60 s) until all three are gone before judging.
-wine "$target/Uninstall.exe" /S
+run_wine "$out/uninstall.log" "$target/Uninstall.exe" /S || { echo "FAIL: the silent uninstall failed"; exit 1; }
 for _ in $(seq 1 300); do
-  if [[ ! -e "$target" && ! -e "$menu" ]] && ! wine reg query "$key" >/dev/null 2>&1; then
+  if [[ ! -e "$target" && ! -e "$menu" ]] && ! timeout 60 wine reg query "$key" >/dev/null 2>&1 </dev/null; then
     break
   fi
   sleep 0.2
@@ -65,7 +81,7 @@ fi
 if [[ -e "$menu" ]]; then
   echo "FAIL: the Start-menu folder is left:"; ls "$menu"; exit 1
 fi
-if wine reg query "$key" >/dev/null 2>&1; then
+if timeout 60 wine reg query "$key" >/dev/null 2>&1 </dev/null; then
   echo "FAIL: the uninstall entry is still in the registry"; exit 1
 fi
 echo "installed, ran and uninstalled under wine; nothing left"
