@@ -347,20 +347,30 @@ DeviceCalibration calibrationFrom(const RunResult& result)
         d.tookSeconds += c.wallSeconds.value_or(0);
         const double apparent = c.apparentMBps.median * kBytesPerMB;
         const double durable = c.durableMBps.median * kBytesPerMB;
-        if (k.strategy == "write" && k.sync.mode == SyncMode::None) {
-            d.pageCacheWriteBytesPerSecond = apparent;
-            d.bufferedDurableBytesPerSecond = durable;
-        } else if (k.strategy == "write") {
-            d.syncSeconds = medianLatency(c.syncLatency);
-        } else if (k.strategy == "direct") {
-            d.deviceWriteBytesPerSecond = durable;
-            d.directReturnedBytesPerSecond = apparent;
-        } else if (k.strategy == "direct-random") {
-            d.directWriteSeconds = medianLatency(c.callLatency);
-        } else if (k.strategy == "read-random-direct") {
-            d.directReadSeconds = medianLatency(c.callLatency);
-        } else if (k.strategy == "read-direct") {
-            d.deviceReadBytesPerSecond = apparent;
+        // The calibration's plain writers and readers, told apart by what they do.
+        const StrategyMethod* method = strategyMethod(k.strategy);
+        if (method == nullptr || method->method != IoMethod::Plain)
+            continue;
+        const bool write = k.direction == Direction::Write;
+        if (write && !method->direct && !method->random) {
+            if (k.sync.mode == SyncMode::None) {
+                d.pageCacheWriteBytesPerSecond = apparent;
+                d.bufferedDurableBytesPerSecond = durable;
+            } else {
+                d.syncSeconds = medianLatency(c.syncLatency);
+            }
+        } else if (write && method->direct) {
+            if (method->random) {
+                d.directWriteSeconds = medianLatency(c.callLatency);
+            } else {
+                d.deviceWriteBytesPerSecond = durable;
+                d.directReturnedBytesPerSecond = apparent;
+            }
+        } else if (!write && method->direct) {
+            if (method->random)
+                d.directReadSeconds = medianLatency(c.callLatency);
+            else
+                d.deviceReadBytesPerSecond = apparent;
         }
     }
     return d;

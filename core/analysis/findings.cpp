@@ -108,18 +108,23 @@ bool hasRate(const CaseResult& c)
     return c.status == Status::Ok && c.apparentMBps.count > 0 && c.apparentMBps.median > 0;
 }
 
+BaselineRole baselineRole(const Case& c)
+{
+    if (c.direction == Direction::Write && c.target == TargetKind::Pipe)
+        return BaselineRole::PipeWrites;
+    if (!c.fileSet.empty())
+        return BaselineRole::FileSets;
+    return c.direction == Direction::Read ? BaselineRole::Reads : BaselineRole::Writes;
+}
+
 std::string baselineStrategy(Direction direction)
 {
-    return direction == Direction::Read ? "read" : "stdio";
+    return baselineOf(direction == Direction::Read ? BaselineRole::Reads : BaselineRole::Writes);
 }
 
 std::string baselineStrategy(const Case& c)
 {
-    if (c.direction == Direction::Write && c.target == TargetKind::Pipe)
-        return "pipe-write";
-    if (!c.fileSet.empty())
-        return "files-serial";
-    return baselineStrategy(c.direction);
+    return baselineOf(baselineRole(c));
 }
 
 bool canBeBaselineOf(const Case& candidate, const Case& c)

@@ -3,6 +3,7 @@
 
 #include "core/analysis/ranking.h"
 #include "core/model/result.h"
+#include "core/model/strategy_methods.h"
 
 #include <cstdint>
 #include <optional>
@@ -72,8 +73,10 @@ bool hasRate(const CaseResult& c);
 // read(2) with the normal hint and the same threads (any hint otherwise), at the same chunk size, target kind
 // and cache state. None when there is no such case. baselineStrategy() names the strategy: "stdio",
 // "pipe-write", "files-serial" or "read" (the Direction form: "stdio" or "read").
+// baselineRole() is the role that strategy plays (core/model/strategy_methods.h).
 std::string baselineStrategy(Direction direction);
 std::string baselineStrategy(const Case& c);
+BaselineRole baselineRole(const Case& c);
 // Whether `candidate` can be the baseline of `c` (strategy, chunk, target, cache), and whether it is the
 // preferred one (default buffer; normal hint and the same threads). The app's chooser uses the same rule.
 bool canBeBaselineOf(const Case& candidate, const Case& c);

@@ -5,6 +5,7 @@
 #include "core/analysis/verdict.h"
 #include "core/base/units.h"
 #include "core/engine/registry.h"
+#include "core/model/strategy_methods.h"
 
 #include <fmt/format.h>
 
@@ -33,10 +34,18 @@ bool openSyncSize(std::uint64_t chunkBytes)
     return chunkBytes != kPgBlock && chunkBytes <= kOpenSyncOpBytes && kOpenSyncOpBytes % chunkBytes == 0;
 }
 
+// The sync-lab method the case's strategy stands for (core/model/strategy_methods.h).
+SyncLabMethod labMethod(const Case& c)
+{
+    const StrategyMethod* method = strategyMethod(c.strategy);
+    return method != nullptr ? method->syncLab : SyncLabMethod::None;
+}
+
 // The open_sync size rows: direct with O_SYNC at one of those sizes.
 bool openSyncSizeRow(const Case& c)
 {
-    return c.strategy == "direct" && c.sync.mode == SyncMode::OSync && openSyncSize(c.chunkBytes);
+    return labMethod(c) == SyncLabMethod::DirectWrite && c.sync.mode == SyncMode::OSync &&
+           openSyncSize(c.chunkBytes);
 }
 
 // A case pg_test_fsync's names fit: one thread writing IOLab's own bytes, into a file it rewrites, overwrites
@@ -57,21 +66,35 @@ std::string syncCall(SyncMode mode)
 std::string writesInWords(const Case& c)
 {
     const std::string size = formatBytes(c.chunkBytes);
-    const std::string kind = c.strategy == "direct"              ? "O_DIRECT write"
-                             : c.strategy == "pwritev2-dsync"    ? "pwritev2 write"
-                             : c.strategy == "uring-linked-sync" ? "io_uring write"
-                             : c.strategy == "write" || c.strategy == "sync-file-range"
-                                 ? "write"
-                                 : fmt::format("{} write", c.strategy);
+    const SyncLabMethod method = labMethod(c);
+    std::string kind;
+    switch (method) {
+    case SyncLabMethod::DirectWrite:
+        kind = "O_DIRECT write";
+        break;
+    case SyncLabMethod::Pwritev2Dsync:
+        kind = "pwritev2 write";
+        break;
+    case SyncLabMethod::UringLinkedSync:
+        kind = "io_uring write";
+        break;
+    case SyncLabMethod::Write:
+    case SyncLabMethod::SyncFileRange:
+        kind = "write";
+        break;
+    case SyncLabMethod::None:
+        kind = fmt::format("{} write", c.strategy);
+        break;
+    }
     const std::uint32_t every = c.sync.loopSyncEvery();
     std::string words;
-    if (c.strategy == "sync-file-range") {
+    if (method == SyncLabMethod::SyncFileRange) {
         words = fmt::format("sync_file_range after each {} {} (not durable)", size, kind);
-    } else if (c.strategy == "uring-linked-sync") {
+    } else if (method == SyncLabMethod::UringLinkedSync) {
         words = every <= 1 ? fmt::format("{} linked to each {} {}", syncCall(c.sync.mode), size, kind)
                            : fmt::format("{} linked to every {}th {} of {}", syncCall(c.sync.mode), every,
                                          kind, size);
-    } else if (c.strategy == "pwritev2-dsync") {
+    } else if (method == SyncLabMethod::Pwritev2Dsync) {
         words = fmt::format("{} {}s with RWF_DSYNC", size, kind);
     } else if (every == 1) {
         words = fmt::format("{} after each {} {}", syncCall(c.sync.mode), size, kind);
@@ -123,27 +146,30 @@ std::string methodName(const Case& c)
         return writesInWords(c);
     const bool every1 = c.sync.loopSyncEvery() == 1;
     const bool pgBlock = c.chunkBytes == kPgBlock;
-    if (c.strategy == "write" && c.sync.mode == SyncMode::None && pgBlock)
+    const SyncLabMethod method = labMethod(c);
+    const bool write = method == SyncLabMethod::Write;
+    const bool direct = method == SyncLabMethod::DirectWrite;
+    if (write && c.sync.mode == SyncMode::None && pgBlock)
         return "write";
-    if (c.strategy == "write" && every1 && pgBlock)
+    if (write && every1 && pgBlock)
         return syncCall(c.sync.mode);
-    if (c.strategy == "direct" && c.sync.mode == SyncMode::ODsync && pgBlock)
+    if (direct && c.sync.mode == SyncMode::ODsync && pgBlock)
         return "open_datasync";
-    if (c.strategy == "direct" && c.sync.mode == SyncMode::OSync && pgBlock)
+    if (direct && c.sync.mode == SyncMode::OSync && pgBlock)
         return "open_sync";
-    if (c.strategy == "direct" && c.sync.mode == SyncMode::ODsync && openSyncSize(c.chunkBytes))
+    if (direct && c.sync.mode == SyncMode::ODsync && openSyncSize(c.chunkBytes))
         return fmt::format("open_datasync, {} writes", formatBytesCompact(c.chunkBytes));
     if (openSyncSizeRow(c)) {
         const std::uint64_t writes = kOpenSyncOpBytes / c.chunkBytes;
         return fmt::format("{:>2} * {:>2}kB open_sync write{}", writes, c.chunkBytes / kKiB,
                            writes > 1 ? "s" : "");
     }
-    if (c.strategy == "pwritev2-dsync" && pgBlock)
+    if (method == SyncLabMethod::Pwritev2Dsync && pgBlock)
         return "pwritev2 RWF_DSYNC";
-    if (c.strategy == "uring-linked-sync" && pgBlock)
+    if (method == SyncLabMethod::UringLinkedSync && pgBlock)
         return fmt::format("io_uring write + linked {}{}", syncCall(c.sync.mode),
                            every1 ? "" : fmt::format(" every {}", c.sync.everyWrites));
-    if (c.strategy == "sync-file-range" && pgBlock)
+    if (method == SyncLabMethod::SyncFileRange && pgBlock)
         return "sync_file_range (not durable)";
     return writesInWords(c);
 }
@@ -259,12 +285,13 @@ std::vector<SyncLabRow> syncLabRows(const RunResult& result, const Registry* reg
             row.durableCallName = syncCall(c.sync.mode);
         } else if (cr.callLatency) {
             row.durableCall = summaryOf(cr.callLatency);
-            row.durableCallName = c.strategy == "pwritev2-dsync"      ? "pwritev2"
-                                  : c.strategy == "uring-linked-sync" ? "write + linked sync"
-                                  : c.strategy == "sync-file-range"   ? "write + sync_file_range"
-                                  : c.sync.mode == SyncMode::ODsync   ? "write (O_DSYNC)"
-                                  : c.sync.mode == SyncMode::OSync    ? "write (O_SYNC)"
-                                                                      : "write";
+            const SyncLabMethod method = labMethod(c);
+            row.durableCallName = method == SyncLabMethod::Pwritev2Dsync     ? "pwritev2"
+                                  : method == SyncLabMethod::UringLinkedSync ? "write + linked sync"
+                                  : method == SyncLabMethod::SyncFileRange   ? "write + sync_file_range"
+                                  : c.sync.mode == SyncMode::ODsync          ? "write (O_DSYNC)"
+                                  : c.sync.mode == SyncMode::OSync           ? "write (O_SYNC)"
+                                                                             : "write";
         }
         rows.push_back(std::move(row));
     }
@@ -562,7 +589,8 @@ std::string formatPgTestFsync(const RunResult& result, const Registry* registry)
         if (cr.status == Status::Cancelled && cr.repetitions.empty())
             continue; // planned, never started
         ++limits[cr.testCase.timeLimitMs];
-        directRan = directRan || (cr.testCase.strategy == "direct" && cr.status == Status::Ok);
+        directRan =
+            directRan || (labMethod(cr.testCase) == SyncLabMethod::DirectWrite && cr.status == Status::Ok);
     }
     std::string out;
     const std::string overridden = overridesText(result.matrix);

@@ -12,6 +12,7 @@
 #include "core/engine/crash_probe.h"
 #include "core/engine/registry.h"
 #include "core/model/axes.h"
+#include "core/model/strategy_methods.h"
 
 #include <fmt/format.h>
 
@@ -66,18 +67,27 @@ std::string explain(Term term)
 
 std::string explainBaseline(const std::string& strategy)
 {
-    if (strategy == "stdio")
-        return "plain `stdio`: fwrite() with the C library's default buffer, what most programs do; the "
-               "baseline of the speed-ups of writes";
-    if (strategy == "pipe-write")
-        return "plain `pipe-write`: write() straight into the pipe; the baseline of the speed-ups of pipe "
-               "writes";
-    if (strategy == "files-serial")
-        return "plain `files-serial`: the files read one after another by one thread; the baseline of the "
-               "speed-ups of file sets";
-    if (strategy.starts_with("read"))
+    const StrategyMethod* method = strategyMethod(strategy);
+    switch (method != nullptr ? method->baseline : BaselineRole::None) {
+    case BaselineRole::Writes:
+        return fmt::format("plain `{}`: fwrite() with the C library's default buffer, what most programs do; "
+                           "the baseline of the speed-ups of writes",
+                           strategy);
+    case BaselineRole::PipeWrites:
+        return fmt::format(
+            "plain `{}`: write() straight into the pipe; the baseline of the speed-ups of pipe "
+            "writes",
+            strategy);
+    case BaselineRole::FileSets:
+        return fmt::format("plain `{}`: the files read one after another by one thread; the baseline of the "
+                           "speed-ups of file sets",
+                           strategy);
+    case BaselineRole::Reads:
         return fmt::format("plain `{}`: read() with no access hint; the baseline of the speed-ups of reads",
                            strategy);
+    case BaselineRole::None:
+        break;
+    }
     return fmt::format("plain `{}`: the baseline of the speed-ups of the cases compared with it", strategy);
 }
 

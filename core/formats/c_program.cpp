@@ -6,6 +6,7 @@
 #include "core/base/units.h"
 #include "core/engine/file_set.h"
 #include "core/formats/c_templates.h"
+#include "core/model/strategy_methods.h"
 
 #include <fmt/format.h>
 
@@ -26,13 +27,12 @@ using c_templates::Os;
 
 // Each strategy's template and what its loop calls: one row per strategy, several rows per template where
 // the loop is the same but for these.
+// (Whether it opens the file unbuffered, goes to random offsets or shares one file among its threads is the
+// strategy's method: core/model/strategy_methods.h.)
 struct StrategyProgram
 {
     std::string_view strategy;
     std::string_view templateName;
-    bool direct = false;
-    bool random = false;
-    bool sharedFile = false; // the threads read one file (random readers) or write one (group-commit)
     std::vector<std::pair<std::string_view, std::string_view>> calls; // @NAME@ -> text
 };
 
@@ -47,63 +47,54 @@ const std::vector<StrategyProgram>& strategyPrograms()
     static const std::vector<StrategyProgram> all{
         {"stdio",
          "stdio-write",
-         false,
-         false,
-         false,
          {{"FWRITE", "fwrite"}, {"CHUNK_VALUE", "CHUNK_BYTES"}, {"CHUNK_SOURCE", ""}}},
         {"stdio-unlocked",
          "stdio-write",
-         false,
-         false,
-         false,
          {{"FWRITE", "fwrite_unlocked"}, {"CHUNK_VALUE", "CHUNK_BYTES"}, {"CHUNK_SOURCE", ""}}},
         {"stdio-unlocked-call",
          "stdio-write",
-         false,
-         false,
-         false,
          {{"FWRITE", "fwrite_unlocked"}, {"CHUNK_VALUE", "g_chunk_bytes"}, {"CHUNK_SOURCE", kRuntimeChunk}}},
-        {"putc", "putc", false, false, false, {{"PUTC", "putc"}}},
-        {"putc-unlocked", "putc", false, false, false, {{"PUTC", "putc_unlocked"}}},
-        {"fputc", "putc", false, false, false, {{"PUTC", "fputc"}}},
-        {"write", "fd-write", false, false, false, {}},
-        {"direct", "fd-write", true, false, false, {}},
-        {"write-random", "fd-write", false, true, false, {}},
-        {"direct-random", "fd-write", true, true, false, {}},
-        {"mmap-window", "mmap-window", false, false, false, {}},
-        {"mmap-batch-direct", "mmap-batch-direct", true, false, false, {}},
-        {"group-commit", "group-commit", false, false, true, {}},
-        {"pipe-write", "pipe-write", false, false, false, {}},
-        {"vmsplice", "vmsplice", false, false, false, {}},
-        {"pwritev2-dsync", "pwritev2-dsync", false, false, false, {}},
-        {"sync-file-range", "sync-file-range", false, false, false, {}},
-        {"uring-linked-sync", "uring-linked-sync", false, false, false, {}},
-        {"read", "fd-read", false, false, false, {}},
-        {"read-direct", "fd-read", true, false, false, {}},
-        {"read-random", "fd-read", false, true, true, {}},
-        {"read-random-direct", "fd-read", true, true, true, {}},
-        {"fread", "fread", false, false, false, {{"FREAD", "fread"}}},
-        {"fread-unlocked", "fread", false, false, false, {{"FREAD", "fread_unlocked"}}},
-        {"mmap-read", "mmap-read", false, false, false, {}},
-        {"files-serial", "files", false, false, false, {}},
-        {"files-pool", "files", false, false, false, {}},
-        {"files-per-thread", "files", false, false, false, {}},
-        {"uring-write", "uring-write", false, false, false, {}},
-        {"uring-write-direct", "uring-write", true, false, false, {}},
-        {"uring-random-write", "uring-write", false, true, false, {}},
-        {"uring-random-write-direct", "uring-write", true, true, false, {}},
-        {"uring-read", "uring-read", false, false, false, {}},
-        {"uring-read-direct", "uring-read", true, false, false, {}},
-        {"uring-random-read", "uring-read", false, true, true, {}},
-        {"uring-random-read-direct", "uring-read", true, true, true, {}},
-        {"overlapped-write", "overlapped", false, false, false, {}},
-        {"overlapped-write-direct", "overlapped", true, false, false, {}},
-        {"overlapped-random-write", "overlapped", false, true, false, {}},
-        {"overlapped-random-write-direct", "overlapped", true, true, false, {}},
-        {"overlapped-read", "overlapped", false, false, false, {}},
-        {"overlapped-read-direct", "overlapped", true, false, false, {}},
-        {"overlapped-random-read", "overlapped", false, true, true, {}},
-        {"overlapped-random-read-direct", "overlapped", true, true, true, {}},
+        {"putc", "putc", {{"PUTC", "putc"}}},
+        {"putc-unlocked", "putc", {{"PUTC", "putc_unlocked"}}},
+        {"fputc", "putc", {{"PUTC", "fputc"}}},
+        {"write", "fd-write", {}},
+        {"direct", "fd-write", {}},
+        {"write-random", "fd-write", {}},
+        {"direct-random", "fd-write", {}},
+        {"mmap-window", "mmap-window", {}},
+        {"mmap-batch-direct", "mmap-batch-direct", {}},
+        {"group-commit", "group-commit", {}},
+        {"pipe-write", "pipe-write", {}},
+        {"vmsplice", "vmsplice", {}},
+        {"pwritev2-dsync", "pwritev2-dsync", {}},
+        {"sync-file-range", "sync-file-range", {}},
+        {"uring-linked-sync", "uring-linked-sync", {}},
+        {"read", "fd-read", {}},
+        {"read-direct", "fd-read", {}},
+        {"read-random", "fd-read", {}},
+        {"read-random-direct", "fd-read", {}},
+        {"fread", "fread", {{"FREAD", "fread"}}},
+        {"fread-unlocked", "fread", {{"FREAD", "fread_unlocked"}}},
+        {"mmap-read", "mmap-read", {}},
+        {"files-serial", "files", {}},
+        {"files-pool", "files", {}},
+        {"files-per-thread", "files", {}},
+        {"uring-write", "uring-write", {}},
+        {"uring-write-direct", "uring-write", {}},
+        {"uring-random-write", "uring-write", {}},
+        {"uring-random-write-direct", "uring-write", {}},
+        {"uring-read", "uring-read", {}},
+        {"uring-read-direct", "uring-read", {}},
+        {"uring-random-read", "uring-read", {}},
+        {"uring-random-read-direct", "uring-read", {}},
+        {"overlapped-write", "overlapped", {}},
+        {"overlapped-write-direct", "overlapped", {}},
+        {"overlapped-random-write", "overlapped", {}},
+        {"overlapped-random-write-direct", "overlapped", {}},
+        {"overlapped-read", "overlapped", {}},
+        {"overlapped-read-direct", "overlapped", {}},
+        {"overlapped-random-read", "overlapped", {}},
+        {"overlapped-random-read-direct", "overlapped", {}},
     };
     return all;
 }
@@ -116,14 +107,16 @@ const StrategyProgram* findProgram(std::string_view strategy)
     return it == all.end() ? nullptr : &*it;
 }
 
-bool isPipeTemplate(std::string_view name)
+// The writers whose programs also write to the null device: stdio's and the plain write(2) ones.
+bool takesNullDevice(const StrategyMethod& method)
 {
-    return name == "pipe-write" || name == "vmsplice";
+    return method.method == IoMethod::StdioChunk || method.method == IoMethod::StdioByte ||
+           method.method == IoMethod::Plain;
 }
 
-bool takesNullDevice(std::string_view name)
+bool isStdio(const StrategyMethod& method)
 {
-    return name == "stdio-write" || name == "putc" || name == "fd-write";
+    return method.method == IoMethod::StdioChunk || method.method == IoMethod::StdioByte;
 }
 
 std::string cString(const std::string& text)
@@ -188,10 +181,10 @@ bool isWrite(const Case& c)
 // Whether the template's loop makes the policy's sync after the last write for an every-N policy too (the
 // descriptor writers do, as IOLab's do); the stdio writers sync at the end for fsync-end and fdatasync-end
 // only (an every-N policy's rest reaches the kernel with fclose).
-bool syncAtEnd(const Case& c, std::string_view templateName)
+bool syncAtEnd(const Case& c, const StrategyMethod& method)
 {
     const bool endPolicy = c.sync.mode == SyncMode::FsyncEnd || c.sync.mode == SyncMode::FdatasyncEnd;
-    if (templateName == "stdio-write" || templateName == "putc")
+    if (isStdio(method))
         return endPolicy;
     return endPolicy || syncsEveryN(c.sync.mode);
 }
@@ -325,7 +318,7 @@ static unsigned char next_random_byte(void)
 }
 
 // The case's values as the templates' #defines.
-std::map<std::string_view, Define> caseDefines(const Case& c, const StrategyProgram& program,
+std::map<std::string_view, Define> caseDefines(const Case& c, const StrategyMethod& method,
                                                const std::string& defaultPath)
 {
     const std::uint32_t threads = std::max<std::uint32_t>(c.threads, 1);
@@ -352,9 +345,9 @@ std::map<std::string_view, Define> caseDefines(const Case& c, const StrategyProg
         shape = paretoShapeForMean(static_cast<double>(set.minBytes), static_cast<double>(set.maxBytes),
                                    static_cast<double>(set.meanBytes));
     int parallelism = 1;
-    if (program.strategy == "files-serial")
+    if (method.fileSetThreads == Parallelism::Single)
         parallelism = 0;
-    else if (program.strategy == "files-per-thread")
+    else if (method.fileSetThreads == Parallelism::PerFile)
         parallelism = 2;
     const auto flag = [](bool on) {
         return std::string(on ? "1" : "0");
@@ -364,13 +357,12 @@ std::map<std::string_view, Define> caseDefines(const Case& c, const StrategyProg
         {"CHUNK_BYTES", {fmt::format("{}ULL", c.chunkBytes), "the case's chunk: the bytes of one call"}},
         {"TOTAL_BYTES", {fmt::format("{}ULL", c.totalBytes), "the case's size, over all its threads"}},
         {"THREADS", {std::to_string(threads), "threads, each with its own file unless SHARED_FILE"}},
-        {"SHARED_FILE", {flag(program.sharedFile), "1: the threads share one file"}},
+        {"SHARED_FILE", {flag(method.sharedFile), "1: the threads share one file"}},
         {"OPEN_SYNC_FLAGS", {openSync, "the sync policy's open flag: 0, O_SYNC or O_DSYNC"}},
         {"SYNC_EVERY",
          {std::to_string(c.sync.loopSyncEvery()),
           "the sync policy's call after every N full writes; 0: none"}},
-        {"SYNC_AT_END",
-         {flag(syncAtEnd(c, program.templateName)), "1: the sync policy's call after the last write"}},
+        {"SYNC_AT_END", {flag(syncAtEnd(c, method)), "1: the sync policy's call after the last write"}},
         {"SYNC_CALL", {syncCall, "the sync policy's call"}},
         {"SYNC_NAME", {cString(syncCall), ""}},
         {"SYNC_DATA_ONLY", {flag(syncsDataOnly(c.sync.mode)), "1: io_uring's sync is fdatasync"}},
@@ -380,8 +372,8 @@ std::map<std::string_view, Define> caseDefines(const Case& c, const StrategyProg
         {"TIME_CHECK_CALLS",
          {std::to_string(std::max<std::uint64_t>(1, 65536 / std::max<std::uint64_t>(c.chunkBytes, 1))),
           "calls into memory between two looks at the clock (64 KiB)"}},
-        {"DIRECT_FLAG", {program.direct ? "O_DIRECT" : "0", "O_DIRECT: around the page cache"}},
-        {"RANDOM", {flag(program.random), "1: random chunk-aligned offsets"}},
+        {"DIRECT_FLAG", {method.direct ? "O_DIRECT" : "0", "O_DIRECT: around the page cache"}},
+        {"RANDOM", {flag(method.random), "1: random chunk-aligned offsets"}},
         {"REWRITE",
          {flag(c.preallocate == Preallocate::Rewrite), "1: preallocate rewrite, every write at offset 0"}},
         {"STDIO_BUFFER", {bufferMode, "setvbuf: 0 stdio's default, 1 none (_IONBF), 2 STDIO_BUFFER_BYTES"}},
@@ -402,7 +394,7 @@ std::map<std::string_view, Define> caseDefines(const Case& c, const StrategyProg
         {"FILE_PARALLELISM",
          {std::to_string(parallelism), "0 one thread, 1 a pool of THREADS, 2 a thread per file"}},
         {"WRITE", {flag(isWrite(c)), "1: writes, 0: reads"}},
-        {"NO_BUFFERING", {flag(program.direct), "FILE_FLAG_NO_BUFFERING: around the cache"}},
+        {"NO_BUFFERING", {flag(method.direct), "FILE_FLAG_NO_BUFFERING: around the cache"}},
         {"WRITE_THROUGH",
          {flag(c.sync.mode == SyncMode::OSync || c.sync.mode == SyncMode::ODsync),
           "FILE_FLAG_WRITE_THROUGH (the case's O_SYNC or O_DSYNC)"}},
@@ -425,13 +417,13 @@ std::string sizeExpression(SizeMix mix)
     return "lo";
 }
 
-std::string outputWords(const Case& c, std::string_view templateName)
+std::string outputWords(const Case& c, const StrategyMethod& method)
 {
-    if (templateName == "files")
+    if (method.method == IoMethod::FileSet)
         return "a new folder for the file set, removed at the end";
     if (c.target == TargetKind::Null)
         return "not used: the case writes to the null device";
-    const std::string more = c.threads > 1 && !findProgram(c.strategy)->sharedFile
+    const std::string more = c.threads > 1 && !method.sharedFile
                                  ? fmt::format(", OUTPUT.1 to OUTPUT.{} for the threads", c.threads)
                                  : std::string();
     if (isWrite(c))
@@ -510,10 +502,9 @@ std::string substitute(const std::string& text, const std::map<std::string, std:
 
 // Every way the program's run differs from IOLab's, in sentences.
 std::vector<std::string> differencesOf(const Case& c, const CProgramOptions& options,
-                                       const StrategyProgram& program, const CTemplate& t)
+                                       const StrategyMethod& method, const CTemplate& t)
 {
     std::vector<std::string> d;
-    const std::string_view name = t.name;
     const bool files = c.target == TargetKind::Directory;
     if (options.repetitions > 1 || options.warmups > 0)
         d.emplace_back(
@@ -532,7 +523,7 @@ std::vector<std::string> differencesOf(const Case& c, const CProgramOptions& opt
             "IOLab read every byte back and checked it after the timed part; this program does not");
     if (options.verify && !isWrite(c))
         d.emplace_back("IOLab checked every byte it read against its pattern; this program does not");
-    if (isPipeTemplate(name))
+    if (method.method == IoMethod::Pipe)
         d.emplace_back(
             options.verifyPipes
                 ? "IOLab's reader checked every byte of the stream against its pattern; this "
@@ -542,19 +533,20 @@ std::vector<std::string> differencesOf(const Case& c, const CProgramOptions& opt
     if (options.timedCalls)
         d.emplace_back("IOLab timed every call for its latency histogram (a clock read around each); this "
                        "program times the whole loop only");
-    if (program.random && isWrite(c))
+    if (method.random && isWrite(c))
         d.emplace_back("the random order is a shuffle of its own (Fisher-Yates): every chunk once, as in "
                        "IOLab, but in another order than IOLab's");
-    if (name == "uring-write")
+    const bool uring = method.method == IoMethod::UringQueue;
+    if (uring && isWrite(c))
         d.emplace_back("IOLab registers the file and the pattern's memory with the ring (a fixed file and "
                        "buffer); this program does not");
-    if (name == "uring-read")
+    if (uring && !isWrite(c))
         d.emplace_back("IOLab registers the file with the ring (a fixed file); this program does not");
-    if (name == "files")
+    if (method.method == IoMethod::FileSet)
         d.emplace_back("the set's folders hold 64 files each, one level deep (IOLab nests them two levels "
                        "deep); IOLab also times each file (median and 99th percentile), this program the "
                        "whole set only");
-    if (name == "mmap-batch-direct")
+    if (method.method == IoMethod::MmapBatchDirect)
         d.emplace_back("the scratch file behind the batch buffer is removed as soon as it is mapped (the "
                        "mapping keeps it); IOLab keeps it until the case ends");
     if (options.dropCaches && !isWrite(c) && c.cache != CacheState::Warm)
@@ -592,6 +584,13 @@ std::string_view cTemplateOf(std::string_view strategy)
 
 CProgram cProgram(const Case& c, const CProgramOptions& options)
 {
+    const StrategyMethod* method = strategyMethod(c.strategy);
+    if (method == nullptr)
+        return unavailable(
+            options.title,
+            fmt::format("IOLab does not know the {} strategy (this version has none of that name), "
+                        "so it has no C program of it.",
+                        c.strategy));
     const StrategyProgram* program = findProgram(c.strategy);
     if (program == nullptr)
         return unavailable(
@@ -600,13 +599,14 @@ CProgram cProgram(const Case& c, const CProgramOptions& options)
     const CTemplate* t = c_templates::findTemplate(program->templateName);
     if (t == nullptr)
         throw std::logic_error("no C template " + std::string(program->templateName));
-    const bool pipe = isPipeTemplate(t->name);
+    const bool pipe = method->method == IoMethod::Pipe;
     if (pipe != (c.target == TargetKind::Pipe) ||
-        (c.target == TargetKind::Null && (!takesNullDevice(t->name) || program->direct)))
+        (c.target == TargetKind::Null && (!takesNullDevice(*method) || method->direct)))
         return unavailable(options.title,
                            fmt::format("IOLab has no C program of the {} strategy writing to {}.", c.strategy,
                                        toString(c.target)));
-    if (t->name == "files" && c.fileSet.empty())
+    const bool fileSet = method->method == IoMethod::FileSet;
+    if (fileSet && c.fileSet.empty())
         return unavailable(
             options.title,
             fmt::format("IOLab has no C program of {} without a file set to read.", c.strategy));
@@ -614,19 +614,19 @@ CProgram cProgram(const Case& c, const CProgramOptions& options)
     const std::string defaultPath =
         c.target == TargetKind::Null
             ? std::string("/dev/null")
-            : joinPath(options.directory, options.fileStem + (t->name == "files" ? "-set" : ".dat"));
-    const auto defines = caseDefines(c, *program, defaultPath);
+            : joinPath(options.directory, options.fileStem + (fileSet ? "-set" : ".dat"));
+    const auto defines = caseDefines(c, *method, defaultPath);
     const PatternCode pattern = patternCode(c.pattern);
     std::map<std::string, std::string> values{
         {"PATTERN_COMMENT", pattern.comment},    {"PATTERN_SOURCE", pattern.source},
-        {"PATTERN_FILL", pattern.fill},          {"OUTPUT_WORDS", outputWords(c, t->name)},
+        {"PATTERN_FILL", pattern.fill},          {"OUTPUT_WORDS", outputWords(c, *method)},
         {"PREPARE", prepareLine(c.preallocate)}, {"SIZE_EXPRESSION", sizeExpression(c.fileSet.mix)}};
     for (const auto& [key, value] : program->calls)
         values[std::string(key)] = std::string(value);
 
     const bool windows = t->os == Os::Windows;
     std::string libraries(t->libraries);
-    if (t->name == "files" && c.fileSet.mix == SizeMix::Article)
+    if (fileSet && c.fileSet.mix == SizeMix::Article)
         libraries = "-lm";
     CProgram result;
     result.available = true;
@@ -652,7 +652,7 @@ CProgram cProgram(const Case& c, const CProgramOptions& options)
     }
     if (!pipe)
         text +=
-            commentLines(fmt::format("OUTPUT: {} (default {}).", outputWords(c, t->name), defaultPath), "");
+            commentLines(fmt::format("OUTPUT: {} (default {}).", outputWords(c, *method), defaultPath), "");
     text += commentLines(
         isWrite(c) && c.target == TargetKind::Directory
             ? "It prints one line with the MB/s it measured: apparent (until the last call returned) and "
@@ -663,7 +663,7 @@ CProgram cProgram(const Case& c, const CProgramOptions& options)
               "the "
               "call that failed and why, and exits with status 1.",
         "");
-    const auto differences = differencesOf(c, options, *program, *t);
+    const auto differences = differencesOf(c, options, *method, *t);
     text += " *\n";
     if (differences.empty()) {
         text += commentLines("Where it differs from IOLab's run: nowhere that IOLab knows of.", "");

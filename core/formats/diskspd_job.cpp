@@ -4,6 +4,7 @@
 #include "core/formats/job_common.h"
 
 #include "core/base/units.h"
+#include "core/model/strategy_methods.h"
 
 #include <fmt/format.h>
 
@@ -25,32 +26,25 @@ std::string diskspdBytes(std::uint64_t bytes)
     return std::to_string(bytes);
 }
 
-bool isStdioChunked(std::string_view s)
-{
-    return s == "stdio" || s == "stdio-unlocked" || s == "stdio-unlocked-call" || s == "fread" ||
-           s == "fread-unlocked";
-}
-
 // What DiskSpd cannot do at all, or "" when it can.
-std::string noEquivalent(const Case& c)
+std::string noEquivalent(const Case& c, const StrategyMethod& method)
 {
-    const std::string& s = c.strategy;
-    if (c.target == TargetKind::Pipe || s == "pipe-write" || s == "vmsplice")
+    if (c.target == TargetKind::Pipe || method.method == IoMethod::Pipe)
         return "DiskSpd has no equivalent: it reads and writes files, partitions and disks, not a pipe a "
                "reader drains.";
     if (c.target == TargetKind::Null)
         return "DiskSpd has no equivalent: its targets are files, partitions and disks, not the null device.";
-    if (s == "group-commit")
+    if (method.method == IoMethod::GroupCommit)
         return "DiskSpd has no equivalent: its threads never sync, let alone one sync for the writes of "
                "several threads (a database's group commit).";
-    if (s == "putc" || s == "putc-unlocked" || s == "fputc")
+    if (method.method == IoMethod::StdioByte)
         return fmt::format("DiskSpd has no equivalent: {} is a C library call per byte into a FILE's buffer, "
                            "and what it measures is that call's cost; DiskSpd issues whole blocks to the OS.",
-                           s);
-    if (!c.fileSet.empty() || s.starts_with("files-"))
+                           c.strategy);
+    if (!c.fileSet.empty() || method.method == IoMethod::FileSet)
         return "DiskSpd has no equivalent: it times I/O to a few large targets, not opening, reading and "
                "closing a set of many small files.";
-    if (s == "sync-file-range" && c.chunkBytes % 512 != 0)
+    if (method.method == IoMethod::SyncFileRange && c.chunkBytes % 512 != 0)
         return fmt::format("DiskSpd has no equivalent: Windows has no sync_file_range, and the closest, "
                            "unbuffered writes (-Su), need sector-aligned blocks, which {} is not.",
                            formatBytes(c.chunkBytes));
@@ -75,64 +69,80 @@ struct Command
     std::vector<std::string> differences;
 };
 
-void mapStrategy(const Case& c, Command& cmd)
+void mapStrategy(const Case& c, const StrategyMethod& method, Command& cmd)
 {
-    const std::string& s = c.strategy;
     const bool read = c.direction == Direction::Read;
-    if (isStdioChunked(s)) {
+    cmd.unbuffered = method.direct;
+    cmd.random = method.random;
+    switch (method.method) {
+    case IoMethod::StdioChunk: {
         const StdioCalls calls = stdioCalls(c);
         cmd.block = calls.bytes;
         cmd.differences.emplace_back(fmt::format(
             "DiskSpd has no stdio ({}); closest: -b{}, the calls stdio makes to the OS with {}; the cost of "
             "the {}-byte {} calls themselves is not in this command",
-            read ? "fread" : "fwrite", diskspdBytes(cmd.block), calls.buffer, c.chunkBytes, s));
-    } else if (s == "direct" || s == "read-direct" || s == "direct-random" || s == "read-random-direct") {
-        cmd.unbuffered = true;
-    } else if (s == "mmap-read" || s == "mmap-window") {
+            read ? "fread" : "fwrite", diskspdBytes(cmd.block), calls.buffer, c.chunkBytes, c.strategy));
+        break;
+    }
+    case IoMethod::MmapRead:
+        cmd.mapped = true;
+        cmd.differences.emplace_back("DiskSpd's memory-mapped I/O (-Sm, DiskSpd 2.0.21a and later) maps the "
+                                     "whole file and copies each "
+                                     "block out of the view, as IOLab copies each chunk out of its mapping");
+        break;
+    case IoMethod::MmapWindow:
         cmd.mapped = true;
         cmd.differences.emplace_back(
-            s == "mmap-read"
-                ? "DiskSpd's memory-mapped I/O (-Sm, DiskSpd 2.0.21a and later) maps the whole file and "
-                  "copies each block out of the view, as IOLab copies each chunk out of its mapping"
-                : "DiskSpd's memory-mapped I/O (-Sm, DiskSpd 2.0.21a and later) copies each block into a "
-                  "view of the whole file; IOLab maps a 16 KiB window at a time and remaps it as it fills");
-    } else if (s == "mmap-batch-direct") {
-        cmd.unbuffered = true;
+            "DiskSpd's memory-mapped I/O (-Sm, DiskSpd 2.0.21a and later) copies each block into a view of "
+            "the "
+            "whole file; IOLab maps a 16 KiB window at a time and remaps it as it fills");
+        break;
+    case IoMethod::MmapBatchDirect:
         cmd.block = 16 * kKiB;
         cmd.differences.emplace_back(fmt::format(
             "IOLab copies its {} chunks into a 16 KiB mapped batch and writes each full batch to a file "
             "opened O_DIRECT; this command makes the same 16 KiB unbuffered writes (-b16K -Su), without the "
             "copies",
             formatBytes(c.chunkBytes)));
-    } else if (s == "pwritev2-dsync") {
+        break;
+    case IoMethod::Pwritev2Dsync:
         cmd.writeThrough = true;
         cmd.differences.emplace_back(
             "IOLab passes RWF_DSYNC on each pwritev2 call; -Sw opens the file "
             "write-through (FILE_FLAG_WRITE_THROUGH), which makes every write durable "
             "before it returns the same way");
-    } else if (s == "sync-file-range") {
+        break;
+    case IoMethod::SyncFileRange:
         cmd.unbuffered = true;
         cmd.differences.emplace_back(
             "Windows has no sync_file_range; closest: unbuffered writes (-Su), which also go to the device "
             "and wait for it without flushing its cache, but skip the page cache entirely");
-    } else if (s.starts_with("uring-") && s != "uring-linked-sync") {
-        cmd.unbuffered = s.ends_with("-direct");
+        break;
+    case IoMethod::UringQueue:
         cmd.outstanding = std::max<std::uint32_t>(c.queueDepth, 1);
         cmd.differences.emplace_back(fmt::format(
             "IOLab kept {} requests in flight with io_uring; DiskSpd keeps -o{} in flight on an I/O "
             "completion port, Windows's asynchronous I/O",
             cmd.outstanding, cmd.outstanding));
-    } else if (s.starts_with("overlapped-")) {
-        cmd.unbuffered = s.ends_with("-direct");
+        break;
+    case IoMethod::OverlappedQueue:
         cmd.outstanding = std::max<std::uint32_t>(c.queueDepth, 1);
+        break;
+    case IoMethod::Plain:
+    case IoMethod::UringLinkedSync: // its sync policy says the rest (mapSync)
+        break;
+    case IoMethod::StdioByte:
+    case IoMethod::FileSet:
+    case IoMethod::Pipe:
+    case IoMethod::GroupCommit:
+        break; // noEquivalent said why
     }
-    cmd.random = s.find("random") != std::string::npos;
     if (cmd.block == 0)
         cmd.block = c.chunkBytes;
 }
 
 // The sync policy: DiskSpd never calls FlushFileBuffers; write-through (-Sw) is its one durable write.
-void mapSync(const Case& c, Command& cmd)
+void mapSync(const Case& c, const StrategyMethod& method, Command& cmd)
 {
     if (c.direction != Direction::Write || cmd.writeThrough)
         return;
@@ -153,10 +163,10 @@ void mapSync(const Case& c, Command& cmd)
         const char* call = syncsDataOnly(c.sync.mode) ? "fdatasync" : "fsync";
         if (c.sync.everyWrites == 1) {
             cmd.writeThrough = true;
-            cmd.differences.emplace_back(
-                fmt::format("IOLab called {} after every write{}; DiskSpd has no flush calls, and -Sw "
-                            "(FILE_FLAG_WRITE_THROUGH) makes each write durable before it returns instead",
-                            call, c.strategy == "uring-linked-sync" ? " (linked to it in io_uring)" : ""));
+            cmd.differences.emplace_back(fmt::format(
+                "IOLab called {} after every write{}; DiskSpd has no flush calls, and -Sw "
+                "(FILE_FLAG_WRITE_THROUGH) makes each write durable before it returns instead",
+                call, method.method == IoMethod::UringLinkedSync ? " (linked to it in io_uring)" : ""));
             break;
         }
         cmd.differences.emplace_back(
@@ -214,13 +224,23 @@ DiskspdJob diskspdJob(const Case& c, const DiskspdJobOptions& options)
 {
     DiskspdJob job;
     std::string text = "REM " + options.title + "\n";
-    if (const std::string none = noEquivalent(c); !none.empty()) {
+    const StrategyMethod* method = strategyMethod(c.strategy);
+    if (method == nullptr) {
+        job.equivalent = false;
+        job.text =
+            text +
+            fmt::format("REM IOLab does not know the {} strategy (this version has none of that name), so "
+                        "it cannot say what DiskSpd would run.\n",
+                        c.strategy);
+        return job;
+    }
+    if (const std::string none = noEquivalent(c, *method); !none.empty()) {
         job.equivalent = false;
         job.text = text + "REM " + none + "\n";
         return job;
     }
     Command cmd;
-    mapStrategy(c, cmd);
+    mapStrategy(c, *method, cmd);
     cmd.write = c.direction == Direction::Write;
     const std::uint32_t threads = std::max<std::uint32_t>(c.threads, 1);
     const bool sharedFile = cmd.random && !cmd.write; // IOLab's random readers share one file
@@ -275,7 +295,7 @@ DiskspdJob diskspdJob(const Case& c, const DiskspdJobOptions& options)
             cmd.differences.emplace_back("DiskSpd creates the file at its full size and writes it before "
                                          "timing (-c); IOLab only reserved its space (fallocate)");
     }
-    mapSync(c, cmd);
+    mapSync(c, *method, cmd);
     mapRead(c, cmd, seconds);
     // DiskSpd's own write buffer repeats the bytes 0 to 255, which compress well: writes take fresh random
     // bytes per write instead (-Zr), or zeros (-Z) for IOLab's zeros.

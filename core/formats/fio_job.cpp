@@ -4,6 +4,7 @@
 #include "core/formats/job_common.h"
 
 #include "core/base/units.h"
+#include "core/model/strategy_methods.h"
 
 #include <fmt/format.h>
 
@@ -68,15 +69,19 @@ void mapUringQueue(Mapping& m)
         "them; measured with 4 KiB at QD32, they gain nothing (0.8-1.0x)");
 }
 
-Mapping mapStrategy(const Case& c)
+// How fio does what the strategy's method does; no engine when it cannot (the caller says why).
+Mapping mapStrategy(const Case& c, const StrategyMethod& method)
 {
     Mapping m;
-    const std::string& s = c.strategy;
     m.bs = c.chunkBytes;
     const bool read = c.direction == Direction::Read;
     m.rw = read ? "read" : "write";
-    if (s == "stdio" || s == "stdio-unlocked" || s == "stdio-unlocked-call" || s == "putc" ||
-        s == "putc-unlocked" || s == "fputc" || s == "fread" || s == "fread-unlocked") {
+    m.direct = method.direct;
+    if (method.random)
+        m.rw = read ? "randread" : "randwrite";
+    switch (method.method) {
+    case IoMethod::StdioChunk:
+    case IoMethod::StdioByte: {
         m.engine = "psync";
         const StdioCalls calls = stdioCalls(c);
         m.bs = calls.bytes;
@@ -84,53 +89,55 @@ Mapping mapStrategy(const Case& c)
             fmt::format("fio has no stdio ({}) engine; closest: ioengine=psync with "
                         "bs={}, the calls stdio makes with {}; "
                         "the cost of the {}-byte {} calls themselves is not in this job",
-                        read ? "fread" : "fwrite", fioBytes(m.bs), calls.buffer, c.chunkBytes, s));
-    } else if (s == "write" || s == "direct" || s == "read" || s == "read-direct") {
+                        read ? "fread" : "fwrite", fioBytes(m.bs), calls.buffer, c.chunkBytes, c.strategy));
+        break;
+    }
+    case IoMethod::Plain:
         m.engine = "psync";
-        m.direct = s.ends_with("direct");
-    } else if (s == "write-random" || s == "direct-random" || s == "read-random" ||
-               s == "read-random-direct") {
-        m.engine = "psync";
-        m.direct = s.ends_with("direct");
-        m.rw = read ? "randread" : "randwrite";
-        m.sharedRandomFile = read;
-    } else if (s == "mmap-window" || s == "mmap-read") {
+        m.sharedRandomFile = method.sharedFile;
+        break;
+    case IoMethod::MmapWindow:
         m.engine = "mmap";
-        if (s == "mmap-window")
-            m.differences.emplace_back(
-                "IOLab maps a window per chunk and copies into it; fio's mmap engine maps "
-                "the file in pieces of up to its size and copies per block: close, not the "
-                "same");
-    } else if (s == "mmap-batch-direct") {
+        m.differences.emplace_back(
+            "IOLab maps a window per chunk and copies into it; fio's mmap engine maps "
+            "the file in pieces of up to its size and copies per block: close, not the "
+            "same");
+        break;
+    case IoMethod::MmapRead:
+        m.engine = "mmap";
+        break;
+    case IoMethod::MmapBatchDirect:
         m.engine = "psync";
-        m.direct = true;
         m.differences.emplace_back(
             "fio has no mmap batch buffer flushed with pwrite to an O_DIRECT file; closest: "
             "direct pwrite of the same blocks (without the copy into the mapping)");
-    } else if (s == "pwritev2-dsync") {
+        break;
+    case IoMethod::Pwritev2Dsync:
         m.engine = "pvsync2";
         m.extra.emplace_back("sync", "dsync");
         m.differences.emplace_back("IOLab passes RWF_DSYNC on each pwritev2; fio opens the file O_DSYNC "
                                    "(sync=dsync), which makes each write durable the same way");
-    } else if (s == "sync-file-range") {
+        break;
+    case IoMethod::SyncFileRange:
         m.engine = "psync";
         m.extra.emplace_back("sync_file_range", "write:1");
-    } else if (s == "uring-linked-sync") {
+        break;
+    case IoMethod::UringLinkedSync:
         m.engine = "io_uring";
         m.extra.emplace_back("fdatasync", "1");
         m.differences.emplace_back(
             "IOLab links each write to its fdatasync (IOSQE_IO_LINK) in one submission; "
             "fio issues the fdatasync as its own request after the write completes");
-    } else if (s.starts_with("uring-") || s.starts_with("overlapped-")) {
-        m.engine = s.starts_with("uring-") ? "io_uring" : "windowsaio";
-        m.direct = s.ends_with("-direct");
-        const bool random = s.find("random") != std::string::npos;
-        m.rw = read ? (random ? "randread" : "read") : (random ? "randwrite" : "write");
+        break;
+    case IoMethod::UringQueue:
+    case IoMethod::OverlappedQueue:
+        m.engine = method.method == IoMethod::UringQueue ? "io_uring" : "windowsaio";
         m.depth = std::max<std::uint32_t>(c.queueDepth, 1);
-        m.sharedRandomFile = random && read;
-        if (m.engine == "io_uring")
+        m.sharedRandomFile = method.sharedFile;
+        if (method.method == IoMethod::UringQueue)
             mapUringQueue(m);
-    } else if (s.starts_with("files-")) {
+        break;
+    case IoMethod::FileSet:
         m.engine = "psync";
         m.differences.emplace_back(fmt::format(
             "fio reads files of one size ({} bytes, the set's mean); IOLab's set ({}) mixes sizes",
@@ -140,9 +147,11 @@ Mapping mapStrategy(const Case& c)
             m.differences.emplace_back(fmt::format(
                 "{} takes the files from one list shared by its {} threads; fio gives each of its {} jobs an "
                 "equal share of them",
-                s, c.threads, c.threads));
-    } else {
-        m.engine.clear(); // pipes, group commit: no fio equivalent
+                c.strategy, c.threads, c.threads));
+        break;
+    case IoMethod::Pipe:
+    case IoMethod::GroupCommit:
+        break; // fioJob answered these before asking for a mapping
     }
     return m;
 }
@@ -153,26 +162,30 @@ FioJob fioJob(const Case& c, const FioJobOptions& options)
 {
     FioJob job;
     std::string head = "; " + options.title + "\n";
-    if (c.target != TargetKind::Directory || c.strategy == "pipe-write" || c.strategy == "vmsplice") {
+    const StrategyMethod* method = strategyMethod(c.strategy);
+    if (method == nullptr) {
+        job.equivalent = false;
+        job.text =
+            head + fmt::format("; IOLab does not know the {} strategy (this version has none of that name), "
+                               "so it cannot say what fio would run.\n",
+                               c.strategy);
+        return job;
+    }
+    if (c.target != TargetKind::Directory || method->method == IoMethod::Pipe) {
         job.equivalent = false;
         job.text = head +
                    "; fio has no equivalent: it writes files and block devices, not into a pipe a reader "
                    "drains.\n";
         return job;
     }
-    if (c.strategy == "group-commit") {
+    if (method->method == IoMethod::GroupCommit) {
         job.equivalent = false;
         job.text = head +
                    "; fio has no equivalent: its jobs sync their own writes; none syncs for the others "
                    "(a database's group commit).\n";
         return job;
     }
-    Mapping m = mapStrategy(c);
-    if (m.engine.empty()) {
-        job.equivalent = false;
-        job.text = head + fmt::format("; fio has no equivalent of the {} strategy.\n", c.strategy);
-        return job;
-    }
+    Mapping m = mapStrategy(c, *method);
     std::vector<std::pair<std::string, std::string>> lines;
     const auto set = [&lines](std::string key, std::string value) {
         lines.emplace_back(std::move(key), std::move(value));

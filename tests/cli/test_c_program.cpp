@@ -403,7 +403,7 @@ TEST(CProgram, NothingIsInvented)
     c.totalBytes = kMiB;
     CProgram p = cProgram(c, options);
     EXPECT_FALSE(p.available);
-    EXPECT_THAT(p.text, HasSubstr("IOLab has no C program of the a-strategy-from-the-future strategy"));
+    EXPECT_THAT(p.text, HasSubstr("IOLab does not know the a-strategy-from-the-future strategy"));
     EXPECT_THAT(p.text, Not(HasSubstr("#include")));
     EXPECT_TRUE(p.buildCommand.empty());
     EXPECT_TRUE(cTemplateOf(c.strategy).empty());

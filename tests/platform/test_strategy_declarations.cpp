@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: MIT
-// What the built-in strategies' declarations give their callers. Every registered strategy's exports (fio
-// job, DiskSpd command line, C program) for a spread of its cases, against golden files under
-// tests/data/exports/ written before the strategies were declared once for both OSes (issue 35): one file
-// per strategy, byte for byte, so that a change to a declaration or to a mapping that moves an export shows
-// here. IOLAB_WRITE_EXPORT_GOLDEN=1 rewrites the files (and fails, so that a rewrite is never a pass).
+// What the built-in strategies' declarations give their callers. Each registered strategy's row of methods
+// (core/model/strategy_methods.h), which the exports, the sync lab and the findings read, agrees with its
+// declaration, and each has a fio, a DiskSpd and a C mapping or a stated reason it has none. Every registered
+// strategy's exports (fio job, DiskSpd command line, C program) for a spread of its cases, against golden
+// files under tests/data/exports/ written before the strategies were declared once for both OSes (issue 35):
+// one file per strategy, byte for byte, so that a change to a declaration or to a mapping that moves an
+// export shows here. IOLAB_WRITE_EXPORT_GOLDEN=1 rewrites the files (and fails, so that a rewrite is never a
+// pass).
 #include "core/base/units.h"
 #include "core/engine/registry.h"
 #include "core/formats/c_program.h"
 #include "core/formats/diskspd_job.h"
 #include "core/formats/fio_job.h"
+#include "core/model/strategy_methods.h"
 #include "platform/platform.h"
 
 #include <fmt/format.h>
@@ -230,6 +234,99 @@ TEST(StrategyExports, EveryRegisteredStrategyExportsAsItsGoldenFileSays)
                       << "\nwas: " << wasLine << "\n"
                       << (text != exports.texts.end() ? text->second : std::string());
     }
+}
+
+// The row of methods the exports and analyses read says of each strategy what its declaration says.
+TEST(StrategyMethods, EveryRegisteredStrategyHasARowThatAgreesWithItsDeclaration)
+{
+    Registry registry;
+    registerBuiltinStrategies(registry);
+    for (const auto& strategy : registry.all()) {
+        const StrategyInfo& info = strategy->info();
+        SCOPED_TRACE(info.id);
+        const StrategyMethod* method = strategyMethod(info.id);
+        ASSERT_NE(method, nullptr) << "core/model/strategy_methods.cpp has no row for " << info.id;
+        EXPECT_EQ(method->direct, info.needsDirectIo);
+        EXPECT_EQ(method->random, info.randomOffsets);
+        EXPECT_EQ(method->sharedFile, info.layout == DataLayout::SharedFile || info.threadsShareOneFile);
+        EXPECT_EQ(method->method == IoMethod::FileSet, info.layout == DataLayout::FileSet);
+        if (method->method == IoMethod::FileSet) {
+            EXPECT_EQ(method->fileSetThreads, info.parallelism);
+        }
+        EXPECT_EQ(method->method == IoMethod::StdioChunk || method->method == IoMethod::StdioByte,
+                  info.usesStdioBuffer);
+        EXPECT_EQ(method->method == IoMethod::Pipe,
+                  !info.targets.empty() && info.targets.front() == TargetKind::Pipe);
+        EXPECT_EQ(method->method == IoMethod::UringQueue || method->method == IoMethod::OverlappedQueue,
+                  info.maxQueueDepth > 0);
+        EXPECT_EQ(method->method == IoMethod::Pwritev2Dsync || method->method == IoMethod::UringLinkedSync,
+                  info.durableEachWrite || info.syncInsideCalls);
+        EXPECT_EQ(method->method == IoMethod::GroupCommit, info.countsCommittedWrites);
+        if (method->syncLab != SyncLabMethod::None) {
+            EXPECT_EQ(info.direction, Direction::Write);
+        }
+    }
+    // Each baseline role is one strategy's, and the registry has it.
+    for (const BaselineRole role :
+         {BaselineRole::Writes, BaselineRole::Reads, BaselineRole::PipeWrites, BaselineRole::FileSets})
+        EXPECT_NE(registry.find(baselineOf(role)), nullptr) << baselineOf(role);
+}
+
+// An export either maps the case or says why it cannot: fio and DiskSpd in a sentence naming themselves, a C
+// program with a reason. "IOLab does not know the strategy" is for a result written by another version, never
+// for a strategy registered here.
+TEST(StrategyMethods, EveryRegisteredStrategyHasAFioADiskSpdAndACMappingOrAStatedReason)
+{
+    Registry registry;
+    registerBuiltinStrategies(registry);
+    for (const auto& strategy : registry.all()) {
+        const StrategyInfo& info = strategy->info();
+        SCOPED_TRACE(info.id);
+        const Case c = plainCaseOf(info);
+        const FioJob fio = fioJob(c, {.directory = "/tmp", .name = "job", .verify = false, .title = "t"});
+        EXPECT_EQ(fio.text.find("does not know"), std::string::npos) << fio.text;
+        if (fio.equivalent) {
+            EXPECT_NE(fio.text.find("ioengine="), std::string::npos) << fio.text;
+        } else {
+            EXPECT_NE(fio.text.find("; fio has no equivalent: "), std::string::npos) << fio.text;
+        }
+        DiskspdJobOptions diskspdOptions;
+        diskspdOptions.title = "t";
+        const DiskspdJob diskspd = diskspdJob(c, diskspdOptions);
+        EXPECT_EQ(diskspd.text.find("does not know"), std::string::npos) << diskspd.text;
+        if (diskspd.equivalent)
+            EXPECT_NE(diskspd.text.find("diskspd"), std::string::npos) << diskspd.text;
+        else
+            EXPECT_NE(diskspd.text.find("REM DiskSpd has no equivalent: "), std::string::npos)
+                << diskspd.text;
+        CProgramOptions cOptions;
+        cOptions.title = "t";
+        const CProgram program = cProgram(c, cOptions);
+        EXPECT_TRUE(program.available) << program.text;
+        EXPECT_FALSE(cTemplateOf(info.id).empty());
+    }
+}
+
+// A strategy this IOLab does not know (a result written by a newer one) is said to be unknown by each export,
+// not passed off as one fio or DiskSpd has no equivalent of.
+TEST(StrategyMethods, AnUnknownStrategyIsSaidToBeUnknown)
+{
+    Case c;
+    c.strategy = "teleport";
+    c.chunkBytes = 64 * kKiB;
+    c.totalBytes = kMiB;
+    EXPECT_EQ(strategyMethod("teleport"), nullptr);
+    const FioJob fio = fioJob(c, {.directory = "/tmp", .name = "job", .verify = false, .title = "t"});
+    EXPECT_FALSE(fio.equivalent);
+    EXPECT_NE(fio.text.find("IOLab does not know the teleport strategy"), std::string::npos) << fio.text;
+    const DiskspdJob diskspd = diskspdJob(c, {});
+    EXPECT_FALSE(diskspd.equivalent);
+    EXPECT_NE(diskspd.text.find("IOLab does not know the teleport strategy"), std::string::npos)
+        << diskspd.text;
+    const CProgram program = cProgram(c, {});
+    EXPECT_FALSE(program.available);
+    EXPECT_NE(program.text.find("IOLab does not know the teleport strategy"), std::string::npos)
+        << program.text;
 }
 
 } // namespace

@@ -18,6 +18,6 @@
 // Waits until `actual == expected`, at most `timeoutMs`, then compares them as ASSERT_EQ does.
 #define IOLAB_TRY_COMPARE(actual, expected, timeoutMs)                                                       \
     do {                                                                                                     \
-        ::QTest::qWaitFor([&] { return (actual) == (expected); }, (timeoutMs));                              \
+        (void)::QTest::qWaitFor([&] { return (actual) == (expected); }, (timeoutMs));                        \
         ASSERT_EQ((actual), (expected)) << "after waiting " << (timeoutMs) << " ms";                         \
     } while (false)
