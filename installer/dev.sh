@@ -29,6 +29,9 @@ packages=(
 windows_packages=(g++-mingw-w64-x86-64-posix wine wine64 nsis)
 
 # Each step says when it starts, counted from the script's start, so that a CI log shows what each stage cost.
+# A test with no timeout of its own gets this one (ctest's default is 1500 s): a hung test costs minutes, not
+# the CI's whole budget. The slowest test takes about 70 s (under wine or a sanitizer).
+ctest_timeout=(--timeout 300)
 say() { printf '\033[1m==> [%d:%02d] %s\033[0m\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 
 install_packages() {
@@ -75,15 +78,15 @@ test_windows() {
   wineserver -k 2>/dev/null || true # a server left over from an earlier run would refuse -p
   wineserver -p
   trap 'wineserver -k 2>/dev/null || true' EXIT
-  wineboot -i >/dev/null 2>&1
+  timeout 300 wineboot -i >/dev/null 2>&1
   say "Running the Windows test suite under wine"
-  ctest --preset windows -j "$(nproc)"
+  ctest --preset windows -j "$(nproc)" "${ctest_timeout[@]}"
   say "A small iolab-cli run under wine"
   local smoke="$here/build/windows/smoke"
   rm -rf "$smoke"
   mkdir -p "$smoke/données"
   local exe="$here/build/windows/app/cli/iolab-cli.exe"
-  if ! wine "$exe" run --target "Z:$smoke/données" --strategy stdio,write,direct,mmap-window,mmap-batch-direct \
+  if ! timeout 300 wine "$exe" run --target "Z:$smoke/données" --strategy stdio,write,direct,mmap-window,mmap-batch-direct \
     --chunk 4K,64K --size 4M --reps 2 --verify --quiet --json "Z:$smoke/result.json" >"$smoke/stdout" 2>&1; then
     cat "$smoke/stdout"; echo "the Windows iolab-cli run failed"; exit 1
   fi
@@ -94,7 +97,7 @@ test_windows() {
   fi
   [[ -z "$(ls -A "$smoke/données")" ]] || { echo "the Windows run left files behind"; ls -lA "$smoke/données"; exit 1; }
   local status=0
-  wine "$exe" run --target "Z:$smoke/missing" --preset quick 2>"$smoke/stderr" || status=$?
+  timeout 120 wine "$exe" run --target "Z:$smoke/missing" --preset quick 2>"$smoke/stderr" </dev/null || status=$?
   if [[ $status -ne 2 ]] || ! grep -q 'does not exist' "$smoke/stderr"; then
     echo "a missing target must exit 2 with a clear line (got $status):"; cat "$smoke/stderr"; exit 1
   fi
@@ -105,7 +108,7 @@ test_windows() {
     mkdir -p "$smoke/full"
     mount -t tmpfs -o size=8m tmpfs "$smoke/full"
     status=0
-    wine "$exe" run --target "Z:$smoke/full" --strategy stdio,write,direct,mmap-window,mmap-batch-direct \
+    timeout 300 wine "$exe" run --target "Z:$smoke/full" --strategy stdio,write,direct,mmap-window,mmap-batch-direct \
       --chunk 64K --size 32M --reps 1 --warmups 0 --no-space-check --quiet --json "Z:$smoke/full.json" \
       >"$smoke/full.log" 2>&1 || status=$?
     local leftover
@@ -145,7 +148,7 @@ test_as_unprivileged_user() {
     env HOME="$scratch/home" TMPDIR="$scratch/tmp" XDG_STATE_HOME="$scratch/home/.local/state")
   say "Running the tests labelled nonroot again as $user"
   local started=$SECONDS status=0
-  (cd "$scratch/ctest" && "${as_user[@]}" ctest -L nonroot --output-on-failure --no-tests=error -j "$(nproc)") \
+  (cd "$scratch/ctest" && "${as_user[@]}" ctest -L nonroot --output-on-failure --no-tests=error -j "$(nproc)" "${ctest_timeout[@]}") \
     | tee "$scratch/ctest.log" || status=$?
   local listed ran
   listed="$(sort "$here/build/dev/nonroot-tests.txt" | sed '/^$/d')"
@@ -197,7 +200,7 @@ case "$command" in
     install_packages "${windows_packages[@]}"
     build
     say "Running the test suite"
-    ctest --preset dev -j "$(nproc)" "$@"
+    ctest --preset dev -j "$(nproc)" "${ctest_timeout[@]}" "$@"
     test_as_unprivileged_user
     test_windows
     # The same tests again under AddressSanitizer+UBSan and ThreadSanitizer: the engine is threaded and
@@ -214,7 +217,7 @@ case "$command" in
         # The package tests pack and install the dev build; a sanitizer build is not one to ship.
         # perf.instructions runs the loops under valgrind, which cannot run a sanitized program.
         exclude='lint|package|perf'
-        ctest --preset "$preset" -j "$(nproc)" -LE "$exclude" "$@"
+        ctest --preset "$preset" -j "$(nproc)" -LE "$exclude" "${ctest_timeout[@]}" "$@"
       done
     fi
     say "Every test passed"
