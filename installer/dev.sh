@@ -32,7 +32,41 @@ windows_packages=(g++-mingw-w64-x86-64-posix wine wine64 nsis)
 # A test with no timeout of its own gets this one (ctest's default is 1500 s): a hung test costs minutes, not
 # the CI's whole budget. The slowest test takes about 70 s (under wine or a sanitizer).
 ctest_timeout=(--timeout 300)
-say() { printf '\033[1m==> [%d:%02d] %s\033[0m\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
+# Each is also a stage of the table `test` prints when it ends, passed, failed or stopped (by a CI's time limit
+# too), so that the tail of a log says where the time went.
+stage_names=()
+stage_starts=()
+say() {
+  printf '\033[1m==> [%d:%02d] %s\033[0m\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"
+  stage_names+=("$*")
+  stage_starts+=("$SECONDS")
+}
+stage_table() {
+  ((${#stage_names[@]} > 0)) || return 0
+  printf '\033[1m==> Time per stage (%s)\033[0m\n' "$1"
+  local i end took
+  for i in "${!stage_names[@]}"; do
+    end=${stage_starts[i + 1]:-$SECONDS}
+    took=$((end - stage_starts[i]))
+    printf '  %3d:%02d  %s\n' $((took / 60)) $((took % 60)) "${stage_names[i]}"
+  done
+  printf '  %3d:%02d  in all\n' $((SECONDS / 60)) $((SECONDS % 60))
+}
+# What `test` leaves running (a persistent wineserver) is stopped however the script ends.
+wine_started=0
+finish_test() {
+  local status=$?
+  trap - EXIT
+  if ((wine_started)); then
+    wineserver -k 2>/dev/null || true
+  fi
+  if ((status == 0)); then
+    stage_table "every test passed"
+  else
+    stage_table "stopped with status $status"
+  fi
+  exit "$status"
+}
 
 install_packages() {
   local packages=("${packages[@]}" "$@")
@@ -77,7 +111,7 @@ test_windows() {
   say "Starting wine (prefix $WINEPREFIX)"
   wineserver -k 2>/dev/null || true # a server left over from an earlier run would refuse -p
   wineserver -p
-  trap 'wineserver -k 2>/dev/null || true' EXIT
+  wine_started=1
   timeout 300 wineboot -i >/dev/null 2>&1
   say "Running the Windows test suite under wine"
   ctest --preset windows -j "$(nproc)" "${ctest_timeout[@]}"
@@ -125,7 +159,7 @@ test_windows() {
   say "Windows CLI packages"
   ls build/windows/test-packages/cpack/iolab-cli-*-windows-x86_64.{exe,zip}
   wineserver -k 2>/dev/null || true
-  trap - EXIT
+  wine_started=0
 }
 
 # CI runs as root, which ignores file permissions and may mount and drop caches: the tests with a path of their
@@ -197,6 +231,9 @@ case "$command" in
     exit "$status"
     ;;
   test)
+    trap finish_test EXIT
+    trap 'exit 143' TERM
+    trap 'exit 130' INT
     install_packages "${windows_packages[@]}"
     build
     say "Running the test suite"
@@ -207,9 +244,10 @@ case "$command" in
     # handles raw buffers, and these catch what a passing run hides. Skip with IOLAB_NO_SANITIZERS=1.
     if [[ "${IOLAB_NO_SANITIZERS:-0}" != 1 ]]; then
       for preset in asan tsan; do
-        say "Building and testing under $preset"
+        say "Building under $preset"
         cmake --preset "$preset" >/dev/null
         cmake --build --preset "$preset" -j "$(nproc)"
+        say "Testing under $preset"
         # Debian's Qt is not built with TSan, so TSan cannot see the locking inside Qt's event queue and reports
         # every hand-off through it as a race: the tsan preset builds no GUI (nor its tests), and the gui tests
         # run in the dev and asan passes only. Both sanitizer presets keep line tables only (-g1): enough for a
@@ -220,7 +258,6 @@ case "$command" in
         ctest --preset "$preset" -j "$(nproc)" -LE "$exclude" "${ctest_timeout[@]}" "$@"
       done
     fi
-    say "Every test passed"
     ;;
   package)
     install_packages
