@@ -19,12 +19,6 @@ public:
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {
-        // As for direct: every source address is the pattern's base plus a block multiple; check the base.
-        const auto address = reinterpret_cast<std::uintptr_t>(spec.pattern->at(0));
-        if (m_direct && address % spec.target.logicalBlockBytes != 0) {
-            outcome = {Status::Failed, EINVAL, "align", "the O_DIRECT source buffer is not block aligned"};
-            return nullptr;
-        }
         return posix::FdWriteJob::create(spec, m_direct, outcome, WriteOrder::Random);
     }
 

@@ -8,7 +8,7 @@ namespace iolab::posix {
 
 // The POSIX calls under the plain writers' loop (platform/plain_write_job.h): write(2) per chunk, or
 // pwrite(2) at an offset, on a descriptor opened with the case's flags (plus O_DIRECT for the direct
-// strategies, whose strategy checks that the pattern is block aligned); errno for what failed.
+// strategies); errno for what failed.
 struct FdWrites
 {
     struct Opened
@@ -19,7 +19,16 @@ struct FdWrites
 
     static Opened open(const JobSpec& spec, bool direct, Outcome& outcome)
     {
-        return {openOutput(spec, O_WRONLY, direct, outcome), spec.pattern->at(0)};
+        // With O_DIRECT: the pattern buffer is page aligned and every write starts at a multiple of the
+        // (block-aligned) chunk, so each source address is block aligned as long as the base is; check it
+        // rather than trust it, since a misaligned buffer is a silent EINVAL on one filesystem and a silent
+        // copy on another.
+        const std::byte* source = spec.pattern->at(0);
+        if (direct && reinterpret_cast<std::uintptr_t>(source) % spec.target.logicalBlockBytes != 0) {
+            outcome = {Status::Failed, EINVAL, "align", "the O_DIRECT source buffer is not block aligned"};
+            return {};
+        }
+        return {openOutput(spec, O_WRONLY, direct, outcome), source};
     }
 
     static bool write(int fd, const std::byte* data, std::uint64_t size) noexcept

@@ -16,6 +16,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <string_view>
@@ -335,6 +336,32 @@ TEST(StrategyFailures, NeverOverwritesAnExistingFile)
     std::string text;
     std::getline(in, text);
     EXPECT_EQ(text, "keep me");
+}
+
+// A direct writer checks that its source buffer is aligned to the target's block before it opens anything:
+// the kernel would fail a misaligned O_DIRECT write on one filesystem and copy it silently on another, and
+// wine does not check FILE_FLAG_NO_BUFFERING's alignment at all. A block size no page-aligned buffer meets (a
+// prime near 4 GiB) makes every buffer misaligned.
+TEST(StrategyFailures, DirectWritersRefuseASourceBufferNotAlignedToTheBlock)
+{
+    Registry registry;
+    registerBuiltinStrategies(registry);
+    TempDir dir;
+    const Pattern pattern(4096);
+    for (const char* id : {"direct", "direct-random"}) {
+        JobSpec spec;
+        spec.testCase = Case{id, Direction::Write, 4096, 1 << 20, {}, {}, 1, TargetKind::Directory};
+        spec.bytes = 1 << 20;
+        spec.path = dir / "data.dat";
+        spec.pattern = &pattern;
+        spec.target = inspectTarget(dir.path());
+        spec.target.logicalBlockBytes = 4294967291U;
+        Outcome outcome;
+        EXPECT_EQ(registry.find(id)->prepare(spec, outcome), nullptr) << id;
+        EXPECT_NE(outcome.status, Status::Ok) << id;
+        EXPECT_EQ(outcome.operation, "align") << id;
+        EXPECT_FALSE(std::filesystem::exists(spec.path)) << id << ": nothing is opened before the check";
+    }
 }
 
 // The built-in strategies are one list for every OS, in the order the front ends show them; a strategy an
