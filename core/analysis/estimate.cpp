@@ -4,6 +4,7 @@
 #include "core/analysis/findings.h"
 #include "core/base/units.h"
 #include "core/engine/crash_probe.h"
+#include "core/model/strategy_methods.h"
 
 #include <fmt/format.h>
 

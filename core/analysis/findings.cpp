@@ -8,6 +8,7 @@
 #include "core/base/units.h"
 #include "core/engine/registry.h"
 #include "core/model/axes.h"
+#include "core/model/strategy_methods.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -108,6 +109,9 @@ bool hasRate(const CaseResult& c)
     return c.status == Status::Ok && c.apparentMBps.count > 0 && c.apparentMBps.median > 0;
 }
 
+namespace {
+
+// The role the case's baseline strategy plays.
 BaselineRole baselineRole(const Case& c)
 {
     if (c.direction == Direction::Write && c.target == TargetKind::Pipe)
@@ -116,6 +120,8 @@ BaselineRole baselineRole(const Case& c)
         return BaselineRole::FileSets;
     return c.direction == Direction::Read ? BaselineRole::Reads : BaselineRole::Writes;
 }
+
+} // namespace
 
 std::string baselineStrategy(Direction direction)
 {

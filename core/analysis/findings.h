@@ -3,7 +3,6 @@
 
 #include "core/analysis/ranking.h"
 #include "core/model/result.h"
-#include "core/model/strategy_methods.h"
 
 #include <cstdint>
 #include <optional>
@@ -72,11 +71,10 @@ bool hasRate(const CaseResult& c);
 // files-serial (one file after another) over the same set, for other reads plain
 // read(2) with the normal hint and the same threads (any hint otherwise), at the same chunk size, target kind
 // and cache state. None when there is no such case. baselineStrategy() names the strategy: "stdio",
-// "pipe-write", "files-serial" or "read" (the Direction form: "stdio" or "read").
-// baselineRole() is the role that strategy plays (core/model/strategy_methods.h).
+// "pipe-write", "files-serial" or "read" (the Direction form: "stdio" or "read"), the strategy declared
+// for the case's baseline role (core/model/strategy_methods.h).
 std::string baselineStrategy(Direction direction);
 std::string baselineStrategy(const Case& c);
-BaselineRole baselineRole(const Case& c);
 // Whether `candidate` can be the baseline of `c` (strategy, chunk, target, cache), and whether it is the
 // preferred one (default buffer; normal hint and the same threads). The app's chooser uses the same rule.
 bool canBeBaselineOf(const Case& candidate, const Case& c);

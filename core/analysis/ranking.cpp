@@ -52,7 +52,7 @@ HeadlineLatency headlineLatency(const CaseResult& c)
 {
     const SyncPolicy& sync = c.testCase.sync;
     if (sync.loopSyncEvery() > 0 && c.syncLatency && c.syncLatency->summary.count > 0)
-        return {&*c.syncLatency, sync.mode == SyncMode::FdatasyncEvery ? "fdatasync" : "fsync", true};
+        return {&*c.syncLatency, syncCallName(sync.mode), true};
     if (c.callLatency && c.callLatency->summary.count > 0)
         return {&*c.callLatency, "call", false};
     return {};

@@ -55,11 +55,6 @@ bool pgLike(const Case& c)
     return c.threads == 1 && c.pattern == DataPattern{} && c.preallocate != Preallocate::Fallocate;
 }
 
-std::string syncCall(SyncMode mode)
-{
-    return syncsDataOnly(mode) ? "fdatasync" : "fsync";
-}
-
 // A method's writes in words, without its file: "fdatasync after each 8 KiB write", "8 KiB O_DIRECT writes
 // with O_DSYNC", "fdatasync after every 4 writes of 8 KiB", "sync_file_range after each 8 KiB write (not
 // durable)"; then its threads and bytes where they are not the default.
@@ -91,15 +86,15 @@ std::string writesInWords(const Case& c)
     if (method == SyncLabMethod::SyncFileRange) {
         words = fmt::format("sync_file_range after each {} {} (not durable)", size, kind);
     } else if (method == SyncLabMethod::UringLinkedSync) {
-        words = every <= 1 ? fmt::format("{} linked to each {} {}", syncCall(c.sync.mode), size, kind)
-                           : fmt::format("{} linked to every {}th {} of {}", syncCall(c.sync.mode), every,
+        words = every <= 1 ? fmt::format("{} linked to each {} {}", syncCallName(c.sync.mode), size, kind)
+                           : fmt::format("{} linked to every {}th {} of {}", syncCallName(c.sync.mode), every,
                                          kind, size);
     } else if (method == SyncLabMethod::Pwritev2Dsync) {
         words = fmt::format("{} {}s with RWF_DSYNC", size, kind);
     } else if (every == 1) {
-        words = fmt::format("{} after each {} {}", syncCall(c.sync.mode), size, kind);
+        words = fmt::format("{} after each {} {}", syncCallName(c.sync.mode), size, kind);
     } else if (every > 1) {
-        words = fmt::format("{} after every {} {}s of {}", syncCall(c.sync.mode), every, kind, size);
+        words = fmt::format("{} after every {} {}s of {}", syncCallName(c.sync.mode), every, kind, size);
     } else {
         switch (c.sync.mode) {
         case SyncMode::OSync:
@@ -108,7 +103,7 @@ std::string writesInWords(const Case& c)
             break;
         case SyncMode::FsyncEnd:
         case SyncMode::FdatasyncEnd:
-            words = fmt::format("{} {}s, {} only at the end", size, kind, syncCall(c.sync.mode));
+            words = fmt::format("{} {}s, {} only at the end", size, kind, syncCallName(c.sync.mode));
             break;
         default:
             words = fmt::format("{} {}s, no sync", size, kind);
@@ -152,7 +147,7 @@ std::string methodName(const Case& c)
     if (write && c.sync.mode == SyncMode::None && pgBlock)
         return "write";
     if (write && every1 && pgBlock)
-        return syncCall(c.sync.mode);
+        return syncCallName(c.sync.mode);
     if (direct && c.sync.mode == SyncMode::ODsync && pgBlock)
         return "open_datasync";
     if (direct && c.sync.mode == SyncMode::OSync && pgBlock)
@@ -167,7 +162,7 @@ std::string methodName(const Case& c)
     if (method == SyncLabMethod::Pwritev2Dsync && pgBlock)
         return "pwritev2 RWF_DSYNC";
     if (method == SyncLabMethod::UringLinkedSync && pgBlock)
-        return fmt::format("io_uring write + linked {}{}", syncCall(c.sync.mode),
+        return fmt::format("io_uring write + linked {}{}", syncCallName(c.sync.mode),
                            every1 ? "" : fmt::format(" every {}", c.sync.everyWrites));
     if (method == SyncLabMethod::SyncFileRange && pgBlock)
         return "sync_file_range (not durable)";
@@ -228,13 +223,13 @@ DurabilityClass durabilityOf(const Case& c, const StrategyInfo* info)
     case SyncMode::FsyncEvery:
     case SyncMode::FdatasyncEvery:
         if (c.sync.everyWrites == 1)
-            return {Durability::EachWrite, fmt::format("{} after every write", syncCall(c.sync.mode))};
+            return {Durability::EachWrite, fmt::format("{} after every write", syncCallName(c.sync.mode))};
         return {Durability::EveryNWrites,
                 fmt::format("{} every {} writes: the writes since the last one are at risk",
-                            syncCall(c.sync.mode), c.sync.everyWrites)};
+                            syncCallName(c.sync.mode), c.sync.everyWrites)};
     case SyncMode::FsyncEnd:
     case SyncMode::FdatasyncEnd:
-        return {Durability::AtEnd, fmt::format("{} only at the end", syncCall(c.sync.mode))};
+        return {Durability::AtEnd, fmt::format("{} only at the end", syncCallName(c.sync.mode))};
     case SyncMode::None:
         break;
     }
@@ -282,7 +277,7 @@ std::vector<SyncLabRow> syncLabRows(const RunResult& result, const Registry* reg
         const bool syncInsideCalls = info != nullptr && info->syncInsideCalls;
         if (c.sync.loopSyncEvery() == 1 && cr.syncLatency && !syncInsideCalls) {
             row.durableCall = summaryOf(cr.syncLatency);
-            row.durableCallName = syncCall(c.sync.mode);
+            row.durableCallName = syncCallName(c.sync.mode);
         } else if (cr.callLatency) {
             row.durableCall = summaryOf(cr.callLatency);
             const SyncLabMethod method = labMethod(c);

@@ -12,15 +12,6 @@
 
 namespace iolab {
 
-namespace {
-
-const char* syncName(SyncMode mode)
-{
-    return syncsDataOnly(mode) ? "fdatasync" : "fsync";
-}
-
-} // namespace
-
 std::string toString(ExposureBasis basis)
 {
     return basis == ExposureBasis::Exact ? "exact" : "at most";
@@ -74,7 +65,7 @@ ExposurePlan planBySync(const Case& c, const StrategyInfo& info)
         else if (info.durableEachWrite)
             plan.method = fmt::format("each {} call returns durable", c.strategy);
         else if (syncsEveryN(mode))
-            plan.method = fmt::format("each write linked to its {}", syncName(mode));
+            plan.method = fmt::format("each write linked to its {}", syncCallName(mode));
         else
             plan.method = fmt::format("each write returns durable ({})", toString(c.sync));
         return plan;
@@ -84,14 +75,14 @@ ExposurePlan planBySync(const Case& c, const StrategyInfo& info)
         plan.syncEveryBytes = std::uint64_t{c.sync.everyWrites} * c.chunkBytes;
         plan.method =
             c.sync.everyWrites == 1
-                ? fmt::format("{} after every write: one write per thread waits for it", syncName(mode))
-                : fmt::format("{} every {} writes: at most {} per thread", syncName(mode), c.sync.everyWrites,
-                              formatBytes(plan.syncEveryBytes));
+                ? fmt::format("{} after every write: one write per thread waits for it", syncCallName(mode))
+                : fmt::format("{} every {} writes: at most {} per thread", syncCallName(mode),
+                              c.sync.everyWrites, formatBytes(plan.syncEveryBytes));
         return plan;
     }
     if (mode == SyncMode::FsyncEnd || mode == SyncMode::FdatasyncEnd) {
         plan.point = DurablePoint::JobEnd;
-        plan.method = fmt::format("{} only at the end of each thread", syncName(mode));
+        plan.method = fmt::format("{} only at the end of each thread", syncCallName(mode));
         return plan;
     }
     plan.point = DurablePoint::RunEnd;

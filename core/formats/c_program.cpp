@@ -323,7 +323,7 @@ std::map<std::string_view, Define> caseDefines(const Case& c, const StrategyMeth
 {
     const std::uint32_t threads = std::max<std::uint32_t>(c.threads, 1);
     const std::uint32_t depth = std::max<std::uint32_t>(c.queueDepth, 1);
-    const char* syncCall = syncsDataOnly(c.sync.mode) ? "fdatasync" : "fsync";
+    const char* syncCall = syncCallName(c.sync.mode);
     std::string openSync = "0";
     if (c.sync.mode == SyncMode::OSync)
         openSync = "O_SYNC";

@@ -71,6 +71,7 @@ const std::vector<Snippet>& snippets()
 {
     static const std::vector<Snippet> all{
         {"base", file("snippets/base.c")},
+        {"windows-base", file("snippets/windows-base.c")},
         {"arguments", file("snippets/arguments.c")},
         {"pattern", file("snippets/pattern.c")},
         {"deadline", file("snippets/deadline.c")},
@@ -223,7 +224,8 @@ const std::vector<CTemplate>& templates()
         {"overlapped",
          Os::Windows,
          {"windows.h", "stdio.h", "stdlib.h", "string.h", "stdint.h"},
-         {},
+         {"windows-base", "arguments", "pattern", "deadline", "thread-share", "thread-path", "chunk-order",
+          "random-offsets"},
          {"DEFAULT_PATH", "CHUNK_BYTES", "TOTAL_BYTES", "THREADS", "SHARED_FILE", "WRITE", "RANDOM",
           "QUEUE_DEPTH", "NO_BUFFERING", "WRITE_THROUGH", "SYNC_EVERY", "SYNC_AT_END", "ACCESS_HINT",
           "CACHE_COLD", "TIME_LIMIT_SECONDS"},

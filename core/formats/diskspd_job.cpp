@@ -154,13 +154,12 @@ void mapSync(const Case& c, const StrategyMethod& method, Command& cmd)
         break;
     case SyncMode::FsyncEnd:
     case SyncMode::FdatasyncEnd:
-        cmd.differences.emplace_back(fmt::format("IOLab ended each file with {}; {}",
-                                                 syncsDataOnly(c.sync.mode) ? "fdatasync" : "fsync",
-                                                 noFlush));
+        cmd.differences.emplace_back(
+            fmt::format("IOLab ended each file with {}; {}", syncCallName(c.sync.mode), noFlush));
         break;
     case SyncMode::FsyncEvery:
     case SyncMode::FdatasyncEvery: {
-        const char* call = syncsDataOnly(c.sync.mode) ? "fdatasync" : "fsync";
+        const char* call = syncCallName(c.sync.mode);
         if (c.sync.everyWrites == 1) {
             cmd.writeThrough = true;
             cmd.differences.emplace_back(fmt::format(

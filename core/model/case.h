@@ -47,6 +47,11 @@ constexpr bool syncsDataOnly(SyncMode mode) noexcept
 {
     return mode == SyncMode::FdatasyncEnd || mode == SyncMode::FdatasyncEvery;
 }
+// The call a sync policy makes: "fdatasync" or "fsync" (the name O_SYNC and O_DSYNC would fall back to).
+constexpr const char* syncCallName(SyncMode mode) noexcept
+{
+    return syncsDataOnly(mode) ? "fdatasync" : "fsync";
+}
 
 struct SyncPolicy
 {

@@ -31,7 +31,7 @@ public:
     Outcome failure(const char* call) const
     {
         const bool syncCall = std::string_view(call) == kSyncCall;
-        return posix::errnoOutcome(errno, syncCall && !syncsDataOnly(m_mode) ? "fsync" : call, m_path);
+        return posix::errnoOutcome(errno, syncCall ? syncCallName(m_mode) : call, m_path);
     }
     Outcome close()
     {

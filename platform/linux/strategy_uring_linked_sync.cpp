@@ -68,7 +68,7 @@ public:
 private:
     explicit LinkedSyncJob(const JobSpec& spec) : m_spec(spec) {}
 
-    const char* syncName() const { return syncsDataOnly(m_spec.testCase.sync.mode) ? "fdatasync" : "fsync"; }
+    const char* syncName() const { return syncCallName(m_spec.testCase.sync.mode); }
 
     // One write of `size` bytes at `offset`, with its sync linked behind it when `linked`; returns once both
     // have completed. A short write breaks the link (the kernel cancels the sync), so the rest goes again

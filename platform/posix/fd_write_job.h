@@ -43,10 +43,7 @@ struct FdWrites
     static const char* writeAtCall(bool direct) noexcept { return direct ? "pwrite(O_DIRECT)" : "pwrite"; }
 
     static bool sync(int fd, SyncMode mode) noexcept { return syncForPolicy(fd, mode); }
-    static const char* syncCall(SyncMode mode) noexcept
-    {
-        return syncsDataOnly(mode) ? "fdatasync" : "fsync";
-    }
+    static const char* syncCall(SyncMode mode) noexcept { return syncCallName(mode); }
 
     static Outcome failure(const char* call, const std::string& path)
     {

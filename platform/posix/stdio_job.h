@@ -43,7 +43,7 @@ struct StdioCrt
     {
         if (syncForPolicy(::fileno(file), mode))
             return true;
-        error = failure(spec, mode == SyncMode::FdatasyncEnd ? "fdatasync" : "fsync", 0);
+        error = failure(spec, syncCallName(mode), 0);
         return false;
     }
 

@@ -1,73 +1,8 @@
 
-static const char *g_path; /* what the program writes: its argument, or DEFAULT_PATH */
 static HANDLE g_files[THREADS];
 static int g_made[THREADS]; /* the files this program created: only those are removed */
 static uint64_t g_done[THREADS];
 static uint64_t g_calls[THREADS];
-static unsigned char *g_pattern;
-static double g_ticks_per_second;
-static double g_deadline;
-
-#define PATTERN_PERIOD (256u * 1024u)
-#define FILES_MADE (SHARED_FILE ? 1 : THREADS)
-
-static void remove_outputs(int check);
-
-/* Says which call failed on what and why (GetLastError's text), removes what the program made, and ends it
- * with status 1. */
-static void fail(const char *call, const char *path, DWORD error)
-{
-    char text[512] = "";
-    FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, error, 0, text,
-                   sizeof text, NULL);
-    fprintf(stderr, "iolab-case: %s%s%s failed: %lu %s", call, path[0] != '\0' ? " " : "", path,
-            (unsigned long)error, text);
-    remove_outputs(0);
-    exit(1);
-}
-
-static double now_seconds(void)
-{
-    LARGE_INTEGER now;
-    QueryPerformanceCounter(&now);
-    return (double)now.QuadPart / g_ticks_per_second;
-}
-
-static int time_is_up(void)
-{
-    return TIME_LIMIT_SECONDS > 0 && now_seconds() >= g_deadline;
-}
-
-/* IOLab's bytes (a hash of i modulo 256 KiB, never zero), in page-aligned memory as FILE_FLAG_NO_BUFFERING
- * wants it: one period plus a chunk, so the data of any request is the window at offset % period. */
-static void make_pattern(void)
-{
-    const size_t bytes = PATTERN_PERIOD + (CHUNK_BYTES + 4095) / 4096 * 4096;
-    g_pattern = VirtualAlloc(NULL, bytes, MEM_COMMIT | MEM_RESERVE, PAGE_READWRITE);
-    if (g_pattern == NULL)
-        fail("VirtualAlloc", "", GetLastError());
-    for (size_t i = 0; i < bytes; ++i) {
-        uint64_t x = (uint64_t)(i % PATTERN_PERIOD) * 0x9E3779B97F4A7C15ULL;
-        x ^= x >> 29;
-        g_pattern[i] = (unsigned char)(1 + (x >> 32) % 255);
-    }
-}
-
-static uint64_t thread_bytes(int t)
-{
-    const uint64_t share = TOTAL_BYTES / THREADS;
-    return t == THREADS - 1 ? TOTAL_BYTES - share * (THREADS - 1) : share;
-}
-
-static void thread_path(int t, char *path, size_t size)
-{
-    const int n = THREADS == 1 || SHARED_FILE ? snprintf(path, size, "%s", g_path)
-                                              : snprintf(path, size, "%s.%d", g_path, t + 1);
-    if (n < 0 || (size_t)n >= size) {
-        fprintf(stderr, "iolab-case: the path %s is too long\n", g_path);
-        exit(2);
-    }
-}
 
 static void remove_outputs(int check)
 {
@@ -80,27 +15,6 @@ static void remove_outputs(int check)
         if (!DeleteFileA(path) && check)
             fail("DeleteFile", path, GetLastError());
     }
-}
-
-/* Every chunk once, shuffled (Fisher-Yates with xorshift64*, seeded per thread). */
-static uint64_t *chunk_order(int t, uint64_t chunks)
-{
-    uint64_t *order = malloc((chunks > 0 ? chunks : 1) * sizeof *order);
-    if (order == NULL)
-        fail("malloc", "", ERROR_NOT_ENOUGH_MEMORY);
-    for (uint64_t i = 0; i < chunks; ++i)
-        order[i] = i;
-    uint64_t state = 0x9e3779b97f4a7c15ULL * (uint64_t)(t + 1);
-    for (uint64_t i = chunks; i > 1; --i) {
-        state ^= state >> 12;
-        state ^= state << 25;
-        state ^= state >> 27;
-        const uint64_t j = (state * 0x2545f4914f6cdd1dULL) % i;
-        const uint64_t swap = order[i - 1];
-        order[i - 1] = order[j];
-        order[j] = swap;
-    }
-    return order;
 }
 
 /* Reads: the data written before the timed part, made durable, then put in the case's cache state (cold: a
@@ -118,7 +32,7 @@ static void prepare_data(void)
         for (uint64_t offset = 0; offset < bytes; offset += CHUNK_BYTES) {
             const DWORD size = (DWORD)(bytes - offset < CHUNK_BYTES ? bytes - offset : CHUNK_BYTES);
             DWORD written = 0;
-            if (!WriteFile(file, g_pattern + offset % PATTERN_PERIOD, size, &written, NULL) || written != size)
+            if (!WriteFile(file, pattern_at(offset), size, &written, NULL) || written != size)
                 fail("WriteFile", path, GetLastError());
         }
         if (!FlushFileBuffers(file))
@@ -165,19 +79,15 @@ static DWORD WINAPI worker(void *arg)
     const uint64_t requests = (bytes + CHUNK_BYTES - 1) / CHUNK_BYTES;
     const uint64_t full = bytes / CHUNK_BYTES;
     uint64_t *order = WRITE && RANDOM ? chunk_order(t, requests) : NULL;
-    uint64_t state = 0x9e3779b97f4a7c15ULL * (uint64_t)(t + 1);
-    const uint64_t slots_in_file = TOTAL_BYTES / CHUNK_BYTES > 0 ? TOTAL_BYTES / CHUNK_BYTES : 1;
+    struct random_offsets offsets = random_offsets_for(t, TOTAL_BYTES);
     struct slot *slots = calloc(QUEUE_DEPTH, sizeof *slots);
     struct slot **free_slots = calloc(QUEUE_DEPTH, sizeof *free_slots);
     if (slots == NULL || free_slots == NULL)
-        fail("calloc", "", ERROR_NOT_ENOUGH_MEMORY);
+        fail("calloc", "", OUT_OF_MEMORY);
     unsigned free_count = 0;
     for (unsigned i = 0; i < QUEUE_DEPTH; ++i) {
         if (!WRITE) {
-            slots[i].buffer = VirtualAlloc(NULL, (CHUNK_BYTES + 4095) / 4096 * 4096, MEM_COMMIT | MEM_RESERVE,
-                                           PAGE_READWRITE);
-            if (slots[i].buffer == NULL)
-                fail("VirtualAlloc", "", GetLastError());
+            slots[i].buffer = allocate((CHUNK_BYTES + 4095) / 4096 * 4096);
         }
         free_slots[free_count++] = &slots[i];
     }
@@ -198,18 +108,14 @@ static DWORD WINAPI worker(void *arg)
             if (RANDOM && WRITE) {
                 at = order[submitted] * CHUNK_BYTES;
             } else if (RANDOM) {
-                state ^= state >> 12;
-                state ^= state << 25;
-                state ^= state >> 27;
-                at = ((state * 0x2545f4914f6cdd1dULL) % slots_in_file) * CHUNK_BYTES;
+                at = next_offset(&offsets);
             }
             const uint64_t left = WRITE || !RANDOM ? bytes - at : bytes - submitted * CHUNK_BYTES;
             s->bytes = (DWORD)(left < CHUNK_BYTES ? left : CHUNK_BYTES);
             memset(&s->overlapped, 0, sizeof s->overlapped);
             s->overlapped.Offset = (DWORD)at;
             s->overlapped.OffsetHigh = (DWORD)(at >> 32);
-            const BOOL started = WRITE ? WriteFile(file, g_pattern + at % PATTERN_PERIOD, s->bytes, NULL,
-                                                   &s->overlapped)
+            const BOOL started = WRITE ? WriteFile(file, pattern_at(at), s->bytes, NULL, &s->overlapped)
                                        : ReadFile(file, s->buffer, s->bytes, NULL, &s->overlapped);
             if (!started && GetLastError() != ERROR_IO_PENDING)
                 fail(WRITE ? "WriteFile (overlapped)" : "ReadFile (overlapped)", path, GetLastError());
@@ -255,14 +161,7 @@ static DWORD WINAPI worker(void *arg)
 
 int main(int argc, char **argv)
 {
-    if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
-        fprintf(stderr, "usage: %s [OUTPUT]\n  OUTPUT: @OUTPUT_WORDS@ (default: %s)\n", argv[0], DEFAULT_PATH);
-        return 2;
-    }
-    g_path = argc == 2 ? argv[1] : DEFAULT_PATH;
-    LARGE_INTEGER frequency;
-    QueryPerformanceFrequency(&frequency);
-    g_ticks_per_second = (double)frequency.QuadPart;
+    take_arguments(argc, argv);
     make_pattern();
     if (!WRITE)
         prepare_data();

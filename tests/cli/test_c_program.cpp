@@ -309,6 +309,67 @@ TEST(CProgram, EveryWindowsProgramCompiles)
     EXPECT_TRUE(failures.empty()) << failures;
 }
 
+// The Windows program run, not only compiled: under wine it writes the case's bytes, byte for byte IOLab's,
+// at their places in a shuffled order, and reads them back at random places from a cold file. Its file is
+// kept for the check by a DeleteFileA that removes nothing (the program calls it through the import table, so
+// the stand-in is that table's entry).
+TEST(CProgram, TheWindowsProgramWritesIolabsBytesAndReadsThemUnderWine)
+{
+    const std::string mingw = onPath("x86_64-w64-mingw32-gcc");
+    const std::string wine = onPath("wine");
+    const std::string timeout = onPath("timeout");
+    if (mingw.empty() || wine.empty())
+        GTEST_SKIP() << "no " << (mingw.empty() ? "MinGW-w64 cross compiler" : "wine")
+                     << " on PATH (installer/dev.sh test installs both)";
+    ASSERT_FALSE(timeout.empty()) << "no timeout on PATH (coreutils)";
+    TempDir build;
+    TempDir out;
+    TempDir prefix;
+    const std::vector<std::string> environment{"WINEPREFIX=" + prefix.path(), "WINEDEBUG=-all",
+                                               "WINEDLLOVERRIDES=mscoree,mshtml=,winemenubuilder.exe=d"};
+    const CProgramOptions options = optionsFor("C:\\data");
+    std::vector<Built> programs;
+    Case write = tinyCase(*builtinRegistry().find("overlapped-random-write"));
+    write.threads = 1;
+    write.totalBytes = 640 * kKiB; // two periods and a half: the wrap is checked too
+    write.pattern = DataPattern{PatternKind::Compressible, 50};
+    programs.push_back(generate("overlapped-random-write", write, build.path(), options));
+    Case read = tinyCase(*builtinRegistry().find("overlapped-random-read-direct"));
+    programs.push_back(generate("overlapped-random-read-direct", read, build.path(), options));
+    for (auto& p : programs) {
+        ASSERT_TRUE(p.program.available) << p.name;
+        p.binary += ".exe";
+    }
+    const std::string keep = build.path() + "/keep.c";
+    std::ofstream(keep) << "static int keep(const char *path) { (void)path; return 1; }\n"
+                           "void *__imp_iolab_keep = (void *)keep;\n";
+    programs[0].program.buildCommand += " -DDeleteFileA=iolab_keep " + keep;
+    const std::string failures = compileAll(mingw, programs);
+    ASSERT_TRUE(failures.empty()) << failures;
+
+    const auto runUnderWine = [&](const Built& b, const std::string& output) {
+        return runProcess(timeout, {"180", wine, b.binary, "Z:" + output}, environment);
+    };
+    const std::string written = out.path() + "/written.dat";
+    const auto w = runUnderWine(programs[0], written);
+    ASSERT_EQ(w.exitCode, 0) << w.err << w.out;
+    EXPECT_THAT(w.out, HasSubstr("iolab-case: wrote 655360 bytes in 160 requests"));
+    std::ifstream in(written, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_EQ(bytes.size(), 640 * kKiB);
+    const Pattern expected(4 * kKiB, write.pattern);
+    const auto mismatch =
+        expected.firstMismatch(0, reinterpret_cast<const std::byte*>(bytes.data()), bytes.size());
+    EXPECT_FALSE(mismatch) << "the Windows program's bytes differ from IOLab's at " << *mismatch;
+
+    const auto r = runUnderWine(programs[1], out.path() + "/read.dat");
+    EXPECT_EQ(r.exitCode, 0) << r.err << r.out;
+    EXPECT_THAT(r.out, HasSubstr("iolab-case: read 262144 bytes in 64 requests"));
+    EXPECT_FALSE(std::filesystem::exists(out.path() + "/read.dat")) << "the read program removes its file";
+    if (const std::string server = onPath("wineserver"); !server.empty())
+        runProcess(server, {"-k"}, environment); // the prefix's server, before its folder goes
+}
+
 TEST(CProgram, TheCaseIsInTheDefinesAndEveryDifferenceInTheHeader)
 {
     Case c;

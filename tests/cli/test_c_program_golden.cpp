@@ -2,9 +2,10 @@
 // The C programs' text, pinned (issue 35): for every strategy that has a template, and for the axes that
 // change what a template prints, the program generated for one fixed case has the size and hash that
 // tests/data/golden-c-programs.txt holds. The file was made from the templates as they were before they moved
-// out of C++ raw strings into resources/c_templates/, so a template file or a shared part that prints one
-// byte differently fails here, naming the program. A deliberate change to a template updates the file: the
-// failure prints every line as it is now.
+// out of C++ raw strings into resources/c_templates/ (and made again on purpose when the Windows program took
+// the shared snippets), so a template file or a shared part that prints one byte differently fails here,
+// naming the program. A deliberate change to a template updates the file: the failure prints every line as
+// it is now.
 #include "core/base/units.h"
 #include "core/engine/registry.h"
 #include "core/formats/c_program.h"

@@ -1,3 +1,5 @@
+#define OUT_OF_MEMORY ENOMEM /* the error a failed malloc is named by */
+
 static void remove_outputs(int check);
 
 /* Says which call failed on what and why, removes what the program made, and ends it with status 1. */

@@ -5,7 +5,7 @@ static uint64_t *chunk_order(int t, uint64_t chunks)
 {
     uint64_t *order = malloc((chunks > 0 ? chunks : 1) * sizeof *order);
     if (order == NULL)
-        fail("malloc", "", ENOMEM);
+        fail("malloc", "", OUT_OF_MEMORY);
     for (uint64_t i = 0; i < chunks; ++i)
         order[i] = i;
     uint64_t state = 0x9e3779b97f4a7c15ULL * (uint64_t)(t + 1);
