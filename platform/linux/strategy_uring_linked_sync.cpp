@@ -113,8 +113,7 @@ private:
                 continue;
             }
             if (linked && synced < 0)
-                return fail(-synced, syncsDataOnly(m_spec.testCase.sync.mode) ? "io_uring fdatasync"
-                                                                              : "io_uring fsync");
+                return fail(-synced, uringSyncCall(syncsDataOnly(m_spec.testCase.sync.mode)));
             return true;
         }
     }

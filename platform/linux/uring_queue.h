@@ -166,7 +166,7 @@ public:
     bool submitSync()
     {
         if (m_freeSyncs.empty()) [[unlikely]]
-            return fail(EBUSY, "io_uring fsync");
+            return fail(EBUSY, uringSyncCall(m_io.syncDataOnly));
         const std::uint32_t index = m_freeSyncs.back();
         m_freeSyncs.pop_back();
         // With nothing ahead of it still running it can start at once: ready from its submission.
@@ -212,7 +212,7 @@ public:
                 return false;
         }
         if (m_syncResult < 0)
-            return fail(-m_syncResult, dataOnly ? "io_uring fdatasync" : "io_uring fsync");
+            return fail(-m_syncResult, uringSyncCall(dataOnly));
         return true;
     }
 

@@ -12,6 +12,13 @@ namespace iolab::linux_backend {
 // The ring's size for a queue depth: the next power of two (io_uring rounds up the same way).
 std::uint32_t ringEntries(std::uint32_t queueDepth) noexcept;
 
+// A failed io_uring sync's name in an error: "io_uring fsync" or "io_uring fdatasync"
+// (IORING_FSYNC_DATASYNC).
+constexpr const char* uringSyncCall(bool dataOnly) noexcept
+{
+    return dataOnly ? "io_uring fdatasync" : "io_uring fsync";
+}
+
 // /proc/sys/kernel/io_uring_disabled (0 allowed, 1 privileged users and io_uring_group only, 2 nobody);
 // nullopt when the kernel has no such switch.
 std::optional<int> ioUringDisabledSetting();

@@ -62,16 +62,17 @@ UniqueFd createScratch(const std::string& path, int flags, Outcome& outcome);
 // fallocate(2) of `bytes` from offset 0; a filesystem without it makes the outcome Unsupported.
 bool reserveSpace(int fd, std::uint64_t bytes, const std::string& path, Outcome& outcome);
 
-// fsync/fdatasync for the *-end policies; fsync for fsync-every. Returns false and sets errno on failure.
+// The sync policy's call, fsync or fdatasync (syncCallName), at the end or every N writes; nothing for none,
+// O_SYNC and O_DSYNC. Returns false and sets errno on failure.
 bool syncForPolicy(int fd, SyncMode mode) noexcept;
 
-// The last steps of a writer that does not write through `fd` (a mapping's): its sync policy ("fsync" in an
-// error, whichever call failed; timed into `latency`'s sync histogram when the case times calls), then close.
+// The last steps of a writer that does not write through `fd` (a mapping's): its sync policy (named by its
+// call in an error; timed into `latency`'s sync histogram when the case times calls), then close.
 inline Outcome syncAndClose(UniqueFd& fd, SyncMode mode, const std::string& path,
                             CallLatency* latency = nullptr)
 {
     if (!timedFinalSync(latency, mode, [&] { return syncForPolicy(fd.get(), mode); }))
-        return errnoOutcome(errno, "fsync", path);
+        return errnoOutcome(errno, syncCallName(mode), path);
     if (const int error = fd.close(); error != 0)
         return errnoOutcome(error, "close", path);
     return Outcome::success();

@@ -174,7 +174,7 @@ static void run_workers(uint32_t count, void *(*work)(void *))
 {
     pthread_t *threads = malloc(count * sizeof *threads);
     if (threads == NULL)
-        fail("malloc", "", ENOMEM);
+        fail("malloc", "", OUT_OF_MEMORY);
     for (uint32_t i = 0; i < count; ++i) {
         const int error = pthread_create(&threads[i], NULL, work, (void *)(uintptr_t)i);
         if (error != 0)

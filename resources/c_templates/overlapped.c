@@ -86,9 +86,8 @@ static DWORD WINAPI worker(void *arg)
         fail("calloc", "", OUT_OF_MEMORY);
     unsigned free_count = 0;
     for (unsigned i = 0; i < QUEUE_DEPTH; ++i) {
-        if (!WRITE) {
+        if (!WRITE)
             slots[i].buffer = allocate((CHUNK_BYTES + 4095) / 4096 * 4096);
-        }
         free_slots[free_count++] = &slots[i];
     }
     uint64_t submitted = 0;

@@ -3,16 +3,19 @@
 """Races two builds' iolab-cli against each other on compare.py's cases, alternating, and prints the median
 ratio new/old per case: what a change did to the loops' speed, measured in one run on one machine.
 
-usage: compare_builds.py OLD_BUILD NEW_BUILD TARGET_DIR [--pairs N] [--cpu N] [--only NAME,...] [--skip NAME,...]
+usage: compare_builds.py OLD_BUILD NEW_BUILD TARGET_DIR [--pairs N] [--cpu N] [--only NAME,...]
+                         [--skip NAME,...]
 
 Each pair runs both builds once on the same case (the order alternates from pair to pair, and one discarded
 pair warms the page cache and this VM's memory first); each iolab-cli run has one warm-up repetition, as in
 compare.py. --cpu N pins this script and both builds' runs to one CPU: on this 2-core VM an unpinned pair's
 ratio swings 0.6-1.5x with where the scheduler puts the writer, the reader and the sampler, which no code
-change did (vmsplice 64K verified: 0.915 unpinned, 0.988 pinned, over 20 pairs each). The ratio is the new build's apparent MB/s over the old one's, per pair; the median over pairs is
-reported with every pair's ratio, and the CPU ratio (MB per CPU second, new over old) beside it. Build the old
-side with, e.g.: git worktree add /tmp/old <commit> && cmake --preset dev -S /tmp/old -DIOLAB_BUILD_GUI=OFF &&
-cmake --build /tmp/old/build/dev --target iolab-cli."""
+change did (vmsplice 64K verified: 0.915 unpinned, 0.988 pinned, over 20 pairs each). The ratio is the new
+build's apparent MB/s over the old one's, per pair; the median over pairs is reported with every pair's
+ratio, and the CPU ratio (MB per CPU second, new over old) beside it. Build the old side with the same
+compile flags, e.g.: git worktree add /tmp/old <commit> && cmake --preset dev -S /tmp/old
+-DIOLAB_BUILD_GUI=OFF && cmake --build /tmp/old/build/dev --target iolab-cli (a commit before the platform
+library's 64-byte alignment needs it added, or the comparison measures code placement, not the change)."""
 import argparse
 import os
 import statistics
@@ -48,7 +51,9 @@ def main():
         cpu = [b[1] / a[1] for a, b in zip(old, new) if a[1] > 0 and b[1] > 0]
         median = statistics.median(ratios)
         lowest = median if lowest is None else min(lowest, median)
-        print(f"{name:38} {statistics.median(o[0] for o in old):10.1f} {statistics.median(n[0] for n in new):10.1f} "
+        old_rate = statistics.median(o[0] for o in old)
+        new_rate = statistics.median(n[0] for n in new)
+        print(f"{name:38} {old_rate:10.1f} {new_rate:10.1f} "
               f"{median:8.3f} {statistics.median(cpu) if cpu else 0:6.3f}  "
               f"ratios {' '.join(f'{r:.3f}' for r in ratios)}", flush=True)
     if lowest is not None:

@@ -10,7 +10,7 @@ static void apply_buffer(FILE *file, int t, const char *path)
     if (STDIO_BUFFER == 2) {
         g_stdio_buffers[t] = malloc(STDIO_BUFFER_BYTES);
         if (g_stdio_buffers[t] == NULL)
-            fail("malloc", "", ENOMEM);
+            fail("malloc", "", OUT_OF_MEMORY);
         if (setvbuf(file, g_stdio_buffers[t], _IOFBF, STDIO_BUFFER_BYTES) != 0)
             fail("setvbuf", path, errno != 0 ? errno : EINVAL);
     }
