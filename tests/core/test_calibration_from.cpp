@@ -26,12 +26,25 @@ CaseResult measured(const std::string& strategy, Direction direction, double app
     return c;
 }
 
-std::optional<LatencyDistribution> p50(std::uint64_t ns)
+// Ten calls with a median of `ns`; a case with it as its call or its sync latency.
+LatencyDistribution p50(std::uint64_t ns)
 {
     LatencyDistribution d;
     d.summary.count = 10;
     d.summary.p50Ns = ns;
     return d;
+}
+
+CaseResult withCallP50(CaseResult c, std::uint64_t ns)
+{
+    c.callLatency = p50(ns);
+    return c;
+}
+
+CaseResult withSyncP50(CaseResult c, std::uint64_t ns)
+{
+    c.syncLatency = p50(ns);
+    return c;
 }
 
 } // namespace
@@ -43,23 +56,14 @@ TEST(CalibrationFrom, EachFigureComesFromItsCaseAndLookalikesSetNothing)
     result.cases.push_back(measured("write-random", Direction::Write, 11, 12));
     result.cases.push_back(measured("read", Direction::Read, 13, 13));
     result.cases.push_back(measured("write", Direction::Write, 100, 50));
-    CaseResult sync = measured("write", Direction::Write, 5, 5, SyncMode::FdatasyncEvery);
-    sync.syncLatency = p50(2'000'000);
-    result.cases.push_back(sync);
+    result.cases.push_back(
+        withSyncP50(measured("write", Direction::Write, 5, 5, SyncMode::FdatasyncEvery), 2'000'000));
     result.cases.push_back(measured("direct", Direction::Write, 300, 200));
-    CaseResult randomWrite = measured("direct-random", Direction::Write, 7, 7);
-    randomWrite.callLatency = p50(300'000);
-    result.cases.push_back(randomWrite);
-    CaseResult randomRead = measured("read-random-direct", Direction::Read, 8, 8);
-    randomRead.callLatency = p50(200'000);
-    result.cases.push_back(randomRead);
+    result.cases.push_back(withCallP50(measured("direct-random", Direction::Write, 7, 7), 300'000));
+    result.cases.push_back(withCallP50(measured("read-random-direct", Direction::Read, 8, 8), 200'000));
     result.cases.push_back(measured("read-direct", Direction::Read, 400, 400));
-    CaseResult stdio = measured("stdio", Direction::Write, 900, 900);
-    stdio.syncLatency = p50(9'000'000);
-    result.cases.push_back(stdio);
-    CaseResult bufferedRandomRead = measured("read-random", Direction::Read, 14, 14);
-    bufferedRandomRead.callLatency = p50(9'000'000);
-    result.cases.push_back(bufferedRandomRead);
+    result.cases.push_back(withSyncP50(measured("stdio", Direction::Write, 900, 900), 9'000'000));
+    result.cases.push_back(withCallP50(measured("read-random", Direction::Read, 14, 14), 9'000'000));
 
     const DeviceCalibration d = calibrationFrom(result);
     EXPECT_DOUBLE_EQ(d.pageCacheWriteBytesPerSecond, 100e6);
