@@ -12,5 +12,6 @@ set(IOLAB_MANUAL_SCREENSHOTS
     latency-1366.png
     results-summary-1366.png
     running.png
-    start-1366.png)
+    start-1366.png
+    windows-wine.png)
 list(TRANSFORM IOLAB_MANUAL_SCREENSHOTS PREPEND ${PROJECT_SOURCE_DIR}/resources/screenshots/)

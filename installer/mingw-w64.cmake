@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
-# Cross-builds the Windows CLI and its tests on Debian with mingw-w64 (the posix thread model: the default
-# win32 variant has no std::thread), linked statically so the .exe needs no DLLs. Tests run under wine.
+# Cross-builds IOLab for Windows on Debian with mingw-w64 (the posix thread model: the default win32 variant has
+# no std::thread). Tests run under wine. The CLI and the engine's tests are linked statically (-static, set in
+# CMakeLists.txt per program), so they need no DLLs; the GUI shares the runtime DLLs with Qt's.
 #   cmake -S . -B build-win -G Ninja -DCMAKE_TOOLCHAIN_FILE=installer/mingw-w64.cmake
 set(CMAKE_SYSTEM_NAME Windows)
 set(CMAKE_SYSTEM_PROCESSOR x86_64)
@@ -12,7 +13,6 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
-set(CMAKE_EXE_LINKER_FLAGS_INIT "-static -static-libgcc -static-libstdc++")
 # ctest and gtest_discover_tests start the test programs through wine, by wine-run.sh, which retries a start
 # that produced nothing at all.
 find_program(IOLAB_WINE wine)

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 # What `cmake --install` puts where, and the CPack packages made from it:
 #   Linux:                      iolab_<version>-1_<arch>.deb and iolab-<version>-linux-<arch>.tar.gz
-#   Windows, MSVC with the GUI: IOLab-<version>-windows-x86_64.exe (NSIS) and .zip
-#   Windows, the mingw CLI:     iolab-cli-<version>-windows-x86_64.exe (NSIS) and .zip
+#   Windows with the GUI:       IOLab-<version>-windows-x86_64.exe (NSIS) and .zip (MSVC, or the mingw cross
+#                               build with ../shared's Qt for MinGW)
+#   Windows, the mingw CLI:     iolab-cli-<version>-windows-x86_64.exe (NSIS) and .zip (no Qt for MinGW found)
 # installer/dev.sh package builds the Linux ones; tests/package/ checks them.
 
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
@@ -36,10 +37,16 @@ if(WIN32)
   set(CPACK_NSIS_DELETE_ICONS_EXTRA "Delete '$SMPROGRAMS\\\\$MUI_TEMP\\\\IOLab command line.lnk'")
   set(CPACK_NSIS_MENU_LINKS "README.md" "Read me" "CHANGELOG.md" "Changes")
   if(IOLAB_BUILD_GUI)
-    # The MSVC build: the desktop app and the CLI, with Qt's DLLs (Qt's deploy script, windeployqt inside).
+    # The desktop app and the CLI, with Qt's DLLs (MSVC: Qt's deploy script, windeployqt inside).
     # FILENAME_VARIABLE is Qt 6.4's spelling (6.5 also takes OUTPUT_SCRIPT).
-    qt_generate_deploy_app_script(TARGET iolab FILENAME_VARIABLE _iolab_deploy NO_UNSUPPORTED_PLATFORM_ERROR)
-    install(SCRIPT ${_iolab_deploy})
+    # The mingw cross build has no windeployqt: it installs the list installer/windows-qt.cmake keeps, which
+    # package.windows_imports checks against iolab.exe's import tables.
+    if(IOLAB_QT_MINGW_PREFIX)
+      iolab_install_qt_runtime()
+    else()
+      qt_generate_deploy_app_script(TARGET iolab FILENAME_VARIABLE _iolab_deploy NO_UNSUPPORTED_PLATFORM_ERROR)
+      install(SCRIPT ${_iolab_deploy})
+    endif()
     set(CPACK_GENERATOR NSIS ZIP)
     set(CPACK_PACKAGE_NAME IOLab)
     set(CPACK_PACKAGE_INSTALL_DIRECTORY IOLab)
@@ -51,6 +58,18 @@ if(WIN32)
     set(CPACK_NSIS_DISPLAY_NAME "IOLab ${PROJECT_VERSION}")
     set(CPACK_NSIS_PACKAGE_NAME IOLab) # the installer's title and Start-menu folder
     set(CPACK_NSIS_MUI_FINISHPAGE_RUN iolab.exe)
+    # "Open with > IOLab" for .json files, as an offer beside the user's own choice: results are .json, and
+    # taking over every .json file on the machine would be rude. A ProgID of IOLab's own (its icon, its open
+    # command) listed under .json's OpenWithProgids; the uninstaller removes both.
+    set(_progid "Software\\\\Classes\\\\IOLab.Result")
+    set(CPACK_NSIS_EXTRA_INSTALL_COMMANDS "
+      WriteRegStr SHCTX '${_progid}' '' 'IOLab result'
+      WriteRegStr SHCTX '${_progid}\\\\DefaultIcon' '' '\\\"$INSTDIR\\\\bin\\\\iolab.exe\\\",0'
+      WriteRegStr SHCTX '${_progid}\\\\shell\\\\open\\\\command' '' '\\\"$INSTDIR\\\\bin\\\\iolab.exe\\\" \\\"%1\\\"'
+      WriteRegStr SHCTX 'Software\\\\Classes\\\\.json\\\\OpenWithProgids' 'IOLab.Result' ''")
+    set(CPACK_NSIS_EXTRA_UNINSTALL_COMMANDS "
+      DeleteRegKey SHCTX '${_progid}'
+      DeleteRegValue SHCTX 'Software\\\\Classes\\\\.json\\\\OpenWithProgids' 'IOLab.Result'")
   else()
     # The mingw cross build: iolab-cli.exe (statically linked, so no DLLs), the README, the changelog and the
     # licence.

@@ -43,6 +43,11 @@ std::unique_ptr<CaseChildLauncher> makeCaseChildLauncher();
 // strategies and returns its exit code; nullopt otherwise.
 std::optional<int> runCaseChildIfAsked(int argc, char** argv, const Registry& registry);
 
+// The bytes this user may still write under a folder (Linux: statvfs's f_bavail; Windows:
+// GetDiskFreeSpaceEx's free to the caller), or 0 when the folder cannot be asked. The one question the plan
+// (inspectTarget), the app, the CLI and the engine's space check before each case all ask.
+std::uint64_t freeSpaceAt(const std::string& folder);
+
 // Facts about a target folder. Throws InputError when it is missing, not a folder, not writable, or on a
 // kernel pseudo-filesystem (Linux: proc, sysfs, devtmpfs, cgroup ...).
 TargetInfo inspectTarget(const std::string& path);
@@ -138,6 +143,11 @@ struct DisplayServers
     std::string waylandProblem; // "WAYLAND_DISPLAY is not set", "no Wayland compositor listens at ..."
 };
 DisplayServers probeDisplayServers();
+
+// The Qt platform plugin for work without a window (iolab report): one that needs no display server and has
+// fonts. Linux: "offscreen". Windows: "windows", which draws with the system's fonts and needs no server;
+// Qt's offscreen plugin finds no fonts there, and a PDF's text came out as empty boxes.
+const char* headlessQtPlatform();
 
 // Why `path` cannot be written as an output file ("" when it can): a missing or unwritable folder, a folder
 // in the way. Checked before a run so that a bad output path costs nothing.

@@ -64,8 +64,9 @@ extern "C" void onInterrupt(int)
     g_interrupted.store(true, std::memory_order_relaxed);
 }
 
-// Ctrl-C and SIGTERM only set g_interrupted while a run command is under way, from before the target is
-// probed (the probe writes a file) to the end; the previous handlers come back on every way out.
+// Ctrl-C (and Ctrl+Break on Windows) and SIGTERM only set g_interrupted while a run command is under way,
+// from before the target is probed (the probe writes a file) to the end; the previous handlers come back on
+// every way out.
 class InterruptHandlers
 {
 public:
@@ -74,11 +75,17 @@ public:
         g_interrupted.store(false);
         m_previousInt = std::signal(SIGINT, onInterrupt);
         m_previousTerm = std::signal(SIGTERM, onInterrupt);
+#ifdef SIGBREAK // a Windows console's Ctrl+Break, which reaches a program's own process group
+        m_previousBreak = std::signal(SIGBREAK, onInterrupt);
+#endif
     }
     ~InterruptHandlers()
     {
         std::signal(SIGINT, m_previousInt);
         std::signal(SIGTERM, m_previousTerm);
+#ifdef SIGBREAK
+        std::signal(SIGBREAK, m_previousBreak);
+#endif
     }
     InterruptHandlers(const InterruptHandlers&) = delete;
     InterruptHandlers& operator=(const InterruptHandlers&) = delete;
@@ -86,6 +93,9 @@ public:
 private:
     void (*m_previousInt)(int) = SIG_DFL;
     void (*m_previousTerm)(int) = SIG_DFL;
+#ifdef SIGBREAK
+    void (*m_previousBreak)(int) = SIG_DFL;
+#endif
 };
 
 struct RunArgs

@@ -19,11 +19,25 @@
 
 namespace iolab::gui {
 
+namespace {
+
+// 10^exponent, exact where a double can be (|exponent| <= 22): the mingw build's std::pow(10.0, -2.0) is
+// 0.010000000000000002, which made a ceiling of 0.07 come out a hair above 0.1.
+double powerOfTen(int exponent)
+{
+    double power = 1;
+    for (int i = 0; i < std::abs(exponent); ++i)
+        power *= 10;
+    return exponent < 0 ? 1 / power : power;
+}
+
+} // namespace
+
 double niceCeiling(double value)
 {
     if (!(value > 0))
         return 1;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(value)));
+    const double magnitude = powerOfTen(static_cast<int>(std::floor(std::log10(value))));
     for (double step : {1.0, 2.0, 5.0, 10.0}) {
         if (step * magnitude >= value)
             return step * magnitude;

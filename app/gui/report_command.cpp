@@ -63,7 +63,7 @@ int reportCommand(int argc, char** argv)
 {
     // Headless unless the caller chose a platform: a report is made on servers without a display.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+        qputenv("QT_QPA_PLATFORM", headlessQtPlatform());
     QGuiApplication app(argc, argv);
     QGuiApplication::setApplicationName(QStringLiteral("iolab"));
     QGuiApplication::setApplicationVersion(QStringLiteral(IOLAB_VERSION));

@@ -156,13 +156,14 @@ int TargetModel::addFolder(const QString& path)
     return addEntry(inspectFolder(path, true));
 }
 
-int TargetModel::updateEntry(const TargetEntry& entry)
+int TargetModel::updateEntry(const TargetEntry& entry, const QString& listedAs)
 {
+    const QString key = listedAs.isEmpty() ? entry.key() : listedAs;
     for (auto& chosen : m_chosen) {
-        if (chosen.key() == entry.key())
+        if (chosen.key() == key)
             chosen = entry;
     }
-    const int row = rowForKey(entry.key());
+    const int row = rowForKey(key);
     if (row >= 0) {
         m_entries[static_cast<std::size_t>(row)] = entry;
         Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));

@@ -63,8 +63,11 @@ public:
     // Adds a chosen folder's entry (or replaces the one with its key) and returns its row. Touches no disk:
     // the entry may be one not inspected yet.
     int addEntry(const TargetEntry& entry);
-    // Replaces the entry with the same key, if it is listed; returns its row or -1.
-    int updateEntry(const TargetEntry& entry);
+    // Replaces the entry listed under `listedAs` (default: the entry's own key), if it is listed; returns its
+    // row or -1. Inspecting a chosen folder may change its key: the path as given ("C:/t", a link) becomes
+    // the folder's real path ("C:\t", the link's target), and the inspected entry replaces the row it was
+    // asked for, not a row of its new key.
+    int updateEntry(const TargetEntry& entry, const QString& listedAs = {});
     // Inspects a folder the user picked and adds it (a folder that cannot be used is still added, with its
     // problem, so that the UI can say what is wrong with it). Reads the disk: the window uses TargetPanel,
     // which inspects on a worker.

@@ -243,13 +243,13 @@ void TargetPanel::look(const TargetEntry& entry, TargetLook look, const QString&
     ++m_inFlight;
     runOffGuiThread(
         targetPool(), this, [inspector = m_inspector, entry, look] { return inspector(entry, look); },
-        [request, look, announceAs](TargetPanel& panel, const TargetFacts& facts) {
-            panel.lookDone(request, look, announceAs, facts);
+        [request, look, announceAs, askedKey = entry.key()](TargetPanel& panel, const TargetFacts& facts) {
+            panel.lookDone(request, look, announceAs, askedKey, facts);
         });
 }
 
 void TargetPanel::lookDone(std::uint64_t request, TargetLook look, const QString& announceAs,
-                           const TargetFacts& facts)
+                           const QString& askedKey, const TargetFacts& facts)
 {
     --m_inFlight;
     if (request != m_request)
@@ -258,7 +258,9 @@ void TargetPanel::lookDone(std::uint64_t request, TargetLook look, const QString
     const bool factsChanged = m_waitingForFacts || look != TargetLook::Select;
     m_waitingForFacts = false;
     const TargetEntry& e = facts.entry;
-    m_model->updateEntry(e);
+    m_model->updateEntry(e, askedKey);
+    if (m_announce.key == askedKey)
+        m_announce.key = e.key(); // the folder announced is the same one under its real path
     m_system = facts.system;
     m_facts->setFacts(m_system);
     m_detailsHeading->setText(

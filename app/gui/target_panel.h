@@ -101,7 +101,8 @@ private:
     void onSelectionChanged();
     // `announceAs`: the path the user chose, when a problem found is to be announced.
     void look(const TargetEntry& entry, TargetLook look, const QString& announceAs);
-    void lookDone(std::uint64_t request, TargetLook look, const QString& announceAs,
+    // `askedKey`: the key of the entry looked at, which the facts' entry replaces (its own key may differ).
+    void lookDone(std::uint64_t request, TargetLook look, const QString& announceAs, const QString& askedKey,
                   const TargetFacts& facts);
     void showDetails();
 

@@ -9,6 +9,7 @@
 #include "core/base/log.h"
 #include "core/formats/matrix_json.h"
 
+#include <QDir>
 #include <QGuiApplication>
 #include <QScreen>
 #include <QSettings>
@@ -73,7 +74,8 @@ void WindowSettings::restore(MainWindow& window, const Registry& registry)
 
     // Until the mount scan is in, the remembered folder is shown on its own.
     const QString key = s.value(QStringLiteral("target")).toString();
-    if (!key.isEmpty() && !window.selectTarget(key) && key.startsWith(QLatin1Char('/')))
+    // A folder's key is its absolute path ("/home/me", "D:\\data"); pipe and null have words.
+    if (!key.isEmpty() && !window.selectTarget(key) && QDir::isAbsolutePath(key))
         window.chooseFolder(key);
 }
 

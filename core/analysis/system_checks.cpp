@@ -63,11 +63,15 @@ double coresInUse(const Case& k, const HostInfo& host)
 
 std::optional<double> cpuBusyShare(const CaseResult& c, const HostInfo& host)
 {
+    // A process's CPU time is counted in clock ticks (Windows: 15.6 ms; wine: 10 ms; Linux: far finer): over
+    // a repetition shorter than this one tick is more than a tenth of the share, and one of 10 ms reads as 0%
+    // or 100% busy. Such repetitions are no evidence either way.
+    constexpr double kShortestRepetitionSeconds = 0.1;
     const double cores = coresInUse(c.testCase, host);
     std::vector<double> shares;
     for (const auto& r : c.repetitions) {
         const double seconds = std::max(r.returnSeconds, r.durableSeconds);
-        if (r.warmup || !r.outcome.ok() || seconds <= 0)
+        if (r.warmup || !r.outcome.ok() || seconds < kShortestRepetitionSeconds)
             continue;
         const double cpu = r.cpuUserSeconds + r.cpuSystemSeconds;
         if (cpu <= 0)

@@ -96,4 +96,9 @@ DisplayServers probeDisplayServers()
     return servers;
 }
 
+const char* headlessQtPlatform()
+{
+    return "offscreen";
+}
+
 } // namespace iolab

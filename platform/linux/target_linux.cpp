@@ -218,6 +218,15 @@ std::vector<TargetInfo> listWritableTargets()
     return targets;
 }
 
+std::uint64_t freeSpaceAt(const std::string& folder)
+{
+    struct statvfs vfs
+    {};
+    if (::statvfs(folder.c_str(), &vfs) != 0)
+        return 0;
+    return static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
+}
+
 TargetInfo inspectTarget(const std::string& path)
 {
     if (path.empty())
@@ -252,8 +261,8 @@ TargetInfo inspectTarget(const std::string& path)
     {};
     if (::statvfs(real, &vfs) == 0) {
         info.totalBytes = static_cast<std::uint64_t>(vfs.f_blocks) * vfs.f_frsize;
-        info.freeBytes = static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
     }
+    info.freeBytes = freeSpaceAt(info.path);
     fillMount(info, info.path, st.st_dev);
     // What the folder is comes before who may write there: /proc is no target for root either.
     if (isKernelFilesystem(info.fsType))

@@ -14,7 +14,6 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -32,14 +31,7 @@ class PosixWorkspace final : public RunFolderWorkspace
 public:
     using RunFolderWorkspace::RunFolderWorkspace;
 
-    std::uint64_t freeBytes() override
-    {
-        struct statvfs vfs
-        {};
-        if (::statvfs(target().path.c_str(), &vfs) != 0)
-            return 0;
-        return static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
-    }
+    std::uint64_t freeBytes() override { return freeSpaceAt(target().path); }
 
     Outcome makeDurable(const std::string& path) override
     {

@@ -8,4 +8,9 @@ DisplayServers probeDisplayServers()
     return {}; // a windowed program always has the desktop it was started on
 }
 
+const char* headlessQtPlatform()
+{
+    return "windows";
+}
+
 } // namespace iolab

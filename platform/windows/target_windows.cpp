@@ -151,6 +151,14 @@ std::wstring finalPath(const std::wstring& folder)
 
 } // namespace
 
+std::uint64_t freeSpaceAt(const std::string& folder)
+{
+    ULARGE_INTEGER freeToCaller{};
+    if (::GetDiskFreeSpaceExW(widen(folder).c_str(), &freeToCaller, nullptr, nullptr) == 0)
+        return 0;
+    return freeToCaller.QuadPart;
+}
+
 TargetInfo inspectTarget(const std::string& path)
 {
     if (path.empty())
@@ -210,10 +218,9 @@ TargetInfo inspectTarget(const std::string& path)
 
     ULARGE_INTEGER freeToUser{};
     ULARGE_INTEGER total{};
-    if (::GetDiskFreeSpaceExW(real.c_str(), &freeToUser, &total, nullptr) != 0) {
-        info.freeBytes = freeToUser.QuadPart;
+    if (::GetDiskFreeSpaceExW(real.c_str(), &freeToUser, &total, nullptr) != 0)
         info.totalBytes = total.QuadPart;
-    }
+    info.freeBytes = freeSpaceAt(info.path);
     DWORD sectorsPerCluster = 0;
     DWORD bytesPerSector = 0;
     DWORD freeClusters = 0;

@@ -35,13 +35,7 @@ class WindowsWorkspace final : public RunFolderWorkspace
 public:
     using RunFolderWorkspace::RunFolderWorkspace;
 
-    std::uint64_t freeBytes() override
-    {
-        ULARGE_INTEGER available{};
-        if (::GetDiskFreeSpaceExW(widen(target().path).c_str(), &available, nullptr, nullptr) == 0)
-            return 0;
-        return available.QuadPart;
-    }
+    std::uint64_t freeBytes() override { return freeSpaceAt(target().path); }
 
     Outcome makeDurable(const std::string& path) override
     {

@@ -12,9 +12,10 @@
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
+#ifndef _WIN32
 #include <linux/magic.h>
 #include <sys/vfs.h>
-#include <unistd.h>
+#endif
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -43,7 +44,7 @@ class CliEngine : public ::testing::Test
 protected:
     ProcessResult cli(std::vector<std::string> args)
     {
-        return runProcess(IOLAB_CLI_PATH, args, {"XDG_STATE_HOME=" + m_state.path()});
+        return runProcess(IOLAB_CLI_PATH, args, {stateHome(m_state.path())});
     }
 
     static void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
@@ -79,8 +80,8 @@ TEST_F(CliEngine, ATenMillionCaseMatrixIsRefusedAtOnceWithItsCount)
 
 TEST_F(CliEngine, AOneMiBCaseRunsOnAnEightMiBFilesystem)
 {
-    if (!runningAsRoot())
-        GTEST_SKIP() << "mounting an 8 MiB tmpfs needs root";
+    if (const std::string why = whyNoTmpfs(); !why.empty())
+        GTEST_SKIP() << why;
     TmpfsMount small("size=8m");
     ASSERT_TRUE(small.ok());
     const auto r = cli({"run", "--target", small.path(), "--strategy", "write", "--chunk", "64K", "--size",
@@ -90,6 +91,7 @@ TEST_F(CliEngine, AOneMiBCaseRunsOnAnEightMiBFilesystem)
     EXPECT_TRUE(std::filesystem::is_empty(small.path()));
 }
 
+#ifndef _WIN32 // Linux's kernel pseudo-filesystems (proc, sysfs, cgroup2)
 TEST_F(CliEngine, KernelPseudoFilesystemsAreRefusedAsTargets)
 {
     std::vector<std::pair<std::string, std::string>> targets{{"/proc", "proc"}, {"/sys", "sysfs"}};
@@ -105,6 +107,8 @@ TEST_F(CliEngine, KernelPseudoFilesystemsAreRefusedAsTargets)
         EXPECT_THAT(r.out, Not(HasSubstr("0 B free")));
     }
 }
+
+#endif
 
 TEST_F(CliEngine, EveryOutputPathIsCheckedBeforeTheRun)
 {
@@ -126,19 +130,27 @@ TEST_F(CliEngine, EveryOutputPathIsCheckedBeforeTheRun)
                    : "output '" + out + "': folder '" + kernel + "' is not writable: Permission denied";
     };
     std::vector<Row> rows{
-        {"--json", "/proc/out.json", kernelFolder("/proc/out.json", "/proc")},
-        {"--csv", "/proc/out.csv", kernelFolder("/proc/out.csv", "/proc")},
-        {"--json", "/sys/out.json", kernelFolder("/sys/out.json", "/sys")},
         {"--json", folder, "output '" + folder + "' is a folder"},
         {"--csv", folder, "output '" + folder + "' is a folder"},
-        {"--json", m_out / "missing/out.json", "folder '" + m_out / "missing" + "' does not exist"},
-        {"--csv", m_out / "missing/out.csv", "folder '" + m_out / "missing" + "' does not exist"},
+        {"--json", m_out / "missing" + kSeparator + "out.json",
+         "folder '" + m_out / "missing" + "' does not exist"},
+        {"--csv", m_out / "missing" + kSeparator + "out.csv",
+         "folder '" + m_out / "missing" + "' does not exist"},
         {"--csv", csv, "output '" + summaryCsvPath(csv) + "' is a folder"},
-        {"--json", "/dev/null", "output '/dev/null' is not a regular file"},
     };
+#ifndef _WIN32 // Linux's kernel folders and devices
+    rows.insert(rows.end(), {
+                                {"--json", "/proc/out.json", kernelFolder("/proc/out.json", "/proc")},
+                                {"--csv", "/proc/out.csv", kernelFolder("/proc/out.csv", "/proc")},
+                                {"--json", "/sys/out.json", kernelFolder("/sys/out.json", "/sys")},
+                                {"--json", "/dev/null", "output '/dev/null' is not a regular file"},
+                            });
+#else
+    (void)kernelFolder;
+#endif
     std::optional<TmpfsMount> readOnly;
     if (runningAsRoot()) {
-        readOnly.emplace("size=1m", MS_RDONLY);
+        readOnly.emplace("size=1m", kMountReadOnly);
         ASSERT_TRUE(readOnly->ok());
         rows.push_back({"--json", readOnly->path() + "/out.json",
                         "folder '" + readOnly->path() + "' is not writable: Read-only file system"});
@@ -159,14 +171,14 @@ TEST_F(CliEngine, AnotherLiveRunOnTheTargetIsRefusedUnlessAllowed)
     // This test process plays the other run: it is alive and it is not the CLI.
     const auto other = m_target / "iolab-run-20260101-000000-7";
     std::filesystem::create_directory(other);
-    write(other + "/.iolab-run", "pid=" + std::to_string(::getpid()) + "\n");
+    write(other + "/.iolab-run", "pid=" + std::to_string(thisProcessId()) + "\n");
     const std::vector<std::string> run{
         "run",    "--target", m_target.path(), "--strategy", "write",     "--chunk", "64K",
         "--size", "1M",       "--reps",        "1",          "--warmups", "0",       "--quiet"};
     auto r = cli(run);
     EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
     EXPECT_THAT(r.err, HasSubstr("another IOLab run is writing into this target now (process " +
-                                 std::to_string(::getpid()) + ", run folder " + other + ")"));
+                                 std::to_string(thisProcessId()) + ", run folder " + other + ")"));
     EXPECT_THAT(r.err, HasSubstr("--allow-concurrent"));
     EXPECT_EQ(r.out, "");
 
@@ -176,7 +188,7 @@ TEST_F(CliEngine, AnotherLiveRunOnTheTargetIsRefusedUnlessAllowed)
     r = cli(allowed);
     EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
     // The warning is the shared policy's sentence (app/common), the one the app's result states too.
-    const ConcurrentRuns weighed = weighConcurrentRuns(OtherRuns{{{other, ::getpid()}}, {}}, true);
+    const ConcurrentRuns weighed = weighConcurrentRuns(OtherRuns{{{other, thisProcessId()}}, {}}, true);
     ASSERT_EQ(weighed.warnings.size(), 1u);
     EXPECT_THAT(r.err, HasSubstr("warning: " + weighed.warnings.front()));
     EXPECT_THAT(r.out, HasSubstr("About this run:"));
@@ -198,7 +210,7 @@ TEST_F(CliEngine, AnotherLiveRunElsewhereOnTheFilesystemIsStatedNotRefused)
     const auto r = cli({"run", "--target", m_target.path(), "--strategy", "write", "--chunk", "64K", "--size",
                         "1M", "--reps", "1", "--warmups", "0", "--quiet", "--json", json});
     EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
-    const std::string said = "another IOLab run (process " + std::to_string(::getpid()) +
+    const std::string said = "another IOLab run (process " + std::to_string(thisProcessId()) +
                              ") was writing elsewhere on this target's filesystem";
     EXPECT_THAT(r.err, HasSubstr("warning: " + said));
     std::ifstream in(json);
@@ -560,7 +572,7 @@ TEST_F(CliEngine, ARunKilledMidProbeTakesItsChildWithItAndLeavesItsFolderForClea
                                "2s",         "--reps",   "1",
                                "--warmups",  "0",        "--crash-probe",
                                "1",          "--quiet"},
-              {"XDG_STATE_HOME=" + m_state.path()});
+              {stateHome(m_state.path())});
     std::vector<int> children;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     while (children.empty() && std::chrono::steady_clock::now() < deadline) {

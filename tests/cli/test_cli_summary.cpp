@@ -37,7 +37,7 @@ protected:
         std::vector<std::string> args{"run",       "--target", m_target.path(), "--matrix",     m_matrix,
                                       "--warmups", "0",        "--quiet",       "--no-sampling"};
         args.insert(args.end(), extra.begin(), extra.end());
-        return runProcess(IOLAB_CLI_PATH, args, {"XDG_STATE_HOME=" + m_state.path()});
+        return runProcess(IOLAB_CLI_PATH, args, {stateHome(m_state.path())});
     }
 
     // The table row of case `index` (1-based), split at blanks.
@@ -121,7 +121,7 @@ TEST_F(CliSummary, TrimmedMeanOnlyFromFiveRepetitions)
     ASSERT_GT(cells.size(), 9u) << r.out;
     EXPECT_NE(cells[10], "-");
 
-    r = runProcess(IOLAB_CLI_PATH, {"run", "--help"}, {"XDG_STATE_HOME=" + m_state.path()});
+    r = runProcess(IOLAB_CLI_PATH, {"run", "--help"}, {stateHome(m_state.path())});
     EXPECT_THAT(r.out, HasSubstr("the trimmed mean is shown from 5 on"));
     EXPECT_THAT(r.out, HasSubstr("--no-summary"));
 }

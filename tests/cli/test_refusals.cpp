@@ -17,9 +17,6 @@
 #include <sstream>
 #include <thread>
 
-#include <sys/mount.h>
-#include <sys/stat.h>
-
 using namespace iolab::test;
 using namespace iolab::test::refusals;
 using ::testing::HasSubstr;
@@ -34,7 +31,7 @@ bool waitForRunFile(const std::string& folder)
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     while (std::chrono::steady_clock::now() < deadline) {
         for (const auto& name : entries(folder))
-            if (name.ends_with("/c001-r0-t0.dat"))
+            if (name.ends_with(kSeparator + std::string("c001-r0-t0.dat")))
                 return true;
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
@@ -91,6 +88,12 @@ Row sizeRow(const char* name, const char* size, int exitCode, std::vector<std::s
             {"run", "--target", "{T}", "--strategy", "write", "--chunk", "4K", std::string("--size=") + size},
             exitCode,
             std::move(keywords)};
+}
+
+Row linuxOnly(Row row)
+{
+    row.needs = Needs::Linux;
+    return row;
 }
 
 Row writeRow(const char* name, std::vector<std::string> extra, int exitCode,
@@ -182,18 +185,18 @@ const Row kCliRows[] = {
     {"TargetMissing", {"run", "--target", "{T}/nope", "--preset", "quick"}, 2, {"nope", "does not exist"}},
     {"TargetIsAFile", {"run", "--target", "{O}/file", "--preset", "quick"}, 2, {"is not a folder"},
      [](Scene& s) { write(s.out / "file", "x"); }},
-    {"TargetProc", {"run", "--target", "/proc", "--strategy", "write", "--chunk", "4K", "--size", "1M"}, 2, {"/proc", "proc", "pseudo"}},
-    {"TargetSys", {"run", "--target", "/sys", "--strategy", "write", "--chunk", "4K", "--size", "1M"}, 2, {"/sys", "sysfs"}},
+    {"TargetProc", {"run", "--target", "/proc", "--strategy", "write", "--chunk", "4K", "--size", "1M"}, 2, {"/proc", "proc", "pseudo"}, {}, Needs::Linux},
+    {"TargetSys", {"run", "--target", "/sys", "--strategy", "write", "--chunk", "4K", "--size", "1M"}, 2, {"/sys", "sysfs"}, {}, Needs::Linux},
     {"TargetPath4060Characters", {"run", "--target", "{P}", "--strategy", "write", "--chunk", "4K", "--size", "1M"}, 2, {"too long", "4060 characters", "under 3968"},
-     [](Scene& s) { s.special = nestedPath(s.target.path(), 4060); makeFolders(s.special); }},
+     [](Scene& s) { s.special = nestedPath(s.target.path(), 4060); makeFolders(s.special); }, Needs::Linux},
     {"TargetPath4300Characters", {"run", "--target", "{P}", "--strategy", "write", "--chunk", "4K", "--size", "1M"}, 2, {"too long", "4300 characters"},
-     [](Scene& s) { s.special = nestedPath(s.target.path(), 4300); }},
+     [](Scene& s) { s.special = nestedPath(s.target.path(), 4300); }, Needs::Linux},
     {"TargetReadOnlyMount", {"run", "--target", "{P}", "--strategy", "write", "--chunk", "4K", "--size", "1M"}, 2, {"read-only"},
-     [](Scene& s) { s.mount.emplace("size=8m", MS_RDONLY); s.special = s.mount->path(); }, Needs::Root},
+     [](Scene& s) { s.mount.emplace("size=8m", kMountReadOnly); s.special = s.mount->path(); }, Needs::Root},
     {"TargetNotWritable", {"run", "--target", "{P}", "--strategy", "write", "--chunk", "4K", "--size", "1M"}, 2, {"not writable"},
-     [](Scene& s) { s.special = s.target / "locked"; ::mkdir(s.special.c_str(), 0555); }, Needs::NotRoot},
+     [](Scene& s) { s.special = s.target / "locked"; makeFolderWithMode(s.special, 0555); }, Needs::NotRoot},
     {"TargetSymlinked", {"run", "--target", "{P}", "--strategy", "write", "--chunk", "64K", "--size", "1M", "--reps", "1", "--warmups", "0", "--quiet"}, 0, {"MB/s"},
-     [](Scene& s) { fs::create_directory(s.target / "real"); fs::create_directory_symlink(s.target / "real", s.out / "link"); s.special = s.out / "link"; }},
+     [](Scene& s) { fs::create_directory(s.target / "real"); fs::create_directory_symlink(s.target / "real", s.out / "link"); s.special = s.out / "link"; }, Needs::Symlink},
     {"TargetNonAscii", {"run", "--target", "{P}", "--strategy", "write", "--chunk", "64K", "--size", "1M", "--reps", "1", "--warmups", "0"}, 0, {"données-データ"},
      [](Scene& s) { s.special = s.target / "données-データ"; fs::create_directory(s.special); }},
     // Mid-run failures and interruptions
@@ -265,17 +268,17 @@ const Row kCliRows[] = {
          return second;
      }},
     // Output files, checked before the run
-    writeRow("JsonInProc", {kOutput, "/proc/out.json"}, 2, {"/proc/out.json"}),
+    linuxOnly(writeRow("JsonInProc", {kOutput, "/proc/out.json"}, 2, {"/proc/out.json"})),
     writeRow("JsonIsAFolder", {kOutput, "{O}"}, 2, {"is a folder"}),
     writeRow("JsonFolderMissing", {kOutput, "{O}/no/such/r.json"}, 2, {"r.json", "does not exist"}),
     {"JsonUnderAFile", {"run", "--target", "{T}", "--strategy", "write", "--chunk", "4K", "--size", "1M", "--json", "{O}/file/r.json"}, 2, {"is not a folder"},
      [](Scene& s) { write(s.out / "file", "x"); }},
-    writeRow("CsvInProc", {"--csv", "/proc/out.csv"}, 2, {"/proc/out.csv"}),
+    linuxOnly(writeRow("CsvInProc", {"--csv", "/proc/out.csv"}, 2, {"/proc/out.csv"})),
     writeRow("CsvFolderMissing", {"--csv", "{O}/no/such/r.csv"}, 2, {"r.csv", "does not exist"}),
     {"JsonOnReadOnlyMount", {"run", "--target", "{T}", "--strategy", "write", "--chunk", "4K", "--size", "1M", "--json", "{P}/r.json"}, 2, {"r.json", "Read-only file system"},
-     [](Scene& s) { s.mount.emplace("size=8m", MS_RDONLY); s.special = s.mount->path(); }, Needs::Root},
+     [](Scene& s) { s.mount.emplace("size=8m", kMountReadOnly); s.special = s.mount->path(); }, Needs::Root},
     {"CsvInUnwritableFolder", {"run", "--target", "{T}", "--strategy", "write", "--chunk", "4K", "--size", "1M", "--csv", "{P}/r.csv"}, 2, {"r.csv", "not writable"},
-     [](Scene& s) { s.special = s.out / "locked"; ::mkdir(s.special.c_str(), 0555); }, Needs::NotRoot},
+     [](Scene& s) { s.special = s.out / "locked"; makeFolderWithMode(s.special, 0555); }, Needs::NotRoot},
     // The command line itself
     {"UnknownStrategy", {"run", "--target", "{T}", "--strategy", "warp", "--chunk", "4K", "--size", "1M"}, 2, {"unknown strategy 'warp'"}},
     {"UnknownPreset", {"run", "--target", "{T}", "--preset", "fastest"}, 2, {"unknown preset"}},

@@ -33,7 +33,7 @@ class CliSyncLab : public ::testing::Test
 protected:
     ProcessResult cli(std::vector<std::string> args)
     {
-        return runProcess(IOLAB_CLI_PATH, args, {"XDG_STATE_HOME=" + m_state.path()});
+        return runProcess(IOLAB_CLI_PATH, args, {stateHome(m_state.path())});
     }
 
     static void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
@@ -236,7 +236,7 @@ TEST_F(CliSyncLab, AStoppedRunCountsTheCasesThatRan)
         Process p(IOLAB_CLI_PATH,
                   {"run", "--target", m_target.path(), "--matrix", matrix, "--reps", "1", "--warmups", "0",
                    "--no-sampling", "--quiet", "--format", format},
-                  {"XDG_STATE_HOME=" + m_state.path()});
+                  {stateHome(m_state.path())});
         if (!waitForCaseFile(m_target.path(), 3)) {
             p.signal(SIGKILL);
             p.wait();

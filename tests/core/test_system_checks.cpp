@@ -190,6 +190,9 @@ TEST(CpuBoundCheck, FiresWhenTheCoresInUseWereBusyNearlyAllTheTime)
     EXPECT_TRUE(cpuBoundFinding(busyCase(1, 1.0, 1.9, TargetKind::Pipe), host(8)));
     // No CPU figures (a result from elsewhere): silence.
     EXPECT_FALSE(cpuBoundFinding(busyCase(1, 1.0, 0.0), host(8)));
+    // 10 ms of CPU in 10 ms: one tick of a Windows process clock, no evidence (wine said "100% busy").
+    EXPECT_FALSE(cpuBoundFinding(busyCase(1, 0.01, 0.01), host(8)));
+    EXPECT_TRUE(cpuBoundFinding(busyCase(1, 0.2, 0.2), host(8)));
 }
 
 TEST(CacheCliffCheck, ADropThatHoldsIsACacheRunningFull)

@@ -15,8 +15,13 @@ int main(int argc, char** argv)
 {
     // Also when ctest lists the tests (discovery runs without the test's environment) and there is no
     // display.
+    // Windows (under wine): the windows plugin, as the offscreen one finds no fonts there.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+#ifdef _WIN32
+        qputenv("QT_QPA_PLATFORM", "windows");
+#else
         qputenv("QT_QPA_PLATFORM", "offscreen");
+#endif
     QStandardPaths::setTestModeEnabled(true);
     QApplication::setApplicationName(QStringLiteral("iolab-tests"));
     QApplication::setOrganizationName(QStringLiteral("IOLab"));

@@ -13,8 +13,13 @@
 
 int main(int argc, char** argv)
 {
+    // Windows (under wine): the windows plugin, as the offscreen one finds no fonts there.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+#ifdef _WIN32
+        qputenv("QT_QPA_PLATFORM", "windows");
+#else
         qputenv("QT_QPA_PLATFORM", "offscreen");
+#endif
     QStandardPaths::setTestModeEnabled(true);
     QGuiApplication::setApplicationName(QStringLiteral("iolab-model-tests"));
     QGuiApplication::setOrganizationName(QStringLiteral("IOLab"));

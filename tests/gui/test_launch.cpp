@@ -23,10 +23,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <sys/mount.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <atomic>
 #include <chrono>
 #include <fstream>
@@ -124,7 +120,7 @@ TEST(Launch, ProblemsAtLaunchAreInTheWindowOfTheRealApp)
     // --quit-after-shown ends it once the window is up; the banner's text is logged as it is shown.
     const auto app = runApp({"--preset", "nope", broken, "--quit-after-shown", "--data-dir", home / "data",
                              "--settings", home / "settings.ini"},
-                            {"QT_QPA_PLATFORM=offscreen", "XDG_STATE_HOME=" + home.path()});
+                            {"QT_QPA_PLATFORM=offscreen", stateHome(home.path())});
     EXPECT_EQ(app.exitCode, 0) << app.err;
     EXPECT_THAT(app.err, HasSubstr("nope"));
     EXPECT_THAT(app.err, HasSubstr("broken.json"));
@@ -139,19 +135,21 @@ TEST(Launch, ARunThatCannotStartEndsWithStatusOneAndSaysSoOnce)
     TempDir home;
     std::optional<TmpfsMount> mount;
     std::string readOnly;
-    if (::geteuid() == 0) {
-        mount.emplace("size=8m", MS_RDONLY);
+    if (runningAsRoot()) {
+        mount.emplace("size=8m", kMountReadOnly);
         if (!mount->ok())
             GTEST_SKIP() << "running as root, and cannot mount a read-only tmpfs here";
         readOnly = mount->path();
     } else {
+        if (const std::string why = whyNoFileModes(); !why.empty())
+            GTEST_SKIP() << why;
         readOnly = home / "read-only";
-        ASSERT_EQ(::mkdir(readOnly.c_str(), 0555), 0);
+        makeFolderWithMode(readOnly, 0555);
     }
     const auto started = std::chrono::steady_clock::now();
     const auto app = runApp({"--target", readOnly, "--run", "--quit-after-run", "--data-dir", home / "data",
                              "--settings", home / "settings.ini"},
-                            {"QT_QPA_PLATFORM=offscreen", "XDG_STATE_HOME=" + home.path()});
+                            {"QT_QPA_PLATFORM=offscreen", stateHome(home.path())});
     EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(30));
     EXPECT_EQ(app.exitCode, 1) << app.err;
     EXPECT_THAT(app.err, HasSubstr(readOnly));
@@ -159,8 +157,8 @@ TEST(Launch, ARunThatCannotStartEndsWithStatusOneAndSaysSoOnce)
     std::ifstream logFile(home / "iolab/iolab.log");
     const std::string logged((std::istreambuf_iterator<char>(logFile)), std::istreambuf_iterator<char>());
     EXPECT_EQ(countOf(logged, readOnly + " cannot be a target"), 1u) << logged;
-    if (::geteuid() != 0)
-        ::chmod(readOnly.c_str(), 0755);
+    if (!runningAsRoot())
+        setMode(readOnly, 0755);
 }
 
 TEST(Launch, AHugeMatrixStillGetsAWindowThatEndsOnSigterm)
@@ -183,7 +181,7 @@ TEST(Launch, AHugeMatrixStillGetsAWindowThatEndsOnSigterm)
     Process app(IOLAB_GUI_PATH,
                 {"--matrix", file, "--target", home.path(), "--data-dir", home / "data", "--settings",
                  home / "settings.ini", "--perf-report", perf},
-                {"QT_QPA_PLATFORM=offscreen", "XDG_STATE_HOME=" + home.path()});
+                {"QT_QPA_PLATFORM=offscreen", stateHome(home.path())});
     // The window comes up and the app runs its event loop; its perf report says when it was shown.
     std::this_thread::sleep_for(std::chrono::seconds(3));
     const auto signalled = std::chrono::steady_clock::now();
@@ -215,9 +213,9 @@ TEST(Launch, AHugeMatrixStillGetsAWindowThatEndsOnSigterm)
 TEST(Launch, WithoutADisplayItSaysSoAndExitsTwo)
 {
     TempDir home;
-    const auto app = runApp({"--data-dir", home / "data", "--settings", home / "settings.ini"},
-                            {"QT_QPA_PLATFORM=", "DISPLAY=", "WAYLAND_DISPLAY=", "WAYLAND_SOCKET=",
-                             "XDG_STATE_HOME=" + home.path()});
+    const auto app = runApp(
+        {"--data-dir", home / "data", "--settings", home / "settings.ini"},
+        {"QT_QPA_PLATFORM=", "DISPLAY=", "WAYLAND_DISPLAY=", "WAYLAND_SOCKET=", stateHome(home.path())});
     EXPECT_EQ(app.exitCode, 2) << app.err;
     EXPECT_THAT(app.err, HasSubstr("there is no display to open the window on"));
     EXPECT_THAT(app.err, HasSubstr("DISPLAY is not set"));
@@ -267,12 +265,13 @@ TEST(Launch, NoDisplayProblemFollowsWhatQtWouldTry)
     EXPECT_THAT(problem("wayland", "", true, x11), HasSubstr("WAYLAND_DISPLAY is not set"));
 }
 
+#ifndef _WIN32 // X11 and Xvfb are Linux's
 // The probe itself against a real X server, when the machine has one to start.
 TEST(Launch, AnXServerIsFoundWhereItAnswers)
 {
     if (!std::filesystem::exists("/usr/bin/Xvfb"))
         GTEST_SKIP() << "Xvfb is not installed: no X server to probe (the refusal tests above need none)";
-    const std::string display = ":" + std::to_string(70 + ::getpid() % 20);
+    const std::string display = ":" + std::to_string(70 + thisProcessId() % 20);
     Process xvfb("/usr/bin/Xvfb", {display, "-nolisten", "tcp"}, {});
     const auto reached = [&] {
         ::setenv("DISPLAY", display.c_str(), 1);
@@ -295,6 +294,8 @@ TEST(Launch, AnXServerIsFoundWhereItAnswers)
     EXPECT_FALSE(gone.x11);
     EXPECT_THAT(gone.x11Problem, HasSubstr("DISPLAY=" + display));
 }
+
+#endif
 
 TEST(Launch, DataAndSettingsPathsAreCheckedWithoutWritingAnything)
 {

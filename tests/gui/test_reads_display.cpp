@@ -148,7 +148,7 @@ TEST(ReadsDisplay, TheReportCarriesTheReadFigures)
         report::renderPdfReport(readRun(), {report::PageFormat::A4, {}}, &builtinRegistry());
     const std::string path = dir / "reads.pdf";
     std::ofstream(path, std::ios::binary).write(pdf.constData(), pdf.size());
-    const auto text = runProcess("/usr/bin/pdftotext", {"-layout", path, "-"});
+    const auto text = runHostTool("pdftotext", {"-layout", path, "-"});
     ASSERT_EQ(text.exitCode, 0) << text.err;
     // pdftotext writes "fi" as a ligature, and narrow columns wrap "sequential, cold" after the comma.
     for (const char* expected : {"File-set reader", "Files/s", "p99 per", "300x1K-8K",

@@ -8,9 +8,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <sys/mount.h>
-#include <sys/stat.h>
-
 using namespace iolab::test;
 using namespace iolab::test::refusals;
 
@@ -78,9 +75,9 @@ const Row kReportRows[] = {
     // A bad second output costs the first nothing: no file is written before every path is checked.
     outputRow("GoodPdfBadCsv", {"--pdf", "{O}/r.pdf", "--csv", "/proc/r.csv"}, 2, {"/proc/r.csv"}),
     outputRow("PdfOnReadOnlyMount", {"--pdf", "{P}/r.pdf"}, 2, {"r.pdf", "Read-only file system"},
-              [](Scene& s) { s.mount.emplace("size=8m", MS_RDONLY); s.special = s.mount->path(); }, Needs::Root),
+              [](Scene& s) { s.mount.emplace("size=8m", kMountReadOnly); s.special = s.mount->path(); }, Needs::Root),
     outputRow("PdfInUnwritableFolder", {"--pdf", "{P}/r.pdf"}, 2, {"r.pdf", "not writable"},
-              [](Scene& s) { s.special = s.out / "locked"; ::mkdir(s.special.c_str(), 0555); }, Needs::NotRoot),
+              [](Scene& s) { s.special = s.out / "locked"; makeFolderWithMode(s.special, 0555); }, Needs::NotRoot),
 };
 // clang-format on
 
@@ -135,14 +132,14 @@ std::function<ProcessResult(Scene&, const std::vector<std::string>&)> withoutDis
     return [display = std::move(display)](Scene& s, const std::vector<std::string>& args) {
         return runProcess(IOLAB_GUI_PATH, args,
                           {"QT_QPA_PLATFORM=", "DISPLAY=" + display,
-                           "WAYLAND_DISPLAY=", "WAYLAND_SOCKET=", "XDG_STATE_HOME=" + s.state.path()});
+                           "WAYLAND_DISPLAY=", "WAYLAND_SOCKET=", stateHome(s.state.path())});
     };
 }
 
 std::function<void(Scene&)> readOnlyMount()
 {
     return [](Scene& s) {
-        s.mount.emplace("size=8m", MS_RDONLY);
+        s.mount.emplace("size=8m", kMountReadOnly);
         s.special = s.mount->path();
     };
 }
@@ -151,7 +148,7 @@ std::function<void(Scene&)> lockedFolder()
 {
     return [](Scene& s) {
         s.special = s.out / "locked";
-        ::mkdir(s.special.c_str(), 0555);
+        makeFolderWithMode(s.special, 0555);
     };
 }
 
@@ -190,9 +187,9 @@ const Row kLaunchRows[] = {
     launchRow("TargetMissing", {"--target", "{T}/nope"}, 0, {"nope", "does not exist"}),
     launchRow("TargetProcWithRun", {"--target", "/proc", "--preset", "quick", "--run", kRunAndQuit}, 1, {"/proc", "pseudo-filesystem"}),
     launchRow("TargetReadOnlyWithRun", {"--target", "{P}", "--preset", "quick", "--run", kRunAndQuit}, 1, {"cannot start"},
-              [](Scene& s) { s.mount.emplace("size=8m", MS_RDONLY); s.special = s.mount->path(); }, Needs::Root),
+              [](Scene& s) { s.mount.emplace("size=8m", kMountReadOnly); s.special = s.mount->path(); }, Needs::Root),
     launchRow("TargetNotWritableWithRun", {"--target", "{P}", "--preset", "quick", "--run", kRunAndQuit}, 1, {"cannot start"},
-              [](Scene& s) { s.special = s.out / "locked"; ::mkdir(s.special.c_str(), 0555); }, Needs::NotRoot),
+              [](Scene& s) { s.special = s.out / "locked"; makeFolderWithMode(s.special, 0555); }, Needs::NotRoot),
     launchRow("TargetTooLongWithRun", {"--target", "{P}", "--preset", "quick", "--run", kRunAndQuit}, 1, {"too long"},
               [](Scene& s) { s.special = nestedPath(s.target.path(), 4300); }),
     launchRow("BrokenMatrixWithRun", {"--target", "{T}", "--matrix", "{O}/matrix.json", "--run", kRunAndQuit}, 1, {"matrix.json", "cut short"},
@@ -216,7 +213,7 @@ const Row kLaunchRows[] = {
     launchRow("SettingsInUnwritableFolder", {"--settings", "{P}/settings.ini"}, 2, {"--settings", "locked", "no setting could be saved"},
               lockedFolder(), Needs::NotRoot),
     launchRow("SettingsFileReadOnly", {"--settings", "{O}/settings.ini"}, 2, {"--settings", "not writable"},
-              [](Scene& s) { write(s.out / "settings.ini", "[General]\n"); ::chmod((s.out / "settings.ini").c_str(), 0444); },
+              [](Scene& s) { write(s.out / "settings.ini", "[General]\n"); setMode((s.out / "settings.ini"), 0444); },
               Needs::NotRoot),
     {"NoDisplay", {"--target", "{T}"}, 2, {"no display", "DISPLAY is not set", "iolab-cli", "QT_QPA_PLATFORM=offscreen"},
      {}, Needs::Nothing, withoutDisplay("")},

@@ -70,9 +70,9 @@ RunResult golden()
 // poppler-utils is installed by installer/dev.sh; a missing tool is a failure, not a skip.
 std::string poppler(const std::string& tool)
 {
-    const std::string path = "/usr/bin/" + tool;
+    const std::string path = hostTool(tool);
     EXPECT_TRUE(std::filesystem::exists(path)) << path << " is missing: install poppler-utils (dev.sh does)";
-    return path;
+    return tool;
 }
 
 std::string writePdf(const TempDir& dir, const RunResult& result, report::PageFormat page,
@@ -109,7 +109,7 @@ std::string pdfText(const TempDir& dir, const RunResult& result, const std::vect
     std::vector<std::string> args = extra;
     args.push_back(writePdf(dir, result, report::PageFormat::A4, ranking));
     args.emplace_back("-");
-    const auto text = runProcess(poppler("pdftotext"), args);
+    const auto text = runHostTool(poppler("pdftotext"), args);
     EXPECT_EQ(text.exitCode, 0) << text.err;
     return withoutLigatures(text.out);
 }
@@ -154,7 +154,7 @@ RunResult withFiveRepetitions(RunResult result)
 
 int pageCount(const std::string& pdf)
 {
-    const auto info = runProcess(poppler("pdfinfo"), {pdf});
+    const auto info = runHostTool(poppler("pdfinfo"), {pdf});
     EXPECT_EQ(info.exitCode, 0) << info.err;
     const auto at = info.out.find("Pages:");
     return at == std::string::npos ? -1 : std::stoi(info.out.substr(at + 6));
@@ -171,7 +171,7 @@ TEST(Report, TheGoldenResultMakesAReadablePdf)
     EXPECT_GE(pages, 3);
     EXPECT_LE(pages, 8);
 
-    auto text = runProcess(poppler("pdftotext"), {"-layout", pdf, "-"});
+    auto text = runHostTool(poppler("pdftotext"), {"-layout", pdf, "-"});
     ASSERT_EQ(text.exitCode, 0) << text.err;
     text.out = withoutLigatures(text.out);
     for (const char* expected :
@@ -193,10 +193,10 @@ TEST(Report, TheGoldenResultMakesAReadablePdf)
     EXPECT_THAT(text.out, HasSubstr("page " + std::to_string(pages) + " of " + std::to_string(pages)));
     EXPECT_THAT(text.out, HasSubstr("IOLab " + result.toolVersion)); // the version that made the run
 
-    const auto fonts = runProcess(poppler("pdffonts"), {pdf});
+    const auto fonts = runHostTool(poppler("pdffonts"), {pdf});
     EXPECT_THAT(fonts.out, HasSubstr(" yes ")) << "fonts are embedded:\n" << fonts.out;
 
-    const auto render = runProcess(poppler("pdftoppm"), {"-r", "40", "-png", pdf, dir / "page"});
+    const auto render = runHostTool(poppler("pdftoppm"), {"-r", "40", "-png", pdf, dir / "page"});
     EXPECT_EQ(render.exitCode, 0) << render.err;
     int images = 0;
     for (const auto& e : std::filesystem::directory_iterator(dir.path()))
@@ -245,9 +245,10 @@ TEST(Report, TheAppendixHoldsEachCaseAsAFioJob)
 TEST(Report, PageSizeFollowsTheChoice)
 {
     TempDir dir;
-    const auto a4 = runProcess(poppler("pdfinfo"), {writePdf(dir, golden(), report::PageFormat::A4)});
+    const auto a4 = runHostTool(poppler("pdfinfo"), {writePdf(dir, golden(), report::PageFormat::A4)});
     EXPECT_THAT(a4.out, HasSubstr("(A4)"));
-    const auto letter = runProcess(poppler("pdfinfo"), {writePdf(dir, golden(), report::PageFormat::Letter)});
+    const auto letter =
+        runHostTool(poppler("pdfinfo"), {writePdf(dir, golden(), report::PageFormat::Letter)});
     EXPECT_THAT(letter.out, HasSubstr("(letter)"));
 }
 
@@ -259,7 +260,7 @@ TEST(Report, CancelledAndFailedRunsStillReport)
     result.cases.resize(2);
     result.cases[1].status = Status::Failed;
     result.cases[1].reason = "fwrite failed: Input/output error (EIO)";
-    const auto text = runProcess(poppler("pdftotext"), {writePdf(dir, result, report::PageFormat::A4), "-"});
+    const auto text = runHostTool(poppler("pdftotext"), {writePdf(dir, result, report::PageFormat::A4), "-"});
     EXPECT_THAT(text.out, HasSubstr("stopped before the end"));
     EXPECT_THAT(text.out, HasSubstr("Input/output error"));
     RunResult empty;
@@ -280,7 +281,7 @@ TEST(Report, ALongTableBreaksAcrossPagesWithItsHeaderRepeated)
         result.cases.push_back(c);
     }
     const std::string pdf = writePdf(dir, result, report::PageFormat::A4);
-    const auto text = runProcess(poppler("pdftotext"), {"-f", "1", "-l", "4", pdf, "-"});
+    const auto text = runHostTool(poppler("pdftotext"), {"-f", "1", "-l", "4", pdf, "-"});
     ASSERT_EQ(text.exitCode, 0) << text.err;
     std::size_t headers = 0;
     for (std::size_t at = text.out.find("Spread"); at != std::string::npos;
@@ -303,7 +304,7 @@ TEST(ReportCommand, WritesEveryFormatAtomically)
     EXPECT_EQ(dir.entryCount(), 5u) << "no temporary file left";
     EXPECT_EQ(resultFromJson(slurp(dir / "r.json"), "r.json"), golden())
         << "the JSON reopens as the same result";
-    EXPECT_THAT(runProcess(poppler("pdfinfo"), {dir / "r.pdf"}).out, HasSubstr("(letter)"));
+    EXPECT_THAT(runHostTool(poppler("pdfinfo"), {dir / "r.pdf"}).out, HasSubstr("(letter)"));
 }
 
 TEST(ReportCommand, RanksByTheRateItIsToldAndRefusesAnUnknownOne)
@@ -314,7 +315,7 @@ TEST(ReportCommand, RanksByTheRateItIsToldAndRefusesAnUnknownOne)
     auto r =
         runProcess(IOLAB_GUI_PATH, {"report", dir / "in.json", "--pdf", dir / "a.pdf", "--rank", "apparent"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    const auto text = runProcess(poppler("pdftotext"), {dir / "a.pdf", "-"});
+    const auto text = runHostTool(poppler("pdftotext"), {dir / "a.pdf", "-"});
     EXPECT_THAT(flat(withoutLigatures(text.out)), HasSubstr("ranked by their apparent rate"));
     EXPECT_THAT(flat(withoutLigatures(text.out)), HasSubstr("case 3 (write 4 KiB) at 824.3 MB/s apparent"));
 
@@ -384,7 +385,7 @@ TEST(ReportTitle, NamesTheMatrixOrPresetOrWhatAnAdHocMatrixTested)
     const std::string text = pdfText(dir, result);
     EXPECT_THAT(text, HasSubstr("IOLab report: stdio and write at 4 KiB and 64 KiB"));
     EXPECT_THAT(text, Not(HasSubstr("command line")));
-    const auto info = runProcess(poppler("pdfinfo"), {dir / "report.pdf"});
+    const auto info = runHostTool(poppler("pdfinfo"), {dir / "report.pdf"});
     EXPECT_THAT(info.out, HasSubstr("stdio and write at 4 KiB and 64 KiB")) << "the PDF's own title too";
 
     // A title wider than the page wraps instead of running off its edge ("... 64 KiB an" was all of it).
@@ -640,7 +641,7 @@ TEST(ReportExport, ThePdfExportFollowsTheRankingItIsGiven)
                                     Ranking::Apparent),
               QString());
     const auto text = [&](const char* name) {
-        return flat(withoutLigatures(runProcess(poppler("pdftotext"), {dir / name, "-"}).out));
+        return flat(withoutLigatures(runHostTool(poppler("pdftotext"), {dir / name, "-"}).out));
     };
     EXPECT_THAT(text("d.pdf"), HasSubstr("ranked by their durable rate"));
     EXPECT_THAT(text("a.pdf"), HasSubstr("ranked by their apparent rate"));
@@ -745,7 +746,7 @@ TEST(Report, TableCellsAreNeverSplitInsideAWordOrANumber)
     for (auto& c : result.cases)
         c.peakRssBytes = 53'896'806; // 51.4 MiB
     const std::string pdf = writePdf(dir, result, report::PageFormat::A4);
-    const auto text = runProcess(poppler("pdftotext"), {"-layout", pdf, "-"});
+    const auto text = runHostTool(poppler("pdftotext"), {"-layout", pdf, "-"});
     ASSERT_EQ(text.exitCode, 0) << text.err;
     const std::string out = withoutLigatures(text.out);
     EXPECT_THAT(out, HasSubstr("51.4 MiB"));
@@ -791,8 +792,8 @@ TEST(Report, PageOneSetsTheHighlightsOfAKindMarkedBadInItsColour)
     const auto badPixels = [&isBad](const RunResult& result) {
         TempDir dir;
         const auto render =
-            runProcess(poppler("pdftoppm"), {"-r", "100", "-f", "1", "-l", "1", "-png",
-                                             writePdf(dir, result, report::PageFormat::A4), dir / "page"});
+            runHostTool(poppler("pdftoppm"), {"-r", "100", "-f", "1", "-l", "1", "-png",
+                                              writePdf(dir, result, report::PageFormat::A4), dir / "page"});
         EXPECT_EQ(render.exitCode, 0) << render.err;
         int count = 0;
         for (const auto& e : std::filesystem::directory_iterator(dir.path())) {

@@ -101,7 +101,7 @@ TEST_F(StartFixture, TheIdleWindowAsksItsQuestionsAndAResultShowsTheLab)
 
 TEST_F(StartFixture, WithoutATargetThePageSaysToChooseOneFirst)
 {
-    StartPage page(builtinRegistry(), window->targetPanel()->model());
+    gui::StartPage page(builtinRegistry(), window->targetPanel()->model());
     page.refresh(nullptr, false, RunOptions{}, {});
     EXPECT_THAT(page.targetLine()->text().toStdString(), HasSubstr("Choose a target first"));
     for (const auto& question : StartPage::questions()) {
@@ -178,7 +178,7 @@ TEST_F(StartFixture, BothPalettesAreReadable)
     for (Theme theme : {Theme::Light, Theme::Dark}) {
         window->setTheme(theme);
         QApplication::processEvents();
-        StartPage* page = window->startPage();
+        gui::StartPage* page = window->startPage();
         const QImage image = page->grab().toImage();
         const bool dark = theme == Theme::Dark;
         const QColor background = image.pixelColor(4, 4);

@@ -260,7 +260,7 @@ TEST(SyncLabReport, ThePdfHasTheVerdictsTheBarsAndEveryMethodsPercentiles)
                                                    &builtinRegistry());
     const std::string path = dir / "sync-lab.pdf";
     std::ofstream(path, std::ios::binary).write(pdf.constData(), pdf.size());
-    const auto text = runProcess("/usr/bin/pdftotext", {"-layout", path, "-"});
+    const auto text = runHostTool("pdftotext", {"-layout", path, "-"});
     ASSERT_EQ(text.exitCode, 0) << text.err;
     EXPECT_THAT(text.out, HasSubstr("Durability: the sync lab"));
     EXPECT_THAT(text.out, HasSubstr("8K ops (7 methods)"));
@@ -275,7 +275,7 @@ TEST(SyncLabReport, ThePdfHasTheVerdictsTheBarsAndEveryMethodsPercentiles)
     const QByteArray none =
         report::renderPdfReport(plain, {report::PageFormat::A4, {}, Ranking::Durable}, &builtinRegistry());
     std::ofstream(path, std::ios::binary | std::ios::trunc).write(none.constData(), none.size());
-    EXPECT_THAT(runProcess("/usr/bin/pdftotext", {path, "-"}).out, Not(HasSubstr("sync lab")));
+    EXPECT_THAT(runHostTool("pdftotext", {path, "-"}).out, Not(HasSubstr("sync lab")));
 }
 
 // Issue 34: a run whose flags overrode its preset, stopped before its end: the PDF's Summary says what was
@@ -296,7 +296,7 @@ TEST(SyncLabReport, ThePdfSaysWhatWasOverriddenAndHowManyCasesRan)
         report::renderPdfReport(r, {report::PageFormat::A4, {}, Ranking::Durable}, &builtinRegistry());
     const std::string path = dir / "sync-lab.pdf";
     std::ofstream(path, std::ios::binary).write(pdf.constData(), pdf.size());
-    const auto text = runProcess("/usr/bin/pdftotext", {path, "-"});
+    const auto text = runHostTool("pdftotext", {path, "-"});
     ASSERT_EQ(text.exitCode, 0) << text.err;
     // pdftotext breaks lines where the page does: the words, in order, with any white space between.
     const auto flat = [](std::string s) {

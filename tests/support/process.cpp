@@ -1,18 +1,31 @@
 // SPDX-License-Identifier: MIT
+// Child processes for the tests: posix_spawn on Linux, CreateProcess on Windows (the same tests run under
+// wine).
 #include "tests/support/process.h"
 
+#ifdef _WIN32
+#include <windows.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <map>
+#include <thread>
+#else
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+extern char** environ;
+#endif
+
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-
-extern char** environ;
 
 namespace iolab::test {
 
@@ -25,6 +38,230 @@ std::string slurp(const std::string& path)
     text << in.rdbuf();
     return text.str();
 }
+
+} // namespace
+
+#ifdef _WIN32
+
+namespace {
+
+std::wstring widen(const std::string& utf8)
+{
+    if (utf8.empty())
+        return {};
+    const int n = ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), nullptr, 0);
+    std::wstring wide(static_cast<std::size_t>(n), L'\0');
+    ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), wide.data(), n);
+    return wide;
+}
+
+std::string errorText(const char* call)
+{
+    return std::string(call) + " failed (Windows error " + std::to_string(::GetLastError()) + ")";
+}
+
+// One argument as the C runtime's parser reads it back: quoted when it has a space, a tab or a quote, with
+// the backslashes before a quote (and before the closing quote) doubled.
+std::wstring quoted(const std::wstring& arg)
+{
+    if (!arg.empty() && arg.find_first_of(L" \t\"") == std::wstring::npos)
+        return arg;
+    std::wstring out = L"\"";
+    std::size_t backslashes = 0;
+    for (const wchar_t c : arg) {
+        if (c == L'\\') {
+            ++backslashes;
+            continue;
+        }
+        out.append(c == L'"' ? backslashes * 2 + 1 : backslashes, L'\\');
+        backslashes = 0;
+        out += c;
+    }
+    out.append(backslashes * 2, L'\\');
+    return out + L"\"";
+}
+
+// This process's environment with `extra` ("NAME=value") set over it, as CreateProcess's sorted block.
+std::wstring environmentBlock(const std::vector<std::string>& extra)
+{
+    struct NoCase
+    {
+        bool operator()(const std::wstring& a, const std::wstring& b) const
+        {
+            return ::CompareStringOrdinal(a.c_str(), static_cast<int>(a.size()), b.c_str(),
+                                          static_cast<int>(b.size()), TRUE) == CSTR_LESS_THAN;
+        }
+    };
+    std::map<std::wstring, std::wstring, NoCase> variables;
+    const auto add = [&variables](const std::wstring& entry) {
+        const std::size_t equals = entry.find(L'=', 1); // "=C:=C:\\x", the per-drive folders, start with '='
+        if (equals != std::wstring::npos)
+            variables[entry.substr(0, equals)] = entry.substr(equals + 1);
+    };
+    if (wchar_t* block = ::GetEnvironmentStringsW(); block != nullptr) {
+        for (const wchar_t* e = block; *e != L'\0'; e += std::wcslen(e) + 1)
+            add(e);
+        ::FreeEnvironmentStringsW(block);
+    }
+    for (const auto& e : extra)
+        add(widen(e));
+    std::wstring out;
+    for (const auto& [name, value] : variables)
+        out += name + L'=' + value + L'\0';
+    return out + L'\0';
+}
+
+std::string tempFile(const char* tag)
+{
+    static int counter = 0;
+    const auto dir = std::filesystem::temp_directory_path();
+    for (int attempt = 0; attempt < 1000; ++attempt) {
+        const auto path = dir / ("iolab-proc-" + std::string(tag) + "-" +
+                                 std::to_string(::GetCurrentProcessId()) + "-" + std::to_string(++counter));
+        const HANDLE h = ::CreateFileW(path.wstring().c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW,
+                                       FILE_ATTRIBUTE_NORMAL, nullptr);
+        if (h != INVALID_HANDLE_VALUE) {
+            ::CloseHandle(h);
+            return path.string();
+        }
+    }
+    throw std::runtime_error("no temporary file for a child's output");
+}
+
+// A console program's text as the tests compare it: its C runtime writes "\r\n" for each "\n".
+std::string asText(std::string bytes)
+{
+    std::string out;
+    out.reserve(bytes.size());
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+        if (bytes[i] == '\r' && i + 1 < bytes.size() && bytes[i + 1] == '\n')
+            continue;
+        out += bytes[i];
+    }
+    return out;
+}
+
+// Under wine, wine itself adds lines to a child's stderr ("wine: Read access denied for device ..." when a
+// program asks for the label of the drive that maps Linux's root): they are the emulator's, never the
+// program's, whose own lines all start with its name.
+std::string withoutWineNotes(const std::string& err)
+{
+    std::string out;
+    std::istringstream lines(err);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("wine: ", 0) != 0)
+            out += line + '\n';
+    }
+    if (!err.empty() && err.back() != '\n' && !out.empty())
+        out.pop_back();
+    return out;
+}
+
+HANDLE inheritable(const std::string& path, DWORD access, DWORD disposition)
+{
+    SECURITY_ATTRIBUTES inherit{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
+    const HANDLE h = ::CreateFileW(widen(path).c_str(), access, FILE_SHARE_READ | FILE_SHARE_WRITE, &inherit,
+                                   disposition, FILE_ATTRIBUTE_NORMAL, nullptr);
+    if (h == INVALID_HANDLE_VALUE)
+        throw std::runtime_error(errorText("CreateFile") + " for " + path);
+    return h;
+}
+
+// A console for the children to share with this program: Ctrl+Break reaches a process group only through
+// the console both are attached to, and a test program run by ctest has none. The standard handles stay
+// where ctest put them (AllocConsole would point them at the new console).
+void shareAConsole()
+{
+    static const bool once = [] {
+        if (::GetConsoleWindow() != nullptr)
+            return true;
+        const HANDLE in = ::GetStdHandle(STD_INPUT_HANDLE);
+        const HANDLE out = ::GetStdHandle(STD_OUTPUT_HANDLE);
+        const HANDLE err = ::GetStdHandle(STD_ERROR_HANDLE);
+        const bool made = ::AllocConsole() != 0;
+        ::SetStdHandle(STD_INPUT_HANDLE, in);
+        ::SetStdHandle(STD_OUTPUT_HANDLE, out);
+        ::SetStdHandle(STD_ERROR_HANDLE, err);
+        return made;
+    }();
+    (void)once;
+}
+
+} // namespace
+
+Process::Process(const std::string& program, const std::vector<std::string>& args,
+                 const std::vector<std::string>& extraEnvironment)
+    : m_outPath(tempFile("out")), m_errPath(tempFile("err"))
+{
+    shareAConsole();
+    std::wstring commandLine = quoted(widen(program));
+    for (const auto& a : args)
+        commandLine += L' ' + quoted(widen(a));
+    std::wstring environment = environmentBlock(extraEnvironment);
+    const HANDLE in = inheritable("NUL", GENERIC_READ, OPEN_EXISTING);
+    const HANDLE out = inheritable(m_outPath, GENERIC_WRITE, CREATE_ALWAYS);
+    const HANDLE err = inheritable(m_errPath, GENERIC_WRITE, CREATE_ALWAYS);
+    STARTUPINFOW startup{};
+    startup.cb = sizeof(startup);
+    startup.dwFlags = STARTF_USESTDHANDLES;
+    startup.hStdInput = in;
+    startup.hStdOutput = out;
+    startup.hStdError = err;
+    PROCESS_INFORMATION info{};
+    // Its own process group, so that an interrupt (CTRL_BREAK_EVENT) reaches the child and not this program.
+    const BOOL started = ::CreateProcessW(nullptr, commandLine.data(), nullptr, nullptr, TRUE,
+                                          CREATE_UNICODE_ENVIRONMENT | CREATE_NEW_PROCESS_GROUP,
+                                          environment.data(), nullptr, &startup, &info);
+    const std::string failure = started ? std::string() : errorText("CreateProcess") + " for " + program;
+    ::CloseHandle(in);
+    ::CloseHandle(out);
+    ::CloseHandle(err);
+    if (!started)
+        throw std::runtime_error(failure);
+    ::CloseHandle(info.hThread);
+    m_process = info.hProcess;
+    m_pid = static_cast<int>(info.dwProcessId);
+}
+
+Process::~Process()
+{
+    if (m_process != nullptr) {
+        if (!m_waited) {
+            ::TerminateProcess(m_process, 128 + SIGKILL);
+            ::WaitForSingleObject(m_process, INFINITE);
+        }
+        ::CloseHandle(m_process);
+    }
+    ::DeleteFileW(widen(m_outPath).c_str());
+    ::DeleteFileW(widen(m_errPath).c_str());
+}
+
+void Process::signal(int signal) const
+{
+    // Windows has no signals between processes: an interrupt is a console's Ctrl+Break to the child's process
+    // group (the programs take SIGBREAK as SIGINT), any other ends the process as a kill does.
+    if (signal == SIGINT)
+        ::GenerateConsoleCtrlEvent(CTRL_BREAK_EVENT, static_cast<DWORD>(m_pid));
+    else
+        ::TerminateProcess(m_process, static_cast<UINT>(128 + signal));
+}
+
+ProcessResult Process::wait()
+{
+    ::WaitForSingleObject(m_process, INFINITE);
+    DWORD code = 0;
+    ::GetExitCodeProcess(m_process, &code);
+    m_waited = true;
+    ProcessResult r;
+    r.exitCode = static_cast<int>(code);
+    r.out = asText(slurp(m_outPath));
+    r.err = withoutWineNotes(asText(slurp(m_errPath)));
+    return r;
+}
+
+#else
+
+namespace {
 
 std::string tempFile(const char* tag)
 {
@@ -94,6 +331,70 @@ ProcessResult Process::wait()
     r.out = slurp(m_outPath);
     r.err = slurp(m_errPath);
     return r;
+}
+
+#endif
+
+std::string hostTool(const std::string& name)
+{
+#ifdef _WIN32
+    return "Z:\\usr\\bin\\" + name;
+#else
+    return "/usr/bin/" + name;
+#endif
+}
+
+ProcessResult runHostTool(const std::string& name, std::vector<std::string> args)
+{
+#ifdef _WIN32
+    const auto linuxPath = [](std::string a) {
+        if (a.size() > 2 && (a[0] == 'Z' || a[0] == 'z') && a[1] == ':') {
+            a.erase(0, 2);
+            std::replace(a.begin(), a.end(), '\\', '/');
+        }
+        return a;
+    };
+    for (auto& a : args)
+        a = linuxPath(a);
+    // Wine starts a Linux program detached: CreateProcess returns at once, the handles given are not its
+    // output, and its exit code is not the one read back. So a shell runs it with its output and, last, its
+    // exit status in files on the Z: drive, and the status file appearing is its end.
+    const char* base = std::getenv("IOLAB_TEST_TMPDIR");
+    if (base == nullptr || *base == '\0')
+        throw std::runtime_error("runHostTool under wine needs IOLAB_TEST_TMPDIR on the Z: drive");
+    static int counter = 0;
+    const std::string stem = std::string(base) + "/host-" + std::to_string(::GetCurrentProcessId()) + "-" +
+                             std::to_string(++counter);
+    const std::string out = stem + ".out";
+    const std::string err = stem + ".err";
+    const std::string status = stem + ".status";
+    std::vector<std::string> shell{"-c",
+                                   "\"$0\" \"$@\" >\"$OUT\" 2>\"$ERR\"; echo $? >\"$STATUS.tmp\" && "
+                                   "mv \"$STATUS.tmp\" \"$STATUS\"",
+                                   "/usr/bin/" + name};
+    shell.insert(shell.end(), args.begin(), args.end());
+    Process(hostTool("env"),
+            [&] {
+                std::vector<std::string> all{"OUT=" + linuxPath(out), "ERR=" + linuxPath(err),
+                                             "STATUS=" + linuxPath(status), "/bin/sh"};
+                all.insert(all.end(), shell.begin(), shell.end());
+                return all;
+            }())
+        .wait();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (!std::filesystem::exists(status) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ProcessResult r;
+    r.exitCode = std::filesystem::exists(status) ? std::atoi(slurp(status).c_str()) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    std::error_code ignored;
+    for (const auto& file : {out, err, status})
+        std::filesystem::remove(file, ignored);
+    return r;
+#else
+    return runProcess(hostTool(name), args);
+#endif
 }
 
 ProcessResult runProcess(const std::string& program, const std::vector<std::string>& args,

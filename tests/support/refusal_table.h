@@ -21,8 +21,6 @@
 #include <string_view>
 #include <vector>
 
-#include <sys/stat.h>
-
 namespace iolab::test::refusals {
 
 namespace fs = std::filesystem;
@@ -41,7 +39,7 @@ struct Scene
     std::vector<std::string> environment() const
     {
         auto all = extraEnvironment;
-        all.push_back("XDG_STATE_HOME=" + state.path());
+        all.push_back(stateHome(state.path()));
         return all;
     }
 };
@@ -75,7 +73,7 @@ inline void makeFolders(const std::string& path)
     while (from <= path.size()) {
         const auto slash = path.find('/', from);
         prefix = path.substr(0, slash);
-        ::mkdir(prefix.c_str(), 0755);
+        makeFolderWithMode(prefix, 0755);
         if (slash == std::string::npos)
             break;
         from = slash + 1;
@@ -92,6 +90,8 @@ enum class Needs
     Nothing,
     Root,    // mounts a filesystem
     NotRoot, // relies on permissions, which root ignores
+    Linux,   // a Linux path or limit (/proc, /sys, PATH_MAX): the Windows build's tests leave it out
+    Symlink, // makes a symbolic link, which wine cannot (CreateSymbolicLink is not implemented)
 };
 
 struct Row
@@ -132,11 +132,17 @@ inline std::vector<std::string> expand(const std::vector<std::string>& args, con
 inline void checkRow(const Row& row, const std::string& program, std::vector<std::string> environment = {},
                      const std::function<void(const ProcessResult&)>& alsoCheck = {})
 {
-    if (row.needs == Needs::Root && !runningAsRoot())
-        GTEST_SKIP() << "this row mounts a filesystem, which needs root";
-    if (row.needs == Needs::NotRoot && runningAsRoot())
-        GTEST_SKIP() << "this row relies on file permissions, which root ignores (the root variant of the "
-                        "row uses a read-only mount)";
+    if (const std::string why = whyNoTmpfs(); row.needs == Needs::Root && !why.empty())
+        GTEST_SKIP() << "this row mounts a filesystem: " << why;
+    if (const std::string why = whyNoFileModes(); row.needs == Needs::NotRoot && !why.empty())
+        GTEST_SKIP() << why << " (the root variant of the row uses a read-only mount)";
+#ifdef _WIN32
+    if (row.needs == Needs::Linux)
+        GTEST_SKIP()
+            << "this row is about a Linux path or limit (/proc, /sys, PATH_MAX), which Windows has not";
+    if (row.needs == Needs::Symlink)
+        GTEST_SKIP() << "this row makes a symbolic link, and wine does not implement CreateSymbolicLink";
+#endif
     Scene scene;
     scene.extraEnvironment = std::move(environment);
     if (row.setup)

@@ -9,6 +9,7 @@
 #ifdef _WIN32
 #include <process.h>
 #else
+#include <sys/stat.h>
 #include <unistd.h>
 #endif
 
@@ -25,7 +26,14 @@ public:
     TempDir()
     {
 #ifdef _WIN32
-        const std::string base = std::filesystem::temp_directory_path().string();
+        // IOLAB_TEST_TMPDIR first: under wine the Windows tests keep their folders on the Z: drive (the Linux
+        // root), where the Linux tools they run (runHostTool) find them; wine sets %TEMP% itself, to C:.
+        const char* chosen = std::getenv("IOLAB_TEST_TMPDIR");
+        const std::string base = std::filesystem::path(chosen != nullptr && *chosen != '\0'
+                                                           ? std::filesystem::path(chosen)
+                                                           : std::filesystem::temp_directory_path())
+                                     .make_preferred()
+                                     .string();
         std::random_device random;
         for (int attempt = 0; attempt < 100 && m_path.empty(); ++attempt) {
             std::string candidate = base;
@@ -82,6 +90,46 @@ inline bool runningAsRoot()
     return false;
 #else
     return ::geteuid() == 0;
+#endif
+}
+
+// POSIX file modes, for the refusals that rest on them (a folder made unwritable by chmod). Windows has ACLs
+// instead, which wine does not enforce: there those tests say so and skip, and setMode does nothing.
+inline std::string whyNoFileModes()
+{
+#ifdef _WIN32
+    return "this rests on a POSIX file mode (a folder made unwritable by chmod); Windows has ACLs instead, "
+           "which wine does not enforce";
+#else
+    return runningAsRoot() ? "root ignores file modes" : "";
+#endif
+}
+
+inline void setMode(const std::string& path, unsigned mode)
+{
+#ifdef _WIN32
+    (void)path;
+    (void)mode;
+#else
+    ::chmod(path.c_str(), static_cast<mode_t>(mode));
+#endif
+}
+
+// A new folder with this mode (see whyNoFileModes).
+inline void makeFolderWithMode(const std::string& path, unsigned mode)
+{
+    std::filesystem::create_directory(path);
+    setMode(path, mode);
+}
+
+// The environment entry that puts IOLab's log under `folder` (as `folder`/iolab/iolab.log; Windows' folders
+// ignore case): XDG_STATE_HOME on Linux, LOCALAPPDATA on Windows.
+inline std::string stateHome(const std::string& folder)
+{
+#ifdef _WIN32
+    return "LOCALAPPDATA=" + folder;
+#else
+    return "XDG_STATE_HOME=" + folder;
 #endif
 }
 
