@@ -73,7 +73,8 @@ inline void makeFolders(const std::string& path)
     while (from <= path.size()) {
         const auto slash = path.find('/', from);
         prefix = path.substr(0, slash);
-        makeFolderWithMode(prefix, 0755);
+        std::error_code exists; // an existing component (/tmp itself) is left as it is
+        fs::create_directory(prefix, exists);
         if (slash == std::string::npos)
             break;
         from = slash + 1;

@@ -115,11 +115,11 @@ inline void setMode(const std::string& path, unsigned mode)
 #endif
 }
 
-// A new folder with this mode (see whyNoFileModes).
+// A new folder with this mode (see whyNoFileModes); a folder that is already there keeps its own.
 inline void makeFolderWithMode(const std::string& path, unsigned mode)
 {
-    std::filesystem::create_directory(path);
-    setMode(path, mode);
+    if (std::filesystem::create_directory(path))
+        setMode(path, mode);
 }
 
 // The environment entry that puts IOLab's log under `folder` (as `folder`/iolab/iolab.log; Windows' folders
