@@ -9,7 +9,8 @@
 # installer/dev.sh to print, so that a clone without the toolkit says in one line what it did not build.
 #
 # The Qt programs link the C++ runtime as DLLs (Qt's DLLs import them, and one runtime per process is the
-# only safe number); the rest stay linked statically, needing no DLL (iolab_static_runtime below).
+# only safe number); the rest stay linked statically, needing no DLL (the -static link option in
+# CMakeLists.txt, which iolab_deploy_qt_runtime turns off per program).
 
 set(IOLAB_QT_MINGW_ARCHIVE "${PROJECT_SOURCE_DIR}/../shared/toolchains/qt6.4.2-mingw-w64-x86_64.tar.xz"
     CACHE FILEPATH "Qt for MinGW (x86-64, posix threads, shared) as a .tar.xz: the Windows GUI is built with it")

@@ -149,6 +149,19 @@ DisplayServers probeDisplayServers();
 // Qt's offscreen plugin finds no fonts there, and a PDF's text came out as empty boxes.
 const char* headlessQtPlatform();
 
+// An environment variable a Qt program of IOLab sets for itself before Qt starts, unless the user set it.
+struct EnvironmentDefault
+{
+    const char* name;
+    const char* value;
+};
+// Windows (MinGW): QT_ENABLE_REGEXP_JIT=0. With JIT, Qt keeps a PCRE2 stack per thread in a thread_local
+// whose destructor MinGW runs after its emulated TLS has freed the variable: a worker thread that matched a
+// QRegularExpression faults on its way out, the loader swallows the fault, winpthreads' thread-key lock stays
+// held, and the process hangs in its exit (libstdc++'s last pthread_key_delete). Without JIT no such
+// thread_local exists. Linux: none.
+std::vector<EnvironmentDefault> qtEnvironmentDefaults();
+
 // Why `path` cannot be written as an output file ("" when it can): a missing or unwritable folder, a folder
 // in the way. Checked before a run so that a bad output path costs nothing.
 std::string outputPathProblem(const std::string& path);

@@ -5,6 +5,7 @@
 #include "app/gui/log_model.h"
 #include "app/gui/main_window.h"
 #include "app/gui/matrix_editor.h"
+#include "app/gui/qt_environment.h"
 #include "app/gui/report_command.h"
 #include "app/gui/run_controller.h"
 #include "app/gui/stall_monitor.h"
@@ -60,6 +61,7 @@ int main(int argc, char** argv)
     if (const auto code = iolab::runCaseChildIfAsked(argc, argv, iolab::builtinRegistry()))
         return *code;
     attachParentConsole(); // a windowed .exe on Windows: print --help and reports to the console it came from
+    applyQtEnvironmentDefaults();
     if (argc > 1 && std::string_view(argv[1]) == "report")
         return reportCommand(argc, argv);
     if (asksForHelpOrVersion(argc, argv)) {

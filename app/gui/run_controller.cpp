@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <latch>
 #include <stop_token>
 #include <thread>
 
@@ -21,7 +20,6 @@ namespace iolab::gui {
 struct RunController::Run
 {
     std::stop_source stop;
-    std::latch ended{1}; // counted down as the thread's last act
 };
 
 // Forwards engine callbacks to the controller's thread, tagged with the run. The controller outlives every
@@ -126,10 +124,10 @@ RunController::~RunController()
 {
     // Destroyed mid-run (a window never is: it stops the run and closes when it is over): the run stops and
     // removes its files before its thread lets go of this controller.
-    if (m_running) {
+    if (m_running)
         m_run->stop.request_stop();
-        m_run->ended.wait();
-    }
+    if (m_thread.joinable())
+        m_thread.join();
 }
 
 bool RunController::start(std::shared_ptr<const RunPlan> plan, const RunOptions& options, QString* why)
@@ -143,17 +141,16 @@ bool RunController::start(std::shared_ptr<const RunPlan> plan, const RunOptions&
         return refuse(tr("A run is already in progress."));
     if (!plan || plan->cases().empty())
         return refuse(tr("Nothing to run: every case of the matrix was refused."));
-    // The previous run's thread, if any, has made its last call and ends on its own: nothing to join.
+    // The previous run's thread, if any, has made its last call: joining it waits for its exit only.
+    if (m_thread.joinable())
+        m_thread.join();
     m_run = std::make_shared<Run>();
     m_running = true;
-    std::thread([run = m_run, registry = &m_registry, controller = this, id = ++m_runId,
-                 plan = std::move(plan), options] {
-        {
-            QueuedObserver observer(controller, id);
-            runPlan(*registry, run->stop.get_token(), *plan, options, observer);
-        }
-        run->ended.count_down();
-    }).detach();
+    m_thread = std::thread([run = m_run, registry = &m_registry, controller = this, id = ++m_runId,
+                            plan = std::move(plan), options] {
+        QueuedObserver observer(controller, id);
+        runPlan(*registry, run->stop.get_token(), *plan, options, observer);
+    });
     return true;
 }
 

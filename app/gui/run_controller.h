@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <thread>
 
 namespace iolab {
 class Registry;
@@ -63,7 +64,10 @@ private:
 
     const Registry& m_registry;
     std::shared_ptr<Run> m_run; // the run going or the last one; shared with its thread
-    std::uint64_t m_runId = 0;  // a call from an older run than this is dropped
+    // Joined, never detached: a thread still on its way out when the process exits can hold the C runtime's
+    // thread-key lock (MinGW's winpthreads), and the exit then waits for it forever.
+    std::thread m_thread;
+    std::uint64_t m_runId = 0; // a call from an older run than this is dropped
     bool m_running = false;
 };
 

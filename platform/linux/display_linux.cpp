@@ -101,4 +101,9 @@ const char* headlessQtPlatform()
     return "offscreen";
 }
 
+std::vector<EnvironmentDefault> qtEnvironmentDefaults()
+{
+    return {};
+}
+
 } // namespace iolab

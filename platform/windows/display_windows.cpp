@@ -13,4 +13,9 @@ const char* headlessQtPlatform()
     return "windows";
 }
 
+std::vector<EnvironmentDefault> qtEnvironmentDefaults()
+{
+    return {{"QT_ENABLE_REGEXP_JIT", "0"}};
+}
+
 } // namespace iolab

@@ -216,9 +216,8 @@ TargetInfo inspectTarget(const std::string& path)
     else
         info.mountSource = label[0] != L'\0' ? narrow(label) : info.mountPoint;
 
-    ULARGE_INTEGER freeToUser{};
     ULARGE_INTEGER total{};
-    if (::GetDiskFreeSpaceExW(real.c_str(), &freeToUser, &total, nullptr) != 0)
+    if (::GetDiskFreeSpaceExW(real.c_str(), nullptr, &total, nullptr) != 0)
         info.totalBytes = total.QuadPart;
     info.freeBytes = freeSpaceAt(info.path);
     DWORD sectorsPerCluster = 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The GUI tests share one QApplication (offscreen: ctest sets QT_QPA_PLATFORM) and keep their settings and
 // data out of the user's folders.
+#include "app/gui/qt_environment.h"
 #include "app/gui/workers.h"
 
 #include <QApplication>
@@ -22,6 +23,7 @@ int main(int argc, char** argv)
 #else
         qputenv("QT_QPA_PLATFORM", "offscreen");
 #endif
+    iolab::gui::applyQtEnvironmentDefaults(); // as the app does
     QStandardPaths::setTestModeEnabled(true);
     QApplication::setApplicationName(QStringLiteral("iolab-tests"));
     QApplication::setOrganizationName(QStringLiteral("IOLab"));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The models' tests: the models library alone, over a QGuiApplication (no widget; offscreen as the widgets'
 // tests).
+#include "app/gui/qt_environment.h"
 #include "app/gui/workers.h"
 
 #include <QGuiApplication>
@@ -20,6 +21,7 @@ int main(int argc, char** argv)
 #else
         qputenv("QT_QPA_PLATFORM", "offscreen");
 #endif
+    iolab::gui::applyQtEnvironmentDefaults(); // as the app does
     QStandardPaths::setTestModeEnabled(true);
     QGuiApplication::setApplicationName(QStringLiteral("iolab-model-tests"));
     QGuiApplication::setOrganizationName(QStringLiteral("IOLab"));

@@ -4,6 +4,8 @@
 #include "tests/support/process.h"
 
 #ifdef _WIN32
+#include "platform/windows/win_io.h"
+
 #include <windows.h>
 
 #include <chrono>
@@ -45,15 +47,7 @@ std::string slurp(const std::string& path)
 
 namespace {
 
-std::wstring widen(const std::string& utf8)
-{
-    if (utf8.empty())
-        return {};
-    const int n = ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), nullptr, 0);
-    std::wstring wide(static_cast<std::size_t>(n), L'\0');
-    ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), wide.data(), n);
-    return wide;
-}
+using win::widen;
 
 std::string errorText(const char* call)
 {
@@ -167,33 +161,12 @@ HANDLE inheritable(const std::string& path, DWORD access, DWORD disposition)
     return h;
 }
 
-// A console for the children to share with this program: Ctrl+Break reaches a process group only through
-// the console both are attached to, and a test program run by ctest has none. The standard handles stay
-// where ctest put them (AllocConsole would point them at the new console).
-void shareAConsole()
-{
-    static const bool once = [] {
-        if (::GetConsoleWindow() != nullptr)
-            return true;
-        const HANDLE in = ::GetStdHandle(STD_INPUT_HANDLE);
-        const HANDLE out = ::GetStdHandle(STD_OUTPUT_HANDLE);
-        const HANDLE err = ::GetStdHandle(STD_ERROR_HANDLE);
-        const bool made = ::AllocConsole() != 0;
-        ::SetStdHandle(STD_INPUT_HANDLE, in);
-        ::SetStdHandle(STD_OUTPUT_HANDLE, out);
-        ::SetStdHandle(STD_ERROR_HANDLE, err);
-        return made;
-    }();
-    (void)once;
-}
-
 } // namespace
 
 Process::Process(const std::string& program, const std::vector<std::string>& args,
                  const std::vector<std::string>& extraEnvironment)
     : m_outPath(tempFile("out")), m_errPath(tempFile("err"))
 {
-    shareAConsole();
     std::wstring commandLine = quoted(widen(program));
     for (const auto& a : args)
         commandLine += L' ' + quoted(widen(a));
