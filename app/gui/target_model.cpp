@@ -51,7 +51,9 @@ QString TargetEntry::key() const
     case Kind::Folder:
         break;
     }
-    return qs(info.path);
+    // One form whatever spelled the path: Windows' inspection answers with '\\', a chosen folder comes with
+    // '/'.
+    return QDir::fromNativeSeparators(qs(info.path));
 }
 
 TargetEntry inspectFolder(const QString& path, bool chosen)
@@ -158,7 +160,7 @@ int TargetModel::addFolder(const QString& path)
 
 int TargetModel::updateEntry(const TargetEntry& entry, const QString& listedAs)
 {
-    const QString key = listedAs.isEmpty() ? entry.key() : listedAs;
+    const QString key = listedAs.isEmpty() ? entry.key() : QDir::fromNativeSeparators(listedAs);
     for (auto& chosen : m_chosen) {
         if (chosen.key() == key)
             chosen = entry;
@@ -187,8 +189,9 @@ int TargetModel::addEntry(const TargetEntry& e)
 
 int TargetModel::rowForKey(const QString& key) const
 {
+    const QString wanted = QDir::fromNativeSeparators(key); // a folder as the user typed it, '\\' or '/'
     for (std::size_t i = 0; i < m_entries.size(); ++i) {
-        if (m_entries[i].key() == key)
+        if (m_entries[i].key() == wanted)
             return static_cast<int>(i);
     }
     return -1;

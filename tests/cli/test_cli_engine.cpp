@@ -470,8 +470,11 @@ TEST_F(CliEngine, TheKillProbeSaysWhetherACaseSurvivesAndRecordsItsSeed)
     EXPECT_THAT(summaryText, HasSubstr("survives kill -9: 3 kills right after a call returned, nothing "
                                        "acknowledged was lost"));
     EXPECT_EQ(r.out.rfind("survives kill -9", summary), std::string::npos) << "no answer above the Summary";
-    std::ifstream in(json);
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // Read and closed: the run below replaces the file, which Windows refuses while it is open.
+    const std::string text = [&] {
+        std::ifstream in(json);
+        return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    }();
     const auto result = resultFromJson(text, json);
     ASSERT_TRUE(result.cases.at(0).crashProbe.has_value());
     EXPECT_EQ(result.cases[0].crashProbe->seed, 7u);

@@ -198,7 +198,7 @@ const Row kCliRows[] = {
     {"TargetSymlinked", {"run", "--target", "{P}", "--strategy", "write", "--chunk", "64K", "--size", "1M", "--reps", "1", "--warmups", "0", "--quiet"}, 0, {"MB/s"},
      [](Scene& s) { fs::create_directory(s.target / "real"); fs::create_directory_symlink(s.target / "real", s.out / "link"); s.special = s.out / "link"; }, Needs::Symlink},
     {"TargetNonAscii", {"run", "--target", "{P}", "--strategy", "write", "--chunk", "64K", "--size", "1M", "--reps", "1", "--warmups", "0"}, 0, {"données-データ"},
-     [](Scene& s) { s.special = s.target / "données-データ"; fs::create_directory(s.special); }},
+     [](Scene& s) { s.special = s.target / "données-データ"; fs::create_directory(fsPath(s.special)); }},
     // Mid-run failures and interruptions
     {"DiskFullMidRun", {"run", "--target", "{P}", "--strategy", "write", "--chunk", "64K", "--size", "64M", "--reps", "1", "--warmups", "0", "--no-space-check", "--quiet"}, 1, {"No space left on device"},
      [](Scene& s) { s.mount.emplace("size=16m"); s.special = s.mount->path(); }, Needs::Root},

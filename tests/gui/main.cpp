@@ -11,9 +11,18 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <string_view>
+#include <thread>
 
 int main(int argc, char** argv)
 {
+    // A stand-in for another program that lives a while (another IOLab run in a target): the same on Linux
+    // and Windows, where a Linux /bin/sleep started from wine is not a Windows process at all.
+    if (argc == 3 && std::string_view(argv[1]) == "--sleep-seconds") {
+        std::this_thread::sleep_for(std::chrono::seconds(std::atoi(argv[2])));
+        return 0;
+    }
     // Also when ctest lists the tests (discovery runs without the test's environment) and there is no
     // display.
     // Windows (under wine): the windows plugin, as the offscreen one finds no fonts there.

@@ -205,9 +205,12 @@ TEST_F(EditorFixture, AUserPresetRoundTripsThroughTheCliFormat)
     EXPECT_EQ(editor.currentPreset(), QStringLiteral("user: my sync"));
     EXPECT_TRUE(editor.presetNames().contains(QStringLiteral("user: my sync")));
 
-    // The file is the CLI's matrix JSON.
-    std::ifstream in(presets / "my sync.json");
-    std::string text((std::istreambuf_iterator<char>(in)), {});
+    // The file is the CLI's matrix JSON. (Closed again before the delete below: Windows deletes no open
+    // file.)
+    const std::string text = [&] {
+        std::ifstream in(presets / "my sync.json");
+        return std::string((std::istreambuf_iterator<char>(in)), {});
+    }();
     const Matrix saved = parseMatrixJson(text, "saved preset");
     EXPECT_EQ(saved.name, "my sync");
     MatrixDraft expected = edited;

@@ -50,7 +50,7 @@ TEST_P(ReportRefusal, ExitCodeMessageAndNothingLeftOnDisk)
 
 // clang-format off
 const Row kReportRows[] = {
-    {"ResultMissing", {"report", "{O}/none.json", "--pdf", "{O}/r.pdf"}, 2, {"none.json", "No such file"}},
+    {"ResultMissing", {"report", "{O}/none.json", "--pdf", "{O}/r.pdf"}, 2, {"none.json", kNoSuchFile}},
     {"ResultIsAFolder", {"report", "{O}", "--pdf", "{T}/r.pdf"}, 2, {"is a folder"}},
     resultRow("ResultEmpty", "", {"result.json", "the file is empty"}),
     resultRow("ResultTruncated", "{\"schema\": \"iolab.result/1\", \"cases\": [", {"result.json", "cut short"}),
@@ -73,7 +73,7 @@ const Row kReportRows[] = {
     outputRow("CsvInProc", {"--csv", "/proc/r.csv"}, 2, {"/proc/r.csv"}),
     outputRow("JsonIsAFolder", {"--json", "{O}"}, 2, {"is a folder"}),
     // A bad second output costs the first nothing: no file is written before every path is checked.
-    outputRow("GoodPdfBadCsv", {"--pdf", "{O}/r.pdf", "--csv", "/proc/r.csv"}, 2, {"/proc/r.csv"}),
+    outputRow("GoodPdfBadCsv", {"--pdf", "{O}/r.pdf", "--csv", "{O}/no/such/r.csv"}, 2, {"r.csv", "does not exist"}),
     outputRow("PdfOnReadOnlyMount", {"--pdf", "{P}/r.pdf"}, 2, {"r.pdf", "Read-only file system"},
               [](Scene& s) { s.mount.emplace("size=8m", kMountReadOnly); s.special = s.mount->path(); }, Needs::Root),
     outputRow("PdfInUnwritableFolder", {"--pdf", "{P}/r.pdf"}, 2, {"r.pdf", "not writable"},
@@ -181,7 +181,7 @@ const Row kLaunchRows[] = {
               matrixFile("{\"strategies\": " + std::string(100000, '[') + std::string(100000, ']') + "}")),
     launchRow("MatrixTenMillionCases", {"--matrix", "{O}/matrix.json"}, 0, {"10,000,000 cases", "limit of 100,000"},
               matrixFile(tenMillionCases())),
-    launchRow("ResultFileMissing", {"{O}/none.json"}, 0, {"none.json", "No such file"}),
+    launchRow("ResultFileMissing", {"{O}/none.json"}, 0, {"none.json", kNoSuchFile}),
     launchRow("ResultFileBroken", {"{O}/broken.json"}, 0, {"broken.json", "not valid JSON"},
               [](Scene& s) { write(s.out / "broken.json", "{\"cases\": ["); }),
     launchRow("TargetMissing", {"--target", "{T}/nope"}, 0, {"nope", "does not exist"}),

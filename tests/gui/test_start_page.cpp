@@ -21,6 +21,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDir>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -60,7 +61,7 @@ struct StartFixture : ::testing::Test
     {
         window->chooseFolder(q(target.path()));
         IOLAB_TRY_VERIFY(!window->isInspectingTarget(), 20'000);
-        ASSERT_EQ(window->currentTargetKey(), q(target.path()));
+        ASSERT_EQ(window->currentTargetKey(), QDir::fromNativeSeparators(q(target.path())));
     }
 };
 

@@ -86,6 +86,13 @@ inline void write(const std::string& path, std::string_view bytes)
     std::ofstream(path, std::ios::binary) << bytes;
 }
 
+// How the system words a missing file in the messages it lends (strerror; FormatMessage: "File not found.").
+#ifdef _WIN32
+inline constexpr const char* kNoSuchFile = "not found";
+#else
+inline constexpr const char* kNoSuchFile = "No such file";
+#endif
+
 enum class Needs
 {
     Nothing,

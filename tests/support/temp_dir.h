@@ -84,6 +84,13 @@ private:
     std::string m_path;
 };
 
+// A path the tests hold as UTF-8 (as IOLab does) for std::filesystem: on Windows a plain std::string is read
+// in the ANSI code page, and "données-データ" would be made under another name.
+inline std::filesystem::path fsPath(const std::string& utf8)
+{
+    return std::filesystem::path(std::u8string(utf8.begin(), utf8.end()));
+}
+
 inline bool runningAsRoot()
 {
 #ifdef _WIN32
