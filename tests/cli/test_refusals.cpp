@@ -56,8 +56,8 @@ ProcessResult interruptMidRun(Scene& s, const std::vector<std::string>& args, in
     Process p(IOLAB_CLI_PATH, args, s.environment());
     if (!waitForRunFile(s.target.path())) {
         p.signal(SIGKILL);
-        p.wait();
-        return {-1, "", "the run never created its file"};
+        const ProcessResult said = p.wait();
+        return {-1, "", "the run never created its file; it said:\n" + said.out + said.err};
     }
     p.signal(signal);
     auto r = p.wait();
@@ -257,8 +257,8 @@ const Row kCliRows[] = {
          Process first(IOLAB_CLI_PATH, a, s.environment());
          if (!waitForRunFile(s.target.path())) {
              first.signal(SIGKILL);
-             first.wait();
-             return ProcessResult{-1, "", "the first run never created its file"};
+             const ProcessResult said = first.wait();
+             return ProcessResult{-1, "", "the first run never created its file; it said:\n" + said.out + said.err};
          }
          auto second = runProcess(IOLAB_CLI_PATH, {"run", "--target", s.target.path(), "--strategy", "write",
                                                    "--chunk", "64K", "--size", "1M", "--reps", "1", "--quiet"},
