@@ -548,12 +548,19 @@ std::vector<int> caseChildrenUnder(const std::string& folder)
         const std::string name = entry.path().filename().string();
         if (name.find_first_not_of("0123456789") != std::string::npos)
             continue;
-        std::ifstream cmdline(entry.path() / "cmdline");
-        const std::string text((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
-        if (text.find("__case-child") == std::string::npos || text.find(folder) == std::string::npos)
+        // A process that ends while it is read fails the read (ESRCH): it is no child of the run any more.
+        std::string text;
+        std::string statText;
+        try {
+            std::ifstream cmdline(entry.path() / "cmdline");
+            text.assign(std::istreambuf_iterator<char>(cmdline), std::istreambuf_iterator<char>());
+            if (text.find("__case-child") == std::string::npos || text.find(folder) == std::string::npos)
+                continue;
+            std::ifstream stat(entry.path() / "stat");
+            statText.assign(std::istreambuf_iterator<char>(stat), std::istreambuf_iterator<char>());
+        } catch (const std::ios_base::failure&) {
             continue;
-        std::ifstream stat(entry.path() / "stat");
-        std::string statText((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+        }
         const auto close = statText.rfind(')');
         if (close != std::string::npos && close + 2 < statText.size() && statText[close + 2] == 'Z')
             continue; // a zombie has stopped writing
