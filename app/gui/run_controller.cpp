@@ -17,11 +17,6 @@
 namespace iolab::gui {
 
 // One run's stop request and its end, shared by the controller and the run's detached thread.
-struct RunController::Run
-{
-    std::stop_source stop;
-};
-
 // Forwards engine callbacks to the controller's thread, tagged with the run. The controller outlives every
 // call made here: it waits for a run still going when it is destroyed, and a run that is over makes no more.
 // invokeMethod drops a call whose context object is gone, and the call drops itself when it is from an older
@@ -125,7 +120,7 @@ RunController::~RunController()
     // Destroyed mid-run (a window never is: it stops the run and closes when it is over): the run stops and
     // removes its files before its thread lets go of this controller.
     if (m_running)
-        m_run->stop.request_stop();
+        m_stop.request_stop();
     if (m_thread.joinable())
         m_thread.join();
 }
@@ -144,12 +139,12 @@ bool RunController::start(std::shared_ptr<const RunPlan> plan, const RunOptions&
     // The previous run's thread, if any, has made its last call: joining it waits for its exit only.
     if (m_thread.joinable())
         m_thread.join();
-    m_run = std::make_shared<Run>();
+    m_stop = {};
     m_running = true;
-    m_thread = std::thread([run = m_run, registry = &m_registry, controller = this, id = ++m_runId,
-                            plan = std::move(plan), options] {
+    m_thread = std::thread([stop = m_stop.get_token(), registry = &m_registry, controller = this,
+                            id = ++m_runId, plan = std::move(plan), options] {
         QueuedObserver observer(controller, id);
-        runPlan(*registry, run->stop.get_token(), *plan, options, observer);
+        runPlan(*registry, stop, *plan, options, observer);
     });
     return true;
 }
@@ -157,7 +152,7 @@ bool RunController::start(std::shared_ptr<const RunPlan> plan, const RunOptions&
 void RunController::stop()
 {
     if (m_running)
-        m_run->stop.request_stop();
+        m_stop.request_stop();
 }
 
 void RunController::finished(std::uint64_t run)

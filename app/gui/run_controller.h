@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stop_token>
 #include <thread>
 
 namespace iolab {
@@ -59,11 +60,10 @@ Q_SIGNALS:
 
 private:
     friend class QueuedObserver;
-    struct Run;
     void finished(std::uint64_t run);
 
     const Registry& m_registry;
-    std::shared_ptr<Run> m_run; // the run going or the last one; shared with its thread
+    std::stop_source m_stop; // the run going or the last one's
     // Joined, never detached: a thread still on its way out when the process exits can hold the C runtime's
     // thread-key lock (MinGW's winpthreads), and the exit then waits for it forever.
     std::thread m_thread;
