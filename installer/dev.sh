@@ -20,6 +20,8 @@ packages=(
   poppler-utils
   # the tests run the fio jobs IOLab exports
   fio
+  # iolab-cli record's tests record real programs and count their calls against strace's
+  strace sqlite3
   # perf.instructions counts the per-byte loops' instructions under callgrind
   valgrind
   # packaging: dpkg-shlibdeps (dpkg-dev) and file for CPack's DEB, and the checks of what the packages hold

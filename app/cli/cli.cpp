@@ -3,6 +3,7 @@
 
 #include "app/cli/axis_flags.h"
 #include "app/cli/console_observer.h"
+#include "app/cli/record_command.h"
 #include "app/common/concurrent_runs.h"
 #include "app/common/plan_runner.h"
 #include "core/analysis/cdm_grid.h"
@@ -1086,6 +1087,11 @@ int runCli(int argc, const char* const* argv)
     std::string cleanTarget;
     clean->add_option("target", cleanTarget, "The folder that holds iolab-run-* folders")->required();
 
+    RecordArgs recordArgs;
+    auto* record = addRecordCommand(app, recordArgs);
+    ProfileArgs profileArgs;
+    auto* profile = addProfileCommand(app, profileArgs);
+
     auto* run = app.add_subcommand("run", "Run a strategy matrix against a target folder");
     RunArgs args;
     run->add_option("--target", args.target, "Folder to write into (inside a marked run folder)")->required();
@@ -1191,6 +1197,10 @@ int runCli(int argc, const char* const* argv)
             return commandClean(cleanTarget);
         if (*exportJob)
             return commandExportJob(exportResult, exportCase, exportAs);
+        if (*record)
+            return commandRecord(recordArgs);
+        if (*profile)
+            return commandProfile(profileArgs);
         return commandRun(registry, args);
     } catch (const InputError& e) {
         std::fprintf(stderr, "iolab-cli: %s\n", e.what());

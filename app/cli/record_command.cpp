@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+#include "record_command.h"
+
+#include "app/cli/cli.h"
+#include "core/analysis/program_profile.h"
+#include "core/base/error.h"
+#include "core/formats/trace_reader.h"
+#include "platform/recorder.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+namespace fs = std::filesystem;
+
+namespace iolab::cli {
+
+namespace {
+
+constexpr const char* kStraceRoute =
+    "Where IOLab cannot record (a statically linked program, a machine without IOLab), strace records the "
+    "system calls: strace -f -tt -T -y -o trace.strace -- PROGRAM ARGS...";
+
+std::string defaultOutput(const std::string& program)
+{
+    return fmt::format("{}-{:%Y%m%d-%H%M%S}.iolab-trace", fs::path(program).filename().string(),
+                       fmt::localtime(std::time(nullptr)));
+}
+
+// A folder of its own beside the trace for the recorder's parts, removed once they are merged.
+fs::path makePartsFolder(const fs::path& output)
+{
+    const fs::path parent = output.parent_path().empty() ? fs::path(".") : output.parent_path();
+    std::random_device random;
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        fs::path folder = parent / fmt::format(".iolab-record-{:08x}", random());
+        std::error_code error;
+        if (fs::create_directory(folder, error))
+            return folder;
+        if (error && error != std::errc::file_exists)
+            throw InputError(fmt::format("cannot write beside {}: {}", output.string(), error.message()));
+    }
+    throw InputError(fmt::format("cannot make a folder beside {} for the recording", output.string()));
+}
+
+std::vector<fs::path> partsIn(const fs::path& folder)
+{
+    std::vector<std::pair<std::uint64_t, fs::path>> parts;
+    for (const auto& entry : fs::directory_iterator(folder)) {
+        if (entry.path().extension() != ".part")
+            continue;
+        // <pid>-<monotonic ns>.part: in the order the processes started
+        const std::string stem = entry.path().stem().string();
+        const auto dash = stem.find('-');
+        std::uint64_t started = 0;
+        if (dash != std::string::npos)
+            started = std::strtoull(stem.c_str() + dash + 1, nullptr, 10);
+        parts.emplace_back(started, entry.path());
+    }
+    std::sort(parts.begin(), parts.end());
+    std::vector<fs::path> paths;
+    paths.reserve(parts.size());
+    for (auto& [started, path] : parts)
+        paths.push_back(std::move(path));
+    return paths;
+}
+
+void mergeParts(const std::vector<fs::path>& parts, const fs::path& output)
+{
+    std::vector<std::unique_ptr<std::ifstream>> streams;
+    std::vector<std::pair<std::istream*, std::string>> inputs;
+    for (const fs::path& part : parts) {
+        streams.push_back(std::make_unique<std::ifstream>(part, std::ios::binary));
+        inputs.emplace_back(streams.back().get(), part.string());
+    }
+    const fs::path temporary = output.string() + ".partial";
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out)
+            throw InputError(fmt::format("cannot write {}", temporary.string()));
+        mergeTraceParts(inputs, out);
+        out.flush();
+        if (!out) {
+            out.close();
+            fs::remove(temporary);
+            throw InputError(fmt::format("cannot write {} (is the disk full?)", output.string()));
+        }
+    }
+    fs::rename(temporary, output);
+}
+
+ProgramProfile profileOf(const fs::path& tracePath, std::uint64_t* records = nullptr)
+{
+    std::ifstream in(tracePath, std::ios::binary);
+    if (!in)
+        throw InputError(fmt::format("cannot open {}: {}", tracePath.string(), std::strerror(errno)));
+    TraceReader reader(in, tracePath.string());
+    ProgramProfiler profiler;
+    reader.forEachEvent([&](const TraceEvent& event) {
+        profiler.add(event);
+        return true;
+    });
+    if (records)
+        *records = reader.eventRecords();
+    return profiler.finish(reader.processes(), reader.notes());
+}
+
+void printProfile(const ProgramProfile& profile)
+{
+    for (const std::string& line : describeProgramProfile(profile))
+        std::printf("%s\n", line.c_str());
+}
+
+} // namespace
+
+CLI::App* addRecordCommand(CLI::App& app, RecordArgs& args)
+{
+    auto* record = app.add_subcommand(
+        "record",
+        "Run a program and record what it does with files (stdio and system calls) into a trace, then "
+        "say what it did");
+    record->add_option("--output,-o", args.output,
+                       "The trace file to write (default: PROGRAM-DATE-TIME.iolab-trace in this folder)");
+    record->add_flag("--quiet", args.quiet, "Do not print the profile after the run");
+    record->add_option("command", args.command, "The program, then its arguments (put -- before them)")
+        ->required();
+    record->footer(std::string("Example: iolab-cli record -- sqlite3 test.db 'insert into t values(1)'\n") +
+                   kStraceRoute);
+    return record;
+}
+
+CLI::App* addProfileCommand(CLI::App& app, ProfileArgs& args)
+{
+    auto* profile = app.add_subcommand("profile", "Say what a recorded program did with files");
+    profile->add_option("trace", args.trace, "A trace iolab-cli record wrote")->required();
+    return profile;
+}
+
+int commandRecord(const RecordArgs& args)
+{
+    const RecordableProgram program = checkRecordable(args.command.front());
+    const std::vector<std::string> arguments(args.command.begin() + 1, args.command.end());
+    if (program.problem != RecordableProgram::Problem::None) {
+        std::fprintf(stderr, "iolab-cli: %s.\n", program.message.c_str());
+        if (program.problem == RecordableProgram::Problem::Static)
+            std::fprintf(stderr, "  %s\n", straceCommandFor(program.path, arguments).c_str());
+        return kExitUsage;
+    }
+    const fs::path output =
+        args.output.empty() ? fs::path(defaultOutput(program.path)) : fs::path(args.output);
+    std::error_code error;
+    if (fs::exists(output, error))
+        throw InputError(
+            fmt::format("{} already exists: name another file with --output, or remove it", output.string()));
+    const fs::path parts = makePartsFolder(output);
+    const auto removeParts = [&] {
+        std::error_code ignored;
+        fs::remove_all(parts, ignored);
+    };
+    RecordedRun run;
+    try {
+        run = runRecorded(program.path, arguments, fs::absolute(parts).string());
+    } catch (...) {
+        removeParts();
+        throw;
+    }
+    if (!run.started) {
+        removeParts();
+        std::fprintf(stderr, "iolab-cli: %s\n", run.error.c_str());
+        return kExitUsage;
+    }
+    const std::vector<fs::path> found = partsIn(parts);
+    if (found.empty()) {
+        removeParts();
+        std::fprintf(stderr,
+                     "iolab-cli: the recorder did not load into %s, so nothing was recorded (a set-user-ID "
+                     "program ignores LD_PRELOAD, as the system requires).\n%s\n",
+                     program.path.c_str(), kStraceRoute);
+        return run.exitStatus != 0 ? run.exitStatus : kExitUsage;
+    }
+    try {
+        mergeParts(found, output);
+    } catch (...) {
+        removeParts();
+        throw;
+    }
+    removeParts();
+    std::uint64_t records = 0;
+    const ProgramProfile profile = profileOf(output, &records);
+    if (!args.quiet) {
+        printProfile(profile);
+        std::printf("\n");
+    }
+    const std::string how = run.signal != 0 ? fmt::format("was ended by signal {}", run.signal)
+                                            : fmt::format("exited with status {}", run.exitStatus);
+    std::fprintf(stderr, "%s\n",
+                 fmt::format("{} {}. Trace: {} ({} calls in {} records, {} {}).",
+                             fs::path(program.path).filename().string(), how, output.string(), profile.calls,
+                             records, profile.processes.size(),
+                             profile.processes.size() == 1 ? "process" : "processes")
+                     .c_str());
+    return run.exitStatus;
+}
+
+int commandProfile(const ProfileArgs& args)
+{
+    printProfile(profileOf(args.trace));
+    return kExitOk;
+}
+
+} // namespace iolab::cli

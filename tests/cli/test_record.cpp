@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: MIT
+// iolab-cli record against programs nobody here wrote: what the recorder saw of each file must be what strace
+// saw, call for call (the write-type and sync-type calls on each file the program wrote); and the refusals
+// and failures of a recording, each with its message and exit status, leaving nothing behind.
+#include "core/analysis/program_profile.h"
+#include "core/formats/trace_reader.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+using namespace iolab;
+using namespace iolab::test;
+using ::testing::HasSubstr;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The calls that write or make durable, by the system call's name strace prints.
+const std::map<std::string, std::string> kStraceNames = {
+    {"write", "write"},
+    {"pwrite64", "pwrite"},
+    {"writev", "writev"},
+    {"pwritev", "pwritev"},
+    {"pwritev2", "pwritev"},
+    {"fsync", "fsync"},
+    {"fdatasync", "fdatasync"},
+    {"sync_file_range", "sync_file_range"},
+    {"copy_file_range", "copy_file_range"},
+};
+
+using Counts = std::map<std::pair<std::string, std::string>, std::uint64_t>; // (path, call) -> calls
+
+bool counted(trace::Call call)
+{
+    using trace::Call;
+    return call == Call::Write || call == Call::PWrite || call == Call::WriteV || call == Call::PWriteV ||
+           call == Call::Fsync || call == Call::Fdatasync || call == Call::SyncFileRange ||
+           call == Call::CopyFileRange;
+}
+
+// What the recorder saw: per path under `folder`, the write-type and sync-type calls on descriptors.
+Counts recordedCounts(const std::string& tracePath, const std::string& folder)
+{
+    std::ifstream in(tracePath, std::ios::binary);
+    TraceReader reader(in, tracePath);
+    std::map<std::pair<std::uint32_t, std::uint64_t>, std::string> open; // (process, fd) -> path
+    Counts counts;
+    reader.forEachEvent([&](const TraceEvent& event) {
+        const std::pair<std::uint32_t, std::uint64_t> key{event.process, event.handle};
+        if (event.call == trace::Call::Open && event.result >= 0) {
+            open[{event.process, static_cast<std::uint64_t>(event.result)}] = event.path;
+        } else if (event.call == trace::Call::Dup && event.result >= 0) {
+            open[{event.process, static_cast<std::uint64_t>(event.result)}] = open[key];
+        } else if (event.call == trace::Call::Close) {
+            open.erase(key);
+        } else if (counted(event.call) && open.contains(key) && open[key].starts_with(folder)) {
+            counts[{open[key], callName(event.call)}] += event.count;
+        }
+        return true;
+    });
+    return counts;
+}
+
+// What strace saw (-f -y): the same calls, each line naming its descriptor's path as <path>.
+Counts straceCounts(const std::string& logPath, const std::string& folder)
+{
+    std::ifstream in(logPath);
+    const std::regex call(R"(^(?:\[pid +\d+\] |\d+ +)?([a-z_0-9]+)\(\d+<([^>]*)>)");
+    Counts counts;
+    std::string line;
+    while (std::getline(in, line)) {
+        std::smatch match;
+        if (!std::regex_search(line, match, call))
+            continue;
+        const auto name = kStraceNames.find(match[1].str());
+        if (name == kStraceNames.end() || !match[2].str().starts_with(folder))
+            continue;
+        counts[{match[2].str(), name->second}] += 1;
+    }
+    return counts;
+}
+
+std::string describe(const Counts& counts)
+{
+    std::ostringstream text;
+    for (const auto& [key, n] : counts)
+        text << "  " << key.first << " " << key.second << ": " << n << "\n";
+    return text.str();
+}
+
+struct Program
+{
+    std::string name;
+    // The command, given the test's folder; run in that folder.
+    std::vector<std::string> (*command)(const std::string& folder);
+    void (*prepare)(const std::string& folder) = nullptr;
+};
+
+void writeFile(const std::string& path, const std::string& text)
+{
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+std::string sqlScript(const std::string& journalMode, int rows)
+{
+    std::string sql =
+        "PRAGMA journal_mode=" + journalMode + ";\nPRAGMA synchronous=FULL;\ncreate table t(a, b);\n";
+    for (int i = 0; i < rows; ++i)
+        sql += "insert into t values(" + std::to_string(i) + ", 'row " + std::to_string(i) + "');\n";
+    return sql;
+}
+
+const Program kPrograms[] = {
+    {"dd_dsync",
+     [](const std::string& folder) {
+         return std::vector<std::string>{"/usr/bin/dd", "if=/dev/zero", "of=" + folder + "/out",
+                                         "bs=4k",       "count=300",    "oflag=dsync",
+                                         "status=none"};
+     }},
+    {"sqlite3_delete",
+     [](const std::string& folder) {
+         return std::vector<std::string>{"/usr/bin/sqlite3", folder + "/db.sqlite",
+                                         ".read " + folder + "/script.sql"};
+     },
+     [](const std::string& folder) {
+         writeFile(folder + "/script.sql", sqlScript("DELETE", 100));
+     }},
+    {"sqlite3_wal",
+     [](const std::string& folder) {
+         return std::vector<std::string>{"/usr/bin/sqlite3", folder + "/db.sqlite",
+                                         ".read " + folder + "/script.sql"};
+     },
+     [](const std::string& folder) {
+         writeFile(folder + "/script.sql", sqlScript("WAL", 100));
+     }},
+    {"tar_extract",
+     [](const std::string& folder) {
+         return std::vector<std::string>{"/usr/bin/tar", "-xf", folder + "/in.tar", "-C", folder + "/out"};
+     },
+     [](const std::string& folder) {
+         fs::create_directories(folder + "/src");
+         for (int i = 0; i < 200; ++i)
+             writeFile(folder + "/src/f" + std::to_string(i),
+                       std::string(static_cast<std::size_t>(100 + i * 37), 'x'));
+         ASSERT_EQ(runProcess("/usr/bin/tar", {"-cf", folder + "/in.tar", "-C", folder, "src"}).exitCode, 0);
+         fs::create_directories(folder + "/out");
+     }},
+    {"gzip",
+     [](const std::string& folder) {
+         return std::vector<std::string>{"/usr/bin/gzip", "-k", folder + "/big"};
+     },
+     [](const std::string& folder) {
+         std::string text;
+         for (int i = 0; i < 200'000; ++i)
+             text += "line " + std::to_string(i * 7919 % 100'003) + "\n";
+         writeFile(folder + "/big", text);
+     }},
+};
+
+class RecordProgram : public ::testing::TestWithParam<Program>
+{};
+
+} // namespace
+
+TEST_P(RecordProgram, SeesEveryWriteAndSyncStraceSeesOnItsFiles)
+{
+    const Program& program = GetParam();
+    TempDir dir;
+    const std::string folder = dir.path();
+    if (program.prepare)
+        program.prepare(folder);
+    // The recording first.
+    const std::vector<std::string> command = program.command(folder);
+    std::vector<std::string> args = {"record", "--quiet", "--output", folder + "/run.iolab-trace", "--"};
+    args.insert(args.end(), command.begin(), command.end());
+    const ProcessResult recorded = runProcess(IOLAB_CLI_PATH, args);
+    ASSERT_EQ(recorded.exitCode, 0) << recorded.err;
+    EXPECT_THAT(recorded.err, HasSubstr("exited with status 0"));
+    // The same run under strace, from the same starting point.
+    for (const auto& entry : fs::directory_iterator(folder)) {
+        const std::string name = entry.path().filename().string();
+        if (name.starts_with("db.sqlite") || name == "out" || name == "big.gz")
+            fs::remove_all(entry.path());
+    }
+    if (program.name == "tar_extract")
+        fs::create_directories(folder + "/out");
+    std::vector<std::string> straceArgs = {"-f",
+                                           "-y",
+                                           "-o",
+                                           folder + "/strace.log",
+                                           "-e",
+                                           "trace=write,pwrite64,writev,pwritev,pwritev2,fsync,fdatasync,"
+                                           "sync_file_range,copy_file_range",
+                                           "--"};
+    straceArgs.insert(straceArgs.end(), command.begin(), command.end());
+    const ProcessResult traced = runProcess("/usr/bin/strace", straceArgs);
+    ASSERT_EQ(traced.exitCode, 0) << traced.err;
+
+    const Counts mine = recordedCounts(folder + "/run.iolab-trace", folder);
+    const Counts theirs = straceCounts(folder + "/strace.log", folder);
+    EXPECT_FALSE(theirs.empty()) << "strace saw no write on the program's files";
+    EXPECT_EQ(mine, theirs) << "IOLab recorded:\n"
+                            << describe(mine) << "strace counted:\n"
+                            << describe(theirs);
+}
+
+INSTANTIATE_TEST_SUITE_P(Programs, RecordProgram, ::testing::ValuesIn(kPrograms),
+                         [](const ::testing::TestParamInfo<Program>& param) { return param.param.name; });
+
+namespace {
+
+class Record : public ::testing::Test
+{
+protected:
+    ProcessResult record(std::vector<std::string> command)
+    {
+        std::vector<std::string> args = {"record", "--output", m_dir.path() + "/t.iolab-trace", "--"};
+        args.insert(args.end(), command.begin(), command.end());
+        return runProcess(IOLAB_CLI_PATH, args);
+    }
+    // Only what the test put there, and the trace when one is expected.
+    std::vector<std::string> leftovers() const
+    {
+        std::vector<std::string> names;
+        for (const auto& entry : fs::directory_iterator(m_dir.path()))
+            names.push_back(entry.path().filename().string());
+        std::sort(names.begin(), names.end());
+        return names;
+    }
+    TempDir m_dir;
+};
+
+} // namespace
+
+TEST_F(Record, AProgramThatDoesNotExistIsRefusedAndNothingIsWritten)
+{
+    const ProcessResult missing = record({"no-such-program-iolab"});
+    EXPECT_EQ(missing.exitCode, 2);
+    EXPECT_THAT(missing.err, HasSubstr("no-such-program-iolab: no such program on PATH"));
+    const ProcessResult missingPath = record({m_dir.path() + "/nothing"});
+    EXPECT_EQ(missingPath.exitCode, 2);
+    EXPECT_THAT(missingPath.err, HasSubstr("/nothing: no such file"));
+    EXPECT_TRUE(leftovers().empty());
+}
+
+TEST_F(Record, AFileThatIsNotAProgramIsRefused)
+{
+    writeFile(m_dir.path() + "/notes.txt", "hello");
+    const ProcessResult notExecutable = record({m_dir.path() + "/notes.txt"});
+    EXPECT_EQ(notExecutable.exitCode, 2);
+    EXPECT_THAT(notExecutable.err, HasSubstr("notes.txt is not executable"));
+    const ProcessResult folder = record({m_dir.path()});
+    EXPECT_EQ(folder.exitCode, 2);
+    EXPECT_THAT(folder.err, HasSubstr("is a folder, not a program"));
+    EXPECT_EQ(leftovers(), std::vector<std::string>{"notes.txt"});
+}
+
+TEST_F(Record, AStaticProgramIsRefusedWithTheStraceCommandThatRecordsIt)
+{
+    const ProcessResult result = record({IOLAB_STATIC_PROGRAM, "an argument"});
+    EXPECT_EQ(result.exitCode, 2);
+    EXPECT_THAT(result.err, HasSubstr("is statically linked"));
+    EXPECT_THAT(result.err, HasSubstr(std::string("strace -f -tt -T -y -o trace.strace -- ") +
+                                      IOLAB_STATIC_PROGRAM + " 'an argument'"));
+    EXPECT_TRUE(leftovers().empty());
+}
+
+TEST_F(Record, AProgramThatFailsKeepsItsTraceAndItsExitStatus)
+{
+    const ProcessResult result = record({"/bin/sh", "-c", "echo partial > " + m_dir.path() + "/f; exit 7"});
+    EXPECT_EQ(result.exitCode, 7);
+    EXPECT_THAT(result.err, HasSubstr("exited with status 7"));
+    EXPECT_EQ(leftovers(), (std::vector<std::string>{"f", "t.iolab-trace"}));
+    const ProcessResult profile = runProcess(IOLAB_CLI_PATH, {"profile", m_dir.path() + "/t.iolab-trace"});
+    EXPECT_EQ(profile.exitCode, 0) << profile.err;
+    EXPECT_THAT(profile.out, HasSubstr(m_dir.path() + "/f: wrote 8 B"));
+}
+
+TEST_F(Record, AProgramThatDoesNoFileIoIsSaidPlainly)
+{
+    const ProcessResult result = record({"/bin/true"});
+    EXPECT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_THAT(result.out, HasSubstr("true made no call on a file that the recorder saw."));
+}
+
+TEST_F(Record, AProgramKilledMidRunLeavesATraceOfWhatItDidSoFar)
+{
+    // The shell writes, then kills itself: its part was never closed.
+    const ProcessResult result =
+        record({"/bin/sh", "-c", "echo before > " + m_dir.path() + "/f; kill -9 $$"});
+    EXPECT_EQ(result.exitCode, 128 + 9);
+    EXPECT_THAT(result.err, HasSubstr("was ended by signal 9"));
+    const ProcessResult profile = runProcess(IOLAB_CLI_PATH, {"profile", m_dir.path() + "/t.iolab-trace"});
+    EXPECT_EQ(profile.exitCode, 0) << profile.err;
+    EXPECT_THAT(profile.out, HasSubstr(m_dir.path() + "/f: wrote 7 B"));
+}
+
+TEST_F(Record, AnExistingTraceIsNotOverwritten)
+{
+    writeFile(m_dir.path() + "/t.iolab-trace", "mine");
+    const ProcessResult result = record({"/bin/true"});
+    EXPECT_EQ(result.exitCode, 2);
+    EXPECT_THAT(result.err, HasSubstr("t.iolab-trace already exists"));
+    std::ifstream in(m_dir.path() + "/t.iolab-trace");
+    std::string text;
+    std::getline(in, text);
+    EXPECT_EQ(text, "mine");
+    EXPECT_EQ(leftovers(), std::vector<std::string>{"t.iolab-trace"});
+}
+
+TEST_F(Record, ABadTraceIsRefusedByProfileWithItsReason)
+{
+    writeFile(m_dir.path() + "/empty.iolab-trace", "");
+    writeFile(m_dir.path() + "/text.iolab-trace", "not a trace at all, just words");
+    const ProcessResult empty = runProcess(IOLAB_CLI_PATH, {"profile", m_dir.path() + "/empty.iolab-trace"});
+    EXPECT_EQ(empty.exitCode, 2);
+    EXPECT_THAT(empty.err, HasSubstr("empty.iolab-trace is empty"));
+    const ProcessResult text = runProcess(IOLAB_CLI_PATH, {"profile", m_dir.path() + "/text.iolab-trace"});
+    EXPECT_EQ(text.exitCode, 2);
+    EXPECT_THAT(text.err, HasSubstr("is not an IOLab trace"));
+    const ProcessResult missing = runProcess(IOLAB_CLI_PATH, {"profile", m_dir.path() + "/none.iolab-trace"});
+    EXPECT_EQ(missing.exitCode, 2);
+    EXPECT_THAT(missing.err, HasSubstr("cannot open"));
+}
