@@ -192,8 +192,11 @@ bool PartWriter::record(std::uint32_t tid, const Call& call)
     event->startNs = call.startNs;
     event->endNs = call.endNs;
     event->insideNs = call.endNs - call.startNs;
-    std::memcpy(at + sizeof(trace::EventRecord), call.path.data(), pathBytes);
-    std::memcpy(at + sizeof(trace::EventRecord) + pathBytes, call.path2.data(), path2Bytes);
+    // An empty path's data() may be null, which memcpy must not be given even for no bytes.
+    if (pathBytes > 0)
+        std::memcpy(at + sizeof(trace::EventRecord), call.path.data(), pathBytes);
+    if (path2Bytes > 0)
+        std::memcpy(at + sizeof(trace::EventRecord) + pathBytes, call.path2.data(), path2Bytes);
     state.used += bytes;
     state.last = event;
     commit(state);
@@ -232,7 +235,8 @@ void PartWriter::note(std::uint32_t tid, trace::NoteKind kind, std::uint32_t cou
     note.count = count;
     note.atNs = atNs;
     std::memcpy(at, &note, sizeof note);
-    std::memcpy(at + sizeof note, text.data(), textBytes);
+    if (textBytes > 0)
+        std::memcpy(at + sizeof note, text.data(), textBytes);
     state.used += bytes;
     state.last = nullptr;
     commit(state);
@@ -255,7 +259,8 @@ void PartWriter::process(std::uint32_t tid, std::string_view text, std::uint16_t
     record.textBytes = textBytes;
     record.argumentCount = argumentCount;
     std::memcpy(at, &record, sizeof record);
-    std::memcpy(at + sizeof record, text.data(), textBytes);
+    if (textBytes > 0)
+        std::memcpy(at + sizeof record, text.data(), textBytes);
     state.used += bytes;
     state.last = nullptr;
     commit(state);
