@@ -189,14 +189,20 @@ struct ProgramProfiler::State
             (event.flags & (trace::OpenSync | trace::OpenDSync | trace::OpenWriteThrough)) != 0;
         descriptor.position = (event.flags & trace::OpenInherited) ? -1 : 0;
         descriptors[{event.process, static_cast<std::uint64_t>(event.result)}] = descriptor;
-        if (file == kNoFile || (event.flags & trace::OpenInherited))
+        countOpen(file, event.flags);
+    }
+
+    // An open by the program itself (fopen or open): not one it was given.
+    void countOpen(std::size_t file, std::uint32_t flags)
+    {
+        if (file == kNoFile || (flags & trace::OpenInherited))
             return;
         FileProfile& profileOfFile = files[file];
         profileOfFile.opens += 1;
-        profileOfFile.openFlags |= event.flags;
-        if (createsFile(event.flags))
+        profileOfFile.openFlags |= flags;
+        if (createsFile(flags))
             profileOfFile.creations += 1;
-        if (descriptor.append)
+        if (flags & trace::OpenAppend)
             profileOfFile.appendOpens += 1;
     }
 
@@ -219,15 +225,8 @@ struct ProgramProfiler::State
             under.append = (event.flags & trace::OpenAppend) != 0;
             descriptors[{event.process, static_cast<std::uint64_t>(event.offset)}] = under;
         }
-        if (file == kNoFile || event.path.empty() || (event.flags & trace::OpenInherited))
-            return;
-        FileProfile& profileOfFile = files[file];
-        profileOfFile.opens += 1;
-        profileOfFile.openFlags |= event.flags;
-        if (createsFile(event.flags))
-            profileOfFile.creations += 1;
-        if (event.flags & trace::OpenAppend)
-            profileOfFile.appendOpens += 1;
+        if (!event.path.empty()) // fdopen's file was counted when its descriptor was opened
+            countOpen(file, event.flags);
     }
 
     void write(const TraceEvent& event)

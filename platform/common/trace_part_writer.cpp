@@ -214,50 +214,20 @@ bool PartWriter::extendUntimed(const Call& call)
     return true;
 }
 
-void PartWriter::note(std::uint32_t tid, trace::NoteKind kind, std::uint32_t count, std::uint64_t atNs,
-                      std::string_view text)
+// A record of a fixed part (its type and bytes filled in here) and a text after it, in the calling thread's
+// chunk.
+template <typename Record>
+void PartWriter::append(std::uint32_t tid, Record record, std::string_view text, std::size_t largestText)
 {
     if (!m_ready)
         return;
     ThreadState& state = threadState();
-    const auto textBytes = static_cast<std::uint16_t>(std::min<std::size_t>(text.size(), 4096));
-    const std::uint32_t bytes =
-        trace::roundUp8(static_cast<std::uint32_t>(sizeof(trace::NoteRecord)) + textBytes);
+    const auto textBytes = static_cast<std::uint16_t>(std::min(text.size(), largestText));
+    const std::uint32_t bytes = trace::roundUp8(static_cast<std::uint32_t>(sizeof record) + textBytes);
     unsigned char* at = reserve(state, tid, bytes);
     if (!at)
         return;
-    trace::NoteRecord note{};
-    note.type = static_cast<std::uint16_t>(trace::RecordType::Note);
-    note.bytes = static_cast<std::uint16_t>(bytes);
-    note.kind = static_cast<std::uint16_t>(kind);
-    note.textBytes = textBytes;
-    note.tid = tid;
-    note.count = count;
-    note.atNs = atNs;
-    std::memcpy(at, &note, sizeof note);
-    if (textBytes > 0)
-        std::memcpy(at + sizeof note, text.data(), textBytes);
-    state.used += bytes;
-    state.last = nullptr;
-    commit(state);
-}
-
-void PartWriter::process(std::uint32_t tid, std::string_view text, std::uint16_t argumentCount)
-{
-    if (!m_ready)
-        return;
-    ThreadState& state = threadState();
-    const auto textBytes = static_cast<std::uint16_t>(std::min<std::size_t>(text.size(), 32768));
-    const std::uint32_t bytes =
-        trace::roundUp8(static_cast<std::uint32_t>(sizeof(trace::ProcessRecord)) + textBytes);
-    unsigned char* at = reserve(state, tid, bytes);
-    if (!at)
-        return;
-    trace::ProcessRecord record{};
-    record.type = static_cast<std::uint16_t>(trace::RecordType::Process);
     record.bytes = static_cast<std::uint16_t>(bytes);
-    record.textBytes = textBytes;
-    record.argumentCount = argumentCount;
     std::memcpy(at, &record, sizeof record);
     if (textBytes > 0)
         std::memcpy(at + sizeof record, text.data(), textBytes);
@@ -266,23 +236,35 @@ void PartWriter::process(std::uint32_t tid, std::string_view text, std::uint16_t
     commit(state);
 }
 
+void PartWriter::note(std::uint32_t tid, trace::NoteKind kind, std::uint32_t count, std::uint64_t atNs,
+                      std::string_view text)
+{
+    trace::NoteRecord note{};
+    note.type = static_cast<std::uint16_t>(trace::RecordType::Note);
+    note.kind = static_cast<std::uint16_t>(kind);
+    note.textBytes = static_cast<std::uint16_t>(std::min<std::size_t>(text.size(), kLargestNoteText));
+    note.tid = tid;
+    note.count = count;
+    note.atNs = atNs;
+    append(tid, note, text, kLargestNoteText);
+}
+
+void PartWriter::process(std::uint32_t tid, std::string_view text, std::uint16_t argumentCount)
+{
+    trace::ProcessRecord record{};
+    record.type = static_cast<std::uint16_t>(trace::RecordType::Process);
+    record.textBytes = static_cast<std::uint16_t>(std::min<std::size_t>(text.size(), kLargestProcessText));
+    record.argumentCount = argumentCount;
+    append(tid, record, text, kLargestProcessText);
+}
+
 void PartWriter::exit(std::uint32_t tid, std::int32_t status, std::uint64_t atNs)
 {
-    if (!m_ready)
-        return;
-    ThreadState& state = threadState();
-    unsigned char* at = reserve(state, tid, sizeof(trace::ExitRecord));
-    if (!at)
-        return;
     trace::ExitRecord record{};
     record.type = static_cast<std::uint16_t>(trace::RecordType::Exit);
-    record.bytes = sizeof record;
     record.status = status;
     record.atNs = atNs;
-    std::memcpy(at, &record, sizeof record);
-    state.used += sizeof record;
-    state.last = nullptr;
-    commit(state);
+    append(tid, record, {}, 0);
 }
 
 } // namespace iolab::recorder

@@ -84,6 +84,10 @@ private:
     // A record of `bytes` in the calling thread's chunk, or nullptr when the part is full.
     unsigned char* reserve(ThreadState& state, std::uint32_t tid, std::uint32_t bytes);
     void commit(ThreadState& state);
+    static constexpr std::size_t kLargestNoteText = 4096;
+    static constexpr std::size_t kLargestProcessText = 32768;
+    template <typename Record>
+    void append(std::uint32_t tid, Record record, std::string_view text, std::size_t largestText);
     bool extendsLast(const ThreadState& state, const Call& call) const;
 
     PartFile& m_file;

@@ -595,25 +595,7 @@ int open(const char* path, int flags, ...)
     return openCommon(trace::Call::Open, AT_FDCWD, path, flags, mode, realOpenat);
 }
 
-int open64(const char* path, int flags, ...)
-{
-    va_list list;
-    va_start(list, flags);
-    const mode_t mode = modeOf(flags, list);
-    va_end(list);
-    return openCommon(trace::Call::Open, AT_FDCWD, path, flags, mode, realOpenat);
-}
-
 int openat(int dirFd, const char* path, int flags, ...)
-{
-    va_list list;
-    va_start(list, flags);
-    const mode_t mode = modeOf(flags, list);
-    va_end(list);
-    return openCommon(trace::Call::Open, dirFd, path, flags, mode, realOpenat);
-}
-
-int openat64(int dirFd, const char* path, int flags, ...)
 {
     va_list list;
     va_start(list, flags);
@@ -628,27 +610,12 @@ int __open_2(const char* path, int flags)
     return openCommon(trace::Call::Open, AT_FDCWD, path, flags, 0, realOpenat);
 }
 
-int __open64_2(const char* path, int flags)
-{
-    return openCommon(trace::Call::Open, AT_FDCWD, path, flags, 0, realOpenat);
-}
-
 int __openat_2(int dirFd, const char* path, int flags)
 {
     return openCommon(trace::Call::Open, dirFd, path, flags, 0, realOpenat);
 }
 
-int __openat64_2(int dirFd, const char* path, int flags)
-{
-    return openCommon(trace::Call::Open, dirFd, path, flags, 0, realOpenat);
-}
-
 int creat(const char* path, mode_t mode)
-{
-    return openCommon(trace::Call::Open, AT_FDCWD, path, O_CREAT | O_WRONLY | O_TRUNC, mode, realOpenat);
-}
-
-int creat64(const char* path, mode_t mode)
 {
     return openCommon(trace::Call::Open, AT_FDCWD, path, O_CREAT | O_WRONLY | O_TRUNC, mode, realOpenat);
 }
@@ -677,13 +644,6 @@ ssize_t pwrite(int fd, const void* buffer, size_t bytes, off_t offset)
                           fd, buffer, bytes, offset);
 }
 
-ssize_t pwrite64(int fd, const void* buffer, size_t bytes, off64_t offset)
-{
-    IOLAB_REAL(pwrite64);
-    return timed<ssize_t>(trace::Call::PWrite, static_cast<std::uint64_t>(fd), transfer(bytes, offset), real,
-                          fd, buffer, bytes, offset);
-}
-
 ssize_t writev(int fd, const iovec* vector, int count)
 {
     IOLAB_REAL(writev);
@@ -698,24 +658,9 @@ ssize_t pwritev(int fd, const iovec* vector, int count, off_t offset)
                           transfer(vectorBytes(vector, count), offset), real, fd, vector, count, offset);
 }
 
-ssize_t pwritev64(int fd, const iovec* vector, int count, off64_t offset)
-{
-    IOLAB_REAL(pwritev64);
-    return timed<ssize_t>(trace::Call::PWriteV, static_cast<std::uint64_t>(fd),
-                          transfer(vectorBytes(vector, count), offset), real, fd, vector, count, offset);
-}
-
 ssize_t pwritev2(int fd, const iovec* vector, int count, off_t offset, int flags)
 {
     IOLAB_REAL(pwritev2);
-    return timed<ssize_t>(trace::Call::PWriteV, static_cast<std::uint64_t>(fd),
-                          transfer(vectorBytes(vector, count), offset, writeFlagsOf(flags)), real, fd, vector,
-                          count, offset, flags);
-}
-
-ssize_t pwritev64v2(int fd, const iovec* vector, int count, off64_t offset, int flags)
-{
-    IOLAB_REAL(pwritev64v2);
     return timed<ssize_t>(trace::Call::PWriteV, static_cast<std::uint64_t>(fd),
                           transfer(vectorBytes(vector, count), offset, writeFlagsOf(flags)), real, fd, vector,
                           count, offset, flags);
@@ -742,20 +687,6 @@ ssize_t pread(int fd, void* buffer, size_t bytes, off_t offset)
                           fd, buffer, bytes, offset);
 }
 
-ssize_t pread64(int fd, void* buffer, size_t bytes, off64_t offset)
-{
-    IOLAB_REAL(pread64);
-    return timed<ssize_t>(trace::Call::PRead, static_cast<std::uint64_t>(fd), transfer(bytes, offset), real,
-                          fd, buffer, bytes, offset);
-}
-
-ssize_t __pread64_chk(int fd, void* buffer, size_t bytes, off64_t offset, size_t bufferBytes)
-{
-    IOLAB_REAL(__pread64_chk);
-    return timed<ssize_t>(trace::Call::PRead, static_cast<std::uint64_t>(fd), transfer(bytes, offset), real,
-                          fd, buffer, bytes, offset, bufferBytes);
-}
-
 ssize_t __pread_chk(int fd, void* buffer, size_t bytes, off_t offset, size_t bufferBytes)
 {
     IOLAB_REAL(__pread_chk);
@@ -777,24 +708,9 @@ ssize_t preadv(int fd, const iovec* vector, int count, off_t offset)
                           transfer(vectorBytes(vector, count), offset), real, fd, vector, count, offset);
 }
 
-ssize_t preadv64(int fd, const iovec* vector, int count, off64_t offset)
-{
-    IOLAB_REAL(preadv64);
-    return timed<ssize_t>(trace::Call::PReadV, static_cast<std::uint64_t>(fd),
-                          transfer(vectorBytes(vector, count), offset), real, fd, vector, count, offset);
-}
-
 ssize_t preadv2(int fd, const iovec* vector, int count, off_t offset, int flags)
 {
     IOLAB_REAL(preadv2);
-    return timed<ssize_t>(trace::Call::PReadV, static_cast<std::uint64_t>(fd),
-                          transfer(vectorBytes(vector, count), offset, writeFlagsOf(flags)), real, fd, vector,
-                          count, offset, flags);
-}
-
-ssize_t preadv64v2(int fd, const iovec* vector, int count, off64_t offset, int flags)
-{
-    IOLAB_REAL(preadv64v2);
     return timed<ssize_t>(trace::Call::PReadV, static_cast<std::uint64_t>(fd),
                           transfer(vectorBytes(vector, count), offset, writeFlagsOf(flags)), real, fd, vector,
                           count, offset, flags);
@@ -805,13 +721,6 @@ off_t lseek(int fd, off_t offset, int whence)
     IOLAB_REAL(lseek);
     return timed<off_t>(trace::Call::Seek, static_cast<std::uint64_t>(fd),
                         transfer(0, offset, static_cast<std::uint32_t>(whence)), real, fd, offset, whence);
-}
-
-off64_t lseek64(int fd, off64_t offset, int whence)
-{
-    IOLAB_REAL(lseek64);
-    return timed<off64_t>(trace::Call::Seek, static_cast<std::uint64_t>(fd),
-                          transfer(0, offset, static_cast<std::uint32_t>(whence)), real, fd, offset, whence);
 }
 
 int fsync(int fd)
@@ -864,14 +773,6 @@ int fallocate(int fd, int mode, off_t offset, off_t bytes)
                       real, fd, mode, offset, bytes);
 }
 
-int fallocate64(int fd, int mode, off64_t offset, off64_t bytes)
-{
-    IOLAB_REAL(fallocate64);
-    return timed<int>(trace::Call::Fallocate, static_cast<std::uint64_t>(fd),
-                      transfer(static_cast<std::uint64_t>(bytes), offset, static_cast<std::uint32_t>(mode)),
-                      real, fd, mode, offset, bytes);
-}
-
 // posix_fallocate returns its error instead of setting errno.
 int posix_fallocate(int fd, off_t offset, off_t bytes)
 {
@@ -887,30 +788,9 @@ int posix_fallocate(int fd, off_t offset, off_t bytes)
         real, fd, offset, bytes);
 }
 
-int posix_fallocate64(int fd, off64_t offset, off64_t bytes)
-{
-    IOLAB_REAL(posix_fallocate64);
-    return timed<int>(
-        trace::Call::Fallocate, static_cast<std::uint64_t>(fd),
-        [=](iolab::recorder::Call& call, int result, int) {
-            call.offset = offset;
-            call.bytes = static_cast<std::uint64_t>(bytes);
-            call.result = result == 0 ? 0 : -1;
-            call.error = result;
-        },
-        real, fd, offset, bytes);
-}
-
 int ftruncate(int fd, off_t length)
 {
     IOLAB_REAL(ftruncate);
-    return timed<int>(trace::Call::Ftruncate, static_cast<std::uint64_t>(fd),
-                      transfer(static_cast<std::uint64_t>(length), -1), real, fd, length);
-}
-
-int ftruncate64(int fd, off64_t length)
-{
-    IOLAB_REAL(ftruncate64);
     return timed<int>(trace::Call::Ftruncate, static_cast<std::uint64_t>(fd),
                       transfer(static_cast<std::uint64_t>(length), -1), real, fd, length);
 }
@@ -1006,12 +886,6 @@ void* mmap(void* address, size_t bytes, int protection, int flags, int fd, off_t
     return mapCommon(real, address, bytes, protection, flags, fd, offset);
 }
 
-void* mmap64(void* address, size_t bytes, int protection, int flags, int fd, off64_t offset)
-{
-    IOLAB_REAL(mmap64);
-    return mapCommon(real, address, bytes, protection, flags, fd, offset);
-}
-
 int msync(void* address, size_t bytes, int flags)
 {
     IOLAB_REAL(msync);
@@ -1039,14 +913,6 @@ ssize_t copy_file_range(int inFd, off64_t* inOffset, int outFd, off64_t* outOffs
 ssize_t sendfile(int outFd, int inFd, off_t* inOffset, size_t bytes)
 {
     IOLAB_REAL(sendfile);
-    return timed<ssize_t>(trace::Call::SendFile, static_cast<std::uint64_t>(outFd),
-                          transfer(bytes, -1, static_cast<std::uint32_t>(inFd)), real, outFd, inFd, inOffset,
-                          bytes);
-}
-
-ssize_t sendfile64(int outFd, int inFd, off64_t* inOffset, size_t bytes)
-{
-    IOLAB_REAL(sendfile64);
     return timed<ssize_t>(trace::Call::SendFile, static_cast<std::uint64_t>(outFd),
                           transfer(bytes, -1, static_cast<std::uint32_t>(inFd)), real, outFd, inFd, inOffset,
                           bytes);
@@ -1255,23 +1121,6 @@ FILE* fopen(const char* path, const char* mode)
         &args);
 }
 
-FILE* fopen64(const char* path, const char* mode)
-{
-    IOLAB_REAL(fopen64);
-    struct Args
-    {
-        const char* path;
-        const char* mode;
-    } args{path, mode};
-    return openStream(
-        trace::Call::FOpen, path, mode, -1, nullptr,
-        [](void* context) {
-            auto* a = static_cast<Args*>(context);
-            return real(a->path, a->mode);
-        },
-        &args);
-}
-
 FILE* fdopen(int fd, const char* mode)
 {
     IOLAB_REAL(fdopen);
@@ -1292,24 +1141,6 @@ FILE* fdopen(int fd, const char* mode)
 FILE* freopen(const char* path, const char* mode, FILE* stream)
 {
     IOLAB_REAL(freopen);
-    struct Args
-    {
-        const char* path;
-        const char* mode;
-        FILE* stream;
-    } args{path, mode, stream};
-    return openStream(
-        trace::Call::FOpen, path, mode, -1, stream,
-        [](void* context) {
-            auto* a = static_cast<Args*>(context);
-            return real(a->path, a->mode, a->stream);
-        },
-        &args);
-}
-
-FILE* freopen64(const char* path, const char* mode, FILE* stream)
-{
-    IOLAB_REAL(freopen64);
     struct Args
     {
         const char* path;
@@ -1640,13 +1471,6 @@ int fseek(FILE* stream, long offset, int whence)
 int fseeko(FILE* stream, off_t offset, int whence)
 {
     IOLAB_REAL(fseeko);
-    return timed<int>(trace::Call::FSeek, reinterpret_cast<std::uintptr_t>(stream),
-                      transfer(0, offset, static_cast<std::uint32_t>(whence)), real, stream, offset, whence);
-}
-
-int fseeko64(FILE* stream, off64_t offset, int whence)
-{
-    IOLAB_REAL(fseeko64);
     return timed<int>(trace::Call::FSeek, reinterpret_cast<std::uintptr_t>(stream),
                       transfer(0, offset, static_cast<std::uint32_t>(whence)), real, stream, offset, whence);
 }
@@ -2010,5 +1834,39 @@ long syscall(long number, ...)
     }
     return real(number, arguments[0], arguments[1], arguments[2], arguments[3], arguments[4], arguments[5]);
 }
+
+} // extern "C"
+
+// x86-64's 64-bit-offset names are the same C library functions as the plain ones (off_t is 64 bits there):
+// each is defined once above and its other name is an alias of it, so a program calling either reaches it.
+static_assert(sizeof(off_t) == sizeof(off64_t), "the 64 names are aliases only where off_t is 64 bits");
+
+extern "C" {
+
+int open64(const char* path, int flags, ...) __attribute__((alias("open")));
+int openat64(int dirFd, const char* path, int flags, ...) __attribute__((alias("openat")));
+int __open64_2(const char* path, int flags) __attribute__((alias("__open_2")));
+int __openat64_2(int dirFd, const char* path, int flags) __attribute__((alias("__openat_2")));
+int creat64(const char* path, mode_t mode) __attribute__((alias("creat")));
+ssize_t pwrite64(int fd, const void* buffer, size_t bytes, off64_t offset) __attribute__((alias("pwrite")));
+ssize_t pwritev64(int fd, const iovec* vector, int count, off64_t offset) __attribute__((alias("pwritev")));
+ssize_t pwritev64v2(int fd, const iovec* vector, int count, off64_t offset, int flags)
+    __attribute__((alias("pwritev2")));
+ssize_t pread64(int fd, void* buffer, size_t bytes, off64_t offset) __attribute__((alias("pread")));
+ssize_t __pread64_chk(int fd, void* buffer, size_t bytes, off64_t offset, size_t bufferBytes)
+    __attribute__((alias("__pread_chk")));
+ssize_t preadv64(int fd, const iovec* vector, int count, off64_t offset) __attribute__((alias("preadv")));
+ssize_t preadv64v2(int fd, const iovec* vector, int count, off64_t offset, int flags)
+    __attribute__((alias("preadv2")));
+off64_t lseek64(int fd, off64_t offset, int whence) __attribute__((alias("lseek")));
+int fallocate64(int fd, int mode, off64_t offset, off64_t bytes) __attribute__((alias("fallocate")));
+int posix_fallocate64(int fd, off64_t offset, off64_t bytes) __attribute__((alias("posix_fallocate")));
+int ftruncate64(int fd, off64_t length) __attribute__((alias("ftruncate")));
+void* mmap64(void* address, size_t bytes, int protection, int flags, int fd, off64_t offset)
+    __attribute__((alias("mmap")));
+ssize_t sendfile64(int outFd, int inFd, off64_t* inOffset, size_t bytes) __attribute__((alias("sendfile")));
+FILE* fopen64(const char* path, const char* mode) __attribute__((alias("fopen")));
+FILE* freopen64(const char* path, const char* mode, FILE* stream) __attribute__((alias("freopen")));
+int fseeko64(FILE* stream, off64_t offset, int whence) __attribute__((alias("fseeko")));
 
 } // extern "C"
