@@ -1091,6 +1091,8 @@ int runCli(int argc, const char* const* argv)
     auto* record = addRecordCommand(app, recordArgs);
     ProfileArgs profileArgs;
     auto* profile = addProfileCommand(app, profileArgs);
+    ImportArgs importArgs;
+    auto* importLog = addImportCommand(app, importArgs);
 
     auto* run = app.add_subcommand("run", "Run a strategy matrix against a target folder");
     RunArgs args;
@@ -1201,6 +1203,8 @@ int runCli(int argc, const char* const* argv)
             return commandRecord(recordArgs);
         if (*profile)
             return commandProfile(profileArgs);
+        if (*importLog)
+            return commandImport(importArgs);
         return commandRun(registry, args);
     } catch (const InputError& e) {
         std::fprintf(stderr, "iolab-cli: %s\n", e.what());

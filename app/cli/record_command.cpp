@@ -4,6 +4,7 @@
 #include "app/cli/cli.h"
 #include "core/analysis/program_profile.h"
 #include "core/base/error.h"
+#include "core/formats/strace_import.h"
 #include "core/formats/trace_reader.h"
 #include "platform/recorder.h"
 
@@ -25,9 +26,13 @@ namespace iolab::cli {
 
 namespace {
 
-constexpr const char* kStraceRoute =
-    "Where IOLab cannot record (a statically linked program, a machine without IOLab), strace records the "
-    "system calls: strace -f -tt -T -y -o trace.strace -- PROGRAM ARGS...";
+std::string straceRoute()
+{
+    return fmt::format(
+        "Where IOLab cannot record (a statically linked program, a machine without IOLab), strace "
+        "records the system calls: {}\nthen: iolab-cli import trace.strace",
+        kStraceCommand);
+}
 
 std::string defaultOutput(const std::string& program)
 {
@@ -133,7 +138,7 @@ CLI::App* addRecordCommand(CLI::App& app, RecordArgs& args)
     record->add_option("command", args.command, "The program, then its arguments (put -- before them)")
         ->required();
     record->footer(std::string("Example: iolab-cli record -- sqlite3 test.db 'insert into t values(1)'\n") +
-                   kStraceRoute);
+                   straceRoute());
     return record;
 }
 
@@ -183,7 +188,7 @@ int commandRecord(const RecordArgs& args)
         std::fprintf(stderr,
                      "iolab-cli: the recorder did not load into %s, so nothing was recorded (a set-user-ID "
                      "program ignores LD_PRELOAD, as the system requires).\n%s\n",
-                     program.path.c_str(), kStraceRoute);
+                     program.path.c_str(), straceRoute().c_str());
         return run.exitStatus != 0 ? run.exitStatus : kExitUsage;
     }
     try {
@@ -208,6 +213,74 @@ int commandRecord(const RecordArgs& args)
                              profile.processes.size() == 1 ? "process" : "processes")
                      .c_str());
     return run.exitStatus;
+}
+
+CLI::App* addImportCommand(CLI::App& app, ImportArgs& args)
+{
+    auto* command = app.add_subcommand(
+        "import", "Read strace's log of a program (strace -f -tt -T -y) into a trace, then say what it did");
+    command->add_option("log", args.log, "The file strace -o wrote")->required();
+    command->add_option("--output,-o", args.output, "The trace file to write (default: LOG.iolab-trace)");
+    command->add_flag("--quiet", args.quiet, "Do not print the profile");
+    command->footer(
+        std::string("Record with: ") + kStraceCommand +
+        "\nstrace sees system calls only: a stdio stream's writes show as what its buffer flushed.");
+    return command;
+}
+
+int commandImport(const ImportArgs& args)
+{
+    const fs::path log(args.log);
+    std::ifstream in(log, std::ios::binary);
+    if (!in)
+        throw InputError(fmt::format("cannot open {}: {}", args.log, std::strerror(errno)));
+    const fs::path output =
+        args.output.empty() ? fs::path(log.string() + ".iolab-trace") : fs::path(args.output);
+    std::error_code error;
+    if (fs::exists(output, error))
+        throw InputError(
+            fmt::format("{} already exists: name another file with --output, or remove it", output.string()));
+    const fs::path parts = makePartsFolder(output);
+    const auto removeParts = [&] {
+        std::error_code ignored;
+        fs::remove_all(parts, ignored);
+    };
+    StraceImport imported;
+    try {
+        std::vector<std::unique_ptr<std::ofstream>> streams;
+        imported = importStrace(in, args.log, [&](std::size_t n) -> std::ostream& {
+            // <n>-<n>.part: partsIn keeps the order the processes were seen in
+            const fs::path part = parts / fmt::format("{}-{}.part", n, n);
+            streams.push_back(std::make_unique<std::ofstream>(part, std::ios::binary | std::ios::trunc));
+            if (!*streams.back())
+                throw InputError(fmt::format("cannot write {}", part.string()));
+            return *streams.back();
+        });
+        for (auto& stream : streams) {
+            stream->close();
+            if (!*stream)
+                throw InputError(fmt::format("cannot write beside {} (is the disk full?)", output.string()));
+        }
+        mergeParts(partsIn(parts), output);
+    } catch (...) {
+        removeParts();
+        throw;
+    }
+    removeParts();
+    std::uint64_t records = 0;
+    const ProgramProfile profile = profileOf(output, &records);
+    if (!args.quiet) {
+        printProfile(profile);
+        std::printf("\n");
+    }
+    for (const std::string& warning : imported.warnings)
+        std::fprintf(stderr, "iolab-cli: note: %s.\n", warning.c_str());
+    std::fprintf(stderr, "%s\n",
+                 fmt::format("Read {} lines of {}: {} calls on files in {} {}. Trace: {} ({} records).",
+                             imported.lines, args.log, imported.calls, imported.processes,
+                             imported.processes == 1 ? "process" : "processes", output.string(), records)
+                     .c_str());
+    return kExitOk;
 }
 
 int commandProfile(const ProfileArgs& args)

@@ -312,6 +312,7 @@ std::vector<std::string> describeProgramProfile(const ProgramProfile& profile)
         lines.push_back(fmt::format("  {}: {}", file.path, joinWords(facts)));
     }
     // What could not be seen.
+    bool importNoted = false; // one note per imported process: said once
     for (const TraceNote& note : profile.notes) {
         switch (note.kind) {
         case trace::NoteKind::RawSyscall:
@@ -335,6 +336,15 @@ std::vector<std::string> describeProgramProfile(const ProgramProfile& profile)
             break;
         case trace::NoteKind::BufferLost:
             lines.push_back(fmt::format("Not seen: {} {}.", count(note.count), note.text));
+            break;
+        case trace::NoteKind::Imported:
+            if (note.text == "strace" && !importNoted) {
+                lines.emplace_back(
+                    "Not seen: this trace was read from strace's log, which shows system calls only: a "
+                    "stdio stream's writes show as the writes its buffer flushed, not as the program's own "
+                    "calls.");
+                importNoted = true;
+            }
             break;
         }
     }

@@ -126,6 +126,7 @@ enum class NoteKind : std::uint16_t
     StaticExec = 3,       // an exec of a statically linked program, which the recorder cannot enter
     ChildNotRecorded = 4, // an exec with the recorder taken out of the environment
     BufferLost = 5,       // records dropped: the part was full (text says how many)
+    Imported = 6,         // the trace was read from another tool's capture (text: which), not recorded
 };
 
 inline constexpr std::int32_t kExitStatusUnknown = INT32_MIN;

@@ -69,11 +69,12 @@ Counts recordedCounts(const std::string& tracePath, const std::string& folder)
     return counts;
 }
 
-// What strace saw (-f -y): the same calls, each line naming its descriptor's path as <path>.
+// What strace saw (-f -y, and -tt's time when given): the same calls, each line naming its descriptor's path
+// as <path>.
 Counts straceCounts(const std::string& logPath, const std::string& folder)
 {
     std::ifstream in(logPath);
-    const std::regex call(R"(^(?:\[pid +\d+\] |\d+ +)?([a-z_0-9]+)\(\d+<([^>]*)>)");
+    const std::regex call(R"(^(?:\[pid +\d+\] |\d+ +)?(?:[\d:.]+ +)?([a-z_0-9]+)\(\d+<([^>]*)>)");
     Counts counts;
     std::string line;
     while (std::getline(in, line)) {
@@ -217,6 +218,85 @@ INSTANTIATE_TEST_SUITE_P(Programs, RecordProgram, ::testing::ValuesIn(kPrograms)
 
 namespace {
 
+// strace -C's table at the end of its log: calls by system call, for the whole program.
+std::map<std::string, std::uint64_t> straceSummary(const std::string& logPath)
+{
+    std::ifstream in(logPath);
+    std::map<std::string, std::uint64_t> calls;
+    std::string line;
+    bool inTable = false;
+    while (std::getline(in, line)) {
+        if (line.starts_with("% time")) {
+            inTable = true;
+            continue;
+        }
+        if (!inTable || line.starts_with("------"))
+            continue;
+        std::istringstream fields(line);
+        std::vector<std::string> words;
+        for (std::string word; fields >> word;)
+            words.push_back(word);
+        if (words.size() >= 5 && words.back() != "total")
+            calls[words.back()] = std::stoull(words[3]);
+    }
+    return calls;
+}
+
+class ImportStrace : public ::testing::TestWithParam<Program>
+{};
+
+} // namespace
+
+// The same programs under strace -f -C -tt -T -y, its log imported: per file, the write and sync calls are
+// the ones strace's lines show; for the whole program, each kind's count is strace's own count (-C's table).
+TEST_P(ImportStrace, TheTraceHoldsEveryWriteAndSyncStraceCounted)
+{
+    const Program& program = GetParam();
+    TempDir dir;
+    const std::string folder = dir.path();
+    if (program.prepare)
+        program.prepare(folder);
+    const std::vector<std::string> command = program.command(folder);
+    std::vector<std::string> straceArgs = {"-f", "-C", "-tt", "-T", "-y", "-o", folder + "/run.strace", "--"};
+    straceArgs.insert(straceArgs.end(), command.begin(), command.end());
+    const ProcessResult traced = runProcess("/usr/bin/strace", straceArgs);
+    ASSERT_EQ(traced.exitCode, 0) << traced.err;
+
+    const ProcessResult imported = runProcess(
+        IOLAB_CLI_PATH, {"import", folder + "/run.strace", "--output", folder + "/run.iolab-trace"});
+    ASSERT_EQ(imported.exitCode, 0) << imported.err;
+    EXPECT_THAT(imported.out, HasSubstr("read from strace's log"));
+    EXPECT_THAT(imported.err, ::testing::Not(HasSubstr("note:"))) << "nothing missing from a -tt -T -y log";
+    EXPECT_FALSE(fs::exists(folder + "/run.strace.iolab-trace"));
+
+    const Counts mine = recordedCounts(folder + "/run.iolab-trace", folder);
+    const Counts theirs = straceCounts(folder + "/run.strace", folder);
+    EXPECT_FALSE(theirs.empty());
+    EXPECT_EQ(mine, theirs) << "imported:\n" << describe(mine) << "strace's lines:\n" << describe(theirs);
+
+    // Every write-type and sync-type call of the program, on any descriptor, against strace's table.
+    std::map<std::string, std::uint64_t> totals;
+    std::ifstream in(folder + "/run.iolab-trace", std::ios::binary);
+    TraceReader reader(in, "imported");
+    reader.forEachEvent([&](const TraceEvent& event) {
+        if (counted(event.call))
+            totals[callName(event.call)] += event.count;
+        return true;
+    });
+    std::map<std::string, std::uint64_t> table;
+    for (const auto& [name, calls] : straceSummary(folder + "/run.strace")) {
+        if (const auto kind = kStraceNames.find(name); kind != kStraceNames.end())
+            table[kind->second] += calls;
+    }
+    EXPECT_FALSE(table.empty()) << "strace -C printed no table";
+    EXPECT_EQ(totals, table);
+}
+
+INSTANTIATE_TEST_SUITE_P(Programs, ImportStrace, ::testing::ValuesIn(kPrograms),
+                         [](const ::testing::TestParamInfo<Program>& param) { return param.param.name; });
+
+namespace {
+
 class Record : public ::testing::Test
 {
 protected:
@@ -329,4 +409,20 @@ TEST_F(Record, ABadTraceIsRefusedByProfileWithItsReason)
     const ProcessResult missing = runProcess(IOLAB_CLI_PATH, {"profile", m_dir.path() + "/none.iolab-trace"});
     EXPECT_EQ(missing.exitCode, 2);
     EXPECT_THAT(missing.err, HasSubstr("cannot open"));
+}
+
+TEST_F(Record, ALogThatIsNotStracesIsRefusedAndNothingIsWritten)
+{
+    const std::string log = m_dir.path() + "/notes.txt";
+    writeFile(log, "Time of Day,Process Name,PID,Operation,Path,Result,Detail\n");
+    const ProcessResult result = runProcess(IOLAB_CLI_PATH, {"import", log});
+    EXPECT_EQ(result.exitCode, 2);
+    EXPECT_THAT(result.err, HasSubstr("is not strace's output"));
+    EXPECT_THAT(result.err, HasSubstr("strace -f -tt -T -y -o trace.strace"));
+    EXPECT_THAT(leftovers(), ::testing::ElementsAre("notes.txt"));
+
+    const ProcessResult missing = runProcess(IOLAB_CLI_PATH, {"import", m_dir.path() + "/nothing.strace"});
+    EXPECT_EQ(missing.exitCode, 2);
+    EXPECT_THAT(missing.err, HasSubstr("cannot open " + m_dir.path() + "/nothing.strace"));
+    EXPECT_THAT(leftovers(), ::testing::ElementsAre("notes.txt"));
 }
