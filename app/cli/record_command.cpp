@@ -56,6 +56,30 @@ fs::path makePartsFolder(const fs::path& output)
     throw InputError(fmt::format("cannot make a folder beside {} for the recording", output.string()));
 }
 
+// A new trace's name, refused when a file has it; and the parts folder beside it, removed however the command
+// ends (record and import share both).
+fs::path newTraceName(const fs::path& output)
+{
+    std::error_code error;
+    if (fs::exists(output, error))
+        throw InputError(
+            fmt::format("{} already exists: name another file with --output, or remove it", output.string()));
+    return output;
+}
+
+struct PartsFolder
+{
+    explicit PartsFolder(const fs::path& output) : path(makePartsFolder(output)) {}
+    ~PartsFolder()
+    {
+        std::error_code ignored;
+        fs::remove_all(path, ignored);
+    }
+    PartsFolder(const PartsFolder&) = delete;
+    PartsFolder& operator=(const PartsFolder&) = delete;
+    fs::path path;
+};
+
 std::vector<fs::path> partsIn(const fs::path& folder)
 {
     std::vector<std::pair<std::uint64_t, fs::path>> parts;
@@ -161,43 +185,23 @@ int commandRecord(const RecordArgs& args)
     }
     const fs::path output =
         args.output.empty() ? fs::path(defaultOutput(program.path)) : fs::path(args.output);
-    std::error_code error;
-    if (fs::exists(output, error))
-        throw InputError(
-            fmt::format("{} already exists: name another file with --output, or remove it", output.string()));
-    const fs::path parts = makePartsFolder(output);
-    const auto removeParts = [&] {
-        std::error_code ignored;
-        fs::remove_all(parts, ignored);
-    };
-    RecordedRun run;
-    try {
-        run = runRecorded(program.path, arguments, fs::absolute(parts).string());
-    } catch (...) {
-        removeParts();
-        throw;
-    }
+    newTraceName(output);
+    const PartsFolder partsFolder(output);
+    const fs::path& parts = partsFolder.path;
+    const RecordedRun run = runRecorded(program.path, arguments, fs::absolute(parts).string());
     if (!run.started) {
-        removeParts();
         std::fprintf(stderr, "iolab-cli: %s\n", run.error.c_str());
         return kExitUsage;
     }
     const std::vector<fs::path> found = partsIn(parts);
     if (found.empty()) {
-        removeParts();
         std::fprintf(stderr,
                      "iolab-cli: the recorder did not load into %s, so nothing was recorded (a set-user-ID "
                      "program ignores LD_PRELOAD, as the system requires).\n%s\n",
                      program.path.c_str(), straceRoute().c_str());
         return run.exitStatus != 0 ? run.exitStatus : kExitUsage;
     }
-    try {
-        mergeParts(found, output);
-    } catch (...) {
-        removeParts();
-        throw;
-    }
-    removeParts();
+    mergeParts(found, output);
     std::uint64_t records = 0;
     const ProgramProfile profile = profileOf(output, &records);
     if (!args.quiet) {
@@ -236,17 +240,11 @@ int commandImport(const ImportArgs& args)
         throw InputError(fmt::format("cannot open {}: {}", args.log, std::strerror(errno)));
     const fs::path output =
         args.output.empty() ? fs::path(log.string() + ".iolab-trace") : fs::path(args.output);
-    std::error_code error;
-    if (fs::exists(output, error))
-        throw InputError(
-            fmt::format("{} already exists: name another file with --output, or remove it", output.string()));
-    const fs::path parts = makePartsFolder(output);
-    const auto removeParts = [&] {
-        std::error_code ignored;
-        fs::remove_all(parts, ignored);
-    };
+    newTraceName(output);
+    const PartsFolder partsFolder(output);
+    const fs::path& parts = partsFolder.path;
     StraceImport imported;
-    try {
+    {
         std::vector<std::unique_ptr<std::ofstream>> streams;
         imported = importStrace(in, args.log, [&](std::size_t n) -> std::ostream& {
             // <n>-<n>.part: partsIn keeps the order the processes were seen in
@@ -261,12 +259,8 @@ int commandImport(const ImportArgs& args)
             if (!*stream)
                 throw InputError(fmt::format("cannot write beside {} (is the disk full?)", output.string()));
         }
-        mergeParts(partsIn(parts), output);
-    } catch (...) {
-        removeParts();
-        throw;
     }
-    removeParts();
+    mergeParts(partsIn(parts), output);
     std::uint64_t records = 0;
     const ProgramProfile profile = profileOf(output, &records);
     if (!args.quiet) {

@@ -362,6 +362,7 @@ TEST_F(Record, AProgramThatFailsKeepsItsTraceAndItsExitStatus)
     const ProcessResult profile = runProcess(IOLAB_CLI_PATH, {"profile", m_dir.path() + "/t.iolab-trace"});
     EXPECT_EQ(profile.exitCode, 0) << profile.err;
     EXPECT_THAT(profile.out, HasSubstr(m_dir.path() + "/f: wrote 8 B"));
+    EXPECT_THAT(profile.out, ::testing::Not(HasSubstr("strace"))) << "recorded, not imported";
 }
 
 TEST_F(Record, AProgramThatDoesNoFileIoIsSaidPlainly)
