@@ -145,7 +145,13 @@ bool RunFolderWorkspace::createFolder(Outcome& outcome)
 {
     const auto stamp = fmt::format("{:%Y%m%d-%H%M%S}", fmt::localtime(std::time(nullptr)));
     const long pid = os::currentPid();
-    const std::string folder = os::joinPath(m_target.path, runfolder::folderName(stamp, pid));
+    // A killed run leaves its folder, and Windows hands a dead process's id to the next one at once: under
+    // wine a run started in the second another was killed in got its id and found its folder's name taken.
+    // The next free name then, with a counter: `clean` knows a run folder by its prefix and its marker.
+    const std::string base = os::joinPath(m_target.path, runfolder::folderName(stamp, pid));
+    std::string folder = base;
+    for (int taken = 1; os::kindOf(folder, false) != os::EntryKind::Missing && taken < 100; ++taken)
+        folder = fmt::format("{}-{}", base, taken);
     if (Outcome made = os::makeFolder(folder); !made.ok()) {
         outcome = std::move(made);
         return false;

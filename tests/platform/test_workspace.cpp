@@ -8,6 +8,7 @@
 #include "tests/support/input_error.h"
 #include "tests/support/temp_dir.h"
 
+#include <fmt/chrono.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -88,6 +89,35 @@ TEST(Workspace, MarkedFolderIsCreatedOnUseAndRemovedWithItsFiles)
     workspace->close();
     EXPECT_FALSE(std::filesystem::exists(folder));
     EXPECT_EQ(dir.entryCount(), 0u);
+}
+
+TEST(Workspace, AKilledRunsFolderWithThisRunsNameIsLeftAloneAndTheRunTakesTheNextName)
+{
+    // Windows gives a killed process's id to the next process at once: the killed run's folder can carry the
+    // very name this run would make, stamp and id alike.
+    TempDir dir;
+    const long self = thisProcessId();
+    std::set<std::string> leftovers;
+    const std::time_t now = std::time(nullptr);
+    for (std::time_t second = now; second <= now + 3; ++second) {
+        const auto name =
+            runfolder::folderName(fmt::format("{:%Y%m%d-%H%M%S}", fmt::localtime(second)), self);
+        std::filesystem::create_directories(dir / name);
+        std::ofstream(std::filesystem::path(dir / name) / "c001-r0-t0.dat") << "the killed run's";
+        leftovers.insert(dir / name);
+    }
+    auto workspace = makeWorkspace(inspectTarget(dir.path()));
+    Outcome outcome;
+    workspace->pathFor("c001-r0-t0.dat", outcome);
+    ASSERT_TRUE(outcome.ok()) << outcome.message;
+    const auto folder = workspace->folder();
+    EXPECT_FALSE(leftovers.contains(folder)) << folder;
+    EXPECT_THAT(std::filesystem::path(folder).filename().string(), ::testing::StartsWith("iolab-run-"));
+    EXPECT_THAT(folder, ::testing::EndsWith("-1"));
+    workspace->close();
+    EXPECT_FALSE(std::filesystem::exists(folder));
+    for (const auto& leftover : leftovers)
+        EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(leftover) / "c001-r0-t0.dat")) << leftover;
 }
 
 TEST(Workspace, ARunFolderLightsABeaconOnItsFilesystemUntilClosed)
