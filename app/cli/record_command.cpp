@@ -4,6 +4,7 @@
 #include "app/cli/cli.h"
 #include "core/analysis/program_profile.h"
 #include "core/base/error.h"
+#include "core/formats/procmon_import.h"
 #include "core/formats/strace_import.h"
 #include "core/formats/trace_reader.h"
 #include "platform/recorder.h"
@@ -221,14 +222,20 @@ int commandRecord(const RecordArgs& args)
 
 CLI::App* addImportCommand(CLI::App& app, ImportArgs& args)
 {
-    auto* command = app.add_subcommand(
-        "import", "Read strace's log of a program (strace -f -tt -T -y) into a trace, then say what it did");
-    command->add_option("log", args.log, "The file strace -o wrote")->required();
+    auto* command =
+        app.add_subcommand("import", "Read strace's log (strace -f -tt -T -y) or Process Monitor's "
+                                     "CSV of a program into a trace, then say what it did");
+    command->add_option("log", args.log, "The file strace -o wrote, or the CSV Process Monitor saved")
+        ->required();
     command->add_option("--output,-o", args.output, "The trace file to write (default: LOG.iolab-trace)");
     command->add_flag("--quiet", args.quiet, "Do not print the profile");
     command->footer(
-        std::string("Record with: ") + kStraceCommand +
-        "\nstrace sees system calls only: a stdio stream's writes show as what its buffer flushed.");
+        std::string("Linux, record with: ") + kStraceCommand +
+        "\nstrace sees system calls only: a stdio stream's writes show as what its buffer flushed."
+        "\nWindows: " +
+        kProcmonHowTo +
+        ".\nProcess Monitor sees the file system's requests: the cache manager's own writes (paging "
+        "I/O) are left out.");
     return command;
 }
 
@@ -238,22 +245,44 @@ int commandImport(const ImportArgs& args)
     std::ifstream in(log, std::ios::binary);
     if (!in)
         throw InputError(fmt::format("cannot open {}: {}", args.log, std::strerror(errno)));
+    std::string firstLine;
+    if (!std::getline(in, firstLine))
+        throw InputError(
+            fmt::format("{} is empty: no capture to import (make one with: {}; or on Windows, {})", args.log,
+                        kStraceCommand, kProcmonHowTo));
+    in.clear();
+    in.seekg(0);
+    const bool procmon = looksLikeProcmonCsv(firstLine);
     const fs::path output =
         args.output.empty() ? fs::path(log.string() + ".iolab-trace") : fs::path(args.output);
     newTraceName(output);
     const PartsFolder partsFolder(output);
     const fs::path& parts = partsFolder.path;
-    StraceImport imported;
+    std::vector<std::string> warnings;
+    std::string read;
     {
         std::vector<std::unique_ptr<std::ofstream>> streams;
-        imported = importStrace(in, args.log, [&](std::size_t n) -> std::ostream& {
+        const auto openPart = [&](std::size_t n) -> std::ostream& {
             // <n>-<n>.part: partsIn keeps the order the processes were seen in
             const fs::path part = parts / fmt::format("{}-{}.part", n, n);
             streams.push_back(std::make_unique<std::ofstream>(part, std::ios::binary | std::ios::trunc));
             if (!*streams.back())
                 throw InputError(fmt::format("cannot write {}", part.string()));
             return *streams.back();
-        });
+        };
+        if (procmon) {
+            const ProcmonImport imported = importProcmonCsv(in, args.log, openPart);
+            warnings = imported.warnings;
+            read = fmt::format("Read {} rows of {}: {} calls on files in {} {}", imported.rows, args.log,
+                               imported.calls, imported.processes,
+                               imported.processes == 1 ? "process" : "processes");
+        } else {
+            const StraceImport imported = importStrace(in, args.log, openPart);
+            warnings = imported.warnings;
+            read = fmt::format("Read {} lines of {}: {} calls on files in {} {}", imported.lines, args.log,
+                               imported.calls, imported.processes,
+                               imported.processes == 1 ? "process" : "processes");
+        }
         for (auto& stream : streams) {
             stream->close();
             if (!*stream)
@@ -267,13 +296,10 @@ int commandImport(const ImportArgs& args)
         printProfile(profile);
         std::printf("\n");
     }
-    for (const std::string& warning : imported.warnings)
+    for (const std::string& warning : warnings)
         std::fprintf(stderr, "iolab-cli: note: %s.\n", warning.c_str());
     std::fprintf(stderr, "%s\n",
-                 fmt::format("Read {} lines of {}: {} calls on files in {} {}. Trace: {} ({} records).",
-                             imported.lines, args.log, imported.calls, imported.processes,
-                             imported.processes == 1 ? "process" : "processes", output.string(), records)
-                     .c_str());
+                 fmt::format("{}. Trace: {} ({} records).", read, output.string(), records).c_str());
     return kExitOk;
 }
 

@@ -120,7 +120,8 @@ namespace iolab {
 // how, how durable), then the files, then what the recorder could not see. Lines without a trailing newline.
 std::vector<std::string> describeProgramProfile(const ProgramProfile& profile);
 
-// "write", "fsync", "fputc"... the C name of a call.
-std::string callName(trace::Call call);
+// "write", "fsync", "fputc"... the C name of a call; a Windows trace's calls by their Win32 names
+// ("WriteFile", "FlushFileBuffers") where they have one.
+std::string callName(trace::Call call, trace::System system = trace::System::Linux);
 
 } // namespace iolab

@@ -10,9 +10,49 @@
 
 namespace iolab {
 
-std::string callName(trace::Call call)
+namespace {
+
+// The Win32 name of a call a Windows trace holds (CreateFileW's trace is an Open), or "" for the C name.
+const char* windowsCallName(trace::Call call)
 {
     using trace::Call;
+    switch (call) {
+    case Call::Open:
+        return "CreateFile";
+    case Call::Close:
+        return "CloseHandle";
+    case Call::Write:
+    case Call::PWrite:
+        return "WriteFile";
+    case Call::Read:
+    case Call::PRead:
+        return "ReadFile";
+    case Call::Seek:
+        return "SetFilePointerEx";
+    case Call::Fsync:
+        return "FlushFileBuffers";
+    case Call::Ftruncate:
+        return "SetEndOfFile";
+    case Call::Fallocate:
+        return "SetFileInformationByHandle(allocation)";
+    case Call::Rename:
+        return "MoveFileEx";
+    case Call::Unlink:
+        return "DeleteFile";
+    default:
+        return "";
+    }
+}
+
+} // namespace
+
+std::string callName(trace::Call call, trace::System system)
+{
+    using trace::Call;
+    if (system == trace::System::Windows) {
+        if (const std::string_view name = windowsCallName(call); !name.empty())
+            return std::string(name);
+    }
     switch (call) {
     case Call::Open:
         return "open";
@@ -143,7 +183,8 @@ std::string sizesOf(const SizeHistogram& sizes)
     return joinWords(parts);
 }
 
-std::string callsList(const std::map<trace::Call, std::uint64_t>& calls, bool (*keep)(trace::Call))
+std::string callsList(const std::map<trace::Call, std::uint64_t>& calls, bool (*keep)(trace::Call),
+                      trace::System system)
 {
     std::vector<std::pair<std::uint64_t, trace::Call>> byCount;
     for (const auto& [call, n] : calls) {
@@ -154,7 +195,7 @@ std::string callsList(const std::map<trace::Call, std::uint64_t>& calls, bool (*
     std::vector<std::string> parts;
     parts.reserve(byCount.size());
     for (const auto& [n, call] : byCount)
-        parts.push_back(fmt::format("{} {}", count(n), callName(call)));
+        parts.push_back(fmt::format("{} {}", count(n), callName(call, system)));
     return joinWords(parts);
 }
 
@@ -173,17 +214,18 @@ bool syncs(trace::Call call)
            call == Call::Syncfs || call == Call::Sync || call == Call::Msync;
 }
 
-std::string flagsWords(std::uint32_t flags)
+std::string flagsWords(std::uint32_t flags, trace::System system)
 {
     std::vector<std::string> words;
+    const bool windows = system == trace::System::Windows;
     const std::pair<std::uint32_t, const char*> names[] = {
-        {trace::OpenAppend, "O_APPEND"},
-        {trace::OpenDirect, "O_DIRECT"},
+        {trace::OpenAppend, windows ? "FILE_APPEND_DATA" : "O_APPEND"},
+        {trace::OpenDirect, windows ? "NO_BUFFERING" : "O_DIRECT"},
         {trace::OpenSync, "O_SYNC"},
         {trace::OpenDSync, "O_DSYNC"},
         {trace::OpenWriteThrough, "WRITE_THROUGH"},
-        {trace::OpenTmpfile, "O_TMPFILE"},
-        {trace::OpenExclusive, "O_EXCL"},
+        {trace::OpenTmpfile, windows ? "DELETE_ON_CLOSE" : "O_TMPFILE"},
+        {trace::OpenExclusive, windows ? "CREATE_NEW" : "O_EXCL"},
     };
     for (const auto& [bit, name] : names) {
         if (flags & bit)
@@ -197,6 +239,12 @@ std::string flagsWords(std::uint32_t flags)
 std::vector<std::string> describeProgramProfile(const ProgramProfile& profile)
 {
     std::vector<std::string> lines;
+    // A trace of Windows programs only (a Process Monitor capture) names its calls and flags as Win32 does.
+    const bool allWindows =
+        !profile.processes.empty() &&
+        std::all_of(profile.processes.begin(), profile.processes.end(),
+                    [](const TraceProcess& p) { return p.system == trace::System::Windows; });
+    const trace::System system = allWindows ? trace::System::Windows : trace::System::Linux;
     const double wall = static_cast<double>(profile.wallNs) / 1e9;
     const double inside = static_cast<double>(profile.insideNs) / 1e9;
     const std::size_t processes = profile.processes.size();
@@ -241,17 +289,21 @@ std::vector<std::string> describeProgramProfile(const ProgramProfile& profile)
     if (profile.syncs > 0) {
         lines.push_back(
             fmt::format("Durability: {} ({}), each taking {} at the median and {} at p99.",
-                        plural(profile.syncs, "sync", "syncs"), callsList(profile.callCounts, syncs),
+                        plural(profile.syncs, "sync", "syncs"), callsList(profile.callCounts, syncs, system),
                         formatLatency(static_cast<double>(profile.syncTimes.percentileNs(50)) / 1e9),
                         formatLatency(static_cast<double>(profile.syncTimes.percentileNs(99)) / 1e9)));
     } else if (profile.bytesWritten > 0 && profile.durableWrites == 0) {
         lines.emplace_back(
-            "Durability: it never asked for its data to be on the device (no fsync, fdatasync or "
-            "O_SYNC write): what it wrote was durable only when the system got to it.");
+            system == trace::System::Windows
+                ? "Durability: it never asked for its data to be on the device (no FlushFileBuffers, no "
+                  "write-through handle): what it wrote was durable only when the system got to it."
+                : "Durability: it never asked for its data to be on the device (no fsync, fdatasync or "
+                  "O_SYNC write): what it wrote was durable only when the system got to it.");
     }
     if (profile.durableWrites > 0)
-        lines.push_back(fmt::format("{} returned durable (O_SYNC, O_DSYNC or RWF_DSYNC).",
-                                    plural(profile.durableWrites, "write", "writes")));
+        lines.push_back(fmt::format(
+            "{} returned durable ({}).", plural(profile.durableWrites, "write", "writes"),
+            system == trace::System::Windows ? "a write-through handle" : "O_SYNC, O_DSYNC or RWF_DSYNC"));
     if (profile.bytesWritten > 0)
         lines.push_back(
             fmt::format("At worst {} it had been told were written were not yet durable (a power cut "
@@ -283,7 +335,7 @@ std::vector<std::string> describeProgramProfile(const ProgramProfile& profile)
         std::vector<std::string> facts;
         if (file.bytesWritten > 0 || file.writeCalls > 0) {
             std::string written = fmt::format("wrote {} ({})", formatBytes(file.bytesWritten),
-                                              callsList(file.calls, writesData));
+                                              callsList(file.calls, writesData, system));
             if (file.randomWrites > 0)
                 written += fmt::format(", {:.0f}% out of order",
                                        100.0 * static_cast<double>(file.randomWrites) /
@@ -293,8 +345,8 @@ std::vector<std::string> describeProgramProfile(const ProgramProfile& profile)
         if (file.bytesRead > 0)
             facts.push_back(fmt::format("read {}", formatBytes(file.bytesRead)));
         if (file.syncs > 0)
-            facts.push_back(callsList(file.calls, syncs));
-        if (const std::string flags = flagsWords(file.openFlags); !flags.empty())
+            facts.push_back(callsList(file.calls, syncs, system));
+        if (const std::string flags = flagsWords(file.openFlags, system); !flags.empty())
             facts.push_back("opened " + flags);
         if (file.creations > 0)
             facts.push_back(file.creations == 1 ? "created"
@@ -343,6 +395,13 @@ std::vector<std::string> describeProgramProfile(const ProgramProfile& profile)
                     "Not seen: this trace was read from strace's log, which shows system calls only: a "
                     "stdio stream's writes show as the writes its buffer flushed, not as the program's own "
                     "calls.");
+                importNoted = true;
+            }
+            if (note.text == "procmon" && !importNoted) {
+                lines.emplace_back(
+                    "Not seen: this trace was read from Process Monitor's CSV, which shows the file system's "
+                    "requests: a stdio stream's writes show as the writes its buffer flushed, and the cache "
+                    "manager's own writes (paging I/O) are left out.");
                 importNoted = true;
             }
             break;

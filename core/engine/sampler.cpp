@@ -13,13 +13,17 @@ using Clock = std::chrono::steady_clock;
 Sampler::Sampler(SystemProbe& probe, std::string device, std::chrono::milliseconds interval,
                  Clock::time_point runStart, Callback callback)
     : m_probe(probe), m_device(std::move(device)), m_interval(interval), m_runStart(runStart),
-      m_callback(std::move(callback)), m_thread([this](const std::stop_token& stop) { loop(stop); })
+      m_callback(std::move(callback)), m_thread([this] { loop(); })
 {}
 
 Sampler::~Sampler()
 {
-    m_thread.request_stop();
+    {
+        const std::lock_guard lock(m_mutex);
+        m_ending = true;
+    }
     m_wake.notify_all();
+    m_thread.join();
 }
 
 void Sampler::begin(std::uint32_t caseIndex, std::int32_t repetition, bool warmup, const Progress* progress,
@@ -77,12 +81,11 @@ std::vector<Sample> Sampler::takeSamples()
     return std::exchange(m_samples, {});
 }
 
-void Sampler::loop(const std::stop_token& stop)
+void Sampler::loop()
 {
     std::unique_lock lock(m_mutex);
-    while (!stop.stop_requested()) {
-        m_wake.wait_for(lock, stop, m_interval, [] { return false; });
-        if (stop.stop_requested())
+    while (!m_ending) {
+        if (m_wake.wait_for(lock, m_interval, [this] { return m_ending; }))
             break;
         if (!m_active)
             continue;

@@ -48,7 +48,7 @@ public:
     std::vector<Sample> takeSamples();
 
 private:
-    void loop(const std::stop_token& stop);
+    void loop();
     void tick();
 
     SystemProbe& m_probe;
@@ -58,7 +58,9 @@ private:
     Callback m_callback;
 
     std::mutex m_mutex;
-    std::condition_variable_any m_wake;
+    // A plain condition variable and a flag: core/engine/deadline.h says why not a stop token's wait.
+    std::condition_variable m_wake;
+    bool m_ending = false; // under m_mutex
     bool m_active = false;
     bool m_syncing = false;
     std::uint32_t m_caseIndex = 0;
@@ -77,7 +79,7 @@ private:
     CaseChild* m_child = nullptr;
     BudgetCounters m_budgetPeak;
     std::vector<Sample> m_samples;
-    std::jthread m_thread; // last: it starts after every member above exists
+    std::thread m_thread; // last: it starts after every member above exists
 };
 
 } // namespace iolab

@@ -88,11 +88,12 @@ void TracePartBuilder::add(const TraceEvent& event)
     if (state.lastEventAt != SIZE_MAX && path.empty() && path2.empty()) {
         trace::EventRecord last{};
         std::memcpy(&last, state.records.data() + state.lastEventAt, sizeof last);
-        // the same call on the same handle, of the same size, where the last one ended
+        // the same call on the same handle, of the same size and result (a short read or write is a call of
+        // its own, as the recorders keep it), where the last one ended
         const bool continues =
             last.call == static_cast<std::uint16_t>(event.call) && last.handle == event.handle &&
-            last.bytes_ == event.bytes && last.flags == event.flags && last.error == event.error &&
-            last.pathBytes == 0 && last.path2Bytes == 0 && event.error == 0 &&
+            last.result == event.result && last.bytes_ == event.bytes && last.flags == event.flags &&
+            last.error == event.error && last.pathBytes == 0 && last.path2Bytes == 0 && event.error == 0 &&
             (event.offset < 0 ? last.offset < 0
                               : last.offset >= 0 && static_cast<std::uint64_t>(event.offset) ==
                                                         static_cast<std::uint64_t>(last.offset) +

@@ -415,7 +415,7 @@ TEST_F(Record, ABadTraceIsRefusedByProfileWithItsReason)
 TEST_F(Record, ALogThatIsNotStracesIsRefusedAndNothingIsWritten)
 {
     const std::string log = m_dir.path() + "/notes.txt";
-    writeFile(log, "Time of Day,Process Name,PID,Operation,Path,Result,Detail\n");
+    writeFile(log, "Things to do:\n- write the report\n");
     const ProcessResult result = runProcess(IOLAB_CLI_PATH, {"import", log});
     EXPECT_EQ(result.exitCode, 2);
     EXPECT_THAT(result.err, HasSubstr("is not strace's output"));

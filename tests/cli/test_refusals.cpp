@@ -105,6 +105,19 @@ Row writeRow(const char* name, std::vector<std::string> extra, int exitCode,
     return {name, args, exitCode, std::move(keywords)};
 }
 
+// `iolab-cli import` of a capture another tool made (strace's log, Process Monitor's CSV) that it cannot
+// read.
+Row importRow(const char* name, std::string content, std::vector<std::string> keywords)
+{
+    return {name,
+            {"import", "{O}/capture.csv"},
+            2,
+            std::move(keywords),
+            [content = std::move(content)](Scene& s) {
+                write(s.out / "capture.csv", content);
+            }};
+}
+
 Row matrixRow(const char* name, std::string content, std::vector<std::string> keywords)
 {
     return {name,
@@ -160,6 +173,14 @@ const Row kCliRows[] = {
     writeRow("CrashProbeSeedNegative", {"--crash-probe-seed", "-5"}, 2, {"--crash-probe-seed", "'-5' is not a whole number"}),
     {"ExportJobCaseWords", {"export-job", "{O}/result.json", "--case", "first"}, 2, {"--case", "'first' is not a whole number"}},
     writeRow("RepsMillion", {"--reps", "1000000"}, 2, {"--reps", "1 to 1000"}),
+    // Captures to import
+    importRow("ImportProcmonMissingColumn", "\"Time of Day\",\"Process Name\",\"PID\",\"Operation\",\"Path\",\"Result\"\r\n",
+              {"capture.csv", "lacks the column Detail", "Options > Select Columns"}),
+    importRow("ImportProcmonOtherLanguage", "\"Uhrzeit\",\"Prozessname\",\"PID\",\"Vorgang\",\"Pfad\",\"Ergebnis\",\"Detail\"\r\n",
+              {"lacks the columns Time of Day, Process Name, Operation, Path, Result", "English names"}),
+    importRow("ImportProcmonSemicolons", "Time of Day;Process Name;PID;Operation;Path;Result;Detail\r\n", {"separated by semicolons"}),
+    importRow("ImportNeitherStraceNorProcmon", "shopping list\n", {"is not strace's output", "strace -f -tt -T -y"}),
+    importRow("ImportEmpty", "", {"capture.csv is empty", "strace -f -tt -T -y", "Process Monitor"}),
     // Matrix files
     matrixRow("MatrixTruncated", "{\"strategies\": [\"write\"], \"chunks\": [4096", {"matrix.json", "line 1, column 42", "cut short"}),
     matrixRow("MatrixEmpty", "", {"matrix.json", "the file is empty"}),
