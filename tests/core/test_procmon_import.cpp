@@ -9,6 +9,7 @@
 #include "core/base/error.h"
 #include "core/formats/procmon_import.h"
 #include "core/formats/trace_reader.h"
+#include "tests/support/imported_trace.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -25,37 +26,14 @@ using ::testing::HasSubstr;
 
 namespace {
 
-struct PmImported
-{
-    ProcmonImport summary;
-    std::vector<TraceProcess> processes;
-    std::vector<TraceEvent> events;
-    std::vector<TraceNote> notes;
-};
+using PmImported = test::ImportedTrace<ProcmonImport>;
 
 PmImported importCsv(const std::string& csv)
 {
-    std::istringstream in(csv);
-    std::vector<std::unique_ptr<std::stringstream>> parts;
-    PmImported imported;
-    imported.summary = importProcmonCsv(in, "capture.csv", [&](std::size_t n) -> std::ostream& {
-        EXPECT_EQ(n, parts.size());
-        parts.push_back(std::make_unique<std::stringstream>());
-        return *parts.back();
-    });
-    std::vector<std::pair<std::istream*, std::string>> inputs;
-    for (auto& part : parts)
-        inputs.emplace_back(part.get(), "part");
-    std::stringstream merged;
-    mergeTraceParts(inputs, merged);
-    TraceReader reader(merged, "merged");
-    imported.processes = reader.processes();
-    imported.notes = reader.notes();
-    reader.forEachEvent([&](const TraceEvent& event) {
-        imported.events.push_back(event);
-        return true;
-    });
-    return imported;
+    return test::importAndRead(
+        csv, [](std::istream& in, const std::function<std::ostream&(std::size_t)>& openPart) {
+            return importProcmonCsv(in, "capture.csv", openPart);
+        });
 }
 
 std::string fixture()
@@ -102,6 +80,8 @@ TEST(ProcmonImport, EveryFileRowBecomesACallWithItsSizeOffsetFlagsThreadTimeAndR
     EXPECT_EQ(imported.summary.pagingWrites, 1u);
     EXPECT_TRUE(imported.summary.timed);
     EXPECT_TRUE(imported.summary.threaded);
+    // its one warning is the paging write: every file it used it saw opened, none twice at once
+    EXPECT_THAT(imported.summary.warnings, ElementsAre(HasSubstr("1 paging write was left out")));
     ASSERT_EQ(imported.processes.size(), 1u);
     const TraceProcess& process = imported.processes[0];
     EXPECT_EQ(process.pid, 4242u);
@@ -195,6 +175,10 @@ TEST(ProcmonImport, ColumnsAreFoundByNameInAnyOrderAndWhatIsAbsentIsSaid)
     const std::string warnings = fmt::format("{}", fmt::join(imported.summary.warnings, "\n"));
     EXPECT_THAT(warnings, HasSubstr("no Duration column"));
     EXPECT_THAT(warnings, HasSubstr("no TID column"));
+    // and nothing it did not see: no paging write, no file used before its open, no file open twice
+    EXPECT_THAT(warnings, ::testing::Not(HasSubstr("paging")));
+    EXPECT_THAT(warnings, ::testing::Not(HasSubstr("before the capture")));
+    EXPECT_THAT(warnings, ::testing::Not(HasSubstr("already had open")));
 }
 
 TEST(ProcmonImport, AFileOpenBeforeTheCaptureAndTwelveHourTimesAreRead)

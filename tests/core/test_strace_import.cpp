@@ -5,6 +5,7 @@
 #include "core/base/error.h"
 #include "core/formats/strace_import.h"
 #include "core/formats/trace_reader.h"
+#include "tests/support/imported_trace.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -17,37 +18,14 @@ using ::testing::HasSubstr;
 
 namespace {
 
-struct Imported
-{
-    StraceImport summary;
-    std::vector<TraceProcess> processes;
-    std::vector<TraceEvent> events;
-    std::vector<TraceNote> notes;
-};
+using Imported = test::ImportedTrace<StraceImport>;
 
 Imported import(const std::string& log)
 {
-    std::istringstream in(log);
-    std::vector<std::unique_ptr<std::stringstream>> parts;
-    Imported imported;
-    imported.summary = importStrace(in, "test.strace", [&](std::size_t n) -> std::ostream& {
-        EXPECT_EQ(n, parts.size());
-        parts.push_back(std::make_unique<std::stringstream>());
-        return *parts.back();
-    });
-    std::vector<std::pair<std::istream*, std::string>> inputs;
-    for (auto& part : parts)
-        inputs.emplace_back(part.get(), "part");
-    std::stringstream merged;
-    mergeTraceParts(inputs, merged);
-    TraceReader reader(merged, "merged");
-    imported.processes = reader.processes();
-    imported.notes = reader.notes();
-    reader.forEachEvent([&](const TraceEvent& event) {
-        imported.events.push_back(event);
-        return true;
-    });
-    return imported;
+    return test::importAndRead(
+        log, [](std::istream& in, const std::function<std::ostream&(std::size_t)>& openPart) {
+            return importStrace(in, "test.strace", openPart);
+        });
 }
 
 std::vector<trace::Call> callsOf(const Imported& imported)
