@@ -42,5 +42,7 @@ std::unique_ptr<Strategy> makeReadRandomDirectStrategy();
 std::unique_ptr<Strategy> makeFilesSerialStrategy();
 std::unique_ptr<Strategy> makeFilesPoolStrategy();
 std::unique_ptr<Strategy> makeFilesPerThreadStrategy();
+// A recorded program's calls re-issued (iolab-cli run --replay): registered unlisted (Registry::addUnlisted).
+std::unique_ptr<Strategy> makeReplayStrategy();
 
 } // namespace iolab::builtin

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Recording a program's calls on files (iolab-cli record, File > Record a program... in the app): start it
 // with this system's recorder inside (Linux: libiolab-record.so preloaded), wait for it, and leave its parts
-// of the trace in a folder for the caller to merge (core/formats/trace_reader.h's mergeTraceParts).
+// of the trace in a folder for the caller to merge (core/model/trace_reader.h's mergeTraceParts).
 #pragma once
 
 #include <string>

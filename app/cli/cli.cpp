@@ -17,6 +17,7 @@
 #include "core/base/units.h"
 #include "core/engine/crash_probe.h"
 #include "core/engine/registry.h"
+#include "core/engine/replay_script.h"
 #include "core/engine/runner.h"
 #include "core/formats/c_program.h"
 #include "core/formats/diskspd_job.h"
@@ -26,6 +27,7 @@
 #include "core/formats/presets.h"
 #include "core/formats/result_csv.h"
 #include "core/formats/result_json.h"
+#include "core/model/replay.h"
 #include "core/version.h"
 #include "platform/calibration.h"
 #include "platform/platform.h"
@@ -104,7 +106,8 @@ struct RunArgs
     std::string target;
     std::string preset;
     std::string matrixFile;
-    AxisFlagValues axes; // --strategy, --chunk, --size and every other case axis's flag
+    std::vector<std::string> replays; // --replay TRACE: a recorded program's calls re-issued
+    AxisFlagValues axes;              // --strategy, --chunk, --size and every other case axis's flag
     bool dropCaches = false;
     std::optional<std::uint32_t> repetitions; // --reps; unset: the matrix's own, else kDefaultRepetitions
     std::optional<std::uint32_t> crashProbe;  // --crash-probe; unset: the matrix's own, else none
@@ -150,17 +153,51 @@ std::string readTextFile(const std::string& path)
     return text.str();
 }
 
+// --replay TRACE...: one replay case per trace, each taking its size, chunk and threads from its trace; the
+// other axis flags that apply to a replay (--replay-timing, --latency) set its cases.
+Matrix matrixFromReplays(const RunArgs& args)
+{
+    for (const char* key : {"chunks", "sizes", "threads", "syncs", "buffers"}) {
+        if (!args.axes.values(key).empty())
+            throw InputError(
+                fmt::format("--replay re-issues what the program did: its sizes, chunks, threads "
+                            "and syncs are the trace's, so the {} flag does not apply",
+                            key == std::string("chunks")    ? "--chunk"
+                            : key == std::string("sizes")   ? "--size"
+                            : key == std::string("threads") ? "--threads"
+                            : key == std::string("syncs")   ? "--sync"
+                                                            : "--buffer"));
+    }
+    MatrixGroup g = groupFromAxisFlags(args.axes);
+    g.strategies = {std::string(kReplayStrategy)};
+    std::string names;
+    for (const auto& trace : args.replays) {
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(trace, ec))
+            throw InputError(fmt::format("--replay {}: {}", trace,
+                                         std::filesystem::exists(trace, ec)
+                                             ? "is not a file; give a trace iolab-cli record or import wrote"
+                                             : "no such file; iolab-cli record or import writes a trace"));
+        const std::string absolute = std::filesystem::absolute(trace, ec).lexically_normal().string();
+        g.extraAxes["replay"].push_back(ec ? trace : absolute);
+        names += (names.empty() ? "" : ", ") + std::filesystem::path(trace).filename().string();
+    }
+    return Matrix{"replay of " + names, {}, {g}};
+}
+
 Matrix chooseMatrix(const RunArgs& args, const Registry& registry)
 {
     const auto given = args.axes.byMatrixKey.find("strategies");
     const bool strategiesGiven = given != args.axes.byMatrixKey.end() && !given->second.empty();
-    const int sources =
-        (args.preset.empty() ? 0 : 1) + (args.matrixFile.empty() ? 0 : 1) + (strategiesGiven ? 1 : 0);
+    const int sources = (args.preset.empty() ? 0 : 1) + (args.matrixFile.empty() ? 0 : 1) +
+                        (strategiesGiven ? 1 : 0) + (args.replays.empty() ? 0 : 1);
     if (sources == 0)
-        throw InputError(
-            "say what to run: --preset NAME, --matrix FILE.json, or --strategy with --chunk and --size");
+        throw InputError("say what to run: --preset NAME, --matrix FILE.json, --strategy with --chunk and "
+                         "--size, or --replay TRACE");
     if (sources > 1)
-        throw InputError("--preset, --matrix and --strategy are alternatives; give one");
+        throw InputError("--preset, --matrix, --strategy and --replay are alternatives; give one");
+    if (!args.replays.empty())
+        return matrixFromReplays(args);
     if (strategiesGiven)
         return matrixFromAxes(args);
     // Over a preset or a matrix file, flags set how much and how long every case runs, never what it does.
@@ -496,6 +533,21 @@ void printSummary(const RunResult& result, const Registry& registry, Ranking ran
 }
 
 // One closing line that counts every case by how it ended, so that the exit code is never a surprise.
+// Each replay case: what it re-issued and how its time inside the calls compares with the program's.
+void printReplays(const RunResult& result, const RunPlan& plan)
+{
+    for (const auto& c : result.cases) {
+        if (c.testCase.strategy != kReplayStrategy)
+            continue;
+        const auto it = plan.replays.find(extraAxisValue(c.testCase, "replay", ""));
+        if (it == plan.replays.end())
+            continue;
+        std::printf("\nCase %u, %s\n", c.index + 1, c.testCase.label().c_str());
+        for (const auto& line : describeReplayResult(c, *it->second))
+            std::printf("  %s\n", line.c_str());
+    }
+}
+
 void printTally(const RunResult& result)
 {
     std::size_t ok = 0;
@@ -955,6 +1007,7 @@ int commandRun(const Registry& registry, const RunArgs& args)
         }
         if (args.latencyTable)
             printLatencyTable(result);
+        printReplays(result, *plan);
         if (!args.noSummary)
             printSummary(result, registry, ranking);
     }
@@ -1099,6 +1152,11 @@ int runCli(int argc, const char* const* argv)
     run->add_option("--target", args.target, "Folder to write into (inside a marked run folder)")->required();
     run->add_option("--preset", args.preset, "A built-in matrix: " + presetNames());
     run->add_option("--matrix", args.matrixFile, "A matrix JSON file");
+    run->add_option("--replay", args.replays,
+                    "A trace (iolab-cli record or import wrote it) to replay: the program's calls re-issued "
+                    "in the run folder with its sizes, offsets, flags, syncs and file lives, IOLab's pattern "
+                    "as the data, timed like any case; its time inside the calls is set beside the "
+                    "program's. Repeat for several traces");
     addAxisOptions(*run, args.axes);
     run->add_flag("--drop-caches", args.dropCaches,
                   "Cold reads: drop the whole page cache before each repetition (root only)");

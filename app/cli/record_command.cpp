@@ -6,7 +6,7 @@
 #include "core/base/error.h"
 #include "core/formats/procmon_import.h"
 #include "core/formats/strace_import.h"
-#include "core/formats/trace_reader.h"
+#include "core/model/trace_reader.h"
 #include "platform/recorder.h"
 
 #include <CLI/CLI.hpp>

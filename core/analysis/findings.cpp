@@ -8,6 +8,7 @@
 #include "core/base/units.h"
 #include "core/engine/registry.h"
 #include "core/model/axes.h"
+#include "core/model/replay.h"
 #include "core/model/strategy_methods.h"
 
 #include <fmt/format.h>
@@ -86,6 +87,8 @@ std::string caseName(const CaseResult& c)
 std::string findingSubject(const CaseResult& c)
 {
     const Case& k = c.testCase;
+    if (k.strategy == kReplayStrategy) // its chunk and size are the trace's: the trace names it
+        return fmt::format("case {} ({})", c.index + 1, k.label());
     std::string name = fmt::format("case {} ({} {}", c.index + 1, k.strategy, formatBytes(k.chunkBytes));
     if (k.buffer.mode != BufferMode::NotApplicable && k.buffer.mode != BufferMode::Default)
         name += ", buffer " + toString(k.buffer);

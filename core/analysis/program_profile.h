@@ -2,7 +2,7 @@
 // What a recorded program did with files (iolab-cli profile): its time inside file calls against its wall
 // time, what it wrote and read where and in which sizes, when its data became durable and how much waited at
 // worst, and each file's life (created, appended, renamed over another, deleted). Built from a trace's calls
-// in the order they started (core/formats/trace_reader.h feeds it), in one pass with bounded memory.
+// in the order they started (core/model/trace_reader.h feeds it), in one pass with bounded memory.
 #pragma once
 
 #include "core/base/latency_histogram.h"
@@ -33,13 +33,6 @@ struct SizeHistogram
     static std::uint64_t lowerBound(std::size_t bucket);
 };
 
-enum class FileKind
-{
-    Regular,  // a path of a file system
-    Terminal, // /dev/tty, /dev/pts/N
-    Pipe,     // pipe:[N], socket:[N]
-    Device,   // /dev/null and the like
-};
 
 struct FileProfile
 {
@@ -109,8 +102,6 @@ private:
     struct State;
     std::unique_ptr<State> m_state;
 };
-
-FileKind fileKindOf(const std::string& path);
 
 } // namespace iolab
 

@@ -12,6 +12,7 @@
 #include "core/engine/crash_probe.h"
 #include "core/engine/registry.h"
 #include "core/model/axes.h"
+#include "core/model/replay.h"
 #include "core/model/strategy_methods.h"
 
 #include <fmt/format.h>
@@ -125,6 +126,8 @@ std::string syncWords(SyncPolicy sync)
 // "`stdio` with a 64 KiB buffer and 4 threads": the strategy and what sets the case apart, no case number.
 std::string plainName(const Case& k, bool withChunk)
 {
+    if (k.strategy == kReplayStrategy) // "the replay of sq.iolab-trace"
+        return "the " + k.label();
     std::vector<std::string> parts;
     if (k.buffer.mode == BufferMode::Bytes)
         parts.push_back(fmt::format("a {} buffer", formatBytes(k.buffer.bytes)));
@@ -246,6 +249,44 @@ std::string defaultQuestion(const std::map<ComparisonGroup, std::vector<std::siz
     return fmt::format("Which way is fastest {} on this machine?", joined);
 }
 
+// A replay's answer: its time inside the calls against the program's, then how long until its data was
+// durable.
+std::string replayAnswer(const CaseResult& c)
+{
+    const ReplayRecord& r = *c.replay;
+    std::vector<double> inside;
+    std::vector<double> durable;
+    for (const auto& rep : c.repetitions) {
+        if (rep.warmup || !rep.outcome.ok() || !rep.insideSeconds)
+            continue;
+        inside.push_back(*rep.insideSeconds);
+        durable.push_back(rep.durableSeconds);
+    }
+    std::string program = r.program.substr(0, r.program.find(' '));
+    if (const auto slash = program.rfind('/'); slash != std::string::npos)
+        program = program.substr(slash + 1);
+    if (program.empty())
+        program = "the program";
+    const std::string what =
+        fmt::format("{} write call{}, {} sync{}, {} written", r.writeCalls, r.writeCalls == 1 ? "" : "s",
+                    r.syncCalls, r.syncCalls == 1 ? "" : "s", formatBytes(r.bytesWritten));
+    if (inside.empty())
+        return fmt::format("The replay of {}'s file I/O ({}) did not finish a measured repetition.", program,
+                           what);
+    const double replayed = median(inside);
+    std::string text = fmt::format(
+        "Replayed call for call, {}'s file I/O ({}) took {} inside its calls here (median of {}), against {} "
+        "when the program ran ({:.2f}x); its data was durable {} after the first call.",
+        program, what, formatDuration(replayed), inside.size(), formatDuration(r.recordedInsideSeconds),
+        r.recordedInsideSeconds > 0 ? replayed / r.recordedInsideSeconds : 0.0,
+        formatDuration(median(durable)));
+    if (r.recordedInsideSeconds > 0 && std::abs(replayed / r.recordedInsideSeconds - 1.0) > 0.15)
+        text +=
+            " The replay differs from the recording by more than 15%: the machine was not in the same state "
+            "(a cache warm or cold, other programs' I/O), or the program's calls depended on what it read.";
+    return text;
+}
+
 // A finding's sentence with its case named in plain words instead of by number.
 std::string plainText(const Finding& f, const RunResult& result)
 {
@@ -335,11 +376,17 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
     std::set<std::string> baselines; // the baseline strategies the answers name
 
     std::map<ComparisonGroup, std::vector<std::size_t>> groups;
+    std::vector<std::size_t> replays; // answered apart: a replay is the program's way, not one to rank
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
-        if (measured(result.cases[i], ranking))
+        if (result.cases[i].replay && result.cases[i].status == Status::Ok)
+            replays.push_back(i);
+        else if (measured(result.cases[i], ranking) && !result.cases[i].replay)
             groups[comparisonGroup(result.cases[i].testCase)].push_back(i);
     }
     v.question = result.matrix.question.empty() ? defaultQuestion(groups, result) : result.matrix.question;
+    if (groups.empty() && !replays.empty() && result.matrix.question.empty())
+        v.question =
+            "How long does the recorded program's file I/O take on this machine, replayed call for call?";
     if (const std::string overridden = overridesText(result.matrix); !overridden.empty())
         v.overridden = fmt::format("Overridden for every case: {}.", overridden);
 
@@ -506,6 +553,10 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         if (!sync.etcdText.empty())
             v.answers.push_back(sync.etcdText);
     }
+    for (std::size_t i : replays) {
+        v.answers.push_back(replayAnswer(result.cases[i]));
+        used.insert(Term::Durable);
+    }
     // Under a memory limit the question is article 001's: the fastest that also loses nothing on kill -9.
     if (const auto budget = memoryBudgetRows(result); !budget.empty())
         v.answers.push_back(memoryBudgetAnswer(budget));
@@ -564,7 +615,8 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
     std::uint64_t caseBytes = 0;
     std::uint64_t deviceBytes = 0;
     for (const auto& c : result.cases) {
-        if (comparisonGroup(c.testCase) != ComparisonGroup::FileWrites || c.status != Status::Ok)
+        // A replay's syncs make the file system write its journal as the program's did: not another program.
+        if (comparisonGroup(c.testCase) != ComparisonGroup::FileWrites || c.status != Status::Ok || c.replay)
             continue;
         for (const auto& r : c.repetitions) {
             if (!r.deviceObserved || !r.outcome.ok())

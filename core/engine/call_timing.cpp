@@ -3,6 +3,7 @@
 
 #include "core/base/units.h"
 #include "core/engine/strategy.h"
+#include "core/model/replay.h"
 
 #include <fmt/format.h>
 
@@ -16,6 +17,12 @@ constexpr std::uint64_t kSmallStdioCall = 4096;
 
 LatencyChoice chooseLatency(const Case& c, const StrategyInfo& info)
 {
+    if (info.id == kReplayStrategy)
+        return {c.latency != LatencyMode::Off,
+                c.latency == LatencyMode::Off
+                    ? "not recorded: latency off"
+                    : "recorded: each replayed call (a run of identical calls as its calls' mean), which the "
+                      "replay times anyway to compare with the program's own time inside its calls"};
     if (!info.timesCalls)
         return {false,
                 info.layout == DataLayout::FileSet

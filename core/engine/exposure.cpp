@@ -4,6 +4,7 @@
 #include "core/base/error.h"
 #include "core/base/units.h"
 #include "core/engine/strategy.h"
+#include "core/model/replay.h"
 
 #include <fmt/format.h>
 
@@ -94,6 +95,10 @@ ExposurePlan planBySync(const Case& c, const StrategyInfo& info)
 
 ExposurePlan exposurePlan(const Case& c, const StrategyInfo& info)
 {
+    // A replay's durability is the recorded program's own sync points, which its profile states (max at
+    // risk); the loop structures below do not describe it.
+    if (info.id == kReplayStrategy)
+        return {};
     ExposurePlan plan = planBySync(c, info);
     if (c.preallocate == Preallocate::Rewrite && plan.point != DurablePoint::NotApplicable &&
         plan.point != DurablePoint::EachWrite) {

@@ -12,11 +12,20 @@ void Registry::add(std::unique_ptr<Strategy> strategy)
     m_strategies.push_back(std::move(strategy));
 }
 
+void Registry::addUnlisted(std::unique_ptr<Strategy> strategy)
+{
+    if (find(strategy->info().id) != nullptr)
+        throw std::logic_error("strategy registered twice: " + strategy->info().id);
+    m_unlisted.push_back(std::move(strategy));
+}
+
 const Strategy* Registry::find(std::string_view id) const
 {
-    for (const auto& s : m_strategies) {
-        if (s->info().id == id)
-            return s.get();
+    for (const auto* list : {&m_strategies, &m_unlisted}) {
+        for (const auto& s : *list) {
+            if (s->info().id == id)
+                return s.get();
+        }
     }
     return nullptr;
 }

@@ -24,6 +24,10 @@ public:
     ~Registry() override = default;
 
     void add(std::unique_ptr<Strategy> strategy);
+    // A strategy that runs what the user hands it rather than a loop of IOLab's (replay: a recorded
+    // program's calls): found by its id like any other, but not among all() and infos(), which the lists,
+    // the matrix editor and the exports go through.
+    void addUnlisted(std::unique_ptr<Strategy> strategy);
     const Strategy* find(std::string_view id) const;
     const std::vector<std::unique_ptr<Strategy>>& all() const { return m_strategies; }
 
@@ -34,6 +38,7 @@ public:
 
 private:
     std::vector<std::unique_ptr<Strategy>> m_strategies;
+    std::vector<std::unique_ptr<Strategy>> m_unlisted;
 };
 
 } // namespace iolab

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "core/engine/run_plan.h"
 
+#include "core/base/error.h"
 #include "core/engine/registry.h"
+#include "core/model/axes.h"
+#include "core/model/replay.h"
 
 namespace iolab {
 
@@ -9,6 +12,25 @@ std::shared_ptr<const RunPlan> makeRunPlan(Matrix matrix, const Registry& regist
 {
     auto plan = std::make_shared<RunPlan>();
     plan->expanded = expand(matrix, registry, target);
+    auto& cases = plan->expanded.cases;
+    for (auto it = cases.begin(); it != cases.end();) {
+        if (it->strategy != kReplayStrategy) {
+            ++it;
+            continue;
+        }
+        const std::string trace = extraAxisValue(*it, "replay", "");
+        try {
+            auto& script = plan->replays[trace];
+            if (!script)
+                script = std::make_shared<const ReplayScript>(loadReplayScript(trace));
+            fitCaseToReplay(*it, *script);
+            ++it;
+        } catch (const InputError& e) {
+            plan->replays.erase(trace);
+            plan->expanded.refused.push_back({*it, e.what()});
+            it = cases.erase(it);
+        }
+    }
     plan->matrix = std::move(matrix);
     plan->target = std::move(target);
     return plan;

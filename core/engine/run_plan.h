@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/engine/replay_script.h"
 #include "core/model/matrix.h"
 #include "core/model/target.h"
 
+#include <map>
 #include <memory>
+#include <string>
 
 namespace iolab {
 
@@ -19,6 +22,9 @@ struct RunPlan
     Matrix matrix;
     TargetInfo target;
     ExpandedMatrix expanded;
+    // The replays' scripts, by trace path, read once here: a replay case's size, chunk and threads are its
+    // trace's (fitCaseToReplay), and a trace that cannot be read refuses its case with the reason.
+    std::map<std::string, std::shared_ptr<const ReplayScript>> replays;
 
     const std::vector<Case>& cases() const { return expanded.cases; }
     const std::vector<RefusedCase>& refused() const { return expanded.refused; }

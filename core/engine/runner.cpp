@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/engine/runner.h"
 
+#include "core/base/error.h"
 #include "core/base/log.h"
 #include "core/base/units.h"
 #include "core/engine/call_timing.h"
@@ -13,9 +14,12 @@
 #include "core/engine/pattern.h"
 #include "core/engine/probe.h"
 #include "core/engine/registry.h"
+#include "core/engine/replay_script.h"
 #include "core/engine/sampler.h"
 #include "core/engine/workspace.h"
+#include "core/model/axes.h"
 #include "core/model/memory_budget.h"
+#include "core/model/replay.h"
 #include "core/version.h"
 
 #include <fmt/chrono.h>
@@ -54,15 +58,23 @@ struct RepetitionFiles
 {
     std::vector<std::string> data;
     std::vector<std::string> scratch;
+    std::vector<std::string> folders; // a replay's, removed after the files, the last made first
 };
+
+// A replay's folder in the run folder: a name the cleaner knows (set-<number>), apart from the data sets'.
+std::string replayFolderName(std::uint32_t caseIndex, std::uint32_t repetition)
+{
+    return fmt::format("set-{}", 1'000'000 + (caseIndex + 1) * 1'000 + repetition);
+}
 
 class CaseRunner
 {
 public:
     CaseRunner(const Strategy& strategy, Workspace& workspace, SystemProbe& probe, Sampler* sampler,
-               const RunOptions& options, const std::atomic<bool>& stop, CaseChildLauncher* launcher)
+               const RunOptions& options, const std::atomic<bool>& stop, CaseChildLauncher* launcher,
+               const ReplayScript* replay = nullptr)
         : m_strategy(strategy), m_workspace(workspace), m_probe(probe), m_sampler(sampler),
-          m_options(options), m_stop(stop), m_launcher(launcher)
+          m_options(options), m_stop(stop), m_launcher(launcher), m_replay(replay)
     {}
 
     // `data`: the files a read case reads (nullptr for writes). `caseLatency`: where a case that times its
@@ -81,6 +93,13 @@ private:
     Outcome prepareJobs(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
                         std::uint32_t repetition, RepetitionFiles& files,
                         std::vector<std::unique_ptr<Job>>& jobs);
+    // A replay's folders and the files that existed before the program ran (untimed), then its one job.
+    Outcome prepareReplay(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
+                          std::uint32_t repetition, RepetitionFiles& files,
+                          std::vector<std::unique_ptr<Job>>& jobs);
+    // Each file a replay left: the size the script says, and every byte the pattern's at its offset or
+    // zero (a hole: nothing was written there).
+    Outcome verifyReplayFile(const std::string& path, std::uint64_t bytes, const Pattern& pattern);
     // One pair of histograms per thread, allocated before the timed part, when the case times its calls.
     void prepareLatency(const Case& c, bool timed);
     // Merges the threads' histograms into the repetition's summaries and, for a measured one, the case's.
@@ -139,6 +158,7 @@ private:
     const RunOptions& m_options;
     const std::atomic<bool>& m_stop;
     CaseChildLauncher* m_launcher;
+    const ReplayScript* m_replay;
     std::vector<std::unique_ptr<CallLatency>> m_latency; // per thread, for this repetition
 };
 
@@ -201,6 +221,89 @@ Outcome CaseRunner::prepareJobs(std::uint32_t caseIndex, const Case& c, const Pa
         if (Outcome outcome = prepareJob(spec, jobs); !outcome.ok())
             return outcome;
     }
+    return Outcome::success();
+}
+
+Outcome CaseRunner::prepareReplay(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
+                                  std::uint32_t repetition, RepetitionFiles& files,
+                                  std::vector<std::unique_ptr<Job>>& jobs)
+{
+    const ReplayScript& script = *m_replay;
+    Outcome outcome;
+    const std::string name = replayFolderName(caseIndex, repetition);
+    const std::string folder = m_workspace.directoryFor(name, outcome);
+    if (!outcome.ok())
+        return outcome;
+    files.folders.push_back(folder);
+    for (const std::string& sub : script.folders) {
+        files.folders.push_back(m_workspace.directoryFor(name + "/" + sub, outcome));
+        if (!outcome.ok())
+            return outcome;
+    }
+    std::vector<bool> left(script.files.size(), false);
+    for (const ReplayLeftFile& file : script.leftFiles) {
+        left[file.file] = true;
+        files.data.push_back(replayPath(folder, script.files[file.file].relativePath));
+    }
+    for (std::size_t i = 0; i < script.files.size(); ++i) {
+        const ReplayFile& file = script.files[i];
+        if (file.directory)
+            continue;
+        const std::string path = replayPath(folder, file.relativePath);
+        if (!left[i])
+            files.scratch.push_back(path);
+        if (!file.staged)
+            continue;
+        if (Outcome written = m_workspace.writeDataFile(path, file.stagedBytes, 0, pattern, m_stop);
+            !written.ok())
+            return written;
+    }
+    JobSpec spec;
+    spec.testCase = c;
+    spec.bytes = c.totalBytes;
+    spec.pattern = &pattern;
+    spec.target = m_workspace.target();
+    spec.latency = m_latency.empty() ? nullptr : m_latency[0].get();
+    spec.path = folder;
+    spec.replay = m_replay;
+    return prepareJob(spec, jobs);
+}
+
+Outcome CaseRunner::verifyReplayFile(const std::string& path, std::uint64_t bytes, const Pattern& pattern)
+{
+    std::uint64_t at = 0;
+    std::optional<std::uint64_t> wrong;
+    Outcome outcome = m_workspace.readBack(path, [&](const std::byte* data, std::size_t size) {
+        if (wrong)
+            return;
+        // Whole spans against the pattern first; byte by byte only where a span differs (a hole).
+        std::size_t done = 0;
+        while (done < size && !wrong) {
+            const std::size_t span = std::min<std::size_t>(size - done, Pattern::kPeriodBytes);
+            if (!pattern.firstMismatch(at + done, data + done, span)) {
+                done += span;
+                continue;
+            }
+            for (std::size_t i = 0; i < span; ++i) {
+                const std::byte b = data[done + i];
+                if (b != std::byte{0} && b != pattern.byteAt(at + done + i)) {
+                    wrong = at + done + i;
+                    break;
+                }
+            }
+            done += span;
+        }
+        at += size;
+    });
+    if (!outcome.ok())
+        return outcome;
+    if (wrong)
+        return {Status::Failed, 0, "verify",
+                fmt::format("{}: the byte at offset {} is neither what the replay wrote there nor a hole",
+                            path, *wrong)};
+    if (at != bytes)
+        return {Status::Failed, 0, "verify",
+                fmt::format("{} holds {} bytes where the recorded program's file held {}", path, at, bytes)};
     return Outcome::success();
 }
 
@@ -305,12 +408,16 @@ void CaseRunner::removeFiles(const RepetitionFiles& files)
         m_workspace.remove(path);
     for (const auto& path : files.scratch)
         m_workspace.remove(path);
+    std::for_each(files.folders.rbegin(), files.folders.rend(),
+                  [this](const std::string& folder) { m_workspace.removeDirectory(folder); });
 }
 
 Outcome CaseRunner::prepareRepetition(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
                                       std::uint32_t repetition, const DataSet* data, RepetitionResult& rep,
                                       RepetitionFiles& files, std::vector<std::unique_ptr<Job>>& jobs)
 {
+    if (m_replay != nullptr)
+        return prepareReplay(caseIndex, c, pattern, repetition, files, jobs);
     if (data == nullptr)
         return prepareJobs(caseIndex, c, pattern, repetition, files, jobs);
     Outcome outcome = setCacheState(c, *data, pattern);
@@ -364,6 +471,10 @@ void CaseRunner::collectJobs(RepetitionResult& rep, std::vector<std::unique_ptr<
         merge(rep.outcome, std::move(outcomes[t]));
         merge(rep.outcome, jobs[t]->finish());
         rep.bytes += progress[t].bytes.load(std::memory_order_relaxed);
+        if (const auto inside = jobs[t]->insideSeconds()) {
+            rep.insideSeconds = rep.insideSeconds.value_or(0.0) + *inside;
+            rep.replayedCalls += jobs[t]->callsMade();
+        }
         auto seconds = jobs[t]->takeFileSeconds();
         fileSeconds.insert(fileSeconds.end(), seconds.begin(), seconds.end());
     }
@@ -420,7 +531,13 @@ void CaseRunner::checkAndVerify(RepetitionResult& rep, const Case& c, const Patt
             Status::Failed, 0, reads ? "read" : "write",
             fmt::format("{} {} bytes instead of {}", reads ? "read" : "wrote", rep.bytes, c.totalBytes)};
     const StrategyInfo& info = m_strategy.info();
-    if (reads) {
+    if (m_replay != nullptr) {
+        if (rep.outcome.ok() && m_options.verifyFiles) {
+            for (std::size_t i = 0; i < files.data.size() && rep.outcome.ok(); ++i)
+                rep.outcome = verifyReplayFile(files.data[i], m_replay->leftFiles[i].bytes, pattern);
+            rep.verified = rep.outcome.ok();
+        }
+    } else if (reads) {
         rep.verified = rep.outcome.ok() && m_options.verifyFiles; // the jobs compared every byte they read
     } else if (cutShort && info.randomOffsets) {
         // A random writer cut short leaves the chunks it did not reach as holes among those it wrote; which
@@ -811,6 +928,44 @@ CrashProbeResult Runner::probeCase(std::uint32_t caseIndex, const Case& c, const
     return runCrashProbe(caseIndex, c, info, plan, *m_launcher, m_workspace, stop, onKill);
 }
 
+namespace {
+
+// Every repetition of a case, warm-ups first, until one fails.
+void runRepetitions(std::uint32_t caseIndex, const Case& c, CaseRunner& runner, const Pattern& pattern,
+                    const DataSet* data, CallLatency* caseLatency, const RunOptions& options,
+                    RunObserver* observer, CaseResult& caseResult)
+{
+    auto& log = logger(LogModule::Core);
+    const std::uint32_t total = options.warmups + options.repetitions;
+    for (std::uint32_t r = 0; r < total; ++r) {
+        auto rep = runner.run(caseIndex, c, pattern, r, data, caseLatency);
+        if (observer != nullptr)
+            observer->repetitionFinished({caseIndex, rep});
+        const bool ok = rep.outcome.ok();
+        if (!ok) {
+            caseResult.status = rep.outcome.status;
+            caseResult.reason = rep.outcome.message;
+            if (rep.outcome.status == Status::Cancelled)
+                log.info("case {} repetition {}: cancelled", caseIndex + 1, r);
+            else
+                log.warn("case {} repetition {}: {}", caseIndex + 1, r, rep.outcome.message);
+        }
+        caseResult.repetitions.push_back(std::move(rep));
+        if (!ok)
+            break;
+    }
+}
+
+void keepLatency(const CallLatency* caseLatency, CaseResult& caseResult)
+{
+    if (caseLatency && !caseLatency->calls.empty())
+        caseResult.callLatency = caseLatency->calls.distribution();
+    if (caseLatency && !caseLatency->syncs.empty())
+        caseResult.syncLatency = caseLatency->syncs.distribution();
+}
+
+} // namespace
+
 Runner::Runner(const Registry& registry, Workspace& workspace, SystemProbe& probe)
     : m_registry(registry), m_workspace(workspace), m_probe(probe)
 {}
@@ -861,7 +1016,7 @@ RunResult Runner::run(const RunPlan& plan, const RunOptions& options, const std:
     log.info("run started: {} cases, {} refused, target {}", caseCount, expanded.refused.size(),
              result.target.path);
     for (std::uint32_t i = 0; i < caseCount; ++i) {
-        const Case& c = expanded.cases[i];
+        Case c = expanded.cases[i];
         CaseResult caseResult;
         caseResult.index = i;
         caseResult.testCase = c;
@@ -878,9 +1033,47 @@ RunResult Runner::run(const RunPlan& plan, const RunOptions& options, const std:
 
         const Strategy* strategy = m_registry.find(c.strategy);
         const std::uint64_t free = c.target == TargetKind::Directory ? m_workspace.freeBytes() : 0;
+        // A replay's script, read now: its size, chunk and threads are the trace's.
+        std::shared_ptr<const ReplayScript> replay;
+        std::string replayRefusal;
+        if (strategy != nullptr && c.strategy == kReplayStrategy) {
+            const std::string trace = extraAxisValue(c, "replay", "");
+            try {
+                const auto planned = plan.replays.find(trace);
+                replay = planned != plan.replays.end()
+                             ? planned->second
+                             : std::make_shared<const ReplayScript>(loadReplayScript(trace));
+                fitCaseToReplay(c, *replay);
+                caseResult.testCase = c;
+                caseResult.replay = replayRecord(*replay);
+            } catch (const InputError& e) {
+                replayRefusal = e.what();
+            }
+        }
         if (strategy == nullptr) {
             caseResult.status = Status::Refused;
             caseResult.reason = fmt::format("unknown strategy '{}'", c.strategy);
+        } else if (!replayRefusal.empty()) {
+            caseResult.status = Status::Refused;
+            caseResult.reason = replayRefusal;
+        } else if (replay && options.spaceCheck && replaySpaceNeeded(*replay) > free) {
+            caseResult.status = Status::Refused;
+            caseResult.reason = fmt::format(
+                "the replay's files need {} of free space (the recorded program's files at their largest, "
+                "plus a {} margin) but the target has {}",
+                formatBytes(replaySpaceNeeded(*replay)),
+                formatBytes(replaySpaceNeeded(*replay) - replay->peakFileBytes), formatBytes(free));
+        } else if (replay) {
+            const Pattern pattern(c.chunkBytes, c.pattern);
+            CaseRunner runner(*strategy, m_workspace, m_probe, sampler.get(), options, stopFlag, m_launcher,
+                              replay.get());
+            const LatencyChoice latency = chooseLatency(c, strategy->info());
+            caseResult.latencyChoice = latency.why;
+            const auto caseLatency = latency.record ? std::make_unique<CallLatency>() : nullptr;
+            runRepetitions(i, c, runner, pattern, nullptr, caseLatency.get(), options, observer, caseResult);
+            if (sampler)
+                caseResult.samples = sampler->takeSamples();
+            keepLatency(caseLatency.get(), caseResult);
         } else if (crashProbe != 0 && !crashProbeRefusal(c).empty()) {
             caseResult.status = Status::Refused;
             caseResult.reason = crashProbeRefusal(c);
@@ -899,30 +1092,10 @@ RunResult Runner::run(const RunPlan& plan, const RunOptions& options, const std:
             const LatencyChoice latency = chooseLatency(c, strategy->info());
             caseResult.latencyChoice = latency.why;
             const auto caseLatency = latency.record ? std::make_unique<CallLatency>() : nullptr;
-            const std::uint32_t total = options.warmups + options.repetitions;
-            for (std::uint32_t r = 0; r < total; ++r) {
-                auto rep = runner.run(i, c, pattern, r, data, caseLatency.get());
-                if (observer != nullptr)
-                    observer->repetitionFinished({i, rep});
-                const bool ok = rep.outcome.ok();
-                if (!ok) {
-                    caseResult.status = rep.outcome.status;
-                    caseResult.reason = rep.outcome.message;
-                    if (rep.outcome.status == Status::Cancelled)
-                        log.info("case {} repetition {}: cancelled", i + 1, r);
-                    else
-                        log.warn("case {} repetition {}: {}", i + 1, r, rep.outcome.message);
-                }
-                caseResult.repetitions.push_back(std::move(rep));
-                if (!ok)
-                    break;
-            }
+            runRepetitions(i, c, runner, pattern, data, caseLatency.get(), options, observer, caseResult);
             if (sampler)
                 caseResult.samples = sampler->takeSamples();
-            if (caseLatency && !caseLatency->calls.empty())
-                caseResult.callLatency = caseLatency->calls.distribution();
-            if (caseLatency && !caseLatency->syncs.empty())
-                caseResult.syncLatency = caseLatency->syncs.distribution();
+            keepLatency(caseLatency.get(), caseResult);
             if (crashProbe != 0 && caseResult.status == Status::Ok && !stopFlag.load())
                 caseResult.crashProbe =
                     probeCase(i, c, strategy->info(), caseResult, result.options, stopFlag, observer);

@@ -19,6 +19,7 @@
 namespace iolab {
 
 class Pattern;
+struct ReplayScript;
 
 // How a loop ended: its size done or its time limit reached (Completed), the user's stop, or a failure.
 enum class LoopEnd
@@ -124,6 +125,9 @@ struct JobSpec
     bool verifyData = false;
     // This thread's latency histograms when the case times its calls (chooseLatency), else nullptr.
     CallLatency* latency = nullptr;
+    // A replay (core/engine/replay_script.h): what to re-issue; `path` is then the replay's folder, which
+    // holds the script's folders and its files that existed before the program ran.
+    const ReplayScript* replay = nullptr;
 };
 
 // One prepared thread of work. prepare() did the untimed set-up (open, allocate, spawn a reader); execute()
@@ -138,6 +142,9 @@ public:
     virtual Outcome finish() { return Outcome::success(); }
     // File-set readers: the time each file took (open to close), in seconds, in no particular order.
     virtual std::vector<double> takeFileSeconds() { return {}; }
+    // A replay: the time its threads spent inside the calls, summed, and how many calls it made.
+    virtual std::optional<double> insideSeconds() const { return std::nullopt; }
+    virtual std::uint64_t callsMade() const { return 0; }
 };
 
 class Strategy

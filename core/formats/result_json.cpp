@@ -52,6 +52,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Sample, runSeconds, caseIndex, r
                                                 budgetDirtyBytes, budgetWritebackBytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MemoryBudgetUse, limitBytes, peakBytes, peakPageCacheBytes,
                                                 peakDirtyBytes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ReplayRecord, program, recordedInsideSeconds, calls,
+                                                writeCalls, syncCalls, bytesWritten)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HostInfo, hostname, os, kernel, cpuModel, logicalCpus, ramBytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunOptions, repetitions, warmups, verifyFiles, verifyPipes,
                                                 sampling, sampleIntervalMs, spaceCheck, dropCaches,
@@ -225,6 +227,10 @@ void to_json(json& j, const RepetitionResult& r)
         j["atRisk"] = exposureJson(*r.atRisk);
     if (r.memoryBudget)
         j["memoryBudget"] = *r.memoryBudget;
+    if (r.insideSeconds) {
+        j["insideSeconds"] = *r.insideSeconds;
+        j["replayedCalls"] = r.replayedCalls;
+    }
 }
 
 void from_json(const json& j, RepetitionResult& r)
@@ -260,6 +266,10 @@ void from_json(const json& j, RepetitionResult& r)
         r.atRisk = exposureFromJson(*it);
     if (const auto it = j.find("memoryBudget"); it != j.end())
         r.memoryBudget = it->get<MemoryBudgetUse>();
+    if (const auto it = j.find("insideSeconds"); it != j.end()) {
+        r.insideSeconds = it->get<double>();
+        r.replayedCalls = j.value("replayedCalls", std::uint64_t{0});
+    }
 }
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KillCheck, killAfterSeconds, pointBytes, landed, exit,
@@ -330,6 +340,8 @@ void to_json(json& j, const CaseResult& c)
         j["atRisk"] = exposureJson(*c.atRisk);
     if (c.memoryBudget)
         j["memoryBudget"] = *c.memoryBudget;
+    if (c.replay)
+        j["replay"] = *c.replay;
     if (c.wallSeconds)
         j["wallSeconds"] = *c.wallSeconds;
 }
@@ -364,6 +376,8 @@ void from_json(const json& j, CaseResult& c)
         c.atRisk = exposureFromJson(*it);
     if (const auto it = j.find("memoryBudget"); it != j.end())
         c.memoryBudget = it->get<MemoryBudgetUse>();
+    if (const auto it = j.find("replay"); it != j.end())
+        c.replay = it->get<ReplayRecord>();
     if (const auto it = j.find("wallSeconds"); it != j.end())
         c.wallSeconds = it->get<double>();
 }

@@ -5,7 +5,7 @@
 // a thread are kept as one record, as the recorders keep them.
 #pragma once
 
-#include "core/formats/trace_format.h"
+#include "core/model/trace_format.h"
 
 #include <cstdint>
 #include <map>

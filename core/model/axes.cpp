@@ -6,6 +6,7 @@
 #include "core/model/file_set_sizes.h"
 #include "core/model/matrix_draft.h"
 #include "core/model/memory_budget.h"
+#include "core/model/replay.h"
 #include "core/model/strategy_info.h"
 
 #include <fmt/format.h>
@@ -1250,6 +1251,61 @@ AxisSpec memoryLimitAxis()
     return memoryLimit;
 }
 
+AxisSpec completeExtraAxis(AxisSpec spec);
+
+// A replay case's trace (iolab-cli run --replay): what it re-issues. A replay's size, chunk and threads are
+// its trace's (core/engine/replay_case.h fills them in).
+AxisSpec replayAxis()
+{
+    AxisSpec a;
+    a.name = "replayed trace";
+    a.matrixKey = "replay";
+    a.resultKey = "replay";
+    a.csvColumn = "replay";
+    a.help = "A trace to replay (iolab-cli record or import made it): its calls re-issued in the run folder, "
+             "timed like any case";
+    a.appliesTo = [](const StrategyInfo& info) {
+        return info.id == kReplayStrategy;
+    };
+    a.labelText = [](const Case& c) {
+        const std::string path = extraAxisValue(c, "replay", std::string());
+        const std::size_t slash = path.find_last_of("/\\");
+        return "of " + (slash == std::string::npos ? path : path.substr(slash + 1));
+    };
+    a.labelRank = 5;
+    a.refusals.push_back({kExtraRank, [](const Case& c, const StrategyInfo&, const TargetInfo&) {
+                              return extraAxisValue(c, "replay", std::string()).empty()
+                                         ? std::string("a replay needs a trace: --replay TRACE, or the "
+                                                       "matrix's \"replay\" key")
+                                         : std::string();
+                          }});
+    return a;
+}
+
+AxisSpec replayTimingAxis()
+{
+    AxisSpec a;
+    a.name = "replay timing";
+    a.matrixKey = "replay-timing";
+    a.resultKey = "replay_timing";
+    a.csvColumn = "replay_timing";
+    a.cliFlag = "--replay-timing";
+    a.help = "back-to-back (the recorded calls one after another: the default) or as-recorded (the program's "
+             "pauses between calls kept)";
+    a.appliesTo = [](const StrategyInfo& info) {
+        return info.id == kReplayStrategy;
+    };
+    a.defaultValue = "back-to-back";
+    a.canonical = [](std::string_view text) {
+        return toString(parseReplayTiming(text));
+    };
+    a.labelText = [](const Case& c) {
+        const std::string timing = extraAxisValue(c, "replay-timing", "back-to-back");
+        return timing == "back-to-back" ? std::string() : "timing=" + timing;
+    };
+    return a;
+}
+
 // The built-in axes, each declared by its function above, in the order caseAxes() lists them.
 std::vector<AxisSpec> builtinAxes()
 {
@@ -1272,6 +1328,8 @@ std::vector<AxisSpec> builtinAxes()
     axes.push_back(patternAxis());
     axes.push_back(timeLimitAxis());
     axes.push_back(memoryLimitAxis());
+    axes.push_back(completeExtraAxis(replayAxis()));
+    axes.push_back(completeExtraAxis(replayTimingAxis()));
     return axes;
 }
 
@@ -1537,15 +1595,14 @@ const std::string& chartName(const AxisSpec& axis)
     return axis.chart.name.empty() ? axis.name : axis.chart.name;
 }
 
-void declareExtraAxis(AxisSpec spec)
+namespace {
+
+// An axis stored in Case::extraAxes, its functions filled in (declareExtraAxis, and the built-in replay
+// axes).
+AxisSpec completeExtraAxis(AxisSpec spec)
 {
     if (!spec.appliesTo)
         throw std::logic_error("an extra axis must say which strategies take it");
-    for (const auto& a : caseAxes()) {
-        if ((!spec.matrixKey.empty() && a.matrixKey == spec.matrixKey) || a.resultKey == spec.resultKey ||
-            a.csvColumn == spec.csvColumn || (!spec.cliFlag.empty() && a.cliFlag == spec.cliFlag))
-            throw std::logic_error(fmt::format("axis '{}' repeats a key of axis '{}'", spec.name, a.name));
-    }
     spec.isExtra = true;
     const std::string key = spec.matrixKey;
     // Values live in the extra maps under the matrix key, in their canonical spelling.
@@ -1634,8 +1691,20 @@ void declareExtraAxis(AxisSpec spec)
     };
     if (!spec.shortText) // a short name shows what the label shows
         spec.shortText = spec.labelText;
+    return spec;
+}
+
+} // namespace
+
+void declareExtraAxis(AxisSpec spec)
+{
+    for (const auto& a : caseAxes()) {
+        if ((!spec.matrixKey.empty() && a.matrixKey == spec.matrixKey) || a.resultKey == spec.resultKey ||
+            a.csvColumn == spec.csvColumn || (!spec.cliFlag.empty() && a.cliFlag == spec.cliFlag))
+            throw std::logic_error(fmt::format("axis '{}' repeats a key of axis '{}'", spec.name, a.name));
+    }
     auto& t = table();
-    t.axes.push_back(std::move(spec));
+    t.axes.push_back(completeExtraAxis(std::move(spec)));
     try {
         t.reorder();
     } catch (const std::logic_error&) { // a column shared with an axis that has none

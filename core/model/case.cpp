@@ -4,6 +4,7 @@
 #include "core/base/error.h"
 #include "core/base/units.h"
 #include "core/model/axes.h"
+#include "core/model/replay.h"
 
 #include <fmt/format.h>
 
@@ -23,7 +24,11 @@ std::uint64_t Case::bytesForThread(std::uint32_t thread) const noexcept
 std::string Case::label() const
 {
     std::string text;
+    // A replay's chunk, size, sync and threads are its trace's, not choices: its label names the trace.
+    const bool replay = strategy == kReplayStrategy;
     for (const AxisSpec* axis : axesInLabelOrder()) {
+        if (replay && axis->matrixKey != "strategies" && !axis->extra())
+            continue;
         const std::string part = axis->labelText(*this);
         if (!part.empty())
             text += (text.empty() ? "" : " ") + part;

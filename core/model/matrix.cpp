@@ -5,6 +5,7 @@
 #include "core/base/units.h"
 #include "core/model/axes.h"
 #include "core/model/memory_budget.h"
+#include "core/model/replay.h"
 #include "core/model/strategy_info.h"
 
 #include <fmt/format.h>
@@ -53,6 +54,15 @@ CrashProbeAt parseCrashProbeAt(std::string_view text)
                                  text));
 }
 
+// A group of replays alone: its cases take their size, chunk and threads from their traces
+// (core/engine/replay_script.h's fitCaseToReplay), so it needs neither chunks nor sizes.
+bool replaysOnly(const MatrixGroup& group)
+{
+    return !group.strategies.empty() &&
+           std::all_of(group.strategies.begin(), group.strategies.end(),
+                       [](const std::string& id) { return id == kReplayStrategy; });
+}
+
 void validate(const Matrix& matrix, const StrategyCatalog& registry)
 {
     const std::string where =
@@ -67,6 +77,8 @@ void validate(const Matrix& matrix, const StrategyCatalog& registry)
         const std::string at = matrix.groups.size() == 1 ? where : fmt::format("{}, group {}", where, g + 1);
         if (group.strategies.empty())
             throw InputError(fmt::format("{}: no strategy given (known: {})", at, registry.knownIds()));
+        if (replaysOnly(group)) // a replay's chunk and size are its trace's
+            continue;
         if (group.chunks.empty())
             throw InputError(fmt::format("{}: no chunk size given", at));
         bool needsSizes = false;
@@ -404,7 +416,14 @@ ExpandedMatrix expand(const Matrix& matrix, const StrategyCatalog& registry, con
         }
     };
 
-    for (const auto& group : matrix.groups) {
+    for (const auto& given : matrix.groups) {
+        MatrixGroup group = given;
+        if (replaysOnly(group)) { // one byte each until the trace is read (makeRunPlan)
+            if (group.chunks.empty())
+                group.chunks = {1};
+            if (group.sizes.empty())
+                group.sizes = {1};
+        }
         for (const auto& id : group.strategies) {
             Case c;
             c.strategy = id;

@@ -128,6 +128,10 @@ struct RepetitionResult
     std::optional<Exposure> atRisk;
     // A case under a memory limit: what its cgroup used; nullopt for other cases and older files.
     std::optional<MemoryBudgetUse> memoryBudget;
+    // A replay: the time its threads spent inside the re-issued calls, summed (the program's own figure is
+    // the trace's), and the calls it made; nullopt for other cases.
+    std::optional<double> insideSeconds;
+    std::uint64_t replayedCalls = 0;
 
     friend bool operator==(const RepetitionResult&, const RepetitionResult&) = default;
 };
@@ -219,6 +223,19 @@ struct CrashProbeResult
     friend bool operator==(const CrashProbeResult&, const CrashProbeResult&) = default;
 };
 
+// A replay case (strategy replay): what the recorded program did, to set the replay beside.
+struct ReplayRecord
+{
+    std::string program;              // the recorded command line, "dd if=... of=..."
+    double recordedInsideSeconds = 0; // the program's time inside the calls the replay re-issues
+    std::uint64_t calls = 0;          // those calls, counted call by call
+    std::uint64_t writeCalls = 0;
+    std::uint64_t syncCalls = 0;
+    std::uint64_t bytesWritten = 0;
+
+    friend bool operator==(const ReplayRecord&, const ReplayRecord&) = default;
+};
+
 struct CaseResult
 {
     std::uint32_t index = 0;
@@ -257,6 +274,8 @@ struct CaseResult
     // The wall time the whole case took: its data set's writing, warm-ups, repetitions, syncs, clean-up and
     // kill -9 probe included; what the duration estimate learns from (nullopt in older files).
     std::optional<double> wallSeconds;
+    // A replay: the recorded program's side of the comparison; nullopt for other cases.
+    std::optional<ReplayRecord> replay;
 
     friend bool operator==(const CaseResult&, const CaseResult&) = default;
 };

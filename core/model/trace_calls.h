@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // What a trace holds (a recorded program's calls on files, iolab-cli record): the calls, their flags and the
-// notes a recorder leaves, as the reader (core/formats/trace_reader.h) gives them and the profile reads them.
-// The numbers are part of the trace format (core/formats/trace_format.h): add at the end, never renumber.
+// notes a recorder leaves, as the reader (core/model/trace_reader.h) gives them and the profile reads them.
+// The numbers are part of the trace format (core/model/trace_format.h): add at the end, never renumber.
 #pragma once
 
 #include <climits>
@@ -134,6 +134,16 @@ inline constexpr std::int32_t kExitStatusUnknown = INT32_MIN;
 } // namespace iolab::trace
 
 namespace iolab {
+
+// What a path a recorder saw names.
+enum class FileKind
+{
+    Regular,  // a path of a file system
+    Terminal, // /dev/tty, /dev/pts/N
+    Pipe,     // pipe:[N], socket:[N]
+    Device,   // /dev/null and the like
+};
+FileKind fileKindOf(const std::string& path);
 
 // One process of a trace. Times count from the trace's first process's start, in nanoseconds.
 struct TraceProcess

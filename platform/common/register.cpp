@@ -46,6 +46,7 @@ void registerBuiltinStrategies(Registry& registry)
     registry.add(makeFilesSerialStrategy());
     registry.add(makeFilesPoolStrategy());
     registry.add(makeFilesPerThreadStrategy());
+    registry.addUnlisted(makeReplayStrategy());
     // The queued families: this OS's built, the other's listed unavailable with the reason.
 #ifdef __linux__
     for (const OneOsStrategy& declaration : uringDeclarations())

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The writing half of a trace (core/formats/trace_format.h), for a recorder that runs inside the recorded
+// The writing half of a trace (core/model/trace_format.h), for a recorder that runs inside the recorded
 // program: one part per process, chunks per thread, identical consecutive calls kept as one record. The OS
 // part (a file mapping that grows) is the recorder's; this skeleton is the same on every system.
 //
@@ -9,7 +9,7 @@
 // steps of 64 MiB).
 #pragma once
 
-#include "core/formats/trace_format.h"
+#include "core/model/trace_format.h"
 
 #include <atomic>
 #include <cstddef>

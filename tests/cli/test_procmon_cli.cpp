@@ -3,7 +3,7 @@
 // tests/data/procmon/writer.csv, written by hand after Process Monitor's documented CSV layout (no Process
 // Monitor runs here), becomes a trace and a profile in Windows' words; a CSV that cannot be read is refused
 // with what to do, and nothing is left beside it.
-#include "core/formats/trace_reader.h"
+#include "core/model/trace_reader.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 

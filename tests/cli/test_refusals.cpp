@@ -3,6 +3,7 @@
 // the key words of its message, and what must be left on disk (nothing but what the test itself made). The
 // tables of `iolab report` and of the app's launch options are in tests/gui/test_refusals.cpp.
 #include "tests/support/refusal_table.h"
+#include "tests/support/synthetic_trace.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -118,6 +119,67 @@ Row importRow(const char* name, std::string content, std::vector<std::string> ke
             }};
 }
 
+// A small real trace: a file created, written, synced and closed.
+std::string goodTrace()
+{
+    SyntheticTrace t;
+    t.open(10, 10, "/data/out", trace::OpenWrite | trace::OpenCreate | trace::OpenTruncate, 3);
+    t.transfer(10, 10, trace::Call::Write, 3, 4096, -1, 4);
+    t.call(10, 10, trace::Call::Fsync, 3);
+    t.call(10, 10, trace::Call::Close, 3);
+    return t.bytes();
+}
+
+std::string truncatedTrace()
+{
+    const std::string bytes = goodTrace();
+    return bytes.substr(0, bytes.size() - 40);
+}
+
+std::string corruptTrace()
+{
+    std::string bytes = goodTrace();
+    // The first chunk's header, just after the part's 72-byte header: its magic spoilt.
+    for (std::size_t i = 72; i < 76; ++i)
+        bytes[i] = 'X';
+    return bytes;
+}
+
+std::string futureTrace()
+{
+    std::string bytes = goodTrace();
+    bytes[8] = 99; // the part header's version
+    return bytes;
+}
+
+std::string noFileIoTrace()
+{
+    SyntheticTrace t;
+    t.open(10, 10, "/dev/null", trace::OpenWrite, 3);
+    t.transfer(10, 10, trace::Call::Write, 3, 64, -1, 10);
+    return t.bytes();
+}
+
+// A program that wrote a byte 64 TiB into a file: more than any test machine's free space.
+std::string hugeFileTrace()
+{
+    SyntheticTrace t;
+    t.open(10, 10, "/data/sparse", trace::OpenWrite | trace::OpenCreate, 3);
+    t.transfer(10, 10, trace::Call::PWrite, 3, 1, std::int64_t{64} << 40);
+    return t.bytes();
+}
+
+Row replayRow(const char* name, std::string content, std::vector<std::string> keywords)
+{
+    return {name,
+            {"run", "--target", "{T}", "--replay", "{O}/t.iolab-trace"},
+            2,
+            std::move(keywords),
+            [content = std::move(content)](Scene& s) {
+                write(s.out / "t.iolab-trace", content);
+            }};
+}
+
 Row matrixRow(const char* name, std::string content, std::vector<std::string> keywords)
 {
     return {name,
@@ -181,6 +243,23 @@ const Row kCliRows[] = {
     importRow("ImportProcmonSemicolons", "Time of Day;Process Name;PID;Operation;Path;Result;Detail\r\n", {"separated by semicolons"}),
     importRow("ImportNeitherStraceNorProcmon", "shopping list\n", {"is not strace's output", "strace -f -tt -T -y"}),
     importRow("ImportEmpty", "", {"capture.csv is empty", "strace -f -tt -T -y", "Process Monitor"}),
+    // Traces to replay (each a trace written call by call, then spoiled as the row says)
+    {"ReplayMissing", {"run", "--target", "{T}", "--replay", "{O}/none.iolab-trace"}, 2, {"--replay", "none.iolab-trace", "no such file", "iolab-cli record"}},
+    {"ReplayFolder", {"run", "--target", "{T}", "--replay", "{O}"}, 2, {"--replay", "is not a file"}},
+    linuxOnly(replayRow("ReplayNotATrace", "shopping list\n", {"every case was refused", "is not an IOLab trace"})),
+    linuxOnly(replayRow("ReplayEmptyTrace", "", {"every case was refused", "is empty"})),
+    linuxOnly(replayRow("ReplayTruncatedTrace", truncatedTrace(), {"every case was refused", "is truncated"})),
+    linuxOnly(replayRow("ReplayCorruptTrace", corruptTrace(), {"every case was refused", "is corrupt at byte"})),
+    linuxOnly(replayRow("ReplayFutureTrace", futureTrace(), {"every case was refused", "written by a newer IOLab", "update IOLab"})),
+    linuxOnly(replayRow("ReplayNoFileIo", noFileIoTrace(), {"every case was refused", "holds no call on a file", "iolab-cli profile"})),
+    {"ReplayWithChunk", {"run", "--target", "{T}", "--replay", "{O}/t.iolab-trace", "--chunk", "4K"}, 2, {"--replay", "the --chunk flag does not apply"},
+     [](Scene& s) { write(s.out / "t.iolab-trace", goodTrace()); }},
+    {"ReplayTimingWords", {"run", "--target", "{T}", "--replay", "{O}/t.iolab-trace", "--replay-timing", "sometimes"}, 2, {"replay timing 'sometimes'", "as-recorded"},
+     [](Scene& s) { write(s.out / "t.iolab-trace", goodTrace()); }},
+    {"ReplayWithStrategy", {"run", "--target", "{T}", "--replay", "{O}/t.iolab-trace", "--strategy", "write"}, 2, {"alternatives"},
+     [](Scene& s) { write(s.out / "t.iolab-trace", goodTrace()); }},
+    linuxOnly({"ReplayLargerThanTheFreeSpace", {"run", "--target", "{T}", "--replay", "{O}/t.iolab-trace", "--reps", "1", "--quiet"}, 1, {"the replay's files need", "free space", "1 refused"},
+     [](Scene& s) { write(s.out / "t.iolab-trace", hugeFileTrace()); }}),
     // Matrix files
     matrixRow("MatrixTruncated", "{\"strategies\": [\"write\"], \"chunks\": [4096", {"matrix.json", "line 1, column 42", "cut short"}),
     matrixRow("MatrixEmpty", "", {"matrix.json", "the file is empty"}),

@@ -8,7 +8,7 @@
 #include "core/analysis/program_profile.h"
 #include "core/base/error.h"
 #include "core/formats/procmon_import.h"
-#include "core/formats/trace_reader.h"
+#include "core/model/trace_reader.h"
 #include "tests/support/imported_trace.h"
 
 #include <gmock/gmock.h>

@@ -4,7 +4,7 @@
 // trace reader gives them back. tests/cli/test_record.cpp imports real strace logs of real programs.
 #include "core/base/error.h"
 #include "core/formats/strace_import.h"
-#include "core/formats/trace_reader.h"
+#include "core/model/trace_reader.h"
 #include "tests/support/imported_trace.h"
 
 #include <gmock/gmock.h>

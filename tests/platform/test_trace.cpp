@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // A trace written by the recorder's writer (platform/common/trace_part_writer.h) and read back by core's
-// reader (core/formats/trace_reader.h): the calls as they were, identical calls kept as one record, a part a
+// reader (core/model/trace_reader.h): the calls as they were, identical calls kept as one record, a part a
 // killed program left, the merge, and every kind of bad trace refused with its reason.
 #include "core/base/error.h"
-#include "core/formats/trace_reader.h"
+#include "core/model/trace_reader.h"
 #include "platform/common/trace_part_writer.h"
 
 #include <gmock/gmock.h>

@@ -3,7 +3,7 @@
 // read a trace: its parts written to memory, merged, then every process, note and call through TraceReader.
 #pragma once
 
-#include "core/formats/trace_reader.h"
+#include "core/model/trace_reader.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 // the CLI and the tests share it.
 #pragma once
 
-#include "core/formats/trace_format.h"
+#include "core/model/trace_format.h"
 
 #include <cstdint>
 #include <functional>

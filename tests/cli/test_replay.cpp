@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+// iolab-cli run --replay against programs nobody here wrote (dd, sqlite3 in both journal modes, tar, gzip):
+// recorded, then replayed under strace. What strace sees the replay's threads do to the replay's files must
+// be what the recording saw the program do to its own, file for file and call for call; every repetition
+// verifies, the result carries the times inside the calls, and nothing is left in the target. The refusals
+// of a replay are rows of tests/cli/test_refusals.cpp.
+#include "core/engine/replay_script.h"
+#include "tests/support/process.h"
+#include "tests/support/recorded_programs.h"
+#include "tests/support/temp_dir.h"
+
+#include <nlohmann/json.hpp>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <vector>
+
+using namespace iolab;
+using namespace iolab::test;
+using ::testing::HasSubstr;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The replay's counts under the names the program used: each replay file's path in the run folder ends with
+// its relative path in the script.
+Counts underRecordedNames(const Counts& replay, const ReplayScript& script)
+{
+    Counts out;
+    for (const auto& [key, n] : replay) {
+        const auto file = std::find_if(script.files.begin(), script.files.end(), [&](const ReplayFile& f) {
+            return key.first.ends_with("/" + f.relativePath);
+        });
+        out[{file == script.files.end() ? "(not the script's) " + key.first : file->recordedPath,
+             key.second}] += n;
+    }
+    return out;
+}
+
+// Files the program wrote through a stdio stream (its standard output when that was a file): how many
+// write(2) calls its C library made of them is the library's choice, the same in the replay, but the
+// recording holds the stdio calls, not those.
+std::set<std::string> streamWritten(const std::string& tracePath)
+{
+    std::ifstream in(tracePath, std::ios::binary);
+    TraceReader reader(in, tracePath);
+    std::map<std::pair<std::uint32_t, std::uint64_t>, std::string> descriptors;
+    std::map<std::pair<std::uint32_t, std::uint64_t>, std::string> streams;
+    std::set<std::string> written;
+    reader.forEachEvent([&](const TraceEvent& e) {
+        if (e.call == trace::Call::Open && e.result >= 0)
+            descriptors[{e.process, static_cast<std::uint64_t>(e.result)}] = e.path;
+        else if (e.call == trace::Call::FOpen && e.error == 0)
+            streams[{e.process, e.handle}] =
+                e.path.empty() ? descriptors[{e.process, static_cast<std::uint64_t>(e.offset)}] : e.path;
+        else if (isReplayWrite(e.call) && streams.contains({e.process, e.handle}))
+            written.insert(streams[{e.process, e.handle}]);
+        return true;
+    });
+    return written;
+}
+
+// The thread that started the log: strace's first line is the program's execve, from its main thread.
+long firstTid(const std::string& logPath)
+{
+    std::ifstream in(logPath);
+    long tid = 0;
+    in >> tid;
+    return tid;
+}
+
+class ReplayProgram : public ::testing::TestWithParam<Program>
+{};
+
+} // namespace
+
+TEST_P(ReplayProgram, ReissuesEveryWriteAndSyncOfTheRecordingAndVerifies)
+{
+    const Program& program = GetParam();
+    TempDir dir;
+    const std::string folder = dir.path() + "/program";
+    const std::string target = dir.path() + "/target";
+    fs::create_directories(folder);
+    fs::create_directories(target);
+    if (program.prepare)
+        program.prepare(folder);
+    const std::vector<std::string> command = program.command(folder);
+    const std::string trace = dir.path() + "/run.iolab-trace";
+    std::vector<std::string> args = {"record", "--quiet", "--output", trace, "--"};
+    args.insert(args.end(), command.begin(), command.end());
+    const ProcessResult recorded = runProcess(IOLAB_CLI_PATH, args);
+    ASSERT_EQ(recorded.exitCode, 0) << recorded.err;
+
+    // The replay under strace: the runner's own thread writes the files that existed before and makes the
+    // files durable after; the program's calls are the replay's other threads'.
+    const std::string json = dir.path() + "/result.json";
+    const std::string log = dir.path() + "/replay.strace";
+    const ProcessResult replayed =
+        runProcess("/usr/bin/strace", {"-f",
+                                       "-y",
+                                       "-o",
+                                       log,
+                                       "-e",
+                                       "trace=execve,write,pwrite64,writev,pwritev,pwritev2,fsync,fdatasync,"
+                                       "sync_file_range,copy_file_range",
+                                       "--",
+                                       IOLAB_CLI_PATH,
+                                       "run",
+                                       "--target",
+                                       target,
+                                       "--replay",
+                                       trace,
+                                       "--reps",
+                                       "1",
+                                       "--warmups",
+                                       "0",
+                                       "--verify",
+                                       "--quiet",
+                                       "--no-summary",
+                                       "--json",
+                                       json});
+    ASSERT_EQ(replayed.exitCode, 0) << replayed.out << replayed.err;
+    EXPECT_THAT(replayed.out, HasSubstr("Inside the calls the replay took"));
+
+    // Every file the program wrote, its standard output included where that was a file (the test's capture
+    // of it): the replay writes those too.
+    const ReplayScript script = loadReplayScript(trace);
+    const std::set<std::string> throughStreams = streamWritten(trace);
+    Counts program_;
+    for (const auto& [key, n] : recordedCounts(trace, "/"))
+        if (fileKindOf(key.first) == FileKind::Regular && !throughStreams.contains(key.first))
+            program_[key] = n;
+    Counts replay;
+    std::set<std::string> replayStreams;
+    for (const auto& [key, n] : underRecordedNames(straceCounts(log, target, firstTid(log)), script)) {
+        if (throughStreams.contains(key.first))
+            replayStreams.insert(key.first);
+        else
+            replay[key] = n;
+    }
+    EXPECT_FALSE(program_.empty());
+    EXPECT_EQ(replay, program_) << "the program (as recorded):\n"
+                                << describe(program_) << "the replay (as strace saw it):\n"
+                                << describe(replay);
+    EXPECT_EQ(replayStreams, throughStreams)
+        << "the files written through streams were written in the replay too";
+
+    const auto result = nlohmann::json::parse(std::ifstream(json));
+    const auto& c = result.at("cases").at(0);
+    EXPECT_EQ(c.at("status"), "ok");
+    ASSERT_TRUE(c.contains("replay"));
+    EXPECT_GT(c.at("replay").at("recordedInsideSeconds").get<double>(), 0.0);
+    const auto& rep = c.at("repetitions").at(0);
+    EXPECT_TRUE(rep.at("verified").get<bool>()) << "every file the replay left holds what it wrote";
+    EXPECT_GT(rep.at("insideSeconds").get<double>(), 0.0);
+    EXPECT_EQ(rep.at("replayedCalls").get<std::uint64_t>(), c.at("replay").at("calls").get<std::uint64_t>());
+    EXPECT_TRUE(fs::is_empty(target)) << "the replay's run folder is removed with everything in it";
+}
+
+INSTANTIATE_TEST_SUITE_P(Programs, ReplayProgram, ::testing::ValuesIn(kPrograms),
+                         [](const ::testing::TestParamInfo<Program>& param) { return param.param.name; });
+
+TEST(Replay, AsRecordedKeepsTheProgramsPauses)
+{
+    TempDir dir;
+    const std::string target = dir.path() + "/target";
+    fs::create_directories(target);
+    const std::string trace = dir.path() + "/sleepy.iolab-trace";
+    // A shell that writes a line, sleeps 0.3 s, and writes another: 0.3 s of think time between two writes.
+    const ProcessResult recorded = runProcess(
+        IOLAB_CLI_PATH, {"record", "--quiet", "--output", trace, "--", "/bin/sh", "-c",
+                         "echo one > " + dir.path() + "/out; sleep 0.3; echo two >> " + dir.path() + "/out"});
+    ASSERT_EQ(recorded.exitCode, 0) << recorded.err;
+    const auto run = [&](const std::string& timing) {
+        const std::string json = dir.path() + "/" + timing + ".json";
+        const ProcessResult r = runProcess(
+            IOLAB_CLI_PATH, {"run", "--target", target, "--replay", trace, "--replay-timing", timing,
+                             "--reps", "1", "--warmups", "0", "--quiet", "--no-summary", "--json", json});
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        return nlohmann::json::parse(std::ifstream(json))
+            .at("cases")
+            .at(0)
+            .at("repetitions")
+            .at(0)
+            .at("returnSeconds")
+            .get<double>();
+    };
+    EXPECT_LT(run("back-to-back"), 0.25) << "the pause is left out";
+    EXPECT_GT(run("as-recorded"), 0.28) << "the pause is kept";
+}
