@@ -256,6 +256,8 @@ std::string patternTag(const Case& k)
 // Writes show their sync policy; reads their hint and cache state ("seq/cold").
 std::string syncOrRead(const Case& k)
 {
+    if (k.strategy == kReplayStrategy) // the program's own syncs, where it made them
+        return "program's";
     if (k.direction == Direction::Write && k.target == TargetKind::Pipe)
         return "reader " + toString(k.readerCpu); // a pipe has nothing to sync; where its reader ran matters
     if (k.direction == Direction::Write)
@@ -423,7 +425,8 @@ void printResults(const RunResult& result, Ranking ranking)
         fmt::print("{:<3} {:<25} {:>6} {:>7} {:<13} {:>3} {:>4} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} "
                    "{:>17} {:>9} "
                    "{:>9}\n",
-                   c.index + 1, cell(k.strategy + patternTag(k), 25), formatBytesCompact(k.chunkBytes),
+                   c.index + 1, cell(k.strategy == kReplayStrategy ? k.label() : k.strategy + patternTag(k), 25),
+                   formatBytesCompact(k.chunkBytes),
                    toString(k.buffer), cell(syncOrRead(k), 13), k.threads,
                    k.queueDepth != 0 ? std::to_string(k.queueDepth) : dash, formatBytesShort(k.totalBytes),
                    toString(c.status), ok ? figure(a.median) : dash,

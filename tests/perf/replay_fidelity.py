@@ -66,7 +66,7 @@ def programs(rows):
          lambda w: os.path.exists(os.path.join(w, "out")) and os.remove(os.path.join(w, "out")),
          lambda w: ["dd", "if=/dev/zero", "of=" + os.path.join(w, "out"), "bs=4k", "count=2000", "oflag=dsync",
                     "status=none"]),
-        ("gzip", "gzip -k of a 12 MiB text file",
+        ("gzip", "gzip -k of a 17 MiB text file",
          prepare_gzip,
          lambda w: os.path.exists(os.path.join(w, "big.gz")) and os.remove(os.path.join(w, "big.gz")),
          lambda w: ["gzip", "-k", os.path.join(w, "big")]),
