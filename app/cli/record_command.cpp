@@ -2,24 +2,22 @@
 #include "record_command.h"
 
 #include "app/cli/cli.h"
+#include "app/common/recording.h"
 #include "core/analysis/program_profile.h"
 #include "core/base/error.h"
 #include "core/formats/procmon_import.h"
 #include "core/formats/strace_import.h"
-#include "core/model/trace_reader.h"
 #include "platform/recorder.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
-#include <random>
 
 namespace fs = std::filesystem;
 
@@ -39,108 +37,6 @@ std::string defaultOutput(const std::string& program)
 {
     return fmt::format("{}-{:%Y%m%d-%H%M%S}.iolab-trace", fs::path(program).filename().string(),
                        fmt::localtime(std::time(nullptr)));
-}
-
-// A folder of its own beside the trace for the recorder's parts, removed once they are merged.
-fs::path makePartsFolder(const fs::path& output)
-{
-    const fs::path parent = output.parent_path().empty() ? fs::path(".") : output.parent_path();
-    std::random_device random;
-    for (int attempt = 0; attempt < 16; ++attempt) {
-        fs::path folder = parent / fmt::format(".iolab-record-{:08x}", random());
-        std::error_code error;
-        if (fs::create_directory(folder, error))
-            return folder;
-        if (error && error != std::errc::file_exists)
-            throw InputError(fmt::format("cannot write beside {}: {}", output.string(), error.message()));
-    }
-    throw InputError(fmt::format("cannot make a folder beside {} for the recording", output.string()));
-}
-
-// A new trace's name, refused when a file has it; and the parts folder beside it, removed however the command
-// ends (record and import share both).
-fs::path newTraceName(const fs::path& output)
-{
-    std::error_code error;
-    if (fs::exists(output, error))
-        throw InputError(
-            fmt::format("{} already exists: name another file with --output, or remove it", output.string()));
-    return output;
-}
-
-struct PartsFolder
-{
-    explicit PartsFolder(const fs::path& output) : path(makePartsFolder(output)) {}
-    ~PartsFolder()
-    {
-        std::error_code ignored;
-        fs::remove_all(path, ignored);
-    }
-    PartsFolder(const PartsFolder&) = delete;
-    PartsFolder& operator=(const PartsFolder&) = delete;
-    fs::path path;
-};
-
-std::vector<fs::path> partsIn(const fs::path& folder)
-{
-    std::vector<std::pair<std::uint64_t, fs::path>> parts;
-    for (const auto& entry : fs::directory_iterator(folder)) {
-        if (entry.path().extension() != ".part")
-            continue;
-        // <pid>-<monotonic ns>.part: in the order the processes started
-        const std::string stem = entry.path().stem().string();
-        const auto dash = stem.find('-');
-        std::uint64_t started = 0;
-        if (dash != std::string::npos)
-            started = std::strtoull(stem.c_str() + dash + 1, nullptr, 10);
-        parts.emplace_back(started, entry.path());
-    }
-    std::sort(parts.begin(), parts.end());
-    std::vector<fs::path> paths;
-    paths.reserve(parts.size());
-    for (auto& [started, path] : parts)
-        paths.push_back(std::move(path));
-    return paths;
-}
-
-void mergeParts(const std::vector<fs::path>& parts, const fs::path& output)
-{
-    std::vector<std::unique_ptr<std::ifstream>> streams;
-    std::vector<std::pair<std::istream*, std::string>> inputs;
-    for (const fs::path& part : parts) {
-        streams.push_back(std::make_unique<std::ifstream>(part, std::ios::binary));
-        inputs.emplace_back(streams.back().get(), part.string());
-    }
-    const fs::path temporary = output.string() + ".partial";
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw InputError(fmt::format("cannot write {}", temporary.string()));
-        mergeTraceParts(inputs, out);
-        out.flush();
-        if (!out) {
-            out.close();
-            fs::remove(temporary);
-            throw InputError(fmt::format("cannot write {} (is the disk full?)", output.string()));
-        }
-    }
-    fs::rename(temporary, output);
-}
-
-ProgramProfile profileOf(const fs::path& tracePath, std::uint64_t* records = nullptr)
-{
-    std::ifstream in(tracePath, std::ios::binary);
-    if (!in)
-        throw InputError(fmt::format("cannot open {}: {}", tracePath.string(), std::strerror(errno)));
-    TraceReader reader(in, tracePath.string());
-    ProgramProfiler profiler;
-    reader.forEachEvent([&](const TraceEvent& event) {
-        profiler.add(event);
-        return true;
-    });
-    if (records)
-        *records = reader.eventRecords();
-    return profiler.finish(reader.processes(), reader.notes());
 }
 
 void printProfile(const ProgramProfile& profile)
