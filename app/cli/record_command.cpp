@@ -6,7 +6,11 @@
 #include "core/analysis/program_profile.h"
 #include "core/base/error.h"
 #include "core/formats/procmon_import.h"
+#include "core/formats/profile_json.h"
 #include "core/formats/strace_import.h"
+#include "core/formats/trace_anonymise.h"
+#include "core/model/trace_reader.h"
+#include "platform/platform.h"
 #include "platform/recorder.h"
 
 #include <CLI/CLI.hpp>
@@ -45,6 +49,66 @@ void printProfile(const ProgramProfile& profile)
         std::printf("%s\n", line.c_str());
 }
 
+constexpr const char* kAnonymiseHelp =
+    "Replace the names of files, folders and arguments in the trace with stable ones (/d1/f3.db): a trace to "
+    "hand over without them; sizes, offsets, flags and times stay, so it profiles and replays the same";
+
+// Merges the parts into `output`, anonymised when asked: merged first inside the parts folder, then
+// rewritten with stable names (core/formats/trace_anonymise.h) into parts of its own, merged into `output`.
+void writeTrace(const std::vector<fs::path>& parts, const fs::path& folder, const fs::path& output,
+                bool anonymise)
+{
+    if (!anonymise) {
+        mergeParts(parts, output);
+        return;
+    }
+    const fs::path plain = folder / "plain.iolab-trace";
+    mergeParts(parts, plain);
+    std::ifstream in(plain, std::ios::binary);
+    TraceReader reader(in, output.string());
+    std::vector<std::unique_ptr<std::ofstream>> streams;
+    std::vector<fs::path> anonymised;
+    anonymiseTrace(reader, [&](std::size_t n) -> std::ostream& {
+        anonymised.push_back(folder / fmt::format("anonymised-{:06}.part", n));
+        streams.push_back(
+            std::make_unique<std::ofstream>(anonymised.back(), std::ios::binary | std::ios::trunc));
+        if (!*streams.back())
+            throw InputError(fmt::format("cannot write {}", anonymised.back().string()));
+        return *streams.back();
+    });
+    for (auto& stream : streams) {
+        stream->close();
+        if (!*stream)
+            throw InputError(fmt::format("cannot write beside {} (is the disk full?)", output.string()));
+    }
+    mergeParts(anonymised, output);
+}
+
+constexpr const char* kJsonHelp =
+    "Write the profile as JSON here too (its layout: resources/schemas/iolab-profile.schema.json)";
+
+// A --json path that cannot be written is refused before anything runs.
+void checkJsonPath(const std::string& path)
+{
+    if (path.empty())
+        return;
+    if (const std::string problem = outputPathProblem(path); !problem.empty())
+        throw InputError(fmt::format("--json {}: {}", path, problem));
+}
+
+// Writes the profile's JSON; false (said on standard error) when it cannot be written.
+bool writeProfileJson(const ProgramProfile& profile, const std::string& path)
+{
+    if (path.empty())
+        return true;
+    const Outcome outcome = writeFileAtomically(path, profileToJson(profile).dump(1) + "\n");
+    if (!outcome.ok()) {
+        std::fprintf(stderr, "iolab-cli: %s\n", outcome.message.c_str());
+        return false;
+    }
+    return true;
+}
+
 } // namespace
 
 CLI::App* addRecordCommand(CLI::App& app, RecordArgs& args)
@@ -56,6 +120,8 @@ CLI::App* addRecordCommand(CLI::App& app, RecordArgs& args)
     record->add_option("--output,-o", args.output,
                        "The trace file to write (default: PROGRAM-DATE-TIME.iolab-trace in this folder)");
     record->add_flag("--quiet", args.quiet, "Do not print the profile after the run");
+    record->add_option("--json", args.json, kJsonHelp);
+    record->add_flag("--anonymise", args.anonymise, kAnonymiseHelp);
     record->add_option("command", args.command, "The program, then its arguments (put -- before them)")
         ->required();
     record->footer(std::string("Example: iolab-cli record -- sqlite3 test.db 'insert into t values(1)'\n") +
@@ -66,12 +132,14 @@ CLI::App* addRecordCommand(CLI::App& app, RecordArgs& args)
 CLI::App* addProfileCommand(CLI::App& app, ProfileArgs& args)
 {
     auto* profile = app.add_subcommand("profile", "Say what a recorded program did with files");
-    profile->add_option("trace", args.trace, "A trace iolab-cli record wrote")->required();
+    profile->add_option("trace", args.trace, "A trace iolab-cli record or import wrote")->required();
+    profile->add_option("--json", args.json, kJsonHelp);
     return profile;
 }
 
 int commandRecord(const RecordArgs& args)
 {
+    checkJsonPath(args.json);
     const RecordableProgram program = checkRecordable(args.command.front());
     const std::vector<std::string> arguments(args.command.begin() + 1, args.command.end());
     if (program.problem != RecordableProgram::Problem::None) {
@@ -98,7 +166,7 @@ int commandRecord(const RecordArgs& args)
                      program.path.c_str(), straceRoute().c_str());
         return run.exitStatus != 0 ? run.exitStatus : kExitUsage;
     }
-    mergeParts(found, output);
+    writeTrace(found, parts, output, args.anonymise);
     std::uint64_t records = 0;
     const ProgramProfile profile = profileOf(output, &records);
     if (!args.quiet) {
@@ -113,6 +181,8 @@ int commandRecord(const RecordArgs& args)
                              records, profile.processes.size(),
                              profile.processes.size() == 1 ? "process" : "processes")
                      .c_str());
+    if (!writeProfileJson(profile, args.json) && run.exitStatus == 0)
+        return kExitCasesFailed;
     return run.exitStatus;
 }
 
@@ -125,6 +195,8 @@ CLI::App* addImportCommand(CLI::App& app, ImportArgs& args)
         ->required();
     command->add_option("--output,-o", args.output, "The trace file to write (default: LOG.iolab-trace)");
     command->add_flag("--quiet", args.quiet, "Do not print the profile");
+    command->add_option("--json", args.json, kJsonHelp);
+    command->add_flag("--anonymise", args.anonymise, kAnonymiseHelp);
     command->footer(
         std::string("Linux, record with: ") + kStraceCommand +
         "\nstrace sees system calls only: a stdio stream's writes show as what its buffer flushed."
@@ -137,6 +209,7 @@ CLI::App* addImportCommand(CLI::App& app, ImportArgs& args)
 
 int commandImport(const ImportArgs& args)
 {
+    checkJsonPath(args.json);
     const fs::path log(args.log);
     std::ifstream in(log, std::ios::binary);
     if (!in)
@@ -185,7 +258,7 @@ int commandImport(const ImportArgs& args)
                 throw InputError(fmt::format("cannot write beside {} (is the disk full?)", output.string()));
         }
     }
-    mergeParts(partsIn(parts), output);
+    writeTrace(partsIn(parts), parts, output, args.anonymise);
     std::uint64_t records = 0;
     const ProgramProfile profile = profileOf(output, &records);
     if (!args.quiet) {
@@ -196,13 +269,15 @@ int commandImport(const ImportArgs& args)
         std::fprintf(stderr, "iolab-cli: note: %s.\n", warning.c_str());
     std::fprintf(stderr, "%s\n",
                  fmt::format("{}. Trace: {} ({} records).", read, output.string(), records).c_str());
-    return kExitOk;
+    return writeProfileJson(profile, args.json) ? kExitOk : kExitCasesFailed;
 }
 
 int commandProfile(const ProfileArgs& args)
 {
-    printProfile(profileOf(args.trace));
-    return kExitOk;
+    checkJsonPath(args.json);
+    const ProgramProfile profile = profileOf(args.trace);
+    printProfile(profile);
+    return writeProfileJson(profile, args.json) ? kExitOk : kExitCasesFailed;
 }
 
 } // namespace iolab::cli

@@ -17,11 +17,14 @@ struct RecordArgs
     std::vector<std::string> command; // the program, then its arguments
     std::string output;               // the trace; default: <program>-<time>.iolab-trace here
     bool quiet = false;               // no profile after the run
+    std::string json;                 // the profile as JSON here too
+    bool anonymise = false;           // stable names instead of the files', folders' and arguments'
 };
 
 struct ProfileArgs
 {
     std::string trace;
+    std::string json;
 };
 
 struct ImportArgs
@@ -29,6 +32,8 @@ struct ImportArgs
     std::string log;    // strace -f -tt -T -y's output
     std::string output; // the trace; default: the log's name with .iolab-trace
     bool quiet = false;
+    std::string json;
+    bool anonymise = false;
 };
 
 CLI::App* addRecordCommand(CLI::App& app, RecordArgs& args);

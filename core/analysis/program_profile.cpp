@@ -277,8 +277,12 @@ struct ProgramProfiler::State
     void streamPut(const TraceEvent& event)
     {
         auto it = streams.find({event.process, event.handle});
-        const std::uint64_t moved =
-            event.result > 0 ? static_cast<std::uint64_t>(event.result) * event.count : 0;
+        // fputs returns a non-negative number, not its length (glibc: 1): the record's bytes are the
+        // string's.
+        const std::uint64_t each = event.call == trace::Call::FPuts
+                                       ? (event.result >= 0 ? event.bytes : 0)
+                                       : static_cast<std::uint64_t>(std::max<std::int64_t>(event.result, 0));
+        const std::uint64_t moved = each * event.count;
         if (it == streams.end() || it->second.file == kNoFile)
             return;
         Stream& stream = it->second;

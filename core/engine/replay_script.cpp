@@ -87,6 +87,7 @@ struct Description
     std::uint32_t inode = kNone; // kNone: not a file (terminal, pipe): calls on it are left out
     std::uint64_t position = 0;
     bool append = false;
+    bool durable = false; // O_SYNC, O_DSYNC, write-through: each write returns durable
 };
 
 enum class SlotKind
@@ -419,6 +420,7 @@ void Builder::add(const TraceEvent& event)
         ReplayStep step;
         step.call = Call::Sync;
         step.count = event.count;
+        step.risk = RiskSyncAll;
         push(thread, step, &event, {});
         return;
     }
@@ -503,6 +505,7 @@ void Builder::open(const TraceEvent& event, std::uint32_t thread, std::uint32_t 
     Description d;
     d.inode = inode;
     d.append = (event.flags & trace::OpenAppend) != 0;
+    d.durable = (event.flags & (trace::OpenSync | trace::OpenDSync | trace::OpenWriteThrough)) != 0;
     m_descriptions.push_back(d);
     Slot slot;
     slot.description = static_cast<std::uint32_t>(m_descriptions.size() - 1);
@@ -611,6 +614,8 @@ void Builder::onNames(const TraceEvent& event, std::uint32_t thread)
         return;
     }
     setInodeSize(inode, 0); // gone once closed; its space counted free at once
+    step.content = inode;
+    step.risk = RiskGone;
     push(thread, step, &event, {&fileTouch(step.file)});
 }
 
@@ -721,6 +726,8 @@ void Builder::onDescriptor(const TraceEvent& event, std::uint32_t thread, std::u
             d.position += moved;
         setInodeSize(d.inode, std::max(m_inodes[d.inode].size, at + moved));
         m_script.bytesWritten += moved;
+        step.content = d.inode;
+        step.risk = d.durable ? RiskNone : RiskWrite;
         push(thread, step, &event, {&slotTouch(slot), &slotTouch(input)});
         return;
     }
@@ -730,6 +737,15 @@ void Builder::onDescriptor(const TraceEvent& event, std::uint32_t thread, std::u
     default:
         break;
     }
+    step.content = d.inode;
+    if (event.call == Call::Write || event.call == Call::WriteV || event.call == Call::PWrite ||
+        event.call == Call::PWriteV)
+        step.risk =
+            d.durable || (event.flags & (trace::WriteDSync | trace::WriteSync)) != 0 ? RiskNone : RiskWrite;
+    else if (event.call == Call::Fsync || event.call == Call::Fdatasync)
+        step.risk = RiskSync;
+    else if (event.call == Call::Syncfs)
+        step.risk = RiskSyncAll;
     push(thread, step, &event, {&slotTouch(slot)});
 }
 
@@ -749,6 +765,8 @@ void Builder::onStream(const TraceEvent& event, std::uint32_t thread, std::uint3
         ReplayStep step;
         step.call = Call::FClose;
         step.slot = slot;
+        step.content = inode;
+        step.risk = m_descriptions[s.description].durable ? RiskFlushDurable : RiskFlush;
         push(thread, step, &event, {&slotTouch(slot)});
         return;
     }
@@ -821,6 +839,15 @@ void Builder::onStream(const TraceEvent& event, std::uint32_t thread, std::uint3
     default:
         break;
     }
+    step.content = inode;
+    const bool durable = m_descriptions[s.description].durable;
+    if (event.call == Call::FWrite || event.call == Call::FPutc || event.call == Call::FPuts ||
+        event.call == Call::FPrintf)
+        step.risk = RiskBuffered;
+    else if (event.call == Call::FFlush || (event.call == Call::StreamSpill && s.writes))
+        step.risk = RiskFlush;
+    if (durable && step.risk == RiskFlush)
+        step.risk = RiskFlushDurable; // handed over, durable at once: the buffer is all that waited
     push(thread, step, &event, {&slotTouch(slot)});
 }
 
@@ -865,6 +892,9 @@ void Builder::onMapping(const TraceEvent& event, std::uint32_t thread, std::uint
     step.flags = event.flags;
     step.slot = slot;
     step.bytes = event.bytes;
+    step.content = m_descriptions[m_slots[slot].description].inode;
+    if (event.call == Call::Msync && (event.flags & trace::MapSyncWait) != 0)
+        step.risk = RiskSync;
     push(thread, step, &event, {&slotTouch(slot)});
 }
 
@@ -916,6 +946,7 @@ void Builder::finish()
         if (!isFolder[i] && m_fileInode[i] != kNone)
             m_script.leftFiles.push_back({static_cast<std::uint32_t>(i), m_inodes[m_fileInode[i]].size});
     m_script.slots = static_cast<std::uint32_t>(m_slots.size());
+    m_script.contents = static_cast<std::uint32_t>(m_inodes.size());
     // Threads that only had calls left out go; the waits are renumbered (none waits on such a thread: a wait
     // names a thread that made a step).
     std::vector<std::uint32_t> renumbered(m_script.threads.size(), kNone);

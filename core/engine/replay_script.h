@@ -68,6 +68,23 @@ struct ReplayStep
     std::uint64_t gapNs = 0;  // since the thread's previous call ended (as-recorded timing)
     std::uint64_t recordedNs = 0; // the recorded time inside the call(s)
     ReplayWait waits[2];
+    // Power-loss exposure: the file (an index into the script's contents, kNoReplaySlot for none) whose
+    // not-yet-durable bytes this step changes, and how (ReplayRisk).
+    std::uint32_t content = kNoReplaySlot;
+    std::uint8_t risk = 0;
+};
+
+// How a step changes what is acknowledged but not yet durable (the replay's at-risk figure).
+enum ReplayRisk : std::uint8_t
+{
+    RiskNone = 0,
+    RiskWrite = 1,        // its bytes wait on `content` until a sync of it
+    RiskBuffered = 2,     // a stdio put: its bytes wait in the stream's buffer, then on `content`
+    RiskFlush = 3,        // the stream's buffer handed to the system (fflush, fclose, a spill)
+    RiskSync = 4,         // `content` made durable (fsync, fdatasync, msync MS_SYNC)
+    RiskSyncAll = 5,      // every file made durable (sync, syncfs)
+    RiskGone = 6,         // `content` deleted: nothing of it left to lose
+    RiskFlushDurable = 7, // the stream's buffer handed to a file opened O_SYNC/O_DSYNC: durable at once
 };
 
 struct ReplayThread
@@ -105,6 +122,7 @@ struct ReplayScript
     std::vector<std::string> folders; // "d1", "d2", ...: created before the timed part
     std::vector<ReplayLeftFile> leftFiles;
     std::uint32_t slots = 0;
+    std::uint32_t contents = 0;     // files as the replay's exposure counts them (a renamed file stays one)
     std::uint64_t bytesWritten = 0; // by the replayed write calls (as asked)
     std::uint64_t bytesRead = 0;    // asked by the replayed read calls
     std::uint64_t writeCalls = 0;   // counted call by call

@@ -612,11 +612,23 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
     const auto returned = Clock::now();
     deadline.reset();
     rep.timeLimitReached = timeUp.load(std::memory_order_relaxed) && !m_stop.load(std::memory_order_relaxed);
+    const auto tracked = jobs.size() == 1 ? jobs.front()->trackedExposure() : std::nullopt;
     collectJobs(rep, jobs, progress.get(), outcomes);
 
     const auto durable = fileWrite && rep.outcome.ok() ? makeDurable(rep, files, before.backlog) : returned;
     if (exposurePlan.point != DurablePoint::NotApplicable && rep.outcome.ok())
         rep.atRisk = computeExposure(exposurePlan, exposure, durable);
+    if (tracked && rep.outcome.ok()) {
+        Exposure e;
+        e.maxBytes = tracked->maxBytes;
+        auto longest = tracked->longestWait;
+        if (tracked->waitingSince)
+            longest = std::max(
+                longest, std::chrono::duration_cast<TimingClock::duration>(durable - *tracked->waitingSince));
+        e.maxSeconds = tracked->maxBytes == 0 ? 0.0 : inSeconds(longest);
+        e.method = tracked->method;
+        rep.atRisk = e;
+    }
     const Counters after = countersAfter(c);
     rep.peakRssBytes = m_sampler != nullptr ? m_sampler->end() : after.process.rssBytes;
     recordFigures(rep, before, after, started, returned, durable);

@@ -142,6 +142,18 @@ public:
     virtual Outcome finish() { return Outcome::success(); }
     // File-set readers: the time each file took (open to close), in seconds, in no particular order.
     virtual std::vector<double> takeFileSeconds() { return {}; }
+    // A job that follows its own durability (a replay: the program's syncs): the most bytes its calls had
+    // acknowledged that were not yet durable, the longest any waited for a sync, and, when some were still
+    // waiting as it returned, since when (they wait until the run's fsync after the timed part). nullopt: the
+    // runner works it out from the case's sync policy (core/engine/exposure.h).
+    struct TrackedExposure
+    {
+        std::uint64_t maxBytes = 0;
+        TimingClock::duration longestWait{};
+        std::optional<TimingClock::time_point> waitingSince;
+        std::string method;
+    };
+    virtual std::optional<TrackedExposure> trackedExposure() const { return std::nullopt; }
     // A replay: the time its threads spent inside the calls, summed, and how many calls it made.
     virtual std::optional<double> insideSeconds() const { return std::nullopt; }
     virtual std::uint64_t callsMade() const { return 0; }

@@ -23,6 +23,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <memory>
+#include <mutex>
 #include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/uio.h>
@@ -133,7 +134,12 @@ public:
     ReplayJob(const JobSpec& spec, ReplayTiming timing)
         : m_script(*spec.replay), m_folder(spec.path), m_pattern(*spec.pattern), m_timing(timing),
           m_latency(spec.latency), m_handles(m_script.slots), m_threads(m_script.threads.size())
-    {}
+    {
+        m_risk.pending.assign(m_script.contents, 0);
+        m_risk.since.assign(m_script.contents, {});
+        m_risk.buffered.assign(m_script.slots, 0);
+        m_risk.bufferedSince.assign(m_script.slots, {});
+    }
 
     bool prepare(Outcome& outcome)
     {
@@ -193,6 +199,21 @@ public:
         return static_cast<double>(inside) / 1e9;
     }
 
+    std::optional<TrackedExposure> trackedExposure() const override
+    {
+        TrackedExposure e;
+        e.maxBytes = m_risk.peak;
+        e.longestWait = m_risk.longest;
+        e.method = "the recorded program's own syncs, where it made them";
+        for (std::size_t c = 0; c < m_risk.pending.size(); ++c)
+            if (m_risk.pending[c] != 0 && (!e.waitingSince || m_risk.since[c] < *e.waitingSince))
+                e.waitingSince = m_risk.since[c];
+        for (std::size_t b = 0; b < m_risk.buffered.size(); ++b)
+            if (m_risk.buffered[b] != 0 && (!e.waitingSince || m_risk.bufferedSince[b] < *e.waitingSince))
+                e.waitingSince = m_risk.bufferedSince[b];
+        return e;
+    }
+
     std::uint64_t callsMade() const override
     {
         std::uint64_t calls = 0;
@@ -221,6 +242,21 @@ private:
     CallLatency* m_latency;
     std::vector<Handle> m_handles;
     std::vector<ThreadState> m_threads;
+    // What the replay's calls have acknowledged that is not yet durable, per file and per stream buffer,
+    // under one lock taken once per step that changes it (a step is a system call or a run of them).
+    struct Risk
+    {
+        std::mutex lock;
+        std::vector<std::uint64_t> pending;         // per content: handed to the system, not synced
+        std::vector<TimingClock::time_point> since; // its oldest byte's moment
+        std::vector<std::uint64_t> buffered;        // per stream slot: in the stream's buffer
+        std::vector<TimingClock::time_point> bufferedSince;
+        std::uint64_t atRisk = 0;
+        std::uint64_t peak = 0;
+        TimingClock::duration longest{};
+    };
+    mutable Risk m_risk;
+    void account(const ReplayStep& step);
     std::atomic<bool> m_failed{false};
     std::uint64_t m_startNs = 0;
 };
@@ -300,6 +336,8 @@ void ReplayJob::runThread(std::size_t index, Progress& progress)
                 return;
             }
         }
+        if (step.risk != RiskNone)
+            account(step);
         if (isReplayWrite(step.call) && !countReads)
             progress.add(step.bytes * step.count);
         else if (countReads &&
@@ -529,6 +567,62 @@ std::int64_t ReplayJob::call(const ReplayStep& step, std::uint32_t i, ThreadStat
     default:
         return 0;
     }
+}
+
+void ReplayJob::account(const ReplayStep& step)
+{
+    const auto now = TimingClock::now();
+    const std::uint64_t bytes = step.bytes * step.count;
+    std::lock_guard lock(m_risk.lock);
+    Risk& r = m_risk;
+    const auto settle = [&](std::size_t c) {
+        if (r.pending[c] != 0)
+            r.longest = std::max(r.longest, now - r.since[c]);
+        r.atRisk -= r.pending[c];
+        r.pending[c] = 0;
+    };
+    const auto wait = [&](std::size_t c, std::uint64_t n, TimingClock::time_point from) {
+        if (r.pending[c] == 0 && n != 0)
+            r.since[c] = from;
+        r.pending[c] += n;
+    };
+    const std::size_t c = step.content;
+    switch (step.risk) {
+    case RiskWrite:
+        wait(c, bytes, now);
+        r.atRisk += bytes;
+        break;
+    case RiskBuffered:
+        if (r.buffered[step.slot] == 0)
+            r.bufferedSince[step.slot] = now;
+        r.buffered[step.slot] += bytes;
+        r.atRisk += bytes;
+        break;
+    case RiskFlush:
+        wait(c, r.buffered[step.slot], r.bufferedSince[step.slot]);
+        r.buffered[step.slot] = 0;
+        break;
+    case RiskFlushDurable:
+        if (r.buffered[step.slot] != 0)
+            r.longest = std::max(r.longest, now - r.bufferedSince[step.slot]);
+        r.atRisk -= r.buffered[step.slot];
+        r.buffered[step.slot] = 0;
+        break;
+    case RiskSync:
+        settle(c);
+        break;
+    case RiskSyncAll:
+        for (std::size_t each = 0; each < r.pending.size(); ++each)
+            settle(each);
+        break;
+    case RiskGone:
+        r.atRisk -= r.pending[c];
+        r.pending[c] = 0;
+        break;
+    default:
+        break;
+    }
+    r.peak = std::max(r.peak, r.atRisk);
 }
 
 Outcome ReplayJob::closeEverything()

@@ -8,6 +8,8 @@
 #include "tests/support/recorded_programs.h"
 #include "tests/support/temp_dir.h"
 
+#include <nlohmann/json.hpp>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -284,4 +286,86 @@ TEST_F(Record, ALogThatIsNotStracesIsRefusedAndNothingIsWritten)
     EXPECT_EQ(missing.exitCode, 2);
     EXPECT_THAT(missing.err, HasSubstr("cannot open " + m_dir.path() + "/nothing.strace"));
     EXPECT_THAT(leftovers(), ::testing::ElementsAre("notes.txt"));
+}
+
+// The profile's JSON against its published schema (python3-jsonschema, a validator nobody here wrote), and
+// its figures against what dd oflag=dsync is known to do: 300 writes of 4 KiB, each returning durable.
+TEST_F(Record, TheProfilesJsonFollowsItsSchemaAndCountsWhatTheProgramDid)
+{
+    const std::string json = m_dir.path() + "/profile.json";
+    const ProcessResult recorded = runProcess(
+        IOLAB_CLI_PATH, {"record", "--quiet", "--json", json, "--output", m_dir.path() + "/t.iolab-trace",
+                         "--", "/usr/bin/dd", "if=/dev/zero", "of=" + m_dir.path() + "/out", "bs=4k",
+                         "count=300", "oflag=dsync", "status=none"});
+    ASSERT_EQ(recorded.exitCode, 0) << recorded.err;
+    const std::string schema = std::string(IOLAB_SOURCE_DIR) + "/resources/schemas/iolab-profile.schema.json";
+    const ProcessResult valid =
+        runProcess("/usr/bin/python3",
+                   {"-c",
+                    "import json, sys, jsonschema\n"
+                    "schema = json.load(open(sys.argv[1]))\n"
+                    "jsonschema.Draft202012Validator.check_schema(schema)\n"
+                    "jsonschema.Draft202012Validator(schema).validate(json.load(open(sys.argv[2])))\n",
+                    schema, json});
+    EXPECT_EQ(valid.exitCode, 0) << valid.err;
+
+    const auto profile = nlohmann::json::parse(std::ifstream(json));
+    EXPECT_EQ(profile.at("schema"), "iolab-profile/1");
+    const auto& files = profile.at("files");
+    const auto out = std::find_if(files.begin(), files.end(),
+                                  [&](const auto& f) { return f.at("path") == m_dir.path() + "/out"; });
+    ASSERT_NE(out, files.end());
+    EXPECT_EQ(out->at("calls").at("write"), 300);
+    EXPECT_EQ(out->at("bytesWritten"), 300 * 4096);
+    EXPECT_EQ(profile.at("durability").at("durableWrites"), 300);
+    EXPECT_EQ(profile.at("durability").at("maxAtRiskBytes"), 0);
+    EXPECT_THAT(out->at("openFlags"), ::testing::Contains("dsync"));
+
+    // The same JSON from profile, and a --json that cannot be written refused before anything is read.
+    const ProcessResult again = runProcess(
+        IOLAB_CLI_PATH, {"profile", m_dir.path() + "/t.iolab-trace", "--json", m_dir.path() + "/p2.json"});
+    ASSERT_EQ(again.exitCode, 0) << again.err;
+    EXPECT_EQ(nlohmann::json::parse(std::ifstream(m_dir.path() + "/p2.json")), profile);
+    const ProcessResult refused = runProcess(IOLAB_CLI_PATH, {"profile", m_dir.path() + "/t.iolab-trace",
+                                                              "--json", m_dir.path() + "/none/p.json"});
+    EXPECT_EQ(refused.exitCode, 2);
+    EXPECT_THAT(refused.err, HasSubstr("--json " + m_dir.path() + "/none/p.json"));
+}
+
+// --anonymise: the trace holds none of the program's file or folder names, and profiles as the plain one
+// does.
+TEST_F(Record, AnAnonymisedTraceHoldsNoNameAndProfilesTheSame)
+{
+    const std::string secret = m_dir.path() + "/customer-ledger";
+    fs::create_directories(secret);
+    const auto recordTo = [&](const std::string& trace, bool anonymise) {
+        fs::remove(secret + "/books.db");
+        std::vector<std::string> args = {"record", "--quiet", "--output", trace};
+        if (anonymise)
+            args.push_back("--anonymise");
+        for (const char* word :
+             {"--", "/usr/bin/dd", "if=/dev/zero", "bs=4k", "count=20", "oflag=dsync", "status=none"})
+            args.emplace_back(word);
+        args.push_back("of=" + secret + "/books.db");
+        const ProcessResult r = runProcess(IOLAB_CLI_PATH, args);
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+    };
+    recordTo(m_dir.path() + "/plain.iolab-trace", false);
+    recordTo(m_dir.path() + "/anonymous.iolab-trace", true);
+    std::ifstream in(m_dir.path() + "/anonymous.iolab-trace", std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(bytes.find("customer-ledger"), std::string::npos);
+    EXPECT_EQ(bytes.find("books"), std::string::npos);
+    EXPECT_NE(bytes.find(".db"), std::string::npos) << "the extension stays";
+
+    const ProcessResult plain = runProcess(IOLAB_CLI_PATH, {"profile", m_dir.path() + "/plain.iolab-trace"});
+    const ProcessResult anonymous =
+        runProcess(IOLAB_CLI_PATH, {"profile", m_dir.path() + "/anonymous.iolab-trace"});
+    ASSERT_EQ(anonymous.exitCode, 0) << anonymous.err;
+    EXPECT_THAT(anonymous.out, HasSubstr("20 writes returned durable"));
+    EXPECT_THAT(plain.out, HasSubstr("20 writes returned durable"));
+    EXPECT_THAT(anonymous.out, HasSubstr("/d1/f"));
+    EXPECT_THAT(leftovers(),
+                ::testing::ElementsAre("anonymous.iolab-trace", "customer-ledger", "plain.iolab-trace"))
+        << "the parts and the plain merge are gone";
 }

@@ -161,6 +161,13 @@ TEST_P(ReplayProgram, ReissuesEveryWriteAndSyncOfTheRecordingAndVerifies)
     EXPECT_GT(rep.at("insideSeconds").get<double>(), 0.0);
     EXPECT_EQ(rep.at("replayedCalls").get<std::uint64_t>(), c.at("replay").at("calls").get<std::uint64_t>());
     EXPECT_TRUE(fs::is_empty(target)) << "the replay's run folder is removed with everything in it";
+
+    // What a power cut could lose at worst: the replay's own count equals the profile's of the recording.
+    const std::string profileJson = dir.path() + "/profile.json";
+    ASSERT_EQ(runProcess(IOLAB_CLI_PATH, {"profile", trace, "--json", profileJson}).exitCode, 0);
+    const auto profile = nlohmann::json::parse(std::ifstream(profileJson));
+    ASSERT_TRUE(rep.contains("atRisk"));
+    EXPECT_EQ(rep.at("atRisk").at("maxBytes"), profile.at("durability").at("maxAtRiskBytes"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Programs, ReplayProgram, ::testing::ValuesIn(kPrograms),

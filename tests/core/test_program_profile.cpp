@@ -116,3 +116,24 @@ TEST(ProgramProfile, ARenameOverAnExistingFileIsAnAtomicReplaceAndARenameToANewN
     events.insert(events.begin(), event(trace::Call::Open, 5, 0, 5, 0, trace::OpenRead, "/d/other"));
     EXPECT_THAT(wordsOf(events), HasSubstr("renaming another over it once (the atomic-replace pattern)"));
 }
+
+// fputs returns a non-negative number, not the bytes it wrote (glibc returns 1): the string's length, which
+// the record keeps, is what the file got. Found by the replay, whose own count of the bytes at risk had two
+// more than the profile's for sqlite3's "wal\n".
+TEST(ProgramProfile, AnFputsCountsItsStringsBytesNotItsReturnValue)
+{
+    ProgramProfiler profiler;
+    TraceEvent open = event(trace::Call::FOpen, 0x5000, 0, 0, 100, kCreate, "/data/log.txt");
+    open.offset = 3;
+    profiler.add(open);
+    TraceEvent puts = event(trace::Call::FPuts, 0x5000, 12, 1, 200);
+    puts.count = 3;
+    profiler.add(puts);
+    TraceProcess process;
+    process.arguments = {"prog"};
+    const ProgramProfile profile = profiler.finish({process}, {});
+    EXPECT_EQ(profile.bytesWritten, 36u);
+    EXPECT_EQ(profile.maxAtRiskBytes, 36u);
+    ASSERT_FALSE(profile.files.empty());
+    EXPECT_EQ(profile.files.front().bytesWritten, 36u);
+}
