@@ -4,6 +4,7 @@
 // of the trace in a folder for the caller to merge (core/model/trace_reader.h's mergeTraceParts).
 #pragma once
 
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -34,13 +35,20 @@ struct RecordedRun
     int exitStatus = 0; // its exit status, or 128 + the signal that ended it
     int signal = 0;     // the signal that ended it, 0 if it exited
     double wallSeconds = 0;
+    bool stopped = false; // ended by the stop requested
 };
 
-// Runs `program` (a path checkRecordable gave) with `arguments` in the current folder, its standard streams
-// the caller's, the recorder writing its parts into `partsFolder` (which exists and is empty). Blocks until
-// the program and every process it started that kept the recorder have ended.
+// Runs `program` (a path checkRecordable gave) with `arguments` in `workingFolder`, its standard streams the
+// caller's, the recorder writing its parts into `partsFolder` (which exists and is empty). Blocks until the
+// program and every process it started that kept the recorder have ended.
+//
+// With a `stop` that can be requested (the app's File > Record a program...), the program runs in a process
+// group of its own with its standard input from the null device, only that group is waited for (the caller's
+// other children are left to it), and a stop requested kills the group (SIGKILL): RecordedRun::stopped.
+// Without one (iolab-cli), the program shares the caller's terminal and Ctrl+C reaches it.
 RecordedRun runRecorded(const std::string& program, const std::vector<std::string>& arguments,
-                        const std::string& partsFolder);
+                        const std::string& partsFolder, const std::string& workingFolder,
+                        std::stop_token stop = {});
 
 // The strace command that records the same calls where IOLab cannot (a static program, a machine without
 // IOLab): its output is what `iolab-cli profile` imports.

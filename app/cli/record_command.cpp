@@ -153,7 +153,8 @@ int commandRecord(const RecordArgs& args)
     newTraceName(output);
     const PartsFolder partsFolder(output);
     const fs::path& parts = partsFolder.path;
-    const RecordedRun run = runRecorded(program.path, arguments, fs::absolute(parts).string());
+    const RecordedRun run =
+        runRecorded(program.path, arguments, fs::absolute(parts).string(), fs::current_path().string());
     if (!run.started) {
         std::fprintf(stderr, "iolab-cli: %s\n", run.error.c_str());
         return kExitUsage;

@@ -6,6 +6,7 @@
 #include "app/gui/log_page.h"
 #include "app/gui/matrix_editor.h"
 #include "app/gui/plan_panel.h"
+#include "app/gui/program_view.h"
 #include "app/gui/results_view.h"
 #include "app/gui/target_panel.h"
 
@@ -53,6 +54,8 @@ LabView::LabView(const Registry& registry, const QString& dataFolder, LogModel* 
     m_history = new HistoryController(QDir(dataFolder).filePath(QStringLiteral("history")), m_tabs);
     m_tabs->addTab(m_history, tr("History"));
     m_tabs->addTab(new LogPage(log, m_tabs), tr("Log"));
+    m_program = new ProgramView(m_tabs);
+    m_tabs->addTab(m_program, tr("Program"));
     addWidget(m_tabs);
     setSizes({520, 980});
 }

@@ -18,12 +18,14 @@ class LiveCharts;
 class LogModel;
 class MatrixEditor;
 class PlanPanel;
+class ProgramView;
 class ResultsView;
 class TargetPanel;
 
 // The lab, the window's face for everything but the questions: the target, the strategy matrix and the plan
-// on the side, and the Live, Results, History and Log tabs beside them. It keeps its splitters' sizes as the
-// settings hold them until it is first shown: hidden behind the start page it has no size of its own.
+// on the side, and the Live, Results, History, Log and Program tabs beside them. It keeps its splitters'
+// sizes as the settings hold them until it is first shown: hidden behind the start page it has no size of its
+// own.
 class LabView : public QSplitter
 {
     Q_OBJECT
@@ -39,6 +41,7 @@ public:
     LiveCharts* live() const { return m_live; }
     ResultsView* results() const { return m_results; }
     HistoryController* history() const { return m_history; }
+    ProgramView* program() const { return m_program; }
     QSplitter* sideSplitter() const { return m_sideSplitter; }
 
     // The splitters' sizes from the settings, and back: until the lab is first shown, as they were read.
@@ -55,6 +58,7 @@ private:
     LiveCharts* m_live = nullptr;
     ResultsView* m_results = nullptr;
     HistoryController* m_history = nullptr;
+    ProgramView* m_program = nullptr;
     QSplitter* m_sideSplitter = nullptr;
     QByteArray m_saved[3]; // this splitter, the side one and the Results summary's
     bool m_restored = false;

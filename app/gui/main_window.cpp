@@ -11,6 +11,7 @@
 #include "app/gui/matrix_editor.h"
 #include "app/gui/plan_panel.h"
 #include "app/gui/preset_files.h"
+#include "app/gui/program_view.h"
 #include "app/gui/result_exporter.h"
 #include "app/gui/result_files.h"
 #include "app/gui/results_view.h"
@@ -127,6 +128,7 @@ MainWindow::MainWindow(const AppPaths& paths, LogModel* log, QWidget* parent)
     connect(m_startPage, &StartPage::customMatrixRequested, this, &MainWindow::showLab);
     connect(m_startPage, &StartPage::openResultRequested, this, [this] { m_files->chooseOpen(this); });
 
+    connectProgramParts();
     m_settings->restore(*this, m_registry);
     // Any tab asked for (a run's Live, a result, the View menu's) is in the lab.
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::showLab);
@@ -161,6 +163,7 @@ void MainWindow::buildUi()
     m_live = m_lab->live();
     m_results = m_lab->results();
     m_history = m_lab->history();
+    m_program = m_lab->program();
     m_startPage = new StartPage(m_registry, m_targetPanel->model(), m_stack);
     m_stack->addWidget(m_startPage);
     m_stack->addWidget(m_lab);
@@ -181,6 +184,7 @@ void MainWindow::setTheme(Theme theme)
     const bool dark = applyTheme(*qApp, theme);
     m_live->setDark(dark);
     m_results->setDark(dark);
+    m_program->setDark(dark);
     m_banner->followPalette(palette());
     m_startPage->followPalette(QApplication::palette());
     for (QAction* a : m_themeGroup->actions())
@@ -323,6 +327,7 @@ void MainWindow::updateActions()
     // The target and the matrix are the run's while it goes.
     m_editor->setEnabled(!running);
     m_targetPanel->lockTo(running ? m_starter->runTargetKey() : QString());
+    m_program->setBusy(running);
 }
 
 bool MainWindow::startRun()

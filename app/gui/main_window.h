@@ -33,6 +33,7 @@ class LiveCharts;
 class LogModel;
 class MatrixEditor;
 class PlanPanel;
+class ProgramView;
 class ResultExporter;
 class ResultFiles;
 class ResultsView;
@@ -127,6 +128,17 @@ public:
     // Help > How to read the results: a window beside the results, not modal.
     void showReadingGuide();
     const std::optional<RunResult>& currentResult() const { return m_result; }
+    // File > Open a trace...: reads a trace off the GUI thread and shows it in the Program tab; traceOpened
+    // follows. An open asked for later makes it moot: dropped.
+    void openTrace(const QString& path);
+    bool isOpeningTrace() const { return m_traceOpening; }
+    // Replay on this target: a run of the trace's replay on the selected target, through Run's usual start
+    // (the plan shows it until it starts or the matrix is edited); false with the reason in the banner.
+    bool replayTrace(const QString& path);
+    // File > Record a program...: the dialog, not modal; it opens the trace it wrote in the Program tab.
+    void showRecordDialog();
+    QDialog* recordDialog() const { return m_recordDialog; }
+    ProgramView* programView() const { return m_program; }
     QString lastSavedRun() const { return m_lastSaved; }
 
     TargetPanel* targetPanel() const { return m_targetPanel; }
@@ -158,6 +170,8 @@ Q_SIGNALS:
     void resultOpened(const QString& path, const QString& error);
     // An import is over: the copy in History, or "" and why not.
     void resultImported(const QString& path, const QString& error);
+    // A trace asked for by openTrace was read and shown, or not: `error` says why.
+    void traceOpened(const QString& path, const QString& error);
     void firstShown();
 
 protected:
@@ -167,6 +181,10 @@ protected:
 private:
     void buildActions();
     void buildUi();
+    // The Program tab and File > Record a program... (main_window_programs.cpp).
+    void connectProgramParts();
+    void updateProgramTarget();
+    void chooseTrace();
     void replan();
     void showLeftovers(const QString& key, const QString& path, int count, std::uint64_t bytes);
     void updateActions();
@@ -206,6 +224,8 @@ private:
     HistoryController* m_history = nullptr;
     Banner* m_banner = nullptr;
     QDialog* m_readingGuide = nullptr;
+    QDialog* m_recordDialog = nullptr;
+    ProgramView* m_program = nullptr;
     RunPresenter* m_presenter = nullptr;
 
     QAction* m_runAction = nullptr;
@@ -218,6 +238,8 @@ private:
 
     std::optional<RunResult> m_result;
     QString m_lastSaved;
+    bool m_traceOpening = false;
+    quint64 m_traceSerial = 0;        // the open a trace read on a worker is for
     bool m_runEndsWhenListed = false; // the run's save is in; runEnded once the list is too
     Theme m_theme = Theme::System;
     bool m_closeRequested = false;

@@ -64,6 +64,15 @@ void MainWindow::buildActions()
            "with any other run there"));
     file->addAction(m_exportAction);
     file->addSeparator();
+    QAction* openTrace = file->addAction(tr("Open a &trace..."), this, &MainWindow::chooseTrace);
+    openTrace->setObjectName(QStringLiteral("openTraceAction"));
+    openTrace->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    openTrace->setToolTip(tr("Show what a recorded program did with files, and replay it here (a trace "
+                             "iolab-cli record or import wrote)"));
+    QAction* record = file->addAction(tr("Re&cord a program..."), this, &MainWindow::showRecordDialog);
+    record->setObjectName(QStringLiteral("recordAction"));
+    record->setToolTip(tr("Run a program with IOLab's recorder inside and show what it did with files"));
+    file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
@@ -88,7 +97,7 @@ void MainWindow::buildActions()
     view->addSeparator();
     view->addAction(m_startPageAction);
     view->addAction(m_labAction);
-    const QStringList tabNames{tr("Live"), tr("Results"), tr("History"), tr("Log")};
+    const QStringList tabNames{tr("Live"), tr("Results"), tr("History"), tr("Log"), tr("Program")};
     for (int i = 0; i < tabNames.size(); ++i) {
         QAction* action = view->addAction(tabNames[i]);
         action->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));

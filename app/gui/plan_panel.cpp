@@ -72,8 +72,16 @@ void PlanPanel::replan(const TargetEntry* target, bool targetPending, const std:
         Q_EMIT planWaiting();
         return;
     }
-    const MatrixDraft draft = m_editor->draft();
     const RunOptions options = m_editor->runOptions();
+    if (m_override) {
+        m_plan = previewRun(m_registry, *m_override, *target, options, known);
+        if (m_plan.cases().empty() && !m_plan.refused().empty())
+            m_plan.blocked = tr("%1 cannot run on this target: %2")
+                                 .arg(qs(m_override->name), qs(m_plan.refused().front().reason));
+        showPlan();
+        return;
+    }
+    const MatrixDraft draft = m_editor->draft();
     const std::uint64_t combinations = draft.problem().empty() ? caseCount(draft.toMatrix(), m_registry) : 0;
     // Beyond kMaxCases the plan is refused from the count alone, which is quick.
     if (combinations <= kPlannedInline || combinations > kMaxCases) {
@@ -115,9 +123,16 @@ void PlanPanel::planReady(std::uint64_t generation, RunPreview preview)
 void PlanPanel::showPlan()
 {
     // Text in a field that does not parse must never run as the value it replaced.
-    if (const QString problem = m_editor->inputProblem(); !problem.isEmpty())
+    if (const QString problem = m_editor->inputProblem(); !problem.isEmpty() && !m_override)
         m_plan.blocked = problem;
-    m_summary->setText(m_plan.cases().empty() && !m_plan.blocked.isEmpty() ? QString() : m_plan.summary());
+    QString summary = m_plan.cases().empty() && !m_plan.blocked.isEmpty() ? QString() : m_plan.summary();
+    if (m_override && !summary.isEmpty()) {
+        // The replay asked for from the Program tab, not the matrix beside it.
+        QString name = qs(m_override->name);
+        name[0] = name[0].toUpper();
+        summary = tr("%1 (from the Program tab; editing the matrix plans it instead): %2").arg(name, summary);
+    }
+    m_summary->setText(summary);
     m_blocked->setText(m_plan.blocked);
     m_blocked->setVisible(!m_plan.blocked.isEmpty());
     m_refusedList->clear();

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QLabel;
@@ -48,6 +49,10 @@ public:
     // Plans the editor's matrix on `target` (nullptr: none selected); `targetPending`: its facts are not in
     // yet. `known`: measured cases, for the estimate.
     void replan(const TargetEntry* target, bool targetPending, const std::vector<CaseResult>& known);
+    // A matrix planned instead of the editor's until it is set back to nullopt (a trace's replay, asked for
+    // from the Program tab: its run starts from this plan).
+    void setMatrixOverride(std::optional<Matrix> matrix) { m_override = std::move(matrix); }
+    bool hasMatrixOverride() const { return m_override.has_value(); }
 
 Q_SIGNALS:
     // A plan is in and shown.
@@ -70,6 +75,7 @@ private:
     bool m_planPending = false;
     bool m_waitingForTarget = false;
     std::function<void()> m_planningGate;
+    std::optional<Matrix> m_override;
 };
 
 } // namespace iolab::gui

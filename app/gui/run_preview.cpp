@@ -59,7 +59,14 @@ RunPreview previewRun(const Registry& registry, const MatrixDraft& draft, const 
         kind = TargetKind::Pipe;
     else if (target.kind == TargetEntry::Kind::Null)
         kind = TargetKind::Null;
-    preview.matrix = draft.toMatrix(kind);
+    return previewRun(registry, draft.toMatrix(kind), target, options, known);
+}
+
+RunPreview previewRun(const Registry& registry, const Matrix& matrix, const TargetEntry& target,
+                      const RunOptions& options, const std::vector<CaseResult>& known)
+{
+    RunPreview preview;
+    preview.matrix = matrix;
     // The combinations are counted from the axis sizes first: more than kMaxCases is refused before any is
     // made.
     try {

@@ -43,5 +43,9 @@ struct RunPreview
 // matrix can be planned off the GUI thread.
 RunPreview previewRun(const Registry& registry, const MatrixDraft& draft, const TargetEntry& target,
                       const RunOptions& options, const std::vector<CaseResult>& known);
+// The same for a matrix made elsewhere than in the editor (a trace's replay, from the Program tab): its
+// target kinds are its groups' own.
+RunPreview previewRun(const Registry& registry, const Matrix& matrix, const TargetEntry& target,
+                      const RunOptions& options, const std::vector<CaseResult>& known);
 
 } // namespace iolab::gui

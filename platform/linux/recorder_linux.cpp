@@ -19,6 +19,8 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <functional>
+#include <optional>
 
 extern char** environ;
 
@@ -140,8 +142,10 @@ RecordableProgram checkRecordable(const std::string& program)
 }
 
 RecordedRun runRecorded(const std::string& program, const std::vector<std::string>& arguments,
-                        const std::string& partsFolder)
+                        const std::string& partsFolder, const std::string& workingFolder,
+                        std::stop_token stop)
 {
+    const bool stoppable = stop.stop_possible();
     RecordedRun run;
     const std::string library = recorderLibrary();
     std::vector<std::string> environment;
@@ -179,11 +183,24 @@ RecordedRun runRecorded(const std::string& program, const std::vector<std::strin
     posix_spawn_file_actions_t actions;
     ::posix_spawn_file_actions_init(&actions);
     ::posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-    const int error = ::posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), envp.data());
+    ::posix_spawn_file_actions_addchdir_np(&actions, workingFolder.c_str());
+    posix_spawnattr_t attributes;
+    ::posix_spawnattr_init(&attributes);
+    if (stoppable) {
+        // A group of its own, which a stop kills whole and which alone is waited for; no terminal to read.
+        ::posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+        ::posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+        ::posix_spawnattr_setpgroup(&attributes, 0);
+    }
+    const int error = ::posix_spawn(&pid, program.c_str(), &actions, &attributes, argv.data(), envp.data());
+    ::posix_spawnattr_destroy(&attributes);
     ::posix_spawn_file_actions_destroy(&actions);
     if (error != 0) {
         ::prctl(PR_SET_CHILD_SUBREAPER, 0);
-        run.error = fmt::format("{} did not start: {}", program, std::strerror(error));
+        run.error = error == ENOENT && ::access(workingFolder.c_str(), X_OK) != 0
+                        ? fmt::format("{} did not start: cannot enter the working folder {}: {}", program,
+                                      workingFolder, std::strerror(errno))
+                        : fmt::format("{} did not start: {}", program, std::strerror(error));
         return run;
     }
     run.started = true;
@@ -196,11 +213,21 @@ RecordedRun runRecorded(const std::string& program, const std::vector<std::strin
     {};
     struct sigaction oldQuit
     {};
-    ::sigaction(SIGINT, &ignore, &oldInt);
-    ::sigaction(SIGQUIT, &ignore, &oldQuit);
+    if (!stoppable) {
+        ::sigaction(SIGINT, &ignore, &oldInt);
+        ::sigaction(SIGQUIT, &ignore, &oldQuit);
+    }
+    // A stop kills the program's group, whose id stays the group's while any of it lives (and no other
+    // process's); the callback goes when the group has ended (its destructor waits for a call under way).
+    std::optional<std::stop_callback<std::function<void()>>> killer;
+    if (stoppable)
+        killer.emplace(stop, std::function<void()>([pid, &run] {
+                           run.stopped = true;
+                           ::kill(-pid, SIGKILL);
+                       }));
     for (;;) {
         int status = 0;
-        const pid_t ended = ::waitpid(-1, &status, 0);
+        const pid_t ended = ::waitpid(stoppable ? -pid : -1, &status, 0);
         if (ended < 0) {
             if (errno == EINTR)
                 continue;
@@ -216,8 +243,11 @@ RecordedRun runRecorded(const std::string& program, const std::vector<std::strin
             }
         }
     }
-    ::sigaction(SIGINT, &oldInt, nullptr);
-    ::sigaction(SIGQUIT, &oldQuit, nullptr);
+    killer.reset();
+    if (!stoppable) {
+        ::sigaction(SIGINT, &oldInt, nullptr);
+        ::sigaction(SIGQUIT, &oldQuit, nullptr);
+    }
     ::prctl(PR_SET_CHILD_SUBREAPER, 0);
     return run;
 }

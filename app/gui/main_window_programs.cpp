@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+// The main window's part for a recorded program: File > Open a trace... into the Program tab, Replay on this
+// target through Run's usual start, and File > Record a program....
+#include "app/gui/main_window.h"
+
+#include "app/gui/banner.h"
+#include "app/gui/matrix_editor.h"
+#include "app/gui/plan_panel.h"
+#include "app/gui/program_view.h"
+#include "app/gui/record_dialog.h"
+#include "app/gui/run_presenter.h"
+#include "app/gui/run_starter.h"
+#include "app/gui/target_model.h"
+#include "app/gui/target_panel.h"
+#include "app/gui/widget_helpers.h"
+#include "app/gui/workers.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QTabWidget>
+
+namespace iolab::gui {
+
+void MainWindow::connectProgramParts()
+{
+    connect(m_program, &ProgramView::replayRequested, this, &MainWindow::replayTrace);
+    connect(m_targetPanel, &TargetPanel::targetChanged, this, &MainWindow::updateProgramTarget);
+    // An edited matrix, a preset or a question loaded: Run is the editor's again.
+    connect(m_editor, &MatrixEditor::changed, this, [this] {
+        if (m_planPanel->hasMatrixOverride() && !m_starter->isBusy()) {
+            m_planPanel->setMatrixOverride(std::nullopt);
+            replan();
+        }
+    });
+    connect(m_starter, &RunStarter::runStarting, this, [this] {
+        // The replay runs from the plan it was handed; the panel shows the editor's plan again.
+        if (m_planPanel->hasMatrixOverride()) {
+            m_planPanel->setMatrixOverride(std::nullopt);
+            replan();
+        }
+    });
+    updateProgramTarget();
+}
+
+void MainWindow::updateProgramTarget()
+{
+    const TargetEntry* entry = m_targetPanel->currentEntry();
+    if (entry == nullptr) {
+        m_program->setTarget(QString(), QString());
+        return;
+    }
+    QString problem = entry->problem;
+    if (problem.isEmpty() && entry->kind != TargetEntry::Kind::Folder)
+        problem = tr("a replay writes the program's files, so it needs a folder");
+    m_program->setTarget(qs(entry->info.path), problem);
+}
+
+void MainWindow::openTrace(const QString& path)
+{
+    const quint64 serial = ++m_traceSerial;
+    m_traceOpening = true;
+    showLab();
+    m_tabs->setCurrentWidget(m_program);
+    m_program->showReading(path);
+    m_presenter->setText(tr("Reading %1...").arg(QFileInfo(path).fileName()));
+    // A trace of ten million calls takes seconds to read: on a worker, the answer dropped when a newer open
+    // came meanwhile.
+    runOffGuiThread(
+        targetPool(), this, [path] { return readProgram(path); },
+        [serial, path](MainWindow& window, ProgramData program) {
+            if (serial != window.m_traceSerial)
+                return;
+            window.m_traceOpening = false;
+            window.m_program->showProgram(program);
+            if (program.error.isEmpty()) {
+                window.m_presenter->setText(tr("Opened %1.").arg(QFileInfo(path).fileName()));
+            } else {
+                window.m_presenter->setText(tr("Could not open %1.").arg(QFileInfo(path).fileName()));
+                window.showBanner(tr("Cannot open the trace: %1").arg(program.error), true);
+            }
+            Q_EMIT window.traceOpened(path, program.error);
+        });
+}
+
+void MainWindow::chooseTrace()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open a trace"), QString(), tr("Traces of a program (*.iolab-trace);;All files (*)"));
+    if (!path.isEmpty())
+        openTrace(path);
+}
+
+bool MainWindow::replayTrace(const QString& path)
+{
+    if (m_starter->isBusy()) {
+        showBanner(tr("A run is under way: replay %1 once it is over.").arg(QFileInfo(path).fileName()),
+                   true);
+        return false;
+    }
+    // Fields typed and not applied are applied now, before the replay's plan replaces the editor's.
+    m_editor->applyPendingFields();
+    m_planPanel->setMatrixOverride(replayMatrix(path));
+    return m_starter->start();
+}
+
+void MainWindow::showRecordDialog()
+{
+    if (m_recordDialog == nullptr) {
+        auto* dialog = new RecordDialog(this);
+        connect(dialog, &RecordDialog::traceWritten, this, &MainWindow::openTrace);
+        m_recordDialog = dialog;
+    }
+    m_recordDialog->show();
+    m_recordDialog->raise();
+    m_recordDialog->activateWindow();
+}
+
+} // namespace iolab::gui

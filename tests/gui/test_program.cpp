@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: MIT
+// The app's part of a recorded program (issue 37): File > Open a trace... shows its profile in the Program
+// tab with its charts, Replay on this target runs it through Run's usual start into Results and History, and
+// File > Record a program... records one on a thread of its own, with its rate, Stop and every refusal.
+#include "app/gui/history_controller.h"
+#include "app/gui/log_model.h"
+#include "app/gui/main_window.h"
+#include "app/gui/plan_panel.h"
+#include "app/gui/program_data.h"
+#include "app/gui/program_view.h"
+#include "app/gui/record_dialog.h"
+#include "app/gui/record_job.h"
+#include "app/gui/results_model.h"
+#include "app/gui/results_view.h"
+#include "app/gui/target_model.h"
+#include "app/gui/target_panel.h"
+#include "core/model/trace_format.h"
+#include "tests/gui/wait_for.h"
+#include "tests/support/qt_text.h"
+#include "tests/support/qt_wait.h"
+#include "tests/support/synthetic_trace.h"
+#include "tests/support/temp_dir.h"
+
+#include <QDir>
+#include <QFile>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTest>
+#include <QtCharts/QBarSeries>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+using namespace iolab;
+using namespace iolab::gui;
+using namespace iolab::test;
+using ::testing::HasSubstr;
+
+namespace {
+
+// A program that writes two files: a.db three 4 KiB pwrites and an fdatasync, b.log 100 bytes by stdio.
+SyntheticTrace twoFiles()
+{
+    SyntheticTrace t;
+    t.open(1, 1, "/data/a.db", trace::OpenWrite | trace::OpenCreate, 3);
+    for (int i = 0; i < 3; ++i)
+        t.transfer(1, 1, trace::Call::PWrite, 3, 4096, i * 4096);
+    t.call(1, 1, trace::Call::Fdatasync, 3);
+    TraceEvent& stream = t.call(1, 1, trace::Call::FOpen, 0x1000);
+    stream.path = "/data/b.log";
+    stream.flags = trace::OpenWrite | trace::OpenCreate | trace::OpenTruncate;
+    t.transfer(1, 1, trace::Call::FWrite, 0x1000, 50, -1, 2);
+    t.call(1, 1, trace::Call::FClose, 0x1000);
+    t.call(1, 1, trace::Call::Close, 3);
+    return t;
+}
+
+const FileTimeline* fileNamed(const WriteTimeline& timeline, const std::string& path)
+{
+    for (const FileTimeline& f : timeline.files)
+        if (f.path == path)
+            return &f;
+    return nullptr;
+}
+
+std::uint64_t sum(const std::vector<std::uint64_t>& values)
+{
+    std::uint64_t total = 0;
+    for (auto v : values)
+        total += v;
+    return total;
+}
+
+QString sqlite3()
+{
+    return QStandardPaths::findExecutable(QStringLiteral("sqlite3"));
+}
+
+struct ProgramWindow : ::testing::Test
+{
+    TempDir data;
+    TempDir target;
+    TempDir traces;
+    LogModel log;
+    std::unique_ptr<MainWindow> window;
+
+    void SetUp() override
+    {
+        window =
+            std::make_unique<MainWindow>(AppPaths{q(data.path()), q(data / "settings.ini"), false}, &log);
+        window->resize(1366, 768);
+        window->show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
+        IOLAB_TRY_VERIFY(!window->targetPanel()->model()->isScanning(), 10'000);
+        window->chooseFolder(q(target.path()));
+        IOLAB_TRY_VERIFY(!window->isInspectingTarget(), 20'000);
+    }
+    QString open(const std::string& path)
+    {
+        QSignalSpy opened(window.get(), &MainWindow::traceOpened);
+        window->openTrace(q(path));
+        return answerOf(opened, 1);
+    }
+};
+
+// Records with the dialog and waits for the end; the dialog's status after it.
+QString recordAndWait(RecordDialog& dialog, const QString& program, const QString& arguments,
+                      const QString& folder, const QString& trace = {})
+{
+    dialog.programField()->setText(program);
+    dialog.argumentsField()->setText(arguments);
+    dialog.folderField()->setText(folder);
+    if (!trace.isEmpty())
+        dialog.traceField()->setText(trace);
+    QSignalSpy ended(&dialog, &RecordDialog::recordingEnded);
+    if (!dialog.record())
+        return dialog.statusText();
+    if (!ended.wait(60'000))
+        return QStringLiteral("no answer came");
+    return dialog.statusText();
+}
+
+// With IOLAB_SCREENSHOTS set to a folder, the window as it is then, for a person to look at.
+void screenshot(QWidget& widget, const char* name)
+{
+    if (const char* folder = std::getenv("IOLAB_SCREENSHOTS"))
+        widget.grab().save(QDir(QString::fromLocal8Bit(folder)).filePath(QString::fromLatin1(name)));
+}
+
+// Nothing of a recording is left in `folder` but what is named.
+std::vector<std::string> entriesOf(const std::string& folder)
+{
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(folder))
+        names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+} // namespace
+
+TEST(ProgramData, TheTimelineBucketsEachFilesWritesAndMarksItsSyncs)
+{
+    TempDir dir;
+    twoFiles().writeTo(dir / "two.iolab-trace");
+    const ProgramData program = readProgram(q(dir / "two.iolab-trace"));
+    ASSERT_EQ(program.error, QString());
+    EXPECT_EQ(program.profile.writeCalls, 5u);
+    ASSERT_FALSE(program.lines.empty());
+    const WriteTimeline& timeline = program.timeline;
+    EXPECT_EQ(timeline.syncs, 1u);
+    ASSERT_EQ(timeline.files.size(), 2u);
+    EXPECT_EQ(timeline.files[0].path, "/data/a.db") << "most bytes first";
+    const FileTimeline* db = fileNamed(timeline, "/data/a.db");
+    const FileTimeline* log = fileNamed(timeline, "/data/b.log");
+    ASSERT_TRUE(db && log);
+    EXPECT_EQ(db->totalBytes, 3 * 4096u);
+    EXPECT_EQ(sum(db->bytes), 3 * 4096u);
+    EXPECT_EQ(db->bytes.size(), WriteTimeline::kBins);
+    ASSERT_EQ(db->syncSeconds.size(), 1u);
+    EXPECT_GT(db->syncSeconds[0], 0.0);
+    EXPECT_LE(db->syncSeconds[0], timeline.spanSeconds);
+    EXPECT_EQ(log->totalBytes, 100u) << "a run of two 50-byte fwrites";
+    EXPECT_TRUE(log->syncSeconds.empty());
+    EXPECT_NEAR(timeline.binSeconds * WriteTimeline::kBins, timeline.spanSeconds, 1e-12);
+}
+
+TEST(ProgramData, FilesPastTheSixthAreOneLineOfOtherFiles)
+{
+    SyntheticTrace t;
+    for (int f = 0; f < 9; ++f) {
+        t.open(1, 1, "/data/f" + std::to_string(f), trace::OpenWrite | trace::OpenCreate, 3 + f);
+        t.transfer(1, 1, trace::Call::Write, 3 + f, 1000 * (f + 1));
+    }
+    TempDir dir;
+    t.writeTo(dir / "nine.iolab-trace");
+    const ProgramData program = readProgram(q(dir / "nine.iolab-trace"));
+    ASSERT_EQ(program.error, QString());
+    ASSERT_EQ(program.timeline.files.size(), WriteTimeline::kFiles + 1);
+    EXPECT_EQ(program.timeline.files.front().path, "/data/f8");
+    EXPECT_EQ(program.timeline.files.back().path, "other files");
+    EXPECT_EQ(program.timeline.files.back().totalBytes, 1000u + 2000u + 3000u);
+}
+
+TEST(ProgramData, ATraceThatCannotBeReadSaysWhy)
+{
+    TempDir dir;
+    std::ofstream(dir / "not.iolab-trace") << "hello";
+    EXPECT_THAT(readProgram(q(dir / "not.iolab-trace")).error.toStdString(), HasSubstr("not.iolab-trace"));
+    EXPECT_FALSE(readProgram(q(dir / "missing.iolab-trace")).error.isEmpty());
+}
+
+TEST(ProgramData, TheReplayMatrixIsIolabClisOne)
+{
+    const Matrix m = replayMatrix(QStringLiteral("/x/app.iolab-trace"));
+    ASSERT_EQ(m.groups.size(), 1u);
+    EXPECT_EQ(m.groups[0].strategies, std::vector<std::string>{"replay"});
+    EXPECT_EQ(m.groups[0].extraAxes.at("replay"), std::vector<std::string>{"/x/app.iolab-trace"});
+    EXPECT_EQ(m.name, "replay of app.iolab-trace");
+}
+
+TEST_F(ProgramWindow, OpeningATraceShowsTheVerdictFirstAndBothCharts)
+{
+    twoFiles().writeTo(traces / "two.iolab-trace");
+    ASSERT_EQ(open(traces / "two.iolab-trace"), QString());
+    ProgramView* view = window->programView();
+    EXPECT_EQ(window->tabs()->currentWidget(), view);
+    ASSERT_TRUE(view->hasProgram());
+    const ProgramData program = readProgram(q(traces / "two.iolab-trace"));
+    EXPECT_TRUE(view->profileText().startsWith(q(program.lines.front()))) << "the verdict first";
+    EXPECT_THAT(view->titleText().toStdString(), HasSubstr("synthetic --test"));
+    // The size chart: writes and reads, a bar per power of two.
+    auto* sizes = qobject_cast<QBarSeries*>(view->sizeChart()->series().value(0));
+    ASSERT_NE(sizes, nullptr);
+    ASSERT_EQ(sizes->barSets().size(), 2);
+    double writes = 0;
+    for (int i = 0; i < sizes->barSets()[0]->count(); ++i)
+        writes += sizes->barSets()[0]->at(i);
+    EXPECT_EQ(writes, 5.0);
+    // The timeline: a line per file and a dot per sync.
+    int lines = 0;
+    int dots = 0;
+    for (QAbstractSeries* s : view->timelineChart()->series()) {
+        if (auto* scatter = qobject_cast<QScatterSeries*>(s))
+            dots += scatter->count();
+        else if (qobject_cast<QLineSeries*>(s))
+            ++lines;
+    }
+    EXPECT_EQ(lines, 2);
+    EXPECT_EQ(dots, 1);
+    EXPECT_TRUE(view->replayButton()->isEnabled()) << "a folder target is selected";
+    screenshot(*window, "program-synthetic.png");
+
+    // A file that is no trace: the tab and the banner say why.
+    std::ofstream(traces / "bad.iolab-trace") << "hello";
+    EXPECT_FALSE(open(traces / "bad.iolab-trace").isEmpty());
+    EXPECT_FALSE(view->hasProgram());
+    EXPECT_FALSE(view->replayButton()->isEnabled());
+    EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("bad.iolab-trace"));
+}
+
+#ifndef _WIN32
+// Record with the dialog, open the trace in the Program tab, replay it on the target: the run goes through
+// Run's start into Live, Results (its replay record), the Summary and History.
+TEST_F(ProgramWindow, RecordedThenReplayedLikeAnyRun)
+{
+    if (sqlite3().isEmpty())
+        GTEST_SKIP() << "sqlite3 is not installed (dev.sh installs it)";
+    window->showRecordDialog();
+    auto* dialog = qobject_cast<RecordDialog*>(window->recordDialog());
+    ASSERT_NE(dialog, nullptr);
+    QSignalSpy opened(window.get(), &MainWindow::traceOpened);
+    const QString trace = q(traces / "sqlite.iolab-trace");
+    const QString status = recordAndWait(*dialog, QStringLiteral("sqlite3"),
+                                         QStringLiteral("t.db 'create table t(a); insert into t values(1);'"),
+                                         q(traces.path()), trace);
+    EXPECT_THAT(status.toStdString(), HasSubstr("exited with status 0"));
+    ASSERT_TRUE(QFile::exists(trace));
+    EXPECT_EQ(entriesOf(traces.path()), (std::vector<std::string>{"sqlite.iolab-trace", "t.db"}))
+        << "the parts folder is gone; the program ran in the working folder";
+    ASSERT_EQ(answerOf(opened, 1), QString());
+    ProgramView* view = window->programView();
+    EXPECT_EQ(view->tracePath(), trace);
+    EXPECT_THAT(view->profileText().toStdString(), HasSubstr("fdatasync"));
+    screenshot(*dialog, "record-dialog.png");
+    screenshot(*window, "program-sqlite.png");
+
+    QSignalSpy ended(window.get(), &MainWindow::runEnded);
+    ASSERT_TRUE(view->replayButton()->isEnabled());
+    view->replayButton()->click();
+    EXPECT_FALSE(view->replayButton()->isEnabled()) << "no second replay while one starts";
+    ASSERT_TRUE(ended.wait(120'000)) << window->bannerText().toStdString();
+    EXPECT_EQ(window->lastRunProblem(), QString());
+    ASSERT_TRUE(window->currentResult().has_value());
+    const RunResult& result = *window->currentResult();
+    ASSERT_EQ(result.cases.size(), 1u);
+    const CaseResult& replay = result.cases.front();
+    EXPECT_EQ(replay.testCase.label(), "replay of sqlite.iolab-trace");
+    ASSERT_TRUE(replay.replay.has_value());
+    EXPECT_GT(replay.replay->writeCalls, 0u);
+    EXPECT_EQ(window->resultsView()->model()->rowCount(), 1);
+    EXPECT_EQ(window->history()->model()->rowCount(), 1);
+    screenshot(*window, "replay-results.png");
+    EXPECT_FALSE(window->plan().matrix.name.starts_with("replay")) << "the plan is the editor's again";
+    EXPECT_EQ(target.entryCount(), 0u) << "the run folder is gone";
+}
+
+TEST_F(ProgramWindow, BadInputToTheRecordDialogIsSaidAndLeavesNothing)
+{
+    RecordDialog dialog;
+    const QString folder = q(traces.path());
+    EXPECT_THAT(recordAndWait(dialog, QString(), QString(), folder).toStdString(),
+                HasSubstr("Name the program"));
+    EXPECT_THAT(
+        recordAndWait(dialog, QStringLiteral("no-such-program-iolab"), QString(), folder).toStdString(),
+        HasSubstr("no such program on PATH"));
+    std::ofstream(traces / "plain.txt") << "not a program";
+    EXPECT_THAT(recordAndWait(dialog, QStringLiteral("./plain.txt"), QString(), folder).toStdString(),
+                HasSubstr("not executable"));
+    // An ELF file without a program interpreter: statically linked. The strace command is given.
+    {
+        std::ofstream elf(traces / "static-program", std::ios::binary);
+        unsigned char header[64] = {0x7f, 'E', 'L', 'F', 2, 1, 1};
+        header[54] = 56; // e_phentsize: sizeof(Elf64_Phdr); e_phnum 0
+        elf.write(reinterpret_cast<const char*>(header), sizeof header);
+    }
+    std::filesystem::permissions(traces / "static-program", std::filesystem::perms::owner_all);
+    const QString staticStatus =
+        recordAndWait(dialog, QStringLiteral("./static-program"), QStringLiteral("a 'b c'"), folder);
+    EXPECT_THAT(staticStatus.toStdString(), HasSubstr(traces / "static-program is statically linked"));
+    EXPECT_THAT(staticStatus.toStdString(), HasSubstr("strace -f -tt -T -y -o trace.strace -- "));
+    EXPECT_THAT(staticStatus.toStdString(), HasSubstr("/static-program a 'b c'</tt>"));
+    EXPECT_THAT(recordAndWait(dialog, QStringLiteral("true"), QString(), q(traces / "missing"),
+                              q(traces / "x.iolab-trace"))
+                    .toStdString(),
+                HasSubstr("is not a folder"));
+    std::ofstream(traces / "taken.iolab-trace") << "x";
+    EXPECT_THAT(
+        recordAndWait(dialog, QStringLiteral("true"), QString(), folder, q(traces / "taken.iolab-trace"))
+            .toStdString(),
+        HasSubstr("already exists"));
+    EXPECT_THAT(recordAndWait(dialog, QStringLiteral("true"), QStringLiteral("'unclosed"), folder,
+                              q(traces / "x.iolab-trace"))
+                    .toStdString(),
+                HasSubstr("single quote in the arguments is not closed"));
+    screenshot(dialog, "record-refused.png");
+    EXPECT_EQ(entriesOf(traces.path()),
+              (std::vector<std::string>{"plain.txt", "static-program", "taken.iolab-trace"}))
+        << "no trace and no parts folder left behind";
+}
+
+TEST_F(ProgramWindow, StopKillsTheProgramAndKeepsWhatItRecorded)
+{
+    RecordDialog dialog;
+    dialog.programField()->setText(QStringLiteral("sh"));
+    dialog.argumentsField()->setText(QStringLiteral("-c 'while :; do echo x >> out.txt; done'"));
+    dialog.folderField()->setText(q(traces.path()));
+    dialog.traceField()->setText(q(traces / "loop.iolab-trace"));
+    QSignalSpy ended(&dialog, &RecordDialog::recordingEnded);
+    QSignalSpy written(&dialog, &RecordDialog::traceWritten);
+    ASSERT_TRUE(dialog.record());
+    EXPECT_FALSE(dialog.recordButton()->isEnabled());
+    // The rate shows the records counted from the parts while it runs.
+    IOLAB_TRY_VERIFY(dialog.rateText().contains(QStringLiteral(" a second now")) &&
+                         !dialog.rateText().startsWith(QStringLiteral("About 0 ")),
+                     20'000);
+    ASSERT_TRUE(dialog.stopButton()->isEnabled());
+    screenshot(dialog, "record-running.png");
+    dialog.stopButton()->click();
+    ASSERT_TRUE(ended.wait(20'000));
+    EXPECT_THAT(dialog.statusText().toStdString(), HasSubstr("stopped (killed)"));
+    ASSERT_EQ(written.count(), 1);
+    const ProgramData program = readProgram(written.first().at(0).toString());
+    ASSERT_EQ(program.error, QString());
+    EXPECT_GT(program.profile.writeCalls, 0u);
+    EXPECT_TRUE(dialog.recordButton()->isEnabled());
+}
+
+TEST(RecordJob, ArgumentsSplitAsAShellSplitsThem)
+{
+    QString error;
+    EXPECT_EQ(splitArguments(QStringLiteral(R"(t.db 'create table t(a);'  "x \"y\"" a\ b '')"), &error),
+              (QStringList{QStringLiteral("t.db"), QStringLiteral("create table t(a);"),
+                           QStringLiteral("x \"y\""), QStringLiteral("a b"), QString()}));
+    EXPECT_EQ(error, QString());
+    EXPECT_TRUE(splitArguments(QStringLiteral("\"open"), &error).isEmpty());
+    EXPECT_THAT(error.toStdString(), HasSubstr("double quote"));
+}
+
+TEST(RecordJob, TheRecordsAreEstimatedFromTheChunksUsedBytes)
+{
+    TempDir dir;
+    trace::PartHeader header{};
+    header.headerBytes = sizeof header;
+    header.chunkBytes = 4096;
+    trace::ChunkHeader used{trace::kChunkMagic, 1, 10 * 88, 0};
+    trace::ChunkHeader unused{};
+    std::string bytes(sizeof header + 2 * 4096, '\0');
+    std::memcpy(bytes.data(), &header, sizeof header);
+    std::memcpy(bytes.data() + sizeof header, &used, sizeof used);
+    std::memcpy(bytes.data() + sizeof header + 4096, &unused, sizeof unused);
+    std::ofstream(dir / "1-1.part", std::ios::binary) << bytes;
+    std::ofstream(dir / "2-2.part", std::ios::binary) << bytes;
+    EXPECT_EQ(estimatedRecords(q(dir.path())), 20u);
+}
+#endif
