@@ -19,6 +19,7 @@
 #include "core/analysis/significance.h"
 #include "core/analysis/verdict.h"
 #include "core/analysis/warnings.h"
+#include "core/base/stats.h"
 #include "core/base/units.h"
 #include "core/engine/crash_probe.h"
 #include "core/engine/exposure.h"
@@ -1160,6 +1161,68 @@ void crashProbeSection(Layout& layout, const ReportContext& ctx)
                  rows, 7, [&lost](std::size_t i) { return lost[i] ? kBad : kText; });
 }
 
+// A recorded program's replays: the program, its time inside its calls when recorded against the replay's
+// here (the median over the measured repetitions), and what the replay re-issued.
+void programSection(Layout& layout, const ReportContext& ctx)
+{
+    std::vector<QStringList> rows;
+    std::vector<bool> off;
+    for (const auto& c : ctx.result.cases) {
+        if (!c.replay)
+            continue;
+        const ReplayRecord& r = *c.replay;
+        std::vector<double> inside;
+        for (const auto& rep : c.repetitions) {
+            if (!rep.warmup && rep.outcome.ok() && rep.insideSeconds)
+                inside.push_back(*rep.insideSeconds);
+        }
+        QString replayed = QStringLiteral("not measured");
+        QString ratio = QStringLiteral("-");
+        bool outside = false;
+        if (!inside.empty()) {
+            const double median = iolab::median(inside);
+            replayed = QStringLiteral("%1 (median of %2)").arg(qs(formatLatency(median))).arg(inside.size());
+            if (r.recordedInsideSeconds > 0) {
+                const double x = median / r.recordedInsideSeconds;
+                ratio = QStringLiteral("%1x").arg(x, 0, 'f', 2);
+                outside = std::abs(x - 1) > 0.15;
+            }
+        } else if (!c.reason.empty()) {
+            replayed = QStringLiteral("not measured: %1").arg(qs(c.reason));
+        }
+        rows.push_back({shortLabel(c), qs(r.program), qs(formatLatency(r.recordedInsideSeconds)), replayed,
+                        ratio, QLocale().toString(static_cast<qulonglong>(r.calls)),
+                        QLocale().toString(static_cast<qulonglong>(r.writeCalls)),
+                        QLocale().toString(static_cast<qulonglong>(r.syncCalls)),
+                        qs(formatBytes(r.bytesWritten))});
+        off.push_back(outside);
+    }
+    if (rows.empty())
+        return;
+    layout.heading(QStringLiteral("Your program"), 1, 80);
+    layout.paragraph(
+        QStringLiteral(
+            "Each replay re-issued a recorded program's calls on files here, thread by thread in their "
+            "order, "
+            "with their sizes, offsets, flags, syncs, renames and deletes (IOLab's pattern as the data, the "
+            "time between calls left out unless the run kept it). Inside: the time spent inside those calls, "
+            "summed over threads; the replay's is the median over the measured repetitions. A replay within "
+            "15% of the program (0.85x to 1.15x) re-created its I/O faithfully; one further off is in red: "
+            "the machine was not in the same state (a cache warm or cold, other programs' I/O), or the "
+            "program's calls depended on work between them that the replay leaves out."),
+        8.5);
+    layout.table({{QStringLiteral("Case"), 8},
+                  {QStringLiteral("Program"), 12},
+                  {QStringLiteral("Inside, recorded"), 4.5, Qt::AlignRight},
+                  {QStringLiteral("Inside, replayed"), 6.5, Qt::AlignRight},
+                  {QStringLiteral("Replay / program"), 4.5, Qt::AlignRight},
+                  {QStringLiteral("Calls"), 3.5, Qt::AlignRight},
+                  {QStringLiteral("Writes"), 3.5, Qt::AlignRight},
+                  {QStringLiteral("Syncs"), 3, Qt::AlignRight},
+                  {QStringLiteral("Bytes written"), 4.5, Qt::AlignRight}},
+                 rows, 7, [&off](std::size_t i) { return off[i] ? kBad : kText; });
+}
+
 // Article 001's question in one table: each case under a memory limit, its rates under the cap, what its
 // memory cgroup held at most, and whether it survives kill -9; then the answer.
 void memoryBudgetSection(Layout& layout, const ReportContext& ctx)
@@ -1843,11 +1906,11 @@ void syncLabSection(Layout& layout, const ReportContext& ctx)
 using Section = void (*)(Layout&, const ReportContext&);
 
 // The report, in reading order: the answer first, the evidence after it, every repetition last.
-constexpr std::array<Section, 19> kSections = {
-    &headerSection,     &summarySection,      &cdmSection,      &syncLabSection,  &machineSection,
-    &targetSection,     &systemSection,       &resultsSection,  &exposureSection, &findingsSection,
-    &crashProbeSection, &memoryBudgetSection, &chartsSection,   &latencySection,  &qdSection,
-    &timelinesSection,  &matrixSection,       &appendixSection, &fioJobsSection};
+constexpr std::array<Section, 20> kSections = {
+    &headerSection,   &summarySection,    &cdmSection,          &syncLabSection,  &machineSection,
+    &targetSection,   &systemSection,     &resultsSection,      &programSection,  &exposureSection,
+    &findingsSection, &crashProbeSection, &memoryBudgetSection, &chartsSection,   &latencySection,
+    &qdSection,       &timelinesSection,  &matrixSection,       &appendixSection, &fioJobsSection};
 
 void writeReport(Layout& layout, const RunResult& result, const QString& title, const ReportOptions& options,
                  const Registry* registry)

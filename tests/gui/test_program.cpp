@@ -14,8 +14,12 @@
 #include "app/gui/results_view.h"
 #include "app/gui/target_model.h"
 #include "app/gui/target_panel.h"
+#include "app/report/pdf_report.h"
+#include "core/formats/result_json.h"
 #include "core/model/trace_format.h"
 #include "tests/gui/wait_for.h"
+#include "tests/support/builtin_registry.h"
+#include "tests/support/process.h"
 #include "tests/support/qt_text.h"
 #include "tests/support/qt_wait.h"
 #include "tests/support/synthetic_trace.h"
@@ -251,6 +255,43 @@ TEST_F(ProgramWindow, OpeningATraceShowsTheVerdictFirstAndBothCharts)
     EXPECT_THAT(window->bannerText().toStdString(), HasSubstr("bad.iolab-trace"));
 }
 
+// A result with a replay case: the report's "Your program" gives the program, the time inside its calls when
+// recorded and the median of the measured repetitions' replayed, their ratio, and what the replay re-issued;
+// a result without one has no such section.
+TEST(ProgramReport, AReplayCaseGetsYourProgramSection)
+{
+    TempDir dir;
+    std::ifstream in(std::string(IOLAB_SOURCE_DIR) + "/tests/data/golden-result.json");
+    const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    RunResult result = resultFromJson(json, "golden-result.json");
+    const auto textOf = [&dir](const RunResult& r) {
+        const QByteArray pdf = report::renderPdfReport(r, {}, &builtinRegistry());
+        const std::string path = dir / "report.pdf";
+        std::ofstream(path, std::ios::binary).write(pdf.constData(), pdf.size());
+        const auto text = runHostTool("pdftotext", {"-layout", path, "-"});
+        EXPECT_EQ(text.exitCode, 0) << text.err;
+        return text.out;
+    };
+    EXPECT_THAT(textOf(result), ::testing::Not(HasSubstr("Your program")));
+    CaseResult& c = result.cases.front();
+    c.replay = ReplayRecord{"dd if=/dev/zero of=out bs=4k count=100 oflag=dsync", 0.010, 103, 100, 0, 409600};
+    ASSERT_GE(c.repetitions.size(), 2u);
+    double inside = 0.008;
+    for (auto& rep : c.repetitions) {
+        rep.insideSeconds = rep.warmup ? 1.0 : inside; // the warm-up's is left out
+        inside += 0.001;
+    }
+    std::size_t measured = 0;
+    for (const auto& rep : c.repetitions)
+        measured += rep.warmup || !rep.outcome.ok() ? 0 : 1;
+    const std::string text = textOf(result);
+    EXPECT_THAT(text, HasSubstr("Your program"));
+    EXPECT_THAT(text, HasSubstr("dd if=/dev/zero of=out bs=4k"));
+    EXPECT_THAT(text, HasSubstr("10.0 ms")) << "the program's time inside its calls";
+    EXPECT_THAT(text, HasSubstr(QStringLiteral("(median of %1)").arg(measured).toStdString()));
+    EXPECT_THAT(text, HasSubstr("400 KiB"));
+}
+
 #ifndef _WIN32
 // Record with the dialog, open the trace in the Program tab, replay it on the target: the run goes through
 // Run's start into Live, Results (its replay record), the Summary and History.
@@ -293,6 +334,17 @@ TEST_F(ProgramWindow, RecordedThenReplayedLikeAnyRun)
     EXPECT_EQ(window->resultsView()->model()->rowCount(), 1);
     EXPECT_EQ(window->history()->model()->rowCount(), 1);
     screenshot(*window, "replay-results.png");
+    // The report's "Your program": the program, its time inside its calls recorded and replayed.
+    const std::string pdf = data / "replay.pdf";
+    ASSERT_EQ(exportAndWait(*window, q(pdf)), QString());
+    if (const char* folder = std::getenv("IOLAB_SCREENSHOTS"))
+        std::filesystem::copy_file(pdf, std::string(folder) + "/replay.pdf",
+                                   std::filesystem::copy_options::overwrite_existing);
+    const auto text = runHostTool("pdftotext", {"-layout", pdf, "-"});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_THAT(text.out, HasSubstr("Your program"));
+    EXPECT_THAT(text.out, HasSubstr("sqlite3 t.db"));
+    EXPECT_THAT(text.out, HasSubstr("(median of 5)"));
     EXPECT_FALSE(window->plan().matrix.name.starts_with("replay")) << "the plan is the editor's again";
     EXPECT_EQ(target.entryCount(), 0u) << "the run folder is gone";
 }
