@@ -327,7 +327,7 @@ TEST_F(ProgramWindow, RecordedThenReplayedLikeAnyRun)
     ASSERT_TRUE(window->currentResult().has_value());
     const RunResult& result = *window->currentResult();
     ASSERT_EQ(result.cases.size(), 1u);
-    const CaseResult& replay = result.cases.front();
+    const CaseResult replay = result.cases.front(); // a copy: the window's result is replaced below
     EXPECT_EQ(replay.testCase.label(), "replay of sqlite.iolab-trace");
     ASSERT_TRUE(replay.replay.has_value());
     EXPECT_GT(replay.replay->writeCalls, 0u);
@@ -345,6 +345,25 @@ TEST_F(ProgramWindow, RecordedThenReplayedLikeAnyRun)
     EXPECT_THAT(text.out, HasSubstr("Your program"));
     EXPECT_THAT(text.out, HasSubstr("sqlite3 t.db"));
     EXPECT_THAT(text.out, HasSubstr("(median of 5)"));
+
+    // History: the run reopens with its replay record, each repetition's time inside the calls, the Summary's
+    // answer about the program, and the report's section.
+    const std::string verdict = window->resultsView()->verdictText().toStdString();
+    EXPECT_THAT(verdict, HasSubstr("sqlite3"));
+    const QString saved = window->lastSavedRun();
+    ASSERT_FALSE(saved.isEmpty());
+    window->showResult(RunResult{}, QStringLiteral("nothing"));
+    ASSERT_EQ(openAndWait(*window, saved), QString());
+    ASSERT_TRUE(window->currentResult().has_value());
+    const CaseResult& reopened = window->currentResult()->cases.at(0);
+    EXPECT_EQ(reopened.replay, replay.replay);
+    ASSERT_EQ(reopened.repetitions.size(), replay.repetitions.size());
+    for (std::size_t i = 0; i < reopened.repetitions.size(); ++i)
+        EXPECT_EQ(reopened.repetitions[i].insideSeconds, replay.repetitions[i].insideSeconds);
+    EXPECT_EQ(window->resultsView()->verdictText().toStdString(), verdict);
+    ASSERT_EQ(exportAndWait(*window, q(data / "reopened.pdf")), QString());
+    const auto reopenedText = runHostTool("pdftotext", {"-layout", data / "reopened.pdf", "-"});
+    EXPECT_THAT(reopenedText.out, HasSubstr("Your program"));
     EXPECT_FALSE(window->plan().matrix.name.starts_with("replay")) << "the plan is the editor's again";
     EXPECT_EQ(target.entryCount(), 0u) << "the run folder is gone";
 }
