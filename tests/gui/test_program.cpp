@@ -2,6 +2,7 @@
 // The app's part of a recorded program (issue 37): File > Open a trace... shows its profile in the Program
 // tab with its charts, Replay on this target runs it through Run's usual start into Results and History, and
 // File > Record a program... records one on a thread of its own, with its rate, Stop and every refusal.
+#include "app/common/recording.h"
 #include "app/gui/history_controller.h"
 #include "app/gui/log_model.h"
 #include "app/gui/main_window.h"
@@ -15,6 +16,7 @@
 #include "app/gui/target_model.h"
 #include "app/gui/target_panel.h"
 #include "app/report/pdf_report.h"
+#include "core/formats/procmon_import.h"
 #include "core/formats/result_json.h"
 #include "core/model/trace_format.h"
 #include "tests/gui/wait_for.h"
@@ -196,6 +198,30 @@ TEST(ProgramData, FilesPastTheSixthAreOneLineOfOtherFiles)
     EXPECT_EQ(program.timeline.files.front().path, "/data/f8");
     EXPECT_EQ(program.timeline.files.back().path, "other files");
     EXPECT_EQ(program.timeline.files.back().totalBytes, 1000u + 2000u + 3000u);
+}
+
+// A capture imported (here Process Monitor's CSV, as iolab-cli import reads it) is a trace like a recording:
+// its Windows file's writes and flushes are on the timeline.
+TEST(ProgramData, AnImportedCaptureReadsAsATrace)
+{
+    TempDir dir;
+    std::ifstream csv(std::string(IOLAB_SOURCE_DIR) + "/tests/data/procmon/writer.csv", std::ios::binary);
+    std::vector<std::unique_ptr<std::ofstream>> parts;
+    importProcmonCsv(csv, "writer.csv", [&](std::size_t n) -> std::ostream& {
+        parts.push_back(std::make_unique<std::ofstream>(
+            dir / (std::to_string(n) + "-" + std::to_string(n) + ".part"), std::ios::binary));
+        return *parts.back();
+    });
+    parts.clear();
+    mergeParts(partsIn(dir.path()), dir / "writer.iolab-trace");
+    const ProgramData program = readProgram(q(dir / "writer.iolab-trace"));
+    ASSERT_EQ(program.error, QString());
+    EXPECT_GT(program.profile.writeCalls, 0u);
+    ASSERT_FALSE(program.timeline.files.empty());
+    std::uint64_t written = 0;
+    for (const FileTimeline& f : program.timeline.files)
+        written += f.totalBytes;
+    EXPECT_EQ(written, program.profile.bytesWritten);
 }
 
 TEST(ProgramData, ATraceThatCannotBeReadSaysWhy)
