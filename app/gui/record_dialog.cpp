@@ -4,7 +4,6 @@
 #include "app/gui/record_job.h"
 #include "app/gui/workers.h"
 
-#include <QApplication>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
@@ -177,10 +176,12 @@ bool RecordDialog::record()
     updateButtons();
     // The program may run for hours: a thread of its own, not a pool's. Its answers come back queued and are
     // dropped once the dialog is gone.
-    std::thread([receiver = QPointer<RecordDialog>(this), request, stop = m_stopSource.get_token()] {
-        const RecordOutcome outcome = recordProgram(request, stop, [receiver](const QString& parts) {
+    // The answers go through a pool, which lives as long as the process (qApp may be gone at exit).
+    QObject* context = targetPool();
+    std::thread([context, receiver = QPointer<RecordDialog>(this), request, stop = m_stopSource.get_token()] {
+        const RecordOutcome outcome = recordProgram(request, stop, [context, receiver](const QString& parts) {
             QMetaObject::invokeMethod(
-                qApp,
+                context,
                 [receiver, parts] {
                     if (receiver != nullptr)
                         receiver->started(parts);
@@ -188,7 +189,7 @@ bool RecordDialog::record()
                 Qt::QueuedConnection);
         });
         QMetaObject::invokeMethod(
-            qApp,
+            context,
             [receiver, outcome] {
                 if (receiver != nullptr)
                     receiver->finished(outcome);
