@@ -193,15 +193,17 @@ void ProgramView::showProgram(const ProgramData& program)
         return;
     }
     const ProgramProfile& profile = program.profile;
+    const double wallSeconds = static_cast<double>(profile.wallNs) / 1e9;
     const auto count = [](std::uint64_t n, const QString& one, const QString& many) {
         return QStringLiteral("%L1 %2").arg(n).arg(n == 1 ? one : many);
     };
-    m_title->setText(tr("<b>%1</b><br>%2: %3 in %4, %5, over %6.")
-                         .arg(commandLine(profile).toHtmlEscaped(), program.tracePath.toHtmlEscaped(),
-                              count(profile.calls, tr("call"), tr("calls")),
-                              count(program.records, tr("record"), tr("records")),
-                              count(profile.processes.size(), tr("process"), tr("processes")),
-                              qs(formatDuration(static_cast<double>(profile.wallNs) / 1e9))));
+    m_title->setText(
+        tr("<b>%1</b><br>%2: %3 in %4, %5, over %6.")
+            .arg(commandLine(profile).toHtmlEscaped(), program.tracePath.toHtmlEscaped(),
+                 count(profile.calls, tr("call"), tr("calls")),
+                 count(program.records, tr("record"), tr("records")),
+                 count(profile.processes.size(), tr("process"), tr("processes")),
+                 qs(wallSeconds < 1 ? formatLatency(wallSeconds) : formatDuration(wallSeconds))));
     m_text->setHtml(profileHtml(program.lines));
     rebuildCharts();
     updateReplay();
@@ -338,10 +340,15 @@ void ProgramView::buildTimelineChart()
     m_timelineChart->setTitle(tr("Bytes written per %1 to each file; dots: its syncs (%L2 in all)")
                                   .arg(qs(formatLatency(timeline.binSeconds)))
                                   .arg(timeline.syncs));
+    // Time in the unit that gives the span a number of at least 1: a short program's run is microseconds.
+    const auto [timeUnit, timeName] = timeline.spanSeconds >= 1      ? std::pair{1.0, tr("seconds")}
+                                      : timeline.spanSeconds >= 1e-3 ? std::pair{1e-3, tr("milliseconds")}
+                                                                     : std::pair{1e-6, tr("microseconds")};
     auto* x = new QValueAxis;
-    x->setRange(0, timeline.spanSeconds);
-    x->setTitleText(tr("seconds since the program started"));
-    x->setLabelFormat(timeline.spanSeconds < 1 ? QStringLiteral("%.3f") : QStringLiteral("%.1f"));
+    x->setRange(0, timeline.spanSeconds / timeUnit);
+    x->applyNiceNumbers();
+    x->setTitleText(tr("%1 since the program started").arg(timeName));
+    x->setLabelFormat(QStringLiteral("%g"));
     auto* y = new QValueAxis;
     y->setRange(0, std::max(1.0, static_cast<double>(largest) / unit * 1.1));
     y->applyNiceNumbers();
@@ -360,8 +367,8 @@ void ProgramView::buildTimelineChart()
         // Each bin drawn as a step: a lone bin shows as a plateau.
         for (std::size_t bin = 0; bin < file.bytes.size(); ++bin) {
             const double value = static_cast<double>(file.bytes[bin]) / unit;
-            line->append(static_cast<double>(bin) * timeline.binSeconds, value);
-            line->append(static_cast<double>(bin + 1) * timeline.binSeconds, value);
+            line->append(static_cast<double>(bin) * timeline.binSeconds / timeUnit, value);
+            line->append(static_cast<double>(bin + 1) * timeline.binSeconds / timeUnit, value);
         }
         line->setPen(QPen(colour, 2));
         m_timelineChart->addSeries(line);
@@ -377,7 +384,7 @@ void ProgramView::buildTimelineChart()
         for (const double at : file.syncSeconds) {
             const auto bin = std::min<std::size_t>(static_cast<std::size_t>(at / timeline.binSeconds),
                                                    file.bytes.size() - 1);
-            syncs->append(at, static_cast<double>(file.bytes[bin]) / unit);
+            syncs->append(at / timeUnit, static_cast<double>(file.bytes[bin]) / unit);
         }
         m_timelineChart->addSeries(syncs);
         syncs->attachAxis(x);
