@@ -89,11 +89,6 @@ std::uint64_t sum(const std::vector<std::uint64_t>& values)
     return total;
 }
 
-QString sqlite3()
-{
-    return QStandardPaths::findExecutable(QStringLiteral("sqlite3"));
-}
-
 struct ProgramWindow : ::testing::Test
 {
     TempDir data;
@@ -121,6 +116,20 @@ struct ProgramWindow : ::testing::Test
     }
 };
 
+// With IOLAB_SCREENSHOTS set to a folder, the window as it is then, for a person to look at.
+void screenshot(QWidget& widget, const char* name)
+{
+    if (const char* folder = std::getenv("IOLAB_SCREENSHOTS"))
+        widget.grab().save(QDir(QString::fromLocal8Bit(folder)).filePath(QString::fromLatin1(name)));
+}
+
+#ifndef _WIN32
+// Recording is Linux's (platform/recorder.h): these help its tests only.
+QString sqlite3()
+{
+    return QStandardPaths::findExecutable(QStringLiteral("sqlite3"));
+}
+
 // Records with the dialog and waits for the end; the dialog's status after it.
 QString recordAndWait(RecordDialog& dialog, const QString& program, const QString& arguments,
                       const QString& folder, const QString& trace = {})
@@ -138,13 +147,6 @@ QString recordAndWait(RecordDialog& dialog, const QString& program, const QStrin
     return dialog.statusText();
 }
 
-// With IOLAB_SCREENSHOTS set to a folder, the window as it is then, for a person to look at.
-void screenshot(QWidget& widget, const char* name)
-{
-    if (const char* folder = std::getenv("IOLAB_SCREENSHOTS"))
-        widget.grab().save(QDir(QString::fromLocal8Bit(folder)).filePath(QString::fromLatin1(name)));
-}
-
 // Nothing of a recording is left in `folder` but what is named.
 std::vector<std::string> entriesOf(const std::string& folder)
 {
@@ -154,6 +156,8 @@ std::vector<std::string> entriesOf(const std::string& folder)
     std::sort(names.begin(), names.end());
     return names;
 }
+
+#endif
 
 } // namespace
 
