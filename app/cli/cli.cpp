@@ -422,21 +422,20 @@ void printResults(const RunResult& result, Ranking ranking)
         // The interval and the spread qualify the rate the case is ranked by, as in the app.
         const auto& ranked = rankedRate(c, ranking);
         const std::string dash = "-";
-        fmt::print("{:<3} {:<25} {:>6} {:>7} {:<13} {:>3} {:>4} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} "
-                   "{:>17} {:>9} "
-                   "{:>9}\n",
-                   c.index + 1, cell(k.strategy == kReplayStrategy ? k.label() : k.strategy + patternTag(k), 25),
-                   formatBytesCompact(k.chunkBytes),
-                   toString(k.buffer), cell(syncOrRead(k), 13), k.threads,
-                   k.queueDepth != 0 ? std::to_string(k.queueDepth) : dash, formatBytesShort(k.totalBytes),
-                   toString(c.status), ok ? figure(a.median) : dash,
-                   ok && a.count >= kTrimmedMeanMinCount ? figure(a.trimmedMean) : dash,
-                   ok && ranked.count >= 2 ? figure(std::max(0.0, ranked.ciLow)) + "-" + figure(ranked.ciHigh)
-                                           : dash,
-                   ok && k.direction == Direction::Write ? figure(c.durableMBps.median) : dash,
-                   ok && ranked.count >= 2 ? fmt::format("{:.1f}", ranked.cv * 100) : dash,
-                   ok ? p99Cell(c) : dash, ok ? fmt::format("{:.3f}", c.cpuSecondsPerGiB) : dash,
-                   formatBytes(c.peakRssBytes));
+        fmt::print(
+            "{:<3} {:<25} {:>6} {:>7} {:<13} {:>3} {:>4} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} "
+            "{:>17} {:>9} "
+            "{:>9}\n",
+            c.index + 1, cell(k.strategy == kReplayStrategy ? k.label() : k.strategy + patternTag(k), 25),
+            formatBytesCompact(k.chunkBytes), toString(k.buffer), cell(syncOrRead(k), 13), k.threads,
+            k.queueDepth != 0 ? std::to_string(k.queueDepth) : dash, formatBytesShort(k.totalBytes),
+            toString(c.status), ok ? figure(a.median) : dash,
+            ok && a.count >= kTrimmedMeanMinCount ? figure(a.trimmedMean) : dash,
+            ok && ranked.count >= 2 ? figure(std::max(0.0, ranked.ciLow)) + "-" + figure(ranked.ciHigh)
+                                    : dash,
+            ok && k.direction == Direction::Write ? figure(c.durableMBps.median) : dash,
+            ok && ranked.count >= 2 ? fmt::format("{:.1f}", ranked.cv * 100) : dash, ok ? p99Cell(c) : dash,
+            ok ? fmt::format("{:.3f}", c.cpuSecondsPerGiB) : dash, formatBytes(c.peakRssBytes));
     }
     std::printf(
         "MB/s = 10^6 bytes/s, median over %u measured repetitions after %u warm-up; trimmed = their mean "

@@ -33,7 +33,6 @@ struct SizeHistogram
     static std::uint64_t lowerBound(std::size_t bucket);
 };
 
-
 struct FileProfile
 {
     std::string path;

@@ -131,7 +131,8 @@ struct HandleKeyHash
 {
     std::size_t operator()(const HandleKey& k) const noexcept
     {
-        return std::hash<std::uint64_t>()(k.handle * 1315423911u + k.pid * 2654435761u + k.space);
+        return std::hash<std::uint64_t>()(k.handle * 1315423911u + std::uint64_t{k.pid} * 2654435761u +
+                                          k.space);
     }
 };
 
@@ -1080,7 +1081,8 @@ std::vector<std::string> describeReplayResult(const CaseResult& result, const Re
     std::vector<std::string> lines = describeReplayScript(script);
     const auto fidelity = replayFidelity(result, script);
     if (!fidelity) {
-        lines.push_back("No measured repetition of the replay finished: nothing to set beside the program.");
+        lines.emplace_back(
+            "No measured repetition of the replay finished: nothing to set beside the program.");
         return lines;
     }
     const double off = fidelity->ratio - 1.0;

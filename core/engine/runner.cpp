@@ -236,7 +236,9 @@ Outcome CaseRunner::prepareReplay(std::uint32_t caseIndex, const Case& c, const 
         return outcome;
     files.folders.push_back(folder);
     for (const std::string& sub : script.folders) {
-        files.folders.push_back(m_workspace.directoryFor(name + "/" + sub, outcome));
+        std::string relative = name;
+        relative.append("/").append(sub);
+        files.folders.push_back(m_workspace.directoryFor(relative, outcome));
         if (!outcome.ok())
             return outcome;
     }
