@@ -29,6 +29,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -241,7 +242,10 @@ TEST(ProgramData, TheReplayMatrixIsIolabClisOne)
     const Matrix m = replayMatrix(QStringLiteral("/x/app.iolab-trace"));
     ASSERT_EQ(m.groups.size(), 1u);
     EXPECT_EQ(m.groups[0].strategies, std::vector<std::string>{"replay"});
-    EXPECT_EQ(m.groups[0].extraAxes.at("replay"), std::vector<std::string>{"/x/app.iolab-trace"});
+    // The absolute path, as iolab-cli gives it (on Windows, with its drive).
+    EXPECT_EQ(m.groups[0].extraAxes.at("replay"),
+              std::vector<std::string>{
+                  QFileInfo(QStringLiteral("/x/app.iolab-trace")).absoluteFilePath().toStdString()});
     EXPECT_EQ(m.name, "replay of app.iolab-trace");
 }
 
