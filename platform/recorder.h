@@ -48,7 +48,7 @@ struct RecordedRun
 // Without one (iolab-cli), the program shares the caller's terminal and Ctrl+C reaches it.
 RecordedRun runRecorded(const std::string& program, const std::vector<std::string>& arguments,
                         const std::string& partsFolder, const std::string& workingFolder,
-                        std::stop_token stop = {});
+                        const std::stop_token& stop = {});
 
 // The strace command that records the same calls where IOLab cannot (a static program, a machine without
 // IOLab): its output is what `iolab-cli profile` imports.

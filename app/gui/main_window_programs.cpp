@@ -67,7 +67,7 @@ void MainWindow::openTrace(const QString& path)
     // came meanwhile.
     runOffGuiThread(
         targetPool(), this, [path] { return readProgram(path); },
-        [serial, path](MainWindow& window, ProgramData program) {
+        [serial, path](MainWindow& window, const ProgramData& program) {
             if (serial != window.m_traceSerial)
                 return;
             window.m_traceOpening = false;

@@ -90,7 +90,7 @@ QString defaultTracePath(const QString& program, const QString& workingFolder)
                            QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
 }
 
-RecordOutcome recordProgram(const RecordRequest& request, std::stop_token stop,
+RecordOutcome recordProgram(const RecordRequest& request, const std::stop_token& stop,
                             const std::function<void(const QString& partsFolder)>& started)
 {
     RecordOutcome outcome;

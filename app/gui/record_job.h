@@ -45,7 +45,7 @@ QString defaultTracePath(const QString& program, const QString& workingFolder);
 
 // Records `request` (blocking: call it off the GUI thread). `started` gets the parts folder once the program
 // is about to start; a stop requested kills the program, and what it recorded until then is the trace.
-RecordOutcome recordProgram(const RecordRequest& request, std::stop_token stop,
+RecordOutcome recordProgram(const RecordRequest& request, const std::stop_token& stop,
                             const std::function<void(const QString& partsFolder)>& started);
 
 // The recorder's records in a parts folder so far, estimated from the bytes its chunks have used (a record is

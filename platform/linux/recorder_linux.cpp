@@ -143,7 +143,7 @@ RecordableProgram checkRecordable(const std::string& program)
 
 RecordedRun runRecorded(const std::string& program, const std::vector<std::string>& arguments,
                         const std::string& partsFolder, const std::string& workingFolder,
-                        std::stop_token stop)
+                        const std::stop_token& stop)
 {
     const bool stoppable = stop.stop_possible();
     RecordedRun run;

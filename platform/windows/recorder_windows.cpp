@@ -18,7 +18,7 @@ RecordableProgram checkRecordable(const std::string& program)
 }
 
 RecordedRun runRecorded(const std::string& program, const std::vector<std::string>&, const std::string&,
-                        const std::string&, std::stop_token)
+                        const std::string&, const std::stop_token&)
 {
     RecordedRun run;
     run.error = program + " was not started: this version of IOLab records programs on Linux only";
