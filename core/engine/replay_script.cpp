@@ -145,6 +145,19 @@ struct PendingFork
     bool copied = false;
 };
 
+// A call on a handle as a step: its kind, run length, flags, size and offset as recorded.
+ReplayStep stepOf(const TraceEvent& event, std::uint32_t slot)
+{
+    ReplayStep step;
+    step.call = event.call;
+    step.count = event.count;
+    step.flags = event.flags;
+    step.slot = slot;
+    step.bytes = event.bytes;
+    step.offset = event.offset;
+    return step;
+}
+
 class Builder
 {
 public:
@@ -657,13 +670,7 @@ void Builder::onDescriptor(const TraceEvent& event, std::uint32_t thread, std::u
         return leaveOut(kNotAFile, event.count);
     if (event.error != 0)
         return leaveOut(kFailed, event.count);
-    ReplayStep step;
-    step.call = event.call;
-    step.count = event.count;
-    step.flags = event.flags;
-    step.slot = slot;
-    step.bytes = event.bytes;
-    step.offset = event.offset;
+    ReplayStep step = stepOf(event, slot);
     const std::uint64_t total = event.bytes * event.count;
     const std::uint64_t got =
         event.bytes * (event.count - 1) + static_cast<std::uint64_t>(std::max<std::int64_t>(event.result, 0));
@@ -776,13 +783,7 @@ void Builder::onStream(const TraceEvent& event, std::uint32_t thread, std::uint3
     if (event.error != 0 && event.call != Call::FGetc && event.call != Call::FGets &&
         event.call != Call::FRead)
         return leaveOut(kFailed, event.count);
-    ReplayStep step;
-    step.call = event.call;
-    step.count = event.count;
-    step.flags = event.flags;
-    step.slot = slot;
-    step.bytes = event.bytes;
-    step.offset = event.offset;
+    ReplayStep step = stepOf(event, slot);
     const bool append = m_descriptions[s.description].append;
     auto put = [&](std::uint64_t bytes) {
         const std::uint64_t at = append ? m_inodes[inode].size : s.position;

@@ -1077,21 +1077,14 @@ RunResult Runner::run(const RunPlan& plan, const RunOptions& options, const std:
                 "plus a {} margin) but the target has {}",
                 formatBytes(replaySpaceNeeded(*replay)),
                 formatBytes(replaySpaceNeeded(*replay) - replay->peakFileBytes), formatBytes(free));
-        } else if (replay) {
-            const Pattern pattern(c.chunkBytes, c.pattern);
-            CaseRunner runner(*strategy, m_workspace, m_probe, sampler.get(), options, stopFlag, m_launcher,
-                              replay.get());
-            const LatencyChoice latency = chooseLatency(c, strategy->info());
-            caseResult.latencyChoice = latency.why;
-            const auto caseLatency = latency.record ? std::make_unique<CallLatency>() : nullptr;
-            runRepetitions(i, c, runner, pattern, nullptr, caseLatency.get(), options, observer, caseResult);
-            if (sampler)
-                caseResult.samples = sampler->takeSamples();
-            keepLatency(caseLatency.get(), caseResult);
+        } else if (crashProbe != 0 && replay) {
+            caseResult.status = Status::Refused;
+            caseResult.reason =
+                "the kill -9 probe kills IOLab's own loops; a replay re-issues a program's calls";
         } else if (crashProbe != 0 && !crashProbeRefusal(c).empty()) {
             caseResult.status = Status::Refused;
             caseResult.reason = crashProbeRefusal(c);
-        } else if (options.spaceCheck && c.direction == Direction::Write &&
+        } else if (!replay && options.spaceCheck && c.direction == Direction::Write &&
                    c.target == TargetKind::Directory && spaceNeeded(c) > free) {
             caseResult.status = Status::Refused;
             caseResult.reason =
@@ -1102,7 +1095,8 @@ RunResult Runner::run(const RunPlan& plan, const RunOptions& options, const std:
                        prepareData(dataSets, m_workspace, c, *strategy, options, caseResult);
                    data != nullptr || c.direction == Direction::Write) {
             const Pattern pattern(c.chunkBytes, c.pattern);
-            CaseRunner runner(*strategy, m_workspace, m_probe, sampler.get(), options, stopFlag, m_launcher);
+            CaseRunner runner(*strategy, m_workspace, m_probe, sampler.get(), options, stopFlag, m_launcher,
+                              replay.get());
             const LatencyChoice latency = chooseLatency(c, strategy->info());
             caseResult.latencyChoice = latency.why;
             const auto caseLatency = latency.record ? std::make_unique<CallLatency>() : nullptr;
@@ -1110,7 +1104,7 @@ RunResult Runner::run(const RunPlan& plan, const RunOptions& options, const std:
             if (sampler)
                 caseResult.samples = sampler->takeSamples();
             keepLatency(caseLatency.get(), caseResult);
-            if (crashProbe != 0 && caseResult.status == Status::Ok && !stopFlag.load())
+            if (crashProbe != 0 && !replay && caseResult.status == Status::Ok && !stopFlag.load())
                 caseResult.crashProbe =
                     probeCase(i, c, strategy->info(), caseResult, result.options, stopFlag, observer);
         }

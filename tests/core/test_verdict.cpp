@@ -457,3 +457,34 @@ TEST_F(VerdictTest, LinesAreHeadedSummaryAndWrapped)
     run.cases.clear();
     EXPECT_THAT(joined(verdictLines(verdict(run, &registry))), HasSubstr("no answer"));
 }
+
+// A replay is answered with its time inside the calls against the program's; the "differs by more than 15%"
+// sentence fires only beyond 15%, never on a faithful replay, and a replay is never ranked as a way to write.
+TEST_F(VerdictTest, AReplayIsAnsweredAgainstItsProgramAndFlaggedOnlyBeyondFifteenPercent)
+{
+    const auto replayRun = [&](double insideSeconds) {
+        RunResult r = run;
+        CaseResult c = okCase(0, "replay", 4096, 100, 90);
+        c.testCase.extraAxes["replay"] = "/traces/app.iolab-trace";
+        ReplayRecord record;
+        record.program = "/usr/bin/sqlite3 db";
+        record.recordedInsideSeconds = 1.0;
+        record.writeCalls = 300;
+        record.syncCalls = 100;
+        record.bytesWritten = 1228800;
+        c.replay = record;
+        for (auto& rep : c.repetitions)
+            rep.insideSeconds = insideSeconds;
+        r.cases = {c};
+        return verdict(r, &registry);
+    };
+    const Verdict faithful = replayRun(1.10);
+    ASSERT_FALSE(faithful.answers.empty());
+    EXPECT_THAT(faithful.answers.front(), HasSubstr("sqlite3's file I/O"));
+    EXPECT_THAT(faithful.answers.front(), HasSubstr("(1.10x)"));
+    EXPECT_THAT(faithful.answers.front(), Not(HasSubstr("differs")));
+    EXPECT_THAT(faithful.answers.front(), Not(HasSubstr("fastest")));
+    EXPECT_THAT(faithful.question, HasSubstr("replayed call for call"));
+    const Verdict off = replayRun(1.30);
+    EXPECT_THAT(off.answers.front(), HasSubstr("differs from the recording by more than 15%"));
+}
