@@ -50,6 +50,9 @@ RecordedRun runRecorded(const std::string& program, const std::vector<std::strin
                         const std::string& partsFolder, const std::string& workingFolder,
                         const std::stop_token& stop = {});
 
+// Why a program that ran left no part of a trace, for the message that says nothing was recorded.
+std::string recorderNotLoadedReason();
+
 // The strace command that records the same calls where IOLab cannot (a static program, a machine without
 // IOLab): its output is what `iolab-cli profile` imports.
 std::string straceCommandFor(const std::string& program, const std::vector<std::string>& arguments);

@@ -33,8 +33,9 @@ std::string straceRoute()
 {
     return fmt::format(
         "Where IOLab cannot record (a statically linked program, a machine without IOLab), strace "
-        "records the system calls: {}\nthen: iolab-cli import trace.strace",
-        kStraceCommand);
+        "records the system calls: {}\nthen: iolab-cli import trace.strace\nOn Windows, Process Monitor "
+        "captures them: {}, then iolab-cli import it.",
+        kStraceCommand, kProcmonHowTo);
 }
 
 std::string defaultOutput(const std::string& program)
@@ -162,9 +163,8 @@ int commandRecord(const RecordArgs& args)
     const std::vector<fs::path> found = partsIn(parts);
     if (found.empty()) {
         std::fprintf(stderr,
-                     "iolab-cli: the recorder did not load into %s, so nothing was recorded (a set-user-ID "
-                     "program ignores LD_PRELOAD, as the system requires).\n%s\n",
-                     program.path.c_str(), straceRoute().c_str());
+                     "iolab-cli: the recorder did not load into %s, so nothing was recorded (%s).\n%s\n",
+                     program.path.c_str(), recorderNotLoadedReason().c_str(), straceRoute().c_str());
         return run.exitStatus != 0 ? run.exitStatus : kExitUsage;
     }
     writeTrace(found, parts, output, args.anonymise);

@@ -147,9 +147,8 @@ RecordOutcome recordProgram(const RecordRequest& request, const std::stop_token&
         const std::vector<fs::path> found = partsIn(parts.path);
         if (found.empty())
             throw InputError(
-                QObject::tr("the recorder did not load into %1, so nothing was recorded (a set-user-ID "
-                            "program ignores LD_PRELOAD, as the system requires); the program %2")
-                    .arg(qs(recordable.path), run.stopped ? QObject::tr("was stopped")
+                QObject::tr("the recorder did not load into %1, so nothing was recorded (%2); the program %3")
+                    .arg(qs(recordable.path), qs(recorderNotLoadedReason()), run.stopped ? QObject::tr("was stopped")
                                               : run.signal != 0
                                                   ? QObject::tr("was ended by signal %1").arg(run.signal)
                                                   : QObject::tr("exited with status %1").arg(run.exitStatus))

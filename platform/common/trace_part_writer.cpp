@@ -129,6 +129,12 @@ unsigned char* PartWriter::reserve(ThreadState& state, std::uint32_t tid, std::u
     return chunk + sizeof(trace::ChunkHeader);
 }
 
+std::uint64_t PartWriter::usedBytes() const
+{
+    const std::uint64_t taken = kHeaderBytes + m_nextChunk.load(std::memory_order_relaxed) * kChunkBytes;
+    return std::min(taken, m_mappedBytes.load(std::memory_order_acquire));
+}
+
 void PartWriter::commit(ThreadState& state)
 {
     storeRelease(reinterpret_cast<trace::ChunkHeader*>(state.chunk)->usedBytes, state.used);

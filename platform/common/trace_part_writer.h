@@ -77,6 +77,9 @@ public:
     static void forgetThread();
 
     std::uint64_t dropped() const { return m_dropped.load(std::memory_order_relaxed); }
+    // The part's length so far: its header and every chunk a thread took (what a recorder keeps of the file
+    // when the process ends).
+    std::uint64_t usedBytes() const;
 
 private:
     struct ThreadState;

@@ -252,6 +252,11 @@ RecordedRun runRecorded(const std::string& program, const std::vector<std::strin
     return run;
 }
 
+std::string recorderNotLoadedReason()
+{
+    return "a set-user-ID program ignores LD_PRELOAD, as the system requires";
+}
+
 std::string straceCommandFor(const std::string& program, const std::vector<std::string>& arguments)
 {
     std::string command = "strace -f -tt -T -y -o trace.strace -- " + program;

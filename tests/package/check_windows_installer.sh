@@ -16,12 +16,12 @@ gui="${4:-0}"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 if [[ "$gui" == 1 ]]; then
   package="IOLab" menu_name="IOLab" key_name="IOLab"
-  files=(bin/iolab.exe bin/iolab-cli.exe bin/Qt6Core.dll bin/Qt6Charts.dll bin/libstdc++-6.dll
+  files=(bin/iolab.exe bin/iolab-cli.exe bin/iolab-record.dll bin/Qt6Core.dll bin/Qt6Charts.dll bin/libstdc++-6.dll
     bin/platforms/qwindows.dll bin/styles/qwindowsvistastyle.dll README.md LICENSE CHANGELOG.md Uninstall.exe)
   links=("IOLab.lnk" "IOLab command line.lnk" "Read me.lnk" "Changes.lnk" "Uninstall.lnk")
 else
   package="iolab-cli" menu_name="IOLab command line" key_name="iolab-cli"
-  files=(bin/iolab-cli.exe README.md LICENSE CHANGELOG.md Uninstall.exe)
+  files=(bin/iolab-cli.exe bin/iolab-record.dll README.md LICENSE CHANGELOG.md Uninstall.exe)
   links=("IOLab command line.lnk" "Read me.lnk" "Changes.lnk" "Uninstall.lnk")
 fi
 export WINEDEBUG=-all
@@ -75,6 +75,14 @@ run_wine "$out/version.log" "$target/bin/iolab-cli.exe" --version || { echo "FAI
 got="$(tr -d '\r' <"$out/version.log")"
 [[ "$got" == "iolab-cli $version" ]] || { echo "FAIL: the installed iolab-cli says '$got'"; exit 1; }
 echo "installed iolab-cli says: $got"
+# The installed recorder (iolab-record.dll beside iolab-cli.exe) records a program: wine's cmd.exe writing a line.
+run_wine "$out/record.log" "$target/bin/iolab-cli.exe" record --output "C:\\$name-cmd.iolab-trace" -- cmd.exe /c \
+  "echo recorded>C:\\$name-hello.txt" || { echo "FAIL: the installed iolab-cli did not record cmd.exe"; exit 1; }
+tr -d '\r' <"$out/record.log" >"$out/record.txt"
+grep -q "$name-hello.txt: wrote 10 B" "$out/record.txt" ||
+  { cat "$out/record.txt"; echo "FAIL: the installed recorder did not see cmd.exe write its 10 bytes"; exit 1; }
+rm -f "$drive_c/$name-cmd.iolab-trace" "$drive_c/$name-hello.txt"
+echo "the installed iolab-cli recorded cmd.exe writing its line"
 if [[ "$gui" == 1 ]]; then
   # What a clean Windows would need: every DLL the installed app and its plugins import is installed too.
   python3 "$here/check_windows_imports.py" "$target/bin/iolab.exe" >"$out/imports.log" ||

@@ -293,3 +293,18 @@ TEST(Trace, BadTracesAreRefusedWithTheirReason)
     std::memcpy(unknownType.data() + 72 + 16, &type, sizeof type);
     EXPECT_THAT(refusal(unknownType), HasSubstr("a record of unknown type 99"));
 }
+
+TEST(Trace, WhatAPathNamesOnEitherSystem)
+{
+    EXPECT_EQ(fileKindOf("/home/u/out.bin"), FileKind::Regular);
+    EXPECT_EQ(fileKindOf("/dev/pts/3"), FileKind::Terminal);
+    EXPECT_EQ(fileKindOf("pipe:[4021]"), FileKind::Pipe);
+    EXPECT_EQ(fileKindOf("/dev/null"), FileKind::Device);
+    // The Windows recorder's paths: made absolute, devices in the \\.\ namespace.
+    EXPECT_EQ(fileKindOf("C:\\Users\\u\\out.bin"), FileKind::Regular);
+    EXPECT_EQ(fileKindOf("\\\\.\\CON"), FileKind::Terminal);
+    EXPECT_EQ(fileKindOf("\\\\.\\CONOUT$"), FileKind::Terminal);
+    EXPECT_EQ(fileKindOf("\\\\.\\pipe\\build-log"), FileKind::Pipe);
+    EXPECT_EQ(fileKindOf("\\\\.\\NUL"), FileKind::Device);
+    EXPECT_EQ(fileKindOf("\\\\.\\nul"), FileKind::Device);
+}

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: MIT
+// iolab-cli record on Windows (under wine in this suite): a MinGW program (tests/support/
+// windows_recorded_program.cpp) does a known number of each call through msvcrt's stdio and kernel32's
+// handles, on a second thread and in a child process; the trace must hold each call as the program made it,
+// and its byte counts must be what the files on the disk hold. Then the refusals: no such program, a folder,
+// a file that is not a program, a 32-bit program.
+#include "core/analysis/program_profile.h"
+#include "core/model/trace_reader.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
+
+#include <nlohmann/json.hpp>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+using namespace iolab;
+using namespace iolab::test;
+using ::testing::HasSubstr;
+namespace fs = std::filesystem;
+
+namespace {
+
+// (file name, call) -> calls; and the bytes each file was written with.
+struct Seen
+{
+    std::map<std::pair<std::string, std::string>, std::uint64_t> calls;
+    std::map<std::string, std::uint64_t> bytesWritten;
+    std::map<std::string, std::set<std::uint32_t>> threads;
+    std::map<std::string, std::set<std::uint32_t>> processes;
+    std::map<std::string, std::uint32_t> openFlags;
+    std::vector<std::pair<std::string, std::string>> renames;
+    std::vector<std::string> unlinks;
+    std::uint64_t truncatedTo = 0;
+};
+
+bool writes(trace::Call call)
+{
+    using trace::Call;
+    return call == Call::Write || call == Call::PWrite || call == Call::FWrite || call == Call::FPutc ||
+           call == Call::FPuts || call == Call::FPrintf;
+}
+
+Seen seenIn(const std::string& tracePath, std::vector<TraceProcess>& processes)
+{
+    std::ifstream in(tracePath, std::ios::binary);
+    TraceReader reader(in, tracePath);
+    processes = reader.processes();
+    std::map<std::pair<std::uint32_t, std::uint64_t>, std::string> names; // (process, handle) -> file name
+    Seen seen;
+    reader.forEachEvent([&](const TraceEvent& event) {
+        const std::pair<std::uint32_t, std::uint64_t> key{event.process, event.handle};
+        const std::string name = fs::path(event.path).filename().string();
+        if ((event.call == trace::Call::Open || event.call == trace::Call::FOpen) && event.error == 0 &&
+            !(event.flags & trace::OpenInherited)) {
+            names[key] = name;
+            seen.openFlags[name] = event.flags;
+        }
+        if (event.call == trace::Call::Rename)
+            seen.renames.emplace_back(name, fs::path(event.path2).filename().string());
+        if (event.call == trace::Call::Unlink)
+            seen.unlinks.push_back(name);
+        const auto file = names.find(key);
+        if (file == names.end())
+            return true;
+        seen.calls[{file->second, callName(event.call)}] += event.count;
+        seen.threads[file->second].insert(event.tid);
+        seen.processes[file->second].insert(event.process);
+        if (writes(event.call) && event.result > 0)
+            seen.bytesWritten[file->second] += static_cast<std::uint64_t>(event.result) * event.count;
+        if (event.call == trace::Call::Ftruncate)
+            seen.truncatedTo = event.bytes;
+        if (event.call == trace::Call::Close || event.call == trace::Call::FClose)
+            names.erase(file);
+        return true;
+    });
+    return seen;
+}
+
+std::uint64_t calls(const Seen& seen, const std::string& file, const std::string& call)
+{
+    const auto it = seen.calls.find({file, call});
+    return it == seen.calls.end() ? 0 : it->second;
+}
+
+class RecordWindows : public ::testing::Test
+{
+protected:
+    ProcessResult record(const std::vector<std::string>& command, const std::string& trace,
+                         const std::vector<std::string>& extra = {})
+    {
+        std::vector<std::string> args = {"record", "--quiet", "--output", trace};
+        args.insert(args.end(), extra.begin(), extra.end());
+        args.emplace_back("--");
+        args.insert(args.end(), command.begin(), command.end());
+        return runProcess(IOLAB_CLI_PATH, args);
+    }
+
+    TempDir m_dir;
+};
+
+} // namespace
+
+TEST_F(RecordWindows, SeesEachCallTheProgramMadeAndTheBytesTheDiskHolds)
+{
+    const std::string folder = fs::path(m_dir.path()).make_preferred().string();
+    const std::string trace = m_dir.path() + "/run.iolab-trace";
+    const ProcessResult recorded =
+        record({IOLAB_WINDOWS_RECORDED_PROGRAM, folder}, trace, {"--json", m_dir.path() + "/profile.json"});
+    ASSERT_EQ(recorded.exitCode, 0) << recorded.err;
+    EXPECT_THAT(recorded.err, HasSubstr("exited with status 0"));
+    EXPECT_THAT(recorded.err, HasSubstr("2 processes"));
+
+    std::vector<TraceProcess> processes;
+    const Seen seen = seenIn(trace, processes);
+    ASSERT_EQ(processes.size(), 2u);
+    EXPECT_EQ(processes[0].system, trace::System::Windows);
+    EXPECT_THAT(processes[0].executable, HasSubstr("windows_recorded_program"));
+    ASSERT_EQ(processes[0].arguments.size(), 2u); // the program and the folder
+    EXPECT_EQ(fs::path(processes[0].arguments[1]), fs::path(folder));
+    ASSERT_TRUE(processes[0].exitStatus.has_value());
+    EXPECT_EQ(*processes[0].exitStatus, 0);
+    ASSERT_EQ(processes[1].arguments.size(), 3u);
+    EXPECT_EQ(processes[1].arguments[2], "child");
+
+    // msvcrt's stdio, call for call: what the buffer absorbed is counted with what reached the system.
+    EXPECT_EQ(calls(seen, "stdio.log", "setvbuf"), 1u);
+    EXPECT_EQ(calls(seen, "stdio.log", "fputc"), 1000u);
+    EXPECT_EQ(calls(seen, "stdio.log", "fwrite"), 200u);
+    EXPECT_EQ(calls(seen, "stdio.log", "fprintf"), 10u);
+    EXPECT_EQ(calls(seen, "stdio.log", "fputs"), 1u);
+    EXPECT_EQ(calls(seen, "stdio.log", "fflush"), 1u);
+    EXPECT_EQ(calls(seen, "stdio.log", "fclose"), 1u);
+    // kernel32's handles.
+    EXPECT_EQ(calls(seen, "handle.dat", "write"), 64u);
+    EXPECT_EQ(calls(seen, "handle.dat", "pwrite"), 1u);
+    EXPECT_EQ(calls(seen, "handle.dat", "fsync"), 2u);
+    EXPECT_EQ(calls(seen, "handle.dat", "lseek"), 2u);
+    EXPECT_EQ(calls(seen, "handle.dat", "read"), 2u);
+    EXPECT_EQ(calls(seen, "handle.dat", "ftruncate"), 1u);
+    EXPECT_EQ(calls(seen, "handle.dat", "close"), 1u);
+    EXPECT_EQ(seen.truncatedTo, 100000u);
+    EXPECT_TRUE(seen.openFlags.at("handle.dat") & trace::OpenWriteThrough);
+    EXPECT_TRUE(seen.openFlags.at("handle.dat") & trace::OpenTruncate);
+    // The atomic replace and the file deleted.
+    EXPECT_EQ(calls(seen, "settings.tmp", "fsync"), 1u);
+    EXPECT_THAT(seen.renames, ::testing::Contains(std::pair<std::string, std::string>("settings.tmp", "settings.ini")));
+    EXPECT_THAT(seen.unlinks, ::testing::Contains(std::string("scratch.bin")));
+    // The second thread's file, written by that thread; the child's, in the child's part.
+    EXPECT_EQ(calls(seen, "thread.dat", "write"), 50u);
+    ASSERT_EQ(seen.threads.at("thread.dat").size(), 1u);
+    EXPECT_NE(*seen.threads.at("thread.dat").begin(), *seen.threads.at("stdio.log").begin());
+    EXPECT_EQ(calls(seen, "child.dat", "fwrite"), 10u);
+    EXPECT_EQ(seen.processes.at("child.dat"), std::set<std::uint32_t>{1u});
+
+    // What the disk holds: each file's size is the bytes the trace says were written to it (the handle file
+    // cut to the length SetEndOfFile set).
+    for (const char* name : {"stdio.log", "thread.dat", "child.dat", "settings.ini"}) {
+        const std::string file = name == std::string("settings.ini") ? "settings.tmp" : name;
+        EXPECT_EQ(fs::file_size(fs::path(folder) / name), seen.bytesWritten.at(file)) << name;
+    }
+    EXPECT_EQ(fs::file_size(fs::path(folder) / "handle.dat"), 100000u);
+    EXPECT_EQ(seen.bytesWritten.at("handle.dat"), 65u * 4096);
+
+    // The profile reads it as any trace.
+    std::ifstream json(m_dir.path() + "/profile.json");
+    const auto profile = nlohmann::json::parse(json);
+    EXPECT_EQ(profile.at("processes").size(), 2u);
+    // Nothing of the recording is left beside the trace (its parts folder went).
+    for (const auto& entry : fs::directory_iterator(m_dir.path()))
+        EXPECT_FALSE(entry.path().filename().string().ends_with(".parts")) << entry.path();
+}
+
+// A program nobody here wrote: wine's own cmd.exe (in the system folder, where the recorder patches the program
+// itself and none of the system's libraries), writing a line into a file with echo.
+TEST_F(RecordWindows, CmdExesEchoIntoAFileIsWhatTheFileHolds)
+{
+    const std::string folder = fs::path(m_dir.path()).make_preferred().string();
+    const std::string trace = m_dir.path() + "/cmd.iolab-trace";
+    const std::string file = folder + "\\hello.txt";
+    const ProcessResult recorded = record({"cmd.exe", "/c", "echo hello from cmd>" + file}, trace);
+    ASSERT_EQ(recorded.exitCode, 0) << recorded.err;
+    ASSERT_TRUE(fs::exists(file));
+    std::vector<TraceProcess> processes;
+    const Seen seen = seenIn(trace, processes);
+    ASSERT_EQ(processes.size(), 1u);
+    EXPECT_THAT(processes[0].executable, HasSubstr("cmd.exe"));
+    EXPECT_GE(calls(seen, "hello.txt", "write"), 1u);
+    EXPECT_EQ(seen.bytesWritten.at("hello.txt"), fs::file_size(file));
+    EXPECT_EQ(fs::file_size(file), std::string("hello from cmd\r\n").size());
+    EXPECT_TRUE(seen.openFlags.at("hello.txt") & trace::OpenWrite);
+}
+
+TEST_F(RecordWindows, AProgramThatFailsKeepsItsTraceAndItsExitStatus)
+{
+    const std::string folder = fs::path(m_dir.path()).make_preferred().string();
+    const std::string trace = m_dir.path() + "/run.iolab-trace";
+    const ProcessResult recorded = record({IOLAB_WINDOWS_RECORDED_PROGRAM, folder, "exit3"}, trace);
+    EXPECT_EQ(recorded.exitCode, 3) << recorded.err;
+    EXPECT_THAT(recorded.err, HasSubstr("exited with status 3"));
+    std::vector<TraceProcess> processes;
+    const Seen seen = seenIn(trace, processes);
+    ASSERT_EQ(processes.size(), 1u);
+    ASSERT_TRUE(processes[0].exitStatus.has_value());
+    EXPECT_EQ(*processes[0].exitStatus, 3);
+    EXPECT_EQ(calls(seen, "stdio.log", "fwrite"), 200u);
+}
+
+TEST_F(RecordWindows, WhatCannotBeRecordedIsRefusedAndNothingIsWritten)
+{
+    // A 32-bit program: the image's header is all the recorder reads before it refuses.
+    std::string image(512, '\0');
+    image[0] = 'M';
+    image[1] = 'Z';
+    image[0x3c] = static_cast<char>(0x80);
+    image.replace(0x80, 6, std::string("PE\0\0\x4c\x01", 6));
+    {
+        std::ofstream(m_dir.path() + "/old32.exe", std::ios::binary) << image;
+        std::ofstream(m_dir.path() + "/notes.exe") << "not a program\n";
+    }
+    fs::create_directories(m_dir.path() + "/folder.exe");
+    struct Row
+    {
+        std::string program;
+        std::vector<std::string> said;
+    };
+    const Row rows[] = {
+        {m_dir.path() + "/none.exe", {"no such file"}},
+        {"no-such-program-here", {"no such program on PATH"}},
+        {m_dir.path() + "/folder.exe", {"is a folder"}},
+        {m_dir.path() + "/notes.exe", {"not a Windows program"}},
+        {m_dir.path() + "/old32.exe", {"32-bit program", "Process Monitor"}},
+    };
+    for (const Row& row : rows) {
+        const std::string trace = m_dir.path() + "/refused.iolab-trace";
+        const ProcessResult refused = record({row.program}, trace);
+        EXPECT_EQ(refused.exitCode, 2) << row.program << ": " << refused.err;
+        for (const std::string& part : row.said)
+            EXPECT_THAT(refused.err, HasSubstr(part)) << row.program;
+        EXPECT_FALSE(fs::exists(trace)) << row.program;
+    }
+    std::set<std::string> left;
+    for (const auto& entry : fs::directory_iterator(m_dir.path()))
+        left.insert(entry.path().filename().string());
+    EXPECT_EQ(left, (std::set<std::string>{"old32.exe", "notes.exe", "folder.exe"}));
+}
