@@ -3,6 +3,7 @@
 // saw, call for call (the write-type and sync-type calls on each file the program wrote); and the refusals
 // and failures of a recording, each with its message and exit status, leaving nothing behind.
 #include "core/analysis/program_profile.h"
+#include "core/formats/trace_builder.h"
 #include "core/model/trace_reader.h"
 #include "tests/support/process.h"
 #include "tests/support/recorded_programs.h"
@@ -18,6 +19,10 @@
 #include <map>
 #include <regex>
 #include <sstream>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace iolab;
 using namespace iolab::test;
@@ -179,6 +184,72 @@ protected:
 };
 
 } // namespace
+
+// A trace of ten million calls is read, not loaded: `iolab-cli profile` of an 88 MB trace (a million records
+// of ten calls each, written and pwritten alternately, so that no two records are one run) counts every call
+// and its largest resident size stays far below the file's.
+TEST_F(Record, ATraceOfTenMillionCallsIsProfiledInBoundedMemory)
+{
+    const std::string trace = m_dir.path() + "/big.iolab-trace";
+    {
+        std::ofstream out(trace, std::ios::binary);
+        TracePartBuilder builder(out, trace::System::Linux, 100, 0, 1'700'000'000'000'000'000ull, 0);
+        builder.program(100, "/usr/bin/big", {"big"}, "/work");
+        TraceEvent open;
+        open.call = trace::Call::Open;
+        open.tid = 100;
+        open.handle = 3;
+        open.result = 3;
+        open.flags = trace::OpenWrite | trace::OpenCreate;
+        open.path = "/work/big.dat";
+        open.startNs = 10;
+        open.endNs = 20;
+        open.insideNs = 10;
+        builder.add(open);
+        std::uint64_t at = 100;
+        for (std::uint64_t i = 0; i < 1'000'000; ++i) {
+            TraceEvent e;
+            e.call = i % 2 == 0 ? trace::Call::Write : trace::Call::PWrite;
+            e.tid = 100;
+            e.handle = 3;
+            e.count = 10;
+            e.bytes = 512;
+            e.result = 512;
+            e.offset = i % 2 == 0 ? -1 : static_cast<std::int64_t>(i * 5120);
+            e.startNs = at;
+            e.endNs = at += 10 * 1000;
+            e.insideNs = 10 * 900;
+            builder.add(e);
+        }
+        builder.exit(100, 0, at + 10);
+        builder.finish();
+    }
+    const auto traceBytes = fs::file_size(trace);
+    ASSERT_GT(traceBytes, 80'000'000u);
+    const std::string json = m_dir.path() + "/big.json";
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        const int quiet = ::open("/dev/null", O_WRONLY);
+        ::dup2(quiet, 1);
+        ::execl(IOLAB_CLI_PATH, IOLAB_CLI_PATH, "profile", trace.c_str(), "--json", json.c_str(),
+                static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    int status = 0;
+    rusage usage{};
+    ASSERT_EQ(::wait4(child, &status, 0, &usage), child);
+    ASSERT_TRUE(WIFEXITED(status));
+    ASSERT_EQ(WEXITSTATUS(status), 0);
+    const auto profile = nlohmann::json::parse(std::ifstream(json));
+    EXPECT_EQ(profile.at("calls").get<std::uint64_t>(), 10'000'001u);
+    EXPECT_EQ(profile.at("files").at(0).at("bytesWritten").get<std::uint64_t>(), std::uint64_t{10'000'000} * 512);
+    // ru_maxrss is in KiB.
+    const std::uint64_t residentBytes = static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;
+    RecordProperty("maxResidentKiB", static_cast<int>(usage.ru_maxrss));
+    RecordProperty("traceKiB", static_cast<int>(traceBytes / 1024));
+    EXPECT_LT(residentBytes, traceBytes / 2) << "the profile held the trace in memory";
+}
 
 TEST_F(Record, AProgramThatDoesNotExistIsRefusedAndNothingIsWritten)
 {

@@ -5,6 +5,7 @@
 // and its byte counts must be what the files on the disk hold. Then the refusals: no such program, a folder,
 // a file that is not a program, a 32-bit program.
 #include "core/analysis/program_profile.h"
+#include "core/engine/replay_script.h"
 #include "core/model/trace_reader.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
@@ -80,6 +81,15 @@ Seen seenIn(const std::string& tracePath, std::vector<TraceProcess>& processes)
         return true;
     });
     return seen;
+}
+
+trace::Call parseCallName(const std::string& name)
+{
+    using trace::Call;
+    for (Call call : {Call::Write, Call::PWrite, Call::FWrite, Call::FPutc, Call::FPuts, Call::FPrintf, Call::Fsync})
+        if (callName(call) == name)
+            return call;
+    return Call::Open;
 }
 
 std::uint64_t calls(const Seen& seen, const std::string& file, const std::string& call)
@@ -194,6 +204,80 @@ TEST_F(RecordWindows, CmdExesEchoIntoAFileIsWhatTheFileHolds)
     EXPECT_EQ(seen.bytesWritten.at("hello.txt"), fs::file_size(file));
     EXPECT_EQ(fs::file_size(file), std::string("hello from cmd\r\n").size());
     EXPECT_TRUE(seen.openFlags.at("hello.txt") & trace::OpenWrite);
+}
+
+// The recording replays on Windows: every repetition verified, the run folder removed, and what the replay did
+// to each file (seen by the recorder itself, which the test above holds against the program and the disk)
+// is what the program did to the file it stands for, call for call.
+TEST_F(RecordWindows, TheReplayMakesTheProgramsCallsOnEachFile)
+{
+    const std::string folder = fs::path(m_dir.path()).make_preferred().string();
+    const std::string trace = m_dir.path() + "/program.iolab-trace";
+    ASSERT_EQ(record({IOLAB_WINDOWS_RECORDED_PROGRAM, folder}, trace).exitCode, 0);
+    const std::string target = m_dir.path() + "/target";
+    fs::create_directories(target);
+    const std::string json = m_dir.path() + "/result.json";
+    const std::string witness = m_dir.path() + "/replay.iolab-trace";
+    const ProcessResult replayed =
+        record({IOLAB_CLI_PATH, "run", "--target", target, "--replay", trace, "--reps", "1", "--warmups", "0",
+                "--verify", "--quiet", "--no-summary", "--json", json},
+               witness);
+    ASSERT_EQ(replayed.exitCode, 0) << replayed.out << replayed.err;
+    EXPECT_THAT(replayed.out, HasSubstr("Inside the calls the replay took"));
+    const auto result = nlohmann::json::parse(std::ifstream(json));
+    const auto& c = result.at("cases").at(0);
+    EXPECT_EQ(c.at("status"), "ok");
+    const auto& rep = c.at("repetitions").at(0);
+    EXPECT_TRUE(rep.at("verified").get<bool>()) << "every file the replay left holds what it wrote";
+    EXPECT_EQ(rep.at("replayedCalls").get<std::uint64_t>(), c.at("replay").at("calls").get<std::uint64_t>());
+    EXPECT_TRUE(fs::is_empty(target)) << "the replay's run folder is removed with everything in it";
+
+    // The program's calls by file, against the replay's by the file standing for it. The replay's threads are
+    // those that wrote a replayed file; the runner's own (which makes the files durable and checks them after
+    // the timed part, and writes none of them here: the program read no file it found) is not the program.
+    std::vector<TraceProcess> processes;
+    const Seen program = seenIn(trace, processes);
+    const ReplayScript script = loadReplayScript(trace);
+    std::map<std::string, std::string> recordedName; // "f000001.dat" -> "stdio.log"
+    for (const ReplayFile& file : script.files)
+        recordedName[fs::path(file.relativePath).filename().string()] = fs::path(file.recordedPath).filename().string();
+    struct Call
+    {
+        std::uint32_t tid;
+        std::string file;
+        trace::Call call;
+        std::uint32_t count;
+    };
+    std::vector<Call> seenCalls;
+    std::set<std::uint32_t> replayThreads;
+    {
+        std::ifstream in(witness, std::ios::binary);
+        TraceReader reader(in, witness);
+        std::map<std::uint64_t, std::string> names;
+        reader.forEachEvent([&](const TraceEvent& event) {
+            const std::string name = fs::path(event.path).filename().string();
+            if ((event.call == trace::Call::Open || event.call == trace::Call::FOpen) && event.error == 0)
+                names[event.handle] = recordedName.contains(name) ? recordedName[name] : std::string();
+            const auto file = names.find(event.handle);
+            if (file == names.end() || file->second.empty())
+                return true;
+            if (writes(event.call))
+                replayThreads.insert(event.tid);
+            if (writes(event.call) || event.call == trace::Call::Fsync)
+                seenCalls.push_back({event.tid, file->second, event.call, event.count});
+            return true;
+        });
+    }
+    std::map<std::pair<std::string, std::string>, std::uint64_t> theirs;
+    std::map<std::pair<std::string, std::string>, std::uint64_t> ours;
+    for (const Call& call : seenCalls)
+        if (replayThreads.contains(call.tid))
+            ours[{call.file, callName(call.call)}] += call.count;
+    for (const auto& [key, n] : program.calls)
+        if (writes(parseCallName(key.second)) || key.second == "fsync")
+            theirs[key] = n;
+    EXPECT_FALSE(theirs.empty());
+    EXPECT_EQ(ours, theirs);
 }
 
 TEST_F(RecordWindows, AProgramThatFailsKeepsItsTraceAndItsExitStatus)

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+// The replay job's skeleton, the same on every system: one thread per recorded thread, each making its steps
+// in order (core/engine/replay_script.h decides them) and waiting where the script says another thread must
+// have gone first, every call timed, the program's pauses kept when asked, the power-loss exposure followed
+// from the program's own syncs. Each system's job (platform/linux/strategy_replay.cpp, platform/windows/
+// strategy_replay.cpp) issues one call of a step with its own API and says what a failed call means.
+#pragma once
+
+#include "core/engine/strategy.h"
+#include "core/engine/replay_script.h"
+#include "core/model/replay.h"
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace iolab {
+
+class Pattern;
+struct JobSpec;
+
+class ReplayJobBase : public Job
+{
+public:
+    ReplayJobBase(const JobSpec& spec, ReplayTiming timing);
+
+    // The threads' buffers for reads and strings, page-aligned, as large as the largest call; false (with
+    // the outcome) when they cannot be had.
+    bool prepareBuffers(Outcome& outcome);
+
+    Outcome execute(Progress& progress) override;
+    Outcome finish() override;
+    std::optional<double> insideSeconds() const override;
+    std::optional<TrackedExposure> trackedExposure() const override;
+    std::uint64_t callsMade() const override;
+
+protected:
+    // One call of `step` (the i-th of its run) on recorded thread `thread`: its result, < 0 when it failed
+    // (then failure() says why, right after, on the same thread).
+    virtual std::int64_t issue(const ReplayStep& step, std::uint32_t i, std::size_t thread) = 0;
+    virtual Outcome failure(const ReplayStep& step) = 0;
+    // What the program's exit did: its streams flushed and closed, its handles closed. Each system's job
+    // calls it from its destructor too.
+    virtual Outcome closeEverything() = 0;
+
+    std::string pathOf(std::uint32_t file) const
+    {
+        return replayPath(m_folder, m_script.files[file].relativePath);
+    }
+    std::string describe(const ReplayStep& step) const;
+    std::byte* buffer(std::size_t thread) { return m_threads[thread].buffer; }
+    std::size_t threadCount() const { return m_threads.size(); }
+
+    const ReplayScript& m_script;
+    std::string m_folder;
+    const Pattern& m_pattern;
+
+private:
+    struct alignas(64) ThreadState
+    {
+        std::atomic<std::uint32_t> done{0};
+        std::uint64_t insideNs = 0;
+        std::uint64_t calls = 0;
+        Outcome outcome;
+        CallLatency latency;
+        std::unique_ptr<std::byte[]> storage;
+        std::byte* buffer = nullptr; // in storage, page-aligned
+    };
+
+    void runThread(std::size_t index, Progress& progress);
+    bool waitFor(const ReplayWait& wait, Progress& progress);
+    void pause(std::uint64_t untilNs, Progress& progress);
+    void account(const ReplayStep& step);
+
+    ReplayTiming m_timing;
+    CallLatency* m_latency;
+    std::vector<ThreadState> m_threads;
+    // What the replay's calls have acknowledged that is not yet durable, per file and per stream buffer,
+    // under one lock taken once per step that changes it (a step is a system call or a run of them).
+    struct Risk
+    {
+        std::mutex lock;
+        std::vector<std::uint64_t> pending;         // per content: handed to the system, not synced
+        std::vector<TimingClock::time_point> since; // its oldest byte's moment
+        std::vector<std::uint64_t> buffered;        // per stream slot: in the stream's buffer
+        std::vector<TimingClock::time_point> bufferedSince;
+        std::uint64_t atRisk = 0;
+        std::uint64_t peak = 0;
+        TimingClock::duration longest{};
+    };
+    mutable Risk m_risk;
+    std::atomic<bool> m_failed{false};
+    std::uint64_t m_startNs = 0;
+};
+
+} // namespace iolab
