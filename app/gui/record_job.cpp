@@ -148,10 +148,10 @@ RecordOutcome recordProgram(const RecordRequest& request, const std::stop_token&
         if (found.empty())
             throw InputError(
                 QObject::tr("the recorder did not load into %1, so nothing was recorded (%2); the program %3")
-                    .arg(qs(recordable.path), qs(recorderNotLoadedReason()), run.stopped ? QObject::tr("was stopped")
-                                              : run.signal != 0
-                                                  ? QObject::tr("was ended by signal %1").arg(run.signal)
-                                                  : QObject::tr("exited with status %1").arg(run.exitStatus))
+                    .arg(qs(recordable.path), qs(recorderNotLoadedReason()),
+                         run.stopped       ? QObject::tr("was stopped")
+                         : run.signal != 0 ? QObject::tr("was ended by signal %1").arg(run.signal)
+                                           : QObject::tr("exited with status %1").arg(run.exitStatus))
                     .toStdString());
         mergeParts(found, output);
         outcome.recorded = true;

@@ -6,8 +6,8 @@
 // strategy_replay.cpp) issues one call of a step with its own API and says what a failed call means.
 #pragma once
 
-#include "core/engine/strategy.h"
 #include "core/engine/replay_script.h"
+#include "core/engine/strategy.h"
 #include "core/model/replay.h"
 
 #include <atomic>

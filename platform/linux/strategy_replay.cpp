@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// replay on Linux: a recorded program's calls re-issued in the run folder (core/engine/replay_script.h decides
-// what, in which order, on which files, with which bytes; platform/common/replay_job.h runs the threads and
-// times the calls). This file makes one call of a step with the C library and the system.
+// replay on Linux: a recorded program's calls re-issued in the run folder (core/engine/replay_script.h
+// decides what, in which order, on which files, with which bytes; platform/common/replay_job.h runs the
+// threads and times the calls). This file makes one call of a step with the C library and the system.
 #include "core/analysis/program_profile.h"
 #include "core/engine/pattern.h"
 #include "core/engine/replay_script.h"
@@ -118,7 +118,10 @@ public:
 
 private:
     std::int64_t issue(const ReplayStep& step, std::uint32_t i, std::size_t thread) override;
-    Outcome failure(const ReplayStep& step) override { return posix::errnoOutcome(errno, describe(step), m_folder); }
+    Outcome failure(const ReplayStep& step) override
+    {
+        return posix::errnoOutcome(errno, describe(step), m_folder);
+    }
     Outcome closeEverything() override;
 
     std::vector<Handle> m_handles;
@@ -142,8 +145,7 @@ std::int64_t ReplayJob::issue(const ReplayStep& step, std::uint32_t i, std::size
             std::clamp<std::size_t>(step.flags, 1, std::min(kMaxVectors, std::max<std::size_t>(bytes, 1)));
         const std::size_t each = bytes / count;
         for (std::size_t v = 0; v < count; ++v) {
-            vectorsOf[v].iov_base =
-                const_cast<std::byte*>(static_cast<const std::byte*>(base) + v * each);
+            vectorsOf[v].iov_base = const_cast<std::byte*>(static_cast<const std::byte*>(base) + v * each);
             vectorsOf[v].iov_len = v + 1 == count ? bytes - each * (count - 1) : each;
         }
         return static_cast<int>(count);
@@ -333,8 +335,8 @@ std::int64_t ReplayJob::issue(const ReplayStep& step, std::uint32_t i, std::size
         (void)std::fgetc(stream);
         return std::ferror(stream) ? -1 : 0;
     case Call::FGets:
-        (void)std::fgets(reinterpret_cast<char*>(scratch),
-                         static_cast<int>(std::max<std::size_t>(bytes, 2)), stream);
+        (void)std::fgets(reinterpret_cast<char*>(scratch), static_cast<int>(std::max<std::size_t>(bytes, 2)),
+                         stream);
         return std::ferror(stream) ? -1 : 0;
     case Call::FSeek:
         return ::fseeko(stream, static_cast<off_t>(step.offset), static_cast<int>(step.flags));

@@ -3,10 +3,10 @@
 // library into it (recorder_inject.h); its DllMain patches the import tables of the program and of every
 // library that came with it (not Windows' own, not the C runtime's: their calls to each other are the
 // program's calls seen from inside, as glibc's own write() is on Linux), so that the program's calls to
-// kernel32's file functions and to the C runtime's stdio reach this library first. Each one calls the function
-// the table held, leaves its result, GetLastError() and errno as they were, and records the call into this
-// process's part of the trace (platform/common/trace_part_writer.h) in the folder IOLAB_RECORD_DIR names.
-// A process the program starts gets the recorder too (CreateProcessW/A), and a library it loads later
+// kernel32's file functions and to the C runtime's stdio reach this library first. Each one calls the
+// function the table held, leaves its result, GetLastError() and errno as they were, and records the call
+// into this process's part of the trace (platform/common/trace_part_writer.h) in the folder IOLAB_RECORD_DIR
+// names. A process the program starts gets the recorder too (CreateProcessW/A), and a library it loads later
 // (LoadLibrary*) is patched when it arrives.
 //
 // What it cannot see (the manual's recording.md says the same): calls through function pointers the program
@@ -96,7 +96,8 @@ public:
             OVERLAPPED at{};
             at.Offset = static_cast<DWORD>(m_mapped);
             at.OffsetHigh = static_cast<DWORD>(m_mapped >> 32);
-            const auto piece = static_cast<DWORD>(bytes - m_mapped < sizeof zeros ? bytes - m_mapped : sizeof zeros);
+            const auto piece =
+                static_cast<DWORD>(bytes - m_mapped < sizeof zeros ? bytes - m_mapped : sizeof zeros);
             DWORD written = 0;
             if (!WriteFile(m_file, zeros, piece, &written, &at) || written != piece)
                 return false;
@@ -300,7 +301,8 @@ void patchModule(HMODULE module)
         for (; names->u1.AddressOfData != 0; ++names, ++addresses) {
             if (IMAGE_SNAP_BY_ORDINAL(names->u1.Ordinal))
                 continue;
-            const auto* byName = reinterpret_cast<const IMAGE_IMPORT_BY_NAME*>(base + names->u1.AddressOfData);
+            const auto* byName =
+                reinterpret_cast<const IMAGE_IMPORT_BY_NAME*>(base + names->u1.AddressOfData);
             const char* name = reinterpret_cast<const char*>(byName->Name);
             for (std::size_t i = 0; i < hookCount; ++i) {
                 Hook& hook = table[i];
@@ -581,7 +583,8 @@ BOOL WINAPI hookWriteFile(HANDLE file, LPCVOID data, DWORD bytes, LPDWORD writte
     DWORD own = 0;
     LPDWORD count = written ? written : (overlapped ? nullptr : &own);
     return timed(overlapped ? trace::Call::PWrite : trace::Call::Write, handleKey(file),
-                 handleTransfer(bytes, overlapped, count), real_WriteFile, file, data, bytes, count, overlapped);
+                 handleTransfer(bytes, overlapped, count), real_WriteFile, file, data, bytes, count,
+                 overlapped);
 }
 
 BOOL WINAPI hookWriteFileEx(HANDLE file, LPCVOID data, DWORD bytes, LPOVERLAPPED overlapped,
@@ -596,14 +599,15 @@ BOOL WINAPI hookReadFile(HANDLE file, LPVOID data, DWORD bytes, LPDWORD read, LP
     DWORD own = 0;
     LPDWORD count = read ? read : (overlapped ? nullptr : &own);
     return timed(overlapped ? trace::Call::PRead : trace::Call::Read, handleKey(file),
-                 handleTransfer(bytes, overlapped, count), real_ReadFile, file, data, bytes, count, overlapped);
+                 handleTransfer(bytes, overlapped, count), real_ReadFile, file, data, bytes, count,
+                 overlapped);
 }
 
 BOOL WINAPI hookReadFileEx(HANDLE file, LPVOID data, DWORD bytes, LPOVERLAPPED overlapped,
                            LPOVERLAPPED_COMPLETION_ROUTINE done)
 {
-    return timed(trace::Call::PRead, handleKey(file), handleTransfer(bytes, overlapped, nullptr), real_ReadFileEx,
-                 file, data, bytes, overlapped, done);
+    return timed(trace::Call::PRead, handleKey(file), handleTransfer(bytes, overlapped, nullptr),
+                 real_ReadFileEx, file, data, bytes, overlapped, done);
 }
 
 BOOL WINAPI hookFlushFileBuffers(HANDLE file)
@@ -611,7 +615,8 @@ BOOL WINAPI hookFlushFileBuffers(HANDLE file)
     return timed(trace::Call::Fsync, handleKey(file), handleStatus(), real_FlushFileBuffers, file);
 }
 
-BOOL WINAPI hookSetFilePointerEx(HANDLE file, LARGE_INTEGER distance, PLARGE_INTEGER newPosition, DWORD method)
+BOOL WINAPI hookSetFilePointerEx(HANDLE file, LARGE_INTEGER distance, PLARGE_INTEGER newPosition,
+                                 DWORD method)
 {
     LARGE_INTEGER position{};
     const BOOL ok = timed(
@@ -630,10 +635,10 @@ BOOL WINAPI hookSetFilePointerEx(HANDLE file, LARGE_INTEGER distance, PLARGE_INT
 
 DWORD WINAPI hookSetFilePointer(HANDLE file, LONG distance, PLONG distanceHigh, DWORD method)
 {
-    const std::int64_t asked = distanceHigh
-                                   ? static_cast<std::int64_t>((static_cast<std::uint64_t>(*distanceHigh) << 32) |
-                                                               static_cast<DWORD>(distance))
-                                   : distance;
+    const std::int64_t asked =
+        distanceHigh ? static_cast<std::int64_t>((static_cast<std::uint64_t>(*distanceHigh) << 32) |
+                                                 static_cast<DWORD>(distance))
+                     : distance;
     return timed(
         trace::Call::Seek, handleKey(file),
         [&](iolab::recorder::Call& call, DWORD low, DWORD lastError, int) {
@@ -760,25 +765,27 @@ BOOL startChild(Real real, DWORD& creationFlags, LPPROCESS_INFORMATION info, Arg
 }
 
 BOOL WINAPI hookCreateProcessW(LPCWSTR application, LPWSTR commandLine, LPSECURITY_ATTRIBUTES processSecurity,
-                               LPSECURITY_ATTRIBUTES threadSecurity, BOOL inherit, DWORD flags, LPVOID environment,
-                               LPCWSTR folder, LPSTARTUPINFOW startup, LPPROCESS_INFORMATION info)
+                               LPSECURITY_ATTRIBUTES threadSecurity, BOOL inherit, DWORD flags,
+                               LPVOID environment, LPCWSTR folder, LPSTARTUPINFOW startup,
+                               LPPROCESS_INFORMATION info)
 {
     DWORD creation = flags;
     auto call = [&]() {
-        return real_CreateProcessW(application, commandLine, processSecurity, threadSecurity, inherit, creation,
-                                   environment, folder, startup, info);
+        return real_CreateProcessW(application, commandLine, processSecurity, threadSecurity, inherit,
+                                   creation, environment, folder, startup, info);
     };
     return startChild(call, creation, info);
 }
 
 BOOL WINAPI hookCreateProcessA(LPCSTR application, LPSTR commandLine, LPSECURITY_ATTRIBUTES processSecurity,
-                               LPSECURITY_ATTRIBUTES threadSecurity, BOOL inherit, DWORD flags, LPVOID environment,
-                               LPCSTR folder, LPSTARTUPINFOA startup, LPPROCESS_INFORMATION info)
+                               LPSECURITY_ATTRIBUTES threadSecurity, BOOL inherit, DWORD flags,
+                               LPVOID environment, LPCSTR folder, LPSTARTUPINFOA startup,
+                               LPPROCESS_INFORMATION info)
 {
     DWORD creation = flags;
     auto call = [&]() {
-        return real_CreateProcessA(application, commandLine, processSecurity, threadSecurity, inherit, creation,
-                                   environment, folder, startup, info);
+        return real_CreateProcessA(application, commandLine, processSecurity, threadSecurity, inherit,
+                                   creation, environment, folder, startup, info);
     };
     return startChild(call, creation, info);
 }
@@ -1099,8 +1106,8 @@ int __cdecl hook_putchar(int c)
 int __cdecl hook_fputs(const char* text, FILE* stream)
 {
     const std::size_t bytes = strlen(text);
-    return stdioCall(putFits(stream, bytes), trace::Call::FPuts, stream, streamTransfer(bytes), real_fputs, text,
-                     stream);
+    return stdioCall(putFits(stream, bytes), trace::Call::FPuts, stream, streamTransfer(bytes), real_fputs,
+                     text, stream);
 }
 
 int __cdecl hook_puts(const char* text)
@@ -1220,10 +1227,17 @@ void __cdecl hook__exit(int status)
     real__exit(status);
 }
 
-#define IOLAB_KERNEL_HOOK(name)                                                                                  \
-    Hook { #name, reinterpret_cast<void*>(&hook##name), reinterpret_cast<void**>(&real_##name), Source::Kernel }
-#define IOLAB_CRT_HOOK(name, hook)                                                                               \
-    Hook { #name, reinterpret_cast<void*>(&hook), reinterpret_cast<void**>(&real_##name), Source::Crt }
+#define IOLAB_KERNEL_HOOK(name)                                                                              \
+    Hook                                                                                                     \
+    {                                                                                                        \
+#name, reinterpret_cast < void*>(&hook##name), reinterpret_cast < void**>(&real_##name),             \
+            Source::Kernel                                                                                   \
+    }
+#define IOLAB_CRT_HOOK(name, hook)                                                                           \
+    Hook                                                                                                     \
+    {                                                                                                        \
+#name, reinterpret_cast < void*>(&hook), reinterpret_cast < void**>(&real_##name), Source::Crt       \
+    }
 
 Hook* hooks(std::size_t& count)
 {
@@ -1292,9 +1306,10 @@ void appendUtf8(char* text, std::size_t capacity, std::size_t& used, const wchar
 {
     if (used + 1 >= capacity)
         return;
-    const int n = wideLength == 0 ? 0
-                                  : WideCharToMultiByte(CP_UTF8, 0, wide, wideLength, text + used,
-                                                        static_cast<int>(capacity - used - 1), nullptr, nullptr);
+    const int n = wideLength == 0
+                      ? 0
+                      : WideCharToMultiByte(CP_UTF8, 0, wide, wideLength, text + used,
+                                            static_cast<int>(capacity - used - 1), nullptr, nullptr);
     used += n > 0 ? static_cast<std::size_t>(n) : 0;
     text[used++] = '\0';
 }
@@ -1370,14 +1385,15 @@ std::size_t describeHandle(HANDLE handle, char* out, std::size_t capacity)
         if (length == 0 || length >= 4096)
             break;
         const wchar_t* start = wcsncmp(path, L"\\\\?\\", 4) == 0 ? path + 4 : path;
-        const int n = WideCharToMultiByte(CP_UTF8, 0, start, -1, out, static_cast<int>(capacity), nullptr, nullptr);
+        const int n =
+            WideCharToMultiByte(CP_UTF8, 0, start, -1, out, static_cast<int>(capacity), nullptr, nullptr);
         return n > 0 ? static_cast<std::size_t>(n - 1) : 0;
     }
     case FILE_TYPE_CHAR:
         return static_cast<std::size_t>(snprintf(out, capacity, "\\\\.\\CON"));
     case FILE_TYPE_PIPE:
-        return static_cast<std::size_t>(snprintf(out, capacity, "pipe:[%llu]",
-                                                 static_cast<unsigned long long>(handleKey(handle))));
+        return static_cast<std::size_t>(
+            snprintf(out, capacity, "pipe:[%llu]", static_cast<unsigned long long>(handleKey(handle))));
     default:
         break;
     }
@@ -1456,9 +1472,9 @@ void start()
     g_recorder.file = new (g_recorder.fileStorage) WindowsPartFile;
     if (!g_recorder.file->open(path))
         return;
-    auto* part = new (g_recorder.writerStorage) PartWriter(*g_recorder.file, trace::System::Windows,
-                                                           static_cast<std::uint32_t>(pid), parentPid(pid),
-                                                           realtimeNs(), g_recorder.startMonotonicNs);
+    auto* part = new (g_recorder.writerStorage)
+        PartWriter(*g_recorder.file, trace::System::Windows, static_cast<std::uint32_t>(pid), parentPid(pid),
+                   realtimeNs(), g_recorder.startMonotonicNs);
     if (!part->ready())
         return;
     recordProcess(*part);
@@ -1475,8 +1491,9 @@ void finish()
     const std::uint64_t at = sinceStart(monotonicNs());
     if (const std::uint64_t lost = part->dropped()) {
         char text[96];
-        const int n = snprintf(text, sizeof text, "%llu calls were not recorded: the trace file could not grow",
-                               static_cast<unsigned long long>(lost));
+        const int n =
+            snprintf(text, sizeof text, "%llu calls were not recorded: the trace file could not grow",
+                     static_cast<unsigned long long>(lost));
         part->note(tid(), trace::NoteKind::BufferLost, static_cast<std::uint32_t>(lost), at,
                    std::string_view(text, n > 0 ? static_cast<std::size_t>(n) : 0));
     }

@@ -27,14 +27,15 @@ std::filesystem::path executableFolder()
     return std::filesystem::path(std::wstring(path, length)).parent_path();
 }
 
-// Installed: iolab-record.dll beside iolab-cli.exe and iolab.exe; in the build tree: platform/iolab-record.dll
-// from app/cli/, app/gui/ or tests/.
+// Installed: iolab-record.dll beside iolab-cli.exe and iolab.exe; in the build tree:
+// platform/iolab-record.dll from app/cli/, app/gui/ or tests/.
 std::filesystem::path recorderLibrary()
 {
     const std::filesystem::path folder = executableFolder();
     if (folder.empty())
         return {};
-    for (const char* relative : {"iolab-record.dll", "../../platform/iolab-record.dll", "../platform/iolab-record.dll"}) {
+    for (const char* relative :
+         {"iolab-record.dll", "../../platform/iolab-record.dll", "../platform/iolab-record.dll"}) {
         std::error_code error;
         const auto path = std::filesystem::weakly_canonical(folder / relative, error);
         if (!error && std::filesystem::is_regular_file(path, error))
@@ -58,8 +59,8 @@ std::wstring findProgram(const std::string& program)
 // What the image is: 0 when it is not a Windows program, else its machine (IMAGE_FILE_MACHINE_*).
 WORD imageMachine(const std::wstring& path)
 {
-    win::UniqueHandle file(CreateFileW(path.c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr,
-                                       OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr));
+    win::UniqueHandle file(CreateFileW(path.c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE,
+                                       nullptr, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr));
     if (!file)
         return 0;
     IMAGE_DOS_HEADER dos{};
@@ -128,13 +129,14 @@ HANDLE inheritable(DWORD which, bool nullDevice)
 {
     if (nullDevice) {
         SECURITY_ATTRIBUTES security{sizeof security, nullptr, TRUE};
-        return CreateFileW(L"NUL", GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, &security, OPEN_EXISTING, 0,
-                           nullptr);
+        return CreateFileW(L"NUL", GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, &security, OPEN_EXISTING,
+                           0, nullptr);
     }
     HANDLE own = GetStdHandle(which);
     HANDLE copy = nullptr;
     if (own == nullptr || own == INVALID_HANDLE_VALUE ||
-        !DuplicateHandle(GetCurrentProcess(), own, GetCurrentProcess(), &copy, 0, TRUE, DUPLICATE_SAME_ACCESS))
+        !DuplicateHandle(GetCurrentProcess(), own, GetCurrentProcess(), &copy, 0, TRUE,
+                         DUPLICATE_SAME_ACCESS))
         return INVALID_HANDLE_VALUE;
     return copy;
 }
@@ -167,17 +169,19 @@ RecordableProgram checkRecordable(const std::string& program)
     }
     if (machine != IMAGE_FILE_MACHINE_AMD64) {
         result.problem = RecordableProgram::Problem::NotExecutable;
-        result.message = fmt::format(
-            "{} is a {} program: IOLab's recorder is a 64-bit x86 library, which only a 64-bit x86 program can "
-            "load. Capture it with Process Monitor instead and import the CSV (iolab-cli import)",
-            result.path, machine == IMAGE_FILE_MACHINE_I386 ? "32-bit" : "non-x86");
+        result.message =
+            fmt::format("{} is a {} program: IOLab's recorder is a 64-bit x86 library, which only a 64-bit "
+                        "x86 program can "
+                        "load. Capture it with Process Monitor instead and import the CSV (iolab-cli import)",
+                        result.path, machine == IMAGE_FILE_MACHINE_I386 ? "32-bit" : "non-x86");
         return result;
     }
     if (recorderLibrary().empty()) {
         result.problem = RecordableProgram::Problem::NoRecorder;
-        result.message = fmt::format("this IOLab has no recorder library (iolab-record.dll is not beside {}): "
-                                     "reinstall IOLab",
-                                     executableFolder().string());
+        result.message =
+            fmt::format("this IOLab has no recorder library (iolab-record.dll is not beside {}): "
+                        "reinstall IOLab",
+                        executableFolder().string());
     }
     return result;
 }
@@ -208,12 +212,13 @@ RecordedRun runRecorded(const std::string& program, const std::vector<std::strin
     PROCESS_INFORMATION info{};
     const auto start = std::chrono::steady_clock::now();
     if (!CreateProcessW(win::widen(program).c_str(), commandLine.data(), nullptr, nullptr, TRUE,
-                        CREATE_SUSPENDED | CREATE_UNICODE_ENVIRONMENT, environment.data(), folder.c_str(), &startup,
-                        &info)) {
+                        CREATE_SUSPENDED | CREATE_UNICODE_ENVIRONMENT, environment.data(), folder.c_str(),
+                        &startup, &info)) {
         const DWORD error = GetLastError();
-        run.error = error == ERROR_DIRECTORY
-                        ? fmt::format("{} did not start: cannot enter the working folder {}", program, workingFolder)
-                        : fmt::format("{} did not start: {}", program, win::errorText(error));
+        run.error =
+            error == ERROR_DIRECTORY
+                ? fmt::format("{} did not start: cannot enter the working folder {}", program, workingFolder)
+                : fmt::format("{} did not start: {}", program, win::errorText(error));
         return run;
     }
     win::UniqueHandle process(info.hProcess);
@@ -231,8 +236,8 @@ RecordedRun runRecorded(const std::string& program, const std::vector<std::strin
     if (injected != 0) {
         TerminateProcess(process.get(), 1);
         WaitForSingleObject(process.get(), INFINITE);
-        run.error = fmt::format("{} was not started: the recorder ({}) could not be loaded into it: {}", program,
-                                win::narrow(library), win::errorText(injected));
+        run.error = fmt::format("{} was not started: the recorder ({}) could not be loaded into it: {}",
+                                program, win::narrow(library), win::errorText(injected));
         return run;
     }
     run.started = true;

@@ -144,8 +144,7 @@ class ReplayJob final : public ReplayJobBase
 public:
     ReplayJob(const JobSpec& spec, ReplayTiming timing)
         : ReplayJobBase(spec, timing), m_handles(m_script.slots), m_sectorBytes(spec.target.logicalBlockBytes)
-    {
-    }
+    {}
 
     ~ReplayJob() override { closeEverything(); }
 
@@ -157,7 +156,8 @@ private:
     std::wstring widePath(std::uint32_t file) const { return win::widen(pathOf(file)); }
     // NO_BUFFERING's rule for one transfer; -1 with the reason when it breaks it.
     bool aligned(const Handle& h, std::int64_t offset, std::uint64_t bytes, const void* address);
-    std::int64_t transfer(bool write, const Handle& h, const void* data, std::uint64_t bytes, std::int64_t offset);
+    std::int64_t transfer(bool write, const Handle& h, const void* data, std::uint64_t bytes,
+                          std::int64_t offset);
 
     std::vector<Handle> m_handles;
     std::uint32_t m_sectorBytes;
@@ -189,8 +189,9 @@ std::int64_t ReplayJob::transfer(bool write, const Handle& h, const void* data, 
     }
     DWORD done = 0;
     const auto size = static_cast<DWORD>(std::min<std::uint64_t>(bytes, 0xFFFFFFFFu));
-    const BOOL ok = write ? ::WriteFile(h.file, data, size, &done, offset >= 0 ? &at : nullptr)
-                          : ::ReadFile(h.file, const_cast<void*>(data), size, &done, offset >= 0 ? &at : nullptr);
+    const BOOL ok =
+        write ? ::WriteFile(h.file, data, size, &done, offset >= 0 ? &at : nullptr)
+              : ::ReadFile(h.file, const_cast<void*>(data), size, &done, offset >= 0 ? &at : nullptr);
     if (!ok)
         return win32Failed();
     return done;
@@ -302,8 +303,8 @@ std::int64_t ReplayJob::issue(const ReplayStep& step, std::uint32_t i, std::size
         return ::FlushFileBuffers(h->file) ? 0 : win32Failed();
     case Call::Fallocate: {
         FILE_ALLOCATION_INFO allocation{};
-        allocation.AllocationSize.QuadPart =
-            static_cast<LONGLONG>((step.offset > 0 ? static_cast<std::uint64_t>(step.offset) : 0) + step.bytes);
+        allocation.AllocationSize.QuadPart = static_cast<LONGLONG>(
+            (step.offset > 0 ? static_cast<std::uint64_t>(step.offset) : 0) + step.bytes);
         return ::SetFileInformationByHandle(h->file, FileAllocationInfo, &allocation, sizeof allocation)
                    ? 0
                    : win32Failed();
@@ -315,9 +316,11 @@ std::int64_t ReplayJob::issue(const ReplayStep& step, std::uint32_t i, std::size
     }
     case Call::Mmap: {
         const bool writes = (step.flags & trace::MapWrite) != 0;
-        const std::uint64_t end = static_cast<std::uint64_t>(std::max<std::int64_t>(step.offset, 0)) + step.bytes;
-        HANDLE mapping = ::CreateFileMappingW(h->file, nullptr, writes ? PAGE_READWRITE : PAGE_READONLY,
-                                              static_cast<DWORD>(end >> 32), static_cast<DWORD>(end), nullptr);
+        const std::uint64_t end =
+            static_cast<std::uint64_t>(std::max<std::int64_t>(step.offset, 0)) + step.bytes;
+        HANDLE mapping =
+            ::CreateFileMappingW(h->file, nullptr, writes ? PAGE_READWRITE : PAGE_READONLY,
+                                 static_cast<DWORD>(end >> 32), static_cast<DWORD>(end), nullptr);
         if (mapping == nullptr)
             return win32Failed();
         const auto from = static_cast<std::uint64_t>(std::max<std::int64_t>(step.offset, 0));
@@ -342,7 +345,8 @@ std::int64_t ReplayJob::issue(const ReplayStep& step, std::uint32_t i, std::size
             return win32Failed();
         // MS_SYNC: the view's pages handed to the file system, then the file made durable.
         if ((step.flags & trace::MapSyncWait) != 0 && h->fileSlot != kNoReplaySlot &&
-            m_handles[h->fileSlot].file != INVALID_HANDLE_VALUE && !::FlushFileBuffers(m_handles[h->fileSlot].file))
+            m_handles[h->fileSlot].file != INVALID_HANDLE_VALUE &&
+            !::FlushFileBuffers(m_handles[h->fileSlot].file))
             return win32Failed();
         return 0;
     }
@@ -354,14 +358,17 @@ std::int64_t ReplayJob::issue(const ReplayStep& step, std::uint32_t i, std::size
         return unmapped ? 0 : win32Failed();
     }
     case Call::Rename:
-        return ::MoveFileExW(widePath(step.file).c_str(), widePath(step.file2).c_str(), MOVEFILE_REPLACE_EXISTING)
+        return ::MoveFileExW(widePath(step.file).c_str(), widePath(step.file2).c_str(),
+                             MOVEFILE_REPLACE_EXISTING)
                    ? 0
                    : win32Failed();
     case Call::Unlink:
         return ::DeleteFileW(widePath(step.file).c_str()) ? 0 : win32Failed();
     case Call::SetVBuf: {
         const auto mode = static_cast<trace::BufferMode>(step.flags);
-        const int how = mode == trace::BufferMode::None ? _IONBF : mode == trace::BufferMode::Line ? _IOLBF : _IOFBF;
+        const int how = mode == trace::BufferMode::None   ? _IONBF
+                        : mode == trace::BufferMode::Line ? _IOLBF
+                                                          : _IOFBF;
         // msvcrt refuses a buffer size below 2 bytes with a buffer asked for.
         const std::size_t size = how == _IONBF ? 0 : std::max<std::size_t>(bytes, 2);
         return std::setvbuf(stream, nullptr, how, size) == 0 ? 0 : crtFailed();
@@ -464,7 +471,8 @@ public:
                                    spec.replay->traceName)};
             return nullptr;
         }
-        const ReplayTiming timing = parseReplayTiming(extraAxisValue(spec.testCase, "replay-timing", "back-to-back"));
+        const ReplayTiming timing =
+            parseReplayTiming(extraAxisValue(spec.testCase, "replay-timing", "back-to-back"));
         auto job = std::make_unique<ReplayJob>(spec, timing);
         if (!job->prepareBuffers(outcome))
             return nullptr;

@@ -243,7 +243,8 @@ TEST_F(Record, ATraceOfTenMillionCallsIsProfiledInBoundedMemory)
     ASSERT_EQ(WEXITSTATUS(status), 0);
     const auto profile = nlohmann::json::parse(std::ifstream(json));
     EXPECT_EQ(profile.at("calls").get<std::uint64_t>(), 10'000'001u);
-    EXPECT_EQ(profile.at("files").at(0).at("bytesWritten").get<std::uint64_t>(), std::uint64_t{10'000'000} * 512);
+    EXPECT_EQ(profile.at("files").at(0).at("bytesWritten").get<std::uint64_t>(),
+              std::uint64_t{10'000'000} * 512);
     // ru_maxrss is in KiB.
     const std::uint64_t residentBytes = static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;
     RecordProperty("maxResidentKiB", static_cast<int>(usage.ru_maxrss));

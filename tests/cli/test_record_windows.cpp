@@ -86,7 +86,8 @@ Seen seenIn(const std::string& tracePath, std::vector<TraceProcess>& processes)
 trace::Call parseCallName(const std::string& name)
 {
     using trace::Call;
-    for (Call call : {Call::Write, Call::PWrite, Call::FWrite, Call::FPutc, Call::FPuts, Call::FPrintf, Call::Fsync})
+    for (Call call :
+         {Call::Write, Call::PWrite, Call::FWrite, Call::FPutc, Call::FPuts, Call::FPrintf, Call::Fsync})
         if (callName(call) == name)
             return call;
     return Call::Open;
@@ -159,7 +160,8 @@ TEST_F(RecordWindows, SeesEachCallTheProgramMadeAndTheBytesTheDiskHolds)
     EXPECT_TRUE(seen.openFlags.at("handle.dat") & trace::OpenTruncate);
     // The atomic replace and the file deleted.
     EXPECT_EQ(calls(seen, "settings.tmp", "fsync"), 1u);
-    EXPECT_THAT(seen.renames, ::testing::Contains(std::pair<std::string, std::string>("settings.tmp", "settings.ini")));
+    EXPECT_THAT(seen.renames,
+                ::testing::Contains(std::pair<std::string, std::string>("settings.tmp", "settings.ini")));
     EXPECT_THAT(seen.unlinks, ::testing::Contains(std::string("scratch.bin")));
     // The second thread's file, written by that thread; the child's, in the child's part.
     EXPECT_EQ(calls(seen, "thread.dat", "write"), 50u);
@@ -186,8 +188,8 @@ TEST_F(RecordWindows, SeesEachCallTheProgramMadeAndTheBytesTheDiskHolds)
         EXPECT_FALSE(entry.path().filename().string().ends_with(".parts")) << entry.path();
 }
 
-// A program nobody here wrote: wine's own cmd.exe (in the system folder, where the recorder patches the program
-// itself and none of the system's libraries), writing a line into a file with echo.
+// A program nobody here wrote: wine's own cmd.exe (in the system folder, where the recorder patches the
+// program itself and none of the system's libraries), writing a line into a file with echo.
 TEST_F(RecordWindows, CmdExesEchoIntoAFileIsWhatTheFileHolds)
 {
     const std::string folder = fs::path(m_dir.path()).make_preferred().string();
@@ -206,8 +208,8 @@ TEST_F(RecordWindows, CmdExesEchoIntoAFileIsWhatTheFileHolds)
     EXPECT_TRUE(seen.openFlags.at("hello.txt") & trace::OpenWrite);
 }
 
-// The recording replays on Windows: every repetition verified, the run folder removed, and what the replay did
-// to each file (seen by the recorder itself, which the test above holds against the program and the disk)
+// The recording replays on Windows: every repetition verified, the run folder removed, and what the replay
+// did to each file (seen by the recorder itself, which the test above holds against the program and the disk)
 // is what the program did to the file it stands for, call for call.
 TEST_F(RecordWindows, TheReplayMakesTheProgramsCallsOnEachFile)
 {
@@ -240,7 +242,8 @@ TEST_F(RecordWindows, TheReplayMakesTheProgramsCallsOnEachFile)
     const ReplayScript script = loadReplayScript(trace);
     std::map<std::string, std::string> recordedName; // "f000001.dat" -> "stdio.log"
     for (const ReplayFile& file : script.files)
-        recordedName[fs::path(file.relativePath).filename().string()] = fs::path(file.recordedPath).filename().string();
+        recordedName[fs::path(file.relativePath).filename().string()] =
+            fs::path(file.recordedPath).filename().string();
     struct Call
     {
         std::uint32_t tid;

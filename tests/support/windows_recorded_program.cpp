@@ -49,8 +49,9 @@ bool stdioPart(const std::string& folder)
 
 bool handlePart(const std::string& folder)
 {
-    HANDLE file = CreateFileW(widen(folder + "\\handle.dat").c_str(), GENERIC_READ | GENERIC_WRITE, 0, nullptr,
-                              CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL | FILE_FLAG_WRITE_THROUGH, nullptr);
+    HANDLE file =
+        CreateFileW(widen(folder + "\\handle.dat").c_str(), GENERIC_READ | GENERIC_WRITE, 0, nullptr,
+                    CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL | FILE_FLAG_WRITE_THROUGH, nullptr);
     if (file == INVALID_HANDLE_VALUE)
         return false;
     static char block[4096];
@@ -79,8 +80,8 @@ bool replacePart(const std::string& folder)
 {
     const std::wstring temporary = widen(folder + "\\settings.tmp");
     const std::wstring final = widen(folder + "\\settings.ini");
-    HANDLE file = CreateFileW(temporary.c_str(), GENERIC_WRITE, 0, nullptr, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL,
-                              nullptr);
+    HANDLE file = CreateFileW(temporary.c_str(), GENERIC_WRITE, 0, nullptr, CREATE_ALWAYS,
+                              FILE_ATTRIBUTE_NORMAL, nullptr);
     if (file == INVALID_HANDLE_VALUE)
         return false;
     DWORD done = 0;
