@@ -308,7 +308,9 @@ void patchModule(HMODULE module)
                 Hook& hook = table[i];
                 if ((hook.source == Source::Kernel) != kernel || strcmp(hook.name, name) != 0)
                     continue;
-                void* current = reinterpret_cast<void*>(addresses->u1.Function);
+                // An import table's slot holds the function's address as an integer, as the loader wrote it.
+                void* current = reinterpret_cast<void*>( // NOLINT(performance-no-int-to-ptr)
+                    addresses->u1.Function);
                 if (current == hook.replacement)
                     break; // patched already
                 if (!*hook.real) {

@@ -37,7 +37,7 @@ std::filesystem::path recorderLibrary()
     for (const char* relative :
          {"iolab-record.dll", "../../platform/iolab-record.dll", "../platform/iolab-record.dll"}) {
         std::error_code error;
-        const auto path = std::filesystem::weakly_canonical(folder / relative, error);
+        auto path = std::filesystem::weakly_canonical(folder / relative, error);
         if (!error && std::filesystem::is_regular_file(path, error))
             return path;
     }
