@@ -657,9 +657,10 @@ DWORD WINAPI hookSetFilePointer(HANDLE file, LONG distance, PLONG distanceHigh, 
 BOOL WINAPI hookSetEndOfFile(HANDLE file)
 {
     // The new length is the position, which SetEndOfFile does not say: asked first (no change to it).
+    // This library's own import of SetFilePointerEx is never patched: the system's.
     LARGE_INTEGER position{};
-    if (writer() && real_SetFilePointerEx)
-        real_SetFilePointerEx(file, LARGE_INTEGER{}, &position, FILE_CURRENT);
+    if (writer())
+        ::SetFilePointerEx(file, LARGE_INTEGER{}, &position, FILE_CURRENT);
     return timed(
         trace::Call::Ftruncate, handleKey(file),
         [&](iolab::recorder::Call& call, BOOL ok, DWORD lastError, int) {
