@@ -97,6 +97,34 @@ Row linuxOnly(Row row)
     return row;
 }
 
+Row windowsOnly(Row row)
+{
+    row.needs = Needs::Windows;
+    return row;
+}
+
+// `iolab-cli record` of a program it cannot record: refused before anything starts, no trace written.
+Row recordRow(const char* name, std::string program, std::vector<std::string> keywords,
+              std::function<void(Scene&)> setup = {})
+{
+    return {name,
+            {"record", "--output", "{O}/t.iolab-trace", "--", std::move(program)},
+            2,
+            std::move(keywords),
+            std::move(setup)};
+}
+
+// The first bytes of a 32-bit Windows program: all the recorder reads of it before it refuses.
+std::string image32()
+{
+    std::string image(512, '\0');
+    image[0] = 'M';
+    image[1] = 'Z';
+    image[0x3c] = static_cast<char>(0x80);
+    image.replace(0x80, 6, std::string("PE\0\0\x4c\x01", 6));
+    return image;
+}
+
 Row writeRow(const char* name, std::vector<std::string> extra, int exitCode,
              std::vector<std::string> keywords)
 {
@@ -180,6 +208,18 @@ Row replayRow(const char* name, std::string content, std::vector<std::string> ke
             }};
 }
 
+// `iolab-cli profile` of a trace that cannot be read.
+Row profileRow(const char* name, std::string content, std::vector<std::string> keywords)
+{
+    return {name,
+            {"profile", "{O}/t.iolab-trace"},
+            2,
+            std::move(keywords),
+            [content = std::move(content)](Scene& s) {
+                write(s.out / "t.iolab-trace", content);
+            }};
+}
+
 Row matrixRow(const char* name, std::string content, std::vector<std::string> keywords)
 {
     return {name,
@@ -243,15 +283,38 @@ const Row kCliRows[] = {
     importRow("ImportProcmonSemicolons", "Time of Day;Process Name;PID;Operation;Path;Result;Detail\r\n", {"separated by semicolons"}),
     importRow("ImportNeitherStraceNorProcmon", "shopping list\n", {"is not strace's output", "strace -f -tt -T -y"}),
     importRow("ImportEmpty", "", {"capture.csv is empty", "strace -f -tt -T -y", "Process Monitor"}),
+    // Programs to record
+    recordRow("RecordNoSuchProgram", "no-such-program-iolab", {"no-such-program-iolab: no such program on PATH"}),
+    recordRow("RecordNoSuchFile", "{O}/nothing", {"nothing: no such file"}),
+    recordRow("RecordAFolder", "{O}/folder.exe", {"is a folder, not a program"},
+              [](Scene& s) { fs::create_directories(s.out / "folder.exe"); }),
+    linuxOnly(recordRow("RecordNotExecutable", "{O}/notes.exe", {"notes.exe is not executable"},
+                        [](Scene& s) { write(s.out / "notes.exe", "not a program\n"); })),
+    windowsOnly(recordRow("RecordNotAWindowsProgram", "{O}/notes.exe", {"is not a Windows program"},
+                          [](Scene& s) { write(s.out / "notes.exe", "not a program\n"); })),
+#ifndef _WIN32
+    recordRow("RecordStaticProgram", IOLAB_STATIC_PROGRAM, {"is statically linked", "strace -f -tt -T -y"}),
+#endif
+    windowsOnly(recordRow("Record32BitProgram", "{O}/old32.exe", {"is a 32-bit program", "Process Monitor"},
+                          [](Scene& s) { write(s.out / "old32.exe", image32()); })),
+    {"RecordOverAnExistingTrace", {"record", "--output", "{O}/t.iolab-trace", "--", IOLAB_CLI_PATH, "--version"}, 2, {"t.iolab-trace already exists"},
+     [](Scene& s) { write(s.out / "t.iolab-trace", goodTrace()); }},
+    // Traces to profile
+    {"ProfileMissing", {"profile", "{O}/none.iolab-trace"}, 2, {"none.iolab-trace", "cannot open"}},
+    profileRow("ProfileNotATrace", "shopping list\n", {"is not an IOLab trace"}),
+    profileRow("ProfileEmptyTrace", "", {"t.iolab-trace is empty"}),
+    profileRow("ProfileTruncatedTrace", truncatedTrace(), {"is truncated"}),
+    profileRow("ProfileCorruptTrace", corruptTrace(), {"is corrupt at byte"}),
+    profileRow("ProfileFutureTrace", futureTrace(), {"written by a newer IOLab", "update IOLab"}),
     // Traces to replay (each a trace written call by call, then spoiled as the row says)
     {"ReplayMissing", {"run", "--target", "{T}", "--replay", "{O}/none.iolab-trace"}, 2, {"--replay", "none.iolab-trace", "no such file", "iolab-cli record"}},
     {"ReplayFolder", {"run", "--target", "{T}", "--replay", "{O}"}, 2, {"--replay", "is not a file"}},
-    linuxOnly(replayRow("ReplayNotATrace", "shopping list\n", {"every case was refused", "is not an IOLab trace"})),
-    linuxOnly(replayRow("ReplayEmptyTrace", "", {"every case was refused", "is empty"})),
-    linuxOnly(replayRow("ReplayTruncatedTrace", truncatedTrace(), {"every case was refused", "is truncated"})),
-    linuxOnly(replayRow("ReplayCorruptTrace", corruptTrace(), {"every case was refused", "is corrupt at byte"})),
-    linuxOnly(replayRow("ReplayFutureTrace", futureTrace(), {"every case was refused", "written by a newer IOLab", "update IOLab"})),
-    linuxOnly(replayRow("ReplayNoFileIo", noFileIoTrace(), {"every case was refused", "holds no call on a file", "iolab-cli profile"})),
+    replayRow("ReplayNotATrace", "shopping list\n", {"every case was refused", "is not an IOLab trace"}),
+    replayRow("ReplayEmptyTrace", "", {"every case was refused", "is empty"}),
+    replayRow("ReplayTruncatedTrace", truncatedTrace(), {"every case was refused", "is truncated"}),
+    replayRow("ReplayCorruptTrace", corruptTrace(), {"every case was refused", "is corrupt at byte"}),
+    replayRow("ReplayFutureTrace", futureTrace(), {"every case was refused", "written by a newer IOLab", "update IOLab"}),
+    replayRow("ReplayNoFileIo", noFileIoTrace(), {"every case was refused", "holds no call on a file", "iolab-cli profile"}),
     {"ReplayWithChunk", {"run", "--target", "{T}", "--replay", "{O}/t.iolab-trace", "--chunk", "4K"}, 2, {"--replay", "the --chunk flag does not apply"},
      [](Scene& s) { write(s.out / "t.iolab-trace", goodTrace()); }},
     {"ReplayTimingWords", {"run", "--target", "{T}", "--replay", "{O}/t.iolab-trace", "--replay-timing", "sometimes"}, 2, {"replay timing 'sometimes'", "as-recorded"},

@@ -100,6 +100,7 @@ enum class Needs
     NotRoot, // relies on permissions, which root ignores
     Linux,   // a Linux path or limit (/proc, /sys, PATH_MAX): the Windows build's tests leave it out
     Symlink, // makes a symbolic link, which wine cannot (CreateSymbolicLink is not implemented)
+    Windows, // a Windows program's image or rule: the Linux build's tests leave it out
 };
 
 struct Row
@@ -144,6 +145,10 @@ inline void checkRow(const Row& row, const std::string& program, std::vector<std
         GTEST_SKIP() << "this row mounts a filesystem: " << why;
     if (const std::string why = whyNoFileModes(); row.needs == Needs::NotRoot && !why.empty())
         GTEST_SKIP() << why << " (the root variant of the row uses a read-only mount)";
+#ifndef _WIN32
+    if (row.needs == Needs::Windows)
+        GTEST_SKIP() << "this row is about a Windows program (its image, its rules), which Linux has not";
+#endif
 #ifdef _WIN32
     if (row.needs == Needs::Linux)
         GTEST_SKIP()
