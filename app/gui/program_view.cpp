@@ -5,6 +5,7 @@
 #include "app/report/latency_chart_data.h"
 #include "core/base/units.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -199,7 +200,8 @@ void ProgramView::showProgram(const ProgramData& program)
     };
     m_title->setText(
         tr("<b>%1</b><br>%2: %3 in %4, %5, over %6.")
-            .arg(commandLine(profile).toHtmlEscaped(), program.tracePath.toHtmlEscaped(),
+            .arg(commandLine(profile).toHtmlEscaped(),
+                 QDir::toNativeSeparators(program.tracePath).toHtmlEscaped(),
                  count(profile.calls, tr("call"), tr("calls")),
                  count(program.records, tr("record"), tr("records")),
                  count(profile.processes.size(), tr("process"), tr("processes")),

@@ -184,8 +184,12 @@ std::uint64_t estimatedRecords(const QString& partsFolder)
             in.seekg(static_cast<std::streamoff>(at));
             if (!in.read(reinterpret_cast<char*>(&chunk), sizeof chunk))
                 break;
-            if (chunk.magic == trace::kChunkMagic)
-                usedBytes += chunk.usedBytes;
+            // Threads take chunks in order: the first never taken ends what is in use (the Windows
+            // recorder's part is a sparse file as large as a recording may grow). A chunk taken but not yet
+            // headed ends the count a moment early: an estimate.
+            if (chunk.magic != trace::kChunkMagic)
+                break;
+            usedBytes += chunk.usedBytes;
         }
     }
     return usedBytes / sizeof(trace::EventRecord);

@@ -125,11 +125,11 @@ void screenshot(QWidget& widget, const char* name)
 }
 
 #ifndef _WIN32
-// Recording is Linux's (platform/recorder.h): these help its tests only.
 QString sqlite3()
 {
     return QStandardPaths::findExecutable(QStringLiteral("sqlite3"));
 }
+#endif
 
 // Records with the dialog and waits for the end; the dialog's status after it.
 QString recordAndWait(RecordDialog& dialog, const QString& program, const QString& arguments,
@@ -157,8 +157,6 @@ std::vector<std::string> entriesOf(const std::string& folder)
     std::sort(names.begin(), names.end());
     return names;
 }
-
-#endif
 
 } // namespace
 
@@ -402,6 +400,72 @@ TEST_F(ProgramWindow, RecordedThenReplayedLikeAnyRun)
     EXPECT_EQ(target.entryCount(), 0u) << "the run folder is gone";
 }
 
+#endif
+
+#ifdef _WIN32
+// On Windows the dialog records through iolab-record.dll: a MinGW program of known calls, recorded, shown in
+// the Program tab and replayed on the target like any run, its run folder gone after.
+TEST_F(ProgramWindow, RecordedAndReplayedOnWindows)
+{
+    window->showRecordDialog();
+    auto* dialog = qobject_cast<RecordDialog*>(window->recordDialog());
+    ASSERT_NE(dialog, nullptr);
+    QSignalSpy opened(window.get(), &MainWindow::traceOpened);
+    const QString trace = q(traces / "program.iolab-trace");
+    const QString folder = QDir::toNativeSeparators(q(traces.path()));
+    const QString status = recordAndWait(*dialog, QStringLiteral(IOLAB_WINDOWS_RECORDED_PROGRAM),
+                                         QStringLiteral("'%1'").arg(folder), q(traces.path()), trace);
+    EXPECT_THAT(status.toStdString(), HasSubstr("exited with status 0"));
+    ASSERT_TRUE(QFile::exists(trace));
+    EXPECT_EQ(entriesOf(traces.path()),
+              (std::vector<std::string>{"child.dat", "handle.dat", "program.iolab-trace", "settings.ini",
+                                        "stdio.log", "thread.dat"}))
+        << "the program's files and the trace; the parts folder is gone";
+    ASSERT_EQ(answerOf(opened, 1), QString());
+    ProgramView* view = window->programView();
+    EXPECT_EQ(QDir::fromNativeSeparators(view->tracePath()), QDir::fromNativeSeparators(trace));
+    EXPECT_THAT(view->profileText().toStdString(), HasSubstr("FlushFileBuffers"));
+    EXPECT_THAT(view->profileText().toStdString(), HasSubstr("stdio.log"));
+    screenshot(*window, "program-windows.png");
+
+    QSignalSpy ended(window.get(), &MainWindow::runEnded);
+    ASSERT_TRUE(view->replayButton()->isEnabled());
+    view->replayButton()->click();
+    ASSERT_TRUE(ended.wait(120'000)) << window->bannerText().toStdString();
+    EXPECT_EQ(window->lastRunProblem(), QString());
+    ASSERT_TRUE(window->currentResult().has_value());
+    const CaseResult& replay = window->currentResult()->cases.at(0);
+    EXPECT_EQ(replay.testCase.label(), "replay of program.iolab-trace");
+    EXPECT_EQ(replay.status, Status::Ok) << replay.reason;
+    ASSERT_TRUE(replay.replay.has_value());
+    EXPECT_EQ(replay.replay->writeCalls, 1338u);
+    EXPECT_EQ(target.entryCount(), 0u) << "the run folder is gone";
+}
+
+// Stop ends the program and what it started (its job object), and keeps what was recorded until then.
+TEST_F(ProgramWindow, StopEndsTheProgramOnWindowsAndKeepsWhatItRecorded)
+{
+    RecordDialog dialog;
+    dialog.programField()->setText(QStringLiteral("cmd.exe"));
+    dialog.argumentsField()->setText(QStringLiteral("/c 'for /L %i in (1,0,2) do @echo x>>out.txt'"));
+    dialog.folderField()->setText(q(traces.path()));
+    dialog.traceField()->setText(q(traces / "loop.iolab-trace"));
+    QSignalSpy ended(&dialog, &RecordDialog::recordingEnded);
+    QSignalSpy written(&dialog, &RecordDialog::traceWritten);
+    ASSERT_TRUE(dialog.record());
+    IOLAB_TRY_VERIFY(dialog.rateText().contains(QStringLiteral(" a second now")) &&
+                         !dialog.rateText().startsWith(QStringLiteral("About 0 ")),
+                     30'000);
+    dialog.stopButton()->click();
+    ASSERT_TRUE(ended.wait(30'000));
+    EXPECT_THAT(dialog.statusText().toStdString(), HasSubstr("stopped"));
+    ASSERT_EQ(written.count(), 1);
+    const ProgramData program = readProgram(written.first().at(0).toString());
+    ASSERT_EQ(program.error, QString());
+    EXPECT_GT(program.profile.writeCalls, 0u);
+}
+#else
+
 TEST_F(ProgramWindow, BadInputToTheRecordDialogIsSaidAndLeavesNothing)
 {
     RecordDialog dialog;
@@ -472,6 +536,7 @@ TEST_F(ProgramWindow, StopKillsTheProgramAndKeepsWhatItRecorded)
     EXPECT_GT(program.profile.writeCalls, 0u);
     EXPECT_TRUE(dialog.recordButton()->isEnabled());
 }
+#endif
 
 TEST(RecordJob, ArgumentsSplitAsAShellSplitsThem)
 {
@@ -500,4 +565,3 @@ TEST(RecordJob, TheRecordsAreEstimatedFromTheChunksUsedBytes)
     std::ofstream(dir / "2-2.part", std::ios::binary) << bytes;
     EXPECT_EQ(estimatedRecords(q(dir.path())), 20u);
 }
-#endif
