@@ -15,8 +15,10 @@
 #include "app/gui/widget_helpers.h"
 #include "app/gui/workers.h"
 
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QStatusBar>
 #include <QTabWidget>
 
 namespace iolab::gui {
@@ -24,6 +26,9 @@ namespace iolab::gui {
 void MainWindow::connectProgramParts()
 {
     connect(m_program, &ProgramView::replayRequested, this, &MainWindow::replayTrace);
+    connect(m_program, &ProgramView::pdfSaved, this, [this](const QString& path) {
+        statusBar()->showMessage(tr("Saved the profile as %1.").arg(QDir::toNativeSeparators(path)), 10'000);
+    });
     connect(m_targetPanel, &TargetPanel::targetChanged, this, &MainWindow::updateProgramTarget);
     // An edited matrix, a preset or a question loaded: Run is the editor's again.
     connect(m_editor, &MatrixEditor::changed, this, [this] {

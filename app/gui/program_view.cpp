@@ -2,13 +2,18 @@
 #include "app/gui/program_view.h"
 
 #include "app/gui/text_helpers.h"
+#include "app/gui/widget_helpers.h"
 #include "app/report/latency_chart_data.h"
+#include "app/report/pdf_report.h"
 #include "core/base/units.h"
+#include "platform/platform.h"
 
 #include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -146,6 +151,11 @@ ProgramView::ProgramView(QWidget* parent) : QWidget(parent)
     m_replayNote->setObjectName(QStringLiteral("replayNote"));
     m_replayNote->setWordWrap(true);
     replayRow->addWidget(m_replayNote, 1);
+    m_savePdf = new QPushButton(tr("Save as PDF..."), page);
+    m_savePdf->setObjectName(QStringLiteral("savePdfButton"));
+    m_savePdf->setToolTip(tr("The profile as a PDF report: the program, where its time went, its files and "
+                             "their lives, its call sizes, what the recorder could not see"));
+    replayRow->addWidget(m_savePdf);
     pageLayout->addLayout(replayRow);
 
     auto* splitter = new QSplitter(Qt::Horizontal, page);
@@ -172,6 +182,16 @@ ProgramView::ProgramView(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_stack);
 
     connect(m_replay, &QPushButton::clicked, this, [this] { Q_EMIT replayRequested(m_data.tracePath); });
+    connect(m_savePdf, &QPushButton::clicked, this, [this] {
+        const QFileInfo trace(m_data.tracePath);
+        const QString suggested = trace.dir().filePath(trace.completeBaseName() + QStringLiteral(".pdf"));
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save the profile as PDF"), suggested, tr("PDF (*.pdf)"));
+        if (path.isEmpty())
+            return;
+        if (const QString error = savePdf(path); !error.isEmpty())
+            QMessageBox::warning(this, tr("Save as PDF"), tr("The PDF was not written: %1").arg(error));
+    });
     setDark(false);
 }
 
@@ -217,6 +237,23 @@ void ProgramView::setTarget(const QString& path, const QString& problem)
     m_targetPath = path;
     m_targetProblem = problem;
     updateReplay();
+}
+
+QString ProgramView::savePdf(const QString& path)
+{
+    if (!hasProgram())
+        return tr("no program is shown");
+    const std::string file = path.toStdString();
+    if (const std::string problem = outputPathProblem(file); !problem.empty())
+        return qs(problem);
+    const QByteArray bytes = report::renderProfilePdf(
+        m_data.profile, QDir::toNativeSeparators(m_data.tracePath), report::ReportOptions{});
+    const Outcome outcome = writeFileAtomically(
+        file, std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    if (!outcome.ok())
+        return qs(outcome.message);
+    Q_EMIT pdfSaved(path);
+    return {};
 }
 
 void ProgramView::setBusy(bool busy)

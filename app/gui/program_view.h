@@ -18,7 +18,8 @@ namespace iolab::gui {
 
 // The Program tab: what a recorded program did with files (a trace iolab-cli record or import wrote, or File
 // > Record a program...): its profile in sentences, the verdict first; its calls by size; its writes and
-// syncs per file over time; and Replay on this target, which runs the trace's replay on the target selected.
+// syncs per file over time; Replay on this target, which runs the trace's replay on the target selected; and
+// Save as PDF..., the profile as a report to hand over.
 class ProgramView : public QWidget
 {
     Q_OBJECT
@@ -40,6 +41,10 @@ public:
     QString tracePath() const { return m_data.tracePath; }
     bool hasProgram() const { return !m_data.tracePath.isEmpty() && m_data.error.isEmpty(); }
     QPushButton* replayButton() const { return m_replay; }
+    QPushButton* savePdfButton() const { return m_savePdf; }
+    // The profile as a PDF report at `path` (what Save as PDF... writes once a file is chosen): "" when it
+    // was written, else why not.
+    QString savePdf(const QString& path);
     QString profileText() const;
     QString titleText() const;
     QChart* sizeChart() const { return m_sizeChart; }
@@ -47,6 +52,7 @@ public:
 
 Q_SIGNALS:
     void replayRequested(const QString& tracePath);
+    void pdfSaved(const QString& path);
 
 private:
     void rebuildCharts();
@@ -60,6 +66,7 @@ private:
     QLabel* m_title = nullptr;
     QLabel* m_replayNote = nullptr;
     QPushButton* m_replay = nullptr;
+    QPushButton* m_savePdf = nullptr;
     QTextBrowser* m_text = nullptr;
     QChart* m_sizeChart = nullptr;
     QChartView* m_sizeView = nullptr;

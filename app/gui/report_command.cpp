@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/report_command.h"
 
+#include "app/common/recording.h"
 #include "app/gui/widget_helpers.h"
 #include "app/report/pdf_report.h"
 #include "core/analysis/ranking.h"
 #include "core/base/error.h"
+#include "core/formats/profile_json.h"
 #include "core/formats/result_csv.h"
 #include "core/formats/result_json.h"
+#include "core/model/trace_format.h"
 #include "core/version.h"
 #include "platform/platform.h"
 
 #include <QCommandLineParser>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QGuiApplication>
@@ -18,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <cstring>
 
 namespace iolab::gui {
 
@@ -26,6 +31,51 @@ namespace {
 void fail(const QString& message)
 {
     std::fprintf(stderr, "iolab report: %s\n", message.toLocal8Bit().constData());
+}
+
+// Whether `bytes` begin as an IOLab trace does (iolab-cli record's and import's files).
+bool isTrace(const QByteArray& bytes)
+{
+    return bytes.size() >= static_cast<qsizetype>(sizeof trace::kMagic) &&
+           std::memcmp(bytes.constData(), trace::kMagic, sizeof trace::kMagic) == 0;
+}
+
+// `iolab report TRACE --pdf OUT.pdf [--json PROFILE.json]`: a recorded program's profile.
+int traceReport(const QString& tracePath, const QString& pdfPath, const QString& jsonPath,
+                const report::ReportOptions& options)
+{
+    ProgramProfile profile;
+    try {
+        profile = profileOf(tracePath.toStdString());
+    } catch (const std::exception& e) {
+        fail(qs(e.what()));
+        return 2;
+    }
+    int status = 0;
+    if (!pdfPath.isEmpty()) {
+        const QByteArray bytes =
+            report::renderProfilePdf(profile, QDir::toNativeSeparators(tracePath), options);
+        const Outcome outcome =
+            writeFileAtomically(pdfPath.toStdString(),
+                                std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+        if (outcome.ok()) {
+            std::fprintf(stderr, "report PDF: %s\n", pdfPath.toLocal8Bit().constData());
+        } else {
+            fail(qs(outcome.message));
+            status = 1;
+        }
+    }
+    if (!jsonPath.isEmpty()) {
+        const Outcome outcome =
+            writeFileAtomically(jsonPath.toStdString(), profileToJson(profile).dump(1) + "\n");
+        if (outcome.ok()) {
+            std::fprintf(stderr, "written: %s\n", jsonPath.toLocal8Bit().constData());
+        } else {
+            fail(qs(outcome.message));
+            status = 1;
+        }
+    }
+    return status;
 }
 
 } // namespace
@@ -71,8 +121,10 @@ int reportCommand(int argc, char** argv)
     parser.setApplicationDescription(QStringLiteral("Renders a result file as a report."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("report"), QStringLiteral("the command"));
-    parser.addPositionalArgument(QStringLiteral("result"),
-                                 QStringLiteral("A result JSON (iolab or iolab-cli)."));
+    parser.addPositionalArgument(
+        QStringLiteral("result"),
+        QStringLiteral("A result JSON (iolab or iolab-cli), or a trace (iolab-cli record or import): its "
+                       "program's profile."));
     const QCommandLineOption pdf(QStringLiteral("pdf"), QStringLiteral("Write the PDF report here."),
                                  QStringLiteral("file"));
     const QCommandLineOption csv(
@@ -130,6 +182,24 @@ int reportCommand(int argc, char** argv)
     if (!in.open(QIODevice::ReadOnly)) {
         fail(QStringLiteral("cannot read %1: %2").arg(args[1], in.errorString()));
         return 2;
+    }
+    // A trace is read as it streams (it may hold millions of calls); a result JSON whole.
+    if (isTrace(in.peek(sizeof trace::kMagic))) {
+        if (parser.isSet(csv)) {
+            fail(QStringLiteral("%1 is a trace: its profile has no CSV; give --pdf or --json").arg(args[1]));
+            return 2;
+        }
+        for (const auto* option : {&pdf, &json}) {
+            if (!parser.isSet(*option))
+                continue;
+            if (const auto problem = outputPathProblem(parser.value(*option).toStdString());
+                !problem.empty()) {
+                fail(qs(problem));
+                return 2;
+            }
+        }
+        return traceReport(args[1], parser.isSet(pdf) ? parser.value(pdf) : QString(),
+                           parser.isSet(json) ? parser.value(json) : QString(), options);
     }
     const QByteArray text = in.readAll();
     RunResult result;

@@ -24,10 +24,12 @@
 #include "core/engine/crash_probe.h"
 #include "core/engine/exposure.h"
 #include "core/engine/registry.h"
+#include "core/engine/replay_script.h"
 #include "core/formats/fio_job.h"
 #include "core/model/axes.h"
 
 #include <QBuffer>
+#include <QDateTime>
 #include <QFontMetricsF>
 #include <QLocale>
 #include <QPageSize>
@@ -1951,7 +1953,214 @@ int render(QIODevice& device, const RunResult& result, const ReportOptions& opti
     return layout.pages();
 }
 
+// ---- a recorded program's profile ---------------------------------------------------------------------
+
+QString programName(const ProgramProfile& profile)
+{
+    if (profile.processes.empty())
+        return QStringLiteral("the program");
+    const std::string& executable = profile.processes.front().executable;
+    const std::size_t slash = executable.find_last_of("/\\");
+    return qs(slash == std::string::npos ? executable : executable.substr(slash + 1));
+}
+
+QString commandLineOf(const TraceProcess& process)
+{
+    QStringList words;
+    for (const std::string& argument : process.arguments)
+        words << qs(argument);
+    return words.isEmpty() ? qs(process.executable) : words.join(QLatin1Char(' '));
+}
+
+// "37 B", "4 KiB", or "33 B to 60 B": the sizes a histogram's bucket held.
+QString bucketLabel(const SizeHistogram& sizes, std::size_t bucket)
+{
+    const std::uint64_t low = sizes.smallest[bucket];
+    const std::uint64_t high = sizes.largest[bucket];
+    if (low == high)
+        return qs(formatBytes(low));
+    return QStringLiteral("%1 to %2").arg(qs(formatBytes(low)), qs(formatBytes(high)));
+}
+
+void sizesTable(Layout& layout, const QString& title, const SizeHistogram& sizes)
+{
+    const std::uint64_t total = sizes.total();
+    if (total == 0)
+        return;
+    std::vector<QStringList> rows;
+    for (std::size_t b = 0; b < SizeHistogram::kBuckets; ++b) {
+        if (sizes.calls[b] == 0)
+            continue;
+        rows.push_back(
+            {bucketLabel(sizes, b), QLocale().toString(static_cast<qulonglong>(sizes.calls[b])),
+             QStringLiteral("%1%").arg(
+                 100.0 * static_cast<double>(sizes.calls[b]) / static_cast<double>(total), 0, 'f', 1)});
+    }
+    layout.heading(title, 2, 40);
+    layout.table({{QStringLiteral("Bytes per call"), 6},
+                  {QStringLiteral("Calls"), 4, Qt::AlignRight},
+                  {QStringLiteral("Share"), 3, Qt::AlignRight}},
+                 rows, 8);
+}
+
+QString fileLife(const FileProfile& f)
+{
+    switch (f.kind) {
+    case FileKind::Terminal:
+        return QStringLiteral("a terminal");
+    case FileKind::Pipe:
+        return QStringLiteral("a pipe or socket");
+    case FileKind::Device:
+        return QStringLiteral("a device");
+    case FileKind::Regular:
+        break;
+    }
+    QStringList words;
+    if (f.creations > 0)
+        words << (f.creations == 1 ? QStringLiteral("created")
+                                   : QStringLiteral("created %1 times").arg(f.creations));
+    if (f.appendOpens > 0)
+        words << QStringLiteral("appended");
+    if (f.replacedByRename > 0)
+        words << QStringLiteral("replaced by a rename");
+    if (f.renamedAway > 0)
+        words << QStringLiteral("renamed");
+    if (f.deletions > 0)
+        words << QStringLiteral("deleted");
+    return words.isEmpty() ? QStringLiteral("found") : words.join(QStringLiteral(", "));
+}
+
+void writeProfile(Layout& layout, const ProgramProfile& profile, const QString& tracePath,
+                  const QString& title)
+{
+    layout.heading(title, 1, 60);
+    const trace::System system =
+        profile.processes.empty() ? trace::System::Linux : profile.processes.front().system;
+    std::vector<std::pair<QString, QString>> facts;
+    if (!profile.processes.empty()) {
+        const TraceProcess& first = profile.processes.front();
+        facts.push_back({QStringLiteral("Program"), commandLineOf(first)});
+        if (!first.workingFolder.empty())
+            facts.push_back({QStringLiteral("Working folder"), qs(first.workingFolder)});
+        if (first.startRealtimeNs != 0)
+            facts.push_back(
+                {QStringLiteral("Started"),
+                 QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(first.startRealtimeNs / 1'000'000))
+                     .toString(Qt::ISODate)});
+    }
+    facts.push_back({QStringLiteral("Recorded on"),
+                     system == trace::System::Windows ? QStringLiteral("Windows") : QStringLiteral("Linux")});
+    const bool imported = std::any_of(profile.notes.begin(), profile.notes.end(),
+                                      [](const TraceNote& n) { return n.kind == trace::NoteKind::Imported; });
+    facts.push_back(
+        {QStringLiteral("Trace"),
+         QStringLiteral("%1 (%2)").arg(tracePath, imported ? QStringLiteral("imported")
+                                                           : QStringLiteral("recorded by IOLab"))});
+    facts.push_back({QStringLiteral("Processes, threads"),
+                     QStringLiteral("%1, %2").arg(profile.processes.size()).arg(profile.threads)});
+    layout.keyValues(facts);
+
+    // The profile's own words: the answer first, then (after the files, which the table shows) what the
+    // recorder could not see.
+    const std::vector<std::string> lines = describeProgramProfile(profile);
+    std::vector<QString> answer;
+    std::vector<QString> after;
+    bool inFiles = false;
+    bool pastFiles = false;
+    for (const std::string& line : lines) {
+        if (line.starts_with("Files (")) {
+            inFiles = true;
+            continue;
+        }
+        if (inFiles && line.starts_with("  "))
+            continue;
+        if (inFiles) {
+            inFiles = false;
+            pastFiles = true;
+        }
+        (pastFiles ? after : answer).push_back(qs(line));
+    }
+    layout.heading(QStringLiteral("What it does with files"), 1, 40);
+    for (const QString& line : answer)
+        layout.paragraph(line, 9.5);
+
+    std::vector<QStringList> rows;
+    for (const FileProfile& f : profile.files) {
+        QStringList writes;
+        for (const auto& [call, count] : f.calls) {
+            if (isReplayWrite(call))
+                writes << QStringLiteral("%1 %2").arg(QLocale().toString(static_cast<qulonglong>(count)),
+                                                      qs(callName(call, system)));
+        }
+        const std::uint64_t ordered = f.sequentialWrites + f.randomWrites;
+        rows.push_back({qs(f.path), qs(formatBytes(f.bytesWritten)), writes.join(QStringLiteral(", ")),
+                        f.bytesRead > 0 ? qs(formatBytes(f.bytesRead)) : QStringLiteral("-"),
+                        QLocale().toString(static_cast<qulonglong>(f.syncs)),
+                        ordered == 0 ? QStringLiteral("-")
+                                     : QStringLiteral("%1%").arg(100.0 * static_cast<double>(f.randomWrites) /
+                                                                     static_cast<double>(ordered),
+                                                                 0, 'f', 0),
+                        fileLife(f)});
+    }
+    if (!rows.empty()) {
+        layout.heading(QStringLiteral("Its files"), 1, 40);
+        layout.paragraph(QStringLiteral("Out of order: the share of its writes that did not start where the "
+                                        "previous one ended. Syncs: the calls that made the file durable "
+                                        "(fsync, fdatasync, FlushFileBuffers...)."),
+                         8.5);
+        layout.table({{QStringLiteral("File"), 14},
+                      {QStringLiteral("Written"), 3.5, Qt::AlignRight},
+                      {QStringLiteral("Write calls"), 7},
+                      {QStringLiteral("Read"), 3, Qt::AlignRight},
+                      {QStringLiteral("Syncs"), 2.5, Qt::AlignRight},
+                      {QStringLiteral("Out of order"), 3, Qt::AlignRight},
+                      {QStringLiteral("Its life"), 6}},
+                     rows, 7);
+    }
+    sizesTable(layout, QStringLiteral("Its writes by size"), profile.writeSizes);
+    sizesTable(layout, QStringLiteral("Its reads by size"), profile.readSizes);
+    if (!after.empty()) {
+        layout.heading(QStringLiteral("What the recorder could not see"), 1, 40);
+        for (const QString& line : after)
+            layout.paragraph(line, 9);
+    }
+}
+
+int renderProfile(QIODevice& device, const ProgramProfile& profile, const QString& tracePath,
+                  const ReportOptions& options, int totalPages)
+{
+    QPdfWriter writer(&device);
+    writer.setResolution(72);
+    writer.setPageSize(pageSizeFor(options.page));
+    writer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Point);
+    const QString title = options.title.isEmpty()
+                              ? QStringLiteral("What %1 does with files").arg(programName(profile))
+                              : options.title;
+    writer.setTitle(title);
+    writer.setCreator(QStringLiteral("IOLab"));
+    QPainter painter(&writer);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    Layout layout(writer, painter, totalPages, QStringLiteral("%1 · %2").arg(title, tracePath));
+    writeProfile(layout, profile, tracePath, title);
+    layout.finish();
+    painter.end();
+    return layout.pages();
+}
+
 } // namespace
+
+QByteArray renderProfilePdf(const ProgramProfile& profile, const QString& tracePath,
+                            const ReportOptions& options)
+{
+    QBuffer counting;
+    counting.open(QIODevice::WriteOnly);
+    const int pages = renderProfile(counting, profile, tracePath, options, 0);
+    QBuffer out;
+    out.open(QIODevice::WriteOnly);
+    renderProfile(out, profile, tracePath, options, pages);
+    return out.data();
+}
 
 QColor findingColour(Finding::Kind kind)
 {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/analysis/findings.h"
+#include "core/analysis/program_profile.h"
 #include "core/analysis/ranking.h"
 #include "core/model/result.h"
 
@@ -36,6 +37,13 @@ struct ReportOptions
 // has one, throughput over time per case, the matrix with its refused cases, and every repetition. Vector
 // throughout, fonts embedded, "page k of n" on every page. The registry lets findings name O_DIRECT cases.
 QByteArray renderPdfReport(const RunResult& result, const ReportOptions& options, const Registry* registry);
+
+// A recorded program's profile as a PDF (iolab report TRACE --pdf, the Program tab's Save as PDF...), for a
+// support engineer to hand over: what the program is and when it was recorded, the profile's answer (where
+// its time went, what it wrote how, its syncs, the most data at risk), a table of its files with their lives,
+// its write and read sizes, and what the recorder could not see. `tracePath` names the trace in the text.
+QByteArray renderProfilePdf(const ProgramProfile& profile, const QString& tracePath,
+                            const ReportOptions& options);
 
 // The colour the report sets a finding of `kind` in, on page 1 among what matters most and among the
 // Findings: the colour of a failure for a kind its declaration marks Bad (core/analysis/finding_kinds.h), the

@@ -10,9 +10,11 @@
 #include "core/version.h"
 #include "platform/platform.h"
 #include "tests/support/mount.h"
+#include "tests/support/pdf_text.h"
 #include "tests/support/process.h"
 #include "tests/support/qt_text.h"
 #include "tests/support/qt_wait.h"
+#include "tests/support/synthetic_trace.h"
 #include "tests/support/temp_dir.h"
 
 #include <QSignalSpy>
@@ -267,6 +269,30 @@ TEST(Launch, AReportNeedsNoDisplay)
                {"QT_QPA_PLATFORM=", "DISPLAY=", "WAYLAND_DISPLAY=", "WAYLAND_SOCKET="});
     EXPECT_EQ(app.exitCode, 0) << app.err;
     EXPECT_TRUE(std::filesystem::exists(out / "r.pdf"));
+}
+
+// iolab report of a trace: the program's profile as a PDF to hand over, and as JSON.
+TEST(Launch, AReportOfATraceIsItsProgramsProfile)
+{
+    TempDir out;
+    SyntheticTrace t;
+    t.open(10, 10, "/data/out.bin", trace::OpenWrite | trace::OpenCreate | trace::OpenTruncate, 3);
+    t.transfer(10, 10, trace::Call::Write, 3, 4096, -1, 4);
+    t.call(10, 10, trace::Call::Fsync, 3);
+    t.writeTo(out / "t.iolab-trace");
+    const auto app =
+        runApp({"report", out / "t.iolab-trace", "--pdf", out / "p.pdf", "--json", out / "p.json"},
+               {"QT_QPA_PLATFORM=", "DISPLAY=", "WAYLAND_DISPLAY=", "WAYLAND_SOCKET="});
+    ASSERT_EQ(app.exitCode, 0) << app.err;
+    const auto text = runHostTool("pdftotext", {"-layout", out / "p.pdf", "-"});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    const std::string said = withoutLigatures(text.out);
+    EXPECT_THAT(said, HasSubstr("What synthetic does with files"));
+    EXPECT_THAT(said, HasSubstr("/data/out.bin"));
+    EXPECT_THAT(said, HasSubstr("4 write"));
+    const auto profile = nlohmann::json::parse(std::ifstream(out / "p.json"));
+    EXPECT_EQ(profile.at("schema"), "iolab-profile/1");
+    EXPECT_EQ(profile.at("writeCalls"), 4);
 }
 
 // The rule behind it, row by row: which platform Qt will try, and which display servers answer.

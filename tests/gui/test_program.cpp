@@ -21,6 +21,7 @@
 #include "core/model/trace_format.h"
 #include "tests/gui/wait_for.h"
 #include "tests/support/builtin_registry.h"
+#include "tests/support/pdf_text.h"
 #include "tests/support/process.h"
 #include "tests/support/qt_text.h"
 #include "tests/support/qt_wait.h"
@@ -322,6 +323,37 @@ TEST(ProgramReport, AReplayCaseGetsYourProgramSection)
     EXPECT_THAT(text, HasSubstr("10.0 ms")) << "the program's time inside its calls";
     EXPECT_THAT(text, HasSubstr(QStringLiteral("(median of %1)").arg(measured).toStdString()));
     EXPECT_THAT(text, HasSubstr("400 KiB"));
+}
+
+// Save as PDF...: the profile as a report to hand over, its text readable (pdftotext), the program and its
+// files named, the window saying where it went; a path that cannot be written is said, and nothing is left.
+TEST_F(ProgramWindow, TheProfileSavesAsAPdfToHandOver)
+{
+    twoFiles().writeTo(traces / "two.iolab-trace");
+    ASSERT_EQ(open(traces / "two.iolab-trace"), QString());
+    ProgramView* view = window->programView();
+    ASSERT_TRUE(view->savePdfButton()->isEnabled());
+    QSignalSpy saved(view, &ProgramView::pdfSaved);
+    const std::string pdf = data / "two.pdf";
+    ASSERT_EQ(view->savePdf(q(pdf)), QString());
+    EXPECT_EQ(saved.count(), 1);
+    const auto text = runHostTool("pdftotext", {"-layout", pdf, "-"});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    const std::string said = withoutLigatures(text.out);
+    EXPECT_THAT(said, HasSubstr("What synthetic does with files"));
+    EXPECT_THAT(said, HasSubstr("synthetic --test"));
+    EXPECT_THAT(said, HasSubstr("/data/a.db"));
+    EXPECT_THAT(said, HasSubstr("3 pwrite"));
+    EXPECT_THAT(said, HasSubstr("Its writes by size"));
+    const ProgramData program = readProgram(q(traces / "two.iolab-trace"));
+    EXPECT_THAT(said, HasSubstr(program.lines.front().substr(0, 30))) << "the verdict, as the tab says it";
+    if (const char* folder = std::getenv("IOLAB_SCREENSHOTS"))
+        std::filesystem::copy_file(pdf, std::string(folder) + "/profile.pdf",
+                                   std::filesystem::copy_options::overwrite_existing);
+    const QString refused = view->savePdf(q(data / "no-such-folder/two.pdf"));
+    EXPECT_FALSE(refused.isEmpty());
+    EXPECT_FALSE(std::filesystem::exists(data / "no-such-folder"));
+    EXPECT_EQ(saved.count(), 1);
 }
 
 #ifndef _WIN32

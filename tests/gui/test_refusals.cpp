@@ -4,6 +4,7 @@
 // table is tests/cli/test_refusals.cpp.)
 #include "core/version.h"
 #include "tests/support/refusal_table.h"
+#include "tests/support/synthetic_trace.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -40,6 +41,27 @@ Row outputRow(const char* name, std::vector<std::string> output, int exitCode,
     return {name, args, exitCode, std::move(keywords), std::move(setup), needs};
 }
 
+// A trace (iolab-cli record's or import's) to report on: a file written and synced, then spoiled as the row
+// says.
+std::string traceBytes()
+{
+    SyntheticTrace t;
+    t.open(10, 10, "/data/out", trace::OpenWrite | trace::OpenCreate | trace::OpenTruncate, 3);
+    t.transfer(10, 10, trace::Call::Write, 3, 4096, -1, 4);
+    t.call(10, 10, trace::Call::Fsync, 3);
+    return t.bytes();
+}
+
+Row traceRow(const char* name, std::string content, std::vector<std::string> output,
+             std::vector<std::string> keywords)
+{
+    std::vector<std::string> args = {"report", "{O}/t.iolab-trace"};
+    args.insert(args.end(), output.begin(), output.end());
+    return {name, args, 2, std::move(keywords), [content = std::move(content)](Scene& s) {
+                write(s.out / "t.iolab-trace", content);
+            }};
+}
+
 class ReportRefusal : public ::testing::TestWithParam<Row>
 {};
 
@@ -59,6 +81,9 @@ const Row kReportRows[] = {
     resultRow("ResultWithoutSchema", "{\"cases\": []}", {"result.json", "not an IOLab result"}),
     resultRow("ResultFromANewerIolab", "{\"schema\": \"iolab.result/99\"}", {"result.json", "newer IOLab"}),
     resultRow("AMatrixInsteadOfAResult", "{\"strategies\": [\"write\"], \"chunks\": [\"4K\"]}", {"not an IOLab result"}),
+    traceRow("TraceTruncated", traceBytes().substr(0, traceBytes().size() - 40), {"--pdf", "{O}/r.pdf"}, {"t.iolab-trace", "is truncated"}),
+    traceRow("TraceAsCsv", traceBytes(), {"--csv", "{O}/r.csv"}, {"is a trace", "no CSV"}),
+    traceRow("TracePdfFolderMissing", traceBytes(), {"--pdf", "{O}/no/such/r.pdf"}, {"r.pdf", "does not exist"}),
     {"NoResultGiven", {"report", "--pdf", "{O}/r.pdf"}, 2, {"give one result file"}},
     {"TwoResultsGiven", {"report", kGolden, kGolden, "--pdf", "{O}/r.pdf"}, 2, {"give one result file"}},
     outputRow("NoOutputGiven", {}, 2, {"nothing to write"}),

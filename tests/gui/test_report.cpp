@@ -14,6 +14,7 @@
 #include "core/formats/result_json.h"
 #include "core/model/axes.h"
 #include "tests/support/builtin_registry.h"
+#include "tests/support/pdf_text.h"
 #include "tests/support/process.h"
 #include "tests/support/system_facts.h"
 #include "tests/support/temp_dir.h"
@@ -82,18 +83,6 @@ std::string writePdf(const TempDir& dir, const RunResult& result, report::PageFo
     const std::string path = dir / "report.pdf";
     std::ofstream(path, std::ios::binary).write(pdf.constData(), pdf.size());
     return path;
-}
-
-// The fonts' ligatures come back from pdftotext as single characters: "fi" and "ff" as one.
-std::string withoutLigatures(std::string out)
-{
-    for (const auto& [ligature, letters] :
-         {std::pair{"\xEF\xAC\x81", "fi"}, std::pair{"\xEF\xAC\x80", "ff"}, std::pair{"\xEF\xAC\x82", "fl"},
-          std::pair{"\xEF\xAC\x83", "ffi"}}) {
-        for (auto at = out.find(ligature); at != std::string::npos; at = out.find(ligature, at))
-            out.replace(at, 3, letters);
-    }
-    return out;
 }
 
 // A PDF's text with its lines joined: a sentence reads whole wherever the page wrapped it.
