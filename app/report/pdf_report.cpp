@@ -568,7 +568,7 @@ void drawSmallMultiples(Layout& layout, const RunResult& result)
     std::vector<const CaseResult*> cases;
     QStringList tooShort;
     for (const auto& c : result.cases) {
-        const long measured =
+        const auto measured =
             std::count_if(c.samples.begin(), c.samples.end(), [](const Sample& s) { return !s.warmup; });
         if (measured >= kMinSamples)
             cases.push_back(&c);
@@ -2039,25 +2039,26 @@ void writeProfile(Layout& layout, const ProgramProfile& profile, const QString& 
     std::vector<std::pair<QString, QString>> facts;
     if (!profile.processes.empty()) {
         const TraceProcess& first = profile.processes.front();
-        facts.push_back({QStringLiteral("Program"), commandLineOf(first)});
+        facts.emplace_back(QStringLiteral("Program"), commandLineOf(first));
         if (!first.workingFolder.empty())
-            facts.push_back({QStringLiteral("Working folder"), qs(first.workingFolder)});
+            facts.emplace_back(QStringLiteral("Working folder"), qs(first.workingFolder));
         if (first.startRealtimeNs != 0)
-            facts.push_back(
-                {QStringLiteral("Started"),
-                 QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(first.startRealtimeNs / 1'000'000))
-                     .toString(Qt::ISODate)});
+            facts.emplace_back(
+                QStringLiteral("Started"),
+                QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(first.startRealtimeNs / 1'000'000))
+                    .toString(Qt::ISODate));
     }
-    facts.push_back({QStringLiteral("Recorded on"),
-                     system == trace::System::Windows ? QStringLiteral("Windows") : QStringLiteral("Linux")});
+    facts.emplace_back(QStringLiteral("Recorded on"), system == trace::System::Windows
+                                                          ? QStringLiteral("Windows")
+                                                          : QStringLiteral("Linux"));
     const bool imported = std::any_of(profile.notes.begin(), profile.notes.end(),
                                       [](const TraceNote& n) { return n.kind == trace::NoteKind::Imported; });
-    facts.push_back(
-        {QStringLiteral("Trace"),
-         QStringLiteral("%1 (%2)").arg(tracePath, imported ? QStringLiteral("imported")
-                                                           : QStringLiteral("recorded by IOLab"))});
-    facts.push_back({QStringLiteral("Processes, threads"),
-                     QStringLiteral("%1, %2").arg(profile.processes.size()).arg(profile.threads)});
+    facts.emplace_back(QStringLiteral("Trace"),
+                       QStringLiteral("%1 (%2)").arg(tracePath, imported
+                                                                    ? QStringLiteral("imported")
+                                                                    : QStringLiteral("recorded by IOLab")));
+    facts.emplace_back(QStringLiteral("Processes, threads"),
+                       QStringLiteral("%1, %2").arg(profile.processes.size()).arg(profile.threads));
     layout.keyValues(facts);
 
     // The profile's own words: the answer first, then (after the files, which the table shows) what the
