@@ -4,11 +4,13 @@
 #include "core/analysis/program_profile.h"
 #include "core/engine/job_execution.h"
 #include "core/engine/pattern.h"
+#include "core/model/axes.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <thread>
 
 namespace iolab {
@@ -25,6 +27,59 @@ std::uint64_t nowNs()
 }
 
 } // namespace
+
+ReplayTiming replayTimingOf(const JobSpec& spec)
+{
+    return parseReplayTiming(extraAxisValue(spec.testCase, "replay-timing", "back-to-back"));
+}
+
+std::int64_t issueStreamStep(const ReplayStep& step, std::uint32_t i, std::FILE* stream,
+                             const Pattern& pattern, std::byte* scratch,
+                             int (*print)(std::FILE*, const char*, ...), bool& handled)
+{
+    const std::uint64_t dataAt = step.dataAt + std::uint64_t{i} * step.bytes;
+    const auto bytes = static_cast<std::size_t>(step.bytes);
+    handled = true;
+    switch (step.call) {
+    case Call::FWrite:
+        return std::fwrite(pattern.at(dataAt), 1, bytes, stream) == bytes || bytes == 0 ? 0 : -1;
+    case Call::FPutc:
+        return std::fputc(std::to_integer<unsigned char>(pattern.byteAt(step.dataAt + i)), stream) == EOF ? -1
+                                                                                                          : 0;
+    case Call::FPuts: {
+        // A string of the pattern's bytes (never zero), ended where the call's ended.
+        auto* text = reinterpret_cast<char*>(scratch);
+        std::memcpy(text, pattern.at(dataAt), bytes);
+        text[bytes] = '\0';
+        return std::fputs(text, stream) == EOF ? -1 : 0;
+    }
+    case Call::FPrintf:
+        return print(stream, "%.*s", static_cast<int>(bytes),
+                     reinterpret_cast<const char*>(pattern.at(dataAt))) < 0
+                   ? -1
+                   : 0;
+    case Call::FFlush:
+        return std::fflush(stream) == 0 ? 0 : -1;
+    case Call::FRead:
+        (void)std::fread(scratch, 1, bytes, stream);
+        return std::ferror(stream) ? -1 : 0;
+    case Call::FGetc:
+        (void)std::fgetc(stream);
+        return std::ferror(stream) ? -1 : 0;
+    case Call::FGets:
+        (void)std::fgets(reinterpret_cast<char*>(scratch), static_cast<int>(std::max<std::size_t>(bytes, 2)),
+                         stream);
+        return std::ferror(stream) ? -1 : 0;
+    case Call::StreamSpill:
+        if (step.flags != 0)
+            return std::fwrite(pattern.at(dataAt), 1, bytes, stream) == bytes ? 0 : -1;
+        (void)std::fread(scratch, 1, bytes, stream);
+        return std::ferror(stream) ? -1 : 0;
+    default:
+        handled = false;
+        return 0;
+    }
+}
 
 ReplayJobBase::ReplayJobBase(const JobSpec& spec, ReplayTiming timing)
     : m_script(*spec.replay), m_folder(spec.path), m_pattern(*spec.pattern), m_timing(timing),

@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -23,6 +24,9 @@ namespace iolab {
 
 class Pattern;
 struct JobSpec;
+
+// The case's replay-timing axis (back-to-back unless it says as-recorded).
+ReplayTiming replayTimingOf(const JobSpec& spec);
 
 class ReplayJobBase : public Job
 {
@@ -97,5 +101,34 @@ private:
     std::atomic<bool> m_failed{false};
     std::uint64_t m_startNs = 0;
 };
+
+// A stdio step's call on `stream` with the pattern's bytes: fwrite, fputc, fputs, fprintf (through `print`,
+// the C runtime's fprintf as the program called it), fflush, fread, fgetc, fgets, and a buffer spilled or
+// refilled. 0, or -1 with errno set; `handled` false for any other call (the system's job makes it).
+std::int64_t issueStreamStep(const ReplayStep& step, std::uint32_t i, std::FILE* stream,
+                             const Pattern& pattern, std::byte* scratch,
+                             int (*print)(std::FILE*, const char*, ...), bool& handled);
+
+// The replay job of `spec` on the system this build replays (`own`), or nullptr with the outcome: a spec
+// without a script, or a trace recorded on the other system.
+template <typename SystemJob>
+std::unique_ptr<Job> makeReplayJob(const JobSpec& spec, trace::System own, Outcome& outcome)
+{
+    if (spec.replay == nullptr || spec.pattern == nullptr) {
+        outcome = {Status::Failed, 0, "prepare", "a replay job was given no script"};
+        return nullptr;
+    }
+    if (spec.replay->system != own) {
+        outcome = {Status::Refused, 0, "prepare",
+                   spec.replay->traceName + " was recorded on " +
+                       (spec.replay->system == trace::System::Windows ? "Windows" : "Linux") +
+                       ": a replay runs on the system it was recorded on"};
+        return nullptr;
+    }
+    auto job = std::make_unique<SystemJob>(spec, replayTimingOf(spec));
+    if (!job->prepareBuffers(outcome))
+        return nullptr;
+    return job;
+}
 
 } // namespace iolab

@@ -46,6 +46,33 @@ bool movesBytes(trace::Call call)
 
 } // namespace
 
+std::uint32_t openFlagsOfMode(const char* mode)
+{
+    std::uint32_t bits = 0;
+    if (!mode)
+        return bits;
+    switch (mode[0]) {
+    case 'r':
+        bits |= trace::OpenRead;
+        break;
+    case 'w':
+        bits |= trace::OpenWrite | trace::OpenCreate | trace::OpenTruncate;
+        break;
+    case 'a':
+        bits |= trace::OpenWrite | trace::OpenCreate | trace::OpenAppend;
+        break;
+    default:
+        break;
+    }
+    for (const char* c = mode + 1; *c && *c != ','; ++c) {
+        if (*c == '+')
+            bits |= trace::OpenRead | trace::OpenWrite;
+        else if (*c == 'x')
+            bits |= trace::OpenExclusive;
+    }
+    return bits;
+}
+
 struct PartWriter::ThreadState
 {
     std::uint64_t generation = 0;

@@ -46,6 +46,10 @@ struct Call
     std::string_view path2;
 };
 
+// fopen's mode string as OpenFlag bits: r, w, a and +, and x (exclusive); what else a C library takes there
+// is its own and each recorder reads it.
+std::uint32_t openFlagsOfMode(const char* mode);
+
 class PartWriter
 {
 public:

@@ -39,6 +39,7 @@
 #include <string_view>
 #include <type_traits>
 
+using iolab::recorder::openFlagsOfMode;
 using iolab::recorder::PartFile;
 using iolab::recorder::PartWriter;
 namespace trace = iolab::trace;
@@ -260,33 +261,6 @@ std::uint32_t writeFlagsOf(int flags)
         bits |= trace::WriteNoWait;
     if (flags & RWF_HIPRI)
         bits |= trace::WriteHiPri;
-    return bits;
-}
-
-std::uint32_t openFlagsOfMode(const char* mode)
-{
-    std::uint32_t bits = 0;
-    if (!mode)
-        return bits;
-    switch (mode[0]) {
-    case 'r':
-        bits |= trace::OpenRead;
-        break;
-    case 'w':
-        bits |= trace::OpenWrite | trace::OpenCreate | trace::OpenTruncate;
-        break;
-    case 'a':
-        bits |= trace::OpenWrite | trace::OpenCreate | trace::OpenAppend;
-        break;
-    default:
-        break;
-    }
-    for (const char* c = mode + 1; *c && *c != ','; ++c) {
-        if (*c == '+')
-            bits |= trace::OpenRead | trace::OpenWrite;
-        else if (*c == 'x')
-            bits |= trace::OpenExclusive;
-    }
     return bits;
 }
 

@@ -5,14 +5,11 @@
 #include "core/analysis/program_profile.h"
 #include "core/engine/pattern.h"
 #include "core/engine/replay_script.h"
-#include "core/model/axes.h"
 #include "core/model/replay.h"
 #include "platform/builtin_strategies.h"
 #include "platform/common/replay_job.h"
 #include "platform/posix/basic_strategy.h"
 #include "platform/posix/posix_io.h"
-
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -308,45 +305,14 @@ std::int64_t ReplayJob::issue(const ReplayStep& step, std::uint32_t i, std::size
                                                           : _IOFBF;
         return std::setvbuf(stream, nullptr, how, bytes);
     }
-    case Call::FWrite:
-        return std::fwrite(at(dataAt), 1, bytes, stream) == bytes || bytes == 0 ? 0 : -1;
-    case Call::FPutc:
-        return std::fputc(std::to_integer<unsigned char>(m_pattern.byteAt(step.dataAt + i)), stream) == EOF
-                   ? -1
-                   : 0;
-    case Call::FPuts: {
-        // A string of the pattern's bytes (never zero), ended where the call's ended.
-        auto* text = reinterpret_cast<char*>(scratch);
-        std::memcpy(text, at(dataAt), bytes);
-        text[bytes] = '\0';
-        return std::fputs(text, stream) == EOF ? -1 : 0;
-    }
-    case Call::FPrintf:
-        return std::fprintf(stream, "%.*s", static_cast<int>(bytes),
-                            reinterpret_cast<const char*>(at(dataAt))) < 0
-                   ? -1
-                   : 0;
-    case Call::FFlush:
-        return std::fflush(stream) == 0 ? 0 : -1;
-    case Call::FRead:
-        (void)std::fread(scratch, 1, bytes, stream);
-        return std::ferror(stream) ? -1 : 0;
-    case Call::FGetc:
-        (void)std::fgetc(stream);
-        return std::ferror(stream) ? -1 : 0;
-    case Call::FGets:
-        (void)std::fgets(reinterpret_cast<char*>(scratch), static_cast<int>(std::max<std::size_t>(bytes, 2)),
-                         stream);
-        return std::ferror(stream) ? -1 : 0;
     case Call::FSeek:
         return ::fseeko(stream, static_cast<off_t>(step.offset), static_cast<int>(step.flags));
-    case Call::StreamSpill:
-        if (step.flags != 0)
-            return std::fwrite(at(dataAt), 1, bytes, stream) == bytes ? 0 : -1;
-        (void)std::fread(scratch, 1, bytes, stream);
-        return std::ferror(stream) ? -1 : 0;
-    default:
-        return 0;
+    default: {
+        bool handled = false;
+        const std::int64_t result =
+            issueStreamStep(step, i, stream, m_pattern, scratch, &std::fprintf, handled);
+        return handled ? result : 0;
+    }
     }
 }
 
@@ -379,23 +345,7 @@ public:
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {
-        if (spec.replay == nullptr || spec.pattern == nullptr) {
-            outcome = {Status::Failed, 0, "prepare", "a replay job was given no script"};
-            return nullptr;
-        }
-        if (spec.replay->system != trace::System::Linux) {
-            outcome = {
-                Status::Refused, 0, "prepare",
-                fmt::format("{} was recorded on Windows: a replay runs on the system it was recorded on",
-                            spec.replay->traceName)};
-            return nullptr;
-        }
-        const ReplayTiming timing =
-            parseReplayTiming(extraAxisValue(spec.testCase, "replay-timing", "back-to-back"));
-        auto job = std::make_unique<ReplayJob>(spec, timing);
-        if (!job->prepareBuffers(outcome))
-            return nullptr;
-        return job;
+        return makeReplayJob<ReplayJob>(spec, trace::System::Linux, outcome);
     }
 };
 

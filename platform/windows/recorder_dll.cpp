@@ -404,31 +404,13 @@ std::uint32_t openFlagsOf(DWORD access, DWORD disposition, DWORD attributes)
     return bits;
 }
 
-std::uint32_t openFlagsOfMode(const char* mode)
+// fopen's mode, with msvcrt's commit mode ('c': fflush reaches the disk) as a write-through stream.
+std::uint32_t streamFlagsOfMode(const char* mode)
 {
-    std::uint32_t bits = 0;
-    if (!mode)
-        return bits;
-    switch (mode[0]) {
-    case 'r':
-        bits |= trace::OpenRead;
-        break;
-    case 'w':
-        bits |= trace::OpenWrite | trace::OpenCreate | trace::OpenTruncate;
-        break;
-    case 'a':
-        bits |= trace::OpenWrite | trace::OpenCreate | trace::OpenAppend;
-        break;
-    default:
-        break;
-    }
-    for (const char* c = mode + 1; *c && *c != ','; ++c) {
-        if (*c == '+')
-            bits |= trace::OpenRead | trace::OpenWrite;
-        else if (*c == 'x')
-            bits |= trace::OpenExclusive;
-        else if (*c == 'c')
-            bits |= trace::OpenWriteThrough; // msvcrt's commit mode: fflush reaches the disk
+    std::uint32_t bits = iolab::recorder::openFlagsOfMode(mode);
+    for (const char* c = mode ? mode + 1 : ""; *c && *c != ','; ++c) {
+        if (*c == 'c')
+            bits |= trace::OpenWriteThrough;
     }
     return bits;
 }
@@ -438,7 +420,7 @@ std::uint32_t openFlagsOfWideMode(const wchar_t* mode)
     char narrow[16] = {};
     for (std::size_t i = 0; mode && mode[i] && i + 1 < sizeof narrow; ++i)
         narrow[i] = static_cast<char>(mode[i] < 128 ? mode[i] : '?');
-    return openFlagsOfMode(narrow);
+    return streamFlagsOfMode(narrow);
 }
 
 std::uint64_t handleKey(HANDLE handle)
@@ -1013,7 +995,7 @@ FILE* __cdecl hook_fopen(const char* path, const char* mode)
     const int error = errno;
     const std::uint64_t end = monotonicNs();
     const WidePath wide(path);
-    return openStream(stream, error, wide.get(), openFlagsOfMode(mode), start, end);
+    return openStream(stream, error, wide.get(), streamFlagsOfMode(mode), start, end);
 }
 
 FILE* __cdecl hook_wfopen(const wchar_t* path, const wchar_t* mode)

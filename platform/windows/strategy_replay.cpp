@@ -10,7 +10,6 @@
 // wine does not enforce FILE_FLAG_NO_BUFFERING's alignment, so each transfer on such a handle is checked
 // here against the volume's sector size, as Windows would, and a misaligned one fails with the reason.
 #include "core/engine/pattern.h"
-#include "core/model/axes.h"
 #include "core/model/replay.h"
 #include "platform/basic_strategy.h"
 #include "platform/builtin_strategies.h"
@@ -23,6 +22,7 @@
 #include <io.h>
 
 #include <cerrno>
+#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -34,7 +34,14 @@
 #if defined(__MINGW32__)
 extern "C" int crtFprintf(FILE* stream, const char* format, ...) __asm__("fprintf");
 #else
-#define crtFprintf std::fprintf
+static int crtFprintf(FILE* stream, const char* format, ...)
+{
+    va_list list;
+    va_start(list, format);
+    const int printed = std::vfprintf(stream, format, list);
+    va_end(list);
+    return printed;
+}
 #endif
 
 namespace iolab::windows_backend {
@@ -373,48 +380,19 @@ std::int64_t ReplayJob::issue(const ReplayStep& step, std::uint32_t i, std::size
         const std::size_t size = how == _IONBF ? 0 : std::max<std::size_t>(bytes, 2);
         return std::setvbuf(stream, nullptr, how, size) == 0 ? 0 : crtFailed();
     }
-    case Call::FWrite:
-        return std::fwrite(m_pattern.at(dataAt), 1, bytes, stream) == bytes || bytes == 0 ? 0 : crtFailed();
-    case Call::FPutc:
-        return std::fputc(std::to_integer<unsigned char>(m_pattern.byteAt(step.dataAt + i)), stream) == EOF
-                   ? crtFailed()
-                   : 0;
-    case Call::FPuts: {
-        // A string of the pattern's bytes (never zero), ended where the call's ended.
-        auto* text = reinterpret_cast<char*>(scratch);
-        std::memcpy(text, m_pattern.at(dataAt), bytes);
-        text[bytes] = '\0';
-        return std::fputs(text, stream) == EOF ? crtFailed() : 0;
-    }
-    case Call::FPrintf:
-        return crtFprintf(stream, "%.*s", static_cast<int>(bytes),
-                          reinterpret_cast<const char*>(m_pattern.at(dataAt))) < 0
-                   ? crtFailed()
-                   : 0;
-    case Call::FFlush:
-        return std::fflush(stream) == 0 ? 0 : crtFailed();
-    case Call::FRead:
-        (void)std::fread(scratch, 1, bytes, stream);
-        return std::ferror(stream) ? crtFailed() : 0;
-    case Call::FGetc:
-        (void)std::fgetc(stream);
-        return std::ferror(stream) ? crtFailed() : 0;
-    case Call::FGets:
-        (void)std::fgets(reinterpret_cast<char*>(scratch), static_cast<int>(std::max<std::size_t>(bytes, 2)),
-                         stream);
-        return std::ferror(stream) ? crtFailed() : 0;
     case Call::FSeek:
         return ::_fseeki64(stream, step.offset, static_cast<int>(step.flags)) == 0 ? 0 : crtFailed();
-    case Call::StreamSpill:
-        if (step.flags != 0)
-            return std::fwrite(m_pattern.at(dataAt), 1, bytes, stream) == bytes ? 0 : crtFailed();
-        (void)std::fread(scratch, 1, bytes, stream);
-        return std::ferror(stream) ? crtFailed() : 0;
-    default:
+    default: {
+        bool handled = false;
+        const std::int64_t result =
+            issueStreamStep(step, i, stream, m_pattern, scratch, &crtFprintf, handled);
+        if (handled)
+            return result < 0 ? crtFailed() : result;
         // Calls only Linux makes (fcntl's flags, sync(), copy_file_range, sendfile): a Windows trace has
         // none, and a Linux trace is refused before the run.
         ::SetLastError(ERROR_NOT_SUPPORTED);
         return win32Failed();
+    }
     }
 }
 
@@ -461,22 +439,7 @@ public:
 
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {
-        if (spec.replay == nullptr || spec.pattern == nullptr) {
-            outcome = {Status::Failed, 0, "prepare", "a replay job was given no script"};
-            return nullptr;
-        }
-        if (spec.replay->system != trace::System::Windows) {
-            outcome = {Status::Refused, 0, "prepare",
-                       fmt::format("{} was recorded on Linux: a replay runs on the system it was recorded on",
-                                   spec.replay->traceName)};
-            return nullptr;
-        }
-        const ReplayTiming timing =
-            parseReplayTiming(extraAxisValue(spec.testCase, "replay-timing", "back-to-back"));
-        auto job = std::make_unique<ReplayJob>(spec, timing);
-        if (!job->prepareBuffers(outcome))
-            return nullptr;
-        return job;
+        return makeReplayJob<ReplayJob>(spec, trace::System::Windows, outcome);
     }
 };
 
