@@ -1932,25 +1932,33 @@ QPageSize pageSizeFor(PageFormat format)
     return QPageSize(QPageSize::A4);
 }
 
-// One full rendering; returns the page count.
-int render(QIODevice& device, const RunResult& result, const ReportOptions& options, const Registry* registry,
-           int totalPages)
+// A report whose pages `body` draws (ending with layout.finish()), rendered twice: the first pass counts the
+// pages so that every footer can say "page k of n". Vector throughout, one unit a point.
+QByteArray renderTwice(const ReportOptions& options, const QString& title, const QString& creator,
+                       const QString& footer, const std::function<void(Layout&)>& body)
 {
-    QPdfWriter writer(&device);
-    writer.setResolution(72); // one unit is one point
-    writer.setPageSize(pageSizeFor(options.page));
-    writer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Point);
-    const QString title = options.title.isEmpty() ? reportTitle(result) : options.title;
-    writer.setTitle(title);
-    writer.setCreator(QStringLiteral("IOLab %1").arg(qs(result.toolVersion)));
-    QPainter painter(&writer);
-    painter.setRenderHint(QPainter::Antialiasing);
-    painter.setRenderHint(QPainter::TextAntialiasing);
-    Layout layout(writer, painter, totalPages,
-                  QStringLiteral("%1 · %2 · %3").arg(title, qs(result.target.path), qs(result.startedAt)));
-    writeReport(layout, result, title, options, registry);
-    painter.end();
-    return layout.pages();
+    const auto once = [&](QIODevice& device, int totalPages) {
+        QPdfWriter writer(&device);
+        writer.setResolution(72);
+        writer.setPageSize(pageSizeFor(options.page));
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Point);
+        writer.setTitle(title);
+        writer.setCreator(creator);
+        QPainter painter(&writer);
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.setRenderHint(QPainter::TextAntialiasing);
+        Layout layout(writer, painter, totalPages, footer);
+        body(layout);
+        painter.end();
+        return layout.pages();
+    };
+    QBuffer counting;
+    counting.open(QIODevice::WriteOnly);
+    const int pages = once(counting, 0);
+    QBuffer out;
+    out.open(QIODevice::WriteOnly);
+    once(out, pages);
+    return out.data();
 }
 
 // ---- a recorded program's profile ---------------------------------------------------------------------
@@ -2127,40 +2135,19 @@ void writeProfile(Layout& layout, const ProgramProfile& profile, const QString& 
     }
 }
 
-int renderProfile(QIODevice& device, const ProgramProfile& profile, const QString& tracePath,
-                  const ReportOptions& options, int totalPages)
-{
-    QPdfWriter writer(&device);
-    writer.setResolution(72);
-    writer.setPageSize(pageSizeFor(options.page));
-    writer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Point);
-    const QString title = options.title.isEmpty()
-                              ? QStringLiteral("What %1 does with files").arg(programName(profile))
-                              : options.title;
-    writer.setTitle(title);
-    writer.setCreator(QStringLiteral("IOLab"));
-    QPainter painter(&writer);
-    painter.setRenderHint(QPainter::Antialiasing);
-    painter.setRenderHint(QPainter::TextAntialiasing);
-    Layout layout(writer, painter, totalPages, QStringLiteral("%1 · %2").arg(title, tracePath));
-    writeProfile(layout, profile, tracePath, title);
-    layout.finish();
-    painter.end();
-    return layout.pages();
-}
-
 } // namespace
 
 QByteArray renderProfilePdf(const ProgramProfile& profile, const QString& tracePath,
                             const ReportOptions& options)
 {
-    QBuffer counting;
-    counting.open(QIODevice::WriteOnly);
-    const int pages = renderProfile(counting, profile, tracePath, options, 0);
-    QBuffer out;
-    out.open(QIODevice::WriteOnly);
-    renderProfile(out, profile, tracePath, options, pages);
-    return out.data();
+    const QString title = options.title.isEmpty()
+                              ? QStringLiteral("What %1 does with files").arg(programName(profile))
+                              : options.title;
+    return renderTwice(options, title, QStringLiteral("IOLab"),
+                       QStringLiteral("%1 · %2").arg(title, tracePath), [&](Layout& layout) {
+                           writeProfile(layout, profile, tracePath, title);
+                           layout.finish();
+                       });
 }
 
 QColor findingColour(Finding::Kind kind)
@@ -2170,14 +2157,11 @@ QColor findingColour(Finding::Kind kind)
 
 QByteArray renderPdfReport(const RunResult& result, const ReportOptions& options, const Registry* registry)
 {
-    // Twice: the first pass counts the pages so that every footer can say "page k of n".
-    QBuffer counting;
-    counting.open(QIODevice::WriteOnly);
-    const int pages = render(counting, result, options, registry, 0);
-    QBuffer out;
-    out.open(QIODevice::WriteOnly);
-    render(out, result, options, registry, pages);
-    return out.data();
+    const QString title = options.title.isEmpty() ? reportTitle(result) : options.title;
+    return renderTwice(
+        options, title, QStringLiteral("IOLab %1").arg(qs(result.toolVersion)),
+        QStringLiteral("%1 · %2 · %3").arg(title, qs(result.target.path), qs(result.startedAt)),
+        [&](Layout& layout) { writeReport(layout, result, title, options, registry); });
 }
 
 } // namespace iolab::report

@@ -869,13 +869,8 @@ void Builder::onMapping(const TraceEvent& event, std::uint32_t thread, std::uint
         mapping.mappedBytes = event.bytes;
         const std::uint32_t index = newSlot(mapping);
         bind(pid, 2, static_cast<std::uint64_t>(event.result), index);
-        ReplayStep step;
-        step.call = Call::Mmap;
-        step.flags = event.flags;
-        step.slot = fdSlot;
+        ReplayStep step = stepOf(event, fdSlot);
         step.slot2 = index;
-        step.bytes = event.bytes;
-        step.offset = event.offset;
         push(thread, step, &event, {&slotTouch(fdSlot), &slotTouch(index)});
         return;
     }
@@ -888,12 +883,7 @@ void Builder::onMapping(const TraceEvent& event, std::uint32_t thread, std::uint
         return leaveOut(kPartialMap, event.count);
     if (event.call == Call::Munmap)
         unbind(pid, 2, event.handle);
-    ReplayStep step;
-    step.call = event.call;
-    step.count = event.count;
-    step.flags = event.flags;
-    step.slot = slot;
-    step.bytes = event.bytes;
+    ReplayStep step = stepOf(event, slot);
     step.content = m_descriptions[m_slots[slot].description].inode;
     if (event.call == Call::Msync && (event.flags & trace::MapSyncWait) != 0)
         step.risk = RiskSync;
