@@ -189,24 +189,37 @@ bool processAlive(long pid)
 
 namespace {
 
-Removal removal(BOOL result)
+// A file another handle still holds (without FILE_SHARE_DELETE: a sharing violation) cannot be deleted, and
+// one deleted while a handle holds it stays in its folder until that handle closes, so the folder is not
+// empty yet. Both pass on their own when the holder lets go: a process that has just ended (whose handles
+// the system closes as it goes), a virus scanner or an indexer looking at a new file. Such a removal is tried
+// again for up to about two seconds; a handle that is never closed still fails it, with the system's reason.
+template <typename Remove> Removal removeWithPatience(Remove remove)
 {
-    if (result != 0)
-        return {};
-    const DWORD error = ::GetLastError();
-    return {win::errorText(error), error == ERROR_FILE_NOT_FOUND || error == ERROR_PATH_NOT_FOUND};
+    constexpr int kTries = 100;
+    for (int attempt = 1;; ++attempt) {
+        if (remove() != 0)
+            return {};
+        const DWORD error = ::GetLastError();
+        const bool passing = error == ERROR_SHARING_VIOLATION || error == ERROR_DIR_NOT_EMPTY;
+        if (!passing || attempt == kTries)
+            return {win::errorText(error), error == ERROR_FILE_NOT_FOUND || error == ERROR_PATH_NOT_FOUND};
+        ::Sleep(20);
+    }
 }
 
 } // namespace
 
 Removal removeFile(const std::string& path)
 {
-    return removal(::DeleteFileW(widen(path).c_str()));
+    const std::wstring wide = widen(path);
+    return removeWithPatience([&] { return ::DeleteFileW(wide.c_str()); });
 }
 
 Removal removeFolder(const std::string& path)
 {
-    return removal(::RemoveDirectoryW(widen(path).c_str()));
+    const std::wstring wide = widen(path);
+    return removeWithPatience([&] { return ::RemoveDirectoryW(wide.c_str()); });
 }
 
 struct WholeFile::Native

@@ -66,6 +66,8 @@ ProcessResult interruptMidRun(Scene& s, const std::vector<std::string>& args, in
         // A killed run cannot clean up: `clean` removes what it left, and says so.
         auto clean = runProcess(IOLAB_CLI_PATH, {"clean", s.target.path()}, s.environment());
         clean.err = r.err + clean.err;
+        if (clean.out.find("kept ") != std::string::npos) // "kept ...: could not be removed" is no removal
+            clean.exitCode = -1;
         return clean;
     }
     return r;

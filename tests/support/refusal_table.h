@@ -172,7 +172,9 @@ inline void checkRow(const Row& row, const std::string& program, std::vector<std
         EXPECT_THAT(r.out + r.err, ::testing::HasSubstr(word)) << "stderr:\n" << r.err;
     for (const char* internal : {"json.exception", ".tmp-", "what():", "terminate called"})
         EXPECT_THAT(r.err, ::testing::Not(::testing::HasSubstr(internal)));
-    EXPECT_EQ(entries(scene.target.path()), targetBefore) << "files were left in the target";
+    EXPECT_EQ(entries(scene.target.path()), targetBefore)
+        << "files were left in the target; the program said:\n"
+        << r.out << r.err;
     EXPECT_EQ(entries(scene.out.path()), outBefore) << "files were left in the output folder";
     if (scene.mount) {
         EXPECT_EQ(entries(scene.mount->path()), std::set<std::string>{}) << "files were left on the mount";
