@@ -541,7 +541,9 @@ void printReplays(const RunResult& result, const RunPlan& plan)
     for (const auto& c : result.cases) {
         if (c.testCase.strategy != kReplayStrategy)
             continue;
-        const auto it = plan.replays.find(extraAxisValue(c.testCase, "replay", ""));
+        const auto it = plan.replays.find(
+            replayPlanKey(extraAxisValue(c.testCase, "replay", ""),
+                          extraAxisValue(c.testCase, "replay-variant", std::string(kRecordedCalls))));
         if (it == plan.replays.end())
             continue;
         std::printf("\nCase %u, %s\n", c.index + 1, c.testCase.label().c_str());

@@ -5,6 +5,7 @@
 #include "core/base/stats.h"
 #include "core/base/units.h"
 #include "core/engine/data_sets.h"
+#include "core/model/axes.h"
 #include "core/model/case.h"
 #include "core/model/result.h"
 #include "core/model/trace_reader.h"
@@ -63,7 +64,6 @@ constexpr std::uint32_t kNone = kNoReplaySlot;
 constexpr std::uint32_t kFallocKeepSize = 0x01; // FALLOC_FL_KEEP_SIZE: the file's size stays
 constexpr std::uint32_t kSeekEnd = 2;           // SEEK_END, FILE_END
 constexpr std::uint32_t kSeekCurrent = 1;
-constexpr std::uint64_t kDefaultStreamBuffer = 4096; // a stdio stream's buffer on a file: its block size
 
 const char* const kNotAFile = "on a terminal, pipe, socket or device (not a file)";
 const char* const kUnseenHandle = "on a handle the recording never saw opened";
@@ -624,6 +624,7 @@ void Builder::onNames(const TraceEvent& event, std::uint32_t thread)
             setInodeSize(replaced, 0);
         m_fileInode[step.file2] = inode;
         m_fileSeen[step.file2] = true;
+        step.content = inode; // no change to what is at risk: the file's publication (replay_variants.h)
         push(thread, step, &event, {&fileTouch(step.file), &fileTouch(step.file2)});
         return;
     }
@@ -939,6 +940,8 @@ void Builder::finish()
             m_script.leftFiles.push_back({static_cast<std::uint32_t>(i), m_inodes[m_fileInode[i]].size});
     m_script.slots = static_cast<std::uint32_t>(m_slots.size());
     m_script.contents = static_cast<std::uint32_t>(m_inodes.size());
+    for (const Inode& inode : m_inodes)
+        m_script.contentFiles.push_back(inode.firstFile);
     // Threads that only had calls left out go; the waits are renumbered (none waits on such a thread: a wait
     // names a thread that made a step).
     std::vector<std::uint32_t> renumbered(m_script.threads.size(), kNone);
@@ -1081,6 +1084,21 @@ std::vector<std::string> describeReplayResult(const CaseResult& result, const Re
                                   ? fmt::format(", {} to {}", formatDuration(fidelity->lowestSeconds),
                                                 formatDuration(fidelity->highestSeconds))
                                   : std::string();
+    const std::string variant =
+        extraAxisValue(result.testCase, "replay-variant", std::string(kRecordedCalls));
+    if (variant != kRecordedCalls) {
+        // Another way of making the calls: how it compares with the program is the point, not fidelity.
+        lines.push_back(fmt::format(
+            "Made as {} (the same bytes, {}): inside its calls it took {} (median of {} repetition{}{}), the "
+            "program {} when recorded: {:.2f}x the program's time.",
+            variant,
+            parseReplayVariant(variant).weakens() ? "fewer durability points"
+                                                  : "the program's durability points",
+            formatDuration(fidelity->insideSeconds), fidelity->repetitions,
+            fidelity->repetitions == 1 ? "" : "s", range, formatDuration(fidelity->recordedSeconds),
+            fidelity->ratio));
+        return lines;
+    }
     lines.push_back(fmt::format(
         "Inside the calls the replay took {} (median of {} repetition{}{}), the program {} when recorded: "
         "{:.2f}x, {}.",

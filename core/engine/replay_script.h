@@ -41,6 +41,8 @@ struct CaseResult;
 struct ReplayRecord;
 
 inline constexpr std::uint32_t kNoReplaySlot = 0xFFFFFFFFu;
+// A stdio stream's buffer on a file when the program set none: its block size, as the C library takes it.
+inline constexpr std::uint64_t kDefaultStreamBuffer = 4096;
 
 // Wait until thread `thread` of the script has done `steps` of its steps.
 struct ReplayWait
@@ -121,6 +123,7 @@ struct ReplayScript
     std::vector<ReplayFile> files;
     std::vector<std::string> folders; // "d1", "d2", ...: created before the timed part
     std::vector<ReplayLeftFile> leftFiles;
+    std::vector<std::uint32_t> contentFiles; // per content: the file it was first named as (into files)
     std::uint32_t slots = 0;
     std::uint32_t contents = 0;     // files as the replay's exposure counts them (a renamed file stays one)
     std::uint64_t bytesWritten = 0; // by the replayed write calls (as asked)

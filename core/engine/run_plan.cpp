@@ -3,6 +3,7 @@
 
 #include "core/base/error.h"
 #include "core/engine/registry.h"
+#include "core/engine/replay_variants.h"
 #include "core/model/axes.h"
 #include "core/model/replay.h"
 
@@ -19,14 +20,23 @@ std::shared_ptr<const RunPlan> makeRunPlan(Matrix matrix, const Registry& regist
             continue;
         }
         const std::string trace = extraAxisValue(*it, "replay", "");
+        const std::string variant = extraAxisValue(*it, "replay-variant", std::string(kRecordedCalls));
+        const std::string key = replayPlanKey(trace, variant);
         try {
-            auto& script = plan->replays[trace];
-            if (!script)
-                script = std::make_shared<const ReplayScript>(loadReplayScript(trace));
+            auto& script = plan->replays[key];
+            if (!script) {
+                auto& recorded = plan->replays[replayPlanKey(trace, kRecordedCalls)];
+                if (!recorded)
+                    recorded = std::make_shared<const ReplayScript>(loadReplayScript(trace));
+                script = scriptForVariant(recorded, variant);
+            }
             fitCaseToReplay(*it, *script);
             ++it;
         } catch (const InputError& e) {
-            plan->replays.erase(trace);
+            plan->replays.erase(key);
+            if (const auto recorded = plan->replays.find(replayPlanKey(trace, kRecordedCalls));
+                recorded != plan->replays.end() && !recorded->second)
+                plan->replays.erase(recorded);
             plan->expanded.refused.push_back({*it, e.what()});
             it = cases.erase(it);
         }

@@ -15,6 +15,7 @@
 #include "core/engine/probe.h"
 #include "core/engine/registry.h"
 #include "core/engine/replay_script.h"
+#include "core/engine/replay_variants.h"
 #include "core/engine/sampler.h"
 #include "core/engine/workspace.h"
 #include "core/model/axes.h"
@@ -1052,11 +1053,13 @@ RunResult Runner::run(const RunPlan& plan, const RunOptions& options, const std:
         std::string replayRefusal;
         if (strategy != nullptr && c.strategy == kReplayStrategy) {
             const std::string trace = extraAxisValue(c, "replay", "");
+            const std::string variant = extraAxisValue(c, "replay-variant", std::string(kRecordedCalls));
             try {
-                const auto planned = plan.replays.find(trace);
+                const auto planned = plan.replays.find(replayPlanKey(trace, variant));
                 replay = planned != plan.replays.end()
                              ? planned->second
-                             : std::make_shared<const ReplayScript>(loadReplayScript(trace));
+                             : scriptForVariant(std::make_shared<const ReplayScript>(loadReplayScript(trace)),
+                                                variant);
                 fitCaseToReplay(c, *replay);
                 caseResult.testCase = c;
                 caseResult.replay = replayRecord(*replay);

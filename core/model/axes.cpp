@@ -1306,6 +1306,32 @@ AxisSpec replayTimingAxis()
     return a;
 }
 
+// Another way of making a replay's calls (iolab-cli advise measures them): "recorded" (the program's own, the
+// default) or a variant's name (core/model/replay.h).
+AxisSpec replayVariantAxis()
+{
+    AxisSpec a;
+    a.name = "replay variant";
+    a.matrixKey = "replay-variant";
+    a.resultKey = "replay_variant";
+    a.csvColumn = "replay_variant";
+    a.help =
+        "recorded (the program's own calls: the default) or another way of making them that keeps its "
+        "durability: stdio-buffer-SIZE, coalesce, fdatasync, prealloc-fdatasync; sync-at-close is weaker";
+    a.appliesTo = [](const StrategyInfo& info) {
+        return info.id == kReplayStrategy;
+    };
+    a.defaultValue = std::string(kRecordedCalls);
+    a.canonical = [](std::string_view text) {
+        return text == kRecordedCalls ? std::string(kRecordedCalls) : parseReplayVariant(text).name();
+    };
+    a.labelText = [](const Case& c) {
+        const std::string variant = extraAxisValue(c, "replay-variant", std::string(kRecordedCalls));
+        return variant == kRecordedCalls ? std::string() : "as " + variant;
+    };
+    return a;
+}
+
 // The built-in axes, each declared by its function above, in the order caseAxes() lists them.
 std::vector<AxisSpec> builtinAxes()
 {
@@ -1330,6 +1356,7 @@ std::vector<AxisSpec> builtinAxes()
     axes.push_back(memoryLimitAxis());
     axes.push_back(completeExtraAxis(replayAxis()));
     axes.push_back(completeExtraAxis(replayTimingAxis()));
+    axes.push_back(completeExtraAxis(replayVariantAxis()));
     return axes;
 }
 

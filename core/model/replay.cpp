@@ -2,6 +2,7 @@
 #include "core/model/replay.h"
 
 #include "core/base/error.h"
+#include "core/base/units.h"
 
 #include <fmt/format.h>
 
@@ -21,6 +22,43 @@ ReplayTiming parseReplayTiming(std::string_view text)
     throw InputError(fmt::format("replay timing '{}': use back-to-back (the calls one after another, the "
                                  "default) or as-recorded (the program's pauses between calls kept)",
                                  text));
+}
+
+std::string ReplayVariant::name() const
+{
+    switch (kind) {
+    case VariantKind::StdioBuffer:
+        return "stdio-buffer-" + formatBytesCompact(bytes);
+    case VariantKind::Coalesce:
+        return "coalesce";
+    case VariantKind::Fdatasync:
+        return "fdatasync";
+    case VariantKind::PreallocFdatasync:
+        return "prealloc-fdatasync";
+    case VariantKind::SyncAtClose:
+        return "sync-at-close";
+    }
+    return {};
+}
+
+ReplayVariant parseReplayVariant(std::string_view name)
+{
+    constexpr std::string_view kBuffer = "stdio-buffer-";
+    if (name.substr(0, kBuffer.size()) == kBuffer) {
+        const std::uint64_t bytes = parseBytes(name.substr(kBuffer.size()), "the stdio buffer");
+        if (bytes == 0 || bytes > (std::uint64_t{1} << 30))
+            throw InputError(fmt::format("'{}': a stdio buffer is 1 B to 1 GiB", name));
+        return {VariantKind::StdioBuffer, bytes};
+    }
+    for (VariantKind kind : {VariantKind::Coalesce, VariantKind::Fdatasync, VariantKind::PreallocFdatasync,
+                             VariantKind::SyncAtClose}) {
+        const ReplayVariant variant{kind, 0};
+        if (variant.name() == name)
+            return variant;
+    }
+    throw InputError(fmt::format("'{}' is not a replay variant: stdio-buffer-SIZE (e.g. stdio-buffer-1M), "
+                                 "coalesce, fdatasync, prealloc-fdatasync or sync-at-close",
+                                 name));
 }
 
 StrategyInfo replayStrategyInfo()

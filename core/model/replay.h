@@ -5,6 +5,7 @@
 
 #include "core/model/strategy_info.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -21,6 +22,31 @@ enum class ReplayTiming
 };
 std::string toString(ReplayTiming timing); // "back-to-back", "as-recorded"
 ReplayTiming parseReplayTiming(std::string_view text);
+
+// The ways IOLab rewrites a recording (core/engine/replay_variants.h makes and checks them); the
+// replay-variant axis names one, "recorded" (the default) for the program's own calls.
+inline constexpr std::string_view kRecordedCalls = "recorded";
+enum class VariantKind
+{
+    StdioBuffer, // every written stream gets a setvbuf(_IOFBF) buffer of `bytes`, flushed before a sync
+    Coalesce,    // consecutive writes (or stdio puts) of one handle between sync points made as one call
+    Fdatasync,   // fsync as fdatasync where the file's size is already there
+    PreallocFdatasync, // each growing file preallocated to its final size, then fdatasync where allowed
+    SyncAtClose,       // (weaker) only the last sync of each file kept
+};
+
+struct ReplayVariant
+{
+    VariantKind kind = VariantKind::Coalesce;
+    std::uint64_t bytes = 0; // StdioBuffer's buffer
+
+    std::string
+    name() const; // "stdio-buffer-1M", "coalesce", "fdatasync", "prealloc-fdatasync", "sync-at-close"
+    bool weakens() const { return kind == VariantKind::SyncAtClose; }
+};
+
+// A variant's name back (InputError for one IOLab does not know, naming those it does).
+ReplayVariant parseReplayVariant(std::string_view name);
 
 // The replay strategy's declaration: a writer to a directory whose size, chunk and threads come from its
 // trace, whose threads run inside one job (threadsShareOneFile), with the program's own sync points (no sync

@@ -210,3 +210,51 @@ TEST(Replay, AsRecordedKeepsTheProgramsPauses)
     EXPECT_LT(run("back-to-back"), 0.25) << "the pause is left out";
     EXPECT_GT(run("as-recorded"), 0.28) << "the pause is kept";
 }
+
+// The program's calls made other ways (the replay-variant matrix key, what iolab-cli advise measures): dd's
+// 512-byte writes and its one fsync at the end (conv=fsync), replayed as recorded and coalesced into large
+// writes. Both leave the same verified file; the coalesced one makes far fewer write calls and keeps the
+// sync. A variant that changes nothing in this program (it has one sync: nothing to move to the end) is
+// refused before running, with the reason.
+TEST(Replay, AVariantMakesTheSameBytesWithTheProgramsSyncsAndIsVerified)
+{
+    TempDir dir;
+    const std::string target = dir.path() + "/target";
+    fs::create_directories(target);
+    const std::string trace = dir.path() + "/dd.iolab-trace";
+    const ProcessResult recorded = runProcess(
+        IOLAB_CLI_PATH, {"record", "--quiet", "--output", trace, "--", "dd", "if=/dev/zero",
+                         "of=" + dir.path() + "/out", "bs=512", "count=2000", "conv=fsync", "status=none"});
+    ASSERT_EQ(recorded.exitCode, 0) << recorded.err;
+    const std::string matrix = dir.path() + "/variants.json";
+    std::ofstream(matrix) << nlohmann::json{
+        {"name", "dd made other ways"},
+        {"groups",
+         {{{"strategies", {"replay"}},
+           {"replay", {trace}},
+           {"replay-variant", {"recorded", "coalesce", "sync-at-close"}}}}}};
+    const std::string json = dir.path() + "/result.json";
+    const ProcessResult r =
+        runProcess(IOLAB_CLI_PATH, {"run", "--target", target, "--matrix", matrix, "--reps", "1", "--warmups",
+                                    "0", "--verify", "--json", json});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_THAT(r.out + r.err, HasSubstr("as sync-at-close: the variant sync-at-close changes nothing"));
+    EXPECT_THAT(r.out, HasSubstr("Made as coalesce (the same bytes, the program's durability points)"));
+    const auto result = nlohmann::json::parse(std::ifstream(json));
+    const auto& cases = result.at("cases");
+    ASSERT_EQ(cases.size(), 2u) << "the refused variant is said, not run";
+    std::map<std::string, nlohmann::json> byVariant;
+    for (const auto& c : cases)
+        byVariant[c.at("case").at("replay_variant").get<std::string>()] = c;
+    ASSERT_TRUE(byVariant.contains("recorded") && byVariant.contains("coalesce")) << cases.dump();
+    for (const char* variant : {"recorded", "coalesce"}) {
+        const auto& c = byVariant[variant];
+        EXPECT_EQ(c.at("status"), "ok") << variant;
+        EXPECT_TRUE(c.at("repetitions").at(0).at("verified").get<bool>()) << variant;
+        EXPECT_EQ(c.at("replay").at("bytesWritten"), 2000u * 512u) << variant;
+        EXPECT_EQ(c.at("replay").at("syncCalls"), 1u) << variant;
+    }
+    EXPECT_EQ(byVariant["recorded"].at("replay").at("writeCalls"), 2000u);
+    EXPECT_LE(byVariant["coalesce"].at("replay").at("writeCalls"), 2u) << "1 MiB at most per call";
+    EXPECT_TRUE(fs::is_empty(target));
+}

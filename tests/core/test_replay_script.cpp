@@ -16,18 +16,14 @@
 #include <sstream>
 
 using namespace iolab;
+using iolab::test::callsOf;
+using iolab::test::kCreate;
+using iolab::test::scriptOf;
 using iolab::test::SyntheticTrace;
 using ::testing::HasSubstr;
 using trace::Call;
 
 namespace {
-
-ReplayScript scriptOf(const SyntheticTrace& trace)
-{
-    std::istringstream in(trace.bytes());
-    TraceReader reader(in, "synthetic.iolab-trace");
-    return buildReplayScript(reader, "synthetic.iolab-trace");
-}
 
 const ReplayFile& fileNamed(const ReplayScript& script, const std::string& recorded)
 {
@@ -44,16 +40,6 @@ std::uint64_t leftSize(const ReplayScript& script, const std::string& recorded)
             return left.bytes;
     return ~std::uint64_t{0};
 }
-
-std::vector<Call> callsOf(const ReplayThread& thread)
-{
-    std::vector<Call> calls;
-    for (const auto& step : thread.steps)
-        calls.push_back(step.call);
-    return calls;
-}
-
-constexpr std::uint32_t kCreate = trace::OpenWrite | trace::OpenCreate | trace::OpenTruncate;
 
 } // namespace
 

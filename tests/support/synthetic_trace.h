@@ -4,6 +4,7 @@
 // trace as `iolab-cli record` merges its parts.
 #pragma once
 
+#include "core/engine/replay_script.h"
 #include "core/formats/trace_builder.h"
 #include "core/model/trace_reader.h"
 
@@ -93,5 +94,25 @@ private:
     std::map<std::uint32_t, Process> m_processes;
     std::uint64_t m_clock = 0;
 };
+
+// The open flags of a file created for writing (O_WRONLY | O_CREAT | O_TRUNC).
+inline constexpr std::uint32_t kCreate = trace::OpenWrite | trace::OpenCreate | trace::OpenTruncate;
+
+// The replay's script of a trace written call by call.
+inline ReplayScript scriptOf(const SyntheticTrace& trace)
+{
+    std::istringstream in(trace.bytes());
+    TraceReader reader(in, "synthetic.iolab-trace");
+    return buildReplayScript(reader, "synthetic.iolab-trace");
+}
+
+// A script thread's calls, step by step.
+inline std::vector<trace::Call> callsOf(const ReplayThread& thread)
+{
+    std::vector<trace::Call> calls;
+    for (const ReplayStep& step : thread.steps)
+        calls.push_back(step.call);
+    return calls;
+}
 
 } // namespace iolab::test

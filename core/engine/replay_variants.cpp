@@ -1,0 +1,700 @@
+// SPDX-License-Identifier: MIT
+#include "core/engine/replay_variants.h"
+
+#include "core/base/error.h"
+#include "core/base/units.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+
+namespace iolab {
+
+namespace {
+
+using trace::Call;
+
+// A coalesced call is at most this large: a program's buffer of records, not its whole output.
+constexpr std::uint64_t kLargestCoalesced = 1u << 20;
+
+bool isStreamPut(Call call)
+{
+    return call == Call::FWrite || call == Call::FPutc || call == Call::FPuts || call == Call::FPrintf;
+}
+
+bool isDescriptorWrite(Call call)
+{
+    return call == Call::Write || call == Call::WriteV || call == Call::PWrite || call == Call::PWriteV;
+}
+
+// Visits every step of the script once, each thread's in order, a step only once the steps its waits name
+// are done: an order the replay itself could have made them in.
+void forEachInOrder(const ReplayScript& script,
+                    const std::function<void(std::size_t thread, const ReplayStep& step)>& visit)
+{
+    std::vector<std::uint32_t> done(script.threads.size(), 0);
+    const auto ready = [&](const ReplayStep& step) {
+        return std::all_of(std::begin(step.waits), std::end(step.waits), [&](const ReplayWait& wait) {
+            return wait.thread == kNoReplaySlot || wait.thread >= done.size() ||
+                   done[wait.thread] >= wait.steps;
+        });
+    };
+    for (bool moved = true; moved;) {
+        moved = false;
+        for (std::size_t t = 0; t < script.threads.size(); ++t) {
+            const auto& steps = script.threads[t].steps;
+            while (done[t] < steps.size() && ready(steps[done[t]])) {
+                visit(t, steps[done[t]]);
+                ++done[t];
+                moved = true;
+            }
+        }
+    }
+}
+
+std::string ordinal(std::uint64_t n)
+{
+    const std::uint64_t tens = n % 100;
+    const char* suffix = tens >= 11 && tens <= 13 ? "th"
+                         : n % 10 == 1            ? "st"
+                         : n % 10 == 2            ? "nd"
+                         : n % 10 == 3            ? "rd"
+                                                  : "th";
+    return fmt::format("{}{}", n, suffix);
+}
+
+} // namespace
+
+DurabilityContract durabilityContract(const ReplayScript& script)
+{
+    struct Content
+    {
+        std::uint64_t handed = 0; // to stdio or the system
+        std::uint64_t system = 0; // reached the system
+        std::uint64_t size = 0;
+        std::uint64_t sizeAtPoint = 0;
+        std::uint64_t durable = 0; // reached the system before its latest sync point
+        bool gone = false;
+    };
+    struct Stream
+    {
+        std::uint64_t buffered = 0;
+        std::uint64_t size = kDefaultStreamBuffer;
+        bool unbuffered = false;
+    };
+    DurabilityContract contract;
+    contract.files.resize(script.contents);
+    std::vector<Content> contents(script.contents);
+    std::vector<Stream> streams(script.slots);
+
+    const auto point = [&](std::uint32_t c, DurabilityPoint::Kind kind, std::uint32_t count) {
+        Content& content = contents[c];
+        DurabilityPoint p;
+        p.kind = kind;
+        p.handed = content.handed;
+        if (kind != DurabilityPoint::Publish)
+            content.durable = content.system;
+        p.durable = content.durable;
+        p.sizeChanged = content.size != content.sizeAtPoint;
+        p.count = count;
+        if (kind != DurabilityPoint::Publish)
+            content.sizeAtPoint = content.size;
+        auto& points = contract.files[c];
+        // A run of identical points (O_DSYNC writes of one size) stays one, counted.
+        if (kind != DurabilityPoint::Publish && !points.empty() && points.back().kind == kind &&
+            points.back().handed == p.handed && points.back().durable == p.durable && !p.sizeChanged)
+            points.back().count += count;
+        else
+            points.push_back(p);
+        contract.points += count;
+    };
+    const auto grow = [&](std::uint32_t c, std::uint64_t end) {
+        contents[c].size = std::max(contents[c].size, end);
+    };
+
+    forEachInOrder(script, [&](std::size_t, const ReplayStep& step) {
+        const std::uint32_t c = step.content;
+        const bool file = c != kNoReplaySlot && c < contents.size();
+        const std::uint64_t total = step.bytes * step.count;
+        switch (step.call) {
+        case Call::SetVBuf:
+            if (step.slot < streams.size()) {
+                streams[step.slot].size = step.bytes != 0 ? step.bytes : kDefaultStreamBuffer;
+                streams[step.slot].unbuffered =
+                    static_cast<trace::BufferMode>(step.flags) == trace::BufferMode::None;
+            }
+            return;
+        case Call::Ftruncate:
+            if (file) {
+                contents[c].size = step.bytes;
+            }
+            return;
+        case Call::Fallocate:
+            if (file && (step.flags & 0x01u) == 0)
+                grow(c, static_cast<std::uint64_t>(std::max<std::int64_t>(step.offset, 0)) + step.bytes);
+            return;
+        case Call::Rename:
+            if (file)
+                point(c, DurabilityPoint::Publish, 1);
+            return;
+        default:
+            break;
+        }
+        if (!file)
+            return;
+        Content& content = contents[c];
+        if (isStreamPut(step.call) || (step.call == Call::StreamSpill && step.flags != 0)) {
+            Stream& s = streams[step.slot];
+            content.handed += total;
+            grow(c, step.dataAt + total);
+            s.buffered += total;
+            // The C library hands a full buffer to the system (and a put larger than it, straight).
+            if (s.unbuffered || step.risk == RiskFlushDurable) {
+                content.system += s.buffered;
+                s.buffered = 0;
+            } else if (s.buffered >= s.size) {
+                const std::uint64_t spilled = s.buffered / s.size * s.size;
+                content.system += spilled;
+                s.buffered -= spilled;
+            }
+            if (step.risk == RiskFlushDurable)
+                point(c, DurabilityPoint::Full, 1);
+            return;
+        }
+        if (step.risk == RiskFlush || step.risk == RiskFlushDurable) { // fflush, fclose
+            Stream& s = streams[step.slot];
+            content.system += s.buffered;
+            s.buffered = 0;
+            if (step.risk == RiskFlushDurable)
+                point(c, DurabilityPoint::Full, 1);
+            return;
+        }
+        if (isDescriptorWrite(step.call) || step.call == Call::CopyFileRange || step.call == Call::SendFile) {
+            content.handed += total;
+            content.system += total;
+            grow(c, step.dataAt + total);
+            if (step.risk == RiskNone) // returned durable: O_SYNC, O_DSYNC, write-through, RWF_DSYNC
+                for (std::uint32_t i = 0; i < step.count; ++i)
+                    point(c, DurabilityPoint::Full, 1);
+            return;
+        }
+        if (step.risk == RiskSync) {
+            point(c,
+                  step.call == Call::Fdatasync || step.call == Call::Msync ? DurabilityPoint::DataOnly
+                                                                           : DurabilityPoint::Full,
+                  step.count);
+            return;
+        }
+        if (step.risk == RiskSyncAll) {
+            for (std::uint32_t other = 0; other < contents.size(); ++other)
+                if (contents[other].handed != 0 && !contents[other].gone)
+                    point(other, DurabilityPoint::Full, step.count);
+            return;
+        }
+        if (step.risk == RiskGone)
+            content.gone = true;
+    });
+    return contract;
+}
+
+std::string contractBreach(const ReplayScript& script, const DurabilityContract& original,
+                           const DurabilityContract& variant)
+{
+    const auto fileName = [&](std::size_t c) {
+        if (c < script.contentFiles.size() && script.contentFiles[c] < script.files.size()) {
+            const std::string& path = script.files[script.contentFiles[c]].recordedPath;
+            return path.substr(path.find_last_of("/\\") + 1);
+        }
+        return fmt::format("file {}", c + 1);
+    };
+    const auto unrolled = [](const std::vector<DurabilityPoint>& points) {
+        std::vector<DurabilityPoint> all;
+        for (DurabilityPoint p : points) {
+            const std::uint32_t n = p.count;
+            p.count = 1;
+            for (std::uint32_t i = 0; i < n; ++i) {
+                all.push_back(p);
+                p.sizeChanged = false;
+            }
+        }
+        return all;
+    };
+    if (original.files.size() != variant.files.size())
+        return "the variant writes other files than the program";
+    for (std::size_t c = 0; c < original.files.size(); ++c) {
+        const auto theirs = unrolled(original.files[c]);
+        const auto ours = unrolled(variant.files[c]);
+        for (std::size_t k = 0; k < std::max(theirs.size(), ours.size()); ++k) {
+            const std::string where =
+                k < theirs.size() ? fmt::format("{}: its {} sync point (after {} handed over)", fileName(c),
+                                                ordinal(k + 1), formatBytes(theirs[k].handed))
+                                  : fmt::format("{}: a {} sync point", fileName(c), ordinal(k + 1));
+            if (k >= ours.size())
+                return where + " is gone";
+            if (k >= theirs.size())
+                return where + " is one the program did not make";
+            const DurabilityPoint& a = theirs[k];
+            const DurabilityPoint& b = ours[k];
+            if ((a.kind == DurabilityPoint::Publish) != (b.kind == DurabilityPoint::Publish))
+                return where + (a.kind == DurabilityPoint::Publish ? " (a rename) comes after another sync"
+                                                                   : " comes after a rename it preceded");
+            if (b.handed != a.handed)
+                return fmt::format("{} comes after {} instead", where, formatBytes(b.handed));
+            if (b.durable < a.durable)
+                return fmt::format("{} makes {} durable, not {}", where, formatBytes(b.durable),
+                                   formatBytes(a.durable));
+            if (a.kind == DurabilityPoint::Full && b.kind == DurabilityPoint::DataOnly && b.sizeChanged)
+                return where + " is an fdatasync where the file's size changed (its size may not survive)";
+        }
+    }
+    return {};
+}
+
+} // namespace iolab
+
+namespace iolab {
+
+namespace {
+
+// Each thread's steps rewritten, and every wait renumbered: `doneAfter[t][n]` is how many of thread t's new
+// steps are done once n of its old ones are (a wait inside a merged step waits for the whole of it).
+struct Rewrite
+{
+    std::vector<std::vector<ReplayStep>> steps;
+    std::vector<std::vector<std::uint32_t>> doneAfter;
+    bool changed = false;
+
+    explicit Rewrite(const ReplayScript& script)
+        : steps(script.threads.size()), doneAfter(script.threads.size())
+    {
+        for (std::size_t t = 0; t < script.threads.size(); ++t)
+            doneAfter[t].assign(script.threads[t].steps.size() + 1, 0);
+    }
+
+    // Old step `index` of thread `t` has been written out (and any steps put before it).
+    void mark(std::size_t t, std::size_t index)
+    {
+        doneAfter[t][index + 1] = static_cast<std::uint32_t>(steps[t].size());
+    }
+
+    ReplayScript finish(const ReplayScript& script) &&
+    {
+        ReplayScript out = script;
+        out.calls = out.writeCalls = out.syncCalls = out.largestCallBytes = 0;
+        for (std::size_t t = 0; t < out.threads.size(); ++t) {
+            out.threads[t].steps = std::move(steps[t]);
+            for (ReplayStep& step : out.threads[t].steps) {
+                for (ReplayWait& wait : step.waits)
+                    if (wait.thread != kNoReplaySlot && wait.thread < doneAfter.size())
+                        wait.steps =
+                            doneAfter[wait.thread]
+                                     [std::min<std::size_t>(wait.steps, doneAfter[wait.thread].size() - 1)];
+                if (step.synthetic == 0) {
+                    out.calls += step.count;
+                    if (isReplayWrite(step.call))
+                        out.writeCalls += step.count;
+                    if (isReplaySync(step))
+                        out.syncCalls += step.count;
+                }
+                if (isReplayWrite(step.call) || step.call == Call::Read || step.call == Call::PRead ||
+                    step.call == Call::ReadV || step.call == Call::PReadV || step.call == Call::FRead)
+                    out.largestCallBytes = std::max(out.largestCallBytes, step.bytes);
+            }
+        }
+        return out;
+    }
+};
+
+bool hasWaits(const ReplayStep& step)
+{
+    return step.waits[0].thread != kNoReplaySlot || step.waits[1].thread != kNoReplaySlot;
+}
+
+// Which sync steps come where the file's size has not changed since its previous sync point, by (thread,
+// step): where fdatasync keeps the contract.
+std::vector<std::vector<bool>> sizeKeptAtSync(const ReplayScript& script)
+{
+    std::vector<std::vector<bool>> kept(script.threads.size());
+    for (std::size_t t = 0; t < script.threads.size(); ++t)
+        kept[t].assign(script.threads[t].steps.size(), false);
+    std::vector<std::uint64_t> size(script.contents, 0);
+    std::vector<std::uint64_t> sizeAtPoint(script.contents, 0);
+    std::vector<std::uint32_t> next(script.threads.size(), 0);
+    forEachInOrder(script, [&](std::size_t t, const ReplayStep& step) {
+        const std::size_t index = next[t]++;
+        const std::uint32_t c = step.content;
+        if (c == kNoReplaySlot || c >= size.size())
+            return;
+        if (isReplayWrite(step.call) || step.call == Call::StreamSpill)
+            size[c] = std::max(size[c], step.dataAt + step.bytes * step.count);
+        else if (step.call == Call::Ftruncate)
+            size[c] = step.bytes;
+        else if (step.call == Call::Fallocate && (step.flags & 0x01u) == 0)
+            size[c] = std::max(size[c], static_cast<std::uint64_t>(std::max<std::int64_t>(step.offset, 0)) +
+                                            step.bytes);
+        else if (step.risk == RiskSync) {
+            kept[t][index] = size[c] == sizeAtPoint[c];
+            sizeAtPoint[c] = size[c];
+        }
+    });
+    return kept;
+}
+
+std::optional<ReplayScript> withStdioBuffer(const ReplayScript& script, std::uint64_t bytes)
+{
+    Rewrite rw(script);
+    for (std::size_t t = 0; t < script.threads.size(); ++t) {
+        const auto& in = script.threads[t].steps;
+        auto& out = rw.steps[t];
+        // This thread's written streams with puts not yet flushed, and the file each is on.
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> pending; // (stream slot, content)
+        const auto flushBefore = [&](const ReplayStep& sync) {
+            for (auto it = pending.begin(); it != pending.end();) {
+                if (sync.risk == RiskSyncAll || it->second == sync.content) {
+                    ReplayStep flush;
+                    flush.call = Call::FFlush;
+                    flush.slot = it->first;
+                    flush.content = it->second;
+                    flush.risk = RiskFlush;
+                    out.push_back(flush);
+                    it = pending.erase(it);
+                } else {
+                    ++it;
+                }
+            }
+        };
+        for (std::size_t i = 0; i < in.size(); ++i) {
+            ReplayStep step = in[i];
+            if (step.call == Call::SetVBuf) {
+                step.bytes = bytes;
+                step.flags = static_cast<std::uint32_t>(trace::BufferMode::Full);
+                rw.changed = true;
+            }
+            if (step.risk == RiskSync || step.risk == RiskSyncAll || step.call == Call::Rename)
+                flushBefore(step);
+            out.push_back(step);
+            if (step.call == Call::FOpen && (step.flags & trace::OpenWrite) != 0 &&
+                step.slot2 != kNoReplaySlot && step.error == 0) {
+                ReplayStep buffer;
+                buffer.call = Call::SetVBuf;
+                buffer.slot = step.slot2;
+                buffer.bytes = bytes;
+                buffer.flags = static_cast<std::uint32_t>(trace::BufferMode::Full);
+                out.push_back(buffer);
+                rw.changed = true;
+            }
+            if (isStreamPut(step.call) && step.content != kNoReplaySlot &&
+                std::find(pending.begin(), pending.end(), std::pair{step.slot, step.content}) ==
+                    pending.end())
+                pending.emplace_back(step.slot, step.content);
+            if (step.call == Call::FFlush || step.call == Call::FClose)
+                std::erase_if(pending, [&](const auto& p) { return p.first == step.slot; });
+            rw.mark(t, i);
+        }
+    }
+    if (!rw.changed)
+        return std::nullopt;
+    return std::move(rw).finish(script);
+}
+
+std::optional<ReplayScript> coalesced(const ReplayScript& script)
+{
+    Rewrite rw(script);
+    for (std::size_t t = 0; t < script.threads.size(); ++t) {
+        const auto& in = script.threads[t].steps;
+        auto& out = rw.steps[t];
+        // Whether `next` continues the last step written out as one larger call.
+        const auto continues = [&](const ReplayStep& last, const ReplayStep& next) {
+            if (hasWaits(next) || next.slot != last.slot || next.content != last.content ||
+                next.synthetic != 0 || last.synthetic != 0 || next.content == kNoReplaySlot)
+                return false;
+            const std::uint64_t end = last.dataAt + last.bytes * last.count;
+            if (next.dataAt != end || last.bytes * last.count + next.bytes * next.count > kLargestCoalesced)
+                return false;
+            const bool lastPut = isStreamPut(last.call);
+            const bool nextPut = isStreamPut(next.call);
+            if (lastPut || nextPut)
+                return lastPut && nextPut;
+            // Descriptor writes that are not durable one by one: a write at the position, or pwrites in a
+            // row.
+            if (last.risk != RiskWrite || next.risk != RiskWrite)
+                return false;
+            const bool positional = last.call == Call::Write || last.call == Call::WriteV;
+            const bool nextPositional = next.call == Call::Write || next.call == Call::WriteV;
+            if (positional && nextPositional)
+                return true;
+            return last.call == Call::PWrite && next.call == Call::PWrite && last.offset >= 0 &&
+                   next.offset == last.offset + static_cast<std::int64_t>(last.bytes * last.count);
+        };
+        const auto asOne = [](ReplayStep& step) {
+            if (step.count == 1 && step.call != Call::WriteV && step.call != Call::FPutc &&
+                step.call != Call::FPuts && step.call != Call::FPrintf)
+                return;
+            step.bytes *= step.count;
+            step.count = 1;
+            step.call = isStreamPut(step.call)      ? Call::FWrite
+                        : step.call == Call::WriteV ? Call::Write
+                                                    : step.call;
+            step.flags = 0;
+        };
+        for (std::size_t i = 0; i < in.size(); ++i) {
+            ReplayStep step = in[i];
+            const bool mergeable =
+                isStreamPut(step.call) ||
+                (isDescriptorWrite(step.call) && step.risk == RiskWrite && step.call != Call::PWriteV);
+            if (mergeable && !out.empty() && continues(out.back(), step) &&
+                (isStreamPut(out.back().call) || isDescriptorWrite(out.back().call))) {
+                ReplayStep& last = out.back();
+                asOne(last);
+                last.bytes += step.bytes * step.count;
+                last.recordedNs += step.recordedNs;
+                rw.changed = true;
+            } else if (mergeable && step.count > 1 && step.bytes * step.count <= kLargestCoalesced &&
+                       step.call != Call::PWrite) {
+                asOne(step);
+                out.push_back(step);
+                rw.changed = true;
+            } else {
+                out.push_back(step);
+            }
+            rw.mark(t, i);
+        }
+    }
+    if (!rw.changed)
+        return std::nullopt;
+    return std::move(rw).finish(script);
+}
+
+// fsync as fdatasync where the file's size is already there; with `preallocate`, each file the program
+// creates and only writes (no reads, no truncation, not in append mode) is first preallocated to its final
+// size, so that every sync after the first is one.
+std::optional<ReplayScript> withFdatasync(const ReplayScript& script, bool preallocate)
+{
+    ReplayScript base = script;
+    bool changed = false;
+    if (preallocate) {
+        struct Life
+        {
+            std::uint64_t largest = 0;
+            bool unfit = false; // read, truncated, appended, preallocated or rewritten under a stream
+            std::uint32_t syncs = 0;
+            bool opened = false;
+        };
+        std::vector<Life> lives(script.contents);
+        for (const ReplayThread& thread : script.threads)
+            for (const ReplayStep& step : thread.steps) {
+                const std::uint32_t c = step.content;
+                if (c == kNoReplaySlot || c >= lives.size())
+                    continue;
+                Life& life = lives[c];
+                if (isReplayWrite(step.call) || step.call == Call::StreamSpill)
+                    life.largest = std::max(life.largest, step.dataAt + step.bytes * step.count);
+                if (step.call == Call::Ftruncate || step.call == Call::Fallocate || step.call == Call::Read ||
+                    step.call == Call::PRead || step.call == Call::ReadV || step.call == Call::PReadV ||
+                    step.call == Call::FRead || step.call == Call::FGetc || step.call == Call::FGets ||
+                    step.call == Call::Mmap || (step.call == Call::StreamSpill && step.flags == 0))
+                    life.unfit = true;
+                if (step.risk == RiskSync)
+                    life.syncs += step.count;
+            }
+        for (std::uint32_t c = 0; c < script.contents; ++c)
+            if (c < script.contentFiles.size() && script.contentFiles[c] < script.files.size() &&
+                script.files[script.contentFiles[c]].staged)
+                lives[c].unfit = true; // it was there before the program: its size is the program's to keep
+        Rewrite rw(script);
+        for (std::size_t t = 0; t < script.threads.size(); ++t) {
+            const auto& in = script.threads[t].steps;
+            auto& out = rw.steps[t];
+            for (std::size_t i = 0; i < in.size(); ++i) {
+                const ReplayStep& step = in[i];
+                out.push_back(step);
+                const bool opens = (step.call == Call::Open && step.slot2 != kNoReplaySlot) ||
+                                   (step.call == Call::FOpen && step.file != kNoReplaySlot);
+                const std::uint32_t file = step.file;
+                std::uint32_t c = kNoReplaySlot;
+                if (opens && file != kNoReplaySlot)
+                    for (std::uint32_t k = 0; k < script.contentFiles.size(); ++k)
+                        if (script.contentFiles[k] == file)
+                            c = k;
+                const bool creates = (step.flags & (trace::OpenCreate | trace::OpenTruncate)) != 0 &&
+                                     (step.flags & trace::OpenWrite) != 0 &&
+                                     (step.flags & trace::OpenAppend) == 0;
+                if (c != kNoReplaySlot && creates && step.error == 0 && !lives[c].unfit && !lives[c].opened &&
+                    lives[c].syncs >= 2 && lives[c].largest > 0) {
+                    lives[c].opened = true;
+                    ReplayStep reserve;
+                    reserve.call = Call::Fallocate;
+                    reserve.slot = step.call == Call::Open ? step.slot2 : step.slot; // fopen's descriptor
+                    reserve.offset = 0;
+                    reserve.bytes = lives[c].largest;
+                    reserve.content = c;
+                    out.push_back(reserve);
+                    rw.changed = true;
+                }
+                rw.mark(t, i);
+            }
+        }
+        if (!rw.changed)
+            return std::nullopt;
+        base = std::move(rw).finish(script);
+        changed = true;
+    }
+    const auto kept = sizeKeptAtSync(base);
+    for (std::size_t t = 0; t < base.threads.size(); ++t)
+        for (std::size_t i = 0; i < base.threads[t].steps.size(); ++i) {
+            ReplayStep& step = base.threads[t].steps[i];
+            if (step.call == Call::Fsync && kept[t][i]) {
+                step.call = Call::Fdatasync;
+                changed = true;
+            }
+        }
+    if (!changed)
+        return std::nullopt;
+    return base;
+}
+
+std::optional<ReplayScript> syncedAtClose(const ReplayScript& script)
+{
+    // The last sync step of each file, by (thread, step).
+    std::vector<std::pair<std::size_t, std::size_t>> last(script.contents, {SIZE_MAX, SIZE_MAX});
+    std::vector<std::uint32_t> next(script.threads.size(), 0);
+    forEachInOrder(script, [&](std::size_t t, const ReplayStep& step) {
+        const std::size_t index = next[t]++;
+        if (step.risk == RiskSync && step.content < last.size())
+            last[step.content] = {t, index};
+    });
+    Rewrite rw(script);
+    for (std::size_t t = 0; t < script.threads.size(); ++t) {
+        const auto& in = script.threads[t].steps;
+        for (std::size_t i = 0; i < in.size(); ++i) {
+            ReplayStep step = in[i];
+            if (step.risk == RiskSync && step.content < last.size()) {
+                if (last[step.content] != std::pair{t, i}) {
+                    rw.changed = true;
+                    rw.mark(t, i);
+                    continue;
+                }
+                if (step.count > 1) {
+                    step.count = 1;
+                    rw.changed = true;
+                }
+            }
+            rw.steps[t].push_back(step);
+            rw.mark(t, i);
+        }
+    }
+    if (!rw.changed)
+        return std::nullopt;
+    return std::move(rw).finish(script);
+}
+
+} // namespace
+
+std::optional<ReplayScript> applyVariant(const ReplayScript& script, const ReplayVariant& variant)
+{
+    switch (variant.kind) {
+    case VariantKind::StdioBuffer:
+        return withStdioBuffer(script, variant.bytes);
+    case VariantKind::Coalesce:
+        return coalesced(script);
+    case VariantKind::Fdatasync:
+        return withFdatasync(script, false);
+    case VariantKind::PreallocFdatasync:
+        return withFdatasync(script, true);
+    case VariantKind::SyncAtClose:
+        return syncedAtClose(script);
+    }
+    return std::nullopt;
+}
+
+std::shared_ptr<const ReplayScript> scriptForVariant(const std::shared_ptr<const ReplayScript>& base,
+                                                     std::string_view name)
+{
+    if (name.empty() || name == kRecordedCalls)
+        return base;
+    const ReplayVariant variant = parseReplayVariant(name);
+    auto script = applyVariant(*base, variant);
+    if (!script)
+        throw InputError(fmt::format("the variant {} changes nothing in {}: none of the program's calls is "
+                                     "one it rewrites (or could rewrite without moving a durability point)",
+                                     variant.name(), base->traceName));
+    if (!variant.weakens()) {
+        const std::string breach =
+            contractBreach(*base, durabilityContract(*base), durabilityContract(*script));
+        if (!breach.empty())
+            throw InputError(fmt::format("the variant {} would not keep {}'s durability ({}): not run",
+                                         variant.name(), base->traceName, breach));
+    }
+    return std::make_shared<const ReplayScript>(std::move(*script));
+}
+
+std::vector<ReplayVariant> variantsFor(const ReplayScript& script)
+{
+    std::vector<ReplayVariant> variants;
+    for (const ReplayVariant& variant :
+         {ReplayVariant{VariantKind::StdioBuffer, 64 * kKiB}, ReplayVariant{VariantKind::StdioBuffer, kMiB},
+          ReplayVariant{VariantKind::Coalesce, 0}, ReplayVariant{VariantKind::Fdatasync, 0},
+          ReplayVariant{VariantKind::PreallocFdatasync, 0}, ReplayVariant{VariantKind::SyncAtClose, 0}})
+        if (applyVariant(script, variant))
+            variants.push_back(variant);
+    return variants;
+}
+
+VariantAdvice adviceFor(const ReplayVariant& variant)
+{
+    switch (variant.kind) {
+    case VariantKind::StdioBuffer: {
+        const std::string size = formatBytes(variant.bytes);
+        return {fmt::format("give each stream a {} buffer, and fflush it before each fsync", size),
+                fmt::format("FILE *f = fopen(path, \"w\");\n"
+                            "static char buffer[{}];\n"
+                            "setvbuf(f, buffer, _IOFBF, sizeof buffer); /* before the first write */\n"
+                            "...\n"
+                            "fflush(f);          /* the buffer to the system */\n"
+                            "fsync(fileno(f));   /* then to the disk, as before */",
+                            variant.bytes),
+                "C++: std::ofstream's rdbuf()->pubsetbuf(buffer, size) before open(); Windows: setvbuf "
+                "works the same in the C runtime (_commit(_fileno(f)) for the sync)",
+                fmt::format("{} of memory per open stream; the bytes wait longer in the process before a "
+                            "sync (a crash of the process, not of the machine, loses them)",
+                            size)};
+    }
+    case VariantKind::Coalesce:
+        return {
+            "collect each record in memory and write it with one call instead of many small ones",
+            "char record[4096];\n"
+            "size_t used = 0;\n"
+            "used += snprintf(record + used, sizeof record - used, \"%s;\", field);  /* each piece */\n"
+            "fwrite(record, 1, used, f);   /* or write(fd, record, used) */",
+            "C++: build the record in a std::string and write it once; Windows: one WriteFile per record; "
+            "writev(2) keeps pieces apart in one call",
+            "a buffer as large as the largest record (at most 1 MiB here)"};
+    case VariantKind::Fdatasync:
+        return {
+            "call fdatasync instead of fsync where the file's size has not changed since its last sync",
+            "fdatasync(fd);   /* instead of fsync(fd): the data, and only the metadata needed to read it */",
+            "Windows: FlushFileBuffers has no data-only form; NtFlushBuffersFileEx with "
+            "FLUSH_FLAGS_FILE_DATA_SYNC_ONLY is its equivalent",
+            "none; the file's times (mtime) may not survive a power cut"};
+    case VariantKind::PreallocFdatasync:
+        return {"preallocate each file to its final size when you create it, then fdatasync instead of fsync",
+                "int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);\n"
+                "posix_fallocate(fd, 0, final_size);   /* the size is there from the start */\n"
+                "...\n"
+                "fdatasync(fd);   /* no size change left to make durable */",
+                "Windows: SetFileInformationByHandle(FileAllocationInfo) then SetEndOfFile; C++: none in the "
+                "standard library (std::filesystem::resize_file writes no blocks)",
+                "the final size must be known when the file is created; a reader sees zeros past the data "
+                "written so far"};
+    case VariantKind::SyncAtClose:
+        return {"sync each file once, at its end, instead of at every point",
+                "/* the syncs before the last removed */\nfsync(fd);\nclose(fd);",
+                "Windows: one FlushFileBuffers before CloseHandle",
+                "a power cut loses everything written since the file was opened: the program's own "
+                "durability points are gone"};
+    }
+    return {};
+}
+
+} // namespace iolab

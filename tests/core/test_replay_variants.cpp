@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: MIT
+// The durability contract of a recording and the variants IOLab measures against it (core/engine/
+// replay_variants.h), on scripts built from traces written call by call: each variant keeps the program's
+// sync points, and a script that drops, moves or weakens one is caught, with where.
+#include "core/base/error.h"
+#include "core/engine/replay_variants.h"
+#include "core/model/trace_reader.h"
+#include "tests/support/synthetic_trace.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+
+using namespace iolab;
+using iolab::test::callsOf;
+using iolab::test::kCreate;
+using iolab::test::scriptOf;
+using iolab::test::SyntheticTrace;
+using ::testing::HasSubstr;
+using trace::Call;
+
+namespace {
+
+std::size_t countOf(const ReplayScript& script, Call call)
+{
+    std::size_t n = 0;
+    for (const ReplayThread& thread : script.threads)
+        for (const ReplayStep& step : thread.steps)
+            n += step.call == call ? step.count : 0;
+    return n;
+}
+
+std::string breach(const ReplayScript& original, const ReplayScript& variant)
+{
+    return contractBreach(original, durabilityContract(original), durabilityContract(variant));
+}
+
+// A writer of 4 KiB records, each as 16 writes of 256 B, with an fsync after every record (`records` of
+// them).
+SyntheticTrace recordWriter(int records)
+{
+    SyntheticTrace t;
+    t.open(10, 10, "/data/journal", kCreate, 3);
+    for (int r = 0; r < records; ++r) {
+        t.transfer(10, 10, Call::Write, 3, 256, -1, 16);
+        t.call(10, 10, Call::Fsync, 3);
+    }
+    t.call(10, 10, Call::Close, 3);
+    return t;
+}
+
+// A logger: 300 lines of 37 B through a stream, an fsync (without fflush) after every 100.
+SyntheticTrace logger()
+{
+    SyntheticTrace t;
+    auto& open = t.call(10, 10, Call::FOpen, 0x5000);
+    open.path = "/var/log/app.log";
+    open.flags = kCreate;
+    open.offset = 3;
+    for (int i = 0; i < 3; ++i) {
+        t.transfer(10, 10, Call::FPrintf, 0x5000, 37, -1, 100);
+        t.call(10, 10, Call::Fsync, 3);
+    }
+    t.call(10, 10, Call::FClose, 0x5000);
+    return t;
+}
+
+} // namespace
+
+TEST(DurabilityContract, AProgramsScriptKeepsItsOwnAndSaysWhereEachSyncIs)
+{
+    const ReplayScript script = scriptOf(recordWriter(3));
+    const DurabilityContract contract = durabilityContract(script);
+    EXPECT_EQ(contract.points, 3u);
+    ASSERT_EQ(contract.files.size(), 1u);
+    ASSERT_EQ(contract.files[0].size(), 3u);
+    EXPECT_EQ(contract.files[0][1].handed, 8192u);
+    EXPECT_EQ(contract.files[0][1].durable, 8192u);
+    EXPECT_TRUE(contract.files[0][1].sizeChanged) << "each record appends";
+    EXPECT_EQ(breach(script, script), "");
+}
+
+TEST(DurabilityContract, ADroppedSyncIsCaught)
+{
+    const ReplayScript script = scriptOf(recordWriter(3));
+    ReplayScript dropped = script;
+    auto& steps = dropped.threads[0].steps;
+    steps.erase(
+        std::find_if(steps.begin(), steps.end(), [](const ReplayStep& s) { return s.call == Call::Fsync; }));
+    const std::string why = breach(script, dropped);
+    EXPECT_THAT(why, HasSubstr("journal: its 1st sync point (after 4 KiB handed over)")) << why;
+}
+
+TEST(DurabilityContract, ASyncMovedLaterIsCaught)
+{
+    const ReplayScript script = scriptOf(recordWriter(3));
+    ReplayScript moved = script;
+    auto& steps = moved.threads[0].steps;
+    // The 2nd fsync after the 3rd record's writes: the record between them is not durable where it was.
+    const auto second = std::find_if(steps.begin() + 3, steps.end(),
+                                     [](const ReplayStep& s) { return s.call == Call::Fsync; });
+    std::iter_swap(second, second + 1);
+    const std::string why = breach(script, moved);
+    EXPECT_THAT(why, HasSubstr("its 2nd sync point (after 8 KiB handed over) comes after 12 KiB instead"))
+        << why;
+}
+
+TEST(DurabilityContract, FdatasyncWhereTheFileGrewIsCaught)
+{
+    const ReplayScript script = scriptOf(recordWriter(2));
+    ReplayScript weaker = script;
+    for (ReplayStep& step : weaker.threads[0].steps)
+        if (step.call == Call::Fsync)
+            step.call = Call::Fdatasync;
+    EXPECT_THAT(breach(script, weaker), HasSubstr("fdatasync where the file's size changed"));
+}
+
+TEST(DurabilityContract, ALargerStdioBufferWithoutAFlushIsCaught)
+{
+    // With its 4 KiB buffer the logger's first fsync finds 3 KiB handed to the system (the buffer spilled
+    // once); with a 1 MiB buffer and nothing else changed, none.
+    const ReplayScript script = scriptOf(logger());
+    const DurabilityContract contract = durabilityContract(script);
+    ASSERT_EQ(contract.files[0].size(), 3u);
+    EXPECT_EQ(contract.files[0][0].handed, 3700u);
+    EXPECT_EQ(contract.files[0][0].durable, 0u) << "3,700 B is less than one 4 KiB buffer";
+    EXPECT_EQ(contract.files[0][1].durable, 4096u);
+    ReplayScript bigger = script;
+    ReplayStep setvbuf;
+    setvbuf.call = Call::SetVBuf;
+    setvbuf.slot = bigger.threads[0].steps[0].slot2;
+    setvbuf.bytes = 1 << 20;
+    setvbuf.flags = static_cast<std::uint32_t>(trace::BufferMode::Full);
+    bigger.threads[0].steps.insert(bigger.threads[0].steps.begin() + 1, setvbuf);
+    EXPECT_THAT(breach(script, bigger),
+                HasSubstr("its 2nd sync point (after 7.2 KiB handed over) makes 0 B durable, not 4 KiB"));
+}
+
+TEST(ReplayVariants, AStdioBufferIsSetAtOpenAndFlushedBeforeEachSync)
+{
+    const ReplayScript script = scriptOf(logger());
+    const auto variant = applyVariant(script, parseReplayVariant("stdio-buffer-1M"));
+    ASSERT_TRUE(variant);
+    EXPECT_THAT(callsOf(variant->threads[0]),
+                ::testing::ElementsAre(Call::FOpen, Call::SetVBuf, Call::FPrintf, Call::FFlush, Call::Fsync,
+                                       Call::FPrintf, Call::FFlush, Call::Fsync, Call::FPrintf, Call::FFlush,
+                                       Call::Fsync, Call::FClose));
+    EXPECT_EQ(variant->threads[0].steps[1].bytes, 1u << 20);
+    EXPECT_EQ(breach(script, *variant), "") << "more is durable at each point, never less";
+    EXPECT_EQ(variant->bytesWritten, script.bytesWritten);
+    EXPECT_EQ(variant->syncCalls, script.syncCalls);
+}
+
+TEST(ReplayVariants, CoalescingMakesOneWritePerRecordAndKeepsTheSyncs)
+{
+    const ReplayScript script = scriptOf(recordWriter(4));
+    EXPECT_EQ(script.writeCalls, 64u);
+    const auto variant = applyVariant(script, parseReplayVariant("coalesce"));
+    ASSERT_TRUE(variant);
+    EXPECT_EQ(variant->writeCalls, 4u);
+    EXPECT_EQ(variant->largestCallBytes, 4096u);
+    EXPECT_EQ(countOf(*variant, Call::Fsync), 4u);
+    EXPECT_EQ(breach(script, *variant), "");
+}
+
+TEST(ReplayVariants, CoalescingRenumbersTheWaitsOfOtherThreads)
+{
+    // Thread 11 closes the descriptor thread 10 wrote: its close waits for thread 10's last write, which is
+    // now the 2nd step of 3, not the 5th of 6.
+    SyntheticTrace t;
+    t.open(10, 10, "/data/shared", kCreate, 3);
+    for (int i = 0; i < 4; ++i)
+        t.transfer(10, 10, Call::Write, 3, 100);
+    t.call(10, 10, Call::Fsync, 3);
+    t.call(10, 11, Call::Close, 3);
+    const ReplayScript script = scriptOf(t);
+    const auto variant = applyVariant(script, parseReplayVariant("coalesce"));
+    ASSERT_TRUE(variant);
+    ASSERT_EQ(variant->threads.size(), 2u);
+    EXPECT_THAT(callsOf(variant->threads[0]), ::testing::ElementsAre(Call::Open, Call::Write, Call::Fsync));
+    const ReplayWait& wait = variant->threads[1].steps[0].waits[0];
+    EXPECT_EQ(wait.thread, 0u);
+    EXPECT_EQ(wait.steps, 3u);
+    EXPECT_EQ(breach(script, *variant), "");
+}
+
+TEST(ReplayVariants, FdatasyncOnlyWhereTheSizeIsAlreadyThere)
+{
+    // A file written once, then its first block rewritten and synced twice: the first sync must stay fsync
+    // (the file grew), the rewrites' may be fdatasync.
+    SyntheticTrace t;
+    t.open(10, 10, "/data/table", kCreate, 3);
+    t.transfer(10, 10, Call::PWrite, 3, 8192, 0);
+    t.call(10, 10, Call::Fsync, 3);
+    for (int i = 0; i < 2; ++i) {
+        t.transfer(10, 10, Call::PWrite, 3, 4096, 0);
+        t.call(10, 10, Call::Fsync, 3);
+    }
+    const ReplayScript script = scriptOf(t);
+    const auto variant = applyVariant(script, parseReplayVariant("fdatasync"));
+    ASSERT_TRUE(variant);
+    EXPECT_EQ(countOf(*variant, Call::Fsync), 1u);
+    EXPECT_EQ(countOf(*variant, Call::Fdatasync), 2u);
+    EXPECT_EQ(breach(script, *variant), "");
+    EXPECT_FALSE(applyVariant(scriptOf(recordWriter(3)), parseReplayVariant("fdatasync")))
+        << "an appender's every sync changes the size: nothing to change";
+}
+
+TEST(ReplayVariants, PreallocationLetsAnAppenderUseFdatasync)
+{
+    const ReplayScript script = scriptOf(recordWriter(16));
+    const auto variant = applyVariant(script, parseReplayVariant("prealloc-fdatasync"));
+    ASSERT_TRUE(variant);
+    const auto& steps = variant->threads[0].steps;
+    ASSERT_EQ(steps[1].call, Call::Fallocate);
+    EXPECT_EQ(steps[1].bytes, 16u * 4096u) << "the file's final size, from its creation";
+    EXPECT_EQ(countOf(*variant, Call::Fsync), 1u) << "the first sync makes the preallocated size durable";
+    EXPECT_EQ(countOf(*variant, Call::Fdatasync), 15u);
+    EXPECT_EQ(breach(script, *variant), "");
+}
+
+TEST(ReplayVariants, SyncingOnlyAtCloseIsWeakerAndCaught)
+{
+    const ReplayScript script = scriptOf(recordWriter(4));
+    const ReplayVariant weaker = parseReplayVariant("sync-at-close");
+    EXPECT_TRUE(weaker.weakens());
+    const auto variant = applyVariant(script, weaker);
+    ASSERT_TRUE(variant);
+    EXPECT_EQ(variant->syncCalls, 1u);
+    EXPECT_THAT(breach(script, *variant), HasSubstr("its 1st sync point (after 4 KiB handed over)"));
+}
+
+TEST(ReplayVariants, EachAppliesOnlyWhereItChangesSomething)
+{
+    std::vector<std::string> names;
+    for (const ReplayVariant& v : variantsFor(scriptOf(recordWriter(4))))
+        names.push_back(v.name());
+    EXPECT_THAT(names, ::testing::ElementsAre("coalesce", "prealloc-fdatasync", "sync-at-close"));
+    names.clear();
+    for (const ReplayVariant& v : variantsFor(scriptOf(logger())))
+        names.push_back(v.name());
+    EXPECT_THAT(names, ::testing::ElementsAre("stdio-buffer-64K", "stdio-buffer-1M", "coalesce",
+                                              "prealloc-fdatasync", "sync-at-close"));
+}
+
+TEST(ReplayVariants, NamesComeBackAndAnUnknownOneIsRefused)
+{
+    for (const char* name : {"stdio-buffer-64K", "stdio-buffer-1M", "coalesce", "fdatasync",
+                             "prealloc-fdatasync", "sync-at-close"})
+        EXPECT_EQ(parseReplayVariant(name).name(), name);
+    EXPECT_THROW(parseReplayVariant("faster"), InputError);
+    EXPECT_THROW(parseReplayVariant("stdio-buffer-0"), InputError);
+    for (const ReplayVariant& v : variantsFor(scriptOf(logger()))) {
+        const VariantAdvice advice = adviceFor(v);
+        EXPECT_FALSE(advice.change.empty() || advice.snippet.empty() || advice.others.empty() ||
+                     advice.cost.empty())
+            << v.name();
+    }
+}
