@@ -6,9 +6,11 @@
 #include "app/cli/record_command.h"
 #include "app/common/concurrent_runs.h"
 #include "app/common/plan_runner.h"
+#include "app/common/recording.h"
 #include "core/analysis/cdm_grid.h"
 #include "core/analysis/estimate.h"
 #include "core/analysis/memory_budget_table.h"
+#include "core/analysis/program_advice.h"
 #include "core/analysis/sync_lab.h"
 #include "core/analysis/verdict.h"
 #include "core/analysis/warnings.h"
@@ -18,6 +20,7 @@
 #include "core/engine/crash_probe.h"
 #include "core/engine/registry.h"
 #include "core/engine/replay_script.h"
+#include "core/engine/replay_variants.h"
 #include "core/engine/runner.h"
 #include "core/formats/c_program.h"
 #include "core/formats/diskspd_job.h"
@@ -101,6 +104,9 @@ private:
 #endif
 };
 
+// iolab-cli advise measures each way this many times unless told: enough for the noise test to name a way.
+constexpr std::uint32_t kAdviseRepetitions = 5;
+
 struct RunArgs
 {
     std::string target;
@@ -127,6 +133,9 @@ struct RunArgs
     std::string rank = "durable";
     bool planOnly = false;        // --plan: print the plan and the estimate, run nothing
     std::string format = "table"; // or "pg": pg_test_fsync's layout
+    // iolab-cli advise TRACE: the trace's replay beside each variant that applies to it, and the advice
+    // (core/analysis/program_advice.h) as the Summary.
+    bool advise = false;
 };
 
 Matrix matrixFromAxes(const RunArgs& args)
@@ -181,6 +190,14 @@ Matrix matrixFromReplays(const RunArgs& args)
         const std::string absolute = std::filesystem::absolute(trace, ec).lexically_normal().string();
         g.extraAxes["replay"].push_back(ec ? trace : absolute);
         names += (names.empty() ? "" : ", ") + std::filesystem::path(trace).filename().string();
+    }
+    if (args.advise) {
+        // The program's own calls first, then every way of making them that changes something in it.
+        auto& variants = g.extraAxes["replay-variant"];
+        variants = {std::string(kRecordedCalls)};
+        for (const ReplayVariant& variant : variantsFor(loadReplayScript(args.replays.front())))
+            variants.push_back(variant.name());
+        return Matrix{"other ways of writing what " + names + " wrote", {}, {g}};
     }
     return Matrix{"replay of " + names, {}, {g}};
 }
@@ -550,6 +567,30 @@ void printReplays(const RunResult& result, const RunPlan& plan)
         for (const auto& line : describeReplayResult(c, *it->second))
             std::printf("  %s\n", line.c_str());
     }
+}
+
+// iolab-cli advise: the answer to "how should my program write?", in place of the Summary.
+void printAdvice(const RunResult& result, const RunPlan& plan, const std::string& trace)
+{
+    std::error_code ec;
+    const std::string absolute = std::filesystem::absolute(trace, ec).lexically_normal().string();
+    const auto it = plan.replays.find(replayPlanKey(ec ? trace : absolute, kRecordedCalls));
+    if (it == plan.replays.end() || !it->second)
+        return;
+    const ProgramAdvice advice = adviseProgram(result, *it->second, profileOf(ec ? trace : absolute));
+    std::printf("\nYour program\n");
+    for (const auto& line : advice.lines) {
+        // A snippet's lines keep their own layout; sentences are wrapped as the Summary wraps them.
+        const std::size_t indent = line.find_first_not_of(' ');
+        if (indent != std::string::npos && indent >= 6) {
+            std::printf("%s\n", line.c_str());
+            continue;
+        }
+        const std::string lead = line.substr(0, indent == std::string::npos ? 0 : indent);
+        for (const auto& wrapped : wrappedLines(line.substr(lead.size()), lead, lead + "  ", 100))
+            std::printf("%s\n", wrapped.c_str());
+    }
+    std::fflush(stdout);
 }
 
 void printTally(const RunResult& result)
@@ -1012,7 +1053,9 @@ int commandRun(const Registry& registry, const RunArgs& args)
         if (args.latencyTable)
             printLatencyTable(result);
         printReplays(result, *plan);
-        if (!args.noSummary)
+        if (args.advise)
+            printAdvice(result, *plan, args.replays.front());
+        else if (!args.noSummary)
             printSummary(result, registry, ranking);
     }
     printTally(result);
@@ -1220,6 +1263,29 @@ int runCli(int argc, const char* const* argv)
     run->add_flag("--allow-concurrent", args.allowConcurrent,
                   "Run even while another IOLab run writes into the same target (the result says so)");
 
+    RunArgs adviseArgs;
+    std::string adviseTrace;
+    auto* advise = app.add_subcommand(
+        "advise", "Answer how a recorded program should write: its calls replayed as they were and in each "
+                  "other way that keeps its durability (the same bytes synced at the same points), measured "
+                  "here and ranked by the durable rate, with the code change for each");
+    advise->add_option("trace", adviseTrace, "A trace iolab-cli record or import wrote")->required();
+    advise->add_option("--target", adviseArgs.target, "Folder to write into (inside a marked run folder)")
+        ->required();
+    advise->add_option("--reps", adviseArgs.repetitions,
+                       fmt::format("Measured repetitions per way (default {}: a way is named only where its "
+                                   "lead holds against the noise)",
+                                   kAdviseRepetitions));
+    advise->add_option("--warmups", adviseArgs.warmups, "Warm-up repetitions per way (not counted)")
+        ->capture_default_str();
+    advise->add_flag("--verify", adviseArgs.verify, "Read every file back and check every byte");
+    advise->add_option("--json", adviseArgs.jsonPath, "Write the result JSON here");
+    advise->add_flag("--quiet", adviseArgs.quiet, "No progress on stderr");
+    advise->add_flag("--no-space-check", adviseArgs.noSpaceCheck,
+                     "Run even when the target lacks the free space the replay needs");
+    advise->get_option("--reps")->check(wholeNumber(1, kMaxRepetitions, "measured repetitions"));
+    advise->get_option("--warmups")->check(wholeNumber(0, kMaxWarmups, "warm-up repetitions"));
+
     // The numeric flags' text checked before conversion (wholeNumber): one kind of message for every one.
     run->get_option("--reps")->check(wholeNumber(1, kMaxRepetitions, "measured repetitions"));
     run->get_option("--warmups")->check(wholeNumber(0, kMaxWarmups, "warm-up repetitions"));
@@ -1267,6 +1333,13 @@ int runCli(int argc, const char* const* argv)
             return commandProfile(profileArgs);
         if (*importLog)
             return commandImport(importArgs);
+        if (*advise) {
+            adviseArgs.advise = true;
+            adviseArgs.replays = {adviseTrace};
+            if (!adviseArgs.repetitions)
+                adviseArgs.repetitions = kAdviseRepetitions;
+            return commandRun(registry, adviseArgs);
+        }
         return commandRun(registry, args);
     } catch (const InputError& e) {
         std::fprintf(stderr, "iolab-cli: %s\n", e.what());

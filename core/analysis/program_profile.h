@@ -110,6 +110,13 @@ namespace iolab {
 // how, how durable), then the files, then what the recorder could not see. Lines without a trailing newline.
 std::vector<std::string> describeProgramProfile(const ProgramProfile& profile);
 
+// The program's write calls and its sync calls in words, the most made first ("1,300,000 fwrite and 2
+// write"), named as its system names them; a count with a thousands separator ("1,300,000").
+std::string writeCallsInWords(const ProgramProfile& profile);
+std::string syncCallsInWords(const ProgramProfile& profile);
+std::string countInWords(std::uint64_t n);
+trace::System namingSystem(const ProgramProfile& profile);
+
 // "write", "fsync", "fputc"... the C name of a call; a Windows trace's calls by their Win32 names
 // ("WriteFile", "FlushFileBuffers") where they have one.
 std::string callName(trace::Call call, trace::System system = trace::System::Linux);

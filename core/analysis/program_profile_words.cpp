@@ -236,15 +236,21 @@ std::string flagsWords(std::uint32_t flags, trace::System system)
 
 } // namespace
 
-std::vector<std::string> describeProgramProfile(const ProgramProfile& profile)
+// A trace of Windows programs only (a Process Monitor capture) names its calls and flags as Win32 does.
+trace::System namingSystem(const ProgramProfile& profile)
 {
-    std::vector<std::string> lines;
-    // A trace of Windows programs only (a Process Monitor capture) names its calls and flags as Win32 does.
     const bool allWindows =
         !profile.processes.empty() &&
         std::all_of(profile.processes.begin(), profile.processes.end(),
                     [](const TraceProcess& p) { return p.system == trace::System::Windows; });
-    const trace::System system = allWindows ? trace::System::Windows : trace::System::Linux;
+    return allWindows ? trace::System::Windows : trace::System::Linux;
+}
+
+std::vector<std::string> describeProgramProfile(const ProgramProfile& profile)
+{
+    std::vector<std::string> lines;
+    // A trace of Windows programs only (a Process Monitor capture) names its calls and flags as Win32 does.
+    const trace::System system = namingSystem(profile);
     const double wall = static_cast<double>(profile.wallNs) / 1e9;
     const double inside = static_cast<double>(profile.insideNs) / 1e9;
     const std::size_t processes = profile.processes.size();
@@ -414,6 +420,21 @@ std::vector<std::string> describeProgramProfile(const ProgramProfile& profile)
                         plural(profile.unseenDescriptorWrites, "write", "writes"),
                         plural(profile.unseenDescriptors.size(), "descriptor", "descriptors")));
     return lines;
+}
+
+std::string countInWords(std::uint64_t n)
+{
+    return count(n);
+}
+
+std::string writeCallsInWords(const ProgramProfile& profile)
+{
+    return callsList(profile.callCounts, writesData, namingSystem(profile));
+}
+
+std::string syncCallsInWords(const ProgramProfile& profile)
+{
+    return callsList(profile.callCounts, syncs, namingSystem(profile));
 }
 
 } // namespace iolab

@@ -554,6 +554,37 @@ std::optional<ReplayScript> withFdatasync(const ReplayScript& script, bool preal
     return base;
 }
 
+// A stream's fflush left out where the thread's next call on the same stream or file is another put to the
+// stream: the bytes reach the system with a later flush (the one kept before a sync, the close, or a full
+// buffer), so the program's sync points find them there all the same (the contract check says so).
+std::optional<ReplayScript> flushedAtSync(const ReplayScript& script)
+{
+    Rewrite rw(script);
+    for (std::size_t t = 0; t < script.threads.size(); ++t) {
+        const auto& in = script.threads[t].steps;
+        for (std::size_t i = 0; i < in.size(); ++i) {
+            const ReplayStep& step = in[i];
+            if (step.call == Call::FFlush && step.synthetic == 0 && !hasWaits(step)) {
+                const auto next = std::find_if(
+                    in.begin() + static_cast<std::ptrdiff_t>(i) + 1, in.end(), [&](const ReplayStep& later) {
+                        return later.slot == step.slot ||
+                               (later.content != kNoReplaySlot && later.content == step.content);
+                    });
+                if (next != in.end() && isStreamPut(next->call) && next->slot == step.slot) {
+                    rw.changed = true;
+                    rw.mark(t, i);
+                    continue;
+                }
+            }
+            rw.steps[t].push_back(step);
+            rw.mark(t, i);
+        }
+    }
+    if (!rw.changed)
+        return std::nullopt;
+    return std::move(rw).finish(script);
+}
+
 std::optional<ReplayScript> syncedAtClose(const ReplayScript& script)
 {
     // The last sync step of each file, by (thread, step).
@@ -602,6 +633,8 @@ std::optional<ReplayScript> applyVariant(const ReplayScript& script, const Repla
         return withFdatasync(script, false);
     case VariantKind::PreallocFdatasync:
         return withFdatasync(script, true);
+    case VariantKind::FlushAtSync:
+        return flushedAtSync(script);
     case VariantKind::SyncAtClose:
         return syncedAtClose(script);
     }
@@ -635,7 +668,8 @@ std::vector<ReplayVariant> variantsFor(const ReplayScript& script)
     for (const ReplayVariant& variant :
          {ReplayVariant{VariantKind::StdioBuffer, 64 * kKiB}, ReplayVariant{VariantKind::StdioBuffer, kMiB},
           ReplayVariant{VariantKind::Coalesce, 0}, ReplayVariant{VariantKind::Fdatasync, 0},
-          ReplayVariant{VariantKind::PreallocFdatasync, 0}, ReplayVariant{VariantKind::SyncAtClose, 0}})
+          ReplayVariant{VariantKind::PreallocFdatasync, 0}, ReplayVariant{VariantKind::FlushAtSync, 0},
+          ReplayVariant{VariantKind::SyncAtClose, 0}})
         if (applyVariant(script, variant))
             variants.push_back(variant);
     return variants;
@@ -687,6 +721,18 @@ VariantAdvice adviceFor(const ReplayVariant& variant)
                 "standard library (std::filesystem::resize_file writes no blocks)",
                 "the final size must be known when the file is created; a reader sees zeros past the data "
                 "written so far"};
+    case VariantKind::FlushAtSync:
+        return {
+            "call fflush only before fsync (and let the stream's buffer fill between them) instead of after "
+            "every line",
+            "fprintf(f, \"%s\\n\", line);   /* no fflush(f) here */\n"
+            "...\n"
+            "fflush(f);           /* only where the data must be durable: */\n"
+            "fsync(fileno(f));",
+            "C++: '\\n' instead of std::endl (which flushes), and flush() before the sync; Windows: the same "
+            "in the C runtime, then _commit(_fileno(f))",
+            "a reader of the file (tail -f) sees lines when the buffer fills or at the sync, not at once; a "
+            "crash of the process loses what its buffer holds (a power cut loses no more than before)"};
     case VariantKind::SyncAtClose:
         return {"sync each file once, at its end, instead of at every point",
                 "/* the syncs before the last removed */\nfsync(fd);\nclose(fd);",

@@ -1315,9 +1315,10 @@ AxisSpec replayVariantAxis()
     a.matrixKey = "replay-variant";
     a.resultKey = "replay_variant";
     a.csvColumn = "replay_variant";
-    a.help =
-        "recorded (the program's own calls: the default) or another way of making them that keeps its "
-        "durability: stdio-buffer-SIZE, coalesce, fdatasync, prealloc-fdatasync; sync-at-close is weaker";
+    a.help = "recorded (the program's own calls: the default) or another way of making them that keeps its "
+             "durability: stdio-buffer-SIZE, coalesce, fdatasync, prealloc-fdatasync, flush-at-sync; "
+             "sync-at-close is "
+             "weaker";
     a.appliesTo = [](const StrategyInfo& info) {
         return info.id == kReplayStrategy;
     };

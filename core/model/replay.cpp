@@ -35,6 +35,8 @@ std::string ReplayVariant::name() const
         return "fdatasync";
     case VariantKind::PreallocFdatasync:
         return "prealloc-fdatasync";
+    case VariantKind::FlushAtSync:
+        return "flush-at-sync";
     case VariantKind::SyncAtClose:
         return "sync-at-close";
     }
@@ -51,13 +53,13 @@ ReplayVariant parseReplayVariant(std::string_view name)
         return {VariantKind::StdioBuffer, bytes};
     }
     for (VariantKind kind : {VariantKind::Coalesce, VariantKind::Fdatasync, VariantKind::PreallocFdatasync,
-                             VariantKind::SyncAtClose}) {
+                             VariantKind::FlushAtSync, VariantKind::SyncAtClose}) {
         const ReplayVariant variant{kind, 0};
         if (variant.name() == name)
             return variant;
     }
     throw InputError(fmt::format("'{}' is not a replay variant: stdio-buffer-SIZE (e.g. stdio-buffer-1M), "
-                                 "coalesce, fdatasync, prealloc-fdatasync or sync-at-close",
+                                 "coalesce, fdatasync, prealloc-fdatasync, flush-at-sync or sync-at-close",
                                  name));
 }
 

@@ -32,7 +32,8 @@ enum class VariantKind
     Coalesce,    // consecutive writes (or stdio puts) of one handle between sync points made as one call
     Fdatasync,   // fsync as fdatasync where the file's size is already there
     PreallocFdatasync, // each growing file preallocated to its final size, then fdatasync where allowed
-    SyncAtClose,       // (weaker) only the last sync of each file kept
+    FlushAtSync, // a stream's fflush left out where the next call on it is another put (kept before a sync)
+    SyncAtClose, // (weaker) only the last sync of each file kept
 };
 
 struct ReplayVariant
@@ -40,8 +41,8 @@ struct ReplayVariant
     VariantKind kind = VariantKind::Coalesce;
     std::uint64_t bytes = 0; // StdioBuffer's buffer
 
-    std::string
-    name() const; // "stdio-buffer-1M", "coalesce", "fdatasync", "prealloc-fdatasync", "sync-at-close"
+    std::string name() const; // "stdio-buffer-1M", "coalesce", "fdatasync", "prealloc-fdatasync",
+                              // "flush-at-sync", "sync-at-close"
     bool weakens() const { return kind == VariantKind::SyncAtClose; }
 };
 

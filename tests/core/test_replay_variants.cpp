@@ -221,6 +221,36 @@ TEST(ReplayVariants, PreallocationLetsAnAppenderUseFdatasync)
     EXPECT_EQ(breach(script, *variant), "");
 }
 
+TEST(ReplayVariants, FlushingOnlyBeforeASyncKeepsTheContract)
+{
+    // A logger that fflushes each of its 30 lines and fsyncs after every 10th: the flush before each fsync
+    // stays, the 9 before it go.
+    SyntheticTrace t;
+    auto& open = t.call(10, 10, Call::FOpen, 0x5000);
+    open.path = "/var/log/app.log";
+    open.flags = kCreate;
+    open.offset = 3;
+    for (int line = 1; line <= 30; ++line) {
+        t.transfer(10, 10, Call::FPrintf, 0x5000, 40);
+        t.call(10, 10, Call::FFlush, 0x5000);
+        if (line % 10 == 0)
+            t.call(10, 10, Call::Fsync, 3);
+    }
+    t.call(10, 10, Call::FClose, 0x5000);
+    const ReplayScript script = scriptOf(t);
+    const auto variant = applyVariant(script, parseReplayVariant("flush-at-sync"));
+    ASSERT_TRUE(variant);
+    EXPECT_EQ(countOf(script, Call::FFlush), 30u);
+    EXPECT_EQ(countOf(*variant, Call::FFlush), 3u);
+    EXPECT_EQ(countOf(*variant, Call::Fsync), 3u);
+    EXPECT_EQ(breach(script, *variant), "");
+    // Without the flush before each sync, the lines would not be on the disk where the program put them.
+    ReplayScript noFlush = *variant;
+    std::erase_if(noFlush.threads[0].steps, [](const ReplayStep& s) { return s.call == Call::FFlush; });
+    EXPECT_THAT(breach(script, noFlush),
+                HasSubstr("its 1st sync point (after 400 B handed over) makes 0 B durable"));
+}
+
 TEST(ReplayVariants, SyncingOnlyAtCloseIsWeakerAndCaught)
 {
     const ReplayScript script = scriptOf(recordWriter(4));
@@ -248,7 +278,7 @@ TEST(ReplayVariants, EachAppliesOnlyWhereItChangesSomething)
 TEST(ReplayVariants, NamesComeBackAndAnUnknownOneIsRefused)
 {
     for (const char* name : {"stdio-buffer-64K", "stdio-buffer-1M", "coalesce", "fdatasync",
-                             "prealloc-fdatasync", "sync-at-close"})
+                             "prealloc-fdatasync", "flush-at-sync", "sync-at-close"})
         EXPECT_EQ(parseReplayVariant(name).name(), name);
     EXPECT_THROW(parseReplayVariant("faster"), InputError);
     EXPECT_THROW(parseReplayVariant("stdio-buffer-0"), InputError);

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+#include "core/analysis/program_advice.h"
+
+#include "core/base/stats.h"
+#include "core/base/units.h"
+#include "core/engine/replay_variants.h"
+#include "core/model/axes.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace iolab {
+
+namespace {
+
+AdvisedWay wayOf(const CaseResult& c, const std::string& variant)
+{
+    AdvisedWay way;
+    way.variant = variant;
+    way.label = c.testCase.label();
+    way.status = c.status;
+    way.reason = c.reason;
+    way.durableMBps = c.durableMBps.median;
+    std::vector<double> inside;
+    for (const auto& rep : c.repetitions) {
+        if (rep.warmup || !rep.outcome.ok() || !rep.insideSeconds)
+            continue;
+        inside.push_back(*rep.insideSeconds);
+        if (way.reason.empty() && !rep.outcome.ok())
+            way.reason = rep.outcome.message;
+    }
+    for (const auto& rep : c.repetitions)
+        if (way.reason.empty() && !rep.outcome.ok())
+            way.reason = rep.outcome.message;
+    way.repetitions = static_cast<std::uint32_t>(inside.size());
+    way.insideSeconds = inside.empty() ? 0 : median(inside);
+    if (c.replay) {
+        way.writeCalls = c.replay->writeCalls;
+        way.syncCalls = c.replay->syncCalls;
+    }
+    if (c.atRisk && c.atRisk->maxBytes)
+        way.maxAtRiskBytes = *c.atRisk->maxBytes;
+    return way;
+}
+
+bool measured(const AdvisedWay& way)
+{
+    return way.status == Status::Ok && way.repetitions > 0;
+}
+
+// "7.4x faster", "12% faster"
+std::string speedUp(double ratio)
+{
+    if (ratio >= 1.995)
+        return fmt::format("{:.1f}x faster", ratio);
+    return fmt::format("{:.0f}% faster", (ratio - 1.0) * 100);
+}
+
+std::string noiseWords(const RateDifference& d)
+{
+    switch (d.kind) {
+    case RateDifference::Kind::Faster:
+    case RateDifference::Kind::Slower:
+        return d.test.p < 0.001 ? "the difference well outside the noise"
+                                : fmt::format("the difference outside the noise, p = {:.3f}", d.test.p);
+    case RateDifference::Kind::Indistinguishable:
+        return "within the noise";
+    case RateDifference::Kind::Untestable:
+        return "one repetition each: the noise is unknown";
+    }
+    return {};
+}
+
+void addWayLines(std::vector<std::string>& lines, const VariantAdvice& advice, const std::string& indent)
+{
+    lines.push_back(indent + "The change: " + advice.change + ".");
+    std::size_t start = 0;
+    while (start <= advice.snippet.size()) {
+        const std::size_t end = advice.snippet.find('\n', start);
+        lines.push_back(
+            indent + "    " +
+            advice.snippet.substr(start, end == std::string::npos ? std::string::npos : end - start));
+        if (end == std::string::npos)
+            break;
+        start = end + 1;
+    }
+    lines.push_back(indent + "Elsewhere: " + advice.others + ".");
+    lines.push_back(indent + "Besides speed: " + advice.cost + ".");
+}
+
+} // namespace
+
+ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorded,
+                            const ProgramProfile& profile)
+{
+    ProgramAdvice advice;
+    advice.program = recorded.program.empty() ? recorded.traceName : recorded.program;
+    const CaseResult* programCase = nullptr;
+    for (const CaseResult& c : result.cases) {
+        if (c.testCase.strategy != kReplayStrategy)
+            continue;
+        const std::string variant = extraAxisValue(c.testCase, "replay-variant", std::string(kRecordedCalls));
+        if (variant == kRecordedCalls) {
+            programCase = &c;
+            advice.recorded = wayOf(c, variant);
+        }
+    }
+    const auto contract = durabilityContract(recorded);
+    for (const CaseResult& c : result.cases) {
+        if (c.testCase.strategy != kReplayStrategy)
+            continue;
+        const std::string variant = extraAxisValue(c.testCase, "replay-variant", std::string(kRecordedCalls));
+        if (variant == kRecordedCalls)
+            continue;
+        AdvisedWay way = wayOf(c, variant);
+        const ReplayVariant kind = parseReplayVariant(variant);
+        way.weaker = kind.weakens();
+        if (way.weaker)
+            if (const auto script = applyVariant(recorded, kind))
+                way.breach = contractBreach(recorded, contract, durabilityContract(*script));
+        if (programCase != nullptr && measured(way) && advice.recorded && measured(*advice.recorded))
+            way.vsProgram = compareCases(c, *programCase, Ranking::Durable);
+        (way.weaker ? advice.weaker : advice.ways).push_back(std::move(way));
+    }
+    std::stable_sort(advice.ways.begin(), advice.ways.end(), [](const AdvisedWay& a, const AdvisedWay& b) {
+        if (measured(a) != measured(b))
+            return measured(a);
+        return a.durableMBps > b.durableMBps;
+    });
+
+    auto& lines = advice.lines;
+    const double inside = static_cast<double>(profile.insideNs) / 1e9;
+    const double wall = static_cast<double>(profile.wallNs) / 1e9;
+    const double share = wall > 0 ? inside / wall : 0;
+    const std::uint64_t points = contract.points;
+    std::string calls = fmt::format("{} write call{} to files", countInWords(profile.writeCalls),
+                                    profile.writeCalls == 1 ? "" : "s");
+    if (profile.writeCalls > 0)
+        calls +=
+            fmt::format(" of {} on average ({} in all)",
+                        formatBytes(profile.bytesWritten / profile.writeCalls), writeCallsInWords(profile));
+    if (const std::string syncs = syncCallsInWords(profile); !syncs.empty())
+        calls += " and " + syncs;
+    if (profile.bytesWritten == 0 || recorded.bytesWritten == 0) {
+        lines.push_back(
+            fmt::format("{} wrote nothing to a file the recorder saw: there is nothing to advise on "
+                        "(iolab-cli profile says what it did).",
+                        advice.program));
+        return advice;
+    }
+    lines.push_back(fmt::format("Your program spent {} in file I/O ({:.0f}% of its {}): {}.",
+                                formatDuration(inside), share * 100, formatDuration(wall), calls));
+    if (!advice.recorded || !measured(*advice.recorded)) {
+        lines.push_back(
+            fmt::format("Its own calls could not be replayed here ({}), so no other way can be set "
+                        "beside them.",
+                        advice.recorded ? advice.recorded->reason : "the replay did not run"));
+        return advice;
+    }
+    const AdvisedWay& own = *advice.recorded;
+    const std::string durability = points == 0 ? std::string("no durability point (it never syncs)")
+                                               : fmt::format("the same {} durability point{}",
+                                                             countInWords(points), points == 1 ? "" : "s");
+    const AdvisedWay* best = nullptr;
+    for (const AdvisedWay& way : advice.ways)
+        if (measured(way) && way.vsProgram.kind == RateDifference::Kind::Faster) {
+            best = &way;
+            break;
+        }
+    if (best != nullptr) {
+        const VariantAdvice words = adviceFor(parseReplayVariant(best->variant));
+        lines.push_back(
+            fmt::format("The same bytes with {} take {} inside the calls where your program's own "
+                        "calls take {}, if you {}: {} by the durable rate ({:.0f} against {:.0f} MB/s), "
+                        "measured here ({} repetitions, {}).",
+                        durability, formatDuration(best->insideSeconds), formatDuration(own.insideSeconds),
+                        words.change, speedUp(best->vsProgram.ratio), best->durableMBps, own.durableMBps,
+                        best->repetitions, noiseWords(best->vsProgram)));
+        addWayLines(lines, words, "  ");
+    } else {
+        std::string why;
+        if (share < 0.2 && wall > 0)
+            why = fmt::format(
+                " File I/O is {:.0f}% of this program's time: making it faster would save at most "
+                "{}.",
+                share * 100, formatDuration(inside));
+        if (profile.syncs > 0 && own.syncCalls > 0) {
+            const double perSync = static_cast<double>(profile.syncTimes.percentileNs(50)) / 1e9;
+            why += fmt::format(
+                " Every way needs the {} sync{}, and each takes {} at the median on this device: "
+                "the floor is {}.",
+                countInWords(own.syncCalls), own.syncCalls == 1 ? "" : "s", formatLatency(perSync),
+                formatDuration(perSync * static_cast<double>(own.syncCalls)));
+        }
+        lines.push_back(fmt::format("None of the {} way{} IOLab tried that keep your program's durability is "
+                                    "faster here beyond the noise: keep writing as it does.{}",
+                                    advice.ways.size(), advice.ways.size() == 1 ? "" : "s", why));
+    }
+    bool headed = false;
+    for (const AdvisedWay& way : advice.ways) {
+        if (&way == best)
+            continue;
+        if (!headed) {
+            lines.push_back("Other ways that keep your program's durability:");
+            headed = true;
+        }
+        if (!measured(way)) {
+            lines.push_back(fmt::format("  - {}: {} ({}).", way.variant,
+                                        way.status == Status::Refused ? "not run" : "failed", way.reason));
+            continue;
+        }
+        const double ratio = way.vsProgram.ratio;
+        const std::string how = way.vsProgram.kind == RateDifference::Kind::Faster ? speedUp(ratio)
+                                : way.vsProgram.kind == RateDifference::Kind::Slower
+                                    ? fmt::format("{:.0f}% slower", (1.0 - ratio) * 100)
+                                    : fmt::format("{:.2f}x, the same as your program's", ratio);
+        lines.push_back(fmt::format("  - {}: {} inside the calls, {:.0f} MB/s durable: {} ({}).", way.variant,
+                                    formatDuration(way.insideSeconds), way.durableMBps, how,
+                                    noiseWords(way.vsProgram)));
+        if (way.vsProgram.kind == RateDifference::Kind::Faster)
+            addWayLines(lines, adviceFor(parseReplayVariant(way.variant)), "    ");
+    }
+    for (const AdvisedWay& way : advice.weaker) {
+        lines.push_back("Faster only by keeping fewer durability points (never the answer):");
+        if (!measured(way)) {
+            lines.push_back(fmt::format("  - {}: not measured ({}).", way.variant, way.reason));
+            continue;
+        }
+        lines.push_back(fmt::format(
+            "  - {}: {} inside the calls ({:.2f}x your program's durable rate), but a power cut would lose "
+            "up to "
+            "{} where your program risked {} ({}).",
+            way.variant, formatDuration(way.insideSeconds), way.vsProgram.ratio,
+            way.maxAtRiskBytes ? formatBytes(*way.maxAtRiskBytes) : std::string("an unknown amount"),
+            own.maxAtRiskBytes ? formatBytes(*own.maxAtRiskBytes) : std::string("an unknown amount"),
+            way.breach.empty() ? std::string("its sync points are gone") : way.breach));
+    }
+    return advice;
+}
+
+} // namespace iolab

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT
+ * The write patterns people really have, as small programs to record and advise on (iolab-cli advise), each
+ * also with IOLab's advice applied by hand, so that the speed-up IOLab predicts can be set beside the one
+ * the changed program really gets (tests/perf/advice_predictions.py, tests/cli/test_advise.cpp).
+ *
+ *   advice_programs PATTERN as-is|advised FOLDER
+ *
+ * PATTERN:
+ *   logger      5,000 lines of about 60 bytes through fprintf, each fflushed, an fsync after every 50th
+ *               (advised: fflush only before each fsync: IOLab's flush-at-sync)
+ *   records     2,048 records of 4 KiB written with write(2), an fsync after every 16th
+ *               (advised: the 16 records between two fsyncs as one 64 KiB write: IOLab's coalesce)
+ *   smallfiles  200 files of 2 KiB, each written to a temporary name, fsynced, closed and renamed into place
+ *   appender    4 threads appending 256-byte records to one file opened O_APPEND, an fdatasync after each
+ *
+ * Every file goes under FOLDER, which must exist; the program removes nothing. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char* folder;
+static int advised;
+
+static void fail(const char* what)
+{
+    fprintf(stderr, "advice_programs: %s: %s\n", what, strerror(errno));
+    exit(1);
+}
+
+static char* pathOf(const char* name)
+{
+    static char path[4096];
+    snprintf(path, sizeof path, "%s/%s", folder, name);
+    return path;
+}
+
+static void logger(void)
+{
+    FILE* log = fopen(pathOf("app.log"), "w");
+    if (!log)
+        fail("fopen app.log");
+    for (int line = 1; line <= 5000; ++line) {
+        if (fprintf(log, "2026-11-30 00:00:%02d.%06d INFO request %6d served in %4d us\n", line % 60,
+                    line * 7 % 1000000, line, line * 13 % 5000) < 0)
+            fail("fprintf");
+        if (!advised && fflush(log) != 0)
+            fail("fflush");
+        if (line % 50 == 0) {
+            if (advised && fflush(log) != 0)
+                fail("fflush");
+            if (fsync(fileno(log)) != 0)
+                fail("fsync");
+        }
+    }
+    if (fclose(log) != 0)
+        fail("fclose");
+}
+
+static void records(void)
+{
+    enum { kRecord = 4096, kPerSync = 16, kRecords = 2048 };
+    static char batch[kRecord * kPerSync];
+    memset(batch, 'r', sizeof batch);
+    int fd = open(pathOf("records.dat"), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        fail("open records.dat");
+    for (int r = 0; r < kRecords; r += kPerSync) {
+        if (advised) {
+            if (write(fd, batch, sizeof batch) != (ssize_t)sizeof batch)
+                fail("write");
+        } else {
+            for (int i = 0; i < kPerSync; ++i)
+                if (write(fd, batch + i * kRecord, kRecord) != kRecord)
+                    fail("write");
+        }
+        if (fsync(fd) != 0)
+            fail("fsync");
+    }
+    if (close(fd) != 0)
+        fail("close");
+}
+
+static void smallfiles(void)
+{
+    char body[2048];
+    memset(body, 's', sizeof body);
+    for (int i = 0; i < 200; ++i) {
+        char temporary[64];
+        char final[64];
+        snprintf(temporary, sizeof temporary, "file%03d.tmp", i);
+        snprintf(final, sizeof final, "file%03d.txt", i);
+        char from[4096];
+        snprintf(from, sizeof from, "%s", pathOf(temporary));
+        int fd = open(from, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0)
+            fail("open");
+        if (write(fd, body, sizeof body) != (ssize_t)sizeof body)
+            fail("write");
+        if (fsync(fd) != 0)
+            fail("fsync");
+        if (close(fd) != 0)
+            fail("close");
+        if (rename(from, pathOf(final)) != 0)
+            fail("rename");
+    }
+}
+
+static int appendFd;
+
+static void* appendRecords(void* unused)
+{
+    (void)unused;
+    char record[256];
+    memset(record, 'a', sizeof record);
+    record[sizeof record - 1] = '\n';
+    for (int i = 0; i < 250; ++i) {
+        if (write(appendFd, record, sizeof record) != (ssize_t)sizeof record)
+            fail("write");
+        if (fdatasync(appendFd) != 0)
+            fail("fdatasync");
+    }
+    return NULL;
+}
+
+static void appender(void)
+{
+    appendFd = open(pathOf("journal.log"), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+    if (appendFd < 0)
+        fail("open journal.log");
+    pthread_t threads[4];
+    for (int t = 0; t < 4; ++t)
+        if (pthread_create(&threads[t], NULL, appendRecords, NULL) != 0)
+            fail("pthread_create");
+    for (int t = 0; t < 4; ++t)
+        pthread_join(threads[t], NULL);
+    if (close(appendFd) != 0)
+        fail("close");
+}
+
+int main(int argc, char** argv)
+{
+    if (argc != 4 || (strcmp(argv[2], "as-is") != 0 && strcmp(argv[2], "advised") != 0)) {
+        fprintf(stderr, "usage: advice_programs logger|records|smallfiles|appender as-is|advised FOLDER\n");
+        return 2;
+    }
+    advised = strcmp(argv[2], "advised") == 0;
+    folder = argv[3];
+    if (strcmp(argv[1], "logger") == 0)
+        logger();
+    else if (strcmp(argv[1], "records") == 0)
+        records();
+    else if (strcmp(argv[1], "smallfiles") == 0)
+        smallfiles();
+    else if (strcmp(argv[1], "appender") == 0)
+        appender();
+    else {
+        fprintf(stderr, "advice_programs: no pattern '%s'\n", argv[1]);
+        return 2;
+    }
+    return 0;
+}
