@@ -183,7 +183,7 @@ Matrix matrixFromReplays(const RunArgs& args)
     for (const auto& trace : args.replays) {
         std::error_code ec;
         if (!std::filesystem::is_regular_file(trace, ec))
-            throw InputError(fmt::format("--replay {}: {}", trace,
+            throw InputError(fmt::format("{} {}: {}", args.advise ? "the trace" : "--replay", trace,
                                          std::filesystem::exists(trace, ec)
                                              ? "is not a file; give a trace iolab-cli record or import wrote"
                                              : "no such file; iolab-cli record or import writes a trace"));

@@ -3,6 +3,7 @@
 
 #include "core/base/stats.h"
 #include "core/base/units.h"
+#include "core/base/words.h"
 #include "core/engine/replay_variants.h"
 #include "core/model/axes.h"
 
@@ -158,6 +159,22 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
                         advice.recorded ? advice.recorded->reason : "the replay did not run"));
         return advice;
     }
+    // What the advice cannot cover: calls on files the replay leaves out, and what the recorder could not
+    // see.
+    std::vector<std::string> unseen;
+    for (const auto& [reason, n] : recorded.leftOut)
+        if (reason.find("not a file") == std::string::npos)
+            unseen.push_back(fmt::format("{} call{} {}", countInWords(n), n == 1 ? "" : "s", reason));
+    if (!profile.notes.empty())
+        unseen.push_back(fmt::format("{} thing{} the recorder could not see (iolab-cli profile lists them)",
+                                     profile.notes.size(), profile.notes.size() == 1 ? "" : "s"));
+    if (profile.unseenDescriptorWrites > 0)
+        unseen.push_back(fmt::format("{} write{} to descriptors it never saw opened",
+                                     countInWords(profile.unseenDescriptorWrites),
+                                     profile.unseenDescriptorWrites == 1 ? "" : "s"));
+    if (!unseen.empty())
+        lines.push_back("The advice covers only what the replay makes: it leaves out " + joinWords(unseen) +
+                        ".");
     const AdvisedWay& own = *advice.recorded;
     const std::string durability = points == 0 ? std::string("no durability point (it never syncs)")
                                                : fmt::format("the same {} durability point{}",
@@ -193,9 +210,16 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
                 countInWords(own.syncCalls), own.syncCalls == 1 ? "" : "s", formatLatency(perSync),
                 formatDuration(perSync * static_cast<double>(own.syncCalls)));
         }
-        lines.push_back(fmt::format("None of the {} way{} IOLab tried that keep your program's durability is "
-                                    "faster here beyond the noise: keep writing as it does.{}",
-                                    advice.ways.size(), advice.ways.size() == 1 ? "" : "s", why));
+        if (advice.ways.empty())
+            lines.push_back(
+                fmt::format("No other way IOLab knows changes anything in this program and keeps its "
+                            "durability: keep writing as it does.{}",
+                            why));
+        else
+            lines.push_back(
+                fmt::format("None of the {} way{} IOLab tried that keep your program's durability "
+                            "is faster here beyond the noise: keep writing as it does.{}",
+                            advice.ways.size(), advice.ways.size() == 1 ? "" : "s", why));
     }
     bool headed = false;
     for (const AdvisedWay& way : advice.ways) {

@@ -343,6 +343,12 @@ std::vector<std::vector<bool>> sizeKeptAtSync(const ReplayScript& script)
 
 std::optional<ReplayScript> withStdioBuffer(const ReplayScript& script, std::uint64_t bytes)
 {
+    // Only the streams the program writes through get a buffer (a standard stream it never wrote is left be).
+    std::vector<bool> written(script.slots, false);
+    for (const ReplayThread& thread : script.threads)
+        for (const ReplayStep& step : thread.steps)
+            if (isStreamPut(step.call) && step.slot < written.size())
+                written[step.slot] = true;
     Rewrite rw(script);
     for (std::size_t t = 0; t < script.threads.size(); ++t) {
         const auto& in = script.threads[t].steps;
@@ -366,7 +372,7 @@ std::optional<ReplayScript> withStdioBuffer(const ReplayScript& script, std::uin
         };
         for (std::size_t i = 0; i < in.size(); ++i) {
             ReplayStep step = in[i];
-            if (step.call == Call::SetVBuf) {
+            if (step.call == Call::SetVBuf && step.slot < written.size() && written[step.slot]) {
                 step.bytes = bytes;
                 step.flags = static_cast<std::uint32_t>(trace::BufferMode::Full);
                 rw.changed = true;
@@ -375,7 +381,8 @@ std::optional<ReplayScript> withStdioBuffer(const ReplayScript& script, std::uin
                 flushBefore(step);
             out.push_back(step);
             if (step.call == Call::FOpen && (step.flags & trace::OpenWrite) != 0 &&
-                step.slot2 != kNoReplaySlot && step.error == 0) {
+                step.slot2 != kNoReplaySlot && step.error == 0 && step.slot2 < written.size() &&
+                written[step.slot2]) {
                 ReplayStep buffer;
                 buffer.call = Call::SetVBuf;
                 buffer.slot = step.slot2;

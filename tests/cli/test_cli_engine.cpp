@@ -263,7 +263,7 @@ TEST_F(CliEngine, AnUnknownSubcommandIsNamedWithTheList)
     auto r = cli({"frobnicate"});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_THAT(r.err, HasSubstr("unknown subcommand 'frobnicate' (the subcommands are: strategies, presets, "
-                                 "targets, export-job, clean, record, profile, import, run)"));
+                                 "targets, export-job, clean, record, profile, import, run, advise)"));
     EXPECT_THAT(r.err, Not(HasSubstr("A subcommand is required")));
     r = cli({"--log-level", "debug", "rnu"});
     EXPECT_EQ(r.exitCode, 2);
