@@ -45,6 +45,14 @@ AdvisedWay wayOf(const CaseResult& c, const std::string& variant)
     return way;
 }
 
+const CaseResult* caseOf(const RunResult& result, const std::string& label)
+{
+    for (const CaseResult& c : result.cases)
+        if (c.testCase.label() == label)
+            return &c;
+    return nullptr;
+}
+
 bool measured(const AdvisedWay& way)
 {
     return way.status == Status::Ok && way.repetitions > 0;
@@ -150,8 +158,12 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
                         advice.program));
         return advice;
     }
-    lines.push_back(fmt::format("Your program spent {} in file I/O ({:.0f}% of its {}): {}.",
-                                formatDuration(inside), share * 100, formatDuration(wall), calls));
+    const std::string share100 =
+        share <= 1.0
+            ? fmt::format("{:.0f}% of its {}", share * 100, formatDuration(wall))
+            : fmt::format("summed over its {} threads; it ran {}", profile.threads, formatDuration(wall));
+    lines.push_back(
+        fmt::format("Your program spent {} in file I/O ({}): {}.", formatDuration(inside), share100, calls));
     if (!advice.recorded || !measured(*advice.recorded)) {
         lines.push_back(
             fmt::format("Its own calls could not be replayed here ({}), so no other way can be set "
@@ -187,13 +199,26 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
         }
     if (best != nullptr) {
         const VariantAdvice words = adviceFor(parseReplayVariant(best->variant));
-        lines.push_back(
-            fmt::format("The same bytes with {} take {} inside the calls where your program's own "
-                        "calls take {}, if you {}: {} by the durable rate ({:.0f} against {:.0f} MB/s), "
-                        "measured here ({} repetitions, {}).",
-                        durability, formatDuration(best->insideSeconds), formatDuration(own.insideSeconds),
-                        words.change, speedUp(best->vsProgram.ratio), best->durableMBps, own.durableMBps,
-                        best->repetitions, noiseWords(best->vsProgram)));
+        lines.push_back(fmt::format(
+            "The same bytes with {} take {} inside the calls where your program's own "
+            "calls take {}, if you {} ({}): {} by the durable rate ({:.0f} against {:.0f} MB/s, "
+            "{:.2f}x), measured here ({} repetitions, {}).",
+            durability, formatDuration(best->insideSeconds), formatDuration(own.insideSeconds), words.change,
+            best->variant, speedUp(best->vsProgram.ratio), best->durableMBps, own.durableMBps,
+            best->vsProgram.ratio, best->repetitions, noiseWords(best->vsProgram)));
+        // Another way that also beats the program and that the best does not beat beyond the noise is as
+        // good.
+        for (const AdvisedWay& way : advice.ways) {
+            if (&way == best || !measured(way) || way.vsProgram.kind != RateDifference::Kind::Faster)
+                continue;
+            const auto* bestCase = caseOf(result, best->label);
+            const auto* wayCase = caseOf(result, way.label);
+            if (bestCase != nullptr && wayCase != nullptr &&
+                compareCases(*bestCase, *wayCase, Ranking::Durable).kind != RateDifference::Kind::Faster)
+                lines.push_back(
+                    fmt::format("  {} is as fast within the noise ({:.0f} MB/s durable): either will do.",
+                                way.variant, way.durableMBps));
+        }
         addWayLines(lines, words, "  ");
     } else {
         std::string why;
@@ -226,7 +251,7 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
         if (&way == best)
             continue;
         if (!headed) {
-            lines.push_back("Other ways that keep your program's durability:");
+            lines.emplace_back("Other ways that keep your program's durability:");
             headed = true;
         }
         if (!measured(way)) {
@@ -245,8 +270,9 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
         if (way.vsProgram.kind == RateDifference::Kind::Faster)
             addWayLines(lines, adviceFor(parseReplayVariant(way.variant)), "    ");
     }
+    if (!advice.weaker.empty())
+        lines.emplace_back("Faster only by keeping fewer durability points (never the answer):");
     for (const AdvisedWay& way : advice.weaker) {
-        lines.push_back("Faster only by keeping fewer durability points (never the answer):");
         if (!measured(way)) {
             lines.push_back(fmt::format("  - {}: not measured ({}).", way.variant, way.reason));
             continue;

@@ -57,11 +57,11 @@ TEST_F(Advise, ALoggerIsToldWhatKeepsItsSyncsAndWhatWouldNot)
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     const std::string answer = r.out.substr(r.out.find("\nYour program\n"));
     EXPECT_THAT(answer, HasSubstr("Your program spent"));
-    EXPECT_THAT(answer, HasSubstr("5,000 write calls to files"));
-    EXPECT_THAT(answer, HasSubstr("100 fsync"));
+    EXPECT_THAT(answer, HasSubstr("20,000 write calls to files"));
+    EXPECT_THAT(answer, HasSubstr("400 fsync"));
     // Either a way is named, with its change and its C, or the answer says that none helps and why.
     if (answer.find("None of the") == std::string::npos) {
-        EXPECT_THAT(answer, HasSubstr("The same bytes with the same 100 durability points take"));
+        EXPECT_THAT(answer, HasSubstr("The same bytes with the same 400 durability points take"));
         EXPECT_THAT(answer, HasSubstr("The change: "));
         EXPECT_THAT(answer, HasSubstr("Elsewhere: "));
         EXPECT_THAT(answer, HasSubstr("Besides speed: "));

@@ -3,13 +3,14 @@
  * also with IOLab's advice applied by hand, so that the speed-up IOLab predicts can be set beside the one
  * the changed program really gets (tests/perf/advice_predictions.py, tests/cli/test_advise.cpp).
  *
- *   advice_programs PATTERN as-is|advised FOLDER
+ *   advice_programs PATTERN as-is|ADVICE FOLDER
  *
- * PATTERN:
- *   logger      5,000 lines of about 60 bytes through fprintf, each fflushed, an fsync after every 50th
- *               (advised: fflush only before each fsync: IOLab's flush-at-sync)
- *   records     2,048 records of 4 KiB written with write(2), an fsync after every 16th
- *               (advised: the 16 records between two fsyncs as one 64 KiB write: IOLab's coalesce)
+ * ADVICE is the name of IOLab's way (its replay variant) applied by hand, where the pattern has it:
+ *   logger      20,000 lines of about 60 bytes through fprintf, each fflushed, an fsync after every 50th
+ *               (flush-at-sync: fflush only before each fsync)
+ *   records     4,096 records of 4 KiB written with write(2), an fsync after every 16th
+ *               (coalesce: the 16 records between two fsyncs as one 64 KiB write; prealloc-fdatasync: the
+ *               file preallocated to its 16 MiB when created, then fdatasync after the first fsync)
  *   smallfiles  200 files of 2 KiB, each written to a temporary name, fsynced, closed and renamed into place
  *   appender    4 threads appending 256-byte records to one file opened O_APPEND, an fdatasync after each
  *
@@ -25,7 +26,12 @@
 #include <unistd.h>
 
 static const char* folder;
-static int advised;
+static const char* advice;
+
+static int advised(const char* way)
+{
+    return strcmp(advice, way) == 0;
+}
 
 static void fail(const char* what)
 {
@@ -45,14 +51,14 @@ static void logger(void)
     FILE* log = fopen(pathOf("app.log"), "w");
     if (!log)
         fail("fopen app.log");
-    for (int line = 1; line <= 5000; ++line) {
+    for (int line = 1; line <= 20000; ++line) {
         if (fprintf(log, "2026-11-30 00:00:%02d.%06d INFO request %6d served in %4d us\n", line % 60,
                     line * 7 % 1000000, line, line * 13 % 5000) < 0)
             fail("fprintf");
-        if (!advised && fflush(log) != 0)
+        if (!advised("flush-at-sync") && fflush(log) != 0)
             fail("fflush");
         if (line % 50 == 0) {
-            if (advised && fflush(log) != 0)
+            if (advised("flush-at-sync") && fflush(log) != 0)
                 fail("fflush");
             if (fsync(fileno(log)) != 0)
                 fail("fsync");
@@ -64,14 +70,16 @@ static void logger(void)
 
 static void records(void)
 {
-    enum { kRecord = 4096, kPerSync = 16, kRecords = 2048 };
+    enum { kRecord = 4096, kPerSync = 16, kRecords = 4096 };
     static char batch[kRecord * kPerSync];
     memset(batch, 'r', sizeof batch);
     int fd = open(pathOf("records.dat"), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
         fail("open records.dat");
+    if (advised("prealloc-fdatasync") && (errno = posix_fallocate(fd, 0, (off_t)kRecord * kRecords)) != 0)
+        fail("posix_fallocate");
     for (int r = 0; r < kRecords; r += kPerSync) {
-        if (advised) {
+        if (advised("coalesce")) {
             if (write(fd, batch, sizeof batch) != (ssize_t)sizeof batch)
                 fail("write");
         } else {
@@ -79,8 +87,12 @@ static void records(void)
                 if (write(fd, batch + i * kRecord, kRecord) != kRecord)
                     fail("write");
         }
-        if (fsync(fd) != 0)
+        if (advised("prealloc-fdatasync") && r > 0) {
+            if (fdatasync(fd) != 0) /* the size is already there: the data alone */
+                fail("fdatasync");
+        } else if (fsync(fd) != 0) {
             fail("fsync");
+        }
     }
     if (close(fd) != 0)
         fail("close");
@@ -145,11 +157,20 @@ static void appender(void)
 
 int main(int argc, char** argv)
 {
-    if (argc != 4 || (strcmp(argv[2], "as-is") != 0 && strcmp(argv[2], "advised") != 0)) {
-        fprintf(stderr, "usage: advice_programs logger|records|smallfiles|appender as-is|advised FOLDER\n");
+    if (argc != 4) {
+        fprintf(stderr, "usage: advice_programs logger|records|smallfiles|appender as-is|ADVICE FOLDER\n");
         return 2;
     }
-    advised = strcmp(argv[2], "advised") == 0;
+    advice = argv[2];
+    const char* known[] = {"as-is", "flush-at-sync", "coalesce", "prealloc-fdatasync"};
+    int found = 0;
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; ++i)
+        found |= strcmp(advice, known[i]) == 0;
+    if (!found) {
+        fprintf(stderr, "advice_programs: no way '%s' (as-is, flush-at-sync, coalesce, prealloc-fdatasync)\n",
+                advice);
+        return 2;
+    }
     folder = argv[3];
     if (strcmp(argv[1], "logger") == 0)
         logger();

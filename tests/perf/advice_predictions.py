@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Is IOLab's advice worth taking (issue 38, section 4)? Each write pattern of advice_programs is recorded as
+written, and `iolab-cli advise` names the fastest way that keeps its durability, with the speed-up it predicts
+(the durable rate of the way's replay against the program's own calls' replay). The program with that advice
+applied by hand (advice_programs PATTERN VARIANT) is then timed against the program as written, alternately, round after round,
+and the real speed-up (the median wall time as written over the median advised) is set beside the
+prediction. Target: real / predicted within 0.75-1.25.
+
+    tests/perf/advice_predictions.py BUILD_DIR [--rounds 7] [--folder DIR] [--only PATTERN]
+
+Files go into --folder (default: a temporary folder under the current folder's filesystem) and are removed.
+"""
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+
+# The ways each pattern of advice_programs.c can apply by hand.
+APPLIED = {"logger": {"flush-at-sync"}, "records": {"coalesce", "prealloc-fdatasync"}, "smallfiles": set(),
+           "appender": set()}
+
+
+def run_program(program, pattern, version, folder):
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    start = time.perf_counter()
+    subprocess.run([program, pattern, version, folder], check=True)
+    return time.perf_counter() - start
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("build")
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--folder")
+    parser.add_argument("--only")
+    parser.add_argument("--reps", type=int, default=7, help="advise's measured repetitions per way")
+    args = parser.parse_args()
+    cli = os.path.join(args.build, "app/cli/iolab-cli")
+    program = os.path.join(args.build, "tests/perf/advice_programs")
+    work = tempfile.mkdtemp(prefix="iolab-advice-", dir=args.folder or os.getcwd())
+    rows = []
+    try:
+        for pattern, applied in APPLIED.items():
+            if args.only and pattern != args.only:
+                continue
+            files = os.path.join(work, "files")
+            trace = os.path.join(work, pattern + ".iolab-trace")
+            os.makedirs(files, exist_ok=True)
+            subprocess.run([cli, "record", "--quiet", "--output", trace, "--", program, pattern, "as-is", files],
+                           check=True, stderr=subprocess.DEVNULL)
+            target = os.path.join(work, "target")
+            os.makedirs(target, exist_ok=True)
+            said = subprocess.run([cli, "advise", trace, "--target", target, "--quiet", "--reps", str(args.reps)], check=True,
+                                  capture_output=True, text=True).stdout
+            answer = said[said.index("\nYour program\n"):]
+            flat = re.sub(r"\n  +", " ", answer)
+            named = re.search(r"if you .*? \(([a-z0-9-]+)\): .*?\(\d+ against \d+ MB/s, ([0-9.]+)x\)", flat)
+            if named is None:
+                rows.append((pattern, "none named", None, None, applied))
+                print(f"{pattern}: no way named ({flat.splitlines()[2][:120]}...)", flush=True)
+                continue
+            variant, predicted = named.group(1), float(named.group(2))
+            if variant not in applied:
+                rows.append((pattern, variant, predicted, None, applied))
+                print(f"{pattern}: IOLab named {variant}, which advice_programs does not apply by hand", flush=True)
+                continue
+            as_is, advised = [], []
+            run_program(program, pattern, "as-is", files)  # a warm-up of each
+            run_program(program, pattern, variant, files)
+            for _ in range(args.rounds):
+                as_is.append(run_program(program, pattern, "as-is", files))
+                advised.append(run_program(program, pattern, variant, files))
+            real = statistics.median(as_is) / statistics.median(advised)
+            rows.append((pattern, variant, predicted, real, applied))
+            print(f"{pattern}: {variant} predicted {predicted:.2f}x, real {real:.2f}x "
+                  f"(as written {statistics.median(as_is) * 1e3:.1f} ms, advised "
+                  f"{statistics.median(advised) * 1e3:.1f} ms, medians of {args.rounds}); "
+                  f"real/predicted {real / predicted:.2f}", flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print("\n| pattern | IOLab's advice | predicted | real | real / predicted |")
+    print("|---|---|---|---|---|")
+    for pattern, variant, predicted, real, applied in rows:
+        print(f"| {pattern} | {variant} | {'-' if predicted is None else f'{predicted:.2f}x'} | "
+              f"{'-' if real is None else f'{real:.2f}x'} | "
+              f"{'-' if real is None or predicted is None else f'{real / predicted:.2f}'} |")
+
+
+if __name__ == "__main__":
+    main()
