@@ -142,7 +142,7 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
     const double inside = static_cast<double>(profile.insideNs) / 1e9;
     const double wall = static_cast<double>(profile.wallNs) / 1e9;
     const double share = wall > 0 ? inside / wall : 0;
-    const std::uint64_t points = contract.points;
+    const std::uint64_t points = contract.syncPoints;
     std::string calls = fmt::format("{} write call{} to files", countInWords(profile.writeCalls),
                                     profile.writeCalls == 1 ? "" : "s");
     if (profile.writeCalls > 0)
@@ -191,9 +191,17 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
     const std::string durability = points == 0 ? std::string("no durability point (it never syncs)")
                                                : fmt::format("the same {} durability point{}",
                                                              countInWords(points), points == 1 ? "" : "s");
+    // Several ways are each set against the program: a way is named only where its lead holds at 95% over
+    // them all (Bonferroni: each test at 5% divided by the number of ways measured).
+    const auto tried = static_cast<double>(
+        std::max<std::ptrdiff_t>(1, std::count_if(advice.ways.begin(), advice.ways.end(), measured)));
+    const auto holds = [&](const AdvisedWay& way) {
+        return measured(way) && way.vsProgram.kind == RateDifference::Kind::Faster &&
+               way.vsProgram.test.p < kSignificanceLevel / tried;
+    };
     const AdvisedWay* best = nullptr;
     for (const AdvisedWay& way : advice.ways)
-        if (measured(way) && way.vsProgram.kind == RateDifference::Kind::Faster) {
+        if (holds(way)) {
             best = &way;
             break;
         }
@@ -209,7 +217,7 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
         // Another way that also beats the program and that the best does not beat beyond the noise is as
         // good.
         for (const AdvisedWay& way : advice.ways) {
-            if (&way == best || !measured(way) || way.vsProgram.kind != RateDifference::Kind::Faster)
+            if (&way == best || !holds(way))
                 continue;
             const auto* bestCase = caseOf(result, best->label);
             const auto* wayCase = caseOf(result, way.label);
@@ -230,7 +238,8 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
         if (profile.syncs > 0 && own.syncCalls > 0) {
             const double perSync = static_cast<double>(profile.syncTimes.percentileNs(50)) / 1e9;
             why += fmt::format(
-                " Every way needs the {} sync{}, and each takes {} at the median on this device: "
+                " Every way needs the {} sync{}, and each took {} at the median when the program "
+                "was recorded: "
                 "the floor is {}.",
                 countInWords(own.syncCalls), own.syncCalls == 1 ? "" : "s", formatLatency(perSync),
                 formatDuration(perSync * static_cast<double>(own.syncCalls)));
@@ -260,14 +269,19 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
             continue;
         }
         const double ratio = way.vsProgram.ratio;
-        const std::string how = way.vsProgram.kind == RateDifference::Kind::Faster ? speedUp(ratio)
-                                : way.vsProgram.kind == RateDifference::Kind::Slower
-                                    ? fmt::format("{:.0f}% slower", (1.0 - ratio) * 100)
-                                    : fmt::format("{:.2f}x, the same as your program's", ratio);
-        lines.push_back(fmt::format("  - {}: {} inside the calls, {:.0f} MB/s durable: {} ({}).", way.variant,
-                                    formatDuration(way.insideSeconds), way.durableMBps, how,
-                                    noiseWords(way.vsProgram)));
-        if (way.vsProgram.kind == RateDifference::Kind::Faster)
+        std::string how;
+        if (holds(way))
+            how = fmt::format("{} ({})", speedUp(ratio), noiseWords(way.vsProgram));
+        else if (way.vsProgram.kind == RateDifference::Kind::Faster)
+            how = fmt::format("{:.2f}x, not beyond the noise over the {:.0f} ways tried (p = {:.3f})", ratio,
+                              tried, way.vsProgram.test.p);
+        else if (way.vsProgram.kind == RateDifference::Kind::Slower)
+            how = fmt::format("{:.0f}% slower ({})", (1.0 - ratio) * 100, noiseWords(way.vsProgram));
+        else
+            how = fmt::format("{:.2f}x, the same as your program's ({})", ratio, noiseWords(way.vsProgram));
+        lines.push_back(fmt::format("  - {}: {} inside the calls, {:.0f} MB/s durable: {}.", way.variant,
+                                    formatDuration(way.insideSeconds), way.durableMBps, how));
+        if (holds(way))
             addWayLines(lines, adviceFor(parseReplayVariant(way.variant)), "    ");
     }
     if (!advice.weaker.empty())

@@ -61,7 +61,6 @@ namespace {
 using trace::Call;
 
 constexpr std::uint32_t kNone = kNoReplaySlot;
-constexpr std::uint32_t kFallocKeepSize = 0x01; // FALLOC_FL_KEEP_SIZE: the file's size stays
 constexpr std::uint32_t kSeekEnd = 2;           // SEEK_END, FILE_END
 constexpr std::uint32_t kSeekCurrent = 1;
 

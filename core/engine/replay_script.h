@@ -43,6 +43,8 @@ struct ReplayRecord;
 inline constexpr std::uint32_t kNoReplaySlot = 0xFFFFFFFFu;
 // A stdio stream's buffer on a file when the program set none: its block size, as the C library takes it.
 inline constexpr std::uint64_t kDefaultStreamBuffer = 4096;
+// fallocate's FALLOC_FL_KEEP_SIZE in a step's flags: the file's size stays.
+inline constexpr std::uint32_t kFallocKeepSize = 0x01;
 
 // Wait until thread `thread` of the script has done `steps` of its steps.
 struct ReplayWait

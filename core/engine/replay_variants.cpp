@@ -17,6 +17,7 @@ using trace::Call;
 
 // A coalesced call is at most this large: a program's buffer of records, not its whole output.
 constexpr std::uint64_t kLargestCoalesced = 1u << 20;
+constexpr std::uint32_t kSeekToEnd = 2; // SEEK_END, FILE_END
 
 bool isStreamPut(Call call)
 {
@@ -87,6 +88,12 @@ DurabilityContract durabilityContract(const ReplayScript& script)
     contract.files.resize(script.contents);
     std::vector<Content> contents(script.contents);
     std::vector<Stream> streams(script.slots);
+    // A stream over a file opened O_SYNC or O_DSYNC: each time its buffer reaches the system is a sync point.
+    std::vector<bool> durableStream(script.slots, false);
+    for (const ReplayThread& thread : script.threads)
+        for (const ReplayStep& step : thread.steps)
+            if (step.risk == RiskFlushDurable && step.slot < durableStream.size())
+                durableStream[step.slot] = true;
 
     const auto point = [&](std::uint32_t c, DurabilityPoint::Kind kind, std::uint32_t count) {
         Content& content = contents[c];
@@ -108,6 +115,8 @@ DurabilityContract durabilityContract(const ReplayScript& script)
         else
             points.push_back(p);
         contract.points += count;
+        if (kind != DurabilityPoint::Publish)
+            contract.syncPoints += count;
     };
     const auto grow = [&](std::uint32_t c, std::uint64_t end) {
         contents[c].size = std::max(contents[c].size, end);
@@ -121,8 +130,11 @@ DurabilityContract durabilityContract(const ReplayScript& script)
         case Call::SetVBuf:
             if (step.slot < streams.size()) {
                 streams[step.slot].size = step.bytes != 0 ? step.bytes : kDefaultStreamBuffer;
+                // A line-buffered stream counts as unbuffered: each line may reach the system at once, and
+                // the program's durability is not to be understated.
+                const auto mode = static_cast<trace::BufferMode>(step.flags);
                 streams[step.slot].unbuffered =
-                    static_cast<trace::BufferMode>(step.flags) == trace::BufferMode::None;
+                    mode == trace::BufferMode::None || mode == trace::BufferMode::Line;
             }
             return;
         case Call::Ftruncate:
@@ -131,7 +143,7 @@ DurabilityContract durabilityContract(const ReplayScript& script)
             }
             return;
         case Call::Fallocate:
-            if (file && (step.flags & 0x01u) == 0)
+            if (file && (step.flags & kFallocKeepSize) == 0)
                 grow(c, static_cast<std::uint64_t>(std::max<std::int64_t>(step.offset, 0)) + step.bytes);
             return;
         case Call::Rename:
@@ -140,6 +152,12 @@ DurabilityContract durabilityContract(const ReplayScript& script)
             return;
         default:
             break;
+        }
+        if (step.risk == RiskSyncAll) { // sync, syncfs: every file the program has written
+            for (std::uint32_t other = 0; other < contents.size(); ++other)
+                if (contents[other].handed != 0 && !contents[other].gone)
+                    point(other, DurabilityPoint::Full, step.count);
+            return;
         }
         if (!file)
             return;
@@ -150,7 +168,8 @@ DurabilityContract durabilityContract(const ReplayScript& script)
             grow(c, step.dataAt + total);
             s.buffered += total;
             // The C library hands a full buffer to the system (and a put larger than it, straight).
-            if (s.unbuffered || step.risk == RiskFlushDurable) {
+            const std::uint64_t before = content.system;
+            if (s.unbuffered) {
                 content.system += s.buffered;
                 s.buffered = 0;
             } else if (s.buffered >= s.size) {
@@ -158,7 +177,7 @@ DurabilityContract durabilityContract(const ReplayScript& script)
                 content.system += spilled;
                 s.buffered -= spilled;
             }
-            if (step.risk == RiskFlushDurable)
+            if (content.system != before && step.slot < durableStream.size() && durableStream[step.slot])
                 point(c, DurabilityPoint::Full, 1);
             return;
         }
@@ -171,12 +190,18 @@ DurabilityContract durabilityContract(const ReplayScript& script)
             return;
         }
         if (isDescriptorWrite(step.call) || step.call == Call::CopyFileRange || step.call == Call::SendFile) {
-            content.handed += total;
-            content.system += total;
             grow(c, step.dataAt + total);
-            if (step.risk == RiskNone) // returned durable: O_SYNC, O_DSYNC, write-through, RWF_DSYNC
-                for (std::uint32_t i = 0; i < step.count; ++i)
-                    point(c, DurabilityPoint::Full, 1);
+            if (step.risk != RiskNone) {
+                content.handed += total;
+                content.system += total;
+                return;
+            }
+            // Each call returned durable (O_SYNC, O_DSYNC, write-through, RWF_DSYNC): a point after each.
+            for (std::uint32_t i = 0; i < step.count; ++i) {
+                content.handed += step.bytes;
+                content.system += step.bytes;
+                point(c, DurabilityPoint::Full, 1);
+            }
             return;
         }
         if (step.risk == RiskSync) {
@@ -184,12 +209,6 @@ DurabilityContract durabilityContract(const ReplayScript& script)
                   step.call == Call::Fdatasync || step.call == Call::Msync ? DurabilityPoint::DataOnly
                                                                            : DurabilityPoint::Full,
                   step.count);
-            return;
-        }
-        if (step.risk == RiskSyncAll) {
-            for (std::uint32_t other = 0; other < contents.size(); ++other)
-                if (contents[other].handed != 0 && !contents[other].gone)
-                    point(other, DurabilityPoint::Full, step.count);
             return;
         }
         if (step.risk == RiskGone)
@@ -245,7 +264,10 @@ std::string contractBreach(const ReplayScript& script, const DurabilityContract&
                 return fmt::format("{} makes {} durable, not {}", where, formatBytes(b.durable),
                                    formatBytes(a.durable));
             if (a.kind == DurabilityPoint::Full && b.kind == DurabilityPoint::DataOnly && b.sizeChanged)
-                return where + " is an fdatasync where the file's size changed (its size may not survive)";
+                return where + " is an fdatasync where the file's size changed since its last sync: the "
+                               "program asked for its "
+                               "metadata too (fsync), and IOLab proposes fdatasync only where the size is "
+                               "already there";
         }
     }
     return {};
@@ -311,6 +333,12 @@ bool hasWaits(const ReplayStep& step)
     return step.waits[0].thread != kNoReplaySlot || step.waits[1].thread != kNoReplaySlot;
 }
 
+bool isFolderContent(const ReplayScript& script, std::uint32_t c)
+{
+    return c < script.contentFiles.size() && script.contentFiles[c] < script.files.size() &&
+           script.files[script.contentFiles[c]].directory;
+}
+
 // Which sync steps come where the file's size has not changed since its previous sync point, by (thread,
 // step): where fdatasync keeps the contract.
 std::vector<std::vector<bool>> sizeKeptAtSync(const ReplayScript& script)
@@ -330,11 +358,13 @@ std::vector<std::vector<bool>> sizeKeptAtSync(const ReplayScript& script)
             size[c] = std::max(size[c], step.dataAt + step.bytes * step.count);
         else if (step.call == Call::Ftruncate)
             size[c] = step.bytes;
-        else if (step.call == Call::Fallocate && (step.flags & 0x01u) == 0)
+        else if (step.call == Call::Fallocate && (step.flags & kFallocKeepSize) == 0)
             size[c] = std::max(size[c], static_cast<std::uint64_t>(std::max<std::int64_t>(step.offset, 0)) +
                                             step.bytes);
         else if (step.risk == RiskSync) {
-            kept[t][index] = size[c] == sizeAtPoint[c];
+            // A folder's fsync (its entries after a create or a rename) stays one: fdatasync is not promised
+            // to make a folder's entries durable.
+            kept[t][index] = size[c] == sizeAtPoint[c] && !isFolderContent(script, c);
             sizeAtPoint[c] = size[c];
         }
     });
@@ -363,6 +393,7 @@ std::optional<ReplayScript> withStdioBuffer(const ReplayScript& script, std::uin
                     flush.slot = it->first;
                     flush.content = it->second;
                     flush.risk = RiskFlush;
+                    std::copy(std::begin(sync.waits), std::end(sync.waits), std::begin(flush.waits));
                     out.push_back(flush);
                     it = pending.erase(it);
                 } else {
@@ -497,6 +528,12 @@ std::optional<ReplayScript> withFdatasync(const ReplayScript& script, bool preal
                 Life& life = lives[c];
                 if (isReplayWrite(step.call) || step.call == Call::StreamSpill)
                     life.largest = std::max(life.largest, step.dataAt + step.bytes * step.count);
+                // Appended to (an O_APPEND flag, a seek to the end) the file would grow past its preallocated
+                // size: left as it is.
+                if ((step.call == Call::Seek || step.call == Call::FSeek) && step.flags == kSeekToEnd)
+                    life.unfit = true;
+                if (step.call == Call::SetFlags && (step.flags & trace::OpenAppend) != 0)
+                    life.unfit = true;
                 if (step.call == Call::Ftruncate || step.call == Call::Fallocate || step.call == Call::Read ||
                     step.call == Call::PRead || step.call == Call::ReadV || step.call == Call::PReadV ||
                     step.call == Call::FRead || step.call == Call::FGetc || step.call == Call::FGets ||
@@ -509,6 +546,17 @@ std::optional<ReplayScript> withFdatasync(const ReplayScript& script, bool preal
             if (c < script.contentFiles.size() && script.contentFiles[c] < script.files.size() &&
                 script.files[script.contentFiles[c]].staged)
                 lives[c].unfit = true; // it was there before the program: its size is the program's to keep
+        // Any open of it in append mode, under whichever of its names.
+        std::vector<std::uint32_t> contentOfFile(script.files.size(), kNoReplaySlot);
+        for (std::uint32_t c = 0; c < script.contentFiles.size(); ++c)
+            if (script.contentFiles[c] < contentOfFile.size())
+                contentOfFile[script.contentFiles[c]] = c;
+        for (const ReplayThread& thread : script.threads)
+            for (const ReplayStep& step : thread.steps)
+                if ((step.call == Call::Open || step.call == Call::FOpen) &&
+                    step.file < contentOfFile.size() && contentOfFile[step.file] != kNoReplaySlot &&
+                    (step.flags & trace::OpenAppend) != 0)
+                    lives[contentOfFile[step.file]].unfit = true;
         Rewrite rw(script);
         for (std::size_t t = 0; t < script.threads.size(); ++t) {
             const auto& in = script.threads[t].steps;
@@ -574,7 +622,7 @@ std::optional<ReplayScript> flushedAtSync(const ReplayScript& script)
             if (step.call == Call::FFlush && step.synthetic == 0 && !hasWaits(step)) {
                 const auto next = std::find_if(
                     in.begin() + static_cast<std::ptrdiff_t>(i) + 1, in.end(), [&](const ReplayStep& later) {
-                        return later.slot == step.slot ||
+                        return later.slot == step.slot || later.risk == RiskSyncAll ||
                                (later.content != kNoReplaySlot && later.content == step.content);
                     });
                 if (next != in.end() && isStreamPut(next->call) && next->slot == step.slot) {
@@ -672,12 +720,17 @@ std::shared_ptr<const ReplayScript> scriptForVariant(const std::shared_ptr<const
 std::vector<ReplayVariant> variantsFor(const ReplayScript& script)
 {
     std::vector<ReplayVariant> variants;
+    // On Windows fdatasync is FlushFileBuffers, as fsync is, and preallocation does not set the end of the
+    // file: those ways would make the program's own calls.
+    const bool windows = script.system == trace::System::Windows;
     for (const ReplayVariant& variant :
          {ReplayVariant{VariantKind::StdioBuffer, 64 * kKiB}, ReplayVariant{VariantKind::StdioBuffer, kMiB},
           ReplayVariant{VariantKind::Coalesce, 0}, ReplayVariant{VariantKind::Fdatasync, 0},
           ReplayVariant{VariantKind::PreallocFdatasync, 0}, ReplayVariant{VariantKind::FlushAtSync, 0},
           ReplayVariant{VariantKind::SyncAtClose, 0}})
-        if (applyVariant(script, variant))
+        if (!(windows &&
+              (variant.kind == VariantKind::Fdatasync || variant.kind == VariantKind::PreallocFdatasync)) &&
+            applyVariant(script, variant))
             variants.push_back(variant);
     return variants;
 }

@@ -33,8 +33,8 @@ struct DurabilityPoint
 {
     enum Kind : std::uint8_t
     {
-        Full,     // fsync, sync, syncfs, an O_SYNC write: data and metadata
-        DataOnly, // fdatasync, an O_DSYNC write, msync
+        Full,     // fsync, sync, syncfs, and a write (or a stream's flush) that returned durable
+        DataOnly, // fdatasync, msync
         Publish,  // a rename of the file: what is durable is what the new name shows after a power cut
     };
     Kind kind = Full;
@@ -47,7 +47,8 @@ struct DurabilityPoint
 struct DurabilityContract
 {
     std::vector<std::vector<DurabilityPoint>> files; // by the script's contents
-    std::uint64_t points = 0;                        // counted one by one (runs unrolled)
+    std::uint64_t points = 0;                        // counted one by one (runs unrolled), renames too
+    std::uint64_t syncPoints = 0;                    // of those, the syncs (renames left out)
 };
 
 // The contract a script keeps.

@@ -167,8 +167,8 @@ TEST(ReplayVariants, CoalescingMakesOneWritePerRecordAndKeepsTheSyncs)
 
 TEST(ReplayVariants, CoalescingRenumbersTheWaitsOfOtherThreads)
 {
-    // Thread 11 closes the descriptor thread 10 wrote: its close waits for thread 10's last write, which is
-    // now the 2nd step of 3, not the 5th of 6.
+    // Thread 11 closes the descriptor thread 10 wrote and synced: its close waits for thread 10's fsync,
+    // which is now the 3rd of its steps, not the 6th (the 4 writes are one).
     SyntheticTrace t;
     t.open(10, 10, "/data/shared", kCreate, 3);
     for (int i = 0; i < 4; ++i)
@@ -249,6 +249,75 @@ TEST(ReplayVariants, FlushingOnlyBeforeASyncKeepsTheContract)
     std::erase_if(noFlush.threads[0].steps, [](const ReplayStep& s) { return s.call == Call::FFlush; });
     EXPECT_THAT(breach(script, noFlush),
                 HasSubstr("its 1st sync point (after 400 B handed over) makes 0 B durable"));
+}
+
+TEST(DurabilityContract, SyncIsAPointOfEveryFileWritten)
+{
+    // fprintf, fflush, sync(), fprintf: the flush before sync() makes its line durable, so it stays.
+    SyntheticTrace t;
+    auto& open = t.call(10, 10, Call::FOpen, 0x5000);
+    open.path = "/var/log/app.log";
+    open.flags = kCreate;
+    open.offset = 3;
+    t.transfer(10, 10, Call::FPrintf, 0x5000, 40);
+    t.call(10, 10, Call::FFlush, 0x5000);
+    t.call(10, 10, Call::Sync);
+    t.transfer(10, 10, Call::FPrintf, 0x5000, 40);
+    t.call(10, 10, Call::FClose, 0x5000);
+    const ReplayScript script = scriptOf(t);
+    const DurabilityContract contract = durabilityContract(script);
+    EXPECT_EQ(contract.syncPoints, 1u);
+    ASSERT_EQ(contract.files[0].size(), 1u);
+    EXPECT_EQ(contract.files[0][0].durable, 40u);
+    EXPECT_FALSE(applyVariant(script, parseReplayVariant("flush-at-sync"))) << "the one flush is needed";
+}
+
+TEST(DurabilityContract, EachDurableWriteOfARunIsAPointAfterItsOwnBytes)
+{
+    SyntheticTrace t;
+    t.open(10, 10, "/data/wal", kCreate | trace::OpenDSync, 3);
+    t.transfer(10, 10, Call::Write, 3, 100, -1, 3);
+    const DurabilityContract contract = durabilityContract(scriptOf(t));
+    ASSERT_EQ(contract.files[0].size(), 3u);
+    EXPECT_EQ(contract.files[0][0].handed, 100u);
+    EXPECT_EQ(contract.files[0][2].handed, 300u);
+    EXPECT_EQ(contract.files[0][2].durable, 300u);
+}
+
+TEST(ReplayVariants, AFoldersFsyncStaysAnFsync)
+{
+    // A file rewritten in place and synced, then its folder synced twice (after a rename, say): only the
+    // file's second sync may become fdatasync; fdatasync is not promised to make a folder's entries durable.
+    SyntheticTrace t;
+    t.open(10, 10, "/data/table", kCreate, 3);
+    t.transfer(10, 10, Call::PWrite, 3, 8192, 0);
+    t.call(10, 10, Call::Fsync, 3);
+    t.transfer(10, 10, Call::PWrite, 3, 4096, 0);
+    t.call(10, 10, Call::Fsync, 3);
+    t.open(10, 10, "/data", trace::OpenRead | trace::OpenDirectory, 4);
+    t.call(10, 10, Call::Fsync, 4);
+    t.call(10, 10, Call::Fsync, 4);
+    const ReplayScript script = scriptOf(t);
+    const auto variant = applyVariant(script, parseReplayVariant("fdatasync"));
+    ASSERT_TRUE(variant);
+    EXPECT_EQ(countOf(*variant, Call::Fdatasync), 1u);
+    EXPECT_EQ(countOf(*variant, Call::Fsync), 3u);
+}
+
+TEST(ReplayVariants, AFileAppendedToAfterASeekToItsEndIsNotPreallocated)
+{
+    SyntheticTrace t;
+    t.open(10, 10, "/data/log", kCreate, 3);
+    for (int i = 0; i < 3; ++i) {
+        auto& seek = t.call(10, 10, Call::Seek, 3);
+        seek.flags = 2; // SEEK_END
+        seek.offset = 0;
+        seek.result = 4096 * i;
+        t.transfer(10, 10, Call::Write, 3, 4096);
+        t.call(10, 10, Call::Fsync, 3);
+    }
+    EXPECT_FALSE(applyVariant(scriptOf(t), parseReplayVariant("prealloc-fdatasync")))
+        << "its writes would land past the preallocated end";
 }
 
 TEST(ReplayVariants, SyncingOnlyAtCloseIsWeakerAndCaught)
