@@ -61,7 +61,7 @@ namespace {
 using trace::Call;
 
 constexpr std::uint32_t kNone = kNoReplaySlot;
-constexpr std::uint32_t kSeekEnd = 2;           // SEEK_END, FILE_END
+constexpr std::uint32_t kSeekEnd = 2; // SEEK_END, FILE_END
 constexpr std::uint32_t kSeekCurrent = 1;
 
 const char* const kNotAFile = "on a terminal, pipe, socket or device (not a file)";

@@ -70,7 +70,12 @@ static void logger(void)
 
 static void records(void)
 {
-    enum { kRecord = 4096, kPerSync = 16, kRecords = 4096 };
+    enum
+    {
+        kRecord = 4096,
+        kPerSync = 16,
+        kRecords = 4096
+    };
     static char batch[kRecord * kPerSync];
     memset(batch, 'r', sizeof batch);
     int fd = open(pathOf("records.dat"), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
