@@ -56,6 +56,21 @@ bool isReplaySync(const ReplayStep& step)
     }
 }
 
+void countReplayStep(ReplayScript& script, const ReplayStep& step, bool recorded)
+{
+    using trace::Call;
+    if (recorded) {
+        script.calls += step.count;
+        if (isReplayWrite(step.call))
+            script.writeCalls += step.count;
+        if (isReplaySync(step))
+            script.syncCalls += step.count;
+    }
+    if (isReplayWrite(step.call) || step.call == Call::Read || step.call == Call::PRead ||
+        step.call == Call::ReadV || step.call == Call::PReadV || step.call == Call::FRead)
+        script.largestCallBytes = std::max(script.largestCallBytes, step.bytes);
+}
+
 namespace {
 
 using trace::Call;
@@ -345,15 +360,8 @@ void Builder::push(std::uint32_t thread, ReplayStep step, const TraceEvent* even
         m_threadEnd[thread] = std::max(m_threadEnd[thread], event->endNs);
         step.recordedNs = event->insideNs;
         m_script.recordedInsideNs += event->insideNs;
-        m_script.calls += step.count;
-        if (isReplayWrite(step.call))
-            m_script.writeCalls += step.count;
-        if (isReplaySync(step))
-            m_script.syncCalls += step.count;
     }
-    if (isReplayWrite(step.call) || step.call == Call::Read || step.call == Call::PRead ||
-        step.call == Call::ReadV || step.call == Call::PReadV || step.call == Call::FRead)
-        m_script.largestCallBytes = std::max(m_script.largestCallBytes, step.bytes);
+    countReplayStep(m_script, step, event != nullptr);
     t.steps.push_back(step);
 }
 

@@ -170,6 +170,10 @@ ReplayScript loadReplayScript(const std::string& path);
 // pwrite, writev, the stdio puts), syncs (fsync, fdatasync, sync_file_range, syncfs, sync, msync(MS_SYNC)).
 bool isReplayWrite(trace::Call call);
 bool isReplaySync(const ReplayStep& step);
+// Adds `step` to the script's counts: its calls, writes and syncs when it stands for recorded calls
+// (`recorded`), and its size to the largest call (the pattern's window). The builder and every rewrite of a
+// script (replay_variants.h) count with it.
+void countReplayStep(ReplayScript& script, const ReplayStep& step, bool recorded);
 
 // The replay's lines for the CLI: what is re-issued and what is left out, with reasons.
 std::vector<std::string> describeReplayScript(const ReplayScript& script);

@@ -312,16 +312,7 @@ struct Rewrite
                         wait.steps =
                             doneAfter[wait.thread]
                                      [std::min<std::size_t>(wait.steps, doneAfter[wait.thread].size() - 1)];
-                if (step.synthetic == 0) {
-                    out.calls += step.count;
-                    if (isReplayWrite(step.call))
-                        out.writeCalls += step.count;
-                    if (isReplaySync(step))
-                        out.syncCalls += step.count;
-                }
-                if (isReplayWrite(step.call) || step.call == Call::Read || step.call == Call::PRead ||
-                    step.call == Call::ReadV || step.call == Call::PReadV || step.call == Call::FRead)
-                    out.largestCallBytes = std::max(out.largestCallBytes, step.bytes);
+                countReplayStep(out, step, step.synthetic == 0);
             }
         }
         return out;

@@ -2,7 +2,9 @@
 // The durability contract of a recording and the variants IOLab measures against it (core/engine/
 // replay_variants.h), on scripts built from traces written call by call: each variant keeps the program's
 // sync points, and a script that drops, moves or weakens one is caught, with where.
+#include "core/analysis/program_advice.h"
 #include "core/base/error.h"
+#include "core/base/stats.h"
 #include "core/engine/replay_variants.h"
 #include "core/model/trace_reader.h"
 #include "tests/support/synthetic_trace.h"
@@ -357,4 +359,80 @@ TEST(ReplayVariants, NamesComeBackAndAnUnknownOneIsRefused)
                      advice.cost.empty())
             << v.name();
     }
+}
+
+namespace {
+
+// A replay case of `variant` whose measured repetitions ran at `rates` MB/s (durable), 1 s each.
+CaseResult wayCase(const std::string& variant, const std::vector<double>& rates)
+{
+    CaseResult c;
+    c.testCase.strategy = std::string(kReplayStrategy);
+    c.testCase.direction = Direction::Write;
+    c.testCase.target = TargetKind::Directory;
+    c.testCase.extraAxes["replay-variant"] = variant;
+    c.status = Status::Ok;
+    for (std::size_t i = 0; i < rates.size(); ++i) {
+        RepetitionResult r;
+        r.index = static_cast<std::uint32_t>(i);
+        r.returnSeconds = 1.0;
+        r.apparentMBps = rates[i];
+        r.durableMBps = rates[i];
+        r.insideSeconds = 100.0 / rates[i];
+        c.repetitions.push_back(r);
+    }
+    c.apparentMBps = summarize(rates);
+    c.durableMBps = c.apparentMBps;
+    return c;
+}
+
+ProgramProfile writerProfile()
+{
+    ProgramProfile profile;
+    profile.wallNs = 1'000'000'000;
+    profile.insideNs = 900'000'000;
+    profile.bytesWritten = 64 * 4096;
+    profile.writeCalls = 64;
+    profile.syncs = 4;
+    return profile;
+}
+
+std::string adviceText(const RunResult& result)
+{
+    std::string text;
+    for (const auto& line : adviseProgram(result, scriptOf(recordWriter(4)), writerProfile()).lines)
+        text += line + "\n";
+    return text;
+}
+
+} // namespace
+
+TEST(ProgramAdvice, NoWayIsNamedInsideTheNoiseAndTheWeakerWayNeverIs)
+{
+    // Coalescing 3% faster with 5% spread, preallocation the same: nothing beats the program beyond the
+    // noise. sync-at-close is 3x faster, but weaker: it is never the answer.
+    RunResult result;
+    result.cases = {wayCase("recorded", {100, 95, 105, 98, 102}),
+                    wayCase("coalesce", {103, 97, 108, 101, 99}),
+                    wayCase("prealloc-fdatasync", {99, 104, 96, 101, 100}),
+                    wayCase("sync-at-close", {300, 310, 290, 305, 295})};
+    const std::string text = adviceText(result);
+    EXPECT_THAT(text,
+                HasSubstr("None of the 2 ways IOLab tried that keep your program's durability is faster"));
+    EXPECT_THAT(text, ::testing::Not(HasSubstr("The change:")));
+    const std::size_t weaker = text.find("never the answer");
+    ASSERT_NE(weaker, std::string::npos) << text;
+    EXPECT_EQ(text.substr(0, weaker).find("sync-at-close"), std::string::npos) << text;
+}
+
+TEST(ProgramAdvice, AClearLeadIsNamedWithItsChange)
+{
+    RunResult result;
+    result.cases = {wayCase("recorded", {100, 98, 102, 99, 101}),
+                    wayCase("coalesce", {150, 148, 152, 149, 151}),
+                    wayCase("prealloc-fdatasync", {99, 104, 96, 101, 100})};
+    const std::string text = adviceText(result);
+    EXPECT_THAT(text, HasSubstr("(coalesce): 50% faster by the durable rate (150 against 100 MB/s, 1.50x)"));
+    EXPECT_THAT(text, HasSubstr("The change: collect each record in memory"));
+    EXPECT_THAT(text, HasSubstr("  - prealloc-fdatasync:")) << "the other way, listed, not named";
 }
