@@ -56,6 +56,13 @@ bool isReplaySync(const ReplayStep& step)
     }
 }
 
+bool mayOverlapASync(const ReplayStep& step)
+{
+    using trace::Call;
+    return isReplayWrite(step.call) || isReplaySync(step) || step.call == Call::Read || step.call == Call::PRead ||
+           step.call == Call::ReadV || step.call == Call::PReadV || step.call == Call::FRead;
+}
+
 void countReplayStep(ReplayScript& script, const ReplayStep& step, bool recorded)
 {
     using trace::Call;
@@ -131,6 +138,8 @@ struct Touch
     std::uint32_t thread = kNone;
     std::uint32_t steps = 0;
     std::uint64_t order = 0;
+    std::uint64_t endNs = 0; // when the touching call returned, in the recording
+    bool sync = false;       // the touching call was a sync: it changed no byte
 };
 
 struct HandleKey
@@ -348,13 +357,18 @@ void Builder::push(std::uint32_t thread, ReplayStep step, const TraceEvent* even
             latest[1] = touch;
         }
     }
+    // A call the program made while another thread's sync of the same handle or file was still under way
+    // waits only for that sync to have begun: the two overlapped in the program, and a sync changes no byte.
     for (std::size_t i = 0; i < latest.size(); ++i)
         if (latest[i] != nullptr)
-            step.waits[i] = ReplayWait{latest[i]->thread, latest[i]->steps};
+            step.waits[i] = ReplayWait{latest[i]->thread, latest[i]->steps,
+                                       latest[i]->sync && event != nullptr && latest[i]->endNs > event->startNs &&
+                                           mayOverlapASync(step)};
     ++m_order;
+    const bool sync = isReplaySync(step);
     for (Touch* touch : touches)
         if (touch != nullptr)
-            *touch = Touch{thread, index + 1, m_order};
+            *touch = Touch{thread, index + 1, m_order, event != nullptr ? event->endNs : 0, sync};
     if (event != nullptr) {
         step.gapNs = event->startNs > m_threadEnd[thread] ? event->startNs - m_threadEnd[thread] : 0;
         m_threadEnd[thread] = std::max(m_threadEnd[thread], event->endNs);

@@ -46,11 +46,14 @@ inline constexpr std::uint64_t kDefaultStreamBuffer = 4096;
 // fallocate's FALLOC_FL_KEEP_SIZE in a step's flags: the file's size stays.
 inline constexpr std::uint32_t kFallocKeepSize = 0x01;
 
-// Wait until thread `thread` of the script has done `steps` of its steps.
+// Wait until thread `thread` of the script has done `steps` of its steps (with `begun`: has done
+// `steps - 1` and begun the next, its own waits over: how a group commit's sync lets the calls after it
+// go on).
 struct ReplayWait
 {
     std::uint32_t thread = kNoReplaySlot;
     std::uint32_t steps = 0;
+    bool begun = false;
 };
 
 // One call to re-issue (or a run of `count` identical consecutive ones).
@@ -76,6 +79,9 @@ struct ReplayStep
     // not-yet-durable bytes this step changes, and how (ReplayRisk).
     std::uint32_t content = kNoReplaySlot;
     std::uint8_t risk = 0;
+    // A sync of `content` made as a group commit (the group-commit variant): the thread waits for a sync of
+    // the file begun after every write to it so far had returned, and makes one only when none is under way.
+    std::uint8_t group = 0;
 };
 
 // How a step changes what is acknowledged but not yet durable (the replay's at-risk figure).
@@ -170,6 +176,9 @@ ReplayScript loadReplayScript(const std::string& path);
 // pwrite, writev, the stdio puts), syncs (fsync, fdatasync, sync_file_range, syncfs, sync, msync(MS_SYNC)).
 bool isReplayWrite(trace::Call call);
 bool isReplaySync(const ReplayStep& step);
+// A call that may run while another thread's sync of the same file is under way (a write, a read, another
+// sync): it moves no handle and no file's end but by its own bytes. A close, a truncate, a rename may not.
+bool mayOverlapASync(const ReplayStep& step);
 // Adds `step` to the script's counts: its calls, writes and syncs when it stands for recorded calls
 // (`recorded`), and its size to the largest call (the pattern's window). The builder and every rewrite of a
 // script (replay_variants.h) count with it.

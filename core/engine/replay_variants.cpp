@@ -244,17 +244,21 @@ std::string contractBreach(const ReplayScript& script, const DurabilityContract&
     for (std::size_t c = 0; c < original.files.size(); ++c) {
         const auto theirs = unrolled(original.files[c]);
         const auto ours = unrolled(variant.files[c]);
-        for (std::size_t k = 0; k < std::max(theirs.size(), ours.size()); ++k) {
-            const std::string where =
-                k < theirs.size() ? fmt::format("{}: its {} sync point (after {} handed over)", fileName(c),
-                                                ordinal(k + 1), formatBytes(theirs[k].handed))
-                                  : fmt::format("{}: a {} sync point", fileName(c), ordinal(k + 1));
-            if (k >= ours.size())
-                return where + " is gone";
-            if (k >= theirs.size())
-                return where + " is one the program did not make";
+        // Each of the program's points is met by the variant's next one at the same place. A sync the variant
+        // adds before it (fewer bytes handed over, or as many before a rename: syncfs reaches every file)
+        // only makes more durable, and is let be.
+        std::size_t m = 0;
+        for (std::size_t k = 0; k < theirs.size(); ++k) {
             const DurabilityPoint& a = theirs[k];
-            const DurabilityPoint& b = ours[k];
+            const std::string where = fmt::format("{}: its {} sync point (after {} handed over)", fileName(c),
+                                                  ordinal(k + 1), formatBytes(a.handed));
+            while (m < ours.size() && ours[m].kind != DurabilityPoint::Publish &&
+                   (ours[m].handed < a.handed ||
+                    (ours[m].handed == a.handed && a.kind == DurabilityPoint::Publish)))
+                ++m;
+            if (m >= ours.size())
+                return where + " is gone";
+            const DurabilityPoint& b = ours[m++];
             if ((a.kind == DurabilityPoint::Publish) != (b.kind == DurabilityPoint::Publish))
                 return where + (a.kind == DurabilityPoint::Publish ? " (a rename) comes after another sync"
                                                                    : " comes after a rename it preceded");
@@ -269,6 +273,10 @@ std::string contractBreach(const ReplayScript& script, const DurabilityContract&
                                "metadata too (fsync), and IOLab proposes fdatasync only where the size is "
                                "already there";
         }
+        for (; m < ours.size(); ++m)
+            if (ours[m].kind == DurabilityPoint::Publish)
+                return fmt::format("{}: a rename after its last sync point is one the program did not make",
+                                   fileName(c));
     }
     return {};
 }
@@ -306,15 +314,24 @@ struct Rewrite
         out.calls = out.writeCalls = out.syncCalls = out.largestCallBytes = 0;
         for (std::size_t t = 0; t < out.threads.size(); ++t) {
             out.threads[t].steps = std::move(steps[t]);
-            for (ReplayStep& step : out.threads[t].steps) {
+            for (ReplayStep& step : out.threads[t].steps)
                 for (ReplayWait& wait : step.waits)
                     if (wait.thread != kNoReplaySlot && wait.thread < doneAfter.size())
                         wait.steps =
                             doneAfter[wait.thread]
                                      [std::min<std::size_t>(wait.steps, doneAfter[wait.thread].size() - 1)];
+        }
+        for (std::size_t t = 0; t < out.threads.size(); ++t)
+            for (ReplayStep& step : out.threads[t].steps) {
+                // A wait for a sync to begin stays one only while that sync is still there: a sync left out
+                // or merged leaves a wait for the calls before it to be done.
+                for (ReplayWait& wait : step.waits)
+                    if (wait.begun && (wait.thread >= out.threads.size() || wait.steps == 0 ||
+                                       wait.steps > out.threads[wait.thread].steps.size() ||
+                                       !isReplaySync(out.threads[wait.thread].steps[wait.steps - 1])))
+                        wait.begun = false;
                 countReplayStep(out, step, step.synthetic == 0);
             }
-        }
         return out;
     }
 };
@@ -322,6 +339,21 @@ struct Rewrite
 bool hasWaits(const ReplayStep& step)
 {
     return step.waits[0].thread != kNoReplaySlot || step.waits[1].thread != kNoReplaySlot;
+}
+
+// A step left out that keeps its place in the order across threads: its waits, and no call (a run of none),
+// no bytes, no durability, untimed.
+ReplayStep orderOnly(const ReplayStep& step)
+{
+    ReplayStep out = step;
+    out.count = 0;
+    out.bytes = 0;
+    out.risk = RiskNone;
+    out.content = kNoReplaySlot;
+    out.synthetic = 1;
+    out.group = 0;
+    out.recordedNs = 0;
+    return out;
 }
 
 bool isFolderContent(const ReplayScript& script, std::uint32_t c)
@@ -649,6 +681,10 @@ std::optional<ReplayScript> syncedAtClose(const ReplayScript& script)
             if (step.risk == RiskSync && step.content < last.size()) {
                 if (last[step.content] != std::pair{t, i}) {
                     rw.changed = true;
+                    // A sync that waited for another thread's call stays as a step that only waits: a call
+                    // that waited for the sync still comes after everything the sync came after.
+                    if (hasWaits(step))
+                        rw.steps[t].push_back(orderOnly(step));
                     rw.mark(t, i);
                     continue;
                 }
@@ -664,6 +700,151 @@ std::optional<ReplayScript> syncedAtClose(const ReplayScript& script)
     if (!rw.changed)
         return std::nullopt;
     return std::move(rw).finish(script);
+}
+
+// Files written, synced, closed and renamed into place one after another (a store of small files, a
+// save of each document): the whole run written and closed first, one syncfs through the last file's
+// descriptor, then every rename (and the folder's own fsync after it, where the program made one). Each file
+// is durable before its rename, as it was; the renames come later, so a power cut in the run keeps fewer of
+// the new names than the program's order would have.
+std::optional<ReplayScript> syncfsBatched(const ReplayScript& script)
+{
+    constexpr std::size_t kLargestBatch = 4096; // files in one batch
+    if (script.system != trace::System::Linux)
+        return std::nullopt;
+    struct Unit
+    {
+        std::size_t open = 0;
+        std::size_t sync = 0;   // its sync: left out, but for the run's last file, where syncfs is made
+        std::size_t rename = 0; // the rename and what follows it (the folder's fsync): published later
+        std::size_t end = 0;
+    };
+    Rewrite rw(script);
+    for (std::size_t t = 0; t < script.threads.size(); ++t) {
+        const auto& in = script.threads[t].steps;
+        auto& out = rw.steps[t];
+        const auto free = [&](std::size_t j) {
+            return j < in.size() && !hasWaits(in[j]) && in[j].synthetic == 0;
+        };
+        const auto unitAt = [&](std::size_t i, Unit& unit) {
+            const ReplayStep& open = in[i];
+            if (!free(i) || open.call != Call::Open || open.error != 0 || open.slot2 == kNoReplaySlot ||
+                open.file >= script.files.size() || script.files[open.file].directory ||
+                (open.flags & trace::OpenWrite) == 0 || (open.flags & trace::OpenCreate) == 0 ||
+                (open.flags & (trace::OpenSync | trace::OpenDSync | trace::OpenWriteThrough)) != 0)
+                return false;
+            const std::uint32_t slot = open.slot2;
+            std::size_t j = i + 1;
+            while (free(j) && in[j].slot == slot && isDescriptorWrite(in[j].call) && in[j].risk == RiskWrite)
+                ++j;
+            if (j == i + 1 || !free(j) || in[j].slot != slot || in[j].risk != RiskSync || in[j].count != 1 ||
+                (in[j].call != Call::Fsync && in[j].call != Call::Fdatasync))
+                return false;
+            unit.open = i;
+            unit.sync = j++;
+            if (!free(j) || in[j].call != Call::Close || in[j].slot != slot)
+                return false;
+            ++j;
+            if (!free(j) || in[j].call != Call::Rename || in[j].file != open.file || in[j].error != 0)
+                return false;
+            unit.rename = j++;
+            // The folder's fsync after the rename: an open of a folder, its fsync, its close.
+            std::vector<std::uint32_t> folders;
+            while (free(j)) {
+                const ReplayStep& next = in[j];
+                if (next.call == Call::Open && next.error == 0 && next.slot2 != kNoReplaySlot &&
+                    next.file < script.files.size() && script.files[next.file].directory)
+                    folders.push_back(next.slot2);
+                else if ((next.call == Call::Fsync || next.call == Call::Close) &&
+                         std::find(folders.begin(), folders.end(), next.slot) != folders.end())
+                    ;
+                else
+                    break;
+                ++j;
+            }
+            unit.end = j;
+            return true;
+        };
+        std::size_t i = 0;
+        while (i < in.size()) {
+            std::vector<Unit> run;
+            Unit unit;
+            for (std::size_t at = i; run.size() < kLargestBatch && unitAt(at, unit); at = unit.end)
+                run.push_back(unit);
+            if (run.size() < 2) {
+                out.push_back(in[i]);
+                rw.mark(t, i);
+                ++i;
+                continue;
+            }
+            for (const Unit& u : run) {
+                out.insert(out.end(), in.begin() + static_cast<std::ptrdiff_t>(u.open),
+                           in.begin() + static_cast<std::ptrdiff_t>(u.sync));
+                if (&u == &run.back()) {
+                    ReplayStep all;
+                    all.call = Call::Syncfs;
+                    all.slot = in[u.open].slot2;
+                    all.risk = RiskSyncAll;
+                    out.push_back(all);
+                }
+                out.push_back(in[u.sync + 1]); // its close
+            }
+            for (const Unit& u : run)
+                out.insert(out.end(), in.begin() + static_cast<std::ptrdiff_t>(u.rename),
+                           in.begin() + static_cast<std::ptrdiff_t>(u.end));
+            // A wait on a step inside the batch waits for the whole of it.
+            for (std::size_t k = i; k < run.back().end; ++k)
+                rw.mark(t, k);
+            i = run.back().end;
+            rw.changed = true;
+        }
+    }
+    if (!rw.changed)
+        return std::nullopt;
+    return std::move(rw).finish(script);
+}
+
+// Threads that sync one file each make their own sync; with a group commit a thread's sync is made once for
+// every thread waiting on one (replay_job.h: a sync begun after the thread's writes had returned).
+std::optional<ReplayScript> groupCommitted(const ReplayScript& script)
+{
+    // Per content, the first thread seen syncing it, and whether another does too.
+    std::vector<std::uint32_t> syncer(script.contents, kNoReplaySlot);
+    std::vector<bool> shared(script.contents, false);
+    for (std::uint32_t t = 0; t < script.threads.size(); ++t)
+        for (const ReplayStep& step : script.threads[t].steps)
+            if (step.risk == RiskSync && step.content < syncer.size() && !isFolderContent(script, step.content)) {
+                if (syncer[step.content] == kNoReplaySlot)
+                    syncer[step.content] = t;
+                else if (syncer[step.content] != t)
+                    shared[step.content] = true;
+            }
+    ReplayScript out = script;
+    bool changed = false;
+    for (ReplayThread& thread : out.threads)
+        for (ReplayStep& step : thread.steps)
+            if (step.risk == RiskSync && step.content < shared.size() && shared[step.content] && step.count == 1 &&
+                (step.call == Call::Fsync || step.call == Call::Fdatasync)) {
+                step.group = 1;
+                changed = true;
+            }
+    if (!changed)
+        return std::nullopt;
+    // The replay keeps the recorded order of the threads' calls on a shared handle: a thread's call after
+    // another's sync waits until that sync is done, which would leave no two syncs to share. Such a wait is
+    // for the sync to have begun instead (its own waits over: every call before it in the recorded order
+    // done), so the calls keep their order and the syncs overlap. Each sync then still begins after every
+    // call the recording put before it, so it covers at least what the program's did: the contract, checked
+    // in the recorded order (forEachInOrder takes a begun wait as a done one), holds in every order the
+    // replay can take.
+    for (ReplayThread& thread : out.threads)
+        for (ReplayStep& step : thread.steps)
+            for (ReplayWait& wait : step.waits)
+                if (mayOverlapASync(step) && wait.thread < out.threads.size() && wait.steps > 0 &&
+                    wait.steps <= out.threads[wait.thread].steps.size() &&
+                    out.threads[wait.thread].steps[wait.steps - 1].group != 0)
+                    wait.begun = true;
+    return out;
 }
 
 } // namespace
@@ -683,6 +864,10 @@ std::optional<ReplayScript> applyVariant(const ReplayScript& script, const Repla
         return flushedAtSync(script);
     case VariantKind::SyncAtClose:
         return syncedAtClose(script);
+    case VariantKind::SyncfsBatch:
+        return syncfsBatched(script);
+    case VariantKind::GroupCommit:
+        return groupCommitted(script);
     }
     return std::nullopt;
 }
@@ -693,6 +878,10 @@ std::shared_ptr<const ReplayScript> scriptForVariant(const std::shared_ptr<const
     if (name.empty() || name == kRecordedCalls)
         return base;
     const ReplayVariant variant = parseReplayVariant(name);
+    if (variant.linuxOnly() && base->system == trace::System::Windows)
+        throw InputError(fmt::format("the variant {} is a Linux way: {} was recorded on Windows, where a "
+                                     "program has no call that does it",
+                                     variant.name(), base->traceName));
     auto script = applyVariant(*base, variant);
     if (!script)
         throw InputError(fmt::format("the variant {} changes nothing in {}: none of the program's calls is "
@@ -711,18 +900,19 @@ std::shared_ptr<const ReplayScript> scriptForVariant(const std::shared_ptr<const
 std::vector<ReplayVariant> variantsFor(const ReplayScript& script)
 {
     std::vector<ReplayVariant> variants;
-    // On Windows fdatasync is FlushFileBuffers, as fsync is, and preallocation does not set the end of the
-    // file: those ways would make the program's own calls.
-    const bool windows = script.system == trace::System::Windows;
-    for (const ReplayVariant& variant :
-         {ReplayVariant{VariantKind::StdioBuffer, 64 * kKiB}, ReplayVariant{VariantKind::StdioBuffer, kMiB},
-          ReplayVariant{VariantKind::Coalesce, 0}, ReplayVariant{VariantKind::Fdatasync, 0},
-          ReplayVariant{VariantKind::PreallocFdatasync, 0}, ReplayVariant{VariantKind::FlushAtSync, 0},
-          ReplayVariant{VariantKind::SyncAtClose, 0}})
-        if (!(windows &&
-              (variant.kind == VariantKind::Fdatasync || variant.kind == VariantKind::PreallocFdatasync)) &&
-            applyVariant(script, variant))
-            variants.push_back(variant);
+    // On Windows fdatasync is FlushFileBuffers, as fsync is, preallocation does not set the end of the file,
+    // and syncfs needs a volume's handle (an administrator's): those ways would make the program's own calls,
+    // or none it could.
+    for (VariantKind kind : kVariantKinds) {
+        std::vector<ReplayVariant> ways;
+        if (kind == VariantKind::StdioBuffer)
+            ways = {ReplayVariant{kind, 64 * kKiB}, ReplayVariant{kind, kMiB}};
+        else
+            ways = {ReplayVariant{kind, 0}};
+        for (const ReplayVariant& variant : ways)
+            if (!(variant.linuxOnly() && script.system == trace::System::Windows) && applyVariant(script, variant))
+                variants.push_back(variant);
+    }
     return variants;
 }
 
@@ -784,6 +974,39 @@ VariantAdvice adviceFor(const ReplayVariant& variant)
             "in the C runtime, then _commit(_fileno(f))",
             "a reader of the file (tail -f) sees lines when the buffer fills or at the sync, not at once; a "
             "crash of the process loses what its buffer holds (a power cut loses no more than before)"};
+    case VariantKind::SyncfsBatch:
+        return {"write and close the whole batch of files first, make them durable with one syncfs, then "
+                "rename each into place",
+                "for (i = 0; i < n; i++) {               /* each file written and closed, no fsync */\n"
+                "    fd = open(tmp[i], O_WRONLY | O_CREAT | O_TRUNC, 0644);\n"
+                "    write(fd, data[i], size[i]);\n"
+                "    if (i < n - 1) close(fd);\n"
+                "}\n"
+                "syncfs(fd);  close(fd);                /* every file durable at once */\n"
+                "for (i = 0; i < n; i++)\n"
+                "    rename(tmp[i], final[i]);           /* then published, as before only when durable */",
+                "Linux only (syncfs since 2.6.39); C++: std::filesystem::rename for the renames, syncfs "
+                "through any descriptor on the filesystem; Windows has no call for it without an "
+                "administrator's volume handle",
+                "syncfs writes every dirty file of that filesystem, other programs' too, so its time grows "
+                "with their writes; a power cut in the batch keeps none of its new names instead of those "
+                "renamed so far (each file published is still durable)"};
+    case VariantKind::GroupCommit:
+        return {"let the threads that sync one file share a sync: one thread syncs for all the records "
+                "written so far while the others wait for it",
+                "pthread_mutex_lock(&m);  mine = ++asked;            /* after this thread's write */\n"
+                "while (durable < mine) {\n"
+                "    if (syncing) { pthread_cond_wait(&done, &m); continue; }\n"
+                "    syncing = 1;  upto = asked;  pthread_mutex_unlock(&m);\n"
+                "    fdatasync(fd);                                 /* one sync for every waiter */\n"
+                "    pthread_mutex_lock(&m);  syncing = 0;  durable = upto;\n"
+                "    pthread_cond_broadcast(&done);\n"
+                "}\n"
+                "pthread_mutex_unlock(&m);",
+                "C++: std::mutex and std::condition_variable the same way; Windows: the same with "
+                "FlushFileBuffers, SRWLOCK and CONDITION_VARIABLE",
+                "a thread may wait for a sync another began (its latency is a sync and a half at worst); each "
+                "record is still durable before its thread goes on"};
     case VariantKind::SyncAtClose:
         return {"sync each file once, at its end, instead of at every point",
                 "/* the syncs before the last removed */\nfsync(fd);\nclose(fd);",

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <iterator>
+
 namespace iolab {
 
 std::string toString(ReplayTiming timing)
@@ -39,6 +41,10 @@ std::string ReplayVariant::name() const
         return "flush-at-sync";
     case VariantKind::SyncAtClose:
         return "sync-at-close";
+    case VariantKind::SyncfsBatch:
+        return "syncfs-batch";
+    case VariantKind::GroupCommit:
+        return "group-commit";
     }
     return {};
 }
@@ -52,15 +58,16 @@ ReplayVariant parseReplayVariant(std::string_view name)
             throw InputError(fmt::format("'{}': a stdio buffer is 1 B to 1 GiB", name));
         return {VariantKind::StdioBuffer, bytes};
     }
-    for (VariantKind kind : {VariantKind::Coalesce, VariantKind::Fdatasync, VariantKind::PreallocFdatasync,
-                             VariantKind::FlushAtSync, VariantKind::SyncAtClose}) {
+    std::string known = "stdio-buffer-SIZE (e.g. stdio-buffer-1M)";
+    for (VariantKind kind : kVariantKinds) {
+        if (kind == VariantKind::StdioBuffer)
+            continue;
         const ReplayVariant variant{kind, 0};
         if (variant.name() == name)
             return variant;
+        known += (kind == kVariantKinds[std::size(kVariantKinds) - 1] ? " or " : ", ") + variant.name();
     }
-    throw InputError(fmt::format("'{}' is not a replay variant: stdio-buffer-SIZE (e.g. stdio-buffer-1M), "
-                                 "coalesce, fdatasync, prealloc-fdatasync, flush-at-sync or sync-at-close",
-                                 name));
+    throw InputError(fmt::format("'{}' is not a replay variant: {}", name, known));
 }
 
 StrategyInfo replayStrategyInfo()

@@ -34,7 +34,13 @@ enum class VariantKind
     PreallocFdatasync, // each growing file preallocated to its final size, then fdatasync where allowed
     FlushAtSync, // a stream's fflush left out where the next call on it is another put (kept before a sync)
     SyncAtClose, // (weaker) only the last sync of each file kept
+    SyncfsBatch, // files written then synced and renamed: all written and closed, one syncfs, then the renames
+    GroupCommit, // threads syncing one file: one sync made for every thread waiting on it (Linux and Windows)
 };
+// Every kind, in the order the answer lists them (StdioBuffer stands for its sizes).
+inline constexpr VariantKind kVariantKinds[] = {
+    VariantKind::StdioBuffer, VariantKind::Coalesce,    VariantKind::Fdatasync,   VariantKind::PreallocFdatasync,
+    VariantKind::FlushAtSync, VariantKind::SyncfsBatch, VariantKind::GroupCommit, VariantKind::SyncAtClose};
 
 struct ReplayVariant
 {
@@ -42,8 +48,15 @@ struct ReplayVariant
     std::uint64_t bytes = 0; // StdioBuffer's buffer
 
     std::string name() const; // "stdio-buffer-1M", "coalesce", "fdatasync", "prealloc-fdatasync",
-                              // "flush-at-sync", "sync-at-close"
+                              // "flush-at-sync", "syncfs-batch", "group-commit", "sync-at-close"
     bool weakens() const { return kind == VariantKind::SyncAtClose; }
+    // A way only Linux has (the calls it makes have no Windows form a program can use): fdatasync,
+    // preallocation that sets the size, syncfs.
+    bool linuxOnly() const
+    {
+        return kind == VariantKind::Fdatasync || kind == VariantKind::PreallocFdatasync ||
+               kind == VariantKind::SyncfsBatch;
+    }
 };
 
 // A variant's name back (InputError for one IOLab does not know, naming those it does).

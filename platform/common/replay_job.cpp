@@ -89,6 +89,10 @@ ReplayJobBase::ReplayJobBase(const JobSpec& spec, ReplayTiming timing)
     m_risk.since.assign(m_script.contents, {});
     m_risk.buffered.assign(m_script.slots, 0);
     m_risk.bufferedSince.assign(m_script.slots, {});
+    for (const ReplayThread& thread : m_script.threads)
+        for (const ReplayStep& step : thread.steps)
+            if (step.group != 0 && !m_commits)
+                m_commits = std::make_unique<Commit[]>(m_script.contents);
 }
 
 bool ReplayJobBase::prepareBuffers(Outcome& outcome)
@@ -175,7 +179,8 @@ bool ReplayJobBase::waitFor(const ReplayWait& wait, Progress& progress)
 {
     if (wait.thread == kNoReplaySlot)
         return true;
-    const std::atomic<std::uint32_t>& done = m_threads[wait.thread].done;
+    const std::atomic<std::uint32_t>& done =
+        wait.begun ? m_threads[wait.thread].begun : m_threads[wait.thread].done;
     for (unsigned spins = 0; done.load(std::memory_order_acquire) < wait.steps; ++spins) {
         if (progress.stopRequested() || m_failed.load(std::memory_order_relaxed))
             return false;
@@ -223,15 +228,19 @@ void ReplayJobBase::runThread(std::size_t index, Progress& progress)
             state.outcome = m_failed.load() ? Outcome::success() : Outcome::cancelled();
             return;
         }
+        state.begun.store(s + 1, std::memory_order_release);
         if (m_timing == ReplayTiming::AsRecorded && step.synthetic == 0)
             pause((s == 0 ? m_startNs : lastEnd) + step.gapNs, progress);
         const bool sync = isReplaySync(step);
         for (std::uint32_t i = 0; i < step.count; ++i) {
             const std::uint64_t start = nowNs();
-            const std::int64_t result = issue(step, i, index);
+            bool made = true;
+            const std::int64_t result = step.group != 0 ? groupSync(step, index, made) : issue(step, i, index);
             const std::uint64_t end = nowNs();
             lastEnd = end;
-            if (step.synthetic == 0) {
+            if (!made) {
+                state.insideNs += end - start; // the thread's wait for its bytes to be durable
+            } else if (step.synthetic == 0) {
                 state.insideNs += end - start;
                 ++state.calls;
                 (sync ? state.latency.syncs : state.latency.calls).record(end - start);
@@ -254,6 +263,39 @@ void ReplayJobBase::runThread(std::size_t index, Progress& progress)
             progress.add(step.bytes * step.count);
         state.done.store(s + 1, std::memory_order_release);
     }
+}
+
+std::int64_t ReplayJobBase::groupSync(const ReplayStep& step, std::size_t index, bool& made)
+{
+    made = false;
+    if (step.content >= m_script.contents) {
+        made = true;
+        return issue(step, 0, index);
+    }
+    Commit& commit = m_commits[step.content];
+    std::unique_lock lock(commit.lock);
+    // What this thread handed over before it asked is in the system: a sync begun after it asked covers it.
+    const std::uint64_t mine = ++commit.asked;
+    std::int64_t result = 0;
+    while (commit.durable < mine) {
+        if (commit.syncing) {
+            commit.done.wait(lock);
+            continue;
+        }
+        commit.syncing = true;
+        const std::uint64_t upTo = commit.asked;
+        lock.unlock();
+        result = issue(step, 0, index);
+        lock.lock();
+        made = true;
+        commit.syncing = false;
+        if (result >= 0)
+            commit.durable = std::max(commit.durable, upTo);
+        commit.done.notify_all();
+        if (result < 0)
+            break;
+    }
+    return result;
 }
 
 void ReplayJobBase::account(const ReplayStep& step)

@@ -11,6 +11,7 @@
 #include "core/model/replay.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -68,6 +69,7 @@ private:
     struct alignas(64) ThreadState
     {
         std::atomic<std::uint32_t> done{0};
+        std::atomic<std::uint32_t> begun{0}; // steps whose waits are over
         std::uint64_t insideNs = 0;
         std::uint64_t calls = 0;
         Outcome outcome;
@@ -80,6 +82,9 @@ private:
     bool waitFor(const ReplayWait& wait, Progress& progress);
     void pause(std::uint64_t untilNs, Progress& progress);
     void account(const ReplayStep& step);
+    // A group commit's sync (ReplayStep::group) of thread `index`: made, or waited for while another thread
+    // makes one that covers every write so far. The call's result, and whether this thread made it.
+    std::int64_t groupSync(const ReplayStep& step, std::size_t index, bool& made);
 
     ReplayTiming m_timing;
     CallLatency* m_latency;
@@ -98,6 +103,18 @@ private:
         TimingClock::duration longest{};
     };
     mutable Risk m_risk;
+    // Per content, for a group commit: the syncs asked for, and how many of them the last sync made covered
+    // (a sync covers every one asked before it began).
+    struct Commit
+    {
+        std::mutex lock;
+        std::condition_variable done;
+        std::uint64_t asked = 0;
+        std::uint64_t durable = 0;
+        bool syncing = false;
+    };
+    std::unique_ptr<Commit[]> m_commits; // only when the script has a group commit
+
     std::atomic<bool> m_failed{false};
     std::uint64_t m_startNs = 0;
 };

@@ -349,16 +349,187 @@ TEST(ReplayVariants, EachAppliesOnlyWhereItChangesSomething)
 TEST(ReplayVariants, NamesComeBackAndAnUnknownOneIsRefused)
 {
     for (const char* name : {"stdio-buffer-64K", "stdio-buffer-1M", "coalesce", "fdatasync",
-                             "prealloc-fdatasync", "flush-at-sync", "sync-at-close"})
+                             "prealloc-fdatasync", "flush-at-sync", "syncfs-batch", "group-commit",
+                             "sync-at-close"})
         EXPECT_EQ(parseReplayVariant(name).name(), name);
     EXPECT_THROW(parseReplayVariant("faster"), InputError);
     EXPECT_THROW(parseReplayVariant("stdio-buffer-0"), InputError);
-    for (const ReplayVariant& v : variantsFor(scriptOf(logger()))) {
+    for (const char* name : {"stdio-buffer-64K", "coalesce", "fdatasync", "prealloc-fdatasync", "flush-at-sync",
+                             "syncfs-batch", "group-commit", "sync-at-close"}) {
+        const ReplayVariant v = parseReplayVariant(name);
         const VariantAdvice advice = adviceFor(v);
         EXPECT_FALSE(advice.change.empty() || advice.snippet.empty() || advice.others.empty() ||
                      advice.cost.empty())
             << v.name();
     }
+}
+
+namespace {
+
+// `files` small files, each written to a temporary name, fsynced, closed and renamed into place; with
+// `folderSync`, the folder fsynced after each rename.
+SyntheticTrace smallFiles(int files, bool folderSync)
+{
+    SyntheticTrace t;
+    for (int i = 0; i < files; ++i) {
+        const std::string name = "/data/file" + std::to_string(i);
+        t.open(10, 10, name + ".tmp", kCreate, 3);
+        t.transfer(10, 10, Call::Write, 3, 2048);
+        t.call(10, 10, Call::Fsync, 3);
+        t.call(10, 10, Call::Close, 3);
+        auto& rename = t.call(10, 10, Call::Rename);
+        rename.path = name + ".tmp";
+        rename.path2 = name;
+        if (folderSync) {
+            t.open(10, 10, "/data", trace::OpenRead | trace::OpenDirectory, 4);
+            t.call(10, 10, Call::Fsync, 4);
+            t.call(10, 10, Call::Close, 4);
+        }
+    }
+    return t;
+}
+
+// Two threads appending records to one descriptor, each syncing after its own.
+SyntheticTrace twoAppenders(int records)
+{
+    SyntheticTrace t;
+    t.open(10, 10, "/data/journal", kCreate | trace::OpenAppend, 3);
+    for (int r = 0; r < records; ++r)
+        for (std::uint32_t tid : {10u, 11u}) {
+            t.transfer(10, tid, Call::Write, 3, 256);
+            t.call(10, tid, Call::Fdatasync, 3);
+        }
+    t.call(10, 10, Call::Close, 3);
+    return t;
+}
+
+} // namespace
+
+TEST(ReplayVariants, ASyncfsBatchWritesEveryFileThenSyncsOnceThenRenames)
+{
+    const ReplayScript script = scriptOf(smallFiles(3, false));
+    const auto variant = applyVariant(script, parseReplayVariant("syncfs-batch"));
+    ASSERT_TRUE(variant);
+    EXPECT_THAT(callsOf(variant->threads[0]),
+                ::testing::ElementsAre(Call::Open, Call::Write, Call::Close, Call::Open, Call::Write, Call::Close,
+                                       Call::Open, Call::Write, Call::Syncfs, Call::Close, Call::Rename,
+                                       Call::Rename, Call::Rename));
+    EXPECT_EQ(variant->syncCalls, 1u);
+    EXPECT_EQ(variant->bytesWritten, script.bytesWritten);
+    EXPECT_EQ(breach(script, *variant), "") << "each file durable before its rename, as it was";
+}
+
+TEST(ReplayVariants, ASyncfsBatchTakesEachFoldersFsyncAlongWithItsRename)
+{
+    const ReplayScript script = scriptOf(smallFiles(2, true));
+    const auto variant = applyVariant(script, parseReplayVariant("syncfs-batch"));
+    ASSERT_TRUE(variant);
+    EXPECT_THAT(callsOf(variant->threads[0]),
+                ::testing::ElementsAre(Call::Open, Call::Write, Call::Close, Call::Open, Call::Write,
+                                       Call::Syncfs, Call::Close, Call::Rename, Call::Open, Call::Fsync,
+                                       Call::Close, Call::Rename, Call::Open, Call::Fsync, Call::Close));
+    EXPECT_EQ(breach(script, *variant), "");
+}
+
+TEST(ReplayVariants, ASyncfsBatchNeedsTwoFilesAndLinux)
+{
+    EXPECT_FALSE(applyVariant(scriptOf(smallFiles(1, false)), parseReplayVariant("syncfs-batch")))
+        << "one file has nothing to batch";
+    EXPECT_FALSE(applyVariant(scriptOf(recordWriter(3)), parseReplayVariant("syncfs-batch")));
+    ReplayScript windows = scriptOf(smallFiles(3, false));
+    windows.system = trace::System::Windows;
+    windows.traceName = "saver.iolab-trace";
+    EXPECT_FALSE(applyVariant(windows, parseReplayVariant("syncfs-batch")));
+    try {
+        scriptForVariant(std::make_shared<const ReplayScript>(windows), "syncfs-batch");
+        ADD_FAILURE() << "a Linux way run on a Windows recording";
+    } catch (const InputError& e) {
+        EXPECT_THAT(e.what(), HasSubstr("the variant syncfs-batch is a Linux way: saver.iolab-trace was "
+                                        "recorded on Windows"));
+    }
+    std::vector<std::string> names;
+    for (const ReplayVariant& v : variantsFor(windows))
+        names.push_back(v.name());
+    EXPECT_THAT(names, ::testing::Not(::testing::Contains("syncfs-batch")));
+}
+
+TEST(DurabilityContract, AnAddedSyncIsLetBeAndAnAddedOrMovedRenameIsCaught)
+{
+    const ReplayScript script = scriptOf(smallFiles(2, false));
+    // A sync the program did not make, before the first file's own: more durable, not less.
+    ReplayScript more = script;
+    auto& steps = more.threads[0].steps;
+    steps.insert(steps.begin() + 2, steps[2]);
+    EXPECT_EQ(breach(script, more), "");
+    // The first rename made before the file's sync.
+    ReplayScript early = script;
+    auto& first = early.threads[0].steps;
+    std::swap(first[2], first[4]); // fsync <-> rename
+    EXPECT_THAT(breach(script, early), HasSubstr("its 1st sync point (after 2 KiB handed over) comes after a "
+                                                 "rename it preceded"));
+}
+
+TEST(ReplayVariants, AGroupCommitSharesTheSyncsOfThreadsOnOneFile)
+{
+    const ReplayScript script = scriptOf(twoAppenders(3));
+    const auto variant = applyVariant(script, parseReplayVariant("group-commit"));
+    ASSERT_TRUE(variant);
+    std::size_t grouped = 0;
+    std::size_t begun = 0;
+    for (const ReplayThread& thread : variant->threads)
+        for (const ReplayStep& step : thread.steps) {
+            grouped += step.group;
+            for (const ReplayWait& wait : step.waits)
+                begun += wait.thread != kNoReplaySlot && wait.begun;
+        }
+    EXPECT_EQ(grouped, 6u) << "every fdatasync of the shared file";
+    EXPECT_GT(begun, 0u) << "a write after another thread's sync waits for it to begin, not to end";
+    EXPECT_EQ(variant->syncCalls, script.syncCalls);
+    EXPECT_EQ(breach(script, *variant), "");
+    // One thread syncing its own file has nobody to share with.
+    EXPECT_FALSE(applyVariant(scriptOf(recordWriter(3)), parseReplayVariant("group-commit")));
+}
+
+TEST(ReplayVariants, ASyncLeftOutKeepsItsPlaceInTheOrderAcrossThreads)
+{
+    // Each thread's fdatasync waited for the other's write; a write that waited for a left-out sync must
+    // still come after that write (the file's records keep their order), so the sync stays as a step that
+    // only waits.
+    const ReplayScript script = scriptOf(twoAppenders(3));
+    const auto variant = applyVariant(script, parseReplayVariant("sync-at-close"));
+    ASSERT_TRUE(variant);
+    EXPECT_EQ(countOf(*variant, Call::Fdatasync), 1u);
+    std::size_t placeholders = 0;
+    for (const ReplayThread& thread : variant->threads)
+        for (const ReplayStep& step : thread.steps)
+            if (step.count == 0) {
+                ++placeholders;
+                EXPECT_EQ(step.risk, RiskNone);
+                EXPECT_EQ(step.content, kNoReplaySlot);
+                EXPECT_NE(step.waits[0].thread, kNoReplaySlot);
+            }
+    EXPECT_GT(placeholders, 0u);
+    EXPECT_EQ(variant->syncCalls, 1u) << "a step that only waits makes no call";
+}
+
+TEST(ReplayScript, ACallMadeWhileAnotherThreadsSyncRanWaitsOnlyForItToBegin)
+{
+    SyntheticTrace t;
+    t.open(10, 10, "/data/journal", kCreate, 3);
+    t.transfer(10, 10, Call::Write, 3, 256);
+    auto& sync = t.call(10, 10, Call::Fdatasync, 3);
+    sync.endNs += 1'000'000; // still syncing when thread 11 writes
+    t.transfer(10, 11, Call::Write, 3, 256);
+    t.call(10, 11, Call::Fdatasync, 3);
+    t.transfer(10, 10, Call::Write, 3, 256); // after thread 11's sync returned
+    const ReplayScript script = scriptOf(t);
+    const ReplayWait& overlapped = script.threads[1].steps[0].waits[0];
+    EXPECT_EQ(overlapped.thread, 0u);
+    EXPECT_EQ(overlapped.steps, 3u);
+    EXPECT_TRUE(overlapped.begun);
+    const ReplayWait& after = script.threads[0].steps[3].waits[0];
+    EXPECT_EQ(after.thread, 1u);
+    EXPECT_FALSE(after.begun) << "the program's write began after the sync had returned";
 }
 
 namespace {

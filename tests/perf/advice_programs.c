@@ -12,7 +12,11 @@
  *               (coalesce: the 16 records between two fsyncs as one 64 KiB write; prealloc-fdatasync: the
  *               file preallocated to its 16 MiB when created, then fdatasync after the first fsync)
  *   smallfiles  200 files of 2 KiB, each written to a temporary name, fsynced, closed and renamed into place
+ *               (syncfs-batch: every file written and closed, one syncfs, then every rename; writer-pool-4:
+ *               the files shared out over 4 threads, each file still written, fsynced, closed, renamed)
  *   appender    4 threads appending 256-byte records to one file opened O_APPEND, an fdatasync after each
+ *               (group-commit: a record's thread waits for one fdatasync begun after its write, one thread
+ *               syncing for all)
  *
  * Every file goes under FOLDER, which must exist; the program removes nothing. */
 #define _GNU_SOURCE
@@ -103,32 +107,109 @@ static void records(void)
         fail("close");
 }
 
-static void smallfiles(void)
+static void writeSmallFile(int i, int sync, int* keep)
 {
     char body[2048];
     memset(body, 's', sizeof body);
-    for (int i = 0; i < 200; ++i) {
-        char temporary[64];
-        char final[64];
-        snprintf(temporary, sizeof temporary, "file%03d.tmp", i);
-        snprintf(final, sizeof final, "file%03d.txt", i);
-        char from[4096];
-        snprintf(from, sizeof from, "%s", pathOf(temporary));
-        int fd = open(from, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (fd < 0)
-            fail("open");
-        if (write(fd, body, sizeof body) != (ssize_t)sizeof body)
-            fail("write");
-        if (fsync(fd) != 0)
-            fail("fsync");
-        if (close(fd) != 0)
+    char temporary[4096];
+    snprintf(temporary, sizeof temporary, "%s/file%03d.tmp", folder, i);
+    int fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        fail("open");
+    if (write(fd, body, sizeof body) != (ssize_t)sizeof body)
+        fail("write");
+    if (sync && fsync(fd) != 0)
+        fail("fsync");
+    if (keep != NULL)
+        *keep = fd;
+    else if (close(fd) != 0)
+        fail("close");
+}
+
+static void publishSmallFile(int i)
+{
+    char from[4096];
+    char to[4096];
+    snprintf(from, sizeof from, "%s/file%03d.tmp", folder, i);
+    snprintf(to, sizeof to, "%s/file%03d.txt", folder, i);
+    if (rename(from, to) != 0)
+        fail("rename");
+}
+
+enum
+{
+    kSmallFiles = 200,
+    kPoolThreads = 4
+};
+
+static void* smallFileWriter(void* first)
+{
+    for (int i = (int)(size_t)first; i < kSmallFiles; i += kPoolThreads) {
+        writeSmallFile(i, 1, NULL);
+        publishSmallFile(i);
+    }
+    return NULL;
+}
+
+static void smallfiles(void)
+{
+    if (advised("syncfs-batch")) {
+        /* Every file written and closed, one syncfs through the last one's descriptor, then every rename. */
+        int last = -1;
+        for (int i = 0; i < kSmallFiles; ++i)
+            writeSmallFile(i, 0, i == kSmallFiles - 1 ? &last : NULL);
+        if (syncfs(last) != 0)
+            fail("syncfs");
+        if (close(last) != 0)
             fail("close");
-        if (rename(from, pathOf(final)) != 0)
-            fail("rename");
+        for (int i = 0; i < kSmallFiles; ++i)
+            publishSmallFile(i);
+        return;
+    }
+    if (advised("writer-pool-4")) {
+        pthread_t threads[kPoolThreads];
+        for (size_t t = 0; t < kPoolThreads; ++t)
+            if (pthread_create(&threads[t], NULL, smallFileWriter, (void*)t) != 0)
+                fail("pthread_create");
+        for (int t = 0; t < kPoolThreads; ++t)
+            pthread_join(threads[t], NULL);
+        return;
+    }
+    for (int i = 0; i < kSmallFiles; ++i) {
+        writeSmallFile(i, 1, NULL);
+        publishSmallFile(i);
     }
 }
 
 static int appendFd;
+/* Group commit: a thread's record is durable once a sync that began after its write has returned. One
+ * thread syncs for every record written before it began; the others wait for it. */
+static pthread_mutex_t commitLock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t commitDone = PTHREAD_COND_INITIALIZER;
+static unsigned long long asked, durable;
+static int syncing;
+
+static void groupSync(unsigned long long mine)
+{
+    pthread_mutex_lock(&commitLock);
+    while (durable < mine) {
+        if (syncing) {
+            pthread_cond_wait(&commitDone, &commitLock);
+            continue;
+        }
+        syncing = 1;
+        unsigned long long upTo = asked;
+        pthread_mutex_unlock(&commitLock);
+        int failed = fdatasync(appendFd) != 0;
+        pthread_mutex_lock(&commitLock);
+        syncing = 0;
+        if (failed)
+            fail("fdatasync");
+        durable = upTo;
+        pthread_cond_broadcast(&commitDone);
+    }
+    pthread_mutex_unlock(&commitLock);
+}
 
 static void* appendRecords(void* unused)
 {
@@ -139,8 +220,14 @@ static void* appendRecords(void* unused)
     for (int i = 0; i < 250; ++i) {
         if (write(appendFd, record, sizeof record) != (ssize_t)sizeof record)
             fail("write");
-        if (fdatasync(appendFd) != 0)
+        if (advised("group-commit")) {
+            pthread_mutex_lock(&commitLock);
+            unsigned long long mine = ++asked;
+            pthread_mutex_unlock(&commitLock);
+            groupSync(mine);
+        } else if (fdatasync(appendFd) != 0) {
             fail("fdatasync");
+        }
     }
     return NULL;
 }
@@ -167,12 +254,14 @@ int main(int argc, char** argv)
         return 2;
     }
     advice = argv[2];
-    const char* known[] = {"as-is", "flush-at-sync", "coalesce", "prealloc-fdatasync"};
+    const char* known[] = {"as-is",        "flush-at-sync", "coalesce",    "prealloc-fdatasync",
+                           "syncfs-batch", "writer-pool-4", "group-commit"};
     int found = 0;
     for (size_t i = 0; i < sizeof known / sizeof known[0]; ++i)
         found |= strcmp(advice, known[i]) == 0;
     if (!found) {
-        fprintf(stderr, "advice_programs: no way '%s' (as-is, flush-at-sync, coalesce, prealloc-fdatasync)\n",
+        fprintf(stderr, "advice_programs: no way '%s' (as-is, flush-at-sync, coalesce, prealloc-fdatasync, syncfs-batch, "
+                "writer-pool-4, group-commit)\n",
                 advice);
         return 2;
     }
