@@ -389,16 +389,17 @@ SyntheticTrace smallFiles(int files, bool folderSync)
     return t;
 }
 
-// Two threads appending records to one descriptor, each syncing after its own.
+// Two threads appending records to one descriptor, each syncing after its own: both write, then both sync.
 SyntheticTrace twoAppenders(int records)
 {
     SyntheticTrace t;
     t.open(10, 10, "/data/journal", kCreate | trace::OpenAppend, 3);
-    for (int r = 0; r < records; ++r)
-        for (std::uint32_t tid : {10u, 11u}) {
+    for (int r = 0; r < records; ++r) {
+        for (std::uint32_t tid : {10u, 11u})
             t.transfer(10, tid, Call::Write, 3, 256);
+        for (std::uint32_t tid : {10u, 11u})
             t.call(10, tid, Call::Fdatasync, 3);
-        }
+    }
     t.call(10, 10, Call::Close, 3);
     return t;
 }
