@@ -104,9 +104,6 @@ private:
 #endif
 };
 
-// iolab-cli advise measures each way this many times unless told: enough for the noise test to name a way.
-constexpr std::uint32_t kAdviseRepetitions = 5;
-
 struct RunArgs
 {
     std::string target;
@@ -193,10 +190,7 @@ Matrix matrixFromReplays(const RunArgs& args)
     }
     if (args.advise) {
         // The program's own calls first, then every way of making them that changes something in it.
-        auto& variants = g.extraAxes["replay-variant"];
-        variants = {std::string(kRecordedCalls)};
-        for (const ReplayVariant& variant : variantsFor(loadReplayScript(args.replays.front())))
-            variants.push_back(variant.name());
+        g.extraAxes["replay-variant"] = adviceVariantAxis(loadReplayScript(args.replays.front()));
         return Matrix{"other ways of writing what " + names + " wrote", {}, {g}};
     }
     return Matrix{"replay of " + names, {}, {g}};
@@ -569,17 +563,23 @@ void printReplays(const RunResult& result, const RunPlan& plan)
     }
 }
 
-// iolab-cli advise: the answer to "how should my program write?", in place of the Summary.
-void printAdvice(const RunResult& result, const RunPlan& plan, const std::string& trace)
+// iolab-cli advise: the answer to "how should my program write?", kept in the result (its JSON has it).
+void adviseOnRun(RunResult& result, const RunPlan& plan, const std::string& trace)
 {
     std::error_code ec;
     const std::string absolute = std::filesystem::absolute(trace, ec).lexically_normal().string();
-    const auto it = plan.replays.find(replayPlanKey(ec ? trace : absolute, kRecordedCalls));
-    if (it == plan.replays.end() || !it->second)
+    const std::string path = ec ? trace : absolute;
+    if (const auto advice = adviseOnPlan(result, plan, path, profileOf(path)))
+        result.programAdvice = advice->lines;
+}
+
+// The answer, in place of the Summary.
+void printAdvice(const RunResult& result)
+{
+    if (result.programAdvice.empty())
         return;
-    const ProgramAdvice advice = adviseProgram(result, *it->second, profileOf(ec ? trace : absolute));
     std::printf("\nYour program\n");
-    for (const auto& line : advice.lines) {
+    for (const auto& line : result.programAdvice) {
         // A snippet's lines keep their own layout; sentences are wrapped as the Summary wraps them.
         const std::size_t indent = line.find_first_not_of(' ');
         if (indent != std::string::npos && indent >= 6) {
@@ -1053,9 +1053,10 @@ int commandRun(const Registry& registry, const RunArgs& args)
         if (args.latencyTable)
             printLatencyTable(result);
         printReplays(result, *plan);
-        if (args.advise)
-            printAdvice(result, *plan, args.replays.front());
-        else if (!args.noSummary)
+        if (args.advise) {
+            adviseOnRun(result, *plan, args.replays.front());
+            printAdvice(result);
+        } else if (!args.noSummary)
             printSummary(result, registry, ranking);
     }
     printTally(result);
@@ -1275,7 +1276,7 @@ int runCli(int argc, const char* const* argv)
     advise->add_option("--reps", adviseArgs.repetitions,
                        fmt::format("Measured repetitions per way (default {}: a way is named only where its "
                                    "lead holds against the noise)",
-                                   kAdviseRepetitions));
+                                   kAdviceRepetitions));
     advise->add_option("--warmups", adviseArgs.warmups, "Warm-up repetitions per way (not counted)")
         ->capture_default_str();
     advise->add_flag("--verify", adviseArgs.verify, "Read every file back and check every byte");
@@ -1337,7 +1338,7 @@ int runCli(int argc, const char* const* argv)
             adviseArgs.advise = true;
             adviseArgs.replays = {adviseTrace};
             if (!adviseArgs.repetitions)
-                adviseArgs.repetitions = kAdviseRepetitions;
+                adviseArgs.repetitions = kAdviceRepetitions;
             return commandRun(registry, adviseArgs);
         }
         return commandRun(registry, args);

@@ -63,8 +63,11 @@ LaunchOptions parseLaunchOptions()
             "long plan); the estimate then stands on typical figures."));
     parser.addOptions(
         {target, preset, matrix, run, quit, quitShown, theme, data, settings, perf, noCalibration});
-    parser.addPositionalArgument(QStringLiteral("result"), QStringLiteral("A result JSON to open."),
-                                 QStringLiteral("[result.json]"));
+    parser.addPositionalArgument(
+        QStringLiteral("file"),
+        QStringLiteral("A result JSON to open, or a trace of a program (.iolab-trace) "
+                       "to open in the Program tab."),
+        QStringLiteral("[result.json | program.iolab-trace]"));
     // parse(), not process(): an unknown option exits 2, as iolab-cli's do, not with Qt's 1.
     if (!parser.parse(QCoreApplication::arguments())) {
         std::fprintf(stderr, "iolab: %s\nRun 'iolab --help' for usage.\n",
@@ -306,7 +309,11 @@ QStringList applyLaunchOptions(MainWindow& window, const LaunchOptions& options)
             problems << target;
         window.showProblem(problems.join(QLatin1Char('\n')));
     }
-    if (!options.openResult.isEmpty())
+    // A trace (iolab app.iolab-trace, a file manager's Open With) opens in the Program tab; anything else is
+    // a result.
+    if (options.openResult.endsWith(QStringLiteral(".iolab-trace"), Qt::CaseInsensitive))
+        window.openTrace(options.openResult);
+    else if (!options.openResult.isEmpty())
         openAtLaunch(window, options.openResult, problems);
     return problems;
 }

@@ -22,6 +22,7 @@
 #include "app/gui/target_model.h"
 #include "app/gui/target_panel.h"
 #include "app/gui/window_settings.h"
+#include "core/analysis/program_advice.h"
 #include "core/base/log.h"
 #include "core/base/units.h"
 #include "platform/platform.h"
@@ -397,6 +398,12 @@ void MainWindow::onRunFinished(const RunResult& finished)
     RunResult result = finished;
     const std::vector<std::string> runWarnings = m_starter->takeRunWarnings();
     result.warnings.insert(result.warnings.end(), runWarnings.begin(), runWarnings.end());
+    // Find a faster way: the answer, kept with the result (History, the PDF). A stopped run has not measured
+    // every way, so it has none.
+    if (m_advice && m_advice->plan && !result.cancelled)
+        if (const auto advice = adviseOnPlan(result, *m_advice->plan, m_advice->trace, m_advice->profile))
+            result.programAdvice = advice->lines;
+    m_advice.reset();
     m_live->runFinished();
     m_presenter->runFinished(result.cancelled);
     showResult(result, {});
@@ -420,6 +427,7 @@ void MainWindow::onRunFinished(const RunResult& finished)
 
 void MainWindow::onRunFailed(const QString& message)
 {
+    m_advice.reset();
     m_live->runFinished();
     m_presenter->runFailed();
     m_starter->setLastRunProblem(tr("The run did not start: %1").arg(message));

@@ -4,6 +4,7 @@
 #include "app/gui/history.h"
 #include "app/gui/run_preview.h"
 #include "app/gui/theme.h"
+#include "core/analysis/program_profile.h"
 #include "core/engine/registry.h"
 #include "core/engine/runner.h"
 #include "core/model/result.h"
@@ -135,6 +136,10 @@ public:
     // Replay on this target: a run of the trace's replay on the selected target, through Run's usual start
     // (the plan shows it until it starts or the matrix is edited); false with the reason in the banner.
     bool replayTrace(const QString& path);
+    // Find a faster way: a run of the trace's replay and its other ways of writing (program_data.h's
+    // adviceMatrix) the same way; when it ends, the answer (core/analysis/program_advice.h) leads its Summary
+    // and goes into History and the PDF with it. False with the reason in the banner.
+    bool adviseOnTrace(const QString& path);
     // File > Record a program...: the dialog, not modal; it opens the trace it wrote in the Program tab.
     void showRecordDialog();
     QDialog* recordDialog() const { return m_recordDialog; }
@@ -237,6 +242,15 @@ private:
     QActionGroup* m_themeGroup = nullptr;
 
     std::optional<RunResult> m_result;
+    // Find a faster way under way: the trace as the plan names it, the program's profile (the answer's
+    // lead) and the plan the run started with (its recorded script).
+    struct PendingAdvice
+    {
+        std::string trace;
+        ProgramProfile profile;
+        std::shared_ptr<const RunPlan> plan;
+    };
+    std::optional<PendingAdvice> m_advice;
     QString m_lastSaved;
     bool m_traceOpening = false;
     quint64 m_traceSerial = 0;        // the open a trace read on a worker is for

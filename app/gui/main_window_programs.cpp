@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The main window's part for a recorded program: File > Open a trace... into the Program tab, Replay on this
-// target through Run's usual start, and File > Record a program....
+// The main window's part for a recorded program: File > Open a trace... into the Program tab, Find a faster
+// way and Replay on this target through Run's usual start, and File > Record a program....
 #include "app/gui/main_window.h"
 
+#include "app/common/recording.h"
 #include "app/gui/banner.h"
 #include "app/gui/matrix_editor.h"
 #include "app/gui/plan_panel.h"
@@ -14,6 +15,7 @@
 #include "app/gui/target_panel.h"
 #include "app/gui/widget_helpers.h"
 #include "app/gui/workers.h"
+#include "core/analysis/program_advice.h"
 
 #include <QDir>
 #include <QFileDialog>
@@ -26,6 +28,7 @@ namespace iolab::gui {
 void MainWindow::connectProgramParts()
 {
     connect(m_program, &ProgramView::replayRequested, this, &MainWindow::replayTrace);
+    connect(m_program, &ProgramView::adviceRequested, this, &MainWindow::adviseOnTrace);
     connect(m_program, &ProgramView::pdfSaved, this, [this](const QString& path) {
         statusBar()->showMessage(tr("Saved the profile as %1.").arg(QDir::toNativeSeparators(path)), 10'000);
     });
@@ -38,6 +41,9 @@ void MainWindow::connectProgramParts()
         }
     });
     connect(m_starter, &RunStarter::runStarting, this, [this] {
+        // Find a faster way: its answer needs the program's own calls as the plan read them.
+        if (m_advice && !m_advice->plan)
+            m_advice->plan = m_planPanel->plan().plan;
         // The replay runs from the plan it was handed; the panel shows the editor's plan again.
         if (m_planPanel->hasMatrixOverride()) {
             m_planPanel->setMatrixOverride(std::nullopt);
@@ -106,6 +112,39 @@ bool MainWindow::replayTrace(const QString& path)
     m_editor->applyPendingFields();
     m_planPanel->setMatrixOverride(replayMatrix(path));
     return m_starter->start();
+}
+
+bool MainWindow::adviseOnTrace(const QString& path)
+{
+    const QString name = QFileInfo(path).fileName();
+    if (m_starter->isBusy()) {
+        showBanner(tr("A run is under way: find a faster way for %1 once it is over.").arg(name), true);
+        return false;
+    }
+    Matrix matrix;
+    try {
+        matrix = adviceMatrix(path);
+    } catch (const std::exception& e) {
+        showBanner(tr("Cannot find a faster way for %1: %2").arg(name, qs(e.what())), true);
+        return false;
+    }
+    PendingAdvice advice;
+    advice.trace = QFileInfo(path).absoluteFilePath().toStdString();
+    // The Program tab read this trace's profile; another trace (a test, a script) is read here.
+    if (m_program->hasProgram() && QFileInfo(m_program->tracePath()) == QFileInfo(path))
+        advice.profile = m_program->data().profile;
+    else
+        advice.profile = profileOf(advice.trace);
+    m_editor->applyPendingFields();
+    m_advice = std::move(advice);
+    m_planPanel->setMatrixOverride(std::move(matrix));
+    if (!m_starter->start()) {
+        m_advice.reset();
+        return false;
+    }
+    m_presenter->setText(
+        tr("Finding a faster way for %1: each way %2 times...").arg(name).arg(kAdviceRepetitions));
+    return true;
 }
 
 void MainWindow::showRecordDialog()

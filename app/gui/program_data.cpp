@@ -3,7 +3,9 @@
 
 #include "app/common/recording.h"
 #include "app/gui/text_helpers.h"
+#include "core/analysis/program_advice.h"
 #include "core/base/error.h"
+#include "core/engine/replay_script.h"
 #include "core/model/replay.h"
 #include "core/model/trace_reader.h"
 
@@ -240,6 +242,16 @@ Matrix replayMatrix(const QString& tracePath)
     Matrix matrix;
     matrix.name = "replay of " + QFileInfo(tracePath).fileName().toStdString();
     matrix.groups = {group};
+    return matrix;
+}
+
+Matrix adviceMatrix(const QString& tracePath)
+{
+    Matrix matrix = replayMatrix(tracePath);
+    const std::string path = QFileInfo(tracePath).absoluteFilePath().toStdString();
+    matrix.groups.front().extraAxes["replay-variant"] = adviceVariantAxis(loadReplayScript(path));
+    matrix.name = "other ways of writing what " + QFileInfo(tracePath).fileName().toStdString() + " wrote";
+    matrix.repetitions = kAdviceRepetitions;
     return matrix;
 }
 

@@ -57,5 +57,8 @@ WriteTimeline writeTimelineOf(const std::string& tracePath, std::uint64_t wallNs
 
 // The matrix of one replay of `tracePath` (an absolute path): what iolab-cli run --replay TRACE runs.
 Matrix replayMatrix(const QString& tracePath);
+// Find a faster way: the replay and each other way of writing that changes something in the program, 5
+// repetitions each: what iolab-cli advise TRACE runs. Reads the trace (InputError when it cannot be read).
+Matrix adviceMatrix(const QString& tracePath);
 
 } // namespace iolab::gui

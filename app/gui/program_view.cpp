@@ -5,6 +5,7 @@
 #include "app/gui/widget_helpers.h"
 #include "app/report/latency_chart_data.h"
 #include "app/report/pdf_report.h"
+#include "core/analysis/program_advice.h"
 #include "core/base/units.h"
 #include "platform/platform.h"
 
@@ -141,6 +142,17 @@ ProgramView::ProgramView(QWidget* parent) : QWidget(parent)
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     pageLayout->addWidget(m_title);
     auto* replayRow = new QHBoxLayout;
+    m_advise = new QPushButton(tr("Find a faster way"), page);
+    m_advise->setObjectName(QStringLiteral("adviseButton"));
+    m_advise->setToolTip(
+        tr("Replay the program's calls as it made them and in every other way that keeps its durability (a "
+           "larger stdio buffer, fewer and larger writes, fdatasync, preallocation, one syncfs for a batch "
+           "of "
+           "files, a group commit...), %1 times each on the target selected, and answer which is faster "
+           "here, "
+           "with the change to make")
+            .arg(kAdviceRepetitions));
+    replayRow->addWidget(m_advise);
     m_replay = new QPushButton(tr("Replay on this target"), page);
     m_replay->setObjectName(QStringLiteral("replayButton"));
     m_replay->setToolTip(
@@ -182,6 +194,7 @@ ProgramView::ProgramView(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_stack);
 
     connect(m_replay, &QPushButton::clicked, this, [this] { Q_EMIT replayRequested(m_data.tracePath); });
+    connect(m_advise, &QPushButton::clicked, this, [this] { Q_EMIT adviceRequested(m_data.tracePath); });
     connect(m_savePdf, &QPushButton::clicked, this, [this] {
         const QFileInfo trace(m_data.tracePath);
         const QString suggested = trace.dir().filePath(trace.completeBaseName() + QStringLiteral(".pdf"));
@@ -266,6 +279,7 @@ void ProgramView::updateReplay()
 {
     const bool ready = hasProgram() && !m_busy && !m_targetPath.isEmpty() && m_targetProblem.isEmpty();
     m_replay->setEnabled(ready);
+    m_advise->setEnabled(ready);
     if (m_busy)
         m_replayNote->setText(tr("A run is under way: replay once it is over."));
     else if (m_targetPath.isEmpty())
@@ -274,8 +288,9 @@ void ProgramView::updateReplay()
         m_replayNote->setText(tr("%1 cannot be a target: %2").arg(m_targetPath, m_targetProblem));
     else
         m_replayNote->setText(
-            tr("On %1: the program's calls re-issued in a run folder there, their time inside the calls set "
-               "beside the program's own; the run's Results, Summary and History as for any run.")
+            tr("On %1: the program's calls re-issued in a run folder there (and, to find a faster way, made "
+               "each other way that keeps their durability), timed beside the program's own; the run's "
+               "Results, Summary and History as for any run.")
                 .arg(m_targetPath));
 }
 

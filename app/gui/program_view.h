@@ -18,8 +18,9 @@ namespace iolab::gui {
 
 // The Program tab: what a recorded program did with files (a trace iolab-cli record or import wrote, or File
 // > Record a program...): its profile in sentences, the verdict first; its calls by size; its writes and
-// syncs per file over time; Replay on this target, which runs the trace's replay on the target selected; and
-// Save as PDF..., the profile as a report to hand over.
+// syncs per file over time; Find a faster way, which runs the trace's replay and each other way of writing
+// that keeps its durability on the target selected and answers with the fastest; Replay on this target, the
+// replay alone; and Save as PDF..., the profile as a report to hand over.
 class ProgramView : public QWidget
 {
     Q_OBJECT
@@ -41,6 +42,8 @@ public:
     QString tracePath() const { return m_data.tracePath; }
     bool hasProgram() const { return !m_data.tracePath.isEmpty() && m_data.error.isEmpty(); }
     QPushButton* replayButton() const { return m_replay; }
+    QPushButton* adviseButton() const { return m_advise; }
+    const ProgramData& data() const { return m_data; }
     QPushButton* savePdfButton() const { return m_savePdf; }
     // The profile as a PDF report at `path` (what Save as PDF... writes once a file is chosen): "" when it
     // was written, else why not.
@@ -52,6 +55,8 @@ public:
 
 Q_SIGNALS:
     void replayRequested(const QString& tracePath);
+    // Find a faster way: the trace's replay and its other ways of writing, then the answer.
+    void adviceRequested(const QString& tracePath);
     void pdfSaved(const QString& path);
 
 private:
@@ -66,6 +71,7 @@ private:
     QLabel* m_title = nullptr;
     QLabel* m_replayNote = nullptr;
     QPushButton* m_replay = nullptr;
+    QPushButton* m_advise = nullptr;
     QPushButton* m_savePdf = nullptr;
     QTextBrowser* m_text = nullptr;
     QChart* m_sizeChart = nullptr;

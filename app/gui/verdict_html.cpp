@@ -83,9 +83,56 @@ QString healthHtml(const Verdict& v)
     return html;
 }
 
+namespace {
+
+// The answer to how a recorded program should write: its sentences, indented as the advice indents them, and
+// its code as code.
+QString programHtml(const Verdict& v)
+{
+    QString html = QStringLiteral("<p style=\"margin:6px 0 0 0; font-size:large\"><b>%1</b></p>")
+                       .arg(tr("Your program"));
+    QStringList code;
+    const auto flushCode = [&] {
+        if (code.isEmpty())
+            return;
+        html +=
+            QStringLiteral("<pre style=\"margin:2px 0 2px 36px\">%1</pre>").arg(code.join(QLatin1Char('\n')));
+        code.clear();
+    };
+    for (std::size_t i = 0; i < v.program.size(); ++i) {
+        const std::string& line = v.program[i];
+        const std::size_t indent = std::min(line.find_first_not_of(' '), line.size());
+        if (indent >= 6) {
+            code << qs(line.substr(6)).toHtmlEscaped();
+            continue;
+        }
+        flushCode();
+        const QString text = escaped(line.substr(indent));
+        html += QStringLiteral("<p style=\"margin:%1px 0 0 %2px;%3\">%4</p>")
+                    .arg(indent == 0 ? 4 : 1)
+                    .arg(indent * 9)
+                    .arg(i == 1 ? QStringLiteral(" font-size:large") : QString())
+                    .arg(i == 1 || line.ends_with(':') ? QStringLiteral("<b>%1</b>").arg(text) : text);
+    }
+    flushCode();
+    return html;
+}
+
+} // namespace
+
 QString verdictHtml(const Verdict& v)
 {
     QString html;
+    if (!v.program.empty()) {
+        html += QStringLiteral("<p style=\"margin:0\"><b>%1</b></p>").arg(escaped(v.question));
+        html += programHtml(v);
+        if (!v.highlights.empty() || !v.limits.empty())
+            html += QStringLiteral("<hr>");
+        Verdict rest = v;
+        rest.question.clear();
+        rest.program.clear();
+        return html + verdictHtml(rest);
+    }
     if (v.health)
         html += healthHtml(v);
     if (!v.question.empty() && !v.health)

@@ -288,6 +288,14 @@ void directFindings(const CaseResult& c, const TargetInfo& target, std::vector<F
                      share, checked)});
 }
 
+// A replay made a way that keeps fewer durability points than the program (sync-at-close): shown apart by the
+// advice, never the fastest way of doing what the program did.
+bool weakerReplayWay(const Case& k)
+{
+    const std::string variant = extraAxisValue(k, "replay-variant", std::string(kRecordedCalls));
+    return variant != kRecordedCalls && parseReplayVariant(variant).weakens();
+}
+
 // Fastest per comparison group and chunk size, in chunk order: writes to a file, writes into a pipe or the
 // null device, cold reads, warm reads (never compared with each other). File writes rank by `ranking`; the
 // others have one rate.
@@ -299,7 +307,7 @@ void fastestFindings(const RunResult& result, Ranking ranking, std::vector<Findi
     std::map<std::pair<ComparisonGroup, std::uint64_t>, std::vector<std::size_t>> byChunk;
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
         const Case& k = result.cases[i].testCase;
-        if (hasRate(result.cases[i]) && ranked(i) > 0)
+        if (hasRate(result.cases[i]) && ranked(i) > 0 && !weakerReplayWay(k))
             byChunk[{comparisonGroup(k), k.chunkBytes}].push_back(i);
     }
     for (const auto& [key, indices] : byChunk) {

@@ -5,6 +5,7 @@
 #include "core/base/units.h"
 #include "core/base/words.h"
 #include "core/engine/replay_variants.h"
+#include "core/engine/run_plan.h"
 #include "core/model/axes.h"
 
 #include <fmt/format.h>
@@ -141,7 +142,7 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
     auto& lines = advice.lines;
     const double inside = static_cast<double>(profile.insideNs) / 1e9;
     const double wall = static_cast<double>(profile.wallNs) / 1e9;
-    const double share = wall > 0 ? inside / wall : 0;
+    const double share = wall > 0 ? inside / wall : 1.0;
     const std::uint64_t points = contract.syncPoints;
     std::string calls = fmt::format("{} write call{} to files", countInWords(profile.writeCalls),
                                     profile.writeCalls == 1 ? "" : "s");
@@ -158,9 +159,11 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
                         advice.program));
         return advice;
     }
+    // One thread's time inside its calls is within its run (a longer one is the clocks' rounding).
     const std::string share100 =
-        share <= 1.0
-            ? fmt::format("{:.0f}% of its {}", share * 100, formatDuration(wall))
+        share <= 1.0 || profile.threads <= 1
+            ? fmt::format("{:.0f}% of its {}", std::min(share, 1.0) * 100,
+                          formatDuration(std::max(wall, inside)))
             : fmt::format("summed over its {} threads; it ran {}", profile.threads, formatDuration(wall));
     lines.push_back(
         fmt::format("Your program spent {} in file I/O ({}): {}.", formatDuration(inside), share100, calls));
@@ -301,6 +304,23 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
             way.breach.empty() ? std::string("its sync points are gone") : way.breach));
     }
     return advice;
+}
+
+std::vector<std::string> adviceVariantAxis(const ReplayScript& script)
+{
+    std::vector<std::string> axis{std::string(kRecordedCalls)};
+    for (const ReplayVariant& variant : variantsFor(script))
+        axis.push_back(variant.name());
+    return axis;
+}
+
+std::optional<ProgramAdvice> adviseOnPlan(const RunResult& result, const RunPlan& plan,
+                                          const std::string& tracePath, const ProgramProfile& profile)
+{
+    const auto it = plan.replays.find(replayPlanKey(tracePath, kRecordedCalls));
+    if (it == plan.replays.end() || !it->second)
+        return std::nullopt;
+    return adviseProgram(result, *it->second, profile);
 }
 
 } // namespace iolab

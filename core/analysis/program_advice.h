@@ -18,6 +18,11 @@
 
 namespace iolab {
 
+struct RunPlan;
+
+// How many times each way is measured unless told: enough for the noise test to name a way.
+inline constexpr std::uint32_t kAdviceRepetitions = 5;
+
 // One way of making the program's calls, as measured.
 struct AdvisedWay
 {
@@ -50,5 +55,14 @@ struct ProgramAdvice
 // the lead: its time in I/O, its calls).
 ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorded,
                             const ProgramProfile& profile);
+
+// The replay-variant axis of a run that advises on `script`: the program's own calls first, then every way
+// that changes something in it (replay_variants.h's variantsFor).
+std::vector<std::string> adviceVariantAxis(const ReplayScript& script);
+
+// The advice on the run of `plan` that replayed `tracePath` (the path as the plan has it) and its ways;
+// nothing when the plan has no recorded replay of it.
+std::optional<ProgramAdvice> adviseOnPlan(const RunResult& result, const RunPlan& plan,
+                                          const std::string& tracePath, const ProgramProfile& profile);
 
 } // namespace iolab

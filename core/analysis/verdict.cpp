@@ -387,6 +387,14 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
     if (groups.empty() && !replays.empty() && result.matrix.question.empty())
         v.question =
             "How long does the recorded program's file I/O take on this machine, replayed call for call?";
+    if (!result.programAdvice.empty()) {
+        // The program's ways of writing: the advice is the answer; each way's own replay sentence would say
+        // it again, case by case.
+        v.question = "How should the recorded program write? The same bytes with the same durability, "
+                     "written other ways, measured here.";
+        v.program = result.programAdvice;
+        replays.clear();
+    }
     if (const std::string overridden = overridesText(result.matrix); !overridden.empty())
         v.overridden = fmt::format("Overridden for every case: {}.", overridden);
 
@@ -738,7 +746,19 @@ std::vector<std::string> verdictLines(const Verdict& v, std::size_t width)
         wrap(out, v.question, "Question: ", "          ", width);
         if (!v.overridden.empty())
             wrap(out, v.overridden, "", "          ", width);
-        if (v.answers.empty())
+        if (!v.program.empty())
+            out.emplace_back("Your program:");
+        for (const auto& line : v.program) {
+            // A snippet's lines keep their own layout; sentences are wrapped.
+            const std::size_t indent = line.find_first_not_of(' ');
+            if (indent != std::string::npos && indent >= 6) {
+                out.push_back("  " + line);
+                continue;
+            }
+            const std::string lead(2 + (indent == std::string::npos ? 0 : indent), ' ');
+            wrap(out, line.substr(lead.size() - 2), lead, lead + "  ", width);
+        }
+        if (v.answers.empty() && v.program.empty())
             wrap(out, "No case finished, so there is no answer.", "Answer:   ", "          ", width);
         for (std::size_t i = 0; i < v.answers.size(); ++i)
             wrap(out, v.answers[i], i == 0 ? "Answer:   " : "          ", "          ", width);

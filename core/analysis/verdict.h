@@ -30,7 +30,10 @@ struct Verdict
 
     // The health verdict, first, where the run measured the device in enough dimensions (health_verdict.h).
     std::optional<HealthVerdict> health;
-    std::string question;              // the question the matrix asked, one line
+    std::string question; // the question the matrix asked, one line
+    // For a run of a recorded program's ways of writing: the answer to how it should write (RunResult::
+    // programAdvice), first; a line of 6 spaces' indent or more is code, kept as it is.
+    std::vector<std::string> program;
     std::vector<std::string> answers;  // one sentence per comparison group that ran, best first
     std::vector<Highlight> highlights; // at most three, the most important first
     // The machine (issue 18): the best durable write rate against the device class's typical range, the

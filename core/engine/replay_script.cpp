@@ -59,8 +59,9 @@ bool isReplaySync(const ReplayStep& step)
 bool mayOverlapASync(const ReplayStep& step)
 {
     using trace::Call;
-    return isReplayWrite(step.call) || isReplaySync(step) || step.call == Call::Read || step.call == Call::PRead ||
-           step.call == Call::ReadV || step.call == Call::PReadV || step.call == Call::FRead;
+    return isReplayWrite(step.call) || isReplaySync(step) || step.call == Call::Read ||
+           step.call == Call::PRead || step.call == Call::ReadV || step.call == Call::PReadV ||
+           step.call == Call::FRead;
 }
 
 void countReplayStep(ReplayScript& script, const ReplayStep& step, bool recorded)
@@ -362,8 +363,8 @@ void Builder::push(std::uint32_t thread, ReplayStep step, const TraceEvent* even
     for (std::size_t i = 0; i < latest.size(); ++i)
         if (latest[i] != nullptr)
             step.waits[i] = ReplayWait{latest[i]->thread, latest[i]->steps,
-                                       latest[i]->sync && event != nullptr && latest[i]->endNs > event->startNs &&
-                                           mayOverlapASync(step)};
+                                       latest[i]->sync && event != nullptr &&
+                                           latest[i]->endNs > event->startNs && mayOverlapASync(step)};
     ++m_order;
     const bool sync = isReplaySync(step);
     for (Touch* touch : touches)

@@ -813,7 +813,8 @@ std::optional<ReplayScript> groupCommitted(const ReplayScript& script)
     std::vector<bool> shared(script.contents, false);
     for (std::uint32_t t = 0; t < script.threads.size(); ++t)
         for (const ReplayStep& step : script.threads[t].steps)
-            if (step.risk == RiskSync && step.content < syncer.size() && !isFolderContent(script, step.content)) {
+            if (step.risk == RiskSync && step.content < syncer.size() &&
+                !isFolderContent(script, step.content)) {
                 if (syncer[step.content] == kNoReplaySlot)
                     syncer[step.content] = t;
                 else if (syncer[step.content] != t)
@@ -823,8 +824,8 @@ std::optional<ReplayScript> groupCommitted(const ReplayScript& script)
     bool changed = false;
     for (ReplayThread& thread : out.threads)
         for (ReplayStep& step : thread.steps)
-            if (step.risk == RiskSync && step.content < shared.size() && shared[step.content] && step.count == 1 &&
-                (step.call == Call::Fsync || step.call == Call::Fdatasync)) {
+            if (step.risk == RiskSync && step.content < shared.size() && shared[step.content] &&
+                step.count == 1 && (step.call == Call::Fsync || step.call == Call::Fdatasync)) {
                 step.group = 1;
                 changed = true;
             }
@@ -910,7 +911,8 @@ std::vector<ReplayVariant> variantsFor(const ReplayScript& script)
         else
             ways = {ReplayVariant{kind, 0}};
         for (const ReplayVariant& variant : ways)
-            if (!(variant.linuxOnly() && script.system == trace::System::Windows) && applyVariant(script, variant))
+            if (!(variant.linuxOnly() && script.system == trace::System::Windows) &&
+                applyVariant(script, variant))
                 variants.push_back(variant);
     }
     return variants;
@@ -992,21 +994,22 @@ VariantAdvice adviceFor(const ReplayVariant& variant)
                 "with their writes; a power cut in the batch keeps none of its new names instead of those "
                 "renamed so far (each file published is still durable)"};
     case VariantKind::GroupCommit:
-        return {"let the threads that sync one file share a sync: one thread syncs for all the records "
-                "written so far while the others wait for it",
-                "pthread_mutex_lock(&m);  mine = ++asked;            /* after this thread's write */\n"
-                "while (durable < mine) {\n"
-                "    if (syncing) { pthread_cond_wait(&done, &m); continue; }\n"
-                "    syncing = 1;  upto = asked;  pthread_mutex_unlock(&m);\n"
-                "    fdatasync(fd);                                 /* one sync for every waiter */\n"
-                "    pthread_mutex_lock(&m);  syncing = 0;  durable = upto;\n"
-                "    pthread_cond_broadcast(&done);\n"
-                "}\n"
-                "pthread_mutex_unlock(&m);",
-                "C++: std::mutex and std::condition_variable the same way; Windows: the same with "
-                "FlushFileBuffers, SRWLOCK and CONDITION_VARIABLE",
-                "a thread may wait for a sync another began (its latency is a sync and a half at worst); each "
-                "record is still durable before its thread goes on"};
+        return {
+            "let the threads that sync one file share a sync: one thread syncs for all the records "
+            "written so far while the others wait for it",
+            "pthread_mutex_lock(&m);  mine = ++asked;            /* after this thread's write */\n"
+            "while (durable < mine) {\n"
+            "    if (syncing) { pthread_cond_wait(&done, &m); continue; }\n"
+            "    syncing = 1;  upto = asked;  pthread_mutex_unlock(&m);\n"
+            "    fdatasync(fd);                                 /* one sync for every waiter */\n"
+            "    pthread_mutex_lock(&m);  syncing = 0;  durable = upto;\n"
+            "    pthread_cond_broadcast(&done);\n"
+            "}\n"
+            "pthread_mutex_unlock(&m);",
+            "C++: std::mutex and std::condition_variable the same way; Windows: the same with "
+            "FlushFileBuffers, SRWLOCK and CONDITION_VARIABLE",
+            "a thread may wait for a sync another began (its latency is a sync and a half at worst); each "
+            "record is still durable before its thread goes on"};
     case VariantKind::SyncAtClose:
         return {"sync each file once, at its end, instead of at every point",
                 "/* the syncs before the last removed */\nfsync(fd);\nclose(fd);",

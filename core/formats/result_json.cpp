@@ -415,6 +415,8 @@ json resultToJson(const RunResult& r)
     }
     if (!r.warnings.empty())
         out["warnings"] = r.warnings;
+    if (!r.programAdvice.empty())
+        out["programAdvice"] = r.programAdvice;
     if (r.system.gathered)
         out["system"] = r.system;
     return out;
@@ -456,6 +458,8 @@ RunResult resultFromJson(std::string_view text, std::string_view sourceName)
             j.at("warnings").get_to(r.warnings); // results written before run warnings existed have none
         if (j.contains("system"))
             j.at("system").get_to(r.system); // nor system facts before issue 18
+        if (j.contains("programAdvice"))
+            j.at("programAdvice").get_to(r.programAdvice); // only a run of a program's ways has it
         return r;
     } catch (const InputError& e) {
         throw InputError(fmt::format("{}: damaged result file: {}", sourceName, e.what()));

@@ -1316,9 +1316,8 @@ AxisSpec replayVariantAxis()
     a.resultKey = "replay_variant";
     a.csvColumn = "replay_variant";
     a.help = "recorded (the program's own calls: the default) or another way of making them that keeps its "
-             "durability: stdio-buffer-SIZE, coalesce, fdatasync, prealloc-fdatasync, flush-at-sync; "
-             "sync-at-close is "
-             "weaker";
+             "durability: stdio-buffer-SIZE, coalesce, fdatasync, prealloc-fdatasync, flush-at-sync, "
+             "syncfs-batch, group-commit; sync-at-close is weaker";
     a.appliesTo = [](const StrategyInfo& info) {
         return info.id == kReplayStrategy;
     };
@@ -1330,6 +1329,20 @@ AxisSpec replayVariantAxis()
         const std::string variant = extraAxisValue(c, "replay-variant", std::string(kRecordedCalls));
         return variant == kRecordedCalls ? std::string() : "as " + variant;
     };
+    // The way beside the strategy in the tables ("replay, coalesce") and in the charts' short names: a run of
+    // a program's ways has one strategy, and the ways are what tell its rows apart.
+    const auto way = [](const Case& c) {
+        const std::string variant = extraAxisValue(c, "replay-variant", std::string(kRecordedCalls));
+        return variant == kRecordedCalls ? std::string() : variant;
+    };
+    a.column = {.tip =
+                    "The way the recorded program's calls were made: its own (the strategy alone) or another "
+                    "way that keeps its durability",
+                .sharedWith = "strategy",
+                .text = way};
+    a.reportColumn = AxisReportColumn{.sharedWith = "strategy", .text = way};
+    a.shortText = way;
+    a.shortRank = 1;
     return a;
 }
 

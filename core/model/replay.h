@@ -34,13 +34,15 @@ enum class VariantKind
     PreallocFdatasync, // each growing file preallocated to its final size, then fdatasync where allowed
     FlushAtSync, // a stream's fflush left out where the next call on it is another put (kept before a sync)
     SyncAtClose, // (weaker) only the last sync of each file kept
-    SyncfsBatch, // files written then synced and renamed: all written and closed, one syncfs, then the renames
+    SyncfsBatch, // files written then synced and renamed: all written and closed, one syncfs, then the
+                 // renames
     GroupCommit, // threads syncing one file: one sync made for every thread waiting on it (Linux and Windows)
 };
 // Every kind, in the order the answer lists them (StdioBuffer stands for its sizes).
-inline constexpr VariantKind kVariantKinds[] = {
-    VariantKind::StdioBuffer, VariantKind::Coalesce,    VariantKind::Fdatasync,   VariantKind::PreallocFdatasync,
-    VariantKind::FlushAtSync, VariantKind::SyncfsBatch, VariantKind::GroupCommit, VariantKind::SyncAtClose};
+inline constexpr VariantKind kVariantKinds[] = {VariantKind::StdioBuffer, VariantKind::Coalesce,
+                                                VariantKind::Fdatasync,   VariantKind::PreallocFdatasync,
+                                                VariantKind::FlushAtSync, VariantKind::SyncfsBatch,
+                                                VariantKind::GroupCommit, VariantKind::SyncAtClose};
 
 struct ReplayVariant
 {

@@ -316,6 +316,10 @@ struct RunResult
     bool cancelled = false;
     // About the whole run, for every front end to show (e.g. another IOLab run wrote to the same target).
     std::vector<std::string> warnings;
+    // A run of a recorded program's ways of writing (iolab-cli advise, the app's Find a faster way): the
+    // answer to how it should write (core/analysis/program_advice.h's lines), kept with the result so that
+    // History, the Summary and the PDF show it without the trace.
+    std::vector<std::string> programAdvice;
 
     friend bool operator==(const RunResult&, const RunResult&) = default;
 };

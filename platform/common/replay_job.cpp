@@ -235,7 +235,8 @@ void ReplayJobBase::runThread(std::size_t index, Progress& progress)
         for (std::uint32_t i = 0; i < step.count; ++i) {
             const std::uint64_t start = nowNs();
             bool made = true;
-            const std::int64_t result = step.group != 0 ? groupSync(step, index, made) : issue(step, i, index);
+            const std::int64_t result =
+                step.group != 0 ? groupSync(step, index, made) : issue(step, i, index);
             const std::uint64_t end = nowNs();
             lastEnd = end;
             if (!made) {

@@ -104,7 +104,8 @@ std::set<std::string> waysRun(const std::string& json)
         EXPECT_EQ(c.at("status"), "ok") << c.at("case").at("label") << ": " << c.dump().substr(0, 2000);
         for (const auto& rep : c.at("repetitions"))
             EXPECT_TRUE(rep.at("verified").get<bool>()) << c.at("case").at("label");
-        EXPECT_EQ(c.at("replay").at("bytesWritten"), result.at("cases").at(0).at("replay").at("bytesWritten"));
+        EXPECT_EQ(c.at("replay").at("bytesWritten"),
+                  result.at("cases").at(0).at("replay").at("bytesWritten"));
     }
     return variants;
 }
@@ -121,8 +122,9 @@ std::string unwrapped(std::string said)
 
 TEST_F(Advise, SmallFilesSyncedAndRenamedAreWrittenFirstThenSyncedOnce)
 {
-    // Each file's one sync before its rename is its contract: syncfs-batch keeps it (every file durable before
-    // its rename) with one sync. Either it is named with its change, or the answer says why none helps.
+    // Each file's one sync before its rename is its contract: syncfs-batch keeps it (every file durable
+    // before its rename) with one sync. Either it is named with its change, or the answer says why none
+    // helps.
     const std::string json = m_dir.path() + "/small.json";
     const ProcessResult r = advise(record("smallfiles"), json);
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
@@ -165,7 +167,8 @@ TEST_F(Advise, AProgramThatWroteNothingHasNothingToAdviseOn)
               0);
     const ProcessResult r = advise(trace, m_dir.path() + "/reader.json");
     EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
-    EXPECT_THAT(unwrapped(r.out), HasSubstr("wrote nothing to a file the recorder saw: there is nothing to advise on"));
+    EXPECT_THAT(unwrapped(r.out),
+                HasSubstr("wrote nothing to a file the recorder saw: there is nothing to advise on"));
     EXPECT_TRUE(fs::is_empty(m_target));
 }
 

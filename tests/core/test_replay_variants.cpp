@@ -348,14 +348,14 @@ TEST(ReplayVariants, EachAppliesOnlyWhereItChangesSomething)
 
 TEST(ReplayVariants, NamesComeBackAndAnUnknownOneIsRefused)
 {
-    for (const char* name : {"stdio-buffer-64K", "stdio-buffer-1M", "coalesce", "fdatasync",
-                             "prealloc-fdatasync", "flush-at-sync", "syncfs-batch", "group-commit",
-                             "sync-at-close"})
+    for (const char* name :
+         {"stdio-buffer-64K", "stdio-buffer-1M", "coalesce", "fdatasync", "prealloc-fdatasync",
+          "flush-at-sync", "syncfs-batch", "group-commit", "sync-at-close"})
         EXPECT_EQ(parseReplayVariant(name).name(), name);
     EXPECT_THROW(parseReplayVariant("faster"), InputError);
     EXPECT_THROW(parseReplayVariant("stdio-buffer-0"), InputError);
-    for (const char* name : {"stdio-buffer-64K", "coalesce", "fdatasync", "prealloc-fdatasync", "flush-at-sync",
-                             "syncfs-batch", "group-commit", "sync-at-close"}) {
+    for (const char* name : {"stdio-buffer-64K", "coalesce", "fdatasync", "prealloc-fdatasync",
+                             "flush-at-sync", "syncfs-batch", "group-commit", "sync-at-close"}) {
         const ReplayVariant v = parseReplayVariant(name);
         const VariantAdvice advice = adviceFor(v);
         EXPECT_FALSE(advice.change.empty() || advice.snippet.empty() || advice.others.empty() ||
@@ -412,9 +412,9 @@ TEST(ReplayVariants, ASyncfsBatchWritesEveryFileThenSyncsOnceThenRenames)
     const auto variant = applyVariant(script, parseReplayVariant("syncfs-batch"));
     ASSERT_TRUE(variant);
     EXPECT_THAT(callsOf(variant->threads[0]),
-                ::testing::ElementsAre(Call::Open, Call::Write, Call::Close, Call::Open, Call::Write, Call::Close,
-                                       Call::Open, Call::Write, Call::Syncfs, Call::Close, Call::Rename,
-                                       Call::Rename, Call::Rename));
+                ::testing::ElementsAre(Call::Open, Call::Write, Call::Close, Call::Open, Call::Write,
+                                       Call::Close, Call::Open, Call::Write, Call::Syncfs, Call::Close,
+                                       Call::Rename, Call::Rename, Call::Rename));
     EXPECT_EQ(variant->syncCalls, 1u);
     EXPECT_EQ(variant->bytesWritten, script.bytesWritten);
     EXPECT_EQ(breach(script, *variant), "") << "each file durable before its rename, as it was";

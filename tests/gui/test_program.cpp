@@ -16,8 +16,11 @@
 #include "app/gui/target_model.h"
 #include "app/gui/target_panel.h"
 #include "app/report/pdf_report.h"
+#include "core/analysis/program_advice.h"
+#include "core/engine/replay_script.h"
 #include "core/formats/procmon_import.h"
 #include "core/formats/result_json.h"
+#include "core/model/axes.h"
 #include "core/model/trace_format.h"
 #include "tests/gui/wait_for.h"
 #include "tests/support/builtin_registry.h"
@@ -50,6 +53,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 using namespace iolab;
 using namespace iolab::gui;
@@ -430,6 +434,138 @@ TEST_F(ProgramWindow, RecordedThenReplayedLikeAnyRun)
     EXPECT_THAT(reopenedText.out, HasSubstr("Your program"));
     EXPECT_FALSE(window->plan().matrix.name.starts_with("replay")) << "the plan is the editor's again";
     EXPECT_EQ(target.entryCount(), 0u) << "the run folder is gone";
+}
+
+// A writer of 4 KiB records, each as 16 writes of 256 B, an fsync after each of 8: the program's own calls,
+// made faster by coalescing, preallocation with fdatasync, or (weaker) one sync at the end.
+SyntheticTrace recordWriter()
+{
+    SyntheticTrace t;
+    t.open(1, 1, "/data/journal", trace::OpenWrite | trace::OpenCreate | trace::OpenTruncate, 3);
+    for (int r = 0; r < 8; ++r) {
+        t.transfer(1, 1, trace::Call::Write, 3, 256, -1, 16);
+        t.call(1, 1, trace::Call::Fsync, 3);
+    }
+    t.call(1, 1, trace::Call::Close, 3);
+    return t;
+}
+
+// The answer's lines as iolab-cli prints them, unwrapped: a sentence per line.
+std::vector<std::string> unwrappedAnswer(const std::string& out)
+{
+    std::vector<std::string> lines;
+    std::istringstream in(out.substr(out.find("\nYour program\n") + 14));
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty())
+            break;
+        const std::size_t indent = line.find_first_not_of(' ');
+        if (!lines.empty() && indent != std::string::npos && indent >= 2 && indent < 6 &&
+            lines.back().find_first_not_of(' ') + 2 == indent)
+            lines.back() += " " + line.substr(indent); // a wrapped sentence's next line
+        else
+            lines.push_back(line);
+    }
+    return lines;
+}
+
+// Find a faster way: the trace's replay and each other way that keeps its durability, run through Run's
+// usual start; the answer leads the Summary, as iolab-cli advise gives it (the same ways, the same lead), and
+// History and the PDF's "Your program" keep it.
+TEST_F(ProgramWindow, FindAFasterWayAnswersAsTheCliDoesAndHistoryAndThePdfKeepIt)
+{
+    const std::string trace = traces / "writer.iolab-trace";
+    recordWriter().writeTo(trace);
+    ASSERT_EQ(open(trace), QString());
+    ProgramView* view = window->programView();
+    ASSERT_TRUE(view->adviseButton()->isEnabled());
+    QSignalSpy ended(window.get(), &MainWindow::runEnded);
+    view->adviseButton()->click();
+    EXPECT_FALSE(view->adviseButton()->isEnabled()) << "no second run while one starts";
+    ASSERT_TRUE(ended.wait(180'000)) << window->bannerText().toStdString();
+    EXPECT_EQ(window->lastRunProblem(), QString());
+    ASSERT_TRUE(window->currentResult().has_value());
+    const RunResult result = *window->currentResult();
+
+    // The ways iolab-cli advise runs, the program's own calls first, each measured 5 times.
+    std::vector<std::string> ways;
+    for (const auto& c : result.cases) {
+        ways.push_back(extraAxisValue(c.testCase, "replay-variant", "recorded"));
+        EXPECT_EQ(c.status, Status::Ok) << c.testCase.label() << ": " << c.reason;
+        std::size_t measured = 0;
+        for (const auto& rep : c.repetitions)
+            measured += rep.warmup ? 0 : 1;
+        EXPECT_EQ(measured, kAdviceRepetitions) << c.testCase.label();
+    }
+    EXPECT_EQ(ways, adviceVariantAxis(loadReplayScript(trace)));
+    EXPECT_THAT(ways, ::testing::ElementsAre("recorded", "coalesce", "prealloc-fdatasync", "sync-at-close"));
+
+    // The answer: the lead as the CLI's (the program's own figures), a way named or none, the weaker apart.
+    ASSERT_GE(result.programAdvice.size(), 3u);
+    TempDir cliTarget;
+    const ProcessResult cli = runProcess(IOLAB_CLI_PATH, {"advise", trace, "--target", cliTarget.path(),
+                                                          "--reps", "2", "--warmups", "0", "--quiet"});
+    ASSERT_EQ(cli.exitCode, 0) << cli.out << cli.err;
+    const std::vector<std::string> cliAnswer = unwrappedAnswer(cli.out);
+    ASSERT_FALSE(cliAnswer.empty()) << cli.out;
+    EXPECT_EQ(result.programAdvice.front(), cliAnswer.front());
+    EXPECT_THAT(result.programAdvice.front(), HasSubstr("128 write calls"));
+    EXPECT_THAT(result.programAdvice.front(), HasSubstr("8 fsync"));
+    const auto said = [](const std::vector<std::string>& lines, const std::string& what) {
+        return std::any_of(lines.begin(), lines.end(),
+                           [&](const std::string& line) { return line.find(what) != std::string::npos; });
+    };
+    EXPECT_TRUE(
+        said(result.programAdvice, "Faster only by keeping fewer durability points (never the answer):"));
+    EXPECT_TRUE(said(cliAnswer, "Faster only by keeping fewer durability points (never the answer):"));
+    const bool named = said(result.programAdvice, "The change: ");
+    EXPECT_TRUE(named || said(result.programAdvice, "None of the "));
+
+    const std::string verdict = window->resultsView()->verdictText().toStdString();
+    EXPECT_THAT(verdict, HasSubstr("How should the recorded program write?"));
+    EXPECT_THAT(verdict, HasSubstr("Your program"));
+    EXPECT_THAT(verdict, HasSubstr(result.programAdvice.front().substr(0, 40)));
+    EXPECT_THAT(verdict, HasSubstr("sync-at-close"));
+    screenshot(*window, "advice-results.png");
+
+    // The PDF: the answer in the Summary, the whole of it in "Your program", each way as measured.
+    const std::string pdf = data / "advice.pdf";
+    ASSERT_EQ(exportAndWait(*window, q(pdf)), QString());
+    if (const char* folder = std::getenv("IOLAB_SCREENSHOTS"))
+        std::filesystem::copy_file(pdf, std::string(folder) + "/advice.pdf",
+                                   std::filesystem::copy_options::overwrite_existing);
+    const auto text = runHostTool("pdftotext", {"-layout", pdf, "-"});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    const std::string report = withoutLigatures(text.out);
+    EXPECT_THAT(report, HasSubstr("Your program"));
+    EXPECT_THAT(report, HasSubstr("Each way, as measured"));
+    EXPECT_THAT(report, HasSubstr("Faster only by keeping fewer durability points"));
+    if (named) {
+        EXPECT_THAT(report, HasSubstr("The change:"));
+    }
+
+    // History: the run reopens with its answer.
+    const QString saved = window->lastSavedRun();
+    ASSERT_FALSE(saved.isEmpty());
+    window->showResult(RunResult{}, QStringLiteral("nothing"));
+    ASSERT_EQ(openAndWait(*window, saved), QString());
+    ASSERT_TRUE(window->currentResult().has_value());
+    EXPECT_EQ(window->currentResult()->programAdvice, result.programAdvice);
+    EXPECT_EQ(window->resultsView()->verdictText().toStdString(), verdict);
+    EXPECT_FALSE(window->plan().matrix.name.starts_with("other ways")) << "the plan is the editor's again";
+    EXPECT_EQ(target.entryCount(), 0u) << "the run folders are gone";
+}
+
+// A trace that cannot be read is said, and nothing runs.
+TEST_F(ProgramWindow, FindAFasterWayOnATraceThatIsGoneIsSaid)
+{
+    const std::string trace = traces / "gone.iolab-trace";
+    recordWriter().writeTo(trace);
+    ASSERT_EQ(open(trace), QString());
+    std::filesystem::remove(trace);
+    EXPECT_FALSE(window->adviseOnTrace(q(trace)));
+    EXPECT_THAT(window->bannerText().toStdString(),
+                HasSubstr("Cannot find a faster way for gone.iolab-trace"));
+    EXPECT_EQ(target.entryCount(), 0u);
 }
 
 #endif

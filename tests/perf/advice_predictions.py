@@ -9,6 +9,10 @@ prediction. Target: real / predicted within 0.75-1.25.
 
     tests/perf/advice_predictions.py BUILD_DIR [--rounds 7] [--folder DIR] [--only PATTERN]
 
+Then the same for a real program nobody here wrote, where a setting applies the advice: dd writing 32 MiB in
+512-byte blocks with conv=fsync, against dd with bs=1M (IOLab's `coalesce`: the writes between two sync points
+as calls of at most 1 MiB).
+
 Files go into --folder (default: a temporary folder under the current folder's filesystem) and are removed.
 """
 import argparse
@@ -25,13 +29,24 @@ APPLIED = {"logger": {"flush-at-sync"}, "records": {"coalesce", "prealloc-fdatas
            "smallfiles": {"syncfs-batch", "writer-pool-4"}, "appender": {"group-commit"}}
 
 
-def run_program(program, pattern, version, folder):
+def run_program(command, folder):
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
     os.sync()  # the last round's removals written back, outside the time: both versions start alike
     start = time.perf_counter()
-    subprocess.run([program, pattern, version, folder], check=True)
+    subprocess.run(command, check=True, stderr=subprocess.DEVNULL)
     return time.perf_counter() - start
+
+
+def subjects(program, files):
+    """Each subject: its name, a function giving its command line for a version ("as-is" or a way), and the
+    ways it can apply by hand."""
+    for pattern, applied in APPLIED.items():
+        yield pattern, (lambda version, pattern=pattern: [program, pattern, version, files]), applied
+    out = os.path.join(files, "dd.out")
+    dd = {"as-is": ["dd", "if=/dev/zero", "of=" + out, "bs=512", "count=65536", "conv=fsync"],
+          "coalesce": ["dd", "if=/dev/zero", "of=" + out, "bs=1M", "count=32", "conv=fsync"]}
+    yield "dd", (lambda version: dd[version]), {"coalesce"}
 
 
 def main():
@@ -47,14 +62,15 @@ def main():
     work = tempfile.mkdtemp(prefix="iolab-advice-", dir=args.folder or os.getcwd())
     rows = []
     try:
-        for pattern, applied in APPLIED.items():
+        files = os.path.join(work, "files")
+        for pattern, command, applied in subjects(program, files):
             if args.only and pattern != args.only:
                 continue
-            files = os.path.join(work, "files")
             trace = os.path.join(work, pattern + ".iolab-trace")
-            os.makedirs(files, exist_ok=True)
-            subprocess.run([cli, "record", "--quiet", "--output", trace, "--", program, pattern, "as-is", files],
-                           check=True, stderr=subprocess.DEVNULL)
+            shutil.rmtree(files, ignore_errors=True)
+            os.makedirs(files)
+            subprocess.run([cli, "record", "--quiet", "--output", trace, "--"] + command("as-is"), check=True,
+                           stderr=subprocess.DEVNULL)
             target = os.path.join(work, "target")
             os.makedirs(target, exist_ok=True)
             advise = subprocess.run([cli, "advise", trace, "--target", target, "--quiet", "--reps", str(args.reps)],
@@ -82,11 +98,11 @@ def main():
                 print(f"{pattern}: IOLab named {variant}, which advice_programs does not apply by hand", flush=True)
                 continue
             as_is, advised = [], []
-            run_program(program, pattern, "as-is", files)  # a warm-up of each
-            run_program(program, pattern, variant, files)
+            run_program(command("as-is"), files)  # a warm-up of each
+            run_program(command(variant), files)
             for _ in range(args.rounds):
-                as_is.append(run_program(program, pattern, "as-is", files))
-                advised.append(run_program(program, pattern, variant, files))
+                as_is.append(run_program(command("as-is"), files))
+                advised.append(run_program(command(variant), files))
             real = statistics.median(as_is) / statistics.median(advised)
             rows.append((pattern, variant, predicted, real, applied))
             print(f"{pattern}: {variant} predicted {predicted:.2f}x, real {real:.2f}x "

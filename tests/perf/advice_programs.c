@@ -260,9 +260,11 @@ int main(int argc, char** argv)
     for (size_t i = 0; i < sizeof known / sizeof known[0]; ++i)
         found |= strcmp(advice, known[i]) == 0;
     if (!found) {
-        fprintf(stderr, "advice_programs: no way '%s' (as-is, flush-at-sync, coalesce, prealloc-fdatasync, syncfs-batch, "
-                "writer-pool-4, group-commit)\n",
-                advice);
+        fprintf(
+            stderr,
+            "advice_programs: no way '%s' (as-is, flush-at-sync, coalesce, prealloc-fdatasync, syncfs-batch, "
+            "writer-pool-4, group-commit)\n",
+            advice);
         return 2;
     }
     folder = argv[3];

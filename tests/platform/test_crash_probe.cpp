@@ -68,8 +68,9 @@ void expectLanded(const CrashProbeResult& probe, std::size_t kills = 4)
         // A kill at an acknowledgement point comes after bytes were acknowledged; one at a moment may come
         // before the child's first call returned (a slow start: under wine a child takes a while), and then
         // nothing was acknowledged and nothing can be lost, which the accounting below still checks.
-        if (probe.at == CrashProbeAt::Ack)
+        if (probe.at == CrashProbeAt::Ack) {
             EXPECT_GT(kill.acknowledgedBytes, 0u);
+        }
         EXPECT_EQ(kill.wrongBytes, 0u);
         EXPECT_FALSE(kill.exit.empty());
         EXPECT_EQ(kill.presentBytes + kill.lostBytes + kill.scratchBytes, kill.acknowledgedBytes);
