@@ -238,25 +238,44 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
                 " File I/O is {:.0f}% of this program's time: making it faster would save at most "
                 "{}.",
                 share * 100, formatDuration(inside));
+        const auto measuredWays =
+            static_cast<std::size_t>(std::count_if(advice.ways.begin(), advice.ways.end(), measured));
         if (profile.syncs > 0 && own.syncCalls > 0) {
             const double perSync = static_cast<double>(profile.syncTimes.percentileNs(50)) / 1e9;
-            why += fmt::format(
-                " Every way needs the {} sync{}, and each took {} at the median when the program "
-                "was recorded: "
-                "the floor is {}.",
-                countInWords(own.syncCalls), own.syncCalls == 1 ? "" : "s", formatLatency(perSync),
-                formatDuration(perSync * static_cast<double>(own.syncCalls)));
+            // A way that keeps every durability point with fewer sync calls (one syncfs for a batch, a group
+            // commit) has no such floor: the floor is said only where every way measured made them all.
+            const bool allSync =
+                std::all_of(advice.ways.begin(), advice.ways.end(), [&](const AdvisedWay& w) {
+                    return !measured(w) || w.syncCalls >= own.syncCalls;
+                });
+            if (allSync)
+                why += fmt::format(" Every way needs the {} sync{}, and each took {} at the median when the "
+                                   "program was recorded: the floor is {}.",
+                                   countInWords(own.syncCalls), own.syncCalls == 1 ? "" : "s",
+                                   formatLatency(perSync),
+                                   formatDuration(perSync * static_cast<double>(own.syncCalls)));
+            else
+                why += fmt::format(" Its {} sync{} took {} each at the median when the program was recorded "
+                                   "({} in all).",
+                                   countInWords(own.syncCalls), own.syncCalls == 1 ? "" : "s",
+                                   formatLatency(perSync),
+                                   formatDuration(perSync * static_cast<double>(own.syncCalls)));
         }
         if (advice.ways.empty())
             lines.push_back(
                 fmt::format("No other way IOLab knows changes anything in this program and keeps its "
                             "durability: keep writing as it does.{}",
                             why));
+        else if (measuredWays == 0)
+            lines.push_back(fmt::format("No other way that keeps your program's durability could be measured "
+                                        "here ({} failed, below): keep writing as it does, or try again once "
+                                        "what failed is fixed.{}",
+                                        countInWords(advice.ways.size()), why));
         else
             lines.push_back(
-                fmt::format("None of the {} way{} IOLab tried that keep your program's durability "
+                fmt::format("None of the {} way{} IOLab measured that keep your program's durability "
                             "is faster here beyond the noise: keep writing as it does.{}",
-                            advice.ways.size(), advice.ways.size() == 1 ? "" : "s", why));
+                            measuredWays, measuredWays == 1 ? "" : "s", why));
     }
     bool headed = false;
     for (const AdvisedWay& way : advice.ways) {

@@ -1044,11 +1044,15 @@ std::vector<std::string> describeReplayScript(const ReplayScript& script)
         staged += file.staged ? 1 : 0;
         files += file.directory ? 0 : 1;
     }
+    const auto plural = [](std::uint64_t n) {
+        return n == 1 ? "" : "s";
+    };
     lines.push_back(fmt::format(
-        "Replay of {}: {} calls on {} files in {} threads: {} written in {} write calls, {} read, {} syncs; "
-        "the program spent {} inside them.",
-        script.traceName, script.calls, files, script.threads.size(), formatBytes(script.bytesWritten),
-        script.writeCalls, formatBytes(script.bytesRead), script.syncCalls,
+        "Replay of {}: {} call{} on {} file{} in {} thread{}: {} written in {} write call{}, {} read, {} "
+        "sync{}; the program spent {} inside them.",
+        script.traceName, script.calls, plural(script.calls), files, plural(files), script.threads.size(),
+        plural(script.threads.size()), formatBytes(script.bytesWritten), script.writeCalls,
+        plural(script.writeCalls), formatBytes(script.bytesRead), script.syncCalls, plural(script.syncCalls),
         formatDuration(static_cast<double>(script.recordedInsideNs) / 1e9)));
     if (staged != 0)
         lines.push_back(fmt::format("{} files existed before the program ran ({}): written before the timed "

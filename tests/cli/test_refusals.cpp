@@ -222,6 +222,68 @@ Row profileRow(const char* name, std::string content, std::vector<std::string> k
             }};
 }
 
+// `iolab-cli advise` of a trace written by the row.
+Row adviseRow(const char* name, std::string content, int exitCode, std::vector<std::string> keywords)
+{
+    return {name,
+            {"advise", "{O}/t.iolab-trace", "--target", "{T}", "--reps", "1", "--warmups", "0", "--quiet"},
+            exitCode,
+            std::move(keywords),
+            [content = std::move(content)](Scene& s) {
+                write(s.out / "t.iolab-trace", content);
+            }};
+}
+
+// A program that only read a file it found.
+std::string readerTrace()
+{
+    SyntheticTrace t;
+    t.open(10, 10, "/data/input", trace::OpenRead, 3);
+    t.transfer(10, 10, trace::Call::Read, 3, 4096, -1, 4);
+    t.call(10, 10, trace::Call::Close, 3);
+    return t.bytes();
+}
+
+// A program that wrote a file and synced it, and also wrote to a descriptor the recorder never saw opened
+// (one it was handed, or opened before the recorder started).
+std::string partlySeenTrace()
+{
+    SyntheticTrace t;
+    t.open(10, 10, "/data/out", trace::OpenWrite | trace::OpenCreate | trace::OpenTruncate, 3);
+    t.transfer(10, 10, trace::Call::Write, 3, 4096, -1, 4);
+    t.call(10, 10, trace::Call::Fsync, 3);
+    t.transfer(10, 10, trace::Call::Write, 7, 512, -1, 3);
+    t.call(10, 10, trace::Call::Close, 3);
+    return t.bytes();
+}
+
+// Three small files, each written, fsynced, closed and renamed into place: syncfs-batch applies.
+std::string smallFilesTrace()
+{
+    SyntheticTrace t;
+    for (int i = 0; i < 3; ++i) {
+        const std::string name = "/data/file" + std::to_string(i);
+        t.open(10, 10, name + ".tmp", trace::OpenWrite | trace::OpenCreate | trace::OpenTruncate, 3);
+        t.transfer(10, 10, trace::Call::Write, 3, 2048);
+        t.call(10, 10, trace::Call::Fsync, 3);
+        t.call(10, 10, trace::Call::Close, 3);
+        auto& rename = t.call(10, 10, trace::Call::Rename);
+        rename.path = name + ".tmp";
+        rename.path2 = name;
+    }
+    return t.bytes();
+}
+
+#ifndef _WIN32
+// Runs iolab-cli with a library preloaded whose syncfs fails with EIO: a way that fails at run time.
+ProcessResult withFailingSyncfs(Scene& s, const std::vector<std::string>& args)
+{
+    auto environment = s.environment();
+    environment.push_back(std::string("LD_PRELOAD=") + IOLAB_FAILING_SYNCFS);
+    return runProcess(IOLAB_CLI_PATH, args, environment);
+}
+#endif
+
 Row matrixRow(const char* name, std::string content, std::vector<std::string> keywords)
 {
     return {name,
@@ -325,6 +387,21 @@ const Row kCliRows[] = {
      [](Scene& s) { write(s.out / "t.iolab-trace", goodTrace()); }},
     linuxOnly({"ReplayLargerThanTheFreeSpace", {"run", "--target", "{T}", "--replay", "{O}/t.iolab-trace", "--reps", "1", "--quiet"}, 1, {"the replay's files need", "free space", "1 refused"},
      [](Scene& s) { write(s.out / "t.iolab-trace", hugeFileTrace()); }}),
+    // Traces to advise on
+    {"AdviseMissing", {"advise", "{O}/none.iolab-trace", "--target", "{T}"}, 2, {"the trace", "none.iolab-trace", "no such file", "iolab-cli record"}},
+    {"AdviseWithoutTarget", {"advise", "{O}/t.iolab-trace"}, 2, {"--target is required"},
+     [](Scene& s) { write(s.out / "t.iolab-trace", goodTrace()); }},
+    adviseRow("AdviseNotATrace", "shopping list\n", 2, {"is not an IOLab trace"}),
+    adviseRow("AdviseTruncatedTrace", truncatedTrace(), 2, {"is truncated"}),
+    adviseRow("AdviseNoFileIo", noFileIoTrace(), 2, {"holds no call on a file", "iolab-cli profile"}),
+    adviseRow("AdviseNoWrites", readerTrace(), 0, {"wrote nothing to a file the recorder saw: there is nothing to advise on"}),
+    adviseRow("AdvisePartlySeen", partlySeenTrace(), 0, {"The advice covers only what the replay makes: it leaves out", "3 writes to descriptors it never saw opened"}),
+    linuxOnly({"AdviseLargerThanTheFreeSpace", {"advise", "{O}/t.iolab-trace", "--target", "{T}", "--reps", "1", "--quiet"}, 1, {"the replay's files need", "free space", "Its own calls could not be replayed here"},
+     [](Scene& s) { write(s.out / "t.iolab-trace", hugeFileTrace()); }}),
+#ifndef _WIN32
+    {"AdviseAWayFailsAtRunTime", {"advise", "{O}/t.iolab-trace", "--target", "{T}", "--reps", "1", "--warmups", "0", "--quiet"}, 1, {"No other way that keeps your program's durability could be measured here (1 failed, below)", "syncfs-batch: failed", "Input/output error", "1 failed"},
+     [](Scene& s) { write(s.out / "t.iolab-trace", smallFilesTrace()); }, Needs::Linux, withFailingSyncfs},
+#endif
     // Matrix files
     matrixRow("MatrixTruncated", "{\"strategies\": [\"write\"], \"chunks\": [4096", {"matrix.json", "line 1, column 42", "cut short"}),
     matrixRow("MatrixEmpty", "", {"matrix.json", "the file is empty"}),

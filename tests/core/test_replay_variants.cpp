@@ -590,7 +590,7 @@ TEST(ProgramAdvice, NoWayIsNamedInsideTheNoiseAndTheWeakerWayNeverIs)
                     wayCase("sync-at-close", {300, 310, 290, 305, 295})};
     const std::string text = adviceText(result);
     EXPECT_THAT(text,
-                HasSubstr("None of the 2 ways IOLab tried that keep your program's durability is faster"));
+                HasSubstr("None of the 2 ways IOLab measured that keep your program's durability is faster"));
     EXPECT_THAT(text, ::testing::Not(HasSubstr("The change:")));
     const std::size_t weaker = text.find("never the answer");
     ASSERT_NE(weaker, std::string::npos) << text;
