@@ -33,12 +33,14 @@ struct AdvisedWay
     Status status = Status::Ok;
     std::string reason;       // why it failed or was refused
     double insideSeconds = 0; // median time inside its calls
+    double returnSeconds = 0; // median time to run: until its last call returned (the program's time in I/O)
     double durableMBps = 0;   // median
     std::uint32_t repetitions = 0;
     std::uint64_t writeCalls = 0;
     std::uint64_t syncCalls = 0;
     std::optional<std::uint64_t> maxAtRiskBytes;
-    RateDifference vsProgram; // its durable rates against the program's own calls' replay
+    RateDifference vsProgram;    // its durable rates against the program's own calls' replay
+    RateDifference runVsProgram; // its time to run (the apparent rate) against theirs
 };
 
 struct ProgramAdvice

@@ -25,7 +25,7 @@ import tempfile
 import time
 
 # The ways each pattern of advice_programs.c can apply by hand.
-APPLIED = {"logger": {"flush-at-sync"}, "records": {"coalesce", "prealloc-fdatasync"},
+APPLIED = {"logger": {"flush-at-sync", "prealloc-fdatasync"}, "records": {"coalesce", "prealloc-fdatasync"},
            "smallfiles": {"syncfs-batch", "writer-pool-4"}, "appender": {"group-commit"}}
 
 
@@ -81,12 +81,12 @@ def main():
             said = advise.stdout
             answer = said[said.index("\nYour program\n"):]
             flat = re.sub(r"\n  +", " ", answer)
-            named = re.search(r"if you .*? \(([a-z0-9-]+)\): .*?\(\d+ against \d+ MB/s, ([0-9.]+)x\)", flat)
+            named = re.search(r"if you .*? \(([a-z0-9-]+)\): [^(]*\(([0-9.]+)x your program's speed\)", flat)
             if named is None:
                 # No way faster beyond the noise: the prediction is then that the way applied by hand, as IOLab
                 # measured it among the others, gains what IOLab's figure says (about nothing).
                 named = re.search(r" - (" + "|".join(map(re.escape, applied or {"-"})) +
-                                  r"): [^\n]*? durable: ([0-9.]+)x", flat)
+                                  r"): [^\n]*?, ([0-9.]+)x your program's speed;", flat)
                 if named is None:
                     rows.append((pattern, "none named", None, None, applied))
                     print(f"{pattern}: no way named ({flat.splitlines()[2][:120]}...)", flush=True)

@@ -7,16 +7,15 @@
  *
  * ADVICE is the name of IOLab's way (its replay variant) applied by hand, where the pattern has it:
  *   logger      20,000 lines of about 60 bytes through fprintf, each fflushed, an fsync after every 50th
- *               (flush-at-sync: fflush only before each fsync)
- *   records     4,096 records of 4 KiB written with write(2), an fsync after every 16th
- *               (coalesce: the 16 records between two fsyncs as one 64 KiB write; prealloc-fdatasync: the
- *               file preallocated to its 16 MiB when created, then fdatasync after the first fsync)
- *   smallfiles  200 files of 2 KiB, each written to a temporary name, fsynced, closed and renamed into place
- *               (syncfs-batch: every file written and closed, one syncfs, then every rename; writer-pool-4:
- *               the files shared out over 4 threads, each file still written, fsynced, closed, renamed)
- *   appender    4 threads appending 256-byte records to one file opened O_APPEND, an fdatasync after each
- *               (group-commit: a record's thread waits for one fdatasync begun after its write, one thread
- *               syncing for all)
+ *               (flush-at-sync: fflush only before each fsync; prealloc-fdatasync: the log preallocated to
+ * its final size when opened, then fdatasync after the first fsync) records     4,096 records of 4 KiB
+ * written with write(2), an fsync after every 16th (coalesce: the 16 records between two fsyncs as one 64 KiB
+ * write; prealloc-fdatasync: the file preallocated to its 16 MiB when created, then fdatasync after the first
+ * fsync) smallfiles  200 files of 2 KiB, each written to a temporary name, fsynced, closed and renamed into
+ * place (syncfs-batch: every file written and closed, one syncfs, then every rename; writer-pool-4: the files
+ * shared out over 4 threads, each file still written, fsynced, closed, renamed) appender    4 threads
+ * appending 256-byte records to one file opened O_APPEND, an fdatasync after each (group-commit: a record's
+ * thread waits for one fdatasync begun after its write, one thread syncing for all)
  *
  * Every file goes under FOLDER, which must exist; the program removes nothing. */
 #define _GNU_SOURCE
@@ -50,21 +49,38 @@ static char* pathOf(const char* name)
     return path;
 }
 
+#define LOG_LINE "2026-11-30 00:00:%02d.%06d INFO request %6d served in %4d us\n"
+#define LOG_FIELDS(n) (n) % 60, (n)*7 % 1000000, (n), (n)*13 % 5000
+
 static void logger(void)
 {
     FILE* log = fopen(pathOf("app.log"), "w");
     if (!log)
         fail("fopen app.log");
-    for (int line = 1; line <= 20000; ++line) {
-        if (fprintf(log, "2026-11-30 00:00:%02d.%06d INFO request %6d served in %4d us\n", line % 60,
-                    line * 7 % 1000000, line, line * 13 % 5000) < 0)
+    if (advised("prealloc-fdatasync")) {
+        /* The log's final size, then the file preallocated to it: each sync after the first is fdatasync. */
+        off_t total = 0;
+        char line[128];
+        for (int n = 1; n <= 20000; ++n)
+            total += snprintf(line, sizeof line, LOG_LINE, LOG_FIELDS(n));
+        int error = posix_fallocate(fileno(log), 0, total);
+        if (error != 0) {
+            errno = error;
+            fail("posix_fallocate");
+        }
+    }
+    int synced = 0;
+    for (int n = 1; n <= 20000; ++n) {
+        if (fprintf(log, LOG_LINE, LOG_FIELDS(n)) < 0)
             fail("fprintf");
         if (!advised("flush-at-sync") && fflush(log) != 0)
             fail("fflush");
-        if (line % 50 == 0) {
+        if (n % 50 == 0) {
             if (advised("flush-at-sync") && fflush(log) != 0)
                 fail("fflush");
-            if (fsync(fileno(log)) != 0)
+            int failed =
+                advised("prealloc-fdatasync") && synced++ > 0 ? fdatasync(fileno(log)) : fsync(fileno(log));
+            if (failed != 0)
                 fail("fsync");
         }
     }
