@@ -45,6 +45,9 @@ inline constexpr std::uint32_t kNoReplaySlot = 0xFFFFFFFFu;
 inline constexpr std::uint64_t kDefaultStreamBuffer = 4096;
 // fallocate's FALLOC_FL_KEEP_SIZE in a step's flags: the file's size stays.
 inline constexpr std::uint32_t kFallocKeepSize = 0x01;
+// A stdio put's flags: made with the C library's unlocked call (fwrite_unlocked, fputc_unlocked; the
+// stdio-unlocked variant).
+inline constexpr std::uint32_t kStreamUnlocked = 0x02;
 
 // Wait until thread `thread` of the script has done `steps` of its steps (with `begun`: has done
 // `steps - 1` and begun the next, its own waits over: how a group commit's sync lets the calls after it

@@ -804,6 +804,23 @@ std::optional<ReplayScript> syncfsBatched(const ReplayScript& script)
     return std::move(rw).finish(script);
 }
 
+// Each stdio put made with the C library's unlocked call: the stream's lock is no longer taken per call. The
+// same calls, the same bytes, the same flushes: the contract is the program's by construction.
+std::optional<ReplayScript> unlockedStdio(const ReplayScript& script)
+{
+    ReplayScript out = script;
+    bool changed = false;
+    for (ReplayThread& thread : out.threads)
+        for (ReplayStep& step : thread.steps)
+            if (isStreamPut(step.call) && step.synthetic == 0) {
+                step.flags |= kStreamUnlocked;
+                changed = true;
+            }
+    if (!changed)
+        return std::nullopt;
+    return out;
+}
+
 // Threads that sync one file each make their own sync; with a group commit a thread's sync is made once for
 // every thread waiting on one (replay_job.h: a sync begun after the thread's writes had returned).
 std::optional<ReplayScript> groupCommitted(const ReplayScript& script)
@@ -869,6 +886,8 @@ std::optional<ReplayScript> applyVariant(const ReplayScript& script, const Repla
         return syncfsBatched(script);
     case VariantKind::GroupCommit:
         return groupCommitted(script);
+    case VariantKind::StdioUnlocked:
+        return unlockedStdio(script);
     }
     return std::nullopt;
 }
@@ -1010,6 +1029,19 @@ VariantAdvice adviceFor(const ReplayVariant& variant)
             "FlushFileBuffers, SRWLOCK and CONDITION_VARIABLE",
             "a thread may wait for a sync another began (its latency is a sync and a half at worst); each "
             "record is still durable before its thread goes on"};
+    case VariantKind::StdioUnlocked:
+        return {
+            "write through each stream with the unlocked calls (fwrite_unlocked, fputc_unlocked) where one "
+            "thread owns it, or take its lock once around a batch (flockfile)",
+            "flockfile(f);                             /* once, around the batch */\n"
+            "for (i = 0; i < n; i++)\n"
+            "    fwrite_unlocked(rec[i], 1, len[i], f); /* no lock taken per call */\n"
+            "funlockfile(f);",
+            "glibc: fwrite_unlocked, fputc_unlocked, fputs_unlocked; Windows (the Universal CRT): "
+            "_fwrite_nolock, _fputc_nolock, with _lock_file/_unlock_file; C++: one std::ofstream per "
+            "thread (it takes no lock of its own)",
+            "a stream shared between threads must then be locked by the program (flockfile), or its "
+            "buffer is corrupted"};
     case VariantKind::SyncAtClose:
         return {"sync each file once, at its end, instead of at every point",
                 "/* the syncs before the last removed */\nfsync(fd);\nclose(fd);",

@@ -45,6 +45,8 @@ std::string ReplayVariant::name() const
         return "syncfs-batch";
     case VariantKind::GroupCommit:
         return "group-commit";
+    case VariantKind::StdioUnlocked:
+        return "stdio-unlocked";
     }
     return {};
 }

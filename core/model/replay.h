@@ -37,12 +37,13 @@ enum class VariantKind
     SyncfsBatch, // files written then synced and renamed: all written and closed, one syncfs, then the
                  // renames
     GroupCommit, // threads syncing one file: one sync made for every thread waiting on it (Linux and Windows)
+    StdioUnlocked, // each stdio put made with the unlocked call (fwrite_unlocked, fputc_unlocked)
 };
 // Every kind, in the order the answer lists them (StdioBuffer stands for its sizes).
-inline constexpr VariantKind kVariantKinds[] = {VariantKind::StdioBuffer, VariantKind::Coalesce,
-                                                VariantKind::Fdatasync,   VariantKind::PreallocFdatasync,
-                                                VariantKind::FlushAtSync, VariantKind::SyncfsBatch,
-                                                VariantKind::GroupCommit, VariantKind::SyncAtClose};
+inline constexpr VariantKind kVariantKinds[] = {
+    VariantKind::StdioBuffer, VariantKind::StdioUnlocked,     VariantKind::Coalesce,
+    VariantKind::Fdatasync,   VariantKind::PreallocFdatasync, VariantKind::FlushAtSync,
+    VariantKind::SyncfsBatch, VariantKind::GroupCommit,       VariantKind::SyncAtClose};
 
 struct ReplayVariant
 {
@@ -50,14 +51,16 @@ struct ReplayVariant
     std::uint64_t bytes = 0; // StdioBuffer's buffer
 
     std::string name() const; // "stdio-buffer-1M", "coalesce", "fdatasync", "prealloc-fdatasync",
-                              // "flush-at-sync", "syncfs-batch", "group-commit", "sync-at-close"
+                              // "flush-at-sync", "syncfs-batch", "group-commit", "stdio-unlocked",
+                              // "sync-at-close"
     bool weakens() const { return kind == VariantKind::SyncAtClose; }
     // A way only Linux has (the calls it makes have no Windows form a program can use): fdatasync,
-    // preallocation that sets the size, syncfs.
+    // preallocation that sets the size, syncfs; and the unlocked stdio calls, which the C runtime this build
+    // links on Windows (msvcrt.dll) has not (the Universal CRT's _fwrite_nolock would do).
     bool linuxOnly() const
     {
         return kind == VariantKind::Fdatasync || kind == VariantKind::PreallocFdatasync ||
-               kind == VariantKind::SyncfsBatch;
+               kind == VariantKind::SyncfsBatch || kind == VariantKind::StdioUnlocked;
     }
 };
 

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -34,12 +35,25 @@ ReplayTiming replayTimingOf(const JobSpec& spec)
 }
 
 std::int64_t issueStreamStep(const ReplayStep& step, std::uint32_t i, std::FILE* stream,
-                             const Pattern& pattern, std::byte* scratch,
-                             int (*print)(std::FILE*, const char*, ...), bool& handled)
+                             const Pattern& pattern, std::byte* scratch, const StreamCalls& calls,
+                             bool& handled)
 {
     const std::uint64_t dataAt = step.dataAt + std::uint64_t{i} * step.bytes;
     const auto bytes = static_cast<std::size_t>(step.bytes);
     handled = true;
+    if ((step.flags & kStreamUnlocked) != 0 && (step.call == Call::FWrite || step.call == Call::FPutc ||
+                                                step.call == Call::FPuts || step.call == Call::FPrintf)) {
+        if (calls.writeUnlocked == nullptr || calls.putcUnlocked == nullptr) {
+            errno = ENOSYS; // this C runtime has no unlocked calls
+            return -1;
+        }
+        if (step.call == Call::FPutc)
+            return calls.putcUnlocked(std::to_integer<unsigned char>(pattern.byteAt(step.dataAt + i)),
+                                      stream) == EOF
+                       ? -1
+                       : 0;
+        return calls.writeUnlocked(pattern.at(dataAt), 1, bytes, stream) == bytes || bytes == 0 ? 0 : -1;
+    }
     switch (step.call) {
     case Call::FWrite:
         return std::fwrite(pattern.at(dataAt), 1, bytes, stream) == bytes || bytes == 0 ? 0 : -1;
@@ -54,8 +68,8 @@ std::int64_t issueStreamStep(const ReplayStep& step, std::uint32_t i, std::FILE*
         return std::fputs(text, stream) == EOF ? -1 : 0;
     }
     case Call::FPrintf:
-        return print(stream, "%.*s", static_cast<int>(bytes),
-                     reinterpret_cast<const char*>(pattern.at(dataAt))) < 0
+        return calls.print(stream, "%.*s", static_cast<int>(bytes),
+                           reinterpret_cast<const char*>(pattern.at(dataAt))) < 0
                    ? -1
                    : 0;
     case Call::FFlush:

@@ -119,12 +119,22 @@ private:
     std::uint64_t m_startNs = 0;
 };
 
-// A stdio step's call on `stream` with the pattern's bytes: fwrite, fputc, fputs, fprintf (through `print`,
-// the C runtime's fprintf as the program called it), fflush, fread, fgetc, fgets, and a buffer spilled or
-// refilled. 0, or -1 with errno set; `handled` false for any other call (the system's job makes it).
+// The C runtime's calls a stdio step makes that differ between systems: fprintf as the program called it, and
+// the unlocked puts (null where the runtime has none: such a step fails, and says why).
+struct StreamCalls
+{
+    int (*print)(std::FILE*, const char*, ...) = nullptr;
+    std::size_t (*writeUnlocked)(const void*, std::size_t, std::size_t, std::FILE*) = nullptr;
+    int (*putcUnlocked)(int, std::FILE*) = nullptr;
+};
+
+// A stdio step's call on `stream` with the pattern's bytes: fwrite, fputc, fputs, fprintf, each locked or
+// unlocked (kStreamUnlocked: fwrite_unlocked, fputc_unlocked, the text of fputs and fprintf written with
+// fwrite_unlocked), fflush, fread, fgetc, fgets, and a buffer spilled or refilled. 0, or -1 with errno set;
+// `handled` false for any other call (the system's job makes it).
 std::int64_t issueStreamStep(const ReplayStep& step, std::uint32_t i, std::FILE* stream,
-                             const Pattern& pattern, std::byte* scratch,
-                             int (*print)(std::FILE*, const char*, ...), bool& handled);
+                             const Pattern& pattern, std::byte* scratch, const StreamCalls& calls,
+                             bool& handled);
 
 // The replay job of `spec` on the system this build replays (`own`), or nullptr with the outcome: a spec
 // without a script, or a trace recorded on the other system.

@@ -310,7 +310,8 @@ std::int64_t ReplayJob::issue(const ReplayStep& step, std::uint32_t i, std::size
     default: {
         bool handled = false;
         const std::int64_t result =
-            issueStreamStep(step, i, stream, m_pattern, scratch, &std::fprintf, handled);
+            issueStreamStep(step, i, stream, m_pattern, scratch,
+                            StreamCalls{&std::fprintf, &::fwrite_unlocked, &::fputc_unlocked}, handled);
         return handled ? result : 0;
     }
     }

@@ -48,6 +48,14 @@ namespace iolab::windows_backend {
 
 namespace {
 
+// The C runtime's stdio calls a replay step makes: the Universal CRT's _fwrite_nolock and _fputc_nolock where
+// it is the runtime; msvcrt.dll has none (the stdio-unlocked way is Linux's on this build).
+#if defined(_MSC_VER) || defined(_UCRT)
+const StreamCalls kStreamCalls{&crtFprintf, &::_fwrite_nolock, &::_fputc_nolock};
+#else
+const StreamCalls kStreamCalls{&crtFprintf, nullptr, nullptr};
+#endif
+
 using trace::Call;
 
 DWORD accessOf(std::uint32_t flags)
@@ -385,7 +393,7 @@ std::int64_t ReplayJob::issue(const ReplayStep& step, std::uint32_t i, std::size
     default: {
         bool handled = false;
         const std::int64_t result =
-            issueStreamStep(step, i, stream, m_pattern, scratch, &crtFprintf, handled);
+            issueStreamStep(step, i, stream, m_pattern, scratch, kStreamCalls, handled);
         if (handled)
             return result < 0 ? crtFailed() : result;
         // Calls only Linux makes (fcntl's flags, sync(), copy_file_range, sendfile): a Windows trace has

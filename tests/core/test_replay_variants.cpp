@@ -342,20 +342,21 @@ TEST(ReplayVariants, EachAppliesOnlyWhereItChangesSomething)
     names.clear();
     for (const ReplayVariant& v : variantsFor(scriptOf(logger())))
         names.push_back(v.name());
-    EXPECT_THAT(names, ::testing::ElementsAre("stdio-buffer-64K", "stdio-buffer-1M", "coalesce",
-                                              "prealloc-fdatasync", "sync-at-close"));
+    EXPECT_THAT(names, ::testing::ElementsAre("stdio-buffer-64K", "stdio-buffer-1M", "stdio-unlocked",
+                                              "coalesce", "prealloc-fdatasync", "sync-at-close"));
 }
 
 TEST(ReplayVariants, NamesComeBackAndAnUnknownOneIsRefused)
 {
     for (const char* name :
          {"stdio-buffer-64K", "stdio-buffer-1M", "coalesce", "fdatasync", "prealloc-fdatasync",
-          "flush-at-sync", "syncfs-batch", "group-commit", "sync-at-close"})
+          "flush-at-sync", "syncfs-batch", "group-commit", "stdio-unlocked", "sync-at-close"})
         EXPECT_EQ(parseReplayVariant(name).name(), name);
     EXPECT_THROW(parseReplayVariant("faster"), InputError);
     EXPECT_THROW(parseReplayVariant("stdio-buffer-0"), InputError);
-    for (const char* name : {"stdio-buffer-64K", "coalesce", "fdatasync", "prealloc-fdatasync",
-                             "flush-at-sync", "syncfs-batch", "group-commit", "sync-at-close"}) {
+    for (const char* name :
+         {"stdio-buffer-64K", "coalesce", "fdatasync", "prealloc-fdatasync", "flush-at-sync", "syncfs-batch",
+          "group-commit", "stdio-unlocked", "sync-at-close"}) {
         const ReplayVariant v = parseReplayVariant(name);
         const VariantAdvice advice = adviceFor(v);
         EXPECT_FALSE(advice.change.empty() || advice.snippet.empty() || advice.others.empty() ||
@@ -405,6 +406,27 @@ SyntheticTrace twoAppenders(int records)
 }
 
 } // namespace
+
+TEST(ReplayVariants, UnlockedStdioMakesEachPutWithTheUnlockedCallAndNothingElse)
+{
+    const ReplayScript script = scriptOf(logger());
+    const auto variant = applyVariant(script, parseReplayVariant("stdio-unlocked"));
+    ASSERT_TRUE(variant);
+    ASSERT_EQ(variant->threads[0].steps.size(), script.threads[0].steps.size());
+    std::size_t unlocked = 0;
+    for (std::size_t i = 0; i < script.threads[0].steps.size(); ++i) {
+        const ReplayStep& was = script.threads[0].steps[i];
+        const ReplayStep& now = variant->threads[0].steps[i];
+        EXPECT_EQ(now.call, was.call);
+        EXPECT_EQ(now.bytes, was.bytes);
+        if (now.call == Call::FPrintf && (now.flags & kStreamUnlocked) != 0)
+            unlocked += now.count;
+    }
+    EXPECT_EQ(unlocked, 300u) << "every fprintf";
+    EXPECT_EQ(breach(script, *variant), "");
+    EXPECT_FALSE(applyVariant(scriptOf(recordWriter(3)), parseReplayVariant("stdio-unlocked")))
+        << "no stream, nothing to unlock";
+}
 
 TEST(ReplayVariants, ASyncfsBatchWritesEveryFileThenSyncsOnceThenRenames)
 {

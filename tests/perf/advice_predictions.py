@@ -16,6 +16,7 @@ as calls of at most 1 MiB).
 Files go into --folder (default: a temporary folder under the current folder's filesystem) and are removed.
 """
 import argparse
+import json
 import os
 import re
 import shutil
@@ -36,6 +37,20 @@ def run_program(command, folder):
     start = time.perf_counter()
     subprocess.run(command, check=True, stderr=subprocess.DEVNULL)
     return time.perf_counter() - start
+
+
+def replay_pair(cli, matrix, target, work):
+    """One repetition each of the program's calls and the way, replayed: their times to run."""
+    result = os.path.join(work, "pair-result.json")
+    subprocess.run([cli, "run", "--matrix", matrix, "--target", target, "--reps", "1", "--warmups", "0", "--quiet",
+                    "--json", result], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(result) as f:
+        cases = json.load(f)["cases"]
+    seconds = []
+    for case in cases:
+        measured = [r["returnSeconds"] for r in case["repetitions"] if not r.get("warmup")]
+        seconds.append(statistics.median(measured))
+    return seconds[0], seconds[1]
 
 
 def subjects(program, files):
@@ -88,35 +103,49 @@ def main():
                 named = re.search(r" - (" + "|".join(map(re.escape, applied or {"-"})) +
                                   r"): [^\n]*?, ([0-9.]+)x your program's speed;", flat)
                 if named is None:
-                    rows.append((pattern, "none named", None, None, applied))
+                    rows.append((pattern, "none named", None, None, None, applied))
                     print(f"{pattern}: no way named ({flat.splitlines()[2][:120]}...)", flush=True)
                     continue
                 print(f"{pattern}: no way named; {named.group(1)} measured at {named.group(2)}x", flush=True)
             variant, predicted = named.group(1), float(named.group(2))
             if variant not in applied:
-                rows.append((pattern, variant, predicted, None, applied))
+                rows.append((pattern, variant, predicted, None, None, applied))
                 print(f"{pattern}: IOLab named {variant}, which advice_programs does not apply by hand", flush=True)
                 continue
-            as_is, advised = [], []
+            # The machine drifts between advise's run and the programs' (the same pair of ways measured minutes
+            # apart moved by a third here): each round also replays the program's calls and the way, one
+            # repetition each, between the two programs, so that IOLab's figure and the real one are taken
+            # side by side. The table gives both IOLab figures.
+            matrix = os.path.join(work, "pair.json")
+            with open(matrix, "w") as out:
+                json.dump({"groups": [{"strategies": ["replay"], "replay": [trace],
+                                       "replay-variant": ["recorded", variant]}]}, out)
+            as_is, advised, replay_as_is, replay_advised = [], [], [], []
             run_program(command("as-is"), files)  # a warm-up of each
             run_program(command(variant), files)
             for _ in range(args.rounds):
                 as_is.append(run_program(command("as-is"), files))
+                own, way = replay_pair(cli, matrix, target, work)
+                replay_as_is.append(own)
+                replay_advised.append(way)
                 advised.append(run_program(command(variant), files))
             real = statistics.median(as_is) / statistics.median(advised)
-            rows.append((pattern, variant, predicted, real, applied))
-            print(f"{pattern}: {variant} predicted {predicted:.2f}x, real {real:.2f}x "
-                  f"(as written {statistics.median(as_is) * 1e3:.1f} ms, advised "
-                  f"{statistics.median(advised) * 1e3:.1f} ms, medians of {args.rounds}); "
-                  f"real/predicted {real / predicted:.2f}", flush=True)
+            side = statistics.median(replay_as_is) / statistics.median(replay_advised)
+            rows.append((pattern, variant, predicted, side, real, applied))
+            print(f"{pattern}: {variant} predicted {predicted:.2f}x by advise, {side:.2f}x by its replays "
+                  f"beside the programs; real {real:.2f}x (as written {statistics.median(as_is) * 1e3:.1f} ms, "
+                  f"advised {statistics.median(advised) * 1e3:.1f} ms, medians of {args.rounds}); "
+                  f"real/predicted {real / predicted:.2f} and {real / side:.2f}", flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print("\n| pattern | IOLab's advice | predicted | real | real / predicted |")
-    print("|---|---|---|---|---|")
-    for pattern, variant, predicted, real, applied in rows:
-        print(f"| {pattern} | {variant} | {'-' if predicted is None else f'{predicted:.2f}x'} | "
-              f"{'-' if real is None else f'{real:.2f}x'} | "
-              f"{'-' if real is None or predicted is None else f'{real / predicted:.2f}'} |")
+    print("\n| pattern | IOLab's advice | predicted by advise | by its replays beside the programs | real | "
+          "real / predicted (advise, beside) |")
+    print("|---|---|---|---|---|---|")
+    for pattern, variant, predicted, side, real, applied in rows:
+        def x(v):
+            return "-" if v is None else f"{v:.2f}x"
+        ratios = "-" if real is None else f"{real / predicted:.2f}, {real / side:.2f}"
+        print(f"| {pattern} | {variant} | {x(predicted)} | {x(side)} | {x(real)} | {ratios} |")
 
 
 if __name__ == "__main__":
