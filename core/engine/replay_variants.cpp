@@ -723,43 +723,45 @@ std::optional<ReplayScript> syncfsBatched(const ReplayScript& script)
     for (std::size_t t = 0; t < script.threads.size(); ++t) {
         const auto& in = script.threads[t].steps;
         auto& out = rw.steps[t];
-        const auto free = [&](std::size_t j) {
+        // A recorded call of this thread that waits for no other thread's.
+        const auto unwaited = [&](std::size_t j) {
             return j < in.size() && !hasWaits(in[j]) && in[j].synthetic == 0;
         };
         const auto unitAt = [&](std::size_t i, Unit& unit) {
             const ReplayStep& open = in[i];
-            if (!free(i) || open.call != Call::Open || open.error != 0 || open.slot2 == kNoReplaySlot ||
+            if (!unwaited(i) || open.call != Call::Open || open.error != 0 || open.slot2 == kNoReplaySlot ||
                 open.file >= script.files.size() || script.files[open.file].directory ||
                 (open.flags & trace::OpenWrite) == 0 || (open.flags & trace::OpenCreate) == 0 ||
                 (open.flags & (trace::OpenSync | trace::OpenDSync | trace::OpenWriteThrough)) != 0)
                 return false;
             const std::uint32_t slot = open.slot2;
             std::size_t j = i + 1;
-            while (free(j) && in[j].slot == slot && isDescriptorWrite(in[j].call) && in[j].risk == RiskWrite)
+            while (unwaited(j) && in[j].slot == slot && isDescriptorWrite(in[j].call) && in[j].risk == RiskWrite)
                 ++j;
-            if (j == i + 1 || !free(j) || in[j].slot != slot || in[j].risk != RiskSync || in[j].count != 1 ||
+            if (j == i + 1 || !unwaited(j) || in[j].slot != slot || in[j].risk != RiskSync || in[j].count != 1 ||
                 (in[j].call != Call::Fsync && in[j].call != Call::Fdatasync))
                 return false;
             unit.open = i;
             unit.sync = j++;
-            if (!free(j) || in[j].call != Call::Close || in[j].slot != slot)
+            if (!unwaited(j) || in[j].call != Call::Close || in[j].slot != slot)
                 return false;
             ++j;
-            if (!free(j) || in[j].call != Call::Rename || in[j].file != open.file || in[j].error != 0)
+            if (!unwaited(j) || in[j].call != Call::Rename || in[j].file != open.file || in[j].error != 0)
                 return false;
             unit.rename = j++;
             // The folder's fsync after the rename: an open of a folder, its fsync, its close.
             std::vector<std::uint32_t> folders;
-            while (free(j)) {
+            while (unwaited(j)) {
                 const ReplayStep& next = in[j];
-                if (next.call == Call::Open && next.error == 0 && next.slot2 != kNoReplaySlot &&
-                    next.file < script.files.size() && script.files[next.file].directory)
-                    folders.push_back(next.slot2);
-                else if ((next.call == Call::Fsync || next.call == Call::Close) &&
-                         std::find(folders.begin(), folders.end(), next.slot) != folders.end())
-                    ;
-                else
+                const bool opensFolder = next.call == Call::Open && next.error == 0 &&
+                                         next.slot2 != kNoReplaySlot && next.file < script.files.size() &&
+                                         script.files[next.file].directory;
+                const bool onFolder = (next.call == Call::Fsync || next.call == Call::Close) &&
+                                      std::find(folders.begin(), folders.end(), next.slot) != folders.end();
+                if (!opensFolder && !onFolder)
                     break;
+                if (opensFolder)
+                    folders.push_back(next.slot2);
                 ++j;
             }
             unit.end = j;

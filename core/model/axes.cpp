@@ -1316,8 +1316,8 @@ AxisSpec replayVariantAxis()
     a.resultKey = "replay_variant";
     a.csvColumn = "replay_variant";
     a.help = "recorded (the program's own calls: the default) or another way of making them that keeps its "
-             "durability: stdio-buffer-SIZE, coalesce, fdatasync, prealloc-fdatasync, flush-at-sync, "
-             "syncfs-batch, group-commit; sync-at-close is weaker";
+             "durability: stdio-buffer-SIZE, stdio-unlocked, coalesce, fdatasync, prealloc-fdatasync, "
+             "flush-at-sync, syncfs-batch, group-commit; sync-at-close is weaker";
     a.appliesTo = [](const StrategyInfo& info) {
         return info.id == kReplayStrategy;
     };

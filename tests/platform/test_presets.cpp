@@ -24,6 +24,7 @@ using testing::HasSubstr;
 
 namespace {
 
+#ifdef __linux__
 TargetInfo probedTarget()
 {
     TargetInfo t;
@@ -48,6 +49,7 @@ std::string planText(const Matrix& preset)
         text += fmt::format("  refused {}: {}\n", r.testCase.label(), r.reason);
     return text;
 }
+#endif
 
 std::string readFile(const std::string& path)
 {
