@@ -736,10 +736,11 @@ std::optional<ReplayScript> syncfsBatched(const ReplayScript& script)
                 return false;
             const std::uint32_t slot = open.slot2;
             std::size_t j = i + 1;
-            while (unwaited(j) && in[j].slot == slot && isDescriptorWrite(in[j].call) && in[j].risk == RiskWrite)
+            while (unwaited(j) && in[j].slot == slot && isDescriptorWrite(in[j].call) &&
+                   in[j].risk == RiskWrite)
                 ++j;
-            if (j == i + 1 || !unwaited(j) || in[j].slot != slot || in[j].risk != RiskSync || in[j].count != 1 ||
-                (in[j].call != Call::Fsync && in[j].call != Call::Fdatasync))
+            if (j == i + 1 || !unwaited(j) || in[j].slot != slot || in[j].risk != RiskSync ||
+                in[j].count != 1 || (in[j].call != Call::Fsync && in[j].call != Call::Fdatasync))
                 return false;
             unit.open = i;
             unit.sync = j++;
