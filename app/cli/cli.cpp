@@ -1053,7 +1053,7 @@ int commandRun(const Registry& registry, const RunArgs& args)
         if (args.latencyTable)
             printLatencyTable(result);
         printReplays(result, *plan);
-        if (args.advise) {
+        if (args.advise && !result.cancelled) { // a stopped run has not measured every way
             adviseOnRun(result, *plan, args.replays.front());
             printAdvice(result);
         } else if (!args.noSummary)

@@ -328,7 +328,7 @@ void MainWindow::updateActions()
     // The target and the matrix are the run's while it goes.
     m_editor->setEnabled(!running);
     m_targetPanel->lockTo(running ? m_starter->runTargetKey() : QString());
-    m_program->setBusy(running);
+    m_program->setBusy(running || m_advicePreparing);
 }
 
 bool MainWindow::startRun()

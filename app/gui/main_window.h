@@ -137,8 +137,9 @@ public:
     // (the plan shows it until it starts or the matrix is edited); false with the reason in the banner.
     bool replayTrace(const QString& path);
     // Find a faster way: a run of the trace's replay and its other ways of writing (program_data.h's
-    // adviceMatrix) the same way; when it ends, the answer (core/analysis/program_advice.h) leads its Summary
-    // and goes into History and the PDF with it. False with the reason in the banner.
+    // adviceMatrix) the same way, once they are read off the GUI thread; when it ends, the answer (core/
+    // analysis/program_advice.h) leads its Summary and goes into History and the PDF with it. False with the
+    // reason in the banner when a run is under way; a trace that cannot be read is said in the banner later.
     bool adviseOnTrace(const QString& path);
     // File > Record a program...: the dialog, not modal; it opens the trace it wrote in the Program tab.
     void showRecordDialog();
@@ -249,8 +250,10 @@ private:
         std::string trace;
         ProgramProfile profile;
         std::shared_ptr<const RunPlan> plan;
+        std::string matrixName; // the plan that is this run's
     };
     std::optional<PendingAdvice> m_advice;
+    bool m_advicePreparing = false; // its ways being read off the GUI thread
     QString m_lastSaved;
     bool m_traceOpening = false;
     quint64 m_traceSerial = 0;        // the open a trace read on a worker is for

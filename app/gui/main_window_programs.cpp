@@ -41,8 +41,10 @@ void MainWindow::connectProgramParts()
         }
     });
     connect(m_starter, &RunStarter::runStarting, this, [this] {
-        // Find a faster way: its answer needs the program's own calls as the plan read them.
-        if (m_advice && !m_advice->plan)
+        // Find a faster way: its answer needs the program's own calls as its plan read them (a later run that
+        // started instead, after a start that failed, is not it).
+        if (m_advice && !m_advice->plan && m_planPanel->plan().plan &&
+            m_planPanel->plan().matrix.name == m_advice->matrixName)
             m_advice->plan = m_planPanel->plan().plan;
         // The replay runs from the plan it was handed; the panel shows the editor's plan again.
         if (m_planPanel->hasMatrixOverride()) {
@@ -110,40 +112,75 @@ bool MainWindow::replayTrace(const QString& path)
     }
     // Fields typed and not applied are applied now, before the replay's plan replaces the editor's.
     m_editor->applyPendingFields();
+    m_advice.reset(); // a replay alone: no answer to give
     m_planPanel->setMatrixOverride(replayMatrix(path));
     return m_starter->start();
 }
 
+namespace {
+
+// Find a faster way's preparation, read off the GUI thread: the matrix of ways (the trace read, each way
+// applied to see whether it changes anything) and the program's profile.
+struct PreparedAdvice
+{
+    Matrix matrix;
+    ProgramProfile profile;
+    QString error;
+};
+
+} // namespace
+
 bool MainWindow::adviseOnTrace(const QString& path)
 {
     const QString name = QFileInfo(path).fileName();
-    if (m_starter->isBusy()) {
+    if (m_starter->isBusy() || m_advicePreparing) {
         showBanner(tr("A run is under way: find a faster way for %1 once it is over.").arg(name), true);
         return false;
     }
-    Matrix matrix;
-    try {
-        matrix = adviceMatrix(path);
-    } catch (const std::exception& e) {
-        showBanner(tr("Cannot find a faster way for %1: %2").arg(name, qs(e.what())), true);
-        return false;
-    }
-    PendingAdvice advice;
-    advice.trace = QFileInfo(path).absoluteFilePath().toStdString();
-    // The Program tab read this trace's profile; another trace (a test, a script) is read here.
+    m_advicePreparing = true;
+    m_program->setBusy(true);
+    m_presenter->setText(tr("Reading %1 for the ways that apply to it...").arg(name));
+    // The Program tab read this trace's profile; another trace (a test, a script) is read with the ways.
+    std::optional<ProgramProfile> known;
     if (m_program->hasProgram() && QFileInfo(m_program->tracePath()) == QFileInfo(path))
-        advice.profile = m_program->data().profile;
-    else
-        advice.profile = profileOf(advice.trace);
-    m_editor->applyPendingFields();
-    m_advice = std::move(advice);
-    m_planPanel->setMatrixOverride(std::move(matrix));
-    if (!m_starter->start()) {
-        m_advice.reset();
-        return false;
-    }
-    m_presenter->setText(
-        tr("Finding a faster way for %1: each way %2 times...").arg(name).arg(kAdviceRepetitions));
+        known = m_program->data().profile;
+    const std::string trace = QFileInfo(path).absoluteFilePath().toStdString();
+    runOffGuiThread(
+        targetPool(), this,
+        [path, trace, known] {
+            PreparedAdvice prepared;
+            try {
+                prepared.matrix = adviceMatrix(path);
+                prepared.profile = known ? *known : profileOf(trace);
+            } catch (const std::exception& e) {
+                prepared.error = qs(e.what());
+            }
+            return prepared;
+        },
+        [name, trace](MainWindow& window, PreparedAdvice prepared) {
+            window.m_advicePreparing = false;
+            window.updateActions();
+            if (!prepared.error.isEmpty()) {
+                window.m_presenter->setText(QString());
+                window.showBanner(tr("Cannot find a faster way for %1: %2").arg(name, prepared.error), true);
+                return;
+            }
+            if (window.m_starter->isBusy()) {
+                window.showBanner(
+                    tr("A run is under way: find a faster way for %1 once it is over.").arg(name), true);
+                return;
+            }
+            window.m_editor->applyPendingFields();
+            window.m_advice =
+                PendingAdvice{trace, std::move(prepared.profile), nullptr, prepared.matrix.name};
+            window.m_planPanel->setMatrixOverride(std::move(prepared.matrix));
+            if (!window.m_starter->start()) {
+                window.m_advice.reset();
+                return;
+            }
+            window.m_presenter->setText(
+                tr("Finding a faster way for %1: each way %2 times...").arg(name).arg(kAdviceRepetitions));
+        });
     return true;
 }
 

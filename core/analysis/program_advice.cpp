@@ -188,6 +188,7 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
     // What the advice cannot cover: calls on files the replay leaves out, and what the recorder could not
     // see.
     std::vector<std::string> unseen;
+    std::string caveat; // said last: the lead and the answer come first
     for (const auto& [reason, n] : recorded.leftOut)
         if (reason.find("not a file") == std::string::npos)
             unseen.push_back(fmt::format("{} call{} {}", countInWords(n), n == 1 ? "" : "s", reason));
@@ -199,8 +200,7 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
                                      countInWords(profile.unseenDescriptorWrites),
                                      profile.unseenDescriptorWrites == 1 ? "" : "s"));
     if (!unseen.empty())
-        lines.push_back("The advice covers only what the replay makes: it leaves out " + joinWords(unseen) +
-                        ".");
+        caveat = ("The advice covers only what the replay makes: it leaves out " + joinWords(unseen) + ".");
     const AdvisedWay& own = *advice.recorded;
     const std::string durability = points == 0 ? std::string("no durability point (it never syncs)")
                                                : fmt::format("the same {} durability point{}",
@@ -212,10 +212,10 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
     // A way is named where it is faster beyond the noise both by its time to run (what the program gets) and
     // by the durable rate (what reached the disk, its end's flush too): one that only leaves less to flush
     // at the end saves the program nothing.
+    const auto beats = [&](const RateDifference& d) {
+        return d.kind == RateDifference::Kind::Faster && d.test.p < kSignificanceLevel / tried;
+    };
     const auto holds = [&](const AdvisedWay& way) {
-        const auto beats = [&](const RateDifference& d) {
-            return d.kind == RateDifference::Kind::Faster && d.test.p < kSignificanceLevel / tried;
-        };
         return measured(way) && beats(way.vsProgram) && beats(way.runVsProgram);
     };
     const AdvisedWay* best = nullptr;
@@ -237,7 +237,7 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
             "also counts making durable what the program left unsynced at its end, {:.0f} against {:.0f} "
             "MB/s, {:.2f}x).",
             durability, formatDuration(best->returnSeconds), formatDuration(own.returnSeconds), words.change,
-            best->variant, speedUp(faster), faster, best->repetitions, noiseWords(best->vsProgram),
+            best->variant, speedUp(faster), faster, best->repetitions, noiseWords(best->runVsProgram),
             best->durableMBps, own.durableMBps, best->vsProgram.ratio));
         // Another way that also beats the program and that the best does not beat beyond the noise is as
         // good.
@@ -268,7 +268,7 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
             // commit) has no such floor: the floor is said only where every way measured made them all.
             const bool allSync =
                 std::all_of(advice.ways.begin(), advice.ways.end(), [&](const AdvisedWay& w) {
-                    return !measured(w) || w.syncCalls >= own.syncCalls;
+                    return !parseReplayVariant(w.variant).fewerSyncCalls() && w.syncCalls >= own.syncCalls;
                 });
             if (allSync)
                 why += fmt::format(" Every way needs the {} sync{}, and each took {} at the median when the "
@@ -290,13 +290,14 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
                             why));
         else if (measuredWays == 0)
             lines.push_back(fmt::format("No other way that keeps your program's durability could be measured "
-                                        "here ({} failed, below): keep writing as it does, or try again once "
-                                        "what failed is fixed.{}",
+                                        "here ({} failed or not run, below), so none can be named; try again "
+                                        "once what failed is fixed.{}",
                                         countInWords(advice.ways.size()), why));
         else
             lines.push_back(
                 fmt::format("None of the {} way{} IOLab measured that keep your program's durability "
-                            "is faster here beyond the noise: keep writing as it does.{}",
+                            "is faster here beyond the noise, both to run and by the durable rate: keep "
+                            "writing as it does.{}",
                             measuredWays, measuredWays == 1 ? "" : "s", why));
     }
     bool headed = false;
@@ -316,9 +317,11 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
         std::string how;
         if (holds(way))
             how = fmt::format("{} ({})", speedUp(ratio), noiseWords(way.vsProgram));
+        else if (beats(way.vsProgram))
+            how = fmt::format("{:.2f}x by the durable rate only: no faster to run beyond the noise", ratio);
         else if (way.vsProgram.kind == RateDifference::Kind::Faster)
-            how = fmt::format("{:.2f}x, not beyond the noise over the {:.0f} ways tried (p = {:.3f})", ratio,
-                              tried, way.vsProgram.test.p);
+            how = fmt::format("{:.2f}x, not beyond the noise over the {:.0f} way{} tried (p = {:.3f})", ratio,
+                              tried, tried == 1 ? "" : "s", way.vsProgram.test.p);
         else if (way.vsProgram.kind == RateDifference::Kind::Slower)
             how = fmt::format("{:.0f}% slower ({})", (1.0 - ratio) * 100, noiseWords(way.vsProgram));
         else
@@ -345,6 +348,8 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
             own.maxAtRiskBytes ? formatBytes(*own.maxAtRiskBytes) : std::string("an unknown amount"),
             way.breach.empty() ? std::string("its sync points are gone") : way.breach));
     }
+    if (!caveat.empty())
+        lines.push_back(caveat);
     return advice;
 }
 

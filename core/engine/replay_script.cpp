@@ -56,7 +56,7 @@ bool isReplaySync(const ReplayStep& step)
     }
 }
 
-bool mayOverlapASync(const ReplayStep& step)
+bool mayRunBesideSync(const ReplayStep& step)
 {
     using trace::Call;
     return isReplayWrite(step.call) || isReplaySync(step) || step.call == Call::Read ||
@@ -364,7 +364,7 @@ void Builder::push(std::uint32_t thread, ReplayStep step, const TraceEvent* even
         if (latest[i] != nullptr)
             step.waits[i] = ReplayWait{latest[i]->thread, latest[i]->steps,
                                        latest[i]->sync && event != nullptr &&
-                                           latest[i]->endNs > event->startNs && mayOverlapASync(step)};
+                                           latest[i]->endNs > event->startNs && mayRunBesideSync(step)};
     ++m_order;
     const bool sync = isReplaySync(step);
     for (Touch* touch : touches)

@@ -181,7 +181,7 @@ bool isReplayWrite(trace::Call call);
 bool isReplaySync(const ReplayStep& step);
 // A call that may run while another thread's sync of the same file is under way (a write, a read, another
 // sync): it moves no handle and no file's end but by its own bytes. A close, a truncate, a rename may not.
-bool mayOverlapASync(const ReplayStep& step);
+bool mayRunBesideSync(const ReplayStep& step);
 // Adds `step` to the script's counts: its calls, writes and syncs when it stands for recorded calls
 // (`recorded`), and its size to the largest call (the pattern's window). The builder and every rewrite of a
 // script (replay_variants.h) count with it.

@@ -252,13 +252,18 @@ std::string contractBreach(const ReplayScript& script, const DurabilityContract&
             const DurabilityPoint& a = theirs[k];
             const std::string where = fmt::format("{}: its {} sync point (after {} handed over)", fileName(c),
                                                   ordinal(k + 1), formatBytes(a.handed));
+            // A skipped fdatasync after a size change left the size to the next point to make durable.
+            bool sizeLeft = false;
             while (m < ours.size() && ours[m].kind != DurabilityPoint::Publish &&
                    (ours[m].handed < a.handed ||
-                    (ours[m].handed == a.handed && a.kind == DurabilityPoint::Publish)))
+                    (ours[m].handed == a.handed && a.kind == DurabilityPoint::Publish))) {
+                sizeLeft = ours[m].kind == DurabilityPoint::DataOnly && (sizeLeft || ours[m].sizeChanged);
                 ++m;
+            }
             if (m >= ours.size())
                 return where + " is gone";
-            const DurabilityPoint& b = ours[m++];
+            DurabilityPoint b = ours[m++];
+            b.sizeChanged = b.sizeChanged || sizeLeft;
             if ((a.kind == DurabilityPoint::Publish) != (b.kind == DurabilityPoint::Publish))
                 return where + (a.kind == DurabilityPoint::Publish ? " (a rename) comes after another sync"
                                                                    : " comes after a rename it preceded");
@@ -709,7 +714,7 @@ std::optional<ReplayScript> syncedAtClose(const ReplayScript& script)
 // the new names than the program's order would have.
 std::optional<ReplayScript> syncfsBatched(const ReplayScript& script)
 {
-    constexpr std::size_t kLargestBatch = 4096; // files in one batch
+    constexpr std::size_t kLargestBatchFiles = 4096;
     if (script.system != trace::System::Linux)
         return std::nullopt;
     struct Unit
@@ -772,7 +777,7 @@ std::optional<ReplayScript> syncfsBatched(const ReplayScript& script)
         while (i < in.size()) {
             std::vector<Unit> run;
             Unit unit;
-            for (std::size_t at = i; run.size() < kLargestBatch && unitAt(at, unit); at = unit.end)
+            for (std::size_t at = i; run.size() < kLargestBatchFiles && unitAt(at, unit); at = unit.end)
                 run.push_back(unit);
             if (run.size() < 2) {
                 out.push_back(in[i]);
@@ -828,18 +833,26 @@ std::optional<ReplayScript> unlockedStdio(const ReplayScript& script)
 // every thread waiting on one (replay_job.h: a sync begun after the thread's writes had returned).
 std::optional<ReplayScript> groupCommitted(const ReplayScript& script)
 {
-    // Per content, the first thread seen syncing it, and whether another does too.
+    // A file is shared when two threads sync it, all with the same call: one thread's fdatasync must never
+    // stand for another's fsync.
     std::vector<std::uint32_t> syncer(script.contents, kNoReplaySlot);
+    std::vector<Call> syncCall(script.contents, Call::Fsync);
     std::vector<bool> shared(script.contents, false);
+    std::vector<bool> mixed(script.contents, false);
     for (std::uint32_t t = 0; t < script.threads.size(); ++t)
         for (const ReplayStep& step : script.threads[t].steps)
             if (step.risk == RiskSync && step.content < syncer.size() &&
                 !isFolderContent(script, step.content)) {
-                if (syncer[step.content] == kNoReplaySlot)
+                if (syncer[step.content] == kNoReplaySlot) {
                     syncer[step.content] = t;
-                else if (syncer[step.content] != t)
+                    syncCall[step.content] = step.call;
+                } else if (syncer[step.content] != t) {
                     shared[step.content] = true;
+                }
+                mixed[step.content] = mixed[step.content] || step.call != syncCall[step.content];
             }
+    for (std::uint32_t c = 0; c < script.contents; ++c)
+        shared[c] = shared[c] && !mixed[c];
     ReplayScript out = script;
     bool changed = false;
     for (ReplayThread& thread : out.threads)
@@ -861,7 +874,7 @@ std::optional<ReplayScript> groupCommitted(const ReplayScript& script)
     for (ReplayThread& thread : out.threads)
         for (ReplayStep& step : thread.steps)
             for (ReplayWait& wait : step.waits)
-                if (mayOverlapASync(step) && wait.thread < out.threads.size() && wait.steps > 0 &&
+                if (mayRunBesideSync(step) && wait.thread < out.threads.size() && wait.steps > 0 &&
                     wait.steps <= out.threads[wait.thread].steps.size() &&
                     out.threads[wait.thread].steps[wait.steps - 1].group != 0)
                     wait.begun = true;
@@ -1013,8 +1026,9 @@ VariantAdvice adviceFor(const ReplayVariant& variant)
                 "through any descriptor on the filesystem; Windows has no call for it without an "
                 "administrator's volume handle",
                 "syncfs writes every dirty file of that filesystem, other programs' too, so its time grows "
-                "with their writes; a power cut in the batch keeps none of its new names instead of those "
-                "renamed so far (each file published is still durable)"};
+                "with their writes; the files are published later: a power cut before the batch's renames "
+                "finds none of its files under their new names, where the program would have published "
+                "those written so far (each file published is still durable)"};
     case VariantKind::GroupCommit:
         return {
             "let the threads that sync one file share a sync: one thread syncs for all the records "

@@ -54,6 +54,11 @@ struct ReplayVariant
                               // "flush-at-sync", "syncfs-batch", "group-commit", "stdio-unlocked",
                               // "sync-at-close"
     bool weakens() const { return kind == VariantKind::SyncAtClose; }
+    // Keeps every durability point with fewer sync calls: one syncfs for a batch, one sync for a group.
+    bool fewerSyncCalls() const
+    {
+        return kind == VariantKind::SyncfsBatch || kind == VariantKind::GroupCommit;
+    }
     // A way only Linux has (the calls it makes have no Windows form a program can use): fdatasync,
     // preallocation that sets the size, syncfs; and the unlocked stdio calls, which the C runtime this build
     // links on Windows (msvcrt.dll) has not (the Universal CRT's _fwrite_nolock would do).

@@ -292,11 +292,14 @@ std::int64_t ReplayJobBase::groupSync(const ReplayStep& step, std::size_t index,
     // What this thread handed over before it asked is in the system: a sync begun after it asked covers it.
     const std::uint64_t mine = ++commit.asked;
     std::int64_t result = 0;
-    while (commit.durable < mine) {
+    while (commit.covered < mine) {
         if (commit.syncing) {
             commit.done.wait(lock);
             continue;
         }
+        // A sync that failed fails the run: nobody makes it again, as if it could bring back what was lost.
+        if (commit.failed)
+            break;
         commit.syncing = true;
         const std::uint64_t upTo = commit.asked;
         lock.unlock();
@@ -305,7 +308,9 @@ std::int64_t ReplayJobBase::groupSync(const ReplayStep& step, std::size_t index,
         made = true;
         commit.syncing = false;
         if (result >= 0)
-            commit.durable = std::max(commit.durable, upTo);
+            commit.covered = std::max(commit.covered, upTo);
+        else
+            commit.failed = true;
         commit.done.notify_all();
         if (result < 0)
             break;

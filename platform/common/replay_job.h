@@ -110,8 +110,9 @@ private:
         std::mutex lock;
         std::condition_variable done;
         std::uint64_t asked = 0;
-        std::uint64_t durable = 0;
+        std::uint64_t covered = 0;
         bool syncing = false;
+        bool failed = false; // the last sync made failed
     };
     std::unique_ptr<Commit[]> m_commits; // only when the script has a group commit
 

@@ -562,9 +562,13 @@ TEST_F(ProgramWindow, FindAFasterWayOnATraceThatIsGoneIsSaid)
     recordWriter().writeTo(trace);
     ASSERT_EQ(open(trace), QString());
     std::filesystem::remove(trace);
-    EXPECT_FALSE(window->adviseOnTrace(q(trace)));
-    EXPECT_THAT(window->bannerText().toStdString(),
-                HasSubstr("Cannot find a faster way for gone.iolab-trace"));
+    ASSERT_TRUE(window->adviseOnTrace(q(trace))) << "read off the GUI thread: said when it fails";
+    EXPECT_FALSE(window->programView()->adviseButton()->isEnabled()) << "no second one meanwhile";
+    IOLAB_TRY_VERIFY(
+        window->bannerText().contains(QStringLiteral("Cannot find a faster way for gone.iolab-trace")),
+        10'000);
+    EXPECT_FALSE(window->isRunning());
+    EXPECT_TRUE(window->programView()->adviseButton()->isEnabled());
     EXPECT_EQ(target.entryCount(), 0u);
 }
 
