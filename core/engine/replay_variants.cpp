@@ -707,99 +707,117 @@ std::optional<ReplayScript> syncedAtClose(const ReplayScript& script)
     return std::move(rw).finish(script);
 }
 
-// Files written, synced, closed and renamed into place one after another (a store of small files, a
-// save of each document): the whole run written and closed first, one syncfs through the last file's
-// descriptor, then every rename (and the folder's own fsync after it, where the program made one). Each file
-// is durable before its rename, as it was; the renames come later, so a power cut in the run keeps fewer of
-// the new names than the program's order would have.
+// One file of a run written, synced, closed and renamed into place, by its steps in its thread: [open, sync)
+// opens and writes it, `sync` syncs it, then its close, then from `rename` to `end` its rename and the
+// folder's fsync that followed it (an open of the folder, its fsync, its close).
+struct PublishedFile
+{
+    std::size_t open = 0;
+    std::size_t sync = 0;
+    std::size_t rename = 0;
+    std::size_t end = 0;
+};
+
+// The file published from step `i` of `in`, if one is: each of its steps a recorded call that waits for no
+// other thread's.
+std::optional<PublishedFile> publishedFileAt(const ReplayScript& script, const std::vector<ReplayStep>& in,
+                                             std::size_t i)
+{
+    const auto unwaited = [&](std::size_t j) {
+        return j < in.size() && !hasWaits(in[j]) && in[j].synthetic == 0;
+    };
+    const ReplayStep& open = in[i];
+    if (!unwaited(i) || open.call != Call::Open || open.error != 0 || open.slot2 == kNoReplaySlot ||
+        open.file >= script.files.size() || script.files[open.file].directory ||
+        (open.flags & trace::OpenWrite) == 0 || (open.flags & trace::OpenCreate) == 0 ||
+        (open.flags & (trace::OpenSync | trace::OpenDSync | trace::OpenWriteThrough)) != 0)
+        return std::nullopt;
+    const std::uint32_t slot = open.slot2;
+    std::size_t j = i + 1;
+    while (unwaited(j) && in[j].slot == slot && isDescriptorWrite(in[j].call) && in[j].risk == RiskWrite)
+        ++j;
+    if (j == i + 1 || !unwaited(j) || in[j].slot != slot || in[j].risk != RiskSync || in[j].count != 1 ||
+        (in[j].call != Call::Fsync && in[j].call != Call::Fdatasync))
+        return std::nullopt;
+    PublishedFile file;
+    file.open = i;
+    file.sync = j++;
+    if (!unwaited(j) || in[j].call != Call::Close || in[j].slot != slot)
+        return std::nullopt;
+    ++j;
+    if (!unwaited(j) || in[j].call != Call::Rename || in[j].file != open.file || in[j].error != 0)
+        return std::nullopt;
+    file.rename = j++;
+    std::vector<std::uint32_t> folders;
+    while (unwaited(j)) {
+        const ReplayStep& next = in[j];
+        const bool opensFolder = next.call == Call::Open && next.error == 0 && next.slot2 != kNoReplaySlot &&
+                                 next.file < script.files.size() && script.files[next.file].directory;
+        const bool onFolder = (next.call == Call::Fsync || next.call == Call::Close) &&
+                              std::find(folders.begin(), folders.end(), next.slot) != folders.end();
+        if (!opensFolder && !onFolder)
+            break;
+        if (opensFolder)
+            folders.push_back(next.slot2);
+        ++j;
+    }
+    file.end = j;
+    return file;
+}
+
+// The files published one after another from step `i` on, at most `most`.
+std::vector<PublishedFile> publishedRunAt(const ReplayScript& script, const std::vector<ReplayStep>& in,
+                                          std::size_t i, std::size_t most)
+{
+    std::vector<PublishedFile> run;
+    for (std::size_t at = i; run.size() < most;) {
+        const auto file = publishedFileAt(script, in, at);
+        if (!file)
+            break;
+        run.push_back(*file);
+        at = file->end;
+    }
+    return run;
+}
+
+// Files written, synced, closed and renamed into place one after another (a store of small files, a save of
+// each document): the whole run written and closed first, one syncfs through the last file's descriptor, then
+// every rename (and the folder's own fsync after it, where the program made one). Each file is durable before
+// its rename, as it was; the renames come later, so a power cut in the run keeps fewer of the new names than
+// the program's order would have.
 std::optional<ReplayScript> syncfsBatched(const ReplayScript& script)
 {
     constexpr std::size_t kLargestBatchFiles = 4096;
     if (script.system != trace::System::Linux)
         return std::nullopt;
-    struct Unit
-    {
-        std::size_t open = 0;
-        std::size_t sync = 0;   // its sync: left out, but for the run's last file, where syncfs is made
-        std::size_t rename = 0; // the rename and what follows it (the folder's fsync): published later
-        std::size_t end = 0;
-    };
     Rewrite rw(script);
     for (std::size_t t = 0; t < script.threads.size(); ++t) {
         const auto& in = script.threads[t].steps;
         auto& out = rw.steps[t];
-        // A recorded call of this thread that waits for no other thread's.
-        const auto unwaited = [&](std::size_t j) {
-            return j < in.size() && !hasWaits(in[j]) && in[j].synthetic == 0;
-        };
-        const auto unitAt = [&](std::size_t i, Unit& unit) {
-            const ReplayStep& open = in[i];
-            if (!unwaited(i) || open.call != Call::Open || open.error != 0 || open.slot2 == kNoReplaySlot ||
-                open.file >= script.files.size() || script.files[open.file].directory ||
-                (open.flags & trace::OpenWrite) == 0 || (open.flags & trace::OpenCreate) == 0 ||
-                (open.flags & (trace::OpenSync | trace::OpenDSync | trace::OpenWriteThrough)) != 0)
-                return false;
-            const std::uint32_t slot = open.slot2;
-            std::size_t j = i + 1;
-            while (unwaited(j) && in[j].slot == slot && isDescriptorWrite(in[j].call) &&
-                   in[j].risk == RiskWrite)
-                ++j;
-            if (j == i + 1 || !unwaited(j) || in[j].slot != slot || in[j].risk != RiskSync ||
-                in[j].count != 1 || (in[j].call != Call::Fsync && in[j].call != Call::Fdatasync))
-                return false;
-            unit.open = i;
-            unit.sync = j++;
-            if (!unwaited(j) || in[j].call != Call::Close || in[j].slot != slot)
-                return false;
-            ++j;
-            if (!unwaited(j) || in[j].call != Call::Rename || in[j].file != open.file || in[j].error != 0)
-                return false;
-            unit.rename = j++;
-            // The folder's fsync after the rename: an open of a folder, its fsync, its close.
-            std::vector<std::uint32_t> folders;
-            while (unwaited(j)) {
-                const ReplayStep& next = in[j];
-                const bool opensFolder = next.call == Call::Open && next.error == 0 &&
-                                         next.slot2 != kNoReplaySlot && next.file < script.files.size() &&
-                                         script.files[next.file].directory;
-                const bool onFolder = (next.call == Call::Fsync || next.call == Call::Close) &&
-                                      std::find(folders.begin(), folders.end(), next.slot) != folders.end();
-                if (!opensFolder && !onFolder)
-                    break;
-                if (opensFolder)
-                    folders.push_back(next.slot2);
-                ++j;
-            }
-            unit.end = j;
-            return true;
-        };
         std::size_t i = 0;
         while (i < in.size()) {
-            std::vector<Unit> run;
-            Unit unit;
-            for (std::size_t at = i; run.size() < kLargestBatchFiles && unitAt(at, unit); at = unit.end)
-                run.push_back(unit);
+            const auto run = publishedRunAt(script, in, i, kLargestBatchFiles);
             if (run.size() < 2) {
                 out.push_back(in[i]);
                 rw.mark(t, i);
                 ++i;
                 continue;
             }
-            for (const Unit& u : run) {
-                out.insert(out.end(), in.begin() + static_cast<std::ptrdiff_t>(u.open),
-                           in.begin() + static_cast<std::ptrdiff_t>(u.sync));
-                if (&u == &run.back()) {
+            for (const PublishedFile& f : run) {
+                out.insert(out.end(), in.begin() + static_cast<std::ptrdiff_t>(f.open),
+                           in.begin() + static_cast<std::ptrdiff_t>(f.sync));
+                if (&f == &run.back()) {
                     ReplayStep all;
                     all.call = Call::Syncfs;
-                    all.slot = in[u.open].slot2;
+                    all.slot = in[f.open].slot2;
                     all.risk = RiskSyncAll;
                     out.push_back(all);
                 }
-                out.push_back(in[u.sync + 1]); // its close
+                out.push_back(in[f.sync + 1]); // its close
             }
-            for (const Unit& u : run)
-                out.insert(out.end(), in.begin() + static_cast<std::ptrdiff_t>(u.rename),
-                           in.begin() + static_cast<std::ptrdiff_t>(u.end));
+            for (const PublishedFile& f : run)
+                out.insert(out.end(), in.begin() + static_cast<std::ptrdiff_t>(f.rename),
+                           in.begin() + static_cast<std::ptrdiff_t>(f.end));
             // A wait on a step inside the batch waits for the whole of it.
             for (std::size_t k = i; k < run.back().end; ++k)
                 rw.mark(t, k);
@@ -810,6 +828,84 @@ std::optional<ReplayScript> syncfsBatched(const ReplayScript& script)
     if (!rw.changed)
         return std::nullopt;
     return std::move(rw).finish(script);
+}
+
+// The same run of published files shared out over kWriterPoolThreads new threads, round robin, each file
+// still written, synced, closed and renamed in its order; the thread that made them waits for the pool at the
+// run's end. Files are published in another order than the program's, each still durable before its rename.
+std::optional<ReplayScript> pooledWriters(const ReplayScript& script)
+{
+    constexpr std::size_t kLargestRunFiles = 1u << 20;
+    Rewrite rw(script);
+    struct Pool
+    {
+        std::uint32_t owner = 0;
+        ReplayWait start; // the owner's steps before the run done
+        std::vector<std::vector<ReplayStep>> threads;
+    };
+    std::vector<Pool> pools;
+    const auto firstPoolThread = [&](std::size_t pool) {
+        return static_cast<std::uint32_t>(script.threads.size() + pool * kWriterPoolThreads);
+    };
+    for (std::size_t t = 0; t < script.threads.size(); ++t) {
+        const auto& in = script.threads[t].steps;
+        auto& out = rw.steps[t];
+        std::size_t i = 0;
+        while (i < in.size()) {
+            const auto run = publishedRunAt(script, in, i, kLargestRunFiles);
+            if (run.size() < kWriterPoolThreads) {
+                out.push_back(in[i]);
+                rw.mark(t, i);
+                ++i;
+                continue;
+            }
+            Pool pool;
+            pool.owner = static_cast<std::uint32_t>(t);
+            pool.start = ReplayWait{static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(out.size())};
+            pool.threads.resize(kWriterPoolThreads);
+            for (std::size_t k = 0; k < run.size(); ++k)
+                pool.threads[k % kWriterPoolThreads].insert(
+                    pool.threads[k % kWriterPoolThreads].end(),
+                    in.begin() + static_cast<std::ptrdiff_t>(run[k].open),
+                    in.begin() + static_cast<std::ptrdiff_t>(run[k].end));
+            // The owner goes on once every pool thread is done: steps that only wait, two pool threads each.
+            const std::uint32_t first = firstPoolThread(pools.size());
+            for (std::size_t k = 0; k < kWriterPoolThreads; k += 2) {
+                ReplayStep join;
+                join.call = Call::Close;
+                join.count = 0;
+                join.synthetic = 1;
+                for (std::size_t w = 0; w < 2 && k + w < kWriterPoolThreads; ++w)
+                    join.waits[w] = ReplayWait{first + static_cast<std::uint32_t>(k + w),
+                                               static_cast<std::uint32_t>(pool.threads[k + w].size())};
+                out.push_back(join);
+            }
+            for (std::size_t k = i; k < run.back().end; ++k)
+                rw.mark(t, k);
+            i = run.back().end;
+            pools.push_back(std::move(pool));
+            rw.changed = true;
+        }
+    }
+    if (!rw.changed)
+        return std::nullopt;
+    ReplayScript out = std::move(rw).finish(script);
+    // The pools' threads, after the program's own (the joins above name them by these places). Each waits
+    // for its owner to have come to the run; the steps it makes waited for nobody in the program.
+    for (const Pool& pool : pools)
+        for (const auto& steps : pool.threads) {
+            ReplayThread thread;
+            thread.pid = script.threads[pool.owner].pid;
+            thread.tid = 0; // not a thread the program had
+            thread.startNs = script.threads[pool.owner].startNs;
+            thread.steps = steps;
+            if (!thread.steps.empty())
+                thread.steps.front().waits[0] = pool.start;
+            for (const ReplayStep& step : thread.steps)
+                countReplayStep(out, step, step.synthetic == 0);
+            out.threads.push_back(std::move(thread));
+        }
+    return out;
 }
 
 // Each stdio put made with the C library's unlocked call: the stream's lock is no longer taken per call. The
@@ -904,6 +1000,8 @@ std::optional<ReplayScript> applyVariant(const ReplayScript& script, const Repla
         return groupCommitted(script);
     case VariantKind::StdioUnlocked:
         return unlockedStdio(script);
+    case VariantKind::WriterPool:
+        return pooledWriters(script);
     }
     return std::nullopt;
 }
@@ -1046,6 +1144,23 @@ VariantAdvice adviceFor(const ReplayVariant& variant)
             "FlushFileBuffers, SRWLOCK and CONDITION_VARIABLE",
             "a thread may wait for a sync another began (its latency is a sync and a half at worst); each "
             "record is still durable before its thread goes on"};
+    case VariantKind::WriterPool:
+        return {
+            fmt::format("write the files from a pool of {} threads, each file still written, synced, closed "
+                        "and renamed into place in that order",
+                        kWriterPoolThreads),
+            "/* each of 4 threads takes the files i, i + 4, i + 8, ... */\n"
+            "for (i = first; i < n; i += 4) {\n"
+            "    fd = open(tmp[i], O_WRONLY | O_CREAT | O_TRUNC, 0644);\n"
+            "    write(fd, data[i], size[i]);\n"
+            "    fsync(fd);  close(fd);\n"
+            "    rename(tmp[i], final[i]);\n"
+            "}",
+            "C++: std::thread or std::async over the list of files; Windows: the same with CreateFile, "
+            "WriteFile, FlushFileBuffers and MoveFileEx on a thread pool (SubmitThreadpoolWork)",
+            "the files are published in another order than one after another: a reader that expects them in "
+            "order must not rely on it; a device that does not gain from syncs in flight together gains "
+            "nothing"};
     case VariantKind::StdioUnlocked:
         return {
             "write through each stream with the unlocked calls (fwrite_unlocked, fputc_unlocked) where one "

@@ -1317,7 +1317,7 @@ AxisSpec replayVariantAxis()
     a.csvColumn = "replay_variant";
     a.help = "recorded (the program's own calls: the default) or another way of making them that keeps its "
              "durability: stdio-buffer-SIZE, stdio-unlocked, coalesce, fdatasync, prealloc-fdatasync, "
-             "flush-at-sync, syncfs-batch, group-commit; sync-at-close is weaker";
+             "flush-at-sync, syncfs-batch, writer-pool, group-commit; sync-at-close is weaker";
     a.appliesTo = [](const StrategyInfo& info) {
         return info.id == kReplayStrategy;
     };

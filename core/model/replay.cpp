@@ -47,6 +47,8 @@ std::string ReplayVariant::name() const
         return "group-commit";
     case VariantKind::StdioUnlocked:
         return "stdio-unlocked";
+    case VariantKind::WriterPool:
+        return "writer-pool";
     }
     return {};
 }

@@ -38,12 +38,15 @@ enum class VariantKind
                  // renames
     GroupCommit, // threads syncing one file: one sync made for every thread waiting on it (Linux and Windows)
     StdioUnlocked, // each stdio put made with the unlocked call (fwrite_unlocked, fputc_unlocked)
+    WriterPool,    // files written, synced and renamed one after another: shared out over kWriterPoolThreads
 };
+inline constexpr std::uint32_t kWriterPoolThreads = 4;
 // Every kind, in the order the answer lists them (StdioBuffer stands for its sizes).
-inline constexpr VariantKind kVariantKinds[] = {
-    VariantKind::StdioBuffer, VariantKind::StdioUnlocked,     VariantKind::Coalesce,
-    VariantKind::Fdatasync,   VariantKind::PreallocFdatasync, VariantKind::FlushAtSync,
-    VariantKind::SyncfsBatch, VariantKind::GroupCommit,       VariantKind::SyncAtClose};
+inline constexpr VariantKind kVariantKinds[] = {VariantKind::StdioBuffer,       VariantKind::StdioUnlocked,
+                                                VariantKind::Coalesce,          VariantKind::Fdatasync,
+                                                VariantKind::PreallocFdatasync, VariantKind::FlushAtSync,
+                                                VariantKind::SyncfsBatch,       VariantKind::WriterPool,
+                                                VariantKind::GroupCommit,       VariantKind::SyncAtClose};
 
 struct ReplayVariant
 {
@@ -51,8 +54,8 @@ struct ReplayVariant
     std::uint64_t bytes = 0; // StdioBuffer's buffer
 
     std::string name() const; // "stdio-buffer-1M", "coalesce", "fdatasync", "prealloc-fdatasync",
-                              // "flush-at-sync", "syncfs-batch", "group-commit", "stdio-unlocked",
-                              // "sync-at-close"
+                              // "flush-at-sync", "syncfs-batch", "writer-pool", "group-commit",
+                              // "stdio-unlocked", "sync-at-close"
     bool weakens() const { return kind == VariantKind::SyncAtClose; }
     // Keeps every durability point with fewer sync calls: one syncfs for a batch, one sync for a group.
     bool fewerSyncCalls() const

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 
 using namespace iolab;
@@ -350,7 +351,7 @@ TEST(ReplayVariants, NamesComeBackAndAnUnknownOneIsRefused)
 {
     for (const char* name :
          {"stdio-buffer-64K", "stdio-buffer-1M", "coalesce", "fdatasync", "prealloc-fdatasync",
-          "flush-at-sync", "syncfs-batch", "group-commit", "stdio-unlocked", "sync-at-close"})
+          "flush-at-sync", "syncfs-batch", "writer-pool", "group-commit", "stdio-unlocked", "sync-at-close"})
         EXPECT_EQ(parseReplayVariant(name).name(), name);
     EXPECT_THROW(parseReplayVariant("faster"), InputError);
     EXPECT_THROW(parseReplayVariant("stdio-buffer-0"), InputError);
@@ -474,6 +475,39 @@ TEST(ReplayVariants, ASyncfsBatchNeedsTwoFilesAndLinux)
     for (const ReplayVariant& v : variantsFor(windows))
         names.push_back(v.name());
     EXPECT_THAT(names, ::testing::Not(::testing::Contains("syncfs-batch")));
+}
+
+TEST(ReplayVariants, AWriterPoolSharesTheFilesOutOverFourThreadsAndWaitsForThem)
+{
+    const ReplayScript script = scriptOf(smallFiles(6, true));
+    const auto variant = applyVariant(script, parseReplayVariant("writer-pool"));
+    ASSERT_TRUE(variant);
+    ASSERT_EQ(variant->threads.size(), 1u + kWriterPoolThreads);
+    // The program's thread only waits for the pool: two steps that make no call, two threads each.
+    const auto& own = variant->threads[0].steps;
+    ASSERT_EQ(own.size(), 2u);
+    std::set<std::uint32_t> joined;
+    for (const ReplayStep& join : own) {
+        EXPECT_EQ(join.count, 0u);
+        for (const ReplayWait& wait : join.waits) {
+            joined.insert(wait.thread);
+            EXPECT_EQ(wait.steps, variant->threads[wait.thread].steps.size()) << "all of its steps";
+        }
+    }
+    EXPECT_EQ(joined, (std::set<std::uint32_t>{1, 2, 3, 4}));
+    // Files 0 and 4 on the first pool thread, 1 and 5 on the second, one each on the others; each file still
+    // opened, written, synced, closed, renamed, its folder synced.
+    EXPECT_EQ(callsOf(variant->threads[1]).size(), 16u);
+    EXPECT_EQ(callsOf(variant->threads[3]).size(), 8u);
+    EXPECT_THAT(callsOf(variant->threads[3]),
+                ::testing::ElementsAre(Call::Open, Call::Write, Call::Fsync, Call::Close, Call::Rename,
+                                       Call::Open, Call::Fsync, Call::Close));
+    EXPECT_EQ(variant->threads[3].steps.front().waits[0].thread, 0u) << "starts where the program's run did";
+    EXPECT_EQ(variant->syncCalls, script.syncCalls);
+    EXPECT_EQ(variant->bytesWritten, script.bytesWritten);
+    EXPECT_EQ(breach(script, *variant), "");
+    EXPECT_FALSE(applyVariant(scriptOf(smallFiles(3, false)), parseReplayVariant("writer-pool")))
+        << "fewer files than threads: nothing to share out";
 }
 
 TEST(DurabilityContract, AnAddedSyncIsLetBeAndAnAddedOrMovedRenameIsCaught)

@@ -27,7 +27,7 @@ import time
 
 # The ways each pattern of advice_programs.c can apply by hand.
 APPLIED = {"logger": {"flush-at-sync", "prealloc-fdatasync"}, "records": {"coalesce", "prealloc-fdatasync"},
-           "smallfiles": {"syncfs-batch", "writer-pool-4"}, "appender": {"group-commit"}}
+           "smallfiles": {"syncfs-batch", "writer-pool"}, "appender": {"group-commit"}}
 
 
 def run_program(command, folder):

@@ -12,7 +12,7 @@
  * written with write(2), an fsync after every 16th (coalesce: the 16 records between two fsyncs as one 64 KiB
  * write; prealloc-fdatasync: the file preallocated to its 16 MiB when created, then fdatasync after the first
  * fsync) smallfiles  200 files of 2 KiB, each written to a temporary name, fsynced, closed and renamed into
- * place (syncfs-batch: every file written and closed, one syncfs, then every rename; writer-pool-4: the files
+ * place (syncfs-batch: every file written and closed, one syncfs, then every rename; writer-pool: the files
  * shared out over 4 threads, each file still written, fsynced, closed, renamed) appender    4 threads
  * appending 256-byte records to one file opened O_APPEND, an fdatasync after each (group-commit: a record's
  * thread waits for one fdatasync begun after its write, one thread syncing for all)
@@ -182,7 +182,7 @@ static void smallfiles(void)
             publishSmallFile(i);
         return;
     }
-    if (advised("writer-pool-4")) {
+    if (advised("writer-pool")) {
         pthread_t threads[kPoolThreads];
         for (size_t t = 0; t < kPoolThreads; ++t)
             if (pthread_create(&threads[t], NULL, smallFileWriter, (void*)t) != 0)
@@ -271,7 +271,7 @@ int main(int argc, char** argv)
     }
     advice = argv[2];
     const char* known[] = {"as-is",        "flush-at-sync", "coalesce",    "prealloc-fdatasync",
-                           "syncfs-batch", "writer-pool-4", "group-commit"};
+                           "syncfs-batch", "writer-pool",   "group-commit"};
     int found = 0;
     for (size_t i = 0; i < sizeof known / sizeof known[0]; ++i)
         found |= strcmp(advice, known[i]) == 0;
@@ -279,7 +279,7 @@ int main(int argc, char** argv)
         fprintf(
             stderr,
             "advice_programs: no way '%s' (as-is, flush-at-sync, coalesce, prealloc-fdatasync, syncfs-batch, "
-            "writer-pool-4, group-commit)\n",
+            "writer-pool, group-commit)\n",
             advice);
         return 2;
     }
