@@ -464,8 +464,15 @@ std::optional<ReplayScript> withStdioBuffer(const ReplayScript& script, std::uin
     return std::move(rw).finish(script);
 }
 
-std::optional<ReplayScript> coalesced(const ReplayScript& script)
+// Consecutive writes of one handle between two sync points as one call: one write (or fwrite) of their bytes,
+// or with `gather` one writev of them with each write a piece of its own (no copy into one buffer; descriptor
+// writes at the position only: stdio has no writev).
+std::optional<ReplayScript> coalesced(const ReplayScript& script, bool gather)
 {
+    constexpr std::uint32_t kMostPieces = 1024; // IOV_MAX
+    const auto piecesOf = [](const ReplayStep& step) {
+        return step.call == Call::WriteV ? std::max<std::uint32_t>(step.flags, 1) * step.count : step.count;
+    };
     Rewrite rw(script);
     for (std::size_t t = 0; t < script.threads.size(); ++t) {
         const auto& in = script.threads[t].steps;
@@ -489,11 +496,18 @@ std::optional<ReplayScript> coalesced(const ReplayScript& script)
             const bool positional = last.call == Call::Write || last.call == Call::WriteV;
             const bool nextPositional = next.call == Call::Write || next.call == Call::WriteV;
             if (positional && nextPositional)
-                return true;
+                return !gather || piecesOf(last) + piecesOf(next) <= kMostPieces;
             return last.call == Call::PWrite && next.call == Call::PWrite && last.offset >= 0 &&
                    next.offset == last.offset + static_cast<std::int64_t>(last.bytes * last.count);
         };
-        const auto asOne = [](ReplayStep& step) {
+        const auto asOne = [&](ReplayStep& step) {
+            if (gather) {
+                step.flags = piecesOf(step);
+                step.bytes *= step.count;
+                step.count = 1;
+                step.call = Call::WriteV;
+                return;
+            }
             if (step.count == 1 && step.call != Call::WriteV && step.call != Call::FPutc &&
                 step.call != Call::FPuts && step.call != Call::FPrintf)
                 return;
@@ -507,17 +521,20 @@ std::optional<ReplayScript> coalesced(const ReplayScript& script)
         for (std::size_t i = 0; i < in.size(); ++i) {
             ReplayStep step = in[i];
             const bool mergeable =
-                isStreamPut(step.call) ||
-                (isDescriptorWrite(step.call) && step.risk == RiskWrite && step.call != Call::PWriteV);
+                gather ? (step.call == Call::Write || step.call == Call::WriteV) && step.risk == RiskWrite
+                       : isStreamPut(step.call) || (isDescriptorWrite(step.call) && step.risk == RiskWrite &&
+                                                    step.call != Call::PWriteV);
             if (mergeable && !out.empty() && continues(out.back(), step) &&
                 (isStreamPut(out.back().call) || isDescriptorWrite(out.back().call))) {
                 ReplayStep& last = out.back();
                 asOne(last);
+                if (gather)
+                    last.flags += piecesOf(step);
                 last.bytes += step.bytes * step.count;
                 last.recordedNs += step.recordedNs;
                 rw.changed = true;
             } else if (mergeable && step.count > 1 && step.bytes * step.count <= kLargestCoalesced &&
-                       step.call != Call::PWrite) {
+                       step.call != Call::PWrite && (!gather || piecesOf(step) <= kMostPieces)) {
                 asOne(step);
                 out.push_back(step);
                 rw.changed = true;
@@ -985,7 +1002,9 @@ std::optional<ReplayScript> applyVariant(const ReplayScript& script, const Repla
     case VariantKind::StdioBuffer:
         return withStdioBuffer(script, variant.bytes);
     case VariantKind::Coalesce:
-        return coalesced(script);
+        return coalesced(script, false);
+    case VariantKind::Gather:
+        return coalesced(script, true);
     case VariantKind::Fdatasync:
         return withFdatasync(script, false);
     case VariantKind::PreallocFdatasync:
@@ -1144,6 +1163,15 @@ VariantAdvice adviceFor(const ReplayVariant& variant)
             "FlushFileBuffers, SRWLOCK and CONDITION_VARIABLE",
             "a thread may wait for a sync another began (its latency is a sync and a half at worst); each "
             "record is still durable before its thread goes on"};
+    case VariantKind::Gather:
+        return {
+            "hand each record's pieces to one writev instead of a write each, the pieces left where they are",
+            "struct iovec piece[3] = {{header, header_len}, {body, body_len}, {\"\\n\", 1}};\n"
+            "writev(fd, piece, 3);   /* one call, no copy into one buffer */",
+            "Linux and POSIX: writev, pwritev; C++: none in the standard library (asio's gather writes); "
+            "Windows: WriteFileGather only for unbuffered, page-aligned pieces, so a single WriteFile of a "
+            "buffer there",
+            "at most 1,024 pieces a call (IOV_MAX); the pieces must stay unchanged until the call returns"};
     case VariantKind::WriterPool:
         return {
             fmt::format("write the files from a pool of {} threads, each file still written, synced, closed "

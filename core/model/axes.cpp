@@ -1315,9 +1315,10 @@ AxisSpec replayVariantAxis()
     a.matrixKey = "replay-variant";
     a.resultKey = "replay_variant";
     a.csvColumn = "replay_variant";
-    a.help = "recorded (the program's own calls: the default) or another way of making them that keeps its "
-             "durability: stdio-buffer-SIZE, stdio-unlocked, coalesce, fdatasync, prealloc-fdatasync, "
-             "flush-at-sync, syncfs-batch, writer-pool, group-commit; sync-at-close is weaker";
+    a.help =
+        "recorded (the program's own calls: the default) or another way of making them that keeps its "
+        "durability: stdio-buffer-SIZE, stdio-unlocked, coalesce, writev, fdatasync, prealloc-fdatasync, "
+        "flush-at-sync, syncfs-batch, writer-pool, group-commit; sync-at-close is weaker";
     a.appliesTo = [](const StrategyInfo& info) {
         return info.id == kReplayStrategy;
     };

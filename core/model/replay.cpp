@@ -49,6 +49,8 @@ std::string ReplayVariant::name() const
         return "stdio-unlocked";
     case VariantKind::WriterPool:
         return "writer-pool";
+    case VariantKind::Gather:
+        return "writev";
     }
     return {};
 }

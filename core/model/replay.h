@@ -39,14 +39,15 @@ enum class VariantKind
     GroupCommit, // threads syncing one file: one sync made for every thread waiting on it (Linux and Windows)
     StdioUnlocked, // each stdio put made with the unlocked call (fwrite_unlocked, fputc_unlocked)
     WriterPool,    // files written, synced and renamed one after another: shared out over kWriterPoolThreads
+    Gather,        // consecutive descriptor writes between sync points as one writev, each write a piece
 };
 inline constexpr std::uint32_t kWriterPoolThreads = 4;
 // Every kind, in the order the answer lists them (StdioBuffer stands for its sizes).
-inline constexpr VariantKind kVariantKinds[] = {VariantKind::StdioBuffer,       VariantKind::StdioUnlocked,
-                                                VariantKind::Coalesce,          VariantKind::Fdatasync,
-                                                VariantKind::PreallocFdatasync, VariantKind::FlushAtSync,
-                                                VariantKind::SyncfsBatch,       VariantKind::WriterPool,
-                                                VariantKind::GroupCommit,       VariantKind::SyncAtClose};
+inline constexpr VariantKind kVariantKinds[] = {
+    VariantKind::StdioBuffer, VariantKind::StdioUnlocked, VariantKind::Coalesce,
+    VariantKind::Gather,      VariantKind::Fdatasync,     VariantKind::PreallocFdatasync,
+    VariantKind::FlushAtSync, VariantKind::SyncfsBatch,   VariantKind::WriterPool,
+    VariantKind::GroupCommit, VariantKind::SyncAtClose};
 
 struct ReplayVariant
 {
@@ -63,12 +64,14 @@ struct ReplayVariant
         return kind == VariantKind::SyncfsBatch || kind == VariantKind::GroupCommit;
     }
     // A way only Linux has (the calls it makes have no Windows form a program can use): fdatasync,
-    // preallocation that sets the size, syncfs; and the unlocked stdio calls, which the C runtime this build
-    // links on Windows (msvcrt.dll) has not (the Universal CRT's _fwrite_nolock would do).
+    // preallocation that sets the size, syncfs, writev (WriteFileGather takes only unbuffered, aligned
+    // pages); and the unlocked stdio calls, which the C runtime this build links on Windows (msvcrt.dll) has
+    // not (the Universal CRT's _fwrite_nolock would do).
     bool linuxOnly() const
     {
         return kind == VariantKind::Fdatasync || kind == VariantKind::PreallocFdatasync ||
-               kind == VariantKind::SyncfsBatch || kind == VariantKind::StdioUnlocked;
+               kind == VariantKind::SyncfsBatch || kind == VariantKind::StdioUnlocked ||
+               kind == VariantKind::Gather;
     }
 };
 

@@ -168,6 +168,22 @@ TEST(ReplayVariants, CoalescingMakesOneWritePerRecordAndKeepsTheSyncs)
     EXPECT_EQ(breach(script, *variant), "");
 }
 
+TEST(ReplayVariants, AWritevMakesEachRecordOneCallWithItsWritesAsPieces)
+{
+    const ReplayScript script = scriptOf(recordWriter(2));
+    const auto variant = applyVariant(script, parseReplayVariant("writev"));
+    ASSERT_TRUE(variant);
+    EXPECT_THAT(callsOf(variant->threads[0]), ::testing::ElementsAre(Call::Open, Call::WriteV, Call::Fsync,
+                                                                     Call::WriteV, Call::Fsync, Call::Close));
+    const ReplayStep& record = variant->threads[0].steps[1];
+    EXPECT_EQ(record.bytes, 4096u);
+    EXPECT_EQ(record.count, 1u);
+    EXPECT_EQ(record.flags, 16u) << "the 16 writes as 16 pieces";
+    EXPECT_EQ(variant->writeCalls, 2u);
+    EXPECT_EQ(breach(script, *variant), "");
+    EXPECT_FALSE(applyVariant(scriptOf(logger()), parseReplayVariant("writev"))) << "stdio has no writev";
+}
+
 TEST(ReplayVariants, CoalescingRenumbersTheWaitsOfOtherThreads)
 {
     // Thread 11 closes the descriptor thread 10 wrote and synced: its close waits for thread 10's fsync,
@@ -339,7 +355,7 @@ TEST(ReplayVariants, EachAppliesOnlyWhereItChangesSomething)
     std::vector<std::string> names;
     for (const ReplayVariant& v : variantsFor(scriptOf(recordWriter(4))))
         names.push_back(v.name());
-    EXPECT_THAT(names, ::testing::ElementsAre("coalesce", "prealloc-fdatasync", "sync-at-close"));
+    EXPECT_THAT(names, ::testing::ElementsAre("coalesce", "writev", "prealloc-fdatasync", "sync-at-close"));
     names.clear();
     for (const ReplayVariant& v : variantsFor(scriptOf(logger())))
         names.push_back(v.name());
@@ -349,9 +365,9 @@ TEST(ReplayVariants, EachAppliesOnlyWhereItChangesSomething)
 
 TEST(ReplayVariants, NamesComeBackAndAnUnknownOneIsRefused)
 {
-    for (const char* name :
-         {"stdio-buffer-64K", "stdio-buffer-1M", "coalesce", "fdatasync", "prealloc-fdatasync",
-          "flush-at-sync", "syncfs-batch", "writer-pool", "group-commit", "stdio-unlocked", "sync-at-close"})
+    for (const char* name : {"stdio-buffer-64K", "stdio-buffer-1M", "coalesce", "fdatasync",
+                             "prealloc-fdatasync", "flush-at-sync", "syncfs-batch", "writer-pool",
+                             "group-commit", "stdio-unlocked", "writev", "sync-at-close"})
         EXPECT_EQ(parseReplayVariant(name).name(), name);
     EXPECT_THROW(parseReplayVariant("faster"), InputError);
     EXPECT_THROW(parseReplayVariant("stdio-buffer-0"), InputError);
