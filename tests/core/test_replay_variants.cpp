@@ -2,6 +2,7 @@
 // The durability contract of a recording and the variants IOLab measures against it (core/engine/
 // replay_variants.h), on scripts built from traces written call by call: each variant keeps the program's
 // sync points, and a script that drops, moves or weakens one is caught, with where.
+#include "core/analysis/findings.h"
 #include "core/analysis/program_advice.h"
 #include "core/base/error.h"
 #include "core/base/stats.h"
@@ -694,6 +695,26 @@ TEST(ProgramAdvice, AClearLeadIsNamedWithItsChange)
                                 "unsynced at its end, 150 against 100 MB/s, 1.50x"));
     EXPECT_THAT(text, HasSubstr("The change: collect each record in memory"));
     EXPECT_THAT(text, HasSubstr("  - prealloc-fdatasync:")) << "the other way, listed, not named";
+}
+
+TEST(ProgramAdvice, TheWeakerWayIsNeverTheFastestInTheResultsFindings)
+{
+    // sync-at-close runs 3x the program's rate, but keeps fewer durability points: the results' "fastest"
+    // sentence names a way that keeps them (here the program's own calls, the only other case).
+    RunResult result;
+    result.cases = {wayCase("recorded", {100, 98, 102, 99, 101}),
+                    wayCase("sync-at-close", {300, 310, 290, 305, 295})};
+    for (std::uint32_t i = 0; i < result.cases.size(); ++i) {
+        result.cases[i].index = i;
+        result.cases[i].testCase.chunkBytes = 4096;
+    }
+    std::vector<std::string> fastest;
+    for (const Finding& f : findings(result, nullptr))
+        if (f.kind == Finding::Kind::Fastest)
+            fastest.push_back(f.text);
+    ASSERT_EQ(fastest.size(), 1u);
+    EXPECT_THAT(fastest.front(), HasSubstr("case 1"));
+    EXPECT_THAT(fastest.front(), ::testing::Not(HasSubstr("sync-at-close")));
 }
 
 TEST(ProgramAdvice, AWayThatOnlyLeavesLessToFlushAtTheEndIsNotNamed)
