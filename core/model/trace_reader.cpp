@@ -265,6 +265,29 @@ void TraceReader::readSmallRecords(Part& part)
     }
 }
 
+namespace {
+
+// When a call is seen in the order forEachEvent gives: when it started, but a call that gives a handle (an
+// open, a dup, a mapping) when it returned. The handle is not the call's before then, and another thread can
+// still be using the same value until its close returns: a stream's FILE* or a descriptor is reused as soon
+// as it is freed, while an open begun before that free returns after it. One thread's calls keep their order,
+// as each starts after the last returned.
+std::uint64_t seenAtNs(const TraceEvent& event)
+{
+    using trace::Call;
+    switch (event.call) {
+    case Call::Open:
+    case Call::FOpen:
+    case Call::Dup:
+    case Call::Mmap:
+        return event.endNs;
+    default:
+        return event.startNs;
+    }
+}
+
+} // namespace
+
 void TraceReader::forEachEvent(const std::function<bool(const TraceEvent&)>& visit)
 {
     std::vector<Cursor> cursors;
@@ -318,7 +341,7 @@ void TraceReader::forEachEvent(const std::function<bool(const TraceEvent&)>& vis
         }
     };
     auto later = [&cursors](std::size_t a, std::size_t b) {
-        return cursors[a].event.startNs > cursors[b].event.startNs;
+        return seenAtNs(cursors[a].event) > seenAtNs(cursors[b].event);
     };
     std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> next(later);
     for (std::size_t i = 0; i < cursors.size(); ++i) {

@@ -193,6 +193,56 @@ TEST(ReplayScript, StreamsWritesLandAtTheStreamsPosition)
     EXPECT_EQ(script.writeCalls, 103u);
 }
 
+// A stream's FILE* is reused as soon as it is freed. Here thread 11's fopen began while thread 10 still wrote
+// to the same address, and returned after thread 10's fclose had freed it: each thread's writes belong to its
+// own file (seen under wine, where the two opens ran 2 ms apart).
+TEST(ReplayScript, AHandleIsTheOpensOnlyOnceTheOpenReturned)
+{
+    SyntheticTrace t;
+    {
+        auto& a = t.call(10, 10, Call::FOpen, 0x5000);
+        a.path = "/data/a.log";
+        a.flags = kCreate;
+        a.offset = 3;
+        a.startNs = 1000;
+        a.endNs = 2000;
+    }
+    {
+        auto& write = t.transfer(10, 10, Call::FWrite, 0x5000, 100);
+        write.startNs = 3000;
+        write.endNs = 4000;
+    }
+    {
+        auto& b = t.call(10, 11, Call::FOpen, 0x5000);
+        b.path = "/data/b.log";
+        b.flags = kCreate;
+        b.offset = 4;
+        b.startNs = 3500; // during thread 10's write
+        b.endNs = 9000;   // after its fclose
+    }
+    {
+        auto& close = t.call(10, 10, Call::FClose, 0x5000);
+        close.startNs = 5000;
+        close.endNs = 6000;
+    }
+    {
+        auto& write = t.transfer(10, 11, Call::FWrite, 0x5000, 7);
+        write.startNs = 10000;
+        write.endNs = 11000;
+    }
+    {
+        auto& close = t.call(10, 11, Call::FClose, 0x5000);
+        close.startNs = 12000;
+        close.endNs = 13000;
+    }
+    const ReplayScript script = scriptOf(t);
+
+    EXPECT_EQ(leftSize(script, "/data/a.log"), 100u);
+    EXPECT_EQ(leftSize(script, "/data/b.log"), 7u);
+    EXPECT_EQ(script.writeCalls, 2u);
+    EXPECT_TRUE(script.leftOut.empty());
+}
+
 TEST(ReplayScript, CallsOnTerminalsPipesAndDevicesAreLeftOutWithTheReason)
 {
     SyntheticTrace t;
