@@ -54,6 +54,15 @@ void forEachInOrder(const ReplayScript& script,
     }
 }
 
+// The size content `c` had before the program ran (a file it found, or one written ahead), else 0.
+std::uint64_t stagedSize(const ReplayScript& script, std::uint32_t c)
+{
+    if (c >= script.contentFiles.size() || script.contentFiles[c] >= script.files.size())
+        return 0;
+    const ReplayFile& file = script.files[script.contentFiles[c]];
+    return file.staged ? file.stagedBytes : 0;
+}
+
 std::string ordinal(std::uint64_t n)
 {
     const std::uint64_t tens = n % 100;
@@ -87,6 +96,9 @@ DurabilityContract durabilityContract(const ReplayScript& script)
     DurabilityContract contract;
     contract.files.resize(script.contents);
     std::vector<Content> contents(script.contents);
+    for (std::uint32_t c = 0; c < script.contents; ++c)
+        if (const std::uint64_t staged = stagedSize(script, c); staged != 0)
+            contents[c].size = contents[c].sizeAtPoint = staged;
     std::vector<Stream> streams(script.slots);
     // A stream over a file opened O_SYNC or O_DSYNC: each time its buffer reaches the system is a sync point.
     std::vector<bool> durableStream(script.slots, false);
@@ -375,7 +387,9 @@ std::vector<std::vector<bool>> sizeKeptAtSync(const ReplayScript& script)
     for (std::size_t t = 0; t < script.threads.size(); ++t)
         kept[t].assign(script.threads[t].steps.size(), false);
     std::vector<std::uint64_t> size(script.contents, 0);
-    std::vector<std::uint64_t> sizeAtPoint(script.contents, 0);
+    for (std::uint32_t c = 0; c < script.contents; ++c)
+        size[c] = stagedSize(script, c);
+    std::vector<std::uint64_t> sizeAtPoint = size;
     std::vector<std::uint32_t> next(script.threads.size(), 0);
     forEachInOrder(script, [&](std::size_t t, const ReplayStep& step) {
         const std::size_t index = next[t]++;
@@ -397,6 +411,80 @@ std::vector<std::vector<bool>> sizeKeptAtSync(const ReplayScript& script)
         }
     });
     return kept;
+}
+
+// What the program did with each file (by content) besides writing it, for the ways that size it ahead.
+struct FileLife
+{
+    std::uint64_t largest = 0; // its largest extent written
+    // Read, truncated, appended to (O_APPEND, a seek to its end), preallocated, mapped, or there before the
+    // program ran (its size is the program's to keep).
+    bool unfit = false;
+    bool holes = false; // a write began past everything written before it
+    std::uint32_t syncs = 0;
+};
+
+std::vector<FileLife> fileLives(const ReplayScript& script)
+{
+    std::vector<FileLife> lives(script.contents);
+    std::vector<std::uint64_t> end(script.contents, 0);
+    forEachInOrder(script, [&](std::size_t, const ReplayStep& step) {
+        const std::uint32_t c = step.content;
+        if (c == kNoReplaySlot || c >= lives.size())
+            return;
+        FileLife& life = lives[c];
+        if (isReplayWrite(step.call) || step.call == Call::StreamSpill) {
+            const std::uint64_t last = step.dataAt + step.bytes * step.count;
+            life.largest = std::max(life.largest, last);
+            if (step.dataAt > end[c])
+                life.holes = true;
+            end[c] = std::max(end[c], last);
+        }
+        if ((step.call == Call::Seek || step.call == Call::FSeek) && step.flags == kSeekToEnd)
+            life.unfit = true;
+        if (step.call == Call::SetFlags && (step.flags & trace::OpenAppend) != 0)
+            life.unfit = true;
+        if (step.call == Call::Ftruncate || step.call == Call::Fallocate || step.call == Call::Read ||
+            step.call == Call::PRead || step.call == Call::ReadV || step.call == Call::PReadV ||
+            step.call == Call::FRead || step.call == Call::FGetc || step.call == Call::FGets ||
+            step.call == Call::Mmap || (step.call == Call::StreamSpill && step.flags == 0))
+            life.unfit = true;
+        if (step.risk == RiskSync)
+            life.syncs += step.count;
+    });
+    for (std::uint32_t c = 0; c < script.contents; ++c)
+        if (c < script.contentFiles.size() && script.contentFiles[c] < script.files.size() &&
+            script.files[script.contentFiles[c]].staged)
+            lives[c].unfit = true;
+    // Any open of it in append mode, under whichever of its names.
+    std::vector<std::uint32_t> contentOfFile(script.files.size(), kNoReplaySlot);
+    for (std::uint32_t c = 0; c < script.contentFiles.size(); ++c)
+        if (script.contentFiles[c] < contentOfFile.size())
+            contentOfFile[script.contentFiles[c]] = c;
+    for (const ReplayThread& thread : script.threads)
+        for (const ReplayStep& step : thread.steps)
+            if ((step.call == Call::Open || step.call == Call::FOpen) && step.file < contentOfFile.size() &&
+                contentOfFile[step.file] != kNoReplaySlot && (step.flags & trace::OpenAppend) != 0)
+                lives[contentOfFile[step.file]].unfit = true;
+    return lives;
+}
+
+// Each fsync where the file's size has not changed since its last sync point made an fdatasync (of the
+// contents `only` marks, or of every file when it is empty); whether one was.
+bool fdatasyncWhereSizeKept(ReplayScript& script, const std::vector<bool>& only)
+{
+    bool changed = false;
+    const auto kept = sizeKeptAtSync(script);
+    for (std::size_t t = 0; t < script.threads.size(); ++t)
+        for (std::size_t i = 0; i < script.threads[t].steps.size(); ++i) {
+            ReplayStep& step = script.threads[t].steps[i];
+            if (step.call == Call::Fsync && kept[t][i] &&
+                (only.empty() || (step.content < only.size() && only[step.content]))) {
+                step.call = Call::Fdatasync;
+                changed = true;
+            }
+        }
+    return changed;
 }
 
 std::optional<ReplayScript> withStdioBuffer(const ReplayScript& script, std::uint64_t bytes)
@@ -557,51 +645,8 @@ std::optional<ReplayScript> withFdatasync(const ReplayScript& script, bool preal
     ReplayScript base = script;
     bool changed = false;
     if (preallocate) {
-        struct Life
-        {
-            std::uint64_t largest = 0;
-            bool unfit = false; // read, truncated, appended, preallocated or rewritten under a stream
-            std::uint32_t syncs = 0;
-            bool opened = false;
-        };
-        std::vector<Life> lives(script.contents);
-        for (const ReplayThread& thread : script.threads)
-            for (const ReplayStep& step : thread.steps) {
-                const std::uint32_t c = step.content;
-                if (c == kNoReplaySlot || c >= lives.size())
-                    continue;
-                Life& life = lives[c];
-                if (isReplayWrite(step.call) || step.call == Call::StreamSpill)
-                    life.largest = std::max(life.largest, step.dataAt + step.bytes * step.count);
-                // Appended to (an O_APPEND flag, a seek to the end) the file would grow past its preallocated
-                // size: left as it is.
-                if ((step.call == Call::Seek || step.call == Call::FSeek) && step.flags == kSeekToEnd)
-                    life.unfit = true;
-                if (step.call == Call::SetFlags && (step.flags & trace::OpenAppend) != 0)
-                    life.unfit = true;
-                if (step.call == Call::Ftruncate || step.call == Call::Fallocate || step.call == Call::Read ||
-                    step.call == Call::PRead || step.call == Call::ReadV || step.call == Call::PReadV ||
-                    step.call == Call::FRead || step.call == Call::FGetc || step.call == Call::FGets ||
-                    step.call == Call::Mmap || (step.call == Call::StreamSpill && step.flags == 0))
-                    life.unfit = true;
-                if (step.risk == RiskSync)
-                    life.syncs += step.count;
-            }
-        for (std::uint32_t c = 0; c < script.contents; ++c)
-            if (c < script.contentFiles.size() && script.contentFiles[c] < script.files.size() &&
-                script.files[script.contentFiles[c]].staged)
-                lives[c].unfit = true; // it was there before the program: its size is the program's to keep
-        // Any open of it in append mode, under whichever of its names.
-        std::vector<std::uint32_t> contentOfFile(script.files.size(), kNoReplaySlot);
-        for (std::uint32_t c = 0; c < script.contentFiles.size(); ++c)
-            if (script.contentFiles[c] < contentOfFile.size())
-                contentOfFile[script.contentFiles[c]] = c;
-        for (const ReplayThread& thread : script.threads)
-            for (const ReplayStep& step : thread.steps)
-                if ((step.call == Call::Open || step.call == Call::FOpen) &&
-                    step.file < contentOfFile.size() && contentOfFile[step.file] != kNoReplaySlot &&
-                    (step.flags & trace::OpenAppend) != 0)
-                    lives[contentOfFile[step.file]].unfit = true;
+        const std::vector<FileLife> lives = fileLives(script);
+        std::vector<bool> opened(script.contents, false);
         Rewrite rw(script);
         for (std::size_t t = 0; t < script.threads.size(); ++t) {
             const auto& in = script.threads[t].steps;
@@ -620,9 +665,9 @@ std::optional<ReplayScript> withFdatasync(const ReplayScript& script, bool preal
                 const bool creates = (step.flags & (trace::OpenCreate | trace::OpenTruncate)) != 0 &&
                                      (step.flags & trace::OpenWrite) != 0 &&
                                      (step.flags & trace::OpenAppend) == 0;
-                if (c != kNoReplaySlot && creates && step.error == 0 && !lives[c].unfit && !lives[c].opened &&
+                if (c != kNoReplaySlot && creates && step.error == 0 && !lives[c].unfit && !opened[c] &&
                     lives[c].syncs >= 2 && lives[c].largest > 0) {
-                    lives[c].opened = true;
+                    opened[c] = true;
                     ReplayStep reserve;
                     reserve.call = Call::Fallocate;
                     reserve.slot = step.call == Call::Open ? step.slot2 : step.slot; // fopen's descriptor
@@ -640,18 +685,66 @@ std::optional<ReplayScript> withFdatasync(const ReplayScript& script, bool preal
         base = std::move(rw).finish(script);
         changed = true;
     }
-    const auto kept = sizeKeptAtSync(base);
-    for (std::size_t t = 0; t < base.threads.size(); ++t)
-        for (std::size_t i = 0; i < base.threads[t].steps.size(); ++i) {
-            ReplayStep& step = base.threads[t].steps[i];
-            if (step.call == Call::Fsync && kept[t][i]) {
-                step.call = Call::Fdatasync;
-                changed = true;
-            }
-        }
+    changed = fdatasyncWhereSizeKept(base, {}) || changed;
     if (!changed)
         return std::nullopt;
     return base;
+}
+
+// Each file the program creates, writes from its start without a hole and syncs more than once (a log, a
+// journal, a file of records) written ahead to its final size before the timed part, as a database recycles
+// a log segment it wrote before; the program's open then overwrites it in place (no truncation) and, on
+// Linux, each fsync where the size is already there is an fdatasync. No sync then has to make a new size or
+// newly allocated blocks durable: only the data.
+std::optional<ReplayScript> rewrittenSegments(const ReplayScript& script)
+{
+    const std::vector<FileLife> lives = fileLives(script);
+    // Each file's opens, and whether the only one creates it; a file deleted or renamed over is another life.
+    std::vector<std::uint32_t> opens(script.files.size(), 0);
+    std::vector<bool> creates(script.files.size(), false);
+    std::vector<bool> replaced(script.files.size(), false);
+    for (const ReplayThread& thread : script.threads)
+        for (const ReplayStep& step : thread.steps) {
+            const bool opening = (step.call == Call::Open && step.slot2 != kNoReplaySlot) ||
+                                 (step.call == Call::FOpen && step.file != kNoReplaySlot);
+            if (opening && step.file < opens.size()) {
+                ++opens[step.file];
+                creates[step.file] = step.error == 0 && (step.flags & trace::OpenWrite) != 0 &&
+                                     (step.flags & (trace::OpenCreate | trace::OpenTruncate)) != 0 &&
+                                     (step.flags & trace::OpenAppend) == 0;
+            }
+            if (step.call == Call::Unlink && step.file < replaced.size())
+                replaced[step.file] = true;
+            if (step.call == Call::Rename && step.file2 < replaced.size())
+                replaced[step.file2] = true;
+        }
+    ReplayScript out = script;
+    std::vector<bool> segment(script.contents, false);
+    std::vector<bool> segmentFile(script.files.size(), false);
+    for (std::uint32_t c = 0; c < script.contents && c < script.contentFiles.size(); ++c) {
+        const std::uint32_t f = script.contentFiles[c];
+        const FileLife& life = lives[c];
+        if (f >= script.files.size() || script.files[f].directory || life.unfit || life.holes ||
+            life.syncs < 2 || life.largest == 0 || opens[f] != 1 || !creates[f] || replaced[f])
+            continue;
+        segment[c] = segmentFile[f] = true;
+        out.files[f].staged = true;
+        out.files[f].stagedBytes = life.largest;
+        out.stagedBytes += life.largest;
+    }
+    if (std::find(segment.begin(), segment.end(), true) == segment.end())
+        return std::nullopt;
+    for (ReplayThread& thread : out.threads)
+        for (ReplayStep& step : thread.steps)
+            if ((step.call == Call::Open || step.call == Call::FOpen) && step.file < segmentFile.size() &&
+                segmentFile[step.file]) {
+                step.flags &= ~(trace::OpenTruncate | trace::OpenExclusive);
+                if (step.call == Call::FOpen)
+                    step.flags |= trace::OpenRead; // fopen's "r+": the file's bytes stay
+            }
+    if (out.system == trace::System::Linux)
+        fdatasyncWhereSizeKept(out, segment);
+    return out;
 }
 
 // A stream's fflush left out where the thread's next call on the same stream or file is another put to the
@@ -1021,6 +1114,8 @@ std::optional<ReplayScript> applyVariant(const ReplayScript& script, const Repla
         return unlockedStdio(script);
     case VariantKind::WriterPool:
         return pooledWriters(script);
+    case VariantKind::RewriteSegment:
+        return rewrittenSegments(script);
     }
     return std::nullopt;
 }
@@ -1202,6 +1297,25 @@ VariantAdvice adviceFor(const ReplayVariant& variant)
             "thread (it takes no lock of its own)",
             "a stream shared between threads must then be locked by the program (flockfile), or its "
             "buffer is corrupted"};
+    case VariantKind::RewriteSegment:
+        return {
+            "write each log file ahead to its full size once (or reuse the last one, as databases recycle "
+            "their log segments), then overwrite it in place and sync with fdatasync",
+            "/* ahead of time, once: the segment's blocks written and durable */\n"
+            "int fd = open(path, O_WRONLY | O_CREAT, 0644);\n"
+            "for (off = 0; off < segment_size; off += sizeof zeros)\n"
+            "    pwrite(fd, zeros, sizeof zeros, off);\n"
+            "fsync(fd);\n"
+            "/* then each record, in place (no O_TRUNC, no O_APPEND): */\n"
+            "pwrite(fd, record, len, offset);  offset += len;\n"
+            "fdatasync(fd);   /* no new size, no new blocks: only the data */",
+            "Windows: the same with CreateFile(OPEN_ALWAYS) on the written-ahead file, WriteFile at the "
+            "offset and FlushFileBuffers; C++: none in the standard library (an fstream opened in|out "
+            "does not truncate)",
+            "measured without writing the segment ahead (done before the timed part, as for a segment "
+            "reused): a new segment costs one more write of its size; after a power cut the file has its "
+            "full size with old bytes past the last record, so a reader must find where the records "
+            "end (a length or a checksum in each)"};
     case VariantKind::SyncAtClose:
         return {"sync each file once, at its end, instead of at every point",
                 "/* the syncs before the last removed */\nfsync(fd);\nclose(fd);",

@@ -260,6 +260,10 @@ Outcome CaseRunner::prepareReplay(std::uint32_t caseIndex, const Case& c, const 
         if (Outcome written = m_workspace.writeDataFile(path, file.stagedBytes, 0, pattern, m_stop);
             !written.ok())
             return written;
+        // On the disk, as the program found it: its first sync, or the runner's after the timed part, must
+        // not pay for writing what it did not write.
+        if (Outcome durable = m_workspace.makeDurable(path); !durable.ok())
+            return durable;
     }
     JobSpec spec;
     spec.testCase = c;

@@ -51,6 +51,8 @@ std::string ReplayVariant::name() const
         return "writer-pool";
     case VariantKind::Gather:
         return "writev";
+    case VariantKind::RewriteSegment:
+        return "rewrite-segment";
     }
     return {};
 }

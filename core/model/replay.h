@@ -37,17 +37,19 @@ enum class VariantKind
     SyncfsBatch, // files written then synced and renamed: all written and closed, one syncfs, then the
                  // renames
     GroupCommit, // threads syncing one file: one sync made for every thread waiting on it (Linux and Windows)
-    StdioUnlocked, // each stdio put made with the unlocked call (fwrite_unlocked, fputc_unlocked)
-    WriterPool,    // files written, synced and renamed one after another: shared out over kWriterPoolThreads
-    Gather,        // consecutive descriptor writes between sync points as one writev, each write a piece
+    StdioUnlocked,  // each stdio put made with the unlocked call (fwrite_unlocked, fputc_unlocked)
+    WriterPool,     // files written, synced and renamed one after another: shared out over kWriterPoolThreads
+    Gather,         // consecutive descriptor writes between sync points as one writev, each write a piece
+    RewriteSegment, // each file the program creates written ahead to its final size (as a recycled log
+                    // segment is), then overwritten in place; fdatasync where the size is there (Linux)
 };
 inline constexpr std::uint32_t kWriterPoolThreads = 4;
 // Every kind, in the order the answer lists them (StdioBuffer stands for its sizes).
 inline constexpr VariantKind kVariantKinds[] = {
-    VariantKind::StdioBuffer, VariantKind::StdioUnlocked, VariantKind::Coalesce,
-    VariantKind::Gather,      VariantKind::Fdatasync,     VariantKind::PreallocFdatasync,
-    VariantKind::FlushAtSync, VariantKind::SyncfsBatch,   VariantKind::WriterPool,
-    VariantKind::GroupCommit, VariantKind::SyncAtClose};
+    VariantKind::StdioBuffer,    VariantKind::StdioUnlocked, VariantKind::Coalesce,
+    VariantKind::Gather,         VariantKind::Fdatasync,     VariantKind::PreallocFdatasync,
+    VariantKind::RewriteSegment, VariantKind::FlushAtSync,   VariantKind::SyncfsBatch,
+    VariantKind::WriterPool,     VariantKind::GroupCommit,   VariantKind::SyncAtClose};
 
 struct ReplayVariant
 {
@@ -56,7 +58,7 @@ struct ReplayVariant
 
     std::string name() const; // "stdio-buffer-1M", "coalesce", "fdatasync", "prealloc-fdatasync",
                               // "flush-at-sync", "syncfs-batch", "writer-pool", "group-commit",
-                              // "stdio-unlocked", "sync-at-close"
+                              // "stdio-unlocked", "rewrite-segment", "sync-at-close"
     bool weakens() const { return kind == VariantKind::SyncAtClose; }
     // Keeps every durability point with fewer sync calls: one syncfs for a batch, one sync for a group.
     bool fewerSyncCalls() const

@@ -117,7 +117,8 @@ TEST_F(Advise, ALoggerIsToldWhatKeepsItsSyncsAndWhatWouldNot)
     }
     EXPECT_EQ(variants,
               (std::set<std::string>{"recorded", "stdio-buffer-64K", "stdio-buffer-1M", "stdio-unlocked",
-                                     "prealloc-fdatasync", "flush-at-sync", "sync-at-close"}));
+                                     "prealloc-fdatasync", "rewrite-segment", "flush-at-sync",
+                                     "sync-at-close"}));
     EXPECT_TRUE(fs::is_empty(m_target));
 }
 

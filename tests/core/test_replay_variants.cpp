@@ -340,6 +340,94 @@ TEST(ReplayVariants, AFileAppendedToAfterASeekToItsEndIsNotPreallocated)
         << "its writes would land past the preallocated end";
 }
 
+TEST(ReplayVariants, ARewrittenSegmentIsWrittenAheadThenOverwrittenInPlaceWithFdatasync)
+{
+    const ReplayScript script = scriptOf(recordWriter(16));
+    const auto variant = applyVariant(script, parseReplayVariant("rewrite-segment"));
+    ASSERT_TRUE(variant);
+    const ReplayFile& journal = variant->files[variant->contentFiles[0]];
+    EXPECT_TRUE(journal.staged) << "written ahead, before the timed part";
+    EXPECT_EQ(journal.stagedBytes, 16u * 4096u) << "to the file's final size";
+    EXPECT_EQ(variant->stagedBytes, 16u * 4096u);
+    const auto& steps = variant->threads[0].steps;
+    ASSERT_EQ(steps[0].call, Call::Open);
+    EXPECT_EQ(steps[0].flags & trace::OpenTruncate, 0u) << "opened without truncating what was written ahead";
+    EXPECT_NE(steps[0].flags & trace::OpenWrite, 0u);
+    EXPECT_EQ(countOf(*variant, Call::Fsync), 0u) << "no sync changes the size: every one is an fdatasync";
+    EXPECT_EQ(countOf(*variant, Call::Fdatasync), 16u);
+    EXPECT_EQ(variant->writeCalls, script.writeCalls) << "the same writes, in place";
+    EXPECT_EQ(variant->leftFiles.at(0).bytes, 16u * 4096u);
+    EXPECT_EQ(breach(script, *variant), "");
+
+    // A stream's file is opened "r+" (read and write, no truncation) so that what was written ahead stays.
+    const ReplayScript logged = scriptOf(logger());
+    const auto stream = applyVariant(logged, parseReplayVariant("rewrite-segment"));
+    ASSERT_TRUE(stream);
+    const ReplayStep& open = stream->threads[0].steps[0];
+    ASSERT_EQ(open.call, Call::FOpen);
+    EXPECT_EQ(open.flags & (trace::OpenRead | trace::OpenWrite | trace::OpenTruncate),
+              trace::OpenRead | trace::OpenWrite);
+    EXPECT_EQ(breach(logged, *stream), "");
+
+    // On Windows the file is written ahead all the same; its syncs stay FlushFileBuffers.
+    ReplayScript windows = scriptOf(recordWriter(4));
+    windows.system = trace::System::Windows;
+    const auto onWindows = applyVariant(windows, parseReplayVariant("rewrite-segment"));
+    ASSERT_TRUE(onWindows);
+    EXPECT_EQ(countOf(*onWindows, Call::Fsync), 4u);
+    EXPECT_TRUE(onWindows->files[onWindows->contentFiles[0]].staged);
+}
+
+TEST(ReplayVariants, ASegmentIsOnlyAFileWrittenFromItsStartThatNothingElseTouches)
+{
+    // A hole: the written-ahead bytes would stay where the program's file holds zeros.
+    SyntheticTrace holes;
+    holes.open(10, 10, "/data/sparse", kCreate, 3);
+    for (int i = 0; i < 3; ++i) {
+        holes.transfer(10, 10, Call::PWrite, 3, 4096, 8192 * i);
+        holes.call(10, 10, Call::Fsync, 3);
+    }
+    EXPECT_FALSE(applyVariant(scriptOf(holes), parseReplayVariant("rewrite-segment")));
+
+    // Opened twice: what the second open finds is what the first left, not a whole segment.
+    SyntheticTrace reopened = recordWriter(2);
+    reopened.open(10, 10, "/data/journal", trace::OpenWrite, 4);
+    reopened.transfer(10, 10, Call::PWrite, 4, 100, 8192);
+    reopened.call(10, 10, Call::Fsync, 4);
+    reopened.call(10, 10, Call::Close, 4);
+    EXPECT_FALSE(applyVariant(scriptOf(reopened), parseReplayVariant("rewrite-segment")));
+
+    // Deleted at its end (a temporary journal): the next run's file would be a new one.
+    SyntheticTrace deleted = recordWriter(2);
+    deleted.call(10, 10, Call::Unlink).path = "/data/journal";
+    EXPECT_FALSE(applyVariant(scriptOf(deleted), parseReplayVariant("rewrite-segment")));
+
+    // Synced once: nothing for a written-ahead file to save but the one sync of its size.
+    EXPECT_FALSE(applyVariant(scriptOf(recordWriter(1)), parseReplayVariant("rewrite-segment")));
+}
+
+TEST(DurabilityContract, AFileFoundAtItsSizeIsOverwrittenWithoutChangingIt)
+{
+    // The program found /data/table (a seek to its end said 8 KiB) and overwrote its first block twice,
+    // fsyncing each time: the size never changed, so fdatasync keeps the contract from the first sync on.
+    SyntheticTrace t;
+    t.open(10, 10, "/data/table", trace::OpenWrite, 3);
+    auto& seek = t.call(10, 10, Call::Seek, 3);
+    seek.flags = 2; // SEEK_END
+    seek.offset = 0;
+    seek.result = 8192;
+    for (int i = 0; i < 2; ++i) {
+        t.transfer(10, 10, Call::PWrite, 3, 4096, 0);
+        t.call(10, 10, Call::Fsync, 3);
+    }
+    const ReplayScript script = scriptOf(t);
+    ASSERT_TRUE(script.files[script.contentFiles[0]].staged);
+    const auto variant = applyVariant(script, parseReplayVariant("fdatasync"));
+    ASSERT_TRUE(variant);
+    EXPECT_EQ(countOf(*variant, Call::Fdatasync), 2u);
+    EXPECT_EQ(breach(script, *variant), "");
+}
+
 TEST(ReplayVariants, SyncingOnlyAtCloseIsWeakerAndCaught)
 {
     const ReplayScript script = scriptOf(recordWriter(4));
@@ -356,26 +444,26 @@ TEST(ReplayVariants, EachAppliesOnlyWhereItChangesSomething)
     std::vector<std::string> names;
     for (const ReplayVariant& v : variantsFor(scriptOf(recordWriter(4))))
         names.push_back(v.name());
-    EXPECT_THAT(names, ::testing::ElementsAre("coalesce", "writev", "prealloc-fdatasync", "sync-at-close"));
+    EXPECT_THAT(names, ::testing::ElementsAre("coalesce", "writev", "prealloc-fdatasync", "rewrite-segment",
+                                              "sync-at-close"));
     names.clear();
     for (const ReplayVariant& v : variantsFor(scriptOf(logger())))
         names.push_back(v.name());
-    EXPECT_THAT(names, ::testing::ElementsAre("stdio-buffer-64K", "stdio-buffer-1M", "stdio-unlocked",
-                                              "coalesce", "prealloc-fdatasync", "sync-at-close"));
+    EXPECT_THAT(names,
+                ::testing::ElementsAre("stdio-buffer-64K", "stdio-buffer-1M", "stdio-unlocked", "coalesce",
+                                       "prealloc-fdatasync", "rewrite-segment", "sync-at-close"));
 }
 
 TEST(ReplayVariants, NamesComeBackAndAnUnknownOneIsRefused)
 {
     for (const char* name : {"stdio-buffer-64K", "stdio-buffer-1M", "coalesce", "fdatasync",
                              "prealloc-fdatasync", "flush-at-sync", "syncfs-batch", "writer-pool",
-                             "group-commit", "stdio-unlocked", "writev", "sync-at-close"})
+                             "group-commit", "stdio-unlocked", "writev", "rewrite-segment", "sync-at-close"})
         EXPECT_EQ(parseReplayVariant(name).name(), name);
     EXPECT_THROW(parseReplayVariant("faster"), InputError);
     EXPECT_THROW(parseReplayVariant("stdio-buffer-0"), InputError);
-    for (const char* name :
-         {"stdio-buffer-64K", "coalesce", "fdatasync", "prealloc-fdatasync", "flush-at-sync", "syncfs-batch",
-          "group-commit", "stdio-unlocked", "sync-at-close"}) {
-        const ReplayVariant v = parseReplayVariant(name);
+    for (VariantKind kind : kVariantKinds) {
+        const ReplayVariant v{kind, kind == VariantKind::StdioBuffer ? 65536u : 0u};
         const VariantAdvice advice = adviceFor(v);
         EXPECT_FALSE(advice.change.empty() || advice.snippet.empty() || advice.others.empty() ||
                      advice.cost.empty())

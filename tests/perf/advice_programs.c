@@ -3,19 +3,29 @@
  * also with IOLab's advice applied by hand, so that the speed-up IOLab predicts can be set beside the one
  * the changed program really gets (tests/perf/advice_predictions.py, tests/cli/test_advise.cpp).
  *
- *   advice_programs PATTERN as-is|ADVICE FOLDER
+ *   advice_programs PATTERN as-is|ADVICE|segment-ahead FOLDER
  *
- * ADVICE is the name of IOLab's way (its replay variant) applied by hand, where the pattern has it:
- *   logger      20,000 lines of about 60 bytes through fprintf, each fflushed, an fsync after every 50th
- *               (flush-at-sync: fflush only before each fsync; prealloc-fdatasync: the log preallocated to
- * its final size when opened, then fdatasync after the first fsync) records     4,096 records of 4 KiB
- * written with write(2), an fsync after every 16th (coalesce: the 16 records between two fsyncs as one 64 KiB
- * write; prealloc-fdatasync: the file preallocated to its 16 MiB when created, then fdatasync after the first
- * fsync) smallfiles  200 files of 2 KiB, each written to a temporary name, fsynced, closed and renamed into
- * place (syncfs-batch: every file written and closed, one syncfs, then every rename; writer-pool: the files
- * shared out over 4 threads, each file still written, fsynced, closed, renamed) appender    4 threads
- * appending 256-byte records to one file opened O_APPEND, an fdatasync after each (group-commit: a record's
- * thread waits for one fdatasync begun after its write, one thread syncing for all)
+ * ADVICE is the name of IOLab's way (its replay variant) applied by hand, where the pattern has it.
+ *
+ * logger: 20,000 lines of about 60 bytes through fprintf, each fflushed, an fsync after every 50th.
+ * flush-at-sync: fflush only before each fsync. prealloc-fdatasync: the log preallocated to its final size
+ * when opened, then fdatasync after the first fsync. rewrite-segment: the log written ahead (by
+ * segment-ahead, untimed, as a recycled segment) is overwritten in place ("r+"), with fdatasync.
+ *
+ * records: 4,096 records of 4 KiB written with write(2), an fsync after every 16th. coalesce: the 16 records
+ * between two fsyncs as one 64 KiB write. prealloc-fdatasync: the file preallocated to its 16 MiB when
+ * created, then fdatasync after the first fsync. rewrite-segment: the file written ahead (segment-ahead) is
+ * overwritten in place (no O_TRUNC), with fdatasync.
+ *
+ * smallfiles: 200 files of 2 KiB, each written to a temporary name, fsynced, closed and renamed into place.
+ * syncfs-batch: every file written and closed, one syncfs, then every rename. writer-pool: the files shared
+ * out over 4 threads, each file still written, fsynced, closed, renamed.
+ *
+ * appender: 4 threads appending 256-byte records to one file opened O_APPEND, an fdatasync after each.
+ * group-commit: a record's thread waits for one fdatasync begun after its write, one thread syncing for all.
+ *
+ * segment-ahead writes the pattern's file at its final size and makes it durable (fsync of the file and of
+ * FOLDER): what IOLab's rewrite-segment does before the timed part.
  *
  * Every file goes under FOLDER, which must exist; the program removes nothing. */
 #define _GNU_SOURCE
@@ -52,18 +62,49 @@ static char* pathOf(const char* name)
 #define LOG_LINE "2026-11-30 00:00:%02d.%06d INFO request %6d served in %4d us\n"
 #define LOG_FIELDS(n) (n) % 60, (n)*7 % 1000000, (n), (n)*13 % 5000
 
+/* The file `name` at `size` bytes, its blocks written and durable: a segment written ahead. */
+static void writeAhead(const char* name, off_t size)
+{
+    static char block[65536];
+    memset(block, 'a', sizeof block);
+    int fd = open(pathOf(name), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        fail("open (segment ahead)");
+    for (off_t done = 0; done < size;) {
+        size_t piece = size - done < (off_t)sizeof block ? (size_t)(size - done) : sizeof block;
+        if (write(fd, block, piece) != (ssize_t)piece)
+            fail("write (segment ahead)");
+        done += (off_t)piece;
+    }
+    if (fsync(fd) != 0 || close(fd) != 0)
+        fail("fsync (segment ahead)");
+    int dir = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir < 0 || fsync(dir) != 0 || close(dir) != 0)
+        fail("fsync (the folder)");
+}
+
+static off_t loggerBytes(void)
+{
+    off_t total = 0;
+    char line[128];
+    for (int n = 1; n <= 20000; ++n)
+        total += snprintf(line, sizeof line, LOG_LINE, LOG_FIELDS(n));
+    return total;
+}
+
 static void logger(void)
 {
-    FILE* log = fopen(pathOf("app.log"), "w");
+    if (advised("segment-ahead")) {
+        writeAhead("app.log", loggerBytes());
+        return;
+    }
+    /* Written ahead: opened to overwrite ("r+"), every sync data only. */
+    FILE* log = fopen(pathOf("app.log"), advised("rewrite-segment") ? "r+" : "w");
     if (!log)
         fail("fopen app.log");
     if (advised("prealloc-fdatasync")) {
         /* The log's final size, then the file preallocated to it: each sync after the first is fdatasync. */
-        off_t total = 0;
-        char line[128];
-        for (int n = 1; n <= 20000; ++n)
-            total += snprintf(line, sizeof line, LOG_LINE, LOG_FIELDS(n));
-        int error = posix_fallocate(fileno(log), 0, total);
+        int error = posix_fallocate(fileno(log), 0, loggerBytes());
         if (error != 0) {
             errno = error;
             fail("posix_fallocate");
@@ -78,8 +119,9 @@ static void logger(void)
         if (n % 50 == 0) {
             if (advised("flush-at-sync") && fflush(log) != 0)
                 fail("fflush");
-            int failed =
-                advised("prealloc-fdatasync") && synced++ > 0 ? fdatasync(fileno(log)) : fsync(fileno(log));
+            int failed = (advised("prealloc-fdatasync") && synced++ > 0) || advised("rewrite-segment")
+                             ? fdatasync(fileno(log))
+                             : fsync(fileno(log));
             if (failed != 0)
                 fail("fsync");
         }
@@ -96,9 +138,16 @@ static void records(void)
         kPerSync = 16,
         kRecords = 4096
     };
+    if (advised("segment-ahead")) {
+        writeAhead("records.dat", (off_t)kRecord * kRecords);
+        return;
+    }
     static char batch[kRecord * kPerSync];
     memset(batch, 'r', sizeof batch);
-    int fd = open(pathOf("records.dat"), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    /* Written ahead: overwritten in place, no truncation. */
+    int fd = open(
+        pathOf("records.dat"),
+        advised("rewrite-segment") ? O_WRONLY | O_CLOEXEC : O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
         fail("open records.dat");
     if (advised("prealloc-fdatasync") && (errno = posix_fallocate(fd, 0, (off_t)kRecord * kRecords)) != 0)
@@ -112,7 +161,7 @@ static void records(void)
                 if (write(fd, batch + i * kRecord, kRecord) != kRecord)
                     fail("write");
         }
-        if (advised("prealloc-fdatasync") && r > 0) {
+        if ((advised("prealloc-fdatasync") && r > 0) || advised("rewrite-segment")) {
             if (fdatasync(fd) != 0) /* the size is already there: the data alone */
                 fail("fdatasync");
         } else if (fsync(fd) != 0) {
@@ -270,8 +319,9 @@ int main(int argc, char** argv)
         return 2;
     }
     advice = argv[2];
-    const char* known[] = {"as-is",        "flush-at-sync", "coalesce",    "prealloc-fdatasync",
-                           "syncfs-batch", "writer-pool",   "group-commit"};
+    const char* known[] = {"as-is",        "flush-at-sync", "coalesce",     "prealloc-fdatasync",
+                           "syncfs-batch", "writer-pool",   "group-commit", "rewrite-segment",
+                           "segment-ahead"};
     int found = 0;
     for (size_t i = 0; i < sizeof known / sizeof known[0]; ++i)
         found |= strcmp(advice, known[i]) == 0;
@@ -279,7 +329,7 @@ int main(int argc, char** argv)
         fprintf(
             stderr,
             "advice_programs: no way '%s' (as-is, flush-at-sync, coalesce, prealloc-fdatasync, syncfs-batch, "
-            "writer-pool, group-commit)\n",
+            "writer-pool, group-commit, rewrite-segment, segment-ahead)\n",
             advice);
         return 2;
     }
