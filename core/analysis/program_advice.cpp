@@ -293,12 +293,18 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
                                         "here ({} failed or not run, below), so none can be named; try again "
                                         "once what failed is fixed.{}",
                                         countInWords(advice.ways.size()), why));
+        else if (measuredWays == 1)
+            lines.push_back(
+                fmt::format("The one way IOLab measured that keeps your program's durability is not "
+                            "faster here beyond the noise, both to run and by the durable rate: "
+                            "keep writing as it does.{}",
+                            why));
         else
             lines.push_back(
-                fmt::format("None of the {} way{} IOLab measured that keep your program's durability "
-                            "is faster here beyond the noise, both to run and by the durable rate: keep "
-                            "writing as it does.{}",
-                            measuredWays, measuredWays == 1 ? "" : "s", why));
+                fmt::format("None of the {} ways IOLab measured that keep your program's durability "
+                            "is faster here beyond the noise, both to run and by the durable rate: "
+                            "keep writing as it does.{}",
+                            measuredWays, why));
     }
     bool headed = false;
     for (const AdvisedWay& way : advice.ways) {

@@ -48,6 +48,12 @@ inline constexpr std::uint32_t kFallocKeepSize = 0x01;
 // A stdio put's flags: made with the C library's unlocked call (fwrite_unlocked, fputc_unlocked; the
 // stdio-unlocked variant).
 inline constexpr std::uint32_t kStreamUnlocked = 0x02;
+// A PWrite's flags (the direct-batch variant): the descriptor is O_DIRECT; the call writes the whole aligned
+// blocks its bytes fall in, [dataAt rounded down, dataAt + bytes rounded up to kDirectBlock), each byte the
+// pattern's at its offset (the block's start rewritten as it was, its end padded: a later batch or the
+// truncation at the file's close puts the end right).
+inline constexpr std::uint32_t kDirectBatch = 0x04;
+inline constexpr std::uint64_t kDirectBlock = 4096;
 
 // Wait until thread `thread` of the script has done `steps` of its steps (with `begun`: has done
 // `steps - 1` and begun the next, its own waits over: how a group commit's sync lets the calls after it

@@ -747,6 +747,201 @@ std::optional<ReplayScript> rewrittenSegments(const ReplayScript& script)
     return out;
 }
 
+// Each file the program creates and writes from its start through its descriptor (and copies of it: dd writes
+// to its dup'ed standard output) on one thread, each write where the last ended, opened O_DIRECT | O_DSYNC:
+// its writes between two sync points gathered into batches of whole aligned blocks (at most kLargestCoalesced
+// each, kDirectBatch), each written durable by one pwrite, so that the program's sync there is made by the
+// batch itself (a sync with nothing left to write stays). A batch rewrites the partial block the last one
+// ended in; the file is truncated to its size at its close.
+std::optional<ReplayScript> directBatched(const ReplayScript& script)
+{
+    const std::vector<FileLife> lives = fileLives(script);
+    struct Use
+    {
+        std::size_t thread = SIZE_MAX;
+        bool opened = false;
+        bool closed = false;
+        bool fit = true;
+        std::uint64_t end = 0;
+    };
+    std::vector<Use> uses(script.contents);
+    std::vector<std::uint32_t> contentOfFile(script.files.size(), kNoReplaySlot);
+    for (std::uint32_t c = 0; c < script.contentFiles.size(); ++c)
+        if (script.contentFiles[c] < contentOfFile.size())
+            contentOfFile[script.contentFiles[c]] = c;
+    std::vector<std::uint32_t> contentOfSlot(script.slots, kNoReplaySlot);
+    std::vector<bool> syncAllOn(script.threads.size(), false);
+    const auto contentOf = [&](const ReplayStep& step) {
+        if (step.content != kNoReplaySlot && step.content < uses.size())
+            return step.content;
+        return step.slot < contentOfSlot.size() ? contentOfSlot[step.slot] : kNoReplaySlot;
+    };
+    for (std::size_t t = 0; t < script.threads.size(); ++t)
+        for (const ReplayStep& step : script.threads[t].steps) {
+            if (step.risk == RiskSyncAll)
+                syncAllOn[t] = true;
+            const std::uint32_t opened =
+                step.file < contentOfFile.size() ? contentOfFile[step.file] : kNoReplaySlot;
+            if ((step.call == Call::Open || step.call == Call::FOpen) && opened != kNoReplaySlot) {
+                Use& use = uses[opened];
+                const bool creates = step.call == Call::Open && step.slot2 < contentOfSlot.size() &&
+                                     step.error == 0 && (step.flags & trace::OpenWrite) != 0 &&
+                                     (step.flags & (trace::OpenCreate | trace::OpenTruncate)) != 0 &&
+                                     (step.flags & (trace::OpenAppend | trace::OpenDirect)) == 0;
+                use.fit = use.fit && creates && !use.opened;
+                use.opened = true;
+                use.thread = t;
+                if (creates)
+                    contentOfSlot[step.slot2] = opened;
+                continue;
+            }
+            const std::uint32_t c = contentOf(step);
+            if (c == kNoReplaySlot)
+                continue;
+            Use& use = uses[c];
+            const bool mine =
+                use.thread == t && (step.call == Call::Rename ||
+                                    (step.slot < contentOfSlot.size() && contentOfSlot[step.slot] == c));
+            switch (step.call) {
+            case Call::Dup:
+                use.fit = use.fit && mine && step.slot2 < contentOfSlot.size();
+                if (use.fit)
+                    contentOfSlot[step.slot2] = c;
+                break;
+            case Call::Write:
+            case Call::PWrite:
+                use.fit =
+                    use.fit && mine && step.dataAt == use.end && step.flags == 0 && step.risk != RiskNone;
+                use.end = step.dataAt + step.bytes * step.count;
+                break;
+            case Call::Fsync:
+            case Call::Fdatasync:
+            case Call::Rename:
+                use.fit = use.fit && mine && step.group == 0;
+                break;
+            case Call::Close:
+                use.fit = use.fit && mine;
+                use.closed = true;
+                break;
+            default:
+                use.fit = false; // another call on it (a seek, a dup, a read): left as it is
+            }
+        }
+    std::vector<bool> fit(script.contents, false);
+    for (std::uint32_t c = 0; c < script.contents; ++c) {
+        const Use& use = uses[c];
+        // A sync or syncfs of another thread would find the bytes still in this one's batch.
+        fit[c] = use.fit && use.opened && use.closed && use.end > 0 && !lives[c].unfit && lives[c].syncs >= 1;
+        for (std::size_t t = 0; t < syncAllOn.size(); ++t)
+            fit[c] = fit[c] && (!syncAllOn[t] || t == use.thread);
+    }
+    if (std::find(fit.begin(), fit.end(), true) == fit.end())
+        return std::nullopt;
+
+    struct Pending
+    {
+        std::uint64_t flushed = 0; // written by a batch
+        std::uint64_t end = 0;     // handed over by the program's writes so far
+    };
+    std::vector<Pending> pending(script.contents);
+    std::vector<std::uint32_t> liveSlot(script.contents, kNoReplaySlot); // a descriptor of it, open
+    Rewrite rw(script);
+    rw.changed = true;
+    for (std::size_t t = 0; t < script.threads.size(); ++t) {
+        const auto& in = script.threads[t].steps;
+        auto& out = rw.steps[t];
+        // What is handed over of `c` and not yet in a batch, written up to `to`: pieces of at most
+        // kLargestCoalesced, each ending on a block's end but the last.
+        const auto batch = [&](std::uint32_t c, std::uint64_t to) {
+            Pending& p = pending[c];
+            const std::uint32_t slot = liveSlot[c];
+            while (p.flushed < to) {
+                std::uint64_t until = to;
+                if (until - p.flushed > kLargestCoalesced)
+                    until = (p.flushed + kLargestCoalesced) / kDirectBlock * kDirectBlock;
+                ReplayStep write;
+                write.call = Call::PWrite;
+                write.flags = kDirectBatch;
+                write.slot = slot;
+                write.content = c;
+                write.offset = static_cast<std::int64_t>(p.flushed);
+                write.dataAt = p.flushed;
+                write.bytes = until - p.flushed;
+                write.risk = RiskNone; // O_DSYNC: durable when it returns
+                out.push_back(write);
+                p.flushed = until;
+            }
+        };
+        for (std::size_t i = 0; i < in.size(); ++i) {
+            ReplayStep step = in[i];
+            if (step.risk == RiskSyncAll)
+                for (std::uint32_t c = 0; c < script.contents; ++c)
+                    if (fit[c] && uses[c].thread == t)
+                        batch(c, pending[c].end);
+            const std::uint32_t c =
+                step.call == Call::Open
+                    ? (step.file < contentOfFile.size() ? contentOfFile[step.file] : kNoReplaySlot)
+                    : contentOf(step);
+            if (c == kNoReplaySlot || !fit[c] || uses[c].thread != t) {
+                out.push_back(step);
+                rw.mark(t, i);
+                continue;
+            }
+            Pending& p = pending[c];
+            if (step.call == Call::Open || step.call == Call::Dup)
+                liveSlot[c] = step.slot2;
+            else if (step.slot != kNoReplaySlot)
+                liveSlot[c] = step.slot;
+            switch (step.call) {
+            case Call::Open:
+                step.flags |= trace::OpenDirect | trace::OpenDSync;
+                out.push_back(step);
+                break;
+            case Call::Dup: // the copy shares the open file: O_DIRECT | O_DSYNC too
+                out.push_back(step);
+                break;
+            case Call::Write:
+            case Call::PWrite:
+                p.end = step.dataAt + step.bytes * step.count;
+                if (hasWaits(step))
+                    out.push_back(orderOnly(step));
+                // Whole batches as they fill; the rest waits for the sync point.
+                if (p.end - p.flushed >= kLargestCoalesced)
+                    batch(c, p.end / kDirectBlock * kDirectBlock);
+                break;
+            case Call::Fsync:
+            case Call::Fdatasync:
+                if (p.end > p.flushed) {
+                    batch(c, p.end); // durable when it returns: the program's sync point
+                    if (hasWaits(step))
+                        out.push_back(orderOnly(step));
+                } else {
+                    out.push_back(step);
+                }
+                break;
+            case Call::Close:
+                batch(c, p.end);
+                if (p.end % kDirectBlock != 0) {
+                    ReplayStep truncate;
+                    truncate.call = Call::Ftruncate;
+                    truncate.slot = step.slot;
+                    truncate.content = c;
+                    truncate.bytes = p.end; // the last batch's padding cut off
+                    out.push_back(truncate);
+                }
+                out.push_back(step);
+                break;
+            default: // a rename: what the program handed over before it is written first
+                batch(c, p.end);
+                out.push_back(step);
+                break;
+            }
+            rw.mark(t, i);
+        }
+    }
+    return std::move(rw).finish(script);
+}
+
 // A stream's fflush left out where the thread's next call on the same stream or file is another put to the
 // stream: the bytes reach the system with a later flush (the one kept before a sync, the close, or a full
 // buffer), so the program's sync points find them there all the same (the contract check says so).
@@ -1116,6 +1311,8 @@ std::optional<ReplayScript> applyVariant(const ReplayScript& script, const Repla
         return pooledWriters(script);
     case VariantKind::RewriteSegment:
         return rewrittenSegments(script);
+    case VariantKind::DirectBatch:
+        return directBatched(script);
     }
     return std::nullopt;
 }
@@ -1316,6 +1513,26 @@ VariantAdvice adviceFor(const ReplayVariant& variant)
             "reused): a new segment costs one more write of its size; after a power cut the file has its "
             "full size with old bytes past the last record, so a reader must find where the records "
             "end (a length or a checksum in each)"};
+    case VariantKind::DirectBatch:
+        return {"gather the writes between two syncs in an aligned buffer of your own and write it with "
+                "O_DIRECT | O_DSYNC, one call per batch of up to 1 MiB, instead of writes through the page "
+                "cache and a sync",
+                "int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT | O_DSYNC, 0644);\n"
+                "void *batch;  posix_memalign(&batch, 4096, 1 << 20);\n"
+                "/* each record copied into batch at `used`; at each sync point: */\n"
+                "size_t start = written / 4096 * 4096;                 /* the partial block again */\n"
+                "size_t end = (written + used + 4095) / 4096 * 4096;   /* padded to a whole block */\n"
+                "pwrite(fd, batch, end - start, start);                /* durable when it returns */\n"
+                "/* keep the last partial block at the buffer's start; at the end: */\n"
+                "ftruncate(fd, written);",
+                "Windows: CreateFile with FILE_FLAG_NO_BUFFERING | FILE_FLAG_WRITE_THROUGH, sector-aligned "
+                "buffers from VirtualAlloc, then SetFileInformationByHandle(FileEndOfFileInfo) for the size "
+                "(IOLab replays this way on Linux only so far); C++: none in the standard library",
+                "the buffer, its offsets and its sizes must be aligned to the device's block (4 KiB here), "
+                "and the program keeps the last partial block to write it again; no page cache (a reader "
+                "of the file reads from the disk); the file's size is a whole block past its data until the "
+                "close, so after a power cut it may end with up to 4 KiB of padding; some file systems "
+                "(tmpfs) refuse O_DIRECT"};
     case VariantKind::SyncAtClose:
         return {"sync each file once, at its end, instead of at every point",
                 "/* the syncs before the last removed */\nfsync(fd);\nclose(fd);",

@@ -53,6 +53,8 @@ std::string ReplayVariant::name() const
         return "writev";
     case VariantKind::RewriteSegment:
         return "rewrite-segment";
+    case VariantKind::DirectBatch:
+        return "direct-batch";
     }
     return {};
 }

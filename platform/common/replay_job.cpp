@@ -112,8 +112,9 @@ ReplayJobBase::ReplayJobBase(const JobSpec& spec, ReplayTiming timing)
 bool ReplayJobBase::prepareBuffers(Outcome& outcome)
 {
     constexpr std::size_t kPage = 4096;
+    // A direct batch (kDirectBatch) writes the whole blocks its bytes fall in: a block more at each end.
     const std::size_t bufferBytes =
-        (std::max<std::uint64_t>(m_script.largestCallBytes, kPage) + kPage - 1) / kPage * kPage + kPage;
+        (std::max<std::uint64_t>(m_script.largestCallBytes, kPage) + kPage - 1) / kPage * kPage + 2 * kPage;
     for (ThreadState& state : m_threads) {
         state.storage.reset(new (std::nothrow) std::byte[bufferBytes + kPage]);
         if (!state.storage) {

@@ -11,6 +11,8 @@
 #include "platform/posix/basic_strategy.h"
 #include "platform/posix/posix_io.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -117,9 +119,18 @@ private:
     std::int64_t issue(const ReplayStep& step, std::uint32_t i, std::size_t thread) override;
     Outcome failure(const ReplayStep& step) override
     {
-        return posix::errnoOutcome(errno, describe(step), m_folder);
+        const int error = errno;
+        Outcome outcome = posix::errnoOutcome(error, describe(step), m_folder);
+        if (step.call == Call::Open && (step.flags & trace::OpenDirect) != 0 && error == EINVAL) {
+            outcome.status = Status::Unsupported;
+            outcome.message = fmt::format("this filesystem does not support O_DIRECT (open of a file in {} "
+                                          "gave EINVAL)",
+                                          m_folder);
+        }
+        return outcome;
     }
     Outcome closeEverything() override;
+    std::int64_t directBatch(int fd, const ReplayStep& step, std::byte* buffer) const;
 
     std::vector<Handle> m_handles;
     std::vector<std::vector<iovec>> m_vectors; // per recorded thread
@@ -210,6 +221,8 @@ std::int64_t ReplayJob::issue(const ReplayStep& step, std::uint32_t i, std::size
     case Call::Write:
         return ::write(fd, at(dataAt), bytes);
     case Call::PWrite:
+        if ((step.flags & kDirectBatch) != 0)
+            return directBatch(fd, step, scratch);
         return ::pwrite(fd, at(dataAt), bytes,
                         static_cast<off_t>(step.offset + static_cast<std::int64_t>(i * step.bytes)));
     case Call::WriteV:
@@ -315,6 +328,28 @@ std::int64_t ReplayJob::issue(const ReplayStep& step, std::uint32_t i, std::size
         return handled ? result : 0;
     }
     }
+}
+
+// The whole blocks a direct batch's bytes fall in, each byte the pattern's at its offset, copied into the
+// thread's page-aligned buffer (as a program fills its batch) and written with one pwrite on the O_DIRECT |
+// O_DSYNC descriptor: the step's bytes when the call wrote them all.
+std::int64_t ReplayJob::directBatch(int fd, const ReplayStep& step, std::byte* buffer) const
+{
+    const std::uint64_t from = step.dataAt / kDirectBlock * kDirectBlock;
+    const std::uint64_t to = (step.dataAt + step.bytes + kDirectBlock - 1) / kDirectBlock * kDirectBlock;
+    const std::uint64_t window = m_pattern.sizeBytes() - Pattern::kPeriodBytes;
+    for (std::uint64_t done = 0; done < to - from;) {
+        const std::uint64_t piece = std::min(window, to - from - done);
+        std::memcpy(buffer + done, m_pattern.at(from + done), piece);
+        done += piece;
+    }
+    const ssize_t written = ::pwrite(fd, buffer, to - from, static_cast<off_t>(from));
+    if (written < 0)
+        return -1;
+    const std::uint64_t through = from + static_cast<std::uint64_t>(written);
+    return through >= step.dataAt + step.bytes
+               ? static_cast<std::int64_t>(step.bytes)
+               : static_cast<std::int64_t>(through > step.dataAt ? through - step.dataAt : 0);
 }
 
 Outcome ReplayJob::closeEverything()

@@ -115,17 +115,17 @@ TEST_F(Advise, ALoggerIsToldWhatKeepsItsSyncsAndWhatWouldNot)
         EXPECT_EQ(c.at("replay").at("bytesWritten"), result.at("cases").at(0).at("replay").at("bytesWritten"))
             << "every way writes the same bytes";
     }
-    EXPECT_EQ(variants,
-              (std::set<std::string>{"recorded", "stdio-buffer-64K", "stdio-buffer-1M", "stdio-unlocked",
-                                     "prealloc-fdatasync", "rewrite-segment", "flush-at-sync",
-                                     "sync-at-close"}));
+    EXPECT_EQ(variants, (std::set<std::string>{"recorded", "stdio-buffer-64K", "stdio-buffer-1M",
+                                               "stdio-unlocked", "prealloc-fdatasync", "rewrite-segment",
+                                               "flush-at-sync", "sync-at-close"}));
     EXPECT_TRUE(fs::is_empty(m_target));
 }
 
 TEST_F(Advise, SmallFilesSyncedAndRenamedAreWrittenFirstThenSyncedOnceOrFromAPool)
 {
     // Each file's one sync before its rename is its contract: syncfs-batch keeps it (every file durable
-    // before its rename) with one sync, writer-pool with the files shared out over threads. Either one is
+    // before its rename) with one sync, writer-pool with the files shared out over threads, direct-batch with
+    // each file written durable by one O_DIRECT | O_DSYNC call. Any one is
     // named with its change (whichever holds against the noise of 3 repetitions), or the answer says why
     // none helps.
     const std::string json = m_dir.path() + "/small.json";
@@ -137,12 +137,15 @@ TEST_F(Advise, SmallFilesSyncedAndRenamedAreWrittenFirstThenSyncedOnceOrFromAPoo
         EXPECT_THAT(answer, HasSubstr("syncfs(fd);"));
     } else if (answer.find("(writer-pool): ") != std::string::npos) {
         EXPECT_THAT(answer, HasSubstr("for (i = first; i < n; i += 4) {"));
+    } else if (answer.find("(direct-batch): ") != std::string::npos) {
+        EXPECT_THAT(answer, HasSubstr("O_DIRECT | O_DSYNC"));
     } else {
-        EXPECT_THAT(answer, HasSubstr("None of the 2 ways IOLab measured"));
+        EXPECT_THAT(answer, HasSubstr("None of the 3 ways IOLab measured"));
         // syncfs-batch makes one sync for the 200 points: no floor of 200 syncs is claimed.
         EXPECT_THAT(answer, HasSubstr("Its 200 syncs took"));
     }
-    EXPECT_EQ(waysRun(json), (std::set<std::string>{"recorded", "syncfs-batch", "writer-pool"}))
+    EXPECT_EQ(waysRun(json),
+              (std::set<std::string>{"recorded", "syncfs-batch", "writer-pool", "direct-batch"}))
         << "one sync per file: nothing to sync at close only";
     EXPECT_TRUE(fs::is_empty(m_target));
 }

@@ -400,7 +400,7 @@ const Row kCliRows[] = {
     linuxOnly({"AdviseLargerThanTheFreeSpace", {"advise", "{O}/t.iolab-trace", "--target", "{T}", "--reps", "1", "--quiet"}, 1, {"the replay's files need", "free space", "Its own calls could not be replayed here"},
      [](Scene& s) { write(s.out / "t.iolab-trace", hugeFileTrace()); }}),
 #ifndef _WIN32
-    {"AdviseAWayFailsAtRunTime", {"advise", "{O}/t.iolab-trace", "--target", "{T}", "--reps", "1", "--warmups", "0", "--quiet"}, 1, {"No other way that keeps your program's durability could be measured here (1 failed or not run, below)", "syncfs-batch: failed", "Input/output error", "1 failed"},
+    {"AdviseAWayFailsAtRunTime", {"advise", "{O}/t.iolab-trace", "--target", "{T}", "--reps", "1", "--warmups", "0", "--quiet"}, 1, {"syncfs-batch: failed (syncfs", "Input/output error", "1 failed", "- direct-batch: "},
      [](Scene& s) { write(s.out / "t.iolab-trace", smallFilesTrace()); }, Needs::Linux, withFailingSyncfs},
 #endif
     // Matrix files

@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 #include <vector>
 
@@ -76,6 +77,28 @@ long firstTid(const std::string& logPath)
     return tid;
 }
 
+// Under strace LeakSanitizer cannot run (it needs ptrace itself) and would fail a sanitized iolab-cli's exit:
+// the asan pass's leak check is left to every other test. The environment entry that says so.
+std::string asanWithoutLeakCheck()
+{
+    const char* asan = std::getenv("ASAN_OPTIONS");
+    return std::string("ASAN_OPTIONS=") +
+           (asan != nullptr && *asan != '\0' ? std::string(asan) + ":" : std::string()) + "detect_leaks=0";
+}
+
+// dd writing `blocks` of 512 bytes from /dev/zero with conv=fsync, recorded in `dir`: the trace's path, or
+// empty when the recording failed.
+std::string recordDd(const TempDir& dir, int blocks)
+{
+    const std::string trace = dir.path() + "/dd.iolab-trace";
+    const ProcessResult recorded =
+        runProcess(IOLAB_CLI_PATH, {"record", "--quiet", "--output", trace, "--", "dd", "if=/dev/zero",
+                                    "of=" + dir.path() + "/out", "bs=512", "count=" + std::to_string(blocks),
+                                    "conv=fsync", "status=none"});
+    EXPECT_EQ(recorded.exitCode, 0) << recorded.err;
+    return recorded.exitCode == 0 ? trace : std::string();
+}
+
 class ReplayProgram : public ::testing::TestWithParam<Program>
 {};
 
@@ -102,12 +125,7 @@ TEST_P(ReplayProgram, ReissuesEveryWriteAndSyncOfTheRecordingAndVerifies)
     // files durable after; the program's calls are the replay's other threads'.
     const std::string json = dir.path() + "/result.json";
     const std::string log = dir.path() + "/replay.strace";
-    // Under strace LeakSanitizer cannot run (it needs ptrace itself) and would fail a sanitized iolab-cli's
-    // exit: the asan pass's leak check is left to every other test.
-    const char* asan = std::getenv("ASAN_OPTIONS");
-    const std::string asanOptions =
-        std::string("ASAN_OPTIONS=") +
-        (asan != nullptr && *asan != '\0' ? std::string(asan) + ":" : std::string()) + "detect_leaks=0";
+    const std::string asanOptions = asanWithoutLeakCheck();
     const ProcessResult replayed =
         runProcess("/usr/bin/strace",
                    {"-f",
@@ -221,11 +239,8 @@ TEST(Replay, AVariantMakesTheSameBytesWithTheProgramsSyncsAndIsVerified)
     TempDir dir;
     const std::string target = dir.path() + "/target";
     fs::create_directories(target);
-    const std::string trace = dir.path() + "/dd.iolab-trace";
-    const ProcessResult recorded = runProcess(
-        IOLAB_CLI_PATH, {"record", "--quiet", "--output", trace, "--", "dd", "if=/dev/zero",
-                         "of=" + dir.path() + "/out", "bs=512", "count=2000", "conv=fsync", "status=none"});
-    ASSERT_EQ(recorded.exitCode, 0) << recorded.err;
+    const std::string trace = recordDd(dir, 2000);
+    ASSERT_FALSE(trace.empty());
     const std::string matrix = dir.path() + "/variants.json";
     std::ofstream(matrix) << nlohmann::json{
         {"name", "dd made other ways"},
@@ -256,5 +271,82 @@ TEST(Replay, AVariantMakesTheSameBytesWithTheProgramsSyncsAndIsVerified)
     }
     EXPECT_EQ(byVariant["recorded"].at("replay").at("writeCalls"), 2000u);
     EXPECT_LE(byVariant["coalesce"].at("replay").at("writeCalls"), 2u) << "1 MiB at most per call";
+    EXPECT_TRUE(fs::is_empty(target));
+}
+
+// direct-batch on dd's 512-byte writes, under strace: the replay's file is opened O_DIRECT | O_DSYNC, written
+// in whole 4 KiB blocks of at most 1 MiB at aligned offsets, never fsynced (each batch is durable when it
+// returns), its padding cut by one ftruncate, and it verifies.
+TEST(Replay, ADirectBatchWritesWholeAlignedBlocksAndIsVerified)
+{
+    TempDir dir;
+    const std::string target = dir.path() + "/target";
+    fs::create_directories(target);
+    const std::string trace = recordDd(dir, 3001);
+    ASSERT_FALSE(trace.empty());
+    const std::string matrix = dir.path() + "/direct.json";
+    std::ofstream(matrix) << nlohmann::json{
+        {"groups",
+         {{{"strategies", {"replay"}}, {"replay", {trace}}, {"replay-variant", {"direct-batch"}}}}}};
+    const std::string json = dir.path() + "/result.json";
+    const std::string log = dir.path() + "/replay.strace";
+    const std::string asanOptions = asanWithoutLeakCheck();
+    const ProcessResult r =
+        runProcess("/usr/bin/strace", {"-f",      "-y",
+                                       "-o",      log,
+                                       "-e",      "trace=openat,write,pwrite64,fsync,fdatasync,ftruncate",
+                                       "--",      IOLAB_CLI_PATH,
+                                       "run",     "--target",
+                                       target,    "--matrix",
+                                       matrix,    "--reps",
+                                       "1",       "--warmups",
+                                       "0",       "--verify",
+                                       "--quiet", "--no-summary",
+                                       "--json",  json},
+                   {asanOptions});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    const auto result = nlohmann::json::parse(std::ifstream(json));
+    const auto& c = result.at("cases").at(0);
+    ASSERT_EQ(c.at("status"), "ok") << c.dump().substr(0, 2000);
+    EXPECT_TRUE(c.at("repetitions").at(0).at("verified").get<bool>());
+    EXPECT_EQ(c.at("replay").at("bytesWritten"), 3001u * 512u);
+
+    // The replay's file is the one it opens O_DIRECT | O_DSYNC (dd's output; the others stand for the
+    // test's capture of its standard streams).
+    std::ifstream in(log);
+    std::string line;
+    std::string file;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> pwrites; // (bytes, offset)
+    int syncs = 0;
+    int truncations = 0;
+    const std::regex opened(R"re(openat\([^"]*"([^"]*/d\d+/f\d+\.dat)", [A-Z_|]*O_DSYNC\|O_DIRECT)re");
+    const std::regex pwrite(R"re(pwrite64\(\d+<([^>]*)>, "[^"]*"\.*, (\d+), (\d+)\) = (\d+))re");
+    while (std::getline(in, line)) {
+        std::smatch m;
+        if (file.empty() && std::regex_search(line, m, opened))
+            file = m[1];
+        else if (file.empty() || line.find(file) == std::string::npos)
+            continue;
+        else if (std::regex_search(line, m, pwrite))
+            pwrites.emplace_back(std::stoull(m[2]), std::stoull(m[3]));
+        else if (line.find("fsync(") != std::string::npos || line.find("fdatasync(") != std::string::npos)
+            ++syncs;
+        else if (line.find("ftruncate(") != std::string::npos && line.find(", 1536512)") != std::string::npos)
+            ++truncations;
+    }
+    ASSERT_FALSE(file.empty()) << "no file opened O_DIRECT | O_DSYNC";
+    // dd's 3,001 writes are recorded as runs: a batch is written as a run fills 1 MiB, the rest at the sync.
+    ASSERT_GE(pwrites.size(), 2u);
+    std::uint64_t next = 0;
+    for (const auto& [bytes, offset] : pwrites) {
+        EXPECT_EQ(bytes % 4096, 0u) << bytes;
+        EXPECT_EQ(offset % 4096, 0u) << offset;
+        EXPECT_LE(bytes, (1u << 20) + 4096);
+        EXPECT_EQ(offset, next / 4096 * 4096) << "each batch from the block the last one ended in";
+        next = offset + bytes;
+    }
+    EXPECT_EQ(next, 1540096u) << "the last block padded: 1,536,512 rounded up to a whole block";
+    EXPECT_EQ(syncs, 1) << "the runner's own fsync after the timed part, none in the replay";
+    EXPECT_EQ(truncations, 1);
     EXPECT_TRUE(fs::is_empty(target));
 }

@@ -428,6 +428,85 @@ TEST(DurabilityContract, AFileFoundAtItsSizeIsOverwrittenWithoutChangingIt)
     EXPECT_EQ(breach(script, *variant), "");
 }
 
+TEST(ReplayVariants, ADirectBatchWritesEachSyncPointsBytesAsWholeBlocksDurably)
+{
+    const ReplayScript script = scriptOf(recordWriter(16));
+    const auto variant = applyVariant(script, parseReplayVariant("direct-batch"));
+    ASSERT_TRUE(variant);
+    const auto& steps = variant->threads[0].steps;
+    ASSERT_EQ(steps[0].call, Call::Open);
+    EXPECT_EQ(steps[0].flags & (trace::OpenDirect | trace::OpenDSync), trace::OpenDirect | trace::OpenDSync);
+    EXPECT_EQ(countOf(*variant, Call::Write), 0u);
+    EXPECT_EQ(countOf(*variant, Call::Fsync), 0u) << "each batch is durable when it returns: the sync point";
+    EXPECT_EQ(countOf(*variant, Call::PWrite), 16u) << "one batch per sync point";
+    std::uint64_t at = 0;
+    for (const ReplayStep& step : steps)
+        if (step.call == Call::PWrite) {
+            EXPECT_EQ(step.flags, kDirectBatch);
+            EXPECT_EQ(step.dataAt, at);
+            EXPECT_EQ(step.bytes, 4096u);
+            EXPECT_EQ(step.risk, RiskNone);
+            at += step.bytes;
+        }
+    EXPECT_EQ(countOf(*variant, Call::Ftruncate), 0u) << "16 whole blocks: no padding to cut";
+    EXPECT_EQ(variant->bytesWritten, script.bytesWritten);
+    EXPECT_EQ(breach(script, *variant), "");
+}
+
+TEST(ReplayVariants, ADirectBatchIsAtMostAMebibyteAndItsPaddingIsCutAtTheClose)
+{
+    // dd bs=512 count=3001 conv=fsync: 1,536,512 bytes, one fsync at the end.
+    SyntheticTrace t;
+    t.open(10, 10, "/data/out", kCreate, 3);
+    t.transfer(10, 10, Call::Write, 3, 512, -1, 3001);
+    t.call(10, 10, Call::Fsync, 3);
+    t.call(10, 10, Call::Close, 3);
+    const ReplayScript script = scriptOf(t);
+    const auto variant = applyVariant(script, parseReplayVariant("direct-batch"));
+    ASSERT_TRUE(variant);
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> batches; // (at, bytes)
+    for (const ReplayStep& step : variant->threads[0].steps)
+        if (step.call == Call::PWrite)
+            batches.emplace_back(step.dataAt, step.bytes);
+    EXPECT_THAT(batches, ::testing::ElementsAre(std::pair<std::uint64_t, std::uint64_t>{0, 1u << 20},
+                                                std::pair<std::uint64_t, std::uint64_t>{1u << 20, 487424},
+                                                std::pair<std::uint64_t, std::uint64_t>{1536000, 512}))
+        << "whole blocks as the batch fills, the partial block at the sync point";
+    const auto& steps = variant->threads[0].steps;
+    ASSERT_GE(steps.size(), 2u);
+    EXPECT_EQ(steps[steps.size() - 2].call, Call::Ftruncate);
+    EXPECT_EQ(steps[steps.size() - 2].bytes, 1536512u) << "the last block's padding cut off at the close";
+    EXPECT_EQ(steps.back().call, Call::Close);
+    EXPECT_EQ(breach(script, *variant), "");
+    EXPECT_TRUE(parseReplayVariant("direct-batch").linuxOnly());
+}
+
+TEST(ReplayVariants, ADirectBatchIsOnlyForAFileWrittenInOrderThroughOneDescriptor)
+{
+    EXPECT_FALSE(applyVariant(scriptOf(logger()), parseReplayVariant("direct-batch"))) << "a stream's file";
+    SyntheticTrace appended;
+    appended.open(10, 10, "/data/log", trace::OpenWrite | trace::OpenCreate | trace::OpenAppend, 3);
+    appended.transfer(10, 10, Call::Write, 3, 100);
+    appended.call(10, 10, Call::Fsync, 3);
+    appended.call(10, 10, Call::Close, 3);
+    EXPECT_FALSE(applyVariant(scriptOf(appended), parseReplayVariant("direct-batch"))) << "O_APPEND";
+    SyntheticTrace rewritten;
+    rewritten.open(10, 10, "/data/table", kCreate, 3);
+    rewritten.transfer(10, 10, Call::PWrite, 3, 8192, 0);
+    rewritten.call(10, 10, Call::Fsync, 3);
+    rewritten.transfer(10, 10, Call::PWrite, 3, 4096, 0);
+    rewritten.call(10, 10, Call::Fsync, 3);
+    rewritten.call(10, 10, Call::Close, 3);
+    EXPECT_FALSE(applyVariant(scriptOf(rewritten), parseReplayVariant("direct-batch")))
+        << "a write back over what was written";
+    SyntheticTrace unsynced;
+    unsynced.open(10, 10, "/data/out", kCreate, 3);
+    unsynced.transfer(10, 10, Call::Write, 3, 4096);
+    unsynced.call(10, 10, Call::Close, 3);
+    EXPECT_FALSE(applyVariant(scriptOf(unsynced), parseReplayVariant("direct-batch")))
+        << "no sync point: the page cache is the faster way";
+}
+
 TEST(ReplayVariants, SyncingOnlyAtCloseIsWeakerAndCaught)
 {
     const ReplayScript script = scriptOf(recordWriter(4));
@@ -445,7 +524,7 @@ TEST(ReplayVariants, EachAppliesOnlyWhereItChangesSomething)
     for (const ReplayVariant& v : variantsFor(scriptOf(recordWriter(4))))
         names.push_back(v.name());
     EXPECT_THAT(names, ::testing::ElementsAre("coalesce", "writev", "prealloc-fdatasync", "rewrite-segment",
-                                              "sync-at-close"));
+                                              "direct-batch", "sync-at-close"));
     names.clear();
     for (const ReplayVariant& v : variantsFor(scriptOf(logger())))
         names.push_back(v.name());
@@ -456,9 +535,10 @@ TEST(ReplayVariants, EachAppliesOnlyWhereItChangesSomething)
 
 TEST(ReplayVariants, NamesComeBackAndAnUnknownOneIsRefused)
 {
-    for (const char* name : {"stdio-buffer-64K", "stdio-buffer-1M", "coalesce", "fdatasync",
-                             "prealloc-fdatasync", "flush-at-sync", "syncfs-batch", "writer-pool",
-                             "group-commit", "stdio-unlocked", "writev", "rewrite-segment", "sync-at-close"})
+    for (const char* name :
+         {"stdio-buffer-64K", "stdio-buffer-1M", "coalesce", "fdatasync", "prealloc-fdatasync",
+          "flush-at-sync", "syncfs-batch", "writer-pool", "group-commit", "stdio-unlocked", "writev",
+          "rewrite-segment", "direct-batch", "sync-at-close"})
         EXPECT_EQ(parseReplayVariant(name).name(), name);
     EXPECT_THROW(parseReplayVariant("faster"), InputError);
     EXPECT_THROW(parseReplayVariant("stdio-buffer-0"), InputError);
@@ -805,6 +885,19 @@ TEST(ProgramAdvice, TheWeakerWayIsNeverTheFastestInTheResultsFindings)
     EXPECT_THAT(fastest.front(), ::testing::Not(HasSubstr("sync-at-close")));
 }
 
+TEST(ProgramAdvice, WhenNoWayCouldBeMeasuredTheAnswerSaysSoAndNamesNone)
+{
+    RunResult result;
+    result.cases = {wayCase("recorded", {100, 98, 102, 99, 101}), wayCase("syncfs-batch", {})};
+    result.cases[1].status = Status::Failed;
+    result.cases[1].reason = "syncfs failed: Input/output error (EIO)";
+    const std::string text = adviceText(result);
+    EXPECT_THAT(text, HasSubstr("No other way that keeps your program's durability could be measured here (1 "
+                                "failed or not run, below)"));
+    EXPECT_THAT(text, HasSubstr("syncfs-batch: failed (syncfs failed: Input/output error (EIO))"));
+    EXPECT_THAT(text, ::testing::Not(HasSubstr("The change:")));
+}
+
 TEST(ProgramAdvice, AWayThatOnlyLeavesLessToFlushAtTheEndIsNotNamed)
 {
     // Coalescing 1.5x by the durable rate, but no faster to run: the program would gain nothing.
@@ -812,7 +905,8 @@ TEST(ProgramAdvice, AWayThatOnlyLeavesLessToFlushAtTheEndIsNotNamed)
     result.cases = {wayCase("recorded", {100, 98, 102, 99, 101}),
                     wayCase("coalesce", {150, 148, 152, 149, 151}, {100, 98, 102, 99, 101})};
     const std::string text = adviceText(result);
-    EXPECT_THAT(text, HasSubstr("None of the 1 way IOLab measured"));
+    EXPECT_THAT(text,
+                HasSubstr("The one way IOLab measured that keeps your program's durability is not faster"));
     EXPECT_THAT(text, ::testing::Not(HasSubstr("The change:")));
     EXPECT_THAT(text, HasSubstr("  - coalesce: 1.0 s to run, 1.00x your program's speed; 150 MB/s durable: "
                                 "1.50x by the durable rate only: no faster to run beyond the noise."));
