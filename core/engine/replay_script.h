@@ -54,6 +54,12 @@ inline constexpr std::uint32_t kStreamUnlocked = 0x02;
 // truncation at the file's close puts the end right).
 inline constexpr std::uint32_t kDirectBatch = 0x04;
 inline constexpr std::uint64_t kDirectBlock = 4096;
+// A descriptor write's or sync's flags (the io-uring variant): queued on the thread's io_uring ring, a write
+// at the offset its bytes land (dataAt) without waiting; a sync queued after every request before it
+// (IOSQE_IO_DRAIN), then everything submitted at once and waited for. Any other step of the thread first
+// waits for what is queued. At most kUringDepth requests are in flight.
+inline constexpr std::uint32_t kQueued = 0x08;
+inline constexpr std::uint32_t kUringDepth = 64;
 
 // Wait until thread `thread` of the script has done `steps` of its steps (with `begun`: has done
 // `steps - 1` and begun the next, its own waits over: how a group commit's sync lets the calls after it

@@ -753,7 +753,33 @@ std::optional<ReplayScript> rewrittenSegments(const ReplayScript& script)
 // each, kDirectBatch), each written durable by one pwrite, so that the program's sync there is made by the
 // batch itself (a sync with nothing left to write stays). A batch rewrites the partial block the last one
 // ended in; the file is truncated to its size at its close.
-std::optional<ReplayScript> directBatched(const ReplayScript& script)
+// Files a program creates and writes from their start through a descriptor (and copies of it: dd writes to
+// its dup'ed standard output) on one thread, each write where the last ended, synced at least once and
+// closed; nothing else done to them (no seek, read, truncation, stream, mapping). The ways that take over how
+// their writes reach the disk (direct-batch, io-uring) rewrite only these.
+struct InOrderFiles
+{
+    std::vector<bool> fit;                    // per content
+    std::vector<std::size_t> thread;          // per content: the thread that writes it
+    std::vector<std::uint32_t> contentOfFile; // per file
+    std::vector<std::uint32_t> contentOfSlot; // per slot: the fit file's descriptors
+    bool any() const { return std::find(fit.begin(), fit.end(), true) != fit.end(); }
+    // The fit content a step works on (kNoReplaySlot for none): an open's by its file, others' by their
+    // content or descriptor.
+    std::uint32_t of(const ReplayStep& step) const
+    {
+        std::uint32_t c = kNoReplaySlot;
+        if (step.call == Call::Open)
+            c = step.file < contentOfFile.size() ? contentOfFile[step.file] : kNoReplaySlot;
+        else if (step.content != kNoReplaySlot && step.content < fit.size())
+            c = step.content;
+        else if (step.slot < contentOfSlot.size())
+            c = contentOfSlot[step.slot];
+        return c < fit.size() && fit[c] ? c : kNoReplaySlot;
+    }
+};
+
+InOrderFiles inOrderFiles(const ReplayScript& script)
 {
     const std::vector<FileLife> lives = fileLives(script);
     struct Use
@@ -827,15 +853,27 @@ std::optional<ReplayScript> directBatched(const ReplayScript& script)
                 use.fit = false; // another call on it (a seek, a dup, a read): left as it is
             }
         }
-    std::vector<bool> fit(script.contents, false);
+    InOrderFiles files;
+    files.fit.assign(script.contents, false);
+    files.thread.assign(script.contents, SIZE_MAX);
+    std::vector<bool>& fit = files.fit;
     for (std::uint32_t c = 0; c < script.contents; ++c) {
         const Use& use = uses[c];
         // A sync or syncfs of another thread would find the bytes still in this one's batch.
         fit[c] = use.fit && use.opened && use.closed && use.end > 0 && !lives[c].unfit && lives[c].syncs >= 1;
         for (std::size_t t = 0; t < syncAllOn.size(); ++t)
             fit[c] = fit[c] && (!syncAllOn[t] || t == use.thread);
+        files.thread[c] = use.thread;
     }
-    if (std::find(fit.begin(), fit.end(), true) == fit.end())
+    files.contentOfFile = std::move(contentOfFile);
+    files.contentOfSlot = std::move(contentOfSlot);
+    return files;
+}
+
+std::optional<ReplayScript> directBatched(const ReplayScript& script)
+{
+    const InOrderFiles files = inOrderFiles(script);
+    if (!files.any())
         return std::nullopt;
 
     struct Pending
@@ -876,13 +914,10 @@ std::optional<ReplayScript> directBatched(const ReplayScript& script)
             ReplayStep step = in[i];
             if (step.risk == RiskSyncAll)
                 for (std::uint32_t c = 0; c < script.contents; ++c)
-                    if (fit[c] && uses[c].thread == t)
+                    if (files.fit[c] && files.thread[c] == t)
                         batch(c, pending[c].end);
-            const std::uint32_t c =
-                step.call == Call::Open
-                    ? (step.file < contentOfFile.size() ? contentOfFile[step.file] : kNoReplaySlot)
-                    : contentOf(step);
-            if (c == kNoReplaySlot || !fit[c] || uses[c].thread != t) {
+            const std::uint32_t c = files.of(step);
+            if (c == kNoReplaySlot || files.thread[c] != t) {
                 out.push_back(step);
                 rw.mark(t, i);
                 continue;
@@ -940,6 +975,26 @@ std::optional<ReplayScript> directBatched(const ReplayScript& script)
         }
     }
     return std::move(rw).finish(script);
+}
+
+// The same files' writes and syncs queued on the thread's io_uring ring (kQueued): the writes between two
+// sync points and the sync submitted with one call, the sync drained after them, at most kUringDepth in
+// flight. The calls, their bytes and their order of durability are the program's.
+std::optional<ReplayScript> uringQueued(const ReplayScript& script)
+{
+    const InOrderFiles files = inOrderFiles(script);
+    if (!files.any())
+        return std::nullopt;
+    ReplayScript out = script;
+    for (std::size_t t = 0; t < out.threads.size(); ++t)
+        for (ReplayStep& step : out.threads[t].steps) {
+            const std::uint32_t c = files.of(step);
+            if (c != kNoReplaySlot && files.thread[c] == t &&
+                (step.call == Call::Write || step.call == Call::PWrite || step.call == Call::Fsync ||
+                 step.call == Call::Fdatasync))
+                step.flags |= kQueued;
+        }
+    return out;
 }
 
 // A stream's fflush left out where the thread's next call on the same stream or file is another put to the
@@ -1313,6 +1368,8 @@ std::optional<ReplayScript> applyVariant(const ReplayScript& script, const Repla
         return rewrittenSegments(script);
     case VariantKind::DirectBatch:
         return directBatched(script);
+    case VariantKind::IoUring:
+        return uringQueued(script);
     }
     return std::nullopt;
 }
@@ -1533,6 +1590,25 @@ VariantAdvice adviceFor(const ReplayVariant& variant)
                 "of the file reads from the disk); the file's size is a whole block past its data until the "
                 "close, so after a power cut it may end with up to 4 KiB of padding; some file systems "
                 "(tmpfs) refuse O_DIRECT"};
+    case VariantKind::IoUring:
+        return {
+            "queue the writes between two syncs and the sync itself on io_uring and submit them with one "
+            "call, the sync drained after the writes, instead of a system call for each",
+            "struct io_uring ring;  io_uring_queue_init(64, &ring, 0);\n"
+            "for (i = 0; i < n; i++) {                        /* the writes, queued */\n"
+            "    sqe = io_uring_get_sqe(&ring);\n"
+            "    io_uring_prep_write(sqe, fd, rec[i], len[i], offset);  offset += len[i];\n"
+            "}\n"
+            "sqe = io_uring_get_sqe(&ring);\n"
+            "io_uring_prep_fsync(sqe, fd, 0);\n"
+            "sqe->flags |= IOSQE_IO_DRAIN;                   /* after every write before it */\n"
+            "io_uring_submit_and_wait(&ring, n + 1);         /* one call; then each completion checked */",
+            "liburing on Linux 5.1 or later (IORING_FSYNC_DATASYNC for fdatasync); Windows: overlapped "
+            "WriteFile on a FILE_FLAG_OVERLAPPED handle, then FlushFileBuffers once they completed (IOLab "
+            "replays this way on Linux only so far); C++: none in the standard library",
+            "a kernel with io_uring allowed (kernel.io_uring_disabled, or a container's seccomp profile, "
+            "can refuse it); each buffer must stay unchanged until its completion, and each completion "
+            "must be checked, a short write too; at most 64 requests in flight here"};
     case VariantKind::SyncAtClose:
         return {"sync each file once, at its end, instead of at every point",
                 "/* the syncs before the last removed */\nfsync(fd);\nclose(fd);",

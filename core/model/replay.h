@@ -44,15 +44,17 @@ enum class VariantKind
                     // segment is), then overwritten in place; fdatasync where the size is there (Linux)
     DirectBatch,    // a file written through a descriptor: opened O_DIRECT | O_DSYNC, its writes between sync
                     // points gathered into aligned batches of at most 1 MiB, each written durable (Linux)
+    IoUring,        // the same file's writes between two syncs and the sync queued on io_uring and submitted
+                    // at once, the sync drained after them (Linux)
 };
 inline constexpr std::uint32_t kWriterPoolThreads = 4;
 // Every kind, in the order the answer lists them (StdioBuffer stands for its sizes).
 inline constexpr VariantKind kVariantKinds[] = {
     VariantKind::StdioBuffer,    VariantKind::StdioUnlocked, VariantKind::Coalesce,
     VariantKind::Gather,         VariantKind::Fdatasync,     VariantKind::PreallocFdatasync,
-    VariantKind::RewriteSegment, VariantKind::DirectBatch,   VariantKind::FlushAtSync,
-    VariantKind::SyncfsBatch,    VariantKind::WriterPool,    VariantKind::GroupCommit,
-    VariantKind::SyncAtClose};
+    VariantKind::RewriteSegment, VariantKind::DirectBatch,   VariantKind::IoUring,
+    VariantKind::FlushAtSync,    VariantKind::SyncfsBatch,   VariantKind::WriterPool,
+    VariantKind::GroupCommit,    VariantKind::SyncAtClose};
 
 struct ReplayVariant
 {
@@ -70,14 +72,15 @@ struct ReplayVariant
     }
     // A way only Linux has (the calls it makes have no Windows form a program can use): fdatasync,
     // preallocation that sets the size, syncfs, writev (WriteFileGather takes only unbuffered, aligned
-    // pages); O_DIRECT batches (NO_BUFFERING with WRITE_THROUGH is their Windows form, not yet replayed
-    // there); and the unlocked stdio calls, which the C runtime this build links on Windows (msvcrt.dll) has
-    // not (the Universal CRT's _fwrite_nolock would do).
+    // pages); O_DIRECT batches and io_uring (NO_BUFFERING with WRITE_THROUGH, and overlapped WriteFile, are
+    // their Windows forms, not yet replayed there); and the unlocked stdio calls, which the C runtime this
+    // build links on Windows (msvcrt.dll) has not (the Universal CRT's _fwrite_nolock would do).
     bool linuxOnly() const
     {
         return kind == VariantKind::Fdatasync || kind == VariantKind::PreallocFdatasync ||
                kind == VariantKind::SyncfsBatch || kind == VariantKind::StdioUnlocked ||
-               kind == VariantKind::Gather || kind == VariantKind::DirectBatch;
+               kind == VariantKind::Gather || kind == VariantKind::DirectBatch ||
+               kind == VariantKind::IoUring;
     }
 };
 

@@ -37,6 +37,9 @@ public:
     // The threads' buffers for reads and strings, page-aligned, as large as the largest call; false (with
     // the outcome) when they cannot be had.
     bool prepareBuffers(Outcome& outcome);
+    // What the system's job needs besides (an io_uring ring per thread for queued steps); false with the
+    // outcome when it cannot be had.
+    virtual bool prepareSystem(Outcome&) { return true; }
 
     Outcome execute(Progress& progress) override;
     Outcome finish() override;
@@ -154,7 +157,8 @@ std::unique_ptr<Job> makeReplayJob(const JobSpec& spec, trace::System own, Outco
         return nullptr;
     }
     auto job = std::make_unique<SystemJob>(spec, replayTimingOf(spec));
-    if (!job->prepareBuffers(outcome))
+    ReplayJobBase& base = *job; // each system's job keeps its overrides private
+    if (!base.prepareBuffers(outcome) || !base.prepareSystem(outcome))
         return nullptr;
     return job;
 }

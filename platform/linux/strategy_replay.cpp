@@ -8,6 +8,7 @@
 #include "core/model/replay.h"
 #include "platform/builtin_strategies.h"
 #include "platform/common/replay_job.h"
+#include "platform/linux/uring_queue.h"
 #include "platform/posix/basic_strategy.h"
 #include "platform/posix/posix_io.h"
 
@@ -55,6 +56,13 @@ int openFlagsOf(std::uint32_t flags)
     if ((flags & trace::OpenDirectory) != 0)
         out |= O_DIRECTORY;
     return out | O_CLOEXEC;
+}
+
+// A write or sync the io-uring variant queued (kQueued).
+bool isQueued(const ReplayStep& step)
+{
+    return (step.flags & kQueued) != 0 && (step.call == Call::Write || step.call == Call::PWrite ||
+                                           step.call == Call::Fsync || step.call == Call::Fdatasync);
 }
 
 // fopen's and fdopen's mode for the open flags the recorder kept.
@@ -130,11 +138,80 @@ private:
         return outcome;
     }
     Outcome closeEverything() override;
+    bool prepareSystem(Outcome& outcome) override;
     std::int64_t directBatch(int fd, const ReplayStep& step, std::byte* buffer) const;
+    // A queued step (kQueued) on the thread's ring: a write's bytes, or after a sync, 0 once everything
+    // queued is complete; < 0 with errno when a request failed.
+    std::int64_t queue(const ReplayStep& step, std::uint32_t i, std::size_t thread, int fd);
+    // Submits what the thread's ring holds and waits for all of it: false with errno when a request failed
+    // or wrote short.
+    bool completeQueued(std::size_t thread);
 
     std::vector<Handle> m_handles;
-    std::vector<std::vector<iovec>> m_vectors; // per recorded thread
+    std::vector<std::unique_ptr<Ring>> m_rings; // per recorded thread, only for a script with queued steps
+    std::vector<std::vector<iovec>> m_vectors;  // per recorded thread
 };
+
+bool ReplayJob::prepareSystem(Outcome& outcome)
+{
+    const bool queued = std::any_of(m_script.threads.begin(), m_script.threads.end(), [](const auto& thread) {
+        return std::any_of(thread.steps.begin(), thread.steps.end(),
+                           [](const ReplayStep& step) { return isQueued(step); });
+    });
+    if (!queued)
+        return true;
+    for (std::size_t t = 0; t < m_script.threads.size(); ++t) {
+        auto ring = std::make_unique<Ring>();
+        if (!ring->init(kUringDepth, outcome))
+            return false;
+        m_rings.push_back(std::move(ring));
+    }
+    return true;
+}
+
+std::int64_t ReplayJob::queue(const ReplayStep& step, std::uint32_t i, std::size_t thread, int fd)
+{
+    Ring& ring = *m_rings[thread];
+    if (ring.outstanding() + 1 >= ring.entries() && !completeQueued(thread))
+        return -1;
+    io_uring_sqe* sqe = ring.nextSqe();
+    if (step.call == Call::Fsync || step.call == Call::Fdatasync) {
+        io_uring_prep_fsync(sqe, fd, step.call == Call::Fdatasync ? IORING_FSYNC_DATASYNC : 0);
+        sqe->flags |= IOSQE_IO_DRAIN;
+        io_uring_sqe_set_data64(sqe, 0); // what it must return
+        return completeQueued(thread) ? 0 : -1;
+    }
+    const std::uint64_t dataAt = step.dataAt + std::uint64_t{i} * step.bytes;
+    io_uring_prep_write(sqe, fd, m_pattern.at(dataAt), static_cast<unsigned>(step.bytes), dataAt);
+    io_uring_sqe_set_data64(sqe, step.bytes);
+    return static_cast<std::int64_t>(step.bytes);
+}
+
+bool ReplayJob::completeQueued(std::size_t thread)
+{
+    Ring& ring = *m_rings[thread];
+    int error = 0;
+    while (ring.outstanding() > 0) {
+        // One call hands over what is queued and waits for all of it (again only after a signal).
+        const auto waitFor = static_cast<unsigned>(std::min<std::uint64_t>(ring.outstanding(), kUringDepth));
+        if (const int submitted = ring.submitAndWait(waitFor); submitted < 0 && submitted != -EINTR) {
+            error = -submitted;
+            break;
+        }
+        io_uring_cqe* cqes[kUringDepth];
+        const unsigned n = ring.peek(cqes, kUringDepth);
+        for (unsigned k = 0; k < n; ++k) {
+            const std::int64_t expected = static_cast<std::int64_t>(io_uring_cqe_get_data64(cqes[k]));
+            if (cqes[k]->res < 0 && error == 0)
+                error = -cqes[k]->res;
+            else if (cqes[k]->res != expected && error == 0)
+                error = EIO; // a short write: the replay's bytes did not all land
+        }
+        ring.advance(n);
+    }
+    errno = error;
+    return error == 0;
+}
 
 std::int64_t ReplayJob::issue(const ReplayStep& step, std::uint32_t i, std::size_t thread)
 {
@@ -145,6 +222,13 @@ std::int64_t ReplayJob::issue(const ReplayStep& step, std::uint32_t i, std::size
     };
     Handle* h = step.slot != kNoReplaySlot ? &m_handles[step.slot] : nullptr;
     const int fd = h != nullptr ? h->fd : -1;
+    if (!m_rings.empty()) {
+        if (isQueued(step))
+            return queue(step, i, thread, fd);
+        // Any other call of the thread comes after what it queued, as the program's did.
+        if (m_rings[thread]->outstanding() > 0 && !completeQueued(thread))
+            return -1;
+    }
     FILE* stream = h != nullptr ? h->stream : nullptr;
     const std::uint64_t dataAt = step.dataAt + std::uint64_t{i} * step.bytes;
     const auto bytes = static_cast<std::size_t>(step.bytes);
@@ -355,6 +439,9 @@ std::int64_t ReplayJob::directBatch(int fd, const ReplayStep& step, std::byte* b
 Outcome ReplayJob::closeEverything()
 {
     Outcome outcome = Outcome::success();
+    for (std::size_t t = 0; t < m_rings.size(); ++t)
+        if (m_rings[t]->outstanding() > 0 && !completeQueued(t) && outcome.ok())
+            outcome = posix::errnoOutcome(errno, "io_uring (at the program's end)", m_folder);
     for (Handle& h : m_handles) {
         if (h.kind == SlotKind::Stream) {
             if (h.streamFd != kNoReplaySlot)

@@ -350,3 +350,68 @@ TEST(Replay, ADirectBatchWritesWholeAlignedBlocksAndIsVerified)
     EXPECT_EQ(truncations, 1);
     EXPECT_TRUE(fs::is_empty(target));
 }
+
+// io-uring on dd's 512-byte writes, under strace: the replay's file gets no write(2) and no fsync of its own;
+// its 3,001 writes and its sync go through io_uring_enter, a call per ring's worth (64 in flight), and it
+// verifies.
+TEST(Replay, IoUringQueuesTheWritesAndTheSyncAndIsVerified)
+{
+    TempDir dir;
+    const std::string target = dir.path() + "/target";
+    fs::create_directories(target);
+    const std::string trace = recordDd(dir, 3001);
+    ASSERT_FALSE(trace.empty());
+    const std::string matrix = dir.path() + "/uring.json";
+    std::ofstream(matrix) << nlohmann::json{
+        {"groups", {{{"strategies", {"replay"}}, {"replay", {trace}}, {"replay-variant", {"io-uring"}}}}}};
+    const std::string json = dir.path() + "/result.json";
+    const std::string log = dir.path() + "/replay.strace";
+    const ProcessResult r =
+        runProcess("/usr/bin/strace", {"-f",      "-y",
+                                       "-o",      log,
+                                       "-e",      "trace=write,pwrite64,fsync,fdatasync,io_uring_enter",
+                                       "--",      IOLAB_CLI_PATH,
+                                       "run",     "--target",
+                                       target,    "--matrix",
+                                       matrix,    "--reps",
+                                       "1",       "--warmups",
+                                       "0",       "--verify",
+                                       "--quiet", "--no-summary",
+                                       "--json",  json},
+                   {asanWithoutLeakCheck()});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    const auto result = nlohmann::json::parse(std::ifstream(json));
+    const auto& c = result.at("cases").at(0);
+    if (c.at("status") == "unsupported")
+        GTEST_SKIP() << "io_uring is refused here: " << c.at("reason");
+    ASSERT_EQ(c.at("status"), "ok") << c.dump().substr(0, 2000);
+    EXPECT_TRUE(c.at("repetitions").at(0).at("verified").get<bool>());
+    EXPECT_EQ(c.at("replay").at("writeCalls"), 3001u);
+
+    // dd's output in the replay's folder (the others stand for the test's capture of its standard streams).
+    const ReplayScript script = loadReplayScript(trace);
+    const auto out = std::find_if(script.files.begin(), script.files.end(),
+                                  [](const ReplayFile& f) { return f.recordedPath.ends_with("/out"); });
+    ASSERT_NE(out, script.files.end());
+    const std::string replayFile = "/" + out->relativePath + ">";
+    std::ifstream in(log);
+    std::string line;
+    int writes = 0;
+    int syncs = 0;
+    int enters = 0;
+    while (std::getline(in, line)) {
+        if (line.find("io_uring_enter(") != std::string::npos)
+            ++enters;
+        else if (line.find(replayFile) == std::string::npos)
+            continue;
+        else if (line.find("write") != std::string::npos)
+            ++writes;
+        else if (line.find("sync(") != std::string::npos)
+            ++syncs;
+    }
+    EXPECT_EQ(writes, 0) << "every write of the replay's file through the ring";
+    EXPECT_EQ(syncs, 1) << "the runner's own fsync after the timed part: the program's went through the ring";
+    EXPECT_GE(enters, 3002 / 64) << "at most 64 requests in flight";
+    EXPECT_LE(enters, 3002 / 32);
+    EXPECT_TRUE(fs::is_empty(target));
+}

@@ -4,6 +4,7 @@
 // sync points, and a script that drops, moves or weakens one is caught, with where.
 #include "core/analysis/findings.h"
 #include "core/analysis/program_advice.h"
+#include "core/analysis/program_profile.h"
 #include "core/base/error.h"
 #include "core/base/stats.h"
 #include "core/engine/replay_variants.h"
@@ -507,6 +508,27 @@ TEST(ReplayVariants, ADirectBatchIsOnlyForAFileWrittenInOrderThroughOneDescripto
         << "no sync point: the page cache is the faster way";
 }
 
+TEST(ReplayVariants, IoUringQueuesTheWritesAndTheSyncOfAFileWrittenInOrder)
+{
+    const ReplayScript script = scriptOf(recordWriter(4));
+    const auto variant = applyVariant(script, parseReplayVariant("io-uring"));
+    ASSERT_TRUE(variant);
+    std::size_t queued = 0;
+    for (const ReplayStep& step : variant->threads[0].steps) {
+        const bool queues = step.call == Call::Write || step.call == Call::Fsync;
+        if (step.call != Call::Open) { // an open's flags are its open flags
+            EXPECT_EQ((step.flags & kQueued) != 0, queues) << callName(step.call);
+        }
+        queued += queues ? step.count : 0;
+    }
+    EXPECT_EQ(queued, 4u * 16u + 4u) << "every write and every sync, the same calls";
+    EXPECT_EQ(variant->writeCalls, script.writeCalls);
+    EXPECT_EQ(variant->syncCalls, script.syncCalls);
+    EXPECT_EQ(breach(script, *variant), "");
+    EXPECT_TRUE(parseReplayVariant("io-uring").linuxOnly());
+    EXPECT_FALSE(applyVariant(scriptOf(logger()), parseReplayVariant("io-uring"))) << "a stream's file";
+}
+
 TEST(ReplayVariants, SyncingOnlyAtCloseIsWeakerAndCaught)
 {
     const ReplayScript script = scriptOf(recordWriter(4));
@@ -524,7 +546,7 @@ TEST(ReplayVariants, EachAppliesOnlyWhereItChangesSomething)
     for (const ReplayVariant& v : variantsFor(scriptOf(recordWriter(4))))
         names.push_back(v.name());
     EXPECT_THAT(names, ::testing::ElementsAre("coalesce", "writev", "prealloc-fdatasync", "rewrite-segment",
-                                              "direct-batch", "sync-at-close"));
+                                              "direct-batch", "io-uring", "sync-at-close"));
     names.clear();
     for (const ReplayVariant& v : variantsFor(scriptOf(logger())))
         names.push_back(v.name());
