@@ -54,6 +54,9 @@ inline constexpr std::uint32_t kStreamUnlocked = 0x02;
 // truncation at the file's close puts the end right).
 inline constexpr std::uint32_t kDirectBatch = 0x04;
 inline constexpr std::uint64_t kDirectBlock = 4096;
+// With kDirectBatch (the mmap-batch variant): the batch is gathered in the thread's mapped file (MAP_SHARED,
+// made before the timed part and unlinked at once) instead of its buffer.
+inline constexpr std::uint32_t kMappedBatch = 0x10;
 // A descriptor write's or sync's flags (the io-uring variant): queued on the thread's io_uring ring, a write
 // at the offset its bytes land (dataAt) without waiting; a sync queued after every request before it
 // (IOSQE_IO_DRAIN), then everything submitted at once and waited for. Any other step of the thread first

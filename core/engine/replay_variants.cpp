@@ -747,12 +747,6 @@ std::optional<ReplayScript> rewrittenSegments(const ReplayScript& script)
     return out;
 }
 
-// Each file the program creates and writes from its start through its descriptor (and copies of it: dd writes
-// to its dup'ed standard output) on one thread, each write where the last ended, opened O_DIRECT | O_DSYNC:
-// its writes between two sync points gathered into batches of whole aligned blocks (at most kLargestCoalesced
-// each, kDirectBatch), each written durable by one pwrite, so that the program's sync there is made by the
-// batch itself (a sync with nothing left to write stays). A batch rewrites the partial block the last one
-// ended in; the file is truncated to its size at its close.
 // Files a program creates and writes from their start through a descriptor (and copies of it: dd writes to
 // its dup'ed standard output) on one thread, each write where the last ended, synced at least once and
 // closed; nothing else done to them (no seek, read, truncation, stream, mapping). The ways that take over how
@@ -870,7 +864,14 @@ InOrderFiles inOrderFiles(const ReplayScript& script)
     return files;
 }
 
-std::optional<ReplayScript> directBatched(const ReplayScript& script)
+// Each file the program creates and writes from its start through its descriptor (and copies of it: dd writes
+// to its dup'ed standard output) on one thread, each write where the last ended, opened O_DIRECT | O_DSYNC:
+// its writes between two sync points gathered into batches of whole aligned blocks (at most kLargestCoalesced
+// each, kDirectBatch), each written durable by one pwrite, so that the program's sync there is made by the
+// batch itself (a sync with nothing left to write stays). A batch rewrites the partial block the last one
+// ended in; the file is truncated to its size at its close. With `mapped` the batch is gathered in a mapped
+// file (kMappedBatch), as the mmap-batch-direct strategy does.
+std::optional<ReplayScript> directBatched(const ReplayScript& script, bool mapped)
 {
     const InOrderFiles files = inOrderFiles(script);
     if (!files.any())
@@ -899,7 +900,7 @@ std::optional<ReplayScript> directBatched(const ReplayScript& script)
                     until = (p.flushed + kLargestCoalesced) / kDirectBlock * kDirectBlock;
                 ReplayStep write;
                 write.call = Call::PWrite;
-                write.flags = kDirectBatch;
+                write.flags = kDirectBatch | (mapped ? kMappedBatch : 0u);
                 write.slot = slot;
                 write.content = c;
                 write.offset = static_cast<std::int64_t>(p.flushed);
@@ -1367,7 +1368,9 @@ std::optional<ReplayScript> applyVariant(const ReplayScript& script, const Repla
     case VariantKind::RewriteSegment:
         return rewrittenSegments(script);
     case VariantKind::DirectBatch:
-        return directBatched(script);
+        return directBatched(script, false);
+    case VariantKind::MmapBatch:
+        return directBatched(script, true);
     case VariantKind::IoUring:
         return uringQueued(script);
     }
@@ -1590,6 +1593,22 @@ VariantAdvice adviceFor(const ReplayVariant& variant)
                 "of the file reads from the disk); the file's size is a whole block past its data until the "
                 "close, so after a power cut it may end with up to 4 KiB of padding; some file systems "
                 "(tmpfs) refuse O_DIRECT"};
+    case VariantKind::MmapBatch:
+        return {
+            "gather the writes between two syncs in a batch buffer mapped from a file of its own "
+            "(MAP_SHARED) "
+            "and write it with O_DIRECT | O_DSYNC at each sync point, one call per batch of up to 1 MiB",
+            "int scratch = open(batch_path, O_RDWR | O_CREAT, 0600);  ftruncate(scratch, 1 << 20);\n"
+            "char *batch = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_SHARED, scratch, 0);\n"
+            "int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT | O_DSYNC, 0644);\n"
+            "/* each record copied into batch at `used`; at each sync point, as for direct-batch: */\n"
+            "pwrite(fd, batch, end - start, start);   /* whole blocks, durable when it returns */",
+            "Windows: CreateFileMapping and MapViewOfFile for the batch, WriteFile to a handle opened "
+            "FILE_FLAG_NO_BUFFERING | FILE_FLAG_WRITE_THROUGH (IOLab replays this way on Linux only so "
+            "far); C++: none in the standard library",
+            "what direct-batch costs (aligned offsets and sizes, the partial block written again, padding "
+            "until the close, no O_DIRECT on tmpfs), and a mapped file as large as the batch; a crash of "
+            "the process keeps what the batch holds in the mapped file (a power cut does not)"};
     case VariantKind::IoUring:
         return {
             "queue the writes between two syncs and the sync itself on io_uring and submit them with one "

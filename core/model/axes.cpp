@@ -1318,7 +1318,8 @@ AxisSpec replayVariantAxis()
     a.help =
         "recorded (the program's own calls: the default) or another way of making them that keeps its "
         "durability: stdio-buffer-SIZE, stdio-unlocked, coalesce, writev, fdatasync, prealloc-fdatasync, "
-        "rewrite-segment, direct-batch, io-uring, flush-at-sync, syncfs-batch, writer-pool, group-commit; "
+        "rewrite-segment, direct-batch, mmap-batch, io-uring, flush-at-sync, syncfs-batch, writer-pool, "
+        "group-commit; "
         "sync-at-close is weaker";
     a.appliesTo = [](const StrategyInfo& info) {
         return info.id == kReplayStrategy;

@@ -55,6 +55,8 @@ std::string ReplayVariant::name() const
         return "rewrite-segment";
     case VariantKind::DirectBatch:
         return "direct-batch";
+    case VariantKind::MmapBatch:
+        return "mmap-batch";
     case VariantKind::IoUring:
         return "io-uring";
     }

@@ -44,6 +44,8 @@ enum class VariantKind
                     // segment is), then overwritten in place; fdatasync where the size is there (Linux)
     DirectBatch,    // a file written through a descriptor: opened O_DIRECT | O_DSYNC, its writes between sync
                     // points gathered into aligned batches of at most 1 MiB, each written durable (Linux)
+    MmapBatch,      // direct-batch with each batch gathered in a mapped file (MAP_SHARED), as the
+                    // mmap-batch-direct strategy does (Linux)
     IoUring,        // the same file's writes between two syncs and the sync queued on io_uring and submitted
                     // at once, the sync drained after them (Linux)
 };
@@ -52,9 +54,9 @@ inline constexpr std::uint32_t kWriterPoolThreads = 4;
 inline constexpr VariantKind kVariantKinds[] = {
     VariantKind::StdioBuffer,    VariantKind::StdioUnlocked, VariantKind::Coalesce,
     VariantKind::Gather,         VariantKind::Fdatasync,     VariantKind::PreallocFdatasync,
-    VariantKind::RewriteSegment, VariantKind::DirectBatch,   VariantKind::IoUring,
-    VariantKind::FlushAtSync,    VariantKind::SyncfsBatch,   VariantKind::WriterPool,
-    VariantKind::GroupCommit,    VariantKind::SyncAtClose};
+    VariantKind::RewriteSegment, VariantKind::DirectBatch,   VariantKind::MmapBatch,
+    VariantKind::IoUring,        VariantKind::FlushAtSync,   VariantKind::SyncfsBatch,
+    VariantKind::WriterPool,     VariantKind::GroupCommit,   VariantKind::SyncAtClose};
 
 struct ReplayVariant
 {
@@ -80,7 +82,7 @@ struct ReplayVariant
         return kind == VariantKind::Fdatasync || kind == VariantKind::PreallocFdatasync ||
                kind == VariantKind::SyncfsBatch || kind == VariantKind::StdioUnlocked ||
                kind == VariantKind::Gather || kind == VariantKind::DirectBatch ||
-               kind == VariantKind::IoUring;
+               kind == VariantKind::MmapBatch || kind == VariantKind::IoUring;
     }
 };
 

@@ -140,6 +140,9 @@ private:
     Outcome closeEverything() override;
     bool prepareSystem(Outcome& outcome) override;
     std::int64_t directBatch(int fd, const ReplayStep& step, std::byte* buffer) const;
+    // Per thread, a file in the run folder mapped MAP_SHARED as large as the thread's buffer, unlinked at
+    // once (the mapping keeps it, nothing is left behind): the mmap-batch variant's batch buffers.
+    bool mapBatches(Outcome& outcome);
     // A queued step (kQueued) on the thread's ring: a write's bytes, or after a sync, 0 once everything
     // queued is complete; < 0 with errno when a request failed.
     std::int64_t queue(const ReplayStep& step, std::uint32_t i, std::size_t thread, int fd);
@@ -149,7 +152,21 @@ private:
 
     std::vector<Handle> m_handles;
     std::vector<std::unique_ptr<Ring>> m_rings; // per recorded thread, only for a script with queued steps
-    std::vector<std::vector<iovec>> m_vectors;  // per recorded thread
+    struct Mapped
+    {
+        void* address = MAP_FAILED;
+        std::size_t bytes = 0;
+        Mapped() = default;
+        Mapped(const Mapped&) = delete;
+        Mapped& operator=(const Mapped&) = delete;
+        ~Mapped()
+        {
+            if (address != MAP_FAILED)
+                ::munmap(address, bytes);
+        }
+    };
+    std::vector<std::unique_ptr<Mapped>> m_batches; // per recorded thread, only for the mmap-batch variant
+    std::vector<std::vector<iovec>> m_vectors;      // per recorded thread
 };
 
 bool ReplayJob::prepareSystem(Outcome& outcome)
@@ -158,6 +175,14 @@ bool ReplayJob::prepareSystem(Outcome& outcome)
         return std::any_of(thread.steps.begin(), thread.steps.end(),
                            [](const ReplayStep& step) { return isQueued(step); });
     });
+    const bool mapped = std::any_of(m_script.threads.begin(), m_script.threads.end(), [](const auto& thread) {
+        return std::any_of(thread.steps.begin(), thread.steps.end(), [](const ReplayStep& step) {
+            return step.call == Call::PWrite &&
+                   (step.flags & (kDirectBatch | kMappedBatch)) == (kDirectBatch | kMappedBatch);
+        });
+    });
+    if (mapped && !mapBatches(outcome))
+        return false;
     if (!queued)
         return true;
     for (std::size_t t = 0; t < m_script.threads.size(); ++t) {
@@ -165,6 +190,35 @@ bool ReplayJob::prepareSystem(Outcome& outcome)
         if (!ring->init(kUringDepth, outcome))
             return false;
         m_rings.push_back(std::move(ring));
+    }
+    return true;
+}
+
+bool ReplayJob::mapBatches(Outcome& outcome)
+{
+    // As large as the thread's buffer (prepareBuffers): the largest batch and its two partial blocks.
+    const std::size_t bytes =
+        (std::max<std::uint64_t>(m_script.largestCallBytes, kDirectBlock) + kDirectBlock - 1) / kDirectBlock *
+            kDirectBlock +
+        2 * kDirectBlock;
+    for (std::size_t t = 0; t < m_script.threads.size(); ++t) {
+        const std::string path = fmt::format("{}/batch-{}.map", m_folder, t + 1);
+        posix::UniqueFd fd(::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+        if (!fd) {
+            outcome = posix::errnoOutcome(errno, "open (the mapped batch)", path);
+            return false;
+        }
+        auto batch = std::make_unique<Mapped>();
+        batch->bytes = bytes;
+        if (::ftruncate(fd.get(), static_cast<off_t>(bytes)) == 0)
+            batch->address = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd.get(), 0);
+        const int error = errno;
+        ::unlink(path.c_str());
+        if (batch->address == MAP_FAILED) {
+            outcome = posix::errnoOutcome(error, "mmap (the mapped batch)", path);
+            return false;
+        }
+        m_batches.push_back(std::move(batch));
     }
     return true;
 }
@@ -306,7 +360,10 @@ std::int64_t ReplayJob::issue(const ReplayStep& step, std::uint32_t i, std::size
         return ::write(fd, at(dataAt), bytes);
     case Call::PWrite:
         if ((step.flags & kDirectBatch) != 0)
-            return directBatch(fd, step, scratch);
+            return directBatch(fd, step,
+                               (step.flags & kMappedBatch) != 0 && thread < m_batches.size()
+                                   ? static_cast<std::byte*>(m_batches[thread]->address)
+                                   : scratch);
         return ::pwrite(fd, at(dataAt), bytes,
                         static_cast<off_t>(step.offset + static_cast<std::int64_t>(i * step.bytes)));
     case Call::WriteV:

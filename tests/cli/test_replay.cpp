@@ -274,11 +274,16 @@ TEST(Replay, AVariantMakesTheSameBytesWithTheProgramsSyncsAndIsVerified)
     EXPECT_TRUE(fs::is_empty(target));
 }
 
-// direct-batch on dd's 512-byte writes, under strace: the replay's file is opened O_DIRECT | O_DSYNC, written
-// in whole 4 KiB blocks of at most 1 MiB at aligned offsets, never fsynced (each batch is durable when it
-// returns), its padding cut by one ftruncate, and it verifies.
-TEST(Replay, ADirectBatchWritesWholeAlignedBlocksAndIsVerified)
+// direct-batch and mmap-batch on dd's 512-byte writes, under strace: the replay's file is opened O_DIRECT |
+// O_DSYNC, written in whole 4 KiB blocks of at most 1 MiB at aligned offsets, never fsynced (each batch is
+// durable when it returns), its padding cut by one ftruncate, and it verifies; mmap-batch gathers each batch
+// in a mapped file it unlinks at once.
+class DirectBatchReplay : public ::testing::TestWithParam<std::string>
+{};
+
+TEST_P(DirectBatchReplay, WritesWholeAlignedBlocksAndIsVerified)
 {
+    const std::string variant = GetParam();
     TempDir dir;
     const std::string target = dir.path() + "/target";
     fs::create_directories(target);
@@ -286,24 +291,23 @@ TEST(Replay, ADirectBatchWritesWholeAlignedBlocksAndIsVerified)
     ASSERT_FALSE(trace.empty());
     const std::string matrix = dir.path() + "/direct.json";
     std::ofstream(matrix) << nlohmann::json{
-        {"groups",
-         {{{"strategies", {"replay"}}, {"replay", {trace}}, {"replay-variant", {"direct-batch"}}}}}};
+        {"groups", {{{"strategies", {"replay"}}, {"replay", {trace}}, {"replay-variant", {variant}}}}}};
     const std::string json = dir.path() + "/result.json";
     const std::string log = dir.path() + "/replay.strace";
     const std::string asanOptions = asanWithoutLeakCheck();
-    const ProcessResult r =
-        runProcess("/usr/bin/strace", {"-f",      "-y",
-                                       "-o",      log,
-                                       "-e",      "trace=openat,write,pwrite64,fsync,fdatasync,ftruncate",
-                                       "--",      IOLAB_CLI_PATH,
-                                       "run",     "--target",
-                                       target,    "--matrix",
-                                       matrix,    "--reps",
-                                       "1",       "--warmups",
-                                       "0",       "--verify",
-                                       "--quiet", "--no-summary",
-                                       "--json",  json},
-                   {asanOptions});
+    const ProcessResult r = runProcess(
+        "/usr/bin/strace", {"-f",      "-y",
+                            "-o",      log,
+                            "-e",      "trace=openat,unlink,write,pwrite64,fsync,fdatasync,ftruncate",
+                            "--",      IOLAB_CLI_PATH,
+                            "run",     "--target",
+                            target,    "--matrix",
+                            matrix,    "--reps",
+                            "1",       "--warmups",
+                            "0",       "--verify",
+                            "--quiet", "--no-summary",
+                            "--json",  json},
+        {asanOptions});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     const auto result = nlohmann::json::parse(std::ifstream(json));
     const auto& c = result.at("cases").at(0);
@@ -319,11 +323,14 @@ TEST(Replay, ADirectBatchWritesWholeAlignedBlocksAndIsVerified)
     std::vector<std::pair<std::uint64_t, std::uint64_t>> pwrites; // (bytes, offset)
     int syncs = 0;
     int truncations = 0;
+    int batchFiles = 0; // the mmap-batch's mapped file, made and unlinked at once
     const std::regex opened(R"re(openat\([^"]*"([^"]*/d\d+/f\d+\.dat)", [A-Z_|]*O_DSYNC\|O_DIRECT)re");
     const std::regex pwrite(R"re(pwrite64\(\d+<([^>]*)>, "[^"]*"\.*, (\d+), (\d+)\) = (\d+))re");
     while (std::getline(in, line)) {
         std::smatch m;
-        if (file.empty() && std::regex_search(line, m, opened))
+        if (line.find("batch-1.map") != std::string::npos)
+            batchFiles += line.find("unlink(") != std::string::npos ? 1 : 0;
+        else if (file.empty() && std::regex_search(line, m, opened))
             file = m[1];
         else if (file.empty() || line.find(file) == std::string::npos)
             continue;
@@ -348,8 +355,15 @@ TEST(Replay, ADirectBatchWritesWholeAlignedBlocksAndIsVerified)
     EXPECT_EQ(next, 1540096u) << "the last block padded: 1,536,512 rounded up to a whole block";
     EXPECT_EQ(syncs, 1) << "the runner's own fsync after the timed part, none in the replay";
     EXPECT_EQ(truncations, 1);
+    EXPECT_EQ(batchFiles, variant == "mmap-batch" ? 1 : 0);
     EXPECT_TRUE(fs::is_empty(target));
 }
+
+INSTANTIATE_TEST_SUITE_P(Ways, DirectBatchReplay, ::testing::Values("direct-batch", "mmap-batch"),
+                         [](const ::testing::TestParamInfo<std::string>& param) {
+                             return param.param == "direct-batch" ? std::string("DirectBatch")
+                                                                  : std::string("MmapBatch");
+                         });
 
 // io-uring on dd's 512-byte writes, under strace: the replay's file gets no write(2) and no fsync of its own;
 // its 3,001 writes and its sync go through io_uring_enter, a call per ring's worth (64 in flight), and it

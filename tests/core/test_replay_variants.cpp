@@ -482,6 +482,23 @@ TEST(ReplayVariants, ADirectBatchIsAtMostAMebibyteAndItsPaddingIsCutAtTheClose)
     EXPECT_TRUE(parseReplayVariant("direct-batch").linuxOnly());
 }
 
+TEST(ReplayVariants, AnMmapBatchIsADirectBatchGatheredInAMappedFile)
+{
+    const ReplayScript script = scriptOf(recordWriter(4));
+    const auto direct = applyVariant(script, parseReplayVariant("direct-batch"));
+    const auto mapped = applyVariant(script, parseReplayVariant("mmap-batch"));
+    ASSERT_TRUE(direct && mapped);
+    ASSERT_EQ(mapped->threads[0].steps.size(), direct->threads[0].steps.size());
+    for (std::size_t i = 0; i < direct->threads[0].steps.size(); ++i) {
+        const ReplayStep& d = direct->threads[0].steps[i];
+        const ReplayStep& m = mapped->threads[0].steps[i];
+        EXPECT_EQ(m.call, d.call);
+        EXPECT_EQ(m.flags, d.call == Call::PWrite ? (d.flags | kMappedBatch) : d.flags) << i;
+    }
+    EXPECT_EQ(breach(script, *mapped), "");
+    EXPECT_TRUE(parseReplayVariant("mmap-batch").linuxOnly());
+}
+
 TEST(ReplayVariants, ADirectBatchIsOnlyForAFileWrittenInOrderThroughOneDescriptor)
 {
     EXPECT_FALSE(applyVariant(scriptOf(logger()), parseReplayVariant("direct-batch"))) << "a stream's file";
@@ -546,7 +563,7 @@ TEST(ReplayVariants, EachAppliesOnlyWhereItChangesSomething)
     for (const ReplayVariant& v : variantsFor(scriptOf(recordWriter(4))))
         names.push_back(v.name());
     EXPECT_THAT(names, ::testing::ElementsAre("coalesce", "writev", "prealloc-fdatasync", "rewrite-segment",
-                                              "direct-batch", "io-uring", "sync-at-close"));
+                                              "direct-batch", "mmap-batch", "io-uring", "sync-at-close"));
     names.clear();
     for (const ReplayVariant& v : variantsFor(scriptOf(logger())))
         names.push_back(v.name());

@@ -498,7 +498,8 @@ TEST_F(ProgramWindow, FindAFasterWayAnswersAsTheCliDoesAndHistoryAndThePdfKeepIt
     }
     EXPECT_EQ(ways, adviceVariantAxis(loadReplayScript(trace)));
     EXPECT_THAT(ways, ::testing::ElementsAre("recorded", "coalesce", "writev", "prealloc-fdatasync",
-                                             "rewrite-segment", "direct-batch", "io-uring", "sync-at-close"));
+                                             "rewrite-segment", "direct-batch", "mmap-batch", "io-uring",
+                                             "sync-at-close"));
 
     // The answer: the lead as the CLI's (the program's own figures), a way named or none, the weaker apart.
     ASSERT_GE(result.programAdvice.size(), 3u);

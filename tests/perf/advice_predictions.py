@@ -27,7 +27,7 @@ import time
 
 # The ways each pattern of advice_programs.c can apply by hand.
 APPLIED = {"logger": {"flush-at-sync", "prealloc-fdatasync", "rewrite-segment"},
-           "records": {"coalesce", "prealloc-fdatasync", "rewrite-segment"},
+           "records": {"coalesce", "prealloc-fdatasync", "rewrite-segment", "direct-batch", "mmap-batch"},
            "smallfiles": {"syncfs-batch", "writer-pool"}, "appender": {"group-commit"}}
 # What a way's program does before the timed part, as IOLab's replay of it does: rewrite-segment overwrites a
 # file written ahead (a recycled log segment), which advice_programs PATTERN segment-ahead writes.

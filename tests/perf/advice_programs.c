@@ -15,7 +15,9 @@
  * records: 4,096 records of 4 KiB written with write(2), an fsync after every 16th. coalesce: the 16 records
  * between two fsyncs as one 64 KiB write. prealloc-fdatasync: the file preallocated to its 16 MiB when
  * created, then fdatasync after the first fsync. rewrite-segment: the file written ahead (segment-ahead) is
- * overwritten in place (no O_TRUNC), with fdatasync.
+ * overwritten in place (no O_TRUNC), with fdatasync. direct-batch: the 16 records between two fsyncs copied
+ * into an aligned 64 KiB batch and written with one pwrite on an O_DIRECT | O_DSYNC descriptor, no fsync;
+ * mmap-batch: the same with the batch mapped from a file of its own.
  *
  * smallfiles: 200 files of 2 KiB, each written to a temporary name, fsynced, closed and renamed into place.
  * syncfs-batch: every file written and closed, one syncfs, then every rename. writer-pool: the files shared
@@ -35,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -144,6 +147,36 @@ static void records(void)
     }
     static char batch[kRecord * kPerSync];
     memset(batch, 'r', sizeof batch);
+    if (advised("direct-batch") || advised("mmap-batch")) {
+        /* The 16 records between two syncs copied into an aligned batch (or one mapped from a file of its
+         * own), written durable with one pwrite on an O_DIRECT | O_DSYNC descriptor: that is the sync. */
+        char* aligned = NULL;
+        if (advised("mmap-batch")) {
+            int scratch = open(pathOf("batch.map"), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+            if (scratch < 0 || ftruncate(scratch, sizeof batch) != 0)
+                fail("batch.map");
+            aligned = mmap(NULL, sizeof batch, PROT_READ | PROT_WRITE, MAP_SHARED, scratch, 0);
+            if (aligned == MAP_FAILED)
+                fail("mmap batch.map");
+            unlink(pathOf("batch.map"));
+            close(scratch);
+        } else if ((errno = posix_memalign((void**)&aligned, 4096, sizeof batch)) != 0) {
+            fail("posix_memalign");
+        }
+        int fd =
+            open(pathOf("records.dat"), O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT | O_DSYNC | O_CLOEXEC, 0644);
+        if (fd < 0)
+            fail("open records.dat (O_DIRECT)");
+        for (int r = 0; r < kRecords; r += kPerSync) {
+            for (int i = 0; i < kPerSync; ++i)
+                memcpy(aligned + i * kRecord, batch + i * kRecord, kRecord);
+            if (pwrite(fd, aligned, sizeof batch, (off_t)r * kRecord) != (ssize_t)sizeof batch)
+                fail("pwrite");
+        }
+        if (close(fd) != 0)
+            fail("close");
+        return;
+    }
     /* Written ahead: overwritten in place, no truncation. */
     int fd = open(
         pathOf("records.dat"),
@@ -319,9 +352,9 @@ int main(int argc, char** argv)
         return 2;
     }
     advice = argv[2];
-    const char* known[] = {"as-is",        "flush-at-sync", "coalesce",     "prealloc-fdatasync",
-                           "syncfs-batch", "writer-pool",   "group-commit", "rewrite-segment",
-                           "segment-ahead"};
+    const char* known[] = {"as-is",         "flush-at-sync", "coalesce",     "prealloc-fdatasync",
+                           "syncfs-batch",  "writer-pool",   "group-commit", "rewrite-segment",
+                           "segment-ahead", "direct-batch",  "mmap-batch"};
     int found = 0;
     for (size_t i = 0; i < sizeof known / sizeof known[0]; ++i)
         found |= strcmp(advice, known[i]) == 0;
@@ -329,7 +362,7 @@ int main(int argc, char** argv)
         fprintf(
             stderr,
             "advice_programs: no way '%s' (as-is, flush-at-sync, coalesce, prealloc-fdatasync, syncfs-batch, "
-            "writer-pool, group-commit, rewrite-segment, segment-ahead)\n",
+            "writer-pool, group-commit, rewrite-segment, segment-ahead, direct-batch, mmap-batch)\n",
             advice);
         return 2;
     }
