@@ -48,20 +48,21 @@ inline constexpr std::uint32_t kFallocKeepSize = 0x01;
 // A stdio put's flags: made with the C library's unlocked call (fwrite_unlocked, fputc_unlocked; the
 // stdio-unlocked variant).
 inline constexpr std::uint32_t kStreamUnlocked = 0x02;
+// The replay's own bits in a step's flags, above every bit a trace's flags use (WriteFlag, OpenFlag).
 // A PWrite's flags (the direct-batch variant): the descriptor is O_DIRECT; the call writes the whole aligned
-// blocks its bytes fall in, [dataAt rounded down, dataAt + bytes rounded up to kDirectBlock), each byte the
-// pattern's at its offset (the block's start rewritten as it was, its end padded: a later batch or the
+// blocks its bytes fall in, [dataAt rounded down, dataAt + bytes rounded up to kDirectBlockBytes), each byte
+// the pattern's at its offset (the block's start rewritten as it was, its end padded: a later batch or the
 // truncation at the file's close puts the end right).
-inline constexpr std::uint32_t kDirectBatch = 0x04;
-inline constexpr std::uint64_t kDirectBlock = 4096;
+inline constexpr std::uint32_t kDirectBatch = 1u << 24;
+inline constexpr std::uint64_t kDirectBlockBytes = 4096;
 // With kDirectBatch (the mmap-batch variant): the batch is gathered in the thread's mapped file (MAP_SHARED,
 // made before the timed part and unlinked at once) instead of its buffer.
-inline constexpr std::uint32_t kMappedBatch = 0x10;
+inline constexpr std::uint32_t kMappedBatch = 1u << 25;
 // A descriptor write's or sync's flags (the io-uring variant): queued on the thread's io_uring ring, a write
 // at the offset its bytes land (dataAt) without waiting; a sync queued after every request before it
 // (IOSQE_IO_DRAIN), then everything submitted at once and waited for. Any other step of the thread first
-// waits for what is queued. At most kUringDepth requests are in flight.
-inline constexpr std::uint32_t kQueued = 0x08;
+// waits for what is queued. The ring has kUringDepth entries: at most kUringDepth - 1 requests in flight.
+inline constexpr std::uint32_t kQueued = 1u << 26;
 inline constexpr std::uint32_t kUringDepth = 64;
 
 // Wait until thread `thread` of the script has done `steps` of its steps (with `begun`: has done
@@ -131,6 +132,9 @@ struct ReplayFile
     bool directory = false;
     bool staged = false;           // exists before the timed part
     std::uint64_t stagedBytes = 0; // its size then (the pattern from offset 0)
+    // Staged only to be overwritten whole (the rewrite-segment variant): written with other bytes (the
+    // pattern one byte on), so that verifying the file shows every write landed.
+    bool overwritten = false;
 };
 
 // A file the replay leaves behind and its size: what the runner makes durable and verifies.

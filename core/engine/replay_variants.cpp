@@ -63,6 +63,25 @@ std::uint64_t stagedSize(const ReplayScript& script, std::uint32_t c)
     return file.staged ? file.stagedBytes : 0;
 }
 
+// Per file, the content first named by it (kNoReplaySlot for none).
+std::vector<std::uint32_t> contentOfFirstName(const ReplayScript& script)
+{
+    std::vector<std::uint32_t> out(script.files.size(), kNoReplaySlot);
+    for (std::uint32_t c = 0; c < script.contentFiles.size(); ++c)
+        if (script.contentFiles[c] < out.size())
+            out[script.contentFiles[c]] = c;
+    return out;
+}
+
+// The content an open for writing with O_TRUNC empties (kNoReplaySlot for none): an open carries no content,
+// so it is the one its file first named.
+std::uint32_t truncatedContent(const ReplayStep& step, const std::vector<std::uint32_t>& contentOfFirstName)
+{
+    const bool truncates = (step.call == Call::Open || step.call == Call::FOpen) && step.error == 0 &&
+                           (step.flags & trace::OpenWrite) != 0 && (step.flags & trace::OpenTruncate) != 0;
+    return truncates && step.file < contentOfFirstName.size() ? contentOfFirstName[step.file] : kNoReplaySlot;
+}
+
 std::string ordinal(std::uint64_t n)
 {
     const std::uint64_t tens = n % 100;
@@ -134,7 +153,10 @@ DurabilityContract durabilityContract(const ReplayScript& script)
         contents[c].size = std::max(contents[c].size, end);
     };
 
+    const std::vector<std::uint32_t> truncatedBy = contentOfFirstName(script);
     forEachInOrder(script, [&](std::size_t, const ReplayStep& step) {
+        if (const std::uint32_t t = truncatedContent(step, truncatedBy); t < contents.size())
+            contents[t].size = 0;
         const std::uint32_t c = step.content;
         const bool file = c != kNoReplaySlot && c < contents.size();
         const std::uint64_t total = step.bytes * step.count;
@@ -391,8 +413,11 @@ std::vector<std::vector<bool>> sizeKeptAtSync(const ReplayScript& script)
         size[c] = stagedSize(script, c);
     std::vector<std::uint64_t> sizeAtPoint = size;
     std::vector<std::uint32_t> next(script.threads.size(), 0);
+    const std::vector<std::uint32_t> truncatedBy = contentOfFirstName(script);
     forEachInOrder(script, [&](std::size_t t, const ReplayStep& step) {
         const std::size_t index = next[t]++;
+        if (const std::uint32_t c = truncatedContent(step, truncatedBy); c < size.size())
+            size[c] = 0;
         const std::uint32_t c = step.content;
         if (c == kNoReplaySlot || c >= size.size())
             return;
@@ -729,6 +754,7 @@ std::optional<ReplayScript> rewrittenSegments(const ReplayScript& script)
             continue;
         segment[c] = segmentFile[f] = true;
         out.files[f].staged = true;
+        out.files[f].overwritten = true;
         out.files[f].stagedBytes = life.largest;
         out.stagedBytes += life.largest;
     }
@@ -780,7 +806,7 @@ InOrderFiles inOrderFiles(const ReplayScript& script)
     {
         std::size_t thread = SIZE_MAX;
         bool opened = false;
-        bool closed = false;
+        bool closed = false; // a close came after its last write (where the padding is cut)
         bool fit = true;
         std::uint64_t end = 0;
     };
@@ -833,6 +859,7 @@ InOrderFiles inOrderFiles(const ReplayScript& script)
                 use.fit =
                     use.fit && mine && step.dataAt == use.end && step.flags == 0 && step.risk != RiskNone;
                 use.end = step.dataAt + step.bytes * step.count;
+                use.closed = false;
                 break;
             case Call::Fsync:
             case Call::Fdatasync:
@@ -897,7 +924,7 @@ std::optional<ReplayScript> directBatched(const ReplayScript& script, bool mappe
             while (p.flushed < to) {
                 std::uint64_t until = to;
                 if (until - p.flushed > kLargestCoalesced)
-                    until = (p.flushed + kLargestCoalesced) / kDirectBlock * kDirectBlock;
+                    until = (p.flushed + kLargestCoalesced) / kDirectBlockBytes * kDirectBlockBytes;
                 ReplayStep write;
                 write.call = Call::PWrite;
                 write.flags = kDirectBatch | (mapped ? kMappedBatch : 0u);
@@ -943,7 +970,7 @@ std::optional<ReplayScript> directBatched(const ReplayScript& script, bool mappe
                     out.push_back(orderOnly(step));
                 // Whole batches as they fill; the rest waits for the sync point.
                 if (p.end - p.flushed >= kLargestCoalesced)
-                    batch(c, p.end / kDirectBlock * kDirectBlock);
+                    batch(c, p.end / kDirectBlockBytes * kDirectBlockBytes);
                 break;
             case Call::Fsync:
             case Call::Fdatasync:
@@ -957,13 +984,20 @@ std::optional<ReplayScript> directBatched(const ReplayScript& script, bool mappe
                 break;
             case Call::Close:
                 batch(c, p.end);
-                if (p.end % kDirectBlock != 0) {
+                if (p.end % kDirectBlockBytes != 0) {
                     ReplayStep truncate;
                     truncate.call = Call::Ftruncate;
                     truncate.slot = step.slot;
                     truncate.content = c;
                     truncate.bytes = p.end; // the last batch's padding cut off
                     out.push_back(truncate);
+                    // ... and the size made durable: else a power cut could bring the padding back.
+                    ReplayStep sync;
+                    sync.call = Call::Fdatasync;
+                    sync.slot = step.slot;
+                    sync.content = c;
+                    sync.risk = RiskSync;
+                    out.push_back(sync);
                 }
                 out.push_back(step);
                 break;
@@ -979,8 +1013,8 @@ std::optional<ReplayScript> directBatched(const ReplayScript& script, bool mappe
 }
 
 // The same files' writes and syncs queued on the thread's io_uring ring (kQueued): the writes between two
-// sync points and the sync submitted with one call, the sync drained after them, at most kUringDepth in
-// flight. The calls, their bytes and their order of durability are the program's.
+// sync points and the sync submitted together (one call for up to kUringDepth - 1), the sync drained after
+// them. The calls, their bytes and their order of durability are the program's.
 std::optional<ReplayScript> uringQueued(const ReplayScript& script)
 {
     const InOrderFiles files = inOrderFiles(script);
@@ -1570,7 +1604,8 @@ VariantAdvice adviceFor(const ReplayVariant& variant)
             "offset and FlushFileBuffers; C++: none in the standard library (an fstream opened in|out "
             "does not truncate)",
             "measured without writing the segment ahead (done before the timed part, as for a segment "
-            "reused): a new segment costs one more write of its size; after a power cut the file has its "
+            "reused), and without creating the file (its folder entry is there already): a new segment "
+            "costs one more write of its size and a sync; after a power cut the file has its "
             "full size with old bytes past the last record, so a reader must find where the records "
             "end (a length or a checksum in each)"};
     case VariantKind::DirectBatch:
@@ -1590,9 +1625,11 @@ VariantAdvice adviceFor(const ReplayVariant& variant)
                 "(IOLab replays this way on Linux only so far); C++: none in the standard library",
                 "the buffer, its offsets and its sizes must be aligned to the device's block (4 KiB here), "
                 "and the program keeps the last partial block to write it again; no page cache (a reader "
-                "of the file reads from the disk); the file's size is a whole block past its data until the "
-                "close, so after a power cut it may end with up to 4 KiB of padding; some file systems "
-                "(tmpfs) refuse O_DIRECT"};
+                "of the file reads from the disk); between two syncs the bytes wait in the program's buffer, "
+                "not in the kernel, so a crash of the process (a kill, the OOM killer) loses them where "
+                "write(2) had handed them over; until the close the file ends with up to 4,095 B of "
+                "padding (cut then, with an fdatasync, as the replay does); some file systems refuse "
+                "O_DIRECT (tmpfs before Linux 6.6)"};
     case VariantKind::MmapBatch:
         return {
             "gather the writes between two syncs in a batch buffer mapped from a file of its own "
@@ -1607,12 +1644,15 @@ VariantAdvice adviceFor(const ReplayVariant& variant)
             "FILE_FLAG_NO_BUFFERING | FILE_FLAG_WRITE_THROUGH (IOLab replays this way on Linux only so "
             "far); C++: none in the standard library",
             "what direct-batch costs (aligned offsets and sizes, the partial block written again, padding "
-            "until the close, no O_DIRECT on tmpfs), and a mapped file as large as the batch; a crash of "
-            "the process keeps what the batch holds in the mapped file (a power cut does not)"};
+            "until the close, no O_DIRECT on some file systems), and a mapped file as large as the batch, "
+            "whose dirty pages the kernel also writes back; a program that keeps that file can find the "
+            "batch in it after a crash of the process (with recovery code of its own: the replay unlinks "
+            "the file, and measures only the writing), a power cut still loses it"};
     case VariantKind::IoUring:
         return {
-            "queue the writes between two syncs and the sync itself on io_uring and submit them with one "
-            "call, the sync drained after the writes, instead of a system call for each",
+            "queue the writes between two syncs and the sync itself on io_uring and submit them together "
+            "(one call for up to 63 requests), the sync drained after the writes, instead of a system "
+            "call for each",
             "struct io_uring ring;  io_uring_queue_init(64, &ring, 0);\n"
             "for (i = 0; i < n; i++) {                        /* the writes, queued */\n"
             "    sqe = io_uring_get_sqe(&ring);\n"
@@ -1627,7 +1667,9 @@ VariantAdvice adviceFor(const ReplayVariant& variant)
             "replays this way on Linux only so far); C++: none in the standard library",
             "a kernel with io_uring allowed (kernel.io_uring_disabled, or a container's seccomp profile, "
             "can refuse it); each buffer must stay unchanged until its completion, and each completion "
-            "must be checked, a short write too; at most 64 requests in flight here"};
+            "must be checked, a short write too; a write queued and not yet submitted is still in the "
+            "process (a crash of it loses what write(2) had handed over); at most 63 requests in flight "
+            "here, so a run of more writes between two syncs takes one call per 63"};
     case VariantKind::SyncAtClose:
         return {"sync each file once, at its end, instead of at every point",
                 "/* the syncs before the last removed */\nfsync(fd);\nclose(fd);",

@@ -1315,12 +1315,16 @@ AxisSpec replayVariantAxis()
     a.matrixKey = "replay-variant";
     a.resultKey = "replay_variant";
     a.csvColumn = "replay_variant";
-    a.help =
-        "recorded (the program's own calls: the default) or another way of making them that keeps its "
-        "durability: stdio-buffer-SIZE, stdio-unlocked, coalesce, writev, fdatasync, prealloc-fdatasync, "
-        "rewrite-segment, direct-batch, mmap-batch, io-uring, flush-at-sync, syncfs-batch, writer-pool, "
-        "group-commit; "
-        "sync-at-close is weaker";
+    a.help = "recorded (the program's own calls: the default) or another way of making them that keeps its "
+             "durability:";
+    for (VariantKind kind : kVariantKinds)
+        if (kind != VariantKind::SyncAtClose)
+            a.help += " " +
+                      (kind == VariantKind::StdioBuffer ? std::string("stdio-buffer-SIZE")
+                                                        : ReplayVariant{kind, 0}.name()) +
+                      ",";
+    a.help.back() = ';';
+    a.help += " sync-at-close is weaker";
     a.appliesTo = [](const StrategyInfo& info) {
         return info.id == kReplayStrategy;
     };

@@ -63,9 +63,7 @@ struct ReplayVariant
     VariantKind kind = VariantKind::Coalesce;
     std::uint64_t bytes = 0; // StdioBuffer's buffer
 
-    std::string name() const; // "stdio-buffer-1M", "coalesce", "fdatasync", "prealloc-fdatasync",
-                              // "flush-at-sync", "syncfs-batch", "writer-pool", "group-commit",
-                              // "stdio-unlocked", "rewrite-segment", "sync-at-close"
+    std::string name() const; // "stdio-buffer-1M", "coalesce", "io-uring", ... (core/model/replay.cpp)
     bool weakens() const { return kind == VariantKind::SyncAtClose; }
     // Keeps every durability point with fewer sync calls: one syncfs for a batch, one sync for a group.
     bool fewerSyncCalls() const

@@ -81,6 +81,7 @@ struct TraceReader::Cursor
     std::vector<unsigned char> records;
     std::size_t at = 0;
     TraceEvent event;
+    trace::System system = trace::System::Linux; // the part's (when a handle is taken)
 };
 
 TraceReader::TraceReader(std::istream& in, std::string sourceName) : m_in(in), m_source(std::move(sourceName))
@@ -267,14 +268,18 @@ void TraceReader::readSmallRecords(Part& part)
 
 namespace {
 
-// When a call is seen in the order forEachEvent gives: when it started, but a call that gives a handle (an
-// open, a dup, a mapping) when it returned. The handle is not the call's before then, and another thread can
-// still be using the same value until its close returns: a stream's FILE* or a descriptor is reused as soon
-// as it is freed, while an open begun before that free returns after it. One thread's calls keep their order,
-// as each starts after the last returned.
-std::uint64_t seenAtNs(const TraceEvent& event)
+// When a call is seen in the order forEachEvent gives: when it started, but on Windows a call that gives a
+// handle (an open, a dup, a mapping) when it returned. There the HANDLE, and the C runtime's FILE* slot, are
+// taken at the call's end, so another thread can still be using the same value until its close returns: an
+// open begun before that close returns after it. On Linux a descriptor number and a FILE* are taken when the
+// call starts (a freed one is reused only by a call begun after the free), and an open stays in start order
+// with another thread's unlink or rename of its path. One thread's calls keep their order either way, as
+// each starts after the last returned.
+std::uint64_t seenAtNs(const TraceEvent& event, trace::System system)
 {
     using trace::Call;
+    if (system != trace::System::Windows)
+        return event.startNs;
     switch (event.call) {
     case Call::Open:
     case Call::FOpen:
@@ -298,6 +303,7 @@ void TraceReader::forEachEvent(const std::function<bool(const TraceEvent&)>& vis
             if (added) {
                 cursors.emplace_back();
                 cursors.back().part = &part;
+                cursors.back().system = static_cast<trace::System>(part.header.system);
             }
             cursors[it->second].chunks.push_back(i);
         }
@@ -341,7 +347,7 @@ void TraceReader::forEachEvent(const std::function<bool(const TraceEvent&)>& vis
         }
     };
     auto later = [&cursors](std::size_t a, std::size_t b) {
-        return seenAtNs(cursors[a].event) > seenAtNs(cursors[b].event);
+        return seenAtNs(cursors[a].event, cursors[a].system) > seenAtNs(cursors[b].event, cursors[b].system);
     };
     std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> next(later);
     for (std::size_t i = 0; i < cursors.size(); ++i) {

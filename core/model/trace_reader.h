@@ -33,10 +33,10 @@ public:
     const std::vector<TraceNote>& notes() const { return m_notes; }
     std::uint64_t eventRecords() const { return m_eventRecords; }
 
-    // Every call, in the order the calls started (across processes and threads), except that a call giving
-    // a handle (an open, a dup, a mapping) comes when it returned: an open begun while another thread closed
-    // the same handle value comes after that close. `visit` returns false to stop. Throws InputError for a
-    // record that is corrupt.
+    // Every call, in the order the calls started (across processes and threads), except that on Windows a
+    // call giving a handle (an open, a dup, a mapping) comes when it returned, as the handle is taken then:
+    // an open begun while another thread closed the same handle value comes after that close. `visit` returns
+    // false to stop. Throws InputError for a record that is corrupt.
     void forEachEvent(const std::function<bool(const TraceEvent&)>& visit);
 
 private:

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -24,6 +25,7 @@
 #include <sys/sendfile.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace iolab::linux_backend {
@@ -57,6 +59,9 @@ int openFlagsOf(std::uint32_t flags)
         out |= O_DIRECTORY;
     return out | O_CLOEXEC;
 }
+
+// What a request queued on io_uring that failed was (io-uring variant), for failure() on the same thread.
+thread_local std::string t_queuedFailure;
 
 // A write or sync the io-uring variant queued (kQueued).
 bool isQueued(const ReplayStep& step)
@@ -128,7 +133,11 @@ private:
     Outcome failure(const ReplayStep& step) override
     {
         const int error = errno;
-        Outcome outcome = posix::errnoOutcome(error, describe(step), m_folder);
+        // A request queued on io_uring failed: it, not the step that waited for it, is named.
+        std::string what = describe(step);
+        if (!t_queuedFailure.empty())
+            what = std::exchange(t_queuedFailure, std::string());
+        Outcome outcome = posix::errnoOutcome(error, what, m_folder);
         if (step.call == Call::Open && (step.flags & trace::OpenDirect) != 0 && error == EINVAL) {
             outcome.status = Status::Unsupported;
             outcome.message = fmt::format("this filesystem does not support O_DIRECT (open of a file in {} "
@@ -151,7 +160,17 @@ private:
     bool completeQueued(std::size_t thread);
 
     std::vector<Handle> m_handles;
-    std::vector<std::unique_ptr<Ring>> m_rings; // per recorded thread, only for a script with queued steps
+    // Per recorded thread that queues steps (null for the others): its ring, and what each of its
+    // entries asked (user_data is the entry's index here), to check and to name a failed request.
+    struct Queued
+    {
+        std::uint64_t offset = 0;
+        std::uint64_t bytes = 0; // a write's; 0 for a sync
+        Call call = Call::Write;
+    };
+    std::vector<std::unique_ptr<Ring>> m_rings;
+    std::vector<std::vector<Queued>> m_queued;
+    std::vector<std::uint32_t> m_nextQueued;
     struct Mapped
     {
         void* address = MAP_FAILED;
@@ -185,11 +204,18 @@ bool ReplayJob::prepareSystem(Outcome& outcome)
         return false;
     if (!queued)
         return true;
+    m_rings.resize(m_script.threads.size());
+    m_queued.resize(m_script.threads.size());
+    m_nextQueued.assign(m_script.threads.size(), 0);
     for (std::size_t t = 0; t < m_script.threads.size(); ++t) {
+        const auto& steps = m_script.threads[t].steps;
+        if (std::none_of(steps.begin(), steps.end(), [](const ReplayStep& step) { return isQueued(step); }))
+            continue;
         auto ring = std::make_unique<Ring>();
         if (!ring->init(kUringDepth, outcome))
             return false;
-        m_rings.push_back(std::move(ring));
+        m_queued[t].resize(ring->entries());
+        m_rings[t] = std::move(ring);
     }
     return true;
 }
@@ -198,9 +224,9 @@ bool ReplayJob::mapBatches(Outcome& outcome)
 {
     // As large as the thread's buffer (prepareBuffers): the largest batch and its two partial blocks.
     const std::size_t bytes =
-        (std::max<std::uint64_t>(m_script.largestCallBytes, kDirectBlock) + kDirectBlock - 1) / kDirectBlock *
-            kDirectBlock +
-        2 * kDirectBlock;
+        (std::max<std::uint64_t>(m_script.largestCallBytes, kDirectBlockBytes) + kDirectBlockBytes - 1) /
+            kDirectBlockBytes * kDirectBlockBytes +
+        2 * kDirectBlockBytes;
     for (std::size_t t = 0; t < m_script.threads.size(); ++t) {
         const std::string path = fmt::format("{}/batch-{}.map", m_folder, t + 1);
         posix::UniqueFd fd(::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
@@ -210,12 +236,14 @@ bool ReplayJob::mapBatches(Outcome& outcome)
         }
         auto batch = std::make_unique<Mapped>();
         batch->bytes = bytes;
-        if (::ftruncate(fd.get(), static_cast<off_t>(bytes)) == 0)
+        const bool sized = ::ftruncate(fd.get(), static_cast<off_t>(bytes)) == 0;
+        if (sized)
             batch->address = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd.get(), 0);
         const int error = errno;
         ::unlink(path.c_str());
         if (batch->address == MAP_FAILED) {
-            outcome = posix::errnoOutcome(error, "mmap (the mapped batch)", path);
+            outcome = posix::errnoOutcome(
+                error, sized ? "mmap (the mapped batch)" : "ftruncate (the mapped batch)", path);
             return false;
         }
         m_batches.push_back(std::move(batch));
@@ -229,15 +257,17 @@ std::int64_t ReplayJob::queue(const ReplayStep& step, std::uint32_t i, std::size
     if (ring.outstanding() + 1 >= ring.entries() && !completeQueued(thread))
         return -1;
     io_uring_sqe* sqe = ring.nextSqe();
+    const std::uint32_t entry = m_nextQueued[thread]++ % ring.entries();
+    io_uring_sqe_set_data64(sqe, entry);
     if (step.call == Call::Fsync || step.call == Call::Fdatasync) {
         io_uring_prep_fsync(sqe, fd, step.call == Call::Fdatasync ? IORING_FSYNC_DATASYNC : 0);
-        sqe->flags |= IOSQE_IO_DRAIN;
-        io_uring_sqe_set_data64(sqe, 0); // what it must return
+        sqe->flags |= IOSQE_IO_DRAIN; // after every request queued before it
+        m_queued[thread][entry] = Queued{0, 0, step.call};
         return completeQueued(thread) ? 0 : -1;
     }
     const std::uint64_t dataAt = step.dataAt + std::uint64_t{i} * step.bytes;
     io_uring_prep_write(sqe, fd, m_pattern.at(dataAt), static_cast<unsigned>(step.bytes), dataAt);
-    io_uring_sqe_set_data64(sqe, step.bytes);
+    m_queued[thread][entry] = Queued{dataAt, step.bytes, step.call};
     return static_cast<std::int64_t>(step.bytes);
 }
 
@@ -246,20 +276,33 @@ bool ReplayJob::completeQueued(std::size_t thread)
     Ring& ring = *m_rings[thread];
     int error = 0;
     while (ring.outstanding() > 0) {
-        // One call hands over what is queued and waits for all of it (again only after a signal).
-        const auto waitFor = static_cast<unsigned>(std::min<std::uint64_t>(ring.outstanding(), kUringDepth));
-        if (const int submitted = ring.submitAndWait(waitFor); submitted < 0 && submitted != -EINTR) {
+        // One call hands over what is queued and waits for all of it; a signal, or a kernel short of
+        // resources for the moment (EAGAIN, EBUSY: its completions are consumed below), only means again.
+        const auto waitFor =
+            static_cast<unsigned>(std::min<std::uint64_t>(ring.outstanding(), ring.entries()));
+        if (const int submitted = ring.submitAndWait(waitFor);
+            submitted < 0 && submitted != -EINTR && submitted != -EAGAIN && submitted != -EBUSY) {
             error = -submitted;
+            t_queuedFailure = "io_uring_enter (the writes and syncs queued on io_uring)";
             break;
         }
-        io_uring_cqe* cqes[kUringDepth];
-        const unsigned n = ring.peek(cqes, kUringDepth);
+        std::array<io_uring_cqe*, 64> cqes{};
+        const unsigned n = ring.peek(cqes.data(), static_cast<unsigned>(cqes.size()));
         for (unsigned k = 0; k < n; ++k) {
-            const std::int64_t expected = static_cast<std::int64_t>(io_uring_cqe_get_data64(cqes[k]));
-            if (cqes[k]->res < 0 && error == 0)
-                error = -cqes[k]->res;
-            else if (cqes[k]->res != expected && error == 0)
-                error = EIO; // a short write: the replay's bytes did not all land
+            const Queued& asked =
+                m_queued[thread][io_uring_cqe_get_data64(cqes[k]) % m_queued[thread].size()];
+            const std::int64_t res = cqes[k]->res;
+            if (error != 0 || res == static_cast<std::int64_t>(asked.bytes))
+                continue;
+            error = res < 0 ? static_cast<int>(-res) : EIO;
+            t_queuedFailure =
+                asked.bytes == 0 ? fmt::format("{} queued on io_uring",
+                                               asked.call == Call::Fdatasync ? "fdatasync" : "fsync")
+                : res < 0
+                    ? fmt::format("a write of {} B at offset {} queued on io_uring", asked.bytes,
+                                  asked.offset)
+                    : fmt::format("a write of {} B at offset {} queued on io_uring (it wrote only {} B)",
+                                  asked.bytes, asked.offset, res);
         }
         ring.advance(n);
     }
@@ -276,7 +319,7 @@ std::int64_t ReplayJob::issue(const ReplayStep& step, std::uint32_t i, std::size
     };
     Handle* h = step.slot != kNoReplaySlot ? &m_handles[step.slot] : nullptr;
     const int fd = h != nullptr ? h->fd : -1;
-    if (!m_rings.empty()) {
+    if (thread < m_rings.size() && m_rings[thread]) {
         if (isQueued(step))
             return queue(step, i, thread, fd);
         // Any other call of the thread comes after what it queued, as the program's did.
@@ -476,8 +519,9 @@ std::int64_t ReplayJob::issue(const ReplayStep& step, std::uint32_t i, std::size
 // O_DSYNC descriptor: the step's bytes when the call wrote them all.
 std::int64_t ReplayJob::directBatch(int fd, const ReplayStep& step, std::byte* buffer) const
 {
-    const std::uint64_t from = step.dataAt / kDirectBlock * kDirectBlock;
-    const std::uint64_t to = (step.dataAt + step.bytes + kDirectBlock - 1) / kDirectBlock * kDirectBlock;
+    const std::uint64_t from = step.dataAt / kDirectBlockBytes * kDirectBlockBytes;
+    const std::uint64_t to =
+        (step.dataAt + step.bytes + kDirectBlockBytes - 1) / kDirectBlockBytes * kDirectBlockBytes;
     const std::uint64_t window = m_pattern.sizeBytes() - Pattern::kPeriodBytes;
     for (std::uint64_t done = 0; done < to - from;) {
         const std::uint64_t piece = std::min(window, to - from - done);
@@ -497,7 +541,7 @@ Outcome ReplayJob::closeEverything()
 {
     Outcome outcome = Outcome::success();
     for (std::size_t t = 0; t < m_rings.size(); ++t)
-        if (m_rings[t]->outstanding() > 0 && !completeQueued(t) && outcome.ok())
+        if (m_rings[t] && m_rings[t]->outstanding() > 0 && !completeQueued(t) && outcome.ok())
             outcome = posix::errnoOutcome(errno, "io_uring (at the program's end)", m_folder);
     for (Handle& h : m_handles) {
         if (h.kind == SlotKind::Stream) {

@@ -193,12 +193,13 @@ TEST(ReplayScript, StreamsWritesLandAtTheStreamsPosition)
     EXPECT_EQ(script.writeCalls, 103u);
 }
 
-// A stream's FILE* is reused as soon as it is freed. Here thread 11's fopen began while thread 10 still wrote
-// to the same address, and returned after thread 10's fclose had freed it: each thread's writes belong to its
-// own file (seen under wine, where the two opens ran 2 ms apart).
-TEST(ReplayScript, AHandleIsTheOpensOnlyOnceTheOpenReturned)
+// On Windows a stream's FILE* slot is taken when fopen returns. Here thread 11's fopen began while thread 10
+// still wrote to the same address, and returned after thread 10's fclose had freed it: each thread's writes
+// belong to its own file (seen under wine, where the two opens ran 2 ms apart).
+TEST(ReplayScript, AWindowsHandleIsTheOpensOnlyOnceTheOpenReturned)
 {
     SyntheticTrace t;
+    t.system = trace::System::Windows;
     {
         auto& a = t.call(10, 10, Call::FOpen, 0x5000);
         a.path = "/data/a.log";
@@ -241,6 +242,38 @@ TEST(ReplayScript, AHandleIsTheOpensOnlyOnceTheOpenReturned)
     EXPECT_EQ(leftSize(script, "/data/b.log"), 7u);
     EXPECT_EQ(script.writeCalls, 2u);
     EXPECT_TRUE(script.leftOut.empty());
+}
+
+// On Linux a descriptor is taken when open starts: an open that began before another thread's unlink of its
+// path, and returned after it, opened the file the unlink then removed.
+TEST(ReplayScript, ALinuxOpenKeepsItsPlaceBeforeAnUnlinkItBeganBefore)
+{
+    SyntheticTrace t;
+    {
+        auto& open = t.open(10, 11, "/data/x", kCreate, 3);
+        open.startNs = 4000;
+        open.endNs = 7000;
+    }
+    {
+        auto& unlink = t.call(10, 10, Call::Unlink);
+        unlink.path = "/data/x";
+        unlink.startNs = 5000;
+        unlink.endNs = 6000;
+    }
+    {
+        auto& write = t.transfer(10, 11, Call::Write, 3, 10);
+        write.startNs = 8000;
+        write.endNs = 9000;
+    }
+    {
+        auto& close = t.call(10, 11, Call::Close, 3);
+        close.startNs = 10000;
+        close.endNs = 11000;
+    }
+    const ReplayScript script = scriptOf(t);
+    EXPECT_EQ(leftSize(script, "/data/x"), ~std::uint64_t{0})
+        << "the unlink came after the open: no file left";
+    EXPECT_EQ(script.writeCalls, 1u);
 }
 
 TEST(ReplayScript, CallsOnTerminalsPipesAndDevicesAreLeftOutWithTheReason)

@@ -348,6 +348,7 @@ TEST(ReplayVariants, ARewrittenSegmentIsWrittenAheadThenOverwrittenInPlaceWithFd
     ASSERT_TRUE(variant);
     const ReplayFile& journal = variant->files[variant->contentFiles[0]];
     EXPECT_TRUE(journal.staged) << "written ahead, before the timed part";
+    EXPECT_TRUE(journal.overwritten) << "with other bytes, so that verifying it shows each write landed";
     EXPECT_EQ(journal.stagedBytes, 16u * 4096u) << "to the file's final size";
     EXPECT_EQ(variant->stagedBytes, 16u * 4096u);
     const auto& steps = variant->threads[0].steps;
@@ -405,6 +406,29 @@ TEST(ReplayVariants, ASegmentIsOnlyAFileWrittenFromItsStartThatNothingElseTouche
 
     // Synced once: nothing for a written-ahead file to save but the one sync of its size.
     EXPECT_FALSE(applyVariant(scriptOf(recordWriter(1)), parseReplayVariant("rewrite-segment")));
+}
+
+TEST(DurabilityContract, AFoundFileReopenedWithOTruncStartsFromNothing)
+{
+    // The program found /data/f (8 KiB read), then reopened it O_TRUNC and wrote 4 KiB: its size went 8 KiB,
+    // 0, 4 KiB, so the first fsync after must stay one; the second, after a rewrite in place, may not.
+    SyntheticTrace t;
+    t.open(10, 10, "/data/f", trace::OpenRead, 3);
+    t.transfer(10, 10, Call::Read, 3, 8192);
+    t.call(10, 10, Call::Close, 3);
+    t.open(10, 10, "/data/f", kCreate, 4);
+    t.transfer(10, 10, Call::Write, 4, 4096);
+    t.call(10, 10, Call::Fsync, 4);
+    t.transfer(10, 10, Call::PWrite, 4, 4096, 0);
+    t.call(10, 10, Call::Fsync, 4);
+    t.call(10, 10, Call::Close, 4);
+    const ReplayScript script = scriptOf(t);
+    ASSERT_TRUE(script.files[script.contentFiles[0]].staged);
+    const auto variant = applyVariant(script, parseReplayVariant("fdatasync"));
+    ASSERT_TRUE(variant);
+    EXPECT_EQ(countOf(*variant, Call::Fsync), 1u);
+    EXPECT_EQ(countOf(*variant, Call::Fdatasync), 1u);
+    EXPECT_EQ(breach(script, *variant), "");
 }
 
 TEST(DurabilityContract, AFileFoundAtItsSizeIsOverwrittenWithoutChangingIt)
@@ -474,9 +498,10 @@ TEST(ReplayVariants, ADirectBatchIsAtMostAMebibyteAndItsPaddingIsCutAtTheClose)
                                                 std::pair<std::uint64_t, std::uint64_t>{1536000, 512}))
         << "whole blocks as the batch fills, the partial block at the sync point";
     const auto& steps = variant->threads[0].steps;
-    ASSERT_GE(steps.size(), 2u);
-    EXPECT_EQ(steps[steps.size() - 2].call, Call::Ftruncate);
-    EXPECT_EQ(steps[steps.size() - 2].bytes, 1536512u) << "the last block's padding cut off at the close";
+    ASSERT_GE(steps.size(), 3u);
+    EXPECT_EQ(steps[steps.size() - 3].call, Call::Ftruncate);
+    EXPECT_EQ(steps[steps.size() - 3].bytes, 1536512u) << "the last block's padding cut off at the close";
+    EXPECT_EQ(steps[steps.size() - 2].call, Call::Fdatasync) << "and the size made durable";
     EXPECT_EQ(steps.back().call, Call::Close);
     EXPECT_EQ(breach(script, *variant), "");
     EXPECT_TRUE(parseReplayVariant("direct-batch").linuxOnly());
@@ -523,6 +548,15 @@ TEST(ReplayVariants, ADirectBatchIsOnlyForAFileWrittenInOrderThroughOneDescripto
     unsynced.call(10, 10, Call::Close, 3);
     EXPECT_FALSE(applyVariant(scriptOf(unsynced), parseReplayVariant("direct-batch")))
         << "no sync point: the page cache is the faster way";
+    // Written through a copy of its descriptor that is never closed (the program's exit closes it): no close
+    // after the last batch to cut its padding at.
+    SyntheticTrace unclosed;
+    unclosed.open(10, 10, "/data/out", kCreate, 3);
+    unclosed.call(10, 10, Call::Dup, 3).result = 1;
+    unclosed.call(10, 10, Call::Close, 3);
+    unclosed.transfer(10, 10, Call::Write, 1, 100);
+    unclosed.call(10, 10, Call::Fsync, 1);
+    EXPECT_FALSE(applyVariant(scriptOf(unclosed), parseReplayVariant("direct-batch")));
 }
 
 TEST(ReplayVariants, IoUringQueuesTheWritesAndTheSyncOfAFileWrittenInOrder)
@@ -574,10 +608,11 @@ TEST(ReplayVariants, EachAppliesOnlyWhereItChangesSomething)
 
 TEST(ReplayVariants, NamesComeBackAndAnUnknownOneIsRefused)
 {
-    for (const char* name :
-         {"stdio-buffer-64K", "stdio-buffer-1M", "coalesce", "fdatasync", "prealloc-fdatasync",
-          "flush-at-sync", "syncfs-batch", "writer-pool", "group-commit", "stdio-unlocked", "writev",
-          "rewrite-segment", "direct-batch", "sync-at-close"})
+    for (VariantKind kind : kVariantKinds) {
+        const std::string name = ReplayVariant{kind, kind == VariantKind::StdioBuffer ? 65536u : 0u}.name();
+        EXPECT_EQ(parseReplayVariant(name).name(), name);
+    }
+    for (const char* name : {"stdio-buffer-64K", "stdio-buffer-1M", "rewrite-segment", "io-uring", "writev"})
         EXPECT_EQ(parseReplayVariant(name).name(), name);
     EXPECT_THROW(parseReplayVariant("faster"), InputError);
     EXPECT_THROW(parseReplayVariant("stdio-buffer-0"), InputError);

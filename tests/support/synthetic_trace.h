@@ -60,6 +60,8 @@ public:
     }
     void parent(std::uint32_t pid, std::uint32_t parentPid) { process(pid).parentPid = parentPid; }
 
+    trace::System system = trace::System::Linux; // every part's
+
     // The merged trace's bytes.
     std::string bytes() const
     {
@@ -67,8 +69,7 @@ public:
         std::vector<std::pair<std::istream*, std::string>> inputs;
         for (const auto& [pid, p] : m_processes) {
             auto part = std::make_unique<std::stringstream>();
-            TracePartBuilder builder(*part, trace::System::Linux, pid, p.parentPid,
-                                     1'700'000'000'000'000'000ull, 0);
+            TracePartBuilder builder(*part, system, pid, p.parentPid, 1'700'000'000'000'000'000ull, 0);
             builder.program(pid, "/usr/bin/synthetic", {"synthetic", "--test"}, "/work");
             for (const TraceEvent& e : p.events)
                 builder.add(e);
