@@ -11,7 +11,8 @@ prediction. Target: real / predicted within 0.75-1.25.
 
 Then the same for a real program nobody here wrote, where a setting applies the advice: dd writing 32 MiB in
 512-byte blocks with conv=fsync, against dd with bs=1M (IOLab's `coalesce`: the writes between two sync points
-as calls of at most 1 MiB).
+as calls of at most 1 MiB), or with bs=1M oflag=direct,dsync (`direct-batch`: batches of 1 MiB written
+O_DIRECT | O_DSYNC).
 
 Files go into --folder (default: a temporary folder under the current folder's filesystem) and are removed.
 """
@@ -66,8 +67,10 @@ def subjects(program, files):
         yield pattern, (lambda version, pattern=pattern: [program, pattern, version, files]), applied
     out = os.path.join(files, "dd.out")
     dd = {"as-is": ["dd", "if=/dev/zero", "of=" + out, "bs=512", "count=65536", "conv=fsync"],
-          "coalesce": ["dd", "if=/dev/zero", "of=" + out, "bs=1M", "count=32", "conv=fsync"]}
-    yield "dd", (lambda version: dd[version]), {"coalesce"}
+          "coalesce": ["dd", "if=/dev/zero", "of=" + out, "bs=1M", "count=32", "conv=fsync"],
+          # direct-batch: 1 MiB batches written O_DIRECT | O_DSYNC, each durable (no fsync left to make)
+          "direct-batch": ["dd", "if=/dev/zero", "of=" + out, "bs=1M", "count=32", "oflag=direct,dsync"]}
+    yield "dd", (lambda version: dd[version]), {"coalesce", "direct-batch"}
 
 
 def main():
