@@ -252,6 +252,17 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
                     fmt::format("  {} is as fast within the noise ({:.0f} MB/s durable): either will do.",
                                 way.variant, way.durableMBps));
         }
+        // A way that ran faster still, but whose lead the repetitions could not hold against the noise (a
+        // noisy way among many tried): said, so that the one named is not taken for the fastest.
+        for (const AdvisedWay& way : advice.ways)
+            if (&way != best && measured(way) && !holds(way) && runRatio(own, way) > faster)
+                lines.push_back(fmt::format("  {} ran faster still here ({:.2f}x your program's speed), but "
+                                            "its lead is not beyond the "
+                                            "noise of {} repetitions over the {} ways tried: more "
+                                            "repetitions would say whether it is "
+                                            "the faster way (iolab-cli advise --reps 9).",
+                                            way.variant, runRatio(own, way), way.repetitions,
+                                            static_cast<int>(tried)));
         addWayLines(lines, words, "  ");
     } else {
         std::string why;

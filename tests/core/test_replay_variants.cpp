@@ -939,6 +939,19 @@ TEST(ProgramAdvice, AClearLeadIsNamedWithItsChange)
     EXPECT_THAT(text, HasSubstr("  - prealloc-fdatasync:")) << "the other way, listed, not named";
 }
 
+TEST(ProgramAdvice, AWayFasterStillButInsideTheNoiseIsSaidBesideTheOneNamed)
+{
+    RunResult result;
+    result.cases = {wayCase("recorded", {100, 98, 102, 99, 101}),
+                    wayCase("coalesce", {150, 148, 152, 149, 151}),
+                    wayCase("direct-batch", {300, 95, 320, 90, 310})};
+    const std::string text = adviceText(result);
+    EXPECT_THAT(text, HasSubstr("(coalesce): 50% faster"));
+    EXPECT_THAT(text,
+                HasSubstr("  direct-batch ran faster still here (3.00x your program's speed), but its lead "
+                          "is not beyond the noise of 5 repetitions over the 2 ways tried"));
+}
+
 TEST(ProgramAdvice, TheWeakerWayIsNeverTheFastestInTheResultsFindings)
 {
     // sync-at-close runs 3x the program's rate, but keeps fewer durability points: the results' "fastest"
