@@ -304,22 +304,32 @@ bool weakerReplayWay(const Case& k)
 }
 
 // Fastest per comparison group and chunk size, in chunk order: writes to a file, writes into a pipe or the
-// null device, cold reads, warm reads (never compared with each other). File writes rank by `ranking`; the
-// others have one rate.
+// null device, cold reads, warm reads (never compared with each other). The ways a replay made one trace's
+// calls are compared together, whatever their largest call (a coalesced way's is larger): they are one
+// program's. File writes rank by `ranking`; the others have one rate.
 void fastestFindings(const RunResult& result, Ranking ranking, std::vector<Finding>& out)
 {
     const auto ranked = [&](std::size_t i) {
         return rankedRate(result.cases[i], ranking).median;
     };
-    std::map<std::pair<ComparisonGroup, std::uint64_t>, std::vector<std::size_t>> byChunk;
+    // (group, chunk, trace): a replay's chunk is 0, its trace named.
+    std::map<std::tuple<ComparisonGroup, std::uint64_t, std::string>, std::vector<std::size_t>> byChunk;
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
         const Case& k = result.cases[i].testCase;
-        if (hasRate(result.cases[i]) && ranked(i) > 0 && !weakerReplayWay(k))
-            byChunk[{comparisonGroup(k), k.chunkBytes}].push_back(i);
+        if (!hasRate(result.cases[i]) || ranked(i) <= 0 || weakerReplayWay(k))
+            continue;
+        if (k.strategy == kReplayStrategy)
+            byChunk[{comparisonGroup(k), 0, extraAxisValue(k, "replay", std::string())}].push_back(i);
+        else
+            byChunk[{comparisonGroup(k), k.chunkBytes, std::string()}].push_back(i);
     }
     for (const auto& [key, indices] : byChunk) {
-        const ComparisonGroup group = key.first;
-        const std::uint64_t chunk = key.second;
+        const ComparisonGroup group = std::get<0>(key);
+        const std::uint64_t chunk = std::get<1>(key);
+        const std::string& trace = std::get<2>(key);
+        const std::string where = trace.empty() ? fmt::format("At {} per call", formatBytes(chunk))
+                                                : fmt::format("Of the ways the replay made {}'s calls",
+                                                              trace.substr(trace.find_last_of("/\\") + 1));
         const std::string plain =
             fmt::format("plain {}", baselineStrategy(result.cases[indices.front()].testCase));
         const Lead lead = leadOf(result, indices, ranking);
@@ -334,16 +344,15 @@ void fastestFindings(const RunResult& result, Ranking ranking, std::vector<Findi
         };
         std::string text;
         if (lead.tied.empty()) {
-            text =
-                fmt::format("At {} per call, the fastest {} is {} at {}{}", formatBytes(chunk),
-                            fastestWhat(group, c.testCase), caseName(c), formatMBps(ranked(best)), twin(c));
+            text = fmt::format("{}, the fastest {} is {} at {}{}", where, fastestWhat(group, c.testCase),
+                               caseName(c), formatMBps(ranked(best)), twin(c));
         } else {
             std::string names = caseName(c);
             for (std::size_t i = 0; i < lead.tied.size(); ++i)
                 names += (i + 1 == lead.tied.size() ? " and " : ", ") + caseName(result.cases[lead.tied[i]]);
-            text = fmt::format("At {} per call, no {} is fastest beyond the noise: {} cannot be told apart "
+            text = fmt::format("{}, no {} is fastest beyond the noise: {} cannot be told apart "
                                "(the highest, {} at {}{}, is {:.2f}x the next; {})",
-                               formatBytes(chunk), fastestWhat(group, c.testCase), names, caseName(c),
+                               where, fastestWhat(group, c.testCase), names, caseName(c),
                                formatMBps(ranked(best)), twin(c), lead.closest.ratio,
                                describeTest(lead.closest.test));
         }

@@ -952,6 +952,33 @@ TEST(ProgramAdvice, AWayFasterStillButInsideTheNoiseIsSaidBesideTheOneNamed)
                           "is not beyond the noise of 5 repetitions over the 2 ways tried"));
 }
 
+TEST(ProgramAdvice, TheWaysOfOneTraceAreComparedTogetherWhateverTheirLargestCall)
+{
+    // The program's calls are 256 B, coalesce's 4 KiB: one program's ways, one "fastest" sentence, not one
+    // per call size. Another trace's replay is another program: a sentence of its own.
+    RunResult result;
+    result.cases = {wayCase("recorded", {100, 98, 102, 99, 101}),
+                    wayCase("coalesce", {150, 148, 152, 149, 151}),
+                    wayCase("recorded", {50, 49, 51, 50, 52})};
+    const std::uint64_t chunks[] = {256, 4096, 256};
+    const char* traces[] = {"/tmp/writer.iolab-trace", "/tmp/writer.iolab-trace", "/tmp/other.iolab-trace"};
+    for (std::uint32_t i = 0; i < result.cases.size(); ++i) {
+        result.cases[i].index = i;
+        result.cases[i].testCase.chunkBytes = chunks[i];
+        result.cases[i].testCase.extraAxes["replay"] = std::string(traces[i]);
+    }
+    std::vector<std::string> fastest;
+    for (const Finding& f : findings(result, nullptr))
+        if (f.kind == Finding::Kind::Fastest)
+            fastest.push_back(f.text);
+    ASSERT_EQ(fastest.size(), 2u);
+    EXPECT_THAT(fastest, ::testing::Contains(HasSubstr(
+                             "Of the ways the replay made writer.iolab-trace's calls, the fastest")));
+    EXPECT_THAT(fastest,
+                ::testing::Contains(HasSubstr("Of the ways the replay made other.iolab-trace's calls")));
+    EXPECT_THAT(fastest, ::testing::Each(::testing::Not(HasSubstr("per call"))));
+}
+
 TEST(ProgramAdvice, TheWeakerWayIsNeverTheFastestInTheResultsFindings)
 {
     // sync-at-close runs 3x the program's rate, but keeps fewer durability points: the results' "fastest"
