@@ -103,6 +103,7 @@ ReplayJobBase::ReplayJobBase(const JobSpec& spec, ReplayTiming timing)
     m_risk.since.assign(m_script.contents, {});
     m_risk.buffered.assign(m_script.slots, 0);
     m_risk.bufferedSince.assign(m_script.slots, {});
+    m_syncsRunning = std::make_unique<std::atomic<std::uint32_t>[]>(m_script.contents);
     for (const ReplayThread& thread : m_script.threads)
         for (const ReplayStep& step : thread.steps)
             if (step.group != 0 && !m_commits)
@@ -220,6 +221,16 @@ void ReplayJobBase::pause(std::uint64_t untilNs, Progress& progress)
     }
 }
 
+bool ReplayJobBase::waitForSyncs(std::uint32_t content, Progress& progress)
+{
+    while (m_syncsRunning[content].load(std::memory_order_acquire) != 0) {
+        if (progress.stopRequested() || m_failed.load(std::memory_order_relaxed))
+            return false;
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+    }
+    return true;
+}
+
 std::string ReplayJobBase::describe(const ReplayStep& step) const
 {
     const std::uint32_t file = step.file;
@@ -243,10 +254,22 @@ void ReplayJobBase::runThread(std::size_t index, Progress& progress)
             state.outcome = m_failed.load() ? Outcome::success() : Outcome::cancelled();
             return;
         }
+        // Other threads' calls on the file go on once a sync has begun (ReplayWait::begun), so a sync is
+        // counted while it runs, from before that moment; a call that must not run beside one (a close, a
+        // truncation) waits for every sync of its file to end, the calls before it having waited only for
+        // them to begin.
+        const bool sync = isReplaySync(step);
+        const bool counted = sync && step.content < m_script.contents;
+        if (counted)
+            m_syncsRunning[step.content].fetch_add(1, std::memory_order_acq_rel);
+        else if (!mayRunBesideSync(step) && step.content < m_script.contents &&
+                 !waitForSyncs(step.content, progress)) {
+            state.outcome = m_failed.load() ? Outcome::success() : Outcome::cancelled();
+            return;
+        }
         state.begun.store(s + 1, std::memory_order_release);
         if (m_timing == ReplayTiming::AsRecorded && step.synthetic == 0)
             pause((s == 0 ? m_startNs : lastEnd) + step.gapNs, progress);
-        const bool sync = isReplaySync(step);
         for (std::uint32_t i = 0; i < step.count; ++i) {
             const std::uint64_t start = nowNs();
             bool made = true;
@@ -265,10 +288,14 @@ void ReplayJobBase::runThread(std::size_t index, Progress& progress)
             if (result < 0 && !expectFailure) {
                 state.outcome = failure(step);
                 m_failed.store(true, std::memory_order_relaxed);
+                if (counted)
+                    m_syncsRunning[step.content].fetch_sub(1, std::memory_order_release);
                 state.done.store(s, std::memory_order_release);
                 return;
             }
         }
+        if (counted)
+            m_syncsRunning[step.content].fetch_sub(1, std::memory_order_release);
         if (step.risk != RiskNone)
             account(step);
         if (isReplayWrite(step.call) && !countReads)

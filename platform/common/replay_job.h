@@ -83,6 +83,8 @@ private:
 
     void runThread(std::size_t index, Progress& progress);
     bool waitFor(const ReplayWait& wait, Progress& progress);
+    // Until no sync of `content` is running (false when the run stops or another thread failed).
+    bool waitForSyncs(std::uint32_t content, Progress& progress);
     void pause(std::uint64_t untilNs, Progress& progress);
     void account(const ReplayStep& step);
     // A group commit's sync (ReplayStep::group) of thread `index`: made, or waited for while another thread
@@ -119,6 +121,7 @@ private:
     };
     std::unique_ptr<Commit[]> m_commits; // only when the script has a group commit
 
+    std::unique_ptr<std::atomic<std::uint32_t>[]> m_syncsRunning; // per content: syncs under way
     std::atomic<bool> m_failed{false};
     std::uint64_t m_startNs = 0;
 };
