@@ -37,7 +37,8 @@ public:
     Outcome readBack(const std::string& path,
                      const std::function<void(const std::byte*, std::size_t)>& consume) final;
     Outcome writeDataFile(const std::string& path, std::uint64_t bytes, std::uint64_t patternOffset,
-                          const Pattern& pattern, const std::atomic<bool>& stop) final;
+                          const Pattern& pattern, const std::atomic<bool>& stop,
+                          std::uint64_t writeBytes) final;
 
 private:
     bool createFolder(Outcome& outcome);

@@ -225,7 +225,7 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
             break;
         }
     if (best != nullptr) {
-        const VariantAdvice words = adviceFor(parseReplayVariant(best->variant));
+        const VariantAdvice words = adviceFor(parseReplayVariant(best->variant), recorded.system);
         // The speed-up a program gets is its time to run: the same durability at every point is in the calls
         // of both. The durable rate, which ranks the ways, also counts making durable what the program left
         // unsynced at its end (the renames after its last sync, say), which neither makes.
@@ -347,7 +347,7 @@ ProgramAdvice adviseProgram(const RunResult& result, const ReplayScript& recorde
             "  - {}: {} to run, {:.2f}x your program's speed; {:.0f} MB/s durable: {}.", way.variant,
             formatDuration(way.returnSeconds), runRatio(own, way), way.durableMBps, how));
         if (holds(way))
-            addWayLines(lines, adviceFor(parseReplayVariant(way.variant)), "    ");
+            addWayLines(lines, adviceFor(parseReplayVariant(way.variant), recorded.system), "    ");
     }
     if (!advice.weaker.empty())
         lines.emplace_back("Faster only by keeping fewer durability points (never the answer):");

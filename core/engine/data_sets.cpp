@@ -90,7 +90,7 @@ Outcome DataSets::write(const DataSetPlan& plan, DataSet& set)
         if (!outcome.ok())
             return outcome;
         set.files.push_back({path, file.bytes, file.patternOffset});
-        outcome = m_workspace.writeDataFile(path, file.bytes, file.patternOffset, pattern, m_stop);
+        outcome = m_workspace.writeDataFile(path, file.bytes, file.patternOffset, pattern, m_stop, 0);
         if (!outcome.ok())
             return outcome;
     }

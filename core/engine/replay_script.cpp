@@ -1038,10 +1038,14 @@ std::vector<std::string> describeReplayScript(const ReplayScript& script)
 {
     std::vector<std::string> lines;
     std::uint64_t staged = 0;
+    std::uint64_t ahead = 0; // staged by the rewrite-segment way, not found by the program
+    std::uint64_t aheadBytes = 0;
     std::uint64_t folders = script.folders.size();
     std::uint64_t files = 0;
     for (const auto& file : script.files) {
-        staged += file.staged ? 1 : 0;
+        staged += file.staged && !file.overwritten ? 1 : 0;
+        ahead += file.staged && file.overwritten ? 1 : 0;
+        aheadBytes += file.staged && file.overwritten ? file.stagedBytes : 0;
         files += file.directory ? 0 : 1;
     }
     const auto plural = [](std::uint64_t n) {
@@ -1055,9 +1059,15 @@ std::vector<std::string> describeReplayScript(const ReplayScript& script)
         plural(script.writeCalls), formatBytes(script.bytesRead), script.syncCalls, plural(script.syncCalls),
         formatDuration(static_cast<double>(script.recordedInsideNs) / 1e9)));
     if (staged != 0)
-        lines.push_back(fmt::format("{} files existed before the program ran ({}): written before the timed "
-                                    "part, in {} folders of the run folder.",
-                                    staged, formatBytes(script.stagedBytes), folders));
+        lines.push_back(fmt::format("{} file{} existed before the program ran ({}): written before the timed "
+                                    "part, in {} folder{} of the run folder.",
+                                    staged, plural(staged), formatBytes(script.stagedBytes - aheadBytes),
+                                    folders, plural(folders)));
+    if (ahead != 0)
+        lines.push_back(
+            fmt::format("{} file{} written ahead to {} final size ({}) and made durable before the "
+                        "timed part, as a recycled log segment is.",
+                        ahead, plural(ahead), ahead == 1 ? "its" : "their", formatBytes(aheadBytes)));
     for (const auto& [reason, calls] : script.leftOut)
         lines.push_back(fmt::format("Left out: {} calls {}.", calls, reason));
     return lines;

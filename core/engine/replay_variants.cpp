@@ -1012,10 +1012,11 @@ std::optional<ReplayScript> directBatched(const ReplayScript& script, bool mappe
     return std::move(rw).finish(script);
 }
 
-// The same files' writes and syncs queued on the thread's io_uring ring (kQueued): the writes between two
-// sync points and the sync submitted together (one call for up to kUringDepth - 1), the sync drained after
-// them. The calls, their bytes and their order of durability are the program's.
-std::optional<ReplayScript> uringQueued(const ReplayScript& script)
+// The same files' writes and syncs queued (kQueued): on the thread's io_uring ring (Linux), or in flight
+// together on a handle opened FILE_FLAG_OVERLAPPED (`overlapped`, Windows: the open is flagged too). The
+// writes between two sync points and the sync go together (one call for up to kUringDepth - 1 on Linux), the
+// sync after them all. The calls, their bytes and their order of durability are the program's.
+std::optional<ReplayScript> queued(const ReplayScript& script, bool overlapped)
 {
     const InOrderFiles files = inOrderFiles(script);
     if (!files.any())
@@ -1024,9 +1025,10 @@ std::optional<ReplayScript> uringQueued(const ReplayScript& script)
     for (std::size_t t = 0; t < out.threads.size(); ++t)
         for (ReplayStep& step : out.threads[t].steps) {
             const std::uint32_t c = files.of(step);
-            if (c != kNoReplaySlot && files.thread[c] == t &&
-                (step.call == Call::Write || step.call == Call::PWrite || step.call == Call::Fsync ||
-                 step.call == Call::Fdatasync))
+            if (c == kNoReplaySlot || files.thread[c] != t)
+                continue;
+            if (step.call == Call::Write || step.call == Call::PWrite || step.call == Call::Fsync ||
+                step.call == Call::Fdatasync || (overlapped && step.call == Call::Open))
                 step.flags |= kQueued;
         }
     return out;
@@ -1406,7 +1408,9 @@ std::optional<ReplayScript> applyVariant(const ReplayScript& script, const Repla
     case VariantKind::MmapBatch:
         return directBatched(script, true);
     case VariantKind::IoUring:
-        return uringQueued(script);
+        return queued(script, false);
+    case VariantKind::Overlapped:
+        return queued(script, true);
     }
     return std::nullopt;
 }
@@ -1417,10 +1421,11 @@ std::shared_ptr<const ReplayScript> scriptForVariant(const std::shared_ptr<const
     if (name.empty() || name == kRecordedCalls)
         return base;
     const ReplayVariant variant = parseReplayVariant(name);
-    if (variant.linuxOnly() && base->system == trace::System::Windows)
-        throw InputError(fmt::format("the variant {} is a Linux way: {} was recorded on Windows, where a "
-                                     "program has no call that does it",
-                                     variant.name(), base->traceName));
+    if (!variant.runsOn(base->system))
+        throw InputError(fmt::format(
+            "the variant {} is a {} way: {} was recorded on {}, where a program has no call that does it",
+            variant.name(), base->system == trace::System::Windows ? "Linux" : "Windows", base->traceName,
+            base->system == trace::System::Windows ? "Windows" : "Linux"));
     auto script = applyVariant(*base, variant);
     if (!script)
         throw InputError(fmt::format("the variant {} changes nothing in {}: none of the program's calls is "
@@ -1449,15 +1454,100 @@ std::vector<ReplayVariant> variantsFor(const ReplayScript& script)
         else
             ways = {ReplayVariant{kind, 0}};
         for (const ReplayVariant& variant : ways)
-            if (!(variant.linuxOnly() && script.system == trace::System::Windows) &&
-                applyVariant(script, variant))
+            if (variant.runsOn(script.system) && applyVariant(script, variant))
                 variants.push_back(variant);
     }
     return variants;
 }
 
-VariantAdvice adviceFor(const ReplayVariant& variant)
+namespace {
+
+// The ways whose calls differ on Windows, in kernel32's calls; nothing for the others.
+std::optional<VariantAdvice> windowsAdviceFor(const ReplayVariant& variant)
 {
+    switch (variant.kind) {
+    case VariantKind::DirectBatch:
+        return VariantAdvice{
+            "gather the writes between two syncs in a sector-aligned buffer of your own and write it to a "
+            "handle opened FILE_FLAG_NO_BUFFERING | FILE_FLAG_WRITE_THROUGH, one WriteFile per batch of up "
+            "to 1 MiB, instead of writes through the cache and FlushFileBuffers",
+            "HANDLE h = CreateFileW(path, GENERIC_WRITE, 0, NULL, CREATE_ALWAYS,\n"
+            "                       FILE_FLAG_NO_BUFFERING | FILE_FLAG_WRITE_THROUGH, NULL);\n"
+            "char *batch = VirtualAlloc(NULL, 1 << 20, MEM_COMMIT | MEM_RESERVE, PAGE_READWRITE);\n"
+            "/* each record copied into batch at `used`; at each sync point: */\n"
+            "ULONGLONG start = written / 4096 * 4096;                /* the partial block again */\n"
+            "ULONGLONG end = (written + used + 4095) / 4096 * 4096;  /* padded to a whole block */\n"
+            "OVERLAPPED at = {0};  at.Offset = (DWORD)start;  at.OffsetHigh = (DWORD)(start >> 32);\n"
+            "WriteFile(h, batch, (DWORD)(end - start), &done, &at);  /* durable when it returns */\n"
+            "/* keep the last partial block at the buffer's start; at the end, the size: */\n"
+            "FILE_END_OF_FILE_INFO eof;  eof.EndOfFile.QuadPart = written;\n"
+            "SetFileInformationByHandle(h, FileEndOfFileInfo, &eof, sizeof eof);  FlushFileBuffers(h);",
+            "Linux: open with O_DIRECT | O_DSYNC, a posix_memalign'ed buffer, pwrite, then ftruncate; C++: "
+            "none in the standard library",
+            "the buffer, its offsets and its sizes must be multiples of the volume's sector (4 KiB covers "
+            "every sector size in use), and the program keeps the last partial block to write it again; no "
+            "cache (a reader of the file reads from the disk); between two syncs the bytes wait in the "
+            "program's buffer, not in the system's cache, so a crash of the process loses them where "
+            "WriteFile had handed them over; until the end the file ends with up to 4,095 B of padding "
+            "(cut then, and flushed, as the replay does)"};
+    case VariantKind::MmapBatch:
+        return VariantAdvice{
+            "gather the writes between two syncs in a batch buffer mapped from a file of its own and write "
+            "it to a handle opened FILE_FLAG_NO_BUFFERING | FILE_FLAG_WRITE_THROUGH at each sync point, one "
+            "WriteFile per batch of up to 1 MiB",
+            "HANDLE scratch = CreateFileW(batch_path, GENERIC_READ | GENERIC_WRITE, 0, NULL, CREATE_ALWAYS,\n"
+            "                             FILE_ATTRIBUTE_TEMPORARY | FILE_FLAG_DELETE_ON_CLOSE, NULL);\n"
+            "HANDLE map = CreateFileMappingW(scratch, NULL, PAGE_READWRITE, 0, 1 << 20, NULL);\n"
+            "char *batch = MapViewOfFile(map, FILE_MAP_WRITE, 0, 0, 1 << 20);\n"
+            "HANDLE h = CreateFileW(path, GENERIC_WRITE, 0, NULL, CREATE_ALWAYS,\n"
+            "                       FILE_FLAG_NO_BUFFERING | FILE_FLAG_WRITE_THROUGH, NULL);\n"
+            "/* each record copied into batch; at each sync point, as for direct-batch: */\n"
+            "WriteFile(h, batch, (DWORD)(end - start), &done, &at);  /* whole blocks, durable */",
+            "Linux: mmap(MAP_SHARED) of the batch file, pwrite to an O_DIRECT | O_DSYNC descriptor; C++: "
+            "none "
+            "in the standard library",
+            "what direct-batch costs (sector-aligned offsets and sizes, the partial block written again, "
+            "padding until the end), and a mapped file as large as the batch, whose dirty pages the system "
+            "also writes back; a program that keeps that file can find the batch in it after a crash of the "
+            "process (with recovery code of its own: the replay's is deleted at its close, and it measures "
+            "only the writing), a power cut still loses it"};
+    case VariantKind::Overlapped:
+        return VariantAdvice{
+            "open the file FILE_FLAG_OVERLAPPED and put the writes between two syncs in flight together "
+            "(up to 63), then FlushFileBuffers once every one completed, instead of one WriteFile after "
+            "another",
+            "HANDLE h = CreateFileW(path, GENERIC_WRITE, 0, NULL, CREATE_ALWAYS, FILE_FLAG_OVERLAPPED, "
+            "NULL);\n"
+            "OVERLAPPED ov[63];  /* each with its event: CreateEventW(NULL, TRUE, FALSE, NULL) */\n"
+            "for (i = 0; i < n; i++) {                     /* the writes, in flight together */\n"
+            "    ov[i].Offset = (DWORD)offset;  ov[i].OffsetHigh = (DWORD)(offset >> 32);\n"
+            "    if (!WriteFile(h, rec[i], len[i], NULL, &ov[i]) && GetLastError() != ERROR_IO_PENDING)\n"
+            "        fail();\n"
+            "    offset += len[i];\n"
+            "}\n"
+            "for (i = 0; i < n; i++)                       /* each completion checked, a short one too */\n"
+            "    GetOverlappedResult(h, &ov[i], &done, TRUE);\n"
+            "FlushFileBuffers(h);                          /* after every write before it */",
+            "Linux: io_uring (the io-uring way); C++: none in the standard library (asio's random-access "
+            "handles)",
+            "every WriteFile on the handle takes its offset (an overlapped handle has no file position); "
+            "each "
+            "buffer must stay unchanged until its write completed, and each completion must be checked; the "
+            "cache manager completes many cached writes at once, so what is gained is in the writes that "
+            "would have waited; at most 63 writes in flight here, so a run of more between two syncs waits "
+            "for them every 63"};
+    default:
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
+VariantAdvice adviceFor(const ReplayVariant& variant, trace::System system)
+{
+    if (system == trace::System::Windows || variant.kind == VariantKind::Overlapped)
+        if (std::optional<VariantAdvice> words = windowsAdviceFor(variant))
+            return *std::move(words);
     switch (variant.kind) {
     case VariantKind::StdioBuffer: {
         const std::string size = formatBytes(variant.bytes);
@@ -1593,6 +1683,7 @@ VariantAdvice adviceFor(const ReplayVariant& variant)
             "write each log file ahead to its full size once (or reuse the last one, as databases recycle "
             "their log segments), then overwrite it in place and sync with fdatasync",
             "/* ahead of time, once: the segment's blocks written and durable */\n"
+            "static char zeros[64 * 1024];   /* 64 KiB writes: see the cost */\n"
             "int fd = open(path, O_WRONLY | O_CREAT, 0644);\n"
             "for (off = 0; off < segment_size; off += sizeof zeros)\n"
             "    pwrite(fd, zeros, sizeof zeros, off);\n"
@@ -1607,7 +1698,10 @@ VariantAdvice adviceFor(const ReplayVariant& variant)
             "reused), and without creating the file (its folder entry is there already): a new segment "
             "costs one more write of its size and a sync; after a power cut the file has its "
             "full size with old bytes past the last record, so a reader must find where the records "
-            "end (a length or a checksum in each)"};
+            "end (a length or a checksum in each); how the segment is written ahead matters on Linux 6.x, "
+            "whose page cache keeps a file in pieces as large as the writes that made it: overwriting one "
+            "written ahead in 4 KiB writes took a third longer here than one written in 64 KiB writes, "
+            "which is what IOLab writes ahead with"};
     case VariantKind::DirectBatch:
         return {"gather the writes between two syncs in an aligned buffer of your own and write it with "
                 "O_DIRECT | O_DSYNC, one call per batch of up to 1 MiB, instead of writes through the page "
@@ -1621,8 +1715,8 @@ VariantAdvice adviceFor(const ReplayVariant& variant)
                 "/* keep the last partial block at the buffer's start; at the end: */\n"
                 "ftruncate(fd, written);",
                 "Windows: CreateFile with FILE_FLAG_NO_BUFFERING | FILE_FLAG_WRITE_THROUGH, sector-aligned "
-                "buffers from VirtualAlloc, then SetFileInformationByHandle(FileEndOfFileInfo) for the size "
-                "(IOLab replays this way on Linux only so far); C++: none in the standard library",
+                "buffers from VirtualAlloc, then SetFileInformationByHandle(FileEndOfFileInfo) for the size; "
+                "C++: none in the standard library",
                 "the buffer, its offsets and its sizes must be aligned to the device's block (4 KiB here), "
                 "and the program keeps the last partial block to write it again; no page cache (a reader "
                 "of the file reads from the disk); between two syncs the bytes wait in the program's buffer, "
@@ -1641,8 +1735,7 @@ VariantAdvice adviceFor(const ReplayVariant& variant)
             "/* each record copied into batch at `used`; at each sync point, as for direct-batch: */\n"
             "pwrite(fd, batch, end - start, start);   /* whole blocks, durable when it returns */",
             "Windows: CreateFileMapping and MapViewOfFile for the batch, WriteFile to a handle opened "
-            "FILE_FLAG_NO_BUFFERING | FILE_FLAG_WRITE_THROUGH (IOLab replays this way on Linux only so "
-            "far); C++: none in the standard library",
+            "FILE_FLAG_NO_BUFFERING | FILE_FLAG_WRITE_THROUGH; C++: none in the standard library",
             "what direct-batch costs (aligned offsets and sizes, the partial block written again, padding "
             "until the close, no O_DIRECT on some file systems), and a mapped file as large as the batch, "
             "whose dirty pages the kernel also writes back; a program that keeps that file can find the "
@@ -1663,13 +1756,15 @@ VariantAdvice adviceFor(const ReplayVariant& variant)
             "sqe->flags |= IOSQE_IO_DRAIN;                   /* after every write before it */\n"
             "io_uring_submit_and_wait(&ring, n + 1);         /* one call; then each completion checked */",
             "liburing on Linux 5.1 or later (IORING_FSYNC_DATASYNC for fdatasync); Windows: overlapped "
-            "WriteFile on a FILE_FLAG_OVERLAPPED handle, then FlushFileBuffers once they completed (IOLab "
-            "replays this way on Linux only so far); C++: none in the standard library",
+            "WriteFile on a FILE_FLAG_OVERLAPPED handle, then FlushFileBuffers once they completed (the "
+            "overlapped way); C++: none in the standard library",
             "a kernel with io_uring allowed (kernel.io_uring_disabled, or a container's seccomp profile, "
             "can refuse it); each buffer must stay unchanged until its completion, and each completion "
             "must be checked, a short write too; a write queued and not yet submitted is still in the "
             "process (a crash of it loses what write(2) had handed over); at most 63 requests in flight "
             "here, so a run of more writes between two syncs takes one call per 63"};
+    case VariantKind::Overlapped: // windowsAdviceFor's
+        break;
     case VariantKind::SyncAtClose:
         return {"sync each file once, at its end, instead of at every point",
                 "/* the syncs before the last removed */\nfsync(fd);\nclose(fd);",

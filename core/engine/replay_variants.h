@@ -64,10 +64,12 @@ struct VariantAdvice
 {
     std::string change;  // "Give each stream a 1 MiB buffer: setvbuf(f, NULL, _IOFBF, 1 << 20) after fopen"
     std::string snippet; // a few lines of C
-    std::string others;  // the C++ and Windows calls that do the same
+    std::string others;  // the C++ calls, and the other system's, that do the same
     std::string cost;    // what it changes besides speed
 };
-VariantAdvice adviceFor(const ReplayVariant& variant);
+// In the calls of the system the program was recorded on: O_DIRECT batches are NO_BUFFERING handles in a
+// Windows program's answer, its C written with kernel32.
+VariantAdvice adviceFor(const ReplayVariant& variant, trace::System system = trace::System::Linux);
 
 // The script with the variant applied, or nothing when it changes nothing in this script (a program with no
 // stream has no stdio buffer to size). The script's counts (calls, writes, syncs, largest call) are its own.

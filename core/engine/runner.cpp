@@ -257,8 +257,8 @@ Outcome CaseRunner::prepareReplay(std::uint32_t caseIndex, const Case& c, const 
             files.scratch.push_back(path);
         if (!file.staged)
             continue;
-        if (Outcome written =
-                m_workspace.writeDataFile(path, file.stagedBytes, file.overwritten ? 1 : 0, pattern, m_stop);
+        if (Outcome written = m_workspace.writeDataFile(path, file.stagedBytes, file.overwritten ? 1 : 0,
+                                                        pattern, m_stop, kStagedWriteBytes);
             !written.ok())
             return written;
         // On the disk, as the program found it: its first sync, or the runner's after the timed part, must

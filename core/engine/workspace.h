@@ -44,9 +44,11 @@ public:
     virtual std::string directoryFor(const std::string& name, Outcome& outcome) = 0;
     virtual void removeDirectory(const std::string& path) = 0;
     // Creates `path` (never over an existing file) holding `bytes` bytes of the pattern from
-    // `patternOffset`; stops early, with Cancelled, once `stop` is set.
+    // `patternOffset`, in writes of `writeBytes` (0: of the pattern's chunk); stops early, with Cancelled,
+    // once `stop` is set.
     virtual Outcome writeDataFile(const std::string& path, std::uint64_t bytes, std::uint64_t patternOffset,
-                                  const Pattern& pattern, const std::atomic<bool>& stop) = 0;
+                                  const Pattern& pattern, const std::atomic<bool>& stop,
+                                  std::uint64_t writeBytes) = 0;
     // Pushes the file out of the OS cache so that the next read comes from the device (Linux: fdatasync and
     // POSIX_FADV_DONTNEED), as far as an unprivileged process can.
     virtual Outcome evict(const std::string& path) = 0;

@@ -59,6 +59,8 @@ std::string ReplayVariant::name() const
         return "mmap-batch";
     case VariantKind::IoUring:
         return "io-uring";
+    case VariantKind::Overlapped:
+        return "overlapped";
     }
     return {};
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/model/strategy_info.h"
+#include "core/model/trace_calls.h"
 
 #include <cstdint>
 #include <string>
@@ -48,6 +49,8 @@ enum class VariantKind
                     // mmap-batch-direct strategy does (Linux)
     IoUring,        // the same file's writes between two syncs and the sync queued on io_uring and submitted
                     // at once, the sync drained after them (Linux)
+    Overlapped,     // io-uring's Windows form: the file opened FILE_FLAG_OVERLAPPED, its writes between two
+                    // syncs in flight together, FlushFileBuffers once they completed (Windows)
 };
 inline constexpr std::uint32_t kWriterPoolThreads = 4;
 // Every kind, in the order the answer lists them (StdioBuffer stands for its sizes).
@@ -55,8 +58,9 @@ inline constexpr VariantKind kVariantKinds[] = {
     VariantKind::StdioBuffer,    VariantKind::StdioUnlocked, VariantKind::Coalesce,
     VariantKind::Gather,         VariantKind::Fdatasync,     VariantKind::PreallocFdatasync,
     VariantKind::RewriteSegment, VariantKind::DirectBatch,   VariantKind::MmapBatch,
-    VariantKind::IoUring,        VariantKind::FlushAtSync,   VariantKind::SyncfsBatch,
-    VariantKind::WriterPool,     VariantKind::GroupCommit,   VariantKind::SyncAtClose};
+    VariantKind::IoUring,        VariantKind::Overlapped,    VariantKind::FlushAtSync,
+    VariantKind::SyncfsBatch,    VariantKind::WriterPool,    VariantKind::GroupCommit,
+    VariantKind::SyncAtClose};
 
 struct ReplayVariant
 {
@@ -70,17 +74,20 @@ struct ReplayVariant
     {
         return kind == VariantKind::SyncfsBatch || kind == VariantKind::GroupCommit;
     }
-    // A way only Linux has (the calls it makes have no Windows form a program can use): fdatasync,
+    // Whether a program on `system` can write this way. Only Linux has fdatasync apart from fsync,
     // preallocation that sets the size, syncfs, writev (WriteFileGather takes only unbuffered, aligned
-    // pages); O_DIRECT batches and io_uring (NO_BUFFERING with WRITE_THROUGH, and overlapped WriteFile, are
-    // their Windows forms, not yet replayed there); and the unlocked stdio calls, which the C runtime this
-    // build links on Windows (msvcrt.dll) has not (the Universal CRT's _fwrite_nolock would do).
-    bool linuxOnly() const
+    // pages), io_uring, and, in the C runtime this build links on Windows (msvcrt.dll, which has no
+    // _fwrite_nolock: the Universal CRT's would do), the unlocked stdio calls. Only Windows has overlapped
+    // WriteFile, the form io-uring takes there. O_DIRECT batches are NO_BUFFERING | WRITE_THROUGH handles on
+    // Windows.
+    bool runsOn(trace::System system) const
     {
-        return kind == VariantKind::Fdatasync || kind == VariantKind::PreallocFdatasync ||
-               kind == VariantKind::SyncfsBatch || kind == VariantKind::StdioUnlocked ||
-               kind == VariantKind::Gather || kind == VariantKind::DirectBatch ||
-               kind == VariantKind::MmapBatch || kind == VariantKind::IoUring;
+        const bool linuxOnly = kind == VariantKind::Fdatasync || kind == VariantKind::PreallocFdatasync ||
+                               kind == VariantKind::SyncfsBatch || kind == VariantKind::StdioUnlocked ||
+                               kind == VariantKind::Gather || kind == VariantKind::IoUring;
+        if (linuxOnly)
+            return system == trace::System::Linux;
+        return kind != VariantKind::Overlapped || system == trace::System::Windows;
     }
 };
 

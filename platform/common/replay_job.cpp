@@ -110,24 +110,67 @@ ReplayJobBase::ReplayJobBase(const JobSpec& spec, ReplayTiming timing)
                 m_commits = std::make_unique<Commit[]>(m_script.contents);
 }
 
+std::size_t ReplayJobBase::bufferBytes() const
+{
+    // A direct batch (kDirectBatch) writes the whole blocks its bytes fall in: a block more at each end.
+    constexpr std::uint64_t kPage = kDirectBlockBytes;
+    return static_cast<std::size_t>(
+        (std::max<std::uint64_t>(m_script.largestCallBytes, kPage) + kPage - 1) / kPage * kPage + 2 * kPage);
+}
+
 bool ReplayJobBase::prepareBuffers(Outcome& outcome)
 {
     constexpr std::size_t kPage = 4096;
-    // A direct batch (kDirectBatch) writes the whole blocks its bytes fall in: a block more at each end.
-    const std::size_t bufferBytes =
-        (std::max<std::uint64_t>(m_script.largestCallBytes, kPage) + kPage - 1) / kPage * kPage + 2 * kPage;
+    const std::size_t bytes = bufferBytes();
     for (ThreadState& state : m_threads) {
-        state.storage.reset(new (std::nothrow) std::byte[bufferBytes + kPage]);
+        state.storage.reset(new (std::nothrow) std::byte[bytes + kPage]);
         if (!state.storage) {
             outcome = {Status::Failed, 0, "prepare",
-                       fmt::format("cannot allocate the replay's {} read buffer", bufferBytes)};
+                       fmt::format("cannot allocate the replay's {} read buffer", bytes)};
             return false;
         }
         void* at = state.storage.get();
-        std::size_t room = bufferBytes + kPage;
-        state.buffer = static_cast<std::byte*>(std::align(kPage, bufferBytes, at, room));
+        std::size_t room = bytes + kPage;
+        state.buffer = static_cast<std::byte*>(std::align(kPage, bytes, at, room));
     }
     return true;
+}
+
+bool ReplayJobBase::anyStepWith(std::uint32_t flags, std::size_t thread) const
+{
+    for (std::size_t t = 0; t < m_script.threads.size(); ++t) {
+        if (thread != SIZE_MAX && t != thread)
+            continue;
+        for (const ReplayStep& step : m_script.threads[t].steps)
+            if ((step.flags & flags) == flags)
+                return true;
+    }
+    return false;
+}
+
+ReplayJobBase::DirectBlocks ReplayJobBase::fillDirectBatch(const ReplayStep& step, std::byte* into) const
+{
+    DirectBlocks blocks;
+    blocks.from = step.dataAt / kDirectBlockBytes * kDirectBlockBytes;
+    blocks.bytes =
+        (step.dataAt + step.bytes + kDirectBlockBytes - 1) / kDirectBlockBytes * kDirectBlockBytes -
+        blocks.from;
+    const std::uint64_t window = m_pattern.sizeBytes() - Pattern::kPeriodBytes;
+    for (std::uint64_t done = 0; done < blocks.bytes;) {
+        const std::uint64_t piece = std::min(window, blocks.bytes - done);
+        std::memcpy(into + done, m_pattern.at(blocks.from + done), piece);
+        done += piece;
+    }
+    return blocks;
+}
+
+std::int64_t ReplayJobBase::directBatchResult(const ReplayStep& step, DirectBlocks blocks,
+                                              std::uint64_t written)
+{
+    const std::uint64_t through = blocks.from + written;
+    if (through >= step.dataAt + step.bytes)
+        return static_cast<std::int64_t>(step.bytes);
+    return static_cast<std::int64_t>(through > step.dataAt ? through - step.dataAt : 0);
 }
 
 Outcome ReplayJobBase::execute(Progress& progress)

@@ -63,6 +63,22 @@ protected:
     std::string describe(const ReplayStep& step) const;
     std::byte* buffer(std::size_t thread) { return m_threads[thread].buffer; }
     std::size_t threadCount() const { return m_threads.size(); }
+    // A direct batch's (kDirectBatch) whole blocks, [from, from + bytes), each byte the pattern's at its
+    // offset, copied into `into` (page-aligned, as large as the thread's buffer), as a program fills its
+    // batch before it writes it.
+    struct DirectBlocks
+    {
+        std::uint64_t from = 0;
+        std::uint64_t bytes = 0;
+    };
+    DirectBlocks fillDirectBatch(const ReplayStep& step, std::byte* into) const;
+    // What a direct batch's call gave back of the step's own bytes, `written` of its blocks having gone.
+    static std::int64_t directBatchResult(const ReplayStep& step, DirectBlocks blocks, std::uint64_t written);
+    // The size of every thread's buffer, and so of a mapped batch: the largest call and a block at each end.
+    std::size_t bufferBytes() const;
+    // Whether the script has a step with all of `flags` (kQueued, kDirectBatch | kMappedBatch) on thread
+    // `thread`, or on any thread.
+    bool anyStepWith(std::uint32_t flags, std::size_t thread = SIZE_MAX) const;
 
     const ReplayScript& m_script;
     std::string m_folder;

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <ctime>
 #include <vector>
 
@@ -121,18 +122,32 @@ Outcome RunFolderWorkspace::readBack(const std::string& path,
 
 Outcome RunFolderWorkspace::writeDataFile(const std::string& path, std::uint64_t bytes,
                                           std::uint64_t patternOffset, const Pattern& pattern,
-                                          const std::atomic<bool>& stop)
+                                          const std::atomic<bool>& stop, std::uint64_t writeBytes)
 {
     os::WholeFile file;
     Outcome outcome;
     if (!file.create(path, outcome))
         return outcome;
+    // The pattern hands out at most its chunk at a time: larger writes are gathered in a buffer first.
     const std::uint64_t piece = pattern.sizeBytes() - Pattern::kPeriodBytes;
+    std::vector<std::byte> gathered(writeBytes > piece ? writeBytes : 0);
     for (std::uint64_t done = 0; done < bytes;) {
         if (stop.load(std::memory_order_relaxed))
             return Outcome::cancelled();
-        const std::uint64_t size = std::min(piece, bytes - done);
-        if (!file.writeFully(pattern.at(patternOffset + done), size))
+        if (gathered.empty()) {
+            const std::uint64_t size = std::min(piece, bytes - done);
+            if (!file.writeFully(pattern.at(patternOffset + done), size))
+                return file.failure("data set", path);
+            done += size;
+            continue;
+        }
+        const std::uint64_t size = std::min<std::uint64_t>(gathered.size(), bytes - done);
+        for (std::uint64_t in = 0; in < size;) {
+            const std::uint64_t part = std::min(piece, size - in);
+            std::memcpy(gathered.data() + in, pattern.at(patternOffset + done + in), part);
+            in += part;
+        }
+        if (!file.writeFully(gathered.data(), size))
             return file.failure("data set", path);
         done += size;
     }

@@ -190,16 +190,8 @@ private:
 
 bool ReplayJob::prepareSystem(Outcome& outcome)
 {
-    const bool queued = std::any_of(m_script.threads.begin(), m_script.threads.end(), [](const auto& thread) {
-        return std::any_of(thread.steps.begin(), thread.steps.end(),
-                           [](const ReplayStep& step) { return isQueued(step); });
-    });
-    const bool mapped = std::any_of(m_script.threads.begin(), m_script.threads.end(), [](const auto& thread) {
-        return std::any_of(thread.steps.begin(), thread.steps.end(), [](const ReplayStep& step) {
-            return step.call == Call::PWrite &&
-                   (step.flags & (kDirectBatch | kMappedBatch)) == (kDirectBatch | kMappedBatch);
-        });
-    });
+    const bool queued = anyStepWith(kQueued);
+    const bool mapped = anyStepWith(kDirectBatch | kMappedBatch);
     if (mapped && !mapBatches(outcome))
         return false;
     if (!queued)
@@ -208,8 +200,7 @@ bool ReplayJob::prepareSystem(Outcome& outcome)
     m_queued.resize(m_script.threads.size());
     m_nextQueued.assign(m_script.threads.size(), 0);
     for (std::size_t t = 0; t < m_script.threads.size(); ++t) {
-        const auto& steps = m_script.threads[t].steps;
-        if (std::none_of(steps.begin(), steps.end(), [](const ReplayStep& step) { return isQueued(step); }))
+        if (!anyStepWith(kQueued, t))
             continue;
         auto ring = std::make_unique<Ring>();
         if (!ring->init(kUringDepth, outcome))
@@ -222,11 +213,8 @@ bool ReplayJob::prepareSystem(Outcome& outcome)
 
 bool ReplayJob::mapBatches(Outcome& outcome)
 {
-    // As large as the thread's buffer (prepareBuffers): the largest batch and its two partial blocks.
-    const std::size_t bytes =
-        (std::max<std::uint64_t>(m_script.largestCallBytes, kDirectBlockBytes) + kDirectBlockBytes - 1) /
-            kDirectBlockBytes * kDirectBlockBytes +
-        2 * kDirectBlockBytes;
+    // As large as the thread's buffer: the largest batch and its two partial blocks.
+    const std::size_t bytes = bufferBytes();
     for (std::size_t t = 0; t < m_script.threads.size(); ++t) {
         const std::string path = fmt::format("{}/batch-{}.map", m_folder, t + 1);
         posix::UniqueFd fd(::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
@@ -514,27 +502,16 @@ std::int64_t ReplayJob::issue(const ReplayStep& step, std::uint32_t i, std::size
     }
 }
 
-// The whole blocks a direct batch's bytes fall in, each byte the pattern's at its offset, copied into the
-// thread's page-aligned buffer (as a program fills its batch) and written with one pwrite on the O_DIRECT |
-// O_DSYNC descriptor: the step's bytes when the call wrote them all.
+// The whole blocks a direct batch's bytes fall in, copied into the thread's page-aligned buffer (or its
+// mapped batch) and written with one pwrite on the O_DIRECT | O_DSYNC descriptor: the step's bytes when the
+// call wrote them all.
 std::int64_t ReplayJob::directBatch(int fd, const ReplayStep& step, std::byte* buffer) const
 {
-    const std::uint64_t from = step.dataAt / kDirectBlockBytes * kDirectBlockBytes;
-    const std::uint64_t to =
-        (step.dataAt + step.bytes + kDirectBlockBytes - 1) / kDirectBlockBytes * kDirectBlockBytes;
-    const std::uint64_t window = m_pattern.sizeBytes() - Pattern::kPeriodBytes;
-    for (std::uint64_t done = 0; done < to - from;) {
-        const std::uint64_t piece = std::min(window, to - from - done);
-        std::memcpy(buffer + done, m_pattern.at(from + done), piece);
-        done += piece;
-    }
-    const ssize_t written = ::pwrite(fd, buffer, to - from, static_cast<off_t>(from));
+    const DirectBlocks blocks = fillDirectBatch(step, buffer);
+    const ssize_t written = ::pwrite(fd, buffer, blocks.bytes, static_cast<off_t>(blocks.from));
     if (written < 0)
         return -1;
-    const std::uint64_t through = from + static_cast<std::uint64_t>(written);
-    return through >= step.dataAt + step.bytes
-               ? static_cast<std::int64_t>(step.bytes)
-               : static_cast<std::int64_t>(through > step.dataAt ? through - step.dataAt : 0);
+    return directBatchResult(step, blocks, static_cast<std::uint64_t>(written));
 }
 
 Outcome ReplayJob::closeEverything()

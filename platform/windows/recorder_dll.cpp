@@ -470,6 +470,7 @@ IOLAB_REAL(FlushFileBuffers);
 IOLAB_REAL(SetFilePointerEx);
 IOLAB_REAL(SetFilePointer);
 IOLAB_REAL(SetEndOfFile);
+IOLAB_REAL(SetFileInformationByHandle);
 IOLAB_REAL(CloseHandle);
 IOLAB_REAL(DeleteFileW);
 IOLAB_REAL(DeleteFileA);
@@ -651,6 +652,35 @@ BOOL WINAPI hookSetEndOfFile(HANDLE file)
             call.error = ok ? 0 : static_cast<std::int32_t>(lastError);
         },
         real_SetEndOfFile, file);
+}
+
+// A new end (FileEndOfFileInfo: an ftruncate) or allocation (FileAllocationInfo: a fallocate that keeps the
+// size, as Windows' does) set through a handle. The other classes (a rename, a delete, basic information)
+// are passed on unrecorded, as before this hook.
+BOOL WINAPI hookSetFileInformationByHandle(HANDLE file, FILE_INFO_BY_HANDLE_CLASS kind, LPVOID information,
+                                           DWORD size)
+{
+    const bool end =
+        kind == FileEndOfFileInfo && information != nullptr && size >= sizeof(FILE_END_OF_FILE_INFO);
+    const bool allocation =
+        kind == FileAllocationInfo && information != nullptr && size >= sizeof(FILE_ALLOCATION_INFO);
+    if (!end && !allocation)
+        return real_SetFileInformationByHandle(file, kind, information, size);
+    const LONGLONG bytes =
+        end ? static_cast<const FILE_END_OF_FILE_INFO*>(information)->EndOfFile.QuadPart
+            : static_cast<const FILE_ALLOCATION_INFO*>(information)->AllocationSize.QuadPart;
+    return timed(
+        end ? trace::Call::Ftruncate : trace::Call::Fallocate, handleKey(file),
+        [&](iolab::recorder::Call& call, BOOL ok, DWORD lastError, int) {
+            call.bytes = static_cast<std::uint64_t>(std::max<LONGLONG>(bytes, 0));
+            if (allocation) {
+                call.offset = 0;
+                call.flags = 0x01; // FALLOC_FL_KEEP_SIZE: the end of the file stays
+            }
+            call.result = ok ? 0 : -1;
+            call.error = ok ? 0 : static_cast<std::int32_t>(lastError);
+        },
+        real_SetFileInformationByHandle, file, kind, information, size);
 }
 
 BOOL WINAPI hookCloseHandle(HANDLE handle)
@@ -1237,6 +1267,7 @@ Hook* hooks(std::size_t& count)
         IOLAB_KERNEL_HOOK(SetFilePointerEx),
         IOLAB_KERNEL_HOOK(SetFilePointer),
         IOLAB_KERNEL_HOOK(SetEndOfFile),
+        IOLAB_KERNEL_HOOK(SetFileInformationByHandle),
         IOLAB_KERNEL_HOOK(CloseHandle),
         IOLAB_KERNEL_HOOK(DeleteFileW),
         IOLAB_KERNEL_HOOK(DeleteFileA),

@@ -9,6 +9,12 @@
 //
 // wine does not enforce FILE_FLAG_NO_BUFFERING's alignment, so each transfer on such a handle is checked
 // here against the volume's sector size, as Windows would, and a misaligned one fails with the reason.
+//
+// The ways IOLab rewrites a program into (core/engine/replay_variants.h) take their Windows forms here: a
+// direct batch (kDirectBatch) is one WriteFile of whole blocks from the thread's aligned buffer (or its batch
+// mapped from a file of its own, kMappedBatch) to a NO_BUFFERING | WRITE_THROUGH handle, and the overlapped
+// way's writes (kQueued) are in flight together on a FILE_FLAG_OVERLAPPED handle, each with its event, until
+// the sync after them or any other call of the thread.
 #include "core/engine/pattern.h"
 #include "core/model/replay.h"
 #include "platform/basic_strategy.h"
@@ -84,6 +90,8 @@ DWORD dispositionOf(std::uint32_t flags)
 DWORD attributesOf(std::uint32_t flags)
 {
     DWORD attributes = FILE_ATTRIBUTE_NORMAL;
+    if ((flags & kQueued) != 0) // the overlapped way's handle (a program's own overlapped handle is not:
+        attributes |= FILE_FLAG_OVERLAPPED; // the replay makes each of its calls and waits for it)
     if ((flags & (trace::OpenWriteThrough | trace::OpenSync | trace::OpenDSync)) != 0)
         attributes |= FILE_FLAG_WRITE_THROUGH;
     if ((flags & trace::OpenDirect) != 0)
@@ -125,7 +133,8 @@ struct Handle
 {
     SlotKind kind = SlotKind::None;
     HANDLE file = INVALID_HANDLE_VALUE;
-    bool direct = false; // FILE_FLAG_NO_BUFFERING: every transfer aligned to the sector
+    bool direct = false;     // FILE_FLAG_NO_BUFFERING: every transfer aligned to the sector
+    bool overlapped = false; // FILE_FLAG_OVERLAPPED: every transfer at an offset, waited for
     FILE* stream = nullptr;
     HANDLE mapping = nullptr;
     void* address = nullptr;
@@ -154,6 +163,53 @@ std::int64_t crtFailed()
     return -1;
 }
 
+// A write or sync the overlapped way queued (kQueued; the open it flags is made as any other).
+bool isQueued(const ReplayStep& step)
+{
+    return (step.flags & kQueued) != 0 && (step.call == Call::Write || step.call == Call::PWrite ||
+                                           step.call == Call::Fsync || step.call == Call::Fdatasync);
+}
+
+// The writes a thread has in flight (the overlapped way): at most kUringDepth - 1, as on io_uring, each with
+// its OVERLAPPED and a manual-reset event of its own.
+struct InFlight
+{
+    struct Write
+    {
+        OVERLAPPED overlapped{};
+        HANDLE file = INVALID_HANDLE_VALUE;
+        std::uint64_t offset = 0;
+        std::uint64_t bytes = 0;
+    };
+    std::vector<Write> writes;
+    std::size_t used = 0;
+
+    ~InFlight()
+    {
+        for (Write& w : writes)
+            if (w.overlapped.hEvent != nullptr)
+                ::CloseHandle(w.overlapped.hEvent);
+    }
+};
+
+// A thread's batch mapped from a file of its own (mmap-batch), deleted when its handle closes.
+struct MappedBatch
+{
+    HANDLE file = INVALID_HANDLE_VALUE;
+    HANDLE mapping = nullptr;
+    void* address = nullptr;
+
+    ~MappedBatch()
+    {
+        if (address != nullptr)
+            ::UnmapViewOfFile(address);
+        if (mapping != nullptr)
+            ::CloseHandle(mapping);
+        if (file != INVALID_HANDLE_VALUE)
+            ::CloseHandle(file); // FILE_FLAG_DELETE_ON_CLOSE: the file goes with it
+    }
+};
+
 class ReplayJob final : public ReplayJobBase
 {
 public:
@@ -164,9 +220,18 @@ public:
     ~ReplayJob() override { closeEverything(); }
 
 private:
+    bool prepareSystem(Outcome& outcome) override;
     std::int64_t issue(const ReplayStep& step, std::uint32_t i, std::size_t thread) override;
     Outcome failure(const ReplayStep& step) override;
     Outcome closeEverything() override;
+
+    // One WriteFile of a direct batch's whole blocks at their offset: the step's bytes when it wrote them.
+    std::int64_t directBatch(const Handle& h, const ReplayStep& step, std::byte* into);
+    // A queued write put in flight (its bytes), or after a queued sync, 0 once every write before it
+    // completed and FlushFileBuffers returned; -1 when one failed.
+    std::int64_t queue(const ReplayStep& step, std::uint32_t i, std::size_t thread, const Handle& h);
+    // Waits for every write the thread has in flight; false when one failed (t_failure says which).
+    bool completeQueued(std::size_t thread);
 
     std::wstring widePath(std::uint32_t file) const { return win::widen(pathOf(file)); }
     // NO_BUFFERING's rule for one transfer; -1 with the reason when it breaks it.
@@ -176,7 +241,128 @@ private:
 
     std::vector<Handle> m_handles;
     std::uint32_t m_sectorBytes;
+    std::vector<std::unique_ptr<InFlight>> m_inFlight;   // per recorded thread, only where it queues
+    std::vector<std::unique_ptr<MappedBatch>> m_batches; // per recorded thread, only for mmap-batch
 };
+
+bool ReplayJob::prepareSystem(Outcome& outcome)
+{
+    if (anyStepWith(kDirectBatch | kMappedBatch)) {
+        const std::size_t bytes = bufferBytes();
+        for (std::size_t t = 0; t < threadCount(); ++t) {
+            const std::string path = fmt::format("{}\\batch-{}.map", m_folder, t + 1);
+            auto batch = std::make_unique<MappedBatch>();
+            batch->file =
+                ::CreateFileW(win::widen(path).c_str(), GENERIC_READ | GENERIC_WRITE, 0, nullptr, CREATE_NEW,
+                              FILE_ATTRIBUTE_TEMPORARY | FILE_FLAG_DELETE_ON_CLOSE, nullptr);
+            if (batch->file == INVALID_HANDLE_VALUE) {
+                outcome = win::errorOutcome(::GetLastError(), "CreateFileW (the mapped batch)", path);
+                return false;
+            }
+            const auto size = static_cast<std::uint64_t>(bytes);
+            batch->mapping =
+                ::CreateFileMappingW(batch->file, nullptr, PAGE_READWRITE, static_cast<DWORD>(size >> 32),
+                                     static_cast<DWORD>(size), nullptr);
+            if (batch->mapping != nullptr)
+                batch->address = ::MapViewOfFile(batch->mapping, FILE_MAP_WRITE, 0, 0, bytes);
+            if (batch->address == nullptr) {
+                outcome =
+                    win::errorOutcome(::GetLastError(),
+                                      batch->mapping == nullptr ? "CreateFileMappingW (the mapped batch)"
+                                                                : "MapViewOfFile (the mapped batch)",
+                                      path);
+                return false;
+            }
+            m_batches.push_back(std::move(batch));
+        }
+    }
+    if (!anyStepWith(kQueued))
+        return true;
+    m_inFlight.resize(threadCount());
+    for (std::size_t t = 0; t < threadCount(); ++t) {
+        if (!anyStepWith(kQueued, t))
+            continue;
+        auto queue = std::make_unique<InFlight>();
+        queue->writes.resize(kUringDepth - 1);
+        for (InFlight::Write& w : queue->writes) {
+            w.overlapped.hEvent = ::CreateEventW(nullptr, TRUE, FALSE, nullptr);
+            if (w.overlapped.hEvent == nullptr) {
+                outcome = win::errorOutcome(::GetLastError(), "CreateEventW (the overlapped writes' events)",
+                                            m_folder);
+                return false;
+            }
+        }
+        m_inFlight[t] = std::move(queue);
+    }
+    return true;
+}
+
+std::int64_t ReplayJob::directBatch(const Handle& h, const ReplayStep& step, std::byte* into)
+{
+    const DirectBlocks blocks = fillDirectBatch(step, into);
+    const std::int64_t written =
+        transfer(true, h, into, blocks.bytes, static_cast<std::int64_t>(blocks.from));
+    if (written < 0)
+        return -1;
+    return directBatchResult(step, blocks, static_cast<std::uint64_t>(written));
+}
+
+std::int64_t ReplayJob::queue(const ReplayStep& step, std::uint32_t i, std::size_t thread, const Handle& h)
+{
+    InFlight& queue = *m_inFlight[thread];
+    if (step.call == Call::Fsync || step.call == Call::Fdatasync) {
+        if (!completeQueued(thread))
+            return -1;
+        return ::FlushFileBuffers(h.file) ? 0 : win32Failed(); // after every write before it
+    }
+    if (queue.used == queue.writes.size() && !completeQueued(thread))
+        return -1;
+    InFlight::Write& w = queue.writes[queue.used];
+    const std::uint64_t dataAt = step.dataAt + std::uint64_t{i} * step.bytes;
+    HANDLE event = w.overlapped.hEvent;
+    w.overlapped = OVERLAPPED{};
+    w.overlapped.hEvent = event;
+    w.overlapped.Offset = static_cast<DWORD>(dataAt);
+    w.overlapped.OffsetHigh = static_cast<DWORD>(dataAt >> 32);
+    w.file = h.file;
+    w.offset = dataAt;
+    w.bytes = step.bytes;
+    if (!::ResetEvent(event))
+        return win32Failed();
+    const auto size = static_cast<DWORD>(step.bytes);
+    if (!::WriteFile(h.file, m_pattern.at(dataAt), size, nullptr, &w.overlapped) &&
+        ::GetLastError() != ERROR_IO_PENDING) {
+        const DWORD error = ::GetLastError();
+        t_failure = Failure{error, 0, {}};
+        return -1;
+    }
+    ++queue.used; // completed at once or pending: its result is taken with the others'
+    return static_cast<std::int64_t>(step.bytes);
+}
+
+bool ReplayJob::completeQueued(std::size_t thread)
+{
+    InFlight& queue = *m_inFlight[thread];
+    bool ok = true;
+    // Every write is waited for, a failed one's too: the system may still be writing the others.
+    for (std::size_t k = 0; k < queue.used; ++k) {
+        InFlight::Write& w = queue.writes[k];
+        DWORD done = 0;
+        const bool completed = ::GetOverlappedResult(w.file, &w.overlapped, &done, TRUE) != 0;
+        if (!ok || (completed && done == w.bytes))
+            continue;
+        ok = false;
+        const DWORD error = completed ? ERROR_HANDLE_EOF : ::GetLastError();
+        t_failure = Failure{
+            error, 0,
+            completed ? fmt::format("a write of {} B at offset {} in flight (overlapped) wrote only {} B",
+                                    w.bytes, w.offset, done)
+                      : fmt::format("a write of {} B at offset {} in flight (overlapped) failed: {} ({})",
+                                    w.bytes, w.offset, win::errorText(error), win::errorName(error))};
+    }
+    queue.used = 0;
+    return ok;
+}
 
 bool ReplayJob::aligned(const Handle& h, std::int64_t offset, std::uint64_t bytes, const void* address)
 {
@@ -216,6 +402,13 @@ std::int64_t ReplayJob::issue(const ReplayStep& step, std::uint32_t i, std::size
 {
     std::byte* const scratch = buffer(thread);
     Handle* h = step.slot != kNoReplaySlot ? &m_handles[step.slot] : nullptr;
+    if (thread < m_inFlight.size() && m_inFlight[thread]) {
+        if (isQueued(step) && h != nullptr)
+            return queue(step, i, thread, *h);
+        // Any other call of the thread comes after what it has in flight, as the program's did.
+        if (m_inFlight[thread]->used > 0 && !completeQueued(thread))
+            return -1;
+    }
     FILE* stream = h != nullptr ? h->stream : nullptr;
     const std::uint64_t dataAt = step.dataAt + std::uint64_t{i} * step.bytes;
     const auto bytes = static_cast<std::size_t>(step.bytes);
@@ -237,6 +430,7 @@ std::int64_t ReplayJob::issue(const ReplayStep& step, std::uint32_t i, std::size
         made.kind = SlotKind::File;
         made.file = opened;
         made.direct = (step.flags & trace::OpenDirect) != 0;
+        made.overlapped = (step.flags & kQueued) != 0;
         m_handles[step.slot2] = made;
         return 0;
     }
@@ -296,6 +490,11 @@ std::int64_t ReplayJob::issue(const ReplayStep& step, std::uint32_t i, std::size
         return transfer(true, *h, m_pattern.at(dataAt), bytes, -1);
     case Call::PWrite:
     case Call::PWriteV:
+        if ((step.flags & kDirectBatch) != 0)
+            return directBatch(*h, step,
+                               (step.flags & kMappedBatch) != 0 && thread < m_batches.size()
+                                   ? static_cast<std::byte*>(m_batches[thread]->address)
+                                   : scratch);
         return transfer(true, *h, m_pattern.at(dataAt), bytes, offset);
     case Call::Read:
     case Call::ReadV:
@@ -419,6 +618,12 @@ Outcome ReplayJob::failure(const ReplayStep& step)
 Outcome ReplayJob::closeEverything()
 {
     Outcome outcome = Outcome::success();
+    for (std::size_t t = 0; t < m_inFlight.size(); ++t)
+        if (m_inFlight[t] && m_inFlight[t]->used > 0 && !completeQueued(t) && outcome.ok())
+            outcome = {
+                Status::Failed, static_cast<int>(t_failure.win32), "run",
+                fmt::format("the writes in flight at the program's end in {}: {}", m_folder, t_failure.why)};
+    m_batches.clear(); // each deleted as its handle closes
     for (Handle& h : m_handles) {
         if (h.kind == SlotKind::Stream) {
             if (std::fclose(h.stream) != 0 && outcome.ok())

@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 
 using namespace iolab;
@@ -291,6 +292,133 @@ TEST_F(RecordWindows, TheReplayMakesTheProgramsCallsOnEachFile)
             theirs[key] = n;
     EXPECT_FALSE(theirs.empty());
     EXPECT_EQ(ours, theirs) << "the replay's opens and closes:\n" << opens;
+}
+
+// The ways with calls of their own on Windows, each replayed on a journal of 1,000-byte records synced every
+// 16 (the program's journal mode) and verified, what the replay did watched by the recorder itself:
+//  - direct-batch and mmap-batch: the file opened NO_BUFFERING | WRITE_THROUGH, one WriteFile at each sync
+//    point (none of the program's FlushFileBuffers left), each of whole 4 KiB blocks at a 4 KiB offset (wine
+//    does not check; the recorder sees what Windows would have refused), the padding cut at the end and
+//    flushed; mmap-batch gathers in a mapped file of its own, gone with the run folder;
+//  - overlapped: the file opened FILE_FLAG_OVERLAPPED, the program's 128 writes each at its offset, and its
+//    8 FlushFileBuffers.
+// advise offers these three on a Windows recording, and not io-uring.
+TEST_F(RecordWindows, TheWindowsWaysMakeTheirOwnCallsAndKeepTheBytes)
+{
+    const std::string folder = fs::path(m_dir.path()).make_preferred().string();
+    const std::string trace = m_dir.path() + "/journal.iolab-trace";
+    ASSERT_EQ(record({IOLAB_WINDOWS_RECORDED_PROGRAM, folder, "journal"}, trace).exitCode, 0);
+    const ReplayScript script = loadReplayScript(trace);
+    std::string journal; // the replay's file standing for journal.dat
+    for (const ReplayFile& file : script.files)
+        if (fs::path(file.recordedPath).filename() == "journal.dat")
+            journal = fs::path(file.relativePath).filename().string();
+    ASSERT_FALSE(journal.empty());
+    const std::string target = m_dir.path() + "/target";
+    fs::create_directories(target);
+
+    struct Write
+    {
+        trace::Call call;
+        std::int64_t offset;
+        std::uint64_t bytes;
+    };
+    for (const std::string way : {"direct-batch", "mmap-batch", "overlapped"}) {
+        SCOPED_TRACE(way);
+        const std::string matrix = m_dir.path() + "/" + way + ".json";
+        std::ofstream(matrix) << nlohmann::json{{"groups",
+                                                 {{{"strategies", {"replay"}},
+                                                   {"replay", {trace}},
+                                                   {"replay-variant", {way}}}}}}
+                                     .dump();
+        const std::string json = m_dir.path() + "/" + way + "-result.json";
+        const std::string witness = m_dir.path() + "/" + way + ".iolab-trace";
+        const ProcessResult replayed =
+            record({IOLAB_CLI_PATH, "run", "--matrix", matrix, "--target", target, "--reps", "1", "--warmups",
+                    "0", "--verify", "--quiet", "--no-summary", "--json", json},
+                   witness);
+        ASSERT_EQ(replayed.exitCode, 0) << replayed.out << replayed.err;
+        const auto result = nlohmann::json::parse(std::ifstream(json));
+        const auto& c = result.at("cases").at(0);
+        ASSERT_EQ(c.at("status"), "ok") << c.dump();
+        EXPECT_TRUE(c.at("repetitions").at(0).at("verified").get<bool>()) << "every byte where it belongs";
+        EXPECT_TRUE(fs::is_empty(target)) << "the run folder, the mapped batch too, removed";
+
+        std::vector<std::uint32_t> writeOpens; // the flags of each open of the journal for writing
+        std::vector<Write> writes;
+        std::uint64_t flushes = 0;
+        std::vector<std::uint64_t> ends;
+        bool batchFileMapped = false;
+        std::ifstream in(witness, std::ios::binary);
+        TraceReader reader(in, witness);
+        // The replay's thread is the one that opens the journal first; the runner's own open after the timed
+        // part (which makes the file durable) is not the program's.
+        std::optional<std::uint32_t> replayThread;
+        std::map<std::pair<std::uint32_t, std::uint64_t>, bool> isJournal;
+        reader.forEachEvent([&](const TraceEvent& event) {
+            const std::pair<std::uint32_t, std::uint64_t> key{event.process, event.handle};
+            const std::string name = fs::path(event.path).filename().string();
+            if (event.call == trace::Call::Open && event.error == 0) {
+                if (name == journal && !replayThread)
+                    replayThread = event.tid;
+                isJournal[key] = name == journal && event.tid == *replayThread;
+                if (isJournal[key] && (event.flags & trace::OpenWrite) != 0)
+                    writeOpens.push_back(event.flags);
+                batchFileMapped = batchFileMapped || name == "batch-1.map";
+                return true;
+            }
+            if (!isJournal[key])
+                return true;
+            if (event.call == trace::Call::Write || event.call == trace::Call::PWrite)
+                for (std::uint32_t k = 0; k < event.count; ++k) // a run's offsets follow on
+                    writes.push_back({event.call,
+                                      event.offset < 0
+                                          ? event.offset
+                                          : event.offset + static_cast<std::int64_t>(k * event.bytes),
+                                      event.bytes});
+            else if (event.call == trace::Call::Fsync)
+                flushes += event.count;
+            else if (event.call == trace::Call::Ftruncate)
+                ends.push_back(event.bytes);
+            if (event.call == trace::Call::Close)
+                isJournal.erase(key);
+            return true;
+        });
+        ASSERT_EQ(writeOpens.size(), 1u);
+        if (way == "overlapped") {
+            EXPECT_NE(writeOpens[0] & trace::OpenOverlapped, 0u);
+            ASSERT_EQ(writes.size(), 128u) << "the program's writes";
+            for (std::size_t k = 0; k < writes.size(); ++k) {
+                EXPECT_EQ(writes[k].call, trace::Call::PWrite);
+                EXPECT_EQ(writes[k].offset, static_cast<std::int64_t>(k * 1000)) << k;
+                EXPECT_EQ(writes[k].bytes, 1000u);
+            }
+            EXPECT_EQ(flushes, 8u) << "the program's syncs";
+            EXPECT_TRUE(ends.empty());
+            continue;
+        }
+        EXPECT_EQ(writeOpens[0] & (trace::OpenDirect | trace::OpenWriteThrough),
+                  trace::OpenDirect | trace::OpenWriteThrough);
+        ASSERT_EQ(writes.size(), 8u) << "one WriteFile per sync point";
+        std::uint64_t last = 0;
+        for (const Write& w : writes) {
+            EXPECT_EQ(w.call, trace::Call::PWrite);
+            EXPECT_EQ(w.offset % 4096, 0) << w.offset;
+            EXPECT_EQ(w.bytes % 4096, 0u) << w.bytes;
+            last = static_cast<std::uint64_t>(w.offset) + w.bytes;
+        }
+        EXPECT_EQ(last, 128000u / 4096 * 4096 + 4096) << "through the last block";
+        EXPECT_THAT(ends, ::testing::ElementsAre(128000u)) << "the padding cut at the end";
+        EXPECT_EQ(flushes, 1u) << "only the new end's";
+        EXPECT_EQ(batchFileMapped, way == "mmap-batch");
+    }
+
+    const ProcessResult advised = runProcess(
+        IOLAB_CLI_PATH, {"advise", trace, "--target", target, "--reps", "1", "--warmups", "0", "--quiet"});
+    ASSERT_EQ(advised.exitCode, 0) << advised.out << advised.err;
+    for (const char* way : {"- direct-batch: ", "- mmap-batch: ", "- overlapped: "})
+        EXPECT_THAT(advised.out, HasSubstr(way));
+    EXPECT_THAT(advised.out, ::testing::Not(HasSubstr("io-uring")));
 }
 
 TEST_F(RecordWindows, AProgramThatFailsKeepsItsTraceAndItsExitStatus)

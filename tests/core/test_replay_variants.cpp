@@ -504,7 +504,8 @@ TEST(ReplayVariants, ADirectBatchIsAtMostAMebibyteAndItsPaddingIsCutAtTheClose)
     EXPECT_EQ(steps[steps.size() - 2].call, Call::Fdatasync) << "and the size made durable";
     EXPECT_EQ(steps.back().call, Call::Close);
     EXPECT_EQ(breach(script, *variant), "");
-    EXPECT_TRUE(parseReplayVariant("direct-batch").linuxOnly());
+    EXPECT_TRUE(parseReplayVariant("direct-batch").runsOn(trace::System::Linux));
+    EXPECT_TRUE(parseReplayVariant("direct-batch").runsOn(trace::System::Windows)) << "NO_BUFFERING there";
 }
 
 TEST(ReplayVariants, AnMmapBatchIsADirectBatchGatheredInAMappedFile)
@@ -521,7 +522,7 @@ TEST(ReplayVariants, AnMmapBatchIsADirectBatchGatheredInAMappedFile)
         EXPECT_EQ(m.flags, d.call == Call::PWrite ? (d.flags | kMappedBatch) : d.flags) << i;
     }
     EXPECT_EQ(breach(script, *mapped), "");
-    EXPECT_TRUE(parseReplayVariant("mmap-batch").linuxOnly());
+    EXPECT_TRUE(parseReplayVariant("mmap-batch").runsOn(trace::System::Windows));
 }
 
 TEST(ReplayVariants, ADirectBatchIsOnlyForAFileWrittenInOrderThroughOneDescriptor)
@@ -576,8 +577,71 @@ TEST(ReplayVariants, IoUringQueuesTheWritesAndTheSyncOfAFileWrittenInOrder)
     EXPECT_EQ(variant->writeCalls, script.writeCalls);
     EXPECT_EQ(variant->syncCalls, script.syncCalls);
     EXPECT_EQ(breach(script, *variant), "");
-    EXPECT_TRUE(parseReplayVariant("io-uring").linuxOnly());
+    EXPECT_TRUE(parseReplayVariant("io-uring").runsOn(trace::System::Linux));
+    EXPECT_FALSE(parseReplayVariant("io-uring").runsOn(trace::System::Windows));
     EXPECT_FALSE(applyVariant(scriptOf(logger()), parseReplayVariant("io-uring"))) << "a stream's file";
+}
+
+// On Windows the queued way is overlapped WriteFile: the same writes and syncs flagged, and the open too (its
+// handle is FILE_FLAG_OVERLAPPED); the O_DIRECT batches are NO_BUFFERING | WRITE_THROUGH handles; each way
+// offered only where the recording's system has its calls, and its advice in that system's calls.
+TEST(ReplayVariants, OnWindowsTheQueuedWayIsOverlappedAndTheBatchesAreUnbuffered)
+{
+    ReplayScript windows = scriptOf(recordWriter(4));
+    windows.system = trace::System::Windows;
+    windows.traceName = "journal.iolab-trace";
+    const auto variant = applyVariant(windows, parseReplayVariant("overlapped"));
+    ASSERT_TRUE(variant);
+    std::size_t queued = 0;
+    for (const ReplayStep& step : variant->threads[0].steps) {
+        const bool queues = step.call == Call::Write || step.call == Call::Fsync || step.call == Call::Open;
+        EXPECT_EQ((step.flags & kQueued) != 0, queues) << callName(step.call);
+        queued += queues && step.call != Call::Open ? step.count : 0;
+    }
+    EXPECT_EQ(queued, 4u * 16u + 4u);
+    EXPECT_EQ(breach(windows, *variant), "");
+
+    std::vector<std::string> names;
+    for (const ReplayVariant& v : variantsFor(windows))
+        names.push_back(v.name());
+    EXPECT_THAT(names, ::testing::ElementsAre("coalesce", "rewrite-segment", "direct-batch", "mmap-batch",
+                                              "overlapped", "sync-at-close"));
+    names.clear();
+    for (const ReplayVariant& v : variantsFor(scriptOf(recordWriter(4))))
+        names.push_back(v.name());
+    EXPECT_THAT(names, ::testing::Not(::testing::Contains("overlapped")));
+
+    const auto onLinux = std::make_shared<const ReplayScript>(scriptOf(recordWriter(4)));
+    try {
+        scriptForVariant(onLinux, "overlapped");
+        ADD_FAILURE() << "a Windows way run on a Linux recording";
+    } catch (const InputError& e) {
+        EXPECT_THAT(e.what(), HasSubstr("the variant overlapped is a Windows way"));
+        EXPECT_THAT(e.what(), HasSubstr("recorded on Linux"));
+    }
+    try {
+        scriptForVariant(std::make_shared<const ReplayScript>(windows), "io-uring");
+        ADD_FAILURE() << "a Linux way run on a Windows recording";
+    } catch (const InputError& e) {
+        EXPECT_THAT(e.what(), HasSubstr("the variant io-uring is a Linux way: journal.iolab-trace was "
+                                        "recorded on Windows"));
+    }
+
+    const auto direct = applyVariant(windows, parseReplayVariant("direct-batch"));
+    ASSERT_TRUE(direct);
+    EXPECT_EQ(direct->threads[0].steps.front().flags & (trace::OpenDirect | trace::OpenDSync),
+              trace::OpenDirect | trace::OpenDSync)
+        << "NO_BUFFERING | WRITE_THROUGH on Windows";
+    EXPECT_EQ(breach(windows, *direct), "");
+    const VariantAdvice onWindows = adviceFor(parseReplayVariant("direct-batch"), trace::System::Windows);
+    EXPECT_THAT(onWindows.snippet, HasSubstr("FILE_FLAG_NO_BUFFERING | FILE_FLAG_WRITE_THROUGH"));
+    EXPECT_THAT(onWindows.snippet, ::testing::Not(HasSubstr("O_DIRECT")));
+    EXPECT_THAT(onWindows.others, HasSubstr("Linux: open with O_DIRECT | O_DSYNC"));
+    EXPECT_THAT(adviceFor(parseReplayVariant("direct-batch")).snippet, HasSubstr("O_DIRECT | O_DSYNC"));
+    EXPECT_THAT(adviceFor(parseReplayVariant("mmap-batch"), trace::System::Windows).snippet,
+                HasSubstr("MapViewOfFile"));
+    EXPECT_THAT(adviceFor(parseReplayVariant("overlapped"), trace::System::Windows).snippet,
+                HasSubstr("GetOverlappedResult"));
 }
 
 TEST(ReplayVariants, SyncingOnlyAtCloseIsWeakerAndCaught)
@@ -616,13 +680,14 @@ TEST(ReplayVariants, NamesComeBackAndAnUnknownOneIsRefused)
         EXPECT_EQ(parseReplayVariant(name).name(), name);
     EXPECT_THROW(parseReplayVariant("faster"), InputError);
     EXPECT_THROW(parseReplayVariant("stdio-buffer-0"), InputError);
-    for (VariantKind kind : kVariantKinds) {
-        const ReplayVariant v{kind, kind == VariantKind::StdioBuffer ? 65536u : 0u};
-        const VariantAdvice advice = adviceFor(v);
-        EXPECT_FALSE(advice.change.empty() || advice.snippet.empty() || advice.others.empty() ||
-                     advice.cost.empty())
-            << v.name();
-    }
+    for (VariantKind kind : kVariantKinds)
+        for (trace::System system : {trace::System::Linux, trace::System::Windows}) {
+            const ReplayVariant v{kind, kind == VariantKind::StdioBuffer ? 65536u : 0u};
+            const VariantAdvice advice = adviceFor(v, system);
+            EXPECT_FALSE(advice.change.empty() || advice.snippet.empty() || advice.others.empty() ||
+                         advice.cost.empty())
+                << v.name();
+        }
 }
 
 namespace {

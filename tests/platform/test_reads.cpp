@@ -212,7 +212,7 @@ TEST_F(Reads, EvictionLeavesTheFilesOutOfThePageCache)
     Outcome outcome;
     const std::string path = workspace->pathFor("f000000.dat", outcome);
     ASSERT_TRUE(outcome.ok()) << outcome.message;
-    ASSERT_TRUE(workspace->writeDataFile(path, 8 * kMiB, 123, pattern, stop).ok());
+    ASSERT_TRUE(workspace->writeDataFile(path, 8 * kMiB, 123, pattern, stop, 0).ok());
     ASSERT_TRUE(workspace->verify(path, 8 * kMiB, pattern, 123).ok()) << "read once: cached";
     const auto warm = workspace->cachedBytes(path);
     ASSERT_TRUE(workspace->evict(path).ok());

@@ -205,19 +205,27 @@ TEST(Workspace, DataFilesAndVerifyNameTheFailingCall)
     EXPECT_THAT(missing.message, HasSubstr(path));
 
     const std::uint64_t bytes = 3 * kMiB + 5; // more than one piece of the pattern, and a short last one
-    ASSERT_TRUE(workspace->writeDataFile(path, bytes, 7, pattern, stop).ok());
+    ASSERT_TRUE(workspace->writeDataFile(path, bytes, 7, pattern, stop, 0).ok());
     EXPECT_EQ(std::filesystem::file_size(path), bytes);
     EXPECT_TRUE(workspace->verify(path, bytes, pattern, 7).ok());
     EXPECT_THAT(workspace->verify(path, bytes, pattern, 8).message, HasSubstr("differs"));
+    // Gathered into larger writes than the pattern's chunk (a replay's files, staged in 64 KiB writes), the
+    // same bytes.
+    const Pattern small(4096);
+    const std::string gathered = path + ".gathered";
+    ASSERT_TRUE(workspace->writeDataFile(gathered, bytes, 7, small, stop, 64 * 1024).ok());
+    EXPECT_EQ(std::filesystem::file_size(gathered), bytes);
+    EXPECT_TRUE(workspace->verify(gathered, bytes, small, 7).ok());
+    EXPECT_THAT(workspace->verify(gathered, bytes, small, 8).message, HasSubstr("differs"));
 
-    const Outcome again = workspace->writeDataFile(path, 10, 0, pattern, stop);
+    const Outcome again = workspace->writeDataFile(path, 10, 0, pattern, stop, 0);
     EXPECT_FALSE(again.ok());
     EXPECT_EQ(again.operation, open) << again.message;
     EXPECT_TRUE(workspace->verify(path, bytes, pattern, 7).ok()) << "the existing file is untouched";
 
     stop = true;
     const std::string stopped = workspace->pathFor("f000001.dat", outcome);
-    EXPECT_EQ(workspace->writeDataFile(stopped, bytes, 0, pattern, stop).status, Status::Cancelled);
+    EXPECT_EQ(workspace->writeDataFile(stopped, bytes, 0, pattern, stop, 0).status, Status::Cancelled);
 }
 
 TEST(Clean, RemovesOnlyStaleMarkedFolders)

@@ -99,7 +99,7 @@ public:
         m_live.erase(path + "/");
     }
     Outcome writeDataFile(const std::string& path, std::uint64_t bytes, std::uint64_t, const Pattern&,
-                          const std::atomic<bool>&) override
+                          const std::atomic<bool>&, std::uint64_t) override
     {
         std::lock_guard lock(m_mutex);
         dataFiles.emplace_back(path, bytes);

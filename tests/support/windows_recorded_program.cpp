@@ -4,7 +4,10 @@
 // and kernel32's handles, on a second thread and in a child process of itself, so that the test can hold
 // the trace against what was done and against the files left on the disk.
 //
-//   windows_recorded_program FOLDER [all|child|exit3]
+//   windows_recorded_program FOLDER [all|child|exit3|journal]
+//
+// journal writes only journal.dat: 128 records of 1,000 bytes with WriteFile, FlushFileBuffers after every 16
+// (what the replay's Windows ways, its NO_BUFFERING batches and overlapped writes, rewrite).
 #include <windows.h>
 
 #include <cstdio>
@@ -130,12 +133,30 @@ bool childPart(const std::string& folder)
     return code == 0;
 }
 
+bool journalPart(const std::string& folder)
+{
+    HANDLE file = CreateFileW(widen(folder + "\\journal.dat").c_str(), GENERIC_WRITE, 0, nullptr,
+                              CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
+    if (file == INVALID_HANDLE_VALUE)
+        return false;
+    char record[1000];
+    std::memset(record, 'j', sizeof record);
+    DWORD done = 0;
+    for (int i = 0; i < 128; ++i) {
+        if (!WriteFile(file, record, sizeof record, &done, nullptr) || done != sizeof record)
+            return false;
+        if (i % 16 == 15 && !FlushFileBuffers(file))
+            return false;
+    }
+    return CloseHandle(file) != 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     if (argc < 2) {
-        std::fputs("usage: windows_recorded_program FOLDER [all|child|exit3]\n", stderr);
+        std::fputs("usage: windows_recorded_program FOLDER [all|child|exit3|journal]\n", stderr);
         return 2;
     }
     const std::string folder = argv[1];
@@ -152,6 +173,8 @@ int main(int argc, char** argv)
         std::fclose(out);
         return 0;
     }
+    if (mode == "journal")
+        return journalPart(folder) ? 0 : 1;
     if (!stdioPart(folder))
         return 1;
     if (mode == "exit3")
