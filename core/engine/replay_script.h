@@ -46,10 +46,10 @@ inline constexpr std::uint64_t kDefaultStreamBuffer = 4096;
 // The writes a replay's files are staged with before the timed part (the files the program found, the log
 // segments the rewrite-segment way writes ahead), whatever the program's own calls' size. On Linux 6.x the
 // page cache keeps a file in folios as large as the writes that made it, and later writes and syncs of it
-// run at their speed: 4,096 overwrites of 4 KiB with an fdatasync every 16 took 44 ms on a file written
-// ahead in 4 KiB writes and 34 ms on one written in 64 KiB writes (this VM, kernel 6.18, ext4; medians of 5),
-// which made IOLab's rewrite-segment figure a third short of the program changed by hand. 64 KiB is what the
-// rewrite-segment snippet writes ahead with.
+// run at their speed: 4,096 overwrites of 4 KiB with an fdatasync every 16 took 53 ms on a file written
+// ahead in 4 KiB writes and 40 ms on one written in 64 KiB writes (this VM, kernel 6.18, ext4; medians of 5,
+// alternating), which made IOLab's rewrite-segment figure a third short of the program changed by hand. 64
+// KiB is what the rewrite-segment snippet writes ahead with.
 inline constexpr std::uint64_t kStagedWriteBytes = 64 * 1024;
 // fallocate's FALLOC_FL_KEEP_SIZE in a step's flags: the file's size stays.
 inline constexpr std::uint32_t kFallocKeepSize = 0x01;
