@@ -50,9 +50,9 @@ inline constexpr std::uint64_t kDefaultStreamBuffer = 4096;
 // ahead in 4 KiB writes and 40 ms on one written in 64 KiB writes (this VM, kernel 6.18, ext4; medians of 5,
 // alternating), which made IOLab's rewrite-segment figure a third short of the program changed by hand. 64
 // KiB is what the rewrite-segment snippet writes ahead with.
-inline constexpr std::uint64_t kStagedWriteBytes = 64 * 1024;
+inline constexpr std::uint64_t kStagedWriteBytes = std::uint64_t{64} * 1024;
 // fallocate's FALLOC_FL_KEEP_SIZE in a step's flags: the file's size stays.
-inline constexpr std::uint32_t kFallocKeepSize = 0x01;
+inline constexpr std::uint32_t kFallocKeepSize = trace::FallocKeepSize;
 // A stdio put's flags: made with the C library's unlocked call (fwrite_unlocked, fputc_unlocked; the
 // stdio-unlocked variant).
 inline constexpr std::uint32_t kStreamUnlocked = 0x02;

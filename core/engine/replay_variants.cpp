@@ -1462,7 +1462,8 @@ std::vector<ReplayVariant> variantsFor(const ReplayScript& script)
 
 namespace {
 
-// The ways whose calls differ on Windows, in kernel32's calls; nothing for the others.
+// The ways whose calls differ on Windows, in kernel32's calls; nothing for the others (their C is POSIX and
+// stdio, with Windows' calls named beside it).
 std::optional<VariantAdvice> windowsAdviceFor(const ReplayVariant& variant)
 {
     switch (variant.kind) {
@@ -1518,24 +1519,28 @@ std::optional<VariantAdvice> windowsAdviceFor(const ReplayVariant& variant)
             "another",
             "HANDLE h = CreateFileW(path, GENERIC_WRITE, 0, NULL, CREATE_ALWAYS, FILE_FLAG_OVERLAPPED, "
             "NULL);\n"
-            "OVERLAPPED ov[63];  /* each with its event: CreateEventW(NULL, TRUE, FALSE, NULL) */\n"
+            "OVERLAPPED ov[63];  HANDLE ev[63];  /* ev[i] = CreateEventW(NULL, TRUE, FALSE, NULL) */\n"
             "for (i = 0; i < n; i++) {                     /* the writes, in flight together */\n"
+            "    memset(&ov[i], 0, sizeof ov[i]);  ov[i].hEvent = ev[i];\n"
             "    ov[i].Offset = (DWORD)offset;  ov[i].OffsetHigh = (DWORD)(offset >> 32);\n"
             "    if (!WriteFile(h, rec[i], len[i], NULL, &ov[i]) && GetLastError() != ERROR_IO_PENDING)\n"
             "        fail();\n"
             "    offset += len[i];\n"
             "}\n"
             "for (i = 0; i < n; i++)                       /* each completion checked, a short one too */\n"
-            "    GetOverlappedResult(h, &ov[i], &done, TRUE);\n"
+            "    if (!GetOverlappedResult(h, &ov[i], &done, TRUE) || done != len[i])\n"
+            "        fail();\n"
             "FlushFileBuffers(h);                          /* after every write before it */",
             "Linux: io_uring (the io-uring way); C++: none in the standard library (asio's random-access "
             "handles)",
             "every WriteFile on the handle takes its offset (an overlapped handle has no file position); "
             "each "
             "buffer must stay unchanged until its write completed, and each completion must be checked; the "
-            "cache manager completes many cached writes at once, so what is gained is in the writes that "
-            "would have waited; at most 63 writes in flight here, so a run of more between two syncs waits "
-            "for them every 63"};
+            "cache manager completes many cached writes at once, and NTFS makes a write that extends the "
+            "file "
+            "wait for itself (a file written from its start gains little unless its end is set ahead, which "
+            "the replay does not do), so what is gained is in the writes that would have waited; at most 63 "
+            "writes in flight here, so a run of more between two syncs waits for them every 63"};
     default:
         return std::nullopt;
     }

@@ -67,9 +67,10 @@ struct VariantAdvice
     std::string others;  // the C++ calls, and the other system's, that do the same
     std::string cost;    // what it changes besides speed
 };
-// In the calls of the system the program was recorded on: O_DIRECT batches are NO_BUFFERING handles in a
-// Windows program's answer, its C written with kernel32.
-VariantAdvice adviceFor(const ReplayVariant& variant, trace::System system = trace::System::Linux);
+// For a program recorded on `system`. The C is POSIX and stdio, with Windows' calls named beside it, except
+// for the ways whose calls differ there (direct-batch and mmap-batch as NO_BUFFERING handles, overlapped),
+// whose C on a Windows recording is written with kernel32.
+VariantAdvice adviceFor(const ReplayVariant& variant, trace::System system);
 
 // The script with the variant applied, or nothing when it changes nothing in this script (a program with no
 // stream has no stdio buffer to size). The script's counts (calls, writes, syncs, largest call) are its own.

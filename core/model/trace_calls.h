@@ -38,7 +38,7 @@ enum class Call : std::uint16_t
     Fdatasync = 13,
     SyncFileRange = 14, // offset and bytes its range, flags its SYNC_FILE_RANGE bits
     Syncfs = 15,
-    Fallocate = 16,     // fallocate, posix_fallocate: offset, bytes; flags its mode
+    Fallocate = 16,     // fallocate, posix_fallocate: offset, bytes; flags its mode (FallocKeepSize)
     Ftruncate = 17,     // ftruncate, SetEndOfFile: bytes the new length
     Mmap = 18,          // of a file: offset, bytes, flags (MapFlag); result the address
     Msync = 19,         // handle the address, bytes the length, flags (MapFlag)
@@ -92,6 +92,10 @@ enum OpenFlag : std::uint32_t
 };
 
 // pwritev2's flags and the like, for the call itself.
+// A Fallocate's flags: FALLOC_FL_KEEP_SIZE's bit, Linux's own value (the end of the file stays; Windows'
+// FileAllocationInfo never moves it).
+inline constexpr std::uint32_t FallocKeepSize = 0x01;
+
 enum WriteFlag : std::uint32_t
 {
     WriteDSync = 1u << 0,  // RWF_DSYNC

@@ -159,6 +159,15 @@ std::int64_t issueStreamStep(const ReplayStep& step, std::uint32_t i, std::FILE*
                              const Pattern& pattern, std::byte* scratch, const StreamCalls& calls,
                              bool& handled);
 
+// A write or sync queued (kQueued: on io_uring, or in flight on an overlapped handle); an open the overlapped
+// way flags is made as any other.
+inline bool isQueued(const ReplayStep& step)
+{
+    return (step.flags & kQueued) != 0 &&
+           (step.call == trace::Call::Write || step.call == trace::Call::PWrite ||
+            step.call == trace::Call::Fsync || step.call == trace::Call::Fdatasync);
+}
+
 // The replay job of `spec` on the system this build replays (`own`), or nullptr with the outcome: a spec
 // without a script, or a trace recorded on the other system.
 template <typename SystemJob>

@@ -130,12 +130,13 @@ Outcome RunFolderWorkspace::writeDataFile(const std::string& path, std::uint64_t
         return outcome;
     // The pattern hands out at most its chunk at a time: larger writes are gathered in a buffer first.
     const std::uint64_t piece = pattern.sizeBytes() - Pattern::kPeriodBytes;
-    std::vector<std::byte> gathered(writeBytes > piece ? writeBytes : 0);
+    const std::uint64_t each = writeBytes != 0 ? writeBytes : piece;
+    std::vector<std::byte> gathered(each > piece ? each : 0);
     for (std::uint64_t done = 0; done < bytes;) {
         if (stop.load(std::memory_order_relaxed))
             return Outcome::cancelled();
         if (gathered.empty()) {
-            const std::uint64_t size = std::min(piece, bytes - done);
+            const std::uint64_t size = std::min(each, bytes - done);
             if (!file.writeFully(pattern.at(patternOffset + done), size))
                 return file.failure("data set", path);
             done += size;

@@ -63,13 +63,6 @@ int openFlagsOf(std::uint32_t flags)
 // What a request queued on io_uring that failed was (io-uring variant), for failure() on the same thread.
 thread_local std::string t_queuedFailure;
 
-// A write or sync the io-uring variant queued (kQueued).
-bool isQueued(const ReplayStep& step)
-{
-    return (step.flags & kQueued) != 0 && (step.call == Call::Write || step.call == Call::PWrite ||
-                                           step.call == Call::Fsync || step.call == Call::Fdatasync);
-}
-
 // fopen's and fdopen's mode for the open flags the recorder kept.
 const char* streamMode(std::uint32_t flags)
 {

@@ -655,8 +655,8 @@ BOOL WINAPI hookSetEndOfFile(HANDLE file)
 }
 
 // A new end (FileEndOfFileInfo: an ftruncate) or allocation (FileAllocationInfo: a fallocate that keeps the
-// size, as Windows' does) set through a handle. The other classes (a rename, a delete, basic information)
-// are passed on unrecorded, as before this hook.
+// size, or an ftruncate where it is below the end, which it then cuts) set through a handle. The other
+// classes (a rename, a delete, basic information) are passed on unrecorded.
 BOOL WINAPI hookSetFileInformationByHandle(HANDLE file, FILE_INFO_BY_HANDLE_CLASS kind, LPVOID information,
                                            DWORD size)
 {
@@ -669,13 +669,17 @@ BOOL WINAPI hookSetFileInformationByHandle(HANDLE file, FILE_INFO_BY_HANDLE_CLAS
     const LONGLONG bytes =
         end ? static_cast<const FILE_END_OF_FILE_INFO*>(information)->EndOfFile.QuadPart
             : static_cast<const FILE_ALLOCATION_INFO*>(information)->AllocationSize.QuadPart;
+    // An allocation below the end cuts the file there: asked first (this library's own import of
+    // GetFileSizeEx is never patched).
+    LARGE_INTEGER length{};
+    const bool cuts = allocation && writer() && ::GetFileSizeEx(file, &length) && bytes < length.QuadPart;
     return timed(
-        end ? trace::Call::Ftruncate : trace::Call::Fallocate, handleKey(file),
+        end || cuts ? trace::Call::Ftruncate : trace::Call::Fallocate, handleKey(file),
         [&](iolab::recorder::Call& call, BOOL ok, DWORD lastError, int) {
             call.bytes = static_cast<std::uint64_t>(std::max<LONGLONG>(bytes, 0));
-            if (allocation) {
+            if (allocation && !cuts) {
                 call.offset = 0;
-                call.flags = 0x01; // FALLOC_FL_KEEP_SIZE: the end of the file stays
+                call.flags = trace::FallocKeepSize; // the end of the file stays
             }
             call.result = ok ? 0 : -1;
             call.error = ok ? 0 : static_cast<std::int32_t>(lastError);

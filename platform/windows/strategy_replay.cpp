@@ -134,7 +134,7 @@ struct Handle
     SlotKind kind = SlotKind::None;
     HANDLE file = INVALID_HANDLE_VALUE;
     bool direct = false;     // FILE_FLAG_NO_BUFFERING: every transfer aligned to the sector
-    bool overlapped = false; // FILE_FLAG_OVERLAPPED: every transfer at an offset, waited for
+    bool overlapped = false; // FILE_FLAG_OVERLAPPED (the overlapped way's): only its queued writes go to it
     FILE* stream = nullptr;
     HANDLE mapping = nullptr;
     void* address = nullptr;
@@ -161,13 +161,6 @@ std::int64_t crtFailed()
 {
     t_failure = Failure{0, errno != 0 ? errno : EIO, {}};
     return -1;
-}
-
-// A write or sync the overlapped way queued (kQueued; the open it flags is made as any other).
-bool isQueued(const ReplayStep& step)
-{
-    return (step.flags & kQueued) != 0 && (step.call == Call::Write || step.call == Call::PWrite ||
-                                           step.call == Call::Fsync || step.call == Call::Fdatasync);
 }
 
 // The writes a thread has in flight (the overlapped way): at most kUringDepth - 1, as on io_uring, each with
@@ -327,8 +320,6 @@ std::int64_t ReplayJob::queue(const ReplayStep& step, std::uint32_t i, std::size
     w.file = h.file;
     w.offset = dataAt;
     w.bytes = step.bytes;
-    if (!::ResetEvent(event))
-        return win32Failed();
     const auto size = static_cast<DWORD>(step.bytes);
     if (!::WriteFile(h.file, m_pattern.at(dataAt), size, nullptr, &w.overlapped) &&
         ::GetLastError() != ERROR_IO_PENDING) {
@@ -336,7 +327,7 @@ std::int64_t ReplayJob::queue(const ReplayStep& step, std::uint32_t i, std::size
         t_failure = Failure{error, 0, {}};
         return -1;
     }
-    ++queue.used; // completed at once or pending: its result is taken with the others'
+    ++queue.used; // completed at once or pending (WriteFile reset its event): its result is taken later
     return static_cast<std::int64_t>(step.bytes);
 }
 
@@ -352,7 +343,7 @@ bool ReplayJob::completeQueued(std::size_t thread)
         if (!ok || (completed && done == w.bytes))
             continue;
         ok = false;
-        const DWORD error = completed ? ERROR_HANDLE_EOF : ::GetLastError();
+        const DWORD error = completed ? ERROR_WRITE_FAULT : ::GetLastError();
         t_failure = Failure{
             error, 0,
             completed ? fmt::format("a write of {} B at offset {} in flight (overlapped) wrote only {} B",
@@ -383,6 +374,12 @@ std::int64_t ReplayJob::transfer(bool write, const Handle& h, const void* data, 
 {
     if (!aligned(h, offset, bytes, data))
         return -1;
+    if (h.overlapped) { // a synchronous call here would return before the write was made
+        t_failure = Failure{ERROR_INVALID_PARAMETER, 0,
+                            "a transfer on a handle opened FILE_FLAG_OVERLAPPED that the overlapped way did "
+                            "not queue"};
+        return -1;
+    }
     OVERLAPPED at{};
     if (offset >= 0) {
         at.Offset = static_cast<DWORD>(static_cast<std::uint64_t>(offset));

@@ -637,7 +637,8 @@ TEST(ReplayVariants, OnWindowsTheQueuedWayIsOverlappedAndTheBatchesAreUnbuffered
     EXPECT_THAT(onWindows.snippet, HasSubstr("FILE_FLAG_NO_BUFFERING | FILE_FLAG_WRITE_THROUGH"));
     EXPECT_THAT(onWindows.snippet, ::testing::Not(HasSubstr("O_DIRECT")));
     EXPECT_THAT(onWindows.others, HasSubstr("Linux: open with O_DIRECT | O_DSYNC"));
-    EXPECT_THAT(adviceFor(parseReplayVariant("direct-batch")).snippet, HasSubstr("O_DIRECT | O_DSYNC"));
+    EXPECT_THAT(adviceFor(parseReplayVariant("direct-batch"), trace::System::Linux).snippet,
+                HasSubstr("O_DIRECT | O_DSYNC"));
     EXPECT_THAT(adviceFor(parseReplayVariant("mmap-batch"), trace::System::Windows).snippet,
                 HasSubstr("MapViewOfFile"));
     EXPECT_THAT(adviceFor(parseReplayVariant("overlapped"), trace::System::Windows).snippet,

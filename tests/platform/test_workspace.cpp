@@ -2,6 +2,7 @@
 #include "core/base/error.h"
 #include "core/base/units.h"
 #include "core/engine/pattern.h"
+#include "core/engine/replay_script.h"
 #include "core/engine/runner.h"
 #include "platform/platform.h"
 #include "tests/support/capabilities.h"
@@ -213,10 +214,15 @@ TEST(Workspace, DataFilesAndVerifyNameTheFailingCall)
     // same bytes.
     const Pattern small(4096);
     const std::string gathered = path + ".gathered";
-    ASSERT_TRUE(workspace->writeDataFile(gathered, bytes, 7, small, stop, 64 * 1024).ok());
+    ASSERT_TRUE(workspace->writeDataFile(gathered, bytes, 7, small, stop, kStagedWriteBytes).ok());
     EXPECT_EQ(std::filesystem::file_size(gathered), bytes);
     EXPECT_TRUE(workspace->verify(gathered, bytes, small, 7).ok());
     EXPECT_THAT(workspace->verify(gathered, bytes, small, 8).message, HasSubstr("differs"));
+    // ... and cut into smaller ones than the pattern's 1 MiB chunk.
+    const std::string cut = path + ".cut";
+    ASSERT_TRUE(workspace->writeDataFile(cut, bytes, 7, pattern, stop, kStagedWriteBytes).ok());
+    EXPECT_EQ(std::filesystem::file_size(cut), bytes);
+    EXPECT_TRUE(workspace->verify(cut, bytes, pattern, 7).ok());
 
     const Outcome again = workspace->writeDataFile(path, 10, 0, pattern, stop, 0);
     EXPECT_FALSE(again.ok());
