@@ -1462,11 +1462,112 @@ std::vector<ReplayVariant> variantsFor(const ReplayScript& script)
 
 namespace {
 
-// The ways whose calls differ on Windows, in kernel32's calls; nothing for the others (their C is POSIX and
-// stdio, with Windows' calls named beside it).
+// Each way a Windows recording is offered, in the C runtime's and kernel32's calls; nothing for the others
+// (Linux ways, whose advice names Windows' calls beside their C).
 std::optional<VariantAdvice> windowsAdviceFor(const ReplayVariant& variant)
 {
     switch (variant.kind) {
+    case VariantKind::StdioBuffer: {
+        const std::string size = formatBytes(variant.bytes);
+        return VariantAdvice{
+            fmt::format("give each stream a {} buffer, and fflush it before each FlushFileBuffers", size),
+            fmt::format("FILE *f = fopen(path, \"wb\");\n"
+                        "static char buffer[{}];\n"
+                        "setvbuf(f, buffer, _IOFBF, sizeof buffer); /* before the first write */\n"
+                        "...\n"
+                        "fflush(f);            /* the buffer to the system */\n"
+                        "_commit(_fileno(f));  /* then to the disk (FlushFileBuffers), as before */",
+                        variant.bytes),
+            "C++: std::ofstream's rdbuf()->pubsetbuf(buffer, size) before open(); Linux: the same, with "
+            "fsync(fileno(f))",
+            fmt::format("{} of memory per open stream; the bytes wait longer in the process before a sync "
+                        "(a crash of the process, not of the machine, loses them)",
+                        size)};
+    }
+    case VariantKind::Coalesce:
+        return VariantAdvice{
+            "collect each record in memory and write it with one call instead of many small ones",
+            "char record[4096];\n"
+            "DWORD used = 0, done;\n"
+            "used += (DWORD)snprintf(record + used, sizeof record - used, \"%s;\", field); /* each piece */\n"
+            "WriteFile(h, record, used, &done, NULL);   /* or fwrite(record, 1, used, f) */",
+            "C++: build the record in a std::string and write it once; Linux: one write(2) per record, or "
+            "writev to keep the pieces apart",
+            "a buffer as large as the largest record (at most 1 MiB here)"};
+    case VariantKind::FlushAtSync:
+        return VariantAdvice{
+            "call fflush only before each FlushFileBuffers (and let the stream's buffer fill between them) "
+            "instead of after every line",
+            "fprintf(f, \"%s\\n\", line);   /* no fflush(f) here */\n"
+            "...\n"
+            "fflush(f);             /* only where the data must be durable: */\n"
+            "_commit(_fileno(f));   /* FlushFileBuffers */",
+            "C++: '\\n' instead of std::endl (which flushes), and flush() before the sync; Linux: the same, "
+            "with fsync(fileno(f))",
+            "a reader of the file sees lines when the buffer fills or at the sync, not at once; a crash of "
+            "the process loses what its buffer holds (a power cut loses no more than before)"};
+    case VariantKind::GroupCommit:
+        return VariantAdvice{
+            "let the threads that flush one file share a FlushFileBuffers: one thread flushes for all the "
+            "records written so far while the others wait for it",
+            "AcquireSRWLockExclusive(&m);  mine = ++asked;      /* after this thread's write */\n"
+            "while (durable < mine) {\n"
+            "    if (flushing) { SleepConditionVariableSRW(&done, &m, INFINITE, 0); continue; }\n"
+            "    flushing = TRUE;  upto = asked;  ReleaseSRWLockExclusive(&m);\n"
+            "    FlushFileBuffers(h);                           /* one flush for every waiter */\n"
+            "    AcquireSRWLockExclusive(&m);  flushing = FALSE;  durable = upto;\n"
+            "    WakeAllConditionVariable(&done);\n"
+            "}\n"
+            "ReleaseSRWLockExclusive(&m);",
+            "C++: std::mutex and std::condition_variable the same way; Linux: the same with fdatasync and "
+            "pthreads",
+            "a thread may wait for a flush another began (its latency is a flush and a half at worst); each "
+            "record is still durable before its thread goes on"};
+    case VariantKind::WriterPool:
+        return VariantAdvice{
+            fmt::format("write the files from a pool of {} threads, each file still written, flushed, closed "
+                        "and renamed into place in that order",
+                        kWriterPoolThreads),
+            "/* each of 4 threads takes the files i, i + 4, i + 8, ... */\n"
+            "for (i = first; i < n; i += 4) {\n"
+            "    h = CreateFileW(tmp[i], GENERIC_WRITE, 0, NULL, CREATE_ALWAYS, 0, NULL);\n"
+            "    WriteFile(h, data[i], size[i], &done, NULL);\n"
+            "    FlushFileBuffers(h);  CloseHandle(h);\n"
+            "    MoveFileExW(tmp[i], final[i], MOVEFILE_REPLACE_EXISTING);\n"
+            "}",
+            "C++: std::thread or std::async over the list of files; Windows' thread pool: "
+            "SubmitThreadpoolWork; "
+            "Linux: the same with open, write, fsync and rename",
+            "the files are published in another order than one after another: a reader that expects them in "
+            "order must not rely on it; a device that does not gain from flushes in flight together gains "
+            "nothing"};
+    case VariantKind::RewriteSegment:
+        return VariantAdvice{
+            "write each log file ahead to its full size once (or reuse the last one, as databases recycle "
+            "their log segments), then overwrite it in place",
+            "/* ahead of time, once: the segment's blocks written and durable */\n"
+            "static char zeros[64 * 1024];\n"
+            "HANDLE h = CreateFileW(path, GENERIC_WRITE, 0, NULL, OPEN_ALWAYS, 0, NULL);\n"
+            "for (off = 0; off < segment_size; off += sizeof zeros)\n"
+            "    WriteFile(h, zeros, sizeof zeros, &done, NULL);\n"
+            "FlushFileBuffers(h);\n"
+            "/* then each record, in place (OPEN_EXISTING, no truncation, no FILE_APPEND_DATA): */\n"
+            "OVERLAPPED at = {0};  at.Offset = (DWORD)offset;  at.OffsetHigh = (DWORD)(offset >> 32);\n"
+            "WriteFile(h, record, len, &done, &at);  offset += len;\n"
+            "FlushFileBuffers(h);   /* no new end, no new clusters to make durable */",
+            "Linux: the same with pwrite and fdatasync; C++: none in the standard library (an fstream opened "
+            "in|out does not truncate)",
+            "measured without writing the segment ahead (done before the timed part, as for a segment "
+            "reused), and without creating the file: a new segment costs one more write of its size and a "
+            "flush; after a power cut the file has its full size with old bytes past the last record, so a "
+            "reader must find where the records end (a length or a checksum in each)"};
+    case VariantKind::SyncAtClose:
+        return VariantAdvice{
+            "flush each file once, at its end, instead of at every point",
+            "/* the flushes before the last removed */\nFlushFileBuffers(h);\nCloseHandle(h);",
+            "Linux: one fsync before close",
+            "a power cut loses everything written since the file was opened: the program's "
+            "own durability points are gone"};
     case VariantKind::DirectBatch:
         return VariantAdvice{
             "gather the writes between two syncs in a sector-aligned buffer of your own and write it to a "

@@ -67,9 +67,9 @@ struct VariantAdvice
     std::string others;  // the C++ calls, and the other system's, that do the same
     std::string cost;    // what it changes besides speed
 };
-// For a program recorded on `system`. The C is POSIX and stdio, with Windows' calls named beside it, except
-// for the ways whose calls differ there (direct-batch and mmap-batch as NO_BUFFERING handles, overlapped),
-// whose C on a Windows recording is written with kernel32.
+// For a program recorded on `system`, in that system's calls: on Windows the C runtime's and kernel32's
+// (direct-batch and mmap-batch as NO_BUFFERING handles, FlushFileBuffers for each sync), on Linux POSIX and
+// stdio, each with the other system's calls named beside it.
 VariantAdvice adviceFor(const ReplayVariant& variant, trace::System system);
 
 // The script with the variant applied, or nothing when it changes nothing in this script (a program with no

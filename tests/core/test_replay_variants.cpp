@@ -643,6 +643,16 @@ TEST(ReplayVariants, OnWindowsTheQueuedWayIsOverlappedAndTheBatchesAreUnbuffered
                 HasSubstr("MapViewOfFile"));
     EXPECT_THAT(adviceFor(parseReplayVariant("overlapped"), trace::System::Windows).snippet,
                 HasSubstr("GetOverlappedResult"));
+    // Every way a Windows recording is offered, in Windows' calls.
+    for (VariantKind kind : kVariantKinds) {
+        const ReplayVariant v{kind, kind == VariantKind::StdioBuffer ? 65536u : 0u};
+        if (!v.runsOn(trace::System::Windows))
+            continue;
+        const std::string snippet = adviceFor(v, trace::System::Windows).snippet;
+        for (const char* posix :
+             {"fsync(", "fdatasync(", "pwrite(", "= open(", "pthread_", "O_WRONLY", "O_DIRECT"})
+            EXPECT_THAT(snippet, ::testing::Not(HasSubstr(posix))) << v.name();
+    }
 }
 
 TEST(ReplayVariants, SyncingOnlyAtCloseIsWeakerAndCaught)
