@@ -1026,6 +1026,14 @@ TEST(ProgramAdvice, AWayFasterStillButInsideTheNoiseIsSaidBesideTheOneNamed)
     EXPECT_THAT(text,
                 HasSubstr("  direct-batch ran faster still here (3.00x your program's speed), but its lead "
                           "is not beyond the noise of 5 repetitions over the 2 ways tried"));
+
+    // A noisy way slower than the one named is not said to be faster.
+    result.cases = {wayCase("recorded", {100, 98, 102, 99, 101}),
+                    wayCase("coalesce", {150, 148, 152, 149, 151}),
+                    wayCase("direct-batch", {140, 95, 145, 90, 130})};
+    const std::string slower = adviceText(result);
+    EXPECT_THAT(slower, HasSubstr("(coalesce): 50% faster"));
+    EXPECT_THAT(slower, ::testing::Not(HasSubstr("ran faster still"))) << slower;
 }
 
 TEST(ProgramAdvice, TheWaysOfOneTraceAreComparedTogetherWhateverTheirLargestCall)
