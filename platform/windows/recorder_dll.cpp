@@ -654,12 +654,89 @@ BOOL WINAPI hookSetEndOfFile(HANDLE file)
         real_SetEndOfFile, file);
 }
 
+BOOL namesCall(trace::Call kind, const wchar_t* from, const wchar_t* to, BOOL ok, DWORD lastError,
+               std::uint64_t start, std::uint64_t end);
+
+// The path of an open handle, as a DOS path ("C:\dir\file", the "\\?\" prefix taken off), or false. This
+// library's own import of GetFinalPathNameByHandleW is never patched.
+bool pathOfHandle(HANDLE handle, wchar_t* path, DWORD capacity)
+{
+    const DWORD n =
+        ::GetFinalPathNameByHandleW(handle, path, capacity, FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
+    if (n == 0 || n >= capacity)
+        return false;
+    if (wcsncmp(path, L"\\\\?\\UNC\\", 8) == 0) { // \\?\UNC\server\share -> \\server\share
+        memmove(path + 2, path + 8, (n - 8 + 1) * sizeof(wchar_t));
+    } else if (wcsncmp(path, L"\\\\?\\", 4) == 0) {
+        memmove(path, path + 4, (n - 4 + 1) * sizeof(wchar_t));
+    }
+    return true;
+}
+
+// The classes of SetFileInformationByHandle whose numbers older headers lack.
+constexpr auto kFileDispositionInfoEx = static_cast<FILE_INFO_BY_HANDLE_CLASS>(21);
+constexpr auto kFileRenameInfoEx = static_cast<FILE_INFO_BY_HANDLE_CLASS>(22);
+constexpr DWORD kDispositionDelete = 0x1; // FILE_DISPOSITION_FLAG_DELETE
+
+// A rename (FileRenameInfo, FileRenameInfoEx) or a delete (FileDispositionInfo, FileDispositionInfoEx with
+// its delete flag) through a handle, recorded as MoveFileEx and DeleteFile are: by the file's path, asked of
+// the handle first. The new name is the one given, in the file's own folder when it is a bare name, or in
+// the folder of the handle given as its root.
+BOOL nameByHandle(HANDLE file, FILE_INFO_BY_HANDLE_CLASS kind, LPVOID information, DWORD size, bool rename)
+{
+    wchar_t from[4096];
+    wchar_t to[4096];
+    bool known = pathOfHandle(file, from, 4096);
+    if (known && rename) {
+        const auto* info = static_cast<const FILE_RENAME_INFO*>(information);
+        const std::size_t chars = info->FileNameLength / sizeof(wchar_t);
+        const wchar_t* name = info->FileName;
+        if (chars >= 4 && wcsncmp(name, L"\\??\\", 4) == 0) // an NT path: \??\C:\...
+            name += 4;
+        const std::size_t length = chars - static_cast<std::size_t>(name - info->FileName);
+        std::size_t at = 0;
+        const bool bare = wmemchr(name, L'\\', length) == nullptr && info->RootDirectory == nullptr;
+        if (info->RootDirectory != nullptr) {
+            known = pathOfHandle(info->RootDirectory, to, 4096);
+            at = known ? wcslen(to) : 0;
+            if (known && at + 1 < 4096)
+                to[at++] = L'\\';
+        } else if (bare) {
+            const wchar_t* slash = wcsrchr(from, L'\\');
+            at = slash != nullptr ? static_cast<std::size_t>(slash - from) + 1 : 0;
+            wmemcpy(to, from, at);
+        }
+        known = known && at + length < 4096;
+        if (known) {
+            wmemcpy(to + at, name, length);
+            to[at + length] = L'\0';
+        }
+    }
+    if (!known)
+        return real_SetFileInformationByHandle(file, kind, information, size);
+    const std::uint64_t start = monotonicNs();
+    const BOOL ok = real_SetFileInformationByHandle(file, kind, information, size);
+    const DWORD lastError = GetLastError();
+    return namesCall(rename ? trace::Call::Rename : trace::Call::Unlink, from, rename ? to : nullptr, ok,
+                     lastError, start, monotonicNs());
+}
+
 // A new end (FileEndOfFileInfo: an ftruncate) or allocation (FileAllocationInfo: a fallocate that keeps the
-// size, or an ftruncate where it is below the end, which it then cuts) set through a handle. The other
-// classes (a rename, a delete, basic information) are passed on unrecorded.
+// size, or an ftruncate where it is below the end, which it then cuts) set through a handle; a rename or a
+// delete through one (nameByHandle). The other classes (basic information, ...) are passed on unrecorded.
 BOOL WINAPI hookSetFileInformationByHandle(HANDLE file, FILE_INFO_BY_HANDLE_CLASS kind, LPVOID information,
                                            DWORD size)
 {
+    if (writer() && information != nullptr) {
+        if ((kind == FileRenameInfo || kind == kFileRenameInfoEx) && size >= sizeof(FILE_RENAME_INFO))
+            return nameByHandle(file, kind, information, size, true);
+        const bool deletes = (kind == FileDispositionInfo && size >= sizeof(FILE_DISPOSITION_INFO) &&
+                              static_cast<const FILE_DISPOSITION_INFO*>(information)->DeleteFile) ||
+                             (kind == kFileDispositionInfoEx && size >= sizeof(DWORD) &&
+                              (*static_cast<const DWORD*>(information) & kDispositionDelete) != 0);
+        if (deletes)
+            return nameByHandle(file, kind, information, size, false);
+    }
     const bool end =
         kind == FileEndOfFileInfo && information != nullptr && size >= sizeof(FILE_END_OF_FILE_INFO);
     const bool allocation =

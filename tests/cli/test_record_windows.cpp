@@ -421,6 +421,38 @@ TEST_F(RecordWindows, TheWindowsWaysMakeTheirOwnCallsAndKeepTheBytes)
     EXPECT_THAT(advised.out, ::testing::Not(HasSubstr("io-uring")));
 }
 
+// A rename and a delete made through the file's handle (SetFileInformationByHandle's FileRenameInfo and
+// FileDispositionInfo) are recorded as MoveFileEx and DeleteFile are, by the file's path: the trace says what
+// the disk shows, and the replay makes them again and is verified.
+TEST_F(RecordWindows, ARenameAndADeleteThroughAHandleAreRecordedByName)
+{
+    const std::string folder = fs::path(m_dir.path()).make_preferred().string();
+    const std::string trace = m_dir.path() + "/byhandle.iolab-trace";
+    const ProcessResult recorded = record({IOLAB_WINDOWS_RECORDED_PROGRAM, folder, "byhandle"}, trace);
+    ASSERT_EQ(recorded.exitCode, 0) << recorded.err;
+    EXPECT_TRUE(fs::exists(fs::path(folder) / "renamed.dat"));
+    EXPECT_FALSE(fs::exists(fs::path(folder) / "renamed.tmp"));
+    EXPECT_FALSE(fs::exists(fs::path(folder) / "deleted.tmp"));
+    std::vector<TraceProcess> processes;
+    const Seen seen = seenIn(trace, processes);
+    EXPECT_THAT(seen.renames,
+                ::testing::ElementsAre(std::pair<std::string, std::string>("renamed.tmp", "renamed.dat")));
+    EXPECT_THAT(seen.unlinks, ::testing::ElementsAre("deleted.tmp"));
+    EXPECT_EQ(calls(seen, "renamed.tmp", "fsync"), 1u);
+
+    const std::string target = m_dir.path() + "/target";
+    fs::create_directories(target);
+    const std::string json = m_dir.path() + "/result.json";
+    const ProcessResult replayed =
+        runProcess(IOLAB_CLI_PATH, {"run", "--target", target, "--replay", trace, "--reps", "1", "--warmups",
+                                    "0", "--verify", "--quiet", "--no-summary", "--json", json});
+    ASSERT_EQ(replayed.exitCode, 0) << replayed.out << replayed.err;
+    const auto result = nlohmann::json::parse(std::ifstream(json));
+    const auto& c = result.at("cases").at(0);
+    ASSERT_EQ(c.at("status"), "ok") << c.dump();
+    EXPECT_TRUE(c.at("repetitions").at(0).at("verified").get<bool>());
+}
+
 TEST_F(RecordWindows, AProgramThatFailsKeepsItsTraceAndItsExitStatus)
 {
     const std::string folder = fs::path(m_dir.path()).make_preferred().string();

@@ -4,16 +4,19 @@
 // and kernel32's handles, on a second thread and in a child process of itself, so that the test can hold
 // the trace against what was done and against the files left on the disk.
 //
-//   windows_recorded_program FOLDER [all|child|exit3|journal]
+//   windows_recorded_program FOLDER [all|child|exit3|journal|byhandle]
 //
 // journal writes only journal.dat: 128 records of 1,000 bytes with WriteFile, FlushFileBuffers after every 16
-// (what the replay's Windows ways, its NO_BUFFERING batches and overlapped writes, rewrite).
+// (what the replay's Windows ways, its NO_BUFFERING batches and overlapped writes, rewrite). byhandle names
+// files through their handles: renamed.tmp written, flushed and renamed to renamed.dat with
+// SetFileInformationByHandle(FileRenameInfo), deleted.tmp written and deleted with FileDispositionInfo.
 #include <windows.h>
 
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <thread>
+#include <vector>
 
 // msvcrt's own fprintf. A C++ program's fprintf is MinGW's replacement (libstdc++ asks for it), which writes
 // what it formats a character at a time through fputc: the recorder would rightly see fputc calls.
@@ -151,12 +154,45 @@ bool journalPart(const std::string& folder)
     return CloseHandle(file) != 0;
 }
 
+bool byHandlePart(const std::string& folder)
+{
+    const std::wstring temporary = widen(folder + "\\renamed.tmp");
+    const std::wstring final = widen(folder + "\\renamed.dat");
+    HANDLE file = CreateFileW(temporary.c_str(), GENERIC_WRITE | DELETE, 0, nullptr, CREATE_ALWAYS,
+                              FILE_ATTRIBUTE_NORMAL, nullptr);
+    if (file == INVALID_HANDLE_VALUE)
+        return false;
+    char body[100];
+    std::memset(body, 'r', sizeof body);
+    DWORD done = 0;
+    if (!WriteFile(file, body, sizeof body, &done, nullptr) || !FlushFileBuffers(file))
+        return false;
+    std::vector<char> buffer(sizeof(FILE_RENAME_INFO) + final.size() * sizeof(wchar_t));
+    auto* rename = reinterpret_cast<FILE_RENAME_INFO*>(buffer.data());
+    rename->ReplaceIfExists = TRUE;
+    rename->RootDirectory = nullptr;
+    rename->FileNameLength = static_cast<DWORD>(final.size() * sizeof(wchar_t));
+    std::memcpy(rename->FileName, final.c_str(), final.size() * sizeof(wchar_t));
+    if (!SetFileInformationByHandle(file, FileRenameInfo, rename, static_cast<DWORD>(buffer.size())))
+        return false;
+    CloseHandle(file);
+    HANDLE gone = CreateFileW(widen(folder + "\\deleted.tmp").c_str(), GENERIC_WRITE | DELETE, 0, nullptr,
+                              CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
+    if (gone == INVALID_HANDLE_VALUE || !WriteFile(gone, body, 10, &done, nullptr))
+        return false;
+    FILE_DISPOSITION_INFO disposition{};
+    disposition.DeleteFile = TRUE;
+    if (!SetFileInformationByHandle(gone, FileDispositionInfo, &disposition, sizeof disposition))
+        return false;
+    return CloseHandle(gone) != 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     if (argc < 2) {
-        std::fputs("usage: windows_recorded_program FOLDER [all|child|exit3|journal]\n", stderr);
+        std::fputs("usage: windows_recorded_program FOLDER [all|child|exit3|journal|byhandle]\n", stderr);
         return 2;
     }
     const std::string folder = argv[1];
@@ -175,6 +211,8 @@ int main(int argc, char** argv)
     }
     if (mode == "journal")
         return journalPart(folder) ? 0 : 1;
+    if (mode == "byhandle")
+        return byHandlePart(folder) ? 0 : 1;
     if (!stdioPart(folder))
         return 1;
     if (mode == "exit3")
