@@ -1478,12 +1478,10 @@ std::size_t describeHandle(HANDLE handle, char* out, std::size_t capacity)
     switch (GetFileType(handle)) {
     case FILE_TYPE_DISK: {
         wchar_t path[4096];
-        const DWORD length = GetFinalPathNameByHandleW(handle, path, 4096, FILE_NAME_NORMALIZED);
-        if (length == 0 || length >= 4096)
+        if (!pathOfHandle(handle, path, 4096))
             break;
-        const wchar_t* start = wcsncmp(path, L"\\\\?\\", 4) == 0 ? path + 4 : path;
         const int n =
-            WideCharToMultiByte(CP_UTF8, 0, start, -1, out, static_cast<int>(capacity), nullptr, nullptr);
+            WideCharToMultiByte(CP_UTF8, 0, path, -1, out, static_cast<int>(capacity), nullptr, nullptr);
         return n > 0 ? static_cast<std::size_t>(n - 1) : 0;
     }
     case FILE_TYPE_CHAR:

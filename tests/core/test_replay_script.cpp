@@ -193,6 +193,18 @@ TEST(ReplayScript, StreamsWritesLandAtTheStreamsPosition)
     EXPECT_EQ(script.writeCalls, 103u);
 }
 
+namespace {
+
+// A recorded call's start and end, for tests of the order calls are read in.
+TraceEvent& during(TraceEvent& event, std::uint64_t startNs, std::uint64_t endNs)
+{
+    event.startNs = startNs;
+    event.endNs = endNs;
+    return event;
+}
+
+} // namespace
+
 // On Windows a stream's FILE* slot is taken when fopen returns. Here thread 11's fopen began while thread 10
 // still wrote to the same address, and returned after thread 10's fclose had freed it: each thread's writes
 // belong to its own file (seen under wine, where the two opens ran 2 ms apart).
@@ -201,41 +213,22 @@ TEST(ReplayScript, AWindowsHandleIsTheOpensOnlyOnceTheOpenReturned)
     SyntheticTrace t;
     t.system = trace::System::Windows;
     {
-        auto& a = t.call(10, 10, Call::FOpen, 0x5000);
+        auto& a = during(t.call(10, 10, Call::FOpen, 0x5000), 1000, 2000);
         a.path = "/data/a.log";
         a.flags = kCreate;
         a.offset = 3;
-        a.startNs = 1000;
-        a.endNs = 2000;
     }
+    during(t.transfer(10, 10, Call::FWrite, 0x5000, 100), 3000, 4000);
     {
-        auto& write = t.transfer(10, 10, Call::FWrite, 0x5000, 100);
-        write.startNs = 3000;
-        write.endNs = 4000;
-    }
-    {
-        auto& b = t.call(10, 11, Call::FOpen, 0x5000);
+        // during thread 10's write, returned after its fclose
+        auto& b = during(t.call(10, 11, Call::FOpen, 0x5000), 3500, 9000);
         b.path = "/data/b.log";
         b.flags = kCreate;
         b.offset = 4;
-        b.startNs = 3500; // during thread 10's write
-        b.endNs = 9000;   // after its fclose
     }
-    {
-        auto& close = t.call(10, 10, Call::FClose, 0x5000);
-        close.startNs = 5000;
-        close.endNs = 6000;
-    }
-    {
-        auto& write = t.transfer(10, 11, Call::FWrite, 0x5000, 7);
-        write.startNs = 10000;
-        write.endNs = 11000;
-    }
-    {
-        auto& close = t.call(10, 11, Call::FClose, 0x5000);
-        close.startNs = 12000;
-        close.endNs = 13000;
-    }
+    during(t.call(10, 10, Call::FClose, 0x5000), 5000, 6000);
+    during(t.transfer(10, 11, Call::FWrite, 0x5000, 7), 10000, 11000);
+    during(t.call(10, 11, Call::FClose, 0x5000), 12000, 13000);
     const ReplayScript script = scriptOf(t);
 
     EXPECT_EQ(leftSize(script, "/data/a.log"), 100u);
@@ -249,27 +242,10 @@ TEST(ReplayScript, AWindowsHandleIsTheOpensOnlyOnceTheOpenReturned)
 TEST(ReplayScript, ALinuxOpenKeepsItsPlaceBeforeAnUnlinkItBeganBefore)
 {
     SyntheticTrace t;
-    {
-        auto& open = t.open(10, 11, "/data/x", kCreate, 3);
-        open.startNs = 4000;
-        open.endNs = 7000;
-    }
-    {
-        auto& unlink = t.call(10, 10, Call::Unlink);
-        unlink.path = "/data/x";
-        unlink.startNs = 5000;
-        unlink.endNs = 6000;
-    }
-    {
-        auto& write = t.transfer(10, 11, Call::Write, 3, 10);
-        write.startNs = 8000;
-        write.endNs = 9000;
-    }
-    {
-        auto& close = t.call(10, 11, Call::Close, 3);
-        close.startNs = 10000;
-        close.endNs = 11000;
-    }
+    during(t.open(10, 11, "/data/x", kCreate, 3), 4000, 7000);
+    during(t.call(10, 10, Call::Unlink), 5000, 6000).path = "/data/x";
+    during(t.transfer(10, 11, Call::Write, 3, 10), 8000, 9000);
+    during(t.call(10, 11, Call::Close, 3), 10000, 11000);
     const ReplayScript script = scriptOf(t);
     EXPECT_EQ(leftSize(script, "/data/x"), ~std::uint64_t{0})
         << "the unlink came after the open: no file left";
