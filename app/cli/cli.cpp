@@ -133,6 +133,7 @@ struct RunArgs
     // iolab-cli advise TRACE: the trace's replay beside each variant that applies to it, and the advice
     // (core/analysis/program_advice.h) as the Summary.
     bool advise = false;
+    bool alternate = false; // --alternate: the cases take turns
 };
 
 Matrix matrixFromAxes(const RunArgs& args)
@@ -191,7 +192,9 @@ Matrix matrixFromReplays(const RunArgs& args)
     if (args.advise) {
         // The program's own calls first, then every way of making them that changes something in it.
         g.extraAxes["replay-variant"] = adviceVariantAxis(loadReplayScript(args.replays.front()));
-        return Matrix{"other ways of writing what " + names + " wrote", {}, {g}};
+        Matrix m{"other ways of writing what " + names + " wrote", {}, {g}};
+        m.alternate = true; // the answer is a ratio between the ways: a drift of the device must weigh on all
+        return m;
     }
     return Matrix{"replay of " + names, {}, {g}};
 }
@@ -864,12 +867,14 @@ void printPlan(const RunPlan& plan, const RunOptions& options, const TargetInfo&
     fmt::print("Plan: {} on {} ({} filesystem, {} free)\n",
                plan.matrix.name.empty() ? std::string("matrix") : plan.matrix.name, target.path,
                target.fsType, formatBytes(target.freeBytes));
-    fmt::print("{} case{} to run, {} measured repetition{} each after {} warm-up{}{}:\n",
+    fmt::print("{} case{} to run, {} measured repetition{} each after {} warm-up{}{}{}:\n",
                expanded.cases.size(), expanded.cases.size() == 1 ? "" : "s", options.repetitions,
                options.repetitions == 1 ? "" : "s", options.warmups, options.warmups == 1 ? "" : "s",
                options.crashProbe != 0
                    ? fmt::format(", and {} kill -9 probe runs per write case", options.crashProbe)
-                   : std::string());
+                   : std::string(),
+               options.alternate ? ", taking turns (a round of one repetition of each case, then the next)"
+                                 : "");
     std::uint64_t largest = 0;
     for (std::size_t i = 0; i < expanded.cases.size(); ++i) {
         const Case& c = expanded.cases[i];
@@ -980,6 +985,7 @@ int commandRun(const Registry& registry, const RunArgs& args)
     options.crashProbe = args.crashProbe.value_or(matrix.crashProbe.value_or(0));
     options.crashProbeSeed = args.crashProbeSeed;
     options.crashProbeAt = matrix.crashProbeAt.value_or(CrashProbeAt::Ack);
+    options.alternate = args.alternate || matrix.alternate.value_or(false);
     if (args.crashProbeAt) {
         try {
             options.crashProbeAt = parseCrashProbeAt(*args.crashProbeAt);
@@ -1216,6 +1222,11 @@ int runCli(int argc, const char* const* argv)
     run->add_option("--warmups", args.warmups, "Warm-up repetitions per case (not counted)")
         ->capture_default_str();
     run->add_flag("--verify", args.verify, "Read every file back and check every byte");
+    run->add_flag("--alternate", args.alternate,
+                  "The cases take turns: a round of one repetition of every case, then the next, the order "
+                  "reversed every other round, so that a device whose speed drifts over the minutes weighs "
+                  "on every case alike (default: the matrix's own \"alternate\", else each case runs all "
+                  "its repetitions before the next; iolab-cli advise always alternates)");
     run->add_option(
         "--crash-probe", args.crashProbe,
         "kill -9 probe: run each file-write case N more times in a child process killed (SIGKILL, "

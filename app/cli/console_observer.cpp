@@ -24,6 +24,7 @@ ConsoleObserver::ConsoleObserver(const ExpandedMatrix& expanded, const RunOption
         m_plannedPerCase.push_back(c.totalBytes * m_repetitionsPerCase + kills * (c.totalBytes / 2));
         m_plannedBytes += m_plannedPerCase.back();
     }
+    m_caseFinishedBytes.assign(m_plannedPerCase.size(), 0);
 }
 
 void ConsoleObserver::setCaseEstimates(std::vector<double> caseSeconds)
@@ -42,8 +43,17 @@ std::optional<double> ConsoleObserver::leftLocked()
 {
     if (m_caseEstimates.size() != m_caseCount || m_caseCount == 0)
         return std::nullopt;
-    const double inCase =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - m_caseStart).count();
+    const auto now = std::chrono::steady_clock::now();
+    if (m_alternate) {
+        std::vector<double> shares;
+        for (std::size_t i = 0; i < m_plannedPerCase.size(); ++i)
+            shares.push_back(m_plannedPerCase[i] > 0 ? static_cast<double>(m_caseFinishedBytes[i]) /
+                                                           static_cast<double>(m_plannedPerCase[i])
+                                                     : 1.0);
+        return estimateSecondsLeftInTurns(m_caseEstimates, shares,
+                                          std::chrono::duration<double>(now - m_start).count());
+    }
+    const double inCase = std::chrono::duration<double>(now - m_caseStart).count();
     return estimateSecondsLeft(m_caseEstimates, m_caseSeconds, m_caseIndex, inCase);
 }
 
@@ -65,12 +75,15 @@ void ConsoleObserver::caseStarted(const CaseStarted& started)
     m_caseIndex = started.index;
     m_caseStart = std::chrono::steady_clock::now();
     m_caseLabel = started.testCase.label();
-    m_casePlannedBytes = started.index < m_plannedPerCase.size()
-                             ? m_plannedPerCase[started.index]
-                             : started.testCase.totalBytes * m_repetitionsPerCase;
+    m_alternate = started.alternate;
+    m_round = started.repetition;
+    m_rounds = started.repetitions;
+    if (started.index >= m_plannedPerCase.size()) {
+        m_plannedPerCase.resize(started.index + 1, started.testCase.totalBytes * m_repetitionsPerCase);
+        m_caseFinishedBytes.resize(started.index + 1, 0);
+    }
     m_caseBytes = started.testCase.totalBytes;
     m_killsCounted = 0;
-    m_caseFinishedBytes = 0;
     m_probe.clear();
     if (m_terminal && !m_quiet)
         drawBar(0);
@@ -82,7 +95,7 @@ void ConsoleObserver::probeKillStarted(const ProbeKillStarted& kill)
     m_probe = fmt::format("kill -9 probe {}/{}", kill.kill, kill.kills);
     // The kills before this one are done: half a repetition's bytes each.
     for (; m_killsCounted + 1 < kill.kill; ++m_killsCounted) {
-        m_caseFinishedBytes += m_caseBytes / 2;
+        m_caseFinishedBytes[m_caseIndex] += m_caseBytes / 2;
         m_finishedBytes += m_caseBytes / 2;
     }
     if (m_terminal && !m_quiet)
@@ -99,7 +112,8 @@ void ConsoleObserver::sample(const Sample& sample)
 void ConsoleObserver::repetitionFinished(const RepetitionFinished& finished)
 {
     std::lock_guard lock(m_mutex);
-    m_caseFinishedBytes += finished.repetition.bytes;
+    if (finished.caseIndex < m_caseFinishedBytes.size())
+        m_caseFinishedBytes[finished.caseIndex] += finished.repetition.bytes;
     m_finishedBytes += finished.repetition.bytes;
 }
 
@@ -107,8 +121,12 @@ void ConsoleObserver::caseFinished(const CaseResult& result)
 {
     std::lock_guard lock(m_mutex);
     // A case that stopped early leaves its unwritten plan behind; count it as done for the ETA.
-    if (m_casePlannedBytes > m_caseFinishedBytes)
-        m_finishedBytes += m_casePlannedBytes - m_caseFinishedBytes;
+    if (result.index < m_caseFinishedBytes.size()) {
+        std::uint64_t& finished = m_caseFinishedBytes[result.index];
+        if (m_plannedPerCase[result.index] > finished)
+            m_finishedBytes += m_plannedPerCase[result.index] - finished;
+        finished = m_plannedPerCase[result.index];
+    }
     if (m_caseSeconds.size() <= result.index)
         m_caseSeconds.resize(result.index + 1, 0.0);
     m_caseSeconds[result.index] =
@@ -153,8 +171,11 @@ void ConsoleObserver::drawBar(std::uint64_t currentBytes)
         label = label.substr(0, 47) + "~";
     if (!m_probe.empty())
         label += "  " + m_probe;
-    std::fprintf(stderr, "\r\033[2K[%s] %3.0f%%  case %u/%u  %s  ETA %s", bar.c_str(), fraction * 100.0,
-                 m_caseIndex + 1, m_caseCount, label.c_str(), eta.c_str());
+    const std::string round = m_alternate && m_round < m_rounds
+                                  ? fmt::format("round {}/{}  ", m_round + 1, m_rounds)
+                                  : std::string();
+    std::fprintf(stderr, "\r\033[2K[%s] %3.0f%%  %scase %u/%u  %s  ETA %s", bar.c_str(), fraction * 100.0,
+                 round.c_str(), m_caseIndex + 1, m_caseCount, label.c_str(), eta.c_str());
     std::fflush(stderr);
     m_barShown = true;
 }

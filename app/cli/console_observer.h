@@ -43,12 +43,15 @@ private:
     bool m_terminal;
     bool m_quiet;
     std::uint64_t m_plannedBytes = 0;
-    std::uint64_t m_finishedBytes = 0;           // of finished repetitions and skipped plans
-    std::vector<std::uint64_t> m_plannedPerCase; // repetitions and probe runs, by case index
-    std::uint64_t m_casePlannedBytes = 0;
-    std::uint64_t m_caseBytes = 0;    // one repetition of the running case
-    std::uint32_t m_killsCounted = 0; // of the running case's probe, counted as done
-    std::uint64_t m_caseFinishedBytes = 0;
+    std::uint64_t m_finishedBytes = 0;              // of finished repetitions and skipped plans
+    std::vector<std::uint64_t> m_plannedPerCase;    // repetitions and probe runs, by case index
+    std::uint64_t m_caseBytes = 0;                  // one repetition of the running case
+    std::uint32_t m_killsCounted = 0;               // of the running case's probe, counted as done
+    std::vector<std::uint64_t> m_caseFinishedBytes; // by case index
+    // Cases that take turns (RunOptions::alternate): the round running and how many.
+    bool m_alternate = false;
+    std::uint32_t m_round = 0;
+    std::uint32_t m_rounds = 0;
     std::uint32_t m_repetitionsPerCase = 0;
     std::uint32_t m_caseIndex = 0;
     std::uint32_t m_caseCount = 0;

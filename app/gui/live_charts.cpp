@@ -347,6 +347,9 @@ void LiveCharts::caseStarted(const CaseStarted& started)
                       .arg(started.index + 1)
                       .arg(started.count)
                       .arg(QString::fromStdString(started.testCase.label()));
+    // Cases that take turns: each turn is one repetition, drawn from its own start (the turns before fade).
+    if (started.alternate && started.repetition < started.repetitions)
+        m_caseTitle += tr(", round %1 of %2").arg(started.repetition + 1).arg(started.repetitions);
     flush();
 }
 

@@ -312,6 +312,14 @@ void MatrixEditor::buildRunOptions(QVBoxLayout* layout)
                                     "(fdatasync + posix_fadvise DONTNEED) before each repetition."));
     }
     switches->addWidget(m_dropCaches);
+    m_alternate = new QCheckBox(tr("Take turns"), this);
+    m_alternate->setObjectName(QStringLiteral("alternateCases"));
+    m_alternate->setToolTip(
+        tr("Run the cases in rounds: one repetition of every case, then the next round, the order reversed "
+           "every other round. A device whose speed drifts over the minutes then weighs on every case alike, "
+           "which matters when the answer is a ratio between cases. Off: each case runs all its repetitions "
+           "before the next starts. Find a faster way always takes turns."));
+    switches->addWidget(m_alternate);
     probe->addWidget(new QLabel(tr("kill -9 probe:"), this));
     m_crashProbe = new QSpinBox(this);
     m_crashProbe->setRange(0, static_cast<int>(kMaxCrashProbeKills));
@@ -346,6 +354,7 @@ void MatrixEditor::buildRunOptions(QVBoxLayout* layout)
     connect(m_warmups, &QSpinBox::valueChanged, this, &MatrixEditor::changed);
     connect(m_verify, &QCheckBox::toggled, this, &MatrixEditor::changed);
     connect(m_dropCaches, &QCheckBox::toggled, this, &MatrixEditor::changed);
+    connect(m_alternate, &QCheckBox::toggled, this, &MatrixEditor::changed);
     connect(m_crashProbe, &QSpinBox::valueChanged, this, &MatrixEditor::changed);
     connect(m_crashProbe, &QSpinBox::valueChanged, m_crashProbeAt,
             [this](int kills) { m_crashProbeAt->setEnabled(kills > 0); });
@@ -378,6 +387,7 @@ MatrixDraft MatrixEditor::draft() const
     d.crashProbe = kills == 0 ? std::nullopt : std::optional(kills);
     const CrashProbeAt at = crashProbeAt();
     d.crashProbeAt = kills == 0 || at == CrashProbeAt::Ack ? std::nullopt : std::optional(at);
+    d.alternate = m_alternate->isChecked() ? std::optional(true) : std::nullopt;
     return d;
 }
 
@@ -388,6 +398,7 @@ void MatrixEditor::setDraft(const MatrixDraft& draft)
     m_repetitions->setValue(static_cast<int>(draft.repetitions.value_or(kDefaultRepetitions)));
     m_crashProbe->setValue(static_cast<int>(draft.crashProbe.value_or(0)));
     setCrashProbeAt(draft.crashProbeAt.value_or(CrashProbeAt::Ack));
+    m_alternate->setChecked(draft.alternate.value_or(false));
     m_loading = false;
     m_currentPreset.clear();
     reloadPresetList({});
@@ -403,6 +414,7 @@ RunOptions MatrixEditor::runOptions() const
     options.dropCaches = m_dropCaches->isEnabled() && m_dropCaches->isChecked();
     options.crashProbe = static_cast<std::uint32_t>(m_crashProbe->value());
     options.crashProbeAt = crashProbeAt();
+    options.alternate = m_alternate->isChecked();
     return options;
 }
 
@@ -414,6 +426,7 @@ void MatrixEditor::setRunOptions(const RunOptions& options)
     m_dropCaches->setChecked(options.dropCaches && m_dropCaches->isEnabled());
     m_crashProbe->setValue(static_cast<int>(options.crashProbe));
     setCrashProbeAt(options.crashProbeAt);
+    m_alternate->setChecked(options.alternate);
 }
 
 CrashProbeAt MatrixEditor::crashProbeAt() const
@@ -648,6 +661,7 @@ void MatrixEditor::onDraftChanged()
         asLoaded.repetitions = m_presetDraft.repetitions;
         asLoaded.crashProbe = m_presetDraft.crashProbe;
         asLoaded.crashProbeAt = m_presetDraft.crashProbeAt;
+        asLoaded.alternate = m_presetDraft.alternate;
         const bool same = asLoaded == m_presetDraft;
         if (!same) {
             m_currentPreset.clear();

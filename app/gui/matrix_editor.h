@@ -148,6 +148,7 @@ private:
     QSpinBox* m_repetitions = nullptr;
     QSpinBox* m_warmups = nullptr;
     QCheckBox* m_verify = nullptr;
+    QCheckBox* m_alternate = nullptr;
     QCheckBox* m_dropCaches = nullptr;
     QSpinBox* m_crashProbe = nullptr;
     QComboBox* m_crashProbeAt = nullptr; // where its kills land (CrashProbeAt)

@@ -74,7 +74,8 @@ void PlanPanel::replan(const TargetEntry* target, bool targetPending, const std:
     }
     const RunOptions options = m_editor->runOptions();
     if (m_override) {
-        m_plan = previewRun(m_registry, *m_override, *target, options, known);
+        m_plan =
+            previewRun(m_registry, *m_override, *target, optionsForOverride(*m_override, options), known);
         if (m_plan.cases().empty() && !m_plan.refused().empty())
             m_plan.blocked = tr("%1 cannot run on this target: %2")
                                  .arg(qs(m_override->name), qs(m_plan.refused().front().reason));

@@ -252,6 +252,8 @@ Matrix adviceMatrix(const QString& tracePath)
     matrix.groups.front().extraAxes["replay-variant"] = adviceVariantAxis(loadReplayScript(path));
     matrix.name = "other ways of writing what " + QFileInfo(tracePath).fileName().toStdString() + " wrote";
     matrix.repetitions = kAdviceRepetitions;
+    matrix.alternate =
+        true; // the answer is a ratio between the ways: a drift of the device must weigh on all
     return matrix;
 }
 

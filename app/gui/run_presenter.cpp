@@ -42,8 +42,11 @@ void RunPresenter::runStarting(const std::vector<double>& caseSeconds, std::uint
     m_caseWeights = caseSeconds;
     m_caseCount = static_cast<int>(caseSeconds.size());
     m_caseSecondsTaken.assign(m_caseWeights.size(), 0.0);
+    m_caseShareDone.assign(m_caseWeights.size(), 0.0);
+    m_repsDone.assign(m_caseWeights.size(), 0);
     m_caseStartedAt = 0;
     m_currentCase = -1;
+    m_alternate = false;
     m_repsPerCase = repetitionsPerCase;
     m_runClock.start();
     m_bar->setValue(0);
@@ -58,37 +61,45 @@ void RunPresenter::runStarted(int caseCount)
 void RunPresenter::caseStarted(const CaseStarted& started)
 {
     const double now = static_cast<double>(m_runClock.elapsed()) / 1000.0;
-    if (m_currentCase >= 0 && static_cast<std::size_t>(m_currentCase) < m_caseSecondsTaken.size())
-        m_caseSecondsTaken[static_cast<std::size_t>(m_currentCase)] = now - m_caseStartedAt;
+    m_alternate = started.alternate;
+    m_round = started.repetition;
+    m_rounds = started.repetitions;
+    if (!m_alternate) {
+        // In order: the case before is over, whatever it ran, and so is every case before it.
+        if (hasCurrent())
+            m_caseSecondsTaken[current()] = now - m_caseStartedAt;
+        for (std::size_t i = 0; i < std::min<std::size_t>(started.index, m_caseShareDone.size()); ++i)
+            m_caseShareDone[i] = 1.0;
+    }
     m_caseStartedAt = now;
     m_currentCase = static_cast<int>(started.index);
-    m_repsDone = 0;
     m_killsStarted = 0;
     m_caseBytes = started.testCase.totalBytes;
     m_caseLabel = qs(started.testCase.label());
-    update(0);
+    update(hasCurrent() ? caseFraction(m_repsDone[current()], 0) : 0);
 }
 
 void RunPresenter::sample(const Sample& sample)
 {
-    if (static_cast<int>(sample.caseIndex) == m_currentCase && m_caseBytes > 0 && m_killsStarted == 0) {
+    if (static_cast<int>(sample.caseIndex) == m_currentCase && hasCurrent() && m_caseBytes > 0 &&
+        m_killsStarted == 0) {
         const double inRep =
             std::min(1.0, static_cast<double>(sample.bytesDone) / static_cast<double>(m_caseBytes));
-        update(caseFraction(m_repsDone + inRep, 0));
+        update(caseFraction(m_repsDone[current()] + inRep, 0));
     }
 }
 
 void RunPresenter::repetitionFinished(const RepetitionFinished& finished)
 {
-    if (static_cast<int>(finished.caseIndex) != m_currentCase)
+    if (static_cast<int>(finished.caseIndex) != m_currentCase || !hasCurrent())
         return;
-    ++m_repsDone;
-    update(caseFraction(m_repsDone, 0));
+    ++m_repsDone[current()];
+    update(caseFraction(m_repsDone[current()], 0));
 }
 
 void RunPresenter::probeKillStarted(const ProbeKillStarted& kill)
 {
-    if (static_cast<int>(kill.caseIndex) != m_currentCase)
+    if (static_cast<int>(kill.caseIndex) != m_currentCase || !hasCurrent())
         return;
     m_killsStarted = kill.kill;
     m_killsOf = kill.kills;
@@ -98,38 +109,45 @@ void RunPresenter::probeKillStarted(const ProbeKillStarted& kill)
 double RunPresenter::caseFraction(double repetitions, double kills) const
 {
     // A probe's run lasts about half a repetition.
-    const auto index = static_cast<std::size_t>(m_currentCase);
-    const double probe = index < m_probeKills.size() ? m_probeKills[index] : 0.0;
+    const double probe = current() < m_probeKills.size() ? m_probeKills[current()] : 0.0;
     const double whole = std::max<std::uint32_t>(1, m_repsPerCase) + probe / 2;
     return (repetitions + kills / 2) / whole;
 }
 
 void RunPresenter::update(double caseFraction)
 {
-    if (m_currentCase < 0 || m_caseWeights.empty())
+    if (!hasCurrent())
         return;
+    m_caseShareDone[current()] = std::clamp(caseFraction, 0.0, 1.0);
     double total = 0;
-    for (double w : m_caseWeights)
-        total += w;
-    const auto index =
-        static_cast<std::size_t>(std::min<int>(m_currentCase, static_cast<int>(m_caseWeights.size()) - 1));
     double done = 0;
-    for (std::size_t i = 0; i < index; ++i)
-        done += m_caseWeights[i];
-    done += m_caseWeights[index] * std::clamp(caseFraction, 0.0, 1.0);
+    for (std::size_t i = 0; i < m_caseWeights.size(); ++i) {
+        total += m_caseWeights[i];
+        done += m_caseWeights[i] * m_caseShareDone[i];
+    }
     const double fraction = total > 0 ? done / total : 0;
     m_bar->setValue(static_cast<int>(fraction * 1000));
     const double elapsed = static_cast<double>(m_runClock.elapsed()) / 1000.0;
-    const std::vector<double> finished(m_caseSecondsTaken.begin(),
-                                       m_caseSecondsTaken.begin() + static_cast<std::ptrdiff_t>(index));
-    const double remaining = estimateSecondsLeft(m_caseWeights, finished, index, elapsed - m_caseStartedAt);
+    double remaining = 0;
+    if (m_alternate) {
+        remaining = estimateSecondsLeftInTurns(m_caseWeights, m_caseShareDone, elapsed);
+    } else {
+        const std::vector<double> finished(
+            m_caseSecondsTaken.begin(), m_caseSecondsTaken.begin() + static_cast<std::ptrdiff_t>(current()));
+        remaining = estimateSecondsLeft(m_caseWeights, finished, current(), elapsed - m_caseStartedAt);
+    }
     if (m_stopping)
         return;
     const QString probe = m_killsStarted == 0
                               ? QString()
                               : tr(" · kill -9 probe: kill %1 of %2").arg(m_killsStarted).arg(m_killsOf);
+    // Cases that take turns: the round first (its repetition of each case), then the case whose turn it is.
+    const QString round = m_alternate && m_round < m_rounds
+                              ? tr("Round %1 of %2 · ").arg(m_round + 1).arg(m_rounds)
+                              : QString();
     m_label->setText(
-        tr("Case %1 of %2: %3%4 · %5 elapsed · about %6 left")
+        tr("%1Case %2 of %3: %4%5 · %6 elapsed · about %7 left")
+            .arg(round)
             .arg(m_currentCase + 1)
             .arg(m_caseCount)
             .arg(m_caseLabel, probe, qs(formatDuration(elapsed)), qs(formatDuration(remaining))));

@@ -45,19 +45,28 @@ public:
     void runFailed();
 
 private:
+    // Sets the running case's share done, then redraws.
     void update(double caseFraction);
     // The running case's share done, after `repetitions` of its repetitions and `kills` of its probe's.
     double caseFraction(double repetitions, double kills) const;
+    // The running case's entry in a per-case vector.
+    std::size_t current() const { return static_cast<std::size_t>(m_currentCase); }
+    bool hasCurrent() const { return m_currentCase >= 0 && current() < m_caseWeights.size(); }
 
     QLabel* m_label = nullptr;
     QProgressBar* m_bar = nullptr;
     std::vector<double> m_caseWeights;      // estimated seconds per case
-    std::vector<double> m_caseSecondsTaken; // what each finished case really took
+    std::vector<double> m_caseSecondsTaken; // what each finished case really took (cases in order)
+    std::vector<double> m_caseShareDone;    // per case, 0 to 1
+    std::vector<std::uint32_t> m_repsDone;  // per case
     double m_caseStartedAt = 0;             // run clock seconds when the running case started
     int m_caseCount = 0;
     int m_currentCase = -1;
     std::uint32_t m_repsPerCase = 1;
-    std::uint32_t m_repsDone = 0;
+    // Cases that take turns: the round running (its repetition's index) and how many.
+    bool m_alternate = false;
+    std::uint32_t m_round = 0;
+    std::uint32_t m_rounds = 0;
     std::vector<std::uint32_t> m_probeKills; // per case
     std::uint32_t m_killsStarted = 0;        // of the running case's probe
     std::uint32_t m_killsOf = 0;

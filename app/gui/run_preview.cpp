@@ -46,6 +46,13 @@ QString RunPreview::summary() const
     return text;
 }
 
+RunOptions optionsForOverride(const Matrix& matrix, RunOptions options)
+{
+    options.repetitions = matrix.repetitions.value_or(options.repetitions);
+    options.alternate = matrix.alternate.value_or(options.alternate);
+    return options;
+}
+
 RunPreview previewRun(const Registry& registry, const MatrixDraft& draft, const TargetEntry& target,
                       const RunOptions& options, const std::vector<CaseResult>& known)
 {

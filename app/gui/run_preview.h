@@ -39,6 +39,10 @@ struct RunPreview
     QString summary() const;
 };
 
+// The run options for a matrix the window set over the editor's (Find a faster way, a trace's replay): what
+// the matrix asks for (its repetitions, its cases taking turns) over the editor's.
+RunOptions optionsForOverride(const Matrix& matrix, RunOptions options);
+
 // Plans a run of the draft on the target. Pure and thread-safe (the registry is shared read-only), so a large
 // matrix can be planned off the GUI thread.
 RunPreview previewRun(const Registry& registry, const MatrixDraft& draft, const TargetEntry& target,

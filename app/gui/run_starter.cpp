@@ -163,6 +163,8 @@ bool RunStarter::startCheckedRun(const OtherRuns& others)
     }
     m_allowConcurrentOnce = false;
     RunOptions options = m_parts.editor->runOptions();
+    if (m_parts.planPanel->hasMatrixOverride())
+        options = optionsForOverride(planned.matrix, options);
     QString why;
     if (!m_parts.controller->start(planned.plan, options, &why)) {
         showBanner(why, true);

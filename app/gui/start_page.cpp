@@ -74,6 +74,7 @@ RunOptions StartPage::optionsFor(const Matrix& preset, RunOptions options)
 {
     options.repetitions = preset.repetitions.value_or(kDefaultRepetitions);
     options.crashProbe = preset.crashProbe.value_or(0);
+    options.alternate = preset.alternate.value_or(false);
     return options;
 }
 

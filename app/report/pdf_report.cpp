@@ -604,12 +604,25 @@ void drawSmallMultiples(Layout& layout, const RunResult& result)
             const auto deviceRate = [reads](const Sample& s) {
                 return reads ? s.deviceReadMBps : s.deviceWriteMBps;
             };
-            for (const auto& s : c.samples) {
+            // Each measured sample's time on the case's own clock. Cases that took turns ran their
+            // repetitions between the others': the time the others took is left out, so that the line
+            // goes on from one repetition to the next as in a case run on its own.
+            const bool turns = result.options.alternate;
+            const double interval = result.options.sampleIntervalMs / 1000.0;
+            std::vector<double> at(c.samples.size(), 0.0);
+            double skipped = 0;
+            const Sample* previous = nullptr;
+            for (std::size_t k = 0; k < c.samples.size(); ++k) {
+                const Sample& s = c.samples[k];
                 if (s.warmup)
                     continue;
                 if (t0 < 0)
                     t0 = s.runSeconds;
-                tMax = std::max(tMax, s.runSeconds - t0);
+                if (turns && previous != nullptr && previous->repetition != s.repetition)
+                    skipped += std::max(0.0, s.runSeconds - previous->runSeconds - interval);
+                at[k] = s.runSeconds - t0 - skipped;
+                previous = &s;
+                tMax = std::max(tMax, at[k]);
                 yMax = std::max(yMax, std::max(s.intervalMBps, deviceRate(s)));
             }
             tMax = std::max(tMax, 0.1);
@@ -629,18 +642,19 @@ void drawSmallMultiples(Layout& layout, const RunResult& result)
                        QStringLiteral("MB/s over the measured repetitions"));
             for (int series = 0; series < 2; ++series) {
                 QPainterPath path;
-                bool first = true;
-                for (const auto& s : c.samples) {
+                const Sample* last = nullptr;
+                for (std::size_t k = 0; k < c.samples.size(); ++k) {
+                    const Sample& s = c.samples[k];
                     if (s.warmup)
                         continue;
                     const double v = series == 0 ? s.intervalMBps : deviceRate(s);
-                    const QPointF pt(plot.left() + plot.width() * (s.runSeconds - t0) / tMax,
+                    const QPointF pt(plot.left() + plot.width() * at[k] / tMax,
                                      plot.bottom() - plot.height() * v / yMax);
-                    if (first)
+                    if (last == nullptr)
                         path.moveTo(pt);
                     else
                         path.lineTo(pt);
-                    first = false;
+                    last = &s;
                 }
                 QPen pen(series == 0 ? seriesColour(0) : seriesColour(1), series == 0 ? 0.9 : 0.7);
                 if (series == 1)
@@ -972,10 +986,14 @@ void targetSection(Layout& layout, const ReportContext& ctx)
           QStringLiteral("%1 of %2 at the start")
               .arg(qs(formatBytes(t.freeBytes)), qs(formatBytes(t.totalBytes)))},
          {QStringLiteral("Run options"),
-          QStringLiteral("%1 measured repetition(s) after %2 warm-up(s)%3")
+          QStringLiteral("%1 measured repetition(s) after %2 warm-up(s)%3%4")
               .arg(result.options.repetitions)
               .arg(result.options.warmups)
-              .arg(result.options.verifyFiles ? QStringLiteral(", files verified") : QString())}});
+              .arg(result.options.verifyFiles ? QStringLiteral(", files verified") : QString(),
+                   result.options.alternate
+                       ? QStringLiteral(", the cases taking turns (a round of one repetition of each, the "
+                                        "order reversed every other round)")
+                       : QString())}});
 }
 
 // The storage stack under the target and the machine's I/O settings as they were when the run began: every

@@ -463,4 +463,20 @@ double estimateSecondsLeft(const std::vector<double>& caseSeconds, const std::ve
     return left;
 }
 
+double estimateSecondsLeftInTurns(const std::vector<double>& caseSeconds,
+                                  const std::vector<double>& shareDone, double elapsedSeconds)
+{
+    double estimatedDone = 0;
+    double estimatedLeft = 0;
+    for (std::size_t i = 0; i < caseSeconds.size(); ++i) {
+        const double share = i < shareDone.size() ? std::clamp(shareDone[i], 0.0, 1.0) : 0.0;
+        estimatedDone += caseSeconds[i] * share;
+        estimatedLeft += caseSeconds[i] * (1 - share);
+    }
+    // As in order: one odd stretch must not swing the estimate by more than tenfold either way.
+    const double pace =
+        estimatedDone > 0 && elapsedSeconds > 0 ? std::clamp(elapsedSeconds / estimatedDone, 0.1, 10.0) : 1.0;
+    return estimatedLeft * pace;
+}
+
 } // namespace iolab

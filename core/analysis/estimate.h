@@ -58,4 +58,10 @@ std::string describeEstimate(const DurationEstimate& estimate);
 double estimateSecondsLeft(const std::vector<double>& caseSeconds, const std::vector<double>& finishedSeconds,
                            std::size_t current, double currentSeconds);
 
+// The same for cases that take turns (RunOptions::alternate), where every case is under way at once:
+// `shareDone` is each case's share of its work done (0 to 1) and `elapsedSeconds` the run's time so far. The
+// work done, weighed by the estimates, sets the pace; the work left is weighed at that pace.
+double estimateSecondsLeftInTurns(const std::vector<double>& caseSeconds,
+                                  const std::vector<double>& shareDone, double elapsedSeconds);
+
 } // namespace iolab

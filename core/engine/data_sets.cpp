@@ -40,7 +40,7 @@ const DataSet* DataSets::prepare(const Case& c, DataLayout layout, bool spaceChe
     }
     const DataSetPlan plan = planDataSet(c, layout, m_nextIndex);
     const std::uint64_t needed = dataSetSpaceNeeded(plan.totalBytes, plan.files.size());
-    if (spaceCheck && needed > m_workspace.freeBytes() && !m_sets.empty()) {
+    if (spaceCheck && m_mayFreeEarlier && needed > m_workspace.freeBytes() && !m_sets.empty()) {
         logger(LogModule::Core).info("removing {} earlier data set(s) to make room", m_sets.size());
         removeAll();
     }
@@ -48,9 +48,13 @@ const DataSet* DataSets::prepare(const Case& c, DataLayout layout, bool spaceChe
         outcome = {
             Status::Refused, 0, "",
             fmt::format("the data set ({} in {} file{}) needs {} of free space with its margin, but the "
-                        "target has {}; nothing was written",
+                        "target has {}; nothing was written{}",
                         formatBytes(plan.totalBytes), plan.files.size(), plan.files.size() == 1 ? "" : "s",
-                        formatBytes(needed), formatBytes(free))};
+                        formatBytes(needed), formatBytes(free),
+                        m_mayFreeEarlier || m_sets.empty()
+                            ? ""
+                            : " (the cases take turns, so the data sets of the cases before it stay on the "
+                              "target until the last round; run the cases one after another to free them)")};
         return nullptr;
     }
     ++m_nextIndex;

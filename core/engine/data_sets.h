@@ -37,7 +37,11 @@ struct DataSet
 class DataSets
 {
 public:
-    DataSets(Workspace& workspace, const std::atomic<bool>& stop) : m_workspace(workspace), m_stop(stop) {}
+    // `mayFreeEarlier`: a set no later case needs may be removed to make room for another (cases that take
+    // turns all need theirs until the last round).
+    DataSets(Workspace& workspace, const std::atomic<bool>& stop, bool mayFreeEarlier = true)
+        : m_workspace(workspace), m_stop(stop), m_mayFreeEarlier(mayFreeEarlier)
+    {}
     ~DataSets() { removeAll(); }
     DataSets(const DataSets&) = delete;
     DataSets& operator=(const DataSets&) = delete;
@@ -52,6 +56,7 @@ private:
 
     Workspace& m_workspace;
     const std::atomic<bool>& m_stop;
+    bool m_mayFreeEarlier;
     std::vector<std::unique_ptr<DataSet>> m_sets;
     std::uint32_t m_nextIndex = 1;
 };

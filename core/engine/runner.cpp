@@ -950,38 +950,261 @@ CrashProbeResult Runner::probeCase(std::uint32_t caseIndex, const Case& c, const
 
 namespace {
 
-// Every repetition of a case, warm-ups first, until one fails.
-void runRepetitions(std::uint32_t caseIndex, const Case& c, CaseRunner& runner, const Pattern& pattern,
-                    const DataSet* data, CallLatency* caseLatency, const RunOptions& options,
-                    RunObserver* observer, CaseResult& caseResult)
-{
-    auto& log = logger(LogModule::Core);
-    const std::uint32_t total = options.warmups + options.repetitions;
-    for (std::uint32_t r = 0; r < total; ++r) {
-        auto rep = runner.run(caseIndex, c, pattern, r, data, caseLatency);
-        if (observer != nullptr)
-            observer->repetitionFinished({caseIndex, rep});
-        const bool ok = rep.outcome.ok();
-        if (!ok) {
-            caseResult.status = rep.outcome.status;
-            caseResult.reason = rep.outcome.message;
-            if (rep.outcome.status == Status::Cancelled)
-                log.info("case {} repetition {}: cancelled", caseIndex + 1, r);
-            else
-                log.warn("case {} repetition {}: {}", caseIndex + 1, r, rep.outcome.message);
-        }
-        caseResult.repetitions.push_back(std::move(rep));
-        if (!ok)
-            break;
-    }
-}
-
 void keepLatency(const CallLatency* caseLatency, CaseResult& caseResult)
 {
     if (caseLatency && !caseLatency->calls.empty())
         caseResult.callLatency = caseLatency->calls.distribution();
     if (caseLatency && !caseLatency->syncs.empty())
         caseResult.syncLatency = caseLatency->syncs.distribution();
+}
+
+// What the cases of one run share.
+struct RunContext
+{
+    const Registry& registry;
+    Workspace& workspace;
+    SystemProbe& probe;
+    CaseChildLauncher* launcher;
+    // The kill -9 probe of a measured case (Runner::probeCase).
+    std::function<CrashProbeResult(const CaseResult& measured, const StrategyInfo& info)> crashProbe;
+    const RunPlan& plan;
+    const RunOptions& options;      // as the front end gave them
+    const RunOptions& probeOptions; // the result's: the kill -9 probe's count, placement and seed settled
+    RunObserver* observer;
+    Sampler* sampler;
+    DataSets& dataSets;
+    std::atomic<bool>& stop;
+    std::uint32_t caseCount;
+    std::uint32_t repetitions;        // warm-ups and measured, per case
+    std::vector<CaseResult>& results; // in case order
+};
+
+// A case made ready to run its repetitions, or settled without them (refused, or its data not had).
+struct PreparedCase
+{
+    CaseResult result;
+    const Strategy* strategy = nullptr;
+    std::shared_ptr<const ReplayScript> replay;
+    const DataSet* data = nullptr;
+    std::unique_ptr<CaseRunner> runner; // set when the case is ready to run its repetitions
+    std::unique_ptr<CallLatency> latency;
+    Clock::duration spent{}; // the wall time the case has taken so far
+    bool ended = false;      // its repetitions are over: every one ran, or one did not succeed
+
+    bool ready() const { return runner != nullptr; }
+};
+
+// Refuses the case with the reason, or makes it ready: its replay script read, its data set written.
+void prepareCase(RunContext& run, PreparedCase& prepared)
+{
+    CaseResult& caseResult = prepared.result;
+    Case c = caseResult.testCase;
+    const Strategy* strategy = run.registry.find(c.strategy);
+    const std::uint64_t free = c.target == TargetKind::Directory ? run.workspace.freeBytes() : 0;
+    // A replay's script, read now: its size, chunk and threads are the trace's.
+    std::shared_ptr<const ReplayScript> replay;
+    std::string replayRefusal;
+    if (strategy != nullptr && c.strategy == kReplayStrategy) {
+        const std::string trace = extraAxisValue(c, "replay", "");
+        const std::string variant = extraAxisValue(c, "replay-variant", std::string(kRecordedCalls));
+        try {
+            const auto planned = run.plan.replays.find(replayPlanKey(trace, variant));
+            replay = planned != run.plan.replays.end()
+                         ? planned->second
+                         : scriptForVariant(std::make_shared<const ReplayScript>(loadReplayScript(trace)),
+                                            variant);
+            fitCaseToReplay(c, *replay);
+            caseResult.testCase = c;
+            caseResult.replay = replayRecord(*replay);
+        } catch (const InputError& e) {
+            replayRefusal = e.what();
+        }
+    }
+    const std::uint32_t crashProbe = run.probeOptions.crashProbe;
+    const RunOptions& options = run.options;
+    if (strategy == nullptr) {
+        caseResult.status = Status::Refused;
+        caseResult.reason = fmt::format("unknown strategy '{}'", c.strategy);
+    } else if (!replayRefusal.empty()) {
+        caseResult.status = Status::Refused;
+        caseResult.reason = replayRefusal;
+    } else if (replay && options.spaceCheck && replaySpaceNeeded(*replay) > free) {
+        caseResult.status = Status::Refused;
+        caseResult.reason = fmt::format(
+            "the replay's files need {} of free space (the recorded program's files at their largest, "
+            "plus a {} margin) but the target has {}",
+            formatBytes(replaySpaceNeeded(*replay)),
+            formatBytes(replaySpaceNeeded(*replay) - replay->peakFileBytes), formatBytes(free));
+    } else if (crashProbe != 0 && replay) {
+        caseResult.status = Status::Refused;
+        caseResult.reason = "the kill -9 probe kills IOLab's own loops; a replay re-issues a program's calls";
+    } else if (crashProbe != 0 && !crashProbeRefusal(c).empty()) {
+        caseResult.status = Status::Refused;
+        caseResult.reason = crashProbeRefusal(c);
+    } else if (!replay && options.spaceCheck && c.direction == Direction::Write &&
+               c.target == TargetKind::Directory && spaceNeeded(c) > free) {
+        caseResult.status = Status::Refused;
+        caseResult.reason = fmt::format(
+            "needs {} of free space (data plus a {} margin) but the target has {}",
+            formatBytes(spaceNeeded(c)), formatBytes(spaceNeeded(c) - dataBytesOnDisk(c)), formatBytes(free));
+    } else if (const DataSet* data =
+                   prepareData(run.dataSets, run.workspace, c, *strategy, options, caseResult);
+               data != nullptr || c.direction == Direction::Write) {
+        prepared.strategy = strategy;
+        prepared.replay = std::move(replay);
+        prepared.data = data;
+        prepared.runner =
+            std::make_unique<CaseRunner>(*strategy, run.workspace, run.probe, run.sampler, options, run.stop,
+                                         run.launcher, prepared.replay.get());
+        const LatencyChoice latency = chooseLatency(c, strategy->info());
+        caseResult.latencyChoice = latency.why;
+        if (latency.record)
+            prepared.latency = std::make_unique<CallLatency>();
+    }
+}
+
+// One repetition of a ready case; false when it did not succeed (the case ends there).
+bool runTurn(RunContext& run, PreparedCase& prepared, std::uint32_t repetition)
+{
+    CaseResult& caseResult = prepared.result;
+    const Case& c = caseResult.testCase;
+    // Built for each repetition, so that cases taking turns do not hold a chunk-sized buffer each meanwhile.
+    const Pattern pattern(c.chunkBytes, c.pattern);
+    auto rep =
+        prepared.runner->run(caseResult.index, c, pattern, repetition, prepared.data, prepared.latency.get());
+    if (run.observer != nullptr)
+        run.observer->repetitionFinished({caseResult.index, rep});
+    const bool ok = rep.outcome.ok();
+    if (!ok) {
+        caseResult.status = rep.outcome.status;
+        caseResult.reason = rep.outcome.message;
+        auto& log = logger(LogModule::Core);
+        if (rep.outcome.status == Status::Cancelled)
+            log.info("case {} repetition {}: cancelled", caseResult.index + 1, repetition);
+        else
+            log.warn("case {} repetition {}: {}", caseResult.index + 1, repetition, rep.outcome.message);
+    }
+    caseResult.repetitions.push_back(std::move(rep));
+    return ok;
+}
+
+// Its samples and latency kept, its kill -9 probe run, its figures summed up; then caseFinished.
+void finishCase(RunContext& run, PreparedCase& prepared, std::vector<Sample> samples)
+{
+    CaseResult& caseResult = prepared.result;
+    if (prepared.ready()) {
+        caseResult.samples = std::move(samples);
+        keepLatency(prepared.latency.get(), caseResult);
+        if (run.probeOptions.crashProbe != 0 && !prepared.replay && caseResult.status == Status::Ok &&
+            !run.stop.load()) {
+            const auto start = Clock::now();
+            if (run.options.alternate && run.observer != nullptr)
+                run.observer->caseStarted({caseResult.index, run.caseCount, caseResult.testCase, true,
+                                           run.repetitions, run.repetitions});
+            caseResult.crashProbe = run.crashProbe(caseResult, prepared.strategy->info());
+            prepared.spent += Clock::now() - start;
+        }
+        prepared.runner.reset();
+        prepared.latency.reset();
+    }
+    caseResult.wallSeconds = inSeconds(prepared.spent);
+    summarizeCase(caseResult);
+    if (run.observer != nullptr)
+        run.observer->caseFinished(caseResult);
+}
+
+// Each case's repetitions, then the next case's.
+void runInOrder(RunContext& run)
+{
+    for (std::uint32_t i = 0; i < run.caseCount; ++i) {
+        PreparedCase prepared;
+        prepared.result.index = i;
+        prepared.result.testCase = run.plan.cases()[i];
+        if (run.stop.load()) {
+            prepared.result.status = Status::Cancelled;
+            prepared.result.reason = "not run: the run was cancelled";
+            run.results.push_back(std::move(prepared.result));
+            continue;
+        }
+        if (run.observer != nullptr)
+            run.observer->caseStarted({i, run.caseCount, prepared.result.testCase});
+        logger(LogModule::Core)
+            .info("case {}/{}: {}", i + 1, run.caseCount, prepared.result.testCase.label());
+        const auto start = Clock::now();
+        prepareCase(run, prepared);
+        std::vector<Sample> samples;
+        if (prepared.ready()) {
+            for (std::uint32_t r = 0; r < run.repetitions && runTurn(run, prepared, r); ++r) {
+            }
+            if (run.sampler != nullptr)
+                samples = run.sampler->takeSamples();
+        }
+        prepared.spent = Clock::now() - start;
+        finishCase(run, prepared, std::move(samples));
+        run.results.push_back(std::move(prepared.result));
+    }
+}
+
+// Every case made ready, then rounds of one repetition of each.
+void runInTurns(RunContext& run)
+{
+    auto& log = logger(LogModule::Core);
+    std::vector<PreparedCase> cases(run.caseCount);
+    for (std::uint32_t i = 0; i < run.caseCount; ++i) {
+        PreparedCase& prepared = cases[i];
+        prepared.result.index = i;
+        prepared.result.testCase = run.plan.cases()[i];
+        if (run.stop.load())
+            continue; // settled below, with the cases the stop cut short
+        const auto start = Clock::now();
+        prepareCase(run, prepared);
+        prepared.spent = Clock::now() - start;
+        if (!prepared.ready()) {
+            if (run.observer != nullptr)
+                run.observer->caseStarted({i, run.caseCount, prepared.result.testCase});
+            finishCase(run, prepared, {});
+            prepared.ended = true;
+        }
+    }
+    log.info("the cases take turns: {} rounds of one repetition each", run.repetitions);
+    for (std::uint32_t r = 0; r < run.repetitions && !run.stop.load(); ++r) {
+        for (std::uint32_t k = 0; k < run.caseCount && !run.stop.load(); ++k) {
+            const std::uint32_t i = r % 2 == 0 ? k : run.caseCount - 1 - k;
+            PreparedCase& prepared = cases[i];
+            if (!prepared.ready() || prepared.ended)
+                continue;
+            if (run.observer != nullptr)
+                run.observer->caseStarted(
+                    {i, run.caseCount, prepared.result.testCase, true, r, run.repetitions});
+            log.info("case {}/{}, repetition {}: {}", i + 1, run.caseCount, r,
+                     prepared.result.testCase.label());
+            const auto start = Clock::now();
+            prepared.ended = !runTurn(run, prepared, r);
+            prepared.spent += Clock::now() - start;
+        }
+    }
+    // Each case's samples, told apart by their case index.
+    std::vector<std::vector<Sample>> samples(run.caseCount);
+    if (run.sampler != nullptr)
+        for (Sample& s : run.sampler->takeSamples())
+            if (s.caseIndex < run.caseCount)
+                samples[s.caseIndex].push_back(std::move(s));
+    for (std::uint32_t i = 0; i < run.caseCount; ++i) {
+        PreparedCase& prepared = cases[i];
+        CaseResult& result = prepared.result;
+        const bool settled = prepared.ended && !prepared.ready();
+        if (!settled && result.status == Status::Ok && result.repetitions.size() < run.repetitions) {
+            result.status = Status::Cancelled;
+            result.reason =
+                result.repetitions.empty()
+                    ? std::string("not run: the run was cancelled")
+                    : fmt::format("cut short: the run was cancelled after {} of its {} repetitions",
+                                  result.repetitions.size(), run.repetitions);
+        }
+        if (!settled && prepared.ready())
+            finishCase(run, prepared, std::move(samples[i]));
+        run.results.push_back(std::move(result));
+    }
 }
 
 } // namespace
@@ -1015,7 +1238,6 @@ RunResult Runner::run(const RunPlan& plan, const RunOptions& options, const std:
     if (result.options.crashProbe != 0 && result.options.crashProbeSeed == 0)
         result.options.crashProbeSeed =
             std::random_device{}() | (std::uint64_t{std::random_device{}()} << 32) | 1;
-    const std::uint32_t crashProbe = result.options.crashProbe;
 
     std::atomic<bool> stopFlag{false};
     std::stop_callback onStop(stop, [&stopFlag] { stopFlag.store(true, std::memory_order_relaxed); });
@@ -1031,97 +1253,26 @@ RunResult Runner::run(const RunPlan& plan, const RunOptions& options, const std:
                                             });
     }
 
-    DataSets dataSets(m_workspace, stopFlag);
+    DataSets dataSets(m_workspace, stopFlag, !options.alternate);
     const auto caseCount = static_cast<std::uint32_t>(expanded.cases.size());
     log.info("run started: {} cases, {} refused, target {}", caseCount, expanded.refused.size(),
              result.target.path);
-    for (std::uint32_t i = 0; i < caseCount; ++i) {
-        Case c = expanded.cases[i];
-        CaseResult caseResult;
-        caseResult.index = i;
-        caseResult.testCase = c;
-        if (stopFlag.load()) {
-            caseResult.status = Status::Cancelled;
-            caseResult.reason = "not run: the run was cancelled";
-            result.cases.push_back(std::move(caseResult));
-            continue;
-        }
-        if (observer != nullptr)
-            observer->caseStarted({i, caseCount, c});
-        log.info("case {}/{}: {}", i + 1, caseCount, c.label());
-        const auto caseStart = Clock::now();
-
-        const Strategy* strategy = m_registry.find(c.strategy);
-        const std::uint64_t free = c.target == TargetKind::Directory ? m_workspace.freeBytes() : 0;
-        // A replay's script, read now: its size, chunk and threads are the trace's.
-        std::shared_ptr<const ReplayScript> replay;
-        std::string replayRefusal;
-        if (strategy != nullptr && c.strategy == kReplayStrategy) {
-            const std::string trace = extraAxisValue(c, "replay", "");
-            const std::string variant = extraAxisValue(c, "replay-variant", std::string(kRecordedCalls));
-            try {
-                const auto planned = plan.replays.find(replayPlanKey(trace, variant));
-                replay = planned != plan.replays.end()
-                             ? planned->second
-                             : scriptForVariant(std::make_shared<const ReplayScript>(loadReplayScript(trace)),
-                                                variant);
-                fitCaseToReplay(c, *replay);
-                caseResult.testCase = c;
-                caseResult.replay = replayRecord(*replay);
-            } catch (const InputError& e) {
-                replayRefusal = e.what();
-            }
-        }
-        if (strategy == nullptr) {
-            caseResult.status = Status::Refused;
-            caseResult.reason = fmt::format("unknown strategy '{}'", c.strategy);
-        } else if (!replayRefusal.empty()) {
-            caseResult.status = Status::Refused;
-            caseResult.reason = replayRefusal;
-        } else if (replay && options.spaceCheck && replaySpaceNeeded(*replay) > free) {
-            caseResult.status = Status::Refused;
-            caseResult.reason = fmt::format(
-                "the replay's files need {} of free space (the recorded program's files at their largest, "
-                "plus a {} margin) but the target has {}",
-                formatBytes(replaySpaceNeeded(*replay)),
-                formatBytes(replaySpaceNeeded(*replay) - replay->peakFileBytes), formatBytes(free));
-        } else if (crashProbe != 0 && replay) {
-            caseResult.status = Status::Refused;
-            caseResult.reason =
-                "the kill -9 probe kills IOLab's own loops; a replay re-issues a program's calls";
-        } else if (crashProbe != 0 && !crashProbeRefusal(c).empty()) {
-            caseResult.status = Status::Refused;
-            caseResult.reason = crashProbeRefusal(c);
-        } else if (!replay && options.spaceCheck && c.direction == Direction::Write &&
-                   c.target == TargetKind::Directory && spaceNeeded(c) > free) {
-            caseResult.status = Status::Refused;
-            caseResult.reason =
-                fmt::format("needs {} of free space (data plus a {} margin) but the target has {}",
-                            formatBytes(spaceNeeded(c)), formatBytes(spaceNeeded(c) - dataBytesOnDisk(c)),
-                            formatBytes(free));
-        } else if (const DataSet* data =
-                       prepareData(dataSets, m_workspace, c, *strategy, options, caseResult);
-                   data != nullptr || c.direction == Direction::Write) {
-            const Pattern pattern(c.chunkBytes, c.pattern);
-            CaseRunner runner(*strategy, m_workspace, m_probe, sampler.get(), options, stopFlag, m_launcher,
-                              replay.get());
-            const LatencyChoice latency = chooseLatency(c, strategy->info());
-            caseResult.latencyChoice = latency.why;
-            const auto caseLatency = latency.record ? std::make_unique<CallLatency>() : nullptr;
-            runRepetitions(i, c, runner, pattern, data, caseLatency.get(), options, observer, caseResult);
-            if (sampler)
-                caseResult.samples = sampler->takeSamples();
-            keepLatency(caseLatency.get(), caseResult);
-            if (crashProbe != 0 && !replay && caseResult.status == Status::Ok && !stopFlag.load())
-                caseResult.crashProbe =
-                    probeCase(i, c, strategy->info(), caseResult, result.options, stopFlag, observer);
-        }
-        caseResult.wallSeconds = inSeconds(Clock::now() - caseStart);
-        summarizeCase(caseResult);
-        if (observer != nullptr)
-            observer->caseFinished(caseResult);
-        result.cases.push_back(std::move(caseResult));
-    }
+    const auto crashProbe = [&](const CaseResult& measured, const StrategyInfo& info) {
+        return probeCase(measured.index, measured.testCase, info, measured, result.options, stopFlag,
+                         observer);
+    };
+    RunContext context{m_registry,  m_workspace,
+                       m_probe,     m_launcher,
+                       crashProbe,  plan,
+                       options,     result.options,
+                       observer,    sampler.get(),
+                       dataSets,    stopFlag,
+                       caseCount,   options.warmups + options.repetitions,
+                       result.cases};
+    if (options.alternate)
+        runInTurns(context);
+    else
+        runInOrder(context);
     sampler.reset();
     dataSets.removeAll();
     m_workspace.close();

@@ -18,11 +18,16 @@ class Registry;
 class SystemProbe;
 class Workspace;
 
+// A case starts, or (a run whose cases take turns, RunOptions::alternate) its next repetition does: then
+// `alternate` is set and `repetition` (warm-ups first) and `repetitions` say which of how many.
 struct CaseStarted
 {
     std::uint32_t index = 0;
     std::uint32_t count = 0;
     Case testCase;
+    bool alternate = false;
+    std::uint32_t repetition = 0;
+    std::uint32_t repetitions = 0;
 };
 
 struct RepetitionFinished
@@ -54,7 +59,11 @@ public:
 };
 
 // Runs the cases one after another (the threads of a case in parallel): warm-ups, then measured repetitions,
-// sampling at 10 Hz, removing every file after each repetition and the run folder at the end.
+// sampling at 10 Hz, removing every file after each repetition and the run folder at the end. With
+// RunOptions::alternate the cases take turns instead: every case is made ready first (its data set written),
+// then each round runs one repetition of every case, the order reversed every other round (A B C, C B A), so
+// that a device whose speed drifts over the minutes weighs on every case alike; each case finishes (its
+// kill -9 probe, caseFinished) after the last round.
 class Runner
 {
 public:

@@ -69,7 +69,7 @@ MatrixGroup groupFromJson(const json& group, const std::string& where)
     for (const auto& [key, value] : group.items()) {
         if (findAxisByMatrixKey(key) == nullptr && key != "name" && key != "description" &&
             key != "question" && key != "repetitions" && key != "crashProbe" && key != "crashProbeAt" &&
-            key != "groups" && key != "schema" && key != "overridden")
+            key != "alternate" && key != "groups" && key != "schema" && key != "overridden")
             throw InputError(fmt::format("{}: unknown key '{}' (axes are {})", where, key, knownAxesText()));
     }
     MatrixGroup g;
@@ -173,6 +173,14 @@ Matrix matrixFromJson(const json& root, std::string_view sourceName)
         } catch (const InputError& e) {
             throw InputError(fmt::format("{}: \"crashProbeAt\": {}", source, e.what()));
         }
+    }
+    if (auto it = root.find("alternate"); it != root.end()) {
+        if (!it->is_boolean())
+            throw InputError(
+                fmt::format("{}: \"alternate\" must be true (the cases take turns, a round of one "
+                            "repetition of each) or false, found {}",
+                            source, it->dump()));
+        m.alternate = it->get<bool>();
     }
     if (auto it = root.find("groups"); it != root.end()) {
         if (!it->is_array())
@@ -314,6 +322,8 @@ json matrixToJson(const Matrix& matrix)
     }
     if (matrix.crashProbeAt)
         root["crashProbeAt"] = toString(*matrix.crashProbeAt);
+    if (matrix.alternate)
+        root["alternate"] = *matrix.alternate;
     root["groups"] = std::move(groups);
     return root;
 }

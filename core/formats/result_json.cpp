@@ -57,7 +57,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ReplayRecord, program, recordedI
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HostInfo, hostname, os, kernel, cpuModel, logicalCpus, ramBytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunOptions, repetitions, warmups, verifyFiles, verifyPipes,
                                                 sampling, sampleIntervalMs, spaceCheck, dropCaches,
-                                                crashProbe, crashProbeSeed)
+                                                crashProbe, crashProbeSeed, alternate)
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Fact, id, label, value, unknownWhy, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FactSection, title, facts)

@@ -154,6 +154,7 @@ MatrixDraft MatrixDraft::fromMatrix(const Matrix& matrix, const StrategyCatalog&
     draft.repetitions = matrix.repetitions;
     draft.crashProbe = matrix.crashProbe;
     draft.crashProbeAt = matrix.crashProbeAt;
+    draft.alternate = matrix.alternate;
     std::vector<std::string> merged;
     bool targetsDropped = false;
     for (const auto& group : matrix.groups) {
@@ -194,6 +195,7 @@ Matrix MatrixDraft::toMatrix(std::optional<TargetKind> target) const
     matrix.repetitions = repetitions;
     matrix.crashProbe = crashProbe;
     matrix.crashProbeAt = crashProbeAt;
+    matrix.alternate = alternate;
     std::vector<const StrategyDraft*> leaders; // first row of each group
     for (const auto& row : strategies) {
         if (!row.enabled())

@@ -295,6 +295,9 @@ struct RunOptions
     std::uint32_t crashProbe = 0;
     std::uint64_t crashProbeSeed = 0; // the kill points' seed; 0: drawn when the run starts, then recorded
     CrashProbeAt crashProbeAt = CrashProbeAt::Ack;
+    // The cases take turns: a round of one repetition of every case, then the next, the order reversed every
+    // other round (Runner says why); else each case runs all its repetitions before the next starts.
+    bool alternate = false;
 
     friend bool operator==(const RunOptions&, const RunOptions&) = default;
 };

@@ -106,6 +106,7 @@ TEST_F(Advise, ALoggerIsToldWhatKeepsItsSyncsAndWhatWouldNot)
     EXPECT_EQ(answer.substr(0, weaker).find("sync-at-close"), std::string::npos) << "never the answer";
 
     const auto result = nlohmann::json::parse(std::ifstream(json));
+    EXPECT_TRUE(result.at("options").at("alternate").get<bool>()) << "the ways took turns";
     std::set<std::string> variants;
     for (const auto& c : result.at("cases")) {
         variants.insert(c.at("case").at("replay_variant").get<std::string>());

@@ -42,3 +42,45 @@ TEST(ConsoleObserver, TheProgressCountsTheKill9ProbesRuns)
     observer.caseFinished(done);
     EXPECT_DOUBLE_EQ(observer.fraction(), 400.0 / 600.0) << "the case's whole plan, once it ends";
 }
+
+// Cases that take turns: each repetition counts for its own case, whichever case started last, and a case
+// that ends early (a failed repetition) counts its whole plan once it finishes, never twice.
+TEST(ConsoleObserver, CasesTakingTurnsCountEachRepetitionForItsOwnCase)
+{
+    ExpandedMatrix expanded;
+    Case write;
+    write.strategy = "write";
+    write.chunkBytes = 4 * kKiB;
+    write.totalBytes = 100 * kMiB;
+    expanded.cases = {write, write};
+    RunOptions options;
+    options.repetitions = 3;
+    options.warmups = 0;
+    options.alternate = true;
+    cli::ConsoleObserver observer(expanded, options, false, true);
+    observer.setCaseEstimates({3, 3});
+    RepetitionFinished rep;
+    rep.repetition.bytes = write.totalBytes;
+    for (std::uint32_t r = 0; r < 2; ++r) {
+        for (std::uint32_t i = 0; i < 2; ++i) {
+            observer.caseStarted({i, 2, write, true, r, 3});
+            rep.caseIndex = i;
+            observer.repetitionFinished(rep);
+        }
+    }
+    EXPECT_DOUBLE_EQ(observer.fraction(), 400.0 / 600.0);
+    ASSERT_TRUE(observer.secondsLeft().has_value());
+    CaseResult failed;
+    failed.index = 0;
+    failed.testCase = write;
+    observer.caseFinished(failed); // its third repetition will not run
+    EXPECT_DOUBLE_EQ(observer.fraction(), 500.0 / 600.0);
+    observer.caseStarted({1, 2, write, true, 2, 3});
+    rep.caseIndex = 1;
+    observer.repetitionFinished(rep);
+    CaseResult done;
+    done.index = 1;
+    done.testCase = write;
+    observer.caseFinished(done);
+    EXPECT_DOUBLE_EQ(observer.fraction(), 1.0);
+}

@@ -410,6 +410,7 @@ const Row kCliRows[] = {
     matrixRow("MatrixNested100000Deep", deeplyNested(100000), {"matrix.json", "nested deeper than 64 levels"}),
     matrixRow("MatrixTenMillionCases", tenMillionCases(), {"10,000,000 cases", "limit of 100,000"}),
     matrixRow("MatrixNotAnObject", "[1, 2, 3]", {"must be a JSON object"}),
+    matrixRow("MatrixAlternateWords", R"({"alternate": "yes", "strategies": ["write"], "chunks": ["4K"], "sizes": ["1M"]})", {"\"alternate\" must be true (the cases take turns", "found \"yes\""}),
     {"MatrixIsAFolder", {"run", "--target", "{T}", "--matrix", "{O}"}, 2, {"is a folder"}},
     {"MatrixMissing", {"run", "--target", "{T}", "--matrix", "{O}/none.json"}, 2, {"none.json", "cannot be opened"}},
     // Flags over a preset or a matrix file: --size, --duration and --reps set how much and how long every case
@@ -469,6 +470,7 @@ const Row kCliRows[] = {
      }},
     // --plan: what Run would do, and nothing run.
     {"PlanPrintsThePlanAndRunsNothing", {"run", "--target", "{T}", "--strategy", "write,direct", "--chunk", "64K", "--size", "8M", "--plan"}, 0, {"Plan:", "2 cases to run", "Estimate: about"}},
+    {"PlanSaysTheCasesTakeTurns", {"run", "--target", "{T}", "--strategy", "write,direct", "--chunk", "64K", "--size", "8M", "--alternate", "--plan"}, 0, {"2 cases to run", "taking turns (a round of one repetition of each case"}},
     {"SmallFilesystemSmallCase", {"run", "--target", "{P}", "--strategy", "write", "--chunk", "64K", "--size", "1M", "--reps", "1", "--warmups", "0", "--quiet"}, 0, {"MB/s"},
      [](Scene& s) { s.mount.emplace("size=8m"); s.special = s.mount->path(); }, Needs::Root},
     {"SigintMidRun", kSlowRun, 1, {"cancelled"}, {}, Needs::Nothing,

@@ -449,6 +449,23 @@ TEST(Estimate, CasesNotStartedAreWeighedByTheirOwnEstimateAtThePaceOfTheFinished
     EXPECT_DOUBLE_EQ(estimateSecondsLeft(cases, {10, 10, 10}, 3, 0), 0);
 }
 
+// Cases that take turns are all under way at once: the share of each done, weighed by its estimate, sets
+// the pace; what is left of each is weighed at that pace.
+TEST(Estimate, CasesTakingTurnsAreWeighedByTheShareOfEachDone)
+{
+    const std::vector<double> cases{10, 10, 20};
+    EXPECT_DOUBLE_EQ(estimateSecondsLeftInTurns(cases, {0, 0, 0}, 0), 40) << "nothing done: the estimate";
+    // Half of each done (20 s of estimated work) in 20 s: on pace, 20 s left.
+    EXPECT_DOUBLE_EQ(estimateSecondsLeftInTurns(cases, {0.5, 0.5, 0.5}, 20), 20);
+    // ... in 40 s: twice as slow as estimated, 40 s left.
+    EXPECT_DOUBLE_EQ(estimateSecondsLeftInTurns(cases, {0.5, 0.5, 0.5}, 40), 40);
+    // A case that ended early (failed) counts as done; the others' rest is left.
+    EXPECT_DOUBLE_EQ(estimateSecondsLeftInTurns(cases, {1, 0.5, 0.5}, 25), 15);
+    // The pace is bounded, and everything done leaves nothing.
+    EXPECT_NEAR(estimateSecondsLeftInTurns(cases, {0.5, 0.5, 0.5}, 0.001), 2, 1e-9);
+    EXPECT_DOUBLE_EQ(estimateSecondsLeftInTurns(cases, {1, 1, 1}, 50), 0);
+}
+
 TEST(TargetFacts, TmpfsAndRamfsLiveInMemoryAndNothingElseDoes)
 {
     for (const char* fs : {"tmpfs", "ramfs"}) {

@@ -486,6 +486,25 @@ TEST(MatrixJson, SchemaErrorsNameThePlace)
     EXPECT_THAT(message(R"({"syncs": ["later"]})"), HasSubstr("unknown sync policy"));
 }
 
+// "alternate": the cases take turns, when the run does not say; kept through a round trip, and anything but
+// true or false refused with what it means.
+TEST(MatrixJson, AMatrixMayAskForItsCasesToTakeTurns)
+{
+    const Matrix m = parseMatrixJson(R"({"alternate": true, "strategies": ["write"], "chunks": ["4K"],
+                                         "sizes": ["1M"]})",
+                                     "m.json");
+    EXPECT_EQ(m.alternate, std::optional(true));
+    EXPECT_EQ(parseMatrixJson(matrixToJson(m).dump(), "m"), m);
+    EXPECT_FALSE(parseMatrixJson(R"({"strategies": ["write"], "chunks": ["4K"], "sizes": ["1M"]})", "m.json")
+                     .alternate.has_value());
+    try {
+        parseMatrixJson(R"({"alternate": "yes", "strategies": ["write"]})", "m.json");
+        FAIL() << "accepted";
+    } catch (const InputError& e) {
+        EXPECT_THAT(e.what(), HasSubstr("m.json: \"alternate\" must be true (the cases take turns"));
+    }
+}
+
 TEST(MatrixJson, RoundTripsEveryPreset)
 {
     for (const auto& preset : builtinPresets()) {

@@ -29,6 +29,7 @@
 using namespace iolab;
 using namespace iolab::test;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 namespace {
 
@@ -369,6 +370,38 @@ TEST(DataSets, TooLargeForTheFreeSpaceIsRefusedBeforeWriting)
     EXPECT_THAT(outcome.message, HasSubstr("nothing was written"));
     EXPECT_TRUE(workspace.dataFiles.empty());
     EXPECT_TRUE(workspace.live().empty());
+}
+
+// A run whose cases take turns needs every read case's set until its last round: a set that does not fit
+// beside the earlier ones is refused, saying why, and the earlier ones stay.
+TEST(DataSets, CasesTakingTurnsKeepTheEarlierSetsAndSaySoWhenTheNextDoesNotFit)
+{
+    FakeWorkspace workspace;
+    workspace.free = 50 * kMiB;
+    std::atomic<bool> stop{false};
+    Case small;
+    small.fileSet = parseFileSet("10x4K");
+    Case large;
+    large.fileSet = parseFileSet("600x64K"); // 37.5 MiB, 40 MiB with its blocks: fits alone, not beside
+    for (const bool inTurns : {false, true}) {
+        DataSets sets(workspace, stop, !inTurns);
+        Outcome outcome;
+        ASSERT_NE(sets.prepare(small, DataLayout::FileSet, true, outcome), nullptr) << outcome.message;
+        workspace.free = 40 * kMiB; // the first set took its room
+        const DataSet* second = sets.prepare(large, DataLayout::FileSet, true, outcome);
+        if (!inTurns) {
+            EXPECT_EQ(second, nullptr) << "still too large once the first set is gone";
+            EXPECT_THAT(outcome.message, Not(HasSubstr("take turns")));
+            EXPECT_TRUE(workspace.live().empty()) << "the first set was removed to make room";
+        } else {
+            EXPECT_EQ(second, nullptr);
+            EXPECT_EQ(outcome.status, Status::Refused);
+            EXPECT_THAT(outcome.message, HasSubstr("the cases take turns"));
+            EXPECT_FALSE(workspace.live().empty()) << "the first set is kept";
+        }
+        sets.removeAll();
+        workspace.free = 50 * kMiB;
+    }
 }
 
 TEST(DataSets, TheSpaceMarginIsFivePercentAndAtLeastFourMiB)

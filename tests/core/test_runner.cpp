@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <set>
 #include <thread>
 
 using namespace iolab;
@@ -164,6 +165,98 @@ TEST_F(RunnerTest, ObserverSeesEventsInOrder)
                                         "rep 1.0", "rep 1.1", "finished 1", "run finished"}));
 }
 
+// Cases that take turns: a round of one repetition of each, the order reversed every other round, each case
+// finished after the last round; every case's repetitions are its own, warm-ups first, as in order.
+TEST_F(RunnerTest, CasesThatTakeTurnsRunARoundOfEachTheOrderReversedEveryOtherRound)
+{
+    RunOptions options;
+    options.repetitions = 3;
+    options.warmups = 1;
+    options.alternate = true;
+    const auto result = run(cases({"fake", "other", "fake"}), options);
+    EXPECT_EQ(m_recorder.events,
+              (std::vector<std::string>{"started 0",  "rep 0.0",    "started 1",   "rep 1.0",   "started 2",
+                                        "rep 2.0",    "started 2",  "rep 2.1",     "started 1", "rep 1.1",
+                                        "started 0",  "rep 0.1",    "started 0",   "rep 0.2",   "started 1",
+                                        "rep 1.2",    "started 2",  "rep 2.2",     "started 2", "rep 2.3",
+                                        "started 1",  "rep 1.3",    "started 0",   "rep 0.3",   "finished 0",
+                                        "finished 1", "finished 2", "run finished"}));
+    ASSERT_EQ(result.cases.size(), 3u);
+    for (std::uint32_t i = 0; i < 3; ++i) {
+        const auto& c = result.cases[i];
+        EXPECT_EQ(c.index, i);
+        EXPECT_EQ(c.status, Status::Ok) << c.reason;
+        ASSERT_EQ(c.repetitions.size(), 4u);
+        for (std::uint32_t r = 0; r < 4; ++r) {
+            EXPECT_EQ(c.repetitions[r].index, r);
+            EXPECT_EQ(c.repetitions[r].warmup, r == 0);
+        }
+        EXPECT_EQ(c.apparentMBps.count, 3u);
+        EXPECT_GT(c.wallSeconds, 0.0);
+    }
+    EXPECT_EQ(m_behaviour.executions.load(), 8);
+    EXPECT_EQ(m_other.executions.load(), 4);
+    EXPECT_TRUE(result.options.alternate) << "the result says how its cases ran";
+    EXPECT_TRUE(m_workspace.live().empty());
+    EXPECT_TRUE(m_workspace.closed);
+}
+
+// A case whose repetition fails leaves the rounds; the others run theirs to the end. A case refused when its
+// turn would come is settled before the first round.
+TEST_F(RunnerTest, CasesThatTakeTurnsGoOnWithoutOneThatFailedOrWasRefused)
+{
+    m_behaviour.failOnRepetition = 1;
+    m_workspace.free = 100 << 20;
+    ExpandedMatrix e = cases({"fake", "other", "other"});
+    e.cases[2].totalBytes = 200 << 20;
+    RunOptions options;
+    options.repetitions = 2;
+    options.warmups = 1;
+    options.alternate = true;
+    const auto result = run(e, options);
+    EXPECT_EQ(m_recorder.events,
+              (std::vector<std::string>{"started 2", "finished 2", "started 0", "rep 0.0", "started 1",
+                                        "rep 1.0", "started 1", "rep 1.1", "started 0", "rep 0.1",
+                                        "started 1", "rep 1.2", "finished 0", "finished 1", "run finished"}));
+    EXPECT_EQ(result.cases[0].status, Status::Failed);
+    EXPECT_EQ(result.cases[0].reason, "fake failure");
+    EXPECT_EQ(result.cases[0].repetitions.size(), 2u);
+    EXPECT_EQ(result.cases[1].status, Status::Ok);
+    EXPECT_EQ(result.cases[1].repetitions.size(), 3u);
+    EXPECT_EQ(result.cases[2].status, Status::Refused);
+    EXPECT_THAT(result.cases[2].reason, HasSubstr("free space"));
+    EXPECT_TRUE(m_workspace.live().empty());
+}
+
+// Stopped in the first round: the case running is cancelled by its repetition, the one that ran before it is
+// cut short (saying how many of its repetitions ran), the one after it never started.
+TEST_F(RunnerTest, CancellingCasesThatTakeTurnsSaysWhatEachRan)
+{
+    m_other.waitForStop = true;
+    std::stop_source stop;
+    std::jthread canceller([&] {
+        while (m_other.executions.load() == 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        stop.request_stop();
+    });
+    RunOptions options;
+    options.alternate = true;
+    const auto result = run(cases({"fake", "other", "fake"}), options, stop.get_token());
+    EXPECT_TRUE(result.cancelled);
+    ASSERT_EQ(result.cases.size(), 3u);
+    EXPECT_EQ(result.cases[0].status, Status::Cancelled);
+    EXPECT_THAT(result.cases[0].reason, HasSubstr("after 1 of its 4 repetitions"));
+    EXPECT_EQ(result.cases[0].repetitions.size(), 1u);
+    EXPECT_EQ(result.cases[1].status, Status::Cancelled);
+    EXPECT_EQ(result.cases[2].status, Status::Cancelled);
+    EXPECT_THAT(result.cases[2].reason, HasSubstr("not run"));
+    EXPECT_TRUE(result.cases[2].repetitions.empty());
+    EXPECT_EQ(m_behaviour.executions.load(), 1) << "the third case never ran";
+    EXPECT_EQ(casesRunToEnd(result), 0u);
+    EXPECT_TRUE(m_workspace.live().empty());
+    EXPECT_TRUE(m_workspace.closed);
+}
+
 TEST_F(RunnerTest, AFailingCaseDoesNotStopTheRun)
 {
     m_behaviour.failOnRepetition = 1;
@@ -233,6 +326,40 @@ TEST_F(RunnerTest, SamplerDeliversSamplesAndStability)
         EXPECT_FALSE(s.warmup);
         EXPECT_EQ(s.rssBytes, 10u << 20);
     }
+}
+
+// Cases that take turns: the sampler's one stream is told apart by case, each case keeping its own samples of
+// each of its repetitions.
+TEST_F(RunnerTest, CasesThatTakeTurnsEachKeepTheirOwnSamples)
+{
+    m_behaviour.sleepPerWriteMs = 2;
+    m_other.sleepPerWriteMs = 2;
+    RunOptions options;
+    options.repetitions = 2;
+    options.warmups = 0;
+    options.sampling = true;
+    options.sampleIntervalMs = 5;
+    options.alternate = true;
+    ExpandedMatrix e = cases({"fake", "other"});
+    for (auto& c : e.cases) {
+        c.totalBytes = 20 << 20; // 20 writes of 2 ms: 40 ms, sampled every 5 ms
+        c.chunkBytes = 1 << 20;
+    }
+    Runner runner(m_registry, m_workspace, m_probe);
+    const auto result = runner.run(RunPlan{{}, {}, e}, options, {}, &m_recorder);
+    std::size_t kept = 0;
+    for (std::uint32_t i = 0; i < 2; ++i) {
+        const auto& c = result.cases[i];
+        EXPECT_EQ(c.status, Status::Ok) << c.reason;
+        std::set<std::int32_t> repetitions;
+        for (const auto& s : c.samples) {
+            EXPECT_EQ(s.caseIndex, i);
+            repetitions.insert(s.repetition);
+        }
+        EXPECT_EQ(repetitions, (std::set<std::int32_t>{0, 1})) << "case " << i;
+        kept += c.samples.size();
+    }
+    EXPECT_EQ(static_cast<std::size_t>(m_recorder.samples.load()), kept) << "every sample kept, once";
 }
 
 TEST(SummarizeCase, UsesMeasuredRepetitionsAndWritePhaseSamplesOnly)

@@ -245,6 +245,40 @@ TEST(VerdictText, UnitsStayWithTheirNumbers)
               QStringLiteral("8 byte 4 bits 10 so"));
 }
 
+// Cases that take turns: the status line names the round and the case whose turn it is, and the bar counts
+// every case's repetitions done, whichever runs now.
+TEST(RunPresenter, CasesTakingTurnsShowTheRoundAndMoveTheBarByEveryCasesRepetitions)
+{
+    QStatusBar bar;
+    RunPresenter presenter(&bar);
+    presenter.runStarting({10.0, 30.0}, 2);
+    presenter.runStarted(2);
+    auto* progress = bar.findChild<QProgressBar*>();
+    ASSERT_NE(progress, nullptr);
+    CaseStarted started;
+    started.count = 2;
+    started.testCase.strategy = "write";
+    started.testCase.totalBytes = 1024;
+    started.alternate = true;
+    started.repetitions = 2;
+    RepetitionFinished rep;
+    for (std::uint32_t i : {0u, 1u}) {
+        started.index = i;
+        presenter.caseStarted(started);
+        rep.caseIndex = i;
+        presenter.repetitionFinished(rep);
+    }
+    EXPECT_EQ(progress->value(), 500) << "half of each case: half the run, whatever the weights";
+    started.index = 1;
+    started.repetition = 1;
+    presenter.caseStarted(started);
+    EXPECT_THAT(presenter.text().toStdString(), HasSubstr("Round 2 of 2 · Case 2 of 2"));
+    EXPECT_EQ(progress->value(), 500) << "a case starting its turn keeps what every case did";
+    rep.caseIndex = 1;
+    presenter.repetitionFinished(rep);
+    EXPECT_EQ(progress->value(), 875) << "case 2 (30 s of 40) done, case 1 half";
+}
+
 // While a case's kill -9 probe runs, the status line says which kill it is at and the bar goes on moving:
 // a probe's run counts as half a repetition.
 TEST(RunPresenter, ShowsTheKill9ProbesKillsAndMovesOnThroughThem)

@@ -6,6 +6,7 @@
 #include "app/gui/history_controller.h"
 #include "app/gui/log_model.h"
 #include "app/gui/main_window.h"
+#include "app/gui/matrix_editor.h"
 #include "app/gui/plan_panel.h"
 #include "app/gui/program_data.h"
 #include "app/gui/program_view.h"
@@ -478,6 +479,12 @@ TEST_F(ProgramWindow, FindAFasterWayAnswersAsTheCliDoesAndHistoryAndThePdfKeepIt
     ASSERT_EQ(open(trace), QString());
     ProgramView* view = window->programView();
     ASSERT_TRUE(view->adviseButton()->isEnabled());
+    // The editor's run options are another matrix's: the ways run 5 times each, taking turns, whatever they
+    // say.
+    RunOptions editorOptions = window->matrixEditor()->runOptions();
+    editorOptions.repetitions = 2;
+    editorOptions.alternate = false;
+    window->matrixEditor()->setRunOptions(editorOptions);
     QSignalSpy ended(window.get(), &MainWindow::runEnded);
     view->adviseButton()->click();
     EXPECT_FALSE(view->adviseButton()->isEnabled()) << "no second run while one starts";
@@ -486,7 +493,9 @@ TEST_F(ProgramWindow, FindAFasterWayAnswersAsTheCliDoesAndHistoryAndThePdfKeepIt
     ASSERT_TRUE(window->currentResult().has_value());
     const RunResult result = *window->currentResult();
 
-    // The ways iolab-cli advise runs, the program's own calls first, each measured 5 times.
+    // The ways iolab-cli advise runs, the program's own calls first, each measured 5 times, taking turns.
+    EXPECT_EQ(result.options.repetitions, kAdviceRepetitions);
+    EXPECT_TRUE(result.options.alternate);
     std::vector<std::string> ways;
     for (const auto& c : result.cases) {
         ways.push_back(extraAxisValue(c.testCase, "replay-variant", "recorded"));
