@@ -266,6 +266,10 @@ Outcome CaseRunner::prepareReplay(std::uint32_t caseIndex, const Case& c, const 
         if (Outcome durable = m_workspace.makeDurable(path); !durable.ok())
             return durable;
     }
+    // The program ran on its own: what the run left to write back (the last repetition's files removed,
+    // another way's) is written back now, outside the time, not by this repetition's first sync.
+    if (Outcome settled = m_workspace.settle(); !settled.ok())
+        return settled;
     JobSpec spec;
     spec.testCase = c;
     spec.bytes = c.totalBytes;
@@ -1186,9 +1190,9 @@ void runInTurns(RunContext& run)
     // Each case's samples, told apart by their case index.
     std::vector<std::vector<Sample>> samples(run.caseCount);
     if (run.sampler != nullptr)
-        for (Sample& s : run.sampler->takeSamples())
+        for (const Sample& s : run.sampler->takeSamples())
             if (s.caseIndex < run.caseCount)
-                samples[s.caseIndex].push_back(std::move(s));
+                samples[s.caseIndex].push_back(s);
     for (std::uint32_t i = 0; i < run.caseCount; ++i) {
         PreparedCase& prepared = cases[i];
         CaseResult& result = prepared.result;

@@ -29,6 +29,10 @@ public:
     virtual std::uint64_t freeBytes() = 0;
     // Opens the file and fsyncs it: what a buffered writer must still pay before its data is durable.
     virtual Outcome makeDurable(const std::string& path) = 0;
+    // Writes back whatever the target's filesystem holds dirty, whoever wrote it (Linux: syncfs), so that a
+    // timed part that syncs does not pay for what ran before it. Windows has no such call short of flushing
+    // the whole volume, which needs an administrator: there it does nothing.
+    virtual Outcome settle() = 0;
     // Reads the file back and checks its size and every byte against the pattern, the file's first byte
     // being the pattern's byte at `patternOffset`. With `prefixOnly` the file may be longer (it was sized
     // before the timed part, which its time limit cut short): its first expectedBytes are checked.

@@ -43,6 +43,16 @@ public:
         return Outcome::success();
     }
 
+    Outcome settle() override
+    {
+        posix::UniqueFd fd(::open(target().path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+        if (!fd)
+            return posix::errnoOutcome(errno, "open", target().path);
+        if (::syncfs(fd.get()) != 0)
+            return posix::errnoOutcome(errno, "syncfs", target().path);
+        return Outcome::success();
+    }
+
     Outcome evict(const std::string& path) override
     {
         posix::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));

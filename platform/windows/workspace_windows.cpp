@@ -50,6 +50,9 @@ public:
         return Outcome::success();
     }
 
+    // FlushFileBuffers on the volume would write back everything, but it needs an administrator.
+    Outcome settle() override { return Outcome::success(); }
+
     Outcome evict(const std::string& path) override
     {
         {

@@ -21,6 +21,7 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <vector>
 
 using namespace iolab;
@@ -75,6 +76,24 @@ long firstTid(const std::string& logPath)
     long tid = 0;
     in >> tid;
     return tid;
+}
+
+// The syncfs calls of thread `tid` on `target` in the strace log (strace -y names the descriptor's path).
+int settledBy(const std::string& logPath, long tid, const std::string& target)
+{
+    std::ifstream in(logPath);
+    int calls = 0;
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream fields(line);
+        long lineTid = 0;
+        std::string call;
+        fields >> lineTid >> call;
+        calls += lineTid == tid && call.starts_with("syncfs(") &&
+                         call.find("<" + fs::canonical(target).string() + ">") != std::string::npos
+                     ? 1
+                     : 0;
+    }
+    return calls;
 }
 
 // Under strace LeakSanitizer cannot run (it needs ptrace itself) and would fail a sanitized iolab-cli's exit:
@@ -134,7 +153,7 @@ TEST_P(ReplayProgram, ReissuesEveryWriteAndSyncOfTheRecordingAndVerifies)
                     log,
                     "-e",
                     "trace=execve,write,pwrite64,writev,pwritev,pwritev2,fsync,fdatasync,"
-                    "sync_file_range,copy_file_range",
+                    "sync_file_range,copy_file_range,syncfs",
                     "--",
                     IOLAB_CLI_PATH,
                     "run",
@@ -154,6 +173,10 @@ TEST_P(ReplayProgram, ReissuesEveryWriteAndSyncOfTheRecordingAndVerifies)
                    {asanOptions});
     ASSERT_EQ(replayed.exitCode, 0) << replayed.out << replayed.err;
     EXPECT_THAT(replayed.out, HasSubstr("Inside the calls the replay took"));
+
+    // Before each repetition's timed part the runner's own thread wrote back what the target's filesystem
+    // held dirty (the last repetition's files removed): the program ran on a settled filesystem too.
+    EXPECT_EQ(settledBy(log, firstTid(log), target), 1) << "one syncfs of the target per repetition";
 
     // Every file the program wrote, its standard output included where that was a file (the test's capture
     // of it): the replay writes those too.

@@ -65,6 +65,11 @@ public:
         return path;
     }
     std::uint64_t freeBytes() override { return free; }
+    Outcome settle() override
+    {
+        ++settleCalls;
+        return Outcome::success();
+    }
     Outcome makeDurable(const std::string& path) override
     {
         std::lock_guard lock(m_mutex);
@@ -130,6 +135,7 @@ public:
     std::uint64_t free = 1ULL << 40;
     std::vector<std::string> durableCalls;
     int verifyCalls = 0;
+    std::atomic<int> settleCalls{0};
     int removeCalls = 0;
     int evictCalls = 0;
     std::vector<std::pair<std::string, std::uint64_t>> dataFiles;
