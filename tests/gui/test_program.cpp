@@ -485,6 +485,7 @@ TEST_F(ProgramWindow, FindAFasterWayAnswersAsTheCliDoesAndHistoryAndThePdfKeepIt
     editorOptions.repetitions = 2;
     editorOptions.alternate = false;
     window->matrixEditor()->setRunOptions(editorOptions);
+    screenshot(*window->matrixEditor(), "editor-run-options.png");
     QSignalSpy ended(window.get(), &MainWindow::runEnded);
     view->adviseButton()->click();
     EXPECT_FALSE(view->adviseButton()->isEnabled()) << "no second run while one starts";
