@@ -50,8 +50,9 @@ std::optional<double> ConsoleObserver::leftLocked()
             shares.push_back(m_plannedPerCase[i] > 0 ? static_cast<double>(m_caseFinishedBytes[i]) /
                                                            static_cast<double>(m_plannedPerCase[i])
                                                      : 1.0);
-        return estimateSecondsLeftInTurns(m_caseEstimates, shares,
-                                          std::chrono::duration<double>(now - m_start).count());
+        return estimateSecondsLeftInTurns(
+            m_caseEstimates, shares,
+            m_turnsStart ? std::chrono::duration<double>(now - *m_turnsStart).count() : 0.0);
     }
     const double inCase = std::chrono::duration<double>(now - m_caseStart).count();
     return estimateSecondsLeft(m_caseEstimates, m_caseSeconds, m_caseIndex, inCase);
@@ -78,6 +79,8 @@ void ConsoleObserver::caseStarted(const CaseStarted& started)
     m_alternate = started.alternate;
     m_round = started.repetition;
     m_rounds = started.repetitions;
+    if (m_alternate && m_round < m_rounds && !m_turnsStart)
+        m_turnsStart = m_caseStart;
     if (started.index >= m_plannedPerCase.size()) {
         m_plannedPerCase.resize(started.index + 1, started.testCase.totalBytes * m_repetitionsPerCase);
         m_caseFinishedBytes.resize(started.index + 1, 0);
@@ -112,9 +115,18 @@ void ConsoleObserver::sample(const Sample& sample)
 void ConsoleObserver::repetitionFinished(const RepetitionFinished& finished)
 {
     std::lock_guard lock(m_mutex);
-    if (finished.caseIndex < m_caseFinishedBytes.size())
-        m_caseFinishedBytes[finished.caseIndex] += finished.repetition.bytes;
-    m_finishedBytes += finished.repetition.bytes;
+    if (finished.caseIndex >= m_caseFinishedBytes.size()) {
+        m_finishedBytes += finished.repetition.bytes;
+        return;
+    }
+    std::uint64_t& done = m_caseFinishedBytes[finished.caseIndex];
+    // A repetition that did not succeed ends its case: what it did not write is not waited for.
+    const std::uint64_t planned = m_plannedPerCase[finished.caseIndex];
+    const std::uint64_t bytes = finished.repetition.outcome.ok() || done >= planned
+                                    ? finished.repetition.bytes
+                                    : std::max(finished.repetition.bytes, planned - done);
+    done += bytes;
+    m_finishedBytes += bytes;
 }
 
 void ConsoleObserver::caseFinished(const CaseResult& result)

@@ -50,6 +50,8 @@ private:
     std::vector<std::uint64_t> m_caseFinishedBytes; // by case index
     // Cases that take turns (RunOptions::alternate): the round running and how many.
     bool m_alternate = false;
+    // The first turn: the preparation before it (data sets written) is not paced.
+    std::optional<std::chrono::steady_clock::time_point> m_turnsStart;
     std::uint32_t m_round = 0;
     std::uint32_t m_rounds = 0;
     std::uint32_t m_repetitionsPerCase = 0;

@@ -389,6 +389,7 @@ void MainWindow::onSample(const Sample& sample)
 void MainWindow::onCaseFinished(const CaseResult& result)
 {
     m_results->updateCase(result);
+    m_presenter->caseFinished(result);
     if (result.status == Status::Failed)
         logger(LogModule::Gui).warn("case {} failed: {}", result.index + 1, result.reason);
 }

@@ -47,6 +47,7 @@ void RunPresenter::runStarting(const std::vector<double>& caseSeconds, std::uint
     m_caseStartedAt = 0;
     m_currentCase = -1;
     m_alternate = false;
+    m_turnsStartedAt = -1;
     m_repsPerCase = repetitionsPerCase;
     m_runClock.start();
     m_bar->setValue(0);
@@ -64,6 +65,8 @@ void RunPresenter::caseStarted(const CaseStarted& started)
     m_alternate = started.alternate;
     m_round = started.repetition;
     m_rounds = started.repetitions;
+    if (m_alternate && m_round < m_rounds && m_turnsStartedAt < 0)
+        m_turnsStartedAt = now;
     if (!m_alternate) {
         // In order: the case before is over, whatever it ran, and so is every case before it.
         if (hasCurrent())
@@ -94,7 +97,16 @@ void RunPresenter::repetitionFinished(const RepetitionFinished& finished)
     if (static_cast<int>(finished.caseIndex) != m_currentCase || !hasCurrent())
         return;
     ++m_repsDone[current()];
-    update(caseFraction(m_repsDone[current()], 0));
+    // A repetition that did not succeed ends its case: none of its repetitions is left to wait for.
+    update(finished.repetition.outcome.ok() ? caseFraction(m_repsDone[current()], 0) : 1.0);
+}
+
+void RunPresenter::caseFinished(const CaseResult& result)
+{
+    if (result.index >= m_caseShareDone.size())
+        return;
+    m_caseShareDone[result.index] = 1.0;
+    redraw();
 }
 
 void RunPresenter::probeKillStarted(const ProbeKillStarted& kill)
@@ -119,6 +131,13 @@ void RunPresenter::update(double caseFraction)
     if (!hasCurrent())
         return;
     m_caseShareDone[current()] = std::clamp(caseFraction, 0.0, 1.0);
+    redraw();
+}
+
+void RunPresenter::redraw()
+{
+    if (!hasCurrent())
+        return;
     double total = 0;
     double done = 0;
     for (std::size_t i = 0; i < m_caseWeights.size(); ++i) {
@@ -130,7 +149,8 @@ void RunPresenter::update(double caseFraction)
     const double elapsed = static_cast<double>(m_runClock.elapsed()) / 1000.0;
     double remaining = 0;
     if (m_alternate) {
-        remaining = estimateSecondsLeftInTurns(m_caseWeights, m_caseShareDone, elapsed);
+        remaining = estimateSecondsLeftInTurns(m_caseWeights, m_caseShareDone,
+                                               m_turnsStartedAt < 0 ? 0.0 : elapsed - m_turnsStartedAt);
     } else {
         const std::vector<double> finished(
             m_caseSecondsTaken.begin(), m_caseSecondsTaken.begin() + static_cast<std::ptrdiff_t>(current()));

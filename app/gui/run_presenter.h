@@ -38,6 +38,8 @@ public:
     void caseStarted(const CaseStarted& started);
     void sample(const Sample& sample);
     void repetitionFinished(const RepetitionFinished& finished);
+    // A case is over, whatever it ran (refused, failed, cut short): its whole share counts as done.
+    void caseFinished(const CaseResult& result);
     void probeKillStarted(const ProbeKillStarted& kill);
     void stopping();
     bool isStopping() const { return m_stopping; }
@@ -47,6 +49,7 @@ public:
 private:
     // Sets the running case's share done, then redraws.
     void update(double caseFraction);
+    void redraw();
     // The running case's share done, after `repetitions` of its repetitions and `kills` of its probe's.
     double caseFraction(double repetitions, double kills) const;
     // The running case's entry in a per-case vector.
@@ -65,6 +68,7 @@ private:
     std::uint32_t m_repsPerCase = 1;
     // Cases that take turns: the round running (its repetition's index) and how many.
     bool m_alternate = false;
+    double m_turnsStartedAt = -1; // run clock seconds at the first turn (the preparation is not paced)
     std::uint32_t m_round = 0;
     std::uint32_t m_rounds = 0;
     std::vector<std::uint32_t> m_probeKills; // per case

@@ -605,10 +605,11 @@ void drawSmallMultiples(Layout& layout, const RunResult& result)
                 return reads ? s.deviceReadMBps : s.deviceWriteMBps;
             };
             // Each measured sample's time on the case's own clock. Cases that took turns ran their
-            // repetitions between the others': the time the others took is left out, so that the line
-            // goes on from one repetition to the next as in a case run on its own.
+            // repetitions between the others': the time between two of its repetitions (the others' turns,
+            // and its own clean-up and preparation) is left out, so that the line goes on from one
+            // repetition to the next.
             const bool turns = result.options.alternate;
-            const double interval = result.options.sampleIntervalMs / 1000.0;
+            const double intervalSeconds = result.options.sampleIntervalMs / 1000.0;
             std::vector<double> at(c.samples.size(), 0.0);
             double skipped = 0;
             const Sample* previous = nullptr;
@@ -619,7 +620,7 @@ void drawSmallMultiples(Layout& layout, const RunResult& result)
                 if (t0 < 0)
                     t0 = s.runSeconds;
                 if (turns && previous != nullptr && previous->repetition != s.repetition)
-                    skipped += std::max(0.0, s.runSeconds - previous->runSeconds - interval);
+                    skipped += std::max(0.0, s.runSeconds - previous->runSeconds - intervalSeconds);
                 at[k] = s.runSeconds - t0 - skipped;
                 previous = &s;
                 tMax = std::max(tMax, at[k]);

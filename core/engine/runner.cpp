@@ -993,7 +993,7 @@ struct PreparedCase
     std::unique_ptr<CaseRunner> runner; // set when the case is ready to run its repetitions
     std::unique_ptr<CallLatency> latency;
     Clock::duration spent{}; // the wall time the case has taken so far
-    bool ended = false;      // its repetitions are over: every one ran, or one did not succeed
+    bool ended = false; // taking turns: it takes no more (refused in preparation, or a repetition failed)
 
     bool ready() const { return runner != nullptr; }
 };
@@ -1155,19 +1155,26 @@ void runInTurns(RunContext& run)
     auto& log = logger(LogModule::Core);
     std::vector<PreparedCase> cases(run.caseCount);
     for (std::uint32_t i = 0; i < run.caseCount; ++i) {
-        PreparedCase& prepared = cases[i];
-        prepared.result.index = i;
-        prepared.result.testCase = run.plan.cases()[i];
-        if (run.stop.load())
-            continue; // settled below, with the cases the stop cut short
-        const auto start = Clock::now();
-        prepareCase(run, prepared);
-        prepared.spent = Clock::now() - start;
-        if (!prepared.ready()) {
-            if (run.observer != nullptr)
-                run.observer->caseStarted({i, run.caseCount, prepared.result.testCase});
-            finishCase(run, prepared, {});
-            prepared.ended = true;
+        cases[i].result.index = i;
+        cases[i].result.testCase = run.plan.cases()[i];
+    }
+    // The readers' data sets first: they stay until the last round, so a writer's space is checked with
+    // them all on the target (its own files come and go with each repetition).
+    for (const bool readers : {true, false}) {
+        for (PreparedCase& prepared : cases) {
+            if ((prepared.result.testCase.direction == Direction::Read) != readers || run.stop.load())
+                continue; // a stop settles it below, with the cases it cut short
+            const auto start = Clock::now();
+            prepareCase(run, prepared);
+            prepared.spent = Clock::now() - start;
+            if (!prepared.ready()) {
+                // Settled before the rounds: started and finished at once, past its turns.
+                if (run.observer != nullptr)
+                    run.observer->caseStarted({prepared.result.index, run.caseCount, prepared.result.testCase,
+                                               true, run.repetitions, run.repetitions});
+                finishCase(run, prepared, {});
+                prepared.ended = true;
+            }
         }
     }
     log.info("the cases take turns: {} rounds of one repetition each", run.repetitions);
@@ -1205,7 +1212,8 @@ void runInTurns(RunContext& run)
                     : fmt::format("cut short: the run was cancelled after {} of its {} repetitions",
                                   result.repetitions.size(), run.repetitions);
         }
-        if (!settled && prepared.ready())
+        // A case the stop came before has no repetition: neither started nor finished, as in order.
+        if (!settled && prepared.ready() && !result.repetitions.empty())
             finishCase(run, prepared, std::move(samples[i]));
         run.results.push_back(std::move(result));
     }

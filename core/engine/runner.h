@@ -19,7 +19,9 @@ class SystemProbe;
 class Workspace;
 
 // A case starts, or (a run whose cases take turns, RunOptions::alternate) its next repetition does: then
-// `alternate` is set and `repetition` (warm-ups first) and `repetitions` say which of how many.
+// `alternate` is set and `repetition` (warm-ups first) and `repetitions` say which of how many; `repetition`
+// equal to `repetitions` is past its turns: its kill -9 probe starts, or it was settled (refused) before the
+// first round.
 struct CaseStarted
 {
     std::uint32_t index = 0;
@@ -63,7 +65,7 @@ public:
 // RunOptions::alternate the cases take turns instead: every case is made ready first (its data set written),
 // then each round runs one repetition of every case, the order reversed every other round (A B C, C B A), so
 // that a device whose speed drifts over the minutes weighs on every case alike; each case finishes (its
-// kill -9 probe, caseFinished) after the last round.
+// kill -9 probe, caseFinished) after the last round, one refused when made ready at once.
 class Runner
 {
 public:

@@ -99,8 +99,9 @@ struct Matrix
     CaseOverrides overridden;
     // Where those kills land, when a run does not say (RunOptions::crashProbeAt).
     std::optional<CrashProbeAt> crashProbeAt;
-    // Its cases take turns, a round of one repetition of each (RunOptions::alternate), when a run does not
-    // say: a matrix whose answer is a ratio between its cases asks for it.
+    // Its cases take turns, a round of one repetition of each: the front ends set RunOptions::alternate from
+    // it (the CLI's --alternate, the editor's Take turns); a matrix whose answer is a ratio between its cases
+    // asks for it.
     std::optional<bool> alternate;
 
     friend bool operator==(const Matrix&, const Matrix&) = default;

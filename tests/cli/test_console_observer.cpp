@@ -44,7 +44,7 @@ TEST(ConsoleObserver, TheProgressCountsTheKill9ProbesRuns)
 }
 
 // Cases that take turns: each repetition counts for its own case, whichever case started last, and a case
-// that ends early (a failed repetition) counts its whole plan once it finishes, never twice.
+// that ends early (a failed repetition) counts its whole plan from then on, never twice.
 TEST(ConsoleObserver, CasesTakingTurnsCountEachRepetitionForItsOwnCase)
 {
     ExpandedMatrix expanded;
@@ -70,10 +70,17 @@ TEST(ConsoleObserver, CasesTakingTurnsCountEachRepetitionForItsOwnCase)
     }
     EXPECT_DOUBLE_EQ(observer.fraction(), 400.0 / 600.0);
     ASSERT_TRUE(observer.secondsLeft().has_value());
+    // Case 1's third repetition fails: none of its repetitions is left to wait for, now or when it finishes.
+    observer.caseStarted({0, 2, write, true, 2, 3});
+    RepetitionFinished failedRep;
+    failedRep.caseIndex = 0;
+    failedRep.repetition.outcome = {Status::Failed, 5, "write", "EIO"};
+    observer.repetitionFinished(failedRep);
+    EXPECT_DOUBLE_EQ(observer.fraction(), 500.0 / 600.0);
     CaseResult failed;
     failed.index = 0;
     failed.testCase = write;
-    observer.caseFinished(failed); // its third repetition will not run
+    observer.caseFinished(failed);
     EXPECT_DOUBLE_EQ(observer.fraction(), 500.0 / 600.0);
     observer.caseStarted({1, 2, write, true, 2, 3});
     rep.caseIndex = 1;

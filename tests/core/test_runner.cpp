@@ -228,6 +228,29 @@ TEST_F(RunnerTest, CasesThatTakeTurnsGoOnWithoutOneThatFailedOrWasRefused)
     EXPECT_TRUE(m_workspace.live().empty());
 }
 
+// Cases that take turns are made ready readers first: their data sets stay until the last round, so a
+// writer's free space is checked with them on the target. Each refused case is settled at once, past its
+// turns.
+TEST_F(RunnerTest, CasesThatTakeTurnsAreMadeReadyReadersFirst)
+{
+    auto reader = std::make_unique<FakeStrategy>("reader", m_other);
+    reader->mutableInfo().layout = DataLayout::FilePerThread;
+    m_registry.add(std::move(reader));
+    m_workspace.free = 100 << 20;
+    ExpandedMatrix e = cases({"fake", "reader"});
+    e.cases[0].totalBytes = 200 << 20; // the writer does not fit
+    e.cases[1].direction = Direction::Read;
+    e.cases[1].totalBytes = 200 << 20; // nor does the reader's data set
+    RunOptions options;
+    options.alternate = true;
+    const auto result = run(e, options);
+    EXPECT_EQ(m_recorder.events, (std::vector<std::string>{"started 1", "finished 1", "started 0",
+                                                           "finished 0", "run finished"}));
+    EXPECT_EQ(result.cases[0].status, Status::Refused);
+    EXPECT_EQ(result.cases[1].status, Status::Refused);
+    EXPECT_THAT(result.cases[1].reason, HasSubstr("data set"));
+}
+
 // Stopped in the first round: the case running is cancelled by its repetition, the one that ran before it is
 // cut short (saying how many of its repetitions ran), the one after it never started.
 TEST_F(RunnerTest, CancellingCasesThatTakeTurnsSaysWhatEachRan)

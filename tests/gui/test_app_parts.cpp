@@ -277,6 +277,41 @@ TEST(RunPresenter, CasesTakingTurnsShowTheRoundAndMoveTheBarByEveryCasesRepetiti
     rep.caseIndex = 1;
     presenter.repetitionFinished(rep);
     EXPECT_EQ(progress->value(), 875) << "case 2 (30 s of 40) done, case 1 half";
+    // Case 1's second repetition fails: the case is over, and so is the run's work.
+    started.index = 0;
+    presenter.caseStarted(started);
+    RepetitionFinished failed;
+    failed.caseIndex = 0;
+    failed.repetition.outcome.status = Status::Failed;
+    presenter.repetitionFinished(failed);
+    EXPECT_EQ(progress->value(), 1000);
+}
+
+// A case refused when the cases that take turns are made ready is settled at once, past its turns: the cases
+// before it are not counted as done, and its own share is.
+TEST(RunPresenter, ACaseSettledBeforeTheRoundsCountsAsDoneAndNoOtherDoes)
+{
+    QStatusBar bar;
+    RunPresenter presenter(&bar);
+    presenter.runStarting({10.0, 10.0, 20.0}, 2);
+    presenter.runStarted(3);
+    auto* progress = bar.findChild<QProgressBar*>();
+    ASSERT_NE(progress, nullptr);
+    CaseStarted refused;
+    refused.index = 2;
+    refused.count = 3;
+    refused.testCase.strategy = "write";
+    refused.alternate = true;
+    refused.repetition = 2;
+    refused.repetitions = 2;
+    presenter.caseStarted(refused);
+    EXPECT_EQ(progress->value(), 0) << "cases 1 and 2 have not run";
+    CaseResult settled;
+    settled.index = 2;
+    settled.status = Status::Refused;
+    presenter.caseFinished(settled);
+    EXPECT_EQ(progress->value(), 500) << "case 3's 20 s of 40 will not be waited for";
+    EXPECT_THAT(presenter.text().toStdString(), ::testing::Not(HasSubstr("Round")));
 }
 
 // While a case's kill -9 probe runs, the status line says which kill it is at and the bar goes on moving:
