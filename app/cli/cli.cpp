@@ -30,6 +30,7 @@
 #include "core/formats/presets.h"
 #include "core/formats/result_csv.h"
 #include "core/formats/result_json.h"
+#include "core/formats/result_redact.h"
 #include "core/model/replay.h"
 #include "core/version.h"
 #include "platform/calibration.h"
@@ -134,6 +135,7 @@ struct RunArgs
     // (core/analysis/program_advice.h) as the Summary.
     bool advise = false;
     bool alternate = false; // --alternate: the cases take turns
+    bool redact = false;    // --redact: the JSON and CSV written fit to share (core/formats/result_redact.h)
 };
 
 Matrix matrixFromAxes(const RunArgs& args)
@@ -941,6 +943,10 @@ int commandRun(const Registry& registry, const RunArgs& args)
         if (auto problem = outputPathProblem(out); !problem.empty())
             throw InputError(problem);
     }
+    if (args.redact && outputs.empty())
+        throw InputError(
+            "--redact makes the files written fit to share, and this run writes none: add --json "
+            "FILE or --csv FILE (or redact a result later with iolab report RESULT.json --redact)");
     if (args.repetitions && (*args.repetitions == 0 || *args.repetitions > kMaxRepetitions))
         throw InputError(fmt::format("--reps: give 1 to {} measured repetitions", kMaxRepetitions));
     if (args.warmups > kMaxWarmups)
@@ -1067,8 +1073,10 @@ int commandRun(const Registry& registry, const RunArgs& args)
     }
     printTally(result);
     int status = allCasesOk(result) ? kExitOk : kExitCasesFailed;
+    // The files are what leaves the machine; the terminal's own copy keeps the names.
+    const RunResult toWrite = args.redact ? redactResult(result) : result;
     if (!args.jsonPath.empty()) {
-        const auto outcome = writeFileAtomically(args.jsonPath, resultToJson(result).dump(1) + "\n");
+        const auto outcome = writeFileAtomically(args.jsonPath, resultToJson(toWrite).dump(1) + "\n");
         if (!outcome.ok()) {
             std::fprintf(stderr, "error: %s\n", outcome.message.c_str());
             status = kExitCasesFailed;
@@ -1079,7 +1087,7 @@ int commandRun(const Registry& registry, const RunArgs& args)
     if (!args.csvPath.empty()) {
         Outcome outcome;
         std::string written;
-        for (const auto& file : resultCsvFiles(result, args.csvPath)) {
+        for (const auto& file : resultCsvFiles(toWrite, args.csvPath)) {
             outcome = writeFileAtomically(file.path, file.content);
             if (!outcome.ok())
                 break;
@@ -1249,6 +1257,10 @@ int runCli(int argc, const char* const* argv)
     run->add_flag("--no-space-check", args.noSpaceCheck,
                   "Run cases even when the target lacks the free space (to see how a full disk behaves)");
     run->add_option("--json", args.jsonPath, "Write the result JSON here");
+    run->add_flag("--redact", args.redact,
+                  "Write the JSON and CSV fit to share: the host name, paths, user names, serial numbers and "
+                  "MAC addresses replaced by placeholders (the same value by the same one), every figure "
+                  "kept, and the result saying so first");
     run->add_option("--csv", args.csvPath, "Write the repetitions CSV here (samples go beside it)");
     run->add_flag("--quiet", args.quiet, "No progress on stderr");
     run->add_flag("--latency-table", args.latencyTable,
@@ -1292,6 +1304,8 @@ int runCli(int argc, const char* const* argv)
         ->capture_default_str();
     advise->add_flag("--verify", adviseArgs.verify, "Read every file back and check every byte");
     advise->add_option("--json", adviseArgs.jsonPath, "Write the result JSON here");
+    advise->add_flag("--redact", adviseArgs.redact,
+                     "Write the JSON fit to share: names replaced by placeholders, every figure kept");
     advise->add_flag("--quiet", adviseArgs.quiet, "No progress on stderr");
     advise->add_flag("--no-space-check", adviseArgs.noSpaceCheck,
                      "Run even when the target lacks the free space the replay needs");

@@ -25,6 +25,7 @@
 #include "core/analysis/program_advice.h"
 #include "core/base/log.h"
 #include "core/base/units.h"
+#include "core/formats/result_redact.h"
 #include "platform/platform.h"
 
 #include <QAction>
@@ -323,6 +324,7 @@ void MainWindow::updateActions()
                                                 : blocked);
     m_stopAction->setEnabled(running && !m_presenter->isStopping());
     m_exportAction->setEnabled(m_result.has_value() && !running);
+    m_shareAction->setEnabled(m_result.has_value() && !running);
     // The questions are for an idle window: a run shows in the lab until it ends.
     m_startPageAction->setEnabled(!running);
     // The target and the matrix are the run's while it goes.
@@ -455,6 +457,18 @@ void MainWindow::chooseExport()
 {
     if (m_result)
         m_exporter->choose(this, *m_result);
+}
+
+void MainWindow::chooseExportForSharing()
+{
+    if (m_result)
+        m_exporter->choose(this, *m_result, true);
+}
+
+void MainWindow::exportForSharingTo(const QString& path)
+{
+    if (m_result)
+        m_exporter->exportTo(redactResult(*m_result), path);
 }
 
 void MainWindow::exportTo(const QString& path)

@@ -96,6 +96,8 @@ public:
     // Exports off the GUI thread and says in the status bar where it went or why it failed (and in the banner
     // when it failed); exporter()'s finished follows.
     void exportTo(const QString& path);
+    // The result shown, made fit to share (names replaced, every figure kept), written to `path`.
+    void exportForSharingTo(const QString& path);
     // Reads a result file off the GUI thread and shows it; resultOpened follows, with the error also in the
     // banner as `failureText` (its %1). An open asked for later, or a run started, makes it moot: dropped.
     void openResultFile(const QString& path);
@@ -205,6 +207,7 @@ private:
     void onRunFinished(const RunResult& result);
     void onRunFailed(const QString& message);
     void chooseExport();
+    void chooseExportForSharing();
     void runSaved(const QString& path, const QString& error);
     void historyListed();
     void refreshStartPage();
@@ -237,6 +240,7 @@ private:
     QAction* m_runAction = nullptr;
     QAction* m_stopAction = nullptr;
     QAction* m_exportAction = nullptr;
+    QAction* m_shareAction = nullptr;
     QAction* m_openAction = nullptr;
     QAction* m_startPageAction = nullptr;
     QAction* m_labAction = nullptr;

@@ -33,6 +33,14 @@ void MainWindow::buildActions()
     m_exportAction->setToolTip(tr("Save the results shown as a PDF report, JSON or CSV (Ctrl+E)"));
     connect(m_exportAction, &QAction::triggered, this, &MainWindow::chooseExport);
 
+    m_shareAction = new QAction(tr("Export for &sharing..."), this);
+    m_shareAction->setObjectName(QStringLiteral("shareAction"));
+    m_shareAction->setToolTip(tr(
+        "Save the results as a PDF report, JSON or CSV fit to send to a vendor or post in a public tracker: "
+        "the host name, paths, user names, serial numbers and MAC addresses replaced by placeholders (the "
+        "same value by the same one), every figure kept, and the report saying so first"));
+    connect(m_shareAction, &QAction::triggered, this, &MainWindow::chooseExportForSharing);
+
     m_openAction = new QAction(loadIcon(QStringLiteral("open")), tr("&Open result..."), this);
     m_openAction->setShortcut(QKeySequence::Open);
     m_openAction->setToolTip(tr("Open a result JSON written by IOLab or iolab-cli (Ctrl+O)"));
@@ -63,6 +71,7 @@ void MainWindow::buildActions()
         tr("Copy a result JSON (a customer's run, another machine's) into History, to compare it "
            "with any other run there"));
     file->addAction(m_exportAction);
+    file->addAction(m_shareAction);
     file->addSeparator();
     QAction* openTrace = file->addAction(tr("Open a &trace..."), this, &MainWindow::chooseTrace);
     openTrace->setObjectName(QStringLiteral("openTraceAction"));

@@ -9,6 +9,7 @@
 #include "core/formats/profile_json.h"
 #include "core/formats/result_csv.h"
 #include "core/formats/result_json.h"
+#include "core/formats/result_redact.h"
 #include "core/model/trace_format.h"
 #include "core/version.h"
 #include "platform/platform.h"
@@ -140,7 +141,13 @@ int reportCommand(int argc, char** argv)
         QStringLiteral("What writes to a file are ranked and coloured by: durable (default: what reached the "
                        "disk, the final fsync included) or apparent (when the last write returned)."),
         QStringLiteral("rate"), QStringLiteral("durable"));
-    parser.addOptions({pdf, csv, json, page, rank});
+    const QCommandLineOption redact(
+        QStringLiteral("redact"),
+        QStringLiteral(
+            "Write the report fit to share: the host name, paths, user names, serial numbers and MAC "
+            "addresses replaced by placeholders (the same value by the same one), every figure "
+            "kept, and the report saying so first."));
+    parser.addOptions({pdf, csv, json, page, rank, redact});
     // parse(), not process(): an unknown option exits 2 like every other bad input, not Qt's 1.
     if (!parser.parse(QCoreApplication::arguments())) {
         fail(parser.errorText());
@@ -185,6 +192,13 @@ int reportCommand(int argc, char** argv)
     }
     // A trace is read as it streams (it may hold millions of calls); a result JSON whole.
     if (isTrace(in.peek(sizeof trace::kMagic))) {
+        if (parser.isSet(redact)) {
+            fail(QStringLiteral("%1 is a trace: --redact applies to a result; a trace is made fit to share "
+                                "when it is recorded or imported (iolab-cli record --anonymise, iolab-cli "
+                                "import --anonymise)")
+                     .arg(args[1]));
+            return 2;
+        }
         if (parser.isSet(csv)) {
             fail(QStringLiteral("%1 is a trace: its profile has no CSV; give --pdf or --json").arg(args[1]));
             return 2;
@@ -210,6 +224,8 @@ int reportCommand(int argc, char** argv)
         fail(qs(e.what()));
         return 2;
     }
+    if (parser.isSet(redact))
+        result = redactResult(result);
     // Every output path is checked before anything is written, so a bad one costs nothing.
     for (const auto* option : {&pdf, &csv, &json}) {
         if (!parser.isSet(*option))

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/result_exporter.h"
+
 #include "app/gui/widget_helpers.h"
+#include "core/formats/result_redact.h"
 
 #include "app/gui/export_choice.h"
 #include "app/gui/report_command.h"
@@ -47,9 +49,10 @@ void ResultExporter::written(const QString& path, const QString& error)
     Q_EMIT finished(path, error);
 }
 
-void ResultExporter::choose(QWidget* parent, const RunResult& result)
+void ResultExporter::choose(QWidget* parent, const RunResult& result, bool forSharing)
 {
-    QFileDialog dialog(parent, tr("Export results"));
+    QFileDialog dialog(parent, forSharing ? tr("Export for sharing: names replaced, every figure kept")
+                                          : tr("Export results"));
     dialog.setObjectName(QStringLiteral("exportDialog"));
     dialog.setAcceptMode(QFileDialog::AcceptSave);
     dialog.setFileMode(QFileDialog::AnyFile);
@@ -58,7 +61,8 @@ void ResultExporter::choose(QWidget* parent, const RunResult& result)
     dialog.selectNameFilter(filters.constFirst());
     // Where the last export went, or the home folder: never the folder the app happened to start in.
     dialog.setDirectory(m_lastFolder.isEmpty() ? qs(homeDirectory()) : m_lastFolder);
-    dialog.selectFile(QStringLiteral("iolab-report.pdf"));
+    dialog.selectFile(forSharing ? QStringLiteral("iolab-report-shared.pdf")
+                                 : QStringLiteral("iolab-report.pdf"));
     // The name follows the type: choosing JSON turns iolab-report.pdf into iolab-report.json.
     connect(&dialog, &QFileDialog::filterSelected, &dialog, [&dialog](const QString& filter) {
         const QStringList chosen = dialog.selectedFiles();
@@ -68,7 +72,8 @@ void ResultExporter::choose(QWidget* parent, const RunResult& result)
     });
     if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
         return;
-    exportTo(result, fileNameForFilter(dialog.selectedFiles().constFirst(), dialog.selectedNameFilter()));
+    const QString path = fileNameForFilter(dialog.selectedFiles().constFirst(), dialog.selectedNameFilter());
+    exportTo(forSharing ? redactResult(result) : result, path);
 }
 
 } // namespace iolab::gui

@@ -36,8 +36,9 @@ public:
     bool isExporting() const { return m_writing > 0; }
     // Tests hold the writing back with it; it runs on the worker thread.
     void setWriter(Writer writer) { m_writer = std::move(writer); }
-    // Asks where (the Export dialog over `parent`) and exports there.
-    void choose(QWidget* parent, const RunResult& result);
+    // Asks where (the Export dialog over `parent`) and exports there. `forSharing`: the result made fit to
+    // share first (core/formats/result_redact.h), the dialog saying so.
+    void choose(QWidget* parent, const RunResult& result, bool forSharing = false);
 
 Q_SIGNALS:
     void statusChanged(const QString& text);

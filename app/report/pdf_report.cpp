@@ -26,6 +26,7 @@
 #include "core/engine/registry.h"
 #include "core/engine/replay_script.h"
 #include "core/formats/fio_job.h"
+#include "core/formats/result_redact.h"
 #include "core/model/axes.h"
 
 #include <QBuffer>
@@ -935,6 +936,8 @@ void headerSection(Layout& layout, const ReportContext& ctx)
         8.5, kMuted);
     if (!result.matrix.description.empty())
         layout.paragraph(qs(result.matrix.description), 9, kMuted);
+    if (result.redacted)
+        layout.paragraph(qs(kRedactedNotice), 9, kBad);
     if (result.cancelled)
         layout.paragraph(
             QStringLiteral("This run was stopped before the end: the cases after the last one shown "

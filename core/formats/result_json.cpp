@@ -417,6 +417,8 @@ json resultToJson(const RunResult& r)
         out["warnings"] = r.warnings;
     if (!r.programAdvice.empty())
         out["programAdvice"] = r.programAdvice;
+    if (r.redacted)
+        out["redacted"] = true;
     if (r.system.gathered)
         out["system"] = r.system;
     return out;
@@ -460,6 +462,7 @@ RunResult resultFromJson(std::string_view text, std::string_view sourceName)
             j.at("system").get_to(r.system); // nor system facts before issue 18
         if (j.contains("programAdvice"))
             j.at("programAdvice").get_to(r.programAdvice); // only a run of a program's ways has it
+        r.redacted = j.value("redacted", false);
         return r;
     } catch (const InputError& e) {
         throw InputError(fmt::format("{}: damaged result file: {}", sourceName, e.what()));

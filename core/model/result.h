@@ -323,6 +323,8 @@ struct RunResult
     // answer to how it should write (core/analysis/program_advice.h's lines), kept with the result so that
     // History, the Summary and the PDF show it without the trace.
     std::vector<std::string> programAdvice;
+    // Made fit to share (core/formats/result_redact.h): names replaced by placeholders, every figure kept.
+    bool redacted = false;
 
     friend bool operator==(const RunResult&, const RunResult&) = default;
 };

@@ -22,6 +22,7 @@
 using namespace iolab;
 using namespace iolab::test;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 namespace {
 
@@ -173,6 +174,33 @@ TEST_F(Cli, QuickRunWritesValidJsonAndCsvAndLeavesNothing)
     const auto log = slurp(m_state / "iolab/iolab.log");
     EXPECT_THAT(log, HasSubstr("[core] info: run started: " + std::to_string(cases) + " cases"));
     EXPECT_THAT(log, HasSubstr("[platform] info: run folder"));
+}
+
+// run --redact: the JSON and the CSV written carry neither this host's name nor the target's path, the
+// figures are the run's.
+TEST_F(Cli, ARunRedactedForSharingWritesNoNameInItsFiles)
+{
+    const auto json = m_out / "shared.json";
+    const auto csv = m_out / "shared.csv";
+    const auto r = cli({"run", "--target", m_target.path(), "--strategy", "write", "--chunk", "64K", "--size",
+                        "1M", "--reps", "1", "--warmups", "0", "--json", json, "--csv", csv, "--redact"});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    const std::string host = makeSystemProbe()->host().hostname;
+    const std::string target = std::filesystem::canonical(m_target.path()).string();
+    ASSERT_FALSE(host.empty());
+    for (const auto& file : {json, csv, m_out / "shared.summary.csv"}) {
+        const std::string text = slurp(file);
+        EXPECT_EQ(text.find(target), std::string::npos) << file;
+        EXPECT_THAT(text, Not(::testing::ContainsRegex("(^|[^A-Za-z0-9_.-])" + host + "($|[^A-Za-z0-9_.-])")))
+            << file;
+    }
+    const auto result = resultFromJson(slurp(json), json);
+    EXPECT_TRUE(result.redacted);
+    EXPECT_EQ(result.host.hostname, "host-1");
+    EXPECT_EQ(result.target.path, "path-1");
+    ASSERT_EQ(result.cases.size(), 1u);
+    EXPECT_EQ(result.cases[0].status, Status::Ok);
+    EXPECT_GT(result.cases[0].durableMBps.median, 0.0);
 }
 
 TEST_F(Cli, AxisFlagsBuildTheMatrix)

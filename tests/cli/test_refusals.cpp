@@ -470,6 +470,7 @@ const Row kCliRows[] = {
      }},
     // --plan: what Run would do, and nothing run.
     {"PlanPrintsThePlanAndRunsNothing", {"run", "--target", "{T}", "--strategy", "write,direct", "--chunk", "64K", "--size", "8M", "--plan"}, 0, {"Plan:", "2 cases to run", "Estimate: about"}},
+    {"RedactWithoutFiles", {"run", "--target", "{T}", "--strategy", "write", "--chunk", "64K", "--size", "1M", "--redact"}, 2, {"--redact makes the files written fit to share", "add --json FILE", "iolab report RESULT.json --redact"}},
     {"PlanSaysTheCasesTakeTurns", {"run", "--target", "{T}", "--strategy", "write,direct", "--chunk", "64K", "--size", "8M", "--alternate", "--plan"}, 0, {"2 cases to run", "taking turns (a round of one repetition of each case"}},
     {"SmallFilesystemSmallCase", {"run", "--target", "{P}", "--strategy", "write", "--chunk", "64K", "--size", "1M", "--reps", "1", "--warmups", "0", "--quiet"}, 0, {"MB/s"},
      [](Scene& s) { s.mount.emplace("size=8m"); s.special = s.mount->path(); }, Needs::Root},

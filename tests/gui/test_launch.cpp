@@ -6,9 +6,11 @@
 #include "app/gui/main_window.h"
 #include "app/gui/target_model.h"
 #include "core/formats/matrix_json.h"
+#include "core/formats/result_json.h"
 #include "core/model/matrix.h"
 #include "core/version.h"
 #include "platform/platform.h"
+#include "tests/support/leaky_result.h"
 #include "tests/support/mount.h"
 #include "tests/support/pdf_text.h"
 #include "tests/support/process.h"
@@ -293,6 +295,48 @@ TEST(Launch, AReportOfATraceIsItsProgramsProfile)
     const auto profile = nlohmann::json::parse(std::ifstream(out / "p.json"));
     EXPECT_EQ(profile.at("schema"), "iolab-profile/1");
     EXPECT_EQ(profile.at("writeCalls"), 4);
+}
+
+// iolab report --redact: a result carrying a host name, a home folder's paths, a serial number and a MAC
+// address comes out as a PDF, a JSON and a CSV with none of them, every figure kept, saying so first; a trace
+// is refused with where its names are taken out instead.
+TEST(Launch, AReportRedactedForSharingCarriesNoNameAndKeepsEveryFigure)
+{
+    TempDir out;
+    const RunResult leaky = leakyResult();
+    std::ofstream(out / "leaky.json") << resultToJson(leaky).dump(1);
+    const auto app = runApp({"report", out / "leaky.json", "--redact", "--pdf", out / "r.pdf", "--json",
+                             out / "r.json", "--csv", out / "r.csv"},
+                            {"QT_QPA_PLATFORM=", "DISPLAY=", "WAYLAND_DISPLAY=", "WAYLAND_SOCKET="});
+    ASSERT_EQ(app.exitCode, 0) << app.err;
+    const auto text = runHostTool("pdftotext", {"-layout", out / "r.pdf", "-"});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    std::map<std::string, std::string> files{{"the PDF", withoutLigatures(text.out)}};
+    for (const char* name : {"r.json", "r.csv", "r.summary.csv", "r.samples.csv"}) {
+        std::ifstream in(out / name);
+        files[name] = std::string(std::istreambuf_iterator<char>(in), {});
+        ASSERT_FALSE(files[name].empty()) << name;
+    }
+    for (const auto& [file, content] : files)
+        for (const auto& name : kLeakyNames)
+            EXPECT_EQ(content.find(name), std::string::npos) << name << " is in " << file;
+    EXPECT_THAT(files["the PDF"], HasSubstr("Redacted for sharing"));
+    EXPECT_THAT(files["the PDF"], HasSubstr("host-1"));
+    const RunResult shared = resultFromJson(files["r.json"], "r.json");
+    EXPECT_TRUE(shared.redacted);
+    ASSERT_EQ(shared.cases.size(), leaky.cases.size());
+    for (std::size_t i = 0; i < leaky.cases.size(); ++i)
+        EXPECT_EQ(shared.cases[i].repetitions, leaky.cases[i].repetitions) << "every figure as measured";
+
+    SyntheticTrace t;
+    t.open(10, 10, "/home/alice/out.bin", trace::OpenWrite | trace::OpenCreate, 3);
+    t.writeTo(out / "t.iolab-trace");
+    const auto trace = runApp({"report", out / "t.iolab-trace", "--redact", "--pdf", out / "p.pdf"},
+                              {"QT_QPA_PLATFORM=", "DISPLAY=", "WAYLAND_DISPLAY=", "WAYLAND_SOCKET="});
+    EXPECT_EQ(trace.exitCode, 2);
+    EXPECT_THAT(trace.err, HasSubstr("--redact applies to a result"));
+    EXPECT_THAT(trace.err, HasSubstr("iolab-cli record --anonymise"));
+    EXPECT_FALSE(std::filesystem::exists(out / "p.pdf"));
 }
 
 // The rule behind it, row by row: which platform Qt will try, and which display servers answer.

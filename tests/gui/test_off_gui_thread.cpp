@@ -20,6 +20,7 @@
 #include "tests/support/qt_wait.h"
 #include "tests/support/temp_dir.h"
 
+#include <QAction>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTest>
@@ -27,10 +28,12 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <condition_variable>
 #include <fstream>
 #include <future>
+#include <iterator>
 #include <memory>
 #include <mutex>
 
@@ -189,6 +192,32 @@ TEST_F(OffGuiThread, AnExportIsWrittenByAWorkerAndTheWindowSaysSoMeanwhile)
     EXPECT_FALSE(window->exporter()->isExporting());
     EXPECT_THAT(window->progressText().toStdString(), HasSubstr("Exported to"));
     EXPECT_TRUE(QFile::exists(q(data / "held.json")));
+}
+
+// File > Export for sharing: the result shown, its names replaced, written as any export is; the action is
+// there beside Export, enabled with a result.
+TEST_F(OffGuiThread, AnExportForSharingWritesTheResultWithItsNamesReplaced)
+{
+    ASSERT_EQ(openAndWait(*window, QStringLiteral(IOLAB_SOURCE_DIR "/tests/data/golden-result.json")),
+              QString());
+    auto* share = window->findChild<QAction*>(QStringLiteral("shareAction"));
+    ASSERT_NE(share, nullptr);
+    EXPECT_TRUE(share->isEnabled());
+    const std::string host = window->currentResult()->host.hostname;
+    const std::string target = window->currentResult()->target.path;
+    ASSERT_FALSE(host.empty());
+    QSignalSpy finished(window->exporter(), &ResultExporter::finished);
+    window->exportForSharingTo(q(data / "shared.json"));
+    ASSERT_TRUE(finished.wait(20'000));
+    EXPECT_EQ(finished.at(0).at(1).toString(), QString());
+    std::ifstream in(data / "shared.json");
+    const std::string json((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_THAT(json, HasSubstr("\"redacted\": true"));
+    EXPECT_THAT(json, HasSubstr("host-1"));
+    EXPECT_EQ(json.find("\"hostname\": \"" + host + "\""), std::string::npos);
+    EXPECT_EQ(json.find(nlohmann::json(target).dump().substr(1, target.size())), std::string::npos)
+        << "the target's path is nowhere";
+    EXPECT_EQ(window->currentResult()->host.hostname, host) << "the result shown keeps its names";
 }
 
 TEST_F(OffGuiThread, AnExportThatEndsAfterItsWindowIsGoneIsWrittenAndItsAnswerDropped)
