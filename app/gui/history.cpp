@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/history.h"
+
 #include "app/gui/text_helpers.h"
 
+#include "core/analysis/comparability.h"
 #include "core/analysis/findings.h"
 #include "core/analysis/ranking.h"
 #include "core/analysis/significance.h"
@@ -262,6 +264,7 @@ void CompareModel::setRuns(const RunResult& first, const RunResult& second)
                                                    [](const Row& r) { return comparesDurable(r.testCase); }));
     m_firstName = shortStamp(first.startedAt);
     m_secondName = shortStamp(second.startedAt);
+    m_versionChange = qs(versionChangeLabel(first, second));
     endResetModel();
     Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
 }
@@ -273,6 +276,7 @@ void CompareModel::clear()
     m_durableRows = 0;
     m_firstName.clear();
     m_secondName.clear();
+    m_versionChange.clear();
     endResetModel();
 }
 
@@ -324,6 +328,9 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         QString text = durable ? tr("Durable throughput (what reached the disk), newer over older: %1x")
                                : tr("The one rate this case has, newer over older: %1x");
         text = text.arg(*r0, 0, 'f', 2);
+        if (!m_versionChange.isEmpty())
+            text += QLatin1Char('\n') +
+                    tr("Measured %1: part of the difference may be IOLab's own").arg(m_versionChange);
         if (const auto apparent = apparentRatio(index.row()); durable && apparent)
             text += QLatin1Char('\n') + tr("Apparent, newer over older: %1x").arg(*apparent, 0, 'f', 2);
         const RateDifference d = compareCases(*r.second, *r.first, Ranking::Durable);
@@ -371,6 +378,8 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
             return qs(failed->reason);
         if (r.first && r.second && !r0)
             return tr("No durable figure in one of the runs: no ratio");
+        if (r0 && !m_versionChange.isEmpty())
+            return m_versionChange; // a speed-up across a version change says it is one
         return {};
     }
     default:

@@ -120,6 +120,7 @@ private:
     int m_durableRows = 0; // cases compared by their durable rate
     QString m_firstName;
     QString m_secondName;
+    QString m_versionChange; // "across IOLab 0.5.0 → 0.6.0" when the runs' versions differ
 };
 
 } // namespace iolab::gui

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/history_controller.h"
+
 #include "app/gui/widget_helpers.h"
 
 #include "app/gui/facts_view.h"
 #include "app/gui/theme.h"
 #include "app/gui/workers.h"
+#include "core/analysis/comparability.h"
 #include "core/base/log.h"
 
 #include <QHBoxLayout>
@@ -56,6 +58,8 @@ HistoryController::HistoryController(const QString& folder, QWidget* parent)
     auto* compareLayout = new QVBoxLayout(compareBox);
     compareLayout->setContentsMargins(0, 0, 0, 0);
     m_compareTitle = new QLabel(tr("Select two runs and press Compare."), compareBox);
+    m_compareTitle->setObjectName(QStringLiteral("compareTitle"));
+    m_compareTitle->setWordWrap(true);
     compareLayout->addWidget(m_compareTitle);
     m_compare = new CompareModel(this);
     m_compareView = new QTableView(compareBox);
@@ -194,10 +198,16 @@ void HistoryController::showComparison(const RunResult& older, const RunResult& 
                                  : differing == 1
                                      ? tr("Machine and storage (1 fact differs)")
                                      : tr("Machine and storage (%1 facts differ)").arg(differing));
-    m_compareTitle->setText(
+    QString text =
         tr("%1 on %2  vs  %3 on %4: per case, the newer median divided by the older (durable for writes to a "
            "file).")
-            .arg(qs(older.matrix.name), qs(older.target.path), qs(newer.matrix.name), qs(newer.target.path)));
+            .arg(qs(older.matrix.name), qs(older.target.path), qs(newer.matrix.name), qs(newer.target.path));
+    // What differs besides what they measured, named, so that no ratio is read as like for like when it is
+    // not.
+    if (const std::string differences = describeRunDifferences(runDifferences(older, newer));
+        !differences.empty())
+        text += QLatin1Char('\n') + qs(differences);
+    m_compareTitle->setText(text);
 }
 
 void HistoryController::compareSelected()

@@ -420,8 +420,11 @@ TEST_F(WindowFixture, HistoryReopensComparesAndDeletes)
     RunResult older;
     older.startedAt = "2026-01-01T10:00:00Z";
     older.matrix.name = "a";
+    older.toolVersion = "0.5.0";
+    older.host.kernel = "Linux 6.1";
     RunResult newer = older;
     newer.startedAt = "2026-02-01T10:00:00Z";
+    newer.toolVersion = "0.6.0"; // a speed-up across a version change says it is one
     for (double mbps : {100.0, 400.0}) {
         CaseResult c;
         c.testCase.strategy = "write";
@@ -452,6 +455,14 @@ TEST_F(WindowFixture, HistoryReopensComparesAndDeletes)
     ASSERT_EQ(compareAndWait(*window, newest, newest + 1 == damagedRow ? newest + 2 : newest + 1), QString());
     ASSERT_EQ(window->history()->compareModel()->rowCount(), 1);
     EXPECT_DOUBLE_EQ(*window->history()->compareModel()->ratio(0), 4.0) << "newer over older";
+    const auto* title = window->findChild<QLabel*>(QStringLiteral("compareTitle"));
+    ASSERT_NE(title, nullptr);
+    EXPECT_THAT(
+        title->text().toStdString(),
+        HasSubstr("Not like for like: IOLab's version 0.5.0 → 0.6.0 (a speed-up may be IOLab's own)."));
+    EXPECT_EQ(window->history()->compareModel()->data(
+                  window->history()->compareModel()->index(0, CompareModel::NoteColumn)),
+              QStringLiteral("across IOLab 0.5.0 → 0.6.0"));
     error = compareAndWait(*window, newest, damagedRow);
     EXPECT_THAT(error.toStdString(), HasSubstr("zz-damaged.json"));
 
