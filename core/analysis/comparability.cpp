@@ -63,7 +63,9 @@ std::string describeRunDifferences(const std::vector<RunDifference>& differences
     std::string text = "Not like for like: ";
     for (std::size_t i = 0; i < differences.size(); ++i) {
         const RunDifference& d = differences[i];
-        const auto shown = [](const std::string& v) { return v.empty() ? std::string("not recorded") : v; };
+        const auto shown = [](const std::string& v) {
+            return v.empty() ? std::string("not recorded") : v;
+        };
         text += fmt::format("{}{} {} → {}", i == 0 ? "" : "; ", d.what, shown(d.older), shown(d.newer));
         if (d.what == "IOLab's version")
             text += " (a speed-up may be IOLab's own)";

@@ -70,7 +70,8 @@ void replaceAll(std::string& text, const std::string& what, const std::string& b
 // A path worth hiding: not the root, and not a bare name.
 bool namesSomething(const std::string& path)
 {
-    return path.size() > 1 && path != "/" && (path.find('/') != std::string::npos || path.find('\\') != std::string::npos);
+    return path.size() > 1 && path != "/" &&
+           (path.find('/') != std::string::npos || path.find('\\') != std::string::npos);
 }
 
 class Redactor

@@ -36,7 +36,8 @@ TEST(RedactResult, NoNameSurvivesInTheJsonOrTheCsvAndEveryFigureIsKept)
     const RunResult redacted = redactResult(original);
     const std::string text = everything(redacted);
     for (const auto& name : kLeakyNames)
-        EXPECT_EQ(text.find(name), std::string::npos) << name << " is left in:\n" << text.substr(text.find(name) - 200, 400);
+        EXPECT_EQ(text.find(name), std::string::npos) << name << " is left in:\n"
+                                                      << text.substr(text.find(name) - 200, 400);
     EXPECT_EQ(redacted.matrix.name, "other ways of writing what path-2 wrote");
     EXPECT_EQ(redacted.host.hostname, "host-1");
     EXPECT_EQ(redacted.target.path, "path-1");

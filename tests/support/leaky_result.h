@@ -13,8 +13,8 @@
 namespace iolab::test {
 
 // What must not survive redaction, each as it appears in the result.
-inline const std::vector<std::string> kLeakyNames = {
-    "alices-laptop", "alice", "acme-secret", "S3Z9NB0K123456X", "52:54:00:AB:CD:EF"};
+inline const std::vector<std::string> kLeakyNames = {"alices-laptop", "alice", "acme-secret",
+                                                     "S3Z9NB0K123456X", "52:54:00:AB:CD:EF"};
 
 inline RunResult leakyResult()
 {
