@@ -992,6 +992,9 @@ struct PreparedCase
     const DataSet* data = nullptr;
     std::unique_ptr<CaseRunner> runner; // set when the case is ready to run its repetitions
     std::unique_ptr<CallLatency> latency;
+    // In order, the case's bytes for all its repetitions; cases that take turns build theirs each turn, so
+    // that none holds a chunk-sized buffer while the others run.
+    std::optional<Pattern> pattern;
     Clock::duration spent{}; // the wall time the case has taken so far
     bool ended = false; // taking turns: it takes no more (refused in preparation, or a repetition failed)
 
@@ -1072,8 +1075,8 @@ bool runTurn(RunContext& run, PreparedCase& prepared, std::uint32_t repetition)
 {
     CaseResult& caseResult = prepared.result;
     const Case& c = caseResult.testCase;
-    // Built for each repetition, so that cases taking turns do not hold a chunk-sized buffer each meanwhile.
-    const Pattern pattern(c.chunkBytes, c.pattern);
+    std::optional<Pattern> turns;
+    const Pattern& pattern = prepared.pattern ? *prepared.pattern : turns.emplace(c.chunkBytes, c.pattern);
     auto rep =
         prepared.runner->run(caseResult.index, c, pattern, repetition, prepared.data, prepared.latency.get());
     if (run.observer != nullptr)
@@ -1138,6 +1141,7 @@ void runInOrder(RunContext& run)
         prepareCase(run, prepared);
         std::vector<Sample> samples;
         if (prepared.ready()) {
+            prepared.pattern.emplace(prepared.result.testCase.chunkBytes, prepared.result.testCase.pattern);
             for (std::uint32_t r = 0; r < run.repetitions && runTurn(run, prepared, r); ++r) {
             }
             if (run.sampler != nullptr)
