@@ -877,6 +877,15 @@ void printPlan(const RunPlan& plan, const RunOptions& options, const TargetInfo&
                    : std::string(),
                options.alternate ? ", taking turns (a round of one repetition of each case, then the next)"
                                  : "");
+    const auto unwarmed = std::count_if(expanded.cases.begin(), expanded.cases.end(), [&](const Case& c) {
+        return warmupsFor(c, options.warmups) != options.warmups;
+    });
+    if (unwarmed != 0)
+        fmt::print(
+            "  ({} without a warm-up: a write past a fast cache, whose warm-up would fill that cache)\n",
+            unwarmed == static_cast<std::ptrdiff_t>(expanded.cases.size())
+                ? std::string("every case")
+                : fmt::format("{} of them", unwarmed));
     std::uint64_t largest = 0;
     for (std::size_t i = 0; i < expanded.cases.size(); ++i) {
         const Case& c = expanded.cases[i];
@@ -884,6 +893,9 @@ void printPlan(const RunPlan& plan, const RunOptions& options, const TargetInfo&
         fmt::print("  {:>3}  {:>9}  {}\n", i + 1, formatDuration(seconds), c.label());
         if (c.target == TargetKind::Directory)
             largest = std::max(largest, spaceNeeded(c));
+        if (c.freeSharePercent != 0)
+            fmt::print("  {:>3}  {:>9}  (sized at {}% of the {} free: {})\n", "", "", c.freeSharePercent,
+                       formatBytes(target.freeBytes), formatBytes(c.totalBytes));
     }
     if (!expanded.refused.empty()) {
         fmt::print("Refused before running ({}):\n", expanded.refused.size());

@@ -390,12 +390,12 @@ DurationEstimate estimateDuration(const std::vector<Case>& cases, const RunOptio
     DurationEstimate estimate;
     estimate.calibrated = target.calibration.has_value();
     const DeviceCalibration d = costsOf(target);
-    const double repetitions = options.repetitions + options.warmups;
     std::set<std::tuple<std::uint64_t, std::string, std::string>> dataSets;
     for (const auto& c : cases) {
         const Strategy* strategy = registry.find(c.strategy);
         const StrategyInfo info = strategy != nullptr ? strategy->info() : StrategyInfo{};
         const CaseExtras extras = extrasOf(c, d, dataSets);
+        const double repetitions = options.repetitions + warmupsFor(c, options.warmups);
         // A twin timed before: its wall time per repetition, scaled to this case's size where the size is
         // what bounded it; else its rate.
         double one = 0;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/verdict.h"
 
+#include "core/analysis/sustained.h"
+
 #include "core/analysis/finding_kinds.h"
 #include "core/analysis/memory_budget_table.h"
 #include "core/analysis/significance.h"
@@ -384,6 +386,13 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
             groups[comparisonGroup(result.cases[i].testCase)].push_back(i);
     }
     v.question = result.matrix.question.empty() ? defaultQuestion(groups, result) : result.matrix.question;
+    const bool allSteady =
+        !groups.empty() && std::all_of(groups.begin(), groups.end(), [&result](const auto& group) {
+            return std::all_of(group.second.begin(), group.second.end(),
+                               [&result](std::size_t i) { return result.cases[i].testCase.steady.on(); });
+        });
+    if (allSteady && result.matrix.question.empty())
+        v.question = "How much can be written at full speed, and how fast after that?";
     if (groups.empty() && !replays.empty() && result.matrix.question.empty())
         v.question =
             "How long does the recorded program's file I/O take on this machine, replayed call for call?";
@@ -425,6 +434,9 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         const ComparisonGroup group = groupKey;
         if (!compression.empty() && indices.size() == 1 &&
             result.cases[indices.front()].testCase.pattern != DataPattern{})
+            continue;
+        // A lone write until steady has nothing to rank: its sustained answer gives its rates.
+        if (indices.size() == 1 && !sustainedAnswer(result.cases[indices.front()]).empty())
             continue;
         std::set<std::uint64_t> chunks;
         for (std::size_t i : indices)
@@ -552,6 +564,10 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         }
         answers.push_back({text + ".", bestRate});
     }
+    // A write until steady asks how much goes at full speed and how fast after: its figures come first.
+    for (const CaseResult& c : result.cases)
+        if (std::string line = sustainedAnswer(c); !line.empty())
+            v.answers.push_back(std::move(line));
     // A run that compares ways of making each write durable (the sync lab) asks which is fastest and whether
     // fdatasync is quick enough for a log: those answers come first, before the rates the table ranks.
     if (const SyncLabResult lab = syncLabResult(result, registry); comparesDurableMethods(lab.rows)) {

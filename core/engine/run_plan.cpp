@@ -2,10 +2,15 @@
 #include "core/engine/run_plan.h"
 
 #include "core/base/error.h"
+#include "core/base/units.h"
 #include "core/engine/registry.h"
 #include "core/engine/replay_variants.h"
 #include "core/model/axes.h"
 #include "core/model/replay.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
 
 namespace iolab {
 
@@ -40,6 +45,28 @@ std::shared_ptr<const RunPlan> makeRunPlan(Matrix matrix, const Registry& regist
             plan->expanded.refused.push_back({*it, e.what()});
             it = cases.erase(it);
         }
+    }
+    // A write sized by a share of the free space: settled here, against the free space the target has now,
+    // so that the plan shows the size the run will write (a whole number of chunks for every thread).
+    for (auto it = cases.begin(); it != cases.end();) {
+        if (it->freeSharePercent == 0 || target.freeBytes == 0) {
+            ++it;
+            continue;
+        }
+        const std::uint64_t share = target.freeBytes / 100 * it->freeSharePercent +
+                                    target.freeBytes % 100 * it->freeSharePercent / 100;
+        const std::uint64_t step = it->chunkBytes * std::max<std::uint32_t>(1, it->threads);
+        const std::uint64_t fits = step == 0 ? share : share / step * step;
+        if (fits == 0) {
+            plan->expanded.refused.push_back(
+                {*it, fmt::format("{}% of the free space ({}) is less than one {} chunk per thread",
+                                  it->freeSharePercent, formatBytes(target.freeBytes),
+                                  formatBytes(it->chunkBytes))});
+            it = cases.erase(it);
+            continue;
+        }
+        it->totalBytes = std::min(it->totalBytes, fits);
+        ++it;
     }
     plan->matrix = std::move(matrix);
     plan->target = std::move(target);

@@ -17,6 +17,7 @@
 #include "core/engine/replay_script.h"
 #include "core/engine/replay_variants.h"
 #include "core/engine/sampler.h"
+#include "core/engine/steady.h"
 #include "core/engine/workspace.h"
 #include "core/model/axes.h"
 #include "core/model/memory_budget.h"
@@ -128,6 +129,10 @@ private:
         std::optional<MemoryCounters> backlog; // file writes, before only
     };
     bool onDevice(const Case& c) const;
+    // Until steady: watches the rate that reaches the disk, the calls' where each write does (direct or
+    // synchronous writes), else the device's where the probe can read it.
+    void startSteadyWatch(std::optional<SteadyWatch>& watch, const Case& c, const Progress* progress,
+                          std::uint32_t threads, std::atomic<bool>& steady);
     Counters countersBefore(const Case& c, bool fileWrite);
     Counters countersAfter(const Case& c);
     // Runs every job at once (behind a start gate when there are several); returns when the clock started.
@@ -537,7 +542,7 @@ void CaseRunner::recordFigures(RepetitionResult& rep, const Counters& before, co
 void CaseRunner::checkAndVerify(RepetitionResult& rep, const Case& c, const Pattern& pattern,
                                 const RepetitionFiles& files, bool reads, const Progress* progress)
 {
-    const bool cutShort = rep.timeLimitReached && rep.bytes < c.totalBytes;
+    const bool cutShort = (rep.timeLimitReached || rep.steady) && rep.bytes < c.totalBytes;
     if (rep.outcome.ok() && rep.bytes != c.totalBytes && !cutShort)
         rep.outcome = {
             Status::Failed, 0, reads ? "read" : "write",
@@ -573,6 +578,34 @@ void CaseRunner::checkAndVerify(RepetitionResult& rep, const Case& c, const Patt
     }
 }
 
+void CaseRunner::startSteadyWatch(std::optional<SteadyWatch>& watch, const Case& c, const Progress* progress,
+                                  std::uint32_t threads, std::atomic<bool>& steady)
+{
+    const bool eachWriteDurable = m_strategy.info().needsDirectIo || c.sync.mode == SyncMode::OSync ||
+                                  c.sync.mode == SyncMode::ODsync || c.sync.loopSyncEvery() == 1;
+    const std::string device = m_workspace.target().device;
+    const auto base = eachWriteDurable || device.empty() ? std::nullopt : m_probe.device(device);
+    if (base) {
+        watch.emplace(
+            c.steady, true,
+            [this, device, from = base->writtenBytes] {
+                const auto now = m_probe.device(device);
+                return now && now->writtenBytes >= from ? now->writtenBytes - from : 0;
+            },
+            steady);
+        return;
+    }
+    watch.emplace(
+        c.steady, false,
+        [progress, threads] {
+            std::uint64_t bytes = 0;
+            for (std::uint32_t t = 0; t < threads; ++t)
+                bytes += progress[t].bytes.load(std::memory_order_relaxed);
+            return bytes;
+        },
+        steady);
+}
+
 RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const Pattern& pattern,
                                  std::uint32_t repetition, const DataSet* data, CallLatency* caseLatency)
 {
@@ -600,7 +633,7 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
     std::atomic<bool> timeUp{false};
     for (std::uint32_t t = 0; t < threads; ++t) {
         progress[t].stop = &m_stop;
-        progress[t].timeUp = c.timeLimitMs != 0 ? &timeUp : nullptr;
+        progress[t].timeUp = c.timeLimitMs != 0 || c.steady.on() ? &timeUp : nullptr;
     }
     std::vector<Outcome> outcomes(threads);
 
@@ -612,6 +645,7 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
     const Counters before = countersBefore(c, fileWrite);
     // The limit counts from the moment the clock starts, so that no repetition's timed part is shorter.
     std::optional<Deadline> deadline;
+    std::optional<SteadyWatch> steady;
     const bool jobEndsDurable = exposurePlan.point != DurablePoint::RunEnd;
     std::vector<ThreadExposure> exposure;
     const auto started = executeJobs(
@@ -619,11 +653,18 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
         [&] {
             if (c.timeLimitMs != 0)
                 deadline.emplace(c.timeLimitMs, timeUp);
+            if (c.steady.on() && fileWrite)
+                startSteadyWatch(steady, c, progress.get(), threads, timeUp);
         },
         jobEndsDurable, exposure);
     const auto returned = Clock::now();
     deadline.reset();
-    rep.timeLimitReached = timeUp.load(std::memory_order_relaxed) && !m_stop.load(std::memory_order_relaxed);
+    if (steady) {
+        rep.steady = steady->state();
+        steady.reset();
+    }
+    rep.timeLimitReached =
+        timeUp.load(std::memory_order_relaxed) && !m_stop.load(std::memory_order_relaxed) && !rep.steady;
     const auto tracked = jobs.size() == 1 ? jobs.front()->trackedExposure() : std::nullopt;
     collectJobs(rep, jobs, progress.get(), outcomes);
 
@@ -1001,6 +1042,13 @@ struct PreparedCase
     bool ready() const { return runner != nullptr; }
 };
 
+// The first repetition a case runs: past a fast cache, no warm-up, which would fill the cache the measured
+// repetition is to find (a drive empties it only when idle a while).
+std::uint32_t firstRepetition(const Case& c, const RunOptions& options)
+{
+    return options.warmups - warmupsFor(c, options.warmups);
+}
+
 // Refuses the case with the reason, or makes it ready: its replay script read, its data set written.
 void prepareCase(RunContext& run, PreparedCase& prepared)
 {
@@ -1142,7 +1190,8 @@ void runInOrder(RunContext& run)
         std::vector<Sample> samples;
         if (prepared.ready()) {
             prepared.pattern.emplace(prepared.result.testCase.chunkBytes, prepared.result.testCase.pattern);
-            for (std::uint32_t r = 0; r < run.repetitions && runTurn(run, prepared, r); ++r) {
+            for (std::uint32_t r = firstRepetition(prepared.result.testCase, run.options);
+                 r < run.repetitions && runTurn(run, prepared, r); ++r) {
             }
             if (run.sampler != nullptr)
                 samples = run.sampler->takeSamples();
@@ -1186,7 +1235,8 @@ void runInTurns(RunContext& run)
         for (std::uint32_t k = 0; k < run.caseCount && !run.stop.load(); ++k) {
             const std::uint32_t i = r % 2 == 0 ? k : run.caseCount - 1 - k;
             PreparedCase& prepared = cases[i];
-            if (!prepared.ready() || prepared.ended)
+            if (!prepared.ready() || prepared.ended ||
+                r < firstRepetition(prepared.result.testCase, run.options))
                 continue;
             if (run.observer != nullptr)
                 run.observer->caseStarted(
@@ -1208,13 +1258,14 @@ void runInTurns(RunContext& run)
         PreparedCase& prepared = cases[i];
         CaseResult& result = prepared.result;
         const bool settled = prepared.ended && !prepared.ready();
-        if (!settled && result.status == Status::Ok && result.repetitions.size() < run.repetitions) {
+        const std::uint32_t runs = run.repetitions - firstRepetition(result.testCase, run.options);
+        if (!settled && result.status == Status::Ok && result.repetitions.size() < runs) {
             result.status = Status::Cancelled;
             result.reason =
                 result.repetitions.empty()
                     ? std::string("not run: the run was cancelled")
                     : fmt::format("cut short: the run was cancelled after {} of its {} repetitions",
-                                  result.repetitions.size(), run.repetitions);
+                                  result.repetitions.size(), runs);
         }
         // A case the stop came before has no repetition: neither started nor finished, as in order.
         if (!settled && prepared.ready() && !result.repetitions.empty())

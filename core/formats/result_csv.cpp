@@ -111,6 +111,20 @@ CsvRow budgetFields(const std::optional<MemoryBudgetUse>& b)
             std::to_string(b->peakDirtyBytes)};
 }
 
+// Until steady: where the rate settled (the flat window's start, the bytes by then) and its rate; empty where
+// it did not, or the case did not watch it.
+CsvRow steadyHeader()
+{
+    return {"steady_from_s", "steady_from_bytes", "steady_MBps"};
+}
+
+CsvRow steadyFields(const std::optional<SteadyState>& s)
+{
+    if (!s)
+        return {"", "", ""};
+    return {number(s->fromSeconds), std::to_string(s->fromBytes), number(s->mbps)};
+}
+
 CsvRow joinRows(CsvRow head, const CsvRow& middle, const CsvRow& tail)
 {
     head.insert(head.end(), middle.begin(), middle.end());
@@ -150,7 +164,7 @@ std::vector<CsvRow> repetitionRows(const RunResult& result)
                              "dirty_before_bytes",
                              "dirty_after_bytes"}));
     rows.front() = joinRows(joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync")),
-                            exposureHeader(), budgetHeader());
+                            exposureHeader(), joinRows(budgetHeader(), steadyHeader(), {}));
     for (const auto& c : result.cases) {
         const auto& k = c.testCase;
         const CsvRow base = joinRows({std::to_string(c.index + 1)}, caseFields(k), {toString(c.status)});
@@ -187,7 +201,8 @@ std::vector<CsvRow> repetitionRows(const RunResult& result)
                                    optionalNumber(r.dirtyBeforeBytes),
                                    optionalNumber(r.dirtyAfterBytes)});
             row = joinRows(joinRows(row, latencyFields(r.callLatency), latencyFields(r.syncLatency)),
-                           exposureFields(r.atRisk), budgetFields(r.memoryBudget));
+                           exposureFields(r.atRisk),
+                           joinRows(budgetFields(r.memoryBudget), steadyFields(r.steady), {}));
             rows.push_back(std::move(row));
         }
     }

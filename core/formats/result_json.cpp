@@ -231,6 +231,11 @@ void to_json(json& j, const RepetitionResult& r)
         j["insideSeconds"] = *r.insideSeconds;
         j["replayedCalls"] = r.replayedCalls;
     }
+    if (r.steady) // until steady, where the rate settled; absent from older files
+        j["steady"] =
+            json{{"fromSeconds", r.steady->fromSeconds},       {"fromBytes", r.steady->fromBytes},
+                 {"reachedSeconds", r.steady->reachedSeconds}, {"mbps", r.steady->mbps},
+                 {"fastestMBps", r.steady->fastestMBps},       {"deviceRate", r.steady->deviceRate}};
 }
 
 void from_json(const json& j, RepetitionResult& r)
@@ -269,6 +274,16 @@ void from_json(const json& j, RepetitionResult& r)
     if (const auto it = j.find("insideSeconds"); it != j.end()) {
         r.insideSeconds = it->get<double>();
         r.replayedCalls = j.value("replayedCalls", std::uint64_t{0});
+    }
+    if (const auto it = j.find("steady"); it != j.end()) {
+        SteadyState steady;
+        it->at("fromSeconds").get_to(steady.fromSeconds);
+        it->at("fromBytes").get_to(steady.fromBytes);
+        it->at("reachedSeconds").get_to(steady.reachedSeconds);
+        it->at("mbps").get_to(steady.mbps);
+        it->at("fastestMBps").get_to(steady.fastestMBps);
+        it->at("deviceRate").get_to(steady.deviceRate);
+        r.steady = steady;
     }
 }
 

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
@@ -39,6 +40,9 @@ enum RefusalRank : int
     kTimeLimitRank = 79,   // a time limit needs a strategy whose loop can end early
     kThreadLimitRank = 80, // file-set readers' one thread per file
     kMemoryLimitRank = 81, // a memory limit needs a write to a file, a memory cgroup, and room for the case
+    kSteadyRank = 82,      // until steady needs a writer's own loop into a file, in IOLab's process
+    kFreeShareRank =
+        83, // a share of free space needs a write to a file and a target whose free space is known
 };
 
 // The results table's columns of the built-in axes, in this order; a declared axis's column defaults to 100.
@@ -57,6 +61,8 @@ enum ColumnRank : int
     kPatternColumn = 57,
     kTimeLimitColumn = 72,
     kMemoryLimitColumn = 74,
+    kSteadyColumn = 73,
+    kFreeShareColumn = 71,
 };
 
 std::uint32_t parseThreadCount(std::string_view text, std::string_view where)
@@ -1251,6 +1257,157 @@ AxisSpec memoryLimitAxis()
     return memoryLimit;
 }
 
+AxisSpec steadyAxis()
+{
+    AxisSpec steady = typedAxis(
+        {"until steady", "untilSteady", "untilSteady", "until_steady", "--until-steady",
+         "Write until the rate is steady, or to the size or time limit, whichever comes first, and report "
+         "the steady rate and when it came: on (a 10 s window), a window such as 5s, or past-cache[:WINDOW] "
+         "(only a steady rate below the fastest stretch ends it: a write runs past a fast cache such as an "
+         "SSD's SLC cache; no warm-up, which would fill that cache); off, the default"},
+        AxisValueKind::Text, &Case::steady, &MatrixGroup::steadyRules, namedValues(parseSteadyRule), writes,
+        [](const StrategyInfo&) { return SteadyRule{}; });
+    steady.oldFileValue = "off"; // results from before the axis ran every case to its size or limit
+    steady.labelText = [](const Case& c) {
+        return c.steady.on() ? "steady=" + toString(c.steady) : std::string();
+    };
+    steady.labelRank = 10;
+    steady.editorField = AxisEditorField{
+        .label = "Until steady:",
+        .tip = "End each repetition once its write rate has settled (a flat window: its trend and its spread "
+               "within 10% of its mean), or at its size or time limit. past-cache runs on until the rate is "
+               "steady below the fastest stretch: how much an SSD takes at full speed, and how fast after. "
+               "Set the size and time limit as the caps.",
+        .common = {"off", "on", "past-cache"},
+        .fieldName = "until steady",
+        .noneTakes = "None of %1 writes: until steady watches a writer's rate.",
+        .notTaken = "(writes only)",
+        .summary = "until steady %1",
+        .summaryRank = 2,
+        .check = [](std::string_view t) { (void)parseSteadyRule(t); },
+    };
+    steady.refusals = {{kSteadyRank, [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+                            if (!c.steady.on())
+                                return std::string();
+                            if (c.target != TargetKind::Directory)
+                                return fmt::format("until steady watches the rate of writes to files; {} "
+                                                   "writes to a {}",
+                                                   c.strategy, toString(c.target));
+                            if (info.id == kReplayStrategy)
+                                return std::string("a replay re-issues a program's calls to their end; until "
+                                                   "steady ends IOLab's own loops");
+                            if (c.memoryLimitBytes != 0)
+                                return std::string("a case under a memory limit runs in a child process, "
+                                                   "whose rate until steady does not watch; run it without "
+                                                   "the limit");
+                            if (c.preallocate == Preallocate::Rewrite)
+                                return std::string("preallocate rewrite counts every write of one chunk, a "
+                                                   "rate of operations, not of bytes reaching the disk");
+                            return std::string();
+                        }}};
+    steady.columnHeader = "Until steady";
+    steady.column = {.tip = "The repetition ended once its rate was steady (a window), past a fast cache "
+                            "(past-cache), or at its size or time limit",
+                     .rank = kSteadyColumn,
+                     .text = [](const Case& c) { return c.steady.on() ? toString(c.steady) : std::string(); },
+                     .wanted =
+                         [](const Case& c) {
+                             return c.steady.on();
+                         }};
+    steady.reportColumn = AxisReportColumn{.sharedWith = "totalBytes", .text = [](const Case& c) {
+                                               return c.steady.on() ? "until steady" : std::string();
+                                           }};
+    steady.shortText = [](const Case& c) {
+        return c.steady.on() ? std::string("steady") : std::string();
+    };
+    steady.shortRank = 9;
+    return steady;
+}
+
+std::uint32_t parseFreeShare(std::string_view text, std::string_view where)
+{
+    if (text == "none")
+        return 0;
+    const std::string prefix = where.empty() ? std::string() : fmt::format("{}: ", where);
+    std::uint32_t percent = 0;
+    const bool digits = !text.empty() && text.back() == '%' &&
+                        std::from_chars(text.data(), text.data() + text.size() - 1, percent).ptr ==
+                            text.data() + text.size() - 1;
+    if (!digits || percent < 1 || percent > kMaxFreeSharePercent)
+        throw InputError(
+            fmt::format("{}'{}' is not a share of the free space (use none or 1% to {}%: never all "
+                        "of it)",
+                        prefix, text, kMaxFreeSharePercent));
+    return percent;
+}
+
+AxisSpec freeShareAxis()
+{
+    const auto text = [](const std::uint32_t& p) {
+        return p != 0 ? fmt::format("{}%", p) : std::string("none");
+    };
+    AxisSpec share = typedAxis<std::uint32_t>(
+        {"share of free space", "freeSpaceShares", "freeSpaceShare", "free_space_share", "--free-share",
+         "Size a write at most this share of the target's free space, e.g. 25% (1% to 50%, never all of it), "
+         "settled when the run is planned and shown in the plan; the total size stays a cap"},
+        AxisValueKind::Text, &Case::freeSharePercent, &MatrixGroup::freeSharesPercent,
+        {text, text, [](std::string_view t, std::string_view where) { return parseFreeShare(t, where); },
+         "none"},
+        writes, [](const StrategyInfo&) { return std::uint32_t{0}; });
+    share.oldFileValue = "none";
+    share.labelText = [](const Case& c) {
+        return c.freeSharePercent != 0 ? fmt::format("of-free={}%", c.freeSharePercent) : std::string();
+    };
+    share.labelRank = 3;
+    share.editorField = AxisEditorField{
+        .label = "Share of free space:",
+        .tip = "Size each write at most this share of the target's free space (1% to 50%), settled when the "
+               "run is planned: a long write that never fills the disk. The total size stays a cap.",
+        .common = {"none", "10%", "25%"},
+        .fieldName = "share of free space",
+        .noneTakes = "None of %1 writes: only a write is sized by the free space.",
+        .notTaken = "(writes only)",
+        .summary = "at most %1 of free space",
+        .summaryRank = 3,
+        .check = [](std::string_view t) { (void)parseFreeShare(t, "share of free space field"); },
+    };
+    share.refusals = {{kFreeShareRank, [](const Case& c, const StrategyInfo&, const TargetInfo& where) {
+                           if (c.freeSharePercent == 0)
+                               return std::string();
+                           if (c.target != TargetKind::Directory)
+                               return fmt::format("a share of free space sizes writes to files; {} writes "
+                                                  "to a {}",
+                                                  c.strategy, toString(c.target));
+                           if (where.freeBytes == 0)
+                               return std::string("the target's free space is not known, so no share of it "
+                                                  "can size the write");
+                           return std::string();
+                       }}};
+    share.columnHeader = "Of free space";
+    share.column = {.tip = "The size was capped at this share of the target's free space when the run was "
+                           "planned",
+                    .rank = kFreeShareColumn,
+                    .alignRight = true,
+                    .text =
+                        [](const Case& c) {
+                            return c.freeSharePercent != 0 ? fmt::format("{}%", c.freeSharePercent)
+                                                           : std::string();
+                        },
+                    .wanted =
+                        [](const Case& c) {
+                            return c.freeSharePercent != 0;
+                        }};
+    share.reportColumn = AxisReportColumn{.sharedWith = "totalBytes", .text = [](const Case& c) {
+                                              return c.freeSharePercent != 0
+                                                         ? fmt::format("{}% of free", c.freeSharePercent)
+                                                         : std::string();
+                                          }};
+    share.shortText = [](const Case&) {
+        return std::string();
+    };
+    return share;
+}
+
 AxisSpec completeExtraAxis(AxisSpec spec);
 
 // A replay case's trace (iolab-cli run --replay): what it re-issues. A replay's size, chunk and threads are
@@ -1375,6 +1532,8 @@ std::vector<AxisSpec> builtinAxes()
     axes.push_back(patternAxis());
     axes.push_back(timeLimitAxis());
     axes.push_back(memoryLimitAxis());
+    axes.push_back(steadyAxis());
+    axes.push_back(freeShareAxis());
     axes.push_back(completeExtraAxis(replayAxis()));
     axes.push_back(completeExtraAxis(replayTimingAxis()));
     axes.push_back(completeExtraAxis(replayVariantAxis()));

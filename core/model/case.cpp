@@ -331,6 +331,52 @@ LatencyMode parseLatencyMode(std::string_view text)
     throw InputError(fmt::format("unknown latency setting '{}' (use auto, on or off)", text));
 }
 
+std::string toString(SteadyRule rule)
+{
+    switch (rule.mode) {
+    case SteadyMode::Off:
+        return "off";
+    case SteadyMode::Settle:
+        return formatTimeLimitMs(rule.windowMs);
+    case SteadyMode::PastCache:
+        return "past-cache:" + formatTimeLimitMs(rule.windowMs);
+    }
+    return "?";
+}
+
+SteadyRule parseSteadyRule(std::string_view text)
+{
+    constexpr std::string_view kSpellings = "use off, on, a window such as 5s, past-cache or past-cache:30s";
+    if (text == "off")
+        return {};
+    SteadyRule rule{SteadyMode::Settle, kDefaultSteadyWindowMs};
+    constexpr std::string_view kPastCache = "past-cache";
+    if (text.starts_with(kPastCache)) {
+        rule.mode = SteadyMode::PastCache;
+        text.remove_prefix(kPastCache.size());
+        if (text.empty())
+            return rule;
+        if (text.front() != ':')
+            throw InputError(
+                fmt::format("unknown until-steady setting 'past-cache{}' ({})", text, kSpellings));
+        text.remove_prefix(1);
+    } else if (text == "on") {
+        return rule;
+    }
+    std::uint64_t ms = 0;
+    try {
+        ms = parseTimeLimitMs(text, "the until-steady window");
+    } catch (const InputError&) {
+        throw InputError(fmt::format("unknown until-steady setting '{}' ({})", text, kSpellings));
+    }
+    if (ms < kMinSteadyWindowMs || ms > kMaxSteadyWindowMs)
+        throw InputError(fmt::format("an until-steady window of {} is outside {} to {}",
+                                     formatTimeLimitMs(ms), formatTimeLimitMs(kMinSteadyWindowMs),
+                                     formatTimeLimitMs(kMaxSteadyWindowMs)));
+    rule.windowMs = static_cast<std::uint32_t>(ms);
+    return rule;
+}
+
 std::string toString(DataPattern pattern)
 {
     switch (pattern.kind) {

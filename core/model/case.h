@@ -163,6 +163,35 @@ enum class LatencyMode
     Off
 };
 
+// Until steady (--until-steady): a write case ends once its rate has settled, or at its size or time limit,
+// whichever comes first, and reports the steady rate and when it was reached (core/engine/steady.h has the
+// criterion). Settle: the first flat window ends it, as fio's steady-state options do. PastCache: only a
+// flat window at least kSteadyDropFactor times slower than the case's fastest stretch ends it, so that a
+// write runs past a fast cache (an SSD's SLC cache) into the rate behind it; without a drop it runs to its
+// caps, and it takes no warm-up repetition, which would fill the very cache it measures.
+enum class SteadyMode
+{
+    Off,
+    Settle,
+    PastCache
+};
+
+struct SteadyRule
+{
+    SteadyMode mode = SteadyMode::Off;
+    std::uint32_t windowMs = 0; // the window whose rate must be flat; 0 when Off
+
+    bool on() const noexcept { return mode != SteadyMode::Off; }
+    friend bool operator==(const SteadyRule&, const SteadyRule&) = default;
+    friend auto operator<=>(const SteadyRule&, const SteadyRule&) = default;
+};
+
+inline constexpr std::uint32_t kDefaultSteadyWindowMs = 10'000;
+// The largest share of the target's free space a case may be sized to: never all of it.
+inline constexpr std::uint32_t kMaxFreeSharePercent = 50;
+inline constexpr std::uint32_t kMinSteadyWindowMs = 1'000;
+inline constexpr std::uint32_t kMaxSteadyWindowMs = 600'000;
+
 // The bytes a case writes, and those of the files a read case reads (IOLab writes them first). Iolab: IOLab's
 // own pattern, never a zero byte, with no repeat inside its 256 KiB period (the default: nothing a compressor
 // with a smaller window can shrink). Zeros: every byte zero, what a compressing or deduplicating layer
@@ -255,6 +284,10 @@ struct Case
     // A cap on the memory of the process that runs the case, 0 for none: the case runs in a child process in
     // a memory cgroup of its own, whose page cache counts against the cap (article 001's question).
     std::uint64_t memoryLimitBytes = 0;
+    SteadyRule steady; // writes to a file: end once the rate is steady (Off: run to the size or time limit)
+    // Writes to a file: the total size is at most this share of the target's free space, in per cent (1 to
+    // kMaxFreeSharePercent), settled when the run is planned (makeRunPlan); 0: the size as given.
+    std::uint32_t freeSharePercent = 0;
     // Axes declared without a typed field (core/model/axes.h): matrix key -> the value's canonical text.
     std::map<std::string, std::string> extraAxes;
 
@@ -268,6 +301,13 @@ struct Case
     friend bool operator==(const Case&, const Case&) = default;
 };
 
+// The warm-up repetitions a case runs of a run's `warmups`: none for a write past a fast cache
+// (SteadyMode::PastCache), whose warm-up would fill the cache its measured repetition is to find.
+inline std::uint32_t warmupsFor(const Case& c, std::uint32_t warmups) noexcept
+{
+    return c.steady.mode == SteadyMode::PastCache ? 0 : warmups;
+}
+
 std::string toString(Direction direction);
 std::string toString(TargetKind kind);
 std::string toString(SyncPolicy policy);
@@ -278,6 +318,7 @@ std::string toString(Preallocate preallocate); // "none", "fallocate", "overwrit
 std::string toString(ReaderCpu placement);     // "any", "same", "other"
 std::string toString(LatencyMode mode);        // "auto", "on", "off"
 std::string toString(DataPattern pattern);     // "iolab", "zeros", "random", "compressible:50%"
+std::string toString(SteadyRule rule);         // "off", "10s", "past-cache:10s"
 std::string toString(const FileSetSpec& set);  // "2000x4K", "500x1K-64K", "2000xarticle-2b"
 // A read's hint and cache state for tables: "sequential, cold", or "cold" without a hint; "" for writes.
 std::string readAxesText(const Case& c);
@@ -300,5 +341,7 @@ Preallocate parsePreallocate(std::string_view text);
 ReaderCpu parseReaderCpu(std::string_view text);
 LatencyMode parseLatencyMode(std::string_view text);
 DataPattern parseDataPattern(std::string_view text);
+// "off", "on" (10 s), "5s" (a window), "past-cache", "past-cache:30s".
+SteadyRule parseSteadyRule(std::string_view text);
 
 } // namespace iolab

@@ -81,6 +81,10 @@ bool axisLess(const StdioBuffer& a, const StdioBuffer& b);
 bool axisLess(const SyncPolicy& a, const SyncPolicy& b);
 bool axisLess(const FileSetSpec& a, const FileSetSpec& b);
 bool axisLess(const DataPattern& a, const DataPattern& b);
+inline bool axisLess(const SteadyRule& a, const SteadyRule& b)
+{
+    return a < b;
+}
 // Enumerated axes (hint, cache state, target kind, preallocation, reader CPU): in declaration order.
 template <class E>
 requires std::is_enum_v<E>

@@ -88,6 +88,19 @@ struct MemoryBudgetUse
     friend bool operator==(const MemoryBudgetUse&, const MemoryBudgetUse&) = default;
 };
 
+// Until steady (Case::steady): where a repetition's write rate settled, as core/engine/steady.h judges it.
+struct SteadyState
+{
+    double fromSeconds = 0;      // the flat window's start, in seconds since the timed part began
+    std::uint64_t fromBytes = 0; // the bytes written by then
+    double reachedSeconds = 0;   // the window's end: when the rate was known to be steady
+    double mbps = 0;             // the window's rate
+    double fastestMBps = 0;      // the fastest stretch before (three tenths of a window)
+    bool deviceRate = false;     // the device's write rate (a buffered write), else the calls'
+
+    friend bool operator==(const SteadyState&, const SteadyState&) = default;
+};
+
 struct RepetitionResult
 {
     std::uint32_t index = 0; // 0 = warm-up
@@ -132,6 +145,9 @@ struct RepetitionResult
     // the trace's), and the calls it made; nullopt for other cases.
     std::optional<double> insideSeconds;
     std::uint64_t replayedCalls = 0;
+    // Until steady: where the rate settled, which ended the repetition; nullopt when it ran to its size or
+    // time limit first (or the case does not watch its rate).
+    std::optional<SteadyState> steady;
 
     friend bool operator==(const RepetitionResult&, const RepetitionResult&) = default;
 };
