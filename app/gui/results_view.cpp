@@ -8,6 +8,7 @@
 #include "app/gui/live_charts.h"
 #include "app/gui/qd_sweep_view.h"
 #include "app/gui/results_model.h"
+#include "app/gui/sustained_view.h"
 #include "app/gui/sync_lab_view.h"
 #include "app/gui/verdict_html.h"
 #include "app/report/bar_chart_data.h"
@@ -808,9 +809,10 @@ void ResultsView::rebuildCharts()
 
 // The tabs under the summary, in their order. Each builder makes its page and says how the view keeps it:
 // adding a results view is one entry here and its builder.
-const std::array<ResultsView::PageBuilder, 7> ResultsView::kPages = {
-    &ResultsView::cdmPage,     &ResultsView::syncLabPage, &ResultsView::tablePage,  &ResultsView::barsPage,
-    &ResultsView::heatmapPage, &ResultsView::latencyPage, &ResultsView::qdSweepPage};
+const std::array<ResultsView::PageBuilder, 8> ResultsView::kPages = {
+    &ResultsView::cdmPage,     &ResultsView::syncLabPage, &ResultsView::sustainedPage,
+    &ResultsView::tablePage,   &ResultsView::barsPage,    &ResultsView::heatmapPage,
+    &ResultsView::latencyPage, &ResultsView::qdSweepPage};
 
 ResultsPage ResultsView::cdmPage(QTabWidget* tabs)
 {
@@ -855,6 +857,25 @@ ResultsPage ResultsView::syncLabPage(QTabWidget* tabs)
     };
     page.setDark = [this](bool dark) {
         m_syncLab->setDark(dark);
+    };
+    return page;
+}
+
+ResultsPage ResultsView::sustainedPage(QTabWidget* tabs)
+{
+    // A write until steady answers how fast a long write goes on: its chart is what such a run asks for.
+    m_sustained = new SustainedView(tabs);
+    m_sustained->setObjectName(QStringLiteral("sustainedView"));
+    ResultsPage page{tr("Sustained"), m_sustained};
+    page.leads = true;
+    page.show = [this](const ResultsPageInput& input) {
+        m_sustained->setCases(input.cases);
+    };
+    page.hasContent = [this] {
+        return m_sustained->hasFigures();
+    };
+    page.setDark = [this](bool dark) {
+        m_sustained->setDark(dark);
     };
     return page;
 }

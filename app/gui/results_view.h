@@ -37,6 +37,7 @@ class CdmGridView;
 class HeatmapWidget;
 class LatencyView;
 class QdSweepView;
+class SustainedView;
 class ResultsModel;
 class SyncLabView;
 
@@ -114,12 +115,13 @@ public:
     QTableView* table() const { return m_table; }
     HeatmapWidget* heatmap() const { return m_heatmap; }
     // The tabs under the summary: CrystalDiskMark (first, shown when the run has the grid), Sync lab (shown
-    // when the run compares ways of making writes durable), Table, the bars, Heatmap, Latency, Queue depth
-    // (shown when the run sweeps it).
+    // when the run compares ways of making writes durable), Sustained (shown when a write ran until steady),
+    // Table, the bars, Heatmap, Latency, Queue depth (shown when the run sweeps it).
     QTabWidget* tabs() const { return m_tabs; }
     CdmGridView* cdmGridView() const { return m_cdm; }
     LatencyView* latencyView() const { return m_latency; }
     QdSweepView* qdSweepView() const { return m_qdSweep; }
+    SustainedView* sustainedView() const { return m_sustained; }
     SyncLabView* syncLabView() const { return m_syncLab; }
     // Whether a tab is shown now (QTabWidget::isTabVisible of the page, or of the page that holds it).
     bool isTabShown(QWidget* page) const;
@@ -163,9 +165,10 @@ protected:
 
 private:
     using PageBuilder = ResultsPage (ResultsView::*)(QTabWidget* tabs);
-    static const std::array<PageBuilder, 7> kPages;
+    static const std::array<PageBuilder, 8> kPages;
     ResultsPage cdmPage(QTabWidget* tabs);
     ResultsPage syncLabPage(QTabWidget* tabs);
+    ResultsPage sustainedPage(QTabWidget* tabs);
     ResultsPage tablePage(QTabWidget* tabs);
     ResultsPage barsPage(QTabWidget* tabs);
     ResultsPage heatmapPage(QTabWidget* tabs);
@@ -208,6 +211,7 @@ private:
     std::vector<ResultsPage> m_pages;
     LatencyView* m_latency = nullptr;
     QdSweepView* m_qdSweep = nullptr;
+    SustainedView* m_sustained = nullptr;
     SyncLabView* m_syncLab = nullptr;
     QComboBox* m_heatAxis = nullptr;
     std::vector<CaseResult> m_cases;

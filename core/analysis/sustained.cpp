@@ -16,12 +16,7 @@ namespace iolab {
 
 namespace {
 
-struct Point
-{
-    double seconds; // since the repetition's first sample
-    std::uint64_t bytes;
-    double mbps;
-};
+using Point = SustainedPoint;
 
 // The split that leaves the least squared error about the two parts' means: the index of the slower part's
 // first point.
@@ -101,12 +96,13 @@ std::optional<SustainedFigures> sustainedFigures(const CaseResult& c)
         if (first < 0) // the repetition began one sampling interval before its first sample
             first = s.runSeconds -
                     (s.intervalMBps > 0 ? static_cast<double>(s.bytesDone) / (s.intervalMBps * 1e6) : 0.0);
-        const double at = s.runSeconds - first;
-        if (at < ramp)
-            continue;
-        points.push_back({at, f.deviceRate ? s.deviceWrittenBytes : s.bytesDone,
-                          f.deviceRate ? s.deviceWriteMBps : s.intervalMBps});
+        const Point point{s.runSeconds - first, f.deviceRate ? s.deviceWrittenBytes : s.bytesDone,
+                          f.deviceRate ? s.deviceWriteMBps : s.intervalMBps};
+        f.points.push_back(point);
+        if (point.seconds >= ramp)
+            points.push_back(point);
     }
+    f.rampSeconds = ramp;
     if (points.size() < 2 * kSustainedMinSamples)
         return std::nullopt;
     const auto all = ratesOf(points);

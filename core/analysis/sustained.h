@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace iolab {
 
@@ -19,6 +20,14 @@ namespace iolab {
 // - the steady rate: the watch's window where it settled, else the median after the drop.
 inline constexpr double kSustainedDropFactor = 1.5;
 inline constexpr std::size_t kSustainedMinSamples = 5; // on each side of a drop: half a second at 10 Hz
+
+// One sample of the write, for the chart: its time since the repetition began, the bytes by then, its rate.
+struct SustainedPoint
+{
+    double seconds = 0;
+    std::uint64_t bytes = 0;
+    double mbps = 0;
+};
 
 struct SustainedFigures
 {
@@ -34,6 +43,8 @@ struct SustainedFigures
     bool endedAtCap = false;           // its size or time limit ended it, not a steady rate
     double lowMBps = 0;                // the samples' 10th and 90th percentiles (a rate that never settled)
     double highMBps = 0;
+    std::vector<SustainedPoint> points; // every sample of the repetition, the ramp included
+    double rampSeconds = 0;             // the first seconds the figures leave out
 };
 
 // nullopt for a case that did not write until steady, or has too few samples to tell.
