@@ -16,6 +16,7 @@
 #include "tests/support/builtin_registry.h"
 #include "tests/support/pdf_text.h"
 #include "tests/support/process.h"
+#include "tests/support/result_schema.h"
 #include "tests/support/system_facts.h"
 #include "tests/support/temp_dir.h"
 
@@ -291,6 +292,7 @@ TEST(ReportCommand, WritesEveryFormatAtomically)
     for (const char* name : {"r.pdf", "r.csv", "r.summary.csv", "r.samples.csv", "r.json"})
         EXPECT_TRUE(std::filesystem::exists(dir / name)) << name;
     EXPECT_EQ(dir.entryCount(), 5u) << "no temporary file left";
+    EXPECT_TRUE(test::followsResultSchema(dir / "r.json"));
     EXPECT_EQ(resultFromJson(slurp(dir / "r.json"), "r.json"), golden())
         << "the JSON reopens as the same result";
     EXPECT_THAT(runHostTool(poppler("pdfinfo"), {dir / "r.pdf"}).out, HasSubstr("(letter)"));
