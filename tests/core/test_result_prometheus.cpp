@@ -7,153 +7,26 @@
 #include "core/base/stats.h"
 #include "core/formats/result_prometheus.h"
 #include "core/formats/result_redact.h"
-#include "tests/support/fakes.h"
+#include "tests/support/fleet_result.h"
 #include "tests/support/leaky_result.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
-#include <memory>
+#include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <sstream>
 
 namespace iolab {
 namespace {
 
-using test::FakeBehaviour;
-using test::FakeStrategy;
+using test::fleetRun;
+using test::FleetStrategies;
 using ::testing::HasSubstr;
 using ::testing::Not;
-
-// The fakes declared as the real strategies are, in what the health verdict reads of them.
-struct Strategies
-{
-    FakeBehaviour behaviour;
-    Registry registry;
-
-    Strategies()
-    {
-        const auto add = [&](const char* id, bool direct, bool random, Direction direction,
-                             std::vector<TargetKind> targets = {TargetKind::Directory}) {
-            auto s = std::make_unique<FakeStrategy>(id, behaviour, std::move(targets));
-            s->mutableInfo().needsDirectIo = direct;
-            s->mutableInfo().randomOffsets = random;
-            s->mutableInfo().direction = direction;
-            registry.add(std::move(s));
-        };
-        add("stdio", false, false, Direction::Write);
-        add("write", false, false, Direction::Write);
-        add("uring-write-direct", true, false, Direction::Write);
-        add("uring-random-write-direct", true, true, Direction::Write);
-        add("read", false, false, Direction::Read);
-        add("uring-read-direct", true, false, Direction::Read);
-        add("uring-random-read-direct", true, true, Direction::Read);
-        add("files-serial", false, false, Direction::Read);
-        add("vmsplice", false, false, Direction::Write, {TargetKind::Pipe});
-        add("replay", false, false, Direction::Write);
-    }
-};
-
-CaseResult ran(std::uint32_t index, Case k, double mbps)
-{
-    CaseResult c;
-    c.index = index;
-    c.testCase = std::move(k);
-    for (std::uint32_t r = 1; r <= 3; ++r) {
-        RepetitionResult rep;
-        rep.index = r;
-        rep.bytes = 64 << 20;
-        rep.apparentMBps = mbps;
-        rep.durableMBps = mbps / 2;
-        c.repetitions.push_back(rep);
-    }
-    c.apparentMBps = summarize(std::vector<double>(3, mbps));
-    c.durableMBps = summarize(std::vector<double>(3, mbps / 2));
-    return c;
-}
-
-Case shape(const char* strategy, Direction direction, std::uint64_t chunk, std::uint32_t qd)
-{
-    Case k;
-    k.strategy = strategy;
-    k.direction = direction;
-    k.chunkBytes = chunk;
-    k.totalBytes = 1ULL << 30;
-    k.queueDepth = qd;
-    if (direction == Direction::Read)
-        k.cache = CacheState::Cold;
-    return k;
-}
-
-LatencyDistribution latency(std::uint64_t count, std::uint64_t p50Ns, std::uint64_t p99Ns)
-{
-    LatencyDistribution d;
-    d.summary.count = count;
-    d.summary.meanNs = static_cast<double>(p50Ns);
-    d.summary.p50Ns = p50Ns;
-    d.summary.p90Ns = p50Ns;
-    d.summary.p99Ns = p99Ns;
-    d.summary.p999Ns = p99Ns;
-    d.summary.maxNs = p99Ns;
-    return d;
-}
-
-// A health-check-shaped run on a SATA SSD (every dimension measured, each verdict's code given by one),
-// beside a write into a pipe, a replay, a failed case and a cancelled one, with a case refused before the
-// run.
-RunResult fleetRun()
-{
-    RunResult r;
-    r.toolVersion = "0.6.0";
-    r.startedAt = "2026-11-30T10:00:00Z";
-    r.finishedAt = "2026-11-30T10:01:05Z";
-    r.host.hostname = "ws-17";
-    r.target.path = "/srv/bench";
-    r.matrix.name = "health-check";
-    r.system.gathered = true;
-    r.system.deviceClass = DeviceClass::SataSsd;
-    r.target.deviceModel = "Samsung SSD 870 EVO 1TB";
-    std::uint32_t i = 0;
-    CaseResult seqWrite = ran(i++, shape("uring-write-direct", Direction::Write, 1 << 20, 8), 480);
-    seqWrite.callLatency = latency(1024, 2'000'000, 4'500'000);
-    r.cases.push_back(seqWrite);
-    r.cases.push_back(ran(i++, shape("uring-read-direct", Direction::Read, 1 << 20, 8), 530));
-    r.cases.push_back(ran(i++, shape("uring-random-read-direct", Direction::Read, 4096, 1), 38));
-    // Deep random reads faster than SATA allows (a cache took part): above.
-    r.cases.push_back(ran(i++, shape("uring-random-read-direct", Direction::Read, 4096, 32), 2000));
-    // 8 MB/s where a SATA SSD typically writes 50-150: far below (4 durable).
-    r.cases.push_back(ran(i++, shape("uring-random-write-direct", Direction::Write, 4096, 1), 8));
-    r.cases.push_back(ran(i++, shape("uring-random-write-direct", Direction::Write, 4096, 32), 250));
-    Case sync = shape("write", Direction::Write, 4096, 0);
-    sync.sync = {SyncMode::FsyncEvery, 1};
-    CaseResult synced = ran(i++, sync, 2.13);
-    synced.syncLatency = latency(780, 3'970'000, 5'500'000);
-    r.cases.push_back(synced);
-    Case files = shape("files-serial", Direction::Read, 64 << 10, 0);
-    files.fileSet = {1000, SizeMix::Article, 10000, 62000000, 205000, "article-10k"};
-    CaseResult f = ran(i++, files, 180);
-    f.filesPerSecond = summarize(std::vector<double>(3, 850.0));
-    r.cases.push_back(f);
-    Case pipe = shape("vmsplice", Direction::Write, 1 << 20, 0);
-    pipe.target = TargetKind::Pipe;
-    r.cases.push_back(ran(i++, pipe, 5400));
-    Case replay = shape("replay", Direction::Write, 4096, 0);
-    replay.extraAxes["replay"] = "/home/op/app.iolab-trace";
-    r.cases.push_back(ran(i++, replay, 12));
-    CaseResult failed = ran(i++, shape("stdio", Direction::Write, 4096, 0), 0);
-    failed.status = Status::Failed;
-    failed.reason = "write: No space left on device";
-    failed.apparentMBps = failed.durableMBps = {};
-    r.cases.push_back(failed);
-    CaseResult cancelled;
-    cancelled.index = i++;
-    cancelled.testCase = shape("stdio", Direction::Write, 65536, 0);
-    cancelled.status = Status::Cancelled;
-    r.cases.push_back(cancelled);
-    r.refused.push_back({shape("stdio", Direction::Write, 1000, 0), "refused for the test"});
-    return r;
-}
 
 // The text's samples by their series (name and labels as written), and the family names of its HELP and
 // TYPE lines, each counted.
@@ -223,7 +96,7 @@ TEST(ResultPrometheus, LabelValuesAreEscapedAsTheFormatSays)
 
 TEST(ResultPrometheus, EveryCaseKindGivesTheFiguresItHas)
 {
-    Strategies s;
+    FleetStrategies s;
     const RunResult r = fleetRun();
     const std::string text = resultToPrometheus(r, &s.registry);
     const Parsed p = parse(text);
@@ -297,7 +170,7 @@ TEST(ResultPrometheus, EveryCaseKindGivesTheFiguresItHas)
 
 TEST(ResultPrometheus, TheHealthVerdictIsACodePerDimension)
 {
-    Strategies s;
+    FleetStrategies s;
     const RunResult r = fleetRun();
     const auto health = healthVerdict(r, &s.registry, {});
     ASSERT_TRUE(health);
@@ -335,7 +208,7 @@ TEST(ResultPrometheus, TheHealthVerdictIsACodePerDimension)
 
 TEST(ResultPrometheus, EveryFamilyHasItsHelpAndTypeOnceAndOnlyDeclaredFamiliesAppear)
 {
-    Strategies s;
+    FleetStrategies s;
     const Parsed p = parse(resultToPrometheus(fleetRun(), &s.registry));
     EXPECT_EQ(p.problems, std::vector<std::string>{});
     std::set<std::string> declared;
@@ -390,6 +263,85 @@ TEST(ResultPrometheus, ARunWithoutTimesHasNoTimestamps)
     EXPECT_THAT(text, Not(HasSubstr("iolab_run_start_timestamp_seconds")));
     EXPECT_THAT(text, Not(HasSubstr("iolab_run_end_timestamp_seconds")));
     EXPECT_THAT(text, HasSubstr("iolab_run_info{"));
+}
+
+} // namespace
+} // namespace iolab
+
+namespace iolab {
+namespace {
+
+// The Grafana dashboard for these metrics (resources/grafana/iolab-dashboard.json): the shape Grafana imports
+// (a title, panels each with its queries, the machine and target variables), and every metric its queries
+// name one the exporter writes.
+TEST(GrafanaDashboard, ItsQueriesUseTheExportersMetricsAndItIsTemplatedByMachineAndTarget)
+{
+    std::ifstream in(std::string(IOLAB_SOURCE_DIR) + "/resources/grafana/iolab-dashboard.json");
+    ASSERT_TRUE(in);
+    const auto dashboard = nlohmann::json::parse(in);
+    EXPECT_FALSE(dashboard.at("title").get<std::string>().empty());
+    EXPECT_FALSE(dashboard.at("uid").get<std::string>().empty());
+    EXPECT_TRUE(dashboard.at("schemaVersion").is_number_integer());
+    EXPECT_TRUE(dashboard.at("time").contains("from"));
+
+    std::set<std::string> written;
+    for (const auto& family : prometheusFamilies())
+        for (const auto& name : prometheusSeriesNames(family))
+            written.insert(name);
+    const std::regex metric(R"(\biolab_[a-z0-9_]+)");
+    std::set<std::string> used;
+    const auto metricsOf = [&](const std::string& query, const std::string& where) {
+        std::size_t found = 0;
+        for (auto it = std::sregex_iterator(query.begin(), query.end(), metric); it != std::sregex_iterator();
+             ++it, ++found) {
+            used.insert(it->str());
+            EXPECT_TRUE(written.contains(it->str()))
+                << where << " queries " << it->str() << ", which the exporter does not write";
+        }
+        EXPECT_GT(found, 0u) << where << ": " << query;
+    };
+
+    std::map<std::string, nlohmann::json> variables;
+    for (const auto& v : dashboard.at("templating").at("list"))
+        variables[v.at("name")] = v;
+    ASSERT_TRUE(variables.contains("datasource"));
+    EXPECT_EQ(variables["datasource"].at("type"), "datasource");
+    EXPECT_EQ(variables["datasource"].at("query"), "prometheus");
+    for (const char* name : {"machine", "target"}) {
+        ASSERT_TRUE(variables.contains(name)) << name;
+        EXPECT_EQ(variables[name].at("type"), "query");
+        metricsOf(variables[name].at("definition"), std::string("variable ") + name);
+        EXPECT_THAT(variables[name].at("definition").get<std::string>(),
+                    HasSubstr(std::string(", ") + name + ")"));
+    }
+
+    const auto& panels = dashboard.at("panels");
+    ASSERT_GE(panels.size(), 5u);
+    std::set<int> ids;
+    for (const auto& panel : panels) {
+        const std::string title = panel.at("title");
+        EXPECT_TRUE(ids.insert(panel.at("id").get<int>()).second) << title << ": its id is taken";
+        EXPECT_THAT((std::set<std::string>{"timeseries", "stat", "table"}),
+                    ::testing::Contains(panel.at("type")))
+            << title;
+        for (const char* key : {"x", "y", "w", "h"})
+            EXPECT_TRUE(panel.at("gridPos").at(key).is_number_integer()) << title << " " << key;
+        EXPECT_EQ(panel.at("datasource").at("uid"), "${datasource}") << title;
+        ASSERT_FALSE(panel.at("targets").empty()) << title;
+        std::set<std::string> refIds;
+        for (const auto& target : panel.at("targets")) {
+            EXPECT_TRUE(refIds.insert(target.at("refId")).second) << title;
+            const std::string expr = target.at("expr");
+            metricsOf(expr, title);
+            EXPECT_THAT(expr, HasSubstr(R"(machine=~"$machine")")) << title;
+            EXPECT_THAT(expr, HasSubstr(R"(target=~"$target")")) << title;
+        }
+    }
+    // What the fleet asked for: durable beside apparent rates, p99 latency, the sync latency, the verdict.
+    for (const char* name :
+         {"iolab_case_durable_rate_bytes_per_second", "iolab_case_apparent_rate_bytes_per_second",
+          "iolab_case_call_latency_seconds", "iolab_case_sync_latency_seconds", "iolab_health_verdict"})
+        EXPECT_TRUE(used.contains(name)) << name << " has no panel";
 }
 
 } // namespace
