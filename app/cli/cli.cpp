@@ -1272,10 +1272,11 @@ int runCli(int argc, const char* const* argv)
     run->add_flag("--no-space-check", args.noSpaceCheck,
                   "Run cases even when the target lacks the free space (to see how a full disk behaves)");
     run->add_option("--json", args.jsonPath, "Write the result JSON here");
-    run->add_flag("--redact", args.redact,
-                  "Write the JSON and CSV fit to share: the host name, paths, user names, serial numbers and "
-                  "MAC addresses replaced by placeholders (the same value by the same one), every figure "
-                  "kept, and the result saying so first");
+    run->add_flag(
+        "--redact", args.redact,
+        "Write the JSON, CSV and metrics fit to share: the host name, paths, user names, serial numbers and "
+        "MAC addresses replaced by placeholders (the same value by the same one), every figure "
+        "kept, and the result saying so first");
     run->add_option("--csv", args.csvPath, "Write the repetitions CSV here (samples go beside it)");
     run->add_option("--prometheus", args.prometheusPath,
                     "Write the headline figures here in Prometheus's text format, for node_exporter's "

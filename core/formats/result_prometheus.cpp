@@ -203,7 +203,7 @@ public:
     }
 
     // A summary of nanosecond latencies in seconds: the quantiles the result keeps, its sum and count.
-    void addLatency(std::string_view family, Labels labels, const LatencySummary& s)
+    void addLatency(std::string_view family, const Labels& labels, const LatencySummary& s)
     {
         for (const auto& [quantile, ns] : {std::pair{"0.5", s.p50Ns}, std::pair{"0.9", s.p90Ns},
                                            std::pair{"0.99", s.p99Ns}, std::pair{"0.999", s.p999Ns}}) {
