@@ -30,6 +30,7 @@
 #include "core/formats/presets.h"
 #include "core/formats/result_csv.h"
 #include "core/formats/result_json.h"
+#include "core/formats/result_prometheus.h"
 #include "core/formats/result_redact.h"
 #include "core/model/replay.h"
 #include "core/version.h"
@@ -126,6 +127,7 @@ struct RunArgs
     bool allowConcurrent = false;
     std::string jsonPath;
     std::string csvPath;
+    std::string prometheusPath; // --prometheus: the headline figures for node_exporter's textfile collector
     bool noSummary = false;
     bool latencyTable = false;
     std::string rank = "durable";
@@ -135,7 +137,7 @@ struct RunArgs
     // (core/analysis/program_advice.h) as the Summary.
     bool advise = false;
     bool alternate = false; // --alternate: the cases take turns
-    bool redact = false;    // --redact: the JSON and CSV written fit to share (core/formats/result_redact.h)
+    bool redact = false;    // --redact: the files written fit to share (core/formats/result_redact.h)
 };
 
 Matrix matrixFromAxes(const RunArgs& args)
@@ -951,6 +953,8 @@ int commandRun(const Registry& registry, const RunArgs& args)
     if (!args.csvPath.empty())
         outputs.insert(outputs.end(),
                        {args.csvPath, summaryCsvPath(args.csvPath), samplesCsvPath(args.csvPath)});
+    if (!args.prometheusPath.empty())
+        outputs.push_back(args.prometheusPath);
     for (const auto& out : outputs) {
         if (auto problem = outputPathProblem(out); !problem.empty())
             throw InputError(problem);
@@ -958,7 +962,8 @@ int commandRun(const Registry& registry, const RunArgs& args)
     if (args.redact && outputs.empty())
         throw InputError(
             "--redact makes the files written fit to share, and this run writes none: add --json "
-            "FILE or --csv FILE (or redact a result later with iolab report RESULT.json --redact)");
+            "FILE, --csv FILE or --prometheus FILE (or redact a result later with iolab report RESULT.json "
+            "--redact)");
     if (args.repetitions && (*args.repetitions == 0 || *args.repetitions > kMaxRepetitions))
         throw InputError(fmt::format("--reps: give 1 to {} measured repetitions", kMaxRepetitions));
     if (args.warmups > kMaxWarmups)
@@ -1110,6 +1115,16 @@ int commandRun(const Registry& registry, const RunArgs& args)
             status = kExitCasesFailed;
         } else if (!args.quiet) {
             std::fprintf(stderr, "result CSV: %s\n", written.c_str());
+        }
+    }
+    if (!args.prometheusPath.empty()) {
+        // Written whole and renamed into place: the textfile collector never reads half a file.
+        const auto outcome = writeFileAtomically(args.prometheusPath, resultToPrometheus(toWrite, &registry));
+        if (!outcome.ok()) {
+            std::fprintf(stderr, "error: %s\n", outcome.message.c_str());
+            status = kExitCasesFailed;
+        } else if (!args.quiet) {
+            std::fprintf(stderr, "result metrics: %s\n", args.prometheusPath.c_str());
         }
     }
     return status;
@@ -1269,11 +1284,16 @@ int runCli(int argc, const char* const* argv)
     run->add_flag("--no-space-check", args.noSpaceCheck,
                   "Run cases even when the target lacks the free space (to see how a full disk behaves)");
     run->add_option("--json", args.jsonPath, "Write the result JSON here");
-    run->add_flag("--redact", args.redact,
-                  "Write the JSON and CSV fit to share: the host name, paths, user names, serial numbers and "
-                  "MAC addresses replaced by placeholders (the same value by the same one), every figure "
-                  "kept, and the result saying so first");
+    run->add_flag(
+        "--redact", args.redact,
+        "Write the JSON, CSV and metrics fit to share: the host name, paths, user names, serial numbers and "
+        "MAC addresses replaced by placeholders (the same value by the same one), every figure "
+        "kept, and the result saying so first");
     run->add_option("--csv", args.csvPath, "Write the repetitions CSV here (samples go beside it)");
+    run->add_option("--prometheus", args.prometheusPath,
+                    "Write the headline figures here in Prometheus's text format, for node_exporter's "
+                    "textfile collector (a FILE.prom in its folder): per case the rates, IOPS, latency and "
+                    "the health verdict, labelled by machine, target, case and strategy");
     run->add_flag("--quiet", args.quiet, "No progress on stderr");
     run->add_flag("--latency-table", args.latencyTable,
                   "Print every latency percentile (p50 to p99.99, max) of each case's calls and sync calls");
@@ -1316,8 +1336,12 @@ int runCli(int argc, const char* const* argv)
         ->capture_default_str();
     advise->add_flag("--verify", adviseArgs.verify, "Read every file back and check every byte");
     advise->add_option("--json", adviseArgs.jsonPath, "Write the result JSON here");
+    advise->add_option("--prometheus", adviseArgs.prometheusPath,
+                       "Write each way's headline figures here in Prometheus's text format, for "
+                       "node_exporter's textfile collector");
     advise->add_flag("--redact", adviseArgs.redact,
-                     "Write the JSON fit to share: names replaced by placeholders, every figure kept");
+                     "Write the JSON and metrics fit to share: names replaced by placeholders, every figure "
+                     "kept");
     advise->add_flag("--quiet", adviseArgs.quiet, "No progress on stderr");
     advise->add_flag("--no-space-check", adviseArgs.noSpaceCheck,
                      "Run even when the target lacks the free space the replay needs");

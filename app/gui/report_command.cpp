@@ -9,6 +9,7 @@
 #include "core/formats/profile_json.h"
 #include "core/formats/result_csv.h"
 #include "core/formats/result_json.h"
+#include "core/formats/result_prometheus.h"
 #include "core/formats/result_redact.h"
 #include "core/model/trace_format.h"
 #include "core/version.h"
@@ -134,6 +135,11 @@ int reportCommand(int argc, char** argv)
         QStringLiteral("file"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Write the result JSON here."),
                                   QStringLiteral("file"));
+    const QCommandLineOption prometheus(
+        QStringLiteral("prometheus"),
+        QStringLiteral("Write the headline figures here in Prometheus's text format, for node_exporter's "
+                       "textfile collector (per case the rates, IOPS, latency and the health verdict)."),
+        QStringLiteral("file"));
     const QCommandLineOption page(QStringLiteral("page"), QStringLiteral("a4, letter or auto (by locale)."),
                                   QStringLiteral("size"), QStringLiteral("auto"));
     const QCommandLineOption rank(
@@ -147,7 +153,7 @@ int reportCommand(int argc, char** argv)
             "Write the report fit to share: the host name, paths, user names, serial numbers and MAC "
             "addresses replaced by placeholders (the same value by the same one), every figure "
             "kept, and the report saying so first."));
-    parser.addOptions({pdf, csv, json, page, rank, redact});
+    parser.addOptions({pdf, csv, json, prometheus, page, rank, redact});
     // parse(), not process(): an unknown option exits 2 like every other bad input, not Qt's 1.
     if (!parser.parse(QCoreApplication::arguments())) {
         fail(parser.errorText());
@@ -160,8 +166,8 @@ int reportCommand(int argc, char** argv)
         fail(QStringLiteral("give one result file: iolab report RESULT.json --pdf OUT.pdf"));
         return 2;
     }
-    if (!parser.isSet(pdf) && !parser.isSet(csv) && !parser.isSet(json)) {
-        fail(QStringLiteral("nothing to write: give --pdf, --csv or --json"));
+    if (!parser.isSet(pdf) && !parser.isSet(csv) && !parser.isSet(json) && !parser.isSet(prometheus)) {
+        fail(QStringLiteral("nothing to write: give --pdf, --csv, --json or --prometheus"));
         return 2;
     }
     report::ReportOptions options;
@@ -199,8 +205,9 @@ int reportCommand(int argc, char** argv)
                      .arg(args[1]));
             return 2;
         }
-        if (parser.isSet(csv)) {
-            fail(QStringLiteral("%1 is a trace: its profile has no CSV; give --pdf or --json").arg(args[1]));
+        if (parser.isSet(csv) || parser.isSet(prometheus)) {
+            fail(QStringLiteral("%1 is a trace: its profile has no %2; give --pdf or --json")
+                     .arg(args[1], parser.isSet(csv) ? QStringLiteral("CSV") : QStringLiteral("metrics")));
             return 2;
         }
         for (const auto* option : {&pdf, &json}) {
@@ -227,7 +234,7 @@ int reportCommand(int argc, char** argv)
     if (parser.isSet(redact))
         result = redactResult(result);
     // Every output path is checked before anything is written, so a bad one costs nothing.
-    for (const auto* option : {&pdf, &csv, &json}) {
+    for (const auto* option : {&pdf, &csv, &json, &prometheus}) {
         if (!parser.isSet(*option))
             continue;
         if (const auto problem = outputPathProblem(parser.value(*option).toStdString()); !problem.empty()) {
@@ -257,6 +264,16 @@ int reportCommand(int argc, char** argv)
             std::fprintf(stderr, "written: %s\n", parser.value(*option).toLocal8Bit().constData());
         } else {
             fail(error);
+            status = 1;
+        }
+    }
+    if (parser.isSet(prometheus)) {
+        const Outcome outcome = writeFileAtomically(parser.value(prometheus).toStdString(),
+                                                    resultToPrometheus(result, &registry));
+        if (outcome.ok()) {
+            std::fprintf(stderr, "written: %s\n", parser.value(prometheus).toLocal8Bit().constData());
+        } else {
+            fail(qs(outcome.message));
             status = 1;
         }
     }

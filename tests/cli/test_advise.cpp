@@ -4,6 +4,7 @@
 // the program's own figures, a named way only with its change and snippet, the weaker way apart and never
 // the answer; then what it says of a program that wrote nothing, and of a trace that is not there.
 #include "tests/support/process.h"
+#include "tests/support/result_schema.h"
 #include "tests/support/temp_dir.h"
 
 #include <nlohmann/json.hpp>
@@ -55,6 +56,7 @@ namespace {
 // The cases' variants; every case ok, every repetition verified, the same bytes written by each.
 std::set<std::string> waysRun(const std::string& json)
 {
+    EXPECT_TRUE(test::followsResultSchema(json));
     const auto result = nlohmann::json::parse(std::ifstream(json));
     std::set<std::string> variants;
     for (const auto& c : result.at("cases")) {
@@ -105,6 +107,7 @@ TEST_F(Advise, ALoggerIsToldWhatKeepsItsSyncsAndWhatWouldNot)
     EXPECT_THAT(answer.substr(weaker), HasSubstr("its 1st sync point"));
     EXPECT_EQ(answer.substr(0, weaker).find("sync-at-close"), std::string::npos) << "never the answer";
 
+    EXPECT_TRUE(test::followsResultSchema(json));
     const auto result = nlohmann::json::parse(std::ifstream(json));
     EXPECT_TRUE(result.at("options").at("alternate").get<bool>()) << "the ways took turns";
     std::set<std::string> variants;

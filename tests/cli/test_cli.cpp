@@ -8,6 +8,7 @@
 #include "tests/support/builtin_registry.h"
 #include "tests/support/mount.h"
 #include "tests/support/process.h"
+#include "tests/support/result_schema.h"
 #include "tests/support/temp_dir.h"
 
 #include <gmock/gmock.h>
@@ -105,6 +106,7 @@ TEST_F(Cli, TargetDetailsPrintTheSystemFactsThatARunRecords)
     r = cli({"run", "--target", m_target.path(), "--strategy", "write", "--chunk", "64K", "--size", "1M",
              "--reps", "1", "--warmups", "0", "--quiet", "--json", json});
     ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(test::followsResultSchema(json));
     const auto result = resultFromJson(slurp(json), json);
     ASSERT_TRUE(result.system.gathered);
     EXPECT_EQ(describeStack(result.system), describeStack(facts));
@@ -120,6 +122,7 @@ TEST_F(Cli, QuickRunWritesValidJsonAndCsvAndLeavesNothing)
                         "2", "--warmups", "0", "--verify", "--json", json, "--csv", csv});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     EXPECT_THAT(r.out, HasSubstr("MB/s"));
+    EXPECT_TRUE(test::followsResultSchema(json));
     const auto result = resultFromJson(slurp(json), json);
     // 8 on Linux; the Windows mingw build has neither stdio-unlocked nor vmsplice.
     const std::size_t cases = runnableCases("quick", m_target.path());
@@ -196,6 +199,7 @@ TEST_F(Cli, ARunRedactedForSharingWritesNoNameInItsFiles)
             std::regex_search(text, std::regex("(^|[^A-Za-z0-9_.-])" + host + "($|[^A-Za-z0-9_.-])")))
             << host << " in " << file;
     }
+    EXPECT_TRUE(test::followsResultSchema(json));
     const auto result = resultFromJson(slurp(json), json);
     EXPECT_TRUE(result.redacted);
     EXPECT_EQ(result.host.hostname, "host-1");
@@ -212,6 +216,7 @@ TEST_F(Cli, AxisFlagsBuildTheMatrix)
         cli({"run", "--target", m_target.path(), "--strategy", "stdio,stdio-unlocked", "--chunk", "1",
              "--buffer", "none,4K", "--size", "64K", "--reps", "1", "--json", json, "--quiet"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(test::followsResultSchema(json));
     const auto result = resultFromJson(slurp(json), json);
     const StrategyInfo* unlocked = builtinRegistry().findInfo("stdio-unlocked");
     ASSERT_NE(unlocked, nullptr);
@@ -230,6 +235,7 @@ TEST_F(Cli, ReadsShowTheirCacheMethodFilesPerSecondAndLeaveNothing)
     EXPECT_THAT(r.out, HasSubstr("file-set reader"));
     EXPECT_THAT(r.out, HasSubstr("300x1-8K"));
     EXPECT_THAT(r.out, HasSubstr("normal/cold"));
+    EXPECT_TRUE(test::followsResultSchema(json));
     const auto result = resultFromJson(slurp(json), "reads.json");
     ASSERT_FALSE(result.cases.empty());
     EXPECT_THAT(r.out, HasSubstr("Reads, " + result.cases.front().cacheMethod + "."));
@@ -318,6 +324,7 @@ TEST_F(Cli, DiskFullFailsTheCaseKeepsGoingAndCleansUp)
                   "64M", "--reps", "1", "--warmups", "0", "--no-space-check", "--json", json, "--quiet"});
     EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
     EXPECT_THAT(r.out, HasSubstr("ENOSPC"));
+    EXPECT_TRUE(test::followsResultSchema(json));
     const auto result = resultFromJson(slurp(json), json);
     ASSERT_EQ(result.cases.size(), 2u);
     for (const auto& c : result.cases) {

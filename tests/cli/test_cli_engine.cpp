@@ -10,6 +10,7 @@
 #include "tests/support/builtin_registry.h"
 #include "tests/support/mount.h"
 #include "tests/support/process.h"
+#include "tests/support/result_schema.h"
 #include "tests/support/temp_dir.h"
 
 #ifndef _WIN32
@@ -194,6 +195,7 @@ TEST_F(CliEngine, AnotherLiveRunOnTheTargetIsRefusedUnlessAllowed)
     EXPECT_THAT(r.out, HasSubstr("About this run:"));
     std::ifstream in(json);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_TRUE(test::followsResultSchema(json));
     const auto result = resultFromJson(text, json);
     // Other tests running at the same time elsewhere on this filesystem may add warnings of their own.
     EXPECT_THAT(result.warnings, Contains(weighed.warnings.front()));
@@ -215,6 +217,7 @@ TEST_F(CliEngine, AnotherLiveRunElsewhereOnTheFilesystemIsStatedNotRefused)
     EXPECT_THAT(r.err, HasSubstr("warning: " + said));
     std::ifstream in(json);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_TRUE(test::followsResultSchema(json));
     EXPECT_THAT(resultFromJson(text, json).warnings, Contains(HasSubstr(said)));
     EXPECT_EQ(m_target.entryCount(), 0u);
 }
@@ -314,6 +317,7 @@ TEST_F(CliEngine, PreallocateIsAnAxisStatedInTheResult)
     EXPECT_THAT(r.out, Not(HasSubstr("Pipes:"))) << "no pipe, no reader to place";
     std::ifstream in(json);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_TRUE(test::followsResultSchema(json));
     const auto result = resultFromJson(text, json);
     ASSERT_EQ(result.cases.size(), 3u);
     EXPECT_EQ(result.cases[0].testCase.preallocate, Preallocate::None);
@@ -347,6 +351,7 @@ TEST_F(CliEngine, ReaderCpuIsAnAxisStatedInTheResult)
     EXPECT_THAT(r.out, Not(HasSubstr("Writes to files:"))) << "no file, nothing preallocated";
     std::ifstream in(json);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_TRUE(test::followsResultSchema(json));
     const auto result = resultFromJson(text, json);
     ASSERT_EQ(result.cases.size(), 2u);
     EXPECT_EQ(result.cases[1].testCase.readerCpu, ReaderCpu::Same);
@@ -373,6 +378,7 @@ TEST_F(CliEngine, ThePatternAxisWritesAndReadsTheBytesItNames)
         << "the table names each case's pattern beside its strategy";
     std::ifstream in(json);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_TRUE(test::followsResultSchema(json));
     const auto result = resultFromJson(text, json);
     ASSERT_EQ(result.cases.size(), 12u);
     for (const auto& c : result.cases)
@@ -398,6 +404,7 @@ TEST_F(CliEngine, APresetsOwnRepetitionsApplyUnlessRepsIsGiven)
     const auto readResult = [](const std::string& path) {
         std::ifstream in(path);
         const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        EXPECT_TRUE(test::followsResultSchema(path));
         return resultFromJson(text, path);
     };
     // quick asks for five measured repetitions; 256 KiB per case keeps the test short.
@@ -475,6 +482,7 @@ TEST_F(CliEngine, TheKillProbeSaysWhetherACaseSurvivesAndRecordsItsSeed)
         std::ifstream in(json);
         return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     }();
+    EXPECT_TRUE(test::followsResultSchema(json));
     const auto result = resultFromJson(text, json);
     ASSERT_TRUE(result.cases.at(0).crashProbe.has_value());
     EXPECT_EQ(result.cases[0].crashProbe->seed, 7u);
@@ -511,6 +519,7 @@ TEST_F(CliEngine, TheKillProbeSaysWhetherACaseSurvivesAndRecordsItsSeed)
     EXPECT_THAT(flat(timed.out), HasSubstr("can lose up to 1 MiB, its 1 MiB stdio buffer"));
     std::ifstream again(json);
     const std::string timedText((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>());
+    EXPECT_TRUE(test::followsResultSchema(json));
     EXPECT_EQ(resultFromJson(timedText, json).options.crashProbeAt, CrashProbeAt::Time);
     EXPECT_EQ(m_target.entryCount(), 0u);
 }
@@ -654,6 +663,7 @@ TEST_F(CliEngine, TheHealthCheckCoversEveryPartAndEndsOnTheMachine)
     EXPECT_LT(r.out.find("Overall: "), r.out.find("Ways of doing the I/O, compared:"));
     std::ifstream in(json);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_TRUE(test::followsResultSchema(json));
     const auto result = resultFromJson(text, json);
     EXPECT_TRUE(result.system.gathered);
     EXPECT_EQ(m_target.entryCount(), 0u);

@@ -8,6 +8,7 @@
 #include "core/engine/replay_script.h"
 #include "core/model/trace_reader.h"
 #include "tests/support/process.h"
+#include "tests/support/result_schema.h"
 #include "tests/support/temp_dir.h"
 
 #include <fmt/format.h>
@@ -228,6 +229,7 @@ TEST_F(RecordWindows, TheReplayMakesTheProgramsCallsOnEachFile)
                witness);
     ASSERT_EQ(replayed.exitCode, 0) << replayed.out << replayed.err;
     EXPECT_THAT(replayed.out, HasSubstr("Inside the calls the replay took"));
+    EXPECT_TRUE(test::followsResultSchema(json));
     const auto result = nlohmann::json::parse(std::ifstream(json));
     const auto& c = result.at("cases").at(0);
     EXPECT_EQ(c.at("status"), "ok");
@@ -338,6 +340,7 @@ TEST_F(RecordWindows, TheWindowsWaysMakeTheirOwnCallsAndKeepTheBytes)
                     "0", "--verify", "--quiet", "--no-summary", "--json", json},
                    witness);
         ASSERT_EQ(replayed.exitCode, 0) << replayed.out << replayed.err;
+        EXPECT_TRUE(test::followsResultSchema(json));
         const auto result = nlohmann::json::parse(std::ifstream(json));
         const auto& c = result.at("cases").at(0);
         ASSERT_EQ(c.at("status"), "ok") << c.dump();
@@ -447,6 +450,7 @@ TEST_F(RecordWindows, ARenameAndADeleteThroughAHandleAreRecordedByName)
         runProcess(IOLAB_CLI_PATH, {"run", "--target", target, "--replay", trace, "--reps", "1", "--warmups",
                                     "0", "--verify", "--quiet", "--no-summary", "--json", json});
     ASSERT_EQ(replayed.exitCode, 0) << replayed.out << replayed.err;
+    EXPECT_TRUE(test::followsResultSchema(json));
     const auto result = nlohmann::json::parse(std::ifstream(json));
     const auto& c = result.at("cases").at(0);
     ASSERT_EQ(c.at("status"), "ok") << c.dump();

@@ -7,6 +7,7 @@
 #include "core/engine/replay_script.h"
 #include "tests/support/process.h"
 #include "tests/support/recorded_programs.h"
+#include "tests/support/result_schema.h"
 #include "tests/support/temp_dir.h"
 
 #include <nlohmann/json.hpp>
@@ -201,6 +202,7 @@ TEST_P(ReplayProgram, ReissuesEveryWriteAndSyncOfTheRecordingAndVerifies)
     EXPECT_EQ(replayStreams, throughStreams)
         << "the files written through streams were written in the replay too";
 
+    EXPECT_TRUE(test::followsResultSchema(json));
     const auto result = nlohmann::json::parse(std::ifstream(json));
     const auto& c = result.at("cases").at(0);
     EXPECT_EQ(c.at("status"), "ok");
@@ -240,6 +242,7 @@ TEST(Replay, AsRecordedKeepsTheProgramsPauses)
             IOLAB_CLI_PATH, {"run", "--target", target, "--replay", trace, "--replay-timing", timing,
                              "--reps", "1", "--warmups", "0", "--quiet", "--no-summary", "--json", json});
         EXPECT_EQ(r.exitCode, 0) << r.err;
+        EXPECT_TRUE(test::followsResultSchema(json));
         return nlohmann::json::parse(std::ifstream(json))
             .at("cases")
             .at(0)
@@ -278,6 +281,7 @@ TEST(Replay, AVariantMakesTheSameBytesWithTheProgramsSyncsAndIsVerified)
     EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
     EXPECT_THAT(r.out + r.err, HasSubstr("as sync-at-close: the variant sync-at-close changes nothing"));
     EXPECT_THAT(r.out, HasSubstr("Made as coalesce (the same bytes, the program's durability points)"));
+    EXPECT_TRUE(test::followsResultSchema(json));
     const auto result = nlohmann::json::parse(std::ifstream(json));
     const auto& cases = result.at("cases");
     ASSERT_EQ(cases.size(), 2u) << "the refused variant is said, not run";
@@ -332,6 +336,7 @@ TEST_P(DirectBatchReplay, WritesWholeAlignedBlocksAndIsVerified)
                             "--json",  json},
         {asanOptions});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_TRUE(test::followsResultSchema(json));
     const auto result = nlohmann::json::parse(std::ifstream(json));
     const auto& c = result.at("cases").at(0);
     if (c.at("status") == "unsupported")
@@ -419,6 +424,7 @@ TEST(Replay, IoUringQueuesTheWritesAndTheSyncAndIsVerified)
                                        "--json",  json},
                    {asanWithoutLeakCheck()});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_TRUE(test::followsResultSchema(json));
     const auto result = nlohmann::json::parse(std::ifstream(json));
     const auto& c = result.at("cases").at(0);
     if (c.at("status") == "unsupported")

@@ -5,6 +5,7 @@
 #include "core/base/units.h"
 #include "core/formats/result_json.h"
 #include "tests/support/process.h"
+#include "tests/support/result_schema.h"
 #include "tests/support/temp_dir.h"
 
 #include <gmock/gmock.h>
@@ -96,6 +97,7 @@ TEST_F(CliSyncLab, OverridesSetEveryCaseOfAMatrixFileAndTheSummaryAndJsonSaySo)
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     EXPECT_THAT(r.out,
                 HasSubstr("\nOverridden for every case: size 2 MiB, duration 200 ms, 1 repetition.\n"));
+    EXPECT_TRUE(test::followsResultSchema(json));
     const RunResult result = resultFromJson(slurp(json), json);
     ASSERT_EQ(result.cases.size(), 2u);
     for (const auto& c : result.cases) {
@@ -152,6 +154,7 @@ TEST_F(CliSyncLab, TheSyncLabPresetTakesDurationRepsAndSizeAndPrintsThePgLayoutT
     EXPECT_THAT(r.out.substr(verdicts), AllOf(HasSubstr("The fastest way to make each 8 KiB write durable"),
                                               HasSubstr("etcd's rule")));
     expectAlignedSections(r.out);
+    EXPECT_TRUE(test::followsResultSchema(json));
     const RunResult result = resultFromJson(slurp(json), json);
     for (const auto& c : result.cases) {
         EXPECT_EQ(c.testCase.timeLimitMs, 50u) << c.testCase.label();

@@ -10,6 +10,7 @@
 #include "app/report/verdict_text.h"
 #include "tests/gui/wait_for.h"
 #include "tests/support/qt_text.h"
+#include "tests/support/result_schema.h"
 #include "tests/support/temp_dir.h"
 
 #include <QColor>
@@ -68,6 +69,7 @@ TEST(ExportChoice, AFailedExportAfterAGoodOneSaysItFailed)
     ASSERT_EQ(exportAndWait(window, q(data / "good.json")), QString());
     EXPECT_THAT(window.progressText().toStdString(), HasSubstr("Exported to"));
     EXPECT_TRUE(QFile::exists(q(data / "good.json")));
+    EXPECT_TRUE(test::followsResultSchema(data / "good.json"));
     EXPECT_FALSE(exportAndWait(window, q(data / "missing-folder/bad.pdf")).isEmpty());
     EXPECT_THAT(window.progressText().toStdString(), HasSubstr("failed"));
     EXPECT_THAT(window.progressText().toStdString(), HasSubstr("missing-folder"));

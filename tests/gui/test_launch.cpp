@@ -16,6 +16,7 @@
 #include "tests/support/process.h"
 #include "tests/support/qt_text.h"
 #include "tests/support/qt_wait.h"
+#include "tests/support/result_schema.h"
 #include "tests/support/synthetic_trace.h"
 #include "tests/support/temp_dir.h"
 
@@ -322,6 +323,7 @@ TEST(Launch, AReportRedactedForSharingCarriesNoNameAndKeepsEveryFigure)
             EXPECT_EQ(content.find(name), std::string::npos) << name << " is in " << file;
     EXPECT_THAT(files["the PDF"], HasSubstr("Redacted for sharing"));
     EXPECT_THAT(files["the PDF"], HasSubstr("host-1"));
+    EXPECT_TRUE(test::followsResultSchema(out / "r.json"));
     const RunResult shared = resultFromJson(files["r.json"], "r.json");
     EXPECT_TRUE(shared.redacted);
     ASSERT_EQ(shared.cases.size(), leaky.cases.size());

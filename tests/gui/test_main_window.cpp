@@ -28,6 +28,7 @@
 #include "tests/support/process.h"
 #include "tests/support/qt_text.h"
 #include "tests/support/qt_wait.h"
+#include "tests/support/result_schema.h"
 #include "tests/support/system_facts.h"
 #include "tests/support/temp_dir.h"
 
@@ -239,6 +240,8 @@ TEST_F(WindowFixture, ATinyRealRunFillsTheTableTheChartsAndTheHistory)
     EXPECT_EQ(window->plan().estimate.measuredCases, 2u) << "the next estimate uses what this run measured";
 
     ASSERT_EQ(exportAndWait(*window, q(data / "out.json")), QString());
+    EXPECT_TRUE(test::followsResultSchema(data / "out.json"));
+    EXPECT_TRUE(test::followsResultSchema(window->lastSavedRun().toStdString())) << "the run History keeps";
     ASSERT_EQ(exportAndWait(*window, q(data / "out.csv")), QString());
     EXPECT_TRUE(QFile::exists(q(data / "out.samples.csv")));
     EXPECT_TRUE(QFile::exists(q(data / "out.summary.csv")));

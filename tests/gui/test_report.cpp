@@ -12,10 +12,12 @@
 #include "core/analysis/finding_kinds.h"
 #include "core/analysis/verdict.h"
 #include "core/formats/result_json.h"
+#include "core/formats/result_prometheus.h"
 #include "core/model/axes.h"
 #include "tests/support/builtin_registry.h"
 #include "tests/support/pdf_text.h"
 #include "tests/support/process.h"
+#include "tests/support/result_schema.h"
 #include "tests/support/system_facts.h"
 #include "tests/support/temp_dir.h"
 
@@ -285,15 +287,28 @@ TEST(ReportCommand, WritesEveryFormatAtomically)
     TempDir dir;
     const auto r = runProcess(IOLAB_GUI_PATH,
                               {"report", goldenPath(), "--pdf", dir / "r.pdf", "--csv", dir / "r.csv",
-                               "--json", dir / "r.json", "--page", "letter"},
+                               "--json", dir / "r.json", "--prometheus", dir / "r.prom", "--page", "letter"},
                               {"QT_QPA_PLATFORM="});
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    for (const char* name : {"r.pdf", "r.csv", "r.summary.csv", "r.samples.csv", "r.json"})
+    for (const char* name : {"r.pdf", "r.csv", "r.summary.csv", "r.samples.csv", "r.json", "r.prom"})
         EXPECT_TRUE(std::filesystem::exists(dir / name)) << name;
-    EXPECT_EQ(dir.entryCount(), 5u) << "no temporary file left";
+    EXPECT_EQ(dir.entryCount(), 6u) << "no temporary file left";
+    EXPECT_TRUE(test::followsResultSchema(dir / "r.json"));
     EXPECT_EQ(resultFromJson(slurp(dir / "r.json"), "r.json"), golden())
         << "the JSON reopens as the same result";
     EXPECT_THAT(runHostTool(poppler("pdfinfo"), {dir / "r.pdf"}).out, HasSubstr("(letter)"));
+    // The metrics are iolab-cli's for the same result.
+    EXPECT_EQ(slurp(dir / "r.prom"), resultToPrometheus(golden(), &builtinRegistry()));
+    EXPECT_THAT(slurp(dir / "r.prom"),
+                HasSubstr(R"(iolab_run_info{machine="vm",target="/mnt/données, \"scratch\"",)"));
+
+    // --redact: the placeholders in the labels.
+    const auto redacted =
+        runProcess(IOLAB_GUI_PATH, {"report", goldenPath(), "--redact", "--prometheus", dir / "s.prom"},
+                   {"QT_QPA_PLATFORM="});
+    ASSERT_EQ(redacted.exitCode, 0) << redacted.err;
+    EXPECT_THAT(slurp(dir / "s.prom"), HasSubstr(R"(iolab_run_info{machine="host-1",target="path-1",)"));
+    EXPECT_THAT(slurp(dir / "s.prom"), ::testing::Not(HasSubstr("scratch")));
 }
 
 TEST(ReportCommand, RanksByTheRateItIsToldAndRefusesAnUnknownOne)
