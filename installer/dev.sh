@@ -23,6 +23,8 @@ packages=(
   # iolab-cli record's tests record real programs and count their calls against strace's, and check the
   # profile's JSON against its published schema with a validator nobody here wrote
   strace sqlite3 python3-jsonschema
+  # iolab-cli --prometheus's tests check its files with promtool (Prometheus's own checker)
+  prometheus
   # perf.instructions counts the per-byte loops' instructions under callgrind
   valgrind
   # packaging: dpkg-shlibdeps (dpkg-dev) and file for CPack's DEB, and the checks of what the packages hold

@@ -43,7 +43,9 @@ public:
         QueueDepthColumn,
         ThreadsColumn,
         SizeColumn,
+        FreeShareColumn,   // the share of free space a write's size was capped at (--free-share)
         TimeLimitColumn,   // a case's time limit (--duration), where one has it
+        SteadyColumn,      // until steady (--until-steady), where a case has it
         MemoryLimitColumn, // a case's memory limit (--memory-limit), where one has it
         LatencyColumn,     // the latency mode asked for (auto, on, off)
         MedianColumn,      // the first figure

@@ -810,9 +810,9 @@ void ResultsView::rebuildCharts()
 // The tabs under the summary, in their order. Each builder makes its page and says how the view keeps it:
 // adding a results view is one entry here and its builder.
 const std::array<ResultsView::PageBuilder, 8> ResultsView::kPages = {
-    &ResultsView::cdmPage,     &ResultsView::syncLabPage, &ResultsView::sustainedPage,
-    &ResultsView::tablePage,   &ResultsView::barsPage,    &ResultsView::heatmapPage,
-    &ResultsView::latencyPage, &ResultsView::qdSweepPage};
+    &ResultsView::sustainedPage, &ResultsView::cdmPage,    &ResultsView::syncLabPage,
+    &ResultsView::tablePage,     &ResultsView::barsPage,   &ResultsView::heatmapPage,
+    &ResultsView::latencyPage,   &ResultsView::qdSweepPage};
 
 ResultsPage ResultsView::cdmPage(QTabWidget* tabs)
 {
@@ -863,7 +863,8 @@ ResultsPage ResultsView::syncLabPage(QTabWidget* tabs)
 
 ResultsPage ResultsView::sustainedPage(QTabWidget* tabs)
 {
-    // A write until steady answers how fast a long write goes on: its chart is what such a run asks for.
+    // A write until steady answers how fast a long write goes on: its chart is what such a run asks for,
+    // first (its one direct write would otherwise bring a CrystalDiskMark grid of one cell to the front).
     m_sustained = new SustainedView(tabs);
     m_sustained->setObjectName(QStringLiteral("sustainedView"));
     ResultsPage page{tr("Sustained"), m_sustained};

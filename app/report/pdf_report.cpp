@@ -17,6 +17,7 @@
 #include "core/analysis/findings.h"
 #include "core/analysis/memory_budget_table.h"
 #include "core/analysis/significance.h"
+#include "core/analysis/sustained.h"
 #include "core/analysis/verdict.h"
 #include "core/analysis/warnings.h"
 #include "core/base/stats.h"
@@ -1966,14 +1967,124 @@ void syncLabSection(Layout& layout, const ReportContext& ctx)
                  rows, 6.5, [&colours](std::size_t i) { return colours[i]; });
 }
 
+// A write until steady's rate over its longest repetition: the samples, the rate at full speed until the
+// drop and the rate after it (dashed), the drop (dotted) and the window where the rate settled (shaded).
+void drawSustainedChart(Layout& layout, const SustainedFigures& f)
+{
+    constexpr double kHeight = 170;
+    const QRectF cell = layout.take(kHeight + 14);
+    const QRectF plot(cell.left() + 34, cell.top() + 4, cell.width() - 40, kHeight - 22);
+    QPainter& p = layout.painter();
+    const double end = std::max(f.points.back().seconds, 0.1);
+    double top = 0;
+    for (const auto& pt : f.points)
+        top = std::max(top, pt.mbps);
+    top = std::max(top * 1.1, 1.0);
+    const auto at = [&](double seconds, double mbps) {
+        return QPointF(plot.left() + plot.width() * seconds / end,
+                       plot.bottom() - plot.height() * mbps / top);
+    };
+    if (f.steady) {
+        QColor shade = seriesColour(2);
+        shade.setAlpha(40);
+        p.fillRect(QRectF(at(f.steady->fromSeconds, top), at(std::min(f.steady->reachedSeconds, end), 0)),
+                   shade);
+    }
+    p.setPen(QPen(kRule, 0.4));
+    p.drawRect(plot);
+    p.setFont(font(6));
+    p.setPen(kMuted);
+    for (const double v : {0.0, top / 2, top})
+        p.drawText(QRectF(cell.left(), at(0, v).y() - 4, 31, 8), Qt::AlignRight | Qt::AlignVCenter,
+                   QString::number(v, 'f', 0));
+    p.drawText(QRectF(plot.left(), plot.bottom() + 2, plot.width(), 9), Qt::AlignLeft | Qt::AlignVCenter,
+               f.deviceRate ? QStringLiteral("MB/s the device wrote, every 0.1 s")
+                            : QStringLiteral("MB/s written, every 0.1 s"));
+    p.drawText(QRectF(plot.left(), plot.bottom() + 2, plot.width(), 9), Qt::AlignRight | Qt::AlignVCenter,
+               QStringLiteral("%1 s").arg(end, 0, 'f', 1));
+    QPainterPath path;
+    for (std::size_t i = 0; i < f.points.size(); ++i) {
+        const QPointF pt = at(f.points[i].seconds, f.points[i].mbps);
+        if (i == 0)
+            path.moveTo(pt);
+        else
+            path.lineTo(pt);
+    }
+    p.setPen(QPen(seriesColour(0), 0.9));
+    p.drawPath(path);
+    const double drop = f.cacheBytes ? f.cacheSeconds : end;
+    const auto label = [&](const QPointF& where, const QString& text, const QColor& colour) {
+        p.setFont(font(6.5, true));
+        p.setPen(colour);
+        p.drawText(QRectF(where.x() + 3, where.y() - 11, plot.right() - where.x() - 6, 10),
+                   Qt::AlignLeft | Qt::AlignVCenter, text);
+    };
+    p.setPen(QPen(seriesColour(1), 1.6, Qt::DashLine));
+    p.drawLine(at(0, f.fastMBps), at(drop, f.fastMBps));
+    label(at(0, f.fastMBps),
+          f.cacheBytes
+              ? QStringLiteral("full speed: %1 for %2").arg(rate(f.fastMBps), qs(formatBytes(*f.cacheBytes)))
+              : QStringLiteral("median: %1").arg(rate(f.fastMBps)),
+          seriesColour(1));
+    if (f.cacheBytes) {
+        p.setPen(QPen(seriesColour(3), 0.9, Qt::DotLine));
+        p.drawLine(at(drop, 0), at(drop, top));
+        p.setPen(QPen(seriesColour(4), 1.6, Qt::DashLine));
+        p.drawLine(at(drop, f.afterMBps), at(end, f.afterMBps));
+        label(at(drop, f.afterMBps),
+              QStringLiteral("after the drop (%1 s): %2").arg(drop, 0, 'f', 1).arg(rate(f.afterMBps)),
+              seriesColour(4));
+    }
+}
+
+// Writes until steady: how much went at full speed and how fast after, each with its chart and figures.
+void sustainedSection(Layout& layout, const ReportContext& ctx)
+{
+    bool headed = false;
+    for (const CaseResult& c : ctx.result.cases) {
+        const auto f = sustainedFigures(c);
+        if (!f || f->points.size() < 3)
+            continue;
+        if (!std::exchange(headed, true))
+            layout.heading(QStringLiteral("Sustained write: full speed, the drop and the rate after it"), 1,
+                           260);
+        layout.heading(qs(findingSubject(c)), 2, 230);
+        layout.paragraph(qs(sustainedAnswer(c)), 9);
+        drawSustainedChart(layout, *f);
+        layout.keyValues({
+            {QStringLiteral("At full speed"), rate(f->fastMBps)},
+            {QStringLiteral("Fast cache"), f->cacheBytes ? QStringLiteral("%1, full after %2 s")
+                                                               .arg(qs(formatBytes(*f->cacheBytes)))
+                                                               .arg(f->cacheSeconds, 0, 'f', 1)
+                                                         : QStringLiteral("no drop seen")},
+            {QStringLiteral("After the drop"), f->cacheBytes ? rate(f->afterMBps) : QStringLiteral("-")},
+            {QStringLiteral("Steady"),
+             f->steady ? QStringLiteral("%1 from %2 s (a %3 window)")
+                             .arg(rate(f->steady->mbps))
+                             .arg(f->steady->fromSeconds, 0, 'f', 1)
+                             .arg(qs(formatTimeLimitMs(c.testCase.steady.windowMs)))
+                       : QStringLiteral("not reached: the size or time limit ended the write")},
+            {QStringLiteral("Written"),
+             QStringLiteral("%1 in %2 s").arg(qs(formatBytes(f->writtenBytes))).arg(f->seconds, 0, 'f', 1)},
+        });
+        layout.paragraph(
+            QStringLiteral("The drop is where one step best splits the rate into a faster part and a slower "
+                           "one (least squares), taken only when the faster is 1.5 times the slower and "
+                           "four in five samples of each lie on their side. Steady: over the window, the "
+                           "trend and the median spread of ten bins within 10% of the mean."),
+            7.5, kMuted);
+    }
+}
+
 using Section = void (*)(Layout&, const ReportContext&);
 
 // The report, in reading order: the answer first, the evidence after it, every repetition last.
-constexpr std::array<Section, 20> kSections = {
-    &headerSection,   &summarySection,    &cdmSection,          &syncLabSection,  &machineSection,
-    &targetSection,   &systemSection,     &resultsSection,      &programSection,  &exposureSection,
-    &findingsSection, &crashProbeSection, &memoryBudgetSection, &chartsSection,   &latencySection,
-    &qdSection,       &timelinesSection,  &matrixSection,       &appendixSection, &fioJobsSection};
+constexpr std::array<Section, 21> kSections = {
+    &headerSection,   &summarySection,  &cdmSection,        &syncLabSection,      &sustainedSection,
+    &machineSection,  &targetSection,   &systemSection,     &resultsSection,      &programSection,
+    &exposureSection, &findingsSection, &crashProbeSection, &memoryBudgetSection, &chartsSection,
+    &latencySection,  &qdSection,       &timelinesSection,  &matrixSection,       &appendixSection,
+    &fioJobsSection};
 
 void writeReport(Layout& layout, const RunResult& result, const QString& title, const ReportOptions& options,
                  const Registry* registry)

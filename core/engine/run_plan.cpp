@@ -49,8 +49,17 @@ std::shared_ptr<const RunPlan> makeRunPlan(Matrix matrix, const Registry& regist
     // A write sized by a share of the free space: settled here, against the free space the target has now,
     // so that the plan shows the size the run will write (a whole number of chunks for every thread).
     for (auto it = cases.begin(); it != cases.end();) {
-        if (it->freeSharePercent == 0 || target.freeBytes == 0) {
+        if (it->freeSharePercent == 0) {
             ++it;
+            continue;
+        }
+        if (target.freeBytes == 0) {
+            plan->expanded.refused.push_back(
+                {*it,
+                 fmt::format("the target has no free space to take {}% of (or its free space could not be "
+                             "read), so the write cannot be sized",
+                             it->freeSharePercent)});
+            it = cases.erase(it);
             continue;
         }
         const std::uint64_t share = target.freeBytes / 100 * it->freeSharePercent +

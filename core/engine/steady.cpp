@@ -63,6 +63,7 @@ bool SteadyDetector::add(double seconds, std::uint64_t bytes)
     }
     const double change = std::abs(num / den) * kSteadyBins;
     std::vector<double> distances;
+    distances.reserve(rates.size());
     for (double r : rates)
         distances.push_back(std::abs(r - mean));
     const double spread = median(distances);

@@ -1371,17 +1371,14 @@ AxisSpec freeShareAxis()
         .summaryRank = 3,
         .check = [](std::string_view t) { (void)parseFreeShare(t, "share of free space field"); },
     };
-    share.refusals = {{kFreeShareRank, [](const Case& c, const StrategyInfo&, const TargetInfo& where) {
-                           if (c.freeSharePercent == 0)
+    // The share itself is settled against the target's free space when the run is planned (makeRunPlan),
+    // which refuses a case it cannot size.
+    share.refusals = {{kFreeShareRank, [](const Case& c, const StrategyInfo&, const TargetInfo&) {
+                           if (c.freeSharePercent == 0 || c.target == TargetKind::Directory)
                                return std::string();
-                           if (c.target != TargetKind::Directory)
-                               return fmt::format("a share of free space sizes writes to files; {} writes "
-                                                  "to a {}",
-                                                  c.strategy, toString(c.target));
-                           if (where.freeBytes == 0)
-                               return std::string("the target's free space is not known, so no share of it "
-                                                  "can size the write");
-                           return std::string();
+                           return fmt::format(
+                               "a share of free space sizes writes to files; {} writes to a {}", c.strategy,
+                               toString(c.target));
                        }}};
     share.columnHeader = "Of free space";
     share.column = {.tip = "The size was capped at this share of the target's free space when the run was "

@@ -183,7 +183,11 @@ struct SteadyRule
 
     bool on() const noexcept { return mode != SteadyMode::Off; }
     friend bool operator==(const SteadyRule&, const SteadyRule&) = default;
-    friend auto operator<=>(const SteadyRule&, const SteadyRule&) = default;
+    // The editor's canonical order: off, then settle, then past-cache, each by its window.
+    friend bool operator<(const SteadyRule& a, const SteadyRule& b)
+    {
+        return a.mode != b.mode ? a.mode < b.mode : a.windowMs < b.windowMs;
+    }
 };
 
 inline constexpr std::uint32_t kDefaultSteadyWindowMs = 10'000;

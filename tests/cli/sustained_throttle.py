@@ -9,7 +9,7 @@ behind it. IOLab's until-steady (past-cache) write must report the drop within 1
 when the throttle changed, and the steady rate within 10% of SLOW.
 
 Needs root (losetup, mount, a cgroup) and cgroup v1's blkio controller; exits 77 (skipped) with the reason
-where either is missing. Usage: sustained_throttle.py IOLAB_CLI
+where either is missing. Usage: sustained_throttle.py IOLAB_CLI (IOLAB_KEEP_RESULT=FILE keeps the result JSON)
 """
 import glob
 import json
@@ -111,6 +111,9 @@ def main():
                   f"({after / SLOW:.3f}x)")
             if "steady from" not in found.string:
                 sys.exit("IOLab did not find the rate steady after the drop")
+            if os.environ.get("IOLAB_KEEP_RESULT"):  # for screenshots and the sample report
+                import shutil
+                shutil.copy(out, os.environ["IOLAB_KEEP_RESULT"])
             with open(out) as f:
                 result = json.load(f)
             reps = [r for r in result["cases"][0]["repetitions"] if not r["warmup"]]

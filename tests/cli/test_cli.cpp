@@ -138,7 +138,7 @@ TEST_F(Cli, QuickRunWritesValidJsonAndCsvAndLeavesNothing)
     EXPECT_EQ(rows[0][0], "case");
     const auto summary = parseCsv(slurp(m_out / "result.summary.csv"));
     ASSERT_GE(summary.size(), 2u);
-    EXPECT_EQ(summary[0][26], "median_MBps"); // after the case's columns, the last being the replay's variant
+    EXPECT_EQ(summary[0][28], "median_MBps"); // after the case's columns, the last being the replay's variant
     EXPECT_EQ(summary[0][13], "preallocate");
     EXPECT_EQ(summary[0][14], "reader_cpu");
     EXPECT_EQ(summary[0][15], "queue_depth");
@@ -146,9 +146,11 @@ TEST_F(Cli, QuickRunWritesValidJsonAndCsvAndLeavesNothing)
     EXPECT_EQ(summary[0][17], "pattern");
     EXPECT_EQ(summary[0][18], "time_limit");
     EXPECT_EQ(summary[0][19], "memory_limit");
-    EXPECT_EQ(summary[0][20], "replay");
-    EXPECT_EQ(summary[0][21], "replay_timing");
-    EXPECT_EQ(summary[0][22], "replay_variant");
+    EXPECT_EQ(summary[0][20], "until_steady");
+    EXPECT_EQ(summary[0][21], "free_space_share");
+    EXPECT_EQ(summary[0][22], "replay");
+    EXPECT_EQ(summary[0][23], "replay_timing");
+    EXPECT_EQ(summary[0][24], "replay_variant");
     // Power-loss exposure, then the memory budget, last (issue 17): the quick preset's writes to files have
     // an exposure, its pipes none; none of its cases has a memory limit.
     EXPECT_EQ(summary[0].back(), "memory_peak_dirty_bytes");

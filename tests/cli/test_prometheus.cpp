@@ -81,9 +81,10 @@ TEST_F(Prometheus, ARunsMetricsPassPromtoolAndAreItsJsonsFigures)
         EXPECT_THAT(text, HasSubstr(fmt::format("iolab_case_apparent_rate_bytes_per_second{} {}\n", labels,
                                                 c.apparentMBps.median * 1e6)));
         EXPECT_THAT(text, HasSubstr("iolab_case_ok" + labels + " 1\n"));
-        if (c.callLatency) // where the OS's write call is timed (Linux's write(2) is)
+        if (c.callLatency) { // where the OS's write call is timed (Linux's write(2) is)
             EXPECT_THAT(text, HasSubstr(fmt::format("iolab_case_call_latency_seconds_count{} {}\n", labels,
                                                     c.callLatency->summary.count)));
+        }
     }
     EXPECT_THAT(text, HasSubstr("# TYPE iolab_case_sync_latency_seconds summary\n"))
         << "the case with an fsync every 8 writes";

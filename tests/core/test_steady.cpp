@@ -285,7 +285,7 @@ TEST(FreeShare, AWriteIsSizedAtItsShareOfTheFreeSpaceWhenPlanned)
     const auto unknown = makeRunPlan(m, registry(), target);
     EXPECT_TRUE(unknown->cases().empty());
     ASSERT_EQ(unknown->refused().size(), 1U);
-    EXPECT_THAT(unknown->refused()[0].reason, HasSubstr("free space is not known"));
+    EXPECT_THAT(unknown->refused()[0].reason, HasSubstr("no free space to take 25% of"));
     // Never all of it, and only writes.
     MatrixGroup all = g;
     EXPECT_THROW(findAxisByMatrixKey("freeSpaceShares")->addGroupValue(all, "100%", "--free-share"),

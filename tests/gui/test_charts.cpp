@@ -556,6 +556,6 @@ TEST(ResultsView, EveryTabIsAnEntryOfOneListThatSaysHowTheViewKeepsIt)
     view.setDark(false);
     EXPECT_EQ(view.barChart()->theme(), QChart::ChartThemeLight);
     EXPECT_EQ(std::count_if(pages.begin(), pages.end(), [](const ResultsPage& p) { return bool(p.setDark); }),
-              5)
-        << "the grid, the sync lab, the bars, latency and queue depth";
+              6)
+        << "the grid, the sync lab, the sustained write, the bars, latency and queue depth";
 }

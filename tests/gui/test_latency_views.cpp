@@ -280,7 +280,8 @@ TEST(ResultsView, ShowsTheCdmTabFirstAndTheQueueDepthTabOnlyForASweep)
     view.setResult(run);
     EXPECT_TRUE(view.isTabShown(view.cdmGridView()));
     EXPECT_TRUE(view.tabs()->currentWidget()->isAncestorOf(view.cdmGridView()));
-    EXPECT_EQ(view.tabs()->currentIndex(), 0);
+    EXPECT_EQ(view.tabs()->currentIndex(),
+              view.tabs()->indexOf(view.cdmGridView()->parentWidget()->parentWidget()));
     EXPECT_TRUE(view.isTabShown(view.qdSweepView())); // SEQ1M at QD 8 and 1
     EXPECT_TRUE(view.isTabShown(view.latencyView()));
 

@@ -177,11 +177,11 @@ TEST(ResultsModel, SortsNumbersAsNumbers)
 TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
 {
     using M = ResultsModel;
-    EXPECT_EQ(
-        M::axisColumns(),
-        (std::vector<int>{M::StrategyColumn, M::ChunkColumn, M::BufferColumn, M::SyncColumn, M::ReadColumn,
-                          M::ReaderCpuColumn, M::PatternColumn, M::QueueDepthColumn, M::ThreadsColumn,
-                          M::SizeColumn, M::TimeLimitColumn, M::MemoryLimitColumn, M::LatencyColumn}));
+    EXPECT_EQ(M::axisColumns(),
+              (std::vector<int>{M::StrategyColumn, M::ChunkColumn, M::BufferColumn, M::SyncColumn,
+                                M::ReadColumn, M::ReaderCpuColumn, M::PatternColumn, M::QueueDepthColumn,
+                                M::ThreadsColumn, M::SizeColumn, M::FreeShareColumn, M::TimeLimitColumn,
+                                M::SteadyColumn, M::MemoryLimitColumn, M::LatencyColumn}));
     EXPECT_EQ(M::axisColumn("strategy"), M::StrategyColumn);
     EXPECT_EQ(M::axisColumn("memoryLimit"), M::MemoryLimitColumn);
     EXPECT_EQ(M::axisColumn("stdioBuffer"), M::BufferColumn);
@@ -190,6 +190,8 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
     EXPECT_EQ(M::axisColumn("totalBytes"), M::SizeColumn);
     EXPECT_EQ(M::axisColumn("readerCpu"), M::ReaderCpuColumn);
     EXPECT_EQ(M::axisColumn("timeLimit"), M::TimeLimitColumn);
+    EXPECT_EQ(M::axisColumn("untilSteady"), M::SteadyColumn);
+    EXPECT_EQ(M::axisColumn("freeSpaceShare"), M::FreeShareColumn);
     EXPECT_EQ(M::axisColumn("pattern"), M::PatternColumn);
     EXPECT_EQ(M::axisColumn("direction"), -1);
     EXPECT_EQ(M::axesInColumn(M::ReadColumn).size(), 2U);
@@ -208,7 +210,9 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
                                            "QD",
                                            "Threads",
                                            "Size",
+                                           "Of free space",
                                            "Time limit",
+                                           "Until steady",
                                            "Memory limit",
                                            "Latency",
                                            "Apparent",
@@ -299,7 +303,9 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
                                                                         M::QueueDepthColumn,
                                                                         M::ThreadsColumn,
                                                                         M::SizeColumn,
+                                                                        M::FreeShareColumn,
                                                                         M::TimeLimitColumn,
+                                                                        M::SteadyColumn,
                                                                         M::MemoryLimitColumn,
                                                                         M::LatencyColumn,
                                                                         M::CallP50Column,
@@ -315,20 +321,22 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
                                                                         M::ReasonColumn}));
     const RunResult writes = sampleRun();
     EXPECT_EQ(gui::ResultsView::hiddenColumns(writes.cases, writes.refused),
-              (std::vector<int>{M::ReadColumn, M::ReaderCpuColumn, M::PatternColumn, M::QueueDepthColumn,
-                                M::ThreadsColumn, M::TimeLimitColumn, M::MemoryLimitColumn, M::LatencyColumn,
-                                M::TrimmedMeanColumn, M::AtRiskColumn, M::FilesPerSecondColumn,
-                                M::FileP50Column, M::FileP99Column, M::CallP50Column, M::CallP99Column,
-                                M::CallP999Column, M::SyncP99Column, M::IopsColumn, M::SurvivesKillColumn}))
+              (std::vector<int>{M::ReadColumn,           M::ReaderCpuColumn,   M::PatternColumn,
+                                M::QueueDepthColumn,     M::ThreadsColumn,     M::FreeShareColumn,
+                                M::TimeLimitColumn,      M::SteadyColumn,      M::MemoryLimitColumn,
+                                M::LatencyColumn,        M::TrimmedMeanColumn, M::AtRiskColumn,
+                                M::FilesPerSecondColumn, M::FileP50Column,     M::FileP99Column,
+                                M::CallP50Column,        M::CallP99Column,     M::CallP999Column,
+                                M::SyncP99Column,        M::IopsColumn,        M::SurvivesKillColumn}))
         << "no case with an exposure (a file from before it): no column";
     EXPECT_EQ(gui::ResultsView::hiddenColumns({read}, {}),
-              (std::vector<int>{M::BufferColumn,      M::SyncColumn,         M::ReaderCpuColumn,
-                                M::PatternColumn,     M::QueueDepthColumn,   M::TimeLimitColumn,
-                                M::MemoryLimitColumn, M::LatencyColumn,      M::TrimmedMeanColumn,
-                                M::DurableColumn,     M::AtRiskColumn,       M::FilesPerSecondColumn,
-                                M::FileP50Column,     M::FileP99Column,      M::CallP50Column,
-                                M::CallP99Column,     M::CallP999Column,     M::SyncP99Column,
-                                M::IopsColumn,        M::SurvivesKillColumn, M::ReasonColumn}));
+              (std::vector<int>{
+                  M::BufferColumn,      M::SyncColumn,           M::ReaderCpuColumn,   M::PatternColumn,
+                  M::QueueDepthColumn,  M::FreeShareColumn,      M::TimeLimitColumn,   M::SteadyColumn,
+                  M::MemoryLimitColumn, M::LatencyColumn,        M::TrimmedMeanColumn, M::DurableColumn,
+                  M::AtRiskColumn,      M::FilesPerSecondColumn, M::FileP50Column,     M::FileP99Column,
+                  M::CallP50Column,     M::CallP99Column,        M::CallP999Column,    M::SyncP99Column,
+                  M::IopsColumn,        M::SurvivesKillColumn,   M::ReasonColumn}));
 
     // A pipe case shows where its reader ran; the column is shown as soon as one case writes into a pipe.
     CaseResult pipe = measuredCase(0, "vmsplice", 65536, BufferMode::NotApplicable, 8000.0);
