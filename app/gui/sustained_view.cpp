@@ -95,13 +95,14 @@ void SustainedView::rebuild()
         top = std::max(top, p.mbps);
     auto* x = new QValueAxis;
     x->setRange(0, std::max(end, 0.1));
-    x->setLabelFormat(QStringLiteral("%.0f"));
+    x->setLabelFormat(QStringLiteral("%g"));
+    x->applyNiceNumbers();
     x->setTitleText(tr("seconds into the write"));
     auto* y = new QValueAxis;
     y->setRange(0, std::max(top * 1.1, 1.0));
     y->setLabelFormat(QStringLiteral("%.0f"));
     y->applyNiceNumbers();
-    y->setTitleText(f.deviceRate ? tr("MB/s the device wrote") : tr("MB/s written"));
+    y->setTitleText(f.deviceRate ? tr("MB/s (device)") : tr("MB/s"));
     m_chart->addAxis(x, Qt::AlignBottom);
     m_chart->addAxis(y, Qt::AlignLeft);
     const auto add = [&](QXYSeries* series) {
@@ -115,7 +116,7 @@ void SustainedView::rebuild()
         upper->append(f.steady->fromSeconds, y->max());
         upper->append(f.steady->reachedSeconds, y->max());
         auto* area = new QAreaSeries(upper);
-        area->setName(tr("steady from %1 s").arg(f.steady->fromSeconds, 0, 'f', 1));
+        area->setName(tr("steady window"));
         QColor shade = report::chartColour(2);
         shade.setAlpha(45);
         area->setBrush(shade);
@@ -125,31 +126,28 @@ void SustainedView::rebuild()
         area->attachAxis(y);
     }
     auto* rate = new QLineSeries;
-    rate->setName(tr("rate, every 0.1 s"));
+    rate->setName(tr("every 0.1 s"));
     rate->setPen(QPen(report::chartColour(0), 1.5));
     for (const auto& p : f.points)
         rate->append(p.seconds, p.mbps);
     add(rate);
     const double drop = f.cacheBytes ? f.cacheSeconds : end;
     auto* fast = new QLineSeries;
-    fast->setName(
-        f.cacheBytes
-            ? tr("full speed: %1 for %2").arg(qs(formatMBps(f.fastMBps)), qs(formatBytes(*f.cacheBytes)))
-            : tr("median: %1").arg(qs(formatMBps(f.fastMBps))));
+    fast->setName(f.cacheBytes ? tr("full speed %1").arg(qs(formatMBps(f.fastMBps)))
+                               : tr("median %1").arg(qs(formatMBps(f.fastMBps))));
     fast->setPen(QPen(report::chartColour(1), 2.5, Qt::DashLine));
     fast->append(0, f.fastMBps);
     fast->append(drop, f.fastMBps);
     add(fast);
     if (f.cacheBytes) {
         auto* edge = new QLineSeries;
-        edge->setName(
-            tr("the drop, after %1 (%2 s)").arg(qs(formatBytes(*f.cacheBytes))).arg(drop, 0, 'f', 1));
+        edge->setName(tr("drop at %1").arg(qs(formatBytes(*f.cacheBytes))));
         edge->setPen(QPen(report::chartColour(3), 1.5, Qt::DotLine));
         edge->append(drop, 0);
         edge->append(drop, y->max());
         add(edge);
         auto* after = new QLineSeries;
-        after->setName(tr("after the drop: %1").arg(qs(formatMBps(f.afterMBps))));
+        after->setName(tr("after %1").arg(qs(formatMBps(f.afterMBps))));
         after->setPen(QPen(report::chartColour(4), 2.5, Qt::DashLine));
         after->append(drop, f.afterMBps);
         after->append(end, f.afterMBps);

@@ -2013,11 +2013,15 @@ void drawSustainedChart(Layout& layout, const SustainedFigures& f)
     p.setPen(QPen(seriesColour(0), 0.9));
     p.drawPath(path);
     const double drop = f.cacheBytes ? f.cacheSeconds : end;
+    // Each rate's words above its line, on a pale ground so that the samples under them do not hide them.
     const auto label = [&](const QPointF& where, const QString& text, const QColor& colour) {
-        p.setFont(font(6.5, true));
+        const QFont bold = font(6.5, true);
+        p.setFont(bold);
+        const double width = QFontMetricsF(bold, p.device()).horizontalAdvance(text) + 4;
+        const QRectF box(where.x() + 3, std::max(plot.top() + 1, where.y() - 12), width, 10);
+        p.fillRect(box, QColor(255, 255, 255, 215));
         p.setPen(colour);
-        p.drawText(QRectF(where.x() + 3, where.y() - 11, plot.right() - where.x() - 6, 10),
-                   Qt::AlignLeft | Qt::AlignVCenter, text);
+        p.drawText(box.adjusted(2, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, text);
     };
     p.setPen(QPen(seriesColour(1), 1.6, Qt::DashLine));
     p.drawLine(at(0, f.fastMBps), at(drop, f.fastMBps));

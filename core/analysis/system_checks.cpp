@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/system_checks.h"
 
+#include "core/analysis/sustained.h"
+
 #include "core/analysis/significance.h"
 
 #include "core/base/stats.h"
@@ -244,6 +246,20 @@ std::optional<CacheCliff> findCacheCliff(const CaseResult& c, bool bypassesPageC
     const Case& k = c.testCase;
     if (k.direction != Direction::Write || k.target != TargetKind::Directory)
         return std::nullopt;
+    // A write until steady was watched for exactly this: its sustained figures are the one account of the
+    // drop, so that the finding and the Summary's answer never give two sizes for one cache.
+    if (k.steady.on()) {
+        const auto f = sustainedFigures(c);
+        if (!f || !f->cacheBytes)
+            return std::nullopt;
+        CacheCliff cliff;
+        cliff.beforeMBps = f->fastMBps;
+        cliff.afterMBps = f->afterMBps;
+        cliff.deviceRate = f->deviceRate;
+        cliff.secondsBefore = f->cacheSeconds;
+        cliff.bytesBefore = *f->cacheBytes;
+        return cliff;
+    }
     // The longest measured repetition's samples.
     std::int32_t best = -1;
     std::size_t bestCount = 0;
