@@ -128,7 +128,10 @@ std::optional<SustainedFigures> sustainedFigures(const CaseResult& c)
     f.fastMBps = fast;
     f.cacheBytes = points[split - 1].bytes;
     f.cacheSeconds = points[split - 1].seconds;
-    f.afterMBps = f.steady && f.steady->fromSeconds >= f.cacheSeconds ? f.steady->mbps : slow;
+    // The watch's window may begin a sample or two before the step found here: its rate is the one behind
+    // the drop whenever it lies on the slow side of the midpoint.
+    f.steadyAfterDrop = f.steady && f.steady->mbps < mid;
+    f.afterMBps = f.steadyAfterDrop ? f.steady->mbps : slow;
     return f;
 }
 
@@ -156,8 +159,8 @@ std::string sustainedAnswer(const CaseResult& c)
         std::string text = fmt::format(
             "Sustained write, {}: {} at {} for the first {} ({:.1f} s), then at {}", subject, rate,
             formatMBps(f->fastMBps), formatBytes(*f->cacheBytes), f->cacheSeconds, formatMBps(f->afterMBps));
-        if (f->steady && f->steady->fromSeconds >= f->cacheSeconds)
-            text += fmt::format(", steady from {:.1f} s", f->steady->fromSeconds);
+        if (f->steadyAfterDrop)
+            text += fmt::format(", steady from {:.1f} s", std::max(f->steady->fromSeconds, f->cacheSeconds));
         else
             text += fmt::format(" (not yet steady when its {} ended it)",
                                 k.timeLimitMs != 0 &&

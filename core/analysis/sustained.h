@@ -40,6 +40,7 @@ struct SustainedFigures
     double cacheSeconds = 0;
     double afterMBps = 0;              // after the drop: the steady rate where it settled there
     std::optional<SteadyState> steady; // where the watch found the rate steady
+    bool steadyAfterDrop = false;      // that steady rate is the one behind the drop (below its midpoint)
     bool endedAtCap = false;           // its size or time limit ended it, not a steady rate
     double lowMBps = 0;                // the samples' 10th and 90th percentiles (a rate that never settled)
     double highMBps = 0;

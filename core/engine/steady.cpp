@@ -69,7 +69,10 @@ bool SteadyDetector::add(double seconds, std::uint64_t bytes)
     const double spread = median(distances);
     if (change > kSteadySlope * mean || spread > kSteadySpread * mean)
         return false;
-    if (m_rule.mode == SteadyMode::PastCache && mean * kSteadyDropFactor > m_fastest)
+    // Past a cache, the rate behind it: a window 1.5x below the fastest stretch, and not one whose first bin
+    // still holds the end of the fall (the median spread forgives one such bin, but its mean would not).
+    if (m_rule.mode == SteadyMode::PastCache &&
+        (mean * kSteadyDropFactor > m_fastest || rates.front() > mean * (1 + 2 * kSteadySpread)))
         return false;
     SteadyState s;
     s.fromSeconds = from;

@@ -27,7 +27,8 @@ namespace iolab {
 //   breaks; the median asks it of most of them);
 // - the first min(2 s, a quarter window) are a ramp that no window covers;
 // - past-cache also asks the window's mean to be kSteadyDropFactor times below the fastest stretch seen
-//   (three tenths of a window), so that a flat rate inside a fast cache does not end the write.
+//   (three tenths of a window), so that a flat rate inside a fast cache does not end the write, and its first
+//   bin to be within twice the spread of the mean, so that the window does not begin inside the fall.
 inline constexpr double kSteadySlope = 0.10;
 inline constexpr double kSteadySpread = 0.10;
 inline constexpr double kSteadyDropFactor = 1.5;
