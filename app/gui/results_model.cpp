@@ -307,6 +307,10 @@ QVariant ResultsModel::display(const Row& row, int rowIndex, int column) const
         return ok ? tr("%1 s/GiB").arg(c.cpuSecondsPerGiB, 0, 'f', 3) : QVariant();
     case RssColumn:
         return c.peakRssBytes > 0 ? qs(formatBytes(c.peakRssBytes)) : QVariant();
+    case TempColumn: {
+        const std::string text = temperatureText(c.thermalBefore, c.thermalAfter);
+        return text.empty() ? QVariant() : QVariant(qs(text));
+    }
     case StabilityColumn: {
         // The spread of the repetitions behind the ranked rate, as the noise rule judges it.
         const RepetitionSpread spread = repetitionSpread(c, m_ranking);
@@ -366,6 +370,8 @@ QVariant ResultsModel::sortValue(const Row& row, int rowIndex, int column) const
         return ok ? c.cpuSecondsPerGiB : -1.0;
     case RssColumn:
         return static_cast<qulonglong>(c.peakRssBytes);
+    case TempColumn:
+        return c.thermalAfter && c.thermalAfter->celsius ? *c.thermalAfter->celsius : -300.0;
     case StabilityColumn: {
         const RepetitionSpread spread = repetitionSpread(c, m_ranking);
         return ok && spread.used >= 2 ? spread.cv : -1.0;
@@ -527,6 +533,11 @@ QString ResultsModel::columnToolTip(int section)
                   "processor, apart from waiting for the disk");
     case RssColumn:
         return tr("The most memory the process held during the case");
+    case TempColumn:
+        return tr(
+            "The drive's temperature before the case's first repetition and after its last, as the drive "
+            "reports it (Linux: hwmon and the NVMe health log; Windows: the storage temperature "
+            "property); empty where it says nothing, as a virtual disk does");
     case StabilityColumn:
         return tr("Spread: how much the repetitions of the ranked rate vary (CV, the standard deviation over "
                   "the mean; from five repetitions on, of all but the slowest and the fastest). Over 5% the "
@@ -593,6 +604,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
         return tr("CPU");
     case RssColumn:
         return tr("Peak RSS");
+    case TempColumn:
+        return tr("Temp");
     case StabilityColumn:
         return tr("Spread (CV)");
     case SurvivesKillColumn:

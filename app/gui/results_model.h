@@ -64,6 +64,7 @@ public:
         IopsColumn,
         CpuColumn,
         RssColumn,
+        TempColumn, // the drive's temperature before and after the case, where it says (issue 39)
         StabilityColumn,
         SurvivesKillColumn, // the kill -9 probe's answer (CaseResult::crashProbe)
         StatusColumn,

@@ -183,14 +183,15 @@ std::vector<int> ResultsView::defaultColumnOrder()
     };
     // What answers "which is fastest, and by how much" first; the axes and details after.
     std::vector<int> order = figures({M::CaseColumn});
-    for (const auto& part : {axes(true),
-                             figures({M::DurableColumn, M::MedianColumn, M::SpeedupColumn, M::AtRiskColumn,
-                                      M::SurvivesKillColumn, M::StatusColumn, M::StabilityColumn, M::CiColumn,
-                                      M::TrimmedMeanColumn}),
-                             axes(false),
-                             figures({M::CallP50Column, M::CallP99Column, M::CallP999Column, M::SyncP99Column,
-                                      M::IopsColumn, M::FilesPerSecondColumn, M::FileP50Column,
-                                      M::FileP99Column, M::CpuColumn, M::RssColumn, M::ReasonColumn})})
+    for (const auto& part :
+         {axes(true),
+          figures({M::DurableColumn, M::MedianColumn, M::SpeedupColumn, M::AtRiskColumn,
+                   M::SurvivesKillColumn, M::StatusColumn, M::StabilityColumn, M::CiColumn,
+                   M::TrimmedMeanColumn}),
+          axes(false),
+          figures({M::CallP50Column, M::CallP99Column, M::CallP999Column, M::SyncP99Column, M::IopsColumn,
+                   M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column, M::CpuColumn, M::RssColumn,
+                   M::TempColumn, M::ReasonColumn})})
         order.insert(order.end(), part.begin(), part.end());
     return order;
 }
@@ -205,6 +206,7 @@ std::vector<int> ResultsView::hiddenColumns(const std::vector<CaseResult>& cases
     bool anySyncLatency = false;
     bool anyReason = !refused.empty();
     bool anyExposure = false;
+    bool anyHeat = false;
     std::uint32_t repetitions = 0;
     std::vector<const Case*> all;
     for (const auto& c : cases) {
@@ -215,6 +217,7 @@ std::vector<int> ResultsView::hiddenColumns(const std::vector<CaseResult>& cases
         anyReason = anyReason || !c.reason.empty();
         anyProbe = anyProbe || c.crashProbe.has_value();
         anyExposure = anyExposure || c.atRisk.has_value();
+        anyHeat = anyHeat || !temperatureText(c.thermalBefore, c.thermalAfter).empty();
         repetitions = std::max<std::uint32_t>(repetitions, static_cast<std::uint32_t>(c.apparentMBps.count));
     }
     for (const auto& r : refused)
@@ -256,6 +259,8 @@ std::vector<int> ResultsView::hiddenColumns(const std::vector<CaseResult>& cases
         hidden.push_back(M::figureColumn(M::SyncP99Column));
     if (!anyProbe)
         hidden.push_back(M::figureColumn(M::SurvivesKillColumn));
+    if (!anyHeat)
+        hidden.push_back(M::figureColumn(M::TempColumn));
     std::sort(hidden.begin(), hidden.end());
     return hidden;
 }

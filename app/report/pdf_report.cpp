@@ -705,9 +705,12 @@ void drawCaseTable(Layout& layout, const RunResult& result, const std::vector<st
     // a table without a queued strategy).
     const auto& axisColumns = caseTableColumns();
     std::vector<bool> shown(axisColumns.size(), false);
+    // The drive's temperature before and after each case, where the drive said it.
+    bool heat = false;
     for (const std::size_t i : indices) {
         for (std::size_t a = 0; a < axisColumns.size(); ++a)
             shown[a] = shown[a] || !axisColumns[a].text(result.cases[i].testCase).empty();
+        heat = heat || !temperatureText(result.cases[i].thermalBefore, result.cases[i].thermalAfter).empty();
     }
     std::vector<QStringList> rows;
     std::vector<QColor> colours;
@@ -745,8 +748,10 @@ void drawCaseTable(Layout& layout, const RunResult& result, const std::vector<st
             << (c.peakRssBytes > 0 ? qs(formatBytes(c.peakRssBytes)) : QString())
             << (ok && repetitionSpread(c, table.ranking).used >= 2
                     ? QStringLiteral("%1%").arg(repetitionSpread(c, table.ranking).cv * 100, 0, 'f', 1)
-                    : QString())
-            << qs(toString(c.status));
+                    : QString());
+        if (heat)
+            row << qs(temperatureText(c.thermalBefore, c.thermalAfter));
+        row << qs(toString(c.status));
         rows.push_back(row);
         colours.push_back(ok ? kText : kBad);
     }
@@ -767,9 +772,11 @@ void drawCaseTable(Layout& layout, const RunResult& result, const std::vector<st
                                                          {QStringLiteral("Speed-up"), 5.6, Qt::AlignRight},
                                                          {QStringLiteral("CPU s/GiB"), 4.6, Qt::AlignRight},
                                                          {QStringLiteral("Peak RSS"), 5.8, Qt::AlignRight},
-                                                         {QStringLiteral("Spread CV"), 4.8, Qt::AlignRight},
-                                                         {QStringLiteral("Status"), 5.2}})
+                                                         {QStringLiteral("Spread CV"), 4.8, Qt::AlignRight}})
         columns.push_back(c);
+    if (heat)
+        columns.push_back({QStringLiteral("Temp"), 5.0, Qt::AlignRight});
+    columns.push_back({QStringLiteral("Status"), 5.2});
     layout.table(columns, rows, 6.8, [&](std::size_t i) { return colours[i]; });
 }
 

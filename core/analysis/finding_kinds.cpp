@@ -119,6 +119,13 @@ std::vector<FindingKindSpec> declareFindingKinds()
          .mark = FindingMark::Bad,
          .importance = 3,
          .advice = "Run the matrix to its end for a complete answer."},
+        {.kind = Kind::Heat,
+         .id = "heat",
+         .title = "thermal throttling",
+         .importance = 5,
+         .advice =
+             "Cool the drive (air flow, a heatsink) or let it cool between runs; a sustained load on it "
+             "runs at the slower rate, so judge long writes by it."},
     };
     for (std::size_t i = 0; i < kinds.size(); ++i) {
         if (static_cast<std::size_t>(kinds[i].kind) != i)

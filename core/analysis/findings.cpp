@@ -812,6 +812,8 @@ std::vector<Finding> findings(const RunResult& result, const Registry* registry,
             out.push_back(std::move(*cpu));
         if (k.target != TargetKind::Directory)
             continue;
+        if (auto heat = heatFinding(c, ranking))
+            out.push_back(std::move(*heat));
         if (k.direction == Direction::Read) {
             readFindings(c, out);
         } else {

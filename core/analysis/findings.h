@@ -35,6 +35,7 @@ struct Finding
         Compression,   // zeros moved far faster than random bytes: a compressor or deduplicator took part
         Failed,        // a case failed or was refused at run time
         Cancelled,     // the run was stopped before the end
+        Heat,          // a case's rate fell while the drive's thermal counters rose: it slowed itself to cool
         Count          // not a kind: how many there are; a new kind goes before it, with its declaration
     };
     Kind kind = Kind::Fastest;

@@ -164,6 +164,13 @@ std::vector<LikelyCause> causes(const RunResult& result, const std::vector<Findi
                          n, n == 1 ? "" : "s", n == 1 ? "its" : "their", n == 1 ? "" : "s"),
              "Judge the disk by the random-data rates; data like the application's own tells what it "
              "will get."});
+    if (const auto n = countFindings(found, Finding::Kind::Heat); n > 0)
+        out.push_back(
+            {"The drive slowed itself down as it heated",
+             fmt::format("{} case{} slowed while the drive's thermal counters rose or it reached its "
+                         "warning temperature (see the findings)",
+                         n, n == 1 ? "" : "s"),
+             "Cool the drive or let it cool between runs; judge sustained loads by the slower rate."});
     if (anyFinding(found, Finding::Kind::CacheCliff))
         out.push_back({"A fast cache in front of the medium filled during a long write",
                        "the rate fell once and stayed down (see the findings)",

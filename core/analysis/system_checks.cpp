@@ -353,3 +353,51 @@ std::optional<Finding> cacheCliffFinding(const CaseResult& c, bool bypassesPageC
 }
 
 } // namespace iolab
+
+namespace iolab {
+
+std::optional<Finding> heatFinding(const CaseResult& c, Ranking ranking)
+{
+    if (c.status != Status::Ok || !c.thermalBefore || !c.thermalAfter)
+        return std::nullopt;
+    const bool durable = ranksDurable(c.testCase, ranking);
+    std::vector<double> rates;
+    for (const auto& r : c.repetitions)
+        if (!r.warmup && r.outcome.ok())
+            rates.push_back(durable ? r.durableMBps : r.apparentMBps);
+    if (rates.size() < 2 || rates.front() <= 0 || rates.back() > rates.front() * (1 - kHeatFall))
+        return std::nullopt;
+    const ThermalReading& before = *c.thermalBefore;
+    const ThermalReading& after = *c.thermalAfter;
+    const ThermalChange change = thermalChange(before, after);
+    const bool hot = after.celsius && after.warningCelsius && *after.celsius >= *after.warningCelsius;
+    if (!change.rose() && !hot)
+        return std::nullopt;
+    std::vector<std::string> evidence;
+    if (const std::string temperature = temperatureText(before, after); !temperature.empty())
+        evidence.push_back(hot ? fmt::format("{}, at or above its warning temperature of {:.0f} °C",
+                                             temperature, *after.warningCelsius)
+                               : temperature);
+    if (change.throttleTransitions > 0)
+        evidence.push_back(fmt::format("{} throttling transition{}", change.throttleTransitions,
+                                       change.throttleTransitions == 1 ? "" : "s"));
+    if (change.throttleSeconds > 0)
+        evidence.push_back(fmt::format("{} s throttled", change.throttleSeconds));
+    if (change.warningMinutes > 0)
+        evidence.push_back(fmt::format("{} min above its warning temperature", change.warningMinutes));
+    if (change.criticalMinutes > 0)
+        evidence.push_back(fmt::format("{} min above its critical temperature", change.criticalMinutes));
+    std::string joined;
+    for (std::size_t i = 0; i < evidence.size(); ++i)
+        joined += (i == 0 ? "" : i + 1 == evidence.size() ? " and " : ", ") + evidence[i];
+    return Finding{Finding::Kind::Heat, c.index,
+                   fmt::format("{}: its rate fell from {} in its first measured repetition to {} in its last "
+                               "({:.0f}% slower) while the drive ran hot: {} (read from {}). A drive slows "
+                               "itself down to cool: these figures hold for this drive this hot, not for a "
+                               "cool one.",
+                               findingSubject(c), formatMBps(rates.front()), formatMBps(rates.back()),
+                               (1 - rates.back() / rates.front()) * 100, joined,
+                               after.source.empty() ? std::string("the drive") : after.source)};
+}
+
+} // namespace iolab

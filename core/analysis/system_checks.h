@@ -72,4 +72,11 @@ bool compressibleData(const Case& c);
 std::optional<CacheCliff> findCacheCliff(const CaseResult& c, bool bypassesPageCache);
 std::optional<Finding> cacheCliffFinding(const CaseResult& c, bool bypassesPageCache);
 
+// Heat: a case whose rate fell by kHeatFall or more from its first measured repetition to its last while
+// the drive's thermal counters rose between the readings before and after it (minutes above its warning
+// temperature, throttling transitions or seconds), or its temperature reached its warning threshold. A fall
+// without such evidence, or a temperature that only rose, accuses nothing.
+inline constexpr double kHeatFall = 0.15;
+std::optional<Finding> heatFinding(const CaseResult& c, Ranking ranking);
+
 } // namespace iolab

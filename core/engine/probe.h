@@ -3,6 +3,7 @@
 
 #include "core/model/system_facts.h"
 #include "core/model/target.h"
+#include "core/model/thermal.h"
 
 #include <cstdint>
 #include <optional>
@@ -47,6 +48,9 @@ public:
     // The storage stack under the target and the machine's I/O settings, read once as a run begins; a probe
     // that cannot tell returns facts with `gathered` false.
     virtual SystemFacts systemFacts(const TargetInfo& /*target*/) { return {}; }
+    // What the target's drive (TargetInfo::device) says of its heat now: its temperature and, where it keeps
+    // them, its thermal throttling counters (core/model/thermal.h); nullopt where it says nothing.
+    virtual std::optional<ThermalReading> thermal(const std::string& /*device*/) { return std::nullopt; }
 };
 
 } // namespace iolab

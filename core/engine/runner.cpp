@@ -1123,10 +1123,16 @@ bool runTurn(RunContext& run, PreparedCase& prepared, std::uint32_t repetition)
 {
     CaseResult& caseResult = prepared.result;
     const Case& c = caseResult.testCase;
+    // The drive's heat before the case's first repetition and after its last (each turn's, the last kept).
+    const std::string& device = run.workspace.target().device;
+    if (!caseResult.thermalBefore && c.target == TargetKind::Directory)
+        caseResult.thermalBefore = run.probe.thermal(device);
     std::optional<Pattern> turns;
     const Pattern& pattern = prepared.pattern ? *prepared.pattern : turns.emplace(c.chunkBytes, c.pattern);
     auto rep =
         prepared.runner->run(caseResult.index, c, pattern, repetition, prepared.data, prepared.latency.get());
+    if (c.target == TargetKind::Directory)
+        caseResult.thermalAfter = run.probe.thermal(device);
     if (run.observer != nullptr)
         run.observer->repetitionFinished({caseResult.index, rep});
     const bool ok = rep.outcome.ok();

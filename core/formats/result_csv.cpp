@@ -125,6 +125,29 @@ CsvRow steadyFields(const std::optional<SteadyState>& s)
     return {number(s->fromSeconds), std::to_string(s->fromBytes), number(s->mbps)};
 }
 
+// The drive's heat: its temperature before and after the case, and how much its throttling counters rose
+// (transitions and seconds) between the two readings; empty where it did not say.
+CsvRow thermalHeader()
+{
+    return {"temp_before_c", "temp_after_c", "throttle_transitions", "throttle_s"};
+}
+
+CsvRow thermalFields(const CaseResult& c)
+{
+    const auto celsius = [](const std::optional<ThermalReading>& t) {
+        return t && t->celsius ? number(*t->celsius) : std::string();
+    };
+    CsvRow row{celsius(c.thermalBefore), celsius(c.thermalAfter), "", ""};
+    if (c.thermalBefore && c.thermalAfter) {
+        if (const ThermalChange change = thermalChange(*c.thermalBefore, *c.thermalAfter);
+            change.countersKnown) {
+            row[2] = std::to_string(change.throttleTransitions);
+            row[3] = std::to_string(change.throttleSeconds);
+        }
+    }
+    return row;
+}
+
 CsvRow joinRows(CsvRow head, const CsvRow& middle, const CsvRow& tail)
 {
     head.insert(head.end(), middle.begin(), middle.end());
@@ -218,7 +241,7 @@ std::vector<CsvRow> summaryRows(const RunResult& result)
                              "cpu_s_per_GiB", "peak_rss_bytes", "stability_MBps", "files_per_s",
                              "file_p50_ms", "file_p99_ms", "cache_method", "iops", "latency"}));
     rows.front() = joinRows(joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync")),
-                            exposureHeader(), budgetHeader());
+                            exposureHeader(), joinRows(budgetHeader(), thermalHeader(), {}));
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
         const auto& c = result.cases[i];
         const auto& k = c.testCase;
@@ -247,8 +270,8 @@ std::vector<CsvRow> summaryRows(const RunResult& result)
              c.latencyChoice}));
         rows.back() = joinRows(rows.back(), latencyFields(ok ? summaryOf(c.callLatency) : std::nullopt),
                                latencyFields(ok ? summaryOf(c.syncLatency) : std::nullopt));
-        rows.back() =
-            joinRows(rows.back(), exposureFields(ok ? c.atRisk : std::nullopt), budgetFields(c.memoryBudget));
+        rows.back() = joinRows(rows.back(), exposureFields(ok ? c.atRisk : std::nullopt),
+                               joinRows(budgetFields(c.memoryBudget), thermalFields(c), {}));
     }
     for (const auto& r : result.refused) {
         const auto& k = r.testCase;

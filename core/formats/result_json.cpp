@@ -326,6 +326,46 @@ void from_json(const json& j, CrashProbeResult& p)
     p.failure = j.value("failure", std::string());
 }
 
+// A drive's heat: only the figures it gave.
+json thermalJson(const ThermalReading& t)
+{
+    json j{{"source", t.source}};
+    const auto put = [&j](const char* key, const auto& value) {
+        if (value)
+            j[key] = *value;
+    };
+    put("celsius", t.celsius);
+    put("warningCelsius", t.warningCelsius);
+    put("criticalCelsius", t.criticalCelsius);
+    put("warningMinutes", t.warningMinutes);
+    put("criticalMinutes", t.criticalMinutes);
+    put("lightThrottleTransitions", t.lightThrottleTransitions);
+    put("heavyThrottleTransitions", t.heavyThrottleTransitions);
+    put("lightThrottleSeconds", t.lightThrottleSeconds);
+    put("heavyThrottleSeconds", t.heavyThrottleSeconds);
+    return j;
+}
+
+ThermalReading thermalFromJson(const json& j)
+{
+    ThermalReading t;
+    t.source = j.value("source", std::string());
+    const auto get = [&j](const char* key, auto& value) {
+        if (const auto it = j.find(key); it != j.end())
+            value = it->get<typename std::remove_reference_t<decltype(value)>::value_type>();
+    };
+    get("celsius", t.celsius);
+    get("warningCelsius", t.warningCelsius);
+    get("criticalCelsius", t.criticalCelsius);
+    get("warningMinutes", t.warningMinutes);
+    get("criticalMinutes", t.criticalMinutes);
+    get("lightThrottleTransitions", t.lightThrottleTransitions);
+    get("heavyThrottleTransitions", t.heavyThrottleTransitions);
+    get("lightThrottleSeconds", t.lightThrottleSeconds);
+    get("heavyThrottleSeconds", t.heavyThrottleSeconds);
+    return t;
+}
+
 void to_json(json& j, const CaseResult& c)
 {
     j = json{{"index", c.index},
@@ -359,6 +399,10 @@ void to_json(json& j, const CaseResult& c)
         j["replay"] = *c.replay;
     if (c.wallSeconds)
         j["wallSeconds"] = *c.wallSeconds;
+    if (c.thermalBefore) // the drive's heat, where it says (absent from older files)
+        j["thermalBefore"] = thermalJson(*c.thermalBefore);
+    if (c.thermalAfter)
+        j["thermalAfter"] = thermalJson(*c.thermalAfter);
 }
 
 void from_json(const json& j, CaseResult& c)
@@ -395,6 +439,10 @@ void from_json(const json& j, CaseResult& c)
         c.replay = it->get<ReplayRecord>();
     if (const auto it = j.find("wallSeconds"); it != j.end())
         c.wallSeconds = it->get<double>();
+    if (const auto it = j.find("thermalBefore"); it != j.end())
+        c.thermalBefore = thermalFromJson(*it);
+    if (const auto it = j.find("thermalAfter"); it != j.end())
+        c.thermalAfter = thermalFromJson(*it);
 }
 
 json resultToJson(const RunResult& r)

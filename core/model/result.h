@@ -8,6 +8,7 @@
 #include "core/model/matrix.h"
 #include "core/model/system_facts.h"
 #include "core/model/target.h"
+#include "core/model/thermal.h"
 
 #include <cstdint>
 #include <optional>
@@ -255,6 +256,10 @@ struct ReplayRecord
 struct CaseResult
 {
     std::uint32_t index = 0;
+    // What the target's drive said of its heat before the case's first repetition and after its last
+    // (SystemProbe::thermal); nullopt where it said nothing, and in older files.
+    std::optional<ThermalReading> thermalBefore;
+    std::optional<ThermalReading> thermalAfter;
     Case testCase;
     Status status = Status::Ok;
     std::string reason; // why it is not ok

@@ -3,6 +3,7 @@
 // (dm-crypt, LVM, md, loop, partitions, down to the disks), the disk's queue, transport and link, the mount
 // options that change a figure, the kernel's writeback and memory settings, and the machine.
 #include "platform/linux/system_facts_linux.h"
+#include "platform/linux/thermal_linux.h"
 
 #include "core/base/units.h"
 #include "platform/platform.h"
@@ -345,6 +346,18 @@ private:
         }
         m_facts.either(kDevice, "device.firmware", "Firmware", firmware,
                        "the device gives no firmware revision", shown(firmwareSource));
+        // Its heat as the run begins; each case's readings before and after are in the results.
+        if (const auto heat = linux_thermal::hwmon(disk)) {
+            std::string value = temperatureText(heat, std::nullopt);
+            if (heat->warningCelsius)
+                value += fmt::format(" (warning {:.0f} °C", *heat->warningCelsius) +
+                         (heat->criticalCelsius ? fmt::format(", critical {:.0f} °C)", *heat->criticalCelsius)
+                                                : std::string(")"));
+            m_facts.known(kDevice, "device.temperature", "Temperature", value, heat->source);
+        } else {
+            m_facts.unknown(kDevice, "device.temperature", "Temperature",
+                            "the disk has no temperature sensor Linux shows (hwmon)");
+        }
         link(disk);
         const auto scheduler = readFirstLine(queue / "scheduler");
         m_facts.either(kDevice, "queue.scheduler", "I/O scheduler", bracketed(scheduler),

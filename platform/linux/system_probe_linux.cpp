@@ -2,6 +2,7 @@
 // The system probe on Linux: getrusage for CPU, /proc/self/statm for RSS, /proc/meminfo for Dirty and
 // Writeback, /proc/diskstats for the target's device.
 #include "core/base/units.h"
+#include "platform/linux/thermal_linux.h"
 #include "platform/platform.h"
 
 #include <sys/resource.h>
@@ -127,6 +128,11 @@ public:
     }
 
     SystemFacts systemFacts(const TargetInfo& target) override { return gatherSystemFacts(target); }
+
+    std::optional<ThermalReading> thermal(const std::string& device) override
+    {
+        return linux_thermal::read("", device);
+    }
 
     HostInfo host() override
     {

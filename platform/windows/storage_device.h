@@ -4,6 +4,8 @@
 #include <windows.h>
 #include <winioctl.h>
 
+#include "core/model/thermal.h"
+
 #include <optional>
 #include <string>
 
@@ -54,5 +56,14 @@ static_assert(sizeof(DiskCacheSetting) == 12, "DISK_CACHE_SETTING's layout");
 // (FILE_READ_ACCESS in the code), which a disk grants administrators only. nullopt with `error` set when the
 // device does not answer.
 std::optional<DiskCacheSetting> diskCacheSetting(HANDLE device, DWORD& error);
+
+// The drive's temperature and thresholds from StorageDeviceTemperatureProperty (Windows 10 and later; no
+// access rights needed), parsed by core/model/thermal.h. nullopt when the device does not answer.
+std::optional<ThermalReading> storageTemperature(HANDLE device);
+
+// The NVMe SMART/health log (log page 02h) through StorageDeviceProtocolSpecificProperty (Windows 10 and
+// later, the inbox NVMe driver): its throttling counters. nullopt where the drive is not NVMe or the driver
+// does not pass the request on.
+std::optional<ThermalReading> nvmeHealthLog(HANDLE device);
 
 } // namespace iolab::win

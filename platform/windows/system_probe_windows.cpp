@@ -5,6 +5,7 @@
 #include "core/base/log.h"
 #include "core/base/units.h"
 #include "platform/platform.h"
+#include "platform/windows/storage_device.h"
 #include "platform/windows/win_io.h"
 
 #include <pdh.h>
@@ -14,6 +15,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <mutex>
 #include <thread>
 
 namespace iolab {
@@ -116,23 +118,33 @@ public:
     // show whether one file's writes went through the cache, so it is not offered as evidence.
     std::optional<MemoryCounters> writeBacklog() override { return std::nullopt; }
 
+    std::optional<ThermalReading> thermal(const std::string& name) override
+    {
+        if (name.empty())
+            return std::nullopt;
+        const HANDLE handle = deviceHandle(name);
+        if (handle == nullptr)
+            return std::nullopt;
+        auto reading = win::storageTemperature(handle);
+        if (auto log = win::nvmeHealthLog(handle)) {
+            if (!reading)
+                reading = ThermalReading{};
+            mergeThermal(*reading, *log);
+        }
+        return reading;
+    }
+
     std::optional<DeviceCounters> device(const std::string& name) override
     {
         if (name.empty())
             return std::nullopt;
-        auto it = m_devices.find(name);
-        if (it == m_devices.end()) {
-            win::UniqueHandle handle(::CreateFileW(win::widen(name).c_str(), 0,
-                                                   FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, OPEN_EXISTING,
-                                                   0, nullptr));
-            it = m_devices.emplace(name, std::move(handle)).first;
-        }
-        if (!it->second)
+        const HANDLE handle = deviceHandle(name);
+        if (handle == nullptr)
             return std::nullopt;
         DISK_PERFORMANCE performance{};
         DWORD returned = 0;
-        if (::DeviceIoControl(it->second.get(), IOCTL_DISK_PERFORMANCE, nullptr, 0, &performance,
-                              sizeof performance, &returned, nullptr) == 0)
+        if (::DeviceIoControl(handle, IOCTL_DISK_PERFORMANCE, nullptr, 0, &performance, sizeof performance,
+                              &returned, nullptr) == 0)
             return std::nullopt;
         return DeviceCounters{static_cast<std::uint64_t>(performance.BytesRead.QuadPart),
                               static_cast<std::uint64_t>(performance.BytesWritten.QuadPart)};
@@ -180,6 +192,22 @@ private:
 
     PDH_HQUERY m_query = nullptr;
     PDH_HCOUNTER m_dirtyPages = nullptr;
+    // A volume's handle (no access rights: queries only), opened once; nullptr when it cannot be opened. The
+    // sampler's thread and the runner's both ask.
+    HANDLE deviceHandle(const std::string& name)
+    {
+        const std::lock_guard lock(m_devicesMutex);
+        auto it = m_devices.find(name);
+        if (it == m_devices.end()) {
+            win::UniqueHandle handle(::CreateFileW(win::widen(name).c_str(), 0,
+                                                   FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, OPEN_EXISTING,
+                                                   0, nullptr));
+            it = m_devices.emplace(name, std::move(handle)).first;
+        }
+        return it->second ? it->second.get() : nullptr;
+    }
+
+    std::mutex m_devicesMutex;
     std::map<std::string, win::UniqueHandle> m_devices; // volume handles, opened once
 };
 

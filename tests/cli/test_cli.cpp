@@ -151,11 +151,13 @@ TEST_F(Cli, QuickRunWritesValidJsonAndCsvAndLeavesNothing)
     EXPECT_EQ(summary[0][22], "replay");
     EXPECT_EQ(summary[0][23], "replay_timing");
     EXPECT_EQ(summary[0][24], "replay_variant");
-    // Power-loss exposure, then the memory budget, last (issue 17): the quick preset's writes to files have
-    // an exposure, its pipes none; none of its cases has a memory limit.
-    EXPECT_EQ(summary[0].back(), "memory_peak_dirty_bytes");
-    EXPECT_EQ(summary[0][summary[0].size() - 4], "at_risk_basis");
-    EXPECT_EQ(summary[1].back(), "") << "no memory limit, no memory figures";
+    // Power-loss exposure, then the memory budget (issue 17), then the drive's heat, last (issue 39): the
+    // quick preset's writes to files have an exposure, its pipes none; none of its cases has a memory limit,
+    // and this VM's disk no temperature sensor.
+    EXPECT_EQ(summary[0].back(), "throttle_s");
+    EXPECT_EQ(summary[0][summary[0].size() - 5], "memory_peak_dirty_bytes");
+    EXPECT_EQ(summary[0][summary[0].size() - 8], "at_risk_basis");
+    EXPECT_EQ(summary[1][summary[0].size() - 5], "") << "no memory limit, no memory figures";
     const auto column = [&](const char* name) {
         return static_cast<std::size_t>(std::find(summary[0].begin(), summary[0].end(), name) -
                                         summary[0].begin());

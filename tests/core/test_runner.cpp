@@ -128,6 +128,84 @@ TEST_F(RunnerTest, ATimeLimitEndsEachRepetitionOkWithWhatItWroteByThen)
     EXPECT_FALSE(result.cancelled);
 }
 
+// Until steady (issue 39, part 1): a flat rate ends the repetition once the window is steady, well before its
+// size or time limit; ok, its bytes verified, the steady state recorded, not marked as cut by the limit.
+TEST_F(RunnerTest, UntilSteadyEndsARepetitionOnceItsRateIsFlat)
+{
+    m_behaviour.sleepPerWriteMs = 1; // about 4 MB/s, flat
+    // A direct writer: each write is on the disk when it returns, so the watch reads the calls' rate (the
+    // fake device's counters never move).
+    auto direct = std::make_unique<FakeStrategy>("fake-direct", m_behaviour);
+    direct->mutableInfo().needsDirectIo = true;
+    m_registry.add(std::move(direct));
+    auto e = cases({"fake-direct"});
+    e.cases[0].totalBytes = std::uint64_t{1} << 30;
+    e.cases[0].timeLimitMs = 20'000;
+    e.cases[0].steady = parseSteadyRule("1s");
+    RunOptions options;
+    options.repetitions = 1;
+    options.warmups = 0;
+    options.verifyFiles = true;
+    const auto result = run(e, options);
+    const auto& c = result.cases[0];
+    ASSERT_EQ(c.status, Status::Ok) << c.reason;
+    ASSERT_EQ(c.repetitions.size(), 1u);
+    const auto& rep = c.repetitions[0];
+    ASSERT_TRUE(rep.steady) << "a flat rate is steady after a ramp and a window (1.25 s)";
+    EXPECT_FALSE(rep.timeLimitReached) << "the steady rate ended it, not the limit";
+    EXPECT_GE(rep.steady->reachedSeconds, 1.25 - 0.05);
+    EXPECT_LT(rep.returnSeconds, 10.0);
+    EXPECT_FALSE(rep.steady->deviceRate);
+    EXPECT_NEAR(rep.steady->mbps, static_cast<double>(rep.bytes) / rep.returnSeconds / 1e6,
+                rep.steady->mbps * 0.3);
+    EXPECT_TRUE(rep.verified);
+}
+
+// Past a cache: no warm-up, which would fill the cache the measured repetition is to find.
+TEST_F(RunnerTest, PastACacheRunsNoWarmup)
+{
+    auto e = cases({"fake"});
+    e.cases[0].steady = parseSteadyRule("past-cache:1s");
+    RunOptions options;
+    options.repetitions = 2;
+    options.warmups = 2;
+    for (const bool turns : {false, true}) {
+        options.alternate = turns;
+        const auto result = run(e, options);
+        const auto& c = result.cases[0];
+        EXPECT_EQ(c.status, Status::Ok) << c.reason;
+        ASSERT_EQ(c.repetitions.size(), 2u) << (turns ? "taking turns" : "in order");
+        for (const auto& rep : c.repetitions)
+            EXPECT_FALSE(rep.warmup);
+    }
+}
+
+// Heat (issue 39, part 4): the drive's reading before the case's first repetition and after its last, from
+// the target's device.
+TEST_F(RunnerTest, TheDrivesHeatIsReadBeforeTheFirstRepetitionAndAfterTheLast)
+{
+    for (int i = 0; i < 6; ++i) {
+        ThermalReading t;
+        t.celsius = 40.0 + i;
+        t.source = "fake";
+        m_probe.thermalReadings.push_back(t);
+    }
+    RunOptions options;
+    options.repetitions = 2;
+    options.warmups = 1;
+    const auto result = run(cases({"fake"}), options);
+    const auto& c = result.cases[0];
+    ASSERT_TRUE(c.thermalBefore && c.thermalAfter);
+    EXPECT_EQ(c.thermalBefore->celsius, 40.0);
+    EXPECT_EQ(c.thermalAfter->celsius, 43.0) << "before, then after each of its three repetitions";
+    EXPECT_EQ(m_probe.thermalDevices, std::vector<std::string>(4, "fakedev"));
+    // A drive that says nothing leaves both unknown.
+    m_probe.thermalReadings.clear();
+    const auto silent = run(cases({"fake"}), options);
+    EXPECT_FALSE(silent.cases[0].thermalBefore);
+    EXPECT_FALSE(silent.cases[0].thermalAfter);
+}
+
 TEST_F(RunnerTest, ACaseThatFinishesBeforeItsTimeLimitIsNotMarkedAsCutShort)
 {
     auto e = cases({"fake"});

@@ -199,42 +199,15 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
 
     ResultsModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-    const std::vector<std::string> headers{"#",
-                                           "Strategy",
-                                           "Chunk",
-                                           "stdio buffer",
-                                           "Sync",
-                                           "Hint, cache",
-                                           "Reader CPU",
-                                           "Pattern",
-                                           "QD",
-                                           "Threads",
-                                           "Size",
-                                           "Of free space",
-                                           "Time limit",
-                                           "Until steady",
-                                           "Memory limit",
-                                           "Latency",
-                                           "Apparent",
-                                           "Trimmed mean",
-                                           "95% CI",
-                                           "Durable",
-                                           "Max at risk",
-                                           "Speed-up",
-                                           "Files/s",
-                                           "p50/file",
-                                           "p99/file",
-                                           "p50",
-                                           "p99",
-                                           "p99.9",
-                                           "Sync p99",
-                                           "IOPS",
-                                           "CPU",
-                                           "Peak RSS",
-                                           "Spread (CV)",
-                                           "Survives kill -9",
-                                           "Status",
-                                           "Reason"};
+    const std::vector<std::string> headers{
+        "#",           "Strategy",      "Chunk",        "stdio buffer", "Sync",
+        "Hint, cache", "Reader CPU",    "Pattern",      "QD",           "Threads",
+        "Size",        "Of free space", "Time limit",   "Until steady", "Memory limit",
+        "Latency",     "Apparent",      "Trimmed mean", "95% CI",       "Durable",
+        "Max at risk", "Speed-up",      "Files/s",      "p50/file",     "p99/file",
+        "p50",         "p99",           "p99.9",        "Sync p99",     "IOPS",
+        "CPU",         "Peak RSS",      "Temp",         "Spread (CV)",  "Survives kill -9",
+        "Status",      "Reason"};
     ASSERT_EQ(static_cast<std::size_t>(model.columnCount()), headers.size());
     for (int column = 0; column < model.columnCount(); ++column)
         EXPECT_EQ(model.headerData(column, Qt::Horizontal).toString().toStdString(),
@@ -318,25 +291,26 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
                                                                         M::FileP99Column,
                                                                         M::CpuColumn,
                                                                         M::RssColumn,
+                                                                        M::TempColumn,
                                                                         M::ReasonColumn}));
     const RunResult writes = sampleRun();
     EXPECT_EQ(gui::ResultsView::hiddenColumns(writes.cases, writes.refused),
-              (std::vector<int>{M::ReadColumn,           M::ReaderCpuColumn,   M::PatternColumn,
-                                M::QueueDepthColumn,     M::ThreadsColumn,     M::FreeShareColumn,
-                                M::TimeLimitColumn,      M::SteadyColumn,      M::MemoryLimitColumn,
-                                M::LatencyColumn,        M::TrimmedMeanColumn, M::AtRiskColumn,
-                                M::FilesPerSecondColumn, M::FileP50Column,     M::FileP99Column,
-                                M::CallP50Column,        M::CallP99Column,     M::CallP999Column,
-                                M::SyncP99Column,        M::IopsColumn,        M::SurvivesKillColumn}))
+              (std::vector<int>{
+                  M::ReadColumn,           M::ReaderCpuColumn,   M::PatternColumn,     M::QueueDepthColumn,
+                  M::ThreadsColumn,        M::FreeShareColumn,   M::TimeLimitColumn,   M::SteadyColumn,
+                  M::MemoryLimitColumn,    M::LatencyColumn,     M::TrimmedMeanColumn, M::AtRiskColumn,
+                  M::FilesPerSecondColumn, M::FileP50Column,     M::FileP99Column,     M::CallP50Column,
+                  M::CallP99Column,        M::CallP999Column,    M::SyncP99Column,     M::IopsColumn,
+                  M::TempColumn,           M::SurvivesKillColumn}))
         << "no case with an exposure (a file from before it): no column";
     EXPECT_EQ(gui::ResultsView::hiddenColumns({read}, {}),
               (std::vector<int>{
-                  M::BufferColumn,      M::SyncColumn,           M::ReaderCpuColumn,   M::PatternColumn,
-                  M::QueueDepthColumn,  M::FreeShareColumn,      M::TimeLimitColumn,   M::SteadyColumn,
-                  M::MemoryLimitColumn, M::LatencyColumn,        M::TrimmedMeanColumn, M::DurableColumn,
-                  M::AtRiskColumn,      M::FilesPerSecondColumn, M::FileP50Column,     M::FileP99Column,
-                  M::CallP50Column,     M::CallP99Column,        M::CallP999Column,    M::SyncP99Column,
-                  M::IopsColumn,        M::SurvivesKillColumn,   M::ReasonColumn}));
+                  M::BufferColumn,      M::SyncColumn,           M::ReaderCpuColumn,    M::PatternColumn,
+                  M::QueueDepthColumn,  M::FreeShareColumn,      M::TimeLimitColumn,    M::SteadyColumn,
+                  M::MemoryLimitColumn, M::LatencyColumn,        M::TrimmedMeanColumn,  M::DurableColumn,
+                  M::AtRiskColumn,      M::FilesPerSecondColumn, M::FileP50Column,      M::FileP99Column,
+                  M::CallP50Column,     M::CallP99Column,        M::CallP999Column,     M::SyncP99Column,
+                  M::IopsColumn,        M::TempColumn,           M::SurvivesKillColumn, M::ReasonColumn}));
 
     // A pipe case shows where its reader ran; the column is shown as soon as one case writes into a pipe.
     CaseResult pipe = measuredCase(0, "vmsplice", 65536, BufferMode::NotApplicable, 8000.0);

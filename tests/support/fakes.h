@@ -168,12 +168,26 @@ public:
         return DeviceCounters{0, 0};
     }
     HostInfo host() override { return {"testhost", "TestOS", "0.0", "TestCPU", 2, 1ULL << 30}; }
+    // The drive's heat: each call the next of `thermalReadings` (the last again once they run out), none
+    // when empty; `thermalDevices` the device each call named.
+    std::optional<ThermalReading> thermal(const std::string& device) override
+    {
+        std::lock_guard lock(m_mutex);
+        thermalDevices.push_back(device);
+        if (thermalReadings.empty())
+            return std::nullopt;
+        const std::size_t at = std::min(m_thermalCalls++, thermalReadings.size() - 1);
+        return thermalReadings[at];
+    }
 
     std::optional<MemoryCounters> backlog = MemoryCounters{1 << 20, 0};
+    std::vector<ThermalReading> thermalReadings;
+    std::vector<std::string> thermalDevices;
 
 private:
     std::mutex m_mutex;
     double m_cpu = 0;
+    std::size_t m_thermalCalls = 0;
 };
 
 } // namespace iolab::test
