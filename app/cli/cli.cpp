@@ -136,8 +136,9 @@ struct RunArgs
     // iolab-cli advise TRACE: the trace's replay beside each variant that applies to it, and the advice
     // (core/analysis/program_advice.h) as the Summary.
     bool advise = false;
-    bool alternate = false; // --alternate: the cases take turns
-    bool redact = false;    // --redact: the files written fit to share (core/formats/result_redact.h)
+    bool alternate = false;    // --alternate: the cases take turns
+    std::string latencyTarget; // --latency-target 1ms@p99: the Summary answers the most load under it
+    bool redact = false;       // --redact: the files written fit to share (core/formats/result_redact.h)
 };
 
 Matrix matrixFromAxes(const RunArgs& args)
@@ -879,6 +880,10 @@ void printPlan(const RunPlan& plan, const RunOptions& options, const TargetInfo&
                    : std::string(),
                options.alternate ? ", taking turns (a round of one repetition of each case, then the next)"
                                  : "");
+    if (plan.matrix.latencyTarget)
+        fmt::print("  (the Summary answers the most load whose call latency keeps {} over each queue-depth "
+                   "sweep)\n",
+                   toString(*plan.matrix.latencyTarget));
     const auto unwarmed = std::count_if(expanded.cases.begin(), expanded.cases.end(), [&](const Case& c) {
         return warmupsFor(c, options.warmups) != options.warmups;
     });
@@ -937,9 +942,41 @@ void mentionKilledRuns(const std::string& target)
             stale.size(), stale.front(), target);
 }
 
+// The queue depths a latency target sweeps when none are given: powers of two up to 128.
+const std::vector<std::uint32_t> kLatencyTargetDepths{1, 2, 4, 8, 16, 32, 64, 128};
+
+// --latency-target: the matrix's target, and a queue-depth sweep for strategies given on the command line
+// without --qd (when every one of them is queued). A matrix without a queued strategy has nothing to answer.
+void applyLatencyTarget(Matrix& matrix, const RunArgs& args, const Registry& registry)
+{
+    if (args.latencyTarget.empty())
+        return;
+    try {
+        matrix.latencyTarget = parseLatencyTarget(args.latencyTarget);
+    } catch (const InputError& e) {
+        throw InputError(fmt::format("--latency-target: {}", e.what()));
+    }
+    const auto queued = [&registry](const std::string& id) {
+        const Strategy* s = registry.find(id);
+        return s != nullptr && s->info().maxQueueDepth > 0;
+    };
+    bool any = false;
+    for (MatrixGroup& g : matrix.groups) {
+        const bool all =
+            !g.strategies.empty() && std::all_of(g.strategies.begin(), g.strategies.end(), queued);
+        any = any || std::any_of(g.strategies.begin(), g.strategies.end(), queued);
+        if (all && g.queueDepths.empty() && args.axes.values("queueDepths").empty())
+            g.queueDepths = kLatencyTargetDepths;
+    }
+    if (!any)
+        throw InputError("--latency-target: it searches the queue depth of the queued strategies (uring-*, "
+                         "overlapped-*), and none is in the matrix");
+}
+
 int commandRun(const Registry& registry, const RunArgs& args)
 {
-    const Matrix matrix = chooseMatrix(args, registry);
+    Matrix matrix = chooseMatrix(args, registry);
+    applyLatencyTarget(matrix, args, registry);
     Ranking ranking = Ranking::Durable;
     try {
         ranking = parseRanking(args.rank);
@@ -1262,6 +1299,13 @@ int runCli(int argc, const char* const* argv)
                   "reversed every other round, so that a device whose speed drifts over the minutes weighs "
                   "on every case alike (default: the matrix's own \"alternate\", else each case runs all "
                   "its repetitions before the next; iolab-cli advise always alternates)");
+    run->add_option(
+        "--latency-target", args.latencyTarget,
+        "The most load whose call latency stays under a target, as fio's latency_target: e.g. "
+        "1ms@p99, 500us@p99.9, 2ms (p99). The queued strategies' queue depth (and thread count) is "
+        "swept, 1 to 128 when no --qd is given, and the Summary answers with the most IOPS that keep "
+        "the percentile under the target and the next depth's cost; the queue-depth chart marks the "
+        "target");
     run->add_option(
         "--crash-probe", args.crashProbe,
         "kill -9 probe: run each file-write case N more times in a child process killed (SIGKILL, "

@@ -343,6 +343,18 @@ void MatrixEditor::buildRunOptions(QVBoxLayout* layout)
         "between two calls loses."));
     m_crashProbeAt->setEnabled(false);
     probe->addWidget(m_crashProbeAt);
+    probe->addSpacing(12);
+    probe->addWidget(new QLabel(tr("Latency target:"), this));
+    m_latencyTarget = new QLineEdit(this);
+    m_latencyTarget->setObjectName(QStringLiteral("latencyTarget"));
+    m_latencyTarget->setPlaceholderText(tr("none, e.g. 1ms@p99"));
+    m_latencyTarget->setMaximumWidth(130);
+    m_latencyTarget->setToolTip(tr(
+        "The most load whose call latency stays under a target, as fio's latency_target: a time and a "
+        "percentile (1ms@p99, 500us@p99.9). The Summary answers it for every queued strategy run at several "
+        "queue depths (or threads): the most IOPS that keep the percentile under the target, and what the "
+        "next depth costs; the Queue depth chart marks it."));
+    probe->addWidget(m_latencyTarget);
     counts->addStretch(1);
     switches->addStretch(1);
     probe->addStretch(1);
@@ -359,6 +371,17 @@ void MatrixEditor::buildRunOptions(QVBoxLayout* layout)
     connect(m_crashProbe, &QSpinBox::valueChanged, m_crashProbeAt,
             [this](int kills) { m_crashProbeAt->setEnabled(kills > 0); });
     connect(m_crashProbeAt, &QComboBox::currentIndexChanged, this, &MatrixEditor::changed);
+    connect(m_latencyTarget, &QLineEdit::editingFinished, this, [this] {
+        const QString text = m_latencyTarget->text().trimmed();
+        try {
+            if (!text.isEmpty())
+                (void)parseLatencyTarget(text.toStdString());
+            m_axisError->clear();
+        } catch (const InputError& e) {
+            m_axisError->setText(tr("Latency target: %1").arg(QString::fromStdString(e.what())));
+        }
+        Q_EMIT changed();
+    });
 }
 
 void MatrixEditor::connectPresetActions()
@@ -388,6 +411,14 @@ MatrixDraft MatrixEditor::draft() const
     const CrashProbeAt at = crashProbeAt();
     d.crashProbeAt = kills == 0 || at == CrashProbeAt::Ack ? std::nullopt : std::optional(at);
     d.alternate = m_alternate->isChecked() ? std::optional(true) : std::nullopt;
+    // A target that does not read (its message is shown) is left out rather than guessed.
+    d.latencyTarget.reset();
+    if (const QString text = m_latencyTarget->text().trimmed(); !text.isEmpty()) {
+        try {
+            d.latencyTarget = parseLatencyTarget(text.toStdString());
+        } catch (const InputError&) {
+        }
+    }
     return d;
 }
 
@@ -399,6 +430,8 @@ void MatrixEditor::setDraft(const MatrixDraft& draft)
     m_crashProbe->setValue(static_cast<int>(draft.crashProbe.value_or(0)));
     setCrashProbeAt(draft.crashProbeAt.value_or(CrashProbeAt::Ack));
     m_alternate->setChecked(draft.alternate.value_or(false));
+    m_latencyTarget->setText(draft.latencyTarget ? QString::fromStdString(toString(*draft.latencyTarget))
+                                                 : QString());
     m_loading = false;
     m_currentPreset.clear();
     reloadPresetList({});

@@ -149,6 +149,7 @@ private:
     QSpinBox* m_warmups = nullptr;
     QCheckBox* m_verify = nullptr;
     QCheckBox* m_alternate = nullptr;
+    QLineEdit* m_latencyTarget = nullptr; // "1ms@p99", empty for none
     QCheckBox* m_dropCaches = nullptr;
     QSpinBox* m_crashProbe = nullptr;
     QComboBox* m_crashProbeAt = nullptr; // where its kills land (CrashProbeAt)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/qd_sweep_view.h"
 
+#include "app/gui/text_helpers.h"
 #include "app/report/latency_chart_data.h"
 
 #include <QtCharts/QChart>
@@ -34,9 +35,10 @@ QdSweepView::QdSweepView(QWidget* parent) : QWidget(parent)
     setDark(false);
 }
 
-void QdSweepView::setCases(const std::vector<CaseResult>& cases, Ranking ranking)
+void QdSweepView::setCases(const std::vector<CaseResult>& cases, Ranking ranking,
+                           std::optional<LatencyTarget> target)
 {
-    m_data = report::QdSweepData::from(cases, ranking);
+    m_data = report::QdSweepData::from(cases, ranking, target);
     rebuild();
 }
 
@@ -59,7 +61,8 @@ void QdSweepView::rebuild()
         m_note->clear();
         return;
     }
-    m_chart->setTitle(tr("MB/s (solid) and p99 call latency (dashed) by queue depth"));
+    const QString pct = QStringLiteral("p%1").arg(m_data.percentile);
+    m_chart->setTitle(tr("MB/s (solid) and %1 call latency (dashed) by queue depth").arg(pct));
     const auto ticks = m_data.ticks();
     auto* x = new QLogValueAxis;
     x->setBase(2);
@@ -75,15 +78,15 @@ void QdSweepView::rebuild()
     m_chart->addAxis(x, Qt::AlignBottom);
     m_chart->addAxis(rate, Qt::AlignLeft);
     // The latency axis in the unit its largest value reads best in.
-    const bool ms = m_data.maxP99Ns >= 1e6;
+    const bool ms = m_data.maxLatencyNs >= 1e6;
     const double unitNs = ms ? 1e6 : 1e3;
     QValueAxis* latency = nullptr;
     if (m_data.hasLatency()) {
         latency = new QValueAxis;
-        latency->setRange(0, m_data.maxP99Ns / unitNs * 1.1);
+        latency->setRange(0, m_data.maxLatencyNs / unitNs * 1.1);
         latency->setLabelFormat(QStringLiteral("%.3g"));
         latency->applyNiceNumbers();
-        latency->setTitleText(ms ? tr("p99 latency (ms)") : tr("p99 latency (us)"));
+        latency->setTitleText(ms ? tr("%1 latency (ms)").arg(pct) : tr("%1 latency (us)").arg(pct));
         latency->setGridLineVisible(false);
         m_chart->addAxis(latency, Qt::AlignRight);
     }
@@ -102,12 +105,12 @@ void QdSweepView::rebuild()
         if (!latency)
             continue;
         auto* tail = new QLineSeries;
-        tail->setName(series.name + tr(" p99"));
+        tail->setName(series.name + QStringLiteral(" ") + pct);
         tail->setPen(QPen(colour, 1.5, Qt::DashLine));
         tail->setPointsVisible(true);
         for (const auto& p : series.points) {
-            if (p.p99Ns)
-                tail->append(p.queueDepth, *p.p99Ns / unitNs);
+            if (p.latencyNs)
+                tail->append(p.queueDepth, *p.latencyNs / unitNs);
         }
         m_chart->addSeries(tail);
         tail->attachAxis(x);
@@ -115,6 +118,17 @@ void QdSweepView::rebuild()
         // One legend entry per series: the dashed line shares its colour.
         for (QLegendMarker* marker : m_chart->legend()->markers(tail))
             marker->setVisible(false);
+    }
+    if (m_data.target && latency) {
+        auto* mark = new QLineSeries;
+        mark->setObjectName(QStringLiteral("latencyTarget"));
+        mark->setName(tr("target %1").arg(qs(toString(*m_data.target))));
+        mark->setPen(QPen(QColor(0xb0, 0x2a, 0x1e), 2, Qt::DashDotLine));
+        mark->append(ticks.front() / 1.4, m_data.target->seconds * 1e9 / unitNs);
+        mark->append(ticks.back() * 1.4, m_data.target->seconds * 1e9 / unitNs);
+        m_chart->addSeries(mark);
+        mark->attachAxis(x);
+        mark->attachAxis(latency);
     }
     m_note->setText(
         tr("Each line: cases equal in every axis but the queue depth. A deeper queue raises the rate "

@@ -22,7 +22,9 @@ class QdSweepView : public QWidget
 public:
     explicit QdSweepView(QWidget* parent = nullptr);
 
-    void setCases(const std::vector<CaseResult>& cases, Ranking ranking);
+    // `target`: the run's latency target, marked across the chart; the latency drawn is at its percentile.
+    void setCases(const std::vector<CaseResult>& cases, Ranking ranking,
+                  std::optional<LatencyTarget> target = std::nullopt);
     void setDark(bool dark);
 
     // Whether the cases hold a sweep (the tab is shown only then).

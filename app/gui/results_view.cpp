@@ -1013,7 +1013,7 @@ ResultsPage ResultsView::qdSweepPage(QTabWidget* tabs)
     m_qdSweep->setObjectName(QStringLiteral("qdSweepView"));
     ResultsPage page{tr("Queue depth"), m_qdSweep};
     page.show = [this](const ResultsPageInput& input) {
-        m_qdSweep->setCases(input.cases, input.ranking);
+        m_qdSweep->setCases(input.cases, input.ranking, input.run.matrix.latencyTarget);
     };
     page.hasContent = [this] {
         return m_qdSweep->hasSweep();

@@ -1657,9 +1657,9 @@ void drawQdSweep(Layout& layout, const QdSweepData& d)
         return plot.bottom() - plot.height() * rate.position(v);
     };
     // The latency axis in the unit its largest value reads best in, with steps of its own.
-    const bool ms = d.maxP99Ns >= 1e6;
+    const bool ms = d.maxLatencyNs >= 1e6;
     const double unitNs = ms ? 1e6 : 1e3;
-    const double latencyMax = std::max(d.maxP99Ns, 1.0) / unitNs;
+    const double latencyMax = std::max(d.maxLatencyNs, 1.0) / unitNs;
     const BarScale latency = BarScale::fit(latencyMax, latencyMax, 1.1);
     const auto yLatency = [&](double ns) {
         return plot.bottom() - plot.height() * latency.position(ns / unitNs);
@@ -1695,9 +1695,21 @@ void drawQdSweep(Layout& layout, const QdSweepData& d)
         p.translate(area.right() - 4, plot.center().y());
         p.rotate(90);
         p.drawText(QRectF(-80, -8, 160, 12), Qt::AlignCenter,
-                   ms ? QStringLiteral("p99 latency, ms (dashed)")
-                      : QStringLiteral("p99 latency, us (dashed)"));
+                   QStringLiteral("p%1 latency, %2 (dashed)")
+                       .arg(d.percentile)
+                       .arg(ms ? QStringLiteral("ms") : QStringLiteral("us")));
         p.restore();
+    }
+    // The latency target: a line across at its value on the latency axis, named.
+    if (d.target && d.hasLatency()) {
+        const double y = yLatency(d.target->seconds * 1e9);
+        p.setPen(QPen(kBad, 0.9, Qt::DashDotLine));
+        p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
+        p.setFont(font(6.5, true));
+        p.setPen(kBad);
+        p.drawText(QRectF(plot.left() + 3, y - 11, plot.width() - 6, 10), Qt::AlignLeft | Qt::AlignVCenter,
+                   QStringLiteral("target: %1").arg(qs(toString(*d.target))));
+        p.setFont(font(6.5));
     }
     p.drawText(QRectF(plot.left(), plot.bottom() + 11, plot.width(), 10), Qt::AlignCenter,
                QStringLiteral("queue depth (requests in flight)"));
@@ -1708,8 +1720,8 @@ void drawQdSweep(Layout& layout, const QdSweepData& d)
         for (const auto& pt : s.points) {
             const QPointF at(xFor(pt.queueDepth), yRate(pt.mbps));
             line.elementCount() == 0 ? line.moveTo(at) : line.lineTo(at);
-            if (pt.p99Ns) {
-                const QPointF l(xFor(pt.queueDepth), yLatency(*pt.p99Ns));
+            if (pt.latencyNs) {
+                const QPointF l(xFor(pt.queueDepth), yLatency(*pt.latencyNs));
                 tail.elementCount() == 0 ? tail.moveTo(l) : tail.lineTo(l);
             }
         }
@@ -1879,7 +1891,7 @@ void latencySection(Layout& layout, const ReportContext& ctx)
 // Rate and p99 against the queue depth, when the run varies it among cases otherwise equal.
 void qdSection(Layout& layout, const ReportContext& ctx)
 {
-    const QdSweepData d = QdSweepData::from(ctx.result.cases, ctx.ranking());
+    const QdSweepData d = QdSweepData::from(ctx.result.cases, ctx.ranking(), ctx.result.matrix.latencyTarget);
     if (d.empty())
         return;
     layout.heading(QStringLiteral("Queue depth"), 1, 230);

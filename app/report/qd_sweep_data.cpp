@@ -3,6 +3,7 @@
 
 #include "app/report/bar_chart_data.h"
 #include "app/report/chart_axis.h"
+#include "core/analysis/latency_target.h"
 #include "core/model/axes.h"
 
 #include <algorithm>
@@ -22,8 +23,10 @@ std::vector<std::uint32_t> QdSweepData::ticks() const
     return out;
 }
 
-QdSweepData QdSweepData::from(const std::vector<CaseResult>& cases, Ranking ranking)
+QdSweepData QdSweepData::from(const std::vector<CaseResult>& cases, Ranking ranking,
+                              std::optional<LatencyTarget> target)
 {
+    const double percentile = target ? target->percentile : 99.0;
     // Series keyed by the case with its queue depth cleared: equal keys differ only there.
     std::vector<std::pair<Case, Series>> found;
     std::optional<ChartAxis> qdAxis;
@@ -45,7 +48,7 @@ QdSweepData QdSweepData::from(const std::vector<CaseResult>& cases, Ranking rank
         }
         Point p{c.testCase.queueDepth, rate.median, std::nullopt, i};
         if (c.callLatency && c.callLatency->summary.count > 0)
-            p.p99Ns = static_cast<double>(c.callLatency->summary.p99Ns);
+            p.latencyNs = latencyAt(c.callLatency->summary, percentile) * 1e9;
         it->second.points.push_back(p);
     }
     QdSweepData d;
@@ -59,10 +62,14 @@ QdSweepData QdSweepData::from(const std::vector<CaseResult>& cases, Ranking rank
             d.minQueueDepth = d.minQueueDepth == 0 ? p.queueDepth : std::min(d.minQueueDepth, p.queueDepth);
             d.maxQueueDepth = std::max(d.maxQueueDepth, p.queueDepth);
             d.maxMBps = std::max(d.maxMBps, p.mbps);
-            d.maxP99Ns = std::max(d.maxP99Ns, p.p99Ns.value_or(0));
+            d.maxLatencyNs = std::max(d.maxLatencyNs, p.latencyNs.value_or(0));
         }
         d.series.push_back(std::move(series));
     }
+    d.percentile = percentile;
+    d.target = target;
+    if (target && !d.empty()) // the mark stays on the chart even above every point
+        d.maxLatencyNs = std::max(d.maxLatencyNs, target->seconds * 1e9);
     return d;
 }
 

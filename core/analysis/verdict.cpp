@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/verdict.h"
 
+#include "core/analysis/latency_target.h"
 #include "core/analysis/sustained.h"
 
 #include "core/analysis/finding_kinds.h"
@@ -393,6 +394,10 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         });
     if (allSteady && result.matrix.question.empty())
         v.question = "How much can be written at full speed, and how fast after that?";
+    if (result.matrix.latencyTarget && result.matrix.question.empty())
+        v.question =
+            fmt::format("What is the most load whose p{:g} call latency stays under {:g} ms?",
+                        result.matrix.latencyTarget->percentile, result.matrix.latencyTarget->seconds * 1e3);
     if (groups.empty() && !replays.empty() && result.matrix.question.empty())
         v.question =
             "How long does the recorded program's file I/O take on this machine, replayed call for call?";
@@ -564,6 +569,10 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         }
         answers.push_back({text + ".", bestRate});
     }
+    // A latency target asks for the most load under it: its answers come first.
+    if (result.matrix.latencyTarget)
+        for (auto& a : latencyTargetAnswers(result, *result.matrix.latencyTarget))
+            v.answers.push_back(std::move(a.text));
     // A write until steady asks how much goes at full speed and how fast after: its figures come first.
     for (const CaseResult& c : result.cases)
         if (std::string line = sustainedAnswer(c); !line.empty())

@@ -69,7 +69,8 @@ MatrixGroup groupFromJson(const json& group, const std::string& where)
     for (const auto& [key, value] : group.items()) {
         if (findAxisByMatrixKey(key) == nullptr && key != "name" && key != "description" &&
             key != "question" && key != "repetitions" && key != "crashProbe" && key != "crashProbeAt" &&
-            key != "alternate" && key != "groups" && key != "schema" && key != "overridden")
+            key != "alternate" && key != "latencyTarget" && key != "groups" && key != "schema" &&
+            key != "overridden")
             throw InputError(fmt::format("{}: unknown key '{}' (axes are {})", where, key, knownAxesText()));
     }
     MatrixGroup g;
@@ -181,6 +182,16 @@ Matrix matrixFromJson(const json& root, std::string_view sourceName)
                             "repetition of each) or false, found {}",
                             source, it->dump()));
         m.alternate = it->get<bool>();
+    }
+    if (auto it = root.find("latencyTarget"); it != root.end()) {
+        if (!it->is_string())
+            throw InputError(fmt::format(
+                "{}: \"latencyTarget\" must be a string such as \"1ms@p99\", found {}", source, it->dump()));
+        try {
+            m.latencyTarget = parseLatencyTarget(it->get<std::string>());
+        } catch (const InputError& e) {
+            throw InputError(fmt::format("{}: \"latencyTarget\": {}", source, e.what()));
+        }
     }
     if (auto it = root.find("groups"); it != root.end()) {
         if (!it->is_array())
@@ -324,6 +335,8 @@ json matrixToJson(const Matrix& matrix)
         root["crashProbeAt"] = toString(*matrix.crashProbeAt);
     if (matrix.alternate)
         root["alternate"] = *matrix.alternate;
+    if (matrix.latencyTarget)
+        root["latencyTarget"] = toString(*matrix.latencyTarget);
     root["groups"] = std::move(groups);
     return root;
 }

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <unordered_map>
@@ -431,6 +432,53 @@ ExpandedMatrix expand(const Matrix& matrix, const StrategyCatalog& registry, con
         }
     }
     return out;
+}
+
+std::string toString(const LatencyTarget& target)
+{
+    const double us = target.seconds * 1e6;
+    const std::string value = us >= 1000 && std::fmod(us, 1000) < 1e-6 ? fmt::format("{:g}ms", us / 1000)
+                                                                       : fmt::format("{:g}us", us);
+    return fmt::format("{}@p{:g}", value, target.percentile);
+}
+
+LatencyTarget parseLatencyTarget(std::string_view text)
+{
+    const auto bad = [&] {
+        return InputError(
+            fmt::format("'{}' is not a latency target (use a time and a percentile, e.g. 1ms@p99, "
+                        "500us@p99.9 or 2ms; percentiles: p50, p90, p99, p99.9, p99.99)",
+                        text));
+    };
+    LatencyTarget target;
+    std::string_view time = text;
+    if (const auto at = text.find('@'); at != std::string_view::npos) {
+        time = text.substr(0, at);
+        const std::string_view p = text.substr(at + 1);
+        if (p.size() < 2 || p.front() != 'p')
+            throw bad();
+        double value = 0;
+        const auto [end, error] = std::from_chars(p.data() + 1, p.data() + p.size(), value);
+        if (error != std::errc() || end != p.data() + p.size())
+            throw bad();
+        if (value != 50 && value != 90 && value != 99 && value != 99.9 && value != 99.99)
+            throw bad();
+        target.percentile = value;
+    }
+    double number = 0;
+    const auto [end, error] = std::from_chars(time.data(), time.data() + time.size(), number);
+    const std::string_view unit(end, static_cast<std::size_t>(time.data() + time.size() - end));
+    if (error != std::errc() || number <= 0)
+        throw bad();
+    if (unit == "ms")
+        target.seconds = number / 1e3;
+    else if (unit == "us")
+        target.seconds = number / 1e6;
+    else if (unit == "s")
+        target.seconds = number;
+    else
+        throw bad();
+    return target;
 }
 
 } // namespace iolab

@@ -36,6 +36,20 @@ std::string toString(CrashProbeAt at); // "ack", "time"
 // Throws InputError naming the text.
 CrashProbeAt parseCrashProbeAt(std::string_view text);
 
+// A latency target (fio's latency_target): the highest load whose chosen percentile of the call latency stays
+// under `seconds`; the Summary answers it per series of queued cases that differ only in their queue depth
+// and threads. "1ms@p99", "500us@p99.9", "2ms" (p99).
+struct LatencyTarget
+{
+    double seconds = 0;
+    double percentile = 99; // one of 50, 90, 99, 99.9, 99.99: the percentiles a histogram summary holds
+
+    friend bool operator==(const LatencyTarget&, const LatencyTarget&) = default;
+};
+std::string toString(const LatencyTarget& target); // "1ms@p99"
+// Throws InputError with the accepted spellings.
+LatencyTarget parseLatencyTarget(std::string_view text);
+
 // One cartesian product of axis values. Empty optional axes take their defaults: buffers -> n/a (stdio
 // strategies: default), syncs -> none, threads -> 1, targets -> each strategy's own target, hints -> each
 // read strategy's default, caches -> cold. Each strategy takes the axes it has: file-set readers the file
@@ -105,6 +119,8 @@ struct Matrix
     // it (the CLI's --alternate, the editor's Take turns); a matrix whose answer is a ratio between its cases
     // asks for it.
     std::optional<bool> alternate;
+    // The latency its queued cases are judged against (iolab-cli --latency-target); nullopt: none.
+    std::optional<LatencyTarget> latencyTarget;
 
     friend bool operator==(const Matrix&, const Matrix&) = default;
 };

@@ -155,6 +155,7 @@ MatrixDraft MatrixDraft::fromMatrix(const Matrix& matrix, const StrategyCatalog&
     draft.crashProbe = matrix.crashProbe;
     draft.crashProbeAt = matrix.crashProbeAt;
     draft.alternate = matrix.alternate;
+    draft.latencyTarget = matrix.latencyTarget;
     std::vector<std::string> merged;
     bool targetsDropped = false;
     for (const auto& group : matrix.groups) {
@@ -196,6 +197,7 @@ Matrix MatrixDraft::toMatrix(std::optional<TargetKind> target) const
     matrix.crashProbe = crashProbe;
     matrix.crashProbeAt = crashProbeAt;
     matrix.alternate = alternate;
+    matrix.latencyTarget = latencyTarget;
     std::vector<const StrategyDraft*> leaders; // first row of each group
     for (const auto& row : strategies) {
         if (!row.enabled())

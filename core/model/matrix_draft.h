@@ -49,6 +49,7 @@ struct MatrixDraft
     std::optional<std::uint32_t> crashProbe;  // the matrix's own kill -9 probe kills (the editor shows them)
     std::optional<CrashProbeAt> crashProbeAt; // ... and where they land
     std::optional<bool> alternate;            // the matrix's cases take turns (the editor shows it)
+    std::optional<LatencyTarget> latencyTarget; // kept as the matrix gave it
     std::vector<StrategyDraft> strategies;
     std::string note;
 

@@ -464,6 +464,18 @@ SystemFacts gatherSystemFacts(const TargetInfo& target)
     b.either(kDevice, "queue.write_cache", "Write cache", cache == "unknown" ? "" : cache,
              "the device does not answer StorageDeviceWriteCacheProperty", "StorageDeviceWriteCacheProperty");
     addCacheFacts(b, volume.get(), volumeDevice, busWhy);
+    // The drive's heat as the run begins; each case's readings before and after are in the results.
+    std::optional<ThermalReading> heat;
+    if (volume.get() != INVALID_HANDLE_VALUE)
+        heat = win::storageTemperature(volume.get());
+    std::string heatText = heat ? temperatureText(heat, std::nullopt) : std::string();
+    if (heat && heat->warningCelsius)
+        heatText += fmt::format(" (warning {:.0f} °C", *heat->warningCelsius) +
+                    (heat->criticalCelsius ? fmt::format(", critical {:.0f} °C)", *heat->criticalCelsius)
+                                           : std::string(")"));
+    b.either(kDevice, "device.temperature", "Temperature", heatText,
+             "the drive does not answer StorageDeviceTemperatureProperty",
+             "StorageDeviceTemperatureProperty");
 
     b.either(kFilesystem, "fs.type", "Filesystem", target.fsType, "GetVolumeInformation failed",
              "GetVolumeInformation");

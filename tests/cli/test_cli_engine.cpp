@@ -668,3 +668,82 @@ TEST_F(CliEngine, TheHealthCheckCoversEveryPartAndEndsOnTheMachine)
     EXPECT_TRUE(result.system.gathered);
     EXPECT_EQ(m_target.entryCount(), 0u);
 }
+
+namespace {
+std::string fileText(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+} // namespace
+
+// Issue 39, part 1: until steady and the share of free space from the command line: the plan says what the
+// sustained preset will write, a write until steady records where its rate settled, and a pipe is refused
+// with the reason.
+TEST_F(CliEngine, UntilSteadyAndTheSustainedPresetsPlan)
+{
+    auto r = cli({"run", "--preset", "sustained", "--target", m_target.path(), "--plan"});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("steady=past-cache:10s"));
+    EXPECT_THAT(r.out, HasSubstr("(sized at 25% of the "));
+    EXPECT_THAT(r.out, HasSubstr("without a warm-up: a write past a fast cache"));
+
+    const std::string json = m_out / "steady.json";
+    r = cli({"run",       "--strategy", "write",         "--chunk",       "64K",
+             "--size",    "1G",         "--duration",    "20s",           "--until-steady",
+             "1s",        "--sync",     "fsync-every:1", "--reps",        "1",
+             "--warmups", "0",          "--target",      m_target.path(), "--json",
+             json});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("Sustained write"));
+    const RunResult result = resultFromJson(fileText(json), json);
+    ASSERT_EQ(result.cases.size(), 1U);
+    const auto& rep = result.cases[0].repetitions.front();
+    EXPECT_TRUE(rep.steady || rep.timeLimitReached) << "settled, or the limit came first on a busy machine";
+    if (rep.steady)
+        EXPECT_LT(rep.bytes, std::uint64_t{1} << 30);
+    EXPECT_TRUE(followsResultSchema(json));
+
+    r = cli({"run", "--strategy", "pipe-write", "--chunk", "64K", "--size", "16M", "--until-steady", "on",
+             "--target", m_target.path()});
+    EXPECT_THAT(r.out + r.err, HasSubstr("until steady watches the rate of writes to files"));
+    r = cli({"run", "--strategy", "write", "--chunk", "64K", "--size", "16M", "--until-steady", "sometimes",
+             "--target", m_target.path()});
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_THAT(r.err, HasSubstr("unknown until-steady setting 'sometimes'"));
+    r = cli({"run", "--strategy", "write", "--chunk", "64K", "--size", "16M", "--free-share", "80%",
+             "--target", m_target.path()});
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_THAT(r.err, HasSubstr("never all of it"));
+}
+
+// Issue 39, part 2: a latency target sweeps the queue depth of a queued strategy given without --qd and
+// answers first; a matrix without a queued strategy, or a target that does not read, is refused.
+TEST_F(CliEngine, ALatencyTargetSweepsTheQueueDepthAndAnswersFirst)
+{
+#ifdef _WIN32
+    const std::string queued = "overlapped-random-write-direct";
+#else
+    const std::string queued = "uring-random-write-direct";
+#endif
+    const std::string json = m_out / "target.json";
+    auto r = cli({"run", "--strategy", queued, "--chunk", "4K", "--size", "8M", "--latency-target",
+                  "50ms@p99", "--reps", "1", "--warmups", "0", "--target", m_target.path(), "--json", json});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("What is the most load whose p99 call latency stays under 50 ms?"));
+    EXPECT_THAT(r.out, HasSubstr("Latency target, `" + queued + "` with 4 KiB chunks"));
+    const RunResult result = resultFromJson(fileText(json), json);
+    EXPECT_EQ(result.cases.size(), 8U) << "queue depths 1 to 128";
+    ASSERT_TRUE(result.matrix.latencyTarget);
+    EXPECT_EQ(toString(*result.matrix.latencyTarget), "50ms@p99");
+    EXPECT_TRUE(followsResultSchema(json));
+
+    r = cli({"run", "--strategy", "write", "--chunk", "4K", "--size", "8M", "--latency-target", "1ms",
+             "--target", m_target.path()});
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_THAT(r.err, HasSubstr("none is in the matrix"));
+    r = cli({"run", "--strategy", queued, "--chunk", "4K", "--size", "8M", "--latency-target", "soon",
+             "--target", m_target.path()});
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_THAT(r.err, HasSubstr("--latency-target: 'soon' is not a latency target"));
+}

@@ -15,6 +15,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 
 using namespace iolab;
@@ -97,4 +98,75 @@ TEST(HeatDisplay, TheReportHasATempColumnAndTheFinding)
     EXPECT_THAT(text.out, HasSubstr("Temp"));
     EXPECT_THAT(text.out, HasSubstr("41 → 77 °C"));
     EXPECT_THAT(text.out, HasSubstr("thermal throttling"));
+}
+
+// A latency target (issue 39, part 2) in the app: the editor keeps it in the matrix it gives, the Queue depth
+// chart marks it and the report draws it.
+#include "app/gui/matrix_editor.h"
+#include "app/gui/qd_sweep_view.h"
+
+#include <QLineEdit>
+#include <QtCharts/QChart>
+#include <QtCharts/QLineSeries>
+
+namespace {
+
+RunResult queueSweep()
+{
+    RunResult run;
+    run.matrix.latencyTarget = parseLatencyTarget("1ms@p99");
+    for (const auto& [qd, p99] :
+         std::vector<std::pair<std::uint32_t, double>>{{1, 2e-4}, {8, 6e-4}, {32, 2.3e-3}}) {
+        CaseResult c;
+        c.index = static_cast<std::uint32_t>(run.cases.size());
+        c.status = Status::Ok;
+        c.testCase.strategy = "uring-random-write-direct";
+        c.testCase.chunkBytes = 4096;
+        c.testCase.totalBytes = 64 * kMiB;
+        c.testCase.queueDepth = qd;
+        c.apparentMBps.count = c.durableMBps.count = 2;
+        c.apparentMBps.median = c.durableMBps.median = 40.0 * qd;
+        LatencyDistribution d;
+        d.summary.count = 1000;
+        d.summary.p50Ns = static_cast<std::uint64_t>(p99 * 0.4e9);
+        d.summary.p99Ns = static_cast<std::uint64_t>(p99 * 1e9);
+        c.callLatency = d;
+        run.cases.push_back(c);
+    }
+    return run;
+}
+
+} // namespace
+
+TEST(LatencyTargetDisplay, TheEditorKeepsItAndTheChartsMarkIt)
+{
+    TempDir presets;
+    gui::MatrixEditor editor(builtinRegistry(), QString::fromStdString(presets.path()));
+    auto* field = editor.findChild<QLineEdit*>(QStringLiteral("latencyTarget"));
+    ASSERT_NE(field, nullptr);
+    field->setText(QStringLiteral("500us@p99.9"));
+    ASSERT_TRUE(editor.draft().latencyTarget);
+    EXPECT_EQ(toString(*editor.draft().latencyTarget), "500us@p99.9");
+    field->setText(QStringLiteral("soon"));
+    EXPECT_FALSE(editor.draft().latencyTarget) << "a target that does not read is not guessed";
+
+    gui::QdSweepView view;
+    const RunResult run = queueSweep();
+    view.setCases(run.cases, Ranking::Durable, run.matrix.latencyTarget);
+    bool marked = false;
+    for (auto* s : view.chart()->series())
+        marked = marked || s->name() == QStringLiteral("target 1ms@p99");
+    EXPECT_TRUE(marked);
+
+    TempDir dir;
+    const QByteArray pdf =
+        report::renderPdfReport(run, {report::PageFormat::A4, {}, Ranking::Durable}, &builtinRegistry());
+    const std::string path = dir / "target.pdf";
+    std::ofstream(path, std::ios::binary).write(pdf.constData(), pdf.size());
+    const auto text = runHostTool("pdftotext", {path, "-"});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    std::string flat = text.out;
+    std::replace(flat.begin(), flat.end(), '\n', ' ');
+    EXPECT_THAT(flat, HasSubstr("target: 1ms@p99"));
+    EXPECT_THAT(flat, HasSubstr("at QD 8 keep p99 under 1 ms"));
 }

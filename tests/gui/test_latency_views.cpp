@@ -131,8 +131,8 @@ TEST(QdSweepData, CasesEqualButForQueueDepthFormOneSeriesSortedByDepth)
     EXPECT_EQ(reads.points[2].queueDepth, 32u);
     EXPECT_EQ(reads.points[2].mbps, 900);
     EXPECT_EQ(reads.points[2].caseIndex, 0u);
-    ASSERT_TRUE(reads.points[0].p99Ns.has_value());
-    EXPECT_EQ(*reads.points[0].p99Ns, static_cast<double>(cases[1].callLatency->summary.p99Ns));
+    ASSERT_TRUE(reads.points[0].latencyNs.has_value());
+    EXPECT_EQ(*reads.points[0].latencyNs, static_cast<double>(cases[1].callLatency->summary.p99Ns));
     EXPECT_EQ(d.series[1].points.size(), 2u);
     EXPECT_EQ(d.minQueueDepth, 1u);
     EXPECT_EQ(d.maxQueueDepth, 32u);
