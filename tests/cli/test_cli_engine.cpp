@@ -700,8 +700,9 @@ TEST_F(CliEngine, UntilSteadyAndTheSustainedPresetsPlan)
     ASSERT_EQ(result.cases.size(), 1U);
     const auto& rep = result.cases[0].repetitions.front();
     EXPECT_TRUE(rep.steady || rep.timeLimitReached) << "settled, or the limit came first on a busy machine";
-    if (rep.steady)
+    if (rep.steady) {
         EXPECT_LT(rep.bytes, std::uint64_t{1} << 30);
+    }
     EXPECT_TRUE(followsResultSchema(json));
 
     r = cli({"run", "--strategy", "pipe-write", "--chunk", "64K", "--size", "16M", "--until-steady", "on",
