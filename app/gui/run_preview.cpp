@@ -32,6 +32,12 @@ QString RunPreview::summary() const
     if (usesDisk)
         text += QObject::tr(" · largest case needs %1 of %2 free")
                     .arg(qs(formatBytes(largestCaseBytes)), qs(formatBytes(freeBytes)));
+    // A write sized by a share of the free space says which share it took (never all of it).
+    std::uint32_t share = 0;
+    for (const Case& c : cases())
+        share = std::max(share, c.freeSharePercent);
+    if (share != 0)
+        text += QObject::tr(" (sized at %1% of the free space)").arg(share);
     if (!cases().empty()) {
         text += QObject::tr(" · %1").arg(qs(describeEstimate(estimate)));
         const QString model = estimate.calibrated

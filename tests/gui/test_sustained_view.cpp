@@ -114,3 +114,24 @@ TEST(SustainedView, TheReportDrawsItWithItsFigures)
     EXPECT_THAT(flat, HasSubstr("Fast cache"));
     EXPECT_THAT(flat, HasSubstr("30.0 MB/s from 5.0 s (a 2s window)"));
 }
+
+// The Plan says which share of the free space a write was sized at (issue 39: "shown in the Plan").
+#include "app/gui/run_preview.h"
+#include "core/engine/run_plan.h"
+
+TEST(SustainedView, ThePlanSaysTheShareOfTheFreeSpace)
+{
+    gui::RunPreview preview;
+    auto plan = std::make_shared<RunPlan>();
+    Case c = cachedWrite(0).testCase;
+    c.freeSharePercent = 25;
+    plan->expanded.cases.push_back(c);
+    preview.plan = plan;
+    preview.usesDisk = true;
+    preview.largestCaseBytes = 19ULL << 30;
+    preview.freeBytes = 74ULL << 30;
+    EXPECT_THAT(preview.summary().toStdString(),
+                HasSubstr("largest case needs 19 GiB of 74 GiB free (sized at 25% of the free space)"));
+    plan->expanded.cases.front().freeSharePercent = 0;
+    EXPECT_THAT(preview.summary().toStdString(), ::testing::Not(HasSubstr("sized at")));
+}
