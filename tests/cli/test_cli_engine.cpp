@@ -688,20 +688,24 @@ TEST_F(CliEngine, UntilSteadyAndTheSustainedPresetsPlan)
     EXPECT_THAT(r.out, HasSubstr("(sized at 25% of the "));
     EXPECT_THAT(r.out, HasSubstr("without a warm-up: a write past a fast cache"));
 
+    // Whether this machine's disk settles within the window is the disk's business (a kernel throttle makes
+    // it certain: cli.sustained_throttle; a scripted rate:
+    // RunnerTest.UntilSteadyEndsARepetitionOnceItsRateIsFlat). Here: the axis reaches the result, and the
+    // answer is the sustained one whichever way the write ended.
     const std::string json = m_out / "steady.json";
-    r = cli({"run",       "--strategy", "write",         "--chunk",       "64K",
-             "--size",    "1G",         "--duration",    "20s",           "--until-steady",
-             "1s",        "--sync",     "fsync-every:1", "--reps",        "1",
-             "--warmups", "0",          "--target",      m_target.path(), "--json",
+    r = cli({"run", "--strategy", "write", "--chunk", "64K", "--size", "256M", "--duration", "3s",
+             "--until-steady", "1s", "--reps", "1", "--warmups", "0", "--target", m_target.path(), "--json",
              json});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
-    EXPECT_THAT(r.out, HasSubstr("Sustained write"));
+    EXPECT_THAT(r.out, HasSubstr("Sustained write, case 1 (write 64 KiB)"));
     const RunResult result = resultFromJson(fileText(json), json);
     ASSERT_EQ(result.cases.size(), 1U);
+    EXPECT_EQ(result.cases[0].testCase.steady, parseSteadyRule("1s"));
     const auto& rep = result.cases[0].repetitions.front();
-    EXPECT_TRUE(rep.steady || rep.timeLimitReached) << "settled, or the limit came first on a busy machine";
+    EXPECT_TRUE(rep.outcome.ok()) << rep.outcome.message;
     if (rep.steady) {
-        EXPECT_LT(rep.bytes, std::uint64_t{1} << 30);
+        EXPECT_FALSE(rep.timeLimitReached);
+        EXPECT_GT(rep.steady->mbps, 0);
     }
     EXPECT_TRUE(followsResultSchema(json));
 
