@@ -87,7 +87,7 @@ std::optional<SustainedFigures> sustainedFigures(const CaseResult& c)
     f.seconds = rep->returnSeconds;
     f.endedAtCap = !rep->steady;
     // The watch skips a ramp of min(2 s, a quarter window); so do the figures.
-    const double ramp = std::min(2.0, k.steady.windowMs / 4000.0);
+    const double ramp = steadyRampSeconds(k.steady);
     std::vector<Point> points;
     double first = -1;
     for (const auto& s : c.samples) {
@@ -150,7 +150,7 @@ std::string sustainedAnswer(const CaseResult& c)
                            "longer time limit.",
                            findingSubject(c), formatBytes(rep->bytes), rep->returnSeconds,
                            formatTimeLimitMs(k.steady.windowMs),
-                           std::min(2.0, k.steady.windowMs / 4000.0) + k.steady.windowMs / 1000.0);
+                           steadyRampSeconds(k.steady) + k.steady.windowMs / 1000.0);
     }
     const std::string subject = findingSubject(c);
     const std::string written = formatBytes(f->writtenBytes);

@@ -11,7 +11,7 @@ namespace iolab {
 
 SteadyDetector::SteadyDetector(SteadyRule rule, bool deviceRate)
     : m_rule(rule), m_deviceRate(deviceRate), m_window(rule.windowMs / 1000.0),
-      m_ramp(std::min(2.0, m_window / 4))
+      m_ramp(steadyRampSeconds(rule))
 {}
 
 double SteadyDetector::bytesAt(double seconds) const

@@ -191,6 +191,11 @@ struct SteadyRule
 };
 
 inline constexpr std::uint32_t kDefaultSteadyWindowMs = 10'000;
+// The first seconds of a write no steady window covers (fio's ss_ramp): min(2 s, a quarter window).
+constexpr double steadyRampSeconds(const SteadyRule& rule) noexcept
+{
+    return rule.windowMs / 4000.0 < 2.0 ? rule.windowMs / 4000.0 : 2.0;
+}
 // The largest share of the target's free space a case may be sized to: never all of it.
 inline constexpr std::uint32_t kMaxFreeSharePercent = 50;
 inline constexpr std::uint32_t kMinSteadyWindowMs = 1'000;

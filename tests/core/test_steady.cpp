@@ -3,8 +3,10 @@
 // figures read off a write's samples (the drop, the cache's size, the rates), the answer, and the share of
 // free space a write is sized to when the run is planned.
 #include "core/analysis/sustained.h"
+#include "core/analysis/system_checks.h"
 #include "core/analysis/verdict.h"
 #include "core/base/error.h"
+#include "core/base/units.h"
 #include "core/engine/run_plan.h"
 #include "core/engine/steady.h"
 #include "core/formats/csv.h"
@@ -196,6 +198,25 @@ TEST(Sustained, NoDropIsNotInventedFromNoise)
                                 {SteadyMode::PastCache, 2000}, std::nullopt);
     EXPECT_FALSE(sustainedFigures(dip)->cacheBytes);
     EXPECT_THAT(sustainedAnswer(dip), Not(HasSubstr("fast cache of")));
+}
+
+// The cache-cliff finding of a watched write takes the sustained figures: no drop there, no cliff, even where
+// the quarters the finding compares on its own would differ (a slow start, then a flat rate).
+TEST(Sustained, NoCacheCliffWhereTheSustainedFiguresSeeNoDrop)
+{
+    const auto rising = steadyCase([](double t) { return t < 1.5 ? 20.0 : 100.0; }, 20.0,
+                                   {SteadyMode::PastCache, 2000}, std::nullopt);
+    EXPECT_FALSE(sustainedFigures(rising)->cacheBytes) << "a rise is no drop";
+    EXPECT_FALSE(cacheCliffFinding(rising, true));
+    const auto flat =
+        steadyCase([](double) { return 100.0; }, 20.0, {SteadyMode::PastCache, 2000}, std::nullopt);
+    EXPECT_FALSE(cacheCliffFinding(flat, true));
+    const auto dropped = steadyCase([](double t) { return t < 8 ? 120.0 : 30.0; }, 20.0,
+                                    {SteadyMode::PastCache, 2000}, std::nullopt);
+    const auto cliff = cacheCliffFinding(dropped, true);
+    ASSERT_TRUE(cliff);
+    EXPECT_THAT(cliff->text, HasSubstr(formatBytes(*sustainedFigures(dropped)->cacheBytes)))
+        << "the finding and the answer give one size for the cache";
 }
 
 TEST(Sustained, AnswersWithoutADrop)
