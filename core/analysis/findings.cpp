@@ -105,6 +105,10 @@ std::string findingSubject(const CaseResult& c)
         name += ", " + reader;
     if (k.pattern != DataPattern{})
         name += ", " + patternWords(k.pattern);
+    if (k.readPercent)
+        name += fmt::format(", {}% reads", *k.readPercent);
+    if (k.randomDist.hotSpot())
+        name += ", " + toString(k.randomDist);
     return name + ")";
 }
 

@@ -605,6 +605,17 @@ CProgram cProgram(const Case& c, const CProgramOptions& options)
         return unavailable(options.title,
                            fmt::format("IOLab has no C program of the {} strategy writing to {}.", c.strategy,
                                        toString(c.target)));
+    if (mixes(c) || c.randomDist.hotSpot())
+        return unavailable(
+            options.title,
+            fmt::format(
+                "IOLab's C programs read uniformly and only read: this case's {} is not in any template. "
+                "Its fio job (export-job --fio) runs the same mix and hot spot (rwmixread, "
+                "random_distribution).",
+                mixes(c) && c.randomDist.hotSpot()
+                    ? fmt::format("{}% read mix over {}", *c.readPercent, randomDistWords(c.randomDist))
+                : mixes(c) ? fmt::format("{}% read mix", *c.readPercent)
+                           : randomDistWords(c.randomDist)));
     const bool fileSet = method->method == IoMethod::FileSet;
     if (fileSet && c.fileSet.empty())
         return unavailable(

@@ -79,6 +79,8 @@ Mapping mapStrategy(const Case& c, const StrategyMethod& method)
     m.direct = method.direct;
     if (method.random)
         m.rw = read ? "randread" : "randwrite";
+    if (mixes(c))
+        m.rw = "randrw";
     switch (method.method) {
     case IoMethod::StdioChunk:
     case IoMethod::StdioByte: {
@@ -275,6 +277,24 @@ FioJob fioJob(const Case& c, const FioJobOptions& options)
             break;
         }
     } else {
+        if (mixes(c)) {
+            set("rwmixread", std::to_string(*c.readPercent));
+            set("end_fsync", "1");
+            m.differences.emplace_back(fmt::format(
+                "each of IOLab's requests reads with probability {}% and otherwise writes the same bytes "
+                "back, "
+                "from a generator of its own per thread; fio's rwmixread draws the same share its own way",
+                *c.readPercent));
+            m.differences.emplace_back("IOLab's durable rate includes an fsync of the file after the mix; "
+                                       "end_fsync=1 makes fio's time include it too");
+        }
+        if (c.randomDist.hotSpot()) {
+            set("random_distribution", toString(c.randomDist));
+            m.differences.emplace_back(
+                "IOLab draws the hot spot's ranks exactly (rejection-inversion for Zipf, fio's formula for "
+                "Pareto) and scatters them over the file with a permutation; fio scatters them with a hash, "
+                "which folds a few ranks onto one block: the hot blocks lie elsewhere, with the same share");
+        }
         set("invalidate", c.cache == CacheState::Warm ? "0" : "1");
         if (c.cache == CacheState::Warm)
             m.differences.emplace_back(

@@ -42,7 +42,9 @@ enum RefusalRank : int
     kMemoryLimitRank = 81, // a memory limit needs a write to a file, a memory cgroup, and room for the case
     kSteadyRank = 82,      // until steady needs a writer's own loop into a file, in IOLab's process
     kFreeShareRank =
-        83, // a share of free space needs a write to a file and a target whose free space is known
+        83,        // a share of free space needs a write to a file and a target whose free space is known
+    kMixRank = 84, // a read/write mix needs a random reader of a shared file
+    kRandomDistRank = 85, // a hot spot needs a strategy that picks random offsets independently
 };
 
 // The results table's columns of the built-in axes, in this order; a declared axis's column defaults to 100.
@@ -63,6 +65,7 @@ enum ColumnRank : int
     kMemoryLimitColumn = 74,
     kSteadyColumn = 73,
     kFreeShareColumn = 71,
+    kMixColumn = 56,
 };
 
 std::uint32_t parseThreadCount(std::string_view text, std::string_view where)
@@ -1405,6 +1408,149 @@ AxisSpec freeShareAxis()
     return share;
 }
 
+// The strategies a mix or a hot spot is for, and why the others refuse one: a random reader picks each offset
+// on its own over one shared file that holds the data (takesMix), where a random writer visits every chunk of
+// its own new file once.
+std::string mixRefusal(const Case& c, const StrategyInfo& info, std::string_view what)
+{
+    if (info.direction == Direction::Write && info.randomOffsets)
+        return fmt::format(
+            "{} writes every chunk of a new file once, in a shuffled order, so {} does not apply: "
+            "the random readers (read-random, uring-random-read, ...) take it over their shared "
+            "data file, writing the same bytes back in place",
+            c.strategy, what);
+    return fmt::format(
+        "{} does not apply to {}: it is for the random readers of a shared file (read-random, "
+        "read-random-direct, uring-random-read, overlapped-random-read and their -direct forms)",
+        what, c.strategy);
+}
+
+AxisSpec readPercentAxis()
+{
+    using Share = std::optional<std::uint32_t>;
+    AxisSpec mix = typedAxis<Share>(
+        {"read share", "readPercents", "readPercent", "read_percent", "--read-percent",
+         "Random readers of a shared file (read-random, uring-random-read, overlapped-random-read and their "
+         "-direct forms): the share of requests that read, the rest writing the same bytes back in place, "
+         "e.g. 70 (fio's rwmixread; 0 to 100)"},
+        AxisValueKind::Text, &Case::readPercent, &MatrixGroup::readPercents,
+        {[](const Share& p) { return p ? std::to_string(*p) : std::string("none"); },
+         [](const Share& p) { return p ? fmt::format("{}%", *p) : std::string("none"); },
+         [](std::string_view t, std::string_view where) -> Share {
+             try {
+                 return parseReadPercent(t);
+             } catch (const InputError& e) {
+                 throw InputError(where.empty() ? std::string(e.what())
+                                                : fmt::format("{}: {}", where, e.what()));
+             }
+         },
+         "none"},
+        takesMix, [](const StrategyInfo&) { return Share{}; });
+    mix.oldFileValue = "none"; // results from before mixes: every request read
+    mix.labelText = [](const Case& c) {
+        return c.readPercent ? fmt::format("read={}%", *c.readPercent) : std::string();
+    };
+    mix.labelRank = 6;
+    mix.editorField = AxisEditorField{
+        .label = "Read share:",
+        .tip = "A read/write mix in one case, as fio's rwmixread: each request of a random reader reads with "
+               "this probability, else writes the same bytes back where they were. Reads and writes are "
+               "reported apart (rate, IOPS, latency).",
+        .common = {"none", "100%", "70%", "50%", "30%", "0%"},
+        .fieldName = "read share",
+        .noneTakes = "None of %1 is a random reader of a shared file: only those take a read/write mix.",
+        .notTaken = "(random readers only)",
+        .summary = "%1 reads",
+        .summaryRank = 7,
+        .check =
+            [](std::string_view t) {
+                if (t != "none")
+                    (void)parseReadPercent(t);
+            },
+    };
+    mix.refusals = {{kMixRank, [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+                         if (!c.readPercent || takesMix(info))
+                             return std::string();
+                         return mixRefusal(c, info, fmt::format("a read share ({}%)", *c.readPercent));
+                     }}};
+    mix.columnHeader = "Mix, offsets";
+    mix.column = {.tip =
+                      "Random readers: the share of requests that read (the rest write the same bytes back), "
+                      "and where the offsets land: uniform, or a Zipf or Pareto hot spot",
+                  .rank = kMixColumn,
+                  .text =
+                      [](const Case& c) {
+                          return c.readPercent ? fmt::format("{}% read", *c.readPercent) : std::string();
+                      },
+                  .wanted =
+                      [](const Case& c) {
+                          return c.readPercent.has_value() || c.randomDist.hotSpot();
+                      }};
+    mix.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = mix.column.text};
+    mix.shortText = [](const Case& c) {
+        return c.readPercent ? fmt::format("r{}%", *c.readPercent) : std::string();
+    };
+    mix.shortRank = 6;
+    // Not a way of doing the I/O but the workload it serves: a mix is ranked only against mixes of the same
+    // share (the Summary answers each share apart, the heatmap gives it a row of its own).
+    mix.arrangement = true;
+    return mix;
+}
+
+AxisSpec randomDistAxis()
+{
+    AxisSpec dist = typedAxis<RandomDist>(
+        {"random distribution", "randomDists", "randomDist", "random_dist", "--random-dist",
+         "Random readers: where the offsets land, uniform (the default), zipf:THETA (e.g. zipf:1.2) or "
+         "pareto:H (e.g. pareto:0.9: 90% of requests on 10% of the file), as fio's random_distribution"},
+        AxisValueKind::Text, &Case::randomDist, &MatrixGroup::randomDists,
+        namedValues(parseRandomDist, "none"), takesMix, [](const StrategyInfo&) {
+            return RandomDist{RandomDistKind::Uniform, 0};
+        });
+    dist.oldFileValue = "none"; // results from before the axis: a random reader's offsets were uniform
+    dist.labelText = [](const Case& c) {
+        return c.randomDist.hotSpot() ? fmt::format("dist={}", toString(c.randomDist)) : std::string();
+    };
+    dist.labelRank = 6;
+    dist.editorField = AxisEditorField{
+        .label = "Offsets:",
+        .tip =
+            "Where a random reader's requests land: uniform over the file, or a hot spot as fio's "
+            "random_distribution makes one: zipf:1.2 (rank k drawn in proportion to 1/k^1.2) or pareto:0.9 "
+            "(90% of requests on 10% of the file).",
+        .common = {"uniform", "zipf:1.2", "pareto:0.9"},
+        .fieldName = "offsets",
+        .noneTakes = "None of %1 is a random reader of a shared file: only those take a hot spot.",
+        .notTaken = "(random readers only)",
+        .summary = "offsets %1",
+        .summaryRank = 8,
+        .check = [](std::string_view t) { (void)parseRandomDist(t); },
+    };
+    dist.refusals = {
+        {kRandomDistRank, [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+             if (takesMix(info))
+                 return c.randomDist.kind == RandomDistKind::None
+                            ? fmt::format("{} needs a random distribution (uniform, zipf:THETA or "
+                                          "pareto:H)",
+                                          c.strategy)
+                            : std::string();
+             if (c.randomDist.kind == RandomDistKind::None)
+                 return std::string();
+             return mixRefusal(c, info, fmt::format("a random distribution ({})", toString(c.randomDist)));
+         }}};
+    dist.column = {.sharedWith = "readPercent", .text = [](const Case& c) {
+                       return c.randomDist.hotSpot() ? toString(c.randomDist) : std::string();
+                   }};
+    dist.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = dist.column.text};
+    dist.shortText = [](const Case& c) {
+        return c.randomDist.hotSpot() ? toString(c.randomDist) : std::string();
+    };
+    dist.shortRank = 6;
+    // A hot spot changes what the device and the cache see: ranked only against the same distribution.
+    dist.arrangement = true;
+    return dist;
+}
+
 AxisSpec completeExtraAxis(AxisSpec spec);
 
 // A replay case's trace (iolab-cli run --replay): what it re-issues. A replay's size, chunk and threads are
@@ -1531,6 +1677,8 @@ std::vector<AxisSpec> builtinAxes()
     axes.push_back(memoryLimitAxis());
     axes.push_back(steadyAxis());
     axes.push_back(freeShareAxis());
+    axes.push_back(readPercentAxis());
+    axes.push_back(randomDistAxis());
     axes.push_back(completeExtraAxis(replayAxis()));
     axes.push_back(completeExtraAxis(replayTimingAxis()));
     axes.push_back(completeExtraAxis(replayVariantAxis()));

@@ -75,6 +75,8 @@ struct MatrixGroup
     std::vector<std::uint64_t> memoryLimitsBytes; // empty -> none (0)
     std::vector<SteadyRule> steadyRules;          // writes to a file: empty -> off
     std::vector<std::uint32_t> freeSharesPercent; // writes to a file: empty -> none (0)
+    std::vector<std::optional<std::uint32_t>> readPercents; // random readers: empty -> every request reads
+    std::vector<RandomDist> randomDists;                    // random readers: empty -> uniform
     // Axes declared without a typed field (core/model/axes.h): matrix key -> values; absent -> its default.
     std::map<std::string, std::vector<std::string>> extraAxes;
 

@@ -147,6 +147,14 @@ inline StrategyInfo readerInfo(StrategyInfo info)
     return info;
 }
 
+// A random reader of one shared file (read-random, uring-random-read, overlapped-random-read and their
+// -direct forms): each request picks its own offset over a file that holds the data, so it takes a read/write
+// mix (Case::readPercent) and a hot spot (Case::randomDist).
+inline bool takesMix(const StrategyInfo& info)
+{
+    return info.direction == Direction::Read && info.randomOffsets && info.layout == DataLayout::SharedFile;
+}
+
 // The strategies a front end registered, as the model sees them: their declarations in order, and what a
 // strategy refuses of a case beyond what its declaration says (core/engine/registry.h holds them).
 class StrategyCatalog

@@ -72,6 +72,7 @@ struct Extent
 {
     std::uint64_t position = 0;
     std::uint64_t length = 0;
+    bool write = false; // a read queue's request that writes instead: a read/write mix's write
 };
 
 // The n-th request goes where the loop is: one pass through the file, in order.
@@ -97,6 +98,11 @@ struct QueueIo
     std::string path;            // for errors
     std::uint64_t fileBytes = 0; // reads: the bytes the file holds (a read ending earlier is an error)
     bool syncDataOnly = false;   // fdatasync-every: the queued syncs are IORING_FSYNC_DATASYNC
+    // A read/write mix (a read queue whose Place marks some requests `write`): those write the pattern's
+    // bytes for their place, pattern.at(patternOffset + position), back where they are; the queue counts
+    // each completed request, each way, here.
+    std::uint64_t patternOffset = 0;
+    Job::MixCounts* mix = nullptr;
 };
 
 // How many prepared entries a UringQueue lets wait before it hands them to the kernel without waiting for
@@ -147,7 +153,7 @@ public:
         const std::uint32_t index = m_free.back();
         m_free.pop_back();
         const Extent extent = m_place(offset, size);
-        m_slots[index] = Slot{extent.position, extent.length, 0, m_requestsSubmitted, true, {}};
+        m_slots[index] = Slot{extent.position, extent.length, 0, m_requestsSubmitted, true, {}, extent.write};
         if constexpr (Timer::kOn)
             m_unstamped.push_back(index);
         prepareRequest(index);
@@ -231,6 +237,7 @@ private:
         std::uint64_t sequence = 0; // how many writes were submitted before it
         bool inFlight = false;
         TimingClock::time_point submitted{}; // or when the sync it waited behind completed
+        bool write = false;                  // a mix's write in a read queue
     };
 
     // A queued sync: how many writes were submitted before it, when it went to the kernel, and whether and
@@ -262,14 +269,14 @@ private:
         const std::uint64_t at = slot.position + slot.done;
         const auto length = static_cast<unsigned>(std::min(slot.length - slot.done, kMaxTransfer));
         io_uring_sqe* sqe = m_ring.nextSqe();
-        if (m_io.read) {
+        if (m_io.read && !slot.write) {
             std::byte* into = m_io.pool + index * m_io.slotBytes + slot.done;
             if (m_io.poolFixed)
                 io_uring_prep_read_fixed(sqe, target(), into, length, at, static_cast<int>(index));
             else
                 io_uring_prep_read(sqe, target(), into, length, at);
         } else {
-            const std::byte* from = m_io.pattern.at(slot.position) + slot.done;
+            const std::byte* from = m_io.pattern.at(m_io.patternOffset + slot.position) + slot.done;
             if (m_io.patternFixed)
                 io_uring_prep_write_fixed(sqe, target(), from, length, at, 0);
             else
@@ -344,10 +351,11 @@ private:
         }
         const auto index = static_cast<std::uint32_t>(tag);
         Slot& slot = m_slots[index];
+        const bool reads = m_io.read && !slot.write;
         if (cqe.res <= 0) [[unlikely]] {
             if (cqe.res < 0)
-                fail(-cqe.res, m_io.call);
-            else if (m_io.read) // the file ended early: it changed during the run
+                fail(-cqe.res, reads || !m_io.read ? m_io.call : "io_uring write");
+            else if (reads) // the file ended early: it changed during the run
                 keep(checkReadLength(m_io.path, slot.position + slot.done, m_io.fileBytes));
             else
                 fail(EIO, m_io.call);
@@ -360,7 +368,7 @@ private:
             prepareRequest(index); // a short transfer: the rest goes with the next submission
             return;
         }
-        if (m_io.read) {
+        if (reads) {
             if (Outcome verdict = m_check(slot.position, m_io.pool + index * m_io.slotBytes, slot.length);
                 !verdict.ok()) [[unlikely]] {
                 keep(std::move(verdict));
@@ -371,8 +379,21 @@ private:
         } else {
             out.bytes += slot.length;
         }
-        if constexpr (Timer::kOn)
-            m_timer.calls->record(elapsedNs(slot.submitted, now));
+        if constexpr (Timer::kOn) {
+            if (slot.write && m_io.read)
+                m_timer.writes->record(elapsedNs(slot.submitted, now));
+            else
+                m_timer.calls->record(elapsedNs(slot.submitted, now));
+        }
+        if (m_io.mix != nullptr) {
+            if (slot.write) {
+                ++m_io.mix->writeOps;
+                m_io.mix->writeBytes += slot.length;
+            } else {
+                ++m_io.mix->readOps;
+                m_io.mix->readBytes += slot.length;
+            }
+        }
         release(index, out);
     }
 
