@@ -1437,6 +1437,8 @@ AxisSpec readPercentAxis()
         {[](const Share& p) { return p ? std::to_string(*p) : std::string("none"); },
          [](const Share& p) { return p ? fmt::format("{}%", *p) : std::string("none"); },
          [](std::string_view t, std::string_view where) -> Share {
+             if (t == "none")
+                 return std::nullopt; // every request reads
              try {
                  return parseReadPercent(t);
              } catch (const InputError& e) {
