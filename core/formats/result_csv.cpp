@@ -148,6 +148,12 @@ CsvRow thermalFields(const CaseResult& c)
     return row;
 }
 
+// io_uring's options in effect ("fixedbufs+registerfiles", "plain"); empty for other cases and older files.
+std::string uringInEffectText(const std::optional<UringOptions>& inEffect)
+{
+    return inEffect ? toString(*inEffect) : std::string();
+}
+
 CsvRow joinRows(CsvRow head, const CsvRow& middle, const CsvRow& tail)
 {
     head.insert(head.end(), middle.begin(), middle.end());
@@ -187,7 +193,7 @@ std::vector<CsvRow> repetitionRows(const RunResult& result)
                              "dirty_before_bytes",
                              "dirty_after_bytes"}));
     rows.front() = joinRows(joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync")),
-                            exposureHeader(), joinRows(budgetHeader(), steadyHeader(), {}));
+                            exposureHeader(), joinRows(budgetHeader(), steadyHeader(), {"uring_in_effect"}));
     for (const auto& c : result.cases) {
         const auto& k = c.testCase;
         const CsvRow base = joinRows({std::to_string(c.index + 1)}, caseFields(k), {toString(c.status)});
@@ -225,7 +231,8 @@ std::vector<CsvRow> repetitionRows(const RunResult& result)
                                    optionalNumber(r.dirtyAfterBytes)});
             row = joinRows(joinRows(row, latencyFields(r.callLatency), latencyFields(r.syncLatency)),
                            exposureFields(r.atRisk),
-                           joinRows(budgetFields(r.memoryBudget), steadyFields(r.steady), {}));
+                           joinRows(budgetFields(r.memoryBudget), steadyFields(r.steady),
+                                    {uringInEffectText(r.uringInEffect)}));
             rows.push_back(std::move(row));
         }
     }
@@ -241,7 +248,7 @@ std::vector<CsvRow> summaryRows(const RunResult& result)
                              "cpu_s_per_GiB", "peak_rss_bytes", "stability_MBps", "files_per_s",
                              "file_p50_ms", "file_p99_ms", "cache_method", "iops", "latency"}));
     rows.front() = joinRows(joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync")),
-                            exposureHeader(), joinRows(budgetHeader(), thermalHeader(), {}));
+                            exposureHeader(), joinRows(budgetHeader(), thermalHeader(), {"uring_in_effect"}));
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
         const auto& c = result.cases[i];
         const auto& k = c.testCase;
@@ -270,8 +277,9 @@ std::vector<CsvRow> summaryRows(const RunResult& result)
              c.latencyChoice}));
         rows.back() = joinRows(rows.back(), latencyFields(ok ? summaryOf(c.callLatency) : std::nullopt),
                                latencyFields(ok ? summaryOf(c.syncLatency) : std::nullopt));
-        rows.back() = joinRows(rows.back(), exposureFields(ok ? c.atRisk : std::nullopt),
-                               joinRows(budgetFields(c.memoryBudget), thermalFields(c), {}));
+        rows.back() = joinRows(
+            rows.back(), exposureFields(ok ? c.atRisk : std::nullopt),
+            joinRows(budgetFields(c.memoryBudget), thermalFields(c), {uringInEffectText(c.uringInEffect)}));
     }
     for (const auto& r : result.refused) {
         const auto& k = r.testCase;

@@ -236,6 +236,8 @@ void to_json(json& j, const RepetitionResult& r)
             json{{"fromSeconds", r.steady->fromSeconds},       {"fromBytes", r.steady->fromBytes},
                  {"reachedSeconds", r.steady->reachedSeconds}, {"mbps", r.steady->mbps},
                  {"fastestMBps", r.steady->fastestMBps},       {"deviceRate", r.steady->deviceRate}};
+    if (r.uringInEffect) // io_uring's options the kernel gave; absent for other cases and older files
+        j["uringInEffect"] = toString(*r.uringInEffect);
 }
 
 void from_json(const json& j, RepetitionResult& r)
@@ -275,6 +277,8 @@ void from_json(const json& j, RepetitionResult& r)
         r.insideSeconds = it->get<double>();
         r.replayedCalls = j.value("replayedCalls", std::uint64_t{0});
     }
+    if (const auto it = j.find("uringInEffect"); it != j.end())
+        r.uringInEffect = parseUringOptions(it->get<std::string>());
     if (const auto it = j.find("steady"); it != j.end()) {
         SteadyState steady;
         it->at("fromSeconds").get_to(steady.fromSeconds);
@@ -403,6 +407,8 @@ void to_json(json& j, const CaseResult& c)
         j["thermalBefore"] = thermalJson(*c.thermalBefore);
     if (c.thermalAfter)
         j["thermalAfter"] = thermalJson(*c.thermalAfter);
+    if (c.uringInEffect) // io_uring's options the kernel gave; absent for other cases and older files
+        j["uringInEffect"] = toString(*c.uringInEffect);
 }
 
 void from_json(const json& j, CaseResult& c)
@@ -443,6 +449,8 @@ void from_json(const json& j, CaseResult& c)
         c.thermalBefore = thermalFromJson(*it);
     if (const auto it = j.find("thermalAfter"); it != j.end())
         c.thermalAfter = thermalFromJson(*it);
+    if (const auto it = j.find("uringInEffect"); it != j.end())
+        c.uringInEffect = parseUringOptions(it->get<std::string>());
 }
 
 json resultToJson(const RunResult& r)

@@ -201,6 +201,53 @@ inline constexpr std::uint32_t kMaxFreeSharePercent = 50;
 inline constexpr std::uint32_t kMinSteadyWindowMs = 1'000;
 inline constexpr std::uint32_t kMaxSteadyWindowMs = 600'000;
 
+// io_uring's own options for the uring-* queued strategies (the --uring axis). Auto: the file and the
+// buffers registered where the kernel allows it, unregistered where it refuses (a locked-memory limit), as
+// these strategies always did; the result says which were in effect. Explicit: exactly the options named,
+// each refused with the reason when the kernel or the device will not have it, never dropped in silence.
+// FixedBuffers: registered buffers (fio's fixedbufs); RegisteredFiles: the file registered (registerfiles);
+// SqPoll: a kernel thread polls the submission queue (IORING_SETUP_SQPOLL, sqthread_poll); IoPoll: the
+// thread polls the device for completions (IORING_SETUP_IOPOLL, fio's hipri), O_DIRECT on a device with
+// poll queues only. Every other strategy carries NotApplicable.
+struct UringOptions
+{
+    enum class Mode
+    {
+        NotApplicable,
+        Auto,
+        Explicit
+    };
+    Mode mode = Mode::NotApplicable;
+    bool fixedBuffers = false;
+    bool registeredFiles = false;
+    bool sqPoll = false;
+    bool ioPoll = false;
+
+    static UringOptions automatic() { return {Mode::Auto}; }
+    // What two threads (or repetitions) both had in effect: only what every one of them had is claimed.
+    static UringOptions common(const UringOptions& a, const UringOptions& b)
+    {
+        return {Mode::Explicit, a.fixedBuffers && b.fixedBuffers, a.registeredFiles && b.registeredFiles,
+                a.sqPoll && b.sqPoll, a.ioPoll && b.ioPoll};
+    }
+    static UringOptions plain() { return {Mode::Explicit}; }
+    bool applies() const noexcept { return mode != Mode::NotApplicable; }
+    // The options Auto tries and an explicit value names: what a uring-* strategy asks of the kernel.
+    bool wantsFixedBuffers() const noexcept { return mode == Mode::Auto || fixedBuffers; }
+    bool wantsRegisteredFiles() const noexcept { return mode == Mode::Auto || registeredFiles; }
+
+    friend bool operator==(const UringOptions&, const UringOptions&) = default;
+    // The editor's canonical order: auto, plain, then by the options named.
+    friend bool operator<(const UringOptions& a, const UringOptions& b)
+    {
+        const auto key = [](const UringOptions& o) {
+            return (static_cast<int>(o.mode) << 4) | (o.fixedBuffers ? 1 : 0) | (o.registeredFiles ? 2 : 0) |
+                   (o.sqPoll ? 4 : 0) | (o.ioPoll ? 8 : 0);
+        };
+        return key(a) < key(b);
+    }
+};
+
 // The bytes a case writes, and those of the files a read case reads (IOLab writes them first). Iolab: IOLab's
 // own pattern, never a zero byte, with no repeat inside its 256 KiB period (the default: nothing a compressor
 // with a smaller window can shrink). Zeros: every byte zero, what a compressing or deduplicating layer
@@ -297,6 +344,7 @@ struct Case
     // Writes to a file: the total size is at most this share of the target's free space, in per cent (1 to
     // kMaxFreeSharePercent), settled when the run is planned (makeRunPlan); 0: the size as given.
     std::uint32_t freeSharePercent = 0;
+    UringOptions uring; // the uring-* strategies: io_uring's own options (NotApplicable for the others)
     // Axes declared without a typed field (core/model/axes.h): matrix key -> the value's canonical text.
     std::map<std::string, std::string> extraAxes;
 
@@ -328,7 +376,10 @@ std::string toString(ReaderCpu placement);     // "any", "same", "other"
 std::string toString(LatencyMode mode);        // "auto", "on", "off"
 std::string toString(DataPattern pattern);     // "iolab", "zeros", "random", "compressible:50%"
 std::string toString(SteadyRule rule);         // "off", "10s", "past-cache:10s"
-std::string toString(const FileSetSpec& set);  // "2000x4K", "500x1K-64K", "2000xarticle-2b"
+// "n/a", "auto", "plain", or the options joined by '+' in this order:
+// "fixedbufs+registerfiles+sqpoll+iopoll".
+std::string toString(const UringOptions& options);
+std::string toString(const FileSetSpec& set); // "2000x4K", "500x1K-64K", "2000xarticle-2b"
 // A read's hint and cache state for tables: "sequential, cold", or "cold" without a hint; "" for writes.
 std::string readAxesText(const Case& c);
 // Where a pipe case's reader was placed, in words for sentences: "the reader on the writer's CPU", "the
@@ -352,5 +403,7 @@ LatencyMode parseLatencyMode(std::string_view text);
 DataPattern parseDataPattern(std::string_view text);
 // "off", "on" (10 s), "5s" (a window), "past-cache", "past-cache:30s".
 SteadyRule parseSteadyRule(std::string_view text);
+// "auto", "plain", or fixedbufs, registerfiles, sqpoll and iopoll joined by '+' in any order.
+UringOptions parseUringOptions(std::string_view text);
 
 } // namespace iolab

@@ -86,6 +86,10 @@ inline bool axisLess(const SteadyRule& a, const SteadyRule& b)
 {
     return a < b;
 }
+inline bool axisLess(const UringOptions& a, const UringOptions& b)
+{
+    return a < b;
+}
 // Enumerated axes (hint, cache state, target kind, preallocation, reader CPU): in declaration order.
 template <class E>
 requires std::is_enum_v<E>

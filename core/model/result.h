@@ -149,6 +149,9 @@ struct RepetitionResult
     // Until steady: where the rate settled, which ended the repetition; nullopt when it ran to its size or
     // time limit first (or the case does not watch its rate).
     std::optional<SteadyState> steady;
+    // The uring-* strategies: io_uring's options in effect on every thread's ring (what all of them had);
+    // nullopt for other cases and older files.
+    std::optional<UringOptions> uringInEffect;
 
     friend bool operator==(const RepetitionResult&, const RepetitionResult&) = default;
 };
@@ -297,6 +300,9 @@ struct CaseResult
     std::optional<double> wallSeconds;
     // A replay: the recorded program's side of the comparison; nullopt for other cases.
     std::optional<ReplayRecord> replay;
+    // The uring-* strategies: io_uring's options in effect in every repetition that set up its rings (what
+    // all of them had, never more); nullopt for other cases, and in files from before issue 39 ("unknown").
+    std::optional<UringOptions> uringInEffect;
 
     friend bool operator==(const CaseResult&, const CaseResult&) = default;
 };

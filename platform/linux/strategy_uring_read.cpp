@@ -25,7 +25,8 @@ public:
     {
         std::unique_ptr<UringReadJob> job(new UringReadJob(spec, random));
         const std::uint32_t depth = std::max<std::uint32_t>(1, spec.testCase.queueDepth);
-        if (!job->m_ring.init(depth, outcome))
+        const UringOptions options = requestedOptions(spec.testCase.uring);
+        if (!job->m_ring.init(depth, outcome, ringSetupFor(options)))
             return nullptr;
         job->m_fd = posix::openInput(spec.path, direct, outcome);
         if (!job->m_fd || !posix::adviseRead(job->m_fd.get(), spec.testCase.hint, spec.path, outcome))
@@ -37,13 +38,13 @@ public:
         QueueIo& io = job->m_io;
         io.read = true;
         io.fd = job->m_fd.get();
-        io.fixedFile = job->m_ring.registerFile(io.fd);
         io.pool = job->m_pool->data();
         io.slotBytes = slotBytes;
         std::vector<iovec> slots(depth);
         for (std::uint32_t i = 0; i < depth; ++i)
             slots[i] = {io.pool + i * slotBytes, slotBytes};
-        io.poolFixed = job->m_ring.registerBuffers(slots);
+        if (!registerForOptions(job->m_ring, options, io, slots, outcome))
+            return nullptr;
         io.call = "io_uring read";
         io.path = spec.path;
         io.fileBytes = random ? spec.testCase.totalBytes : spec.bytes;
@@ -78,6 +79,8 @@ public:
             return posix::errnoOutcome(error, "close", m_spec.path);
         return Outcome::success();
     }
+
+    std::optional<UringOptions> uringInEffect() const override { return optionsInEffect(m_ring, m_io); }
 
 private:
     UringReadJob(const JobSpec& spec, bool random) : m_spec(spec), m_random(random) {}

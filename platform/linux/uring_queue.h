@@ -30,13 +30,16 @@ public:
     Ring(const Ring&) = delete;
     Ring& operator=(const Ring&) = delete;
 
-    // A ring of ringEntries(queueDepth); a refused set-up makes `outcome` Unsupported with the cause.
-    bool init(std::uint32_t queueDepth, Outcome& outcome);
-    // Registration saves the kernel a file lookup, or a page pinning, per request; a kernel or a limit that
-    // refuses it leaves the requests unregistered, which only costs that.
-    bool registerFile(int fd) noexcept;
+    // A ring of ringEntries(queueDepth) set up as `setup` says; a refused set-up makes `outcome`
+    // Unsupported with the cause.
+    bool init(std::uint32_t queueDepth, Outcome& outcome, RingSetup setup = {});
+    // How the ring was set up (what init was asked for and the kernel gave).
+    RingSetup setup() const noexcept { return m_setup; }
+    // Registration saves the kernel a file lookup, or a page pinning, per request. Each returns 0 or the
+    // errno of the refusal (registrationProblem says it in words).
+    int registerFile(int fd) noexcept;
     void unregisterFile() noexcept;
-    bool registerBuffers(const std::vector<iovec>& buffers) noexcept;
+    int registerBuffers(const std::vector<iovec>& buffers) noexcept;
 
     // The next free submission entry, counted as outstanding until its completion is consumed.
     io_uring_sqe* nextSqe() noexcept;
@@ -63,6 +66,7 @@ public:
 private:
     io_uring m_ring{};
     bool m_ready = false;
+    RingSetup m_setup;
     std::uint32_t m_entries = 0;
     std::uint64_t m_outstanding = 0; // entries prepared whose completion has not been consumed
 };
@@ -98,6 +102,26 @@ struct QueueIo
     std::uint64_t fileBytes = 0; // reads: the bytes the file holds (a read ending earlier is an error)
     bool syncDataOnly = false;   // fdatasync-every: the queued syncs are IORING_FSYNC_DATASYNC
 };
+
+// Registers what the case's io_uring options ask for (auto: the file and the buffers, each where the kernel
+// allows; an explicit value: exactly the options it names, a refusal failing the job with the reason) and
+// records what is in effect in `io`. `buffers` are the memory requests send from or read into.
+bool registerForOptions(Ring& ring, const UringOptions& options, QueueIo& io,
+                        const std::vector<iovec>& buffers, Outcome& outcome);
+
+// A case's io_uring options as a uring-* job takes them: a case that carries none (built by hand, not
+// expanded from a matrix) runs as auto, as these strategies always did.
+inline UringOptions requestedOptions(const UringOptions& options) noexcept
+{
+    return options.applies() ? options : UringOptions::automatic();
+}
+inline RingSetup ringSetupFor(const UringOptions& options) noexcept
+{
+    return {options.sqPoll, options.ioPoll};
+}
+
+// The options in effect on a ring driving `io`: what a job reports (Job::uringInEffect).
+UringOptions optionsInEffect(const Ring& ring, const QueueIo& io) noexcept;
 
 // How many prepared entries a UringQueue lets wait before it hands them to the kernel without waiting for
 // anything: a quarter of the queue, so that a queue refilled all at once reaches the device in four parts,
