@@ -49,6 +49,8 @@ public:
     int submit() noexcept { return io_uring_submit(&m_ring); }
     // Entries prepared and not yet handed to the kernel.
     unsigned unsubmitted() const noexcept { return io_uring_sq_ready(&m_ring); }
+    // Completions waiting in the ring, read without a system call.
+    unsigned ready() const noexcept { return io_uring_cq_ready(&m_ring); }
     unsigned peek(io_uring_cqe** cqes, unsigned max) noexcept
     {
         return io_uring_peek_batch_cqe(&m_ring, cqes, max);
@@ -332,11 +334,14 @@ private:
         m_ring.submit();
     }
 
-    // One io_uring_submit_and_wait, then every completion there is, in one batch.
+    // One io_uring_submit_and_wait, then every completion there is, in one batch. On an SQPOLL ring the
+    // entries are handed over by a store into the ring (a system call only to wake a poller gone idle) and
+    // the thread waits by watching the completion ring, as fio's sqthread_poll does: a wait in
+    // io_uring_enter there halved the rate (tests/perf/README.md, issue 39).
     bool collect(Reaped& out, unsigned waitFor)
     {
         stampUnsubmitted();
-        const int submitted = m_ring.submitAndWait(waitFor);
+        const int submitted = m_ring.setup().sqPoll ? submitAndSpin(waitFor) : m_ring.submitAndWait(waitFor);
         if (submitted < 0 && submitted != -EINTR && submitted != -EAGAIN) [[unlikely]] {
             fail(-submitted, "io_uring_enter");
             out.failed = true;
@@ -429,6 +434,18 @@ private:
         m_freeSyncs.push_back(index);
         if constexpr (Timer::kOn)
             markReady(now);
+    }
+
+    int submitAndSpin(unsigned waitFor)
+    {
+        const int submitted = m_ring.submit();
+        if (submitted < 0)
+            return submitted;
+        // io_uring_cq_ready reads the ring's tail with acquire ordering: each turn sees the kernel's
+        // progress.
+        while (m_ring.ready() < std::min<std::uint64_t>(waitFor, m_ring.outstanding())) {
+        }
+        return submitted;
     }
 
     // A write or read that ended, successfully or not.
