@@ -32,7 +32,7 @@ using ::testing::HasSubstr;
 
 namespace {
 
-std::vector<std::byte> readAll(const std::string& path)
+std::vector<std::byte> readWhole(const std::string& path)
 {
     std::ifstream in(path, std::ios::binary);
     const std::vector<char> raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -41,7 +41,7 @@ std::vector<std::byte> readAll(const std::string& path)
     return bytes;
 }
 
-void writePatternFile(const std::string& path, std::uint64_t bytes)
+void writeSetFile(const std::string& path, std::uint64_t bytes)
 {
     const Pattern pattern(64 * kKiB);
     std::ofstream out(path, std::ios::binary);
@@ -108,6 +108,8 @@ TEST_P(UringOptionRuns, EachOptionIsInEffectWhereTheKernelSaysSo)
            TargetKind::Directory};
     c.queueDepth = 8;
     c.uring = parseUringOptions(row.options);
+    if (read)
+        c.cache = CacheState::Cold;
     if (read && !strategy->info().needsDirectIo)
         c.hint = ReadHint::Sequential;
     ASSERT_EQ(refusalReason(c, m_registry, m_target), "");
@@ -120,7 +122,7 @@ TEST_P(UringOptionRuns, EachOptionIsInEffectWhereTheKernelSaysSo)
     spec.target = m_target;
     spec.verifyData = true;
     if (read)
-        writePatternFile(spec.path, c.totalBytes);
+        writeSetFile(spec.path, c.totalBytes);
     ASSERT_TRUE(ringFdinfo().empty()) << "no ring is left from another test";
 
     Outcome outcome;
@@ -155,7 +157,7 @@ TEST_P(UringOptionRuns, EachOptionIsInEffectWhereTheKernelSaysSo)
     job.reset();
     EXPECT_EQ(progress.bytes.load(), c.totalBytes);
     if (!read) {
-        const auto data = readAll(spec.path);
+        const auto data = readWhole(spec.path);
         ASSERT_EQ(data.size(), c.totalBytes);
         for (std::size_t i = 0; i < data.size(); ++i)
             ASSERT_EQ(data[i], Pattern::expected(i)) << "byte " << i;
@@ -192,6 +194,7 @@ TEST(UringOptions, IopollIsRefusedWhereTheDeviceHasNoPollQueues)
         GTEST_SKIP() << target.device << " has poll queues here: IOPOLL runs, nothing to refuse";
     Case c{"uring-random-read-direct", Direction::Read, 4096, kMiB, {}, {}, 1, TargetKind::Directory};
     c.queueDepth = 8;
+    c.cache = CacheState::Cold;
     c.uring = parseUringOptions("iopoll");
     const std::string refused = refusalReason(c, registry, target);
     EXPECT_EQ(refused, "iopoll: " + *problem);
