@@ -514,6 +514,9 @@ void CaseRunner::collectJobs(RepetitionResult& rep, std::vector<std::unique_ptr<
             rep.insideSeconds = rep.insideSeconds.value_or(0.0) + *inside;
             rep.replayedCalls += jobs[t]->callsMade();
         }
+        if (const auto inEffect = jobs[t]->uringInEffect())
+            rep.uringInEffect =
+                rep.uringInEffect ? UringOptions::common(*rep.uringInEffect, *inEffect) : *inEffect;
         auto seconds = jobs[t]->takeFileSeconds();
         fileSeconds.insert(fileSeconds.end(), seconds.begin(), seconds.end());
     }
@@ -913,6 +916,13 @@ void summarizeCase(CaseResult& result)
     result.apparentMBps = summarize(apparent);
     result.durableMBps = summarize(durable);
     result.atRisk = worstExposure(result.repetitions);
+    result.uringInEffect.reset();
+    for (const auto& rep : result.repetitions) {
+        if (rep.uringInEffect)
+            result.uringInEffect = result.uringInEffect
+                                       ? UringOptions::common(*result.uringInEffect, *rep.uringInEffect)
+                                       : *rep.uringInEffect;
+    }
     result.memoryBudget.reset();
     for (const auto& rep : result.repetitions) {
         if (!rep.memoryBudget)

@@ -166,6 +166,9 @@ public:
         std::uint64_t writeBytes = 0;
     };
     virtual std::optional<MixCounts> mixCounts() const { return std::nullopt; }
+    // A uring-* job: io_uring's options the kernel gave its ring (an explicit value's, or what auto got);
+    // nullopt for every other job.
+    virtual std::optional<UringOptions> uringInEffect() const { return std::nullopt; }
 };
 
 class Strategy

@@ -124,6 +124,11 @@ void mapStrategy(const Case& c, const StrategyMethod& method, Command& cmd)
             "IOLab kept {} requests in flight with io_uring; DiskSpd keeps -o{} in flight on an I/O "
             "completion port, Windows's asynchronous I/O",
             cmd.outstanding, cmd.outstanding));
+        if (c.uring.mode == UringOptions::Mode::Explicit && c.uring != UringOptions::plain())
+            cmd.differences.emplace_back(fmt::format(
+                "IOLab ran io_uring with {}; DiskSpd has no registered buffers or files, no submission-queue "
+                "polling thread and no polled completions to ask for",
+                toString(c.uring)));
         break;
     case IoMethod::OverlappedQueue:
         cmd.outstanding = std::max<std::uint32_t>(c.queueDepth, 1);

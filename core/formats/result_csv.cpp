@@ -183,6 +183,12 @@ CsvRow caseMixFields(const std::optional<CaseMix>& m, bool ok)
     return row;
 }
 
+// io_uring's options in effect ("fixedbufs+registerfiles", "plain"); empty for other cases and older files.
+std::string uringInEffectText(const std::optional<UringOptions>& inEffect)
+{
+    return inEffect ? toString(*inEffect) : std::string();
+}
+
 CsvRow joinRows(CsvRow head, const CsvRow& middle, const CsvRow& tail)
 {
     head.insert(head.end(), middle.begin(), middle.end());
@@ -221,8 +227,9 @@ std::vector<CsvRow> repetitionRows(const RunResult& result)
                              "cached_after_bytes",
                              "dirty_before_bytes",
                              "dirty_after_bytes"}));
-    rows.front() = joinRows(joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync")),
-                            exposureHeader(), joinRows(budgetHeader(), steadyHeader(), mixHeader()));
+    rows.front() =
+        joinRows(joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync")), exposureHeader(),
+                 joinRows(budgetHeader(), steadyHeader(), joinRows({"uring_in_effect"}, mixHeader(), {})));
     for (const auto& c : result.cases) {
         const auto& k = c.testCase;
         const CsvRow base = joinRows({std::to_string(c.index + 1)}, caseFields(k), {toString(c.status)});
@@ -260,7 +267,8 @@ std::vector<CsvRow> repetitionRows(const RunResult& result)
                                    optionalNumber(r.dirtyAfterBytes)});
             row = joinRows(joinRows(row, latencyFields(r.callLatency), latencyFields(r.syncLatency)),
                            exposureFields(r.atRisk),
-                           joinRows(budgetFields(r.memoryBudget), steadyFields(r.steady), mixFields(r.mix)));
+                           joinRows(budgetFields(r.memoryBudget), steadyFields(r.steady),
+                                    joinRows({uringInEffectText(r.uringInEffect)}, mixFields(r.mix), {})));
             rows.push_back(std::move(row));
         }
     }
@@ -275,8 +283,9 @@ std::vector<CsvRow> summaryRows(const RunResult& result)
                              "ci95_low_MBps", "ci95_high_MBps", "cv_pct", "durable_MBps", "speedup_vs_stdio",
                              "cpu_s_per_GiB", "peak_rss_bytes", "stability_MBps", "files_per_s",
                              "file_p50_ms", "file_p99_ms", "cache_method", "iops", "latency"}));
-    rows.front() = joinRows(joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync")),
-                            exposureHeader(), joinRows(budgetHeader(), thermalHeader(), mixHeader()));
+    rows.front() =
+        joinRows(joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync")), exposureHeader(),
+                 joinRows(budgetHeader(), thermalHeader(), joinRows({"uring_in_effect"}, mixHeader(), {})));
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
         const auto& c = result.cases[i];
         const auto& k = c.testCase;
@@ -307,7 +316,8 @@ std::vector<CsvRow> summaryRows(const RunResult& result)
                                latencyFields(ok ? summaryOf(c.syncLatency) : std::nullopt));
         rows.back() =
             joinRows(rows.back(), exposureFields(ok ? c.atRisk : std::nullopt),
-                     joinRows(budgetFields(c.memoryBudget), thermalFields(c), caseMixFields(c.mix, ok)));
+                     joinRows(budgetFields(c.memoryBudget), thermalFields(c),
+                              joinRows({uringInEffectText(c.uringInEffect)}, caseMixFields(c.mix, ok), {})));
     }
     for (const auto& r : result.refused) {
         const auto& k = r.testCase;

@@ -286,6 +286,8 @@ void to_json(json& j, const RepetitionResult& r)
                  {"fastestMBps", r.steady->fastestMBps},       {"deviceRate", r.steady->deviceRate}};
     if (r.mix) // a read/write mix's two ways; absent from other cases and older files
         j["mix"] = json{{"reads", mixSideJson(r.mix->reads)}, {"writes", mixSideJson(r.mix->writes)}};
+    if (r.uringInEffect) // io_uring's options the kernel gave; absent for other cases and older files
+        j["uringInEffect"] = toString(*r.uringInEffect);
 }
 
 void from_json(const json& j, RepetitionResult& r)
@@ -325,6 +327,8 @@ void from_json(const json& j, RepetitionResult& r)
         r.insideSeconds = it->get<double>();
         r.replayedCalls = j.value("replayedCalls", std::uint64_t{0});
     }
+    if (const auto it = j.find("uringInEffect"); it != j.end())
+        r.uringInEffect = parseUringOptions(it->get<std::string>());
     if (const auto it = j.find("steady"); it != j.end()) {
         SteadyState steady;
         it->at("fromSeconds").get_to(steady.fromSeconds);
@@ -457,6 +461,8 @@ void to_json(json& j, const CaseResult& c)
         j["thermalAfter"] = thermalJson(*c.thermalAfter);
     if (c.mix)
         j["mix"] = caseMixJson(*c.mix);
+    if (c.uringInEffect) // io_uring's options the kernel gave; absent for other cases and older files
+        j["uringInEffect"] = toString(*c.uringInEffect);
 }
 
 void from_json(const json& j, CaseResult& c)
@@ -499,6 +505,8 @@ void from_json(const json& j, CaseResult& c)
         c.thermalAfter = thermalFromJson(*it);
     if (const auto it = j.find("mix"); it != j.end())
         c.mix = caseMixFromJson(*it);
+    if (const auto it = j.find("uringInEffect"); it != j.end())
+        c.uringInEffect = parseUringOptions(it->get<std::string>());
 }
 
 json resultToJson(const RunResult& r)

@@ -8,6 +8,7 @@
 #include "core/model/memory_budget.h"
 #include "core/model/replay.h"
 #include "core/model/strategy_info.h"
+#include "core/model/strategy_methods.h"
 
 #include <fmt/format.h>
 
@@ -42,9 +43,10 @@ enum RefusalRank : int
     kMemoryLimitRank = 81, // a memory limit needs a write to a file, a memory cgroup, and room for the case
     kSteadyRank = 82,      // until steady needs a writer's own loop into a file, in IOLab's process
     kFreeShareRank =
-        83,        // a share of free space needs a write to a file and a target whose free space is known
-    kMixRank = 84, // a read/write mix needs a random reader of a shared file
-    kRandomDistRank = 85, // a hot spot needs a strategy that picks random offsets independently
+        83,          // a share of free space needs a write to a file and a target whose free space is known
+    kUringRank = 84, // io_uring's options need a uring-* strategy, IOPOLL direct I/O without syncs
+    kMixRank = 86,   // a read/write mix needs a random reader of a shared file
+    kRandomDistRank = 87, // a hot spot needs a strategy that picks random offsets independently
 };
 
 // The results table's columns of the built-in axes, in this order; a declared axis's column defaults to 100.
@@ -66,6 +68,7 @@ enum ColumnRank : int
     kSteadyColumn = 73,
     kFreeShareColumn = 71,
     kMixColumn = 56,
+    kUringColumn = 59,
 };
 
 std::uint32_t parseThreadCount(std::string_view text, std::string_view where)
@@ -1553,6 +1556,92 @@ AxisSpec randomDistAxis()
     return dist;
 }
 
+// io_uring's own options (issue 39): each switched on and off per case, so that a user sees what each buys.
+AxisSpec uringAxis()
+{
+    const auto takes = [](const StrategyInfo& info) {
+        return info.takesUringOptions;
+    };
+    AxisSpec uring = typedAxis(
+        {"io_uring options", "uringOptions", "uring", "uring", "--uring",
+         "uring-* strategies: io_uring's own options: auto (the file and buffers registered where the kernel "
+         "allows, the default), plain (none), or fixedbufs, registerfiles, sqpoll and iopoll joined by '+' "
+         "(e.g. fixedbufs+registerfiles); an option named is refused with the reason where the kernel or "
+         "the device will not have it, and the result says which were in effect"},
+        AxisValueKind::Text, &Case::uring, &MatrixGroup::uringOptions, namedValues(parseUringOptions, "n/a"),
+        takes, [](const StrategyInfo&) { return UringOptions::automatic(); });
+    // Results from before the axis: the uring-* queues registered the file and the buffers where the kernel
+    // allowed, which is auto; every other strategy had no such options.
+    uring.oldFileValue = "auto";
+    uring.parse = [](Case& c, std::string_view t) {
+        c.uring = parseUringOptions(t);
+        const StrategyMethod* method = strategyMethod(c.strategy);
+        if (t == "auto" && (method == nullptr || method->method != IoMethod::UringQueue))
+            c.uring = {}; // an old file's other strategies (the strategy is read first)
+    };
+    uring.labelText = [](const Case& c) {
+        return c.uring.mode == UringOptions::Mode::Explicit ? "uring=" + toString(c.uring) : std::string();
+    };
+    uring.labelRank = 8;
+    uring.editorField = AxisEditorField{
+        .label = "io_uring options:",
+        .tip = "io_uring's own options for the uring-* strategies: auto registers the file and the buffers "
+               "where the kernel allows; plain uses none; fixedbufs (registered buffers), registerfiles (a "
+               "registered file), sqpoll (a kernel thread polls the submission queue) and iopoll (polled "
+               "completions: O_DIRECT on a device with poll queues) can be joined with '+'.",
+        .common = {"auto", "plain", "fixedbufs", "registerfiles", "fixedbufs+registerfiles", "sqpoll",
+                   "iopoll"},
+        .fieldName = "io_uring options",
+        .noneTakes = "None of %1 is a uring-* strategy.",
+        .notTaken = "(uring-* only)",
+        .summary = "io_uring %1",
+        .summaryRank = 6,
+        .check = [](std::string_view t) { (void)parseUringOptions(t); },
+    };
+    uring.refusals = {{kUringRank, [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+                           if (!info.takesUringOptions)
+                               return c.uring.applies()
+                                          ? fmt::format("io_uring options {} apply to the uring-* queued "
+                                                        "strategies; {} has none",
+                                                        toString(c.uring), c.strategy)
+                                          : std::string();
+                           if (!c.uring.ioPoll)
+                               return std::string();
+                           if (!info.needsDirectIo)
+                               return fmt::format("iopoll polls the device for the completions of O_DIRECT "
+                                                  "requests; {} goes through the page cache (use {}-direct)",
+                                                  c.strategy, c.strategy);
+                           if (c.sync.mode != SyncMode::None && c.sync.mode != SyncMode::OSync &&
+                               c.sync.mode != SyncMode::ODsync)
+                               return fmt::format("an iopoll ring takes only reads and writes, so the sync "
+                                                  "policy {} (an io_uring fsync) cannot go through it",
+                                                  toString(c.sync));
+                           return std::string();
+                       }}};
+    uring.columnHeader = "io_uring";
+    uring.column = {
+        .tip = "io_uring's own options asked for (the result's uringInEffect says which the "
+               "kernel gave): auto, plain, fixedbufs, registerfiles, sqpoll, iopoll",
+        .rank = kUringColumn,
+        // Beside the strategy: two rows of one strategy that differ only here are the point.
+        .leading = true,
+        .text = [](const Case& c) { return c.uring.applies() ? toString(c.uring) : std::string(); },
+        .wanted =
+            [](const Case& c) {
+                return c.uring.mode == UringOptions::Mode::Explicit;
+            }};
+    uring.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = [](const Case& c) {
+                                              return c.uring.mode == UringOptions::Mode::Explicit
+                                                         ? "uring " + toString(c.uring)
+                                                         : std::string();
+                                          }};
+    uring.shortText = [](const Case& c) {
+        return c.uring.mode == UringOptions::Mode::Explicit ? toString(c.uring) : std::string();
+    };
+    uring.shortRank = 5;
+    return uring;
+}
+
 AxisSpec completeExtraAxis(AxisSpec spec);
 
 // A replay case's trace (iolab-cli run --replay): what it re-issues. A replay's size, chunk and threads are
@@ -1681,6 +1770,7 @@ std::vector<AxisSpec> builtinAxes()
     axes.push_back(freeShareAxis());
     axes.push_back(readPercentAxis());
     axes.push_back(randomDistAxis());
+    axes.push_back(uringAxis());
     axes.push_back(completeExtraAxis(replayAxis()));
     axes.push_back(completeExtraAxis(replayTimingAxis()));
     axes.push_back(completeExtraAxis(replayVariantAxis()));

@@ -641,4 +641,69 @@ FileSetSpec parseFileSet(std::string_view text)
     return set;
 }
 
+namespace {
+
+struct UringOptionName
+{
+    const char* name;
+    bool UringOptions::*flag;
+};
+
+constexpr UringOptionName kUringOptionNames[] = {
+    {"fixedbufs", &UringOptions::fixedBuffers},
+    {"registerfiles", &UringOptions::registeredFiles},
+    {"sqpoll", &UringOptions::sqPoll},
+    {"iopoll", &UringOptions::ioPoll},
+};
+
+} // namespace
+
+std::string toString(const UringOptions& options)
+{
+    switch (options.mode) {
+    case UringOptions::Mode::NotApplicable:
+        return "n/a";
+    case UringOptions::Mode::Auto:
+        return "auto";
+    case UringOptions::Mode::Explicit:
+        break;
+    }
+    std::string out;
+    for (const auto& option : kUringOptionNames) {
+        if (options.*option.flag)
+            out += (out.empty() ? "" : "+") + std::string(option.name);
+    }
+    return out.empty() ? "plain" : out;
+}
+
+UringOptions parseUringOptions(std::string_view text)
+{
+    if (text == "auto")
+        return UringOptions::automatic();
+    if (text == "n/a")
+        return {};
+    UringOptions options = UringOptions::plain();
+    if (text == "plain")
+        return options;
+    std::string_view rest = text;
+    while (true) {
+        const std::size_t plus = rest.find('+');
+        const std::string_view part = rest.substr(0, plus);
+        const auto* option = std::find_if(std::begin(kUringOptionNames), std::end(kUringOptionNames),
+                                          [&](const UringOptionName& o) { return part == o.name; });
+        if (option == std::end(kUringOptionNames))
+            throw InputError(fmt::format(
+                "unknown io_uring option '{}' in '{}' (use auto, plain, or fixedbufs, registerfiles, sqpoll "
+                "and iopoll joined by '+', e.g. fixedbufs+registerfiles)",
+                part, text));
+        if (options.*option->flag)
+            throw InputError(fmt::format("io_uring option '{}' is named twice in '{}'", part, text));
+        options.*option->flag = true;
+        if (plus == std::string_view::npos)
+            break;
+        rest = rest.substr(plus + 1);
+    }
+    return options;
+}
+
 } // namespace iolab

@@ -229,6 +229,53 @@ struct RandomDist
     }
 };
 
+// io_uring's own options for the uring-* queued strategies (the --uring axis). Auto: the file and the
+// buffers registered where the kernel allows it, unregistered where it refuses (a locked-memory limit), as
+// these strategies always did; the result says which were in effect. Explicit: exactly the options named,
+// each refused with the reason when the kernel or the device will not have it, never dropped in silence.
+// FixedBuffers: registered buffers (fio's fixedbufs); RegisteredFiles: the file registered (registerfiles);
+// SqPoll: a kernel thread polls the submission queue (IORING_SETUP_SQPOLL, sqthread_poll); IoPoll: the
+// thread polls the device for completions (IORING_SETUP_IOPOLL, fio's hipri), O_DIRECT on a device with
+// poll queues only. Every other strategy carries NotApplicable.
+struct UringOptions
+{
+    enum class Mode
+    {
+        NotApplicable,
+        Auto,
+        Explicit
+    };
+    Mode mode = Mode::NotApplicable;
+    bool fixedBuffers = false;
+    bool registeredFiles = false;
+    bool sqPoll = false;
+    bool ioPoll = false;
+
+    static UringOptions automatic() { return {Mode::Auto}; }
+    // What two threads (or repetitions) both had in effect: only what every one of them had is claimed.
+    static UringOptions common(const UringOptions& a, const UringOptions& b)
+    {
+        return {Mode::Explicit, a.fixedBuffers && b.fixedBuffers, a.registeredFiles && b.registeredFiles,
+                a.sqPoll && b.sqPoll, a.ioPoll && b.ioPoll};
+    }
+    static UringOptions plain() { return {Mode::Explicit}; }
+    bool applies() const noexcept { return mode != Mode::NotApplicable; }
+    // The options Auto tries and an explicit value names: what a uring-* strategy asks of the kernel.
+    bool wantsFixedBuffers() const noexcept { return mode == Mode::Auto || fixedBuffers; }
+    bool wantsRegisteredFiles() const noexcept { return mode == Mode::Auto || registeredFiles; }
+
+    friend bool operator==(const UringOptions&, const UringOptions&) = default;
+    // The editor's canonical order: auto, plain, then by the options named.
+    friend bool operator<(const UringOptions& a, const UringOptions& b)
+    {
+        const auto key = [](const UringOptions& o) {
+            return (static_cast<int>(o.mode) << 4) | (o.fixedBuffers ? 1 : 0) | (o.registeredFiles ? 2 : 0) |
+                   (o.sqPoll ? 4 : 0) | (o.ioPoll ? 8 : 0);
+        };
+        return key(a) < key(b);
+    }
+};
+
 // The bytes a case writes, and those of the files a read case reads (IOLab writes them first). Iolab: IOLab's
 // own pattern, never a zero byte, with no repeat inside its 256 KiB period (the default: nothing a compressor
 // with a smaller window can shrink). Zeros: every byte zero, what a compressing or deduplicating layer
@@ -329,6 +376,7 @@ struct Case
     // back in place (fio's rwmixread); nullopt: every request reads (or the strategy takes no mix).
     std::optional<std::uint32_t> readPercent;
     RandomDist randomDist; // random readers: where requests land (None for every other strategy)
+    UringOptions uring;    // the uring-* strategies: io_uring's own options (NotApplicable for the others)
     // Axes declared without a typed field (core/model/axes.h): matrix key -> the value's canonical text.
     std::map<std::string, std::string> extraAxes;
 
@@ -368,6 +416,9 @@ std::string toString(DataPattern pattern);     // "iolab", "zeros", "random", "c
 std::string toString(SteadyRule rule);         // "off", "10s", "past-cache:10s"
 std::string toString(RandomDist dist);         // "none", "uniform", "zipf:1.2", "pareto:0.9"
 std::string toString(const FileSetSpec& set);  // "2000x4K", "500x1K-64K", "2000xarticle-2b"
+// "n/a", "auto", "plain", or the options joined by '+' in this order:
+// "fixedbufs+registerfiles+sqpoll+iopoll".
+std::string toString(const UringOptions& options);
 // A read's hint and cache state for tables: "sequential, cold", or "cold" without a hint; "" for writes.
 std::string readAxesText(const Case& c);
 // Where a pipe case's reader was placed, in words for sentences: "the reader on the writer's CPU", "the
@@ -402,5 +453,7 @@ std::string randomDistWords(const RandomDist& dist);
 // Zipf the sum of the first ranks' weights over all of them, for Pareto fio's closed form, for Uniform the
 // share itself. What DiskSpd's two-part hot spot is set from, and what tests hold the samplers to.
 double hotShare(const RandomDist& dist, std::uint64_t chunks, double chunkShare);
+// "auto", "plain", or fixedbufs, registerfiles, sqpoll and iopoll joined by '+' in any order.
+UringOptions parseUringOptions(std::string_view text);
 
 } // namespace iolab

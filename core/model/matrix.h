@@ -77,6 +77,7 @@ struct MatrixGroup
     std::vector<std::uint32_t> freeSharesPercent; // writes to a file: empty -> none (0)
     std::vector<std::optional<std::uint32_t>> readPercents; // random readers: empty -> every request reads
     std::vector<RandomDist> randomDists;                    // random readers: empty -> uniform
+    std::vector<UringOptions> uringOptions;                 // uring-* strategies: empty -> auto
     // Axes declared without a typed field (core/model/axes.h): matrix key -> values; absent -> its default.
     std::map<std::string, std::vector<std::string>> extraAxes;
 

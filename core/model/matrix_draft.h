@@ -95,6 +95,10 @@ inline bool axisLess(const std::optional<std::uint32_t>& a, const std::optional<
 {
     return a < b;
 }
+inline bool axisLess(const UringOptions& a, const UringOptions& b)
+{
+    return a < b;
+}
 // Enumerated axes (hint, cache state, target kind, preallocation, reader CPU): in declaration order.
 template <class E>
 requires std::is_enum_v<E>

@@ -189,6 +189,9 @@ struct RepetitionResult
     std::optional<SteadyState> steady;
     // A read/write mix: reads and writes apart (callLatency holds both); nullopt for other cases.
     std::optional<MixFigures> mix;
+    // The uring-* strategies: io_uring's options in effect on every thread's ring (what all of them had);
+    // nullopt for other cases and older files.
+    std::optional<UringOptions> uringInEffect;
 
     friend bool operator==(const RepetitionResult&, const RepetitionResult&) = default;
 };
@@ -339,6 +342,9 @@ struct CaseResult
     std::optional<ReplayRecord> replay;
     // A read/write mix: reads and writes apart; nullopt for other cases.
     std::optional<CaseMix> mix;
+    // The uring-* strategies: io_uring's options in effect in every repetition that set up its rings (what
+    // all of them had, never more); nullopt for other cases, and in files from before issue 39 ("unknown").
+    std::optional<UringOptions> uringInEffect;
 
     friend bool operator==(const CaseResult&, const CaseResult&) = default;
 };

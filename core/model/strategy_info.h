@@ -133,6 +133,9 @@ struct StrategyInfo
     // It keeps the batch it has not yet written out in a file-backed mapping of its scratch file (auxPath):
     // acknowledged bytes a killed process had not written to the data file survive there (mmap-batch-direct).
     bool keepsBatchInScratchFile = false;
+    // It drives an io_uring queue that takes io_uring's own options (the --uring axis: registered buffers
+    // and files, SQPOLL, IOPOLL): the uring-* queued strategies.
+    bool takesUringOptions = false;
 };
 
 // A reader's declaration: it reads files in a directory and has no sync policy; `info` says the rest.

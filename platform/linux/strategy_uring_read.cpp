@@ -39,7 +39,8 @@ public:
     {
         std::unique_ptr<UringReadJob> job(new UringReadJob(spec, random));
         const std::uint32_t depth = std::max<std::uint32_t>(1, spec.testCase.queueDepth);
-        if (!job->m_ring.init(depth, outcome))
+        const UringOptions options = requestedOptions(spec.testCase.uring);
+        if (!job->m_ring.init(depth, outcome, ringSetupFor(options)))
             return nullptr;
         const bool mix = mixes(spec.testCase);
         job->m_fd = posix::openInput(spec.path, direct, outcome, mix);
@@ -52,13 +53,13 @@ public:
         QueueIo& io = job->m_io;
         io.read = true;
         io.fd = job->m_fd.get();
-        io.fixedFile = job->m_ring.registerFile(io.fd);
         io.pool = job->m_pool->data();
         io.slotBytes = slotBytes;
         std::vector<iovec> slots(depth);
         for (std::uint32_t i = 0; i < depth; ++i)
             slots[i] = {io.pool + i * slotBytes, slotBytes};
-        io.poolFixed = job->m_ring.registerBuffers(slots);
+        if (!registerForOptions(job->m_ring, options, io, slots, outcome))
+            return nullptr;
         io.call = "io_uring read";
         io.path = spec.path;
         if (mix) {
@@ -112,6 +113,7 @@ public:
     {
         return mixes(m_spec.testCase) ? std::optional<MixCounts>(m_mix) : std::nullopt;
     }
+    std::optional<UringOptions> uringInEffect() const override { return optionsInEffect(m_ring, m_io); }
 
 private:
     UringReadJob(const JobSpec& spec, bool random) : m_spec(spec), m_random(random) {}

@@ -30,13 +30,16 @@ public:
     Ring(const Ring&) = delete;
     Ring& operator=(const Ring&) = delete;
 
-    // A ring of ringEntries(queueDepth); a refused set-up makes `outcome` Unsupported with the cause.
-    bool init(std::uint32_t queueDepth, Outcome& outcome);
-    // Registration saves the kernel a file lookup, or a page pinning, per request; a kernel or a limit that
-    // refuses it leaves the requests unregistered, which only costs that.
-    bool registerFile(int fd) noexcept;
+    // A ring of ringEntries(queueDepth) set up as `setup` says; a refused set-up makes `outcome`
+    // Unsupported with the cause.
+    bool init(std::uint32_t queueDepth, Outcome& outcome, RingSetup setup = {});
+    // How the ring was set up (what init was asked for and the kernel gave).
+    RingSetup setup() const noexcept { return m_setup; }
+    // Registration saves the kernel a file lookup, or a page pinning, per request. Each returns 0 or the
+    // errno of the refusal (registrationProblem says it in words).
+    int registerFile(int fd) noexcept;
     void unregisterFile() noexcept;
-    bool registerBuffers(const std::vector<iovec>& buffers) noexcept;
+    int registerBuffers(const std::vector<iovec>& buffers) noexcept;
 
     // The next free submission entry, counted as outstanding until its completion is consumed.
     io_uring_sqe* nextSqe() noexcept;
@@ -46,6 +49,8 @@ public:
     int submit() noexcept { return io_uring_submit(&m_ring); }
     // Entries prepared and not yet handed to the kernel.
     unsigned unsubmitted() const noexcept { return io_uring_sq_ready(&m_ring); }
+    // Completions waiting in the ring, read without a system call.
+    unsigned ready() const noexcept { return io_uring_cq_ready(&m_ring); }
     unsigned peek(io_uring_cqe** cqes, unsigned max) noexcept
     {
         return io_uring_peek_batch_cqe(&m_ring, cqes, max);
@@ -63,6 +68,7 @@ public:
 private:
     io_uring m_ring{};
     bool m_ready = false;
+    RingSetup m_setup;
     std::uint32_t m_entries = 0;
     std::uint64_t m_outstanding = 0; // entries prepared whose completion has not been consumed
 };
@@ -104,6 +110,26 @@ struct QueueIo
     std::uint64_t patternOffset = 0;
     Job::MixCounts* mix = nullptr;
 };
+
+// Registers what the case's io_uring options ask for (auto: the file and the buffers, each where the kernel
+// allows; an explicit value: exactly the options it names, a refusal failing the job with the reason) and
+// records what is in effect in `io`. `buffers` are the memory requests send from or read into.
+bool registerForOptions(Ring& ring, const UringOptions& options, QueueIo& io,
+                        const std::vector<iovec>& buffers, Outcome& outcome);
+
+// A case's io_uring options as a uring-* job takes them: a case that carries none (built by hand, not
+// expanded from a matrix) runs as auto, as these strategies always did.
+inline UringOptions requestedOptions(const UringOptions& options) noexcept
+{
+    return options.applies() ? options : UringOptions::automatic();
+}
+inline RingSetup ringSetupFor(const UringOptions& options) noexcept
+{
+    return {options.sqPoll, options.ioPoll};
+}
+
+// The options in effect on a ring driving `io`: what a job reports (Job::uringInEffect).
+UringOptions optionsInEffect(const Ring& ring, const QueueIo& io) noexcept;
 
 // How many prepared entries a UringQueue lets wait before it hands them to the kernel without waiting for
 // anything: a quarter of the queue, so that a queue refilled all at once reaches the device in four parts,
@@ -315,11 +341,14 @@ private:
         m_ring.submit();
     }
 
-    // One io_uring_submit_and_wait, then every completion there is, in one batch.
+    // One io_uring_submit_and_wait, then every completion there is, in one batch. On an SQPOLL ring the
+    // entries are handed over by a store into the ring (a system call only to wake a poller gone idle) and
+    // the thread waits by watching the completion ring, as fio's sqthread_poll does: a wait in
+    // io_uring_enter there halved the rate (tests/perf/README.md, issue 39).
     bool collect(Reaped& out, unsigned waitFor)
     {
         stampUnsubmitted();
-        const int submitted = m_ring.submitAndWait(waitFor);
+        const int submitted = m_ring.setup().sqPoll ? submitAndSpin(waitFor) : m_ring.submitAndWait(waitFor);
         if (submitted < 0 && submitted != -EINTR && submitted != -EAGAIN) [[unlikely]] {
             fail(-submitted, "io_uring_enter");
             out.failed = true;
@@ -426,6 +455,18 @@ private:
         m_freeSyncs.push_back(index);
         if constexpr (Timer::kOn)
             markReady(now);
+    }
+
+    int submitAndSpin(unsigned waitFor)
+    {
+        const int submitted = m_ring.submit();
+        if (submitted < 0)
+            return submitted;
+        // io_uring_cq_ready reads the ring's tail with acquire ordering: each turn sees the kernel's
+        // progress.
+        while (m_ring.ready() < std::min<std::uint64_t>(waitFor, m_ring.outstanding())) {
+        }
+        return submitted;
     }
 
     // A write or read that ended, successfully or not.
