@@ -1452,6 +1452,11 @@ AxisSpec readPercentAxis()
          "none"},
         takesMix, [](const StrategyInfo&) { return Share{}; });
     mix.oldFileValue = "none"; // results from before mixes: every request read
+    // The editor's rows keep the default implicit (an empty list reads as it), so that a random reader's row
+    // groups with the other readers' as a matrix file lists them.
+    mix.setDefault = [](MatrixGroup& g, const StrategyInfo&) {
+        g.readPercents.clear();
+    };
     mix.labelText = [](const Case& c) {
         return c.readPercent ? fmt::format("read={}%", *c.readPercent) : std::string();
     };
@@ -1513,6 +1518,9 @@ AxisSpec randomDistAxis()
             return RandomDist{RandomDistKind::Uniform, 0};
         });
     dist.oldFileValue = "none"; // results from before the axis: a random reader's offsets were uniform
+    dist.setDefault = [](MatrixGroup& g, const StrategyInfo&) {
+        g.randomDists.clear(); // uniform, implicit (see the read share's)
+    };
     dist.labelText = [](const Case& c) {
         return c.randomDist.hotSpot() ? fmt::format("dist={}", toString(c.randomDist)) : std::string();
     };
@@ -1543,9 +1551,13 @@ AxisSpec randomDistAxis()
                  return std::string();
              return mixRefusal(c, info, fmt::format("a random distribution ({})", toString(c.randomDist)));
          }}};
-    dist.column = {.sharedWith = "readPercent", .text = [](const Case& c) {
-                       return c.randomDist.hotSpot() ? toString(c.randomDist) : std::string();
-                   }};
+    dist.column = {
+        .sharedWith = "readPercent",
+        .text = [](const Case& c) { return c.randomDist.hotSpot() ? toString(c.randomDist) : std::string(); },
+        .wanted =
+            [](const Case& c) {
+                return c.readPercent.has_value() || c.randomDist.hotSpot();
+            }};
     dist.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = dist.column.text};
     dist.shortText = [](const Case& c) {
         return c.randomDist.hotSpot() ? toString(c.randomDist) : std::string();
@@ -1573,6 +1585,11 @@ AxisSpec uringAxis()
     // Results from before the axis: the uring-* queues registered the file and the buffers where the kernel
     // allowed, which is auto; every other strategy had no such options.
     uring.oldFileValue = "auto";
+    // The editor's rows keep auto implicit (an empty list reads as it), so that a uring-* row groups with the
+    // overlapped-* one beside it as the presets list them.
+    uring.setDefault = [](MatrixGroup& g, const StrategyInfo&) {
+        g.uringOptions.clear();
+    };
     uring.parse = [](Case& c, std::string_view t) {
         c.uring = parseUringOptions(t);
         const StrategyMethod* method = strategyMethod(c.strategy);
