@@ -586,9 +586,6 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
     if (result.matrix.latencyTarget)
         for (auto& a : latencyTargetAnswers(result, *result.matrix.latencyTarget))
             v.answers.push_back(std::move(a.text));
-    // A read/write mix asks what each way gets when they share the device: reads and writes apart.
-    for (auto& line : mixAnswers(result))
-        v.answers.push_back(std::move(line));
     // A write until steady asks how much goes at full speed and how fast after: its figures come first.
     for (const CaseResult& c : result.cases)
         if (std::string line = sustainedAnswer(c); !line.empty())
@@ -611,6 +608,9 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         v.answers.push_back(memoryBudgetAnswer(budget));
     for (auto& a : answers)
         v.answers.push_back(std::move(a.text));
+    // A read/write mix: after which way is fastest at each share, what each way got, reads and writes apart.
+    for (auto& line : mixAnswers(result))
+        v.answers.push_back(std::move(line));
     if (!compression.empty())
         v.answers.push_back(compression);
     // The kill -9 probe's answer per case it probed: what the kills saw and what the design can lose.

@@ -1457,6 +1457,7 @@ AxisSpec readPercentAxis()
     mix.setDefault = [](MatrixGroup& g, const StrategyInfo&) {
         g.readPercents.clear();
     };
+    mix.emptyIsDefault = true;
     mix.labelText = [](const Case& c) {
         return c.readPercent ? fmt::format("read={}%", *c.readPercent) : std::string();
     };
@@ -1521,6 +1522,7 @@ AxisSpec randomDistAxis()
     dist.setDefault = [](MatrixGroup& g, const StrategyInfo&) {
         g.randomDists.clear(); // uniform, implicit (see the read share's)
     };
+    dist.emptyIsDefault = true;
     dist.labelText = [](const Case& c) {
         return c.randomDist.hotSpot() ? fmt::format("dist={}", toString(c.randomDist)) : std::string();
     };
@@ -1539,18 +1541,13 @@ AxisSpec randomDistAxis()
         .summaryRank = 8,
         .check = [](std::string_view t) { (void)parseRandomDist(t); },
     };
-    dist.refusals = {
-        {kRandomDistRank, [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
-             if (takesMix(info))
-                 return c.randomDist.kind == RandomDistKind::None
-                            ? fmt::format("{} needs a random distribution (uniform, zipf:THETA or "
-                                          "pareto:H)",
-                                          c.strategy)
-                            : std::string();
-             if (c.randomDist.kind == RandomDistKind::None)
-                 return std::string();
-             return mixRefusal(c, info, fmt::format("a random distribution ({})", toString(c.randomDist)));
-         }}};
+    // A random reader whose case names none (built in code, an older file) reads uniformly: not refused.
+    dist.refusals = {{kRandomDistRank, [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+                          if (takesMix(info) || c.randomDist.kind == RandomDistKind::None)
+                              return std::string();
+                          return mixRefusal(
+                              c, info, fmt::format("a random distribution ({})", toString(c.randomDist)));
+                      }}};
     dist.column = {
         .sharedWith = "readPercent",
         .text = [](const Case& c) { return c.randomDist.hotSpot() ? toString(c.randomDist) : std::string(); },
@@ -1590,6 +1587,7 @@ AxisSpec uringAxis()
     uring.setDefault = [](MatrixGroup& g, const StrategyInfo&) {
         g.uringOptions.clear();
     };
+    uring.emptyIsDefault = true;
     uring.parse = [](Case& c, std::string_view t) {
         c.uring = parseUringOptions(t);
         const StrategyMethod* method = strategyMethod(c.strategy);

@@ -342,7 +342,9 @@ private:
     void resubmit(OverlappedSlot& slot, DWORD moved, Reaped& reaped)
     {
         if (moved == 0) {
-            if (Requests::kWrite || slot.write)
+            if constexpr (Requests::kWrite)
+                keepCallError(ERROR_WRITE_FAULT, slot);
+            else if (slot.write)
                 keepCallError(ERROR_WRITE_FAULT, slot);
             else
                 keep(m_requests.shortFile(slot.offset + slot.done));
