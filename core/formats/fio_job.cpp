@@ -86,13 +86,11 @@ void mapUringQueue(Mapping& m, const Case& c)
         m.differences.emplace_back(fmt::format(
             "IOLab hands its requests to the polling thread {} at a time (a quarter of the queue); fio hands "
             "each over as it is prepared. Measured with 4 KiB at QD32 on a 2-vCPU VM's virtio disk: each on "
-            "its "
-            "own ran at 0.88x of a quarter at a time (tests/perf/README.md, issue 39)",
+            "its own ran at 0.88x of a quarter at a time (tests/perf/README.md, issue 39)",
             m.depth / 4));
     else if (m.depth < 4 && uring.sqPoll)
-        m.differences.emplace_back(
-            "IOLab hands its requests to the polling thread when it starts to wait for "
-            "a completion; fio hands each over as it is prepared");
+        m.differences.emplace_back("IOLab hands its requests to the polling thread when it starts to wait "
+                                   "for a completion; fio hands each over as it is prepared");
     else if (m.depth < 4)
         m.differences.emplace_back(
             "IOLab hands its requests to the kernel in the io_uring_enter that waits for a completion; fio "

@@ -130,10 +130,9 @@ UringOptions optionsInEffect(const Ring& ring, const QueueIo& io) noexcept;
 // call as the wait. From 4 on, a queue refilled all at once must not reach the device in one burst that
 // completes together (a virtio disk then ran in lockstep: 32 requests per interrupt at QD32, the device idle
 // while the thread woke and refilled; tests/perf/README.md, issue 34), so the entries go before the wait:
-// - on a ring without SQPOLL, each on its own (1), as fio submits: 4 KiB random reads at QD32 ran at
-// 0.88-0.94x
-//   fio's with a quarter of the queue at a time, and about 1.07x faster each on its own, alternating, with or
-//   without SCHED_FIFO (issue 39);
+// - on a ring without SQPOLL, each on its own (1), as fio submits: with a quarter of the queue at a time,
+//   4 KiB random reads at QD32 ran at 0.88-0.94x fio's; each on its own was about 1.07x faster, alternating,
+//   with or without SCHED_FIFO (issue 39);
 // - on an SQPOLL ring, where handing over is a store into the ring that the poller picks up, a quarter of the
 //   queue: each on its own ran at 0.88x of that (tests/perf/README.md, issue 39).
 constexpr std::uint32_t submissionGroup(std::uint32_t queueDepth, bool sqPoll = false) noexcept

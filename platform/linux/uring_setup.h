@@ -36,7 +36,7 @@ std::string ringSetupProblem(int error, std::uint32_t entries, std::optional<int
                              RingSetup setup = {});
 
 // Sets up and tears down a ring of exactly `entries` as `setup` would be: the sentence when the kernel
-// refuses, else nullopt. An SQPOLL probe returns once its polling thread is gone (closeSqPollRing).
+// refuses, else nullopt. An SQPOLL probe returns once its polling thread is gone (awaitThreadExit says why).
 std::optional<std::string> probeRing(std::uint32_t entries, RingSetup setup = {});
 
 // The thread id of the SQPOLL thread ("iou-sqp-PID", a thread of this process since Linux 5.12) serving the
