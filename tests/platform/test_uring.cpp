@@ -423,7 +423,7 @@ TEST_F(Uring, ADiskFullWithQueuedFsyncsFailsWithTheCauseAndEnds)
 // faster; below a depth of 4 they go with the wait, in the same io_uring_enter.
 TEST_F(Uring, AQueueHandsItsRequestsOverAsItPreparesThemBeforeItWaits)
 {
-    for (const auto [depth, group] :
+    for (const auto& [depth, group] :
          {std::pair{1u, 0u}, {3u, 0u}, {4u, 1u}, {8u, 2u}, {32u, 8u}, {128u, 32u}})
         EXPECT_EQ(linux_backend::submissionGroup(depth, true), group) << "SQPOLL, depth " << depth;
     const std::string path = m_dir / "groups.dat";
