@@ -40,9 +40,10 @@ struct Mapping
 };
 
 // IOLab's queued io_uring strategies (platform/linux/uring_queue.h) register the file and their buffers, as
-// fio's registerfiles and fixedbufs do. How they hand requests to the kernel (a quarter of the queue at a
-// time from a depth of 4, uring_queue.h's submissionGroup) fio cannot copy: the job says so, with what it was
-// measured to move (tests/perf/README.md, issue 34).
+// fio's registerfiles and fixedbufs do. How they hand requests to the kernel (uring_queue.h's
+// submissionGroup: each on its own from a depth of 4, as fio, but a quarter of the queue at a time on an
+// SQPOLL ring, and with the wait below a depth of 4) fio cannot always copy: the job says where not, with
+// what it was measured to move (tests/perf/README.md, issues 34 and 39).
 void mapUringQueue(Mapping& m, const Case& c)
 {
     // The case's io_uring options (the --uring axis): auto (and files from before it) registered the file
@@ -81,15 +82,16 @@ void mapUringQueue(Mapping& m, const Case& c)
             formatBytes(std::uint64_t{m.depth} * m.bs),
             explicitOptions ? "IOLab's fixedbufs is refused there too"
                             : "IOLab's auto falls back to unregistered buffers there"));
-    if (m.depth >= 4)
+    if (m.depth >= 4 && uring.sqPoll)
         m.differences.emplace_back(fmt::format(
-            "IOLab hands its requests to the kernel {} at a time (a quarter of the queue) without waiting, "
-            "and waits for one completion with the rest; fio makes one io_uring_enter per request (its "
-            "iodepth_batch_submit does not change that once the queue is full). Measured with 4 KiB at QD32 "
-            "on a 2-vCPU VM's virtio disk: fio's way 0.8-1.1x of IOLab's with the CPUs to itself, 0.8x with "
-            "other processes busy on them (tests/perf/README.md, issue 34)",
+            "IOLab hands its requests to the polling thread {} at a time (a quarter of the queue); fio hands "
+            "each over as it is prepared. Measured with 4 KiB at QD32 on a 2-vCPU VM's virtio disk: each on "
+            "its own ran at 0.88x of a quarter at a time (tests/perf/README.md, issue 39)",
             m.depth / 4));
-    else
+    else if (m.depth < 4 && uring.sqPoll)
+        m.differences.emplace_back("IOLab hands its requests to the polling thread when it starts to wait "
+                                   "for a completion; fio hands each over as it is prepared");
+    else if (m.depth < 4)
         m.differences.emplace_back(
             "IOLab hands its requests to the kernel in the io_uring_enter that waits for a completion; fio "
             "makes one to submit each request and another to wait");

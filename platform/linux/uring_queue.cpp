@@ -6,9 +6,13 @@
 #include <array>
 #include <bit>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <fstream>
+#include <string>
 #include <sys/resource.h>
+#include <thread>
+#include <unistd.h>
 
 namespace iolab::linux_backend {
 
@@ -60,9 +64,82 @@ std::string ringSetupProblem(int error, std::uint32_t entries, std::optional<int
 
 namespace {
 
+// The SqThread line of the ring's fdinfo: -1 without a poller; nullopt where the kernel has no such line.
+std::optional<int> sqThreadField(int ringFd)
+{
+    std::ifstream in("/proc/self/fdinfo/" + std::to_string(ringFd));
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("SqThread:", 0) != 0)
+            continue;
+        try {
+            return std::stoi(line.substr(9));
+        } catch (const std::exception&) {
+            return std::nullopt;
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<int> sqPollThread(int ringFd)
+{
+    const std::optional<int> tid = sqThreadField(ringFd);
+    if (!tid || *tid <= 0)
+        return std::nullopt;
+    // Before the poller first runs, SqThread names the thread that set the ring up.
+    std::ifstream comm("/proc/self/task/" + std::to_string(*tid) + "/comm");
+    std::string name;
+    if (!std::getline(comm, name) || name.rfind("iou-sqp-", 0) != 0)
+        return std::nullopt;
+    return tid;
+}
+
+bool awaitThreadExit(int tid, unsigned limitMs)
+{
+    const std::string task = "/proc/self/task/" + std::to_string(tid);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(limitMs);
+    while (::access(task.c_str(), F_OK) == 0) {
+        if (std::chrono::steady_clock::now() >= until)
+            return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return true;
+}
+
+namespace {
+
 unsigned setupFlags(RingSetup setup) noexcept
 {
     return (setup.sqPoll ? IORING_SETUP_SQPOLL : 0U) | (setup.ioPoll ? IORING_SETUP_IOPOLL : 0U);
+}
+
+// How long a closed SQPOLL ring's thread is waited for: past the kernel's default idle time of one second,
+// after which it sleeps and costs nothing while it waits for its teardown.
+constexpr unsigned kSqPollExitLimitMs = 2000;
+
+// io_uring_queue_exit, and on an SQPOLL ring the wait for its polling thread to be gone (awaitThreadExit
+// says why): no poller outlives its ring to compete with the next one.
+void closeRing(io_uring& ring, bool sqPoll)
+{
+    std::optional<int> poller;
+    if (sqPoll) {
+        // A poller that has not run yet (a ring set up and closed at once, as probeRing's) names itself
+        // first: until then SqThread names a thread of this process that is not the poller. A kernel without
+        // the line, or whose poller is a kernel thread outside the process (before 5.12), gives nothing to
+        // wait for.
+        const auto notYetNamed = [&ring] {
+            const int tid = sqThreadField(ring.ring_fd).value_or(-1);
+            return tid > 0 && ::access(("/proc/self/task/" + std::to_string(tid)).c_str(), F_OK) == 0;
+        };
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(kSqPollExitLimitMs);
+        while (!(poller = sqPollThread(ring.ring_fd)) && notYetNamed() &&
+               std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    io_uring_queue_exit(&ring);
+    if (poller)
+        awaitThreadExit(*poller, kSqPollExitLimitMs);
 }
 
 } // namespace
@@ -75,7 +152,7 @@ std::optional<std::string> probeRing(std::uint32_t entries, RingSetup setup)
     const int result = io_uring_queue_init_params(entries, &ring, &params);
     if (result < 0)
         return ringSetupProblem(-result, entries, ioUringDisabledSetting(), setup);
-    io_uring_queue_exit(&ring);
+    closeRing(ring, setup.sqPoll);
     return std::nullopt;
 }
 
@@ -101,7 +178,7 @@ Ring::~Ring()
     if (!m_ready)
         return;
     drain();
-    io_uring_queue_exit(&m_ring);
+    closeRing(m_ring, m_setup.sqPoll);
 }
 
 bool Ring::init(std::uint32_t queueDepth, Outcome& outcome, RingSetup setup)

@@ -132,18 +132,24 @@ inline RingSetup ringSetupFor(const UringOptions& options) noexcept
 UringOptions optionsInEffect(const Ring& ring, const QueueIo& io) noexcept;
 
 // How many prepared entries a UringQueue lets wait before it hands them to the kernel without waiting for
-// anything: a quarter of the queue, so that a queue refilled all at once reaches the device in four parts,
-// the first while the others are prepared, instead of in one burst that completes together (a virtio disk
-// then ran in lockstep: 32 requests per interrupt at QD32, the device idle while the thread woke and
-// refilled; tests/perf/README.md, issue 34). Below a depth of 4, 0: the entries go to the kernel only when
-// the queue reaps, in the same system call as the wait.
-constexpr std::uint32_t submissionGroup(std::uint32_t queueDepth) noexcept
+// anything. Below a depth of 4, 0: the entries go to the kernel only when the queue reaps, in the same system
+// call as the wait. From 4 on, a queue refilled all at once must not reach the device in one burst that
+// completes together (a virtio disk then ran in lockstep: 32 requests per interrupt at QD32, the device idle
+// while the thread woke and refilled; tests/perf/README.md, issue 34), so the entries go before the wait:
+// - on a ring without SQPOLL, each on its own (1), as fio submits: with a quarter of the queue at a time,
+//   4 KiB random reads at QD32 ran at 0.88-0.94x fio's; each on its own was about 1.07x faster, alternating,
+//   with or without SCHED_FIFO (issue 39);
+// - on an SQPOLL ring, where handing over is a store into the ring that the poller picks up, a quarter of the
+//   queue: each on its own ran at 0.88x of that (tests/perf/README.md, issue 39).
+constexpr std::uint32_t submissionGroup(std::uint32_t queueDepth, bool sqPoll = false) noexcept
 {
-    return queueDepth >= 4 ? queueDepth / 4 : 0;
+    if (queueDepth < 4)
+        return 0;
+    return sqPoll ? queueDepth / 4 : 1;
 }
 
-// The request queue: submit() prepares one entry and hands the prepared ones to the kernel once a quarter of
-// the queue is waiting (submissionGroup), reap() hands over the rest and takes completions in batches,
+// The request queue: submit() prepares one entry and hands the prepared ones to the kernel once a group of
+// them is waiting (submissionGroup), reap() hands over the rest and takes completions in batches,
 // resubmitting the rest of a short transfer. `Place` maps the loop's (offset, size) to the request's
 // Extent (sequential, shuffled, random); `Check` returns the verdict on each completed read (verification).
 // With a CallTimer each request is timed from its submission (one clock read per submitted batch) to its
@@ -156,7 +162,7 @@ public:
         : m_ring(ring), m_io(io), m_timer(timer), m_place(std::move(place)), m_check(std::move(check)),
           m_error(error), m_slots(std::max<std::uint32_t>(1, queueDepth)), m_syncs(m_slots.size()),
           m_cqes(std::max<std::size_t>(1, 2 * std::size_t{ring.entries()})),
-          m_submissionGroup(submissionGroup(queueDepth))
+          m_submissionGroup(submissionGroup(queueDepth, ring.setup().sqPoll))
     {
         m_freeSyncs.reserve(m_syncs.size());
         m_syncOrder.reserve(m_syncs.size());

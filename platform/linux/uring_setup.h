@@ -36,8 +36,25 @@ std::string ringSetupProblem(int error, std::uint32_t entries, std::optional<int
                              RingSetup setup = {});
 
 // Sets up and tears down a ring of exactly `entries` as `setup` would be: the sentence when the kernel
-// refuses, else nullopt.
+// refuses, else nullopt. An SQPOLL probe returns once its polling thread is gone (awaitThreadExit says why).
 std::optional<std::string> probeRing(std::uint32_t entries, RingSetup setup = {});
+
+// The thread id of the SQPOLL thread ("iou-sqp-PID", a thread of this process since Linux 5.12) serving the
+// ring `ringFd`, from the kernel's /proc/self/fdinfo (its SqThread line); nullopt where the ring has none,
+// the kernel does not say, or the thread has not yet run (until then SqThread names the thread that set the
+// ring up).
+std::optional<int> sqPollThread(int ringFd);
+
+// Waits, asleep, until thread `tid` of this process has exited, at most `limitMs`; whether it has.
+//
+// Why an SQPOLL ring's close waits for its thread: closing a ring only queues its teardown on a kernel
+// worker, and until that runs the ring's poller keeps spinning, up to its idle time (sq_thread_idle, one
+// second by default). Under SCHED_FIFO on a small machine the worker waits behind the spinners, so the
+// poller of the ring just closed spun on for a full second, at the same priority as the next ring's poller,
+// which waited behind it while the next repetition's clock ran: 0.49-0.56x fio's sqthread_poll (fio sets one
+// ring up per job; tests/perf/README.md, issue 39). With the closing thread asleep the worker runs and the
+// poller is gone in tens of milliseconds.
+bool awaitThreadExit(int tid, unsigned limitMs);
 
 // The sentence for a registration (io_uring_register) that failed with `error`: "buffers" or "the file",
 // and for buffers the bytes asked for and the locked-memory limit they count against.

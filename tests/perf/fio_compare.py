@@ -36,7 +36,8 @@ With --uring (issue 39): each of io_uring's own options as an IOLab variant (--u
 the matching option (fixedbufs=1, registerfiles=1, sqthread_poll=1, hipri=1), 4 KiB direct random reads at QD32
 of a 256 MiB file in TARGET_DIR, alternating A/B: the ratio is IOLab's IOPS over fio's, per pair, with each
 side's MB per CPU second (fio's usr_cpu + sys_cpu of its runtime; IOLab's getrusage of the process, which counts
-the SQPOLL thread: it is a thread of the process). fio's sqthread_poll registers the file too, so its row is
+the SQPOLL thread: it is a thread of the process. fio's figure is its job thread's alone (its fio_getrusage asks
+RUSAGE_THREAD), so on the sqthread_poll rows it leaves fio's poller out and the CPU column is not comparable). fio's sqthread_poll registers the file too, so its row is
 IOLab's registerfiles+sqpoll. hipri (iopoll) is run once on each side first: where the device has no poll
 queues, IOLab refuses the case before it runs and fio fails its requests ("Operation not supported"); the row
 is then skipped with both answers printed.
