@@ -133,6 +133,13 @@ struct StrategyInfo
     // It keeps the batch it has not yet written out in a file-backed mapping of its scratch file (auxPath):
     // acknowledged bytes a killed process had not written to the data file survive there (mmap-batch-direct).
     bool keepsBatchInScratchFile = false;
+    // Pipe writers: why this backend cannot run the pipe's reader in a process of its own (the reader kind
+    // axis), or as a busy-polling reader (the reader wait axis); "" = it can.
+    std::string readerProcessRefusal;
+    std::string readerSpinRefusal;
+    // A pipe writer that hands the pipe pages of its own buffers (vmsplice): the buffers can be huge pages
+    // (the pipe pages axis).
+    bool ownsPipePages = false;
 };
 
 // A reader's declaration: it reads files in a directory and has no sync policy; `info` says the rest.

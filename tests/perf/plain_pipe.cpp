@@ -3,12 +3,16 @@
 // into a pipe sized to the chunk (CHUNK must be a page multiple). A reader thread drains the pipe: it splices
 // it into /dev/null, or, verifying, read(2)s READ_BYTES at a time and memcmp()s each read against an expanded
 // copy of the pattern (one period plus READ_BYTES, so that every read compares in one call). Timed until the
-// reader has seen end-of-file. EXTRA: 0 write, 1 vmsplice; add 2 to verify. Optional 5th argument: READ_BYTES
-// (default 1 MiB).
+// reader has seen end-of-file. EXTRA: 0 write, 1 vmsplice; add 2 to verify; add 4 for a forked reader (a
+// process of its own, as `yes | pv` has, which reports what it saw through a shared mapping and is waited for
+// inside the timed part; the CPU figure then adds the reader's). Optional 5th argument: READ_BYTES (default
+// 1 MiB).
 #include "plain_common.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
@@ -17,6 +21,7 @@ int main(int argc, char** argv)
     const auto a = plain::parse(argc, argv);
     const bool vmsplice = (a.extra & 1) != 0;
     const bool verify = (a.extra & 2) != 0;
+    const bool forked = (a.extra & 4) != 0;
     const std::uint64_t readBytes = argc > 5 ? std::strtoull(argv[5], nullptr, 10) : std::uint64_t{1} << 20;
     const unsigned char* src = plain::sourceBuffer(std::max(a.chunk, readBytes));
     int fds[2];
@@ -29,28 +34,56 @@ int main(int argc, char** argv)
     int flip = 0;
     if (vmsplice && ::fcntl(fds[1], F_SETPIPE_SZ, static_cast<int>(a.chunk)) != static_cast<int>(a.chunk))
         plain::die("F_SETPIPE_SZ");
-    std::uint64_t received = 0;
-    bool mismatch = false;
-    std::thread reader([&] {
+    struct Seen
+    {
+        std::uint64_t received;
+        bool mismatch;
+    };
+    // Shared with a forked reader; a reader thread uses it as it is.
+    auto* seen = static_cast<Seen*>(
+        ::mmap(nullptr, sizeof(Seen), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
+    if (seen == MAP_FAILED)
+        plain::die("mmap");
+    *seen = {0, false};
+    const auto drain = [&] {
+        std::uint64_t received = 0;
         if (!verify) {
             const int devNull = ::open("/dev/null", O_WRONLY);
             ssize_t n = 0;
             while ((n = ::splice(fds[0], nullptr, devNull, nullptr, 1 << 20, SPLICE_F_MOVE)) > 0)
                 received += static_cast<std::uint64_t>(n);
             ::close(devNull);
+            seen->received = received;
             return;
         }
         auto* in = static_cast<unsigned char*>(std::aligned_alloc(4096, readBytes));
         ssize_t n = 0;
+        bool mismatch = false;
         while ((n = ::read(fds[0], in, readBytes)) > 0) {
             if (std::memcmp(in, src + (received & plain::kMask), static_cast<std::size_t>(n)) != 0)
                 mismatch = true;
             received += static_cast<std::uint64_t>(n);
         }
         std::free(in);
-    });
+        *seen = {received, mismatch};
+    };
+    std::thread reader;
+    pid_t child = -1;
+    if (forked) {
+        child = ::fork();
+        if (child < 0)
+            plain::die("fork");
+        if (child == 0) {
+            ::close(fds[1]);
+            drain();
+            ::_exit(0);
+        }
+        ::close(fds[0]);
+    } else {
+        reader = std::thread(drain);
+    }
     const std::uint64_t writes = a.total / a.chunk;
-    const auto start = plain::start();
+    const auto start = plain::start(forked);
     std::uint64_t offset = 0;
     for (std::uint64_t i = 0; i < writes; ++i) {
         const unsigned char* p = src + (offset & plain::kMask);
@@ -71,12 +104,17 @@ int main(int argc, char** argv)
         offset += a.chunk;
     }
     ::close(fds[1]);
-    reader.join();
+    int status = 0;
+    if (forked && ::waitpid(child, &status, 0) != child)
+        plain::die("waitpid");
+    if (!forked)
+        reader.join();
     const auto end = plain::Clock::now();
-    if (mismatch || received != offset) {
-        std::fprintf(stderr, "the reader saw %llu bytes%s\n", static_cast<unsigned long long>(received),
-                     mismatch ? ", some of them wrong" : "");
+    if ((forked && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) || seen->mismatch ||
+        seen->received != offset) {
+        std::fprintf(stderr, "the reader saw %llu bytes%s\n", static_cast<unsigned long long>(seen->received),
+                     seen->mismatch ? ", some of them wrong" : "");
         return 1;
     }
-    plain::report(offset, start, end);
+    plain::report(offset, start, end, forked);
 }
