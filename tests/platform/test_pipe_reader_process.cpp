@@ -27,6 +27,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -327,6 +328,33 @@ TEST(PipeReaderAxes, RefusalsSayWhy)
         if (said.empty())
             said = rule->reason(process, noProcess, target);
     EXPECT_EQ(said, "reader process: no fork here");
+}
+
+} // namespace
+} // namespace iolab
+
+namespace iolab {
+namespace {
+
+// The case's CPU counts its reader process, as it counts a reader thread: the probe adds the CPU of the
+// children waited for (the job waits for its reader inside the timed part).
+TEST(ProcessReaderCpu, AChildWaitedForCountsInTheProcessCpu)
+{
+    const auto probe = makeSystemProbe();
+    const ProcessCounters before = probe->process();
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+        volatile std::uint64_t spin = 0;
+        while (std::chrono::steady_clock::now() < until)
+            spin = spin + 1;
+        ::_exit(0);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    const ProcessCounters after = probe->process();
+    EXPECT_GE(after.userSeconds + after.systemSeconds - before.userSeconds - before.systemSeconds, 0.2);
 }
 
 } // namespace
