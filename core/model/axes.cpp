@@ -1557,8 +1557,8 @@ AxisSpec readerKindAxis()
                    }}};
     a.column = {.tip = "Pipes: whether the reader was a thread of IOLab's process or a process of its own",
                 .sharedWith = "readerCpu",
-                .text = [](const Case& c) {
-                    return extraAxisValue(c, "readerKinds", std::string());
+                .text = [process](const Case& c) {
+                    return process(c) ? std::string("process") : std::string();
                 }};
     a.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = [process](const Case& c) {
                                           return process(c) ? std::string("reader process") : std::string();

@@ -398,6 +398,7 @@ TEST_F(CliEngine, ThePipeReaderAxesReachTheResult)
     if (r.exitCode == 2 && r.err.find("two CPUs") != std::string::npos)
         GTEST_SKIP() << "reader CPU other needs two CPUs: " << r.err;
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("Pipes: the reader (thread or process) ran on a CPU of its own"));
     std::ifstream in(json);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_TRUE(test::followsResultSchema(json));
