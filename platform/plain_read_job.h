@@ -2,10 +2,12 @@
 #pragma once
 
 #include "core/engine/chunk_loop.h"
+#include "core/engine/offset_picker.h"
 #include "core/engine/pattern.h"
 #include "core/engine/read_buffer.h"
 
 #include <memory>
+#include <optional>
 #include <utility>
 
 namespace iolab {
@@ -27,7 +29,8 @@ enum class ReadOrder
 //   bool read(file, buffer, size, got)             up to `size` bytes at the file position, fewer only at
 //                                                  the end of the file; `got` is what arrived
 //   bool readAt(file, buffer, size, offset, got)   the same at `offset`
-//   const char* readCall(direct), readAtCall(direct)   their names in errors
+//   bool writeAt(file, data, size, offset)         all of `size` bytes written at `offset` (a mix's writes)
+//   const char* readCall(direct), readAtCall(direct), writeAtCall(direct)   their names in errors
 //   bool directTransferFits(spec, buffer, offset, size, error)
 //                                                  a direct transfer keeps the OS's direct-I/O rules (when
 //                                                  the OS does not enforce them itself); sets `error` if not
@@ -67,21 +70,27 @@ public:
                     [] { return true; });
             });
         } else {
-            RandomOffsets offsets(m_spec.thread, m_spec.testCase.totalBytes, chunk);
-            end = withCallTimer(m_spec.latency, [&](const auto& timer) {
-                return runChunks(
-                    m_spec.bytes, chunk, 0, progress, timer,
-                    [&](std::uint64_t, std::uint64_t size) {
-                        const std::uint64_t at = offsets.next();
-                        if (m_direct && !Os::directTransferFits(m_spec, buffer, at, size, m_error))
-                            return false;
-                        std::uint64_t got = 0;
-                        const bool read = Os::readAt(file, buffer, size, at, got);
-                        if (read && got == size) [[likely]]
-                            return !m_spec.verifyData || check(at, buffer, size);
-                        return fail(read, got, at, Os::readAtCall(m_direct));
-                    },
-                    [] { return true; });
+            const RandomDist& dist = m_spec.testCase.randomDist;
+            end = withOffsetPicker(dist, m_spec.thread, m_spec.testCase.totalBytes, chunk, [&](auto offsets) {
+                if (mixes(m_spec.testCase))
+                    return withCallTimer(m_spec.latency, [&](const auto& timer) {
+                        return runMix(progress, timer, offsets, buffer, file);
+                    });
+                return withCallTimer(m_spec.latency, [&](const auto& timer) {
+                    return runChunks(
+                        m_spec.bytes, chunk, 0, progress, timer,
+                        [&](std::uint64_t, std::uint64_t size) {
+                            const std::uint64_t at = offsets.next();
+                            if (m_direct && !Os::directTransferFits(m_spec, buffer, at, size, m_error))
+                                return false;
+                            std::uint64_t got = 0;
+                            const bool read = Os::readAt(file, buffer, size, at, got);
+                            if (read && got == size) [[likely]]
+                                return !m_spec.verifyData || check(at, buffer, size);
+                            return fail(read, got, at, Os::readAtCall(m_direct));
+                        },
+                        [] { return true; });
+                });
             });
         }
         if (end == LoopEnd::Failed)
@@ -93,10 +102,59 @@ public:
         return Outcome::success();
     }
 
+    std::optional<MixCounts> mixCounts() const override
+    {
+        return mixes(m_spec.testCase) ? std::optional<MixCounts>(m_mix) : std::nullopt;
+    }
+
 private:
     PlainReadJob(const JobSpec& spec, ReadOrder order, bool direct)
         : m_spec(spec), m_order(order), m_direct(direct), m_buffer(spec.testCase.chunkBytes)
     {}
+
+    // A read/write mix (fio's rwmixread): each request reads with the case's read share, else writes the
+    // pattern's bytes for that place back where they are, so the file's content, and every later read's
+    // check, stay as they were. Each call is timed on its own (two clock reads) into the reads' or the
+    // writes' histogram: a mix's calls are system calls, which dwarf a clock read.
+    template <class Timer, class Offsets, class Handle>
+    LoopEnd runMix(Progress& progress, const Timer& timer, Offsets& offsets, std::byte* buffer, Handle file)
+    {
+        MixChooser chooser(*m_spec.testCase.readPercent, m_spec.thread);
+        const Pattern::View pattern = m_spec.pattern->view();
+        return runChunks(
+            m_spec.bytes, m_spec.testCase.chunkBytes, 0, progress, NoCallTimer{},
+            [&](std::uint64_t, std::uint64_t size) {
+                const std::uint64_t at = offsets.next();
+                const bool reads = chooser.nextIsRead();
+                const std::byte* source = pattern.at(m_spec.patternOffset + at);
+                if (m_direct && !Os::directTransferFits(m_spec, reads ? buffer : source, at, size, m_error))
+                    return false;
+                [[maybe_unused]] TimingClock::time_point started{};
+                if constexpr (Timer::kOn)
+                    started = TimingClock::now();
+                if (reads) {
+                    std::uint64_t got = 0;
+                    const bool read = Os::readAt(file, buffer, size, at, got);
+                    if (!read || got != size) [[unlikely]]
+                        return fail(read, got, at, Os::readAtCall(m_direct));
+                    if constexpr (Timer::kOn)
+                        timer.calls->record(elapsedNs(started, TimingClock::now()));
+                    ++m_mix.readOps;
+                    m_mix.readBytes += size;
+                    return !m_spec.verifyData || check(at, buffer, size);
+                }
+                if (!Os::writeAt(file, source, size, at)) [[unlikely]] {
+                    m_error = Os::failure(Os::writeAtCall(m_direct), m_spec.path);
+                    return false;
+                }
+                if constexpr (Timer::kOn)
+                    timer.writes->record(elapsedNs(started, TimingClock::now()));
+                ++m_mix.writeOps;
+                m_mix.writeBytes += size;
+                return true;
+            },
+            [] { return true; });
+    }
 
     bool check(std::uint64_t offset, const std::byte* data, std::uint64_t size)
     {
@@ -123,6 +181,7 @@ private:
     ReadBuffer m_buffer;
     typename Os::File m_file;
     Outcome m_error;
+    MixCounts m_mix;
 };
 
 } // namespace iolab

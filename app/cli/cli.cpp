@@ -282,6 +282,16 @@ std::string syncOrRead(const Case& k)
         return "reader " + toString(k.readerCpu); // a pipe has nothing to sync; where its reader ran matters
     if (k.direction == Direction::Write)
         return toString(k.sync);
+    // A mix: its read share (and a hot spot) matter more than the hint.
+    std::string mix;
+    if (k.readPercent)
+        mix += fmt::format("r{}%", *k.readPercent);
+    if (k.randomDist.hotSpot())
+        mix += (mix.empty() ? "" : " ") + toString(k.randomDist);
+    if (k.readPercent && k.randomDist.hotSpot())
+        return mix; // both fill the column; the cache state is in the case's label
+    if (!mix.empty())
+        return fmt::format("{}/{}", mix, toString(k.cache));
     if (k.hint == ReadHint::NotApplicable)
         return toString(k.cache);
     const std::string hint = k.hint == ReadHint::Sequential ? "seq" : toString(k.hint);
@@ -459,7 +469,7 @@ void printResults(const RunResult& result, Ranking ranking)
             ok && a.count >= kTrimmedMeanMinCount ? figure(a.trimmedMean) : dash,
             ok && ranked.count >= 2 ? figure(std::max(0.0, ranked.ciLow)) + "-" + figure(ranked.ciHigh)
                                     : dash,
-            ok && k.direction == Direction::Write ? figure(c.durableMBps.median) : dash,
+            ok && (k.direction == Direction::Write || mixes(k)) ? figure(c.durableMBps.median) : dash,
             ok && ranked.count >= 2 ? fmt::format("{:.1f}", ranked.cv * 100) : dash, ok ? p99Cell(c) : dash,
             ok ? fmt::format("{:.3f}", c.cpuSecondsPerGiB) : dash, formatBytes(c.peakRssBytes));
     }

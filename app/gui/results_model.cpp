@@ -3,6 +3,7 @@
 #include "app/gui/text_helpers.h"
 
 #include "core/analysis/findings.h"
+#include "core/analysis/mix_answer.h"
 #include "core/analysis/significance.h"
 #include "core/analysis/warnings.h"
 #include "core/base/units.h"
@@ -283,6 +284,11 @@ QVariant ResultsModel::display(const Row& row, int rowIndex, int column) const
         if (const auto rate = iops(c))
             return QLocale().toString(*rate, 'f', 0);
         return {};
+    case MixFiguresColumn:
+        // Reads and writes apart: "reads 45.2 MB/s, 11,040 IOPS, p99 2.10 ms; writes ...".
+        if (ok && c.mix && c.mix->readMBps.count > 0)
+            return qs(mixSideText(c, true) + "; " + mixSideText(c, false));
+        return {};
     case TrimmedMeanColumn:
         return ok ? qs(formatRate(c.apparentMBps.trimmedMean * kBytesPerMB)) : QVariant();
     case CiColumn: {
@@ -294,7 +300,9 @@ QVariant ResultsModel::display(const Row& row, int rowIndex, int column) const
     }
     case DurableColumn:
         // A pipe or the null device keeps nothing: only writes to a file have a durable rate.
-        return ok && comparisonGroup(k) == ComparisonGroup::FileWrites && c.durableMBps.count > 0
+        // A read/write mix's writes reach the disk too: its durable rate includes the file's fsync.
+        return ok && (comparisonGroup(k) == ComparisonGroup::FileWrites || mixes(k)) &&
+                       c.durableMBps.count > 0
                    ? qs(formatRate(c.durableMBps.median * kBytesPerMB))
                    : QVariant();
     case AtRiskColumn:
@@ -399,6 +407,8 @@ QVariant ResultsModel::sortValue(const Row& row, int rowIndex, int column) const
                    : -1.0;
     case IopsColumn:
         return iops(c).value_or(-1.0);
+    case MixFiguresColumn:
+        return ok && c.mix ? c.mix->readMBps.median + c.mix->writeMBps.median : -1.0;
     default:
         return display(row, rowIndex, column);
     }
@@ -528,6 +538,9 @@ QString ResultsModel::columnToolTip(int section)
     case IopsColumn:
         return tr("IOPS: calls per second at the median apparent rate (MB/s divided by the chunk size); "
                   "one call moves one chunk");
+    case MixFiguresColumn:
+        return tr("A read/write mix (--read-percent): its reads and its writes apart, each with its median "
+                  "rate, IOPS and, where the calls were timed, its p99 latency");
     case CpuColumn:
         return tr("CPU s/GiB: CPU seconds (user + system) spent per GiB moved; what the strategy costs the "
                   "processor, apart from waiting for the disk");
@@ -600,6 +613,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
         return tr("Sync p99");
     case IopsColumn:
         return tr("IOPS");
+    case MixFiguresColumn:
+        return tr("Reads; writes");
     case CpuColumn:
         return tr("CPU");
     case RssColumn:

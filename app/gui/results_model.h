@@ -39,8 +39,10 @@ public:
         SyncColumn,
         ReadColumn,
         ReaderCpuColumn,
+        MixColumn,     // a random reader's read share and hot spot (--read-percent, --random-dist)
         PatternColumn, // the data pattern (iolab, zeros, random, compressible:N%)
         QueueDepthColumn,
+        UringColumn, // io_uring's own options (--uring)
         ThreadsColumn,
         SizeColumn,
         FreeShareColumn,   // the share of free space a write's size was capped at (--free-share)
@@ -62,6 +64,7 @@ public:
         CallP999Column,
         SyncP99Column, // of each sync call (fsync, fdatasync, FlushFileBuffers): CaseResult::syncLatency
         IopsColumn,
+        MixFiguresColumn, // a read/write mix's reads and writes apart (CaseResult::mix)
         CpuColumn,
         RssColumn,
         TempColumn, // the drive's temperature before and after the case, where it says (issue 39)

@@ -190,8 +190,8 @@ std::vector<int> ResultsView::defaultColumnOrder()
                    M::TrimmedMeanColumn}),
           axes(false),
           figures({M::CallP50Column, M::CallP99Column, M::CallP999Column, M::SyncP99Column, M::IopsColumn,
-                   M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column, M::CpuColumn, M::RssColumn,
-                   M::TempColumn, M::ReasonColumn})})
+                   M::MixFiguresColumn, M::FilesPerSecondColumn, M::FileP50Column, M::FileP99Column,
+                   M::CpuColumn, M::RssColumn, M::TempColumn, M::ReasonColumn})})
         order.insert(order.end(), part.begin(), part.end());
     return order;
 }
@@ -261,6 +261,8 @@ std::vector<int> ResultsView::hiddenColumns(const std::vector<CaseResult>& cases
         hidden.push_back(M::figureColumn(M::SurvivesKillColumn));
     if (!anyHeat)
         hidden.push_back(M::figureColumn(M::TempColumn));
+    if (std::none_of(cases.begin(), cases.end(), [](const CaseResult& c) { return c.mix.has_value(); }))
+        hidden.push_back(M::figureColumn(M::MixFiguresColumn));
     std::sort(hidden.begin(), hidden.end());
     return hidden;
 }

@@ -1815,26 +1815,35 @@ void latencySection(Layout& layout, const ReportContext& ctx)
         QStringLiteral(
             "How long each timed call took (a write, a read, a queued request until it completed), over "
             "the measured repetitions: half the calls took at most p50, all but one in a hundred at "
-            "most p99. Sync rows: the fsync or fdatasync calls of a case that made some."),
+            "most p99. Sync rows: the fsync or fdatasync calls of a case that made some; reads and writes "
+            "rows: "
+            "a read/write mix's two ways apart."),
         8, kMuted);
     std::vector<QStringList> rows;
+    const auto row = [&rows](const CaseResult& c, const QString& of, const LatencySummary& s) {
+        rows.push_back(
+            {shortLabel(c), of, QLocale().toString(static_cast<qulonglong>(s.count)), latencyCell(s.meanNs),
+             latencyCell(static_cast<double>(s.p50Ns)), latencyCell(static_cast<double>(s.p90Ns)),
+             latencyCell(static_cast<double>(s.p99Ns)), latencyCell(static_cast<double>(s.p999Ns)),
+             latencyCell(static_cast<double>(s.p9999Ns)), latencyCell(static_cast<double>(s.maxNs))});
+    };
     for (const auto& c : result.cases) {
         for (const LatencyKind kind : {LatencyKind::Calls, LatencyKind::SyncCalls}) {
-            const LatencyDistribution* d = latencyOf(c, kind);
-            if (!d)
-                continue;
-            const LatencySummary& s = d->summary;
-            rows.push_back(
-                {shortLabel(c), kind == LatencyKind::Calls ? QStringLiteral("calls") : QStringLiteral("sync"),
-                 QLocale().toString(static_cast<qulonglong>(s.count)), latencyCell(s.meanNs),
-                 latencyCell(static_cast<double>(s.p50Ns)), latencyCell(static_cast<double>(s.p90Ns)),
-                 latencyCell(static_cast<double>(s.p99Ns)), latencyCell(static_cast<double>(s.p999Ns)),
-                 latencyCell(static_cast<double>(s.p9999Ns)), latencyCell(static_cast<double>(s.maxNs))});
+            if (const LatencyDistribution* d = latencyOf(c, kind))
+                row(c, kind == LatencyKind::Calls ? QStringLiteral("calls") : QStringLiteral("sync"),
+                    d->summary);
+            // A read/write mix: its reads and its writes apart, under the calls of both.
+            if (kind == LatencyKind::Calls && c.mix) {
+                if (c.mix->readLatency)
+                    row(c, QStringLiteral("reads"), c.mix->readLatency->summary);
+                if (c.mix->writeLatency)
+                    row(c, QStringLiteral("writes"), c.mix->writeLatency->summary);
+            }
         }
     }
     const Qt::Alignment right = Qt::AlignRight;
     layout.table({{QStringLiteral("Case"), 3.4},
-                  {QStringLiteral("Of"), 0.7},
+                  {QStringLiteral("Of"), 0.8},
                   {QStringLiteral("Calls"), 1.1, right},
                   {QStringLiteral("Mean"), 0.9, right},
                   {QStringLiteral("p50"), 0.9, right},

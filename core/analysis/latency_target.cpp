@@ -21,19 +21,6 @@ std::string latencyWords(double seconds)
                            : fmt::format("{:.3g} us", seconds * 1e6);
 }
 
-// "38,000": thousands apart, as the example writes them.
-std::string iopsWords(double iops)
-{
-    const std::string digits = fmt::format("{:.0f}", iops);
-    std::string out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i != 0 && (digits.size() - i) % 3 == 0)
-            out += ',';
-        out += digits[i];
-    }
-    return out;
-}
-
 std::string where(const LatencyTargetPoint& p)
 {
     return p.threads > 1 ? fmt::format("QD {} x {} threads", p.queueDepth, p.threads)
@@ -97,15 +84,15 @@ std::vector<LatencyTargetAnswer> latencyTargetAnswers(const RunResult& result, c
         if (a.best && a.next)
             a.text =
                 fmt::format("Latency target, {}: up to {} IOPS ({}) at {} keep {} ({}); {} gives {} at {}.",
-                            a.series, iopsWords(a.best->iops), formatMBps(a.best->mbps), where(*a.best), goal,
-                            latencyWords(a.best->latencySeconds), where(*a.next), iopsWords(a.next->iops),
-                            latencyWords(a.next->latencySeconds));
+                            a.series, formatThousands(a.best->iops), formatMBps(a.best->mbps), where(*a.best),
+                            goal, latencyWords(a.best->latencySeconds), where(*a.next),
+                            formatThousands(a.next->iops), latencyWords(a.next->latencySeconds));
         else if (a.best)
             a.text =
                 fmt::format("Latency target, {}: every depth measured keeps {}; the most, {} IOPS ({}) at {} "
                             "({}), is the most this run can vouch for: a deeper queue may give more.",
-                            a.series, goal, iopsWords(a.best->iops), formatMBps(a.best->mbps), where(*a.best),
-                            latencyWords(a.best->latencySeconds));
+                            a.series, goal, formatThousands(a.best->iops), formatMBps(a.best->mbps),
+                            where(*a.best), latencyWords(a.best->latencySeconds));
         else {
             const auto lowest =
                 std::min_element(a.points.begin(), a.points.end(), [](const auto& x, const auto& y) {
@@ -115,7 +102,7 @@ std::vector<LatencyTargetAnswer> latencyTargetAnswers(const RunResult& result, c
                 fmt::format("Latency target, {}: no depth measured keeps {}; the lowest, {} at {} ({} IOPS), "
                             "is already over it.",
                             a.series, goal, latencyWords(lowest->latencySeconds), where(*lowest),
-                            iopsWords(lowest->iops));
+                            formatThousands(lowest->iops));
         }
         out.push_back(std::move(a));
     }

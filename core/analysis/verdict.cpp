@@ -2,6 +2,7 @@
 #include "core/analysis/verdict.h"
 
 #include "core/analysis/latency_target.h"
+#include "core/analysis/mix_answer.h"
 #include "core/analysis/sustained.h"
 
 #include "core/analysis/finding_kinds.h"
@@ -189,10 +190,15 @@ std::string purpose(ComparisonGroup group, const Case& k, bool oneChunk)
                            k.target == TargetKind::Pipe ? "into a pipe" : "to the null device");
     case ComparisonGroup::ColdReads:
     case ComparisonGroup::WarmReads: {
-        const std::string from =
-            group == ComparisonGroup::ColdReads ? "from a cold cache" : "from a warm cache";
-        return oneChunk ? fmt::format("To read a file {} in {} chunks here", from, formatBytes(k.chunkBytes))
-                        : fmt::format("To read a file {} here", from);
+        std::string from = group == ComparisonGroup::ColdReads ? "from a cold cache" : "from a warm cache";
+        if (k.randomDist.hotSpot())
+            from += " over " + randomDistWords(k.randomDist);
+        // A mix reads and writes the file: its own question, asked of mixes of the same share only.
+        const std::string what = mixes(k) ? fmt::format("To read {}% and write {}% of the requests to a file",
+                                                        *k.readPercent, 100 - *k.readPercent)
+                                          : std::string("To read a file");
+        return oneChunk ? fmt::format("{} {} in {} chunks here", what, from, formatBytes(k.chunkBytes))
+                        : fmt::format("{} {} here", what, from);
     }
     }
     return "";
@@ -237,11 +243,18 @@ std::string defaultQuestion(const std::map<ComparisonGroup, std::vector<std::siz
             break;
         }
         case ComparisonGroup::ColdReads:
-            parts.push_back(fmt::format("to read{} from a cold cache", at));
+        case ComparisonGroup::WarmReads: {
+            // A run of mixes asks how to serve reads and writes together; of hot spots, where they land.
+            const bool allMixed = std::all_of(indices.begin(), indices.end(),
+                                              [&](std::size_t i) { return mixes(result.cases[i].testCase); });
+            const bool hot = std::all_of(indices.begin(), indices.end(), [&](std::size_t i) {
+                return result.cases[i].testCase.randomDist.hotSpot();
+            });
+            parts.push_back(fmt::format("to {}{} from a {} cache{}", allMixed ? "read and write" : "read", at,
+                                        group == ComparisonGroup::ColdReads ? "cold" : "warm",
+                                        hot ? " with a hot spot" : ""));
             break;
-        case ComparisonGroup::WarmReads:
-            parts.push_back(fmt::format("to read{} from a warm cache", at));
-            break;
+        }
         }
     }
     if (parts.empty())
@@ -595,6 +608,9 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         v.answers.push_back(memoryBudgetAnswer(budget));
     for (auto& a : answers)
         v.answers.push_back(std::move(a.text));
+    // A read/write mix: after which way is fastest at each share, what each way got, reads and writes apart.
+    for (auto& line : mixAnswers(result))
+        v.answers.push_back(std::move(line));
     if (!compression.empty())
         v.answers.push_back(compression);
     // The kill -9 probe's answer per case it probed: what the kills saw and what the design can lose.

@@ -202,4 +202,16 @@ std::string formatLatency(double seconds)
     return formatDuration(seconds);
 }
 
+std::string formatThousands(double count)
+{
+    const std::string digits = fmt::format("{:.0f}", count);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i != 0 && digits[i - 1] != '-' && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
 } // namespace iolab

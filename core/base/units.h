@@ -42,6 +42,9 @@ std::uint64_t parseTimeLimitMs(std::string_view text, std::string_view what);
 // Its canonical spelling, which parseTimeLimitMs reads back: "300ms", "5s", "2m", "1500ms".
 std::string formatTimeLimitMs(std::uint64_t ms);
 
+// A count rounded to a whole number with thousands apart: "38,000" (IOPS in sentences).
+std::string formatThousands(double count);
+
 // Short latencies to three figures: "850 ns", "85.2 us", "1.25 ms", "12.4 s" (us: microseconds, ASCII for
 // every font).
 std::string formatLatency(double seconds);

@@ -19,6 +19,7 @@ struct CallLatency
 {
     LatencyHistogram calls;
     LatencyHistogram syncs;
+    LatencyHistogram writes; // a read/write mix's writes: `calls` then holds its reads only
 };
 
 // Whether a case's calls are timed, and why, in words for the result ("each write(2) is a system call").
@@ -47,6 +48,7 @@ struct CallTimer
     static constexpr bool kOn = true;
     LatencyHistogram* calls = nullptr;
     LatencyHistogram* syncs = nullptr;
+    LatencyHistogram* writes = nullptr; // a mix's writes (CallLatency::writes)
 };
 
 using TimingClock = std::chrono::steady_clock;
@@ -67,7 +69,7 @@ inline double inSeconds(TimingClock::duration d) noexcept
 template <class Body> decltype(auto) withCallTimer(CallLatency* latency, Body&& body)
 {
     if (latency != nullptr)
-        return body(CallTimer{&latency->calls, &latency->syncs});
+        return body(CallTimer{&latency->calls, &latency->syncs, &latency->writes});
     return body(NoCallTimer{});
 }
 
@@ -91,7 +93,7 @@ template <class Fn> bool timedFinalSync(CallLatency* latency, SyncMode mode, Fn&
     const bool syncs = mode == SyncMode::FsyncEnd || mode == SyncMode::FdatasyncEnd || syncsEveryN(mode);
     if (latency == nullptr || !syncs)
         return sync();
-    return timedSync(CallTimer{&latency->calls, &latency->syncs}, sync);
+    return timedSync(CallTimer{&latency->calls, &latency->syncs, &latency->writes}, sync);
 }
 
 } // namespace iolab

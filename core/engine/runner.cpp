@@ -185,15 +185,29 @@ void CaseRunner::collectLatency(RepetitionResult& rep, CallLatency* caseLatency)
     for (const auto& thread : m_latency) {
         merged->calls.merge(thread->calls);
         merged->syncs.merge(thread->syncs);
+        merged->writes.merge(thread->writes);
     }
     m_latency.clear();
-    if (!merged->calls.empty())
+    if (rep.mix) {
+        // A mix's calls histogram holds its reads; the call latency is both ways together.
+        if (!merged->calls.empty())
+            rep.mix->reads.latency = merged->calls.summary();
+        if (!merged->writes.empty())
+            rep.mix->writes.latency = merged->writes.summary();
+        auto both = std::make_unique<LatencyHistogram>(); // 31 KiB: not on the stack
+        both->merge(merged->calls);
+        both->merge(merged->writes);
+        if (!both->empty())
+            rep.callLatency = both->summary();
+    } else if (!merged->calls.empty()) {
         rep.callLatency = merged->calls.summary();
+    }
     if (!merged->syncs.empty())
         rep.syncLatency = merged->syncs.summary();
     if (caseLatency != nullptr && !rep.warmup && rep.outcome.ok()) {
         caseLatency->calls.merge(merged->calls);
         caseLatency->syncs.merge(merged->syncs);
+        caseLatency->writes.merge(merged->writes);
     }
 }
 
@@ -488,10 +502,21 @@ void CaseRunner::collectJobs(RepetitionResult& rep, std::vector<std::unique_ptr<
         merge(rep.outcome, std::move(outcomes[t]));
         merge(rep.outcome, jobs[t]->finish());
         rep.bytes += progress[t].bytes.load(std::memory_order_relaxed);
+        if (const auto mix = jobs[t]->mixCounts()) {
+            if (!rep.mix)
+                rep.mix.emplace();
+            rep.mix->reads.ops += mix->readOps;
+            rep.mix->reads.bytes += mix->readBytes;
+            rep.mix->writes.ops += mix->writeOps;
+            rep.mix->writes.bytes += mix->writeBytes;
+        }
         if (const auto inside = jobs[t]->insideSeconds()) {
             rep.insideSeconds = rep.insideSeconds.value_or(0.0) + *inside;
             rep.replayedCalls += jobs[t]->callsMade();
         }
+        if (const auto inEffect = jobs[t]->uringInEffect())
+            rep.uringInEffect =
+                rep.uringInEffect ? UringOptions::common(*rep.uringInEffect, *inEffect) : *inEffect;
         auto seconds = jobs[t]->takeFileSeconds();
         fileSeconds.insert(fileSeconds.end(), seconds.begin(), seconds.end());
     }
@@ -530,6 +555,12 @@ void CaseRunner::recordFigures(RepetitionResult& rep, const Counters& before, co
     rep.durableSeconds = inSeconds(durable - started);
     rep.apparentMBps = toMBps(rep.bytes, rep.returnSeconds);
     rep.durableMBps = toMBps(rep.bytes, rep.durableSeconds);
+    if (rep.mix) {
+        for (MixSide* side : {&rep.mix->reads, &rep.mix->writes}) {
+            side->mbps = toMBps(side->bytes, rep.returnSeconds);
+            side->iops = rep.returnSeconds > 0 ? static_cast<double>(side->ops) / rep.returnSeconds : 0.0;
+        }
+    }
     rep.cpuUserSeconds = after.process.userSeconds - before.process.userSeconds;
     rep.cpuSystemSeconds = after.process.systemSeconds - before.process.systemSeconds;
     if (before.device && after.device) {
@@ -668,7 +699,16 @@ RepetitionResult CaseRunner::run(std::uint32_t caseIndex, const Case& c, const P
     const auto tracked = jobs.size() == 1 ? jobs.front()->trackedExposure() : std::nullopt;
     collectJobs(rep, jobs, progress.get(), outcomes);
 
-    const auto durable = fileWrite && rep.outcome.ok() ? makeDurable(rep, files, before.backlog) : returned;
+    auto durable = fileWrite && rep.outcome.ok() ? makeDurable(rep, files, before.backlog) : returned;
+    if (mixes(c) && rep.outcome.ok() && data != nullptr) {
+        // A mix's writes went where its reads do: the data set, made durable as a write's files are, so
+        // that the durable rate counts what reaching the disk took.
+        if (m_sampler != nullptr)
+            m_sampler->setSyncing(true);
+        for (const auto& file : data->files)
+            merge(rep.outcome, m_workspace.makeDurable(file.relativePath));
+        durable = Clock::now();
+    }
     if (exposurePlan.point != DurablePoint::NotApplicable && rep.outcome.ok())
         rep.atRisk = computeExposure(exposurePlan, exposure, durable);
     if (tracked && rep.outcome.ok()) {
@@ -876,6 +916,13 @@ void summarizeCase(CaseResult& result)
     result.apparentMBps = summarize(apparent);
     result.durableMBps = summarize(durable);
     result.atRisk = worstExposure(result.repetitions);
+    result.uringInEffect.reset();
+    for (const auto& rep : result.repetitions) {
+        if (rep.uringInEffect)
+            result.uringInEffect = result.uringInEffect
+                                       ? UringOptions::common(*result.uringInEffect, *rep.uringInEffect)
+                                       : *rep.uringInEffect;
+    }
     result.memoryBudget.reset();
     for (const auto& rep : result.repetitions) {
         if (!rep.memoryBudget)
@@ -895,6 +942,32 @@ void summarizeCase(CaseResult& result)
         p99.push_back(rep.fileP99Seconds);
     }
     result.filesPerSecond = summarize(filesPerSecond);
+    std::vector<double> readMBps;
+    std::vector<double> writeMBps;
+    std::vector<double> readIops;
+    std::vector<double> writeIops;
+    std::uint64_t readOps = 0;
+    std::uint64_t writeOps = 0;
+    for (const auto& rep : result.repetitions) {
+        if (rep.warmup || !rep.outcome.ok() || !rep.mix)
+            continue;
+        readMBps.push_back(rep.mix->reads.mbps);
+        writeMBps.push_back(rep.mix->writes.mbps);
+        readIops.push_back(rep.mix->reads.iops);
+        writeIops.push_back(rep.mix->writes.iops);
+        readOps += rep.mix->reads.ops;
+        writeOps += rep.mix->writes.ops;
+    }
+    if (!readMBps.empty() || result.mix) {
+        if (!result.mix)
+            result.mix.emplace(); // keeps the latency keepLatency put there
+        result.mix->readMBps = summarize(readMBps);
+        result.mix->writeMBps = summarize(writeMBps);
+        result.mix->readIops = summarize(readIops);
+        result.mix->writeIops = summarize(writeIops);
+        result.mix->readOps = readOps;
+        result.mix->writeOps = writeOps;
+    }
     result.fileP50Seconds = median(p50);
     result.fileP99Seconds = median(p99);
     result.cpuSecondsPerGiB = measured > 0 ? cpuPerGiB / static_cast<double>(measured) : 0.0;
@@ -997,7 +1070,20 @@ namespace {
 
 void keepLatency(const CallLatency* caseLatency, CaseResult& caseResult)
 {
-    if (caseLatency && !caseLatency->calls.empty())
+    if (caseLatency && mixes(caseResult.testCase)) {
+        // The calls histogram holds the reads, `writes` the writes; the call latency is both together.
+        if (!caseResult.mix)
+            caseResult.mix.emplace();
+        if (!caseLatency->calls.empty())
+            caseResult.mix->readLatency = caseLatency->calls.distribution();
+        if (!caseLatency->writes.empty())
+            caseResult.mix->writeLatency = caseLatency->writes.distribution();
+        auto both = std::make_unique<LatencyHistogram>();
+        both->merge(caseLatency->calls);
+        both->merge(caseLatency->writes);
+        if (!both->empty())
+            caseResult.callLatency = both->distribution();
+    } else if (caseLatency && !caseLatency->calls.empty())
         caseResult.callLatency = caseLatency->calls.distribution();
     if (caseLatency && !caseLatency->syncs.empty())
         caseResult.syncLatency = caseLatency->syncs.distribution();

@@ -157,6 +157,18 @@ public:
     // A replay: the time its threads spent inside the calls, summed, and how many calls it made.
     virtual std::optional<double> insideSeconds() const { return std::nullopt; }
     virtual std::uint64_t callsMade() const { return 0; }
+    // A read/write mix (Case::readPercent): the requests and bytes it read and wrote; nullopt for other jobs.
+    struct MixCounts
+    {
+        std::uint64_t readOps = 0;
+        std::uint64_t readBytes = 0;
+        std::uint64_t writeOps = 0;
+        std::uint64_t writeBytes = 0;
+    };
+    virtual std::optional<MixCounts> mixCounts() const { return std::nullopt; }
+    // A uring-* job: io_uring's options the kernel gave its ring (an explicit value's, or what auto got);
+    // nullopt for every other job.
+    virtual std::optional<UringOptions> uringInEffect() const { return std::nullopt; }
 };
 
 class Strategy

@@ -538,11 +538,17 @@ std::vector<std::string> differencesOf(const Case& c, const CProgramOptions& opt
         d.emplace_back("the random order is a shuffle of its own (Fisher-Yates): every chunk once, as in "
                        "IOLab, but in another order than IOLab's");
     const bool uring = method.method == IoMethod::UringQueue;
-    if (uring && isWrite(c))
+    const bool explicitUring = c.uring.mode == UringOptions::Mode::Explicit;
+    if (uring && !explicitUring && isWrite(c))
         d.emplace_back("IOLab registers the file and the pattern's memory with the ring (a fixed file and "
-                       "buffer); this program does not");
-    if (uring && !isWrite(c))
-        d.emplace_back("IOLab registers the file with the ring (a fixed file); this program does not");
+                       "buffer) where the kernel allows; this program does not");
+    if (uring && !explicitUring && !isWrite(c))
+        d.emplace_back("IOLab registers the file and its buffers with the ring (a fixed file and buffers) "
+                       "where the kernel allows; this program does not");
+    if (uring && explicitUring && c.uring != UringOptions::plain())
+        d.emplace_back(fmt::format("IOLab ran io_uring with {} (the --uring axis); this program sets up a "
+                                   "plain ring: no registered file or buffers, no SQPOLL thread, no IOPOLL",
+                                   toString(c.uring)));
     if (method.method == IoMethod::FileSet)
         d.emplace_back("the set's folders hold 64 files each, one level deep (IOLab nests them two levels "
                        "deep); IOLab also times each file (median and 99th percentile), this program the "
@@ -606,6 +612,17 @@ CProgram cProgram(const Case& c, const CProgramOptions& options)
         return unavailable(options.title,
                            fmt::format("IOLab has no C program of the {} strategy writing to {}.", c.strategy,
                                        toString(c.target)));
+    if (mixes(c) || c.randomDist.hotSpot())
+        return unavailable(
+            options.title,
+            fmt::format(
+                "IOLab's C programs read uniformly and only read: this case's {} is not in any template. "
+                "Its fio job (export-job --fio) runs the same mix and hot spot (rwmixread, "
+                "random_distribution).",
+                mixes(c) && c.randomDist.hotSpot()
+                    ? fmt::format("{}% read mix over {}", *c.readPercent, randomDistWords(c.randomDist))
+                : mixes(c) ? fmt::format("{}% read mix", *c.readPercent)
+                           : randomDistWords(c.randomDist)));
     // The pipe program's reader is a thread that blocks in its calls, its writer's buffers in normal pages.
     if (pipe) {
         const std::string kind = extraAxisValue(c, "readerKinds", "thread");

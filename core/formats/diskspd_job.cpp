@@ -124,6 +124,11 @@ void mapStrategy(const Case& c, const StrategyMethod& method, Command& cmd)
             "IOLab kept {} requests in flight with io_uring; DiskSpd keeps -o{} in flight on an I/O "
             "completion port, Windows's asynchronous I/O",
             cmd.outstanding, cmd.outstanding));
+        if (c.uring.mode == UringOptions::Mode::Explicit && c.uring != UringOptions::plain())
+            cmd.differences.emplace_back(fmt::format(
+                "IOLab ran io_uring with {}; DiskSpd has no registered buffers or files, no submission-queue "
+                "polling thread and no polled completions to ask for",
+                toString(c.uring)));
         break;
     case IoMethod::OverlappedQueue:
         cmd.outstanding = std::max<std::uint32_t>(c.queueDepth, 1);
@@ -296,6 +301,34 @@ DiskspdJob diskspdJob(const Case& c, const DiskspdJobOptions& options)
     }
     mapSync(c, *method, cmd);
     mapRead(c, cmd, seconds);
+    // A read/write mix: DiskSpd's -w is the share of writes, drawn per request as IOLab's are.
+    const std::uint32_t writePercent = mixes(c) ? 100 - *c.readPercent : 0;
+    if (mixes(c)) {
+        cmd.source = "-Zr";
+        cmd.differences.emplace_back(fmt::format(
+            "IOLab's writes ({}% of requests) put the same bytes back where they were; DiskSpd's write "
+            "fresh random bytes (-Zr)",
+            writePercent));
+    }
+    // A hot spot: DiskSpd has no Zipf or Pareto, only shares of the I/O over stretches of the file
+    // (-rdpct, DiskSpd 2.1): the hottest 1% and the next 9% of the file get the shares the distribution
+    // gives them, the rest of the file the rest; inside each stretch DiskSpd is uniform.
+    std::string distribution;
+    if (c.randomDist.hotSpot()) {
+        const std::uint64_t chunks =
+            std::max<std::uint64_t>(1, c.totalBytes / std::max<std::uint64_t>(1, c.chunkBytes));
+        const double top1 = hotShare(c.randomDist, chunks, 0.01);
+        const double top10 = hotShare(c.randomDist, chunks, 0.10);
+        const auto first = static_cast<int>(std::lround(top1 * 100));
+        const auto second = std::max(0, static_cast<int>(std::lround(top10 * 100)) - first);
+        distribution = fmt::format("-rdpct{}/1:{}/9", first, second);
+        cmd.differences.emplace_back(fmt::format(
+            "IOLab drew its offsets from {} over the whole file, its hot chunks scattered through it; "
+            "DiskSpd "
+            "has neither Zipf nor Pareto: -rdpct sends {}% of the I/O to the file's first 1% and {}% to the "
+            "next 9% (the shares IOLab's distribution gives its hottest 1% and 10%), uniform inside each",
+            randomDistWords(c.randomDist), first, second));
+    }
     // DiskSpd's own write buffer repeats the bytes 0 to 255, which compress well: writes take fresh random
     // bytes per write instead (-Zr), or zeros (-Z) for IOLab's zeros.
     if (cmd.write) {
@@ -364,8 +397,10 @@ DiskspdJob diskspdJob(const Case& c, const DiskspdJobOptions& options)
                                   fmt::format("-o{}", cmd.outstanding),
                                   fmt::format("-t{}", cmd.threadsPerTarget),
                                   cmd.random ? "-r" : "-s",
-                                  cmd.write ? "-w100" : "-w0",
+                                  cmd.write ? "-w100" : fmt::format("-w{}", writePercent),
                                   caching};
+    if (!distribution.empty())
+        args.push_back(distribution);
     if (!cmd.hint.empty())
         args.push_back(cmd.hint);
     if (!cmd.source.empty())

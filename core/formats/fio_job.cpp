@@ -43,15 +43,44 @@ struct Mapping
 // fio's registerfiles and fixedbufs do. How they hand requests to the kernel (a quarter of the queue at a
 // time from a depth of 4, uring_queue.h's submissionGroup) fio cannot copy: the job says so, with what it was
 // measured to move (tests/perf/README.md, issue 34).
-void mapUringQueue(Mapping& m)
+void mapUringQueue(Mapping& m, const Case& c)
 {
-    m.extra.emplace_back("registerfiles", "1");
-    m.extra.emplace_back("fixedbufs", "1");
-    m.notes.emplace_back(fmt::format(
-        "fixedbufs=1 registers iodepth x bs ({}) of buffers, as IOLab registers its own; fio not run as root "
-        "fails with \"Cannot allocate memory\" when that exceeds the locked-memory limit (ulimit -l): raise "
-        "it, or delete the line (IOLab falls back to unregistered buffers there too)",
-        formatBytes(std::uint64_t{m.depth} * m.bs)));
+    // The case's io_uring options (the --uring axis): auto (and files from before it) registered the file
+    // and the buffers where the kernel allowed; an explicit value names each option, as fio's own do.
+    const UringOptions& uring = c.uring;
+    const bool explicitOptions = uring.mode == UringOptions::Mode::Explicit;
+    const bool fixedBuffers = !explicitOptions || uring.fixedBuffers;
+    const bool registeredFiles = !explicitOptions || uring.registeredFiles || uring.sqPoll;
+    if (registeredFiles)
+        m.extra.emplace_back("registerfiles", "1");
+    if (fixedBuffers)
+        m.extra.emplace_back("fixedbufs", "1");
+    if (uring.sqPoll)
+        m.extra.emplace_back("sqthread_poll", "1");
+    if (uring.ioPoll)
+        m.extra.emplace_back("hipri", "1");
+    if (!explicitOptions)
+        m.differences.emplace_back(
+            "IOLab's io_uring options were auto: it registers the file and the buffers where the kernel "
+            "allows and runs unregistered where it refuses (the result's uringInEffect says which); fio's "
+            "registerfiles and fixedbufs fail the job instead");
+    if (uring.sqPoll && !uring.registeredFiles)
+        m.differences.emplace_back(
+            "fio's sqthread_poll always registers the file too (registerfiles), so this job does; IOLab's "
+            "sqpoll without registerfiles did not: the kernel looks the file up for each request there");
+    if (uring.ioPoll)
+        m.notes.emplace_back("hipri=1 polls for completions (IORING_SETUP_IOPOLL): on a device without poll "
+                             "queues fio fails each request with \"Operation not supported\", where IOLab "
+                             "refuses the case before it runs");
+    if (fixedBuffers)
+        m.notes.emplace_back(fmt::format(
+            "fixedbufs=1 registers iodepth x bs ({}) of buffers, as IOLab registers its own; fio not run as "
+            "root fails with \"Cannot allocate memory\" when that exceeds the locked-memory limit (ulimit "
+            "-l): "
+            "raise it, or delete the line ({})",
+            formatBytes(std::uint64_t{m.depth} * m.bs),
+            explicitOptions ? "IOLab's fixedbufs is refused there too"
+                            : "IOLab's auto falls back to unregistered buffers there"));
     if (m.depth >= 4)
         m.differences.emplace_back(fmt::format(
             "IOLab hands its requests to the kernel {} at a time (a quarter of the queue) without waiting, "
@@ -79,6 +108,8 @@ Mapping mapStrategy(const Case& c, const StrategyMethod& method)
     m.direct = method.direct;
     if (method.random)
         m.rw = read ? "randread" : "randwrite";
+    if (mixes(c))
+        m.rw = "randrw";
     switch (method.method) {
     case IoMethod::StdioChunk:
     case IoMethod::StdioByte: {
@@ -135,7 +166,7 @@ Mapping mapStrategy(const Case& c, const StrategyMethod& method)
         m.depth = std::max<std::uint32_t>(c.queueDepth, 1);
         m.sharedRandomFile = method.sharedFile;
         if (method.method == IoMethod::UringQueue)
-            mapUringQueue(m);
+            mapUringQueue(m, c);
         break;
     case IoMethod::FileSet:
         m.engine = "psync";
@@ -275,6 +306,24 @@ FioJob fioJob(const Case& c, const FioJobOptions& options)
             break;
         }
     } else {
+        if (mixes(c)) {
+            set("rwmixread", std::to_string(*c.readPercent));
+            set("end_fsync", "1");
+            m.differences.emplace_back(fmt::format(
+                "each of IOLab's requests reads with probability {}% and otherwise writes the same bytes "
+                "back, "
+                "from a generator of its own per thread; fio's rwmixread draws the same share its own way",
+                *c.readPercent));
+            m.differences.emplace_back("IOLab's durable rate includes an fsync of the file after the mix; "
+                                       "end_fsync=1 makes fio's time include it too");
+        }
+        if (c.randomDist.hotSpot()) {
+            set("random_distribution", toString(c.randomDist));
+            m.differences.emplace_back(
+                "IOLab draws the hot spot's ranks exactly (rejection-inversion for Zipf, fio's formula for "
+                "Pareto) and scatters them over the file with a permutation; fio scatters them with a hash, "
+                "which folds a few ranks onto one block: the hot blocks lie elsewhere, with the same share");
+        }
         set("invalidate", c.cache == CacheState::Warm ? "0" : "1");
         if (c.cache == CacheState::Warm)
             m.differences.emplace_back(

@@ -148,6 +148,47 @@ CsvRow thermalFields(const CaseResult& c)
     return row;
 }
 
+// A read/write mix, each way: rate, IOPS and p99 latency (reads first); empty for other cases.
+CsvRow mixHeader()
+{
+    return {"read_MBps", "read_iops", "read_p99_us", "write_MBps", "write_iops", "write_p99_us"};
+}
+
+CsvRow mixSideFields(double mbps, double iops, const std::optional<LatencySummary>& latency)
+{
+    return {number(mbps), number(iops),
+            latency && latency->count > 0 ? microseconds(static_cast<double>(latency->p99Ns)) : ""};
+}
+
+CsvRow mixFields(const std::optional<MixFigures>& m)
+{
+    if (!m)
+        return CsvRow(6);
+    CsvRow row = mixSideFields(m->reads.mbps, m->reads.iops, m->reads.latency);
+    const CsvRow writes = mixSideFields(m->writes.mbps, m->writes.iops, m->writes.latency);
+    row.insert(row.end(), writes.begin(), writes.end());
+    return row;
+}
+
+CsvRow caseMixFields(const std::optional<CaseMix>& m, bool ok)
+{
+    if (!m || !ok)
+        return CsvRow(6);
+    const auto p99 = [](const std::optional<LatencyDistribution>& d) {
+        return d ? std::optional<LatencySummary>(d->summary) : std::nullopt;
+    };
+    CsvRow row = mixSideFields(m->readMBps.median, m->readIops.median, p99(m->readLatency));
+    const CsvRow writes = mixSideFields(m->writeMBps.median, m->writeIops.median, p99(m->writeLatency));
+    row.insert(row.end(), writes.begin(), writes.end());
+    return row;
+}
+
+// io_uring's options in effect ("fixedbufs+registerfiles", "plain"); empty for other cases and older files.
+std::string uringInEffectText(const std::optional<UringOptions>& inEffect)
+{
+    return inEffect ? toString(*inEffect) : std::string();
+}
+
 CsvRow joinRows(CsvRow head, const CsvRow& middle, const CsvRow& tail)
 {
     head.insert(head.end(), middle.begin(), middle.end());
@@ -186,8 +227,9 @@ std::vector<CsvRow> repetitionRows(const RunResult& result)
                              "cached_after_bytes",
                              "dirty_before_bytes",
                              "dirty_after_bytes"}));
-    rows.front() = joinRows(joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync")),
-                            exposureHeader(), joinRows(budgetHeader(), steadyHeader(), {}));
+    rows.front() =
+        joinRows(joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync")), exposureHeader(),
+                 joinRows(budgetHeader(), steadyHeader(), joinRows({"uring_in_effect"}, mixHeader(), {})));
     for (const auto& c : result.cases) {
         const auto& k = c.testCase;
         const CsvRow base = joinRows({std::to_string(c.index + 1)}, caseFields(k), {toString(c.status)});
@@ -225,7 +267,8 @@ std::vector<CsvRow> repetitionRows(const RunResult& result)
                                    optionalNumber(r.dirtyAfterBytes)});
             row = joinRows(joinRows(row, latencyFields(r.callLatency), latencyFields(r.syncLatency)),
                            exposureFields(r.atRisk),
-                           joinRows(budgetFields(r.memoryBudget), steadyFields(r.steady), {}));
+                           joinRows(budgetFields(r.memoryBudget), steadyFields(r.steady),
+                                    joinRows({uringInEffectText(r.uringInEffect)}, mixFields(r.mix), {})));
             rows.push_back(std::move(row));
         }
     }
@@ -240,8 +283,9 @@ std::vector<CsvRow> summaryRows(const RunResult& result)
                              "ci95_low_MBps", "ci95_high_MBps", "cv_pct", "durable_MBps", "speedup_vs_stdio",
                              "cpu_s_per_GiB", "peak_rss_bytes", "stability_MBps", "files_per_s",
                              "file_p50_ms", "file_p99_ms", "cache_method", "iops", "latency"}));
-    rows.front() = joinRows(joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync")),
-                            exposureHeader(), joinRows(budgetHeader(), thermalHeader(), {}));
+    rows.front() =
+        joinRows(joinRows(rows.front(), latencyHeader("lat"), latencyHeader("sync")), exposureHeader(),
+                 joinRows(budgetHeader(), thermalHeader(), joinRows({"uring_in_effect"}, mixHeader(), {})));
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
         const auto& c = result.cases[i];
         const auto& k = c.testCase;
@@ -270,8 +314,10 @@ std::vector<CsvRow> summaryRows(const RunResult& result)
              c.latencyChoice}));
         rows.back() = joinRows(rows.back(), latencyFields(ok ? summaryOf(c.callLatency) : std::nullopt),
                                latencyFields(ok ? summaryOf(c.syncLatency) : std::nullopt));
-        rows.back() = joinRows(rows.back(), exposureFields(ok ? c.atRisk : std::nullopt),
-                               joinRows(budgetFields(c.memoryBudget), thermalFields(c), {}));
+        rows.back() =
+            joinRows(rows.back(), exposureFields(ok ? c.atRisk : std::nullopt),
+                     joinRows(budgetFields(c.memoryBudget), thermalFields(c),
+                              joinRows({uringInEffectText(c.uringInEffect)}, caseMixFields(c.mix, ok), {})));
     }
     for (const auto& r : result.refused) {
         const auto& k = r.testCase;

@@ -187,6 +187,54 @@ LatencyDistribution distributionFromJson(const json& j)
     return d;
 }
 
+// A read/write mix, each way: requests, bytes, rate, IOPS and, where timed, latency.
+json mixSideJson(const MixSide& side)
+{
+    json j{{"ops", side.ops}, {"bytes", side.bytes}, {"mbps", side.mbps}, {"iops", side.iops}};
+    if (side.latency)
+        j["latency"] = summaryJson(*side.latency);
+    return j;
+}
+
+MixSide mixSideFromJson(const json& j)
+{
+    MixSide side;
+    j.at("ops").get_to(side.ops);
+    j.at("bytes").get_to(side.bytes);
+    j.at("mbps").get_to(side.mbps);
+    j.at("iops").get_to(side.iops);
+    if (const auto it = j.find("latency"); it != j.end())
+        side.latency = summaryFromJson(*it);
+    return side;
+}
+
+json caseMixJson(const CaseMix& mix)
+{
+    json j{{"readMBps", mix.readMBps},   {"writeMBps", mix.writeMBps}, {"readIops", mix.readIops},
+           {"writeIops", mix.writeIops}, {"readOps", mix.readOps},     {"writeOps", mix.writeOps}};
+    if (mix.readLatency)
+        j["readLatency"] = distributionJson(*mix.readLatency);
+    if (mix.writeLatency)
+        j["writeLatency"] = distributionJson(*mix.writeLatency);
+    return j;
+}
+
+CaseMix caseMixFromJson(const json& j)
+{
+    CaseMix mix;
+    j.at("readMBps").get_to(mix.readMBps);
+    j.at("writeMBps").get_to(mix.writeMBps);
+    j.at("readIops").get_to(mix.readIops);
+    j.at("writeIops").get_to(mix.writeIops);
+    j.at("readOps").get_to(mix.readOps);
+    j.at("writeOps").get_to(mix.writeOps);
+    if (const auto it = j.find("readLatency"); it != j.end())
+        mix.readLatency = distributionFromJson(*it);
+    if (const auto it = j.find("writeLatency"); it != j.end())
+        mix.writeLatency = distributionFromJson(*it);
+    return mix;
+}
+
 } // namespace
 
 void to_json(json& j, const RepetitionResult& r)
@@ -236,6 +284,10 @@ void to_json(json& j, const RepetitionResult& r)
             json{{"fromSeconds", r.steady->fromSeconds},       {"fromBytes", r.steady->fromBytes},
                  {"reachedSeconds", r.steady->reachedSeconds}, {"mbps", r.steady->mbps},
                  {"fastestMBps", r.steady->fastestMBps},       {"deviceRate", r.steady->deviceRate}};
+    if (r.mix) // a read/write mix's two ways; absent from other cases and older files
+        j["mix"] = json{{"reads", mixSideJson(r.mix->reads)}, {"writes", mixSideJson(r.mix->writes)}};
+    if (r.uringInEffect) // io_uring's options the kernel gave; absent for other cases and older files
+        j["uringInEffect"] = toString(*r.uringInEffect);
 }
 
 void from_json(const json& j, RepetitionResult& r)
@@ -275,6 +327,8 @@ void from_json(const json& j, RepetitionResult& r)
         r.insideSeconds = it->get<double>();
         r.replayedCalls = j.value("replayedCalls", std::uint64_t{0});
     }
+    if (const auto it = j.find("uringInEffect"); it != j.end())
+        r.uringInEffect = parseUringOptions(it->get<std::string>());
     if (const auto it = j.find("steady"); it != j.end()) {
         SteadyState steady;
         it->at("fromSeconds").get_to(steady.fromSeconds);
@@ -285,6 +339,8 @@ void from_json(const json& j, RepetitionResult& r)
         it->at("deviceRate").get_to(steady.deviceRate);
         r.steady = steady;
     }
+    if (const auto it = j.find("mix"); it != j.end())
+        r.mix = MixFigures{mixSideFromJson(it->at("reads")), mixSideFromJson(it->at("writes"))};
 }
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KillCheck, killAfterSeconds, pointBytes, landed, exit,
@@ -403,6 +459,10 @@ void to_json(json& j, const CaseResult& c)
         j["thermalBefore"] = thermalJson(*c.thermalBefore);
     if (c.thermalAfter)
         j["thermalAfter"] = thermalJson(*c.thermalAfter);
+    if (c.mix)
+        j["mix"] = caseMixJson(*c.mix);
+    if (c.uringInEffect) // io_uring's options the kernel gave; absent for other cases and older files
+        j["uringInEffect"] = toString(*c.uringInEffect);
 }
 
 void from_json(const json& j, CaseResult& c)
@@ -443,6 +503,10 @@ void from_json(const json& j, CaseResult& c)
         c.thermalBefore = thermalFromJson(*it);
     if (const auto it = j.find("thermalAfter"); it != j.end())
         c.thermalAfter = thermalFromJson(*it);
+    if (const auto it = j.find("mix"); it != j.end())
+        c.mix = caseMixFromJson(*it);
+    if (const auto it = j.find("uringInEffect"); it != j.end())
+        c.uringInEffect = parseUringOptions(it->get<std::string>());
 }
 
 json resultToJson(const RunResult& r)

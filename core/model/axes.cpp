@@ -8,6 +8,7 @@
 #include "core/model/memory_budget.h"
 #include "core/model/replay.h"
 #include "core/model/strategy_info.h"
+#include "core/model/strategy_methods.h"
 
 #include <fmt/format.h>
 
@@ -42,7 +43,10 @@ enum RefusalRank : int
     kMemoryLimitRank = 81, // a memory limit needs a write to a file, a memory cgroup, and room for the case
     kSteadyRank = 82,      // until steady needs a writer's own loop into a file, in IOLab's process
     kFreeShareRank =
-        83, // a share of free space needs a write to a file and a target whose free space is known
+        83,          // a share of free space needs a write to a file and a target whose free space is known
+    kUringRank = 84, // io_uring's options need a uring-* strategy, IOPOLL direct I/O without syncs
+    kMixRank = 86,   // a read/write mix needs a random reader of a shared file
+    kRandomDistRank = 87, // a hot spot needs a strategy that picks random offsets independently
 };
 
 // The results table's columns of the built-in axes, in this order; a declared axis's column defaults to 100.
@@ -63,6 +67,8 @@ enum ColumnRank : int
     kMemoryLimitColumn = 74,
     kSteadyColumn = 73,
     kFreeShareColumn = 71,
+    kMixColumn = 56,
+    kUringColumn = 59,
 };
 
 std::uint32_t parseThreadCount(std::string_view text, std::string_view where)
@@ -1405,6 +1411,252 @@ AxisSpec freeShareAxis()
     return share;
 }
 
+// The strategies a mix or a hot spot is for, and why the others refuse one: a random reader picks each offset
+// on its own over one shared file that holds the data (takesMix), where a random writer visits every chunk of
+// its own new file once.
+std::string mixRefusal(const Case& c, const StrategyInfo& info, std::string_view what)
+{
+    if (info.direction == Direction::Write && info.randomOffsets)
+        return fmt::format(
+            "{} writes every chunk of a new file once, in a shuffled order, so {} does not apply: "
+            "the random readers (read-random, uring-random-read, ...) take it over their shared "
+            "data file, writing the same bytes back in place",
+            c.strategy, what);
+    return fmt::format(
+        "{} does not apply to {}: it is for the random readers of a shared file (read-random, "
+        "read-random-direct, uring-random-read, overlapped-random-read and their -direct forms)",
+        what, c.strategy);
+}
+
+AxisSpec readPercentAxis()
+{
+    using Share = std::optional<std::uint32_t>;
+    AxisSpec mix = typedAxis<Share>(
+        {"read share", "readPercents", "readPercent", "read_percent", "--read-percent",
+         "Random readers of a shared file (read-random, uring-random-read, overlapped-random-read and their "
+         "-direct forms): the share of requests that read, the rest writing the same bytes back in place, "
+         "e.g. 70 (fio's rwmixread; 0 to 100)"},
+        AxisValueKind::Text, &Case::readPercent, &MatrixGroup::readPercents,
+        {[](const Share& p) { return p ? std::to_string(*p) : std::string("none"); },
+         [](const Share& p) { return p ? fmt::format("{}%", *p) : std::string("none"); },
+         [](std::string_view t, std::string_view where) -> Share {
+             if (t == "none")
+                 return std::nullopt; // every request reads
+             try {
+                 return parseReadPercent(t);
+             } catch (const InputError& e) {
+                 throw InputError(where.empty() ? std::string(e.what())
+                                                : fmt::format("{}: {}", where, e.what()));
+             }
+         },
+         "none"},
+        takesMix, [](const StrategyInfo&) { return Share{}; });
+    mix.oldFileValue = "none"; // results from before mixes: every request read
+    // The editor's rows keep the default implicit (an empty list reads as it), so that a random reader's row
+    // groups with the other readers' as a matrix file lists them.
+    mix.setDefault = [](MatrixGroup& g, const StrategyInfo&) {
+        g.readPercents.clear();
+    };
+    mix.emptyIsDefault = true;
+    mix.labelText = [](const Case& c) {
+        return c.readPercent ? fmt::format("read={}%", *c.readPercent) : std::string();
+    };
+    mix.labelRank = 6;
+    mix.editorField = AxisEditorField{
+        .label = "Read share:",
+        .tip = "A read/write mix in one case, as fio's rwmixread: each request of a random reader reads with "
+               "this probability, else writes the same bytes back where they were. Reads and writes are "
+               "reported apart (rate, IOPS, latency).",
+        .common = {"none", "100%", "70%", "50%", "30%", "0%"},
+        .fieldName = "read share",
+        .noneTakes = "None of %1 is a random reader of a shared file: only those take a read/write mix.",
+        .notTaken = "(random readers only)",
+        .summary = "%1 reads",
+        .summaryRank = 7,
+        .check =
+            [](std::string_view t) {
+                if (t != "none")
+                    (void)parseReadPercent(t);
+            },
+    };
+    mix.refusals = {{kMixRank, [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+                         if (!c.readPercent || takesMix(info))
+                             return std::string();
+                         return mixRefusal(c, info, fmt::format("a read share ({}%)", *c.readPercent));
+                     }}};
+    mix.columnHeader = "Mix, offsets";
+    mix.column = {.tip =
+                      "Random readers: the share of requests that read (the rest write the same bytes back), "
+                      "and where the offsets land: uniform, or a Zipf or Pareto hot spot",
+                  .rank = kMixColumn,
+                  .text =
+                      [](const Case& c) {
+                          return c.readPercent ? fmt::format("{}% read", *c.readPercent) : std::string();
+                      },
+                  .wanted =
+                      [](const Case& c) {
+                          return c.readPercent.has_value() || c.randomDist.hotSpot();
+                      }};
+    mix.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = mix.column.text};
+    mix.shortText = [](const Case& c) {
+        return c.readPercent ? fmt::format("r{}%", *c.readPercent) : std::string();
+    };
+    mix.shortRank = 6;
+    // Not a way of doing the I/O but the workload it serves: a mix is ranked only against mixes of the same
+    // share (the Summary answers each share apart, the heatmap gives it a row of its own).
+    mix.arrangement = true;
+    return mix;
+}
+
+AxisSpec randomDistAxis()
+{
+    AxisSpec dist = typedAxis<RandomDist>(
+        {"random distribution", "randomDists", "randomDist", "random_dist", "--random-dist",
+         "Random readers: where the offsets land, uniform (the default), zipf:THETA (e.g. zipf:1.2) or "
+         "pareto:H (e.g. pareto:0.9: 90% of requests on 10% of the file), as fio's random_distribution"},
+        AxisValueKind::Text, &Case::randomDist, &MatrixGroup::randomDists,
+        namedValues(parseRandomDist, "none"), takesMix, [](const StrategyInfo&) {
+            return RandomDist{RandomDistKind::Uniform, 0};
+        });
+    dist.oldFileValue = "none"; // results from before the axis: a random reader's offsets were uniform
+    dist.setDefault = [](MatrixGroup& g, const StrategyInfo&) {
+        g.randomDists.clear(); // uniform, implicit (see the read share's)
+    };
+    dist.emptyIsDefault = true;
+    dist.labelText = [](const Case& c) {
+        return c.randomDist.hotSpot() ? fmt::format("dist={}", toString(c.randomDist)) : std::string();
+    };
+    dist.labelRank = 6;
+    dist.editorField = AxisEditorField{
+        .label = "Offsets:",
+        .tip =
+            "Where a random reader's requests land: uniform over the file, or a hot spot as fio's "
+            "random_distribution makes one: zipf:1.2 (rank k drawn in proportion to 1/k^1.2) or pareto:0.9 "
+            "(90% of requests on 10% of the file).",
+        .common = {"uniform", "zipf:1.2", "pareto:0.9"},
+        .fieldName = "offsets",
+        .noneTakes = "None of %1 is a random reader of a shared file: only those take a hot spot.",
+        .notTaken = "(random readers only)",
+        .summary = "offsets %1",
+        .summaryRank = 8,
+        .check = [](std::string_view t) { (void)parseRandomDist(t); },
+    };
+    // A random reader whose case names none (built in code, an older file) reads uniformly: not refused.
+    dist.refusals = {{kRandomDistRank, [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+                          if (takesMix(info) || c.randomDist.kind == RandomDistKind::None)
+                              return std::string();
+                          return mixRefusal(
+                              c, info, fmt::format("a random distribution ({})", toString(c.randomDist)));
+                      }}};
+    dist.column = {
+        .sharedWith = "readPercent",
+        .text = [](const Case& c) { return c.randomDist.hotSpot() ? toString(c.randomDist) : std::string(); },
+        .wanted =
+            [](const Case& c) {
+                return c.readPercent.has_value() || c.randomDist.hotSpot();
+            }};
+    dist.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = dist.column.text};
+    dist.shortText = [](const Case& c) {
+        return c.randomDist.hotSpot() ? toString(c.randomDist) : std::string();
+    };
+    dist.shortRank = 6;
+    // A hot spot changes what the device and the cache see: ranked only against the same distribution.
+    dist.arrangement = true;
+    return dist;
+}
+
+// io_uring's own options (issue 39): each switched on and off per case, so that a user sees what each buys.
+AxisSpec uringAxis()
+{
+    const auto takes = [](const StrategyInfo& info) {
+        return info.takesUringOptions;
+    };
+    AxisSpec uring = typedAxis(
+        {"io_uring options", "uringOptions", "uring", "uring", "--uring",
+         "uring-* strategies: io_uring's own options: auto (the file and buffers registered where the kernel "
+         "allows, the default), plain (none), or fixedbufs, registerfiles, sqpoll and iopoll joined by '+' "
+         "(e.g. fixedbufs+registerfiles); an option named is refused with the reason where the kernel or "
+         "the device will not have it, and the result says which were in effect"},
+        AxisValueKind::Text, &Case::uring, &MatrixGroup::uringOptions, namedValues(parseUringOptions, "n/a"),
+        takes, [](const StrategyInfo&) { return UringOptions::automatic(); });
+    // Results from before the axis: the uring-* queues registered the file and the buffers where the kernel
+    // allowed, which is auto; every other strategy had no such options.
+    uring.oldFileValue = "auto";
+    // The editor's rows keep auto implicit (an empty list reads as it), so that a uring-* row groups with the
+    // overlapped-* one beside it as the presets list them.
+    uring.setDefault = [](MatrixGroup& g, const StrategyInfo&) {
+        g.uringOptions.clear();
+    };
+    uring.emptyIsDefault = true;
+    uring.parse = [](Case& c, std::string_view t) {
+        c.uring = parseUringOptions(t);
+        const StrategyMethod* method = strategyMethod(c.strategy);
+        if (t == "auto" && (method == nullptr || method->method != IoMethod::UringQueue))
+            c.uring = {}; // an old file's other strategies (the strategy is read first)
+    };
+    uring.labelText = [](const Case& c) {
+        return c.uring.mode == UringOptions::Mode::Explicit ? "uring=" + toString(c.uring) : std::string();
+    };
+    uring.labelRank = 8;
+    uring.editorField = AxisEditorField{
+        .label = "io_uring options:",
+        .tip = "io_uring's own options for the uring-* strategies: auto registers the file and the buffers "
+               "where the kernel allows; plain uses none; fixedbufs (registered buffers), registerfiles (a "
+               "registered file), sqpoll (a kernel thread polls the submission queue) and iopoll (polled "
+               "completions: O_DIRECT on a device with poll queues) can be joined with '+'.",
+        .common = {"auto", "plain", "fixedbufs", "registerfiles", "fixedbufs+registerfiles", "sqpoll",
+                   "iopoll"},
+        .fieldName = "io_uring options",
+        .noneTakes = "None of %1 is a uring-* strategy.",
+        .notTaken = "(uring-* only)",
+        .summary = "io_uring %1",
+        .summaryRank = 6,
+        .check = [](std::string_view t) { (void)parseUringOptions(t); },
+    };
+    uring.refusals = {{kUringRank, [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+                           if (!info.takesUringOptions)
+                               return c.uring.applies()
+                                          ? fmt::format("io_uring options {} apply to the uring-* queued "
+                                                        "strategies; {} has none",
+                                                        toString(c.uring), c.strategy)
+                                          : std::string();
+                           if (!c.uring.ioPoll)
+                               return std::string();
+                           if (!info.needsDirectIo)
+                               return fmt::format("iopoll polls the device for the completions of O_DIRECT "
+                                                  "requests; {} goes through the page cache (use {}-direct)",
+                                                  c.strategy, c.strategy);
+                           if (c.sync.mode != SyncMode::None && c.sync.mode != SyncMode::OSync &&
+                               c.sync.mode != SyncMode::ODsync)
+                               return fmt::format("an iopoll ring takes only reads and writes, so the sync "
+                                                  "policy {} (an io_uring fsync) cannot go through it",
+                                                  toString(c.sync));
+                           return std::string();
+                       }}};
+    uring.columnHeader = "io_uring";
+    uring.column = {
+        .tip = "io_uring's own options asked for (the result's uringInEffect says which the "
+               "kernel gave): auto, plain, fixedbufs, registerfiles, sqpoll, iopoll",
+        .rank = kUringColumn,
+        // Beside the strategy: two rows of one strategy that differ only here are the point.
+        .leading = true,
+        .text = [](const Case& c) { return c.uring.applies() ? toString(c.uring) : std::string(); },
+        .wanted =
+            [](const Case& c) {
+                return c.uring.mode == UringOptions::Mode::Explicit;
+            }};
+    uring.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = [](const Case& c) {
+                                              return c.uring.mode == UringOptions::Mode::Explicit
+                                                         ? "uring " + toString(c.uring)
+                                                         : std::string();
+                                          }};
+    uring.shortText = [](const Case& c) {
+        return c.uring.mode == UringOptions::Mode::Explicit ? toString(c.uring) : std::string();
+    };
+    uring.shortRank = 5;
+    return uring;
+}
+
 AxisSpec completeExtraAxis(AxisSpec spec);
 
 // A replay case's trace (iolab-cli run --replay): what it re-issues. A replay's size, chunk and threads are
@@ -1682,6 +1934,9 @@ std::vector<AxisSpec> builtinAxes()
     axes.push_back(memoryLimitAxis());
     axes.push_back(steadyAxis());
     axes.push_back(freeShareAxis());
+    axes.push_back(readPercentAxis());
+    axes.push_back(randomDistAxis());
+    axes.push_back(uringAxis());
     axes.push_back(completeExtraAxis(replayAxis()));
     axes.push_back(completeExtraAxis(replayTimingAxis()));
     axes.push_back(completeExtraAxis(replayVariantAxis()));

@@ -151,6 +151,9 @@ struct AxisSpec
     std::function<void(MatrixGroup& to, const MatrixGroup& from)> mergeValues;
     std::function<void(MatrixGroup&)> clearValues;
     std::function<void(MatrixGroup&, const StrategyInfo&)> setDefault;
+    // An empty list stands for the default (setDefault leaves it empty): the editor's row may leave it so,
+    // and rows of strategies that do not take the axis group with it (a read share, io_uring's options).
+    bool emptyIsDefault = false;
     // The values a new editor row starts with when the axis has no default (sizes: "256M").
     std::vector<std::string> editorStart;
     // The editor picks it for the whole matrix (the target kind), not per strategy.

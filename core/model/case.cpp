@@ -8,8 +8,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
+#include <string>
 
 namespace iolab {
 
@@ -377,6 +380,151 @@ SteadyRule parseSteadyRule(std::string_view text)
     return rule;
 }
 
+std::string toString(RandomDist dist)
+{
+    switch (dist.kind) {
+    case RandomDistKind::None:
+        return "none";
+    case RandomDistKind::Uniform:
+        return "uniform";
+    case RandomDistKind::Zipf:
+        return fmt::format("zipf:{}", dist.param);
+    case RandomDistKind::Pareto:
+        return fmt::format("pareto:{}", dist.param);
+    }
+    return "?";
+}
+
+RandomDist parseRandomDist(std::string_view text)
+{
+    constexpr std::string_view kSpellings =
+        "use uniform, zipf:THETA (e.g. zipf:1.2) or pareto:H (e.g. pareto:0.9)";
+    if (text == "none")
+        return {};
+    if (text == "uniform")
+        return {RandomDistKind::Uniform, 0};
+    const std::size_t colon = text.find(':');
+    const std::string_view name = text.substr(0, colon);
+    RandomDist dist;
+    double low = 0;
+    double high = 0;
+    if (name == "zipf") {
+        dist.kind = RandomDistKind::Zipf;
+        low = 0.01;
+        high = 100;
+    } else if (name == "pareto") {
+        dist.kind = RandomDistKind::Pareto;
+        low = 0.01;
+        high = 0.99;
+    } else {
+        throw InputError(fmt::format("unknown random distribution '{}' ({})", text, kSpellings));
+    }
+    if (colon == std::string_view::npos)
+        throw InputError(fmt::format("'{}' needs its parameter, e.g. {} ({})", text,
+                                     dist.kind == RandomDistKind::Zipf ? "zipf:1.2" : "pareto:0.9",
+                                     kSpellings));
+    const std::string number(text.substr(colon + 1));
+    std::size_t used = 0;
+    double value = 0;
+    try {
+        value = std::stod(number, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != number.size() || !std::isfinite(value))
+        throw InputError(fmt::format("'{}' in '{}' is not a number ({})", number, text, kSpellings));
+    if (value < low || value > high)
+        throw InputError(fmt::format("{} {} is outside {} to {}",
+                                     name == "zipf" ? "zipf's theta" : "pareto's h", number, low, high));
+    // The canonical value: as typed, to the precision fio takes, so that "zipf:1.20" and "zipf:1.2" match.
+    dist.param = std::round(value * 1e4) / 1e4;
+    return dist;
+}
+
+std::uint32_t parseReadPercent(std::string_view text)
+{
+    std::string_view digits = text;
+    if (digits.ends_with('%'))
+        digits.remove_suffix(1);
+    std::uint32_t value = 0;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (digits.empty() || error != std::errc() || end != digits.data() + digits.size())
+        throw InputError(
+            fmt::format("read share '{}' is not a whole per cent (use 0 to 100, e.g. 70)", text));
+    if (value > 100)
+        throw InputError(fmt::format("read share {} is outside 0 to 100 per cent", text));
+    return value;
+}
+
+std::string randomDistWords(const RandomDist& dist)
+{
+    switch (dist.kind) {
+    case RandomDistKind::None:
+        return {};
+    case RandomDistKind::Uniform:
+        return "uniform";
+    case RandomDistKind::Zipf:
+        return fmt::format("a Zipf hot spot (theta {})", dist.param);
+    case RandomDistKind::Pareto:
+        // pareto:h and pareto:1-h are the same skew (fio's exponent is log h / log(1 - h)).
+        return fmt::format("a Pareto hot spot ({:.0f}% of requests on {:.0f}% of the file)",
+                           std::max(dist.param, 1 - dist.param) * 100,
+                           std::min(dist.param, 1 - dist.param) * 100);
+    }
+    return {};
+}
+
+namespace {
+
+// sum_{k=1..n} k^-theta: exact up to a million terms, the rest by the Euler-Maclaurin integral and its
+// first corrections (a relative error far below the per-mille the shares are quoted to).
+double zipfWeight(std::uint64_t n, double theta)
+{
+    constexpr std::uint64_t kExact = 1'000'000;
+    double sum = 0;
+    const std::uint64_t exact = std::min(n, kExact);
+    for (std::uint64_t k = exact; k >= 1; --k)
+        sum += std::pow(static_cast<double>(k), -theta);
+    if (n <= kExact)
+        return sum;
+    const auto a = static_cast<double>(kExact);
+    const auto b = static_cast<double>(n);
+    const auto integral = [theta](double x) {
+        return theta == 1.0 ? std::log(x) : std::pow(x, 1 - theta) / (1 - theta);
+    };
+    sum += integral(b) - integral(a) + (std::pow(b, -theta) - std::pow(a, -theta)) / 2 -
+           theta * (std::pow(b, -theta - 1) - std::pow(a, -theta - 1)) / 12;
+    return sum;
+}
+
+} // namespace
+
+double hotShare(const RandomDist& dist, std::uint64_t chunks, double chunkShare)
+{
+    chunkShare = std::clamp(chunkShare, 0.0, 1.0);
+    if (chunks == 0)
+        return 0;
+    switch (dist.kind) {
+    case RandomDistKind::None:
+    case RandomDistKind::Uniform:
+        return std::floor(chunkShare * static_cast<double>(chunks)) / static_cast<double>(chunks);
+    case RandomDistKind::Zipf: {
+        const auto hot = static_cast<std::uint64_t>(std::floor(chunkShare * static_cast<double>(chunks)));
+        if (hot == 0)
+            return 0;
+        return zipfWeight(hot, dist.param) / zipfWeight(chunks, dist.param);
+    }
+    case RandomDistKind::Pareto: {
+        // fio: x = u^(log h / log(1 - h)) in (0, 1], whose density rises towards 1 for h above one half and
+        // towards 0 below it: the hottest share s of the range holds 1 - (1 - s)^e or s^e of the requests,
+        // e = log(1 - h) / log h.
+        const double exponent = std::log(1 - dist.param) / std::log(dist.param);
+        return dist.param >= 0.5 ? 1 - std::pow(1 - chunkShare, exponent) : std::pow(chunkShare, exponent);
+    }
+    }
+    return 0;
+}
+
 std::string toString(DataPattern pattern)
 {
     switch (pattern.kind) {
@@ -491,6 +639,71 @@ FileSetSpec parseFileSet(std::string_view text)
                                      text, formatBytes(kMaxFileSetFileBytes)));
     set.meanBytes = (set.minBytes + set.maxBytes) / 2;
     return set;
+}
+
+namespace {
+
+struct UringOptionName
+{
+    const char* name;
+    bool UringOptions::*flag;
+};
+
+constexpr UringOptionName kUringOptionNames[] = {
+    {"fixedbufs", &UringOptions::fixedBuffers},
+    {"registerfiles", &UringOptions::registeredFiles},
+    {"sqpoll", &UringOptions::sqPoll},
+    {"iopoll", &UringOptions::ioPoll},
+};
+
+} // namespace
+
+std::string toString(const UringOptions& options)
+{
+    switch (options.mode) {
+    case UringOptions::Mode::NotApplicable:
+        return "n/a";
+    case UringOptions::Mode::Auto:
+        return "auto";
+    case UringOptions::Mode::Explicit:
+        break;
+    }
+    std::string out;
+    for (const auto& option : kUringOptionNames) {
+        if (options.*option.flag)
+            out += (out.empty() ? "" : "+") + std::string(option.name);
+    }
+    return out.empty() ? "plain" : out;
+}
+
+UringOptions parseUringOptions(std::string_view text)
+{
+    if (text == "auto")
+        return UringOptions::automatic();
+    if (text == "n/a")
+        return {};
+    UringOptions options = UringOptions::plain();
+    if (text == "plain")
+        return options;
+    std::string_view rest = text;
+    while (true) {
+        const std::size_t plus = rest.find('+');
+        const std::string_view part = rest.substr(0, plus);
+        const auto* option = std::find_if(std::begin(kUringOptionNames), std::end(kUringOptionNames),
+                                          [&](const UringOptionName& o) { return part == o.name; });
+        if (option == std::end(kUringOptionNames))
+            throw InputError(fmt::format(
+                "unknown io_uring option '{}' in '{}' (use auto, plain, or fixedbufs, registerfiles, sqpoll "
+                "and iopoll joined by '+', e.g. fixedbufs+registerfiles)",
+                part, text));
+        if (options.*option->flag)
+            throw InputError(fmt::format("io_uring option '{}' is named twice in '{}'", part, text));
+        options.*option->flag = true;
+        if (plus == std::string_view::npos)
+            break;
+        rest = rest.substr(plus + 1);
+    }
+    return options;
 }
 
 } // namespace iolab

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -201,6 +202,80 @@ inline constexpr std::uint32_t kMaxFreeSharePercent = 50;
 inline constexpr std::uint32_t kMinSteadyWindowMs = 1'000;
 inline constexpr std::uint32_t kMaxSteadyWindowMs = 600'000;
 
+// Where a random reader's requests land (fio's random_distribution): every chunk alike, or a hot spot.
+// Zipf: the chunk of rank k (1 = hottest) drawn with probability proportional to 1 / k^theta. Pareto: fio's
+// pareto:h, where a share h of the requests go to the hottest share 1 - h of the chunks (pareto:0.9: 90% to
+// 10%), the same skew repeated inside each part. The ranks are scattered over the file by one permutation
+// that every thread shares, so the hot chunks are the same for all of them and not the file's first ones.
+// None: the case picks no random offsets (the strategy reads front to back, or writes every chunk once).
+enum class RandomDistKind
+{
+    None,
+    Uniform,
+    Zipf,
+    Pareto
+};
+
+struct RandomDist
+{
+    RandomDistKind kind = RandomDistKind::None;
+    double param = 0; // Zipf: theta (0.01 to 100); Pareto: h (0.01 to 0.99); else 0
+
+    bool hotSpot() const noexcept { return kind == RandomDistKind::Zipf || kind == RandomDistKind::Pareto; }
+    friend bool operator==(const RandomDist&, const RandomDist&) = default;
+    friend bool operator<(const RandomDist& a, const RandomDist& b)
+    {
+        return a.kind != b.kind ? a.kind < b.kind : a.param < b.param;
+    }
+};
+
+// io_uring's own options for the uring-* queued strategies (the --uring axis). Auto: the file and the
+// buffers registered where the kernel allows it, unregistered where it refuses (a locked-memory limit), as
+// these strategies always did; the result says which were in effect. Explicit: exactly the options named,
+// each refused with the reason when the kernel or the device will not have it, never dropped in silence.
+// FixedBuffers: registered buffers (fio's fixedbufs); RegisteredFiles: the file registered (registerfiles);
+// SqPoll: a kernel thread polls the submission queue (IORING_SETUP_SQPOLL, sqthread_poll); IoPoll: the
+// thread polls the device for completions (IORING_SETUP_IOPOLL, fio's hipri), O_DIRECT on a device with
+// poll queues only. Every other strategy carries NotApplicable.
+struct UringOptions
+{
+    enum class Mode
+    {
+        NotApplicable,
+        Auto,
+        Explicit
+    };
+    Mode mode = Mode::NotApplicable;
+    bool fixedBuffers = false;
+    bool registeredFiles = false;
+    bool sqPoll = false;
+    bool ioPoll = false;
+
+    static UringOptions automatic() { return {Mode::Auto}; }
+    // What two threads (or repetitions) both had in effect: only what every one of them had is claimed.
+    static UringOptions common(const UringOptions& a, const UringOptions& b)
+    {
+        return {Mode::Explicit, a.fixedBuffers && b.fixedBuffers, a.registeredFiles && b.registeredFiles,
+                a.sqPoll && b.sqPoll, a.ioPoll && b.ioPoll};
+    }
+    static UringOptions plain() { return {Mode::Explicit}; }
+    bool applies() const noexcept { return mode != Mode::NotApplicable; }
+    // The options Auto tries and an explicit value names: what a uring-* strategy asks of the kernel.
+    bool wantsFixedBuffers() const noexcept { return mode == Mode::Auto || fixedBuffers; }
+    bool wantsRegisteredFiles() const noexcept { return mode == Mode::Auto || registeredFiles; }
+
+    friend bool operator==(const UringOptions&, const UringOptions&) = default;
+    // The editor's canonical order: auto, plain, then by the options named.
+    friend bool operator<(const UringOptions& a, const UringOptions& b)
+    {
+        const auto key = [](const UringOptions& o) {
+            return (static_cast<int>(o.mode) << 4) | (o.fixedBuffers ? 1 : 0) | (o.registeredFiles ? 2 : 0) |
+                   (o.sqPoll ? 4 : 0) | (o.ioPoll ? 8 : 0);
+        };
+        return key(a) < key(b);
+    }
+};
+
 // The bytes a case writes, and those of the files a read case reads (IOLab writes them first). Iolab: IOLab's
 // own pattern, never a zero byte, with no repeat inside its 256 KiB period (the default: nothing a compressor
 // with a smaller window can shrink). Zeros: every byte zero, what a compressing or deduplicating layer
@@ -297,6 +372,11 @@ struct Case
     // Writes to a file: the total size is at most this share of the target's free space, in per cent (1 to
     // kMaxFreeSharePercent), settled when the run is planned (makeRunPlan); 0: the size as given.
     std::uint32_t freeSharePercent = 0;
+    // Random readers of a shared file: the share of requests that read, the others writing the same bytes
+    // back in place (fio's rwmixread); nullopt: every request reads (or the strategy takes no mix).
+    std::optional<std::uint32_t> readPercent;
+    RandomDist randomDist; // random readers: where requests land (None for every other strategy)
+    UringOptions uring;    // the uring-* strategies: io_uring's own options (NotApplicable for the others)
     // Axes declared without a typed field (core/model/axes.h): matrix key -> the value's canonical text.
     std::map<std::string, std::string> extraAxes;
 
@@ -317,6 +397,12 @@ inline std::uint32_t warmupsFor(const Case& c, std::uint32_t warmups) noexcept
     return c.steady.mode == SteadyMode::PastCache ? 0 : warmups;
 }
 
+// Whether a case mixes writes into its reads: a read share under 100%.
+inline bool mixes(const Case& c) noexcept
+{
+    return c.readPercent && *c.readPercent < 100;
+}
+
 std::string toString(Direction direction);
 std::string toString(TargetKind kind);
 std::string toString(SyncPolicy policy);
@@ -328,7 +414,11 @@ std::string toString(ReaderCpu placement);     // "any", "same", "other"
 std::string toString(LatencyMode mode);        // "auto", "on", "off"
 std::string toString(DataPattern pattern);     // "iolab", "zeros", "random", "compressible:50%"
 std::string toString(SteadyRule rule);         // "off", "10s", "past-cache:10s"
+std::string toString(RandomDist dist);         // "none", "uniform", "zipf:1.2", "pareto:0.9"
 std::string toString(const FileSetSpec& set);  // "2000x4K", "500x1K-64K", "2000xarticle-2b"
+// "n/a", "auto", "plain", or the options joined by '+' in this order:
+// "fixedbufs+registerfiles+sqpoll+iopoll".
+std::string toString(const UringOptions& options);
 // A read's hint and cache state for tables: "sequential, cold", or "cold" without a hint; "" for writes.
 std::string readAxesText(const Case& c);
 // Where a pipe case's reader was placed, in words for sentences: "the reader on the writer's CPU", "the
@@ -352,5 +442,18 @@ LatencyMode parseLatencyMode(std::string_view text);
 DataPattern parseDataPattern(std::string_view text);
 // "off", "on" (10 s), "5s" (a window), "past-cache", "past-cache:30s".
 SteadyRule parseSteadyRule(std::string_view text);
+// "none", "uniform", "zipf:THETA" (0.01 to 100), "pareto:H" (0.01 to 0.99).
+RandomDist parseRandomDist(std::string_view text);
+// A read share: "70", "70%" (0 to 100).
+std::uint32_t parseReadPercent(std::string_view text);
+// A distribution in sentences: "uniform", "a Zipf hot spot (theta 1.2)", "a Pareto hot spot (90% of requests
+// on 10% of the file)"; "" for None.
+std::string randomDistWords(const RandomDist& dist);
+// The expected share of requests that land on the hottest `chunkShare` (0 to 1) of `chunks` chunks: for
+// Zipf the sum of the first ranks' weights over all of them, for Pareto fio's closed form, for Uniform the
+// share itself. What DiskSpd's two-part hot spot is set from, and what tests hold the samplers to.
+double hotShare(const RandomDist& dist, std::uint64_t chunks, double chunkShare);
+// "auto", "plain", or fixedbufs, registerfiles, sqpoll and iopoll joined by '+' in any order.
+UringOptions parseUringOptions(std::string_view text);
 
 } // namespace iolab

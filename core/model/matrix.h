@@ -75,6 +75,9 @@ struct MatrixGroup
     std::vector<std::uint64_t> memoryLimitsBytes; // empty -> none (0)
     std::vector<SteadyRule> steadyRules;          // writes to a file: empty -> off
     std::vector<std::uint32_t> freeSharesPercent; // writes to a file: empty -> none (0)
+    std::vector<std::optional<std::uint32_t>> readPercents; // random readers: empty -> every request reads
+    std::vector<RandomDist> randomDists;                    // random readers: empty -> uniform
+    std::vector<UringOptions> uringOptions;                 // uring-* strategies: empty -> auto
     // Axes declared without a typed field (core/model/axes.h): matrix key -> values; absent -> its default.
     std::map<std::string, std::vector<std::string>> extraAxes;
 

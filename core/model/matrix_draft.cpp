@@ -246,7 +246,7 @@ std::string MatrixDraft::problem() const
         if (!row.enabled())
             continue;
         for (const AxisSpec* axis : draftAxes()) {
-            if (!row.takes(axis->matrixKey) || !isEmpty(*axis, row))
+            if (!row.takes(axis->matrixKey) || !isEmpty(*axis, row) || axis->emptyIsDefault)
                 continue;
             // Values typed in (sizes, file sets) are "given"; values with a default are ticked off a list.
             return fmt::format("{} has no {}{}", row.strategy, axis->name,

@@ -86,6 +86,19 @@ inline bool axisLess(const SteadyRule& a, const SteadyRule& b)
 {
     return a < b;
 }
+inline bool axisLess(const RandomDist& a, const RandomDist& b)
+{
+    return a < b;
+}
+// A read share: none (every request reads) first, then 0% to 100%.
+inline bool axisLess(const std::optional<std::uint32_t>& a, const std::optional<std::uint32_t>& b)
+{
+    return a < b;
+}
+inline bool axisLess(const UringOptions& a, const UringOptions& b)
+{
+    return a < b;
+}
 // Enumerated axes (hint, cache state, target kind, preallocation, reader CPU): in declaration order.
 template <class E>
 requires std::is_enum_v<E>

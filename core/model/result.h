@@ -102,6 +102,44 @@ struct SteadyState
     friend bool operator==(const SteadyState&, const SteadyState&) = default;
 };
 
+// A read/write mix (Case::readPercent), one way of it: the requests and bytes that went that way, their rate
+// and IOPS over the repetition's time (apparent: until the last call returned), and their latency when the
+// case timed its calls.
+struct MixSide
+{
+    std::uint64_t ops = 0;
+    std::uint64_t bytes = 0;
+    double mbps = 0;
+    double iops = 0;
+    std::optional<LatencySummary> latency;
+
+    friend bool operator==(const MixSide&, const MixSide&) = default;
+};
+
+struct MixFigures
+{
+    MixSide reads;
+    MixSide writes;
+
+    friend bool operator==(const MixFigures&, const MixFigures&) = default;
+};
+
+// A mix over a case's measured, successful repetitions: each way's rate and IOPS summarized, its latency
+// merged into one histogram.
+struct CaseMix
+{
+    Summary readMBps;
+    Summary writeMBps;
+    Summary readIops;
+    Summary writeIops;
+    std::uint64_t readOps = 0; // over those repetitions
+    std::uint64_t writeOps = 0;
+    std::optional<LatencyDistribution> readLatency;
+    std::optional<LatencyDistribution> writeLatency;
+
+    friend bool operator==(const CaseMix&, const CaseMix&) = default;
+};
+
 struct RepetitionResult
 {
     std::uint32_t index = 0; // 0 = warm-up
@@ -149,6 +187,11 @@ struct RepetitionResult
     // Until steady: where the rate settled, which ended the repetition; nullopt when it ran to its size or
     // time limit first (or the case does not watch its rate).
     std::optional<SteadyState> steady;
+    // A read/write mix: reads and writes apart (callLatency holds both); nullopt for other cases.
+    std::optional<MixFigures> mix;
+    // The uring-* strategies: io_uring's options in effect on every thread's ring (what all of them had);
+    // nullopt for other cases and older files.
+    std::optional<UringOptions> uringInEffect;
 
     friend bool operator==(const RepetitionResult&, const RepetitionResult&) = default;
 };
@@ -297,6 +340,11 @@ struct CaseResult
     std::optional<double> wallSeconds;
     // A replay: the recorded program's side of the comparison; nullopt for other cases.
     std::optional<ReplayRecord> replay;
+    // A read/write mix: reads and writes apart; nullopt for other cases.
+    std::optional<CaseMix> mix;
+    // The uring-* strategies: io_uring's options in effect in every repetition that set up its rings (what
+    // all of them had, never more); nullopt for other cases, and in files from before issue 39 ("unknown").
+    std::optional<UringOptions> uringInEffect;
 
     friend bool operator==(const CaseResult&, const CaseResult&) = default;
 };

@@ -133,6 +133,9 @@ struct StrategyInfo
     // It keeps the batch it has not yet written out in a file-backed mapping of its scratch file (auxPath):
     // acknowledged bytes a killed process had not written to the data file survive there (mmap-batch-direct).
     bool keepsBatchInScratchFile = false;
+    // It drives an io_uring queue that takes io_uring's own options (the --uring axis: registered buffers
+    // and files, SQPOLL, IOPOLL): the uring-* queued strategies.
+    bool takesUringOptions = false;
     // Pipe writers: why this backend cannot run the pipe's reader in a process of its own (the reader kind
     // axis), or as a busy-polling reader (the reader wait axis); "" = it can.
     std::string readerProcessRefusal;
@@ -152,6 +155,14 @@ inline StrategyInfo readerInfo(StrategyInfo info)
     info.preallocations = {Preallocate::None};
     info.preallocateRefusal = "reads read a data set written before the timed part";
     return info;
+}
+
+// A random reader of one shared file (read-random, uring-random-read, overlapped-random-read and their
+// -direct forms): each request picks its own offset over a file that holds the data, so it takes a read/write
+// mix (Case::readPercent) and a hot spot (Case::randomDist).
+inline bool takesMix(const StrategyInfo& info)
+{
+    return info.direction == Direction::Read && info.randomOffsets && info.layout == DataLayout::SharedFile;
 }
 
 // The strategies a front end registered, as the model sees them: their declarations in order, and what a

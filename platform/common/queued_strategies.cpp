@@ -23,6 +23,7 @@ struct Family
     const char* mechanism;  // in descriptions: "io_uring", "overlapped I/O on a completion port"
     const char* directFlag; // "O_DIRECT", "FILE_FLAG_NO_BUFFERING"
     std::string elsewhere;  // why the other OS cannot run it
+    bool uringOptions;      // it takes io_uring's own options (the --uring axis)
 };
 
 std::string idOf(const Family& family, Access access, bool direct)
@@ -83,6 +84,7 @@ std::vector<OneOsStrategy> declare(const Family& family)
             info.maxQueueDepth = kQueuedStrategyMaxDepth;
             info.callCost = direct ? CallCost::DirectWrite : CallCost::Syscall;
             info.randomOffsets = access == Access::RandomWrite || access == Access::RandomRead;
+            info.takesUringOptions = family.uringOptions;
             if (access == Access::SequentialWrite || access == Access::RandomWrite) {
                 info.targets = {TargetKind::Directory};
                 info.syncModes = {SyncMode::None,       SyncMode::FsyncEnd,       SyncMode::FdatasyncEnd,
@@ -109,7 +111,8 @@ const std::vector<OneOsStrategy>& uringDeclarations()
     static const std::vector<OneOsStrategy> declarations =
         declare({"uring", "io_uring", "O_DIRECT",
                  "io_uring is Linux's asynchronous interface; on Windows the overlapped-* strategies keep "
-                 "requests in flight"});
+                 "requests in flight",
+                 true});
     return declarations;
 }
 
@@ -118,7 +121,8 @@ const std::vector<OneOsStrategy>& overlappedDeclarations()
     static const std::vector<OneOsStrategy> declarations = declare(
         {"overlapped", "overlapped I/O on a completion port", "FILE_FLAG_NO_BUFFERING",
          "overlapped I/O on a completion port is Windows's asynchronous interface; on Linux the uring-* "
-         "strategies keep requests in flight"});
+         "strategies keep requests in flight",
+         false});
     return declarations;
 }
 

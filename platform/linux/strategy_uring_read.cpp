@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // uring-read, uring-random-read (and -direct): reads through io_uring, up to the queue depth in flight, into
 // a pool of registered buffers; each thread's own file front to back, or random chunks of one shared file.
+#include "core/engine/offset_picker.h"
 #include "core/engine/read_buffer.h"
 #include "platform/linux/uring_queue.h"
 #include "platform/linux/uring_strategies.h"
@@ -12,10 +13,23 @@ namespace iolab::linux_backend {
 
 namespace {
 
-struct RandomPlace
+template <class Offsets> struct RandomPlace
 {
-    RandomOffsets offsets;
+    Offsets offsets;
     Extent operator()(std::uint64_t, std::uint64_t size) noexcept { return {offsets.next(), size}; }
+};
+
+// A read/write mix: the same offsets, each request a write unless the chooser says read (the order of the
+// draws is the plain readers' too, so both strategies of a thread send the same requests the same way).
+template <class Offsets> struct MixedPlace
+{
+    Offsets offsets;
+    MixChooser chooser;
+    Extent operator()(std::uint64_t, std::uint64_t size) noexcept
+    {
+        const std::uint64_t at = offsets.next();
+        return {at, size, !chooser.nextIsRead()};
+    }
 };
 
 class UringReadJob final : public Job
@@ -25,9 +39,11 @@ public:
     {
         std::unique_ptr<UringReadJob> job(new UringReadJob(spec, random));
         const std::uint32_t depth = std::max<std::uint32_t>(1, spec.testCase.queueDepth);
-        if (!job->m_ring.init(depth, outcome))
+        const UringOptions options = requestedOptions(spec.testCase.uring);
+        if (!job->m_ring.init(depth, outcome, ringSetupFor(options)))
             return nullptr;
-        job->m_fd = posix::openInput(spec.path, direct, outcome);
+        const bool mix = mixes(spec.testCase);
+        job->m_fd = posix::openInput(spec.path, direct, outcome, mix);
         if (!job->m_fd || !posix::adviseRead(job->m_fd.get(), spec.testCase.hint, spec.path, outcome))
             return nullptr;
         // One page-aligned slot per request in flight (O_DIRECT takes any block size up to a page).
@@ -37,15 +53,22 @@ public:
         QueueIo& io = job->m_io;
         io.read = true;
         io.fd = job->m_fd.get();
-        io.fixedFile = job->m_ring.registerFile(io.fd);
         io.pool = job->m_pool->data();
         io.slotBytes = slotBytes;
         std::vector<iovec> slots(depth);
         for (std::uint32_t i = 0; i < depth; ++i)
             slots[i] = {io.pool + i * slotBytes, slotBytes};
-        io.poolFixed = job->m_ring.registerBuffers(slots);
+        if (!registerForOptions(job->m_ring, options, io, slots, outcome))
+            return nullptr;
         io.call = "io_uring read";
         io.path = spec.path;
+        if (mix) {
+            // A mix's writes send the pattern's bytes for their place straight from its memory (unregistered:
+            // buffer indexes belong to the pool).
+            io.pattern = spec.pattern->view();
+            io.patternOffset = spec.patternOffset;
+            io.mix = &job->m_mix;
+        }
         io.fileBytes = random ? spec.testCase.totalBytes : spec.bytes;
         return job;
     }
@@ -64,9 +87,16 @@ public:
                 UringQueue queue(m_ring, m_io, depth, timer, std::move(place), check, m_error);
                 return runQueuedChunks(m_spec.bytes, chunk, depth, 0, progress, queue);
             };
-            if (m_random)
-                return run(RandomPlace{RandomOffsets(m_spec.thread, m_spec.testCase.totalBytes, chunk)});
-            return run(SequentialPlace{});
+            if (!m_random)
+                return run(SequentialPlace{});
+            return withOffsetPicker(
+                m_spec.testCase.randomDist, m_spec.thread, m_spec.testCase.totalBytes, chunk,
+                [&](auto offsets) {
+                    if (mixes(m_spec.testCase))
+                        return run(MixedPlace<decltype(offsets)>{
+                            offsets, MixChooser(*m_spec.testCase.readPercent, m_spec.thread)});
+                    return run(RandomPlace<decltype(offsets)>{offsets});
+                });
         });
         if (end == LoopEnd::Failed)
             return std::move(m_error);
@@ -79,6 +109,12 @@ public:
         return Outcome::success();
     }
 
+    std::optional<MixCounts> mixCounts() const override
+    {
+        return mixes(m_spec.testCase) ? std::optional<MixCounts>(m_mix) : std::nullopt;
+    }
+    std::optional<UringOptions> uringInEffect() const override { return optionsInEffect(m_ring, m_io); }
+
 private:
     UringReadJob(const JobSpec& spec, bool random) : m_spec(spec), m_random(random) {}
 
@@ -90,6 +126,7 @@ private:
     Ring m_ring;
     QueueIo m_io;
     Outcome m_error;
+    MixCounts m_mix;
 };
 
 class UringReadStrategy final : public UringStrategy

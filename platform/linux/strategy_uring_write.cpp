@@ -37,21 +37,23 @@ public:
     static std::unique_ptr<Job> create(const JobSpec& spec, bool random, bool direct, Outcome& outcome)
     {
         std::unique_ptr<UringWriteJob> job(new UringWriteJob(spec, random));
+        const UringOptions options = requestedOptions(spec.testCase.uring);
         // The ring first: a machine without io_uring leaves no file behind.
-        if (!job->m_ring.init(spec.testCase.queueDepth, outcome))
+        if (!job->m_ring.init(spec.testCase.queueDepth, outcome, ringSetupFor(options)))
             return nullptr;
         job->m_fd = posix::openOutput(spec, O_WRONLY, direct, outcome);
         if (!job->m_fd)
             return nullptr;
         QueueIo& io = job->m_io;
         io.fd = job->m_fd.get();
-        io.fixedFile = job->m_ring.registerFile(io.fd);
         io.pattern = spec.pattern->view();
-        // Requests send straight from the pattern's memory, no copy: registered whole as buffer 0, its pages
-        // are pinned once instead of per request. Registration only pins, the kernel never writes to them.
+        // Requests send straight from the pattern's memory, no copy: registered whole as buffer 0
+        // (fixedbufs), its pages are pinned once instead of per request. Registration only pins, the kernel
+        // never writes to them.
         const std::vector<iovec> pattern{
             {const_cast<std::byte*>(spec.pattern->at(0)), spec.pattern->sizeBytes()}};
-        io.patternFixed = job->m_ring.registerBuffers(pattern);
+        if (!registerForOptions(job->m_ring, options, io, pattern, outcome))
+            return nullptr;
         io.call = "io_uring write";
         io.syncDataOnly = syncsDataOnly(spec.testCase.sync.mode);
         io.path = spec.path;
@@ -91,6 +93,8 @@ public:
             return posix::errnoOutcome(error, "close", m_spec.path);
         return Outcome::success();
     }
+
+    std::optional<UringOptions> uringInEffect() const override { return optionsInEffect(m_ring, m_io); }
 
 private:
     UringWriteJob(const JobSpec& spec, bool random) : m_spec(spec), m_random(random) {}

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <sys/resource.h>
 
 namespace iolab::linux_backend {
 
@@ -25,7 +26,8 @@ std::optional<int> ioUringDisabledSetting()
     return value;
 }
 
-std::string ringSetupProblem(int error, std::uint32_t entries, std::optional<int> disabledSetting)
+std::string ringSetupProblem(int error, std::uint32_t entries, std::optional<int> disabledSetting,
+                             RingSetup setup)
 {
     if ((error == EPERM || error == ENOSYS) && disabledSetting == 2)
         return "io_uring is disabled on this machine (/proc/sys/kernel/io_uring_disabled = 2)";
@@ -37,8 +39,16 @@ std::string ringSetupProblem(int error, std::uint32_t entries, std::optional<int
     if (error == ENOSYS)
         return failed + ": the kernel has no io_uring (before Linux 5.1), or a seccomp filter such as a "
                         "container's blocks it";
+    if (error == EPERM && setup.sqPoll)
+        return failed + ": SQPOLL (a kernel polling thread) needs CAP_SYS_NICE or CAP_SYS_ADMIN on kernels "
+                        "before 5.11, or a seccomp filter or a security module forbids io_uring";
     if (error == EPERM)
         return failed + ": a seccomp filter or a security module forbids io_uring";
+    if (error == EINVAL && (setup.sqPoll || setup.ioPoll))
+        return fmt::format("{}: the kernel refuses a ring of {} entries with {}", failed, entries,
+                           setup.sqPoll && setup.ioPoll ? "SQPOLL and IOPOLL"
+                           : setup.sqPoll               ? "SQPOLL"
+                                                        : "IOPOLL");
     if (error == EINVAL)
         return fmt::format("{}: the kernel refuses a ring of {} entries", failed, entries);
     if (error == ENOMEM)
@@ -48,14 +58,42 @@ std::string ringSetupProblem(int error, std::uint32_t entries, std::optional<int
     return failed;
 }
 
-std::optional<std::string> probeRing(std::uint32_t entries)
+namespace {
+
+unsigned setupFlags(RingSetup setup) noexcept
+{
+    return (setup.sqPoll ? IORING_SETUP_SQPOLL : 0U) | (setup.ioPoll ? IORING_SETUP_IOPOLL : 0U);
+}
+
+} // namespace
+
+std::optional<std::string> probeRing(std::uint32_t entries, RingSetup setup)
 {
     io_uring ring{};
-    const int result = io_uring_queue_init(entries, &ring, 0);
+    io_uring_params params{};
+    params.flags = setupFlags(setup);
+    const int result = io_uring_queue_init_params(entries, &ring, &params);
     if (result < 0)
-        return ringSetupProblem(-result, entries, ioUringDisabledSetting());
+        return ringSetupProblem(-result, entries, ioUringDisabledSetting(), setup);
     io_uring_queue_exit(&ring);
     return std::nullopt;
+}
+
+std::string registrationProblem(int error, const char* what, std::uint64_t bytes)
+{
+    std::string failed = fmt::format("io_uring_register of {} failed: {} ({})", what, std::strerror(error),
+                                     posix::errnoName(error));
+    if (error == ENOMEM && bytes > 0) {
+        rlimit limit{};
+        const bool known = ::getrlimit(RLIMIT_MEMLOCK, &limit) == 0;
+        return fmt::format("{}: registering {} pins {} bytes, which count against the locked-memory limit "
+                           "({}; ulimit -l, or CAP_IPC_LOCK lifts it)",
+                           failed, what, bytes,
+                           !known                            ? "unknown"
+                           : limit.rlim_cur == RLIM_INFINITY ? "unlimited"
+                                                             : fmt::format("{} bytes", limit.rlim_cur));
+    }
+    return failed;
 }
 
 Ring::~Ring()
@@ -66,22 +104,26 @@ Ring::~Ring()
     io_uring_queue_exit(&m_ring);
 }
 
-bool Ring::init(std::uint32_t queueDepth, Outcome& outcome)
+bool Ring::init(std::uint32_t queueDepth, Outcome& outcome, RingSetup setup)
 {
     m_entries = ringEntries(queueDepth);
-    const int result = io_uring_queue_init(m_entries, &m_ring, 0);
+    io_uring_params params{};
+    // sq_thread_idle 0: the kernel's default of one second before an idle poller sleeps, as fio leaves it.
+    params.flags = setupFlags(setup);
+    const int result = io_uring_queue_init_params(m_entries, &m_ring, &params);
     if (result < 0) {
         outcome = {Status::Unsupported, -result, "io_uring_setup",
-                   ringSetupProblem(-result, m_entries, ioUringDisabledSetting())};
+                   ringSetupProblem(-result, m_entries, ioUringDisabledSetting(), setup)};
         return false;
     }
+    m_setup = setup;
     m_ready = true;
     return true;
 }
 
-bool Ring::registerFile(int fd) noexcept
+int Ring::registerFile(int fd) noexcept
 {
-    return io_uring_register_files(&m_ring, &fd, 1) == 0;
+    return -io_uring_register_files(&m_ring, &fd, 1);
 }
 
 void Ring::unregisterFile() noexcept
@@ -89,9 +131,49 @@ void Ring::unregisterFile() noexcept
     io_uring_unregister_files(&m_ring);
 }
 
-bool Ring::registerBuffers(const std::vector<iovec>& buffers) noexcept
+int Ring::registerBuffers(const std::vector<iovec>& buffers) noexcept
 {
-    return io_uring_register_buffers(&m_ring, buffers.data(), static_cast<unsigned>(buffers.size())) == 0;
+    return -io_uring_register_buffers(&m_ring, buffers.data(), static_cast<unsigned>(buffers.size()));
+}
+
+bool registerForOptions(Ring& ring, const UringOptions& options, QueueIo& io,
+                        const std::vector<iovec>& buffers, Outcome& outcome)
+{
+    const bool named = options.mode == UringOptions::Mode::Explicit;
+    if (options.wantsRegisteredFiles()) {
+        const int error = ring.registerFile(io.fd);
+        io.fixedFile = error == 0;
+        if (error != 0 && named) {
+            outcome = {Status::Unsupported, error, "io_uring_register",
+                       "registerfiles was asked for and refused: " +
+                           registrationProblem(error, "the file", 0)};
+            return false;
+        }
+    }
+    if (options.wantsFixedBuffers()) {
+        std::uint64_t bytes = 0;
+        for (const iovec& buffer : buffers)
+            bytes += buffer.iov_len;
+        const int error = ring.registerBuffers(buffers);
+        (io.read ? io.poolFixed : io.patternFixed) = error == 0;
+        if (error != 0 && named) {
+            outcome = {Status::Unsupported, error, "io_uring_register",
+                       "fixedbufs was asked for and refused: " +
+                           registrationProblem(error, "buffers", bytes)};
+            return false;
+        }
+    }
+    return true;
+}
+
+UringOptions optionsInEffect(const Ring& ring, const QueueIo& io) noexcept
+{
+    UringOptions inEffect = UringOptions::plain();
+    inEffect.fixedBuffers = io.read ? io.poolFixed : io.patternFixed;
+    inEffect.registeredFiles = io.fixedFile;
+    inEffect.sqPoll = ring.setup().sqPoll;
+    inEffect.ioPoll = ring.setup().ioPoll;
+    return inEffect;
 }
 
 io_uring_sqe* Ring::nextSqe() noexcept

@@ -30,13 +30,16 @@ public:
     Ring(const Ring&) = delete;
     Ring& operator=(const Ring&) = delete;
 
-    // A ring of ringEntries(queueDepth); a refused set-up makes `outcome` Unsupported with the cause.
-    bool init(std::uint32_t queueDepth, Outcome& outcome);
-    // Registration saves the kernel a file lookup, or a page pinning, per request; a kernel or a limit that
-    // refuses it leaves the requests unregistered, which only costs that.
-    bool registerFile(int fd) noexcept;
+    // A ring of ringEntries(queueDepth) set up as `setup` says; a refused set-up makes `outcome`
+    // Unsupported with the cause.
+    bool init(std::uint32_t queueDepth, Outcome& outcome, RingSetup setup = {});
+    // How the ring was set up (what init was asked for and the kernel gave).
+    RingSetup setup() const noexcept { return m_setup; }
+    // Registration saves the kernel a file lookup, or a page pinning, per request. Each returns 0 or the
+    // errno of the refusal (registrationProblem says it in words).
+    int registerFile(int fd) noexcept;
     void unregisterFile() noexcept;
-    bool registerBuffers(const std::vector<iovec>& buffers) noexcept;
+    int registerBuffers(const std::vector<iovec>& buffers) noexcept;
 
     // The next free submission entry, counted as outstanding until its completion is consumed.
     io_uring_sqe* nextSqe() noexcept;
@@ -46,6 +49,8 @@ public:
     int submit() noexcept { return io_uring_submit(&m_ring); }
     // Entries prepared and not yet handed to the kernel.
     unsigned unsubmitted() const noexcept { return io_uring_sq_ready(&m_ring); }
+    // Completions waiting in the ring, read without a system call.
+    unsigned ready() const noexcept { return io_uring_cq_ready(&m_ring); }
     unsigned peek(io_uring_cqe** cqes, unsigned max) noexcept
     {
         return io_uring_peek_batch_cqe(&m_ring, cqes, max);
@@ -63,6 +68,7 @@ public:
 private:
     io_uring m_ring{};
     bool m_ready = false;
+    RingSetup m_setup;
     std::uint32_t m_entries = 0;
     std::uint64_t m_outstanding = 0; // entries prepared whose completion has not been consumed
 };
@@ -72,6 +78,7 @@ struct Extent
 {
     std::uint64_t position = 0;
     std::uint64_t length = 0;
+    bool write = false; // a read queue's request that writes instead: a read/write mix's write
 };
 
 // The n-th request goes where the loop is: one pass through the file, in order.
@@ -97,7 +104,32 @@ struct QueueIo
     std::string path;            // for errors
     std::uint64_t fileBytes = 0; // reads: the bytes the file holds (a read ending earlier is an error)
     bool syncDataOnly = false;   // fdatasync-every: the queued syncs are IORING_FSYNC_DATASYNC
+    // A read/write mix (a read queue whose Place marks some requests `write`): those write the pattern's
+    // bytes for their place, pattern.at(patternOffset + position), back where they are; the queue counts
+    // each completed request, each way, here.
+    std::uint64_t patternOffset = 0;
+    Job::MixCounts* mix = nullptr;
 };
+
+// Registers what the case's io_uring options ask for (auto: the file and the buffers, each where the kernel
+// allows; an explicit value: exactly the options it names, a refusal failing the job with the reason) and
+// records what is in effect in `io`. `buffers` are the memory requests send from or read into.
+bool registerForOptions(Ring& ring, const UringOptions& options, QueueIo& io,
+                        const std::vector<iovec>& buffers, Outcome& outcome);
+
+// A case's io_uring options as a uring-* job takes them: a case that carries none (built by hand, not
+// expanded from a matrix) runs as auto, as these strategies always did.
+inline UringOptions requestedOptions(const UringOptions& options) noexcept
+{
+    return options.applies() ? options : UringOptions::automatic();
+}
+inline RingSetup ringSetupFor(const UringOptions& options) noexcept
+{
+    return {options.sqPoll, options.ioPoll};
+}
+
+// The options in effect on a ring driving `io`: what a job reports (Job::uringInEffect).
+UringOptions optionsInEffect(const Ring& ring, const QueueIo& io) noexcept;
 
 // How many prepared entries a UringQueue lets wait before it hands them to the kernel without waiting for
 // anything: a quarter of the queue, so that a queue refilled all at once reaches the device in four parts,
@@ -147,7 +179,7 @@ public:
         const std::uint32_t index = m_free.back();
         m_free.pop_back();
         const Extent extent = m_place(offset, size);
-        m_slots[index] = Slot{extent.position, extent.length, 0, m_requestsSubmitted, true, {}};
+        m_slots[index] = Slot{extent.position, extent.length, 0, m_requestsSubmitted, true, {}, extent.write};
         if constexpr (Timer::kOn)
             m_unstamped.push_back(index);
         prepareRequest(index);
@@ -231,6 +263,7 @@ private:
         std::uint64_t sequence = 0; // how many writes were submitted before it
         bool inFlight = false;
         TimingClock::time_point submitted{}; // or when the sync it waited behind completed
+        bool write = false;                  // a mix's write in a read queue
     };
 
     // A queued sync: how many writes were submitted before it, when it went to the kernel, and whether and
@@ -262,14 +295,14 @@ private:
         const std::uint64_t at = slot.position + slot.done;
         const auto length = static_cast<unsigned>(std::min(slot.length - slot.done, kMaxTransfer));
         io_uring_sqe* sqe = m_ring.nextSqe();
-        if (m_io.read) {
+        if (m_io.read && !slot.write) {
             std::byte* into = m_io.pool + index * m_io.slotBytes + slot.done;
             if (m_io.poolFixed)
                 io_uring_prep_read_fixed(sqe, target(), into, length, at, static_cast<int>(index));
             else
                 io_uring_prep_read(sqe, target(), into, length, at);
         } else {
-            const std::byte* from = m_io.pattern.at(slot.position) + slot.done;
+            const std::byte* from = m_io.pattern.at(m_io.patternOffset + slot.position) + slot.done;
             if (m_io.patternFixed)
                 io_uring_prep_write_fixed(sqe, target(), from, length, at, 0);
             else
@@ -308,11 +341,14 @@ private:
         m_ring.submit();
     }
 
-    // One io_uring_submit_and_wait, then every completion there is, in one batch.
+    // One io_uring_submit_and_wait, then every completion there is, in one batch. On an SQPOLL ring the
+    // entries are handed over by a store into the ring (a system call only to wake a poller gone idle) and
+    // the thread waits by watching the completion ring, as fio's sqthread_poll does: a wait in
+    // io_uring_enter there halved the rate (tests/perf/README.md, issue 39).
     bool collect(Reaped& out, unsigned waitFor)
     {
         stampUnsubmitted();
-        const int submitted = m_ring.submitAndWait(waitFor);
+        const int submitted = m_ring.setup().sqPoll ? submitAndSpin(waitFor) : m_ring.submitAndWait(waitFor);
         if (submitted < 0 && submitted != -EINTR && submitted != -EAGAIN) [[unlikely]] {
             fail(-submitted, "io_uring_enter");
             out.failed = true;
@@ -344,10 +380,11 @@ private:
         }
         const auto index = static_cast<std::uint32_t>(tag);
         Slot& slot = m_slots[index];
+        const bool reads = m_io.read && !slot.write;
         if (cqe.res <= 0) [[unlikely]] {
             if (cqe.res < 0)
-                fail(-cqe.res, m_io.call);
-            else if (m_io.read) // the file ended early: it changed during the run
+                fail(-cqe.res, reads || !m_io.read ? m_io.call : "io_uring write");
+            else if (reads) // the file ended early: it changed during the run
                 keep(checkReadLength(m_io.path, slot.position + slot.done, m_io.fileBytes));
             else
                 fail(EIO, m_io.call);
@@ -360,7 +397,7 @@ private:
             prepareRequest(index); // a short transfer: the rest goes with the next submission
             return;
         }
-        if (m_io.read) {
+        if (reads) {
             if (Outcome verdict = m_check(slot.position, m_io.pool + index * m_io.slotBytes, slot.length);
                 !verdict.ok()) [[unlikely]] {
                 keep(std::move(verdict));
@@ -371,8 +408,21 @@ private:
         } else {
             out.bytes += slot.length;
         }
-        if constexpr (Timer::kOn)
-            m_timer.calls->record(elapsedNs(slot.submitted, now));
+        if constexpr (Timer::kOn) {
+            if (slot.write && m_io.read)
+                m_timer.writes->record(elapsedNs(slot.submitted, now));
+            else
+                m_timer.calls->record(elapsedNs(slot.submitted, now));
+        }
+        if (m_io.mix != nullptr) {
+            if (slot.write) {
+                ++m_io.mix->writeOps;
+                m_io.mix->writeBytes += slot.length;
+            } else {
+                ++m_io.mix->readOps;
+                m_io.mix->readBytes += slot.length;
+            }
+        }
         release(index, out);
     }
 
@@ -405,6 +455,18 @@ private:
         m_freeSyncs.push_back(index);
         if constexpr (Timer::kOn)
             markReady(now);
+    }
+
+    int submitAndSpin(unsigned waitFor)
+    {
+        const int submitted = m_ring.submit();
+        if (submitted < 0)
+            return submitted;
+        // io_uring_cq_ready reads the ring's tail with acquire ordering: each turn sees the kernel's
+        // progress.
+        while (m_ring.ready() < std::min<std::uint64_t>(waitFor, m_ring.outstanding())) {
+        }
+        return submitted;
     }
 
     // A write or read that ended, successfully or not.

@@ -23,11 +23,24 @@ constexpr const char* uringSyncCall(bool dataOnly) noexcept
 // nullopt when the kernel has no such switch.
 std::optional<int> ioUringDisabledSetting();
 
-// The sentence for an io_uring_setup that failed with `error` for a ring of `entries`, naming the cause
-// when the disabled switch or a missing system call explains it.
-std::string ringSetupProblem(int error, std::uint32_t entries, std::optional<int> disabledSetting);
+// How a ring is set up beyond its size: io_uring's set-up options (the --uring axis's sqpoll and iopoll).
+struct RingSetup
+{
+    bool sqPoll = false; // IORING_SETUP_SQPOLL: a kernel thread polls the submission queue
+    bool ioPoll = false; // IORING_SETUP_IOPOLL: completions are polled for, not signalled by interrupt
+};
 
-// Sets up and tears down a ring of exactly `entries`: the sentence when the kernel refuses, else nullopt.
-std::optional<std::string> probeRing(std::uint32_t entries);
+// The sentence for an io_uring_setup that failed with `error` for a ring of `entries` set up as `setup`,
+// naming the cause when the disabled switch, a missing system call or a set-up option explains it.
+std::string ringSetupProblem(int error, std::uint32_t entries, std::optional<int> disabledSetting,
+                             RingSetup setup = {});
+
+// Sets up and tears down a ring of exactly `entries` as `setup` would be: the sentence when the kernel
+// refuses, else nullopt.
+std::optional<std::string> probeRing(std::uint32_t entries, RingSetup setup = {});
+
+// The sentence for a registration (io_uring_register) that failed with `error`: "buffers" or "the file",
+// and for buffers the bytes asked for and the locked-memory limit they count against.
+std::string registrationProblem(int error, const char* what, std::uint64_t bytes);
 
 } // namespace iolab::linux_backend

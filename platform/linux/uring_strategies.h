@@ -4,6 +4,7 @@
 #pragma once
 
 #include "platform/basic_strategy.h"
+#include "platform/linux/uring_poll.h"
 #include "platform/linux/uring_setup.h"
 
 #include <memory>
@@ -18,11 +19,18 @@ class UringStrategy : public BasicStrategy
 public:
     using BasicStrategy::BasicStrategy;
 
-    std::optional<std::string> refusal(const Case& c, const TargetInfo&) const override
+    std::optional<std::string> refusal(const Case& c, const TargetInfo& target) const override
     {
         if (c.queueDepth == 0)
             return std::nullopt; // the queue-depth axis refuses it with its own reason
-        return probeRing(ringEntries(c.queueDepth));
+        if (auto problem = probeRing(ringEntries(c.queueDepth), {c.uring.sqPoll, c.uring.ioPoll}))
+            return problem;
+        // IOPOLL on a device whose completions come by interrupt: fio's hipri sets the ring up and then
+        // fails its requests (EOPNOTSUPP); IOLab says why before the run.
+        if (c.uring.ioPoll)
+            if (auto problem = pollQueueProblem("", target.device))
+                return "iopoll: " + *problem;
+        return std::nullopt;
     }
 };
 

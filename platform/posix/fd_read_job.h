@@ -15,7 +15,8 @@ struct FdReads
 
     static UniqueFd open(const JobSpec& spec, bool direct, const std::byte*, Outcome& outcome)
     {
-        UniqueFd fd = openInput(spec.path, direct, outcome);
+        // A read/write mix writes the same bytes back in place: the file is opened for both.
+        UniqueFd fd = openInput(spec.path, direct, outcome, mixes(spec.testCase));
         if (!fd || !adviseRead(fd.get(), spec.testCase.hint, spec.path, outcome))
             return {};
         return fd;
@@ -34,8 +35,13 @@ struct FdReads
         got = static_cast<std::uint64_t>(n);
         return n >= 0;
     }
+    static bool writeAt(int fd, const std::byte* data, std::uint64_t size, std::uint64_t offset) noexcept
+    {
+        return pwriteFully(fd, data, size, offset);
+    }
     static const char* readCall(bool direct) noexcept { return direct ? "read(O_DIRECT)" : "read"; }
     static const char* readAtCall(bool direct) noexcept { return direct ? "pread(O_DIRECT)" : "pread"; }
+    static const char* writeAtCall(bool direct) noexcept { return direct ? "pwrite(O_DIRECT)" : "pwrite"; }
 
     // The kernel enforces O_DIRECT's rules (EINVAL).
     static bool directTransferFits(const JobSpec&, const std::byte*, std::uint64_t, std::uint64_t,

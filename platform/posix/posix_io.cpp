@@ -200,9 +200,9 @@ bool syncForPolicy(int fd, SyncMode mode) noexcept
     return true;
 }
 
-UniqueFd openInput(const std::string& path, bool direct, Outcome& outcome)
+UniqueFd openInput(const std::string& path, bool direct, Outcome& outcome, bool writeToo)
 {
-    int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC;
+    int flags = (writeToo ? O_RDWR : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC;
 #ifdef O_DIRECT
     if (direct)
         flags |= O_DIRECT;

@@ -121,8 +121,9 @@ inline bool pwriteFully(int fd, const std::byte* data, std::size_t size, std::ui
     }
 }
 
-// Opens a data-set file for reading (O_NOFOLLOW, plus O_DIRECT when `direct`).
-UniqueFd openInput(const std::string& path, bool direct, Outcome& outcome);
+// Opens a data-set file for reading (O_NOFOLLOW, plus O_DIRECT when `direct`), and for writing too when
+// `writeToo` (a read/write mix writes the same bytes back in place).
+UniqueFd openInput(const std::string& path, bool direct, Outcome& outcome, bool writeToo = false);
 // posix_fadvise(2) over the whole file for the case's hint (nothing for NotApplicable).
 bool adviseRead(int fd, ReadHint hint, const std::string& path, Outcome& outcome);
 // The hints posix_fadvise has: normal, sequential, random, noreuse; the first is the default.

@@ -60,6 +60,7 @@ struct OverlappedSlot
     const std::byte* source = nullptr; // writes: the data
     std::byte* buffer = nullptr;       // reads: this slot's own page-aligned buffer
     TimingClock::time_point submitted{};
+    bool write = false; // a read queue's request that writes `source` instead: a read/write mix's write
 };
 static_assert(std::is_standard_layout_v<OverlappedSlot>);
 
@@ -198,7 +199,8 @@ private:
 //   static constexpr bool kWrite;
 //   void place(std::uint64_t loopOffset, std::uint64_t loopBytes, OverlappedSlot&): sets offset, bytes and,
 //     for writes, source (a random order ignores the loop's offset and picks its own chunk);
-//   bool check(const OverlappedSlot&, Outcome& error): a completed request's data (reads verify it);
+//   bool check(const OverlappedSlot&, Outcome& error): a completed request's data (reads verify it); a read
+//     queue's place() may mark a slot `write` with its `source` (a read/write mix), which check() sees too;
 //   Outcome shortFile(std::uint64_t endedAt) (reads): the file ended before the request did.
 // submit() only takes a slot; reap() hands every submitted request to the OS at once (one clock read for the
 // batch when timing), then dequeues completions in batches (one clock read per batch). A request's latency
@@ -292,7 +294,7 @@ private:
         slot.overlapped.Offset = static_cast<DWORD>(at);
         slot.overlapped.OffsetHigh = static_cast<DWORD>(at >> 32);
         BOOL ok = FALSE;
-        if constexpr (Requests::kWrite)
+        if (Requests::kWrite || slot.write)
             ok = ::WriteFile(m_file.file(), slot.source + slot.done, length, nullptr, &slot.overlapped);
         else
             ok = ::ReadFile(m_file.file(), slot.buffer + slot.done, length, nullptr, &slot.overlapped);
@@ -325,8 +327,12 @@ private:
             failed(slot, reaped);
             return;
         }
-        if constexpr (Timer::kOn)
-            m_timer.calls->record(elapsedNs(slot.submitted, now));
+        if constexpr (Timer::kOn) {
+            if (slot.write)
+                m_timer.writes->record(elapsedNs(slot.submitted, now));
+            else
+                m_timer.calls->record(elapsedNs(slot.submitted, now));
+        }
         ++reaped.requests;
         reaped.bytes += slot.bytes;
         m_file.release(&slot);
@@ -338,11 +344,13 @@ private:
         if (moved == 0) {
             if constexpr (Requests::kWrite)
                 keepCallError(ERROR_WRITE_FAULT, slot);
+            else if (slot.write)
+                keepCallError(ERROR_WRITE_FAULT, slot);
             else
                 keep(m_requests.shortFile(slot.offset + slot.done));
         } else if (!m_failed && m_sectorBytes != 0) {
-            const auto address = reinterpret_cast<std::uintptr_t>(Requests::kWrite ? slot.source + slot.done
-                                                                                   : slot.buffer + slot.done);
+            const auto address = reinterpret_cast<std::uintptr_t>(
+                Requests::kWrite || slot.write ? slot.source + slot.done : slot.buffer + slot.done);
             if (auto problem = win::noBufferingProblem(slot.offset + slot.done, slot.bytes - slot.done,
                                                        address, m_sectorBytes))
                 keep({Status::Failed, 0, m_call,
@@ -363,7 +371,7 @@ private:
     void keepCallError(DWORD error, const OverlappedSlot& slot)
     {
         if constexpr (!Requests::kWrite) {
-            if (error == ERROR_HANDLE_EOF) {
+            if (error == ERROR_HANDLE_EOF && !slot.write) {
                 keep(m_requests.shortFile(slot.offset + slot.done));
                 return;
             }

@@ -30,7 +30,7 @@ struct HandleReads
                 return {};
             }
         }
-        return win::openInput(spec.path, spec.testCase.hint, direct, outcome);
+        return win::openInput(spec.path, spec.testCase.hint, direct, outcome, 0, mixes(spec.testCase));
     }
 
     static bool read(HANDLE file, std::byte* buffer, std::uint64_t size, std::uint64_t& got) noexcept
@@ -42,9 +42,17 @@ struct HandleReads
     {
         return win::readAt(file, buffer, size, offset, got);
     }
+    static bool writeAt(HANDLE file, const std::byte* data, std::uint64_t size, std::uint64_t offset) noexcept
+    {
+        return win::writeAt(file, data, size, offset);
+    }
     static const char* readCall(bool direct) noexcept
     {
         return direct ? "ReadFile(NO_BUFFERING)" : "ReadFile";
+    }
+    static const char* writeAtCall(bool direct) noexcept
+    {
+        return direct ? "WriteFile (offset)(NO_BUFFERING)" : "WriteFile (offset)";
     }
     static const char* readAtCall(bool direct) noexcept
     {

@@ -3,11 +3,13 @@
 // FILE_FLAG_OVERLAPPED (and the hint's FILE_FLAG_SEQUENTIAL_SCAN / RANDOM_ACCESS through the cache),
 // queue-depth requests in flight on an I/O completion port, each into its own page-aligned buffer.
 // Sequential reads go from the front of the thread's file, random ones at chunk-aligned offsets of the
-// shared file (RandomOffsets, as read-random's).
+// shared file (RandomOffsets, as read-random's, or a hot spot's HotSpotOffsets), reading or, in a read/write
+// mix, writing the same bytes back.
 #include "platform/basic_strategy.h"
 #include "platform/windows/overlapped_queue.h"
 #include "platform/windows/overlapped_strategies.h"
 
+#include "core/engine/offset_picker.h"
 #include "core/engine/pattern.h"
 #include "core/engine/read_buffer.h"
 
@@ -42,14 +44,45 @@ struct SequentialReads : ReadCheck
     }
 };
 
-struct RandomReads : ReadCheck
+template <class Offsets> struct RandomReads : ReadCheck
 {
-    RandomOffsets offsets;
+    Offsets offsets;
 
     void place(std::uint64_t, std::uint64_t bytes, OverlappedSlot& slot) noexcept
     {
         slot.offset = offsets.next();
         slot.bytes = bytes;
+        slot.write = false;
+    }
+};
+
+// A read/write mix (fio's rwmixread): the random readers' offsets, each request a write of the pattern's
+// bytes for its place unless the chooser says read (the draws in the order every backend makes them); the
+// completed requests counted each way.
+template <class Offsets> struct MixedRequests : ReadCheck
+{
+    Offsets offsets;
+    MixChooser chooser;
+    Pattern::View pattern;
+    Job::MixCounts* counts;
+
+    void place(std::uint64_t, std::uint64_t bytes, OverlappedSlot& slot) noexcept
+    {
+        slot.offset = offsets.next();
+        slot.bytes = bytes;
+        slot.write = !chooser.nextIsRead();
+        slot.source = slot.write ? pattern.at(spec->patternOffset + slot.offset) : nullptr;
+    }
+    bool check(const OverlappedSlot& slot, Outcome& error) const
+    {
+        if (slot.write) {
+            ++counts->writeOps;
+            counts->writeBytes += slot.bytes;
+            return true;
+        }
+        ++counts->readOps;
+        counts->readBytes += slot.bytes;
+        return ReadCheck::check(slot, error);
     }
 };
 
@@ -62,8 +95,17 @@ public:
             outcome = {Status::Refused, 0, "queue depth", *refusal};
             return nullptr;
         }
+        const bool mix = mixes(spec.testCase);
+        if (mix && direct) {
+            // A mix's writes send the pattern's bytes from its memory: NO_BUFFERING needs them aligned too.
+            if (auto problem = win::noBufferingProblem(
+                    spec, reinterpret_cast<std::uintptr_t>(spec.pattern->at(spec.patternOffset)))) {
+                outcome = {Status::Refused, 0, "FILE_FLAG_NO_BUFFERING", *problem};
+                return nullptr;
+            }
+        }
         win::UniqueHandle handle =
-            win::openInput(spec.path, spec.testCase.hint, direct, outcome, FILE_FLAG_OVERLAPPED);
+            win::openInput(spec.path, spec.testCase.hint, direct, outcome, FILE_FLAG_OVERLAPPED, mix);
         if (!handle)
             return nullptr;
         auto file = OverlappedFile::create(std::move(handle), slotsFor(spec), spec.testCase.chunkBytes,
@@ -90,9 +132,21 @@ public:
                 SequentialReads reads{{&m_spec, m_spec.bytes}};
                 return run(reads, timer, progress);
             }
-            RandomReads reads{{&m_spec, m_spec.testCase.totalBytes},
-                              RandomOffsets(m_spec.thread, m_spec.testCase.totalBytes, chunk)};
-            return run(reads, timer, progress);
+            const std::uint64_t fileBytes = m_spec.testCase.totalBytes;
+            return withOffsetPicker(
+                m_spec.testCase.randomDist, m_spec.thread, fileBytes, chunk, [&](auto offsets) {
+                    using Offsets = decltype(offsets);
+                    if (mixes(m_spec.testCase)) {
+                        MixedRequests<Offsets> mixed{{&m_spec, fileBytes},
+                                                     offsets,
+                                                     MixChooser(*m_spec.testCase.readPercent, m_spec.thread),
+                                                     m_spec.pattern->view(),
+                                                     &m_mix};
+                        return run(mixed, timer, progress);
+                    }
+                    RandomReads<Offsets> reads{{&m_spec, fileBytes}, offsets};
+                    return run(reads, timer, progress);
+                });
         });
         if (end == LoopEnd::Failed) {
             m_file->cancelAndWait();
@@ -103,6 +157,11 @@ public:
         if (const DWORD error = m_file->close(); error != 0)
             return win::errorOutcome(error, "CloseHandle", m_spec.path);
         return Outcome::success();
+    }
+
+    std::optional<MixCounts> mixCounts() const override
+    {
+        return mixes(m_spec.testCase) ? std::optional<MixCounts>(m_mix) : std::nullopt;
     }
 
 private:
@@ -129,6 +188,7 @@ private:
     bool m_direct;
     std::unique_ptr<OverlappedFile> m_file;
     Outcome m_error;
+    MixCounts m_mix;
 };
 
 class OverlappedReadStrategy final : public BasicStrategy

@@ -378,7 +378,7 @@ std::string windowsHintRefusal()
 }
 
 UniqueHandle openInput(const std::string& path, ReadHint hint, bool direct, Outcome& outcome,
-                       DWORD extraFlags)
+                       DWORD extraFlags, bool writeToo)
 {
     DWORD flags = FILE_ATTRIBUTE_NORMAL | extraFlags;
     if (hint == ReadHint::Sequential)
@@ -387,8 +387,11 @@ UniqueHandle openInput(const std::string& path, ReadHint hint, bool direct, Outc
         flags |= FILE_FLAG_RANDOM_ACCESS;
     if (direct)
         flags |= FILE_FLAG_NO_BUFFERING;
-    UniqueHandle file(::CreateFileW(widen(path).c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr,
-                                    OPEN_EXISTING, flags | FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
+    // A read/write mix's threads each write the shared file as well: every handle lets the others write.
+    const DWORD access = writeToo ? GENERIC_READ | GENERIC_WRITE : GENERIC_READ;
+    const DWORD share = writeToo ? FILE_SHARE_READ | FILE_SHARE_WRITE : FILE_SHARE_READ;
+    UniqueHandle file(::CreateFileW(widen(path).c_str(), access, share, nullptr, OPEN_EXISTING,
+                                    flags | FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
     if (!file)
         outcome = errorOutcome(::GetLastError(), direct ? "CreateFile(NO_BUFFERING)" : "CreateFile", path);
     return file;

@@ -149,9 +149,10 @@ bool writeAt(HANDLE file, const std::byte* data, std::uint64_t size, std::uint64
 const std::vector<ReadHint>& windowsReadHints();
 std::string windowsHintRefusal();
 // Opens an existing data-set file for reading with the hint's flag (and FILE_FLAG_NO_BUFFERING when
-// `direct`, and `extraFlags`: FILE_FLAG_OVERLAPPED for the queued readers).
+// `direct`, and `extraFlags`: FILE_FLAG_OVERLAPPED for the queued readers); for writing too when `writeToo`
+// (a read/write mix writes the same bytes back in place), shared for writing with the case's other threads.
 UniqueHandle openInput(const std::string& path, ReadHint hint, bool direct, Outcome& outcome,
-                       DWORD extraFlags = 0);
+                       DWORD extraFlags = 0, bool writeToo = false);
 
 // ReadFile until `size` bytes or the end of the file; false with GetLastError set on failure. `got` is what
 // arrived.

@@ -138,7 +138,7 @@ TEST_F(Cli, QuickRunWritesValidJsonAndCsvAndLeavesNothing)
     EXPECT_EQ(rows[0][0], "case");
     const auto summary = parseCsv(slurp(m_out / "result.summary.csv"));
     ASSERT_GE(summary.size(), 2u);
-    EXPECT_EQ(summary[0][28], "median_MBps"); // after the case's columns, the last being the replay's variant
+    EXPECT_EQ(summary[0][31], "median_MBps"); // after the case's columns, the last being the replay's variant
     EXPECT_EQ(summary[0][13], "preallocate");
     EXPECT_EQ(summary[0][14], "reader_cpu");
     EXPECT_EQ(summary[0][15], "queue_depth");
@@ -148,16 +148,24 @@ TEST_F(Cli, QuickRunWritesValidJsonAndCsvAndLeavesNothing)
     EXPECT_EQ(summary[0][19], "memory_limit");
     EXPECT_EQ(summary[0][20], "until_steady");
     EXPECT_EQ(summary[0][21], "free_space_share");
-    EXPECT_EQ(summary[0][22], "replay");
-    EXPECT_EQ(summary[0][23], "replay_timing");
-    EXPECT_EQ(summary[0][24], "replay_variant");
-    // Power-loss exposure, then the memory budget (issue 17), then the drive's heat, last (issue 39): the
-    // quick preset's writes to files have an exposure, its pipes none; none of its cases has a memory limit,
-    // and this VM's disk no temperature sensor.
-    EXPECT_EQ(summary[0].back(), "throttle_s");
-    EXPECT_EQ(summary[0][summary[0].size() - 5], "memory_peak_dirty_bytes");
-    EXPECT_EQ(summary[0][summary[0].size() - 8], "at_risk_basis");
-    EXPECT_EQ(summary[1][summary[0].size() - 5], "") << "no memory limit, no memory figures";
+    EXPECT_EQ(summary[0][22], "read_percent");
+    EXPECT_EQ(summary[0][23], "random_dist");
+    EXPECT_EQ(summary[0][24], "uring");
+    EXPECT_EQ(summary[0][25], "replay");
+    EXPECT_EQ(summary[0][26], "replay_timing");
+    EXPECT_EQ(summary[0][27], "replay_variant");
+    // Power-loss exposure, then the memory budget (issue 17), then the drive's heat (issue 39), io_uring's
+    // options in effect and a read/write mix's two ways, last: the quick preset's writes to files have an
+    // exposure, its pipes none; none of its cases has a memory limit or a mix, and this VM's disk no
+    // temperature sensor.
+    EXPECT_EQ(summary[0].back(), "write_p99_us");
+    EXPECT_EQ(summary[0][summary[0].size() - 6], "read_MBps");
+    EXPECT_EQ(summary[0][summary[0].size() - 7], "uring_in_effect");
+    EXPECT_EQ(summary[0][summary[0].size() - 8], "throttle_s");
+    EXPECT_EQ(summary[0][summary[0].size() - 12], "memory_peak_dirty_bytes");
+    EXPECT_EQ(summary[0][summary[0].size() - 15], "at_risk_basis");
+    EXPECT_EQ(summary[1][summary[0].size() - 12], "") << "no memory limit, no memory figures";
+    EXPECT_EQ(summary[1][summary[0].size() - 6], "") << "no mix, no mix figures";
     const auto column = [&](const char* name) {
         return static_cast<std::size_t>(std::find(summary[0].begin(), summary[0].end(), name) -
                                         summary[0].begin());

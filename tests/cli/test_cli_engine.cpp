@@ -793,6 +793,85 @@ TEST_F(CliEngine, UntilSteadyAndTheSustainedPresetsPlan)
 
 // Issue 39, part 2: a latency target sweeps the queue depth of a queued strategy given without --qd and
 // answers first; a matrix without a queued strategy, or a target that does not read, is refused.
+// A read/write mix with a hot spot, on this OS's threaded and queued random readers: every request counted
+// one way or the other, both ways in every file, the data still the pattern's (--verify checks every read),
+// and a write strategy told where a mix goes. (strace, fio and a loop device check the calls themselves:
+// tests/cli/mix_against_tools.py.)
+TEST_F(CliEngine, AMixReportsReadsAndWritesApart)
+{
+#ifdef _WIN32
+    const std::string queued = "overlapped-random-read";
+#else
+    const std::string queued = "uring-random-read";
+#endif
+    const std::string json = m_out / "mix.json";
+    const std::string csv = m_out / "mix.csv";
+    auto r = cli({"run",
+                  "--strategy",
+                  "read-random," + queued,
+                  "--chunk",
+                  "4K",
+                  "--size",
+                  "8M",
+                  "--threads",
+                  "2",
+                  "--read-percent",
+                  "70",
+                  "--random-dist",
+                  "pareto:0.9",
+                  "--latency",
+                  "on",
+                  "--reps",
+                  "1",
+                  "--warmups",
+                  "0",
+                  "--verify",
+                  "--target",
+                  m_target.path(),
+                  "--json",
+                  json,
+                  "--csv",
+                  csv});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_THAT(r.out,
+                HasSubstr("Mix, case 1 (read-random 4 KiB, 2 threads, 70% reads, pareto:0.9): reads "));
+    EXPECT_THAT(r.out,
+                HasSubstr("To read 70% and write 30% of the requests to a file from a cold cache over a"));
+    EXPECT_THAT(r.out,
+                HasSubstr("Which way is fastest to read and write 4 KiB chunks from a cold cache with a "
+                          "hot spot"));
+    const RunResult result = resultFromJson(fileText(json), json);
+    ASSERT_EQ(result.cases.size(), 2U);
+    for (const CaseResult& c : result.cases) {
+        ASSERT_EQ(c.status, Status::Ok) << c.reason;
+        const RepetitionResult& rep = c.repetitions.front();
+        EXPECT_TRUE(rep.verified) << c.testCase.strategy;
+        ASSERT_TRUE(rep.mix) << c.testCase.strategy;
+        EXPECT_EQ(rep.mix->reads.ops + rep.mix->writes.ops, 2048U) << "8 MiB in 4 KiB requests";
+        EXPECT_EQ(rep.mix->reads.bytes + rep.mix->writes.bytes, rep.bytes);
+        EXPECT_NEAR(static_cast<double>(rep.mix->writes.ops) / 2048.0, 0.30, 0.05) << c.testCase.strategy;
+        ASSERT_TRUE(rep.mix->reads.latency && rep.mix->writes.latency);
+        EXPECT_EQ(rep.mix->reads.latency->count, rep.mix->reads.ops);
+        EXPECT_EQ(rep.mix->writes.latency->count, rep.mix->writes.ops);
+        ASSERT_TRUE(rep.callLatency);
+        EXPECT_EQ(rep.callLatency->count, 2048U) << "the call latency holds both ways";
+        ASSERT_TRUE(c.mix);
+        EXPECT_GT(c.mix->writeMBps.median, 0);
+        EXPECT_GT(rep.durableSeconds, 0);
+        EXPECT_GE(rep.durableSeconds, rep.returnSeconds) << "the mix's writes are made durable after it";
+    }
+    EXPECT_TRUE(followsResultSchema(json));
+    EXPECT_THAT(fileText(csv), HasSubstr("read_MBps"));
+
+    r = cli({"run", "--strategy", "write-random", "--chunk", "4K", "--size", "8M", "--read-percent", "70",
+             "--target", m_target.path()});
+    EXPECT_THAT(r.out + r.err, HasSubstr("write-random writes every chunk of a new file once"));
+    r = cli({"run", "--strategy", "read-random", "--chunk", "4K", "--size", "8M", "--random-dist", "gauss",
+             "--target", m_target.path()});
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_THAT(r.err, HasSubstr("unknown random distribution 'gauss'"));
+}
+
 TEST_F(CliEngine, ALatencyTargetSweepsTheQueueDepthAndAnswersFirst)
 {
 #ifdef _WIN32

@@ -248,8 +248,10 @@ TEST(HeatFinding, TheReadingsRoundTripThroughResultFilesAndShowInTheCsv)
     EXPECT_EQ(back.cases[0].thermalBefore, cool);
     EXPECT_EQ(back.cases[0].thermalAfter, hot);
     const std::string csv = toCsv(summaryRows(run));
-    EXPECT_THAT(csv, HasSubstr("temp_before_c,temp_after_c,throttle_transitions,throttle_s\r\n"));
-    EXPECT_THAT(csv, HasSubstr(",40.85,78.85,3,40\r\n"));
+    EXPECT_THAT(
+        csv,
+        HasSubstr("temp_before_c,temp_after_c,throttle_transitions,throttle_s,uring_in_effect,read_MBps,"));
+    EXPECT_THAT(csv, HasSubstr(",40.85,78.85,3,40,,"));
 }
 
 } // namespace

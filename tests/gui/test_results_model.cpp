@@ -177,11 +177,15 @@ TEST(ResultsModel, SortsNumbersAsNumbers)
 TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
 {
     using M = ResultsModel;
-    EXPECT_EQ(M::axisColumns(),
-              (std::vector<int>{M::StrategyColumn, M::ChunkColumn, M::BufferColumn, M::SyncColumn,
-                                M::ReadColumn, M::ReaderCpuColumn, M::PatternColumn, M::QueueDepthColumn,
-                                M::ThreadsColumn, M::SizeColumn, M::FreeShareColumn, M::TimeLimitColumn,
-                                M::SteadyColumn, M::MemoryLimitColumn, M::LatencyColumn}));
+    EXPECT_EQ(
+        M::axisColumns(),
+        (std::vector<int>{M::StrategyColumn, M::ChunkColumn, M::BufferColumn, M::SyncColumn, M::ReadColumn,
+                          M::ReaderCpuColumn, M::MixColumn, M::PatternColumn, M::QueueDepthColumn,
+                          M::UringColumn, M::ThreadsColumn, M::SizeColumn, M::FreeShareColumn,
+                          M::TimeLimitColumn, M::SteadyColumn, M::MemoryLimitColumn, M::LatencyColumn}));
+    EXPECT_EQ(M::axisColumn("readPercent"), M::MixColumn);
+    EXPECT_EQ(M::axisColumn("randomDist"), M::MixColumn) << "the hot spot shares the read share's column";
+    EXPECT_EQ(M::axisColumn("uring"), M::UringColumn);
     EXPECT_EQ(M::axisColumn("strategy"), M::StrategyColumn);
     EXPECT_EQ(M::axisColumn("memoryLimit"), M::MemoryLimitColumn);
     EXPECT_EQ(M::axisColumn("stdioBuffer"), M::BufferColumn);
@@ -199,15 +203,46 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
 
     ResultsModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-    const std::vector<std::string> headers{
-        "#",           "Strategy",      "Chunk",        "stdio buffer", "Sync",
-        "Hint, cache", "Reader CPU",    "Pattern",      "QD",           "Threads",
-        "Size",        "Of free space", "Time limit",   "Until steady", "Memory limit",
-        "Latency",     "Apparent",      "Trimmed mean", "95% CI",       "Durable",
-        "Max at risk", "Speed-up",      "Files/s",      "p50/file",     "p99/file",
-        "p50",         "p99",           "p99.9",        "Sync p99",     "IOPS",
-        "CPU",         "Peak RSS",      "Temp",         "Spread (CV)",  "Survives kill -9",
-        "Status",      "Reason"};
+    const std::vector<std::string> headers{"#",
+                                           "Strategy",
+                                           "Chunk",
+                                           "stdio buffer",
+                                           "Sync",
+                                           "Hint, cache",
+                                           "Reader CPU",
+                                           "Mix, offsets",
+                                           "Pattern",
+                                           "QD",
+                                           "io_uring",
+                                           "Threads",
+                                           "Size",
+                                           "Of free space",
+                                           "Time limit",
+                                           "Until steady",
+                                           "Memory limit",
+                                           "Latency",
+                                           "Apparent",
+                                           "Trimmed mean",
+                                           "95% CI",
+                                           "Durable",
+                                           "Max at risk",
+                                           "Speed-up",
+                                           "Files/s",
+                                           "p50/file",
+                                           "p99/file",
+                                           "p50",
+                                           "p99",
+                                           "p99.9",
+                                           "Sync p99",
+                                           "IOPS",
+                                           "Reads; writes",
+                                           "CPU",
+                                           "Peak RSS",
+                                           "Temp",
+                                           "Spread (CV)",
+                                           "Survives kill -9",
+                                           "Status",
+                                           "Reason"};
     ASSERT_EQ(static_cast<std::size_t>(model.columnCount()), headers.size());
     for (int column = 0; column < model.columnCount(); ++column)
         EXPECT_EQ(model.headerData(column, Qt::Horizontal).toString().toStdString(),
@@ -256,61 +291,48 @@ TEST(ResultsModel, BuiltInAxisColumnsAreTheDeclaredOnesInTheirPlaces)
     // What answers "which is fastest" first, the axes after: the order the table had before the columns
     // came from the declarations, but for the reader CPU, which tells two rows of a pipe strategy apart and
     // so stands beside the strategy (a leading column), not past the figures.
-    EXPECT_EQ(gui::ResultsView::defaultColumnOrder(), (std::vector<int>{M::CaseColumn,
-                                                                        M::StrategyColumn,
-                                                                        M::ChunkColumn,
-                                                                        M::ReaderCpuColumn,
-                                                                        M::PatternColumn,
-                                                                        M::DurableColumn,
-                                                                        M::MedianColumn,
-                                                                        M::SpeedupColumn,
-                                                                        M::AtRiskColumn,
-                                                                        M::SurvivesKillColumn,
-                                                                        M::StatusColumn,
-                                                                        M::StabilityColumn,
-                                                                        M::CiColumn,
-                                                                        M::TrimmedMeanColumn,
-                                                                        M::BufferColumn,
-                                                                        M::SyncColumn,
-                                                                        M::ReadColumn,
-                                                                        M::QueueDepthColumn,
-                                                                        M::ThreadsColumn,
-                                                                        M::SizeColumn,
-                                                                        M::FreeShareColumn,
-                                                                        M::TimeLimitColumn,
-                                                                        M::SteadyColumn,
-                                                                        M::MemoryLimitColumn,
-                                                                        M::LatencyColumn,
-                                                                        M::CallP50Column,
-                                                                        M::CallP99Column,
-                                                                        M::CallP999Column,
-                                                                        M::SyncP99Column,
-                                                                        M::IopsColumn,
-                                                                        M::FilesPerSecondColumn,
-                                                                        M::FileP50Column,
-                                                                        M::FileP99Column,
-                                                                        M::CpuColumn,
-                                                                        M::RssColumn,
-                                                                        M::TempColumn,
-                                                                        M::ReasonColumn}));
+    EXPECT_EQ(gui::ResultsView::defaultColumnOrder(),
+              (std::vector<int>{M::CaseColumn,         M::StrategyColumn,
+                                M::ChunkColumn,        M::ReaderCpuColumn,
+                                M::PatternColumn,      M::UringColumn,
+                                M::DurableColumn,      M::MedianColumn,
+                                M::SpeedupColumn,      M::AtRiskColumn,
+                                M::SurvivesKillColumn, M::StatusColumn,
+                                M::StabilityColumn,    M::CiColumn,
+                                M::TrimmedMeanColumn,  M::BufferColumn,
+                                M::SyncColumn,         M::ReadColumn,
+                                M::MixColumn,          M::QueueDepthColumn,
+                                M::ThreadsColumn,      M::SizeColumn,
+                                M::FreeShareColumn,    M::TimeLimitColumn,
+                                M::SteadyColumn,       M::MemoryLimitColumn,
+                                M::LatencyColumn,      M::CallP50Column,
+                                M::CallP99Column,      M::CallP999Column,
+                                M::SyncP99Column,      M::IopsColumn,
+                                M::MixFiguresColumn,   M::FilesPerSecondColumn,
+                                M::FileP50Column,      M::FileP99Column,
+                                M::CpuColumn,          M::RssColumn,
+                                M::TempColumn,         M::ReasonColumn}));
     const RunResult writes = sampleRun();
     EXPECT_EQ(gui::ResultsView::hiddenColumns(writes.cases, writes.refused),
-              (std::vector<int>{
-                  M::ReadColumn,           M::ReaderCpuColumn,   M::PatternColumn,     M::QueueDepthColumn,
-                  M::ThreadsColumn,        M::FreeShareColumn,   M::TimeLimitColumn,   M::SteadyColumn,
-                  M::MemoryLimitColumn,    M::LatencyColumn,     M::TrimmedMeanColumn, M::AtRiskColumn,
-                  M::FilesPerSecondColumn, M::FileP50Column,     M::FileP99Column,     M::CallP50Column,
-                  M::CallP99Column,        M::CallP999Column,    M::SyncP99Column,     M::IopsColumn,
-                  M::TempColumn,           M::SurvivesKillColumn}))
+              (std::vector<int>{M::ReadColumn,        M::ReaderCpuColumn,   M::MixColumn,
+                                M::PatternColumn,     M::QueueDepthColumn,  M::UringColumn,
+                                M::ThreadsColumn,     M::FreeShareColumn,   M::TimeLimitColumn,
+                                M::SteadyColumn,      M::MemoryLimitColumn, M::LatencyColumn,
+                                M::TrimmedMeanColumn, M::AtRiskColumn,      M::FilesPerSecondColumn,
+                                M::FileP50Column,     M::FileP99Column,     M::CallP50Column,
+                                M::CallP99Column,     M::CallP999Column,    M::SyncP99Column,
+                                M::IopsColumn,        M::MixFiguresColumn,  M::TempColumn,
+                                M::SurvivesKillColumn}))
         << "no case with an exposure (a file from before it): no column";
     EXPECT_EQ(gui::ResultsView::hiddenColumns({read}, {}),
               (std::vector<int>{
-                  M::BufferColumn,      M::SyncColumn,           M::ReaderCpuColumn,    M::PatternColumn,
-                  M::QueueDepthColumn,  M::FreeShareColumn,      M::TimeLimitColumn,    M::SteadyColumn,
-                  M::MemoryLimitColumn, M::LatencyColumn,        M::TrimmedMeanColumn,  M::DurableColumn,
-                  M::AtRiskColumn,      M::FilesPerSecondColumn, M::FileP50Column,      M::FileP99Column,
-                  M::CallP50Column,     M::CallP99Column,        M::CallP999Column,     M::SyncP99Column,
-                  M::IopsColumn,        M::TempColumn,           M::SurvivesKillColumn, M::ReasonColumn}));
+                  M::BufferColumn,      M::SyncColumn,         M::ReaderCpuColumn,   M::MixColumn,
+                  M::PatternColumn,     M::QueueDepthColumn,   M::UringColumn,       M::FreeShareColumn,
+                  M::TimeLimitColumn,   M::SteadyColumn,       M::MemoryLimitColumn, M::LatencyColumn,
+                  M::TrimmedMeanColumn, M::DurableColumn,      M::AtRiskColumn,      M::FilesPerSecondColumn,
+                  M::FileP50Column,     M::FileP99Column,      M::CallP50Column,     M::CallP99Column,
+                  M::CallP999Column,    M::SyncP99Column,      M::IopsColumn,        M::MixFiguresColumn,
+                  M::TempColumn,        M::SurvivesKillColumn, M::ReasonColumn}));
 
     // A pipe case shows where its reader ran; the column is shown as soon as one case writes into a pipe.
     CaseResult pipe = measuredCase(0, "vmsplice", 65536, BufferMode::NotApplicable, 8000.0);

@@ -3,7 +3,7 @@
 """Races iolab-cli's io_uring strategies against fio on the same job, alternating A/B, and prints median ratios.
 
 usage: fio_compare.py BUILD_DIR TARGET_DIR [--pairs N] [--only NAME,...] [--fifo]
-                      [--percentiles | --exported | --versus OTHER_IOLAB_CLI | --groups 0,1,4,8,16]
+                      [--percentiles | --exported | --versus OTHER_IOLAB_CLI | --groups 0,1,4,8,16 | --uring]
 
 IOPS rows (CrystalDiskMark's names): fio --ioengine=io_uring --direct=1 --numjobs=1 with the same block size,
 queue depth and file size as iolab-cli's case, against the case; the ratio is IOLab's IOPS (apparent MB/s over
@@ -31,6 +31,15 @@ With --groups: plain_uring (tests/perf/plain_uring.cpp) reading 4 KiB at random 
 each GROUP (how many prepared requests it hands to the kernel without waiting; 0: only with the wait, as
 IOLab's loop did before issue 34; 1: each on its own, as fio; a trailing f: on a ring set up with fio's flags,
 COOP_TASKRUN, SINGLE_ISSUER and DEFER_TASKRUN) against the first, in a rotating order per round.
+
+With --uring (issue 39): each of io_uring's own options as an IOLab variant (--uring) against the fio job with
+the matching option (fixedbufs=1, registerfiles=1, sqthread_poll=1, hipri=1), 4 KiB direct random reads at QD32
+of a 256 MiB file in TARGET_DIR, alternating A/B: the ratio is IOLab's IOPS over fio's, per pair, with each
+side's MB per CPU second (fio's usr_cpu + sys_cpu of its runtime; IOLab's getrusage of the process, which counts
+the SQPOLL thread: it is a thread of the process). fio's sqthread_poll registers the file too, so its row is
+IOLab's registerfiles+sqpoll. hipri (iopoll) is run once on each side first: where the device has no poll
+queues, IOLab refuses the case before it runs and fio fails its requests ("Operation not supported"); the row
+is then skipped with both answers printed.
 
 With --fifo every timed process (iolab-cli, fio, plain_uring) runs under SCHED_FIFO (chrt -f 10, root only),
 so that other work on a shared machine does not decide the figure: the nearest this VM comes to idle CPUs.
@@ -275,6 +284,66 @@ def group_rows(opts):
         ratio_line(f"GROUP {g} against GROUP {groups[0]}", f"GROUP {groups[0]}", figures[groups[0]], f"GROUP {g}",
                    figures[g], 4 * K)
 
+# name, IOLab's --uring value, fio's options: 4 KiB direct random reads at QD32 (fio's sqthread_poll registers
+# the file too: registerfiles+sqpoll is its match).
+URING_BASE_IOLAB = ["--strategy", "uring-random-read-direct", "--chunk", "4K", "--qd", "32", "--size", "256M"]
+URING_BASE_FIO = ["--ioengine=io_uring", "--rw=randread", "--bs=4k", "--iodepth=32", "--size=256M",
+                  "--norandommap"]
+URING_VARIANTS = [
+    ("plain", "plain", []),
+    ("fixedbufs", "fixedbufs", ["--fixedbufs=1"]),
+    ("registerfiles", "registerfiles", ["--registerfiles=1"]),
+    ("fixedbufs+registerfiles", "fixedbufs+registerfiles", ["--fixedbufs=1", "--registerfiles=1"]),
+    ("sqthread_poll", "registerfiles+sqpoll", ["--sqthread_poll=1"]),
+    ("sqthread_poll+fixedbufs", "fixedbufs+registerfiles+sqpoll", ["--sqthread_poll=1", "--fixedbufs=1"]),
+]
+
+
+def run_fio_cpu(args, target):
+    """run_fio, returning (MB/s, MB per CPU second) of the reads."""
+    path = os.path.join(target, "fio-bench.dat")
+    if os.path.exists(path):
+        os.unlink(path)
+    try:
+        out = subprocess.run([*PRIORITY, "fio", "--name=iolab-compare", f"--filename={path}", "--direct=1",
+                              "--numjobs=1", "--output-format=json", *args], check=True, capture_output=True,
+                             text=True)
+        j = json.loads(out.stdout)["jobs"][0]
+        mbps = j["read"]["bw_bytes"] / 1e6
+        busy = (j["usr_cpu"] + j["sys_cpu"]) / 100
+        return mbps, mbps / busy if busy > 0 else 0.0
+    finally:
+        if os.path.exists(path):
+            os.unlink(path)
+
+
+def uring_rows(opts, only):
+    print(f"io_uring's options, IOLab against fio, 4 KiB direct random reads at QD32 of 256 MiB, {opts.pairs} pairs"
+          f" each{', SCHED_FIFO' if PRIORITY else ''}:", flush=True)
+    # hipri / iopoll first: does either side run it here?
+    # Every case refused: iolab-cli says why on stderr and exits 2, with no result.
+    iolab = subprocess.run([cli_path(opts.build), "run", "--target", opts.target, "--reps", "1", "--warmups", "0",
+                            "--quiet", *URING_BASE_IOLAB, "--uring", "iopoll"], capture_output=True, text=True)
+    refused = [line.split(": ", 1)[1] for line in iolab.stderr.splitlines() if "uring=iopoll: " in line]
+    path = os.path.join(opts.target, "fio-bench.dat")
+    # hipri is io_uring's own option: fio takes it only after --ioengine.
+    fio = subprocess.run(["fio", "--name=iolab-compare", f"--filename={path}", "--direct=1", *URING_BASE_FIO,
+                          "--hipri=1"], capture_output=True, text=True)
+    if os.path.exists(path):
+        os.unlink(path)
+    fio_error = next((line.strip() for line in (fio.stderr + fio.stdout).splitlines() if "err" in line), "")
+    print(f"iopoll / hipri\n  IOLab: {'refused: ' + refused[0] if refused else 'ran (exit ' + str(iolab.returncode) + ')'}"
+          f"\n  fio (exit {fio.returncode}): {fio_error or 'ran'}", flush=True)
+    if only == ["iopoll"]:
+        return
+    for name, uring, fio_args in URING_VARIANTS:
+        if only and not any(o == name for o in only):
+            continue
+        fio, iolab = alternate(opts.pairs, lambda: run_fio_cpu([*URING_BASE_FIO, *fio_args], opts.target),
+                               lambda: run_iolab(opts.build, [*URING_BASE_IOLAB, "--uring", uring],
+                                                 opts.target)[::3])
+        ratio_line(f"{name} (IOLab --uring {uring})", "fio", fio, "IOLab", iolab, 4 * K)
+
 
 def main():
     parser = argparse.ArgumentParser()
@@ -288,6 +357,7 @@ def main():
     parser.add_argument("--exported", action="store_true", help="IOLab against fio on IOLab's own exported job")
     parser.add_argument("--versus", metavar="OTHER_IOLAB_CLI", help="this build against another iolab-cli")
     parser.add_argument("--groups", metavar="G,G,...", help="plain_uring's submission groups, the first the base")
+    parser.add_argument("--uring", action="store_true", help="io_uring's options, IOLab's variants against fio's")
     parser.add_argument("--fifo", action="store_true", help="every timed process under SCHED_FIFO (root)")
     opts = parser.parse_args()
     only = [s for s in opts.only.split(",") if s]
@@ -303,6 +373,8 @@ def main():
         versus_rows(opts, only)
     elif opts.groups:
         group_rows(opts)
+    elif opts.uring:
+        uring_rows(opts, only)
     else:
         iops_rows(opts, only)
     return 0

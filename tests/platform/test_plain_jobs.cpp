@@ -4,6 +4,7 @@
 // policy's calls come where it says, and a failure is named by the OS's call that failed, with the OS's
 // error. The real calls under them are run by the strategy tests on each OS.
 #include "core/engine/chunk_order.h"
+#include "core/engine/offset_picker.h"
 #include "core/engine/pattern.h"
 #include "core/engine/read_buffer.h"
 #include "platform/plain_read_job.h"
@@ -41,6 +42,7 @@ struct MemoryDisk
     int lastError = 0;
     std::uint64_t transferChecks = 0;
     std::optional<std::uint64_t> refuseTransferAt; // directTransferFits refuses this offset
+    std::uint64_t mixWrites = 0;                   // a read job's writes (a read/write mix)
 };
 
 MemoryDisk* g_disk = nullptr;
@@ -147,6 +149,12 @@ struct MemoryReads
     }
     static const char* readCall(bool direct) { return direct ? "fake-read(direct)" : "fake-read"; }
     static const char* readAtCall(bool direct) { return direct ? "fake-read-at(direct)" : "fake-read-at"; }
+    static bool writeAt(MemoryDisk* disk, const std::byte* data, std::uint64_t size, std::uint64_t offset)
+    {
+        ++disk->mixWrites;
+        return MemoryWrites::writeAt(disk, data, size, offset);
+    }
+    static const char* writeAtCall(bool direct) { return direct ? "fake-write-at(direct)" : "fake-write-at"; }
 
     static bool directTransferFits(const JobSpec&, const std::byte*, std::uint64_t offset, std::uint64_t,
                                    Outcome& error)
@@ -350,6 +358,47 @@ TEST_F(PlainJobs, RandomReadsTakeTheThreadsOffsetsOverTheWholeFile)
     for (const std::uint64_t offset : m_disk.callOffsets)
         EXPECT_EQ(offset, offsets.next());
     EXPECT_EQ(m_disk.transferChecks, 101u);
+}
+
+// A read/write mix over a hot spot: the offsets the hot spot's picker gives, each request a write unless the
+// mix's choice says read (in that order, as every backend draws them), writes putting the pattern's bytes
+// back where they were, every read still checked, and the job's counts what the disk saw.
+TEST_F(PlainJobs, AMixWritesThePatternBackInPlaceAndCountsEachWay)
+{
+    m_spec.testCase.totalBytes = 4 * kJobBytes;
+    m_spec.testCase.readPercent = 60;
+    m_spec.testCase.randomDist = parseRandomDist("zipf:1.1");
+    m_spec.bytes = 100 * kJobChunk;
+    m_spec.thread = 2;
+    fillWithPattern(4 * kJobBytes);
+    m_spec.verifyData = true;
+    auto latency = std::make_unique<CallLatency>();
+    m_spec.latency = latency.get();
+    Outcome outcome;
+    auto job = PlainReadJob<MemoryReads>::create(m_spec, ReadOrder::Random, false, outcome);
+    ASSERT_TRUE(job) << outcome.message;
+    ASSERT_TRUE(job->execute(m_progress).ok());
+    HotSpotOffsets offsets(m_spec.testCase.randomDist, 2, 4 * kJobBytes, kJobChunk);
+    MixChooser chooser(60, 2);
+    std::uint64_t writes = 0;
+    ASSERT_EQ(m_disk.callOffsets.size(), 100U);
+    for (const std::uint64_t offset : m_disk.callOffsets) {
+        EXPECT_EQ(offset, offsets.next());
+        writes += chooser.nextIsRead() ? 0 : 1;
+    }
+    EXPECT_EQ(m_disk.mixWrites, writes);
+    EXPECT_FALSE(firstByteNotThePatterns()) << "a write changed the data";
+    EXPECT_EQ(m_disk.bytes.size(), 4 * kJobBytes);
+    const auto counts = job->mixCounts();
+    ASSERT_TRUE(counts);
+    EXPECT_EQ(counts->writeOps, writes);
+    EXPECT_EQ(counts->readOps, 100U - writes);
+    EXPECT_EQ(counts->readBytes + counts->writeBytes, 100U * kJobChunk);
+    EXPECT_EQ(latency->calls.count(), counts->readOps);
+    EXPECT_EQ(latency->writes.count(), counts->writeOps);
+    m_spec.testCase.readPercent.reset();
+    job = PlainReadJob<MemoryReads>::create(m_spec, ReadOrder::Random, false, outcome);
+    EXPECT_FALSE(job->mixCounts()) << "a job without a mix says nothing of one";
 }
 
 TEST_F(PlainJobs, AShortFileIsNamedWithWhatWasWritten)
