@@ -1940,9 +1940,17 @@ std::vector<AxisSpec> builtinAxes()
     axes.push_back(completeExtraAxis(replayAxis()));
     axes.push_back(completeExtraAxis(replayTimingAxis()));
     axes.push_back(completeExtraAxis(replayVariantAxis()));
-    axes.push_back(completeExtraAxis(readerKindAxis()));
-    axes.push_back(completeExtraAxis(readerWaitAxis()));
-    axes.push_back(completeExtraAxis(pipePagesAxis()));
+    // The editor's rows keep the pipe axes' defaults implicit (an empty list reads as them), so that a
+    // pipe-write row groups with the vmsplice one beside it (which alone takes pipe pages) as the presets
+    // list them.
+    for (AxisSpec a : {readerKindAxis(), readerWaitAxis(), pipePagesAxis()}) {
+        a = completeExtraAxis(std::move(a));
+        a.setDefault = [key = a.matrixKey](MatrixGroup& g, const StrategyInfo&) {
+            g.extraAxes.erase(key);
+        };
+        a.emptyIsDefault = true;
+        axes.push_back(std::move(a));
+    }
     return axes;
 }
 
