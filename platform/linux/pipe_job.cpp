@@ -160,13 +160,13 @@ std::byte* mapRing(std::size_t& bytes, PipePages pages, Outcome& outcome)
         outcome = posix::errnoOutcome(errno, "mmap (vmsplice ring)", {});
         return nullptr;
     }
-    const auto base = reinterpret_cast<std::uintptr_t>(raw);
-    const std::uintptr_t aligned = (base + kThpBytes - 1) / kThpBytes * kThpBytes;
-    if (aligned > base)
-        ::munmap(raw, aligned - base);
-    if (const std::uintptr_t tail = base + bytes + kThpBytes - (aligned + bytes); tail > 0)
-        ::munmap(reinterpret_cast<void*>(aligned + bytes), tail);
-    auto* ring = reinterpret_cast<std::byte*>(aligned);
+    // The aligned run inside the mapping; what lies before and after it is given back.
+    const std::size_t lead = (kThpBytes - reinterpret_cast<std::uintptr_t>(raw) % kThpBytes) % kThpBytes;
+    std::byte* const ring = static_cast<std::byte*>(raw) + lead;
+    if (lead > 0)
+        ::munmap(raw, lead);
+    if (kThpBytes - lead > 0)
+        ::munmap(ring + bytes, kThpBytes - lead);
     if (::madvise(ring, bytes, MADV_HUGEPAGE) != 0) {
         outcome = posix::errnoOutcome(errno, "madvise (MADV_HUGEPAGE, vmsplice ring)", {});
         ::munmap(ring, bytes);
