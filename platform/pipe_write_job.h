@@ -12,9 +12,9 @@
 namespace iolab {
 
 // The job of the pipe writers, on every OS: the writing thread pinned where the reader CPU axis puts it, a
-// reader thread draining the pipe (PipeReader), and a timed part that ends when the reader has seen the end
-// of the stream, i.e. when every byte has been delivered. `Writer` is the backend's writing loop, held by the
-// job (built in place from what its create() made):
+// reader thread (or process: the reader kind axis) draining the pipe (PipeReader), and a timed part that ends
+// when the reader has seen the end of the stream, i.e. when every byte has been delivered. `Writer` is the
+// backend's writing loop, held by the job (built in place from what its create() made):
 //   using ReadCalls                          the PipeReader's calls; ReadCalls::Handle is a pipe end
 //   LoopEnd write(spec, writeEnd, progress, Outcome& error)
 //                                            every chunk of the spec into the pipe (runChunks), `error`
@@ -24,16 +24,21 @@ template <class Writer> class PipeWriteJob final : public Job
 public:
     using Handle = typename Writer::ReadCalls::Handle;
 
-    // Starts the reader: the job exists only once it drains the pipe.
+    // Starts the reader (a thread, or a process: pipeReaderMode): the job exists only once it drains the
+    // pipe; nullptr with `outcome` set when the reader cannot be started.
     template <class... Made>
-    static std::unique_ptr<Job> start(const JobSpec& spec, const PipePlacement& placement, Handle readEnd,
-                                      Handle writeEnd, Made&&... made)
+    static std::unique_ptr<Job> start(const JobSpec& spec, const PipePlacement& placement, Outcome& outcome,
+                                      Handle readEnd, Handle writeEnd, Made&&... made)
     {
         auto job = std::unique_ptr<PipeWriteJob>(new PipeWriteJob(
             spec, placement, std::move(readEnd), std::move(writeEnd), std::forward<Made>(made)...));
-        job->m_reader.start();
+        if (!job->m_reader.start(outcome))
+            return nullptr; // the destructor closes the write end and waits for a reader already started
         return job;
     }
+
+    // The reader process's id while the job lives (0: a thread).
+    long readerProcessId() const { return m_reader.processId(); }
 
     ~PipeWriteJob() override { stopReader(); }
     PipeWriteJob(const PipeWriteJob&) = delete;
@@ -68,7 +73,8 @@ private:
                  Made&&... made)
         : m_spec(spec), m_writerCpu(placement.writer), m_writeEnd(std::move(writeEnd)),
           m_writer(std::forward<Made>(made)...),
-          m_reader(std::move(readEnd), *spec.pattern, spec.verifyStream, placement.reader)
+          m_reader(std::move(readEnd), *spec.pattern, spec.verifyStream, placement.reader,
+                   pipeReaderMode(spec.testCase))
     {}
 
     void stopReader()

@@ -32,6 +32,7 @@
 #include "core/formats/result_json.h"
 #include "core/formats/result_prometheus.h"
 #include "core/formats/result_redact.h"
+#include "core/model/axes.h"
 #include "core/model/replay.h"
 #include "core/version.h"
 #include "platform/calibration.h"
@@ -385,8 +386,14 @@ void printReaderPlacement(const RunResult& result)
             }
             return "";
         });
+    // A reader process (--reader process) is placed the same way as a reader thread.
+    const bool processes = std::any_of(result.cases.begin(), result.cases.end(), [](const CaseResult& r) {
+        return r.testCase.target == TargetKind::Pipe &&
+               extraAxisValue(r.testCase, "readerKinds", "thread") == "process";
+    });
     if (!text.empty())
-        std::printf("Pipes: the reader thread ran %s.\n", text.c_str());
+        std::printf("Pipes: the reader %s ran %s.\n", processes ? "(thread or process)" : "thread",
+                    text.c_str());
 }
 
 // A latency in nanoseconds for the tables: "850 ns", "12.3 us", "1.20 ms".

@@ -37,6 +37,21 @@ public:
 
     std::uint64_t received() const noexcept { return m_received; }
 
+    // What it has counted and found, plain data that can cross to another process (a pipe reader in a
+    // process of its own hands it back to the writer's, whose check then says what the reader saw).
+    struct Tally
+    {
+        std::uint64_t received = 0;
+        bool mismatch = false;
+        std::uint64_t mismatchAt = 0;
+    };
+    Tally tally() const noexcept { return {m_received, m_mismatchAt.has_value(), m_mismatchAt.value_or(0)}; }
+    void setTally(const Tally& tally) noexcept
+    {
+        m_received = tally.received;
+        m_mismatchAt = tally.mismatch ? std::optional<std::uint64_t>(tally.mismatchAt) : std::nullopt;
+    }
+
     // Ok, or Failed with the first wrong byte's offset, or with how many bytes came instead of `expected`.
     Outcome outcome(std::uint64_t expected, const std::string& operation) const;
 

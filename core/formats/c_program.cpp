@@ -6,6 +6,7 @@
 #include "core/base/units.h"
 #include "core/engine/file_set.h"
 #include "core/formats/c_templates.h"
+#include "core/model/axes.h"
 #include "core/model/strategy_methods.h"
 
 #include <fmt/format.h>
@@ -622,6 +623,19 @@ CProgram cProgram(const Case& c, const CProgramOptions& options)
                     ? fmt::format("{}% read mix over {}", *c.readPercent, randomDistWords(c.randomDist))
                 : mixes(c) ? fmt::format("{}% read mix", *c.readPercent)
                            : randomDistWords(c.randomDist)));
+    // The pipe program's reader is a thread that blocks in its calls, its writer's buffers in normal pages.
+    if (pipe) {
+        const std::string kind = extraAxisValue(c, "readerKinds", "thread");
+        const std::string wait = extraAxisValue(c, "readerWaits", "block");
+        const std::string pages = extraAxisValue(c, "pipePages", "normal");
+        if (kind != "thread" || wait != "block" || pages != "normal")
+            return unavailable(
+                options.title,
+                fmt::format("IOLab's C program of a pipe case reads with a thread that blocks, "
+                            "from buffers in normal pages; it has none with reader {}, reader "
+                            "wait {}, pipe pages {} (tests/perf/plain_pipe.cpp has them).",
+                            kind, wait, pages));
+    }
     const bool fileSet = method->method == IoMethod::FileSet;
     if (fileSet && c.fileSet.empty())
         return unavailable(

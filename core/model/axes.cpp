@@ -1759,6 +1759,157 @@ AxisSpec replayVariantAxis()
     return a;
 }
 
+// The pipe's reader and the writer's buffers (issue 39's pipe frontier), stored in Case::extraAxes: who reads
+// the pipe (a thread of the writer's process, or a process of its own as `yes | pv` has), how it waits for
+// data (blocking in the call, or spinning on a non-blocking one), and the pages the writer hands the pipe.
+std::string oneOf(std::string_view text, std::string_view what,
+                  std::initializer_list<std::string_view> values)
+{
+    for (const std::string_view v : values)
+        if (text == v)
+            return std::string(v);
+    std::string spellings;
+    for (const std::string_view v : values)
+        spellings += fmt::format("{}{}", spellings.empty() ? "" : ", ", v);
+    throw InputError(fmt::format("unknown {} '{}' (use {})", what, text, spellings));
+}
+
+bool writesAPipe(const StrategyInfo& info)
+{
+    return contains(info.targets, TargetKind::Pipe);
+}
+
+AxisSpec readerKindAxis()
+{
+    AxisSpec a;
+    a.name = "reader kind";
+    a.matrixKey = "readerKinds";
+    a.resultKey = "readerKind";
+    a.csvColumn = "reader_kind";
+    a.cliFlag = "--reader";
+    a.help = "Pipes: who reads the pipe: thread (a thread of IOLab's process, the default) or process (a "
+             "process of its own, forked, as the reader of `yes | pv` is)";
+    a.appliesTo = writesAPipe;
+    a.defaultValue = "thread";
+    a.canonical = [](std::string_view text) {
+        return oneOf(text, "reader kind", {"thread", "process"});
+    };
+    const auto process = [](const Case& c) {
+        return extraAxisValue(c, "readerKinds", "thread") == "process";
+    };
+    a.labelText = [process](const Case& c) {
+        return process(c) ? std::string("reader=process") : std::string();
+    };
+    a.labelRank = 11;
+    a.arrangement = true; // the reader's own address space and file table, its own wake-ups
+    a.refusals = {{kReaderCpuRank, [process](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+                       return process(c) && !info.readerProcessRefusal.empty()
+                                  ? fmt::format("reader process: {}", info.readerProcessRefusal)
+                                  : std::string();
+                   }}};
+    a.column = {.tip = "Pipes: whether the reader was a thread of IOLab's process or a process of its own",
+                .sharedWith = "readerCpu",
+                .text = [process](const Case& c) {
+                    return process(c) ? std::string("process") : std::string();
+                }};
+    a.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = [process](const Case& c) {
+                                          return process(c) ? std::string("reader process") : std::string();
+                                      }};
+    a.shortText = [process](const Case& c) {
+        return process(c) ? std::string("proc") : std::string();
+    };
+    a.shortRank = 6;
+    return a;
+}
+
+AxisSpec readerWaitAxis()
+{
+    AxisSpec a;
+    a.name = "reader wait";
+    a.matrixKey = "readerWaits";
+    a.resultKey = "readerWait";
+    a.csvColumn = "reader_wait";
+    a.cliFlag = "--reader-wait";
+    a.help = "Pipes: how the reader waits for data: block (asleep in its read or splice until the writer "
+             "wakes it, the default) or spin (busy-polling: non-blocking calls retried at once, a CPU kept "
+             "busy; refused with --reader-cpu same)";
+    a.appliesTo = writesAPipe;
+    a.defaultValue = "block";
+    a.canonical = [](std::string_view text) {
+        return oneOf(text, "reader wait", {"block", "spin"});
+    };
+    const auto spin = [](const Case& c) {
+        return extraAxisValue(c, "readerWaits", "block") == "spin";
+    };
+    a.labelText = [spin](const Case& c) {
+        return spin(c) ? std::string("wait=spin") : std::string();
+    };
+    a.labelRank = 12;
+    a.refusals = {{kReaderCpuRank, [spin](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+                       if (!spin(c))
+                           return std::string();
+                       if (!info.readerSpinRefusal.empty())
+                           return fmt::format("reader wait spin: {}", info.readerSpinRefusal);
+                       if (c.readerCpu == ReaderCpu::Same)
+                           return std::string(
+                               "reader wait spin busy-polls a CPU: on the writer's CPU (reader CPU same) the "
+                               "spinning reader takes the time the writer needs to fill the pipe, so the "
+                               "figure would measure the scheduler's time slice; use reader CPU other (or "
+                               "any)");
+                       return std::string();
+                   }}};
+    a.column = {.tip = "Pipes: whether the reader slept until data came (block) or busy-polled (spin)",
+                .sharedWith = "readerCpu",
+                .text = [spin](const Case& c) {
+                    return spin(c) ? std::string("spin") : std::string();
+                }};
+    a.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = [spin](const Case& c) {
+                                          return spin(c) ? std::string("spin") : std::string();
+                                      }};
+    a.shortText = [spin](const Case& c) {
+        return spin(c) ? std::string("spin") : std::string();
+    };
+    a.shortRank = 7;
+    return a;
+}
+
+AxisSpec pipePagesAxis()
+{
+    AxisSpec a;
+    a.name = "pipe pages";
+    a.matrixKey = "pipePages";
+    a.resultKey = "pipePages";
+    a.csvColumn = "pipe_pages";
+    a.cliFlag = "--pipe-pages";
+    a.help = "vmsplice: the pages of the buffers the writer hands the pipe: normal (the default), thp "
+             "(transparent huge pages: a 2 MiB-aligned buffer with madvise(MADV_HUGEPAGE), refused when the "
+             "kernel gives none) or hugetlb (MAP_HUGETLB, refused when too few huge pages are reserved)";
+    a.appliesTo = [](const StrategyInfo& info) {
+        return info.ownsPipePages;
+    };
+    a.defaultValue = "normal";
+    a.canonical = [](std::string_view text) {
+        return oneOf(text, "pipe pages", {"normal", "thp", "hugetlb"});
+    };
+    const auto huge = [](const Case& c) {
+        const std::string pages = extraAxisValue(c, "pipePages", "normal");
+        return pages == "normal" ? std::string() : pages;
+    };
+    a.labelText = [huge](const Case& c) {
+        const std::string pages = huge(c);
+        return pages.empty() ? pages : "pages=" + pages;
+    };
+    a.labelRank = 13;
+    a.column = {.tip = "vmsplice: the pages of the writer's buffers: normal, thp (transparent huge pages) or "
+                       "hugetlb",
+                .sharedWith = "readerCpu",
+                .text = huge};
+    a.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = huge};
+    a.shortText = huge;
+    a.shortRank = 8;
+    return a;
+}
+
 // The built-in axes, each declared by its function above, in the order caseAxes() lists them.
 std::vector<AxisSpec> builtinAxes()
 {
@@ -1789,6 +1940,17 @@ std::vector<AxisSpec> builtinAxes()
     axes.push_back(completeExtraAxis(replayAxis()));
     axes.push_back(completeExtraAxis(replayTimingAxis()));
     axes.push_back(completeExtraAxis(replayVariantAxis()));
+    // The editor's rows keep the pipe axes' defaults implicit (an empty list reads as them), so that a
+    // pipe-write row groups with the vmsplice one beside it (which alone takes pipe pages) as the presets
+    // list them.
+    for (AxisSpec a : {readerKindAxis(), readerWaitAxis(), pipePagesAxis()}) {
+        a = completeExtraAxis(std::move(a));
+        a.setDefault = [key = a.matrixKey](MatrixGroup& g, const StrategyInfo&) {
+            g.extraAxes.erase(key);
+        };
+        a.emptyIsDefault = true;
+        axes.push_back(std::move(a));
+    }
     return axes;
 }
 

@@ -136,6 +136,13 @@ struct StrategyInfo
     // It drives an io_uring queue that takes io_uring's own options (the --uring axis: registered buffers
     // and files, SQPOLL, IOPOLL): the uring-* queued strategies.
     bool takesUringOptions = false;
+    // Pipe writers: why this backend cannot run the pipe's reader in a process of its own (the reader kind
+    // axis), or as a busy-polling reader (the reader wait axis); "" = it can.
+    std::string readerProcessRefusal;
+    std::string readerSpinRefusal;
+    // A pipe writer that hands the pipe pages of its own buffers (vmsplice): the buffers can be huge pages
+    // (the pipe pages axis).
+    bool ownsPipePages = false;
 };
 
 // A reader's declaration: it reads files in a directory and has no sync policy; `info` says the rest.

@@ -31,7 +31,8 @@ const OneOsStrategy& vmspliceDeclaration()
              "thread",
          .targets = {TargetKind::Pipe},
          .syncModes = {SyncMode::None},
-         .syncRefusal = "a pipe has nothing to sync"},
+         .syncRefusal = "a pipe has nothing to sync",
+         .ownsPipePages = true},
         "vmsplice(2) is Linux-only: a Windows pipe cannot take a writer's pages; pipe-write is the Windows "
         "pipe "
         "case"};

@@ -247,7 +247,14 @@ StrategyInfo pipeWriteDeclaration()
                                     "WriteFile per chunk into an anonymous pipe drained by a reader thread"),
             .targets = {TargetKind::Pipe},
             .syncModes = {SyncMode::None},
-            .syncRefusal = "a pipe has nothing to sync"};
+            .syncRefusal = "a pipe has nothing to sync",
+            .readerProcessRefusal =
+                onThisOs(std::string(), std::string("the Windows backend runs a pipe's reader as a thread "
+                                                    "only: Windows has no fork, and a reader process "
+                                                    "would be a second program to start")),
+            .readerSpinRefusal =
+                onThisOs(std::string(), std::string("the Windows backend's pipe reader waits in ReadFile: an "
+                                                    "anonymous pipe has no non-blocking read to spin on"))};
 }
 
 StrategyInfo readDeclaration()

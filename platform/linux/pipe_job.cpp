@@ -5,6 +5,7 @@
 #include "core/base/units.h"
 #include "core/engine/chunk_loop.h"
 #include "core/engine/pattern.h"
+#include "core/model/axes.h"
 #include "platform/pipe_write_job.h"
 #include "platform/thread_placement.h"
 
@@ -15,9 +16,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <fstream>
 #include <new>
+#include <sstream>
+#include <string>
 
 namespace iolab::linux_backend {
 
@@ -74,13 +78,123 @@ struct SpliceRing
     std::size_t count = 0;
 };
 
-bool makeSpliceRing(int writeEnd, std::uint64_t chunkBytes, SpliceRing& ring, Outcome& outcome)
+// A /proc/meminfo figure in bytes ("HugePages_Free" counts pages, the others are in kB), 0 when absent.
+std::uint64_t meminfoValue(const std::string& key)
+{
+    std::ifstream in("/proc/meminfo");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.compare(0, key.size() + 1, key + ":") != 0)
+            continue;
+        std::istringstream fields(line.substr(key.size() + 1));
+        std::uint64_t value = 0;
+        std::string unit;
+        fields >> value >> unit;
+        return unit == "kB" ? value * 1024 : value;
+    }
+    return 0;
+}
+
+constexpr std::size_t kThpBytes = 2 * kMiB;
+
+// The bytes of a mapping starting at `start` that the kernel backs with transparent huge pages (smaps).
+std::uint64_t anonHugeBytes(const void* start)
+{
+    std::ifstream in("/proc/self/smaps");
+    const std::string head = fmt::format("{:x}-", reinterpret_cast<std::uintptr_t>(start));
+    std::string line;
+    bool inside = false;
+    while (std::getline(in, line)) {
+        if (!line.empty() && std::isxdigit(static_cast<unsigned char>(line[0])) &&
+            line.find('-') != std::string::npos && line.find(':') > line.find(' ')) {
+            inside = line.compare(0, head.size(), head) == 0;
+            continue;
+        }
+        if (inside && line.compare(0, 14, "AnonHugePages:") == 0) {
+            std::istringstream fields(line.substr(14));
+            std::uint64_t kb = 0;
+            fields >> kb;
+            return kb * 1024;
+        }
+    }
+    return 0;
+}
+
+// Maps the ring's `bytes` with the pages asked for, populated; nullptr with `outcome` set when it cannot.
+std::byte* mapRing(std::size_t& bytes, PipePages pages, Outcome& outcome)
+{
+    if (pages == PipePages::Normal) {
+        void* p =
+            ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+        if (p == MAP_FAILED) {
+            outcome = posix::errnoOutcome(errno, "mmap (vmsplice ring)", {});
+            return nullptr;
+        }
+        return static_cast<std::byte*>(p);
+    }
+    if (pages == PipePages::Hugetlb) {
+        const std::uint64_t hugePage = std::max<std::uint64_t>(meminfoValue("Hugepagesize"), kThpBytes);
+        bytes = (bytes + hugePage - 1) / hugePage * hugePage;
+        void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE, -1, 0);
+        if (p == MAP_FAILED) {
+            const int error = errno;
+            outcome = posix::errnoOutcome(error, "mmap (MAP_HUGETLB, vmsplice ring)", {});
+            outcome.status = Status::Unsupported;
+            outcome.message =
+                fmt::format("the vmsplice ring needs {} huge pages of {} KiB and {} of {} are free ({}); "
+                            "reserve more with "
+                            "`echo N > /proc/sys/vm/nr_hugepages` (root), or use pipe pages thp",
+                            bytes / hugePage, hugePage / 1024, meminfoValue("HugePages_Free"),
+                            meminfoValue("HugePages_Total"), posix::errnoName(error));
+            return nullptr;
+        }
+        return static_cast<std::byte*>(p);
+    }
+    // THP: an aligned run of whole huge pages, advised before its first touch so that each fault can take a
+    // huge page; then asked of the kernel whether it did.
+    bytes = (bytes + kThpBytes - 1) / kThpBytes * kThpBytes;
+    void* raw =
+        ::mmap(nullptr, bytes + kThpBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) {
+        outcome = posix::errnoOutcome(errno, "mmap (vmsplice ring)", {});
+        return nullptr;
+    }
+    // The aligned run inside the mapping; what lies before and after it is given back.
+    const std::size_t lead = (kThpBytes - reinterpret_cast<std::uintptr_t>(raw) % kThpBytes) % kThpBytes;
+    std::byte* const ring = static_cast<std::byte*>(raw) + lead;
+    if (lead > 0)
+        ::munmap(raw, lead);
+    if (kThpBytes - lead > 0)
+        ::munmap(ring + bytes, kThpBytes - lead);
+    if (::madvise(ring, bytes, MADV_HUGEPAGE) != 0) {
+        outcome = posix::errnoOutcome(errno, "madvise (MADV_HUGEPAGE, vmsplice ring)", {});
+        ::munmap(ring, bytes);
+        return nullptr;
+    }
+    std::memset(ring, 1, bytes);
+    const std::uint64_t huge = anonHugeBytes(ring);
+    if (huge < bytes) {
+        outcome = {Status::Unsupported, 0, "madvise (MADV_HUGEPAGE, vmsplice ring)",
+                   fmt::format("the kernel backed {} KiB of the {} KiB vmsplice ring with transparent huge "
+                               "pages, not all of it (memory too fragmented for 2 MiB pages?); pipe pages "
+                               "thp needs every buffer in huge pages",
+                               huge / 1024, bytes / 1024)};
+        ::munmap(ring, bytes);
+        return nullptr;
+    }
+    return ring;
+}
+
+bool makeSpliceRing(int writeEnd, std::uint64_t chunkBytes, PipePages pages, SpliceRing& ring,
+                    Outcome& outcome)
 {
     // vmsplice hands the pipe references to the writer's pages, so a buffer may be refilled only once the
     // reader has taken every page of it out of the pipe. Each chunk occupies ceil(chunk / page) pipe slots
     // (the buffers are page aligned) and the pipe holds `slots` of them: once ceil(slots / chunkPages) later
     // chunks have gone in, the oldest has surely come out. So the ring needs that many buffers plus one: two,
-    // a double buffer, when the pipe is exactly one chunk, as in the fast-yes article.
+    // a double buffer, when the pipe is exactly one chunk, as in the fast-yes article. Huge pages change
+    // none of this: the pipe still takes a slot per base page.
     const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
     const int pipeBytes = ::fcntl(writeEnd, F_GETPIPE_SZ);
     if (pipeBytes <= 0) {
@@ -91,15 +205,14 @@ bool makeSpliceRing(int writeEnd, std::uint64_t chunkBytes, SpliceRing& ring, Ou
     const std::size_t chunkPages = (chunkBytes + page - 1) / page;
     ring.stride = chunkPages * page;
     ring.count = (slots + chunkPages - 1) / chunkPages + 1;
-    const std::size_t bytes = ring.stride * ring.count;
-    void* p =
-        ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    if (p == MAP_FAILED) {
-        outcome = posix::errnoOutcome(errno, "mmap (vmsplice ring)", {});
+    std::size_t bytes = ring.stride * ring.count;
+    std::byte* p = mapRing(bytes, pages, outcome);
+    if (p == nullptr)
         return false;
-    }
-    ring.buffers =
-        std::unique_ptr<std::byte, SpliceRingFree>(static_cast<std::byte*>(p), SpliceRingFree{bytes});
+    // A reader process need not see the ring: without this the writer's first pass over it after the fork
+    // would copy every page (copy on write), and a hugetlb ring would need its pages twice.
+    ::madvise(p, bytes, MADV_DONTFORK);
+    ring.buffers = std::unique_ptr<std::byte, SpliceRingFree>(p, SpliceRingFree{bytes});
     return true;
 }
 
@@ -150,19 +263,31 @@ private:
 
 } // namespace
 
+bool PipeReadCalls::spinOn(const Handle& readEnd, Outcome& outcome)
+{
+    const int flags = ::fcntl(readEnd.get(), F_GETFL);
+    if (flags < 0 || ::fcntl(readEnd.get(), F_SETFL, flags | O_NONBLOCK) != 0) {
+        outcome = posix::errnoOutcome(errno, "fcntl(O_NONBLOCK, spinning pipe reader)", {});
+        return false;
+    }
+    return true;
+}
+
 bool PipeReadCalls::discardAll(const Handle& readEnd, StreamCheck& check)
 {
     posix::UniqueFd devNull(::open("/dev/null", O_WRONLY | O_CLOEXEC));
+    const int status = ::fcntl(readEnd.get(), F_GETFL);
+    const unsigned flags =
+        SPLICE_F_MOVE | (status >= 0 && (status & O_NONBLOCK) != 0 ? SPLICE_F_NONBLOCK : 0U);
     while (devNull) {
-        const ssize_t n =
-            ::splice(readEnd.get(), nullptr, devNull.get(), nullptr, kSpliceBytes, SPLICE_F_MOVE);
+        const ssize_t n = ::splice(readEnd.get(), nullptr, devNull.get(), nullptr, kSpliceBytes, flags);
         if (n > 0) {
             check.skip(static_cast<std::uint64_t>(n));
             continue;
         }
         if (n == 0)
             return true;
-        if (errno == EINTR)
+        if (errno == EINTR || errno == EAGAIN) // EAGAIN: a spinning reader found the pipe empty
             continue;
         break; // the caller falls back to read(2)
     }
@@ -175,7 +300,7 @@ std::int64_t PipeReadCalls::read(const Handle& readEnd, std::byte* into, std::si
         const ssize_t n = ::read(readEnd.get(), into, bytes);
         if (n >= 0)
             return n;
-        if (errno == EINTR)
+        if (errno == EINTR || errno == EAGAIN) // EAGAIN: a spinning reader found the pipe empty
             continue;
         error = posix::errnoOutcome(errno, "read (pipe reader)", {});
         return -1;
@@ -196,7 +321,8 @@ std::unique_ptr<Job> makePipeJob(const JobSpec& spec, PipeMode mode, Outcome& ou
     posix::UniqueFd readEnd(fds[0]);
     posix::UniqueFd writeEnd(fds[1]);
     if (mode == PipeMode::Write)
-        return PipeWriteJob<PipeWrite>::start(spec, *placement, std::move(readEnd), std::move(writeEnd));
+        return PipeWriteJob<PipeWrite>::start(spec, *placement, outcome, std::move(readEnd),
+                                              std::move(writeEnd));
     // Size the pipe to the chunk (the fast-yes article: F_SETPIPE_SZ = CHUNKSIZE), within what an
     // unprivileged process may ask for; the kernel rounds up to a power-of-two number of pages.
     const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
@@ -205,10 +331,38 @@ std::unique_ptr<Job> makePipeJob(const JobSpec& spec, PipeMode mode, Outcome& ou
     if (::fcntl(writeEnd.get(), F_SETPIPE_SZ, static_cast<int>(wanted)) < 0)
         logger(LogModule::Platform).warn("F_SETPIPE_SZ {} failed: {}", wanted, posix::errnoName(errno));
     SpliceRing ring;
-    if (!makeSpliceRing(writeEnd.get(), spec.testCase.chunkBytes, ring, outcome))
+    if (!makeSpliceRing(writeEnd.get(), spec.testCase.chunkBytes, pipePages(spec.testCase), ring, outcome))
         return nullptr;
-    return PipeWriteJob<VmspliceWrite>::start(spec, *placement, std::move(readEnd), std::move(writeEnd),
-                                              std::move(ring));
+    return PipeWriteJob<VmspliceWrite>::start(spec, *placement, outcome, std::move(readEnd),
+                                              std::move(writeEnd), std::move(ring));
+}
+
+PipePages pipePages(const Case& c)
+{
+    const std::string pages = extraAxisValue(c, "pipePages", "normal");
+    return pages == "hugetlb" ? PipePages::Hugetlb : pages == "thp" ? PipePages::Thp : PipePages::Normal;
+}
+
+std::string pipePagesProblem(PipePages pages)
+{
+    if (pages == PipePages::Hugetlb && meminfoValue("HugePages_Free") == 0)
+        return fmt::format(
+            "pipe pages hugetlb: no huge page is free ({} reserved in /proc/sys/vm/nr_hugepages); "
+            "reserve some with `echo N > /proc/sys/vm/nr_hugepages` (root), or use pipe pages thp",
+            meminfoValue("HugePages_Total"));
+    if (pages == PipePages::Thp) {
+        std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
+        std::string modes;
+        std::getline(in, modes);
+        if (!in && modes.empty())
+            return "pipe pages thp: this kernel has no transparent huge pages "
+                   "(/sys/kernel/mm/transparent_hugepage/enabled is missing)";
+        if (modes.find("[never]") != std::string::npos)
+            return "pipe pages thp: transparent huge pages are off "
+                   "(/sys/kernel/mm/transparent_hugepage/enabled "
+                   "is never); as root, echo madvise into it";
+    }
+    return {};
 }
 
 } // namespace iolab::linux_backend

@@ -15,6 +15,12 @@ class VmspliceStrategy final : public BasicStrategy
 public:
     VmspliceStrategy() : BasicStrategy(vmspliceDeclaration().info) {}
 
+    std::optional<std::string> refusal(const Case& c, const TargetInfo&) const override
+    {
+        std::string problem = pipePagesProblem(pipePages(c));
+        return problem.empty() ? std::nullopt : std::optional<std::string>(std::move(problem));
+    }
+
     std::unique_ptr<Job> prepare(const JobSpec& spec, Outcome& outcome) const override
     {
         return makePipeJob(spec, PipeMode::Vmsplice, outcome);

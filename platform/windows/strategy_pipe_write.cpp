@@ -82,7 +82,7 @@ std::unique_ptr<Job> makePipeWriteJob(const JobSpec& spec, Outcome& outcome)
         outcome = win::errorOutcome(::GetLastError(), "CreatePipe", {});
         return nullptr;
     }
-    return PipeWriteJob<PipeWrite>::start(spec, *placement, win::UniqueHandle(readEnd),
+    return PipeWriteJob<PipeWrite>::start(spec, *placement, outcome, win::UniqueHandle(readEnd),
                                           win::UniqueHandle(writeEnd));
 }
 

@@ -498,4 +498,16 @@ TEST(CProgram, NothingIsInvented)
     c.target = TargetKind::Directory;
     c.direction = Direction::Read;
     EXPECT_FALSE(cProgram(c, options).available) << "a file-set reader without a set";
+
+    // The pipe program's reader is a thread that blocks, its buffers in normal pages (issue 39's axes).
+    c = Case{"vmsplice", Direction::Write, 64 * kKiB, kMiB, {}, {}, 1, TargetKind::Pipe};
+    EXPECT_TRUE(cProgram(c, options).available);
+    c.extraAxes["readerKinds"] = "thread";
+    c.extraAxes["readerWaits"] = "block";
+    c.extraAxes["pipePages"] = "normal";
+    EXPECT_TRUE(cProgram(c, options).available) << "the defaults, spelled out";
+    c.extraAxes["readerKinds"] = "process";
+    p = cProgram(c, options);
+    EXPECT_FALSE(p.available);
+    EXPECT_THAT(p.text, HasSubstr("reader process, reader wait block, pipe pages normal"));
 }

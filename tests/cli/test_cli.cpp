@@ -138,7 +138,7 @@ TEST_F(Cli, QuickRunWritesValidJsonAndCsvAndLeavesNothing)
     EXPECT_EQ(rows[0][0], "case");
     const auto summary = parseCsv(slurp(m_out / "result.summary.csv"));
     ASSERT_GE(summary.size(), 2u);
-    EXPECT_EQ(summary[0][31], "median_MBps"); // after the case's columns, the last being the replay's variant
+    EXPECT_EQ(summary[0][34], "median_MBps"); // after the case's columns, the last being the pipe's pages
     EXPECT_EQ(summary[0][13], "preallocate");
     EXPECT_EQ(summary[0][14], "reader_cpu");
     EXPECT_EQ(summary[0][15], "queue_depth");
@@ -154,6 +154,9 @@ TEST_F(Cli, QuickRunWritesValidJsonAndCsvAndLeavesNothing)
     EXPECT_EQ(summary[0][25], "replay");
     EXPECT_EQ(summary[0][26], "replay_timing");
     EXPECT_EQ(summary[0][27], "replay_variant");
+    EXPECT_EQ(summary[0][28], "reader_kind");
+    EXPECT_EQ(summary[0][29], "reader_wait");
+    EXPECT_EQ(summary[0][30], "pipe_pages");
     // Power-loss exposure, then the memory budget (issue 17), then the drive's heat (issue 39), io_uring's
     // options in effect and a read/write mix's two ways, last: the quick preset's writes to files have an
     // exposure, its pipes none; none of its cases has a memory limit or a mix, and this VM's disk no

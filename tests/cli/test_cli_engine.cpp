@@ -365,6 +365,75 @@ TEST_F(CliEngine, ReaderCpuIsAnAxisStatedInTheResult)
     EXPECT_EQ(m_target.entryCount(), 0u);
 }
 
+// Issue 39: the reader's kind, its way of waiting and the writer's pages are axes that reach the result's
+// JSON (valid against the schema) and CSV; a spinning reader on the writer's CPU is refused with the reason.
+TEST_F(CliEngine, ThePipeReaderAxesReachTheResult)
+{
+    const auto json = m_out / "reader.json";
+    const auto csv = m_out / "reader.csv";
+    auto r = cli({"run",
+                  "--target",
+                  m_target.path(),
+                  "--strategy",
+                  "vmsplice",
+                  "--chunk",
+                  "64K",
+                  "--size",
+                  "8M",
+                  "--reader",
+                  "thread,process",
+                  "--reader-cpu",
+                  "other",
+                  "--reader-wait",
+                  "spin",
+                  "--reps",
+                  "1",
+                  "--warmups",
+                  "0",
+                  "--quiet",
+                  "--json",
+                  json,
+                  "--csv",
+                  csv});
+    if (r.exitCode == 2 && r.err.find("two CPUs") != std::string::npos)
+        GTEST_SKIP() << "reader CPU other needs two CPUs: " << r.err;
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("Pipes: the reader (thread or process) ran on a CPU of its own"));
+    std::ifstream in(json);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_TRUE(test::followsResultSchema(json));
+    const auto result = resultFromJson(text, json);
+    ASSERT_EQ(result.cases.size(), 2u);
+    EXPECT_EQ(result.cases[0].testCase.extraAxes.at("readerKinds"), "thread");
+    EXPECT_EQ(result.cases[1].testCase.extraAxes.at("readerKinds"), "process");
+    for (const auto& c : result.cases) {
+        EXPECT_EQ(c.status, Status::Ok) << c.reason;
+        EXPECT_EQ(c.testCase.extraAxes.at("readerWaits"), "spin");
+        EXPECT_EQ(c.testCase.extraAxes.at("pipePages"), "normal");
+    }
+    EXPECT_THAT(text, HasSubstr(R"("readerKind": "process")"));
+    EXPECT_THAT(text, HasSubstr(R"("readerWait": "spin")"));
+    std::ifstream csvIn(csv);
+    std::string header;
+    std::getline(csvIn, header);
+    EXPECT_THAT(header, HasSubstr("reader_kind,reader_wait,pipe_pages"));
+    const std::string rows((std::istreambuf_iterator<char>(csvIn)), std::istreambuf_iterator<char>());
+    EXPECT_THAT(rows, HasSubstr(",process,spin,normal,"));
+
+    r = cli({"run", "--target", m_target.path(), "--strategy", "pipe-write", "--chunk", "64K", "--size", "1M",
+             "--reader-cpu", "same", "--reader-wait", "spin"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("reader wait spin busy-polls a CPU: on the writer's CPU (reader CPU same)"));
+    r = cli({"run", "--target", m_target.path(), "--strategy", "pipe-write", "--chunk", "64K", "--size", "1M",
+             "--reader", "fork"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("unknown reader kind 'fork' (use thread, process)"));
+    r = cli({"run", "--target", m_target.path(), "--strategy", "pipe-write", "--chunk", "64K", "--size", "1M",
+             "--pipe-pages", "thp"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("pipe-write takes no pipe pages (thp)"));
+}
+
 // Issue 18: the data pattern reaches the files. Writes of every pattern and reads of files written with one
 // run verified (every byte read back against the case's own pattern), and the files hold the bytes named.
 TEST_F(CliEngine, ThePatternAxisWritesAndReadsTheBytesItNames)

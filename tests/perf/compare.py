@@ -112,6 +112,14 @@ for _chunk, _label in [(64 * K, "64K"), (256 * K, "256K"), (1 * M, "1M")]:
         CASES.append((f"{_strategy} {_label}, verified", "plain_pipe", (_chunk, 2048 * M, _mode, 256 * K),
                       ["--strategy", _strategy, "--chunk", _label, "--size", "2G"]))
 
+# The reader in a process of its own (issue 39): IOLab's forked reader (--reader process) against a plain loop
+# whose forked reader reads and checks every byte the same way (plain_pipe's mode + 4).
+for _chunk, _label in [(64 * K, "64K"), (1 * M, "1M")]:
+    for _mode, _strategy in [(6, "pipe-write"), (7, "vmsplice")]:
+        CASES.append((f"{_strategy} {_label}, verified, reader process", "plain_pipe",
+                      (_chunk, 2048 * M, _mode, 256 * K),
+                      ["--strategy", _strategy, "--chunk", _label, "--size", "2G", "--reader", "process"]))
+
 # Latency recording on against off (iolab-cli both sides): name, iolab args. stdio 1 B is a case `auto` leaves
 # untimed (a clock read costs as much as the call); `on` forces it, and the row says what that costs.
 LATENCY_CASES = [

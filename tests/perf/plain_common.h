@@ -64,8 +64,9 @@ inline unsigned char* sourceBuffer(std::uint64_t chunk)
 
 using Clock = std::chrono::steady_clock;
 
-// This process's CPU time so far (user + system, every thread), in seconds.
-inline double cpuSeconds()
+// This process's CPU time so far (user + system, every thread), in seconds; with `children`, that of its
+// children that have been waited for too.
+inline double cpuSeconds(bool children = false)
 {
 #ifdef _WIN32
     FILETIME created, exited, kernel, user;
@@ -80,7 +81,13 @@ inline double cpuSeconds()
     const auto seconds = [](timeval t) {
         return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
     };
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+    double total = seconds(usage.ru_utime) + seconds(usage.ru_stime);
+    if (children) {
+        rusage theirs{};
+        ::getrusage(RUSAGE_CHILDREN, &theirs);
+        total += seconds(theirs.ru_utime) + seconds(theirs.ru_stime);
+    }
+    return total;
 #endif
 }
 
@@ -91,16 +98,17 @@ struct Start
     double cpu;
 };
 
-inline Start start()
+inline Start start(bool children = false)
 {
-    return {Clock::now(), cpuSeconds()};
+    return {Clock::now(), cpuSeconds(children)};
 }
 
 // The result line: MB/s over the wall clock, and MB per CPU second of this process (IOLab's result files hold
-// the CPU time of each repetition, so the two can be compared when the machine is loaded).
-inline void report(std::uint64_t bytes, Start begin, Clock::time_point end)
+// the CPU time of each repetition, so the two can be compared when the machine is loaded). `children`: count
+// the CPU of the children waited for since start(children) too.
+inline void report(std::uint64_t bytes, Start begin, Clock::time_point end, bool children = false)
 {
-    const double cpu = cpuSeconds() - begin.cpu;
+    const double cpu = cpuSeconds(children) - begin.cpu;
     const double seconds = std::chrono::duration<double>(end - begin.wall).count();
     std::printf("%.3f %.3f\n", static_cast<double>(bytes) / seconds / 1e6,
                 cpu > 0 ? static_cast<double>(bytes) / cpu / 1e6 : 0.0);

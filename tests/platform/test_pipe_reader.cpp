@@ -65,7 +65,8 @@ protected:
     Outcome drain(bool verify)
     {
         PipeReader<FakePipe> reader(FakePipe::Handle{}, pattern, verify, std::nullopt);
-        reader.start();
+        Outcome started;
+        EXPECT_TRUE(reader.start(started)) << started.message;
         reader.join();
         return reader.outcome(bytes);
     }
@@ -96,6 +97,15 @@ TEST_F(PipeReaderCheck, WithoutVerificationTheBytesAreCountedOnly)
 {
     FakePipe::stream[1000] ^= std::byte{1};
     EXPECT_TRUE(drain(false).ok());
+}
+
+TEST_F(PipeReaderCheck, ABackendWithoutAReaderProcessSaysSo)
+{
+    PipeReader<FakePipe> reader(FakePipe::Handle{}, pattern, true, std::nullopt, {.process = true});
+    Outcome started;
+    EXPECT_FALSE(reader.start(started));
+    EXPECT_EQ(started.status, Status::Unsupported);
+    EXPECT_THAT(started.message, ::testing::HasSubstr("runs the pipe's reader as a thread"));
 }
 
 TEST_F(PipeReaderCheck, AShortStreamSaysHowMuchArrived)

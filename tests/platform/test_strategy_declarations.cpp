@@ -13,9 +13,12 @@
 #include "core/formats/diskspd_job.h"
 #include "core/formats/fio_job.h"
 #include "core/model/strategy_methods.h"
+#include "platform/common/one_os_strategies.h"
 #include "platform/platform.h"
+#include "platform/strategy_declarations.h"
 
 #include <fmt/format.h>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -330,3 +333,19 @@ TEST(StrategyMethods, AnUnknownStrategyIsSaidToBeUnknown)
 }
 
 } // namespace
+
+// Issue 39: the pipe writers say what their backend's reader can be. Linux forks a reader process and spins
+// a reader; the Windows backend says why it does neither, which the axes' refusals quote.
+TEST(StrategyDeclarations, PipeWritersSayWhetherTheirReaderCanBeAProcessOrSpin)
+{
+    const StrategyInfo info = pipeWriteDeclaration();
+#ifdef _WIN32
+    EXPECT_THAT(info.readerProcessRefusal, ::testing::HasSubstr("no fork"));
+    EXPECT_THAT(info.readerSpinRefusal, ::testing::HasSubstr("no non-blocking read"));
+#else
+    EXPECT_EQ(info.readerProcessRefusal, "");
+    EXPECT_EQ(info.readerSpinRefusal, "");
+#endif
+    EXPECT_FALSE(info.ownsPipePages) << "write(2) copies: the pipe gets no page of the writer's";
+    EXPECT_TRUE(vmspliceDeclaration().info.ownsPipePages);
+}
