@@ -1807,11 +1807,14 @@ AxisSpec readerKindAxis()
                                   ? fmt::format("reader process: {}", info.readerProcessRefusal)
                                   : std::string();
                    }}};
-    a.column = {.tip = "Pipes: whether the reader was a thread of IOLab's process or a process of its own",
-                .sharedWith = "readerCpu",
-                .text = [process](const Case& c) {
-                    return process(c) ? std::string("process") : std::string();
-                }};
+    a.column = {
+        .tip = "Pipes: whether the reader was a thread of IOLab's process or a process of its own",
+        .sharedWith = "readerCpu",
+        .text = [process](const Case& c) { return process(c) ? std::string("process") : std::string(); },
+        .wanted =
+            [](const Case& c) {
+                return c.target == TargetKind::Pipe;
+            }};
     a.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = [process](const Case& c) {
                                           return process(c) ? std::string("reader process") : std::string();
                                       }};
@@ -1860,9 +1863,11 @@ AxisSpec readerWaitAxis()
                    }}};
     a.column = {.tip = "Pipes: whether the reader slept until data came (block) or busy-polled (spin)",
                 .sharedWith = "readerCpu",
-                .text = [spin](const Case& c) {
-                    return spin(c) ? std::string("spin") : std::string();
-                }};
+                .text = [spin](const Case& c) { return spin(c) ? std::string("spin") : std::string(); },
+                .wanted =
+                    [](const Case& c) {
+                        return c.target == TargetKind::Pipe;
+                    }};
     a.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = [spin](const Case& c) {
                                           return spin(c) ? std::string("spin") : std::string();
                                       }};
@@ -1903,7 +1908,10 @@ AxisSpec pipePagesAxis()
     a.column = {.tip = "vmsplice: the pages of the writer's buffers: normal, thp (transparent huge pages) or "
                        "hugetlb",
                 .sharedWith = "readerCpu",
-                .text = huge};
+                .text = huge,
+                .wanted = [](const Case& c) {
+                    return c.target == TargetKind::Pipe;
+                }};
     a.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = huge};
     a.shortText = huge;
     a.shortRank = 8;

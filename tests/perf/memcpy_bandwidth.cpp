@@ -33,6 +33,6 @@ int main(int argc, char** argv)
         now = Clock::now();
     }
     const double seconds = std::chrono::duration<double>(now - start).count();
-    std::printf("%.2f GB/s (%zu-byte blocks over %zu bytes, checksum %d)\n", copied / seconds / 1e9, block,
-                span, to[span / 2] + to[0]);
+    std::printf("%.2f GB/s (%zu-byte blocks over %zu bytes, checksum %d)\n",
+                static_cast<double>(copied) / seconds / 1e9, block, span, to[span / 2] + to[0]);
 }

@@ -13,6 +13,7 @@
 #include "platform/thread_placement.h"
 #include "tests/support/temp_dir.h"
 
+#include <array>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -87,10 +88,10 @@ protected:
     // what the reader says of `bytes`; `beforeClose` runs with the reader's pid before the write end closes.
     Outcome drain(PipeReaderMode mode, bool verify, const std::function<void(pid_t)>& beforeClose = {})
     {
-        int fds[2];
-        EXPECT_EQ(::pipe2(fds, O_CLOEXEC), 0);
+        std::array<int, 2> fds{-1, -1};
+        EXPECT_EQ(::pipe2(fds.data(), O_CLOEXEC), 0);
         posix::UniqueFd writeEnd(fds[1]);
-        Reader reader(posix::UniqueFd(fds[0]), pattern, verify, std::nullopt, mode);
+        Reader reader(posix::UniqueFd{fds[0]}, pattern, verify, std::nullopt, mode);
         Outcome started;
         EXPECT_TRUE(reader.start(started)) << started.message;
         const auto pid = static_cast<pid_t>(reader.processId());
@@ -101,16 +102,18 @@ protected:
         } else {
             EXPECT_EQ(pid, 0) << "a thread";
         }
-        if (beforeClose)
+        if (beforeClose) {
             beforeClose(pid);
-        else
+        } else {
             EXPECT_TRUE(posix::writeFully(writeEnd.get(), stream.data(), stream.size()))
                 << std::strerror(errno);
+        }
         writeEnd.reset();
         reader.join();
-        if (mode.process)
+        if (mode.process) {
             EXPECT_THAT(childrenOfThisProcess(), ::testing::Not(::testing::Contains(pid)))
                 << "reaped, no zombie";
+        }
         return reader.outcome(bytes);
     }
 };
@@ -216,7 +219,7 @@ TEST_P(ProcessReaderJob, AStopMidRunLeavesNoChildProcess)
 }
 
 INSTANTIATE_TEST_SUITE_P(StopKinds, ProcessReaderJob, ::testing::Values(false, true),
-                         [](const auto& info) { return info.param ? "TimeLimit" : "UserStop"; });
+                         [](const auto& stopKind) { return stopKind.param ? "TimeLimit" : "UserStop"; });
 
 TEST(ProcessReaderJobs, AJobDestroyedUnrunLeavesNoChildProcess)
 {
