@@ -371,6 +371,20 @@ TEST_F(CliEngine, ThePipeReaderAxesReachTheResult)
 {
     const auto json = m_out / "reader.json";
     const auto csv = m_out / "reader.csv";
+#ifdef _WIN32
+    // Windows has no fork and no non-blocking read on an anonymous pipe: both are refused with the reason.
+    auto refused = cli({"run", "--target", m_target.path(), "--strategy", "pipe-write", "--chunk", "64K",
+                        "--size", "8M", "--reader", "process", "--reps", "1", "--warmups", "0", "--quiet"});
+    EXPECT_NE(refused.exitCode, 0);
+    EXPECT_THAT(refused.out + refused.err,
+                HasSubstr("reader process: the Windows backend runs a pipe's reader as "
+                          "a thread only"));
+    refused = cli({"run", "--target", m_target.path(), "--strategy", "pipe-write", "--chunk", "64K", "--size",
+                   "8M", "--reader-wait", "spin", "--reps", "1", "--warmups", "0", "--quiet"});
+    EXPECT_NE(refused.exitCode, 0);
+    EXPECT_THAT(refused.out + refused.err, HasSubstr("no non-blocking read to spin on"));
+    return;
+#endif
     auto r = cli({"run",
                   "--target",
                   m_target.path(),
