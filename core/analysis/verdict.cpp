@@ -206,7 +206,7 @@ std::string purpose(ComparisonGroup group, const Case& k, bool oneChunk)
 
 std::string rankedWord(const Case& k, Ranking ranking)
 {
-    if (comparisonGroup(k) != ComparisonGroup::FileWrites)
+    if (comparisonGroup(k) != ComparisonGroup::FileWrites && !mixes(k))
         return "";
     return ranksDurable(k, ranking) ? " durable" : " apparent";
 }
@@ -468,13 +468,13 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         used.insert(Term::Chunk);
         const auto rateWithTwin = [&](const CaseResult& r) {
             std::string out = formatMBps(rankedRate(r, ranking).median) + rankedWord(r.testCase, ranking);
-            if (group == ComparisonGroup::FileWrites)
+            if (group == ComparisonGroup::FileWrites || mixes(r.testCase))
                 out += ranksDurable(r.testCase, ranking)
                            ? fmt::format(" ({} apparent)", formatMBps(r.apparentMBps.median))
                            : fmt::format(" ({} durable)", formatMBps(r.durableMBps.median));
             return out;
         };
-        if (group == ComparisonGroup::FileWrites) {
+        if (group == ComparisonGroup::FileWrites || mixes(k)) {
             used.insert(Term::Durable);
             used.insert(Term::Apparent);
         }
