@@ -1762,94 +1762,114 @@ AxisSpec replayVariantAxis()
 // The pipe's reader and the writer's buffers (issue 39's pipe frontier), stored in Case::extraAxes: who reads
 // the pipe (a thread of the writer's process, or a process of its own as `yes | pv` has), how it waits for
 // data (blocking in the call, or spinning on a non-blocking one), and the pages the writer hands the pipe.
-std::string oneOf(std::string_view text, std::string_view what,
-                  std::initializer_list<std::string_view> values)
-{
-    for (const std::string_view v : values)
-        if (text == v)
-            return std::string(v);
-    std::string spellings;
-    for (const std::string_view v : values)
-        spellings += fmt::format("{}{}", spellings.empty() ? "" : ", ", v);
-    throw InputError(fmt::format("unknown {} '{}' (use {})", what, text, spellings));
-}
-
 bool writesAPipe(const StrategyInfo& info)
 {
     return contains(info.targets, TargetKind::Pipe);
 }
 
-AxisSpec readerKindAxis()
+// What the three pipe axes share: keys, spellings (the first the default), a label "PREFIX=value" and the
+// value in the Reader CPU column, the report's sync column and the short names whenever it is not the
+// default.
+struct PipeChoice
+{
+    const char* name;
+    const char* matrixKey;
+    const char* resultKey;
+    const char* csvColumn;
+    const char* cliFlag;
+    std::initializer_list<std::string_view> values;
+    const char* labelPrefix;
+    int labelRank;
+    int shortRank;
+};
+
+AxisSpec pipeChoiceAxis(const PipeChoice& p)
 {
     AxisSpec a;
-    a.name = "reader kind";
-    a.matrixKey = "readerKinds";
-    a.resultKey = "readerKind";
-    a.csvColumn = "reader_kind";
-    a.cliFlag = "--reader";
+    a.name = p.name;
+    a.matrixKey = p.matrixKey;
+    a.resultKey = p.resultKey;
+    a.csvColumn = p.csvColumn;
+    a.cliFlag = p.cliFlag;
+    a.appliesTo = writesAPipe;
+    const std::string fallback(*p.values.begin());
+    a.defaultValue = fallback;
+    a.canonical = [name = std::string(p.name),
+                   values = std::vector<std::string_view>(p.values)](std::string_view text) {
+        for (const std::string_view v : values)
+            if (text == v)
+                return std::string(v);
+        std::string spellings;
+        for (const std::string_view v : values)
+            spellings += fmt::format("{}{}", spellings.empty() ? "" : ", ", v);
+        throw InputError(fmt::format("unknown {} '{}' (use {})", name, text, spellings));
+    };
+    const auto chosen = [key = std::string(p.matrixKey), fallback](const Case& c) {
+        const std::string value = extraAxisValue(c, key, fallback);
+        return value == fallback ? std::string() : value;
+    };
+    a.labelText = [chosen, prefix = std::string(p.labelPrefix)](const Case& c) {
+        const std::string value = chosen(c);
+        return value.empty() ? value : prefix + "=" + value;
+    };
+    a.labelRank = p.labelRank;
+    a.column = {.sharedWith = "readerCpu", .text = chosen, .wanted = [](const Case& c) {
+                    return c.target == TargetKind::Pipe;
+                }};
+    a.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = chosen};
+    a.shortText = chosen;
+    a.shortRank = p.shortRank;
+    return a;
+}
+
+AxisSpec readerKindAxis()
+{
+    AxisSpec a = pipeChoiceAxis({.name = "reader kind",
+                                 .matrixKey = "readerKinds",
+                                 .resultKey = "readerKind",
+                                 .csvColumn = "reader_kind",
+                                 .cliFlag = "--reader",
+                                 .values = {"thread", "process"},
+                                 .labelPrefix = "reader",
+                                 .labelRank = 11,
+                                 .shortRank = 6});
     a.help = "Pipes: who reads the pipe: thread (a thread of IOLab's process, the default) or process (a "
              "process of its own, forked, as the reader of `yes | pv` is)";
-    a.appliesTo = writesAPipe;
-    a.defaultValue = "thread";
-    a.canonical = [](std::string_view text) {
-        return oneOf(text, "reader kind", {"thread", "process"});
-    };
+    a.arrangement = true; // the reader's own address space and file table, its own wake-ups
     const auto process = [](const Case& c) {
         return extraAxisValue(c, "readerKinds", "thread") == "process";
     };
-    a.labelText = [process](const Case& c) {
-        return process(c) ? std::string("reader=process") : std::string();
-    };
-    a.labelRank = 11;
-    a.arrangement = true; // the reader's own address space and file table, its own wake-ups
     a.refusals = {{kReaderCpuRank, [process](const Case& c, const StrategyInfo& info, const TargetInfo&) {
                        return process(c) && !info.readerProcessRefusal.empty()
                                   ? fmt::format("reader process: {}", info.readerProcessRefusal)
                                   : std::string();
                    }}};
-    a.column = {
-        .tip = "Pipes: whether the reader was a thread of IOLab's process or a process of its own",
-        .sharedWith = "readerCpu",
-        .text = [process](const Case& c) { return process(c) ? std::string("process") : std::string(); },
-        .wanted =
-            [](const Case& c) {
-                return c.target == TargetKind::Pipe;
-            }};
-    a.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = [process](const Case& c) {
-                                          return process(c) ? std::string("reader process") : std::string();
-                                      }};
+    a.column.tip = "Pipes: whether the reader was a thread of IOLab's process or a process of its own";
+    a.reportColumn->text = [process](const Case& c) {
+        return process(c) ? std::string("reader process") : std::string();
+    };
     a.shortText = [process](const Case& c) {
         return process(c) ? std::string("proc") : std::string();
     };
-    a.shortRank = 6;
     return a;
 }
 
 AxisSpec readerWaitAxis()
 {
-    AxisSpec a;
-    a.name = "reader wait";
-    a.matrixKey = "readerWaits";
-    a.resultKey = "readerWait";
-    a.csvColumn = "reader_wait";
-    a.cliFlag = "--reader-wait";
+    AxisSpec a = pipeChoiceAxis({.name = "reader wait",
+                                 .matrixKey = "readerWaits",
+                                 .resultKey = "readerWait",
+                                 .csvColumn = "reader_wait",
+                                 .cliFlag = "--reader-wait",
+                                 .values = {"block", "spin"},
+                                 .labelPrefix = "wait",
+                                 .labelRank = 12,
+                                 .shortRank = 7});
     a.help = "Pipes: how the reader waits for data: block (asleep in its read or splice until the writer "
              "wakes it, the default) or spin (busy-polling: non-blocking calls retried at once, a CPU kept "
              "busy; refused with --reader-cpu same)";
-    a.appliesTo = writesAPipe;
-    a.defaultValue = "block";
-    a.canonical = [](std::string_view text) {
-        return oneOf(text, "reader wait", {"block", "spin"});
-    };
-    const auto spin = [](const Case& c) {
-        return extraAxisValue(c, "readerWaits", "block") == "spin";
-    };
-    a.labelText = [spin](const Case& c) {
-        return spin(c) ? std::string("wait=spin") : std::string();
-    };
-    a.labelRank = 12;
-    a.refusals = {{kReaderCpuRank, [spin](const Case& c, const StrategyInfo& info, const TargetInfo&) {
-                       if (!spin(c))
+    a.refusals = {{kReaderCpuRank, [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
+                       if (extraAxisValue(c, "readerWaits", "block") != "spin")
                            return std::string();
                        if (!info.readerSpinRefusal.empty())
                            return fmt::format("reader wait spin: {}", info.readerSpinRefusal);
@@ -1861,60 +1881,29 @@ AxisSpec readerWaitAxis()
                                "any)");
                        return std::string();
                    }}};
-    a.column = {.tip = "Pipes: whether the reader slept until data came (block) or busy-polled (spin)",
-                .sharedWith = "readerCpu",
-                .text = [spin](const Case& c) { return spin(c) ? std::string("spin") : std::string(); },
-                .wanted =
-                    [](const Case& c) {
-                        return c.target == TargetKind::Pipe;
-                    }};
-    a.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = [spin](const Case& c) {
-                                          return spin(c) ? std::string("spin") : std::string();
-                                      }};
-    a.shortText = [spin](const Case& c) {
-        return spin(c) ? std::string("spin") : std::string();
-    };
-    a.shortRank = 7;
+    a.column.tip = "Pipes: whether the reader slept until data came (block) or busy-polled (spin)";
     return a;
 }
 
 AxisSpec pipePagesAxis()
 {
-    AxisSpec a;
-    a.name = "pipe pages";
-    a.matrixKey = "pipePages";
-    a.resultKey = "pipePages";
-    a.csvColumn = "pipe_pages";
-    a.cliFlag = "--pipe-pages";
+    AxisSpec a = pipeChoiceAxis({.name = "pipe pages",
+                                 .matrixKey = "pipePages",
+                                 .resultKey = "pipePages",
+                                 .csvColumn = "pipe_pages",
+                                 .cliFlag = "--pipe-pages",
+                                 .values = {"normal", "thp", "hugetlb"},
+                                 .labelPrefix = "pages",
+                                 .labelRank = 13,
+                                 .shortRank = 8});
     a.help = "vmsplice: the pages of the buffers the writer hands the pipe: normal (the default), thp "
              "(transparent huge pages: a 2 MiB-aligned buffer with madvise(MADV_HUGEPAGE), refused when the "
              "kernel gives none) or hugetlb (MAP_HUGETLB, refused when too few huge pages are reserved)";
     a.appliesTo = [](const StrategyInfo& info) {
         return info.ownsPipePages;
     };
-    a.defaultValue = "normal";
-    a.canonical = [](std::string_view text) {
-        return oneOf(text, "pipe pages", {"normal", "thp", "hugetlb"});
-    };
-    const auto huge = [](const Case& c) {
-        const std::string pages = extraAxisValue(c, "pipePages", "normal");
-        return pages == "normal" ? std::string() : pages;
-    };
-    a.labelText = [huge](const Case& c) {
-        const std::string pages = huge(c);
-        return pages.empty() ? pages : "pages=" + pages;
-    };
-    a.labelRank = 13;
-    a.column = {.tip = "vmsplice: the pages of the writer's buffers: normal, thp (transparent huge pages) or "
-                       "hugetlb",
-                .sharedWith = "readerCpu",
-                .text = huge,
-                .wanted = [](const Case& c) {
-                    return c.target == TargetKind::Pipe;
-                }};
-    a.reportColumn = AxisReportColumn{.sharedWith = "sync", .text = huge};
-    a.shortText = huge;
-    a.shortRank = 8;
+    a.column.tip = "vmsplice: the pages of the writer's buffers: normal, thp (transparent huge pages) or "
+                   "hugetlb";
     return a;
 }
 

@@ -41,19 +41,6 @@ std::size_t pageRounded(std::size_t bytes)
     return (bytes + page - 1) / page * page;
 }
 
-std::string describeStatus(int status)
-{
-    if (WIFEXITED(status))
-        return fmt::format("exited with code {}", WEXITSTATUS(status));
-    if (WIFSIGNALED(status)) {
-        const int signal = WTERMSIG(status);
-        const char* name = ::sigabbrev_np(signal);
-        return name != nullptr ? fmt::format("was killed by signal {} (SIG{})", signal, name)
-                               : fmt::format("was killed by signal {}", signal);
-    }
-    return fmt::format("ended with wait status {}", status);
-}
-
 // A process's /proc/<pid>/stat figures the sampler wants, and its start time (clock ticks after boot), which
 // tells the process from a later one given the same pid.
 struct ProcStat
@@ -198,7 +185,7 @@ private:
         m_exit.code = WIFEXITED(status)     ? WEXITSTATUS(status)
                       : WIFSIGNALED(status) ? WTERMSIG(status)
                                             : status;
-        m_exit.description = describeStatus(status);
+        m_exit.description = posix::describeWaitStatus(status);
     }
 
     pid_t m_pid;

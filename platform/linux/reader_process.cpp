@@ -40,19 +40,6 @@ void closeAllBut(int keep)
     closeRange(static_cast<unsigned>(keep < 3 ? 3 : keep + 1), UINT_MAX);
 }
 
-std::string describeEnd(int status)
-{
-    if (WIFEXITED(status))
-        return fmt::format("exited with code {}", WEXITSTATUS(status));
-    if (WIFSIGNALED(status)) {
-        const int signal = WTERMSIG(status);
-        const char* name = ::sigabbrev_np(signal);
-        return name != nullptr ? fmt::format("was killed by signal {} (SIG{})", signal, name)
-                               : fmt::format("was killed by signal {}", signal);
-    }
-    return fmt::format("ended with wait status {}", status);
-}
-
 } // namespace
 
 ReaderProcess::~ReaderProcess()
@@ -106,8 +93,9 @@ Outcome ReaderProcess::join()
     if (waited != m_pid)
         m_end = posix::errnoOutcome(errno, "waitpid (the pipe's reader process)", {});
     else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        m_end = {Status::Failed, 0, "pipe reader process",
-                 fmt::format("the pipe's reader process (pid {}) {}", m_pid, describeEnd(status))};
+        m_end = {
+            Status::Failed, 0, "pipe reader process",
+            fmt::format("the pipe's reader process (pid {}) {}", m_pid, posix::describeWaitStatus(status))};
     return m_end;
 }
 

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <mutex>
+#include <sys/wait.h>
 #include <vector>
 
 namespace iolab::posix {
@@ -255,6 +256,19 @@ void ignoreSigpipe()
 {
     static std::once_flag once;
     std::call_once(once, [] { std::signal(SIGPIPE, SIG_IGN); });
+}
+
+std::string describeWaitStatus(int status)
+{
+    if (WIFEXITED(status))
+        return fmt::format("exited with code {}", WEXITSTATUS(status));
+    if (WIFSIGNALED(status)) {
+        const int signal = WTERMSIG(status);
+        const char* name = ::sigabbrev_np(signal);
+        return name != nullptr ? fmt::format("was killed by signal {} (SIG{})", signal, name)
+                               : fmt::format("was killed by signal {}", signal);
+    }
+    return fmt::format("ended with wait status {}", status);
 }
 
 } // namespace iolab::posix

@@ -167,4 +167,8 @@ inline ssize_t preadFully(int fd, std::byte* data, std::size_t size, std::uint64
 // Ignores SIGPIPE for the process, so a pipe whose reader went away fails with EPIPE instead of killing us.
 void ignoreSigpipe();
 
+// A child's end as waitpid's status gives it, in words: "exited with code 3", "was killed by signal 9
+// (SIGKILL)".
+std::string describeWaitStatus(int status);
+
 } // namespace iolab::posix

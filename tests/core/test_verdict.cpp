@@ -312,6 +312,37 @@ TEST_F(VerdictTest, ReadsAnsweredPerCacheState)
                   "the next, `vmsplice`, reached 2.91 GB/s (0.75x)."));
 }
 
+// Issue 39: a read/write mix writes to the file too, so it is ranked by what reached the disk (its writes'
+// fsync included): the buffered mix's page-cache writes made it faster only apparently.
+TEST_F(VerdictTest, AMixIsRankedByItsDurableRate)
+{
+    for (const char* id : {"read-random", "read-random-direct"})
+        registry.add(std::make_unique<FakeStrategy>(id, behaviour));
+    const auto mix = [](std::uint32_t index, const std::string& strategy, double apparent, double durable) {
+        CaseResult c = readCase(index, strategy, 4096, apparent, CacheState::Cold);
+        c.durableMBps.median = durable;
+        c.testCase.readPercent = 70;
+        return c;
+    };
+    run.cases = {mix(0, "read-random", 900, 300), mix(1, "read-random-direct", 600, 550)};
+    const Verdict durable = verdict(run, &registry);
+    ASSERT_FALSE(durable.answers.empty());
+    EXPECT_THAT(durable.answers[0],
+                HasSubstr("`read-random-direct` is fastest: 550.0 MB/s durable (600.0 MB/s apparent)"));
+    const Verdict apparent = verdict(run, &registry, Ranking::Apparent);
+    ASSERT_FALSE(apparent.answers.empty());
+    EXPECT_THAT(apparent.answers[0],
+                HasSubstr("`read-random` is fastest: 900.0 MB/s apparent (300.0 MB/s durable)"));
+
+    // The control: without the mix they are reads, one rate each, and the faster read leads.
+    for (auto& c : run.cases)
+        c.testCase.readPercent.reset();
+    const Verdict reads = verdict(run, &registry);
+    ASSERT_FALSE(reads.answers.empty());
+    EXPECT_THAT(reads.answers[0],
+                AllOf(HasSubstr("`read-random` is fastest: 900.0 MB/s"), Not(HasSubstr("durable"))));
+}
+
 TEST_F(VerdictTest, HighlightsAreTheMostImportantFindingsInPlainWords)
 {
     run.host.ramBytes = 64 * kGiB; // everything fits in RAM: cache illusions
