@@ -805,8 +805,6 @@ TEST_F(CliEngine, UntilSteadyAndTheSustainedPresetsPlan)
     EXPECT_THAT(r.err, HasSubstr("never all of it"));
 }
 
-// Issue 39, part 2: a latency target sweeps the queue depth of a queued strategy given without --qd and
-// answers first; a matrix without a queued strategy, or a target that does not read, is refused.
 // A read/write mix with a hot spot, on this OS's threaded and queued random readers: every request counted
 // one way or the other, both ways in every file, the data still the pattern's (--verify checks every read),
 // and a write strategy told where a mix goes. (strace, fio and a loop device check the calls themselves:
@@ -886,6 +884,8 @@ TEST_F(CliEngine, AMixReportsReadsAndWritesApart)
     EXPECT_THAT(r.err, HasSubstr("unknown random distribution 'gauss'"));
 }
 
+// Issue 39, part 2: a latency target sweeps the queue depth of a queued strategy given without --qd and
+// answers first; a matrix without a queued strategy, or a target that does not read, is refused.
 TEST_F(CliEngine, ALatencyTargetSweepsTheQueueDepthAndAnswersFirst)
 {
 #ifdef _WIN32

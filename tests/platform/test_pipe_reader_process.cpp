@@ -11,6 +11,7 @@
 #include "platform/pipe_reader.h"
 #include "platform/platform.h"
 #include "platform/thread_placement.h"
+#include "tests/support/pipe_jobs.h"
 #include "tests/support/temp_dir.h"
 
 #include <array>
@@ -181,11 +182,7 @@ TEST_P(ProcessReaderJob, AStopMidRunLeavesNoChildProcess)
     const TargetInfo target{};
     ASSERT_EQ(refusalReason(c, m_registry, target), "");
     const Pattern pattern(c.chunkBytes);
-    JobSpec spec;
-    spec.testCase = c;
-    spec.bytes = c.totalBytes; // a terabyte: it ends only when stopped
-    spec.pattern = &pattern;
-    spec.verifyStream = true;
+    const JobSpec spec = verifiedPipeSpec(c, pattern); // a terabyte: it ends only when stopped
     Outcome outcome;
     auto job = m_registry.find("vmsplice")->prepare(spec, outcome);
     ASSERT_TRUE(job) << outcome.message;
@@ -230,11 +227,7 @@ TEST(ProcessReaderJobs, AJobDestroyedUnrunLeavesNoChildProcess)
         Case c{strategy, Direction::Write, 64 * 1024, 64 << 20, {}, {}, 1, TargetKind::Pipe};
         c.extraAxes["readerKinds"] = "process";
         const Pattern pattern(c.chunkBytes);
-        JobSpec spec;
-        spec.testCase = c;
-        spec.bytes = c.totalBytes;
-        spec.pattern = &pattern;
-        spec.verifyStream = true;
+        const JobSpec spec = verifiedPipeSpec(c, pattern);
         Outcome outcome;
         auto job = registry.find(strategy)->prepare(spec, outcome);
         ASSERT_TRUE(job) << outcome.message;
@@ -255,21 +248,7 @@ TEST(PipePages, HugePageRingsCarryEveryByte)
         Case c{"vmsplice", Direction::Write, 1 << 20, 64 << 20, {}, {}, 1, TargetKind::Pipe};
         c.extraAxes["pipePages"] = pages;
         const Pattern pattern(c.chunkBytes);
-        JobSpec spec;
-        spec.testCase = c;
-        spec.bytes = c.totalBytes;
-        spec.pattern = &pattern;
-        spec.verifyStream = true;
-        Outcome outcome;
-        auto job = registry.find("vmsplice")->prepare(spec, outcome);
-        if (!job)
-            return outcome;
-        std::atomic<bool> stop{false};
-        Progress progress;
-        progress.stop = &stop;
-        if (Outcome executed = job->execute(progress); !executed.ok())
-            return executed;
-        return job->finish();
+        return runWholeJob(*registry.find("vmsplice"), verifiedPipeSpec(c, pattern)).outcome;
     };
     const std::string thpProblem = linux_backend::pipePagesProblem(linux_backend::PipePages::Thp);
     if (thpProblem.empty()) {

@@ -7,6 +7,7 @@
 #include "platform/common/one_os_strategies.h"
 #include "platform/platform.h"
 #include "tests/support/capabilities.h"
+#include "tests/support/pattern_file.h"
 #include "tests/support/temp_dir.h"
 
 #include <gmock/gmock.h>
@@ -48,15 +49,6 @@ struct StrategyRow
     SyncPolicy sync;
     TargetKind target = TargetKind::Directory;
 };
-
-std::vector<std::byte> readAll(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    const std::vector<char> raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::vector<std::byte> bytes(raw.size());
-    std::memcpy(bytes.data(), raw.data(), raw.size());
-    return bytes;
-}
 
 class StrategyWrites : public ::testing::TestWithParam<StrategyRow>
 {
@@ -135,7 +127,7 @@ TEST_P(StrategyWrites, ExactBytes)
 
     if (row.target != TargetKind::Directory)
         return; // the pipe reader checked every byte (finish() above)
-    const auto data = readAll(spec.path);
+    const auto data = readFileBytes(spec.path);
     ASSERT_EQ(data.size(), row.bytes);
     for (std::size_t i = 0; i < data.size(); ++i)
         ASSERT_EQ(data[i], Pattern::expected(i)) << "byte " << i;

@@ -4,6 +4,7 @@
 #include "core/engine/pattern.h"
 #include "platform/platform.h"
 #include "platform/thread_placement.h"
+#include "tests/support/pipe_jobs.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -87,23 +88,10 @@ protected:
         c.target = TargetKind::Pipe;
         c.readerCpu = placement;
         const Pattern pattern(c.chunkBytes);
-        JobSpec spec;
-        spec.testCase = c;
-        spec.bytes = c.totalBytes;
-        spec.pattern = &pattern;
-        spec.verifyStream = true;
-        Outcome outcome;
-        auto job = m_registry.find(strategy)->prepare(spec, outcome);
-        if (!job)
-            return outcome;
-        std::atomic<bool> stop{false};
-        Progress progress;
-        progress.stop = &stop;
-        if (auto executed = job->execute(progress); !executed.ok())
-            return executed;
-        if (auto finished = job->finish(); !finished.ok())
-            return finished;
-        EXPECT_EQ(progress.bytes.load(), c.totalBytes);
+        const JobRun run = runWholeJob(*m_registry.find(strategy), verifiedPipeSpec(c, pattern));
+        if (!run.outcome.ok())
+            return run.outcome;
+        EXPECT_EQ(run.bytes, c.totalBytes);
         return Outcome::success();
     }
 

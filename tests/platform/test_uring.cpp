@@ -12,6 +12,7 @@
 #include "platform/platform.h"
 #include "tests/support/capabilities.h"
 #include "tests/support/mount.h"
+#include "tests/support/pattern_file.h"
 #include "tests/support/temp_dir.h"
 
 #include <gmock/gmock.h>
@@ -34,26 +35,6 @@ using namespace iolab::test;
 using ::testing::HasSubstr;
 
 namespace {
-
-std::vector<std::byte> readAll(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    const std::vector<char> raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::vector<std::byte> bytes(raw.size());
-    std::memcpy(bytes.data(), raw.data(), raw.size());
-    return bytes;
-}
-
-// A data file as the runner writes it: byte i is the pattern's byte i.
-void writePatternFile(const std::string& path, std::uint64_t bytes)
-{
-    constexpr std::uint64_t kPiece = 64 * kKiB;
-    const Pattern pattern(kPiece);
-    std::ofstream out(path, std::ios::binary);
-    for (std::uint64_t at = 0; at < bytes; at += kPiece)
-        out.write(reinterpret_cast<const char*>(pattern.at(at)),
-                  static_cast<std::streamsize>(std::min(kPiece, bytes - at)));
-}
 
 // Every built-in strategy plus the random writers, which the lead registers later.
 class UringFixture
@@ -160,7 +141,7 @@ TEST_P(UringWrites, EveryByteIsWrittenOnce)
     // One call per chunk, and every byte in place: each chunk was written, and written once.
     EXPECT_EQ(latency.calls.count(), (row.bytes + row.chunk - 1) / row.chunk);
 
-    const auto data = readAll(spec.path);
+    const auto data = readFileBytes(spec.path);
     ASSERT_EQ(data.size(), row.bytes);
     for (std::size_t i = 0; i < data.size(); ++i)
         ASSERT_EQ(data[i], Pattern::expected(i)) << "byte " << i;
@@ -363,7 +344,7 @@ TEST_F(Uring, QueuedFsyncsCompleteAfterEveryWriteBeforeThem)
         EXPECT_EQ(latency.calls.count(), bytes / kChunk + (bytes % kChunk != 0 ? 1 : 0));
         EXPECT_EQ(latency.syncs.count(), 64u) << "one fsync after every 4 full writes, none for the tail";
         EXPECT_EQ(sentAgain, 0u) << "a queued fsync completed before a write submitted ahead of it";
-        const auto written = readAll(path);
+        const auto written = readFileBytes(path);
         ASSERT_EQ(written.size(), bytes);
         for (std::uint64_t at = 0; at < bytes; at += kChunk)
             ASSERT_EQ(std::memcmp(written.data() + at, pattern.at(at), std::min(kChunk, bytes - at)), 0)
@@ -533,7 +514,7 @@ TEST_F(Uring, RandomWritersScatterTheirChunks)
         progress.stop = &stop;
         EXPECT_EQ(job->execute(progress).status, Status::Cancelled) << id;
         job.reset();
-        const auto data = readAll(spec.path);
+        const auto data = readFileBytes(spec.path);
         std::vector<std::uint64_t> written;
         for (std::uint64_t at = 0; at < data.size(); at += kChunk) {
             if (data[at] == std::byte{0})

@@ -12,6 +12,7 @@
 #include "platform/linux/uring_setup.h"
 #include "platform/platform.h"
 #include "tests/support/capabilities.h"
+#include "tests/support/pattern_file.h"
 #include "tests/support/temp_dir.h"
 
 #include <gmock/gmock.h>
@@ -35,24 +36,6 @@ using namespace iolab::test;
 using ::testing::HasSubstr;
 
 namespace {
-
-std::vector<std::byte> readWhole(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    const std::vector<char> raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::vector<std::byte> bytes(raw.size());
-    std::memcpy(bytes.data(), raw.data(), raw.size());
-    return bytes;
-}
-
-void writeSetFile(const std::string& path, std::uint64_t bytes)
-{
-    const Pattern pattern(64 * kKiB);
-    std::ofstream out(path, std::ios::binary);
-    for (std::uint64_t at = 0; at < bytes; at += 64 * kKiB)
-        out.write(reinterpret_cast<const char*>(pattern.at(at)),
-                  static_cast<std::streamsize>(std::min<std::uint64_t>(64 * kKiB, bytes - at)));
-}
 
 // The kernel's account of the process's io_uring rings: /proc/self/fdinfo of each fd that is a ring, as
 // "Key" -> value for its "Key:\tvalue" lines (SqThread, UserFiles, UserBufs).
@@ -146,7 +129,7 @@ TEST_P(UringOptionRuns, EachOptionIsInEffectWhereTheKernelSaysSo)
     spec.target = m_target;
     spec.verifyData = true;
     if (read)
-        writeSetFile(spec.path, c.totalBytes);
+        writePatternFile(spec.path, c.totalBytes);
     ASSERT_TRUE(ringFdinfo().empty()) << "no ring is left from another test";
 
     Outcome outcome;
@@ -182,7 +165,7 @@ TEST_P(UringOptionRuns, EachOptionIsInEffectWhereTheKernelSaysSo)
     const std::size_t pollersLeft = pollingThreads(); // at once, before the checks below give it time
     EXPECT_EQ(progress.bytes.load(), c.totalBytes);
     if (!read) {
-        const auto data = readWhole(spec.path);
+        const auto data = readFileBytes(spec.path);
         ASSERT_EQ(data.size(), c.totalBytes);
         for (std::size_t i = 0; i < data.size(); ++i)
             ASSERT_EQ(data[i], Pattern::expected(i)) << "byte " << i;
