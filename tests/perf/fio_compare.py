@@ -3,7 +3,8 @@
 """Races iolab-cli's io_uring strategies against fio on the same job, alternating A/B, and prints median ratios.
 
 usage: fio_compare.py BUILD_DIR TARGET_DIR [--pairs N] [--only NAME,...] [--fifo]
-                      [--percentiles | --exported | --versus OTHER_IOLAB_CLI | --groups 0,1,4,8,16 | --uring]
+                      [--percentiles | --exported | --versus OTHER_IOLAB_CLI | --groups 0,1,4,8,16 | --uring |
+                       --mix]
 
 IOPS rows (CrystalDiskMark's names): fio --ioengine=io_uring --direct=1 --numjobs=1 with the same block size,
 queue depth and file size as iolab-cli's case, against the case; the ratio is IOLab's IOPS (apparent MB/s over
@@ -41,6 +42,14 @@ RUSAGE_THREAD), so on the sqthread_poll rows it leaves fio's poller out and the 
 IOLab's registerfiles+sqpoll. hipri (iopoll) is run once on each side first: where the device has no poll
 queues, IOLab refuses the case before it runs and fio fails its requests ("Operation not supported"); the row
 is then skipped with both answers printed.
+
+With --mix (issue 39): a read/write mix (--read-percent 70, fio's --rw=randrw --rwmixread=70) of 4 KiB direct
+requests at random offsets of a file both sides lay out before the timed part, alternating A/B: IOLab's
+read-random-direct (pread/pwrite, one thread) against fio's psync engine, and uring-random-read-direct at QD32
+against fio's io_uring at --iodepth=32, uniform and with a zipf:1.2 hot spot (fio's random_distribution). Each
+row's ratio is IOLab's IOPS over fio's, per pair, for all requests and for each way (reads, writes): IOLab's
+from the repetition's mix figures, fio's jobs[0].read.iops and write.iops. Neither side's figure includes an
+fsync (IOLab's apparent rate; fio without end_fsync).
 
 With --fifo every timed process (iolab-cli, fio, plain_uring) runs under SCHED_FIFO (chrt -f 10, root only),
 so that other work on a shared machine does not decide the figure: the nearest this VM comes to idle CPUs.
@@ -346,6 +355,72 @@ def uring_rows(opts, only):
         ratio_line(f"{name} (IOLab --uring {uring})", "fio", fio, "IOLab", iolab, 4 * K)
 
 
+# name, IOLab's arguments, fio's: a 70% read mix of 4 KiB direct requests at random offsets.
+MIX_CASES = [
+    ("read-random-direct, uniform, vs psync",
+     ["--strategy", "read-random-direct", "--chunk", "4K", "--size", "64M"],
+     ["--ioengine=psync", "--size=64M"]),
+    ("uring-random-read-direct QD32, uniform, vs io_uring",
+     ["--strategy", "uring-random-read-direct", "--chunk", "4K", "--qd", "32", "--size", "256M"],
+     ["--ioengine=io_uring", "--iodepth=32", "--size=256M"]),
+    ("uring-random-read-direct QD32, zipf:1.2, vs io_uring",
+     ["--strategy", "uring-random-read-direct", "--chunk", "4K", "--qd", "32", "--size", "256M",
+      "--random-dist", "zipf:1.2"],
+     ["--ioengine=io_uring", "--iodepth=32", "--size=256M", "--random_distribution=zipf:1.2"]),
+]
+
+
+def run_iolab_mix(build, args, target):
+    """One measured repetition of a mix after one warm-up: (all, read, write) IOPS of the measured one."""
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        out = f.name
+    try:
+        subprocess.run([*PRIORITY, cli_path(build), "run", "--target", target, "--reps", "1", "--warmups", "1",
+                        "--quiet", "--json", out, "--read-percent", "70", *args], check=True,
+                       capture_output=True, text=True)
+        with open(out) as f:
+            case = json.load(f)["cases"][0]
+        if case["status"] != "ok":
+            raise RuntimeError(f"iolab case {case['case']['label']}: {case['reason']}")
+        mix = case["repetitions"][-1]["mix"]
+        return (mix["reads"]["iops"] + mix["writes"]["iops"], mix["reads"]["iops"], mix["writes"]["iops"])
+    finally:
+        os.unlink(out)
+
+
+def run_fio_mix(args, target):
+    """fio's randrw at 70% reads (no end_fsync): (all, read, write) IOPS."""
+    path = os.path.join(target, "fio-bench.dat")
+    if os.path.exists(path):
+        os.unlink(path)
+    try:
+        out = subprocess.run([*PRIORITY, "fio", "--name=iolab-compare", f"--filename={path}", "--direct=1",
+                              "--numjobs=1", "--output-format=json", "--rw=randrw", "--rwmixread=70", "--bs=4k",
+                              "--norandommap", *args], check=True, capture_output=True, text=True)
+        j = json.loads(out.stdout)["jobs"][0]
+        return (j["read"]["iops"] + j["write"]["iops"], j["read"]["iops"], j["write"]["iops"])
+    finally:
+        if os.path.exists(path):
+            os.unlink(path)
+
+
+def mix_rows(opts, only):
+    print(f"70% read mixes of 4 KiB direct requests, IOLab against fio, {opts.pairs} pairs each"
+          f"{', SCHED_FIFO' if PRIORITY else ''}:", flush=True)
+    for name, iolab_args, fio_args in MIX_CASES:
+        if only and not any(o in name for o in only):
+            continue
+        fio, iolab = alternate(opts.pairs, lambda: run_fio_mix(fio_args, opts.target),
+                               lambda: run_iolab_mix(opts.build, iolab_args, opts.target))
+        print(name, flush=True)
+        for way, i in (("all", 0), ("reads", 1), ("writes", 2)):
+            ratios = [b[i] / a[i] for a, b in zip(fio, iolab)]
+            print(f"  {way:6} fio {statistics.median(a[i] for a in fio) / 1000:6.1f}k IOPS, IOLab "
+                  f"{statistics.median(b[i] for b in iolab) / 1000:6.1f}k; IOLab/fio median "
+                  f"{statistics.median(ratios):.3f} (range {min(ratios):.3f}-{max(ratios):.3f}, above 1 in "
+                  f"{sum(r > 1 for r in ratios)} of {len(ratios)})", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("build")
@@ -359,6 +434,7 @@ def main():
     parser.add_argument("--versus", metavar="OTHER_IOLAB_CLI", help="this build against another iolab-cli")
     parser.add_argument("--groups", metavar="G,G,...", help="plain_uring's submission groups, the first the base")
     parser.add_argument("--uring", action="store_true", help="io_uring's options, IOLab's variants against fio's")
+    parser.add_argument("--mix", action="store_true", help="read/write mixes against fio's randrw")
     parser.add_argument("--fifo", action="store_true", help="every timed process under SCHED_FIFO (root)")
     opts = parser.parse_args()
     only = [s for s in opts.only.split(",") if s]
@@ -376,6 +452,8 @@ def main():
         group_rows(opts)
     elif opts.uring:
         uring_rows(opts, only)
+    elif opts.mix:
+        mix_rows(opts, only)
     else:
         iops_rows(opts, only)
     return 0
