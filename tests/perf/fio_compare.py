@@ -51,6 +51,10 @@ row's ratio is IOLab's IOPS over fio's, per pair, for all requests and for each 
 from the repetition's mix figures, fio's jobs[0].read.iops and write.iops. Neither side's figure includes an
 fsync (IOLab's apparent rate; fio without end_fsync).
 
+With --cpu N every timed process runs on CPU N alone (taskset), all its threads and processes: fio's job and
+its parent, IOLab's worker and its sampler. Left to the scheduler, a synchronous job at queue depth 1 runs at
+what its placement gives it (fio's psync mix pinned ran 1.36x fio's unpinned, in one alternation).
+
 With --fifo every timed process (iolab-cli, fio, plain_uring) runs under SCHED_FIFO (chrt -f 10, root only),
 so that other work on a shared machine does not decide the figure: the nearest this VM comes to idle CPUs.
 Without it, the figures are those of the machine as it is, busy or not; report which.
@@ -436,12 +440,15 @@ def main():
     parser.add_argument("--uring", action="store_true", help="io_uring's options, IOLab's variants against fio's")
     parser.add_argument("--mix", action="store_true", help="read/write mixes against fio's randrw")
     parser.add_argument("--fifo", action="store_true", help="every timed process under SCHED_FIFO (root)")
+    parser.add_argument("--cpu", type=int, help="every timed process (all its threads) on this one CPU")
     opts = parser.parse_args()
     only = [s for s in opts.only.split(",") if s]
     if opts.fifo:
         if os.geteuid() != 0:
             sys.exit("--fifo runs the timed processes under SCHED_FIFO, which takes root")
         PRIORITY[:] = ["chrt", "-f", "10"]
+    if opts.cpu is not None:
+        PRIORITY.extend(["taskset", "-c", str(opts.cpu)])
     if opts.percentiles:
         percentile_rows(opts, only)
     elif opts.exported:
