@@ -55,6 +55,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <stop_token>
 #include <thread>
 
@@ -273,29 +274,21 @@ std::string patternTag(const Case& k)
     }
 }
 
-// Writes show their sync policy; reads their hint and cache state ("seq/cold").
+// The PDF's Sync/read cell, declared by the axes that share it (core/model/axes.cpp): a write's sync policy,
+// a read's hint and cache state, a mix's read share and hot spot, a pipe's reader, io_uring's options.
 std::string syncOrRead(const Case& k)
 {
     if (k.strategy == kReplayStrategy) // the program's own syncs, where it made them
         return "program's";
-    if (k.direction == Direction::Write && k.target == TargetKind::Pipe)
-        return "reader " + toString(k.readerCpu); // a pipe has nothing to sync; where its reader ran matters
-    if (k.direction == Direction::Write)
-        return toString(k.sync);
-    // A mix: its read share (and a hot spot) matter more than the hint.
-    std::string mix;
-    if (k.readPercent)
-        mix += fmt::format("r{}%", *k.readPercent);
-    if (k.randomDist.hotSpot())
-        mix += (mix.empty() ? "" : " ") + toString(k.randomDist);
-    if (k.readPercent && k.randomDist.hotSpot())
-        return mix; // both fill the column; the cache state is in the case's label
-    if (!mix.empty())
-        return fmt::format("{}/{}", mix, toString(k.cache));
-    if (k.hint == ReadHint::NotApplicable)
-        return toString(k.cache);
-    const std::string hint = k.hint == ReadHint::Sequential ? "seq" : toString(k.hint);
-    return fmt::format("{}/{}", hint, toString(k.cache));
+    static const CaseTableColumn* const column = [] {
+        const auto& columns = caseTableColumns();
+        const auto it = std::find_if(columns.begin(), columns.end(),
+                                     [](const CaseTableColumn& c) { return c.header == "Sync/read"; });
+        if (it == columns.end())
+            throw std::logic_error("no axis declares the case table's Sync/read column");
+        return &*it;
+    }();
+    return column->text(k);
 }
 
 // Reads: how the cache was set, and for file sets the files per second and per-file latency.
@@ -446,11 +439,17 @@ std::string p99Cell(const CaseResult& c)
 
 void printResults(const RunResult& result, Ranking ranking)
 {
+    // The sync/read column as wide as its longest cell (a pipe's reader and pages, a mix and its io_uring
+    // ring), within reason.
+    std::size_t syncWidth = 9;
+    for (const auto& c : result.cases)
+        syncWidth = std::max(syncWidth, syncOrRead(c.testCase).size());
+    syncWidth = std::min<std::size_t>(syncWidth, 40);
     fmt::print(
-        "\n{:<3} {:<25} {:>6} {:>7} {:<13} {:>3} {:>4} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} {:>17} "
+        "\n{:<3} {:<25} {:>6} {:>7} {:<{}} {:>3} {:>4} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} {:>17} "
         "{:>9} {:>9}\n",
-        "#", "strategy", "chunk", "buffer", "sync/read", "thr", "qd", "size", "status", "MB/s", "trimmed",
-        "95% CI", "durable", "CV%", "p99 (of)", "CPU s/GiB", "peak RSS");
+        "#", "strategy", "chunk", "buffer", "sync/read", syncWidth, "thr", "qd", "size", "status", "MB/s",
+        "trimmed", "95% CI", "durable", "CV%", "p99 (of)", "CPU s/GiB", "peak RSS");
     for (const auto& c : result.cases) {
         const auto& k = c.testCase;
         const bool ok = c.status == Status::Ok;
@@ -459,13 +458,13 @@ void printResults(const RunResult& result, Ranking ranking)
         const auto& ranked = rankedRate(c, ranking);
         const std::string dash = "-";
         fmt::print(
-            "{:<3} {:<25} {:>6} {:>7} {:<13} {:>3} {:>4} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} "
+            "{:<3} {:<25} {:>6} {:>7} {:<{}} {:>3} {:>4} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} "
             "{:>17} {:>9} "
             "{:>9}\n",
             c.index + 1, cell(k.strategy == kReplayStrategy ? k.label() : k.strategy + patternTag(k), 25),
-            formatBytesCompact(k.chunkBytes), toString(k.buffer), cell(syncOrRead(k), 13), k.threads,
-            k.queueDepth != 0 ? std::to_string(k.queueDepth) : dash, formatBytesShort(k.totalBytes),
-            toString(c.status), ok ? figure(a.median) : dash,
+            formatBytesCompact(k.chunkBytes), toString(k.buffer), cell(syncOrRead(k), syncWidth), syncWidth,
+            k.threads, k.queueDepth != 0 ? std::to_string(k.queueDepth) : dash,
+            formatBytesShort(k.totalBytes), toString(c.status), ok ? figure(a.median) : dash,
             ok && a.count >= kTrimmedMeanMinCount ? figure(a.trimmedMean) : dash,
             ok && ranked.count >= 2 ? figure(std::max(0.0, ranked.ciLow)) + "-" + figure(ranked.ciHigh)
                                     : dash,
@@ -765,6 +764,17 @@ int commandTargets(bool details, const std::vector<std::string>& folders)
 
 // `export-job RESULT.json --case N --as fio|diskspd|c`: the case as a fio job, a DiskSpd command line or a
 // standalone C program to rerun elsewhere, on stdout; exit 1 when that has no equivalent (the text says why).
+// A result file, read back; InputError names the file and what is wrong with it.
+RunResult readResultFile(const std::string& resultPath)
+{
+    std::ifstream in(resultPath, std::ios::binary);
+    if (!in)
+        throw InputError(fmt::format("cannot read {}: {}", resultPath, std::strerror(errno)));
+    std::ostringstream text;
+    text << in.rdbuf();
+    return resultFromJson(text.str(), resultPath);
+}
+
 int commandExportJob(const std::string& resultPath, std::size_t caseNumber, const std::string& as)
 {
     if (as != "fio" && as != "diskspd" && as != "c")
@@ -772,12 +782,7 @@ int commandExportJob(const std::string& resultPath, std::size_t caseNumber, cons
             fmt::format("--as {}: export-job writes a fio job (--as fio), a DiskSpd command line "
                         "(--as diskspd) or a C program (--as c)",
                         as));
-    std::ifstream in(resultPath, std::ios::binary);
-    if (!in)
-        throw InputError(fmt::format("cannot read {}: {}", resultPath, std::strerror(errno)));
-    std::ostringstream text;
-    text << in.rdbuf();
-    const RunResult result = resultFromJson(text.str(), resultPath);
+    const RunResult result = readResultFile(resultPath);
     if (caseNumber == 0 || caseNumber > result.cases.size())
         throw InputError(fmt::format("{} has {} case{}: --case takes 1 to {}", resultPath,
                                      result.cases.size(), result.cases.size() == 1 ? "" : "s",
@@ -796,6 +801,46 @@ int commandExportJob(const std::string& resultPath, std::size_t caseNumber, cons
     const auto job = fioJobOf(result, index);
     std::fputs(job.text.c_str(), stdout);
     return job.equivalent ? kExitOk : kExitCasesFailed;
+}
+
+struct ShowArgs
+{
+    std::string result;
+    std::string rank = "durable";
+    bool latencyTable = false;
+    bool redact = false;
+};
+
+// A saved result printed as the run printed it: the table, the CrystalDiskMark grid where it applies, the
+// Summary (or a program's advice) and the tally; with --redact, as it would leave the machine.
+int commandShow(const Registry& registry, const ShowArgs& args)
+{
+    Ranking ranking = Ranking::Durable;
+    try {
+        ranking = parseRanking(args.rank);
+    } catch (const InputError& e) {
+        throw InputError(fmt::format("--rank: {}", e.what()));
+    }
+    const RunResult read = readResultFile(args.result);
+    const RunResult result = args.redact ? redactResult(read) : read;
+    fmt::print("{}: IOLab {}, {} on {}, started {}{}\n", args.result, result.toolVersion,
+               result.matrix.name.empty() ? std::string("a run") : "the " + result.matrix.name + " run",
+               result.target.path, result.startedAt, result.cancelled ? " (cancelled)" : "");
+    printResults(result, ranking);
+    printCrashProbe(result, registry, false);
+    std::fputs(memoryBudgetText(result).c_str(), stdout);
+    if (const auto grid = cdmGrid(result, registry)) {
+        std::printf("\nAs CrystalDiskMark shows it:\n");
+        std::fputs(cdmGridText(*grid, result).c_str(), stdout);
+    }
+    if (args.latencyTable)
+        printLatencyTable(result);
+    if (!result.programAdvice.empty())
+        printAdvice(result);
+    else
+        printSummary(result, registry, ranking);
+    printTally(result);
+    return allCasesOk(result) ? kExitOk : kExitCasesFailed;
 }
 
 int commandPresets(const Registry& registry)
@@ -1278,6 +1323,23 @@ int runCli(int argc, const char* const* argv)
             "standalone C program of the strategy's loop)")
         ->capture_default_str();
 
+    ShowArgs showArgs;
+    auto* show = app.add_subcommand("show", "Print a saved result as its run printed it: the table, the "
+                                            "CrystalDiskMark grid, the Summary");
+    show->add_option("result", showArgs.result, "A result JSON file (iolab-cli run --json, or the app's)")
+        ->required();
+    show->add_option(
+            "--rank", showArgs.rank,
+            "What the Summary ranks writes to a file by: durable (until the data is on the device) or "
+            "apparent (until the last call returned)")
+        ->capture_default_str();
+    show->add_flag("--latency-table", showArgs.latencyTable,
+                   "Print every latency percentile (p50 to p99.99, max) of each case's calls and sync calls");
+    show->add_flag(
+        "--redact", showArgs.redact,
+        "Print it fit to share: the host name, paths, user names, serial numbers and MAC addresses "
+        "replaced by placeholders, every figure kept");
+
     auto* clean =
         app.add_subcommand("clean", "Remove stale IOLab run folders (and only those) from a target");
     std::string cleanTarget;
@@ -1450,6 +1512,8 @@ int runCli(int argc, const char* const* argv)
             return commandClean(cleanTarget);
         if (*exportJob)
             return commandExportJob(exportResult, exportCase, exportAs);
+        if (*show)
+            return commandShow(registry, showArgs);
         if (*record)
             return commandRecord(recordArgs);
         if (*profile)

@@ -109,6 +109,12 @@ std::string findingSubject(const CaseResult& c)
         name += fmt::format(", {}% reads", *k.readPercent);
     if (k.randomDist.hotSpot())
         name += ", " + toString(k.randomDist);
+    for (const AxisSpec& axis : caseAxes()) {
+        if (!axis.words)
+            continue;
+        if (const std::string words = axis.words(k); !words.empty())
+            name += ", " + words;
+    }
     return name + ")";
 }
 

@@ -151,6 +151,12 @@ std::string plainName(const Case& k, bool withChunk)
         parts.push_back(std::move(reader));
     if (k.pattern != DataPattern{})
         parts.push_back(patternWords(k.pattern) + " for data");
+    for (const AxisSpec& axis : caseAxes()) {
+        if (!axis.words)
+            continue;
+        if (std::string words = axis.words(k); !words.empty())
+            parts.push_back(std::move(words));
+    }
     if (withChunk)
         parts.push_back(fmt::format("{} chunks", formatBytes(k.chunkBytes)));
     std::string name = fmt::format("`{}`", k.strategy);

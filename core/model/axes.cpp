@@ -1654,6 +1654,12 @@ AxisSpec uringAxis()
         return c.uring.mode == UringOptions::Mode::Explicit ? toString(c.uring) : std::string();
     };
     uring.shortRank = 5;
+    uring.words = [](const Case& c) {
+        if (c.uring.mode != UringOptions::Mode::Explicit)
+            return std::string();
+        const std::string options = toString(c.uring);
+        return options == "plain" ? std::string("a plain io_uring ring") : "io_uring's " + options;
+    };
     return uring;
 }
 
@@ -1830,7 +1836,7 @@ AxisSpec readerKindAxis()
                                  .csvColumn = "reader_kind",
                                  .cliFlag = "--reader",
                                  .values = {"thread", "process"},
-                                 .labelPrefix = "reader",
+                                 .labelPrefix = "reader-kind",
                                  .labelRank = 11,
                                  .shortRank = 6});
     a.help = "Pipes: who reads the pipe: thread (a thread of IOLab's process, the default) or process (a "
@@ -1904,6 +1910,10 @@ AxisSpec pipePagesAxis()
     };
     a.column.tip = "vmsplice: the pages of the writer's buffers: normal, thp (transparent huge pages) or "
                    "hugetlb";
+    a.words = [](const Case& c) {
+        const std::string pages = extraAxisValue(c, "pipePages", "normal");
+        return pages == "normal" ? std::string() : fmt::format("huge pages ({})", pages);
+    };
     return a;
 }
 

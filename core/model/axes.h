@@ -172,6 +172,10 @@ struct AxisSpec
     // declared with declareExtraAxis without one gives its label part (for a case that carries a value).
     std::function<std::string(const Case&)> shortText;
     int shortRank = 100;
+    // Its part of a case's name in the Summary's sentences ("io_uring's sqpoll", "huge pages (thp)"), after
+    // the parts the Summary names itself (buffer, sync, threads, queue depth, hint, reader); "" = none (the
+    // case has the default, which needs no words). Empty: the axis never names a case.
+    std::function<std::string(const Case&)> words;
     // The charts' view of it, for an axis whose values are numbers (`numeric()`).
     AxisChart chart;
     // Its value is how the machine was arranged for the case (where a pipe's reader ran), not a way of doing

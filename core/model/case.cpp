@@ -228,9 +228,25 @@ std::string toString(const FileSetSpec& set)
 
 std::string readerCpuWords(const Case& c)
 {
-    if (c.target != TargetKind::Pipe || c.readerCpu == ReaderCpu::Any)
+    if (c.target != TargetKind::Pipe)
         return {};
-    return c.readerCpu == ReaderCpu::Same ? "the reader on the writer's CPU" : "the reader on another CPU";
+    // The reader's kind and wait live in Case::extraAxes (core/model/axes.cpp declares them).
+    const auto is = [&c](const char* key, std::string_view value) {
+        const auto it = c.extraAxes.find(key);
+        return it != c.extraAxes.end() && it->second == value;
+    };
+    const bool process = is("readerKinds", "process");
+    const bool spin = is("readerWaits", "spin");
+    if (c.readerCpu == ReaderCpu::Any && !process && !spin)
+        return {};
+    std::string reader = process || spin
+                             ? fmt::format("a {}reader{}", spin ? "spinning " : "", process ? " process" : "")
+                             : std::string("the reader");
+    if (c.readerCpu == ReaderCpu::Same)
+        reader += " on the writer's CPU";
+    else if (c.readerCpu == ReaderCpu::Other)
+        reader += " on another CPU";
+    return reader;
 }
 
 std::string readAxesText(const Case& c)

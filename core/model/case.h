@@ -421,8 +421,10 @@ std::string toString(const FileSetSpec& set);  // "2000x4K", "500x1K-64K", "2000
 std::string toString(const UringOptions& options);
 // A read's hint and cache state for tables: "sequential, cold", or "cold" without a hint; "" for writes.
 std::string readAxesText(const Case& c);
-// Where a pipe case's reader was placed, in words for sentences: "the reader on the writer's CPU", "the
-// reader on another CPU"; "" when the scheduler placed it or the case has no reader.
+// A pipe case's reader in words for sentences: where it was placed, and what it was where that was not a
+// thread blocking in its calls (--reader process, --reader-wait spin): "the reader on the writer's CPU",
+// "the reader on another CPU", "a spinning reader process on another CPU", "a reader process"; "" when a
+// reader thread was placed by the scheduler or the case has no reader.
 std::string readerCpuWords(const Case& c);
 
 // A pattern in sentences: "zeros", "random bytes", "50% compressible bytes", "IOLab's own pattern".

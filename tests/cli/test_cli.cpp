@@ -24,6 +24,7 @@
 using namespace iolab;
 using namespace iolab::test;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 namespace {
 
@@ -224,6 +225,42 @@ TEST_F(Cli, ARunRedactedForSharingWritesNoNameInItsFiles)
     EXPECT_GT(result.cases[0].durableMBps.median, 0.0);
 }
 
+// A saved result printed again (a support engineer reads a customer's file): the same table, grid and Summary
+// its run printed, word for word; --redact prints it without the target's path; a missing or broken file is
+// named with what is wrong.
+TEST_F(Cli, ShowPrintsASavedResultAsItsRunDid)
+{
+    const auto json = m_out / "saved.json";
+    const auto r = cli({"run", "--target", m_target.path(), "--strategy", "write,stdio", "--chunk", "64K",
+                        "--size", "2M", "--reps", "2", "--warmups", "0", "--json", json, "--quiet"});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    const auto shown = cli({"show", json});
+    ASSERT_EQ(shown.exitCode, 0) << shown.err;
+    EXPECT_THAT(shown.out, HasSubstr(json + ": IOLab "));
+    // Every line the run printed from its table on is printed again.
+    const std::string fromTable = r.out.substr(r.out.find("#   strategy"));
+    EXPECT_THAT(shown.out, HasSubstr(fromTable));
+    EXPECT_THAT(shown.out, HasSubstr("Summary"));
+
+    const std::string target = std::filesystem::canonical(m_target.path()).string();
+    EXPECT_THAT(shown.out, HasSubstr(target));
+    const auto redacted = cli({"show", json, "--redact"});
+    ASSERT_EQ(redacted.exitCode, 0) << redacted.err;
+    EXPECT_THAT(redacted.out, Not(HasSubstr(target)));
+    EXPECT_THAT(redacted.out, HasSubstr("path-1"));
+
+    const auto missing = cli({"show", m_out / "missing.json"});
+    EXPECT_EQ(missing.exitCode, 2);
+    EXPECT_THAT(missing.err, HasSubstr("cannot read " + (m_out / "missing.json")));
+    std::ofstream(m_out / "cut.json") << slurp(json).substr(0, 200);
+    const auto cut = cli({"show", m_out / "cut.json"});
+    EXPECT_EQ(cut.exitCode, 2);
+    EXPECT_THAT(cut.err, HasSubstr("cut short"));
+    const auto rank = cli({"show", json, "--rank", "fastest"});
+    EXPECT_EQ(rank.exitCode, 2);
+    EXPECT_THAT(rank.err, HasSubstr("--rank"));
+}
+
 TEST_F(Cli, AxisFlagsBuildTheMatrix)
 {
     const auto json = m_out / "r.json";
@@ -249,7 +286,7 @@ TEST_F(Cli, ReadsShowTheirCacheMethodFilesPerSecondAndLeaveNothing)
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_THAT(r.out, HasSubstr("file-set reader"));
     EXPECT_THAT(r.out, HasSubstr("300x1-8K"));
-    EXPECT_THAT(r.out, HasSubstr("normal/cold"));
+    EXPECT_THAT(r.out, HasSubstr("normal, cold"));
     EXPECT_TRUE(test::followsResultSchema(json));
     const auto result = resultFromJson(slurp(json), "reads.json");
     ASSERT_FALSE(result.cases.empty());

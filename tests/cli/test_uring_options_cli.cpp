@@ -81,14 +81,16 @@ TEST(UringOptionsCli, EachVariantShowsInTheResultAndTheCsv)
         const std::string asked = c.at("case").at("uring");
         inEffect[asked] = c.at("uringInEffect");
         EXPECT_EQ(c.at("repetitions").at(0).at("uringInEffect"), c.at("uringInEffect"));
-        if (asked != "auto")
+        if (asked != "auto") {
             EXPECT_THAT(c.at("case").at("label").get<std::string>(), HasSubstr("uring=" + asked));
+        }
     }
     EXPECT_EQ(inEffect.at("plain"), "plain");
     EXPECT_EQ(inEffect.at("fixedbufs+registerfiles"), "fixedbufs+registerfiles");
     EXPECT_EQ(inEffect.at("sqpoll"), "sqpoll");
-    if (::geteuid() == 0) // no locked-memory limit for root: auto registers both
+    if (::geteuid() == 0) { // no locked-memory limit for root: auto registers both
         EXPECT_EQ(inEffect.at("auto"), "fixedbufs+registerfiles");
+    }
     std::ifstream summary(dir.path() + "/r.summary.csv");
     std::string header;
     std::getline(summary, header);

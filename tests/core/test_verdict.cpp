@@ -241,6 +241,61 @@ TEST_F(VerdictTest, PipesAreComparedWithTheirReaderPlacedAlike)
     EXPECT_EQ(verdict(run, &registry).answers.size(), 1u);
 }
 
+// Issue 39: rows that differ only in io_uring's options, or in the pipe reader's kind, wait or the writer's
+// pages, are named apart in the Summary (a user saw "`uring-random-read-direct` with 32 requests in flight"
+// as both the fastest and the slowest).
+TEST_F(VerdictTest, CasesThatDifferOnlyInIoUringOptionsOrThePipeReaderAreNamedApart)
+{
+    registry.add(std::make_unique<FakeStrategy>("uring-random-read-direct", behaviour));
+    const auto uring = [](std::uint32_t index, const char* options, double rate) {
+        CaseResult c = readCase(index, "uring-random-read-direct", 4096, rate, CacheState::Cold);
+        c.testCase.queueDepth = 32;
+        c.testCase.uring = parseUringOptions(options);
+        return c;
+    };
+    run.cases = {uring(0, "plain", 60), uring(1, "fixedbufs+registerfiles", 80), uring(2, "sqpoll", 310)};
+    Verdict v = verdict(run, &registry);
+    ASSERT_FALSE(v.answers.empty());
+    EXPECT_THAT(v.answers[0],
+                HasSubstr("`uring-random-read-direct` with 32 requests in flight and io_uring's "
+                          "sqpoll is fastest: 310.0 MB/s"));
+    EXPECT_THAT(v.answers[0],
+                HasSubstr("the slowest, `uring-random-read-direct` with 32 requests in flight and "
+                          "a plain io_uring ring (60.0 MB/s)"));
+    EXPECT_EQ(findingSubject(run.cases[2]),
+              "case 3 (uring-random-read-direct 4 KiB, QD 32, io_uring's sqpoll)");
+    run.cases = {uring(0, "auto", 60)};
+    EXPECT_THAT(verdict(run, &registry).answers.at(0), Not(HasSubstr("io_uring")))
+        << "auto, what these strategies always did, needs no words";
+
+    const auto pipe = [](std::uint32_t index, const std::string& strategy, double rate, const char* kind,
+                         const char* wait, const char* pages) {
+        CaseResult c = okCase(index, strategy, 65536, rate, rate, TargetKind::Pipe);
+        c.testCase.readerCpu = ReaderCpu::Other;
+        c.testCase.extraAxes = {{"readerKinds", kind}, {"readerWaits", wait}, {"pipePages", pages}};
+        return c;
+    };
+    run.cases = {pipe(0, "pipe-write", 1100, "thread", "block", "normal"),
+                 pipe(1, "vmsplice", 7500, "thread", "spin", "normal"),
+                 pipe(2, "vmsplice", 4200, "thread", "block", "thp"),
+                 pipe(3, "pipe-write", 1300, "process", "block", "normal"),
+                 pipe(4, "vmsplice", 7200, "process", "spin", "thp")};
+    v = verdict(run, &registry);
+    ASSERT_EQ(v.answers.size(), 2u) << "a reader thread and a reader process are answered apart";
+    EXPECT_THAT(v.answers[0],
+                HasSubstr("`vmsplice` with a spinning reader on another CPU is fastest: 7.50 GB/s"));
+    EXPECT_THAT(v.answers[0], HasSubstr("plain `pipe-write` (1.10 GB/s)"));
+    EXPECT_THAT(v.answers[1],
+                HasSubstr("`vmsplice` with a spinning reader process on another CPU and huge pages "
+                          "(thp) is fastest: 7.20 GB/s"));
+    EXPECT_EQ(readerCpuWords(run.cases[3].testCase), "a reader process on another CPU");
+    run.cases[3].testCase.readerCpu = ReaderCpu::Any;
+    EXPECT_EQ(readerCpuWords(run.cases[3].testCase), "a reader process");
+    EXPECT_EQ(readerCpuWords(run.cases[2].testCase), "the reader on another CPU");
+    run.cases[2].testCase.readerCpu = ReaderCpu::Any;
+    EXPECT_EQ(readerCpuWords(run.cases[2].testCase), "") << "a thread placed by the scheduler, as before";
+}
+
 TEST_F(VerdictTest, AnAxisDeclaredAsAnArrangementSplitsTheAnswersThroughItsDeclarationAlone)
 {
     // A test-only axis, declared as an arrangement of the machine (as the memory limit is): nothing in
