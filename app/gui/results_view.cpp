@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/results_view.h"
 #include "app/gui/widget_helpers.h"
+#include "app/report/latency_chart_data.h"
 
 #include "app/gui/cdm_grid_view.h"
 #include "app/gui/heatmap.h"
@@ -694,12 +695,19 @@ void ResultsView::rebuildBaselineChoices()
         };
         if (cell(ResultsModel::figureColumn(ResultsModel::StatusColumn)) != QStringLiteral("ok"))
             continue;
-        // A case is named by its number, strategy and chunk size, as the speed-up's default baseline is.
-        m_baseline->addItem(tr("case %1: %2")
-                                .arg(cell(ResultsModel::figureColumn(ResultsModel::CaseColumn)),
-                                     cell(ResultsModel::axisColumn("strategy")) + QStringLiteral(" ") +
-                                         cell(ResultsModel::axisColumn("chunkBytes"))),
-                            row);
+        // A case is named by its short name, as the charts name it: its number, strategy and chunk size and
+        // whatever else sets it apart (io_uring's options, the pipe reader's kind), so that no two entries
+        // read alike.
+        const auto index = m_model->caseIndexAt(row);
+        const auto found = index ? std::find_if(m_run.cases.begin(), m_run.cases.end(),
+                                                [&index](const CaseResult& c) { return c.index == *index; })
+                                 : m_run.cases.end();
+        const QString name = found != m_run.cases.end()
+                                 ? report::caseShortName(*found).section(QLatin1Char(' '), 1) // without "#N"
+                                 : cell(ResultsModel::axisColumn("strategy")) + QStringLiteral(" ") +
+                                       cell(ResultsModel::axisColumn("chunkBytes"));
+        m_baseline->addItem(
+            tr("case %1: %2").arg(cell(ResultsModel::figureColumn(ResultsModel::CaseColumn)), name), row);
     }
     const int keep = previous.isValid() ? m_baseline->findData(previous) : 0;
     m_baseline->setCurrentIndex(std::max(0, keep));

@@ -14,11 +14,20 @@ namespace {
 // "vmsplice cpu=same"). A cell keeps the best of the buffers and sync policies it covers, which are ways of
 // writing; an arrangement can move a pipe's rate threefold, so the best of two would pass one off as the
 // other.
+// An axis declared with its own rows (AxisSpec::ownHeatmapRow: io_uring's options, a spinning reader, huge
+// pages) adds its short text too: the best of a plain ring and an SQPOLL one would hide the difference asked
+// about.
 QString rowName(const Case& c)
 {
     QString name = QString::fromStdString(c.strategy);
     if (const std::string arrangement = arrangementText(c); !arrangement.empty())
         name += QLatin1Char(' ') + QString::fromStdString(arrangement);
+    for (const AxisSpec& axis : caseAxes()) {
+        if (!axis.ownHeatmapRow || !axis.shortText)
+            continue;
+        if (const std::string part = axis.shortText(c); !part.empty())
+            name += QLatin1Char(' ') + QString::fromStdString(part);
+    }
     return name;
 }
 

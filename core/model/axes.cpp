@@ -1654,6 +1654,7 @@ AxisSpec uringAxis()
         return c.uring.mode == UringOptions::Mode::Explicit ? toString(c.uring) : std::string();
     };
     uring.shortRank = 5;
+    uring.ownHeatmapRow = true;
     uring.words = [](const Case& c) {
         if (c.uring.mode != UringOptions::Mode::Explicit)
             return std::string();
@@ -1888,6 +1889,7 @@ AxisSpec readerWaitAxis()
                        return std::string();
                    }}};
     a.column.tip = "Pipes: whether the reader slept until data came (block) or busy-polled (spin)";
+    a.ownHeatmapRow = true;
     return a;
 }
 
@@ -1910,6 +1912,7 @@ AxisSpec pipePagesAxis()
     };
     a.column.tip = "vmsplice: the pages of the writer's buffers: normal, thp (transparent huge pages) or "
                    "hugetlb";
+    a.ownHeatmapRow = true;
     a.words = [](const Case& c) {
         const std::string pages = extraAxisValue(c, "pipePages", "normal");
         return pages == "normal" ? std::string() : fmt::format("huge pages ({})", pages);

@@ -184,6 +184,11 @@ struct AxisSpec
     // each its own row (its `shortText` beside the strategy), so that the best of two arrangements never
     // passes one off as the other.
     bool arrangement = false;
+    // Its values are other ways of running the same strategy whose rates differ by design (io_uring's
+    // options, a spinning reader, huge pages): the heatmap gives each value its own row (its `shortText`
+    // beside the strategy) instead of keeping the best of them in one cell, as it does for buffers and sync
+    // policies.
+    bool ownHeatmapRow = false;
     // Whether two cases have the same value: typedAxis() compares the field; empty: the two `format` texts.
     std::function<bool(const Case&, const Case&)> same;
 

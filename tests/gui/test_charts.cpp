@@ -295,6 +295,45 @@ TEST(Heatmap, APipesReaderPlacementsAreRowsOfTheirOwn)
     EXPECT_EQ(syncColumn->text(measured(3, "write", 4096, 1).testCase), "none");
 }
 
+// Issue 39: io_uring's options, a spinning reader and huge pages are what such a run asks about: each value
+// has its row (a reviewer saw one cell, the SQPOLL ring's, for four option sets); a buffer does not.
+TEST(Heatmap, IoUringOptionsAndPipeVariantsAreRowsOfTheirOwn)
+{
+    auto uring = [](std::uint32_t index, const char* options, double mbps) {
+        CaseResult c = measured(index, "uring-random-read-direct", 4096, mbps);
+        c.testCase.queueDepth = 32;
+        c.testCase.uring = parseUringOptions(options);
+        return c;
+    };
+    auto data = HeatmapData::from(
+        {uring(0, "plain", 60), uring(1, "fixedbufs", 58), uring(2, "sqpoll", 310), uring(3, "auto", 80)});
+    EXPECT_EQ(data.strategies, (QStringList{QStringLiteral("uring-random-read-direct plain"),
+                                            QStringLiteral("uring-random-read-direct fixedbufs"),
+                                            QStringLiteral("uring-random-read-direct sqpoll"),
+                                            QStringLiteral("uring-random-read-direct")}));
+    EXPECT_EQ(*data.cells[0][0].bestMBps, 60);
+
+    auto pipe = [](std::uint32_t index, double mbps, const char* wait, const char* pages) {
+        CaseResult c = measured(index, "vmsplice", 65536, mbps);
+        c.testCase.target = TargetKind::Pipe;
+        c.testCase.readerCpu = ReaderCpu::Other;
+        c.testCase.extraAxes = {{"readerKinds", "thread"}, {"readerWaits", wait}, {"pipePages", pages}};
+        return c;
+    };
+    data = HeatmapData::from({pipe(0, 4200, "block", "normal"), pipe(1, 7500, "spin", "normal"),
+                              pipe(2, 3000, "block", "thp"), pipe(3, 7900, "spin", "thp")});
+    EXPECT_EQ(data.strategies.size(), 4) << data.strategies.join(QStringLiteral(" | ")).toStdString();
+    EXPECT_TRUE(data.strategies.contains(QStringLiteral("vmsplice cpu=other")));
+
+    // The control: two buffers of one strategy share a row, the best kept.
+    CaseResult small = measured(0, "stdio", 4096, 100);
+    CaseResult large = measured(1, "stdio", 4096, 300);
+    small.testCase.buffer = {BufferMode::Bytes, 4096};
+    large.testCase.buffer = {BufferMode::Bytes, 65536};
+    data = HeatmapData::from({small, large});
+    EXPECT_EQ(data.strategies, QStringList{QStringLiteral("stdio")});
+}
+
 TEST(BarChartData, OneBarPerVariantAndChunkWithTheBestRateAndItsSpeedUp)
 {
     using report::BarChartData;
