@@ -352,18 +352,6 @@ QString speedupText(double ratio)
     return QStringLiteral("%1x").arg(ratio, 0, 'f', ratio >= 10 ? 0 : ratio >= 1 ? 1 : 2);
 }
 
-// "#3 stdio 4K buf=none x4": the case number, then each declared axis's part (core/model/axes.h).
-QString shortLabel(const CaseResult& c)
-{
-    QString s = QStringLiteral("#%1").arg(c.index + 1);
-    for (const AxisSpec* axis : axesInShortNameOrder()) {
-        const std::string part = axis->shortText(c.testCase);
-        if (!part.empty())
-            s += QStringLiteral(" ") + qs(part);
-    }
-    return s;
-}
-
 // Reads: how the cache was set before each repetition, and the file-set readers' files/s and latency.
 void drawReadDetails(Layout& layout, const RunResult& result)
 {
@@ -594,17 +582,30 @@ void drawSmallMultiples(Layout& layout, const RunResult& result)
             const QRectF cell(row.left() + (cellWidth + gap) * static_cast<double>(j), row.top(), cellWidth,
                               kHeight);
             p.setPen(kText);
-            p.setFont(font(6.5, true));
+            // The title fits its cell: a smaller font down to 5 pt, then the middle elided, so that the parts
+            // that tell two cases apart (at its end: a read share, io_uring's options) stay readable.
+            const QString title = caseShortName(c);
+            QFont titleFont = font(6.5, true);
+            for (double size = 6.5; size > 5.0; size -= 0.5) {
+                titleFont = font(size, true);
+                if (QFontMetricsF(titleFont, p.device()).horizontalAdvance(title) <= cell.width())
+                    break;
+            }
+            p.setFont(titleFont);
             p.drawText(QRectF(cell.left(), cell.top(), cell.width(), 10), Qt::AlignLeft | Qt::AlignVCenter,
-                       shortLabel(c));
+                       QFontMetricsF(titleFont, p.device()).elidedText(title, Qt::ElideMiddle, cell.width()));
             const QRectF plot(cell.left() + 26, cell.top() + 13, cell.width() - 28, kHeight - 26);
             double t0 = -1;
             double tMax = 0;
             double yMax = 0;
-            // The device's own rate in the case's direction: written bytes for writes, read bytes for reads.
+            // The device's own rate in the case's direction: written bytes for writes, read bytes for reads,
+            // both for a read/write mix.
             const bool reads = c.testCase.direction == Direction::Read;
-            const auto deviceRate = [reads](const Sample& s) {
-                return reads ? s.deviceReadMBps : s.deviceWriteMBps;
+            const bool both = mixes(c.testCase);
+            const auto deviceRate = [reads, both](const Sample& s) {
+                return both    ? s.deviceReadMBps + s.deviceWriteMBps
+                       : reads ? s.deviceReadMBps
+                               : s.deviceWriteMBps;
             };
             // Each measured sample's time on the case's own clock. Cases that took turns ran their
             // repetitions between the others': the time between two of its repetitions (the others' turns,
@@ -1173,7 +1174,7 @@ void crashProbeSection(Layout& layout, const ReportContext& ctx)
         const Strategy* strategy =
             ctx.registry != nullptr ? ctx.registry->find(c.testCase.strategy) : nullptr;
         rows.push_back(
-            {shortLabel(c), QStringLiteral("%1 of %2").arg(probe.landedKills()).arg(probe.kills.size()),
+            {caseShortName(c), QStringLiteral("%1 of %2").arg(probe.landedKills()).arg(probe.kills.size()),
              qs(formatBytes(acknowledged)), qs(formatBytes(probe.worstLossBytes())),
              qs(crashProbeVerdict(probe, c.testCase, strategy != nullptr ? &strategy->info() : nullptr))});
         lost.push_back(probe.survives() == false);
@@ -1191,7 +1192,7 @@ void crashProbeSection(Layout& layout, const ReportContext& ctx)
             "crashing program loses, not what a power cut would. The answers are also in the Summary.")
             .arg(qs(crashProbeMethod(result.options))),
         8.5);
-    // shortLabel() leads with the case's number: no separate "#" column.
+    // caseShortName() leads with the case's number: no separate "#" column.
     layout.table({{QStringLiteral("Case"), 11},
                   {QStringLiteral("Kills landed"), 4},
                   {QStringLiteral("Most acknowledged"), 7, Qt::AlignRight},
@@ -1232,7 +1233,7 @@ void programSection(Layout& layout, const ReportContext& ctx)
         } else if (!c.reason.empty()) {
             replayed = QStringLiteral("not measured: %1").arg(qs(c.reason));
         }
-        rows.push_back({shortLabel(c), qs(r.program), qs(formatLatency(r.recordedInsideSeconds)), replayed,
+        rows.push_back({caseShortName(c), qs(r.program), qs(formatLatency(r.recordedInsideSeconds)), replayed,
                         ratio, QLocale().toString(static_cast<qulonglong>(r.calls)),
                         QLocale().toString(static_cast<qulonglong>(r.writeCalls)),
                         QLocale().toString(static_cast<qulonglong>(r.syncCalls)),
@@ -1305,7 +1306,7 @@ void memoryBudgetSection(Layout& layout, const ReportContext& ctx)
     std::vector<bool> bad;
     for (const auto& row : budget) {
         const CaseResult& c = ctx.result.cases[row.caseIndex];
-        rows.push_back({shortLabel(c), qs(formatBytesCompact(row.limitBytes)),
+        rows.push_back({caseShortName(c), qs(formatBytesCompact(row.limitBytes)),
                         row.measured ? QString::number(row.durableMBps, 'f', 1) : QStringLiteral("-"),
                         row.measured ? QString::number(row.apparentMBps, 'f', 1) : QStringLiteral("-"),
                         qs(formatBytes(row.peakBytes)), qs(formatBytes(row.peakPageCacheBytes)),
@@ -1821,11 +1822,12 @@ void latencySection(Layout& layout, const ReportContext& ctx)
         8, kMuted);
     std::vector<QStringList> rows;
     const auto row = [&rows](const CaseResult& c, const QString& of, const LatencySummary& s) {
-        rows.push_back(
-            {shortLabel(c), of, QLocale().toString(static_cast<qulonglong>(s.count)), latencyCell(s.meanNs),
-             latencyCell(static_cast<double>(s.p50Ns)), latencyCell(static_cast<double>(s.p90Ns)),
-             latencyCell(static_cast<double>(s.p99Ns)), latencyCell(static_cast<double>(s.p999Ns)),
-             latencyCell(static_cast<double>(s.p9999Ns)), latencyCell(static_cast<double>(s.maxNs))});
+        rows.push_back({caseShortName(c), of, QLocale().toString(static_cast<qulonglong>(s.count)),
+                        latencyCell(s.meanNs), latencyCell(static_cast<double>(s.p50Ns)),
+                        latencyCell(static_cast<double>(s.p90Ns)), latencyCell(static_cast<double>(s.p99Ns)),
+                        latencyCell(static_cast<double>(s.p999Ns)),
+                        latencyCell(static_cast<double>(s.p9999Ns)),
+                        latencyCell(static_cast<double>(s.maxNs))});
     };
     for (const auto& c : result.cases) {
         for (const LatencyKind kind : {LatencyKind::Calls, LatencyKind::SyncCalls}) {
