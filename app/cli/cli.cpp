@@ -143,6 +143,22 @@ struct RunArgs
     bool redact = false;       // --redact: the files written fit to share (core/formats/result_redact.h)
 };
 
+// The name of the matrix a run's axis flags make (one group of every strategy and value listed).
+constexpr const char* kCommandLineMatrix = "command line";
+
+// What to do when a flag refused some strategies: a flag applies to every strategy listed with it, so a
+// setting one strategy takes and another does not wants a matrix file with a group for each.
+std::string flagRefusalHint(const Matrix& matrix, std::size_t refused)
+{
+    if (refused == 0 || matrix.name != kCommandLineMatrix || matrix.groups.empty() ||
+        matrix.groups.front().strategies.size() < 2)
+        return {};
+    return "A flag applies to every strategy listed with it. To give one strategy a setting the others do "
+           "not "
+           "take, leave the flag out or write a matrix file (--matrix) with a group per strategy, each with "
+           "its own values; --plan shows what it expands to.";
+}
+
 Matrix matrixFromAxes(const RunArgs& args)
 {
     const MatrixGroup g = groupFromAxisFlags(args.axes);
@@ -151,7 +167,7 @@ Matrix matrixFromAxes(const RunArgs& args)
     if (g.sizes.empty() && g.fileSets.empty())
         throw InputError("--size (or --files for the file-set readers) is required with --strategy "
                          "(e.g. --size 64M, --files 2000xarticle-2b)");
-    return Matrix{"command line", {}, {g}};
+    return Matrix{kCommandLineMatrix, {}, {g}};
 }
 
 std::string readTextFile(const std::string& path)
@@ -516,6 +532,8 @@ void printResults(const RunResult& result, Ranking ranking)
         std::printf("\nRefused before running (%zu):\n", result.refused.size());
         for (const auto& r : result.refused)
             std::printf("  %s: %s\n", r.testCase.label().c_str(), r.reason.c_str());
+        if (const std::string hint = flagRefusalHint(result.matrix, result.refused.size()); !hint.empty())
+            std::printf("%s\n", hint.c_str());
     }
     if (result.cancelled)
         std::printf("\nThe run was cancelled; its files were removed.\n");
@@ -970,6 +988,8 @@ void printPlan(const RunPlan& plan, const RunOptions& options, const TargetInfo&
         fmt::print("Refused before running ({}):\n", expanded.refused.size());
         for (const auto& r : expanded.refused)
             fmt::print("  {}: {}\n", r.testCase.label(), r.reason);
+        if (const std::string hint = flagRefusalHint(plan.matrix, expanded.refused.size()); !hint.empty())
+            fmt::print("{}\n", hint);
     }
     if (largest > 0)
         fmt::print("Space: the largest case needs {} (its data, scratch and a margin); {} has {} free{}\n",
@@ -1087,7 +1107,9 @@ int commandRun(const Registry& registry, const RunArgs& args)
         std::string reasons;
         for (const auto& r : expanded.refused)
             reasons += fmt::format("\n  {}: {}", r.testCase.label(), r.reason);
-        throw InputError(fmt::format("nothing to run: every case was refused{}", reasons));
+        const std::string hint = flagRefusalHint(matrix, expanded.refused.size());
+        throw InputError(fmt::format("nothing to run: every case was refused{}{}", reasons,
+                                     hint.empty() ? "" : "\n" + hint));
     }
     // Said only once something will run: a refusal stays a single 'iolab-cli: ' line.
     for (const auto& warning : concurrency)

@@ -1616,8 +1616,8 @@ AxisSpec uringAxis()
     uring.refusals = {{kUringRank, [](const Case& c, const StrategyInfo& info, const TargetInfo&) {
                            if (!info.takesUringOptions)
                                return c.uring.applies()
-                                          ? fmt::format("io_uring options {} apply to the uring-* queued "
-                                                        "strategies; {} has none",
+                                          ? fmt::format("io_uring options ({}) are for the uring-* queued "
+                                                        "strategies; {} does not use io_uring",
                                                         toString(c.uring), c.strategy)
                                           : std::string();
                            if (!c.uring.ioPoll)

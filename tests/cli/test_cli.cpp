@@ -261,6 +261,23 @@ TEST_F(Cli, ShowPrintsASavedResultAsItsRunDid)
     EXPECT_THAT(rank.err, HasSubstr("--rank"));
 }
 
+// A flag that some of the strategies listed with it do not take refuses their cases, with the reason and what
+// to do: leave it out, or a matrix file with a group per strategy. A single strategy needs no such hint.
+TEST_F(Cli, AFlagSomeStrategiesDoNotTakeSaysHowToGiveItToOneAlone)
+{
+    const auto plan = cli({"run", "--target", m_target.path(), "--strategy", "write,read-random", "--chunk",
+                           "4K", "--size", "1M", "--read-percent", "70", "--plan"});
+    ASSERT_EQ(plan.exitCode, 0) << plan.err;
+    EXPECT_THAT(plan.out, HasSubstr("Refused before running (1)"));
+    EXPECT_THAT(plan.out, HasSubstr("A flag applies to every strategy listed with it"));
+    EXPECT_THAT(plan.out, HasSubstr("a matrix file (--matrix) with a group per strategy"));
+    const auto none = cli({"run", "--target", m_target.path(), "--strategy", "write", "--chunk", "4K",
+                           "--size", "1M", "--read-percent", "70"});
+    EXPECT_EQ(none.exitCode, 2);
+    EXPECT_THAT(none.err, HasSubstr("nothing to run"));
+    EXPECT_THAT(none.err, Not(HasSubstr("A flag applies to every strategy")));
+}
+
 TEST_F(Cli, AxisFlagsBuildTheMatrix)
 {
     const auto json = m_out / "r.json";

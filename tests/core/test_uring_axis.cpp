@@ -95,7 +95,7 @@ TEST(UringAxis, RefusalsSayWhy)
     Case c{"write", Direction::Write, 4096, 1 << 20};
     c.uring = parseUringOptions("sqpoll");
     EXPECT_EQ(reason(c, write),
-              "io_uring options sqpoll apply to the uring-* queued strategies; write has none");
+              "io_uring options (sqpoll) are for the uring-* queued strategies; write does not use io_uring");
     c.uring = {};
     EXPECT_EQ(reason(c, write), "");
     c.strategy = "uring-read";
