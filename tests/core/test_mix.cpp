@@ -2,6 +2,7 @@
 // Read/write mixes and hot spots (issue 39, part 3): the distributions' draws against their exact shares,
 // the mix's choice, the axes that carry them, the result files and the exports. The calls themselves are
 // checked against strace, fio and a loop device's counters in tests/cli/mix_against_tools.py.
+#include "core/analysis/findings.h"
 #include "core/analysis/mix_answer.h"
 #include "core/analysis/verdict.h"
 #include "core/base/error.h"
@@ -384,4 +385,18 @@ TEST(Mix, TheSweepsChangeIsAFactOnlyBeyondTheNoise)
     EXPECT_THAT(noisy, Not(HasSubstr("(1.")));
     const std::string holds = sweep({80.0, 80.5, 79.5}, {64.6, 64.9, 64.3});
     EXPECT_THAT(holds, HasSubstr("64.6 MB/s at 70% reads (0.81x from 100% to 70% reads)."));
+}
+
+// The Fastest findings rank a mix apart from pure reads, as the Summary does: a 70/30 mix is never "the
+// fastest cold read", nor tied with one.
+TEST(Mix, AMixIsNeverRankedAmongPureReadsInTheFindings)
+{
+    const auto found = findings(mixedRun(), nullptr);
+    std::vector<std::string> fastest;
+    for (const Finding& f : found)
+        if (f.kind == Finding::Kind::Fastest)
+            fastest.push_back(f.text);
+    ASSERT_EQ(fastest.size(), 2U) << ::testing::PrintToString(fastest);
+    for (const std::string& text : fastest)
+        EXPECT_THAT(text, HasSubstr("the only case of its kind at this size")) << text;
 }
