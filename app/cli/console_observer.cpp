@@ -2,6 +2,7 @@
 #include "app/cli/console_observer.h"
 
 #include "core/analysis/estimate.h"
+#include "core/analysis/ranking.h"
 #include "core/base/units.h"
 #include "core/engine/crash_probe.h"
 #include "core/engine/exposure.h"
@@ -129,6 +130,25 @@ void ConsoleObserver::repetitionFinished(const RepetitionFinished& finished)
     m_finishedBytes += bytes;
 }
 
+std::string finishedCaseFigure(const CaseResult& result)
+{
+    if (result.status != Status::Ok)
+        return fmt::format("{}: {}", toString(result.status), result.reason);
+    const std::string apparent = formatRate(result.apparentMBps.median * kBytesPerMB);
+    if (result.filesPerSecond.count > 0)
+        return fmt::format("{}, {:.0f} files/s, p99 {:.3g} ms per file", apparent,
+                           result.filesPerSecond.median, result.fileP99Seconds * 1e3);
+    // Only a write to a file, or a mix's writes, have a durable figure: a pipe, the null device or a pure
+    // read has nothing to sync.
+    if (!ranksDurable(result.testCase, Ranking::Durable))
+        return apparent;
+    const std::string durable = formatRate(result.durableMBps.median * kBytesPerMB);
+    if (result.atRisk)
+        return fmt::format("{} (durable {}, max at risk {})", apparent, durable,
+                           formatExposure(*result.atRisk));
+    return fmt::format("{} (durable {})", apparent, durable);
+}
+
 void ConsoleObserver::caseFinished(const CaseResult& result)
 {
     std::lock_guard lock(m_mutex);
@@ -146,22 +166,7 @@ void ConsoleObserver::caseFinished(const CaseResult& result)
     if (m_quiet)
         return;
     clearBar();
-    std::string figure;
-    if (result.status == Status::Ok && result.filesPerSecond.count > 0)
-        figure = fmt::format("{}, {:.0f} files/s, p99 {:.3g} ms per file",
-                             formatRate(result.apparentMBps.median * kBytesPerMB),
-                             result.filesPerSecond.median, result.fileP99Seconds * 1e3);
-    else if (result.status == Status::Ok && result.testCase.direction == Direction::Read)
-        figure = formatRate(result.apparentMBps.median * kBytesPerMB);
-    else if (result.status == Status::Ok && result.atRisk)
-        figure = fmt::format(
-            "{} (durable {}, max at risk {})", formatRate(result.apparentMBps.median * kBytesPerMB),
-            formatRate(result.durableMBps.median * kBytesPerMB), formatExposure(*result.atRisk));
-    else if (result.status == Status::Ok)
-        figure = fmt::format("{} (durable {})", formatRate(result.apparentMBps.median * kBytesPerMB),
-                             formatRate(result.durableMBps.median * kBytesPerMB));
-    else
-        figure = fmt::format("{}: {}", toString(result.status), result.reason);
+    const std::string figure = finishedCaseFigure(result);
     std::fprintf(stderr, "[%u/%u] %s  %s\n", result.index + 1, m_caseCount, result.testCase.label().c_str(),
                  figure.c_str());
     std::fflush(stderr);

@@ -12,6 +12,10 @@
 
 namespace iolab::cli {
 
+// What a finished case's progress line says of it: its rate, with the durable one (and the bytes at risk)
+// only where the case has one (a write to a file, a mix), or why it did not run.
+std::string finishedCaseFigure(const CaseResult& result);
+
 // Progress on stderr: a redrawn bar with case k of n and an ETA on a terminal, one line per finished case
 // otherwise.
 class ConsoleObserver final : public RunObserver

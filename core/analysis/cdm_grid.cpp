@@ -26,12 +26,14 @@ constexpr std::array<RowSpec, 4> kRows{{{"SEQ1M Q8T1", 1 * kMiB, false, 8},
                                         {"RND4K Q32T1", 4 * kKiB, true, 32},
                                         {"RND4K Q1T1", 4 * kKiB, true, 1}}};
 
-// Whether a case is one of the grid's kind at all: direct I/O on the row's chunk size and access.
+// Whether a case is one of the grid's kind at all: direct I/O on the row's chunk size and access. A cell is
+// pure reads or pure writes at uniform offsets, as CrystalDiskMark measures them: a read/write mix or a hot
+// spot is another question and never fills one (a 100% read share at uniform offsets is a pure read).
 bool fitsRow(const Case& k, const StrategyInfo& info, const RowSpec& row, Direction direction)
 {
     return k.direction == direction && info.direction == direction && info.needsDirectIo &&
            info.randomOffsets == row.random && k.chunkBytes == row.chunkBytes &&
-           k.target == TargetKind::Directory;
+           k.target == TargetKind::Directory && !mixes(k) && !k.randomDist.hotSpot();
 }
 
 CdmCell cellOf(const CaseResult& c, std::string note)

@@ -325,24 +325,29 @@ void fastestFindings(const RunResult& result, Ranking ranking, std::vector<Findi
     const auto ranked = [&](std::size_t i) {
         return rankedRate(result.cases[i], ranking).median;
     };
-    // (group, chunk, trace): a replay's chunk is 0, its trace named.
-    std::map<std::tuple<ComparisonGroup, std::uint64_t, std::string>, std::vector<std::size_t>> byChunk;
+    // (group, chunk, trace, arrangement): a replay's chunk is 0, its trace named. Each arrangement (a
+    // read/write mix, a hot spot, where a pipe's reader ran) is ranked apart, as the Summary ranks it.
+    std::map<std::tuple<ComparisonGroup, std::uint64_t, std::string, std::string>, std::vector<std::size_t>>
+        byChunk;
     for (std::size_t i = 0; i < result.cases.size(); ++i) {
         const Case& k = result.cases[i].testCase;
         if (!hasRate(result.cases[i]) || ranked(i) <= 0 || weakerReplayWay(k))
             continue;
         if (k.strategy == kReplayStrategy)
-            byChunk[{comparisonGroup(k), 0, extraAxisValue(k, "replay", std::string())}].push_back(i);
+            byChunk[{comparisonGroup(k), 0, extraAxisValue(k, "replay", std::string()), arrangementText(k)}]
+                .push_back(i);
         else
-            byChunk[{comparisonGroup(k), k.chunkBytes, std::string()}].push_back(i);
+            byChunk[{comparisonGroup(k), k.chunkBytes, std::string(), arrangementText(k)}].push_back(i);
     }
     for (const auto& [key, indices] : byChunk) {
         const ComparisonGroup group = std::get<0>(key);
         const std::uint64_t chunk = std::get<1>(key);
         const std::string& trace = std::get<2>(key);
-        const std::string where = trace.empty() ? fmt::format("At {} per call", formatBytes(chunk))
-                                                : fmt::format("Of the ways the replay made {}'s calls",
-                                                              trace.substr(trace.find_last_of("/\\") + 1));
+        const std::string& arrangement = std::get<3>(key);
+        const std::string where = (trace.empty() ? fmt::format("At {} per call", formatBytes(chunk))
+                                                 : fmt::format("Of the ways the replay made {}'s calls",
+                                                               trace.substr(trace.find_last_of("/\\") + 1))) +
+                                  (arrangement.empty() ? std::string() : fmt::format(" ({})", arrangement));
         const std::string plain =
             fmt::format("plain {}", baselineStrategy(result.cases[indices.front()].testCase));
         const Lead lead = leadOf(result, indices, ranking);
@@ -390,15 +395,21 @@ void fastestFindings(const RunResult& result, Ranking ranking, std::vector<Findi
                         : fmt::format(
                               ", and it is the speed-ups' baseline, standing in for {}, which did not run",
                               plain);
-        } else if (indices.size() > 1 && lead.tied.empty()) {
+        } else if (indices.size() > lead.tooNoisy.size() + 1 && lead.tied.empty()) {
+            std::vector<std::size_t> steady; // the slowest quoted is one steady enough to rank
+            for (std::size_t i : indices)
+                if (std::find(lead.tooNoisy.begin(), lead.tooNoisy.end(), i) == lead.tooNoisy.end())
+                    steady.push_back(i);
             const std::size_t slowest = *std::min_element(
-                indices.begin(), indices.end(), [&](auto a, auto b) { return ranked(a) < ranked(b); });
+                steady.begin(), steady.end(), [&](auto a, auto b) { return ranked(a) < ranked(b); });
             text += fmt::format(", {:.2f}x the slowest there, {}", ranked(best) / ranked(slowest),
                                 caseName(result.cases[slowest]));
         }
         if (indices.size() == 1)
             text += " (the only case of its kind at this size)";
-        out.push_back({Finding::Kind::Fastest, c.index, text + "."});
+        const std::string setAside = tooNoisyToRankText(result, lead.tooNoisy, ranking, caseName);
+        out.push_back(
+            {Finding::Kind::Fastest, c.index, text + "." + (setAside.empty() ? "" : " " + setAside)});
     }
 }
 

@@ -265,7 +265,9 @@ std::optional<HealthDimension> healthDimension(const Case& c, const Registry* re
 {
     const Strategy* strategy = registry != nullptr ? registry->find(c.strategy) : nullptr;
     const StrategyInfo* info = strategy != nullptr ? &strategy->info() : nullptr;
-    if (c.target != TargetKind::Directory || c.memoryLimitBytes != 0 || compressibleData(c))
+    // A read/write mix or a hot spot is not the pure, uniform transfer the typical ranges describe.
+    if (c.target != TargetKind::Directory || c.memoryLimitBytes != 0 || compressibleData(c) || mixes(c) ||
+        c.randomDist.hotSpot())
         return std::nullopt;
     const std::uint32_t inFlight = std::max(1u, c.queueDepth) * c.threads;
     const bool random = info != nullptr && info->randomOffsets;

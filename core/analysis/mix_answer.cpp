@@ -3,6 +3,7 @@
 
 #include "core/analysis/findings.h"
 #include "core/analysis/latency_target.h"
+#include "core/analysis/significance.h"
 #include "core/base/units.h"
 
 #include <fmt/format.h>
@@ -89,11 +90,19 @@ std::vector<std::string> mixAnswers(const RunResult& result)
         if (k.randomDist.hotSpot())
             subject += ", " + toString(k.randomDist);
         const double first = total(*cases.front());
-        out.push_back(fmt::format(
-            "Mix, {}, as writes take a larger share: {}{}.", subject, steps,
-            first > 0 ? fmt::format(" ({:.2f}x from {}% to {}% reads)", total(*cases.back()) / first,
-                                    *cases.front()->testCase.readPercent, *cases.back()->testCase.readPercent)
-                      : std::string()));
+        std::string change;
+        if (first > 0) {
+            // Stated as a fact only when it holds against the noise (significance.h), as every speed-up is.
+            const RateDifference d = compareCases(*cases.back(), *cases.front(), Ranking::Apparent);
+            const std::string ratio =
+                fmt::format("{:.2f}x from {}% to {}% reads", total(*cases.back()) / first,
+                            *cases.front()->testCase.readPercent, *cases.back()->testCase.readPercent);
+            change = d.holds() ? fmt::format(" ({})", ratio)
+                     : d.kind == RateDifference::Kind::Untestable
+                         ? fmt::format("; the {} is not a finding ({})", ratio, describeTest(d.test))
+                         : fmt::format("; the {} is within the noise ({})", ratio, describeTest(d.test));
+        }
+        out.push_back(fmt::format("Mix, {}, as writes take a larger share: {}{}.", subject, steps, change));
     }
     return out;
 }

@@ -234,6 +234,13 @@ RateDifference compareCases(const CaseResult& a, const CaseResult& b, Ranking ra
     return d;
 }
 
+bool tooNoisyToRank(const CaseResult& c, Ranking ranking)
+{
+    const RepetitionSpread spread = repetitionSpread(c, ranking);
+    const Summary& rate = rankedRate(c, ranking);
+    return spread.used >= 2 && (spread.cv > kTooNoisyToRankCv || (rate.count >= 2 && rate.ciLow <= 0));
+}
+
 Lead leadOf(const RunResult& result, const std::vector<std::size_t>& indices, Ranking ranking)
 {
     std::vector<std::size_t> order = indices;
@@ -243,21 +250,53 @@ Lead leadOf(const RunResult& result, const std::vector<std::size_t>& indices, Ra
     Lead lead;
     if (order.empty())
         return lead;
-    lead.top = order.front();
+    std::vector<std::size_t> rankable;
+    for (std::size_t i : order)
+        (tooNoisyToRank(result.cases[i], ranking) ? lead.tooNoisy : rankable).push_back(i);
+    if (rankable.empty()) {
+        rankable = std::move(order); // nothing steadier to rank them by: ranked as they are
+        lead.tooNoisy.clear();
+    }
+    lead.top = rankable.front();
     const CaseResult& top = result.cases[lead.top];
-    for (std::size_t i = 1; i < order.size(); ++i) {
-        const RateDifference d = compareCases(top, result.cases[order[i]], ranking);
-        if (d.kind == RateDifference::Kind::Faster) {
+    for (std::size_t i = 1; i < rankable.size(); ++i) {
+        const CaseResult& c = result.cases[rankable[i]];
+        const RateDifference d = compareCases(top, c, ranking);
+        // Out of the lead when any faster case beats it beyond the noise, not only the top.
+        bool beaten = d.kind == RateDifference::Kind::Faster;
+        for (std::size_t j = 1; j < i && !beaten; ++j)
+            beaten = compareCases(result.cases[rankable[j]], c, ranking).kind == RateDifference::Kind::Faster;
+        if (beaten) {
             if (!lead.next)
                 lead.next = d;
             continue;
         }
         if (lead.tied.empty())
             lead.closest = d;
-        lead.tied.push_back(order[i]);
+        lead.tied.push_back(rankable[i]);
         lead.untestable = lead.untestable || d.kind == RateDifference::Kind::Untestable;
     }
     return lead;
+}
+
+std::string tooNoisyToRankText(const RunResult& result, const std::vector<std::size_t>& indices,
+                               Ranking ranking, const std::function<std::string(const CaseResult&)>& name)
+{
+    std::vector<std::string> parts;
+    for (std::size_t i : indices) {
+        const CaseResult& c = result.cases[i];
+        const Summary& rate = rankedRate(c, ranking);
+        parts.push_back(fmt::format("{} at {} (the repetitions vary by {:.1f}%, 95% CI {} to {})", name(c),
+                                    formatMBps(rate.median), repetitionSpread(c, ranking).cv * 100,
+                                    rate.ciLow <= 0 ? std::string("0") : formatMBps(rate.ciLow),
+                                    formatMBps(rate.ciHigh)));
+    }
+    if (parts.empty())
+        return {};
+    std::string joined;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        joined += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+    return "Too noisy to rank, so set aside: " + joined + ".";
 }
 
 std::string describeTest(const RateTest& test)
@@ -280,7 +319,8 @@ std::string whatWouldSeparate(const CaseResult& a, const CaseResult& b, Ranking 
     const double mb = rankedRate(b, ranking).median;
     const double relative = ma > 0 && mb > 0 ? std::fabs(ma - mb) / std::max(ma, mb) : 0;
     const double cv = std::max(sa.cv, sb.cv);
-    std::string tooMany; // the repetitions it would take, when more than is practical
+    std::string tooMany;   // the repetitions it would take, when more than is practical but still a count
+    bool hopeless = false; // so many that more repetitions will not settle it
     if (sa.count < 2 || sb.count < 2) {
         ways.emplace_back("more repetitions (--reps 5)");
     } else if (relative > 0 && cv > 0) {
@@ -288,22 +328,42 @@ std::string whatWouldSeparate(const CaseResult& a, const CaseResult& b, Ranking 
         // larger of the two spreads: 2 (1.96 + 0.84)^2 (cv / difference)^2.
         const double needed = std::ceil(15.7 * (cv / relative) * (cv / relative));
         // Past a few dozen, repetitions are no way to run a benchmark: a longer repetition or a quieter
-        // machine lowers the spread itself.
+        // machine lowers the spread itself. Past a hundred the count itself says nothing useful.
         constexpr double kPracticalRepetitions = 50;
+        constexpr double kSensibleRepetitions = 100;
         if (needed <= kPracticalRepetitions && needed > static_cast<double>(std::min(sa.count, sb.count)))
             ways.push_back(fmt::format("more repetitions (about {} each, --reps {})", needed, needed));
+        else if (needed > kSensibleRepetitions)
+            hopeless = true;
         else if (needed > kPracticalRepetitions)
-            tooMany = needed <= 1e6 ? fmt::format("about {}", needed) : std::string("millions");
+            tooMany = fmt::format("about {}", needed);
     }
     const double seconds = std::min(rankedRepetitionSeconds(a, ranking), rankedRepetitionSeconds(b, ranking));
-    if (seconds > 0 && seconds < 1.0)
+    const bool pipe = a.testCase.target == TargetKind::Pipe || b.testCase.target == TargetKind::Pipe;
+    if (hopeless) {
+        // What lowers the spread itself: longer repetitions, a reader that stays where it is, a quiet
+        // machine.
+        ways.push_back(seconds > 0 && seconds < 1.0
+                           ? fmt::format("a longer case (--size or --duration; a repetition lasted {})",
+                                         formatDuration(seconds))
+                           : std::string("a longer case (--size or --duration)"));
+        if (pipe && (a.testCase.readerCpu == ReaderCpu::Any || b.testCase.readerCpu == ReaderCpu::Any))
+            ways.emplace_back("the reader pinned (--reader-cpu)");
+    } else if (seconds > 0 && seconds < 1.0) {
         ways.push_back(fmt::format("a larger size (a repetition lasted {})", formatDuration(seconds)));
+    }
     if (cv > kNoisyCv)
         ways.push_back(fmt::format("a quieter machine (the repetitions vary by {:.1f}% and {:.1f}%)",
                                    sa.cv * 100, sb.cv * 100));
+    else if (hopeless)
+        ways.emplace_back("a quieter machine");
     std::string text;
     for (std::size_t i = 0; i < ways.size(); ++i)
         text += (i == 0 ? "" : i + 1 == ways.size() ? " or " : ", ") + ways[i];
+    if (hopeless)
+        return fmt::format("more repetitions will not settle it (the {:.1f}% difference is small against the "
+                           "spread); {} would",
+                           relative * 100, text);
     if (!text.empty())
         text += " would separate them";
     if (!tooMany.empty())

@@ -11,6 +11,7 @@
 #include "core/model/result.h"
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -61,26 +62,41 @@ struct RateDifference
 RateDifference compareRates(std::span<const double> a, std::span<const double> b);
 RateDifference compareCases(const CaseResult& a, const CaseResult& b, Ranking ranking);
 
+// A case whose repetitions spread this much (CV), or whose 95% interval reaches down to zero, is too noisy to
+// rank: beside it every other case would be "within the noise", however far apart they are from each other.
+inline constexpr double kTooNoisyToRankCv = 0.3;
+bool tooNoisyToRank(const CaseResult& c, Ranking ranking);
+
 // The lead of a set of cases (indices into result.cases), by the ranked rate: the case with the highest
-// median and every case that cannot be told apart from it (within the noise, or a single repetition on either
-// side), fastest first. A case is named fastest only when `tied` is empty.
+// median and every case that no other case beats beyond the noise (within the noise of all faster ones, or a
+// single repetition on either side), fastest first; so two cases clearly apart are never tied together
+// through a third. Cases too noisy to rank are set aside first (`tooNoisy`), unless all of them are. A case
+// is named fastest only when `tied` is empty.
 struct Lead
 {
     std::size_t top = 0;
     std::vector<std::size_t> tied;
+    std::vector<std::size_t> tooNoisy;  // set aside, fastest first
     bool untestable = false;            // some tie is only for want of repetitions
     std::optional<RateDifference> next; // top against the fastest case outside the lead, where there is one
     RateDifference closest;             // top against the fastest tied case (when any)
 };
 Lead leadOf(const RunResult& result, const std::vector<std::size_t>& indices, Ranking ranking);
 
+// The cases set aside as too noisy to rank, in a sentence: "Too noisy to rank, so set aside: `x` at 7.16 GB/s
+// (the repetitions vary by 55.8%, 95% CI 0 to 13.31 GB/s)." "" when there are none.
+std::string tooNoisyToRankText(const RunResult& result, const std::vector<std::size_t>& indices,
+                               Ranking ranking, const std::function<std::string(const CaseResult&)>& name);
+
 // "p = 0.09, Welch's t-test over 5 and 5 repetitions": how a test was judged, for the reader who asks.
 std::string describeTest(const RateTest& test);
 
 // What would separate two cases whose difference is within the noise, from their repetitions and spread:
 // "more repetitions (about 8 each, --reps 8), a larger size (...) or a quieter machine (...) would separate
-// them", and where the repetitions it would take are past a few dozen, "more repetitions alone would take
-// about 705 each" instead of offering them. "" when nothing can be said.
+// them"; where the repetitions it would take are past a few dozen, "more repetitions alone would take about
+// 70 each" instead of offering them, and past a hundred, "more repetitions will not settle it (...); a longer
+// case (--size or --duration), the reader pinned (--reader-cpu) or a quieter machine would". "" when nothing
+// can be said.
 std::string whatWouldSeparate(const CaseResult& a, const CaseResult& b, Ranking ranking);
 
 } // namespace iolab

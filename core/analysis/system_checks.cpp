@@ -7,7 +7,9 @@
 
 #include "core/base/stats.h"
 #include "core/base/units.h"
+#include "core/base/words.h"
 #include "core/engine/strategy.h"
+#include "core/model/axes.h"
 
 #include <fmt/format.h>
 
@@ -53,24 +55,39 @@ std::optional<Finding> storageFinding(const RunResult& result)
                                describeStack(facts), joined)};
 }
 
-double coresInUse(const Case& k, const HostInfo& host)
+namespace {
+
+bool readerSpins(const Case& k)
 {
-    double cores = std::max<std::uint32_t>(k.threads, 1);
-    if (k.target == TargetKind::Pipe)
-        cores += 1; // the reader draining the pipe
-    if (host.logicalCpus > 0)
-        cores = std::min(cores, static_cast<double>(host.logicalCpus));
-    return cores;
+    return k.target == TargetKind::Pipe && extraAxisValue(k, "readerWaits", "block") == "spin";
 }
 
-std::optional<double> cpuBusyShare(const CaseResult& c, const HostInfo& host)
+// The cores among coresInUse() that a case keeps busy by design, polling rather than working: a pipe's reader
+// told to spin (the reader wait axis) and io_uring's SQPOLL kernel thread, whose CPU time counts in the
+// process's. Busy as they are, they are no sign that the case's own work ran out of CPU.
+double pollingCores(const Case& k)
+{
+    return (readerSpins(k) ? 1.0 : 0.0) + (k.uring.sqPoll ? 1.0 : 0.0);
+}
+
+struct CpuUse
+{
+    double share = 0;     // of the working cores: the median over the measured repetitions
+    double busyCores = 0; // user + system CPU over the seconds, all of the case's threads: the median
+};
+
+std::optional<CpuUse> cpuUse(const CaseResult& c, const HostInfo& host)
 {
     // A process's CPU time is counted in clock ticks (Windows: 15.6 ms; wine: 10 ms; Linux: far finer): over
     // a repetition shorter than this one tick is more than a tenth of the share, and one of 10 ms reads as 0%
     // or 100% busy. Such repetitions are no evidence either way.
     constexpr double kShortestRepetitionSeconds = 0.1;
     const double cores = coresInUse(c.testCase, host);
+    const double polling = pollingCores(c.testCase);
+    if (cores - polling < 1)
+        return std::nullopt; // the pollers take every core there is: nothing left to judge
     std::vector<double> shares;
+    std::vector<double> busy;
     for (const auto& r : c.repetitions) {
         const double seconds = std::max(r.returnSeconds, r.durableSeconds);
         if (r.warmup || !r.outcome.ok() || seconds < kShortestRepetitionSeconds)
@@ -78,11 +95,37 @@ std::optional<double> cpuBusyShare(const CaseResult& c, const HostInfo& host)
         const double cpu = r.cpuUserSeconds + r.cpuSystemSeconds;
         if (cpu <= 0)
             continue;
-        shares.push_back(cpu / (seconds * cores));
+        shares.push_back(std::max(0.0, cpu - polling * seconds) / (seconds * (cores - polling)));
+        busy.push_back(cpu / seconds);
     }
     if (shares.empty())
         return std::nullopt;
-    return median(shares);
+    return CpuUse{median(shares), median(busy)};
+}
+
+std::string plural(double n, const char* one, const char* many)
+{
+    return n == 1 ? one : many;
+}
+
+} // namespace
+
+double coresInUse(const Case& k, const HostInfo& host)
+{
+    double cores = std::max<std::uint32_t>(k.threads, 1);
+    if (k.target == TargetKind::Pipe)
+        cores += 1; // the reader draining the pipe
+    if (k.uring.sqPoll)
+        cores += 1; // the kernel thread polling the submission queue
+    if (host.logicalCpus > 0)
+        cores = std::min(cores, static_cast<double>(host.logicalCpus));
+    return cores;
+}
+
+std::optional<double> cpuBusyShare(const CaseResult& c, const HostInfo& host)
+{
+    const auto use = cpuUse(c, host);
+    return use ? std::optional<double>(use->share) : std::nullopt;
 }
 
 std::string cpuBoundAdvice(const Case& c, const StrategyInfo* info)
@@ -91,6 +134,20 @@ std::string cpuBoundAdvice(const Case& c, const StrategyInfo* info)
     const bool small = c.chunkBytes < kSmallChunk;
     const std::string fewerCalls =
         c.direction == Direction::Read ? "fewer, larger reads" : "fewer, larger writes";
+    if (c.target == TargetKind::Pipe) {
+        // No page cache and no disk behind a pipe: the copy into it and the hand-over to the reader are all.
+        if (info != nullptr && info->ownsPipePages)
+            return "vmsplice already hands the pipe the writer's pages without a copy: what is left is the "
+                   "hand-over to the reader, which where the reader runs (the reader CPU axis) moves.";
+        if (info != nullptr)
+            return "Each write copies its bytes into the pipe: vmsplice (or splice from a file) hands the "
+                   "pipe "
+                   "pages instead of copying them, and where the reader runs (the reader CPU axis) sets what "
+                   "each hand-over costs.";
+        return "A pipe has no disk behind it: the copy into it (vmsplice avoids it) and where the reader "
+               "runs "
+               "(the reader CPU axis) set the figure.";
+    }
     if (info != nullptr && info->usesStdioBuffer) {
         if (!info->lockFreeVariant.empty() && small)
             return fmt::format("Each locked stdio call costs more than its bytes: `{}` makes the same calls "
@@ -107,10 +164,25 @@ std::string cpuBoundAdvice(const Case& c, const StrategyInfo* info)
     if (info != nullptr && info->callCost == CallCost::Copy)
         return "The copy into the batch buffer is the cost: write(2) or O_DIRECT straight from the program's "
                "own buffer saves it; a faster disk would not move this figure.";
+    const bool queued = info != nullptr && info->maxQueueDepth > 0;
+    if (small && queued && c.queueDepth > 1)
+        return fmt::format("Each request moves only {}: {} cost less CPU per byte (the case already keeps {} "
+                           "requests in flight{}); a faster disk would not move this figure.",
+                           formatBytes(c.chunkBytes), fewerCalls, c.queueDepth,
+                           c.uring.sqPoll ? ", submitted by the SQPOLL thread" : "");
+    if (small && queued)
+        return fmt::format(
+            "Each call is a system call for {}: {}, or more requests kept in flight (the queue "
+            "depth axis), cost less CPU per byte; a faster disk would not move this figure.",
+            formatBytes(c.chunkBytes), fewerCalls);
     if (small)
         return fmt::format("Each call is a system call for {}: {} (or requests kept in flight with io_uring) "
                            "cost less CPU per byte; a faster disk would not move this figure.",
                            formatBytes(c.chunkBytes), fewerCalls);
+    if (c.threads == 1 && info != nullptr && info->needsDirectIo)
+        return "One thread is busy issuing the calls: more threads (the threads axis) can move more; a "
+               "faster "
+               "disk would not.";
     if (c.threads == 1)
         return "One thread is busy copying the data: more threads (the threads axis), or O_DIRECT, which "
                "skips the copy into the page cache, can move more; a faster disk would not.";
@@ -120,8 +192,11 @@ std::string cpuBoundAdvice(const Case& c, const StrategyInfo* info)
 
 std::optional<Finding> cpuBoundFinding(const CaseResult& c, const HostInfo& host, const StrategyInfo* info)
 {
-    const auto share = cpuBusyShare(c, host);
-    if (!share || *share < kCpuBoundShare)
+    const Case& k = c.testCase;
+    if (k.target == TargetKind::Null)
+        return std::nullopt; // nothing but the calls' CPU to measure: that is the point of the null device
+    const auto use = cpuUse(c, host);
+    if (!use || use->share < kCpuBoundShare)
         return std::nullopt;
     double user = 0;
     double system = 0;
@@ -135,16 +210,50 @@ std::optional<Finding> cpuBoundFinding(const CaseResult& c, const HostInfo& host
         seconds += std::max(r.returnSeconds, r.durableSeconds);
         ++n;
     }
-    const double cores = coresInUse(c.testCase, host);
-    const double share100 = std::min(*share, 1.0) * 100.0;
-    return Finding{Finding::Kind::CpuBound, c.index,
-                   fmt::format("{}: the CPU was busy {:.0f}% of the time on the {} core{} the case kept busy "
-                               "({:.2f} s user and {:.2f} s system in {:.2f} s, per repetition): the figure "
-                               "measures the CPU as much as the storage.",
-                               findingSubject(c), share100, cores, cores == 1 ? "" : "s",
-                               user / static_cast<double>(n), system / static_cast<double>(n),
-                               seconds / static_cast<double>(n)),
-                   cpuBoundAdvice(c.testCase, info)};
+    const double cores = coresInUse(k, host);
+    const double polling = pollingCores(k);
+    const std::string times =
+        fmt::format("{:.2f} s user and {:.2f} s system in {:.2f} s", user / static_cast<double>(n),
+                    system / static_cast<double>(n), seconds / static_cast<double>(n));
+    const std::string meaning =
+        k.target == TargetKind::Pipe
+            ? "a pipe has no storage behind it, so the figure is what moving the data "
+              "through it costs the CPU."
+            : "the figure measures the CPU as much as the storage.";
+    std::string text;
+    if (polling > 0) {
+        const double working = cores - polling;
+        std::vector<std::string> pollers;
+        if (readerSpins(k))
+            pollers.emplace_back("the reader, which spins waiting for data");
+        if (k.uring.sqPoll)
+            pollers.emplace_back("the SQPOLL kernel thread, which polls io_uring's submission queue");
+        const std::string workers = k.target == TargetKind::Pipe
+                                        ? (working == 1 ? std::string("the writer")
+                                                        : fmt::format("the {:.0f} writer threads", working))
+                                        : (working == 1 ? std::string("the case's thread")
+                                                        : fmt::format("the case's {:.0f} threads", working));
+        text = fmt::format(
+            "{}: {} kept {} busy {:.0f}% of the time, beside {}, busy on {} by design ({:.2f} "
+            "cores' worth of CPU in all in the median repetition; on average {} per repetition): "
+            "{}",
+            findingSubject(c), workers, working == 1 ? "its core" : "their cores",
+            std::min(use->share, 1.0) * 100.0, joinWords(pollers),
+            pollers.size() == 1 ? "a core of its own" : "cores of their own", use->busyCores, times, meaning);
+    } else if (use->busyCores > cores * 1.05) {
+        text =
+            fmt::format("{}: the CPU was busy all of the time on the {} core{} the case kept busy, and more: "
+                        "{:.2f} cores' worth of CPU in the median repetition (on average {} per "
+                        "repetition): {}",
+                        findingSubject(c), cores, plural(cores, "", "s"), use->busyCores, times, meaning);
+    } else {
+        text = fmt::format(
+            "{}: the CPU was busy {:.0f}% of the time on the {} core{} the case kept busy ({}, per "
+            "repetition): {}",
+            findingSubject(c), std::min(use->share, 1.0) * 100.0, cores, plural(cores, "", "s"), times,
+            meaning);
+    }
+    return Finding{Finding::Kind::CpuBound, c.index, std::move(text), cpuBoundAdvice(k, info)};
 }
 
 bool compressibleData(const Case& c)

@@ -17,7 +17,7 @@ struct StrategyInfo;
 // (issue 18). findings() calls them beside its own checks; each returns nothing when its evidence is missing.
 
 // CPU-bound: user+system time at least this share of the cores the case kept busy (its threads, plus the
-// reader of a pipe), over the repetition's whole time.
+// reader of a pipe), over the repetition's whole time; a core that polls by design is left out of both.
 inline constexpr double kCpuBoundShare = 0.9;
 // A cache cliff: the rate of the first quarter of a long write at least this many times the last quarter's,
 // with the drop happening once and holding.
@@ -29,10 +29,13 @@ inline constexpr std::size_t kCliffMinSamples = 40; // 4 s at the sampler's 10 H
 // the run, or none.
 std::optional<Finding> storageFinding(const RunResult& result);
 
-// The cores a case keeps busy: its threads, plus one for the reader of a pipe.
+// The cores a case keeps busy: its threads, plus one for the reader of a pipe and one for io_uring's SQPOLL
+// kernel thread (its CPU time counts in the process's).
 double coresInUse(const Case& k, const HostInfo& host);
-// The median over measured repetitions of (user + system CPU seconds) / (seconds x cores in use); nullopt
-// without measured repetitions or CPU figures.
+// The median over measured repetitions of (user + system CPU seconds) / (seconds x cores in use), of the
+// cores that work: a spinning pipe reader and an SQPOLL thread poll on a core each by design, so their cores
+// (a whole core's time each) are left out; nullopt without measured repetitions or CPU figures, or when the
+// pollers take every core.
 std::optional<double> cpuBusyShare(const CaseResult& c, const HostInfo& host);
 // `info`, the case's strategy declaration where known, fits the advice to what costs the CPU there.
 std::optional<Finding> cpuBoundFinding(const CaseResult& c, const HostInfo& host,

@@ -471,6 +471,11 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         const CaseResult& c = result.cases[best];
         const Case& k = c.testCase;
         const double bestRate = rankedRate(c, ranking).median;
+        std::string setAside = tooNoisyToRankText(result, lead.tooNoisy, ranking, [&](const CaseResult& r) {
+            return plainName(r.testCase, !oneChunk);
+        });
+        if (!setAside.empty())
+            setAside.insert(0, " ");
         used.insert(Term::Chunk);
         const auto rateWithTwin = [&](const CaseResult& r) {
             std::string out = formatMBps(rankedRate(r, ranking).median) + rankedWord(r.testCase, ranking);
@@ -505,7 +510,7 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
                             describeTest(lead.closest.test));
             if (const std::string ways = whatWouldSeparate(c, closest, ranking); !ways.empty())
                 text += "; " + ways;
-            answers.push_back({text + ".", bestRate});
+            answers.push_back({text + "." + setAside, bestRate});
             continue;
         }
         if (lead.tied.empty()) {
@@ -570,7 +575,8 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         } else if (lead.tied.empty() && lead.next) {
             std::vector<std::size_t> same;
             for (std::size_t i : indices) {
-                if (result.cases[i].testCase.chunkBytes == k.chunkBytes && i != best)
+                if (result.cases[i].testCase.chunkBytes == k.chunkBytes && i != best &&
+                    std::find(lead.tooNoisy.begin(), lead.tooNoisy.end(), i) == lead.tooNoisy.end())
                     same.push_back(i);
             }
             if (!same.empty()) {
@@ -586,7 +592,7 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         } else if (indices.size() == 1) {
             text += " (the only case of its kind)";
         }
-        answers.push_back({text + ".", bestRate});
+        answers.push_back({text + "." + setAside, bestRate});
     }
     // A latency target asks for the most load under it: its answers come first.
     if (result.matrix.latencyTarget)

@@ -91,3 +91,28 @@ TEST(ConsoleObserver, CasesTakingTurnsCountEachRepetitionForItsOwnCase)
     observer.caseFinished(done);
     EXPECT_DOUBLE_EQ(observer.fraction(), 1.0);
 }
+
+// A finished case's progress line: a durable figure only where there is one. A pipe, the null device or a
+// pure read has nothing to sync; a write to a file and a read/write mix do.
+TEST(ConsoleObserver, OnlyWritesToAFileAndMixesPrintADurableFigure)
+{
+    CaseResult c;
+    c.status = Status::Ok;
+    c.testCase.strategy = "pipe-write";
+    c.testCase.chunkBytes = 64 * kKiB;
+    c.apparentMBps.median = 920;
+    c.durableMBps.median = 920;
+    c.testCase.target = TargetKind::Pipe;
+    EXPECT_EQ(cli::finishedCaseFigure(c), "920.0 MB/s");
+    c.testCase.target = TargetKind::Null;
+    EXPECT_EQ(cli::finishedCaseFigure(c), "920.0 MB/s");
+    c.testCase.target = TargetKind::Directory;
+    c.durableMBps.median = 400;
+    EXPECT_EQ(cli::finishedCaseFigure(c), "920.0 MB/s (durable 400.0 MB/s)");
+    c.testCase.direction = Direction::Read;
+    EXPECT_EQ(cli::finishedCaseFigure(c), "920.0 MB/s");
+    c.testCase.readPercent = 70;
+    EXPECT_EQ(cli::finishedCaseFigure(c), "920.0 MB/s (durable 400.0 MB/s)");
+    c.testCase.readPercent = 100;
+    EXPECT_EQ(cli::finishedCaseFigure(c), "920.0 MB/s");
+}

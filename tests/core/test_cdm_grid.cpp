@@ -119,3 +119,29 @@ TEST_F(CdmGridTest, ARunWithoutGridCasesHasNoGrid)
     add("read", Direction::Read, 4096, 0, 1, 50);
     EXPECT_FALSE(cdmGrid(m_result, m_registry));
 }
+
+// CrystalDiskMark's cells are pure reads or pure writes at uniform offsets: a 70/30 mix's combined rate or a
+// hot spot's must never pass for RND4K Read, while a 100% read share at uniform offsets is a pure read.
+TEST_F(CdmGridTest, AMixOrAHotSpotNeverFillsACell)
+{
+    add("uring-random-read-direct", Direction::Read, 4096, 1, 1, 70.1);
+    m_result.cases.back().testCase.readPercent = 70;
+    m_result.cases.back().testCase.randomDist = {RandomDistKind::Uniform, 0};
+    add("uring-random-read-direct", Direction::Read, 4096, 1, 1, 80.9);
+    m_result.cases.back().testCase.readPercent = 100;
+    m_result.cases.back().testCase.randomDist = {RandomDistKind::Zipf, 1.2};
+    add("uring-random-read-direct", Direction::Read, 4096, 1, 1, 60.2);
+    m_result.cases.back().testCase.readPercent = 100;
+    m_result.cases.back().testCase.randomDist = {RandomDistKind::Uniform, 0};
+    add("uring-random-read-direct", Direction::Read, 4096, 32, 1, 314);
+    m_result.cases.back().testCase.readPercent = 70;
+    m_result.cases.back().testCase.randomDist = {RandomDistKind::Uniform, 0};
+    add("uring-random-read-direct", Direction::Read, 4096, 32, 1, 500);
+    m_result.cases.back().testCase.randomDist = {RandomDistKind::Pareto, 0.9};
+    const auto grid = cdmGrid(m_result, m_registry);
+    ASSERT_TRUE(grid);
+    EXPECT_EQ(grid->rows[3].cells[0].caseIndex, 2u);
+    EXPECT_DOUBLE_EQ(grid->rows[3].cells[0].medianMBps, 60.2);
+    EXPECT_FALSE(grid->rows[2].cells[0].caseIndex);
+    EXPECT_EQ(grid->rows[2].cells[0].note, "not in this run");
+}

@@ -234,6 +234,24 @@ TEST(HealthVerdict, CasesThatDoNotShowTheDeviceMeasureNoDimension)
               HealthDimension::RandomReadDeep);
 }
 
+// A read/write mix's combined rate or a hot spot's is not the random read rate the typical ranges describe;
+// a 100% read share at uniform offsets is.
+TEST(HealthVerdict, AMixOrAHotSpotIsNoRandomReadDimension)
+{
+    Strategies s;
+    Case mix = shape("uring-random-read-direct", Direction::Read, 4096, 1);
+    mix.randomDist = {RandomDistKind::Uniform, 0};
+    mix.readPercent = 70;
+    EXPECT_FALSE(healthDimension(mix, &s.registry));
+    Case hot = shape("uring-random-read-direct", Direction::Read, 4096, 32);
+    hot.randomDist = {RandomDistKind::Zipf, 1.2};
+    EXPECT_FALSE(healthDimension(hot, &s.registry));
+    Case pure = shape("uring-random-read-direct", Direction::Read, 4096, 1);
+    pure.randomDist = {RandomDistKind::Uniform, 0};
+    pure.readPercent = 100;
+    EXPECT_EQ(healthDimension(pure, &s.registry), HealthDimension::RandomReadQd1);
+}
+
 // First in the Summary, the CLI's text included; the strategy ranking follows it.
 TEST(HealthVerdict, LeadsTheSummaryAndItsText)
 {

@@ -2,6 +2,7 @@
 // Read/write mixes and hot spots (issue 39, part 3): the distributions' draws against their exact shares,
 // the mix's choice, the axes that carry them, the result files and the exports. The calls themselves are
 // checked against strace, fio and a loop device's counters in tests/cli/mix_against_tools.py.
+#include "core/analysis/findings.h"
 #include "core/analysis/mix_answer.h"
 #include "core/analysis/verdict.h"
 #include "core/base/error.h"
@@ -27,6 +28,7 @@ namespace iolab {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 TEST(RandomDist, SpellingsReadBackAndBadOnesAreRefused)
 {
@@ -298,7 +300,9 @@ TEST(Mix, TheSummaryGivesEachWayItsFiguresAndTheSweep)
     EXPECT_THAT(answers[0], HasSubstr("reads 45.2 MB/s, 11,040 IOPS"));
     EXPECT_THAT(answers[0], HasSubstr("writes 19.4 MB/s, 4,730 IOPS, p99 3.40 ms"));
     EXPECT_THAT(answers[0], HasSubstr("64.6 MB/s together"));
-    EXPECT_THAT(answers[1], HasSubstr("80.0 MB/s at 100% reads, 64.6 MB/s at 70% reads (0.81x"));
+    // One repetition each: the change is what was measured, not a finding.
+    EXPECT_THAT(answers[1], HasSubstr("80.0 MB/s at 100% reads, 64.6 MB/s at 70% reads; the 0.81x from 100% "
+                                      "to 70% reads is not a finding (1 and 1 repetition"));
     const Verdict v = verdict(mixedRun(), nullptr);
     // Which way is fastest at each share first, then what each way of the mix got.
     const auto mix = std::find_if(v.answers.begin(), v.answers.end(),
@@ -349,3 +353,50 @@ TEST(Mix, FioAndDiskSpdRunTheSameMixAndSayWhatDiffers)
 
 } // namespace
 } // namespace iolab
+
+// A sweep states its change as a fact only when it holds against the noise (r1: "1.17x from 100% to 70%
+// reads" between two noisy cases whose intervals overlapped).
+TEST(Mix, TheSweepsChangeIsAFactOnlyBeyondTheNoise)
+{
+    const auto sweep = [](std::vector<double> pure, std::vector<double> mixed) {
+        RunResult run = mixedRun();
+        for (CaseResult& c : run.cases) {
+            const std::vector<double>& rates = *c.testCase.readPercent == 70 ? mixed : pure;
+            c.repetitions.clear();
+            for (std::size_t i = 0; i < rates.size(); ++i) {
+                RepetitionResult rep;
+                rep.index = static_cast<std::uint32_t>(i + 1);
+                rep.outcome = Outcome::success();
+                rep.bytes = c.testCase.totalBytes;
+                rep.returnSeconds = 1.0;
+                rep.apparentMBps = rep.durableMBps = rates[i];
+                c.repetitions.push_back(rep);
+            }
+            c.apparentMBps = c.durableMBps = summarize(rates);
+            if (c.mix) {
+                c.mix->readMBps.median = c.apparentMBps.median * 0.7;
+                c.mix->writeMBps.median = c.apparentMBps.median * 0.3;
+            }
+        }
+        return mixAnswers(run).back();
+    };
+    const std::string noisy = sweep({60.2, 48.6, 71.0}, {70.1, 67.2, 72.4});
+    EXPECT_THAT(noisy, HasSubstr("is within the noise (p = "));
+    EXPECT_THAT(noisy, Not(HasSubstr("(1.")));
+    const std::string holds = sweep({80.0, 80.5, 79.5}, {64.6, 64.9, 64.3});
+    EXPECT_THAT(holds, HasSubstr("64.6 MB/s at 70% reads (0.81x from 100% to 70% reads)."));
+}
+
+// The Fastest findings rank a mix apart from pure reads, as the Summary does: a 70/30 mix is never "the
+// fastest cold read", nor tied with one.
+TEST(Mix, AMixIsNeverRankedAmongPureReadsInTheFindings)
+{
+    const auto found = findings(mixedRun(), nullptr);
+    std::vector<std::string> fastest;
+    for (const Finding& f : found)
+        if (f.kind == Finding::Kind::Fastest)
+            fastest.push_back(f.text);
+    ASSERT_EQ(fastest.size(), 2U) << ::testing::PrintToString(fastest);
+    for (const std::string& text : fastest)
+        EXPECT_THAT(text, HasSubstr("the only case of its kind at this size")) << text;
+}

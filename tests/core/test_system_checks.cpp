@@ -14,6 +14,7 @@
 using namespace iolab;
 using namespace iolab::test;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 namespace {
 
@@ -193,6 +194,85 @@ TEST(CpuBoundCheck, FiresWhenTheCoresInUseWereBusyNearlyAllTheTime)
     // 10 ms of CPU in 10 ms: one tick of a Windows process clock, no evidence (wine said "100% busy").
     EXPECT_FALSE(cpuBoundFinding(busyCase(1, 0.01, 0.01), host(8)));
     EXPECT_TRUE(cpuBoundFinding(busyCase(1, 0.2, 0.2), host(8)));
+}
+
+// A pipe has no page cache and no storage: its CPU-bound finding says so and advises what moves a pipe (no
+// O_DIRECT, no faster disk). A reader told to spin polls a core by design: only the writer's share is judged.
+// The null device measures nothing but the calls' CPU: no finding there.
+TEST(CpuBoundCheck, APipeGetsPipeAdviceAndASpinningReaderIsNoProblem)
+{
+    StrategyInfo copying;
+    StrategyInfo vmsplice;
+    vmsplice.ownsPipePages = true;
+    auto pipe = busyCase(1, 1.0, 1.95, TargetKind::Pipe);
+    auto finding = cpuBoundFinding(pipe, host(8), &copying);
+    ASSERT_TRUE(finding);
+    EXPECT_THAT(finding->text, HasSubstr("a pipe has no storage behind it"));
+    EXPECT_THAT(finding->text, Not(HasSubstr("as much as the storage")));
+    EXPECT_THAT(finding->advice, HasSubstr("vmsplice"));
+    EXPECT_THAT(finding->advice, HasSubstr("the reader CPU axis"));
+    for (const StrategyInfo* info : {&copying, &vmsplice, static_cast<StrategyInfo*>(nullptr)}) {
+        const std::string advice = cpuBoundAdvice(pipe.testCase, info);
+        EXPECT_THAT(advice, Not(HasSubstr("O_DIRECT"))) << advice;
+        EXPECT_THAT(advice, Not(HasSubstr("page cache"))) << advice;
+        EXPECT_THAT(advice, Not(HasSubstr("disk would not"))) << advice;
+    }
+    EXPECT_THAT(cpuBoundAdvice(pipe.testCase, &vmsplice), HasSubstr("already hands the pipe"));
+
+    // The spinning reader keeps its core busy on purpose: the writer, at 85% of its own, is not CPU-bound.
+    auto spin = busyCase(1, 1.0, 1.85, TargetKind::Pipe);
+    EXPECT_TRUE(cpuBoundFinding(spin, host(8))) << "blocking, 1.85 of the 2 cores is busy";
+    spin.testCase.extraAxes["readerWaits"] = "spin";
+    EXPECT_FALSE(cpuBoundFinding(spin, host(8)));
+    // A writer busy nearly all the time beside it is, and the sentence names the spinning reader as such.
+    spin = busyCase(1, 1.0, 1.97, TargetKind::Pipe);
+    spin.testCase.extraAxes["readerWaits"] = "spin";
+    finding = cpuBoundFinding(spin, host(8), &vmsplice);
+    ASSERT_TRUE(finding);
+    EXPECT_THAT(finding->text,
+                HasSubstr("the writer kept its core busy 97% of the time, beside the reader, "
+                          "which spins waiting for data, busy on a core of its own by design"));
+    // One CPU, spent on the spinning reader: nothing left to judge.
+    EXPECT_FALSE(cpuBoundFinding(spin, host(1)));
+
+    EXPECT_FALSE(cpuBoundFinding(busyCase(1, 1.0, 0.99, TargetKind::Null), host(8)));
+}
+
+// io_uring's SQPOLL kernel thread counts in the process's CPU: 1.55 cores' worth for one thread is not "100%
+// of 1 core". Its core is a core in use, polling by design; the case's own thread is judged on its own.
+TEST(CpuBoundCheck, AnSqpollThreadIsACoreOfItsOwnAndNamed)
+{
+    auto uring = busyCase(1, 1.0, 1.55);
+    uring.testCase.strategy = "uring-random-read-direct";
+    uring.testCase.direction = Direction::Read;
+    uring.testCase.chunkBytes = 4 * kKiB;
+    uring.testCase.queueDepth = 32;
+    uring.testCase.uring = UringOptions::plain();
+    uring.testCase.uring.sqPoll = true;
+    EXPECT_DOUBLE_EQ(coresInUse(uring.testCase, host(8)), 2.0);
+    EXPECT_FALSE(cpuBoundFinding(uring, host(8))) << "its thread used 55% of its core";
+    uring = busyCase(1, 1.0, 1.98);
+    uring.testCase.chunkBytes = 4 * kKiB;
+    uring.testCase.direction = Direction::Read;
+    uring.testCase.queueDepth = 32;
+    uring.testCase.uring = UringOptions::plain();
+    uring.testCase.uring.sqPoll = true;
+    StrategyInfo queued;
+    queued.maxQueueDepth = 128;
+    const auto finding = cpuBoundFinding(uring, host(8), &queued);
+    ASSERT_TRUE(finding);
+    EXPECT_THAT(finding->text, HasSubstr("the case's thread kept its core busy 98% of the time, beside the "
+                                         "SQPOLL kernel thread"));
+    EXPECT_THAT(finding->text, HasSubstr("1.98 cores' worth of CPU in all"));
+    // The case already keeps 32 requests in flight: that is no advice for it.
+    EXPECT_THAT(finding->advice, Not(HasSubstr("in flight with io_uring")));
+    EXPECT_THAT(finding->advice, HasSubstr("already keeps 32 requests in flight"));
+
+    // More CPU than the threads account for, with no poller to explain it: the count, not "100%".
+    const auto more = cpuBoundFinding(busyCase(1, 1.0, 1.55), host(8));
+    ASSERT_TRUE(more);
+    EXPECT_THAT(more->text, HasSubstr("1.55 cores' worth of CPU"));
+    EXPECT_THAT(more->text, Not(HasSubstr("100%")));
 }
 
 TEST(CacheCliffCheck, ADropThatHoldsIsACacheRunningFull)
