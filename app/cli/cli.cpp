@@ -484,7 +484,9 @@ void printResults(const RunResult& result, Ranking ranking)
             ok && a.count >= kTrimmedMeanMinCount ? figure(a.trimmedMean) : dash,
             ok && ranked.count >= 2 ? figure(std::max(0.0, ranked.ciLow)) + "-" + figure(ranked.ciHigh)
                                     : dash,
-            ok && (k.direction == Direction::Write || mixes(k)) ? figure(c.durableMBps.median) : dash,
+            ok && (comparisonGroup(k) == ComparisonGroup::FileWrites || mixes(k))
+                ? figure(c.durableMBps.median)
+                : dash,
             ok && ranked.count >= 2 ? fmt::format("{:.1f}", ranked.cv * 100) : dash, ok ? p99Cell(c) : dash,
             ok ? fmt::format("{:.3f}", c.cpuSecondsPerGiB) : dash, formatBytes(c.peakRssBytes));
     }

@@ -362,8 +362,9 @@ void fastestFindings(const RunResult& result, Ranking ranking, std::vector<Findi
         };
         std::string text;
         if (lead.tied.empty()) {
-            text = fmt::format("{}, the fastest {} is {} at {}{}", where, fastestWhat(group, c.testCase),
-                               caseName(c), formatMBps(ranked(best)), twin(c));
+            text = fmt::format("{}, the fastest {}{} is {} at {}{}", where, fastestWhat(group, c.testCase),
+                               lead.noisierMeasuredHigher ? " steady enough to rank" : "", caseName(c),
+                               formatMBps(ranked(best)), twin(c));
         } else {
             std::string names = caseName(c);
             for (std::size_t i = 0; i < lead.tied.size(); ++i)

@@ -259,6 +259,9 @@ Lead leadOf(const RunResult& result, const std::vector<std::size_t>& indices, Ra
     }
     lead.top = rankable.front();
     const CaseResult& top = result.cases[lead.top];
+    lead.noisierMeasuredHigher =
+        !lead.tooNoisy.empty() &&
+        rankedRate(result.cases[lead.tooNoisy.front()], ranking).median > rankedRate(top, ranking).median;
     for (std::size_t i = 1; i < rankable.size(); ++i) {
         const CaseResult& c = result.cases[rankable[i]];
         const RateDifference d = compareCases(top, c, ranking);

@@ -76,7 +76,10 @@ struct Lead
 {
     std::size_t top = 0;
     std::vector<std::size_t> tied;
-    std::vector<std::size_t> tooNoisy;  // set aside, fastest first
+    std::vector<std::size_t> tooNoisy; // set aside, fastest first
+    // A case set aside measured higher than the top: the top leads only the cases steady enough to rank,
+    // and the answer says so instead of calling it the fastest.
+    bool noisierMeasuredHigher = false;
     bool untestable = false;            // some tie is only for want of repetitions
     std::optional<RateDifference> next; // top against the fastest case outside the lead, where there is one
     RateDifference closest;             // top against the fastest tied case (when any)

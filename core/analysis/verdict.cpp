@@ -514,8 +514,9 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
             continue;
         }
         if (lead.tied.empty()) {
-            text = fmt::format("{}, {} is fastest: {}", purpose(group, k, oneChunk), plainName(k, !oneChunk),
-                               rateWithTwin(c));
+            text = fmt::format("{}, {}{} is fastest: {}", purpose(group, k, oneChunk),
+                               lead.noisierMeasuredHigher ? "of the cases steady enough to rank, " : "",
+                               plainName(k, !oneChunk), rateWithTwin(c));
         } else {
             // A single repetition on either side: the order is what was measured, not a finding.
             const CaseResult& closest = result.cases[lead.tied.front()];

@@ -266,15 +266,16 @@ TEST_F(CliEngine, AnUnknownSubcommandIsNamedWithTheList)
     auto r = cli({"frobnicate"});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_THAT(r.err, HasSubstr("unknown subcommand 'frobnicate' (the subcommands are: strategies, presets, "
-                                 "targets, export-job, clean, record, profile, import, run, advise)"));
+                                 "targets, export-job, show, clean, record, profile, import, run, advise)"));
     EXPECT_THAT(r.err, Not(HasSubstr("A subcommand is required")));
     r = cli({"--log-level", "debug", "rnu"});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_THAT(r.err, HasSubstr("unknown subcommand 'rnu'"));
     r = cli({});
     EXPECT_EQ(r.exitCode, 2);
-    EXPECT_THAT(r.err, HasSubstr("a subcommand is required: strategies, presets, targets, export-job, clean, "
-                                 "record, profile, import, run"));
+    EXPECT_THAT(r.err,
+                HasSubstr("a subcommand is required: strategies, presets, targets, export-job, show, clean, "
+                          "record, profile, import, run"));
     EXPECT_EQ(cli({"presets"}).exitCode, 0);
     EXPECT_EQ(cli({"--log-level", "warn", "presets"}).exitCode, 0);
 }

@@ -277,6 +277,20 @@ TEST(Significance, ACaseTooNoisyToRankIsSetAsideNotTiedToEverything)
     ASSERT_NE(fastest, found.end());
     EXPECT_EQ(fastest->text.find("cannot be told apart"), std::string::npos) << fastest->text;
     EXPECT_NE(fastest->text.find("Too noisy to rank, so set aside"), std::string::npos) << fastest->text;
+    // The set-aside case measured higher (7.16 against 7.13 GB/s): the top leads only the steady ones, and
+    // neither text calls it the fastest outright.
+    EXPECT_TRUE(lead.noisierMeasuredHigher);
+    EXPECT_NE(answer.find("of the cases steady enough to rank, `write` is fastest"), std::string::npos)
+        << answer;
+    EXPECT_NE(fastest->text.find("the fastest write to a file steady enough to rank is"), std::string::npos)
+        << fastest->text;
+    // The control: set aside below the top, the top is the fastest, said plainly.
+    result.cases[2] = fileWrite(2, "pwrite", {3000, 1000, 6000});
+    ASSERT_TRUE(tooNoisyToRank(result.cases[2], Ranking::Durable));
+    EXPECT_FALSE(leadOf(result, {0, 1, 2, 3}, Ranking::Durable).noisierMeasuredHigher);
+    const std::string plainAnswer = verdict(result, nullptr).answers.front();
+    EXPECT_EQ(plainAnswer.find("steady enough"), std::string::npos) << plainAnswer;
+    EXPECT_NE(plainAnswer.find("`write` is fastest"), std::string::npos) << plainAnswer;
 }
 
 // Two cases clearly apart are never "indistinguishable" through a third whose spread covers both: the top is

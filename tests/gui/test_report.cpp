@@ -172,11 +172,14 @@ TEST(Report, TheGoldenResultMakesAReadablePdf)
           "No space left on device", "is not a multiple of the target's logical", "O_DIRECT not honoured",
           "page 1 of"})
         EXPECT_THAT(text.out, HasSubstr(expected));
-    // The golden run's repetitions are noisy (3.7, 1.6 and 1.9 GB/s for the fastest): the finding names the
-    // highest case without calling it fastest (issue 34).
+    // The golden run's repetitions are noisy (3.7, 1.6 and 1.9 GB/s for the fastest): the two highest at
+    // 64 KiB are too noisy to rank (95% CI down to 0) and set aside with their figures, and the case that
+    // leads the steady ones is not called the fastest outright (issues 34 and 39).
     EXPECT_THAT(flat(text.out),
-                HasSubstr("At 64 KiB per call, no write to a file is fastest beyond the noise"));
-    EXPECT_THAT(flat(text.out), HasSubstr("the highest, case 6 (direct 64 KiB) at 1.93 GB/s durable"));
+                HasSubstr("At 64 KiB per call, the fastest write to a file steady enough to rank "
+                          "is case 2 (stdio 64 KiB) at 1.24 GB/s durable"));
+    EXPECT_THAT(flat(text.out),
+                HasSubstr("Too noisy to rank, so set aside: case 6 (direct 64 KiB) at 1.93 GB/s"));
     // Key figures as the summary prints them: every measured median, to one decimal, read off the golden
     // input's three measured repetitions by hand (the middle value of each case's apparent rates).
     for (const char* median : {"539.9", "1247.5", "824.3", "1863.8", "697.9", "1932.9"})
@@ -577,7 +580,7 @@ TEST(Report, PipesAreNeverComparedWithFiles)
     EXPECT_THAT(text, HasSubstr("Writes to a file: by chunk size, with the speed-up over plain stdio"));
     EXPECT_THAT(text, HasSubstr("Writes into a pipe or the null device: by chunk size\n"))
         << "no speed-up is promised where the pipe has no baseline";
-    EXPECT_THAT(flat(text), HasSubstr("the highest, case 6 (direct 64 KiB) at 1.93 GB/s"));
+    EXPECT_THAT(flat(text), HasSubstr("set aside: case 6 (direct 64 KiB) at 1.93 GB/s"));
     EXPECT_THAT(text, Not(HasSubstr("file is case 8"))) << "the pipe is never the fastest write to a file";
     EXPECT_THAT(text, HasSubstr("the fastest write into a pipe is case 8 (vmsplice"));
     // Each group has its own table: the pipe's row is under the pipe's heading, after every file row.

@@ -109,7 +109,9 @@ for page in iolab iolab-cli; do
   gzip -t "$f" || fail "$page.1.gz is not gzip"
   warnings="$(zcat "$f" | groff -man -ww -z -Tutf8 2>&1 || true)"
   [[ -z "$warnings" ]] || fail "groff warns about $page.1: $warnings"
-  zcat "$f" | grep -q "IOLab $version" || fail "$page.1 does not carry version $version"
+  # grep reads the whole page: with -q it would stop at the first match and zcat, writing on into a closed pipe,
+  # would fail the pipeline (pipefail) once the page outgrows the pipe's buffer.
+  zcat "$f" | grep "IOLab $version" >/dev/null || fail "$page.1 does not carry version $version"
 done
 
 # The tarball and the .deb hold the same programs.
