@@ -134,7 +134,7 @@ std::string finishedCaseFigure(const CaseResult& result)
 {
     if (result.status != Status::Ok)
         return fmt::format("{}: {}", toString(result.status), result.reason);
-    const std::string apparent = formatRate(result.apparentMBps.median * kBytesPerMB);
+    std::string apparent = formatRate(result.apparentMBps.median * kBytesPerMB);
     if (result.filesPerSecond.count > 0)
         return fmt::format("{}, {:.0f} files/s, p99 {:.3g} ms per file", apparent,
                            result.filesPerSecond.median, result.fileP99Seconds * 1e3);

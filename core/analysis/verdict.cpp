@@ -510,7 +510,7 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
                             describeTest(lead.closest.test));
             if (const std::string ways = whatWouldSeparate(c, closest, ranking); !ways.empty())
                 text += "; " + ways;
-            answers.push_back({text + "." + setAside, bestRate});
+            answers.push_back({text.append(".").append(setAside), bestRate});
             continue;
         }
         if (lead.tied.empty()) {
@@ -593,7 +593,7 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
         } else if (indices.size() == 1) {
             text += " (the only case of its kind)";
         }
-        answers.push_back({text + "." + setAside, bestRate});
+        answers.push_back({text.append(".").append(setAside), bestRate});
     }
     // A latency target asks for the most load under it: its answers come first.
     if (result.matrix.latencyTarget)
