@@ -466,6 +466,10 @@ void printResults(const RunResult& result, Ranking ranking)
         "{:>9} {:>9}\n",
         "#", "strategy", "chunk", "buffer", "sync/read", syncWidth, "thr", "qd", "size", "status", "MB/s",
         "trimmed", "95% CI", "durable", "CV%", "p99 (of)", "CPU s/GiB", "peak RSS");
+    // The spread the warnings, the app and the PDF quote: of the middle repetitions from 5 on.
+    const auto spreadOf = [ranking](const CaseResult& c) {
+        return repetitionSpread(c, ranking);
+    };
     for (const auto& c : result.cases) {
         const auto& k = c.testCase;
         const bool ok = c.status == Status::Ok;
@@ -473,33 +477,38 @@ void printResults(const RunResult& result, Ranking ranking)
         // The interval and the spread qualify the rate the case is ranked by, as in the app.
         const auto& ranked = rankedRate(c, ranking);
         const std::string dash = "-";
-        fmt::print(
-            "{:<3} {:<25} {:>6} {:>7} {:<{}} {:>3} {:>4} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} "
-            "{:>17} {:>9} "
-            "{:>9}\n",
-            c.index + 1, cell(k.strategy == kReplayStrategy ? k.label() : k.strategy + patternTag(k), 25),
-            formatBytesCompact(k.chunkBytes), toString(k.buffer), cell(syncOrRead(k), syncWidth), syncWidth,
-            k.threads, k.queueDepth != 0 ? std::to_string(k.queueDepth) : dash,
-            formatBytesShort(k.totalBytes), toString(c.status), ok ? figure(a.median) : dash,
-            ok && a.count >= kTrimmedMeanMinCount ? figure(a.trimmedMean) : dash,
-            ok && ranked.count >= 2 ? figure(std::max(0.0, ranked.ciLow)) + "-" + figure(ranked.ciHigh)
-                                    : dash,
-            ok && (comparisonGroup(k) == ComparisonGroup::FileWrites || mixes(k))
-                ? figure(c.durableMBps.median)
-                : dash,
-            ok && ranked.count >= 2 ? fmt::format("{:.1f}", ranked.cv * 100) : dash, ok ? p99Cell(c) : dash,
-            ok ? fmt::format("{:.3f}", c.cpuSecondsPerGiB) : dash, formatBytes(c.peakRssBytes));
+        fmt::print("{:<3} {:<25} {:>6} {:>7} {:<{}} {:>3} {:>4} {:>6} {:<11} {:>8} {:>8} {:>15} {:>8} {:>5} "
+                   "{:>17} {:>9} "
+                   "{:>9}\n",
+                   c.index + 1,
+                   cell(k.strategy == kReplayStrategy ? k.label() : k.strategy + patternTag(k), 25),
+                   formatBytesCompact(k.chunkBytes), toString(k.buffer), cell(syncOrRead(k), syncWidth),
+                   syncWidth, k.threads, k.queueDepth != 0 ? std::to_string(k.queueDepth) : dash,
+                   formatBytesShort(k.totalBytes), toString(c.status), ok ? figure(a.median) : dash,
+                   ok && a.count >= kTrimmedMeanMinCount ? figure(a.trimmedMean) : dash,
+                   ok && ranked.count >= 2 ? figure(std::max(0.0, ranked.ciLow)) + "-" + figure(ranked.ciHigh)
+                                           : dash,
+                   ok && (comparisonGroup(k) == ComparisonGroup::FileWrites || mixes(k))
+                       ? figure(c.durableMBps.median)
+                       : dash,
+                   ok && spreadOf(c).used >= 2 ? fmt::format("{:.1f}", spreadOf(c).cv * 100) : dash,
+                   ok ? p99Cell(c) : dash, ok ? fmt::format("{:.3f}", c.cpuSecondsPerGiB) : dash,
+                   formatBytes(c.peakRssBytes));
     }
     std::printf(
         "MB/s = 10^6 bytes/s, median over %u measured repetitions after %u warm-up; trimmed = their mean "
         "without the slowest and the fastest, shown from %zu repetitions on (below that it is about the "
         "median); durable includes the final fsync. 95%% CI and CV%% are of the rate cases are ranked by "
-        "(%s). p99: 99%% of the calls took at most this long, of the sync calls where it names one (the case "
+        "(%s); CV%% is of the repetitions left when the slowest and the fastest are left out, from %zu on, "
+        "as "
+        "the warnings and the PDF give it. p99: 99%% of the calls took at most this long, of the sync calls "
+        "where it names one (the case "
         "syncs in its loop; --latency-table lists every percentile of both); qd: "
         "the requests a queued strategy kept in flight.\n",
         result.options.repetitions, result.options.warmups, kTrimmedMeanMinCount,
         ranking == Ranking::Durable ? "durable for writes to a file, the one rate for the others"
-                                    : "apparent");
+                                    : "apparent",
+        kTrimmedMeanMinCount);
     printReadDetails(result);
     printPreallocation(result);
     printReaderPlacement(result);

@@ -659,17 +659,21 @@ Verdict verdict(const RunResult& result, const Registry* registry, Ranking ranki
     v.causes = std::move(machine.causes);
     v.unchecked = std::move(machine.unchecked);
 
-    // What the figures cannot say.
-    if (looksVirtual(result.target))
+    // What the figures cannot say. The target's device and filesystem only where a case used them: a run
+    // of pipes and the null device moved no byte through them.
+    const bool usedTheTarget = std::any_of(result.cases.begin(), result.cases.end(), [](const CaseResult& c) {
+        return c.testCase.target == TargetKind::Directory;
+    });
+    if (usedTheTarget && looksVirtual(result.target))
         v.limits.push_back(fmt::format(
             "The target is a virtual disk ({}): the host's own cache and disks sit below it, so the figures "
             "describe this virtual machine, not a physical device.",
             result.target.deviceModel.empty() ? result.target.device : result.target.deviceModel));
-    if (result.target.livesInMemory())
+    if (usedTheTarget && result.target.livesInMemory())
         v.limits.push_back(fmt::format("The target is a {} filesystem, which lives in memory: no figure here "
                                        "describes a disk.",
                                        result.target.fsType));
-    if (result.target.writeCache == "write back")
+    if (usedTheTarget && result.target.writeCache == "write back")
         v.limits.emplace_back(
             "The device has a write-back cache: what it reports as written may still be in its "
             "own memory, so even durable rates can be higher than what survives a power cut.");

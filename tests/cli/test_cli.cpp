@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // iolab-cli end to end: the real binary, its exit codes, its files, and what it leaves behind (nothing).
+#include "core/analysis/warnings.h"
 #include "core/formats/csv.h"
 #include "core/formats/presets.h"
 #include "core/formats/result_json.h"
@@ -11,12 +12,14 @@
 #include "tests/support/result_schema.h"
 #include "tests/support/temp_dir.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <csignal>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <sstream>
 #include <thread>
@@ -232,8 +235,15 @@ TEST_F(Cli, ShowPrintsASavedResultAsItsRunDid)
 {
     const auto json = m_out / "saved.json";
     const auto r = cli({"run", "--target", m_target.path(), "--strategy", "write,stdio", "--chunk", "64K",
-                        "--size", "2M", "--reps", "2", "--warmups", "0", "--json", json, "--quiet"});
+                        "--size", "2M", "--reps", "5", "--warmups", "0", "--json", json, "--quiet"});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    // The table's CV% is the spread the warnings and the PDF quote: of the middle three of five repetitions.
+    const RunResult saved = resultFromJson(slurp(json), json);
+    std::istringstream table(r.out.substr(r.out.find("\n1 ") + 1));
+    const std::vector<std::string> cells{std::istream_iterator<std::string>(table),
+                                         std::istream_iterator<std::string>()};
+    ASSERT_GT(cells.size(), 13u) << r.out;
+    EXPECT_EQ(cells[13], fmt::format("{:.1f}", repetitionSpread(saved.cases[0]).cv * 100)) << r.out;
     const auto shown = cli({"show", json});
     ASSERT_EQ(shown.exitCode, 0) << shown.err;
     EXPECT_THAT(shown.out, HasSubstr(json + ": IOLab "));

@@ -509,6 +509,25 @@ TEST_F(VerdictTest, LimitsAndTermsExplainedOnce)
     EXPECT_THAT(joined(v.terms), AllOf(HasSubstr("apparent:"), HasSubstr("speed-up"), HasSubstr("chunk:")));
 }
 
+// A run of pipes moved no byte through the target's disk: what the disk cannot say is not among its limits
+// (a reviewer read a write-back cache and a virtual disk under a pipe-only Summary).
+TEST_F(VerdictTest, APipeOnlyRunHasNoLimitsOfTheDisk)
+{
+    run.target.device = "vda";
+    run.target.deviceModel = "QEMU HARDDISK";
+    run.target.writeCache = "write back";
+    run.cases = {okCase(0, "pipe-write", 65536, 3000, 3000, TargetKind::Pipe),
+                 okCase(1, "vmsplice", 65536, 7000, 7000, TargetKind::Pipe)};
+    std::string limits = joined(verdict(run, &registry).limits);
+    EXPECT_THAT(limits, Not(HasSubstr("virtual disk")));
+    EXPECT_THAT(limits, Not(HasSubstr("write-back cache")));
+    // The control: one write to a file brings both back.
+    run.cases.push_back(okCase(2, "write", 65536, 3850, 1140));
+    limits = joined(verdict(run, &registry).limits);
+    EXPECT_THAT(limits, HasSubstr("virtual disk (QEMU HARDDISK)"));
+    EXPECT_THAT(limits, HasSubstr("write-back cache"));
+}
+
 // Seen on the shared VM: a 512 MiB repetition during which the device wrote 2.4 GiB.
 TEST_F(VerdictTest, OtherWritersOnTheDeviceAreALimit)
 {
